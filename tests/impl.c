@@ -1,0 +1,5 @@
+/* The implementation, alone in its translation unit (tests and users include the headers only). */
+#define GPUCOMPILE_IMPLEMENTATION
+#include "gpucompile.h"
+#include "gpucompile_nvptx.h"
+#include "gpucompile_amdgpu.h"

@@ -1,0 +1,77 @@
+/* A very small test harness: TEST functions, CHECK macros, a capturing logger, and a closing
+   line "NAME: N passed, N failed, N skipped" that tests/run.sh adds up. */
+#ifndef GPUCOMPILE_TEST_H
+#define GPUCOMPILE_TEST_H
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gpucompile.h"
+
+static int t__passed, t__failed, t__skipped, t__cur_failed, t__cur_skipped;
+static const char *t__name;
+
+#define CHECK(c) do { if (!(c)) { t__cur_failed = 1; \
+    printf("  FAIL %s:%d: %s\n", __FILE__, __LINE__, #c); } } while (0)
+#define CHECK_MSG(c, ...) do { if (!(c)) { t__cur_failed = 1; \
+    printf("  FAIL %s:%d: %s: ", __FILE__, __LINE__, #c); printf(__VA_ARGS__); printf("\n"); } } while (0)
+#define CHECK_STR(a, b) do { const char *t__a = (a), *t__b = (b); \
+    if (!t__a || !t__b || strcmp(t__a, t__b) != 0) { t__cur_failed = 1; \
+    printf("  FAIL %s:%d: \"%s\" != \"%s\"\n", __FILE__, __LINE__, t__a ? t__a : "(null)", t__b ? t__b : "(null)"); } } while (0)
+#define SKIP(...) do { t__cur_skipped = 1; printf("  SKIP %s: ", t__name); printf(__VA_ARGS__); printf("\n"); return; } while (0)
+#define RUN(fn) do { t__name = #fn; t__cur_failed = 0; t__cur_skipped = 0; fn(); \
+    if (t__cur_failed) { t__failed++; printf("FAIL %s\n", #fn); } \
+    else if (t__cur_skipped) t__skipped++; else { t__passed++; printf("ok   %s\n", #fn); } fflush(stdout); } while (0)
+#define TEST_END(suite) (printf("%s: %d passed, %d failed, %d skipped\n", suite, t__passed, t__failed, t__skipped), \
+    t__failed ? 1 : 0)
+
+/* A logger that keeps every message (one per line) and the last error. */
+typedef struct t_log { char text[65536]; size_t len; int errors, warnings, remarks; } t_log;
+static void t_log_func(const gpucompile_diagnostic *d, void *u) {
+    t_log *l = (t_log *)u;
+    int n = snprintf(l->text + l->len, sizeof l->text - l->len, "%s: %s: %s\n",
+                     gpucompile_severity_string(d->severity), d->origin, d->message);
+    if (n > 0) l->len += (size_t)n;
+    if (l->len >= sizeof l->text) l->len = sizeof l->text - 1;
+    if (d->severity == GPUCOMPILE_SEVERITY_ERROR) l->errors++;
+    if (d->severity == GPUCOMPILE_SEVERITY_WARNING) l->warnings++;
+    if (d->severity == GPUCOMPILE_SEVERITY_REMARK) l->remarks++;
+}
+static gpucompile_logger t_logger(t_log *l) {
+    gpucompile_logger g;
+    memset(l, 0, sizeof *l);
+    g.func = t_log_func;
+    g.user_data = l;
+    return g;
+}
+#define CHECK_LOG(l, needle) CHECK_MSG(strstr((l)->text, (needle)) != NULL, "log lacks \"%s\"; log:\n%s", needle, (l)->text)
+
+/* Read a whole file (test data); NULL when missing. */
+static char *t_read(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    char *d; long n;
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END); n = ftell(f); fseek(f, 0, SEEK_SET);
+    d = (char *)malloc((size_t)n + 1);
+    if (d && fread(d, 1, (size_t)n, f) != (size_t)n) { free(d); d = NULL; }
+    if (d) d[n] = 0;
+    fclose(f);
+    if (size) *size = (size_t)n;
+    return d;
+}
+
+/* Run a shell command, return its stdout (malloc'd) and exit status. For checking our output
+   with real tools (ptxas, llvm-readelf, ...), never used by the library. */
+static char *t_sh(const char *cmd, int *status) {
+    FILE *p = popen(cmd, "r");
+    char *out = NULL; size_t len = 0, cap = 0; char chunk[4096]; size_t n;
+    if (!p) { if (status) *status = -1; return NULL; }
+    while ((n = fread(chunk, 1, sizeof chunk, p)) > 0) {
+        if (len + n + 1 > cap) { cap = (len + n + 1) * 2; out = (char *)realloc(out, cap); }
+        memcpy(out + len, chunk, n); len += n;
+    }
+    if (!out) { out = (char *)malloc(1); }
+    out[len] = 0;
+    { int st = pclose(p); if (status) *status = st; }
+    return out;
+}
+#endif
