@@ -397,6 +397,14 @@ GPUCOMPILE_API gpucompile_result gpucompile_read_file(const char *path, const gp
 GPUCOMPILE_API gpucompile_result gpucompile_write_file(const char *path, const void *data, size_t size);
 GPUCOMPILE_API void gpucompile_free(const gpucompile_allocator *a, void *ptr);
 
+/* ---- binaries (declarations) ---------------------------------------------------------- */
+
+/* ---- end of binaries (declarations) ---------------------------------------------------- */
+
+/* ---- host embedding (declarations) ----------------------------------------------------- */
+
+/* ---- end of host embedding (declarations) ---------------------------------------------- */
+
 #ifdef __cplusplus
 }
 #endif
@@ -1699,6 +1707,10 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_compile_file(const char *path, const
 /* ==== [section: binaries] ================================================================ */
 
 /* ==== [section: end of binaries] ========================================================= */
+
+/* ==== [section: host embedding] ========================================================== */
+
+/* ==== [section: end of host embedding] =================================================== */
 
 #ifdef __cplusplus
 }
