@@ -465,7 +465,12 @@ extern "C" {
 #else
 #define GPUCOMPILE_DEF
 #endif
+/* Private helpers: some go unused in a given configuration (a backend left out). */
+#if defined(__GNUC__)
+#define GPUCOMPILE__PRIVATE static __attribute__((unused))
+#else
 #define GPUCOMPILE__PRIVATE static
+#endif
 
 /* ==== [section: core utilities] ========================================================== */
 GPUCOMPILE_DEF const char *gpucompile_result_string(gpucompile_result r) {
@@ -1675,11 +1680,12 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, 
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_compile_module(LLVMModuleRef module, const gpucompile_target *target,
                                                            const gpucompile_options *options, gpucompile_object **out) {
+    size_t n;
     if (!module) {
         if (out) *out = NULL;
         return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     }
-    return gpucompile__compile(module, NULL, 0, LLVMGetModuleIdentifier(module, NULL), target, options, out);
+    return gpucompile__compile(module, NULL, 0, LLVMGetModuleIdentifier(module, &n), target, options, out);
 }
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_compile_ir(const void *data, size_t size, const char *name,

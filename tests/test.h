@@ -20,7 +20,9 @@ static const char *t__name;
 #define SKIP(...) do { t__cur_skipped = 1; printf("  SKIP %s: ", t__name); printf(__VA_ARGS__); printf("\n"); return; } while (0)
 #define RUN(fn) do { t__name = #fn; t__cur_failed = 0; t__cur_skipped = 0; fn(); \
     if (t__cur_failed) { t__failed++; printf("FAIL %s\n", #fn); } \
-    else if (t__cur_skipped) t__skipped++; else { t__passed++; printf("ok   %s\n", #fn); } fflush(stdout); } while (0)
+    else if (t__cur_skipped) { t__skipped++; } \
+    else { t__passed++; printf("ok   %s\n", #fn); } \
+    fflush(stdout); } while (0)
 #define TEST_END(suite) (printf("%s: %d passed, %d failed, %d skipped\n", suite, t__passed, t__failed, t__skipped), \
     t__failed ? 1 : 0)
 
