@@ -1,0 +1,60 @@
+# The command-line tool over the pipeline: formats, exit codes, no output file on failure.
+. tests/lib.sh
+mkdir -p "$T_TMP/tmp"; export TMPDIR="$T_TMP/tmp"   # a private $TMPDIR: leftovers are ours
+K=examples/kernels/saxpy_nvptx.ll
+
+"$GPUCOMPILE" -f isa "$K" -o "$T_TMP/a.ptx" 2>"$T_TMP/err"
+check "isa exit 0" test $? -eq 0
+check "isa has the kernel" grep -q ".entry saxpy" "$T_TMP/a.ptx"
+check "isa: nothing on stderr" test ! -s "$T_TMP/err"
+
+"$GPUCOMPILE" -f assembly "$K" -o "$T_TMP/b.ptx" && cmp -s "$T_TMP/a.ptx" "$T_TMP/b.ptx"
+check "MLIR's name 'assembly' gives the same PTX" test $? -eq 0
+
+"$GPUCOMPILE" -f llvm "$K" -o "$T_TMP/a.bc"
+check "llvm format is bitcode that llvm-dis-19 reads" sh -c "llvm-dis-19 '$T_TMP/a.bc' -o - | grep -q 'define ptx_kernel void @saxpy'"
+
+"$GPUCOMPILE" -f isa - -o "$T_TMP/stdin.ptx" < "$K"
+check "stdin input" cmp -s "$T_TMP/a.ptx" "$T_TMP/stdin.ptx"
+
+"$GPUCOMPILE" -f isa "$K" -o - > "$T_TMP/stdout.ptx"
+check "stdout output" cmp -s "$T_TMP/a.ptx" "$T_TMP/stdout.ptx"
+
+"$GPUCOMPILE" -v -f isa "$K" -o "$T_TMP/v.ptx" 2>"$T_TMP/verr"
+check "-v prints the stage times" grep -q "stages (ms):.*optimize" "$T_TMP/verr"
+check "-v prints the kernel" grep -q "kernel saxpy" "$T_TMP/verr"
+
+printf 'define void @f( {' > "$T_TMP/bad.ll"
+"$GPUCOMPILE" -f isa "$T_TMP/bad.ll" -o "$T_TMP/bad.ptx" 2>"$T_TMP/err"
+check "syntax error exits 1" test $? -eq 1
+check "syntax error: no output file" test ! -e "$T_TMP/bad.ptx"
+check "syntax error names the file" grep -q "bad.ll" "$T_TMP/err"
+
+echo "previous" > "$T_TMP/keep.ptx"
+"$GPUCOMPILE" -f isa "$T_TMP/bad.ll" -o "$T_TMP/keep.ptx" 2>/dev/null
+check "failed compile leaves a previous output untouched" grep -q previous "$T_TMP/keep.ptx"
+check "no temporary output next to the output" test -z "$(ls "$T_TMP" | grep '\.tmp')"
+
+"$GPUCOMPILE" -f isa "$T_TMP/missing.ll" -o "$T_TMP/m.ptx" 2>"$T_TMP/err"
+check "missing input exits 1" test $? -eq 1
+check "missing input is named" grep -q "missing.ll" "$T_TMP/err"
+
+"$GPUCOMPILE" -f isa "$K" -o "$T_TMP/no/such/dir/a.ptx" 2>"$T_TMP/err"
+check "unwritable output exits 1" test $? -eq 1
+check "unwritable output is named" grep -q "no/such/dir" "$T_TMP/err"
+
+"$GPUCOMPILE" -f nope "$K" 2>/dev/null
+check "unknown format exits 2" test $? -eq 2
+"$GPUCOMPILE" --no-such-option "$K" 2>/dev/null
+check "unknown option exits 2" test $? -eq 2
+"$GPUCOMPILE" 2>/dev/null
+check "no input exits 2" test $? -eq 2
+"$GPUCOMPILE" -o 2>/dev/null
+check "option without value exits 2" test $? -eq 2
+"$GPUCOMPILE" --help > "$T_TMP/help"
+check "--help exits 0 and lists --target" grep -q -- "--target" "$T_TMP/help"
+"$GPUCOMPILE" --version | grep -q "LLVM 19"
+check "--version names LLVM" test $? -eq 0
+
+check "no temp file left behind" test -z "$(ls -A "$TMPDIR")"
+tally cli_pipeline
