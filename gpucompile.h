@@ -274,6 +274,8 @@ typedef struct gpucompile_options {
     double tool_timeout_s;             /* external tools are killed after this; 0: 300 s */
     int debug;                         /* keep debug info (and ", debug" in PTX) */
     int remarks;                       /* pass LLVM remarks to the logger */
+    const char *cache_dir;             /* persistent compile cache; NULL: none (see gpucompile_default_cache_dir) */
+    uint64_t cache_max_bytes;          /* least recently used entries go above this; 0: 1 GiB */
 } gpucompile_options;
 
 /* ---- objects ------------------------------------------------------------------------------ */
@@ -300,6 +302,7 @@ typedef struct gpucompile_object {
     gpucompile_kernel *kernels;
     int num_kernels;
     double stage_ms[GPUCOMPILE_STAGE_COUNT];
+    int from_cache;             /* 1 when it came from options.cache_dir */
     gpucompile_allocator allocator; /* the one that made it */
 } gpucompile_object;
 
@@ -330,6 +333,10 @@ struct gpucompile_backend {
     gpucompile_result (*prepare)(gpucompile_job *job);
     /* the backend's device libraries (gpucompile_job_add_library), given what is referenced */
     gpucompile_result (*libraries)(gpucompile_job *job);
+    /* after linking, internalizing and the post_link hook: what must also reach library code */
+    gpucompile_result (*post_link)(gpucompile_job *job);
+    /* each library once loaded, before the bitcode_file hook and linking (MLIR's handleBitcodeFile) */
+    gpucompile_result (*bitcode_file)(gpucompile_job *job, LLVMModuleRef library, const char *path);
     int (*is_kernel)(gpucompile_job *job, LLVMValueRef fn); /* NULL: the calling convention says */
     /* what `bin` and `fatbin` are made from: LLVMAssemblyFile or LLVMObjectFile */
     LLVMCodeGenFileType bin_from;
@@ -382,6 +389,9 @@ GPUCOMPILE_API gpucompile_result gpucompile_job_add_library(gpucompile_job *job,
 GPUCOMPILE_API int gpucompile_job_references(gpucompile_job *job, const char *prefix);
 /* Path of a tool from options->tools, or NULL. */
 GPUCOMPILE_API const char *gpucompile_job_tool_path(gpucompile_job *job, const char *name);
+/* A file the result depends on (a library, a tool): a cache entry is valid while it is unchanged.
+   Linked libraries and tools run through gpucompile_job_run_tool are recorded automatically. */
+GPUCOMPILE_API void gpucompile_job_add_dependency(gpucompile_job *job, const char *path);
 
 /* Run an external program: argv[0] is the path, no shell. Captures stdout+stderr into *output
    (NUL-terminated, allocated with the job's allocator; may be NULL). Exit status in *status.
@@ -396,8 +406,109 @@ GPUCOMPILE_API gpucompile_result gpucompile_read_file(const char *path, const gp
     unsigned char **data, size_t *size);
 GPUCOMPILE_API gpucompile_result gpucompile_write_file(const char *path, const void *data, size_t size);
 GPUCOMPILE_API void gpucompile_free(const gpucompile_allocator *a, void *ptr);
+/* $XDG_CACHE_HOME/gpucompile, else $HOME/.cache/gpucompile (Windows: %LOCALAPPDATA%\gpucompile).
+   snprintf-style; 0 when no location is known. */
+GPUCOMPILE_API size_t gpucompile_default_cache_dir(char *buf, size_t size);
 
 /* ---- binaries (declarations) ---------------------------------------------------------- */
+/* MLIR's gpu.binary: a name, an optional offloading handler and >= 1 objects. Two forms:
+   MLIR text (`gpu.binary @name <handler> [#gpu.object<target, "bytes">, ...]`) and LLVM's
+   offload binary (one version-1 entry per object, concatenated, as clang-offload-packager
+   writes them). */
+typedef enum gpucompile_handler_kind {
+    GPUCOMPILE_HANDLER_DEFAULT = 0,   /* MLIR's default #gpu.select_object (the first object); not printed */
+    GPUCOMPILE_HANDLER_SELECT_INDEX,  /* #gpu.select_object<N : i64> */
+    GPUCOMPILE_HANDLER_SELECT_TARGET, /* #gpu.select_object<#target<...>> */
+    GPUCOMPILE_HANDLER_RUNTIME        /* #gpucompile.runtime_select: the loader calls gpucompile_binary_select */
+} gpucompile_handler_kind;
+
+typedef struct gpucompile_handler {
+    gpucompile_handler_kind kind;
+    int64_t index;      /* SELECT_INDEX */
+    char *target;       /* SELECT_TARGET: target text (owned by the binary) */
+} gpucompile_handler;
+
+typedef struct gpucompile_binary {
+    char *name;                     /* symbol name, without '@' */
+    gpucompile_handler handler;
+    gpucompile_object **objects;    /* owned; in target order */
+    int num_objects;
+    int cap_objects;
+    gpucompile_allocator allocator; /* the one that made it */
+} gpucompile_binary;
+
+/* An empty binary (verify refuses it until an object is added). */
+GPUCOMPILE_API gpucompile_result gpucompile_binary_create(const char *name, const gpucompile_allocator *allocator,
+    gpucompile_binary **out);
+/* Appends obj; on success the binary owns it (it keeps its own allocator). */
+GPUCOMPILE_API gpucompile_result gpucompile_binary_add(gpucompile_binary *binary, gpucompile_object *obj);
+/* Moves every object of src to the end of dst and frees src (on success only). */
+GPUCOMPILE_API gpucompile_result gpucompile_binary_merge(gpucompile_binary *dst, gpucompile_binary *src);
+/* Sets the handler; target (SELECT_TARGET) is copied. */
+GPUCOMPILE_API gpucompile_result gpucompile_binary_set_handler(gpucompile_binary *binary, gpucompile_handler_kind kind,
+    int64_t index, const char *target);
+/* Frees the binary, its handler and all its objects. NULL is fine. */
+GPUCOMPILE_API void gpucompile_binary_free(gpucompile_binary *binary);
+
+/* MLIR's rules and messages: >= 1 objects, a valid handler, each object's target parses and
+   verifies. GPUCOMPILE_OK or GPUCOMPILE_ERROR_INVALID_BINARY. */
+GPUCOMPILE_API gpucompile_result gpucompile_binary_verify(const gpucompile_binary *binary, const gpucompile_logger *logger);
+
+/* An object from bytes (hand-made or read back): target text is parsed for kind, triple and
+   chip and stored canonically; data is copied (and NUL-terminated). */
+GPUCOMPILE_API gpucompile_result gpucompile_object_create(const char *target, gpucompile_format format,
+    const void *data, size_t size, const gpucompile_allocator *allocator, gpucompile_object **out);
+GPUCOMPILE_API gpucompile_result gpucompile_object_add_kernel(gpucompile_object *obj, const char *name);
+
+/* One input (IR text or bitcode) for num_targets targets: one object per target, in target
+   order. jobs > 1 compiles up to that many targets at once, each on its own thread and LLVM
+   context; their diagnostics reach the logger afterwards, in target order. If any target fails
+   the call fails with the first failing target's result and returns nothing. name: the binary's
+   name (NULL: "binary"). */
+GPUCOMPILE_API gpucompile_result gpucompile_compile_binary(const void *data, size_t size, const char *input_name,
+    const gpucompile_target *const *targets, int num_targets, const gpucompile_options *options, int jobs,
+    const char *name, gpucompile_binary **out);
+/* The same from a caller's module (copied once, then compiled as above). */
+GPUCOMPILE_API gpucompile_result gpucompile_compile_binary_module(LLVMModuleRef module,
+    const gpucompile_target *const *targets, int num_targets, const gpucompile_options *options, int jobs,
+    const char *name, gpucompile_binary **out);
+
+/* Text form. print is snprintf-style (returns the length needed). Targets spelled #nvvm.target /
+   #rocdl.target give MLIR's upstream form (mlir-opt parses it); kernel names go in
+   `properties = {kernels = [...]}`. The format keyword is left out for the spelling's default:
+   fatbin for upstream spellings (as MLIR does), bin for #gpu.nvptx / #gpu.amdgpu. The parser also
+   accepts one gpu.binary wrapped in `module ... { }` (mlir-opt's output). */
+GPUCOMPILE_API size_t gpucompile_binary_print(const gpucompile_binary *binary, char *buf, size_t size);
+GPUCOMPILE_API gpucompile_result gpucompile_binary_parse(const char *text, size_t len, const gpucompile_allocator *allocator,
+    const gpucompile_logger *logger, gpucompile_binary **out);
+
+/* LLVM offload binary form (version 1, LLVM 19). Strings per entry: triple, arch,
+   gpucompile.target, gpucompile.format, gpucompile.binary (the name), gpucompile.handler and
+   gpucompile.kernels (newline-separated) when there are any. The reader is bounds-checked
+   (GPUCOMPILE_ERROR_INVALID_BINARY) and also reads entries without our strings (clang's). The
+   written buffer is allocated with the binary's allocator: free it with gpucompile_free. */
+GPUCOMPILE_API gpucompile_result gpucompile_binary_write_offload(const gpucompile_binary *binary,
+    unsigned char **data, size_t *size);
+GPUCOMPILE_API gpucompile_result gpucompile_binary_read_offload(const void *data, size_t size, const char *name,
+    const gpucompile_allocator *allocator, const gpucompile_logger *logger, gpucompile_binary **out);
+/* Reads either form (offload binary by its magic, else text); name: used when the offload
+   binary has no name of its own. */
+GPUCOMPILE_API gpucompile_result gpucompile_binary_read(const void *data, size_t size, const char *name,
+    const gpucompile_allocator *allocator, const gpucompile_logger *logger, gpucompile_binary **out);
+
+/* Runtime selection. NVIDIA: exact cubin, then a fatbin for that chip, then a cubin of the same
+   major and a lower minor (sm_80 runs on sm_86, never on sm_90), then a fatbin or PTX (isa) for
+   an older-or-equal chip, which the driver JITs; arch-specific chips (sm_90a) only on their own
+   chip. AMD: hsaco only; the gfx name must match (or an LLVM generic target covering it), and
+   xnack / sramecc set on both sides must agree (unset matches either; closer matches win).
+   Else GPUCOMPILE_ERROR_NO_OBJECT, with a message listing what the binary holds. */
+typedef struct gpucompile_device {
+    const char *arch;           /* "sm_90", "90", "gfx90a:xnack+" ...; NULL: compute_capability */
+    int compute_capability;     /* NVIDIA, when arch is NULL: 90 for 9.0 */
+} gpucompile_device;
+
+GPUCOMPILE_API gpucompile_result gpucompile_binary_select(const gpucompile_binary *binary, const gpucompile_device *device,
+    const gpucompile_logger *logger, int *index);
 
 /* ---- end of binaries (declarations) ---------------------------------------------------- */
 
@@ -660,6 +771,7 @@ GPUCOMPILE_DEF const char *gpucompile_target_abi(const gpucompile_target *t) {
 
 GPUCOMPILE_DEF int gpucompile_target_has_flag(const gpucompile_target *t, const char *name) {
     int i;
+    if (!t || !t->flags || !name) return 0;
     for (i = 0; i < t->num_flags; i++)
         if (t->flags[i] && strcmp(t->flags[i], name) == 0) return 1;
     return 0;
@@ -675,39 +787,623 @@ GPUCOMPILE_DEF int gpucompile_target_finite_only(const gpucompile_target *t) { r
 GPUCOMPILE_DEF int gpucompile_target_unsafe_math(const gpucompile_target *t) { return gpucompile_target_has_flag(t, "unsafe_math"); }
 GPUCOMPILE_DEF int gpucompile_target_correct_sqrt(const gpucompile_target *t) { return !gpucompile_target_has_flag(t, "unsafe_sqrt"); }
 
-/* PLACEHOLDER (the targets work replaces this): minimal chip check, print, verify, parse. */
-GPUCOMPILE_DEF int gpucompile_chip_supported(gpucompile_target_kind kind, const char *chip) {
-    (void)kind;
-    return chip && *chip;
+/* Chip tables: the names LLVM_VERSION_MAJOR's backends accept (llc -mcpu=help). LLVM 19 is
+   measured; 18 and 20 follow their release notes. Unknown AMDGPU chips abort inside LLVM, so
+   a chip missing here is refused rather than risked. AMDGPU's legacy names (tahiti, ...) and
+   "generic" are left out: the device libraries are keyed by gfx numbers. */
+#define GPUCOMPILE__XNACK 1   /* target ID may carry :xnack+/- */
+#define GPUCOMPILE__SRAMECC 2 /* target ID may carry :sramecc+/- */
+#define GPUCOMPILE__GENERIC 4 /* needs code object version 6 (LLVM ERROR below that) */
+
+typedef struct gpucompile__chip {
+    const char *name;
+    int bits;
+} gpucompile__chip;
+
+static const char *const gpucompile__nvptx_chips[] = {
+    "sm_20", "sm_21", "sm_30", "sm_32", "sm_35", "sm_37", "sm_50", "sm_52", "sm_53", "sm_60", "sm_61",
+    "sm_62", "sm_70", "sm_72", "sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a",
+#if LLVM_VERSION_MAJOR >= 20
+    "sm_100", "sm_100a", "sm_101", "sm_101a", "sm_120", "sm_120a",
+#endif
+    NULL};
+
+static const gpucompile__chip gpucompile__amdgpu_chips[] = {
+    {"gfx600", 0}, {"gfx601", 0}, {"gfx602", 0}, {"gfx700", 0}, {"gfx701", 0}, {"gfx702", 0},
+    {"gfx703", 0}, {"gfx704", 0}, {"gfx705", 0}, {"gfx801", GPUCOMPILE__XNACK}, {"gfx802", 0},
+    {"gfx803", 0}, {"gfx805", 0}, {"gfx810", GPUCOMPILE__XNACK}, {"gfx900", GPUCOMPILE__XNACK},
+    {"gfx902", GPUCOMPILE__XNACK}, {"gfx904", GPUCOMPILE__XNACK},
+    {"gfx906", GPUCOMPILE__XNACK | GPUCOMPILE__SRAMECC}, {"gfx908", GPUCOMPILE__XNACK | GPUCOMPILE__SRAMECC},
+    {"gfx909", GPUCOMPILE__XNACK}, {"gfx90a", GPUCOMPILE__XNACK | GPUCOMPILE__SRAMECC},
+    {"gfx90c", GPUCOMPILE__XNACK},
+#if LLVM_VERSION_MAJOR <= 20
+    {"gfx940", GPUCOMPILE__XNACK | GPUCOMPILE__SRAMECC}, {"gfx941", GPUCOMPILE__XNACK | GPUCOMPILE__SRAMECC},
+#endif
+    {"gfx942", GPUCOMPILE__XNACK | GPUCOMPILE__SRAMECC},
+    {"gfx1010", GPUCOMPILE__XNACK}, {"gfx1011", GPUCOMPILE__XNACK}, {"gfx1012", GPUCOMPILE__XNACK},
+    {"gfx1013", GPUCOMPILE__XNACK}, {"gfx1030", 0}, {"gfx1031", 0}, {"gfx1032", 0}, {"gfx1033", 0},
+    {"gfx1034", 0}, {"gfx1035", 0}, {"gfx1036", 0}, {"gfx1100", 0}, {"gfx1101", 0}, {"gfx1102", 0},
+    {"gfx1103", 0}, {"gfx1150", 0}, {"gfx1151", 0}, {"gfx1200", 0}, {"gfx1201", 0},
+#if LLVM_VERSION_MAJOR >= 19
+    {"gfx1152", 0}, {"gfx9-generic", GPUCOMPILE__GENERIC | GPUCOMPILE__XNACK},
+    {"gfx10-1-generic", GPUCOMPILE__GENERIC | GPUCOMPILE__XNACK}, {"gfx10-3-generic", GPUCOMPILE__GENERIC},
+    {"gfx11-generic", GPUCOMPILE__GENERIC}, {"gfx12-generic", GPUCOMPILE__GENERIC},
+#endif
+#if LLVM_VERSION_MAJOR >= 20
+    {"gfx950", GPUCOMPILE__XNACK | GPUCOMPILE__SRAMECC},
+    {"gfx9-4-generic", GPUCOMPILE__GENERIC | GPUCOMPILE__XNACK | GPUCOMPILE__SRAMECC},
+#endif
+    {NULL, 0}};
+
+/* The AMDGPU table entry for a target ID "gfx90a:sramecc-:xnack+" (each known feature at most
+   once, with + or -, and only where the chip has it), or NULL. */
+GPUCOMPILE__PRIVATE const gpucompile__chip *gpucompile__amdgpu_chip(const char *id) {
+    const gpucompile__chip *c;
+    size_t n = strcspn(id, ":");
+    int seen = 0;
+    for (c = gpucompile__amdgpu_chips; c->name; c++)
+        if (strlen(c->name) == n && strncmp(c->name, id, n) == 0) break;
+    if (!c->name) return NULL;
+    for (id += n; *id; ) {
+        size_t m;
+        int bit;
+        id++; /* the ':' */
+        m = strcspn(id, ":");
+        if (m < 2 || (id[m - 1] != '+' && id[m - 1] != '-')) return NULL;
+        if (m - 1 == 5 && strncmp(id, "xnack", 5) == 0) bit = GPUCOMPILE__XNACK;
+        else if (m - 1 == 7 && strncmp(id, "sramecc", 7) == 0) bit = GPUCOMPILE__SRAMECC;
+        else return NULL;
+        if (!(c->bits & bit) || (seen & bit)) return NULL;
+        seen |= bit;
+        id += m;
+    }
+    return c;
 }
 
+GPUCOMPILE_DEF int gpucompile_chip_supported(gpucompile_target_kind kind, const char *chip) {
+    int i;
+    if (!chip || !*chip) return 0;
+    if (kind == GPUCOMPILE_TARGET_CUSTOM) return 1; /* the custom backend judges its own chips */
+    if (kind == GPUCOMPILE_TARGET_AMDGPU) return gpucompile__amdgpu_chip(chip) != NULL;
+    if (kind != GPUCOMPILE_TARGET_NVPTX) return 0;
+    for (i = 0; gpucompile__nvptx_chips[i]; i++)
+        if (strcmp(gpucompile__nvptx_chips[i], chip) == 0) return 1;
+    return 0;
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bad_target(const gpucompile_logger *logger, const char *message) {
+    gpucompile__log(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, GPUCOMPILE_STAGE_TARGET, NULL, message);
+    return GPUCOMPILE_ERROR_INVALID_TARGET;
+}
+
+/* Does the triple's architecture (before the first '-') belong to kind? Another backend's
+   triple would hand our chip name to that backend, which may abort on it. */
+GPUCOMPILE__PRIVATE int gpucompile__triple_fits(gpucompile_target_kind kind, const char *triple) {
+    size_t n = strcspn(triple, "-");
+    if (kind == GPUCOMPILE_TARGET_NVPTX)
+        return (n == 5 && strncmp(triple, "nvptx", 5) == 0) || (n == 7 && strncmp(triple, "nvptx64", 7) == 0);
+    return n == 6 && strncmp(triple, "amdgcn", 6) == 0;
+}
+
+/* MLIR's checks in MLIR's order and words (first failure only, as MLIR), then ours. */
 GPUCOMPILE_DEF gpucompile_result gpucompile_target_verify(const gpucompile_target *t, const gpucompile_logger *logger) {
-    if (t->O < 0 || t->O > 3) {
-        gpucompile__log(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, GPUCOMPILE_STAGE_TARGET, NULL,
-                        "The optimization level must be a number between 0 and 3.");
+    const char *backend, *triple, *chip;
+    int i;
+    if (!t) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    if (t->kind != GPUCOMPILE_TARGET_NVPTX && t->kind != GPUCOMPILE_TARGET_AMDGPU && t->kind != GPUCOMPILE_TARGET_CUSTOM)
+        return gpucompile__bad_target(logger, "The target kind must be NVPTX, AMDGPU or custom.");
+    if (t->O < 0 || t->O > 3) return gpucompile__bad_target(logger, "The optimization level must be a number between 0 and 3.");
+    triple = gpucompile_target_triple(t);
+    chip = gpucompile_target_chip(t);
+    if (!*triple) return gpucompile__bad_target(logger, "The target triple cannot be empty.");
+    if (!*chip) return gpucompile__bad_target(logger, "The target chip cannot be empty.");
+    if (t->kind == GPUCOMPILE_TARGET_AMDGPU && strcmp(gpucompile_target_abi(t), "400") != 0 && strcmp(gpucompile_target_abi(t), "500") != 0)
+        return gpucompile__bad_target(logger, "Invalid ABI version, it must be either `400` or `500`.");
+    if (t->num_link < 0 || (t->num_link > 0 && !t->link))
+        return gpucompile__bad_target(logger, "All the elements in the `link` array must be strings.");
+    for (i = 0; i < t->num_link; i++) /* a parsed non-string element is NULL */
+        if (!t->link[i] || !*t->link[i]) return gpucompile__bad_target(logger, "All the elements in the `link` array must be strings.");
+    if (t->num_flags < 0 || (t->num_flags > 0 && !t->flags)) return gpucompile__bad_target(logger, "Flag names cannot be empty.");
+    for (i = 0; i < t->num_flags; i++)
+        if (!t->flags[i] || !*t->flags[i]) return gpucompile__bad_target(logger, "Flag names cannot be empty.");
+    if (t->kind == GPUCOMPILE_TARGET_CUSTOM) return GPUCOMPILE_OK;
+    backend = t->kind == GPUCOMPILE_TARGET_NVPTX ? "NVPTX" : "AMDGPU";
+    if (!gpucompile__triple_fits(t->kind, triple)) {
+        gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, GPUCOMPILE_STAGE_TARGET,
+                         "The target triple '%.200s' is not an %s triple (%s).", triple, backend,
+                         t->kind == GPUCOMPILE_TARGET_NVPTX ? "nvptx64-... or nvptx-..." : "amdgcn-...");
+        return GPUCOMPILE_ERROR_INVALID_TARGET;
+    }
+    if (!gpucompile_chip_supported(t->kind, chip)) {
+        gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, GPUCOMPILE_STAGE_TARGET,
+                         "The chip '%.200s' is not supported by LLVM %d (%s).", chip, LLVM_VERSION_MAJOR, backend);
+        return GPUCOMPILE_ERROR_INVALID_TARGET;
+    }
+    if (t->kind == GPUCOMPILE_TARGET_AMDGPU && (gpucompile__amdgpu_chip(chip)->bits & GPUCOMPILE__GENERIC)) {
+        gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, GPUCOMPILE_STAGE_TARGET,
+                         "The chip '%.200s' needs code object version 6, which the ABI versions `400` and `500` do not give.", chip);
         return GPUCOMPILE_ERROR_INVALID_TARGET;
     }
     return GPUCOMPILE_OK;
 }
 
-GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *buf, size_t size) {
-    int n = snprintf(buf, size, "#%s<chip = \"%s\">",
-                     t->kind == GPUCOMPILE_TARGET_NVPTX ? (t->upstream ? "nvvm.target" : "gpu.nvptx")
-                     : t->kind == GPUCOMPILE_TARGET_AMDGPU ? (t->upstream ? "rocdl.target" : "gpu.amdgpu")
-                     : (t->custom_name ? t->custom_name : "custom"),
-                     gpucompile_target_chip(t));
-    return n < 0 ? 0 : (size_t)n;
+/* ---- canonical text ---- */
+typedef struct gpucompile__out {
+    char *buf;
+    size_t size, len;
+} gpucompile__out;
+
+GPUCOMPILE__PRIVATE void gpucompile__out_add(gpucompile__out *o, const char *s, size_t n) {
+    if (o->len + 1 < o->size) {
+        size_t room = o->size - 1 - o->len;
+        memcpy(o->buf + o->len, s, n < room ? n : room);
+    }
+    o->len += n;
 }
+
+GPUCOMPILE__PRIVATE void gpucompile__out_str(gpucompile__out *o, const char *s) { gpucompile__out_add(o, s, strlen(s)); }
+
+/* MLIR's printEscapedString: printable ASCII as is, '\' doubled, '"' and the rest as \XX. */
+GPUCOMPILE__PRIVATE void gpucompile__out_quoted(gpucompile__out *o, const char *s) {
+    static const char hex[] = "0123456789ABCDEF";
+    gpucompile__out_add(o, "\"", 1);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        char e[3];
+        if (c == '\\') gpucompile__out_add(o, "\\\\", 2);
+        else if (c >= 0x20 && c <= 0x7E && c != '"') gpucompile__out_add(o, s, 1);
+        else {
+            e[0] = '\\'; e[1] = hex[c >> 4]; e[2] = hex[c & 15];
+            gpucompile__out_add(o, e, 3);
+        }
+    }
+    gpucompile__out_add(o, "\"", 1);
+}
+
+GPUCOMPILE__PRIVATE int gpucompile__is_id_start(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+GPUCOMPILE__PRIVATE int gpucompile__is_id_char(int c) { return gpucompile__is_id_start(c) || (c >= '0' && c <= '9') || c == '$' || c == '.'; }
+
+/* A dictionary key: bare when it is an MLIR bare identifier, quoted otherwise. */
+GPUCOMPILE__PRIVATE void gpucompile__out_key(gpucompile__out *o, const char *s) {
+    const char *p = s;
+    if (gpucompile__is_id_start((unsigned char)*p))
+        while (gpucompile__is_id_char((unsigned char)*p)) p++;
+    if (p != s && !*p) gpucompile__out_str(o, s);
+    else gpucompile__out_quoted(o, s);
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__out_param(gpucompile__out *o, int *first, const char *name) {
+    gpucompile__out_str(o, *first ? "<" : ", ");
+    *first = 0;
+    gpucompile__out_str(o, name);
+    gpucompile__out_str(o, " = ");
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__out_string_param(gpucompile__out *o, int *first, const char *name, const char *value, const char *def) {
+    if (strcmp(value, def) == 0) return;
+    gpucompile__out_param(o, first, name);
+    gpucompile__out_quoted(o, value);
+}
+
+/* The smallest flag name greater than prev (NULL: the smallest of all): flags sorted and
+   without repeats, with no allocation. */
+GPUCOMPILE__PRIVATE const char *gpucompile__next_flag(const gpucompile_target *t, const char *prev) {
+    const char *best = NULL;
+    int i;
+    for (i = 0; t->flags && i < t->num_flags; i++) {
+        const char *f = t->flags[i];
+        if (!f || (prev && strcmp(f, prev) <= 0)) continue;
+        if (!best || strcmp(f, best) < 0) best = f;
+    }
+    return best;
+}
+
+/* Names for kinds: #gpu.nvptx / #nvvm.target, #gpu.amdgpu / #rocdl.target, #<custom_name>. */
+GPUCOMPILE__PRIVATE const char *gpucompile__target_name(const gpucompile_target *t) {
+    switch (t->kind) {
+    case GPUCOMPILE_TARGET_NVPTX: return t->upstream ? "nvvm.target" : "gpu.nvptx";
+    case GPUCOMPILE_TARGET_AMDGPU: return t->upstream ? "rocdl.target" : "gpu.amdgpu";
+    case GPUCOMPILE_TARGET_CUSTOM: return t->custom_name && *t->custom_name ? t->custom_name : "custom";
+    default: return "none";
+    }
+}
+
+/* Declaration order O, triple, chip, features, [abi,] flags, link; defaults left out. Custom
+   targets take the same parameters, abi included, whose defaults are 2 and "". */
+GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *buf, size_t size) {
+    gpucompile__out o;
+    gpucompile_target d;
+    const char *f;
+    char num[32];
+    int first = 1, i;
+    o.buf = buf;
+    o.size = buf ? size : 0;
+    o.len = 0;
+    if (!t) {
+        if (o.size) buf[0] = 0;
+        return 0;
+    }
+    d = gpucompile_target_defaults(t->kind);
+    gpucompile__out_str(&o, "#");
+    gpucompile__out_str(&o, gpucompile__target_name(t));
+    if (t->O != d.O) {
+        gpucompile__out_param(&o, &first, "O");
+        snprintf(num, sizeof num, "%d", t->O);
+        gpucompile__out_str(&o, num);
+    }
+    gpucompile__out_string_param(&o, &first, "triple", gpucompile_target_triple(t), gpucompile_target_triple(&d));
+    gpucompile__out_string_param(&o, &first, "chip", gpucompile_target_chip(t), gpucompile_target_chip(&d));
+    gpucompile__out_string_param(&o, &first, "features", gpucompile_target_features(t), gpucompile_target_features(&d));
+    if (t->kind != GPUCOMPILE_TARGET_NVPTX)
+        gpucompile__out_string_param(&o, &first, "abi", gpucompile_target_abi(t), gpucompile_target_abi(&d));
+    if ((f = gpucompile__next_flag(t, NULL)) != NULL) {
+        gpucompile__out_param(&o, &first, "flags");
+        gpucompile__out_str(&o, "{");
+        for (i = 0; f; f = gpucompile__next_flag(t, f), i++) {
+            if (i) gpucompile__out_str(&o, ", ");
+            gpucompile__out_key(&o, f);
+        }
+        gpucompile__out_str(&o, "}");
+    }
+    if (t->link && t->num_link > 0) {
+        gpucompile__out_param(&o, &first, "link");
+        gpucompile__out_str(&o, "[");
+        for (i = 0; i < t->num_link; i++) {
+            if (i) gpucompile__out_str(&o, ", ");
+            /* a non-string element (NULL) reads back as one: MLIR's unit attribute */
+            if (t->link[i]) gpucompile__out_quoted(&o, t->link[i]);
+            else gpucompile__out_str(&o, "unit");
+        }
+        gpucompile__out_str(&o, "]");
+    }
+    if (!first) gpucompile__out_str(&o, ">");
+    if (o.size) buf[o.len < o.size ? o.len : o.size - 1] = 0;
+    return o.len;
+}
+
+/* ---- parser ---- */
+enum { GPUCOMPILE__P_O, GPUCOMPILE__P_TRIPLE, GPUCOMPILE__P_CHIP, GPUCOMPILE__P_FEATURES, GPUCOMPILE__P_ABI,
+       GPUCOMPILE__P_FLAGS, GPUCOMPILE__P_LINK, GPUCOMPILE__P_COUNT };
+static const char *const gpucompile__param_names[GPUCOMPILE__P_COUNT] = {"O", "triple", "chip", "features", "abi", "flags", "link"};
+#define GPUCOMPILE__UNSET ((size_t)-1)
+
+typedef struct gpucompile__parser {
+    const char *s;
+    size_t len, pos;
+    const gpucompile_logger *logger;
+    gpucompile_result result;
+    gpucompile__buf strs;          /* decoded strings, each NUL-terminated */
+    gpucompile__buf flags, links;  /* size_t offsets into strs (links: GPUCOMPILE__UNSET = not a string) */
+    size_t str[GPUCOMPILE__P_COUNT]; /* offsets of triple, chip, features, abi */
+    int seen[GPUCOMPILE__P_COUNT];
+    int O;
+    int last;                      /* the parameter being read, for messages */
+} gpucompile__parser;
+
+/* Reports the first error only: "column N: what" (N counts bytes from 1), plus what was found
+   where that is not visible in the text (its end, a NUL byte, a non-printable byte). */
+GPUCOMPILE__PRIVATE int gpucompile__perr(gpucompile__parser *p, size_t at, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+GPUCOMPILE__PRIVATE int gpucompile__perr(gpucompile__parser *p, size_t at, const char *fmt, ...) {
+    char msg[512], found[48] = "";
+    va_list ap;
+    if (p->result != GPUCOMPILE_OK) return 0;
+    p->result = GPUCOMPILE_ERROR_PARSE;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (at >= p->len) snprintf(found, sizeof found, " (the text ends there)");
+    else if (p->s[at] == 0) snprintf(found, sizeof found, " (found a NUL byte)");
+    else if ((unsigned char)p->s[at] < 0x20 || (unsigned char)p->s[at] > 0x7E)
+        snprintf(found, sizeof found, " (found byte 0x%02X)", (unsigned)(unsigned char)p->s[at]);
+    gpucompile__logf(p->logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_PARSE, GPUCOMPILE_STAGE_TARGET,
+                     "column %lu: %s%s", (unsigned long)(at + 1), msg, found);
+    return 0;
+}
+
+GPUCOMPILE__PRIVATE int gpucompile__peek(gpucompile__parser *p) { return p->pos < p->len ? (unsigned char)p->s[p->pos] : -1; }
+
+GPUCOMPILE__PRIVATE int gpucompile__skip_ws(gpucompile__parser *p) {
+    while (p->pos < p->len && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t' || p->s[p->pos] == '\n' || p->s[p->pos] == '\r')) p->pos++;
+    return gpucompile__peek(p);
+}
+
+GPUCOMPILE__PRIVATE int gpucompile__hexval(int c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* A string literal at p->pos with MLIR's escapes (\" \\ \n \t \XX), decoded into p->strs;
+   *off gets its offset. NUL bytes cannot live in a C string and are refused. */
+GPUCOMPILE__PRIVATE int gpucompile__pstring(gpucompile__parser *p, size_t *off) {
+    size_t start = p->pos;
+    *off = p->strs.len;
+    p->pos++; /* the opening quote */
+    for (;;) {
+        int c = gpucompile__peek(p);
+        char b;
+        if (c < 0 || c == '\n' || c == '\v' || c == '\f' || c == '\r')
+            return gpucompile__perr(p, p->pos, "expected '\"' to close the string that starts at column %lu", (unsigned long)(start + 1));
+        if (c == 0) return gpucompile__perr(p, p->pos, "NUL bytes are not allowed in strings");
+        if (c == '"') { p->pos++; break; }
+        if (c == '\\') {
+            int e = p->pos + 1 < p->len ? (unsigned char)p->s[p->pos + 1] : -1;
+            int h1 = gpucompile__hexval(e), h2 = p->pos + 2 < p->len ? gpucompile__hexval((unsigned char)p->s[p->pos + 2]) : -1;
+            if (e == '"' || e == '\\') { b = (char)e; p->pos += 2; }
+            else if (e == 'n') { b = '\n'; p->pos += 2; }
+            else if (e == 't') { b = '\t'; p->pos += 2; }
+            else if (h1 >= 0 && h2 >= 0) {
+                if (h1 == 0 && h2 == 0) return gpucompile__perr(p, p->pos, "NUL bytes are not allowed in strings");
+                b = (char)(h1 * 16 + h2);
+                p->pos += 3;
+            } else return gpucompile__perr(p, p->pos, "unknown escape in string (expected \\\", \\\\, \\n, \\t or two hex digits)");
+        } else {
+            b = (char)c;
+            p->pos++;
+        }
+        gpucompile__buf_add(&p->strs, &b, 1);
+    }
+    gpucompile__buf_add(&p->strs, "", 1);
+    return 1;
+}
+
+/* O: a decimal or 0x integer, optionally negative; out of int's range is a parse error (as in
+   MLIR), in range but not 0-3 is verify's. */
+GPUCOMPILE__PRIVATE int gpucompile__pint(gpucompile__parser *p, const char *name) {
+    size_t start = p->pos;
+    int neg = 0, base = 10, any = 0;
+    unsigned long long v = 0;
+    if (gpucompile__peek(p) == '-') { neg = 1; p->pos++; gpucompile__skip_ws(p); }
+    if (gpucompile__peek(p) < '0' || gpucompile__peek(p) > '9') return gpucompile__perr(p, p->pos, "expected an integer for '%s'", name);
+    if (p->pos + 1 < p->len && p->s[p->pos] == '0' && (p->s[p->pos + 1] == 'x' || p->s[p->pos + 1] == 'X')) { base = 16; p->pos += 2; }
+    for (;;) {
+        int c = gpucompile__peek(p), d = c < 0 ? -1 : gpucompile__hexval(c);
+        if (d < 0 || d >= base) break;
+        if (v <= 0x7FFFFFFFull) v = v * (unsigned)base + (unsigned)d; /* past that it is too large anyway */
+        any = 1;
+        p->pos++;
+    }
+    if (!any) return gpucompile__perr(p, p->pos, "expected hex digits for '%s'", name);
+    if (gpucompile__is_id_char(gpucompile__peek(p))) return gpucompile__perr(p, p->pos, "expected an integer for '%s'", name);
+    if (v > (neg ? 0x80000000ull : 0x7FFFFFFFull)) return gpucompile__perr(p, start, "integer value too large for '%s'", name);
+    p->O = neg ? (int)(0 - (long long)v) : (int)v;
+    return 1;
+}
+
+GPUCOMPILE__PRIVATE size_t gpucompile__off(const gpucompile__buf *b, size_t i) {
+    size_t v;
+    memcpy(&v, b->data + i * sizeof v, sizeof v);
+    return v;
+}
+
+/* flags = {a, "b-c"}: a set of names (bare identifiers or strings); a value (`a = 1`) is refused,
+   since flags are names only. */
+GPUCOMPILE__PRIVATE int gpucompile__pflags(gpucompile__parser *p) {
+    if (gpucompile__peek(p) != '{') return gpucompile__perr(p, p->pos, "expected '{' for 'flags'");
+    p->pos++;
+    if (gpucompile__skip_ws(p) == '}') { p->pos++; return 1; }
+    for (;;) {
+        int c = gpucompile__skip_ws(p);
+        size_t at = p->pos, off = p->strs.len, i, n;
+        if (c == '"') {
+            if (!gpucompile__pstring(p, &off)) return 0;
+        } else if (c >= 0 && gpucompile__is_id_start(c)) {
+            while (gpucompile__is_id_char(gpucompile__peek(p))) p->pos++;
+            gpucompile__buf_add(&p->strs, p->s + at, p->pos - at);
+            gpucompile__buf_add(&p->strs, "", 1);
+        } else return gpucompile__perr(p, at, "expected a flag name in 'flags'");
+        if (p->strs.oom) return 0;
+        if (!p->strs.data[off]) return gpucompile__perr(p, at, "expected a non-empty flag name");
+        n = p->flags.len / sizeof(size_t);
+        for (i = 0; i < n; i++)
+            if (strcmp(p->strs.data + gpucompile__off(&p->flags, i), p->strs.data + off) == 0)
+                return gpucompile__perr(p, at, "flag '%.100s' is repeated", p->strs.data + off);
+        gpucompile__buf_add(&p->flags, &off, sizeof off);
+        c = gpucompile__skip_ws(p);
+        if (c == '=') return gpucompile__perr(p, p->pos, "flag '%.100s' has a value; flags are names only", p->strs.data + off);
+        if (c != ',' && c != '}') return gpucompile__perr(p, p->pos, "expected ',' or '}' in 'flags'");
+        p->pos++;
+        if (c == '}') return 1;
+    }
+}
+
+/* One non-string element of link (MLIR allows any attribute there: 1, [2], @f, #a<...>, ...):
+   skipped as a balanced run of tokens up to ',' or ']'; verify refuses it, as MLIR does. */
+GPUCOMPILE__PRIVATE int gpucompile__pskip_attr(gpucompile__parser *p) {
+    char stack[32];
+    size_t depth = 0, start = p->pos, off;
+    for (;;) {
+        int c = gpucompile__skip_ws(p);
+        const char *open = "[{(<", *close = "]})>";
+        if (c < 0) return gpucompile__perr(p, p->pos, "expected ']' to close 'link'");
+        if (depth == 0 && (c == ',' || c == ']')) {
+            if (p->pos == start) return gpucompile__perr(p, p->pos, "expected a value in 'link'");
+            return 1;
+        }
+        if (c == '"') {
+            size_t keep = p->strs.len;
+            if (!gpucompile__pstring(p, &off)) return 0;
+            p->strs.len = keep; /* not kept */
+        } else if (c == '-' && p->pos + 1 < p->len && p->s[p->pos + 1] == '>') {
+            p->pos += 2;
+        } else if (c && strchr(open, c)) {
+            if (depth == sizeof stack) return gpucompile__perr(p, p->pos, "'link' is nested too deeply");
+            stack[depth++] = close[strchr(open, c) - open];
+            p->pos++;
+        } else if (c && strchr(close, c)) {
+            if (depth == 0 || stack[depth - 1] != c) return gpucompile__perr(p, p->pos, "unbalanced '%c' in 'link'", c);
+            depth--;
+            p->pos++;
+        } else if (gpucompile__is_id_char(c) || (c && strchr("-+:@#!*", c))) {
+            p->pos++;
+        } else return gpucompile__perr(p, p->pos, "unexpected character in 'link'");
+    }
+}
+
+/* link = ["a.bc", "b.bc"]. */
+GPUCOMPILE__PRIVATE int gpucompile__plink(gpucompile__parser *p) {
+    if (gpucompile__peek(p) != '[') return gpucompile__perr(p, p->pos, "expected '[' for 'link'");
+    p->pos++;
+    if (gpucompile__skip_ws(p) == ']') { p->pos++; return 1; }
+    for (;;) {
+        size_t off = GPUCOMPILE__UNSET;
+        int c = gpucompile__skip_ws(p);
+        if (c == '"') {
+            if (!gpucompile__pstring(p, &off)) return 0;
+        } else if (!gpucompile__pskip_attr(p)) return 0;
+        gpucompile__buf_add(&p->links, &off, sizeof off);
+        c = gpucompile__skip_ws(p);
+        if (c != ',' && c != ']') return gpucompile__perr(p, p->pos, "expected ',' or ']' in 'link'");
+        p->pos++;
+        if (c == ']') return 1;
+    }
+}
+
+GPUCOMPILE__PRIVATE int gpucompile__pparam(gpucompile__parser *p, gpucompile_target_kind kind, const char *attr) {
+    size_t at = p->pos, n;
+    int id;
+    while (gpucompile__is_id_char(gpucompile__peek(p))) p->pos++;
+    n = p->pos - at;
+    for (id = 0; id < GPUCOMPILE__P_COUNT; id++)
+        if (strlen(gpucompile__param_names[id]) == n && strncmp(gpucompile__param_names[id], p->s + at, n) == 0) break;
+    if (id == GPUCOMPILE__P_ABI && kind != GPUCOMPILE_TARGET_AMDGPU) id = GPUCOMPILE__P_COUNT;
+    if (id == GPUCOMPILE__P_COUNT)
+        return gpucompile__perr(p, at, "unknown parameter '%.*s' for #%s; expected one of %s", (int)(n < 64 ? n : 64), p->s + at, attr,
+                                kind == GPUCOMPILE_TARGET_AMDGPU ? "O, triple, chip, features, abi, flags, link" : "O, triple, chip, features, flags, link");
+    if (p->seen[id]) return gpucompile__perr(p, at, "parameter '%s' is repeated", gpucompile__param_names[id]);
+    p->seen[id] = 1;
+    p->last = id;
+    if (gpucompile__skip_ws(p) != '=') return gpucompile__perr(p, p->pos, "expected '=' after parameter name '%s'", gpucompile__param_names[id]);
+    p->pos++;
+    gpucompile__skip_ws(p);
+    if (id == GPUCOMPILE__P_O) return gpucompile__pint(p, "O");
+    if (id == GPUCOMPILE__P_FLAGS) return gpucompile__pflags(p);
+    if (id == GPUCOMPILE__P_LINK) return gpucompile__plink(p);
+    if (gpucompile__peek(p) != '"') return gpucompile__perr(p, p->pos, "expected a string for '%s'", gpucompile__param_names[id]);
+    return gpucompile__pstring(p, &p->str[id]);
+}
+
+/* #gpu.nvptx<...> and friends; fills p, returns the kind (NONE after an error). */
+GPUCOMPILE__PRIVATE gpucompile_target_kind gpucompile__pattr(gpucompile__parser *p, int *upstream, const char **attr) {
+    static const struct { const char *name; gpucompile_target_kind kind; int upstream; } names[] = {
+        {"gpu.nvptx", GPUCOMPILE_TARGET_NVPTX, 0}, {"nvvm.target", GPUCOMPILE_TARGET_NVPTX, 1},
+        {"gpu.amdgpu", GPUCOMPILE_TARGET_AMDGPU, 0}, {"rocdl.target", GPUCOMPILE_TARGET_AMDGPU, 1}};
+    size_t at, i, n;
+    gpucompile_target_kind kind = GPUCOMPILE_TARGET_NONE;
+    int c;
+    if (gpucompile__skip_ws(p) != '#') { gpucompile__perr(p, p->pos, "expected '#' to start a target attribute"); return kind; }
+    at = ++p->pos;
+    while (gpucompile__is_id_char(gpucompile__peek(p)) || gpucompile__peek(p) == '-') p->pos++;
+    n = p->pos - at;
+    for (i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strlen(names[i].name) == n && strncmp(names[i].name, p->s + at, n) == 0) break;
+    if (i == sizeof names / sizeof names[0]) {
+        gpucompile__perr(p, at - 1, "unknown target attribute '#%.*s'; expected #gpu.nvptx, #gpu.amdgpu, #nvvm.target or #rocdl.target",
+                         (int)(n < 64 ? n : 64), p->s + at);
+        return kind;
+    }
+    *upstream = names[i].upstream;
+    *attr = names[i].name;
+    if (gpucompile__skip_ws(p) == '<') {
+        p->pos++;
+        c = gpucompile__skip_ws(p);
+        if (c == '>') p->pos++; /* <> as MLIR allows */
+        else for (;;) {
+            if (c < 0 || !gpucompile__is_id_start(c)) { gpucompile__perr(p, p->pos, "expected a parameter name or '>'"); return kind; }
+            if (!gpucompile__pparam(p, names[i].kind, names[i].name)) return kind;
+            c = gpucompile__skip_ws(p);
+            if (c == '>') { p->pos++; break; }
+            if (c != ',') {
+                gpucompile__perr(p, p->pos, "expected ',' or '>' after the value of '%s'", gpucompile__param_names[p->last]);
+                return kind;
+            }
+            p->pos++;
+            c = gpucompile__skip_ws(p);
+        }
+    }
+    if (gpucompile__skip_ws(p) >= 0) { gpucompile__perr(p, p->pos, "unexpected text after the target attribute"); return kind; }
+    return names[i].kind;
+}
+
+/* A parsed target and its strings in one block; the allocator is kept for the free. */
+typedef struct gpucompile__owned_target {
+    gpucompile_target t;
+    gpucompile_allocator a;
+} gpucompile__owned_target;
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_target_parse(const char *text, size_t len,
     const gpucompile_allocator *allocator, const gpucompile_logger *logger, gpucompile_target **out) {
-    (void)text; (void)len; (void)allocator;
+    gpucompile__parser p;
+    gpucompile__owned_target *o = NULL;
+    gpucompile_allocator a;
+    gpucompile_target_kind kind;
+    const char *attr = "";
+    int upstream = 0, i;
+    if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     *out = NULL;
-    gpucompile__log(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_PARSE, GPUCOMPILE_STAGE_TARGET, NULL, "not implemented");
-    return GPUCOMPILE_ERROR_PARSE;
+    if (!text) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    memset(&a, 0, sizeof a);
+    if (allocator) a = *allocator;
+    memset(&p, 0, sizeof p);
+    p.s = text;
+    p.len = len == (size_t)-1 ? strlen(text) : len;
+    p.logger = logger;
+    p.O = 2;
+    p.strs.a = p.flags.a = p.links.a = &a;
+    for (i = 0; i < GPUCOMPILE__P_COUNT; i++) p.str[i] = GPUCOMPILE__UNSET;
+    kind = gpucompile__pattr(&p, &upstream, &attr);
+    if (p.strs.oom || p.flags.oom || p.links.oom) p.result = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    if (p.result == GPUCOMPILE_OK) {
+        size_t nf = p.flags.len / sizeof(size_t), nl = p.links.len / sizeof(size_t);
+        size_t head = sizeof(gpucompile__owned_target) + (nf + nl) * sizeof(char *);
+        o = (gpucompile__owned_target *)gpucompile__alloc(&a, head + p.strs.len);
+        if (!o) p.result = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+        else {
+            const char **flags = (const char **)(void *)(o + 1), **links = flags + nf;
+            char *strs = (char *)o + head;
+            size_t k;
+            if (p.strs.len) memcpy(strs, p.strs.data, p.strs.len);
+            o->t = gpucompile_target_defaults(kind);
+            o->a = a;
+            o->t.upstream = upstream;
+            o->t.O = p.O;
+            o->t.triple = p.str[GPUCOMPILE__P_TRIPLE] == GPUCOMPILE__UNSET ? NULL : strs + p.str[GPUCOMPILE__P_TRIPLE];
+            o->t.chip = p.str[GPUCOMPILE__P_CHIP] == GPUCOMPILE__UNSET ? NULL : strs + p.str[GPUCOMPILE__P_CHIP];
+            o->t.features = p.str[GPUCOMPILE__P_FEATURES] == GPUCOMPILE__UNSET ? NULL : strs + p.str[GPUCOMPILE__P_FEATURES];
+            o->t.abi = p.str[GPUCOMPILE__P_ABI] == GPUCOMPILE__UNSET ? NULL : strs + p.str[GPUCOMPILE__P_ABI];
+            for (k = 0; k < nf; k++) flags[k] = strs + gpucompile__off(&p.flags, k);
+            for (k = 0; k < nl; k++) {
+                size_t off = gpucompile__off(&p.links, k);
+                links[k] = off == GPUCOMPILE__UNSET ? NULL : strs + off;
+            }
+            o->t.flags = nf ? flags : NULL;
+            o->t.num_flags = (int)nf;
+            o->t.link = nl ? links : NULL;
+            o->t.num_link = (int)nl;
+            *out = &o->t;
+        }
+    }
+    if (p.result == GPUCOMPILE_ERROR_OUT_OF_MEMORY)
+        gpucompile__log(logger, GPUCOMPILE_SEVERITY_ERROR, p.result, GPUCOMPILE_STAGE_TARGET, NULL, "out of memory while parsing a target");
+    gpucompile_free(&a, p.strs.data);
+    gpucompile_free(&a, p.flags.data);
+    gpucompile_free(&a, p.links.data);
+    return p.result;
 }
 
-GPUCOMPILE_DEF void gpucompile_target_free(gpucompile_target *t) { (void)t; }
+/* Only for targets made by gpucompile_target_parse. */
+GPUCOMPILE_DEF void gpucompile_target_free(gpucompile_target *t) {
+    gpucompile__owned_target *o = (gpucompile__owned_target *)(void *)t;
+    gpucompile_allocator a;
+    if (!t) return;
+    a = o->a;
+    gpucompile_free(&a, o);
+}
 
 /* ==== [section: end of targets] ========================================================== */
 
@@ -795,8 +1491,9 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_read_file(const char *path, const gp
     return GPUCOMPILE_OK;
 }
 
-/* Creates a new file with a unique name: prefix + random + suffix, mode 0600, O_EXCL. */
-GPUCOMPILE__PRIVATE FILE *gpucompile__create_unique(const char *prefix, const char *suffix, char *buf, size_t size) {
+/* Creates a new file with a unique name: prefix + random + suffix, O_EXCL (mode: 0600 for
+   temporaries, 0666 less the umask for outputs). */
+GPUCOMPILE__PRIVATE FILE *gpucompile__create_unique(const char *prefix, const char *suffix, char *buf, size_t size, int mode) {
     static unsigned long counter;
     int attempt;
     for (attempt = 0; attempt < 100; attempt++) {
@@ -820,7 +1517,7 @@ GPUCOMPILE__PRIVATE FILE *gpucompile__create_unique(const char *prefix, const ch
         }
 #else
         {
-            int fd = open(buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+            int fd = open(buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, (mode_t)mode);
             if (fd >= 0) {
                 FILE *f = fdopen(fd, "wb");
                 if (!f) { close(fd); remove(buf); }
@@ -845,7 +1542,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_write_file(const char *path, const v
     {
         char prefix[4096];
         snprintf(prefix, sizeof prefix, "%s.tmp", path);
-        f = gpucompile__create_unique(prefix, NULL, tmp, sizeof tmp);
+        f = gpucompile__create_unique(prefix, NULL, tmp, sizeof tmp, 0666);
     }
     if (!f) return GPUCOMPILE_ERROR_IO;
     bad = size && fwrite(data, 1, size, f) != size;
@@ -993,6 +1690,81 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__spawn(const gpucompile_allocat
 }
 #endif
 
+#include <llvm-c/blake3.h>
+#if defined(_WIN32)
+#include <sys/utime.h>
+#include <direct.h>
+#else
+#include <dirent.h>
+#include <utime.h>
+#endif
+
+GPUCOMPILE__PRIVATE int gpucompile__stat(const char *path, uint64_t *size, int64_t *mtime_ns) {
+#if defined(_WIN32)
+    WIN32_FILE_ATTRIBUTE_DATA a;
+    if (!GetFileAttributesExA(path, GetFileExInfoStandard, &a)) return 0;
+    *size = ((uint64_t)a.nFileSizeHigh << 32) | a.nFileSizeLow;
+    *mtime_ns = (int64_t)((((uint64_t)a.ftLastWriteTime.dwHighDateTime << 32) | a.ftLastWriteTime.dwLowDateTime) * 100);
+#else
+    struct stat st;
+    if (stat(path, &st) != 0) return 0;
+    *size = (uint64_t)st.st_size;
+    *mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+#endif
+    return 1;
+}
+
+GPUCOMPILE__PRIVATE int gpucompile__mkdir(const char *dir) {
+#if defined(_WIN32)
+    return _mkdir(dir) == 0 || errno == EEXIST;
+#else
+    return mkdir(dir, 0777) == 0 || errno == EEXIST;
+#endif
+}
+
+/* mkdir -p */
+GPUCOMPILE__PRIVATE int gpucompile__mkdirs(const char *dir) {
+    char p[4096];
+    size_t i, n = strlen(dir);
+    if (n == 0 || n >= sizeof p) return 0;
+    memcpy(p, dir, n + 1);
+    for (i = 1; i < n; i++) {
+        if (p[i] != '/' && p[i] != '\\') continue;
+        p[i] = 0;
+        gpucompile__mkdir(p);
+        p[i] = dir[i];
+    }
+    return gpucompile__mkdir(p);
+}
+
+GPUCOMPILE_DEF size_t gpucompile_default_cache_dir(char *buf, size_t size) {
+    const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+    int n;
+#if defined(_WIN32)
+    const char *l = getenv("LOCALAPPDATA");
+    if (l && *l && !(x && *x)) n = snprintf(buf, size, "%s\\gpucompile", l); else
+#endif
+    if (x && *x) n = snprintf(buf, size, "%s/gpucompile", x);
+    else if (h && *h) n = snprintf(buf, size, "%s/.cache/gpucompile", h);
+    else return 0;
+    return n < 0 ? 0 : (size_t)n;
+}
+
+/* Finds a program on PATH the way posix_spawnp will (for recording it as a dependency). */
+GPUCOMPILE__PRIVATE int gpucompile__which(const char *name, char *out, size_t size) {
+    const char *p = getenv("PATH");
+    uint64_t sz;
+    int64_t mt;
+    if (strchr(name, '/')) return (size_t)snprintf(out, size, "%s", name) < size;
+    while (p && *p) {
+        const char *e = strchr(p, ':');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if ((size_t)snprintf(out, size, "%.*s/%s", (int)n, p, name) < size && gpucompile__stat(out, &sz, &mt)) return 1;
+        p = e ? e + 1 : NULL;
+    }
+    return 0;
+}
+
 /* ==== [section: backends registry] ======================================================= */
 #define GPUCOMPILE__MAX_BACKENDS 16
 static const gpucompile_backend *gpucompile__backends[GPUCOMPILE__MAX_BACKENDS];
@@ -1048,6 +1820,8 @@ typedef struct gpucompile__job {
     int num_libs, cap_libs;
     char **temps;                  /* temp files to remove */
     int num_temps, cap_temps;
+    char **deps;                   /* files the result depends on (for the cache) */
+    int num_deps, cap_deps;
     double stage_start;
 } gpucompile__job;
 
@@ -1114,12 +1888,20 @@ GPUCOMPILE_DEF const char *gpucompile_job_tool_path(gpucompile_job *job, const c
     return NULL;
 }
 
+GPUCOMPILE_DEF void gpucompile_job_add_dependency(gpucompile_job *job, const char *path) {
+    gpucompile__job *j = (gpucompile__job *)job;
+    int i;
+    for (i = 0; i < j->num_deps; i++)
+        if (strcmp(j->deps[i], path) == 0) return;
+    gpucompile__push_str(j, &j->deps, &j->num_deps, &j->cap_deps, path);
+}
+
 GPUCOMPILE_DEF gpucompile_result gpucompile_job_temp_file(gpucompile_job *job, const char *suffix, char *buf, size_t size) {
     gpucompile__job *j = (gpucompile__job *)job;
     char prefix[4096];
     FILE *f;
     snprintf(prefix, sizeof prefix, "%s/gpucompile-", gpucompile__tmpdir());
-    f = gpucompile__create_unique(prefix, suffix, buf, size);
+    f = gpucompile__create_unique(prefix, suffix, buf, size, 0600);
     if (!f) {
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_IO, NULL,
                            "cannot create a temporary file in %s", gpucompile__tmpdir());
@@ -1152,6 +1934,10 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_job_run_tool(gpucompile_job *job, co
         gpucompile__buf_str(&cmd, argv[i]);
     }
     gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "running: %s", cmd.data ? cmd.data : "");
+    {
+        char resolved[4096];
+        if (gpucompile__which(argv[0], resolved, sizeof resolved)) gpucompile_job_add_dependency(job, resolved);
+    }
     r = gpucompile__spawn(&j->opts.allocator, argv, timeout_s, &st, &out);
     gpucompile__buf_add(&out, NULL, 0);
     if (r == GPUCOMPILE_ERROR_TIMEOUT)
@@ -1167,6 +1953,289 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_job_run_tool(gpucompile_job *job, co
         gpucompile_free(&j->opts.allocator, out.data);
     }
     return out.oom ? GPUCOMPILE_ERROR_OUT_OF_MEMORY : r;
+}
+
+/* ==== [section: cache] =================================================================== */
+/* A persistent, content-addressed compile cache. The key hashes everything that changes the
+   output and is known before compiling; the entry also lists the files the compile used
+   (libraries, tools) with their size and mtime, and is valid only while those are unchanged.
+   Entries are written to a temporary name and renamed; a checksum catches torn or corrupt
+   entries, which are ignored and replaced. Hits refresh the mtime (least recently used goes). */
+GPUCOMPILE__PRIVATE void gpucompile__hash_str(llvm_blake3_hasher *h, const char *s) {
+    uint32_t n = s ? (uint32_t)strlen(s) : 0xffffffffu;
+    llvm_blake3_hasher_update(h, &n, sizeof n);
+    if (s) llvm_blake3_hasher_update(h, s, n);
+}
+
+/* The key: input, target, format, output-changing options, versions, environment. */
+GPUCOMPILE__PRIVATE void gpucompile__cache_key(gpucompile_job *job, const void *data, size_t size, char hex[65]) {
+    static const char *const env[] = {"CUDA_PATH", "CUDA_HOME", "CUDA_ROOT", "ROCM_PATH", "ROCM_HOME", "ROCM_ROOT", "PATH"};
+    const gpucompile_options *o = job->options;
+    const gpucompile_target *t = job->target;
+    llvm_blake3_hasher h;
+    unsigned char d[32];
+    char text[8192];
+    int i, num[4];
+    size_t k;
+    llvm_blake3_hasher_init(&h);
+    gpucompile__hash_str(&h, "gpucompile-cache-1 " GPUCOMPILE_VERSION_STRING " LLVM " LLVM_VERSION_STRING);
+    gpucompile_target_print(t, text, sizeof text);
+    gpucompile__hash_str(&h, text);
+    for (i = 0; i < t->num_link; i++) gpucompile__hash_str(&h, t->link[i]); /* paths: print may shorten */
+    num[0] = (int)job->format;
+    num[1] = o->debug;
+    num[2] = o->num_link;
+    num[3] = o->num_tools;
+    llvm_blake3_hasher_update(&h, num, sizeof num);
+    gpucompile__hash_str(&h, o->toolkit_path);
+    gpucompile__hash_str(&h, o->bin_method);
+    for (i = 0; i < o->num_link; i++) gpucompile__hash_str(&h, o->link[i]);
+    for (i = 0; i < o->num_tools; i++) {
+        gpucompile__hash_str(&h, o->tools[i].name);
+        gpucompile__hash_str(&h, o->tools[i].path);
+    }
+    for (k = 0; k < sizeof env / sizeof env[0]; k++) gpucompile__hash_str(&h, getenv(env[k]));
+#if !defined(_WIN32)
+    { /* our own and the vendors' variables may choose tools and libraries */
+        char **e;
+        for (e = environ; *e; e++)
+            if (gpucompile__starts_with(*e, "GPUCOMPILE_") || gpucompile__starts_with(*e, "CUDA") ||
+                gpucompile__starts_with(*e, "ROCM") || gpucompile__starts_with(*e, "HIP"))
+                gpucompile__hash_str(&h, *e);
+    }
+#endif
+    llvm_blake3_hasher_update(&h, &size, sizeof size);
+    llvm_blake3_hasher_update(&h, data, size);
+    llvm_blake3_hasher_finalize(&h, d, sizeof d);
+    for (k = 0; k < 32; k++) snprintf(hex + 2 * k, 3, "%02x", d[k]);
+}
+
+/* Entry: "GPUCC001", u64 payload size, 32-byte blake3 of the payload, payload:
+   deps (u32 count; u32 len, path, u64 size, i64 mtime), u32 format, u64 size, bytes,
+   kernels (u32 count; u32 len, name, 9 x i32). Host byte order: a cache is per machine. */
+#define GPUCOMPILE__CACHE_MAGIC "GPUCC001"
+
+GPUCOMPILE__PRIVATE void gpucompile__put32(gpucompile__buf *b, uint32_t v) { gpucompile__buf_add(b, &v, 4); }
+GPUCOMPILE__PRIVATE void gpucompile__put64(gpucompile__buf *b, uint64_t v) { gpucompile__buf_add(b, &v, 8); }
+
+typedef struct gpucompile__reader { const unsigned char *p, *end; int bad; } gpucompile__reader;
+
+GPUCOMPILE__PRIVATE const unsigned char *gpucompile__take(gpucompile__reader *r, uint64_t n) {
+    const unsigned char *p = r->p;
+    if (r->bad || n > (uint64_t)(r->end - r->p)) { r->bad = 1; return NULL; }
+    r->p += n;
+    return p;
+}
+
+GPUCOMPILE__PRIVATE uint32_t gpucompile__get32(gpucompile__reader *r) {
+    uint32_t v = 0;
+    const unsigned char *p = gpucompile__take(r, 4);
+    if (p) memcpy(&v, p, 4);
+    return v;
+}
+
+GPUCOMPILE__PRIVATE uint64_t gpucompile__get64(gpucompile__reader *r) {
+    uint64_t v = 0;
+    const unsigned char *p = gpucompile__take(r, 8);
+    if (p) memcpy(&v, p, 8);
+    return v;
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__cache_path(gpucompile_job *job, const char *key, char *buf, size_t size) {
+    snprintf(buf, size, "%s/%s", job->options->cache_dir, key);
+}
+
+/* Reads the entry into job->object; 0 on a miss of any kind. */
+GPUCOMPILE__PRIVATE int gpucompile__cache_load(gpucompile_job *job, const char *key) {
+    gpucompile__job *j = (gpucompile__job *)job;
+    const gpucompile_allocator *a = &j->opts.allocator;
+    gpucompile_object *o = job->object;
+    char path[4200];
+    unsigned char *file, sum[32];
+    size_t size;
+    gpucompile__reader r;
+    llvm_blake3_hasher h;
+    uint32_t i, n;
+    int ok = 0;
+    gpucompile__cache_path(job, key, path, sizeof path);
+    if (gpucompile_read_file(path, a, &file, &size) != GPUCOMPILE_OK) return 0;
+    r.p = file;
+    r.end = file + size;
+    r.bad = 0;
+    if (size < 48 || memcmp(file, GPUCOMPILE__CACHE_MAGIC, 8) != 0) goto done;
+    r.p += 8;
+    if (gpucompile__get64(&r) != size - 48) goto done;
+    llvm_blake3_hasher_init(&h);
+    llvm_blake3_hasher_update(&h, file + 48, size - 48);
+    llvm_blake3_hasher_finalize(&h, sum, sizeof sum);
+    if (memcmp(sum, file + 16, 32) != 0) goto done;
+    r.p = file + 48;
+    n = gpucompile__get32(&r);
+    for (i = 0; i < n && !r.bad; i++) {
+        uint32_t len = gpucompile__get32(&r);
+        const unsigned char *p = gpucompile__take(&r, len);
+        uint64_t want_size = gpucompile__get64(&r), sz;
+        int64_t want_mtime = (int64_t)gpucompile__get64(&r), mt;
+        char dep[4096];
+        if (r.bad || len >= sizeof dep) goto done;
+        memcpy(dep, p, len);
+        dep[len] = 0;
+        if (!gpucompile__stat(dep, &sz, &mt) || sz != want_size || mt != want_mtime) goto done; /* stale */
+    }
+    o->format = (gpucompile_format)gpucompile__get32(&r);
+    {
+        uint64_t len = gpucompile__get64(&r);
+        const unsigned char *p = gpucompile__take(&r, len);
+        if (r.bad) goto done;
+        o->data = (unsigned char *)gpucompile__alloc(a, (size_t)len + 1);
+        if (!o->data) goto done;
+        memcpy(o->data, p, (size_t)len);
+        o->data[len] = 0;
+        o->size = (size_t)len;
+    }
+    n = gpucompile__get32(&r);
+    if (r.bad || n > (uint32_t)(r.end - r.p)) goto done;
+    o->kernels = (gpucompile_kernel *)gpucompile__alloc(a, (n ? n : 1) * sizeof(gpucompile_kernel));
+    if (!o->kernels) goto done;
+    for (i = 0; i < n; i++) {
+        gpucompile_kernel *k = &o->kernels[i];
+        uint32_t len = gpucompile__get32(&r);
+        const unsigned char *p = gpucompile__take(&r, len);
+        const unsigned char *f = gpucompile__take(&r, 9 * 4);
+        int32_t v[9];
+        if (r.bad) goto done;
+        memcpy(v, f, sizeof v);
+        k->name = gpucompile__strndup(a, (const char *)p, len);
+        if (!k->name) goto done;
+        o->num_kernels++;
+        k->num_params = v[0]; k->registers = v[1]; k->shared_bytes = v[2]; k->max_threads = v[3];
+        k->sgprs = v[4]; k->vgprs = v[5]; k->private_bytes = v[6]; k->wavefront_size = v[7]; k->kernarg_bytes = v[8];
+    }
+    ok = r.p == r.end;
+done:
+    gpucompile_free(a, file);
+    if (ok) {
+        o->from_cache = 1;
+#if defined(_WIN32)
+        _utime(path, NULL);
+#else
+        utime(path, NULL); /* most recently used */
+#endif
+    }
+    return ok;
+}
+
+typedef struct gpucompile__entry { char name[80]; uint64_t size; int64_t mtime; } gpucompile__entry;
+
+/* Removes the least recently used entries (but keep) until the others are under 90% of the limit. */
+GPUCOMPILE__PRIVATE void gpucompile__cache_evict(gpucompile_job *job, const char *keep) {
+    gpucompile__job *j = (gpucompile__job *)job;
+    const gpucompile_allocator *a = &j->opts.allocator;
+    uint64_t limit = j->opts.cache_max_bytes ? j->opts.cache_max_bytes : ((uint64_t)1 << 30), total = 0;
+    gpucompile__entry *e = NULL;
+    size_t n = 0, cap = 0, i;
+    char path[4200];
+#if defined(_WIN32)
+    WIN32_FIND_DATAA fd;
+    HANDLE hf;
+    snprintf(path, sizeof path, "%s/*", j->opts.cache_dir);
+    hf = FindFirstFileA(path, &fd);
+    if (hf == INVALID_HANDLE_VALUE) return;
+    do {
+        const char *name = fd.cFileName;
+#else
+    DIR *d = opendir(j->opts.cache_dir);
+    struct dirent *de;
+    if (!d) return;
+    while ((de = readdir(d)) != NULL) {
+        const char *name = de->d_name;
+#endif
+        uint64_t sz;
+        int64_t mt;
+        if (strlen(name) != 64 || strspn(name, "0123456789abcdef") != 64) continue; /* only ours */
+        if (strcmp(name, keep) == 0) continue; /* the entry just written stays */
+        gpucompile__cache_path(job, name, path, sizeof path);
+        if (!gpucompile__stat(path, &sz, &mt)) continue;
+        if (n == cap) {
+            gpucompile__entry *ne = (gpucompile__entry *)gpucompile__realloc(a, e, (cap = cap ? cap * 2 : 64) * sizeof *e);
+            if (!ne) break;
+            e = ne;
+        }
+        memcpy(e[n].name, name, 65);
+        e[n].size = sz;
+        e[n].mtime = mt;
+        total += sz;
+        n++;
+#if defined(_WIN32)
+    } while (FindNextFileA(hf, &fd));
+    FindClose(hf);
+#else
+    }
+    closedir(d);
+#endif
+    while (total > limit - limit / 10 && n > 0) {
+        size_t oldest = 0;
+        for (i = 1; i < n; i++)
+            if (e[i].mtime < e[oldest].mtime) oldest = i;
+        gpucompile__cache_path(job, e[oldest].name, path, sizeof path);
+        remove(path);
+        total -= e[oldest].size;
+        e[oldest] = e[--n];
+    }
+    gpucompile_free(a, e);
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__cache_store(gpucompile_job *job, const char *key) {
+    gpucompile__job *j = (gpucompile__job *)job;
+    const gpucompile_object *o = job->object;
+    gpucompile__buf b;
+    llvm_blake3_hasher h;
+    unsigned char sum[32];
+    char path[4200];
+    int i;
+    memset(&b, 0, sizeof b);
+    b.a = &j->opts.allocator;
+    gpucompile__buf_add(&b, GPUCOMPILE__CACHE_MAGIC, 8);
+    gpucompile__put64(&b, 0);
+    gpucompile__buf_add(&b, sum, 32);
+    gpucompile__put32(&b, (uint32_t)j->num_deps);
+    for (i = 0; i < j->num_deps; i++) {
+        uint64_t sz = 0;
+        int64_t mt = 0;
+        if (!gpucompile__stat(j->deps[i], &sz, &mt)) { gpucompile_free(b.a, b.data); return; }
+        gpucompile__put32(&b, (uint32_t)strlen(j->deps[i]));
+        gpucompile__buf_str(&b, j->deps[i]);
+        gpucompile__put64(&b, sz);
+        gpucompile__put64(&b, (uint64_t)mt);
+    }
+    gpucompile__put32(&b, (uint32_t)job->format);
+    gpucompile__put64(&b, o->size);
+    gpucompile__buf_add(&b, o->data, o->size);
+    gpucompile__put32(&b, (uint32_t)o->num_kernels);
+    for (i = 0; i < o->num_kernels; i++) {
+        const gpucompile_kernel *k = &o->kernels[i];
+        int32_t v[9];
+        v[0] = k->num_params; v[1] = k->registers; v[2] = k->shared_bytes; v[3] = k->max_threads;
+        v[4] = k->sgprs; v[5] = k->vgprs; v[6] = k->private_bytes; v[7] = k->wavefront_size; v[8] = k->kernarg_bytes;
+        gpucompile__put32(&b, (uint32_t)strlen(k->name));
+        gpucompile__buf_str(&b, k->name);
+        gpucompile__buf_add(&b, v, sizeof v);
+    }
+    if (!b.oom) {
+        uint64_t payload = b.len - 48;
+        memcpy(b.data + 8, &payload, 8);
+        llvm_blake3_hasher_init(&h);
+        llvm_blake3_hasher_update(&h, b.data + 48, b.len - 48);
+        llvm_blake3_hasher_finalize(&h, sum, sizeof sum);
+        memcpy(b.data + 16, sum, 32);
+        gpucompile__mkdirs(j->opts.cache_dir);
+        gpucompile__cache_path(job, key, path, sizeof path);
+        if (gpucompile_write_file(path, b.data, b.len) != GPUCOMPILE_OK)
+            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL, "cannot write the cache entry '%s'", path);
+        else
+            gpucompile__cache_evict(job, key);
+    }
+    gpucompile_free(b.a, b.data);
 }
 
 /* ==== [section: pipeline] ================================================================ */
@@ -1339,6 +2408,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__link_one(gpucompile_job *job, 
         if (msg) LLVMDisposeMessage(msg);
         return r;
     }
+    gpucompile_job_add_dependency(job, path);
     /* Takes ownership of mb, also on failure. Lazy: only what is linked gets materialized. */
     if (LLVMGetBitcodeModuleInContext2(job->context, mb, &lib) || !lib) {
         job->failed = 0;
@@ -1346,6 +2416,13 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__link_one(gpucompile_job *job, 
     }
     LLVMSetTarget(lib, LLVMGetTarget(job->module));
     LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(job->module));
+    if (job->backend->bitcode_file) {
+        gpucompile_result r = job->backend->bitcode_file(job, lib, path);
+        if (r != GPUCOMPILE_OK) {
+            LLVMDisposeModule(lib);
+            return job->failed ? r : gpucompile__fail(job, r, "the %s backend refused '%s'", job->backend->name, path);
+        }
+    }
     if (h && h->bitcode_file) {
         gpucompile_result r = h->bitcode_file(job, lib, path, h->user_data);
         if (r != GPUCOMPILE_OK) {
@@ -1577,6 +2654,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__run(gpucompile_job *job) {
     if ((r = gpucompile__link(job)) != GPUCOMPILE_OK) return r;
     gpucompile__set_stage(job, GPUCOMPILE_STAGE_POSTLINK);
     if (h && (r = gpucompile__hook(job, h->post_link, "post-link")) != GPUCOMPILE_OK) return r;
+    if (job->backend->post_link && (r = job->backend->post_link(job)) != GPUCOMPILE_OK) return r;
     if ((r = gpucompile__check_undefined(job)) != GPUCOMPILE_OK) return r;
     if ((r = gpucompile__collect_kernels(job)) != GPUCOMPILE_OK) return r;
     gpucompile__set_stage(job, GPUCOMPILE_STAGE_OPTIMIZE);
@@ -1608,8 +2686,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, 
     gpucompile__job j;
     gpucompile_job *job = &j.pub;
     gpucompile_result r;
-    int i;
-    char text[4096];
+    int i, use_cache;
+    char text[4096], key[65];
+    LLVMMemoryBufferRef bc = NULL;
     if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     *out = NULL;
     if (!target) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
@@ -1636,20 +2715,33 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, 
     if (!job->object) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     memset(job->object, 0, sizeof *job->object);
     job->object->allocator = j.opts.allocator;
-    gpucompile__initialize(job->backend);
-    job->context = LLVMContextCreate();
-    LLVMContextSetDiagnosticHandler(job->context, gpucompile__diag_handler, job);
     gpucompile__set_stage(job, GPUCOMPILE_STAGE_PARSE);
-    if (module) {
-        LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(module);
-        r = gpucompile__parse(job, LLVMGetBufferStart(bc), LLVMGetBufferSize(bc), name);
-        LLVMDisposeMemoryBuffer(bc);
-    } else {
-        r = gpucompile__parse(job, data, size, name);
+    if (module) { /* the caller's module reaches us as bitcode: never touched, and hashable */
+        bc = LLVMWriteBitcodeToMemoryBuffer(module);
+        data = LLVMGetBufferStart(bc);
+        size = LLVMGetBufferSize(bc);
     }
-    if (r == GPUCOMPILE_OK) r = gpucompile__run(job);
+    /* Hooks and custom backends run code we cannot hash: they bypass the cache. */
+    use_cache = j.opts.cache_dir && *j.opts.cache_dir && !j.opts.hooks && target->kind != GPUCOMPILE_TARGET_CUSTOM && data;
+    if (use_cache) gpucompile__cache_key(job, data, size, key);
+    if (use_cache && gpucompile__cache_load(job, key)) {
+        r = GPUCOMPILE_OK;
+    } else {
+        gpucompile_object *o = job->object; /* a failed load may have filled some of it */
+        for (i = 0; i < o->num_kernels; i++) gpucompile_job_free(job, o->kernels[i].name);
+        gpucompile_job_free(job, o->kernels);
+        gpucompile_job_free(job, o->data);
+        memset(o, 0, sizeof *o);
+        o->allocator = j.opts.allocator;
+        gpucompile__initialize(job->backend);
+        job->context = LLVMContextCreate();
+        LLVMContextSetDiagnosticHandler(job->context, gpucompile__diag_handler, job);
+        r = gpucompile__parse(job, data, size, name);
+        if (r == GPUCOMPILE_OK) r = gpucompile__run(job);
+        if (r == GPUCOMPILE_OK && job->failed) r = GPUCOMPILE_ERROR_LLVM;
+        if (r == GPUCOMPILE_OK && use_cache) gpucompile__cache_store(job, key);
+    }
     gpucompile__set_stage(job, GPUCOMPILE_STAGE_NONE);
-    if (r == GPUCOMPILE_OK && job->failed) r = GPUCOMPILE_ERROR_LLVM;
     if (r == GPUCOMPILE_OK) {
         gpucompile_object *o = job->object;
         size_t n = gpucompile_target_print(target, text, sizeof text);
@@ -1669,12 +2761,15 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, 
     if (job->machine) LLVMDisposeTargetMachine(job->machine);
     if (job->module) LLVMDisposeModule(job->module);
     if (job->context) LLVMContextDispose(job->context);
+    if (bc) LLVMDisposeMemoryBuffer(bc);
     gpucompile_job_free(job, job->cpu);
     gpucompile_job_free(job, job->features);
     for (i = 0; i < j.num_libs; i++) gpucompile_job_free(job, j.libs[i]);
     gpucompile_job_free(job, j.libs);
     for (i = 0; i < j.num_temps; i++) { remove(j.temps[i]); gpucompile_job_free(job, j.temps[i]); }
     gpucompile_job_free(job, j.temps);
+    for (i = 0; i < j.num_deps; i++) gpucompile_job_free(job, j.deps[i]);
+    gpucompile_job_free(job, j.deps);
     return r;
 }
 

@@ -21,6 +21,8 @@ static const char *usage_text =
     "  -f, --format FMT     llvm | isa | bin | fatbin (also offloading, assembly, binary, fatbinary); default bin\n"
     "  -o, --output PATH    where the object's bytes go (- for stdout)\n"
     "  --toolkit PATH       CUDA or ROCm root (else CUDA_PATH/CUDA_HOME/CUDA_ROOT, ROCM_PATH/...)\n"
+    "  --cache-dir DIR      compile cache (default $XDG_CACHE_HOME/gpucompile or ~/.cache/gpucompile)\n"
+    "  --no-cache           do not read or write the compile cache\n"
     "  -l, --link FILE      extra bitcode library, repeatable\n"
     "  --print-target ATTR  parse and verify ATTR only; print its canonical text\n"
     "  -v, --verbose        diagnostics, stage timings and external command lines on stderr\n"
@@ -32,7 +34,8 @@ typedef struct cli {
     int num_targets;
     const char *links[MAX_ITEMS];
     int num_links;
-    const char *input, *output, *format, *toolkit, *print_target;
+    const char *input, *output, *format, *toolkit, *print_target, *cache_dir;
+    int no_cache;
     int verbose;
 } cli;
 
@@ -77,6 +80,8 @@ static int parse_args(int argc, char **argv, cli *c) {
         if ((t = TAKES("-f", "--format")) != 0) { if (t < 0) return 2; c->format = v; continue; }
         if ((t = TAKES("-o", "--output")) != 0) { if (t < 0) return 2; c->output = v; continue; }
         if ((t = TAKES("--toolkit", "--toolkit")) != 0) { if (t < 0) return 2; c->toolkit = v; continue; }
+        if ((t = TAKES("--cache-dir", "--cache-dir")) != 0) { if (t < 0) return 2; c->cache_dir = v; continue; }
+        if (strcmp(a, "--no-cache") == 0) { c->no_cache = 1; continue; }
         if ((t = TAKES("--print-target", "--print-target")) != 0) { if (t < 0) return 2; c->print_target = v; continue; }
 #undef TAKES
         if (a[0] == '-' && a[1] != 0) return usage_error("unknown option", a);
@@ -99,7 +104,8 @@ static int print_target(const char *text, gpucompile_logger *logger) {
 
 static void print_object(const gpucompile_object *o) {
     int i, s;
-    fprintf(stderr, "gpucompile: %s: %s, %zu bytes\n", o->target, gpucompile_format_string(o->format), o->size);
+    fprintf(stderr, "gpucompile: %s: %s, %zu bytes%s\n", o->target, gpucompile_format_string(o->format), o->size,
+            o->from_cache ? " (from the cache)" : "");
     for (i = 0; i < o->num_kernels; i++) {
         const gpucompile_kernel *k = &o->kernels[i];
         fprintf(stderr, "  kernel %s: params %d", k->name, k->num_params);
@@ -138,6 +144,13 @@ int main(int argc, char **argv) {
         if (!opts.format) return usage_error("unknown format", c.format);
     }
     opts.toolkit_path = c.toolkit;
+    {
+        static char cache_dir[4096];
+        if (c.cache_dir) opts.cache_dir = c.cache_dir;
+        else if (gpucompile_default_cache_dir(cache_dir, sizeof cache_dir) && strlen(cache_dir) < sizeof cache_dir - 1)
+            opts.cache_dir = cache_dir;
+        if (c.no_cache) opts.cache_dir = NULL;
+    }
     opts.link = c.links;
     opts.num_link = c.num_links;
     if (c.num_targets > 1) return usage_error("several targets are not supported yet", NULL);
