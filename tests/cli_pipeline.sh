@@ -20,7 +20,7 @@ check "stdin input" cmp -s "$T_TMP/a.ptx" "$T_TMP/stdin.ptx"
 "$GPUCOMPILE" -f isa "$K" -o - > "$T_TMP/stdout.ptx"
 check "stdout output" cmp -s "$T_TMP/a.ptx" "$T_TMP/stdout.ptx"
 
-"$GPUCOMPILE" -v -f isa "$K" -o "$T_TMP/v.ptx" 2>"$T_TMP/verr"
+"$GPUCOMPILE" --no-cache -v -f isa "$K" -o "$T_TMP/v.ptx" 2>"$T_TMP/verr"
 check "-v prints the stage times" grep -q "stages (ms):.*optimize" "$T_TMP/verr"
 check "-v prints the kernel" grep -q "kernel saxpy" "$T_TMP/verr"
 
@@ -57,4 +57,19 @@ check "--help exits 0 and lists --target" grep -q -- "--target" "$T_TMP/help"
 check "--version names LLVM" test $? -eq 0
 
 check "no temp file left behind" test -z "$(ls -A "$TMPDIR")"
+# The cache: a second run is a hit with the same bytes; --no-cache and --cache-dir work.
+"$GPUCOMPILE" --cache-dir "$T_TMP/c" -f isa "$K" -o "$T_TMP/c1.ptx"
+"$GPUCOMPILE" --cache-dir "$T_TMP/c" -v -f isa "$K" -o "$T_TMP/c2.ptx" 2>"$T_TMP/cerr"
+check "cache hit says so" grep -q "from the cache" "$T_TMP/cerr"
+check "cache hit gives the same bytes" cmp -s "$T_TMP/c1.ptx" "$T_TMP/c2.ptx"
+check "cache entries are in --cache-dir" test -n "$(ls "$T_TMP/c")"
+"$GPUCOMPILE" --cache-dir "$T_TMP/c" --no-cache -v -f isa "$K" -o "$T_TMP/c3.ptx" 2>"$T_TMP/cerr"
+check "--no-cache compiles" sh -c "! grep -q 'from the cache' '$T_TMP/cerr'"
+# Concurrent processes sharing one cache never see a torn entry.
+i=0; while [ $i -lt 8 ]; do
+  "$GPUCOMPILE" --cache-dir "$T_TMP/cc" -f isa tests/data/loop_nvptx.ll -o "$T_TMP/p$i.ptx" &
+  i=$((i+1))
+done; wait
+same=1; i=0; while [ $i -lt 8 ]; do cmp -s "$T_TMP/p0.ptx" "$T_TMP/p$i.ptx" || same=0; i=$((i+1)); done
+check "8 concurrent processes on one cache: identical outputs" test $same -eq 1
 tally cli_pipeline

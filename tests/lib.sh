@@ -8,3 +8,4 @@ skip() { T_SKIP=$((T_SKIP+1)); echo "SKIP $1"; }
 check() { n=$1; shift; if "$@"; then ok "$n"; else fail "$n"; fi; }
 tally() { echo "$1: $T_PASS passed, $T_FAIL failed, $T_SKIP skipped"; }
 T_TMP=$(mktemp -d); trap 'rm -rf "$T_TMP"' EXIT
+export XDG_CACHE_HOME="$T_TMP/cache"   # a private compile cache per script
