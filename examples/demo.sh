@@ -1,0 +1,41 @@
+#!/bin/sh
+# The main job, end to end: real example kernels compiled for NVIDIA and AMD, then a look at
+# what came out. Run through `make demo` (which installs what is missing and builds first).
+G=${GPUCOMPILE:-build/gpucompile}
+OUT=${DEMO_OUT:-build/demo}
+K=examples/kernels
+mkdir -p "$OUT"
+step() { printf '\n== %s\n' "$*"; }
+run() { echo "\$ $*"; "$@"; }
+
+step "targets: MLIR's syntax, defaults dropped, flags sorted"
+run "$G" --print-target '#gpu.nvptx<O = 2, chip = "sm_90", flags = {ftz, fast}>'
+run "$G" --print-target '#rocdl.target<chip = "gfx1100", abi = "500", flags = {wave64}>'
+
+step "NVIDIA: saxpy, a libdevice math kernel and a shared-memory reduction for sm_80"
+for k in saxpy math reduce; do
+  run "$G" --no-cache -v -t '#gpu.nvptx<chip = "sm_80">' -f bin "$K/${k}_nvptx.ll" -o "$OUT/$k.cubin"
+done
+run "$G" -t '#gpu.nvptx<chip = "sm_80">' -f isa "$K/math_nvptx.ll" -o "$OUT/math.ptx"
+echo "first instructions of math.ptx:"; grep -m 8 -E '^\s+(ex2|sin|sqrt|fma|mul|ld|st)' "$OUT/math.ptx"
+run "$G" -t '#gpu.nvptx<chip = "sm_80">' -f fatbin "$K/saxpy_nvptx.ll" -o "$OUT/saxpy.fatbin"
+command -v cuobjdump >/dev/null && run cuobjdump --list-elf --list-ptx "$OUT/saxpy.fatbin"
+
+step "AMD: the same kernels for gfx90a (wave64) and gfx1100 (wave32)"
+for chip in gfx90a gfx1100; do
+  for k in saxpy math reduce; do
+    run "$G" --no-cache -v -t "#gpu.amdgpu<chip = \"$chip\">" -f bin "$K/${k}_amdgpu.ll" -o "$OUT/$k-$chip.hsaco"
+  done
+done
+command -v llvm-readelf-19 >/dev/null && [ -f "$OUT/reduce-gfx1100.hsaco" ] &&
+  llvm-readelf-19 --notes "$OUT/reduce-gfx1100.hsaco" | grep -E '\.name:|\.wavefront_size|\.vgpr_count|amdhsa.target'
+
+step "one binary for both vendors, in LLVM's offload format and MLIR's text"
+run "$G" -t '#gpu.nvptx<chip = "sm_80">' -t '#gpu.nvptx<chip = "sm_90">' -f bin "$K/saxpy_nvptx.ll" \
+  --name saxpy -o "$OUT/saxpy-nv.gpubin" --emit-text "$OUT/saxpy-nv.mlir"
+run "$G" -t '#gpu.amdgpu<chip = "gfx90a">' -t '#gpu.amdgpu<chip = "gfx1100">' -f bin "$K/saxpy_amdgpu.ll" \
+  --name saxpy -o "$OUT/saxpy-amd.gpubin"
+run "$G" --merge "$OUT/saxpy-nv.gpubin" "$OUT/saxpy-amd.gpubin" -o "$OUT/saxpy.gpubin"
+run "$G" --list "$OUT/saxpy.gpubin"
+echo
+echo "outputs are in $OUT"
