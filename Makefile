@@ -3,6 +3,7 @@
 LLVM_CONFIG ?= llvm-config-19
 CC ?= cc
 CXX ?= c++
+CLANG ?= clang-19
 BUILD ?= build
 WARN = -Wall -Wextra -pedantic
 CFLAGS ?= -O2 -g
@@ -48,7 +49,9 @@ check-headers: $(HEADERS)
 	$(CXX) -std=c++17 -x c++ $(WARN) -Werror $(LLVM_CFLAGS) -I. -c tests/users.c -o $(BUILD)/hdr/users_cxx.o
 	$(CC) -std=c11 $(WARN) -Werror $(LLVM_CFLAGS) -I. -c tests/users.c -o $(BUILD)/hdr/users_c.o
 	$(CC) $(BUILD)/hdr/users_c.o $(BUILD)/hdr/impl_cxx.o -o $(BUILD)/hdr/users_mixed $(LLVM_LIBS) -lstdc++
-	@echo "headers: C11, C++17, static, split: ok"
+	$(CLANG) -std=c11 $(WARN) -Werror $(LLVM_CFLAGS) -I. -c tests/impl.c -o $(BUILD)/hdr/impl_clang.o
+	$(CLANG)++ -std=c++17 -x c++ $(WARN) -Werror $(LLVM_CFLAGS) -I. -c tests/impl.c -o $(BUILD)/hdr/impl_clangxx.o
+	@echo "headers: gcc and clang, C11 and C++17, static, split: ok"
 
 demo: setup all
 	@sh examples/demo.sh

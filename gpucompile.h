@@ -68,7 +68,9 @@
 extern "C" {
 #endif
 
-#if defined(GPUCOMPILE_STATIC)
+#if defined(GPUCOMPILE_STATIC) && defined(__GNUC__)
+#define GPUCOMPILE_API static __attribute__((unused)) /* a user need not call every function */
+#elif defined(GPUCOMPILE_STATIC)
 #define GPUCOMPILE_API static
 #else
 #define GPUCOMPILE_API extern
@@ -307,6 +309,12 @@ typedef struct gpucompile_object {
 } gpucompile_object;
 
 GPUCOMPILE_API void gpucompile_object_free(gpucompile_object *obj);
+/* An object as bytes and back (checksummed; host byte order, for one machine: the cache's and
+   the isolated compiler's format). Serialized bytes are freed with gpucompile_free(allocator). */
+GPUCOMPILE_API gpucompile_result gpucompile_object_serialize(const gpucompile_object *obj,
+    const gpucompile_allocator *allocator, unsigned char **data, size_t *size);
+GPUCOMPILE_API gpucompile_result gpucompile_object_deserialize(const void *data, size_t size,
+    const gpucompile_allocator *allocator, gpucompile_object **out);
 
 /* ---- compiling ------------------------------------------------------------------------ */
 /* The module is borrowed and not modified: it is copied into the job's private context. */
@@ -513,6 +521,91 @@ GPUCOMPILE_API gpucompile_result gpucompile_binary_select(const gpucompile_binar
 /* ---- end of binaries (declarations) ---------------------------------------------------- */
 
 /* ---- host embedding (declarations) ----------------------------------------------------- */
+#include <stdbool.h> /* mgpuMemAlloc's bool, as MLIR declares it */
+/* MLIR's offloading handler (#gpu.select_object, and our run-time selection) for an
+   LLVMModuleRef the caller owns: the binary goes in as an internal constant `<name>_bin_cst`
+   (align 8; PTX gets a NUL appended), is loaded once, lazily, by the first launch (two threads
+   launching first at the same time load it once: an atomic state word, the others wait) and
+   unloaded at exit by a global destructor (llvm.global_dtors). Each kernel K gets
+       void <name>_K_launch(intptr_t gridX, intptr_t gridY, intptr_t gridZ, intptr_t blockX,
+                            intptr_t blockY, intptr_t blockZ, int32_t sharedMemBytes,
+                            void *stream, void **args);
+   args is cuLaunchKernel's array of pointers to the arguments; stream NULL launches
+   synchronously (create a stream, launch, synchronize, destroy, as MLIR does). The code calls
+   the mgpu* runtime ABI (MLIR's, declared below): it links with MLIR's runtime wrappers or with
+   ours (GPUCOMPILE_NVPTX_RUNTIME / GPUCOMPILE_AMDGPU_RUNTIME, see the backend headers).
+   Handlers (binary->handler): DEFAULT and SELECT_INDEX / SELECT_TARGET embed one object's bytes,
+   as MLIR 19 does (PTX loads with mgpuModuleLoadJIT(data, O of the object's target), others with
+   mgpuModuleLoad(data, size)). RUNTIME embeds the whole LLVM offload binary and loads it with
+   gpucompile_runtime_load_offload_binary, which picks the object for the device present
+   (gpucompile_binary_select) at run time: that needs our runtime and the core implementation in
+   the program, no MLIR runtime offers it. */
+typedef struct gpucompile_embed_options {
+    int no_launch_functions;    /* 1: only the binary and its loader (launch with gpucompile_emit_launch) */
+    gpucompile_logger logger;
+} gpucompile_embed_options;
+
+/* Embeds binary (verified first) into host, in host's context. Fails without changing host when
+   the handler selects no object or a name is already taken. */
+GPUCOMPILE_API gpucompile_result gpucompile_embed_binary(LLVMModuleRef host, const gpucompile_binary *binary,
+    const gpucompile_embed_options *options);
+
+/* Emits a launch of kernel of an embedded binary at builder's position (in host): the cached
+   function (loading the binary the first time), then mgpuLaunchKernel(function, grid, block,
+   shared_bytes, stream, args, NULL, num_params). grid and block: six integers of one type (i32,
+   i64 or the pointer width; mixed types are refused), widened to intptr_t. shared_bytes: i32 or
+   NULL (0). stream: a pointer or NULL for a synchronous launch (a stream created, synchronized and
+   destroyed around it). args: a pointer to the array of argument pointers (NULL: none). */
+GPUCOMPILE_API gpucompile_result gpucompile_emit_launch(LLVMBuilderRef builder, LLVMModuleRef host,
+    const char *binary_name, const char *kernel, const LLVMValueRef grid[3], const LLVMValueRef block[3],
+    LLVMValueRef shared_bytes, LLVMValueRef stream, LLVMValueRef args, int num_params, const gpucompile_logger *logger);
+
+/* A host module in context: triple (NULL: LLVM's default, the machine's) and, where LLVM was
+   built with that target, its data layout. Dispose with LLVMDisposeModule. */
+GPUCOMPILE_API gpucompile_result gpucompile_host_module_create(LLVMContextRef context, const char *name,
+    const char *triple, const gpucompile_logger *logger, LLVMModuleRef *out);
+
+/* The whole step for tools: a host module for triple (NULL: default) with binary embedded,
+   verified and written to path as LLVM IR text (nothing is left at path on failure). */
+GPUCOMPILE_API gpucompile_result gpucompile_write_host_module(const gpucompile_binary *binary, const char *triple,
+    const char *path, const gpucompile_embed_options *options);
+
+/* ---- the runtime ABI (MLIR's runtime wrappers, LLVM 19) ----
+   Implemented by MLIR's libmlir_cuda_runtime / libmlir_rocm_runtime, or by gpucompile_nvptx.h
+   (CUDA driver) / gpucompile_amdgpu.h (HIP) where GPUCOMPILE_NVPTX_RUNTIME /
+   GPUCOMPILE_AMDGPU_RUNTIME is defined: one vendor per program. Never static. */
+void *mgpuModuleLoad(void *data, size_t size);
+void *mgpuModuleLoadJIT(void *data, int optLevel);
+void mgpuModuleUnload(void *module);
+void *mgpuModuleGetFunction(void *module, const char *name);
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ, intptr_t blockX,
+    intptr_t blockY, intptr_t blockZ, int32_t smem, void *stream, void **params, void **extra, size_t paramsCount);
+void *mgpuStreamCreate(void);
+void mgpuStreamSynchronize(void *stream);
+void mgpuStreamDestroy(void *stream);
+void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared);
+void mgpuMemFree(void *ptr, void *stream);
+void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream);
+void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream);
+void mgpuSetDefaultDevice(int32_t device);
+
+/* ---- our runtime's own additions (gpucompile_nvptx.h / gpucompile_amdgpu.h only) ---- */
+/* Every failure of the runtime goes here (call: the vendor function or "dlopen", code: the
+   vendor's error code or -1). Default (func NULL): one line on stderr, as MLIR's wrappers print.
+   The runtime never aborts: a failed call returns NULL / does nothing. */
+typedef void (*gpucompile_runtime_error_func)(const char *call, int code, const char *message, void *user_data);
+void gpucompile_runtime_set_error_callback(gpucompile_runtime_error_func func, void *user_data);
+/* The vendor library to open instead of libcuda.so.1 / libamdhip64.so (also the environment
+   variables GPUCOMPILE_LIBCUDA / GPUCOMPILE_LIBHIP); takes effect before the first call only. */
+void gpucompile_runtime_set_library(const char *path);
+/* Opens the library and the device (once; a failure is reported once and remembered):
+   1 when kernels can run, 0 otherwise. */
+int gpucompile_runtime_available(void);
+/* The device's architecture ("sm_90", "gfx90a:sramecc+:xnack-"); "" when none. */
+const char *gpucompile_runtime_device_arch(void);
+/* Loads the object of an LLVM offload binary that suits the device (RUNTIME handler); NULL on
+   failure. Needs the core implementation (GPUCOMPILE_IMPLEMENTATION) in the same file. */
+void *gpucompile_runtime_load_offload_binary(const void *data, size_t size);
 
 /* ---- end of host embedding (declarations) ---------------------------------------------- */
 
@@ -572,7 +665,7 @@ extern "C" {
 #endif
 
 #if defined(GPUCOMPILE_STATIC)
-#define GPUCOMPILE_DEF static
+#define GPUCOMPILE_DEF GPUCOMPILE_API
 #else
 #define GPUCOMPILE_DEF
 #endif
@@ -2010,13 +2103,19 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_key(gpucompile_job *job, const void *
     for (k = 0; k < 32; k++) snprintf(hex + 2 * k, 3, "%02x", d[k]);
 }
 
-/* Entry: "GPUCC001", u64 payload size, 32-byte blake3 of the payload, payload:
-   deps (u32 count; u32 len, path, u64 size, i64 mtime), u32 format, u64 size, bytes,
-   kernels (u32 count; u32 len, name, 9 x i32). Host byte order: a cache is per machine. */
-#define GPUCOMPILE__CACHE_MAGIC "GPUCC001"
+/* An object as bytes (the cache's entries, the isolated compiler's answer): "GPUOBJ01", u64
+   payload size, 32-byte blake3 of the payload, then the payload: dependencies (u32 count; each
+   u32 length, path, u64 size, i64 mtime), target, triple, chip (u32 length + bytes each), u32
+   kind, u32 format, u64 size + bytes, kernels (u32 count; each u32 length, name, 9 x i32).
+   Host byte order: such bytes stay on one machine. */
+#define GPUCOMPILE__OBJ_MAGIC "GPUOBJ01"
 
 GPUCOMPILE__PRIVATE void gpucompile__put32(gpucompile__buf *b, uint32_t v) { gpucompile__buf_add(b, &v, 4); }
 GPUCOMPILE__PRIVATE void gpucompile__put64(gpucompile__buf *b, uint64_t v) { gpucompile__buf_add(b, &v, 8); }
+GPUCOMPILE__PRIVATE void gpucompile__put_str(gpucompile__buf *b, const char *s) {
+    gpucompile__put32(b, s ? (uint32_t)strlen(s) : 0);
+    if (s) gpucompile__buf_str(b, s);
+}
 
 typedef struct gpucompile__reader { const unsigned char *p, *end; int bad; } gpucompile__reader;
 
@@ -2041,81 +2140,169 @@ GPUCOMPILE__PRIVATE uint64_t gpucompile__get64(gpucompile__reader *r) {
     return v;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile__cache_path(gpucompile_job *job, const char *key, char *buf, size_t size) {
-    snprintf(buf, size, "%s/%s", job->options->cache_dir, key);
+GPUCOMPILE__PRIVATE char *gpucompile__get_str(gpucompile__reader *r, const gpucompile_allocator *a) {
+    uint32_t n = gpucompile__get32(r);
+    const unsigned char *p = gpucompile__take(r, n);
+    return p ? gpucompile__strndup(a, (const char *)p, n) : NULL;
 }
 
-/* Reads the entry into job->object; 0 on a miss of any kind. */
-GPUCOMPILE__PRIVATE int gpucompile__cache_load(gpucompile_job *job, const char *key) {
-    gpucompile__job *j = (gpucompile__job *)job;
-    const gpucompile_allocator *a = &j->opts.allocator;
-    gpucompile_object *o = job->object;
-    char path[4200];
-    unsigned char *file, sum[32];
-    size_t size;
-    gpucompile__reader r;
+GPUCOMPILE__PRIVATE int gpucompile__serialize(const gpucompile_object *o, char *const *deps, int num_deps, gpucompile__buf *b) {
+    unsigned char sum[32];
     llvm_blake3_hasher h;
-    uint32_t i, n;
-    int ok = 0;
-    gpucompile__cache_path(job, key, path, sizeof path);
-    if (gpucompile_read_file(path, a, &file, &size) != GPUCOMPILE_OK) return 0;
-    r.p = file;
-    r.end = file + size;
-    r.bad = 0;
-    if (size < 48 || memcmp(file, GPUCOMPILE__CACHE_MAGIC, 8) != 0) goto done;
-    r.p += 8;
-    if (gpucompile__get64(&r) != size - 48) goto done;
+    uint64_t payload;
+    int i;
+    memset(sum, 0, sizeof sum);
+    gpucompile__buf_add(b, GPUCOMPILE__OBJ_MAGIC, 8);
+    gpucompile__put64(b, 0);
+    gpucompile__buf_add(b, sum, 32);
+    gpucompile__put32(b, (uint32_t)num_deps);
+    for (i = 0; i < num_deps; i++) {
+        uint64_t sz = 0;
+        int64_t mt = 0;
+        if (!gpucompile__stat(deps[i], &sz, &mt)) return 0;
+        gpucompile__put_str(b, deps[i]);
+        gpucompile__put64(b, sz);
+        gpucompile__put64(b, (uint64_t)mt);
+    }
+    gpucompile__put_str(b, o->target);
+    gpucompile__put_str(b, o->triple);
+    gpucompile__put_str(b, o->chip);
+    gpucompile__put32(b, (uint32_t)o->kind);
+    gpucompile__put32(b, (uint32_t)o->format);
+    gpucompile__put64(b, o->size);
+    gpucompile__buf_add(b, o->data, o->size);
+    gpucompile__put32(b, (uint32_t)o->num_kernels);
+    for (i = 0; i < o->num_kernels; i++) {
+        const gpucompile_kernel *k = &o->kernels[i];
+        int32_t v[9];
+        v[0] = k->num_params; v[1] = k->registers; v[2] = k->shared_bytes; v[3] = k->max_threads;
+        v[4] = k->sgprs; v[5] = k->vgprs; v[6] = k->private_bytes; v[7] = k->wavefront_size; v[8] = k->kernarg_bytes;
+        gpucompile__put_str(b, k->name);
+        gpucompile__buf_add(b, v, sizeof v);
+    }
+    if (b->oom) return 0;
+    payload = b->len - 48;
+    memcpy(b->data + 8, &payload, 8);
     llvm_blake3_hasher_init(&h);
-    llvm_blake3_hasher_update(&h, file + 48, size - 48);
+    llvm_blake3_hasher_update(&h, b->data + 48, b->len - 48);
     llvm_blake3_hasher_finalize(&h, sum, sizeof sum);
-    if (memcmp(sum, file + 16, 32) != 0) goto done;
-    r.p = file + 48;
+    memcpy(b->data + 16, sum, 32);
+    return 1;
+}
+
+/* Fills o (zeroed, allocator set) from bytes; 0 when they are torn, corrupt, or (check_deps) a
+   dependency changed. Fields filled before a failure are left for the caller to free. */
+GPUCOMPILE__PRIVATE int gpucompile__deserialize(const unsigned char *data, size_t size, int check_deps, gpucompile_object *o) {
+    const gpucompile_allocator *a = &o->allocator;
+    unsigned char sum[32];
+    llvm_blake3_hasher h;
+    gpucompile__reader r;
+    uint32_t i, n;
+    uint64_t len;
+    const unsigned char *p;
+    if (!data || size < 48 || memcmp(data, GPUCOMPILE__OBJ_MAGIC, 8) != 0) return 0;
+    r.p = data + 8;
+    r.end = data + size;
+    r.bad = 0;
+    if (gpucompile__get64(&r) != size - 48) return 0;
+    llvm_blake3_hasher_init(&h);
+    llvm_blake3_hasher_update(&h, data + 48, size - 48);
+    llvm_blake3_hasher_finalize(&h, sum, sizeof sum);
+    if (memcmp(sum, data + 16, 32) != 0) return 0;
+    r.p = data + 48;
     n = gpucompile__get32(&r);
     for (i = 0; i < n && !r.bad; i++) {
-        uint32_t len = gpucompile__get32(&r);
-        const unsigned char *p = gpucompile__take(&r, len);
+        char *dep = gpucompile__get_str(&r, a);
         uint64_t want_size = gpucompile__get64(&r), sz;
         int64_t want_mtime = (int64_t)gpucompile__get64(&r), mt;
-        char dep[4096];
-        if (r.bad || len >= sizeof dep) goto done;
-        memcpy(dep, p, len);
-        dep[len] = 0;
-        if (!gpucompile__stat(dep, &sz, &mt) || sz != want_size || mt != want_mtime) goto done; /* stale */
+        int same = dep && !r.bad && (!check_deps || (gpucompile__stat(dep, &sz, &mt) && sz == want_size && mt == want_mtime));
+        gpucompile_free(a, dep);
+        if (!same) return 0; /* stale */
     }
+    o->target = gpucompile__get_str(&r, a);
+    o->triple = gpucompile__get_str(&r, a);
+    o->chip = gpucompile__get_str(&r, a);
+    o->kind = (gpucompile_target_kind)gpucompile__get32(&r);
     o->format = (gpucompile_format)gpucompile__get32(&r);
-    {
-        uint64_t len = gpucompile__get64(&r);
-        const unsigned char *p = gpucompile__take(&r, len);
-        if (r.bad) goto done;
-        o->data = (unsigned char *)gpucompile__alloc(a, (size_t)len + 1);
-        if (!o->data) goto done;
-        memcpy(o->data, p, (size_t)len);
-        o->data[len] = 0;
-        o->size = (size_t)len;
-    }
+    len = gpucompile__get64(&r);
+    p = gpucompile__take(&r, len);
+    if (r.bad || !o->target || !o->triple || !o->chip) return 0;
+    o->data = (unsigned char *)gpucompile__alloc(a, (size_t)len + 1);
+    if (!o->data) return 0;
+    memcpy(o->data, p, (size_t)len);
+    o->data[len] = 0;
+    o->size = (size_t)len;
     n = gpucompile__get32(&r);
-    if (r.bad || n > (uint32_t)(r.end - r.p)) goto done;
+    if (r.bad || n > (uint32_t)(r.end - r.p) / 40) return 0;
     o->kernels = (gpucompile_kernel *)gpucompile__alloc(a, (n ? n : 1) * sizeof(gpucompile_kernel));
-    if (!o->kernels) goto done;
+    if (!o->kernels) return 0;
     for (i = 0; i < n; i++) {
         gpucompile_kernel *k = &o->kernels[i];
-        uint32_t len = gpucompile__get32(&r);
-        const unsigned char *p = gpucompile__take(&r, len);
-        const unsigned char *f = gpucompile__take(&r, 9 * 4);
         int32_t v[9];
-        if (r.bad) goto done;
+        char *name = gpucompile__get_str(&r, a);
+        const unsigned char *f = gpucompile__take(&r, sizeof v);
+        if (!name || !f) { gpucompile_free(a, name); return 0; }
         memcpy(v, f, sizeof v);
-        k->name = gpucompile__strndup(a, (const char *)p, len);
-        if (!k->name) goto done;
+        k->name = name;
         o->num_kernels++;
         k->num_params = v[0]; k->registers = v[1]; k->shared_bytes = v[2]; k->max_threads = v[3];
         k->sgprs = v[4]; k->vgprs = v[5]; k->private_bytes = v[6]; k->wavefront_size = v[7]; k->kernarg_bytes = v[8];
     }
-    ok = r.p == r.end;
-done:
+    return r.p == r.end;
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_object_serialize(const gpucompile_object *obj, const gpucompile_allocator *allocator,
+                                                             unsigned char **data, size_t *size) {
+    gpucompile__buf b;
+    if (!data || !size) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    *data = NULL;
+    *size = 0;
+    if (!obj) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    memset(&b, 0, sizeof b);
+    b.a = allocator;
+    if (!gpucompile__serialize(obj, NULL, 0, &b)) {
+        gpucompile_free(allocator, b.data);
+        return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    }
+    *data = (unsigned char *)b.data;
+    *size = b.len;
+    return GPUCOMPILE_OK;
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_object_deserialize(const void *data, size_t size, const gpucompile_allocator *allocator,
+                                                               gpucompile_object **out) {
+    gpucompile_object *o;
+    if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    o = (gpucompile_object *)gpucompile__alloc(allocator, sizeof *o);
+    if (!o) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    memset(o, 0, sizeof *o);
+    if (allocator) o->allocator = *allocator;
+    if (!gpucompile__deserialize((const unsigned char *)data, size, 0, o)) {
+        gpucompile_object_free(o);
+        return GPUCOMPILE_ERROR_INVALID_BINARY;
+    }
+    *out = o;
+    return GPUCOMPILE_OK;
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__cache_path(gpucompile_job *job, const char *key, char *buf, size_t size) {
+    snprintf(buf, size, "%s/%s", job->options->cache_dir, key);
+}
+
+/* Reads the entry into job->object; 0 on a miss of any kind (the caller clears the object). */
+GPUCOMPILE__PRIVATE int gpucompile__cache_load(gpucompile_job *job, const char *key) {
+    const gpucompile_allocator *a = &((gpucompile__job *)job)->opts.allocator;
+    char path[4200];
+    unsigned char *file;
+    size_t size;
+    int ok;
+    gpucompile__cache_path(job, key, path, sizeof path);
+    if (gpucompile_read_file(path, a, &file, &size) != GPUCOMPILE_OK) return 0;
+    ok = gpucompile__deserialize(file, size, 1, job->object);
     gpucompile_free(a, file);
     if (ok) {
-        o->from_cache = 1;
+        job->object->from_cache = 1;
 #if defined(_WIN32)
         _utime(path, NULL);
 #else
@@ -2187,47 +2374,11 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_evict(gpucompile_job *job, const char
 
 GPUCOMPILE__PRIVATE void gpucompile__cache_store(gpucompile_job *job, const char *key) {
     gpucompile__job *j = (gpucompile__job *)job;
-    const gpucompile_object *o = job->object;
     gpucompile__buf b;
-    llvm_blake3_hasher h;
-    unsigned char sum[32];
     char path[4200];
-    int i;
     memset(&b, 0, sizeof b);
     b.a = &j->opts.allocator;
-    gpucompile__buf_add(&b, GPUCOMPILE__CACHE_MAGIC, 8);
-    gpucompile__put64(&b, 0);
-    gpucompile__buf_add(&b, sum, 32);
-    gpucompile__put32(&b, (uint32_t)j->num_deps);
-    for (i = 0; i < j->num_deps; i++) {
-        uint64_t sz = 0;
-        int64_t mt = 0;
-        if (!gpucompile__stat(j->deps[i], &sz, &mt)) { gpucompile_free(b.a, b.data); return; }
-        gpucompile__put32(&b, (uint32_t)strlen(j->deps[i]));
-        gpucompile__buf_str(&b, j->deps[i]);
-        gpucompile__put64(&b, sz);
-        gpucompile__put64(&b, (uint64_t)mt);
-    }
-    gpucompile__put32(&b, (uint32_t)job->format);
-    gpucompile__put64(&b, o->size);
-    gpucompile__buf_add(&b, o->data, o->size);
-    gpucompile__put32(&b, (uint32_t)o->num_kernels);
-    for (i = 0; i < o->num_kernels; i++) {
-        const gpucompile_kernel *k = &o->kernels[i];
-        int32_t v[9];
-        v[0] = k->num_params; v[1] = k->registers; v[2] = k->shared_bytes; v[3] = k->max_threads;
-        v[4] = k->sgprs; v[5] = k->vgprs; v[6] = k->private_bytes; v[7] = k->wavefront_size; v[8] = k->kernarg_bytes;
-        gpucompile__put32(&b, (uint32_t)strlen(k->name));
-        gpucompile__buf_str(&b, k->name);
-        gpucompile__buf_add(&b, v, sizeof v);
-    }
-    if (!b.oom) {
-        uint64_t payload = b.len - 48;
-        memcpy(b.data + 8, &payload, 8);
-        llvm_blake3_hasher_init(&h);
-        llvm_blake3_hasher_update(&h, b.data + 48, b.len - 48);
-        llvm_blake3_hasher_finalize(&h, sum, sizeof sum);
-        memcpy(b.data + 16, sum, 32);
+    if (gpucompile__serialize(job->object, j->deps, j->num_deps, &b)) {
         gpucompile__mkdirs(j->opts.cache_dir);
         gpucompile__cache_path(job, key, path, sizeof path);
         if (gpucompile_write_file(path, b.data, b.len) != GPUCOMPILE_OK)
@@ -2727,12 +2878,11 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, 
     if (use_cache && gpucompile__cache_load(job, key)) {
         r = GPUCOMPILE_OK;
     } else {
-        gpucompile_object *o = job->object; /* a failed load may have filled some of it */
-        for (i = 0; i < o->num_kernels; i++) gpucompile_job_free(job, o->kernels[i].name);
-        gpucompile_job_free(job, o->kernels);
-        gpucompile_job_free(job, o->data);
-        memset(o, 0, sizeof *o);
-        o->allocator = j.opts.allocator;
+        gpucompile_object_free(job->object); /* a failed load may have filled some of it */
+        job->object = (gpucompile_object *)gpucompile_job_alloc(job, sizeof(gpucompile_object));
+        if (!job->object) { r = GPUCOMPILE_ERROR_OUT_OF_MEMORY; goto cleanup; }
+        memset(job->object, 0, sizeof *job->object);
+        job->object->allocator = j.opts.allocator;
         gpucompile__initialize(job->backend);
         job->context = LLVMContextCreate();
         LLVMContextSetDiagnosticHandler(job->context, gpucompile__diag_handler, job);
@@ -2745,6 +2895,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, 
     if (r == GPUCOMPILE_OK) {
         gpucompile_object *o = job->object;
         size_t n = gpucompile_target_print(target, text, sizeof text);
+        gpucompile_job_free(job, o->target); /* from the cache: made again from the target */
+        gpucompile_job_free(job, o->triple);
+        gpucompile_job_free(job, o->chip);
         o->target = (char *)gpucompile_job_alloc(job, n + 1);
         if (o->target) gpucompile_target_print(target, o->target, n + 1);
         o->kind = target->kind;
@@ -2754,7 +2907,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, 
         if (!o->target || !o->triple || !o->chip) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
         else { *out = o; job->object = NULL; }
     }
-    /* Everything the job holds goes, on every path. */
+cleanup: /* everything the job holds goes, on every path */
     gpucompile_object_free(job->object);
     gpucompile_job_free(job, job->result_data);
     if (job->emitted) LLVMDisposeMemoryBuffer(job->emitted);
