@@ -278,6 +278,9 @@ typedef struct gpucompile_options {
     int remarks;                       /* pass LLVM remarks to the logger */
     const char *cache_dir;             /* persistent compile cache; NULL: none (see gpucompile_default_cache_dir) */
     uint64_t cache_max_bytes;          /* least recently used entries go above this; 0: 1 GiB */
+    /* Path of a gpucompile executable: compile in that child process instead (argv, no shell),
+       so that a crash inside LLVM becomes an error here. Not with hooks or custom backends. */
+    const char *isolate;
 } gpucompile_options;
 
 /* ---- objects ------------------------------------------------------------------------------ */
@@ -1189,7 +1192,7 @@ GPUCOMPILE__PRIVATE int gpucompile__perr(gpucompile__parser *p, size_t at, const
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     if (at >= p->len) snprintf(found, sizeof found, " (the text ends there)");
-    else if (p->s[at] == 0) snprintf(found, sizeof found, " (found a NUL byte)");
+    else if (p->s[at] == 0 && !strstr(msg, "NUL")) snprintf(found, sizeof found, " (found a NUL byte)");
     else if ((unsigned char)p->s[at] < 0x20 || (unsigned char)p->s[at] > 0x7E)
         snprintf(found, sizeof found, " (found byte 0x%02X)", (unsigned)(unsigned char)p->s[at]);
     gpucompile__logf(p->logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_PARSE, GPUCOMPILE_STAGE_TARGET,
@@ -1332,7 +1335,7 @@ GPUCOMPILE__PRIVATE int gpucompile__pskip_attr(gpucompile__parser *p) {
             if (depth == 0 || stack[depth - 1] != c) return gpucompile__perr(p, p->pos, "unbalanced '%c' in 'link'", c);
             depth--;
             p->pos++;
-        } else if (gpucompile__is_id_char(c) || (c && strchr("-+:@#!*", c))) {
+        } else if (gpucompile__is_id_char(c) || (c && strchr("-+:=@#!*?", c)) || (c == ',' && depth > 0)) {
             p->pos++;
         } else return gpucompile__perr(p, p->pos, "unexpected character in 'link'");
     }
@@ -1434,7 +1437,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_target_parse(const char *text, size_
     gpucompile__parser p;
     gpucompile__owned_target *o = NULL;
     gpucompile_allocator a;
-    gpucompile_target_kind kind;
+    gpucompile_target_kind kind = GPUCOMPILE_TARGET_NONE;
     const char *attr = "";
     int upstream = 0, i;
     if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
@@ -1449,7 +1452,9 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_target_parse(const char *text, size_
     p.O = 2;
     p.strs.a = p.flags.a = p.links.a = &a;
     for (i = 0; i < GPUCOMPILE__P_COUNT; i++) p.str[i] = GPUCOMPILE__UNSET;
-    kind = gpucompile__pattr(&p, &upstream, &attr);
+    if (memchr(text, 0, p.len)) /* never valid: not whitespace, and strings cannot hold one */
+        gpucompile__perr(&p, (size_t)((const char *)memchr(text, 0, p.len) - text), "unexpected NUL byte in the text");
+    else kind = gpucompile__pattr(&p, &upstream, &attr);
     if (p.strs.oom || p.flags.oom || p.links.oom) p.result = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     if (p.result == GPUCOMPILE_OK) {
         size_t nf = p.flags.len / sizeof(size_t), nl = p.links.len / sizeof(size_t);
@@ -1915,6 +1920,8 @@ typedef struct gpucompile__job {
     int num_temps, cap_temps;
     char **deps;                   /* files the result depends on (for the cache) */
     int num_deps, cap_deps;
+    char **temps_free;             /* strings freed at the end (argv of an isolated compile) */
+    int num_temps_free, cap_temps_free;
     double stage_start;
 } gpucompile__job;
 
@@ -2831,6 +2838,87 @@ GPUCOMPILE_DEF void gpucompile_object_free(gpucompile_object *obj) {
     gpucompile_free(&a, obj);
 }
 
+/* A fresh empty object (a failed cache load may have filled some of the old one). */
+GPUCOMPILE__PRIVATE int gpucompile__reset_object(gpucompile_job *job) {
+    gpucompile_object_free(job->object);
+    job->object = (gpucompile_object *)gpucompile_job_alloc(job, sizeof(gpucompile_object));
+    if (!job->object) return 0;
+    memset(job->object, 0, sizeof *job->object);
+    job->object->allocator = ((gpucompile__job *)job)->opts.allocator;
+    return 1;
+}
+
+/* Compiles in a child gpucompile process: its diagnostics come back as lines on its stderr,
+   its object as gpucompile_object_serialize bytes; its death is an error, not ours. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_isolated(gpucompile_job *job, const void *data, size_t size) {
+    gpucompile__job *j = (gpucompile__job *)job;
+    const gpucompile_options *o = job->options;
+    const char *argv[64 + 2 * 64];
+    char in[4096], out[4096], text[8192], timeout[32], *log = NULL, *line;
+    gpucompile_tool_path tp;
+    unsigned char *bytes = NULL;
+    size_t n = 0, len;
+    int argc = 0, st = -1, i, ok;
+    gpucompile_result r;
+    FILE *f;
+    if (o->hooks || job->target->kind == GPUCOMPILE_TARGET_CUSTOM)
+        return gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "an isolated compile cannot run hooks or custom backends");
+    if (o->num_link > 32 || o->num_tools > 32) return gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "too many libraries or tools");
+    if ((r = gpucompile_job_temp_file(job, ".bc", in, sizeof in)) != GPUCOMPILE_OK) return r;
+    if ((r = gpucompile_job_temp_file(job, ".obj", out, sizeof out)) != GPUCOMPILE_OK) return r;
+    f = fopen(in, "wb");
+    ok = f && fwrite(data, 1, size, f) == size;
+    if (f && fclose(f) != 0) ok = 0;
+    if (!ok) return gpucompile__fail(job, GPUCOMPILE_ERROR_IO, "cannot write '%s'", in);
+    gpucompile_target_print(job->target, text, sizeof text);
+    snprintf(timeout, sizeof timeout, "%g", o->tool_timeout_s);
+    argv[argc++] = o->isolate;
+    argv[argc++] = "--no-cache";
+    argv[argc++] = "--object-out"; argv[argc++] = out;
+    argv[argc++] = "-t"; argv[argc++] = text;
+    argv[argc++] = "-f"; argv[argc++] = gpucompile_format_string(job->format);
+    argv[argc++] = "--tool-timeout"; argv[argc++] = timeout;
+    if (o->toolkit_path) { argv[argc++] = "--toolkit"; argv[argc++] = o->toolkit_path; }
+    if (o->bin_method) { argv[argc++] = "--bin-method"; argv[argc++] = o->bin_method; }
+    if (o->debug) argv[argc++] = "--debug";
+    for (i = 0; i < o->num_link; i++) { argv[argc++] = "-l"; argv[argc++] = o->link[i]; }
+    argv[argc] = NULL;
+    for (i = 0; i < o->num_tools; i++) { /* NAME=PATH, built in the job's memory */
+        tp = o->tools[i];
+        len = strlen(tp.name) + strlen(tp.path) + 2;
+        line = (char *)gpucompile_job_alloc(job, len);
+        if (!line) break;
+        snprintf(line, len, "%s=%s", tp.name, tp.path);
+        gpucompile__push_str(j, &j->temps_free, &j->num_temps_free, &j->cap_temps_free, line);
+        gpucompile_job_free(job, line);
+        argv[argc++] = "--tool";
+        argv[argc++] = j->temps_free[j->num_temps_free - 1];
+    }
+    argv[argc++] = in;
+    argv[argc] = NULL;
+    r = gpucompile_job_run_tool(job, argv, o->tool_timeout_s, &st, &log, &n);
+    for (line = log; r != GPUCOMPILE_ERROR_TIMEOUT && line && *line;) { /* "gpucompile: SEVERITY: message" */
+        char *e = strchr(line, '\n'), *msg = line;
+        gpucompile_severity sev = GPUCOMPILE_SEVERITY_NOTE;
+        if (e) *e = 0;
+        if (gpucompile__starts_with(msg, "gpucompile: ")) msg += 12;
+        if (gpucompile__starts_with(msg, "error: ")) { sev = GPUCOMPILE_SEVERITY_ERROR; msg += 7; }
+        else if (gpucompile__starts_with(msg, "warning: ")) { sev = GPUCOMPILE_SEVERITY_WARNING; msg += 9; }
+        if (*msg) gpucompile_job_log(job, sev, sev == GPUCOMPILE_SEVERITY_ERROR ? GPUCOMPILE_ERROR_LLVM : GPUCOMPILE_OK, "isolated", "%s", msg);
+        line = e ? e + 1 : NULL;
+    }
+    gpucompile_job_free(job, log);
+    if (r != GPUCOMPILE_OK) return r;
+    if (st != 0)
+        return st >= 128 ? gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "the isolated compiler died with signal %d", st - 128)
+                         : gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "the isolated compile failed (exit %d)", st);
+    if (gpucompile_read_file(out, &j->opts.allocator, &bytes, &n) != GPUCOMPILE_OK || !gpucompile__deserialize(bytes, n, 0, job->object))
+        r = gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "the isolated compiler's answer is unreadable");
+    gpucompile_job_free(job, bytes);
+    job->failed = 0; /* its errors were reported and it still succeeded: they were warnings to us */
+    return r;
+}
+
 /* The one entry point behind the three compile functions: exactly one of module / data. */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, const void *data, size_t size, const char *name,
     const gpucompile_target *target, const gpucompile_options *options, gpucompile_object **out) {
@@ -2877,12 +2965,12 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, 
     if (use_cache) gpucompile__cache_key(job, data, size, key);
     if (use_cache && gpucompile__cache_load(job, key)) {
         r = GPUCOMPILE_OK;
+    } else if (j.opts.isolate) {
+        if (!gpucompile__reset_object(job)) { r = GPUCOMPILE_ERROR_OUT_OF_MEMORY; goto cleanup; }
+        r = data ? gpucompile__compile_isolated(job, data, size) : gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "%s: empty input", name);
+        if (r == GPUCOMPILE_OK && use_cache) gpucompile__cache_store(job, key);
     } else {
-        gpucompile_object_free(job->object); /* a failed load may have filled some of it */
-        job->object = (gpucompile_object *)gpucompile_job_alloc(job, sizeof(gpucompile_object));
-        if (!job->object) { r = GPUCOMPILE_ERROR_OUT_OF_MEMORY; goto cleanup; }
-        memset(job->object, 0, sizeof *job->object);
-        job->object->allocator = j.opts.allocator;
+        if (!gpucompile__reset_object(job)) { r = GPUCOMPILE_ERROR_OUT_OF_MEMORY; goto cleanup; }
         gpucompile__initialize(job->backend);
         job->context = LLVMContextCreate();
         LLVMContextSetDiagnosticHandler(job->context, gpucompile__diag_handler, job);
@@ -2923,6 +3011,8 @@ cleanup: /* everything the job holds goes, on every path */
     gpucompile_job_free(job, j.temps);
     for (i = 0; i < j.num_deps; i++) gpucompile_job_free(job, j.deps[i]);
     gpucompile_job_free(job, j.deps);
+    for (i = 0; i < j.num_temps_free; i++) gpucompile_job_free(job, j.temps_free[i]);
+    gpucompile_job_free(job, j.temps_free);
     return r;
 }
 
@@ -2959,10 +3049,1905 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_compile_file(const char *path, const
 }
 
 /* ==== [section: binaries] ================================================================ */
+/* Objects and binaries: the model, MLIR's gpu.binary text, LLVM's offload binary, parallel
+   compiles and runtime selection. Private names here start with gpucompile__bin_. */
+
+GPUCOMPILE__PRIVATE int gpucompile__bin_upstream(const char *target) {
+    return target && (gpucompile__starts_with(target, "#nvvm.target") || gpucompile__starts_with(target, "#rocdl.target"));
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__bin_log(const gpucompile_logger *l, gpucompile_severity sev, gpucompile_result r,
+                                             const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+GPUCOMPILE__PRIVATE void gpucompile__bin_log(const gpucompile_logger *l, gpucompile_severity sev, gpucompile_result r,
+                                             const char *fmt, ...) {
+    char msg[4096];
+    va_list ap;
+    if (!l || !l->func) return;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    gpucompile__log(l, sev, r, GPUCOMPILE_STAGE_NONE, NULL, msg);
+}
+
+/* Parses target text (len bytes) and prints it canonically; kind, triple and chip come along. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_object_new(const char *target, size_t len, gpucompile_format format,
+    const void *data, size_t size, const gpucompile_allocator *a, const gpucompile_logger *logger, gpucompile_object **out) {
+    gpucompile_target *t = NULL;
+    gpucompile_object *o;
+    gpucompile_result r;
+    char small[1024];
+    size_t n;
+    *out = NULL;
+    if (!target || (!data && size)) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    if ((r = gpucompile_target_parse(target, len, a, logger, &t)) != GPUCOMPILE_OK) return r;
+    o = (gpucompile_object *)gpucompile__alloc(a, sizeof *o);
+    if (!o) { gpucompile_target_free(t); return GPUCOMPILE_ERROR_OUT_OF_MEMORY; }
+    memset(o, 0, sizeof *o);
+    if (a) o->allocator = *a;
+    n = gpucompile_target_print(t, small, sizeof small);
+    o->target = (char *)gpucompile__alloc(a, n + 1);
+    if (o->target) gpucompile_target_print(t, o->target, n + 1);
+    o->kind = t->kind;
+    o->triple = gpucompile__strdup(a, gpucompile_target_triple(t));
+    o->chip = gpucompile__strdup(a, gpucompile_target_chip(t));
+    o->format = format ? format : GPUCOMPILE_FORMAT_BIN;
+    o->data = (unsigned char *)gpucompile__alloc(a, size + 1);
+    if (o->data) {
+        if (size) memcpy(o->data, data, size);
+        o->data[size] = 0;
+        o->size = size;
+    }
+    gpucompile_target_free(t);
+    if (!o->target || !o->triple || !o->chip || !o->data) { gpucompile_object_free(o); return GPUCOMPILE_ERROR_OUT_OF_MEMORY; }
+    *out = o;
+    return GPUCOMPILE_OK;
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_object_create(const char *target, gpucompile_format format,
+    const void *data, size_t size, const gpucompile_allocator *allocator, gpucompile_object **out) {
+    if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    return gpucompile__bin_object_new(target, (size_t)-1, format, data, size, allocator, NULL, out);
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_add_kernel(gpucompile_object *o, const char *name, size_t len) {
+    gpucompile_kernel *k = (gpucompile_kernel *)gpucompile__realloc(&o->allocator, o->kernels, (size_t)(o->num_kernels + 1) * sizeof *k);
+    if (!k) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    o->kernels = k;
+    k += o->num_kernels;
+    memset(k, 0, sizeof *k);
+    k->num_params = k->registers = k->shared_bytes = k->max_threads = k->sgprs = k->vgprs = -1;
+    k->private_bytes = k->wavefront_size = k->kernarg_bytes = -1;
+    if (!(k->name = gpucompile__strndup(&o->allocator, name, len))) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    o->num_kernels++;
+    return GPUCOMPILE_OK;
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_object_add_kernel(gpucompile_object *obj, const char *name) {
+    if (!obj || !name) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    return gpucompile__bin_add_kernel(obj, name, strlen(name));
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_binary_create(const char *name, const gpucompile_allocator *allocator,
+                                                          gpucompile_binary **out) {
+    gpucompile_binary *b;
+    if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    b = (gpucompile_binary *)gpucompile__alloc(allocator, sizeof *b);
+    if (!b) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    memset(b, 0, sizeof *b);
+    if (allocator) b->allocator = *allocator;
+    if (!(b->name = gpucompile__strdup(allocator, name ? name : "binary"))) {
+        gpucompile_free(allocator, b);
+        return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    }
+    *out = b;
+    return GPUCOMPILE_OK;
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_reserve(gpucompile_binary *b, int n) {
+    gpucompile_object **p;
+    int cap = b->cap_objects ? b->cap_objects : 4;
+    if (n <= b->cap_objects) return GPUCOMPILE_OK;
+    while (cap < n) cap *= 2;
+    p = (gpucompile_object **)gpucompile__realloc(&b->allocator, b->objects, (size_t)cap * sizeof *p);
+    if (!p) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    b->objects = p;
+    b->cap_objects = cap;
+    return GPUCOMPILE_OK;
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_binary_add(gpucompile_binary *binary, gpucompile_object *obj) {
+    gpucompile_result r;
+    if (!binary || !obj) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    if ((r = gpucompile__bin_reserve(binary, binary->num_objects + 1)) != GPUCOMPILE_OK) return r;
+    binary->objects[binary->num_objects++] = obj;
+    return GPUCOMPILE_OK;
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_binary_merge(gpucompile_binary *dst, gpucompile_binary *src) {
+    gpucompile_result r;
+    if (!dst || !src || dst == src) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    if ((r = gpucompile__bin_reserve(dst, dst->num_objects + src->num_objects)) != GPUCOMPILE_OK) return r;
+    if (src->num_objects) memcpy(dst->objects + dst->num_objects, src->objects, (size_t)src->num_objects * sizeof *src->objects);
+    dst->num_objects += src->num_objects;
+    src->num_objects = 0;
+    gpucompile_binary_free(src);
+    return GPUCOMPILE_OK;
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_binary_set_handler(gpucompile_binary *binary, gpucompile_handler_kind kind,
+                                                               int64_t index, const char *target) {
+    char *t = NULL;
+    if (!binary || (kind == GPUCOMPILE_HANDLER_SELECT_TARGET && !target)) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    if (kind == GPUCOMPILE_HANDLER_SELECT_TARGET && !(t = gpucompile__strdup(&binary->allocator, target)))
+        return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    gpucompile_free(&binary->allocator, binary->handler.target);
+    binary->handler.kind = kind;
+    binary->handler.index = kind == GPUCOMPILE_HANDLER_SELECT_INDEX ? index : 0;
+    binary->handler.target = t;
+    return GPUCOMPILE_OK;
+}
+
+GPUCOMPILE_DEF void gpucompile_binary_free(gpucompile_binary *binary) {
+    gpucompile_allocator a;
+    int i;
+    if (!binary) return;
+    a = binary->allocator;
+    for (i = 0; i < binary->num_objects; i++) gpucompile_object_free(binary->objects[i]);
+    gpucompile_free(&a, binary->objects);
+    gpucompile_free(&a, binary->handler.target);
+    gpucompile_free(&a, binary->name);
+    gpucompile_free(&a, binary);
+}
+
+/* Parses and verifies target text; the canonical text goes to canon (may be NULL). */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_check_target(const char *text, const gpucompile_logger *logger,
+                                                                   char *canon, size_t canon_size) {
+    gpucompile_target *t = NULL;
+    gpucompile_result r = gpucompile_target_parse(text, (size_t)-1, NULL, logger, &t);
+    if (r == GPUCOMPILE_OK) r = gpucompile_target_verify(t, logger);
+    if (r == GPUCOMPILE_OK && canon) gpucompile_target_print(t, canon, canon_size);
+    gpucompile_target_free(t);
+    return r;
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_binary_verify(const gpucompile_binary *b, const gpucompile_logger *logger) {
+    const gpucompile_result bad = GPUCOMPILE_ERROR_INVALID_BINARY;
+    char canon[4096];
+    int i;
+    if (!b) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    if (!b->name || !*b->name) {
+        gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "a gpu.binary needs a name");
+        return bad;
+    }
+    if (b->num_objects < 1 || !b->objects) {
+        gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "'gpu.binary' op attribute 'objects' failed to satisfy "
+                            "constraint: an array of GPU object attributes with at least 1 elements");
+        return bad;
+    }
+    switch (b->handler.kind) {
+    case GPUCOMPILE_HANDLER_DEFAULT: case GPUCOMPILE_HANDLER_RUNTIME: break;
+    case GPUCOMPILE_HANDLER_SELECT_INDEX:
+        if (b->handler.index < 0) {
+            gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "the object index must be positive");
+            return bad;
+        }
+        if (b->handler.index >= b->num_objects) {
+            gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "the requested object index ('%lld') is out of bounds, "
+                                "the number of objects present is %d", (long long)b->handler.index, b->num_objects);
+            return bad;
+        }
+        break;
+    case GPUCOMPILE_HANDLER_SELECT_TARGET:
+        if (!b->handler.target || gpucompile__bin_check_target(b->handler.target, logger, canon, sizeof canon) != GPUCOMPILE_OK) {
+            gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "the target attribute must be a GPU Target attribute");
+            return bad;
+        }
+        for (i = 0; i < b->num_objects; i++)
+            if (b->objects[i] && b->objects[i]->target && strcmp(b->objects[i]->target, canon) == 0) break;
+        if (i == b->num_objects) {
+            gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "no object in the binary has the handler's target %s", canon);
+            return bad;
+        }
+        break;
+    default:
+        gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "invalid kind of attribute specified");
+        return bad;
+    }
+    for (i = 0; i < b->num_objects; i++) {
+        const gpucompile_object *o = b->objects[i];
+        if (!o || !o->target || (!o->data && o->size)) {
+            gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "object %d is not a GPU object", i);
+            return bad;
+        }
+        if (o->format < GPUCOMPILE_FORMAT_DEFAULT || o->format > GPUCOMPILE_FORMAT_FATBIN) {
+            gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "object %d has an invalid format", i);
+            return bad;
+        }
+        if (gpucompile__bin_check_target(o->target, logger, NULL, 0) != GPUCOMPILE_OK) {
+            gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "object %d: invalid target %s", i, o->target);
+            return bad;
+        }
+    }
+    return GPUCOMPILE_OK;
+}
+
+/* ---- compiling for several targets, in parallel ----------------------------------------- */
+/* Diagnostics of a parallel compile are recorded per target and replayed in target order. */
+typedef struct gpucompile__bin_slot {
+    const gpucompile_target *target;
+    gpucompile_options opts;
+    gpucompile_object *obj;
+    gpucompile_result r;
+    int ran;
+    gpucompile__buf log;   /* records: header, origin\0, message\0 */
+} gpucompile__bin_slot;
+
+typedef struct gpucompile__bin_diag { int severity, result, stage; } gpucompile__bin_diag;
+
+typedef struct gpucompile__bin_pool {
+    const void *data;
+    size_t size;
+    const char *input_name;
+    gpucompile__bin_slot *slots;
+    int num, next, stop;
+} gpucompile__bin_pool;
+
+GPUCOMPILE__PRIVATE void gpucompile__bin_record(const gpucompile_diagnostic *d, void *user) {
+    gpucompile__bin_slot *s = (gpucompile__bin_slot *)user;
+    gpucompile__bin_diag h;
+    h.severity = (int)d->severity;
+    h.result = (int)d->result;
+    h.stage = (int)d->stage;
+    gpucompile__buf_add(&s->log, &h, sizeof h);
+    gpucompile__buf_add(&s->log, d->origin, strlen(d->origin) + 1);
+    gpucompile__buf_add(&s->log, d->message, strlen(d->message) + 1);
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__bin_replay(const gpucompile__bin_slot *s, const gpucompile_logger *l) {
+    size_t at = 0;
+    while (!s->log.oom && at + sizeof(gpucompile__bin_diag) <= s->log.len) {
+        gpucompile__bin_diag h;
+        const char *origin, *msg;
+        memcpy(&h, s->log.data + at, sizeof h);
+        origin = s->log.data + at + sizeof h;
+        msg = origin + strlen(origin) + 1;
+        at = (size_t)(msg + strlen(msg) + 1 - s->log.data);
+        gpucompile__log(l, (gpucompile_severity)h.severity, (gpucompile_result)h.result, (gpucompile_stage)h.stage, origin, msg);
+    }
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__bin_work(gpucompile__bin_pool *p) {
+    for (;;) {
+        gpucompile__bin_slot *s;
+        int i = -1;
+        gpucompile__lock();
+        if (p->next < p->num && !p->stop) i = p->next++;
+        gpucompile__unlock();
+        if (i < 0) return;
+        s = &p->slots[i];
+        s->r = gpucompile_compile_ir(p->data, p->size, p->input_name, s->target, &s->opts, &s->obj);
+        s->ran = 1;
+        if (s->r != GPUCOMPILE_OK) {
+            /* Targets are handed out in order, so every target before this one runs to its end
+               and the first failure is the same as in a serial compile. */
+            gpucompile__lock();
+            p->stop = 1;
+            gpucompile__unlock();
+        }
+    }
+}
+
+/* The one platform part: start and join a worker thread (8 MiB stacks: LLVM recurses). */
+#if defined(_WIN32)
+typedef HANDLE gpucompile__bin_thread;
+GPUCOMPILE__PRIVATE unsigned __stdcall gpucompile__bin_entry(void *p) {
+    gpucompile__bin_work((gpucompile__bin_pool *)p);
+    return 0;
+}
+GPUCOMPILE__PRIVATE int gpucompile__bin_start(gpucompile__bin_thread *t, gpucompile__bin_pool *p) {
+    uintptr_t h = _beginthreadex(NULL, 8u << 20, gpucompile__bin_entry, p, 0, NULL);
+    *t = (HANDLE)h;
+    return h != 0;
+}
+GPUCOMPILE__PRIVATE void gpucompile__bin_join(gpucompile__bin_thread t) {
+    WaitForSingleObject(t, INFINITE);
+    CloseHandle(t);
+}
+#else
+typedef pthread_t gpucompile__bin_thread;
+GPUCOMPILE__PRIVATE void *gpucompile__bin_entry(void *p) {
+    gpucompile__bin_work((gpucompile__bin_pool *)p);
+    return NULL;
+}
+GPUCOMPILE__PRIVATE int gpucompile__bin_start(gpucompile__bin_thread *t, gpucompile__bin_pool *p) {
+    pthread_attr_t attr;
+    int ok;
+    if (pthread_attr_init(&attr) != 0) return 0;
+    pthread_attr_setstacksize(&attr, (size_t)8 << 20);
+    ok = pthread_create(t, &attr, gpucompile__bin_entry, p) == 0;
+    pthread_attr_destroy(&attr);
+    return ok;
+}
+GPUCOMPILE__PRIVATE void gpucompile__bin_join(gpucompile__bin_thread t) { pthread_join(t, NULL); }
+#endif
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_compile_binary(const void *data, size_t size, const char *input_name,
+    const gpucompile_target *const *targets, int num_targets, const gpucompile_options *options, int jobs,
+    const char *name, gpucompile_binary **out) {
+    gpucompile_options base;
+    gpucompile__bin_pool pool;
+    gpucompile__bin_thread *threads = NULL;
+    gpucompile_binary *b = NULL;
+    gpucompile_result r = GPUCOMPILE_OK;
+    int i, started = 0, failed = -1, parallel;
+    if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    if (!targets || num_targets < 1) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    for (i = 0; i < num_targets; i++)
+        if (!targets[i]) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    memset(&base, 0, sizeof base);
+    if (options) base = *options;
+    parallel = jobs > 1 && num_targets > 1;
+    memset(&pool, 0, sizeof pool);
+    pool.data = data;
+    pool.size = size;
+    pool.input_name = input_name;
+    pool.num = num_targets;
+    pool.slots = (gpucompile__bin_slot *)gpucompile__alloc(&base.allocator, (size_t)num_targets * sizeof *pool.slots);
+    if (!pool.slots) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    memset(pool.slots, 0, (size_t)num_targets * sizeof *pool.slots);
+    for (i = 0; i < num_targets; i++) {
+        gpucompile__bin_slot *s = &pool.slots[i];
+        s->target = targets[i];
+        s->opts = base;
+        s->log.a = &base.allocator;
+        if (parallel) {
+            s->opts.logger.func = gpucompile__bin_record;
+            s->opts.logger.user_data = s;
+        }
+    }
+    if (parallel) {
+        int n = (jobs < num_targets ? jobs : num_targets) - 1; /* the calling thread works too */
+        threads = (gpucompile__bin_thread *)gpucompile__alloc(&base.allocator, (size_t)n * sizeof *threads);
+        for (i = 0; threads && i < n; i++)
+            if (gpucompile__bin_start(&threads[started], &pool)) started++;
+    }
+    gpucompile__bin_work(&pool);
+    for (i = 0; i < started; i++) gpucompile__bin_join(threads[i]);
+    gpucompile_free(&base.allocator, threads);
+    for (i = 0; i < num_targets && failed < 0; i++)
+        if (pool.slots[i].ran && pool.slots[i].r != GPUCOMPILE_OK) failed = i;
+    for (i = 0; i < num_targets; i++) {
+        gpucompile__bin_slot *s = &pool.slots[i];
+        if (parallel && (failed < 0 || i <= failed)) gpucompile__bin_replay(s, &base.logger);
+        gpucompile_free(&base.allocator, s->log.data);
+    }
+    if (failed >= 0) {
+        char text[4096];
+        r = pool.slots[failed].r;
+        gpucompile_target_print(targets[failed], text, sizeof text);
+        gpucompile__bin_log(&base.logger, GPUCOMPILE_SEVERITY_ERROR, r, "target %d of %d (%s) failed: %s", failed + 1,
+                            num_targets, text, gpucompile_result_string(r));
+    } else {
+        r = gpucompile_binary_create(name, &base.allocator, &b);
+        if (r == GPUCOMPILE_OK) r = gpucompile__bin_reserve(b, num_targets);
+        for (i = 0; r == GPUCOMPILE_OK && i < num_targets; i++) {
+            b->objects[b->num_objects++] = pool.slots[i].obj;
+            pool.slots[i].obj = NULL;
+        }
+    }
+    for (i = 0; i < num_targets; i++) gpucompile_object_free(pool.slots[i].obj);
+    gpucompile_free(&base.allocator, pool.slots);
+    if (r != GPUCOMPILE_OK) gpucompile_binary_free(b);
+    else *out = b;
+    return r;
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_compile_binary_module(LLVMModuleRef module,
+    const gpucompile_target *const *targets, int num_targets, const gpucompile_options *options, int jobs,
+    const char *name, gpucompile_binary **out) {
+    LLVMMemoryBufferRef bc;
+    gpucompile_result r;
+    if (out) *out = NULL;
+    if (!module) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    /* One copy in the calling thread: a module must not be read from several threads. */
+    bc = LLVMWriteBitcodeToMemoryBuffer(module);
+    if (!bc) return GPUCOMPILE_ERROR_LLVM;
+    r = gpucompile_compile_binary(LLVMGetBufferStart(bc), LLVMGetBufferSize(bc), LLVMGetModuleIdentifier(module, NULL),
+                                  targets, num_targets, options, jobs, name, out);
+    LLVMDisposeMemoryBuffer(bc);
+    return r;
+}
+
+/* ---- text form -------------------------------------------------------------------------- */
+/* MLIR's string escaping (llvm::printEscapedString): printable ASCII as is, except '"' and '\'. */
+GPUCOMPILE__PRIVATE void gpucompile__bin_escape(gpucompile__buf *b, const unsigned char *s, size_t n) {
+    static const char hex[] = "0123456789ABCDEF";
+    size_t i;
+    char q[3];
+    for (i = 0; i < n; i++) {
+        unsigned char c = s[i];
+        if (c == '\\') gpucompile__buf_add(b, "\\\\", 2);
+        else if (c >= 0x20 && c < 0x7F && c != '"') gpucompile__buf_add(b, &s[i], 1);
+        else {
+            q[0] = '\\'; q[1] = hex[c >> 4]; q[2] = hex[c & 15];
+            gpucompile__buf_add(b, q, 3);
+        }
+    }
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__bin_string(gpucompile__buf *b, const char *s, size_t n) {
+    gpucompile__buf_add(b, "\"", 1);
+    gpucompile__bin_escape(b, (const unsigned char *)s, n);
+    gpucompile__buf_add(b, "\"", 1);
+}
+
+GPUCOMPILE__PRIVATE int gpucompile__bin_id_start(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+GPUCOMPILE__PRIVATE int gpucompile__bin_id_char(int c) {
+    return gpucompile__bin_id_start(c) || (c >= '0' && c <= '9') || c == '$' || c == '.' || c == '-';
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__bin_symbol(gpucompile__buf *b, const char *name) {
+    const char *p = name;
+    int bare = gpucompile__bin_id_start((unsigned char)*p);
+    for (; bare && *p; p++) bare = gpucompile__bin_id_char((unsigned char)*p);
+    gpucompile__buf_add(b, "@", 1);
+    if (bare) gpucompile__buf_str(b, name);
+    else gpucompile__bin_string(b, name, strlen(name));
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__bin_print_handler(gpucompile__buf *b, const gpucompile_handler *h) {
+    switch (h->kind) {
+    case GPUCOMPILE_HANDLER_SELECT_INDEX: gpucompile__buf_printf(b, "#gpu.select_object<%lld : i64>", (long long)h->index); break;
+    case GPUCOMPILE_HANDLER_SELECT_TARGET: gpucompile__buf_printf(b, "#gpu.select_object<%s>", h->target ? h->target : ""); break;
+    case GPUCOMPILE_HANDLER_RUNTIME: gpucompile__buf_str(b, "#gpucompile.runtime_select"); break;
+    default: gpucompile__buf_str(b, "#gpu.select_object"); break;
+    }
+}
+
+/* MLIR's keyword for each format. */
+GPUCOMPILE__PRIVATE const char *gpucompile__bin_keyword(gpucompile_format f) {
+    switch (f) {
+    case GPUCOMPILE_FORMAT_LLVM: return "offload";
+    case GPUCOMPILE_FORMAT_ISA: return "assembly";
+    case GPUCOMPILE_FORMAT_FATBIN: return "fatbin";
+    default: return "bin";
+    }
+}
+
+GPUCOMPILE__PRIVATE gpucompile_format gpucompile__bin_default_format(const char *target) {
+    return gpucompile__bin_upstream(target) ? GPUCOMPILE_FORMAT_FATBIN : GPUCOMPILE_FORMAT_BIN;
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__bin_print_object(gpucompile__buf *b, const gpucompile_object *o) {
+    gpucompile_format f = o->format ? o->format : GPUCOMPILE_FORMAT_BIN;
+    int k;
+    gpucompile__buf_printf(b, "#gpu.object<%s, ", o->target);
+    if (o->num_kernels > 0) {
+        gpucompile__buf_str(b, "properties = {kernels = [");
+        for (k = 0; k < o->num_kernels; k++) {
+            if (k) gpucompile__buf_str(b, ", ");
+            gpucompile__bin_string(b, o->kernels[k].name, strlen(o->kernels[k].name));
+        }
+        gpucompile__buf_str(b, "]}, ");
+    }
+    if (f != gpucompile__bin_default_format(o->target)) gpucompile__buf_printf(b, "%s = ", gpucompile__bin_keyword(f));
+    gpucompile__bin_string(b, (const char *)o->data, o->size);
+    gpucompile__buf_str(b, ">");
+}
+
+GPUCOMPILE_DEF size_t gpucompile_binary_print(const gpucompile_binary *binary, char *buf, size_t size) {
+    gpucompile__buf b;
+    size_t n;
+    int i;
+    if (!binary) { if (buf && size) buf[0] = 0; return 0; }
+    memset(&b, 0, sizeof b);
+    b.a = &binary->allocator;
+    gpucompile__buf_str(&b, "gpu.binary ");
+    gpucompile__bin_symbol(&b, binary->name ? binary->name : "");
+    gpucompile__buf_str(&b, " ");
+    if (binary->handler.kind != GPUCOMPILE_HANDLER_DEFAULT) {
+        gpucompile__buf_str(&b, "<");
+        gpucompile__bin_print_handler(&b, &binary->handler);
+        gpucompile__buf_str(&b, "> ");
+    }
+    gpucompile__buf_str(&b, "[");
+    for (i = 0; i < binary->num_objects; i++) {
+        if (i) gpucompile__buf_str(&b, ", ");
+        if (binary->objects[i]) gpucompile__bin_print_object(&b, binary->objects[i]);
+    }
+    gpucompile__buf_str(&b, "]");
+    if (b.oom) { gpucompile_free(b.a, b.data); if (buf && size) buf[0] = 0; return 0; }
+    n = b.len;
+    if (buf && size) {
+        size_t m = n < size - 1 ? n : size - 1;
+        memcpy(buf, b.data, m);
+        buf[m] = 0;
+    }
+    gpucompile_free(b.a, b.data);
+    return n;
+}
+
+/* The parser: a cursor over the text, errors as line:column. */
+typedef struct gpucompile__bin_p {
+    const char *s;
+    size_t n, pos;
+    const gpucompile_logger *logger;
+    const gpucompile_allocator *a;
+    int failed;
+} gpucompile__bin_p;
+
+GPUCOMPILE__PRIVATE int gpucompile__bin_err(gpucompile__bin_p *p, size_t at, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+GPUCOMPILE__PRIVATE int gpucompile__bin_err(gpucompile__bin_p *p, size_t at, const char *fmt, ...) {
+    char msg[2048];
+    size_t i, line = 1, col = 1;
+    va_list ap;
+    if (p->failed) return 0;
+    p->failed = 1;
+    for (i = 0; i < at && i < p->n; i++) {
+        if (p->s[i] == '\n') { line++; col = 1; } else col++;
+    }
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    gpucompile__bin_log(p->logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_PARSE, "%lu:%lu: %s", (unsigned long)line,
+                        (unsigned long)col, msg);
+    return 0;
+}
+
+GPUCOMPILE__PRIVATE int gpucompile__bin_peek(gpucompile__bin_p *p) {
+    for (;;) {
+        while (p->pos < p->n && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t' || p->s[p->pos] == '\n' || p->s[p->pos] == '\r'))
+            p->pos++;
+        if (p->pos + 1 < p->n && p->s[p->pos] == '/' && p->s[p->pos + 1] == '/') {
+            while (p->pos < p->n && p->s[p->pos] != '\n') p->pos++;
+            continue;
+        }
+        return p->pos < p->n ? (unsigned char)p->s[p->pos] : -1;
+    }
+}
+
+GPUCOMPILE__PRIVATE int gpucompile__bin_eat(gpucompile__bin_p *p, char c) {
+    if (gpucompile__bin_peek(p) != (unsigned char)c) return 0;
+    p->pos++;
+    return 1;
+}
+
+GPUCOMPILE__PRIVATE int gpucompile__bin_expect(gpucompile__bin_p *p, char c, const char *where) {
+    if (gpucompile__bin_eat(p, c)) return 1;
+    return gpucompile__bin_err(p, p->pos, "expected '%c' %s", c, where);
+}
+
+/* A bare word [A-Za-z_][A-Za-z0-9_$.-]* at the cursor (after white space); its length or 0. */
+GPUCOMPILE__PRIVATE size_t gpucompile__bin_word(gpucompile__bin_p *p) {
+    size_t e;
+    if (gpucompile__bin_peek(p) < 0 || !gpucompile__bin_id_start((unsigned char)p->s[p->pos])) return 0;
+    for (e = p->pos + 1; e < p->n && gpucompile__bin_id_char((unsigned char)p->s[e]); e++) {}
+    return e - p->pos;
+}
+
+GPUCOMPILE__PRIVATE int gpucompile__bin_keyword_is(gpucompile__bin_p *p, const char *kw) {
+    size_t n = gpucompile__bin_word(p);
+    if (n != strlen(kw) || strncmp(p->s + p->pos, kw, n) != 0) return 0;
+    p->pos += n;
+    return 1;
+}
+
+GPUCOMPILE__PRIVATE int gpucompile__bin_hex(int c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* A string literal with MLIR's escapes (\\ \" \n \t \XX), unescaped into out (NUL-terminated). */
+GPUCOMPILE__PRIVATE int gpucompile__bin_pstring(gpucompile__bin_p *p, gpucompile__buf *out) {
+    size_t start;
+    if (gpucompile__bin_peek(p) != '"') return gpucompile__bin_err(p, p->pos, "expected a string literal");
+    start = p->pos++;
+    for (;;) {
+        unsigned char c;
+        if (p->pos >= p->n) return gpucompile__bin_err(p, start, "unterminated string literal");
+        c = (unsigned char)p->s[p->pos++];
+        if (c == '"') break;
+        if (c == '\n') return gpucompile__bin_err(p, start, "unterminated string literal");
+        if (c == '\\') {
+            int h1, h2;
+            unsigned char v;
+            if (p->pos >= p->n) return gpucompile__bin_err(p, start, "unterminated string literal");
+            c = (unsigned char)p->s[p->pos];
+            if (c == '\\' || c == '"') { v = c; p->pos++; }
+            else if (c == 'n') { v = '\n'; p->pos++; }
+            else if (c == 't') { v = '\t'; p->pos++; }
+            else if (p->pos + 1 < p->n && (h1 = gpucompile__bin_hex(c)) >= 0 && (h2 = gpucompile__bin_hex((unsigned char)p->s[p->pos + 1])) >= 0) {
+                v = (unsigned char)(h1 * 16 + h2);
+                p->pos += 2;
+            } else return gpucompile__bin_err(p, p->pos - 1, "unknown escape in string literal");
+            gpucompile__buf_add(out, &v, 1);
+        } else gpucompile__buf_add(out, &c, 1);
+    }
+    gpucompile__buf_add(out, NULL, 0);
+    if (out->oom) return gpucompile__bin_err(p, start, "out of memory");
+    return 1;
+}
+
+/* An attribute `#name` or `#name<...>` (balanced angles, strings skipped); its extent. */
+GPUCOMPILE__PRIVATE int gpucompile__bin_attr(gpucompile__bin_p *p, size_t *start, size_t *len) {
+    size_t e;
+    int depth = 0;
+    if (gpucompile__bin_peek(p) != '#') return gpucompile__bin_err(p, p->pos, "expected an attribute ('#...')");
+    *start = p->pos;
+    for (e = p->pos + 1; e < p->n && gpucompile__bin_id_char((unsigned char)p->s[e]); e++) {}
+    if (e == p->pos + 1) return gpucompile__bin_err(p, p->pos, "expected an attribute name after '#'");
+    if (e < p->n && p->s[e] == '<') {
+        for (; e < p->n; e++) {
+            char c = p->s[e];
+            if (c == '"') {
+                for (e++; e < p->n && p->s[e] != '"'; e++)
+                    if (p->s[e] == '\\') e++;
+                if (e >= p->n) break;
+            } else if (c == '<') depth++;
+            else if (c == '>' && --depth == 0) { e++; break; }
+        }
+        if (depth) return gpucompile__bin_err(p, *start, "unbalanced '<' in attribute");
+    }
+    *len = e - *start;
+    p->pos = e;
+    return 1;
+}
+
+GPUCOMPILE__PRIVATE int gpucompile__bin_is(const gpucompile__bin_p *p, size_t start, size_t len, const char *name) {
+    return len == strlen(name) && strncmp(p->s + start, name, len) == 0;
+}
+
+/* <handler> after the name: #gpu.select_object[<N [: type]> | <#target>] or ours. */
+GPUCOMPILE__PRIVATE int gpucompile__bin_phandler(gpucompile__bin_p *p, gpucompile_binary *b) {
+    size_t start, len, at = p->pos;
+    gpucompile_result r = GPUCOMPILE_OK;
+    if (gpucompile__bin_peek(p) != '#') return gpucompile__bin_err(p, at, "invalid kind of attribute specified");
+    if (!gpucompile__bin_attr(p, &start, &len)) return 0;
+    if (gpucompile__bin_is(p, start, len, "#gpucompile.runtime_select"))
+        r = gpucompile_binary_set_handler(b, GPUCOMPILE_HANDLER_RUNTIME, 0, NULL);
+    else if (gpucompile__bin_is(p, start, len, "#gpu.select_object") || gpucompile__bin_is(p, start, len, "#gpu.select_object<>"))
+        r = gpucompile_binary_set_handler(b, GPUCOMPILE_HANDLER_DEFAULT, 0, NULL);
+    else if (len > 20 && strncmp(p->s + start, "#gpu.select_object<", 19) == 0) {
+        gpucompile__bin_p q = *p; /* the parameter, parsed inside the attribute's extent */
+        size_t ts, tl;
+        int c;
+        q.pos = start + 19;
+        q.n = start + len - 1;
+        c = gpucompile__bin_peek(&q);
+        if (c == '-' || (c >= '0' && c <= '9')) {
+            char num[32];
+            size_t e = q.pos + 1, k;
+            while (e < q.n && p->s[e] >= '0' && p->s[e] <= '9') e++;
+            k = e - q.pos < sizeof num - 1 ? e - q.pos : sizeof num - 1;
+            memcpy(num, p->s + q.pos, k);
+            num[k] = 0;
+            q.pos = e;
+            if (gpucompile__bin_eat(&q, ':')) q.pos += gpucompile__bin_word(&q); /* ": i64" */
+            if (gpucompile__bin_peek(&q) >= 0 || k < 1 || (num[0] == '-' && k < 2))
+                return gpucompile__bin_err(p, q.pos, "expected an integer in #gpu.select_object");
+            if (num[0] == '-') return gpucompile__bin_err(p, start + 19, "the object index must be positive");
+            r = gpucompile_binary_set_handler(b, GPUCOMPILE_HANDLER_SELECT_INDEX, (int64_t)strtoll(num, NULL, 10), NULL);
+        } else if (c == '#' && gpucompile__bin_attr(&q, &ts, &tl) && gpucompile__bin_peek(&q) < 0) {
+            char *t = gpucompile__strndup(p->a, p->s + ts, tl);
+            r = t ? gpucompile_binary_set_handler(b, GPUCOMPILE_HANDLER_SELECT_TARGET, 0, t) : GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+            gpucompile_free(p->a, t);
+        } else {
+            return gpucompile__bin_err(p, start + 19, "the target attribute must be a GPU Target attribute");
+        }
+    } else return gpucompile__bin_err(p, at, "invalid kind of attribute specified");
+    if (r != GPUCOMPILE_OK) return gpucompile__bin_err(p, at, "%s", gpucompile_result_string(r));
+    return 1;
+}
+
+/* Skips one attribute value inside a dictionary (up to ',' or '}' at depth 0). */
+GPUCOMPILE__PRIVATE int gpucompile__bin_skip_value(gpucompile__bin_p *p) {
+    int depth = 0;
+    while (p->pos < p->n) {
+        char c = p->s[p->pos];
+        if (c == '"') {
+            gpucompile__buf tmp;
+            memset(&tmp, 0, sizeof tmp);
+            tmp.a = p->a;
+            if (!gpucompile__bin_pstring(p, &tmp)) { gpucompile_free(p->a, tmp.data); return 0; }
+            gpucompile_free(p->a, tmp.data);
+            continue;
+        }
+        if (depth == 0 && (c == ',' || c == '}')) return 1;
+        if (c == '[' || c == '{' || c == '(' || c == '<') depth++;
+        if (c == ']' || c == '}' || c == ')' || c == '>') depth--;
+        p->pos++;
+    }
+    return gpucompile__bin_err(p, p->pos, "unterminated dictionary");
+}
+
+/* properties = {kernels = ["a", ...], other = ...}: kernel names kept, the rest ignored. */
+GPUCOMPILE__PRIVATE int gpucompile__bin_pprops(gpucompile__bin_p *p, gpucompile_object *o) {
+    if (!gpucompile__bin_expect(p, '{', "to open the properties")) return 0;
+    if (gpucompile__bin_eat(p, '}')) return 1;
+    for (;;) {
+        size_t n = gpucompile__bin_word(p), key = p->pos;
+        if (!n) return gpucompile__bin_err(p, p->pos, "expected a property name");
+        p->pos += n;
+        if (!gpucompile__bin_expect(p, '=', "after the property name")) return 0;
+        if (n == 7 && strncmp(p->s + key, "kernels", 7) == 0) {
+            if (!gpucompile__bin_expect(p, '[', "to open the kernel names")) return 0;
+            if (!gpucompile__bin_eat(p, ']')) {
+                for (;;) {
+                    gpucompile__buf name;
+                    gpucompile_result r;
+                    memset(&name, 0, sizeof name);
+                    name.a = p->a;
+                    if (!gpucompile__bin_pstring(p, &name)) { gpucompile_free(p->a, name.data); return 0; }
+                    r = gpucompile__bin_add_kernel(o, name.data, name.len);
+                    gpucompile_free(p->a, name.data);
+                    if (r != GPUCOMPILE_OK) return gpucompile__bin_err(p, p->pos, "out of memory");
+                    if (gpucompile__bin_eat(p, ']')) break;
+                    if (!gpucompile__bin_expect(p, ',', "or ']' between kernel names")) return 0;
+                }
+            }
+        } else if (!gpucompile__bin_skip_value(p)) return 0;
+        if (gpucompile__bin_eat(p, '}')) return 1;
+        if (!gpucompile__bin_expect(p, ',', "or '}' between properties")) return 0;
+    }
+}
+
+/* #gpu.object<TARGET, [properties = {...},] [KEYWORD =] "bytes"> */
+GPUCOMPILE__PRIVATE int gpucompile__bin_pobject(gpucompile__bin_p *p, gpucompile_binary *b) {
+    size_t ts, tl, at = p->pos, props = 0, n;
+    gpucompile_format f = GPUCOMPILE_FORMAT_DEFAULT;
+    gpucompile__buf bytes;
+    gpucompile_object *o = NULL;
+    gpucompile_result r;
+    char *target;
+    if (!gpucompile__bin_eat(p, '#') || !gpucompile__bin_keyword_is(p, "gpu.object") || p->pos >= p->n || p->s[p->pos] != '<')
+        return gpucompile__bin_err(p, at, "expected '#gpu.object<...>'");
+    p->pos++;
+    if (!gpucompile__bin_attr(p, &ts, &tl)) return 0;
+    if (!gpucompile__bin_expect(p, ',', "after the object's target")) return 0;
+    if ((n = gpucompile__bin_word(p)) != 0) {
+        size_t w = p->pos;
+        char kw[32];
+        p->pos += n;
+        if (n == 10 && strncmp(p->s + w, "properties", 10) == 0) {
+            if (!gpucompile__bin_expect(p, '=', "after 'properties'")) return 0;
+            props = p->pos;
+            if (!gpucompile__bin_skip_value(p) || !gpucompile__bin_expect(p, ',', "after the properties")) return 0;
+            if ((n = gpucompile__bin_word(p)) != 0) { w = p->pos; p->pos += n; }
+        }
+        if (n) {
+            snprintf(kw, sizeof kw, "%.*s", (int)(n < 31 ? n : 31), p->s + w);
+            f = gpucompile_format_from_string(kw);
+            if (!f) return gpucompile__bin_err(p, w, "unknown object format '%s'; expected offload, assembly, bin or fatbin", kw);
+            if (!gpucompile__bin_expect(p, '=', "after the object format")) return 0;
+        }
+    }
+    memset(&bytes, 0, sizeof bytes);
+    bytes.a = p->a;
+    if (!gpucompile__bin_pstring(p, &bytes) || !gpucompile__bin_expect(p, '>', "to close #gpu.object")) {
+        gpucompile_free(p->a, bytes.data);
+        return 0;
+    }
+    target = gpucompile__strndup(p->a, p->s + ts, tl);
+    if (!target) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    else {
+        if (!f) f = gpucompile__bin_default_format(target);
+        r = gpucompile__bin_object_new(target, tl, f, bytes.data, bytes.len, p->a, p->logger, &o);
+    }
+    gpucompile_free(p->a, target);
+    gpucompile_free(p->a, bytes.data);
+    if (r != GPUCOMPILE_OK) return gpucompile__bin_err(p, ts, "invalid object target: %s", gpucompile_result_string(r));
+    if (props) {
+        size_t end = p->pos;
+        p->pos = props;
+        if (!gpucompile__bin_pprops(p, o)) { gpucompile_object_free(o); return 0; }
+        p->pos = end;
+    }
+    if (gpucompile_binary_add(b, o) != GPUCOMPILE_OK) {
+        gpucompile_object_free(o);
+        return gpucompile__bin_err(p, at, "out of memory");
+    }
+    return 1;
+}
+
+GPUCOMPILE__PRIVATE int gpucompile__bin_pbinary(gpucompile__bin_p *p, gpucompile_binary *b) {
+    size_t at;
+    if (!gpucompile__bin_keyword_is(p, "gpu.binary")) return gpucompile__bin_err(p, p->pos, "expected 'gpu.binary'");
+    at = p->pos;
+    if (!gpucompile__bin_eat(p, '@')) return gpucompile__bin_err(p, p->pos, "expected '@' and the binary's name");
+    gpucompile_free(&b->allocator, b->name);
+    b->name = NULL;
+    if (p->pos < p->n && p->s[p->pos] == '"') {
+        gpucompile__buf name;
+        memset(&name, 0, sizeof name);
+        name.a = p->a;
+        if (!gpucompile__bin_pstring(p, &name)) { gpucompile_free(p->a, name.data); return 0; }
+        b->name = name.data;
+    } else {
+        size_t n = (p->pos < p->n && gpucompile__bin_id_start((unsigned char)p->s[p->pos])) ? gpucompile__bin_word(p) : 0;
+        if (!n) return gpucompile__bin_err(p, at, "expected the binary's name after '@'");
+        b->name = gpucompile__strndup(p->a, p->s + p->pos, n);
+        p->pos += n;
+    }
+    if (!b->name) return gpucompile__bin_err(p, at, "out of memory");
+    if (gpucompile__bin_eat(p, '<')) {
+        if (!gpucompile__bin_phandler(p, b) || !gpucompile__bin_expect(p, '>', "after the offloading handler")) return 0;
+    }
+    if (!gpucompile__bin_expect(p, '[', "to open the object list")) return 0;
+    if (gpucompile__bin_eat(p, ']')) return 1;
+    for (;;) {
+        if (!gpucompile__bin_pobject(p, b)) return 0;
+        if (gpucompile__bin_eat(p, ']')) return 1;
+        if (!gpucompile__bin_expect(p, ',', "or ']' between objects")) return 0;
+    }
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_binary_parse(const char *text, size_t len, const gpucompile_allocator *allocator,
+    const gpucompile_logger *logger, gpucompile_binary **out) {
+    gpucompile__bin_p p;
+    gpucompile_binary *b = NULL;
+    gpucompile_result r;
+    int wrapped = 0, ok;
+    if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    if (!text) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    memset(&p, 0, sizeof p);
+    p.s = text;
+    p.n = len == (size_t)-1 ? strlen(text) : len;
+    p.logger = logger;
+    p.a = allocator;
+    if ((r = gpucompile_binary_create(NULL, allocator, &b)) != GPUCOMPILE_OK) return r;
+    /* mlir-opt's output: module [@name] [attributes {...}] { gpu.binary ... } */
+    if (gpucompile__bin_keyword_is(&p, "module")) {
+        wrapped = 1;
+        if (gpucompile__bin_eat(&p, '@')) p.pos += gpucompile__bin_word(&p);
+        if (gpucompile__bin_keyword_is(&p, "attributes")) {
+            if (gpucompile__bin_expect(&p, '{', "after 'attributes'")) gpucompile__bin_skip_value(&p);
+            if (!p.failed) gpucompile__bin_expect(&p, '}', "to close the module attributes");
+        }
+        if (!p.failed) gpucompile__bin_expect(&p, '{', "to open the module");
+    }
+    ok = !p.failed && gpucompile__bin_pbinary(&p, b);
+    if (ok && wrapped) ok = gpucompile__bin_expect(&p, '}', "to close the module");
+    if (ok && gpucompile__bin_peek(&p) >= 0) ok = gpucompile__bin_err(&p, p.pos, "unexpected text after the gpu.binary");
+    r = ok ? gpucompile_binary_verify(b, logger) : GPUCOMPILE_ERROR_PARSE;
+    if (r != GPUCOMPILE_OK) gpucompile_binary_free(b);
+    else *out = b;
+    return r;
+}
+
+/* ---- LLVM offload binary (llvm/Object/OffloadBinary.h, version 1) ------------------------- */
+/* Header: magic 10 FF 10 AD, u32 version, u64 size, u64 entry offset, u64 entry size (32 bytes).
+   Entry: u16 image kind, u16 offload kind, u32 flags, u64 string offset, u64 string count,
+   u64 image offset, u64 image size (40 bytes). Strings: (u64 key offset, u64 value offset)
+   pairs, then the NUL-terminated strings. Image 8-aligned, total size 8-aligned. Little endian. */
+enum {
+    GPUCOMPILE__OB_HEADER = 32, GPUCOMPILE__OB_ENTRY = 40,
+    GPUCOMPILE__IMG_NONE = 0, GPUCOMPILE__IMG_OBJECT, GPUCOMPILE__IMG_BITCODE, GPUCOMPILE__IMG_CUBIN,
+    GPUCOMPILE__IMG_FATBIN, GPUCOMPILE__IMG_PTX,
+    GPUCOMPILE__OFK_NONE = 0, GPUCOMPILE__OFK_OPENMP, GPUCOMPILE__OFK_CUDA, GPUCOMPILE__OFK_HIP /* LLVM 19's values */
+};
+
+GPUCOMPILE__PRIVATE void gpucompile__bin_put(gpucompile__buf *b, uint64_t v, int bytes) {
+    unsigned char le[8];
+    int i;
+    for (i = 0; i < bytes; i++) le[i] = (unsigned char)(v >> (8 * i));
+    gpucompile__buf_add(b, le, (size_t)bytes);
+}
+
+GPUCOMPILE__PRIVATE uint64_t gpucompile__bin_get(const unsigned char *p, int bytes) {
+    uint64_t v = 0;
+    int i;
+    for (i = bytes - 1; i >= 0; i--) v = (v << 8) | p[i];
+    return v;
+}
+
+GPUCOMPILE__PRIVATE int gpucompile__bin_image_kind(const gpucompile_object *o) {
+    switch (o->format) {
+    case GPUCOMPILE_FORMAT_LLVM: return GPUCOMPILE__IMG_BITCODE;
+    case GPUCOMPILE_FORMAT_ISA: return o->kind == GPUCOMPILE_TARGET_NVPTX ? GPUCOMPILE__IMG_PTX : GPUCOMPILE__IMG_NONE;
+    case GPUCOMPILE_FORMAT_FATBIN: return GPUCOMPILE__IMG_FATBIN;
+    default: return o->kind == GPUCOMPILE_TARGET_NVPTX ? GPUCOMPILE__IMG_CUBIN : GPUCOMPILE__IMG_OBJECT;
+    }
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__bin_write_entry(gpucompile__buf *out, const gpucompile_binary *bin, const gpucompile_object *o) {
+    const char *keys[8], *vals[8];
+    gpucompile__buf handler, kernels;
+    size_t nstr = 0, i, strtab, image_off, total, off, base = out->len;
+    int k;
+    memset(&handler, 0, sizeof handler);
+    memset(&kernels, 0, sizeof kernels);
+    handler.a = kernels.a = &bin->allocator;
+    keys[nstr] = "triple"; vals[nstr++] = o->triple ? o->triple : "";
+    keys[nstr] = "arch"; vals[nstr++] = o->chip ? o->chip : "";
+    keys[nstr] = "gpucompile.target"; vals[nstr++] = o->target;
+    keys[nstr] = "gpucompile.format"; vals[nstr++] = gpucompile_format_string(o->format);
+    keys[nstr] = "gpucompile.binary"; vals[nstr++] = bin->name ? bin->name : "";
+    if (bin->handler.kind != GPUCOMPILE_HANDLER_DEFAULT) {
+        gpucompile__bin_print_handler(&handler, &bin->handler);
+        keys[nstr] = "gpucompile.handler"; vals[nstr++] = handler.data ? handler.data : "";
+    }
+    for (k = 0; k < o->num_kernels; k++) {
+        if (k) gpucompile__buf_add(&kernels, "\n", 1);
+        gpucompile__buf_str(&kernels, o->kernels[k].name);
+    }
+    if (o->num_kernels) { keys[nstr] = "gpucompile.kernels"; vals[nstr++] = kernels.data ? kernels.data : ""; }
+    strtab = 1; /* an empty string first, as LLVM's string table builder writes */
+    for (i = 0; i < nstr; i++) strtab += strlen(keys[i]) + 1 + strlen(vals[i]) + 1;
+    off = GPUCOMPILE__OB_HEADER + GPUCOMPILE__OB_ENTRY + 16 * nstr;
+    image_off = (off + strtab + 7) & ~(size_t)7;
+    total = (image_off + o->size + 7) & ~(size_t)7;
+    gpucompile__buf_add(out, "\x10\xFF\x10\xAD", 4);
+    gpucompile__bin_put(out, 1, 4);
+    gpucompile__bin_put(out, total, 8);
+    gpucompile__bin_put(out, GPUCOMPILE__OB_HEADER, 8);
+    gpucompile__bin_put(out, GPUCOMPILE__OB_ENTRY, 8);
+    gpucompile__bin_put(out, (uint64_t)gpucompile__bin_image_kind(o), 2);
+    gpucompile__bin_put(out, o->kind == GPUCOMPILE_TARGET_NVPTX ? GPUCOMPILE__OFK_CUDA
+                             : o->kind == GPUCOMPILE_TARGET_AMDGPU ? GPUCOMPILE__OFK_HIP : GPUCOMPILE__OFK_NONE, 2);
+    gpucompile__bin_put(out, 0, 4);
+    gpucompile__bin_put(out, GPUCOMPILE__OB_HEADER + GPUCOMPILE__OB_ENTRY, 8);
+    gpucompile__bin_put(out, nstr, 8);
+    gpucompile__bin_put(out, image_off, 8);
+    gpucompile__bin_put(out, o->size, 8);
+    {
+        size_t at = off + 1;
+        for (i = 0; i < nstr; i++) {
+            gpucompile__bin_put(out, at, 8);
+            at += strlen(keys[i]) + 1;
+            gpucompile__bin_put(out, at, 8);
+            at += strlen(vals[i]) + 1;
+        }
+    }
+    gpucompile__buf_add(out, "", 1);
+    for (i = 0; i < nstr; i++) {
+        gpucompile__buf_add(out, keys[i], strlen(keys[i]) + 1);
+        gpucompile__buf_add(out, vals[i], strlen(vals[i]) + 1);
+    }
+    while (out->len - base < image_off) gpucompile__buf_add(out, "", 1);
+    gpucompile__buf_add(out, o->data, o->size);
+    while (out->len - base < total) gpucompile__buf_add(out, "", 1);
+    gpucompile_free(handler.a, handler.data);
+    gpucompile_free(kernels.a, kernels.data);
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_binary_write_offload(const gpucompile_binary *binary, unsigned char **data, size_t *size) {
+    gpucompile__buf out;
+    int i;
+    if (!data || !size) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    *data = NULL;
+    *size = 0;
+    if (!binary || binary->num_objects < 1) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    memset(&out, 0, sizeof out);
+    out.a = &binary->allocator;
+    for (i = 0; i < binary->num_objects; i++) {
+        if (!binary->objects[i] || !binary->objects[i]->target) { gpucompile_free(out.a, out.data); return GPUCOMPILE_ERROR_INVALID_ARGUMENT; }
+        gpucompile__bin_write_entry(&out, binary, binary->objects[i]);
+    }
+    if (out.oom) { gpucompile_free(out.a, out.data); return GPUCOMPILE_ERROR_OUT_OF_MEMORY; }
+    *data = (unsigned char *)out.data;
+    *size = out.len;
+    return GPUCOMPILE_OK;
+}
+
+/* A string at off inside [0, n): NULL unless NUL-terminated within bounds. */
+GPUCOMPILE__PRIVATE const char *gpucompile__bin_cstr(const unsigned char *p, uint64_t n, uint64_t off) {
+    if (off >= n || !memchr(p + off, 0, (size_t)(n - off))) return NULL;
+    return (const char *)p + off;
+}
+
+/* One entry at p (n bytes left): its size in *used, its object appended to b. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned char *p, size_t n, int index, gpucompile_binary *b,
+    const gpucompile_logger *logger, size_t *used) {
+    const gpucompile_result bad = GPUCOMPILE_ERROR_INVALID_BINARY;
+    uint64_t size, eoff, esize, soff, nstr, ioff, isize, i;
+    const unsigned char *e;
+    const char *triple = NULL, *arch = NULL, *target = NULL, *format = NULL, *name = NULL, *handler = NULL, *kernels = NULL;
+    gpucompile_format f = GPUCOMPILE_FORMAT_DEFAULT;
+    gpucompile_object *o = NULL;
+    gpucompile_result r;
+    char text[1024];
+    int ikind;
+#define GPUCOMPILE__BAD(...) do { gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, __VA_ARGS__); return bad; } while (0)
+    if (n < GPUCOMPILE__OB_HEADER || memcmp(p, "\x10\xFF\x10\xAD", 4) != 0)
+        GPUCOMPILE__BAD("offload binary entry %d: no offload binary magic (0x10FF10AD)", index);
+    if (gpucompile__bin_get(p + 4, 4) != 1)
+        GPUCOMPILE__BAD("offload binary entry %d: version %u is not supported (LLVM 19 writes version 1)", index,
+                        (unsigned)gpucompile__bin_get(p + 4, 4));
+    size = gpucompile__bin_get(p + 8, 8);
+    eoff = gpucompile__bin_get(p + 16, 8);
+    esize = gpucompile__bin_get(p + 24, 8);
+    if (size < GPUCOMPILE__OB_HEADER + GPUCOMPILE__OB_ENTRY || size > n)
+        GPUCOMPILE__BAD("offload binary entry %d: size %llu does not fit in the %llu bytes left", index,
+                        (unsigned long long)size, (unsigned long long)n);
+    if (esize < GPUCOMPILE__OB_ENTRY || eoff < GPUCOMPILE__OB_HEADER || eoff > size || esize > size - eoff)
+        GPUCOMPILE__BAD("offload binary entry %d: entry out of bounds", index);
+    e = p + eoff;
+    ikind = (int)gpucompile__bin_get(e, 2);
+    soff = gpucompile__bin_get(e + 8, 8);
+    nstr = gpucompile__bin_get(e + 16, 8);
+    ioff = gpucompile__bin_get(e + 24, 8);
+    isize = gpucompile__bin_get(e + 32, 8);
+    if (soff > size || nstr > (size - soff) / 16) GPUCOMPILE__BAD("offload binary entry %d: string table out of bounds", index);
+    if (ioff > size || isize > size - ioff) GPUCOMPILE__BAD("offload binary entry %d: image out of bounds", index);
+    for (i = 0; i < nstr; i++) {
+        const char *k = gpucompile__bin_cstr(p, size, gpucompile__bin_get(p + soff + 16 * i, 8));
+        const char *v = gpucompile__bin_cstr(p, size, gpucompile__bin_get(p + soff + 16 * i + 8, 8));
+        if (!k || !v) GPUCOMPILE__BAD("offload binary entry %d: string %llu out of bounds", index, (unsigned long long)i);
+        if (strcmp(k, "triple") == 0) triple = v;
+        else if (strcmp(k, "arch") == 0) arch = v;
+        else if (strcmp(k, "gpucompile.target") == 0) target = v;
+        else if (strcmp(k, "gpucompile.format") == 0) format = v;
+        else if (strcmp(k, "gpucompile.binary") == 0) name = v;
+        else if (strcmp(k, "gpucompile.handler") == 0) handler = v;
+        else if (strcmp(k, "gpucompile.kernels") == 0) kernels = v;
+    }
+    if (!target) { /* written by someone else: the target from triple and arch */
+        gpucompile_target t;
+        if (!triple || !arch || !*arch) GPUCOMPILE__BAD("offload binary entry %d: no triple or arch", index);
+        t = gpucompile_target_defaults(gpucompile__starts_with(triple, "nvptx") ? GPUCOMPILE_TARGET_NVPTX
+                                       : gpucompile__starts_with(triple, "amdgcn") ? GPUCOMPILE_TARGET_AMDGPU : GPUCOMPILE_TARGET_NONE);
+        if (t.kind == GPUCOMPILE_TARGET_NONE) GPUCOMPILE__BAD("offload binary entry %d: unsupported triple '%s'", index, triple);
+        t.chip = arch;
+        if (strcmp(triple, gpucompile_target_triple(&t)) != 0) t.triple = triple;
+        if (gpucompile_target_print(&t, text, sizeof text) >= sizeof text) GPUCOMPILE__BAD("offload binary entry %d: arch too long", index);
+        target = text;
+    }
+    if (format) f = gpucompile_format_from_string(format);
+    if (!f) {
+        const unsigned char *img = p + ioff;
+        switch (ikind) {
+        case GPUCOMPILE__IMG_OBJECT: case GPUCOMPILE__IMG_CUBIN: f = GPUCOMPILE_FORMAT_BIN; break;
+        case GPUCOMPILE__IMG_BITCODE: f = GPUCOMPILE_FORMAT_LLVM; break;
+        case GPUCOMPILE__IMG_FATBIN: f = GPUCOMPILE_FORMAT_FATBIN; break;
+        case GPUCOMPILE__IMG_PTX: f = GPUCOMPILE_FORMAT_ISA; break;
+        default: /* no kind given: by the image's own magic */
+            if (isize >= 4 && memcmp(img, "\x7F" "ELF", 4) == 0) f = GPUCOMPILE_FORMAT_BIN;
+            else if (isize >= 4 && (memcmp(img, "BC\xC0\xDE", 4) == 0 || memcmp(img, "\xDE\xC0\x17\x0B", 4) == 0)) f = GPUCOMPILE_FORMAT_LLVM;
+            else if (isize >= 4 && memcmp(img, "\x50\xED\x55\xBA", 4) == 0) f = GPUCOMPILE_FORMAT_FATBIN;
+            else f = GPUCOMPILE_FORMAT_ISA;
+        }
+    }
+    if ((r = gpucompile__bin_object_new(target, (size_t)-1, f, p + ioff, (size_t)isize, &b->allocator, logger, &o)) != GPUCOMPILE_OK) {
+        if (r == GPUCOMPILE_ERROR_OUT_OF_MEMORY) return r;
+        GPUCOMPILE__BAD("offload binary entry %d: invalid target %s", index, target);
+    }
+    while (kernels && *kernels && r == GPUCOMPILE_OK) {
+        const char *nl = strchr(kernels, '\n');
+        size_t len = nl ? (size_t)(nl - kernels) : strlen(kernels);
+        r = gpucompile__bin_add_kernel(o, kernels, len);
+        kernels = nl ? nl + 1 : NULL;
+    }
+    if (r == GPUCOMPILE_OK) r = gpucompile_binary_add(b, o);
+    if (r != GPUCOMPILE_OK) { gpucompile_object_free(o); return r; }
+    if (index == 0 && name && *name) {
+        char *d = gpucompile__strdup(&b->allocator, name);
+        if (!d) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+        gpucompile_free(&b->allocator, b->name);
+        b->name = d;
+    }
+    if (index == 0 && handler && *handler) {
+        gpucompile__bin_p hp;
+        memset(&hp, 0, sizeof hp);
+        hp.s = handler;
+        hp.n = strlen(handler);
+        hp.logger = logger;
+        hp.a = &b->allocator;
+        if (!gpucompile__bin_phandler(&hp, b) || gpucompile__bin_peek(&hp) >= 0)
+            GPUCOMPILE__BAD("offload binary entry %d: invalid handler '%s'", index, handler);
+    }
+    *used = (size_t)size;
+    return GPUCOMPILE_OK;
+#undef GPUCOMPILE__BAD
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_binary_read_offload(const void *data, size_t size, const char *name,
+    const gpucompile_allocator *allocator, const gpucompile_logger *logger, gpucompile_binary **out) {
+    const unsigned char *p = (const unsigned char *)data;
+    gpucompile_binary *b = NULL;
+    gpucompile_result r;
+    size_t at = 0;
+    int index = 0;
+    if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    if (!data && size) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    if ((r = gpucompile_binary_create(name, allocator, &b)) != GPUCOMPILE_OK) return r;
+    if (size == 0) {
+        gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_BINARY, "empty offload binary");
+        r = GPUCOMPILE_ERROR_INVALID_BINARY;
+    }
+    while (r == GPUCOMPILE_OK && at < size) {
+        size_t used = 0;
+        r = gpucompile__bin_read_entry(p + at, size - at, index++, b, logger, &used);
+        at += used;
+    }
+    if (r == GPUCOMPILE_OK) r = gpucompile_binary_verify(b, logger);
+    if (r != GPUCOMPILE_OK) gpucompile_binary_free(b);
+    else *out = b;
+    return r;
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_binary_read(const void *data, size_t size, const char *name,
+    const gpucompile_allocator *allocator, const gpucompile_logger *logger, gpucompile_binary **out) {
+    if (data && size >= 4 && memcmp(data, "\x10\xFF\x10\xAD", 4) == 0)
+        return gpucompile_binary_read_offload(data, size, name, allocator, logger, out);
+    if (out) *out = NULL;
+    if (!data) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    if (memchr(data, 0, size)) {
+        gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_BINARY,
+                            "neither an offload binary (magic 0x10FF10AD) nor gpu.binary text");
+        return GPUCOMPILE_ERROR_INVALID_BINARY;
+    }
+    return gpucompile_binary_parse((const char *)data, size, allocator, logger, out);
+}
+
+/* ---- runtime selection ------------------------------------------------------------------- */
+/* A chip as selection sees it: NVIDIA compute capability (and arch-specific 'a'), or an AMD
+   processor name with its xnack / sramecc settings (0 unset, 1 on, -1 off). */
+typedef struct gpucompile__bin_chip {
+    gpucompile_target_kind kind;
+    int cc, specific;
+    char name[32];
+    int xnack, sramecc;
+} gpucompile__bin_chip;
+
+/* Reads "sm_90", "sm_90a", "compute_90", "90", "gfx90a", "gfx90a:xnack+:sramecc-". 0 when unknown. */
+GPUCOMPILE__PRIVATE int gpucompile__bin_parse_chip(const char *s, gpucompile__bin_chip *c) {
+    memset(c, 0, sizeof *c);
+    if (!s) return 0;
+    if (gpucompile__starts_with(s, "sm_") || gpucompile__starts_with(s, "compute_") || (*s >= '0' && *s <= '9')) {
+        const char *d = strchr(s, '_') ? strchr(s, '_') + 1 : s;
+        char *end;
+        long v = strtol(d, &end, 10);
+        if (end == d || v <= 0 || v > 10000) return 0;
+        if (*end == 'a' || *end == 'f') { c->specific = 1; end++; }
+        if (*end) return 0;
+        c->kind = GPUCOMPILE_TARGET_NVPTX;
+        c->cc = (int)v;
+        return 1;
+    }
+    if (gpucompile__starts_with(s, "gfx")) {
+        const char *colon = strchr(s, ':');
+        size_t n = colon ? (size_t)(colon - s) : strlen(s);
+        if (n >= sizeof c->name) return 0;
+        memcpy(c->name, s, n);
+        c->name[n] = 0;
+        c->kind = GPUCOMPILE_TARGET_AMDGPU;
+        while (colon) {
+            const char *f = colon + 1, *next = strchr(f, ':');
+            size_t fl = next ? (size_t)(next - f) : strlen(f);
+            int on;
+            if (fl < 2 || (f[fl - 1] != '+' && f[fl - 1] != '-')) return 0;
+            on = f[fl - 1] == '+' ? 1 : -1;
+            if (fl - 1 == 5 && strncmp(f, "xnack", 5) == 0) c->xnack = on;
+            else if (fl - 1 == 7 && strncmp(f, "sramecc", 7) == 0) c->sramecc = on;
+            else return 0;
+            colon = next;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+/* LLVM's generic AMDGPU targets and the chips each runs on. */
+GPUCOMPILE__PRIVATE int gpucompile__bin_generic_covers(const char *generic, const char *chip) {
+    static const char *const table[][2] = {
+        {"gfx9-generic", "gfx900,gfx902,gfx904,gfx906,gfx909,gfx90c"},
+        {"gfx10-1-generic", "gfx1010,gfx1011,gfx1012,gfx1013"},
+        {"gfx10-3-generic", "gfx1030,gfx1031,gfx1032,gfx1033,gfx1034,gfx1035,gfx1036"},
+        {"gfx11-generic", "gfx1100,gfx1101,gfx1102,gfx1103,gfx1150,gfx1151,gfx1152"},
+        {"gfx12-generic", "gfx1200,gfx1201"}};
+    size_t i;
+    for (i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (strcmp(generic, table[i][0]) == 0) return gpucompile__in_list(table[i][1], chip, strlen(chip));
+    return 0;
+}
+
+/* AMD target-ID features may also sit in the target's features ("+xnack"). */
+GPUCOMPILE__PRIVATE void gpucompile__bin_amd_features(const gpucompile_object *o, gpucompile__bin_chip *c) {
+    gpucompile_target *t = NULL;
+    const char *f;
+    if (gpucompile_target_parse(o->target, (size_t)-1, &o->allocator, NULL, &t) != GPUCOMPILE_OK) return;
+    f = gpucompile_target_features(t);
+    if (!c->xnack && strstr(f, "+xnack")) c->xnack = 1;
+    if (!c->xnack && strstr(f, "-xnack")) c->xnack = -1;
+    if (!c->sramecc && strstr(f, "+sramecc")) c->sramecc = 1;
+    if (!c->sramecc && strstr(f, "-sramecc")) c->sramecc = -1;
+    gpucompile_target_free(t);
+}
+
+/* How well object o serves device d: < 0 not at all; higher is better. */
+GPUCOMPILE__PRIVATE int gpucompile__bin_score(const gpucompile_object *o, const gpucompile__bin_chip *d, const char **why) {
+    gpucompile__bin_chip c;
+    if (!o || o->kind != d->kind || !gpucompile__bin_parse_chip(o->chip, &c) || c.kind != d->kind) return -1;
+    if (d->kind == GPUCOMPILE_TARGET_NVPTX) {
+        int same = c.cc == d->cc, major = c.cc / 10 == d->cc / 10 && c.cc <= d->cc, older = c.cc <= d->cc;
+        if (c.specific && !same) return -1; /* sm_90a code runs on sm_90 only */
+        if (o->format == GPUCOMPILE_FORMAT_BIN || o->format == GPUCOMPILE_FORMAT_DEFAULT) {
+            if (same) { *why = "exact cubin"; return 6000 + c.cc; }
+            if (major) { *why = "cubin of the same major architecture"; return 4000 + c.cc; }
+            return -1;
+        }
+        if (o->format == GPUCOMPILE_FORMAT_FATBIN) {
+            if (same) { *why = "fatbin with an exact cubin"; return 5000 + c.cc; }
+            if (major) { *why = "fatbin with a cubin of the same major architecture"; return 3000 + c.cc; }
+            if (older) { *why = "fatbin with PTX the driver compiles"; return 2000 + c.cc; }
+            return -1;
+        }
+        if (o->format == GPUCOMPILE_FORMAT_ISA && older) { *why = "PTX the driver compiles"; return 1000 + c.cc; }
+        return -1;
+    } else {
+        int score;
+        if (o->format != GPUCOMPILE_FORMAT_BIN && o->format != GPUCOMPILE_FORMAT_DEFAULT) return -1;
+        if (strcmp(c.name, d->name) == 0) { score = 100; *why = "hsaco for the processor"; }
+        else if (gpucompile__bin_generic_covers(c.name, d->name)) { score = 50; *why = "hsaco for a generic target"; }
+        else return -1;
+        gpucompile__bin_amd_features(o, &c);
+        if ((c.xnack && d->xnack && c.xnack != d->xnack) || (c.sramecc && d->sramecc && c.sramecc != d->sramecc)) return -1;
+        /* both set and equal beats unset on the object, which beats set on the object only */
+        score += (c.xnack ? (d->xnack ? 4 : 0) : 2) + (c.sramecc ? (d->sramecc ? 4 : 0) : 2);
+        return score;
+    }
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_binary_select(const gpucompile_binary *binary, const gpucompile_device *device,
+    const gpucompile_logger *logger, int *index) {
+    gpucompile__bin_chip d;
+    char arch[64];
+    const char *why = NULL;
+    int i, best = -1, best_score = -1;
+    if (index) *index = -1;
+    if (!binary || !device || !index) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    if (device->arch) snprintf(arch, sizeof arch, "%s", device->arch);
+    else snprintf(arch, sizeof arch, "sm_%d", device->compute_capability);
+    if (!gpucompile__bin_parse_chip(arch, &d)) {
+        gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT,
+                            "unknown device '%s'; expected sm_XY, a compute capability, or gfxNNN[:xnack+|-][:sramecc+|-]", arch);
+        return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    }
+    for (i = 0; i < binary->num_objects; i++) {
+        const char *w = NULL;
+        int s = gpucompile__bin_score(binary->objects[i], &d, &w);
+        if (s > best_score) { best_score = s; best = i; why = w; }
+    }
+    if (best < 0) {
+        gpucompile__buf b;
+        memset(&b, 0, sizeof b);
+        b.a = &binary->allocator;
+        for (i = 0; i < binary->num_objects; i++) {
+            const gpucompile_object *o = binary->objects[i];
+            if (o) gpucompile__buf_printf(&b, "%s[%d] %s %s (%s)", i ? ", " : "", i, o->target, gpucompile_format_string(o->format),
+                                          o->chip ? o->chip : "?");
+        }
+        gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_NO_OBJECT, "no object for device %s in binary @%s; "
+                            "it holds: %s", arch, binary->name ? binary->name : "", b.data ? b.data : "nothing");
+        gpucompile_free(b.a, b.data);
+        return GPUCOMPILE_ERROR_NO_OBJECT;
+    }
+    gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "device %s: object %d (%s), %s", arch, best,
+                        binary->objects[best]->target, why);
+    *index = best;
+    return GPUCOMPILE_OK;
+}
 
 /* ==== [section: end of binaries] ========================================================= */
 
 /* ==== [section: host embedding] ========================================================== */
+/* The host module being written: its context, the types we use, the logger. */
+typedef struct gpucompile__host {
+    LLVMModuleRef m;
+    LLVMContextRef c;
+    LLVMTypeRef ptr, i32, iptr, vd;
+    int iptr_bits;
+    const gpucompile_logger *logger;
+} gpucompile__host;
+
+GPUCOMPILE__PRIVATE void gpucompile__host_init(gpucompile__host *h, LLVMModuleRef m, const gpucompile_logger *logger) {
+    LLVMTargetDataRef td = LLVMCreateTargetData(LLVMGetDataLayoutStr(m));
+    h->m = m;
+    h->c = LLVMGetModuleContext(m);
+    h->ptr = LLVMPointerTypeInContext(h->c, 0);
+    h->i32 = LLVMInt32TypeInContext(h->c);
+    h->iptr = LLVMIntPtrTypeInContext(h->c, td); /* intptr_t / size_t of the host */
+    h->iptr_bits = (int)LLVMGetIntTypeWidth(h->iptr);
+    h->vd = LLVMVoidTypeInContext(h->c);
+    h->logger = logger;
+    LLVMDisposeTargetData(td);
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_error(gpucompile__host *h, gpucompile_result r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_error(gpucompile__host *h, gpucompile_result r, const char *fmt, ...) {
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    gpucompile__log(h->logger, GPUCOMPILE_SEVERITY_ERROR, r, GPUCOMPILE_STAGE_EMBED, NULL, msg);
+    return r;
+}
+
+/* A runtime function, declared once; NULL (and an error) when the host declares it otherwise. */
+GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_decl(gpucompile__host *h, const char *name, LLVMTypeRef ret,
+                                                       LLVMTypeRef *params, unsigned n) {
+    LLVMTypeRef type = LLVMFunctionType(ret, params, n, 0);
+    LLVMValueRef f = LLVMGetNamedFunction(h->m, name);
+    if (!f) return LLVMAddFunction(h->m, name, type);
+    if (LLVMGlobalGetValueType(f) != type) {
+        gpucompile__host_error(h, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "the host module declares '%s' with another type", name);
+        return NULL;
+    }
+    return f;
+}
+
+GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_call(gpucompile__host *h, LLVMBuilderRef b, LLVMValueRef fn,
+                                                       LLVMValueRef *args, unsigned n) {
+    (void)h;
+    return LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, args, n, "");
+}
+
+GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_load(LLVMBuilderRef b, LLVMTypeRef t, LLVMValueRef p, LLVMAtomicOrdering o, unsigned align) {
+    LLVMValueRef v = LLVMBuildLoad2(b, t, p, "");
+    LLVMSetAlignment(v, align);
+    if (o != LLVMAtomicOrderingNotAtomic) LLVMSetOrdering(v, o);
+    return v;
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__host_store(LLVMBuilderRef b, LLVMValueRef v, LLVMValueRef p, LLVMAtomicOrdering o, unsigned align) {
+    LLVMValueRef s = LLVMBuildStore(b, v, p);
+    LLVMSetAlignment(s, align);
+    if (o != LLVMAtomicOrderingNotAtomic) LLVMSetOrdering(s, o);
+}
+
+GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_global(gpucompile__host *h, const char *name, LLVMTypeRef t, LLVMValueRef init,
+                                                         LLVMLinkage linkage, unsigned align) {
+    LLVMValueRef g = LLVMAddGlobal(h->m, t, name);
+    LLVMSetInitializer(g, init);
+    LLVMSetLinkage(g, linkage);
+    LLVMSetAlignment(g, align);
+    return g;
+}
+
+GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_function(gpucompile__host *h, const char *name, LLVMTypeRef ret,
+                                                           LLVMTypeRef *params, unsigned n, LLVMLinkage linkage) {
+    LLVMValueRef f = LLVMAddFunction(h->m, name, LLVMFunctionType(ret, params, n, 0));
+    LLVMSetLinkage(f, linkage);
+    return f;
+}
+
+/* "<a>_<b><c>" into buf; 0 when it does not fit. */
+GPUCOMPILE__PRIVATE int gpucompile__host_name(char *buf, size_t size, const char *a, const char *b, const char *c) {
+    int n = b ? snprintf(buf, size, "%s_%s%s", a, b, c) : snprintf(buf, size, "%s%s", a, c);
+    return n > 0 && (size_t)n < size;
+}
+
+/* Appends { 65535, fn, null } to llvm.global_dtors (rebuilt: an appending array cannot grow). */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_add_dtor(gpucompile__host *h, LLVMValueRef fn) {
+    LLVMValueRef old = LLVMGetNamedGlobal(h->m, "llvm.global_dtors");
+    LLVMTypeRef fields[3];
+    LLVMTypeRef st;
+    LLVMValueRef *elems, vals[3], arr, g;
+    unsigned n = 0, i;
+    fields[0] = h->i32;
+    fields[1] = h->ptr;
+    fields[2] = h->ptr;
+    st = LLVMStructTypeInContext(h->c, fields, 3, 0);
+    if (old) {
+        LLVMTypeRef at = LLVMGlobalGetValueType(old);
+        if (LLVMGetTypeKind(at) != LLVMArrayTypeKind || LLVMGetElementType(at) != st || !LLVMGetInitializer(old))
+            return gpucompile__host_error(h, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "the host module's llvm.global_dtors has an unexpected form");
+        n = LLVMGetArrayLength(at);
+    }
+    elems = (LLVMValueRef *)gpucompile__alloc(NULL, (n + 1) * sizeof(LLVMValueRef));
+    if (!elems) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    for (i = 0; i < n; i++) elems[i] = LLVMGetAggregateElement(LLVMGetInitializer(old), i);
+    vals[0] = LLVMConstInt(h->i32, 65535, 0);
+    vals[1] = fn;
+    vals[2] = LLVMConstPointerNull(h->ptr);
+    elems[n] = LLVMConstStructInContext(h->c, vals, 3, 0);
+    arr = LLVMConstArray(st, elems, n + 1);
+    gpucompile_free(NULL, elems);
+    if (old) LLVMSetValueName2(old, "", 0);
+    g = LLVMAddGlobal(h->m, LLVMTypeOf(arr), "llvm.global_dtors");
+    LLVMSetLinkage(g, LLVMAppendingLinkage);
+    LLVMSetInitializer(g, arr);
+    if (old) LLVMDeleteGlobal(old);
+    return GPUCOMPILE_OK;
+}
+
+/* The optimization level of an object's target (MLIR passes it to the PTX JIT); 2 by default. */
+GPUCOMPILE__PRIVATE int gpucompile__object_opt_level(const gpucompile_object *o) {
+    gpucompile_target *t = NULL;
+    int level = 2;
+    if (o->target && gpucompile_target_parse(o->target, (size_t)-1, NULL, NULL, &t) == GPUCOMPILE_OK && t) level = t->O;
+    gpucompile_target_free(t);
+    return level;
+}
+
+/* Do two target texts name the same target (canonical texts equal)? */
+GPUCOMPILE__PRIVATE int gpucompile__same_target(const char *a, const char *b) {
+    gpucompile_target *ta = NULL, *tb = NULL;
+    char pa[2048], pb[2048];
+    int same = 0;
+    if (!a || !b) return 0;
+    if (strcmp(a, b) == 0) return 1;
+    if (gpucompile_target_parse(a, (size_t)-1, NULL, NULL, &ta) == GPUCOMPILE_OK &&
+        gpucompile_target_parse(b, (size_t)-1, NULL, NULL, &tb) == GPUCOMPILE_OK && ta && tb) {
+        gpucompile_target_print(ta, pa, sizeof pa);
+        gpucompile_target_print(tb, pb, sizeof pb);
+        same = strcmp(pa, pb) == 0;
+    }
+    gpucompile_target_free(ta);
+    gpucompile_target_free(tb);
+    return same;
+}
+
+/* <name>_load: returns the module, loading it the first time. State word: 0 not loaded,
+   1 being loaded (others wait, yielding), 2 loaded. A failed load goes back to 0, so the next
+   launch tries (and reports) again. */
+GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_loader(gpucompile__host *h, const char *name, LLVMValueRef load_fn,
+                                                         LLVMValueRef *load_args, unsigned num_args,
+                                                         LLVMValueRef state, LLVMValueRef module, LLVMValueRef yield) {
+    char sym[1024];
+    LLVMValueRef f, s, m, pair, ok;
+    LLVMBasicBlockRef entry, check, try_bb, load_bb, wait_bb, done_bb;
+    LLVMBuilderRef b;
+    if (!gpucompile__host_name(sym, sizeof sym, name, NULL, "_load")) return NULL;
+    f = gpucompile__host_function(h, sym, h->ptr, NULL, 0, LLVMInternalLinkage);
+    entry = LLVMAppendBasicBlockInContext(h->c, f, "entry");
+    check = LLVMAppendBasicBlockInContext(h->c, f, "check");
+    try_bb = LLVMAppendBasicBlockInContext(h->c, f, "try");
+    load_bb = LLVMAppendBasicBlockInContext(h->c, f, "load");
+    wait_bb = LLVMAppendBasicBlockInContext(h->c, f, "wait");
+    done_bb = LLVMAppendBasicBlockInContext(h->c, f, "done");
+    b = LLVMCreateBuilderInContext(h->c);
+    LLVMPositionBuilderAtEnd(b, entry);
+    LLVMBuildBr(b, check);
+    LLVMPositionBuilderAtEnd(b, check);
+    s = gpucompile__host_load(b, h->i32, state, LLVMAtomicOrderingAcquire, 4);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, s, LLVMConstInt(h->i32, 2, 0), ""), done_bb, try_bb);
+    LLVMPositionBuilderAtEnd(b, try_bb);
+    pair = LLVMBuildAtomicCmpXchg(b, state, LLVMConstInt(h->i32, 0, 0), LLVMConstInt(h->i32, 1, 0),
+                                  LLVMAtomicOrderingAcquireRelease, LLVMAtomicOrderingAcquire, 0);
+    LLVMBuildCondBr(b, LLVMBuildExtractValue(b, pair, 1, ""), load_bb, wait_bb);
+    LLVMPositionBuilderAtEnd(b, load_bb);
+    m = gpucompile__host_call(h, b, load_fn, load_args, num_args);
+    gpucompile__host_store(b, m, module, LLVMAtomicOrderingNotAtomic, 8);
+    ok = LLVMBuildICmp(b, LLVMIntNE, m, LLVMConstPointerNull(h->ptr), "");
+    gpucompile__host_store(b, LLVMBuildSelect(b, ok, LLVMConstInt(h->i32, 2, 0), LLVMConstInt(h->i32, 0, 0), ""), state,
+                           LLVMAtomicOrderingRelease, 4);
+    LLVMBuildRet(b, m);
+    LLVMPositionBuilderAtEnd(b, wait_bb);
+    gpucompile__host_call(h, b, yield, NULL, 0);
+    LLVMBuildBr(b, check);
+    LLVMPositionBuilderAtEnd(b, done_bb);
+    LLVMBuildRet(b, gpucompile__host_load(b, h->ptr, module, LLVMAtomicOrderingNotAtomic, 8));
+    LLVMDisposeBuilder(b);
+    return f;
+}
+
+/* <name>_unload (a global destructor): unloads a loaded module once, forgets cached functions. */
+GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_unloader(gpucompile__host *h, const char *name, LLVMValueRef unload_fn,
+                                                           LLVMValueRef state, LLVMValueRef module) {
+    char sym[1024];
+    LLVMValueRef f, s, m;
+    LLVMBasicBlockRef entry, unload_bb, done_bb;
+    LLVMBuilderRef b;
+    if (!gpucompile__host_name(sym, sizeof sym, name, NULL, "_unload")) return NULL;
+    f = gpucompile__host_function(h, sym, h->vd, NULL, 0, LLVMInternalLinkage);
+    entry = LLVMAppendBasicBlockInContext(h->c, f, "entry");
+    unload_bb = LLVMAppendBasicBlockInContext(h->c, f, "unload");
+    done_bb = LLVMAppendBasicBlockInContext(h->c, f, "done");
+    b = LLVMCreateBuilderInContext(h->c);
+    LLVMPositionBuilderAtEnd(b, entry);
+    s = LLVMBuildAtomicRMW(b, LLVMAtomicRMWBinOpXchg, state, LLVMConstInt(h->i32, 0, 0), LLVMAtomicOrderingAcquireRelease, 0);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, s, LLVMConstInt(h->i32, 2, 0), ""), unload_bb, done_bb);
+    LLVMPositionBuilderAtEnd(b, unload_bb);
+    m = gpucompile__host_load(b, h->ptr, module, LLVMAtomicOrderingNotAtomic, 8);
+    gpucompile__host_store(b, LLVMConstPointerNull(h->ptr), module, LLVMAtomicOrderingNotAtomic, 8);
+    gpucompile__host_call(h, b, unload_fn, &m, 1);
+    LLVMBuildBr(b, done_bb);
+    LLVMPositionBuilderAtEnd(b, done_bb);
+    LLVMBuildRetVoid(b);
+    LLVMDisposeBuilder(b);
+    return f;
+}
+
+/* <name>_<kernel>_get: the kernel's function, looked up once per loaded module (NULL when the
+   binary did not load). Made on first need; the unloader forgets the cached value. */
+GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_getter(gpucompile__host *h, const char *name, const char *kernel) {
+    char sym[1024];
+    LLVMValueRef f, loader, get_fn, cache, kname, fp, m, args[2], unloader;
+    LLVMBasicBlockRef entry, slow, get_bb, fail_bb, hit;
+    LLVMBuilderRef b;
+    LLVMTypeRef pp[2];
+    if (!gpucompile__host_name(sym, sizeof sym, name, kernel, "_get")) return NULL;
+    if ((f = LLVMGetNamedFunction(h->m, sym)) != NULL) return f;
+    if (!gpucompile__host_name(sym, sizeof sym, name, NULL, "_load") || !(loader = LLVMGetNamedFunction(h->m, sym))) return NULL;
+    pp[0] = h->ptr;
+    pp[1] = h->ptr;
+    if (!(get_fn = gpucompile__host_decl(h, "mgpuModuleGetFunction", h->ptr, pp, 2))) return NULL;
+    gpucompile__host_name(sym, sizeof sym, name, kernel, "_function");
+    cache = gpucompile__host_global(h, sym, h->ptr, LLVMConstPointerNull(h->ptr), LLVMInternalLinkage, 8);
+    gpucompile__host_name(sym, sizeof sym, name, kernel, "_kernel_name"); /* MLIR's name for it */
+    {
+        LLVMValueRef str = LLVMConstStringInContext(h->c, kernel, (unsigned)strlen(kernel), 0);
+        kname = gpucompile__host_global(h, sym, LLVMTypeOf(str), str, LLVMPrivateLinkage, 1);
+        LLVMSetGlobalConstant(kname, 1);
+        LLVMSetUnnamedAddress(kname, LLVMGlobalUnnamedAddr);
+    }
+    gpucompile__host_name(sym, sizeof sym, name, kernel, "_get");
+    f = gpucompile__host_function(h, sym, h->ptr, NULL, 0, LLVMInternalLinkage);
+    entry = LLVMAppendBasicBlockInContext(h->c, f, "entry");
+    hit = LLVMAppendBasicBlockInContext(h->c, f, "cached");
+    slow = LLVMAppendBasicBlockInContext(h->c, f, "load");
+    get_bb = LLVMAppendBasicBlockInContext(h->c, f, "get");
+    fail_bb = LLVMAppendBasicBlockInContext(h->c, f, "fail");
+    b = LLVMCreateBuilderInContext(h->c);
+    LLVMPositionBuilderAtEnd(b, entry);
+    fp = gpucompile__host_load(b, h->ptr, cache, LLVMAtomicOrderingAcquire, 8);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, fp, LLVMConstPointerNull(h->ptr), ""), hit, slow);
+    LLVMPositionBuilderAtEnd(b, hit);
+    LLVMBuildRet(b, fp);
+    LLVMPositionBuilderAtEnd(b, slow);
+    m = gpucompile__host_call(h, b, loader, NULL, 0);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, m, LLVMConstPointerNull(h->ptr), ""), get_bb, fail_bb);
+    LLVMPositionBuilderAtEnd(b, get_bb);
+    args[0] = m;
+    args[1] = kname;
+    fp = gpucompile__host_call(h, b, get_fn, args, 2);
+    gpucompile__host_store(b, fp, cache, LLVMAtomicOrderingRelease, 8);
+    LLVMBuildRet(b, fp);
+    LLVMPositionBuilderAtEnd(b, fail_bb);
+    LLVMBuildRet(b, LLVMConstPointerNull(h->ptr));
+    /* the unloader forgets this function too */
+    gpucompile__host_name(sym, sizeof sym, name, NULL, "_unload");
+    if ((unloader = LLVMGetNamedFunction(h->m, sym)) != NULL) {
+        LLVMBasicBlockRef last = LLVMGetLastBasicBlock(unloader);
+        LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(last));
+        gpucompile__host_store(b, LLVMConstPointerNull(h->ptr), cache, LLVMAtomicOrderingRelease, 8);
+    }
+    LLVMDisposeBuilder(b);
+    return f;
+}
+
+/* The launch itself at b's position: function, sizes as intptr, smem i32, stream (NULL: a
+   synchronous launch on a stream of its own). */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_launch(gpucompile__host *h, LLVMBuilderRef b, LLVMValueRef fn,
+    LLVMValueRef *dims, LLVMValueRef smem, LLVMValueRef stream, LLVMValueRef args, int num_params) {
+    LLVMTypeRef lp[12], one = h->ptr;
+    LLVMValueRef launch, create, sync, destroy, a[12], s;
+    int i;
+    lp[0] = h->ptr;
+    for (i = 1; i <= 6; i++) lp[i] = h->iptr;
+    lp[7] = h->i32;
+    lp[8] = lp[9] = lp[10] = h->ptr;
+    lp[11] = h->iptr;
+    if (!(launch = gpucompile__host_decl(h, "mgpuLaunchKernel", h->vd, lp, 12))) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    s = stream;
+    if (!stream) {
+        if (!(create = gpucompile__host_decl(h, "mgpuStreamCreate", h->ptr, NULL, 0)) ||
+            !(sync = gpucompile__host_decl(h, "mgpuStreamSynchronize", h->vd, &one, 1)) ||
+            !(destroy = gpucompile__host_decl(h, "mgpuStreamDestroy", h->vd, &one, 1)))
+            return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+        s = gpucompile__host_call(h, b, create, NULL, 0);
+    }
+    a[0] = fn;
+    for (i = 0; i < 6; i++) a[1 + i] = dims[i];
+    a[7] = smem;
+    a[8] = s;
+    a[9] = args;
+    a[10] = LLVMConstPointerNull(h->ptr);
+    a[11] = LLVMConstInt(h->iptr, num_params > 0 ? (unsigned long long)num_params : 0, 0);
+    gpucompile__host_call(h, b, launch, a, 12);
+    if (!stream) {
+        gpucompile__host_call(h, b, sync, &s, 1);
+        gpucompile__host_call(h, b, destroy, &s, 1);
+    }
+    return GPUCOMPILE_OK;
+}
+
+/* <name>_<kernel>_launch(intptr_t x6, int32_t smem, void *stream, void **args). */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_launch_function(gpucompile__host *h, const char *name,
+                                                                       const gpucompile_kernel *k) {
+    char sym[1024];
+    LLVMTypeRef params[9];
+    LLVMValueRef f, getter, fn, dims[6], stream;
+    LLVMBasicBlockRef entry, go, sync_bb, async_bb, out;
+    LLVMBuilderRef b;
+    gpucompile_result r;
+    int i;
+    for (i = 0; i < 6; i++) params[i] = h->iptr;
+    params[6] = h->i32;
+    params[7] = params[8] = h->ptr;
+    if (!(getter = gpucompile__host_getter(h, name, k->name))) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    gpucompile__host_name(sym, sizeof sym, name, k->name, "_launch");
+    f = gpucompile__host_function(h, sym, h->vd, params, 9, LLVMExternalLinkage);
+    entry = LLVMAppendBasicBlockInContext(h->c, f, "entry");
+    go = LLVMAppendBasicBlockInContext(h->c, f, "launch");
+    sync_bb = LLVMAppendBasicBlockInContext(h->c, f, "sync");
+    async_bb = LLVMAppendBasicBlockInContext(h->c, f, "async");
+    out = LLVMAppendBasicBlockInContext(h->c, f, "out");
+    b = LLVMCreateBuilderInContext(h->c);
+    LLVMPositionBuilderAtEnd(b, entry);
+    fn = gpucompile__host_call(h, b, getter, NULL, 0);
+    /* no function: the runtime has reported why (load or lookup failed); launch nothing */
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, fn, LLVMConstPointerNull(h->ptr), ""), go, out);
+    LLVMPositionBuilderAtEnd(b, go);
+    stream = LLVMGetParam(f, 7);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, stream, LLVMConstPointerNull(h->ptr), ""), sync_bb, async_bb);
+    for (i = 0; i < 6; i++) dims[i] = LLVMGetParam(f, (unsigned)i);
+    LLVMPositionBuilderAtEnd(b, sync_bb);
+    r = gpucompile__host_launch(h, b, fn, dims, LLVMGetParam(f, 6), NULL, LLVMGetParam(f, 8), k->num_params);
+    LLVMBuildRetVoid(b);
+    LLVMPositionBuilderAtEnd(b, async_bb);
+    if (r == GPUCOMPILE_OK) r = gpucompile__host_launch(h, b, fn, dims, LLVMGetParam(f, 6), stream, LLVMGetParam(f, 8), k->num_params);
+    LLVMBuildRetVoid(b);
+    LLVMPositionBuilderAtEnd(b, out);
+    LLVMBuildRetVoid(b);
+    LLVMDisposeBuilder(b);
+    return r;
+}
+
+/* Is a symbol this embedding would create already in the host? */
+GPUCOMPILE__PRIVATE int gpucompile__host_taken(gpucompile__host *h, const char *a, const char *b, const char *c) {
+    char sym[1024];
+    if (!gpucompile__host_name(sym, sizeof sym, a, b, c)) return 1;
+    if (LLVMGetNamedGlobal(h->m, sym) || LLVMGetNamedFunction(h->m, sym)) {
+        gpucompile__host_error(h, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "the host module already has a symbol '%s' (binary embedded twice?)", sym);
+        return 1;
+    }
+    return 0;
+}
+
+/* The kernels to give launch functions: the selected object's, or (run-time selection) every
+   object's, each name once. */
+GPUCOMPILE__PRIVATE int gpucompile__host_kernels(const gpucompile_binary *bin, int selected, const gpucompile_kernel **out, int cap) {
+    int n = 0, i, j, l;
+    for (i = 0; i < bin->num_objects; i++) {
+        const gpucompile_object *o = bin->objects[i];
+        if (selected >= 0 && i != selected) continue;
+        for (j = 0; j < o->num_kernels; j++) {
+            for (l = 0; l < n; l++) if (strcmp(out[l]->name, o->kernels[j].name) == 0) break;
+            if (l < n) {
+                if (out[l]->num_params < 0) out[l] = &o->kernels[j];
+                continue;
+            }
+            if (n == cap) return -1;
+            out[n++] = &o->kernels[j];
+        }
+    }
+    return n;
+}
+
+#define GPUCOMPILE__MAX_EMBED_KERNELS 1024
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_embed_binary(LLVMModuleRef host, const gpucompile_binary *binary,
+                                                         const gpucompile_embed_options *options) {
+    gpucompile_embed_options opts;
+    gpucompile__host h;
+    const gpucompile_kernel **kernels;
+    const gpucompile_object *obj = NULL;
+    const char *name;
+    unsigned char *data = NULL;
+    size_t size = 0;
+    int selected = 0, nk, i, jit, add_null = 0;
+    LLVMTypeRef pp[2];
+    LLVMValueRef cst, state, module, load_fn, unload_fn, yield, loader, unloader, largs[2];
+    gpucompile_result r = GPUCOMPILE_OK;
+    memset(&opts, 0, sizeof opts);
+    if (options) opts = *options;
+    if (!host || !binary) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    gpucompile__host_init(&h, host, &opts.logger);
+    if (gpucompile_binary_verify(binary, &opts.logger) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_INVALID_BINARY;
+    name = binary->name;
+    if (!name || !*name) return gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_BINARY, "the binary has no name");
+    switch (binary->handler.kind) {
+    case GPUCOMPILE_HANDLER_SELECT_INDEX:
+        selected = binary->handler.index < 0 || binary->handler.index >= binary->num_objects ? -1 : (int)binary->handler.index;
+        break;
+    case GPUCOMPILE_HANDLER_SELECT_TARGET:
+        for (selected = binary->num_objects - 1; selected >= 0; selected--)
+            if (gpucompile__same_target(binary->handler.target, binary->objects[selected]->target)) break;
+        for (i = 0; i < selected; i++) /* the first match, as MLIR takes it */
+            if (gpucompile__same_target(binary->handler.target, binary->objects[i]->target)) { selected = i; break; }
+        break;
+    case GPUCOMPILE_HANDLER_RUNTIME: selected = -2; break;
+    default: selected = 0; break;
+    }
+    if (selected == -1)
+        return gpucompile__host_error(&h, GPUCOMPILE_ERROR_NO_OBJECT, "binary '%s': the requested target object couldn't be found", name);
+    kernels = (const gpucompile_kernel **)gpucompile__alloc(NULL, GPUCOMPILE__MAX_EMBED_KERNELS * sizeof *kernels);
+    if (!kernels) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    nk = gpucompile__host_kernels(binary, selected >= 0 ? selected : -1, kernels, GPUCOMPILE__MAX_EMBED_KERNELS);
+    if (nk < 0) r = gpucompile__host_error(&h, GPUCOMPILE_ERROR_UNSUPPORTED, "binary '%s': too many kernels", name);
+    /* refuse before changing anything */
+    if (r == GPUCOMPILE_OK && (gpucompile__host_taken(&h, name, NULL, "_bin_cst") || gpucompile__host_taken(&h, name, NULL, "_load") ||
+        gpucompile__host_taken(&h, name, NULL, "_unload") || gpucompile__host_taken(&h, name, NULL, "_module") ||
+        gpucompile__host_taken(&h, name, NULL, "_state")))
+        r = GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    for (i = 0; r == GPUCOMPILE_OK && i < nk; i++)
+        if (gpucompile__host_taken(&h, name, kernels[i]->name, "_function") || gpucompile__host_taken(&h, name, kernels[i]->name, "_get") ||
+            gpucompile__host_taken(&h, name, kernels[i]->name, "_kernel_name") ||
+            (!opts.no_launch_functions && gpucompile__host_taken(&h, name, kernels[i]->name, "_launch")))
+            r = GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    if (r != GPUCOMPILE_OK) { gpucompile_free(NULL, kernels); return r; }
+    if (selected >= 0) {
+        obj = binary->objects[selected];
+        data = obj->data;
+        size = obj->size;
+        add_null = obj->format == GPUCOMPILE_FORMAT_ISA; /* the PTX JIT reads a C string */
+    } else if ((r = gpucompile_binary_write_offload(binary, &data, &size)) != GPUCOMPILE_OK) {
+        gpucompile_free(NULL, kernels);
+        return gpucompile__host_error(&h, r, "binary '%s': cannot write the offload binary", name);
+    }
+    /* the runtime functions first: a conflicting declaration refuses before anything is added */
+    pp[0] = h.ptr;
+    pp[1] = h.iptr;
+    jit = obj && obj->format == GPUCOMPILE_FORMAT_ISA;
+    if (jit) {
+        pp[1] = h.i32;
+        load_fn = gpucompile__host_decl(&h, "mgpuModuleLoadJIT", h.ptr, pp, 2);
+    } else {
+        load_fn = gpucompile__host_decl(&h, obj ? "mgpuModuleLoad" : "gpucompile_runtime_load_offload_binary", h.ptr, pp, 2);
+    }
+    unload_fn = gpucompile__host_decl(&h, "mgpuModuleUnload", h.vd, pp, 1);
+    {
+        const char *triple = LLVMGetTarget(host);
+        yield = gpucompile__host_decl(&h, triple && strstr(triple, "windows") ? "SwitchToThread" : "sched_yield", h.i32, NULL, 0);
+    }
+    if (!load_fn || !unload_fn || !yield) r = GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    if (r == GPUCOMPILE_OK) {
+        char sym[1024];
+        LLVMValueRef str = LLVMConstStringInContext(h.c, (const char *)data, (unsigned)size, !add_null);
+        gpucompile__host_name(sym, sizeof sym, name, NULL, "_bin_cst");
+        cst = gpucompile__host_global(&h, sym, LLVMTypeOf(str), str, LLVMInternalLinkage, 8);
+        LLVMSetGlobalConstant(cst, 1);
+        gpucompile__host_name(sym, sizeof sym, name, NULL, "_state");
+        state = gpucompile__host_global(&h, sym, h.i32, LLVMConstInt(h.i32, 0, 0), LLVMInternalLinkage, 4);
+        gpucompile__host_name(sym, sizeof sym, name, NULL, "_module");
+        module = gpucompile__host_global(&h, sym, h.ptr, LLVMConstPointerNull(h.ptr), LLVMInternalLinkage, 8);
+        largs[0] = cst;
+        largs[1] = jit ? LLVMConstInt(h.i32, (unsigned long long)gpucompile__object_opt_level(obj), 0)
+                       : LLVMConstInt(h.iptr, (unsigned long long)size, 0);
+        loader = gpucompile__host_loader(&h, name, load_fn, largs, 2, state, module, yield);
+        unloader = gpucompile__host_unloader(&h, name, unload_fn, state, module);
+        r = gpucompile__host_add_dtor(&h, unloader);
+        (void)loader;
+    }
+    for (i = 0; r == GPUCOMPILE_OK && i < nk; i++) {
+        if (opts.no_launch_functions) r = gpucompile__host_getter(&h, name, kernels[i]->name) ? GPUCOMPILE_OK : GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+        else r = gpucompile__host_launch_function(&h, name, kernels[i]);
+    }
+    if (!obj) gpucompile_free(&binary->allocator, data);
+    gpucompile_free(NULL, kernels);
+    return r;
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_emit_launch(LLVMBuilderRef builder, LLVMModuleRef host,
+    const char *binary_name, const char *kernel, const LLVMValueRef grid[3], const LLVMValueRef block[3],
+    LLVMValueRef shared_bytes, LLVMValueRef stream, LLVMValueRef args, int num_params, const gpucompile_logger *logger) {
+    gpucompile__host h;
+    LLVMValueRef dims[6], getter, fn;
+    LLVMTypeRef t0;
+    char sym[1024];
+    int i, w;
+    if (!builder || !host || !binary_name || !kernel || !grid || !block) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    gpucompile__host_init(&h, host, logger);
+    for (i = 0; i < 6; i++) {
+        dims[i] = i < 3 ? grid[i] : block[i - 3];
+        if (!dims[i]) return gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "launch of '%s': a grid or block size is missing", kernel);
+    }
+    t0 = LLVMTypeOf(dims[0]);
+    w = LLVMGetTypeKind(t0) == LLVMIntegerTypeKind ? (int)LLVMGetIntTypeWidth(t0) : 0;
+    if (w != 32 && w != 64 && w != h.iptr_bits)
+        return gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_ARGUMENT,
+                                      "launch of '%s': grid and block sizes must be i32, i64 or the index type (i%d)", kernel, h.iptr_bits);
+    for (i = 1; i < 6; i++) {
+        LLVMTypeRef t = LLVMTypeOf(dims[i]);
+        if (t != t0) {
+            char *a = LLVMPrintTypeToString(t0), *b = LLVMPrintTypeToString(t);
+            gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_ARGUMENT,
+                                   "launch of '%s': grid and block sizes must all have the same type (%s and %s)", kernel, a, b);
+            LLVMDisposeMessage(a);
+            LLVMDisposeMessage(b);
+            return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+        }
+    }
+    if (shared_bytes && LLVMTypeOf(shared_bytes) != h.i32)
+        return gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "launch of '%s': the dynamic shared memory size must be i32", kernel);
+    if ((stream && LLVMGetTypeKind(LLVMTypeOf(stream)) != LLVMPointerTypeKind) || (args && LLVMGetTypeKind(LLVMTypeOf(args)) != LLVMPointerTypeKind))
+        return gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "launch of '%s': stream and args must be pointers", kernel);
+    if (!gpucompile__host_name(sym, sizeof sym, binary_name, NULL, "_load") || !LLVMGetNamedFunction(host, sym))
+        return gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_ARGUMENT,
+                                      "binary '%s' is not embedded in this host module (gpucompile_embed_binary first)", binary_name);
+    if (!(getter = gpucompile__host_getter(&h, binary_name, kernel))) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    fn = gpucompile__host_call(&h, builder, getter, NULL, 0);
+    for (i = 0; i < 6; i++) /* sizes are unsigned: widen with zeros */
+        if (w != h.iptr_bits) dims[i] = w < h.iptr_bits ? LLVMBuildZExt(builder, dims[i], h.iptr, "") : LLVMBuildTrunc(builder, dims[i], h.iptr, "");
+    return gpucompile__host_launch(&h, builder, fn, dims, shared_bytes ? shared_bytes : LLVMConstInt(h.i32, 0, 0), stream,
+                                   args ? args : LLVMConstPointerNull(h.ptr), num_params);
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_host_module_create(LLVMContextRef context, const char *name,
+    const char *triple, const gpucompile_logger *logger, LLVMModuleRef *out) {
+    static int native_ok = -1;
+    char *def = NULL, *err = NULL;
+    LLVMTargetRef target;
+    LLVMModuleRef m;
+    if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    if (!context) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    gpucompile__lock();
+    if (native_ok < 0) native_ok = LLVMInitializeNativeTarget() == 0;
+    gpucompile__unlock();
+    if (!triple) triple = def = LLVMGetDefaultTargetTriple();
+    m = LLVMModuleCreateWithNameInContext(name ? name : "host", context);
+    LLVMSetTarget(m, triple);
+    if (LLVMGetTargetFromTriple(triple, &target, &err) == 0) {
+        LLVMTargetMachineRef tm = LLVMCreateTargetMachine(target, triple, "", "", LLVMCodeGenLevelDefault, LLVMRelocPIC, LLVMCodeModelDefault);
+        if (tm) {
+            LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+            char *layout = LLVMCopyStringRepOfTargetData(td);
+            LLVMSetDataLayout(m, layout);
+            LLVMDisposeMessage(layout);
+            LLVMDisposeTargetData(td);
+            LLVMDisposeTargetMachine(tm);
+        }
+    } else {
+        /* LLVM lacks that target here: the triple alone (llc fills in the layout) */
+        gpucompile__logf(logger, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, GPUCOMPILE_STAGE_EMBED,
+                         "host triple '%s': %s; no data layout set", triple, err ? err : "unknown target");
+    }
+    if (err) LLVMDisposeMessage(err);
+    if (def) LLVMDisposeMessage(def);
+    *out = m;
+    return GPUCOMPILE_OK;
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_write_host_module(const gpucompile_binary *binary, const char *triple,
+    const char *path, const gpucompile_embed_options *options) {
+    const gpucompile_logger *logger = options ? &options->logger : NULL;
+    LLVMContextRef ctx;
+    LLVMModuleRef m = NULL;
+    gpucompile_result r;
+    char *msg = NULL;
+    if (!binary || !path) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    ctx = LLVMContextCreate();
+    r = gpucompile_host_module_create(ctx, binary->name, triple, logger, &m);
+    if (r == GPUCOMPILE_OK) r = gpucompile_embed_binary(m, binary, options);
+    if (r == GPUCOMPILE_OK && LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
+        gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_LLVM, GPUCOMPILE_STAGE_EMBED,
+                         "the host module does not verify: %s", msg ? msg : "");
+        r = GPUCOMPILE_ERROR_LLVM;
+    }
+    if (msg) LLVMDisposeMessage(msg);
+    if (r == GPUCOMPILE_OK) {
+        char *text = LLVMPrintModuleToString(m);
+        r = gpucompile_write_file(path, text, strlen(text));
+        LLVMDisposeMessage(text);
+        if (r != GPUCOMPILE_OK)
+            gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, r, GPUCOMPILE_STAGE_EMBED, "cannot write '%s'", path);
+    }
+    if (m) LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+    return r;
+}
 
 /* ==== [section: end of host embedding] =================================================== */
 

@@ -5,6 +5,7 @@
 #include <llvm-c/BitWriter.h>
 #include <llvm-c/IRReader.h>
 #include <llvm-c/Target.h>
+#include <unistd.h>
 
 static char tmpdir[256];
 
@@ -487,6 +488,54 @@ static void test_ptx_equals_opt_llc(void) {
     }
 }
 
+/* The isolated mode: the same object from a child process; a child's death is an error. */
+static void test_isolated_compile(void) {
+    gpucompile_target t = nvptx("sm_80");
+    gpucompile_options opts;
+    gpucompile_object *a = NULL, *b = NULL;
+    t_log l;
+    char script[512], cmd[1024];
+    FILE *f;
+    if (access("build/gpucompile", X_OK) != 0) SKIP("build/gpucompile is not built");
+    memset(&opts, 0, sizeof opts);
+    opts.format = GPUCOMPILE_FORMAT_ISA;
+    CHECK(compile_path(saxpy, &t, &opts, &l, &a) == GPUCOMPILE_OK);
+    opts.isolate = "build/gpucompile";
+    CHECK(compile_path(saxpy, &t, &opts, &l, &b) == GPUCOMPILE_OK);
+    if (a && b) {
+        CHECK(a->size == b->size && memcmp(a->data, b->data, a->size) == 0);
+        CHECK(b->num_kernels == 1 && strcmp(b->kernels[0].name, "saxpy") == 0 && b->kernels[0].num_params == 4);
+        CHECK_STR(a->target, b->target);
+    }
+    gpucompile_object_free(a);
+    gpucompile_object_free(b);
+    /* errors come back as diagnostics */
+    CHECK(compile_text("define void @f( {", &t, GPUCOMPILE_FORMAT_ISA, &l, &a) == GPUCOMPILE_ERROR_INVALID_INPUT);
+    opts.logger = t_logger(&l);
+    CHECK(gpucompile_compile_ir("define void @f( {", 17, "bad.ll", &t, &opts, &a) == GPUCOMPILE_ERROR_LLVM);
+    CHECK_LOG(&l, "invalid LLVM IR");
+    /* a compiler that dies by a signal */
+    snprintf(script, sizeof script, "%s/dies.sh", tmpdir);
+    f = fopen(script, "w");
+    fprintf(f, "#!/bin/sh\nkill -SEGV $$\n");
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "chmod +x %s", script);
+    free(t_sh(cmd, NULL));
+    opts.isolate = script;
+    opts.logger = t_logger(&l);
+    CHECK(gpucompile_compile_file(saxpy, &t, &opts, &a) == GPUCOMPILE_ERROR_LLVM);
+    CHECK(a == NULL);
+    CHECK_LOG(&l, "died with signal 11");
+    /* hooks cannot cross a process boundary */
+    {
+        gpucompile_hooks hooks;
+        memset(&hooks, 0, sizeof hooks);
+        opts.hooks = &hooks;
+        opts.isolate = "build/gpucompile";
+        CHECK(compile_path(saxpy, &t, &opts, &l, &a) == GPUCOMPILE_ERROR_INVALID_ARGUMENT);
+    }
+}
+
 static void test_strings(void) {
     int i;
     for (i = 0; i < GPUCOMPILE_RESULT_COUNT; i++) CHECK(gpucompile_result_string((gpucompile_result)i)[0] != 0);
@@ -521,6 +570,7 @@ int main(void) {
     RUN(test_caller_module_is_not_modified);
     RUN(test_fatbin_refused_for_custom);
     RUN(test_ptx_equals_opt_llc);
+    RUN(test_isolated_compile);
     {
         char cmd[512];
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);

@@ -9,6 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if !defined(_WIN32)
+#include <unistd.h>
+#endif
 
 #define MAX_ITEMS 64
 
@@ -23,6 +26,12 @@ static const char *usage_text =
     "  --toolkit PATH       CUDA or ROCm root (else CUDA_PATH/CUDA_HOME/CUDA_ROOT, ROCM_PATH/...)\n"
     "  --cache-dir DIR      compile cache (default $XDG_CACHE_HOME/gpucompile or ~/.cache/gpucompile)\n"
     "  --no-cache           do not read or write the compile cache\n"
+    "  --bin-method M       NVPTX cubin: nvjitlink | ptxas | driver (default: the first that works)\n"
+    "  --tool NAME=PATH     use PATH for an external tool or library (ptxas, fatbinary, nvJitLink, libcuda, ld.lld)\n"
+    "  --tool-timeout S     kill an external tool after S seconds (default 300)\n"
+    "  --debug              keep debug information\n"
+    "  --isolate            compile in a child process: a crash inside LLVM becomes an error\n"
+    "  --object-out PATH    also write the object with its kernel metadata (gpucompile_object_serialize)\n"
     "  -l, --link FILE      extra bitcode library, repeatable\n"
     "  --print-target ATTR  parse and verify ATTR only; print its canonical text\n"
     "  -v, --verbose        diagnostics, stage timings and external command lines on stderr\n"
@@ -34,8 +43,10 @@ typedef struct cli {
     int num_targets;
     const char *links[MAX_ITEMS];
     int num_links;
-    const char *input, *output, *format, *toolkit, *print_target, *cache_dir;
-    int no_cache;
+    const char *input, *output, *format, *toolkit, *print_target, *cache_dir, *bin_method, *object_out;
+    gpucompile_tool_path tools[MAX_ITEMS];
+    int num_tools, no_cache, debug, isolate;
+    double tool_timeout;
     int verbose;
 } cli;
 
@@ -82,6 +93,28 @@ static int parse_args(int argc, char **argv, cli *c) {
         if ((t = TAKES("--toolkit", "--toolkit")) != 0) { if (t < 0) return 2; c->toolkit = v; continue; }
         if ((t = TAKES("--cache-dir", "--cache-dir")) != 0) { if (t < 0) return 2; c->cache_dir = v; continue; }
         if (strcmp(a, "--no-cache") == 0) { c->no_cache = 1; continue; }
+        if (strcmp(a, "--debug") == 0) { c->debug = 1; continue; }
+        if (strcmp(a, "--isolate") == 0) { c->isolate = 1; continue; }
+        if ((t = TAKES("--bin-method", "--bin-method")) != 0) { if (t < 0) return 2; c->bin_method = v; continue; }
+        if ((t = TAKES("--object-out", "--object-out")) != 0) { if (t < 0) return 2; c->object_out = v; continue; }
+        if ((t = TAKES("--tool-timeout", "--tool-timeout")) != 0) {
+            char *end;
+            if (t < 0) return 2;
+            c->tool_timeout = strtod(v, &end);
+            if (*end || c->tool_timeout <= 0) return usage_error("bad --tool-timeout", v);
+            continue;
+        }
+        if ((t = TAKES("--tool", "--tool")) != 0) {
+            const char *eq;
+            if (t < 0) return 2;
+            eq = strchr(v, '=');
+            if (!eq || eq == v || c->num_tools == MAX_ITEMS) return usage_error("--tool wants NAME=PATH", v);
+            c->tools[c->num_tools].name = v; /* cut at '=' below: argv strings are ours to change */
+            c->tools[c->num_tools].path = eq + 1;
+            argv[i][eq - v] = 0;
+            c->num_tools++;
+            continue;
+        }
         if ((t = TAKES("--print-target", "--print-target")) != 0) { if (t < 0) return 2; c->print_target = v; continue; }
 #undef TAKES
         if (a[0] == '-' && a[1] != 0) return usage_error("unknown option", a);
@@ -89,6 +122,17 @@ static int parse_args(int argc, char **argv, cli *c) {
         c->input = a;
     }
     return -1;
+}
+
+/* This program's own path, for --isolate. */
+static const char *self_path(const char *argv0) {
+    static char buf[4096];
+#if defined(__linux__)
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n > 0) { buf[n] = 0; return buf; }
+#endif
+    snprintf(buf, sizeof buf, "%s", argv0);
+    return buf;
 }
 
 static int print_target(const char *text, gpucompile_logger *logger) {
@@ -144,6 +188,12 @@ int main(int argc, char **argv) {
         if (!opts.format) return usage_error("unknown format", c.format);
     }
     opts.toolkit_path = c.toolkit;
+    opts.bin_method = c.bin_method;
+    opts.tools = c.tools;
+    opts.num_tools = c.num_tools;
+    opts.tool_timeout_s = c.tool_timeout;
+    opts.debug = c.debug;
+    if (c.isolate) opts.isolate = self_path(argv[0]);
     {
         static char cache_dir[4096];
         if (c.cache_dir) opts.cache_dir = c.cache_dir;
@@ -167,7 +217,17 @@ done:
     if (r != GPUCOMPILE_OK) return 1;
     if (c.verbose) print_object(obj);
     rc = 0;
-    if (c.output) {
+    if (c.object_out) {
+        unsigned char *bytes;
+        size_t n;
+        if (gpucompile_object_serialize(obj, NULL, &bytes, &n) != GPUCOMPILE_OK ||
+            gpucompile_write_file(c.object_out, bytes, n) != GPUCOMPILE_OK) {
+            fprintf(stderr, "gpucompile: error: cannot write '%s'\n", c.object_out);
+            rc = 1;
+        }
+        gpucompile_free(NULL, bytes);
+    }
+    if (c.output && rc == 0) {
         if (gpucompile_write_file(c.output, obj->data, obj->size) != GPUCOMPILE_OK) {
             fprintf(stderr, "gpucompile: error: cannot write '%s'\n", c.output);
             rc = 1;
