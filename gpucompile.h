@@ -76,6 +76,14 @@ extern "C" {
 #define GPUCOMPILE_API extern
 #endif
 
+/* The printf archetype of the format-checked functions: with GCC for mingw, "printf" means
+   msvcrt's (no %zu), while mingw's stdio in C99/C++11 modes (what vsnprintf is there) has it. */
+#if defined(__MINGW32__) && !defined(__clang__)
+#define GPUCOMPILE__PRINTF gnu_printf
+#else
+#define GPUCOMPILE__PRINTF printf
+#endif
+
 #define GPUCOMPILE_VERSION_STRING "0.1.0"
 
 /* ---- results ------------------------------------------------------------------------- */
@@ -346,8 +354,6 @@ struct gpucompile_backend {
     gpucompile_result (*libraries)(gpucompile_job *job);
     /* after linking, internalizing and the post_link hook: what must also reach library code */
     gpucompile_result (*post_link)(gpucompile_job *job);
-    /* each library once loaded, before the bitcode_file hook and linking (MLIR's handleBitcodeFile) */
-    gpucompile_result (*bitcode_file)(gpucompile_job *job, LLVMModuleRef library, const char *path);
     int (*is_kernel)(gpucompile_job *job, LLVMValueRef fn); /* NULL: the calling convention says */
     /* what `bin` and `fatbin` are made from: LLVMAssemblyFile or LLVMObjectFile */
     LLVMCodeGenFileType bin_from;
@@ -388,7 +394,7 @@ struct gpucompile_job {
 GPUCOMPILE_API void gpucompile_job_log(gpucompile_job *job, gpucompile_severity sev, gpucompile_result res,
     const char *origin, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 5, 6)))
+    __attribute__((format(GPUCOMPILE__PRINTF, 5, 6)))
 #endif
     ;
 GPUCOMPILE_API void *gpucompile_job_alloc(gpucompile_job *job, size_t size);
@@ -799,7 +805,7 @@ GPUCOMPILE__PRIVATE void gpucompile__log(const gpucompile_logger *l, gpucompile_
 GPUCOMPILE__PRIVATE void gpucompile__logf(const gpucompile_logger *l, gpucompile_severity sev, gpucompile_result res,
                                           gpucompile_stage stage, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 5, 6)))
+    __attribute__((format(GPUCOMPILE__PRINTF, 5, 6)))
 #endif
     ;
 GPUCOMPILE__PRIVATE void gpucompile__logf(const gpucompile_logger *l, gpucompile_severity sev, gpucompile_result res,
@@ -981,7 +987,10 @@ GPUCOMPILE__PRIVATE int gpucompile__triple_fits(gpucompile_target_kind kind, con
     return n == 6 && strncmp(triple, "amdgcn", 6) == 0;
 }
 
-/* MLIR's checks in MLIR's order and words (first failure only, as MLIR), then ours. */
+/* MLIR's checks in MLIR's order and words (first failure only, as MLIR; the link check done
+   right: a NULL or empty element is refused), then ours: flag names not empty; for NVPTX and
+   AMDGPU (not custom) a triple of that backend, a chip this LLVM knows, and no AMDGPU generic
+   chip (those need code object version 6, beyond MLIR's ABI versions). */
 GPUCOMPILE_DEF gpucompile_result gpucompile_target_verify(const gpucompile_target *t, const gpucompile_logger *logger) {
     const char *backend, *triple, *chip;
     int i;
@@ -1157,7 +1166,21 @@ GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *
     return o.len;
 }
 
-/* ---- parser ---- */
+/* ---- parser ----
+   What it reads, where MLIR leaves a choice:
+   - #gpu.nvptx, #gpu.amdgpu, #nvvm.target, #rocdl.target, with or without <...> (<> too).
+     Custom targets print as #<custom_name><...> but do not parse: no registry names them.
+   - Whitespace (space, tab, CR, LF) between any tokens, also before '<' (MLIR refuses that).
+   - O: decimal or 0x integer, optionally negative. Outside int's range: a parse error (as in
+     MLIR); in range but not 0-3: verify's error.
+   - Strings: MLIR's escapes \" \\ \n \t \XX. \00 and raw NUL bytes are refused (a C string
+     cannot hold them), as is a raw line break inside a string (as in MLIR).
+   - flags: {a, "b-c"}: names only (a `name = value` entry is refused: flags are a set);
+     `flags = {}` and `link = []` parse as empty and print as left out (MLIR keeps them).
+   - link: strings; any other element (MLIR takes any attribute: 1, [..], @f, ...) is skipped
+     as a balanced run of tokens and kept as a NULL entry, which verify refuses with MLIR's
+     message and print writes as `unit`.
+   - Errors: the first one only, as "column N: expected ...", N counting bytes from 1. */
 enum { GPUCOMPILE__P_O, GPUCOMPILE__P_TRIPLE, GPUCOMPILE__P_CHIP, GPUCOMPILE__P_FEATURES, GPUCOMPILE__P_ABI,
        GPUCOMPILE__P_FLAGS, GPUCOMPILE__P_LINK, GPUCOMPILE__P_COUNT };
 static const char *const gpucompile__param_names[GPUCOMPILE__P_COUNT] = {"O", "triple", "chip", "features", "abi", "flags", "link"};
@@ -1180,7 +1203,7 @@ typedef struct gpucompile__parser {
    where that is not visible in the text (its end, a NUL byte, a non-printable byte). */
 GPUCOMPILE__PRIVATE int gpucompile__perr(gpucompile__parser *p, size_t at, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+    __attribute__((format(GPUCOMPILE__PRINTF, 3, 4)))
 #endif
     ;
 GPUCOMPILE__PRIVATE int gpucompile__perr(gpucompile__parser *p, size_t at, const char *fmt, ...) {
@@ -1296,6 +1319,7 @@ GPUCOMPILE__PRIVATE int gpucompile__pflags(gpucompile__parser *p) {
         if (p->strs.oom) return 0;
         if (!p->strs.data[off]) return gpucompile__perr(p, at, "expected a non-empty flag name");
         n = p->flags.len / sizeof(size_t);
+        if (n == 1024) return gpucompile__perr(p, at, "too many flags (at most 1024)"); /* repeats are found in n^2 */
         for (i = 0; i < n; i++)
             if (strcmp(p->strs.data + gpucompile__off(&p->flags, i), p->strs.data + off) == 0)
                 return gpucompile__perr(p, at, "flag '%.100s' is repeated", p->strs.data + off);
@@ -1605,6 +1629,7 @@ GPUCOMPILE__PRIVATE FILE *gpucompile__create_unique(const char *prefix, const ch
 #if defined(_WIN32)
         {
             HANDLE h = CreateFileA(buf, GENERIC_WRITE, 0, NULL, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, NULL);
+            (void)mode; /* ACLs, not mode bits, on Windows */
             if (h != INVALID_HANDLE_VALUE) {
                 int fd = _open_osfhandle((intptr_t)h, 0);
                 if (fd >= 0) return _fdopen(fd, "wb");
@@ -2428,7 +2453,7 @@ GPUCOMPILE__PRIVATE void gpucompile__diag_handler(LLVMDiagnosticInfoRef di, void
 /* Logs an error and returns r: the one way the pipeline fails. */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__fail(gpucompile_job *job, gpucompile_result r, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+    __attribute__((format(GPUCOMPILE__PRINTF, 3, 4)))
 #endif
     ;
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__fail(gpucompile_job *job, gpucompile_result r, const char *fmt, ...) {
@@ -2574,13 +2599,6 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__link_one(gpucompile_job *job, 
     }
     LLVMSetTarget(lib, LLVMGetTarget(job->module));
     LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(job->module));
-    if (job->backend->bitcode_file) {
-        gpucompile_result r = job->backend->bitcode_file(job, lib, path);
-        if (r != GPUCOMPILE_OK) {
-            LLVMDisposeModule(lib);
-            return job->failed ? r : gpucompile__fail(job, r, "the %s backend refused '%s'", job->backend->name, path);
-        }
-    }
     if (h && h->bitcode_file) {
         gpucompile_result r = h->bitcode_file(job, lib, path, h->user_data);
         if (r != GPUCOMPILE_OK) {
@@ -3059,7 +3077,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_upstream(const char *target) {
 GPUCOMPILE__PRIVATE void gpucompile__bin_log(const gpucompile_logger *l, gpucompile_severity sev, gpucompile_result r,
                                              const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
+    __attribute__((format(GPUCOMPILE__PRINTF, 4, 5)))
 #endif
     ;
 GPUCOMPILE__PRIVATE void gpucompile__bin_log(const gpucompile_logger *l, gpucompile_severity sev, gpucompile_result r,
@@ -3453,12 +3471,13 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_compile_binary_module(LLVMModuleRef 
     const char *name, gpucompile_binary **out) {
     LLVMMemoryBufferRef bc;
     gpucompile_result r;
+    size_t len;
     if (out) *out = NULL;
     if (!module) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     /* One copy in the calling thread: a module must not be read from several threads. */
     bc = LLVMWriteBitcodeToMemoryBuffer(module);
     if (!bc) return GPUCOMPILE_ERROR_LLVM;
-    r = gpucompile_compile_binary(LLVMGetBufferStart(bc), LLVMGetBufferSize(bc), LLVMGetModuleIdentifier(module, NULL),
+    r = gpucompile_compile_binary(LLVMGetBufferStart(bc), LLVMGetBufferSize(bc), LLVMGetModuleIdentifier(module, &len),
                                   targets, num_targets, options, jobs, name, out);
     LLVMDisposeMemoryBuffer(bc);
     return r;
@@ -3584,7 +3603,7 @@ typedef struct gpucompile__bin_p {
 
 GPUCOMPILE__PRIVATE int gpucompile__bin_err(gpucompile__bin_p *p, size_t at, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+    __attribute__((format(GPUCOMPILE__PRINTF, 3, 4)))
 #endif
     ;
 GPUCOMPILE__PRIVATE int gpucompile__bin_err(gpucompile__bin_p *p, size_t at, const char *fmt, ...) {
@@ -4369,7 +4388,7 @@ GPUCOMPILE__PRIVATE void gpucompile__host_init(gpucompile__host *h, LLVMModuleRe
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_error(gpucompile__host *h, gpucompile_result r, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+    __attribute__((format(GPUCOMPILE__PRINTF, 3, 4)))
 #endif
     ;
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_error(gpucompile__host *h, gpucompile_result r, const char *fmt, ...) {

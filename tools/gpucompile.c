@@ -17,12 +17,23 @@
 
 static const char *usage_text =
     "usage: gpucompile [OPTIONS] INPUT\n"
+    "       gpucompile --merge [OPTIONS] BINARY...   (combine binaries: .gpubin or gpu.binary text)\n"
+    "       gpucompile --list BINARY [--select DEVICE]\n"
     "Compile an LLVM IR module (.ll text or .bc bitcode; - reads stdin) for GPU targets.\n"
     "\n"
     "  -t, --target ATTR    target attribute text (#gpu.nvptx<...>, #gpu.amdgpu<...>, #nvvm.target<...>,\n"
     "                       #rocdl.target<...>); repeatable, one object per target (default: #gpu.nvptx)\n"
     "  -f, --format FMT     llvm | isa | bin | fatbin (also offloading, assembly, binary, fatbinary); default bin\n"
-    "  -o, --output PATH    where the object's bytes go (- for stdout)\n"
+    "  -o, --output PATH    one target: the object's bytes (- for stdout); several targets or --merge: the\n"
+    "                       binary as an LLVM offload binary (clang-offload-packager reads it)\n"
+    "  --emit-text PATH     also write the binary as MLIR text: gpu.binary @NAME [#gpu.object<...>, ...]\n"
+    "  --name NAME          the binary's name (default: the input file's stem)\n"
+    "  -j, --jobs N         compile up to N targets at once (default 1)\n"
+    "  --merge              the inputs are binaries (offload or text), combined in order into one; to\n"
+    "                       combine per-vendor IR, compile each with --emit-text (or several targets, -o)\n"
+    "                       and merge the results\n"
+    "  --list BINARY        print a binary's objects (target, format, size) and kernels\n"
+    "  --select DEVICE      with --list: the object a device would load (sm_90, 90, gfx90a:xnack+)\n"
     "  --toolkit PATH       CUDA or ROCm root (else CUDA_PATH/CUDA_HOME/CUDA_ROOT, ROCM_PATH/...)\n"
     "  --cache-dir DIR      compile cache (default $XDG_CACHE_HOME/gpucompile or ~/.cache/gpucompile)\n"
     "  --no-cache           do not read or write the compile cache\n"
@@ -48,6 +59,9 @@ typedef struct cli {
     int num_tools, no_cache, debug, isolate;
     double tool_timeout;
     int verbose;
+    const char *inputs[MAX_ITEMS];      /* every positional argument (--merge takes several) */
+    int num_inputs, merge, jobs;
+    const char *emit_text, *name, *list, *select;
 } cli;
 
 static void log_stderr(const gpucompile_diagnostic *d, void *user) {
@@ -116,11 +130,25 @@ static int parse_args(int argc, char **argv, cli *c) {
             continue;
         }
         if ((t = TAKES("--print-target", "--print-target")) != 0) { if (t < 0) return 2; c->print_target = v; continue; }
+        if ((t = TAKES("--emit-text", "--emit-text")) != 0) { if (t < 0) return 2; c->emit_text = v; continue; }
+        if ((t = TAKES("--name", "--name")) != 0) { if (t < 0) return 2; c->name = v; continue; }
+        if ((t = TAKES("--list", "--list")) != 0) { if (t < 0) return 2; c->list = v; continue; }
+        if ((t = TAKES("--select", "--select")) != 0) { if (t < 0) return 2; c->select = v; continue; }
+        if (strcmp(a, "--merge") == 0) { c->merge = 1; continue; }
+        if ((t = TAKES("-j", "--jobs")) != 0) {
+            char *end;
+            if (t < 0) return 2;
+            c->jobs = (int)strtol(v, &end, 10);
+            if (*end || c->jobs < 1 || c->jobs > 1024) return usage_error("bad -j", v);
+            continue;
+        }
 #undef TAKES
         if (a[0] == '-' && a[1] != 0) return usage_error("unknown option", a);
-        if (c->input) return usage_error("more than one input", a);
-        c->input = a;
+        if (c->num_inputs == MAX_ITEMS) return usage_error("too many inputs", a);
+        c->inputs[c->num_inputs++] = a;
+        if (!c->input) c->input = a;
     }
+    if (c->num_inputs > 1 && !c->merge) return usage_error("more than one input", c->inputs[1]);
     return -1;
 }
 
@@ -137,11 +165,16 @@ static const char *self_path(const char *argv0) {
 
 static int print_target(const char *text, gpucompile_logger *logger) {
     gpucompile_target *t = NULL;
-    char buf[8192];
+    char *buf;
+    size_t n;
     if (gpucompile_target_parse(text, (size_t)-1, NULL, logger, &t) != GPUCOMPILE_OK) return 1;
     if (gpucompile_target_verify(t, logger) != GPUCOMPILE_OK) { gpucompile_target_free(t); return 1; }
-    gpucompile_target_print(t, buf, sizeof buf);
+    n = gpucompile_target_print(t, NULL, 0); /* any length: long link lists are not cut */
+    buf = (char *)malloc(n + 1);
+    if (!buf) { gpucompile_target_free(t); fprintf(stderr, "gpucompile: error: out of memory\n"); return 1; }
+    gpucompile_target_print(t, buf, n + 1);
     printf("%s\n", buf);
+    free(buf);
     gpucompile_target_free(t);
     return 0;
 }
@@ -169,6 +202,169 @@ static void print_object(const gpucompile_object *o) {
     fprintf(stderr, "\n");
 }
 
+/* ---- several targets and binaries --------------------------------------------------------- */
+/* The input's file name without directory and extension: the default binary name. */
+static void stem(const char *path, char *buf, size_t size) {
+    const char *b = path, *p, *dot;
+    for (p = path; *p; p++)
+        if (*p == '/' || *p == '\\') b = p + 1;
+    dot = strchr(b, '.');
+    if (strcmp(path, "-") == 0 || b == dot || !*b) { snprintf(buf, size, "binary"); return; }
+    snprintf(buf, size, "%.*s", (int)(dot ? (size_t)(dot - b) : strlen(b)), b);
+}
+
+/* Writes each (path, bytes) pair; on any failure removes what was already written. */
+static int write_outputs(const char *const *paths, const unsigned char *const *data, const size_t *sizes, int n) {
+    int i, j;
+    for (i = 0; i < n; i++) {
+        if (!paths[i]) continue;
+        if (gpucompile_write_file(paths[i], data[i], sizes[i]) != GPUCOMPILE_OK) {
+            fprintf(stderr, "gpucompile: error: cannot write '%s'\n", paths[i]);
+            for (j = 0; j < i; j++)
+                if (paths[j] && strcmp(paths[j], "-") != 0) remove(paths[j]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* -o (offload binary, or the one object's bytes), --emit-text and --object-out of a binary. */
+static int write_binary(const cli *c, const gpucompile_binary *b, int raw_object) {
+    const char *paths[3];
+    const unsigned char *data[3];
+    size_t sizes[3];
+    unsigned char *offload = NULL, *serial = NULL;
+    char *text = NULL;
+    int rc = 1;
+    memset((void *)paths, 0, sizeof paths);
+    memset((void *)data, 0, sizeof data);
+    memset(sizes, 0, sizeof sizes);
+    if (c->output) {
+        paths[0] = c->output;
+        if (raw_object) { data[0] = b->objects[0]->data; sizes[0] = b->objects[0]->size; }
+        else if (gpucompile_binary_write_offload(b, &offload, &sizes[0]) != GPUCOMPILE_OK) goto oom;
+        else data[0] = offload;
+    }
+    if (c->emit_text) {
+        size_t n = gpucompile_binary_print(b, NULL, 0);
+        if (!(text = (char *)malloc(n + 2))) goto oom;
+        gpucompile_binary_print(b, text, n + 1);
+        text[n] = '\n';
+        paths[1] = c->emit_text; data[1] = (const unsigned char *)text; sizes[1] = n + 1;
+    }
+    if (c->object_out) {
+        if (b->num_objects != 1) { fprintf(stderr, "gpucompile: error: --object-out takes one target\n"); goto done; }
+        if (gpucompile_object_serialize(b->objects[0], NULL, &serial, &sizes[2]) != GPUCOMPILE_OK) goto oom;
+        paths[2] = c->object_out; data[2] = serial;
+    }
+    rc = write_outputs(paths, data, sizes, 3);
+    goto done;
+oom:
+    fprintf(stderr, "gpucompile: error: out of memory\n");
+done:
+    gpucompile_free(NULL, offload);
+    gpucompile_free(NULL, serial);
+    free(text);
+    return rc;
+}
+
+static int compile_binary(const cli *c, gpucompile_options *opts) {
+    gpucompile_target *t[MAX_ITEMS];
+    const gpucompile_target *tp[MAX_ITEMS];
+    gpucompile_target d = gpucompile_target_defaults(GPUCOMPILE_TARGET_NVPTX);
+    gpucompile_binary *b = NULL;
+    unsigned char *data = NULL;
+    size_t size;
+    char name[256];
+    int i, n = c->num_targets ? c->num_targets : 1, rc = 1;
+    memset((void *)t, 0, sizeof t);
+    tp[0] = &d;
+    for (i = 0; i < c->num_targets; i++) {
+        if (gpucompile_target_parse(c->targets[i], (size_t)-1, NULL, &opts->logger, &t[i]) != GPUCOMPILE_OK) goto done;
+        tp[i] = t[i];
+    }
+    if (gpucompile_read_file(c->input, NULL, &data, &size) != GPUCOMPILE_OK) {
+        fprintf(stderr, "gpucompile: error: cannot read '%s'\n", c->input);
+        goto done;
+    }
+    stem(c->input, name, sizeof name);
+    if (gpucompile_compile_binary(data, size, c->input, tp, n, opts, c->jobs, c->name ? c->name : name, &b) != GPUCOMPILE_OK)
+        goto done;
+    if (c->verbose)
+        for (i = 0; i < b->num_objects; i++) print_object(b->objects[i]);
+    rc = write_binary(c, b, n == 1);
+done:
+    gpucompile_binary_free(b);
+    gpucompile_free(NULL, data);
+    for (i = 0; i < c->num_targets; i++) gpucompile_target_free(t[i]);
+    return rc;
+}
+
+static gpucompile_binary *read_binary(const char *path, gpucompile_logger *logger) {
+    gpucompile_binary *b = NULL;
+    unsigned char *data;
+    size_t size;
+    char name[256];
+    if (gpucompile_read_file(path, NULL, &data, &size) != GPUCOMPILE_OK) {
+        fprintf(stderr, "gpucompile: error: cannot read '%s'\n", path);
+        return NULL;
+    }
+    stem(path, name, sizeof name);
+    if (gpucompile_binary_read(data, size, name, NULL, logger, &b) != GPUCOMPILE_OK)
+        fprintf(stderr, "gpucompile: error: '%s' is not a valid binary\n", path);
+    gpucompile_free(NULL, data);
+    return b;
+}
+
+static int merge_binaries(const cli *c, gpucompile_logger *logger) {
+    gpucompile_binary *all = NULL;
+    int i, rc = 1;
+    if (!c->num_inputs) return usage_error("--merge wants binaries to merge", NULL);
+    if (c->num_targets) return usage_error("--merge takes binaries, not targets", NULL);
+    for (i = 0; i < c->num_inputs; i++) {
+        gpucompile_binary *b = read_binary(c->inputs[i], logger);
+        if (!b) goto done;
+        if (!all) all = b;
+        else if (gpucompile_binary_merge(all, b) != GPUCOMPILE_OK) { gpucompile_binary_free(b); goto done; }
+    }
+    if (c->name) {
+        char *n = (char *)malloc(strlen(c->name) + 1);
+        if (!n) goto done;
+        strcpy(n, c->name);
+        gpucompile_free(&all->allocator, all->name);
+        all->name = n;
+    }
+    if (gpucompile_binary_verify(all, logger) != GPUCOMPILE_OK) goto done;
+    rc = write_binary(c, all, 0);
+done:
+    gpucompile_binary_free(all);
+    return rc;
+}
+
+static int list_binary(const cli *c, gpucompile_logger *logger) {
+    gpucompile_binary *b = read_binary(c->list, logger);
+    int i, k;
+    if (!b) return 1;
+    printf("gpu.binary @%s: %d object%s\n", b->name, b->num_objects, b->num_objects == 1 ? "" : "s");
+    for (i = 0; i < b->num_objects; i++) {
+        const gpucompile_object *o = b->objects[i];
+        printf("  [%d] %s: %s, %zu bytes\n", i, o->target, gpucompile_format_string(o->format), o->size);
+        for (k = 0; k < o->num_kernels; k++) printf("%s%s", k ? ", " : "      kernels: ", o->kernels[k].name);
+        if (o->num_kernels) printf("\n");
+    }
+    if (c->select) {
+        gpucompile_device d;
+        int index = -1;
+        d.arch = c->select;
+        d.compute_capability = 0;
+        if (gpucompile_binary_select(b, &d, logger, &index) != GPUCOMPILE_OK) { gpucompile_binary_free(b); return 1; }
+        printf("device %s: [%d] %s %s\n", c->select, index, b->objects[index]->target,
+               gpucompile_format_string(b->objects[index]->format));
+    }
+    gpucompile_binary_free(b);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     cli c;
     gpucompile_options opts;
@@ -182,6 +378,8 @@ int main(int argc, char **argv) {
     opts.logger.func = log_stderr;
     opts.logger.user_data = &c.verbose;
     if (c.print_target) return print_target(c.print_target, &opts.logger);
+    if (c.list) return list_binary(&c, &opts.logger);
+    if (c.merge) return merge_binaries(&c, &opts.logger);
     if (!c.input) return usage_error("no input file", NULL);
     if (c.format) {
         opts.format = gpucompile_format_from_string(c.format);
@@ -203,7 +401,7 @@ int main(int argc, char **argv) {
     }
     opts.link = c.links;
     opts.num_link = c.num_links;
-    if (c.num_targets > 1) return usage_error("several targets are not supported yet", NULL);
+    if (c.num_targets > 1 || c.emit_text || c.jobs > 1) return compile_binary(&c, &opts);
     if (c.num_targets == 1) {
         if (gpucompile_target_parse(c.targets[0], (size_t)-1, NULL, &opts.logger, &t) != GPUCOMPILE_OK) return 1;
     } else {

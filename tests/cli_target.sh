@@ -1,0 +1,102 @@
+#!/bin/sh
+# gpucompile --print-target: canonical text, exit codes, usage errors; and our canonical print
+# against what mlir-opt-19 prints for the same #nvvm.target / #rocdl.target attributes.
+. "$(dirname "$0")/lib.sh"
+OUT=$T_TMP/out; ERR=$T_TMP/err
+# test names without backslashes: lib.sh's echo (dash) would read them as escapes
+name() { printf '%s' "$1" | tr -d '\\'; }
+
+# (dash's echo reads backslashes: attribute texts go through printf '%s')
+# prints ATTR EXPECTED: exit 0, EXPECTED on stdout, nothing on stderr
+prints() {
+  "$GPUCOMPILE" --print-target "$1" >"$OUT" 2>"$ERR"; rc=$?
+  if [ $rc -eq 0 ] && [ "$(cat "$OUT")" = "$2" ] && [ ! -s "$ERR" ]; then ok "print $(name "$1")"
+  else fail "print $(name "$1"): rc $rc, out '$(cat "$OUT")', err '$(cat "$ERR")', want '$2'"; fi
+}
+# refuses ATTR MESSAGE: exit 1, MESSAGE in stderr, nothing on stdout
+refuses() {
+  "$GPUCOMPILE" --print-target "$1" >"$OUT" 2>"$ERR"; rc=$?
+  if [ $rc -eq 1 ] && [ ! -s "$OUT" ] && grep -qF -- "$2" "$ERR"; then ok "refuse $(name "$1")"
+  else fail "refuse $1: rc $rc, out '$(cat "$OUT")', err '$(cat "$ERR")', want '$2'"; fi
+}
+# exits CODE ARGS...: exit status only
+exits() {
+  want=$1; shift
+  "$GPUCOMPILE" "$@" >"$OUT" 2>"$ERR"; rc=$?
+  if [ $rc -eq "$want" ]; then ok "exit $want: $*"; else fail "exit $want: $*: got $rc, err '$(cat "$ERR")'"; fi
+}
+
+prints '#gpu.nvptx<O = 3, chip = "sm_90", features = "+ptx80", flags = {fast, ftz}, link = ["libm.bc"]>' \
+       '#gpu.nvptx<O = 3, chip = "sm_90", features = "+ptx80", flags = {fast, ftz}, link = ["libm.bc"]>'
+prints '#gpu.amdgpu<chip = "gfx90a", abi = "400", flags = {daz, no_wave64}>' '#gpu.amdgpu<chip = "gfx90a", abi = "400", flags = {daz, no_wave64}>'
+prints '#gpu.nvptx' '#gpu.nvptx'
+prints '#gpu.nvptx<>' '#gpu.nvptx'
+prints '  #nvvm.target< flags={ftz,fast} ,O=2, chip="sm_50" >' '#nvvm.target<flags = {fast, ftz}>'
+prints '#rocdl.target<abi = "500", chip = "gfx942:sramecc-:xnack+", O = 0x1>' '#rocdl.target<O = 1, chip = "gfx942:sramecc-:xnack+">'
+prints '#gpu.nvptx<link = ["a\"b\\c\0Ad"]>' '#gpu.nvptx<link = ["a\22b\\c\0Ad"]>'
+
+# a long text (over 8 KiB) comes out whole
+long=$(i=0; printf '#gpu.nvptx<link = ["lib0.bc"'; while [ $i -lt 700 ]; do i=$((i+1)); printf ', "/some/dir/lib%d.bc"' $i; done; printf ']>')
+prints "$long" "$long"
+
+refuses '#gpu.nvptx<chip = "sm_999">' "The chip 'sm_999' is not supported by LLVM"
+refuses '#gpu.amdgpu<chip = "gfx9999">' "The chip 'gfx9999' is not supported by LLVM"
+refuses '#gpu.nvptx<O = 4>' 'The optimization level must be a number between 0 and 3.'
+refuses '#gpu.nvptx<triple = "">' 'The target triple cannot be empty.'
+refuses '#gpu.nvptx<chip = "">' 'The target chip cannot be empty.'
+refuses '#gpu.amdgpu<abi = "600">' 'Invalid ABI version, it must be either `400` or `500`.'
+refuses '#gpu.nvptx<link = [1]>' 'All the elements in the `link` array must be strings.'
+refuses '#gpu.nvptx<chip "sm_90">' "column 17: expected '=' after parameter name 'chip'"
+refuses '#gpu.nvptx<foo = 1>' "column 12: unknown parameter 'foo' for #gpu.nvptx"
+refuses '#gpu.nvptx<O = 99999999999999999999>' "integer value too large for 'O'"
+refuses '#gpu.nvptx<chip = "sm_90"' "expected ',' or '>'"
+refuses '' "column 1: expected '#'"
+
+exits 2 --print-target
+exits 2 --no-such-option
+exits 2 -t
+exits 0 --help
+exits 0 --version
+"$GPUCOMPILE" --help 2>/dev/null | grep -q -- '--print-target' && ok "help names --print-target" || fail "help names --print-target"
+"$GPUCOMPILE" --version 2>/dev/null | grep -q 'LLVM' && ok "version names LLVM" || fail "version names LLVM"
+
+# Differential: mlir-opt-19 reads each attribute on a gpu.module and prints it back (flags sorted,
+# defaults dropped); our canonical print must be the same text. mlir-opt verifies no chip: all
+# the chips here are ones we accept. (MLIR prints flags = {} and link = [], we drop them: not
+# compared.)
+MLIR_OPT=$(command -v mlir-opt-19 || true)
+if [ -z "$MLIR_OPT" ]; then skip "differential: mlir-opt-19 not found"; tally cli_target; exit 0; fi
+cat > "$T_TMP/attrs" <<'EOF'
+#nvvm.target
+#nvvm.target<>
+#nvvm.target<O = 2, triple = "nvptx64-nvidia-cuda", chip = "sm_50", features = "+ptx60">
+#nvvm.target<chip = "sm_90", O = 3, features = "+ptx80", flags = {ftz, fast}, link = ["libm.bc"]>
+#nvvm.target<O = 0, triple = "nvptx-nvidia-cuda", chip = "sm_90a", features = "", link = ["a.bc", "b c.bc", "q\"\\\0A\09\C3\A9"]>
+#nvvm.target<flags = {"z-z", fast, "9x", a.b$c, "ftz"}>
+#nvvm.target<O = 1>
+#rocdl.target
+#rocdl.target<O = 2, triple = "amdgcn-amd-amdhsa", chip = "gfx900", features = "", abi = "500">
+#rocdl.target<chip = "gfx90a", abi = "400", flags = {no_wave64, daz}>
+#rocdl.target<abi = "400", O = 3, chip = "gfx942:sramecc-:xnack+", features = "+wavefrontsize64", link = ["ocml.bc", "ockl.bc"], flags = {unsafe_math, finite_only, daz}>
+#rocdl.target<triple = "amdgcn-amd-amdpal", chip = "gfx1100", features = "+wavefrontsize32">
+EOF
+{
+  echo 'module attributes {gpu.container_module} {'
+  i=0; while IFS= read -r a; do printf 'gpu.module @m%d [%s] {}\n' "$i" "$a"; i=$((i+1)); done < "$T_TMP/attrs"
+  echo '}'
+} > "$T_TMP/in.mlir"
+if ! "$MLIR_OPT" "$T_TMP/in.mlir" > "$T_TMP/mlir.out" 2>"$ERR"; then
+  fail "differential: mlir-opt-19 failed: $(cat "$ERR")"
+else
+  sed -n 's/^ *gpu\.module @m[0-9]* \[\(.*\)\] *{.*$/\1/p' "$T_TMP/mlir.out" > "$T_TMP/mlir.attrs"
+  i=0
+  while IFS= read -r a; do
+    i=$((i+1))
+    want=$(sed -n "${i}p" "$T_TMP/mlir.attrs")
+    got=$("$GPUCOMPILE" --print-target "$a" 2>&1)
+    if [ -n "$want" ] && [ "$got" = "$want" ]; then ok "same as mlir-opt-19: $(name "$want")"
+    else fail "differential: '$(name "$a")': mlir-opt-19 '$(name "$want")', we '$(name "$got")'"; fi
+  done < "$T_TMP/attrs"
+  [ "$i" -eq "$(wc -l < "$T_TMP/mlir.attrs")" ] && ok "mlir-opt-19 printed every attribute" || fail "mlir-opt-19 printed $(wc -l < "$T_TMP/mlir.attrs") of $i"
+fi
+tally cli_target
