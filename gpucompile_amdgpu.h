@@ -4,6 +4,41 @@
    Include gpucompile.h first. The implementation is compiled where GPUCOMPILE_IMPLEMENTATION
    (or GPUCOMPILE_AMDGPU_IMPLEMENTATION together with the core's implementation) is defined; it
    registers itself, so #gpu.amdgpu targets compile with no further call.
+
+   What a compile does
+       chip     "gfx90a:xnack+" or "gfx942:sramecc-:xnack+": the target-ID features become
+                target features (+xnack, -sramecc); the target machine gets the bare chip.
+       wave     gfx10 and newer run wave32 or wave64: wave32 unless the flag `wave64` (or the
+                feature +wavefrontsize64) asks for 64; the feature +wavefrontsize32/64 is always
+                set, so the code generator and oclc_wavefrontsize64 agree. gfx9 and older are
+                wave64 only: `no_wave64` (or +wavefrontsize32) is an error there. (MLIR's
+                hasWave64, gpucompile_target_wave64, says 64 unless no_wave64: that only
+                picks the library, and on gfx10+ disagrees with LLVM's wave32 code.)
+       abi      "400" or "500" (default): module flag amdhsa_code_object_version (code object
+                v4 or v5, replacing a value the input has) and __oclc_ABI_version, the same value.
+       libs     only when the module calls __ocml_* / __ockl_*: ocml, ockl, then the oclc
+                control libraries: daz_opt (flag daz), unsafe_math (unsafe_math or fast),
+                finite_only (finite_only or fast), correctly_rounded_sqrt (on unless
+                unsafe_sqrt), wavefrontsize64 (as above), isa_version_<chip>,
+                abi_version_<abi>. A control file that the installation lacks is replaced by
+                the variable it would define (a remark says so).
+       bin      the ELF object from LLVM, linked by `ld.lld -shared --no-undefined` into the
+                hsaco; kernel resources are read from its NT_AMDGPU_METADATA note.
+
+   Where the device libraries are looked for (the first directory holding ocml.bc)
+       roots: options.toolkit_path alone when given; else $ROCM_PATH, $ROCM_HOME, $ROCM_ROOT,
+       GPUCOMPILE_DEFAULT_ROCM_PATH (a macro, when defined at build time), /opt/rocm, /usr.
+       In each root: amdgcn/bitcode, lib/llvm/amdgcn/bitcode, lib/llvm/lib/clang/<v>/lib/amdgcn/bitcode,
+       lib/<multiarch>/amdgcn/bitcode (Debian's rocm-device-libs).
+   ld.lld: options.tools "ld.lld"; else <root>/llvm/bin/ld.lld or <root>/lib/llvm/bin/ld.lld for
+       the roots above (but /usr); /usr/lib/llvm-<LLVM major>/bin/ld.lld; ld.lld-<major>, then
+       ld.lld on PATH.
+
+   Known difference from MLIR: MLIR erases the named metadata llvm.ident and opencl.ocl.version
+   from each device library before linking. LLVM's C API cannot erase named metadata, so they
+   are linked as llvm-link links them: llvm.ident only adds strings to .comment; because of
+   opencl.ocl.version, kernels that call the device libraries are labelled ".language: OpenCL C"
+   (version 2.0) in the metadata note; the code is the same as llvm-link's.
 */
 #ifndef GPUCOMPILE_AMDGPU_H
 #define GPUCOMPILE_AMDGPU_H
@@ -17,6 +52,14 @@ extern "C" {
 /* The backend table (also registered automatically). */
 GPUCOMPILE_API const gpucompile_backend *gpucompile_amdgpu_backend(void);
 
+/* Reads one kernel's resources from an hsaco's AMDGPU metadata note (msgpack): fills sgprs,
+   vgprs, shared_bytes (group segment), private_bytes, wavefront_size, kernarg_bytes and
+   max_threads (max flat workgroup size) of *k, -1 where the note has no value; other fields
+   are left alone. GPUCOMPILE_ERROR_INVALID_BINARY when data is not a 64-bit ELF with that note
+   or the note has no kernel of that name. Never reads outside data[0, size). */
+GPUCOMPILE_API gpucompile_result gpucompile_amdgpu_kernel_metadata(const void *data, size_t size, const char *name,
+                                                                   gpucompile_kernel *k);
+
 #ifdef __cplusplus
 }
 #endif
@@ -27,8 +70,28 @@ GPUCOMPILE_API const gpucompile_backend *gpucompile_amdgpu_backend(void);
 #ifndef GPUCOMPILE_IMPLEMENTED
 #error "gpucompile_amdgpu.h: the backend's implementation needs the core's (GPUCOMPILE_IMPLEMENTATION) in the same file"
 #endif
+#include <limits.h>
+#if !defined(_WIN32)
+#include <dirent.h>
+#endif
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define GPUCOMPILE_AMDGPU__EXE ".exe"
+#define GPUCOMPILE_AMDGPU__PATH_SEP ';'
+#else
+#define GPUCOMPILE_AMDGPU__EXE ""
+#define GPUCOMPILE_AMDGPU__PATH_SEP ':'
+#endif
+/* Debian's multiarch directory name, where rocm-device-libs puts the bitcode. */
+#if defined(__x86_64__)
+#define GPUCOMPILE_AMDGPU__MULTIARCH "x86_64-linux-gnu"
+#elif defined(__aarch64__)
+#define GPUCOMPILE_AMDGPU__MULTIARCH "aarch64-linux-gnu"
+#elif defined(__powerpc64__) && defined(__LITTLE_ENDIAN__)
+#define GPUCOMPILE_AMDGPU__MULTIARCH "powerpc64le-linux-gnu"
 #endif
 
 GPUCOMPILE__PRIVATE void gpucompile_amdgpu__initialize(void) {
@@ -44,6 +107,574 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__is_kernel(gpucompile_job *job, LLVMVa
     return LLVMGetFunctionCallConv(fn) == 91 /* amdgpu_kernel */;
 }
 
+/* ---- what the target asks for ---------------------------------------------------------- */
+/* Everything derived from the target; recomputed where needed (the job has no place to keep it
+   that is freed on every path). */
+typedef struct gpucompile_amdgpu__config {
+    char chip[64];          /* gfx90a: the chip without target-ID features */
+    const char *isa;        /* "90a": chip + 3, names oclc_isa_version_<isa>.bc */
+    int isa_version;        /* __oclc_ISA_version: 1000 * major + 100 * minor + stepping */
+    int major;
+    int wave64;
+    int abi;                /* 400, 500 */
+    char features[512];     /* the target's features + target-ID features + wave size */
+} gpucompile_amdgpu__config;
+
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__hex(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+}
+
+/* ISA version of a chip name: gfx<major><minor><stepping>, the last two one hex digit each
+   (gfx90a = 9.0.10 -> 9010, gfx1100 -> 11000); generic targets gfx<N>[-<M>]-generic -> N.M.0. */
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__isa_version(const char *chip, int *major) {
+    const char *d = chip + 3;
+    size_t n = strlen(chip), i;
+    int maj = 0, minor, step;
+    if (n < 6 || strncmp(chip, "gfx", 3) != 0) return -1;
+    if (strstr(chip, "-generic")) {
+        char *end;
+        long a = strtol(d, &end, 10), b = 0;
+        if (end == d || a <= 0 || a > 99) return -1;
+        if (*end == '-' && end[1] >= '0' && end[1] <= '9') b = strtol(end + 1, &end, 10);
+        if (strcmp(end, "-generic") != 0 || b > 9) return -1;
+        *major = (int)a;
+        return (int)(a * 1000 + b * 100);
+    }
+    for (i = 0; i + 2 < n - 3; i++) {
+        if (d[i] < '0' || d[i] > '9') return -1;
+        maj = maj * 10 + (d[i] - '0');
+    }
+    minor = gpucompile_amdgpu__hex(d[n - 5]);
+    step = gpucompile_amdgpu__hex(d[n - 4]);
+    if (maj <= 0 || maj > 99 || minor < 0 || step < 0) return -1;
+    *major = maj;
+    return maj * 1000 + minor * 100 + step;
+}
+
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__add_feature(char *list, size_t size, const char *f) {
+    size_t n = strlen(list);
+    if (!*f || gpucompile__in_list(list, f, strlen(f))) return;
+    snprintf(list + n, size - n, "%s%s", n ? "," : "", f);
+}
+
+/* Reads the target; on a refusal logs why (when log is set) and returns an error. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__configure_from(gpucompile_job *job, int log, gpucompile_amdgpu__config *c) {
+    const gpucompile_target *t = job->target;
+    const char *chip = gpucompile_target_chip(t), *colon = strchr(chip, ':');
+    const char *user = gpucompile_target_features(t), *abi = gpucompile_target_abi(t);
+    size_t base = colon ? (size_t)(colon - chip) : strlen(chip);
+    int want64 = gpucompile_target_has_flag(t, "wave64") || gpucompile__in_list(user, "+wavefrontsize64", 16);
+    int want32 = gpucompile_target_has_flag(t, "no_wave64") || gpucompile__in_list(user, "+wavefrontsize32", 16);
+    const char *why = NULL;
+    memset(c, 0, sizeof *c);
+    if (base >= sizeof c->chip || strlen(user) + strlen(chip) + 40 >= sizeof c->features) why = "the chip or features are too long";
+    else {
+        memcpy(c->chip, chip, base);
+        c->isa = c->chip + 3;
+        c->isa_version = gpucompile_amdgpu__isa_version(c->chip, &c->major);
+        if (c->isa_version < 0) why = "not an AMDGPU chip name (gfx...)";
+    }
+    if (why) {
+        if (log) gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "chip '%s': %s", chip, why);
+        return GPUCOMPILE_ERROR_INVALID_TARGET;
+    }
+    snprintf(c->features, sizeof c->features, "%s", user);
+    /* Target-ID features: ":xnack+" -> "+xnack", ":sramecc-" -> "-sramecc". */
+    while (colon) {
+        const char *f = colon + 1, *next = strchr(f, ':');
+        size_t n = next ? (size_t)(next - f) : strlen(f);
+        char feature[16];
+        if (n < 2 || n > 8 || (f[n - 1] != '+' && f[n - 1] != '-') ||
+            !gpucompile__in_list("xnack,sramecc", f, n - 1)) {
+            if (log) gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_TARGET,
+                                      "chip '%s': '%.*s' is not a target-ID feature (xnack+, xnack-, sramecc+, sramecc-)", chip, (int)n, f);
+            return GPUCOMPILE_ERROR_INVALID_TARGET;
+        }
+        snprintf(feature, sizeof feature, "%c%.*s", f[n - 1], (int)(n - 1), f);
+        gpucompile_amdgpu__add_feature(c->features, sizeof c->features, feature);
+        colon = next;
+    }
+    if (want64 && want32) why = "wave64 and no_wave64 (or +wavefrontsize64 and +wavefrontsize32) contradict each other";
+    else if (c->major < 10 && want32) why = "this chip runs wave64 only: no_wave64 / +wavefrontsize32 is not possible";
+    if (why) {
+        if (log) gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "chip '%s': %s", chip, why);
+        return GPUCOMPILE_ERROR_INVALID_TARGET;
+    }
+    /* gfx10+ defaults to wave32, as LLVM does; the feature makes the choice explicit. */
+    c->wave64 = c->major < 10 || want64;
+    if (c->major >= 10)
+        gpucompile_amdgpu__add_feature(c->features, sizeof c->features, c->wave64 ? "+wavefrontsize64" : "+wavefrontsize32");
+    c->abi = strcmp(abi, "400") == 0 ? 400 : strcmp(abi, "500") == 0 ? 500 : 0;
+    if (!c->abi) {
+        if (log) gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "abi '%s': expected \"400\" or \"500\" (code object v4 or v5)", abi);
+        return GPUCOMPILE_ERROR_INVALID_TARGET;
+    }
+    return GPUCOMPILE_OK;
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__configure(gpucompile_job *job) {
+    gpucompile_amdgpu__config c;
+    char *cpu, *features;
+    gpucompile_result r = gpucompile_amdgpu__configure_from(job, 1, &c);
+    if (r != GPUCOMPILE_OK) return r;
+    cpu = gpucompile_job_strdup(job, c.chip);
+    features = gpucompile_job_strdup(job, c.features);
+    if (!cpu || !features) {
+        gpucompile_job_free(job, cpu);
+        gpucompile_job_free(job, features);
+        return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    }
+    gpucompile_job_free(job, job->cpu);
+    gpucompile_job_free(job, job->features);
+    job->cpu = cpu;
+    job->features = features;
+    return GPUCOMPILE_OK;
+}
+
+/* ---- pre-link: the code object version ------------------------------------------------- */
+/* Sets an i32 module flag with behaviour Error (as clang does), replacing the value of an
+   existing one: LLVMAddModuleFlag appends, and a key twice makes the module invalid. */
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__set_flag(gpucompile_job *job, const char *key, int value) {
+    LLVMModuleRef m = job->module;
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(job->context);
+    LLVMMetadataRef v = LLVMValueAsMetadata(LLVMConstInt(i32, (unsigned long long)value, 0));
+    unsigned n = LLVMGetNamedMetadataNumOperands(m, "llvm.module.flags"), i;
+    LLVMValueRef *ops;
+    if (!n || !LLVMGetModuleFlag(m, key, strlen(key))) {
+        LLVMAddModuleFlag(m, LLVMModuleFlagBehaviorError, key, strlen(key), v);
+        return;
+    }
+    ops = (LLVMValueRef *)gpucompile_job_alloc(job, n * sizeof(LLVMValueRef));
+    if (!ops) return;
+    LLVMGetNamedMetadataOperands(m, "llvm.module.flags", ops);
+    for (i = 0; i < n; i++) {
+        LLVMValueRef kv[3];
+        const char *s;
+        unsigned len = 0;
+        if (LLVMGetMDNodeNumOperands(ops[i]) != 3) continue;
+        LLVMGetMDNodeOperands(ops[i], kv);
+        s = LLVMGetMDString(kv[1], &len);
+        if (s && len == strlen(key) && memcmp(s, key, len) == 0) {
+            LLVMReplaceMDNodeOperandWith(ops[i], 2, v);
+            break;
+        }
+    }
+    gpucompile_job_free(job, ops);
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__prepare(gpucompile_job *job) {
+    gpucompile_amdgpu__config c;
+    if (gpucompile_amdgpu__configure_from(job, 0, &c) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_INVALID_TARGET;
+    gpucompile_amdgpu__set_flag(job, "amdhsa_code_object_version", c.abi);
+    return GPUCOMPILE_OK;
+}
+
+/* ---- finding files --------------------------------------------------------------------- */
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__exists(const char *path, int executable) {
+#if defined(_WIN32)
+    (void)executable;
+    return _access(path, 0) == 0;
+#else
+    return access(path, executable ? X_OK : R_OK) == 0;
+#endif
+}
+
+/* The ROCm roots to search, in order; with_usr adds /usr (Debian's packages). */
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__roots(gpucompile_job *job, const char **roots, int with_usr) {
+    static const char *const envs[] = {"ROCM_PATH", "ROCM_HOME", "ROCM_ROOT"};
+    const char *tk = job->options->toolkit_path;
+    int n = 0;
+    size_t i;
+    if (tk && *tk) {
+        roots[n++] = tk;
+        return n;
+    }
+    for (i = 0; i < sizeof envs / sizeof envs[0]; i++) {
+        const char *e = getenv(envs[i]);
+        if (e && *e) roots[n++] = e;
+    }
+#ifdef GPUCOMPILE_DEFAULT_ROCM_PATH
+    roots[n++] = GPUCOMPILE_DEFAULT_ROCM_PATH;
+#endif
+    roots[n++] = "/opt/rocm";
+    if (with_usr) roots[n++] = "/usr";
+    return n;
+}
+
+/* <root>/lib/llvm/lib/clang/<version>/lib/amdgcn/bitcode holding ocml.bc, highest version. */
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__clang_dir(const char *root, char *out, size_t size) {
+    char base[4096], cand[4096];
+    long best = -1;
+#if defined(_WIN32)
+    WIN32_FIND_DATAA fd;
+    HANDLE h;
+    snprintf(base, sizeof base, "%s/lib/llvm/lib/clang/*", root);
+    h = FindFirstFileA(base, &fd);
+    if (h == INVALID_HANDLE_VALUE) return 0;
+    base[strlen(base) - 2] = 0;
+    do {
+        const char *name = fd.cFileName;
+#else
+    DIR *d;
+    struct dirent *e;
+    snprintf(base, sizeof base, "%s/lib/llvm/lib/clang", root);
+    if (!(d = opendir(base))) return 0;
+    while ((e = readdir(d)) != NULL) {
+        const char *name = e->d_name;
+#endif
+        if (name[0] >= '0' && name[0] <= '9' && atol(name) > best &&
+            (size_t)snprintf(cand, sizeof cand, "%s/%s/lib/amdgcn/bitcode/ocml.bc", base, name) < sizeof cand &&
+            gpucompile_amdgpu__exists(cand, 0)) {
+            if ((size_t)snprintf(out, size, "%s/%s/lib/amdgcn/bitcode", base, name) < size) best = atol(name);
+        }
+#if defined(_WIN32)
+    } while (FindNextFileA(h, &fd));
+    FindClose(h);
+#else
+    }
+    closedir(d);
+#endif
+    return best >= 0;
+}
+
+/* The device-library directory; an error naming every place searched when there is none. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__bitcode_dir(gpucompile_job *job, char *dir, size_t size) {
+    static const char *const layouts[] = {"amdgcn/bitcode", "lib/llvm/amdgcn/bitcode", "lib/llvm/lib/clang/*/lib/amdgcn/bitcode",
+#ifdef GPUCOMPILE_AMDGPU__MULTIARCH
+                                          "lib/" GPUCOMPILE_AMDGPU__MULTIARCH "/amdgcn/bitcode"
+#endif
+    };
+    const char *roots[8];
+    int n = gpucompile_amdgpu__roots(job, roots, 1), i;
+    size_t l;
+    gpucompile__buf searched;
+    char path[4096];
+    memset(&searched, 0, sizeof searched);
+    searched.a = &job->options->allocator;
+    for (i = 0; i < n; i++) {
+        for (l = 0; l < sizeof layouts / sizeof layouts[0]; l++) {
+            int found;
+            if (strchr(layouts[l], '*')) found = gpucompile_amdgpu__clang_dir(roots[i], dir, size);
+            else found = (size_t)snprintf(path, sizeof path, "%s/%s/ocml.bc", roots[i], layouts[l]) < sizeof path &&
+                         gpucompile_amdgpu__exists(path, 0) && (size_t)snprintf(dir, size, "%s/%s", roots[i], layouts[l]) < size;
+            if (found) {
+                gpucompile_free(searched.a, searched.data);
+                return GPUCOMPILE_OK;
+            }
+            gpucompile__buf_printf(&searched, "%s%s/%s", searched.len ? ", " : "", roots[i], layouts[l]);
+        }
+    }
+    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND, NULL,
+                       "the module calls the ROCm device libraries, but no directory with ocml.bc was found; searched: %s "
+                       "(set the toolkit path or ROCM_PATH, or install rocm-device-libs)",
+                       searched.data ? searched.data : "");
+    gpucompile_free(searched.a, searched.data);
+    return GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND;
+}
+
+/* ---- libraries ------------------------------------------------------------------------- */
+/* Defines a control variable as its oclc library would: linkonce_odr protected constant in
+   addrspace(4). A definition the module already has stands. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__define(gpucompile_job *job, const char *name, unsigned bits, int value) {
+    LLVMTypeRef t = LLVMIntTypeInContext(job->context, bits);
+    LLVMValueRef g = LLVMGetNamedGlobal(job->module, name);
+    if (g && !LLVMIsDeclaration(g)) return GPUCOMPILE_OK;
+    if (g && (LLVMGlobalGetValueType(g) != t || LLVMGetPointerAddressSpace(LLVMTypeOf(g)) != 4))
+        return gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "the module declares '%s' with another type than i%u addrspace(4)", name, bits);
+    if (!g) g = LLVMAddGlobalInAddressSpace(job->module, t, name, 4);
+    LLVMSetInitializer(g, LLVMConstInt(t, (unsigned long long)(long long)value, 0));
+    LLVMSetGlobalConstant(g, 1);
+    LLVMSetLinkage(g, LLVMLinkOnceODRLinkage);
+    LLVMSetVisibility(g, LLVMProtectedVisibility);
+    LLVMSetUnnamedAddress(g, LLVMLocalUnnamedAddr);
+    LLVMSetAlignment(g, bits / 8);
+    return GPUCOMPILE_OK;
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__libraries(gpucompile_job *job) {
+    const gpucompile_target *t = job->target;
+    int ocml = gpucompile_job_references(job, "__ocml_"), ockl = gpucompile_job_references(job, "__ockl_");
+    int fast = gpucompile_target_fast(t);
+    gpucompile_amdgpu__config c;
+    char dir[4096], file[64], path[4200];
+    gpucompile_result r;
+    struct { const char *file; int on; const char *var; unsigned bits; int value; } ctl[7];
+    int i;
+    if (!ocml && !ockl) return GPUCOMPILE_OK; /* nothing calls into the device libraries */
+    if (gpucompile_amdgpu__configure_from(job, 0, &c) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_INVALID_TARGET;
+    if ((r = gpucompile_amdgpu__bitcode_dir(job, dir, sizeof dir)) != GPUCOMPILE_OK) return r;
+    /* The oclc control libraries come after ocml/ockl: lazy linking takes a definition only
+       when something already linked references it. */
+    ctl[0].file = "oclc_daz_opt"; ctl[0].on = gpucompile_target_daz(t); ctl[0].var = "__oclc_daz_opt";
+    ctl[1].file = "oclc_unsafe_math"; ctl[1].on = gpucompile_target_unsafe_math(t) || fast; ctl[1].var = "__oclc_unsafe_math_opt";
+    ctl[2].file = "oclc_finite_only"; ctl[2].on = gpucompile_target_finite_only(t) || fast; ctl[2].var = "__oclc_finite_only_opt";
+    ctl[3].file = "oclc_correctly_rounded_sqrt"; ctl[3].on = gpucompile_target_correct_sqrt(t); ctl[3].var = "__oclc_correctly_rounded_sqrt32";
+    ctl[4].file = "oclc_wavefrontsize64"; ctl[4].on = c.wave64; ctl[4].var = "__oclc_wavefrontsize64";
+    for (i = 0; i < 5; i++) { ctl[i].bits = 8; ctl[i].value = ctl[i].on; }
+    ctl[5].file = "oclc_isa_version_"; ctl[5].var = "__oclc_ISA_version"; ctl[5].bits = 32; ctl[5].value = c.isa_version;
+    ctl[6].file = "oclc_abi_version_"; ctl[6].var = "__oclc_ABI_version"; ctl[6].bits = 32; ctl[6].value = c.abi;
+    if (ocml) { snprintf(path, sizeof path, "%s/ocml.bc", dir); if ((r = gpucompile_job_add_library(job, path)) != GPUCOMPILE_OK) return r; }
+    if (ockl) { snprintf(path, sizeof path, "%s/ockl.bc", dir); if ((r = gpucompile_job_add_library(job, path)) != GPUCOMPILE_OK) return r; }
+    for (i = 0; i < 7; i++) {
+        if (i < 5) snprintf(file, sizeof file, "%s_%s", ctl[i].file, ctl[i].on ? "on" : "off");
+        else if (i == 5) snprintf(file, sizeof file, "%s%s", ctl[i].file, c.isa);
+        else snprintf(file, sizeof file, "%s%d", ctl[i].file, c.abi);
+        snprintf(path, sizeof path, "%s/%s.bc", dir, file);
+        if (gpucompile_amdgpu__exists(path, 0)) r = gpucompile_job_add_library(job, path);
+        else {
+            /* Old ROCm lacks gfx11+ ISA files, new ROCm drops some controls: same value, by hand. */
+            r = gpucompile_amdgpu__define(job, ctl[i].var, ctl[i].bits, ctl[i].value);
+            if (r == GPUCOMPILE_OK)
+                gpucompile_job_log(job, GPUCOMPILE_SEVERITY_REMARK, GPUCOMPILE_OK, NULL,
+                                   "%s is missing: defined %s = %d in the module instead", path, ctl[i].var, ctl[i].value);
+        }
+        if (r != GPUCOMPILE_OK) return r;
+    }
+    return GPUCOMPILE_OK;
+}
+
+/* ---- the hsaco's metadata note (ELF note "AMDGPU", type 32, msgpack) -------------------- */
+typedef struct gpucompile_amdgpu__mp { const unsigned char *p, *end; int bad; } gpucompile_amdgpu__mp;
+/* One msgpack item: kind 'i' integer, 's' string (s, n), 'm' map / 'a' array (n entries
+   follow), 'o' anything else (nil, bool, float, bin, ext: already skipped). */
+typedef struct gpucompile_amdgpu__mpv { char kind; long long i; const unsigned char *s; unsigned long long n; } gpucompile_amdgpu__mpv;
+
+GPUCOMPILE__PRIVATE const unsigned char *gpucompile_amdgpu__take(gpucompile_amdgpu__mp *m, unsigned long long n) {
+    const unsigned char *r = m->p;
+    if (m->bad || (unsigned long long)(m->end - m->p) < n) { m->bad = 1; return NULL; }
+    m->p += n;
+    return r;
+}
+
+GPUCOMPILE__PRIVATE unsigned long long gpucompile_amdgpu__be(gpucompile_amdgpu__mp *m, int bytes) {
+    const unsigned char *p = gpucompile_amdgpu__take(m, (unsigned long long)bytes);
+    unsigned long long v = 0;
+    int k;
+    for (k = 0; p && k < bytes; k++) v = v << 8 | p[k];
+    return v;
+}
+
+GPUCOMPILE__PRIVATE gpucompile_amdgpu__mpv gpucompile_amdgpu__mp_read(gpucompile_amdgpu__mp *m) {
+    static const int size_of[4] = {1, 2, 4, 8};
+    gpucompile_amdgpu__mpv v;
+    unsigned c = (unsigned)gpucompile_amdgpu__be(m, 1);
+    memset(&v, 0, sizeof v);
+    v.kind = 'o';
+    if (m->bad) return v;
+    if (c <= 0x7f || c >= 0xe0) { v.kind = 'i'; v.i = c <= 0x7f ? (long long)c : (long long)c - 256; }
+    else if (c <= 0x8f) { v.kind = 'm'; v.n = c & 0x0f; }
+    else if (c <= 0x9f) { v.kind = 'a'; v.n = c & 0x0f; }
+    else if (c <= 0xbf) { v.kind = 's'; v.n = c & 0x1f; }
+    else if (c >= 0xc4 && c <= 0xc6) gpucompile_amdgpu__take(m, gpucompile_amdgpu__be(m, size_of[c - 0xc4]));      /* bin */
+    else if (c >= 0xc7 && c <= 0xc9) gpucompile_amdgpu__take(m, gpucompile_amdgpu__be(m, size_of[c - 0xc7]) + 1);  /* ext */
+    else if (c == 0xca || c == 0xcb) gpucompile_amdgpu__take(m, c == 0xca ? 4 : 8);                                  /* float */
+    else if (c >= 0xcc && c <= 0xcf) {                                                                              /* uint */
+        unsigned long long u = gpucompile_amdgpu__be(m, size_of[c - 0xcc]);
+        v.kind = 'i';
+        v.i = u > (unsigned long long)LLONG_MAX ? LLONG_MAX : (long long)u;
+    } else if (c >= 0xd0 && c <= 0xd3) {                                                                            /* int */
+        int bytes = size_of[c - 0xd0];
+        unsigned long long u = gpucompile_amdgpu__be(m, bytes);
+        v.kind = 'i';
+        if (bytes < 8 && (u >> (bytes * 8 - 1)) & 1) v.i = (long long)u - (long long)(1ULL << (bytes * 8));
+        else v.i = (long long)u;
+    } else if (c >= 0xd4 && c <= 0xd8) gpucompile_amdgpu__take(m, 1 + (1ULL << (c - 0xd4)));                     /* fixext */
+    else if (c >= 0xd9 && c <= 0xdb) { v.kind = 's'; v.n = gpucompile_amdgpu__be(m, size_of[c - 0xd9]); }
+    else if (c == 0xdc || c == 0xdd) { v.kind = 'a'; v.n = gpucompile_amdgpu__be(m, c == 0xdc ? 2 : 4); }
+    else if (c == 0xde || c == 0xdf) { v.kind = 'm'; v.n = gpucompile_amdgpu__be(m, c == 0xde ? 2 : 4); }
+    else if (c == 0xc1) m->bad = 1; /* never used */
+    if (v.kind == 's') v.s = gpucompile_amdgpu__take(m, v.n);
+    if (m->bad) v.kind = 'o';
+    return v;
+}
+
+/* Skips what a map or array item holds (depth-limited: the input is untrusted). */
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__mp_skip(gpucompile_amdgpu__mp *m, const gpucompile_amdgpu__mpv *v, int depth) {
+    unsigned long long k, count;
+    if (v->kind != 'm' && v->kind != 'a') return;
+    if (depth > 32) { m->bad = 1; return; }
+    count = v->kind == 'm' ? v->n * 2 : v->n;
+    for (k = 0; k < count && !m->bad; k++) {
+        gpucompile_amdgpu__mpv c = gpucompile_amdgpu__mp_read(m);
+        gpucompile_amdgpu__mp_skip(m, &c, depth + 1);
+    }
+}
+
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__mp_is(const gpucompile_amdgpu__mpv *v, const char *s) {
+    return v->kind == 's' && v->n == strlen(s) && memcmp(v->s, s, (size_t)v->n) == 0;
+}
+
+/* One kernel's map: fills *k; returns whether its .name is name. */
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__mp_kernel(gpucompile_amdgpu__mp *m, unsigned long long pairs, const char *name, gpucompile_kernel *k) {
+    static const char *const keys[] = {".sgpr_count", ".vgpr_count", ".group_segment_fixed_size", ".private_segment_fixed_size",
+                                       ".wavefront_size", ".kernarg_segment_size", ".max_flat_workgroup_size"};
+    int *fields[7];
+    unsigned long long p;
+    int match = 0;
+    size_t f;
+    fields[0] = &k->sgprs; fields[1] = &k->vgprs; fields[2] = &k->shared_bytes; fields[3] = &k->private_bytes;
+    fields[4] = &k->wavefront_size; fields[5] = &k->kernarg_bytes; fields[6] = &k->max_threads;
+    for (f = 0; f < 7; f++) *fields[f] = -1;
+    for (p = 0; p < pairs && !m->bad; p++) {
+        gpucompile_amdgpu__mpv key = gpucompile_amdgpu__mp_read(m), val;
+        gpucompile_amdgpu__mp_skip(m, &key, 1);
+        val = gpucompile_amdgpu__mp_read(m);
+        gpucompile_amdgpu__mp_skip(m, &val, 1);
+        if (gpucompile_amdgpu__mp_is(&key, ".name")) match = gpucompile_amdgpu__mp_is(&val, name);
+        for (f = 0; f < 7 && val.kind == 'i'; f++)
+            if (gpucompile_amdgpu__mp_is(&key, keys[f])) *fields[f] = val.i < 0 ? -1 : val.i > INT_MAX ? INT_MAX : (int)val.i;
+    }
+    return match && !m->bad;
+}
+
+GPUCOMPILE__PRIVATE unsigned long long gpucompile_amdgpu__le(const unsigned char *p, int bytes) {
+    unsigned long long v = 0;
+    while (bytes--) v = v << 8 | p[bytes];
+    return v;
+}
+
+/* The descriptor of the NT_AMDGPU_METADATA note, from the section headers. */
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__note(const unsigned char *d, size_t size, const unsigned char **desc, size_t *desc_size) {
+    unsigned long long shoff, shentsize, shnum, i;
+    if (size < 64 || memcmp(d, "\177ELF", 4) != 0 || d[4] != 2 /* 64-bit */ || d[5] != 1 /* little-endian */) return 0;
+    shoff = gpucompile_amdgpu__le(d + 0x28, 8);
+    shentsize = gpucompile_amdgpu__le(d + 0x3a, 2);
+    shnum = gpucompile_amdgpu__le(d + 0x3c, 2);
+    if (shentsize < 64 || shoff > size) return 0;
+    for (i = 0; i < shnum && i < (size - shoff) / shentsize; i++) {
+        const unsigned char *h = d + shoff + i * shentsize, *p, *end;
+        unsigned long long off = gpucompile_amdgpu__le(h + 24, 8), sz = gpucompile_amdgpu__le(h + 32, 8);
+        if (gpucompile_amdgpu__le(h + 4, 4) != 7 /* SHT_NOTE */ || off > size || sz > size - off) continue;
+        for (p = d + off, end = p + sz; end - p >= 12;) {
+            unsigned long long namesz = gpucompile_amdgpu__le(p, 4), descsz = gpucompile_amdgpu__le(p + 4, 4);
+            unsigned long long type = gpucompile_amdgpu__le(p + 8, 4);
+            const unsigned char *name = p + 12;
+            p += 12;
+            if (((namesz + 3) & ~3ULL) > (unsigned long long)(end - p)) break;
+            p += (namesz + 3) & ~3ULL;
+            if (descsz > (unsigned long long)(end - p)) break;
+            if (type == 32 && namesz == 7 && memcmp(name, "AMDGPU", 7) == 0) {
+                *desc = p;
+                *desc_size = (size_t)descsz;
+                return 1;
+            }
+            if (((descsz + 3) & ~3ULL) > (unsigned long long)(end - p)) break;
+            p += (descsz + 3) & ~3ULL;
+        }
+    }
+    return 0;
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_amdgpu_kernel_metadata(const void *data, size_t size, const char *name, gpucompile_kernel *k) {
+    gpucompile_amdgpu__mp m;
+    gpucompile_amdgpu__mpv root;
+    const unsigned char *desc;
+    size_t desc_size;
+    unsigned long long i, j;
+    if (!data || !name || !k) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    if (!gpucompile_amdgpu__note((const unsigned char *)data, size, &desc, &desc_size)) return GPUCOMPILE_ERROR_INVALID_BINARY;
+    m.p = desc;
+    m.end = desc + desc_size;
+    m.bad = 0;
+    root = gpucompile_amdgpu__mp_read(&m);
+    for (i = 0; root.kind == 'm' && i < root.n && !m.bad; i++) {
+        gpucompile_amdgpu__mpv key = gpucompile_amdgpu__mp_read(&m), val;
+        gpucompile_amdgpu__mp_skip(&m, &key, 1);
+        val = gpucompile_amdgpu__mp_read(&m);
+        if (!gpucompile_amdgpu__mp_is(&key, "amdhsa.kernels") || val.kind != 'a') {
+            gpucompile_amdgpu__mp_skip(&m, &val, 1);
+            continue;
+        }
+        for (j = 0; j < val.n && !m.bad; j++) {
+            gpucompile_amdgpu__mpv kern = gpucompile_amdgpu__mp_read(&m);
+            if (kern.kind != 'm') gpucompile_amdgpu__mp_skip(&m, &kern, 2);
+            else if (gpucompile_amdgpu__mp_kernel(&m, kern.n, name, k)) return GPUCOMPILE_OK;
+        }
+    }
+    return GPUCOMPILE_ERROR_INVALID_BINARY;
+}
+
+/* ---- object to hsaco ------------------------------------------------------------------- */
+/* ld.lld: the options' path; next to a ROCm root; the LLVM in use's; PATH. */
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__find_lld(gpucompile_job *job, char *out, size_t size) {
+    static const char *const beside[] = {"llvm/bin/ld.lld", "lib/llvm/bin/ld.lld"};
+    const char *roots[8], *given = gpucompile_job_tool_path(job, "ld.lld"), *path = getenv("PATH");
+    int n = gpucompile_amdgpu__roots(job, roots, 0), i, k;
+    size_t b;
+    if (given) return (size_t)snprintf(out, size, "%s", given) < size && gpucompile_amdgpu__exists(given, 1);
+    for (i = 0; i < n; i++)
+        for (b = 0; b < 2; b++)
+            if ((size_t)snprintf(out, size, "%s/%s" GPUCOMPILE_AMDGPU__EXE, roots[i], beside[b]) < size && gpucompile_amdgpu__exists(out, 1))
+                return 1;
+    if ((size_t)snprintf(out, size, "/usr/lib/llvm-%d/bin/ld.lld", LLVM_VERSION_MAJOR) < size && gpucompile_amdgpu__exists(out, 1)) return 1;
+    for (k = 0; k < 2; k++) {
+        const char *p = path;
+        while (p && *p) {
+            const char *e = strchr(p, GPUCOMPILE_AMDGPU__PATH_SEP);
+            int len = (int)(e ? (size_t)(e - p) : strlen(p));
+            int ok = k == 0 ? snprintf(out, size, "%.*s/ld.lld-%d" GPUCOMPILE_AMDGPU__EXE, len, p, LLVM_VERSION_MAJOR)
+                            : snprintf(out, size, "%.*s/ld.lld" GPUCOMPILE_AMDGPU__EXE, len, p);
+            if (len > 0 && ok > 0 && (size_t)ok < size && gpucompile_amdgpu__exists(out, 1)) return 1;
+            p = e ? e + 1 : NULL;
+        }
+    }
+    return 0;
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__link_hsaco(gpucompile_job *job) {
+    char obj[4096], out[4096], lld[4096], *output = NULL;
+    const char *argv[7];
+    unsigned char *data = NULL;
+    size_t size = 0, out_size = 0;
+    int status = -1, i;
+    gpucompile_result r;
+    if (!gpucompile_amdgpu__find_lld(job, lld, sizeof lld)) {
+        const char *given = gpucompile_job_tool_path(job, "ld.lld");
+        if (given) return gpucompile__fail(job, GPUCOMPILE_ERROR_TOOL, "ld.lld: '%s' (from the options) is not an executable file", given);
+        return gpucompile__fail(job, GPUCOMPILE_ERROR_TOOL,
+                                "ld.lld was not found (looked next to the ROCm roots, in /usr/lib/llvm-%d/bin and on PATH); "
+                                "install lld-%d or give its path as tool \"ld.lld\"", LLVM_VERSION_MAJOR, LLVM_VERSION_MAJOR);
+    }
+    if ((r = gpucompile_job_temp_file(job, ".o", obj, sizeof obj)) != GPUCOMPILE_OK) return r;
+    if ((r = gpucompile_job_temp_file(job, ".hsaco", out, sizeof out)) != GPUCOMPILE_OK) return r;
+    if (gpucompile_write_file(obj, LLVMGetBufferStart(job->emitted), LLVMGetBufferSize(job->emitted)) != GPUCOMPILE_OK)
+        return gpucompile__fail(job, GPUCOMPILE_ERROR_IO, "cannot write '%s'", obj);
+    argv[0] = lld; argv[1] = "-shared"; argv[2] = "--no-undefined"; argv[3] = obj; argv[4] = "-o"; argv[5] = out; argv[6] = NULL;
+    r = gpucompile_job_run_tool(job, argv, 0, &status, &output, &out_size);
+    if (r != GPUCOMPILE_OK) {
+        gpucompile_job_free(job, output);
+        return r;
+    }
+    /* lld's messages become diagnostics (without the trailing newline). */
+    for (i = (int)out_size; i > 0 && (output[i - 1] == '\n' || output[i - 1] == '\r'); i--) output[i - 1] = 0;
+    if (status != 0) r = gpucompile__fail(job, GPUCOMPILE_ERROR_TOOL, "ld.lld failed (exit %d): %s", status, output ? output : "");
+    else if (output && *output) gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, "ld.lld", "%s", output);
+    gpucompile_job_free(job, output);
+    if (r != GPUCOMPILE_OK) return r;
+    if (gpucompile_read_file(out, &job->options->allocator, &data, &size) != GPUCOMPILE_OK || size == 0) {
+        gpucompile_job_free(job, data);
+        return gpucompile__fail(job, GPUCOMPILE_ERROR_IO, "cannot read the hsaco that ld.lld wrote ('%s')", out);
+    }
+    job->result_data = data;
+    job->result_size = size;
+    return GPUCOMPILE_OK;
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__finish(gpucompile_job *job, gpucompile_format format) {
+    gpucompile_object *o = job->object;
+    gpucompile_result r;
+    int i;
+    if (format != GPUCOMPILE_FORMAT_BIN) return GPUCOMPILE_OK; /* isa: the core keeps LLVM's text */
+    if ((r = gpucompile_amdgpu__link_hsaco(job)) != GPUCOMPILE_OK) return r;
+    for (i = 0; i < o->num_kernels; i++)
+        if (gpucompile_amdgpu_kernel_metadata(job->result_data, job->result_size, o->kernels[i].name, &o->kernels[i]) != GPUCOMPILE_OK)
+            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL,
+                               "kernel '%s' is not in the hsaco's metadata note", o->kernels[i].name);
+    return GPUCOMPILE_OK;
+}
+
 GPUCOMPILE_DEF const gpucompile_backend *gpucompile_amdgpu_backend(void) {
     static gpucompile_backend b;
     if (!b.name) {
@@ -53,8 +684,12 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_amdgpu_backend(void) {
         t.kind = GPUCOMPILE_TARGET_AMDGPU;
         t.intrinsic_prefixes = "amdgcn,r600";
         t.initialize = gpucompile_amdgpu__initialize;
+        t.configure = gpucompile_amdgpu__configure;
+        t.prepare = gpucompile_amdgpu__prepare;
+        t.libraries = gpucompile_amdgpu__libraries;
         t.is_kernel = gpucompile_amdgpu__is_kernel;
         t.bin_from = LLVMObjectFile;
+        t.finish = gpucompile_amdgpu__finish;
         b = t;
     }
     return &b;
@@ -66,3 +701,364 @@ GPUCOMPILE__CONSTRUCTOR(gpucompile_amdgpu__register) { gpucompile_register_backe
 }
 #endif
 #endif /* GPUCOMPILE_AMDGPU_IMPLEMENTATION */
+
+/* ==== [section: runtime (host embedding)] ================================================
+   The mgpu* runtime ABI (MLIR's, declared in gpucompile.h) over HIP, for host code made by
+   gpucompile_embed_binary / `gpucompile --host`. Opt in: define GPUCOMPILE_AMDGPU_RUNTIME
+   in one file (with or without GPUCOMPILE_IMPLEMENTATION; the runtime itself needs neither the
+   core implementation nor LLVM's libraries, only -ldl -lpthread). Off by default because MLIR's
+   libmlir_rocm_runtime and the NVPTX header's runtime define the same symbols: one runtime per
+   program (defining both GPUCOMPILE_NVPTX_RUNTIME and GPUCOMPILE_AMDGPU_RUNTIME in one file is
+   an error). GPUCOMPILE_AMDGPU_NO_RUNTIME wins over GPUCOMPILE_AMDGPU_RUNTIME.
+   libamdhip64.so (amdhip64.dll) is opened on first use, or the library named by
+   gpucompile_runtime_set_library() / $GPUCOMPILE_LIBHIP; the device is mgpuSetDefaultDevice's
+   (default 0), made current (hipSetDevice) in each call. A missing HIP runtime or no device is
+   reported once, clearly, and remembered; every later call fails quietly (NULL / nothing).
+   mgpuModuleLoadJIT reports an error: HIP loads code objects only (as in MLIR's wrappers).
+   Errors go to gpucompile_runtime_set_error_callback's function, else one line on stderr.
+   gpucompile_runtime_load_offload_binary (the RUNTIME handler) also needs the core's
+   gpucompile_binary_read_offload / gpucompile_binary_select: it works where the core
+   implementation is in the same file, or where GPUCOMPILE_RUNTIME_SELECT says it is linked. */
+#if defined(GPUCOMPILE_AMDGPU_RUNTIME) && !defined(GPUCOMPILE_AMDGPU_NO_RUNTIME) && !defined(GPUCOMPILE_AMDGPU_RUNTIME_IMPLEMENTED)
+#define GPUCOMPILE_AMDGPU_RUNTIME_IMPLEMENTED
+#if defined(GPUCOMPILE_NVPTX_RUNTIME_IMPLEMENTED)
+#error "gpucompile: GPUCOMPILE_NVPTX_RUNTIME and GPUCOMPILE_AMDGPU_RUNTIME define the same mgpu* functions: pick one per program"
+#endif
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <limits.h>
+#if defined(_WIN32)
+#include <windows.h>
+#else
+#include <dlfcn.h>
+#include <pthread.h>
+#endif
+#ifdef __cplusplus
+extern "C" {
+#endif
+#if defined(__GNUC__)
+#define GPUCOMPILE_AMDGPU__RT static __attribute__((unused))
+#else
+#define GPUCOMPILE_AMDGPU__RT static
+#endif
+
+/* The few HIP entry points we use (hip_runtime_api.h's values). */
+typedef int gpucompile_amdgpu__hipError;
+#define GPUCOMPILE_AMDGPU__HIP_FUNCTIONS(X) \
+    X(hipInit, "hipInit", (unsigned flags)) \
+    X(hipGetDeviceCount, "hipGetDeviceCount", (int *count)) \
+    X(hipSetDevice, "hipSetDevice", (int dev)) \
+    X(hipModuleLoadData, "hipModuleLoadData", (void **module, const void *image)) \
+    X(hipModuleUnload, "hipModuleUnload", (void *module)) \
+    X(hipModuleGetFunction, "hipModuleGetFunction", (void **fn, void *module, const char *name)) \
+    X(hipModuleLaunchKernel, "hipModuleLaunchKernel", (void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, \
+                                                       unsigned by, unsigned bz, unsigned smem, void *stream, void **params, void **extra)) \
+    X(hipStreamCreate, "hipStreamCreate", (void **stream)) \
+    X(hipStreamSynchronize, "hipStreamSynchronize", (void *stream)) \
+    X(hipStreamDestroy, "hipStreamDestroy", (void *stream)) \
+    X(hipMalloc, "hipMalloc", (void **p, size_t size)) \
+    X(hipMallocManaged, "hipMallocManaged", (void **p, size_t size, unsigned flags)) \
+    X(hipFree, "hipFree", (void *p)) \
+    X(hipMemcpyAsync, "hipMemcpyAsync", (void *dst, const void *src, size_t n, int kind, void *stream)) \
+    X(hipMemsetD32Async, "hipMemsetD32Async", (void *dst, int value, size_t n, void *stream))
+
+typedef struct gpucompile_amdgpu__rt_state {
+    int state;                  /* 0 not opened yet, 1 ready, -1 failed (reported once) */
+    void *lib;
+    int device;
+    char arch[256];
+    char path[1024];
+    gpucompile_runtime_error_func error_func;
+    void *error_user;
+    const char *(*hipGetErrorName)(gpucompile_amdgpu__hipError);
+    gpucompile_amdgpu__hipError (*hipGetDeviceProperties)(void *props, int dev);
+#define GPUCOMPILE_AMDGPU__FIELD(fn, sym, params) gpucompile_amdgpu__hipError (*fn) params;
+    GPUCOMPILE_AMDGPU__HIP_FUNCTIONS(GPUCOMPILE_AMDGPU__FIELD)
+#undef GPUCOMPILE_AMDGPU__FIELD
+} gpucompile_amdgpu__rt_state;
+
+static gpucompile_amdgpu__rt_state gpucompile_amdgpu__rt;
+#if defined(_WIN32)
+static SRWLOCK gpucompile_amdgpu__rt_mutex = SRWLOCK_INIT;
+GPUCOMPILE_AMDGPU__RT void gpucompile_amdgpu__rt_lock(void) { AcquireSRWLockExclusive(&gpucompile_amdgpu__rt_mutex); }
+GPUCOMPILE_AMDGPU__RT void gpucompile_amdgpu__rt_unlock(void) { ReleaseSRWLockExclusive(&gpucompile_amdgpu__rt_mutex); }
+#else
+static pthread_mutex_t gpucompile_amdgpu__rt_mutex = PTHREAD_MUTEX_INITIALIZER;
+GPUCOMPILE_AMDGPU__RT void gpucompile_amdgpu__rt_lock(void) { pthread_mutex_lock(&gpucompile_amdgpu__rt_mutex); }
+GPUCOMPILE_AMDGPU__RT void gpucompile_amdgpu__rt_unlock(void) { pthread_mutex_unlock(&gpucompile_amdgpu__rt_mutex); }
+#endif
+
+GPUCOMPILE_AMDGPU__RT void gpucompile_amdgpu__rt_report(const char *call, int code, const char *message) {
+    gpucompile_runtime_error_func f;
+    void *u;
+    gpucompile_amdgpu__rt_lock();
+    f = gpucompile_amdgpu__rt.error_func;
+    u = gpucompile_amdgpu__rt.error_user;
+    gpucompile_amdgpu__rt_unlock();
+    if (f) f(call, code, message, u);
+    else fprintf(stderr, "'%s' failed with '%s'\n", call, message); /* MLIR's wrappers' form */
+}
+
+GPUCOMPILE_AMDGPU__RT void gpucompile_amdgpu__rt_check(gpucompile_amdgpu__hipError r, const char *call) {
+    static const struct { int code; const char *text; } known[] = {
+        {1, "hipErrorInvalidValue"}, {2, "hipErrorOutOfMemory"}, {3, "hipErrorNotInitialized"}, {4, "hipErrorDeinitialized"},
+        {35, "hipErrorInsufficientDriver: the AMD GPU driver is too old or missing"},
+        {100, "hipErrorNoDevice: no AMD GPU"}, {101, "hipErrorInvalidDevice"}, {200, "hipErrorInvalidImage"},
+        {209, "hipErrorNoBinaryForGpu: the object was built for another GPU"}, {400, "hipErrorInvalidHandle"},
+        {500, "hipErrorNotFound"}, {999, "hipErrorUnknown"}};
+    char msg[256];
+    const char *name = NULL;
+    size_t i;
+    if (r == 0) return;
+    for (i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (known[i].code == r) name = known[i].text;
+    if (!name && gpucompile_amdgpu__rt.hipGetErrorName) name = gpucompile_amdgpu__rt.hipGetErrorName(r);
+    snprintf(msg, sizeof msg, "%s (%d)", name ? name : "HIP error", r);
+    gpucompile_amdgpu__rt_report(call, r, msg);
+}
+
+GPUCOMPILE_AMDGPU__RT void *gpucompile_amdgpu__rt_sym(void *lib, const char *name) {
+#if defined(_WIN32)
+    return (void *)GetProcAddress((HMODULE)lib, name);
+#else
+    return dlsym(lib, name);
+#endif
+}
+
+/* The gfx name from hipDeviceProp_t, whose layout changed between ROCm versions: the first
+   string after the marketing name that starts with "gfx" and a digit is gcnArchName. */
+GPUCOMPILE_AMDGPU__RT void gpucompile_amdgpu__rt_arch(gpucompile_amdgpu__rt_state *s) {
+    size_t size = 64 * 1024, i;
+    unsigned char *props = (unsigned char *)calloc(1, size);
+    if (!props) return;
+    if (s->hipGetDeviceProperties && s->hipGetDeviceProperties(props, s->device) == 0) {
+        for (i = 256; i + 4 < size; i++) {
+            if (props[i - 1] == 0 && props[i] == 'g' && props[i + 1] == 'f' && props[i + 2] == 'x' && props[i + 3] >= '0' && props[i + 3] <= '9') {
+                snprintf(s->arch, sizeof s->arch, "%s", (const char *)props + i);
+                break;
+            }
+        }
+    }
+    free(props);
+}
+
+/* Opens HIP and checks for a device, once. Called with the lock held. */
+GPUCOMPILE_AMDGPU__RT void gpucompile_amdgpu__rt_open(void) {
+    gpucompile_amdgpu__rt_state *s = &gpucompile_amdgpu__rt;
+    const char *path = s->path[0] ? s->path : getenv("GPUCOMPILE_LIBHIP");
+    char msg[1536];
+    const char *missing = NULL, *call;
+    int count = 0;
+    gpucompile_amdgpu__hipError r;
+#if defined(_WIN32)
+    if (!path || !*path) path = "amdhip64.dll";
+    s->lib = (void *)LoadLibraryA(path);
+#else
+    if (!path || !*path) path = "libamdhip64.so";
+    s->lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+#endif
+    s->state = -1;
+    if (!s->lib) {
+#if defined(_WIN32)
+        snprintf(msg, sizeof msg, "cannot open the HIP runtime '%s' (ROCm not installed?)", path);
+#else
+        const char *e = dlerror();
+        snprintf(msg, sizeof msg, "cannot open the HIP runtime '%s': %s (ROCm not installed?)", path, e ? e : "");
+#endif
+        gpucompile_amdgpu__rt_unlock();
+        gpucompile_amdgpu__rt_report("dlopen", -1, msg);
+        gpucompile_amdgpu__rt_lock();
+        return;
+    }
+    *(void **)&s->hipGetErrorName = gpucompile_amdgpu__rt_sym(s->lib, "hipGetErrorName");
+    /* ROCm 6 renamed the entry point that fills its (grown) hipDeviceProp_t */
+    if (!(*(void **)&s->hipGetDeviceProperties = gpucompile_amdgpu__rt_sym(s->lib, "hipGetDevicePropertiesR0600")))
+        *(void **)&s->hipGetDeviceProperties = gpucompile_amdgpu__rt_sym(s->lib, "hipGetDeviceProperties");
+#define GPUCOMPILE_AMDGPU__LOAD(fn, sym, params) \
+    if (!(*(void **)&s->fn = gpucompile_amdgpu__rt_sym(s->lib, sym)) && !missing) missing = sym;
+    GPUCOMPILE_AMDGPU__HIP_FUNCTIONS(GPUCOMPILE_AMDGPU__LOAD)
+#undef GPUCOMPILE_AMDGPU__LOAD
+    if (missing) {
+        snprintf(msg, sizeof msg, "'%s' has no '%s': not a HIP runtime library", path, missing);
+        gpucompile_amdgpu__rt_unlock();
+        gpucompile_amdgpu__rt_report("dlsym", -1, msg);
+        gpucompile_amdgpu__rt_lock();
+        return;
+    }
+    call = "hipInit";
+    r = s->hipInit(0);
+    if (r == 0) { call = "hipGetDeviceCount"; r = s->hipGetDeviceCount(&count); }
+    if (r == 0 && count <= s->device) r = 100; /* hipErrorNoDevice */
+    if (r == 0) { call = "hipSetDevice"; r = s->hipSetDevice(s->device); }
+    if (r != 0) {
+        gpucompile_amdgpu__rt_unlock();
+        gpucompile_amdgpu__rt_check(r, call);
+        gpucompile_amdgpu__rt_lock();
+        return;
+    }
+    gpucompile_amdgpu__rt_arch(s);
+    s->state = 1;
+}
+
+/* Ready to call HIP? Opens it on first use; makes the device current for this thread. */
+GPUCOMPILE_AMDGPU__RT int gpucompile_amdgpu__rt_enter(void) {
+    int ok;
+    gpucompile_amdgpu__rt_lock();
+    if (gpucompile_amdgpu__rt.state == 0) gpucompile_amdgpu__rt_open();
+    ok = gpucompile_amdgpu__rt.state == 1;
+    gpucompile_amdgpu__rt_unlock();
+    if (ok) gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipSetDevice(gpucompile_amdgpu__rt.device), "hipSetDevice");
+    return ok;
+}
+
+void gpucompile_runtime_set_error_callback(gpucompile_runtime_error_func func, void *user_data) {
+    gpucompile_amdgpu__rt_lock();
+    gpucompile_amdgpu__rt.error_func = func;
+    gpucompile_amdgpu__rt.error_user = user_data;
+    gpucompile_amdgpu__rt_unlock();
+}
+
+void gpucompile_runtime_set_library(const char *path) {
+    gpucompile_amdgpu__rt_lock();
+    if (gpucompile_amdgpu__rt.state == 0) snprintf(gpucompile_amdgpu__rt.path, sizeof gpucompile_amdgpu__rt.path, "%s", path ? path : "");
+    gpucompile_amdgpu__rt_unlock();
+}
+
+int gpucompile_runtime_available(void) { return gpucompile_amdgpu__rt_enter(); }
+
+const char *gpucompile_runtime_device_arch(void) {
+    return gpucompile_runtime_available() ? gpucompile_amdgpu__rt.arch : "";
+}
+
+void mgpuSetDefaultDevice(int32_t device) {
+    gpucompile_amdgpu__rt_lock();
+    if (gpucompile_amdgpu__rt.state == 0) gpucompile_amdgpu__rt.device = device; /* before the first call only */
+    gpucompile_amdgpu__rt_unlock();
+}
+
+void *mgpuModuleLoad(void *data, size_t size) {
+    void *module = NULL;
+    (void)size;
+    if (!gpucompile_amdgpu__rt_enter()) return NULL;
+    gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipModuleLoadData(&module, data), "hipModuleLoadData");
+    return module;
+}
+
+void *mgpuModuleLoadJIT(void *data, int optLevel) {
+    (void)data;
+    (void)optLevel;
+    gpucompile_amdgpu__rt_report("mgpuModuleLoadJIT", -1, "HIP cannot load assembly text: embed a code object (format bin)");
+    return NULL;
+}
+
+void mgpuModuleUnload(void *module) {
+    gpucompile_amdgpu__hipError r;
+    if (!module || !gpucompile_amdgpu__rt_enter()) return;
+    r = gpucompile_amdgpu__rt.hipModuleUnload(module);
+    if (r != 4) gpucompile_amdgpu__rt_check(r, "hipModuleUnload"); /* at exit the runtime may be gone already */
+}
+
+void *mgpuModuleGetFunction(void *module, const char *name) {
+    void *fn = NULL;
+    if (!gpucompile_amdgpu__rt_enter()) return NULL;
+    gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipModuleGetFunction(&fn, module, name), "hipModuleGetFunction");
+    return fn;
+}
+
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ, intptr_t blockX,
+    intptr_t blockY, intptr_t blockZ, int32_t smem, void *stream, void **params, void **extra, size_t paramsCount) {
+    intptr_t d[6];
+    int i;
+    (void)paramsCount;
+    d[0] = gridX; d[1] = gridY; d[2] = gridZ; d[3] = blockX; d[4] = blockY; d[5] = blockZ;
+    for (i = 0; i < 6; i++)
+        if (d[i] <= 0 || (unsigned long long)d[i] > UINT_MAX || smem < 0) {
+            gpucompile_amdgpu__rt_report("hipModuleLaunchKernel", 1, "grid and block sizes must be 1 to 2^32-1, shared memory >= 0");
+            return;
+        }
+    if (!gpucompile_amdgpu__rt_enter()) return;
+    gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipModuleLaunchKernel(function, (unsigned)gridX, (unsigned)gridY, (unsigned)gridZ,
+        (unsigned)blockX, (unsigned)blockY, (unsigned)blockZ, (unsigned)smem, stream, params, extra), "hipModuleLaunchKernel");
+}
+
+void *mgpuStreamCreate(void) {
+    void *stream = NULL;
+    if (!gpucompile_amdgpu__rt_enter()) return NULL;
+    gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipStreamCreate(&stream), "hipStreamCreate");
+    return stream;
+}
+
+void mgpuStreamSynchronize(void *stream) {
+    if (!gpucompile_amdgpu__rt_enter()) return;
+    gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipStreamSynchronize(stream), "hipStreamSynchronize");
+}
+
+void mgpuStreamDestroy(void *stream) {
+    if (!stream || !gpucompile_amdgpu__rt_enter()) return;
+    gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipStreamDestroy(stream), "hipStreamDestroy");
+}
+
+void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
+    void *p = NULL;
+    (void)stream;
+    if (sizeBytes == 0 || !gpucompile_amdgpu__rt_enter()) return NULL;
+    if (isHostShared) gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipMallocManaged(&p, (size_t)sizeBytes, 1), "hipMallocManaged");
+    else gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipMalloc(&p, (size_t)sizeBytes), "hipMalloc");
+    return p;
+}
+
+void mgpuMemFree(void *ptr, void *stream) {
+    (void)stream;
+    if (!ptr || !gpucompile_amdgpu__rt_enter()) return;
+    gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipFree(ptr), "hipFree");
+}
+
+void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
+    if (!gpucompile_amdgpu__rt_enter()) return;
+    gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipMemcpyAsync(dst, src, sizeBytes, 4 /* hipMemcpyDefault */, stream), "hipMemcpyAsync");
+}
+
+void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream) {
+    if (!gpucompile_amdgpu__rt_enter()) return;
+    gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipMemsetD32Async(dst, (int)value, count, stream), "hipMemsetD32Async");
+}
+
+#if defined(GPUCOMPILE_IMPLEMENTED) || defined(GPUCOMPILE_RUNTIME_SELECT)
+static void gpucompile_amdgpu__rt_log(const gpucompile_diagnostic *d, void *user) {
+    (void)user;
+    if (d->severity == GPUCOMPILE_SEVERITY_ERROR) gpucompile_amdgpu__rt_report("gpucompile_runtime_load_offload_binary", -1, d->message);
+}
+
+void *gpucompile_runtime_load_offload_binary(const void *data, size_t size) {
+    gpucompile_logger logger;
+    gpucompile_binary *bin = NULL;
+    gpucompile_device dev;
+    void *module = NULL;
+    int index = -1;
+    if (!gpucompile_runtime_available()) return NULL;
+    memset(&logger, 0, sizeof logger);
+    logger.func = gpucompile_amdgpu__rt_log;
+    memset(&dev, 0, sizeof dev);
+    dev.arch = gpucompile_amdgpu__rt.arch;
+    if (gpucompile_binary_read_offload(data, size, NULL, NULL, &logger, &bin) == GPUCOMPILE_OK &&
+        gpucompile_binary_select(bin, &dev, &logger, &index) == GPUCOMPILE_OK)
+        module = mgpuModuleLoad(bin->objects[index]->data, bin->objects[index]->size);
+    gpucompile_binary_free(bin);
+    return module;
+}
+#else
+void *gpucompile_runtime_load_offload_binary(const void *data, size_t size) {
+    (void)data;
+    (void)size;
+    gpucompile_amdgpu__rt_report("gpucompile_runtime_load_offload_binary", -1,
+        "run-time object selection needs the gpucompile core: define GPUCOMPILE_IMPLEMENTATION in this file "
+        "(or GPUCOMPILE_RUNTIME_SELECT when it is linked from another)");
+    return NULL;
+}
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GPUCOMPILE_AMDGPU_RUNTIME */
