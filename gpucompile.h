@@ -25,8 +25,9 @@
        GPUCOMPILE_STATIC            every function static (implementation and users in one file)
        GPUCOMPILE_MALLOC(sz,u) GPUCOMPILE_REALLOC(p,sz,u) GPUCOMPILE_FREE(p,u)
                                     compile-time default allocator: all three or none
-       GPUCOMPILE_NVPTX_NO_RUNTIME / GPUCOMPILE_AMDGPU_NO_RUNTIME
-                                    (backends) leave out the mgpu* runtime functions
+       GPUCOMPILE_NVPTX_RUNTIME / GPUCOMPILE_AMDGPU_RUNTIME
+                                    (backends) compile the mgpu* runtime for launch code (CUDA
+                                    driver / HIP): one per program; *_NO_RUNTIME vetoes it
 
    Ownership
        Everything passed in is borrowed and never modified (targets, options, a caller's
@@ -450,7 +451,7 @@ typedef struct gpucompile_binary {
     gpucompile_handler handler;
     gpucompile_object **objects;    /* owned; in target order */
     int num_objects;
-    int cap_objects;
+    int cap_objects;                /* (capacity of objects) */
     gpucompile_allocator allocator; /* the one that made it */
 } gpucompile_binary;
 
@@ -479,7 +480,8 @@ GPUCOMPILE_API gpucompile_result gpucompile_object_add_kernel(gpucompile_object 
 
 /* One input (IR text or bitcode) for num_targets targets: one object per target, in target
    order. jobs > 1 compiles up to that many targets at once, each on its own thread and LLVM
-   context; their diagnostics reach the logger afterwards, in target order. If any target fails
+   context; their diagnostics reach the logger afterwards, on the calling thread, in target
+   order; hooks and the allocator are called from the worker threads. If any target fails
    the call fails with the first failing target's result and returns nothing. name: the binary's
    name (NULL: "binary"). */
 GPUCOMPILE_API gpucompile_result gpucompile_compile_binary(const void *data, size_t size, const char *input_name,
@@ -494,14 +496,17 @@ GPUCOMPILE_API gpucompile_result gpucompile_compile_binary_module(LLVMModuleRef 
    #rocdl.target give MLIR's upstream form (mlir-opt parses it); kernel names go in
    `properties = {kernels = [...]}`. The format keyword is left out for the spelling's default:
    fatbin for upstream spellings (as MLIR does), bin for #gpu.nvptx / #gpu.amdgpu. The parser also
-   accepts one gpu.binary wrapped in `module ... { }` (mlir-opt's output). */
+   accepts one gpu.binary wrapped in `module ... { }` (mlir-opt's output), and verifies the result
+   as MLIR's parser does (errors name line:column). */
 GPUCOMPILE_API size_t gpucompile_binary_print(const gpucompile_binary *binary, char *buf, size_t size);
 GPUCOMPILE_API gpucompile_result gpucompile_binary_parse(const char *text, size_t len, const gpucompile_allocator *allocator,
     const gpucompile_logger *logger, gpucompile_binary **out);
 
 /* LLVM offload binary form (version 1, LLVM 19). Strings per entry: triple, arch,
    gpucompile.target, gpucompile.format, gpucompile.binary (the name), gpucompile.handler and
-   gpucompile.kernels (newline-separated) when there are any. The reader is bounds-checked
+   gpucompile.kernels (newline-separated) when there are any. Image kind: cubin, fatbinary, PTX,
+   bitcode, object (hsaco) or none (AMDGPU assembly); offload kind: CUDA for NVPTX, HIP for
+   AMDGPU (LLVM 19's numbering: 2 and 3). The reader is bounds-checked
    (GPUCOMPILE_ERROR_INVALID_BINARY) and also reads entries without our strings (clang's). The
    written buffer is allocated with the binary's allocator: free it with gpucompile_free. */
 GPUCOMPILE_API gpucompile_result gpucompile_binary_write_offload(const gpucompile_binary *binary,
@@ -1576,6 +1581,43 @@ GPUCOMPILE__PRIVATE double gpucompile__now_ms(void) {
 GPUCOMPILE__PRIVATE unsigned long gpucompile__pid(void) { return (unsigned long)getpid(); }
 #endif
 
+/* Shared libraries opened at run time (vendor libraries are never linked). dlopen: NULL when
+   missing, and dlerror then describes why (this thread's last failure). dlfn stores a function
+   into the function pointer at fnptr (ISO C has no cast between data and function pointers). */
+#if defined(_WIN32)
+GPUCOMPILE__PRIVATE void *gpucompile__dlopen(const char *path) { return (void *)LoadLibraryA(path); }
+GPUCOMPILE__PRIVATE void *gpucompile__dlsym(void *lib, const char *name) {
+    FARPROC f = GetProcAddress((HMODULE)lib, name);
+    void *p;
+    memcpy(&p, &f, sizeof p);
+    return p;
+}
+GPUCOMPILE__PRIVATE void gpucompile__dlclose(void *lib) { if (lib) FreeLibrary((HMODULE)lib); }
+GPUCOMPILE__PRIVATE const char *gpucompile__dlerror(char *buf, size_t size) {
+    DWORD e = GetLastError();
+    size_t n;
+    if (!size) return "";
+    if (!FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, NULL, e, 0, buf, (DWORD)size, NULL))
+        snprintf(buf, size, "error %lu", (unsigned long)e);
+    for (n = strlen(buf); n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r' || buf[n - 1] == ' '); n--) buf[n - 1] = 0;
+    return buf;
+}
+#else
+GPUCOMPILE__PRIVATE void *gpucompile__dlopen(const char *path) { return dlopen(path, RTLD_NOW | RTLD_LOCAL); }
+GPUCOMPILE__PRIVATE void *gpucompile__dlsym(void *lib, const char *name) { return dlsym(lib, name); }
+GPUCOMPILE__PRIVATE void gpucompile__dlclose(void *lib) { if (lib) dlclose(lib); }
+GPUCOMPILE__PRIVATE const char *gpucompile__dlerror(char *buf, size_t size) {
+    const char *e = dlerror();
+    if (size) snprintf(buf, size, "%s", e ? e : "unknown error");
+    return size ? buf : "";
+}
+#endif
+GPUCOMPILE__PRIVATE int gpucompile__dlfn(void *lib, const char *name, void *fnptr) {
+    void *s = lib ? gpucompile__dlsym(lib, name) : NULL;
+    if (s) memcpy(fnptr, &s, sizeof s);
+    return s != NULL;
+}
+
 /* Runs fn once per process at start-up (before main) where the compiler allows it. */
 #if defined(_MSC_VER) && !defined(__clang__)
 #pragma section(".CRT$XCU", read)
@@ -2525,7 +2567,18 @@ GPUCOMPILE__PRIVATE int gpucompile__is_kernel(gpucompile_job *job, LLVMValueRef 
     return LLVMGetLinkage(fn) == LLVMExternalLinkage;
 }
 
-/* Intrinsics LLVM would abort on: unknown ones, and other targets' (llvm.<arch>.*). */
+/* Calling conventions of defined functions that the code generator survives. LLVM 19's
+   AMDGPU backend aborts ("Unsupported calling convention") or crashes on any other (ptx_kernel,
+   spir_func, x86 ones, tailcc, ...) and on the graphics ones (amdgpu_ps, amdgpu_gfx, ...) under
+   amdhsa; NVPTX survives all, so only AMDGPU's (87-105) are refused there, as foreign. */
+GPUCOMPILE__PRIVATE int gpucompile__cc_ok(gpucompile_target_kind kind, unsigned cc) {
+    if (kind == GPUCOMPILE_TARGET_AMDGPU) return cc == 0 || cc == 8 || cc == 9 || cc == 91 || cc == 76; /* c fast cold amdgpu_kernel spir_kernel */
+    if (kind == GPUCOMPILE_TARGET_NVPTX) return cc < 87 || cc > 105;
+    return 1;
+}
+
+/* Intrinsics LLVM would abort on: unknown ones, and other targets' (llvm.<arch>.*); and calling
+   conventions it would abort on. */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__check_intrinsics(gpucompile_job *job) {
     static const char *const arches =
         "aarch64,amdgcn,arm,bpf,dx,hexagon,loongarch,mips,nvvm,ppc,r600,riscv,s390,spv,ve,wasm,x86,xcore";
@@ -2533,6 +2586,12 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__check_intrinsics(gpucompile_jo
     int bad = 0;
     for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) {
         const char *name = gpucompile__name(fn), *dot;
+        if (!LLVMIsDeclaration(fn) && !gpucompile__cc_ok(job->target->kind, LLVMGetFunctionCallConv(fn))) {
+            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL,
+                               "function '%s': calling convention %u is not one %s compiles", name,
+                               LLVMGetFunctionCallConv(fn), gpucompile_target_triple(job->target));
+            bad = 1;
+        }
         if (!gpucompile__starts_with(name, "llvm.")) continue;
         if (LLVMGetIntrinsicID(fn) == 0) {
             gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL,
@@ -4061,9 +4120,15 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_write_offload(const gpucompil
     return GPUCOMPILE_OK;
 }
 
-/* A string at off inside [0, n): NULL unless NUL-terminated within bounds. */
-GPUCOMPILE__PRIVATE const char *gpucompile__bin_cstr(const unsigned char *p, uint64_t n, uint64_t off) {
-    if (off >= n || !memchr(p + off, 0, (size_t)(n - off))) return NULL;
+/* A string at off inside [0, n): NULL unless NUL-terminated within bounds. *budget caps the bytes
+   searched over all strings, so hostile offsets cannot make reading quadratic. */
+GPUCOMPILE__PRIVATE const char *gpucompile__bin_cstr(const unsigned char *p, uint64_t n, uint64_t off, uint64_t *budget) {
+    const unsigned char *z;
+    uint64_t m;
+    if (off >= n) return NULL;
+    m = n - off < *budget ? n - off : *budget;
+    if (!(z = (const unsigned char *)memchr(p + off, 0, (size_t)m))) return NULL;
+    *budget -= (uint64_t)(z - (p + off)) + 1;
     return (const char *)p + off;
 }
 
@@ -4071,7 +4136,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile__bin_cstr(const unsigned char *p, uin
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned char *p, size_t n, int index, gpucompile_binary *b,
     const gpucompile_logger *logger, size_t *used) {
     const gpucompile_result bad = GPUCOMPILE_ERROR_INVALID_BINARY;
-    uint64_t size, eoff, esize, soff, nstr, ioff, isize, i;
+    uint64_t size, eoff, esize, soff, nstr, ioff, isize, i, budget;
     const unsigned char *e;
     const char *triple = NULL, *arch = NULL, *target = NULL, *format = NULL, *name = NULL, *handler = NULL, *kernels = NULL;
     gpucompile_format f = GPUCOMPILE_FORMAT_DEFAULT;
@@ -4100,11 +4165,12 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
     ioff = gpucompile__bin_get(e + 24, 8);
     isize = gpucompile__bin_get(e + 32, 8);
     if (soff > size || nstr > (size - soff) / 16) GPUCOMPILE__BAD("offload binary entry %d: string table out of bounds", index);
+    budget = 4 * size + 65536;
     if (ioff > size || isize > size - ioff) GPUCOMPILE__BAD("offload binary entry %d: image out of bounds", index);
     for (i = 0; i < nstr; i++) {
-        const char *k = gpucompile__bin_cstr(p, size, gpucompile__bin_get(p + soff + 16 * i, 8));
-        const char *v = gpucompile__bin_cstr(p, size, gpucompile__bin_get(p + soff + 16 * i + 8, 8));
-        if (!k || !v) GPUCOMPILE__BAD("offload binary entry %d: string %llu out of bounds", index, (unsigned long long)i);
+        const char *k = gpucompile__bin_cstr(p, size, gpucompile__bin_get(p + soff + 16 * i, 8), &budget);
+        const char *v = k ? gpucompile__bin_cstr(p, size, gpucompile__bin_get(p + soff + 16 * i + 8, 8), &budget) : NULL;
+        if (!k || !v) GPUCOMPILE__BAD("offload binary entry %d: string %llu out of bounds or unterminated", index, (unsigned long long)i);
         if (strcmp(k, "triple") == 0) triple = v;
         else if (strcmp(k, "arch") == 0) arch = v;
         else if (strcmp(k, "gpucompile.target") == 0) target = v;
@@ -4697,6 +4763,10 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_launch_function(gpucompil
     if (!(getter = gpucompile__host_getter(h, name, k->name))) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     gpucompile__host_name(sym, sizeof sym, name, k->name, "_launch");
     f = gpucompile__host_function(h, sym, h->vd, params, 9, LLVMExternalLinkage);
+    {
+        static const char *const names[9] = {"gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ", "sharedMemBytes", "stream", "args"};
+        for (i = 0; i < 9; i++) LLVMSetValueName2(LLVMGetParam(f, (unsigned)i), names[i], strlen(names[i]));
+    }
     entry = LLVMAppendBasicBlockInContext(h->c, f, "entry");
     go = LLVMAppendBasicBlockInContext(h->c, f, "launch");
     sync_bb = LLVMAppendBasicBlockInContext(h->c, f, "sync");

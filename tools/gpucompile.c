@@ -28,6 +28,8 @@ static const char *usage_text =
     "                       binary as an LLVM offload binary (clang-offload-packager reads it)\n"
     "  --emit-text PATH     also write the binary as MLIR text: gpu.binary @NAME [#gpu.object<...>, ...]\n"
     "  --name NAME          the binary's name (default: the input file's stem)\n"
+    "  --host PATH          also write a host LLVM module (.ll, for llc) that embeds the binary, with\n"
+    "                       void NAME_KERNEL_launch(gridX..Z, blockX..Z, smem, stream, args) per kernel\n"
     "  -j, --jobs N         compile up to N targets at once (default 1)\n"
     "  --merge              the inputs are binaries (offload or text), combined in order into one; to\n"
     "                       combine per-vendor IR, compile each with --emit-text (or several targets, -o)\n"
@@ -62,6 +64,7 @@ typedef struct cli {
     const char *inputs[MAX_ITEMS];      /* every positional argument (--merge takes several) */
     int num_inputs, merge, jobs;
     const char *emit_text, *name, *list, *select;
+    const char *host;                   /* --host: the host LLVM module (.ll) */
 } cli;
 
 static void log_stderr(const gpucompile_diagnostic *d, void *user) {
@@ -132,6 +135,7 @@ static int parse_args(int argc, char **argv, cli *c) {
         if ((t = TAKES("--print-target", "--print-target")) != 0) { if (t < 0) return 2; c->print_target = v; continue; }
         if ((t = TAKES("--emit-text", "--emit-text")) != 0) { if (t < 0) return 2; c->emit_text = v; continue; }
         if ((t = TAKES("--name", "--name")) != 0) { if (t < 0) return 2; c->name = v; continue; }
+        if ((t = TAKES("--host", "--host")) != 0) { if (t < 0) return 2; c->host = v; continue; }
         if ((t = TAKES("--list", "--list")) != 0) { if (t < 0) return 2; c->list = v; continue; }
         if ((t = TAKES("--select", "--select")) != 0) { if (t < 0) return 2; c->select = v; continue; }
         if (strcmp(a, "--merge") == 0) { c->merge = 1; continue; }
@@ -268,6 +272,18 @@ done:
     return rc;
 }
 
+/* --host: the host module (for this machine's triple) embedding b; written before the other
+   outputs and removed again if they fail, so a failure leaves no file. */
+static int write_host(const cli *c, const gpucompile_binary *b, const gpucompile_logger *logger) {
+    gpucompile_embed_options eo;
+    memset(&eo, 0, sizeof eo);
+    eo.logger = *logger;
+    if (!c->host) return 0;
+    if (gpucompile_write_host_module(b, NULL, c->host, &eo) == GPUCOMPILE_OK) return 0;
+    fprintf(stderr, "gpucompile: error: cannot write the host module '%s'\n", c->host);
+    return 1;
+}
+
 static int compile_binary(const cli *c, gpucompile_options *opts) {
     gpucompile_target *t[MAX_ITEMS];
     const gpucompile_target *tp[MAX_ITEMS];
@@ -292,7 +308,9 @@ static int compile_binary(const cli *c, gpucompile_options *opts) {
         goto done;
     if (c->verbose)
         for (i = 0; i < b->num_objects; i++) print_object(b->objects[i]);
+    if (write_host(c, b, &opts->logger) != 0) goto done;
     rc = write_binary(c, b, n == 1);
+    if (rc != 0 && c->host) remove(c->host);
 done:
     gpucompile_binary_free(b);
     gpucompile_free(NULL, data);
@@ -335,7 +353,9 @@ static int merge_binaries(const cli *c, gpucompile_logger *logger) {
         all->name = n;
     }
     if (gpucompile_binary_verify(all, logger) != GPUCOMPILE_OK) goto done;
+    if (write_host(c, all, logger) != 0) goto done;
     rc = write_binary(c, all, 0);
+    if (rc != 0 && c->host) remove(c->host);
 done:
     gpucompile_binary_free(all);
     return rc;
@@ -345,7 +365,11 @@ static int list_binary(const cli *c, gpucompile_logger *logger) {
     gpucompile_binary *b = read_binary(c->list, logger);
     int i, k;
     if (!b) return 1;
-    printf("gpu.binary @%s: %d object%s\n", b->name, b->num_objects, b->num_objects == 1 ? "" : "s");
+    printf("gpu.binary @%s: %d object%s", b->name, b->num_objects, b->num_objects == 1 ? "" : "s");
+    if (b->handler.kind == GPUCOMPILE_HANDLER_SELECT_INDEX) printf(", handler #gpu.select_object<%lld>", (long long)b->handler.index);
+    if (b->handler.kind == GPUCOMPILE_HANDLER_SELECT_TARGET) printf(", handler #gpu.select_object<%s>", b->handler.target);
+    if (b->handler.kind == GPUCOMPILE_HANDLER_RUNTIME) printf(", handler #gpucompile.runtime_select");
+    printf("\n");
     for (i = 0; i < b->num_objects; i++) {
         const gpucompile_object *o = b->objects[i];
         printf("  [%d] %s: %s, %zu bytes\n", i, o->target, gpucompile_format_string(o->format), o->size);
@@ -401,7 +425,7 @@ int main(int argc, char **argv) {
     }
     opts.link = c.links;
     opts.num_link = c.num_links;
-    if (c.num_targets > 1 || c.emit_text || c.jobs > 1) return compile_binary(&c, &opts);
+    if (c.num_targets > 1 || c.emit_text || c.jobs > 1 || c.host) return compile_binary(&c, &opts);
     if (c.num_targets == 1) {
         if (gpucompile_target_parse(c.targets[0], (size_t)-1, NULL, &opts.logger, &t) != GPUCOMPILE_OK) return 1;
     } else {
