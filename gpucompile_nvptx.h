@@ -4,6 +4,52 @@
    Include gpucompile.h first. The implementation is compiled where GPUCOMPILE_IMPLEMENTATION
    (or GPUCOMPILE_NVPTX_IMPLEMENTATION together with the core's implementation) is defined; it
    registers itself, so #gpu.nvptx targets compile with no further call.
+
+   CUDA toolkit
+       Found from options.toolkit_path (an error naming it when it does not exist), then the
+       first existing directory of $CUDA_PATH, $CUDA_HOME, $CUDA_ROOT, then the directory above
+       the `nvcc` found on $PATH, then GPUCOMPILE_DEFAULT_CUDA_PATH (define it at build time;
+       default "/usr/local/cuda"). libdevice (<root>/nvvm/libdevice/libdevice.10.bc) is linked
+       only when the module declares a __nv_* function. Tools: <root>/bin/ptxas and fatbinary,
+       else $PATH; options.tools may name "ptxas", "fatbinary", "nvJitLink" (a library path)
+       and "libcuda" (a library path).
+
+   Flags
+       ftz:  module flag nvvm-reflect-ftz = 1 (replacing any value) and
+             "denormal-fp-math-f32"="preserve-sign,preserve-sign" on every function, libdevice's
+             included: .ftz instruction forms.
+       fast: fast-math flags on the module's own floating-point instructions, the unsafe/
+             approximate function attributes on every function (div.approx, sqrt.approx), and
+             libdevice's __nv_fast_* for sinf, cosf, tanf, expf, exp10f, logf, log2f, log10f,
+             powf, sincosf (sin.approx, ex2.approx, lg2.approx), like nvcc -use_fast_math.
+             Library code keeps its instructions' flags (its range reductions rely on exact
+             arithmetic), as nvcc's -use_fast_math does.
+       __nvvm_reflect("__CUDA_PREC_SQRT"), which LLVM 19's NVVMReflect leaves at 0, is resolved
+       here: 1 (sqrt.rn, CUDA's default) unless `fast`.
+
+   PTX version
+       The chip's minimum (LLVM's table), raised from a lower +ptxNN (the seed's default +ptx60
+       with sm_90 gives PTX 7.8). An explicit +ptxNN this LLVM cannot emit, `ptxNN` without the
+       '+', or a malformed one is an error before code generation. For bin and fatbin, the PTX
+       version must also be one the toolchain reads (nvJitLink's version, else `ptxas --version`,
+       read once per process): otherwise an error, not ptxas' "Unsupported .version".
+
+   Chips LLVM 19 lacks (sm_100, sm_101, sm_103, sm_110, sm_120, sm_121, with or without the
+   a/f suffix): PTX for sm_90, then assembled for the requested chip by nvJitLink or ptxas (the
+   driver's JIT path runs that PTX on newer GPUs too). format isa gives that sm_90 PTX; a fatbin
+   holds the cubin for the chip and the PTX as sm_90.
+
+   cubin (format bin), in order: nvJitLink (dlopen, no link-time dependency), the toolkit's
+   ptxas (a subprocess, temp files removed), the CUDA driver's cuLink* (dlopen libcuda.so.1,
+   primary context: needs a GPU). options.bin_method ("nvjitlink", "ptxas", "driver") forces
+   one; otherwise a method that is not available is skipped, and the log says which was used.
+   A method that is available but rejects the PTX fails the compile with its error log.
+   fatbin: the toolkit's `fatbinary` packs the cubin and the PTX.
+
+   Kernel metadata (bin, fatbin): registers, private (local) bytes and max threads (from
+   .maxntid / reqntid) from the cubin's ELF (.nv.info); shared memory from the tool's info log
+   ("N bytes smem"), else the size of .nv.shared.<kernel> (which on sm_90 also counts 1 KiB
+   the toolchain reserves).
 */
 #ifndef GPUCOMPILE_NVPTX_H
 #define GPUCOMPILE_NVPTX_H
@@ -27,10 +73,1067 @@ GPUCOMPILE_API const gpucompile_backend *gpucompile_nvptx_backend(void);
 #ifndef GPUCOMPILE_IMPLEMENTED
 #error "gpucompile_nvptx.h: the backend's implementation needs the core's (GPUCOMPILE_IMPLEMENTATION) in the same file"
 #endif
+#ifndef GPUCOMPILE_DEFAULT_CUDA_PATH
+#define GPUCOMPILE_DEFAULT_CUDA_PATH "/usr/local/cuda"
+#endif
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+#include <limits.h>
+#include <sys/stat.h>
+
+#define GPUCOMPILE_NVPTX__PATH 4096
+
+/* ---- chips and PTX versions ---------------------------------------------------------- */
+/* LLVM's NVPTXSubtarget minimum PTX version per chip (measured with llc-19: .version for +ptx32). */
+static const struct { const char *chip; int ptx; } gpucompile_nvptx__chips[] = {
+    {"sm_20", 32}, {"sm_21", 32}, {"sm_30", 32}, {"sm_32", 40}, {"sm_35", 32}, {"sm_37", 41},
+    {"sm_50", 40}, {"sm_52", 41}, {"sm_53", 42}, {"sm_60", 50}, {"sm_61", 50}, {"sm_62", 50},
+    {"sm_70", 60}, {"sm_72", 61}, {"sm_75", 63}, {"sm_80", 70}, {"sm_86", 71}, {"sm_87", 74},
+    {"sm_89", 78}, {"sm_90", 78}, {"sm_90a", 80},
+#if LLVM_VERSION_MAJOR >= 20
+    {"sm_100", 86}, {"sm_100a", 86}, {"sm_101", 86}, {"sm_101a", 86}, {"sm_120", 87}, {"sm_120a", 87},
+#endif
+};
+
+/* Chips this LLVM lacks that nvJitLink / ptxas assemble from sm_90 PTX. */
+static const char *const gpucompile_nvptx__newer_chips[] = {"sm_100", "sm_101", "sm_103", "sm_110", "sm_120", "sm_121"};
+
+/* The PTX versions (+ptxNN features) this LLVM knows. */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__llvm_knows_ptx(int v) {
+#if LLVM_VERSION_MAJOR >= 20
+    const int max = 87;
+#elif LLVM_VERSION_MAJOR == 19
+    const int max = 85;
+#else
+    const int max = 83;
+#endif
+    if (v == 32 || (v >= 40 && v <= 43) || v == 50 || (v >= 60 && v <= 65) || (v >= 70 && v <= 78)) return 1;
+    return v >= 80 && v <= max;
+}
+
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__chip_min_ptx(const char *chip) {
+    size_t i;
+    for (i = 0; i < sizeof gpucompile_nvptx__chips / sizeof gpucompile_nvptx__chips[0]; i++)
+        if (strcmp(chip, gpucompile_nvptx__chips[i].chip) == 0) return gpucompile_nvptx__chips[i].ptx;
+    return 0;
+}
+
+/* sm_100, sm_100a, sm_100f, ... when this LLVM lacks them. */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__newer_chip(const char *chip) {
+    size_t i, n;
+    if (gpucompile_nvptx__chip_min_ptx(chip)) return 0;
+    for (i = 0; i < sizeof gpucompile_nvptx__newer_chips / sizeof gpucompile_nvptx__newer_chips[0]; i++) {
+        n = strlen(gpucompile_nvptx__newer_chips[i]);
+        if (strncmp(chip, gpucompile_nvptx__newer_chips[i], n) == 0 &&
+            (chip[n] == 0 || ((chip[n] == 'a' || chip[n] == 'f') && chip[n + 1] == 0)))
+            return 1;
+    }
+    return 0;
+}
+
+/* The highest PTX version a CUDA release's ptxas / nvJitLink reads. */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__cuda_ptx_max(int major, int minor) {
+    if (major >= 13) return 90 + minor;
+    if (major == 12) return minor <= 5 ? 80 + minor : minor == 6 ? 85 : 79 + minor; /* 12.8: 8.7, 12.9: 8.8 */
+    if (major == 11) return 70 + minor;
+    if (major == 10) return 63 + minor;
+    if (major == 9) return 60 + minor;
+    return 50;
+}
+
+/* ---- files, toolkit and tools ------------------------------------------------------- */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__exists(const char *path, int want_dir) {
+    struct stat st;
+    if (!path || !*path || stat(path, &st) != 0) return 0;
+    return want_dir ? (st.st_mode & S_IFMT) == S_IFDIR : (st.st_mode & S_IFMT) == S_IFREG;
+}
+
+#if defined(_WIN32)
+#define GPUCOMPILE_NVPTX__PATH_SEP ';'
+#define GPUCOMPILE_NVPTX__EXE ".exe"
+#else
+#define GPUCOMPILE_NVPTX__PATH_SEP ':'
+#define GPUCOMPILE_NVPTX__EXE ""
+#endif
+
+/* Searches $PATH for name; the full path in buf. */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__on_path(const char *name, char *buf, size_t size) {
+    const char *p = getenv("PATH");
+    while (p && *p) {
+        const char *e = strchr(p, GPUCOMPILE_NVPTX__PATH_SEP);
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (n && (size_t)snprintf(buf, size, "%.*s/%s%s", (int)n, p, name, GPUCOMPILE_NVPTX__EXE) < size &&
+            gpucompile_nvptx__exists(buf, 0))
+            return 1;
+        p = e ? e + 1 : NULL;
+    }
+    return 0;
+}
+
+/* The CUDA toolkit root into buf. GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND (logged) when the given
+   path does not exist; when nothing is found, OK with buf empty. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__toolkit(gpucompile_job *job, char *buf, size_t size) {
+    static const char *const vars[] = {"CUDA_PATH", "CUDA_HOME", "CUDA_ROOT"};
+    const char *given = job->options->toolkit_path;
+    char nvcc[GPUCOMPILE_NVPTX__PATH];
+    size_t i;
+    buf[0] = 0;
+    if (given && *given) {
+        if (!gpucompile_nvptx__exists(given, 1)) {
+            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND, NULL,
+                               "the CUDA toolkit path '%s' does not exist", given);
+            return GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND;
+        }
+        snprintf(buf, size, "%s", given);
+        return GPUCOMPILE_OK;
+    }
+    for (i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v && gpucompile_nvptx__exists(v, 1)) {
+            snprintf(buf, size, "%s", v);
+            return GPUCOMPILE_OK;
+        }
+    }
+    if (gpucompile_nvptx__on_path("nvcc", nvcc, sizeof nvcc)) {
+        char *slash;
+#if !defined(_WIN32)
+        char real[PATH_MAX];
+        if (realpath(nvcc, real)) snprintf(nvcc, sizeof nvcc, "%s", real);
+#endif
+        /* <root>/bin/nvcc -> <root> */
+        if ((slash = strrchr(nvcc, '/')) != NULL) *slash = 0;
+        if ((slash = strrchr(nvcc, '/')) != NULL) {
+            *slash = 0;
+            if (gpucompile_nvptx__exists(nvcc, 1)) {
+                snprintf(buf, size, "%s", nvcc);
+                return GPUCOMPILE_OK;
+            }
+        }
+    }
+    if (gpucompile_nvptx__exists(GPUCOMPILE_DEFAULT_CUDA_PATH, 1)) snprintf(buf, size, "%s", GPUCOMPILE_DEFAULT_CUDA_PATH);
+    return GPUCOMPILE_OK;
+}
+
+/* An executable tool: the options' path (must exist), else <toolkit>/bin/name, else $PATH. */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__find_tool(gpucompile_job *job, const char *name, char *buf, size_t size) {
+    const char *given = gpucompile_job_tool_path(job, name);
+    char root[GPUCOMPILE_NVPTX__PATH];
+    if (given) {
+        snprintf(buf, size, "%s", given);
+        return gpucompile_nvptx__exists(given, 0);
+    }
+    if (gpucompile_nvptx__toolkit(job, root, sizeof root) != GPUCOMPILE_OK) return 0;
+    if (root[0] && (size_t)snprintf(buf, size, "%s/bin/%s%s", root, name, GPUCOMPILE_NVPTX__EXE) < size &&
+        gpucompile_nvptx__exists(buf, 0))
+        return 1;
+    return gpucompile_nvptx__on_path(name, buf, size);
+}
+
+/* ---- shared libraries loaded on first use -------------------------------------------- */
+#if defined(_WIN32)
+GPUCOMPILE__PRIVATE void *gpucompile_nvptx__dlopen(const char *path) { return (void *)LoadLibraryA(path); }
+GPUCOMPILE__PRIVATE void *gpucompile_nvptx__dlsym(void *lib, const char *name) {
+    FARPROC f = GetProcAddress((HMODULE)lib, name);
+    void *p;
+    memcpy(&p, &f, sizeof p);
+    return p;
+}
+#else
+GPUCOMPILE__PRIVATE void *gpucompile_nvptx__dlopen(const char *path) { return dlopen(path, RTLD_NOW | RTLD_LOCAL); }
+GPUCOMPILE__PRIVATE void *gpucompile_nvptx__dlsym(void *lib, const char *name) { return dlsym(lib, name); }
+#endif
+
+/* Stores a symbol into a function pointer (no object-to-function pointer cast); 0 if missing. */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__sym(void *lib, const char *name, void *fnptr) {
+    void *s = gpucompile_nvptx__dlsym(lib, name);
+    if (s) memcpy(fnptr, &s, sizeof s);
+    return s != NULL;
+}
+
+/* nvJitLink's few types, declared here (nvJitLink.h). */
+typedef struct gpucompile_nvptx__jl_handle *gpucompile_nvptx__jl_h;
+typedef struct gpucompile_nvptx__jitlink {
+    int (*create)(gpucompile_nvptx__jl_h *h, uint32_t n, const char **opts);
+    int (*destroy)(gpucompile_nvptx__jl_h *h);
+    int (*add_data)(gpucompile_nvptx__jl_h h, int type, const void *data, size_t size, const char *name);
+    int (*complete)(gpucompile_nvptx__jl_h h);
+    int (*cubin_size)(gpucompile_nvptx__jl_h h, size_t *size);
+    int (*cubin)(gpucompile_nvptx__jl_h h, void *out);
+    int (*error_log_size)(gpucompile_nvptx__jl_h h, size_t *size);
+    int (*error_log)(gpucompile_nvptx__jl_h h, char *log);
+    int (*info_log_size)(gpucompile_nvptx__jl_h h, size_t *size);
+    int (*info_log)(gpucompile_nvptx__jl_h h, char *log);
+    int (*version)(unsigned *major, unsigned *minor);
+    unsigned major, minor;
+} gpucompile_nvptx__jitlink;
+
+/* The CUDA driver's few types (cuda.h). */
+typedef struct gpucompile_nvptx__driver {
+    int (*init)(unsigned flags);
+    int (*device_get)(int *dev, int ordinal);
+    int (*ctx_retain)(void **ctx, int dev);
+    int (*ctx_release)(int dev);
+    int (*ctx_push)(void *ctx);
+    int (*ctx_pop)(void **ctx);
+    int (*link_create)(unsigned n, int *opts, void **values, void **state);
+    int (*link_add_data)(void *state, int type, void *data, size_t size, const char *name, unsigned n, int *opts, void **values);
+    int (*link_complete)(void *state, void **cubin, size_t *size);
+    int (*link_destroy)(void *state);
+} gpucompile_nvptx__driver;
+
+/* Opened libraries, by path ("" for the default search): opened once, a failure remembered. */
+#define GPUCOMPILE_NVPTX__MAX_LIBS 8
+typedef struct gpucompile_nvptx__lib {
+    int kind;            /* 1 nvJitLink, 2 driver */
+    char key[GPUCOMPILE_NVPTX__PATH];
+    char path[GPUCOMPILE_NVPTX__PATH]; /* what was opened */
+    int ok;
+    gpucompile_nvptx__jitlink jl;
+    gpucompile_nvptx__driver cu;
+} gpucompile_nvptx__lib;
+static gpucompile_nvptx__lib gpucompile_nvptx__libs[GPUCOMPILE_NVPTX__MAX_LIBS];
+static int gpucompile_nvptx__num_libs;
+
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__load_jitlink(gpucompile_nvptx__lib *l, void *dl) {
+    static const char *const names[] = {"Create", "Destroy", "AddData", "Complete", "GetLinkedCubinSize", "GetLinkedCubin",
+                                        "GetErrorLogSize", "GetErrorLog", "GetInfoLogSize", "GetInfoLog"};
+    void *slots[10];
+    char name[96];
+    size_t i;
+    if (!gpucompile_nvptx__sym(dl, "nvJitLinkVersion", &l->jl.version) || l->jl.version(&l->jl.major, &l->jl.minor) != 0) return 0;
+    for (i = 0; i < 10; i++) {
+        /* The headers call versioned names (__nvJitLinkCreate_13_0); the plain ones exist too. */
+        snprintf(name, sizeof name, "__nvJitLink%s_%u_0", names[i], l->jl.major);
+        if (!gpucompile_nvptx__sym(dl, name, &slots[i])) {
+            snprintf(name, sizeof name, "nvJitLink%s", names[i]);
+            if (!gpucompile_nvptx__sym(dl, name, &slots[i])) return 0;
+        }
+    }
+    memcpy(&l->jl.create, &slots[0], sizeof slots[0]);
+    memcpy(&l->jl.destroy, &slots[1], sizeof slots[0]);
+    memcpy(&l->jl.add_data, &slots[2], sizeof slots[0]);
+    memcpy(&l->jl.complete, &slots[3], sizeof slots[0]);
+    memcpy(&l->jl.cubin_size, &slots[4], sizeof slots[0]);
+    memcpy(&l->jl.cubin, &slots[5], sizeof slots[0]);
+    memcpy(&l->jl.error_log_size, &slots[6], sizeof slots[0]);
+    memcpy(&l->jl.error_log, &slots[7], sizeof slots[0]);
+    memcpy(&l->jl.info_log_size, &slots[8], sizeof slots[0]);
+    memcpy(&l->jl.info_log, &slots[9], sizeof slots[0]);
+    return 1;
+}
+
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__load_driver(gpucompile_nvptx__lib *l, void *dl) {
+    return gpucompile_nvptx__sym(dl, "cuInit", &l->cu.init) && gpucompile_nvptx__sym(dl, "cuDeviceGet", &l->cu.device_get) &&
+           gpucompile_nvptx__sym(dl, "cuDevicePrimaryCtxRetain", &l->cu.ctx_retain) &&
+           gpucompile_nvptx__sym(dl, "cuDevicePrimaryCtxRelease_v2", &l->cu.ctx_release) &&
+           gpucompile_nvptx__sym(dl, "cuCtxPushCurrent_v2", &l->cu.ctx_push) &&
+           gpucompile_nvptx__sym(dl, "cuCtxPopCurrent_v2", &l->cu.ctx_pop) &&
+           gpucompile_nvptx__sym(dl, "cuLinkCreate_v2", &l->cu.link_create) &&
+           gpucompile_nvptx__sym(dl, "cuLinkAddData_v2", &l->cu.link_add_data) &&
+           gpucompile_nvptx__sym(dl, "cuLinkComplete", &l->cu.link_complete) &&
+           gpucompile_nvptx__sym(dl, "cuLinkDestroy", &l->cu.link_destroy);
+}
+
+/* Opens nvJitLink (kind 1) or the driver (kind 2) once per process per path; NULL if unavailable.
+   The libraries stay loaded: their handles are process-wide and cheap to keep. */
+GPUCOMPILE__PRIVATE const gpucompile_nvptx__lib *gpucompile_nvptx__open(gpucompile_job *job, int kind) {
+    const char *given = gpucompile_job_tool_path(job, kind == 1 ? "nvJitLink" : "libcuda");
+    char root[GPUCOMPILE_NVPTX__PATH], cands[4][GPUCOMPILE_NVPTX__PATH];
+    gpucompile_nvptx__lib *l = NULL;
+    int i, n = 0;
+    gpucompile__lock();
+    for (i = 0; i < gpucompile_nvptx__num_libs; i++)
+        if (gpucompile_nvptx__libs[i].kind == kind && strcmp(gpucompile_nvptx__libs[i].key, given ? given : "") == 0) {
+            l = &gpucompile_nvptx__libs[i];
+            gpucompile__unlock();
+            return l->ok ? l : NULL;
+        }
+    gpucompile__unlock();
+    if (given) snprintf(cands[n++], sizeof cands[0], "%s", given);
+    else if (kind == 1) {
+        if (gpucompile_nvptx__toolkit(job, root, sizeof root) == GPUCOMPILE_OK && root[0]) {
+#if defined(_WIN32)
+            if ((size_t)snprintf(cands[n], sizeof cands[0], "%s/bin/nvJitLink.dll", root) < sizeof cands[0]) n++;
+#else
+            if ((size_t)snprintf(cands[n], sizeof cands[0], "%s/lib64/libnvJitLink.so", root) < sizeof cands[0]) n++;
+#endif
+        }
+#if defined(_WIN32)
+        snprintf(cands[n++], sizeof cands[0], "nvJitLink.dll");
+#else
+        snprintf(cands[n++], sizeof cands[0], "libnvJitLink.so.13");
+        snprintf(cands[n++], sizeof cands[0], "libnvJitLink.so.12");
+        snprintf(cands[n++], sizeof cands[0], "libnvJitLink.so");
+#endif
+    } else {
+#if defined(_WIN32)
+        snprintf(cands[n++], sizeof cands[0], "nvcuda.dll");
+#else
+        snprintf(cands[n++], sizeof cands[0], "libcuda.so.1");
+#endif
+    }
+    gpucompile__lock();
+    for (i = 0; i < gpucompile_nvptx__num_libs; i++) /* another thread may have got here first */
+        if (gpucompile_nvptx__libs[i].kind == kind && strcmp(gpucompile_nvptx__libs[i].key, given ? given : "") == 0) break;
+    if (i < gpucompile_nvptx__num_libs) l = &gpucompile_nvptx__libs[i];
+    else if (gpucompile_nvptx__num_libs < GPUCOMPILE_NVPTX__MAX_LIBS) {
+        l = &gpucompile_nvptx__libs[gpucompile_nvptx__num_libs++];
+        memset(l, 0, sizeof *l);
+        l->kind = kind;
+        snprintf(l->key, sizeof l->key, "%s", given ? given : "");
+        for (i = 0; i < n && !l->ok; i++) {
+            void *dl = gpucompile_nvptx__dlopen(cands[i]);
+            if (!dl) continue;
+            l->ok = kind == 1 ? gpucompile_nvptx__load_jitlink(l, dl) : gpucompile_nvptx__load_driver(l, dl);
+            if (l->ok) memcpy(l->path, cands[i], sizeof l->path);
+            else {
+                memset(&l->jl, 0, sizeof l->jl);
+                memset(&l->cu, 0, sizeof l->cu);
+            }
+        }
+    }
+    gpucompile__unlock();
+    return l && l->ok ? l : NULL;
+}
+
+/* ---- the toolchain's PTX limit --------------------------------------------------------- */
+/* `ptxas --version` once per process per path: "release 13.0" -> major, minor. */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__ptxas_version(gpucompile_job *job, const char *ptxas, int *major, int *minor) {
+    static struct { char path[GPUCOMPILE_NVPTX__PATH]; int major, minor; } cache[8];
+    static int num;
+    const char *argv[3];
+    char *out = NULL;
+    const char *rel;
+    int i, st = -1, ok = 0;
+    gpucompile__lock();
+    for (i = 0; i < num; i++)
+        if (strcmp(cache[i].path, ptxas) == 0) {
+            *major = cache[i].major;
+            *minor = cache[i].minor;
+            gpucompile__unlock();
+            return *major > 0;
+        }
+    gpucompile__unlock();
+    argv[0] = ptxas;
+    argv[1] = "--version";
+    argv[2] = NULL;
+    *major = *minor = 0;
+    if (gpucompile_job_run_tool(job, argv, 30.0, &st, &out, NULL) == GPUCOMPILE_OK && st == 0 && out &&
+        (rel = strstr(out, "release ")) != NULL)
+        ok = sscanf(rel + 8, "%d.%d", major, minor) == 2;
+    gpucompile_job_free(job, out);
+    if (!ok) *major = *minor = 0;
+    gpucompile__lock();
+    if (num < 8) {
+        snprintf(cache[num].path, sizeof cache[num].path, "%s", ptxas);
+        cache[num].major = *major;
+        cache[num].minor = *minor;
+        num++;
+    }
+    gpucompile__unlock();
+    return ok;
+}
+
+/* The highest PTX version the cubin maker in use reads, and its name; 0 when unknown. */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__tool_ptx_max(gpucompile_job *job, char *what, size_t size) {
+    const char *m = job->options->bin_method;
+    char ptxas[GPUCOMPILE_NVPTX__PATH];
+    int major, minor;
+    if (!m || strcmp(m, "nvjitlink") == 0) {
+        const gpucompile_nvptx__lib *l = gpucompile_nvptx__open(job, 1);
+        if (l) {
+            snprintf(what, size, "nvJitLink %u.%u", l->jl.major, l->jl.minor);
+            return gpucompile_nvptx__cuda_ptx_max((int)l->jl.major, (int)l->jl.minor);
+        }
+    }
+    if ((!m || strcmp(m, "ptxas") == 0) && gpucompile_nvptx__find_tool(job, "ptxas", ptxas, sizeof ptxas) &&
+        gpucompile_nvptx__ptxas_version(job, ptxas, &major, &minor)) {
+        snprintf(what, size, "ptxas %d.%d", major, minor);
+        return gpucompile_nvptx__cuda_ptx_max(major, minor);
+    }
+    return 0;
+}
+
+/* ---- configure: chip and PTX version before the target machine exists ------------------ */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__bad_features(gpucompile_job *job, const char *item, const char *why) {
+    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, NULL, "'%s' in features \"%s\": %s", item,
+                       job->features, why);
+    return GPUCOMPILE_ERROR_INVALID_TARGET;
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__configure(gpucompile_job *job) {
+    const char *chip = job->cpu, *p = job->features;
+    gpucompile__buf out;
+    char root[GPUCOMPILE_NVPTX__PATH], what[64];
+    int requested = 0, min, chosen, cap;
+    gpucompile_result r;
+    if ((r = gpucompile_nvptx__toolkit(job, root, sizeof root)) != GPUCOMPILE_OK) return r;
+    min = gpucompile_nvptx__chip_min_ptx(chip);
+    if (!min && gpucompile_nvptx__newer_chip(chip)) min = gpucompile_nvptx__chip_min_ptx("sm_90");
+    if (!min) {
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, NULL,
+                           "'%s' is not an NVPTX chip LLVM %d compiles for", chip, LLVM_VERSION_MAJOR);
+        return GPUCOMPILE_ERROR_INVALID_TARGET;
+    }
+    /* Take the PTX version out of the features; keep the others as they are. */
+    memset(&out, 0, sizeof out);
+    out.a = &job->options->allocator;
+    while (p && *p) {
+        const char *e = strchr(p, ',');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        char item[64];
+        const char *s;
+        while (n && (*p == ' ' || *p == '\t')) { p++; n--; }
+        while (n && (p[n - 1] == ' ' || p[n - 1] == '\t')) n--;
+        snprintf(item, sizeof item, "%.*s", (int)(n < 63 ? n : 63), p);
+        s = (item[0] == '+' || item[0] == '-') ? item + 1 : item;
+        if (strncmp(s, "ptx", 3) == 0) {
+            int v = 0, digits = 0;
+            const char *d;
+            for (d = s + 3; *d >= '0' && *d <= '9' && digits < 4; d++, digits++) v = v * 10 + (*d - '0');
+            if (*d || digits != 2) r = gpucompile_nvptx__bad_features(job, item, "not a PTX version (+ptxNN, e.g. +ptx78)");
+            else if (item[0] != '+') r = gpucompile_nvptx__bad_features(job, item, "a PTX version is chosen with '+ptxNN' (LLVM ignores it otherwise)");
+            else if (requested) r = gpucompile_nvptx__bad_features(job, item, "more than one PTX version");
+            else if (!gpucompile_nvptx__llvm_knows_ptx(v)) {
+                gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, NULL,
+                                   "PTX version %d.%d ('%s') is not one LLVM %d can emit (the highest is +ptx%d)", v / 10, v % 10,
+                                   item, LLVM_VERSION_MAJOR, LLVM_VERSION_MAJOR >= 20 ? 87 : LLVM_VERSION_MAJOR == 19 ? 85 : 83);
+                r = GPUCOMPILE_ERROR_INVALID_TARGET;
+            } else requested = v;
+        } else if (n && ((item[0] != '+' && item[0] != '-') || !gpucompile_nvptx__chip_min_ptx(s))) {
+            /* LLVM's NVPTX features are ptxNN and sm_NN; it would print others on stderr and go on */
+            r = gpucompile_nvptx__bad_features(job, item, "not an NVPTX feature LLVM knows (+ptxNN, +sm_NN)");
+        } else if (n) {
+            if (out.len) gpucompile__buf_str(&out, ",");
+            gpucompile__buf_add(&out, p, n);
+        }
+        if (r != GPUCOMPILE_OK) break;
+        p = e ? e + 1 : NULL;
+    }
+    if (r != GPUCOMPILE_OK || out.oom) {
+        gpucompile_free(out.a, out.data);
+        return r != GPUCOMPILE_OK ? r : GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    }
+    chosen = requested > min ? requested : min;
+    if (requested && requested < min)
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "+ptx%d raised to +ptx%d, the minimum for %s", requested, min, chip);
+    if (job->format == GPUCOMPILE_FORMAT_BIN || job->format == GPUCOMPILE_FORMAT_FATBIN) {
+        cap = gpucompile_nvptx__tool_ptx_max(job, what, sizeof what);
+        if (cap && chosen > cap) {
+            gpucompile_free(out.a, out.data);
+            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
+                               "PTX %d.%d (%s %s) is newer than the installed %s reads (at most PTX %d.%d)", chosen / 10, chosen % 10,
+                               requested == chosen ? "asked for by" : "the minimum for", requested == chosen ? job->features : chip,
+                               what, cap / 10, cap % 10);
+            return GPUCOMPILE_ERROR_UNSUPPORTED;
+        }
+    }
+    gpucompile__buf_printf(&out, "%s+ptx%d", out.len ? "," : "", chosen);
+    if (out.oom) {
+        gpucompile_free(out.a, out.data);
+        return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    }
+    gpucompile_job_free(job, job->features);
+    job->features = out.data;
+    if (gpucompile_nvptx__newer_chip(chip)) {
+        char *cpu = gpucompile_job_strdup(job, "sm_90");
+        if (!cpu) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL,
+                           "LLVM %d lacks %s: PTX for sm_90, assembled for %s", LLVM_VERSION_MAJOR, chip, chip);
+        gpucompile_job_free(job, job->cpu);
+        job->cpu = cpu;
+    }
+    return GPUCOMPILE_OK;
+}
+
+/* ---- prepare, libraries, post-link ------------------------------------------------------ */
+/* Sets module flag name = i32 value, behaviour Override, replacing one already there
+   (LLVMAddModuleFlag appends, and two entries make the module invalid). */
+GPUCOMPILE__PRIVATE void gpucompile_nvptx__set_flag(gpucompile_job *job, const char *name, int value) {
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(job->context);
+    LLVMMetadataRef val = LLVMValueAsMetadata(LLVMConstInt(i32, (unsigned long long)value, 0));
+    unsigned i, n = LLVMGetNamedMetadataNumOperands(job->module, "llvm.module.flags");
+    if (n) {
+        LLVMValueRef *ops = (LLVMValueRef *)gpucompile_job_alloc(job, n * sizeof(LLVMValueRef));
+        if (ops) {
+            LLVMGetNamedMetadataOperands(job->module, "llvm.module.flags", ops);
+            for (i = 0; i < n; i++) {
+                LLVMValueRef key = LLVMGetNumOperands(ops[i]) == 3 ? LLVMGetOperand(ops[i], 1) : NULL;
+                const char *s;
+                unsigned len = 0;
+                if (!key || !LLVMIsAMDString(key)) continue;
+                s = LLVMGetMDString(key, &len);
+                if (!s || len != strlen(name) || strncmp(s, name, len) != 0) continue;
+                LLVMReplaceMDNodeOperandWith(ops[i], 0, LLVMValueAsMetadata(LLVMConstInt(i32, LLVMModuleFlagBehaviorOverride + 1, 0)));
+                LLVMReplaceMDNodeOperandWith(ops[i], 2, val);
+                gpucompile_job_free(job, ops);
+                return;
+            }
+            gpucompile_job_free(job, ops);
+        }
+    }
+    LLVMAddModuleFlag(job->module, LLVMModuleFlagBehaviorOverride, name, strlen(name), val);
+}
+
+/* The function attributes for ftz / fast on every defined function. */
+GPUCOMPILE__PRIVATE void gpucompile_nvptx__fn_attributes(gpucompile_job *job) {
+    static const char *const fast[] = {"unsafe-fp-math", "no-infs-fp-math", "no-nans-fp-math", "no-signed-zeros-fp-math",
+                                       "approx-func-fp-math"};
+    int ftz = gpucompile_target_ftz(job->target), fm = gpucompile_target_fast(job->target);
+    LLVMValueRef fn;
+    size_t i;
+    if (!ftz && !fm) return;
+    for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) {
+        if (LLVMIsDeclaration(fn)) continue;
+        if (ftz) {
+            static const char k[] = "denormal-fp-math-f32", v[] = "preserve-sign,preserve-sign";
+            LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                                    LLVMCreateStringAttribute(job->context, k, sizeof k - 1, v, sizeof v - 1));
+        }
+        for (i = 0; fm && i < sizeof fast / sizeof fast[0]; i++)
+            LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                                    LLVMCreateStringAttribute(job->context, fast[i], (unsigned)strlen(fast[i]), "true", 4));
+    }
+}
+
+/* `fast` calls libdevice's approximate functions, as nvcc's -use_fast_math does (sinf -> __sinf).
+   Not tanhf: the CUDA 13 __nv_fast_tanhf uses an intrinsic LLVM 19 does not know. */
+GPUCOMPILE__PRIVATE void gpucompile_nvptx__fast_libdevice(gpucompile_job *job) {
+    static const char *const names[] = {"sinf", "cosf", "tanf", "expf", "exp10f", "logf", "log2f", "log10f", "powf", "sincosf"};
+    char slow[32], fast[32];
+    size_t i;
+    for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+        LLVMValueRef f, g;
+        snprintf(slow, sizeof slow, "__nv_%s", names[i]);
+        snprintf(fast, sizeof fast, "__nv_fast_%s", names[i]);
+        if (!(f = LLVMGetNamedFunction(job->module, slow)) || !LLVMIsDeclaration(f)) continue;
+        if (!(g = LLVMGetNamedFunction(job->module, fast))) g = LLVMAddFunction(job->module, fast, LLVMGlobalGetValueType(f));
+        if (LLVMGlobalGetValueType(g) != LLVMGlobalGetValueType(f)) continue;
+        LLVMReplaceAllUsesWith(f, g);
+        LLVMDeleteFunction(f);
+    }
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__prepare(gpucompile_job *job) {
+    LLVMValueRef fn, inst;
+    LLVMBasicBlockRef bb;
+    if (gpucompile_target_ftz(job->target)) gpucompile_nvptx__set_flag(job, "nvvm-reflect-ftz", 1);
+    if (gpucompile_target_fast(job->target)) gpucompile_nvptx__fast_libdevice(job);
+    if (gpucompile_target_fast(job->target))
+        for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn))
+            for (bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+                for (inst = LLVMGetFirstInstruction(bb); inst; inst = LLVMGetNextInstruction(inst))
+                    if (LLVMCanValueUseFastMathFlags(inst)) LLVMSetFastMathFlags(inst, LLVMFastMathAll);
+    gpucompile_nvptx__fn_attributes(job);
+    return GPUCOMPILE_OK;
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__libraries(gpucompile_job *job) {
+    char root[GPUCOMPILE_NVPTX__PATH], path[GPUCOMPILE_NVPTX__PATH + 64];
+    gpucompile_result r;
+    if (!gpucompile_job_references(job, "__nv_")) return GPUCOMPILE_OK;
+    if ((r = gpucompile_nvptx__toolkit(job, root, sizeof root)) != GPUCOMPILE_OK) return r;
+    if (!root[0]) {
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND, NULL,
+                           "the module calls libdevice (__nv_*) but no CUDA toolkit was found "
+                           "(set the toolkit path, CUDA_PATH or CUDA_HOME)");
+        return GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND;
+    }
+    snprintf(path, sizeof path, "%s/nvvm/libdevice/libdevice.10.bc", root);
+    if (!gpucompile_nvptx__exists(path, 0)) {
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND, NULL,
+                           "the module calls libdevice (__nv_*) but '%s' does not exist", path);
+        return GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND;
+    }
+    return gpucompile_job_add_library(job, path);
+}
+
+/* Is v the address of a constant string equal to s (the argument of __nvvm_reflect)? */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__is_string(LLVMValueRef v, const char *s) {
+    LLVMValueRef init;
+    const char *str;
+    size_t len = 0;
+    while (v && LLVMIsAConstantExpr(v) && LLVMGetNumOperands(v) > 0) v = LLVMGetOperand(v, 0);
+    if (!v || !LLVMIsAGlobalVariable(v) || !(init = LLVMGetInitializer(v)) || !LLVMIsAConstantDataSequential(init)) return 0;
+    str = LLVMGetAsString(init, &len);
+    return str && strlen(s) + 1 == len && memcmp(str, s, len) == 0;
+}
+
+/* LLVM 19's NVVMReflect knows __CUDA_FTZ and __CUDA_ARCH only: answer __CUDA_PREC_SQRT here
+   (1 = sqrt.rn, CUDA's default; 0 = sqrt.approx with `fast`). */
+GPUCOMPILE__PRIVATE void gpucompile_nvptx__reflect_prec_sqrt(gpucompile_job *job) {
+    LLVMValueRef reflect = LLVMGetNamedFunction(job->module, "__nvvm_reflect");
+    LLVMValueRef one = LLVMConstInt(LLVMInt32TypeInContext(job->context), gpucompile_target_fast(job->target) ? 0 : 1, 0);
+    LLVMUseRef u;
+    if (!reflect) return;
+    for (u = LLVMGetFirstUse(reflect); u;) {
+        LLVMValueRef call = LLVMGetUser(u);
+        u = LLVMGetNextUse(u);
+        if (!LLVMIsACallInst(call) || LLVMGetCalledValue(call) != reflect || LLVMGetNumArgOperands(call) != 1 ||
+            !gpucompile_nvptx__is_string(LLVMGetOperand(call, 0), "__CUDA_PREC_SQRT"))
+            continue;
+        LLVMReplaceAllUsesWith(call, one);
+        LLVMInstructionEraseFromParent(call);
+    }
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__post_link(gpucompile_job *job) {
+    gpucompile_nvptx__fn_attributes(job); /* again: libdevice came after prepare */
+    gpucompile_nvptx__reflect_prec_sqrt(job);
+    return GPUCOMPILE_OK;
+}
+
+/* ---- PTX text -------------------------------------------------------------------------- */
+/* The emitted PTX, NUL-terminated, with ", debug" taken out of .target unless debugging. */
+GPUCOMPILE__PRIVATE char *gpucompile_nvptx__ptx(gpucompile_job *job, size_t *size) {
+    size_t n = LLVMGetBufferSize(job->emitted);
+    char *ptx = (char *)gpucompile_job_alloc(job, n + 1), *t, *eol, *d;
+    if (!ptx) return NULL;
+    memcpy(ptx, LLVMGetBufferStart(job->emitted), n);
+    ptx[n] = 0;
+    if (!job->options->debug && (t = strstr(ptx, "\n.target ")) != NULL) {
+        eol = strchr(t + 1, '\n');
+        d = strstr(t, ", debug");
+        if (d && (!eol || d < eol)) {
+            memmove(d, d + 7, n - (size_t)(d + 7 - ptx) + 1);
+            n -= 7;
+        }
+    }
+    *size = n;
+    return ptx;
+}
+
+/* The chip's number for tools: sm_90a -> "90a". */
+GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__sm(const char *chip) { return strncmp(chip, "sm_", 3) == 0 ? chip + 3 : chip; }
+
+/* ---- kernel metadata -------------------------------------------------------------------- */
+GPUCOMPILE__PRIVATE uint64_t gpucompile_nvptx__rd(const unsigned char *p, int bytes) {
+    uint64_t v = 0;
+    int i;
+    for (i = bytes - 1; i >= 0; i--) v = (v << 8) | p[i];
+    return v;
+}
+
+GPUCOMPILE__PRIVATE gpucompile_kernel *gpucompile_nvptx__kernel(gpucompile_job *job, const char *name, size_t len) {
+    int i;
+    for (i = 0; i < job->object->num_kernels; i++)
+        if (strlen(job->object->kernels[i].name) == len && strncmp(job->object->kernels[i].name, name, len) == 0)
+            return &job->object->kernels[i];
+    return NULL;
+}
+
+/* A kernel's symbol index -> its metadata entry, by the symbol's name. */
+GPUCOMPILE__PRIVATE gpucompile_kernel *gpucompile_nvptx__kernel_by_symbol(gpucompile_job *job, const unsigned char *d, size_t size,
+    uint64_t symtab_off, uint64_t symtab_size, uint64_t strtab_off, uint64_t strtab_size, uint64_t sym) {
+    const unsigned char *s;
+    uint64_t name;
+    size_t len;
+    if ((sym + 1) * 24 > symtab_size || symtab_off + (sym + 1) * 24 > size) return NULL;
+    s = d + symtab_off + sym * 24;
+    name = gpucompile_nvptx__rd(s, 4);
+    if (name >= strtab_size || strtab_off + strtab_size > size) return NULL;
+    len = strnlen((const char *)d + strtab_off + name, (size_t)(strtab_size - name));
+    return gpucompile_nvptx__kernel(job, (const char *)d + strtab_off + name, len);
+}
+
+/* Reads registers (EIATTR_REGCOUNT), local frame (EIATTR_FRAME_SIZE), max threads
+   (EIATTR_MAX_THREADS) and shared memory (.nv.shared.<kernel>) from a cubin (ELF64 LE). */
+GPUCOMPILE__PRIVATE void gpucompile_nvptx__elf_metadata(gpucompile_job *job, const unsigned char *d, size_t size) {
+    uint64_t shoff, i, shnum, shstr_off, shstr_size, sym_off = 0, sym_size = 0, str_off = 0, str_size = 0;
+    unsigned shentsize;
+    if (size < 64 || memcmp(d, "\177ELF", 4) != 0 || d[4] != 2 || d[5] != 1) return;
+    shoff = gpucompile_nvptx__rd(d + 0x28, 8);
+    shentsize = (unsigned)gpucompile_nvptx__rd(d + 0x3a, 2);
+    shnum = gpucompile_nvptx__rd(d + 0x3c, 2);
+    i = gpucompile_nvptx__rd(d + 0x3e, 2);
+    if (shentsize < 64 || shoff > size || shnum > (size - shoff) / shentsize || i >= shnum) return;
+    shstr_off = gpucompile_nvptx__rd(d + shoff + i * shentsize + 0x18, 8);
+    shstr_size = gpucompile_nvptx__rd(d + shoff + i * shentsize + 0x20, 8);
+    if (shstr_off > size || shstr_size > size - shstr_off) return;
+    for (i = 0; i < shnum; i++) { /* the symbol table and its strings */
+        const unsigned char *h = d + shoff + i * shentsize;
+        if (gpucompile_nvptx__rd(h + 4, 4) == 2 /* SHT_SYMTAB */) {
+            uint64_t link = gpucompile_nvptx__rd(h + 0x28, 4);
+            sym_off = gpucompile_nvptx__rd(h + 0x18, 8);
+            sym_size = gpucompile_nvptx__rd(h + 0x20, 8);
+            if (link < shnum) {
+                str_off = gpucompile_nvptx__rd(d + shoff + link * shentsize + 0x18, 8);
+                str_size = gpucompile_nvptx__rd(d + shoff + link * shentsize + 0x20, 8);
+            }
+        }
+    }
+    for (i = 0; i < shnum; i++) {
+        const unsigned char *h = d + shoff + i * shentsize;
+        uint64_t name = gpucompile_nvptx__rd(h, 4), off = gpucompile_nvptx__rd(h + 0x18, 8), sz = gpucompile_nvptx__rd(h + 0x20, 8);
+        const char *sname;
+        size_t slen;
+        gpucompile_kernel *k;
+        if (name >= shstr_size) continue;
+        sname = (const char *)d + shstr_off + name;
+        slen = strnlen(sname, (size_t)(shstr_size - name));
+        if (slen > 11 && strncmp(sname, ".nv.shared.", 11) == 0 && (k = gpucompile_nvptx__kernel(job, sname + 11, slen - 11)) != NULL) {
+            if (k->shared_bytes < 0) k->shared_bytes = (int)sz;
+            continue;
+        }
+        if (strncmp(sname, ".nv.info", 8) != 0 || (sname[8] != 0 && sname[8] != '.') || off > size || sz > size - off) continue;
+        k = sname[8] == '.' ? gpucompile_nvptx__kernel(job, sname + 9, slen - 9) : NULL;
+        {
+            const unsigned char *a = d + off, *end = d + off + sz;
+            while (end - a >= 4) {
+                unsigned fmt = a[0], attr = a[1], len = (unsigned)gpucompile_nvptx__rd(a + 2, 2);
+                const unsigned char *v = a + 4;
+                if (fmt != 4 /* EIFMT_SVAL */) { a += 4; continue; }
+                if ((size_t)(end - v) < len) break;
+                if (!sname[8] && len == 8 && (attr == 0x2f /* REGCOUNT */ || attr == 0x11 /* FRAME_SIZE */)) {
+                    gpucompile_kernel *f = gpucompile_nvptx__kernel_by_symbol(job, d, size, sym_off, sym_size, str_off, str_size,
+                                                                              gpucompile_nvptx__rd(v, 4));
+                    if (f && attr == 0x2f) f->registers = (int)gpucompile_nvptx__rd(v + 4, 4);
+                    if (f && attr == 0x11) f->private_bytes = (int)gpucompile_nvptx__rd(v + 4, 4);
+                }
+                if (k && attr == 0x05 /* MAX_THREADS */ && len == 12)
+                    k->max_threads = (int)(gpucompile_nvptx__rd(v, 4) * gpucompile_nvptx__rd(v + 4, 4) * gpucompile_nvptx__rd(v + 8, 4));
+                a = v + len;
+            }
+        }
+    }
+}
+
+/* ptxas-style info log: "Compiling entry function 'K'" ... "N bytes smem" gives shared memory. */
+GPUCOMPILE__PRIVATE void gpucompile_nvptx__log_metadata(gpucompile_job *job, const char *log) {
+    const char *p = log;
+    gpucompile_kernel *k = NULL;
+    while (p && *p) {
+        const char *eol = strchr(p, '\n'), *q, *e;
+        size_t n = eol ? (size_t)(eol - p) : strlen(p);
+        char line[1024];
+        snprintf(line, sizeof line, "%.*s", (int)(n < 1023 ? n : 1023), p);
+        if ((q = strstr(line, "entry function '")) != NULL && (e = strchr(q + 16, '\'')) != NULL)
+            k = gpucompile_nvptx__kernel(job, q + 16, (size_t)(e - (q + 16)));
+        else if (k && (q = strstr(line, "Used ")) != NULL) {
+            const char *s = strstr(line, " bytes smem");
+            if (s) {
+                while (s > line && s[-1] >= '0' && s[-1] <= '9') s--;
+                k->shared_bytes = atoi(s);
+            } else {
+                k->shared_bytes = 0;
+            }
+            k = NULL;
+        }
+        p = eol ? eol + 1 : NULL;
+    }
+}
+
+/* Logs a tool's log, one diagnostic per line. */
+GPUCOMPILE__PRIVATE void gpucompile_nvptx__log_lines(gpucompile_job *job, gpucompile_severity sev, gpucompile_result res,
+                                                     const char *origin, const char *log) {
+    const char *p = log;
+    while (p && *p) {
+        const char *eol = strchr(p, '\n');
+        size_t n = eol ? (size_t)(eol - p) : strlen(p);
+        if (n && !(n == 1 && p[0] == '\r')) gpucompile_job_log(job, sev, res, origin, "%.*s", (int)n, p);
+        p = eol ? eol + 1 : NULL;
+    }
+}
+
+/* ---- PTX to cubin ------------------------------------------------------------------------ */
+/* Each method: GPUCOMPILE_ERROR_UNSUPPORTED (not logged as an error) when it is not available,
+   so the next is tried; any other failure is logged and final. On success, *cubin holds the
+   bytes (job allocator) and *log the info log (job allocator, may be NULL). */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_job *job, const char *ptx, size_t ptx_size,
+    const char *chip, unsigned char **cubin, size_t *cubin_size, char **log) {
+    const gpucompile_nvptx__lib *l = gpucompile_nvptx__open(job, 1);
+    gpucompile_nvptx__jl_h h = NULL;
+    char arch[64], opt[32];
+    const char *opts[3];
+    int rc;
+    size_t n = 0;
+    char *err = NULL;
+    if (!l) {
+        const char *given = gpucompile_job_tool_path(job, "nvJitLink");
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "nvJitLink is not available (%s)",
+                           given ? given : "libnvJitLink.so not found");
+        return GPUCOMPILE_ERROR_UNSUPPORTED;
+    }
+    snprintf(arch, sizeof arch, "-arch=sm_%s", gpucompile_nvptx__sm(chip));
+    snprintf(opt, sizeof opt, "-Xptxas=-O%d", job->target->O); /* nvJitLink itself takes -O0 and -O3 only */
+    opts[0] = arch;
+    opts[1] = opt;
+    opts[2] = "-verbose";
+    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "nvJitLink %u.%u (%s): %s %s %s", l->jl.major, l->jl.minor,
+                       l->path, arch, opt, opts[2]);
+    if ((rc = l->jl.create(&h, 3, opts)) != 0) {
+        /* A chip this nvJitLink does not know: another method may. */
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "nvJitLink", "nvJitLinkCreate(%s) failed: error %d", arch, rc);
+        return GPUCOMPILE_ERROR_UNSUPPORTED;
+    }
+    /* 2 = NVJITLINK_INPUT_PTX; the PTX must end with its NUL. */
+    rc = l->jl.add_data(h, 2, ptx, ptx_size + 1, "gpucompile.ptx");
+    if (!rc) rc = l->jl.complete(h);
+    if (l->jl.info_log_size(h, &n) == 0 && n > 1 && (*log = (char *)gpucompile_job_alloc(job, n + 1)) != NULL) {
+        if (l->jl.info_log(h, *log) != 0) (*log)[0] = 0;
+        (*log)[n] = 0;
+    }
+    if (rc) {
+        if (l->jl.error_log_size(h, &n) == 0 && n > 1 && (err = (char *)gpucompile_job_alloc(job, n + 1)) != NULL) {
+            if (l->jl.error_log(h, err) != 0) err[0] = 0;
+            err[n] = 0;
+            gpucompile_nvptx__log_lines(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOL, "nvJitLink", err);
+            gpucompile_job_free(job, err);
+        }
+        l->jl.destroy(&h);
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOL, "nvJitLink", "linking the PTX for %s failed: error %d", chip, rc);
+        return GPUCOMPILE_ERROR_TOOL;
+    }
+    rc = l->jl.cubin_size(h, cubin_size);
+    if (!rc && (*cubin = (unsigned char *)gpucompile_job_alloc(job, *cubin_size + 1)) == NULL) rc = -1;
+    if (!rc) rc = l->jl.cubin(h, *cubin);
+    l->jl.destroy(&h);
+    if (rc) {
+        gpucompile_job_free(job, *cubin);
+        *cubin = NULL;
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOL, "nvJitLink", "cannot read the linked cubin: error %d", rc);
+        return GPUCOMPILE_ERROR_TOOL;
+    }
+    return GPUCOMPILE_OK;
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__write(gpucompile_job *job, const char *path, const void *data, size_t size) {
+    FILE *f = fopen(path, "wb");
+    int bad = !f || (size && fwrite(data, 1, size, f) != size);
+    if (f) bad |= fclose(f) != 0;
+    if (bad) gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_IO, NULL, "cannot write '%s'", path);
+    return bad ? GPUCOMPILE_ERROR_IO : GPUCOMPILE_OK;
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_ptxas(gpucompile_job *job, const char *ptx, size_t ptx_size,
+    const char *chip, unsigned char **cubin, size_t *cubin_size, char **log) {
+    char ptxas[GPUCOMPILE_NVPTX__PATH], in[GPUCOMPILE_NVPTX__PATH], out[GPUCOMPILE_NVPTX__PATH], arch[64], opt[16];
+    const char *argv[8];
+    int st = -1;
+    gpucompile_result r;
+    if (!gpucompile_nvptx__find_tool(job, "ptxas", ptxas, sizeof ptxas)) {
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "ptxas is not available (%s)",
+                           gpucompile_job_tool_path(job, "ptxas") ? ptxas : "not in the toolkit nor on PATH");
+        return GPUCOMPILE_ERROR_UNSUPPORTED;
+    }
+    if ((r = gpucompile_job_temp_file(job, ".ptx", in, sizeof in)) != GPUCOMPILE_OK) return r;
+    if ((r = gpucompile_job_temp_file(job, ".cubin", out, sizeof out)) != GPUCOMPILE_OK) return r;
+    if ((r = gpucompile_nvptx__write(job, in, ptx, ptx_size)) != GPUCOMPILE_OK) return r;
+    snprintf(arch, sizeof arch, "-arch=sm_%s", gpucompile_nvptx__sm(chip));
+    snprintf(opt, sizeof opt, "-O%d", job->target->O);
+    argv[0] = ptxas;
+    argv[1] = arch;
+    argv[2] = opt;
+    argv[3] = "-v";
+    argv[4] = in;
+    argv[5] = "-o";
+    argv[6] = out;
+    argv[7] = NULL;
+    if ((r = gpucompile_job_run_tool(job, argv, 0, &st, log, NULL)) != GPUCOMPILE_OK) return r;
+    if (st != 0) {
+        gpucompile_nvptx__log_lines(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOL, "ptxas", *log);
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOL, "ptxas", "ptxas exited with status %d", st);
+        return GPUCOMPILE_ERROR_TOOL;
+    }
+    if (gpucompile_read_file(out, &job->options->allocator, cubin, cubin_size) != GPUCOMPILE_OK || !*cubin_size) {
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOL, "ptxas", "ptxas wrote no cubin to '%s'", out);
+        return GPUCOMPILE_ERROR_TOOL;
+    }
+    return GPUCOMPILE_OK;
+}
+
+GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__cu_name(int rc) {
+    switch (rc) {
+    case 1: return "CUDA_ERROR_INVALID_VALUE";
+    case 2: return "CUDA_ERROR_OUT_OF_MEMORY";
+    case 3: return "CUDA_ERROR_NOT_INITIALIZED";
+    case 34: return "CUDA_ERROR_STUB_LIBRARY";
+    case 35: return "CUDA_ERROR_INSUFFICIENT_DRIVER";
+    case 100: return "CUDA_ERROR_NO_DEVICE";
+    case 101: return "CUDA_ERROR_INVALID_DEVICE";
+    case 209: return "CUDA_ERROR_NO_BINARY_FOR_GPU";
+    case 218: return "CUDA_ERROR_INVALID_PTX";
+    case 222: return "CUDA_ERROR_UNSUPPORTED_PTX_VERSION";
+    default: return "CUDA error";
+    }
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_driver(gpucompile_job *job, const char *ptx, size_t ptx_size,
+    const char *chip, unsigned char **cubin, size_t *cubin_size, char **log) {
+    enum { INFO = 3, INFO_SIZE = 4, ERR = 5, ERR_SIZE = 6, OPT_LEVEL = 7, TARGET = 9, VERBOSE = 12 };
+    const gpucompile_nvptx__lib *l = gpucompile_nvptx__open(job, 2);
+    char info[16384], err[16384];
+    int opts[7], dev = 0, rc, step = 0, target, i;
+    void *vals[7], *ctx = NULL, *old = NULL, *state = NULL, *out = NULL;
+    const char *sm = gpucompile_nvptx__sm(chip), *what = "cuInit";
+    size_t n = 0;
+    if (!l) {
+        const char *given = gpucompile_job_tool_path(job, "libcuda");
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "the CUDA driver is not available (%s)",
+                           given ? given : "libcuda.so.1 not found");
+        return GPUCOMPILE_ERROR_UNSUPPORTED;
+    }
+    /* CUjit_target: 10 * major + minor; arch-specific "a" chips add 0x10000, "f" 0x20000. */
+    target = atoi(sm);
+    for (i = 0; sm[i] >= '0' && sm[i] <= '9'; i++) {}
+    if (sm[i] == 'a') target += 0x10000;
+    if (sm[i] == 'f') target += 0x20000;
+    info[0] = err[0] = 0;
+    opts[0] = INFO; vals[0] = info;
+    opts[1] = INFO_SIZE; vals[1] = (void *)(uintptr_t)sizeof info;
+    opts[2] = ERR; vals[2] = err;
+    opts[3] = ERR_SIZE; vals[3] = (void *)(uintptr_t)sizeof err;
+    opts[4] = VERBOSE; vals[4] = (void *)(uintptr_t)1;
+    opts[5] = TARGET; vals[5] = (void *)(uintptr_t)target;
+    opts[6] = OPT_LEVEL; vals[6] = (void *)(uintptr_t)(job->target->O > 3 ? 4 : job->target->O + 1);
+    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "CUDA driver (%s): cuLink* for sm_%s", l->path, sm);
+    rc = l->cu.init(0);
+    if (!rc) { what = "cuDeviceGet"; rc = l->cu.device_get(&dev, 0); }
+    if (!rc) { what = "cuDevicePrimaryCtxRetain"; rc = l->cu.ctx_retain(&ctx, dev); step = rc ? 0 : 1; }
+    if (!rc) { what = "cuCtxPushCurrent"; rc = l->cu.ctx_push(ctx); step = rc ? 1 : 2; }
+    if (!rc) { what = "cuLinkCreate"; rc = l->cu.link_create(7, opts, vals, &state); }
+    if (!rc) {
+        what = "cuLinkAddData";
+        /* 1 = CU_JIT_INPUT_PTX; the size counts the NUL. */
+        rc = l->cu.link_add_data(state, 1, (void *)ptx, ptx_size + 1, "gpucompile.ptx", 0, NULL, NULL);
+    }
+    if (!rc) { what = "cuLinkComplete"; rc = l->cu.link_complete(state, &out, &n); }
+    if (!rc && (*cubin = (unsigned char *)gpucompile_job_alloc(job, n + 1)) != NULL) {
+        memcpy(*cubin, out, n);
+        *cubin_size = n;
+    }
+    if (state) l->cu.link_destroy(state);
+    if (step >= 2) l->cu.ctx_pop(&old);
+    if (step >= 1) l->cu.ctx_release(dev);
+    info[sizeof info - 1] = err[sizeof err - 1] = 0;
+    if (rc) {
+        gpucompile_nvptx__log_lines(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_RUNTIME, "cuda", err);
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_RUNTIME, "cuda", "%s failed: %s (%d)%s", what,
+                           gpucompile_nvptx__cu_name(rc), rc, rc == 34 ? ": libcuda is the toolkit's stub, not a driver" : "");
+        return GPUCOMPILE_ERROR_RUNTIME;
+    }
+    if (!*cubin) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    *log = gpucompile_job_strdup(job, info);
+    return GPUCOMPILE_OK;
+}
+
+/* The cubin for chip by the forced method or the first available; its info log in *log. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__cubin(gpucompile_job *job, const char *ptx, size_t ptx_size, const char *chip,
+    unsigned char **cubin, size_t *cubin_size, char **log) {
+    typedef gpucompile_result (*method)(gpucompile_job *, const char *, size_t, const char *, unsigned char **, size_t *, char **);
+    static const char *const names[] = {"nvjitlink", "ptxas", "driver"};
+    method methods[3];
+    const char *forced = job->options->bin_method;
+    gpucompile_result r = GPUCOMPILE_ERROR_UNSUPPORTED;
+    int i;
+    methods[0] = gpucompile_nvptx__by_nvjitlink;
+    methods[1] = gpucompile_nvptx__by_ptxas;
+    methods[2] = gpucompile_nvptx__by_driver;
+    *cubin = NULL;
+    *log = NULL;
+    if (forced && *forced && strcmp(forced, names[0]) && strcmp(forced, names[1]) && strcmp(forced, names[2])) {
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, NULL,
+                           "unknown bin_method '%s' (nvjitlink, ptxas or driver)", forced);
+        return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    }
+    for (i = 0; i < 3 && r == GPUCOMPILE_ERROR_UNSUPPORTED; i++) {
+        if (forced && *forced && strcmp(forced, names[i]) != 0) continue;
+        r = methods[i](job, ptx, ptx_size, chip, cubin, cubin_size, log);
+        if (r == GPUCOMPILE_OK) {
+            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "cubin for %s made by %s (%zu bytes)", chip, names[i], *cubin_size);
+            gpucompile_nvptx__log_lines(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, i == 0 ? "nvJitLink" : i == 1 ? "ptxas" : "cuda", *log);
+        }
+    }
+    if (r == GPUCOMPILE_ERROR_UNSUPPORTED)
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND, NULL,
+                           forced && *forced ? "bin_method '%s' is not available (see the notes above)"
+                                             : "no way to make a cubin: nvJitLink, ptxas and the CUDA driver are all unavailable%s",
+                           forced && *forced ? forced : "");
+    if (r == GPUCOMPILE_ERROR_UNSUPPORTED) r = GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND;
+    if (r != GPUCOMPILE_OK) {
+        gpucompile_job_free(job, *log);
+        *log = NULL;
+    }
+    return r;
+}
+
+/* fatbinary -64 --create out --image3=kind=elf,sm=NN,file=cubin --image3=kind=ptx,sm=MM,file=ptx */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__fatbin(gpucompile_job *job, const char *ptx, size_t ptx_size,
+    const unsigned char *cubin, size_t cubin_size) {
+    char tool[GPUCOMPILE_NVPTX__PATH], fptx[GPUCOMPILE_NVPTX__PATH], fcubin[GPUCOMPILE_NVPTX__PATH], fout[GPUCOMPILE_NVPTX__PATH];
+    char create[GPUCOMPILE_NVPTX__PATH + 16], elf[GPUCOMPILE_NVPTX__PATH + 64], text[GPUCOMPILE_NVPTX__PATH + 64];
+    const char *argv[6];
+    char *out = NULL;
+    int st = -1;
+    gpucompile_result r;
+    if (!gpucompile_nvptx__find_tool(job, "fatbinary", tool, sizeof tool)) {
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND, NULL,
+                           "fatbinary not found (%s)", gpucompile_job_tool_path(job, "fatbinary") ? tool : "not in the toolkit nor on PATH");
+        return GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND;
+    }
+    if ((r = gpucompile_job_temp_file(job, ".ptx", fptx, sizeof fptx)) != GPUCOMPILE_OK ||
+        (r = gpucompile_job_temp_file(job, ".cubin", fcubin, sizeof fcubin)) != GPUCOMPILE_OK ||
+        (r = gpucompile_job_temp_file(job, ".fatbin", fout, sizeof fout)) != GPUCOMPILE_OK ||
+        (r = gpucompile_nvptx__write(job, fptx, ptx, ptx_size)) != GPUCOMPILE_OK ||
+        (r = gpucompile_nvptx__write(job, fcubin, cubin, cubin_size)) != GPUCOMPILE_OK)
+        return r;
+    snprintf(create, sizeof create, "--create=%s", fout);
+    snprintf(elf, sizeof elf, "--image3=kind=elf,sm=%s,file=%s", gpucompile_nvptx__sm(gpucompile_target_chip(job->target)), fcubin);
+    snprintf(text, sizeof text, "--image3=kind=ptx,sm=%s,file=%s", gpucompile_nvptx__sm(job->cpu), fptx);
+    argv[0] = tool;
+    argv[1] = "-64";
+    argv[2] = create;
+    argv[3] = elf;
+    argv[4] = text;
+    argv[5] = NULL;
+    if ((r = gpucompile_job_run_tool(job, argv, 0, &st, &out, NULL)) != GPUCOMPILE_OK) return r;
+    if (st != 0) {
+        gpucompile_nvptx__log_lines(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOL, "fatbinary", out);
+        gpucompile_job_free(job, out);
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOL, "fatbinary", "fatbinary exited with status %d", st);
+        return GPUCOMPILE_ERROR_TOOL;
+    }
+    gpucompile_nvptx__log_lines(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "fatbinary", out);
+    gpucompile_job_free(job, out);
+    if (gpucompile_read_file(fout, &job->options->allocator, &job->result_data, &job->result_size) != GPUCOMPILE_OK || !job->result_size) {
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOL, "fatbinary", "fatbinary wrote nothing to '%s'", fout);
+        return GPUCOMPILE_ERROR_TOOL;
+    }
+    return GPUCOMPILE_OK;
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__finish(gpucompile_job *job, gpucompile_format format) {
+    const char *chip = gpucompile_target_chip(job->target);
+    size_t ptx_size = 0, cubin_size = 0;
+    char *ptx = gpucompile_nvptx__ptx(job, &ptx_size), *log = NULL;
+    unsigned char *cubin = NULL;
+    gpucompile_result r;
+    if (!ptx) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    if (format == GPUCOMPILE_FORMAT_ISA) {
+        job->result_data = (unsigned char *)ptx;
+        job->result_size = ptx_size;
+        return GPUCOMPILE_OK;
+    }
+    r = gpucompile_nvptx__cubin(job, ptx, ptx_size, chip, &cubin, &cubin_size, &log);
+    if (r == GPUCOMPILE_OK) {
+        if (log) gpucompile_nvptx__log_metadata(job, log);
+        gpucompile_nvptx__elf_metadata(job, cubin, cubin_size);
+        if (format == GPUCOMPILE_FORMAT_FATBIN) r = gpucompile_nvptx__fatbin(job, ptx, ptx_size, cubin, cubin_size);
+        else {
+            job->result_data = cubin;
+            job->result_size = cubin_size;
+            cubin = NULL;
+        }
+    }
+    gpucompile_job_free(job, cubin);
+    gpucompile_job_free(job, log);
+    gpucompile_job_free(job, ptx);
+    return r;
+}
+
+/* ---- the backend ---------------------------------------------------------------------- */
 GPUCOMPILE__PRIVATE void gpucompile_nvptx__initialize(void) {
     LLVMInitializeNVPTXTargetInfo();
     LLVMInitializeNVPTXTarget();
@@ -53,8 +1156,13 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
         t.intrinsic_prefixes = "nvvm";
         t.allowed_undefined = "__nvvm_reflect";
         t.initialize = gpucompile_nvptx__initialize;
+        t.configure = gpucompile_nvptx__configure;
+        t.prepare = gpucompile_nvptx__prepare;
+        t.libraries = gpucompile_nvptx__libraries;
+        t.post_link = gpucompile_nvptx__post_link;
         t.is_kernel = gpucompile_nvptx__is_kernel;
         t.bin_from = LLVMAssemblyFile;
+        t.finish = gpucompile_nvptx__finish;
         b = t;
     }
     return &b;
@@ -66,3 +1174,409 @@ GPUCOMPILE__CONSTRUCTOR(gpucompile_nvptx__register) { gpucompile_register_backen
 }
 #endif
 #endif /* GPUCOMPILE_NVPTX_IMPLEMENTATION */
+
+/* ==== [section: runtime (host embedding)] ================================================
+   The mgpu* runtime ABI (MLIR's, declared in gpucompile.h) over the CUDA driver, for host code
+   made by gpucompile_embed_binary / `gpucompile --host`. Opt in: define GPUCOMPILE_NVPTX_RUNTIME
+   in one file (with or without GPUCOMPILE_IMPLEMENTATION; the runtime itself needs neither the
+   core implementation nor LLVM's libraries, only -ldl -lpthread). Off by default because MLIR's
+   libmlir_cuda_runtime and the AMDGPU header's runtime define the same symbols: one runtime per
+   program (defining both GPUCOMPILE_NVPTX_RUNTIME and GPUCOMPILE_AMDGPU_RUNTIME in one file is
+   an error). GPUCOMPILE_NVPTX_NO_RUNTIME wins over GPUCOMPILE_NVPTX_RUNTIME.
+   libcuda.so.1 (nvcuda.dll) is opened on first use, or the library named by
+   gpucompile_runtime_set_library() / $GPUCOMPILE_LIBCUDA; the device is mgpuSetDefaultDevice's
+   (default 0) and its primary context is made current around each call, as MLIR's wrappers do.
+   A missing driver, the toolkit's stub libcuda (CUDA_ERROR_STUB_LIBRARY) or no device is
+   reported once, clearly, and remembered; every later call fails quietly (NULL / nothing).
+   Errors go to gpucompile_runtime_set_error_callback's function, else one line on stderr.
+   gpucompile_runtime_load_offload_binary (the RUNTIME handler) also needs the core's
+   gpucompile_binary_read_offload / gpucompile_binary_select: it works where the core
+   implementation is in the same file, or where GPUCOMPILE_RUNTIME_SELECT says it is linked. */
+#if defined(GPUCOMPILE_NVPTX_RUNTIME) && !defined(GPUCOMPILE_NVPTX_NO_RUNTIME) && !defined(GPUCOMPILE_NVPTX_RUNTIME_IMPLEMENTED)
+#define GPUCOMPILE_NVPTX_RUNTIME_IMPLEMENTED
+#if defined(GPUCOMPILE_AMDGPU_RUNTIME_IMPLEMENTED)
+#error "gpucompile: GPUCOMPILE_NVPTX_RUNTIME and GPUCOMPILE_AMDGPU_RUNTIME define the same mgpu* functions: pick one per program"
+#endif
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <limits.h>
+#if defined(_WIN32)
+#include <windows.h>
+#else
+#include <dlfcn.h>
+#include <pthread.h>
+#endif
+#ifdef __cplusplus
+extern "C" {
+#endif
+#if defined(__GNUC__)
+#define GPUCOMPILE_NVPTX__RT static __attribute__((unused))
+#else
+#define GPUCOMPILE_NVPTX__RT static
+#endif
+
+/* The few driver types and entry points we use (cuda.h's values). */
+typedef int gpucompile_nvptx__CUresult;
+typedef unsigned long long gpucompile_nvptx__CUdeviceptr;
+#define GPUCOMPILE_NVPTX__CU_FUNCTIONS(X) \
+    X(cuInit, "cuInit", (unsigned flags)) \
+    X(cuDeviceGet, "cuDeviceGet", (int *dev, int ordinal)) \
+    X(cuDeviceGetAttribute, "cuDeviceGetAttribute", (int *value, int attribute, int dev)) \
+    X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", (void **ctx, int dev)) \
+    X(cuCtxPushCurrent, "cuCtxPushCurrent_v2", (void *ctx)) \
+    X(cuCtxPopCurrent, "cuCtxPopCurrent_v2", (void **ctx)) \
+    X(cuModuleLoadData, "cuModuleLoadData", (void **module, const void *image)) \
+    X(cuModuleLoadDataEx, "cuModuleLoadDataEx", (void **module, const void *image, unsigned n, int *options, void **values)) \
+    X(cuModuleUnload, "cuModuleUnload", (void *module)) \
+    X(cuModuleGetFunction, "cuModuleGetFunction", (void **fn, void *module, const char *name)) \
+    X(cuFuncSetAttribute, "cuFuncSetAttribute", (void *fn, int attribute, int value)) \
+    X(cuLaunchKernel, "cuLaunchKernel", (void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, \
+                                         unsigned bz, unsigned smem, void *stream, void **params, void **extra)) \
+    X(cuStreamCreate, "cuStreamCreate", (void **stream, unsigned flags)) \
+    X(cuStreamSynchronize, "cuStreamSynchronize", (void *stream)) \
+    X(cuStreamDestroy, "cuStreamDestroy_v2", (void *stream)) \
+    X(cuMemAlloc, "cuMemAlloc_v2", (gpucompile_nvptx__CUdeviceptr *p, size_t size)) \
+    X(cuMemAllocManaged, "cuMemAllocManaged", (gpucompile_nvptx__CUdeviceptr *p, size_t size, unsigned flags)) \
+    X(cuMemFree, "cuMemFree_v2", (gpucompile_nvptx__CUdeviceptr p)) \
+    X(cuMemcpyAsync, "cuMemcpyAsync", (gpucompile_nvptx__CUdeviceptr dst, gpucompile_nvptx__CUdeviceptr src, size_t n, void *stream)) \
+    X(cuMemsetD32Async, "cuMemsetD32Async", (gpucompile_nvptx__CUdeviceptr dst, unsigned value, size_t n, void *stream))
+
+typedef struct gpucompile_nvptx__rt_state {
+    int state;                  /* 0 not opened yet, 1 ready, -1 failed (reported once) */
+    void *lib;
+    void *context;
+    int device;
+    char arch[32];
+    char path[1024];
+    gpucompile_runtime_error_func error_func;
+    void *error_user;
+    gpucompile_nvptx__CUresult (*cuGetErrorName)(gpucompile_nvptx__CUresult, const char **);
+#define GPUCOMPILE_NVPTX__FIELD(fn, sym, params) gpucompile_nvptx__CUresult (*fn) params;
+    GPUCOMPILE_NVPTX__CU_FUNCTIONS(GPUCOMPILE_NVPTX__FIELD)
+#undef GPUCOMPILE_NVPTX__FIELD
+} gpucompile_nvptx__rt_state;
+
+static gpucompile_nvptx__rt_state gpucompile_nvptx__rt;
+#if defined(_WIN32)
+static SRWLOCK gpucompile_nvptx__rt_mutex = SRWLOCK_INIT;
+GPUCOMPILE_NVPTX__RT void gpucompile_nvptx__rt_lock(void) { AcquireSRWLockExclusive(&gpucompile_nvptx__rt_mutex); }
+GPUCOMPILE_NVPTX__RT void gpucompile_nvptx__rt_unlock(void) { ReleaseSRWLockExclusive(&gpucompile_nvptx__rt_mutex); }
+#else
+static pthread_mutex_t gpucompile_nvptx__rt_mutex = PTHREAD_MUTEX_INITIALIZER;
+GPUCOMPILE_NVPTX__RT void gpucompile_nvptx__rt_lock(void) { pthread_mutex_lock(&gpucompile_nvptx__rt_mutex); }
+GPUCOMPILE_NVPTX__RT void gpucompile_nvptx__rt_unlock(void) { pthread_mutex_unlock(&gpucompile_nvptx__rt_mutex); }
+#endif
+
+GPUCOMPILE_NVPTX__RT void gpucompile_nvptx__rt_report(const char *call, int code, const char *message) {
+    gpucompile_runtime_error_func f;
+    void *u;
+    gpucompile_nvptx__rt_lock();
+    f = gpucompile_nvptx__rt.error_func;
+    u = gpucompile_nvptx__rt.error_user;
+    gpucompile_nvptx__rt_unlock();
+    if (f) f(call, code, message, u);
+    else fprintf(stderr, "'%s' failed with '%s'\n", call, message); /* MLIR's wrappers' form */
+}
+
+/* CUDA_ERROR_* names we can explain; the driver's own name for others (the stub has none). */
+GPUCOMPILE_NVPTX__RT void gpucompile_nvptx__rt_check(gpucompile_nvptx__CUresult r, const char *call) {
+    static const struct { int code; const char *text; } known[] = {
+        {1, "CUDA_ERROR_INVALID_VALUE"}, {2, "CUDA_ERROR_OUT_OF_MEMORY"}, {3, "CUDA_ERROR_NOT_INITIALIZED"},
+        {4, "CUDA_ERROR_DEINITIALIZED"},
+        {34, "CUDA_ERROR_STUB_LIBRARY: this libcuda is the CUDA toolkit's stub, not a driver (no NVIDIA driver installed?)"},
+        {35, "CUDA_ERROR_INSUFFICIENT_DRIVER: the NVIDIA driver is older than this code needs"},
+        {100, "CUDA_ERROR_NO_DEVICE: no CUDA-capable GPU"}, {101, "CUDA_ERROR_INVALID_DEVICE"},
+        {200, "CUDA_ERROR_INVALID_IMAGE"}, {209, "CUDA_ERROR_NO_BINARY_FOR_GPU: the object was built for another GPU"},
+        {218, "CUDA_ERROR_INVALID_PTX"}, {222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION: the driver is older than the PTX"},
+        {400, "CUDA_ERROR_INVALID_HANDLE"}, {500, "CUDA_ERROR_NOT_FOUND"}, {700, "CUDA_ERROR_ILLEGAL_ADDRESS"},
+        {701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"}, {999, "CUDA_ERROR_UNKNOWN"}};
+    char msg[256];
+    const char *name = NULL;
+    size_t i;
+    if (r == 0) return;
+    for (i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (known[i].code == r) name = known[i].text;
+    if (!name && gpucompile_nvptx__rt.cuGetErrorName && gpucompile_nvptx__rt.cuGetErrorName(r, &name) != 0) name = NULL;
+    snprintf(msg, sizeof msg, "%s (%d)", name ? name : "CUDA error", r);
+    gpucompile_nvptx__rt_report(call, r, msg);
+}
+
+GPUCOMPILE_NVPTX__RT void *gpucompile_nvptx__rt_sym(void *lib, const char *name) {
+#if defined(_WIN32)
+    FARPROC f = GetProcAddress((HMODULE)lib, name);
+    void *p;
+    memcpy(&p, &f, sizeof p); /* ISO C has no cast from a function pointer */
+    return p;
+#else
+    return dlsym(lib, name);
+#endif
+}
+
+/* Opens the driver and the device's primary context, once. Called with the lock held. */
+GPUCOMPILE_NVPTX__RT void gpucompile_nvptx__rt_open(void) {
+    gpucompile_nvptx__rt_state *s = &gpucompile_nvptx__rt;
+    const char *path = s->path[0] ? s->path : getenv("GPUCOMPILE_LIBCUDA");
+    char msg[1536];
+    const char *missing = NULL;
+    int major = 0, minor = 0;
+    gpucompile_nvptx__CUresult r;
+    const char *call = "dlopen";
+#if defined(_WIN32)
+    if (!path || !*path) path = "nvcuda.dll";
+    s->lib = (void *)LoadLibraryA(path);
+#else
+    if (!path || !*path) path = "libcuda.so.1";
+    s->lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+#endif
+    s->state = -1;
+    if (!s->lib) {
+#if defined(_WIN32)
+        snprintf(msg, sizeof msg, "cannot open the CUDA driver '%s' (no NVIDIA driver installed?)", path);
+#else
+        const char *e = dlerror();
+        snprintf(msg, sizeof msg, "cannot open the CUDA driver '%s': %s (no NVIDIA driver installed?)", path, e ? e : "");
+#endif
+        gpucompile_nvptx__rt_unlock();
+        gpucompile_nvptx__rt_report(call, -1, msg);
+        gpucompile_nvptx__rt_lock();
+        return;
+    }
+    *(void **)&s->cuGetErrorName = gpucompile_nvptx__rt_sym(s->lib, "cuGetErrorName");
+#define GPUCOMPILE_NVPTX__LOAD(fn, sym, params) \
+    if (!(*(void **)&s->fn = gpucompile_nvptx__rt_sym(s->lib, sym)) && !missing) missing = sym;
+    GPUCOMPILE_NVPTX__CU_FUNCTIONS(GPUCOMPILE_NVPTX__LOAD)
+#undef GPUCOMPILE_NVPTX__LOAD
+    if (missing) {
+        snprintf(msg, sizeof msg, "'%s' has no '%s': not a CUDA driver library", path, missing);
+        gpucompile_nvptx__rt_unlock();
+        gpucompile_nvptx__rt_report("dlsym", -1, msg);
+        gpucompile_nvptx__rt_lock();
+        return;
+    }
+    /* cuInit first: the stub answers it with CUDA_ERROR_STUB_LIBRARY */
+    call = "cuInit";
+    r = s->cuInit(0);
+    if (r == 0) { call = "cuDeviceGet"; r = s->cuDeviceGet(&s->device, s->device); }
+    if (r == 0) { call = "cuDevicePrimaryCtxRetain"; r = s->cuDevicePrimaryCtxRetain(&s->context, s->device); }
+    if (r == 0) { call = "cuDeviceGetAttribute"; r = s->cuDeviceGetAttribute(&major, 75, s->device); }
+    if (r == 0) r = s->cuDeviceGetAttribute(&minor, 76, s->device);
+    if (r != 0) {
+        gpucompile_nvptx__rt_unlock();
+        gpucompile_nvptx__rt_check(r, call);
+        gpucompile_nvptx__rt_lock();
+        return;
+    }
+    snprintf(s->arch, sizeof s->arch, "sm_%d%d", major, minor);
+    s->state = 1;
+}
+
+/* Ready to call the driver? Opens it on first use; makes the primary context current. */
+GPUCOMPILE_NVPTX__RT int gpucompile_nvptx__rt_enter(void) {
+    int ok;
+    gpucompile_nvptx__rt_lock();
+    if (gpucompile_nvptx__rt.state == 0) gpucompile_nvptx__rt_open();
+    ok = gpucompile_nvptx__rt.state == 1;
+    gpucompile_nvptx__rt_unlock();
+    if (ok) gpucompile_nvptx__rt_check(gpucompile_nvptx__rt.cuCtxPushCurrent(gpucompile_nvptx__rt.context), "cuCtxPushCurrent");
+    return ok;
+}
+
+GPUCOMPILE_NVPTX__RT void gpucompile_nvptx__rt_leave(void) {
+    void *ctx;
+    gpucompile_nvptx__rt.cuCtxPopCurrent(&ctx);
+}
+
+void gpucompile_runtime_set_error_callback(gpucompile_runtime_error_func func, void *user_data) {
+    gpucompile_nvptx__rt_lock();
+    gpucompile_nvptx__rt.error_func = func;
+    gpucompile_nvptx__rt.error_user = user_data;
+    gpucompile_nvptx__rt_unlock();
+}
+
+void gpucompile_runtime_set_library(const char *path) {
+    gpucompile_nvptx__rt_lock();
+    if (gpucompile_nvptx__rt.state == 0) snprintf(gpucompile_nvptx__rt.path, sizeof gpucompile_nvptx__rt.path, "%s", path ? path : "");
+    gpucompile_nvptx__rt_unlock();
+}
+
+int gpucompile_runtime_available(void) {
+    if (!gpucompile_nvptx__rt_enter()) return 0;
+    gpucompile_nvptx__rt_leave();
+    return 1;
+}
+
+const char *gpucompile_runtime_device_arch(void) {
+    return gpucompile_runtime_available() ? gpucompile_nvptx__rt.arch : "";
+}
+
+void mgpuSetDefaultDevice(int32_t device) {
+    gpucompile_nvptx__rt_lock();
+    if (gpucompile_nvptx__rt.state == 0) gpucompile_nvptx__rt.device = device; /* before the first call only */
+    gpucompile_nvptx__rt_unlock();
+}
+
+void *mgpuModuleLoad(void *data, size_t size) {
+    void *module = NULL;
+    (void)size;
+    if (!gpucompile_nvptx__rt_enter()) return NULL;
+    gpucompile_nvptx__rt_check(gpucompile_nvptx__rt.cuModuleLoadData(&module, data), "cuModuleLoadData");
+    gpucompile_nvptx__rt_leave();
+    return module;
+}
+
+void *mgpuModuleLoadJIT(void *data, int optLevel) {
+    void *module = NULL;
+    char log[4096];
+    int options[3];
+    void *values[3];
+    gpucompile_nvptx__CUresult r;
+    if (!gpucompile_nvptx__rt_enter()) return NULL;
+    log[0] = 0;
+    options[0] = 5; /* CU_JIT_ERROR_LOG_BUFFER */
+    values[0] = log;
+    options[1] = 6; /* CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES */
+    values[1] = (void *)(size_t)sizeof log;
+    options[2] = 7; /* CU_JIT_OPTIMIZATION_LEVEL */
+    values[2] = (void *)(size_t)(optLevel < 0 ? 0 : optLevel > 4 ? 4 : optLevel);
+    r = gpucompile_nvptx__rt.cuModuleLoadDataEx(&module, data, 3, options, values);
+    if (r != 0 && log[0]) gpucompile_nvptx__rt_report("cuModuleLoadDataEx", r, log); /* ptxas's words first */
+    gpucompile_nvptx__rt_check(r, "cuModuleLoadDataEx");
+    gpucompile_nvptx__rt_leave();
+    return module;
+}
+
+void mgpuModuleUnload(void *module) {
+    gpucompile_nvptx__CUresult r;
+    if (!module || !gpucompile_nvptx__rt_enter()) return;
+    r = gpucompile_nvptx__rt.cuModuleUnload(module);
+    if (r != 4) gpucompile_nvptx__rt_check(r, "cuModuleUnload"); /* at exit the driver may be gone already */
+    gpucompile_nvptx__rt_leave();
+}
+
+void *mgpuModuleGetFunction(void *module, const char *name) {
+    void *fn = NULL;
+    if (!gpucompile_nvptx__rt_enter()) return NULL;
+    gpucompile_nvptx__rt_check(gpucompile_nvptx__rt.cuModuleGetFunction(&fn, module, name), "cuModuleGetFunction");
+    gpucompile_nvptx__rt_leave();
+    return fn;
+}
+
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ, intptr_t blockX,
+    intptr_t blockY, intptr_t blockZ, int32_t smem, void *stream, void **params, void **extra, size_t paramsCount) {
+    intptr_t d[6];
+    int i;
+    (void)paramsCount;
+    d[0] = gridX; d[1] = gridY; d[2] = gridZ; d[3] = blockX; d[4] = blockY; d[5] = blockZ;
+    for (i = 0; i < 6; i++)
+        if (d[i] <= 0 || (unsigned long long)d[i] > UINT_MAX || smem < 0) {
+            gpucompile_nvptx__rt_report("cuLaunchKernel", 1, "grid and block sizes must be 1 to 2^32-1, shared memory >= 0");
+            return;
+        }
+    if (!gpucompile_nvptx__rt_enter()) return;
+    if (smem > 48 * 1024) /* above 48 KiB the kernel must opt in, as MLIR's wrappers do */
+        gpucompile_nvptx__rt_check(gpucompile_nvptx__rt.cuFuncSetAttribute(function, 8, smem), "cuFuncSetAttribute");
+    gpucompile_nvptx__rt_check(gpucompile_nvptx__rt.cuLaunchKernel(function, (unsigned)gridX, (unsigned)gridY, (unsigned)gridZ,
+        (unsigned)blockX, (unsigned)blockY, (unsigned)blockZ, (unsigned)smem, stream, params, extra), "cuLaunchKernel");
+    gpucompile_nvptx__rt_leave();
+}
+
+void *mgpuStreamCreate(void) {
+    void *stream = NULL;
+    if (!gpucompile_nvptx__rt_enter()) return NULL;
+    gpucompile_nvptx__rt_check(gpucompile_nvptx__rt.cuStreamCreate(&stream, 1 /* CU_STREAM_NON_BLOCKING */), "cuStreamCreate");
+    gpucompile_nvptx__rt_leave();
+    return stream;
+}
+
+void mgpuStreamSynchronize(void *stream) {
+    if (!gpucompile_nvptx__rt_enter()) return;
+    gpucompile_nvptx__rt_check(gpucompile_nvptx__rt.cuStreamSynchronize(stream), "cuStreamSynchronize");
+    gpucompile_nvptx__rt_leave();
+}
+
+void mgpuStreamDestroy(void *stream) {
+    if (!stream || !gpucompile_nvptx__rt_enter()) return;
+    gpucompile_nvptx__rt_check(gpucompile_nvptx__rt.cuStreamDestroy(stream), "cuStreamDestroy");
+    gpucompile_nvptx__rt_leave();
+}
+
+void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
+    gpucompile_nvptx__CUdeviceptr p = 0;
+    (void)stream;
+    if (sizeBytes == 0 || !gpucompile_nvptx__rt_enter()) return NULL;
+    if (isHostShared) gpucompile_nvptx__rt_check(gpucompile_nvptx__rt.cuMemAllocManaged(&p, (size_t)sizeBytes, 1), "cuMemAllocManaged");
+    else gpucompile_nvptx__rt_check(gpucompile_nvptx__rt.cuMemAlloc(&p, (size_t)sizeBytes), "cuMemAlloc");
+    gpucompile_nvptx__rt_leave();
+    return (void *)(uintptr_t)p;
+}
+
+void mgpuMemFree(void *ptr, void *stream) {
+    (void)stream;
+    if (!ptr || !gpucompile_nvptx__rt_enter()) return;
+    gpucompile_nvptx__rt_check(gpucompile_nvptx__rt.cuMemFree((gpucompile_nvptx__CUdeviceptr)(uintptr_t)ptr), "cuMemFree");
+    gpucompile_nvptx__rt_leave();
+}
+
+void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
+    if (!gpucompile_nvptx__rt_enter()) return;
+    gpucompile_nvptx__rt_check(gpucompile_nvptx__rt.cuMemcpyAsync((gpucompile_nvptx__CUdeviceptr)(uintptr_t)dst,
+        (gpucompile_nvptx__CUdeviceptr)(uintptr_t)src, sizeBytes, stream), "cuMemcpyAsync");
+    gpucompile_nvptx__rt_leave();
+}
+
+void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream) {
+    if (!gpucompile_nvptx__rt_enter()) return;
+    gpucompile_nvptx__rt_check(gpucompile_nvptx__rt.cuMemsetD32Async((gpucompile_nvptx__CUdeviceptr)(uintptr_t)dst, value, count, stream),
+                               "cuMemsetD32Async");
+    gpucompile_nvptx__rt_leave();
+}
+
+#if defined(GPUCOMPILE_IMPLEMENTED) || defined(GPUCOMPILE_RUNTIME_SELECT)
+static void gpucompile_nvptx__rt_log(const gpucompile_diagnostic *d, void *user) {
+    (void)user;
+    if (d->severity == GPUCOMPILE_SEVERITY_ERROR) gpucompile_nvptx__rt_report("gpucompile_runtime_load_offload_binary", -1, d->message);
+}
+
+void *gpucompile_runtime_load_offload_binary(const void *data, size_t size) {
+    gpucompile_logger logger;
+    gpucompile_binary *bin = NULL;
+    gpucompile_device dev;
+    gpucompile_target *t = NULL;
+    void *module = NULL;
+    int index = -1;
+    if (!gpucompile_runtime_available()) return NULL;
+    memset(&logger, 0, sizeof logger);
+    logger.func = gpucompile_nvptx__rt_log;
+    memset(&dev, 0, sizeof dev);
+    dev.arch = gpucompile_nvptx__rt.arch;
+    if (gpucompile_binary_read_offload(data, size, NULL, NULL, &logger, &bin) == GPUCOMPILE_OK &&
+        gpucompile_binary_select(bin, &dev, &logger, &index) == GPUCOMPILE_OK) {
+        gpucompile_object *o = bin->objects[index];
+        if (o->format == GPUCOMPILE_FORMAT_ISA) {
+            int level = 2; /* the target's O, as for a select_object PTX */
+            if (gpucompile_target_parse(o->target, (size_t)-1, NULL, NULL, &t) == GPUCOMPILE_OK && t) level = t->O;
+            gpucompile_target_free(t);
+            module = mgpuModuleLoadJIT(o->data, level);
+        } else {
+            module = mgpuModuleLoad(o->data, o->size);
+        }
+    }
+    gpucompile_binary_free(bin);
+    return module;
+}
+#else
+void *gpucompile_runtime_load_offload_binary(const void *data, size_t size) {
+    (void)data;
+    (void)size;
+    gpucompile_nvptx__rt_report("gpucompile_runtime_load_offload_binary", -1,
+        "run-time object selection needs the gpucompile core: define GPUCOMPILE_IMPLEMENTATION in this file "
+        "(or GPUCOMPILE_RUNTIME_SELECT when it is linked from another)");
+    return NULL;
+}
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GPUCOMPILE_NVPTX_RUNTIME */

@@ -1,0 +1,47 @@
+# The command-line tool with #gpu.nvptx targets: cubin, PTX, fatbin, kernel metadata, errors.
+# Needs the CUDA toolkit's ptxas (skips without it), never a GPU.
+. tests/lib.sh
+mkdir -p "$T_TMP/tmp"; export TMPDIR="$T_TMP/tmp"   # a private $TMPDIR: leftovers are ours
+CUDA=${CUDA_PATH:-${CUDA_HOME:-/usr/local/cuda}}
+K=examples/kernels
+
+if ! "$GPUCOMPILE" --print-target '#gpu.nvptx' >/dev/null 2>&1; then
+  skip "nvptx CLI: --print-target '#gpu.nvptx' does not work yet (target parser)"
+elif [ ! -x "$CUDA/bin/ptxas" ]; then
+  skip "nvptx CLI: no CUDA toolkit at $CUDA"
+else
+  for k in saxpy math reduce; do
+    "$GPUCOMPILE" --no-cache -t '#gpu.nvptx<chip = "sm_90">' -f bin "$K/${k}_nvptx.ll" -o "$T_TMP/$k.cubin" 2>"$T_TMP/err"
+    check "$k: bin exit 0" test $? -eq 0
+    check "$k: the cubin has .text.$k" sh -c "llvm-readelf-19 -S '$T_TMP/$k.cubin' | grep -q ' .text.$k '"
+    "$GPUCOMPILE" --no-cache -t '#nvvm.target<chip = "sm_80">' -f isa "$K/${k}_nvptx.ll" -o "$T_TMP/$k.ptx"
+    check "$k: #nvvm.target sm_80 PTX accepted by ptxas" "$CUDA/bin/ptxas" -arch=sm_80 "$T_TMP/$k.ptx" -o "$T_TMP/$k.ptx.cubin"
+  done
+  check "math: no __nv_ left in the PTX" sh -c "! grep -q __nv_ '$T_TMP/math.ptx'"
+
+  "$GPUCOMPILE" --no-cache -v -t '#gpu.nvptx<chip = "sm_90">' -f bin "$K/reduce_nvptx.ll" -o "$T_TMP/r.cubin" 2>"$T_TMP/verr"
+  check "-v: kernel metadata (registers, 1024 bytes shared)" grep -q "kernel reduce: params 3, registers [0-9]*, shared 1024 bytes" "$T_TMP/verr"
+  check "-v: says which tool made the cubin" grep -q "cubin for sm_90 made by" "$T_TMP/verr"
+
+  "$GPUCOMPILE" --no-cache -t '#gpu.nvptx<chip = "sm_90">' -f fatbin "$K/saxpy_nvptx.ll" -o "$T_TMP/s.fatbin"
+  check "fatbin starts with the magic 0xBA55ED50" sh -c "od -A n -t x1 -N 4 '$T_TMP/s.fatbin' | grep -q '50 ed 55 ba'"
+
+  "$GPUCOMPILE" --no-cache -t '#gpu.nvptx<chip = "sm_90", flags = {ftz}>' -f isa "$K/math_nvptx.ll" -o "$T_TMP/ftz.ptx"
+  check "flags = {ftz}: .ftz instructions" test "$(grep -c '\.ftz' "$T_TMP/ftz.ptx")" -ge 10
+  "$GPUCOMPILE" --no-cache -t '#gpu.nvptx<chip = "sm_90", flags = {fast}>' -f isa "$K/math_nvptx.ll" -o "$T_TMP/fast.ptx"
+  check "flags = {fast}: sqrt.approx" grep -q 'sqrt.approx' "$T_TMP/fast.ptx"
+
+  "$GPUCOMPILE" --no-cache -t '#gpu.nvptx<chip = "sm_999">' -f bin "$K/saxpy_nvptx.ll" -o "$T_TMP/bad.cubin" 2>"$T_TMP/err"
+  check "sm_999 exits 1" test $? -eq 1
+  check "sm_999: no output file" test ! -e "$T_TMP/bad.cubin"
+
+  "$GPUCOMPILE" --no-cache -t '#gpu.nvptx<chip = "sm_90", features = "+ptx99">' -f isa "$K/saxpy_nvptx.ll" -o "$T_TMP/bad.ptx" 2>"$T_TMP/err"
+  check "+ptx99 exits 1" test $? -eq 1
+  check "+ptx99 is named" grep -q "ptx99" "$T_TMP/err"
+
+  "$GPUCOMPILE" --no-cache --toolkit /nonexistent/cuda -t '#gpu.nvptx<chip = "sm_90">' -f bin "$K/saxpy_nvptx.ll" -o "$T_TMP/t.cubin" 2>"$T_TMP/err"
+  check "--toolkit that does not exist exits 1" test $? -eq 1
+  check "--toolkit that does not exist is named" grep -q "/nonexistent/cuda" "$T_TMP/err"
+fi
+check "no temporary files left" test -z "$(ls "$T_TMP/tmp")"
+tally nvptx-cli
