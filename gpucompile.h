@@ -912,6 +912,11 @@ static const char *const gpucompile__nvptx_chips[] = {
     "sm_62", "sm_70", "sm_72", "sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a",
 #if LLVM_VERSION_MAJOR >= 20
     "sm_100", "sm_100a", "sm_101", "sm_101a", "sm_120", "sm_120a",
+#else
+    /* newer than this LLVM: the NVPTX backend emits sm_90 PTX and has nvJitLink / ptxas
+       assemble it for the chip (forward compatible PTX) */
+    "sm_100", "sm_100a", "sm_100f", "sm_101", "sm_101a", "sm_101f", "sm_103", "sm_103a", "sm_103f",
+    "sm_110", "sm_110a", "sm_110f", "sm_120", "sm_120a", "sm_120f", "sm_121", "sm_121a", "sm_121f",
 #endif
     NULL};
 

@@ -97,9 +97,6 @@ static const struct { const char *chip; int ptx; } gpucompile_nvptx__chips[] = {
 #endif
 };
 
-/* Chips this LLVM lacks that nvJitLink / ptxas assemble from sm_90 PTX. */
-static const char *const gpucompile_nvptx__newer_chips[] = {"sm_100", "sm_101", "sm_103", "sm_110", "sm_120", "sm_121"};
-
 /* The PTX versions (+ptxNN features) this LLVM knows. */
 GPUCOMPILE__PRIVATE int gpucompile_nvptx__llvm_knows_ptx(int v) {
 #if LLVM_VERSION_MAJOR >= 20
@@ -120,17 +117,9 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__chip_min_ptx(const char *chip) {
     return 0;
 }
 
-/* sm_100, sm_100a, sm_100f, ... when this LLVM lacks them. */
+/* sm_100, sm_100a, sm_100f, ...: chips the core's table accepts that this LLVM lacks. */
 GPUCOMPILE__PRIVATE int gpucompile_nvptx__newer_chip(const char *chip) {
-    size_t i, n;
-    if (gpucompile_nvptx__chip_min_ptx(chip)) return 0;
-    for (i = 0; i < sizeof gpucompile_nvptx__newer_chips / sizeof gpucompile_nvptx__newer_chips[0]; i++) {
-        n = strlen(gpucompile_nvptx__newer_chips[i]);
-        if (strncmp(chip, gpucompile_nvptx__newer_chips[i], n) == 0 &&
-            (chip[n] == 0 || ((chip[n] == 'a' || chip[n] == 'f') && chip[n + 1] == 0)))
-            return 1;
-    }
-    return 0;
+    return !gpucompile_nvptx__chip_min_ptx(chip) && gpucompile_chip_supported(GPUCOMPILE_TARGET_NVPTX, chip);
 }
 
 /* The highest PTX version a CUDA release's ptxas / nvJitLink reads. */
