@@ -852,6 +852,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_
     opts[2] = "-verbose";
     gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "nvJitLink %u.%u (%s): %s %s %s", l->jl.major, l->jl.minor,
                        l->path, arch, opt, opts[2]);
+    if (strchr(l->path, '/')) gpucompile_job_add_dependency(job, l->path); /* a new nvJitLink: a new cubin */
     if ((rc = l->jl.create(&h, 3, opts)) != 0) {
         /* A chip this nvJitLink does not know: another method may. */
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "nvJitLink", "nvJitLinkCreate(%s) failed: error %d", arch, rc);
