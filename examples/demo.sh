@@ -6,7 +6,7 @@ OUT=${DEMO_OUT:-build/demo}
 K=examples/kernels
 mkdir -p "$OUT"
 step() { printf '\n== %s\n' "$*"; }
-run() { echo "\$ $*"; "$@"; }
+run() { echo "\$ $*"; "$@" 2>&1 | grep -v ': note: '; }  # -v notes (tool command lines, logs) left out
 
 step "targets: MLIR's syntax, defaults dropped, flags sorted"
 run "$G" --print-target '#gpu.nvptx<O = 2, chip = "sm_90", flags = {ftz, fast}>'
