@@ -1,5 +1,16 @@
 /* gpucompile.h - compile LLVM IR GPU kernels to PTX, cubin, fatbin and hsaco, without MLIR.
 
+   What it is
+       MLIR's GPU "target attribute" model for C: a target (#gpu.nvptx<...>, #gpu.amdgpu<...>,
+       or MLIR's upstream #nvvm.target<...> / #rocdl.target<...>) is a struct with MLIR's
+       defaults, verified, parsed and printed in MLIR's syntax. A target plus options turns an
+       LLVM module (IR text, bitcode, or your LLVMModuleRef) into an object (bitcode, ISA text,
+       cubin/hsaco, fatbin) through one pipeline with hooks; several targets make one binary
+       (MLIR's gpu.binary, as text or as an LLVM offload binary) that can be embedded into a host
+       module with launch code. Backends plug in through a table of functions
+       (gpucompile_backend): gpucompile_nvptx.h and gpucompile_amdgpu.h, or your own.
+       examples/01_*.c ... 05_*.c show one use each; tools/gpucompile.c is the command line.
+
    Do this:
        #define GPUCOMPILE_IMPLEMENTATION
    before you include this file (and gpucompile_nvptx.h / gpucompile_amdgpu.h) in *one* C or
@@ -11,23 +22,44 @@
        #include "gpucompile_nvptx.h"
        #include "gpucompile_amdgpu.h"
 
-   Linking: LLVM's C API and libdl, nothing else (vendor libraries are opened with dlopen):
+   Linking: LLVM's C API, libdl and threads, nothing else (vendor libraries such as nvJitLink,
+   libcuda and libamdhip64 are opened at run time, never linked):
        cc app.c $(llvm-config-19 --cflags) $(llvm-config-19 --ldflags --libs) -ldl -lpthread
+       A static LLVM needs these components (plus llvm-config-19 --system-libs and -lstdc++):
+           core analysis bitreader bitwriter irreader linker passes target nvptx amdgpu native
+       CMake: find_package(LLVM) and an INTERFACE library, see examples/cmake/CMakeLists.txt.
+       Windows: the same LLVM libraries; no -ldl (LoadLibraryA / GetProcAddress are used).
 
-   What it is
-       MLIR's GPU "target attribute" model for C: a target (#gpu.nvptx<...>, #gpu.amdgpu<...>,
-       or MLIR's upstream #nvvm.target<...> / #rocdl.target<...>) is a struct with MLIR's
-       defaults, verified, parsed and printed in MLIR's syntax. A target plus options turns an
-       LLVM module into an object (bitcode, ISA text, cubin/hsaco, fatbin) through one pipeline
-       with hooks; backends plug in through a table of functions (gpucompile_backend).
+   Usage (error handling shortened)
+       static void say(const gpucompile_diagnostic *d, void *u) { (void)u; fprintf(stderr, "%s\n", d->message); }
+       ...
+       gpucompile_target t = gpucompile_target_defaults(GPUCOMPILE_TARGET_NVPTX);
+       gpucompile_options o;                      // zero means default, everywhere
+       gpucompile_object *obj = NULL;
+       gpucompile_result r;
+       memset(&o, 0, sizeof o);
+       t.chip = "sm_90";                          // or gpucompile_target_parse("#gpu.nvptx<...>")
+       o.format = GPUCOMPILE_FORMAT_ISA;          // PTX; FORMAT_BIN: cubin (CUDA toolkit, no GPU)
+       o.logger.func = say;                       // without a logger nothing is printed
+       r = gpucompile_compile_file("saxpy.ll", &t, &o, &obj);
+       if (r != GPUCOMPILE_OK) return puts(gpucompile_result_string(r)), 1;
+       fwrite(obj->data, 1, obj->size, stdout);   // obj->kernels[i]: name, registers, ...
+       gpucompile_object_free(obj);
+   Your own module: gpucompile_compile_module. Many targets, one binary: gpucompile_compile_binary.
 
    Configuration macros (define before including the implementation)
        GPUCOMPILE_STATIC            every function static (implementation and users in one file)
        GPUCOMPILE_MALLOC(sz,u) GPUCOMPILE_REALLOC(p,sz,u) GPUCOMPILE_FREE(p,u)
-                                    compile-time default allocator: all three or none
+                                    compile-time default allocator: all three or none (a
+                                    run-time allocator goes in options.allocator)
+       GPUCOMPILE_NVPTX_IMPLEMENTATION / GPUCOMPILE_AMDGPU_IMPLEMENTATION
+                                    one backend's implementation, next to the core's
+       GPUCOMPILE_DEFAULT_CUDA_PATH / GPUCOMPILE_DEFAULT_ROCM_PATH
+                                    toolkit roots tried after $CUDA_PATH, $ROCM_PATH, ...
        GPUCOMPILE_NVPTX_RUNTIME / GPUCOMPILE_AMDGPU_RUNTIME
                                     (backends) compile the mgpu* runtime for launch code (CUDA
-                                    driver / HIP): one per program; *_NO_RUNTIME vetoes it
+                                    driver / HIP): one per program; *_NO_RUNTIME vetoes it;
+                                    GPUCOMPILE_RUNTIME_SELECT: the core is linked from elsewhere
 
    Ownership
        Everything passed in is borrowed and never modified (targets, options, a caller's
@@ -40,14 +72,20 @@
        threads share nothing but LLVM's one-time target initialisation and the lazily opened
        vendor libraries (both guarded). A caller's LLVMModuleRef must not be used by another
        thread while it is being copied. Targets, options and objects are read-only to us and
-       may be shared between threads.
+       may be shared between threads. Register custom backends before the first compile.
 
    Guarantees
-       No abort, no exit, no output on stdout/stderr unless the caller installs a logger.
-       Inputs known to crash LLVM 19 (unknown chips, invalid IR, foreign intrinsics) are refused
-       before LLVM sees them. Results are gpucompile_result codes; details go to the logger.
+       No abort, no exit, no output on stdout/stderr unless the caller installs a logger (the
+       mgpu* runtime alone prints a failed call's line, as MLIR's wrappers do, unless given an
+       error callback). Inputs known to crash LLVM 19 (unknown chips, invalid IR, foreign
+       intrinsics) are refused before LLVM sees them. Results are gpucompile_result codes;
+       details go to the logger. Temporary files are always removed; external tools run with
+       argv (no shell) and a timeout.
 
    Supported LLVM: 19 (the chip tables follow LLVM's version; 18-20 compile).
+   Platforms: Linux is built and tested (gcc and clang, C11 and C++17); the Windows code paths
+   (LoadLibraryA, CreateProcessW, SRWLOCK, ...) are compiled with mingw-w64, not run; macOS uses
+   the POSIX paths, untested.
 
    Licence: see the end of the file.
 */
@@ -544,7 +582,8 @@ GPUCOMPILE_API gpucompile_result gpucompile_binary_select(const gpucompile_binar
        void <name>_K_launch(intptr_t gridX, intptr_t gridY, intptr_t gridZ, intptr_t blockX,
                             intptr_t blockY, intptr_t blockZ, int32_t sharedMemBytes,
                             void *stream, void **args);
-   args is cuLaunchKernel's array of pointers to the arguments; stream NULL launches
+   args is cuLaunchKernel's array of pointers to the arguments; mgpuLaunchKernel gets K's
+   parameter count (0 where the object does not know it, e.g. read back); stream NULL launches
    synchronously (create a stream, launch, synchronize, destroy, as MLIR does). The code calls
    the mgpu* runtime ABI (MLIR's, declared below): it links with MLIR's runtime wrappers or with
    ours (GPUCOMPILE_NVPTX_RUNTIME / GPUCOMPILE_AMDGPU_RUNTIME, see the backend headers).
@@ -567,7 +606,8 @@ GPUCOMPILE_API gpucompile_result gpucompile_embed_binary(LLVMModuleRef host, con
 /* Emits a launch of kernel of an embedded binary at builder's position (in host): the cached
    function (loading the binary the first time), then mgpuLaunchKernel(function, grid, block,
    shared_bytes, stream, args, NULL, num_params). grid and block: six integers of one type (i32,
-   i64 or the pointer width; mixed types are refused), widened to intptr_t. shared_bytes: i32 or
+   i64 or the pointer width; mixed types are refused), zero-extended to intptr_t (truncated on a
+   32-bit host; MLIR 19 emits invalid IR for i32 sizes on a 64-bit one). shared_bytes: i32 or
    NULL (0). stream: a pointer or NULL for a synchronous launch (a stream created, synchronized and
    destroyed around it). args: a pointer to the array of argument pointers (NULL: none). */
 GPUCOMPILE_API gpucompile_result gpucompile_emit_launch(LLVMBuilderRef builder, LLVMModuleRef host,
@@ -618,7 +658,9 @@ int gpucompile_runtime_available(void);
 /* The device's architecture ("sm_90", "gfx90a:sramecc+:xnack-"); "" when none. */
 const char *gpucompile_runtime_device_arch(void);
 /* Loads the object of an LLVM offload binary that suits the device (RUNTIME handler); NULL on
-   failure. Needs the core implementation (GPUCOMPILE_IMPLEMENTATION) in the same file. */
+   failure, reported with what the binary holds. Needs the core implementation
+   (GPUCOMPILE_IMPLEMENTATION) in the same file, or GPUCOMPILE_RUNTIME_SELECT defined where the
+   core is linked from another file; else it reports that. */
 void *gpucompile_runtime_load_offload_binary(const void *data, size_t size);
 
 /* ---- end of host embedding (declarations) ---------------------------------------------- */
@@ -659,6 +701,7 @@ void *gpucompile_runtime_load_offload_binary(const void *data, size_t size);
 #include <windows.h>
 #include <process.h>
 #include <io.h>
+#include <fcntl.h>
 #else
 #include <errno.h>
 #include <fcntl.h>
@@ -1678,7 +1721,7 @@ GPUCOMPILE__PRIVATE FILE *gpucompile__create_unique(const char *prefix, const ch
             HANDLE h = CreateFileA(buf, GENERIC_WRITE, 0, NULL, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, NULL);
             (void)mode; /* ACLs, not mode bits, on Windows */
             if (h != INVALID_HANDLE_VALUE) {
-                int fd = _open_osfhandle((intptr_t)h, 0);
+                int fd = _open_osfhandle((intptr_t)h, _O_BINARY); /* no \n -> \r\n in objects */
                 if (fd >= 0) return _fdopen(fd, "wb");
                 CloseHandle(h);
                 return NULL;
@@ -1925,11 +1968,17 @@ GPUCOMPILE__PRIVATE int gpucompile__which(const char *name, char *out, size_t si
     const char *p = getenv("PATH");
     uint64_t sz;
     int64_t mt;
+#if defined(_WIN32)
+    const char sep = ';', *ext = strchr(name, '.') ? "" : ".exe"; /* CreateProcessW adds .exe */
+    if (strchr(name, '/') || strchr(name, '\\') || strchr(name, ':')) return (size_t)snprintf(out, size, "%s", name) < size;
+#else
+    const char sep = ':', *ext = "";
     if (strchr(name, '/')) return (size_t)snprintf(out, size, "%s", name) < size;
+#endif
     while (p && *p) {
-        const char *e = strchr(p, ':');
+        const char *e = strchr(p, sep);
         size_t n = e ? (size_t)(e - p) : strlen(p);
-        if ((size_t)snprintf(out, size, "%.*s/%s", (int)n, p, name) < size && gpucompile__stat(out, &sz, &mt)) return 1;
+        if ((size_t)snprintf(out, size, "%.*s/%s%s", (int)n, p, name, ext) < size && gpucompile__stat(out, &sz, &mt)) return 1;
         p = e ? e + 1 : NULL;
     }
     return 0;
@@ -2656,8 +2705,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__link_one(gpucompile_job *job, 
         return r;
     }
     gpucompile_job_add_dependency(job, path);
-    /* Takes ownership of mb, also on failure. Lazy: only what is linked gets materialized. */
+    /* Takes ownership of mb on success only. Lazy: only what is linked gets materialized. */
     if (LLVMGetBitcodeModuleInContext2(job->context, mb, &lib) || !lib) {
+        LLVMDisposeMemoryBuffer(mb);
         job->failed = 0;
         return gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "'%s' is not a valid LLVM bitcode library", path);
     }
@@ -4801,7 +4851,10 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_launch_function(gpucompil
 /* Is a symbol this embedding would create already in the host? */
 GPUCOMPILE__PRIVATE int gpucompile__host_taken(gpucompile__host *h, const char *a, const char *b, const char *c) {
     char sym[1024];
-    if (!gpucompile__host_name(sym, sizeof sym, a, b, c)) return 1;
+    if (!gpucompile__host_name(sym, sizeof sym, a, b, c)) {
+        gpucompile__host_error(h, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "binary or kernel name too long: '%.64s...'", b ? b : a);
+        return 1;
+    }
     if (LLVMGetNamedGlobal(h->m, sym) || LLVMGetNamedFunction(h->m, sym)) {
         gpucompile__host_error(h, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "the host module already has a symbol '%s' (binary embedded twice?)", sym);
         return 1;
@@ -4855,11 +4908,9 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_embed_binary(LLVMModuleRef host, con
     case GPUCOMPILE_HANDLER_SELECT_INDEX:
         selected = binary->handler.index < 0 || binary->handler.index >= binary->num_objects ? -1 : (int)binary->handler.index;
         break;
-    case GPUCOMPILE_HANDLER_SELECT_TARGET:
-        for (selected = binary->num_objects - 1; selected >= 0; selected--)
-            if (gpucompile__same_target(binary->handler.target, binary->objects[selected]->target)) break;
-        for (i = 0; i < selected; i++) /* the first match, as MLIR takes it */
-            if (gpucompile__same_target(binary->handler.target, binary->objects[i]->target)) { selected = i; break; }
+    case GPUCOMPILE_HANDLER_SELECT_TARGET: /* the first match, as MLIR takes it */
+        for (selected = -1, i = 0; selected < 0 && i < binary->num_objects; i++)
+            if (gpucompile__same_target(binary->handler.target, binary->objects[i]->target)) selected = i;
         break;
     case GPUCOMPILE_HANDLER_RUNTIME: selected = -2; break;
     default: selected = 0; break;

@@ -820,7 +820,10 @@ GPUCOMPILE_AMDGPU__RT void gpucompile_amdgpu__rt_check(gpucompile_amdgpu__hipErr
 
 GPUCOMPILE_AMDGPU__RT void *gpucompile_amdgpu__rt_sym(void *lib, const char *name) {
 #if defined(_WIN32)
-    return (void *)GetProcAddress((HMODULE)lib, name);
+    FARPROC f = GetProcAddress((HMODULE)lib, name);
+    void *p;
+    memcpy(&p, &f, sizeof p); /* ISO C has no cast from a function pointer */
+    return p;
 #else
     return dlsym(lib, name);
 #endif

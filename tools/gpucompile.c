@@ -14,9 +14,11 @@
 #endif
 
 #define MAX_ITEMS 64
+#define MAX_INPUTS 4096
 
 static const char *usage_text =
     "usage: gpucompile [OPTIONS] INPUT\n"
+    "       gpucompile [OPTIONS] INPUT... [-o DIR]   (a batch: one process, one output per input)\n"
     "       gpucompile --merge [OPTIONS] BINARY...   (combine binaries: .gpubin or gpu.binary text)\n"
     "       gpucompile --list BINARY [--select DEVICE]\n"
     "Compile an LLVM IR module (.ll text or .bc bitcode; - reads stdin) for GPU targets.\n"
@@ -30,7 +32,7 @@ static const char *usage_text =
     "  --name NAME          the binary's name (default: the input file's stem)\n"
     "  --host PATH          also write a host LLVM module (.ll, for llc) that embeds the binary, with\n"
     "                       void NAME_KERNEL_launch(gridX..Z, blockX..Z, smem, stream, args) per kernel\n"
-    "  -j, --jobs N         compile up to N targets at once (default 1)\n"
+    "  -j, --jobs N         compile up to N targets, or N inputs of a batch, at once (default 1)\n"
     "  --merge              the inputs are binaries (offload or text), combined in order into one; to\n"
     "                       combine per-vendor IR, compile each with --emit-text (or several targets, -o)\n"
     "                       and merge the results\n"
@@ -49,7 +51,13 @@ static const char *usage_text =
     "  --print-target ATTR  parse and verify ATTR only; print its canonical text\n"
     "  -v, --verbose        diagnostics, stage timings and external command lines on stderr\n"
     "  --version            print the version\n"
-    "  -h, --help           this text\n";
+    "  -h, --help           this text\n"
+    "\n"
+    "Batch: with several INPUTs, -o names a directory (created if missing) and each input gives\n"
+    "DIR/STEM.EXT, STEM its file name up to the first dot, EXT by format and targets: .bc (llvm),\n"
+    ".ptx or .s (isa), .cubin or .hsaco (bin), .fatbin; .gpubin (an LLVM offload binary) for several\n"
+    "targets. Without -o nothing is written. A failed input leaves no file, the others go on; exit 1\n"
+    "if any failed. A progress line goes to stderr when it is a terminal.\n";
 
 typedef struct cli {
     const char *targets[MAX_ITEMS];
@@ -61,7 +69,7 @@ typedef struct cli {
     int num_tools, no_cache, debug, isolate;
     double tool_timeout;
     int verbose;
-    const char *inputs[MAX_ITEMS];      /* every positional argument (--merge takes several) */
+    const char *inputs[MAX_INPUTS];     /* every positional argument (--merge and batches take several) */
     int num_inputs, merge, jobs;
     const char *emit_text, *name, *list, *select;
     const char *host;                   /* --host: the host LLVM module (.ll) */
@@ -148,11 +156,10 @@ static int parse_args(int argc, char **argv, cli *c) {
         }
 #undef TAKES
         if (a[0] == '-' && a[1] != 0) return usage_error("unknown option", a);
-        if (c->num_inputs == MAX_ITEMS) return usage_error("too many inputs", a);
+        if (c->num_inputs == MAX_INPUTS) return usage_error("too many inputs", a);
         c->inputs[c->num_inputs++] = a;
         if (!c->input) c->input = a;
     }
-    if (c->num_inputs > 1 && !c->merge) return usage_error("more than one input", c->inputs[1]);
     return -1;
 }
 
@@ -389,6 +396,221 @@ static int list_binary(const cli *c, gpucompile_logger *logger) {
     return 0;
 }
 
+/* ---- batch: several inputs in one process -------------------------------------------------- */
+/* One process for many modules keeps LLVM's target set-up, the vendor libraries and the core's
+   library index warm; -j N compiles N inputs at once, each on its own thread and LLVM context. */
+#if defined(_WIN32)
+#include <direct.h>
+#include <io.h>
+typedef SRWLOCK batch_mutex;
+#define BATCH_MUTEX_INIT SRWLOCK_INIT
+static void batch_lock(batch_mutex *m) { AcquireSRWLockExclusive(m); }
+static void batch_unlock(batch_mutex *m) { ReleaseSRWLockExclusive(m); }
+static int batch_tty(void) { return _isatty(_fileno(stderr)); }
+static int batch_mkdir(const char *d) { return _mkdir(d) == 0 || errno == EEXIST; }
+#else
+#include <errno.h>
+#include <pthread.h>
+#include <sys/stat.h>
+typedef pthread_mutex_t batch_mutex;
+#define BATCH_MUTEX_INIT PTHREAD_MUTEX_INITIALIZER
+static void batch_lock(batch_mutex *m) { pthread_mutex_lock(m); }
+static void batch_unlock(batch_mutex *m) { pthread_mutex_unlock(m); }
+static int batch_tty(void) { return isatty(2); }
+static int batch_mkdir(const char *d) { return mkdir(d, 0777) == 0 || errno == EEXIST; }
+#endif
+
+typedef struct batch {
+    const cli *c;
+    const gpucompile_options *opts;
+    const gpucompile_target *const *targets;
+    int num_targets, target_jobs;
+    int next, done, failed, progress;
+    const char *ext;
+    batch_mutex mutex;
+} batch;
+
+typedef struct batch_input { batch *b; const char *path; } batch_input;
+
+/* The file extension of every output: by format and target count (see --help). */
+static const char *batch_ext(gpucompile_format f, const gpucompile_target *const *t, int n) {
+    int nv = t[0]->kind == GPUCOMPILE_TARGET_NVPTX, amd = t[0]->kind == GPUCOMPILE_TARGET_AMDGPU;
+    if (n > 1) return "gpubin";
+    switch (f) {
+    case GPUCOMPILE_FORMAT_LLVM: return "bc";
+    case GPUCOMPILE_FORMAT_ISA: return nv ? "ptx" : "s";
+    case GPUCOMPILE_FORMAT_FATBIN: return "fatbin";
+    default: return nv ? "cubin" : amd ? "hsaco" : "bin";
+    }
+}
+
+/* The progress line is redrawn after each message; callers hold the mutex. */
+static void batch_show(batch *b, const char *current) {
+    if (!b->progress) return;
+    fprintf(stderr, "\r\033[K");
+    if (current) fprintf(stderr, "[%d/%d] %s", b->done, b->c->num_inputs, current);
+    fflush(stderr);
+}
+
+/* Diagnostics name their input: messages of parallel jobs interleave line by line. */
+static void batch_log(const gpucompile_diagnostic *d, void *user) {
+    const batch_input *in = (const batch_input *)user;
+    if (!in->b->c->verbose && d->severity != GPUCOMPILE_SEVERITY_ERROR && d->severity != GPUCOMPILE_SEVERITY_WARNING) return;
+    batch_lock(&in->b->mutex);
+    batch_show(in->b, NULL);
+    fprintf(stderr, "gpucompile: %s: %s: %s%s%s\n", gpucompile_severity_string(d->severity), in->path,
+            strcmp(d->origin, "gpucompile") ? d->origin : "", strcmp(d->origin, "gpucompile") ? ": " : "", d->message);
+    batch_unlock(&in->b->mutex);
+}
+
+static int batch_one(batch *b, const char *path) {
+    gpucompile_options o = *b->opts;
+    batch_input in;
+    gpucompile_binary *bin = NULL;
+    unsigned char *data = NULL, *offload = NULL;
+    size_t size = 0;
+    char name[256], out[4096];
+    int i, rc = 1;
+    in.b = b;
+    in.path = path;
+    o.logger.func = batch_log;
+    o.logger.user_data = &in;
+    stem(path, name, sizeof name);
+    if (gpucompile_read_file(path, NULL, &data, &size) != GPUCOMPILE_OK) {
+        gpucompile_diagnostic d;
+        memset(&d, 0, sizeof d);
+        d.origin = "gpucompile";
+        d.message = "cannot read the file";
+        batch_log(&d, &in);
+        return 1;
+    }
+    if (gpucompile_compile_binary(data, size, path, b->targets, b->num_targets, &o, b->target_jobs, name, &bin) == GPUCOMPILE_OK) {
+        rc = 0;
+        if (b->c->verbose) {
+            batch_lock(&b->mutex);
+            batch_show(b, NULL);
+            for (i = 0; i < bin->num_objects; i++) print_object(bin->objects[i]);
+            batch_unlock(&b->mutex);
+        }
+        if (b->c->output) {
+            const void *bytes = bin->objects[0]->data;
+            size_t n = bin->objects[0]->size;
+            snprintf(out, sizeof out, "%s/%s.%s", b->c->output, name, b->ext);
+            if (bin->num_objects > 1 && gpucompile_binary_write_offload(bin, &offload, &n) == GPUCOMPILE_OK) bytes = offload;
+            else if (bin->num_objects > 1) rc = 1;
+            if (rc == 0 && gpucompile_write_file(out, bytes, n) != GPUCOMPILE_OK) {
+                gpucompile_diagnostic d;
+                memset(&d, 0, sizeof d);
+                d.origin = "gpucompile";
+                d.message = "cannot write its output";
+                batch_log(&d, &in);
+                rc = 1;
+            }
+        }
+    }
+    gpucompile_free(NULL, offload);
+    gpucompile_binary_free(bin);
+    gpucompile_free(NULL, data);
+    return rc;
+}
+
+static void batch_work(batch *b) {
+    for (;;) {
+        int i, rc;
+        batch_lock(&b->mutex);
+        i = b->next < b->c->num_inputs ? b->next++ : -1;
+        if (i >= 0) batch_show(b, b->c->inputs[i]);
+        batch_unlock(&b->mutex);
+        if (i < 0) return;
+        rc = batch_one(b, b->c->inputs[i]);
+        batch_lock(&b->mutex);
+        b->done++;
+        b->failed += rc != 0;
+        batch_show(b, b->c->inputs[i]);
+        batch_unlock(&b->mutex);
+    }
+}
+
+#if defined(_WIN32)
+typedef HANDLE batch_thread;
+static unsigned __stdcall batch_entry(void *b) { batch_work((batch *)b); return 0; }
+static int batch_start(batch_thread *t, batch *b) {
+    uintptr_t h = _beginthreadex(NULL, 8u << 20, batch_entry, b, 0, NULL);
+    *t = (HANDLE)h;
+    return h != 0;
+}
+static void batch_join(batch_thread t) { WaitForSingleObject(t, INFINITE); CloseHandle(t); }
+#else
+typedef pthread_t batch_thread;
+static void *batch_entry(void *b) { batch_work((batch *)b); return NULL; }
+static int batch_start(batch_thread *t, batch *b) { /* 8 MiB stacks: LLVM recurses */
+    pthread_attr_t attr;
+    int ok;
+    if (pthread_attr_init(&attr) != 0) return 0;
+    pthread_attr_setstacksize(&attr, (size_t)8 << 20);
+    ok = pthread_create(t, &attr, batch_entry, b) == 0;
+    pthread_attr_destroy(&attr);
+    return ok;
+}
+static void batch_join(batch_thread t) { pthread_join(t, NULL); }
+#endif
+
+/* Several inputs: each gets <-o DIR>/<stem>.<ext>; a failed input leaves no file and the
+   others go on; exit 1 when any failed. */
+static int compile_batch(const cli *c, const gpucompile_options *opts) {
+    static batch_mutex init = BATCH_MUTEX_INIT;
+    gpucompile_target *t[MAX_ITEMS];
+    const gpucompile_target *tp[MAX_ITEMS];
+    gpucompile_target d = gpucompile_target_defaults(GPUCOMPILE_TARGET_NVPTX);
+    batch_thread threads[64];
+    batch b;
+    char si[256], sj[256];
+    int i, j, started = 0, jobs = c->jobs > 0 ? c->jobs : 1, rc = 1;
+    if (c->emit_text || c->object_out || c->name || c->host)
+        return usage_error("--emit-text, --object-out, --name and --host take one input", NULL);
+    if (c->output && strcmp(c->output, "-") == 0) return usage_error("several inputs want -o DIR", NULL);
+    for (i = 0; i < c->num_inputs; i++) {
+        if (strcmp(c->inputs[i], "-") == 0) return usage_error("stdin cannot be one of several inputs", NULL);
+        stem(c->inputs[i], si, sizeof si);
+        for (j = 0; j < i; j++) { /* two inputs must not write one output */
+            stem(c->inputs[j], sj, sizeof sj);
+            if (strcmp(si, sj) == 0) return usage_error("two inputs have the same name (outputs would collide)", c->inputs[i]);
+        }
+    }
+    if (c->output && !batch_mkdir(c->output)) {
+        fprintf(stderr, "gpucompile: error: cannot create the directory '%s'\n", c->output);
+        return 1;
+    }
+    memset((void *)t, 0, sizeof t);
+    tp[0] = &d;
+    for (i = 0; i < c->num_targets; i++) {
+        if (gpucompile_target_parse(c->targets[i], (size_t)-1, NULL, &opts->logger, &t[i]) != GPUCOMPILE_OK) goto done;
+        tp[i] = t[i];
+    }
+    memset(&b, 0, sizeof b);
+    b.mutex = init;
+    b.c = c;
+    b.opts = opts;
+    b.targets = tp;
+    b.num_targets = c->num_targets ? c->num_targets : 1;
+    b.ext = batch_ext(opts->format ? opts->format : GPUCOMPILE_FORMAT_BIN, tp, b.num_targets);
+    b.progress = batch_tty();
+    if (jobs > c->num_inputs) jobs = c->num_inputs;
+    if (jobs > 64) jobs = 64;
+    b.target_jobs = c->jobs > jobs ? c->jobs / jobs : 1; /* threads left over go to the targets */
+    for (i = 0; i + 1 < jobs; i++) /* the calling thread works too */
+        if (batch_start(&threads[started], &b)) started++;
+    batch_work(&b);
+    for (i = 0; i < started; i++) batch_join(threads[i]);
+    batch_show(&b, NULL);
+    if (b.progress) fflush(stderr);
+    if (b.failed) fprintf(stderr, "gpucompile: error: %d of %d inputs failed\n", b.failed, c->num_inputs);
+    rc = b.failed ? 1 : 0;
+done:
+    for (i = 0; i < c->num_targets; i++) gpucompile_target_free(t[i]);
+    return rc;
+}
+
 int main(int argc, char **argv) {
     cli c;
     gpucompile_options opts;
@@ -425,6 +647,7 @@ int main(int argc, char **argv) {
     }
     opts.link = c.links;
     opts.num_link = c.num_links;
+    if (c.num_inputs > 1) return compile_batch(&c, &opts);
     if (c.num_targets > 1 || c.emit_text || c.jobs > 1 || c.host) return compile_binary(&c, &opts);
     if (c.num_targets == 1) {
         if (gpucompile_target_parse(c.targets[0], (size_t)-1, NULL, &opts.logger, &t) != GPUCOMPILE_OK) return 1;

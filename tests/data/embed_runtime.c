@@ -1,0 +1,52 @@
+/* A host program on gpucompile's own CUDA runtime (GPUCOMPILE_NVPTX_RUNTIME; -DHIP: the HIP
+   one, GPUCOMPILE_AMDGPU_RUNTIME; no LLVM libraries, only -ldl -lpthread), linked with a host
+   module whose launch function is LAUNCH (default embstub_saxpy_launch). -DWITH_CORE also compiles the core implementation in, which the
+   run-time selection handler needs (then link LLVM). With the argument "callback" the
+   runtime's errors come through gpucompile_runtime_set_error_callback and are printed numbered
+   on stdout; else the runtime prints its default lines on stderr. Two launches: synchronous,
+   then on a stream with 64 KiB of dynamic shared memory. */
+#if defined(WITH_CORE)
+#define GPUCOMPILE_IMPLEMENTATION
+#endif
+#include "gpucompile.h"
+#if defined(HIP)
+#define GPUCOMPILE_AMDGPU_RUNTIME
+#include "gpucompile_amdgpu.h"
+#else
+#define GPUCOMPILE_NVPTX_RUNTIME
+#include "gpucompile_nvptx.h"
+#endif
+#include <stdio.h>
+#include <string.h>
+
+#ifndef LAUNCH
+#define LAUNCH embstub_saxpy_launch
+#endif
+void LAUNCH(intptr_t, intptr_t, intptr_t, intptr_t, intptr_t, intptr_t, int32_t, void *, void **);
+
+static int errors;
+static void on_error(const char *call, int code, const char *message, void *user) {
+    (void)user;
+    printf("error %d: %s: %d: %s\n", ++errors, call, code, message);
+}
+
+int main(int argc, char **argv) {
+    float a = 1.0f;
+    void *x = NULL, *y = NULL, *stream;
+    int n = 0;
+    void *args[4];
+    args[0] = &a;
+    args[1] = &x;
+    args[2] = &y;
+    args[3] = &n;
+    if (argc > 1 && strcmp(argv[1], "callback") == 0) gpucompile_runtime_set_error_callback(on_error, NULL);
+    printf("available=%d\n", gpucompile_runtime_available());
+    fflush(stdout);
+    LAUNCH(1, 1, 1, 32, 1, 1, 0, NULL, args);
+    stream = mgpuStreamCreate();
+    LAUNCH(2, 1, 1, 64, 1, 1, 65536, stream, args);
+    mgpuStreamSynchronize(stream);
+    mgpuStreamDestroy(stream);
+    printf("launched\n");
+    return 0;
+}
