@@ -670,6 +670,75 @@ void *gpucompile_runtime_load_offload_binary(const void *data, size_t size);
 #endif
 #endif /* GPUCOMPILE_H */
 
+/* ==== [section: platform basics] =========================================================
+   The global lock and the shared-library loader, for the core and for the mgpu* runtimes
+   (which are compiled without the core: a backend's runtime includes this file again). */
+#if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_NVPTX_RUNTIME_IMPLEMENTED) || \
+     defined(GPUCOMPILE_AMDGPU_RUNTIME_IMPLEMENTED)) && !defined(GPUCOMPILE__PLATFORM_IMPLEMENTED)
+#define GPUCOMPILE__PLATFORM_IMPLEMENTED
+#include <stdio.h>
+#include <string.h>
+#if defined(_WIN32)
+#include <windows.h>
+#else
+#include <dlfcn.h>
+#include <pthread.h>
+#endif
+/* Private helpers: some go unused in a given configuration (a backend left out). */
+#if defined(__GNUC__)
+#define GPUCOMPILE__PRIVATE static __attribute__((unused))
+#else
+#define GPUCOMPILE__PRIVATE static
+#endif
+
+#if defined(_WIN32)
+static SRWLOCK gpucompile__mutex = SRWLOCK_INIT;
+GPUCOMPILE__PRIVATE void gpucompile__lock(void) { AcquireSRWLockExclusive(&gpucompile__mutex); }
+GPUCOMPILE__PRIVATE void gpucompile__unlock(void) { ReleaseSRWLockExclusive(&gpucompile__mutex); }
+#else
+static pthread_mutex_t gpucompile__mutex = PTHREAD_MUTEX_INITIALIZER;
+GPUCOMPILE__PRIVATE void gpucompile__lock(void) { pthread_mutex_lock(&gpucompile__mutex); }
+GPUCOMPILE__PRIVATE void gpucompile__unlock(void) { pthread_mutex_unlock(&gpucompile__mutex); }
+#endif
+
+/* Shared libraries opened at run time (vendor libraries are never linked). dlopen: NULL when
+   missing, and dlerror then describes why (this thread's last failure). dlfn stores a function
+   into the function pointer at fnptr (ISO C has no cast between data and function pointers). */
+#if defined(_WIN32)
+GPUCOMPILE__PRIVATE void *gpucompile__dlopen(const char *path) { return (void *)LoadLibraryA(path); }
+GPUCOMPILE__PRIVATE void *gpucompile__dlsym(void *lib, const char *name) {
+    FARPROC f = GetProcAddress((HMODULE)lib, name);
+    void *p;
+    memcpy(&p, &f, sizeof p);
+    return p;
+}
+GPUCOMPILE__PRIVATE void gpucompile__dlclose(void *lib) { if (lib) FreeLibrary((HMODULE)lib); }
+GPUCOMPILE__PRIVATE const char *gpucompile__dlerror(char *buf, size_t size) {
+    DWORD e = GetLastError();
+    size_t n;
+    if (!size) return "";
+    if (!FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, NULL, e, 0, buf, (DWORD)size, NULL))
+        snprintf(buf, size, "error %lu", (unsigned long)e);
+    for (n = strlen(buf); n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r' || buf[n - 1] == ' '); n--) buf[n - 1] = 0;
+    return buf;
+}
+#else
+GPUCOMPILE__PRIVATE void *gpucompile__dlopen(const char *path) { return dlopen(path, RTLD_NOW | RTLD_LOCAL); }
+GPUCOMPILE__PRIVATE void *gpucompile__dlsym(void *lib, const char *name) { return dlsym(lib, name); }
+GPUCOMPILE__PRIVATE void gpucompile__dlclose(void *lib) { if (lib) dlclose(lib); }
+GPUCOMPILE__PRIVATE const char *gpucompile__dlerror(char *buf, size_t size) {
+    const char *e = dlerror();
+    if (size) snprintf(buf, size, "%s", e ? e : "unknown error");
+    return size ? buf : "";
+}
+#endif
+GPUCOMPILE__PRIVATE int gpucompile__dlfn(void *lib, const char *name, void *fnptr) {
+    void *s = lib ? gpucompile__dlsym(lib, name) : NULL;
+    if (s) memcpy(fnptr, &s, sizeof s);
+    return s != NULL;
+}
+#endif /* platform basics */
+
 /* ======================================================================================== */
 #if defined(GPUCOMPILE_IMPLEMENTATION) && !defined(GPUCOMPILE_IMPLEMENTED)
 #define GPUCOMPILE_IMPLEMENTED
@@ -725,12 +794,6 @@ extern "C" {
 #define GPUCOMPILE_DEF GPUCOMPILE_API
 #else
 #define GPUCOMPILE_DEF
-#endif
-/* Private helpers: some go unused in a given configuration (a backend left out). */
-#if defined(__GNUC__)
-#define GPUCOMPILE__PRIVATE static __attribute__((unused))
-#else
-#define GPUCOMPILE__PRIVATE static
 #endif
 
 /* ==== [section: core utilities] ========================================================== */
@@ -1605,11 +1668,9 @@ GPUCOMPILE_DEF gpucompile_format gpucompile_format_from_string(const char *name)
 }
 
 /* ==== [section: platform] ================================================================ */
-/* One small part per concern: a global lock, a clock, files, temp files, running a tool. */
+/* One small part per concern: a clock, files, temp files, running a tool (the global lock and
+   shared libraries: [section: platform basics], above the implementation). */
 #if defined(_WIN32)
-static SRWLOCK gpucompile__mutex = SRWLOCK_INIT;
-GPUCOMPILE__PRIVATE void gpucompile__lock(void) { AcquireSRWLockExclusive(&gpucompile__mutex); }
-GPUCOMPILE__PRIVATE void gpucompile__unlock(void) { ReleaseSRWLockExclusive(&gpucompile__mutex); }
 GPUCOMPILE__PRIVATE double gpucompile__now_ms(void) {
     LARGE_INTEGER f, c;
     QueryPerformanceFrequency(&f);
@@ -1618,9 +1679,6 @@ GPUCOMPILE__PRIVATE double gpucompile__now_ms(void) {
 }
 GPUCOMPILE__PRIVATE unsigned long gpucompile__pid(void) { return (unsigned long)GetCurrentProcessId(); }
 #else
-static pthread_mutex_t gpucompile__mutex = PTHREAD_MUTEX_INITIALIZER;
-GPUCOMPILE__PRIVATE void gpucompile__lock(void) { pthread_mutex_lock(&gpucompile__mutex); }
-GPUCOMPILE__PRIVATE void gpucompile__unlock(void) { pthread_mutex_unlock(&gpucompile__mutex); }
 GPUCOMPILE__PRIVATE double gpucompile__now_ms(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -1628,43 +1686,6 @@ GPUCOMPILE__PRIVATE double gpucompile__now_ms(void) {
 }
 GPUCOMPILE__PRIVATE unsigned long gpucompile__pid(void) { return (unsigned long)getpid(); }
 #endif
-
-/* Shared libraries opened at run time (vendor libraries are never linked). dlopen: NULL when
-   missing, and dlerror then describes why (this thread's last failure). dlfn stores a function
-   into the function pointer at fnptr (ISO C has no cast between data and function pointers). */
-#if defined(_WIN32)
-GPUCOMPILE__PRIVATE void *gpucompile__dlopen(const char *path) { return (void *)LoadLibraryA(path); }
-GPUCOMPILE__PRIVATE void *gpucompile__dlsym(void *lib, const char *name) {
-    FARPROC f = GetProcAddress((HMODULE)lib, name);
-    void *p;
-    memcpy(&p, &f, sizeof p);
-    return p;
-}
-GPUCOMPILE__PRIVATE void gpucompile__dlclose(void *lib) { if (lib) FreeLibrary((HMODULE)lib); }
-GPUCOMPILE__PRIVATE const char *gpucompile__dlerror(char *buf, size_t size) {
-    DWORD e = GetLastError();
-    size_t n;
-    if (!size) return "";
-    if (!FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, NULL, e, 0, buf, (DWORD)size, NULL))
-        snprintf(buf, size, "error %lu", (unsigned long)e);
-    for (n = strlen(buf); n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r' || buf[n - 1] == ' '); n--) buf[n - 1] = 0;
-    return buf;
-}
-#else
-GPUCOMPILE__PRIVATE void *gpucompile__dlopen(const char *path) { return dlopen(path, RTLD_NOW | RTLD_LOCAL); }
-GPUCOMPILE__PRIVATE void *gpucompile__dlsym(void *lib, const char *name) { return dlsym(lib, name); }
-GPUCOMPILE__PRIVATE void gpucompile__dlclose(void *lib) { if (lib) dlclose(lib); }
-GPUCOMPILE__PRIVATE const char *gpucompile__dlerror(char *buf, size_t size) {
-    const char *e = dlerror();
-    if (size) snprintf(buf, size, "%s", e ? e : "unknown error");
-    return size ? buf : "";
-}
-#endif
-GPUCOMPILE__PRIVATE int gpucompile__dlfn(void *lib, const char *name, void *fnptr) {
-    void *s = lib ? gpucompile__dlsym(lib, name) : NULL;
-    if (s) memcpy(fnptr, &s, sizeof s);
-    return s != NULL;
-}
 
 /* Runs fn once per process at start-up (before main) where the compiler allows it. */
 #if defined(_MSC_VER) && !defined(__clang__)
@@ -2517,6 +2538,151 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_store(gpucompile_job *job, const char
     gpucompile_free(b.a, b.data);
 }
 
+/* ==== [section: library index] =========================================================== */
+/* Each bitcode library once per process: its bytes in memory and the sorted names of what it
+   defines, keyed by path, size and mtime (a changed file gets a new entry). A compile skips a
+   library that defines nothing the module declares (lazy linking would take nothing from it:
+   ~10 ms saved per compile for libclc) and parses the lazy module from memory. Entries live as
+   long as the process: lazy modules point into their bytes, other threads may be reading them. */
+typedef struct gpucompile__lib {
+    struct gpucompile__lib *next;
+    char *path;
+    uint64_t size;
+    int64_t mtime;
+    unsigned char *data;
+    char **names;  /* sorted */
+    int num_names;
+} gpucompile__lib;
+static gpucompile__lib *gpucompile__libs;
+
+GPUCOMPILE__PRIVATE int gpucompile__lib_cmp(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__lib_quiet(LLVMDiagnosticInfoRef di, void *user) { (void)di; (void)user; }
+
+GPUCOMPILE__PRIVATE void gpucompile__lib_free(gpucompile__lib *e) {
+    int i;
+    if (!e) return;
+    for (i = 0; i < e->num_names; i++) gpucompile_free(NULL, e->names[i]);
+    gpucompile_free(NULL, e->names);
+    gpucompile_free(NULL, e->path);
+    gpucompile_free(NULL, e->data);
+    gpucompile_free(NULL, e);
+}
+
+/* Reads and indexes path; NULL when it is not readable bitcode (the caller then reports it). */
+GPUCOMPILE__PRIVATE gpucompile__lib *gpucompile__lib_load(const char *path, uint64_t size, int64_t mtime) {
+    gpucompile__lib *e = (gpucompile__lib *)gpucompile__alloc(NULL, sizeof *e);
+    LLVMContextRef ctx;
+    LLVMMemoryBufferRef mb;
+    LLVMModuleRef m = NULL;
+    LLVMValueRef v;
+    size_t n = 0;
+    int pass, ok = 1;
+    if (!e) return NULL;
+    memset(e, 0, sizeof *e);
+    e->path = gpucompile__strdup(NULL, path);
+    if (!e->path || gpucompile_read_file(path, NULL, &e->data, &n) != GPUCOMPILE_OK || n != size) {
+        gpucompile__lib_free(e);
+        return NULL;
+    }
+    e->size = size;
+    e->mtime = mtime;
+    ctx = LLVMContextCreate();
+    LLVMContextSetDiagnosticHandler(ctx, gpucompile__lib_quiet, NULL); /* else LLVM exits on errors */
+    mb = LLVMCreateMemoryBufferWithMemoryRange((const char *)e->data, n, path, 0);
+    if (LLVMGetBitcodeModuleInContext2(ctx, mb, &m) || !m) {
+        LLVMDisposeMemoryBuffer(mb);
+        LLVMContextDispose(ctx);
+        gpucompile__lib_free(e);
+        return NULL;
+    }
+    for (pass = 0; pass < 2 && ok; pass++) { /* count, then copy */
+        int k = 0;
+        for (v = LLVMGetFirstFunction(m); v; v = LLVMGetNextFunction(v)) {
+            if (LLVMIsDeclaration(v) || LLVMGetLinkage(v) == LLVMInternalLinkage || LLVMGetLinkage(v) == LLVMPrivateLinkage) continue;
+            if (pass && !(e->names[k] = gpucompile__strdup(NULL, gpucompile__name(v)))) ok = 0;
+            k++;
+        }
+        for (v = LLVMGetFirstGlobal(m); v; v = LLVMGetNextGlobal(v)) {
+            if (LLVMIsDeclaration(v) || LLVMGetLinkage(v) == LLVMInternalLinkage || LLVMGetLinkage(v) == LLVMPrivateLinkage) continue;
+            if (pass && !(e->names[k] = gpucompile__strdup(NULL, gpucompile__name(v)))) ok = 0;
+            k++;
+        }
+        for (v = LLVMGetFirstGlobalAlias(m); v; v = LLVMGetNextGlobalAlias(v)) {
+            if (pass && !(e->names[k] = gpucompile__strdup(NULL, gpucompile__name(v)))) ok = 0;
+            k++;
+        }
+        if (!pass) {
+            e->names = (char **)gpucompile__alloc(NULL, (size_t)(k ? k : 1) * sizeof(char *));
+            if (!e->names) ok = 0;
+            else { memset(e->names, 0, (size_t)(k ? k : 1) * sizeof(char *)); e->num_names = k; }
+        }
+    }
+    LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+    if (!ok) { gpucompile__lib_free(e); return NULL; }
+    qsort(e->names, (size_t)e->num_names, sizeof(char *), gpucompile__lib_cmp);
+    return e;
+}
+
+/* The index entry of path as it is now; NULL: read it the plain way. A library is indexed the
+   second time a process links it: a single compile pays nothing for the index. */
+GPUCOMPILE__PRIVATE const gpucompile__lib *gpucompile__lib_get(const char *path) {
+    gpucompile__lib *e, *made = NULL;
+    uint64_t size;
+    int64_t mtime;
+    if (!gpucompile__stat(path, &size, &mtime)) return NULL;
+    gpucompile__lock();
+    for (e = gpucompile__libs; e; e = e->next)
+        if (e->size == size && e->mtime == mtime && strcmp(e->path, path) == 0) break;
+    if (!e && (e = (gpucompile__lib *)gpucompile__alloc(NULL, sizeof *e)) != NULL) { /* first sight */
+        memset(e, 0, sizeof *e);
+        e->size = size;
+        e->mtime = mtime;
+        e->path = gpucompile__strdup(NULL, path);
+        if (e->path) { e->next = gpucompile__libs; gpucompile__libs = e; }
+        else gpucompile_free(NULL, e);
+        e = NULL;
+    } else if (e && !e->names) {
+        made = e; /* seen before: index it, outside the lock (other compiles go on) */
+        e = NULL;
+    }
+    gpucompile__unlock();
+    if (!made) return e;
+    e = made;
+    made = gpucompile__lib_load(path, size, mtime);
+    if (!made) return NULL;
+    gpucompile__lock();
+    if (!e->names) { /* another thread may have been quicker */
+        e->data = made->data;
+        e->names = made->names;
+        e->num_names = made->num_names;
+        made->data = NULL;
+        made->names = NULL;
+        made->num_names = 0;
+    }
+    gpucompile__unlock();
+    gpucompile__lib_free(made);
+    return e;
+}
+
+/* Does the module declare anything the library defines? */
+GPUCOMPILE__PRIVATE int gpucompile__lib_needed(gpucompile_job *job, const gpucompile__lib *e) {
+    LLVMValueRef v;
+    int pass;
+    for (pass = 0; pass < 2; pass++)
+        for (v = pass ? LLVMGetFirstGlobal(job->module) : LLVMGetFirstFunction(job->module); v;
+             v = pass ? LLVMGetNextGlobal(v) : LLVMGetNextFunction(v)) {
+            const char *name;
+            if (!LLVMIsDeclaration(v)) continue;
+            name = gpucompile__name(v);
+            if (bsearch(&name, e->names, (size_t)e->num_names, sizeof(char *), gpucompile__lib_cmp)) return 1;
+        }
+    return 0;
+}
+
 /* ==== [section: pipeline] ================================================================ */
 GPUCOMPILE__PRIVATE void gpucompile__set_stage(gpucompile_job *job, gpucompile_stage s) {
     gpucompile__job *j = (gpucompile__job *)job;
@@ -2631,8 +2797,144 @@ GPUCOMPILE__PRIVATE int gpucompile__cc_ok(gpucompile_target_kind kind, unsigned 
     return 1;
 }
 
-/* Intrinsics LLVM would abort on: unknown ones, and other targets' (llvm.<arch>.*); and calling
-   conventions it would abort on. */
+/* NVPTX aborts ("Symbol name with unsupported characters") on a visible symbol whose name has
+   anything but [A-Za-z0-9_$.]; local ones it renames itself. */
+GPUCOMPILE__PRIVATE int gpucompile__name_ok(gpucompile_job *job, LLVMValueRef v) {
+    const char *p;
+    LLVMLinkage l = LLVMGetLinkage(v);
+    if (job->target->kind != GPUCOMPILE_TARGET_NVPTX || l == LLVMInternalLinkage || l == LLVMPrivateLinkage) return 1;
+    if (LLVMIsDeclaration(v) && !LLVMGetFirstUse(v)) return 1;
+    for (p = gpucompile__name(v); *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '$' || *p == '.'))
+            return 0;
+    return 1;
+}
+
+/* Valid IR that LLVM 19's code generators abort on (report_fatal_error, "Cannot select") or
+   crash on, found by tests/cli_battery.sh and the fuzzers: a type (fp128, x86_fp80, ppc_fp128),
+   a pointer in an address space the target lacks (AMDGPU: casts only between 0, 1, 3, 4, 5, 6;
+   no loads or stores through 2 or 8), an AMDGPU stack object of 4 GiB, NVPTX conversions
+   between floats and integers wider than 128 bits. Returns a reason or NULL.
+   Not exhaustive: options.isolate is the answer for untrusted input. */
+GPUCOMPILE__PRIVATE const char *gpucompile__bad_type(gpucompile_target_kind kind, LLVMTypeRef t) {
+    unsigned as;
+    switch (LLVMGetTypeKind(t)) {
+    case LLVMFP128TypeKind: case LLVMX86_FP80TypeKind: case LLVMPPC_FP128TypeKind:
+        return "128-bit and 80-bit floating-point types";
+    case LLVMVectorTypeKind: return gpucompile__bad_type(kind, LLVMGetElementType(t));
+    case LLVMPointerTypeKind:
+        as = LLVMGetPointerAddressSpace(t);
+        if (kind == GPUCOMPILE_TARGET_NVPTX && as != 0 && as != 1 && (as < 3 || as > 5) && as != 101) return "an address space NVPTX lacks";
+        if (kind == GPUCOMPILE_TARGET_AMDGPU && as > 8) return "an address space AMDGPU lacks";
+        return NULL;
+    default: return NULL;
+    }
+}
+
+GPUCOMPILE__PRIVATE const char *gpucompile__bad_instruction(gpucompile_target_kind kind, LLVMValueRef in) {
+    LLVMOpcode op = LLVMGetInstructionOpcode(in);
+    const char *why = gpucompile__bad_type(kind, LLVMTypeOf(in));
+    int i, n = LLVMGetNumOperands(in);
+    for (i = 0; i < n && !why; i++) why = gpucompile__bad_type(kind, LLVMTypeOf(LLVMGetOperand(in, (unsigned)i)));
+    if (why) return why;
+    if (kind == GPUCOMPILE_TARGET_AMDGPU && (op == LLVMLoad || op == LLVMStore || op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg)) {
+        unsigned a = LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(in, op == LLVMStore ? 1 : 0)));
+        if (a == 2 || a == 8) return "memory access through address space 2 or 8";
+    }
+    if (kind == GPUCOMPILE_TARGET_AMDGPU && op == LLVMAlloca && LLVMIsConstant(LLVMGetOperand(in, 0)) &&
+        LLVMStoreSizeOfType(LLVMGetModuleDataLayout(LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(in)))),
+                            LLVMGetAllocatedType(in)) >> 32)
+        return "a stack object of 4 GiB or more";
+    if (kind == GPUCOMPILE_TARGET_AMDGPU && op == LLVMAddrSpaceCast) {
+        unsigned a = LLVMGetPointerAddressSpace(LLVMTypeOf(in)), b = LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(in, 0)));
+        if (a == 2 || a > 6 || b == 2 || b > 6) return "an address space cast AMDGPU cannot select";
+    }
+    if (kind == GPUCOMPILE_TARGET_NVPTX && (op == LLVMFPToSI || op == LLVMFPToUI || op == LLVMSIToFP || op == LLVMUIToFP)) {
+        LLVMTypeRef t = op == LLVMFPToSI || op == LLVMFPToUI ? LLVMTypeOf(in) : LLVMTypeOf(LLVMGetOperand(in, 0));
+        if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) t = LLVMGetElementType(t);
+        if (LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) > 128) return "conversions between floats and integers wider than 128 bits";
+    }
+    return NULL;
+}
+
+/* NVPTX segfaults on an !nvvm.annotations entry that is not {value, (!"name", integer)*}. */
+GPUCOMPILE__PRIVATE int gpucompile__annotations_ok(gpucompile_job *job) {
+    LLVMModuleRef m = job->module;
+    unsigned i, j, n = LLVMGetNamedMetadataNumOperands(m, "nvvm.annotations");
+    LLVMValueRef *nodes, ops[64];
+    int ok = 1;
+    if (!n) return 1;
+    nodes = (LLVMValueRef *)gpucompile_job_alloc(job, n * sizeof *nodes);
+    if (!nodes) return 0;
+    LLVMGetNamedMetadataOperands(m, "nvvm.annotations", nodes);
+    for (i = 0; i < n && ok; i++) {
+        unsigned k = (unsigned)LLVMGetMDNodeNumOperands(nodes[i]);
+        if (k > 64 || k % 2 == 0) { ok = 0; break; }
+        LLVMGetMDNodeOperands(nodes[i], ops);
+        for (j = 1; j < k && ok; j += 2)
+            ok = ops[j] && ops[j + 1] && LLVMIsAMDString(ops[j]) && LLVMIsAConstantInt(ops[j + 1]);
+    }
+    gpucompile_job_free(job, nodes);
+    return ok;
+}
+
+GPUCOMPILE__PRIVATE int gpucompile__check_code(gpucompile_job *job) {
+    gpucompile_target_kind kind = job->target->kind;
+    LLVMTargetDataRef dl = LLVMGetModuleDataLayout(job->module);
+    /* By-value aggregates: NVPTX aborts from 64 KiB (CUDA allows 32764 bytes of parameters),
+       AMDGPU crashes from 64 KiB and takes minutes from 16 KiB. */
+    unsigned long long max_param = kind == GPUCOMPILE_TARGET_NVPTX ? 32764 : 4096;
+    LLVMValueRef fn, g;
+    LLVMBasicBlockRef bb;
+    if (kind != GPUCOMPILE_TARGET_NVPTX && kind != GPUCOMPILE_TARGET_AMDGPU) return 0;
+    if (kind == GPUCOMPILE_TARGET_NVPTX && !gpucompile__annotations_ok(job)) {
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL,
+                           "!nvvm.annotations: each entry must be {value, !\"name\", integer, ...}");
+        return 1;
+    }
+    for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) {
+        unsigned i, n = LLVMIsDeclaration(fn) ? 0 : LLVMCountParams(fn);
+        for (i = 0; i < n; i++) {
+            LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(fn, i));
+            LLVMTypeKind tk = LLVMGetTypeKind(t);
+            if ((tk == LLVMStructTypeKind || tk == LLVMArrayTypeKind) && LLVMStoreSizeOfType(dl, t) > max_param) {
+                gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
+                                   "function '%s': parameter %u passes %llu bytes by value (at most %llu for %s)", gpucompile__name(fn),
+                                   i + 1, LLVMStoreSizeOfType(dl, t), max_param, gpucompile_target_triple(job->target));
+                return 1;
+            }
+        }
+    }
+    for (g = LLVMGetFirstGlobal(job->module); g; g = LLVMGetNextGlobal(g)) {
+        const char *why = LLVMIsThreadLocal(g) && LLVMGetFirstUse(g) ? "thread-local storage" : gpucompile__bad_type(kind, LLVMTypeOf(g));
+        LLVMValueRef init = LLVMIsDeclaration(g) ? NULL : LLVMGetInitializer(g);
+        if (!why) why = gpucompile__bad_type(kind, LLVMGlobalGetValueType(g));
+        if (!why && kind == GPUCOMPILE_TARGET_NVPTX && LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3 && init && !LLVMIsUndef(init))
+            why = "shared memory (address space 3) with an initial value";
+        if (why) {
+            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
+                               "global '%s': LLVM cannot compile it for %s: %s", gpucompile__name(g), gpucompile_target_triple(job->target), why);
+            return 1;
+        }
+    }
+    for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn))
+        for (bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+            LLVMValueRef in;
+            for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+                const char *why = gpucompile__bad_instruction(kind, in);
+                if (why) {
+                    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
+                                       "function '%s': LLVM cannot compile it for %s: %s", gpucompile__name(fn),
+                                       gpucompile_target_triple(job->target), why);
+                    return 1;
+                }
+            }
+        }
+    return 0;
+}
+
+/* Intrinsics LLVM would abort on: unknown ones, other targets' (llvm.<arch>.*) and a few more;
+   and calling conventions, symbol names and code it would abort on. */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__check_intrinsics(gpucompile_job *job) {
     static const char *const arches =
         "aarch64,amdgcn,arm,bpf,dx,hexagon,loongarch,mips,nvvm,ppc,r600,riscv,s390,spv,ve,wasm,x86,xcore";
@@ -2640,6 +2942,11 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__check_intrinsics(gpucompile_jo
     int bad = 0;
     for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) {
         const char *name = gpucompile__name(fn), *dot;
+        if (!gpucompile__name_ok(job, fn)) {
+            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL,
+                               "function '%s': PTX names may hold only letters, digits, '_', '$' and '.'", name);
+            bad = 1;
+        }
         if (!LLVMIsDeclaration(fn) && !gpucompile__cc_ok(job->target->kind, LLVMGetFunctionCallConv(fn))) {
             gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL,
                                "function '%s': calling convention %u is not one %s compiles", name,
@@ -2653,6 +2960,12 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__check_intrinsics(gpucompile_jo
             bad = 1;
             continue;
         }
+        if (LLVMGetFirstUse(fn) && (gpucompile__starts_with(name, "llvm.clear_cache") ||
+                                    (job->target->kind == GPUCOMPILE_TARGET_AMDGPU && gpucompile__starts_with(name, "llvm.frameaddress")))) {
+            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
+                               "intrinsic '%s' cannot be compiled for %s", name, gpucompile_target_triple(job->target));
+            bad = 1;
+        }
         dot = strchr(name + 5, '.');
         if (dot && gpucompile__in_list(arches, name + 5, (size_t)(dot - (name + 5))) &&
             !gpucompile__in_list(job->backend->intrinsic_prefixes, name + 5, (size_t)(dot - (name + 5)))) {
@@ -2661,6 +2974,13 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__check_intrinsics(gpucompile_jo
             bad = 1;
         }
     }
+    for (fn = LLVMGetFirstGlobal(job->module); fn; fn = LLVMGetNextGlobal(fn))
+        if (!gpucompile__name_ok(job, fn)) {
+            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL,
+                               "global '%s': PTX names may hold only letters, digits, '_', '$' and '.'", gpucompile__name(fn));
+            bad = 1;
+        }
+    if (!bad && gpucompile__check_code(job)) return GPUCOMPILE_ERROR_UNSUPPORTED;
     return bad ? GPUCOMPILE_ERROR_INVALID_INPUT : GPUCOMPILE_OK;
 }
 
@@ -2699,7 +3019,13 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__link_one(gpucompile_job *job, 
     char *msg = NULL;
     LLVMValueRef v;
     const gpucompile_hooks *h = job->options->hooks;
-    if (LLVMCreateMemoryBufferWithContentsOfFile(path, &mb, &msg)) {
+    const gpucompile__lib *ix = gpucompile__lib_get(path); /* [library index] */
+    if (ix && !(h && h->bitcode_file) && !gpucompile__lib_needed(job, ix)) {
+        gpucompile_job_add_dependency(job, path);
+        return GPUCOMPILE_OK;
+    }
+    if (ix) mb = LLVMCreateMemoryBufferWithMemoryRange((const char *)ix->data, (size_t)ix->size, path, 0);
+    else if (LLVMCreateMemoryBufferWithContentsOfFile(path, &mb, &msg)) {
         gpucompile_result r = gpucompile__fail(job, GPUCOMPILE_ERROR_IO, "cannot read bitcode library '%s': %s", path, msg ? msg : "");
         if (msg) LLVMDisposeMessage(msg);
         return r;
@@ -5100,6 +5426,206 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_write_host_module(const gpucompile_b
 }
 #endif
 #endif /* GPUCOMPILE_IMPLEMENTATION */
+
+/* ==== [section: runtime support] =========================================================
+   What the two mgpu* runtimes (gpucompile_nvptx.h over the CUDA driver, gpucompile_amdgpu.h
+   over HIP) share: the state, reporting a failure (the error callback, else MLIR's line on
+   stderr), a vendor error code by name, opening the vendor library and the device once with
+   a failure remembered, and the functions that do not depend on the vendor. A backend's
+   runtime block includes this file again to compile it, once.
+   Opt in: define GPUCOMPILE_NVPTX_RUNTIME or GPUCOMPILE_AMDGPU_RUNTIME in one file (with or
+   without GPUCOMPILE_IMPLEMENTATION; the runtime itself needs neither the core implementation
+   nor LLVM's libraries, only -ldl -lpthread). Off by default because MLIR's runtime libraries
+   define the same symbols, and so do the two runtimes: one runtime per program (both in one
+   file is an error). GPUCOMPILE_NVPTX_NO_RUNTIME / GPUCOMPILE_AMDGPU_NO_RUNTIME veto them.
+   gpucompile_runtime_load_offload_binary (the RUNTIME handler) also needs the core's
+   gpucompile_binary_read_offload / gpucompile_binary_select: it works where the core
+   implementation is in the same file, or where GPUCOMPILE_RUNTIME_SELECT says it is linked. */
+#if (defined(GPUCOMPILE_NVPTX_RUNTIME_IMPLEMENTED) || defined(GPUCOMPILE_AMDGPU_RUNTIME_IMPLEMENTED)) && !defined(GPUCOMPILE__RT_IMPLEMENTED)
+#define GPUCOMPILE__RT_IMPLEMENTED
+#include <stdlib.h>
+#include <limits.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+#if defined(_WIN32)
+#define GPUCOMPILE__RT_LIBRARY(posix, windows) windows
+#else
+#define GPUCOMPILE__RT_LIBRARY(posix, windows) posix
+#endif
+/* For a vendor's X-macro list X(field, symbol, (params)): the function pointers (each returns
+   the vendor's int error code), and loading them from lib into *tab, the first one missing
+   into missing (the load function's locals). */
+#define GPUCOMPILE__RT_FIELD(fn, sym, params) int (*fn) params;
+#define GPUCOMPILE__RT_LOAD(fn, sym, params) \
+    if (!gpucompile__dlfn(lib, sym, &tab->fn) && !missing) missing = sym;
+
+/* A vendor: its library and how to bring it up (the backend's functions, called with the lock
+   held and the library open). */
+typedef struct gpucompile__rt_vendor {
+    const char *env, *library; /* tried after gpucompile_runtime_set_library's path, in order */
+    const char *what, *hint;   /* "cannot open <what> '<path>': <why> (<hint>)" */
+    const char *kind;          /* "'<path>' has no '<symbol>': not <kind>" */
+    const char *(*load)(void *lib);         /* the entry points: the first one missing, or NULL */
+    int (*start)(const char **call);        /* the device and its arch: 0, or the error and the call */
+    void (*check)(int r, const char *call); /* reports a vendor error (r != 0) */
+} gpucompile__rt_vendor;
+
+typedef struct gpucompile__rt_state {
+    int state;                  /* 0 not opened yet, 1 ready, -1 failed (reported once) */
+    void *lib;
+    int device;                 /* mgpuSetDefaultDevice's ordinal; the vendor's handle once started */
+    char arch[64];              /* the device's: "sm_90", "gfx90a:sramecc+:xnack-" */
+    char path[1024];
+    gpucompile_runtime_error_func error_func;
+    void *error_user;
+} gpucompile__rt_state;
+
+static gpucompile__rt_state gpucompile__rt;
+
+GPUCOMPILE__PRIVATE void gpucompile__rt_report(const char *call, int code, const char *message) {
+    gpucompile_runtime_error_func f;
+    void *u;
+    gpucompile__lock();
+    f = gpucompile__rt.error_func;
+    u = gpucompile__rt.error_user;
+    gpucompile__unlock();
+    if (f) f(call, code, message, u);
+    else fprintf(stderr, "'%s' failed with '%s'\n", call, message); /* MLIR's wrappers' form */
+}
+
+/* A failed vendor call: the text known gives r (the codes we can explain), else name (the
+   vendor's own), else generic; then "(r)". */
+typedef struct gpucompile__rt_code { int code; const char *text; } gpucompile__rt_code;
+GPUCOMPILE__PRIVATE void gpucompile__rt_fail(const char *call, int r, const gpucompile__rt_code *known, size_t n,
+                                             const char *name, const char *generic) {
+    char msg[256];
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (known[i].code == r) name = known[i].text;
+    snprintf(msg, sizeof msg, "%s (%d)", name ? name : generic, r);
+    gpucompile__rt_report(call, r, msg);
+}
+
+/* Ready to call the vendor? The first call opens the library (gpucompile_runtime_set_library's
+   path, else $env, else the default) and the device; a failure is reported once (after the
+   lock, so that the callback may call us) and remembered. */
+GPUCOMPILE__PRIVATE int gpucompile__rt_open(const gpucompile__rt_vendor *v) {
+    gpucompile__rt_state *s = &gpucompile__rt;
+    char msg[2048], why[512];
+    const char *path, *missing, *call = NULL;
+    int r = 0, ok;
+    msg[0] = 0;
+    gpucompile__lock();
+    if (s->state == 0) {
+        path = s->path[0] ? s->path : getenv(v->env);
+        if (!path || !*path) path = v->library;
+        s->state = -1;
+        if (!(s->lib = gpucompile__dlopen(path))) {
+            call = "dlopen";
+            snprintf(msg, sizeof msg, "cannot open %s '%s': %s (%s)", v->what, path, gpucompile__dlerror(why, sizeof why), v->hint);
+        } else if ((missing = v->load(s->lib)) != NULL) {
+            call = "dlsym";
+            snprintf(msg, sizeof msg, "'%s' has no '%s': not %s", path, missing, v->kind);
+        } else if ((r = v->start(&call)) == 0) {
+            s->state = 1;
+        }
+    }
+    ok = s->state == 1;
+    gpucompile__unlock();
+    if (msg[0]) gpucompile__rt_report(call, -1, msg);
+    else if (r != 0) v->check(r, call);
+    return ok;
+}
+
+/* MLIR's sizes are intptr_t, the vendors' unsigned: 0, reported as call's failure, when one
+   does not fit. */
+GPUCOMPILE__PRIVATE int gpucompile__rt_sizes_ok(const char *call, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
+                                                intptr_t blockX, intptr_t blockY, intptr_t blockZ, int32_t smem) {
+    intptr_t d[6];
+    int i;
+    d[0] = gridX; d[1] = gridY; d[2] = gridZ; d[3] = blockX; d[4] = blockY; d[5] = blockZ;
+    for (i = 0; i < 6; i++)
+        if (d[i] <= 0 || (unsigned long long)d[i] > UINT_MAX || smem < 0) {
+            gpucompile__rt_report(call, 1, "grid and block sizes must be 1 to 2^32-1, shared memory >= 0");
+            return 0;
+        }
+    return 1;
+}
+
+void gpucompile_runtime_set_error_callback(gpucompile_runtime_error_func func, void *user_data) {
+    gpucompile__lock();
+    gpucompile__rt.error_func = func;
+    gpucompile__rt.error_user = user_data;
+    gpucompile__unlock();
+}
+
+void gpucompile_runtime_set_library(const char *path) {
+    gpucompile__lock();
+    if (gpucompile__rt.state == 0) snprintf(gpucompile__rt.path, sizeof gpucompile__rt.path, "%s", path ? path : "");
+    gpucompile__unlock();
+}
+
+const char *gpucompile_runtime_device_arch(void) {
+    return gpucompile_runtime_available() ? gpucompile__rt.arch : "";
+}
+
+void mgpuSetDefaultDevice(int32_t device) {
+    gpucompile__lock();
+    if (gpucompile__rt.state == 0) gpucompile__rt.device = device; /* before the first call only */
+    gpucompile__unlock();
+}
+
+#if defined(GPUCOMPILE_IMPLEMENTED) || defined(GPUCOMPILE_RUNTIME_SELECT)
+static void gpucompile__rt_log(const gpucompile_diagnostic *d, void *user) {
+    (void)user;
+    if (d->severity == GPUCOMPILE_SEVERITY_ERROR) gpucompile__rt_report("gpucompile_runtime_load_offload_binary", -1, d->message);
+}
+
+/* The object gpucompile_binary_select picks for the device, loaded as the embedding loads one:
+   PTX (isa) through the JIT at its target's O, anything else as it is. */
+void *gpucompile_runtime_load_offload_binary(const void *data, size_t size) {
+    gpucompile_logger logger;
+    gpucompile_binary *bin = NULL;
+    gpucompile_device dev;
+    gpucompile_target *t = NULL;
+    void *module = NULL;
+    int index = -1;
+    if (!gpucompile_runtime_available()) return NULL;
+    memset(&logger, 0, sizeof logger);
+    logger.func = gpucompile__rt_log;
+    memset(&dev, 0, sizeof dev);
+    dev.arch = gpucompile__rt.arch;
+    if (gpucompile_binary_read_offload(data, size, NULL, NULL, &logger, &bin) == GPUCOMPILE_OK &&
+        gpucompile_binary_select(bin, &dev, &logger, &index) == GPUCOMPILE_OK) {
+        gpucompile_object *o = bin->objects[index];
+        if (o->format == GPUCOMPILE_FORMAT_ISA) {
+            int level = 2; /* the target's O, as for a select_object PTX */
+            if (gpucompile_target_parse(o->target, (size_t)-1, NULL, NULL, &t) == GPUCOMPILE_OK && t) level = t->O;
+            gpucompile_target_free(t);
+            module = mgpuModuleLoadJIT(o->data, level);
+        } else {
+            module = mgpuModuleLoad(o->data, o->size);
+        }
+    }
+    gpucompile_binary_free(bin);
+    return module;
+}
+#else
+void *gpucompile_runtime_load_offload_binary(const void *data, size_t size) {
+    (void)data;
+    (void)size;
+    gpucompile__rt_report("gpucompile_runtime_load_offload_binary", -1,
+        "run-time object selection needs the gpucompile core: define GPUCOMPILE_IMPLEMENTATION in this file "
+        "(or GPUCOMPILE_RUNTIME_SELECT when it is linked from another)");
+    return NULL;
+}
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* runtime support */
 
 /*
 ------------------------------------------------------------------------------

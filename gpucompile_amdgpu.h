@@ -704,43 +704,22 @@ GPUCOMPILE__CONSTRUCTOR(gpucompile_amdgpu__register) { gpucompile_register_backe
 
 /* ==== [section: runtime (host embedding)] ================================================
    The mgpu* runtime ABI (MLIR's, declared in gpucompile.h) over HIP, for host code made by
-   gpucompile_embed_binary / `gpucompile --host`. Opt in: define GPUCOMPILE_AMDGPU_RUNTIME
-   in one file (with or without GPUCOMPILE_IMPLEMENTATION; the runtime itself needs neither the
-   core implementation nor LLVM's libraries, only -ldl -lpthread). Off by default because MLIR's
-   libmlir_rocm_runtime and the NVPTX header's runtime define the same symbols: one runtime per
-   program (defining both GPUCOMPILE_NVPTX_RUNTIME and GPUCOMPILE_AMDGPU_RUNTIME in one file is
-   an error). GPUCOMPILE_AMDGPU_NO_RUNTIME wins over GPUCOMPILE_AMDGPU_RUNTIME.
-   libamdhip64.so (amdhip64.dll) is opened on first use, or the library named by
-   gpucompile_runtime_set_library() / $GPUCOMPILE_LIBHIP; the device is mgpuSetDefaultDevice's
-   (default 0), made current (hipSetDevice) in each call. A missing HIP runtime or no device is
-   reported once, clearly, and remembered; every later call fails quietly (NULL / nothing).
-   mgpuModuleLoadJIT reports an error: HIP loads code objects only (as in MLIR's wrappers).
-   Errors go to gpucompile_runtime_set_error_callback's function, else one line on stderr.
-   gpucompile_runtime_load_offload_binary (the RUNTIME handler) also needs the core's
-   gpucompile_binary_read_offload / gpucompile_binary_select: it works where the core
-   implementation is in the same file, or where GPUCOMPILE_RUNTIME_SELECT says it is linked. */
+   gpucompile_embed_binary / `gpucompile --host`. Opt in: define GPUCOMPILE_AMDGPU_RUNTIME in one
+   file (instead of linking MLIR's libmlir_rocm_runtime); what the two runtimes share, and their
+   rules: gpucompile.h, [section: runtime support]. libamdhip64.so (amdhip64.dll) is opened on
+   first use, or the library named by gpucompile_runtime_set_library() / $GPUCOMPILE_LIBHIP;
+   the device is mgpuSetDefaultDevice's (default 0), made current (hipSetDevice) in each call.
+   A missing HIP runtime or no device is reported once, clearly, and remembered; every later
+   call fails quietly (NULL / nothing).
+   mgpuModuleLoadJIT reports an error: HIP loads code objects only (as in MLIR's wrappers). */
 #if defined(GPUCOMPILE_AMDGPU_RUNTIME) && !defined(GPUCOMPILE_AMDGPU_NO_RUNTIME) && !defined(GPUCOMPILE_AMDGPU_RUNTIME_IMPLEMENTED)
 #define GPUCOMPILE_AMDGPU_RUNTIME_IMPLEMENTED
 #if defined(GPUCOMPILE_NVPTX_RUNTIME_IMPLEMENTED)
 #error "gpucompile: GPUCOMPILE_NVPTX_RUNTIME and GPUCOMPILE_AMDGPU_RUNTIME define the same mgpu* functions: pick one per program"
 #endif
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <limits.h>
-#if defined(_WIN32)
-#include <windows.h>
-#else
-#include <dlfcn.h>
-#include <pthread.h>
-#endif
+#include "gpucompile.h" /* again, for its runtime support: what both runtimes share */
 #ifdef __cplusplus
 extern "C" {
-#endif
-#if defined(__GNUC__)
-#define GPUCOMPILE_AMDGPU__RT static __attribute__((unused))
-#else
-#define GPUCOMPILE_AMDGPU__RT static
 #endif
 
 /* The few HIP entry points we use (hip_runtime_api.h's values). */
@@ -763,82 +742,46 @@ typedef int gpucompile_amdgpu__hipError;
     X(hipMemcpyAsync, "hipMemcpyAsync", (void *dst, const void *src, size_t n, int kind, void *stream)) \
     X(hipMemsetD32Async, "hipMemsetD32Async", (void *dst, int value, size_t n, void *stream))
 
-typedef struct gpucompile_amdgpu__rt_state {
-    int state;                  /* 0 not opened yet, 1 ready, -1 failed (reported once) */
-    void *lib;
-    int device;
-    char arch[256];
-    char path[1024];
-    gpucompile_runtime_error_func error_func;
-    void *error_user;
+/* HIP's entry points (the rest: gpucompile__rt). */
+static struct gpucompile_amdgpu__rt_hip {
     const char *(*hipGetErrorName)(gpucompile_amdgpu__hipError);
     gpucompile_amdgpu__hipError (*hipGetDeviceProperties)(void *props, int dev);
-#define GPUCOMPILE_AMDGPU__FIELD(fn, sym, params) gpucompile_amdgpu__hipError (*fn) params;
-    GPUCOMPILE_AMDGPU__HIP_FUNCTIONS(GPUCOMPILE_AMDGPU__FIELD)
-#undef GPUCOMPILE_AMDGPU__FIELD
-} gpucompile_amdgpu__rt_state;
+    GPUCOMPILE_AMDGPU__HIP_FUNCTIONS(GPUCOMPILE__RT_FIELD)
+} gpucompile_amdgpu__rt;
 
-static gpucompile_amdgpu__rt_state gpucompile_amdgpu__rt;
-#if defined(_WIN32)
-static SRWLOCK gpucompile_amdgpu__rt_mutex = SRWLOCK_INIT;
-GPUCOMPILE_AMDGPU__RT void gpucompile_amdgpu__rt_lock(void) { AcquireSRWLockExclusive(&gpucompile_amdgpu__rt_mutex); }
-GPUCOMPILE_AMDGPU__RT void gpucompile_amdgpu__rt_unlock(void) { ReleaseSRWLockExclusive(&gpucompile_amdgpu__rt_mutex); }
-#else
-static pthread_mutex_t gpucompile_amdgpu__rt_mutex = PTHREAD_MUTEX_INITIALIZER;
-GPUCOMPILE_AMDGPU__RT void gpucompile_amdgpu__rt_lock(void) { pthread_mutex_lock(&gpucompile_amdgpu__rt_mutex); }
-GPUCOMPILE_AMDGPU__RT void gpucompile_amdgpu__rt_unlock(void) { pthread_mutex_unlock(&gpucompile_amdgpu__rt_mutex); }
-#endif
-
-GPUCOMPILE_AMDGPU__RT void gpucompile_amdgpu__rt_report(const char *call, int code, const char *message) {
-    gpucompile_runtime_error_func f;
-    void *u;
-    gpucompile_amdgpu__rt_lock();
-    f = gpucompile_amdgpu__rt.error_func;
-    u = gpucompile_amdgpu__rt.error_user;
-    gpucompile_amdgpu__rt_unlock();
-    if (f) f(call, code, message, u);
-    else fprintf(stderr, "'%s' failed with '%s'\n", call, message); /* MLIR's wrappers' form */
-}
-
-GPUCOMPILE_AMDGPU__RT void gpucompile_amdgpu__rt_check(gpucompile_amdgpu__hipError r, const char *call) {
-    static const struct { int code; const char *text; } known[] = {
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_check(gpucompile_amdgpu__hipError r, const char *call) {
+    static const gpucompile__rt_code known[] = {
         {1, "hipErrorInvalidValue"}, {2, "hipErrorOutOfMemory"}, {3, "hipErrorNotInitialized"}, {4, "hipErrorDeinitialized"},
         {35, "hipErrorInsufficientDriver: the AMD GPU driver is too old or missing"},
         {100, "hipErrorNoDevice: no AMD GPU"}, {101, "hipErrorInvalidDevice"}, {200, "hipErrorInvalidImage"},
         {209, "hipErrorNoBinaryForGpu: the object was built for another GPU"}, {400, "hipErrorInvalidHandle"},
         {500, "hipErrorNotFound"}, {999, "hipErrorUnknown"}};
-    char msg[256];
-    const char *name = NULL;
-    size_t i;
     if (r == 0) return;
-    for (i = 0; i < sizeof known / sizeof known[0]; i++)
-        if (known[i].code == r) name = known[i].text;
-    if (!name && gpucompile_amdgpu__rt.hipGetErrorName) name = gpucompile_amdgpu__rt.hipGetErrorName(r);
-    snprintf(msg, sizeof msg, "%s (%d)", name ? name : "HIP error", r);
-    gpucompile_amdgpu__rt_report(call, r, msg);
+    gpucompile__rt_fail(call, r, known, sizeof known / sizeof known[0],
+                        gpucompile_amdgpu__rt.hipGetErrorName ? gpucompile_amdgpu__rt.hipGetErrorName(r) : NULL, "HIP error");
 }
 
-GPUCOMPILE_AMDGPU__RT void *gpucompile_amdgpu__rt_sym(void *lib, const char *name) {
-#if defined(_WIN32)
-    FARPROC f = GetProcAddress((HMODULE)lib, name);
-    void *p;
-    memcpy(&p, &f, sizeof p); /* ISO C has no cast from a function pointer */
-    return p;
-#else
-    return dlsym(lib, name);
-#endif
+GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__rt_load(void *lib) {
+    struct gpucompile_amdgpu__rt_hip *tab = &gpucompile_amdgpu__rt;
+    const char *missing = NULL;
+    gpucompile__dlfn(lib, "hipGetErrorName", &tab->hipGetErrorName);
+    /* ROCm 6 renamed the entry point that fills its (grown) hipDeviceProp_t */
+    if (!gpucompile__dlfn(lib, "hipGetDevicePropertiesR0600", &tab->hipGetDeviceProperties))
+        gpucompile__dlfn(lib, "hipGetDeviceProperties", &tab->hipGetDeviceProperties);
+    GPUCOMPILE_AMDGPU__HIP_FUNCTIONS(GPUCOMPILE__RT_LOAD)
+    return missing;
 }
 
 /* The gfx name from hipDeviceProp_t, whose layout changed between ROCm versions: the first
    string after the marketing name that starts with "gfx" and a digit is gcnArchName. */
-GPUCOMPILE_AMDGPU__RT void gpucompile_amdgpu__rt_arch(gpucompile_amdgpu__rt_state *s) {
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_arch(void) {
     size_t size = 64 * 1024, i;
     unsigned char *props = (unsigned char *)calloc(1, size);
     if (!props) return;
-    if (s->hipGetDeviceProperties && s->hipGetDeviceProperties(props, s->device) == 0) {
+    if (gpucompile_amdgpu__rt.hipGetDeviceProperties && gpucompile_amdgpu__rt.hipGetDeviceProperties(props, gpucompile__rt.device) == 0) {
         for (i = 256; i + 4 < size; i++) {
             if (props[i - 1] == 0 && props[i] == 'g' && props[i + 1] == 'f' && props[i + 2] == 'x' && props[i + 3] >= '0' && props[i + 3] <= '9') {
-                snprintf(s->arch, sizeof s->arch, "%s", (const char *)props + i);
+                snprintf(gpucompile__rt.arch, sizeof gpucompile__rt.arch, "%s", (const char *)props + i);
                 break;
             }
         }
@@ -846,99 +789,33 @@ GPUCOMPILE_AMDGPU__RT void gpucompile_amdgpu__rt_arch(gpucompile_amdgpu__rt_stat
     free(props);
 }
 
-/* Opens HIP and checks for a device, once. Called with the lock held. */
-GPUCOMPILE_AMDGPU__RT void gpucompile_amdgpu__rt_open(void) {
-    gpucompile_amdgpu__rt_state *s = &gpucompile_amdgpu__rt;
-    const char *path = s->path[0] ? s->path : getenv("GPUCOMPILE_LIBHIP");
-    char msg[1536];
-    const char *missing = NULL, *call;
+/* HIP and a device, made current. */
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__rt_start(const char **call) {
+    struct gpucompile_amdgpu__rt_hip *h = &gpucompile_amdgpu__rt;
     int count = 0;
     gpucompile_amdgpu__hipError r;
-#if defined(_WIN32)
-    if (!path || !*path) path = "amdhip64.dll";
-    s->lib = (void *)LoadLibraryA(path);
-#else
-    if (!path || !*path) path = "libamdhip64.so";
-    s->lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-#endif
-    s->state = -1;
-    if (!s->lib) {
-#if defined(_WIN32)
-        snprintf(msg, sizeof msg, "cannot open the HIP runtime '%s' (ROCm not installed?)", path);
-#else
-        const char *e = dlerror();
-        snprintf(msg, sizeof msg, "cannot open the HIP runtime '%s': %s (ROCm not installed?)", path, e ? e : "");
-#endif
-        gpucompile_amdgpu__rt_unlock();
-        gpucompile_amdgpu__rt_report("dlopen", -1, msg);
-        gpucompile_amdgpu__rt_lock();
-        return;
-    }
-    *(void **)&s->hipGetErrorName = gpucompile_amdgpu__rt_sym(s->lib, "hipGetErrorName");
-    /* ROCm 6 renamed the entry point that fills its (grown) hipDeviceProp_t */
-    if (!(*(void **)&s->hipGetDeviceProperties = gpucompile_amdgpu__rt_sym(s->lib, "hipGetDevicePropertiesR0600")))
-        *(void **)&s->hipGetDeviceProperties = gpucompile_amdgpu__rt_sym(s->lib, "hipGetDeviceProperties");
-#define GPUCOMPILE_AMDGPU__LOAD(fn, sym, params) \
-    if (!(*(void **)&s->fn = gpucompile_amdgpu__rt_sym(s->lib, sym)) && !missing) missing = sym;
-    GPUCOMPILE_AMDGPU__HIP_FUNCTIONS(GPUCOMPILE_AMDGPU__LOAD)
-#undef GPUCOMPILE_AMDGPU__LOAD
-    if (missing) {
-        snprintf(msg, sizeof msg, "'%s' has no '%s': not a HIP runtime library", path, missing);
-        gpucompile_amdgpu__rt_unlock();
-        gpucompile_amdgpu__rt_report("dlsym", -1, msg);
-        gpucompile_amdgpu__rt_lock();
-        return;
-    }
-    call = "hipInit";
-    r = s->hipInit(0);
-    if (r == 0) { call = "hipGetDeviceCount"; r = s->hipGetDeviceCount(&count); }
-    if (r == 0 && count <= s->device) r = 100; /* hipErrorNoDevice */
-    if (r == 0) { call = "hipSetDevice"; r = s->hipSetDevice(s->device); }
-    if (r != 0) {
-        gpucompile_amdgpu__rt_unlock();
-        gpucompile_amdgpu__rt_check(r, call);
-        gpucompile_amdgpu__rt_lock();
-        return;
-    }
-    gpucompile_amdgpu__rt_arch(s);
-    s->state = 1;
+    *call = "hipInit";
+    r = h->hipInit(0);
+    if (r == 0) { *call = "hipGetDeviceCount"; r = h->hipGetDeviceCount(&count); }
+    if (r == 0 && count <= gpucompile__rt.device) r = 100; /* hipErrorNoDevice */
+    if (r == 0) { *call = "hipSetDevice"; r = h->hipSetDevice(gpucompile__rt.device); }
+    if (r == 0) gpucompile_amdgpu__rt_arch();
+    return r;
 }
+
+static const gpucompile__rt_vendor gpucompile_amdgpu__rt_vendor = {
+    "GPUCOMPILE_LIBHIP", GPUCOMPILE__RT_LIBRARY("libamdhip64.so", "amdhip64.dll"), "the HIP runtime",
+    "ROCm not installed?", "a HIP runtime library", gpucompile_amdgpu__rt_load, gpucompile_amdgpu__rt_start,
+    gpucompile_amdgpu__rt_check};
 
 /* Ready to call HIP? Opens it on first use; makes the device current for this thread. */
-GPUCOMPILE_AMDGPU__RT int gpucompile_amdgpu__rt_enter(void) {
-    int ok;
-    gpucompile_amdgpu__rt_lock();
-    if (gpucompile_amdgpu__rt.state == 0) gpucompile_amdgpu__rt_open();
-    ok = gpucompile_amdgpu__rt.state == 1;
-    gpucompile_amdgpu__rt_unlock();
-    if (ok) gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipSetDevice(gpucompile_amdgpu__rt.device), "hipSetDevice");
-    return ok;
-}
-
-void gpucompile_runtime_set_error_callback(gpucompile_runtime_error_func func, void *user_data) {
-    gpucompile_amdgpu__rt_lock();
-    gpucompile_amdgpu__rt.error_func = func;
-    gpucompile_amdgpu__rt.error_user = user_data;
-    gpucompile_amdgpu__rt_unlock();
-}
-
-void gpucompile_runtime_set_library(const char *path) {
-    gpucompile_amdgpu__rt_lock();
-    if (gpucompile_amdgpu__rt.state == 0) snprintf(gpucompile_amdgpu__rt.path, sizeof gpucompile_amdgpu__rt.path, "%s", path ? path : "");
-    gpucompile_amdgpu__rt_unlock();
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__rt_enter(void) {
+    if (!gpucompile__rt_open(&gpucompile_amdgpu__rt_vendor)) return 0;
+    gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipSetDevice(gpucompile__rt.device), "hipSetDevice");
+    return 1;
 }
 
 int gpucompile_runtime_available(void) { return gpucompile_amdgpu__rt_enter(); }
-
-const char *gpucompile_runtime_device_arch(void) {
-    return gpucompile_runtime_available() ? gpucompile_amdgpu__rt.arch : "";
-}
-
-void mgpuSetDefaultDevice(int32_t device) {
-    gpucompile_amdgpu__rt_lock();
-    if (gpucompile_amdgpu__rt.state == 0) gpucompile_amdgpu__rt.device = device; /* before the first call only */
-    gpucompile_amdgpu__rt_unlock();
-}
 
 void *mgpuModuleLoad(void *data, size_t size) {
     void *module = NULL;
@@ -951,7 +828,7 @@ void *mgpuModuleLoad(void *data, size_t size) {
 void *mgpuModuleLoadJIT(void *data, int optLevel) {
     (void)data;
     (void)optLevel;
-    gpucompile_amdgpu__rt_report("mgpuModuleLoadJIT", -1, "HIP cannot load assembly text: embed a code object (format bin)");
+    gpucompile__rt_report("mgpuModuleLoadJIT", -1, "HIP cannot load assembly text: embed a code object (format bin)");
     return NULL;
 }
 
@@ -971,16 +848,10 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
 
 void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ, intptr_t blockX,
     intptr_t blockY, intptr_t blockZ, int32_t smem, void *stream, void **params, void **extra, size_t paramsCount) {
-    intptr_t d[6];
-    int i;
     (void)paramsCount;
-    d[0] = gridX; d[1] = gridY; d[2] = gridZ; d[3] = blockX; d[4] = blockY; d[5] = blockZ;
-    for (i = 0; i < 6; i++)
-        if (d[i] <= 0 || (unsigned long long)d[i] > UINT_MAX || smem < 0) {
-            gpucompile_amdgpu__rt_report("hipModuleLaunchKernel", 1, "grid and block sizes must be 1 to 2^32-1, shared memory >= 0");
-            return;
-        }
-    if (!gpucompile_amdgpu__rt_enter()) return;
+    if (!gpucompile__rt_sizes_ok("hipModuleLaunchKernel", gridX, gridY, gridZ, blockX, blockY, blockZ, smem) ||
+        !gpucompile_amdgpu__rt_enter())
+        return;
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipModuleLaunchKernel(function, (unsigned)gridX, (unsigned)gridY, (unsigned)gridZ,
         (unsigned)blockX, (unsigned)blockY, (unsigned)blockZ, (unsigned)smem, stream, params, extra), "hipModuleLaunchKernel");
 }
@@ -1026,40 +897,6 @@ void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream) {
     if (!gpucompile_amdgpu__rt_enter()) return;
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipMemsetD32Async(dst, (int)value, count, stream), "hipMemsetD32Async");
 }
-
-#if defined(GPUCOMPILE_IMPLEMENTED) || defined(GPUCOMPILE_RUNTIME_SELECT)
-static void gpucompile_amdgpu__rt_log(const gpucompile_diagnostic *d, void *user) {
-    (void)user;
-    if (d->severity == GPUCOMPILE_SEVERITY_ERROR) gpucompile_amdgpu__rt_report("gpucompile_runtime_load_offload_binary", -1, d->message);
-}
-
-void *gpucompile_runtime_load_offload_binary(const void *data, size_t size) {
-    gpucompile_logger logger;
-    gpucompile_binary *bin = NULL;
-    gpucompile_device dev;
-    void *module = NULL;
-    int index = -1;
-    if (!gpucompile_runtime_available()) return NULL;
-    memset(&logger, 0, sizeof logger);
-    logger.func = gpucompile_amdgpu__rt_log;
-    memset(&dev, 0, sizeof dev);
-    dev.arch = gpucompile_amdgpu__rt.arch;
-    if (gpucompile_binary_read_offload(data, size, NULL, NULL, &logger, &bin) == GPUCOMPILE_OK &&
-        gpucompile_binary_select(bin, &dev, &logger, &index) == GPUCOMPILE_OK)
-        module = mgpuModuleLoad(bin->objects[index]->data, bin->objects[index]->size);
-    gpucompile_binary_free(bin);
-    return module;
-}
-#else
-void *gpucompile_runtime_load_offload_binary(const void *data, size_t size) {
-    (void)data;
-    (void)size;
-    gpucompile_amdgpu__rt_report("gpucompile_runtime_load_offload_binary", -1,
-        "run-time object selection needs the gpucompile core: define GPUCOMPILE_IMPLEMENTATION in this file "
-        "(or GPUCOMPILE_RUNTIME_SELECT when it is linked from another)");
-    return NULL;
-}
-#endif
 
 #ifdef __cplusplus
 }

@@ -220,27 +220,6 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__find_tool(gpucompile_job *job, const c
     return gpucompile_nvptx__on_path(name, buf, size);
 }
 
-/* ---- shared libraries loaded on first use -------------------------------------------- */
-#if defined(_WIN32)
-GPUCOMPILE__PRIVATE void *gpucompile_nvptx__dlopen(const char *path) { return (void *)LoadLibraryA(path); }
-GPUCOMPILE__PRIVATE void *gpucompile_nvptx__dlsym(void *lib, const char *name) {
-    FARPROC f = GetProcAddress((HMODULE)lib, name);
-    void *p;
-    memcpy(&p, &f, sizeof p);
-    return p;
-}
-#else
-GPUCOMPILE__PRIVATE void *gpucompile_nvptx__dlopen(const char *path) { return dlopen(path, RTLD_NOW | RTLD_LOCAL); }
-GPUCOMPILE__PRIVATE void *gpucompile_nvptx__dlsym(void *lib, const char *name) { return dlsym(lib, name); }
-#endif
-
-/* Stores a symbol into a function pointer (no object-to-function pointer cast); 0 if missing. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__sym(void *lib, const char *name, void *fnptr) {
-    void *s = gpucompile_nvptx__dlsym(lib, name);
-    if (s) memcpy(fnptr, &s, sizeof s);
-    return s != NULL;
-}
-
 /* nvJitLink's few types, declared here (nvJitLink.h). */
 typedef struct gpucompile_nvptx__jl_handle *gpucompile_nvptx__jl_h;
 typedef struct gpucompile_nvptx__jitlink {
@@ -291,13 +270,13 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__load_jitlink(gpucompile_nvptx__lib *l,
     void *slots[10];
     char name[96];
     size_t i;
-    if (!gpucompile_nvptx__sym(dl, "nvJitLinkVersion", &l->jl.version) || l->jl.version(&l->jl.major, &l->jl.minor) != 0) return 0;
+    if (!gpucompile__dlfn(dl, "nvJitLinkVersion", &l->jl.version) || l->jl.version(&l->jl.major, &l->jl.minor) != 0) return 0;
     for (i = 0; i < 10; i++) {
         /* The headers call versioned names (__nvJitLinkCreate_13_0); the plain ones exist too. */
         snprintf(name, sizeof name, "__nvJitLink%s_%u_0", names[i], l->jl.major);
-        if (!gpucompile_nvptx__sym(dl, name, &slots[i])) {
+        if (!gpucompile__dlfn(dl, name, &slots[i])) {
             snprintf(name, sizeof name, "nvJitLink%s", names[i]);
-            if (!gpucompile_nvptx__sym(dl, name, &slots[i])) return 0;
+            if (!gpucompile__dlfn(dl, name, &slots[i])) return 0;
         }
     }
     memcpy(&l->jl.create, &slots[0], sizeof slots[0]);
@@ -314,15 +293,15 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__load_jitlink(gpucompile_nvptx__lib *l,
 }
 
 GPUCOMPILE__PRIVATE int gpucompile_nvptx__load_driver(gpucompile_nvptx__lib *l, void *dl) {
-    return gpucompile_nvptx__sym(dl, "cuInit", &l->cu.init) && gpucompile_nvptx__sym(dl, "cuDeviceGet", &l->cu.device_get) &&
-           gpucompile_nvptx__sym(dl, "cuDevicePrimaryCtxRetain", &l->cu.ctx_retain) &&
-           gpucompile_nvptx__sym(dl, "cuDevicePrimaryCtxRelease_v2", &l->cu.ctx_release) &&
-           gpucompile_nvptx__sym(dl, "cuCtxPushCurrent_v2", &l->cu.ctx_push) &&
-           gpucompile_nvptx__sym(dl, "cuCtxPopCurrent_v2", &l->cu.ctx_pop) &&
-           gpucompile_nvptx__sym(dl, "cuLinkCreate_v2", &l->cu.link_create) &&
-           gpucompile_nvptx__sym(dl, "cuLinkAddData_v2", &l->cu.link_add_data) &&
-           gpucompile_nvptx__sym(dl, "cuLinkComplete", &l->cu.link_complete) &&
-           gpucompile_nvptx__sym(dl, "cuLinkDestroy", &l->cu.link_destroy);
+    return gpucompile__dlfn(dl, "cuInit", &l->cu.init) && gpucompile__dlfn(dl, "cuDeviceGet", &l->cu.device_get) &&
+           gpucompile__dlfn(dl, "cuDevicePrimaryCtxRetain", &l->cu.ctx_retain) &&
+           gpucompile__dlfn(dl, "cuDevicePrimaryCtxRelease_v2", &l->cu.ctx_release) &&
+           gpucompile__dlfn(dl, "cuCtxPushCurrent_v2", &l->cu.ctx_push) &&
+           gpucompile__dlfn(dl, "cuCtxPopCurrent_v2", &l->cu.ctx_pop) &&
+           gpucompile__dlfn(dl, "cuLinkCreate_v2", &l->cu.link_create) &&
+           gpucompile__dlfn(dl, "cuLinkAddData_v2", &l->cu.link_add_data) &&
+           gpucompile__dlfn(dl, "cuLinkComplete", &l->cu.link_complete) &&
+           gpucompile__dlfn(dl, "cuLinkDestroy", &l->cu.link_destroy);
 }
 
 /* Opens nvJitLink (kind 1) or the driver (kind 2) once per process per path; NULL if unavailable.
@@ -373,7 +352,7 @@ GPUCOMPILE__PRIVATE const gpucompile_nvptx__lib *gpucompile_nvptx__open(gpucompi
         l->kind = kind;
         snprintf(l->key, sizeof l->key, "%s", given ? given : "");
         for (i = 0; i < n && !l->ok; i++) {
-            void *dl = gpucompile_nvptx__dlopen(cands[i]);
+            void *dl = gpucompile__dlopen(cands[i]);
             if (!dl) continue;
             l->ok = kind == 1 ? gpucompile_nvptx__load_jitlink(l, dl) : gpucompile_nvptx__load_driver(l, dl);
             if (l->ok) memcpy(l->path, cands[i], sizeof l->path);
@@ -1168,42 +1147,21 @@ GPUCOMPILE__CONSTRUCTOR(gpucompile_nvptx__register) { gpucompile_register_backen
 /* ==== [section: runtime (host embedding)] ================================================
    The mgpu* runtime ABI (MLIR's, declared in gpucompile.h) over the CUDA driver, for host code
    made by gpucompile_embed_binary / `gpucompile --host`. Opt in: define GPUCOMPILE_NVPTX_RUNTIME
-   in one file (with or without GPUCOMPILE_IMPLEMENTATION; the runtime itself needs neither the
-   core implementation nor LLVM's libraries, only -ldl -lpthread). Off by default because MLIR's
-   libmlir_cuda_runtime and the AMDGPU header's runtime define the same symbols: one runtime per
-   program (defining both GPUCOMPILE_NVPTX_RUNTIME and GPUCOMPILE_AMDGPU_RUNTIME in one file is
-   an error). GPUCOMPILE_NVPTX_NO_RUNTIME wins over GPUCOMPILE_NVPTX_RUNTIME.
-   libcuda.so.1 (nvcuda.dll) is opened on first use, or the library named by
-   gpucompile_runtime_set_library() / $GPUCOMPILE_LIBCUDA; the device is mgpuSetDefaultDevice's
-   (default 0) and its primary context is made current around each call, as MLIR's wrappers do.
+   in one file (instead of linking MLIR's libmlir_cuda_runtime); what the two runtimes share,
+   and their rules: gpucompile.h, [section: runtime support]. libcuda.so.1 (nvcuda.dll) is
+   opened on first use, or the library named by gpucompile_runtime_set_library() /
+   $GPUCOMPILE_LIBCUDA; the device is mgpuSetDefaultDevice's (default 0) and its primary
+   context is made current around each call, as MLIR's wrappers do.
    A missing driver, the toolkit's stub libcuda (CUDA_ERROR_STUB_LIBRARY) or no device is
-   reported once, clearly, and remembered; every later call fails quietly (NULL / nothing).
-   Errors go to gpucompile_runtime_set_error_callback's function, else one line on stderr.
-   gpucompile_runtime_load_offload_binary (the RUNTIME handler) also needs the core's
-   gpucompile_binary_read_offload / gpucompile_binary_select: it works where the core
-   implementation is in the same file, or where GPUCOMPILE_RUNTIME_SELECT says it is linked. */
+   reported once, clearly, and remembered; every later call fails quietly (NULL / nothing). */
 #if defined(GPUCOMPILE_NVPTX_RUNTIME) && !defined(GPUCOMPILE_NVPTX_NO_RUNTIME) && !defined(GPUCOMPILE_NVPTX_RUNTIME_IMPLEMENTED)
 #define GPUCOMPILE_NVPTX_RUNTIME_IMPLEMENTED
 #if defined(GPUCOMPILE_AMDGPU_RUNTIME_IMPLEMENTED)
 #error "gpucompile: GPUCOMPILE_NVPTX_RUNTIME and GPUCOMPILE_AMDGPU_RUNTIME define the same mgpu* functions: pick one per program"
 #endif
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <limits.h>
-#if defined(_WIN32)
-#include <windows.h>
-#else
-#include <dlfcn.h>
-#include <pthread.h>
-#endif
+#include "gpucompile.h" /* again, for its runtime support: what both runtimes share */
 #ifdef __cplusplus
 extern "C" {
-#endif
-#if defined(__GNUC__)
-#define GPUCOMPILE_NVPTX__RT static __attribute__((unused))
-#else
-#define GPUCOMPILE_NVPTX__RT static
 #endif
 
 /* The few driver types and entry points we use (cuda.h's values). */
@@ -1232,46 +1190,16 @@ typedef unsigned long long gpucompile_nvptx__CUdeviceptr;
     X(cuMemcpyAsync, "cuMemcpyAsync", (gpucompile_nvptx__CUdeviceptr dst, gpucompile_nvptx__CUdeviceptr src, size_t n, void *stream)) \
     X(cuMemsetD32Async, "cuMemsetD32Async", (gpucompile_nvptx__CUdeviceptr dst, unsigned value, size_t n, void *stream))
 
-typedef struct gpucompile_nvptx__rt_state {
-    int state;                  /* 0 not opened yet, 1 ready, -1 failed (reported once) */
-    void *lib;
+/* The driver's entry points and the primary context (the rest: gpucompile__rt). */
+static struct gpucompile_nvptx__rt_driver {
     void *context;
-    int device;
-    char arch[32];
-    char path[1024];
-    gpucompile_runtime_error_func error_func;
-    void *error_user;
     gpucompile_nvptx__CUresult (*cuGetErrorName)(gpucompile_nvptx__CUresult, const char **);
-#define GPUCOMPILE_NVPTX__FIELD(fn, sym, params) gpucompile_nvptx__CUresult (*fn) params;
-    GPUCOMPILE_NVPTX__CU_FUNCTIONS(GPUCOMPILE_NVPTX__FIELD)
-#undef GPUCOMPILE_NVPTX__FIELD
-} gpucompile_nvptx__rt_state;
-
-static gpucompile_nvptx__rt_state gpucompile_nvptx__rt;
-#if defined(_WIN32)
-static SRWLOCK gpucompile_nvptx__rt_mutex = SRWLOCK_INIT;
-GPUCOMPILE_NVPTX__RT void gpucompile_nvptx__rt_lock(void) { AcquireSRWLockExclusive(&gpucompile_nvptx__rt_mutex); }
-GPUCOMPILE_NVPTX__RT void gpucompile_nvptx__rt_unlock(void) { ReleaseSRWLockExclusive(&gpucompile_nvptx__rt_mutex); }
-#else
-static pthread_mutex_t gpucompile_nvptx__rt_mutex = PTHREAD_MUTEX_INITIALIZER;
-GPUCOMPILE_NVPTX__RT void gpucompile_nvptx__rt_lock(void) { pthread_mutex_lock(&gpucompile_nvptx__rt_mutex); }
-GPUCOMPILE_NVPTX__RT void gpucompile_nvptx__rt_unlock(void) { pthread_mutex_unlock(&gpucompile_nvptx__rt_mutex); }
-#endif
-
-GPUCOMPILE_NVPTX__RT void gpucompile_nvptx__rt_report(const char *call, int code, const char *message) {
-    gpucompile_runtime_error_func f;
-    void *u;
-    gpucompile_nvptx__rt_lock();
-    f = gpucompile_nvptx__rt.error_func;
-    u = gpucompile_nvptx__rt.error_user;
-    gpucompile_nvptx__rt_unlock();
-    if (f) f(call, code, message, u);
-    else fprintf(stderr, "'%s' failed with '%s'\n", call, message); /* MLIR's wrappers' form */
-}
+    GPUCOMPILE_NVPTX__CU_FUNCTIONS(GPUCOMPILE__RT_FIELD)
+} gpucompile_nvptx__rt;
 
 /* CUDA_ERROR_* names we can explain; the driver's own name for others (the stub has none). */
-GPUCOMPILE_NVPTX__RT void gpucompile_nvptx__rt_check(gpucompile_nvptx__CUresult r, const char *call) {
-    static const struct { int code; const char *text; } known[] = {
+GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_check(gpucompile_nvptx__CUresult r, const char *call) {
+    static const gpucompile__rt_code known[] = {
         {1, "CUDA_ERROR_INVALID_VALUE"}, {2, "CUDA_ERROR_OUT_OF_MEMORY"}, {3, "CUDA_ERROR_NOT_INITIALIZED"},
         {4, "CUDA_ERROR_DEINITIALIZED"},
         {34, "CUDA_ERROR_STUB_LIBRARY: this libcuda is the CUDA toolkit's stub, not a driver (no NVIDIA driver installed?)"},
@@ -1281,129 +1209,57 @@ GPUCOMPILE_NVPTX__RT void gpucompile_nvptx__rt_check(gpucompile_nvptx__CUresult 
         {218, "CUDA_ERROR_INVALID_PTX"}, {222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION: the driver is older than the PTX"},
         {400, "CUDA_ERROR_INVALID_HANDLE"}, {500, "CUDA_ERROR_NOT_FOUND"}, {700, "CUDA_ERROR_ILLEGAL_ADDRESS"},
         {701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"}, {999, "CUDA_ERROR_UNKNOWN"}};
-    char msg[256];
     const char *name = NULL;
-    size_t i;
     if (r == 0) return;
-    for (i = 0; i < sizeof known / sizeof known[0]; i++)
-        if (known[i].code == r) name = known[i].text;
-    if (!name && gpucompile_nvptx__rt.cuGetErrorName && gpucompile_nvptx__rt.cuGetErrorName(r, &name) != 0) name = NULL;
-    snprintf(msg, sizeof msg, "%s (%d)", name ? name : "CUDA error", r);
-    gpucompile_nvptx__rt_report(call, r, msg);
+    if (gpucompile_nvptx__rt.cuGetErrorName && gpucompile_nvptx__rt.cuGetErrorName(r, &name) != 0) name = NULL;
+    gpucompile__rt_fail(call, r, known, sizeof known / sizeof known[0], name, "CUDA error");
 }
 
-GPUCOMPILE_NVPTX__RT void *gpucompile_nvptx__rt_sym(void *lib, const char *name) {
-#if defined(_WIN32)
-    FARPROC f = GetProcAddress((HMODULE)lib, name);
-    void *p;
-    memcpy(&p, &f, sizeof p); /* ISO C has no cast from a function pointer */
-    return p;
-#else
-    return dlsym(lib, name);
-#endif
-}
-
-/* Opens the driver and the device's primary context, once. Called with the lock held. */
-GPUCOMPILE_NVPTX__RT void gpucompile_nvptx__rt_open(void) {
-    gpucompile_nvptx__rt_state *s = &gpucompile_nvptx__rt;
-    const char *path = s->path[0] ? s->path : getenv("GPUCOMPILE_LIBCUDA");
-    char msg[1536];
+GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__rt_load(void *lib) {
+    struct gpucompile_nvptx__rt_driver *tab = &gpucompile_nvptx__rt;
     const char *missing = NULL;
-    int major = 0, minor = 0;
-    gpucompile_nvptx__CUresult r;
-    const char *call = "dlopen";
-#if defined(_WIN32)
-    if (!path || !*path) path = "nvcuda.dll";
-    s->lib = (void *)LoadLibraryA(path);
-#else
-    if (!path || !*path) path = "libcuda.so.1";
-    s->lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-#endif
-    s->state = -1;
-    if (!s->lib) {
-#if defined(_WIN32)
-        snprintf(msg, sizeof msg, "cannot open the CUDA driver '%s' (no NVIDIA driver installed?)", path);
-#else
-        const char *e = dlerror();
-        snprintf(msg, sizeof msg, "cannot open the CUDA driver '%s': %s (no NVIDIA driver installed?)", path, e ? e : "");
-#endif
-        gpucompile_nvptx__rt_unlock();
-        gpucompile_nvptx__rt_report(call, -1, msg);
-        gpucompile_nvptx__rt_lock();
-        return;
-    }
-    *(void **)&s->cuGetErrorName = gpucompile_nvptx__rt_sym(s->lib, "cuGetErrorName");
-#define GPUCOMPILE_NVPTX__LOAD(fn, sym, params) \
-    if (!(*(void **)&s->fn = gpucompile_nvptx__rt_sym(s->lib, sym)) && !missing) missing = sym;
-    GPUCOMPILE_NVPTX__CU_FUNCTIONS(GPUCOMPILE_NVPTX__LOAD)
-#undef GPUCOMPILE_NVPTX__LOAD
-    if (missing) {
-        snprintf(msg, sizeof msg, "'%s' has no '%s': not a CUDA driver library", path, missing);
-        gpucompile_nvptx__rt_unlock();
-        gpucompile_nvptx__rt_report("dlsym", -1, msg);
-        gpucompile_nvptx__rt_lock();
-        return;
-    }
-    /* cuInit first: the stub answers it with CUDA_ERROR_STUB_LIBRARY */
-    call = "cuInit";
-    r = s->cuInit(0);
-    if (r == 0) { call = "cuDeviceGet"; r = s->cuDeviceGet(&s->device, s->device); }
-    if (r == 0) { call = "cuDevicePrimaryCtxRetain"; r = s->cuDevicePrimaryCtxRetain(&s->context, s->device); }
-    if (r == 0) { call = "cuDeviceGetAttribute"; r = s->cuDeviceGetAttribute(&major, 75, s->device); }
-    if (r == 0) r = s->cuDeviceGetAttribute(&minor, 76, s->device);
-    if (r != 0) {
-        gpucompile_nvptx__rt_unlock();
-        gpucompile_nvptx__rt_check(r, call);
-        gpucompile_nvptx__rt_lock();
-        return;
-    }
-    snprintf(s->arch, sizeof s->arch, "sm_%d%d", major, minor);
-    s->state = 1;
+    gpucompile__dlfn(lib, "cuGetErrorName", &tab->cuGetErrorName);
+    GPUCOMPILE_NVPTX__CU_FUNCTIONS(GPUCOMPILE__RT_LOAD)
+    return missing;
 }
+
+/* cuInit first (the stub answers it with CUDA_ERROR_STUB_LIBRARY), then the device's primary
+   context and compute capability. */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__rt_start(const char **call) {
+    struct gpucompile_nvptx__rt_driver *d = &gpucompile_nvptx__rt;
+    int *dev = &gpucompile__rt.device, major = 0, minor = 0;
+    gpucompile_nvptx__CUresult r;
+    *call = "cuInit";
+    r = d->cuInit(0);
+    if (r == 0) { *call = "cuDeviceGet"; r = d->cuDeviceGet(dev, *dev); }
+    if (r == 0) { *call = "cuDevicePrimaryCtxRetain"; r = d->cuDevicePrimaryCtxRetain(&d->context, *dev); }
+    if (r == 0) { *call = "cuDeviceGetAttribute"; r = d->cuDeviceGetAttribute(&major, 75, *dev); }
+    if (r == 0) r = d->cuDeviceGetAttribute(&minor, 76, *dev);
+    if (r == 0) snprintf(gpucompile__rt.arch, sizeof gpucompile__rt.arch, "sm_%d%d", major, minor);
+    return r;
+}
+
+static const gpucompile__rt_vendor gpucompile_nvptx__rt_vendor = {
+    "GPUCOMPILE_LIBCUDA", GPUCOMPILE__RT_LIBRARY("libcuda.so.1", "nvcuda.dll"), "the CUDA driver",
+    "no NVIDIA driver installed?", "a CUDA driver library", gpucompile_nvptx__rt_load, gpucompile_nvptx__rt_start,
+    gpucompile_nvptx__rt_check};
 
 /* Ready to call the driver? Opens it on first use; makes the primary context current. */
-GPUCOMPILE_NVPTX__RT int gpucompile_nvptx__rt_enter(void) {
-    int ok;
-    gpucompile_nvptx__rt_lock();
-    if (gpucompile_nvptx__rt.state == 0) gpucompile_nvptx__rt_open();
-    ok = gpucompile_nvptx__rt.state == 1;
-    gpucompile_nvptx__rt_unlock();
-    if (ok) gpucompile_nvptx__rt_check(gpucompile_nvptx__rt.cuCtxPushCurrent(gpucompile_nvptx__rt.context), "cuCtxPushCurrent");
-    return ok;
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__rt_enter(void) {
+    if (!gpucompile__rt_open(&gpucompile_nvptx__rt_vendor)) return 0;
+    gpucompile_nvptx__rt_check(gpucompile_nvptx__rt.cuCtxPushCurrent(gpucompile_nvptx__rt.context), "cuCtxPushCurrent");
+    return 1;
 }
 
-GPUCOMPILE_NVPTX__RT void gpucompile_nvptx__rt_leave(void) {
+GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_leave(void) {
     void *ctx;
     gpucompile_nvptx__rt.cuCtxPopCurrent(&ctx);
-}
-
-void gpucompile_runtime_set_error_callback(gpucompile_runtime_error_func func, void *user_data) {
-    gpucompile_nvptx__rt_lock();
-    gpucompile_nvptx__rt.error_func = func;
-    gpucompile_nvptx__rt.error_user = user_data;
-    gpucompile_nvptx__rt_unlock();
-}
-
-void gpucompile_runtime_set_library(const char *path) {
-    gpucompile_nvptx__rt_lock();
-    if (gpucompile_nvptx__rt.state == 0) snprintf(gpucompile_nvptx__rt.path, sizeof gpucompile_nvptx__rt.path, "%s", path ? path : "");
-    gpucompile_nvptx__rt_unlock();
 }
 
 int gpucompile_runtime_available(void) {
     if (!gpucompile_nvptx__rt_enter()) return 0;
     gpucompile_nvptx__rt_leave();
     return 1;
-}
-
-const char *gpucompile_runtime_device_arch(void) {
-    return gpucompile_runtime_available() ? gpucompile_nvptx__rt.arch : "";
-}
-
-void mgpuSetDefaultDevice(int32_t device) {
-    gpucompile_nvptx__rt_lock();
-    if (gpucompile_nvptx__rt.state == 0) gpucompile_nvptx__rt.device = device; /* before the first call only */
-    gpucompile_nvptx__rt_unlock();
 }
 
 void *mgpuModuleLoad(void *data, size_t size) {
@@ -1430,7 +1286,7 @@ void *mgpuModuleLoadJIT(void *data, int optLevel) {
     options[2] = 7; /* CU_JIT_OPTIMIZATION_LEVEL */
     values[2] = (void *)(size_t)(optLevel < 0 ? 0 : optLevel > 4 ? 4 : optLevel);
     r = gpucompile_nvptx__rt.cuModuleLoadDataEx(&module, data, 3, options, values);
-    if (r != 0 && log[0]) gpucompile_nvptx__rt_report("cuModuleLoadDataEx", r, log); /* ptxas's words first */
+    if (r != 0 && log[0]) gpucompile__rt_report("cuModuleLoadDataEx", r, log); /* ptxas's words first */
     gpucompile_nvptx__rt_check(r, "cuModuleLoadDataEx");
     gpucompile_nvptx__rt_leave();
     return module;
@@ -1454,16 +1310,9 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
 
 void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ, intptr_t blockX,
     intptr_t blockY, intptr_t blockZ, int32_t smem, void *stream, void **params, void **extra, size_t paramsCount) {
-    intptr_t d[6];
-    int i;
     (void)paramsCount;
-    d[0] = gridX; d[1] = gridY; d[2] = gridZ; d[3] = blockX; d[4] = blockY; d[5] = blockZ;
-    for (i = 0; i < 6; i++)
-        if (d[i] <= 0 || (unsigned long long)d[i] > UINT_MAX || smem < 0) {
-            gpucompile_nvptx__rt_report("cuLaunchKernel", 1, "grid and block sizes must be 1 to 2^32-1, shared memory >= 0");
-            return;
-        }
-    if (!gpucompile_nvptx__rt_enter()) return;
+    if (!gpucompile__rt_sizes_ok("cuLaunchKernel", gridX, gridY, gridZ, blockX, blockY, blockZ, smem) || !gpucompile_nvptx__rt_enter())
+        return;
     if (smem > 48 * 1024) /* above 48 KiB the kernel must opt in, as MLIR's wrappers do */
         gpucompile_nvptx__rt_check(gpucompile_nvptx__rt.cuFuncSetAttribute(function, 8, smem), "cuFuncSetAttribute");
     gpucompile_nvptx__rt_check(gpucompile_nvptx__rt.cuLaunchKernel(function, (unsigned)gridX, (unsigned)gridY, (unsigned)gridZ,
@@ -1521,50 +1370,6 @@ void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream) {
                                "cuMemsetD32Async");
     gpucompile_nvptx__rt_leave();
 }
-
-#if defined(GPUCOMPILE_IMPLEMENTED) || defined(GPUCOMPILE_RUNTIME_SELECT)
-static void gpucompile_nvptx__rt_log(const gpucompile_diagnostic *d, void *user) {
-    (void)user;
-    if (d->severity == GPUCOMPILE_SEVERITY_ERROR) gpucompile_nvptx__rt_report("gpucompile_runtime_load_offload_binary", -1, d->message);
-}
-
-void *gpucompile_runtime_load_offload_binary(const void *data, size_t size) {
-    gpucompile_logger logger;
-    gpucompile_binary *bin = NULL;
-    gpucompile_device dev;
-    gpucompile_target *t = NULL;
-    void *module = NULL;
-    int index = -1;
-    if (!gpucompile_runtime_available()) return NULL;
-    memset(&logger, 0, sizeof logger);
-    logger.func = gpucompile_nvptx__rt_log;
-    memset(&dev, 0, sizeof dev);
-    dev.arch = gpucompile_nvptx__rt.arch;
-    if (gpucompile_binary_read_offload(data, size, NULL, NULL, &logger, &bin) == GPUCOMPILE_OK &&
-        gpucompile_binary_select(bin, &dev, &logger, &index) == GPUCOMPILE_OK) {
-        gpucompile_object *o = bin->objects[index];
-        if (o->format == GPUCOMPILE_FORMAT_ISA) {
-            int level = 2; /* the target's O, as for a select_object PTX */
-            if (gpucompile_target_parse(o->target, (size_t)-1, NULL, NULL, &t) == GPUCOMPILE_OK && t) level = t->O;
-            gpucompile_target_free(t);
-            module = mgpuModuleLoadJIT(o->data, level);
-        } else {
-            module = mgpuModuleLoad(o->data, o->size);
-        }
-    }
-    gpucompile_binary_free(bin);
-    return module;
-}
-#else
-void *gpucompile_runtime_load_offload_binary(const void *data, size_t size) {
-    (void)data;
-    (void)size;
-    gpucompile_nvptx__rt_report("gpucompile_runtime_load_offload_binary", -1,
-        "run-time object selection needs the gpucompile core: define GPUCOMPILE_IMPLEMENTATION in this file "
-        "(or GPUCOMPILE_RUNTIME_SELECT when it is linked from another)");
-    return NULL;
-}
-#endif
 
 #ifdef __cplusplus
 }
