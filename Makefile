@@ -8,7 +8,7 @@ CLANGXX ?= clang++-19
 BUILD ?= build
 WARN = -Wall -Wextra -pedantic
 CFLAGS ?= -O2 -g
-DEBS = llvm-19-dev lld-19 clang-19 mlir-19-tools rocm-device-libs
+DEBS = llvm-19-dev lld-19 clang-19 mlir-19-tools rocm-device-libs libclc-19
 
 LLVM_CFLAGS = $(shell $(LLVM_CONFIG) --cflags 2>/dev/null)
 LLVM_LIBS = $(shell $(LLVM_CONFIG) --ldflags --libs 2>/dev/null) -ldl -lpthread
@@ -16,7 +16,7 @@ HEADERS = gpucompile.h gpucompile_nvptx.h gpucompile_amdgpu.h
 TEST_SRCS = $(sort $(wildcard tests/test_*.c))
 TEST_BINS = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 
-.PHONY: all setup demo test check-headers examples windows cmake-example clean
+.PHONY: all setup demo test check-headers examples windows cmake-example clean sanitize valgrind fuzz test-corpus bench
 all: $(BUILD)/gpucompile
 
 # Installs what is missing (root on a fresh Debian machine; sudo otherwise).
@@ -70,13 +70,17 @@ windows: $(HEADERS)
 	$(MINGW)gcc -std=c11 $(MINGW_FLAGS) -c tests/impl.c -o $(BUILD)/windows/impl_c.o
 	$(MINGW)gcc -std=c11 $(MINGW_FLAGS) -DGPUCOMPILE_STATIC -c tests/impl.c -o $(BUILD)/windows/impl_static.o
 	$(MINGW)g++ -std=c++17 -x c++ $(MINGW_FLAGS) -c tests/impl.c -o $(BUILD)/windows/impl_cxx.o
+	$(MINGW)gcc -std=c11 $(MINGW_FLAGS) -DGPUCOMPILE_NVPTX_RUNTIME -c tests/impl.c -o $(BUILD)/windows/impl_cuda_rt.o
+	$(MINGW)gcc -std=c11 $(MINGW_FLAGS) -DGPUCOMPILE_AMDGPU_RUNTIME -c tests/impl.c -o $(BUILD)/windows/impl_hip_rt.o
 	$(MINGW)gcc -std=c11 $(MINGW_FLAGS) -c tools/gpucompile.c -o $(BUILD)/windows/gpucompile.o
-	@echo "windows: mingw-w64 gcc and g++, C11, C++17, static, CLI: ok"
+	for f in examples/[0-9][0-9]_*.c; do $(MINGW)gcc -std=c11 $(MINGW_FLAGS) -c $$f -o $(BUILD)/windows/example.o || exit 1; done
+	@echo "windows: mingw-w64 gcc and g++, C11, C++17, static, both runtimes, CLI, examples: ok"
 
 # examples/cmake: the headers vendored into a CMake project with find_package(LLVM).
 cmake-example: $(HEADERS)
 	cmake -S examples/cmake -B $(BUILD)/cmake -DLLVM_DIR=$$($(LLVM_CONFIG) --cmakedir) >/dev/null
 	cmake --build $(BUILD)/cmake
+	$(BUILD)/cmake/ex01 | grep -q '.entry saxpy' && echo "cmake-example: ex01 built and ran: ok"
 
 demo: setup all
 	@sh examples/demo.sh
@@ -84,5 +88,73 @@ demo: setup all
 test: setup all $(TEST_BINS) check-headers
 	@sh tests/run.sh $(BUILD)
 
+# Real kernels from Debian packages, gpucompile against LLVM's own tools (tests/corpus/).
+test-corpus: setup all
+	@GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile bash tests/corpus/corpus.sh; r=$$?; [ $$r = 77 ] || exit $$r
+
+# The benchmark (bench/README.md): several minutes, a table of ratios; not part of `make test`.
+# BENCH_ARGS="--reps 5" or "--max 10" to change it.
+bench: setup all
+	@GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile bash bench/run.sh $(BENCH_ARGS); r=$$?; [ $$r = 77 ] || exit $$r
+
 clean:
 	rm -rf $(BUILD)
+
+# ---- Never take the host down (issue 9): separate from `make test`; .ci/run calls them. ----
+# make sanitize: the CLI and the unit tests with ASan + UBSan (libLLVM itself is not
+# instrumented) into build-asan/, then the unit tests and the bad-input battery against them;
+# and the threads test with ThreadSanitizer.
+SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
+          UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+sanitize:
+	$(MAKE) BUILD=build-asan CFLAGS="$(SAN_FLAGS)" build-asan/gpucompile $(patsubst tests/%.c,build-asan/tests/%,$(TEST_SRCS))
+	@fails=0; for t in build-asan/tests/test_*; do echo "== $$t"; $(SAN_ENV) $$t > build-asan/$${t##*/}.log 2>&1 || fails=1; \
+	  grep -E "FAIL|ERROR|runtime error|passed," build-asan/$${t##*/}.log; done; \
+	echo "== tests/cli_battery.sh"; $(SAN_ENV) GPUCOMPILE=$(CURDIR)/build-asan/gpucompile sh tests/cli_battery.sh > build-asan/cli_battery.log 2>&1; \
+	grep -E "FAIL|SKIP|passed," build-asan/cli_battery.log; grep -q ", 0 failed" build-asan/cli_battery.log || fails=1; \
+	echo "== tests/test_threads.c with ThreadSanitizer (clang)"; \
+	$(CLANG) -std=c11 -O1 -g -fsanitize=thread $(LLVM_CFLAGS) -I. tests/impl.c tests/test_threads.c -o build-asan/tsan_threads $(LLVM_LIBS) \
+	  && TSAN_OPTIONS=halt_on_error=1 build-asan/tsan_threads > build-asan/tsan_threads.log 2>&1 || fails=1; grep -E "WARNING|passed," build-asan/tsan_threads.log; \
+	if grep -l -E "ERROR: (Address|Leak)Sanitizer|runtime error|ThreadSanitizer" build-asan/*.log; then fails=1; fi; \
+	if [ $$fails = 0 ]; then echo "sanitize: ok"; else echo "sanitize: FAILED (logs in build-asan/)"; exit 1; fi
+
+# make valgrind: a full compile per backend (bin where the toolkit allows, else isa) and two
+# failing compiles, under valgrind: no definitely-lost bytes, no invalid access.
+VALGRIND = valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=99 --suppressions=tests/valgrind.supp
+valgrind: all
+	@mkdir -p $(BUILD)/vg
+	@for tk in '#gpu.nvptx<chip = "sm_90">|examples/kernels/math_nvptx.ll' '#gpu.amdgpu<chip = "gfx90a">|examples/kernels/math_amdgpu.ll'; do \
+	  t=$${tk%%|*}; k=$${tk#*|}; f=bin; \
+	  $(BUILD)/gpucompile --no-cache -t "$$t" -f bin $$k -o $(BUILD)/vg/probe 2>/dev/null || f=isa; \
+	  echo "valgrind: $$t, format $$f"; \
+	  $(VALGRIND) $(BUILD)/gpucompile --no-cache -t "$$t" -f $$f $$k -o $(BUILD)/vg/out || exit 1; \
+	done
+	@echo 'declare i32 @llvm.amdgcn.workitem.id.x()' > $(BUILD)/vg/bad.ll
+	@printf 'define ptx_kernel void @k() {\n  %%x = call i32 @llvm.amdgcn.workitem.id.x()\n  ret void\n}\n' >> $(BUILD)/vg/bad.ll
+	@echo "valgrind: failing compiles (foreign intrinsic; ld.lld missing)"
+	@$(VALGRIND) $(BUILD)/gpucompile --no-cache -f isa $(BUILD)/vg/bad.ll -o $(BUILD)/vg/out 2>/dev/null; test $$? = 1
+	@$(VALGRIND) $(BUILD)/gpucompile --no-cache -t '#gpu.amdgpu' --tool ld.lld=/nonexistent -f bin examples/kernels/saxpy_amdgpu.ll -o $(BUILD)/vg/out 2>/dev/null; test $$? = 1
+	@echo "valgrind: ok"
+
+# make fuzz FUZZ_SECONDS=60: each libFuzzer target for FUZZ_SECONDS, from the committed seeds
+# (new inputs go to build-fuzz/corpus/, crashes to build-fuzz/crash-*: add those to
+# tests/fuzz/regressions/<target>/, which tests/test_fuzz.c replays in `make test`).
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS = target binary_text offload object ir
+FUZZ_FLAGS = -std=c11 -g -O1 -fno-omit-frame-pointer $(LLVM_CFLAGS) -I.
+build-fuzz/impl.o: tests/impl.c $(HEADERS)
+	@mkdir -p build-fuzz
+	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link,address -c tests/impl.c -o $@
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h build-fuzz/impl.o
+	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer,address $< build-fuzz/impl.o -o $@ $(LLVM_LIBS)
+fuzz: $(patsubst %,build-fuzz/fuzz_%,$(FUZZ_TARGETS))
+	@for t in $(FUZZ_TARGETS); do mkdir -p build-fuzz/corpus/$$t; echo "fuzz: $$t, $(FUZZ_SECONDS) s"; \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp build-fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=30 \
+	    -max_len=65536 -print_final_stats=1 -artifact_prefix=build-fuzz/crash-$$t- build-fuzz/corpus/$$t tests/fuzz/corpus/$$t \
+	    > build-fuzz/$$t.log 2>&1 || { tail -60 build-fuzz/$$t.log; echo "fuzz: $$t FAILED"; exit 1; }; \
+	  grep -E "stat::number_of_executed_units|stat::new_units_added" build-fuzz/$$t.log | tr '\n' ' '; echo; done
+	@echo "fuzz: ok"
+
+# The fuzz targets' sources are part of the replay test.
+$(BUILD)/tests/test_fuzz: $(wildcard tests/fuzz/*.c tests/fuzz/*.h)

@@ -1,0 +1,1 @@
+gpu.binary @r <#gpucompile.runtime_select> [#gpu.object<#gpu.nvptx<chip = "sm_90">, fatbin = "">]

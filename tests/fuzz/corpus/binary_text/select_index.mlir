@@ -1,0 +1,1 @@
+gpu.binary @k <#gpu.select_object<1 : i64>> [#gpu.object<#gpu.nvptx<chip = "sm_80">, "\00\01abc">, #gpu.object<#gpu.amdgpu<chip = "gfx90a">, bin = "\7FELF">]
