@@ -104,7 +104,8 @@ GPUCOMPILE__PRIVATE void gpucompile_amdgpu__initialize(void) {
 
 GPUCOMPILE__PRIVATE int gpucompile_amdgpu__is_kernel(gpucompile_job *job, LLVMValueRef fn) {
     (void)job;
-    return LLVMGetFunctionCallConv(fn) == 91 /* amdgpu_kernel */;
+    unsigned cc = LLVMGetFunctionCallConv(fn);
+    return cc == 91 /* amdgpu_kernel */ || cc == 76 /* spir_kernel, which LLVM treats as one */;
 }
 
 /* ---- what the target asks for ---------------------------------------------------------- */
@@ -160,6 +161,28 @@ GPUCOMPILE__PRIVATE void gpucompile_amdgpu__add_feature(char *list, size_t size,
 }
 
 /* Reads the target; on a refusal logs why (when log is set) and returns an error. */
+/* The features a user may set: LLVM 19 prints unknown ones on stderr and dies on some real
+   ones (-flat-address-space, -fp64, +requires-cov6 on gfx900), so only these pass. */
+static const char gpucompile_amdgpu__features[] = "xnack,sramecc,wavefrontsize32,wavefrontsize64,cumode,tgsplit";
+
+/* The first entry of a comma-separated feature list that is not +/- an allowed feature (xnack
+   and sramecc: only on chips that have them; LLVM warns on stderr otherwise), or NULL. */
+GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__bad_feature(const char *chip, const char *list) {
+    const char *p = list;
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        char id[64];
+        if (n < 2 || (p[0] != '+' && p[0] != '-') || !gpucompile__in_list(gpucompile_amdgpu__features, p + 1, n - 1)) return p;
+        if ((n == 6 || n == 8) && (strncmp(p + 1, "xnack", 5) == 0 || strncmp(p + 1, "sramecc", 7) == 0)) {
+            snprintf(id, sizeof id, "%s:%.*s%c", chip, (int)n - 1, p + 1, p[0]);
+            if (!gpucompile_chip_supported(GPUCOMPILE_TARGET_AMDGPU, id)) return p;
+        }
+        p += n;
+        if (*p) p++;
+    }
+    return NULL;
+}
+
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__configure_from(gpucompile_job *job, int log, gpucompile_amdgpu__config *c) {
     const gpucompile_target *t = job->target;
     const char *chip = gpucompile_target_chip(t), *colon = strchr(chip, ':');
@@ -178,6 +201,15 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__configure_from(gpucompi
     }
     if (why) {
         if (log) gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "chip '%s': %s", chip, why);
+        return GPUCOMPILE_ERROR_INVALID_TARGET;
+    }
+    if ((why = gpucompile_amdgpu__bad_feature(c->chip, user)) != NULL) {
+        int n = (int)strcspn(why, ",");
+        if (log && n > 1 && gpucompile__in_list(gpucompile_amdgpu__features, why + 1, (size_t)n - 1))
+            gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "feature '%.*s' is not available on %s", n, why, c->chip);
+        else if (log)
+            gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "feature '%.*s' is not supported for AMDGPU targets (allowed: +/- %s)",
+                             n, why, gpucompile_amdgpu__features);
         return GPUCOMPILE_ERROR_INVALID_TARGET;
     }
     snprintf(c->features, sizeof c->features, "%s", user);

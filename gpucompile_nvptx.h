@@ -388,7 +388,8 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__ptxas_version(gpucompile_job *job, con
     argv[1] = "--version";
     argv[2] = NULL;
     *major = *minor = 0;
-    if (gpucompile_job_run_tool(job, argv, 30.0, &st, &out, NULL) == GPUCOMPILE_OK && st == 0 && out &&
+    if (gpucompile_job_run_tool(job, argv, job->options->tool_timeout_s < 30.0 ? job->options->tool_timeout_s : 30.0,
+                                &st, &out, NULL) == GPUCOMPILE_OK && st == 0 && out &&
         (rel = strstr(out, "release ")) != NULL)
         ok = sscanf(rel + 8, "%d.%d", major, minor) == 2;
     gpucompile_job_free(job, out);
@@ -1111,8 +1112,24 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__initialize(void) {
 }
 
 GPUCOMPILE__PRIVATE int gpucompile_nvptx__is_kernel(gpucompile_job *job, LLVMValueRef fn) {
-    (void)job;
-    return LLVMGetFunctionCallConv(fn) == 71 /* ptx_kernel */;
+    /* clang 19 (OpenCL, CUDA) marks kernels with !nvvm.annotations {fn, !"kernel", i32 1}. */
+    LLVMModuleRef m = LLVMGetGlobalParent(fn);
+    unsigned i, n = LLVMGetNamedMetadataNumOperands(m, "nvvm.annotations");
+    LLVMValueRef *nodes, ops[3];
+    int found = 0;
+    if (LLVMGetFunctionCallConv(fn) == 71 /* ptx_kernel */) return 1;
+    if (!n || !(nodes = (LLVMValueRef *)gpucompile_job_alloc(job, n * sizeof *nodes))) return 0;
+    LLVMGetNamedMetadataOperands(m, "nvvm.annotations", nodes);
+    for (i = 0; i < n && !found; i++) {
+        unsigned len;
+        const char *s;
+        if (LLVMGetMDNodeNumOperands(nodes[i]) != 3) continue;
+        LLVMGetMDNodeOperands(nodes[i], ops);
+        s = ops[1] && LLVMIsAMDString(ops[1]) ? LLVMGetMDString(ops[1], &len) : NULL;
+        found = ops[0] == fn && s && len == 6 && memcmp(s, "kernel", 6) == 0;
+    }
+    gpucompile_job_free(job, nodes);
+    return found;
 }
 
 GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {

@@ -94,9 +94,11 @@ static void test_bad_inputs(void) {
     opts.format = GPUCOMPILE_FORMAT_LLVM;
     CHECK(compile_path(saxpy, &t, &opts, &l, &o) == GPUCOMPILE_OK);
     if (o) {
+        gpucompile_object *half = (gpucompile_object *)&t;
         opts.logger = t_logger(&l);
         opts.format = GPUCOMPILE_FORMAT_ISA;
-        CHECK(gpucompile_compile_ir(o->data, o->size / 2, "half.bc", &t, &opts, &o) == GPUCOMPILE_ERROR_INVALID_INPUT);
+        CHECK(gpucompile_compile_ir(o->data, o->size / 2, "half.bc", &t, &opts, &half) == GPUCOMPILE_ERROR_INVALID_INPUT);
+        CHECK(half == NULL);
         CHECK_LOG(&l, "bitcode");
     }
     gpucompile_object_free(o);
