@@ -2067,6 +2067,19 @@ typedef struct gpucompile__job {
     double stage_start;
 } gpucompile__job;
 
+/* LLVM echoes input lines in its messages: control bytes and invalid UTF-8 become '?' so that
+   a logger printing them cannot be fed terminal escapes or mojibake. */
+GPUCOMPILE__PRIVATE void gpucompile__printable(char *s) {
+    unsigned char *p = (unsigned char *)s;
+    while (*p) {
+        int n = *p < 0x80 ? 0 : (*p & 0xE0) == 0xC0 ? 1 : (*p & 0xF0) == 0xE0 ? 2 : (*p & 0xF8) == 0xF0 ? 3 : -1, k;
+        for (k = 1; k <= n; k++)
+            if ((p[k] & 0xC0) != 0x80) { n = -1; break; }
+        if (n < 0 || (n == 0 && ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f))) { *p++ = '?'; continue; }
+        p += n + 1;
+    }
+}
+
 GPUCOMPILE_DEF void gpucompile_job_log(gpucompile_job *job, gpucompile_severity sev, gpucompile_result res,
                                        const char *origin, const char *fmt, ...) {
     gpucompile__job *j = (gpucompile__job *)job;
@@ -2077,6 +2090,7 @@ GPUCOMPILE_DEF void gpucompile_job_log(gpucompile_job *job, gpucompile_severity 
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    gpucompile__printable(msg);
     gpucompile__log(j->logger, sev, res, job->stage, origin, msg);
 }
 
