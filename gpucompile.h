@@ -748,7 +748,6 @@ GPUCOMPILE__PRIVATE int gpucompile__dlfn(void *lib, const char *name, void *fnpt
 #error "gpucompile: define all of GPUCOMPILE_MALLOC, GPUCOMPILE_REALLOC and GPUCOMPILE_FREE, or none"
 #endif
 #else
-#include <stdlib.h>
 #define GPUCOMPILE_MALLOC(sz, u) ((void)(u), malloc(sz))
 #define GPUCOMPILE_REALLOC(p, sz, u) ((void)(u), realloc((p), (sz)))
 #define GPUCOMPILE_FREE(p, u) ((void)(u), free(p))
@@ -756,6 +755,7 @@ GPUCOMPILE__PRIVATE int gpucompile__dlfn(void *lib, const char *name, void *fnpt
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h> /* getenv, qsort, bsearch (and malloc when no allocator macros are given) */
 #include <string.h>
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>

@@ -123,7 +123,7 @@ check "empty object list: MLIR's message" grep -q "an array of GPU object attrib
 G -f isa -t "$T80" "$NV" -j 0 2>/dev/null
 check "-j 0 is a usage error" test $? -eq 2
 G -f isa "$NV" "$NV" 2>/dev/null
-check "two inputs without --merge: usage error" test $? -eq 2
+check "the same input twice in a batch (same stem): usage error" test $? -eq 2
 check "no temporary files left" test -z "$(ls "$D/tmp")"
 check "no temporary output next to the outputs" test -z "$(ls "$D" | grep '\.tmp')"
 

@@ -399,6 +399,7 @@ static int list_binary(const cli *c, gpucompile_logger *logger) {
 /* ---- batch: several inputs in one process -------------------------------------------------- */
 /* One process for many modules keeps LLVM's target set-up, the vendor libraries and the core's
    library index warm; -j N compiles N inputs at once, each on its own thread and LLVM context. */
+#include <errno.h>
 #if defined(_WIN32)
 #include <direct.h>
 #include <io.h>
@@ -409,7 +410,6 @@ static void batch_unlock(batch_mutex *m) { ReleaseSRWLockExclusive(m); }
 static int batch_tty(void) { return _isatty(_fileno(stderr)); }
 static int batch_mkdir(const char *d) { return _mkdir(d) == 0 || errno == EEXIST; }
 #else
-#include <errno.h>
 #include <pthread.h>
 #include <sys/stat.h>
 typedef pthread_mutex_t batch_mutex;
@@ -489,6 +489,7 @@ static int batch_one(batch *b, const char *path) {
         if (b->c->verbose) {
             batch_lock(&b->mutex);
             batch_show(b, NULL);
+            fprintf(stderr, "gpucompile: %s:\n", path);
             for (i = 0; i < bin->num_objects; i++) print_object(bin->objects[i]);
             batch_unlock(&b->mutex);
         }

@@ -1,0 +1,19 @@
+#!/usr/bin/env python3
+"""Wraps an LLVM-dialect module (mlir-translate-19 --import-llvm) in a gpu.module for
+mlir-opt-19 --gpu-module-to-binary:  mlir_wrap.py nvvm|rocdl CHIP LIB... < in.mlir > out.mlir
+OpenCL kernels (spir_kernel on NVPTX) become nvvm.kernel functions; the module's data layout
+attribute is dropped (the gpu.module's target sets it), the rest is kept as imported."""
+import re
+import sys
+
+kind, chip, libs = sys.argv[1], sys.argv[2], sys.argv[3:]
+text = sys.stdin.read()
+# The first line is `module [attributes {...}] {`: the body is the rest, to the last brace.
+body = text[text.index("\n", text.index("module")) + 1:text.rindex("}")]
+if kind == "nvvm":
+    # spir_kernel is what clang gives OpenCL kernels on NVPTX; NVVM wants nvvm.kernel.
+    body = re.sub(r"llvm\.func spir_kernelcc (@[\w.$]+\(.*?\)) attributes \{",
+                  r"llvm.func \1 attributes {nvvm.kernel, ", body)
+link = ", ".join('"%s"' % l for l in libs)
+target = '#%s.target<chip = "%s"%s>' % (kind, chip, ", link = [%s]" % link if libs else "")
+sys.stdout.write("module attributes {gpu.container_module} {\n  gpu.module @k [%s] {\n%s\n  }\n}\n" % (target, body))
