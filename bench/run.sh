@@ -159,10 +159,12 @@ for rep in $(seq 1 "$REPS"); do
     rm -rf "$W/out" && mkdir -p "$W/out"
     timed nv.gc "$rep" gc --no-cache -t "$NV_T" "${NV_LINK[@]}" -o "$W/out/nv" "${NV_IN[@]}"
     timed nv.tools "$rep" tools_batch nvptx
+    timed nv.gcj "$rep" gc --no-cache -j "$(nproc)" -t "$NV_T" "${NV_LINK[@]}" -o "$W/out/nvj" "${NV_IN[@]}"
     timed nv.gcm "$rep" gc --no-cache -t "$NV_T" "${NV_LINK[@]}" -o "$W/out/nvm" "${NV_MIN[@]}"
     timed nv.mlir "$rep" mlir_batch nvptx
     timed amd.gc "$rep" gc --no-cache -t "$AMD_T" "${AMD_LINK[@]}" -o "$W/out/amd" "${AMD_IN[@]}"
     timed amd.tools "$rep" tools_batch amdgpu
+    timed amd.gcj "$rep" gc --no-cache -j "$(nproc)" -t "$AMD_T" "${AMD_LINK[@]}" -o "$W/out/amdj" "${AMD_IN[@]}"
     timed amd.gcm "$rep" gc --no-cache -t "$AMD_T" "${AMD_LINK[@]}" -o "$W/out/amdm" "${AMD_MIN[@]}"
     timed amd.mlir "$rep" mlir_batch amdgpu
     rm -rf "$W/cache"
@@ -210,8 +212,10 @@ echo
 echo "| what (seconds for the whole batch)                   |        A |        B | A / B | target | met  |"
 echo "|------------------------------------------------------|----------|----------|-------|--------|------|"
 row "cubin, $nn modules: gpucompile / LLVM tools + ptxas" nv.gc nv.tools 0.25
+row "cubin, $nn modules: gpucompile -j $(nproc) / LLVM tools + ptxas" nv.gcj nv.tools 0.25
 row "cubin, $nnm modules: gpucompile / mlir-opt-19" nv.gcm nv.mlir 0.35
 row "hsaco, $na modules: gpucompile / LLVM tools + ld.lld" amd.gc amd.tools 0.35
+row "hsaco, $na modules: gpucompile -j $(nproc) / LLVM tools + ld.lld" amd.gcj amd.tools 0.35
 row "hsaco, $nam modules: gpucompile / mlir-opt-19 (ROCDL)" amd.gcm amd.mlir 1.00
 row "cubin, $nn modules: cache hit / cold" cache.warm cache.cold 0.05
 row "cubin x 2 targets ($NV_CHIP, $NV_CHIP2): -j 2 / -j 1" j2 j1 0.65
