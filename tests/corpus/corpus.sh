@@ -1,0 +1,278 @@
+#!/usr/bin/env bash
+# The real-kernel corpus test. OpenCL C kernels from Debian packages (packages.txt, fetched at
+# test time, never installed) are compiled by clang-19 to LLVM IR for NVPTX and AMDGPU; each
+# module then goes through gpucompile and through LLVM's own chain on the same IR with the
+# same libraries (llvm-link --only-needed, opt -O2, llc, then ptxas / ld.lld). Where the
+# reference succeeds, gpucompile must too, its PTX must pass ptxas, its assembly must pass
+# llvm-mc, and its cubin / hsaco must hold the same kernels; where one side refuses and the
+# other does not, the module fails unless KNOWN.md documents the difference.
+#
+#   corpus.sh [--quick] [--only TEXT] [-j N] [--results FILE] [--keep DIR]
+#     --quick      the few modules of QUICK only (what `make test` runs)
+#     --only TEXT  the modules whose package/file name contains TEXT
+#     --results    also write one line per module: STATUS|TARGET|MODULE|DETAIL|MS
+#     --keep DIR   keep every intermediate file under DIR
+# Environment: GPUCOMPILE (default build/gpucompile), GPUCOMPILE_CORPUS_CACHE (default
+# ${XDG_CACHE_HOME:-~/.cache}/gpucompile-corpus), CUDA_PATH (default /usr/local/cuda).
+# Exit: 0 no module failed; 1 some failed; 77 nothing to test (no network, no tools).
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+export GPUCOMPILE=${GPUCOMPILE:-$ROOT/build/gpucompile}
+export CACHE=${GPUCOMPILE_CORPUS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gpucompile-corpus}
+export CUDA=${CUDA_PATH:-/usr/local/cuda}
+export KNOWN=$HERE/KNOWN.md
+export NV_CHIP=sm_80 AMD_CHIP=gfx90a
+export NV_TARGET="#gpu.nvptx<chip = \"$NV_CHIP\">" AMD_TARGET="#gpu.amdgpu<chip = \"$AMD_CHIP\">"
+# Cheap modules that cover both outcomes: compiled by both sides, refused by both sides.
+QUICK="hashcat-data/amp_a3.cl hashcat-data/markov_le.cl darktable/bilateral.cl python3-silx/convolution.cl"
+
+# Flags for clang-19, after the way each application builds its kernels at run time.
+pkg_flags() { # PKG TARGET DIR
+    case $1 in
+    darktable) # darktable's opencl.c: -cl-fast-relaxed-math -D<VENDOR>=1 -I<kernel dir>
+        echo "-cl-fast-relaxed-math -I $3 -D$([ "$2" = nvptx ] && echo NVIDIA || echo AMD)=1" ;;
+    hashcat-data) # hashcat's backend.c: KERNEL_STATIC, the include path, the device's features;
+        # the digest layout is per hash mode (MD5's here: any valid one compiles).
+        local common="-D KERNEL_STATIC -D INCLUDE_PATH=. -D XM2S(x)=#x -D M2S(x)=XM2S(x)
+            -D LOCAL_MEM_TYPE=1 -D DEVICE_TYPE=4 -D VECT_SIZE=1 -D DGST_R0=0 -D DGST_R1=3
+            -D DGST_R2=2 -D DGST_R3=1 -D DGST_ELEM=4 -D KERN_TYPE=0 -D ATTACK_EXEC=11
+            -D ATTACK_KERN=0 -D _unroll"
+        if [ "$2" = nvptx ]; then # IS_NV: inline PTX (lop3, prmt, bfe); OpenCL C spells asm __asm__
+            echo "$common -D VENDOR_ID=32 -D CUDA_ARCH=800 -Dasm=__asm__ -D HAS_PRMT=1 -D HAS_LOP3=1
+                -D HAS_BFE=1 -D HAS_MOV64=1 -D HAS_ADD=1 -D HAS_ADDC=1 -D HAS_SUB=1 -D HAS_SUBC=1"
+        else # IS_AMD + HAS_VPERM: ROCm code paths (v_perm, v_add3, bitalign)
+            echo "$common -D VENDOR_ID=1 -D HAS_VPERM=1 -D HAS_VADD3=1 -D HAS_VBFE=1 -D HAS_BFE=1
+                -D HAS_VADD=1 -D HAS_VADD_CO=1 -D HAS_VADDC_CO=1 -D HAS_VSUB=1 -D HAS_VSUB_CO=1
+                -D HAS_VSUBB=1 -D HAS_VSUBB_CO=1 -D HAS_VADDC=1"
+        fi ;;
+    python3-silx) echo "" ;; # silx's own options are per kernel, none for these files
+    python3-pyfai) # pyFAI prepends silx's doubleword.cl and its kahan.cl and passes the sizes;
+        # for_eclipse.h, an editor's helper it includes, is not shipped: an empty one stands in.
+        echo "-I $WORK/shim -include $CACHE/python3-silx/$(pkg_dir python3-silx)/doubleword.cl
+            -include $3/kahan.cl -D NBINS=1000 -D NIMAGE=4096 -D WORKGROUP_SIZE=32 -D NLUT=16
+            -D ON_CPU=0" ;;
+    esac
+}
+
+# -cl-no-stdinc + -finclude-default-header: the full opencl-c.h (the driver's default,
+# -fdeclare-opencl-builtins, lacks the cl_amd_media_ops functions hashcat calls).
+# -fgnu89-inline: darktable's plain `inline` functions get a body at -O0 (C99 rules give none).
+CLANG_FLAGS="-x cl -cl-std=CL1.2 -cl-no-stdinc -Xclang -finclude-default-header -emit-llvm -S
+    -O0 -Xclang -disable-O0-optnone -fgnu89-inline -w"
+export CLANG_FLAGS
+
+# First error line of a log, short and without the work directory.
+why() {
+    local l
+    l=$(grep -m1 -E 'error|fatal|ERROR|Unresolved|Cannot select' "$1" 2>/dev/null || head -n1 "$1" 2>/dev/null)
+    l=${l//$2\//}
+    l=${l#gpucompile: }
+    l=$(printf '%s' "$l" | tr -s ' \t' ' ' | cut -c1-160)
+    printf '%s' "${l:-no message}"
+}
+
+kernels() { # TARGET FILE: the kernel names in a cubin (STO_CUDA_ENTRY) or hsaco (*.kd)
+    if [ "$1" = nvptx ]; then
+        llvm-readelf-19 --syms -W "$2" | awk '$4 == "FUNC" && /<other: 0x10>/ { print $NF }' | sort -u
+    else
+        llvm-readelf-19 --syms -W "$2" | awk '$4 == "OBJECT" && $NF ~ /\.kd$/ { sub(/\.kd$/, "", $NF); print $NF }' | sort -u
+    fi
+}
+
+# LLVM's own chain: IN.ll -> $D/ref.bin; on failure prints "STAGE: message" and returns 1.
+reference() { # TARGET DIR
+    local t=$1 d=$2
+    if [ "$t" = nvptx ]; then
+        llvm-link-19 --only-needed -suppress-warnings "$d/in.ll" "$CLC_NV" "$LIBDEVICE" -o "$d/ref.bc" 2>"$d/ref.err" || { echo "llvm-link: $(why "$d/ref.err" "$d")"; return 1; }
+        opt-19 -O2 -mcpu=$NV_CHIP "$d/ref.bc" -o "$d/ref.opt.bc" 2>"$d/ref.err" || { echo "opt: $(why "$d/ref.err" "$d")"; return 1; }
+        llc-19 -O2 -mcpu=$NV_CHIP "$d/ref.opt.bc" -o "$d/ref.ptx" 2>"$d/ref.err" || { echo "llc: $(why "$d/ref.err" "$d")"; return 1; }
+        "$CUDA/bin/ptxas" -arch=$NV_CHIP "$d/ref.ptx" -o "$d/ref.bin" 2>"$d/ref.err" || { echo "ptxas: $(why "$d/ref.err" "$d")"; return 1; }
+    else
+        # shellcheck disable=SC2086 # AMD_LIBS: a list of paths
+        llvm-link-19 --only-needed -suppress-warnings "$d/in.ll" $AMD_LIBS -o "$d/ref.bc" 2>"$d/ref.err" || { echo "llvm-link: $(why "$d/ref.err" "$d")"; return 1; }
+        opt-19 -O2 -mcpu=$AMD_CHIP "$d/ref.bc" -o "$d/ref.opt.bc" 2>"$d/ref.err" || { echo "opt: $(why "$d/ref.err" "$d")"; return 1; }
+        llc-19 -O2 -mcpu=$AMD_CHIP -filetype=obj "$d/ref.opt.bc" -o "$d/ref.o" 2>"$d/ref.err" || { echo "llc: $(why "$d/ref.err" "$d")"; return 1; }
+        ld.lld-19 -shared --no-undefined "$d/ref.o" -o "$d/ref.bin" 2>"$d/ref.err" || { echo "ld.lld: $(why "$d/ref.err" "$d")"; return 1; }
+    fi
+}
+
+# gpucompile IN.ll FORMAT OUT: its exit status; a signal is a failure whatever the reference did.
+# --no-cache: a cache hit would test the cache, not the compile.
+gpuc() { # TARGET DIR FORMAT OUT
+    local tt libs
+    if [ "$1" = nvptx ]; then tt=$NV_TARGET; libs=(-l "$CLC_NV"); else tt=$AMD_TARGET; libs=(-l "$AMD_OPENCL"); fi
+    "$GPUCOMPILE" --no-cache -t "$tt" -f "$3" "$2/in.ll" "${libs[@]}" -o "$4" 2>"$2/gc.err"
+}
+
+known() { grep -qF "| $1 | $2 |" "$KNOWN"; }
+
+# One module for one target: prints STATUS|TARGET|MODULE|DETAIL.
+one() { # TARGET PKG FILE
+    local t=$1 pkg=$2 f=$3 mod="$2/$3" d dir flags tf r rc rs a b
+    dir=$CACHE/$pkg/$(pkg_dir "$pkg")
+    d=$WORK/$t/$pkg/${f%.cl}; mkdir -p "$d"
+    flags=$(pkg_flags "$pkg" "$t" "$dir")
+    if [ "$t" = nvptx ]; then tf="-target nvptx64-nvidia-cuda"; else tf="-target amdgcn-amd-amdhsa -mcpu=$AMD_CHIP -nogpulib"; fi
+    # shellcheck disable=SC2086
+    if ! (cd "$dir" && clang-19 $CLANG_FLAGS $tf $flags "$f" -o "$d/in.ll") 2>"$d/clang.err"; then
+        echo "frontend|$t|$mod|clang: $(why "$d/clang.err" "$d")"; return
+    fi
+    rs=$(reference "$t" "$d"); r=$?
+    if [ $r -ne 0 ]; then # the reference refuses: gpucompile must refuse too, cleanly
+        gpuc "$t" "$d" bin "$d/gc.bin"; rc=$?
+        if [ $rc -ge 128 ]; then echo "fail|$t|$mod|gpucompile died with signal $((rc - 128)) (reference: $rs)"
+        elif [ $rc -eq 0 ]; then
+            if known "$t" "$mod"; then echo "known|$t|$mod|gpucompile accepts, reference: $rs"
+            else echo "fail|$t|$mod|gpucompile accepts what the reference refuses: $rs"; fi
+        else echo "refused|$t|$mod|reference: $rs; gpucompile: $(why "$d/gc.err" "$d")"; fi
+        return
+    fi
+    gpuc "$t" "$d" isa "$d/gc.isa"; rc=$?
+    if [ $rc -eq 0 ]; then gpuc "$t" "$d" bin "$d/gc.bin"; rc=$?; fi
+    if [ $rc -ne 0 ]; then
+        if [ $rc -ge 128 ]; then echo "fail|$t|$mod|gpucompile died with signal $((rc - 128))"
+        elif known "$t" "$mod"; then echo "known|$t|$mod|gpucompile refuses: $(why "$d/gc.err" "$d")"
+        else echo "fail|$t|$mod|gpucompile refuses what the reference accepts: $(why "$d/gc.err" "$d")"; fi
+        return
+    fi
+    # gpucompile's assembly must be accepted by the assembler of its target.
+    if [ "$t" = nvptx ]; then
+        "$CUDA/bin/ptxas" -arch=$NV_CHIP "$d/gc.isa" -o "$d/gc.isa.cubin" 2>"$d/as.err" ||
+            { echo "fail|$t|$mod|ptxas rejects gpucompile's PTX: $(why "$d/as.err" "$d")"; return; }
+    else
+        llvm-mc-19 -triple=amdgcn-amd-amdhsa -mcpu=$AMD_CHIP -filetype=obj "$d/gc.isa" -o "$d/gc.isa.o" 2>"$d/as.err" ||
+            { echo "fail|$t|$mod|llvm-mc rejects gpucompile's assembly: $(why "$d/as.err" "$d")"; return; }
+    fi
+    a=$(kernels "$t" "$d/ref.bin"); b=$(kernels "$t" "$d/gc.bin")
+    if [ -z "$a" ]; then echo "fail|$t|$mod|no kernel in the reference's binary"
+    elif [ "$a" != "$b" ]; then
+        echo "fail|$t|$mod|kernels differ: reference $(echo "$a" | wc -l), gpucompile $(echo "$b" | wc -l): $(diff <(echo "$a") <(echo "$b") | grep '^[<>]' | head -3 | tr '\n' ' ')"
+    elif grep -q 'defines no kernel' "$d/gc.err"; then
+        echo "fail|$t|$mod|gpucompile warns that the module defines no kernel, but it has kernels"
+    else echo "pass|$t|$mod|$(echo "$a" | wc -l) kernels"; fi
+}
+
+pkg_dir() { awk -v p="$1" '$1 == p { print $2 }' "$HERE/packages.txt"; }
+
+# apt-get download + dpkg -x into the cache, once; a failure (no network) returns 1.
+fetch() { # PKG
+    local p=$1 tmp
+    [ -f "$CACHE/$p/.done" ] && return 0
+    tmp=$(mktemp -d "$CACHE/.dl.XXXXXX") || return 1
+    if ! (cd "$tmp" && apt-get download -q "$p" >/dev/null 2>&1); then
+        # A fresh machine may have no package lists yet: refresh them once (root only).
+        if [ "$(id -u)" = 0 ] && [ -z "${CORPUS_UPDATED:-}" ]; then
+            CORPUS_UPDATED=1; apt-get update -qq >/dev/null 2>&1
+            (cd "$tmp" && apt-get download -q "$p" >/dev/null 2>&1) || { rm -rf "$tmp"; return 1; }
+        else rm -rf "$tmp"; return 1; fi
+    fi
+    rm -rf "${CACHE:?}/$p" && mkdir -p "$CACHE/$p" && dpkg -x "$tmp"/*.deb "$CACHE/$p" && touch "$CACHE/$p/.done"
+    local r=$?; rm -rf "$tmp"; return $r
+}
+
+
+# Libraries that complete the OpenCL builtins: libclc for NVPTX (Debian's libclc-19, else that
+# package unpacked in the cache) with libdevice, ROCm's opencl.bc for AMDGPU. gpucompile gets
+# libclc / opencl.bc with -l and adds libdevice, ocml, ockl and the oclc controls itself; the
+# reference links the same set, for the same chip.
+libraries() {
+    local c
+    CLC_NV=/usr/lib/clc/nvptx64--nvidiacl.bc
+    [ -f $CLC_NV ] || CLC_NV=$CACHE/libclc-19/usr/lib/clc/nvptx64--nvidiacl.bc
+    LIBDEVICE=$CUDA/nvvm/libdevice/libdevice.10.bc
+    ROCM_BC=$(ls -d /usr/lib/*/amdgcn/bitcode 2>/dev/null | head -n1)
+    AMD_OPENCL=$ROCM_BC/opencl.bc
+    AMD_LIBS="$ROCM_BC/opencl.bc $ROCM_BC/ocml.bc $ROCM_BC/ockl.bc"
+    for c in isa_version_${AMD_CHIP#gfx} abi_version_500 wavefrontsize64_on daz_opt_off unsafe_math_off finite_only_off correctly_rounded_sqrt_on; do
+        AMD_LIBS="$AMD_LIBS $ROCM_BC/oclc_$c.bc"
+    done
+}
+
+# The whole run, in a function: bash then reads it all before running it, so an edit of this
+# file during a run cannot change the run.
+main() {
+    local tool t tt pkg pdir globs g path f start
+    JOBS=2 QUICK_ONLY=0 RESULTS="" KEEPDIR="" ONLY=""
+    while [ $# -gt 0 ]; do
+        case $1 in
+        --quick) QUICK_ONLY=1 ;;
+        -j) JOBS=$2; shift ;;
+        --results) RESULTS=$2; shift ;;
+        --keep) KEEPDIR=$2; shift ;;
+        --only) ONLY=$2; shift ;;
+        *) echo "usage: corpus.sh [--quick] [--only TEXT] [-j N] [--results FILE] [--keep DIR]" >&2; exit 2 ;;
+        esac
+        shift
+    done
+
+    for tool in clang-19 llvm-link-19 opt-19 llc-19 llvm-mc-19 ld.lld-19 llvm-readelf-19 dpkg apt-get "$CUDA/bin/ptxas" "$GPUCOMPILE"; do
+        command -v "$tool" >/dev/null 2>&1 || { echo "SKIP corpus: $tool not found"; exit 77; }
+    done
+    mkdir -p "$CACHE" || { echo "SKIP corpus: cannot create $CACHE"; exit 77; }
+    libraries
+    if [ ! -f "$CLC_NV" ]; then
+        fetch libclc-19 || { echo "SKIP corpus: libclc-19 is not installed and cannot be downloaded"; exit 77; }
+    fi
+    [ -f "$AMD_OPENCL" ] || { echo "SKIP corpus: rocm-device-libs is not installed"; exit 77; }
+    [ -f "$LIBDEVICE" ] || { echo "SKIP corpus: no libdevice in $CUDA"; exit 77; }
+
+    if [ -n "$KEEPDIR" ]; then mkdir -p "$KEEPDIR" && WORK=$(cd "$KEEPDIR" && pwd); else WORK=$(mktemp -d); fi
+    export WORK
+    trap '[ -n "$KEEPDIR" ] || rm -rf "$WORK"' EXIT
+    mkdir -p "$WORK/shim" && : > "$WORK/shim/for_eclipse.h"
+
+    # A target that gpucompile cannot compile for at all (no backend yet) is skipped, loudly.
+    printf '%s\n' 'target triple = "nvptx64-nvidia-cuda"' 'define void @k(ptr addrspace(1) %p) {' \
+        '  store i32 1, ptr addrspace(1) %p' '  ret void' '}' '!nvvm.annotations = !{!0}' \
+        '!0 = !{ptr @k, !"kernel", i32 1}' > "$WORK/probe.nvptx.ll"
+    printf '%s\n' 'target triple = "amdgcn-amd-amdhsa"' 'define amdgpu_kernel void @k(ptr addrspace(1) %p) {' \
+        '  store i32 1, ptr addrspace(1) %p' '  ret void' '}' > "$WORK/probe.amdgpu.ll"
+    TARGETS=""
+    for t in nvptx amdgpu; do
+        if [ $t = nvptx ]; then tt=$NV_TARGET; else tt=$AMD_TARGET; fi
+        if "$GPUCOMPILE" --no-cache -t "$tt" -f bin "$WORK/probe.$t.ll" -o "$WORK/probe.$t" 2>"$WORK/probe.err"; then TARGETS="$TARGETS $t"
+        else echo "SKIP corpus $t: gpucompile cannot make a binary for $tt: $(why "$WORK/probe.err" "$WORK")"; fi
+    done
+    [ -n "$TARGETS" ] || exit 77
+
+    # The module list, TARGET PKG FILE a line, then the modules in parallel.
+    while read -r pkg pdir globs; do
+        case $pkg in ''|\#*) continue ;; esac
+        if [ $QUICK_ONLY = 1 ]; then case " $QUICK " in *" $pkg/"*) ;; *) continue ;; esac; fi
+        if ! fetch "$pkg"; then echo "SKIP corpus: cannot download $pkg (no network or no package lists?)" >&2; exit 77; fi
+        for g in $globs; do
+            for path in "$CACHE/$pkg/$pdir"/$g; do
+                [ -f "$path" ] || continue
+                f=${path#"$CACHE/$pkg/$pdir/"}
+                if [ $QUICK_ONLY = 1 ]; then case " $QUICK " in *" $pkg/$f "*) ;; *) continue ;; esac; fi
+                case $pkg/$f in *"$ONLY"*) ;; *) continue ;; esac
+                for t in $TARGETS; do echo "$t $pkg $f"; done
+            done
+        done
+    done < "$HERE/packages.txt" > "$WORK/list"
+    export HERE CLANG_FLAGS
+    start=$(date +%s)
+    xargs -P "$JOBS" -L 1 bash "$HERE/corpus.sh" --one < "$WORK/list" | tee "$WORK/results" |
+        awk -F'|' '{ printf "%-8s %-6s %-38s %5.1f s  %s\n", $1, $2, $3, $5 / 1000, $4; fflush() }'
+    [ -z "$RESULTS" ] || cp "$WORK/results" "$RESULTS"
+
+    # Counts per target, then the reasons of the refusals, grouped (quoted names left out).
+    echo "corpus: $(awk '{ print $2 }' "$WORK/list" | sort -u | tr '\n' ' ')- $(wc -l < "$WORK/list") compiles in $(( $(date +%s) - start )) s with $JOBS jobs"
+    for t in $TARGETS; do
+        awk -F'|' -v t="$t" '$2 == t { n++; c[$1]++; ms += $5 }
+            END { printf "%s: %d modules, %d succeeded, %d failed, %d refused by both, %d documented differences, %d not compiled by clang (%.0f s)\n",
+                  t, n, c["pass"], c["fail"], c["refused"], c["known"], c["frontend"], ms / 1000 }' "$WORK/results"
+        awk -F'|' -v t="$t" -v q="['\"\`]" '$2 == t && $1 != "pass" {
+                r = $4; gsub(q "[^'"'"'\"\`]*" q, "...", r); n[$1 ": " r]++ }
+            END { for (r in n) printf "  %3d %s\n", n[r], r }' "$WORK/results" | sort -k1,1nr
+    done
+    ! grep -q '^fail|' "$WORK/results"
+}
+
+if [ "${1:-}" = --one ]; then # one module, with its time in ms
+    shift; libraries; start=$(date +%s%N); line=$(one "$@")
+    echo "$line|$(( ($(date +%s%N) - start) / 1000000 ))"; exit 0
+fi
+
+main "$@"; exit $?
