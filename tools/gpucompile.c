@@ -30,6 +30,9 @@ static const char *usage_text =
     "                       binary as an LLVM offload binary (clang-offload-packager reads it)\n"
     "  --emit-text PATH     also write the binary as MLIR text: gpu.binary @NAME [#gpu.object<...>, ...]\n"
     "  --name NAME          the binary's name (default: the input file's stem)\n"
+    "  --handler H          how --host embeds the binary: #gpu.select_object<N>, #gpu.select_object<TARGET>\n"
+    "                       (MLIR's; default: the first object) or runtime (the whole binary, the object\n"
+    "                       chosen for the device present when it first loads)\n"
     "  --host PATH          also write a host LLVM module (.ll, for llc) that embeds the binary, with\n"
     "                       void NAME_KERNEL_launch(gridX..Z, blockX..Z, smem, stream, args) per kernel\n"
     "  -j, --jobs N         compile up to N targets, or N inputs of a batch, at once (default 1)\n"
@@ -71,7 +74,7 @@ typedef struct cli {
     int verbose;
     const char *inputs[MAX_INPUTS];     /* every positional argument (--merge and batches take several) */
     int num_inputs, merge, jobs;
-    const char *emit_text, *name, *list, *select;
+    const char *emit_text, *name, *list, *select, *handler;
     const char *host;                   /* --host: the host LLVM module (.ll) */
 } cli;
 
@@ -85,6 +88,34 @@ static void log_stderr(const gpucompile_diagnostic *d, void *user) {
 static int usage_error(const char *msg, const char *arg) {
     fprintf(stderr, "gpucompile: %s%s%s\n%s", msg, arg ? ": " : "", arg ? arg : "", "try 'gpucompile --help'\n");
     return 2;
+}
+
+/* --handler text onto b (NULL b: only check the text). 0 when it is one we know. */
+static int set_handler(gpucompile_binary *b, const char *h) {
+    static const char sel[] = "#gpu.select_object<";
+    size_t n = strlen(h);
+    if (strcmp(h, "runtime") == 0 || strcmp(h, "#gpucompile.runtime_select") == 0)
+        return b ? (int)gpucompile_binary_set_handler(b, GPUCOMPILE_HANDLER_RUNTIME, 0, NULL) : 0;
+    if (strncmp(h, sel, sizeof sel - 1) != 0 || n < sizeof sel + 1 || h[n - 1] != '>') return 1;
+    if (h[sizeof sel - 1] == '#') { /* a target: the text between the outer <> */
+        char target[4096];
+        gpucompile_target *t = NULL;
+        int bad;
+        if (n - sizeof sel >= sizeof target) return 1;
+        memcpy(target, h + sizeof sel - 1, n - sizeof sel);
+        target[n - sizeof sel] = 0;
+        bad = gpucompile_target_parse(target, (size_t)-1, NULL, NULL, &t) != GPUCOMPILE_OK;
+        gpucompile_target_free(t);
+        if (bad) return 1;
+        return b ? (int)gpucompile_binary_set_handler(b, GPUCOMPILE_HANDLER_SELECT_TARGET, 0, target) : 0;
+    } else {
+        char *end;
+        long long i = strtoll(h + sizeof sel - 1, &end, 10);
+        while (*end == ' ') end++;
+        if (strncmp(end, ": i64", 5) == 0) end += 5;
+        if (*end != '>' || end[1] || i < 0) return 1;
+        return b ? (int)gpucompile_binary_set_handler(b, GPUCOMPILE_HANDLER_SELECT_INDEX, i, NULL) : 0;
+    }
 }
 
 /* Parses argv into c; returns -1 to go on, or an exit code. */
@@ -142,6 +173,12 @@ static int parse_args(int argc, char **argv, cli *c) {
         }
         if ((t = TAKES("--print-target", "--print-target")) != 0) { if (t < 0) return 2; c->print_target = v; continue; }
         if ((t = TAKES("--emit-text", "--emit-text")) != 0) { if (t < 0) return 2; c->emit_text = v; continue; }
+        if ((t = TAKES("--handler", "--handler")) != 0) {
+            if (t < 0) return 2;
+            if (set_handler(NULL, v) != 0) return usage_error("--handler wants runtime, #gpu.select_object<N> or #gpu.select_object<TARGET>", v);
+            c->handler = v;
+            continue;
+        }
         if ((t = TAKES("--name", "--name")) != 0) { if (t < 0) return 2; c->name = v; continue; }
         if ((t = TAKES("--host", "--host")) != 0) { if (t < 0) return 2; c->host = v; continue; }
         if ((t = TAKES("--list", "--list")) != 0) { if (t < 0) return 2; c->list = v; continue; }
@@ -315,6 +352,7 @@ static int compile_binary(const cli *c, gpucompile_options *opts) {
         goto done;
     if (c->verbose)
         for (i = 0; i < b->num_objects; i++) print_object(b->objects[i]);
+    if (c->handler && (set_handler(b, c->handler) != 0 || gpucompile_binary_verify(b, &opts->logger) != GPUCOMPILE_OK)) goto done;
     if (write_host(c, b, &opts->logger) != 0) goto done;
     rc = write_binary(c, b, n == 1);
     if (rc != 0 && c->host) remove(c->host);
@@ -359,6 +397,7 @@ static int merge_binaries(const cli *c, gpucompile_logger *logger) {
         gpucompile_free(&all->allocator, all->name);
         all->name = n;
     }
+    if (c->handler && set_handler(all, c->handler) != 0) goto done;
     if (gpucompile_binary_verify(all, logger) != GPUCOMPILE_OK) goto done;
     if (write_host(c, all, logger) != 0) goto done;
     rc = write_binary(c, all, 0);
@@ -649,7 +688,7 @@ int main(int argc, char **argv) {
     opts.link = c.links;
     opts.num_link = c.num_links;
     if (c.num_inputs > 1) return compile_batch(&c, &opts);
-    if (c.num_targets > 1 || c.emit_text || c.jobs > 1 || c.host) return compile_binary(&c, &opts);
+    if (c.num_targets > 1 || c.emit_text || c.jobs > 1 || c.host || c.handler) return compile_binary(&c, &opts);
     if (c.num_targets == 1) {
         if (gpucompile_target_parse(c.targets[0], (size_t)-1, NULL, &opts.logger, &t) != GPUCOMPILE_OK) return 1;
     } else {
