@@ -9,6 +9,8 @@ BUILD ?= build
 WARN = -Wall -Wextra -pedantic
 CFLAGS ?= -O2 -g
 DEBS = llvm-19-dev lld-19 clang-19 mlir-19-tools rocm-device-libs libclc-19
+# what CI's extra checks need besides (make windows, cmake-example, valgrind)
+CI_DEBS = gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 cmake valgrind
 
 LLVM_CFLAGS = $(shell $(LLVM_CONFIG) --cflags 2>/dev/null)
 LLVM_LIBS = $(shell $(LLVM_CONFIG) --ldflags --libs 2>/dev/null) -ldl -lpthread
@@ -16,10 +18,12 @@ HEADERS = gpucompile.h gpucompile_nvptx.h gpucompile_amdgpu.h
 TEST_SRCS = $(sort $(wildcard tests/test_*.c))
 TEST_BINS = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 
-.PHONY: all setup demo test check-headers examples windows cmake-example clean sanitize valgrind fuzz test-corpus bench
+.PHONY: all setup setup-ci demo test check-headers examples windows cmake-example clean sanitize valgrind fuzz test-corpus bench
 all: $(BUILD)/gpucompile
 
 # Installs what is missing (root on a fresh Debian machine; sudo otherwise).
+setup-ci:
+	@$(MAKE) --no-print-directory setup DEBS="$(CI_DEBS)"
 setup:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
