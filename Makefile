@@ -10,7 +10,7 @@ WARN = -Wall -Wextra -pedantic
 CFLAGS ?= -O2 -g
 DEBS = llvm-19-dev lld-19 clang-19 mlir-19-tools rocm-device-libs libclc-19
 # what CI's extra checks need besides (make windows, cmake-example, valgrind)
-CI_DEBS = gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 cmake valgrind
+CI_DEBS = gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 cmake valgrind libclang-rt-19-dev libzstd-dev
 
 LLVM_CFLAGS = $(shell $(LLVM_CONFIG) --cflags 2>/dev/null)
 LLVM_LIBS = $(shell $(LLVM_CONFIG) --ldflags --libs 2>/dev/null) -ldl -lpthread
@@ -145,6 +145,7 @@ valgrind: all
 # (new inputs go to build-fuzz/corpus/, crashes to build-fuzz/crash-*: add those to
 # tests/fuzz/regressions/<target>/, which tests/test_fuzz.c replays in `make test`).
 FUZZ_SECONDS ?= 60
+FUZZ_SEED ?= 1
 FUZZ_TARGETS = target binary_text offload object ir
 FUZZ_FLAGS = -std=c11 -g -O1 -fno-omit-frame-pointer $(LLVM_CFLAGS) -I.
 build-fuzz/impl.o: tests/impl.c $(HEADERS)
@@ -154,7 +155,7 @@ build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h build-fuzz/impl.o
 	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer,address $< build-fuzz/impl.o -o $@ $(LLVM_LIBS)
 fuzz: $(patsubst %,build-fuzz/fuzz_%,$(FUZZ_TARGETS))
 	@for t in $(FUZZ_TARGETS); do mkdir -p build-fuzz/corpus/$$t; echo "fuzz: $$t, $(FUZZ_SECONDS) s"; \
-	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp build-fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=30 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp build-fuzz/fuzz_$$t -seed=$(FUZZ_SEED) -max_total_time=$(FUZZ_SECONDS) -timeout=30 \
 	    -max_len=65536 -print_final_stats=1 -artifact_prefix=build-fuzz/crash-$$t- build-fuzz/corpus/$$t tests/fuzz/corpus/$$t \
 	    > build-fuzz/$$t.log 2>&1 || { tail -60 build-fuzz/$$t.log; echo "fuzz: $$t FAILED"; exit 1; }; \
 	  grep -E "stat::number_of_executed_units|stat::new_units_added" build-fuzz/$$t.log | tr '\n' ' '; echo; done
