@@ -5,6 +5,30 @@
    (or GPUCOMPILE_AMDGPU_IMPLEMENTATION together with the core's implementation) is defined; it
    registers itself, so #gpu.amdgpu targets compile with no further call.
 
+   Linking: nothing beyond the core's line (LLVM's C API, -ldl -lpthread). ld.lld runs as a
+   child process; the HIP runtime (only for GPUCOMPILE_AMDGPU_RUNTIME) is opened at run time
+   (libamdhip64.so; Windows: amdhip64.dll). No GPU is needed to compile.
+   Configuration: GPUCOMPILE_DEFAULT_ROCM_PATH (a ROCm root tried after the environment);
+   GPUCOMPILE_AMDGPU_RUNTIME (the mgpu* runtime over HIP, see its section).
+
+   Usage
+       static const char *const flags[] = {"daz"};
+       gpucompile_target t = gpucompile_target_defaults(GPUCOMPILE_TARGET_AMDGPU);
+       gpucompile_options o;
+       gpucompile_object *hsaco = NULL;
+       memset(&o, 0, sizeof o);
+       t.chip = "gfx90a:xnack-";                  // a target ID: features after the chip
+       t.flags = flags;
+       t.num_flags = 1;
+       if (gpucompile_compile_file("k.ll", &t, &o, &hsaco) == GPUCOMPILE_OK)
+           printf("%s: %d VGPRs, wave%d\n", hsaco->kernels[0].name, hsaco->kernels[0].vgprs,
+                  hsaco->kernels[0].wavefront_size);
+       gpucompile_object_free(hsaco);
+
+   Threads, ownership, guarantees: the core's (each compile has its own context and machine;
+   ld.lld's temp files are always removed). Supported: LLVM 19 (gfx600 ... gfx1201 and the
+   generic targets); ROCm device libraries 5.2 (Debian's rocm-device-libs) and newer layouts.
+
    What a compile does
        chip     "gfx90a:xnack+" or "gfx942:sramecc-:xnack+": the target-ID features become
                 target features (+xnack, -sramecc); the target machine gets the bare chip.

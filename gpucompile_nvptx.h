@@ -5,6 +5,31 @@
    (or GPUCOMPILE_NVPTX_IMPLEMENTATION together with the core's implementation) is defined; it
    registers itself, so #gpu.nvptx targets compile with no further call.
 
+   Linking: nothing beyond the core's line (LLVM's C API, -ldl -lpthread). nvJitLink and the
+   CUDA driver are opened at run time (libnvJitLink.so.13 / .so.12 / .so, libcuda.so.1; Windows:
+   nvJitLink_130_0.dll, nvJitLink_120_0.dll, nvcuda.dll); ptxas and fatbinary run as child
+   processes. No GPU and no driver are needed but for bin_method "driver" and the runtime.
+   Configuration: GPUCOMPILE_DEFAULT_CUDA_PATH (the last toolkit root tried, "/usr/local/cuda");
+   GPUCOMPILE_NVPTX_RUNTIME (the mgpu* runtime over the CUDA driver, see its section).
+
+   Usage
+       gpucompile_target *t = NULL;
+       gpucompile_options o;
+       gpucompile_object *cubin = NULL;
+       memset(&o, 0, sizeof o);
+       gpucompile_target_parse("#gpu.nvptx<chip = \"sm_90\", flags = {fast}>", (size_t)-1,
+                               NULL, NULL, &t);
+       o.bin_method = "ptxas";                    // NULL: nvJitLink, else ptxas, else the driver
+       if (t && gpucompile_compile_file("k.ll", t, &o, &cubin) == GPUCOMPILE_OK)
+           printf("%s: %d registers\n", cubin->kernels[0].name, cubin->kernels[0].registers);
+       gpucompile_object_free(cubin);
+       gpucompile_target_free(t);
+
+   Threads: compiles run in parallel; nvJitLink and libcuda are opened once per process under
+   the core's lock, and a failure to open them is remembered. Ownership and guarantees: the
+   core's (no abort, no exit, no output without a logger; temp files always removed).
+   Supported: LLVM 19 (sm_20 ... sm_90a; newer chips through sm_90 PTX, below); CUDA 12 and 13.
+
    CUDA toolkit
        Found from options.toolkit_path (an error naming it when it does not exist), then the
        first existing directory of $CUDA_PATH, $CUDA_HOME, $CUDA_ROOT, then the directory above
@@ -322,14 +347,16 @@ GPUCOMPILE__PRIVATE const gpucompile_nvptx__lib *gpucompile_nvptx__open(gpucompi
     if (given) snprintf(cands[n++], sizeof cands[0], "%s", given);
     else if (kind == 1) {
         if (gpucompile_nvptx__toolkit(job, root, sizeof root) == GPUCOMPILE_OK && root[0]) {
-#if defined(_WIN32)
-            if ((size_t)snprintf(cands[n], sizeof cands[0], "%s/bin/nvJitLink.dll", root) < sizeof cands[0]) n++;
+#if defined(_WIN32) /* CUDA 13 keeps its DLLs in bin/x64, CUDA 12 in bin; the name has the version */
+            if ((size_t)snprintf(cands[n], sizeof cands[0], "%s/bin/x64/nvJitLink_130_0.dll", root) < sizeof cands[0]) n++;
+            if ((size_t)snprintf(cands[n], sizeof cands[0], "%s/bin/nvJitLink_120_0.dll", root) < sizeof cands[0]) n++;
 #else
             if ((size_t)snprintf(cands[n], sizeof cands[0], "%s/lib64/libnvJitLink.so", root) < sizeof cands[0]) n++;
 #endif
         }
 #if defined(_WIN32)
-        snprintf(cands[n++], sizeof cands[0], "nvJitLink.dll");
+        snprintf(cands[n++], sizeof cands[0], "nvJitLink_130_0.dll");
+        snprintf(cands[n++], sizeof cands[0], "nvJitLink_120_0.dll");
 #else
         snprintf(cands[n++], sizeof cands[0], "libnvJitLink.so.13");
         snprintf(cands[n++], sizeof cands[0], "libnvJitLink.so.12");

@@ -1,0 +1,115 @@
+#!/bin/sh
+# The numbered examples: `make examples` builds them all; those that need no GPU (01, 02, 03, 05)
+# run here and their output is checked with the real tools (ptxas, llvm-readelf-19,
+# llvm-objdump-19, mlir-opt-19, opt-19).
+. "$(dirname "$0")/lib.sh"
+cd "$(dirname "$0")/.."
+BUILD_DIR=$(dirname "$GPUCOMPILE")
+EX=$BUILD_DIR/examples
+OUT=$T_TMP/out; ERR=$T_TMP/err
+PTXAS=${CUDA_PATH:-/usr/local/cuda}/bin/ptxas
+[ -x "$PTXAS" ] || PTXAS=$(command -v ptxas || true)
+has() { grep -qF -- "$2" "$1"; }
+# run NAME ARGS...: runs example NAME, stdout in $OUT, stderr in $ERR; exit status in $rc
+run() { n=$1; shift; "$EX/$n" "$@" >"$OUT" 2>"$ERR"; rc=$?; }
+
+if make -s BUILD="$BUILD_DIR" examples >"$T_TMP/make.log" 2>&1; then ok "make examples"
+else fail "make examples: $(tail -5 "$T_TMP/make.log")"; tally examples; exit 0; fi
+
+# ---- 01: PTX and cubin for sm_80, metadata; files checked by ptxas and llvm-readelf
+run 01_ptx_and_cubin examples/kernels/saxpy_nvptx.ll sm_80 "$T_TMP/saxpy"
+check "01 exits 0" [ $rc -eq 0 ]
+check "01 names the target" has "$OUT" 'target #gpu.nvptx<chip = "sm_80">'
+check "01 PTX for sm_80" has "$OUT" '.target sm_80'
+check "01 PTX entry" has "$OUT" '.visible .entry saxpy('
+check "01 PTX metadata" has "$OUT" 'ptx kernel saxpy, params 4'
+if [ -n "$PTXAS" ] && [ -x "$PTXAS" ]; then
+  check "01 .ptx assembles with ptxas" "$PTXAS" -arch=sm_80 "$T_TMP/saxpy.ptx" -o "$T_TMP/ptxas.cubin"
+else skip "01 ptxas check: no CUDA toolkit"; fi
+if has "$OUT" "cubin: skipped"; then
+  skip "01 cubin: no CUDA toolkit (the example says so and exits 0)"
+else
+  check "01 cubin is an NVIDIA ELF" sh -c "llvm-readelf-19 -h '$T_TMP/saxpy.cubin' | grep -q 'NVIDIA CUDA'"
+  check "01 cubin defines saxpy" sh -c "llvm-readelf-19 -s '$T_TMP/saxpy.cubin' | grep -q ' saxpy$'"
+  regs=$(sed -n 's/^cubin kernel saxpy, params 4, registers \([0-9]*\),.*/\1/p' "$OUT")
+  if [ -n "$regs" ] && [ -x "$PTXAS" ]; then
+    want=$("$PTXAS" -arch=sm_80 -O2 -v "$T_TMP/saxpy.ptx" -o /dev/null 2>&1 | sed -n 's/.*Used \([0-9]*\) registers.*/\1/p')
+    check "01 cubin registers ($regs) = ptxas -v ($want)" [ "$regs" = "$want" ]
+  else fail "01 cubin metadata line: $(cat "$OUT")"; fi
+fi
+check "01 no errors on stderr" [ ! -s "$ERR" ]
+run 01_ptx_and_cubin "$T_TMP/missing.ll"
+check "01 missing input: exit 1 with a message" sh -c "[ $rc -eq 1 ] && grep -q 'PTX failed' '$ERR'"
+run 01_ptx_and_cubin examples/kernels/saxpy_nvptx.ll sm_999
+check "01 unknown chip refused" sh -c "[ $rc -eq 1 ] && grep -q 'bad target' '$ERR'"
+
+# ---- 02: four targets, two vendors, one binary in both forms
+run 02_multi_target_binary "$T_TMP/multi"
+check "02 exits 0" [ $rc -eq 0 ]
+check "02 four objects" has "$OUT" 'binary @saxpy: 4 objects'
+if [ -s "$T_TMP/multi.offload" ]; then
+  llvm-objdump-19 --offloading "$T_TMP/multi.offload" >"$T_TMP/images" 2>&1
+  check "02 offload binary: 4 images (llvm-objdump)" [ "$(grep -c '^arch' "$T_TMP/images")" -eq 4 ]
+  for a in sm_80 sm_90 gfx90a gfx1100; do
+    check "02 offload binary has $a" grep -q "^arch *$a\$" "$T_TMP/images"
+  done
+else fail "02 no offload binary written"; fi
+check "02 text form parses with mlir-opt-19" sh -c "mlir-opt-19 '$T_TMP/multi.mlir' | grep -q 'gpu.binary @saxpy'"
+check "02 selection: sm_86 loads the sm_80 cubin" has "$OUT" 'a sm_86 GPU loads object 0'
+check "02 selection: gfx942 finds none" has "$OUT" 'a gfx942 GPU finds no object'
+
+# ---- 01 and 02 without a CUDA toolkit: hidden in a private mount namespace (needs root) by a
+# tmpfs over the toolkit's directory, nvJitLink's and those of each ptxas on PATH; only what
+# lies under /usr/local or /opt is hidden, else the check is skipped
+mounts=; kept=
+for d in $( (readlink -f "${CUDA_PATH:-/usr/local/cuda}"
+             ldconfig -p 2>/dev/null | sed -n 's/.*libnvJitLink\.so.* => \(.*\)\/[^/]*$/\1/p' | xargs -r readlink -f
+             for p in $(echo "$PATH" | tr ':' ' '); do [ -f "$p/ptxas" ] && readlink -f "$p"; done) |
+           awk '{ print length, $0 }' | sort -n | cut -d' ' -f2-); do
+  case "$d" in /usr/local/?*|/opt/?*) ;; *) continue ;; esac
+  inside=; for k in $kept; do case "$d/" in "$k"/*) inside=1 ;; esac; done
+  [ -d "$d" ] && [ -z "$inside" ] && kept="$kept $d" && mounts="$mounts mount -t tmpfs none '$d' &&"
+done
+if [ -n "$mounts" ] && unshare -m --propagation private sh -c "$mounts true" 2>/dev/null; then
+  unshare -m --propagation private sh -c "$mounts '$EX/01_ptx_and_cubin'" >"$OUT" 2>"$ERR"; rc=$?
+  check "01 without a toolkit: the PTX, then a clear skip, exit 0" \
+    sh -c "[ $rc -eq 0 ] && grep -q 'cubin: skipped, no CUDA toolkit' '$OUT' && grep -qF '.entry saxpy(' '$OUT'"
+  unshare -m --propagation private sh -c "$mounts '$EX/02_multi_target_binary' '$T_TMP/ptxonly'" >"$OUT" 2>"$ERR"; rc=$?
+  check "02 without a toolkit: PTX objects for NVIDIA, hsaco for AMD" \
+    sh -c "[ $rc -eq 0 ] && grep -q 'NVIDIA objects are PTX' '$OUT' && [ \$(grep -c 'nvvm.target.* isa ' '$OUT') -eq 2 ] && [ \$(grep -c 'rocdl.target.* bin ' '$OUT') -eq 2 ]"
+else skip "01/02 without a toolkit: cannot hide it here (needs unshare -m as root, a toolkit under /usr/local or /opt)"; fi
+
+# ---- 03: a module built in memory; PTX on stdout
+run 03_in_memory_module sm_80
+check "03 exits 0" [ $rc -eq 0 ]
+check "03 PTX entry on stdout" has "$OUT" '.visible .entry saxpy('
+check "03 PTX reads the thread index" has "$OUT" '%tid.x'
+if [ -x "$PTXAS" ]; then check "03 PTX assembles with ptxas" "$PTXAS" -arch=sm_80 "$OUT" -o "$T_TMP/03.cubin"
+else skip "03 ptxas check: no CUDA toolkit"; fi
+check "03 bitcode read back defines saxpy" has "$ERR" 'bitcode: defines saxpy'
+check "03 caller's module kept" has "$ERR" 'module still has saxpy'
+
+# ---- 05: custom host target, hooks dumping each stage
+mkdir -p "$T_TMP/dump"
+run 05_custom_target_and_hooks "$T_TMP/dump" "$T_TMP/saxpy.o"
+check "05 exits 0" [ $rc -eq 0 ]
+check "05 custom target text" has "$OUT" 'target #example.host<'
+check "05 five stages dumped" has "$OUT" 'stages dumped: 5'
+for f in 1-initial_ir.ll 2-pre_link.ll 3-post_link.ll 4-optimized_ir.ll; do
+  check "05 $f is valid IR (opt-19)" opt-19 -disable-output "$T_TMP/dump/$f"
+done
+check "05 isa dump has saxpy" grep -q '^saxpy:' "$T_TMP/dump/5-isa.s"
+check "05 object defines saxpy (llvm-objdump)" sh -c "llvm-objdump-19 -d '$T_TMP/saxpy.o' | grep -q '<saxpy>:'"
+check "05 object is relocatable (llvm-readelf)" sh -c "llvm-readelf-19 -h '$T_TMP/saxpy.o' | grep -q 'REL (Relocatable'"
+run 05_custom_target_and_hooks
+check "05 without a directory: stages on stderr" sh -c "[ $rc -eq 0 ] && [ \$(grep -c '^=== ' '$ERR') -eq 5 ] && grep -q '^=== optimized_ir ===' '$ERR'"
+
+# ---- the CLI's first screen: --help names every option tools/gpucompile.c parses
+"$GPUCOMPILE" --help >"$OUT" 2>&1; rc=$?
+missing=
+for o in $(grep -oE '(strcmp\(a, |TAKES\()"-[^"]*"(, "-[^"]*")?' tools/gpucompile.c | grep -oE '"-[^"]*"' | tr -d '"' | sort -u); do
+  grep -qE -- "(^|[ ,])$o([ ,=]|\$)" "$OUT" || missing="$missing $o"
+done
+check "--help exits 0 and lists every option${missing:+ (missing:$missing)}" [ $rc -eq 0 -a -z "$missing" ]
+
+tally examples
