@@ -1831,6 +1831,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__spawn(const gpucompile_allocat
     PROCESS_INFORMATION pi;
     DWORD code = 1, got;
     char chunk[4096];
+    double deadline = gpucompile__now_ms() + timeout_s * 1000.0;
     memset(&cmd, 0, sizeof cmd);
     cmd.a = a;
     for (i = 0; argv[i]; i++) {
@@ -1860,9 +1861,24 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__spawn(const gpucompile_allocat
     }
     gpucompile_free(a, wcmd);
     CloseHandle(wr);
-    while (ReadFile(rd, chunk, sizeof chunk, &got, NULL) && got > 0) gpucompile__buf_add(out, chunk, got);
+    for (;;) { /* read what is there, without blocking past the deadline */
+        DWORD avail = 0;
+        if (!PeekNamedPipe(rd, NULL, 0, NULL, &avail, NULL)) break; /* closed: the tool is done */
+        if (avail) {
+            if (!ReadFile(rd, chunk, avail < sizeof chunk ? avail : (DWORD)sizeof chunk, &got, NULL) || !got) break;
+            gpucompile__buf_add(out, chunk, got);
+            continue;
+        }
+        if (gpucompile__now_ms() > deadline) break;
+        if (WaitForSingleObject(pi.hProcess, 10) == WAIT_OBJECT_0) {
+            while (PeekNamedPipe(rd, NULL, 0, NULL, &avail, NULL) && avail &&
+                   ReadFile(rd, chunk, avail < sizeof chunk ? avail : (DWORD)sizeof chunk, &got, NULL) && got)
+                gpucompile__buf_add(out, chunk, got);
+            break;
+        }
+    }
     CloseHandle(rd);
-    if (WaitForSingleObject(pi.hProcess, (DWORD)(timeout_s * 1000.0)) == WAIT_TIMEOUT) {
+    if (WaitForSingleObject(pi.hProcess, gpucompile__now_ms() > deadline ? 0 : (DWORD)(deadline - gpucompile__now_ms())) == WAIT_TIMEOUT) {
         TerminateProcess(pi.hProcess, 1);
         CloseHandle(pi.hProcess); CloseHandle(pi.hThread);
         return GPUCOMPILE_ERROR_TIMEOUT;
@@ -5477,7 +5493,7 @@ extern "C" {
 /* A vendor: its library and how to bring it up (the backend's functions, called with the lock
    held and the library open). */
 typedef struct gpucompile__rt_vendor {
-    const char *env, *library; /* tried after gpucompile_runtime_set_library's path, in order */
+    const char *env, *library; /* library: comma-separated names tried in order, unless a path is set */
     const char *what, *hint;   /* "cannot open <what> '<path>': <why> (<hint>)" */
     const char *kind;          /* "'<path>' has no '<symbol>': not <kind>" */
     const char *(*load)(void *lib);         /* the entry points: the first one missing, or NULL */
@@ -5533,9 +5549,21 @@ GPUCOMPILE__PRIVATE int gpucompile__rt_open(const gpucompile__rt_vendor *v) {
     gpucompile__lock();
     if (s->state == 0) {
         path = s->path[0] ? s->path : getenv(v->env);
-        if (!path || !*path) path = v->library;
         s->state = -1;
-        if (!(s->lib = gpucompile__dlopen(path))) {
+        if (!path || !*path) { /* the default names, comma-separated, newest first */
+            const char *p = v->library;
+            char name[128];
+            while (*p && !s->lib) {
+                size_t n = strcspn(p, ",");
+                snprintf(name, sizeof name, "%.*s", (int)n, p);
+                s->lib = gpucompile__dlopen(name);
+                p += n + (p[n] == ',');
+            }
+            path = v->library;
+        } else {
+            s->lib = gpucompile__dlopen(path);
+        }
+        if (!s->lib) {
             call = "dlopen";
             snprintf(msg, sizeof msg, "cannot open %s '%s': %s (%s)", v->what, path, gpucompile__dlerror(why, sizeof why), v->hint);
         } else if ((missing = v->load(s->lib)) != NULL) {

@@ -860,7 +860,7 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__rt_start(const char **call) {
 }
 
 static const gpucompile__rt_vendor gpucompile_amdgpu__rt_vendor = {
-    "GPUCOMPILE_LIBHIP", GPUCOMPILE__RT_LIBRARY("libamdhip64.so", "amdhip64.dll"), "the HIP runtime",
+    "GPUCOMPILE_LIBHIP", GPUCOMPILE__RT_LIBRARY("libamdhip64.so,libamdhip64.so.6,libamdhip64.so.5", "amdhip64_7.dll,amdhip64_6.dll,amdhip64.dll"), "the HIP runtime",
     "ROCm not installed?", "a HIP runtime library", gpucompile_amdgpu__rt_load, gpucompile_amdgpu__rt_start,
     gpucompile_amdgpu__rt_check};
 

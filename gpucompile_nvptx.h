@@ -216,7 +216,11 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__toolkit(gpucompile_job *
         char real[PATH_MAX];
         if (realpath(nvcc, real)) snprintf(nvcc, sizeof nvcc, "%s", real);
 #endif
-        /* <root>/bin/nvcc -> <root> */
+        /* <root>/bin/nvcc -> <root> (Windows paths may use either separator) */
+#if defined(_WIN32)
+        for (slash = nvcc; *slash; slash++)
+            if (*slash == '\\') *slash = '/';
+#endif
         if ((slash = strrchr(nvcc, '/')) != NULL) *slash = 0;
         if ((slash = strrchr(nvcc, '/')) != NULL) {
             *slash = 0;

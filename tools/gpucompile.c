@@ -9,7 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#if !defined(_WIN32)
+#if defined(_WIN32)
+#include <fcntl.h>
+#include <io.h>
+#else
 #include <unistd.h>
 #endif
 
@@ -433,7 +436,6 @@ static int list_binary(const cli *c, gpucompile_logger *logger) {
 #include <errno.h>
 #if defined(_WIN32)
 #include <direct.h>
-#include <io.h>
 typedef SRWLOCK batch_mutex;
 #define BATCH_MUTEX_INIT SRWLOCK_INIT
 static void batch_lock(batch_mutex *m) { AcquireSRWLockExclusive(m); }
@@ -651,6 +653,10 @@ int main(int argc, char **argv) {
     gpucompile_result r;
     int rc;
     memset(&c, 0, sizeof c);
+#if defined(_WIN32)
+    _setmode(_fileno(stdin), _O_BINARY); /* objects and bitcode through - */
+    _setmode(_fileno(stdout), _O_BINARY);
+#endif
     if ((rc = parse_args(argc, argv, &c)) >= 0) return rc;
     memset(&opts, 0, sizeof opts);
     opts.logger.func = log_stderr;
