@@ -77,10 +77,19 @@
    Guarantees
        No abort, no exit, no output on stdout/stderr unless the caller installs a logger (the
        mgpu* runtime alone prints a failed call's line, as MLIR's wrappers do, unless given an
-       error callback). Inputs known to crash LLVM 19 (unknown chips, invalid IR, foreign
-       intrinsics) are refused before LLVM sees them. Results are gpucompile_result codes;
-       details go to the logger. Temporary files are always removed; external tools run with
-       argv (no shell) and a timeout.
+       error callback). Inputs known to crash LLVM 19 (unknown chips and features, invalid IR,
+       foreign intrinsics and calling conventions, types and address spaces a target lacks)
+       are refused before LLVM sees them. Results are gpucompile_result codes; details go to
+       the logger. Temporary files are always removed; external tools run with argv (no shell)
+       and a timeout.
+       Not preventable in-process: LLVM 19 aborts in instruction selection on an intrinsic the
+       chosen chip lacks (llvm.nvvm.redux.sync.* below sm_80, llvm.amdgcn.mfma.* on gfx900, ...),
+       and the C API cannot ask which intrinsics a chip has. For untrusted input set
+       options.isolate (CLI --isolate): the compile then runs in a child gpucompile process and
+       its death is an error. LLVM's diagnostics go through a handler on every context we make;
+       what LLVM writes to stderr directly (it does so for unknown CPUs and features, which we
+       refuse first) cannot be captured without redirecting the process's stderr, which a
+       library must not do.
 
    Supported LLVM: 19 (the chip tables follow LLVM's version; 18-20 compile).
    Platforms: Linux is built and tested (gcc and clang, C11 and C++17); the Windows code paths
