@@ -195,7 +195,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__bad_feature(const char *chip,
     const char *p = list;
     while (*p) {
         size_t n = strcspn(p, ",");
-        char id[64];
+        char id[96]; /* chip (< 64) + ":" + feature + sign */
         if (n < 2 || (p[0] != '+' && p[0] != '-') || !gpucompile__in_list(gpucompile_amdgpu__features, p + 1, n - 1)) return p;
         if ((n == 6 || n == 8) && (strncmp(p + 1, "xnack", 5) == 0 || strncmp(p + 1, "sramecc", 7) == 0)) {
             snprintf(id, sizeof id, "%s:%.*s%c", chip, (int)n - 1, p + 1, p[0]);
