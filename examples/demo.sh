@@ -37,5 +37,11 @@ run "$G" -t '#gpu.amdgpu<chip = "gfx90a">' -t '#gpu.amdgpu<chip = "gfx1100">' -f
   --name saxpy -o "$OUT/saxpy-amd.gpubin"
 run "$G" --merge "$OUT/saxpy-nv.gpubin" "$OUT/saxpy-amd.gpubin" -o "$OUT/saxpy.gpubin"
 run "$G" --list "$OUT/saxpy.gpubin"
+run "$G" --list "$OUT/saxpy.gpubin" --select sm_86
+command -v clang-offload-packager-19 >/dev/null && run llvm-objdump-19 --offloading "$OUT/saxpy.gpubin" | grep -E 'arch|kind' | head -8
+
+step "host code: the binary embedded, chosen at run time for the device, one launch function per kernel"
+run "$G" --merge "$OUT/saxpy.gpubin" --handler runtime --host "$OUT/saxpy_host.ll"
+grep -E '^define .*_launch' "$OUT/saxpy_host.ll"
 echo
 echo "outputs are in $OUT"
