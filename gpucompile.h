@@ -84,7 +84,9 @@
        and a timeout.
        Not preventable in-process: LLVM 19 aborts in instruction selection on an intrinsic the
        chosen chip lacks (llvm.nvvm.redux.sync.* below sm_80, llvm.amdgcn.mfma.* on gfx900, ...),
-       and the C API cannot ask which intrinsics a chip has. For untrusted input set
+       and the C API cannot ask which intrinsics a chip has; and LLVM's bitcode reader is not
+       hardened against hostile bytes (a corrupt file can make it allocate gigabytes, which ends
+       the process when memory runs out). For untrusted input set
        options.isolate (CLI --isolate): the compile then runs in a child gpucompile process and
        its death is an error. LLVM's diagnostics go through a handler on every context we make;
        what LLVM writes to stderr directly (it does so for unknown CPUs and features, which we
