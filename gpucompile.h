@@ -930,15 +930,20 @@ GPUCOMPILE__PRIVATE void gpucompile__logf(const gpucompile_logger *l, gpucompile
     __attribute__((format(GPUCOMPILE__PRINTF, 5, 6)))
 #endif
     ;
+/* The va_list form, for the sections' own printf-style error helpers. */
+GPUCOMPILE__PRIVATE void gpucompile__vlogf(const gpucompile_logger *l, gpucompile_severity sev, gpucompile_result res,
+                                           gpucompile_stage stage, const char *fmt, va_list ap) {
+    char msg[4096];
+    if (!l || !l->func) return;
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    gpucompile__log(l, sev, res, stage, "gpucompile", msg);
+}
 GPUCOMPILE__PRIVATE void gpucompile__logf(const gpucompile_logger *l, gpucompile_severity sev, gpucompile_result res,
                                           gpucompile_stage stage, const char *fmt, ...) {
-    char msg[2048];
     va_list ap;
-    if (!l || !l->func) return;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    gpucompile__vlogf(l, sev, res, stage, fmt, ap);
     va_end(ap);
-    gpucompile__log(l, sev, res, stage, "gpucompile", msg);
 }
 
 GPUCOMPILE__PRIVATE const char *gpucompile__name(LLVMValueRef v) {
@@ -1108,10 +1113,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bad_target(const gpucompile_lo
 /* Does the triple's architecture (before the first '-') belong to kind? Another backend's
    triple would hand our chip name to that backend, which may abort on it. */
 GPUCOMPILE__PRIVATE int gpucompile__triple_fits(gpucompile_target_kind kind, const char *triple) {
-    size_t n = strcspn(triple, "-");
-    if (kind == GPUCOMPILE_TARGET_NVPTX)
-        return (n == 5 && strncmp(triple, "nvptx", 5) == 0) || (n == 7 && strncmp(triple, "nvptx64", 7) == 0);
-    return n == 6 && strncmp(triple, "amdgcn", 6) == 0;
+    return gpucompile__in_list(kind == GPUCOMPILE_TARGET_NVPTX ? "nvptx,nvptx64" : "amdgcn", triple, strcspn(triple, "-"));
 }
 
 /* MLIR's checks in MLIR's order and words (first failure only, as MLIR; the link check done
@@ -2089,8 +2091,6 @@ typedef struct gpucompile__job {
     int num_temps, cap_temps;
     char **deps;                   /* files the result depends on (for the cache) */
     int num_deps, cap_deps;
-    char **temps_free;             /* strings freed at the end (argv of an isolated compile) */
-    int num_temps_free, cap_temps_free;
     double stage_start;
 } gpucompile__job;
 
@@ -2198,6 +2198,16 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_job_temp_file(gpucompile_job *job, c
     return GPUCOMPILE_OK;
 }
 
+/* Fills a gpucompile_job_temp_file in place, so it keeps its 0600 mode (gpucompile_write_file
+   would rename a new, umask-mode file over it). */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__write_temp(gpucompile_job *job, const char *path, const void *data, size_t size) {
+    FILE *f = fopen(path, "wb");
+    int bad = !f || (size && fwrite(data, 1, size, f) != size);
+    if (f) bad |= fclose(f) != 0;
+    if (bad) gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_IO, NULL, "cannot write '%s'", path);
+    return bad ? GPUCOMPILE_ERROR_IO : GPUCOMPILE_OK;
+}
+
 GPUCOMPILE_DEF gpucompile_result gpucompile_job_run_tool(gpucompile_job *job, const char *const *argv, double timeout_s,
                                                          int *status, char **output, size_t *output_size) {
     gpucompile__job *j = (gpucompile__job *)job;
@@ -2217,7 +2227,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_job_run_tool(gpucompile_job *job, co
         gpucompile__buf_str(&cmd, argv[i]);
     }
     gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "running: %s", cmd.data ? cmd.data : "");
-    {
+    if (j->opts.cache_dir) { /* only the cache needs to know the tool's file */
         char resolved[4096];
         if (gpucompile__which(argv[0], resolved, sizeof resolved)) gpucompile_job_add_dependency(job, resolved);
     }
@@ -2264,7 +2274,6 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_key(gpucompile_job *job, const void *
     gpucompile__hash_str(&h, "gpucompile-cache-1 " GPUCOMPILE_VERSION_STRING " LLVM " LLVM_VERSION_STRING);
     gpucompile_target_print(t, text, sizeof text);
     gpucompile__hash_str(&h, text);
-    for (i = 0; i < t->num_link; i++) gpucompile__hash_str(&h, t->link[i]); /* paths: print may shorten */
     num[0] = (int)job->format;
     num[1] = o->debug;
     num[2] = o->num_link;
@@ -2974,9 +2983,10 @@ GPUCOMPILE__PRIVATE int gpucompile__check_code(gpucompile_job *job) {
     return 0;
 }
 
-/* Intrinsics LLVM would abort on: unknown ones, other targets' (llvm.<arch>.*) and a few more;
+/* What LLVM would abort on, checked before linking (early errors) and after (the libraries' code):
+   unknown intrinsics, other targets' (llvm.<arch>.*) and a few more;
    and calling conventions, symbol names and code it would abort on. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__check_intrinsics(gpucompile_job *job) {
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__check_module(gpucompile_job *job) {
     static const char *const arches =
         "aarch64,amdgcn,arm,bpf,dx,hexagon,loongarch,mips,nvvm,ppc,r600,riscv,s390,spv,ve,wasm,x86,xcore";
     LLVMValueRef fn;
@@ -3026,16 +3036,17 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__check_intrinsics(gpucompile_jo
 }
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__verify(gpucompile_job *job) {
+    gpucompile_result r;
     char *msg = NULL;
     LLVMValueRef fn;
     int kernels = 0;
     if (LLVMVerifyModule(job->module, LLVMReturnStatusAction, &msg)) {
-        gpucompile_result r = gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "the module is not valid LLVM IR: %s", msg ? msg : "");
+        r = gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "the module is not valid LLVM IR: %s", msg ? msg : "");
         if (msg) LLVMDisposeMessage(msg);
         return r;
     }
     if (msg) LLVMDisposeMessage(msg);
-    if (gpucompile__check_intrinsics(job) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_INVALID_INPUT;
+    if ((r = gpucompile__check_module(job)) != GPUCOMPILE_OK) return r;
     for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) kernels += gpucompile__is_kernel(job, fn);
     if (!kernels)
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL,
@@ -3182,7 +3193,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__check_undefined(gpucompile_job
         bad = 1;
     }
     if (bad) return GPUCOMPILE_ERROR_UNRESOLVED;
-    return gpucompile__check_intrinsics(job);
+    return gpucompile__check_module(job);
 }
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__optimize(gpucompile_job *job) {
@@ -3354,21 +3365,17 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_isolated(gpucompile_jo
     const gpucompile_options *o = job->options;
     const char *argv[64 + 2 * 64];
     char in[4096], out[4096], text[8192], timeout[32], *log = NULL, *line;
-    gpucompile_tool_path tp;
+    gpucompile__buf tools;
     unsigned char *bytes = NULL;
-    size_t n = 0, len;
-    int argc = 0, st = -1, i, ok;
+    size_t n = 0;
+    int argc = 0, st = -1, i;
     gpucompile_result r;
-    FILE *f;
     if (o->hooks || job->target->kind == GPUCOMPILE_TARGET_CUSTOM)
         return gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "an isolated compile cannot run hooks or custom backends");
     if (o->num_link > 32 || o->num_tools > 32) return gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "too many libraries or tools");
     if ((r = gpucompile_job_temp_file(job, ".bc", in, sizeof in)) != GPUCOMPILE_OK) return r;
     if ((r = gpucompile_job_temp_file(job, ".obj", out, sizeof out)) != GPUCOMPILE_OK) return r;
-    f = fopen(in, "wb");
-    ok = f && fwrite(data, 1, size, f) == size;
-    if (f && fclose(f) != 0) ok = 0;
-    if (!ok) return gpucompile__fail(job, GPUCOMPILE_ERROR_IO, "cannot write '%s'", in);
+    if ((r = gpucompile__write_temp(job, in, data, size)) != GPUCOMPILE_OK) return r;
     gpucompile_target_print(job->target, text, sizeof text);
     snprintf(timeout, sizeof timeout, "%g", o->tool_timeout_s);
     argv[argc++] = o->isolate;
@@ -3382,20 +3389,21 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_isolated(gpucompile_jo
     if (o->debug) argv[argc++] = "--debug";
     for (i = 0; i < o->num_link; i++) { argv[argc++] = "-l"; argv[argc++] = o->link[i]; }
     argv[argc] = NULL;
-    for (i = 0; i < o->num_tools; i++) { /* NAME=PATH, built in the job's memory */
-        tp = o->tools[i];
-        len = strlen(tp.name) + strlen(tp.path) + 2;
-        line = (char *)gpucompile_job_alloc(job, len);
-        if (!line) break;
-        snprintf(line, len, "%s=%s", tp.name, tp.path);
-        gpucompile__push_str(j, &j->temps_free, &j->num_temps_free, &j->cap_temps_free, line);
-        gpucompile_job_free(job, line);
+    memset(&tools, 0, sizeof tools); /* "NAME=PATH\0" each: pointers taken once it stops moving */
+    tools.a = &j->opts.allocator;
+    for (i = 0; i < o->num_tools; i++) {
+        gpucompile__buf_printf(&tools, "%s=%s", o->tools[i].name, o->tools[i].path);
+        gpucompile__buf_add(&tools, "", 1);
+    }
+    if (tools.oom) return gpucompile__fail(job, GPUCOMPILE_ERROR_OUT_OF_MEMORY, "out of memory");
+    for (i = 0, line = tools.data; i < o->num_tools; i++, line += strlen(line) + 1) {
         argv[argc++] = "--tool";
-        argv[argc++] = j->temps_free[j->num_temps_free - 1];
+        argv[argc++] = line;
     }
     argv[argc++] = in;
     argv[argc] = NULL;
     r = gpucompile_job_run_tool(job, argv, o->tool_timeout_s, &st, &log, &n);
+    gpucompile_free(tools.a, tools.data);
     for (line = log; r != GPUCOMPILE_ERROR_TIMEOUT && line && *line;) { /* "gpucompile: SEVERITY: message" */
         char *e = strchr(line, '\n'), *msg = line;
         gpucompile_severity sev = GPUCOMPILE_SEVERITY_NOTE;
@@ -3510,8 +3518,6 @@ cleanup: /* everything the job holds goes, on every path */
     gpucompile_job_free(job, j.temps);
     for (i = 0; i < j.num_deps; i++) gpucompile_job_free(job, j.deps[i]);
     gpucompile_job_free(job, j.deps);
-    for (i = 0; i < j.num_temps_free; i++) gpucompile_job_free(job, j.temps_free[i]);
-    gpucompile_job_free(job, j.temps_free);
     return r;
 }
 
@@ -3555,21 +3561,19 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_upstream(const char *target) {
     return target && (gpucompile__starts_with(target, "#nvvm.target") || gpucompile__starts_with(target, "#rocdl.target"));
 }
 
-GPUCOMPILE__PRIVATE void gpucompile__bin_log(const gpucompile_logger *l, gpucompile_severity sev, gpucompile_result r,
-                                             const char *fmt, ...)
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_log(const gpucompile_logger *l, gpucompile_severity sev, gpucompile_result r,
+                                                          const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(GPUCOMPILE__PRINTF, 4, 5)))
 #endif
     ;
-GPUCOMPILE__PRIVATE void gpucompile__bin_log(const gpucompile_logger *l, gpucompile_severity sev, gpucompile_result r,
-                                             const char *fmt, ...) {
-    char msg[4096];
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_log(const gpucompile_logger *l, gpucompile_severity sev, gpucompile_result r,
+                                                          const char *fmt, ...) {
     va_list ap;
-    if (!l || !l->func) return;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    gpucompile__vlogf(l, sev, r, GPUCOMPILE_STAGE_NONE, fmt, ap);
     va_end(ap);
-    gpucompile__log(l, sev, r, GPUCOMPILE_STAGE_NONE, NULL, msg);
+    return r;
 }
 
 /* Parses target text (len bytes) and prints it canonically; kind, triple and chip come along. */
@@ -3719,58 +3723,38 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_verify(const gpucompile_binar
     char canon[4096];
     int i;
     if (!b) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    if (!b->name || !*b->name) {
-        gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "a gpu.binary needs a name");
-        return bad;
-    }
-    if (b->num_objects < 1 || !b->objects) {
-        gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "'gpu.binary' op attribute 'objects' failed to satisfy "
-                            "constraint: an array of GPU object attributes with at least 1 elements");
-        return bad;
-    }
+    if (!b->name || !*b->name)
+        return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "a gpu.binary needs a name");
+    if (b->num_objects < 1 || !b->objects)
+        return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "'gpu.binary' op attribute 'objects' failed to satisfy "
+                                   "constraint: an array of GPU object attributes with at least 1 elements");
     switch (b->handler.kind) {
     case GPUCOMPILE_HANDLER_DEFAULT: case GPUCOMPILE_HANDLER_RUNTIME: break;
     case GPUCOMPILE_HANDLER_SELECT_INDEX:
-        if (b->handler.index < 0) {
-            gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "the object index must be positive");
-            return bad;
-        }
-        if (b->handler.index >= b->num_objects) {
-            gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "the requested object index ('%lld') is out of bounds, "
-                                "the number of objects present is %d", (long long)b->handler.index, b->num_objects);
-            return bad;
-        }
+        if (b->handler.index < 0)
+            return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "the object index must be positive");
+        if (b->handler.index >= b->num_objects)
+            return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "the requested object index ('%lld') is out of bounds, "
+                                       "the number of objects present is %d", (long long)b->handler.index, b->num_objects);
         break;
     case GPUCOMPILE_HANDLER_SELECT_TARGET:
-        if (!b->handler.target || gpucompile__bin_check_target(b->handler.target, logger, canon, sizeof canon) != GPUCOMPILE_OK) {
-            gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "the target attribute must be a GPU Target attribute");
-            return bad;
-        }
+        if (!b->handler.target || gpucompile__bin_check_target(b->handler.target, logger, canon, sizeof canon) != GPUCOMPILE_OK)
+            return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "the target attribute must be a GPU Target attribute");
         for (i = 0; i < b->num_objects; i++)
             if (b->objects[i] && b->objects[i]->target && strcmp(b->objects[i]->target, canon) == 0) break;
-        if (i == b->num_objects) {
-            gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "no object in the binary has the handler's target %s", canon);
-            return bad;
-        }
+        if (i == b->num_objects)
+            return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "no object in the binary has the handler's target %s", canon);
         break;
-    default:
-        gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "invalid kind of attribute specified");
-        return bad;
+    default: return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "invalid kind of attribute specified");
     }
     for (i = 0; i < b->num_objects; i++) {
         const gpucompile_object *o = b->objects[i];
-        if (!o || !o->target || (!o->data && o->size)) {
-            gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "object %d is not a GPU object", i);
-            return bad;
-        }
-        if (o->format < GPUCOMPILE_FORMAT_DEFAULT || o->format > GPUCOMPILE_FORMAT_FATBIN) {
-            gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "object %d has an invalid format", i);
-            return bad;
-        }
-        if (gpucompile__bin_check_target(o->target, logger, NULL, 0) != GPUCOMPILE_OK) {
-            gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "object %d: invalid target %s", i, o->target);
-            return bad;
-        }
+        if (!o || !o->target || (!o->data && o->size))
+            return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "object %d is not a GPU object", i);
+        if (o->format < GPUCOMPILE_FORMAT_DEFAULT || o->format > GPUCOMPILE_FORMAT_FATBIN)
+            return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "object %d has an invalid format", i);
+        if (gpucompile__bin_check_target(o->target, logger, NULL, 0) != GPUCOMPILE_OK)
+            return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "object %d: invalid target %s", i, o->target);
     }
     return GPUCOMPILE_OK;
 }
@@ -3987,14 +3971,12 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_string(gpucompile__buf *b, const char *
     gpucompile__buf_add(b, "\"", 1);
 }
 
-GPUCOMPILE__PRIVATE int gpucompile__bin_id_start(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-GPUCOMPILE__PRIVATE int gpucompile__bin_id_char(int c) {
-    return gpucompile__bin_id_start(c) || (c >= '0' && c <= '9') || c == '$' || c == '.' || c == '-';
-}
+/* Symbol names also take '-', unlike the target's dictionary keys. */
+GPUCOMPILE__PRIVATE int gpucompile__bin_id_char(int c) { return gpucompile__is_id_char(c) || c == '-'; }
 
 GPUCOMPILE__PRIVATE void gpucompile__bin_symbol(gpucompile__buf *b, const char *name) {
     const char *p = name;
-    int bare = gpucompile__bin_id_start((unsigned char)*p);
+    int bare = gpucompile__is_id_start((unsigned char)*p);
     for (; bare && *p; p++) bare = gpucompile__bin_id_char((unsigned char)*p);
     gpucompile__buf_add(b, "@", 1);
     if (bare) gpucompile__buf_str(b, name);
@@ -4130,7 +4112,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_expect(gpucompile__bin_p *p, char c, con
 /* A bare word [A-Za-z_][A-Za-z0-9_$.-]* at the cursor (after white space); its length or 0. */
 GPUCOMPILE__PRIVATE size_t gpucompile__bin_word(gpucompile__bin_p *p) {
     size_t e;
-    if (gpucompile__bin_peek(p) < 0 || !gpucompile__bin_id_start((unsigned char)p->s[p->pos])) return 0;
+    if (gpucompile__bin_peek(p) < 0 || !gpucompile__is_id_start((unsigned char)p->s[p->pos])) return 0;
     for (e = p->pos + 1; e < p->n && gpucompile__bin_id_char((unsigned char)p->s[e]); e++) {}
     return e - p->pos;
 }
@@ -4375,7 +4357,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pbinary(gpucompile__bin_p *p, gpucompile
         if (!gpucompile__bin_pstring(p, &name)) { gpucompile_free(p->a, name.data); return 0; }
         b->name = name.data;
     } else {
-        size_t n = (p->pos < p->n && gpucompile__bin_id_start((unsigned char)p->s[p->pos])) ? gpucompile__bin_word(p) : 0;
+        size_t n = (p->pos < p->n && gpucompile__is_id_start((unsigned char)p->s[p->pos])) ? gpucompile__bin_word(p) : 0;
         if (!n) return gpucompile__bin_err(p, at, "expected the binary's name after '@'");
         b->name = gpucompile__strndup(p->a, p->s + p->pos, n);
         p->pos += n;
@@ -4566,7 +4548,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
     gpucompile_result r;
     char text[1024];
     int ikind;
-#define GPUCOMPILE__BAD(...) do { gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, __VA_ARGS__); return bad; } while (0)
+#define GPUCOMPILE__BAD(...) return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, __VA_ARGS__)
     if (n < GPUCOMPILE__OB_HEADER || memcmp(p, "\x10\xFF\x10\xAD", 4) != 0)
         GPUCOMPILE__BAD("offload binary entry %d: no offload binary magic (0x10FF10AD)", index);
     if (gpucompile__bin_get(p + 4, 4) != 1)
@@ -4671,10 +4653,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_read_offload(const void *data
     *out = NULL;
     if (!data && size) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     if ((r = gpucompile_binary_create(name, allocator, &b)) != GPUCOMPILE_OK) return r;
-    if (size == 0) {
-        gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_BINARY, "empty offload binary");
-        r = GPUCOMPILE_ERROR_INVALID_BINARY;
-    }
+    if (size == 0) r = gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_BINARY, "empty offload binary");
     while (r == GPUCOMPILE_OK && at < size) {
         size_t used = 0;
         r = gpucompile__bin_read_entry(p + at, size - at, index++, b, logger, &used);
@@ -4692,11 +4671,9 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_read(const void *data, size_t
         return gpucompile_binary_read_offload(data, size, name, allocator, logger, out);
     if (out) *out = NULL;
     if (!data) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    if (memchr(data, 0, size)) {
-        gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_BINARY,
-                            "neither an offload binary (magic 0x10FF10AD) nor gpu.binary text");
-        return GPUCOMPILE_ERROR_INVALID_BINARY;
-    }
+    if (memchr(data, 0, size))
+        return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_BINARY,
+                                   "neither an offload binary (magic 0x10FF10AD) nor gpu.binary text");
     return gpucompile_binary_parse((const char *)data, size, allocator, logger, out);
 }
 
@@ -4819,11 +4796,9 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_select(const gpucompile_binar
     if (!binary || !device || !index) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     if (device->arch) snprintf(arch, sizeof arch, "%s", device->arch);
     else snprintf(arch, sizeof arch, "sm_%d", device->compute_capability);
-    if (!gpucompile__bin_parse_chip(arch, &d)) {
-        gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT,
-                            "unknown device '%s'; expected sm_XY, a compute capability, or gfxNNN[:xnack+|-][:sramecc+|-]", arch);
-        return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    }
+    if (!gpucompile__bin_parse_chip(arch, &d))
+        return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT,
+                                   "unknown device '%s'; expected sm_XY, a compute capability, or gfxNNN[:xnack+|-][:sramecc+|-]", arch);
     for (i = 0; i < binary->num_objects; i++) {
         const char *w = NULL;
         int s = gpucompile__bin_score(binary->objects[i], &d, &w);
@@ -4880,12 +4855,10 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_error(gpucompile__host *h
 #endif
     ;
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_error(gpucompile__host *h, gpucompile_result r, const char *fmt, ...) {
-    char msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    gpucompile__vlogf(h->logger, GPUCOMPILE_SEVERITY_ERROR, r, GPUCOMPILE_STAGE_EMBED, fmt, ap);
     va_end(ap);
-    gpucompile__log(h->logger, GPUCOMPILE_SEVERITY_ERROR, r, GPUCOMPILE_STAGE_EMBED, NULL, msg);
     return r;
 }
 
@@ -4902,9 +4875,7 @@ GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_decl(gpucompile__host *h, cons
     return f;
 }
 
-GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_call(gpucompile__host *h, LLVMBuilderRef b, LLVMValueRef fn,
-                                                       LLVMValueRef *args, unsigned n) {
-    (void)h;
+GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_call(LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef *args, unsigned n) {
     return LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, args, n, "");
 }
 
@@ -5033,14 +5004,14 @@ GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_loader(gpucompile__host *h, co
                                   LLVMAtomicOrderingAcquireRelease, LLVMAtomicOrderingAcquire, 0);
     LLVMBuildCondBr(b, LLVMBuildExtractValue(b, pair, 1, ""), load_bb, wait_bb);
     LLVMPositionBuilderAtEnd(b, load_bb);
-    m = gpucompile__host_call(h, b, load_fn, load_args, num_args);
+    m = gpucompile__host_call(b, load_fn, load_args, num_args);
     gpucompile__host_store(b, m, module, LLVMAtomicOrderingNotAtomic, 8);
     ok = LLVMBuildICmp(b, LLVMIntNE, m, LLVMConstPointerNull(h->ptr), "");
     gpucompile__host_store(b, LLVMBuildSelect(b, ok, LLVMConstInt(h->i32, 2, 0), LLVMConstInt(h->i32, 0, 0), ""), state,
                            LLVMAtomicOrderingRelease, 4);
     LLVMBuildRet(b, m);
     LLVMPositionBuilderAtEnd(b, wait_bb);
-    gpucompile__host_call(h, b, yield, NULL, 0);
+    gpucompile__host_call(b, yield, NULL, 0);
     LLVMBuildBr(b, check);
     LLVMPositionBuilderAtEnd(b, done_bb);
     LLVMBuildRet(b, gpucompile__host_load(b, h->ptr, module, LLVMAtomicOrderingNotAtomic, 8));
@@ -5067,7 +5038,7 @@ GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_unloader(gpucompile__host *h, 
     LLVMPositionBuilderAtEnd(b, unload_bb);
     m = gpucompile__host_load(b, h->ptr, module, LLVMAtomicOrderingNotAtomic, 8);
     gpucompile__host_store(b, LLVMConstPointerNull(h->ptr), module, LLVMAtomicOrderingNotAtomic, 8);
-    gpucompile__host_call(h, b, unload_fn, &m, 1);
+    gpucompile__host_call(b, unload_fn, &m, 1);
     LLVMBuildBr(b, done_bb);
     LLVMPositionBuilderAtEnd(b, done_bb);
     LLVMBuildRetVoid(b);
@@ -5112,12 +5083,12 @@ GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_getter(gpucompile__host *h, co
     LLVMPositionBuilderAtEnd(b, hit);
     LLVMBuildRet(b, fp);
     LLVMPositionBuilderAtEnd(b, slow);
-    m = gpucompile__host_call(h, b, loader, NULL, 0);
+    m = gpucompile__host_call(b, loader, NULL, 0);
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, m, LLVMConstPointerNull(h->ptr), ""), get_bb, fail_bb);
     LLVMPositionBuilderAtEnd(b, get_bb);
     args[0] = m;
     args[1] = kname;
-    fp = gpucompile__host_call(h, b, get_fn, args, 2);
+    fp = gpucompile__host_call(b, get_fn, args, 2);
     gpucompile__host_store(b, fp, cache, LLVMAtomicOrderingRelease, 8);
     LLVMBuildRet(b, fp);
     LLVMPositionBuilderAtEnd(b, fail_bb);
@@ -5152,7 +5123,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_launch(gpucompile__host *
             !(sync = gpucompile__host_decl(h, "mgpuStreamSynchronize", h->vd, &one, 1)) ||
             !(destroy = gpucompile__host_decl(h, "mgpuStreamDestroy", h->vd, &one, 1)))
             return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-        s = gpucompile__host_call(h, b, create, NULL, 0);
+        s = gpucompile__host_call(b, create, NULL, 0);
     }
     a[0] = fn;
     for (i = 0; i < 6; i++) a[1 + i] = dims[i];
@@ -5161,10 +5132,10 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_launch(gpucompile__host *
     a[9] = args;
     a[10] = LLVMConstPointerNull(h->ptr);
     a[11] = LLVMConstInt(h->iptr, num_params > 0 ? (unsigned long long)num_params : 0, 0);
-    gpucompile__host_call(h, b, launch, a, 12);
+    gpucompile__host_call(b, launch, a, 12);
     if (!stream) {
-        gpucompile__host_call(h, b, sync, &s, 1);
-        gpucompile__host_call(h, b, destroy, &s, 1);
+        gpucompile__host_call(b, sync, &s, 1);
+        gpucompile__host_call(b, destroy, &s, 1);
     }
     return GPUCOMPILE_OK;
 }
@@ -5196,7 +5167,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_launch_function(gpucompil
     out = LLVMAppendBasicBlockInContext(h->c, f, "out");
     b = LLVMCreateBuilderInContext(h->c);
     LLVMPositionBuilderAtEnd(b, entry);
-    fn = gpucompile__host_call(h, b, getter, NULL, 0);
+    fn = gpucompile__host_call(b, getter, NULL, 0);
     /* no function: the runtime has reported why (load or lookup failed); launch nothing */
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, fn, LLVMConstPointerNull(h->ptr), ""), go, out);
     LLVMPositionBuilderAtEnd(b, go);
@@ -5262,7 +5233,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_embed_binary(LLVMModuleRef host, con
     size_t size = 0;
     int selected = 0, nk, i, jit, add_null = 0;
     LLVMTypeRef pp[2];
-    LLVMValueRef cst, state, module, load_fn, unload_fn, yield, loader, unloader, largs[2];
+    LLVMValueRef cst, state, module, load_fn, unload_fn, yield, unloader, largs[2];
     gpucompile_result r = GPUCOMPILE_OK;
     memset(&opts, 0, sizeof opts);
     if (options) opts = *options;
@@ -5337,10 +5308,9 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_embed_binary(LLVMModuleRef host, con
         largs[0] = cst;
         largs[1] = jit ? LLVMConstInt(h.i32, (unsigned long long)gpucompile__object_opt_level(obj), 0)
                        : LLVMConstInt(h.iptr, (unsigned long long)size, 0);
-        loader = gpucompile__host_loader(&h, name, load_fn, largs, 2, state, module, yield);
+        gpucompile__host_loader(&h, name, load_fn, largs, 2, state, module, yield);
         unloader = gpucompile__host_unloader(&h, name, unload_fn, state, module);
         r = gpucompile__host_add_dtor(&h, unloader);
-        (void)loader;
     }
     for (i = 0; r == GPUCOMPILE_OK && i < nk; i++) {
         if (opts.no_launch_functions) r = gpucompile__host_getter(&h, name, kernels[i]->name) ? GPUCOMPILE_OK : GPUCOMPILE_ERROR_INVALID_ARGUMENT;
@@ -5389,7 +5359,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_emit_launch(LLVMBuilderRef builder, 
         return gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_ARGUMENT,
                                       "binary '%s' is not embedded in this host module (gpucompile_embed_binary first)", binary_name);
     if (!(getter = gpucompile__host_getter(&h, binary_name, kernel))) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    fn = gpucompile__host_call(&h, builder, getter, NULL, 0);
+    fn = gpucompile__host_call(builder, getter, NULL, 0);
     for (i = 0; i < 6; i++) /* sizes are unsigned: widen with zeros */
         if (w != h.iptr_bits) dims[i] = w < h.iptr_bits ? LLVMBuildZExt(builder, dims[i], h.iptr, "") : LLVMBuildTrunc(builder, dims[i], h.iptr, "");
     return gpucompile__host_launch(&h, builder, fn, dims, shared_bytes ? shared_bytes : LLVMConstInt(h.i32, 0, 0), stream,

@@ -104,10 +104,8 @@ extern "C" {
 
 #if defined(_WIN32)
 #define GPUCOMPILE_AMDGPU__EXE ".exe"
-#define GPUCOMPILE_AMDGPU__PATH_SEP ';'
 #else
 #define GPUCOMPILE_AMDGPU__EXE ""
-#define GPUCOMPILE_AMDGPU__PATH_SEP ':'
 #endif
 /* Debian's multiarch directory name, where rocm-device-libs puts the bitcode. */
 #if defined(__x86_64__)
@@ -585,27 +583,21 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__mp_kernel(gpucompile_amdgpu__mp *m, u
     return match && !m->bad;
 }
 
-GPUCOMPILE__PRIVATE unsigned long long gpucompile_amdgpu__le(const unsigned char *p, int bytes) {
-    unsigned long long v = 0;
-    while (bytes--) v = v << 8 | p[bytes];
-    return v;
-}
-
 /* The descriptor of the NT_AMDGPU_METADATA note, from the section headers. */
 GPUCOMPILE__PRIVATE int gpucompile_amdgpu__note(const unsigned char *d, size_t size, const unsigned char **desc, size_t *desc_size) {
     unsigned long long shoff, shentsize, shnum, i;
     if (size < 64 || memcmp(d, "\177ELF", 4) != 0 || d[4] != 2 /* 64-bit */ || d[5] != 1 /* little-endian */) return 0;
-    shoff = gpucompile_amdgpu__le(d + 0x28, 8);
-    shentsize = gpucompile_amdgpu__le(d + 0x3a, 2);
-    shnum = gpucompile_amdgpu__le(d + 0x3c, 2);
+    shoff = gpucompile__bin_get(d + 0x28, 8);
+    shentsize = gpucompile__bin_get(d + 0x3a, 2);
+    shnum = gpucompile__bin_get(d + 0x3c, 2);
     if (shentsize < 64 || shoff > size) return 0;
     for (i = 0; i < shnum && i < (size - shoff) / shentsize; i++) {
         const unsigned char *h = d + shoff + i * shentsize, *p, *end;
-        unsigned long long off = gpucompile_amdgpu__le(h + 24, 8), sz = gpucompile_amdgpu__le(h + 32, 8);
-        if (gpucompile_amdgpu__le(h + 4, 4) != 7 /* SHT_NOTE */ || off > size || sz > size - off) continue;
+        unsigned long long off = gpucompile__bin_get(h + 24, 8), sz = gpucompile__bin_get(h + 32, 8);
+        if (gpucompile__bin_get(h + 4, 4) != 7 /* SHT_NOTE */ || off > size || sz > size - off) continue;
         for (p = d + off, end = p + sz; end - p >= 12;) {
-            unsigned long long namesz = gpucompile_amdgpu__le(p, 4), descsz = gpucompile_amdgpu__le(p + 4, 4);
-            unsigned long long type = gpucompile_amdgpu__le(p + 8, 4);
+            unsigned long long namesz = gpucompile__bin_get(p, 4), descsz = gpucompile__bin_get(p + 4, 4);
+            unsigned long long type = gpucompile__bin_get(p + 8, 4);
             const unsigned char *name = p + 12;
             p += 12;
             if (((namesz + 3) & ~3ULL) > (unsigned long long)(end - p)) break;
@@ -656,8 +648,9 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_amdgpu_kernel_metadata(const void *d
 /* ld.lld: the options' path; next to a ROCm root; the LLVM in use's; PATH. */
 GPUCOMPILE__PRIVATE int gpucompile_amdgpu__find_lld(gpucompile_job *job, char *out, size_t size) {
     static const char *const beside[] = {"llvm/bin/ld.lld", "lib/llvm/bin/ld.lld"};
-    const char *roots[8], *given = gpucompile_job_tool_path(job, "ld.lld"), *path = getenv("PATH");
-    int n = gpucompile_amdgpu__roots(job, roots, 0), i, k;
+    const char *roots[8], *given = gpucompile_job_tool_path(job, "ld.lld");
+    char versioned[32];
+    int n = gpucompile_amdgpu__roots(job, roots, 0), i;
     size_t b;
     if (given) return (size_t)snprintf(out, size, "%s", given) < size && gpucompile_amdgpu__exists(given, 1);
     for (i = 0; i < n; i++)
@@ -665,18 +658,9 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__find_lld(gpucompile_job *job, char *o
             if ((size_t)snprintf(out, size, "%s/%s" GPUCOMPILE_AMDGPU__EXE, roots[i], beside[b]) < size && gpucompile_amdgpu__exists(out, 1))
                 return 1;
     if ((size_t)snprintf(out, size, "/usr/lib/llvm-%d/bin/ld.lld", LLVM_VERSION_MAJOR) < size && gpucompile_amdgpu__exists(out, 1)) return 1;
-    for (k = 0; k < 2; k++) {
-        const char *p = path;
-        while (p && *p) {
-            const char *e = strchr(p, GPUCOMPILE_AMDGPU__PATH_SEP);
-            int len = (int)(e ? (size_t)(e - p) : strlen(p));
-            int ok = k == 0 ? snprintf(out, size, "%.*s/ld.lld-%d" GPUCOMPILE_AMDGPU__EXE, len, p, LLVM_VERSION_MAJOR)
-                            : snprintf(out, size, "%.*s/ld.lld" GPUCOMPILE_AMDGPU__EXE, len, p);
-            if (len > 0 && ok > 0 && (size_t)ok < size && gpucompile_amdgpu__exists(out, 1)) return 1;
-            p = e ? e + 1 : NULL;
-        }
-    }
-    return 0;
+    snprintf(versioned, sizeof versioned, "ld.lld-%d" GPUCOMPILE_AMDGPU__EXE, LLVM_VERSION_MAJOR);
+    return (gpucompile__which(versioned, out, size) && gpucompile_amdgpu__exists(out, 1)) ||
+           (gpucompile__which("ld.lld" GPUCOMPILE_AMDGPU__EXE, out, size) && gpucompile_amdgpu__exists(out, 1));
 }
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__link_hsaco(gpucompile_job *job) {
@@ -695,8 +679,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__link_hsaco(gpucompile_j
     }
     if ((r = gpucompile_job_temp_file(job, ".o", obj, sizeof obj)) != GPUCOMPILE_OK) return r;
     if ((r = gpucompile_job_temp_file(job, ".hsaco", out, sizeof out)) != GPUCOMPILE_OK) return r;
-    if (gpucompile_write_file(obj, LLVMGetBufferStart(job->emitted), LLVMGetBufferSize(job->emitted)) != GPUCOMPILE_OK)
-        return gpucompile__fail(job, GPUCOMPILE_ERROR_IO, "cannot write '%s'", obj);
+    if ((r = gpucompile__write_temp(job, obj, LLVMGetBufferStart(job->emitted), LLVMGetBufferSize(job->emitted))) != GPUCOMPILE_OK)
+        return r;
     argv[0] = lld; argv[1] = "-shared"; argv[2] = "--no-undefined"; argv[3] = obj; argv[4] = "-o"; argv[5] = out; argv[6] = NULL;
     r = gpucompile_job_run_tool(job, argv, 0, &status, &output, &out_size);
     if (r != GPUCOMPILE_OK) {

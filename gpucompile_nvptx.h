@@ -165,25 +165,14 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__exists(const char *path, int want_dir)
 }
 
 #if defined(_WIN32)
-#define GPUCOMPILE_NVPTX__PATH_SEP ';'
 #define GPUCOMPILE_NVPTX__EXE ".exe"
 #else
-#define GPUCOMPILE_NVPTX__PATH_SEP ':'
 #define GPUCOMPILE_NVPTX__EXE ""
 #endif
 
-/* Searches $PATH for name; the full path in buf. */
+/* Searches $PATH for name (the core's search, .exe added on Windows); the full path in buf. */
 GPUCOMPILE__PRIVATE int gpucompile_nvptx__on_path(const char *name, char *buf, size_t size) {
-    const char *p = getenv("PATH");
-    while (p && *p) {
-        const char *e = strchr(p, GPUCOMPILE_NVPTX__PATH_SEP);
-        size_t n = e ? (size_t)(e - p) : strlen(p);
-        if (n && (size_t)snprintf(buf, size, "%.*s/%s%s", (int)n, p, name, GPUCOMPILE_NVPTX__EXE) < size &&
-            gpucompile_nvptx__exists(buf, 0))
-            return 1;
-        p = e ? e + 1 : NULL;
-    }
-    return 0;
+    return gpucompile__which(name, buf, size) && gpucompile_nvptx__exists(buf, 0);
 }
 
 /* The CUDA toolkit root into buf. GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND (logged) when the given
@@ -299,25 +288,18 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__load_jitlink(gpucompile_nvptx__lib *l,
     void *slots[10];
     char name[96];
     size_t i;
+    slots[0] = &l->jl.create; slots[1] = &l->jl.destroy; slots[2] = &l->jl.add_data; slots[3] = &l->jl.complete;
+    slots[4] = &l->jl.cubin_size; slots[5] = &l->jl.cubin; slots[6] = &l->jl.error_log_size; slots[7] = &l->jl.error_log;
+    slots[8] = &l->jl.info_log_size; slots[9] = &l->jl.info_log;
     if (!gpucompile__dlfn(dl, "nvJitLinkVersion", &l->jl.version) || l->jl.version(&l->jl.major, &l->jl.minor) != 0) return 0;
     for (i = 0; i < 10; i++) {
         /* The headers call versioned names (__nvJitLinkCreate_13_0); the plain ones exist too. */
         snprintf(name, sizeof name, "__nvJitLink%s_%u_0", names[i], l->jl.major);
-        if (!gpucompile__dlfn(dl, name, &slots[i])) {
+        if (!gpucompile__dlfn(dl, name, slots[i])) {
             snprintf(name, sizeof name, "nvJitLink%s", names[i]);
-            if (!gpucompile__dlfn(dl, name, &slots[i])) return 0;
+            if (!gpucompile__dlfn(dl, name, slots[i])) return 0;
         }
     }
-    memcpy(&l->jl.create, &slots[0], sizeof slots[0]);
-    memcpy(&l->jl.destroy, &slots[1], sizeof slots[0]);
-    memcpy(&l->jl.add_data, &slots[2], sizeof slots[0]);
-    memcpy(&l->jl.complete, &slots[3], sizeof slots[0]);
-    memcpy(&l->jl.cubin_size, &slots[4], sizeof slots[0]);
-    memcpy(&l->jl.cubin, &slots[5], sizeof slots[0]);
-    memcpy(&l->jl.error_log_size, &slots[6], sizeof slots[0]);
-    memcpy(&l->jl.error_log, &slots[7], sizeof slots[0]);
-    memcpy(&l->jl.info_log_size, &slots[8], sizeof slots[0]);
-    memcpy(&l->jl.info_log, &slots[9], sizeof slots[0]);
     return 1;
 }
 
@@ -620,12 +602,13 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__prepare(gpucompile_job *
     LLVMValueRef fn, inst;
     LLVMBasicBlockRef bb;
     if (gpucompile_target_ftz(job->target)) gpucompile_nvptx__set_flag(job, "nvvm-reflect-ftz", 1);
-    if (gpucompile_target_fast(job->target)) gpucompile_nvptx__fast_libdevice(job);
-    if (gpucompile_target_fast(job->target))
+    if (gpucompile_target_fast(job->target)) {
+        gpucompile_nvptx__fast_libdevice(job);
         for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn))
             for (bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
                 for (inst = LLVMGetFirstInstruction(bb); inst; inst = LLVMGetNextInstruction(inst))
                     if (LLVMCanValueUseFastMathFlags(inst)) LLVMSetFastMathFlags(inst, LLVMFastMathAll);
+    }
     gpucompile_nvptx__fn_attributes(job);
     return GPUCOMPILE_OK;
 }
@@ -709,13 +692,6 @@ GPUCOMPILE__PRIVATE char *gpucompile_nvptx__ptx(gpucompile_job *job, size_t *siz
 GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__sm(const char *chip) { return strncmp(chip, "sm_", 3) == 0 ? chip + 3 : chip; }
 
 /* ---- kernel metadata -------------------------------------------------------------------- */
-GPUCOMPILE__PRIVATE uint64_t gpucompile_nvptx__rd(const unsigned char *p, int bytes) {
-    uint64_t v = 0;
-    int i;
-    for (i = bytes - 1; i >= 0; i--) v = (v << 8) | p[i];
-    return v;
-}
-
 GPUCOMPILE__PRIVATE gpucompile_kernel *gpucompile_nvptx__kernel(gpucompile_job *job, const char *name, size_t len) {
     int i;
     for (i = 0; i < job->object->num_kernels; i++)
@@ -732,7 +708,7 @@ GPUCOMPILE__PRIVATE gpucompile_kernel *gpucompile_nvptx__kernel_by_symbol(gpucom
     size_t len;
     if ((sym + 1) * 24 > symtab_size || symtab_off + (sym + 1) * 24 > size) return NULL;
     s = d + symtab_off + sym * 24;
-    name = gpucompile_nvptx__rd(s, 4);
+    name = gpucompile__bin_get(s, 4);
     if (name >= strtab_size || strtab_off + strtab_size > size) return NULL;
     len = strnlen((const char *)d + strtab_off + name, (size_t)(strtab_size - name));
     return gpucompile_nvptx__kernel(job, (const char *)d + strtab_off + name, len);
@@ -744,29 +720,29 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__elf_metadata(gpucompile_job *job, con
     uint64_t shoff, i, shnum, shstr_off, shstr_size, sym_off = 0, sym_size = 0, str_off = 0, str_size = 0;
     unsigned shentsize;
     if (size < 64 || memcmp(d, "\177ELF", 4) != 0 || d[4] != 2 || d[5] != 1) return;
-    shoff = gpucompile_nvptx__rd(d + 0x28, 8);
-    shentsize = (unsigned)gpucompile_nvptx__rd(d + 0x3a, 2);
-    shnum = gpucompile_nvptx__rd(d + 0x3c, 2);
-    i = gpucompile_nvptx__rd(d + 0x3e, 2);
+    shoff = gpucompile__bin_get(d + 0x28, 8);
+    shentsize = (unsigned)gpucompile__bin_get(d + 0x3a, 2);
+    shnum = gpucompile__bin_get(d + 0x3c, 2);
+    i = gpucompile__bin_get(d + 0x3e, 2);
     if (shentsize < 64 || shoff > size || shnum > (size - shoff) / shentsize || i >= shnum) return;
-    shstr_off = gpucompile_nvptx__rd(d + shoff + i * shentsize + 0x18, 8);
-    shstr_size = gpucompile_nvptx__rd(d + shoff + i * shentsize + 0x20, 8);
+    shstr_off = gpucompile__bin_get(d + shoff + i * shentsize + 0x18, 8);
+    shstr_size = gpucompile__bin_get(d + shoff + i * shentsize + 0x20, 8);
     if (shstr_off > size || shstr_size > size - shstr_off) return;
     for (i = 0; i < shnum; i++) { /* the symbol table and its strings */
         const unsigned char *h = d + shoff + i * shentsize;
-        if (gpucompile_nvptx__rd(h + 4, 4) == 2 /* SHT_SYMTAB */) {
-            uint64_t link = gpucompile_nvptx__rd(h + 0x28, 4);
-            sym_off = gpucompile_nvptx__rd(h + 0x18, 8);
-            sym_size = gpucompile_nvptx__rd(h + 0x20, 8);
+        if (gpucompile__bin_get(h + 4, 4) == 2 /* SHT_SYMTAB */) {
+            uint64_t link = gpucompile__bin_get(h + 0x28, 4);
+            sym_off = gpucompile__bin_get(h + 0x18, 8);
+            sym_size = gpucompile__bin_get(h + 0x20, 8);
             if (link < shnum) {
-                str_off = gpucompile_nvptx__rd(d + shoff + link * shentsize + 0x18, 8);
-                str_size = gpucompile_nvptx__rd(d + shoff + link * shentsize + 0x20, 8);
+                str_off = gpucompile__bin_get(d + shoff + link * shentsize + 0x18, 8);
+                str_size = gpucompile__bin_get(d + shoff + link * shentsize + 0x20, 8);
             }
         }
     }
     for (i = 0; i < shnum; i++) {
         const unsigned char *h = d + shoff + i * shentsize;
-        uint64_t name = gpucompile_nvptx__rd(h, 4), off = gpucompile_nvptx__rd(h + 0x18, 8), sz = gpucompile_nvptx__rd(h + 0x20, 8);
+        uint64_t name = gpucompile__bin_get(h, 4), off = gpucompile__bin_get(h + 0x18, 8), sz = gpucompile__bin_get(h + 0x20, 8);
         const char *sname;
         size_t slen;
         gpucompile_kernel *k;
@@ -782,18 +758,18 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__elf_metadata(gpucompile_job *job, con
         {
             const unsigned char *a = d + off, *end = d + off + sz;
             while (end - a >= 4) {
-                unsigned fmt = a[0], attr = a[1], len = (unsigned)gpucompile_nvptx__rd(a + 2, 2);
+                unsigned fmt = a[0], attr = a[1], len = (unsigned)gpucompile__bin_get(a + 2, 2);
                 const unsigned char *v = a + 4;
                 if (fmt != 4 /* EIFMT_SVAL */) { a += 4; continue; }
                 if ((size_t)(end - v) < len) break;
                 if (!sname[8] && len == 8 && (attr == 0x2f /* REGCOUNT */ || attr == 0x11 /* FRAME_SIZE */)) {
                     gpucompile_kernel *f = gpucompile_nvptx__kernel_by_symbol(job, d, size, sym_off, sym_size, str_off, str_size,
-                                                                              gpucompile_nvptx__rd(v, 4));
-                    if (f && attr == 0x2f) f->registers = (int)gpucompile_nvptx__rd(v + 4, 4);
-                    if (f && attr == 0x11) f->private_bytes = (int)gpucompile_nvptx__rd(v + 4, 4);
+                                                                              gpucompile__bin_get(v, 4));
+                    if (f && attr == 0x2f) f->registers = (int)gpucompile__bin_get(v + 4, 4);
+                    if (f && attr == 0x11) f->private_bytes = (int)gpucompile__bin_get(v + 4, 4);
                 }
                 if (k && attr == 0x05 /* MAX_THREADS */ && len == 12)
-                    k->max_threads = (int)(gpucompile_nvptx__rd(v, 4) * gpucompile_nvptx__rd(v + 4, 4) * gpucompile_nvptx__rd(v + 8, 4));
+                    k->max_threads = (int)(gpucompile__bin_get(v, 4) * gpucompile__bin_get(v + 4, 4) * gpucompile__bin_get(v + 8, 4));
                 a = v + len;
             }
         }
@@ -900,14 +876,6 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_
     return GPUCOMPILE_OK;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__write(gpucompile_job *job, const char *path, const void *data, size_t size) {
-    FILE *f = fopen(path, "wb");
-    int bad = !f || (size && fwrite(data, 1, size, f) != size);
-    if (f) bad |= fclose(f) != 0;
-    if (bad) gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_IO, NULL, "cannot write '%s'", path);
-    return bad ? GPUCOMPILE_ERROR_IO : GPUCOMPILE_OK;
-}
-
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_ptxas(gpucompile_job *job, const char *ptx, size_t ptx_size,
     const char *chip, unsigned char **cubin, size_t *cubin_size, char **log) {
     char ptxas[GPUCOMPILE_NVPTX__PATH], in[GPUCOMPILE_NVPTX__PATH], out[GPUCOMPILE_NVPTX__PATH], arch[64], opt[16];
@@ -921,7 +889,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_ptxas(gpucompile_job 
     }
     if ((r = gpucompile_job_temp_file(job, ".ptx", in, sizeof in)) != GPUCOMPILE_OK) return r;
     if ((r = gpucompile_job_temp_file(job, ".cubin", out, sizeof out)) != GPUCOMPILE_OK) return r;
-    if ((r = gpucompile_nvptx__write(job, in, ptx, ptx_size)) != GPUCOMPILE_OK) return r;
+    if ((r = gpucompile__write_temp(job, in, ptx, ptx_size)) != GPUCOMPILE_OK) return r;
     snprintf(arch, sizeof arch, "-arch=sm_%s", gpucompile_nvptx__sm(chip));
     snprintf(opt, sizeof opt, "-O%d", job->target->O);
     argv[0] = ptxas;
@@ -1077,8 +1045,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__fatbin(gpucompile_job *j
     if ((r = gpucompile_job_temp_file(job, ".ptx", fptx, sizeof fptx)) != GPUCOMPILE_OK ||
         (r = gpucompile_job_temp_file(job, ".cubin", fcubin, sizeof fcubin)) != GPUCOMPILE_OK ||
         (r = gpucompile_job_temp_file(job, ".fatbin", fout, sizeof fout)) != GPUCOMPILE_OK ||
-        (r = gpucompile_nvptx__write(job, fptx, ptx, ptx_size)) != GPUCOMPILE_OK ||
-        (r = gpucompile_nvptx__write(job, fcubin, cubin, cubin_size)) != GPUCOMPILE_OK)
+        (r = gpucompile__write_temp(job, fptx, ptx, ptx_size)) != GPUCOMPILE_OK ||
+        (r = gpucompile__write_temp(job, fcubin, cubin, cubin_size)) != GPUCOMPILE_OK)
         return r;
     snprintf(create, sizeof create, "--create=%s", fout);
     snprintf(elf, sizeof elf, "--image3=kind=elf,sm=%s,file=%s", gpucompile_nvptx__sm(gpucompile_target_chip(job->target)), fcubin);

@@ -687,34 +687,29 @@ int main(int argc, char **argv) {
     opts.num_link = c.num_links;
     if (c.num_inputs > 1) return compile_batch(&c, &opts);
     if (c.num_targets > 1 || c.emit_text || c.jobs > 1 || c.host || c.handler) return compile_binary(&c, &opts);
-    if (c.num_targets == 1) {
-        if (gpucompile_target_parse(c.targets[0], (size_t)-1, NULL, &opts.logger, &t) != GPUCOMPILE_OK) return 1;
-    } else {
+    {
         gpucompile_target d = gpucompile_target_defaults(GPUCOMPILE_TARGET_NVPTX);
-        r = gpucompile_compile_file(c.input, &d, &opts, &obj);
-        goto done;
+        if (c.num_targets == 1 && gpucompile_target_parse(c.targets[0], (size_t)-1, NULL, &opts.logger, &t) != GPUCOMPILE_OK) return 1;
+        r = gpucompile_compile_file(c.input, t ? t : &d, &opts, &obj);
+        gpucompile_target_free(t);
     }
-    r = gpucompile_compile_file(c.input, t, &opts, &obj);
-done:
-    gpucompile_target_free(t);
     if (r != GPUCOMPILE_OK) return 1;
     if (c.verbose) print_object(obj);
-    rc = 0;
-    if (c.object_out) {
-        unsigned char *bytes;
-        size_t n;
-        if (gpucompile_object_serialize(obj, NULL, &bytes, &n) != GPUCOMPILE_OK ||
-            gpucompile_write_file(c.object_out, bytes, n) != GPUCOMPILE_OK) {
-            fprintf(stderr, "gpucompile: error: cannot write '%s'\n", c.object_out);
+    {   /* both outputs or neither */
+        const char *paths[2];
+        const unsigned char *data[2];
+        size_t sizes[2];
+        unsigned char *bytes = NULL;
+        size_t n = 0;
+        rc = 0;
+        if (c.object_out && gpucompile_object_serialize(obj, NULL, &bytes, &n) != GPUCOMPILE_OK) {
+            fprintf(stderr, "gpucompile: error: out of memory\n");
             rc = 1;
         }
+        paths[0] = c.object_out; data[0] = bytes; sizes[0] = n;
+        paths[1] = c.output; data[1] = obj->data; sizes[1] = obj->size;
+        if (rc == 0) rc = write_outputs(paths, data, sizes, 2);
         gpucompile_free(NULL, bytes);
-    }
-    if (c.output && rc == 0) {
-        if (gpucompile_write_file(c.output, obj->data, obj->size) != GPUCOMPILE_OK) {
-            fprintf(stderr, "gpucompile: error: cannot write '%s'\n", c.output);
-            rc = 1;
-        }
     }
     gpucompile_object_free(obj);
     return rc;
