@@ -74,7 +74,9 @@
    Kernel metadata (bin, fatbin): registers, private (local) bytes and max threads (from
    .maxntid / reqntid) from the cubin's ELF (.nv.info); shared memory from the tool's info log
    ("N bytes smem"), else the size of .nv.shared.<kernel> (which on sm_90 also counts 1 KiB
-   the toolchain reserves).
+   the toolchain reserves). CUDA's `extern __shared__` (an external addrspace(3) global)
+   stays external: the PTX declares `.extern .shared .align N .b8 name[];` as llc does, the
+   size comes at launch, and kernel.dynamic_shared marks the kernels that reach it.
 */
 #ifndef GPUCOMPILE_NVPTX_H
 #define GPUCOMPILE_NVPTX_H
@@ -1140,6 +1142,7 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
         t.kind = GPUCOMPILE_TARGET_NVPTX;
         t.intrinsic_prefixes = "nvvm";
         t.allowed_undefined = "__nvvm_reflect";
+        t.shared_address_space = 3;
         t.initialize = gpucompile_nvptx__initialize;
         t.configure = gpucompile_nvptx__configure;
         t.prepare = gpucompile_nvptx__prepare;
