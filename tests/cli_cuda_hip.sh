@@ -58,5 +58,49 @@ $G -t "$GFX" "$T_TMP/undef_amd.ll" -o "$T_TMP/undef.hsaco" 2>"$T_TMP/err"
 check "AMDGPU: an external global outside LDS: exit 1" test $? -eq 1
 check "AMDGPU: an external global outside LDS: named" grep -q "undefined global 'smem'" "$T_TMP/err"
 
+# ---- the module's own PTX version (clang's "+ptx85" on every function) ----
+$G -v -t "$SM80" -f isa $D/ptx85_bmsk_nvptx.ll -o "$T_TMP/bmsk.ptx" 2>"$T_TMP/verr"
+check "+ptx85 functions, sm_80: PTX 8.5, not sm_80's 7.0" grep -q '^\.version 8\.5$' "$T_TMP/bmsk.ptx"
+check "+ptx85 functions: -v says why" grep -q "PTX 8.5 for sm_80: the highest of the chip's minimum 7.0, the target's +ptx60 (the default) and the module's +ptx85 (function '_Z4maskjj')" "$T_TMP/verr"
+$G -t '#gpu.nvptx<chip = "sm_80", features = "+ptx78">' -f isa $D/ptx85_bmsk_nvptx.ll -o "$T_TMP/pinned.ptx" 2>"$T_TMP/err"
+check "a target pinning +ptx78 below the functions' +ptx85: exit 1" test $? -eq 1
+check "a target pinning +ptx78: the error names both versions and the function" \
+  grep -q "function '_Z4maskjj' asks for PTX 8.5 (+ptx85), but the target's features \"+ptx78\" pin PTX 7.8" "$T_TMP/err"
+check "a target pinning +ptx78: no output" test ! -e "$T_TMP/pinned.ptx"
+$G -t '#gpu.nvptx<chip = "sm_80", features = "+ptx85">' -f isa $D/ptx85_bmsk_nvptx.ll -o "$T_TMP/same.ptx"
+check "a target pinning the same +ptx85: PTX 8.5" grep -q '^\.version 8\.5$' "$T_TMP/same.ptx"
+$G -t '#gpu.nvptx<chip = "sm_90">' -f isa $D/ptx85_bmsk_nvptx.ll -o "$T_TMP/sm90.ptx"
+check "+ptx85 functions, sm_90: PTX 8.5 (above sm_90's 7.8)" grep -q '^\.version 8\.5$' "$T_TMP/sm90.ptx"
+if [ -x "$CUDA/bin/ptxas" ]; then
+  check "+ptx85 functions with inline bmsk: ptxas accepts the PTX" "$CUDA/bin/ptxas" -arch=sm_80 "$T_TMP/bmsk.ptx" -o "$T_TMP/bmsk.ptxas.cubin"
+  for m in nvjitlink ptxas; do
+    $G --bin-method $m -t "$SM80" $D/ptx85_bmsk_nvptx.ll -o "$T_TMP/bmsk_$m.cubin" 2>"$T_TMP/err"
+    check "+ptx85 functions with inline bmsk, $m: cubin exit 0" test $? -eq 0
+  done
+fi
+
+# ---- per-function AMDGPU features against the target ----
+$G -t '#gpu.amdgpu<chip = "gfx1100">' $D/dynshared_amdgpu.ll -o "$T_TMP/w.hsaco" 2>"$T_TMP/err"
+check "+wavefrontsize64 functions for wave32 gfx1100: exit 1" test $? -eq 1
+check "+wavefrontsize64 for wave32: the function and both sides named" \
+  grep -q "function '_Z5stagefj' is compiled for wave64 ('+wavefrontsize64' in its target-features), but the target gfx1100 runs wave32" "$T_TMP/err"
+$G -t '#gpu.amdgpu<chip = "gfx1100", flags = {wave64}>' $D/dynshared_amdgpu.ll -o "$T_TMP/w64.hsaco"
+check "+wavefrontsize64 functions for gfx1100 with wave64: exit 0" test $? -eq 0
+sed 's/"+wavefrontsize64"/"+wavefrontsize32"/' $D/dynshared_amdgpu.ll > "$T_TMP/w32.ll"
+$G -t "$GFX" "$T_TMP/w32.ll" -o "$T_TMP/w32.hsaco" 2>"$T_TMP/err"
+check "+wavefrontsize32 functions for wave64 gfx90a: exit 1, named" \
+  sh -c "[ $? -eq 1 ] && grep -q \"function '_Z5stagefj' is compiled for wave32\" '$T_TMP/err'"
+sed 's/"+wavefrontsize64"/"+wavefrontsize64,+xnack,-sramecc"/' $D/dynshared_amdgpu.ll > "$T_TMP/xs.ll"
+$G -t '#gpu.amdgpu<chip = "gfx90a:xnack-">' "$T_TMP/xs.ll" -o "$T_TMP/xs.hsaco" 2>"$T_TMP/err"
+check "+xnack functions for gfx90a:xnack-: exit 1" test $? -eq 1
+check "+xnack for xnack-: named" grep -q "function '_Z5stagefj' is compiled with +xnack (in its target-features), but the target gfx90a:xnack- says xnack-" "$T_TMP/err"
+$G -t '#gpu.amdgpu<chip = "gfx90a:sramecc+">' "$T_TMP/xs.ll" -o "$T_TMP/xs.hsaco" 2>"$T_TMP/err"
+check "-sramecc functions for gfx90a:sramecc+: exit 1, named" \
+  sh -c "[ $? -eq 1 ] && grep -q 'compiled with -sramecc (in its target-features), but the target gfx90a:sramecc+ says sramecc+' '$T_TMP/err'"
+$G -t '#gpu.amdgpu<chip = "gfx90a:xnack+:sramecc-">' "$T_TMP/xs.ll" -o "$T_TMP/xs1.hsaco"
+check "+xnack,-sramecc functions for gfx90a:xnack+:sramecc-: exit 0" test $? -eq 0
+$G -t "$GFX" "$T_TMP/xs.ll" -o "$T_TMP/xs2.hsaco"
+check "+xnack,-sramecc functions for plain gfx90a (either mode): exit 0" test $? -eq 0
+
 check "no temporary files left" test -z "$(ls "$T_TMP/tmp")"
 tally cli_cuda_hip
