@@ -328,7 +328,8 @@ typedef struct gpucompile_options {
     const gpucompile_hooks *hooks;
     gpucompile_logger logger;
     gpucompile_allocator allocator;
-    const char *bin_method;            /* NVPTX: "nvjitlink", "ptxas" or "driver"; NULL: first that works */
+    const char *bin_method;            /* NVPTX: "nvjitlink", "ptxas" or "driver", no fallback; NULL: by
+                                          the PTX's size, the other one if it fails (gpucompile_nvptx.h) */
     const gpucompile_tool_path *tools; /* overrides for external tools and vendor libraries */
     int num_tools;
     double tool_timeout_s;             /* external tools are killed after this; 0: 300 s */
