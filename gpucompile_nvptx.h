@@ -89,8 +89,9 @@
    .maxntid / reqntid) from the cubin's ELF (.nv.info); shared memory from the tool's info log
    ("N bytes smem"), else the size of .nv.shared.<kernel> (which on sm_90 also counts 1 KiB
    the toolchain reserves). CUDA's `extern __shared__` (an external addrspace(3) global)
-   stays external: the PTX declares `.extern .shared .align N .b8 name[];` as llc does, the
-   size comes at launch, and kernel.dynamic_shared marks the kernels that reach it.
+   stays external: the PTX declares `.extern .shared .align N .b8 name[];` as llc does; an
+   unsized one is dynamic shared memory, sized at launch, and kernel.dynamic_shared marks the
+   kernels that reach it.
 */
 #ifndef GPUCOMPILE_NVPTX_H
 #define GPUCOMPILE_NVPTX_H

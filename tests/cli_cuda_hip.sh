@@ -53,6 +53,10 @@ check "extern __shared__ (AMDGPU): only swap_pairs takes the size, as with llc-1
   sh -c "[ '$(dynlds "$T_TMP/dyn.hsaco")' = '_Z10swap_pairsPfPKf ' ] && [ '$(dynlds "$T_TMP/dyn.hsaco")' = '$(dynlds "$T_TMP/llc.hsaco")' ]"
 check "extern __shared__ (AMDGPU): -v marks swap_pairs" grep -q "kernel _Z10swap_pairsPfPKf: .*, dynamic shared memory (sized at launch)" "$T_TMP/verr"
 check "extern __shared__ (AMDGPU): -v does not mark scale" sh -c "grep 'kernel _Z5scalePff:' '$T_TMP/verr' | grep -qv 'dynamic shared'"
+sed 's/\[0 x float\]/[16 x float]/g' $D/dynshared_amdgpu.ll > "$T_TMP/sized_amd.ll"
+$G -v -t "$GFX" "$T_TMP/sized_amd.ll" -o "$T_TMP/sized.hsaco" 2>"$T_TMP/verr"
+check "extern __shared__ float smem[16] (AMDGPU): static LDS, 64 bytes, not dynamic" \
+  sh -c "grep -q 'kernel _Z10swap_pairsPfPKf: .*shared 64 bytes' '$T_TMP/verr' && ! grep -q 'dynamic shared' '$T_TMP/verr'"
 sed 's/addrspace(3)/addrspace(1)/g' $D/dynshared_amdgpu.ll > "$T_TMP/undef_amd.ll"
 $G -t "$GFX" "$T_TMP/undef_amd.ll" -o "$T_TMP/undef.hsaco" 2>"$T_TMP/err"
 check "AMDGPU: an external global outside LDS: exit 1" test $? -eq 1
