@@ -38,7 +38,7 @@
                 wave64 only: `no_wave64` (or +wavefrontsize32) is an error there. (MLIR's
                 hasWave64, gpucompile_target_wave64, says 64 unless no_wave64: that only
                 picks the library, and on gfx10+ disagrees with LLVM's wave32 code.)
-       features per-function "target-features" are dropped (they would override the
+       fn attrs "target-features" on functions are dropped (they would override the
                 target machine); one that contradicts the target is an error naming the
                 function: a wave size other than the target's (+wavefrontsize32 for gfx90a),
                 xnack or sramecc on where the target says off or the reverse (+xnack for

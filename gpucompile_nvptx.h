@@ -505,7 +505,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__choose_ptx(gpucompile_jo
     const char *chip = job->cpu, *who;
     int pinned = requested && strcmp(gpucompile_target_features(job->target), gpucompile_target_features(&d)) != 0;
     int asked = gpucompile_nvptx__module_ptx(job, &who), llvm_max = gpucompile_nvptx__llvm_max_ptx(), cap = 0, use = asked;
-    int floor = requested > min ? requested : min;
+    int base = requested > min ? requested : min;
     char what[64] = "", limit[160], mod[160], tgt[48];
     if (job->format == GPUCOMPILE_FORMAT_BIN || job->format == GPUCOMPILE_FORMAT_FATBIN)
         cap = gpucompile_nvptx__tool_ptx_max(job, what, sizeof what);
@@ -519,14 +519,14 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__choose_ptx(gpucompile_jo
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL,
                            "function '%s' asks for PTX %d.%d (+ptx%d), but %s: PTX %d.%d is tried", who, asked / 10, asked % 10,
                            asked, limit, use / 10, use % 10);
-    if (pinned && use > floor) {
+    if (pinned && use > base) {
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, NULL,
                            "function '%s' asks for PTX %d.%d (+ptx%d), but the target's features \"%s\" pin PTX %d.%d: "
                            "raise the target's +ptxNN or leave it out", who, use / 10, use % 10, use, job->features,
-                           floor / 10, floor % 10);
+                           base / 10, base % 10);
         return GPUCOMPILE_ERROR_INVALID_TARGET;
     }
-    *chosen = use > floor ? use : floor;
+    *chosen = use > base ? use : base;
     if (cap && *chosen > cap) {
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
                            "PTX %d.%d (%s %s) is newer than the installed %s reads (at most PTX %d.%d)", *chosen / 10, *chosen % 10,
