@@ -101,11 +101,11 @@ regcap() {
   echo '  call void @f(ptr addrspace(1) %p, ptr addrspace(1) %q)'; echo '  ret void'; echo '}'
   echo '!nvvm.annotations = !{!0}'; echo '!0 = !{ptr @k, !"maxnreg", i32 128}'
 }
-# A kernel of 9000 volatile stores: about 650 KB of PTX.
+# A kernel of 16000 volatile stores: 0.7-1.2 MB of PTX (LLVM 22-19).
 bigptx() {
   echo 'target triple = "nvptx64-nvidia-cuda"'
   echo 'define ptx_kernel void @big(ptr addrspace(1) %p) {'
-  awk 'BEGIN { for (i = 0; i < 9000; i++) printf "  %%g%d = getelementptr i32, ptr addrspace(1) %%p, i32 %d\n  store volatile i32 %d, ptr addrspace(1) %%g%d\n", i, i, i * 7, i }'
+  awk 'BEGIN { for (i = 0; i < 16000; i++) printf "  %%g%d = getelementptr i32, ptr addrspace(1) %%p, i32 %d\n  store volatile i32 %d, ptr addrspace(1) %%g%d\n", i, i, i * 7, i }'
   echo '  ret void'; echo '}'
 }
 if [ -x "$CUDA/bin/ptxas" ]; then
@@ -126,6 +126,8 @@ if [ -x "$CUDA/bin/ptxas" ]; then
   $G -v --bin-method ptxas -t "$SM80" "$T_TMP/regcap.ll" -o "$T_TMP/p.cubin" 2>"$T_TMP/verr"
   check "register cap, --bin-method ptxas: exit 0, no warning" sh -c "[ $? -eq 0 ] && ! grep -q 'warning:' '$T_TMP/verr'"
 
+  $G -t "$SM80" -f isa "$T_TMP/big.ll" -o "$T_TMP/big.ptx"
+  check "the big kernel's PTX is over 512 KiB" test "$(wc -c < "$T_TMP/big.ptx")" -gt 524288
   $G -v -t "$SM80" "$T_TMP/big.ll" -o "$T_TMP/big.cubin" 2>"$T_TMP/verr"
   check "PTX over 512 KiB: exit 0" test $? -eq 0
   check "PTX over 512 KiB: ptxas by default, nvJitLink not run" \
