@@ -1881,7 +1881,12 @@ GPUCOMPILE_DEF void gpucompile_signal_cleanup(void) {
     ms10.tv_nsec = 10000000;
     for (i = 0; i < GPUCOMPILE__LIVE_PIDS; i++) {
         long pid = gpucompile__live_pids[i];
-        if (pid > 0) kill(gpucompile__live_kinds[i] == 1 ? -(pid_t)pid : (pid_t)pid, gpucompile__live_kinds[i] == 1 ? SIGKILL : SIGTERM);
+        if (pid > 0 && gpucompile__live_kinds[i] == 1) {
+            kill(-(pid_t)pid, SIGKILL);
+            waitpid((pid_t)pid, NULL, 0); /* no zombie left behind */
+        } else if (pid > 0) {
+            kill((pid_t)pid, SIGTERM);
+        }
     }
     /* compiler processes end their own tools and files: give them up to 2 s */
     for (tries = 0; tries < 200; tries++) {
@@ -1896,7 +1901,10 @@ GPUCOMPILE_DEF void gpucompile_signal_cleanup(void) {
         nanosleep(&ms10, NULL);
     }
     for (i = 0; i < GPUCOMPILE__LIVE_PIDS; i++)
-        if (gpucompile__live_pids[i] > 0) kill(-(pid_t)gpucompile__live_pids[i], SIGKILL);
+        if (gpucompile__live_pids[i] > 0 && gpucompile__live_kinds[i] == 2) {
+            kill((pid_t)gpucompile__live_pids[i], SIGKILL);
+            waitpid((pid_t)gpucompile__live_pids[i], NULL, 0);
+        }
 #endif
     for (i = 0; i < GPUCOMPILE__LIVE_TEMPS; i++) {
         char *p = gpucompile__live_temps[i];
@@ -2125,7 +2133,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__spawn(const gpucompile_allocat
 #define GPUCOMPILE__SPAWN_CHDIR(fa, dir) ((void)(fa), (void)(dir), -1)
 #endif
 
-/* Runs argv in its own process group (so that a kill ends the tool and whatever it started),
+/* Runs argv (a tool: in its own process group, so that a kill ends it and what it started),
    stdin from in_path (NULL: /dev/null), stdout to out_path (NULL: with stderr into out), in
    cwd (NULL: ours); a process tracked for gpucompile_signal_cleanup (kind 1 tool, 2 compiler). */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__spawn(const gpucompile_allocator *a, const char *const *argv, double timeout_s,
@@ -2151,8 +2159,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__spawn(const gpucompile_allocat
     sigaddset(&dfl, SIGPIPE);
     posix_spawnattr_setsigmask(&attr, &none);
     posix_spawnattr_setsigdefault(&attr, &dfl);
-    posix_spawnattr_setpgroup(&attr, 0);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    posix_spawnattr_setpgroup(&attr, 0); /* a tool only: a compiler process stays in our group, where ^C reaches it */
+    posix_spawnattr_setflags(&attr, (kind == 1 ? POSIX_SPAWN_SETPGROUP : 0) | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
     bad = posix_spawn_file_actions_addopen(&fa, 0, in_path ? in_path : "/dev/null", O_RDONLY, 0) != 0;
     if (out_path) bad |= posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600) != 0;
     else bad |= posix_spawn_file_actions_adddup2(&fa, fds[1], 1) != 0;
@@ -2345,6 +2353,7 @@ typedef struct gpucompile__job {
     int num_temps, cap_temps;
     char **deps;                   /* files the result depends on (for the cache) */
     int num_deps, cap_deps;
+    int track_deps;                /* someone needs deps: the cache, or a worker's parent */
     double stage_start;
 } gpucompile__job;
 
@@ -2538,7 +2547,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_job_run_tool_in(gpucompile_job *job,
         gpucompile__shell_quote(&cmd, argv[i]);
     }
     gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "running: %s", cmd.data ? cmd.data : "");
-    if (j->opts.cache_dir) { /* only the cache needs to know the tool's file */
+    if (j->track_deps) { /* only the cache needs to know the tool's file */
         char resolved[4096];
         if (gpucompile__which(argv[0], resolved, sizeof resolved)) gpucompile_job_add_dependency(job, resolved);
     }
@@ -4089,6 +4098,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, 
     /* Hooks and custom backends run code we cannot hash: they bypass the cache. */
     use_cache = j.opts.cache_dir && *j.opts.cache_dir && !j.opts.hooks && target->kind != GPUCOMPILE_TARGET_CUSTOM && data;
     if (use_cache) gpucompile__cache_key(job, data, size, key);
+    j.track_deps = use_cache || serial;
     if (use_cache && gpucompile__cache_load(job, key)) {
         r = GPUCOMPILE_OK;
     } else if (j.opts.isolate || j.opts.workers) {
@@ -5658,9 +5668,10 @@ typedef struct gpucompile__host {
     LLVMTypeRef ptr, i32, iptr, vd;
     int iptr_bits;
     const gpucompile_logger *logger;
+    gpucompile__buf *sym; /* the last symbol name made: names have no length limit */
 } gpucompile__host;
 
-GPUCOMPILE__PRIVATE void gpucompile__host_init(gpucompile__host *h, LLVMModuleRef m, const gpucompile_logger *logger) {
+GPUCOMPILE__PRIVATE void gpucompile__host_init(gpucompile__host *h, LLVMModuleRef m, const gpucompile_logger *logger, gpucompile__buf *sym) {
     LLVMTargetDataRef td = LLVMCreateTargetData(LLVMGetDataLayoutStr(m));
     h->m = m;
     h->c = LLVMGetModuleContext(m);
@@ -5670,6 +5681,7 @@ GPUCOMPILE__PRIVATE void gpucompile__host_init(gpucompile__host *h, LLVMModuleRe
     h->iptr_bits = (int)LLVMGetIntTypeWidth(h->iptr);
     h->vd = LLVMVoidTypeInContext(h->c);
     h->logger = logger;
+    h->sym = sym;
     LLVMDisposeTargetData(td);
 }
 
@@ -5733,9 +5745,13 @@ GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_function(gpucompile__host *h, 
 }
 
 /* "<a>_<b><c>" into buf; 0 when it does not fit. */
-GPUCOMPILE__PRIVATE int gpucompile__host_name(char *buf, size_t size, const char *a, const char *b, const char *c) {
-    int n = b ? snprintf(buf, size, "%s_%s%s", a, b, c) : snprintf(buf, size, "%s%s", a, c);
-    return n > 0 && (size_t)n < size;
+/* a_b c or a c, valid until the next call; NULL when out of memory. */
+GPUCOMPILE__PRIVATE const char *gpucompile__host_name(gpucompile__host *h, const char *a, const char *b, const char *c) {
+    h->sym->len = 0;
+    gpucompile__buf_str(h->sym, a);
+    if (b) { gpucompile__buf_str(h->sym, "_"); gpucompile__buf_str(h->sym, b); }
+    gpucompile__buf_str(h->sym, c);
+    return h->sym->oom ? NULL : h->sym->data;
 }
 
 /* Appends { 65535, fn, null } to llvm.global_dtors (rebuilt: an appending array cannot grow). */
@@ -5805,11 +5821,11 @@ GPUCOMPILE__PRIVATE int gpucompile__same_target(const char *a, const char *b) {
 GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_loader(gpucompile__host *h, const char *name, LLVMValueRef load_fn,
                                                          LLVMValueRef *load_args, unsigned num_args,
                                                          LLVMValueRef state, LLVMValueRef module, LLVMValueRef yield) {
-    char sym[1024];
+    const char *sym;
     LLVMValueRef f, s, m, pair, ok;
     LLVMBasicBlockRef entry, check, try_bb, load_bb, wait_bb, done_bb;
     LLVMBuilderRef b;
-    if (!gpucompile__host_name(sym, sizeof sym, name, NULL, "_load")) return NULL;
+    if (!(sym = gpucompile__host_name(h, name, NULL, "_load"))) return NULL;
     f = gpucompile__host_function(h, sym, h->ptr, NULL, 0, LLVMInternalLinkage);
     entry = LLVMAppendBasicBlockInContext(h->c, f, "entry");
     check = LLVMAppendBasicBlockInContext(h->c, f, "check");
@@ -5846,11 +5862,11 @@ GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_loader(gpucompile__host *h, co
 /* <name>_unload (a global destructor): unloads a loaded module once, forgets cached functions. */
 GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_unloader(gpucompile__host *h, const char *name, LLVMValueRef unload_fn,
                                                            LLVMValueRef state, LLVMValueRef module) {
-    char sym[1024];
+    const char *sym;
     LLVMValueRef f, s, m;
     LLVMBasicBlockRef entry, unload_bb, done_bb;
     LLVMBuilderRef b;
-    if (!gpucompile__host_name(sym, sizeof sym, name, NULL, "_unload")) return NULL;
+    if (!(sym = gpucompile__host_name(h, name, NULL, "_unload"))) return NULL;
     f = gpucompile__host_function(h, sym, h->vd, NULL, 0, LLVMInternalLinkage);
     entry = LLVMAppendBasicBlockInContext(h->c, f, "entry");
     unload_bb = LLVMAppendBasicBlockInContext(h->c, f, "unload");
@@ -5873,27 +5889,27 @@ GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_unloader(gpucompile__host *h, 
 /* <name>_<kernel>_get: the kernel's function, looked up once per loaded module (NULL when the
    binary did not load). Made on first need; the unloader forgets the cached value. */
 GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_getter(gpucompile__host *h, const char *name, const char *kernel) {
-    char sym[1024];
+    const char *sym;
     LLVMValueRef f, loader, get_fn, cache, kname, fp, m, args[2], unloader;
     LLVMBasicBlockRef entry, slow, get_bb, fail_bb, hit;
     LLVMBuilderRef b;
     LLVMTypeRef pp[2];
-    if (!gpucompile__host_name(sym, sizeof sym, name, kernel, "_get")) return NULL;
+    if (!(sym = gpucompile__host_name(h, name, kernel, "_get"))) return NULL;
     if ((f = LLVMGetNamedFunction(h->m, sym)) != NULL) return f;
-    if (!gpucompile__host_name(sym, sizeof sym, name, NULL, "_load") || !(loader = LLVMGetNamedFunction(h->m, sym))) return NULL;
+    if (!(sym = gpucompile__host_name(h, name, NULL, "_load")) || !(loader = LLVMGetNamedFunction(h->m, sym))) return NULL;
     pp[0] = h->ptr;
     pp[1] = h->ptr;
     if (!(get_fn = gpucompile__host_decl(h, "mgpuModuleGetFunction", h->ptr, pp, 2))) return NULL;
-    gpucompile__host_name(sym, sizeof sym, name, kernel, "_function");
+    if (!(sym = gpucompile__host_name(h, name, kernel, "_function"))) return NULL;
     cache = gpucompile__host_global(h, sym, h->ptr, LLVMConstPointerNull(h->ptr), LLVMInternalLinkage, 8);
-    gpucompile__host_name(sym, sizeof sym, name, kernel, "_kernel_name"); /* MLIR's name for it */
+    if (!(sym = gpucompile__host_name(h, name, kernel, "_kernel_name"))) return NULL; /* MLIR's name for it */
     {
         LLVMValueRef str = LLVMConstStringInContext(h->c, kernel, (unsigned)strlen(kernel), 0);
         kname = gpucompile__host_global(h, sym, LLVMTypeOf(str), str, LLVMPrivateLinkage, 1);
         LLVMSetGlobalConstant(kname, 1);
         LLVMSetUnnamedAddress(kname, LLVMGlobalUnnamedAddr);
     }
-    gpucompile__host_name(sym, sizeof sym, name, kernel, "_get");
+    if (!(sym = gpucompile__host_name(h, name, kernel, "_get"))) return NULL;
     f = gpucompile__host_function(h, sym, h->ptr, NULL, 0, LLVMInternalLinkage);
     entry = LLVMAppendBasicBlockInContext(h->c, f, "entry");
     hit = LLVMAppendBasicBlockInContext(h->c, f, "cached");
@@ -5918,8 +5934,7 @@ GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_getter(gpucompile__host *h, co
     LLVMPositionBuilderAtEnd(b, fail_bb);
     LLVMBuildRet(b, LLVMConstPointerNull(h->ptr));
     /* the unloader forgets this function too */
-    gpucompile__host_name(sym, sizeof sym, name, NULL, "_unload");
-    if ((unloader = LLVMGetNamedFunction(h->m, sym)) != NULL) {
+    if ((sym = gpucompile__host_name(h, name, NULL, "_unload")) != NULL && (unloader = LLVMGetNamedFunction(h->m, sym)) != NULL) {
         LLVMBasicBlockRef last = LLVMGetLastBasicBlock(unloader);
         LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(last));
         gpucompile__host_store(b, LLVMConstPointerNull(h->ptr), cache, LLVMAtomicOrderingRelease, 8);
@@ -5967,7 +5982,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_launch(gpucompile__host *
 /* <name>_<kernel>_launch(intptr_t x6, int32_t smem, void *stream, void **args). */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_launch_function(gpucompile__host *h, const char *name,
                                                                        const gpucompile_kernel *k) {
-    char sym[1024];
+    const char *sym;
     LLVMTypeRef params[9];
     LLVMValueRef f, getter, fn, dims[6], stream;
     LLVMBasicBlockRef entry, go, sync_bb, async_bb, out;
@@ -5978,7 +5993,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_launch_function(gpucompil
     params[6] = h->i32;
     params[7] = params[8] = h->ptr;
     if (!(getter = gpucompile__host_getter(h, name, k->name))) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    gpucompile__host_name(sym, sizeof sym, name, k->name, "_launch");
+    if (!(sym = gpucompile__host_name(h, name, k->name, "_launch"))) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     f = gpucompile__host_function(h, sym, h->vd, params, 9, LLVMExternalLinkage);
     {
         static const char *const names[9] = {"gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ", "sharedMemBytes", "stream", "args"};
@@ -6012,9 +6027,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_launch_function(gpucompil
 
 /* Is a symbol this embedding would create already in the host? */
 GPUCOMPILE__PRIVATE int gpucompile__host_taken(gpucompile__host *h, const char *a, const char *b, const char *c) {
-    char sym[1024];
-    if (!gpucompile__host_name(sym, sizeof sym, a, b, c)) {
-        gpucompile__host_error(h, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "binary or kernel name too long: '%.64s...'", b ? b : a);
+    const char *sym;
+    if (!(sym = gpucompile__host_name(h, a, b, c))) {
+        gpucompile__host_error(h, GPUCOMPILE_ERROR_OUT_OF_MEMORY, "out of memory");
         return 1;
     }
     if (LLVMGetNamedGlobal(h->m, sym) || LLVMGetNamedFunction(h->m, sym)) {
@@ -6044,10 +6059,8 @@ GPUCOMPILE__PRIVATE int gpucompile__host_kernels(const gpucompile_binary *bin, i
     return n;
 }
 
-#define GPUCOMPILE__MAX_EMBED_KERNELS 1024
-
-GPUCOMPILE_DEF gpucompile_result gpucompile_embed_binary(LLVMModuleRef host, const gpucompile_binary *binary,
-                                                         const gpucompile_embed_options *options) {
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_binary(LLVMModuleRef host, const gpucompile_binary *binary,
+                                                              const gpucompile_embed_options *options, gpucompile__buf *names) {
     gpucompile_embed_options opts;
     gpucompile__host h;
     const gpucompile_kernel **kernels;
@@ -6055,15 +6068,16 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_embed_binary(LLVMModuleRef host, con
     const char *name;
     unsigned char *data = NULL;
     size_t size = 0;
-    int selected = 0, nk, i, jit, add_null = 0;
+    int selected = 0, nk, i, jit, add_null = 0, total = 1;
     LLVMTypeRef pp[2];
     LLVMValueRef cst, state, module, load_fn, unload_fn, yield, unloader, largs[2];
     gpucompile_result r = GPUCOMPILE_OK;
     memset(&opts, 0, sizeof opts);
     if (options) opts = *options;
     if (!host || !binary) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    gpucompile__host_init(&h, host, &opts.logger);
+    gpucompile__host_init(&h, host, &opts.logger, names);
     if (gpucompile_binary_verify(binary, &opts.logger) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_INVALID_BINARY;
+    for (i = 0; i < binary->num_objects; i++) total += binary->objects[i]->num_kernels;
     name = binary->name;
     if (!name || !*name) return gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_BINARY, "the binary has no name");
     switch (binary->handler.kind) {
@@ -6079,10 +6093,9 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_embed_binary(LLVMModuleRef host, con
     }
     if (selected == -1)
         return gpucompile__host_error(&h, GPUCOMPILE_ERROR_NO_OBJECT, "binary '%s': the requested target object couldn't be found", name);
-    kernels = (const gpucompile_kernel **)gpucompile__alloc(NULL, GPUCOMPILE__MAX_EMBED_KERNELS * sizeof *kernels);
+    kernels = (const gpucompile_kernel **)gpucompile__alloc(NULL, (size_t)total * sizeof *kernels);
     if (!kernels) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-    nk = gpucompile__host_kernels(binary, selected >= 0 ? selected : -1, kernels, GPUCOMPILE__MAX_EMBED_KERNELS);
-    if (nk < 0) r = gpucompile__host_error(&h, GPUCOMPILE_ERROR_UNSUPPORTED, "binary '%s': too many kernels", name);
+    nk = gpucompile__host_kernels(binary, selected >= 0 ? selected : -1, kernels, total);
     /* refuse before changing anything */
     if (r == GPUCOMPILE_OK && (gpucompile__host_taken(&h, name, NULL, "_bin_cst") || gpucompile__host_taken(&h, name, NULL, "_load") ||
         gpucompile__host_taken(&h, name, NULL, "_unload") || gpucompile__host_taken(&h, name, NULL, "_module") ||
@@ -6120,14 +6133,14 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_embed_binary(LLVMModuleRef host, con
     }
     if (!load_fn || !unload_fn || !yield) r = GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     if (r == GPUCOMPILE_OK) {
-        char sym[1024];
+        const char *sym;
         LLVMValueRef str = LLVMConstStringInContext(h.c, (const char *)data, (unsigned)size, !add_null);
-        gpucompile__host_name(sym, sizeof sym, name, NULL, "_bin_cst");
+        sym = gpucompile__host_name(&h, name, NULL, "_bin_cst");
         cst = gpucompile__host_global(&h, sym, LLVMTypeOf(str), str, LLVMInternalLinkage, 8);
         LLVMSetGlobalConstant(cst, 1);
-        gpucompile__host_name(sym, sizeof sym, name, NULL, "_state");
+        sym = gpucompile__host_name(&h, name, NULL, "_state");
         state = gpucompile__host_global(&h, sym, h.i32, LLVMConstInt(h.i32, 0, 0), LLVMInternalLinkage, 4);
-        gpucompile__host_name(sym, sizeof sym, name, NULL, "_module");
+        sym = gpucompile__host_name(&h, name, NULL, "_module");
         module = gpucompile__host_global(&h, sym, h.ptr, LLVMConstPointerNull(h.ptr), LLVMInternalLinkage, 8);
         largs[0] = cst;
         largs[1] = jit ? LLVMConstInt(h.i32, (unsigned long long)gpucompile__object_opt_level(obj), 0)
@@ -6145,16 +6158,27 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_embed_binary(LLVMModuleRef host, con
     return r;
 }
 
-GPUCOMPILE_DEF gpucompile_result gpucompile_emit_launch(LLVMBuilderRef builder, LLVMModuleRef host,
+GPUCOMPILE_DEF gpucompile_result gpucompile_embed_binary(LLVMModuleRef host, const gpucompile_binary *binary,
+                                                         const gpucompile_embed_options *options) {
+    gpucompile__buf names;
+    gpucompile_result r;
+    memset(&names, 0, sizeof names);
+    r = gpucompile__embed_binary(host, binary, options, &names);
+    gpucompile_free(NULL, names.data);
+    return r == GPUCOMPILE_OK && names.oom ? GPUCOMPILE_ERROR_OUT_OF_MEMORY : r;
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit_launch(LLVMBuilderRef builder, LLVMModuleRef host,
     const char *binary_name, const char *kernel, const LLVMValueRef grid[3], const LLVMValueRef block[3],
-    LLVMValueRef shared_bytes, LLVMValueRef stream, LLVMValueRef args, int num_params, const gpucompile_logger *logger) {
+    LLVMValueRef shared_bytes, LLVMValueRef stream, LLVMValueRef args, int num_params, const gpucompile_logger *logger,
+    gpucompile__buf *names) {
     gpucompile__host h;
     LLVMValueRef dims[6], getter, fn;
     LLVMTypeRef t0;
-    char sym[1024];
+    const char *sym;
     int i, w;
     if (!builder || !host || !binary_name || !kernel || !grid || !block) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    gpucompile__host_init(&h, host, logger);
+    gpucompile__host_init(&h, host, logger, names);
     for (i = 0; i < 6; i++) {
         dims[i] = i < 3 ? grid[i] : block[i - 3];
         if (!dims[i]) return gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "launch of '%s': a grid or block size is missing", kernel);
@@ -6179,7 +6203,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_emit_launch(LLVMBuilderRef builder, 
         return gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "launch of '%s': the dynamic shared memory size must be i32", kernel);
     if ((stream && LLVMGetTypeKind(LLVMTypeOf(stream)) != LLVMPointerTypeKind) || (args && LLVMGetTypeKind(LLVMTypeOf(args)) != LLVMPointerTypeKind))
         return gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "launch of '%s': stream and args must be pointers", kernel);
-    if (!gpucompile__host_name(sym, sizeof sym, binary_name, NULL, "_load") || !LLVMGetNamedFunction(host, sym))
+    if (!(sym = gpucompile__host_name(&h, binary_name, NULL, "_load")) || !LLVMGetNamedFunction(host, sym))
         return gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_ARGUMENT,
                                       "binary '%s' is not embedded in this host module (gpucompile_embed_binary first)", binary_name);
     if (!(getter = gpucompile__host_getter(&h, binary_name, kernel))) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
@@ -6188,6 +6212,17 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_emit_launch(LLVMBuilderRef builder, 
         if (w != h.iptr_bits) dims[i] = w < h.iptr_bits ? LLVMBuildZExt(builder, dims[i], h.iptr, "") : LLVMBuildTrunc(builder, dims[i], h.iptr, "");
     return gpucompile__host_launch(&h, builder, fn, dims, shared_bytes ? shared_bytes : LLVMConstInt(h.i32, 0, 0), stream,
                                    args ? args : LLVMConstPointerNull(h.ptr), num_params);
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_emit_launch(LLVMBuilderRef builder, LLVMModuleRef host,
+    const char *binary_name, const char *kernel, const LLVMValueRef grid[3], const LLVMValueRef block[3],
+    LLVMValueRef shared_bytes, LLVMValueRef stream, LLVMValueRef args, int num_params, const gpucompile_logger *logger) {
+    gpucompile__buf names;
+    gpucompile_result r;
+    memset(&names, 0, sizeof names);
+    r = gpucompile__emit_launch(builder, host, binary_name, kernel, grid, block, shared_bytes, stream, args, num_params, logger, &names);
+    gpucompile_free(NULL, names.data);
+    return r == GPUCOMPILE_OK && names.oom ? GPUCOMPILE_ERROR_OUT_OF_MEMORY : r;
 }
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_host_module_create(LLVMContextRef context, const char *name,
