@@ -2442,6 +2442,24 @@ GPUCOMPILE_DEF void gpucompile_job_add_dependency(gpucompile_job *job, const cha
     gpucompile__push_str(j, &j->deps, &j->num_deps, &j->cap_deps, path);
 }
 
+#if !defined(_WIN32)
+/* A process that is gone (or a zombie: dead, not yet reaped). */
+GPUCOMPILE__PRIVATE int gpucompile__pid_gone(long pid) {
+    char path[64], stat[256];
+    FILE *f;
+    size_t n;
+    const char *e;
+    if (kill((pid_t)pid, 0) != 0) return errno == ESRCH;
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    if (!(f = fopen(path, "r"))) return 0;
+    n = fread(stat, 1, sizeof stat - 1, f);
+    fclose(f);
+    stat[n] = 0;
+    e = strrchr(stat, ')'); /* "pid (name) S ..." */
+    return e && e[1] == ' ' && e[2] == 'Z';
+}
+#endif
+
 /* Removes $TMPDIR/gpucompile-PID-* files left by a process that died without cleaning up
    (SIGKILL): those of pid, or (pid 0) of every PID that is gone. Only regular files of ours. */
 GPUCOMPILE__PRIVATE void gpucompile__sweep_temps(long pid) {
@@ -2458,7 +2476,7 @@ GPUCOMPILE__PRIVATE void gpucompile__sweep_temps(long pid) {
         struct stat st;
         if (strncmp(de->d_name, "gpucompile-", 11) != 0) continue;
         p = strtol(de->d_name + 11, &end, 10);
-        if (end == de->d_name + 11 || *end != '-' || p <= 0 || (pid ? p != pid : (p == (long)getpid() || kill((pid_t)p, 0) == 0 || errno != ESRCH)))
+        if (end == de->d_name + 11 || *end != '-' || p <= 0 || (pid ? p != pid : (p == (long)getpid() || !gpucompile__pid_gone(p))))
             continue;
         if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, de->d_name) < sizeof path && lstat(path, &st) == 0 && S_ISREG(st.st_mode))
             remove(path);
