@@ -80,15 +80,19 @@
        error callback). Inputs known to crash LLVM 19 (unknown chips and features, invalid IR,
        foreign intrinsics and calling conventions, types and address spaces a target lacks)
        are refused before LLVM sees them. Results are gpucompile_result codes; details go to
-       the logger. Temporary files are always removed; external tools run with argv (no shell)
-       and a timeout.
+       the logger. Temporary files ($TMPDIR/gpucompile-PID-*) are removed on every return, and
+       by gpucompile_signal_cleanup for a signal handler; those of a process killed outright
+       are removed by a later compile once that PID is gone. External tools run with argv (no
+       shell), in their own process group, with a timeout. Inputs are read up to
+       options.max_input_bytes (1 GiB); devices such as /dev/zero are refused.
        Not preventable in-process: LLVM 19 aborts in instruction selection on an intrinsic the
        chosen chip lacks (llvm.nvvm.redux.sync.* below sm_80, llvm.amdgcn.mfma.* on gfx900, ...),
        and the C API cannot ask which intrinsics a chip has; and LLVM's bitcode reader is not
        hardened against hostile bytes (a corrupt file can make it allocate gigabytes, which ends
        the process when memory runs out). For untrusted input set
-       options.isolate (CLI --isolate): the compile then runs in a child gpucompile process and
-       its death is an error. LLVM's diagnostics go through a handler on every context we make;
+       options.workers (gpucompile_workers_create: reused worker processes, what the CLI does)
+       or options.isolate (a child gpucompile process per compile): a death there is that
+       compile's error, with LLVM's last "LLVM ERROR:" line as its message. LLVM's diagnostics go through a handler on every context we make;
        what LLVM writes to stderr directly (it does so for unknown CPUs and features, which we
        refuse first) cannot be captured without redirecting the process's stderr, which a
        library must not do.
@@ -1778,6 +1782,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__read(const char *path, const g
     b.a = a;
     fd = fileno(f);
 #if defined(_WIN32)
+    (void)regular_only; /* a named path must be a regular file there anyway */
     if (fstat(fd, &st) == 0 && f != stdin && (st.st_mode & S_IFMT) != S_IFREG) bad = 1;
 #else
     if (regular_only) bad = lstat(path, &st) != 0 || !S_ISREG(st.st_mode);
@@ -3810,6 +3815,7 @@ GPUCOMPILE__PRIVATE int gpucompile__answer(gpucompile_job *job, const unsigned c
     if (rd.bad) return 0;
     if (*r == GPUCOMPILE_OK && !gpucompile__deserialize(obj, (size_t)n, 0, job->object, job)) return 0;
     for (s = 0; s < GPUCOMPILE_STAGE_COUNT; s++) job->object->stage_ms[s] = gpucompile__get_f64(&rd);
+    ((gpucompile__job *)job)->stage_start = gpucompile__now_ms(); /* the wait is not a stage of ours */
     return !rd.bad && rd.p == rd.end;
 }
 

@@ -48,10 +48,11 @@ static const char *usage_text =
     "  --tool-timeout S     kill an external tool after S seconds (default 300)\n"
     "  --debug              keep debug information\n"
     "  --isolate            a new compiler process for each compile (default: -j N reused workers)\n"
+    "  --in-process         compile in this process (to measure the workers: an LLVM abort ends it)\n"
     "  --max-input BYTES    refuse inputs larger than this (K, M, G suffixes; default 1G)\n"
     "  --object-out PATH    also write the object with its kernel metadata (serialized)\n"
     "  --print-target ATTR  parse and verify ATTR only; print its canonical text\n"
-    "  -v, --verbose        kernel metadata, stage timings and tool command lines on stderr\n"
+    "  -v, --verbose        kernel metadata, stage timings and tool command lines (shell-quoted)\n"
     "  --version            print the version\n"
     "  -h, --help           this text\n"
     "\n"
@@ -71,7 +72,7 @@ typedef struct cli {
     int num_links;
     const char *input, *output, *format, *toolkit, *print_target, *cache_dir, *bin_method, *object_out;
     gpucompile_tool_path tools[MAX_ITEMS];
-    int num_tools, no_cache, debug, isolate;
+    int num_tools, no_cache, debug, isolate, in_process;
     double tool_timeout;
     unsigned long long max_input;
     int verbose;
@@ -154,6 +155,7 @@ static int parse_args(int argc, char **argv, cli *c) {
         if (strcmp(a, "--no-cache") == 0) { c->no_cache = 1; continue; }
         if (strcmp(a, "--debug") == 0) { c->debug = 1; continue; }
         if (strcmp(a, "--isolate") == 0) { c->isolate = 1; continue; }
+        if (strcmp(a, "--in-process") == 0) { c->in_process = 1; continue; }
         if ((t = TAKES("--bin-method", "--bin-method")) != 0) { if (t < 0) return 2; c->bin_method = v; continue; }
         if ((t = TAKES("--object-out", "--object-out")) != 0) { if (t < 0) return 2; c->object_out = v; continue; }
         if ((t = TAKES("--tool-timeout", "--tool-timeout")) != 0) {
@@ -803,7 +805,11 @@ int main(int argc, char **argv) {
     /* Never compile here: LLVM may abort. Workers are forked now, before any thread exists;
        where there is no fork, or with --isolate, each compile gets a new process. */
     self = self_path(argv[0]);
-    if (c.isolate || gpucompile_workers_create(c.jobs > 0 ? c.jobs : 1, self, &workers) != GPUCOMPILE_OK) opts.isolate = self;
+    if (c.in_process) {
+        if (c.isolate) return usage_error("--in-process and --isolate exclude each other", NULL);
+    } else if (c.isolate || gpucompile_workers_create(c.jobs > 0 ? c.jobs : 1, self, &workers) != GPUCOMPILE_OK) {
+        opts.isolate = self;
+    }
     opts.workers = workers;
     catch_signals();
     rc = compile(&c, &opts);
