@@ -50,15 +50,16 @@ check "the same kernel for sm_80 compiles" grep -q "redux.sync" "$T_TMP/out/r.pt
 
 # ---- 2. signals with a slow stand-in for ptxas -----------------------------------------------
 SLOW=$T_TMP/slow_ptxas_stand_in.sh
-cat > "$SLOW" <<'EOF'
+ln -s "$(command -v sleep)" "$T_TMP/test_sleep" # a sleep of ours, not another process's
+cat > "$SLOW" <<EOF
 #!/bin/sh
-case "$*" in *--version*) echo "Cuda compilation tools, release 13.0, V13.0.48"; exit 0;; *--help*) exit 0;; esac
-sleep 20
+case "\$*" in *--version*) echo "Cuda compilation tools, release 13.0, V13.0.48"; exit 0;; *--help*) exit 0;; esac
+"$T_TMP/test_sleep" 20
 EOF
 chmod +x "$SLOW"
-LEFT='[s]low_ptxas_stand_in|[s]leep 20' # (brackets: the pattern does not match itself)
+LEFT="$T_TMP/[s]low_ptxas_stand_in|$T_TMP/[t]est_sleep" # (brackets: the pattern does not match itself)
 # slow_running: until the stand-in runs for the cubin (at most 10 s), not for --version
-slow_running() { i=0; while [ $i -lt 100 ] && ! pgrep -f "[s]low_ptxas_stand_in.sh -arch" >/dev/null; do sleep 0.1; i=$((i+1)); done; }
+slow_running() { i=0; while [ $i -lt 100 ] && ! pgrep -f "$T_TMP/[t]est_sleep" >/dev/null; do sleep 0.1; i=$((i+1)); done; }
 for sig in TERM HUP INT; do
     for mode in "" --isolate; do
         rm -rf "$TMPDIR" "$T_TMP/out/s.cubin"; mkdir -p "$TMPDIR"
