@@ -514,13 +514,29 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__toolkit_chip(gpucompile_
     if (m && strcmp(m, "driver") == 0) return GPUCOMPILE_OK;
     list[0] = 0;
     if (!m || strcmp(m, "nvjitlink") == 0) {
+        static struct { const gpucompile_nvptx__lib *lib; char chip[32]; int rc; } seen[32]; /* once per process */
+        static int num_seen;
         const gpucompile_nvptx__lib *l = gpucompile_nvptx__open(job, 1);
         if (l) {
             gpucompile_nvptx__jl_h h = NULL;
             const char *opt = arch;
-            int rc;
-            snprintf(arch, sizeof arch, "-arch=%s", chip);
-            if ((rc = l->jl.create(&h, 1, &opt)) == 0) { l->jl.destroy(&h); return GPUCOMPILE_OK; }
+            int rc = -1, i;
+            gpucompile__lock();
+            for (i = 0; i < num_seen; i++)
+                if (seen[i].lib == l && strcmp(seen[i].chip, chip) == 0) rc = seen[i].rc;
+            gpucompile__unlock();
+            if (rc < 0) {
+                snprintf(arch, sizeof arch, "-arch=%s", chip);
+                if ((rc = l->jl.create(&h, 1, &opt)) == 0) l->jl.destroy(&h);
+                gpucompile__lock();
+                if (num_seen < 32 && strlen(chip) < sizeof seen[0].chip) {
+                    seen[num_seen].lib = l;
+                    strcpy(seen[num_seen].chip, chip);
+                    seen[num_seen++].rc = rc;
+                }
+                gpucompile__unlock();
+            }
+            if (rc == 0) return GPUCOMPILE_OK;
             snprintf(jl, sizeof jl, "nvJitLink %u.%u: %s", l->jl.major, l->jl.minor, gpucompile_nvptx__jl_name(rc));
             asked = 1;
         }
