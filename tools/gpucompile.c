@@ -807,8 +807,12 @@ int main(int argc, char **argv) {
     self = self_path(argv[0]);
     if (c.in_process) {
         if (c.isolate) return usage_error("--in-process and --isolate exclude each other", NULL);
-    } else if (c.isolate || gpucompile_workers_create(c.jobs > 0 ? c.jobs : 1, self, &workers) != GPUCOMPILE_OK) {
-        opts.isolate = self;
+    } else {
+        /* one worker for each compile that can run at once: -j N, at most one per input and target */
+        int n = c.jobs > 0 ? c.jobs : 1, most = c.num_inputs * (c.num_targets ? c.num_targets : 1);
+        if (n > most) n = most;
+        if (n > 64) n = 64;
+        if (c.isolate || gpucompile_workers_create(n, self, &workers) != GPUCOMPILE_OK) opts.isolate = self;
     }
     opts.workers = workers;
     catch_signals();
