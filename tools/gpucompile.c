@@ -1,6 +1,7 @@
 /* gpucompile: the command-line tool. See ../shared/DESIGN.md's command-line contract and
    `gpucompile --help`. Exit 0 on success, 1 on an invalid target / input / failed compile
-   (message on stderr, no output file), 2 on a usage error. */
+   (message on stderr, no output file), 2 on a usage error, 128+N after SIGINT, SIGTERM or
+   SIGHUP. Compiles run in worker processes, so that LLVM aborting is one input's error. */
 #define GPUCOMPILE_IMPLEMENTATION
 #include "gpucompile.h"
 #include "gpucompile_nvptx.h"
