@@ -80,15 +80,19 @@
        error callback). Inputs known to crash LLVM 19 (unknown chips and features, invalid IR,
        foreign intrinsics and calling conventions, types and address spaces a target lacks)
        are refused before LLVM sees them. Results are gpucompile_result codes; details go to
-       the logger. Temporary files are always removed; external tools run with argv (no shell)
-       and a timeout.
+       the logger. Temporary files ($TMPDIR/gpucompile-PID-*) are removed on every return, and
+       by gpucompile_signal_cleanup for a signal handler; those of a process killed outright
+       are removed by a later compile once that PID is gone. External tools run with argv (no
+       shell), in their own process group, with a timeout. Inputs are read up to
+       options.max_input_bytes (1 GiB); devices such as /dev/zero are refused.
        Not preventable in-process: LLVM 19 aborts in instruction selection on an intrinsic the
        chosen chip lacks (llvm.nvvm.redux.sync.* below sm_80, llvm.amdgcn.mfma.* on gfx900, ...),
        and the C API cannot ask which intrinsics a chip has; and LLVM's bitcode reader is not
        hardened against hostile bytes (a corrupt file can make it allocate gigabytes, which ends
        the process when memory runs out). For untrusted input set
-       options.isolate (CLI --isolate): the compile then runs in a child gpucompile process and
-       its death is an error. LLVM's diagnostics go through a handler on every context we make;
+       options.workers (gpucompile_workers_create: reused worker processes, what the CLI does)
+       or options.isolate (a child gpucompile process per compile): a death there is that
+       compile's error, with LLVM's last "LLVM ERROR:" line as its message. LLVM's diagnostics go through a handler on every context we make;
        what LLVM writes to stderr directly (it does so for unknown CPUs and features, which we
        refuse first) cannot be captured without redirecting the process's stderr, which a
        library must not do.
@@ -155,7 +159,8 @@ extern "C" {
     X(ERROR_HOOK, "stopped by a hook") \
     X(ERROR_INVALID_BINARY, "invalid binary") \
     X(ERROR_NO_OBJECT, "no object for this device") \
-    X(ERROR_RUNTIME, "GPU runtime error")
+    X(ERROR_RUNTIME, "GPU runtime error") \
+    X(ERROR_TOO_LARGE, "input larger than the read limit")
 
 typedef enum gpucompile_result {
 #define GPUCOMPILE__ENUM(name, text) GPUCOMPILE_##name,
@@ -291,6 +296,7 @@ GPUCOMPILE_API const char *gpucompile_format_string(gpucompile_format f); /* "ll
 GPUCOMPILE_API gpucompile_format gpucompile_format_from_string(const char *name);
 
 typedef struct gpucompile_job gpucompile_job;
+typedef struct gpucompile_workers gpucompile_workers; /* worker processes: gpucompile_workers_create */
 
 /* Pipeline hooks (MLIR's ModuleToObject virtuals and callbacks). All optional. A hook that
    returns anything but GPUCOMPILE_OK stops the compile with that result. */
@@ -340,6 +346,8 @@ typedef struct gpucompile_options {
     /* Path of a gpucompile executable: compile in that child process instead (argv, no shell),
        so that a crash inside LLVM becomes an error here. Not with hooks or custom backends. */
     const char *isolate;
+    gpucompile_workers *workers;       /* compile in these worker processes (see gpucompile_workers_create) */
+    uint64_t max_input_bytes;          /* inputs and cache entries above this are refused; 0: 1 GiB */
 } gpucompile_options;
 
 /* ---- objects ------------------------------------------------------------------------------ */
@@ -472,16 +480,55 @@ GPUCOMPILE_API void gpucompile_job_add_dependency(gpucompile_job *job, const cha
 
 /* Run an external program: argv[0] is the path, no shell. Captures stdout+stderr into *output
    (NUL-terminated, allocated with the job's allocator; may be NULL). Exit status in *status.
-   Kills it after timeout_s (GPUCOMPILE_ERROR_TIMEOUT). */
+   Kills it, and what it started, after timeout_s (GPUCOMPILE_ERROR_TIMEOUT). The command line
+   goes to the logger as a note, quoted for a POSIX shell. */
 GPUCOMPILE_API gpucompile_result gpucompile_job_run_tool(gpucompile_job *job, const char *const *argv,
     double timeout_s, int *status, char **output, size_t *output_size);
-/* A new empty file in $TMPDIR (mode 0600) named gpucompile-XXXXXX<suffix>; path written to buf. */
+/* The same in directory cwd (NULL: ours), for tools whose arguments cannot hold any path. */
+GPUCOMPILE_API gpucompile_result gpucompile_job_run_tool_in(gpucompile_job *job, const char *cwd, const char *const *argv,
+    double timeout_s, int *status, char **output, size_t *output_size);
+/* A new empty file in $TMPDIR (mode 0600) named gpucompile-PID-XXXXXX<suffix>; path written to buf. */
 GPUCOMPILE_API gpucompile_result gpucompile_job_temp_file(gpucompile_job *job, const char *suffix,
     char *buf, size_t size);
 /* Read / write a whole file (write: to a temporary name, then renamed into place). */
+/* Inputs are read up to a limit: options.max_input_bytes, CLI --max-input; 0 means this. */
+#define GPUCOMPILE_DEFAULT_MAX_INPUT ((uint64_t)1 << 30)
+/* A file (or "-": stdin) into memory, NUL-terminated; at most limit bytes (0: the default),
+   else GPUCOMPILE_ERROR_TOO_LARGE; a path that is neither a regular file nor a pipe is refused
+   (GPUCOMPILE_ERROR_IO, errno EINVAL); a failed allocation ends it: ERROR_OUT_OF_MEMORY. */
+GPUCOMPILE_API gpucompile_result gpucompile_read_file_max(const char *path, const gpucompile_allocator *a, uint64_t limit,
+                                                          unsigned char **data, size_t *size);
 GPUCOMPILE_API gpucompile_result gpucompile_read_file(const char *path, const gpucompile_allocator *a,
     unsigned char **data, size_t *size);
+/* Why a read failed, for a message (right after the call: it may read errno). */
+GPUCOMPILE_API const char *gpucompile_read_file_error(gpucompile_result r);
 GPUCOMPILE_API gpucompile_result gpucompile_write_file(const char *path, const void *data, size_t size);
+/* Several files, all or none: each is written to a temporary beside it, and only when every one
+   is complete are they renamed into place ("-": stdout, written last). On failure no existing
+   file was replaced, nothing is left, *failed (if given) is the index of the path at fault and
+   errno says why. */
+GPUCOMPILE_API gpucompile_result gpucompile_write_files(int n, const char *const *paths, const void *const *data,
+                                                        const size_t *sizes, int *failed);
+/* For a signal handler (async-signal-safe): ends the tools and compiler processes gpucompile
+   started in this process (their process groups) and removes its temporary files, so that the
+   program can _exit at once. Compiles still running then fail. Temporary files are named
+   gpucompile-PID-*: those of a process that died without this (SIGKILL) are removed by a
+   later compile once that PID is gone. */
+GPUCOMPILE_API void gpucompile_signal_cleanup(void);
+
+/* Worker processes (POSIX): compiles of options.workers run there, so that LLVM aborting on
+   an input ends a worker and becomes that compile's error (GPUCOMPILE_ERROR_LLVM, with LLVM's
+   last "LLVM ERROR:" line), not the end of the caller. gpucompile_workers_create fork()s n
+   workers: call it before the program starts any thread. A dead worker is replaced by running
+   exe --worker (a gpucompile executable; NULL: not replaced). The same request and reply go to
+   options.isolate's process (exe --worker, one compile). GPUCOMPILE_ERROR_UNSUPPORTED where
+   there is no fork (Windows: use options.isolate). */
+GPUCOMPILE_API gpucompile_result gpucompile_workers_create(int n, const char *exe, gpucompile_workers **out);
+GPUCOMPILE_API void gpucompile_workers_free(gpucompile_workers *workers);
+/* The worker's side: compiles the requests read from in_fd, answering on out_fd, until end of
+   input; returns the exit code for the process. It owns the process: it installs handlers for
+   SIGINT, SIGTERM and SIGHUP that end its tools and remove its temporary files. */
+GPUCOMPILE_API int gpucompile_worker_serve(int in_fd, int out_fd);
 GPUCOMPILE_API void gpucompile_free(const gpucompile_allocator *a, void *ptr);
 /* $XDG_CACHE_HOME/gpucompile, else $HOME/.cache/gpucompile (Windows: %LOCALAPPDATA%\gpucompile).
    snprintf-style; 0 when no location is known. */
@@ -644,6 +691,9 @@ GPUCOMPILE_API gpucompile_result gpucompile_host_module_create(LLVMContextRef co
    verified and written to path as LLVM IR text (nothing is left at path on failure). */
 GPUCOMPILE_API gpucompile_result gpucompile_write_host_module(const gpucompile_binary *binary, const char *triple,
     const char *path, const gpucompile_embed_options *options);
+/* The same module as LLVM IR text in memory (*text NUL-terminated, freed with gpucompile_free(NULL, .)). */
+GPUCOMPILE_API gpucompile_result gpucompile_print_host_module(const gpucompile_binary *binary, const char *triple,
+    const gpucompile_embed_options *options, char **text, size_t *size);
 
 /* ---- the runtime ABI (MLIR's runtime wrappers, LLVM 19) ----
    Implemented by MLIR's libmlir_cuda_runtime / libmlir_rocm_runtime, or by gpucompile_nvptx.h
@@ -787,13 +837,14 @@ GPUCOMPILE__PRIVATE int gpucompile__dlfn(void *lib, const char *name, void *fnpt
 #include <llvm-c/Transforms/PassBuilder.h>
 #include <llvm/Config/llvm-config.h>
 
+#include <errno.h>
+#include <sys/stat.h>
 #if defined(_WIN32)
 #include <windows.h>
 #include <process.h>
 #include <io.h>
 #include <fcntl.h>
 #else
-#include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
@@ -1721,25 +1772,54 @@ GPUCOMPILE__PRIVATE unsigned long gpucompile__pid(void) { return (unsigned long)
 #define GPUCOMPILE__CONSTRUCTOR(fn) __attribute__((constructor)) static void fn(void)
 #endif
 
-GPUCOMPILE_DEF gpucompile_result gpucompile_read_file(const char *path, const gpucompile_allocator *a,
-                                                      unsigned char **data, size_t *size) {
+/* Reads at most limit bytes (0: the default); a named path must be a regular file or a pipe
+   (regular_only: a regular file, no symlink), so that /dev/zero fails at once. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__read(const char *path, const gpucompile_allocator *a, uint64_t limit,
+                                                       int regular_only, unsigned char **data, size_t *size) {
     FILE *f;
     gpucompile__buf b;
     char chunk[65536];
     size_t n;
+    int fd, bad = 0;
+    struct stat st;
     *data = NULL;
     *size = 0;
     if (!path) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    if (!limit) limit = GPUCOMPILE_DEFAULT_MAX_INPUT;
     f = (strcmp(path, "-") == 0) ? stdin : fopen(path, "rb");
     if (!f) return GPUCOMPILE_ERROR_IO;
     memset(&b, 0, sizeof b);
     b.a = a;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) gpucompile__buf_add(&b, chunk, n);
+    fd = fileno(f);
+#if defined(_WIN32)
+    (void)regular_only; /* a named path must be a regular file there anyway */
+    if (fstat(fd, &st) == 0 && f != stdin && (st.st_mode & S_IFMT) != S_IFREG) bad = 1;
+#else
+    if (regular_only) bad = lstat(path, &st) != 0 || !S_ISREG(st.st_mode);
+    if (!bad && fstat(fd, &st) == 0 && f != stdin && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode)) bad = 1;
+#endif
+    if (bad) {
+        if (f != stdin) fclose(f);
+        errno = EINVAL;
+        return GPUCOMPILE_ERROR_IO;
+    }
+    if ((st.st_mode & S_IFMT) == S_IFREG && (uint64_t)st.st_size > limit) {
+        if (f != stdin) fclose(f);
+        return GPUCOMPILE_ERROR_TOO_LARGE;
+    }
+    /* a regular file's size is known: one allocation, not a doubling series */
+    if ((st.st_mode & S_IFMT) == S_IFREG && st.st_size > 0 && (uint64_t)st.st_size < (uint64_t)(size_t)-1 / 2) {
+        b.data = (char *)gpucompile__alloc(a, (size_t)st.st_size + 1);
+        if (b.data) b.cap = (size_t)st.st_size + 1;
+        else b.oom = 1;
+    }
+    while (!b.oom && (uint64_t)b.len <= limit && (n = fread(chunk, 1, sizeof chunk, f)) > 0) gpucompile__buf_add(&b, chunk, n);
     gpucompile__buf_add(&b, NULL, 0);
-    if (ferror(f) || b.oom) {
+    if (ferror(f) || b.oom || (uint64_t)b.len > limit) {
+        gpucompile_result r = b.oom ? GPUCOMPILE_ERROR_OUT_OF_MEMORY : b.len > limit ? GPUCOMPILE_ERROR_TOO_LARGE : GPUCOMPILE_ERROR_IO;
         if (f != stdin) fclose(f);
         gpucompile_free(a, b.data);
-        return b.oom ? GPUCOMPILE_ERROR_OUT_OF_MEMORY : GPUCOMPILE_ERROR_IO;
+        return r;
     }
     if (f != stdin) fclose(f);
     *data = (unsigned char *)b.data;
@@ -1747,8 +1827,112 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_read_file(const char *path, const gp
     return GPUCOMPILE_OK;
 }
 
-/* Creates a new file with a unique name: prefix + random + suffix, O_EXCL (mode: 0600 for
-   temporaries, 0666 less the umask for outputs). */
+GPUCOMPILE_DEF gpucompile_result gpucompile_read_file_max(const char *path, const gpucompile_allocator *a, uint64_t limit,
+                                                          unsigned char **data, size_t *size) {
+    if (!data || !size) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    return gpucompile__read(path, a, limit, 0, data, size);
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_read_file(const char *path, const gpucompile_allocator *a,
+                                                      unsigned char **data, size_t *size) {
+    return gpucompile_read_file_max(path, a, 0, data, size);
+}
+
+GPUCOMPILE_DEF const char *gpucompile_read_file_error(gpucompile_result r) {
+    if (r == GPUCOMPILE_ERROR_TOO_LARGE) return "larger than the read limit (options.max_input_bytes, --max-input)";
+    if (r == GPUCOMPILE_ERROR_OUT_OF_MEMORY) return "out of memory";
+    if (r == GPUCOMPILE_ERROR_IO && errno == EINVAL) return "not a regular file or a pipe";
+    if (r == GPUCOMPILE_ERROR_IO && errno) return strerror(errno);
+    return gpucompile_result_string(r);
+}
+
+/* What gpucompile_signal_cleanup ends: live temporary files and child processes, in fixed
+   tables a signal handler can read without locks (a slot holds a path or 0; a full table only
+   means that file is left to the sweep by PID). Children are process-group leaders: kind 1 a
+   tool (its group is killed), kind 2 a compiler process (asked to clean up first). */
+#define GPUCOMPILE__LIVE_TEMPS 256
+#define GPUCOMPILE__LIVE_PIDS 128
+static char *volatile gpucompile__live_temps[GPUCOMPILE__LIVE_TEMPS];
+static volatile long gpucompile__live_pids[GPUCOMPILE__LIVE_PIDS];
+static volatile int gpucompile__live_kinds[GPUCOMPILE__LIVE_PIDS];
+
+GPUCOMPILE__PRIVATE void gpucompile__track_temp(const char *path, int on) {
+    int i;
+    char *copy = on ? gpucompile__strdup(NULL, path) : NULL, *old = NULL;
+    gpucompile__lock();
+    for (i = 0; i < GPUCOMPILE__LIVE_TEMPS; i++) {
+        char *p = gpucompile__live_temps[i];
+        if (on && !p) { gpucompile__live_temps[i] = copy; copy = NULL; break; }
+        if (!on && p && strcmp(p, path) == 0) { gpucompile__live_temps[i] = NULL; old = p; break; }
+    }
+    gpucompile__unlock();
+    gpucompile_free(NULL, copy);
+    gpucompile_free(NULL, old);
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__track_pid(long pid, int kind) {
+    int i;
+    gpucompile__lock();
+    for (i = 0; i < GPUCOMPILE__LIVE_PIDS; i++) {
+        if (kind && !gpucompile__live_pids[i]) { gpucompile__live_kinds[i] = kind; gpucompile__live_pids[i] = pid; break; }
+        if (!kind && gpucompile__live_pids[i] == pid) { gpucompile__live_pids[i] = 0; break; }
+    }
+    gpucompile__unlock();
+}
+
+/* A forked worker starts with none of its parent's (they are not its own). */
+GPUCOMPILE__PRIVATE void gpucompile__track_forget(void) {
+    int i;
+    for (i = 0; i < GPUCOMPILE__LIVE_TEMPS; i++) gpucompile__live_temps[i] = NULL;
+    for (i = 0; i < GPUCOMPILE__LIVE_PIDS; i++) gpucompile__live_pids[i] = 0;
+}
+
+GPUCOMPILE_DEF void gpucompile_signal_cleanup(void) {
+    int i;
+#if !defined(_WIN32)
+    int left, tries;
+    struct timespec ms10;
+    ms10.tv_sec = 0;
+    ms10.tv_nsec = 10000000;
+    for (i = 0; i < GPUCOMPILE__LIVE_PIDS; i++) {
+        long pid = gpucompile__live_pids[i];
+        if (pid > 0 && gpucompile__live_kinds[i] == 1) {
+            kill(-(pid_t)pid, SIGKILL);
+            waitpid((pid_t)pid, NULL, 0); /* no zombie left behind */
+        } else if (pid > 0) {
+            kill((pid_t)pid, SIGTERM);
+        }
+    }
+    /* compiler processes end their own tools and files: give them up to 2 s */
+    for (tries = 0; tries < 200; tries++) {
+        for (left = 0, i = 0; i < GPUCOMPILE__LIVE_PIDS; i++) {
+            long pid = gpucompile__live_pids[i];
+            if (pid > 0 && gpucompile__live_kinds[i] == 2) {
+                if (waitpid((pid_t)pid, NULL, WNOHANG) == 0) left++;
+                else gpucompile__live_pids[i] = 0;
+            }
+        }
+        if (!left) break;
+        nanosleep(&ms10, NULL);
+    }
+    for (i = 0; i < GPUCOMPILE__LIVE_PIDS; i++)
+        if (gpucompile__live_pids[i] > 0 && gpucompile__live_kinds[i] == 2) {
+            kill((pid_t)gpucompile__live_pids[i], SIGKILL);
+            waitpid((pid_t)gpucompile__live_pids[i], NULL, 0);
+        }
+#endif
+    for (i = 0; i < GPUCOMPILE__LIVE_TEMPS; i++) {
+        char *p = gpucompile__live_temps[i];
+#if defined(_WIN32)
+        if (p) DeleteFileA(p);
+#else
+        if (p) unlink(p);
+#endif
+    }
+}
+
+/* Creates a new file with a unique name: prefix + PID + "-" + random + suffix, O_EXCL (mode:
+   0600 for temporaries, 0666 less the umask for outputs); tracked until gpucompile__untemp. */
 GPUCOMPILE__PRIVATE FILE *gpucompile__create_unique(const char *prefix, const char *suffix, char *buf, size_t size, int mode) {
     static unsigned long counter;
     int attempt;
@@ -1757,8 +1941,8 @@ GPUCOMPILE__PRIVATE FILE *gpucompile__create_unique(const char *prefix, const ch
         gpucompile__lock();
         r = ++counter;
         gpucompile__unlock();
-        r = r * 2654435761u ^ (unsigned long)(gpucompile__now_ms() * 1000.0) ^ (gpucompile__pid() << 16);
-        if ((size_t)snprintf(buf, size, "%s%06lx%lx%s", prefix, r & 0xffffff, gpucompile__pid(), suffix ? suffix : "") >= size)
+        r = r * 2654435761u ^ (unsigned long)(gpucompile__now_ms() * 1000.0);
+        if ((size_t)snprintf(buf, size, "%s%lu-%06lx%s", prefix, gpucompile__pid(), r & 0xffffff, suffix ? suffix : "") >= size)
             return NULL;
 #if defined(_WIN32)
         {
@@ -1766,9 +1950,10 @@ GPUCOMPILE__PRIVATE FILE *gpucompile__create_unique(const char *prefix, const ch
             (void)mode; /* ACLs, not mode bits, on Windows */
             if (h != INVALID_HANDLE_VALUE) {
                 int fd = _open_osfhandle((intptr_t)h, _O_BINARY); /* no \n -> \r\n in objects */
-                if (fd >= 0) return _fdopen(fd, "wb");
-                CloseHandle(h);
-                return NULL;
+                FILE *f = fd >= 0 ? _fdopen(fd, "wb") : NULL;
+                if (!f) { if (fd < 0) CloseHandle(h); else _close(fd); DeleteFileA(buf); return NULL; }
+                gpucompile__track_temp(buf, 1);
+                return f;
             }
             if (GetLastError() != ERROR_FILE_EXISTS) return NULL;
         }
@@ -1777,7 +1962,8 @@ GPUCOMPILE__PRIVATE FILE *gpucompile__create_unique(const char *prefix, const ch
             int fd = open(buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, (mode_t)mode);
             if (fd >= 0) {
                 FILE *f = fdopen(fd, "wb");
-                if (!f) { close(fd); remove(buf); }
+                if (!f) { close(fd); remove(buf); return NULL; }
+                gpucompile__track_temp(buf, 1);
                 return f;
             }
             if (errno != EEXIST) return NULL;
@@ -1787,33 +1973,56 @@ GPUCOMPILE__PRIVATE FILE *gpucompile__create_unique(const char *prefix, const ch
     return NULL;
 }
 
-GPUCOMPILE_DEF gpucompile_result gpucompile_write_file(const char *path, const void *data, size_t size) {
-    char tmp[4096];
-    FILE *f;
-    int bad;
-    if (!path) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    if (strcmp(path, "-") == 0) {
-        return fwrite(data, 1, size, stdout) == size && fflush(stdout) == 0 ? GPUCOMPILE_OK : GPUCOMPILE_ERROR_IO;
-    }
-    if (strlen(path) + 16 >= sizeof tmp) return GPUCOMPILE_ERROR_IO;
-    {
-        char prefix[4096];
-        snprintf(prefix, sizeof prefix, "%s.tmp", path);
-        f = gpucompile__create_unique(prefix, NULL, tmp, sizeof tmp, 0666);
-    }
-    if (!f) return GPUCOMPILE_ERROR_IO;
-    bad = size && fwrite(data, 1, size, f) != size;
-    bad |= fclose(f) != 0;
+/* Removes a tracked temporary (keep: it was renamed into place), errno kept. */
+GPUCOMPILE__PRIVATE void gpucompile__untemp(const char *path, int keep) {
+    int e = errno;
+    if (!keep) remove(path);
+    gpucompile__track_temp(path, 0);
+    errno = e;
+}
+
+GPUCOMPILE__PRIVATE int gpucompile__rename(const char *from, const char *to) {
 #if defined(_WIN32)
-    if (!bad) bad = !MoveFileExA(tmp, path, MOVEFILE_REPLACE_EXISTING);
+    return MoveFileExA(from, to, MOVEFILE_REPLACE_EXISTING) ? 0 : (errno = EACCES, -1);
 #else
-    if (!bad) bad = rename(tmp, path) != 0;
+    return rename(from, to);
 #endif
-    if (bad) {
-        remove(tmp);
-        return GPUCOMPILE_ERROR_IO;
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_write_files(int n, const char *const *paths, const void *const *data,
+                                                        const size_t *sizes, int *failed) {
+    char (*tmp)[4096];
+    int i, j, at, bad = 0, std = -1;
+    if (failed) *failed = -1;
+    if (n <= 0) return GPUCOMPILE_OK;
+    if (!paths || !data || !sizes) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    tmp = (char (*)[4096])gpucompile__alloc(NULL, (size_t)n * sizeof *tmp);
+    if (!tmp) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    for (i = 0; i < n; i++) tmp[i][0] = 0;
+    for (i = 0; i < n && !bad; i++) {
+        char prefix[4096];
+        FILE *f;
+        if (!paths[i]) continue;
+        if (strcmp(paths[i], "-") == 0) { std = i; continue; }
+        if ((size_t)snprintf(prefix, sizeof prefix, "%s.tmp", paths[i]) >= sizeof prefix - 32) { errno = ENAMETOOLONG; bad = 1; break; }
+        if (!(f = gpucompile__create_unique(prefix, NULL, tmp[i], sizeof tmp[i], 0666))) { tmp[i][0] = 0; bad = 1; break; }
+        bad = sizes[i] && fwrite(data[i], 1, sizes[i], f) != sizes[i];
+        bad |= fclose(f) != 0;
+        if (bad) break;
     }
-    return GPUCOMPILE_OK;
+    for (at = i, i = 0; i < n && !bad; i++) /* the renames: only once every file is complete */
+        if (tmp[i][0] && gpucompile__rename(tmp[i], paths[i]) != 0) { bad = 1; at = i; }
+    for (j = 0; j < n; j++)
+        if (tmp[j][0]) gpucompile__untemp(tmp[j], !bad);
+    if (!bad && std >= 0 && (fwrite(data[std], 1, sizes[std], stdout) != sizes[std] || fflush(stdout) != 0)) { bad = 1; at = std; }
+    if (bad && failed) *failed = at;
+    gpucompile_free(NULL, tmp);
+    return bad ? GPUCOMPILE_ERROR_IO : GPUCOMPILE_OK;
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_write_file(const char *path, const void *data, size_t size) {
+    if (!path) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    return gpucompile_write_files(1, &path, &data, &size, NULL);
 }
 
 GPUCOMPILE__PRIVATE const char *gpucompile__tmpdir(void) {
@@ -1843,10 +2052,21 @@ GPUCOMPILE__PRIVATE void gpucompile__quote_arg(gpucompile__buf *b, const char *a
     gpucompile__buf_str(b, "\"");
 }
 
+GPUCOMPILE__PRIVATE HANDLE gpucompile__inherit_file(const char *path, int write) {
+    SECURITY_ATTRIBUTES sa;
+    memset(&sa, 0, sizeof sa);
+    sa.nLength = sizeof sa;
+    sa.bInheritHandle = TRUE;
+    return CreateFileA(path, write ? GENERIC_WRITE : GENERIC_READ, FILE_SHARE_READ, &sa, write ? CREATE_ALWAYS : OPEN_EXISTING,
+                       FILE_ATTRIBUTE_NORMAL, NULL);
+}
+
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__spawn(const gpucompile_allocator *a, const char *const *argv, double timeout_s,
-                                                        int *status, gpucompile__buf *out) {
+                                                        int *status, gpucompile__buf *out, const char *cwd,
+                                                        const char *in_path, const char *out_path, int kind) {
     gpucompile__buf cmd;
-    wchar_t *wcmd;
+    wchar_t *wcmd, wcwd[4096];
+    HANDLE hin = NULL, hout = NULL;
     int i, n;
     HANDLE rd, wr;
     SECURITY_ATTRIBUTES sa;
@@ -1875,13 +2095,22 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__spawn(const gpucompile_allocat
     memset(&si, 0, sizeof si);
     si.cb = sizeof si;
     si.dwFlags = STARTF_USESTDHANDLES;
-    si.hStdOutput = wr;
+    (void)kind;
+    if (in_path) hin = gpucompile__inherit_file(in_path, 0);
+    if (out_path) hout = gpucompile__inherit_file(out_path, 1);
+    if (cwd && !MultiByteToWideChar(CP_UTF8, 0, cwd, -1, wcwd, 4096)) cwd = NULL;
+    si.hStdOutput = hout && hout != INVALID_HANDLE_VALUE ? hout : wr;
     si.hStdError = wr;
-    si.hStdInput = NULL;
-    if (!CreateProcessW(NULL, wcmd, NULL, NULL, TRUE, CREATE_NO_WINDOW, NULL, NULL, &si, &pi)) {
+    si.hStdInput = hin && hin != INVALID_HANDLE_VALUE ? hin : NULL;
+    if ((in_path && si.hStdInput == NULL) || (out_path && si.hStdOutput == wr) ||
+        !CreateProcessW(NULL, wcmd, NULL, NULL, TRUE, CREATE_NO_WINDOW, NULL, cwd ? wcwd : NULL, &si, &pi)) {
+        if (hin && hin != INVALID_HANDLE_VALUE) CloseHandle(hin);
+        if (hout && hout != INVALID_HANDLE_VALUE) CloseHandle(hout);
         CloseHandle(rd); CloseHandle(wr); gpucompile_free(a, wcmd);
         return GPUCOMPILE_ERROR_TOOL;
     }
+    if (hin && hin != INVALID_HANDLE_VALUE) CloseHandle(hin);
+    if (hout && hout != INVALID_HANDLE_VALUE) CloseHandle(hout);
     gpucompile_free(a, wcmd);
     CloseHandle(wr);
     for (;;) { /* read what is there, without blocking past the deadline */
@@ -1912,27 +2141,64 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__spawn(const gpucompile_allocat
     return GPUCOMPILE_OK;
 }
 #else
+/* posix_spawn cannot change directory everywhere: where it cannot, a cwd is refused. */
+#if (defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 29))) || defined(__APPLE__)
+#define GPUCOMPILE__SPAWN_CHDIR(fa, dir) posix_spawn_file_actions_addchdir_np(fa, dir)
+#else
+#define GPUCOMPILE__SPAWN_CHDIR(fa, dir) ((void)(fa), (void)(dir), -1)
+#endif
+
+/* Runs argv (a tool: in its own process group, so that a kill ends it and what it started),
+   stdin from in_path (NULL: /dev/null), stdout to out_path (NULL: with stderr into out), in
+   cwd (NULL: ours); a process tracked for gpucompile_signal_cleanup (kind 1 tool, 2 compiler). */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__spawn(const gpucompile_allocator *a, const char *const *argv, double timeout_s,
-                                                        int *status, gpucompile__buf *out) {
-    int fds[2], st = 0, timed_out = 0;
+                                                        int *status, gpucompile__buf *out, const char *cwd,
+                                                        const char *in_path, const char *out_path, int kind) {
+    int fds[2], st = 0, timed_out = 0, bad;
     pid_t pid;
     posix_spawn_file_actions_t fa;
+    posix_spawnattr_t attr;
+    sigset_t none, dfl;
     double deadline = gpucompile__now_ms() + timeout_s * 1000.0;
     (void)a;
     if (pipe(fds) != 0) return GPUCOMPILE_ERROR_TOOL;
     fcntl(fds[0], F_SETFD, FD_CLOEXEC);
     fcntl(fds[1], F_SETFD, FD_CLOEXEC);
     posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-    posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
-    if (posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ) != 0) {
-        posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_init(&attr);
+    sigemptyset(&none);
+    sigemptyset(&dfl); /* a tool starts with default signal handling, whatever ours is */
+    sigaddset(&dfl, SIGINT);
+    sigaddset(&dfl, SIGTERM);
+    sigaddset(&dfl, SIGHUP);
+    sigaddset(&dfl, SIGPIPE);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setsigdefault(&attr, &dfl);
+    posix_spawnattr_setpgroup(&attr, 0); /* a tool only: a compiler process stays in our group, where ^C reaches it */
+    posix_spawnattr_setflags(&attr, (kind == 1 ? POSIX_SPAWN_SETPGROUP : 0) | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    bad = posix_spawn_file_actions_addopen(&fa, 0, in_path ? in_path : "/dev/null", O_RDONLY, 0) != 0;
+    if (out_path) bad |= posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600) != 0;
+    else bad |= posix_spawn_file_actions_adddup2(&fa, fds[1], 1) != 0;
+    bad |= posix_spawn_file_actions_adddup2(&fa, fds[1], 2) != 0;
+    if (cwd) bad |= GPUCOMPILE__SPAWN_CHDIR(&fa, cwd) != 0;
+    {   /* tracked before a signal can find it running untracked */
+        sigset_t block, old;
+        sigemptyset(&block);
+        sigaddset(&block, SIGINT);
+        sigaddset(&block, SIGTERM);
+        sigaddset(&block, SIGHUP);
+        pthread_sigmask(SIG_BLOCK, &block, &old);
+        bad = bad || posix_spawnp(&pid, argv[0], &fa, &attr, (char *const *)argv, environ) != 0;
+        if (!bad) gpucompile__track_pid((long)pid, kind);
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+    }
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&attr);
+    if (bad) {
         close(fds[0]);
         close(fds[1]);
         return GPUCOMPILE_ERROR_TOOL;
     }
-    posix_spawn_file_actions_destroy(&fa);
     close(fds[1]);
     for (;;) {
         struct pollfd p;
@@ -1954,8 +2220,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__spawn(const gpucompile_allocat
         gpucompile__buf_add(out, chunk, (size_t)n);
     }
     close(fds[0]);
-    if (timed_out) kill(pid, SIGKILL);
+    if (timed_out) kill(-pid, SIGKILL);
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+    gpucompile__track_pid((long)pid, 0);
     if (timed_out) return GPUCOMPILE_ERROR_TIMEOUT;
     if (WIFEXITED(st)) *status = WEXITSTATUS(st);
     else *status = 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
@@ -2101,6 +2368,7 @@ typedef struct gpucompile__job {
     int num_temps, cap_temps;
     char **deps;                   /* files the result depends on (for the cache) */
     int num_deps, cap_deps;
+    int track_deps;                /* someone needs deps: the cache, or a worker's parent */
     double stage_start;
 } gpucompile__job;
 
@@ -2189,10 +2457,60 @@ GPUCOMPILE_DEF void gpucompile_job_add_dependency(gpucompile_job *job, const cha
     gpucompile__push_str(j, &j->deps, &j->num_deps, &j->cap_deps, path);
 }
 
+#if !defined(_WIN32)
+/* A process that is gone (or a zombie: dead, not yet reaped). */
+GPUCOMPILE__PRIVATE int gpucompile__pid_gone(long pid) {
+    char path[64], stat[256];
+    FILE *f;
+    size_t n;
+    const char *e;
+    if (kill((pid_t)pid, 0) != 0) return errno == ESRCH;
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    if (!(f = fopen(path, "r"))) return 0;
+    n = fread(stat, 1, sizeof stat - 1, f);
+    fclose(f);
+    stat[n] = 0;
+    e = strrchr(stat, ')'); /* "pid (name) S ..." */
+    return e && e[1] == ' ' && e[2] == 'Z';
+}
+#endif
+
+/* Removes $TMPDIR/gpucompile-PID-* files left by a process that died without cleaning up
+   (SIGKILL): those of pid, or (pid 0) of every PID that is gone. Only regular files of ours. */
+GPUCOMPILE__PRIVATE void gpucompile__sweep_temps(long pid) {
+#if defined(_WIN32)
+    (void)pid;
+#else
+    const char *dir = gpucompile__tmpdir();
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    if (!d) return;
+    while ((de = readdir(d)) != NULL) {
+        char path[4096], *end;
+        long p;
+        struct stat st;
+        if (strncmp(de->d_name, "gpucompile-", 11) != 0) continue;
+        p = strtol(de->d_name + 11, &end, 10);
+        if (end == de->d_name + 11 || *end != '-' || p <= 0 || (pid ? p != pid : (p == (long)getpid() || !gpucompile__pid_gone(p))))
+            continue;
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, de->d_name) < sizeof path && lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+            remove(path);
+    }
+    closedir(d);
+#endif
+}
+
 GPUCOMPILE_DEF gpucompile_result gpucompile_job_temp_file(gpucompile_job *job, const char *suffix, char *buf, size_t size) {
+    static int swept;
     gpucompile__job *j = (gpucompile__job *)job;
     char prefix[4096];
     FILE *f;
+    int sweep;
+    gpucompile__lock();
+    sweep = !swept;
+    swept = 1;
+    gpucompile__unlock();
+    if (sweep) gpucompile__sweep_temps(0);
     snprintf(prefix, sizeof prefix, "%s/gpucompile-", gpucompile__tmpdir());
     f = gpucompile__create_unique(prefix, suffix, buf, size, 0600);
     if (!f) {
@@ -2202,7 +2520,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_job_temp_file(gpucompile_job *job, c
     }
     fclose(f);
     if (!gpucompile__push_str(j, &j->temps, &j->num_temps, &j->cap_temps, buf)) {
-        remove(buf);
+        gpucompile__untemp(buf, 0);
         return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     }
     return GPUCOMPILE_OK;
@@ -2218,8 +2536,28 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__write_temp(gpucompile_job *job
     return bad ? GPUCOMPILE_ERROR_IO : GPUCOMPILE_OK;
 }
 
+/* One argument as a POSIX shell reads it back: bare when it is plain, else in '...'. */
+GPUCOMPILE__PRIVATE void gpucompile__shell_quote(gpucompile__buf *b, const char *a) {
+    const char *p;
+    if (*a && strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-./=:,+@%") == strlen(a)) {
+        gpucompile__buf_str(b, a);
+        return;
+    }
+    gpucompile__buf_str(b, "'");
+    for (p = a; *p; p++) {
+        if (*p == '\'') gpucompile__buf_str(b, "'\\''");
+        else gpucompile__buf_add(b, p, 1);
+    }
+    gpucompile__buf_str(b, "'");
+}
+
 GPUCOMPILE_DEF gpucompile_result gpucompile_job_run_tool(gpucompile_job *job, const char *const *argv, double timeout_s,
                                                          int *status, char **output, size_t *output_size) {
+    return gpucompile_job_run_tool_in(job, NULL, argv, timeout_s, status, output, output_size);
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_job_run_tool_in(gpucompile_job *job, const char *cwd, const char *const *argv,
+                                                            double timeout_s, int *status, char **output, size_t *output_size) {
     gpucompile__job *j = (gpucompile__job *)job;
     gpucompile__buf out, cmd;
     gpucompile_result r;
@@ -2232,16 +2570,21 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_job_run_tool(gpucompile_job *job, co
     out.a = &j->opts.allocator;
     memset(&cmd, 0, sizeof cmd);
     cmd.a = &j->opts.allocator;
+    if (cwd) { /* a line to paste into a shell */
+        gpucompile__buf_str(&cmd, "cd ");
+        gpucompile__shell_quote(&cmd, cwd);
+        gpucompile__buf_str(&cmd, " && ");
+    }
     for (i = 0; argv[i]; i++) {
         if (i) gpucompile__buf_str(&cmd, " ");
-        gpucompile__buf_str(&cmd, argv[i]);
+        gpucompile__shell_quote(&cmd, argv[i]);
     }
     gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "running: %s", cmd.data ? cmd.data : "");
-    if (j->opts.cache_dir) { /* only the cache needs to know the tool's file */
+    if (j->track_deps) { /* only the cache needs to know the tool's file */
         char resolved[4096];
         if (gpucompile__which(argv[0], resolved, sizeof resolved)) gpucompile_job_add_dependency(job, resolved);
     }
-    r = gpucompile__spawn(&j->opts.allocator, argv, timeout_s, &st, &out);
+    r = gpucompile__spawn(&j->opts.allocator, argv, timeout_s, &st, &out, cwd, NULL, NULL, 1);
     gpucompile__buf_add(&out, NULL, 0);
     if (r == GPUCOMPILE_ERROR_TIMEOUT)
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, r, argv[0], "killed after %.0f s: %s", timeout_s, cmd.data ? cmd.data : "");
@@ -2402,7 +2745,8 @@ GPUCOMPILE__PRIVATE int gpucompile__serialize(const gpucompile_object *o, char *
 
 /* Fills o (zeroed, allocator set) from bytes; 0 when they are torn, corrupt, or (check_deps) a
    dependency changed. Fields filled before a failure are left for the caller to free. */
-GPUCOMPILE__PRIVATE int gpucompile__deserialize(const unsigned char *data, size_t size, int check_deps, gpucompile_object *o) {
+GPUCOMPILE__PRIVATE int gpucompile__deserialize(const unsigned char *data, size_t size, int check_deps, gpucompile_object *o,
+                                                 gpucompile_job *deps_to) {
     const gpucompile_allocator *a = &o->allocator;
     unsigned char sum[32];
     llvm_blake3_hasher h;
@@ -2426,6 +2770,7 @@ GPUCOMPILE__PRIVATE int gpucompile__deserialize(const unsigned char *data, size_
         uint64_t want_size = gpucompile__get64(&r), sz;
         int64_t want_mtime = (int64_t)gpucompile__get64(&r), mt;
         int same = dep && !r.bad && (!check_deps || (gpucompile__stat(dep, &sz, &mt) && sz == want_size && mt == want_mtime));
+        if (same && deps_to) gpucompile_job_add_dependency(deps_to, dep);
         gpucompile_free(a, dep);
         if (!same) return 0; /* stale */
     }
@@ -2489,7 +2834,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_object_deserialize(const void *data,
     if (!o) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     memset(o, 0, sizeof *o);
     if (allocator) o->allocator = *allocator;
-    if (!gpucompile__deserialize((const unsigned char *)data, size, 0, o)) {
+    if (!gpucompile__deserialize((const unsigned char *)data, size, 0, o, NULL)) {
         gpucompile_object_free(o);
         return GPUCOMPILE_ERROR_INVALID_BINARY;
     }
@@ -2509,8 +2854,8 @@ GPUCOMPILE__PRIVATE int gpucompile__cache_load(gpucompile_job *job, const char *
     size_t size;
     int ok;
     gpucompile__cache_path(job, key, path, sizeof path);
-    if (gpucompile_read_file(path, a, &file, &size) != GPUCOMPILE_OK) return 0;
-    ok = gpucompile__deserialize(file, size, 1, job->object);
+    if (gpucompile__read(path, a, job->options->max_input_bytes, 1, &file, &size) != GPUCOMPILE_OK) return 0; /* no symlink, no device */
+    ok = gpucompile__deserialize(file, size, 1, job->object, NULL);
     gpucompile_free(a, file);
     if (ok) {
         job->object->from_cache = 1;
@@ -2826,6 +3171,13 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__setup(gpucompile_job *job) {
     job->machine = LLVMCreateTargetMachine(t, triple, job->cpu, job->features, levels[job->target->O & 3],
                                            LLVMRelocDefault, LLVMCodeModelDefault);
     if (!job->machine) return gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "cannot create a target machine for '%s'", triple);
+    {   /* a module written for another architecture (an x86-64 module given to NVPTX) */
+        const char *had = LLVMGetTarget(job->module);
+        size_t n = strcspn(triple, "-");
+        if (had && *had && (strncmp(had, triple, n) != 0 || (had[n] != '-' && had[n] != 0)))
+            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL,
+                               "the module's triple '%s' names another target than '%s': compiled for '%s'", had, triple, triple);
+    }
     LLVMSetTarget(job->module, triple);
     dl = LLVMCreateTargetDataLayout(job->machine);
     dls = LLVMCopyStringRepOfTargetData(dl);
@@ -3428,77 +3780,377 @@ GPUCOMPILE__PRIVATE int gpucompile__reset_object(gpucompile_job *job) {
     return 1;
 }
 
-/* Compiles in a child gpucompile process: its diagnostics come back as lines on its stderr,
-   its object as gpucompile_object_serialize bytes; its death is an error, not ours. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_isolated(gpucompile_job *job, const void *data, size_t size) {
+/* ==== [section: isolation] =============================================================== */
+/* A compile in another process: options.isolate (one child per compile, request and reply in
+   files) or options.workers (processes reused across compiles, over a socket). One protocol:
+   request = "GPUREQ01", u64 payload size, then the target's text, u32 format, toolkit,
+   bin_method, u32 debug, u32 remarks, f64 tool timeout, u32 count + link paths, u32 count +
+   (name, path) tools, input name, u64 size + input bytes; reply = "GPUREP01", u64 payload
+   size, u32 result, u64 size + diagnostic records, u64 size + the object as the cache stores
+   it (none when 0), f64 stage_ms[GPUCOMPILE_STAGE_COUNT]. Host byte order: one machine. The
+   child's stderr is read too: when it dies, LLVM's last "LLVM ERROR:" line is the error. */
+#define GPUCOMPILE__REQ_MAGIC "GPUREQ01"
+#define GPUCOMPILE__REP_MAGIC "GPUREP01"
+
+/* Diagnostics as records (a parallel compile's replay, a worker's reply): header, origin\0,
+   message\0. */
+typedef struct gpucompile__diag_rec { int severity, result, stage; } gpucompile__diag_rec;
+
+GPUCOMPILE__PRIVATE void gpucompile__record(const gpucompile_diagnostic *d, gpucompile__buf *log) {
+    gpucompile__diag_rec h;
+    h.severity = (int)d->severity;
+    h.result = (int)d->result;
+    h.stage = (int)d->stage;
+    gpucompile__buf_add(log, &h, sizeof h);
+    gpucompile__buf_add(log, d->origin, strlen(d->origin) + 1);
+    gpucompile__buf_add(log, d->message, strlen(d->message) + 1);
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__replay(const char *data, size_t len, const gpucompile_logger *l) {
+    size_t at = 0;
+    while (at + sizeof(gpucompile__diag_rec) < len) {
+        gpucompile__diag_rec h;
+        const char *origin = data + at + sizeof h, *msg, *end = data + len;
+        memcpy(&h, data + at, sizeof h);
+        msg = (const char *)memchr(origin, 0, (size_t)(end - origin));
+        if (!msg) return; /* torn: stop */
+        msg++;
+        if (!memchr(msg, 0, (size_t)(end - msg))) return;
+        at = (size_t)(msg + strlen(msg) + 1 - data);
+        gpucompile__log(l, (gpucompile_severity)h.severity, (gpucompile_result)h.result, (gpucompile_stage)h.stage, origin, msg);
+    }
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__put_f64(gpucompile__buf *b, double v) { gpucompile__buf_add(b, &v, 8); }
+GPUCOMPILE__PRIVATE double gpucompile__get_f64(gpucompile__reader *r) {
+    double v = 0;
+    const unsigned char *p = gpucompile__take(r, 8);
+    if (p) memcpy(&v, p, 8);
+    return v;
+}
+GPUCOMPILE__PRIVATE void gpucompile__frame_end(gpucompile__buf *b) {
+    uint64_t n = b->len - 16;
+    if (!b->oom) memcpy(b->data + 8, &n, 8);
+}
+
+GPUCOMPILE__PRIVATE int gpucompile__request(gpucompile_job *job, const void *data, size_t size, const char *name, gpucompile__buf *b) {
+    const gpucompile_options *o = job->options;
+    size_t n = gpucompile_target_print(job->target, NULL, 0);
+    char *text = (char *)gpucompile_job_alloc(job, n + 1);
+    int i;
+    if (!text) return 0;
+    gpucompile_target_print(job->target, text, n + 1);
+    gpucompile__buf_add(b, GPUCOMPILE__REQ_MAGIC, 8);
+    gpucompile__put64(b, 0);
+    gpucompile__put_str(b, text);
+    gpucompile_job_free(job, text);
+    gpucompile__put32(b, (uint32_t)job->format);
+    gpucompile__put_str(b, o->toolkit_path);
+    gpucompile__put_str(b, o->bin_method);
+    gpucompile__put32(b, (uint32_t)o->debug);
+    gpucompile__put32(b, (uint32_t)o->remarks);
+    gpucompile__put_f64(b, o->tool_timeout_s);
+    gpucompile__put32(b, (uint32_t)o->num_link);
+    for (i = 0; i < o->num_link; i++) gpucompile__put_str(b, o->link[i]);
+    gpucompile__put32(b, (uint32_t)o->num_tools);
+    for (i = 0; i < o->num_tools; i++) {
+        gpucompile__put_str(b, o->tools[i].name);
+        gpucompile__put_str(b, o->tools[i].path);
+    }
+    gpucompile__put_str(b, name);
+    gpucompile__put64(b, size);
+    gpucompile__buf_add(b, data, size);
+    gpucompile__frame_end(b);
+    return !b->oom;
+}
+
+/* A reply into job: its diagnostics replayed, its object (and the files it used, for the
+   cache) taken. 0 when the bytes are not a whole reply. */
+GPUCOMPILE__PRIVATE int gpucompile__answer(gpucompile_job *job, const unsigned char *data, size_t size, gpucompile_result *r) {
+    gpucompile__reader rd;
+    const unsigned char *log, *obj;
+    uint64_t n;
+    int s;
+    if (size < 16 || memcmp(data, GPUCOMPILE__REP_MAGIC, 8) != 0) return 0;
+    rd.p = data + 8;
+    rd.end = data + size;
+    rd.bad = 0;
+    if (gpucompile__get64(&rd) != size - 16) return 0;
+    *r = (gpucompile_result)gpucompile__get32(&rd);
+    n = gpucompile__get64(&rd);
+    if (!(log = gpucompile__take(&rd, n))) return 0;
+    gpucompile__replay((const char *)log, (size_t)n, ((gpucompile__job *)job)->logger);
+    n = gpucompile__get64(&rd);
+    obj = gpucompile__take(&rd, n);
+    if (rd.bad) return 0;
+    if (*r == GPUCOMPILE_OK && !gpucompile__deserialize(obj, (size_t)n, 0, job->object, job)) return 0;
+    for (s = 0; s < GPUCOMPILE_STAGE_COUNT; s++) job->object->stage_ms[s] = gpucompile__get_f64(&rd);
+    ((gpucompile__job *)job)->stage_start = gpucompile__now_ms(); /* the wait is not a stage of ours */
+    return !rd.bad && rd.p == rd.end;
+}
+
+/* The child's stderr: its last "LLVM ERROR:" line is the error when it died, the rest (a stack
+   dump then) goes to the logger as notes; while it lives, as warnings. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__child_stderr(gpucompile_job *job, char *err, int died, int status) {
+    char *line, *last = NULL, *e;
+    for (line = err; died && line && *line; line = e ? e + 1 : NULL) {
+        char *m;
+        if ((e = strchr(line, '\n')) != NULL) *e = 0;
+        if ((m = strstr(line, "LLVM ERROR: ")) != NULL) last = m;
+        if (e) *e = '\n';
+    }
+    for (line = err; line && *line; line = e ? e + 1 : NULL) {
+        if ((e = strchr(line, '\n')) != NULL) *e = 0;
+        if (*line && !(last && last >= line && (!e || last < e)))
+            gpucompile_job_log(job, died ? GPUCOMPILE_SEVERITY_NOTE : GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, "stderr", "%s", line);
+    }
+    if (!died) return GPUCOMPILE_OK;
+    if (status >= 128 && last)
+        return gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "%s (the compiler process died with signal %d)", last, status - 128);
+    if (status >= 128) return gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "the compiler process died with signal %d", status - 128);
+    if (last) return gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "%s (the compiler process exited with status %d)", last, status);
+    return gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "the compiler process exited with status %d without an answer", status);
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__isolation_ok(gpucompile_job *job) {
+    if (job->options->hooks || job->target->kind == GPUCOMPILE_TARGET_CUSTOM)
+        return gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "an isolated compile cannot run hooks or custom backends");
+    return GPUCOMPILE_OK;
+}
+
+/* options.isolate: `isolate --worker` with the request on stdin and the reply on stdout. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_isolated(gpucompile_job *job, const void *data, size_t size, const char *name) {
     gpucompile__job *j = (gpucompile__job *)job;
     const gpucompile_options *o = job->options;
-    const char *argv[64 + 2 * 64];
-    char in[4096], out[4096], text[8192], timeout[32], *log = NULL, *line;
-    gpucompile__buf tools;
+    const char *argv[3];
+    char in[4096], out[4096];
+    gpucompile__buf req, err;
     unsigned char *bytes = NULL;
     size_t n = 0;
-    int argc = 0, st = -1, i;
-    gpucompile_result r;
-    if (o->hooks || job->target->kind == GPUCOMPILE_TARGET_CUSTOM)
-        return gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "an isolated compile cannot run hooks or custom backends");
-    if (o->num_link > 32 || o->num_tools > 32) return gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "too many libraries or tools");
-    if ((r = gpucompile_job_temp_file(job, ".bc", in, sizeof in)) != GPUCOMPILE_OK) return r;
-    if ((r = gpucompile_job_temp_file(job, ".obj", out, sizeof out)) != GPUCOMPILE_OK) return r;
-    if ((r = gpucompile__write_temp(job, in, data, size)) != GPUCOMPILE_OK) return r;
-    gpucompile_target_print(job->target, text, sizeof text);
-    snprintf(timeout, sizeof timeout, "%g", o->tool_timeout_s);
-    argv[argc++] = o->isolate;
-    argv[argc++] = "--no-cache";
-    argv[argc++] = "--object-out"; argv[argc++] = out;
-    argv[argc++] = "-t"; argv[argc++] = text;
-    argv[argc++] = "-f"; argv[argc++] = gpucompile_format_string(job->format);
-    argv[argc++] = "--tool-timeout"; argv[argc++] = timeout;
-    if (o->toolkit_path) { argv[argc++] = "--toolkit"; argv[argc++] = o->toolkit_path; }
-    if (o->bin_method) { argv[argc++] = "--bin-method"; argv[argc++] = o->bin_method; }
-    if (o->debug) argv[argc++] = "--debug";
-    for (i = 0; i < o->num_link; i++) { argv[argc++] = "-l"; argv[argc++] = o->link[i]; }
-    argv[argc] = NULL;
-    memset(&tools, 0, sizeof tools); /* "NAME=PATH\0" each: pointers taken once it stops moving */
-    tools.a = &j->opts.allocator;
-    for (i = 0; i < o->num_tools; i++) {
-        gpucompile__buf_printf(&tools, "%s=%s", o->tools[i].name, o->tools[i].path);
-        gpucompile__buf_add(&tools, "", 1);
-    }
-    if (tools.oom) return gpucompile__fail(job, GPUCOMPILE_ERROR_OUT_OF_MEMORY, "out of memory");
-    for (i = 0, line = tools.data; i < o->num_tools; i++, line += strlen(line) + 1) {
-        argv[argc++] = "--tool";
-        argv[argc++] = line;
-    }
-    argv[argc++] = in;
-    argv[argc] = NULL;
-    r = gpucompile_job_run_tool(job, argv, o->tool_timeout_s, &st, &log, &n);
-    gpucompile_free(tools.a, tools.data);
-    for (line = log; r != GPUCOMPILE_ERROR_TIMEOUT && line && *line;) { /* "gpucompile: SEVERITY: message" */
-        char *e = strchr(line, '\n'), *msg = line;
-        gpucompile_severity sev = GPUCOMPILE_SEVERITY_NOTE;
-        if (e) *e = 0;
-        if (gpucompile__starts_with(msg, "gpucompile: ")) msg += 12;
-        if (gpucompile__starts_with(msg, "error: ")) { sev = GPUCOMPILE_SEVERITY_ERROR; msg += 7; }
-        else if (gpucompile__starts_with(msg, "warning: ")) { sev = GPUCOMPILE_SEVERITY_WARNING; msg += 9; }
-        if (*msg) gpucompile_job_log(job, sev, sev == GPUCOMPILE_SEVERITY_ERROR ? GPUCOMPILE_ERROR_LLVM : GPUCOMPILE_OK, "isolated", "%s", msg);
-        line = e ? e + 1 : NULL;
-    }
-    gpucompile_job_free(job, log);
+    int st = -1;
+    gpucompile_result r, answer = GPUCOMPILE_OK;
+    if ((r = gpucompile__isolation_ok(job)) != GPUCOMPILE_OK) return r;
+    memset(&req, 0, sizeof req);
+    req.a = &j->opts.allocator;
+    memset(&err, 0, sizeof err);
+    err.a = &j->opts.allocator;
+    if (!gpucompile__request(job, data, size, name, &req)) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    if (r == GPUCOMPILE_OK) r = gpucompile_job_temp_file(job, ".req", in, sizeof in);
+    if (r == GPUCOMPILE_OK) r = gpucompile_job_temp_file(job, ".rep", out, sizeof out);
+    if (r == GPUCOMPILE_OK) r = gpucompile__write_temp(job, in, req.data, req.len);
+    gpucompile_free(req.a, req.data);
     if (r != GPUCOMPILE_OK) return r;
-    if (st != 0)
-        return st >= 128 ? gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "the isolated compiler died with signal %d", st - 128)
-                         : gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "the isolated compile failed (exit %d)", st);
-    if (gpucompile_read_file(out, &j->opts.allocator, &bytes, &n) != GPUCOMPILE_OK || !gpucompile__deserialize(bytes, n, 0, job->object))
-        r = gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "the isolated compiler's answer is unreadable");
+    argv[0] = o->isolate;
+    argv[1] = "--worker";
+    argv[2] = NULL;
+    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "running: %s --worker < %s > %s", o->isolate, in, out);
+    r = gpucompile__spawn(&j->opts.allocator, argv, o->tool_timeout_s, &st, &err, NULL, in, out, 2);
+    gpucompile__buf_add(&err, NULL, 0);
+    if (r == GPUCOMPILE_ERROR_TIMEOUT)
+        r = gpucompile__fail(job, r, "the isolated compiler was killed after %.0f s", o->tool_timeout_s);
+    else if (r != GPUCOMPILE_OK)
+        r = gpucompile__fail(job, r, "cannot run the isolated compiler '%s'", o->isolate);
+    else if (st == 0 && gpucompile__read(out, &j->opts.allocator, 0, 1, &bytes, &n) == GPUCOMPILE_OK &&
+             gpucompile__answer(job, bytes, n, &answer)) {
+        gpucompile__child_stderr(job, err.data, 0, 0);
+        r = answer;
+    } else {
+        r = gpucompile__child_stderr(job, err.data, 1, st);
+        gpucompile__sweep_temps(0); /* what it left, as it died */
+    }
     gpucompile_job_free(job, bytes);
-    job->failed = 0; /* its errors were reported and it still succeeded: they were warnings to us */
+    gpucompile_free(err.a, err.data);
     return r;
 }
 
+#if !defined(_WIN32)
+#include <sys/socket.h>
+#if !defined(MSG_NOSIGNAL)
+#define MSG_NOSIGNAL 0 /* (macOS: SO_NOSIGPIPE is set on the socket instead) */
+#endif
+typedef struct gpucompile__worker { pid_t pid; int fd, err, busy; } gpucompile__worker;
+struct gpucompile_workers {
+    pthread_mutex_t mutex;
+    pthread_cond_t idle;
+    gpucompile__worker *w;
+    int n;
+    char *exe;
+};
+
+/* Both ends of a worker's socket and stderr pipe, close-on-exec (tools never hold them). */
+GPUCOMPILE__PRIVATE int gpucompile__worker_fds(int sv[2], int ep[2]) {
+    int i;
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0) return 0;
+    if (pipe(ep) != 0) { close(sv[0]); close(sv[1]); return 0; }
+    for (i = 0; i < 2; i++) {
+        fcntl(sv[i], F_SETFD, FD_CLOEXEC);
+        fcntl(ep[i], F_SETFD, FD_CLOEXEC);
+    }
+#if defined(SO_NOSIGPIPE)
+    { int one = 1; setsockopt(sv[0], SOL_SOCKET, SO_NOSIGPIPE, &one, sizeof one); }
+#endif
+    return 1;
+}
+
+/* A replacement: exe --worker, the socket on its stdin and stdout. */
+GPUCOMPILE__PRIVATE int gpucompile__worker_spawn(gpucompile_workers *ws, gpucompile__worker *w) {
+    int sv[2], ep[2], ok;
+    pid_t pid;
+    char *argv[3];
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t attr;
+    sigset_t none;
+    if (!ws->exe || !gpucompile__worker_fds(sv, ep)) return 0;
+    argv[0] = ws->exe;
+    argv[1] = (char *)"--worker";
+    argv[2] = NULL;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, sv[1], 0);
+    posix_spawn_file_actions_adddup2(&fa, sv[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, ep[1], 2);
+    posix_spawnattr_init(&attr);
+    sigemptyset(&none);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+    ok = posix_spawn(&pid, ws->exe, &fa, &attr, argv, environ) == 0;
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&attr);
+    close(sv[1]);
+    close(ep[1]);
+    if (!ok) { close(sv[0]); close(ep[0]); return 0; }
+    gpucompile__track_pid((long)pid, 2);
+    w->pid = pid;
+    w->fd = sv[0];
+    w->err = ep[0];
+    return 1;
+}
+
+/* Sends the request and reads the reply, and the worker's stderr meanwhile. 0: it died. */
+GPUCOMPILE__PRIVATE int gpucompile__worker_exchange(gpucompile__worker *w, const gpucompile__buf *req, gpucompile__buf *rep, gpucompile__buf *err) {
+    size_t sent = 0;
+    uint64_t want = 0;
+    int err_open = 1;
+    char chunk[65536];
+    while (sent < req->len) {
+        ssize_t k = send(w->fd, req->data + sent, req->len - sent, MSG_NOSIGNAL);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return 0;
+        sent += (size_t)k;
+    }
+    for (;;) {
+        struct pollfd p[2];
+        ssize_t k;
+        p[0].fd = w->fd;
+        p[0].events = POLLIN;
+        p[1].fd = err_open ? w->err : -1;
+        p[1].events = POLLIN;
+        p[0].revents = p[1].revents = 0;
+        if (poll(p, 2, -1) < 0) {
+            if (errno == EINTR) continue;
+            return 0;
+        }
+        if (p[1].revents) {
+            k = read(w->err, chunk, sizeof chunk);
+            if (k > 0 && err->len < ((size_t)1 << 20)) gpucompile__buf_add(err, chunk, (size_t)k);
+            if (k == 0 || (k < 0 && errno != EINTR)) err_open = 0;
+        }
+        if (!p[0].revents) continue;
+        k = read(w->fd, chunk, sizeof chunk);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return 0;
+        gpucompile__buf_add(rep, chunk, (size_t)k);
+        if (rep->oom) return 0;
+        if (!want && rep->len >= 16) memcpy(&want, rep->data + 8, 8), want += 16;
+        if (want && rep->len >= want) break;
+    }
+    while (err_open) { /* what it wrote before answering is in the pipe already */
+        struct pollfd p;
+        ssize_t k;
+        p.fd = w->err;
+        p.events = POLLIN;
+        p.revents = 0;
+        if (poll(&p, 1, 0) <= 0 || (k = read(w->err, chunk, sizeof chunk)) <= 0) break;
+        if (err->len < ((size_t)1 << 20)) gpucompile__buf_add(err, chunk, (size_t)k);
+    }
+    return 1;
+}
+
+/* A dead worker: reaped, its stderr read to the end, its files removed; 128+N for a signal. */
+GPUCOMPILE__PRIVATE int gpucompile__worker_bury(gpucompile__worker *w, gpucompile__buf *err) {
+    int st = 0;
+    char chunk[4096];
+    ssize_t k;
+    close(w->fd);
+    kill(w->pid, SIGKILL); /* it may only have stopped answering */
+    while ((k = read(w->err, chunk, sizeof chunk)) > 0 || (k < 0 && errno == EINTR))
+        if (k > 0 && err->len < ((size_t)1 << 20)) gpucompile__buf_add(err, chunk, (size_t)k);
+    close(w->err);
+    while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR) {}
+    gpucompile__track_pid((long)w->pid, 0);
+    gpucompile__sweep_temps((long)w->pid);
+    w->pid = 0;
+    if (WIFSIGNALED(st)) return 128 + WTERMSIG(st);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_pooled(gpucompile_job *job, const void *data, size_t size, const char *name) {
+    gpucompile__job *j = (gpucompile__job *)job;
+    gpucompile_workers *ws = job->options->workers;
+    gpucompile__worker *w = NULL;
+    gpucompile__buf req, rep, err;
+    gpucompile_result r;
+    int i, usable;
+    if ((r = gpucompile__isolation_ok(job)) != GPUCOMPILE_OK) return r;
+    memset(&req, 0, sizeof req);
+    memset(&rep, 0, sizeof rep);
+    memset(&err, 0, sizeof err);
+    req.a = rep.a = err.a = &j->opts.allocator;
+    if (!gpucompile__request(job, data, size, name, &req)) { gpucompile_free(req.a, req.data); return GPUCOMPILE_ERROR_OUT_OF_MEMORY; }
+    pthread_mutex_lock(&ws->mutex);
+    for (;;) {
+        for (usable = 0, i = 0; i < ws->n; i++) {
+            if (ws->w[i].pid > 0 || ws->exe) usable++;
+            if (!ws->w[i].busy && (ws->w[i].pid > 0 || ws->exe)) { w = &ws->w[i]; break; }
+        }
+        if (w || !usable) break;
+        pthread_cond_wait(&ws->idle, &ws->mutex);
+    }
+    if (w) w->busy = 1;
+    pthread_mutex_unlock(&ws->mutex);
+    if (!w) r = gpucompile__fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "no worker process is left");
+    else if (w->pid <= 0 && !gpucompile__worker_spawn(ws, w))
+        r = gpucompile__fail(job, GPUCOMPILE_ERROR_TOOL, "cannot start a worker process ('%s --worker')", ws->exe);
+    else if (gpucompile__worker_exchange(w, &req, &rep, &err) && gpucompile__answer(job, (const unsigned char *)rep.data, rep.len, &r)) {
+        gpucompile__buf_add(&err, NULL, 0);
+        gpucompile__child_stderr(job, err.data, 0, 0);
+    } else {
+        int st = gpucompile__worker_bury(w, &err);
+        gpucompile__buf_add(&err, NULL, 0);
+        r = gpucompile__child_stderr(job, err.data, 1, st);
+    }
+    if (w) {
+        pthread_mutex_lock(&ws->mutex);
+        w->busy = 0;
+        pthread_cond_broadcast(&ws->idle);
+        pthread_mutex_unlock(&ws->mutex);
+    }
+    gpucompile_free(req.a, req.data);
+    gpucompile_free(rep.a, rep.data);
+    gpucompile_free(err.a, err.data);
+    return r;
+}
+#else
+struct gpucompile_workers { int unused; };
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_pooled(gpucompile_job *job, const void *data, size_t size, const char *name) {
+    (void)data; (void)size; (void)name;
+    return gpucompile__fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "worker processes need fork(): use options.isolate");
+}
+#endif
+
 /* The one entry point behind the three compile functions: exactly one of module / data. */
+/* serial (a worker's): also the object as bytes, with the files it used. */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, const void *data, size_t size, const char *name,
-    const gpucompile_target *target, const gpucompile_options *options, gpucompile_object **out) {
+    const gpucompile_target *target, const gpucompile_options *options, gpucompile_object **out, gpucompile__buf *serial) {
     gpucompile__job j;
     gpucompile_job *job = &j.pub;
     gpucompile_result r;
@@ -3540,11 +4192,13 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, 
     /* Hooks and custom backends run code we cannot hash: they bypass the cache. */
     use_cache = j.opts.cache_dir && *j.opts.cache_dir && !j.opts.hooks && target->kind != GPUCOMPILE_TARGET_CUSTOM && data;
     if (use_cache) gpucompile__cache_key(job, data, size, key);
+    j.track_deps = use_cache || serial;
     if (use_cache && gpucompile__cache_load(job, key)) {
         r = GPUCOMPILE_OK;
-    } else if (j.opts.isolate) {
+    } else if (j.opts.isolate || j.opts.workers) {
         if (!gpucompile__reset_object(job)) { r = GPUCOMPILE_ERROR_OUT_OF_MEMORY; goto cleanup; }
-        r = data ? gpucompile__compile_isolated(job, data, size) : gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "%s: empty input", name);
+        r = !data ? gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "%s: empty input", name)
+            : j.opts.workers ? gpucompile__compile_pooled(job, data, size, name) : gpucompile__compile_isolated(job, data, size, name);
         if (r == GPUCOMPILE_OK && use_cache) gpucompile__cache_store(job, key);
     } else {
         if (!gpucompile__reset_object(job)) { r = GPUCOMPILE_ERROR_OUT_OF_MEMORY; goto cleanup; }
@@ -3570,6 +4224,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, 
         o->chip = gpucompile_job_strdup(job, gpucompile_target_chip(target));
         o->format = job->format;
         if (!o->target || !o->triple || !o->chip) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+        else if (serial && !gpucompile__serialize(o, j.deps, j.num_deps, serial)) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
         else { *out = o; job->object = NULL; }
     }
 cleanup: /* everything the job holds goes, on every path */
@@ -3584,7 +4239,7 @@ cleanup: /* everything the job holds goes, on every path */
     gpucompile_job_free(job, job->features);
     for (i = 0; i < j.num_libs; i++) gpucompile_job_free(job, j.libs[i]);
     gpucompile_job_free(job, j.libs);
-    for (i = 0; i < j.num_temps; i++) { remove(j.temps[i]); gpucompile_job_free(job, j.temps[i]); }
+    for (i = 0; i < j.num_temps; i++) { gpucompile__untemp(j.temps[i], 0); gpucompile_job_free(job, j.temps[i]); }
     gpucompile_job_free(job, j.temps);
     for (i = 0; i < j.num_deps; i++) gpucompile_job_free(job, j.deps[i]);
     gpucompile_job_free(job, j.deps);
@@ -3598,12 +4253,12 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_compile_module(LLVMModuleRef module,
         if (out) *out = NULL;
         return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     }
-    return gpucompile__compile(module, NULL, 0, LLVMGetModuleIdentifier(module, &n), target, options, out);
+    return gpucompile__compile(module, NULL, 0, LLVMGetModuleIdentifier(module, &n), target, options, out, NULL);
 }
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_compile_ir(const void *data, size_t size, const char *name,
     const gpucompile_target *target, const gpucompile_options *options, gpucompile_object **out) {
-    return gpucompile__compile(NULL, data, size, name, target, options, out);
+    return gpucompile__compile(NULL, data, size, name, target, options, out, NULL);
 }
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_compile_file(const char *path, const gpucompile_target *target,
@@ -3611,16 +4266,237 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_compile_file(const char *path, const
     unsigned char *data;
     size_t size;
     const gpucompile_allocator *a = options ? &options->allocator : NULL;
-    gpucompile_result r = gpucompile_read_file(path, a, &data, &size);
+    gpucompile_result r = gpucompile__read(path, a, options ? options->max_input_bytes : 0, 0, &data, &size);
     if (out) *out = NULL;
     if (r != GPUCOMPILE_OK) {
         gpucompile__logf(options ? &options->logger : NULL, GPUCOMPILE_SEVERITY_ERROR, r, GPUCOMPILE_STAGE_PARSE,
-                         "cannot read '%s'", path ? path : "(null)");
+                         "cannot read '%s': %s", path ? path : "(null)", gpucompile_read_file_error(r));
         return r;
     }
     r = gpucompile_compile_ir(data, size, path, target, options, out);
     gpucompile_free(a, data);
     return r;
+}
+
+/* ---- the worker's side ---- */
+GPUCOMPILE__PRIVATE void gpucompile__worker_log(const gpucompile_diagnostic *d, void *user) { gpucompile__record(d, (gpucompile__buf *)user); }
+
+/* One request into one reply (reply's data empty: out of memory). */
+GPUCOMPILE__PRIVATE void gpucompile__work(const unsigned char *data, size_t size, gpucompile__buf *reply) {
+    gpucompile__reader rd;
+    gpucompile_options o;
+    gpucompile_target *t = NULL;
+    gpucompile_object *obj = NULL;
+    gpucompile__buf log, serial;
+    gpucompile_tool_path *tools = NULL;
+    char *text, *name = NULL;
+    const char **links = NULL;
+    const unsigned char *input = NULL;
+    uint64_t n = 0;
+    uint32_t i, nl, nt;
+    gpucompile_result r = GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    int s;
+    memset(&o, 0, sizeof o);
+    memset(&log, 0, sizeof log);
+    memset(&serial, 0, sizeof serial);
+    rd.p = data;
+    rd.end = data + size;
+    rd.bad = 0;
+    text = gpucompile__get_str(&rd, NULL);
+    o.format = (gpucompile_format)gpucompile__get32(&rd);
+    o.toolkit_path = gpucompile__get_str(&rd, NULL);
+    o.bin_method = gpucompile__get_str(&rd, NULL);
+    o.debug = (int)gpucompile__get32(&rd);
+    o.remarks = (int)gpucompile__get32(&rd);
+    o.tool_timeout_s = gpucompile__get_f64(&rd);
+    nl = gpucompile__get32(&rd);
+    if (!rd.bad && nl < size) links = (const char **)gpucompile__alloc(NULL, (nl + 1) * sizeof *links);
+    for (i = 0; links && i < nl; i++) links[i] = gpucompile__get_str(&rd, NULL);
+    nt = links ? gpucompile__get32(&rd) : 0;
+    if (!rd.bad && nt < size) tools = (gpucompile_tool_path *)gpucompile__alloc(NULL, (nt + 1) * sizeof *tools);
+    for (i = 0; tools && i < nt; i++) {
+        tools[i].name = gpucompile__get_str(&rd, NULL);
+        tools[i].path = gpucompile__get_str(&rd, NULL);
+    }
+    name = gpucompile__get_str(&rd, NULL);
+    n = gpucompile__get64(&rd);
+    input = gpucompile__take(&rd, n);
+    if (o.toolkit_path && !*o.toolkit_path) { gpucompile_free(NULL, (void *)o.toolkit_path); o.toolkit_path = NULL; }
+    if (o.bin_method && !*o.bin_method) { gpucompile_free(NULL, (void *)o.bin_method); o.bin_method = NULL; }
+    o.link = links;
+    o.num_link = (int)nl;
+    o.tools = tools;
+    o.num_tools = (int)nt;
+    o.logger.func = gpucompile__worker_log;
+    o.logger.user_data = &log;
+    if (!rd.bad && links && tools && text && name && rd.p == rd.end &&
+        (r = gpucompile_target_parse(text, (size_t)-1, NULL, &o.logger, &t)) == GPUCOMPILE_OK)
+        r = gpucompile__compile(NULL, input, (size_t)n, name, t, &o, &obj, &serial);
+    if (r == GPUCOMPILE_OK && !rd.bad && rd.p != rd.end) r = GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    gpucompile__buf_add(reply, GPUCOMPILE__REP_MAGIC, 8);
+    gpucompile__put64(reply, 0);
+    gpucompile__put32(reply, (uint32_t)r);
+    gpucompile__put64(reply, log.oom ? 0 : log.len);
+    if (!log.oom) gpucompile__buf_add(reply, log.data, log.len);
+    gpucompile__put64(reply, r == GPUCOMPILE_OK ? serial.len : 0);
+    if (r == GPUCOMPILE_OK) gpucompile__buf_add(reply, serial.data, serial.len);
+    for (s = 0; s < GPUCOMPILE_STAGE_COUNT; s++) gpucompile__put_f64(reply, obj ? obj->stage_ms[s] : 0.0);
+    gpucompile__frame_end(reply);
+    if (serial.oom) reply->oom = 1;
+    gpucompile_object_free(obj);
+    gpucompile_target_free(t);
+    for (i = 0; links && i < nl; i++) gpucompile_free(NULL, (void *)links[i]);
+    for (i = 0; tools && i < nt; i++) { gpucompile_free(NULL, (void *)tools[i].name); gpucompile_free(NULL, (void *)tools[i].path); }
+    gpucompile_free(NULL, (void *)links);
+    gpucompile_free(NULL, tools);
+    gpucompile_free(NULL, text);
+    gpucompile_free(NULL, name);
+    gpucompile_free(NULL, (void *)o.toolkit_path);
+    gpucompile_free(NULL, (void *)o.bin_method);
+    gpucompile_free(NULL, log.data);
+    gpucompile_free(NULL, serial.data);
+}
+
+#if defined(_WIN32)
+#define GPUCOMPILE__FD_READ(fd, p, n) _read(fd, p, (unsigned)(n))
+#define GPUCOMPILE__FD_WRITE(fd, p, n) _write(fd, p, (unsigned)(n))
+#else
+#define GPUCOMPILE__FD_READ(fd, p, n) read(fd, p, n)
+#define GPUCOMPILE__FD_WRITE(fd, p, n) write(fd, p, n)
+#endif
+
+/* n bytes, or fewer at the end of input */
+GPUCOMPILE__PRIVATE size_t gpucompile__read_all(int fd, void *buf, size_t n) {
+    size_t got = 0;
+    while (got < n) {
+        long k = (long)GPUCOMPILE__FD_READ(fd, (char *)buf + got, n - got);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) break;
+        got += (size_t)k;
+    }
+    return got;
+}
+
+#if !defined(_WIN32)
+static void gpucompile__worker_signal(int sig) {
+    gpucompile_signal_cleanup();
+    _exit(128 + sig);
+}
+#endif
+
+GPUCOMPILE_DEF int gpucompile_worker_serve(int in_fd, int out_fd) {
+#if !defined(_WIN32)
+    struct sigaction sa;
+    sigset_t set;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = gpucompile__worker_signal;
+    sigemptyset(&sa.sa_mask);
+    sigemptyset(&set);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+#endif
+    for (;;) {
+        unsigned char head[16], *req;
+        uint64_t n;
+        size_t got = gpucompile__read_all(in_fd, head, 16), at;
+        gpucompile__buf reply;
+        if (got == 0) return 0;
+        if (got < 16 || memcmp(head, GPUCOMPILE__REQ_MAGIC, 8) != 0) return 1;
+        memcpy(&n, head + 8, 8);
+        if (n >= (uint64_t)((size_t)-1) || !(req = (unsigned char *)gpucompile__alloc(NULL, (size_t)n + 1))) return 1;
+        if (gpucompile__read_all(in_fd, req, (size_t)n) != n) { gpucompile_free(NULL, req); return 1; }
+        memset(&reply, 0, sizeof reply);
+        gpucompile__work(req, (size_t)n, &reply);
+        gpucompile_free(NULL, req);
+        if (reply.oom) { gpucompile_free(NULL, reply.data); return 1; }
+        for (at = 0; at < reply.len;) {
+            long k = (long)GPUCOMPILE__FD_WRITE(out_fd, reply.data + at, reply.len - at);
+            if (k < 0 && errno == EINTR) continue;
+            if (k <= 0) { gpucompile_free(NULL, reply.data); return 1; }
+            at += (size_t)k;
+        }
+        gpucompile_free(NULL, reply.data);
+    }
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_workers_create(int n, const char *exe, gpucompile_workers **out) {
+#if defined(_WIN32)
+    (void)n; (void)exe;
+    if (out) *out = NULL;
+    return GPUCOMPILE_ERROR_UNSUPPORTED;
+#else
+    gpucompile_workers *ws;
+    int i;
+    if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    if (n < 1) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    ws = (gpucompile_workers *)gpucompile__alloc(NULL, sizeof *ws);
+    if (!ws) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    memset(ws, 0, sizeof *ws);
+    ws->w = (gpucompile__worker *)gpucompile__alloc(NULL, (size_t)n * sizeof *ws->w);
+    ws->exe = exe ? gpucompile__strdup(NULL, exe) : NULL;
+    if (!ws->w || (exe && !ws->exe)) { gpucompile_free(NULL, ws->w); gpucompile_free(NULL, ws->exe); gpucompile_free(NULL, ws); return GPUCOMPILE_ERROR_OUT_OF_MEMORY; }
+    memset(ws->w, 0, (size_t)n * sizeof *ws->w);
+    pthread_mutex_init(&ws->mutex, NULL);
+    pthread_cond_init(&ws->idle, NULL);
+    fflush(NULL); /* no buffered output twice */
+    for (i = 0; i < n; i++) {
+        int sv[2], ep[2], k;
+        pid_t pid;
+        if (!gpucompile__worker_fds(sv, ep)) break;
+        pid = fork();
+        if (pid == 0) { /* the worker: only its own ends, stdout into its stderr pipe */
+            int nul = open("/dev/null", O_RDONLY);
+            for (k = 0; k < i; k++) { close(ws->w[k].fd); close(ws->w[k].err); }
+            close(sv[0]);
+            close(ep[0]);
+            gpucompile__track_forget();
+            if (nul >= 0) { dup2(nul, 0); close(nul); }
+            dup2(ep[1], 1);
+            dup2(ep[1], 2);
+            close(ep[1]);
+            _exit(gpucompile_worker_serve(sv[1], sv[1]));
+        }
+        close(sv[1]);
+        close(ep[1]);
+        if (pid < 0) { close(sv[0]); close(ep[0]); break; }
+        gpucompile__track_pid((long)pid, 2);
+        ws->w[i].pid = pid;
+        ws->w[i].fd = sv[0];
+        ws->w[i].err = ep[0];
+        ws->n++;
+    }
+    if (ws->n < n) { gpucompile_workers_free(ws); return GPUCOMPILE_ERROR_TOOL; }
+    *out = ws;
+    return GPUCOMPILE_OK;
+#endif
+}
+
+GPUCOMPILE_DEF void gpucompile_workers_free(gpucompile_workers *ws) {
+#if !defined(_WIN32)
+    int i;
+    if (!ws) return;
+    for (i = 0; i < ws->n; i++) { /* end of input: a worker exits */
+        gpucompile__worker *w = &ws->w[i];
+        if (w->pid <= 0) continue;
+        close(w->fd);
+        close(w->err);
+        while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR) {}
+        gpucompile__track_pid((long)w->pid, 0);
+    }
+    pthread_mutex_destroy(&ws->mutex);
+    pthread_cond_destroy(&ws->idle);
+    gpucompile_free(NULL, ws->w);
+    gpucompile_free(NULL, ws->exe);
+    gpucompile_free(NULL, ws);
+#else
+    (void)ws;
+#endif
 }
 
 /* ==== [section: binaries] ================================================================ */
@@ -3840,8 +4716,6 @@ typedef struct gpucompile__bin_slot {
     gpucompile__buf log;   /* records: header, origin\0, message\0 */
 } gpucompile__bin_slot;
 
-typedef struct gpucompile__bin_diag { int severity, result, stage; } gpucompile__bin_diag;
-
 typedef struct gpucompile__bin_pool {
     const void *data;
     size_t size;
@@ -3851,27 +4725,11 @@ typedef struct gpucompile__bin_pool {
 } gpucompile__bin_pool;
 
 GPUCOMPILE__PRIVATE void gpucompile__bin_record(const gpucompile_diagnostic *d, void *user) {
-    gpucompile__bin_slot *s = (gpucompile__bin_slot *)user;
-    gpucompile__bin_diag h;
-    h.severity = (int)d->severity;
-    h.result = (int)d->result;
-    h.stage = (int)d->stage;
-    gpucompile__buf_add(&s->log, &h, sizeof h);
-    gpucompile__buf_add(&s->log, d->origin, strlen(d->origin) + 1);
-    gpucompile__buf_add(&s->log, d->message, strlen(d->message) + 1);
+    gpucompile__record(d, &((gpucompile__bin_slot *)user)->log);
 }
 
 GPUCOMPILE__PRIVATE void gpucompile__bin_replay(const gpucompile__bin_slot *s, const gpucompile_logger *l) {
-    size_t at = 0;
-    while (!s->log.oom && at + sizeof(gpucompile__bin_diag) <= s->log.len) {
-        gpucompile__bin_diag h;
-        const char *origin, *msg;
-        memcpy(&h, s->log.data + at, sizeof h);
-        origin = s->log.data + at + sizeof h;
-        msg = origin + strlen(origin) + 1;
-        at = (size_t)(msg + strlen(msg) + 1 - s->log.data);
-        gpucompile__log(l, (gpucompile_severity)h.severity, (gpucompile_result)h.result, (gpucompile_stage)h.stage, origin, msg);
-    }
+    if (!s->log.oom) gpucompile__replay(s->log.data, s->log.len, l);
 }
 
 GPUCOMPILE__PRIVATE void gpucompile__bin_work(gpucompile__bin_pool *p) {
@@ -4904,9 +5762,10 @@ typedef struct gpucompile__host {
     LLVMTypeRef ptr, i32, iptr, vd;
     int iptr_bits;
     const gpucompile_logger *logger;
+    gpucompile__buf *sym; /* the last symbol name made: names have no length limit */
 } gpucompile__host;
 
-GPUCOMPILE__PRIVATE void gpucompile__host_init(gpucompile__host *h, LLVMModuleRef m, const gpucompile_logger *logger) {
+GPUCOMPILE__PRIVATE void gpucompile__host_init(gpucompile__host *h, LLVMModuleRef m, const gpucompile_logger *logger, gpucompile__buf *sym) {
     LLVMTargetDataRef td = LLVMCreateTargetData(LLVMGetDataLayoutStr(m));
     h->m = m;
     h->c = LLVMGetModuleContext(m);
@@ -4916,6 +5775,7 @@ GPUCOMPILE__PRIVATE void gpucompile__host_init(gpucompile__host *h, LLVMModuleRe
     h->iptr_bits = (int)LLVMGetIntTypeWidth(h->iptr);
     h->vd = LLVMVoidTypeInContext(h->c);
     h->logger = logger;
+    h->sym = sym;
     LLVMDisposeTargetData(td);
 }
 
@@ -4979,9 +5839,13 @@ GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_function(gpucompile__host *h, 
 }
 
 /* "<a>_<b><c>" into buf; 0 when it does not fit. */
-GPUCOMPILE__PRIVATE int gpucompile__host_name(char *buf, size_t size, const char *a, const char *b, const char *c) {
-    int n = b ? snprintf(buf, size, "%s_%s%s", a, b, c) : snprintf(buf, size, "%s%s", a, c);
-    return n > 0 && (size_t)n < size;
+/* a_b c or a c, valid until the next call; NULL when out of memory. */
+GPUCOMPILE__PRIVATE const char *gpucompile__host_name(gpucompile__host *h, const char *a, const char *b, const char *c) {
+    h->sym->len = 0;
+    gpucompile__buf_str(h->sym, a);
+    if (b) { gpucompile__buf_str(h->sym, "_"); gpucompile__buf_str(h->sym, b); }
+    gpucompile__buf_str(h->sym, c);
+    return h->sym->oom ? NULL : h->sym->data;
 }
 
 /* Appends { 65535, fn, null } to llvm.global_dtors (rebuilt: an appending array cannot grow). */
@@ -5051,11 +5915,11 @@ GPUCOMPILE__PRIVATE int gpucompile__same_target(const char *a, const char *b) {
 GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_loader(gpucompile__host *h, const char *name, LLVMValueRef load_fn,
                                                          LLVMValueRef *load_args, unsigned num_args,
                                                          LLVMValueRef state, LLVMValueRef module, LLVMValueRef yield) {
-    char sym[1024];
+    const char *sym;
     LLVMValueRef f, s, m, pair, ok;
     LLVMBasicBlockRef entry, check, try_bb, load_bb, wait_bb, done_bb;
     LLVMBuilderRef b;
-    if (!gpucompile__host_name(sym, sizeof sym, name, NULL, "_load")) return NULL;
+    if (!(sym = gpucompile__host_name(h, name, NULL, "_load"))) return NULL;
     f = gpucompile__host_function(h, sym, h->ptr, NULL, 0, LLVMInternalLinkage);
     entry = LLVMAppendBasicBlockInContext(h->c, f, "entry");
     check = LLVMAppendBasicBlockInContext(h->c, f, "check");
@@ -5092,11 +5956,11 @@ GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_loader(gpucompile__host *h, co
 /* <name>_unload (a global destructor): unloads a loaded module once, forgets cached functions. */
 GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_unloader(gpucompile__host *h, const char *name, LLVMValueRef unload_fn,
                                                            LLVMValueRef state, LLVMValueRef module) {
-    char sym[1024];
+    const char *sym;
     LLVMValueRef f, s, m;
     LLVMBasicBlockRef entry, unload_bb, done_bb;
     LLVMBuilderRef b;
-    if (!gpucompile__host_name(sym, sizeof sym, name, NULL, "_unload")) return NULL;
+    if (!(sym = gpucompile__host_name(h, name, NULL, "_unload"))) return NULL;
     f = gpucompile__host_function(h, sym, h->vd, NULL, 0, LLVMInternalLinkage);
     entry = LLVMAppendBasicBlockInContext(h->c, f, "entry");
     unload_bb = LLVMAppendBasicBlockInContext(h->c, f, "unload");
@@ -5119,27 +5983,27 @@ GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_unloader(gpucompile__host *h, 
 /* <name>_<kernel>_get: the kernel's function, looked up once per loaded module (NULL when the
    binary did not load). Made on first need; the unloader forgets the cached value. */
 GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_getter(gpucompile__host *h, const char *name, const char *kernel) {
-    char sym[1024];
+    const char *sym;
     LLVMValueRef f, loader, get_fn, cache, kname, fp, m, args[2], unloader;
     LLVMBasicBlockRef entry, slow, get_bb, fail_bb, hit;
     LLVMBuilderRef b;
     LLVMTypeRef pp[2];
-    if (!gpucompile__host_name(sym, sizeof sym, name, kernel, "_get")) return NULL;
+    if (!(sym = gpucompile__host_name(h, name, kernel, "_get"))) return NULL;
     if ((f = LLVMGetNamedFunction(h->m, sym)) != NULL) return f;
-    if (!gpucompile__host_name(sym, sizeof sym, name, NULL, "_load") || !(loader = LLVMGetNamedFunction(h->m, sym))) return NULL;
+    if (!(sym = gpucompile__host_name(h, name, NULL, "_load")) || !(loader = LLVMGetNamedFunction(h->m, sym))) return NULL;
     pp[0] = h->ptr;
     pp[1] = h->ptr;
     if (!(get_fn = gpucompile__host_decl(h, "mgpuModuleGetFunction", h->ptr, pp, 2))) return NULL;
-    gpucompile__host_name(sym, sizeof sym, name, kernel, "_function");
+    if (!(sym = gpucompile__host_name(h, name, kernel, "_function"))) return NULL;
     cache = gpucompile__host_global(h, sym, h->ptr, LLVMConstPointerNull(h->ptr), LLVMInternalLinkage, 8);
-    gpucompile__host_name(sym, sizeof sym, name, kernel, "_kernel_name"); /* MLIR's name for it */
+    if (!(sym = gpucompile__host_name(h, name, kernel, "_kernel_name"))) return NULL; /* MLIR's name for it */
     {
         LLVMValueRef str = LLVMConstStringInContext(h->c, kernel, (unsigned)strlen(kernel), 0);
         kname = gpucompile__host_global(h, sym, LLVMTypeOf(str), str, LLVMPrivateLinkage, 1);
         LLVMSetGlobalConstant(kname, 1);
         LLVMSetUnnamedAddress(kname, LLVMGlobalUnnamedAddr);
     }
-    gpucompile__host_name(sym, sizeof sym, name, kernel, "_get");
+    if (!(sym = gpucompile__host_name(h, name, kernel, "_get"))) return NULL;
     f = gpucompile__host_function(h, sym, h->ptr, NULL, 0, LLVMInternalLinkage);
     entry = LLVMAppendBasicBlockInContext(h->c, f, "entry");
     hit = LLVMAppendBasicBlockInContext(h->c, f, "cached");
@@ -5164,8 +6028,7 @@ GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_getter(gpucompile__host *h, co
     LLVMPositionBuilderAtEnd(b, fail_bb);
     LLVMBuildRet(b, LLVMConstPointerNull(h->ptr));
     /* the unloader forgets this function too */
-    gpucompile__host_name(sym, sizeof sym, name, NULL, "_unload");
-    if ((unloader = LLVMGetNamedFunction(h->m, sym)) != NULL) {
+    if ((sym = gpucompile__host_name(h, name, NULL, "_unload")) != NULL && (unloader = LLVMGetNamedFunction(h->m, sym)) != NULL) {
         LLVMBasicBlockRef last = LLVMGetLastBasicBlock(unloader);
         LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(last));
         gpucompile__host_store(b, LLVMConstPointerNull(h->ptr), cache, LLVMAtomicOrderingRelease, 8);
@@ -5213,7 +6076,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_launch(gpucompile__host *
 /* <name>_<kernel>_launch(intptr_t x6, int32_t smem, void *stream, void **args). */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_launch_function(gpucompile__host *h, const char *name,
                                                                        const gpucompile_kernel *k) {
-    char sym[1024];
+    const char *sym;
     LLVMTypeRef params[9];
     LLVMValueRef f, getter, fn, dims[6], stream;
     LLVMBasicBlockRef entry, go, sync_bb, async_bb, out;
@@ -5224,7 +6087,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_launch_function(gpucompil
     params[6] = h->i32;
     params[7] = params[8] = h->ptr;
     if (!(getter = gpucompile__host_getter(h, name, k->name))) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    gpucompile__host_name(sym, sizeof sym, name, k->name, "_launch");
+    if (!(sym = gpucompile__host_name(h, name, k->name, "_launch"))) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     f = gpucompile__host_function(h, sym, h->vd, params, 9, LLVMExternalLinkage);
     {
         static const char *const names[9] = {"gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ", "sharedMemBytes", "stream", "args"};
@@ -5258,9 +6121,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_launch_function(gpucompil
 
 /* Is a symbol this embedding would create already in the host? */
 GPUCOMPILE__PRIVATE int gpucompile__host_taken(gpucompile__host *h, const char *a, const char *b, const char *c) {
-    char sym[1024];
-    if (!gpucompile__host_name(sym, sizeof sym, a, b, c)) {
-        gpucompile__host_error(h, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "binary or kernel name too long: '%.64s...'", b ? b : a);
+    const char *sym;
+    if (!(sym = gpucompile__host_name(h, a, b, c))) {
+        gpucompile__host_error(h, GPUCOMPILE_ERROR_OUT_OF_MEMORY, "out of memory");
         return 1;
     }
     if (LLVMGetNamedGlobal(h->m, sym) || LLVMGetNamedFunction(h->m, sym)) {
@@ -5290,10 +6153,8 @@ GPUCOMPILE__PRIVATE int gpucompile__host_kernels(const gpucompile_binary *bin, i
     return n;
 }
 
-#define GPUCOMPILE__MAX_EMBED_KERNELS 1024
-
-GPUCOMPILE_DEF gpucompile_result gpucompile_embed_binary(LLVMModuleRef host, const gpucompile_binary *binary,
-                                                         const gpucompile_embed_options *options) {
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_binary(LLVMModuleRef host, const gpucompile_binary *binary,
+                                                              const gpucompile_embed_options *options, gpucompile__buf *names) {
     gpucompile_embed_options opts;
     gpucompile__host h;
     const gpucompile_kernel **kernels;
@@ -5301,15 +6162,16 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_embed_binary(LLVMModuleRef host, con
     const char *name;
     unsigned char *data = NULL;
     size_t size = 0;
-    int selected = 0, nk, i, jit, add_null = 0;
+    int selected = 0, nk, i, jit, add_null = 0, total = 1;
     LLVMTypeRef pp[2];
     LLVMValueRef cst, state, module, load_fn, unload_fn, yield, unloader, largs[2];
     gpucompile_result r = GPUCOMPILE_OK;
     memset(&opts, 0, sizeof opts);
     if (options) opts = *options;
     if (!host || !binary) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    gpucompile__host_init(&h, host, &opts.logger);
+    gpucompile__host_init(&h, host, &opts.logger, names);
     if (gpucompile_binary_verify(binary, &opts.logger) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_INVALID_BINARY;
+    for (i = 0; i < binary->num_objects; i++) total += binary->objects[i]->num_kernels;
     name = binary->name;
     if (!name || !*name) return gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_BINARY, "the binary has no name");
     switch (binary->handler.kind) {
@@ -5325,10 +6187,9 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_embed_binary(LLVMModuleRef host, con
     }
     if (selected == -1)
         return gpucompile__host_error(&h, GPUCOMPILE_ERROR_NO_OBJECT, "binary '%s': the requested target object couldn't be found", name);
-    kernels = (const gpucompile_kernel **)gpucompile__alloc(NULL, GPUCOMPILE__MAX_EMBED_KERNELS * sizeof *kernels);
+    kernels = (const gpucompile_kernel **)gpucompile__alloc(NULL, (size_t)total * sizeof *kernels);
     if (!kernels) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-    nk = gpucompile__host_kernels(binary, selected >= 0 ? selected : -1, kernels, GPUCOMPILE__MAX_EMBED_KERNELS);
-    if (nk < 0) r = gpucompile__host_error(&h, GPUCOMPILE_ERROR_UNSUPPORTED, "binary '%s': too many kernels", name);
+    nk = gpucompile__host_kernels(binary, selected >= 0 ? selected : -1, kernels, total);
     /* refuse before changing anything */
     if (r == GPUCOMPILE_OK && (gpucompile__host_taken(&h, name, NULL, "_bin_cst") || gpucompile__host_taken(&h, name, NULL, "_load") ||
         gpucompile__host_taken(&h, name, NULL, "_unload") || gpucompile__host_taken(&h, name, NULL, "_module") ||
@@ -5366,14 +6227,14 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_embed_binary(LLVMModuleRef host, con
     }
     if (!load_fn || !unload_fn || !yield) r = GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     if (r == GPUCOMPILE_OK) {
-        char sym[1024];
+        const char *sym;
         LLVMValueRef str = LLVMConstStringInContext(h.c, (const char *)data, (unsigned)size, !add_null);
-        gpucompile__host_name(sym, sizeof sym, name, NULL, "_bin_cst");
+        sym = gpucompile__host_name(&h, name, NULL, "_bin_cst");
         cst = gpucompile__host_global(&h, sym, LLVMTypeOf(str), str, LLVMInternalLinkage, 8);
         LLVMSetGlobalConstant(cst, 1);
-        gpucompile__host_name(sym, sizeof sym, name, NULL, "_state");
+        sym = gpucompile__host_name(&h, name, NULL, "_state");
         state = gpucompile__host_global(&h, sym, h.i32, LLVMConstInt(h.i32, 0, 0), LLVMInternalLinkage, 4);
-        gpucompile__host_name(sym, sizeof sym, name, NULL, "_module");
+        sym = gpucompile__host_name(&h, name, NULL, "_module");
         module = gpucompile__host_global(&h, sym, h.ptr, LLVMConstPointerNull(h.ptr), LLVMInternalLinkage, 8);
         largs[0] = cst;
         largs[1] = jit ? LLVMConstInt(h.i32, (unsigned long long)gpucompile__object_opt_level(obj), 0)
@@ -5391,16 +6252,27 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_embed_binary(LLVMModuleRef host, con
     return r;
 }
 
-GPUCOMPILE_DEF gpucompile_result gpucompile_emit_launch(LLVMBuilderRef builder, LLVMModuleRef host,
+GPUCOMPILE_DEF gpucompile_result gpucompile_embed_binary(LLVMModuleRef host, const gpucompile_binary *binary,
+                                                         const gpucompile_embed_options *options) {
+    gpucompile__buf names;
+    gpucompile_result r;
+    memset(&names, 0, sizeof names);
+    r = gpucompile__embed_binary(host, binary, options, &names);
+    gpucompile_free(NULL, names.data);
+    return r == GPUCOMPILE_OK && names.oom ? GPUCOMPILE_ERROR_OUT_OF_MEMORY : r;
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit_launch(LLVMBuilderRef builder, LLVMModuleRef host,
     const char *binary_name, const char *kernel, const LLVMValueRef grid[3], const LLVMValueRef block[3],
-    LLVMValueRef shared_bytes, LLVMValueRef stream, LLVMValueRef args, int num_params, const gpucompile_logger *logger) {
+    LLVMValueRef shared_bytes, LLVMValueRef stream, LLVMValueRef args, int num_params, const gpucompile_logger *logger,
+    gpucompile__buf *names) {
     gpucompile__host h;
     LLVMValueRef dims[6], getter, fn;
     LLVMTypeRef t0;
-    char sym[1024];
+    const char *sym;
     int i, w;
     if (!builder || !host || !binary_name || !kernel || !grid || !block) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    gpucompile__host_init(&h, host, logger);
+    gpucompile__host_init(&h, host, logger, names);
     for (i = 0; i < 6; i++) {
         dims[i] = i < 3 ? grid[i] : block[i - 3];
         if (!dims[i]) return gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "launch of '%s': a grid or block size is missing", kernel);
@@ -5425,7 +6297,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_emit_launch(LLVMBuilderRef builder, 
         return gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "launch of '%s': the dynamic shared memory size must be i32", kernel);
     if ((stream && LLVMGetTypeKind(LLVMTypeOf(stream)) != LLVMPointerTypeKind) || (args && LLVMGetTypeKind(LLVMTypeOf(args)) != LLVMPointerTypeKind))
         return gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "launch of '%s': stream and args must be pointers", kernel);
-    if (!gpucompile__host_name(sym, sizeof sym, binary_name, NULL, "_load") || !LLVMGetNamedFunction(host, sym))
+    if (!(sym = gpucompile__host_name(&h, binary_name, NULL, "_load")) || !LLVMGetNamedFunction(host, sym))
         return gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_ARGUMENT,
                                       "binary '%s' is not embedded in this host module (gpucompile_embed_binary first)", binary_name);
     if (!(getter = gpucompile__host_getter(&h, binary_name, kernel))) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
@@ -5434,6 +6306,17 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_emit_launch(LLVMBuilderRef builder, 
         if (w != h.iptr_bits) dims[i] = w < h.iptr_bits ? LLVMBuildZExt(builder, dims[i], h.iptr, "") : LLVMBuildTrunc(builder, dims[i], h.iptr, "");
     return gpucompile__host_launch(&h, builder, fn, dims, shared_bytes ? shared_bytes : LLVMConstInt(h.i32, 0, 0), stream,
                                    args ? args : LLVMConstPointerNull(h.ptr), num_params);
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_emit_launch(LLVMBuilderRef builder, LLVMModuleRef host,
+    const char *binary_name, const char *kernel, const LLVMValueRef grid[3], const LLVMValueRef block[3],
+    LLVMValueRef shared_bytes, LLVMValueRef stream, LLVMValueRef args, int num_params, const gpucompile_logger *logger) {
+    gpucompile__buf names;
+    gpucompile_result r;
+    memset(&names, 0, sizeof names);
+    r = gpucompile__emit_launch(builder, host, binary_name, kernel, grid, block, shared_bytes, stream, args, num_params, logger, &names);
+    gpucompile_free(NULL, names.data);
+    return r == GPUCOMPILE_OK && names.oom ? GPUCOMPILE_ERROR_OUT_OF_MEMORY : r;
 }
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_host_module_create(LLVMContextRef context, const char *name,
@@ -5472,14 +6355,17 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_host_module_create(LLVMContextRef co
     return GPUCOMPILE_OK;
 }
 
-GPUCOMPILE_DEF gpucompile_result gpucompile_write_host_module(const gpucompile_binary *binary, const char *triple,
-    const char *path, const gpucompile_embed_options *options) {
+GPUCOMPILE_DEF gpucompile_result gpucompile_print_host_module(const gpucompile_binary *binary, const char *triple,
+    const gpucompile_embed_options *options, char **text, size_t *size) {
     const gpucompile_logger *logger = options ? &options->logger : NULL;
     LLVMContextRef ctx;
     LLVMModuleRef m = NULL;
     gpucompile_result r;
     char *msg = NULL;
-    if (!binary || !path) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    if (!text || !size) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    *text = NULL;
+    *size = 0;
+    if (!binary) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     ctx = LLVMContextCreate();
     r = gpucompile_host_module_create(ctx, binary->name, triple, logger, &m);
     if (r == GPUCOMPILE_OK) r = gpucompile_embed_binary(m, binary, options);
@@ -5490,14 +6376,27 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_write_host_module(const gpucompile_b
     }
     if (msg) LLVMDisposeMessage(msg);
     if (r == GPUCOMPILE_OK) {
-        char *text = LLVMPrintModuleToString(m);
-        r = gpucompile_write_file(path, text, strlen(text));
-        LLVMDisposeMessage(text);
-        if (r != GPUCOMPILE_OK)
-            gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, r, GPUCOMPILE_STAGE_EMBED, "cannot write '%s'", path);
+        char *t = LLVMPrintModuleToString(m);
+        *size = strlen(t);
+        if (!(*text = gpucompile__strndup(NULL, t, *size))) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+        LLVMDisposeMessage(t);
     }
     if (m) LLVMDisposeModule(m);
     LLVMContextDispose(ctx);
+    return r;
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_write_host_module(const gpucompile_binary *binary, const char *triple,
+    const char *path, const gpucompile_embed_options *options) {
+    char *text = NULL;
+    size_t n = 0;
+    gpucompile_result r;
+    if (!binary || !path) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    r = gpucompile_print_host_module(binary, triple, options, &text, &n);
+    if (r == GPUCOMPILE_OK && (r = gpucompile_write_file(path, text, n)) != GPUCOMPILE_OK)
+        gpucompile__logf(options ? &options->logger : NULL, GPUCOMPILE_SEVERITY_ERROR, r, GPUCOMPILE_STAGE_EMBED,
+                         "cannot write '%s': %s", path, strerror(errno));
+    gpucompile_free(NULL, text);
     return r;
 }
 

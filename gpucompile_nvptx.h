@@ -465,6 +465,126 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__tool_ptx_max(gpucompile_job *job, char
     return cap;
 }
 
+/* nvJitLink's result codes by name (nvJitLink.h's order). */
+GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__jl_name(int rc) {
+    static const char *const names[] = {
+        "NVJITLINK_SUCCESS", "NVJITLINK_ERROR_UNRECOGNIZED_OPTION", "NVJITLINK_ERROR_MISSING_ARCH",
+        "NVJITLINK_ERROR_INVALID_INPUT", "NVJITLINK_ERROR_PTX_COMPILE", "NVJITLINK_ERROR_NVVM_COMPILE",
+        "NVJITLINK_ERROR_INTERNAL", "NVJITLINK_ERROR_THREADPOOL", "NVJITLINK_ERROR_UNRECOGNIZED_INPUT",
+        "NVJITLINK_ERROR_FINALIZE", "NVJITLINK_ERROR_NULL_INPUT", "NVJITLINK_ERROR_INCOMPATIBLE_OPTIONS",
+        "NVJITLINK_ERROR_INCORRECT_INPUT_TYPE", "NVJITLINK_ERROR_ARCH_MISMATCH", "NVJITLINK_ERROR_OUTDATED_LIBRARY",
+        "NVJITLINK_ERROR_MISSING_FATBIN", "NVJITLINK_ERROR_UNRECOGNIZED_ARCH", "NVJITLINK_ERROR_UNSUPPORTED_ARCH",
+        "NVJITLINK_ERROR_LTO_NOT_ENABLED"};
+    return rc >= 0 && rc < (int)(sizeof names / sizeof names[0]) ? names[rc] : "an nvJitLink error unknown here";
+}
+
+/* ---- the toolkit's chips ---------------------------------------------------------------- */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__chip_cmp(const void *a, const void *b) {
+    const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+    int d = atoi(x + 3) - atoi(y + 3);
+    return d ? d : strcmp(x, y);
+}
+
+/* ptxas --help's gpu-name values that are chips ("sm_75, sm_80, ..."), once per process per
+   path; 0 when it does not say. */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__ptxas_chips(gpucompile_job *job, const char *ptxas, char *list, size_t size) {
+    static struct { char path[GPUCOMPILE_NVPTX__PATH], list[1024]; } cache[8];
+    static int num;
+    const char *argv[3], *names[128];
+    char *out = NULL, *p, *end;
+    int i, n = 0, st = -1;
+    gpucompile__lock();
+    for (i = 0; i < num; i++)
+        if (strcmp(cache[i].path, ptxas) == 0) {
+            snprintf(list, size, "%s", cache[i].list);
+            gpucompile__unlock();
+            return list[0] != 0;
+        }
+    gpucompile__unlock();
+    argv[0] = ptxas;
+    argv[1] = "--help";
+    argv[2] = NULL;
+    list[0] = 0;
+    if (gpucompile_job_run_tool(job, argv, job->options->tool_timeout_s < 30.0 ? job->options->tool_timeout_s : 30.0,
+                                &st, &out, NULL) == GPUCOMPILE_OK && st == 0 && out &&
+        (p = strstr(out, "--gpu-name")) != NULL && (p = strstr(p, "Allowed values for this option:")) != NULL) {
+        if ((end = strstr(p, "Default value")) != NULL) *end = 0;
+        for (; (p = strstr(p, "'sm_")) != NULL && n < 128; p = end) {
+            names[n++] = ++p;
+            if (!(end = strchr(p, '\''))) break;
+            *end++ = 0;
+        }
+        qsort((void *)names, (size_t)n, sizeof names[0], gpucompile_nvptx__chip_cmp);
+        for (i = 0; i < n; i++) {
+            size_t at = strlen(list);
+            snprintf(list + at, size - at, "%s%s", i ? ", " : "", names[i]);
+        }
+    }
+    gpucompile_job_free(job, out);
+    gpucompile__lock();
+    if (num < 8) {
+        snprintf(cache[num].path, sizeof cache[num].path, "%s", ptxas);
+        snprintf(cache[num].list, sizeof cache[num].list, "%s", list);
+        num++;
+    }
+    gpucompile__unlock();
+    return list[0] != 0;
+}
+
+/* Before any codegen for a cubin or fatbin: does the installed toolkit take the chip? (CUDA 13
+   starts at sm_75, MLIR's default is sm_50.) nvJitLink is asked with a handle it makes and
+   drops, ptxas by its list of gpu-name values. The driver, a GPU's own, is not asked. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__toolkit_chip(gpucompile_job *job, const char *chip) {
+    const char *m = job->options->bin_method;
+    char ptxas[GPUCOMPILE_NVPTX__PATH], list[1024], arch[64], jl[128] = "";
+    int asked = 0;
+    if (m && strcmp(m, "driver") == 0) return GPUCOMPILE_OK;
+    list[0] = 0;
+    if (!m || strcmp(m, "nvjitlink") == 0) {
+        static struct { const gpucompile_nvptx__lib *lib; char chip[32]; int rc; } seen[32]; /* once per process */
+        static int num_seen;
+        const gpucompile_nvptx__lib *l = gpucompile_nvptx__open(job, 1);
+        if (l) {
+            gpucompile_nvptx__jl_h h = NULL;
+            const char *opt = arch;
+            int rc = -1, i;
+            gpucompile__lock();
+            for (i = 0; i < num_seen; i++)
+                if (seen[i].lib == l && strcmp(seen[i].chip, chip) == 0) rc = seen[i].rc;
+            gpucompile__unlock();
+            if (rc < 0) {
+                snprintf(arch, sizeof arch, "-arch=%s", chip);
+                if ((rc = l->jl.create(&h, 1, &opt)) == 0) l->jl.destroy(&h);
+                gpucompile__lock();
+                if (num_seen < 32 && strlen(chip) < sizeof seen[0].chip) {
+                    seen[num_seen].lib = l;
+                    strcpy(seen[num_seen].chip, chip);
+                    seen[num_seen++].rc = rc;
+                }
+                gpucompile__unlock();
+            }
+            if (rc == 0) return GPUCOMPILE_OK;
+            snprintf(jl, sizeof jl, "nvJitLink %u.%u: %s", l->jl.major, l->jl.minor, gpucompile_nvptx__jl_name(rc));
+            asked = 1;
+        }
+    }
+    if ((!m || strcmp(m, "ptxas") == 0) && gpucompile_nvptx__find_tool(job, "ptxas", ptxas, sizeof ptxas) &&
+        gpucompile_nvptx__ptxas_chips(job, ptxas, list, sizeof list)) {
+        size_t n = strlen(chip);
+        const char *p;
+        for (p = list; (p = strstr(p, chip)) != NULL; p += n)
+            if ((p == list || p[-1] == ' ') && (p[n] == ',' || p[n] == 0)) return GPUCOMPILE_OK;
+        asked = 1;
+    }
+    if (!asked) return GPUCOMPILE_OK; /* nothing to ask: the cubin step says what is missing */
+    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
+                       "the installed CUDA toolkit cannot make a %s for %s (%s%s%s%s); choose a chip it takes with "
+                       "-t '#gpu.nvptx<chip = \"%.*s\">' (the target's chip), or -f isa for PTX only",
+                       job->format == GPUCOMPILE_FORMAT_FATBIN ? "fatbin" : "cubin", chip, jl, jl[0] && list[0] ? "; " : "",
+                       list[0] ? "ptxas takes " : "", list, list[0] ? (int)strcspn(list, ",") : 5, list[0] ? list : "sm_NN");
+    return GPUCOMPILE_ERROR_UNSUPPORTED;
+}
+
 /* ---- configure: chip and PTX version before the target machine exists ------------------ */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__bad_features(gpucompile_job *job, const char *item, const char *why) {
     gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, NULL, "'%s' in features \"%s\": %s", item,
@@ -599,7 +719,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__configure(gpucompile_job
         gpucompile_free(out.a, out.data);
         return r != GPUCOMPILE_OK ? r : GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     }
-    if ((r = gpucompile_nvptx__choose_ptx(job, min, requested, &chosen)) != GPUCOMPILE_OK) {
+    if ((r = gpucompile_nvptx__choose_ptx(job, min, requested, &chosen)) != GPUCOMPILE_OK ||
+        ((job->format == GPUCOMPILE_FORMAT_BIN || job->format == GPUCOMPILE_FORMAT_FATBIN) &&
+         (r = gpucompile_nvptx__toolkit_chip(job, gpucompile_target_chip(job->target))) != GPUCOMPILE_OK)) {
         gpucompile_free(out.a, out.data);
         return r;
     }
@@ -935,7 +1057,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_
     if (strchr(l->path, '/')) gpucompile_job_add_dependency(job, l->path); /* a new nvJitLink: a new cubin */
     if ((rc = l->jl.create(&h, 3, opts)) != 0) {
         /* A chip this nvJitLink does not know: another method may. */
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "nvJitLink", "nvJitLinkCreate(%s) failed: error %d", arch, rc);
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "nvJitLink", "nvJitLinkCreate(%s) failed: %s (%d)", arch, gpucompile_nvptx__jl_name(rc), rc);
         return GPUCOMPILE_ERROR_UNSUPPORTED;
     }
     /* 2 = NVJITLINK_INPUT_PTX; the PTX must end with its NUL. */
@@ -953,7 +1075,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_
             gpucompile_job_free(job, err);
         }
         l->jl.destroy(&h);
-        gpucompile_job_log(job, sev, GPUCOMPILE_ERROR_TOOL, "nvJitLink", "linking the PTX for %s failed: error %d", chip, rc);
+        gpucompile_job_log(job, sev, GPUCOMPILE_ERROR_TOOL, "nvJitLink", "linking the PTX for %s failed: %s (%d)", chip, gpucompile_nvptx__jl_name(rc), rc);
         return GPUCOMPILE_ERROR_TOOL;
     }
     rc = l->jl.cubin_size(h, cubin_size);
@@ -963,7 +1085,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_
     if (rc) {
         gpucompile_job_free(job, *cubin);
         *cubin = NULL;
-        gpucompile_job_log(job, sev, GPUCOMPILE_ERROR_TOOL, "nvJitLink", "cannot read the linked cubin: error %d", rc);
+        gpucompile_job_log(job, sev, GPUCOMPILE_ERROR_TOOL, "nvJitLink", "cannot read the linked cubin: %s (%d)", gpucompile_nvptx__jl_name(rc), rc);
         return GPUCOMPILE_ERROR_TOOL;
     }
     return GPUCOMPILE_OK;
@@ -1162,7 +1284,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__cubin(gpucompile_job *jo
     return r;
 }
 
-/* fatbinary -64 --create out --image3=kind=elf,sm=NN,file=cubin --image3=kind=ptx,sm=MM,file=ptx */
+/* fatbinary -64 --create out --image3=kind=elf,sm=NN,file=cubin --image3=kind=ptx,sm=MM,file=ptx,
+   run in the temporary directory with the files' own names: a path with ',' or '"' in it
+   cannot be given in --image3's syntax. */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__fatbin(gpucompile_job *job, const char *ptx, size_t ptx_size,
     const unsigned char *cubin, size_t cubin_size) {
     char tool[GPUCOMPILE_NVPTX__PATH], fptx[GPUCOMPILE_NVPTX__PATH], fcubin[GPUCOMPILE_NVPTX__PATH], fout[GPUCOMPILE_NVPTX__PATH];
@@ -1182,16 +1306,26 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__fatbin(gpucompile_job *j
         (r = gpucompile__write_temp(job, fptx, ptx, ptx_size)) != GPUCOMPILE_OK ||
         (r = gpucompile__write_temp(job, fcubin, cubin, cubin_size)) != GPUCOMPILE_OK)
         return r;
-    snprintf(create, sizeof create, "--create=%s", fout);
-    snprintf(elf, sizeof elf, "--image3=kind=elf,sm=%s,file=%s", gpucompile_nvptx__sm(gpucompile_target_chip(job->target)), fcubin);
-    snprintf(text, sizeof text, "--image3=kind=ptx,sm=%s,file=%s", gpucompile_nvptx__sm(job->cpu), fptx);
+#if !defined(_WIN32)
+    if (tool[0] != '/' && strchr(tool, '/')) { /* a relative path would name another file there */
+        char abs[PATH_MAX];
+        if (realpath(tool, abs) && strlen(abs) < sizeof tool) strcpy(tool, abs);
+    }
+#endif
+    snprintf(create, sizeof create, "--create=%s", strrchr(fout, '/') + 1);
+    snprintf(elf, sizeof elf, "--image3=kind=elf,sm=%s,file=%s", gpucompile_nvptx__sm(gpucompile_target_chip(job->target)), strrchr(fcubin, '/') + 1);
+    snprintf(text, sizeof text, "--image3=kind=ptx,sm=%s,file=%s", gpucompile_nvptx__sm(job->cpu), strrchr(fptx, '/') + 1);
     argv[0] = tool;
     argv[1] = "-64";
     argv[2] = create;
     argv[3] = elf;
     argv[4] = text;
     argv[5] = NULL;
-    if ((r = gpucompile_job_run_tool(job, argv, 0, &st, &out, NULL)) != GPUCOMPILE_OK) return r;
+    {
+        char dir[GPUCOMPILE_NVPTX__PATH];
+        snprintf(dir, sizeof dir, "%.*s", (int)(strrchr(fout, '/') - fout), fout);
+        if ((r = gpucompile_job_run_tool_in(job, dir, argv, 0, &st, &out, NULL)) != GPUCOMPILE_OK) return r;
+    }
     if (st != 0) {
         gpucompile_nvptx__log_lines(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOL, "fatbinary", out);
         gpucompile_job_free(job, out);

@@ -158,11 +158,13 @@ for rep in $(seq 1 "$REPS"); do
     echo "bench: repetition $rep of $REPS (load $(load)) ..."
     rm -rf "$W/out" && mkdir -p "$W/out"
     timed nv.gc "$rep" gc --no-cache -t "$NV_T" "${NV_LINK[@]}" -o "$W/out/nv" "${NV_IN[@]}"
+    timed nv.gcp "$rep" gc --no-cache --in-process -t "$NV_T" "${NV_LINK[@]}" -o "$W/out/nvp" "${NV_IN[@]}"
     timed nv.tools "$rep" tools_batch nvptx
     timed nv.gcj "$rep" gc --no-cache -j "$(nproc)" -t "$NV_T" "${NV_LINK[@]}" -o "$W/out/nvj" "${NV_IN[@]}"
     timed nv.gcm "$rep" gc --no-cache -t "$NV_T" "${NV_LINK[@]}" -o "$W/out/nvm" "${NV_MIN[@]}"
     timed nv.mlir "$rep" mlir_batch nvptx
     timed amd.gc "$rep" gc --no-cache -t "$AMD_T" "${AMD_LINK[@]}" -o "$W/out/amd" "${AMD_IN[@]}"
+    timed amd.gcp "$rep" gc --no-cache --in-process -t "$AMD_T" "${AMD_LINK[@]}" -o "$W/out/amdp" "${AMD_IN[@]}"
     timed amd.tools "$rep" tools_batch amdgpu
     timed amd.gcj "$rep" gc --no-cache -j "$(nproc)" -t "$AMD_T" "${AMD_LINK[@]}" -o "$W/out/amdj" "${AMD_IN[@]}"
     timed amd.gcm "$rep" gc --no-cache -t "$AMD_T" "${AMD_LINK[@]}" -o "$W/out/amdm" "${AMD_MIN[@]}"
@@ -180,7 +182,7 @@ LOAD_END=$(load)
 # ---- per-stage times: one -v run per target; the first module pays the process's start ------
 stages() { # TARGET-TEXT LINK... -- INPUTS...
     local t=$1; shift
-    gc --no-cache -v -t "$t" "$@" 2>&1 | awk '/stages \(ms\):/ { n++; if (n == 1) next;
+    gc --no-cache -v -t "$t" -o "$W/out/stages" "$@" 2>&1 | awk '/stages \(ms\):/ { n++; if (n == 1) next;
         for (i = 3; i < NF; i += 2) { s[$i] += $(i + 1); tot += $(i + 1) } }
         END { ext = s["optimize"] + s["emit"] + s["binary"];
               printf "%d warm compiles, per compile ms: total %.1f; parse %.1f, setup+verify %.1f, link %.1f, optimize %.1f, codegen %.1f, binary %.1f; overhead %.1f%%\n",
@@ -219,6 +221,8 @@ row "hsaco, $na modules: gpucompile -j $(nproc) / LLVM tools + ld.lld" amd.gcj a
 row "hsaco, $nam modules: gpucompile / mlir-opt-19 (ROCDL)" amd.gcm amd.mlir 1.00
 row "cubin, $nn modules: cache hit / cold" cache.warm cache.cold 0.05
 row "cubin x 2 targets ($NV_CHIP, $NV_CHIP2): -j 2 / -j 1" j2 j1 0.65
+row "cubin, $nn modules: worker processes / in process" nv.gc nv.gcp 1.03
+row "hsaco, $na modules: worker processes / in process" amd.gc amd.gcp 1.03
 echo
 echo "Stages of gpucompile -v (overhead: time outside LLVM's optimize + codegen + the binary step; target < 10%):"
 echo "  cubin: $ST_NV"

@@ -68,7 +68,7 @@ check "several inputs with -o -: exit 2" test $? -eq 2
 "$GPUCOMPILE" -f isa "$K/saxpy_nvptx.ll" "$K/math_nvptx.ll" --emit-text "$T_TMP/x.mlir" 2>/dev/null
 check "several inputs with --emit-text: exit 2" test $? -eq 2
 "$GPUCOMPILE" --no-cache -f isa "$K/saxpy_nvptx.ll" "$K/math_nvptx.ll" 2>"$T_TMP/err"
-check "no -o: compiles, writes nothing, exit 0" test $? -eq 0 -a ! -s "$T_TMP/err"
+check "no -o: a usage error (exit 2) that says how to give one" sh -c "test $? -eq 2 && grep -q 'no output: give -o' '$T_TMP/err'"
 check "--help documents the batch naming" sh -c "'$GPUCOMPILE' --help | grep -q 'DIR/STEM.EXT'"
 
 # The progress line: on a terminal only (script(1) gives the command one).

@@ -195,7 +195,7 @@ for f in -flat-address-space -fp64 +requires-cov6; do
   else
     bad "AMDGPU feature '$f' is refused" 1 "$f" -t "$t" -f bin "$D/double_amd.ll" -o "$OUT"
   fi
-  bad "--isolate: AMDGPU feature '$f' becomes an error" 1 "isolated" --isolate -t "$t" -f bin "$D/double_amd.ll" -o "$OUT"
+  bad "--isolate: AMDGPU feature '$f' becomes an error" 1 "is not supported|died" --isolate -t "$t" -f bin "$D/double_amd.ll" -o "$OUT"
 done
 
 # ---- toolkits, libraries, tools ----

@@ -1,17 +1,21 @@
 /* gpucompile: the command-line tool. See ../shared/DESIGN.md's command-line contract and
    `gpucompile --help`. Exit 0 on success, 1 on an invalid target / input / failed compile
-   (message on stderr, no output file), 2 on a usage error. */
+   (message on stderr, no output file), 2 on a usage error, 128+N after SIGINT, SIGTERM or
+   SIGHUP. Compiles run in worker processes, so that LLVM aborting is one input's error. */
 #define GPUCOMPILE_IMPLEMENTATION
 #include "gpucompile.h"
 #include "gpucompile_nvptx.h"
 #include "gpucompile_amdgpu.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(_WIN32)
 #include <fcntl.h>
 #include <io.h>
+#include <process.h>
 #else
 #include <unistd.h>
 #endif
@@ -45,18 +49,23 @@ static const char *usage_text =
     "  --tool NAME=PATH     a tool or library: ptxas, fatbinary, nvJitLink, libcuda, ld.lld\n"
     "  --tool-timeout S     kill an external tool after S seconds (default 300)\n"
     "  --debug              keep debug information\n"
-    "  --isolate            compile in a child process: a crash inside LLVM becomes an error\n"
+    "  --isolate            a new compiler process for each compile (default: -j N reused workers)\n"
+    "  --in-process         compile in this process (to measure the workers: an LLVM abort ends it)\n"
+    "  --max-input BYTES    refuse inputs larger than this (K, M, G suffixes; default 1G)\n"
     "  --object-out PATH    also write the object with its kernel metadata (serialized)\n"
     "  --print-target ATTR  parse and verify ATTR only; print its canonical text\n"
-    "  -v, --verbose        kernel metadata, stage timings and tool command lines on stderr\n"
+    "  -v, --verbose        kernel metadata, stage timings and tool command lines (shell-quoted)\n"
     "  --version            print the version\n"
     "  -h, --help           this text\n"
     "\n"
     "Several -t give one object per target. Batch: each input gives DIR/STEM.EXT, EXT by format:\n"
     ".bc, .ptx or .s, .cubin or .hsaco, .fatbin, or .gpubin for several targets; a failed input\n"
     "leaves no file and the others go on (exit 1). To combine per-vendor IR, compile each (with\n"
-    "--emit-text or -o) and --merge the results. Exit: 0 ok, 1 failed (message on stderr, no\n"
-    "output left behind), 2 usage error.\n";
+    "--emit-text or -o) and --merge the results. A compile needs an output: -o PATH (- is stdout,\n"
+    "/dev/null only checks), --emit-text, --host or --object-out. Compiles run in worker\n"
+    "processes: LLVM aborting on one input is that input's error. Exit: 0 ok, 1 failed (message\n"
+    "on stderr, no output left behind), 2 usage error, 128+N after signal N (SIGINT, SIGTERM,\n"
+    "SIGHUP: children ended, temporary files removed).\n";
 
 typedef struct cli {
     const char *targets[MAX_ITEMS];
@@ -65,8 +74,9 @@ typedef struct cli {
     int num_links;
     const char *input, *output, *format, *toolkit, *print_target, *cache_dir, *bin_method, *object_out;
     gpucompile_tool_path tools[MAX_ITEMS];
-    int num_tools, no_cache, debug, isolate;
+    int num_tools, no_cache, debug, isolate, in_process;
     double tool_timeout;
+    unsigned long long max_input;
     int verbose;
     const char *inputs[MAX_INPUTS];     /* every positional argument (--merge and batches take several) */
     int num_inputs, merge, jobs;
@@ -147,6 +157,7 @@ static int parse_args(int argc, char **argv, cli *c) {
         if (strcmp(a, "--no-cache") == 0) { c->no_cache = 1; continue; }
         if (strcmp(a, "--debug") == 0) { c->debug = 1; continue; }
         if (strcmp(a, "--isolate") == 0) { c->isolate = 1; continue; }
+        if (strcmp(a, "--in-process") == 0) { c->in_process = 1; continue; }
         if ((t = TAKES("--bin-method", "--bin-method")) != 0) { if (t < 0) return 2; c->bin_method = v; continue; }
         if ((t = TAKES("--object-out", "--object-out")) != 0) { if (t < 0) return 2; c->object_out = v; continue; }
         if ((t = TAKES("--tool-timeout", "--tool-timeout")) != 0) {
@@ -154,6 +165,16 @@ static int parse_args(int argc, char **argv, cli *c) {
             if (t < 0) return 2;
             c->tool_timeout = strtod(v, &end);
             if (*end || c->tool_timeout <= 0) return usage_error("bad --tool-timeout", v);
+            continue;
+        }
+        if ((t = TAKES("--max-input", "--max-input")) != 0) {
+            char *end;
+            if (t < 0) return 2;
+            c->max_input = strtoull(v, &end, 10);
+            if (*end == 'K' || *end == 'k') { c->max_input <<= 10; end++; }
+            else if (*end == 'M' || *end == 'm') { c->max_input <<= 20; end++; }
+            else if (*end == 'G' || *end == 'g') { c->max_input <<= 30; end++; }
+            if (*end || !c->max_input || v[0] == '-') return usage_error("bad --max-input", v);
             continue;
         }
         if ((t = TAKES("--tool", "--tool")) != 0) {
@@ -258,29 +279,26 @@ static void stem(const char *path, char *buf, size_t size) {
     snprintf(buf, size, "%.*s", (int)(dot ? (size_t)(dot - b) : strlen(b)), b);
 }
 
-/* Writes each (path, bytes) pair; on any failure removes what was already written. */
-static int write_outputs(const char *const *paths, const unsigned char *const *data, const size_t *sizes, int n) {
-    int i, j;
-    for (i = 0; i < n; i++) {
-        if (!paths[i]) continue;
-        if (gpucompile_write_file(paths[i], data[i], sizes[i]) != GPUCOMPILE_OK) {
-            fprintf(stderr, "gpucompile: error: cannot write '%s'\n", paths[i]);
-            for (j = 0; j < i; j++)
-                if (paths[j] && strcmp(paths[j], "-") != 0) remove(paths[j]);
-            return 1;
-        }
-    }
-    return 0;
+/* Writes each (path, bytes) pair, all or none: a failure replaces no existing file. */
+static int write_outputs(const char *const *paths, const unsigned char *const *data, const size_t *sizes, int n,
+                         const char *const *what) {
+    int failed = -1;
+    if (gpucompile_write_files(n, paths, (const void *const *)data, sizes, &failed) == GPUCOMPILE_OK) return 0;
+    fprintf(stderr, "gpucompile: error: cannot write the %s '%s': %s\n", failed >= 0 ? what[failed] : "output",
+            failed >= 0 && paths[failed] ? paths[failed] : "?", strerror(errno));
+    return 1;
 }
 
-/* -o (offload binary, or the one object's bytes), --emit-text and --object-out of a binary. */
-static int write_binary(const cli *c, const gpucompile_binary *b, int raw_object) {
-    const char *paths[3];
-    const unsigned char *data[3];
-    size_t sizes[3];
+/* -o (offload binary, or the one object's bytes), --emit-text, --object-out and --host (the
+   host module for this machine's triple embedding b) of a binary, all written or none; when
+   only the host module is refused, the others are still written (exit 1). */
+static int write_binary(const cli *c, const gpucompile_binary *b, int raw_object, const gpucompile_logger *logger) {
+    const char *paths[4];
+    const unsigned char *data[4];
+    size_t sizes[4];
     unsigned char *offload = NULL, *serial = NULL;
-    char *text = NULL;
-    int rc = 1;
+    char *text = NULL, *host = NULL;
+    int rc = 1, refused = 0;
     memset((void *)paths, 0, sizeof paths);
     memset((void *)data, 0, sizeof data);
     memset(sizes, 0, sizeof sizes);
@@ -302,27 +320,54 @@ static int write_binary(const cli *c, const gpucompile_binary *b, int raw_object
         if (gpucompile_object_serialize(b->objects[0], NULL, &serial, &sizes[2]) != GPUCOMPILE_OK) goto oom;
         paths[2] = c->object_out; data[2] = serial;
     }
-    rc = write_outputs(paths, data, sizes, 3);
+    if (c->host) {
+        gpucompile_embed_options eo;
+        memset(&eo, 0, sizeof eo);
+        eo.logger = *logger;
+        if (gpucompile_print_host_module(b, NULL, &eo, &host, &sizes[3]) == GPUCOMPILE_OK) {
+            paths[3] = c->host; data[3] = (const unsigned char *)host;
+        } else {
+            refused = 1;
+            fprintf(stderr, "gpucompile: error: the host module '%s' is not written%s\n", c->host,
+                    c->output || c->emit_text || c->object_out ? "; the other outputs are" : "");
+        }
+    }
+    {
+        static const char *const what[4] = {"output", "--emit-text file", "--object-out file", "host module"};
+        rc = write_outputs(paths, data, sizes, 4, what) || refused;
+    }
     goto done;
 oom:
     fprintf(stderr, "gpucompile: error: out of memory\n");
 done:
     gpucompile_free(NULL, offload);
     gpucompile_free(NULL, serial);
+    gpucompile_free(NULL, host);
     free(text);
     return rc;
 }
 
-/* --host: the host module (for this machine's triple) embedding b; written before the other
-   outputs and removed again if they fail, so a failure leaves no file. */
-static int write_host(const cli *c, const gpucompile_binary *b, const gpucompile_logger *logger) {
-    gpucompile_embed_options eo;
-    memset(&eo, 0, sizeof eo);
-    eo.logger = *logger;
-    if (!c->host) return 0;
-    if (gpucompile_write_host_module(b, NULL, c->host, &eo) == GPUCOMPILE_OK) return 0;
-    fprintf(stderr, "gpucompile: error: cannot write the host module '%s'\n", c->host);
-    return 1;
+/* -t into t[] (tp[i] points at each, or tp[0] at the default d); a target given twice (the
+   same canonical text) gets a warning: its object would only be there twice. */
+static int parse_targets(const cli *c, const gpucompile_logger *logger, gpucompile_target **t, const gpucompile_target **tp,
+                         const gpucompile_target *d) {
+    char a[4096], b[4096];
+    int i, j;
+    memset((void *)t, 0, MAX_ITEMS * sizeof *t);
+    tp[0] = d;
+    for (i = 0; i < c->num_targets; i++) {
+        if (gpucompile_target_parse(c->targets[i], (size_t)-1, NULL, logger, &t[i]) != GPUCOMPILE_OK) return 1;
+        tp[i] = t[i];
+        gpucompile_target_print(t[i], a, sizeof a);
+        for (j = 0; j < i; j++) {
+            gpucompile_target_print(t[j], b, sizeof b);
+            if (strcmp(a, b) == 0) {
+                fprintf(stderr, "gpucompile: warning: the target %s is given twice: the binary gets the same object twice\n", a);
+                break;
+            }
+        }
+    }
+    return 0;
 }
 
 static int compile_binary(const cli *c, gpucompile_options *opts) {
@@ -333,15 +378,11 @@ static int compile_binary(const cli *c, gpucompile_options *opts) {
     unsigned char *data = NULL;
     size_t size;
     char name[256];
+    gpucompile_result r;
     int i, n = c->num_targets ? c->num_targets : 1, rc = 1;
-    memset((void *)t, 0, sizeof t);
-    tp[0] = &d;
-    for (i = 0; i < c->num_targets; i++) {
-        if (gpucompile_target_parse(c->targets[i], (size_t)-1, NULL, &opts->logger, &t[i]) != GPUCOMPILE_OK) goto done;
-        tp[i] = t[i];
-    }
-    if (gpucompile_read_file(c->input, NULL, &data, &size) != GPUCOMPILE_OK) {
-        fprintf(stderr, "gpucompile: error: cannot read '%s'\n", c->input);
+    if (parse_targets(c, &opts->logger, t, tp, &d) != 0) goto done;
+    if ((r = gpucompile_read_file_max(c->input, NULL, c->max_input, &data, &size)) != GPUCOMPILE_OK) {
+        fprintf(stderr, "gpucompile: error: cannot read '%s': %s\n", c->input, gpucompile_read_file_error(r));
         goto done;
     }
     stem(c->input, name, sizeof name);
@@ -350,9 +391,7 @@ static int compile_binary(const cli *c, gpucompile_options *opts) {
     if (c->verbose)
         for (i = 0; i < b->num_objects; i++) print_object(b->objects[i]);
     if (c->handler && (set_handler(b, c->handler) != 0 || gpucompile_binary_verify(b, &opts->logger) != GPUCOMPILE_OK)) goto done;
-    if (write_host(c, b, &opts->logger) != 0) goto done;
-    rc = write_binary(c, b, n == 1);
-    if (rc != 0 && c->host) remove(c->host);
+    rc = write_binary(c, b, n == 1, &opts->logger);
 done:
     gpucompile_binary_free(b);
     gpucompile_free(NULL, data);
@@ -365,8 +404,9 @@ static gpucompile_binary *read_binary(const char *path, gpucompile_logger *logge
     unsigned char *data;
     size_t size;
     char name[256];
-    if (gpucompile_read_file(path, NULL, &data, &size) != GPUCOMPILE_OK) {
-        fprintf(stderr, "gpucompile: error: cannot read '%s'\n", path);
+    gpucompile_result r = gpucompile_read_file(path, NULL, &data, &size);
+    if (r != GPUCOMPILE_OK) {
+        fprintf(stderr, "gpucompile: error: cannot read '%s': %s\n", path, gpucompile_read_file_error(r));
         return NULL;
     }
     stem(path, name, sizeof name);
@@ -396,9 +436,7 @@ static int merge_binaries(const cli *c, gpucompile_logger *logger) {
     }
     if (c->handler && set_handler(all, c->handler) != 0) goto done;
     if (gpucompile_binary_verify(all, logger) != GPUCOMPILE_OK) goto done;
-    if (write_host(c, all, logger) != 0) goto done;
-    rc = write_binary(c, all, 0);
-    if (rc != 0 && c->host) remove(c->host);
+    rc = write_binary(c, all, 0, logger);
 done:
     gpucompile_binary_free(all);
     return rc;
@@ -416,8 +454,7 @@ static int list_binary(const cli *c, gpucompile_logger *logger) {
     for (i = 0; i < b->num_objects; i++) {
         const gpucompile_object *o = b->objects[i];
         printf("  [%d] %s: %s, %zu bytes\n", i, o->target, gpucompile_format_string(o->format), o->size);
-        for (k = 0; k < o->num_kernels; k++) printf("%s%s", k ? ", " : "      kernels: ", o->kernels[k].name);
-        if (o->num_kernels) printf("\n");
+        for (k = 0; k < o->num_kernels; k++) printf("      kernel: %s\n", o->kernels[k].name);
     }
     if (c->select) {
         gpucompile_device d;
@@ -505,17 +542,20 @@ static int batch_one(batch *b, const char *path) {
     unsigned char *data = NULL, *offload = NULL;
     size_t size = 0;
     char name[256], out[4096];
+    gpucompile_result r;
     int i, rc = 1;
     in.b = b;
     in.path = path;
     o.logger.func = batch_log;
     o.logger.user_data = &in;
     stem(path, name, sizeof name);
-    if (gpucompile_read_file(path, NULL, &data, &size) != GPUCOMPILE_OK) {
+    if ((r = gpucompile_read_file_max(path, NULL, b->c->max_input, &data, &size)) != GPUCOMPILE_OK) {
+        char msg[512];
         gpucompile_diagnostic d;
         memset(&d, 0, sizeof d);
+        snprintf(msg, sizeof msg, "cannot read the file: %s", gpucompile_read_file_error(r));
         d.origin = "gpucompile";
-        d.message = "cannot read the file";
+        d.message = msg;
         batch_log(&d, &in);
         return 1;
     }
@@ -535,10 +575,12 @@ static int batch_one(batch *b, const char *path) {
             if (bin->num_objects > 1 && gpucompile_binary_write_offload(bin, &offload, &n) == GPUCOMPILE_OK) bytes = offload;
             else if (bin->num_objects > 1) rc = 1;
             if (rc == 0 && gpucompile_write_file(out, bytes, n) != GPUCOMPILE_OK) {
+                char msg[4200];
                 gpucompile_diagnostic d;
                 memset(&d, 0, sizeof d);
+                snprintf(msg, sizeof msg, "cannot write '%s': %s", out, strerror(errno));
                 d.origin = "gpucompile";
-                d.message = "cannot write its output";
+                d.message = msg;
                 batch_log(&d, &in);
                 rc = 1;
             }
@@ -617,12 +659,7 @@ static int compile_batch(const cli *c, const gpucompile_options *opts) {
         fprintf(stderr, "gpucompile: error: cannot create the directory '%s'\n", c->output);
         return 1;
     }
-    memset((void *)t, 0, sizeof t);
-    tp[0] = &d;
-    for (i = 0; i < c->num_targets; i++) {
-        if (gpucompile_target_parse(c->targets[i], (size_t)-1, NULL, &opts->logger, &t[i]) != GPUCOMPILE_OK) goto done;
-        tp[i] = t[i];
-    }
+    if (parse_targets(c, &opts->logger, t, tp, &d) != 0) goto done;
     memset(&b, 0, sizeof b);
     b.mutex = init;
     b.c = c;
@@ -647,18 +684,97 @@ done:
     return rc;
 }
 
-int main(int argc, char **argv) {
-    cli c;
-    gpucompile_options opts;
+/* --worker: the requests come on stdin, the replies go to stdout; whatever else writes to
+   stdout (LLVM may) goes to stderr instead, so it cannot break the replies. */
+static int serve_worker(void) {
+#if defined(_WIN32)
+    int in = _dup(0), out = _dup(1), nul = _open("NUL", _O_RDONLY);
+    _setmode(in, _O_BINARY);
+    _setmode(out, _O_BINARY);
+    if (nul >= 0) _dup2(nul, 0);
+    _dup2(2, 1);
+#else
+    int in = dup(0), out = dup(1), nul = open("/dev/null", O_RDONLY);
+    if (nul >= 0) dup2(nul, 0);
+    dup2(2, 1);
+#endif
+    if (in < 0 || out < 0) return 1;
+    return gpucompile_worker_serve(in, out);
+}
+
+/* SIGINT, SIGTERM, SIGHUP: end the children, remove the temporary files (a half-written output
+   is one: outputs are renamed into place only when complete), exit 128+N. */
+static void on_signal(int sig) {
+    gpucompile_signal_cleanup();
+    _exit(128 + sig);
+}
+
+static void catch_signals(void) {
+#if defined(_WIN32)
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+#else
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN); /* a closed stdout is a write error (exit 1), not a death */
+#endif
+}
+
+static int compile(cli *c, gpucompile_options *opts) {
     gpucompile_target *t = NULL;
     gpucompile_object *obj = NULL;
     gpucompile_result r;
+    int rc;
+    if (c->num_inputs > 1) return compile_batch(c, opts);
+    if (c->num_targets > 1 || c->emit_text || c->jobs > 1 || c->host || c->handler) return compile_binary(c, opts);
+    {
+        gpucompile_target d = gpucompile_target_defaults(GPUCOMPILE_TARGET_NVPTX);
+        if (c->num_targets == 1 && gpucompile_target_parse(c->targets[0], (size_t)-1, NULL, &opts->logger, &t) != GPUCOMPILE_OK) return 1;
+        r = gpucompile_compile_file(c->input, t ? t : &d, opts, &obj);
+        gpucompile_target_free(t);
+    }
+    if (r != GPUCOMPILE_OK) return 1;
+    if (c->verbose) print_object(obj);
+    {   /* both outputs or neither */
+        const char *paths[2];
+        const unsigned char *data[2];
+        size_t sizes[2];
+        unsigned char *bytes = NULL;
+        size_t n = 0;
+        rc = 0;
+        if (c->object_out && gpucompile_object_serialize(obj, NULL, &bytes, &n) != GPUCOMPILE_OK) {
+            fprintf(stderr, "gpucompile: error: out of memory\n");
+            rc = 1;
+        }
+        paths[0] = c->object_out; data[0] = bytes; sizes[0] = n;
+        paths[1] = c->output; data[1] = obj->data; sizes[1] = obj->size;
+        if (rc == 0) {
+            static const char *const what[2] = {"--object-out file", "output"};
+            rc = write_outputs(paths, data, sizes, 2, what);
+        }
+        gpucompile_free(NULL, bytes);
+    }
+    gpucompile_object_free(obj);
+    return rc;
+}
+
+int main(int argc, char **argv) {
+    cli c;
+    gpucompile_options opts;
+    gpucompile_workers *workers = NULL;
+    const char *self;
     int rc;
     memset(&c, 0, sizeof c);
 #if defined(_WIN32)
     _setmode(_fileno(stdin), _O_BINARY); /* objects and bitcode through - */
     _setmode(_fileno(stdout), _O_BINARY);
 #endif
+    if (argc == 2 && strcmp(argv[1], "--worker") == 0) return serve_worker();
     if ((rc = parse_args(argc, argv, &c)) >= 0) return rc;
     memset(&opts, 0, sizeof opts);
     opts.logger.func = log_stderr;
@@ -667,6 +783,8 @@ int main(int argc, char **argv) {
     if (c.list) return list_binary(&c, &opts.logger);
     if (c.merge) return merge_binaries(&c, &opts.logger);
     if (!c.input) return usage_error("no input file", NULL);
+    if (!c.output && !c.emit_text && !c.host && !c.object_out)
+        return usage_error("no output: give -o PATH (- for stdout, /dev/null to only check), --emit-text, --host or --object-out", NULL);
     if (c.format) {
         opts.format = gpucompile_format_from_string(c.format);
         if (!opts.format) return usage_error("unknown format", c.format);
@@ -677,7 +795,7 @@ int main(int argc, char **argv) {
     opts.num_tools = c.num_tools;
     opts.tool_timeout_s = c.tool_timeout;
     opts.debug = c.debug;
-    if (c.isolate) opts.isolate = self_path(argv[0]);
+    opts.max_input_bytes = c.max_input;
     {
         static char cache_dir[4096];
         if (c.cache_dir) opts.cache_dir = c.cache_dir;
@@ -687,32 +805,21 @@ int main(int argc, char **argv) {
     }
     opts.link = c.links;
     opts.num_link = c.num_links;
-    if (c.num_inputs > 1) return compile_batch(&c, &opts);
-    if (c.num_targets > 1 || c.emit_text || c.jobs > 1 || c.host || c.handler) return compile_binary(&c, &opts);
-    {
-        gpucompile_target d = gpucompile_target_defaults(GPUCOMPILE_TARGET_NVPTX);
-        if (c.num_targets == 1 && gpucompile_target_parse(c.targets[0], (size_t)-1, NULL, &opts.logger, &t) != GPUCOMPILE_OK) return 1;
-        r = gpucompile_compile_file(c.input, t ? t : &d, &opts, &obj);
-        gpucompile_target_free(t);
+    /* Never compile here: LLVM may abort. Workers are forked now, before any thread exists;
+       where there is no fork, or with --isolate, each compile gets a new process. */
+    self = self_path(argv[0]);
+    if (c.in_process) {
+        if (c.isolate) return usage_error("--in-process and --isolate exclude each other", NULL);
+    } else {
+        /* one worker for each compile that can run at once: -j N, at most one per input and target */
+        int n = c.jobs > 0 ? c.jobs : 1, most = c.num_inputs * (c.num_targets ? c.num_targets : 1);
+        if (n > most) n = most;
+        if (n > 64) n = 64;
+        if (c.isolate || gpucompile_workers_create(n, self, &workers) != GPUCOMPILE_OK) opts.isolate = self;
     }
-    if (r != GPUCOMPILE_OK) return 1;
-    if (c.verbose) print_object(obj);
-    {   /* both outputs or neither */
-        const char *paths[2];
-        const unsigned char *data[2];
-        size_t sizes[2];
-        unsigned char *bytes = NULL;
-        size_t n = 0;
-        rc = 0;
-        if (c.object_out && gpucompile_object_serialize(obj, NULL, &bytes, &n) != GPUCOMPILE_OK) {
-            fprintf(stderr, "gpucompile: error: out of memory\n");
-            rc = 1;
-        }
-        paths[0] = c.object_out; data[0] = bytes; sizes[0] = n;
-        paths[1] = c.output; data[1] = obj->data; sizes[1] = obj->size;
-        if (rc == 0) rc = write_outputs(paths, data, sizes, 2);
-        gpucompile_free(NULL, bytes);
-    }
-    gpucompile_object_free(obj);
+    opts.workers = workers;
+    catch_signals();
+    rc = compile(&c, &opts);
+    gpucompile_workers_free(workers);
     return rc;
 }
