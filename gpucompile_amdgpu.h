@@ -560,27 +560,29 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__mp_is(const gpucompile_amdgpu__mpv *v
     return v->kind == 's' && v->n == strlen(s) && memcmp(v->s, s, (size_t)v->n) == 0;
 }
 
-/* One kernel's map: fills *k; returns whether its .name is name. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__mp_kernel(gpucompile_amdgpu__mp *m, unsigned long long pairs, const char *name, gpucompile_kernel *k) {
+/* One kernel's map: fills *k; *name (n bytes) is its .name (NULL when it has none). */
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__mp_kernel(gpucompile_amdgpu__mp *m, unsigned long long pairs, gpucompile_kernel *k,
+                                                      const unsigned char **name, size_t *n) {
     static const char *const keys[] = {".sgpr_count", ".vgpr_count", ".group_segment_fixed_size", ".private_segment_fixed_size",
                                        ".wavefront_size", ".kernarg_segment_size", ".max_flat_workgroup_size"};
     int *fields[7];
     unsigned long long p;
-    int match = 0;
     size_t f;
     fields[0] = &k->sgprs; fields[1] = &k->vgprs; fields[2] = &k->shared_bytes; fields[3] = &k->private_bytes;
     fields[4] = &k->wavefront_size; fields[5] = &k->kernarg_bytes; fields[6] = &k->max_threads;
     for (f = 0; f < 7; f++) *fields[f] = -1;
+    *name = NULL;
+    *n = 0;
     for (p = 0; p < pairs && !m->bad; p++) {
         gpucompile_amdgpu__mpv key = gpucompile_amdgpu__mp_read(m), val;
         gpucompile_amdgpu__mp_skip(m, &key, 1);
         val = gpucompile_amdgpu__mp_read(m);
         gpucompile_amdgpu__mp_skip(m, &val, 1);
-        if (gpucompile_amdgpu__mp_is(&key, ".name")) match = gpucompile_amdgpu__mp_is(&val, name);
+        if (gpucompile_amdgpu__mp_is(&key, ".name") && val.kind == 's') { *name = val.s; *n = (size_t)val.n; }
         for (f = 0; f < 7 && val.kind == 'i'; f++)
             if (gpucompile_amdgpu__mp_is(&key, keys[f])) *fields[f] = val.i < 0 ? -1 : val.i > INT_MAX ? INT_MAX : (int)val.i;
     }
-    return match && !m->bad;
+    if (m->bad) *name = NULL;
 }
 
 /* The descriptor of the NT_AMDGPU_METADATA note, from the section headers. */
@@ -615,13 +617,14 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__note(const unsigned char *d, size_t s
     return 0;
 }
 
-GPUCOMPILE_DEF gpucompile_result gpucompile_amdgpu_kernel_metadata(const void *data, size_t size, const char *name, gpucompile_kernel *k) {
+/* The note's kernels: the one called name into *k (name set), or every one added to all. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__note_kernels(const void *data, size_t size, const char *name, gpucompile_kernel *k,
+                                                                      gpucompile_object *all) {
     gpucompile_amdgpu__mp m;
     gpucompile_amdgpu__mpv root;
-    const unsigned char *desc;
-    size_t desc_size;
+    const unsigned char *desc, *found;
+    size_t desc_size, n;
     unsigned long long i, j;
-    if (!data || !name || !k) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     if (!gpucompile_amdgpu__note((const unsigned char *)data, size, &desc, &desc_size)) return GPUCOMPILE_ERROR_INVALID_BINARY;
     m.p = desc;
     m.end = desc + desc_size;
@@ -637,11 +640,50 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_amdgpu_kernel_metadata(const void *d
         }
         for (j = 0; j < val.n && !m.bad; j++) {
             gpucompile_amdgpu__mpv kern = gpucompile_amdgpu__mp_read(&m);
-            if (kern.kind != 'm') gpucompile_amdgpu__mp_skip(&m, &kern, 2);
-            else if (gpucompile_amdgpu__mp_kernel(&m, kern.n, name, k)) return GPUCOMPILE_OK;
+            gpucompile_kernel one;
+            if (kern.kind != 'm') { gpucompile_amdgpu__mp_skip(&m, &kern, 2); continue; }
+            memset(&one, 0, sizeof one);
+            gpucompile_kernel *d = NULL;
+            if (kern.kind != 'm') { gpucompile_amdgpu__mp_skip(&m, &kern, 2); continue; }
+            memset(&one, 0, sizeof one);
+            gpucompile_amdgpu__mp_kernel(&m, kern.n, &one, &found, &n);
+            if (!found) continue;
+            if (name && n == strlen(name) && memcmp(found, name, n) == 0) d = k;
+            else if (!name) {
+                if (gpucompile__bin_add_kernel(all, (const char *)found, n) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+                d = &all->kernels[all->num_kernels - 1];
+            }
+            if (!d) continue;
+            d->sgprs = one.sgprs; d->vgprs = one.vgprs; d->shared_bytes = one.shared_bytes; d->private_bytes = one.private_bytes;
+            d->wavefront_size = one.wavefront_size; d->kernarg_bytes = one.kernarg_bytes; d->max_threads = one.max_threads;
+            if (name) return GPUCOMPILE_OK;
         }
     }
-    return GPUCOMPILE_ERROR_INVALID_BINARY;
+    return name ? GPUCOMPILE_ERROR_INVALID_BINARY : GPUCOMPILE_OK;
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_amdgpu_kernel_metadata(const void *data, size_t size, const char *name, gpucompile_kernel *k) {
+    if (!data || !name || !k) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    return gpucompile_amdgpu__note_kernels(data, size, name, k, NULL);
+}
+
+/* The backend's find_kernels: the hsaco's metadata note; AMDGPU assembly's .amdhsa_kernel lines. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__find_kernels(gpucompile_object *o) {
+    gpucompile_result r = GPUCOMPILE_OK;
+    if (o->format == GPUCOMPILE_FORMAT_BIN) {
+        if (gpucompile_amdgpu__note_kernels(o->data, o->size, NULL, NULL, o) == GPUCOMPILE_ERROR_OUT_OF_MEMORY) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    } else if (o->format == GPUCOMPILE_FORMAT_ISA) {
+        const char *p = (const char *)o->data, *end = p + o->size;
+        static const char kw[] = ".amdhsa_kernel ";
+        while (r == GPUCOMPILE_OK && (size_t)(end - p) > sizeof kw && (p = strstr(p, kw)) != NULL) {
+            const char *q = p + sizeof kw - 1, *e = q;
+            while (e < end && *e != '\n' && *e != ' ' && *e != '\r') e++;
+            if (e > q) r = gpucompile__bin_add_kernel(o, q, (size_t)(e - q));
+            p = e;
+        }
+    }
+    if (o->num_kernels > 1) qsort(o->kernels, (size_t)o->num_kernels, sizeof *o->kernels, gpucompile__kernel_cmp);
+    return r;
 }
 
 /* ---- object to hsaco ------------------------------------------------------------------- */
@@ -664,11 +706,11 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__find_lld(gpucompile_job *job, char *o
 }
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__link_hsaco(gpucompile_job *job) {
-    char obj[4096], out[4096], lld[4096], *output = NULL;
-    const char *argv[7];
+    char obj[4096], out[4096], lld[4096], extra[4096], *output = NULL;
+    const char *argv[7 + 32];
     unsigned char *data = NULL;
     size_t size = 0, out_size = 0;
-    int status = -1, i;
+    int status = -1, i, n;
     gpucompile_result r;
     if (!gpucompile_amdgpu__find_lld(job, lld, sizeof lld)) {
         const char *given = gpucompile_job_tool_path(job, "ld.lld");
@@ -681,7 +723,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__link_hsaco(gpucompile_j
     if ((r = gpucompile_job_temp_file(job, ".hsaco", out, sizeof out)) != GPUCOMPILE_OK) return r;
     if ((r = gpucompile__write_temp(job, obj, LLVMGetBufferStart(job->emitted), LLVMGetBufferSize(job->emitted))) != GPUCOMPILE_OK)
         return r;
-    argv[0] = lld; argv[1] = "-shared"; argv[2] = "--no-undefined"; argv[3] = obj; argv[4] = "-o"; argv[5] = out; argv[6] = NULL;
+    argv[0] = lld; argv[1] = "-shared"; argv[2] = "--no-undefined";
+    if ((n = gpucompile_job_tool_options(job, extra, sizeof extra, argv + 3, 32)) < 0) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    argv[3 + n] = obj; argv[4 + n] = "-o"; argv[5 + n] = out; argv[6 + n] = NULL;
     r = gpucompile_job_run_tool(job, argv, 0, &status, &output, &out_size);
     if (r != GPUCOMPILE_OK) {
         gpucompile_job_free(job, output);
@@ -730,6 +774,7 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_amdgpu_backend(void) {
         t.is_kernel = gpucompile_amdgpu__is_kernel;
         t.bin_from = LLVMObjectFile;
         t.finish = gpucompile_amdgpu__finish;
+        t.find_kernels = gpucompile_amdgpu__find_kernels;
         b = t;
     }
     return &b;

@@ -192,8 +192,13 @@ static void test_text_errors(void) {
         {"gpu.binary @binary [#gpu.object<#nvvm.target, \"abc>]", "unterminated string literal"},
         {"gpu.binary @binary [#gpu.object<#nvvm.target, \"\\zz\">]", "unknown escape"},
         {"gpu.binary binary [#gpu.object<#nvvm.target, \"\">]", "1:12: expected '@'"},
-        {"gpu.binary @b [#gpu.object<#nvvm.target, \"\">] extra", "unexpected text after the gpu.binary"},
-        {"gpu.module @b []", "expected 'gpu.binary'"},
+        {"gpu.binary @b [#gpu.object<#nvvm.target, \"\">] }", "1:47: unexpected '}'"},
+        {"gpu.module @b []", "no gpu.binary in the text"},
+        {"module {\n  func.func @f() { return }\n", "expected '}' to close the module"},
+        {"module { func.func @f() { \"a}\" ", "unbalanced brackets"},
+        {"gpu.binary @b [#gpu.object<#nvvm.target, kernels = <[#gpu.kernel_metadata<\"k\", !llvm.func<void ()>, wat = 1>]>, \"\">]",
+         "unknown #gpu.kernel_metadata parameter"},
+        {"gpu.binary @b [#gpu.object<#nvvm.target, properties = {O = }, \"\">]", "expected an attribute value"},
         {"gpu.binary @b [#gpu.object<#nvvm.target, \"\">", "expected ','"},
     };
     size_t i;
