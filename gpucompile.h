@@ -4582,15 +4582,24 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_print_kernel(gpucompile__buf *b, const 
     gpucompile__buf_str(b, ">");
 }
 
-/* <[#gpu.kernel_metadata<...>, ...]> */
+GPUCOMPILE__PRIVATE int gpucompile__bin_kernel_ptr_cmp(const void *a, const void *b) {
+    return strcmp((*(const gpucompile_kernel *const *)a)->name, (*(const gpucompile_kernel *const *)b)->name);
+}
+
+/* <[#gpu.kernel_metadata<...>, ...]>, in name order as MLIR keeps the table. */
 GPUCOMPILE__PRIVATE void gpucompile__bin_print_table(gpucompile__buf *b, const gpucompile_object *o) {
-    int k;
+    const gpucompile_kernel **k = (const gpucompile_kernel **)gpucompile__alloc(b->a, (size_t)o->num_kernels * sizeof *k + 1);
+    int i;
+    if (!k) { b->oom = 1; return; }
+    for (i = 0; i < o->num_kernels; i++) k[i] = &o->kernels[i];
+    qsort((void *)k, (size_t)o->num_kernels, sizeof *k, gpucompile__bin_kernel_ptr_cmp);
     gpucompile__buf_str(b, "<[");
-    for (k = 0; k < o->num_kernels; k++) {
-        if (k) gpucompile__buf_str(b, ", ");
-        gpucompile__bin_print_kernel(b, o, &o->kernels[k]);
+    for (i = 0; i < o->num_kernels; i++) {
+        if (i) gpucompile__buf_str(b, ", ");
+        gpucompile__bin_print_kernel(b, o, k[i]);
     }
     gpucompile__buf_str(b, "]>");
+    gpucompile_free(b->a, (void *)k);
 }
 
 /* #gpu.object<TARGET, [properties = {...},] [kernels = <[...]>,] [FORMAT =] "bytes">. The kernel
