@@ -634,7 +634,8 @@ GPUCOMPILE_API gpucompile_result gpucompile_binary_select(const gpucompile_binar
 #include <stdbool.h> /* mgpuMemAlloc's bool, as MLIR declares it */
 /* MLIR's offloading handler (#gpu.select_object, and our run-time selection) for an
    LLVMModuleRef the caller owns: the binary goes in as an internal constant `<name>_bin_cst`
-   (align 8; PTX gets a NUL appended), is loaded once, lazily, by the first launch (two threads
+   (align 8; PTX gets a NUL appended; in the object's "section" property's section when it has
+   one, as MLIR places it), is loaded once, lazily, by the first launch (two threads
    launching first at the same time load it once: an atomic state word, the others wait) and
    unloaded at exit by a global destructor (llvm.global_dtors). Each kernel K gets
        void <name>_K_launch(intptr_t gridX, intptr_t gridY, intptr_t gridZ, intptr_t blockX,
@@ -645,8 +646,12 @@ GPUCOMPILE_API gpucompile_result gpucompile_binary_select(const gpucompile_binar
    synchronously (create a stream, launch, synchronize, destroy, as MLIR does). The code calls
    the mgpu* runtime ABI (MLIR's, declared below): it links with MLIR's runtime wrappers or with
    ours (GPUCOMPILE_NVPTX_RUNTIME / GPUCOMPILE_AMDGPU_RUNTIME, see the backend headers).
+   Host symbols are C identifiers: in <name> and K every character outside [A-Za-z0-9_] becomes
+   '_' and a leading digit gets a '_' before it (binary "saxpy-v2": saxpy_v2_K_launch); kernels
+   are still looked up by their real names. Two names that map to one symbol are refused.
    Handlers (binary->handler): DEFAULT and SELECT_INDEX / SELECT_TARGET embed one object's bytes,
-   as MLIR 19 does (PTX loads with mgpuModuleLoadJIT(data, O of the object's target), others with
+   as MLIR does (PTX loads with mgpuModuleLoadJIT(data, the object's O property, else the O of
+   its target), others with
    mgpuModuleLoad(data, size)). RUNTIME embeds the whole LLVM offload binary and loads it with
    gpucompile_runtime_load_offload_binary, which picks the object for the device present
    (gpucompile_binary_select) at run time: that needs our runtime and the core implementation in
@@ -5924,6 +5929,15 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_embed_binary(LLVMModuleRef host, con
         gpucompile__host_taken(&h, name, NULL, "_unload") || gpucompile__host_taken(&h, name, NULL, "_module") ||
         gpucompile__host_taken(&h, name, NULL, "_state")))
         r = GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    for (i = 0; r == GPUCOMPILE_OK && i < nk; i++) { /* two kernel names, one C identifier */
+        char si[1024], sj[1024];
+        int j;
+        for (j = 0; j < i && r == GPUCOMPILE_OK; j++)
+            if (gpucompile__host_name(si, sizeof si, name, kernels[i]->name, "") && gpucompile__host_name(sj, sizeof sj, name, kernels[j]->name, "") &&
+                strcmp(si, sj) == 0)
+                r = gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "kernels '%s' and '%s' would both have the host symbols %s_...",
+                                           kernels[j]->name, kernels[i]->name, si);
+    }
     for (i = 0; r == GPUCOMPILE_OK && i < nk; i++)
         if (gpucompile__host_taken(&h, name, kernels[i]->name, "_function") || gpucompile__host_taken(&h, name, kernels[i]->name, "_get") ||
             gpucompile__host_taken(&h, name, kernels[i]->name, "_kernel_name") ||

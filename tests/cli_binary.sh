@@ -229,6 +229,24 @@ for v in 19 22; do
   fi
 done
 
+# --opts (MLIR's opts): passed to the binary step's tool, and part of the cache key
+if G -t "$T80" --bin-method ptxas "$NV" -o "$D/o.cubin" 2>/dev/null; then
+  "$GPUCOMPILE" --cache-dir "$D/oc" -v -t "$T80" --bin-method ptxas --opts '--maxrregcount=32 -O1' "$NV" -o "$D/o.cubin" 2>"$D/err"
+  check "--opts reach ptxas" grep -q 'running: .*ptxas -arch=sm_80 -O2 -v --maxrregcount=32 -O1 ' "$D/err"
+  "$GPUCOMPILE" --cache-dir "$D/oc" -v -t "$T80" --bin-method ptxas --opts '--maxrregcount=32 -O1' "$NV" -o "$D/o.cubin" 2>"$D/err"
+  check "the same --opts: from the cache" grep -q '(from the cache)' "$D/err"
+  "$GPUCOMPILE" --cache-dir "$D/oc" -v -t "$T80" --bin-method ptxas --opts '--maxrregcount=40' "$NV" -o "$D/o.cubin" 2>"$D/err"
+  check "other --opts: compiled again" sh -c "! grep -q '(from the cache)' '$D/err'"
+  G -t "$T80" --bin-method ptxas --opts '--no-such-option' "$NV" -o "$D/bad.cubin" 2>"$D/err"
+  check "a bad --opts: exit 1, ptxas's message, no output" sh -c "test ! -e '$D/bad.cubin' && grep -q 'no-such-option' '$D/err'"
+else
+  skip "ptxas cannot make cubins here"
+fi
+if G -t '#rocdl.target<chip = "gfx90a">' "$AMD" -o "$D/o.hsaco" 2>/dev/null; then
+  G -v -t '#rocdl.target<chip = "gfx90a">' --opts '--no-such-option' "$AMD" -o "$D/bad.hsaco" 2>"$D/err"
+  check "--opts reach ld.lld (a bad one: exit 1, its message)" sh -c "test ! -e '$D/bad.hsaco' && grep -q \"unknown argument '--no-such-option'\" '$D/err'"
+fi
+
 # Failures: exit 1, nothing written
 G -f isa -t "$T80" -t '#gpu.nvptx<O = 9>' "$NV" -o "$D/bad.gpubin" --emit-text "$D/bad.mlir" -j 2 2>"$D/err"
 check "a bad target: exit 1" test $? -eq 1

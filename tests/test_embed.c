@@ -260,6 +260,12 @@ static void test_c_identifiers_and_properties(void) {
     CHECK(strstr(ir, "define void @_3d_k_2_k_1_launch(") && strstr(ir, "c\"k$1\\00\""));
     LLVMDisposeMessage(ir);
     LLVMDisposeModule(m);
+    CHECK(gpucompile_object_add_kernel(o, "k_1") == GPUCOMPILE_OK); /* k$1 and k_1: one symbol */
+    CHECK(gpucompile_host_module_create(ctx, "host", "x86_64-unknown-linux-gnu", NULL, &m) == GPUCOMPILE_OK);
+    CHECK(gpucompile_embed_binary(m, bin, &eo) == GPUCOMPILE_ERROR_INVALID_ARGUMENT);
+    CHECK_LOG(&log, "kernels 'k$1' and 'k_1' would both have the host symbols _3d_k_2_k_1_...");
+    CHECK(LLVMGetFirstGlobal(m) == NULL && LLVMGetFirstFunction(m) == NULL);
+    LLVMDisposeModule(m);
     LLVMContextDispose(ctx);
     gpucompile_binary_free(bin);
 }
