@@ -6308,8 +6308,10 @@ void *gpucompile_runtime_load_offload_binary(const void *data, size_t size) {
         gpucompile_binary_select(bin, &dev, &logger, &index) == GPUCOMPILE_OK) {
         gpucompile_object *o = bin->objects[index];
         if (o->format == GPUCOMPILE_FORMAT_ISA) {
-            int level = 2; /* the target's O, as for a select_object PTX */
-            if (gpucompile_target_parse(o->target, (size_t)-1, NULL, NULL, &t) == GPUCOMPILE_OK && t) level = t->O;
+            char v[32];
+            int level = 2; /* the object's O property, else its target's, as for a select_object PTX */
+            if (gpucompile_object_property(o, "O", v, sizeof v)) level = atoi(v);
+            else if (gpucompile_target_parse(o->target, (size_t)-1, NULL, NULL, &t) == GPUCOMPILE_OK && t) level = t->O;
             gpucompile_target_free(t);
             module = mgpuModuleLoadJIT(o->data, level);
         } else {
