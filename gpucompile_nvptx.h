@@ -786,7 +786,7 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__elf_metadata(gpucompile_object *o, con
     return 1;
 }
 
-/* PTX text: each `.entry NAME(` becomes a kernel of o. */
+/* PTX text: each `.entry NAME(...)` becomes a kernel of o, with its count of .param. */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__ptx_entries(gpucompile_object *o, const char *ptx, size_t size) {
     const char *p = ptx, *end = ptx + size;
     while ((size_t)(end - p) > 7 && (p = (const char *)memchr(p, '.', (size_t)(end - p))) != NULL) {
@@ -797,8 +797,16 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__ptx_entries(gpucompile_o
         }
         while (q < end && (*q == ' ' || *q == '\t')) q++;
         for (e = q; e < end && *e != '(' && *e != ' ' && *e != '\t' && *e != '\n' && *e != '{'; e++) {}
-        if (e > q && !gpucompile_nvptx__kernel(o, q, (size_t)(e - q)) && gpucompile__bin_add_kernel(o, q, (size_t)(e - q)) != GPUCOMPILE_OK)
-            return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+        if (e > q && !gpucompile_nvptx__kernel(o, q, (size_t)(e - q))) {
+            const char *c = e;
+            if (gpucompile__bin_add_kernel(o, q, (size_t)(e - q)) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+            while (c < end && (*c == ' ' || *c == '\t' || *c == '\n')) c++;
+            if (c < end && *c == '(') {
+                int params = 0;
+                for (; c < end && *c != ')'; c++) params += (size_t)(end - c) > 6 && strncmp(c, ".param", 6) == 0;
+                if (c < end) o->kernels[o->num_kernels - 1].num_params = params;
+            }
+        }
         p = e;
     }
     return GPUCOMPILE_OK;

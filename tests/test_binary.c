@@ -345,6 +345,7 @@ static void test_find_kernels(void) {
     if (o && o->num_kernels == 2) {
         CHECK_STR(o->kernels[0].name, "a_k");
         CHECK_STR(o->kernels[1].name, "b_k");
+        CHECK(o->kernels[0].num_params == 0 && o->kernels[1].num_params == 1);
     }
     gpucompile_object_free(o);
     o = obj("#rocdl.target<chip = \"gfx90a\">", GPUCOMPILE_FORMAT_ISA, isa, sizeof isa - 1, NULL);
