@@ -343,8 +343,8 @@ typedef struct gpucompile_options {
        bytes in (recorded as the object's "section" property); NULL: LLVM's default. */
     const char *section;
     /* MLIR's gpu-module-to-binary `opts`: options for the binary step, split at white space and
-       appended to the tool's command line: ptxas (and nvJitLink, as -Xptxas=...) for NVPTX cubins
-       and fatbins, ld.lld for AMDGPU hsaco. NULL: none. */
+       appended to the tool's command line: ptxas (and nvJitLink, as -Xptxas=...; the driver
+       method takes none) for NVPTX cubins and fatbins, ld.lld for AMDGPU hsaco. NULL: none. */
     const char *tool_options;
 } gpucompile_options;
 
@@ -380,8 +380,9 @@ typedef struct gpucompile_object {
     gpucompile_allocator allocator; /* the one that made it */
     /* MLIR's object properties (owned; NULL: none): the dictionary's entries, sorted by name, as
        MLIR text: "O = 3 : i32, section = \"__nv_fatbin\"". A compile writes O on ISA objects (what
-       a PTX JIT compiles at) and section when options.section is set; entries read with an object
-       (mlir-opt's stage times, ...) are kept as they are. */
+       a PTX JIT compiles at) and section when options.section is set, not MLIR's stage times
+       (LLVMIRToISATimeInMs, ...: the same input gives the same text; stage_ms has them);
+       entries read with an object (mlir-opt's stage times, ...) are kept as they are. */
     char *properties;
 } gpucompile_object;
 
