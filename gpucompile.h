@@ -584,7 +584,8 @@ GPUCOMPILE_API gpucompile_result gpucompile_compile_binary_module(LLVMModuleRef 
    private_segment_fixed_size, wavefront_size, max_flat_workgroup_size, kernarg_segment_size),
    and, MLIR having none for NVPTX, by the CUDA driver's attribute names (num_regs,
    shared_size_bytes, local_size_bytes, max_threads_per_block); other metadata entries are kept in
-   gpucompile_kernel.metadata. Built with LLVM 19, whose MLIR has no kernel table, kernel names go
+   gpucompile_kernel.metadata (an hsaco's also get the rest of what MLIR's ROCDL target reads from
+   the note: agpr_count, the spill counts, reqd_workgroup_size, workgroup_size_hint). Built with LLVM 19, whose MLIR has no kernel table, kernel names go
    in the properties instead: properties = {kernels = ["k"]}; both forms are read everywhere.
    The parser reads mlir-opt's output as it is: gpu.binary ops inside modules (nested too),
    other operations (func.func, llvm.func, gpu.module, ...) skipped; it verifies each binary as
@@ -1839,6 +1840,17 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_write_file(const char *path, const v
     if (strcmp(path, "-") == 0) {
         return fwrite(data, 1, size, stdout) == size && fflush(stdout) == 0 ? GPUCOMPILE_OK : GPUCOMPILE_ERROR_IO;
     }
+#if !defined(_WIN32)
+    { /* a device, a pipe or a link (/dev/stdout, /dev/null) is written through, never renamed over */
+        struct stat st;
+        if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+            if (!(f = fopen(path, "wb"))) return GPUCOMPILE_ERROR_IO;
+            bad = size && fwrite(data, 1, size, f) != size;
+            bad |= fclose(f) != 0;
+            return bad ? GPUCOMPILE_ERROR_IO : GPUCOMPILE_OK;
+        }
+    }
+#endif
     if (strlen(path) + 16 >= sizeof tmp) return GPUCOMPILE_ERROR_IO;
     {
         char prefix[4096];

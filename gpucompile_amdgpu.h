@@ -560,13 +560,18 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__mp_is(const gpucompile_amdgpu__mpv *v
     return v->kind == 's' && v->n == strlen(s) && memcmp(v->s, s, (size_t)v->n) == 0;
 }
 
-/* One kernel's map: fills *k; *name (n bytes) is its .name (NULL when it has none). */
+/* One kernel's map: fills *k; *name (n bytes) is its .name (NULL when it has none). extra (may be
+   NULL) gets the entries MLIR's ROCDL target also reads from the note, in its text and order:
+   agpr_count, reqd_workgroup_size, sgpr_spill_count, vgpr_spill_count, workgroup_size_hint (the
+   two arrays -1, -1, -1 when the note has none, as MLIR writes them). */
 GPUCOMPILE__PRIVATE void gpucompile_amdgpu__mp_kernel(gpucompile_amdgpu__mp *m, unsigned long long pairs, gpucompile_kernel *k,
-                                                      const unsigned char **name, size_t *n) {
+                                                      const unsigned char **name, size_t *n, gpucompile__buf *extra) {
     static const char *const keys[] = {".sgpr_count", ".vgpr_count", ".group_segment_fixed_size", ".private_segment_fixed_size",
                                        ".wavefront_size", ".kernarg_segment_size", ".max_flat_workgroup_size"};
+    static const char *const counts[] = {".agpr_count", ".sgpr_spill_count", ".vgpr_spill_count"};
     int *fields[7];
-    unsigned long long p;
+    long long count[3] = {-1, -1, -1}, dims[2][3] = {{-1, -1, -1}, {-1, -1, -1}};
+    unsigned long long p, d;
     size_t f;
     fields[0] = &k->sgprs; fields[1] = &k->vgprs; fields[2] = &k->shared_bytes; fields[3] = &k->private_bytes;
     fields[4] = &k->wavefront_size; fields[5] = &k->kernarg_bytes; fields[6] = &k->max_threads;
@@ -575,14 +580,32 @@ GPUCOMPILE__PRIVATE void gpucompile_amdgpu__mp_kernel(gpucompile_amdgpu__mp *m, 
     *n = 0;
     for (p = 0; p < pairs && !m->bad; p++) {
         gpucompile_amdgpu__mpv key = gpucompile_amdgpu__mp_read(m), val;
+        int dim;
         gpucompile_amdgpu__mp_skip(m, &key, 1);
         val = gpucompile_amdgpu__mp_read(m);
+        dim = gpucompile_amdgpu__mp_is(&key, ".reqd_workgroup_size") ? 0 : gpucompile_amdgpu__mp_is(&key, ".workgroup_size_hint") ? 1 : -1;
+        if (dim >= 0 && val.kind == 'a' && val.n == 3) {
+            for (d = 0; d < 3; d++) {
+                gpucompile_amdgpu__mpv e = gpucompile_amdgpu__mp_read(m);
+                gpucompile_amdgpu__mp_skip(m, &e, 2);
+                if (e.kind == 'i') dims[dim][d] = e.i;
+            }
+            continue;
+        }
         gpucompile_amdgpu__mp_skip(m, &val, 1);
         if (gpucompile_amdgpu__mp_is(&key, ".name") && val.kind == 's') { *name = val.s; *n = (size_t)val.n; }
         for (f = 0; f < 7 && val.kind == 'i'; f++)
             if (gpucompile_amdgpu__mp_is(&key, keys[f])) *fields[f] = val.i < 0 ? -1 : val.i > INT_MAX ? INT_MAX : (int)val.i;
+        for (f = 0; f < 3 && val.kind == 'i'; f++)
+            if (gpucompile_amdgpu__mp_is(&key, counts[f])) count[f] = val.i;
     }
     if (m->bad) *name = NULL;
+    if (!extra || !*name) return;
+    if (count[0] >= 0) gpucompile__buf_printf(extra, "agpr_count = %lld : i64, ", count[0]);
+    gpucompile__buf_printf(extra, "reqd_workgroup_size = array<i32: %lld, %lld, %lld>, ", dims[0][0], dims[0][1], dims[0][2]);
+    if (count[1] >= 0) gpucompile__buf_printf(extra, "sgpr_spill_count = %lld : i64, ", count[1]);
+    if (count[2] >= 0) gpucompile__buf_printf(extra, "vgpr_spill_count = %lld : i64, ", count[2]);
+    gpucompile__buf_printf(extra, "workgroup_size_hint = array<i32: %lld, %lld, %lld>", dims[1][0], dims[1][1], dims[1][2]);
 }
 
 /* The descriptor of the NT_AMDGPU_METADATA note, from the section headers. */
@@ -617,9 +640,10 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__note(const unsigned char *d, size_t s
     return 0;
 }
 
-/* The note's kernels: the one called name into *k (name set), or every one added to all. */
+/* The note's kernels: the one called name into *k (name set), or every one added to all; a
+   (may be NULL) allocates the kernels' MLIR metadata text. */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__note_kernels(const void *data, size_t size, const char *name, gpucompile_kernel *k,
-                                                                      gpucompile_object *all) {
+                                                                      gpucompile_object *all, const gpucompile_allocator *a) {
     gpucompile_amdgpu__mp m;
     gpucompile_amdgpu__mpv root;
     const unsigned char *desc, *found;
@@ -640,22 +664,21 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__note_kernels(const void
         }
         for (j = 0; j < val.n && !m.bad; j++) {
             gpucompile_amdgpu__mpv kern = gpucompile_amdgpu__mp_read(&m);
-            gpucompile_kernel one;
+            gpucompile_kernel one, *d = NULL;
+            gpucompile__buf extra;
             if (kern.kind != 'm') { gpucompile_amdgpu__mp_skip(&m, &kern, 2); continue; }
             memset(&one, 0, sizeof one);
-            gpucompile_kernel *d = NULL;
-            if (kern.kind != 'm') { gpucompile_amdgpu__mp_skip(&m, &kern, 2); continue; }
-            memset(&one, 0, sizeof one);
-            gpucompile_amdgpu__mp_kernel(&m, kern.n, &one, &found, &n);
-            if (!found) continue;
-            if (name && n == strlen(name) && memcmp(found, name, n) == 0) d = k;
-            else if (!name) {
-                if (gpucompile__bin_add_kernel(all, (const char *)found, n) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-                d = &all->kernels[all->num_kernels - 1];
-            }
-            if (!d) continue;
+            memset(&extra, 0, sizeof extra);
+            extra.a = a;
+            gpucompile_amdgpu__mp_kernel(&m, kern.n, &one, &found, &n, a ? &extra : NULL);
+            if (found && name && n == strlen(name) && memcmp(found, name, n) == 0) d = k;
+            else if (found && !name && gpucompile__bin_add_kernel(all, (const char *)found, n) == GPUCOMPILE_OK) d = &all->kernels[all->num_kernels - 1];
+            else if (found && !name) extra.oom = 1;
+            if (extra.oom) { gpucompile_free(a, extra.data); return GPUCOMPILE_ERROR_OUT_OF_MEMORY; }
+            if (!d) { gpucompile_free(a, extra.data); continue; }
             d->sgprs = one.sgprs; d->vgprs = one.vgprs; d->shared_bytes = one.shared_bytes; d->private_bytes = one.private_bytes;
             d->wavefront_size = one.wavefront_size; d->kernarg_bytes = one.kernarg_bytes; d->max_threads = one.max_threads;
+            if (a) { gpucompile_free(a, d->metadata); d->metadata = extra.data; }
             if (name) return GPUCOMPILE_OK;
         }
     }
@@ -664,14 +687,14 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__note_kernels(const void
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_amdgpu_kernel_metadata(const void *data, size_t size, const char *name, gpucompile_kernel *k) {
     if (!data || !name || !k) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    return gpucompile_amdgpu__note_kernels(data, size, name, k, NULL);
+    return gpucompile_amdgpu__note_kernels(data, size, name, k, NULL, NULL);
 }
 
 /* The backend's find_kernels: the hsaco's metadata note; AMDGPU assembly's .amdhsa_kernel lines. */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__find_kernels(gpucompile_object *o) {
     gpucompile_result r = GPUCOMPILE_OK;
     if (o->format == GPUCOMPILE_FORMAT_BIN) {
-        if (gpucompile_amdgpu__note_kernels(o->data, o->size, NULL, NULL, o) == GPUCOMPILE_ERROR_OUT_OF_MEMORY) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+        if (gpucompile_amdgpu__note_kernels(o->data, o->size, NULL, NULL, o, &o->allocator) == GPUCOMPILE_ERROR_OUT_OF_MEMORY) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     } else if (o->format == GPUCOMPILE_FORMAT_ISA) {
         const char *p = (const char *)o->data, *end = p + o->size;
         static const char kw[] = ".amdhsa_kernel ";
@@ -753,7 +776,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__finish(gpucompile_job *
     if (format != GPUCOMPILE_FORMAT_BIN) return GPUCOMPILE_OK; /* isa: the core keeps LLVM's text */
     if ((r = gpucompile_amdgpu__link_hsaco(job)) != GPUCOMPILE_OK) return r;
     for (i = 0; i < o->num_kernels; i++)
-        if (gpucompile_amdgpu_kernel_metadata(job->result_data, job->result_size, o->kernels[i].name, &o->kernels[i]) != GPUCOMPILE_OK)
+        if (gpucompile_amdgpu__note_kernels(job->result_data, job->result_size, o->kernels[i].name, &o->kernels[i], NULL, &o->allocator) !=
+            GPUCOMPILE_OK)
             gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL,
                                "kernel '%s' is not in the hsaco's metadata note", o->kernels[i].name);
     return GPUCOMPILE_OK;

@@ -168,6 +168,12 @@ if command -v mlir-opt-22 >/dev/null && command -v ld.lld-22 >/dev/null; then
       check "mlir-opt-22 $nm: prints ours back unchanged" cmp -s "$D/$nm.ours" "$D/$nm.back"
     done
   done
+  # the metadata we read from mlir-opt-22's hsaco is what mlir-opt-22 read from it (we add kernarg_segment_size)
+  if [ "$LLVM_MAJOR" -ge 20 ]; then
+    check "hsaco metadata found in the object = mlir-opt-22's kernel metadata" test \
+      "$(grep -o 'metadata = {[^}]*}' "$D/amd-binary.ours" | sed 's/kernarg_segment_size = [0-9]* : i64, //')" = \
+      "$(grep -o 'metadata = {[^}]*}' "$D/amd-fatbinary.mlir")"
+  fi
   # the O of the PTX object reaches the JIT, the section reaches the host module
   G --merge "$D/nv-assembly.mlir" --host "$D/nvjit.ll"
   check "mlir-opt-22 PTX: --host passes the object's O to mgpuModuleLoadJIT" grep -q 'call ptr @mgpuModuleLoadJIT(ptr @kern_bin_cst, i32 3)' "$D/nvjit.ll"
@@ -246,6 +252,16 @@ if G -t '#rocdl.target<chip = "gfx90a">' "$AMD" -o "$D/o.hsaco" 2>/dev/null; the
   G -v -t '#rocdl.target<chip = "gfx90a">' --opts '--no-such-option' "$AMD" -o "$D/bad.hsaco" 2>"$D/err"
   check "--opts reach ld.lld (a bad one: exit 1, its message)" sh -c "test ! -e '$D/bad.hsaco' && grep -q \"unknown argument '--no-such-option'\" '$D/err'"
 fi
+
+# An output path that is no regular file (a pipe, a link: /dev/stdout, /dev/null) is written
+# through, never replaced by a renamed file
+mkfifo "$D/out.fifo" && { cat "$D/out.fifo" > "$D/from.fifo" & }
+G -f isa -t "$T80" "$NV" --emit-text "$D/out.fifo" -o "$D/fifo.ptx"
+wait
+check "--emit-text into a pipe: the text came through, the pipe is still one" sh -c "test -p '$D/out.fifo' && grep -q '^gpu.binary @saxpy_nvptx ' '$D/from.fifo'"
+: > "$D/real.ptx"; ln -s real.ptx "$D/link.ptx"
+G -f isa -t "$T80" "$NV" -o "$D/link.ptx"
+check "-o through a symbolic link: the link stays, its target gets the bytes" sh -c "test -L '$D/link.ptx' && cmp -s '$D/real.ptx' '$D/fifo.ptx'"
 
 # Failures: exit 1, nothing written
 G -f isa -t "$T80" -t '#gpu.nvptx<O = 9>' "$NV" -o "$D/bad.gpubin" --emit-text "$D/bad.mlir" -j 2 2>"$D/err"
