@@ -348,6 +348,13 @@ typedef struct gpucompile_options {
     const char *isolate;
     gpucompile_workers *workers;       /* compile in these worker processes (see gpucompile_workers_create) */
     uint64_t max_input_bytes;          /* inputs and cache entries above this are refused; 0: 1 GiB */
+    /* MLIR's gpu-module-to-binary `section`: the ELF section the host embedding puts the binary's
+       bytes in (recorded as the object's "section" property); NULL: LLVM's default. */
+    const char *section;
+    /* MLIR's gpu-module-to-binary `opts`: options for the binary step, split at white space and
+       appended to the tool's command line: ptxas (and nvJitLink, as -Xptxas=...; the driver
+       method takes none) for NVPTX cubins and fatbins, ld.lld for AMDGPU hsaco. NULL: none. */
+    const char *tool_options;
 } gpucompile_options;
 
 /* ---- objects ------------------------------------------------------------------------------ */
@@ -366,6 +373,10 @@ typedef struct gpucompile_kernel {
        calls: the launch gives its size (sharedMemBytes); 0: does not; -1: unknown (an object
        read back from a binary) */
     int dynamic_shared;
+    /* MLIR's #gpu.kernel_metadata beyond the fields above (owned; NULL when unknown / none). */
+    char *type;                 /* the function type: "!llvm.func<void (f32, ptr<1>)>" */
+    char *arg_attrs;            /* MLIR's arg_attrs array, as text: "[{llvm.noalias}, {}]" */
+    char *metadata;             /* metadata entries without a field above, sorted: "agpr_count = 0 : i64" */
 } gpucompile_kernel;
 
 typedef struct gpucompile_object {
@@ -381,9 +392,23 @@ typedef struct gpucompile_object {
     double stage_ms[GPUCOMPILE_STAGE_COUNT];
     int from_cache;             /* 1 when it came from options.cache_dir */
     gpucompile_allocator allocator; /* the one that made it */
+    /* MLIR's object properties (owned; NULL: none): the dictionary's entries, sorted by name, as
+       MLIR text: "O = 3 : i32, section = \"__nv_fatbin\"". A compile writes O on ISA objects (what
+       a PTX JIT compiles at) and section when options.section is set, not MLIR's stage times
+       (LLVMIRToISATimeInMs, ...: the same input gives the same text; stage_ms has them);
+       entries read with an object (mlir-opt's stage times, ...) are kept as they are. */
+    char *properties;
 } gpucompile_object;
 
 GPUCOMPILE_API void gpucompile_object_free(gpucompile_object *obj);
+/* The text of one property's value ("3 : i32", "\"__nv_fatbin\"") into buf (snprintf-style);
+   0 when obj has no such property. */
+GPUCOMPILE_API size_t gpucompile_object_property(const gpucompile_object *obj, const char *key, char *buf, size_t size);
+/* Fills obj->kernels from the bytes themselves when it has none (an object that did not come
+   from gpucompile: mlir-opt's, clang's): the backend of obj->kind reads PTX .entry lines, cubin
+   entry functions and .nv.info, the hsaco's metadata note, AMDGPU assembly's .amdhsa_kernel.
+   GPUCOMPILE_OK also when nothing was found (bitcode; a compressed fatbin). */
+GPUCOMPILE_API gpucompile_result gpucompile_object_find_kernels(gpucompile_object *obj);
 /* An object as bytes and back (checksummed; host byte order, for one machine: the cache's and
    the isolated compiler's format). Serialized bytes are freed with gpucompile_free(allocator). */
 GPUCOMPILE_API gpucompile_result gpucompile_object_serialize(const gpucompile_object *obj,
@@ -431,6 +456,8 @@ struct gpucompile_backend {
     /* replaces the whole pipeline after the target check (serializeToObject) */
     gpucompile_result (*serialize)(gpucompile_job *job, LLVMModuleRef module);
     void *user_data;
+    /* kernel names and metadata from an object's own bytes (gpucompile_object_find_kernels) */
+    gpucompile_result (*find_kernels)(gpucompile_object *obj);
 };
 
 /* The backend registered for a kind (the backend headers register themselves when their
@@ -474,6 +501,9 @@ GPUCOMPILE_API gpucompile_result gpucompile_job_add_library(gpucompile_job *job,
 GPUCOMPILE_API int gpucompile_job_references(gpucompile_job *job, const char *prefix);
 /* Path of a tool from options->tools, or NULL. */
 GPUCOMPILE_API const char *gpucompile_job_tool_path(gpucompile_job *job, const char *name);
+/* options->tool_options split at white space into words (copies in buf): their count, -1 when
+   more than max or longer than size (logged as an error). */
+GPUCOMPILE_API int gpucompile_job_tool_options(gpucompile_job *job, char *buf, size_t size, const char **words, int max);
 /* A file the result depends on (a library, a tool): a cache entry is valid while it is unchanged.
    Linked libraries and tools run through gpucompile_job_run_tool are recorded automatically. */
 GPUCOMPILE_API void gpucompile_job_add_dependency(gpucompile_job *job, const char *path);
@@ -598,19 +628,38 @@ GPUCOMPILE_API gpucompile_result gpucompile_compile_binary_module(LLVMModuleRef 
     const gpucompile_target *const *targets, int num_targets, const gpucompile_options *options, int jobs,
     const char *name, gpucompile_binary **out);
 
-/* Text form. print is snprintf-style (returns the length needed). Targets spelled #nvvm.target /
-   #rocdl.target give MLIR's upstream form (mlir-opt parses it); kernel names go in
-   `properties = {kernels = [...]}`. The format keyword is left out for the spelling's default:
-   fatbin for upstream spellings (as MLIR does), bin for #gpu.nvptx / #gpu.amdgpu. The parser also
-   accepts one gpu.binary wrapped in `module ... { }` (mlir-opt's output), and verifies the result
-   as MLIR's parser does (errors name line:column). */
+/* Text form: MLIR's gpu.binary op with #gpu.object attributes. print is snprintf-style (returns
+   the length needed). Targets spelled #nvvm.target / #rocdl.target give MLIR's upstream form
+   (mlir-opt parses it). The format keyword is left out for the spelling's default: fatbin for
+   upstream spellings (as MLIR does), bin for #gpu.nvptx / #gpu.amdgpu. The name is printed bare
+   when MLIR reads it so ([A-Za-z_][A-Za-z0-9_$.]*), else quoted (@"saxpy-v2"). Each object:
+       #gpu.object<TARGET, properties = {O = 3 : i32, ...}, kernels = <[#gpu.kernel_metadata<"k",
+           !llvm.func<void (f32, ptr<1>)>, metadata = {sgpr_count = 10 : i64, ...}>]>, bin = "...">
+   properties as gpucompile_object.properties holds them; the kernel table as MLIR 20+ writes it
+   (sorted by name; a kernel of unknown type gets !llvm.func<void (...)>), metadata named as
+   MLIR's ROCDL target names it for AMDGPU (sgpr_count, vgpr_count, group_segment_fixed_size,
+   private_segment_fixed_size, wavefront_size, max_flat_workgroup_size, kernarg_segment_size),
+   and, MLIR having none for NVPTX, by the CUDA driver's attribute names (num_regs,
+   shared_size_bytes, local_size_bytes, max_threads_per_block); other metadata entries are kept in
+   gpucompile_kernel.metadata (an hsaco's also get the rest of what MLIR's ROCDL target reads from
+   the note: agpr_count, the spill counts, reqd_workgroup_size, workgroup_size_hint). Built with LLVM 19, whose MLIR has no kernel table, kernel names go
+   in the properties instead: properties = {kernels = ["k"]}; both forms are read everywhere.
+   The parser reads mlir-opt's output as it is: gpu.binary ops inside modules (nested too),
+   other operations (func.func, llvm.func, gpu.module, ...) skipped; it verifies each binary as
+   MLIR's parser does (errors name line:column). parse gives one binary: several in the text are
+   merged in text order (the first's name and handler); parse_all gives each: *out is an array
+   of *num binaries, freed with gpucompile_binary_free each and gpucompile_free(allocator, *out).
+   An object without kernels gets them from its bytes (gpucompile_object_find_kernels). */
 GPUCOMPILE_API size_t gpucompile_binary_print(const gpucompile_binary *binary, char *buf, size_t size);
 GPUCOMPILE_API gpucompile_result gpucompile_binary_parse(const char *text, size_t len, const gpucompile_allocator *allocator,
     const gpucompile_logger *logger, gpucompile_binary **out);
+GPUCOMPILE_API gpucompile_result gpucompile_binary_parse_all(const char *text, size_t len, const gpucompile_allocator *allocator,
+    const gpucompile_logger *logger, gpucompile_binary ***out, int *num);
 
 /* LLVM offload binary form (version 1, LLVM 19). Strings per entry: triple, arch,
-   gpucompile.target, gpucompile.format, gpucompile.binary (the name), gpucompile.handler and
-   gpucompile.kernels (newline-separated) when there are any. Image kind: cubin, fatbinary, PTX,
+   gpucompile.target, gpucompile.format, gpucompile.binary (the name), gpucompile.handler,
+   gpucompile.kernels (newline-separated names), gpucompile.kernel_table (MLIR's kernel table
+   text, <[...]>) and gpucompile.properties (the object's) when there are any. Image kind: cubin, fatbinary, PTX,
    bitcode, object (hsaco) or none (AMDGPU assembly); offload kind: CUDA for NVPTX, HIP for
    AMDGPU (LLVM 19's numbering: 2 and 3). The reader is bounds-checked
    (GPUCOMPILE_ERROR_INVALID_BINARY) and also reads entries without our strings (clang's). The
@@ -644,7 +693,8 @@ GPUCOMPILE_API gpucompile_result gpucompile_binary_select(const gpucompile_binar
 #include <stdbool.h> /* mgpuMemAlloc's bool, as MLIR declares it */
 /* MLIR's offloading handler (#gpu.select_object, and our run-time selection) for an
    LLVMModuleRef the caller owns: the binary goes in as an internal constant `<name>_bin_cst`
-   (align 8; PTX gets a NUL appended), is loaded once, lazily, by the first launch (two threads
+   (align 8; PTX gets a NUL appended; in the object's "section" property's section when it has
+   one, as MLIR places it), is loaded once, lazily, by the first launch (two threads
    launching first at the same time load it once: an atomic state word, the others wait) and
    unloaded at exit by a global destructor (llvm.global_dtors). Each kernel K gets
        void <name>_K_launch(intptr_t gridX, intptr_t gridY, intptr_t gridZ, intptr_t blockX,
@@ -655,8 +705,12 @@ GPUCOMPILE_API gpucompile_result gpucompile_binary_select(const gpucompile_binar
    synchronously (create a stream, launch, synchronize, destroy, as MLIR does). The code calls
    the mgpu* runtime ABI (MLIR's, declared below): it links with MLIR's runtime wrappers or with
    ours (GPUCOMPILE_NVPTX_RUNTIME / GPUCOMPILE_AMDGPU_RUNTIME, see the backend headers).
+   Host symbols are C identifiers: in <name> and K every character outside [A-Za-z0-9_] becomes
+   '_' and a leading digit gets a '_' before it (binary "saxpy-v2": saxpy_v2_K_launch); kernels
+   are still looked up by their real names. Two names that map to one symbol are refused.
    Handlers (binary->handler): DEFAULT and SELECT_INDEX / SELECT_TARGET embed one object's bytes,
-   as MLIR 19 does (PTX loads with mgpuModuleLoadJIT(data, O of the object's target), others with
+   as MLIR does (PTX loads with mgpuModuleLoadJIT(data, the object's O property, else the O of
+   its target), others with
    mgpuModuleLoad(data, size)). RUNTIME embeds the whole LLVM offload binary and loads it with
    gpucompile_runtime_load_offload_binary, which picks the object for the device present
    (gpucompile_binary_select) at run time: that needs our runtime and the core implementation in
@@ -824,6 +878,7 @@ GPUCOMPILE__PRIVATE int gpucompile__dlfn(void *lib, const char *name, void *fnpt
 #define GPUCOMPILE_FREE(p, u) ((void)(u), free(p))
 #endif
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h> /* getenv, qsort, bsearch (and malloc when no allocator macros are given) */
@@ -1989,6 +2044,17 @@ GPUCOMPILE__PRIVATE int gpucompile__rename(const char *from, const char *to) {
 #endif
 }
 
+/* A device, a pipe or a link (/dev/null, /dev/stdout) is written through, never renamed over. */
+GPUCOMPILE__PRIVATE int gpucompile__write_through(const char *path) {
+#if defined(_WIN32)
+    (void)path;
+    return 0;
+#else
+    struct stat st;
+    return lstat(path, &st) == 0 && !S_ISREG(st.st_mode);
+#endif
+}
+
 GPUCOMPILE_DEF gpucompile_result gpucompile_write_files(int n, const char *const *paths, const void *const *data,
                                                         const size_t *sizes, int *failed) {
     char (*tmp)[4096];
@@ -2004,6 +2070,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_write_files(int n, const char *const
         FILE *f;
         if (!paths[i]) continue;
         if (strcmp(paths[i], "-") == 0) { std = i; continue; }
+        if (gpucompile__write_through(paths[i])) continue; /* after the renames, below */
         if ((size_t)snprintf(prefix, sizeof prefix, "%s.tmp", paths[i]) >= sizeof prefix - 32) { errno = ENAMETOOLONG; bad = 1; break; }
         if (!(f = gpucompile__create_unique(prefix, NULL, tmp[i], sizeof tmp[i], 0666))) { tmp[i][0] = 0; bad = 1; break; }
         bad = sizes[i] && fwrite(data[i], 1, sizes[i], f) != sizes[i];
@@ -2014,6 +2081,14 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_write_files(int n, const char *const
         if (tmp[i][0] && gpucompile__rename(tmp[i], paths[i]) != 0) { bad = 1; at = i; }
     for (j = 0; j < n; j++)
         if (tmp[j][0]) gpucompile__untemp(tmp[j], !bad);
+    for (i = 0; i < n && !bad; i++) {
+        FILE *f;
+        if (!paths[i] || i == std || tmp[i][0]) continue;
+        if (!(f = fopen(paths[i], "wb"))) { bad = 1; at = i; break; }
+        bad = sizes[i] && fwrite(data[i], 1, sizes[i], f) != sizes[i];
+        bad |= fclose(f) != 0;
+        if (bad) at = i;
+    }
     if (!bad && std >= 0 && (fwrite(data[std], 1, sizes[std], stdout) != sizes[std] || fflush(stdout) != 0)) { bad = 1; at = std; }
     if (bad && failed) *failed = at;
     gpucompile_free(NULL, tmp);
@@ -2449,6 +2524,29 @@ GPUCOMPILE_DEF const char *gpucompile_job_tool_path(gpucompile_job *job, const c
     return NULL;
 }
 
+GPUCOMPILE_DEF int gpucompile_job_tool_options(gpucompile_job *job, char *buf, size_t size, const char **words, int max) {
+    const char *s = job->options->tool_options;
+    size_t at = 0;
+    int n = 0;
+    while (s && *s) {
+        size_t len = 0;
+        while (*s == ' ' || *s == '\t' || *s == '\n') s++;
+        while (s[len] && s[len] != ' ' && s[len] != '\t' && s[len] != '\n') len++;
+        if (!len) break;
+        if (n == max || at + len + 1 > size) {
+            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, NULL, "too many tool options: '%s'",
+                               job->options->tool_options);
+            return -1;
+        }
+        memcpy(buf + at, s, len);
+        buf[at + len] = 0;
+        words[n++] = buf + at;
+        at += len + 1;
+        s += len;
+    }
+    return n;
+}
+
 GPUCOMPILE_DEF void gpucompile_job_add_dependency(gpucompile_job *job, const char *path) {
     gpucompile__job *j = (gpucompile__job *)job;
     int i;
@@ -2624,7 +2722,7 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_key(gpucompile_job *job, const void *
     int i, num[4];
     size_t k;
     llvm_blake3_hasher_init(&h);
-    gpucompile__hash_str(&h, "gpucompile-cache-1 " GPUCOMPILE_VERSION_STRING " LLVM " LLVM_VERSION_STRING);
+    gpucompile__hash_str(&h, "gpucompile-cache-2 " GPUCOMPILE_VERSION_STRING " LLVM " LLVM_VERSION_STRING);
     gpucompile_target_print(t, text, sizeof text);
     gpucompile__hash_str(&h, text);
     num[0] = (int)job->format;
@@ -2634,6 +2732,8 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_key(gpucompile_job *job, const void *
     llvm_blake3_hasher_update(&h, num, sizeof num);
     gpucompile__hash_str(&h, o->toolkit_path);
     gpucompile__hash_str(&h, o->bin_method);
+    gpucompile__hash_str(&h, o->tool_options);
+    gpucompile__hash_str(&h, o->section);
     for (i = 0; i < o->num_link; i++) gpucompile__hash_str(&h, o->link[i]);
     for (i = 0; i < o->num_tools; i++) {
         gpucompile__hash_str(&h, o->tools[i].name);
@@ -2658,7 +2758,8 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_key(gpucompile_job *job, const void *
 /* An object as bytes (the cache's entries, the isolated compiler's answer): "GPUOBJ02", u64
    payload size, 32-byte blake3 of the payload, then the payload: dependencies (u32 count; each
    u32 length, path, u64 size, i64 mtime), target, triple, chip (u32 length + bytes each), u32
-   kind, u32 format, u64 size + bytes, kernels (u32 count; each u32 length, name, 10 x i32).
+   kind, u32 format, u64 size + bytes, kernels (u32 count; each u32 length, name, 10 x i32, then
+   type, arg_attrs, metadata), properties; the last four may be NULL (length 0xFFFFFFFF).
    Host byte order: such bytes stay on one machine. */
 #define GPUCOMPILE__OBJ_MAGIC "GPUOBJ02"
 
@@ -2667,6 +2768,11 @@ GPUCOMPILE__PRIVATE void gpucompile__put64(gpucompile__buf *b, uint64_t v) { gpu
 GPUCOMPILE__PRIVATE void gpucompile__put_str(gpucompile__buf *b, const char *s) {
     gpucompile__put32(b, s ? (uint32_t)strlen(s) : 0);
     if (s) gpucompile__buf_str(b, s);
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__put_opt(gpucompile__buf *b, const char *s) {
+    if (s) gpucompile__put_str(b, s);
+    else gpucompile__put32(b, 0xffffffffu);
 }
 
 typedef struct gpucompile__reader { const unsigned char *p, *end; int bad; } gpucompile__reader;
@@ -2696,6 +2802,15 @@ GPUCOMPILE__PRIVATE char *gpucompile__get_str(gpucompile__reader *r, const gpuco
     uint32_t n = gpucompile__get32(r);
     const unsigned char *p = gpucompile__take(r, n);
     return p ? gpucompile__strndup(a, (const char *)p, n) : NULL;
+}
+
+/* A string that may be NULL: 1 when read (*out NULL or the copy), 0 when torn or out of memory. */
+GPUCOMPILE__PRIVATE int gpucompile__get_opt(gpucompile__reader *r, const gpucompile_allocator *a, char **out) {
+    const unsigned char *p = r->p;
+    *out = NULL;
+    if (gpucompile__get32(r) == 0xffffffffu && !r->bad) return 1;
+    r->p = p;
+    return (*out = gpucompile__get_str(r, a)) != NULL;
 }
 
 GPUCOMPILE__PRIVATE int gpucompile__serialize(const gpucompile_object *o, char *const *deps, int num_deps, gpucompile__buf *b) {
@@ -2732,7 +2847,11 @@ GPUCOMPILE__PRIVATE int gpucompile__serialize(const gpucompile_object *o, char *
         v[9] = k->dynamic_shared;
         gpucompile__put_str(b, k->name);
         gpucompile__buf_add(b, v, sizeof v);
+        gpucompile__put_opt(b, k->type);
+        gpucompile__put_opt(b, k->arg_attrs);
+        gpucompile__put_opt(b, k->metadata);
     }
+    gpucompile__put_opt(b, o->properties);
     if (b->oom) return 0;
     payload = b->len - 48;
     memcpy(b->data + 8, &payload, 8);
@@ -2798,12 +2917,17 @@ GPUCOMPILE__PRIVATE int gpucompile__deserialize(const unsigned char *data, size_
         const unsigned char *f = gpucompile__take(&r, sizeof v);
         if (!name || !f) { gpucompile_free(a, name); return 0; }
         memcpy(v, f, sizeof v);
+        memset(k, 0, sizeof *k);
         k->name = name;
         o->num_kernels++;
         k->num_params = v[0]; k->registers = v[1]; k->shared_bytes = v[2]; k->max_threads = v[3];
         k->sgprs = v[4]; k->vgprs = v[5]; k->private_bytes = v[6]; k->wavefront_size = v[7]; k->kernarg_bytes = v[8];
         k->dynamic_shared = v[9];
+        if (!gpucompile__get_opt(&r, a, &k->type) || !gpucompile__get_opt(&r, a, &k->arg_attrs) ||
+            !gpucompile__get_opt(&r, a, &k->metadata))
+            return 0;
     }
+    if (!gpucompile__get_opt(&r, a, &o->properties)) return 0;
     return r.p == r.end;
 }
 
@@ -3620,6 +3744,77 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit(gpucompile_job *job) {
     return r;
 }
 
+/* An LLVM type in MLIR's LLVM dialect syntax as it appears inside !llvm.func<...> (f32, ptr<1>,
+   struct<(i32, f32)>, array<4 x i8>, vector<4xf32>); 0 for a type it has no spelling for here. */
+GPUCOMPILE__PRIVATE int gpucompile__mlir_type(gpucompile__buf *b, LLVMTypeRef t, int depth) {
+    unsigned i, n;
+    if (depth > 16) return 0;
+    switch (LLVMGetTypeKind(t)) {
+    case LLVMVoidTypeKind: gpucompile__buf_str(b, "void"); return 1;
+    case LLVMHalfTypeKind: gpucompile__buf_str(b, "f16"); return 1;
+    case LLVMBFloatTypeKind: gpucompile__buf_str(b, "bf16"); return 1;
+    case LLVMFloatTypeKind: gpucompile__buf_str(b, "f32"); return 1;
+    case LLVMDoubleTypeKind: gpucompile__buf_str(b, "f64"); return 1;
+    case LLVMFP128TypeKind: gpucompile__buf_str(b, "f128"); return 1;
+    case LLVMX86_FP80TypeKind: gpucompile__buf_str(b, "f80"); return 1;
+    case LLVMIntegerTypeKind: gpucompile__buf_printf(b, "i%u", LLVMGetIntTypeWidth(t)); return 1;
+    case LLVMPointerTypeKind:
+        if (LLVMGetPointerAddressSpace(t)) gpucompile__buf_printf(b, "ptr<%u>", LLVMGetPointerAddressSpace(t));
+        else gpucompile__buf_str(b, "ptr");
+        return 1;
+    case LLVMVectorTypeKind:
+        if (LLVMGetTypeKind(LLVMGetElementType(t)) == LLVMPointerTypeKind) gpucompile__buf_printf(b, "vec<%u x ", LLVMGetVectorSize(t));
+        else gpucompile__buf_printf(b, "vector<%ux", LLVMGetVectorSize(t));
+        if (!gpucompile__mlir_type(b, LLVMGetElementType(t), depth + 1)) return 0;
+        gpucompile__buf_str(b, ">");
+        return 1;
+    case LLVMArrayTypeKind:
+        gpucompile__buf_printf(b, "array<%llu x ", (unsigned long long)LLVMGetArrayLength2(t));
+        if (!gpucompile__mlir_type(b, LLVMGetElementType(t), depth + 1)) return 0;
+        gpucompile__buf_str(b, ">");
+        return 1;
+    case LLVMStructTypeKind:
+        if (LLVMGetStructName(t) || LLVMIsOpaqueStruct(t)) return 0; /* identified structs: by name in MLIR, skipped */
+        gpucompile__buf_str(b, LLVMIsPackedStruct(t) ? "struct<packed (" : "struct<(");
+        for (i = 0, n = LLVMCountStructElementTypes(t); i < n; i++) {
+            if (i) gpucompile__buf_str(b, ", ");
+            if (!gpucompile__mlir_type(b, LLVMStructGetTypeAtIndex(t, i), depth + 1)) return 0;
+        }
+        gpucompile__buf_str(b, ")>");
+        return 1;
+    default: return 0;
+    }
+}
+
+/* A kernel's function type as MLIR writes it in #gpu.kernel_metadata; NULL where a parameter
+   has no spelling (or out of memory). */
+GPUCOMPILE__PRIVATE char *gpucompile__kernel_type(gpucompile_job *job, LLVMValueRef fn) {
+    LLVMTypeRef ft = LLVMGlobalGetValueType(fn), params[64];
+    unsigned i, n = LLVMCountParamTypes(ft);
+    gpucompile__buf b;
+    int ok = n <= 64 && !LLVMIsFunctionVarArg(ft);
+    char *out = NULL;
+    memset(&b, 0, sizeof b);
+    b.a = &job->options->allocator;
+    gpucompile__buf_str(&b, "!llvm.func<");
+    ok = ok && gpucompile__mlir_type(&b, LLVMGetReturnType(ft), 0);
+    gpucompile__buf_str(&b, " (");
+    if (ok) LLVMGetParamTypes(ft, params);
+    for (i = 0; ok && i < n; i++) {
+        if (i) gpucompile__buf_str(&b, ", ");
+        ok = gpucompile__mlir_type(&b, params[i], 0);
+    }
+    gpucompile__buf_str(&b, ")>");
+    if (ok && !b.oom) out = gpucompile_job_strdup(job, b.data);
+    gpucompile_job_free(job, b.data);
+    return out;
+}
+
+GPUCOMPILE__PRIVATE int gpucompile__kernel_cmp(const void *a, const void *b) {
+    return strcmp(((const gpucompile_kernel *)a)->name, ((const gpucompile_kernel *)b)->name);
+}
+
+/* Kernels in name order, as MLIR's #gpu.kernel_table keeps them. */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__collect_kernels(gpucompile_job *job) {
     gpucompile_object *o = job->object;
     LLVMValueRef fn;
@@ -3639,7 +3834,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__collect_kernels(gpucompile_job
         k->num_params = (int)LLVMCountParams(fn);
         k->registers = k->shared_bytes = k->max_threads = k->sgprs = k->vgprs = -1;
         k->private_bytes = k->wavefront_size = k->kernarg_bytes = k->dynamic_shared = -1;
+        k->type = gpucompile__kernel_type(job, fn);
     }
+    qsort(o->kernels, (size_t)o->num_kernels, sizeof *o->kernels, gpucompile__kernel_cmp);
     return GPUCOMPILE_OK;
 }
 
@@ -3761,8 +3958,14 @@ GPUCOMPILE_DEF void gpucompile_object_free(gpucompile_object *obj) {
     int i;
     if (!obj) return;
     a = obj->allocator;
-    for (i = 0; i < obj->num_kernels; i++) gpucompile_free(&a, obj->kernels[i].name);
+    for (i = 0; i < obj->num_kernels; i++) {
+        gpucompile_free(&a, obj->kernels[i].name);
+        gpucompile_free(&a, obj->kernels[i].type);
+        gpucompile_free(&a, obj->kernels[i].arg_attrs);
+        gpucompile_free(&a, obj->kernels[i].metadata);
+    }
     gpucompile_free(&a, obj->kernels);
+    gpucompile_free(&a, obj->properties);
     gpucompile_free(&a, obj->target);
     gpucompile_free(&a, obj->triple);
     gpucompile_free(&a, obj->chip);
@@ -3847,6 +4050,8 @@ GPUCOMPILE__PRIVATE int gpucompile__request(gpucompile_job *job, const void *dat
     gpucompile__put32(b, (uint32_t)job->format);
     gpucompile__put_str(b, o->toolkit_path);
     gpucompile__put_str(b, o->bin_method);
+    gpucompile__put_str(b, o->section);
+    gpucompile__put_str(b, o->tool_options);
     gpucompile__put32(b, (uint32_t)o->debug);
     gpucompile__put32(b, (uint32_t)o->remarks);
     gpucompile__put_f64(b, o->tool_timeout_s);
@@ -4147,6 +4352,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_pooled(gpucompile_job 
 }
 #endif
 
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_compile_properties(gpucompile_object *o, int O, const char *section);
+
 /* The one entry point behind the three compile functions: exactly one of module / data. */
 /* serial (a worker's): also the object as bytes, with the files it used. */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, const void *data, size_t size, const char *name,
@@ -4224,6 +4431,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, 
         o->chip = gpucompile_job_strdup(job, gpucompile_target_chip(target));
         o->format = job->format;
         if (!o->target || !o->triple || !o->chip) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+        else if (gpucompile__bin_compile_properties(o, target->O, j.opts.section) != GPUCOMPILE_OK) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
         else if (serial && !gpucompile__serialize(o, j.deps, j.num_deps, serial)) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
         else { *out = o; job->object = NULL; }
     }
@@ -4306,6 +4514,8 @@ GPUCOMPILE__PRIVATE void gpucompile__work(const unsigned char *data, size_t size
     o.format = (gpucompile_format)gpucompile__get32(&rd);
     o.toolkit_path = gpucompile__get_str(&rd, NULL);
     o.bin_method = gpucompile__get_str(&rd, NULL);
+    o.section = gpucompile__get_str(&rd, NULL);
+    o.tool_options = gpucompile__get_str(&rd, NULL);
     o.debug = (int)gpucompile__get32(&rd);
     o.remarks = (int)gpucompile__get32(&rd);
     o.tool_timeout_s = gpucompile__get_f64(&rd);
@@ -4323,6 +4533,8 @@ GPUCOMPILE__PRIVATE void gpucompile__work(const unsigned char *data, size_t size
     input = gpucompile__take(&rd, n);
     if (o.toolkit_path && !*o.toolkit_path) { gpucompile_free(NULL, (void *)o.toolkit_path); o.toolkit_path = NULL; }
     if (o.bin_method && !*o.bin_method) { gpucompile_free(NULL, (void *)o.bin_method); o.bin_method = NULL; }
+    if (o.section && !*o.section) { gpucompile_free(NULL, (void *)o.section); o.section = NULL; }
+    if (o.tool_options && !*o.tool_options) { gpucompile_free(NULL, (void *)o.tool_options); o.tool_options = NULL; }
     o.link = links;
     o.num_link = (int)nl;
     o.tools = tools;
@@ -4353,6 +4565,8 @@ GPUCOMPILE__PRIVATE void gpucompile__work(const unsigned char *data, size_t size
     gpucompile_free(NULL, name);
     gpucompile_free(NULL, (void *)o.toolkit_path);
     gpucompile_free(NULL, (void *)o.bin_method);
+    gpucompile_free(NULL, (void *)o.section);
+    gpucompile_free(NULL, (void *)o.tool_options);
     gpucompile_free(NULL, log.data);
     gpucompile_free(NULL, serial.data);
 }
@@ -4578,6 +4792,14 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_add_kernel(gpucompile_obje
 GPUCOMPILE_DEF gpucompile_result gpucompile_object_add_kernel(gpucompile_object *obj, const char *name) {
     if (!obj || !name) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     return gpucompile__bin_add_kernel(obj, name, strlen(name));
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_object_find_kernels(gpucompile_object *obj) {
+    const gpucompile_backend *be;
+    if (!obj) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    if (obj->num_kernels) return GPUCOMPILE_OK;
+    be = gpucompile_find_backend(obj->kind);
+    return be && be->find_kernels ? be->find_kernels(obj) : GPUCOMPILE_OK;
 }
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_binary_create(const char *name, const gpucompile_allocator *allocator,
@@ -4899,13 +5121,14 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_string(gpucompile__buf *b, const char *
     gpucompile__buf_add(b, "\"", 1);
 }
 
-/* Symbol names also take '-', unlike the target's dictionary keys. */
+/* The reader's words also take '-' (a symbol name written bare by older gpucompile versions); the
+   printer writes a symbol bare only when MLIR would read it so: [A-Za-z_][A-Za-z0-9_$.]*. */
 GPUCOMPILE__PRIVATE int gpucompile__bin_id_char(int c) { return gpucompile__is_id_char(c) || c == '-'; }
 
 GPUCOMPILE__PRIVATE void gpucompile__bin_symbol(gpucompile__buf *b, const char *name) {
     const char *p = name;
     int bare = gpucompile__is_id_start((unsigned char)*p);
-    for (; bare && *p; p++) bare = gpucompile__bin_id_char((unsigned char)*p);
+    for (; bare && *p; p++) bare = gpucompile__is_id_char((unsigned char)*p);
     gpucompile__buf_add(b, "@", 1);
     if (bare) gpucompile__buf_str(b, name);
     else gpucompile__bin_string(b, name, strlen(name));
@@ -4934,53 +5157,23 @@ GPUCOMPILE__PRIVATE gpucompile_format gpucompile__bin_default_format(const char 
     return gpucompile__bin_upstream(target) ? GPUCOMPILE_FORMAT_FATBIN : GPUCOMPILE_FORMAT_BIN;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile__bin_print_object(gpucompile__buf *b, const gpucompile_object *o) {
-    gpucompile_format f = o->format ? o->format : GPUCOMPILE_FORMAT_BIN;
-    int k;
-    gpucompile__buf_printf(b, "#gpu.object<%s, ", o->target);
-    if (o->num_kernels > 0) {
-        gpucompile__buf_str(b, "properties = {kernels = [");
-        for (k = 0; k < o->num_kernels; k++) {
-            if (k) gpucompile__buf_str(b, ", ");
-            gpucompile__bin_string(b, o->kernels[k].name, strlen(o->kernels[k].name));
-        }
-        gpucompile__buf_str(b, "]}, ");
-    }
-    if (f != gpucompile__bin_default_format(o->target)) gpucompile__buf_printf(b, "%s = ", gpucompile__bin_keyword(f));
-    gpucompile__bin_string(b, (const char *)o->data, o->size);
-    gpucompile__buf_str(b, ">");
-}
+/* The kernel fields that #gpu.kernel_metadata's metadata dictionary carries, by the names MLIR's
+   ROCDL target gives them (the hsaco note's keys without the dot) and, NVPTX having none in
+   MLIR, by the CUDA driver's function attribute names (CU_FUNC_ATTRIBUTE_NUM_REGS -> num_regs). */
+typedef struct gpucompile__bin_field { const char *amdgpu, *nvptx; size_t offset; } gpucompile__bin_field;
+static const gpucompile__bin_field gpucompile__bin_fields[] = {
+    {NULL, "num_regs", offsetof(gpucompile_kernel, registers)},
+    {"group_segment_fixed_size", "shared_size_bytes", offsetof(gpucompile_kernel, shared_bytes)},
+    {"private_segment_fixed_size", "local_size_bytes", offsetof(gpucompile_kernel, private_bytes)},
+    {"max_flat_workgroup_size", "max_threads_per_block", offsetof(gpucompile_kernel, max_threads)},
+    {"sgpr_count", NULL, offsetof(gpucompile_kernel, sgprs)},
+    {"vgpr_count", NULL, offsetof(gpucompile_kernel, vgprs)},
+    {"wavefront_size", NULL, offsetof(gpucompile_kernel, wavefront_size)},
+    {"kernarg_segment_size", NULL, offsetof(gpucompile_kernel, kernarg_bytes)},
+};
 
-GPUCOMPILE_DEF size_t gpucompile_binary_print(const gpucompile_binary *binary, char *buf, size_t size) {
-    gpucompile__buf b;
-    size_t n;
-    int i;
-    if (!binary) { if (buf && size) buf[0] = 0; return 0; }
-    memset(&b, 0, sizeof b);
-    b.a = &binary->allocator;
-    gpucompile__buf_str(&b, "gpu.binary ");
-    gpucompile__bin_symbol(&b, binary->name ? binary->name : "");
-    gpucompile__buf_str(&b, " ");
-    if (binary->handler.kind != GPUCOMPILE_HANDLER_DEFAULT) {
-        gpucompile__buf_str(&b, "<");
-        gpucompile__bin_print_handler(&b, &binary->handler);
-        gpucompile__buf_str(&b, "> ");
-    }
-    gpucompile__buf_str(&b, "[");
-    for (i = 0; i < binary->num_objects; i++) {
-        if (i) gpucompile__buf_str(&b, ", ");
-        if (binary->objects[i]) gpucompile__bin_print_object(&b, binary->objects[i]);
-    }
-    gpucompile__buf_str(&b, "]");
-    if (b.oom) { gpucompile_free(b.a, b.data); if (buf && size) buf[0] = 0; return 0; }
-    n = b.len;
-    if (buf && size) {
-        size_t m = n < size - 1 ? n : size - 1;
-        memcpy(buf, b.data, m);
-        buf[m] = 0;
-    }
-    gpucompile_free(b.a, b.data);
-    return n;
+GPUCOMPILE__PRIVATE const char *gpucompile__bin_field_name(const gpucompile__bin_field *f, gpucompile_target_kind kind) {
+    return kind == GPUCOMPILE_TARGET_AMDGPU ? f->amdgpu : kind == GPUCOMPILE_TARGET_NVPTX ? f->nvptx : NULL;
 }
 
 /* The parser: a cursor over the text, errors as line:column. */
@@ -5059,7 +5252,8 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_hex(int c) {
     return -1;
 }
 
-/* A string literal with MLIR's escapes (\\ \" \n \t \XX), unescaped into out (NUL-terminated). */
+/* A string literal with MLIR's escapes (\\ \" \n \t \XX), unescaped into out (NUL-terminated;
+   out NULL: only skipped). */
 GPUCOMPILE__PRIVATE int gpucompile__bin_pstring(gpucompile__bin_p *p, gpucompile__buf *out) {
     size_t start;
     if (gpucompile__bin_peek(p) != '"') return gpucompile__bin_err(p, p->pos, "expected a string literal");
@@ -5082,9 +5276,10 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pstring(gpucompile__bin_p *p, gpucompile
                 v = (unsigned char)(h1 * 16 + h2);
                 p->pos += 2;
             } else return gpucompile__bin_err(p, p->pos - 1, "unknown escape in string literal");
-            gpucompile__buf_add(out, &v, 1);
-        } else gpucompile__buf_add(out, &c, 1);
+            if (out) gpucompile__buf_add(out, &v, 1);
+        } else if (out) gpucompile__buf_add(out, &c, 1);
     }
+    if (!out) return 1;
     gpucompile__buf_add(out, NULL, 0);
     if (out->oom) return gpucompile__bin_err(p, start, "out of memory");
     return 1;
@@ -5161,61 +5356,423 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_phandler(gpucompile__bin_p *p, gpucompil
     return 1;
 }
 
-/* Skips one attribute value inside a dictionary (up to ',' or '}' at depth 0). */
+/* Skips one attribute value or type: up to ',' or a closing bracket at depth 0 ("->" is no
+   bracket); strings skipped. */
 GPUCOMPILE__PRIVATE int gpucompile__bin_skip_value(gpucompile__bin_p *p) {
     int depth = 0;
     while (p->pos < p->n) {
         char c = p->s[p->pos];
         if (c == '"') {
-            gpucompile__buf tmp;
-            memset(&tmp, 0, sizeof tmp);
-            tmp.a = p->a;
-            if (!gpucompile__bin_pstring(p, &tmp)) { gpucompile_free(p->a, tmp.data); return 0; }
-            gpucompile_free(p->a, tmp.data);
+            if (!gpucompile__bin_pstring(p, NULL)) return 0;
             continue;
         }
-        if (depth == 0 && (c == ',' || c == '}')) return 1;
+        if (c == '-' && p->pos + 1 < p->n && p->s[p->pos + 1] == '>') { p->pos += 2; continue; }
+        if (depth == 0 && (c == ',' || c == '}' || c == ']' || c == '>' || c == ')')) return 1;
         if (c == '[' || c == '{' || c == '(' || c == '<') depth++;
         if (c == ']' || c == '}' || c == ')' || c == '>') depth--;
         p->pos++;
     }
-    return gpucompile__bin_err(p, p->pos, "unterminated dictionary");
+    return depth == 0 || gpucompile__bin_err(p, p->pos, "unterminated attribute value");
 }
 
-/* properties = {kernels = ["a", ...], other = ...}: kernel names kept, the rest ignored. */
-GPUCOMPILE__PRIVATE int gpucompile__bin_pprops(gpucompile__bin_p *p, gpucompile_object *o) {
-    if (!gpucompile__bin_expect(p, '{', "to open the properties")) return 0;
-    if (gpucompile__bin_eat(p, '}')) return 1;
+/* ---- dictionaries: entries kept as text, in MLIR's order (by name) ---- */
+typedef struct gpucompile__bin_ent { const char *k, *v; size_t kn, vn; } gpucompile__bin_ent; /* vn 0: a unit entry */
+
+GPUCOMPILE__PRIVATE int gpucompile__bin_ent_cmp(const void *a, const void *b) {
+    const gpucompile__bin_ent *x = (const gpucompile__bin_ent *)a, *y = (const gpucompile__bin_ent *)b;
+    const char *xs = x->k, *ys = y->k;
+    size_t xn = x->kn, yn = y->kn;
+    int c;
+    if (xn >= 2 && *xs == '"') { xs++; xn -= 2; } /* a quoted name orders by its characters */
+    if (yn >= 2 && *ys == '"') { ys++; yn -= 2; }
+    c = memcmp(xs, ys, xn < yn ? xn : yn);
+    return c ? c : (xn > yn) - (xn < yn);
+}
+
+/* Entries `key [= value], ...` up to close (eaten) or, close 0, the end of the text; appended to
+   list (a buffer of gpucompile__bin_ent pointing into the text). */
+GPUCOMPILE__PRIVATE int gpucompile__bin_pentries(gpucompile__bin_p *p, gpucompile__buf *list, int close) {
+    if (close ? gpucompile__bin_eat(p, (char)close) : gpucompile__bin_peek(p) < 0) return 1;
     for (;;) {
-        size_t n = gpucompile__bin_word(p), key = p->pos;
-        if (!n) return gpucompile__bin_err(p, p->pos, "expected a property name");
-        p->pos += n;
-        if (!gpucompile__bin_expect(p, '=', "after the property name")) return 0;
-        if (n == 7 && strncmp(p->s + key, "kernels", 7) == 0) {
-            if (!gpucompile__bin_expect(p, '[', "to open the kernel names")) return 0;
-            if (!gpucompile__bin_eat(p, ']')) {
-                for (;;) {
-                    gpucompile__buf name;
-                    gpucompile_result r;
-                    memset(&name, 0, sizeof name);
-                    name.a = p->a;
-                    if (!gpucompile__bin_pstring(p, &name)) { gpucompile_free(p->a, name.data); return 0; }
-                    r = gpucompile__bin_add_kernel(o, name.data, name.len);
-                    gpucompile_free(p->a, name.data);
-                    if (r != GPUCOMPILE_OK) return gpucompile__bin_err(p, p->pos, "out of memory");
-                    if (gpucompile__bin_eat(p, ']')) break;
-                    if (!gpucompile__bin_expect(p, ',', "or ']' between kernel names")) return 0;
-                }
-            }
-        } else if (!gpucompile__bin_skip_value(p)) return 0;
-        if (gpucompile__bin_eat(p, '}')) return 1;
-        if (!gpucompile__bin_expect(p, ',', "or '}' between properties")) return 0;
+        gpucompile__bin_ent e;
+        size_t at;
+        memset(&e, 0, sizeof e);
+        gpucompile__bin_peek(p);
+        at = p->pos;
+        if (p->pos < p->n && p->s[p->pos] == '"') {
+            if (!gpucompile__bin_pstring(p, NULL)) return 0;
+        } else if (!(p->pos += gpucompile__bin_word(p), p->pos - at)) {
+            return gpucompile__bin_err(p, p->pos, "expected an attribute name in the dictionary");
+        }
+        e.k = p->s + at;
+        e.kn = p->pos - at;
+        if (gpucompile__bin_eat(p, '=')) {
+            gpucompile__bin_peek(p);
+            at = p->pos;
+            if (!gpucompile__bin_skip_value(p)) return 0;
+            e.v = p->s + at;
+            for (e.vn = p->pos - at; e.vn && (e.v[e.vn - 1] == ' ' || e.v[e.vn - 1] == '\n' || e.v[e.vn - 1] == '\t'); e.vn--) {}
+            if (!e.vn) return gpucompile__bin_err(p, at, "expected an attribute value");
+        }
+        gpucompile__buf_add(list, &e, sizeof e);
+        if (list->oom) return gpucompile__bin_err(p, at, "out of memory");
+        if (close ? gpucompile__bin_eat(p, (char)close) : gpucompile__bin_peek(p) < 0) return 1;
+        if (!gpucompile__bin_expect(p, ',', close ? "or '}' between dictionary entries" : "between dictionary entries")) return 0;
     }
 }
 
-/* #gpu.object<TARGET, [properties = {...},] [KEYWORD =] "bytes"> */
+/* Sorted entries as "k = v, ..." into out. */
+GPUCOMPILE__PRIVATE void gpucompile__bin_put_entries(gpucompile__buf *out, gpucompile__buf *list) {
+    gpucompile__bin_ent *e = (gpucompile__bin_ent *)list->data;
+    size_t n = list->len / sizeof *e, i;
+    if (n) qsort(e, n, sizeof *e, gpucompile__bin_ent_cmp);
+    for (i = 0; i < n; i++) {
+        if (i) gpucompile__buf_str(out, ", ");
+        gpucompile__buf_add(out, e[i].k, e[i].kn);
+        if (e[i].vn) { gpucompile__buf_str(out, " = "); gpucompile__buf_add(out, e[i].v, e[i].vn); }
+    }
+}
+
+/* Entries text (ours: valid) printed sorted into out. */
+GPUCOMPILE__PRIVATE void gpucompile__bin_put_sorted(gpucompile__buf *out, const char *text, size_t n) {
+    gpucompile__bin_p q;
+    gpucompile__buf list;
+    memset(&q, 0, sizeof q);
+    memset(&list, 0, sizeof list);
+    q.s = text;
+    q.n = n;
+    q.a = list.a = out->a;
+    if (gpucompile__bin_pentries(&q, &list, 0)) gpucompile__bin_put_entries(out, &list);
+    else gpucompile__buf_add(out, text, n);
+    if (list.oom) out->oom = 1;
+    gpucompile_free(list.a, list.data);
+}
+
+/* The list's entries joined and sorted, allocated (NULL: none, or *oom set). */
+GPUCOMPILE__PRIVATE char *gpucompile__bin_join_entries(gpucompile__buf *list, const gpucompile_allocator *a, int *oom) {
+    gpucompile__buf out;
+    if (!list->len) return NULL;
+    memset(&out, 0, sizeof out);
+    out.a = a;
+    gpucompile__bin_put_entries(&out, list);
+    if (out.oom) { gpucompile_free(a, out.data); *oom = 1; return NULL; }
+    return out.data;
+}
+
+/* An integer attribute "N", "N : i64" or "N : i32" that fits an int >= 0; -1 otherwise. */
+GPUCOMPILE__PRIVATE int gpucompile__bin_int_value(const char *v, size_t n) {
+    char buf[48], *end;
+    long long x;
+    if (n == 0 || n >= sizeof buf) return -1;
+    memcpy(buf, v, n);
+    buf[n] = 0;
+    x = strtoll(buf, &end, 10);
+    if (end == buf || x < 0 || x > INT_MAX) return -1;
+    while (*end == ' ') end++;
+    if (*end && strcmp(end, ": i64") != 0 && strcmp(end, ": i32") != 0) return -1;
+    return (int)x;
+}
+
+GPUCOMPILE_DEF size_t gpucompile_object_property(const gpucompile_object *obj, const char *key, char *buf, size_t size) {
+    gpucompile__bin_p q;
+    gpucompile__buf list;
+    size_t i, n = 0, found = 0;
+    if (buf && size) buf[0] = 0;
+    if (!obj || !key || !obj->properties) return 0;
+    memset(&q, 0, sizeof q);
+    memset(&list, 0, sizeof list);
+    q.s = obj->properties;
+    q.n = strlen(obj->properties);
+    list.a = &obj->allocator;
+    if (gpucompile__bin_pentries(&q, &list, 0))
+        for (i = 0; i < list.len / sizeof(gpucompile__bin_ent) && !found; i++) {
+            const gpucompile__bin_ent *e = (const gpucompile__bin_ent *)list.data + i;
+            if (e->vn && e->kn == strlen(key) && strncmp(e->k, key, e->kn) == 0) {
+                found = 1;
+                n = e->vn;
+                if (buf && size) {
+                    size_t m = n < size - 1 ? n : size - 1;
+                    memcpy(buf, e->v, m);
+                    buf[m] = 0;
+                }
+            }
+        }
+    gpucompile_free(list.a, list.data);
+    return n;
+}
+
+/* What a compile records (MLIR's NVVM target writes these): O on ISA objects, the section. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_compile_properties(gpucompile_object *o, int O, const char *section) {
+    gpucompile__buf b;
+    memset(&b, 0, sizeof b);
+    b.a = &o->allocator;
+    if (o->format == GPUCOMPILE_FORMAT_ISA) gpucompile__buf_printf(&b, "O = %d : i32", O);
+    if (section) {
+        if (b.len) gpucompile__buf_str(&b, ", ");
+        gpucompile__buf_str(&b, "section = ");
+        gpucompile__bin_string(&b, section, strlen(section));
+    }
+    if (b.oom) { gpucompile_free(b.a, b.data); return GPUCOMPILE_ERROR_OUT_OF_MEMORY; }
+    gpucompile_free(&o->allocator, o->properties);
+    o->properties = b.data; /* NULL when empty */
+    return GPUCOMPILE_OK;
+}
+
+/* ---- printing ---- */
+GPUCOMPILE__PRIVATE void gpucompile__bin_print_kernel(gpucompile__buf *b, const gpucompile_object *o, const gpucompile_kernel *k) {
+    gpucompile__buf md;
+    size_t f;
+    memset(&md, 0, sizeof md);
+    md.a = b->a;
+    gpucompile__buf_str(b, "#gpu.kernel_metadata<");
+    gpucompile__bin_string(b, k->name, strlen(k->name));
+    gpucompile__buf_printf(b, ", %s", k->type ? k->type : "!llvm.func<void (...)>"); /* unknown: any arguments */
+    if (k->arg_attrs) gpucompile__buf_printf(b, ", arg_attrs = %s", k->arg_attrs);
+    for (f = 0; f < sizeof gpucompile__bin_fields / sizeof gpucompile__bin_fields[0]; f++) {
+        const char *name = gpucompile__bin_field_name(&gpucompile__bin_fields[f], o->kind);
+        int v = *(const int *)(const void *)((const char *)k + gpucompile__bin_fields[f].offset);
+        if (name && v >= 0) gpucompile__buf_printf(&md, "%s%s = %d : i64", md.len ? ", " : "", name, v);
+    }
+    if (k->metadata && *k->metadata) gpucompile__buf_printf(&md, "%s%s", md.len ? ", " : "", k->metadata);
+    if (md.len) {
+        gpucompile__buf_str(b, ", metadata = {");
+        gpucompile__bin_put_sorted(b, md.data, md.len);
+        gpucompile__buf_str(b, "}");
+    }
+    if (md.oom) b->oom = 1;
+    gpucompile_free(md.a, md.data);
+    gpucompile__buf_str(b, ">");
+}
+
+GPUCOMPILE__PRIVATE int gpucompile__bin_kernel_ptr_cmp(const void *a, const void *b) {
+    return strcmp((*(const gpucompile_kernel *const *)a)->name, (*(const gpucompile_kernel *const *)b)->name);
+}
+
+/* <[#gpu.kernel_metadata<...>, ...]>, in name order as MLIR keeps the table. */
+GPUCOMPILE__PRIVATE void gpucompile__bin_print_table(gpucompile__buf *b, const gpucompile_object *o) {
+    const gpucompile_kernel **k = (const gpucompile_kernel **)gpucompile__alloc(b->a, (size_t)o->num_kernels * sizeof *k + 1);
+    int i;
+    if (!k) { b->oom = 1; return; }
+    for (i = 0; i < o->num_kernels; i++) k[i] = &o->kernels[i];
+    qsort((void *)k, (size_t)o->num_kernels, sizeof *k, gpucompile__bin_kernel_ptr_cmp);
+    gpucompile__buf_str(b, "<[");
+    for (i = 0; i < o->num_kernels; i++) {
+        if (i) gpucompile__buf_str(b, ", ");
+        gpucompile__bin_print_kernel(b, o, k[i]);
+    }
+    gpucompile__buf_str(b, "]>");
+    gpucompile_free(b->a, (void *)k);
+}
+
+/* #gpu.object<TARGET, [properties = {...},] [kernels = <[...]>,] [FORMAT =] "bytes">. The kernel
+   table is MLIR's since LLVM 20; with LLVM 19 (whose MLIR has none) kernel names go in the
+   properties as kernels = ["a", ...]. */
+GPUCOMPILE__PRIVATE void gpucompile__bin_print_object(gpucompile__buf *b, const gpucompile_object *o) {
+    gpucompile_format f = o->format ? o->format : GPUCOMPILE_FORMAT_BIN;
+    gpucompile__buf props;
+#if LLVM_VERSION_MAJOR < 20
+    int k;
+#endif
+    memset(&props, 0, sizeof props);
+    props.a = b->a;
+    gpucompile__buf_printf(b, "#gpu.object<%s, ", o->target);
+    if (o->properties) gpucompile__buf_str(&props, o->properties);
+#if LLVM_VERSION_MAJOR < 20
+    for (k = 0; k < o->num_kernels; k++) {
+        gpucompile__buf_str(&props, k ? ", " : props.len ? ", kernels = [" : "kernels = [");
+        gpucompile__bin_string(&props, o->kernels[k].name, strlen(o->kernels[k].name));
+    }
+    if (o->num_kernels) gpucompile__buf_str(&props, "]");
+#endif
+    if (props.len) {
+        gpucompile__buf_str(b, "properties = {");
+        gpucompile__bin_put_sorted(b, props.data, props.len);
+        gpucompile__buf_str(b, "}, ");
+    }
+    if (props.oom) b->oom = 1;
+    gpucompile_free(props.a, props.data);
+#if LLVM_VERSION_MAJOR >= 20
+    if (o->num_kernels) {
+        gpucompile__buf_str(b, "kernels = ");
+        gpucompile__bin_print_table(b, o);
+        gpucompile__buf_str(b, ", ");
+    }
+#endif
+    if (f != gpucompile__bin_default_format(o->target)) gpucompile__buf_printf(b, "%s = ", gpucompile__bin_keyword(f));
+    gpucompile__bin_string(b, (const char *)o->data, o->size);
+    gpucompile__buf_str(b, ">");
+}
+
+GPUCOMPILE_DEF size_t gpucompile_binary_print(const gpucompile_binary *binary, char *buf, size_t size) {
+    gpucompile__buf b;
+    size_t n;
+    int i;
+    if (!binary) { if (buf && size) buf[0] = 0; return 0; }
+    memset(&b, 0, sizeof b);
+    b.a = &binary->allocator;
+    gpucompile__buf_str(&b, "gpu.binary ");
+    gpucompile__bin_symbol(&b, binary->name ? binary->name : "");
+    gpucompile__buf_str(&b, " ");
+    if (binary->handler.kind != GPUCOMPILE_HANDLER_DEFAULT) {
+        gpucompile__buf_str(&b, "<");
+        gpucompile__bin_print_handler(&b, &binary->handler);
+        gpucompile__buf_str(&b, "> ");
+    }
+    gpucompile__buf_str(&b, "[");
+    for (i = 0; i < binary->num_objects; i++) {
+        if (i) gpucompile__buf_str(&b, ", ");
+        if (binary->objects[i]) gpucompile__bin_print_object(&b, binary->objects[i]);
+    }
+    gpucompile__buf_str(&b, "]");
+    if (b.oom) { gpucompile_free(b.a, b.data); if (buf && size) buf[0] = 0; return 0; }
+    n = b.len;
+    if (buf && size) {
+        size_t m = n < size - 1 ? n : size - 1;
+        memcpy(buf, b.data, m);
+        buf[m] = 0;
+    }
+    gpucompile_free(b.a, b.data);
+    return n;
+}
+
+/* ---- reading ---- */
+/* The parameter count of an MLIR function type text: -1 for "(...)" or when it cannot tell. */
+GPUCOMPILE__PRIVATE int gpucompile__bin_count_params(const char *type) {
+    const char *p = type ? strchr(type, '(') : NULL;
+    int depth = 0, n = 0, any = 0;
+    if (!p || strstr(p, "...")) return -1;
+    for (p++; *p; p++) {
+        if (*p == '(' || *p == '<' || *p == '[' || *p == '{') depth++;
+        else if (*p == ')' && depth == 0) return any ? n + 1 : 0;
+        else if (*p == ')' || *p == '>' || *p == ']' || *p == '}') depth--;
+        else if (*p == ',' && depth == 0) n++;
+        else if (*p != ' ') any = 1;
+    }
+    return -1;
+}
+
+/* The metadata dictionary of kernel k: our fields by name, the rest kept as text. */
+GPUCOMPILE__PRIVATE int gpucompile__bin_pmetadata(gpucompile__bin_p *p, const gpucompile_object *o, gpucompile_kernel *k) {
+    gpucompile__buf list, rest;
+    size_t i, f, at = p->pos;
+    int oom = 0, ok;
+    memset(&list, 0, sizeof list);
+    memset(&rest, 0, sizeof rest);
+    list.a = rest.a = p->a;
+    ok = gpucompile__bin_expect(p, '{', "to open the kernel metadata") && gpucompile__bin_pentries(p, &list, '}');
+    for (i = 0; ok && i < list.len / sizeof(gpucompile__bin_ent); i++) {
+        const gpucompile__bin_ent *e = (const gpucompile__bin_ent *)list.data + i;
+        int kept = 0;
+        for (f = 0; f < sizeof gpucompile__bin_fields / sizeof gpucompile__bin_fields[0] && !kept; f++) {
+            const char *name = gpucompile__bin_field_name(&gpucompile__bin_fields[f], o->kind);
+            int v = gpucompile__bin_int_value(e->v, e->vn);
+            if (name && v >= 0 && e->kn == strlen(name) && strncmp(e->k, name, e->kn) == 0) {
+                *(int *)(void *)((char *)k + gpucompile__bin_fields[f].offset) = v;
+                kept = 1;
+            }
+        }
+        if (!kept) gpucompile__buf_add(&rest, e, sizeof *e);
+    }
+    if (ok) {
+        gpucompile_free(p->a, k->metadata);
+        k->metadata = gpucompile__bin_join_entries(&rest, p->a, &oom);
+        if (oom || rest.oom) ok = gpucompile__bin_err(p, at, "out of memory");
+    }
+    gpucompile_free(p->a, list.data);
+    gpucompile_free(p->a, rest.data);
+    return ok;
+}
+
+/* A value's text (up to ',' or a closing bracket) into a new string at *out. */
+GPUCOMPILE__PRIVATE int gpucompile__bin_pvalue_text(gpucompile__bin_p *p, char **out) {
+    size_t at, n;
+    gpucompile__bin_peek(p);
+    at = p->pos;
+    if (!gpucompile__bin_skip_value(p)) return 0;
+    for (n = p->pos - at; n && (p->s[at + n - 1] == ' ' || p->s[at + n - 1] == '\n'); n--) {}
+    if (!n) return gpucompile__bin_err(p, at, "expected a value");
+    gpucompile_free(p->a, *out);
+    if (!(*out = gpucompile__strndup(p->a, p->s + at, n))) return gpucompile__bin_err(p, at, "out of memory");
+    return 1;
+}
+
+/* kernels = <[#gpu.kernel_metadata<"name", TYPE[, arg_attrs = [...]][, metadata = {...}]>, ...]> */
+GPUCOMPILE__PRIVATE int gpucompile__bin_ptable(gpucompile__bin_p *p, gpucompile_object *o) {
+    if (!gpucompile__bin_expect(p, '<', "to open the kernel table") || !gpucompile__bin_expect(p, '[', "to open the kernel table"))
+        return 0;
+    if (!gpucompile__bin_eat(p, ']'))
+        for (;;) {
+            gpucompile__buf name;
+            gpucompile_kernel *k;
+            size_t at = p->pos;
+            int ok;
+            if (!gpucompile__bin_eat(p, '#') || !gpucompile__bin_keyword_is(p, "gpu.kernel_metadata") || !gpucompile__bin_eat(p, '<'))
+                return gpucompile__bin_err(p, at, "expected '#gpu.kernel_metadata<...>'");
+            memset(&name, 0, sizeof name);
+            name.a = p->a;
+            ok = gpucompile__bin_pstring(p, &name) &&
+                 (gpucompile__bin_add_kernel(o, name.data, name.len) == GPUCOMPILE_OK || gpucompile__bin_err(p, at, "out of memory"));
+            gpucompile_free(p->a, name.data);
+            if (!ok) return 0;
+            k = &o->kernels[o->num_kernels - 1];
+            if (!gpucompile__bin_expect(p, ',', "after the kernel's name") || !gpucompile__bin_pvalue_text(p, &k->type)) return 0;
+            k->num_params = gpucompile__bin_count_params(k->type);
+            while (gpucompile__bin_eat(p, ',')) {
+                size_t n = gpucompile__bin_word(p), w = p->pos;
+                p->pos += n;
+                if (!gpucompile__bin_expect(p, '=', "after the kernel parameter's name")) return 0;
+                if (n == 8 && strncmp(p->s + w, "metadata", 8) == 0) ok = gpucompile__bin_pmetadata(p, o, k);
+                else if (n == 9 && strncmp(p->s + w, "arg_attrs", 9) == 0) ok = gpucompile__bin_pvalue_text(p, &k->arg_attrs);
+                else ok = gpucompile__bin_err(p, w, "unknown #gpu.kernel_metadata parameter; expected arg_attrs or metadata");
+                if (!ok) return 0;
+            }
+            if (!gpucompile__bin_expect(p, '>', "to close #gpu.kernel_metadata")) return 0;
+            if (gpucompile__bin_eat(p, ']')) break;
+            if (!gpucompile__bin_expect(p, ',', "or ']' between kernels")) return 0;
+        }
+    return gpucompile__bin_expect(p, '>', "to close the kernel table");
+}
+
+/* properties = {...}: kept as text, except LLVM 19's kernels = ["a", ...] (kernel names). */
+GPUCOMPILE__PRIVATE int gpucompile__bin_pprops(gpucompile__bin_p *p, gpucompile_object *o) {
+    gpucompile__buf list, rest;
+    size_t i, at = p->pos;
+    int ok, oom = 0;
+    memset(&list, 0, sizeof list);
+    memset(&rest, 0, sizeof rest);
+    list.a = rest.a = p->a;
+    ok = gpucompile__bin_expect(p, '{', "to open the properties") && gpucompile__bin_pentries(p, &list, '}');
+    for (i = 0; ok && i < list.len / sizeof(gpucompile__bin_ent); i++) {
+        const gpucompile__bin_ent *e = (const gpucompile__bin_ent *)list.data + i;
+        if (e->kn == 7 && strncmp(e->k, "kernels", 7) == 0 && e->vn && e->v[0] == '[') {
+            gpucompile__bin_p q = *p; /* the names, inside the value's extent */
+            q.pos = (size_t)(e->v - p->s) + 1;
+            q.n = (size_t)(e->v - p->s) + e->vn - 1;
+            while (ok && gpucompile__bin_peek(&q) >= 0) {
+                gpucompile__buf name;
+                memset(&name, 0, sizeof name);
+                name.a = p->a;
+                ok = gpucompile__bin_pstring(&q, &name) &&
+                     (gpucompile__bin_add_kernel(o, name.data, name.len) == GPUCOMPILE_OK || gpucompile__bin_err(&q, q.pos, "out of memory"));
+                gpucompile_free(p->a, name.data);
+                if (ok && gpucompile__bin_peek(&q) >= 0) ok = gpucompile__bin_expect(&q, ',', "between kernel names");
+            }
+            if (!ok && !p->failed) p->failed = 1;
+        } else gpucompile__buf_add(&rest, e, sizeof *e);
+    }
+    if (ok) {
+        gpucompile_free(p->a, o->properties);
+        o->properties = gpucompile__bin_join_entries(&rest, p->a, &oom);
+        if (oom || rest.oom) ok = gpucompile__bin_err(p, at, "out of memory");
+    }
+    gpucompile_free(p->a, list.data);
+    gpucompile_free(p->a, rest.data);
+    return ok;
+}
+
+/* #gpu.object<TARGET, [properties = {...},] [kernels = <[...]>,] [KEYWORD =] "bytes"> */
 GPUCOMPILE__PRIVATE int gpucompile__bin_pobject(gpucompile__bin_p *p, gpucompile_binary *b) {
-    size_t ts, tl, at = p->pos, props = 0, n;
+    size_t ts, tl, at = p->pos, props = 0, table = 0, n;
     gpucompile_format f = GPUCOMPILE_FORMAT_DEFAULT;
     gpucompile__buf bytes;
     gpucompile_object *o = NULL;
@@ -5226,22 +5783,20 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pobject(gpucompile__bin_p *p, gpucompile
     p->pos++;
     if (!gpucompile__bin_attr(p, &ts, &tl)) return 0;
     if (!gpucompile__bin_expect(p, ',', "after the object's target")) return 0;
-    if ((n = gpucompile__bin_word(p)) != 0) {
+    while ((n = gpucompile__bin_word(p)) != 0) {
         size_t w = p->pos;
         char kw[32];
         p->pos += n;
-        if (n == 10 && strncmp(p->s + w, "properties", 10) == 0) {
-            if (!gpucompile__bin_expect(p, '=', "after 'properties'")) return 0;
-            props = p->pos;
-            if (!gpucompile__bin_skip_value(p) || !gpucompile__bin_expect(p, ',', "after the properties")) return 0;
-            if ((n = gpucompile__bin_word(p)) != 0) { w = p->pos; p->pos += n; }
+        if (!gpucompile__bin_expect(p, '=', n == 10 || n == 7 ? "after the object parameter's name" : "after the object format")) return 0;
+        if ((n == 10 && strncmp(p->s + w, "properties", 10) == 0) || (n == 7 && strncmp(p->s + w, "kernels", 7) == 0)) {
+            *(n == 10 ? &props : &table) = p->pos;
+            if (!gpucompile__bin_skip_value(p) || !gpucompile__bin_expect(p, ',', "after the object parameter")) return 0;
+            continue;
         }
-        if (n) {
-            snprintf(kw, sizeof kw, "%.*s", (int)(n < 31 ? n : 31), p->s + w);
-            f = gpucompile_format_from_string(kw);
-            if (!f) return gpucompile__bin_err(p, w, "unknown object format '%s'; expected offload, assembly, bin or fatbin", kw);
-            if (!gpucompile__bin_expect(p, '=', "after the object format")) return 0;
-        }
+        snprintf(kw, sizeof kw, "%.*s", (int)(n < 31 ? n : 31), p->s + w);
+        f = gpucompile_format_from_string(kw);
+        if (!f) return gpucompile__bin_err(p, w, "unknown object format '%s'; expected offload, assembly, bin or fatbin", kw);
+        break;
     }
     memset(&bytes, 0, sizeof bytes);
     bytes.a = p->a;
@@ -5258,11 +5813,14 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pobject(gpucompile__bin_p *p, gpucompile
     gpucompile_free(p->a, target);
     gpucompile_free(p->a, bytes.data);
     if (r != GPUCOMPILE_OK) return gpucompile__bin_err(p, ts, "invalid object target: %s", gpucompile_result_string(r));
-    if (props) {
+    {
         size_t end = p->pos;
-        p->pos = props;
-        if (!gpucompile__bin_pprops(p, o)) { gpucompile_object_free(o); return 0; }
+        int ok = 1;
+        if (props) { p->pos = props; ok = gpucompile__bin_pprops(p, o); }
+        if (ok && table) { p->pos = table; ok = gpucompile__bin_ptable(p, o); }
         p->pos = end;
+        if (ok && !o->num_kernels && gpucompile_object_find_kernels(o) == GPUCOMPILE_ERROR_OUT_OF_MEMORY) ok = gpucompile__bin_err(p, at, "out of memory");
+        if (!ok) { gpucompile_object_free(o); return 0; }
     }
     if (gpucompile_binary_add(b, o) != GPUCOMPILE_OK) {
         gpucompile_object_free(o);
@@ -5271,28 +5829,44 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pobject(gpucompile__bin_p *p, gpucompile
     return 1;
 }
 
-GPUCOMPILE__PRIVATE int gpucompile__bin_pbinary(gpucompile__bin_p *p, gpucompile_binary *b) {
-    size_t at;
-    if (!gpucompile__bin_keyword_is(p, "gpu.binary")) return gpucompile__bin_err(p, p->pos, "expected 'gpu.binary'");
+/* A symbol name after '@' (bare or quoted) into a new string. */
+GPUCOMPILE__PRIVATE char *gpucompile__bin_psymbol(gpucompile__bin_p *p) {
+    size_t at, n;
+    char *s;
+    gpucompile__bin_peek(p);
     at = p->pos;
-    if (!gpucompile__bin_eat(p, '@')) return gpucompile__bin_err(p, p->pos, "expected '@' and the binary's name");
-    gpucompile_free(&b->allocator, b->name);
-    b->name = NULL;
+    if (!gpucompile__bin_eat(p, '@')) { gpucompile__bin_err(p, at, "expected '@' and a symbol name"); return NULL; }
     if (p->pos < p->n && p->s[p->pos] == '"') {
         gpucompile__buf name;
         memset(&name, 0, sizeof name);
         name.a = p->a;
-        if (!gpucompile__bin_pstring(p, &name)) { gpucompile_free(p->a, name.data); return 0; }
-        b->name = name.data;
-    } else {
-        size_t n = (p->pos < p->n && gpucompile__is_id_start((unsigned char)p->s[p->pos])) ? gpucompile__bin_word(p) : 0;
-        if (!n) return gpucompile__bin_err(p, at, "expected the binary's name after '@'");
-        b->name = gpucompile__strndup(p->a, p->s + p->pos, n);
-        p->pos += n;
+        if (!gpucompile__bin_pstring(p, &name)) { gpucompile_free(p->a, name.data); return NULL; }
+        return name.data ? name.data : gpucompile__strdup(p->a, "");
     }
-    if (!b->name) return gpucompile__bin_err(p, at, "out of memory");
+    n = (p->pos < p->n && gpucompile__is_id_start((unsigned char)p->s[p->pos])) ? gpucompile__bin_word(p) : 0;
+    if (!n) { gpucompile__bin_err(p, at, "expected a symbol name after '@'"); return NULL; }
+    if (!(s = gpucompile__strndup(p->a, p->s + p->pos, n))) gpucompile__bin_err(p, at, "out of memory");
+    p->pos += n;
+    return s;
+}
+
+/* What follows `gpu.binary`: @name [<handler>] [attributes {...}] [objects]. */
+GPUCOMPILE__PRIVATE int gpucompile__bin_pbinary(gpucompile__bin_p *p, gpucompile_binary *b) {
+    char *name = gpucompile__bin_psymbol(p);
+    if (!name) return 0;
+    gpucompile_free(&b->allocator, b->name);
+    b->name = name;
     if (gpucompile__bin_eat(p, '<')) {
         if (!gpucompile__bin_phandler(p, b) || !gpucompile__bin_expect(p, '>', "after the offloading handler")) return 0;
+    }
+    if (gpucompile__bin_keyword_is(p, "attributes")) { /* discardable attributes of the op: not kept */
+        gpucompile__buf list;
+        int ok;
+        memset(&list, 0, sizeof list);
+        list.a = p->a;
+        ok = gpucompile__bin_expect(p, '{', "after 'attributes'") && gpucompile__bin_pentries(p, &list, '}');
+        gpucompile_free(p->a, list.data);
+        if (!ok) return 0;
     }
     if (!gpucompile__bin_expect(p, '[', "to open the object list")) return 0;
     if (gpucompile__bin_eat(p, ']')) return 1;
@@ -5303,37 +5877,118 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pbinary(gpucompile__bin_p *p, gpucompile
     }
 }
 
-GPUCOMPILE_DEF gpucompile_result gpucompile_binary_parse(const char *text, size_t len, const gpucompile_allocator *allocator,
-    const gpucompile_logger *logger, gpucompile_binary **out) {
+/* Skips an operation we do not read (func.func, llvm.func, gpu.module, an alias, ...): to the end
+   of its line outside brackets, strings and comments; stops before a '}' closing the region. */
+GPUCOMPILE__PRIVATE int gpucompile__bin_skip_op(gpucompile__bin_p *p) {
+    size_t at = p->pos;
+    int depth = 0;
+    while (p->pos < p->n) {
+        char c = p->s[p->pos];
+        if (c == '"') {
+            if (!gpucompile__bin_pstring(p, NULL)) return 0;
+            continue;
+        }
+        if (c == '/' && p->pos + 1 < p->n && p->s[p->pos + 1] == '/') {
+            while (p->pos < p->n && p->s[p->pos] != '\n') p->pos++;
+            continue;
+        }
+        if (c == '\n' && depth == 0) return 1;
+        if (c == '(' || c == '[' || c == '{') depth++;
+        else if (c == ')' || c == ']' || c == '}') {
+            if (depth == 0) {
+                if (p->pos == at) return gpucompile__bin_err(p, at, "unexpected '%c'", c);
+                return 1;
+            }
+            depth--;
+        }
+        p->pos++;
+    }
+    return depth ? gpucompile__bin_err(p, at, "unbalanced brackets in this operation") : 1;
+}
+
+/* The operations of a region (close '}') or of the whole text (close 0): every gpu.binary read
+   into list (a buffer of gpucompile_binary pointers), modules entered, the rest skipped. */
+GPUCOMPILE__PRIVATE int gpucompile__bin_pregion(gpucompile__bin_p *p, gpucompile__buf *list, int close, int depth) {
+    for (;;) {
+        int c = gpucompile__bin_peek(p);
+        if (c < 0) return close ? gpucompile__bin_err(p, p->pos, "expected '}' to close the module") : 1;
+        if (c == '}' && close) { p->pos++; return 1; }
+        if (gpucompile__bin_keyword_is(p, "gpu.binary")) {
+            gpucompile_binary *b = NULL;
+            if (gpucompile_binary_create(NULL, p->a, &b) != GPUCOMPILE_OK) return gpucompile__bin_err(p, p->pos, "out of memory");
+            gpucompile__buf_add(list, &b, sizeof b);
+            if (list->oom) { gpucompile_binary_free(b); return gpucompile__bin_err(p, p->pos, "out of memory"); }
+            if (!gpucompile__bin_pbinary(p, b)) return 0;
+        } else if (gpucompile__bin_keyword_is(p, "module") || gpucompile__bin_keyword_is(p, "builtin.module")) {
+            gpucompile__buf attrs;
+            int ok = depth < 32 || gpucompile__bin_err(p, p->pos, "modules nested too deeply");
+            memset(&attrs, 0, sizeof attrs);
+            attrs.a = p->a;
+            if (ok && gpucompile__bin_peek(p) == '@') gpucompile_free(p->a, gpucompile__bin_psymbol(p));
+            if (ok && gpucompile__bin_keyword_is(p, "attributes"))
+                ok = gpucompile__bin_expect(p, '{', "after 'attributes'") && gpucompile__bin_pentries(p, &attrs, '}');
+            gpucompile_free(p->a, attrs.data);
+            if (p->failed || !ok || !gpucompile__bin_expect(p, '{', "to open the module") || !gpucompile__bin_pregion(p, list, '}', depth + 1))
+                return 0;
+        } else if (!gpucompile__bin_skip_op(p)) return 0;
+    }
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_binary_parse_all(const char *text, size_t len, const gpucompile_allocator *allocator,
+    const gpucompile_logger *logger, gpucompile_binary ***out, int *num) {
     gpucompile__bin_p p;
-    gpucompile_binary *b = NULL;
-    gpucompile_result r;
-    int wrapped = 0, ok;
-    if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    gpucompile__buf list;
+    gpucompile_binary **b;
+    gpucompile_result r = GPUCOMPILE_OK;
+    int i, n;
+    if (!out || !num) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     *out = NULL;
+    *num = 0;
     if (!text) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     memset(&p, 0, sizeof p);
+    memset(&list, 0, sizeof list);
     p.s = text;
     p.n = len == (size_t)-1 ? strlen(text) : len;
     p.logger = logger;
-    p.a = allocator;
-    if ((r = gpucompile_binary_create(NULL, allocator, &b)) != GPUCOMPILE_OK) return r;
-    /* mlir-opt's output: module [@name] [attributes {...}] { gpu.binary ... } */
-    if (gpucompile__bin_keyword_is(&p, "module")) {
-        wrapped = 1;
-        if (gpucompile__bin_eat(&p, '@')) p.pos += gpucompile__bin_word(&p);
-        if (gpucompile__bin_keyword_is(&p, "attributes")) {
-            if (gpucompile__bin_expect(&p, '{', "after 'attributes'")) gpucompile__bin_skip_value(&p);
-            if (!p.failed) gpucompile__bin_expect(&p, '}', "to close the module attributes");
-        }
-        if (!p.failed) gpucompile__bin_expect(&p, '{', "to open the module");
+    p.a = list.a = allocator;
+    if (memchr(text, 0, p.n)) { /* MLIR text has none; one inside must not end it silently */
+        gpucompile__bin_err(&p, (size_t)((const char *)memchr(text, 0, p.n) - text), "a NUL byte in the text");
+        return GPUCOMPILE_ERROR_PARSE;
     }
-    ok = !p.failed && gpucompile__bin_pbinary(&p, b);
-    if (ok && wrapped) ok = gpucompile__bin_expect(&p, '}', "to close the module");
-    if (ok && gpucompile__bin_peek(&p) >= 0) ok = gpucompile__bin_err(&p, p.pos, "unexpected text after the gpu.binary");
-    r = ok ? gpucompile_binary_verify(b, logger) : GPUCOMPILE_ERROR_PARSE;
-    if (r != GPUCOMPILE_OK) gpucompile_binary_free(b);
-    else *out = b;
+    if (!gpucompile__bin_pregion(&p, &list, 0, 0)) r = GPUCOMPILE_ERROR_PARSE;
+    b = (gpucompile_binary **)(void *)list.data;
+    n = (int)(list.len / sizeof *b);
+    if (r == GPUCOMPILE_OK && !n) {
+        gpucompile__bin_err(&p, 0, "no gpu.binary in the text");
+        r = GPUCOMPILE_ERROR_PARSE;
+    }
+    for (i = 0; r == GPUCOMPILE_OK && i < n; i++) r = gpucompile_binary_verify(b[i], logger);
+    if (r != GPUCOMPILE_OK) {
+        for (i = 0; i < n; i++) gpucompile_binary_free(b[i]);
+        gpucompile_free(allocator, list.data);
+        return r;
+    }
+    *out = b;
+    *num = n;
+    return GPUCOMPILE_OK;
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_binary_parse(const char *text, size_t len, const gpucompile_allocator *allocator,
+    const gpucompile_logger *logger, gpucompile_binary **out) {
+    gpucompile_binary **all = NULL;
+    gpucompile_result r;
+    int n = 0, i;
+    if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    if ((r = gpucompile_binary_parse_all(text, len, allocator, logger, &all, &n)) != GPUCOMPILE_OK) return r;
+    for (i = 1; i < n && r == GPUCOMPILE_OK; i++) { /* several: one binary, in text order */
+        r = gpucompile_binary_merge(all[0], all[i]);
+        if (r == GPUCOMPILE_OK) all[i] = NULL;
+    }
+    for (i = 1; i < n; i++) gpucompile_binary_free(all[i]);
+    if (r == GPUCOMPILE_OK) *out = all[0];
+    else gpucompile_binary_free(all[0]);
+    gpucompile_free(allocator, all);
     return r;
 }
 
@@ -5373,13 +6028,14 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_image_kind(const gpucompile_object *o) {
 }
 
 GPUCOMPILE__PRIVATE void gpucompile__bin_write_entry(gpucompile__buf *out, const gpucompile_binary *bin, const gpucompile_object *o) {
-    const char *keys[8], *vals[8];
-    gpucompile__buf handler, kernels;
+    const char *keys[10], *vals[10];
+    gpucompile__buf handler, kernels, table;
     size_t nstr = 0, i, strtab, image_off, total, off, base = out->len;
     int k;
     memset(&handler, 0, sizeof handler);
     memset(&kernels, 0, sizeof kernels);
-    handler.a = kernels.a = &bin->allocator;
+    memset(&table, 0, sizeof table);
+    handler.a = kernels.a = table.a = &bin->allocator;
     keys[nstr] = "triple"; vals[nstr++] = o->triple ? o->triple : "";
     keys[nstr] = "arch"; vals[nstr++] = o->chip ? o->chip : "";
     keys[nstr] = "gpucompile.target"; vals[nstr++] = o->target;
@@ -5394,6 +6050,11 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_write_entry(gpucompile__buf *out, const
         gpucompile__buf_str(&kernels, o->kernels[k].name);
     }
     if (o->num_kernels) { keys[nstr] = "gpucompile.kernels"; vals[nstr++] = kernels.data ? kernels.data : ""; }
+    if (o->num_kernels) {
+        gpucompile__bin_print_table(&table, o);
+        keys[nstr] = "gpucompile.kernel_table"; vals[nstr++] = table.data ? table.data : "";
+    }
+    if (o->properties) { keys[nstr] = "gpucompile.properties"; vals[nstr++] = o->properties; }
     strtab = 1; /* an empty string first, as LLVM's string table builder writes */
     for (i = 0; i < nstr; i++) strtab += strlen(keys[i]) + 1 + strlen(vals[i]) + 1;
     off = GPUCOMPILE__OB_HEADER + GPUCOMPILE__OB_ENTRY + 16 * nstr;
@@ -5429,8 +6090,10 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_write_entry(gpucompile__buf *out, const
     while (out->len - base < image_off) gpucompile__buf_add(out, "", 1);
     gpucompile__buf_add(out, o->data, o->size);
     while (out->len - base < total) gpucompile__buf_add(out, "", 1);
+    if (handler.oom || kernels.oom || table.oom) out->oom = 1;
     gpucompile_free(handler.a, handler.data);
     gpucompile_free(kernels.a, kernels.data);
+    gpucompile_free(table.a, table.data);
 }
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_binary_write_offload(const gpucompile_binary *binary, unsigned char **data, size_t *size) {
@@ -5471,6 +6134,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
     uint64_t size, eoff, esize, soff, nstr, ioff, isize, i, budget;
     const unsigned char *e;
     const char *triple = NULL, *arch = NULL, *target = NULL, *format = NULL, *name = NULL, *handler = NULL, *kernels = NULL;
+    const char *table = NULL, *props = NULL;
     gpucompile_format f = GPUCOMPILE_FORMAT_DEFAULT;
     gpucompile_object *o = NULL;
     gpucompile_result r;
@@ -5510,6 +6174,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
         else if (strcmp(k, "gpucompile.binary") == 0) name = v;
         else if (strcmp(k, "gpucompile.handler") == 0) handler = v;
         else if (strcmp(k, "gpucompile.kernels") == 0) kernels = v;
+        else if (strcmp(k, "gpucompile.kernel_table") == 0) table = v;
+        else if (strcmp(k, "gpucompile.properties") == 0) props = v;
     }
     if (!target) { /* written by someone else: the target from triple and arch */
         gpucompile_target t;
@@ -5541,12 +6207,27 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
         if (r == GPUCOMPILE_ERROR_OUT_OF_MEMORY) return r;
         GPUCOMPILE__BAD("offload binary entry %d: invalid target %s", index, target);
     }
+    if (table && *table) { /* the kernel table, else the names alone */
+        gpucompile__bin_p tp;
+        memset(&tp, 0, sizeof tp);
+        tp.s = table;
+        tp.n = strlen(table);
+        tp.logger = logger;
+        tp.a = &b->allocator;
+        if (!gpucompile__bin_ptable(&tp, o) || gpucompile__bin_peek(&tp) >= 0) {
+            gpucompile_object_free(o);
+            GPUCOMPILE__BAD("offload binary entry %d: invalid kernel table", index);
+        }
+        kernels = NULL;
+    }
     while (kernels && *kernels && r == GPUCOMPILE_OK) {
         const char *nl = strchr(kernels, '\n');
         size_t len = nl ? (size_t)(nl - kernels) : strlen(kernels);
         r = gpucompile__bin_add_kernel(o, kernels, len);
         kernels = nl ? nl + 1 : NULL;
     }
+    if (r == GPUCOMPILE_OK && props && *props && !(o->properties = gpucompile__strdup(&b->allocator, props))) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    if (r == GPUCOMPILE_OK && !o->num_kernels) r = gpucompile_object_find_kernels(o);
     if (r == GPUCOMPILE_OK) r = gpucompile_binary_add(b, o);
     if (r != GPUCOMPILE_OK) { gpucompile_object_free(o); return r; }
     if (index == 0 && name && *name) {
@@ -5838,14 +6519,22 @@ GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_function(gpucompile__host *h, 
     return f;
 }
 
-/* "<a>_<b><c>" into buf; 0 when it does not fit. */
-/* a_b c or a c, valid until the next call; NULL when out of memory. */
+/* a_b c or a c as a C identifier (in a and b every character outside [A-Za-z0-9_] becomes '_',
+   and a leading digit gets a '_' before it), valid until the next call; NULL when out of memory. */
 GPUCOMPILE__PRIVATE const char *gpucompile__host_name(gpucompile__host *h, const char *a, const char *b, const char *c) {
+    size_t i, end;
     h->sym->len = 0;
+    if (*a >= '0' && *a <= '9') gpucompile__buf_str(h->sym, "_");
     gpucompile__buf_str(h->sym, a);
     if (b) { gpucompile__buf_str(h->sym, "_"); gpucompile__buf_str(h->sym, b); }
+    end = h->sym->len;
     gpucompile__buf_str(h->sym, c);
-    return h->sym->oom ? NULL : h->sym->data;
+    if (h->sym->oom) return NULL;
+    for (i = 0; i < end; i++) {
+        char ch = h->sym->data[i];
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9'))) h->sym->data[i] = '_';
+    }
+    return h->sym->data;
 }
 
 /* Appends { 65535, fn, null } to llvm.global_dtors (rebuilt: an appending array cannot grow). */
@@ -5882,10 +6571,14 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_add_dtor(gpucompile__host
     return GPUCOMPILE_OK;
 }
 
-/* The optimization level of an object's target (MLIR passes it to the PTX JIT); 2 by default. */
+/* The optimization level for the PTX JIT: the object's O property, as MLIR passes it, else the
+   O of its target (what it was compiled at). */
 GPUCOMPILE__PRIVATE int gpucompile__object_opt_level(const gpucompile_object *o) {
     gpucompile_target *t = NULL;
+    char v[64];
     int level = 2;
+    if (gpucompile_object_property(o, "O", v, sizeof v) && (level = gpucompile__bin_int_value(v, strlen(v))) >= 0) return level;
+    level = 2;
     if (o->target && gpucompile_target_parse(o->target, (size_t)-1, NULL, NULL, &t) == GPUCOMPILE_OK && t) level = t->O;
     gpucompile_target_free(t);
     return level;
@@ -6195,6 +6888,17 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_binary(LLVMModuleRef hos
         gpucompile__host_taken(&h, name, NULL, "_unload") || gpucompile__host_taken(&h, name, NULL, "_module") ||
         gpucompile__host_taken(&h, name, NULL, "_state")))
         r = GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    for (i = 0; r == GPUCOMPILE_OK && i < nk; i++) { /* two kernel names, one C identifier */
+        const char *n = gpucompile__host_name(&h, name, kernels[i]->name, "");
+        char *si = n ? gpucompile__strdup(NULL, n) : NULL;
+        int j;
+        if (!si) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+        for (j = 0; j < i && r == GPUCOMPILE_OK; j++)
+            if ((n = gpucompile__host_name(&h, name, kernels[j]->name, "")) != NULL && strcmp(si, n) == 0)
+                r = gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "kernels '%s' and '%s' would both have the host symbols %s_...",
+                                           kernels[j]->name, kernels[i]->name, si);
+        gpucompile_free(NULL, si);
+    }
     for (i = 0; r == GPUCOMPILE_OK && i < nk; i++)
         if (gpucompile__host_taken(&h, name, kernels[i]->name, "_function") || gpucompile__host_taken(&h, name, kernels[i]->name, "_get") ||
             gpucompile__host_taken(&h, name, kernels[i]->name, "_kernel_name") ||
@@ -6232,6 +6936,17 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_binary(LLVMModuleRef hos
         sym = gpucompile__host_name(&h, name, NULL, "_bin_cst");
         cst = gpucompile__host_global(&h, sym, LLVMTypeOf(str), str, LLVMInternalLinkage, 8);
         LLVMSetGlobalConstant(cst, 1);
+        if (obj) { /* the object's section property, as MLIR's embedding places it */
+            char section[1024];
+            gpucompile__bin_p q;
+            gpucompile__buf sec;
+            memset(&q, 0, sizeof q);
+            memset(&sec, 0, sizeof sec);
+            q.s = section;
+            q.n = gpucompile_object_property(obj, "section", section, sizeof section);
+            if (q.n && q.n < sizeof section && gpucompile__bin_pstring(&q, &sec) && sec.data) LLVMSetSection(cst, sec.data);
+            gpucompile_free(NULL, sec.data);
+        }
         sym = gpucompile__host_name(&h, name, NULL, "_state");
         state = gpucompile__host_global(&h, sym, h.i32, LLVMConstInt(h.i32, 0, 0), LLVMInternalLinkage, 4);
         sym = gpucompile__host_name(&h, name, NULL, "_module");
@@ -6592,8 +7307,10 @@ void *gpucompile_runtime_load_offload_binary(const void *data, size_t size) {
         gpucompile_binary_select(bin, &dev, &logger, &index) == GPUCOMPILE_OK) {
         gpucompile_object *o = bin->objects[index];
         if (o->format == GPUCOMPILE_FORMAT_ISA) {
-            int level = 2; /* the target's O, as for a select_object PTX */
-            if (gpucompile_target_parse(o->target, (size_t)-1, NULL, NULL, &t) == GPUCOMPILE_OK && t) level = t->O;
+            char v[32];
+            int level = 2; /* the object's O property, else its target's, as for a select_object PTX */
+            if (gpucompile_object_property(o, "O", v, sizeof v)) level = atoi(v);
+            else if (gpucompile_target_parse(o->target, (size_t)-1, NULL, NULL, &t) == GPUCOMPILE_OK && t) level = t->O;
             gpucompile_target_free(t);
             module = mgpuModuleLoadJIT(o->data, level);
         } else {

@@ -620,27 +620,52 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__mp_is(const gpucompile_amdgpu__mpv *v
     return v->kind == 's' && v->n == strlen(s) && memcmp(v->s, s, (size_t)v->n) == 0;
 }
 
-/* One kernel's map: fills *k; returns whether its .name is name. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__mp_kernel(gpucompile_amdgpu__mp *m, unsigned long long pairs, const char *name, gpucompile_kernel *k) {
+/* One kernel's map: fills *k; *name (n bytes) is its .name (NULL when it has none). extra (may be
+   NULL) gets the entries MLIR's ROCDL target also reads from the note, in its text and order:
+   agpr_count, reqd_workgroup_size, sgpr_spill_count, vgpr_spill_count, workgroup_size_hint (the
+   two arrays -1, -1, -1 when the note has none, as MLIR writes them). */
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__mp_kernel(gpucompile_amdgpu__mp *m, unsigned long long pairs, gpucompile_kernel *k,
+                                                      const unsigned char **name, size_t *n, gpucompile__buf *extra) {
     static const char *const keys[] = {".sgpr_count", ".vgpr_count", ".group_segment_fixed_size", ".private_segment_fixed_size",
                                        ".wavefront_size", ".kernarg_segment_size", ".max_flat_workgroup_size"};
+    static const char *const counts[] = {".agpr_count", ".sgpr_spill_count", ".vgpr_spill_count"};
     int *fields[7];
-    unsigned long long p;
-    int match = 0;
+    long long count[3] = {-1, -1, -1}, dims[2][3] = {{-1, -1, -1}, {-1, -1, -1}};
+    unsigned long long p, d;
     size_t f;
     fields[0] = &k->sgprs; fields[1] = &k->vgprs; fields[2] = &k->shared_bytes; fields[3] = &k->private_bytes;
     fields[4] = &k->wavefront_size; fields[5] = &k->kernarg_bytes; fields[6] = &k->max_threads;
     for (f = 0; f < 7; f++) *fields[f] = -1;
+    *name = NULL;
+    *n = 0;
     for (p = 0; p < pairs && !m->bad; p++) {
         gpucompile_amdgpu__mpv key = gpucompile_amdgpu__mp_read(m), val;
+        int dim;
         gpucompile_amdgpu__mp_skip(m, &key, 1);
         val = gpucompile_amdgpu__mp_read(m);
+        dim = gpucompile_amdgpu__mp_is(&key, ".reqd_workgroup_size") ? 0 : gpucompile_amdgpu__mp_is(&key, ".workgroup_size_hint") ? 1 : -1;
+        if (dim >= 0 && val.kind == 'a' && val.n == 3) {
+            for (d = 0; d < 3; d++) {
+                gpucompile_amdgpu__mpv e = gpucompile_amdgpu__mp_read(m);
+                gpucompile_amdgpu__mp_skip(m, &e, 2);
+                if (e.kind == 'i') dims[dim][d] = e.i;
+            }
+            continue;
+        }
         gpucompile_amdgpu__mp_skip(m, &val, 1);
-        if (gpucompile_amdgpu__mp_is(&key, ".name")) match = gpucompile_amdgpu__mp_is(&val, name);
+        if (gpucompile_amdgpu__mp_is(&key, ".name") && val.kind == 's') { *name = val.s; *n = (size_t)val.n; }
         for (f = 0; f < 7 && val.kind == 'i'; f++)
             if (gpucompile_amdgpu__mp_is(&key, keys[f])) *fields[f] = val.i < 0 ? -1 : val.i > INT_MAX ? INT_MAX : (int)val.i;
+        for (f = 0; f < 3 && val.kind == 'i'; f++)
+            if (gpucompile_amdgpu__mp_is(&key, counts[f])) count[f] = val.i;
     }
-    return match && !m->bad;
+    if (m->bad) *name = NULL;
+    if (!extra || !*name) return;
+    if (count[0] >= 0) gpucompile__buf_printf(extra, "agpr_count = %lld : i64, ", count[0]);
+    gpucompile__buf_printf(extra, "reqd_workgroup_size = array<i32: %lld, %lld, %lld>, ", dims[0][0], dims[0][1], dims[0][2]);
+    if (count[1] >= 0) gpucompile__buf_printf(extra, "sgpr_spill_count = %lld : i64, ", count[1]);
+    if (count[2] >= 0) gpucompile__buf_printf(extra, "vgpr_spill_count = %lld : i64, ", count[2]);
+    gpucompile__buf_printf(extra, "workgroup_size_hint = array<i32: %lld, %lld, %lld>", dims[1][0], dims[1][1], dims[1][2]);
 }
 
 /* The descriptor of the NT_AMDGPU_METADATA note, from the section headers. */
@@ -675,13 +700,15 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__note(const unsigned char *d, size_t s
     return 0;
 }
 
-GPUCOMPILE_DEF gpucompile_result gpucompile_amdgpu_kernel_metadata(const void *data, size_t size, const char *name, gpucompile_kernel *k) {
+/* The note's kernels: the one called name into *k (name set), or every one added to all; a
+   (may be NULL) allocates the kernels' MLIR metadata text. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__note_kernels(const void *data, size_t size, const char *name, gpucompile_kernel *k,
+                                                                      gpucompile_object *all, const gpucompile_allocator *a) {
     gpucompile_amdgpu__mp m;
     gpucompile_amdgpu__mpv root;
-    const unsigned char *desc;
-    size_t desc_size;
+    const unsigned char *desc, *found;
+    size_t desc_size, n;
     unsigned long long i, j;
-    if (!data || !name || !k) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     if (!gpucompile_amdgpu__note((const unsigned char *)data, size, &desc, &desc_size)) return GPUCOMPILE_ERROR_INVALID_BINARY;
     m.p = desc;
     m.end = desc + desc_size;
@@ -697,11 +724,49 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_amdgpu_kernel_metadata(const void *d
         }
         for (j = 0; j < val.n && !m.bad; j++) {
             gpucompile_amdgpu__mpv kern = gpucompile_amdgpu__mp_read(&m);
-            if (kern.kind != 'm') gpucompile_amdgpu__mp_skip(&m, &kern, 2);
-            else if (gpucompile_amdgpu__mp_kernel(&m, kern.n, name, k)) return GPUCOMPILE_OK;
+            gpucompile_kernel one, *d = NULL;
+            gpucompile__buf extra;
+            if (kern.kind != 'm') { gpucompile_amdgpu__mp_skip(&m, &kern, 2); continue; }
+            memset(&one, 0, sizeof one);
+            memset(&extra, 0, sizeof extra);
+            extra.a = a;
+            gpucompile_amdgpu__mp_kernel(&m, kern.n, &one, &found, &n, a ? &extra : NULL);
+            if (found && name && n == strlen(name) && memcmp(found, name, n) == 0) d = k;
+            else if (found && !name && gpucompile__bin_add_kernel(all, (const char *)found, n) == GPUCOMPILE_OK) d = &all->kernels[all->num_kernels - 1];
+            else if (found && !name) extra.oom = 1;
+            if (extra.oom) { gpucompile_free(a, extra.data); return GPUCOMPILE_ERROR_OUT_OF_MEMORY; }
+            if (!d) { gpucompile_free(a, extra.data); continue; }
+            d->sgprs = one.sgprs; d->vgprs = one.vgprs; d->shared_bytes = one.shared_bytes; d->private_bytes = one.private_bytes;
+            d->wavefront_size = one.wavefront_size; d->kernarg_bytes = one.kernarg_bytes; d->max_threads = one.max_threads;
+            if (a) { gpucompile_free(a, d->metadata); d->metadata = extra.data; }
+            if (name) return GPUCOMPILE_OK;
         }
     }
-    return GPUCOMPILE_ERROR_INVALID_BINARY;
+    return name ? GPUCOMPILE_ERROR_INVALID_BINARY : GPUCOMPILE_OK;
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_amdgpu_kernel_metadata(const void *data, size_t size, const char *name, gpucompile_kernel *k) {
+    if (!data || !name || !k) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    return gpucompile_amdgpu__note_kernels(data, size, name, k, NULL, NULL);
+}
+
+/* The backend's find_kernels: the hsaco's metadata note; AMDGPU assembly's .amdhsa_kernel lines. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__find_kernels(gpucompile_object *o) {
+    gpucompile_result r = GPUCOMPILE_OK;
+    if (o->format == GPUCOMPILE_FORMAT_BIN) {
+        if (gpucompile_amdgpu__note_kernels(o->data, o->size, NULL, NULL, o, &o->allocator) == GPUCOMPILE_ERROR_OUT_OF_MEMORY) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    } else if (o->format == GPUCOMPILE_FORMAT_ISA) {
+        const char *p = (const char *)o->data, *end = p + o->size;
+        static const char kw[] = ".amdhsa_kernel ";
+        while (r == GPUCOMPILE_OK && (size_t)(end - p) > sizeof kw && (p = strstr(p, kw)) != NULL) {
+            const char *q = p + sizeof kw - 1, *e = q;
+            while (e < end && *e != '\n' && *e != ' ' && *e != '\r') e++;
+            if (e > q) r = gpucompile__bin_add_kernel(o, q, (size_t)(e - q));
+            p = e;
+        }
+    }
+    if (o->num_kernels > 1) qsort(o->kernels, (size_t)o->num_kernels, sizeof *o->kernels, gpucompile__kernel_cmp);
+    return r;
 }
 
 /* ---- object to hsaco ------------------------------------------------------------------- */
@@ -724,11 +789,11 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__find_lld(gpucompile_job *job, char *o
 }
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__link_hsaco(gpucompile_job *job) {
-    char obj[4096], out[4096], lld[4096], *output = NULL;
-    const char *argv[7];
+    char obj[4096], out[4096], lld[4096], extra[4096], *output = NULL;
+    const char *argv[7 + 32];
     unsigned char *data = NULL;
     size_t size = 0, out_size = 0;
-    int status = -1, i;
+    int status = -1, i, n;
     gpucompile_result r;
     if (!gpucompile_amdgpu__find_lld(job, lld, sizeof lld)) {
         const char *given = gpucompile_job_tool_path(job, "ld.lld");
@@ -741,7 +806,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__link_hsaco(gpucompile_j
     if ((r = gpucompile_job_temp_file(job, ".hsaco", out, sizeof out)) != GPUCOMPILE_OK) return r;
     if ((r = gpucompile__write_temp(job, obj, LLVMGetBufferStart(job->emitted), LLVMGetBufferSize(job->emitted))) != GPUCOMPILE_OK)
         return r;
-    argv[0] = lld; argv[1] = "-shared"; argv[2] = "--no-undefined"; argv[3] = obj; argv[4] = "-o"; argv[5] = out; argv[6] = NULL;
+    argv[0] = lld; argv[1] = "-shared"; argv[2] = "--no-undefined";
+    if ((n = gpucompile_job_tool_options(job, extra, sizeof extra, argv + 3, 32)) < 0) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    argv[3 + n] = obj; argv[4 + n] = "-o"; argv[5 + n] = out; argv[6 + n] = NULL;
     r = gpucompile_job_run_tool(job, argv, 0, &status, &output, &out_size);
     if (r != GPUCOMPILE_OK) {
         gpucompile_job_free(job, output);
@@ -769,7 +836,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__finish(gpucompile_job *
     if (format != GPUCOMPILE_FORMAT_BIN) return GPUCOMPILE_OK; /* isa: the core keeps LLVM's text */
     if ((r = gpucompile_amdgpu__link_hsaco(job)) != GPUCOMPILE_OK) return r;
     for (i = 0; i < o->num_kernels; i++)
-        if (gpucompile_amdgpu_kernel_metadata(job->result_data, job->result_size, o->kernels[i].name, &o->kernels[i]) != GPUCOMPILE_OK)
+        if (gpucompile_amdgpu__note_kernels(job->result_data, job->result_size, o->kernels[i].name, &o->kernels[i], NULL, &o->allocator) !=
+            GPUCOMPILE_OK)
             gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL,
                                "kernel '%s' is not in the hsaco's metadata note", o->kernels[i].name);
     return GPUCOMPILE_OK;
@@ -791,6 +859,7 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_amdgpu_backend(void) {
         t.is_kernel = gpucompile_amdgpu__is_kernel;
         t.bin_from = LLVMObjectFile;
         t.finish = gpucompile_amdgpu__finish;
+        t.find_kernels = gpucompile_amdgpu__find_kernels;
         b = t;
     }
     return &b;

@@ -905,16 +905,15 @@ GPUCOMPILE__PRIVATE char *gpucompile_nvptx__ptx(gpucompile_job *job, size_t *siz
 GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__sm(const char *chip) { return strncmp(chip, "sm_", 3) == 0 ? chip + 3 : chip; }
 
 /* ---- kernel metadata -------------------------------------------------------------------- */
-GPUCOMPILE__PRIVATE gpucompile_kernel *gpucompile_nvptx__kernel(gpucompile_job *job, const char *name, size_t len) {
+GPUCOMPILE__PRIVATE gpucompile_kernel *gpucompile_nvptx__kernel(gpucompile_object *o, const char *name, size_t len) {
     int i;
-    for (i = 0; i < job->object->num_kernels; i++)
-        if (strlen(job->object->kernels[i].name) == len && strncmp(job->object->kernels[i].name, name, len) == 0)
-            return &job->object->kernels[i];
+    for (i = 0; i < o->num_kernels; i++)
+        if (strlen(o->kernels[i].name) == len && strncmp(o->kernels[i].name, name, len) == 0) return &o->kernels[i];
     return NULL;
 }
 
 /* A kernel's symbol index -> its metadata entry, by the symbol's name. */
-GPUCOMPILE__PRIVATE gpucompile_kernel *gpucompile_nvptx__kernel_by_symbol(gpucompile_job *job, const unsigned char *d, size_t size,
+GPUCOMPILE__PRIVATE gpucompile_kernel *gpucompile_nvptx__kernel_by_symbol(gpucompile_object *o, const unsigned char *d, size_t size,
     uint64_t symtab_off, uint64_t symtab_size, uint64_t strtab_off, uint64_t strtab_size, uint64_t sym) {
     const unsigned char *s;
     uint64_t name;
@@ -924,25 +923,28 @@ GPUCOMPILE__PRIVATE gpucompile_kernel *gpucompile_nvptx__kernel_by_symbol(gpucom
     name = gpucompile__bin_get(s, 4);
     if (name >= strtab_size || strtab_off + strtab_size > size) return NULL;
     len = strnlen((const char *)d + strtab_off + name, (size_t)(strtab_size - name));
-    return gpucompile_nvptx__kernel(job, (const char *)d + strtab_off + name, len);
+    return gpucompile_nvptx__kernel(o, (const char *)d + strtab_off + name, len);
 }
 
 /* Reads registers (EIATTR_REGCOUNT), local frame (EIATTR_FRAME_SIZE), max threads
-   (EIATTR_MAX_THREADS) and shared memory (.nv.shared.<kernel>) from a cubin (ELF64 LE). */
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__elf_metadata(gpucompile_job *job, const unsigned char *d, size_t size) {
+   (EIATTR_MAX_THREADS) and shared memory (.nv.shared.<kernel>) from a cubin (ELF64 LE) into o's
+   kernels; add: first adds each entry function (a .nv.info.<kernel> section) o lacks. 0 when
+   d is no such ELF. */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__elf_metadata(gpucompile_object *o, const unsigned char *d, size_t size, int add) {
     uint64_t shoff, i, shnum, shstr_off, shstr_size, sym_off = 0, sym_size = 0, str_off = 0, str_size = 0;
     unsigned shentsize;
-    if (size < 64 || memcmp(d, "\177ELF", 4) != 0 || d[4] != 2 || d[5] != 1) return;
+    if (size < 64 || memcmp(d, "\177ELF", 4) != 0 || d[4] != 2 || d[5] != 1) return 0;
     shoff = gpucompile__bin_get(d + 0x28, 8);
     shentsize = (unsigned)gpucompile__bin_get(d + 0x3a, 2);
     shnum = gpucompile__bin_get(d + 0x3c, 2);
     i = gpucompile__bin_get(d + 0x3e, 2);
-    if (shentsize < 64 || shoff > size || shnum > (size - shoff) / shentsize || i >= shnum) return;
+    if (shentsize < 64 || shoff > size || shnum > (size - shoff) / shentsize || i >= shnum) return 0;
     shstr_off = gpucompile__bin_get(d + shoff + i * shentsize + 0x18, 8);
     shstr_size = gpucompile__bin_get(d + shoff + i * shentsize + 0x20, 8);
-    if (shstr_off > size || shstr_size > size - shstr_off) return;
-    for (i = 0; i < shnum; i++) { /* the symbol table and its strings */
+    if (shstr_off > size || shstr_size > size - shstr_off) return 0;
+    for (i = 0; i < shnum; i++) { /* the symbol table and its strings; the entry functions */
         const unsigned char *h = d + shoff + i * shentsize;
+        uint64_t name = gpucompile__bin_get(h, 4);
         if (gpucompile__bin_get(h + 4, 4) == 2 /* SHT_SYMTAB */) {
             uint64_t link = gpucompile__bin_get(h + 0x28, 4);
             sym_off = gpucompile__bin_get(h + 0x18, 8);
@@ -951,6 +953,13 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__elf_metadata(gpucompile_job *job, con
                 str_off = gpucompile__bin_get(d + shoff + link * shentsize + 0x18, 8);
                 str_size = gpucompile__bin_get(d + shoff + link * shentsize + 0x20, 8);
             }
+        }
+        if (add && name < shstr_size) {
+            const char *sname = (const char *)d + shstr_off + name;
+            size_t slen = strnlen(sname, (size_t)(shstr_size - name));
+            if (slen > 9 && strncmp(sname, ".nv.info.", 9) == 0 && !gpucompile_nvptx__kernel(o, sname + 9, slen - 9) &&
+                gpucompile__bin_add_kernel(o, sname + 9, slen - 9) != GPUCOMPILE_OK)
+                return 0;
         }
     }
     for (i = 0; i < shnum; i++) {
@@ -962,12 +971,12 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__elf_metadata(gpucompile_job *job, con
         if (name >= shstr_size) continue;
         sname = (const char *)d + shstr_off + name;
         slen = strnlen(sname, (size_t)(shstr_size - name));
-        if (slen > 11 && strncmp(sname, ".nv.shared.", 11) == 0 && (k = gpucompile_nvptx__kernel(job, sname + 11, slen - 11)) != NULL) {
+        if (slen > 11 && strncmp(sname, ".nv.shared.", 11) == 0 && (k = gpucompile_nvptx__kernel(o, sname + 11, slen - 11)) != NULL) {
             if (k->shared_bytes < 0) k->shared_bytes = (int)sz;
             continue;
         }
         if (strncmp(sname, ".nv.info", 8) != 0 || (sname[8] != 0 && sname[8] != '.') || off > size || sz > size - off) continue;
-        k = sname[8] == '.' ? gpucompile_nvptx__kernel(job, sname + 9, slen - 9) : NULL;
+        k = sname[8] == '.' ? gpucompile_nvptx__kernel(o, sname + 9, slen - 9) : NULL;
         {
             const unsigned char *a = d + off, *end = d + off + sz;
             while (end - a >= 4) {
@@ -976,7 +985,7 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__elf_metadata(gpucompile_job *job, con
                 if (fmt != 4 /* EIFMT_SVAL */) { a += 4; continue; }
                 if ((size_t)(end - v) < len) break;
                 if (!sname[8] && len == 8 && (attr == 0x2f /* REGCOUNT */ || attr == 0x11 /* FRAME_SIZE */)) {
-                    gpucompile_kernel *f = gpucompile_nvptx__kernel_by_symbol(job, d, size, sym_off, sym_size, str_off, str_size,
+                    gpucompile_kernel *f = gpucompile_nvptx__kernel_by_symbol(o, d, size, sym_off, sym_size, str_off, str_size,
                                                                               gpucompile__bin_get(v, 4));
                     if (f && attr == 0x2f) f->registers = (int)gpucompile__bin_get(v + 4, 4);
                     if (f && attr == 0x11) f->private_bytes = (int)gpucompile__bin_get(v + 4, 4);
@@ -987,6 +996,49 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__elf_metadata(gpucompile_job *job, con
             }
         }
     }
+    return 1;
+}
+
+/* PTX text: each `.entry NAME(...)` becomes a kernel of o, with its count of .param. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__ptx_entries(gpucompile_object *o, const char *ptx, size_t size) {
+    const char *p = ptx, *end = ptx + size;
+    while ((size_t)(end - p) > 7 && (p = (const char *)memchr(p, '.', (size_t)(end - p))) != NULL) {
+        const char *q = p + 6, *e;
+        if ((size_t)(end - p) <= 7 || strncmp(p, ".entry", 6) != 0 || (*q != ' ' && *q != '\t') || (p > ptx && p[-1] != ' ' && p[-1] != '\t' && p[-1] != '\n')) {
+            p++;
+            continue;
+        }
+        while (q < end && (*q == ' ' || *q == '\t')) q++;
+        for (e = q; e < end && *e != '(' && *e != ' ' && *e != '\t' && *e != '\n' && *e != '{'; e++) {}
+        if (e > q && !gpucompile_nvptx__kernel(o, q, (size_t)(e - q))) {
+            const char *c = e;
+            if (gpucompile__bin_add_kernel(o, q, (size_t)(e - q)) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+            while (c < end && (*c == ' ' || *c == '\t' || *c == '\n')) c++;
+            if (c < end && *c == '(') {
+                int params = 0;
+                for (; c < end && *c != ')'; c++) params += (size_t)(end - c) > 6 && strncmp(c, ".param", 6) == 0;
+                if (c < end) o->kernels[o->num_kernels - 1].num_params = params;
+            }
+        }
+        p = e;
+    }
+    return GPUCOMPILE_OK;
+}
+
+/* The backend's find_kernels: PTX .entry lines; a cubin's entry functions; a fatbin's first
+   uncompressed cubin, else its PTX. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__find_kernels(gpucompile_object *o) {
+    gpucompile_result r = GPUCOMPILE_OK;
+    size_t i;
+    if (o->format == GPUCOMPILE_FORMAT_ISA) r = gpucompile_nvptx__ptx_entries(o, (const char *)o->data, o->size);
+    else if (o->format == GPUCOMPILE_FORMAT_BIN) gpucompile_nvptx__elf_metadata(o, o->data, o->size, 1);
+    else if (o->format == GPUCOMPILE_FORMAT_FATBIN) {
+        for (i = 0; !o->num_kernels && i + 64 <= o->size; i++)
+            if (memcmp(o->data + i, "\177ELF", 4) == 0) gpucompile_nvptx__elf_metadata(o, o->data + i, o->size - i, 1);
+        if (!o->num_kernels) r = gpucompile_nvptx__ptx_entries(o, (const char *)o->data, o->size);
+    }
+    if (o->num_kernels > 1) qsort(o->kernels, (size_t)o->num_kernels, sizeof *o->kernels, gpucompile__kernel_cmp);
+    return r;
 }
 
 /* ptxas-style info log: "Compiling entry function 'K'" ... "N bytes smem" gives shared memory. */
@@ -999,7 +1051,7 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__log_metadata(gpucompile_job *job, con
         char line[1024];
         snprintf(line, sizeof line, "%.*s", (int)(n < 1023 ? n : 1023), p);
         if ((q = strstr(line, "entry function '")) != NULL && (e = strchr(q + 16, '\'')) != NULL)
-            k = gpucompile_nvptx__kernel(job, q + 16, (size_t)(e - (q + 16)));
+            k = gpucompile_nvptx__kernel(job->object, q + 16, (size_t)(e - (q + 16)));
         else if (k && (q = strstr(line, "Used ")) != NULL) {
             const char *s = strstr(line, " bytes smem");
             if (s) {
@@ -1036,9 +1088,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_
     const char *chip, unsigned char **cubin, size_t *cubin_size, char **log, gpucompile_severity sev) {
     const gpucompile_nvptx__lib *l = gpucompile_nvptx__open(job, 1);
     gpucompile_nvptx__jl_h h = NULL;
-    char arch[64], opt[32];
-    const char *opts[3];
-    int rc;
+    char arch[64], opt[32], extra[4096], xptxas[32][160];
+    const char *opts[3 + 32];
+    int rc, nx, i;
     size_t n = 0;
     char *err = NULL;
     if (!l) {
@@ -1052,10 +1104,15 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_
     opts[0] = arch;
     opts[1] = opt;
     opts[2] = "-verbose";
+    if ((nx = gpucompile_job_tool_options(job, extra, sizeof extra, opts + 3, 32)) < 0) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    for (i = 0; i < nx; i++) { /* ptxas options reach ptxas through nvJitLink's -Xptxas= */
+        snprintf(xptxas[i], sizeof xptxas[i], "-Xptxas=%s", opts[3 + i]);
+        opts[3 + i] = xptxas[i];
+    }
     gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "nvJitLink %u.%u (%s): %s %s %s", l->jl.major, l->jl.minor,
                        l->path, arch, opt, opts[2]);
     if (strchr(l->path, '/')) gpucompile_job_add_dependency(job, l->path); /* a new nvJitLink: a new cubin */
-    if ((rc = l->jl.create(&h, 3, opts)) != 0) {
+    if ((rc = l->jl.create(&h, (uint32_t)(3 + nx), opts)) != 0) {
         /* A chip this nvJitLink does not know: another method may. */
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "nvJitLink", "nvJitLinkCreate(%s) failed: %s (%d)", arch, gpucompile_nvptx__jl_name(rc), rc);
         return GPUCOMPILE_ERROR_UNSUPPORTED;
@@ -1093,9 +1150,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_ptxas(gpucompile_job *job, const char *ptx, size_t ptx_size,
     const char *chip, unsigned char **cubin, size_t *cubin_size, char **log, gpucompile_severity sev) {
-    char ptxas[GPUCOMPILE_NVPTX__PATH], in[GPUCOMPILE_NVPTX__PATH], out[GPUCOMPILE_NVPTX__PATH], arch[64], opt[16];
-    const char *argv[8];
-    int st = -1;
+    char ptxas[GPUCOMPILE_NVPTX__PATH], in[GPUCOMPILE_NVPTX__PATH], out[GPUCOMPILE_NVPTX__PATH], arch[64], opt[16], extra[4096];
+    const char *argv[8 + 32];
+    int st = -1, n;
     gpucompile_result r;
     if (!gpucompile_nvptx__find_tool(job, "ptxas", ptxas, sizeof ptxas)) {
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "ptxas is not available (%s)",
@@ -1111,10 +1168,11 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_ptxas(gpucompile_job 
     argv[1] = arch;
     argv[2] = opt;
     argv[3] = "-v";
-    argv[4] = in;
-    argv[5] = "-o";
-    argv[6] = out;
-    argv[7] = NULL;
+    if ((n = gpucompile_job_tool_options(job, extra, sizeof extra, argv + 4, 32)) < 0) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    argv[4 + n] = in;
+    argv[5 + n] = "-o";
+    argv[6 + n] = out;
+    argv[7 + n] = NULL;
     if ((r = gpucompile_job_run_tool(job, argv, 0, &st, log, NULL)) != GPUCOMPILE_OK) return r;
     if (st != 0) {
         gpucompile_nvptx__log_lines(job, sev, GPUCOMPILE_ERROR_TOOL, "ptxas", *log);
@@ -1356,7 +1414,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__finish(gpucompile_job *j
     r = gpucompile_nvptx__cubin(job, ptx, ptx_size, chip, &cubin, &cubin_size, &log);
     if (r == GPUCOMPILE_OK) {
         if (log) gpucompile_nvptx__log_metadata(job, log);
-        gpucompile_nvptx__elf_metadata(job, cubin, cubin_size);
+        gpucompile_nvptx__elf_metadata(job->object, cubin, cubin_size, 0);
         if (format == GPUCOMPILE_FORMAT_FATBIN) r = gpucompile_nvptx__fatbin(job, ptx, ptx_size, cubin, cubin_size);
         else {
             job->result_data = cubin;
@@ -1417,6 +1475,7 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
         t.is_kernel = gpucompile_nvptx__is_kernel;
         t.bin_from = LLVMAssemblyFile;
         t.finish = gpucompile_nvptx__finish;
+        t.find_kernels = gpucompile_nvptx__find_kernels;
         b = t;
     }
     return &b;

@@ -1,5 +1,6 @@
 # Binaries from the command line: several targets, -j, the offload binary (clang-offload-packager-19
-# as the reference), the text form (mlir-opt-19 as the reference), --merge, --list, --select.
+# and -22 as the reference), the text form (mlir-opt of the same LLVM major, and mlir-opt-22's
+# gpu-module-to-binary output as the reference), --merge, --list, --select.
 . tests/lib.sh
 mkdir -p "$T_TMP/tmp"; export TMPDIR="$T_TMP/tmp"   # a private $TMPDIR: leftovers are ours
 G() { "$GPUCOMPILE" --no-cache "$@"; }
@@ -9,6 +10,8 @@ D=$T_TMP
 T80='#gpu.nvptx<chip = "sm_80">'
 T90='#nvvm.target<chip = "sm_90">'
 T75='#gpu.nvptx<chip = "sm_75", O = 3>'
+LLVM_MAJOR=$("$GPUCOMPILE" --version | sed -n 's/.*(LLVM \([0-9]*\)\..*/\1/p')
+MO=mlir-opt-$LLVM_MAJOR   # our text follows the MLIR of the LLVM we are built with
 
 # Parallel = serial, byte for byte (PTX: the same on every machine)
 G -f isa -t "$T80" -t "$T90" -t "$T75" "$NV" -o "$D/s.gpubin" --emit-text "$D/s.mlir" -j 1
@@ -18,8 +21,14 @@ check "three targets, -j 3: exit 0" test $? -eq 0
 check "-j 3 offload binary = -j 1, byte for byte" cmp -s "$D/s.gpubin" "$D/p.gpubin"
 check "-j 3 text = -j 1" cmp -s "$D/s.mlir" "$D/p.mlir"
 check "offload binary magic 10 FF 10 AD" sh -c "od -An -tx1 -N4 '$D/s.gpubin' | grep -q '10 ff 10 ad'"
-check "default name: the input's stem" grep -q '^gpu.binary @saxpy_nvptx \[#gpu.object<#gpu.nvptx<chip = "sm_80">, properties = {kernels = \["saxpy"\]}, assembly = "' "$D/s.mlir"
-check "upstream spelling keeps its own keyword" grep -q '#gpu.object<#nvvm.target<chip = "sm_90">, properties = {kernels = \["saxpy"\]}, assembly = ' "$D/s.mlir"
+# MLIR 20+ has the kernel table; LLVM 19's MLIR has none: the names go in the properties there
+if [ "$LLVM_MAJOR" -ge 20 ]; then
+  KT='properties = {O = 2 : i32}, kernels = <\[#gpu.kernel_metadata<"saxpy", !llvm.func<void (f32, ptr<1>, ptr<1>, i32)>>\]>'
+else
+  KT='properties = {O = 2 : i32, kernels = \["saxpy"\]}'
+fi
+check "default name: the input's stem" grep -q "^gpu.binary @saxpy_nvptx \[#gpu.object<#gpu.nvptx<chip = \"sm_80\">, $KT, assembly = \"" "$D/s.mlir"
+check "upstream spelling keeps its own keyword" grep -q "#gpu.object<#nvvm.target<chip = \"sm_90\">, $KT, assembly = " "$D/s.mlir"
 
 G --list "$D/s.gpubin" > "$D/list" 2>&1
 check "--list exit 0" test $? -eq 0
@@ -48,9 +57,9 @@ if G -t "$T80" "$NV" -o "$D/one80.cubin" 2>/dev/null && G -t "$T90" "$NV" -o "$D
   check "llvm-objdump-19 --offloading: cubin, producer cuda" sh -c "llvm-objdump-19 --offloading '$D/nv.gpubin' | grep -A3 'kind *cubin' | grep -q 'producer *cuda'"
   if G -t '#rocdl.target<chip = "gfx90a">' "$AMD" -o "$D/one.hsaco" --emit-text "$D/amd.mlir" 2>/dev/null; then
     check "one target + --emit-text: -o is still the object's bytes" sh -c "llvm-readelf-19 -h '$D/one.hsaco' | grep -q EM_AMDGPU"
-    if command -v mlir-opt-19 >/dev/null; then
-      mlir-opt-19 "$D/amd.mlir" 2>/dev/null | grep 'gpu.binary' | sed 's/^ *//; s/  / /' > "$D/amd.norm"
-      check "mlir-opt-19 parses #rocdl.target hsaco and prints the same bytes" cmp -s "$D/amd.mlir" "$D/amd.norm"
+    if command -v $MO >/dev/null; then
+      $MO "$D/amd.mlir" 2>/dev/null | grep 'gpu.binary' | sed 's/^ *//; s/  / /' > "$D/amd.norm"
+      check "$MO parses #rocdl.target hsaco and prints the same bytes" cmp -s "$D/amd.mlir" "$D/amd.norm"
     fi
     G --merge "$D/nv.gpubin" "$D/amd.mlir" --name all -o "$D/all.gpubin" --emit-text "$D/all.mlir"
     check "--merge offload + text: exit 0" test $? -eq 0
@@ -66,33 +75,40 @@ if G -t "$T80" "$NV" -o "$D/one80.cubin" 2>/dev/null && G -t "$T90" "$NV" -o "$D
   else
     skip "AMDGPU hsaco: the backend does not make hsaco here yet"
   fi
-  # mlir-opt-19 parses the upstream form (#nvvm.target), and prints the same bytes
-  if command -v mlir-opt-19 >/dev/null; then
+  # mlir-opt parses the upstream form (#nvvm.target), and prints the same bytes
+  if command -v $MO >/dev/null; then
     G -t '#nvvm.target<chip = "sm_80">' -t "$T90" "$NV" -o "$D/up.gpubin" --emit-text "$D/up.mlir"
-    mlir-opt-19 "$D/up.mlir" > "$D/up.opt.mlir" 2>"$D/err"
-    check "mlir-opt-19 parses the cubin binary" test $? -eq 0
+    $MO "$D/up.mlir" > "$D/up.opt.mlir" 2>"$D/err"
+    check "$MO parses the cubin binary" test $? -eq 0
     grep 'gpu.binary' "$D/up.opt.mlir" | sed 's/^ *//; s/  / /' > "$D/up.norm"
-    check "mlir-opt-19 prints the same text (the same bytes)" cmp -s "$D/up.mlir" "$D/up.norm"
+    check "$MO prints the same text (the same bytes)" cmp -s "$D/up.mlir" "$D/up.norm"
     G --merge "$D/up.opt.mlir" -o "$D/up2.gpubin"
-    check "mlir-opt-19's output read back gives the same offload binary" cmp -s "$D/up.gpubin" "$D/up2.gpubin"
+    if [ "$LLVM_MAJOR" -ge 20 ]; then
+      check "$MO's output read back gives the same offload binary" cmp -s "$D/up.gpubin" "$D/up2.gpubin"
+    else # MLIR 19's text has kernel names only: the metadata stays in the offload binary
+      G --list "$D/up.gpubin" > "$D/up.list"; G --list "$D/up2.gpubin" > "$D/up2.list"
+      check "$MO's output read back gives the same objects, properties and kernels" cmp -s "$D/up.list" "$D/up2.list"
+    fi
   else
-    skip "mlir-opt-19 missing"
+    skip "$MO missing"
   fi
 else
   skip "NVPTX cubins: the backend does not make cubins here"
 fi
 
-# mlir-opt-19 on every format keyword, with a handler
-if command -v mlir-opt-19 >/dev/null; then
+# mlir-opt on every format keyword, with a handler
+if command -v $MO >/dev/null; then
   G -f llvm -t "$T90" -t '#nvvm.target<chip = "sm_80">' "$NV" -o "$D/bc.gpubin" --emit-text "$D/bc.mlir"
-  mlir-opt-19 "$D/bc.mlir" > "$D/bc.opt" 2>"$D/err"
-  check "mlir-opt-19 parses offload = (bitcode)" test $? -eq 0
+  $MO "$D/bc.mlir" > "$D/bc.opt" 2>"$D/err"
+  check "$MO parses offload = (bitcode)" test $? -eq 0
   check "bitcode objects keep MLIR's keyword" grep -q 'offload = "BC' "$D/bc.mlir"
   sed 's/@saxpy_nvptx /@h <#gpu.select_object<1 : i64>> /' "$D/s.mlir" | sed 's/#gpu.nvptx/#nvvm.target/g' > "$D/h.mlir"
-  mlir-opt-19 "$D/h.mlir" > "$D/h.opt" 2>"$D/err"
-  check "mlir-opt-19 parses a handler and assembly =" test $? -eq 0
+  $MO "$D/h.mlir" > "$D/h.opt" 2>"$D/err"
+  check "$MO parses a handler and assembly =" test $? -eq 0
   G --merge "$D/h.opt" --emit-text "$D/h2.mlir"
-  check "handler survives mlir-opt-19 and our reader" cmp -s "$D/h.mlir" "$D/h2.mlir"
+  check "handler survives $MO and our reader" cmp -s "$D/h.mlir" "$D/h2.mlir"
+else
+  skip "$MO missing"
   check "--list shows the handler" sh -c "'$GPUCOMPILE' --list '$D/h.opt' | grep -q 'gpu.binary @h: 3 objects, handler #gpu.select_object<1>'"
 fi
 
@@ -102,6 +118,150 @@ printf 'PTXTEXT' > "$D/k.s"
 G --list "$D/k.bin" > "$D/klist" 2>&1
 check "packager's file: --list exit 0" test $? -eq 0
 check "packager's file: target from triple and arch, kind from the extension" grep -q '\[0\] #gpu.nvptx<chip = "sm_70">: isa, 7 bytes' "$D/klist"
+
+# mlir-opt-22's gpu-module-to-binary output (every format, both targets, host code beside it):
+# read as it is, kernels recovered from the objects, printed again without losing anything, and
+# what we print mlir-opt-22 prints back unchanged
+mlir_in() { # NAME TARGET KERNEL-ATTR: a gpu.module with one kernel, and a host function
+  cat > "$D/$1.in.mlir" <<EOM
+module attributes {gpu.container_module} {
+  gpu.module @kern [$2] {
+    llvm.func @saxpy(%a: f32, %p: !llvm.ptr<1>) attributes {gpu.kernel, $3} {
+      %c = llvm.mlir.constant(0 : i64) : i64
+      %g = llvm.getelementptr %p[%c] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+      llvm.store %a, %g : f32, !llvm.ptr<1>
+      llvm.return
+    }
+  }
+  // a host function with braces in a "string {"
+  func.func @host() attributes {note = "}"} {
+    return
+  }
+}
+EOM
+}
+if command -v mlir-opt-22 >/dev/null && command -v ld.lld-22 >/dev/null; then
+  mkdir -p "$D/rocm/llvm/bin" && ln -sf "$(command -v ld.lld-22)" "$D/rocm/llvm/bin/ld.lld"
+  mlir_in nv '#nvvm.target<O = 3, chip = "sm_80">' nvvm.kernel
+  mlir_in amd '#rocdl.target<chip = "gfx90a">' rocdl.kernel
+  for t in nv amd; do
+    for f in offloading assembly binary fatbinary; do
+      nm="$t-$f"
+      ROCM_PATH="$D/rocm" mlir-opt-22 --gpu-module-to-binary="format=$f section=__gpu_$t" "$D/$t.in.mlir" > "$D/$nm.mlir" 2>/dev/null
+      G --merge "$D/$nm.mlir" --emit-text "$D/$nm.ours" > /dev/null 2>"$D/err"
+      check "mlir-opt-22 $nm: read (host function skipped)" test $? -eq 0
+      # each property (with LLVM 19 the kernel names join them), and the kernel table where MLIR has one
+      for kept in $(grep -o 'properties = {[^}]*}' "$D/$nm.mlir" | sed 's/^properties = {//; s/}$//; s/ //g; s/,/ /g'); do
+        check "mlir-opt-22 $nm: property $kept kept" sh -c "grep -o 'properties = {[^}]*}' '$D/$nm.ours' | sed 's/ //g' | grep -qF '$kept'"
+      done
+      table=$(grep -o 'kernels = <\[.*\]>' "$D/$nm.mlir")
+      if [ -n "$table" ] && [ "$LLVM_MAJOR" -ge 20 ]; then
+        check "mlir-opt-22 $nm: kernel table kept" grep -qF "$table" "$D/$nm.ours"
+      elif [ -n "$table" ]; then
+        check "mlir-opt-22 $nm: kernel names kept (LLVM 19's form)" grep -qF 'kernels = ["saxpy"]' "$D/$nm.ours"
+      fi
+      check "mlir-opt-22 $nm: the same bytes" test "$(grep -o '"[^"]*">]$' "$D/$nm.mlir")" = "$(grep -o '"[^"]*">]$' "$D/$nm.ours")"
+      if [ "$f" != offloading ]; then
+        check "mlir-opt-22 $nm: the kernel, from the object itself" sh -c "'$GPUCOMPILE' --list '$D/$nm.mlir' | grep -q 'kernel: saxpy$'"
+      fi
+      mlir-opt-22 "$D/$nm.ours" 2>"$D/err" | grep 'gpu.binary' | sed 's/^ *//; s/  / /' > "$D/$nm.back"
+      check "mlir-opt-22 $nm: prints ours back unchanged" cmp -s "$D/$nm.ours" "$D/$nm.back"
+    done
+  done
+  # the metadata we read from mlir-opt-22's hsaco is what mlir-opt-22 read from it (we add kernarg_segment_size)
+  if [ "$LLVM_MAJOR" -ge 20 ]; then
+    check "hsaco metadata found in the object = mlir-opt-22's kernel metadata" test \
+      "$(grep -o 'metadata = {[^}]*}' "$D/amd-binary.ours" | sed 's/kernarg_segment_size = [0-9]* : i64, //')" = \
+      "$(grep -o 'metadata = {[^}]*}' "$D/amd-fatbinary.mlir")"
+  fi
+  # the O of the PTX object reaches the JIT, the section reaches the host module
+  G --merge "$D/nv-assembly.mlir" --host "$D/nvjit.ll"
+  check "mlir-opt-22 PTX: --host passes the object's O to mgpuModuleLoadJIT" grep -q 'call ptr @mgpuModuleLoadJIT(ptr @kern_bin_cst, i32 3)' "$D/nvjit.ll"
+  check "mlir-opt-22 PTX: the binary sits in its section" grep -q '^@kern_bin_cst = internal constant .* section "__gpu_nv", align 8$' "$D/nvjit.ll"
+  check "mlir-opt-22 PTX: a launch function for the kernel found in the PTX" grep -q '^define void @kern_saxpy_launch(' "$D/nvjit.ll"
+  G --merge "$D/amd-binary.mlir" --host "$D/amdh.ll"
+  check "mlir-opt-22 hsaco: a launch function for the kernel of the metadata note" grep -q '^define void @kern_saxpy_launch(' "$D/amdh.ll"
+  # several binaries in one text: listed each, --name picks one, merged otherwise
+  ROCM_PATH="$D/rocm" mlir-opt-22 --gpu-module-to-binary="format=isa" "$D/nv.in.mlir" | sed 's/@kern /@other /' > "$D/two.part"
+  { echo 'module attributes {gpu.container_module} {'; grep 'gpu.binary' "$D/nv-binary.mlir"; echo '  func.func @f() { return }'
+    grep 'gpu.binary' "$D/two.part"; echo '}'; } > "$D/two.mlir"
+  G --list "$D/two.mlir" > "$D/two.list" 2>&1
+  check "two gpu.binary ops: --list shows both" sh -c "grep -q 'gpu.binary @kern: 1 object' '$D/two.list' && grep -q 'gpu.binary @other: 1 object' '$D/two.list'"
+  G --merge "$D/two.mlir" --name other --emit-text "$D/other.mlir"
+  check "--name picks one binary" grep -q '^gpu.binary @other \[#gpu.object<#nvvm.target<O = 3, chip = "sm_80">, properties = {[^}]*O = 3 : i32' "$D/other.mlir"
+  G --merge "$D/two.mlir" -o "$D/two.gpubin"
+  check "without --name they are merged" sh -c "'$GPUCOMPILE' --list '$D/two.gpubin' | grep -q 'gpu.binary @kern: 2 objects'"
+  G --merge "$D/two.mlir" --name none -o "$D/none.gpubin" 2>"$D/err"
+  check "--name of no binary: exit 1, the names listed" sh -c "test ! -e '$D/none.gpubin' && grep -q 'has no gpu.binary @none; it holds @kern @other' '$D/err'"
+  # our own text: accepted by mlir-opt-22 as it is, for both vendors
+  cp "$NV" "$D/saxpy-v2.ll"
+  G -t '#nvvm.target<chip = "sm_90", O = 3>' -f isa "$D/saxpy-v2.ll" --emit-text "$D/v2.mlir" --section __nv_fatbin -o "$D/v2.ptx"
+  check "a name MLIR cannot read bare is quoted" grep -q '^gpu.binary @"saxpy-v2" \[#gpu.object<#nvvm.target<O = 3, chip = "sm_90">, properties = {O = 3 : i32, ' "$D/v2.mlir"
+  mlir-opt-22 "$D/v2.mlir" | grep 'gpu.binary' | sed 's/^ *//; s/  / /' > "$D/v2.back"
+  check "mlir-opt-22 prints our PTX binary back unchanged" cmp -s "$D/v2.mlir" "$D/v2.back"
+  if G -t '#rocdl.target<chip = "gfx90a">' "$AMD" --emit-text "$D/ours-amd.mlir" -o "$D/ours.hsaco" 2>/dev/null; then
+    mlir-opt-22 "$D/ours-amd.mlir" | grep 'gpu.binary' | sed 's/^ *//; s/  / /' > "$D/ours-amd.back"
+    check "mlir-opt-22 prints our hsaco binary (kernel metadata) back unchanged" cmp -s "$D/ours-amd.mlir" "$D/ours-amd.back"
+  fi
+  G --merge "$D/v2.mlir" --host "$D/v2.ll"
+  check "host symbols of @\"saxpy-v2\" are C identifiers" grep -q '^define void @saxpy_v2_saxpy_launch(' "$D/v2.ll"
+  check "host module: the object's O and section" sh -c "grep -q 'mgpuModuleLoadJIT(ptr @saxpy_v2_bin_cst, i32 3)' '$D/v2.ll' && grep -q 'section \"__nv_fatbin\"' '$D/v2.ll'"
+else
+  skip "mlir-opt-22 or ld.lld-22 missing"
+fi
+
+# mlir-opt-19's output (no kernel table there) is read too
+if command -v mlir-opt-19 >/dev/null; then
+  mlir_in nv19 '#nvvm.target<O = 1, chip = "sm_80">' nvvm.kernel
+  mlir-opt-19 --gpu-module-to-binary="format=isa" "$D/nv19.in.mlir" > "$D/nv19.mlir" 2>/dev/null
+  G --merge "$D/nv19.mlir" --host "$D/nv19.ll" --emit-text "$D/nv19.ours"
+  check "mlir-opt-19 PTX: read, its O kept" sh -c "grep -q 'properties = {O = 1 : i32}' '$D/nv19.mlir' && grep -q 'properties = {O = 1 : i32' '$D/nv19.ours'"
+  check "mlir-opt-19 PTX: the kernel found, launched at the object's O" sh -c "grep -q '^define void @kern_saxpy_launch(' '$D/nv19.ll' && grep -q 'mgpuModuleLoadJIT(ptr @kern_bin_cst, i32 1)' '$D/nv19.ll'"
+else
+  skip "mlir-opt-19 missing"
+fi
+
+# What clang-offload-packager writes (no gpucompile strings): the kernels come from the images
+for v in 19 22; do
+  if command -v clang-offload-packager-$v >/dev/null; then
+    G -f isa -t "$T80" "$NV" -o "$D/pk.ptx" && G -t '#gpu.amdgpu<chip = "gfx90a">' "$AMD" -o "$D/pk.hsaco" 2>/dev/null || cp "$D/pk.ptx" "$D/pk.hsaco"
+    (cd "$D" && clang-offload-packager-$v -o pk$v.bin --image=file=pk.ptx,triple=nvptx64-nvidia-cuda,arch=sm_80,kind=cuda \
+       --image=file=pk.hsaco,triple=amdgcn-amd-amdhsa,arch=gfx90a,kind=hip)
+    check "clang-offload-packager-$v file: kernels found in each image" test "$(G --list "$D/pk$v.bin" | grep -c 'kernel: saxpy$')" -eq 2
+    G --merge "$D/pk$v.bin" --host "$D/pk$v.ll"
+    check "clang-offload-packager-$v file: --host has the launch function" grep -q '^define void @pk'$v'_saxpy_launch(' "$D/pk$v.ll"
+  else
+    skip "clang-offload-packager-$v missing"
+  fi
+done
+
+# --opts (MLIR's opts): passed to the binary step's tool, and part of the cache key
+if G -t "$T80" --bin-method ptxas "$NV" -o "$D/o.cubin" 2>/dev/null; then
+  "$GPUCOMPILE" --cache-dir "$D/oc" -v -t "$T80" --bin-method ptxas --opts '--maxrregcount=32 -O1' "$NV" -o "$D/o.cubin" 2>"$D/err"
+  check "--opts reach ptxas" grep -q 'running: .*ptxas -arch=sm_80 -O2 -v --maxrregcount=32 -O1 ' "$D/err"
+  "$GPUCOMPILE" --cache-dir "$D/oc" -v -t "$T80" --bin-method ptxas --opts '--maxrregcount=32 -O1' "$NV" -o "$D/o.cubin" 2>"$D/err"
+  check "the same --opts: from the cache" grep -q '(from the cache)' "$D/err"
+  "$GPUCOMPILE" --cache-dir "$D/oc" -v -t "$T80" --bin-method ptxas --opts '--maxrregcount=40' "$NV" -o "$D/o.cubin" 2>"$D/err"
+  check "other --opts: compiled again" sh -c "! grep -q '(from the cache)' '$D/err'"
+  G -t "$T80" --bin-method ptxas --opts '--no-such-option' "$NV" -o "$D/bad.cubin" 2>"$D/err"
+  check "a bad --opts: exit 1, ptxas's message, no output" sh -c "test ! -e '$D/bad.cubin' && grep -q 'no-such-option' '$D/err'"
+else
+  skip "ptxas cannot make cubins here"
+fi
+if G -t '#rocdl.target<chip = "gfx90a">' "$AMD" -o "$D/o.hsaco" 2>/dev/null; then
+  G -v -t '#rocdl.target<chip = "gfx90a">' --opts '--no-such-option' "$AMD" -o "$D/bad.hsaco" 2>"$D/err"
+  check "--opts reach ld.lld (a bad one: exit 1, its message)" sh -c "test ! -e '$D/bad.hsaco' && grep -q \"unknown argument '--no-such-option'\" '$D/err'"
+fi
+
+# An output path that is no regular file (a pipe, a link: /dev/stdout, /dev/null) is written
+# through, never replaced by a renamed file
+mkfifo "$D/out.fifo" && { cat "$D/out.fifo" > "$D/from.fifo" & }
+G -f isa -t "$T80" "$NV" --emit-text "$D/out.fifo" -o "$D/fifo.ptx"
+wait
+check "--emit-text into a pipe: the text came through, the pipe is still one" sh -c "test -p '$D/out.fifo' && grep -q '^gpu.binary @saxpy_nvptx ' '$D/from.fifo'"
+: > "$D/real.ptx"; ln -s real.ptx "$D/link.ptx"
+G -f isa -t "$T80" "$NV" -o "$D/link.ptx"
+check "-o through a symbolic link: the link stays, its target gets the bytes" sh -c "test -L '$D/link.ptx' && cmp -s '$D/real.ptx' '$D/fifo.ptx'"
 
 # Failures: exit 1, nothing written
 G -f isa -t "$T80" -t '#gpu.nvptx<O = 9>' "$NV" -o "$D/bad.gpubin" --emit-text "$D/bad.mlir" -j 2 2>"$D/err"

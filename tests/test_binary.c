@@ -101,6 +101,16 @@ static void test_model_and_verify(void) {
     CHECK_MSG(c.live == 0, "%ld blocks leaked", c.live);
 }
 
+/* The kernel table in name order (kernels of unknown type take any arguments); LLVM 19: names. */
+#if LLVM_VERSION_MAJOR >= 20
+#define T_KERNELS \
+                 "#gpu.object<#gpu.nvptx<chip = \"sm_80\">, kernels = <[#gpu.kernel_metadata<\"odd\\22name\", !llvm.func<void (...)>>, " \
+                 "#gpu.kernel_metadata<\"saxpy\", !llvm.func<void (...)>>]>, \"cubin\">, "
+#else
+#define T_KERNELS \
+                 "#gpu.object<#gpu.nvptx<chip = \"sm_80\">, properties = {kernels = [\"saxpy\", \"odd\\22name\"]}, \"cubin\">, "
+#endif
+
 static void test_text_print(void) {
     gpucompile_binary *b = NULL;
     char *s;
@@ -117,7 +127,7 @@ static void test_text_print(void) {
     CHECK_STR(s, "gpu.binary @k [#gpu.object<#nvvm.target<chip = \"sm_90\">, bin = \"\\7FELF\\22\\\\a\\0A\\E9\">, "
                  "#gpu.object<#nvvm.target, assembly = \"ptx\">, #gpu.object<#rocdl.target<chip = \"gfx90a\">, offload = \"BC\">, "
                  "#gpu.object<#nvvm.target, \"fat\">, "
-                 "#gpu.object<#gpu.nvptx<chip = \"sm_80\">, properties = {kernels = [\"saxpy\", \"odd\\22name\"]}, \"cubin\">, "
+                 T_KERNELS
                  "#gpu.object<#gpu.nvptx<chip = \"sm_80\">, fatbin = \"fat\">]");
     free(s);
     gpucompile_binary_set_handler(b, GPUCOMPILE_HANDLER_SELECT_INDEX, 1, NULL);
@@ -192,8 +202,13 @@ static void test_text_errors(void) {
         {"gpu.binary @binary [#gpu.object<#nvvm.target, \"abc>]", "unterminated string literal"},
         {"gpu.binary @binary [#gpu.object<#nvvm.target, \"\\zz\">]", "unknown escape"},
         {"gpu.binary binary [#gpu.object<#nvvm.target, \"\">]", "1:12: expected '@'"},
-        {"gpu.binary @b [#gpu.object<#nvvm.target, \"\">] extra", "unexpected text after the gpu.binary"},
-        {"gpu.module @b []", "expected 'gpu.binary'"},
+        {"gpu.binary @b [#gpu.object<#nvvm.target, \"\">] }", "1:47: unexpected '}'"},
+        {"gpu.module @b []", "no gpu.binary in the text"},
+        {"module {\n  func.func @f() { return }\n", "expected '}' to close the module"},
+        {"module { func.func @f() { \"a}\" ", "unbalanced brackets"},
+        {"gpu.binary @b [#gpu.object<#nvvm.target, kernels = <[#gpu.kernel_metadata<\"k\", !llvm.func<void ()>, wat = 1>]>, \"\">]",
+         "unknown #gpu.kernel_metadata parameter"},
+        {"gpu.binary @b [#gpu.object<#nvvm.target, properties = {O = }, \"\">]", "expected an attribute value"},
         {"gpu.binary @b [#gpu.object<#nvvm.target, \"\">", "expected ','"},
     };
     size_t i;
@@ -219,6 +234,126 @@ static gpucompile_binary *sample(const gpucompile_allocator *a) {
     gpucompile_object_add_kernel(b->objects[0], "scale");
     gpucompile_binary_set_handler(b, GPUCOMPILE_HANDLER_SELECT_INDEX, 2, NULL);
     return b;
+}
+
+/* MLIR 22's object form: properties and the kernel table read into the model, kept, and printed
+   in MLIR's order; the kernel table needs MLIR 20+ (LLVM 19 prints kernel names in properties). */
+static void test_kernel_table_and_properties(void) {
+    static const char text[] =
+        "module attributes {gpu.container_module} {\n"
+        "  func.func @host(%a: i32) -> i32 attributes {s = \"]}\"} { return %a : i32 } // }\n"
+        "  gpu.binary @\"k-2\"  [#gpu.object<#rocdl.target<chip = \"gfx90a\">, properties = {section = \".s\", O = 3 : i32}, "
+        "kernels = <[#gpu.kernel_metadata<\"a\", !llvm.func<void (f32, ptr<1>)>, arg_attrs = [{llvm.noalias}, {}], metadata = "
+        "{sgpr_count = 10 : i64, agpr_count = 0 : i64, reqd_workgroup_size = array<i32: -1, -1, -1>}>, "
+        "#gpu.kernel_metadata<\"b\", !llvm.func<void ()>>]>, bin = \"\\7FELF\">]\n"
+        "  llvm.func @g() -> !llvm.ptr\n"
+        "}\n";
+    counter c;
+    gpucompile_allocator a = c_allocator(&c);
+    gpucompile_binary *b = NULL, **all = NULL;
+    gpucompile_object *o, *back = NULL;
+    unsigned char *ser = NULL;
+    size_t n;
+    char v[64], *s;
+    int num = 0;
+    CHECK(gpucompile_binary_parse(text, (size_t)-1, &a, NULL, &b) == GPUCOMPILE_OK && b);
+    if (!b) return;
+    CHECK_STR(b->name, "k-2");
+    o = b->objects[0];
+    CHECK_STR(o->properties, "O = 3 : i32, section = \".s\"");
+    CHECK(gpucompile_object_property(o, "O", v, sizeof v) == 7 && strcmp(v, "3 : i32") == 0);
+    CHECK(gpucompile_object_property(o, "section", v, sizeof v) && strcmp(v, "\".s\"") == 0);
+    CHECK(gpucompile_object_property(o, "none", v, sizeof v) == 0 && v[0] == 0);
+    CHECK(o->num_kernels == 2);
+    if (o->num_kernels == 2) {
+        CHECK_STR(o->kernels[0].name, "a");
+        CHECK_STR(o->kernels[0].type, "!llvm.func<void (f32, ptr<1>)>");
+        CHECK(o->kernels[0].num_params == 2 && o->kernels[0].sgprs == 10 && o->kernels[0].vgprs == -1);
+        CHECK_STR(o->kernels[0].arg_attrs, "[{llvm.noalias}, {}]");
+        CHECK_STR(o->kernels[0].metadata, "agpr_count = 0 : i64, reqd_workgroup_size = array<i32: -1, -1, -1>");
+        CHECK(o->kernels[1].num_params == 0 && !o->kernels[1].metadata && !o->kernels[1].arg_attrs);
+    }
+    s = print_binary(b);
+#if LLVM_VERSION_MAJOR >= 20
+    CHECK_STR(s, "gpu.binary @\"k-2\" [#gpu.object<#rocdl.target<chip = \"gfx90a\">, properties = {O = 3 : i32, section = \".s\"}, "
+                 "kernels = <[#gpu.kernel_metadata<\"a\", !llvm.func<void (f32, ptr<1>)>, arg_attrs = [{llvm.noalias}, {}], metadata = "
+                 "{agpr_count = 0 : i64, reqd_workgroup_size = array<i32: -1, -1, -1>, sgpr_count = 10 : i64}>, "
+                 "#gpu.kernel_metadata<\"b\", !llvm.func<void ()>>]>, bin = \"\\7FELF\">]");
+#else
+    CHECK_STR(s, "gpu.binary @\"k-2\" [#gpu.object<#rocdl.target<chip = \"gfx90a\">, properties = {O = 3 : i32, kernels = [\"a\", \"b\"], "
+                 "section = \".s\"}, bin = \"\\7FELF\">]");
+#endif
+    free(s);
+    /* the cache's serialization keeps all of it */
+    CHECK(gpucompile_object_serialize(o, &a, &ser, &n) == GPUCOMPILE_OK);
+    CHECK(gpucompile_object_deserialize(ser, n, &a, &back) == GPUCOMPILE_OK && back);
+    if (back) {
+        CHECK_STR(back->properties, o->properties);
+        CHECK(back->num_kernels == 2 && back->kernels[0].sgprs == 10);
+        if (back->num_kernels == 2) {
+            CHECK_STR(back->kernels[0].metadata, o->kernels[0].metadata);
+            CHECK_STR(back->kernels[0].arg_attrs, o->kernels[0].arg_attrs);
+            CHECK(back->kernels[1].metadata == NULL && back->kernels[1].type && strcmp(back->kernels[1].type, "!llvm.func<void ()>") == 0);
+        }
+    }
+    gpucompile_object_free(back);
+    gpucompile_free(&a, ser);
+    /* the offload binary keeps it too */
+    {
+        unsigned char *ob = NULL;
+        gpucompile_binary *b2 = NULL;
+        CHECK(gpucompile_binary_write_offload(b, &ob, &n) == GPUCOMPILE_OK);
+        CHECK(gpucompile_binary_read_offload(ob, n, NULL, &a, NULL, &b2) == GPUCOMPILE_OK && b2);
+        if (b2) {
+            char *s1 = print_binary(b), *s2 = print_binary(b2);
+            CHECK_STR(s2, s1);
+            CHECK(b2->objects[0]->num_kernels == 2 && b2->objects[0]->kernels[0].sgprs == 10);
+            free(s1);
+            free(s2);
+        }
+        gpucompile_binary_free(b2);
+        gpucompile_free(&a, ob);
+    }
+    gpucompile_binary_free(b);
+    /* several binaries: each, in order; parse merges them */
+    {
+        static const char two[] = "module {\n  gpu.binary @x [#gpu.object<#nvvm.target, \"1\">]\n  module @m {\n"
+                                  "    gpu.binary @y <#gpu.select_object<0>> attributes {z} [#gpu.object<#nvvm.target, \"2\">]\n  }\n}\n";
+        CHECK(gpucompile_binary_parse_all(two, (size_t)-1, &a, NULL, &all, &num) == GPUCOMPILE_OK && num == 2);
+        if (num == 2) {
+            CHECK_STR(all[0]->name, "x");
+            CHECK_STR(all[1]->name, "y");
+            CHECK(all[1]->handler.kind == GPUCOMPILE_HANDLER_SELECT_INDEX);
+            gpucompile_binary_free(all[0]);
+            gpucompile_binary_free(all[1]);
+        }
+        gpucompile_free(&a, all);
+        CHECK(gpucompile_binary_parse(two, (size_t)-1, &a, NULL, &b) == GPUCOMPILE_OK && b && b->num_objects == 2);
+        if (b) CHECK_STR(b->name, "x");
+        gpucompile_binary_free(b);
+    }
+    CHECK_MSG(c.live == 0, "%ld blocks leaked", c.live);
+}
+
+/* Objects from elsewhere: the backends find their kernels in the bytes. */
+static void test_find_kernels(void) {
+    static const char ptx[] = ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry b_k(\n.param .u64 p\n)\n{\nret;\n}\n"
+                              ".func f()\n{\nret;\n}\n.entry a_k()\n{\nret;\n}\n";
+    static const char isa[] = "\t.amdhsa_code_object_version 5\n\t.amdhsa_kernel saxpy\n\t\t.amdhsa_group_segment_fixed_size 0\n\t.end_amdhsa_kernel\n";
+    gpucompile_object *o = obj("#nvvm.target<chip = \"sm_80\">", GPUCOMPILE_FORMAT_ISA, ptx, sizeof ptx - 1, NULL);
+    CHECK(o && gpucompile_object_find_kernels(o) == GPUCOMPILE_OK && o->num_kernels == 2);
+    if (o && o->num_kernels == 2) {
+        CHECK_STR(o->kernels[0].name, "a_k");
+        CHECK_STR(o->kernels[1].name, "b_k");
+        CHECK(o->kernels[0].num_params == 0 && o->kernels[1].num_params == 1);
+    }
+    gpucompile_object_free(o);
+    o = obj("#rocdl.target<chip = \"gfx90a\">", GPUCOMPILE_FORMAT_ISA, isa, sizeof isa - 1, NULL);
+    CHECK(o && gpucompile_object_find_kernels(o) == GPUCOMPILE_OK && o->num_kernels == 1 && strcmp(o->kernels[0].name, "saxpy") == 0);
+    gpucompile_object_free(o);
+    o = obj("#nvvm.target<chip = \"sm_80\">", GPUCOMPILE_FORMAT_BIN, "\x7F" "ELF", 4, NULL);
+    CHECK(o && gpucompile_object_find_kernels(o) == GPUCOMPILE_OK && o->num_kernels == 0); /* too short: nothing, no error */
+    gpucompile_object_free(o);
 }
 
 static void test_offload_round_trip(void) {
@@ -517,6 +652,8 @@ int main(void) {
     RUN(test_text_print);
     RUN(test_text_round_trip);
     RUN(test_text_errors);
+    RUN(test_kernel_table_and_properties);
+    RUN(test_find_kernels);
     RUN(test_offload_round_trip);
     RUN(test_offload_garbage);
     RUN(test_read_clang_packager);

@@ -231,6 +231,45 @@ static void test_refusals(void) {
     gpucompile_binary_free(bin);
 }
 
+/* Host symbols of names that are no C identifiers ("3d.k-2", a PTX kernel "k$1") are mapped to
+   them; the kernel is looked up by its real name; a PTX object's O property reaches the JIT and
+   its section property the embedded bytes. */
+static void test_c_identifiers_and_properties(void) {
+    static const char ptx[] = ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k$1()\n{\nret;\n}\n";
+    static const char props[] = "O = 1 : i32, section = \"__gpu\"";
+    gpucompile_object *o = NULL;
+    gpucompile_binary *bin;
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef m = NULL;
+    gpucompile_embed_options eo;
+    t_log log;
+    char *ir;
+    memset(&eo, 0, sizeof eo);
+    eo.logger = t_logger(&log);
+    CHECK(gpucompile_object_create("#nvvm.target<chip = \"sm_80\">", GPUCOMPILE_FORMAT_ISA, ptx, sizeof ptx - 1, NULL, &o) == GPUCOMPILE_OK);
+    if (!o) { LLVMContextDispose(ctx); return; }
+    CHECK(gpucompile_object_find_kernels(o) == GPUCOMPILE_OK && o->num_kernels == 1);
+    o->properties = (char *)malloc(sizeof props);
+    if (o->properties) memcpy(o->properties, props, sizeof props);
+    bin = binary_of("3d.k-2", o, NULL);
+    CHECK(gpucompile_host_module_create(ctx, "host", "x86_64-unknown-linux-gnu", NULL, &m) == GPUCOMPILE_OK);
+    CHECK_MSG(gpucompile_embed_binary(m, bin, &eo) == GPUCOMPILE_OK, "%s", log.text);
+    ir = LLVMPrintModuleToString(m);
+    CHECK(strstr(ir, "@_3d_k_2_bin_cst = internal constant") && strstr(ir, "section \"__gpu\", align 8"));
+    CHECK(strstr(ir, "call ptr @mgpuModuleLoadJIT(ptr @_3d_k_2_bin_cst, i32 1)"));
+    CHECK(strstr(ir, "define void @_3d_k_2_k_1_launch(") && strstr(ir, "c\"k$1\\00\""));
+    LLVMDisposeMessage(ir);
+    LLVMDisposeModule(m);
+    CHECK(gpucompile_object_add_kernel(o, "k_1") == GPUCOMPILE_OK); /* k$1 and k_1: one symbol */
+    CHECK(gpucompile_host_module_create(ctx, "host", "x86_64-unknown-linux-gnu", NULL, &m) == GPUCOMPILE_OK);
+    CHECK(gpucompile_embed_binary(m, bin, &eo) == GPUCOMPILE_ERROR_INVALID_ARGUMENT);
+    CHECK_LOG(&log, "kernels 'k$1' and 'k_1' would both have the host symbols _3d_k_2_k_1_...");
+    CHECK(LLVMGetFirstGlobal(m) == NULL && LLVMGetFirstFunction(m) == NULL);
+    LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+    gpucompile_binary_free(bin);
+}
+
 /* A host module that already has a global destructor keeps it; ours is appended. */
 static void test_existing_dtors(void) {
     gpucompile_binary *bin = binary_of("embdtor", fake_object("#nvvm.target<chip = \"sm_90\">"), NULL);
@@ -669,6 +708,7 @@ int main(void) {
     RUN(test_select_index);
     RUN(test_select_target);
     RUN(test_refusals);
+    RUN(test_c_identifiers_and_properties);
     RUN(test_existing_dtors);
     RUN(test_two_threads_load_once);
     RUN(test_emit_launch_inline);

@@ -33,7 +33,10 @@ static const char *usage_text =
     "  -f, --format FMT     llvm | isa | bin | fatbin (or MLIR's offloading, assembly, binary, fatbinary)\n"
     "  -o, --output PATH    the object; an LLVM offload binary (several targets); a directory (batch)\n"
     "  --emit-text PATH     also write the binary as MLIR text: gpu.binary @NAME [#gpu.object<...>]\n"
-    "  --name NAME          the binary's name (default: the input file's stem)\n"
+    "  --name NAME          the binary's name (default: the input file's stem); with MLIR text that\n"
+    "                       holds several gpu.binary ops: the one to take (else they are merged)\n"
+    "  --section NAME       the ELF section the host module puts the binary in (MLIR's section)\n"
+    "  --opts OPTIONS       options for the binary step: ptxas / nvJitLink, ld.lld (MLIR's opts)\n"
     "  --handler H          for --host: #gpu.select_object<N | TARGET> (default first) or runtime\n"
     "  --host PATH          also write a host LLVM module with NAME_KERNEL_launch() per kernel\n"
     "  -j, --jobs N         compile up to N targets, or N inputs of a batch, at once (default 1)\n"
@@ -58,6 +61,8 @@ static const char *usage_text =
     "  --version            print the version\n"
     "  -h, --help           this text\n"
     "\n"
+    "Host symbols are NAME_..., with every character of NAME (and of a kernel's name) outside\n"
+    "[A-Za-z0-9_] made '_' (and '_' before a leading digit): --name saxpy-v2 gives saxpy_v2_K_launch.\n"
     "Several -t give one object per target. Batch: each input gives DIR/STEM.EXT, EXT by format:\n"
     ".bc, .ptx or .s, .cubin or .hsaco, .fatbin, or .gpubin for several targets; a failed input\n"
     "leaves no file and the others go on (exit 1). To combine per-vendor IR, compile each (with\n"
@@ -82,6 +87,7 @@ typedef struct cli {
     int num_inputs, merge, jobs;
     const char *emit_text, *name, *list, *select, *handler;
     const char *host;                   /* --host: the host LLVM module (.ll) */
+    const char *section, *tool_options; /* --section, --opts */
 } cli;
 
 static void log_stderr(const gpucompile_diagnostic *d, void *user) {
@@ -198,6 +204,8 @@ static int parse_args(int argc, char **argv, cli *c) {
         }
         if ((t = TAKES("--name", "--name")) != 0) { if (t < 0) return 2; c->name = v; continue; }
         if ((t = TAKES("--host", "--host")) != 0) { if (t < 0) return 2; c->host = v; continue; }
+        if ((t = TAKES("--section", "--section")) != 0) { if (t < 0) return 2; c->section = v; continue; }
+        if ((t = TAKES("--opts", "--opts")) != 0) { if (t < 0) return 2; c->tool_options = v; continue; }
         if ((t = TAKES("--list", "--list")) != 0) { if (t < 0) return 2; c->list = v; continue; }
         if ((t = TAKES("--select", "--select")) != 0) { if (t < 0) return 2; c->select = v; continue; }
         if (strcmp(a, "--merge") == 0) { c->merge = 1; continue; }
@@ -399,20 +407,59 @@ done:
     return rc;
 }
 
-static gpucompile_binary *read_binary(const char *path, gpucompile_logger *logger) {
-    gpucompile_binary *b = NULL;
+/* Every binary in path: an offload binary is one; MLIR text may hold several. */
+static int read_binaries(const char *path, gpucompile_logger *logger, gpucompile_binary ***out, int *n) {
     unsigned char *data;
     size_t size;
     char name[256];
-    gpucompile_result r = gpucompile_read_file(path, NULL, &data, &size);
-    if (r != GPUCOMPILE_OK) {
+    gpucompile_result r;
+    *out = NULL;
+    *n = 0;
+    if ((r = gpucompile_read_file(path, NULL, &data, &size)) != GPUCOMPILE_OK) {
         fprintf(stderr, "gpucompile: error: cannot read '%s': %s\n", path, gpucompile_read_file_error(r));
-        return NULL;
+        return 1;
     }
     stem(path, name, sizeof name);
-    if (gpucompile_binary_read(data, size, name, NULL, logger, &b) != GPUCOMPILE_OK)
-        fprintf(stderr, "gpucompile: error: '%s' is not a valid binary\n", path);
+    if (size >= 4 && memcmp(data, "\x10\xFF\x10\xAD", 4) == 0) {
+        *out = (gpucompile_binary **)malloc(sizeof **out);
+        r = *out ? gpucompile_binary_read_offload(data, size, name, NULL, logger, *out) : GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+        if (r == GPUCOMPILE_OK) *n = 1;
+        else { free(*out); *out = NULL; }
+    } else {
+        r = gpucompile_binary_parse_all((const char *)data, size, NULL, logger, out, n);
+    }
+    if (r != GPUCOMPILE_OK) fprintf(stderr, "gpucompile: error: '%s' is not a valid binary\n", path);
     gpucompile_free(NULL, data);
+    return r != GPUCOMPILE_OK;
+}
+
+static void free_binaries(gpucompile_binary **b, int n) {
+    int i;
+    for (i = 0; i < n; i++) gpucompile_binary_free(b[i]);
+    free(b);
+}
+
+/* One binary from path: with several (MLIR text), the one called want, else all merged. */
+static gpucompile_binary *read_binary(const char *path, const char *want, gpucompile_logger *logger) {
+    gpucompile_binary **all, *b = NULL;
+    int n, i;
+    if (read_binaries(path, logger, &all, &n) != 0) return NULL;
+    if (n > 1 && want) {
+        for (i = 0; i < n && !b; i++)
+            if (strcmp(all[i]->name, want) == 0) { b = all[i]; all[i] = NULL; }
+        if (!b) {
+            fprintf(stderr, "gpucompile: error: '%s' has no gpu.binary @%s; it holds", path, want);
+            for (i = 0; i < n; i++) fprintf(stderr, " @%s", all[i]->name);
+            fprintf(stderr, "\n");
+        }
+    } else {
+        b = all[0];
+        for (i = 1; i < n && b; i++)
+            if (gpucompile_binary_merge(b, all[i]) == GPUCOMPILE_OK) all[i] = NULL;
+            else { gpucompile_binary_free(b); b = NULL; }
+        all[0] = NULL;
+    }
+    free_binaries(all, n);
     return b;
 }
 
@@ -422,7 +469,7 @@ static int merge_binaries(const cli *c, gpucompile_logger *logger) {
     if (!c->num_inputs) return usage_error("--merge wants binaries to merge", NULL);
     if (c->num_targets) return usage_error("--merge takes binaries, not targets", NULL);
     for (i = 0; i < c->num_inputs; i++) {
-        gpucompile_binary *b = read_binary(c->inputs[i], logger);
+        gpucompile_binary *b = read_binary(c->inputs[i], c->name, logger);
         if (!b) goto done;
         if (!all) all = b;
         else if (gpucompile_binary_merge(all, b) != GPUCOMPILE_OK) { gpucompile_binary_free(b); goto done; }
@@ -442,10 +489,8 @@ done:
     return rc;
 }
 
-static int list_binary(const cli *c, gpucompile_logger *logger) {
-    gpucompile_binary *b = read_binary(c->list, logger);
+static void list_one(const gpucompile_binary *b) {
     int i, k;
-    if (!b) return 1;
     printf("gpu.binary @%s: %d object%s", b->name, b->num_objects, b->num_objects == 1 ? "" : "s");
     if (b->handler.kind == GPUCOMPILE_HANDLER_SELECT_INDEX) printf(", handler #gpu.select_object<%lld>", (long long)b->handler.index);
     if (b->handler.kind == GPUCOMPILE_HANDLER_SELECT_TARGET) printf(", handler #gpu.select_object<%s>", b->handler.target);
@@ -454,18 +499,39 @@ static int list_binary(const cli *c, gpucompile_logger *logger) {
     for (i = 0; i < b->num_objects; i++) {
         const gpucompile_object *o = b->objects[i];
         printf("  [%d] %s: %s, %zu bytes\n", i, o->target, gpucompile_format_string(o->format), o->size);
+        if (o->properties) printf("      properties: %s\n", o->properties);
         for (k = 0; k < o->num_kernels; k++) printf("      kernel: %s\n", o->kernels[k].name);
+    }
+}
+
+/* --list: each binary of the file (--name: that one); --select: the object a device takes. */
+static int list_binary(const cli *c, gpucompile_logger *logger) {
+    gpucompile_binary **all = NULL, *b;
+    int i, n = 0, shown = 0;
+    if (read_binaries(c->list, logger, &all, &n) != 0) return 1;
+    for (i = 0; i < n; i++)
+        if (!c->name || n == 1 || strcmp(all[i]->name, c->name) == 0) { list_one(all[i]); shown++; }
+    if (!shown) {
+        fprintf(stderr, "gpucompile: error: '%s' has no gpu.binary @%s\n", c->list, c->name);
+        free_binaries(all, n);
+        return 1;
     }
     if (c->select) {
         gpucompile_device d;
         int index = -1;
+        if (n > 1 && !c->name) {
+            fprintf(stderr, "gpucompile: error: --select: '%s' holds %d binaries; say which with --name\n", c->list, n);
+            free_binaries(all, n);
+            return 1;
+        }
+        for (b = all[0], i = 0; i < n; i++) if (c->name && strcmp(all[i]->name, c->name) == 0) b = all[i];
         d.arch = c->select;
         d.compute_capability = 0;
-        if (gpucompile_binary_select(b, &d, logger, &index) != GPUCOMPILE_OK) { gpucompile_binary_free(b); return 1; }
+        if (gpucompile_binary_select(b, &d, logger, &index) != GPUCOMPILE_OK) { free_binaries(all, n); return 1; }
         printf("device %s: [%d] %s %s\n", c->select, index, b->objects[index]->target,
                gpucompile_format_string(b->objects[index]->format));
     }
-    gpucompile_binary_free(b);
+    free_binaries(all, n);
     return 0;
 }
 
@@ -796,6 +862,8 @@ int main(int argc, char **argv) {
     opts.tool_timeout_s = c.tool_timeout;
     opts.debug = c.debug;
     opts.max_input_bytes = c.max_input;
+    opts.section = c.section;
+    opts.tool_options = c.tool_options;
     {
         static char cache_dir[4096];
         if (c.cache_dir) opts.cache_dir = c.cache_dir;
