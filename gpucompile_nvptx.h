@@ -28,7 +28,10 @@
    Threads: compiles run in parallel; nvJitLink and libcuda are opened once per process under
    the core's lock, and a failure to open them is remembered. Ownership and guarantees: the
    core's (no abort, no exit, no output without a logger; temp files always removed).
-   Supported: LLVM 19 (sm_20 ... sm_90a; newer chips through sm_90 PTX, below); CUDA 12 and 13.
+   Supported: LLVM 19 to 22, each with the chips its llc lists (19: sm_20 ... sm_90a, newer
+   chips through sm_90 PTX, below; 20: sm_100/101/120 and their "a" forms; 21: sm_103,
+   sm_121 and the "f" forms; 22: sm_88, sm_110) and the PTX versions it emits (up to 8.5, 8.7,
+   8.8, 9.0); CUDA 12 and 13.
 
    CUDA toolkit
        Found from options.toolkit_path (an error naming it when it does not exist), then the
@@ -60,7 +63,7 @@
        read once per process): otherwise an error, not ptxas' "Unsupported .version".
 
    Chips LLVM 19 lacks (sm_100, sm_101, sm_103, sm_110, sm_120, sm_121, with or without the
-   a/f suffix): PTX for sm_90, then assembled for the requested chip by nvJitLink or ptxas (the
+   a/f suffix), on LLVM 19 only: PTX for sm_90, then assembled for the requested chip by nvJitLink or ptxas (the
    driver's JIT path runs that PTX on newer GPUs too). format isa gives that sm_90 PTX; a fatbin
    holds the cubin for the chip and the PTX as sm_90.
 
@@ -111,7 +114,8 @@ extern "C" {
 #define GPUCOMPILE_NVPTX__PATH 4096
 
 /* ---- chips and PTX versions ---------------------------------------------------------- */
-/* LLVM's NVPTXSubtarget minimum PTX version per chip (measured with llc-19: .version for +ptx32). */
+/* LLVM's minimum PTX version per chip (the .version llc-19 and llc-22 emit for +ptx32; the
+   chips of 20 and 21 from their NVPTX.td, which 22 keeps). */
 static const struct { const char *chip; int ptx; } gpucompile_nvptx__chips[] = {
     {"sm_20", 32}, {"sm_21", 32}, {"sm_30", 32}, {"sm_32", 40}, {"sm_35", 32}, {"sm_37", 41},
     {"sm_50", 40}, {"sm_52", 41}, {"sm_53", 42}, {"sm_60", 50}, {"sm_61", 50}, {"sm_62", 50},
@@ -120,19 +124,31 @@ static const struct { const char *chip; int ptx; } gpucompile_nvptx__chips[] = {
 #if LLVM_VERSION_MAJOR >= 20
     {"sm_100", 86}, {"sm_100a", 86}, {"sm_101", 86}, {"sm_101a", 86}, {"sm_120", 87}, {"sm_120a", 87},
 #endif
+#if LLVM_VERSION_MAJOR >= 21
+    {"sm_100f", 88}, {"sm_101f", 88}, {"sm_103", 88}, {"sm_103a", 88}, {"sm_103f", 88}, {"sm_120f", 88},
+    {"sm_121", 88}, {"sm_121a", 88}, {"sm_121f", 88},
+#endif
+#if LLVM_VERSION_MAJOR >= 22
+    {"sm_88", 90}, {"sm_110", 90}, {"sm_110a", 90}, {"sm_110f", 90},
+#endif
 };
+
+/* The highest +ptxNN this LLVM emits: 19 has up to ptx85, 20 adds ptx86/87 (Blackwell), 21
+   ptx88, 22 ptx90 (there is no ptx89). */
+#if LLVM_VERSION_MAJOR >= 22
+#define GPUCOMPILE_NVPTX__PTX_MAX 90
+#elif LLVM_VERSION_MAJOR == 21
+#define GPUCOMPILE_NVPTX__PTX_MAX 88
+#elif LLVM_VERSION_MAJOR == 20
+#define GPUCOMPILE_NVPTX__PTX_MAX 87
+#else
+#define GPUCOMPILE_NVPTX__PTX_MAX 85
+#endif
 
 /* The PTX versions (+ptxNN features) this LLVM knows. */
 GPUCOMPILE__PRIVATE int gpucompile_nvptx__llvm_knows_ptx(int v) {
-#if LLVM_VERSION_MAJOR >= 20
-    const int max = 87;
-#elif LLVM_VERSION_MAJOR == 19
-    const int max = 85;
-#else
-    const int max = 83;
-#endif
     if (v == 32 || (v >= 40 && v <= 43) || v == 50 || (v >= 60 && v <= 65) || (v >= 70 && v <= 78)) return 1;
-    return v >= 80 && v <= max;
+    return v >= 80 && v <= GPUCOMPILE_NVPTX__PTX_MAX && v != 89;
 }
 
 GPUCOMPILE__PRIVATE int gpucompile_nvptx__chip_min_ptx(const char *chip) {
@@ -481,7 +497,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__configure(gpucompile_job
             else if (!gpucompile_nvptx__llvm_knows_ptx(v)) {
                 gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, NULL,
                                    "PTX version %d.%d ('%s') is not one LLVM %d can emit (the highest is +ptx%d)", v / 10, v % 10,
-                                   item, LLVM_VERSION_MAJOR, LLVM_VERSION_MAJOR >= 20 ? 87 : LLVM_VERSION_MAJOR == 19 ? 85 : 83);
+                                   item, LLVM_VERSION_MAJOR, GPUCOMPILE_NVPTX__PTX_MAX);
                 r = GPUCOMPILE_ERROR_INVALID_TARGET;
             } else requested = v;
         } else if (n && ((item[0] != '+' && item[0] != '-') || !gpucompile_nvptx__chip_min_ptx(s))) {
@@ -821,11 +837,13 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_
     const char *chip, unsigned char **cubin, size_t *cubin_size, char **log) {
     const gpucompile_nvptx__lib *l = gpucompile_nvptx__open(job, 1);
     gpucompile_nvptx__jl_h h = NULL;
-    char arch[64], opt[32];
-    const char *opts[3];
-    int rc;
+    char arch[64], opt[32], **user = NULL, *xptxas = NULL;
+    size_t total = 0;
+    const char *opts[3 + 256];
+    int rc, num_user = 0, k;
     size_t n = 0;
     char *err = NULL;
+    gpucompile_result r;
     if (!l) {
         const char *given = gpucompile_job_tool_path(job, "nvJitLink");
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "nvJitLink is not available (%s)",
@@ -837,10 +855,25 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_
     opts[0] = arch;
     opts[1] = opt;
     opts[2] = "-verbose";
-    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "nvJitLink %u.%u (%s): %s %s %s", l->jl.major, l->jl.minor,
-                       l->path, arch, opt, opts[2]);
+    /* the target's ptxas options reach ptxas inside nvJitLink as -Xptxas=<option> */
+    if ((r = gpucompile_job_flag_strings(job, "ptxas-cmd-options", &user, &num_user)) != GPUCOMPILE_OK) return r;
+    for (k = 0; k < num_user; k++) total += strlen(user[k]) + 9;
+    if (num_user && (xptxas = (char *)gpucompile_job_alloc(job, total)) == NULL) {
+        gpucompile_job_free(job, user);
+        return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    }
+    for (k = 0, n = 0; k < num_user; k++) {
+        opts[3 + k] = xptxas + n;
+        n += (size_t)snprintf(xptxas + n, total - n, "-Xptxas=%s", user[k]) + 1;
+    }
+    n = 0;
+    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "nvJitLink %u.%u (%s): %s %s %s%s%s", l->jl.major, l->jl.minor,
+                       l->path, arch, opt, opts[2], num_user ? " " : "", num_user ? opts[3] : "");
     if (strchr(l->path, '/')) gpucompile_job_add_dependency(job, l->path); /* a new nvJitLink: a new cubin */
-    if ((rc = l->jl.create(&h, 3, opts)) != 0) {
+    rc = l->jl.create(&h, 3 + (uint32_t)num_user, opts);
+    gpucompile_job_free(job, user);
+    gpucompile_job_free(job, xptxas);
+    if (rc != 0) {
         /* A chip this nvJitLink does not know: another method may. */
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "nvJitLink", "nvJitLinkCreate(%s) failed: error %d", arch, rc);
         return GPUCOMPILE_ERROR_UNSUPPORTED;
@@ -878,9 +911,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_ptxas(gpucompile_job *job, const char *ptx, size_t ptx_size,
     const char *chip, unsigned char **cubin, size_t *cubin_size, char **log) {
-    char ptxas[GPUCOMPILE_NVPTX__PATH], in[GPUCOMPILE_NVPTX__PATH], out[GPUCOMPILE_NVPTX__PATH], arch[64], opt[16];
-    const char *argv[8];
-    int st = -1;
+    char ptxas[GPUCOMPILE_NVPTX__PATH], in[GPUCOMPILE_NVPTX__PATH], out[GPUCOMPILE_NVPTX__PATH], arch[64], opt[16], **user = NULL;
+    const char *argv[8 + 256];
+    int st = -1, num_user = 0, k, argc = 0;
     gpucompile_result r;
     if (!gpucompile_nvptx__find_tool(job, "ptxas", ptxas, sizeof ptxas)) {
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "ptxas is not available (%s)",
@@ -892,15 +925,19 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_ptxas(gpucompile_job 
     if ((r = gpucompile__write_temp(job, in, ptx, ptx_size)) != GPUCOMPILE_OK) return r;
     snprintf(arch, sizeof arch, "-arch=sm_%s", gpucompile_nvptx__sm(chip));
     snprintf(opt, sizeof opt, "-O%d", job->target->O);
-    argv[0] = ptxas;
-    argv[1] = arch;
-    argv[2] = opt;
-    argv[3] = "-v";
-    argv[4] = in;
-    argv[5] = "-o";
-    argv[6] = out;
-    argv[7] = NULL;
-    if ((r = gpucompile_job_run_tool(job, argv, 0, &st, log, NULL)) != GPUCOMPILE_OK) return r;
+    if ((r = gpucompile_job_flag_strings(job, "ptxas-cmd-options", &user, &num_user)) != GPUCOMPILE_OK) return r;
+    argv[argc++] = ptxas;
+    argv[argc++] = arch;
+    argv[argc++] = opt;
+    argv[argc++] = "-v";
+    for (k = 0; k < num_user; k++) argv[argc++] = user[k]; /* the target's ptxas-cmd-options, after ours as in MLIR */
+    argv[argc++] = in;
+    argv[argc++] = "-o";
+    argv[argc++] = out;
+    argv[argc] = NULL;
+    r = gpucompile_job_run_tool(job, argv, 0, &st, log, NULL);
+    gpucompile_job_free(job, user);
+    if (r != GPUCOMPILE_OK) return r;
     if (st != 0) {
         gpucompile_nvptx__log_lines(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOL, "ptxas", *log);
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOL, "ptxas", "ptxas exited with status %d", st);
@@ -942,6 +979,10 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_driver(gpucompile_job
         const char *given = gpucompile_job_tool_path(job, "libcuda");
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "the CUDA driver is not available (%s)",
                            given ? given : "libcuda.so.1 not found");
+        return GPUCOMPILE_ERROR_UNSUPPORTED;
+    }
+    if (gpucompile_target_flag_value(job->target, "ptxas-cmd-options")) {
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "the CUDA driver's JIT takes no ptxas-cmd-options");
         return GPUCOMPILE_ERROR_UNSUPPORTED;
     }
     /* CUjit_target: 10 * major + minor; arch-specific "a" chips add 0x10000, "f" 0x20000. */

@@ -13,7 +13,7 @@ else
   for k in saxpy math reduce; do
     "$GPUCOMPILE" --no-cache -t '#gpu.nvptx<chip = "sm_90">' -f bin "$K/${k}_nvptx.ll" -o "$T_TMP/$k.cubin" 2>"$T_TMP/err"
     check "$k: bin exit 0" test $? -eq 0
-    check "$k: the cubin has .text.$k" sh -c "llvm-readelf-19 -S '$T_TMP/$k.cubin' | grep -q ' .text.$k '"
+    check "$k: the cubin has .text.$k" sh -c "llvm-readelf -S '$T_TMP/$k.cubin' | grep -q ' .text.$k '"
     "$GPUCOMPILE" --no-cache -t '#nvvm.target<chip = "sm_80">' -f isa "$K/${k}_nvptx.ll" -o "$T_TMP/$k.ptx"
     check "$k: #nvvm.target sm_80 PTX accepted by ptxas" "$CUDA/bin/ptxas" -arch=sm_80 "$T_TMP/$k.ptx" -o "$T_TMP/$k.ptx.cubin"
   done

@@ -106,7 +106,7 @@ static int has_text_section(const gpucompile_object *o, const char *kernel) {
     int st = -1, ok;
     char *text;
     save("k.cubin", o->data, o->size, path, sizeof path);
-    snprintf(cmd, sizeof cmd, "llvm-readelf-19 -S %s", path);
+    snprintf(cmd, sizeof cmd, "llvm-readelf -S %s", path);
     text = t_sh(cmd, &st);
     snprintf(want, sizeof want, " .text.%s ", kernel);
     ok = st == 0 && strstr(text, want) != NULL;
@@ -575,8 +575,8 @@ static void test_equivalence(void) {
         char *ours = isa(names[k], NULL, "sm_80", NULL, NULL, &l), *ref, cmd[2048];
         int st = -1;
         snprintf(cmd, sizeof cmd,
-                 "llvm-link-19 " KERNELS "%s_nvptx.ll | opt-19 -O2 -mtriple=nvptx64-nvidia-cuda -mcpu=sm_80 -mattr=+ptx70 | "
-                 "llc-19 -O2 -mcpu=sm_80 -mattr=+ptx70", names[k]);
+                 "llvm-link " KERNELS "%s_nvptx.ll | opt -O2 -mtriple=nvptx64-nvidia-cuda -mcpu=sm_80 -mattr=+ptx70 | "
+                 "llc -O2 -mcpu=sm_80 -mattr=+ptx70", names[k]);
         ref = t_sh(cmd, &st);
         CHECK(ours != NULL && st == 0);
         if (ours && st == 0) {
