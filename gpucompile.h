@@ -84,8 +84,10 @@
        and a timeout.
        Not preventable in-process: LLVM 19 aborts in instruction selection on an intrinsic the
        chosen chip lacks (llvm.nvvm.redux.sync.* below sm_80, llvm.amdgcn.mfma.* on gfx900, ...),
-       and the C API cannot ask which intrinsics a chip has; and LLVM's bitcode reader is not
-       hardened against hostile bytes (a corrupt file can make it allocate gigabytes, which ends
+       and the C API cannot ask which intrinsics a chip has; LLVM 20+ segfaults while reading
+       IR (text or bitcode) whose !nvvm.annotations entries are malformed (its auto-upgrade
+       of them runs inside the reader); and LLVM's bitcode reader is not hardened against
+       hostile bytes (a corrupt file can make it allocate gigabytes, which ends
        the process when memory runs out). For untrusted input set
        options.isolate (CLI --isolate): the compile then runs in a child gpucompile process and
        its death is an error. LLVM's diagnostics go through a handler on every context we make;
@@ -569,7 +571,7 @@ GPUCOMPILE_API gpucompile_result gpucompile_binary_parse(const char *text, size_
    gpucompile.target, gpucompile.format, gpucompile.binary (the name), gpucompile.handler and
    gpucompile.kernels (newline-separated) when there are any. Image kind: cubin, fatbinary, PTX,
    bitcode, object (hsaco) or none (AMDGPU assembly); offload kind: CUDA for NVPTX, HIP for
-   AMDGPU (LLVM 19's numbering: 2 and 3). The reader is bounds-checked
+   AMDGPU (2 and 3 up to LLVM 20, 2 and 4 from 21, as the LLVM in use numbers them). The reader is bounds-checked
    (GPUCOMPILE_ERROR_INVALID_BINARY) and also reads entries without our strings (clang's). The
    written buffer is allocated with the binary's allocator: free it with gpucompile_free. */
 GPUCOMPILE_API gpucompile_result gpucompile_binary_write_offload(const gpucompile_binary *binary,
@@ -4634,7 +4636,10 @@ enum {
     GPUCOMPILE__OB_HEADER = 32, GPUCOMPILE__OB_ENTRY = 40,
     GPUCOMPILE__IMG_NONE = 0, GPUCOMPILE__IMG_OBJECT, GPUCOMPILE__IMG_BITCODE, GPUCOMPILE__IMG_CUBIN,
     GPUCOMPILE__IMG_FATBIN, GPUCOMPILE__IMG_PTX,
-    GPUCOMPILE__OFK_NONE = 0, GPUCOMPILE__OFK_OPENMP, GPUCOMPILE__OFK_CUDA, GPUCOMPILE__OFK_HIP /* LLVM 19's values */
+    /* LLVM 21 made the offload kinds bits (OpenMP 1, CUDA 2, HIP 4, SYCL 8); before, HIP was 3:
+       written as the LLVM in use numbers it, so its tools name the producer */
+    GPUCOMPILE__OFK_NONE = 0, GPUCOMPILE__OFK_OPENMP = 1, GPUCOMPILE__OFK_CUDA = 2,
+    GPUCOMPILE__OFK_HIP = LLVM_VERSION_MAJOR >= 21 ? 4 : 3
 };
 
 GPUCOMPILE__PRIVATE void gpucompile__bin_put(gpucompile__buf *b, uint64_t v, int bytes) {

@@ -46,6 +46,26 @@ $G -t '#gpu.amdgpu<chip = "gfx90a", abi = "400">' $K/reduce_amdgpu.ll -o "$T_TMP
 check "abi 400: code object v4 (ELF ABI version 2)" test "$(od -An -tu1 -j8 -N1 "$T_TMP/v4.hsaco" | tr -d ' ')" = 2
 check "abi 400: amdhsa.version 1.1" sh -c "llvm-readelf --notes '$T_TMP/v4.hsaco' | grep -A2 'amdhsa.version' | tr -d ' \n' | grep -q 'amdhsa.version:-1-1'"
 
+# Code object v6 (abi "600"): ELF ABI version 4 (v4 is 2, v5 3), linked by ld.lld; the generic
+# targets need it. #rocdl.target's default is MLIR's of the same LLVM: v6 from 22, v5 before.
+abiv() { od -An -tu1 -j8 -N1 "$1" | tr -d ' '; }
+$G -t '#gpu.amdgpu<chip = "gfx90a", abi = "600">' $K/reduce_amdgpu.ll -o "$T_TMP/v6.hsaco"
+check "abi 600: code object v6 (ELF ABI version 4)" test "$(abiv "$T_TMP/v6.hsaco")" = 4
+check "abi 600: llvm-readelf reads the v6 object" sh -c "llvm-readelf -h '$T_TMP/v6.hsaco' | grep -q 'ABI Version: *4'"
+$G -t '#rocdl.target<chip = "gfx90a">' $K/reduce_amdgpu.ll -o "$T_TMP/up.hsaco"
+if [ "${T_LLVM_MAJOR:-0}" -ge 22 ]; then want=4; else want=3; fi
+check "#rocdl.target default abi on LLVM $T_LLVM_MAJOR: ELF ABI version $want" test "$(abiv "$T_TMP/up.hsaco")" = $want
+$G -t '#gpu.amdgpu<chip = "gfx11-generic">' $K/reduce_amdgpu.ll -o "$T_TMP/gen5.hsaco" 2>"$T_TMP/err"
+check "gfx11-generic without abi 600: refused, saying why" sh -c "grep -q 'needs code object version 6' '$T_TMP/err' && test ! -e '$T_TMP/gen5.hsaco'"
+for c in gfx9-generic gfx10-3-generic gfx11-generic gfx12-generic; do
+  $G -v -t "#gpu.amdgpu<chip = \"$c\", abi = \"600\">" $K/math_amdgpu.ll -o "$T_TMP/$c.hsaco" 2>"$T_TMP/err"
+  check "$c, abi 600: a v6 shared object for the generic target" sh -c "test \"\$(od -An -tu1 -j8 -N1 '$T_TMP/$c.hsaco' | tr -d ' ')\" = 4 &&
+    llvm-readelf -h '$T_TMP/$c.hsaco' | grep -q 'DYN (Shared' && llvm-readelf --notes '$T_TMP/$c.hsaco' | grep -q 'amdgcn-amd-amdhsa--$c'"
+done
+if [ -f "$LIBS/ocml.bc" ] && [ ! -f "$LIBS/oclc_abi_version_600.bc" ]; then
+  check "abi 600 with ROCm device libraries before 6.3: __oclc_ABI_version defined as 600" grep -q "defined __oclc_ABI_version = 600" "$T_TMP/err"
+fi
+
 $G -t '#gpu.amdgpu<chip = "gfx942:sramecc-:xnack+">' $K/reduce_amdgpu.ll -o "$T_TMP/tid.hsaco"
 check "target ID gfx942:sramecc-:xnack+ reaches the note" sh -c "llvm-readelf --notes '$T_TMP/tid.hsaco' | grep -q 'gfx942:sramecc-:xnack+'"
 

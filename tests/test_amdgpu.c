@@ -402,17 +402,18 @@ static void test_flags_select_controls(void) {
 /* wave64 on gfx1100 gives .wavefront_size: 64 (default 32); abi 400 gives code object v4. */
 static void test_wave_and_abi(void) {
     static const char *const wave64[] = {"wave64"};
-    struct { const char *chip; const char *const *flags; int n; const char *abi; int wave; int abiversion; const char *version; } cases[4];
+    struct { const char *chip; const char *const *flags; int n; const char *abi; int wave; int abiversion; const char *version; } cases[5];
     size_t i;
     cases[0].chip = "gfx1100"; cases[0].flags = NULL; cases[0].n = 0; cases[0].abi = NULL; cases[0].wave = 32;
     cases[1].chip = "gfx1100"; cases[1].flags = wave64; cases[1].n = 1; cases[1].abi = NULL; cases[1].wave = 64;
     cases[2].chip = "gfx90a"; cases[2].flags = wave64; cases[2].n = 1; cases[2].abi = "400"; cases[2].wave = 64;
     cases[3].chip = "gfx1030"; cases[3].flags = NULL; cases[3].n = 0; cases[3].abi = "500"; cases[3].wave = 32;
-    for (i = 0; i < 4; i++) {
-        cases[i].abiversion = cases[i].abi && strcmp(cases[i].abi, "400") == 0 ? 2 : 3;
+    cases[4].chip = "gfx11-generic"; cases[4].flags = NULL; cases[4].n = 0; cases[4].abi = "600"; cases[4].wave = 32;
+    for (i = 0; i < 5; i++) {
+        cases[i].abiversion = !cases[i].abi ? 3 : strcmp(cases[i].abi, "400") == 0 ? 2 : strcmp(cases[i].abi, "600") == 0 ? 4 : 3;
         cases[i].version = cases[i].abiversion == 2 ? "amdhsa.version:\n  - 1\n  - 1\n" : "amdhsa.version:\n  - 1\n  - 2\n";
     }
-    for (i = 0; i < 4; i++) {
+    for (i = 0; i < 5; i++) {
         gpucompile_target t = amd(cases[i].chip);
         gpucompile_object *o = NULL;
         t_log l;
@@ -423,7 +424,7 @@ static void test_wave_and_abi(void) {
         t.abi = cases[i].abi;
         CHECK_MSG(compile("reduce", &t, NULL, &l, &o) == GPUCOMPILE_OK, "%s", l.text);
         if (!o) continue;
-        CHECK(o->data[8] == cases[i].abiversion); /* EI_ABIVERSION: 2 = HSA v4, 3 = v5 */
+        CHECK(o->data[8] == cases[i].abiversion); /* EI_ABIVERSION: 2 = HSA v4, 3 = v5, 4 = v6 */
         save("wave.hsaco", o, path, sizeof path);
         notes = sh(&st, "llvm-readelf --notes %s%s", path, "");
         CHECK_MSG(notes && yaml_int(strstr(notes, "amdhsa.kernels"), ".wavefront_size") == cases[i].wave, "case %zu: %s", i, notes ? notes : "");
@@ -432,6 +433,32 @@ static void test_wave_and_abi(void) {
         free(notes);
         gpucompile_object_free(o);
     }
+}
+
+/* Every chip of the table (exactly llc's list, test_target checks) gives a code object that
+   ld.lld links (the compile runs it, --no-undefined) and whose note names that chip; the
+   generic targets with abi "600" (code object v6, ELF ABI version 4). */
+static void test_every_chip(void) {
+    const char *chip;
+    int i;
+    for (i = 0; (chip = gpucompile_chip_name(GPUCOMPILE_TARGET_AMDGPU, i, NULL)) != NULL; i++) {
+        gpucompile_target t = amd(chip);
+        gpucompile_object *o = NULL;
+        t_log l;
+        char path[512], want[96], *notes;
+        int st, generic = strstr(chip, "-generic") != NULL;
+        if (generic) t.abi = "600";
+        CHECK_MSG(compile("reduce", &t, NULL, &l, &o) == GPUCOMPILE_OK, "%s: %s", chip, l.text);
+        if (!o) continue;
+        CHECK_MSG(o->data[8] == (generic ? 4 : 3), "%s: ELF ABI version %d", chip, o->data[8]);
+        save("chip.hsaco", o, path, sizeof path);
+        notes = sh(&st, "llvm-readelf --notes %s%s", path, "");
+        snprintf(want, sizeof want, "amdgcn-amd-amdhsa--%s", chip);
+        CHECK_MSG(notes && strstr(notes, want), "%s: the note lacks %s", chip, want);
+        free(notes);
+        gpucompile_object_free(o);
+    }
+    CHECK(i > 40);
 }
 
 /* An input that already says code object v4 gets the target's v5: the flag is replaced. */
@@ -651,6 +678,7 @@ int main(void) {
     RUN(test_missing_libraries);
     RUN(test_flags_select_controls);
     RUN(test_wave_and_abi);
+    RUN(test_every_chip);
     RUN(test_existing_flag_replaced);
     RUN(test_target_ids);
     RUN(test_formats);

@@ -449,7 +449,12 @@ static void test_differential_mlir(void) {
     theirs = run_with_double("mlir", "-DMLIR");
     CHECK(same_file_bytes(path, fake_cubin, FAKE_SIZE)); /* MLIR's second load: the same bytes */
     CHECK(theirs && strstr(theirs, "mgpuModuleLoad size=17 -> M1\nmgpuModuleGetFunction M1 saxpy -> F1\n") == theirs);
-    CHECK(theirs && strstr(theirs, "mgpuModuleUnload M1\n") && strstr(theirs, "mgpuModuleUnload M2\n")); /* MLIR: per launch */
+#if LLVM_VERSION_MAJOR == 19
+    CHECK(theirs && strstr(theirs, "mgpuModuleUnload M1\n") && strstr(theirs, "mgpuModuleUnload M2\n")); /* MLIR 19: per launch */
+#else
+    /* newer MLIR loads once in a global constructor and unloads in a destructor, as we do */
+    CHECK(theirs && strstr(theirs, "mgpuModuleUnload M1\n") && !strstr(theirs, "M2"));
+#endif
     if (ours && theirs) {
         drop_load_lines(ours);
         drop_load_lines(theirs);
