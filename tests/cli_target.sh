@@ -123,4 +123,14 @@ else
   done < "$T_TMP/attrs"
   [ "$i" -eq "$(wc -l < "$T_TMP/mlir.attrs")" ] && ok "mlir-opt printed every attribute" || fail "mlir-opt printed $(wc -l < "$T_TMP/mlir.attrs") of $i"
 fi
+# What mlir-opt's --nvvm-attach-target writes for ptxas options (MLIR 22: a flag with a value)
+# parses, and prints as mlir-opt prints it.
+if "$MLIR_OPT" --help 2>/dev/null | grep -q -- '--ptxas-cmd-options'; then
+  echo 'module attributes {gpu.container_module} { gpu.module @m { } }' > "$T_TMP/attach.mlir"
+  want=$("$MLIR_OPT" --nvvm-attach-target="chip=sm_90 ptxas-cmd-options=-v O=3 fast" "$T_TMP/attach.mlir" 2>"$ERR" |
+         sed -n 's/^ *gpu\.module @m \[\(.*\)\] *{.*$/\1/p')
+  got=$("$GPUCOMPILE" --print-target "$want" 2>&1)
+  if [ -n "$want" ] && [ "$got" = "$want" ]; then ok "nvvm-attach-target's ptxas-cmd-options: $(name "$want")"
+  else fail "nvvm-attach-target: mlir-opt '$(name "$want")', we '$(name "$got")' $(cat "$ERR")"; fi
+fi
 tally cli_target
