@@ -112,10 +112,12 @@ test: setup all $(TEST_BINS) check-headers
 test-corpus: setup all
 	@GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile bash tests/corpus/corpus.sh; r=$$?; [ $$r = 77 ] || exit $$r
 
-# The benchmark (bench/README.md): several minutes, a table of ratios; not part of `make test`.
+# The benchmark (bench/README.md): many minutes, a table of ratios; not part of `make test`.
 # BENCH_ARGS="--reps 5" or "--max 10" to change it.
+# Each LLVM measured: this one and LLVM 19 (build19/), built here when llvm-config-19 exists.
 bench: setup all
-	@GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile LLVM_MAJOR=$(LLVM_MAJOR) bash bench/run.sh $(BENCH_ARGS); r=$$?; [ $$r = 77 ] || exit $$r
+	@if [ $(LLVM_MAJOR) != 19 ] && command -v llvm-config-19 >/dev/null; then $(MAKE) --no-print-directory LLVM_CONFIG=llvm-config-19 BUILD=build19 all; fi
+	@GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile bash bench/run.sh $(BENCH_ARGS); r=$$?; [ $$r = 77 ] || exit $$r
 
 clean:
 	rm -rf $(BUILD)

@@ -61,6 +61,15 @@
                                     driver / HIP): one per program; *_NO_RUNTIME vetoes it;
                                     GPUCOMPILE_RUNTIME_SELECT: the core is linked from elsewhere
 
+   Target text
+       Canonical text is MLIR's: parameters in declaration order, those equal to their default
+       left out, flags sorted (a flag may carry a value, as MLIR's flags dictionary does:
+       flags = {fast, "ptxas-cmd-options" = ["-v"]}). The defaults follow the spelling: the
+       upstream #nvvm.target / #rocdl.target take those of MLIR of the same LLVM major as the
+       LLVM built against (MLIR 22: #nvvm.target features "" and #rocdl.target abi "600";
+       MLIR 19: "+ptx60" and "500"), so our text equals what that mlir-opt prints; the seed's
+       #gpu.nvptx / #gpu.amdgpu keep the seed's defaults ("+ptx60", "500") on every LLVM.
+
    Ownership
        Everything passed in is borrowed and never modified (targets, options, a caller's
        LLVMModuleRef: it is copied into a private context through bitcode). Everything returned
