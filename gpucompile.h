@@ -24,8 +24,9 @@
 
    Linking: LLVM's C API, libdl and threads, nothing else (vendor libraries such as nvJitLink,
    libcuda and libamdhip64 are opened at run time, never linked):
-       cc app.c $(llvm-config-19 --cflags) $(llvm-config-19 --ldflags --libs) -ldl -lpthread
-       A static LLVM needs these components (plus llvm-config-19 --system-libs and -lstdc++):
+       cc app.c $(llvm-config-22 --cflags) $(llvm-config-22 --ldflags --libs) -ldl -lpthread
+       (or llvm-config-19, -20, -21). A static LLVM needs these components (plus llvm-config
+       --system-libs and -lstdc++):
            core analysis bitreader bitwriter irreader linker passes target nvptx amdgpu native
        CMake: find_package(LLVM) and an INTERFACE library, see examples/cmake/CMakeLists.txt.
        Windows: the same LLVM libraries; no -ldl (LoadLibraryA / GetProcAddress are used).
@@ -86,7 +87,7 @@
    Guarantees
        No abort, no exit, no output on stdout/stderr unless the caller installs a logger (the
        mgpu* runtime alone prints a failed call's line, as MLIR's wrappers do, unless given an
-       error callback). Inputs known to crash LLVM 19 (unknown chips and features, invalid IR,
+       error callback). Inputs known to crash LLVM 19-22 (unknown chips and features, invalid IR,
        foreign intrinsics and calling conventions, types and address spaces a target lacks)
        are refused before LLVM sees them. Results are gpucompile_result codes; details go to
        the logger. Temporary files are always removed; external tools run with argv (no shell)
@@ -660,7 +661,7 @@ GPUCOMPILE_API gpucompile_result gpucompile_host_module_create(LLVMContextRef co
 GPUCOMPILE_API gpucompile_result gpucompile_write_host_module(const gpucompile_binary *binary, const char *triple,
     const char *path, const gpucompile_embed_options *options);
 
-/* ---- the runtime ABI (MLIR's runtime wrappers, LLVM 19) ----
+/* ---- the runtime ABI (MLIR's runtime wrappers, LLVM 19-22: the same calls) ----
    Implemented by MLIR's libmlir_cuda_runtime / libmlir_rocm_runtime, or by gpucompile_nvptx.h
    (CUDA driver) / gpucompile_amdgpu.h (HIP) where GPUCOMPILE_NVPTX_RUNTIME /
    GPUCOMPILE_AMDGPU_RUNTIME is defined: one vendor per program. Never static. */

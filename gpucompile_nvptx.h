@@ -577,8 +577,11 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__set_flag(gpucompile_job *job, const c
 
 /* The function attributes for ftz / fast on every defined function. */
 GPUCOMPILE__PRIVATE void gpucompile_nvptx__fn_attributes(gpucompile_job *job) {
-    static const char *const fast[] = {"unsafe-fp-math", "no-infs-fp-math", "no-nans-fp-math", "no-signed-zeros-fp-math",
-                                       "approx-func-fp-math"};
+    static const char *const fast[] = {
+#if LLVM_VERSION_MAJOR < 22 /* LLVM 22 no longer reads "unsafe-fp-math": the instructions' fast-math flags say it */
+        "unsafe-fp-math",
+#endif
+        "no-infs-fp-math", "no-nans-fp-math", "no-signed-zeros-fp-math", "approx-func-fp-math"};
     int ftz = gpucompile_target_ftz(job->target), fm = gpucompile_target_fast(job->target);
     LLVMValueRef fn;
     size_t i;
