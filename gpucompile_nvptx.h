@@ -600,9 +600,14 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__fn_attributes(gpucompile_job *job) {
 }
 
 /* `fast` calls libdevice's approximate functions, as nvcc's -use_fast_math does (sinf -> __sinf).
-   Not tanhf: the CUDA 13 __nv_fast_tanhf uses an intrinsic LLVM 19 does not know. */
+   tanhf only from LLVM 22: the CUDA 13 __nv_fast_tanhf uses llvm.nvvm.tanh.approx.f32, which
+   LLVM 19 does not know (its PTX then calls an undefined function). */
 GPUCOMPILE__PRIVATE void gpucompile_nvptx__fast_libdevice(gpucompile_job *job) {
-    static const char *const names[] = {"sinf", "cosf", "tanf", "expf", "exp10f", "logf", "log2f", "log10f", "powf", "sincosf"};
+    static const char *const names[] = {"sinf", "cosf", "tanf", "expf", "exp10f", "logf", "log2f", "log10f", "powf", "sincosf",
+#if LLVM_VERSION_MAJOR >= 22
+                                        "tanhf"
+#endif
+    };
     char slow[32], fast[32];
     size_t i;
     for (i = 0; i < sizeof names / sizeof names[0]; i++) {

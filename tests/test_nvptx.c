@@ -418,6 +418,15 @@ static void test_fast(void) {
     CHECK(ptxas_accepts_text(fast, "sm_80"));
     CHECK(strstr(splain, "approx") == NULL && strstr(splain, ".ftz") == NULL);
     free(plain); free(fast); free(splain);
+    { /* tanhf: __nv_fast_tanhf (tanh.approx.f32) where LLVM knows its intrinsic, 22 on */
+        static const char ir[] = "declare float @__nv_tanhf(float)\n"
+                                 "define ptx_kernel void @k(ptr %p) {\n  %x = load float, ptr %p\n"
+                                 "  %y = call float @__nv_tanhf(float %x)\n  store float %y, ptr %p\n  ret void\n}\n";
+        char *t = isa("tanh", ir, "sm_80", NULL, "fast", &l);
+        CHECK_MSG(t && (strstr(t, "tanh.approx.f32") != NULL) == (LLVM_VERSION_MAJOR >= 22), "%s", l.text);
+        CHECK(t && ptxas_accepts_text(t, "sm_80"));
+        free(t);
+    }
 }
 
 static void test_ptx_versions(void) {
