@@ -49,7 +49,8 @@
        fast: fast-math flags on the module's own floating-point instructions, the unsafe/
              approximate function attributes on every function (div.approx, sqrt.approx), and
              libdevice's __nv_fast_* for sinf, cosf, tanf, expf, exp10f, logf, log2f, log10f,
-             powf, sincosf (sin.approx, ex2.approx, lg2.approx), like nvcc -use_fast_math.
+             powf, sincosf (sin.approx, ex2.approx, lg2.approx), and tanhf on LLVM 22 (tanh.approx),
+             like nvcc -use_fast_math.
              Library code keeps its instructions' flags (its range reductions rely on exact
              arithmetic), as nvcc's -use_fast_math does.
        __nvvm_reflect("__CUDA_PREC_SQRT"), which LLVM 19's NVVMReflect leaves at 0, is resolved
