@@ -1,20 +1,32 @@
 # gpucompile: `make` builds build/gpucompile; `make demo` and `make test` also set up a fresh
 # Debian 12 machine (they install the Debian packages below when missing).
-LLVM_CONFIG ?= llvm-config-19
+# The LLVM: the newest supported one (22 ... 19) that is installed, or 22 when apt can install it
+# (`make setup` does); `make LLVM_CONFIG=llvm-config-19 BUILD=build19 test` for another. The
+# tools the tests call (llc, opt, mlir-opt, clang, ...) are that LLVM's (its --bindir).
+LLVM_MAJORS = 22 21 20 19
+ifeq ($(origin LLVM_CONFIG),undefined)
+  LLVM_CONFIG := $(if $(shell command -v llvm-config-22 || apt-cache show llvm-22-dev 2>/dev/null | head -1),llvm-config-22,$(firstword \
+    $(foreach v,$(LLVM_MAJORS),$(if $(shell command -v llvm-config-$(v)),llvm-config-$(v))) llvm-config-22))
+endif
+LLVM_MAJOR := $(or $(patsubst llvm-config-%,%,$(filter llvm-config-%,$(notdir $(LLVM_CONFIG)))),$(firstword $(subst ., ,$(shell $(LLVM_CONFIG) --version 2>/dev/null))),22)
 CC ?= cc
 CXX ?= c++
-CLANG ?= clang-19
-CLANGXX ?= clang++-19
+CLANG ?= clang-$(LLVM_MAJOR)
+CLANGXX ?= clang++-$(LLVM_MAJOR)
 BUILD ?= build
 WARN = -Wall -Wextra -pedantic
 CFLAGS ?= -O2 -g
-DEBS = llvm-19-dev lld-19 clang-19 mlir-19-tools rocm-device-libs libclc-19
-# what CI's extra checks need besides (make windows, cmake-example, valgrind)
-CI_DEBS = gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 cmake valgrind libclang-rt-19-dev libzstd-dev
+# libclc: 19 on every LLVM (Debian's libclc-22 conflicts with libclc-19; the tests read 19's).
+DEBS = llvm-$(LLVM_MAJOR)-dev lld-$(LLVM_MAJOR) clang-$(LLVM_MAJOR) mlir-$(LLVM_MAJOR)-tools rocm-device-libs libclc-19
+# what CI's extra checks need besides (make windows, cmake-example, valgrind, sanitize, fuzz)
+CI_DEBS = gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 cmake valgrind libclang-rt-$(LLVM_MAJOR)-dev libzstd-dev
+LLVM_BINDIR = $(shell $(LLVM_CONFIG) --bindir 2>/dev/null)
 
 LLVM_CFLAGS = $(shell $(LLVM_CONFIG) --cflags 2>/dev/null)
 LLVM_LIBS = $(shell $(LLVM_CONFIG) --ldflags --libs 2>/dev/null) -ldl -lpthread
-HEADERS = gpucompile.h gpucompile_nvptx.h gpucompile_amdgpu.h
+# A build directory holds one LLVM's objects: switching LLVM_CONFIG rebuilds them.
+LLVM_STAMP = $(BUILD)/.llvm-$(LLVM_MAJOR)
+HEADERS = gpucompile.h gpucompile_nvptx.h gpucompile_amdgpu.h $(LLVM_STAMP)
 TEST_SRCS = $(sort $(wildcard tests/test_*.c))
 TEST_BINS = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 
@@ -31,6 +43,10 @@ setup:
 	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
+
+$(LLVM_STAMP):
+	@mkdir -p $(BUILD)
+	@rm -f $(BUILD)/.llvm-*; touch $@
 
 $(BUILD)/gpucompile: tools/gpucompile.c $(HEADERS)
 	@mkdir -p $(BUILD)
@@ -87,18 +103,20 @@ cmake-example: $(HEADERS)
 	$(BUILD)/cmake/ex01 | grep -q '.entry saxpy' && echo "cmake-example: ex01 built and ran: ok"
 
 demo: setup all
-	@sh examples/demo.sh
+	@PATH="$(LLVM_BINDIR):$$PATH" sh examples/demo.sh
 
 test: setup all $(TEST_BINS) check-headers
-	@sh tests/run.sh $(BUILD)
+	@PATH="$(LLVM_BINDIR):$$PATH" sh tests/run.sh $(BUILD)
 
 # Real kernels from Debian packages, gpucompile against LLVM's own tools (tests/corpus/).
 test-corpus: setup all
 	@GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile bash tests/corpus/corpus.sh; r=$$?; [ $$r = 77 ] || exit $$r
 
-# The benchmark (bench/README.md): several minutes, a table of ratios; not part of `make test`.
+# The benchmark (bench/README.md): many minutes, a table of ratios; not part of `make test`.
 # BENCH_ARGS="--reps 5" or "--max 10" to change it.
+# Each LLVM measured: this one and LLVM 19 (build19/), built here when llvm-config-19 exists.
 bench: setup all
+	@if [ $(LLVM_MAJOR) != 19 ] && command -v llvm-config-19 >/dev/null; then $(MAKE) --no-print-directory LLVM_CONFIG=llvm-config-19 BUILD=build19 all; fi
 	@GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile bash bench/run.sh $(BENCH_ARGS); r=$$?; [ $$r = 77 ] || exit $$r
 
 clean:

@@ -24,8 +24,9 @@
 
    Linking: LLVM's C API, libdl and threads, nothing else (vendor libraries such as nvJitLink,
    libcuda and libamdhip64 are opened at run time, never linked):
-       cc app.c $(llvm-config-19 --cflags) $(llvm-config-19 --ldflags --libs) -ldl -lpthread
-       A static LLVM needs these components (plus llvm-config-19 --system-libs and -lstdc++):
+       cc app.c $(llvm-config-22 --cflags) $(llvm-config-22 --ldflags --libs) -ldl -lpthread
+       (or llvm-config-19, -20, -21). A static LLVM needs these components (plus llvm-config
+       --system-libs and -lstdc++):
            core analysis bitreader bitwriter irreader linker passes target nvptx amdgpu native
        CMake: find_package(LLVM) and an INTERFACE library, see examples/cmake/CMakeLists.txt.
        Windows: the same LLVM libraries; no -ldl (LoadLibraryA / GetProcAddress are used).
@@ -61,6 +62,15 @@
                                     driver / HIP): one per program; *_NO_RUNTIME vetoes it;
                                     GPUCOMPILE_RUNTIME_SELECT: the core is linked from elsewhere
 
+   Target text
+       Canonical text is MLIR's: parameters in declaration order, those equal to their default
+       left out, flags sorted (a flag may carry a value, as MLIR's flags dictionary does:
+       flags = {fast, "ptxas-cmd-options" = ["-v"]}). The defaults follow the spelling: the
+       upstream #nvvm.target / #rocdl.target take those of MLIR of the same LLVM major as the
+       LLVM built against (MLIR 22: #nvvm.target features "" and #rocdl.target abi "600";
+       MLIR 19: "+ptx60" and "500"), so our text equals what that mlir-opt prints; the seed's
+       #gpu.nvptx / #gpu.amdgpu keep the seed's defaults ("+ptx60", "500") on every LLVM.
+
    Ownership
        Everything passed in is borrowed and never modified (targets, options, a caller's
        LLVMModuleRef: it is copied into a private context through bitcode). Everything returned
@@ -77,7 +87,7 @@
    Guarantees
        No abort, no exit, no output on stdout/stderr unless the caller installs a logger (the
        mgpu* runtime alone prints a failed call's line, as MLIR's wrappers do, unless given an
-       error callback). Inputs known to crash LLVM 19 (unknown chips and features, invalid IR,
+       error callback). Inputs known to crash LLVM 19-22 (unknown chips and features, invalid IR,
        foreign intrinsics and calling conventions, types and address spaces a target lacks)
        are refused before LLVM sees them. Results are gpucompile_result codes; details go to
        the logger. Temporary files ($TMPDIR/gpucompile-PID-*) are removed on every return, and
@@ -87,8 +97,10 @@
        options.max_input_bytes (1 GiB); devices such as /dev/zero are refused.
        Not preventable in-process: LLVM 19 aborts in instruction selection on an intrinsic the
        chosen chip lacks (llvm.nvvm.redux.sync.* below sm_80, llvm.amdgcn.mfma.* on gfx900, ...),
-       and the C API cannot ask which intrinsics a chip has; and LLVM's bitcode reader is not
-       hardened against hostile bytes (a corrupt file can make it allocate gigabytes, which ends
+       and the C API cannot ask which intrinsics a chip has; LLVM 20+ segfaults while reading
+       IR (text or bitcode) whose !nvvm.annotations entries are malformed (its auto-upgrade
+       of them runs inside the reader); and LLVM's bitcode reader is not hardened against
+       hostile bytes (a corrupt file can make it allocate gigabytes, which ends
        the process when memory runs out). For untrusted input set
        options.workers (gpucompile_workers_create: reused worker processes, what the CLI does)
        or options.isolate (a child gpucompile process per compile): a death there is that
@@ -97,7 +109,9 @@
        refuse first) cannot be captured without redirecting the process's stderr, which a
        library must not do.
 
-   Supported LLVM: 19 (the chip tables follow LLVM's version; 18-20 compile).
+   Supported LLVM: 19, 20, 21 and 22 from one source (19 and 22 built and tested; the chip
+   tables and PTX versions follow LLVM_VERSION_MAJOR; older is an #error, newer one too unless
+   GPUCOMPILE_UNTESTED_LLVM is defined). gpucompile_llvm_version() names the LLVM run on.
    Platforms: Linux is built and tested (gcc and clang, C11 and C++17); the Windows code paths
    (LoadLibraryA, CreateProcessW, SRWLOCK, ...) are compiled with mingw-w64, not run; macOS uses
    the POSIX paths, untested.
@@ -236,10 +250,13 @@ typedef struct gpucompile_target {
     int O;                     /* optimization level 0-3 (MLIR default 2) */
     const char *triple;        /* NULL: "nvptx64-nvidia-cuda" / "amdgcn-amd-amdhsa" */
     const char *chip;          /* NULL: "sm_50" / "gfx900" */
-    const char *features;      /* NULL: "+ptx60" / "" */
-    const char *abi;           /* AMDGPU only; NULL: "500" */
+    const char *features;      /* NULL: "+ptx60" / "" (#nvvm.target on LLVM 22+: "") */
+    const char *abi;           /* AMDGPU only; NULL: "500", or "600" for #rocdl.target on LLVM 22+ */
     const char *const *flags;  /* set of flag names (fast, ftz, wave64, no_wave64, daz, ...) */
     int num_flags;
+    const char *const *flag_values; /* NULL, or one per flag: NULL for a bare name, else the value
+                                  in MLIR's canonical text: ["-v", "-O3"] for "ptxas-cmd-options"
+                                  (NVPTX: arguments for ptxas / nvJitLink), "x", 1 : i64, true */
     const char *const *link;   /* bitcode files linked into the module */
     int num_link;
     const gpucompile_backend *backend; /* GPUCOMPILE_TARGET_CUSTOM: the table that compiles it */
@@ -260,6 +277,8 @@ GPUCOMPILE_API gpucompile_result gpucompile_target_verify(const gpucompile_targe
 
 /* Flag queries. */
 GPUCOMPILE_API int gpucompile_target_has_flag(const gpucompile_target *t, const char *name);
+/* A flag's value text (see flag_values), or NULL when the flag is absent or has no value. */
+GPUCOMPILE_API const char *gpucompile_target_flag_value(const gpucompile_target *t, const char *name);
 GPUCOMPILE_API int gpucompile_target_fast(const gpucompile_target *t);         /* fast */
 GPUCOMPILE_API int gpucompile_target_ftz(const gpucompile_target *t);          /* ftz (NVPTX) */
 GPUCOMPILE_API int gpucompile_target_wave64(const gpucompile_target *t);       /* AMDGPU: wave64, or not no_wave64 */
@@ -281,6 +300,9 @@ GPUCOMPILE_API void gpucompile_target_free(gpucompile_target *t);
 /* Is chip one the LLVM in use compiles for (kind NVPTX or AMDGPU; AMDGPU target-ID suffixes
    like ":xnack+" are accepted)? */
 GPUCOMPILE_API int gpucompile_chip_supported(gpucompile_target_kind kind, const char *chip);
+/* The index-th chip of kind's table (0, 1, ... until NULL); *native (when not NULL) is 0 for a
+   chip this LLVM lacks but reaches through older PTX (LLVM 19: sm_100 and newer), else 1. */
+GPUCOMPILE_API const char *gpucompile_chip_name(gpucompile_target_kind kind, int index, int *native);
 
 /* ---- options --------------------------------------------------------------------------- */
 typedef enum gpucompile_format {
@@ -504,6 +526,10 @@ GPUCOMPILE_API const char *gpucompile_job_tool_path(gpucompile_job *job, const c
 /* options->tool_options split at white space into words (copies in buf): their count, -1 when
    more than max or longer than size (logged as an error). */
 GPUCOMPILE_API int gpucompile_job_tool_options(gpucompile_job *job, char *buf, size_t size, const char **words, int max);
+/* The strings of the target flag's value, a string or an array of strings in MLIR's text
+   (["-v", "-O3"] for NVPTX's "ptxas-cmd-options"): *list is one block (gpucompile_job_free it),
+   NULL with *count 0 when the flag has no value. Any other value: an error, logged. */
+GPUCOMPILE_API gpucompile_result gpucompile_job_flag_strings(gpucompile_job *job, const char *flag, char ***list, int *count);
 /* A file the result depends on (a library, a tool): a cache entry is valid while it is unchanged.
    Linked libraries and tools run through gpucompile_job_run_tool are recorded automatically. */
 GPUCOMPILE_API void gpucompile_job_add_dependency(gpucompile_job *job, const char *path);
@@ -661,7 +687,7 @@ GPUCOMPILE_API gpucompile_result gpucompile_binary_parse_all(const char *text, s
    gpucompile.kernels (newline-separated names), gpucompile.kernel_table (MLIR's kernel table
    text, <[...]>) and gpucompile.properties (the object's) when there are any. Image kind: cubin, fatbinary, PTX,
    bitcode, object (hsaco) or none (AMDGPU assembly); offload kind: CUDA for NVPTX, HIP for
-   AMDGPU (LLVM 19's numbering: 2 and 3). The reader is bounds-checked
+   AMDGPU (2 and 3 up to LLVM 20, 2 and 4 from 21, as the LLVM in use numbers them). The reader is bounds-checked
    (GPUCOMPILE_ERROR_INVALID_BINARY) and also reads entries without our strings (clang's). The
    written buffer is allocated with the binary's allocator: free it with gpucompile_free. */
 GPUCOMPILE_API gpucompile_result gpucompile_binary_write_offload(const gpucompile_binary *binary,
@@ -749,7 +775,7 @@ GPUCOMPILE_API gpucompile_result gpucompile_write_host_module(const gpucompile_b
 GPUCOMPILE_API gpucompile_result gpucompile_print_host_module(const gpucompile_binary *binary, const char *triple,
     const gpucompile_embed_options *options, char **text, size_t *size);
 
-/* ---- the runtime ABI (MLIR's runtime wrappers, LLVM 19) ----
+/* ---- the runtime ABI (MLIR's runtime wrappers, LLVM 19-22: the same calls) ----
    Implemented by MLIR's libmlir_cuda_runtime / libmlir_rocm_runtime, or by gpucompile_nvptx.h
    (CUDA driver) / gpucompile_amdgpu.h (HIP) where GPUCOMPILE_NVPTX_RUNTIME /
    GPUCOMPILE_AMDGPU_RUNTIME is defined: one vendor per program. Never static. */
@@ -891,6 +917,17 @@ GPUCOMPILE__PRIVATE int gpucompile__dlfn(void *lib, const char *name, void *fnpt
 #include <llvm-c/Target.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 #include <llvm/Config/llvm-config.h>
+/* Every C API function gpucompile calls exists with the same signature from LLVM 19 to 22
+   (LLVMGetVersion since 16, LLVMSetFastMathFlags since 18, LLVMRunPasses since 13). What
+   changes with the version is data, each behind #if LLVM_VERSION_MAJOR where it is kept: the
+   chip tables, the PTX versions, the default abi of #rocdl.target (MLIR 22). An LLVM outside
+   that range would compile with tables that may name chips it aborts on: refused here rather
+   than guessed. */
+#if LLVM_VERSION_MAJOR < 19
+#error "gpucompile needs LLVM 19 or newer (llvm-config --version)"
+#elif LLVM_VERSION_MAJOR > 22 && !defined(GPUCOMPILE_UNTESTED_LLVM)
+#error "gpucompile knows LLVM 19 to 22: its chip tables for a newer LLVM are unknown (define GPUCOMPILE_UNTESTED_LLVM to use 22's)"
+#endif
 
 #include <errno.h>
 #include <sys/stat.h>
@@ -1104,14 +1141,19 @@ GPUCOMPILE_DEF const char *gpucompile_target_chip(const gpucompile_target *t) {
     return t->kind == GPUCOMPILE_TARGET_NVPTX ? "sm_50" : t->kind == GPUCOMPILE_TARGET_AMDGPU ? "gfx900" : "";
 }
 
+/* Defaults follow the spelling: #nvvm.target / #rocdl.target take those of MLIR of the same
+   LLVM major (MLIR 22: #nvvm.target's features "" instead of "+ptx60", the PTX version then
+   being the chip's minimum; #rocdl.target's abi "600", code object v6, instead of "500"); the
+   seed's #gpu.nvptx / #gpu.amdgpu keep the seed's on every LLVM. */
 GPUCOMPILE_DEF const char *gpucompile_target_features(const gpucompile_target *t) {
     if (t->features) return t->features;
-    return t->kind == GPUCOMPILE_TARGET_NVPTX ? "+ptx60" : "";
+    return t->kind == GPUCOMPILE_TARGET_NVPTX && !(t->upstream && LLVM_VERSION_MAJOR >= 22) ? "+ptx60" : "";
 }
 
 GPUCOMPILE_DEF const char *gpucompile_target_abi(const gpucompile_target *t) {
     if (t->abi) return t->abi;
-    return t->kind == GPUCOMPILE_TARGET_AMDGPU ? "500" : "";
+    if (t->kind != GPUCOMPILE_TARGET_AMDGPU) return "";
+    return t->upstream && LLVM_VERSION_MAJOR >= 22 ? "600" : "500";
 }
 
 GPUCOMPILE_DEF int gpucompile_target_has_flag(const gpucompile_target *t, const char *name) {
@@ -1120,6 +1162,14 @@ GPUCOMPILE_DEF int gpucompile_target_has_flag(const gpucompile_target *t, const 
     for (i = 0; i < t->num_flags; i++)
         if (t->flags[i] && strcmp(t->flags[i], name) == 0) return 1;
     return 0;
+}
+
+GPUCOMPILE_DEF const char *gpucompile_target_flag_value(const gpucompile_target *t, const char *name) {
+    int i;
+    if (!t || !t->flags || !t->flag_values || !name) return NULL;
+    for (i = 0; i < t->num_flags; i++)
+        if (t->flags[i] && strcmp(t->flags[i], name) == 0) return t->flag_values[i];
+    return NULL;
 }
 
 GPUCOMPILE_DEF int gpucompile_target_fast(const gpucompile_target *t) { return gpucompile_target_has_flag(t, "fast"); }
@@ -1132,31 +1182,46 @@ GPUCOMPILE_DEF int gpucompile_target_finite_only(const gpucompile_target *t) { r
 GPUCOMPILE_DEF int gpucompile_target_unsafe_math(const gpucompile_target *t) { return gpucompile_target_has_flag(t, "unsafe_math"); }
 GPUCOMPILE_DEF int gpucompile_target_correct_sqrt(const gpucompile_target *t) { return !gpucompile_target_has_flag(t, "unsafe_sqrt"); }
 
-/* Chip tables: the names LLVM_VERSION_MAJOR's backends accept (llc -mcpu=help). LLVM 19 is
-   measured; 18 and 20 follow their release notes. Unknown AMDGPU chips abort inside LLVM, so
-   a chip missing here is refused rather than risked. AMDGPU's legacy names (tahiti, ...) and
+/* Chip tables: the names LLVM_VERSION_MAJOR's backends accept (llc -mcpu=help). LLVM 19 and 22
+   are measured (tests/test_target.c compares them with llc of the same LLVM both ways); 20 and
+   21 follow the LLVM sources of those releases. Unknown AMDGPU chips abort inside LLVM, so a
+   chip missing here is refused rather than risked. AMDGPU's legacy names (tahiti, ...) and
    "generic" are left out: the device libraries are keyed by gfx numbers. */
 #define GPUCOMPILE__XNACK 1   /* target ID may carry :xnack+/- */
 #define GPUCOMPILE__SRAMECC 2 /* target ID may carry :sramecc+/- */
 #define GPUCOMPILE__GENERIC 4 /* needs code object version 6 (LLVM ERROR below that) */
+#define GPUCOMPILE__FORWARD 8 /* NVPTX, LLVM 19: a newer chip reached through sm_90 PTX */
 
 typedef struct gpucompile__chip {
     const char *name;
     int bits;
 } gpucompile__chip;
 
-static const char *const gpucompile__nvptx_chips[] = {
-    "sm_20", "sm_21", "sm_30", "sm_32", "sm_35", "sm_37", "sm_50", "sm_52", "sm_53", "sm_60", "sm_61",
-    "sm_62", "sm_70", "sm_72", "sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a",
-#if LLVM_VERSION_MAJOR >= 20
-    "sm_100", "sm_100a", "sm_101", "sm_101a", "sm_120", "sm_120a",
-#else
-    /* newer than this LLVM: the NVPTX backend emits sm_90 PTX and has nvJitLink / ptxas
-       assemble it for the chip (forward compatible PTX) */
-    "sm_100", "sm_100a", "sm_100f", "sm_101", "sm_101a", "sm_101f", "sm_103", "sm_103a", "sm_103f",
-    "sm_110", "sm_110a", "sm_110f", "sm_120", "sm_120a", "sm_120f", "sm_121", "sm_121a", "sm_121f",
+static const gpucompile__chip gpucompile__nvptx_chips[] = {
+    {"sm_20", 0}, {"sm_21", 0}, {"sm_30", 0}, {"sm_32", 0}, {"sm_35", 0}, {"sm_37", 0}, {"sm_50", 0}, {"sm_52", 0},
+    {"sm_53", 0}, {"sm_60", 0}, {"sm_61", 0}, {"sm_62", 0}, {"sm_70", 0}, {"sm_72", 0}, {"sm_75", 0}, {"sm_80", 0},
+    {"sm_86", 0}, {"sm_87", 0}, {"sm_89", 0}, {"sm_90", 0}, {"sm_90a", 0},
+#if LLVM_VERSION_MAJOR >= 20 /* Blackwell */
+    {"sm_100", 0}, {"sm_100a", 0}, {"sm_101", 0}, {"sm_101a", 0}, {"sm_120", 0}, {"sm_120a", 0},
 #endif
-    NULL};
+#if LLVM_VERSION_MAJOR >= 21 /* sm_103, sm_121 and the family-specific "f" chips */
+    {"sm_100f", 0}, {"sm_101f", 0}, {"sm_103", 0}, {"sm_103a", 0}, {"sm_103f", 0}, {"sm_120f", 0},
+    {"sm_121", 0}, {"sm_121a", 0}, {"sm_121f", 0},
+#endif
+#if LLVM_VERSION_MAJOR >= 22 /* sm_88 and sm_110 (CUDA 13's name for Thor) */
+    {"sm_88", 0}, {"sm_110", 0}, {"sm_110a", 0}, {"sm_110f", 0},
+#endif
+#if LLVM_VERSION_MAJOR == 19
+    /* newer than this LLVM: the NVPTX backend emits sm_90 PTX and has nvJitLink / ptxas
+       assemble it for the chip (forward compatible PTX); newer LLVMs emit for the chip */
+    {"sm_100", GPUCOMPILE__FORWARD}, {"sm_100a", GPUCOMPILE__FORWARD}, {"sm_100f", GPUCOMPILE__FORWARD},
+    {"sm_101", GPUCOMPILE__FORWARD}, {"sm_101a", GPUCOMPILE__FORWARD}, {"sm_101f", GPUCOMPILE__FORWARD},
+    {"sm_103", GPUCOMPILE__FORWARD}, {"sm_103a", GPUCOMPILE__FORWARD}, {"sm_103f", GPUCOMPILE__FORWARD},
+    {"sm_110", GPUCOMPILE__FORWARD}, {"sm_110a", GPUCOMPILE__FORWARD}, {"sm_110f", GPUCOMPILE__FORWARD},
+    {"sm_120", GPUCOMPILE__FORWARD}, {"sm_120a", GPUCOMPILE__FORWARD}, {"sm_120f", GPUCOMPILE__FORWARD},
+    {"sm_121", GPUCOMPILE__FORWARD}, {"sm_121a", GPUCOMPILE__FORWARD}, {"sm_121f", GPUCOMPILE__FORWARD},
+#endif
+    {NULL, 0}};
 
 static const gpucompile__chip gpucompile__amdgpu_chips[] = {
     {"gfx600", 0}, {"gfx601", 0}, {"gfx602", 0}, {"gfx700", 0}, {"gfx701", 0}, {"gfx702", 0},
@@ -1166,22 +1231,26 @@ static const gpucompile__chip gpucompile__amdgpu_chips[] = {
     {"gfx906", GPUCOMPILE__XNACK | GPUCOMPILE__SRAMECC}, {"gfx908", GPUCOMPILE__XNACK | GPUCOMPILE__SRAMECC},
     {"gfx909", GPUCOMPILE__XNACK}, {"gfx90a", GPUCOMPILE__XNACK | GPUCOMPILE__SRAMECC},
     {"gfx90c", GPUCOMPILE__XNACK},
-#if LLVM_VERSION_MAJOR <= 20
+#if LLVM_VERSION_MAJOR <= 20 /* removed in LLVM 21 (folded into gfx942) */
     {"gfx940", GPUCOMPILE__XNACK | GPUCOMPILE__SRAMECC}, {"gfx941", GPUCOMPILE__XNACK | GPUCOMPILE__SRAMECC},
 #endif
     {"gfx942", GPUCOMPILE__XNACK | GPUCOMPILE__SRAMECC},
     {"gfx1010", GPUCOMPILE__XNACK}, {"gfx1011", GPUCOMPILE__XNACK}, {"gfx1012", GPUCOMPILE__XNACK},
     {"gfx1013", GPUCOMPILE__XNACK}, {"gfx1030", 0}, {"gfx1031", 0}, {"gfx1032", 0}, {"gfx1033", 0},
     {"gfx1034", 0}, {"gfx1035", 0}, {"gfx1036", 0}, {"gfx1100", 0}, {"gfx1101", 0}, {"gfx1102", 0},
-    {"gfx1103", 0}, {"gfx1150", 0}, {"gfx1151", 0}, {"gfx1200", 0}, {"gfx1201", 0},
-#if LLVM_VERSION_MAJOR >= 19
-    {"gfx1152", 0}, {"gfx9-generic", GPUCOMPILE__GENERIC | GPUCOMPILE__XNACK},
+    {"gfx1103", 0}, {"gfx1150", 0}, {"gfx1151", 0}, {"gfx1152", 0}, {"gfx1200", 0}, {"gfx1201", 0},
+    {"gfx9-generic", GPUCOMPILE__GENERIC | GPUCOMPILE__XNACK},
     {"gfx10-1-generic", GPUCOMPILE__GENERIC | GPUCOMPILE__XNACK}, {"gfx10-3-generic", GPUCOMPILE__GENERIC},
     {"gfx11-generic", GPUCOMPILE__GENERIC}, {"gfx12-generic", GPUCOMPILE__GENERIC},
-#endif
 #if LLVM_VERSION_MAJOR >= 20
-    {"gfx950", GPUCOMPILE__XNACK | GPUCOMPILE__SRAMECC},
+    {"gfx950", GPUCOMPILE__XNACK | GPUCOMPILE__SRAMECC}, {"gfx1153", 0},
     {"gfx9-4-generic", GPUCOMPILE__GENERIC | GPUCOMPILE__XNACK | GPUCOMPILE__SRAMECC},
+#endif
+#if LLVM_VERSION_MAJOR >= 21
+    {"gfx1250", GPUCOMPILE__XNACK},
+#endif
+#if LLVM_VERSION_MAJOR >= 22
+    {"gfx1251", GPUCOMPILE__XNACK},
 #endif
     {NULL, 0}};
 
@@ -1216,9 +1285,21 @@ GPUCOMPILE_DEF int gpucompile_chip_supported(gpucompile_target_kind kind, const 
     if (kind == GPUCOMPILE_TARGET_CUSTOM) return 1; /* the custom backend judges its own chips */
     if (kind == GPUCOMPILE_TARGET_AMDGPU) return gpucompile__amdgpu_chip(chip) != NULL;
     if (kind != GPUCOMPILE_TARGET_NVPTX) return 0;
-    for (i = 0; gpucompile__nvptx_chips[i]; i++)
-        if (strcmp(gpucompile__nvptx_chips[i], chip) == 0) return 1;
+    for (i = 0; gpucompile__nvptx_chips[i].name; i++)
+        if (strcmp(gpucompile__nvptx_chips[i].name, chip) == 0) return 1;
     return 0;
+}
+
+GPUCOMPILE_DEF const char *gpucompile_chip_name(gpucompile_target_kind kind, int index, int *native) {
+    const gpucompile__chip *table = kind == GPUCOMPILE_TARGET_NVPTX ? gpucompile__nvptx_chips
+                                  : kind == GPUCOMPILE_TARGET_AMDGPU ? gpucompile__amdgpu_chips : NULL;
+    int i;
+    for (i = 0; table && table[i].name; i++)
+        if (i == index) {
+            if (native) *native = !(table[i].bits & GPUCOMPILE__FORWARD);
+            return table[i].name;
+        }
+    return NULL;
 }
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bad_target(const gpucompile_logger *logger, const char *message) {
@@ -1234,8 +1315,9 @@ GPUCOMPILE__PRIVATE int gpucompile__triple_fits(gpucompile_target_kind kind, con
 
 /* MLIR's checks in MLIR's order and words (first failure only, as MLIR; the link check done
    right: a NULL or empty element is refused), then ours: flag names not empty; for NVPTX and
-   AMDGPU (not custom) a triple of that backend, a chip this LLVM knows, and no AMDGPU generic
-   chip (those need code object version 6, beyond MLIR's ABI versions). */
+   AMDGPU (not custom) a triple of that backend, a chip this LLVM knows, and AMDGPU generic
+   chips only with abi "600" (they need code object version 6). ABI "600" is accepted on every
+   supported LLVM (LLVM 19 has code object v6; MLIR 19's verifier did not know it yet). */
 GPUCOMPILE_DEF gpucompile_result gpucompile_target_verify(const gpucompile_target *t, const gpucompile_logger *logger) {
     const char *backend, *triple, *chip;
     int i;
@@ -1247,8 +1329,8 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_target_verify(const gpucompile_targe
     chip = gpucompile_target_chip(t);
     if (!*triple) return gpucompile__bad_target(logger, "The target triple cannot be empty.");
     if (!*chip) return gpucompile__bad_target(logger, "The target chip cannot be empty.");
-    if (t->kind == GPUCOMPILE_TARGET_AMDGPU && strcmp(gpucompile_target_abi(t), "400") != 0 && strcmp(gpucompile_target_abi(t), "500") != 0)
-        return gpucompile__bad_target(logger, "Invalid ABI version, it must be either `400` or `500`.");
+    if (t->kind == GPUCOMPILE_TARGET_AMDGPU && !gpucompile__in_list("400,500,600", gpucompile_target_abi(t), strlen(gpucompile_target_abi(t))))
+        return gpucompile__bad_target(logger, "Invalid ABI version, it must be `400`, `500` or '600'.");
     if (t->num_link < 0 || (t->num_link > 0 && !t->link))
         return gpucompile__bad_target(logger, "All the elements in the `link` array must be strings.");
     for (i = 0; i < t->num_link; i++) /* a parsed non-string element is NULL */
@@ -1269,9 +1351,10 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_target_verify(const gpucompile_targe
                          "The chip '%.200s' is not supported by LLVM %d (%s).", chip, LLVM_VERSION_MAJOR, backend);
         return GPUCOMPILE_ERROR_INVALID_TARGET;
     }
-    if (t->kind == GPUCOMPILE_TARGET_AMDGPU && (gpucompile__amdgpu_chip(chip)->bits & GPUCOMPILE__GENERIC)) {
+    if (t->kind == GPUCOMPILE_TARGET_AMDGPU && (gpucompile__amdgpu_chip(chip)->bits & GPUCOMPILE__GENERIC) &&
+        strcmp(gpucompile_target_abi(t), "600") != 0) {
         gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, GPUCOMPILE_STAGE_TARGET,
-                         "The chip '%.200s' needs code object version 6, which the ABI versions `400` and `500` do not give.", chip);
+                         "The chip '%.200s' needs code object version 6: abi = \"600\".", chip);
         return GPUCOMPILE_ERROR_INVALID_TARGET;
     }
     return GPUCOMPILE_OK;
@@ -1293,20 +1376,20 @@ GPUCOMPILE__PRIVATE void gpucompile__out_add(gpucompile__out *o, const char *s, 
 
 GPUCOMPILE__PRIVATE void gpucompile__out_str(gpucompile__out *o, const char *s) { gpucompile__out_add(o, s, strlen(s)); }
 
-/* MLIR's printEscapedString: printable ASCII as is, '\' doubled, '"' and the rest as \XX. */
-GPUCOMPILE__PRIVATE void gpucompile__out_quoted(gpucompile__out *o, const char *s) {
+/* MLIR's printEscapedString for one byte: printable ASCII as is, '\' doubled, '"' and the
+   rest as \XX. Returns the length written to e. */
+GPUCOMPILE__PRIVATE size_t gpucompile__escape(unsigned char c, char e[3]) {
     static const char hex[] = "0123456789ABCDEF";
+    if (c == '\\') { e[0] = e[1] = '\\'; return 2; }
+    if (c >= 0x20 && c <= 0x7E && c != '"') { e[0] = (char)c; return 1; }
+    e[0] = '\\'; e[1] = hex[c >> 4]; e[2] = hex[c & 15];
+    return 3;
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__out_quoted(gpucompile__out *o, const char *s) {
+    char e[3];
     gpucompile__out_add(o, "\"", 1);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        char e[3];
-        if (c == '\\') gpucompile__out_add(o, "\\\\", 2);
-        else if (c >= 0x20 && c <= 0x7E && c != '"') gpucompile__out_add(o, s, 1);
-        else {
-            e[0] = '\\'; e[1] = hex[c >> 4]; e[2] = hex[c & 15];
-            gpucompile__out_add(o, e, 3);
-        }
-    }
+    for (; *s; s++) gpucompile__out_add(o, e, gpucompile__escape((unsigned char)*s, e));
     gpucompile__out_add(o, "\"", 1);
 }
 
@@ -1374,6 +1457,7 @@ GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *
         return 0;
     }
     d = gpucompile_target_defaults(t->kind);
+    d.upstream = t->upstream; /* the defaults follow the spelling */
     gpucompile__out_str(&o, "#");
     gpucompile__out_str(&o, gpucompile__target_name(t));
     if (t->O != d.O) {
@@ -1390,8 +1474,13 @@ GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *
         gpucompile__out_param(&o, &first, "flags");
         gpucompile__out_str(&o, "{");
         for (i = 0; f; f = gpucompile__next_flag(t, f), i++) {
+            const char *v = gpucompile_target_flag_value(t, f);
             if (i) gpucompile__out_str(&o, ", ");
             gpucompile__out_key(&o, f);
+            if (v) {
+                gpucompile__out_str(&o, " = ");
+                gpucompile__out_str(&o, v);
+            }
         }
         gpucompile__out_str(&o, "}");
     }
@@ -1420,8 +1509,11 @@ GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *
      MLIR); in range but not 0-3: verify's error.
    - Strings: MLIR's escapes \" \\ \n \t \XX. \00 and raw NUL bytes are refused (a C string
      cannot hold them), as is a raw line break inside a string (as in MLIR).
-   - flags: {a, "b-c"}: names only (a `name = value` entry is refused: flags are a set);
-     `flags = {}` and `link = []` parse as empty and print as left out (MLIR keeps them).
+   - flags: {a, "b-c", "ptxas-cmd-options" = ["-v"]}: names, some with a value (MLIR's flags
+     are a dictionary): a string, an integer (decimal or 0x, optionally `: i8/i16/i32/i64`;
+     printed as MLIR does: `1 : i64` when untyped, `1` in an array), true, false, or an array of these; `= unit`
+     is the bare name. Floats and other attributes are refused. `flags = {}` and `link = []`
+     parse as empty and print as left out (MLIR keeps them).
    - link: strings; any other element (MLIR takes any attribute: 1, [..], @f, ...) is skipped
      as a balanced run of tokens and kept as a NULL entry, which verify refuses with MLIR's
      message and print writes as `unit`.
@@ -1438,6 +1530,7 @@ typedef struct gpucompile__parser {
     gpucompile_result result;
     gpucompile__buf strs;          /* decoded strings, each NUL-terminated */
     gpucompile__buf flags, links;  /* size_t offsets into strs (links: GPUCOMPILE__UNSET = not a string) */
+    gpucompile__buf values, val;   /* per flag: offset of its value text or GPUCOMPILE__UNSET; a value being read */
     size_t str[GPUCOMPILE__P_COUNT]; /* offsets of triple, chip, features, abi */
     int seen[GPUCOMPILE__P_COUNT];
     int O;
@@ -1545,8 +1638,75 @@ GPUCOMPILE__PRIVATE size_t gpucompile__off(const gpucompile__buf *b, size_t i) {
     return v;
 }
 
-/* flags = {a, "b-c"}: a set of names (bare identifiers or strings); a value (`a = 1`) is refused,
-   since flags are names only. */
+/* A flag's value (see the parser's notes), appended to p->val in MLIR's canonical text. */
+GPUCOMPILE__PRIVATE int gpucompile__pvalue(gpucompile__parser *p, int depth) {
+    int c = gpucompile__skip_ws(p);
+    size_t at = p->pos;
+    if (c == '"') {
+        size_t off, keep = p->strs.len, k;
+        char e[3];
+        if (!gpucompile__pstring(p, &off) || p->strs.oom) return 0;
+        gpucompile__buf_add(&p->val, "\"", 1);
+        for (k = off; p->strs.data[k]; k++) gpucompile__buf_add(&p->val, e, gpucompile__escape((unsigned char)p->strs.data[k], e));
+        gpucompile__buf_add(&p->val, "\"", 1);
+        p->strs.len = keep; /* only the value's text is kept */
+        return 1;
+    }
+    if (c == '[') {
+        if (depth == 8) return gpucompile__perr(p, at, "a flag's value is nested too deeply");
+        p->pos++;
+        gpucompile__buf_add(&p->val, "[", 1);
+        if (gpucompile__skip_ws(p) == ']') { p->pos++; gpucompile__buf_add(&p->val, "]", 1); return 1; }
+        for (;;) {
+            if (!gpucompile__pvalue(p, depth + 1)) return 0;
+            c = gpucompile__skip_ws(p);
+            if (c != ',' && c != ']') return gpucompile__perr(p, p->pos, "expected ',' or ']' in a flag's value");
+            p->pos++;
+            gpucompile__buf_str(&p->val, c == ',' ? ", " : "]");
+            if (c == ']') return 1;
+        }
+    }
+    if (c == '-' || (c >= '0' && c <= '9')) {
+        int neg = c == '-', base = 10, any = 0, bits = 64;
+        unsigned long long v = 0;
+        if (neg) { p->pos++; gpucompile__skip_ws(p); }
+        if (p->pos + 1 < p->len && p->s[p->pos] == '0' && (p->s[p->pos + 1] == 'x' || p->s[p->pos + 1] == 'X')) { base = 16; p->pos += 2; }
+        for (;;) {
+            int d = gpucompile__peek(p) < 0 ? -1 : gpucompile__hexval(gpucompile__peek(p));
+            if (d < 0 || d >= base) break;
+            if (v > ((1ull << 63) - (unsigned)d) / (unsigned)base) return gpucompile__perr(p, at, "integer value too large in a flag's value");
+            v = v * (unsigned)base + (unsigned)d;
+            any = 1;
+            p->pos++;
+        }
+        if (!any || gpucompile__peek(p) == '.' || gpucompile__is_id_char(gpucompile__peek(p)))
+            return gpucompile__perr(p, at, "expected an integer in a flag's value (floats are not read)");
+        if (gpucompile__skip_ws(p) == ':') {
+            size_t t;
+            p->pos++;
+            gpucompile__skip_ws(p);
+            t = p->pos;
+            while (gpucompile__is_id_char(gpucompile__peek(p))) p->pos++;
+            bits = p->pos - t == 2 && strncmp(p->s + t, "i8", 2) == 0 ? 8 : p->pos - t == 3 && strncmp(p->s + t, "i16", 3) == 0 ? 16
+                 : p->pos - t == 3 && strncmp(p->s + t, "i32", 3) == 0 ? 32 : p->pos - t == 3 && strncmp(p->s + t, "i64", 3) == 0 ? 64 : 0;
+            if (!bits) return gpucompile__perr(p, t, "expected i8, i16, i32 or i64 as an integer's type in a flag's value");
+        }
+        if (v > (1ull << (bits - 1)) - (neg ? 0 : 1)) return gpucompile__perr(p, at, "integer value out of range for i%d in a flag's value", bits);
+        gpucompile__buf_printf(&p->val, "%s%llu", neg && v ? "-" : "", v);
+        if (bits != 64 || depth == 0) gpucompile__buf_printf(&p->val, " : i%d", bits); /* MLIR elides i64 inside arrays */
+        return 1;
+    }
+    while (gpucompile__is_id_char(gpucompile__peek(p))) p->pos++;
+    if ((p->pos - at == 4 && (strncmp(p->s + at, "true", 4) == 0 || strncmp(p->s + at, "unit", 4) == 0)) ||
+        (p->pos - at == 5 && strncmp(p->s + at, "false", 5) == 0)) {
+        gpucompile__buf_add(&p->val, p->s + at, p->pos - at);
+        return 1;
+    }
+    return gpucompile__perr(p, at, "expected a flag value: a string, an integer, true, false, unit or [...]");
+}
+
+/* flags = {a, "b-c", "ptxas-cmd-options" = ["-v"]}: names (bare identifiers or strings), each
+   at most once, some with a value. */
 GPUCOMPILE__PRIVATE int gpucompile__pflags(gpucompile__parser *p) {
     if (gpucompile__peek(p) != '{') return gpucompile__perr(p, p->pos, "expected '{' for 'flags'");
     p->pos++;
@@ -1569,8 +1729,19 @@ GPUCOMPILE__PRIVATE int gpucompile__pflags(gpucompile__parser *p) {
             if (strcmp(p->strs.data + gpucompile__off(&p->flags, i), p->strs.data + off) == 0)
                 return gpucompile__perr(p, at, "flag '%.100s' is repeated", p->strs.data + off);
         gpucompile__buf_add(&p->flags, &off, sizeof off);
-        c = gpucompile__skip_ws(p);
-        if (c == '=') return gpucompile__perr(p, p->pos, "flag '%.100s' has a value; flags are names only", p->strs.data + off);
+        off = GPUCOMPILE__UNSET;
+        if ((c = gpucompile__skip_ws(p)) == '=') {
+            p->pos++;
+            p->val.len = 0;
+            if (!gpucompile__pvalue(p, 0) || p->val.oom) return 0;
+            if (p->val.len != 4 || memcmp(p->val.data, "unit", 4) != 0) { /* `= unit` is the bare name, as MLIR prints it */
+                off = p->strs.len;
+                gpucompile__buf_add(&p->strs, p->val.data, p->val.len);
+                gpucompile__buf_add(&p->strs, "", 1);
+            }
+            c = gpucompile__skip_ws(p);
+        }
+        gpucompile__buf_add(&p->values, &off, sizeof off);
         if (c != ',' && c != '}') return gpucompile__perr(p, p->pos, "expected ',' or '}' in 'flags'");
         p->pos++;
         if (c == '}') return 1;
@@ -1719,19 +1890,20 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_target_parse(const char *text, size_
     p.len = len == (size_t)-1 ? strlen(text) : len;
     p.logger = logger;
     p.O = 2;
-    p.strs.a = p.flags.a = p.links.a = &a;
+    p.strs.a = p.flags.a = p.links.a = p.values.a = p.val.a = &a;
     for (i = 0; i < GPUCOMPILE__P_COUNT; i++) p.str[i] = GPUCOMPILE__UNSET;
     if (memchr(text, 0, p.len)) /* never valid: not whitespace, and strings cannot hold one */
         gpucompile__perr(&p, (size_t)((const char *)memchr(text, 0, p.len) - text), "unexpected NUL byte in the text");
     else kind = gpucompile__pattr(&p, &upstream, &attr);
-    if (p.strs.oom || p.flags.oom || p.links.oom) p.result = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    if (p.strs.oom || p.flags.oom || p.links.oom || p.values.oom || p.val.oom) p.result = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     if (p.result == GPUCOMPILE_OK) {
         size_t nf = p.flags.len / sizeof(size_t), nl = p.links.len / sizeof(size_t);
-        size_t head = sizeof(gpucompile__owned_target) + (nf + nl) * sizeof(char *);
+        size_t head = sizeof(gpucompile__owned_target) + (2 * nf + nl) * sizeof(char *);
         o = (gpucompile__owned_target *)gpucompile__alloc(&a, head + p.strs.len);
         if (!o) p.result = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
         else {
-            const char **flags = (const char **)(void *)(o + 1), **links = flags + nf;
+            const char **flags = (const char **)(void *)(o + 1), **links = flags + nf, **values = links + nl;
+            int any_value = 0;
             char *strs = (char *)o + head;
             size_t k;
             if (p.strs.len) memcpy(strs, p.strs.data, p.strs.len);
@@ -1743,13 +1915,19 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_target_parse(const char *text, size_
             o->t.chip = p.str[GPUCOMPILE__P_CHIP] == GPUCOMPILE__UNSET ? NULL : strs + p.str[GPUCOMPILE__P_CHIP];
             o->t.features = p.str[GPUCOMPILE__P_FEATURES] == GPUCOMPILE__UNSET ? NULL : strs + p.str[GPUCOMPILE__P_FEATURES];
             o->t.abi = p.str[GPUCOMPILE__P_ABI] == GPUCOMPILE__UNSET ? NULL : strs + p.str[GPUCOMPILE__P_ABI];
-            for (k = 0; k < nf; k++) flags[k] = strs + gpucompile__off(&p.flags, k);
+            for (k = 0; k < nf; k++) {
+                size_t v = gpucompile__off(&p.values, k);
+                flags[k] = strs + gpucompile__off(&p.flags, k);
+                values[k] = v == GPUCOMPILE__UNSET ? NULL : strs + v;
+                any_value |= v != GPUCOMPILE__UNSET;
+            }
             for (k = 0; k < nl; k++) {
                 size_t off = gpucompile__off(&p.links, k);
                 links[k] = off == GPUCOMPILE__UNSET ? NULL : strs + off;
             }
             o->t.flags = nf ? flags : NULL;
             o->t.num_flags = (int)nf;
+            o->t.flag_values = any_value ? values : NULL;
             o->t.link = nl ? links : NULL;
             o->t.num_link = (int)nl;
             *out = &o->t;
@@ -1760,6 +1938,8 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_target_parse(const char *text, size_
     gpucompile_free(&a, p.strs.data);
     gpucompile_free(&a, p.flags.data);
     gpucompile_free(&a, p.links.data);
+    gpucompile_free(&a, p.values.data);
+    gpucompile_free(&a, p.val.data);
     return p.result;
 }
 
@@ -2547,6 +2727,49 @@ GPUCOMPILE_DEF int gpucompile_job_tool_options(gpucompile_job *job, char *buf, s
     return n;
 }
 
+GPUCOMPILE_DEF gpucompile_result gpucompile_job_flag_strings(gpucompile_job *job, const char *flag, char ***list, int *count) {
+    const char *text = gpucompile_target_flag_value(job->target, flag);
+    gpucompile__parser p;
+    gpucompile__buf offs;
+    size_t n, k;
+    int c, array;
+    *list = NULL;
+    *count = 0;
+    if (!text) return GPUCOMPILE_OK;
+    memset(&p, 0, sizeof p);
+    memset(&offs, 0, sizeof offs);
+    p.s = text;
+    p.len = strlen(text);
+    p.strs.a = offs.a = &job->options->allocator;
+    array = gpucompile__skip_ws(&p) == '[';
+    if (array) p.pos++;
+    for (c = gpucompile__skip_ws(&p); p.result == GPUCOMPILE_OK && !(array && c == ']' && !offs.len);) {
+        size_t off;
+        if (c != '"' || !gpucompile__pstring(&p, &off)) { p.result = GPUCOMPILE_ERROR_PARSE; break; }
+        gpucompile__buf_add(&offs, &off, sizeof off);
+        c = gpucompile__skip_ws(&p);
+        if (!array || c == ']') break;
+        if (c != ',') p.result = GPUCOMPILE_ERROR_PARSE;
+        p.pos++;
+        c = gpucompile__skip_ws(&p);
+    }
+    if (array && p.result == GPUCOMPILE_OK) p.pos++; /* the ']' */
+    n = offs.len / sizeof(size_t);
+    if (p.result != GPUCOMPILE_OK || gpucompile__skip_ws(&p) >= 0 || n > 256) {
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, NULL,
+                           "flag '%s' = %.200s: expected a string or an array of at most 256 strings", flag, text);
+        p.result = GPUCOMPILE_ERROR_INVALID_TARGET;
+    } else if (n && !p.strs.oom && !offs.oom && (*list = (char **)gpucompile_job_alloc(job, n * sizeof(char *) + p.strs.len)) != NULL) {
+        char *strs = (char *)(*list + n);
+        memcpy(strs, p.strs.data, p.strs.len);
+        for (k = 0; k < n; k++) (*list)[k] = strs + gpucompile__off(&offs, k);
+        *count = (int)n;
+    } else if (n) p.result = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    gpucompile_free(p.strs.a, p.strs.data);
+    gpucompile_free(offs.a, offs.data);
+    return p.result;
+}
+
 GPUCOMPILE_DEF void gpucompile_job_add_dependency(gpucompile_job *job, const char *path) {
     gpucompile__job *j = (gpucompile__job *)job;
     int i;
@@ -2723,6 +2946,11 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_key(gpucompile_job *job, const void *
     size_t k;
     llvm_blake3_hasher_init(&h);
     gpucompile__hash_str(&h, "gpucompile-cache-2 " GPUCOMPILE_VERSION_STRING " LLVM " LLVM_VERSION_STRING);
+    { /* the libLLVM run on may be a newer patch release than the headers */
+        unsigned v[3];
+        LLVMGetVersion(&v[0], &v[1], &v[2]);
+        llvm_blake3_hasher_update(&h, v, sizeof v);
+    }
     gpucompile_target_print(t, text, sizeof text);
     gpucompile__hash_str(&h, text);
     num[0] = (int)job->format;
@@ -6001,7 +6229,10 @@ enum {
     GPUCOMPILE__OB_HEADER = 32, GPUCOMPILE__OB_ENTRY = 40,
     GPUCOMPILE__IMG_NONE = 0, GPUCOMPILE__IMG_OBJECT, GPUCOMPILE__IMG_BITCODE, GPUCOMPILE__IMG_CUBIN,
     GPUCOMPILE__IMG_FATBIN, GPUCOMPILE__IMG_PTX,
-    GPUCOMPILE__OFK_NONE = 0, GPUCOMPILE__OFK_OPENMP, GPUCOMPILE__OFK_CUDA, GPUCOMPILE__OFK_HIP /* LLVM 19's values */
+    /* LLVM 21 made the offload kinds bits (OpenMP 1, CUDA 2, HIP 4, SYCL 8); before, HIP was 3:
+       written as the LLVM in use numbers it, so its tools name the producer */
+    GPUCOMPILE__OFK_NONE = 0, GPUCOMPILE__OFK_OPENMP = 1, GPUCOMPILE__OFK_CUDA = 2,
+    GPUCOMPILE__OFK_HIP = LLVM_VERSION_MAJOR >= 21 ? 4 : 3
 };
 
 GPUCOMPILE__PRIVATE void gpucompile__bin_put(gpucompile__buf *b, uint64_t v, int bytes) {

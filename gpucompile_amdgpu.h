@@ -26,8 +26,10 @@
        gpucompile_object_free(hsaco);
 
    Threads, ownership, guarantees: the core's (each compile has its own context and machine;
-   ld.lld's temp files are always removed). Supported: LLVM 19 (gfx600 ... gfx1201 and the
-   generic targets); ROCm device libraries 5.2 (Debian's rocm-device-libs) and newer layouts.
+   ld.lld's temp files are always removed). Supported: LLVM 19 to 22 (the chips each one's
+   llc lists: gfx600 ... gfx1201 and the generic targets on 19; gfx950, gfx9-4-generic,
+   gfx1153 from 20; gfx1250 from 21, gfx1251 on 22; gfx940/941 up to 20); ROCm device libraries
+   5.2 (Debian's rocm-device-libs) and newer layouts.
 
    What a compile does
        chip     "gfx90a:xnack+" or "gfx942:sramecc-:xnack+": the target-ID features become
@@ -44,8 +46,13 @@
                 xnack or sramecc on where the target says off or the reverse (+xnack for
                 gfx90a:xnack-). Agreeing ones, and xnack/sramecc where the target leaves the
                 mode open, are fine.
-       abi      "400" or "500" (default): module flag amdhsa_code_object_version (code object
-                v4 or v5, replacing a value the input has) and __oclc_ABI_version, the same value.
+       abi      "400", "500" or "600": module flag amdhsa_code_object_version (code object v4,
+                v5 or v6, replacing a value the input has) and __oclc_ABI_version, the same value.
+                The default is "500", but "600" for #rocdl.target on LLVM 22+ (as in MLIR 22).
+                The generic targets (gfx9-generic, gfx11-generic, ...) need "600". A v6 object
+                needs a runtime that loads code object v6: ROCm 6.3 or newer (older HIP
+                runtimes refuse it). ROCm device libraries before 6.3 (Debian's 5.2) have no
+                oclc_abi_version_600.bc: the variable is defined instead, as below.
        libs     only when the module calls __ocml_* / __ockl_*: ocml, ockl, then the oclc
                 control libraries: daz_opt (flag daz), unsafe_math (unsafe_math or fast),
                 finite_only (finite_only or fast), correctly_rounded_sqrt (on unless
@@ -150,7 +157,7 @@ typedef struct gpucompile_amdgpu__config {
     int isa_version;        /* __oclc_ISA_version: 1000 * major + 100 * minor + stepping */
     int major;
     int wave64;
-    int abi;                /* 400, 500 */
+    int abi;                /* 400, 500, 600 */
     char features[512];     /* the target's features + target-ID features + wave size */
 } gpucompile_amdgpu__config;
 
@@ -271,9 +278,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__configure_from(gpucompi
     c->wave64 = c->major < 10 || want64;
     if (c->major >= 10)
         gpucompile_amdgpu__add_feature(c->features, sizeof c->features, c->wave64 ? "+wavefrontsize64" : "+wavefrontsize32");
-    c->abi = strcmp(abi, "400") == 0 ? 400 : strcmp(abi, "500") == 0 ? 500 : 0;
+    c->abi = strcmp(abi, "400") == 0 ? 400 : strcmp(abi, "500") == 0 ? 500 : strcmp(abi, "600") == 0 ? 600 : 0;
     if (!c->abi) {
-        if (log) gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "abi '%s': expected \"400\" or \"500\" (code object v4 or v5)", abi);
+        if (log) gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "abi '%s': expected \"400\", \"500\" or \"600\" (code object v4, v5 or v6)", abi);
         return GPUCOMPILE_ERROR_INVALID_TARGET;
     }
     return GPUCOMPILE_OK;

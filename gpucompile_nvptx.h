@@ -29,7 +29,10 @@
    Threads: compiles run in parallel; nvJitLink and libcuda are opened once per process under
    the core's lock, and a failure to open them is remembered. Ownership and guarantees: the
    core's (no abort, no exit, no output without a logger; temp files always removed).
-   Supported: LLVM 19 (sm_20 ... sm_90a; newer chips through sm_90 PTX, below); CUDA 12 and 13.
+   Supported: LLVM 19 to 22, each with the chips its llc lists (19: sm_20 ... sm_90a, newer
+   chips through sm_90 PTX, below; 20: sm_100/101/120 and their "a" forms; 21: sm_103,
+   sm_121 and the "f" forms; 22: sm_88, sm_110) and the PTX versions it emits (up to 8.5, 8.7,
+   8.8, 9.0); CUDA 12 and 13.
 
    CUDA toolkit
        Found from options.toolkit_path (an error naming it when it does not exist), then the
@@ -47,7 +50,8 @@
        fast: fast-math flags on the module's own floating-point instructions, the unsafe/
              approximate function attributes on every function (div.approx, sqrt.approx), and
              libdevice's __nv_fast_* for sinf, cosf, tanf, expf, exp10f, logf, log2f, log10f,
-             powf, sincosf (sin.approx, ex2.approx, lg2.approx), like nvcc -use_fast_math.
+             powf, sincosf (sin.approx, ex2.approx, lg2.approx), and tanhf on LLVM 22 (tanh.approx),
+             like nvcc -use_fast_math.
              Library code keeps its instructions' flags (its range reductions rely on exact
              arithmetic), as nvcc's -use_fast_math does.
        __nvvm_reflect("__CUDA_PREC_SQRT"), which LLVM 19's NVVMReflect leaves at 0, is resolved
@@ -67,7 +71,7 @@
        ptxas' "Unsupported .version"). The choice and its reasons are a note (-v).
 
    Chips LLVM 19 lacks (sm_100, sm_101, sm_103, sm_110, sm_120, sm_121, with or without the
-   a/f suffix): PTX for sm_90, then assembled for the requested chip by nvJitLink or ptxas (the
+   a/f suffix), on LLVM 19 only: PTX for sm_90, then assembled for the requested chip by nvJitLink or ptxas (the
    driver's JIT path runs that PTX on newer GPUs too). format isa gives that sm_90 PTX; a fatbin
    holds the cubin for the chip and the PTX as sm_90.
 
@@ -128,7 +132,8 @@ extern "C" {
 #define GPUCOMPILE_NVPTX__PATH 4096
 
 /* ---- chips and PTX versions ---------------------------------------------------------- */
-/* LLVM's NVPTXSubtarget minimum PTX version per chip (measured with llc-19: .version for +ptx32). */
+/* LLVM's minimum PTX version per chip (the .version llc-19 and llc-22 emit for +ptx32; the
+   chips of 20 and 21 from their NVPTX.td, which 22 keeps). */
 static const struct { const char *chip; int ptx; } gpucompile_nvptx__chips[] = {
     {"sm_20", 32}, {"sm_21", 32}, {"sm_30", 32}, {"sm_32", 40}, {"sm_35", 32}, {"sm_37", 41},
     {"sm_50", 40}, {"sm_52", 41}, {"sm_53", 42}, {"sm_60", 50}, {"sm_61", 50}, {"sm_62", 50},
@@ -137,19 +142,31 @@ static const struct { const char *chip; int ptx; } gpucompile_nvptx__chips[] = {
 #if LLVM_VERSION_MAJOR >= 20
     {"sm_100", 86}, {"sm_100a", 86}, {"sm_101", 86}, {"sm_101a", 86}, {"sm_120", 87}, {"sm_120a", 87},
 #endif
+#if LLVM_VERSION_MAJOR >= 21
+    {"sm_100f", 88}, {"sm_101f", 88}, {"sm_103", 88}, {"sm_103a", 88}, {"sm_103f", 88}, {"sm_120f", 88},
+    {"sm_121", 88}, {"sm_121a", 88}, {"sm_121f", 88},
+#endif
+#if LLVM_VERSION_MAJOR >= 22
+    {"sm_88", 90}, {"sm_110", 90}, {"sm_110a", 90}, {"sm_110f", 90},
+#endif
 };
+
+/* The highest +ptxNN this LLVM emits: 19 has up to ptx85, 20 adds ptx86/87 (Blackwell), 21
+   ptx88, 22 ptx90 (there is no ptx89). */
+#if LLVM_VERSION_MAJOR >= 22
+#define GPUCOMPILE_NVPTX__PTX_MAX 90
+#elif LLVM_VERSION_MAJOR == 21
+#define GPUCOMPILE_NVPTX__PTX_MAX 88
+#elif LLVM_VERSION_MAJOR == 20
+#define GPUCOMPILE_NVPTX__PTX_MAX 87
+#else
+#define GPUCOMPILE_NVPTX__PTX_MAX 85
+#endif
 
 /* The PTX versions (+ptxNN features) this LLVM knows. */
 GPUCOMPILE__PRIVATE int gpucompile_nvptx__llvm_knows_ptx(int v) {
-#if LLVM_VERSION_MAJOR >= 20
-    const int max = 87;
-#elif LLVM_VERSION_MAJOR == 19
-    const int max = 85;
-#else
-    const int max = 83;
-#endif
     if (v == 32 || (v >= 40 && v <= 43) || v == 50 || (v >= 60 && v <= 65) || (v >= 70 && v <= 78)) return 1;
-    return v >= 80 && v <= max;
+    return v >= 80 && v <= GPUCOMPILE_NVPTX__PTX_MAX && v != 89;
 }
 
 /* The highest PTX version this LLVM emits. */
@@ -702,7 +719,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__configure(gpucompile_job
             else if (!gpucompile_nvptx__llvm_knows_ptx(v)) {
                 gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, NULL,
                                    "PTX version %d.%d ('%s') is not one LLVM %d can emit (the highest is +ptx%d)", v / 10, v % 10,
-                                   item, LLVM_VERSION_MAJOR, LLVM_VERSION_MAJOR >= 20 ? 87 : LLVM_VERSION_MAJOR == 19 ? 85 : 83);
+                                   item, LLVM_VERSION_MAJOR, GPUCOMPILE_NVPTX__PTX_MAX);
                 r = GPUCOMPILE_ERROR_INVALID_TARGET;
             } else requested = v;
         } else if (n && ((item[0] != '+' && item[0] != '-') || !gpucompile_nvptx__chip_min_ptx(s))) {
@@ -774,8 +791,11 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__set_flag(gpucompile_job *job, const c
 
 /* The function attributes for ftz / fast on every defined function. */
 GPUCOMPILE__PRIVATE void gpucompile_nvptx__fn_attributes(gpucompile_job *job) {
-    static const char *const fast[] = {"unsafe-fp-math", "no-infs-fp-math", "no-nans-fp-math", "no-signed-zeros-fp-math",
-                                       "approx-func-fp-math"};
+    static const char *const fast[] = {
+#if LLVM_VERSION_MAJOR < 22 /* LLVM 22 no longer reads "unsafe-fp-math": the instructions' fast-math flags say it */
+        "unsafe-fp-math",
+#endif
+        "no-infs-fp-math", "no-nans-fp-math", "no-signed-zeros-fp-math", "approx-func-fp-math"};
     int ftz = gpucompile_target_ftz(job->target), fm = gpucompile_target_fast(job->target);
     LLVMValueRef fn;
     size_t i;
@@ -794,9 +814,14 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__fn_attributes(gpucompile_job *job) {
 }
 
 /* `fast` calls libdevice's approximate functions, as nvcc's -use_fast_math does (sinf -> __sinf).
-   Not tanhf: the CUDA 13 __nv_fast_tanhf uses an intrinsic LLVM 19 does not know. */
+   tanhf only from LLVM 22: the CUDA 13 __nv_fast_tanhf uses llvm.nvvm.tanh.approx.f32, which
+   LLVM 19 does not know (its PTX then calls an undefined function). */
 GPUCOMPILE__PRIVATE void gpucompile_nvptx__fast_libdevice(gpucompile_job *job) {
-    static const char *const names[] = {"sinf", "cosf", "tanf", "expf", "exp10f", "logf", "log2f", "log10f", "powf", "sincosf"};
+    static const char *const names[] = {"sinf", "cosf", "tanf", "expf", "exp10f", "logf", "log2f", "log10f", "powf", "sincosf",
+#if LLVM_VERSION_MAJOR >= 22
+                                        "tanhf"
+#endif
+    };
     char slow[32], fast[32];
     size_t i;
     for (i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -1088,11 +1113,13 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_
     const char *chip, unsigned char **cubin, size_t *cubin_size, char **log, gpucompile_severity sev) {
     const gpucompile_nvptx__lib *l = gpucompile_nvptx__open(job, 1);
     gpucompile_nvptx__jl_h h = NULL;
-    char arch[64], opt[32], extra[4096], xptxas[32][160];
-    const char *opts[3 + 32];
-    int rc, nx, i;
+    char arch[64], opt[32], extra[4096], **user = NULL, *xptxas = NULL;
+    size_t total = 0;
+    const char *opts[3 + 256 + 32];
+    int rc, num_user = 0, nx, k;
     size_t n = 0;
     char *err = NULL;
+    gpucompile_result r;
     if (!l) {
         const char *given = gpucompile_job_tool_path(job, "nvJitLink");
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "nvJitLink is not available (%s)",
@@ -1104,15 +1131,32 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_
     opts[0] = arch;
     opts[1] = opt;
     opts[2] = "-verbose";
-    if ((nx = gpucompile_job_tool_options(job, extra, sizeof extra, opts + 3, 32)) < 0) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    for (i = 0; i < nx; i++) { /* ptxas options reach ptxas through nvJitLink's -Xptxas= */
-        snprintf(xptxas[i], sizeof xptxas[i], "-Xptxas=%s", opts[3 + i]);
-        opts[3 + i] = xptxas[i];
+    /* the target's ptxas-cmd-options, then the binary step's tool options: ptxas inside
+       nvJitLink takes each as -Xptxas=<option> */
+    if ((r = gpucompile_job_flag_strings(job, "ptxas-cmd-options", &user, &num_user)) != GPUCOMPILE_OK) return r;
+    if ((nx = gpucompile_job_tool_options(job, extra, sizeof extra, opts + 3 + num_user, 32)) < 0) {
+        gpucompile_job_free(job, user);
+        return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     }
-    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "nvJitLink %u.%u (%s): %s %s %s", l->jl.major, l->jl.minor,
-                       l->path, arch, opt, opts[2]);
+    for (k = 0; k < num_user; k++) total += strlen(user[k]) + 9;
+    for (k = 0; k < nx; k++) total += strlen(opts[3 + num_user + k]) + 9;
+    if (num_user + nx && (xptxas = (char *)gpucompile_job_alloc(job, total)) == NULL) {
+        gpucompile_job_free(job, user);
+        return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    }
+    for (k = 0, n = 0; k < num_user + nx; k++) {
+        const char *o = k < num_user ? user[k] : opts[3 + k];
+        opts[3 + k] = xptxas + n;
+        n += (size_t)snprintf(xptxas + n, total - n, "-Xptxas=%s", o) + 1;
+    }
+    n = 0;
+    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "nvJitLink %u.%u (%s): %s %s %s%s%s", l->jl.major, l->jl.minor,
+                       l->path, arch, opt, opts[2], num_user + nx ? " " : "", num_user + nx ? opts[3] : "");
     if (strchr(l->path, '/')) gpucompile_job_add_dependency(job, l->path); /* a new nvJitLink: a new cubin */
-    if ((rc = l->jl.create(&h, (uint32_t)(3 + nx), opts)) != 0) {
+    rc = l->jl.create(&h, (uint32_t)(3 + num_user + nx), opts);
+    gpucompile_job_free(job, user);
+    gpucompile_job_free(job, xptxas);
+    if (rc != 0) {
         /* A chip this nvJitLink does not know: another method may. */
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "nvJitLink", "nvJitLinkCreate(%s) failed: %s (%d)", arch, gpucompile_nvptx__jl_name(rc), rc);
         return GPUCOMPILE_ERROR_UNSUPPORTED;
@@ -1150,9 +1194,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_ptxas(gpucompile_job *job, const char *ptx, size_t ptx_size,
     const char *chip, unsigned char **cubin, size_t *cubin_size, char **log, gpucompile_severity sev) {
-    char ptxas[GPUCOMPILE_NVPTX__PATH], in[GPUCOMPILE_NVPTX__PATH], out[GPUCOMPILE_NVPTX__PATH], arch[64], opt[16], extra[4096];
-    const char *argv[8 + 32];
-    int st = -1, n;
+    char ptxas[GPUCOMPILE_NVPTX__PATH], in[GPUCOMPILE_NVPTX__PATH], out[GPUCOMPILE_NVPTX__PATH], arch[64], opt[16], extra[4096], **user = NULL;
+    const char *argv[8 + 256 + 32];
+    int st = -1, num_user = 0, k, n, argc = 0;
     gpucompile_result r;
     if (!gpucompile_nvptx__find_tool(job, "ptxas", ptxas, sizeof ptxas)) {
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "ptxas is not available (%s)",
@@ -1164,16 +1208,24 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_ptxas(gpucompile_job 
     if ((r = gpucompile__write_temp(job, in, ptx, ptx_size)) != GPUCOMPILE_OK) return r;
     snprintf(arch, sizeof arch, "-arch=sm_%s", gpucompile_nvptx__sm(chip));
     snprintf(opt, sizeof opt, "-O%d", job->target->O);
-    argv[0] = ptxas;
-    argv[1] = arch;
-    argv[2] = opt;
-    argv[3] = "-v";
-    if ((n = gpucompile_job_tool_options(job, extra, sizeof extra, argv + 4, 32)) < 0) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    argv[4 + n] = in;
-    argv[5 + n] = "-o";
-    argv[6 + n] = out;
-    argv[7 + n] = NULL;
-    if ((r = gpucompile_job_run_tool(job, argv, 0, &st, log, NULL)) != GPUCOMPILE_OK) return r;
+    if ((r = gpucompile_job_flag_strings(job, "ptxas-cmd-options", &user, &num_user)) != GPUCOMPILE_OK) return r;
+    argv[argc++] = ptxas;
+    argv[argc++] = arch;
+    argv[argc++] = opt;
+    argv[argc++] = "-v";
+    for (k = 0; k < num_user; k++) argv[argc++] = user[k]; /* the target's ptxas-cmd-options, after ours as in MLIR */
+    if ((n = gpucompile_job_tool_options(job, extra, sizeof extra, argv + argc, 32)) < 0) { /* then the binary step's */
+        gpucompile_job_free(job, user);
+        return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    }
+    argc += n;
+    argv[argc++] = in;
+    argv[argc++] = "-o";
+    argv[argc++] = out;
+    argv[argc] = NULL;
+    r = gpucompile_job_run_tool(job, argv, 0, &st, log, NULL);
+    gpucompile_job_free(job, user);
+    if (r != GPUCOMPILE_OK) return r;
     if (st != 0) {
         gpucompile_nvptx__log_lines(job, sev, GPUCOMPILE_ERROR_TOOL, "ptxas", *log);
         gpucompile_job_log(job, sev, GPUCOMPILE_ERROR_TOOL, "ptxas", "ptxas exited with status %d", st);
@@ -1215,6 +1267,10 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_driver(gpucompile_job
         const char *given = gpucompile_job_tool_path(job, "libcuda");
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "the CUDA driver is not available (%s)",
                            given ? given : "libcuda.so.1 not found");
+        return GPUCOMPILE_ERROR_UNSUPPORTED;
+    }
+    if (gpucompile_target_flag_value(job->target, "ptxas-cmd-options")) {
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "the CUDA driver's JIT takes no ptxas-cmd-options");
         return GPUCOMPILE_ERROR_UNSUPPORTED;
     }
     /* CUjit_target: 10 * major + minor; arch-specific "a" chips add 0x10000, "f" 0x20000. */

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Wraps an LLVM-dialect module (mlir-translate-19 --import-llvm) in a gpu.module for
-mlir-opt-19 --gpu-module-to-binary:  mlir_wrap.py nvvm|rocdl CHIP LIB... < in.mlir > out.mlir
+"""Wraps an LLVM-dialect module (mlir-translate-N --import-llvm) in a gpu.module for
+mlir-opt-N --gpu-module-to-binary (N = 19, 22):  mlir_wrap.py nvvm|rocdl CHIP LIB... < in.mlir > out.mlir
 OpenCL kernels (spir_kernel on NVPTX) become nvvm.kernel functions; the module's data layout
 attribute is dropped (the gpu.module's target sets it), the rest is kept as imported."""
 import re
@@ -15,5 +15,8 @@ if kind == "nvvm":
     body = re.sub(r"llvm\.func spir_kernelcc (@[\w.$]+\(.*?\)) attributes \{",
                   r"llvm.func \1 attributes {nvvm.kernel, ", body)
 link = ", ".join('"%s"' % l for l in libs)
-target = '#%s.target<chip = "%s"%s>' % (kind, chip, ", link = [%s]" % link if libs else "")
+# abi "500" on ROCDL: code object v5 on every MLIR (MLIR 22's default is v6), as gpucompile's
+# #gpu.amdgpu and the oclc_abi_version_500 library of the link list
+abi = ', abi = "500"' if kind == "rocdl" else ""
+target = '#%s.target<chip = "%s"%s%s>' % (kind, chip, abi, ", link = [%s]" % link if libs else "")
 sys.stdout.write("module attributes {gpu.container_module} {\n  gpu.module @k [%s] {\n%s\n  }\n}\n" % (target, body))

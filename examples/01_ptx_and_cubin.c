@@ -8,7 +8,7 @@
    (nvJitLink or ptxas), not a GPU: without the toolkit the example says so and stops, with
    exit status 0, after the PTX.
 
-   Build: cc -std=c11 examples/01_ptx_and_cubin.c -I. $(llvm-config-19 --cflags --ldflags --libs) -ldl -lpthread -o ex01
+   Build: cc -std=c11 examples/01_ptx_and_cubin.c -I. $(llvm-config-22 --cflags --ldflags --libs) -ldl -lpthread -o ex01
    Run:   ./ex01 [INPUT.ll [CHIP [OUT_PREFIX]]]
           (defaults: examples/kernels/saxpy_nvptx.ll, sm_80; OUT_PREFIX writes OUT_PREFIX.ptx
           and OUT_PREFIX.cubin)

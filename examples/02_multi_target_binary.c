@@ -12,7 +12,7 @@
    (nvJitLink or ptxas); without it the NVIDIA objects are PTX, which the driver compiles when
    it loads them. hsaco needs ld.lld (Debian: lld-19).
 
-   Build: cc -std=c11 examples/02_multi_target_binary.c -I. $(llvm-config-19 --cflags --ldflags --libs) -ldl -lpthread -o ex02
+   Build: cc -std=c11 examples/02_multi_target_binary.c -I. $(llvm-config-22 --cflags --ldflags --libs) -ldl -lpthread -o ex02
    Run:   ./ex02 [OUT_PREFIX]     (default "saxpy": writes saxpy.offload and saxpy.mlir;
           the inputs are read from examples/kernels, or from $KERNELS)
 */

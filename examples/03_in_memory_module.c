@@ -9,7 +9,7 @@
    here the PTX text (NUL-terminated), printed on stdout, and the optimized bitcode (format
    llvm), read back with LLVM to list what it defines.
 
-   Build: cc -std=c11 examples/03_in_memory_module.c -I. $(llvm-config-19 --cflags --ldflags --libs) -ldl -lpthread -o ex03
+   Build: cc -std=c11 examples/03_in_memory_module.c -I. $(llvm-config-22 --cflags --ldflags --libs) -ldl -lpthread -o ex03
    Run:   ./ex03 [CHIP]          (default sm_80; the PTX goes to stdout, a summary to stderr)
 */
 #define GPUCOMPILE_IMPLEMENTATION

@@ -14,7 +14,7 @@
    stderr, the example prints "no GPU: ..." after building everything else, and exits 0.
    With OUT.ll it also writes the host module there.
 
-   Build: cc -std=c11 examples/04_embed_and_launch.c -I. $(llvm-config-19 --cflags --ldflags --libs) -ldl -lpthread -o ex04
+   Build: cc -std=c11 examples/04_embed_and_launch.c -I. $(llvm-config-22 --cflags --ldflags --libs) -ldl -lpthread -o ex04
    Run:   ./ex04 [INPUT.ll [OUT.ll]]
 */
 #define GPUCOMPILE_IMPLEMENTATION

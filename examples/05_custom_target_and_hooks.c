@@ -11,7 +11,7 @@
    pre-link step) print the module after each stage, here to stderr or into a directory; a hook
    may also change the module or stop the compile by returning an error.
 
-   Build: cc -std=c11 examples/05_custom_target_and_hooks.c -I. $(llvm-config-19 --cflags --ldflags --libs) -ldl -lpthread -o ex05
+   Build: cc -std=c11 examples/05_custom_target_and_hooks.c -I. $(llvm-config-22 --cflags --ldflags --libs) -ldl -lpthread -o ex05
    Run:   ./ex05 [DUMP_DIR [OBJECT_OUT]]
           (DUMP_DIR: write 1-initial_ir.ll ... 5-isa.s there instead of stderr; OBJECT_OUT: the object)
 */

@@ -27,8 +27,8 @@ for chip in gfx90a gfx1100; do
     run "$G" --no-cache -v -t "#gpu.amdgpu<chip = \"$chip\">" -f bin "$K/${k}_amdgpu.ll" -o "$OUT/$k-$chip.hsaco"
   done
 done
-command -v llvm-readelf-19 >/dev/null && [ -f "$OUT/reduce-gfx1100.hsaco" ] &&
-  llvm-readelf-19 --notes "$OUT/reduce-gfx1100.hsaco" | grep -E '\.name:|\.wavefront_size|\.vgpr_count|amdhsa.target'
+command -v llvm-readelf >/dev/null && [ -f "$OUT/reduce-gfx1100.hsaco" ] &&
+  llvm-readelf --notes "$OUT/reduce-gfx1100.hsaco" | grep -E '\.name:|\.wavefront_size|\.vgpr_count|amdhsa.target'
 
 step "one binary for both vendors, in LLVM's offload format and MLIR's text"
 run "$G" -t '#gpu.nvptx<chip = "sm_80">' -t '#gpu.nvptx<chip = "sm_90">' -f bin "$K/saxpy_nvptx.ll" \
@@ -38,7 +38,7 @@ run "$G" -t '#gpu.amdgpu<chip = "gfx90a">' -t '#gpu.amdgpu<chip = "gfx1100">' -f
 run "$G" --merge "$OUT/saxpy-nv.gpubin" "$OUT/saxpy-amd.gpubin" -o "$OUT/saxpy.gpubin"
 run "$G" --list "$OUT/saxpy.gpubin"
 run "$G" --list "$OUT/saxpy.gpubin" --select sm_86
-command -v clang-offload-packager-19 >/dev/null && run llvm-objdump-19 --offloading "$OUT/saxpy.gpubin" | grep -E 'arch|kind' | head -8
+command -v clang-offload-packager >/dev/null && run llvm-objdump --offloading "$OUT/saxpy.gpubin" | grep -E 'arch|kind' | head -8
 
 step "host code: the binary embedded, chosen at run time for the device, one launch function per kernel"
 run "$G" --merge "$OUT/saxpy.gpubin" --handler runtime --host "$OUT/saxpy_host.ll"

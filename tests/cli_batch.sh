@@ -26,12 +26,12 @@ check "-j 2 gives the same bytes as -j 1" diff -r "$T_TMP/isa" "$T_TMP/isa2"
 
 # shellcheck disable=SC2086
 "$GPUCOMPILE" --no-cache -t "$NV" -f llvm $IN -o "$T_TMP/bc" &&
-    check "format llvm: .bc that llvm-dis-19 reads" llvm-dis-19 "$T_TMP/bc/saxpy_nvptx.bc" -o /dev/null
+    check "format llvm: .bc that llvm-dis reads" llvm-dis "$T_TMP/bc/saxpy_nvptx.bc" -o /dev/null
 
 if "$GPUCOMPILE" --no-cache -t "$NV" -f bin "$K/saxpy_nvptx.ll" -o "$T_TMP/probe.cubin" 2>/dev/null; then
     # shellcheck disable=SC2086
     "$GPUCOMPILE" --no-cache -t "$NV" $IN -o "$T_TMP/bin"
-    check "format bin: .cubin files, CUDA ELF" sh -c "llvm-readelf-19 -h '$T_TMP/bin/reduce_nvptx.cubin' | grep -q 'NVIDIA CUDA'"
+    check "format bin: .cubin files, CUDA ELF" sh -c "llvm-readelf -h '$T_TMP/bin/reduce_nvptx.cubin' | grep -q 'NVIDIA CUDA'"
     # shellcheck disable=SC2086
     "$GPUCOMPILE" --no-cache -j 2 -t "$NV" -t "$NV2" $IN -o "$T_TMP/two"
     check "two targets: .gpubin, an offload binary with two objects" sh -c \
@@ -42,7 +42,7 @@ fi
 
 if "$GPUCOMPILE" --no-cache -t "$AMD" "$K/saxpy_amdgpu.ll" -o "$T_TMP/probe.hsaco" 2>/dev/null; then
     "$GPUCOMPILE" --no-cache -t "$AMD" "$K/saxpy_amdgpu.ll" "$K/math_amdgpu.ll" -o "$T_TMP/amd"
-    check "AMDGPU batch: .hsaco files, AMDGPU ELF" sh -c "llvm-readelf-19 -h '$T_TMP/amd/math_amdgpu.hsaco' | grep -q 'AMDGPU'"
+    check "AMDGPU batch: .hsaco files, AMDGPU ELF" sh -c "llvm-readelf -h '$T_TMP/amd/math_amdgpu.hsaco' | grep -q 'AMDGPU'"
     "$GPUCOMPILE" --no-cache -t "$AMD" -f isa "$K/saxpy_amdgpu.ll" "$K/math_amdgpu.ll" -o "$T_TMP/amds"
     check "AMDGPU isa: .s files" test -s "$T_TMP/amds/saxpy_amdgpu.s"
 else

@@ -95,11 +95,12 @@ bad "nvvm intrinsic in an AMDGPU module" 1 "llvm.nvvm.read.ptx.sreg.tid.x' belon
 printf 'declare void @llvm.x86.sse2.pause()\ndefine amdgpu_kernel void @k() {\n  call void @llvm.x86.sse2.pause()\n  ret void\n}\n' > "$D/x86.ll"
 bad "x86 intrinsic in an AMDGPU module, format bin" 1 "llvm.x86.sse2.pause' belongs to another target" -t "$AMDT" -f bin "$D/x86.ll" -o "$OUT"
 
-# Calling conventions LLVM 19's AMDGPU code generator aborts or crashes on (found by this battery).
+# Calling conventions LLVM 19's AMDGPU code generator aborts or crashes on (found by this battery);
+# LLVM 22's verifier already refuses calls to the graphics ones.
 bad "NVPTX kernel (ptx_kernel) compiled for AMDGPU" 1 "'saxpy': calling convention" -t "$AMDT" -f isa "$NV" -o "$OUT"
 for cc in amdgpu_ps amdgpu_gfx spir_func tailcc x86_stdcallcc; do
   printf 'define %s void @g(ptr %%p) {\n  store i32 1, ptr %%p\n  ret void\n}\ndefine amdgpu_kernel void @k(ptr %%p) {\n  call %s void @g(ptr %%p)\n  ret void\n}\n' $cc $cc > "$D/cc_$cc.ll"
-  bad "AMDGPU: a function with calling convention $cc" 1 "'g': calling convention" -t "$AMDT" -f isa "$D/cc_$cc.ll" -o "$OUT"
+  bad "AMDGPU: a function with calling convention $cc" 1 "'g': calling convention|calling convention does not permit calls" -t "$AMDT" -f isa "$D/cc_$cc.ll" -o "$OUT"
 done
 bad "AMDGPU kernel (amdgpu_kernel) compiled for NVPTX" 1 "'k': calling convention" -f isa "$D/cc_tailcc.ll" -o "$OUT"
 
@@ -133,7 +134,13 @@ sed 's/ptx_kernel/amdgpu_kernel/' "$D/big_param_nv.ll" > "$D/big_param_amd.ll"
 bad "64 KiB struct passed by value (NVPTX aborts)" 1 "passes 65540 bytes by value" -f isa "$D/big_param_nv.ll" -o "$OUT"
 bad "64 KiB struct passed by value (AMDGPU crashes)" 1 "passes 65540 bytes by value" -t "$AMDT" -f isa "$D/big_param_amd.ll" -o "$OUT"
 printf 'define void @k(ptr %%p) {\n  ret void\n}\n!nvvm.annotations = !{!0}\n!0 = !{ptr @k, !"kernel", !"one"}\n' > "$D/annotations.ll"
-bad "!nvvm.annotations with a string value (LLVM 19 segfaults)" 1 "nvvm.annotations" -f isa "$D/annotations.ll" -o "$OUT"
+if [ "${T_LLVM_MAJOR:-0}" -lt 20 ]; then
+  bad "!nvvm.annotations with a string value (LLVM 19's NVPTX segfaults)" 1 "nvvm.annotations" -f isa "$D/annotations.ll" -o "$OUT"
+else # LLVM 20+ segfaults in its IR reader (the annotations' auto-upgrade), before any check of ours
+  # (under ASan the child reports the SEGV and exits 1)
+  bad "!nvvm.annotations with a string value (LLVM $T_LLVM_MAJOR's IR reader segfaults): --isolate" 1 "isolated compiler died|isolated compile failed" \
+    --isolate -f isa "$D/annotations.ll" -o "$OUT"
+fi
 printf '@s = addrspace(3) global i32 5\ndefine ptx_kernel void @k(ptr %%p) {\n  %%v = load i32, ptr addrspace(3) @s\n  store i32 %%v, ptr %%p\n  ret void\n}\n' > "$D/shared_init.ll"
 bad "NVPTX shared variable with an initial value" 1 "'s'.*address space 3" -f isa "$D/shared_init.ll" -o "$OUT"
 # What stays: intrinsics of a newer chip abort in instruction selection ("Cannot select"), in

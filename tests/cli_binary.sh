@@ -38,25 +38,25 @@ check "--list: kernels, one a line" test "$(grep -c '^      kernel: saxpy$' "$D/
 G --list "$D/s.mlir" > "$D/list2" 2>&1
 check "--list reads the text form the same" cmp -s "$D/list" "$D/list2"
 
-# Every image that clang-offload-packager-19 extracts is the single-target output
+# Every image that clang-offload-packager extracts is the single-target output
 G -f isa -t "$T80" "$NV" -o "$D/one80.ptx"
 G -f isa -t "$T75" "$NV" -o "$D/one75.ptx"
-(cd "$D" && clang-offload-packager-19 s.gpubin --image=file=x80.ptx,triple=nvptx64-nvidia-cuda,arch=sm_80 \
+(cd "$D" && clang-offload-packager s.gpubin --image=file=x80.ptx,triple=nvptx64-nvidia-cuda,arch=sm_80 \
    --image=file=x75.ptx,triple=nvptx64-nvidia-cuda,arch=sm_75) 2>/dev/null
 check "packager extracts sm_80 PTX byte-identical" cmp -s "$D/one80.ptx" "$D/x80.ptx"
 check "packager extracts sm_75 PTX byte-identical" cmp -s "$D/one75.ptx" "$D/x75.ptx"
-check "llvm-objdump-19 --offloading sees PTX images" sh -c "llvm-objdump-19 --offloading '$D/s.gpubin' | grep -c 'kind *ptx' | grep -q 3"
+check "llvm-objdump --offloading sees PTX images" sh -c "llvm-objdump --offloading '$D/s.gpubin' | grep -c 'kind *ptx' | grep -q 3"
 
 # Cubins and hsaco, when the backends make them here; merged from per-vendor inputs
 if G -t "$T80" "$NV" -o "$D/one80.cubin" 2>/dev/null && G -t "$T90" "$NV" -o "$D/one90.cubin" 2>/dev/null; then
   G -t "$T80" -t "$T90" "$NV" -o "$D/nv.gpubin" --emit-text "$D/nv.mlir" -j 2
-  (cd "$D" && clang-offload-packager-19 nv.gpubin --image=file=y80.cubin,triple=nvptx64-nvidia-cuda,arch=sm_80 \
+  (cd "$D" && clang-offload-packager nv.gpubin --image=file=y80.cubin,triple=nvptx64-nvidia-cuda,arch=sm_80 \
      --image=file=y90.cubin,triple=nvptx64-nvidia-cuda,arch=sm_90) 2>/dev/null
   check "packager extracts the sm_80 cubin byte-identical" cmp -s "$D/one80.cubin" "$D/y80.cubin"
   check "packager extracts the sm_90 cubin byte-identical" cmp -s "$D/one90.cubin" "$D/y90.cubin"
-  check "llvm-objdump-19 --offloading: cubin, producer cuda" sh -c "llvm-objdump-19 --offloading '$D/nv.gpubin' | grep -A3 'kind *cubin' | grep -q 'producer *cuda'"
+  check "llvm-objdump --offloading: cubin, producer cuda" sh -c "llvm-objdump --offloading '$D/nv.gpubin' | grep -A3 'kind *cubin' | grep -q 'producer *cuda'"
   if G -t '#rocdl.target<chip = "gfx90a">' "$AMD" -o "$D/one.hsaco" --emit-text "$D/amd.mlir" 2>/dev/null; then
-    check "one target + --emit-text: -o is still the object's bytes" sh -c "llvm-readelf-19 -h '$D/one.hsaco' | grep -q EM_AMDGPU"
+    check "one target + --emit-text: -o is still the object's bytes" sh -c "llvm-readelf -h '$D/one.hsaco' | grep -q EM_AMDGPU"
     if command -v $MO >/dev/null; then
       $MO "$D/amd.mlir" 2>/dev/null | grep 'gpu.binary' | sed 's/^ *//; s/  / /' > "$D/amd.norm"
       check "$MO parses #rocdl.target hsaco and prints the same bytes" cmp -s "$D/amd.mlir" "$D/amd.norm"
@@ -64,9 +64,9 @@ if G -t "$T80" "$NV" -o "$D/one80.cubin" 2>/dev/null && G -t "$T90" "$NV" -o "$D
     G --merge "$D/nv.gpubin" "$D/amd.mlir" --name all -o "$D/all.gpubin" --emit-text "$D/all.mlir"
     check "--merge offload + text: exit 0" test $? -eq 0
     check "--merge: three objects, named" sh -c "'$GPUCOMPILE' --list '$D/all.gpubin' | grep -q 'gpu.binary @all: 3 objects'"
-    (cd "$D" && clang-offload-packager-19 all.gpubin --image=file=z.hsaco,triple=amdgcn-amd-amdhsa,arch=gfx90a) 2>/dev/null
+    (cd "$D" && clang-offload-packager all.gpubin --image=file=z.hsaco,triple=amdgcn-amd-amdhsa,arch=gfx90a) 2>/dev/null
     check "packager extracts the hsaco byte-identical" cmp -s "$D/one.hsaco" "$D/z.hsaco"
-    check "llvm-objdump-19 --offloading: producer hip" sh -c "llvm-objdump-19 --offloading '$D/all.gpubin' | grep -q 'producer *hip'"
+    check "llvm-objdump --offloading: producer hip" sh -c "llvm-objdump --offloading '$D/all.gpubin' | grep -q 'producer *hip'"
     check "--select gfx90a:xnack+ takes the hsaco" sh -c "'$GPUCOMPILE' --list '$D/all.gpubin' --select gfx90a:xnack+ | grep -q 'device gfx90a:xnack+: \[2\] #rocdl.target<chip = \"gfx90a\"> bin'"
     check "--select sm_86 takes the sm_80 cubin" sh -c "'$GPUCOMPILE' --list '$D/all.mlir' --select sm_86 | grep -q 'device sm_86: \[0\]'"
     "$GPUCOMPILE" --list "$D/all.gpubin" --select sm_100 > /dev/null 2>"$D/err"
@@ -112,9 +112,9 @@ else
   check "--list shows the handler" sh -c "'$GPUCOMPILE' --list '$D/h.opt' | grep -q 'gpu.binary @h: 3 objects, handler #gpu.select_object<1>'"
 fi
 
-# What clang-offload-packager-19 writes, we read
+# What clang-offload-packager writes, we read
 printf 'PTXTEXT' > "$D/k.s"
-(cd "$D" && clang-offload-packager-19 -o k.bin --image=file=k.s,triple=nvptx64-nvidia-cuda,arch=sm_70,kind=cuda)
+(cd "$D" && clang-offload-packager -o k.bin --image=file=k.s,triple=nvptx64-nvidia-cuda,arch=sm_70,kind=cuda)
 G --list "$D/k.bin" > "$D/klist" 2>&1
 check "packager's file: --list exit 0" test $? -eq 0
 check "packager's file: target from triple and arch, kind from the extension" grep -q '\[0\] #gpu.nvptx<chip = "sm_70">: isa, 7 bytes' "$D/klist"

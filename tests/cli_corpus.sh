@@ -14,7 +14,7 @@ if [ $rc != 77 ]; then
     while IFS='|' read -r st t mod detail ms; do
         case $st in
         pass|refused|known) ok "$t $mod: $st: $detail" ;;
-        frontend) skip "$t $mod: clang-19 cannot compile it: $detail" ;;
+        frontend) skip "$t $mod: clang cannot compile it: $detail" ;;
         *) fail "$t $mod: $detail" ;;
         esac
     done < "$T_TMP/results"

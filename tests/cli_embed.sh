@@ -1,16 +1,16 @@
 #!/bin/sh
-# gpucompile --host: a host LLVM module that embeds the binary, compiled by llc-19 for x86-64,
+# gpucompile --host: a host LLVM module that embeds the binary, compiled by llc for x86-64,
 # linked with the mgpu* test double (tests/data/embed_double.c) and run: the object's exact bytes
 # load once, the kernel launches as called. Failures exit 1 and leave no file.
 . "$(dirname "$0")/lib.sh"
 K=examples/kernels/saxpy_nvptx.ll
-if ! command -v llc-19 >/dev/null || ! command -v cc >/dev/null; then
-  skip "llc-19 or cc missing"; tally cli_embed; exit 0
+if ! command -v llc >/dev/null || ! command -v cc >/dev/null; then
+  skip "llc or cc missing"; tally cli_embed; exit 0
 fi
 
 # build NAME: llc + the double + the driver calling NAME_saxpy_launch; runs it with loads dumped
 run_host() {
-  llc-19 -filetype=obj -relocation-model=pic "$T_TMP/$1.ll" -o "$T_TMP/$1.o" &&
+  llc -filetype=obj -relocation-model=pic "$T_TMP/$1.ll" -o "$T_TMP/$1.o" &&
   cc -std=c11 -w -DLAUNCH="$2" -o "$T_TMP/$1.prog" "$T_TMP/$1.o" tests/data/embed_double.c tests/data/embed_main.c -lpthread &&
   mkdir -p "$T_TMP/$1.d" && EMBED_DUMP="$T_TMP/$1.d" "$T_TMP/$1.prog" > "$T_TMP/$1.trace"
 }
@@ -23,11 +23,11 @@ else
   load="mgpuModuleLoadJIT strlen=$(wc -c < "$T_TMP/sx.obj") opt=2"
 fi
 check "host module written" test -s "$T_TMP/sx.ll"
-check "host module has the host's triple" grep -q "^target triple = \"$(llc-19 --version | sed -n 's/.*Default target: //p')\"" "$T_TMP/sx.ll"
-check "host module verifies (opt-19)" opt-19 -passes=verify -disable-output "$T_TMP/sx.ll"
+check "host module has the host's triple" grep -q "^target triple = \"$(llc --version | sed -n 's/.*Default target: //p')\"" "$T_TMP/sx.ll"
+check "host module verifies (opt)" opt -passes=verify -disable-output "$T_TMP/sx.ll"
 check "one launch function per kernel" grep -q '^define void @sx_saxpy_launch(i64 %gridX, i64 %gridY, i64 %gridZ, i64 %blockX, i64 %blockY, i64 %blockZ, i32 %sharedMemBytes, ptr %stream, ptr %args)' "$T_TMP/sx.ll"
 if run_host sx sx_saxpy_launch; then
-  ok "llc-19 compiles it, cc links it with the double, it runs"
+  ok "llc compiles it, cc links it with the double, it runs"
   check "loaded once, the object's exact bytes" cmp -s "$T_TMP/sx.d/load1.bin" "$T_TMP/sx.obj"
   check "trace: load, lookup, two launches, one unload at exit" test "$(cat "$T_TMP/sx.trace")" = "$load -> M1
 mgpuModuleGetFunction M1 saxpy -> F1
@@ -39,7 +39,7 @@ mgpuStreamDestroy S1
 main returns
 mgpuModuleUnload M1"
 else
-  fail "llc-19 compiles it, cc links it with the double, it runs"
+  fail "llc compiles it, cc links it with the double, it runs"
 fi
 
 # several targets: the default handler embeds the first object (here PTX: NUL-terminated, JIT)
@@ -65,7 +65,7 @@ if cc -std=c11 examples/04_embed_and_launch.c -I. $(llvm-config-19 --cflags --ld
     rc=0; GPUCOMPILE_LIBCUDA=/usr/local/cuda/lib64/stubs/libcuda.so "$T_TMP/ex04" "$K" "$T_TMP/ex04.ll" >"$T_TMP/out" 2>"$T_TMP/err" || rc=$?
     check "example 04 without a GPU: exit 0, 'no GPU'" sh -c "test $rc = 0 && grep -q '^no GPU' '$T_TMP/out'"
     check "example 04 without a GPU: the runtime names the stub" grep -q CUDA_ERROR_STUB_LIBRARY "$T_TMP/err"
-    check "example 04 writes a host module that verifies" opt-19 -passes=verify -disable-output "$T_TMP/ex04.ll"
+    check "example 04 writes a host module that verifies" opt -passes=verify -disable-output "$T_TMP/ex04.ll"
   else
     skip "example 04 run: no stub libcuda"
   fi

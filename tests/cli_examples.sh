@@ -1,7 +1,7 @@
 #!/bin/sh
 # The numbered examples: `make examples` builds them all; those that need no GPU (01, 02, 03, 05)
-# run here and their output is checked with the real tools (ptxas, llvm-readelf-19,
-# llvm-objdump-19, mlir-opt-19, opt-19).
+# run here and their output is checked with the real tools (ptxas, llvm-readelf,
+# llvm-objdump, mlir-opt, opt).
 . "$(dirname "$0")/lib.sh"
 cd "$(dirname "$0")/.."
 BUILD_DIR=$(dirname "$GPUCOMPILE")
@@ -29,8 +29,8 @@ else skip "01 ptxas check: no CUDA toolkit"; fi
 if has "$OUT" "cubin: skipped"; then
   skip "01 cubin: no CUDA toolkit (the example says so and exits 0)"
 else
-  check "01 cubin is an NVIDIA ELF" sh -c "llvm-readelf-19 -h '$T_TMP/saxpy.cubin' | grep -q 'NVIDIA CUDA'"
-  check "01 cubin defines saxpy" sh -c "llvm-readelf-19 -s '$T_TMP/saxpy.cubin' | grep -q ' saxpy$'"
+  check "01 cubin is an NVIDIA ELF" sh -c "llvm-readelf -h '$T_TMP/saxpy.cubin' | grep -q 'NVIDIA CUDA'"
+  check "01 cubin defines saxpy" sh -c "llvm-readelf -s '$T_TMP/saxpy.cubin' | grep -q ' saxpy$'"
   regs=$(sed -n 's/^cubin kernel saxpy, params 4, registers \([0-9]*\),.*/\1/p' "$OUT")
   if [ -n "$regs" ] && [ -x "$PTXAS" ]; then
     want=$("$PTXAS" -arch=sm_80 -O2 -v "$T_TMP/saxpy.ptx" -o /dev/null 2>&1 | sed -n 's/.*Used \([0-9]*\) registers.*/\1/p')
@@ -48,7 +48,7 @@ run 02_multi_target_binary "$T_TMP/multi"
 check "02 exits 0" [ $rc -eq 0 ]
 check "02 four objects" has "$OUT" 'binary @saxpy: 4 objects'
 if [ -s "$T_TMP/multi.offload" ]; then
-  llvm-objdump-19 --offloading "$T_TMP/multi.offload" >"$T_TMP/images" 2>&1
+  llvm-objdump --offloading "$T_TMP/multi.offload" >"$T_TMP/images" 2>&1
   check "02 offload binary: 4 images (llvm-objdump)" [ "$(grep -c '^arch' "$T_TMP/images")" -eq 4 ]
   for a in sm_80 sm_90 gfx90a gfx1100; do
     check "02 offload binary has $a" grep -q "^arch *$a\$" "$T_TMP/images"
@@ -97,11 +97,11 @@ check "05 exits 0" [ $rc -eq 0 ]
 check "05 custom target text" has "$OUT" 'target #example.host<'
 check "05 five stages dumped" has "$OUT" 'stages dumped: 5'
 for f in 1-initial_ir.ll 2-pre_link.ll 3-post_link.ll 4-optimized_ir.ll; do
-  check "05 $f is valid IR (opt-19)" opt-19 -disable-output "$T_TMP/dump/$f"
+  check "05 $f is valid IR (opt)" opt -disable-output "$T_TMP/dump/$f"
 done
 check "05 isa dump has saxpy" grep -q '^saxpy:' "$T_TMP/dump/5-isa.s"
-check "05 object defines saxpy (llvm-objdump)" sh -c "llvm-objdump-19 -d '$T_TMP/saxpy.o' | grep -q '<saxpy>:'"
-check "05 object is relocatable (llvm-readelf)" sh -c "llvm-readelf-19 -h '$T_TMP/saxpy.o' | grep -q 'REL (Relocatable'"
+check "05 object defines saxpy (llvm-objdump)" sh -c "llvm-objdump -d '$T_TMP/saxpy.o' | grep -q '<saxpy>:'"
+check "05 object is relocatable (llvm-readelf)" sh -c "llvm-readelf -h '$T_TMP/saxpy.o' | grep -q 'REL (Relocatable'"
 run 05_custom_target_and_hooks
 check "05 without a directory: stages on stderr" sh -c "[ $rc -eq 0 ] && [ \$(grep -c '^=== ' '$ERR') -eq 5 ] && grep -q '^=== optimized_ir ===' '$ERR'"
 

@@ -12,7 +12,7 @@ check "isa: nothing on stderr" test ! -s "$T_TMP/err"
 check "MLIR's name 'assembly' gives the same PTX" test $? -eq 0
 
 "$GPUCOMPILE" -f llvm "$K" -o "$T_TMP/a.bc"
-check "llvm format is bitcode that llvm-dis-19 reads" sh -c "llvm-dis-19 '$T_TMP/a.bc' -o - | grep -q 'define ptx_kernel void @saxpy'"
+check "llvm format is bitcode that llvm-dis reads" sh -c "llvm-dis '$T_TMP/a.bc' -o - | grep -q 'define ptx_kernel void @saxpy'"
 
 "$GPUCOMPILE" -f isa - -o "$T_TMP/stdin.ptx" < "$K"
 check "stdin input" cmp -s "$T_TMP/a.ptx" "$T_TMP/stdin.ptx"
@@ -53,8 +53,9 @@ check "no input exits 2" test $? -eq 2
 check "option without value exits 2" test $? -eq 2
 "$GPUCOMPILE" --help > "$T_TMP/help"
 check "--help exits 0 and lists --target" grep -q -- "--target" "$T_TMP/help"
-"$GPUCOMPILE" --version | grep -q "LLVM 19"
-check "--version names LLVM" test $? -eq 0
+# --version names the LLVM run on (LLVMGetVersion), the one llvm-config of that major reports
+"$GPUCOMPILE" --version | grep -q "(LLVM $(llvm-config --version | sed 's/[^0-9.].*//')"
+check "--version names the LLVM it runs on" test $? -eq 0
 
 check "no temp file left behind" test -z "$(ls -A "$TMPDIR")"
 # The cache: a second run is a hit with the same bytes; --no-cache and --cache-dir work.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # gpucompile --print-target: canonical text, exit codes, usage errors; and our canonical print
-# against what mlir-opt-19 prints for the same #nvvm.target / #rocdl.target attributes.
+# against what mlir-opt prints for the same #nvvm.target / #rocdl.target attributes.
 . "$(dirname "$0")/lib.sh"
 OUT=$T_TMP/out; ERR=$T_TMP/err
 # test names without backslashes: lib.sh's echo (dash) would read them as escapes
@@ -32,7 +32,23 @@ prints '#gpu.amdgpu<chip = "gfx90a", abi = "400", flags = {daz, no_wave64}>' '#g
 prints '#gpu.nvptx' '#gpu.nvptx'
 prints '#gpu.nvptx<>' '#gpu.nvptx'
 prints '  #nvvm.target< flags={ftz,fast} ,O=2, chip="sm_50" >' '#nvvm.target<flags = {fast, ftz}>'
-prints '#rocdl.target<abi = "500", chip = "gfx942:sramecc-:xnack+", O = 0x1>' '#rocdl.target<O = 1, chip = "gfx942:sramecc-:xnack+">'
+# #rocdl.target's defaults are MLIR's of the same LLVM (abi "600" from 22); #gpu.amdgpu keeps "500"
+if [ "${T_LLVM_MAJOR:-0}" -ge 22 ]; then
+  prints '#rocdl.target<abi = "500", chip = "gfx942:sramecc-:xnack+", O = 0x1>' '#rocdl.target<O = 1, chip = "gfx942:sramecc-:xnack+", abi = "500">'
+  prints '#rocdl.target<abi = "600">' '#rocdl.target'
+else
+  prints '#rocdl.target<abi = "500", chip = "gfx942:sramecc-:xnack+", O = 0x1>' '#rocdl.target<O = 1, chip = "gfx942:sramecc-:xnack+">'
+  prints '#rocdl.target<abi = "600">' '#rocdl.target<abi = "600">'
+fi
+prints '#gpu.amdgpu<abi = "500">' '#gpu.amdgpu'
+prints '#gpu.amdgpu<abi = "600">' '#gpu.amdgpu<abi = "600">'
+# flags with values (MLIR's flags are a dictionary): printed as mlir-opt prints them
+prints '#nvvm.target<chip = "sm_90", flags = {"ptxas-cmd-options" = ["-v"]}>' '#nvvm.target<chip = "sm_90", flags = {"ptxas-cmd-options" = ["-v"]}>'
+prints '#gpu.nvptx<flags = {n = 0x10, u = unit, fast, a = [1, 2 : i32, "x"], b = false}>' '#gpu.nvptx<flags = {a = [1, 2 : i32, "x"], b = false, fast, n = 16 : i64, u}>'
+refuses '#gpu.nvptx<flags = {a = 1.5}>' "column 25: expected an integer in a flag's value (floats are not read)"
+refuses '#gpu.nvptx<flags = {a = 300 : i8}>' "integer value out of range for i8"
+refuses '#gpu.nvptx<flags = {a = @f}>' "expected a flag value"
+refuses '#gpu.nvptx<flags = {a = [1}>' "expected ',' or ']' in a flag's value"
 prints '#gpu.nvptx<link = ["a\"b\\c\0Ad"]>' '#gpu.nvptx<link = ["a\22b\\c\0Ad"]>'
 
 # a long text (over 8 KiB) comes out whole
@@ -44,7 +60,9 @@ refuses '#gpu.amdgpu<chip = "gfx9999">' "The chip 'gfx9999' is not supported by 
 refuses '#gpu.nvptx<O = 4>' 'The optimization level must be a number between 0 and 3.'
 refuses '#gpu.nvptx<triple = "">' 'The target triple cannot be empty.'
 refuses '#gpu.nvptx<chip = "">' 'The target chip cannot be empty.'
-refuses '#gpu.amdgpu<abi = "600">' 'Invalid ABI version, it must be either `400` or `500`.'
+refuses '#gpu.amdgpu<abi = "700">' "Invalid ABI version, it must be \`400\`, \`500\` or '600'."
+refuses '#gpu.amdgpu<chip = "gfx11-generic">' 'needs code object version 6: abi = "600"'
+prints '#gpu.amdgpu<chip = "gfx11-generic", abi = "600">' '#gpu.amdgpu<chip = "gfx11-generic", abi = "600">'
 refuses '#gpu.nvptx<link = [1]>' 'All the elements in the `link` array must be strings.'
 refuses '#gpu.nvptx<chip "sm_90">' "column 17: expected '=' after parameter name 'chip'"
 refuses '#gpu.nvptx<foo = 1>' "column 12: unknown parameter 'foo' for #gpu.nvptx"
@@ -60,12 +78,12 @@ exits 0 --version
 "$GPUCOMPILE" --help 2>/dev/null | grep -q -- '--print-target' && ok "help names --print-target" || fail "help names --print-target"
 "$GPUCOMPILE" --version 2>/dev/null | grep -q 'LLVM' && ok "version names LLVM" || fail "version names LLVM"
 
-# Differential: mlir-opt-19 reads each attribute on a gpu.module and prints it back (flags sorted,
+# Differential: mlir-opt reads each attribute on a gpu.module and prints it back (flags sorted,
 # defaults dropped); our canonical print must be the same text. mlir-opt verifies no chip: all
 # the chips here are ones we accept. (MLIR prints flags = {} and link = [], we drop them: not
 # compared.)
-MLIR_OPT=$(command -v mlir-opt-19 || true)
-if [ -z "$MLIR_OPT" ]; then skip "differential: mlir-opt-19 not found"; tally cli_target; exit 0; fi
+MLIR_OPT=$(command -v mlir-opt || true)
+if [ -z "$MLIR_OPT" ]; then skip "differential: mlir-opt not found"; tally cli_target; exit 0; fi
 cat > "$T_TMP/attrs" <<'EOF'
 #nvvm.target
 #nvvm.target<>
@@ -74,11 +92,17 @@ cat > "$T_TMP/attrs" <<'EOF'
 #nvvm.target<O = 0, triple = "nvptx-nvidia-cuda", chip = "sm_90a", features = "", link = ["a.bc", "b c.bc", "q\"\\\0A\09\C3\A9"]>
 #nvvm.target<flags = {"z-z", fast, "9x", a.b$c, "ftz"}>
 #nvvm.target<O = 1>
+#nvvm.target<chip = "sm_90", flags = {"ptxas-cmd-options" = ["-v"]}>
+#nvvm.target<flags = {ftz, "ptxas-cmd-options" = ["-v", "-O3", "--maxrregcount=32"], fast}>
+#nvvm.target<flags = {a = 1 : i32, b = "x\22y", c = true, d, z = 0x10, y = -5, w = [1, [true, "q", 2 : i32, 3 : i64]], u = unit, e = [], f = false}>
 #rocdl.target
 #rocdl.target<O = 2, triple = "amdgcn-amd-amdhsa", chip = "gfx900", features = "", abi = "500">
 #rocdl.target<chip = "gfx90a", abi = "400", flags = {no_wave64, daz}>
 #rocdl.target<abi = "400", O = 3, chip = "gfx942:sramecc-:xnack+", features = "+wavefrontsize64", link = ["ocml.bc", "ockl.bc"], flags = {unsafe_math, finite_only, daz}>
 #rocdl.target<triple = "amdgcn-amd-amdpal", chip = "gfx1100", features = "+wavefrontsize32">
+#rocdl.target<abi = "600">
+#rocdl.target<chip = "gfx11-generic", abi = "600">
+#rocdl.target<abi = "500", chip = "gfx90a">
 EOF
 {
   echo 'module attributes {gpu.container_module} {'
@@ -86,7 +110,7 @@ EOF
   echo '}'
 } > "$T_TMP/in.mlir"
 if ! "$MLIR_OPT" "$T_TMP/in.mlir" > "$T_TMP/mlir.out" 2>"$ERR"; then
-  fail "differential: mlir-opt-19 failed: $(cat "$ERR")"
+  fail "differential: mlir-opt failed: $(cat "$ERR")"
 else
   sed -n 's/^ *gpu\.module @m[0-9]* \[\(.*\)\] *{.*$/\1/p' "$T_TMP/mlir.out" > "$T_TMP/mlir.attrs"
   i=0
@@ -94,9 +118,19 @@ else
     i=$((i+1))
     want=$(sed -n "${i}p" "$T_TMP/mlir.attrs")
     got=$("$GPUCOMPILE" --print-target "$a" 2>&1)
-    if [ -n "$want" ] && [ "$got" = "$want" ]; then ok "same as mlir-opt-19: $(name "$want")"
-    else fail "differential: '$(name "$a")': mlir-opt-19 '$(name "$want")', we '$(name "$got")'"; fi
+    if [ -n "$want" ] && [ "$got" = "$want" ]; then ok "same as mlir-opt: $(name "$want")"
+    else fail "differential: '$(name "$a")': mlir-opt '$(name "$want")', we '$(name "$got")'"; fi
   done < "$T_TMP/attrs"
-  [ "$i" -eq "$(wc -l < "$T_TMP/mlir.attrs")" ] && ok "mlir-opt-19 printed every attribute" || fail "mlir-opt-19 printed $(wc -l < "$T_TMP/mlir.attrs") of $i"
+  [ "$i" -eq "$(wc -l < "$T_TMP/mlir.attrs")" ] && ok "mlir-opt printed every attribute" || fail "mlir-opt printed $(wc -l < "$T_TMP/mlir.attrs") of $i"
+fi
+# What mlir-opt's --nvvm-attach-target writes for ptxas options (MLIR 22: a flag with a value)
+# parses, and prints as mlir-opt prints it.
+if "$MLIR_OPT" --help 2>/dev/null | grep -q -- '--ptxas-cmd-options'; then
+  echo 'module attributes {gpu.container_module} { gpu.module @m { } }' > "$T_TMP/attach.mlir"
+  want=$("$MLIR_OPT" --nvvm-attach-target="chip=sm_90 ptxas-cmd-options=-v O=3 fast" "$T_TMP/attach.mlir" 2>"$ERR" |
+         sed -n 's/^ *gpu\.module @m \[\(.*\)\] *{.*$/\1/p')
+  got=$("$GPUCOMPILE" --print-target "$want" 2>&1)
+  if [ -n "$want" ] && [ "$got" = "$want" ]; then ok "nvvm-attach-target's ptxas-cmd-options: $(name "$want")"
+  else fail "nvvm-attach-target: mlir-opt '$(name "$want")', we '$(name "$got")' $(cat "$ERR")"; fi
 fi
 tally cli_target

@@ -1,5 +1,10 @@
 # Shell test helpers for CLI tests: ok/fail/skip and a closing tally line.
 : "${GPUCOMPILE:=build/gpucompile}"
+# LLVM's tools by their plain names (llc, opt, llvm-readelf, mlir-opt, ...) are those of the LLVM
+# gpucompile runs on: its bin directory goes first on PATH. T_LLVM_MAJOR: that LLVM's major.
+T_LLVM_MAJOR=$("$GPUCOMPILE" --version 2>/dev/null | sed -n 's/.*(LLVM \([0-9]*\)\..*/\1/p')
+T_LLVM_BIN=$(llvm-config-"$T_LLVM_MAJOR" --bindir 2>/dev/null || llvm-config --bindir 2>/dev/null)
+[ -n "$T_LLVM_BIN" ] && PATH="$T_LLVM_BIN:$PATH" && export PATH
 T_PASS=0; T_FAIL=0; T_SKIP=0
 ok()   { T_PASS=$((T_PASS+1)); echo "ok   $1"; }
 fail() { T_FAIL=$((T_FAIL+1)); echo "FAIL $1"; }

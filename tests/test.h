@@ -61,10 +61,35 @@ static char *t_read(const char *path, size_t *size) {
     return d;
 }
 
+/* LLVM's tools (llc, opt, llvm-readelf, mlir-opt, ...) are called by their plain names: the
+   bin directory of the LLVM the tests are built with goes first on PATH (llvm-config-N, N the
+   major of these headers, else llvm-config), so each oracle is of the same LLVM. */
+static void t__llvm_path(void) {
+    static int done;
+    char cmd[128], dir[1024], *path;
+    const char *old = getenv("PATH");
+    FILE *p;
+    size_t n;
+    if (done) return;
+    done = 1;
+    snprintf(cmd, sizeof cmd, "llvm-config-%d --bindir 2>/dev/null || llvm-config --bindir 2>/dev/null", LLVM_VERSION_MAJOR);
+    if (!(p = popen(cmd, "r"))) return;
+    n = fread(dir, 1, sizeof dir - 1, p);
+    pclose(p);
+    while (n && (dir[n - 1] == '\n' || dir[n - 1] == '\r')) n--;
+    dir[n] = 0;
+    if (!n || !(path = (char *)malloc(n + 2 + (old ? strlen(old) : 0)))) return;
+    sprintf(path, "%s:%s", dir, old ? old : "");
+    setenv("PATH", path, 1);
+    free(path);
+}
+
 /* Run a shell command, return its stdout (malloc'd) and exit status. For checking our output
    with real tools (ptxas, llvm-readelf, ...), never used by the library. */
 static char *t_sh(const char *cmd, int *status) {
-    FILE *p = popen(cmd, "r");
+    FILE *p;
+    t__llvm_path();
+    p = popen(cmd, "r");
     char *out = NULL; size_t len = 0, cap = 0; char chunk[4096]; size_t n;
     if (!p) { if (status) *status = -1; return NULL; }
     while ((n = fread(chunk, 1, sizeof chunk, p)) > 0) {

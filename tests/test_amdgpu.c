@@ -1,5 +1,5 @@
 /* The AMDGPU backend (issue 5): hsaco for three real kernels and three chips, checked with
-   llvm-readelf-19 / llvm-objdump-19; equal to llvm-link-19 + opt-19 + llc-19 + ld.lld-19;
+   llvm-readelf / llvm-objdump; equal to llvm-link + opt + llc + ld.lld;
    flags, ABI, wave size and target IDs; device-library search and hand-defined controls;
    errors; the metadata-note reader on damaged input. CPU only. */
 #include "test.h"
@@ -89,16 +89,16 @@ static void test_three_kernels_three_chips(void) {
             CHECK(o->data[7] == 64 && o->data[8] == 3);  /* ELFOSABI_AMDGPU_HSA, code object v5 */
             snprintf(name, sizeof name, "%s_%s.hsaco", kernels[k], chips[c]);
             save(name, o, path, sizeof path);
-            notes = sh(&st, "llvm-readelf-19 --notes %s%s", path, "");
+            notes = sh(&st, "llvm-readelf --notes %s%s", path, "");
             CHECK(st == 0);
             snprintf(target, sizeof target, "amdhsa.target:   amdgcn-amd-amdhsa--%s", chips[c]);
             CHECK_MSG(notes && strstr(notes, target), "%s", notes ? notes : "");
             snprintf(target, sizeof target, ".name:           %s\n", kernels[k]);
             kern = notes ? strstr(notes, target) : NULL;
             CHECK_MSG(kern != NULL, "%s", notes ? notes : "");
-            dis = sh(&st, "llvm-objdump-19 -d %s%s", path, "");
+            dis = sh(&st, "llvm-objdump -d %s%s", path, "");
             CHECK(st == 0 && dis && strstr(dis, "s_endpgm") && strstr(dis, kernels[k]));
-            dyn = sh(&st, "llvm-readelf-19 --dyn-syms %s | grep -c ' UND [^ ]'%s", path, "");
+            dyn = sh(&st, "llvm-readelf --dyn-syms %s | grep -c ' UND [^ ]'%s", path, "");
             CHECK_MSG(dyn && atoi(dyn) == 0, "undefined dynamic symbols in %s", path);
             CHECK(o->num_kernels == 1);
             kk = o->num_kernels ? &o->kernels[0] : NULL;
@@ -124,8 +124,8 @@ static void test_three_kernels_three_chips(void) {
     CHECK(no_temp_files());
 }
 
-/* The same kernel through the LLVM tools: llvm-link-19 --only-needed with the
-   same libraries in the same order, opt-19 -O2, llc-19, ld.lld-19 -shared. */
+/* The same kernel through the LLVM tools: llvm-link --only-needed with the
+   same libraries in the same order, opt -O2, llc, ld.lld -shared. */
 static void reference(const char *kernel, const char *chip, const char *mattr, const char *libs, const char *out) {
     char cmd[8192];
     int st;
@@ -133,10 +133,10 @@ static void reference(const char *kernel, const char *chip, const char *mattr, c
     snprintf(cmd, sizeof cmd,
              "set -e; cd %s; cp %s/%s %s.ll; "
              "printf '!llvm.module.flags = !{!900}\\n!900 = !{i32 1, !\"amdhsa_code_object_version\", i32 500}\\n' >> %s.ll; "
-             "llvm-link-19 --only-needed -S %s.ll %s -o %s.linked.ll; "
-             "opt-19 -O2 -mtriple=amdgcn-amd-amdhsa -mcpu=%s %s %s.linked.ll -o %s.opt.bc; "
-             "llc-19 -O2 -mtriple=amdgcn-amd-amdhsa -mcpu=%s %s -filetype=obj %s.opt.bc -o %s.o; "
-             "ld.lld-19 -shared --no-undefined %s.o -o %s 2>&1",
+             "llvm-link --only-needed -S %s.ll %s -o %s.linked.ll; "
+             "opt -O2 -mtriple=amdgcn-amd-amdhsa -mcpu=%s %s %s.linked.ll -o %s.opt.bc; "
+             "llc -O2 -mtriple=amdgcn-amd-amdhsa -mcpu=%s %s -filetype=obj %s.opt.bc -o %s.o; "
+             "ld.lld -shared --no-undefined %s.o -o %s 2>&1",
              tmpdir, cwd, kernel_path(kernel), out, out, out, libs, out, chip, mattr, out, out, chip, mattr, out, out, out, out);
     o = t_sh(cmd, &st);
     CHECK_MSG(st == 0, "reference pipeline failed: %s\n%s", cmd, o ? o : "");
@@ -402,17 +402,18 @@ static void test_flags_select_controls(void) {
 /* wave64 on gfx1100 gives .wavefront_size: 64 (default 32); abi 400 gives code object v4. */
 static void test_wave_and_abi(void) {
     static const char *const wave64[] = {"wave64"};
-    struct { const char *chip; const char *const *flags; int n; const char *abi; int wave; int abiversion; const char *version; } cases[4];
+    struct { const char *chip; const char *const *flags; int n; const char *abi; int wave; int abiversion; const char *version; } cases[5];
     size_t i;
     cases[0].chip = "gfx1100"; cases[0].flags = NULL; cases[0].n = 0; cases[0].abi = NULL; cases[0].wave = 32;
     cases[1].chip = "gfx1100"; cases[1].flags = wave64; cases[1].n = 1; cases[1].abi = NULL; cases[1].wave = 64;
     cases[2].chip = "gfx90a"; cases[2].flags = wave64; cases[2].n = 1; cases[2].abi = "400"; cases[2].wave = 64;
     cases[3].chip = "gfx1030"; cases[3].flags = NULL; cases[3].n = 0; cases[3].abi = "500"; cases[3].wave = 32;
-    for (i = 0; i < 4; i++) {
-        cases[i].abiversion = cases[i].abi && strcmp(cases[i].abi, "400") == 0 ? 2 : 3;
+    cases[4].chip = "gfx11-generic"; cases[4].flags = NULL; cases[4].n = 0; cases[4].abi = "600"; cases[4].wave = 32;
+    for (i = 0; i < 5; i++) {
+        cases[i].abiversion = !cases[i].abi ? 3 : strcmp(cases[i].abi, "400") == 0 ? 2 : strcmp(cases[i].abi, "600") == 0 ? 4 : 3;
         cases[i].version = cases[i].abiversion == 2 ? "amdhsa.version:\n  - 1\n  - 1\n" : "amdhsa.version:\n  - 1\n  - 2\n";
     }
-    for (i = 0; i < 4; i++) {
+    for (i = 0; i < 5; i++) {
         gpucompile_target t = amd(cases[i].chip);
         gpucompile_object *o = NULL;
         t_log l;
@@ -423,15 +424,41 @@ static void test_wave_and_abi(void) {
         t.abi = cases[i].abi;
         CHECK_MSG(compile("reduce", &t, NULL, &l, &o) == GPUCOMPILE_OK, "%s", l.text);
         if (!o) continue;
-        CHECK(o->data[8] == cases[i].abiversion); /* EI_ABIVERSION: 2 = HSA v4, 3 = v5 */
+        CHECK(o->data[8] == cases[i].abiversion); /* EI_ABIVERSION: 2 = HSA v4, 3 = v5, 4 = v6 */
         save("wave.hsaco", o, path, sizeof path);
-        notes = sh(&st, "llvm-readelf-19 --notes %s%s", path, "");
+        notes = sh(&st, "llvm-readelf --notes %s%s", path, "");
         CHECK_MSG(notes && yaml_int(strstr(notes, "amdhsa.kernels"), ".wavefront_size") == cases[i].wave, "case %zu: %s", i, notes ? notes : "");
         CHECK_MSG(notes && strstr(notes, cases[i].version), "case %zu: %s", i, notes ? notes : "");
         CHECK(o->kernels && o->kernels[0].wavefront_size == cases[i].wave);
         free(notes);
         gpucompile_object_free(o);
     }
+}
+
+/* Every chip of the table (exactly llc's list, test_target checks) gives a code object that
+   ld.lld links (the compile runs it, --no-undefined) and whose note names that chip; the
+   generic targets with abi "600" (code object v6, ELF ABI version 4). */
+static void test_every_chip(void) {
+    const char *chip;
+    int i;
+    for (i = 0; (chip = gpucompile_chip_name(GPUCOMPILE_TARGET_AMDGPU, i, NULL)) != NULL; i++) {
+        gpucompile_target t = amd(chip);
+        gpucompile_object *o = NULL;
+        t_log l;
+        char path[512], want[96], *notes;
+        int st, generic = strstr(chip, "-generic") != NULL;
+        if (generic) t.abi = "600";
+        CHECK_MSG(compile("reduce", &t, NULL, &l, &o) == GPUCOMPILE_OK, "%s: %s", chip, l.text);
+        if (!o) continue;
+        CHECK_MSG(o->data[8] == (generic ? 4 : 3), "%s: ELF ABI version %d", chip, o->data[8]);
+        save("chip.hsaco", o, path, sizeof path);
+        notes = sh(&st, "llvm-readelf --notes %s%s", path, "");
+        snprintf(want, sizeof want, "amdgcn-amd-amdhsa--%s", chip);
+        CHECK_MSG(notes && strstr(notes, want), "%s: the note lacks %s", chip, want);
+        free(notes);
+        gpucompile_object_free(o);
+    }
+    CHECK(i > 40);
 }
 
 /* An input that already says code object v4 gets the target's v5: the flag is replaced. */
@@ -469,7 +496,7 @@ static void test_target_ids(void) {
         if (!o) continue;
         CHECK(l.warnings == 0);
         save("tid.hsaco", o, path, sizeof path);
-        notes = sh(&st, "llvm-readelf-19 --notes %s%s", path, "");
+        notes = sh(&st, "llvm-readelf --notes %s%s", path, "");
         snprintf(needle, sizeof needle, "amdhsa.target:   'amdgcn-amd-amdhsa--%s'\n", chips[i]);
         CHECK_MSG(notes && strstr(notes, needle), "%s", notes ? notes : "");
         free(notes);
@@ -583,7 +610,7 @@ static void test_lld_override(void) {
     snprintf(script, sizeof script, "%s/warn-lld.sh", tmpdir);
     f = fopen(script, "w");
     if (f) {
-        fputs("#!/bin/sh\necho 'warning: a word from the linker' >&2\nexec ld.lld-19 \"$@\"\n", f);
+        fputs("#!/bin/sh\necho 'warning: a word from the linker' >&2\nexec ld.lld \"$@\"\n", f);
         fclose(f);
     }
     chmod(script, 0755);
@@ -651,6 +678,7 @@ int main(void) {
     RUN(test_missing_libraries);
     RUN(test_flags_select_controls);
     RUN(test_wave_and_abi);
+    RUN(test_every_chip);
     RUN(test_existing_flag_replaced);
     RUN(test_target_ids);
     RUN(test_formats);

@@ -106,7 +106,7 @@ static int has_text_section(const gpucompile_object *o, const char *kernel) {
     int st = -1, ok;
     char *text;
     save("k.cubin", o->data, o->size, path, sizeof path);
-    snprintf(cmd, sizeof cmd, "llvm-readelf-19 -S %s", path);
+    snprintf(cmd, sizeof cmd, "llvm-readelf -S %s", path);
     text = t_sh(cmd, &st);
     snprintf(want, sizeof want, " .text.%s ", kernel);
     ok = st == 0 && strstr(text, want) != NULL;
@@ -418,6 +418,15 @@ static void test_fast(void) {
     CHECK(ptxas_accepts_text(fast, "sm_80"));
     CHECK(strstr(splain, "approx") == NULL && strstr(splain, ".ftz") == NULL);
     free(plain); free(fast); free(splain);
+    { /* tanhf: __nv_fast_tanhf (tanh.approx.f32) where LLVM knows its intrinsic, 22 on */
+        static const char ir[] = "declare float @__nv_tanhf(float)\n"
+                                 "define ptx_kernel void @k(ptr %p) {\n  %x = load float, ptr %p\n"
+                                 "  %y = call float @__nv_tanhf(float %x)\n  store float %y, ptr %p\n  ret void\n}\n";
+        char *t = isa("tanh", ir, "sm_80", NULL, "fast", &l);
+        CHECK_MSG(t && (strstr(t, "tanh.approx.f32") != NULL) == (LLVM_VERSION_MAJOR >= 22), "%s", l.text);
+        CHECK(t && ptxas_accepts_text(t, "sm_80"));
+        free(t);
+    }
 }
 
 static void test_ptx_versions(void) {
@@ -452,6 +461,22 @@ static void test_ptx_versions(void) {
     s = isa("saxpy", NULL, "sm_90", " +sm_90 , +ptx80 ", NULL, &l); /* LLVM's own sm_NN features stay */
     CHECK_MSG(s && strstr(s, "\n.version 8.0\n"), "%s", l.text);
     free(s);
+    /* the highest version follows the LLVM: 8.5 on 19, 9.0 on 22 (there is no 8.9) */
+    s = isa("saxpy", NULL, "sm_90", LLVM_VERSION_MAJOR >= 22 ? "+ptx90" : "+ptx85", NULL, &l);
+    CHECK_MSG(s && strstr(s, LLVM_VERSION_MAJOR >= 22 ? "\n.version 9.0\n" : "\n.version 8.5\n"), "%s", l.text);
+    free(s);
+    CHECK(isa("saxpy", NULL, "sm_90", LLVM_VERSION_MAJOR >= 22 ? "+ptx91" : "+ptx86", NULL, &l) == NULL);
+    CHECK_LOG(&l, LLVM_VERSION_MAJOR >= 22 ? "(the highest is +ptx90)" : "(the highest is +ptx85)");
+    CHECK(isa("saxpy", NULL, "sm_90", "+ptx89", NULL, &l) == NULL);
+#if LLVM_VERSION_MAJOR >= 22
+    /* chips of LLVM 22 start at their own minimum: sm_110 and sm_88 at 9.0, sm_100f at 8.8 */
+    s = isa("saxpy", NULL, "sm_110", NULL, NULL, &l);
+    CHECK_MSG(s && strstr(s, "\n.version 9.0\n") && strstr(s, "\n.target sm_110\n"), "%s", l.text);
+    free(s);
+    s = isa("saxpy", NULL, "sm_100f", NULL, NULL, &l);
+    CHECK_MSG(s && strstr(s, "\n.version 8.8\n") && strstr(s, "\n.target sm_100f\n"), "%s", l.text);
+    free(s);
+#endif
 }
 
 /* A toolchain older than the PTX: refused before ptxas says "Unsupported .version". */
@@ -538,7 +563,8 @@ static void test_unknown_chip(void) {
     CHECK(obj == NULL && l.errors > 0);
 }
 
-/* Chips LLVM 19 lacks: sm_90 PTX assembled for the chip. */
+/* sm_100 and sm_120: on LLVM 19, which lacks them, sm_90 PTX assembled for the chip; on newer
+   LLVMs PTX for the chip itself. */
 static void test_newer_chips(void) {
     static const char *const chips[] = {"sm_100", "sm_120"};
     static const char *const methods[] = {"nvjitlink", "ptxas"};
@@ -559,7 +585,49 @@ static void test_newer_chips(void) {
             /* the cubin's e_flags hold the SM number in bits 8-15 (llvm-readelf -h: 0x6006402 for sm_100) */
             CHECK_MSG(obj->data[49] == atoi(chips[c] + 3), "%s: e_flags SM %d", chips[c], obj->data[49]);
             gpucompile_object_free(obj);
+            obj = NULL;
+            o.format = GPUCOMPILE_FORMAT_ISA;
+            CHECK(compile("reduce", NULL, chips[c], NULL, NULL, &o, &obj) == GPUCOMPILE_OK);
+            if (obj) {
+                char want[64];
+                snprintf(want, sizeof want, "\n.target %s\n", LLVM_VERSION_MAJOR == 19 ? "sm_90" : chips[c]);
+                CHECK_MSG(strstr((char *)obj->data, want) != NULL, "%s: no '%s'", chips[c], want + 1);
+                CHECK((strstr(l.text, "PTX for sm_90, assembled for") != NULL) == (LLVM_VERSION_MAJOR == 19));
+            }
+            gpucompile_object_free(obj);
         }
+}
+
+/* Every chip of the table (exactly llc's list, test_target checks) gives PTX for that chip
+   (LLVM 19's newer chips: sm_90 PTX) that the toolkit's ptxas assembles for the chip, wherever
+   this ptxas knows the chip (CUDA 13: sm_75 and newer, without sm_101, now sm_110). */
+static void test_every_chip(void) {
+    char *help;
+    const char *chip;
+    int st, i, native, assembled = 0;
+    char cmd[1200];
+    if (!have_cuda()) SKIP("no CUDA toolkit");
+    snprintf(cmd, sizeof cmd, "%s/bin/ptxas --help", cuda);
+    help = t_sh(cmd, &st);
+    for (i = 0; (chip = gpucompile_chip_name(GPUCOMPILE_TARGET_NVPTX, i, &native)) != NULL; i++) {
+        t_log l;
+        gpucompile_options o = opts(&l, GPUCOMPILE_FORMAT_ISA);
+        gpucompile_object *obj = NULL;
+        char want[64], quoted[64], *out = NULL;
+        CHECK_MSG(compile("saxpy", NULL, chip, "", NULL, &o, &obj) == GPUCOMPILE_OK, "%s: %s", chip, l.text);
+        if (!obj) continue;
+        snprintf(want, sizeof want, "\n.target %s\n", native ? chip : "sm_90");
+        CHECK_MSG(strstr((char *)obj->data, want) != NULL, "%s: no '%s'", chip, want + 1);
+        snprintf(quoted, sizeof quoted, "'%s'", chip);
+        if (help && strstr(help, quoted)) {
+            CHECK_MSG(ptxas_accepts(obj, chip, &out), "%s: %s", chip, out);
+            assembled++;
+            free(out);
+        }
+        gpucompile_object_free(obj);
+    }
+    CHECK_MSG(assembled >= 20, "ptxas assembled only %d chips", assembled);
+    free(help);
 }
 
 /* PTX without comments, trailing blanks and empty lines (llc's verbose-asm comments differ). */
@@ -586,8 +654,8 @@ static void test_equivalence(void) {
         char *ours = isa(names[k], NULL, "sm_80", NULL, NULL, &l), *ref, cmd[2048];
         int st = -1;
         snprintf(cmd, sizeof cmd,
-                 "llvm-link-19 " KERNELS "%s_nvptx.ll | opt-19 -O2 -mtriple=nvptx64-nvidia-cuda -mcpu=sm_80 -mattr=+ptx70 | "
-                 "llc-19 -O2 -mcpu=sm_80 -mattr=+ptx70", names[k]);
+                 "llvm-link " KERNELS "%s_nvptx.ll | opt -O2 -mtriple=nvptx64-nvidia-cuda -mcpu=sm_80 -mattr=+ptx70 | "
+                 "llc -O2 -mcpu=sm_80 -mattr=+ptx70", names[k]);
         ref = t_sh(cmd, &st);
         CHECK(ours != NULL && st == 0);
         if (ours && st == 0) {
@@ -643,6 +711,7 @@ int main(void) {
     RUN(test_toolkit_errors);
     RUN(test_unknown_chip);
     RUN(test_newer_chips);
+    RUN(test_every_chip);
     RUN(test_equivalence);
     RUN(test_no_temp_files_left);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);

@@ -1,4 +1,4 @@
-/* Targets: defaults, verification messages, chip tables (checked against llc-19 -mcpu=help),
+/* Targets: defaults, verification messages, chip tables (checked against llc -mcpu=help),
    flag queries, canonical printing, parsing, round trips and malformed texts. */
 #include "test.h"
 #include <llvm/Config/llvm-config.h>
@@ -108,10 +108,17 @@ static void test_defaults(void) {
     expect_valid(&n);
     expect_valid(&a);
     /* a parameter set to its default value is still left out */
-    n.O = 2; n.triple = "nvptx64-nvidia-cuda"; n.chip = "sm_50"; n.features = "+ptx60";
+    n.O = 2; n.triple = "nvptx64-nvidia-cuda"; n.chip = "sm_50"; n.features = LLVM_VERSION_MAJOR >= 22 ? "" : "+ptx60";
     CHECK_STR(pr(&n), "#nvvm.target");
-    a.triple = "amdgcn-amd-amdhsa"; a.chip = "gfx900"; a.features = ""; a.abi = "500";
+    a.triple = "amdgcn-amd-amdhsa"; a.chip = "gfx900"; a.features = ""; a.abi = LLVM_VERSION_MAJOR >= 22 ? "600" : "500";
     CHECK_STR(pr(&a), "#rocdl.target");
+    /* the upstream spellings take MLIR's defaults of the same LLVM, the seed's keep the seed's */
+    n.features = "+ptx60"; a.abi = "500";
+    CHECK_STR(pr(&n), LLVM_VERSION_MAJOR >= 22 ? "#nvvm.target<features = \"+ptx60\">" : "#nvvm.target");
+    CHECK_STR(pr(&a), LLVM_VERSION_MAJOR >= 22 ? "#rocdl.target<abi = \"500\">" : "#rocdl.target");
+    n.upstream = a.upstream = 0;
+    CHECK_STR(pr(&n), "#gpu.nvptx");
+    CHECK_STR(pr(&a), "#gpu.amdgpu");
 }
 
 static void test_verify_messages(void) {
@@ -141,14 +148,20 @@ static void test_verify_messages(void) {
     t.chip = "sm_90"; t.triple = "amdgcn-amd-amdhsa";
     expect_invalid(&t, "The target triple 'amdgcn-amd-amdhsa' is not an NVPTX triple (nvptx64-... or nvptx-...).");
     t.triple = "nvptx-nvidia-cuda"; expect_valid(&t);
-    a.abi = "600"; expect_invalid(&a, "Invalid ABI version, it must be either `400` or `500`.");
-    a.abi = ""; expect_invalid(&a, "Invalid ABI version, it must be either `400` or `500`.");
+    a.abi = "700"; expect_invalid(&a, "Invalid ABI version, it must be `400`, `500` or '600'.");
+    a.abi = ""; expect_invalid(&a, "Invalid ABI version, it must be `400`, `500` or '600'.");
+    a.abi = "600"; expect_valid(&a);
     a.abi = "400"; expect_valid(&a);
     a.chip = "gfx9999"; expect_invalid(&a, "The chip 'gfx9999' is not supported by " LLVM_V " (AMDGPU).");
     a.chip = "gfx90a:xnack"; expect_invalid(&a, "The chip 'gfx90a:xnack' is not supported by " LLVM_V " (AMDGPU).");
     a.chip = "gfx90a:sramecc-:xnack+"; expect_valid(&a);
     a.chip = "gfx9-generic";
-    expect_invalid(&a, "The chip 'gfx9-generic' needs code object version 6, which the ABI versions `400` and `500` do not give.");
+    expect_invalid(&a, "The chip 'gfx9-generic' needs code object version 6: abi = \"600\".");
+    a.abi = "600"; expect_valid(&a);
+    a.abi = NULL; a.upstream = 1; /* #rocdl.target's default abi is MLIR's of the same LLVM: "600" from 22 */
+    CHECK_STR(gpucompile_target_abi(&a), LLVM_VERSION_MAJOR >= 22 ? "600" : "500");
+    CHECK((gpucompile_target_verify(&a, NULL) == GPUCOMPILE_OK) == (LLVM_VERSION_MAJOR >= 22));
+    a.upstream = 0; a.abi = "400";
     a.chip = "gfx1100"; a.triple = "nvptx64-nvidia-cuda";
     expect_invalid(&a, "The target triple 'nvptx64-nvidia-cuda' is not an AMDGPU triple (amdgcn-...).");
     /* the ABI check is AMDGPU's only */
@@ -170,7 +183,7 @@ static void test_verify_messages(void) {
 static void test_chip_tables(void) {
     static const char *const nv19[] = {"sm_20", "sm_21", "sm_30", "sm_32", "sm_35", "sm_37", "sm_50", "sm_52", "sm_53", "sm_60",
         "sm_61", "sm_62", "sm_70", "sm_72", "sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a"};
-    static const char *const amd19[] = {"gfx600", "gfx700", "gfx801", "gfx900", "gfx906", "gfx908", "gfx90a", "gfx90c", "gfx940",
+    static const char *const amd19[] = {"gfx600", "gfx700", "gfx801", "gfx900", "gfx906", "gfx908", "gfx90a", "gfx90c",
         "gfx942", "gfx1010", "gfx1030", "gfx1036", "gfx1100", "gfx1103", "gfx1150", "gfx1152", "gfx1200", "gfx1201",
         "gfx9-generic", "gfx10-1-generic", "gfx10-3-generic", "gfx11-generic", "gfx12-generic",
         "gfx90a:xnack+", "gfx90a:xnack-", "gfx90a:sramecc+", "gfx942:sramecc-:xnack+", "gfx942:xnack+:sramecc-",
@@ -192,54 +205,67 @@ static void test_chip_tables(void) {
     CHECK(!gpucompile_chip_supported(GPUCOMPILE_TARGET_NONE, "sm_90"));
     CHECK(gpucompile_chip_supported(GPUCOMPILE_TARGET_CUSTOM, "whatever"));
     CHECK(!gpucompile_chip_supported(GPUCOMPILE_TARGET_CUSTOM, ""));
+    CHECK(!gpucompile_chip_supported(GPUCOMPILE_TARGET_NVPTX, "sm_100b"));
+    CHECK(gpucompile_chip_supported(GPUCOMPILE_TARGET_AMDGPU, "gfx940") == (LLVM_VERSION_MAJOR <= 20));
 #if LLVM_VERSION_MAJOR == 19
     /* newer NVIDIA chips: accepted, compiled as sm_90 PTX that the toolchain assembles */
     CHECK(gpucompile_chip_supported(GPUCOMPILE_TARGET_NVPTX, "sm_100"));
     CHECK(gpucompile_chip_supported(GPUCOMPILE_TARGET_NVPTX, "sm_120a"));
-    CHECK(!gpucompile_chip_supported(GPUCOMPILE_TARGET_NVPTX, "sm_100b"));
+    CHECK(!gpucompile_chip_supported(GPUCOMPILE_TARGET_NVPTX, "sm_88"));
     CHECK(!gpucompile_chip_supported(GPUCOMPILE_TARGET_AMDGPU, "gfx950"));
+#endif
+#if LLVM_VERSION_MAJOR >= 22
+    {
+        static const char *const nv22[] = {"sm_88", "sm_100f", "sm_101", "sm_103a", "sm_110", "sm_110f", "sm_120f", "sm_121a"};
+        static const char *const amd22[] = {"gfx950", "gfx950:xnack+", "gfx9-4-generic", "gfx9-4-generic:sramecc-", "gfx1153",
+                                            "gfx1250", "gfx1250:xnack-", "gfx1251"};
+        for (i = 0; i < sizeof nv22 / sizeof nv22[0]; i++) CHECK_MSG(gpucompile_chip_supported(GPUCOMPILE_TARGET_NVPTX, nv22[i]), "%s", nv22[i]);
+        for (i = 0; i < sizeof amd22 / sizeof amd22[0]; i++) CHECK_MSG(gpucompile_chip_supported(GPUCOMPILE_TARGET_AMDGPU, amd22[i]), "%s", amd22[i]);
+        CHECK(!gpucompile_chip_supported(GPUCOMPILE_TARGET_AMDGPU, "gfx1250:sramecc+"));
+    }
 #endif
 }
 
-/* Our tables against what llc of the same LLVM lists: every sm_/gfx chip it lists is ours and
-   every chip of ours is listed. */
-static void check_against_llc(const char *march, gpucompile_target_kind kind, const char *prefix, const char *const *ours, size_t n_ours) {
+/* Our tables against what llc of the same LLVM lists, both ways: every sm_/gfx chip it lists
+   is ours, and every chip of ours is listed (but LLVM 19's chips reached through sm_90 PTX). */
+static void check_against_llc(const char *march, gpucompile_target_kind kind, const char *prefix) {
     char cmd[256], *out, *line, *save = NULL;
-    int st, listed = 0, in_cpus = 0;
-    size_t i;
-    snprintf(cmd, sizeof cmd, "llc-%d -march=%s -mcpu=help 2>&1 </dev/null", LLVM_VERSION_MAJOR, march);
+    const char *name;
+    int st, listed = 0, in_cpus = 0, i, native, forward = 0;
+    snprintf(cmd, sizeof cmd, "llc -march=%s -mcpu=help 2>&1 </dev/null", march);
     out = t_sh(cmd, &st);
     for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        char name[64];
+        char chip[64];
         if (strstr(line, "Available CPUs")) { in_cpus = 1; continue; }
         if (strstr(line, "Available features")) break;
-        if (!in_cpus || sscanf(line, " %63s", name) != 1 || strncmp(name, prefix, strlen(prefix)) != 0) continue;
+        if (!in_cpus || sscanf(line, " %63s", chip) != 1 || strncmp(chip, prefix, strlen(prefix)) != 0) continue;
         listed++;
-        CHECK_MSG(gpucompile_chip_supported(kind, name), "llc lists %s, our table lacks it", name);
+        CHECK_MSG(gpucompile_chip_supported(kind, chip), "llc lists %s, our table lacks it", chip);
     }
     CHECK_MSG(listed > 15, "llc listed only %d %s chips", listed, prefix);
     free(out); /* strtok cut it up: read it again */
     out = t_sh(cmd, &st);
-    for (i = 0; i < n_ours; i++) {
+    for (i = 0; (name = gpucompile_chip_name(kind, i, &native)) != NULL; i++) {
         char needle[64];
-        snprintf(needle, sizeof needle, "\n  %s ", ours[i]);
-        CHECK_MSG(strstr(out, needle) != NULL, "our %s is not in llc's list", ours[i]);
+        snprintf(needle, sizeof needle, "\n  %s ", name);
+        if (!native) { forward++; continue; }
+        CHECK_MSG(strstr(out, needle) != NULL, "our %s is not in llc's list", name);
     }
+    CHECK_MSG(i - forward == listed, "%d chips of ours for LLVM %d, llc lists %d", i - forward, LLVM_VERSION_MAJOR, listed);
+    CHECK(LLVM_VERSION_MAJOR == 19 || forward == 0); /* sm_90 PTX for newer chips: LLVM 19 only */
     free(out);
 }
 
 static void test_chips_vs_llc(void) {
-    static const char *const nv[] = {"sm_20", "sm_90", "sm_90a", "sm_87"};
-    static const char *const amd[] = {"gfx600", "gfx9-generic", "gfx12-generic", "gfx1152", "gfx942", "gfx90c"};
-    char cmd[64];
     int st;
-    char *v;
-    snprintf(cmd, sizeof cmd, "llc-%d --version >/dev/null 2>&1", LLVM_VERSION_MAJOR);
-    v = t_sh(cmd, &st);
+    char *v = t_sh("llc --version >/dev/null 2>&1", &st);
     free(v);
-    if (st != 0) SKIP("llc-%d not found", LLVM_VERSION_MAJOR);
-    check_against_llc("nvptx64", GPUCOMPILE_TARGET_NVPTX, "sm_", nv, sizeof nv / sizeof nv[0]);
-    check_against_llc("amdgcn", GPUCOMPILE_TARGET_AMDGPU, "gfx", amd, sizeof amd / sizeof amd[0]);
+    if (st != 0) SKIP("llc of LLVM %d not found", LLVM_VERSION_MAJOR);
+    v = t_sh("llc --version", &st);
+    CHECK_MSG(v && strstr(v, "LLVM version " LLVM_VERSION_STRING), "llc is not LLVM %s's: %s", LLVM_VERSION_STRING, v ? v : "");
+    free(v);
+    check_against_llc("nvptx64", GPUCOMPILE_TARGET_NVPTX, "sm_");
+    check_against_llc("amdgcn", GPUCOMPILE_TARGET_AMDGPU, "gfx");
 }
 
 static void test_flag_queries(void) {
@@ -273,8 +299,27 @@ static void test_flag_queries(void) {
         }
         gpucompile_target_free(p);
         p = parse_ok("#nvvm.target<flags = {ftz, fast}>");
-        if (p) CHECK(gpucompile_target_fast(p) && gpucompile_target_ftz(p) && !gpucompile_target_daz(p));
+        if (p) CHECK(gpucompile_target_fast(p) && gpucompile_target_ftz(p) && !gpucompile_target_daz(p) && !p->flag_values);
         gpucompile_target_free(p);
+        /* values: MLIR 22's ptxas-cmd-options, kept as canonical text; a bare name has none */
+        p = parse_ok("#nvvm.target<flags = {\"ptxas-cmd-options\" = [ \"-v\" ,\"-O3\"], fast, n = 0x1F, u = unit}>");
+        if (p) {
+            CHECK(p->num_flags == 4 && p->flag_values);
+            CHECK_STR(gpucompile_target_flag_value(p, "ptxas-cmd-options"), "[\"-v\", \"-O3\"]");
+            CHECK_STR(gpucompile_target_flag_value(p, "n"), "31 : i64");
+            CHECK(!gpucompile_target_flag_value(p, "fast") && gpucompile_target_fast(p));
+            CHECK(!gpucompile_target_flag_value(p, "u") && gpucompile_target_has_flag(p, "u"));
+            CHECK(!gpucompile_target_flag_value(p, "absent"));
+        }
+        gpucompile_target_free(p);
+    }
+    { /* values given through the API are printed as they are */
+        static const char *const names[] = {"ptxas-cmd-options", "ftz"};
+        static const char *const values[] = {"[\"-v\"]", NULL};
+        gpucompile_target t = gpucompile_target_defaults(GPUCOMPILE_TARGET_NVPTX);
+        t.flags = names; t.num_flags = 2; t.flag_values = values;
+        CHECK_STR(pr(&t), "#gpu.nvptx<flags = {ftz, \"ptxas-cmd-options\" = [\"-v\"]}>");
+        CHECK_STR(gpucompile_target_flag_value(&t, "ptxas-cmd-options"), "[\"-v\"]");
     }
 }
 
@@ -292,10 +337,11 @@ static void test_print(void) {
     CHECK_STR(pr(&t), "#gpu.nvptx<O = 3, chip = \"sm_90\", features = \"+ptx80\", flags = {fast, ftz}, link = [\"libm.bc\"]>");
     t.upstream = 1;
     CHECK_STR(pr(&t), "#nvvm.target<O = 3, chip = \"sm_90\", features = \"+ptx80\", flags = {fast, ftz}, link = [\"libm.bc\"]>");
-    t.triple = "nvptx-nvidia-cuda"; t.O = 0; t.features = ""; t.num_flags = 0; t.num_link = 0;
-    CHECK_STR(pr(&t), "#nvvm.target<O = 0, triple = \"nvptx-nvidia-cuda\", chip = \"sm_90\", features = \"\">");
+    t.triple = "nvptx-nvidia-cuda"; t.O = 0; t.features = ""; t.num_flags = 0; t.num_link = 0; t.upstream = 0;
+    CHECK_STR(pr(&t), "#gpu.nvptx<O = 0, triple = \"nvptx-nvidia-cuda\", chip = \"sm_90\", features = \"\">");
     t.abi = "400"; /* not an NVPTX parameter: never printed */
-    CHECK_STR(pr(&t), "#nvvm.target<O = 0, triple = \"nvptx-nvidia-cuda\", chip = \"sm_90\", features = \"\">");
+    CHECK_STR(pr(&t), "#gpu.nvptx<O = 0, triple = \"nvptx-nvidia-cuda\", chip = \"sm_90\", features = \"\">");
+    t.upstream = 1;
     a.chip = "gfx90a"; a.abi = "400"; a.flags = aflags; a.num_flags = 3; /* repeats printed once */
     CHECK_STR(pr(&a), "#gpu.amdgpu<chip = \"gfx90a\", abi = \"400\", flags = {daz, no_wave64}>");
     a.features = "+wavefrontsize64"; a.O = 1; a.triple = "amdgcn-amd-amdpal";
@@ -434,7 +480,8 @@ static void test_round_trips(void) {
         "#gpu.nvptx", "#nvvm.target", "#gpu.amdgpu", "#rocdl.target",
         "#gpu.nvptx<O = 3, chip = \"sm_90\", features = \"+ptx80\", flags = {fast, ftz}, link = [\"libm.bc\"]>",
         "#gpu.amdgpu<chip = \"gfx90a\", abi = \"400\", flags = {daz, no_wave64}>",
-        "#nvvm.target<O = 0, triple = \"nvptx-nvidia-cuda\", chip = \"sm_90a\", features = \"\">",
+        "#gpu.nvptx<O = 0, triple = \"nvptx-nvidia-cuda\", chip = \"sm_90a\", features = \"\">",
+        "#nvvm.target<chip = \"sm_90\", flags = {fast, \"ptxas-cmd-options\" = [\"-v\", \"a\\22b\"], w = 1 : i32, x = [1, [true]], y = -3 : i64}>",
         "#rocdl.target<O = 1, triple = \"amdgcn-amd-amdpal\", chip = \"gfx942:sramecc-:xnack+\", features = \"+wavefrontsize64\", abi = \"400\", flags = {correct_sqrt, wave64}, link = [\"a.bc\", \"b c.bc\"]>",
         "#gpu.nvptx<O = -7, chip = \"\\22q\\22\\\\\\0A\\C3\\A9\", flags = {\"9x\", _x, \"a-b\", a.b$c}>",
         "#gpu.nvptx<O = 2147483647>", "#gpu.nvptx<O = -2147483648>",
@@ -504,7 +551,8 @@ static void test_parse_errors(void) {
         {"#gpu.nvptx<flags = {fast ftz}>", "column 26: expected ',' or '}' in 'flags'"},
         {"#gpu.nvptx<flags = {fast, fast}>", "column 27: flag 'fast' is repeated"},
         {"#gpu.nvptx<flags = {fast, \"fast\"}>", "flag 'fast' is repeated"},
-        {"#gpu.nvptx<flags = {a = 1}>", "column 23: flag 'a' has a value; flags are names only"},
+        {"#gpu.nvptx<flags = {a = 1.0}>", "column 25: expected an integer in a flag's value (floats are not read)"},
+        {"#gpu.nvptx<flags = {a = }>", "column 25: expected a flag value"},
         {"#gpu.nvptx<flags = {\"\"}>", "column 21: expected a non-empty flag name"},
         {"#gpu.nvptx<flags = {1}>", "column 21: expected a flag name in 'flags'"},
         {"#gpu.nvptx<flags = {fast,}>", "column 26: expected a flag name in 'flags'"},

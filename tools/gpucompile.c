@@ -140,7 +140,9 @@ static int parse_args(int argc, char **argv, cli *c) {
         int t;
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) { fputs(usage_text, stdout); return 0; }
         if (strcmp(a, "--version") == 0) {
-            printf("gpucompile %s (LLVM %d.%d.%d)\n", GPUCOMPILE_VERSION_STRING, LLVM_VERSION_MAJOR, LLVM_VERSION_MINOR, LLVM_VERSION_PATCH);
+            unsigned ver[3];
+            LLVMGetVersion(&ver[0], &ver[1], &ver[2]); /* the libLLVM run on, which may be newer than the headers */
+            printf("gpucompile %s (LLVM %u.%u.%u, built with %s)\n", GPUCOMPILE_VERSION_STRING, ver[0], ver[1], ver[2], LLVM_VERSION_STRING);
             return 0;
         }
         if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) { c->verbose = 1; continue; }
