@@ -352,6 +352,10 @@ typedef struct gpucompile_kernel {
     int private_bytes;          /* AMDGPU private segment / NVPTX local memory */
     int wavefront_size;         /* AMDGPU */
     int kernarg_bytes;          /* AMDGPU */
+    /* 1: uses dynamic shared memory (an external global in the shared / LDS address space,
+       CUDA/HIP `extern __shared__`), directly or through the functions it calls, so the launch
+       must give its size (sharedMemBytes); 0: does not; -1: unknown (an object read back) */
+    int dynamic_shared;
 } gpucompile_kernel;
 
 typedef struct gpucompile_object {
@@ -395,6 +399,10 @@ struct gpucompile_backend {
     gpucompile_target_kind kind;
     const char *intrinsic_prefixes;     /* comma-separated own intrinsic prefixes: "nvvm" */
     const char *allowed_undefined;      /* comma-separated symbols allowed to stay undefined */
+    /* the shared-memory address space (NVPTX shared, AMDGPU LDS); 0: none. External globals in
+       it are dynamic shared memory (CUDA/HIP `extern __shared__`, sized at launch): they stay
+       external, and the kernels that reach them get gpucompile_kernel.dynamic_shared */
+    unsigned shared_address_space;
     void (*initialize)(void);           /* LLVMInitialize* for this target; called once */
     /* before the target machine exists: may replace job->cpu / job->features */
     gpucompile_result (*configure)(gpucompile_job *job);
@@ -2302,12 +2310,12 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_key(gpucompile_job *job, const void *
     for (k = 0; k < 32; k++) snprintf(hex + 2 * k, 3, "%02x", d[k]);
 }
 
-/* An object as bytes (the cache's entries, the isolated compiler's answer): "GPUOBJ01", u64
+/* An object as bytes (the cache's entries, the isolated compiler's answer): "GPUOBJ02", u64
    payload size, 32-byte blake3 of the payload, then the payload: dependencies (u32 count; each
    u32 length, path, u64 size, i64 mtime), target, triple, chip (u32 length + bytes each), u32
    kind, u32 format, u64 size + bytes, kernels (u32 count; each u32 length, name, 9 x i32).
    Host byte order: such bytes stay on one machine. */
-#define GPUCOMPILE__OBJ_MAGIC "GPUOBJ01"
+#define GPUCOMPILE__OBJ_MAGIC "GPUOBJ02"
 
 GPUCOMPILE__PRIVATE void gpucompile__put32(gpucompile__buf *b, uint32_t v) { gpucompile__buf_add(b, &v, 4); }
 GPUCOMPILE__PRIVATE void gpucompile__put64(gpucompile__buf *b, uint64_t v) { gpucompile__buf_add(b, &v, 8); }
@@ -2373,9 +2381,10 @@ GPUCOMPILE__PRIVATE int gpucompile__serialize(const gpucompile_object *o, char *
     gpucompile__put32(b, (uint32_t)o->num_kernels);
     for (i = 0; i < o->num_kernels; i++) {
         const gpucompile_kernel *k = &o->kernels[i];
-        int32_t v[9];
+        int32_t v[10];
         v[0] = k->num_params; v[1] = k->registers; v[2] = k->shared_bytes; v[3] = k->max_threads;
         v[4] = k->sgprs; v[5] = k->vgprs; v[6] = k->private_bytes; v[7] = k->wavefront_size; v[8] = k->kernarg_bytes;
+        v[9] = k->dynamic_shared;
         gpucompile__put_str(b, k->name);
         gpucompile__buf_add(b, v, sizeof v);
     }
@@ -2432,12 +2441,12 @@ GPUCOMPILE__PRIVATE int gpucompile__deserialize(const unsigned char *data, size_
     o->data[len] = 0;
     o->size = (size_t)len;
     n = gpucompile__get32(&r);
-    if (r.bad || n > (uint32_t)(r.end - r.p) / 40) return 0;
+    if (r.bad || n > (uint32_t)(r.end - r.p) / 44) return 0;
     o->kernels = (gpucompile_kernel *)gpucompile__alloc(a, (n ? n : 1) * sizeof(gpucompile_kernel));
     if (!o->kernels) return 0;
     for (i = 0; i < n; i++) {
         gpucompile_kernel *k = &o->kernels[i];
-        int32_t v[9];
+        int32_t v[10];
         char *name = gpucompile__get_str(&r, a);
         const unsigned char *f = gpucompile__take(&r, sizeof v);
         if (!name || !f) { gpucompile_free(a, name); return 0; }
@@ -2446,6 +2455,7 @@ GPUCOMPILE__PRIVATE int gpucompile__deserialize(const unsigned char *data, size_
         o->num_kernels++;
         k->num_params = v[0]; k->registers = v[1]; k->shared_bytes = v[2]; k->max_threads = v[3];
         k->sgprs = v[4]; k->vgprs = v[5]; k->private_bytes = v[6]; k->wavefront_size = v[7]; k->kernarg_bytes = v[8];
+        k->dynamic_shared = v[9];
     }
     return r.p == r.end;
 }
@@ -3174,6 +3184,12 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__link(gpucompile_job *job) {
     return r;
 }
 
+/* CUDA/HIP dynamic shared memory: an external global in the backend's shared address space. */
+GPUCOMPILE__PRIVATE int gpucompile__dynamic_shared_global(gpucompile_job *job, LLVMValueRef g) {
+    unsigned as = job->backend->shared_address_space;
+    return as && LLVMIsDeclaration(g) && LLVMGetLinkage(g) == LLVMExternalLinkage && LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == as;
+}
+
 /* What is still undefined after linking: an error naming each symbol. */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__check_undefined(gpucompile_job *job) {
     LLVMValueRef v;
@@ -3187,7 +3203,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__check_undefined(gpucompile_job
     }
     for (v = LLVMGetFirstGlobal(job->module); v; v = LLVMGetNextGlobal(v)) {
         const char *name = gpucompile__name(v);
-        if (!LLVMIsDeclaration(v) || !LLVMGetFirstUse(v)) continue;
+        if (!LLVMIsDeclaration(v) || !LLVMGetFirstUse(v) || gpucompile__dynamic_shared_global(job, v)) continue;
         if (gpucompile__in_list(job->backend->allowed_undefined, name, strlen(name))) continue;
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNRESOLVED, NULL, "undefined global '%s'", name);
         bad = 1;
@@ -3266,8 +3282,55 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__collect_kernels(gpucompile_job
         o->num_kernels++;
         k->num_params = (int)LLVMCountParams(fn);
         k->registers = k->shared_bytes = k->max_threads = k->sgprs = k->vgprs = -1;
-        k->private_bytes = k->wavefront_size = k->kernarg_bytes = -1;
+        k->private_bytes = k->wavefront_size = k->kernarg_bytes = k->dynamic_shared = -1;
     }
+    return GPUCOMPILE_OK;
+}
+
+typedef struct gpucompile__fnset {
+    LLVMValueRef *v;
+    int n, cap;
+} gpucompile__fnset;
+
+/* Adds the functions that use v to s, looking through constants (a GEP or cast of a global, a
+   table of pointers) a few levels deep. */
+GPUCOMPILE__PRIVATE void gpucompile__add_users(gpucompile__fnset *s, LLVMValueRef v, int depth) {
+    LLVMUseRef u;
+    for (u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u), fn;
+        int i;
+        if (!LLVMIsAInstruction(user)) {
+            if (depth < 8) gpucompile__add_users(s, user, depth + 1);
+            continue;
+        }
+        fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(user));
+        for (i = 0; i < s->n && s->v[i] != fn; i++) {}
+        if (i == s->n && s->n < s->cap) s->v[s->n++] = fn;
+    }
+}
+
+/* kernel.dynamic_shared, after optimization (dead uses gone): the functions that use a dynamic
+   shared global, then whatever uses those (calls, or a function's address taken), to the kernels. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__mark_dynamic_shared(gpucompile_job *job) {
+    gpucompile_object *o = job->object;
+    gpucompile__fnset s;
+    LLVMValueRef v;
+    int i, j;
+    memset(&s, 0, sizeof s);
+    for (v = LLVMGetFirstFunction(job->module); v; v = LLVMGetNextFunction(v)) s.cap++;
+    for (v = LLVMGetFirstGlobal(job->module); v; v = LLVMGetNextGlobal(v))
+        if (gpucompile__dynamic_shared_global(job, v) && LLVMGetFirstUse(v)) {
+            if (!s.v && !(s.v = (LLVMValueRef *)gpucompile_job_alloc(job, (size_t)(s.cap + 1) * sizeof *s.v)))
+                return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+            gpucompile__add_users(&s, v, 0);
+        }
+    for (i = 0; i < s.n; i++) gpucompile__add_users(&s, s.v[i], 0); /* s grows while walked */
+    for (i = 0; i < o->num_kernels; i++) {
+        LLVMValueRef k = LLVMGetNamedFunction(job->module, o->kernels[i].name);
+        o->kernels[i].dynamic_shared = 0;
+        for (j = 0; j < s.n && !o->kernels[i].dynamic_shared; j++) o->kernels[i].dynamic_shared = s.v[j] == k;
+    }
+    gpucompile_job_free(job, s.v);
     return GPUCOMPILE_OK;
 }
 
@@ -3328,6 +3391,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__run(gpucompile_job *job) {
     gpucompile__set_stage(job, GPUCOMPILE_STAGE_OPTIMIZE);
     if ((r = gpucompile__optimize(job)) != GPUCOMPILE_OK) return r;
     if (h && (r = gpucompile__hook(job, h->optimized_ir, "optimized-IR")) != GPUCOMPILE_OK) return r;
+    if ((r = gpucompile__mark_dynamic_shared(job)) != GPUCOMPILE_OK) return r;
     gpucompile__set_stage(job, GPUCOMPILE_STAGE_EMIT);
     if ((r = gpucompile__emit(job)) != GPUCOMPILE_OK) return r;
     gpucompile__set_stage(job, GPUCOMPILE_STAGE_BINARY);
@@ -3623,7 +3687,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_add_kernel(gpucompile_obje
     k += o->num_kernels;
     memset(k, 0, sizeof *k);
     k->num_params = k->registers = k->shared_bytes = k->max_threads = k->sgprs = k->vgprs = -1;
-    k->private_bytes = k->wavefront_size = k->kernarg_bytes = -1;
+    k->private_bytes = k->wavefront_size = k->kernarg_bytes = k->dynamic_shared = -1;
     if (!(k->name = gpucompile__strndup(&o->allocator, name, len))) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     o->num_kernels++;
     return GPUCOMPILE_OK;

@@ -38,6 +38,12 @@
                 wave64 only: `no_wave64` (or +wavefrontsize32) is an error there. (MLIR's
                 hasWave64, gpucompile_target_wave64, says 64 unless no_wave64: that only
                 picks the library, and on gfx10+ disagrees with LLVM's wave32 code.)
+       functions  per-function "target-features" are dropped (they would override the
+                target machine); one that contradicts the target is an error naming the
+                function: a wave size other than the target's (+wavefrontsize32 for gfx90a),
+                xnack or sramecc on where the target says off or the reverse (+xnack for
+                gfx90a:xnack-). Agreeing ones, and xnack/sramecc where the target leaves the
+                mode open, are fine.
        abi      "400" or "500" (default): module flag amdhsa_code_object_version (code object
                 v4 or v5, replacing a value the input has) and __oclc_ABI_version, the same value.
        libs     only when the module calls __ocml_* / __ockl_*: ocml, ockl, then the oclc
@@ -48,6 +54,10 @@
                 the variable it would define (a remark says so).
        bin      the ELF object from LLVM, linked by `ld.lld -shared --no-undefined` into the
                 hsaco; kernel resources are read from its NT_AMDGPU_METADATA note.
+       LDS      HIP's `extern __shared__` (an external addrspace(3) global) is dynamic LDS:
+                it stays external until LLVM lays it out after the static LDS (as llc does),
+                the hsaco links with --no-undefined, code object v5 kernels that reach it get
+                the hidden_dynamic_lds_size argument, and kernel.dynamic_shared says which.
 
    Where the device libraries are looked for (the first directory holding ocml.bc)
        roots: options.toolkit_path alone when given; else $ROCM_PATH, $ROCM_HOME, $ROCM_ROOT,
@@ -268,10 +278,59 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__configure_from(gpucompi
     return GPUCOMPILE_OK;
 }
 
+/* +1 / -1 when a comma-separated list has +name / -name (the last one wins), else 0. */
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__feature_sign(const char *list, size_t len, const char *name) {
+    size_t n = strlen(name), i = 0;
+    int sign = 0;
+    while (i < len) {
+        size_t e = i;
+        while (e < len && list[e] != ',') e++;
+        if (e - i == n + 1 && (list[i] == '+' || list[i] == '-') && memcmp(list + i + 1, name, n) == 0) sign = list[i] == '+' ? 1 : -1;
+        i = e + 1;
+    }
+    return sign;
+}
+
+/* The per-function "target-features" are stripped (they would override the target machine);
+   those that contradict the target are an error, never a silent override: a wave size other
+   than the target's, xnack or sramecc on where the target says off, or the reverse. Features
+   that agree, or that the target leaves open (no xnack+/- in it), are fine. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__check_functions(gpucompile_job *job, const gpucompile_amdgpu__config *c) {
+    static const char *const modes[] = {"xnack", "sramecc"};
+    size_t tlen = strlen(c->features);
+    LLVMValueRef fn;
+    for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) {
+        LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, "target-features", 15);
+        unsigned len = 0;
+        const char *f = a ? LLVMGetStringAttributeValue(a, &len) : NULL, *bad;
+        int w32, w64, i;
+        if (!f) continue;
+        w32 = gpucompile_amdgpu__feature_sign(f, len, "wavefrontsize32");
+        w64 = gpucompile_amdgpu__feature_sign(f, len, "wavefrontsize64");
+        if (c->wave64) bad = w32 > 0 ? "+wavefrontsize32" : w64 < 0 ? "-wavefrontsize64" : NULL;
+        else bad = w64 > 0 ? "+wavefrontsize64" : w32 < 0 ? "-wavefrontsize32" : NULL;
+        if (bad)
+            return gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_TARGET,
+                                    "function '%s' is compiled for wave%d ('%s' in its target-features), but the target %s runs wave%d",
+                                    gpucompile__name(fn), c->wave64 ? 32 : 64, bad, gpucompile_target_chip(job->target), c->wave64 ? 64 : 32);
+        for (i = 0; i < 2; i++) {
+            int want = gpucompile_amdgpu__feature_sign(f, len, modes[i]);
+            int have = gpucompile_amdgpu__feature_sign(c->features, tlen, modes[i]);
+            if (want && have && want != have)
+                return gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_TARGET,
+                                        "function '%s' is compiled with %s%s (in its target-features), but the target %s says %s%s",
+                                        gpucompile__name(fn), want > 0 ? "+" : "-", modes[i], gpucompile_target_chip(job->target),
+                                        modes[i], have > 0 ? "+" : "-");
+        }
+    }
+    return GPUCOMPILE_OK;
+}
+
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__configure(gpucompile_job *job) {
     gpucompile_amdgpu__config c;
     char *cpu, *features;
     gpucompile_result r = gpucompile_amdgpu__configure_from(job, 1, &c);
+    if (r == GPUCOMPILE_OK) r = gpucompile_amdgpu__check_functions(job, &c);
     if (r != GPUCOMPILE_OK) return r;
     cpu = gpucompile_job_strdup(job, c.chip);
     features = gpucompile_job_strdup(job, c.features);
@@ -723,6 +782,7 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_amdgpu_backend(void) {
         t.name = "amdgpu";
         t.kind = GPUCOMPILE_TARGET_AMDGPU;
         t.intrinsic_prefixes = "amdgcn,r600";
+        t.shared_address_space = 3;
         t.initialize = gpucompile_amdgpu__initialize;
         t.configure = gpucompile_amdgpu__configure;
         t.prepare = gpucompile_amdgpu__prepare;

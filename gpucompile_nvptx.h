@@ -53,11 +53,17 @@
        here: 1 (sqrt.rn, CUDA's default) unless `fast`.
 
    PTX version
-       The chip's minimum (LLVM's table), raised from a lower +ptxNN (the seed's default +ptx60
-       with sm_90 gives PTX 7.8). An explicit +ptxNN this LLVM cannot emit, `ptxNN` without the
-       '+', or a malformed one is an error before code generation. For bin and fatbin, the PTX
-       version must also be one the toolchain reads (nvJitLink's version, else `ptxas --version`,
-       read once per process): otherwise an error, not ptxas' "Unsupported .version".
+       The highest of: the chip's minimum (LLVM's table), the target's +ptxNN (the seed's
+       default +ptx60 too: sm_90 gives PTX 7.8), and the highest +ptxNN in the module's
+       functions' "target-features" (clang writes "+ptx85,+sm_80" on every function: the PTX
+       its CUDA headers and inline asm need, which the stripped attribute would otherwise lose).
+       The module's ask is capped at what this LLVM emits and, for bin and fatbin, what the
+       toolchain reads (nvJitLink's version, else `ptxas --version`, read once per process),
+       with a warning. A target that sets its own +ptxNN (features other than the default)
+       below what a function asks for is an error naming both and the function. An explicit
+       +ptxNN this LLVM cannot emit, `ptxNN` without the '+', a malformed one, or a target's
+       or chip's version the toolchain cannot read is an error before code generation (not
+       ptxas' "Unsupported .version"). The choice and its reasons are a note (-v).
 
    Chips LLVM 19 lacks (sm_100, sm_101, sm_103, sm_110, sm_120, sm_121, with or without the
    a/f suffix): PTX for sm_90, then assembled for the requested chip by nvJitLink or ptxas (the
@@ -74,7 +80,9 @@
    Kernel metadata (bin, fatbin): registers, private (local) bytes and max threads (from
    .maxntid / reqntid) from the cubin's ELF (.nv.info); shared memory from the tool's info log
    ("N bytes smem"), else the size of .nv.shared.<kernel> (which on sm_90 also counts 1 KiB
-   the toolchain reserves).
+   the toolchain reserves). CUDA's `extern __shared__` (an external addrspace(3) global)
+   stays external: the PTX declares `.extern .shared .align N .b8 name[];` as llc does, the
+   size comes at launch, and kernel.dynamic_shared marks the kernels that reach it.
 */
 #ifndef GPUCOMPILE_NVPTX_H
 #define GPUCOMPILE_NVPTX_H
@@ -133,6 +141,13 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__llvm_knows_ptx(int v) {
 #endif
     if (v == 32 || (v >= 40 && v <= 43) || v == 50 || (v >= 60 && v <= 65) || (v >= 70 && v <= 78)) return 1;
     return v >= 80 && v <= max;
+}
+
+/* The highest PTX version this LLVM emits. */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__llvm_max_ptx(void) {
+    int v = 99;
+    while (v > 32 && !gpucompile_nvptx__llvm_knows_ptx(v)) v--;
+    return v;
 }
 
 GPUCOMPILE__PRIVATE int gpucompile_nvptx__chip_min_ptx(const char *chip) {
@@ -445,11 +460,85 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__bad_features(gpucompile_
     return GPUCOMPILE_ERROR_INVALID_TARGET;
 }
 
+/* The highest +ptxNN in the functions' "target-features" (clang writes there the PTX version
+   its CUDA headers and inline asm need: "+ptx85,+sm_80"), and a function that asks for it. */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__module_ptx(gpucompile_job *job, const char **who) {
+    LLVMValueRef fn;
+    int best = 0;
+    *who = NULL;
+    for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) {
+        LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, "target-features", 15);
+        unsigned len = 0;
+        const char *f = a ? LLVMGetStringAttributeValue(a, &len) : NULL, *p = f;
+        while (p && p < f + len) {
+            size_t n = (size_t)(f + len - p), i;
+            for (i = 0; i < n && p[i] != ','; i++) {}
+            if (i == 6 && memcmp(p, "+ptx", 4) == 0 && p[4] >= '0' && p[4] <= '9' && p[5] >= '0' && p[5] <= '9' &&
+                (p[4] - '0') * 10 + (p[5] - '0') > best) {
+                best = (p[4] - '0') * 10 + (p[5] - '0');
+                *who = gpucompile__name(fn);
+            }
+            p += i + 1;
+        }
+    }
+    return best;
+}
+
+/* PTX version = max(the chip's minimum, the target's +ptxNN, the module's highest +ptxNN), where
+   the module's ask is capped at what this LLVM emits and the toolchain reads (the code may then
+   still need more: ptxas says so). A target that pins a +ptxNN below what a function asks for
+   is an error: the code cannot be compiled at the version the user chose. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__choose_ptx(gpucompile_job *job, int min, int requested, int *chosen) {
+    gpucompile_target d = gpucompile_target_defaults(GPUCOMPILE_TARGET_NVPTX);
+    const char *chip = job->cpu, *who;
+    int pinned = requested && strcmp(gpucompile_target_features(job->target), gpucompile_target_features(&d)) != 0;
+    int asked = gpucompile_nvptx__module_ptx(job, &who), llvm_max = gpucompile_nvptx__llvm_max_ptx(), cap = 0, use = asked;
+    int floor = requested > min ? requested : min;
+    char what[64] = "", limit[160], mod[160], tgt[48];
+    if (job->format == GPUCOMPILE_FORMAT_BIN || job->format == GPUCOMPILE_FORMAT_FATBIN)
+        cap = gpucompile_nvptx__tool_ptx_max(job, what, sizeof what);
+    snprintf(limit, sizeof limit, "LLVM %d emits up to %d.%d", LLVM_VERSION_MAJOR, llvm_max / 10, llvm_max % 10);
+    if (use > llvm_max) use = llvm_max;
+    if (cap && use > cap) {
+        use = cap;
+        snprintf(limit, sizeof limit, "%s reads up to %d.%d", what, cap / 10, cap % 10);
+    }
+    if (use < asked)
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL,
+                           "function '%s' asks for PTX %d.%d (+ptx%d), but %s: PTX %d.%d is tried", who, asked / 10, asked % 10,
+                           asked, limit, use / 10, use % 10);
+    if (pinned && use > floor) {
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, NULL,
+                           "function '%s' asks for PTX %d.%d (+ptx%d), but the target's features \"%s\" pin PTX %d.%d: "
+                           "raise the target's +ptxNN or leave it out", who, use / 10, use % 10, use, job->features,
+                           floor / 10, floor % 10);
+        return GPUCOMPILE_ERROR_INVALID_TARGET;
+    }
+    *chosen = use > floor ? use : floor;
+    if (cap && *chosen > cap) {
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
+                           "PTX %d.%d (%s %s) is newer than the installed %s reads (at most PTX %d.%d)", *chosen / 10, *chosen % 10,
+                           requested == *chosen ? "asked for by" : "the minimum for", requested == *chosen ? job->features : chip,
+                           what, cap / 10, cap % 10);
+        return GPUCOMPILE_ERROR_UNSUPPORTED;
+    }
+    if (asked) snprintf(mod, sizeof mod, "+ptx%d (function '%s')", asked, who);
+    else snprintf(mod, sizeof mod, "none");
+    if (requested) snprintf(tgt, sizeof tgt, "+ptx%d%s", requested, pinned ? "" : " (the default)");
+    else snprintf(tgt, sizeof tgt, "none");
+    snprintf(limit, sizeof limit, "LLVM %d emits up to %d.%d", LLVM_VERSION_MAJOR, llvm_max / 10, llvm_max % 10);
+    if (cap) snprintf(limit + strlen(limit), sizeof limit - strlen(limit), ", %s reads up to %d.%d", what, cap / 10, cap % 10);
+    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL,
+                       "PTX %d.%d for %s: the highest of the chip's minimum %d.%d, the target's %s and the module's %s (%s)",
+                       *chosen / 10, *chosen % 10, chip, min / 10, min % 10, tgt, mod, limit);
+    return GPUCOMPILE_OK;
+}
+
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__configure(gpucompile_job *job) {
     const char *chip = job->cpu, *p = job->features;
     gpucompile__buf out;
-    char root[GPUCOMPILE_NVPTX__PATH], what[64];
-    int requested = 0, min, chosen, cap;
+    char root[GPUCOMPILE_NVPTX__PATH];
+    int requested = 0, min, chosen;
     gpucompile_result r;
     if ((r = gpucompile_nvptx__toolkit(job, root, sizeof root)) != GPUCOMPILE_OK) return r;
     min = gpucompile_nvptx__chip_min_ptx(chip);
@@ -498,19 +587,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__configure(gpucompile_job
         gpucompile_free(out.a, out.data);
         return r != GPUCOMPILE_OK ? r : GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     }
-    chosen = requested > min ? requested : min;
-    if (requested && requested < min)
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "+ptx%d raised to +ptx%d, the minimum for %s", requested, min, chip);
-    if (job->format == GPUCOMPILE_FORMAT_BIN || job->format == GPUCOMPILE_FORMAT_FATBIN) {
-        cap = gpucompile_nvptx__tool_ptx_max(job, what, sizeof what);
-        if (cap && chosen > cap) {
-            gpucompile_free(out.a, out.data);
-            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
-                               "PTX %d.%d (%s %s) is newer than the installed %s reads (at most PTX %d.%d)", chosen / 10, chosen % 10,
-                               requested == chosen ? "asked for by" : "the minimum for", requested == chosen ? job->features : chip,
-                               what, cap / 10, cap % 10);
-            return GPUCOMPILE_ERROR_UNSUPPORTED;
-        }
+    if ((r = gpucompile_nvptx__choose_ptx(job, min, requested, &chosen)) != GPUCOMPILE_OK) {
+        gpucompile_free(out.a, out.data);
+        return r;
     }
     gpucompile__buf_printf(&out, "%s+ptx%d", out.len ? "," : "", chosen);
     if (out.oom) {
@@ -1142,6 +1221,7 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
         /* The CUDA system calls that ptxas and nvJitLink resolve themselves (device printf,
            malloc/free, assert), beside the reflect call that the pipeline folds. */
         t.allowed_undefined = "__nvvm_reflect,vprintf,malloc,free,__assertfail";
+        t.shared_address_space = 3;
         t.initialize = gpucompile_nvptx__initialize;
         t.configure = gpucompile_nvptx__configure;
         t.prepare = gpucompile_nvptx__prepare;

@@ -113,7 +113,7 @@ static void test_null_arguments(void) {
     CHECK(gpucompile_target_print(&t, NULL, 0) == strlen("#gpu.nvptx"));
     CHECK(gpucompile_target_print(&t, buf, sizeof buf) == strlen("#gpu.nvptx") && strlen(buf) == sizeof buf - 1);
     CHECK(gpucompile_object_deserialize(NULL, 0, NULL, &o) != GPUCOMPILE_OK && o == NULL);
-    CHECK(gpucompile_object_deserialize("GPUOBJ01", 8, NULL, &o) != GPUCOMPILE_OK && o == NULL);
+    CHECK(gpucompile_object_deserialize("GPUOBJ02", 8, NULL, &o) != GPUCOMPILE_OK && o == NULL);
     CHECK(gpucompile_binary_parse(NULL, 0, NULL, NULL, &b) != GPUCOMPILE_OK && b == NULL);
     b = (gpucompile_binary *)&t;
     CHECK(gpucompile_binary_read_offload(NULL, 0, NULL, NULL, NULL, &b) != GPUCOMPILE_OK && b == NULL);

@@ -485,7 +485,7 @@ static void test_ptx_versions(void) {
     /* the seed's default +ptx60 with sm_90: raised to the chip's minimum */
     s = isa("saxpy", NULL, "sm_90", NULL, NULL, &l);
     CHECK_MSG(s && strstr(s, "\n.version 7.8\n"), "%s", l.text);
-    CHECK_LOG(&l, "+ptx60 raised to +ptx78");
+    CHECK_LOG(&l, "PTX 7.8 for sm_90: the highest of the chip's minimum 7.8, the target's +ptx60 (the default) and the module's none");
     free(s);
     s = isa("saxpy", NULL, "sm_90a", "", NULL, &l);
     CHECK(s && strstr(s, "\n.version 8.0\n") && strstr(s, "\n.target sm_90a\n"));
@@ -531,6 +531,17 @@ static void test_toolchain_ptx_limit(void) {
     CHECK(compile("saxpy", NULL, "sm_80", "+ptx85", NULL, &o, &obj) == GPUCOMPILE_ERROR_UNSUPPORTED);
     CHECK_LOG(&l, "ptxas 12.4 reads (at most PTX 8.4)");
     CHECK(compile("saxpy", NULL, "sm_80", "+ptx84", NULL, &o, &obj) != GPUCOMPILE_ERROR_UNSUPPORTED);
+    /* what the module's functions ask for is capped, with a warning (the target pins nothing) */
+    {
+        size_t n = 0;
+        char *text = t_read("tests/data/ptx85_bmsk_nvptx.ll", &n);
+        CHECK(text != NULL);
+        if (text) CHECK(compile("bmsk", text, "sm_80", NULL, NULL, &o, &obj) != GPUCOMPILE_ERROR_UNSUPPORTED);
+        CHECK_LOG(&l, "function '_Z4maskjj' asks for PTX 8.5 (+ptx85), but ptxas 12.4 reads up to 8.4: PTX 8.4 is tried");
+        free(text);
+        gpucompile_object_free(obj);
+        obj = NULL;
+    }
 }
 
 static void test_debug_target(void) {

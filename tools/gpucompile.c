@@ -237,6 +237,7 @@ static void print_object(const gpucompile_object *o) {
         if (k->max_threads >= 0) fprintf(stderr, ", max threads %d", k->max_threads);
         if (k->wavefront_size >= 0) fprintf(stderr, ", wavefront %d", k->wavefront_size);
         if (k->kernarg_bytes >= 0) fprintf(stderr, ", kernarg %d bytes", k->kernarg_bytes);
+        if (k->dynamic_shared > 0) fprintf(stderr, ", dynamic shared memory (sized at launch)");
         fprintf(stderr, "\n");
     }
     fprintf(stderr, "  stages (ms):");

@@ -9,12 +9,12 @@ static int fuzz_object(const uint8_t *data, size_t size) {
     gpucompile_object *o = NULL, *o2 = NULL;
     unsigned char *wrapped = NULL, *bytes = NULL;
     size_t n = 0;
-    if (size > 0 && data[0] != 'G') { /* "GPUOBJ01", u64 payload size, blake3(payload), payload */
+    if (size > 0 && data[0] != 'G') { /* "GPUOBJ02", u64 payload size, blake3(payload), payload */
         llvm_blake3_hasher h;
         uint64_t len = size - 1;
         wrapped = (unsigned char *)malloc(48 + len + 1);
         if (!wrapped) return 0;
-        memcpy(wrapped, "GPUOBJ01", 8);
+        memcpy(wrapped, "GPUOBJ02", 8);
         memcpy(wrapped + 8, &len, 8);
         llvm_blake3_hasher_init(&h);
         llvm_blake3_hasher_update(&h, data + 1, (size_t)len);
