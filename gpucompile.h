@@ -328,7 +328,8 @@ typedef struct gpucompile_options {
     const gpucompile_hooks *hooks;
     gpucompile_logger logger;
     gpucompile_allocator allocator;
-    const char *bin_method;            /* NVPTX: "nvjitlink", "ptxas" or "driver"; NULL: first that works */
+    const char *bin_method;            /* NVPTX: "nvjitlink", "ptxas" or "driver", no fallback; NULL: by
+                                          the PTX's size, the other one if it fails (gpucompile_nvptx.h) */
     const gpucompile_tool_path *tools; /* overrides for external tools and vendor libraries */
     int num_tools;
     double tool_timeout_s;             /* external tools are killed after this; 0: 300 s */
@@ -352,9 +353,10 @@ typedef struct gpucompile_kernel {
     int private_bytes;          /* AMDGPU private segment / NVPTX local memory */
     int wavefront_size;         /* AMDGPU */
     int kernarg_bytes;          /* AMDGPU */
-    /* 1: uses dynamic shared memory (an external global in the shared / LDS address space,
-       CUDA/HIP `extern __shared__`), directly or through the functions it calls, so the launch
-       must give its size (sharedMemBytes); 0: does not; -1: unknown (an object read back) */
+    /* 1: uses dynamic shared memory (an unsized external global in the shared / LDS address
+       space, CUDA/HIP `extern __shared__ T name[]`), directly or through the functions it
+       calls: the launch gives its size (sharedMemBytes); 0: does not; -1: unknown (an object
+       read back from a binary) */
     int dynamic_shared;
 } gpucompile_kernel;
 
@@ -400,8 +402,8 @@ struct gpucompile_backend {
     const char *intrinsic_prefixes;     /* comma-separated own intrinsic prefixes: "nvvm" */
     const char *allowed_undefined;      /* comma-separated symbols allowed to stay undefined */
     /* the shared-memory address space (NVPTX shared, AMDGPU LDS); 0: none. External globals in
-       it are dynamic shared memory (CUDA/HIP `extern __shared__`, sized at launch): they stay
-       external, and the kernels that reach them get gpucompile_kernel.dynamic_shared */
+       it (CUDA/HIP `extern __shared__`) may stay undefined; the kernels that reach an unsized
+       one (dynamic shared memory, sized at launch) get gpucompile_kernel.dynamic_shared */
     unsigned shared_address_space;
     void (*initialize)(void);           /* LLVMInitialize* for this target; called once */
     /* before the target machine exists: may replace job->cpu / job->features */
@@ -2313,7 +2315,7 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_key(gpucompile_job *job, const void *
 /* An object as bytes (the cache's entries, the isolated compiler's answer): "GPUOBJ02", u64
    payload size, 32-byte blake3 of the payload, then the payload: dependencies (u32 count; each
    u32 length, path, u64 size, i64 mtime), target, triple, chip (u32 length + bytes each), u32
-   kind, u32 format, u64 size + bytes, kernels (u32 count; each u32 length, name, 9 x i32).
+   kind, u32 format, u64 size + bytes, kernels (u32 count; each u32 length, name, 10 x i32).
    Host byte order: such bytes stay on one machine. */
 #define GPUCOMPILE__OBJ_MAGIC "GPUOBJ02"
 
@@ -3184,8 +3186,10 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__link(gpucompile_job *job) {
     return r;
 }
 
-/* CUDA/HIP dynamic shared memory: an external global in the backend's shared address space. */
-GPUCOMPILE__PRIVATE int gpucompile__dynamic_shared_global(gpucompile_job *job, LLVMValueRef g) {
+/* CUDA/HIP `extern __shared__`: an external global in the backend's shared address space. LLVM
+   keeps it external (PTX .extern .shared; AMDGPU lays it out after the static LDS); unsized
+   (`T name[]`, zero bytes) it is dynamic shared memory, whose size the launch gives. */
+GPUCOMPILE__PRIVATE int gpucompile__extern_shared(gpucompile_job *job, LLVMValueRef g) {
     unsigned as = job->backend->shared_address_space;
     return as && LLVMIsDeclaration(g) && LLVMGetLinkage(g) == LLVMExternalLinkage && LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == as;
 }
@@ -3203,7 +3207,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__check_undefined(gpucompile_job
     }
     for (v = LLVMGetFirstGlobal(job->module); v; v = LLVMGetNextGlobal(v)) {
         const char *name = gpucompile__name(v);
-        if (!LLVMIsDeclaration(v) || !LLVMGetFirstUse(v) || gpucompile__dynamic_shared_global(job, v)) continue;
+        if (!LLVMIsDeclaration(v) || !LLVMGetFirstUse(v) || gpucompile__extern_shared(job, v)) continue;
         if (gpucompile__in_list(job->backend->allowed_undefined, name, strlen(name))) continue;
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNRESOLVED, NULL, "undefined global '%s'", name);
         bad = 1;
@@ -3309,8 +3313,9 @@ GPUCOMPILE__PRIVATE void gpucompile__add_users(gpucompile__fnset *s, LLVMValueRe
     }
 }
 
-/* kernel.dynamic_shared, after optimization (dead uses gone): the functions that use a dynamic
-   shared global, then whatever uses those (calls, or a function's address taken), to the kernels. */
+/* kernel.dynamic_shared, after optimization (dead uses gone): the functions that use an unsized
+   extern shared global, then whatever uses those (calls, or a function's address taken), up to
+   the kernels. */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__mark_dynamic_shared(gpucompile_job *job) {
     gpucompile_object *o = job->object;
     gpucompile__fnset s;
@@ -3319,7 +3324,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__mark_dynamic_shared(gpucompile
     memset(&s, 0, sizeof s);
     for (v = LLVMGetFirstFunction(job->module); v; v = LLVMGetNextFunction(v)) s.cap++;
     for (v = LLVMGetFirstGlobal(job->module); v; v = LLVMGetNextGlobal(v))
-        if (gpucompile__dynamic_shared_global(job, v) && LLVMGetFirstUse(v)) {
+        if (gpucompile__extern_shared(job, v) && LLVMGetFirstUse(v) &&
+            LLVMABISizeOfType(LLVMGetModuleDataLayout(job->module), LLVMGlobalGetValueType(v)) == 0) {
             if (!s.v && !(s.v = (LLVMValueRef *)gpucompile_job_alloc(job, (size_t)(s.cap + 1) * sizeof *s.v)))
                 return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
             gpucompile__add_users(&s, v, 0);

@@ -38,7 +38,7 @@
                 wave64 only: `no_wave64` (or +wavefrontsize32) is an error there. (MLIR's
                 hasWave64, gpucompile_target_wave64, says 64 unless no_wave64: that only
                 picks the library, and on gfx10+ disagrees with LLVM's wave32 code.)
-       functions  per-function "target-features" are dropped (they would override the
+       fn attrs "target-features" on functions are dropped (they would override the
                 target machine); one that contradicts the target is an error naming the
                 function: a wave size other than the target's (+wavefrontsize32 for gfx90a),
                 xnack or sramecc on where the target says off or the reverse (+xnack for
@@ -54,10 +54,11 @@
                 the variable it would define (a remark says so).
        bin      the ELF object from LLVM, linked by `ld.lld -shared --no-undefined` into the
                 hsaco; kernel resources are read from its NT_AMDGPU_METADATA note.
-       LDS      HIP's `extern __shared__` (an external addrspace(3) global) is dynamic LDS:
-                it stays external until LLVM lays it out after the static LDS (as llc does),
-                the hsaco links with --no-undefined, code object v5 kernels that reach it get
-                the hidden_dynamic_lds_size argument, and kernel.dynamic_shared says which.
+       LDS      HIP's `extern __shared__` (an external addrspace(3) global) stays external
+                until LLVM lays it out after the static LDS (as llc does), so the hsaco links
+                with --no-undefined; an unsized one is dynamic LDS: code object v5 kernels that
+                reach it get the hidden_dynamic_lds_size argument, and kernel.dynamic_shared
+                says which.
 
    Where the device libraries are looked for (the first directory holding ocml.bc)
        roots: options.toolkit_path alone when given; else $ROCM_PATH, $ROCM_HOME, $ROCM_ROOT,

@@ -10,6 +10,7 @@
    nvJitLink_130_0.dll, nvJitLink_120_0.dll, nvcuda.dll); ptxas and fatbinary run as child
    processes. No GPU and no driver are needed but for bin_method "driver" and the runtime.
    Configuration: GPUCOMPILE_DEFAULT_CUDA_PATH (the last toolkit root tried, "/usr/local/cuda");
+   GPUCOMPILE_NVPTX_PTXAS_FROM (PTX bytes from which ptxas, not nvJitLink, goes first; 512 KiB);
    GPUCOMPILE_NVPTX_RUNTIME (the mgpu* runtime over the CUDA driver, see its section).
 
    Usage
@@ -19,7 +20,7 @@
        memset(&o, 0, sizeof o);
        gpucompile_target_parse("#gpu.nvptx<chip = \"sm_90\", flags = {fast}>", (size_t)-1,
                                NULL, NULL, &t);
-       o.bin_method = "ptxas";                    // NULL: nvJitLink, else ptxas, else the driver
+       o.bin_method = "ptxas";                    // NULL: by size, nvJitLink or ptxas, then the other
        if (t && gpucompile_compile_file("k.ll", t, &o, &cubin) == GPUCOMPILE_OK)
            printf("%s: %d registers\n", cubin->kernels[0].name, cubin->kernels[0].registers);
        gpucompile_object_free(cubin);
@@ -70,19 +71,27 @@
    driver's JIT path runs that PTX on newer GPUs too). format isa gives that sm_90 PTX; a fatbin
    holds the cubin for the chip and the PTX as sm_90.
 
-   cubin (format bin), in order: nvJitLink (dlopen, no link-time dependency), the toolkit's
-   ptxas (a subprocess, temp files removed), the CUDA driver's cuLink* (dlopen libcuda.so.1,
-   primary context: needs a GPU). options.bin_method ("nvjitlink", "ptxas", "driver") forces
-   one; otherwise a method that is not available is skipped, and the log says which was used.
-   A method that is available but rejects the PTX fails the compile with its error log.
+   cubin (format bin): nvJitLink (dlopen, no link-time dependency), the toolkit's ptxas (a
+   subprocess, temp files removed), or the CUDA driver's cuLink* (dlopen libcuda.so.1, primary
+   context: needs a GPU). Without options.bin_method the PTX's size picks the first: nvJitLink
+   below GPUCOMPILE_NVPTX_PTXAS_FROM (512 KiB; a macro), ptxas from there: on real modules of
+   1-10 MB of PTX nvJitLink took 1-1.4x (darktable's) to 6-16x (hashcat's) ptxas' time, and
+   it refuses a register-capped kernel that calls a function needing more registers, which
+   ptxas compiles; below, it saves ptxas' process and temp files (numbers and the rule at
+   gpucompile_nvptx__cubin).
+   If the first is not available, or rejects the PTX, the other is tried: its messages then
+   come as warnings, and a warning names the method that made the cubin. The driver comes
+   last, only when neither is available. bin_method ("nvjitlink", "ptxas", "driver") forces
+   one, with no fallback. The log says which method made the cubin.
    fatbin: the toolkit's `fatbinary` packs the cubin and the PTX.
 
    Kernel metadata (bin, fatbin): registers, private (local) bytes and max threads (from
    .maxntid / reqntid) from the cubin's ELF (.nv.info); shared memory from the tool's info log
    ("N bytes smem"), else the size of .nv.shared.<kernel> (which on sm_90 also counts 1 KiB
    the toolchain reserves). CUDA's `extern __shared__` (an external addrspace(3) global)
-   stays external: the PTX declares `.extern .shared .align N .b8 name[];` as llc does, the
-   size comes at launch, and kernel.dynamic_shared marks the kernels that reach it.
+   stays external: the PTX declares `.extern .shared .align N .b8 name[];` as llc does; an
+   unsized one is dynamic shared memory, sized at launch, and kernel.dynamic_shared marks the
+   kernels that reach it.
 */
 #ifndef GPUCOMPILE_NVPTX_H
 #define GPUCOMPILE_NVPTX_H
@@ -433,24 +442,27 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__ptxas_version(gpucompile_job *job, con
     return ok;
 }
 
-/* The highest PTX version the cubin maker in use reads, and its name; 0 when unknown. */
+/* The highest PTX version the cubin makers that may run read (without bin_method both nvJitLink
+   and ptxas may: the size of the PTX picks the first, the other is the fallback), and the name of
+   the one that reads least; 0 when unknown. */
 GPUCOMPILE__PRIVATE int gpucompile_nvptx__tool_ptx_max(gpucompile_job *job, char *what, size_t size) {
     const char *m = job->options->bin_method;
     char ptxas[GPUCOMPILE_NVPTX__PATH];
-    int major, minor;
-    if (!m || strcmp(m, "nvjitlink") == 0) {
+    int major, minor, cap = 0, v;
+    if (!m || !*m || strcmp(m, "nvjitlink") == 0) {
         const gpucompile_nvptx__lib *l = gpucompile_nvptx__open(job, 1);
         if (l) {
             snprintf(what, size, "nvJitLink %u.%u", l->jl.major, l->jl.minor);
-            return gpucompile_nvptx__cuda_ptx_max((int)l->jl.major, (int)l->jl.minor);
+            cap = gpucompile_nvptx__cuda_ptx_max((int)l->jl.major, (int)l->jl.minor);
         }
     }
-    if ((!m || strcmp(m, "ptxas") == 0) && gpucompile_nvptx__find_tool(job, "ptxas", ptxas, sizeof ptxas) &&
-        gpucompile_nvptx__ptxas_version(job, ptxas, &major, &minor)) {
+    if ((!m || !*m || strcmp(m, "ptxas") == 0) && gpucompile_nvptx__find_tool(job, "ptxas", ptxas, sizeof ptxas) &&
+        gpucompile_nvptx__ptxas_version(job, ptxas, &major, &minor) && (v = gpucompile_nvptx__cuda_ptx_max(major, minor)) &&
+        (!cap || v < cap)) {
         snprintf(what, size, "ptxas %d.%d", major, minor);
-        return gpucompile_nvptx__cuda_ptx_max(major, minor);
+        cap = v;
     }
-    return 0;
+    return cap;
 }
 
 /* ---- configure: chip and PTX version before the target machine exists ------------------ */
@@ -493,7 +505,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__choose_ptx(gpucompile_jo
     const char *chip = job->cpu, *who;
     int pinned = requested && strcmp(gpucompile_target_features(job->target), gpucompile_target_features(&d)) != 0;
     int asked = gpucompile_nvptx__module_ptx(job, &who), llvm_max = gpucompile_nvptx__llvm_max_ptx(), cap = 0, use = asked;
-    int floor = requested > min ? requested : min;
+    int base = requested > min ? requested : min;
     char what[64] = "", limit[160], mod[160], tgt[48];
     if (job->format == GPUCOMPILE_FORMAT_BIN || job->format == GPUCOMPILE_FORMAT_FATBIN)
         cap = gpucompile_nvptx__tool_ptx_max(job, what, sizeof what);
@@ -507,14 +519,14 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__choose_ptx(gpucompile_jo
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL,
                            "function '%s' asks for PTX %d.%d (+ptx%d), but %s: PTX %d.%d is tried", who, asked / 10, asked % 10,
                            asked, limit, use / 10, use % 10);
-    if (pinned && use > floor) {
+    if (pinned && use > base) {
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, NULL,
                            "function '%s' asks for PTX %d.%d (+ptx%d), but the target's features \"%s\" pin PTX %d.%d: "
                            "raise the target's +ptxNN or leave it out", who, use / 10, use % 10, use, job->features,
-                           floor / 10, floor % 10);
+                           base / 10, base % 10);
         return GPUCOMPILE_ERROR_INVALID_TARGET;
     }
-    *chosen = use > floor ? use : floor;
+    *chosen = use > base ? use : base;
     if (cap && *chosen > cap) {
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
                            "PTX %d.%d (%s %s) is newer than the installed %s reads (at most PTX %d.%d)", *chosen / 10, *chosen % 10,
@@ -894,10 +906,12 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__log_lines(gpucompile_job *job, gpucom
 
 /* ---- PTX to cubin ------------------------------------------------------------------------ */
 /* Each method: GPUCOMPILE_ERROR_UNSUPPORTED (not logged as an error) when it is not available,
-   so the next is tried; any other failure is logged and final. On success, *cubin holds the
-   bytes (job allocator) and *log the info log (job allocator, may be NULL). */
+   so the next is tried; GPUCOMPILE_ERROR_TOOL when it rejects the PTX, with its messages logged
+   at sev (a warning when another method will be tried); any other failure is logged and final.
+   On success, *cubin holds the bytes (job allocator) and *log the info log (job allocator, may
+   be NULL). */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_job *job, const char *ptx, size_t ptx_size,
-    const char *chip, unsigned char **cubin, size_t *cubin_size, char **log) {
+    const char *chip, unsigned char **cubin, size_t *cubin_size, char **log, gpucompile_severity sev) {
     const gpucompile_nvptx__lib *l = gpucompile_nvptx__open(job, 1);
     gpucompile_nvptx__jl_h h = NULL;
     char arch[64], opt[32];
@@ -935,11 +949,11 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_
         if (l->jl.error_log_size(h, &n) == 0 && n > 1 && (err = (char *)gpucompile_job_alloc(job, n + 1)) != NULL) {
             if (l->jl.error_log(h, err) != 0) err[0] = 0;
             err[n] = 0;
-            gpucompile_nvptx__log_lines(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOL, "nvJitLink", err);
+            gpucompile_nvptx__log_lines(job, sev, GPUCOMPILE_ERROR_TOOL, "nvJitLink", err);
             gpucompile_job_free(job, err);
         }
         l->jl.destroy(&h);
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOL, "nvJitLink", "linking the PTX for %s failed: error %d", chip, rc);
+        gpucompile_job_log(job, sev, GPUCOMPILE_ERROR_TOOL, "nvJitLink", "linking the PTX for %s failed: error %d", chip, rc);
         return GPUCOMPILE_ERROR_TOOL;
     }
     rc = l->jl.cubin_size(h, cubin_size);
@@ -949,14 +963,14 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_
     if (rc) {
         gpucompile_job_free(job, *cubin);
         *cubin = NULL;
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOL, "nvJitLink", "cannot read the linked cubin: error %d", rc);
+        gpucompile_job_log(job, sev, GPUCOMPILE_ERROR_TOOL, "nvJitLink", "cannot read the linked cubin: error %d", rc);
         return GPUCOMPILE_ERROR_TOOL;
     }
     return GPUCOMPILE_OK;
 }
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_ptxas(gpucompile_job *job, const char *ptx, size_t ptx_size,
-    const char *chip, unsigned char **cubin, size_t *cubin_size, char **log) {
+    const char *chip, unsigned char **cubin, size_t *cubin_size, char **log, gpucompile_severity sev) {
     char ptxas[GPUCOMPILE_NVPTX__PATH], in[GPUCOMPILE_NVPTX__PATH], out[GPUCOMPILE_NVPTX__PATH], arch[64], opt[16];
     const char *argv[8];
     int st = -1;
@@ -981,12 +995,12 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_ptxas(gpucompile_job 
     argv[7] = NULL;
     if ((r = gpucompile_job_run_tool(job, argv, 0, &st, log, NULL)) != GPUCOMPILE_OK) return r;
     if (st != 0) {
-        gpucompile_nvptx__log_lines(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOL, "ptxas", *log);
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOL, "ptxas", "ptxas exited with status %d", st);
+        gpucompile_nvptx__log_lines(job, sev, GPUCOMPILE_ERROR_TOOL, "ptxas", *log);
+        gpucompile_job_log(job, sev, GPUCOMPILE_ERROR_TOOL, "ptxas", "ptxas exited with status %d", st);
         return GPUCOMPILE_ERROR_TOOL;
     }
     if (gpucompile_read_file(out, &job->options->allocator, cubin, cubin_size) != GPUCOMPILE_OK || !*cubin_size) {
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOL, "ptxas", "ptxas wrote no cubin to '%s'", out);
+        gpucompile_job_log(job, sev, GPUCOMPILE_ERROR_TOOL, "ptxas", "ptxas wrote no cubin to '%s'", out);
         return GPUCOMPILE_ERROR_TOOL;
     }
     return GPUCOMPILE_OK;
@@ -1009,7 +1023,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__cu_name(int rc) {
 }
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_driver(gpucompile_job *job, const char *ptx, size_t ptx_size,
-    const char *chip, unsigned char **cubin, size_t *cubin_size, char **log) {
+    const char *chip, unsigned char **cubin, size_t *cubin_size, char **log, gpucompile_severity sev) {
     enum { INFO = 3, INFO_SIZE = 4, ERR = 5, ERR_SIZE = 6, OPT_LEVEL = 7, TARGET = 9, VERBOSE = 12 };
     const gpucompile_nvptx__lib *l = gpucompile_nvptx__open(job, 2);
     char info[16384], err[16384];
@@ -1057,8 +1071,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_driver(gpucompile_job
     if (step >= 1) l->cu.ctx_release(dev);
     info[sizeof info - 1] = err[sizeof err - 1] = 0;
     if (rc) {
-        gpucompile_nvptx__log_lines(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_RUNTIME, "cuda", err);
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_RUNTIME, "cuda", "%s failed: %s (%d)%s", what,
+        gpucompile_nvptx__log_lines(job, sev, GPUCOMPILE_ERROR_RUNTIME, "cuda", err);
+        gpucompile_job_log(job, sev, GPUCOMPILE_ERROR_RUNTIME, "cuda", "%s failed: %s (%d)%s", what,
                            gpucompile_nvptx__cu_name(rc), rc, rc == 34 ? ": libcuda is the toolkit's stub, not a driver" : "");
         return GPUCOMPILE_ERROR_RUNTIME;
     }
@@ -1067,39 +1081,80 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_driver(gpucompile_job
     return GPUCOMPILE_OK;
 }
 
-/* The cubin for chip by the forced method or the first available; its info log in *log. */
+/* The cubin for chip; its info log in *log. options.bin_method forces one method, with no
+   fallback. Otherwise the PTX's size picks the first: nvJitLink (in-process, no temp files)
+   below GPUCOMPILE_NVPTX_PTXAS_FROM bytes, ptxas from there, and the other is tried next when
+   the first is not available or rejects the PTX (its messages are then warnings, and a warning
+   says so); the CUDA driver only when neither is available (it needs a GPU). The rule, measured
+   with CUDA 13.0 on 2 cores (binary-step ms, nvJitLink / ptxas): darktable's modules, most
+   functions inlined: 3-660 KB of PTX 10/17 ... 538/632, never slower (0.48-1.0); linked into
+   1.3-3.2 MB 1125/1405 ... 6652/7126, even. hashcat's, whose library functions stay visible
+   (.visible .func, mostly uncalled): 16 KB-79 KB even (84/86, 480/366), but 1 MB 1255/220,
+   1.9 MB 2702/283, 3.8 MB 5066/899, 5.6 MB 7910/518, 7.8 MB 17504/1081, 9.8 MB 21988/3168:
+   nvJitLink compiles what ptxas leaves out. nvJitLink also refuses a kernel with a register cap
+   that calls a function needing more ("Entry function 'k' with max regcount of 128 calls
+   function 'f' with regcount of ..."), which ptxas compiles. So ptxas from 512 KiB, where
+   the worst case of either choice is ptxas' ~1.3x against nvJitLink's 6-16x. */
+#ifndef GPUCOMPILE_NVPTX_PTXAS_FROM
+#define GPUCOMPILE_NVPTX_PTXAS_FROM (512u * 1024u)
+#endif
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__cubin(gpucompile_job *job, const char *ptx, size_t ptx_size, const char *chip,
     unsigned char **cubin, size_t *cubin_size, char **log) {
-    typedef gpucompile_result (*method)(gpucompile_job *, const char *, size_t, const char *, unsigned char **, size_t *, char **);
-    static const char *const names[] = {"nvjitlink", "ptxas", "driver"};
+    typedef gpucompile_result (*method)(gpucompile_job *, const char *, size_t, const char *, unsigned char **, size_t *, char **,
+                                        gpucompile_severity);
+    static const char *const names[] = {"nvjitlink", "ptxas", "driver"}, *const origins[] = {"nvJitLink", "ptxas", "cuda"};
     method methods[3];
     const char *forced = job->options->bin_method;
     gpucompile_result r = GPUCOMPILE_ERROR_UNSUPPORTED;
-    int i;
+    int order[3] = {0, 1, 2}, n = 3, k, rejected = -1;
     methods[0] = gpucompile_nvptx__by_nvjitlink;
     methods[1] = gpucompile_nvptx__by_ptxas;
     methods[2] = gpucompile_nvptx__by_driver;
     *cubin = NULL;
     *log = NULL;
-    if (forced && *forced && strcmp(forced, names[0]) && strcmp(forced, names[1]) && strcmp(forced, names[2])) {
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, NULL,
-                           "unknown bin_method '%s' (nvjitlink, ptxas or driver)", forced);
-        return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    if (forced && *forced) {
+        for (n = 0; n < 3 && strcmp(forced, names[n]) != 0; n++) {}
+        if (n == 3) {
+            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, NULL,
+                               "unknown bin_method '%s' (nvjitlink, ptxas or driver)", forced);
+            return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+        }
+        order[0] = n;
+        n = 1;
+    } else if (ptx_size >= GPUCOMPILE_NVPTX_PTXAS_FROM) {
+        order[0] = 1;
+        order[1] = 0;
     }
-    for (i = 0; i < 3 && r == GPUCOMPILE_ERROR_UNSUPPORTED; i++) {
-        if (forced && *forced && strcmp(forced, names[i]) != 0) continue;
-        r = methods[i](job, ptx, ptx_size, chip, cubin, cubin_size, log);
+    for (k = 0; k < n && r == GPUCOMPILE_ERROR_UNSUPPORTED && !(k == 2 && rejected >= 0); k++) {
+        int i = order[k];
+        r = methods[i](job, ptx, ptx_size, chip, cubin, cubin_size, log, n > 1 && k == 0 ? GPUCOMPILE_SEVERITY_WARNING : GPUCOMPILE_SEVERITY_ERROR);
         if (r == GPUCOMPILE_OK) {
-            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "cubin for %s made by %s (%zu bytes)", chip, names[i], *cubin_size);
-            gpucompile_nvptx__log_lines(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, i == 0 ? "nvJitLink" : i == 1 ? "ptxas" : "cuda", *log);
+            gpucompile_job_log(job, rejected >= 0 ? GPUCOMPILE_SEVERITY_WARNING : GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL,
+                               "cubin for %s made by %s (%zu bytes)%s%s%s", chip, names[i], *cubin_size,
+                               rejected >= 0 ? ", after " : "", rejected >= 0 ? origins[rejected] : "", rejected >= 0 ? " rejected the PTX" : "");
+            gpucompile_nvptx__log_lines(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, origins[i], *log);
+        } else if (r == GPUCOMPILE_ERROR_TOOL && n > 1 && k == 0) {
+            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL,
+                               "%s could not make the cubin (the warnings above): trying %s", origins[i], origins[order[1]]);
+            gpucompile_job_free(job, *log);
+            gpucompile_job_free(job, *cubin);
+            *log = NULL;
+            *cubin = NULL;
+            rejected = i;
+            r = GPUCOMPILE_ERROR_UNSUPPORTED;
         }
     }
-    if (r == GPUCOMPILE_ERROR_UNSUPPORTED)
+    if (r == GPUCOMPILE_ERROR_UNSUPPORTED && rejected >= 0) {
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOL, NULL, "%s rejected the PTX (the warnings above) and %s is not available",
+                           origins[rejected], origins[order[1]]);
+        r = GPUCOMPILE_ERROR_TOOL;
+    } else if (r == GPUCOMPILE_ERROR_UNSUPPORTED) {
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND, NULL,
                            forced && *forced ? "bin_method '%s' is not available (see the notes above)"
                                              : "no way to make a cubin: nvJitLink, ptxas and the CUDA driver are all unavailable%s",
                            forced && *forced ? forced : "");
-    if (r == GPUCOMPILE_ERROR_UNSUPPORTED) r = GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND;
+        r = GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND;
+    }
     if (r != GPUCOMPILE_OK) {
         gpucompile_job_free(job, *log);
         *log = NULL;

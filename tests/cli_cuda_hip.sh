@@ -53,6 +53,10 @@ check "extern __shared__ (AMDGPU): only swap_pairs takes the size, as with llc-1
   sh -c "[ '$(dynlds "$T_TMP/dyn.hsaco")' = '_Z10swap_pairsPfPKf ' ] && [ '$(dynlds "$T_TMP/dyn.hsaco")' = '$(dynlds "$T_TMP/llc.hsaco")' ]"
 check "extern __shared__ (AMDGPU): -v marks swap_pairs" grep -q "kernel _Z10swap_pairsPfPKf: .*, dynamic shared memory (sized at launch)" "$T_TMP/verr"
 check "extern __shared__ (AMDGPU): -v does not mark scale" sh -c "grep 'kernel _Z5scalePff:' '$T_TMP/verr' | grep -qv 'dynamic shared'"
+sed 's/\[0 x float\]/[16 x float]/g' $D/dynshared_amdgpu.ll > "$T_TMP/sized_amd.ll"
+$G -v -t "$GFX" "$T_TMP/sized_amd.ll" -o "$T_TMP/sized.hsaco" 2>"$T_TMP/verr"
+check "extern __shared__ float smem[16] (AMDGPU): static LDS, 64 bytes, not dynamic" \
+  sh -c "grep -q 'kernel _Z10swap_pairsPfPKf: .*shared 64 bytes' '$T_TMP/verr' && ! grep -q 'dynamic shared' '$T_TMP/verr'"
 sed 's/addrspace(3)/addrspace(1)/g' $D/dynshared_amdgpu.ll > "$T_TMP/undef_amd.ll"
 $G -t "$GFX" "$T_TMP/undef_amd.ll" -o "$T_TMP/undef.hsaco" 2>"$T_TMP/err"
 check "AMDGPU: an external global outside LDS: exit 1" test $? -eq 1
@@ -77,6 +81,69 @@ if [ -x "$CUDA/bin/ptxas" ]; then
     $G --bin-method $m -t "$SM80" $D/ptx85_bmsk_nvptx.ll -o "$T_TMP/bmsk_$m.cubin" 2>"$T_TMP/err"
     check "+ptx85 functions with inline bmsk, $m: cubin exit 0" test $? -eq 0
   done
+fi
+
+# ---- the cubin method: by the PTX's size, the other one when the first fails ----
+# A kernel capped at 128 registers calling a function that needs ~160 (160 volatile loads, all
+# live at once): ptxas compiles the callee within the cap, nvJitLink compiles it on its own and
+# refuses ("Entry function 'k' with max regcount of 128 calls function 'f' with regcount of ...").
+regcap() {
+  echo 'target triple = "nvptx64-nvidia-cuda"'
+  echo 'define void @f(ptr addrspace(1) %p, ptr addrspace(1) %q) noinline {'
+  i=0; while [ $i -lt 160 ]; do
+    echo "  %g$i = getelementptr float, ptr addrspace(1) %p, i32 $i"
+    echo "  %a$i = load volatile float, ptr addrspace(1) %g$i"; i=$((i + 1)); done
+  echo '  %s0 = fmul float %a0, %a159'
+  i=1; while [ $i -lt 80 ]; do
+    echo "  %m$i = fmul float %a$i, %a$((159 - i))"; echo "  %s$i = fadd float %s$((i - 1)), %m$i"; i=$((i + 1)); done
+  echo '  store float %s79, ptr addrspace(1) %q'; echo '  ret void'; echo '}'
+  echo 'define ptx_kernel void @k(ptr addrspace(1) %p, ptr addrspace(1) %q) {'
+  echo '  call void @f(ptr addrspace(1) %p, ptr addrspace(1) %q)'; echo '  ret void'; echo '}'
+  echo '!nvvm.annotations = !{!0}'; echo '!0 = !{ptr @k, !"maxnreg", i32 128}'
+}
+# A kernel of 16000 volatile stores: 0.7-1.2 MB of PTX (LLVM 22-19).
+bigptx() {
+  echo 'target triple = "nvptx64-nvidia-cuda"'
+  echo 'define ptx_kernel void @big(ptr addrspace(1) %p) {'
+  awk 'BEGIN { for (i = 0; i < 16000; i++) printf "  %%g%d = getelementptr i32, ptr addrspace(1) %%p, i32 %d\n  store volatile i32 %d, ptr addrspace(1) %%g%d\n", i, i, i * 7, i }'
+  echo '  ret void'; echo '}'
+}
+if [ -x "$CUDA/bin/ptxas" ]; then
+  regcap > "$T_TMP/regcap.ll"; bigptx > "$T_TMP/big.ll"
+  printf '#!/bin/sh\ncase "$1" in --version) exec %s --version ;; esac\necho "ptxas fatal   : a stand-in that rejects every PTX" >&2\nexit 1\n' \
+    "$CUDA/bin/ptxas" > "$T_TMP/badptxas"; chmod +x "$T_TMP/badptxas"
+  $G -v -t "$SM80" "$T_TMP/regcap.ll" -o "$T_TMP/regcap.cubin" 2>"$T_TMP/verr"
+  check "register cap: the default method (nvJitLink, small PTX) fails, ptxas makes the cubin: exit 0" test $? -eq 0
+  check "register cap: nvJitLink's refusal is there, as a warning" grep -q "warning: nvJitLink: .*Entry function 'k' with max regcount of 128 calls function 'f'" "$T_TMP/verr"
+  check "register cap: a warning says ptxas took over" grep -q "warning: cubin for sm_80 made by ptxas ([0-9]* bytes), after nvJitLink rejected the PTX" "$T_TMP/verr"
+  check "register cap: no error line" sh -c "! grep -q 'error:' '$T_TMP/verr'"
+  check "register cap: the cubin holds k, within 128 registers" \
+    sh -c "llvm-readelf-19 -S '$T_TMP/regcap.cubin' | grep -q ' .text.k ' && grep -q 'kernel k: params 2, registers \(12[0-8]\|1[01][0-9]\|[0-9][0-9]\?\),' '$T_TMP/verr'"
+  $G --bin-method nvjitlink -t "$SM80" "$T_TMP/regcap.ll" -o "$T_TMP/forced.cubin" 2>"$T_TMP/err"
+  check "register cap, --bin-method nvjitlink: forced, no fallback: exit 1" test $? -eq 1
+  check "register cap, --bin-method nvjitlink: nvJitLink's error" grep -q "error: nvJitLink: .*with max regcount of 128 calls function 'f'" "$T_TMP/err"
+  check "register cap, --bin-method nvjitlink: no output, no ptxas" sh -c "test ! -e '$T_TMP/forced.cubin' && ! grep -q 'made by ptxas' '$T_TMP/err'"
+  $G -v --bin-method ptxas -t "$SM80" "$T_TMP/regcap.ll" -o "$T_TMP/p.cubin" 2>"$T_TMP/verr"
+  check "register cap, --bin-method ptxas: exit 0, no warning" sh -c "[ $? -eq 0 ] && ! grep -q 'warning:' '$T_TMP/verr'"
+
+  $G -t "$SM80" -f isa "$T_TMP/big.ll" -o "$T_TMP/big.ptx"
+  check "the big kernel's PTX is over 512 KiB" test "$(wc -c < "$T_TMP/big.ptx")" -gt 524288
+  $G -v -t "$SM80" "$T_TMP/big.ll" -o "$T_TMP/big.cubin" 2>"$T_TMP/verr"
+  check "PTX over 512 KiB: exit 0" test $? -eq 0
+  check "PTX over 512 KiB: ptxas by default, nvJitLink not run" \
+    sh -c "grep -q 'cubin for sm_80 made by ptxas' '$T_TMP/verr' && ! grep -q 'note: nvJitLink [0-9]' '$T_TMP/verr'"
+  $G -v --tool ptxas="$T_TMP/badptxas" -t "$SM80" "$T_TMP/big.ll" -o "$T_TMP/big2.cubin" 2>"$T_TMP/verr"
+  check "PTX over 512 KiB, ptxas fails: nvJitLink makes it, exit 0" test $? -eq 0
+  check "PTX over 512 KiB, ptxas fails: its message as a warning, and the note" \
+    sh -c "grep -q 'warning: ptxas: ptxas fatal   : a stand-in that rejects every PTX' '$T_TMP/verr' && grep -q 'warning: cubin for sm_80 made by nvjitlink .*, after ptxas rejected the PTX' '$T_TMP/verr'"
+  check "PTX over 512 KiB, ptxas fails: the cubin holds big" sh -c "llvm-readelf-19 -S '$T_TMP/big2.cubin' | grep -q ' .text.big '"
+  $G --tool ptxas="$T_TMP/badptxas" --tool nvJitLink=/nonexistent/libnvJitLink.so -t "$SM80" "$T_TMP/big.ll" -o "$T_TMP/big3.cubin" 2>"$T_TMP/err"
+  check "ptxas fails and nvJitLink is missing: exit 1" test $? -eq 1
+  check "ptxas fails and nvJitLink is missing: said so" grep -q "error: ptxas rejected the PTX (the warnings above) and nvJitLink is not available" "$T_TMP/err"
+  $G --bin-method ptxas --tool ptxas="$T_TMP/badptxas" -t "$SM80" "$T_TMP/big.ll" -o "$T_TMP/big4.cubin" 2>"$T_TMP/err"
+  check "--bin-method ptxas that fails: exit 1, its error" sh -c "[ $? -eq 1 ] && grep -q 'error: ptxas: ptxas fatal   : a stand-in' '$T_TMP/err' && test ! -e '$T_TMP/big4.cubin'"
+else
+  skip "cubin method checks: no ptxas at $CUDA/bin"
 fi
 
 # ---- per-function AMDGPU features against the target ----
