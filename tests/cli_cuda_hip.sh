@@ -52,6 +52,9 @@ dynlds() { llvm-readelf-19 --notes "$1" | awk '/hidden_dynamic_lds_size/ { d = 1
 check "extern __shared__ (AMDGPU): only swap_pairs takes the size, as with llc-19 + ld.lld-19" \
   sh -c "[ '$(dynlds "$T_TMP/dyn.hsaco")' = '_Z10swap_pairsPfPKf ' ] && [ '$(dynlds "$T_TMP/dyn.hsaco")' = '$(dynlds "$T_TMP/llc.hsaco")' ]"
 check "extern __shared__ (AMDGPU): -v marks swap_pairs" grep -q "kernel _Z10swap_pairsPfPKf: .*, dynamic shared memory (sized at launch)" "$T_TMP/verr"
+$G -v --isolate -t "$GFX" $D/dynshared_amdgpu.ll -o "$T_TMP/dyn_iso.hsaco" 2>"$T_TMP/verr2"
+check "extern __shared__ (AMDGPU), --isolate: the mark comes back from the child" \
+  grep -q "kernel _Z10swap_pairsPfPKf: .*, dynamic shared memory (sized at launch)" "$T_TMP/verr2"
 check "extern __shared__ (AMDGPU): -v does not mark scale" sh -c "grep 'kernel _Z5scalePff:' '$T_TMP/verr' | grep -qv 'dynamic shared'"
 sed 's/\[0 x float\]/[16 x float]/g' $D/dynshared_amdgpu.ll > "$T_TMP/sized_amd.ll"
 $G -v -t "$GFX" "$T_TMP/sized_amd.ll" -o "$T_TMP/sized.hsaco" 2>"$T_TMP/verr"
