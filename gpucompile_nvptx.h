@@ -1521,7 +1521,9 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
         t.name = "nvptx";
         t.kind = GPUCOMPILE_TARGET_NVPTX;
         t.intrinsic_prefixes = "nvvm";
-        t.allowed_undefined = "__nvvm_reflect";
+        /* The CUDA system calls that ptxas and nvJitLink resolve themselves (device printf,
+           malloc/free, assert), beside the reflect call that the pipeline folds. */
+        t.allowed_undefined = "__nvvm_reflect,vprintf,malloc,free,__assertfail";
         t.shared_address_space = 3;
         t.initialize = gpucompile_nvptx__initialize;
         t.configure = gpucompile_nvptx__configure;

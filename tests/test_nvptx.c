@@ -429,6 +429,64 @@ static void test_fast(void) {
     }
 }
 
+/* Device printf, malloc/free and assert call CUDA system functions that ptxas and nvJitLink
+   resolve: left undefined, they reach both; any other undefined function is still an error. */
+static void test_cuda_system_calls(void) {
+    static const char ir[] =
+        "target triple = \"nvptx64-nvidia-cuda\"\n"
+        "@fmt = private unnamed_addr addrspace(1) constant [4 x i8] c\"%d\\0A\\00\"\n"
+        "declare i32 @vprintf(ptr, ptr)\n"
+        "declare ptr @malloc(i64)\n"
+        "declare void @free(ptr)\n"
+        "declare void @__assertfail(ptr, ptr, i32, ptr, i64)\n"
+        "define ptx_kernel void @k(ptr addrspace(1) %p) {\n"
+        "  %q = call ptr @malloc(i64 4)\n"
+        "  store i32 1, ptr %q\n"
+        "  %f = addrspacecast ptr addrspace(1) @fmt to ptr\n"
+        "  %r = call i32 @vprintf(ptr %f, ptr %q)\n"
+        "  %z = icmp eq i32 %r, 0\n"
+        "  br i1 %z, label %bad, label %ok\n"
+        "bad:\n"
+        "  call void @__assertfail(ptr %f, ptr %f, i32 1, ptr %f, i64 1)\n"
+        "  br label %ok\n"
+        "ok:\n"
+        "  call void @free(ptr %q)\n"
+        "  store i32 %r, ptr addrspace(1) %p\n"
+        "  ret void\n"
+        "}\n";
+    static const char other[] =
+        "target triple = \"nvptx64-nvidia-cuda\"\n"
+        "declare i32 @printf(ptr)\n"
+        "define ptx_kernel void @k(ptr %p) {\n"
+        "  %r = call i32 @printf(ptr %p)\n"
+        "  ret void\n"
+        "}\n";
+    const char *methods[] = {"nvjitlink", "ptxas"};
+    t_log l;
+    gpucompile_options o = opts(&l, GPUCOMPILE_FORMAT_ISA);
+    gpucompile_object *obj = NULL;
+    size_t m;
+    if (!have_cuda()) SKIP("no CUDA toolkit");
+    CHECK_MSG(compile("syscalls", ir, "sm_80", NULL, NULL, &o, &obj) == GPUCOMPILE_OK, "%s", l.text);
+    if (obj) {
+        CHECK(ptxas_accepts(obj, "sm_80", NULL));
+        CHECK(obj->size > 0 && strstr((const char *)obj->data, ".extern .func  (.param .b32 func_retval0) vprintf") != NULL);
+        gpucompile_object_free(obj);
+    }
+    for (m = 0; m < 2; m++) {
+        o = opts(&l, GPUCOMPILE_FORMAT_BIN);
+        o.bin_method = methods[m];
+        obj = NULL;
+        CHECK_MSG(compile("syscalls", ir, "sm_80", NULL, NULL, &o, &obj) == GPUCOMPILE_OK, "%s: %s", methods[m], l.text);
+        if (obj) CHECK(obj->num_kernels == 1 && memcmp(obj->data, "\177ELF", 4) == 0);
+        gpucompile_object_free(obj);
+    }
+    o = opts(&l, GPUCOMPILE_FORMAT_ISA);
+    obj = NULL;
+    CHECK(compile("other", other, "sm_80", NULL, NULL, &o, &obj) == GPUCOMPILE_ERROR_UNRESOLVED && !obj);
+    CHECK_LOG(&l, "undefined function 'printf'");
+}
+
 static void test_ptx_versions(void) {
     t_log l;
     char *s;
@@ -705,6 +763,7 @@ int main(void) {
     RUN(test_ftz);
     RUN(test_ftz_replaces_module_flag);
     RUN(test_fast);
+    RUN(test_cuda_system_calls);
     RUN(test_ptx_versions);
     RUN(test_toolchain_ptx_limit);
     RUN(test_debug_target);

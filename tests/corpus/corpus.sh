@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The real-kernel corpus test. OpenCL C kernels from Debian packages (packages.txt, fetched at
-# test time, never installed) are compiled by clang-19 to LLVM IR for NVPTX and AMDGPU; each
+# test time, never installed) are compiled by clang-19 to LLVM IR for NVPTX and AMDGPU; so are
+# the CUDA C++ (cuda/*.cu, NVPTX) and HIP C++ (hip/*.hip, AMDGPU) driver files of this
+# directory, which instantiate the templates of header libraries from Debian packages. Each
 # module then goes through gpucompile and through LLVM's own chain on the same IR with the
 # same libraries (llvm-link --only-needed, opt -O2, llc, then ptxas / ld.lld). Where the
 # reference succeeds, gpucompile must too, its PTX must pass ptxas, its assembly must pass
@@ -9,7 +11,7 @@
 #
 #   corpus.sh [--quick] [--only TEXT] [-j N] [--results FILE] [--keep DIR]
 #     --quick      the few modules of QUICK only (what `make test` runs)
-#     --only TEXT  the modules whose package/file name contains TEXT
+#     --only TEXT  the modules whose package/file name (cuda/FILE, hip/FILE) contains TEXT
 #     --results    also write one line per module: STATUS|TARGET|MODULE|DETAIL|MS
 #     --keep DIR   keep every intermediate file under DIR
 # Environment: GPUCOMPILE (default build/gpucompile), GPUCOMPILE_CORPUS_CACHE (default
@@ -26,6 +28,7 @@ export NV_CHIP=sm_80 AMD_CHIP=gfx90a
 export NV_TARGET="#gpu.nvptx<chip = \"$NV_CHIP\">" AMD_TARGET="#gpu.amdgpu<chip = \"$AMD_CHIP\">"
 # Cheap modules that cover both outcomes: compiled by both sides, refused by both sides.
 QUICK="hashcat-data/amp_a3.cl hashcat-data/markov_le.cl darktable/bilateral.cl python3-silx/convolution.cl"
+QUICK="$QUICK cuda/cub_block.cu hip/rocprim_block.hip"
 
 # Flags for clang-19, after the way each application builds its kernels at run time.
 pkg_flags() { # PKG TARGET DIR
@@ -61,6 +64,29 @@ pkg_flags() { # PKG TARGET DIR
 CLANG_FLAGS="-x cl -cl-std=CL1.2 -cl-no-stdinc -Xclang -finclude-default-header -emit-llvm -S
     -O0 -Xclang -disable-O0-optnone -fgnu89-inline -w"
 export CLANG_FLAGS
+# CUDA: clang-19 takes CUDA 13 for a version it does not know; -target-sdk-version makes it use
+# the launch API of CUDA >= 9.2 for <<<>>> in host code (else: undeclared cudaConfigureCall),
+# and the shim's empty texture_*_functions.h stand for the headers CUDA 13 removed that
+# clang's CUDA wrapper still includes. CUDA 13 keeps its own CUB/Thrust (CCCL) out of the
+# default include path: last, after the Debian packages a driver names.
+# HIP: the headers of libamdhip64-dev (HIP 5.2), unpacked in the cache, with --hip-path.
+# Both: -O0 without optnone as for OpenCL, so that each side's optimizer does the work.
+CUDA_FLAGS="-x cuda --cuda-device-only -nocudalib --cuda-gpu-arch=$NV_CHIP -Wno-unknown-cuda-version
+    -Xclang -target-sdk-version=12.5 -emit-llvm -S -O0 -Xclang -disable-O0-optnone -w"
+HIP_FLAGS="-x hip --cuda-device-only -nogpulib --offload-arch=$AMD_CHIP -emit-llvm -S -O0
+    -Xclang -disable-O0-optnone -w"
+export CUDA_FLAGS HIP_FLAGS
+driver_packages() { sed -n '1s|^// packages:||p' "$1"; } # FILE: the packages a driver names
+
+# clang-19's command line for a CUDA or HIP driver, without the output.
+driver_flags() { # FILE
+    local p inc=""
+    for p in $(driver_packages "$1"); do inc="$inc -isystem $CACHE/$p/$(pkg_dir "$p")"; done
+    case $1 in
+    *.cu) echo "$CUDA_FLAGS --cuda-path=$CUDA -I $WORK/shim $inc -isystem $CUDA/include/cccl" ;;
+    *.hip) echo "$HIP_FLAGS --hip-path=$CACHE/libamdhip64-dev/$(pkg_dir libamdhip64-dev) $inc" ;;
+    esac
+}
 
 # First error line of a log, short and without the work directory.
 why() {
@@ -84,13 +110,18 @@ kernels() { # TARGET FILE: the kernel names in a cubin (STO_CUDA_ENTRY) or hsaco
 reference() { # TARGET DIR
     local t=$1 d=$2
     if [ "$t" = nvptx ]; then
-        llvm-link-19 --only-needed -suppress-warnings "$d/in.ll" "$CLC_NV" "$LIBDEVICE" -o "$d/ref.bc" 2>"$d/ref.err" || { echo "llvm-link: $(why "$d/ref.err" "$d")"; return 1; }
+        # clang's own back end puts the +ptxNN of its functions on the target machine (the PTX
+        # ISA its CUDA headers and their inline asm need); llc takes it with -mattr.
+        local ptx
+        ptx=$(grep -o '+ptx[0-9]*' "$d/in.ll" | sort -u -t x -k2,2n | tail -n1)
+        # shellcheck disable=SC2086 # REF_LIBS: a list of paths
+        llvm-link-19 --only-needed -suppress-warnings "$d/in.ll" $REF_LIBS -o "$d/ref.bc" 2>"$d/ref.err" || { echo "llvm-link: $(why "$d/ref.err" "$d")"; return 1; }
         opt-19 -O2 -mcpu=$NV_CHIP "$d/ref.bc" -o "$d/ref.opt.bc" 2>"$d/ref.err" || { echo "opt: $(why "$d/ref.err" "$d")"; return 1; }
-        llc-19 -O2 -mcpu=$NV_CHIP "$d/ref.opt.bc" -o "$d/ref.ptx" 2>"$d/ref.err" || { echo "llc: $(why "$d/ref.err" "$d")"; return 1; }
+        llc-19 -O2 -mcpu=$NV_CHIP ${ptx:+-mattr=$ptx} "$d/ref.opt.bc" -o "$d/ref.ptx" 2>"$d/ref.err" || { echo "llc: $(why "$d/ref.err" "$d")"; return 1; }
         "$CUDA/bin/ptxas" -arch=$NV_CHIP "$d/ref.ptx" -o "$d/ref.bin" 2>"$d/ref.err" || { echo "ptxas: $(why "$d/ref.err" "$d")"; return 1; }
     else
-        # shellcheck disable=SC2086 # AMD_LIBS: a list of paths
-        llvm-link-19 --only-needed -suppress-warnings "$d/in.ll" $AMD_LIBS -o "$d/ref.bc" 2>"$d/ref.err" || { echo "llvm-link: $(why "$d/ref.err" "$d")"; return 1; }
+        # shellcheck disable=SC2086 # REF_LIBS: a list of paths
+        llvm-link-19 --only-needed -suppress-warnings "$d/in.ll" $REF_LIBS -o "$d/ref.bc" 2>"$d/ref.err" || { echo "llvm-link: $(why "$d/ref.err" "$d")"; return 1; }
         opt-19 -O2 -mcpu=$AMD_CHIP "$d/ref.bc" -o "$d/ref.opt.bc" 2>"$d/ref.err" || { echo "opt: $(why "$d/ref.err" "$d")"; return 1; }
         llc-19 -O2 -mcpu=$AMD_CHIP -filetype=obj "$d/ref.opt.bc" -o "$d/ref.o" 2>"$d/ref.err" || { echo "llc: $(why "$d/ref.err" "$d")"; return 1; }
         ld.lld-19 -shared --no-undefined "$d/ref.o" -o "$d/ref.bin" 2>"$d/ref.err" || { echo "ld.lld: $(why "$d/ref.err" "$d")"; return 1; }
@@ -100,22 +131,34 @@ reference() { # TARGET DIR
 # gpucompile IN.ll FORMAT OUT: its exit status; a signal is a failure whatever the reference did.
 # --no-cache: a cache hit would test the cache, not the compile.
 gpuc() { # TARGET DIR FORMAT OUT
-    local tt libs
-    if [ "$1" = nvptx ]; then tt=$NV_TARGET; libs=(-l "$CLC_NV"); else tt=$AMD_TARGET; libs=(-l "$AMD_OPENCL"); fi
-    "$GPUCOMPILE" --no-cache -t "$tt" -f "$3" "$2/in.ll" "${libs[@]}" -o "$4" 2>"$2/gc.err"
+    local tt
+    if [ "$1" = nvptx ]; then tt=$NV_TARGET; else tt=$AMD_TARGET; fi
+    "$GPUCOMPILE" --no-cache -t "$tt" -f "$3" "$2/in.ll" ${GC_LIB:+-l "$GC_LIB"} -o "$4" 2>"$2/gc.err"
 }
 
 known() { grep -qF "| $1 | $2 |" "$KNOWN"; }
 
 # One module for one target: prints STATUS|TARGET|MODULE|DETAIL.
-one() { # TARGET PKG FILE
-    local t=$1 pkg=$2 f=$3 mod="$2/$3" d dir flags tf r rc rs a b
-    dir=$CACHE/$pkg/$(pkg_dir "$pkg")
-    d=$WORK/$t/$pkg/${f%.cl}; mkdir -p "$d"
-    flags=$(pkg_flags "$pkg" "$t" "$dir")
-    if [ "$t" = nvptx ]; then tf="-target nvptx64-nvidia-cuda"; else tf="-target amdgcn-amd-amdhsa -mcpu=$AMD_CHIP -nogpulib"; fi
+one() { # TARGET PKG FILE (PKG: cuda or hip for the driver files)
+    local t=$1 pkg=$2 f=$3 mod="$2/$3" d dir flags r rc rs a b
+    d=$WORK/$t/$pkg/${f%.*}; mkdir -p "$d"
+    # The libraries: the language's own (GC_LIB, given to gpucompile with -l), then the vendor's
+    # that gpucompile adds itself (libdevice; ocml, ockl, the oclc controls).
+    case $t/$f in
+    nvptx/*.cl) GC_LIB=$CLC_NV REF_LIBS="$CLC_NV $LIBDEVICE" ;;
+    nvptx/*) GC_LIB="" REF_LIBS=$LIBDEVICE ;;
+    amdgpu/*.cl) GC_LIB=$ROCM_BC/opencl.bc REF_LIBS="$GC_LIB $AMD_LIBS" ;;
+    amdgpu/*) GC_LIB=$ROCM_BC/hip.bc REF_LIBS="$GC_LIB $AMD_LIBS" ;;
+    esac
+    case $f in
+    *.cl)
+        dir=$CACHE/$pkg/$(pkg_dir "$pkg")
+        flags="$CLANG_FLAGS $(pkg_flags "$pkg" "$t" "$dir")"
+        if [ "$t" = nvptx ]; then flags="$flags -target nvptx64-nvidia-cuda"; else flags="$flags -target amdgcn-amd-amdhsa -mcpu=$AMD_CHIP -nogpulib"; fi ;;
+    *) dir=$HERE/$pkg; flags=$(driver_flags "$dir/$f") ;;
+    esac
     # shellcheck disable=SC2086
-    if ! (cd "$dir" && clang-19 $CLANG_FLAGS $tf $flags "$f" -o "$d/in.ll") 2>"$d/clang.err"; then
+    if ! (cd "$dir" && clang-19 $flags "$f" -o "$d/in.ll") 2>"$d/clang.err"; then
         echo "frontend|$t|$mod|clang: $(why "$d/clang.err" "$d")"; return
     fi
     rs=$(reference "$t" "$d"); r=$?
@@ -172,18 +215,17 @@ fetch() { # PKG
 }
 
 
-# Libraries that complete the OpenCL builtins: libclc for NVPTX (Debian's libclc-19, else that
-# package unpacked in the cache) with libdevice, ROCm's opencl.bc for AMDGPU. gpucompile gets
-# libclc / opencl.bc with -l and adds libdevice, ocml, ockl and the oclc controls itself; the
-# reference links the same set, for the same chip.
+# Libraries that complete the language's builtins: libclc for OpenCL on NVPTX (Debian's
+# libclc-19, else that package unpacked in the cache), ROCm's opencl.bc / hip.bc for OpenCL /
+# HIP on AMDGPU, nothing for CUDA. gpucompile gets those with -l and adds libdevice, ocml, ockl
+# and the oclc controls itself; the reference links the same set, for the same chip.
 libraries() {
     local c
     CLC_NV=/usr/lib/clc/nvptx64--nvidiacl.bc
     [ -f $CLC_NV ] || CLC_NV=$CACHE/libclc-19/usr/lib/clc/nvptx64--nvidiacl.bc
     LIBDEVICE=$CUDA/nvvm/libdevice/libdevice.10.bc
     ROCM_BC=$(ls -d /usr/lib/*/amdgcn/bitcode 2>/dev/null | head -n1)
-    AMD_OPENCL=$ROCM_BC/opencl.bc
-    AMD_LIBS="$ROCM_BC/opencl.bc $ROCM_BC/ocml.bc $ROCM_BC/ockl.bc"
+    AMD_LIBS="$ROCM_BC/ocml.bc $ROCM_BC/ockl.bc"
     for c in isa_version_${AMD_CHIP#gfx} abi_version_500 wavefrontsize64_on daz_opt_off unsafe_math_off finite_only_off correctly_rounded_sqrt_on; do
         AMD_LIBS="$AMD_LIBS $ROCM_BC/oclc_$c.bc"
     done
@@ -214,13 +256,16 @@ main() {
     if [ ! -f "$CLC_NV" ]; then
         fetch libclc-19 || { echo "SKIP corpus: libclc-19 is not installed and cannot be downloaded"; exit 77; }
     fi
-    [ -f "$AMD_OPENCL" ] || { echo "SKIP corpus: rocm-device-libs is not installed"; exit 77; }
+    for f in opencl hip; do
+        [ -f "$ROCM_BC/$f.bc" ] || { echo "SKIP corpus: rocm-device-libs is not installed"; exit 77; }
+    done
     [ -f "$LIBDEVICE" ] || { echo "SKIP corpus: no libdevice in $CUDA"; exit 77; }
 
     if [ -n "$KEEPDIR" ]; then mkdir -p "$KEEPDIR" && WORK=$(cd "$KEEPDIR" && pwd); else WORK=$(mktemp -d); fi
     export WORK
     trap '[ -n "$KEEPDIR" ] || rm -rf "$WORK"' EXIT
-    mkdir -p "$WORK/shim" && : > "$WORK/shim/for_eclipse.h"
+    mkdir -p "$WORK/shim" && : > "$WORK/shim/for_eclipse.h" && : > "$WORK/shim/texture_fetch_functions.h" &&
+        : > "$WORK/shim/texture_indirect_functions.h"
 
     # A target that gpucompile cannot compile for at all (no backend yet) is skipped, loudly.
     printf '%s\n' 'target triple = "nvptx64-nvidia-cuda"' 'define void @k(ptr addrspace(1) %p) {' \
@@ -239,6 +284,7 @@ main() {
     # The module list, TARGET PKG FILE a line, then the modules in parallel.
     while read -r pkg pdir globs; do
         case $pkg in ''|\#*) continue ;; esac
+        [ -n "$globs" ] || continue # a header library, fetched for the drivers that name it
         if [ $QUICK_ONLY = 1 ]; then case " $QUICK " in *" $pkg/"*) ;; *) continue ;; esac; fi
         if ! fetch "$pkg"; then echo "SKIP corpus: cannot download $pkg (no network or no package lists?)" >&2; exit 77; fi
         for g in $globs; do
@@ -251,18 +297,34 @@ main() {
             done
         done
     done < "$HERE/packages.txt" > "$WORK/list"
-    export HERE CLANG_FLAGS
+    # The CUDA and HIP drivers, each with the packages its first line names.
+    for path in "$HERE"/cuda/*.cu "$HERE"/hip/*.hip; do
+        f=${path#"$HERE/"}
+        case $f in *.cu) t=nvptx ;; *) t=amdgpu ;; esac
+        case " $TARGETS " in *" $t "*) ;; *) continue ;; esac
+        if [ $QUICK_ONLY = 1 ]; then case " $QUICK " in *" $f "*) ;; *) continue ;; esac; fi
+        case $f in *"$ONLY"*) ;; *) continue ;; esac
+        for pkg in $(driver_packages "$path") $([ $t = amdgpu ] && echo libamdhip64-dev); do
+            fetch "$pkg" || { echo "SKIP corpus: cannot download $pkg (no network or no package lists?)" >&2; exit 77; }
+        done
+        echo "$t ${f%%/*} ${f#*/}"
+    done >> "$WORK/list"
+    export HERE
     start=$(date +%s)
     xargs -P "$JOBS" -L 1 bash "$HERE/corpus.sh" --one < "$WORK/list" | tee "$WORK/results" |
         awk -F'|' '{ printf "%-8s %-6s %-38s %5.1f s  %s\n", $1, $2, $3, $5 / 1000, $4; fflush() }'
     [ -z "$RESULTS" ] || cp "$WORK/results" "$RESULTS"
 
-    # Counts per target, then the reasons of the refusals, grouped (quoted names left out).
+    # Counts per target and language, then the reasons of the refusals, grouped (quoted names
+    # left out).
     echo "corpus: $(awk '{ print $2 }' "$WORK/list" | sort -u | tr '\n' ' ')- $(wc -l < "$WORK/list") compiles in $(( $(date +%s) - start )) s with $JOBS jobs"
     for t in $TARGETS; do
-        awk -F'|' -v t="$t" '$2 == t { n++; c[$1]++; ms += $5 }
-            END { printf "%s: %d modules, %d succeeded, %d failed, %d refused by both, %d documented differences, %d not compiled by clang (%.0f s)\n",
-                  t, n, c["pass"], c["fail"], c["refused"], c["known"], c["frontend"], ms / 1000 }' "$WORK/results"
+        for lang in opencl cuda hip; do
+            awk -F'|' -v t="$t" -v l="$lang" '$2 == t && lang($3) == l { n++; c[$1]++; ms += $5 }
+                function lang(m) { return m ~ /\.cu$/ ? "cuda" : m ~ /\.hip$/ ? "hip" : "opencl" }
+                END { if (n) printf "%s %s: %d modules, %d succeeded, %d failed, %d refused by both, %d documented differences, %d not compiled by clang (%.0f s)\n",
+                      t, l, n, c["pass"], c["fail"], c["refused"], c["known"], c["frontend"], ms / 1000 }' "$WORK/results"
+        done
         awk -F'|' -v t="$t" -v q="['\"\`]" '$2 == t && $1 != "pass" {
                 r = $4; gsub(q "[^'"'"'\"\`]*" q, "...", r); n[$1 ": " r]++ }
             END { for (r in n) printf "  %3d %s\n", n[r], r }' "$WORK/results" | sort -k1,1nr
