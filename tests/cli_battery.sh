@@ -138,7 +138,7 @@ if [ "${T_LLVM_MAJOR:-0}" -lt 20 ]; then
   bad "!nvvm.annotations with a string value (LLVM 19's NVPTX segfaults)" 1 "nvvm.annotations" -f isa "$D/annotations.ll" -o "$OUT"
 else # LLVM 20+ segfaults in its IR reader (the annotations' auto-upgrade), before any check of ours
   # (under ASan the child reports the SEGV and exits 1)
-  bad "!nvvm.annotations with a string value (LLVM $T_LLVM_MAJOR's IR reader segfaults): --isolate" 1 "isolated compiler died|isolated compile failed" \
+  bad "!nvvm.annotations with a string value (LLVM $T_LLVM_MAJOR's IR reader segfaults): --isolate" 1 "compiler process (died with signal 11|exited with status)" \
     --isolate -f isa "$D/annotations.ll" -o "$OUT"
 fi
 printf '@s = addrspace(3) global i32 5\ndefine ptx_kernel void @k(ptr %%p) {\n  %%v = load i32, ptr addrspace(3) @s\n  store i32 %%v, ptr %%p\n  ret void\n}\n' > "$D/shared_init.ll"
