@@ -26,7 +26,7 @@ LLVM_CFLAGS = $(shell $(LLVM_CONFIG) --cflags 2>/dev/null)
 LLVM_LIBS = $(shell $(LLVM_CONFIG) --ldflags --libs 2>/dev/null) -ldl -lpthread
 # A build directory holds one LLVM's objects: switching LLVM_CONFIG rebuilds them.
 LLVM_STAMP = $(BUILD)/.llvm-$(LLVM_MAJOR)
-HEADERS = gpucompile.h gpucompile_nvptx.h gpucompile_amdgpu.h $(LLVM_STAMP)
+HEADERS = gpucompile.h gpucompile_runtime.h gpucompile_nvptx.h gpucompile_amdgpu.h $(LLVM_STAMP)
 TEST_SRCS = $(sort $(wildcard tests/test_*.c))
 TEST_BINS = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 
@@ -72,7 +72,10 @@ check-headers: $(HEADERS)
 	$(CC) $(BUILD)/hdr/users_c.o $(BUILD)/hdr/impl_cxx.o -o $(BUILD)/hdr/users_mixed $(LLVM_LIBS) -lstdc++
 	$(CLANG) -std=c11 $(WARN) -Werror $(LLVM_CFLAGS) -I. -c tests/impl.c -o $(BUILD)/hdr/impl_clang.o
 	$(CLANGXX) -std=c++17 -x c++ $(WARN) -Werror $(LLVM_CFLAGS) -I. -c tests/impl.c -o $(BUILD)/hdr/impl_clangxx.o
-	@echo "headers: gcc and clang, C11 and C++17, static, split: ok"
+	$(CC) -std=c11 $(WARN) -Werror -x c -DGPUCOMPILE_RUNTIME_IMPLEMENTATION -c gpucompile_runtime.h -o $(BUILD)/hdr/runtime_c.o
+	$(CLANGXX) -std=c++17 $(WARN) -Werror -x c++ -DGPUCOMPILE_RUNTIME_IMPLEMENTATION -c gpucompile_runtime.h -o $(BUILD)/hdr/runtime_cxx.o
+	$(CLANG) -std=c11 $(WARN) -Werror -I. -DHIP -c tests/data/embed_runtime.c -o $(BUILD)/hdr/runtime_hip.o
+	@echo "headers: gcc and clang, C11 and C++17, static, split, the runtime without LLVM: ok"
 
 # Examples: numbered single files, each with the implementation in it (its one `cc` line).
 EXAMPLE_BINS = $(patsubst examples/%.c,$(BUILD)/examples/%,$(sort $(wildcard examples/[0-9][0-9]_*.c)))
@@ -92,9 +95,11 @@ windows: $(HEADERS)
 	$(MINGW)g++ -std=c++17 -x c++ $(MINGW_FLAGS) -c tests/impl.c -o $(BUILD)/windows/impl_cxx.o
 	$(MINGW)gcc -std=c11 $(MINGW_FLAGS) -DGPUCOMPILE_NVPTX_RUNTIME -c tests/impl.c -o $(BUILD)/windows/impl_cuda_rt.o
 	$(MINGW)gcc -std=c11 $(MINGW_FLAGS) -DGPUCOMPILE_AMDGPU_RUNTIME -c tests/impl.c -o $(BUILD)/windows/impl_hip_rt.o
+	$(MINGW)gcc -std=c11 $(WARN) -Werror -I. -c tests/data/embed_runtime.c -o $(BUILD)/windows/runtime_cuda.o
+	$(MINGW)g++ -std=c++17 -x c++ $(WARN) -Werror -I. -DHIP -c tests/data/embed_runtime.c -o $(BUILD)/windows/runtime_hip.o
 	$(MINGW)gcc -std=c11 $(MINGW_FLAGS) -c tools/gpucompile.c -o $(BUILD)/windows/gpucompile.o
 	for f in examples/[0-9][0-9]_*.c; do $(MINGW)gcc -std=c11 $(MINGW_FLAGS) -c $$f -o $(BUILD)/windows/example.o || exit 1; done
-	@echo "windows: mingw-w64 gcc and g++, C11, C++17, static, both runtimes, CLI, examples: ok"
+	@echo "windows: mingw-w64 gcc and g++, C11, C++17, static, both runtimes (also without LLVM), CLI, examples: ok"
 
 # examples/cmake: the headers vendored into a CMake project with find_package(LLVM).
 cmake-example: $(HEADERS)

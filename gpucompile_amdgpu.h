@@ -1,7 +1,9 @@
 /* gpucompile_amdgpu.h - the AMDGPU backend of gpucompile: #gpu.amdgpu / #rocdl.target to an
    HSA code object (ROCm device libraries chosen by flags, chip and ABI; object, then ld.lld).
 
-   Include gpucompile.h first. The implementation is compiled where GPUCOMPILE_IMPLEMENTATION
+   Include gpucompile.h first, except for the mgpu* runtime alone (GPUCOMPILE_AMDGPU_RUNTIME: the HIP behind
+   gpucompile_runtime.h), which needs this header only, no LLVM: cc prog.c host.o -ldl -lpthread.
+   The implementation is compiled where GPUCOMPILE_IMPLEMENTATION
    (or GPUCOMPILE_AMDGPU_IMPLEMENTATION together with the core's implementation) is defined; it
    registers itself, so #gpu.amdgpu targets compile with no further call.
 
@@ -84,9 +86,7 @@
 */
 #ifndef GPUCOMPILE_AMDGPU_H
 #define GPUCOMPILE_AMDGPU_H
-#ifndef GPUCOMPILE_H
-#error "gpucompile_amdgpu.h: include gpucompile.h first"
-#endif
+#if defined(GPUCOMPILE_H)
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -104,6 +104,9 @@ GPUCOMPILE_API gpucompile_result gpucompile_amdgpu_kernel_metadata(const void *d
 
 #ifdef __cplusplus
 }
+#endif
+#elif !defined(GPUCOMPILE_AMDGPU_RUNTIME)
+#error "gpucompile_amdgpu.h: include gpucompile.h first (or define GPUCOMPILE_AMDGPU_RUNTIME for the runtime alone)"
 #endif
 #endif /* GPUCOMPILE_AMDGPU_H */
 
@@ -880,27 +883,29 @@ GPUCOMPILE__CONSTRUCTOR(gpucompile_amdgpu__register) { gpucompile_register_backe
 #endif /* GPUCOMPILE_AMDGPU_IMPLEMENTATION */
 
 /* ==== [section: runtime (host embedding)] ================================================
-   The mgpu* runtime ABI (MLIR's, declared in gpucompile.h) over HIP, for host code made by
+   HIP behind the mgpu* runtime (gpucompile_runtime.h), for host code made by
    gpucompile_embed_binary / `gpucompile --host`. Opt in: define GPUCOMPILE_AMDGPU_RUNTIME in one
-   file (instead of linking MLIR's libmlir_rocm_runtime); what the two runtimes share, and their
-   rules: gpucompile.h, [section: runtime support]. libamdhip64.so (amdhip64.dll) is opened on
-   first use, or the library named by gpucompile_runtime_set_library() / $GPUCOMPILE_LIBHIP;
-   the device is mgpuSetDefaultDevice's (default 0), made current (hipSetDevice) in each call.
+   file (instead of linking MLIR's libmlir_rocm_runtime); it needs neither gpucompile.h nor
+   LLVM: `cc prog.c host.o -ldl -lpthread`. libamdhip64.so (amdhip64.dll) is opened on first
+   use, or the library named by gpucompile_runtime_set_library() / $GPUCOMPILE_LIBHIP; the
+   device is mgpuSetDefaultDevice's (default 0), made current (hipSetDevice) in each call.
    A missing HIP runtime or no device is reported once, clearly, and remembered; every later
-   call fails quietly (NULL / nothing).
-   mgpuModuleLoadJIT reports an error: HIP loads code objects only (as in MLIR's wrappers). */
-#if defined(GPUCOMPILE_AMDGPU_RUNTIME) && !defined(GPUCOMPILE_AMDGPU_NO_RUNTIME) && !defined(GPUCOMPILE_AMDGPU_RUNTIME_IMPLEMENTED)
+   call fails quietly (NULL / nothing). mgpuModuleLoadJIT reports an error: HIP loads code
+   objects only (as in MLIR's wrappers). One vendor runtime per program. */
+#if defined(GPUCOMPILE_AMDGPU_RUNTIME) && !defined(GPUCOMPILE_AMDGPU_RUNTIME_IMPLEMENTED)
 #define GPUCOMPILE_AMDGPU_RUNTIME_IMPLEMENTED
 #if defined(GPUCOMPILE_NVPTX_RUNTIME_IMPLEMENTED)
-#error "gpucompile: GPUCOMPILE_NVPTX_RUNTIME and GPUCOMPILE_AMDGPU_RUNTIME define the same mgpu* functions: pick one per program"
+#error "gpucompile: GPUCOMPILE_NVPTX_RUNTIME and GPUCOMPILE_AMDGPU_RUNTIME: one vendor runtime per program"
 #endif
-#include "gpucompile.h" /* again, for its runtime support: what both runtimes share */
+#ifndef GPUCOMPILE_RUNTIME_IMPLEMENTATION
+#define GPUCOMPILE_RUNTIME_IMPLEMENTATION
+#endif
+#include "gpucompile_runtime.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* The few HIP entry points we use (hip_runtime_api.h's values). */
-typedef int gpucompile_amdgpu__hipError;
+/* The few HIP entry points we use (hip_runtime_api.h's values); each returns a hipError_t. */
 #define GPUCOMPILE_AMDGPU__HIP_FUNCTIONS(X) \
     X(hipInit, "hipInit", (unsigned flags)) \
     X(hipGetDeviceCount, "hipGetDeviceCount", (int *count)) \
@@ -919,23 +924,31 @@ typedef int gpucompile_amdgpu__hipError;
     X(hipMemcpyAsync, "hipMemcpyAsync", (void *dst, const void *src, size_t n, int kind, void *stream)) \
     X(hipMemsetD32Async, "hipMemsetD32Async", (void *dst, int value, size_t n, void *stream))
 
-/* HIP's entry points (the rest: gpucompile__rt). */
+#define GPUCOMPILE_AMDGPU__HIP_FIELD(fn, sym, params) int (*fn) params;
 static struct gpucompile_amdgpu__rt_hip {
-    const char *(*hipGetErrorName)(gpucompile_amdgpu__hipError);
-    gpucompile_amdgpu__hipError (*hipGetDeviceProperties)(void *props, int dev);
-    GPUCOMPILE_AMDGPU__HIP_FUNCTIONS(GPUCOMPILE__RT_FIELD)
+    const char *(*hipGetErrorName)(int);
+    int (*hipGetDeviceProperties)(void *props, int dev);
+    int device;
+    GPUCOMPILE_AMDGPU__HIP_FUNCTIONS(GPUCOMPILE_AMDGPU__HIP_FIELD)
 } gpucompile_amdgpu__rt;
+#undef GPUCOMPILE_AMDGPU__HIP_FIELD
 
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_check(gpucompile_amdgpu__hipError r, const char *call) {
-    static const gpucompile__rt_code known[] = {
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_check(int r, const char *call) {
+    static const struct { int code; const char *text; } known[] = {
         {1, "hipErrorInvalidValue"}, {2, "hipErrorOutOfMemory"}, {3, "hipErrorNotInitialized"}, {4, "hipErrorDeinitialized"},
         {35, "hipErrorInsufficientDriver: the AMD GPU driver is too old or missing"},
         {100, "hipErrorNoDevice: no AMD GPU"}, {101, "hipErrorInvalidDevice"}, {200, "hipErrorInvalidImage"},
         {209, "hipErrorNoBinaryForGpu: the object was built for another GPU"}, {400, "hipErrorInvalidHandle"},
         {500, "hipErrorNotFound"}, {999, "hipErrorUnknown"}};
+    const char *name = NULL;
+    char msg[256];
+    size_t i;
     if (r == 0) return;
-    gpucompile__rt_fail(call, r, known, sizeof known / sizeof known[0],
-                        gpucompile_amdgpu__rt.hipGetErrorName ? gpucompile_amdgpu__rt.hipGetErrorName(r) : NULL, "HIP error");
+    for (i = 0; i < sizeof known / sizeof known[0] && !name; i++)
+        if (known[i].code == r) name = known[i].text;
+    if (!name && gpucompile_amdgpu__rt.hipGetErrorName) name = gpucompile_amdgpu__rt.hipGetErrorName(r);
+    snprintf(msg, sizeof msg, "%s (%d)", name ? name : "HIP error", r);
+    gpucompile_runtime_report(call, r, msg);
 }
 
 GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__rt_load(void *lib) {
@@ -945,20 +958,22 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__rt_load(void *lib) {
     /* ROCm 6 renamed the entry point that fills its (grown) hipDeviceProp_t */
     if (!gpucompile__dlfn(lib, "hipGetDevicePropertiesR0600", &tab->hipGetDeviceProperties))
         gpucompile__dlfn(lib, "hipGetDeviceProperties", &tab->hipGetDeviceProperties);
-    GPUCOMPILE_AMDGPU__HIP_FUNCTIONS(GPUCOMPILE__RT_LOAD)
+#define GPUCOMPILE_AMDGPU__HIP_LOAD(fn, sym, params) if (!gpucompile__dlfn(lib, sym, &tab->fn) && !missing) missing = sym;
+    GPUCOMPILE_AMDGPU__HIP_FUNCTIONS(GPUCOMPILE_AMDGPU__HIP_LOAD)
+#undef GPUCOMPILE_AMDGPU__HIP_LOAD
     return missing;
 }
 
 /* The gfx name from hipDeviceProp_t, whose layout changed between ROCm versions: the first
    string after the marketing name that starts with "gfx" and a digit is gcnArchName. */
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_arch(void) {
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_arch(char *arch, size_t arch_size) {
     size_t size = 64 * 1024, i;
     unsigned char *props = (unsigned char *)calloc(1, size);
     if (!props) return;
-    if (gpucompile_amdgpu__rt.hipGetDeviceProperties && gpucompile_amdgpu__rt.hipGetDeviceProperties(props, gpucompile__rt.device) == 0) {
+    if (gpucompile_amdgpu__rt.hipGetDeviceProperties && gpucompile_amdgpu__rt.hipGetDeviceProperties(props, gpucompile_amdgpu__rt.device) == 0) {
         for (i = 256; i + 4 < size; i++) {
             if (props[i - 1] == 0 && props[i] == 'g' && props[i + 1] == 'f' && props[i + 2] == 'x' && props[i + 3] >= '0' && props[i + 3] <= '9') {
-                snprintf(gpucompile__rt.arch, sizeof gpucompile__rt.arch, "%s", (const char *)props + i);
+                snprintf(arch, arch_size, "%s", (const char *)props + i);
                 break;
             }
         }
@@ -967,113 +982,94 @@ GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_arch(void) {
 }
 
 /* HIP and a device, made current. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__rt_start(const char **call) {
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__rt_start(int *device, char *arch, size_t arch_size, const char **call) {
     struct gpucompile_amdgpu__rt_hip *h = &gpucompile_amdgpu__rt;
-    int count = 0;
-    gpucompile_amdgpu__hipError r;
+    int count = 0, r;
+    h->device = *device;
     *call = "hipInit";
     r = h->hipInit(0);
     if (r == 0) { *call = "hipGetDeviceCount"; r = h->hipGetDeviceCount(&count); }
-    if (r == 0 && count <= gpucompile__rt.device) r = 100; /* hipErrorNoDevice */
-    if (r == 0) { *call = "hipSetDevice"; r = h->hipSetDevice(gpucompile__rt.device); }
-    if (r == 0) gpucompile_amdgpu__rt_arch();
+    if (r == 0 && count <= h->device) r = 100; /* hipErrorNoDevice */
+    if (r == 0) { *call = "hipSetDevice"; r = h->hipSetDevice(h->device); }
+    if (r == 0) gpucompile_amdgpu__rt_arch(arch, arch_size);
     return r;
 }
 
-static const gpucompile__rt_vendor gpucompile_amdgpu__rt_vendor = {
-    "GPUCOMPILE_LIBHIP", GPUCOMPILE__RT_LIBRARY("libamdhip64.so,libamdhip64.so.6,libamdhip64.so.5", "amdhip64_7.dll,amdhip64_6.dll,amdhip64.dll"), "the HIP runtime",
-    "ROCm not installed?", "a HIP runtime library", gpucompile_amdgpu__rt_load, gpucompile_amdgpu__rt_start,
-    gpucompile_amdgpu__rt_check};
-
-/* Ready to call HIP? Opens it on first use; makes the device current for this thread. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__rt_enter(void) {
-    if (!gpucompile__rt_open(&gpucompile_amdgpu__rt_vendor)) return 0;
-    gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipSetDevice(gpucompile__rt.device), "hipSetDevice");
-    return 1;
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_enter(void) {
+    gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipSetDevice(gpucompile_amdgpu__rt.device), "hipSetDevice");
 }
 
-int gpucompile_runtime_available(void) { return gpucompile_amdgpu__rt_enter(); }
-
-void *mgpuModuleLoad(void *data, size_t size) {
+GPUCOMPILE__PRIVATE void *gpucompile_amdgpu__rt_module_load(const void *data, size_t size) {
     void *module = NULL;
     (void)size;
-    if (!gpucompile_amdgpu__rt_enter()) return NULL;
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipModuleLoadData(&module, data), "hipModuleLoadData");
     return module;
 }
 
-void *mgpuModuleLoadJIT(void *data, int optLevel) {
-    (void)data;
-    (void)optLevel;
-    gpucompile__rt_report("mgpuModuleLoadJIT", -1, "HIP cannot load assembly text: embed a code object (format bin)");
-    return NULL;
-}
-
-void mgpuModuleUnload(void *module) {
-    gpucompile_amdgpu__hipError r;
-    if (!module || !gpucompile_amdgpu__rt_enter()) return;
-    r = gpucompile_amdgpu__rt.hipModuleUnload(module);
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_module_unload(void *module) {
+    int r = gpucompile_amdgpu__rt.hipModuleUnload(module);
     if (r != 4) gpucompile_amdgpu__rt_check(r, "hipModuleUnload"); /* at exit the runtime may be gone already */
 }
 
-void *mgpuModuleGetFunction(void *module, const char *name) {
+GPUCOMPILE__PRIVATE void *gpucompile_amdgpu__rt_get_function(void *module, const char *name) {
     void *fn = NULL;
-    if (!gpucompile_amdgpu__rt_enter()) return NULL;
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipModuleGetFunction(&fn, module, name), "hipModuleGetFunction");
     return fn;
 }
 
-void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ, intptr_t blockX,
-    intptr_t blockY, intptr_t blockZ, int32_t smem, void *stream, void **params, void **extra, size_t paramsCount) {
-    (void)paramsCount;
-    if (!gpucompile__rt_sizes_ok("hipModuleLaunchKernel", gridX, gridY, gridZ, blockX, blockY, blockZ, smem) ||
-        !gpucompile_amdgpu__rt_enter())
-        return;
-    gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipModuleLaunchKernel(function, (unsigned)gridX, (unsigned)gridY, (unsigned)gridZ,
-        (unsigned)blockX, (unsigned)blockY, (unsigned)blockZ, (unsigned)smem, stream, params, extra), "hipModuleLaunchKernel");
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_launch(void *fn, const unsigned g[3], const unsigned b[3], unsigned smem, void *stream,
+                                                      void **params, void **extra) {
+    gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipModuleLaunchKernel(fn, g[0], g[1], g[2], b[0], b[1], b[2], smem, stream, params,
+                                                                            extra), "hipModuleLaunchKernel");
 }
 
-void *mgpuStreamCreate(void) {
+GPUCOMPILE__PRIVATE void *gpucompile_amdgpu__rt_stream_create(void) {
     void *stream = NULL;
-    if (!gpucompile_amdgpu__rt_enter()) return NULL;
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipStreamCreate(&stream), "hipStreamCreate");
     return stream;
 }
 
-void mgpuStreamSynchronize(void *stream) {
-    if (!gpucompile_amdgpu__rt_enter()) return;
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_stream_synchronize(void *stream) {
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipStreamSynchronize(stream), "hipStreamSynchronize");
 }
 
-void mgpuStreamDestroy(void *stream) {
-    if (!stream || !gpucompile_amdgpu__rt_enter()) return;
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_stream_destroy(void *stream) {
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipStreamDestroy(stream), "hipStreamDestroy");
 }
 
-void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
+GPUCOMPILE__PRIVATE void *gpucompile_amdgpu__rt_mem_alloc(uint64_t size, int host_shared) {
     void *p = NULL;
-    (void)stream;
-    if (sizeBytes == 0 || !gpucompile_amdgpu__rt_enter()) return NULL;
-    if (isHostShared) gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipMallocManaged(&p, (size_t)sizeBytes, 1), "hipMallocManaged");
-    else gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipMalloc(&p, (size_t)sizeBytes), "hipMalloc");
+    if (host_shared) gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipMallocManaged(&p, (size_t)size, 1), "hipMallocManaged");
+    else gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipMalloc(&p, (size_t)size), "hipMalloc");
     return p;
 }
 
-void mgpuMemFree(void *ptr, void *stream) {
-    (void)stream;
-    if (!ptr || !gpucompile_amdgpu__rt_enter()) return;
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_mem_free(void *ptr) {
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipFree(ptr), "hipFree");
 }
 
-void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
-    if (!gpucompile_amdgpu__rt_enter()) return;
-    gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipMemcpyAsync(dst, src, sizeBytes, 4 /* hipMemcpyDefault */, stream), "hipMemcpyAsync");
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_mem_copy(void *dst, const void *src, size_t n, void *stream) {
+    gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipMemcpyAsync(dst, src, n, 4 /* hipMemcpyDefault */, stream), "hipMemcpyAsync");
 }
 
-void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream) {
-    if (!gpucompile_amdgpu__rt_enter()) return;
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_mem_set32(void *dst, unsigned value, size_t count, void *stream) {
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipMemsetD32Async(dst, (int)value, count, stream), "hipMemsetD32Async");
 }
+
+#if defined(_WIN32)
+#define GPUCOMPILE_AMDGPU__LIBHIP "amdhip64_7.dll,amdhip64_6.dll,amdhip64.dll"
+#else
+#define GPUCOMPILE_AMDGPU__LIBHIP "libamdhip64.so,libamdhip64.so.6,libamdhip64.so.5"
+#endif
+static const gpucompile_runtime_vendor gpucompile_amdgpu__rt_vendor = {
+    "HIP", "hipModuleLaunchKernel", "GPUCOMPILE_LIBHIP", GPUCOMPILE_AMDGPU__LIBHIP, "the HIP runtime", "ROCm not installed?",
+    "a HIP runtime library", gpucompile_amdgpu__rt_load, gpucompile_amdgpu__rt_start, gpucompile_amdgpu__rt_check, gpucompile_runtime_score,
+    gpucompile_amdgpu__rt_enter, NULL, gpucompile_amdgpu__rt_module_load, NULL, gpucompile_amdgpu__rt_module_unload,
+    gpucompile_amdgpu__rt_get_function, gpucompile_amdgpu__rt_launch, gpucompile_amdgpu__rt_stream_create,
+    gpucompile_amdgpu__rt_stream_synchronize, gpucompile_amdgpu__rt_stream_destroy, gpucompile_amdgpu__rt_mem_alloc,
+    gpucompile_amdgpu__rt_mem_free, gpucompile_amdgpu__rt_mem_copy, gpucompile_amdgpu__rt_mem_set32};
+
+GPUCOMPILE__CONSTRUCTOR(gpucompile_amdgpu__rt_register) { gpucompile_runtime_set_vendor(&gpucompile_amdgpu__rt_vendor); }
 
 #ifdef __cplusplus
 }

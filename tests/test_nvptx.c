@@ -161,7 +161,7 @@ static void test_bin_driver_stub(void) {
     o.bin_method = "driver";
     CHECK(compile("saxpy", NULL, "sm_80", NULL, NULL, &o, &obj) == GPUCOMPILE_ERROR_RUNTIME);
     CHECK(obj == NULL);
-    CHECK_LOG(&l, "CUDA_ERROR_STUB_LIBRARY (34)");
+    CHECK_LOG(&l, "cuInit failed: CUDA_ERROR_STUB_LIBRARY: this libcuda is the CUDA toolkit's stub, not a driver");
     gpucompile_object_free(obj);
 }
 
