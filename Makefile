@@ -136,7 +136,7 @@ SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:fast_unwind_on_malloc=0 L
           UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 sanitize:
 	$(MAKE) BUILD=build-asan CFLAGS="$(SAN_FLAGS)" build-asan/gpucompile $(patsubst tests/%.c,build-asan/tests/%,$(TEST_SRCS))
-	@fails=0; for t in build-asan/tests/test_*; do echo "== $$t"; $(SAN_ENV) $$t > build-asan/$${t##*/}.log 2>&1 || fails=1; \
+	@fails=0; for t in build-asan/tests/test_*; do echo "== $$t"; $(SAN_ENV) GPUCOMPILE=$(CURDIR)/build-asan/gpucompile $$t > build-asan/$${t##*/}.log 2>&1 || fails=1; \
 	  grep -E "FAIL|ERROR|runtime error|passed," build-asan/$${t##*/}.log; done; \
 	echo "== tests/cli_battery.sh"; $(SAN_ENV) GPUCOMPILE=$(CURDIR)/build-asan/gpucompile sh tests/cli_battery.sh > build-asan/cli_battery.log 2>&1; \
 	grep -E "FAIL|SKIP|passed," build-asan/cli_battery.log; grep -q ", 0 failed" build-asan/cli_battery.log || fails=1; \

@@ -5,7 +5,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "gpucompile.h"
+
+/* Fixtures a test program may leave unused. */
+#if defined(__GNUC__)
+#define T_HELPER static __attribute__((unused))
+#else
+#define T_HELPER static
+#endif
 
 static int t__passed, t__failed, t__skipped, t__cur_failed, t__cur_skipped;
 static const char *t__name;
@@ -100,5 +108,37 @@ static char *t_sh(const char *cmd, int *status) {
     out[len] = 0;
     { int st = pclose(p); if (status) *status = st; }
     return out;
+}
+/* Is the tool on PATH (LLVM's bin directory first)? For a skip that names the missing tool. */
+T_HELPER int t_have(const char *tool) {
+    char cmd[512];
+    int st;
+    snprintf(cmd, sizeof cmd, "command -v '%s' >/dev/null 2>&1", tool);
+    free(t_sh(cmd, &st));
+    return st == 0;
+}
+
+/* The CUDA toolkit's root ($CUDA_PATH, $CUDA_HOME, /usr/local/cuda: the first with bin/ptxas),
+   or NULL. */
+T_HELPER const char *t_cuda(void) {
+    static char root[1024];
+    static int done;
+    const char *c;
+    char ptxas[1100];
+    if (!done) {
+        done = 1;
+        c = getenv("CUDA_PATH");
+        if (!c || !*c) c = getenv("CUDA_HOME");
+        if (!c || !*c) c = "/usr/local/cuda";
+        snprintf(ptxas, sizeof ptxas, "%s/bin/ptxas", c);
+        if (access(ptxas, X_OK) == 0) snprintf(root, sizeof root, "%s", c);
+    }
+    return root[0] ? root : NULL;
+}
+/* The command-line tool under test: $GPUCOMPILE (tests/run.sh and `make sanitize` set it, so a
+   sanitized build tests its own), else build/gpucompile. */
+T_HELPER const char *t_gpucompile(void) {
+    const char *g = getenv("GPUCOMPILE");
+    return g && *g ? g : "build/gpucompile";
 }
 #endif
