@@ -174,8 +174,9 @@ FUZZ_FLAGS = -std=c11 -g -O1 -fno-omit-frame-pointer $(LLVM_CFLAGS) -I.
 build-fuzz/impl.o: tests/impl.c $(HEADERS)
 	@mkdir -p build-fuzz
 	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link,address -c tests/impl.c -o $@
-build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h build-fuzz/impl.o
-	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer,address $< build-fuzz/impl.o -o $@ $(LLVM_LIBS)
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h tests/fuzz/driver.c build-fuzz/impl.o
+	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer,address -Itests/fuzz '-DFUZZ_FILE="fuzz_$*.c"' -DFUZZ_FN=fuzz_$* tests/fuzz/driver.c \
+	  build-fuzz/impl.o -o $@ $(LLVM_LIBS)
 fuzz: $(patsubst %,build-fuzz/fuzz_%,$(FUZZ_TARGETS))
 	@for t in $(FUZZ_TARGETS); do mkdir -p build-fuzz/corpus/$$t; echo "fuzz: $$t, $(FUZZ_SECONDS) s"; \
 	  ASAN_OPTIONS=fast_unwind_on_malloc=0 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp build-fuzz/fuzz_$$t -seed=$(FUZZ_SEED) -max_total_time=$(FUZZ_SECONDS) -timeout=30 \

@@ -141,4 +141,38 @@ T_HELPER const char *t_gpucompile(void) {
     const char *g = getenv("GPUCOMPILE");
     return g && *g ? g : "build/gpucompile";
 }
+/* Options of format f with a logger into l, the rest zero (the defaults). */
+T_HELPER gpucompile_options t_options(t_log *l, gpucompile_format f) {
+    gpucompile_options o;
+    memset(&o, 0, sizeof o);
+    o.format = f;
+    o.logger = t_logger(l);
+    return o;
+}
+
+/* Writes size bytes of data to dir/name; the path in path. 1 on success. */
+T_HELPER int t_save(const char *dir, const char *name, const void *data, size_t size, char *path, size_t path_size) {
+    FILE *f;
+    int ok;
+    snprintf(path, path_size, "%s/%s", dir, name);
+    if (!(f = fopen(path, "wb"))) return 0;
+    ok = fwrite(data, 1, size, f) == size;
+    return fclose(f) == 0 && ok;
+}
+
+/* examples/kernels/<name>, whole and NUL-terminated, or NULL. */
+T_HELPER char *t_kernel(const char *name, size_t *size) {
+    char path[512];
+    snprintf(path, sizeof path, "examples/kernels/%s", name);
+    return t_read(path, size);
+}
+
+/* Runs cmd: 1 when it succeeded, else 0 with the command and its output printed. */
+T_HELPER int t_sh_ok(const char *cmd) {
+    int st;
+    char *out = t_sh(cmd, &st);
+    if (st != 0) printf("  command failed (%d): %s\n%s\n", st, cmd, out ? out : "");
+    free(out);
+    return st == 0;
+}
 #endif

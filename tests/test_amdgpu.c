@@ -37,13 +37,7 @@ static gpucompile_result compile(const char *kernel, const gpucompile_target *t,
 }
 
 static void save(const char *name, const gpucompile_object *o, char *path, size_t size) {
-    FILE *f;
-    snprintf(path, size, "%s/%s", tmpdir, name);
-    f = fopen(path, "wb");
-    if (f) {
-        fwrite(o->data, 1, o->size, f);
-        fclose(f);
-    }
+    t_save(tmpdir, name, o->data, o->size, path, size);
 }
 
 static char *sh(int *status, const char *fmt, const char *a, const char *b) {
