@@ -449,6 +449,18 @@ GPUCOMPILE_API gpucompile_result gpucompile_compile_file(const char *path,
     const gpucompile_target *target, const gpucompile_options *options, gpucompile_object **out);
 
 /* ---- backends ----------------------------------------------------------------------------- */
+/* Valid IR that a code generator aborts or crashes on, refused before LLVM sees it: the core
+   walks the module (by-value parameters, globals, every instruction, the types they use: 128-
+   and 80-bit floats, thread-local storage) and asks these; each may be NULL. */
+typedef struct gpucompile_code_rules {
+    unsigned long long max_param_bytes; /* by-value aggregate parameters; 0: no limit */
+    const char *(*bad_address_space)(unsigned as);  /* a pointer type's: why not, or NULL */
+    const char *(*bad_instruction)(LLVMValueRef in); /* after the type checks */
+    const char *(*bad_global)(LLVMValueRef g);       /* after the type checks */
+    /* module metadata the reader or code generator crashes on: log why, return nonzero */
+    int (*bad_metadata)(gpucompile_job *job);
+} gpucompile_code_rules;
+
 /* A backend compiles one target kind. The core runs the pipeline and calls these; each entry is
    optional. A custom target sets target.kind = GPUCOMPILE_TARGET_CUSTOM and target.backend. */
 struct gpucompile_backend {
@@ -505,6 +517,22 @@ struct gpucompile_backend {
        the job ends, whatever its outcome, if init succeeded; job->backend_data is theirs */
     gpucompile_result (*init)(gpucompile_job *job);
     void (*release)(gpucompile_job *job);
+    /* module checks, before and after linking (the crash-avoidance rules): */
+    int (*calling_convention_ok)(unsigned cc);      /* of defined functions; NULL: any */
+    /* a visible symbol's name the code generator cannot emit: why not (a sentence), or NULL */
+    const char *(*bad_symbol_name)(const char *name);
+    const char *refused_intrinsics;     /* comma-separated prefixes refused when used */
+    const gpucompile_code_rules *code_rules; /* NULL: no code checks */
+    /* binaries: */
+    const char *arches;                 /* comma-separated triple architectures: "nvptx,nvptx64" */
+    unsigned short offload_kind;        /* LLVM offload binary's offload kind; 0: none */
+    /* LLVM offload binary's image kinds of isa and bin objects (LLVM's numbers: 1 object,
+       3 cubin, 5 PTX); 0: none for isa, object for bin */
+    unsigned short image_kind_isa, image_kind_bin;
+    /* the names #gpu.kernel_metadata gives gpucompile_kernel's registers, shared_bytes,
+       private_bytes, max_threads, sgprs, vgprs, wavefront_size and kernarg_bytes (8 entries,
+       NULL where not carried); NULL: none */
+    const char *const *kernel_metadata;
 };
 
 /* The backend registered for a kind (the backend headers register themselves when their
@@ -3639,121 +3667,67 @@ GPUCOMPILE__PRIVATE int gpucompile__is_kernel(gpucompile_job *job, LLVMValueRef 
     if (LLVMIsDeclaration(fn)) return 0;
     if (job->backend->is_kernel) return job->backend->is_kernel(job, fn);
     cc = LLVMGetFunctionCallConv(fn);
-    if (cc == 71 || cc == 91) return 1; /* ptx_kernel, amdgpu_kernel */
+    if (cc == 71 || cc == 91) return 1; /* LLVM's two GPU kernel calling conventions */
     return LLVMGetLinkage(fn) == LLVMExternalLinkage;
 }
 
-/* Calling conventions of defined functions that the code generator survives. LLVM 19's
-   AMDGPU backend aborts ("Unsupported calling convention") or crashes on any other (ptx_kernel,
-   spir_func, x86 ones, tailcc, ...) and on the graphics ones (amdgpu_ps, amdgpu_gfx, ...) under
-   amdhsa; NVPTX survives all, so only AMDGPU's (87-105) are refused there, as foreign. */
-GPUCOMPILE__PRIVATE int gpucompile__cc_ok(gpucompile_target_kind kind, unsigned cc) {
-    if (kind == GPUCOMPILE_TARGET_AMDGPU) return cc == 0 || cc == 8 || cc == 9 || cc == 91 || cc == 76; /* c fast cold amdgpu_kernel spir_kernel */
-    if (kind == GPUCOMPILE_TARGET_NVPTX) return cc < 87 || cc > 105;
-    return 1;
+/* A visible symbol's name the backend cannot emit (local ones LLVM renames itself): why. */
+GPUCOMPILE__PRIVATE const char *gpucompile__bad_name(gpucompile_job *job, LLVMValueRef v) {
+    LLVMLinkage l = LLVMGetLinkage(v);
+    if (!job->backend->bad_symbol_name || l == LLVMInternalLinkage || l == LLVMPrivateLinkage) return NULL;
+    if (LLVMIsDeclaration(v) && !LLVMGetFirstUse(v)) return NULL;
+    return job->backend->bad_symbol_name(gpucompile__name(v));
 }
 
-/* NVPTX aborts ("Symbol name with unsupported characters") on a visible symbol whose name has
-   anything but [A-Za-z0-9_$.]; local ones it renames itself. */
-GPUCOMPILE__PRIVATE int gpucompile__name_ok(gpucompile_job *job, LLVMValueRef v) {
-    const char *p;
-    LLVMLinkage l = LLVMGetLinkage(v);
-    if (job->target->kind != GPUCOMPILE_TARGET_NVPTX || l == LLVMInternalLinkage || l == LLVMPrivateLinkage) return 1;
-    if (LLVMIsDeclaration(v) && !LLVMGetFirstUse(v)) return 1;
-    for (p = gpucompile__name(v); *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '$' || *p == '.'))
-            return 0;
-    return 1;
+/* Does name start with one of the comma-separated prefixes? */
+GPUCOMPILE__PRIVATE int gpucompile__has_prefix(const char *list, const char *name) {
+    const char *p = list;
+    while (p && *p) {
+        size_t n = strcspn(p, ",");
+        if (n && strncmp(name, p, n) == 0) return 1;
+        p += n;
+        if (*p) p++;
+    }
+    return 0;
 }
 
 /* Valid IR that LLVM 19's code generators abort on (report_fatal_error, "Cannot select") or
    crash on, found by tests/cli_battery.sh and the fuzzers: a type (fp128, x86_fp80, ppc_fp128),
-   a pointer in an address space the target lacks (AMDGPU: casts only between 0, 1, 3, 4, 5, 6;
-   no loads or stores through 2 or 8), an AMDGPU stack object of 4 GiB, NVPTX conversions
-   between floats and integers wider than 128 bits. Returns a reason or NULL.
+   and what the backend's rules add (address spaces, instructions). Returns a reason or NULL.
    Not exhaustive: options.isolate is the answer for untrusted input. */
-GPUCOMPILE__PRIVATE const char *gpucompile__bad_type(gpucompile_target_kind kind, LLVMTypeRef t) {
-    unsigned as;
+GPUCOMPILE__PRIVATE const char *gpucompile__bad_type(const gpucompile_code_rules *rules, LLVMTypeRef t) {
     switch (LLVMGetTypeKind(t)) {
     case LLVMFP128TypeKind: case LLVMX86_FP80TypeKind: case LLVMPPC_FP128TypeKind:
         return "128-bit and 80-bit floating-point types";
-    case LLVMVectorTypeKind: return gpucompile__bad_type(kind, LLVMGetElementType(t));
+    case LLVMVectorTypeKind: return gpucompile__bad_type(rules, LLVMGetElementType(t));
     case LLVMPointerTypeKind:
-        as = LLVMGetPointerAddressSpace(t);
-        if (kind == GPUCOMPILE_TARGET_NVPTX && as != 0 && as != 1 && (as < 3 || as > 5) && as != 101) return "an address space NVPTX lacks";
-        if (kind == GPUCOMPILE_TARGET_AMDGPU && as > 8) return "an address space AMDGPU lacks";
-        return NULL;
+        return rules->bad_address_space ? rules->bad_address_space(LLVMGetPointerAddressSpace(t)) : NULL;
     default: return NULL;
     }
 }
 
-GPUCOMPILE__PRIVATE const char *gpucompile__bad_instruction(gpucompile_target_kind kind, LLVMValueRef in) {
-    LLVMOpcode op = LLVMGetInstructionOpcode(in);
-    const char *why = gpucompile__bad_type(kind, LLVMTypeOf(in));
+GPUCOMPILE__PRIVATE const char *gpucompile__bad_instruction(const gpucompile_code_rules *rules, LLVMValueRef in) {
+    const char *why = gpucompile__bad_type(rules, LLVMTypeOf(in));
     int i, n = LLVMGetNumOperands(in);
-    for (i = 0; i < n && !why; i++) why = gpucompile__bad_type(kind, LLVMTypeOf(LLVMGetOperand(in, (unsigned)i)));
-    if (why) return why;
-    if (kind == GPUCOMPILE_TARGET_AMDGPU && (op == LLVMLoad || op == LLVMStore || op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg)) {
-        unsigned a = LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(in, op == LLVMStore ? 1 : 0)));
-        if (a == 2 || a == 8) return "memory access through address space 2 or 8";
-    }
-    if (kind == GPUCOMPILE_TARGET_AMDGPU && op == LLVMAlloca && LLVMIsConstant(LLVMGetOperand(in, 0)) &&
-        LLVMStoreSizeOfType(LLVMGetModuleDataLayout(LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(in)))),
-                            LLVMGetAllocatedType(in)) >> 32)
-        return "a stack object of 4 GiB or more";
-    if (kind == GPUCOMPILE_TARGET_AMDGPU && op == LLVMAddrSpaceCast) {
-        unsigned a = LLVMGetPointerAddressSpace(LLVMTypeOf(in)), b = LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(in, 0)));
-        if (a == 2 || a > 6 || b == 2 || b > 6) return "an address space cast AMDGPU cannot select";
-    }
-    if (kind == GPUCOMPILE_TARGET_NVPTX && (op == LLVMFPToSI || op == LLVMFPToUI || op == LLVMSIToFP || op == LLVMUIToFP)) {
-        LLVMTypeRef t = op == LLVMFPToSI || op == LLVMFPToUI ? LLVMTypeOf(in) : LLVMTypeOf(LLVMGetOperand(in, 0));
-        if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) t = LLVMGetElementType(t);
-        if (LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) > 128) return "conversions between floats and integers wider than 128 bits";
-    }
-    return NULL;
-}
-
-/* NVPTX segfaults on an !nvvm.annotations entry that is not {value, (!"name", integer)*}. */
-GPUCOMPILE__PRIVATE int gpucompile__annotations_ok(gpucompile_job *job) {
-    LLVMModuleRef m = job->module;
-    unsigned i, j, n = LLVMGetNamedMetadataNumOperands(m, "nvvm.annotations");
-    LLVMValueRef *nodes, ops[64];
-    int ok = 1;
-    if (!n) return 1;
-    nodes = (LLVMValueRef *)gpucompile_job_alloc(job, n * sizeof *nodes);
-    if (!nodes) return 0;
-    LLVMGetNamedMetadataOperands(m, "nvvm.annotations", nodes);
-    for (i = 0; i < n && ok; i++) {
-        unsigned k = (unsigned)LLVMGetMDNodeNumOperands(nodes[i]);
-        if (k > 64 || k % 2 == 0) { ok = 0; break; }
-        LLVMGetMDNodeOperands(nodes[i], ops);
-        for (j = 1; j < k && ok; j += 2)
-            ok = ops[j] && ops[j + 1] && LLVMIsAMDString(ops[j]) && LLVMIsAConstantInt(ops[j + 1]);
-    }
-    gpucompile_job_free(job, nodes);
-    return ok;
+    for (i = 0; i < n && !why; i++) why = gpucompile__bad_type(rules, LLVMTypeOf(LLVMGetOperand(in, (unsigned)i)));
+    if (!why && rules->bad_instruction) why = rules->bad_instruction(in);
+    return why;
 }
 
 GPUCOMPILE__PRIVATE int gpucompile__check_code(gpucompile_job *job) {
-    gpucompile_target_kind kind = job->target->kind;
+    const gpucompile_code_rules *rules = job->backend->code_rules;
     LLVMTargetDataRef dl = LLVMGetModuleDataLayout(job->module);
-    /* By-value aggregates: NVPTX aborts from 64 KiB (CUDA allows 32764 bytes of parameters),
-       AMDGPU crashes from 64 KiB and takes minutes from 16 KiB. */
-    unsigned long long max_param = kind == GPUCOMPILE_TARGET_NVPTX ? 32764 : 4096;
+    unsigned long long max_param = rules ? rules->max_param_bytes : 0;
     LLVMValueRef fn, g;
     LLVMBasicBlockRef bb;
-    if (kind != GPUCOMPILE_TARGET_NVPTX && kind != GPUCOMPILE_TARGET_AMDGPU) return 0;
-    if (kind == GPUCOMPILE_TARGET_NVPTX && !gpucompile__annotations_ok(job)) {
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL,
-                           "!nvvm.annotations: each entry must be {value, !\"name\", integer, ...}");
-        return 1;
-    }
+    if (!rules) return 0;
+    if (rules->bad_metadata && rules->bad_metadata(job)) return 1;
     for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) {
         unsigned i, n = LLVMIsDeclaration(fn) ? 0 : LLVMCountParams(fn);
         for (i = 0; i < n; i++) {
             LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(fn, i));
             LLVMTypeKind tk = LLVMGetTypeKind(t);
-            if ((tk == LLVMStructTypeKind || tk == LLVMArrayTypeKind) && LLVMStoreSizeOfType(dl, t) > max_param) {
+            if (max_param && (tk == LLVMStructTypeKind || tk == LLVMArrayTypeKind) && LLVMStoreSizeOfType(dl, t) > max_param) {
                 gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
                                    "function '%s': parameter %u passes %llu bytes by value (at most %llu for %s)", gpucompile__name(fn),
                                    i + 1, LLVMStoreSizeOfType(dl, t), max_param, gpucompile_target_triple(job->target));
@@ -3762,11 +3736,9 @@ GPUCOMPILE__PRIVATE int gpucompile__check_code(gpucompile_job *job) {
         }
     }
     for (g = LLVMGetFirstGlobal(job->module); g; g = LLVMGetNextGlobal(g)) {
-        const char *why = LLVMIsThreadLocal(g) && LLVMGetFirstUse(g) ? "thread-local storage" : gpucompile__bad_type(kind, LLVMTypeOf(g));
-        LLVMValueRef init = LLVMIsDeclaration(g) ? NULL : LLVMGetInitializer(g);
-        if (!why) why = gpucompile__bad_type(kind, LLVMGlobalGetValueType(g));
-        if (!why && kind == GPUCOMPILE_TARGET_NVPTX && LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3 && init && !LLVMIsUndef(init))
-            why = "shared memory (address space 3) with an initial value";
+        const char *why = LLVMIsThreadLocal(g) && LLVMGetFirstUse(g) ? "thread-local storage" : gpucompile__bad_type(rules, LLVMTypeOf(g));
+        if (!why) why = gpucompile__bad_type(rules, LLVMGlobalGetValueType(g));
+        if (!why && rules->bad_global) why = rules->bad_global(g);
         if (why) {
             gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
                                "global '%s': LLVM cannot compile it for %s: %s", gpucompile__name(g), gpucompile_target_triple(job->target), why);
@@ -3777,7 +3749,7 @@ GPUCOMPILE__PRIVATE int gpucompile__check_code(gpucompile_job *job) {
         for (bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
             LLVMValueRef in;
             for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
-                const char *why = gpucompile__bad_instruction(kind, in);
+                const char *why = gpucompile__bad_instruction(rules, in);
                 if (why) {
                     gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
                                        "function '%s': LLVM cannot compile it for %s: %s", gpucompile__name(fn),
@@ -3798,13 +3770,12 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__check_module(gpucompile_job *j
     LLVMValueRef fn;
     int bad = 0;
     for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) {
-        const char *name = gpucompile__name(fn), *dot;
-        if (!gpucompile__name_ok(job, fn)) {
-            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL,
-                               "function '%s': PTX names may hold only letters, digits, '_', '$' and '.'", name);
+        const char *name = gpucompile__name(fn), *dot, *why;
+        if ((why = gpucompile__bad_name(job, fn)) != NULL) {
+            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL, "function '%s': %s", name, why);
             bad = 1;
         }
-        if (!LLVMIsDeclaration(fn) && !gpucompile__cc_ok(job->target->kind, LLVMGetFunctionCallConv(fn))) {
+        if (!LLVMIsDeclaration(fn) && job->backend->calling_convention_ok && !job->backend->calling_convention_ok(LLVMGetFunctionCallConv(fn))) {
             gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL,
                                "function '%s': calling convention %u is not one %s compiles", name,
                                LLVMGetFunctionCallConv(fn), gpucompile_target_triple(job->target));
@@ -3818,7 +3789,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__check_module(gpucompile_job *j
             continue;
         }
         if (LLVMGetFirstUse(fn) && (gpucompile__starts_with(name, "llvm.clear_cache") ||
-                                    (job->target->kind == GPUCOMPILE_TARGET_AMDGPU && gpucompile__starts_with(name, "llvm.frameaddress")))) {
+                                    gpucompile__has_prefix(job->backend->refused_intrinsics, name))) {
             gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
                                "intrinsic '%s' cannot be compiled for %s", name, gpucompile_target_triple(job->target));
             bad = 1;
@@ -3831,12 +3802,13 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__check_module(gpucompile_job *j
             bad = 1;
         }
     }
-    for (fn = LLVMGetFirstGlobal(job->module); fn; fn = LLVMGetNextGlobal(fn))
-        if (!gpucompile__name_ok(job, fn)) {
-            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL,
-                               "global '%s': PTX names may hold only letters, digits, '_', '$' and '.'", gpucompile__name(fn));
+    for (fn = LLVMGetFirstGlobal(job->module); fn; fn = LLVMGetNextGlobal(fn)) {
+        const char *why = gpucompile__bad_name(job, fn);
+        if (why) {
+            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL, "global '%s': %s", gpucompile__name(fn), why);
             bad = 1;
         }
+    }
     if (!bad && gpucompile__check_code(job)) return GPUCOMPILE_ERROR_UNSUPPORTED;
     return bad ? GPUCOMPILE_ERROR_INVALID_INPUT : GPUCOMPILE_OK;
 }
@@ -5479,23 +5451,27 @@ GPUCOMPILE__PRIVATE gpucompile_format gpucompile__bin_default_format(const char 
     return gpucompile__bin_upstream(target) ? GPUCOMPILE_FORMAT_FATBIN : GPUCOMPILE_FORMAT_BIN;
 }
 
-/* The kernel fields that #gpu.kernel_metadata's metadata dictionary carries, by the names MLIR's
-   ROCDL target gives them (the hsaco note's keys without the dot) and, NVPTX having none in
-   MLIR, by the CUDA driver's function attribute names (CU_FUNC_ATTRIBUTE_NUM_REGS -> num_regs). */
-typedef struct gpucompile__bin_field { const char *amdgpu, *nvptx; size_t offset; } gpucompile__bin_field;
-static const gpucompile__bin_field gpucompile__bin_fields[] = {
-    {NULL, "num_regs", offsetof(gpucompile_kernel, registers)},
-    {"group_segment_fixed_size", "shared_size_bytes", offsetof(gpucompile_kernel, shared_bytes)},
-    {"private_segment_fixed_size", "local_size_bytes", offsetof(gpucompile_kernel, private_bytes)},
-    {"max_flat_workgroup_size", "max_threads_per_block", offsetof(gpucompile_kernel, max_threads)},
-    {"sgpr_count", NULL, offsetof(gpucompile_kernel, sgprs)},
-    {"vgpr_count", NULL, offsetof(gpucompile_kernel, vgprs)},
-    {"wavefront_size", NULL, offsetof(gpucompile_kernel, wavefront_size)},
-    {"kernarg_segment_size", NULL, offsetof(gpucompile_kernel, kernarg_bytes)},
-};
+/* The kernel fields that #gpu.kernel_metadata's metadata dictionary may carry, in the order of
+   gpucompile_backend.kernel_metadata, which names them. */
+static const size_t gpucompile__bin_fields[] = {
+    offsetof(gpucompile_kernel, registers), offsetof(gpucompile_kernel, shared_bytes),
+    offsetof(gpucompile_kernel, private_bytes), offsetof(gpucompile_kernel, max_threads),
+    offsetof(gpucompile_kernel, sgprs), offsetof(gpucompile_kernel, vgprs),
+    offsetof(gpucompile_kernel, wavefront_size), offsetof(gpucompile_kernel, kernarg_bytes)};
 
-GPUCOMPILE__PRIVATE const char *gpucompile__bin_field_name(const gpucompile__bin_field *f, gpucompile_target_kind kind) {
-    return kind == GPUCOMPILE_TARGET_AMDGPU ? f->amdgpu : kind == GPUCOMPILE_TARGET_NVPTX ? f->nvptx : NULL;
+/* The backend of an object: the one registered for its kind, or (custom) for its attribute. */
+GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__object_backend(const gpucompile_object *o) {
+    const char *t = o->target;
+    size_t n;
+    if (o->kind != GPUCOMPILE_TARGET_CUSTOM) return gpucompile_find_backend(o->kind);
+    if (!t || *t != '#') return NULL;
+    n = strcspn(t + 1, "< \t\n");
+    return gpucompile_find_backend_named(t + 1, n, NULL);
+}
+
+GPUCOMPILE__PRIVATE const char *gpucompile__bin_field_name(size_t f, const gpucompile_object *o) {
+    const gpucompile_backend *b = gpucompile__object_backend(o);
+    return b && b->kernel_metadata ? b->kernel_metadata[f] : NULL;
 }
 
 /* The parser: a cursor over the text, errors as line:column. */
@@ -5851,8 +5827,8 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_print_kernel(gpucompile__buf *b, const 
     gpucompile__buf_printf(b, ", %s", k->type ? k->type : "!llvm.func<void (...)>"); /* unknown: any arguments */
     if (k->arg_attrs) gpucompile__buf_printf(b, ", arg_attrs = %s", k->arg_attrs);
     for (f = 0; f < sizeof gpucompile__bin_fields / sizeof gpucompile__bin_fields[0]; f++) {
-        const char *name = gpucompile__bin_field_name(&gpucompile__bin_fields[f], o->kind);
-        int v = *(const int *)(const void *)((const char *)k + gpucompile__bin_fields[f].offset);
+        const char *name = gpucompile__bin_field_name(f, o);
+        int v = *(const int *)(const void *)((const char *)k + gpucompile__bin_fields[f]);
         if (name && v >= 0) gpucompile__buf_printf(&md, "%s%s = %d : i64", md.len ? ", " : "", name, v);
     }
     if (k->metadata && *k->metadata) gpucompile__buf_printf(&md, "%s%s", md.len ? ", " : "", k->metadata);
@@ -5986,10 +5962,10 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pmetadata(gpucompile__bin_p *p, const gp
         const gpucompile__bin_ent *e = (const gpucompile__bin_ent *)list.data + i;
         int kept = 0;
         for (f = 0; f < sizeof gpucompile__bin_fields / sizeof gpucompile__bin_fields[0] && !kept; f++) {
-            const char *name = gpucompile__bin_field_name(&gpucompile__bin_fields[f], o->kind);
+            const char *name = gpucompile__bin_field_name(f, o);
             int v = gpucompile__bin_int_value(e->v, e->vn);
             if (name && v >= 0 && e->kn == strlen(name) && strncmp(e->k, name, e->kn) == 0) {
-                *(int *)(void *)((char *)k + gpucompile__bin_fields[f].offset) = v;
+                *(int *)(void *)((char *)k + gpucompile__bin_fields[f]) = v;
                 kept = 1;
             }
         }
@@ -6322,11 +6298,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_parse(const char *text, size_
 enum {
     GPUCOMPILE__OB_HEADER = 32, GPUCOMPILE__OB_ENTRY = 40,
     GPUCOMPILE__IMG_NONE = 0, GPUCOMPILE__IMG_OBJECT, GPUCOMPILE__IMG_BITCODE, GPUCOMPILE__IMG_CUBIN,
-    GPUCOMPILE__IMG_FATBIN, GPUCOMPILE__IMG_PTX,
-    /* LLVM 21 made the offload kinds bits (OpenMP 1, CUDA 2, HIP 4, SYCL 8); before, HIP was 3:
-       written as the LLVM in use numbers it, so its tools name the producer */
-    GPUCOMPILE__OFK_NONE = 0, GPUCOMPILE__OFK_OPENMP = 1, GPUCOMPILE__OFK_CUDA = 2,
-    GPUCOMPILE__OFK_HIP = LLVM_VERSION_MAJOR >= 21 ? 4 : 3
+    GPUCOMPILE__IMG_FATBIN, GPUCOMPILE__IMG_PTX
 };
 
 GPUCOMPILE__PRIVATE void gpucompile__bin_put(gpucompile__buf *b, uint64_t v, int bytes) {
@@ -6344,11 +6316,12 @@ GPUCOMPILE__PRIVATE uint64_t gpucompile__bin_get(const unsigned char *p, int byt
 }
 
 GPUCOMPILE__PRIVATE int gpucompile__bin_image_kind(const gpucompile_object *o) {
+    const gpucompile_backend *b = gpucompile__object_backend(o);
     switch (o->format) {
     case GPUCOMPILE_FORMAT_LLVM: return GPUCOMPILE__IMG_BITCODE;
-    case GPUCOMPILE_FORMAT_ISA: return o->kind == GPUCOMPILE_TARGET_NVPTX ? GPUCOMPILE__IMG_PTX : GPUCOMPILE__IMG_NONE;
+    case GPUCOMPILE_FORMAT_ISA: return b ? b->image_kind_isa : GPUCOMPILE__IMG_NONE;
     case GPUCOMPILE_FORMAT_FATBIN: return GPUCOMPILE__IMG_FATBIN;
-    default: return o->kind == GPUCOMPILE_TARGET_NVPTX ? GPUCOMPILE__IMG_CUBIN : GPUCOMPILE__IMG_OBJECT;
+    default: return b && b->image_kind_bin ? b->image_kind_bin : GPUCOMPILE__IMG_OBJECT;
     }
 }
 
@@ -6391,8 +6364,7 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_write_entry(gpucompile__buf *out, const
     gpucompile__bin_put(out, GPUCOMPILE__OB_HEADER, 8);
     gpucompile__bin_put(out, GPUCOMPILE__OB_ENTRY, 8);
     gpucompile__bin_put(out, (uint64_t)gpucompile__bin_image_kind(o), 2);
-    gpucompile__bin_put(out, o->kind == GPUCOMPILE_TARGET_NVPTX ? GPUCOMPILE__OFK_CUDA
-                             : o->kind == GPUCOMPILE_TARGET_AMDGPU ? GPUCOMPILE__OFK_HIP : GPUCOMPILE__OFK_NONE, 2);
+    gpucompile__bin_put(out, gpucompile__object_backend(o) ? gpucompile__object_backend(o)->offload_kind : 0, 2);
     gpucompile__bin_put(out, 0, 4);
     gpucompile__bin_put(out, GPUCOMPILE__OB_HEADER + GPUCOMPILE__OB_ENTRY, 8);
     gpucompile__bin_put(out, nstr, 8);
@@ -6504,10 +6476,14 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
     }
     if (!target) { /* written by someone else: the target from triple and arch */
         gpucompile_target t;
+        const gpucompile_backend *b = NULL;
+        int i;
         if (!triple || !arch || !*arch) GPUCOMPILE__BAD("offload binary entry %d: no triple or arch", index);
-        t = gpucompile_target_defaults(gpucompile__starts_with(triple, "nvptx") ? GPUCOMPILE_TARGET_NVPTX
-                                       : gpucompile__starts_with(triple, "amdgcn") ? GPUCOMPILE_TARGET_AMDGPU : GPUCOMPILE_TARGET_NONE);
-        if (t.kind == GPUCOMPILE_TARGET_NONE) GPUCOMPILE__BAD("offload binary entry %d: unsupported triple '%s'", index, triple);
+        for (i = 0; !b && (b = gpucompile_backend_at(i)) != NULL; i++)
+            if (!gpucompile__in_list(b->arches, triple, strcspn(triple, "-"))) b = NULL;
+        if (!b) GPUCOMPILE__BAD("offload binary entry %d: unsupported triple '%s'", index, triple);
+        t = gpucompile_target_defaults(b->kind);
+        t.backend = b;
         t.chip = arch;
         if (strcmp(triple, gpucompile_target_triple(&t)) != 0) t.triple = triple;
         if (gpucompile_target_print(&t, text, sizeof text) >= sizeof text) GPUCOMPILE__BAD("offload binary entry %d: arch too long", index);

@@ -874,6 +874,41 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__finish(gpucompile_job *
     return GPUCOMPILE_OK;
 }
 
+/* ---- module checks: valid IR that AMDGPU aborts or crashes on ---- */
+/* LLVM 19 aborts ("Unsupported calling convention") or crashes on any but these (ptx_kernel,
+   spir_func, x86 ones, tailcc, ...), and on the graphics ones (amdgpu_ps, amdgpu_gfx, ...)
+   under amdhsa: c, fast, cold, amdgpu_kernel, spir_kernel. */
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__calling_convention_ok(unsigned cc) {
+    return cc == 0 || cc == 8 || cc == 9 || cc == 91 || cc == 76;
+}
+
+GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__bad_address_space(unsigned as) {
+    return as > 8 ? "an address space AMDGPU lacks" : NULL;
+}
+
+/* Casts only between 0, 1, 3, 4, 5, 6; no loads or stores through 2 or 8; no stack object of
+   4 GiB. */
+GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__bad_instruction(LLVMValueRef in) {
+    LLVMOpcode op = LLVMGetInstructionOpcode(in);
+    if (op == LLVMLoad || op == LLVMStore || op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg) {
+        unsigned a = LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(in, op == LLVMStore ? 1 : 0)));
+        if (a == 2 || a == 8) return "memory access through address space 2 or 8";
+    }
+    if (op == LLVMAlloca && LLVMIsConstant(LLVMGetOperand(in, 0)) &&
+        LLVMStoreSizeOfType(LLVMGetModuleDataLayout(LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(in)))),
+                            LLVMGetAllocatedType(in)) >> 32)
+        return "a stack object of 4 GiB or more";
+    if (op == LLVMAddrSpaceCast) {
+        unsigned a = LLVMGetPointerAddressSpace(LLVMTypeOf(in)), b = LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(in, 0)));
+        if (a == 2 || a > 6 || b == 2 || b > 6) return "an address space cast AMDGPU cannot select";
+    }
+    return NULL;
+}
+
+/* By-value aggregates: AMDGPU crashes from 64 KiB and takes minutes from 16 KiB. */
+static const gpucompile_code_rules gpucompile_amdgpu__code_rules = {
+    4096, gpucompile_amdgpu__bad_address_space, gpucompile_amdgpu__bad_instruction, NULL, NULL};
+
 /* ---- targets: chips, verification ---- */
 GPUCOMPILE__PRIVATE int gpucompile_amdgpu__chip_supported(const char *chip) { return gpucompile__amdgpu_chip(chip) != NULL; }
 
@@ -909,6 +944,12 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__verify(const gpucompile
     return GPUCOMPILE_OK;
 }
 
+/* #gpu.kernel_metadata: the names MLIR's ROCDL target gives (the hsaco note's keys without the
+   dot). */
+static const char *const gpucompile_amdgpu__kernel_metadata[8] = {
+    NULL, "group_segment_fixed_size", "private_segment_fixed_size", "max_flat_workgroup_size",
+    "sgpr_count", "vgpr_count", "wavefront_size", "kernarg_segment_size"};
+
 GPUCOMPILE_DEF const gpucompile_backend *gpucompile_amdgpu_backend(void) {
     static gpucompile_backend b;
     if (!b.name) {
@@ -937,6 +978,15 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_amdgpu_backend(void) {
         t.defaults[1].abi = LLVM_VERSION_MAJOR >= 22 ? "600" : "500";
         t.verify_params = gpucompile_amdgpu__verify_params;
         t.verify = gpucompile_amdgpu__verify;
+        t.calling_convention_ok = gpucompile_amdgpu__calling_convention_ok;
+        t.refused_intrinsics = "llvm.frameaddress";
+        t.code_rules = &gpucompile_amdgpu__code_rules;
+        t.arches = "amdgcn";
+        /* LLVM 21 made the offload kinds bits (OpenMP 1, CUDA 2, HIP 4, SYCL 8); before, HIP was
+           3: written as the LLVM in use numbers it, so its tools name the producer */
+        t.offload_kind = LLVM_VERSION_MAJOR >= 21 ? 4 : 3;
+        t.image_kind_bin = 1; /* IMG_Object */
+        t.kernel_metadata = gpucompile_amdgpu__kernel_metadata;
         t.chip_supported = gpucompile_amdgpu__chip_supported;
         t.chip_name = gpucompile_amdgpu__chip_name;
         b = t;
