@@ -909,15 +909,85 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__bad_instruction(LLVMValueRef 
 static const gpucompile_code_rules gpucompile_amdgpu__code_rules = {
     4096, gpucompile_amdgpu__bad_address_space, gpucompile_amdgpu__bad_instruction, NULL, NULL};
 
+/* ---- the chip table ---- */
+/* The names LLVM_VERSION_MAJOR's AMDGPU backend accepts (llc -mcpu=help). LLVM 19 and 22 are
+   measured (tests/test_target.c compares them with llc of the same LLVM both ways); 20 and 21
+   follow the LLVM sources of those releases. Unknown chips abort inside LLVM, so a chip
+   missing here is refused rather than risked. The legacy names (tahiti, ...) and "generic" are
+   left out: the device libraries are keyed by gfx numbers. */
+#define GPUCOMPILE_AMDGPU__XNACK 1   /* target ID may carry :xnack+/- */
+#define GPUCOMPILE_AMDGPU__SRAMECC 2 /* target ID may carry :sramecc+/- */
+#define GPUCOMPILE_AMDGPU__GENERIC 4 /* needs code object version 6 (LLVM ERROR below that) */
+typedef struct gpucompile_amdgpu__chip_entry {
+    const char *name;
+    int bits;
+} gpucompile_amdgpu__chip_entry;
+
+static const gpucompile_amdgpu__chip_entry gpucompile_amdgpu__chips[] = {
+    {"gfx600", 0}, {"gfx601", 0}, {"gfx602", 0}, {"gfx700", 0}, {"gfx701", 0}, {"gfx702", 0},
+    {"gfx703", 0}, {"gfx704", 0}, {"gfx705", 0}, {"gfx801", GPUCOMPILE_AMDGPU__XNACK}, {"gfx802", 0},
+    {"gfx803", 0}, {"gfx805", 0}, {"gfx810", GPUCOMPILE_AMDGPU__XNACK}, {"gfx900", GPUCOMPILE_AMDGPU__XNACK},
+    {"gfx902", GPUCOMPILE_AMDGPU__XNACK}, {"gfx904", GPUCOMPILE_AMDGPU__XNACK},
+    {"gfx906", GPUCOMPILE_AMDGPU__XNACK | GPUCOMPILE_AMDGPU__SRAMECC}, {"gfx908", GPUCOMPILE_AMDGPU__XNACK | GPUCOMPILE_AMDGPU__SRAMECC},
+    {"gfx909", GPUCOMPILE_AMDGPU__XNACK}, {"gfx90a", GPUCOMPILE_AMDGPU__XNACK | GPUCOMPILE_AMDGPU__SRAMECC},
+    {"gfx90c", GPUCOMPILE_AMDGPU__XNACK},
+#if LLVM_VERSION_MAJOR <= 20 /* removed in LLVM 21 (folded into gfx942) */
+    {"gfx940", GPUCOMPILE_AMDGPU__XNACK | GPUCOMPILE_AMDGPU__SRAMECC}, {"gfx941", GPUCOMPILE_AMDGPU__XNACK | GPUCOMPILE_AMDGPU__SRAMECC},
+#endif
+    {"gfx942", GPUCOMPILE_AMDGPU__XNACK | GPUCOMPILE_AMDGPU__SRAMECC},
+    {"gfx1010", GPUCOMPILE_AMDGPU__XNACK}, {"gfx1011", GPUCOMPILE_AMDGPU__XNACK}, {"gfx1012", GPUCOMPILE_AMDGPU__XNACK},
+    {"gfx1013", GPUCOMPILE_AMDGPU__XNACK}, {"gfx1030", 0}, {"gfx1031", 0}, {"gfx1032", 0}, {"gfx1033", 0},
+    {"gfx1034", 0}, {"gfx1035", 0}, {"gfx1036", 0}, {"gfx1100", 0}, {"gfx1101", 0}, {"gfx1102", 0},
+    {"gfx1103", 0}, {"gfx1150", 0}, {"gfx1151", 0}, {"gfx1152", 0}, {"gfx1200", 0}, {"gfx1201", 0},
+    {"gfx9-generic", GPUCOMPILE_AMDGPU__GENERIC | GPUCOMPILE_AMDGPU__XNACK},
+    {"gfx10-1-generic", GPUCOMPILE_AMDGPU__GENERIC | GPUCOMPILE_AMDGPU__XNACK}, {"gfx10-3-generic", GPUCOMPILE_AMDGPU__GENERIC},
+    {"gfx11-generic", GPUCOMPILE_AMDGPU__GENERIC}, {"gfx12-generic", GPUCOMPILE_AMDGPU__GENERIC},
+#if LLVM_VERSION_MAJOR >= 20
+    {"gfx950", GPUCOMPILE_AMDGPU__XNACK | GPUCOMPILE_AMDGPU__SRAMECC}, {"gfx1153", 0},
+    {"gfx9-4-generic", GPUCOMPILE_AMDGPU__GENERIC | GPUCOMPILE_AMDGPU__XNACK | GPUCOMPILE_AMDGPU__SRAMECC},
+#endif
+#if LLVM_VERSION_MAJOR >= 21
+    {"gfx1250", GPUCOMPILE_AMDGPU__XNACK},
+#endif
+#if LLVM_VERSION_MAJOR >= 22
+    {"gfx1251", GPUCOMPILE_AMDGPU__XNACK},
+#endif
+    {NULL, 0}};
+
+/* The AMDGPU table entry for a target ID "gfx90a:sramecc-:xnack+" (each known feature at most
+   once, with + or -, and only where the chip has it), or NULL. */
+GPUCOMPILE__PRIVATE const gpucompile_amdgpu__chip_entry *gpucompile_amdgpu__chip(const char *id) {
+    const gpucompile_amdgpu__chip_entry *c;
+    size_t n = strcspn(id, ":");
+    int seen = 0;
+    for (c = gpucompile_amdgpu__chips; c->name; c++)
+        if (strlen(c->name) == n && strncmp(c->name, id, n) == 0) break;
+    if (!c->name) return NULL;
+    for (id += n; *id; ) {
+        size_t m;
+        int bit;
+        id++; /* the ':' */
+        m = strcspn(id, ":");
+        if (m < 2 || (id[m - 1] != '+' && id[m - 1] != '-')) return NULL;
+        if (m - 1 == 5 && strncmp(id, "xnack", 5) == 0) bit = GPUCOMPILE_AMDGPU__XNACK;
+        else if (m - 1 == 7 && strncmp(id, "sramecc", 7) == 0) bit = GPUCOMPILE_AMDGPU__SRAMECC;
+        else return NULL;
+        if (!(c->bits & bit) || (seen & bit)) return NULL;
+        seen |= bit;
+        id += m;
+    }
+    return c;
+}
+
 /* ---- targets: chips, verification ---- */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__chip_supported(const char *chip) { return gpucompile__amdgpu_chip(chip) != NULL; }
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__chip_supported(const char *chip) { return gpucompile_amdgpu__chip(chip) != NULL; }
 
 GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__chip_name(int index, int *native) {
     int i;
-    for (i = 0; gpucompile__amdgpu_chips[i].name; i++)
+    for (i = 0; gpucompile_amdgpu__chips[i].name; i++)
         if (i == index) {
-            if (native) *native = !(gpucompile__amdgpu_chips[i].bits & GPUCOMPILE__FORWARD);
-            return gpucompile__amdgpu_chips[i].name;
+            if (native) *native = 1; /* every entry is one this LLVM emits for */
+            return gpucompile_amdgpu__chips[i].name;
         }
     return NULL;
 }
@@ -939,7 +1009,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__verify(const gpucompile
         return gpucompile_log_target(logger, "The target triple '%.200s' is not an AMDGPU triple (amdgcn-...).", triple);
     if (!gpucompile_amdgpu__chip_supported(chip))
         return gpucompile_log_target(logger, "The chip '%.200s' is not supported by LLVM %d (AMDGPU).", chip, LLVM_VERSION_MAJOR);
-    if ((gpucompile__amdgpu_chip(chip)->bits & GPUCOMPILE__GENERIC) && strcmp(gpucompile_target_abi(t), "600") != 0)
+    if ((gpucompile_amdgpu__chip(chip)->bits & GPUCOMPILE_AMDGPU__GENERIC) && strcmp(gpucompile_target_abi(t), "600") != 0)
         return gpucompile_log_target(logger, "The chip '%.200s' needs code object version 6: abi = \"600\".", chip);
     return GPUCOMPILE_OK;
 }
