@@ -1020,6 +1020,84 @@ static const char *const gpucompile_amdgpu__kernel_metadata[8] = {
     NULL, "group_segment_fixed_size", "private_segment_fixed_size", "max_flat_workgroup_size",
     "sgpr_count", "vgpr_count", "wavefront_size", "kernarg_segment_size"};
 
+/* ---- run-time selection ---- */
+/* A device as selection sees it: the processor, its xnack / sramecc settings (0 unset, 1 on,
+   -1 off). */
+typedef struct gpucompile_amdgpu__device {
+    char name[32];
+    int xnack, sramecc;
+} gpucompile_amdgpu__device;
+
+/* "gfx90a", "gfx90a:xnack+:sramecc-"; 0 when not such a name. */
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__device_of(const char *s, gpucompile_amdgpu__device *c) {
+    const char *colon;
+    size_t n;
+    memset(c, 0, sizeof *c);
+    if (!s || !gpucompile__starts_with(s, "gfx")) return 0;
+    colon = strchr(s, ':');
+    n = colon ? (size_t)(colon - s) : strlen(s);
+    if (n >= sizeof c->name) return 0;
+    memcpy(c->name, s, n);
+    c->name[n] = 0;
+    while (colon) {
+        const char *f = colon + 1, *next = strchr(f, ':');
+        size_t fl = next ? (size_t)(next - f) : strlen(f);
+        int on;
+        if (fl < 2 || (f[fl - 1] != '+' && f[fl - 1] != '-')) return 0;
+        on = f[fl - 1] == '+' ? 1 : -1;
+        if (fl - 1 == 5 && strncmp(f, "xnack", 5) == 0) c->xnack = on;
+        else if (fl - 1 == 7 && strncmp(f, "sramecc", 7) == 0) c->sramecc = on;
+        else return 0;
+        colon = next;
+    }
+    return 1;
+}
+
+/* LLVM's generic targets and the chips each runs on. */
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__generic_covers(const char *generic, const char *chip) {
+    static const char *const table[][2] = {
+        {"gfx9-generic", "gfx900,gfx902,gfx904,gfx906,gfx909,gfx90c"},
+        {"gfx10-1-generic", "gfx1010,gfx1011,gfx1012,gfx1013"},
+        {"gfx10-3-generic", "gfx1030,gfx1031,gfx1032,gfx1033,gfx1034,gfx1035,gfx1036"},
+        {"gfx11-generic", "gfx1100,gfx1101,gfx1102,gfx1103,gfx1150,gfx1151,gfx1152"},
+        {"gfx12-generic", "gfx1200,gfx1201"}};
+    size_t i;
+    for (i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (strcmp(generic, table[i][0]) == 0) return gpucompile__in_list(table[i][1], chip, strlen(chip));
+    return 0;
+}
+
+/* Target-ID features may also sit in the target's features ("+xnack"). */
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__object_features(const gpucompile_object *o, gpucompile_amdgpu__device *c) {
+    gpucompile_target *t = NULL;
+    const char *f;
+    if (gpucompile_target_parse(o->target, (size_t)-1, &o->allocator, NULL, &t) != GPUCOMPILE_OK) return;
+    f = gpucompile_target_features(t);
+    if (!c->xnack && strstr(f, "+xnack")) c->xnack = 1;
+    if (!c->xnack && strstr(f, "-xnack")) c->xnack = -1;
+    if (!c->sramecc && strstr(f, "+sramecc")) c->sramecc = 1;
+    if (!c->sramecc && strstr(f, "-sramecc")) c->sramecc = -1;
+    gpucompile_target_free(t);
+}
+
+/* An hsaco for the processor beats one for a generic target that covers it; xnack / sramecc
+   must not contradict the device's. */
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__select_score(const gpucompile_object *o, const char *device, const char **why) {
+    gpucompile_amdgpu__device d, c;
+    int score;
+    if (!gpucompile_amdgpu__device_of(device, &d)) return -2;
+    if (!o || !gpucompile_amdgpu__device_of(o->chip, &c)) return -1;
+    if (o->format != GPUCOMPILE_FORMAT_BIN && o->format != GPUCOMPILE_FORMAT_DEFAULT) return -1;
+    if (strcmp(c.name, d.name) == 0) { score = 100; *why = "hsaco for the processor"; }
+    else if (gpucompile_amdgpu__generic_covers(c.name, d.name)) { score = 50; *why = "hsaco for a generic target"; }
+    else return -1;
+    gpucompile_amdgpu__object_features(o, &c);
+    if ((c.xnack && d.xnack && c.xnack != d.xnack) || (c.sramecc && d.sramecc && c.sramecc != d.sramecc)) return -1;
+    /* both set and equal beats unset on the object, which beats set on the object only */
+    score += (c.xnack ? (d.xnack ? 4 : 0) : 2) + (c.sramecc ? (d.sramecc ? 4 : 0) : 2);
+    return score;
+}
+
 GPUCOMPILE_DEF const gpucompile_backend *gpucompile_amdgpu_backend(void) {
     static gpucompile_backend b;
     if (!b.name) {
@@ -1051,7 +1129,10 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_amdgpu_backend(void) {
         t.calling_convention_ok = gpucompile_amdgpu__calling_convention_ok;
         t.refused_intrinsics = "llvm.frameaddress";
         t.code_rules = &gpucompile_amdgpu__code_rules;
+        t.environment = "ROCM_PATH,ROCM_HOME,ROCM_ROOT,ROCM*,HIP*";
         t.arches = "amdgcn";
+        t.select_score = gpucompile_amdgpu__select_score;
+        t.device_help = "gfxNNN[:xnack+|-][:sramecc+|-]";
         /* LLVM 21 made the offload kinds bits (OpenMP 1, CUDA 2, HIP 4, SYCL 8); before, HIP was
            3: written as the LLVM in use numbers it, so its tools name the producer */
         t.offload_kind = LLVM_VERSION_MAJOR >= 21 ? 4 : 3;

@@ -1635,6 +1635,47 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__verify(const gpucompile_
 static const char *const gpucompile_nvptx__kernel_metadata[8] = {
     "num_regs", "shared_size_bytes", "local_size_bytes", "max_threads_per_block", NULL, NULL, NULL, NULL};
 
+/* ---- run-time selection ---- */
+/* "sm_90", "sm_90a", "compute_90", "90": the compute capability, *specific for an 'a' or 'f'
+   chip (code for it runs on that chip only). 0 when not such a name. */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__device(const char *s, int *cc, int *specific) {
+    const char *d;
+    char *end;
+    long v;
+    *cc = *specific = 0;
+    if (!s || !(gpucompile__starts_with(s, "sm_") || gpucompile__starts_with(s, "compute_") || (*s >= '0' && *s <= '9'))) return 0;
+    d = strchr(s, '_') ? strchr(s, '_') + 1 : s;
+    v = strtol(d, &end, 10);
+    if (end == d || v <= 0 || v > 10000) return 0;
+    if (*end == 'a' || *end == 'f') { *specific = 1; end++; }
+    if (*end) return 0;
+    *cc = (int)v;
+    return 1;
+}
+
+/* A cubin runs on its own chip and later ones of the same major architecture; PTX (alone or in
+   a fatbin) on its own and later chips, compiled by the driver: the closer the better. */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__select_score(const gpucompile_object *o, const char *device, const char **why) {
+    int d, dspec, c, cspec, same, major, older;
+    if (!gpucompile_nvptx__device(device, &d, &dspec)) return -2;
+    if (!o || !gpucompile_nvptx__device(o->chip, &c, &cspec)) return -1;
+    same = c == d, major = c / 10 == d / 10 && c <= d, older = c <= d;
+    if (cspec && !same) return -1; /* sm_90a code runs on sm_90 only */
+    if (o->format == GPUCOMPILE_FORMAT_BIN || o->format == GPUCOMPILE_FORMAT_DEFAULT) {
+        if (same) { *why = "exact cubin"; return 6000 + c; }
+        if (major) { *why = "cubin of the same major architecture"; return 4000 + c; }
+        return -1;
+    }
+    if (o->format == GPUCOMPILE_FORMAT_FATBIN) {
+        if (same) { *why = "fatbin with an exact cubin"; return 5000 + c; }
+        if (major) { *why = "fatbin with a cubin of the same major architecture"; return 3000 + c; }
+        if (older) { *why = "fatbin with PTX the driver compiles"; return 2000 + c; }
+        return -1;
+    }
+    if (o->format == GPUCOMPILE_FORMAT_ISA && older) { *why = "PTX the driver compiles"; return 1000 + c; }
+    return -1;
+}
+
 GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
     static gpucompile_backend b;
     if (!b.name) {
@@ -1671,7 +1712,10 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
         t.calling_convention_ok = gpucompile_nvptx__calling_convention_ok;
         t.bad_symbol_name = gpucompile_nvptx__bad_symbol_name;
         t.code_rules = &gpucompile_nvptx__code_rules;
+        t.environment = "CUDA_PATH,CUDA_HOME,CUDA_ROOT,CUDA*";
         t.arches = "nvptx,nvptx64";
+        t.select_score = gpucompile_nvptx__select_score;
+        t.device_help = "sm_XY, a compute capability";
         t.offload_kind = 2;  /* LLVM's OFK_Cuda */
         t.image_kind_isa = 5; /* IMG_PTX */
         t.image_kind_bin = 3; /* IMG_Cubin */
