@@ -5756,7 +5756,7 @@ GPUCOMPILE_DEF size_t gpucompile_object_property(const gpucompile_object *obj, c
     return n;
 }
 
-/* What a compile records (MLIR's NVVM target writes these): O on ISA objects, the section. */
+/* What a compile records (as MLIR's GPU targets write them): O on ISA objects, the section. */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_compile_properties(gpucompile_object *o, int O, const char *section) {
     gpucompile__buf b;
     memset(&b, 0, sizeof b);
