@@ -132,10 +132,6 @@ typedef struct gpucompile_runtime_vendor {
 } gpucompile_runtime_vendor;
 /* The vendor behind mgpu* (before the first call only). */
 void gpucompile_runtime_set_vendor(const gpucompile_runtime_vendor *vendor);
-/* The selection rules of NVIDIA and AMD chips (the built-in vendors' score; gpucompile.h's
-   gpucompile_binary_select uses them too). format: "bin", "isa", "fatbin", "llvm". */
-int gpucompile_runtime_score(const char *object_chip, const char *format, const char *features, const char *device_arch,
-                             const char **why);
 
 #ifdef __cplusplus
 }
@@ -145,8 +141,8 @@ int gpucompile_runtime_score(const char *object_chip, const char *format, const 
 /* ==== [section: shared] ==================================================================
    What the compiler (gpucompile.h's implementation) and the runtime both use, compiled once
    into each file that holds either: the global lock, the shared-library loader, start-up
-   functions, little-endian reads, the LLVM offload binary's entry reader and the selection
-   rules. All private (static), so that a program may hold both, in one file or two. */
+   functions, little-endian reads, the LLVM offload binary's entry reader. (The rules that pick
+   an object for a device are each backend's, in an LLVM-free part of its header.) All private (static), so that a program may hold both, in one file or two. */
 #if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION)) && !defined(GPUCOMPILE__SHARED_IMPLEMENTED)
 #define GPUCOMPILE__SHARED_IMPLEMENTED
 #include <stdio.h>
@@ -250,11 +246,15 @@ GPUCOMPILE__PRIVATE int gpucompile__in_list(const char *list, const char *name, 
    Entry: u16 image kind, u16 offload kind, u32 flags, u64 string offset, u64 string count,
    u64 image offset, u64 image size (40 bytes). Strings: (u64 key offset, u64 value offset)
    pairs, then the NUL-terminated strings. Image 8-aligned, total size 8-aligned. Little endian. */
-enum {
-    GPUCOMPILE__OB_HEADER = 32, GPUCOMPILE__OB_ENTRY = 40,
-    GPUCOMPILE__IMG_NONE = 0, GPUCOMPILE__IMG_OBJECT, GPUCOMPILE__IMG_BITCODE, GPUCOMPILE__IMG_CUBIN,
-    GPUCOMPILE__IMG_FATBIN, GPUCOMPILE__IMG_PTX
-};
+/* Plain ints (a backend's image kind is one), so no enum type mixes with int. */
+#define GPUCOMPILE__OB_HEADER 32
+#define GPUCOMPILE__OB_ENTRY 40
+#define GPUCOMPILE__IMG_NONE 0
+#define GPUCOMPILE__IMG_OBJECT 1
+#define GPUCOMPILE__IMG_BITCODE 2
+#define GPUCOMPILE__IMG_CUBIN 3
+#define GPUCOMPILE__IMG_FATBIN 4
+#define GPUCOMPILE__IMG_TEXT 5 /* assembly text for a JIT (LLVM's IMG_PTX) */
 typedef struct gpucompile__ob {
     const unsigned char *p;     /* the entry's first byte */
     uint64_t size;              /* its bytes: the next entry starts there */
@@ -331,117 +331,12 @@ GPUCOMPILE__PRIVATE const char *gpucompile__ob_image_format(const gpucompile__ob
     case GPUCOMPILE__IMG_OBJECT: case GPUCOMPILE__IMG_CUBIN: return "bin";
     case GPUCOMPILE__IMG_BITCODE: return "llvm";
     case GPUCOMPILE__IMG_FATBIN: return "fatbin";
-    case GPUCOMPILE__IMG_PTX: return "isa";
+    case GPUCOMPILE__IMG_TEXT: return "isa";
     default:
         if (e->image_size >= 4 && memcmp(img, "\x7F" "ELF", 4) == 0) return "bin";
         if (e->image_size >= 4 && (memcmp(img, "BC\xC0\xDE", 4) == 0 || memcmp(img, "\xDE\xC0\x17\x0B", 4) == 0)) return "llvm";
         if (e->image_size >= 4 && memcmp(img, "\x50\xED\x55\xBA", 4) == 0) return "fatbin";
         return "isa";
-    }
-}
-
-/* ---- selection rules ----
-   A chip as selection sees it: NVIDIA compute capability (and arch-specific 'a' / 'f'), or an
-   AMD processor name with its xnack / sramecc settings (0 unset, 1 on, -1 off). */
-typedef struct gpucompile__sel_chip {
-    int vendor; /* 1 NVIDIA, 2 AMD */
-    int cc, specific;
-    char name[32];
-    int xnack, sramecc;
-} gpucompile__sel_chip;
-
-/* Reads "sm_90", "sm_90a", "compute_90", "90", "gfx90a", "gfx90a:xnack+:sramecc-". 0 when unknown. */
-GPUCOMPILE__PRIVATE int gpucompile__sel_parse_chip(const char *s, gpucompile__sel_chip *c) {
-    memset(c, 0, sizeof *c);
-    if (!s) return 0;
-    if (strncmp(s, "sm_", 3) == 0 || strncmp(s, "compute_", 8) == 0 || (*s >= '0' && *s <= '9')) {
-        const char *d = strchr(s, '_') ? strchr(s, '_') + 1 : s;
-        char *end;
-        long v = strtol(d, &end, 10);
-        if (end == d || v <= 0 || v > 10000) return 0;
-        if (*end == 'a' || *end == 'f') { c->specific = 1; end++; }
-        if (*end) return 0;
-        c->vendor = 1;
-        c->cc = (int)v;
-        return 1;
-    }
-    if (strncmp(s, "gfx", 3) == 0) {
-        const char *colon = strchr(s, ':');
-        size_t n = colon ? (size_t)(colon - s) : strlen(s);
-        if (n >= sizeof c->name) return 0;
-        memcpy(c->name, s, n);
-        c->name[n] = 0;
-        c->vendor = 2;
-        while (colon) {
-            const char *f = colon + 1, *next = strchr(f, ':');
-            size_t fl = next ? (size_t)(next - f) : strlen(f);
-            int on;
-            if (fl < 2 || (f[fl - 1] != '+' && f[fl - 1] != '-')) return 0;
-            on = f[fl - 1] == '+' ? 1 : -1;
-            if (fl - 1 == 5 && strncmp(f, "xnack", 5) == 0) c->xnack = on;
-            else if (fl - 1 == 7 && strncmp(f, "sramecc", 7) == 0) c->sramecc = on;
-            else return 0;
-            colon = next;
-        }
-        return 1;
-    }
-    return 0;
-}
-
-/* LLVM's generic AMDGPU targets and the chips each runs on. */
-GPUCOMPILE__PRIVATE int gpucompile__sel_generic_covers(const char *generic, const char *chip) {
-    static const char *const table[][2] = {
-        {"gfx9-generic", "gfx900,gfx902,gfx904,gfx906,gfx909,gfx90c"},
-        {"gfx10-1-generic", "gfx1010,gfx1011,gfx1012,gfx1013"},
-        {"gfx10-3-generic", "gfx1030,gfx1031,gfx1032,gfx1033,gfx1034,gfx1035,gfx1036"},
-        {"gfx11-generic", "gfx1100,gfx1101,gfx1102,gfx1103,gfx1150,gfx1151,gfx1152"},
-        {"gfx12-generic", "gfx1200,gfx1201"}};
-    size_t i;
-    for (i = 0; i < sizeof table / sizeof table[0]; i++)
-        if (strcmp(generic, table[i][0]) == 0) return gpucompile__in_list(table[i][1], chip, strlen(chip));
-    return 0;
-}
-
-/* How well an object (its chip, format, target features) serves device d: < 0 not at all;
-   higher is better. */
-GPUCOMPILE__PRIVATE int gpucompile__sel_score(const char *chip, const char *format, const char *features,
-                                              const gpucompile__sel_chip *d, const char **why) {
-    gpucompile__sel_chip c;
-    int bin = !format || !*format || strcmp(format, "bin") == 0;
-    if (!gpucompile__sel_parse_chip(chip, &c) || c.vendor != d->vendor) return -1;
-    if (d->vendor == 1) {
-        int same = c.cc == d->cc, major = c.cc / 10 == d->cc / 10 && c.cc <= d->cc, older = c.cc <= d->cc;
-        if (c.specific && !same) return -1; /* sm_90a code runs on sm_90 only */
-        if (bin) {
-            if (same) { *why = "exact cubin"; return 6000 + c.cc; }
-            if (major) { *why = "cubin of the same major architecture"; return 4000 + c.cc; }
-            return -1;
-        }
-        if (strcmp(format, "fatbin") == 0) {
-            if (same) { *why = "fatbin with an exact cubin"; return 5000 + c.cc; }
-            if (major) { *why = "fatbin with a cubin of the same major architecture"; return 3000 + c.cc; }
-            if (older) { *why = "fatbin with PTX the driver compiles"; return 2000 + c.cc; }
-            return -1;
-        }
-        if (strcmp(format, "isa") == 0 && older) { *why = "PTX the driver compiles"; return 1000 + c.cc; }
-        return -1;
-    } else {
-        int score;
-        if (!bin) return -1;
-        if (strcmp(c.name, d->name) == 0) { score = 100; *why = "hsaco for the processor"; }
-        else if (gpucompile__sel_generic_covers(c.name, d->name)) { score = 50; *why = "hsaco for a generic target"; }
-        else return -1;
-        /* AMD target-ID features may also sit in the target's features ("+xnack") */
-        if (features) {
-            if (!c.xnack && strstr(features, "+xnack")) c.xnack = 1;
-            if (!c.xnack && strstr(features, "-xnack")) c.xnack = -1;
-            if (!c.sramecc && strstr(features, "+sramecc")) c.sramecc = 1;
-            if (!c.sramecc && strstr(features, "-sramecc")) c.sramecc = -1;
-        }
-        if ((c.xnack && d->xnack && c.xnack != d->xnack) || (c.sramecc && d->sramecc && c.sramecc != d->sramecc)) return -1;
-        /* both set and equal beats unset on the object, which beats set on the object only */
-        score += (c.xnack ? (d->xnack ? 4 : 0) : 2) + (c.sramecc ? (d->sramecc ? 4 : 0) : 2);
-        return score;
     }
 }
 
@@ -573,15 +468,6 @@ int gpucompile_runtime_available(void) {
 
 const char *gpucompile_runtime_device_arch(void) {
     return gpucompile_runtime_available() ? gpucompile__rt.arch : "";
-}
-
-int gpucompile_runtime_score(const char *object_chip, const char *format, const char *features, const char *device_arch,
-                             const char **why) {
-    gpucompile__sel_chip d;
-    const char *w = NULL;
-    int s = gpucompile__sel_parse_chip(device_arch, &d) ? gpucompile__sel_score(object_chip, format, features, &d, &w) : -1;
-    if (why) *why = w;
-    return s;
 }
 
 void mgpuSetDefaultDevice(int32_t device) {
