@@ -542,6 +542,9 @@ struct gpucompile_backend {
        private_bytes, max_threads, sgprs, vgprs, wavefront_size and kernarg_bytes (8 entries,
        NULL where not carried); NULL: none */
     const char *const *kernel_metadata;
+    /* a custom backend's compiles are cached (options.cache_dir) only when this is set: a
+       version string that goes into the key (change it when the backend's output changes) */
+    const char *cache_version;
 };
 
 /* The backend registered for a kind (the backend headers register themselves when their
@@ -1429,7 +1432,8 @@ GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *
         return 0;
     }
     d = gpucompile_target_defaults(t->kind);
-    d.upstream = t->upstream; /* the defaults follow the spelling */
+    d.upstream = t->upstream; /* the defaults follow the spelling, and the backend */
+    d.backend = t->backend;
     gpucompile__out_str(&o, "#");
     gpucompile__out_str(&o, gpucompile__target_name(t));
     if (t->O != d.O) {
@@ -3006,6 +3010,7 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_key(gpucompile_job *job, const void *
     }
     gpucompile_target_print(t, text, sizeof text);
     gpucompile__hash_str(&h, text);
+    if (job->backend->cache_version) gpucompile__hash_str(&h, job->backend->cache_version);
     num[0] = (int)job->format;
     num[1] = o->debug;
     num[2] = o->num_link;
@@ -4641,8 +4646,10 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, 
         data = LLVMGetBufferStart(bc);
         size = LLVMGetBufferSize(bc);
     }
-    /* Hooks and custom backends run code we cannot hash: they bypass the cache. */
-    use_cache = j.opts.cache_dir && *j.opts.cache_dir && !j.opts.hooks && target->kind != GPUCOMPILE_TARGET_CUSTOM && data;
+    /* Hooks and custom backends run code we cannot hash: they bypass the cache, but for a custom
+       backend that opts in with its cache_version. */
+    use_cache = j.opts.cache_dir && *j.opts.cache_dir && !j.opts.hooks && data &&
+                (target->kind != GPUCOMPILE_TARGET_CUSTOM || job->backend->cache_version);
     if (use_cache) gpucompile__cache_key(job, data, size, key);
     j.track_deps = use_cache || serial;
     if (use_cache && gpucompile__cache_load(job, key)) {
