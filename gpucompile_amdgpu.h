@@ -1025,8 +1025,9 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
         if (gpucompile_amdgpu__rd(y, 4) >= symstr) { why = "bad symbol name"; goto done; }
         if (type == 3) continue;
         if (bind == 0) { nloc++; continue; }
-        if (bind != 1 || shndx == 0 || shndx >= 0xff00 || (vis != 0 && vis != 3)) { why = "an undefined, weak, common or hidden global symbol"; goto done; }
-        dyn[ndyn++].sym = i;
+        if ((bind != 1 && bind != 2) || shndx == 0 || shndx >= 0xff00) { why = "an undefined or common global symbol"; goto done; }
+        if (vis == 1 || vis == 2) nloc++; /* hidden: local in the output, after the object's locals */
+        else dyn[ndyn++].sym = i;
     }
     for (i = 0; i < nsym; i++) {
         uint32_t shndx = (uint32_t)gpucompile_amdgpu__rd(symtab + 24 * i + 6, 2);
@@ -1101,7 +1102,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
     {
         uint64_t coff = off, yoff = gpucompile_amdgpu__up(coff + comment.len, 8), ysz = 24 * (1 + nloc + 1 + ndyn);
         uint64_t ssoff = yoff + ysz, stroff;
-        uint32_t k = 1, firstglob = 1 + nloc + 1;
+        uint32_t k = 1, firstglob = 1 + nloc + 1; /* nloc: the hidden globals too */
         gpucompile__buf_add(&str, "", 1);
         for (i = 1; i < nsym; i++) /* local names, then globals', then _DYNAMIC's */
             if ((symtab[24 * i + 4] & 15) != 3 && symtab[24 * i + 4] >> 4 == 0) {
@@ -1173,7 +1174,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
                 y = symtab + 24 * sym;
                 shndx = (uint32_t)gpucompile_amdgpu__rd(y + 6, 2);
                 if ((type != 5 && type != 10 && type != 11) || shndx == 0 || shndx >= shnum || !s[shndx].addr ||
-                    (y[4] >> 4 != 0 && (y[5] & 3) != 3)) { why = "a relocation other than PC-relative to a local or protected symbol"; break; }
+                    (y[4] >> 4 != 0 && (y[5] & 3) == 0)) { why = "a relocation other than PC-relative to a symbol that cannot be preempted"; break; }
                 if (at > s[t].size || s[t].size - at < (uint64_t)width) { why = "a relocation outside its section"; break; }
                 v = s[shndx].addr + gpucompile_amdgpu__rd(y + 8, 8) + (uint64_t)add - (s[t].addr + at);
                 gpucompile_amdgpu__wr(o + s[t].off + at, type == 11 ? v >> 32 : v, width);
@@ -1234,6 +1235,17 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
             gpucompile_amdgpu__wr(p + 8, gpucompile_amdgpu__rd(y + 8, 8) + (shndx && shndx < 0xff00 ? s[shndx].addr : 0), 8);
             memcpy(p + 16, y + 16, 8);
         }
+        for (i = 1; i < nsym; i++) {
+            const unsigned char *y = symtab + 24 * i;
+            uint32_t shndx = (uint32_t)gpucompile_amdgpu__rd(y + 6, 2);
+            unsigned char *p;
+            if ((y[4] & 15) == 3 || y[4] >> 4 == 0 || ((y[5] & 3) != 1 && (y[5] & 3) != 2)) continue;
+            p = o + yoff + 24 * k++;
+            gpucompile_amdgpu__wr(p, sym_out[i], 4); p[4] = y[4] & 15; p[5] = y[5];
+            gpucompile_amdgpu__wr(p + 6, s[shndx].out, 2);
+            gpucompile_amdgpu__wr(p + 8, gpucompile_amdgpu__rd(y + 8, 8) + s[shndx].addr, 8);
+            memcpy(p + 16, y + 16, 8);
+        }
         {
             unsigned char *p = o + yoff + 24 * k++;
             gpucompile_amdgpu__wr(p, sym_out[0], 4); p[5] = 2;
@@ -1243,7 +1255,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
             const unsigned char *y = symtab + 24 * i;
             uint32_t shndx = (uint32_t)gpucompile_amdgpu__rd(y + 6, 2);
             unsigned char *p;
-            if ((y[4] & 15) == 3 || y[4] >> 4 == 0) continue;
+            if ((y[4] & 15) == 3 || y[4] >> 4 == 0 || (y[5] & 3) == 1 || (y[5] & 3) == 2) continue;
             p = o + yoff + 24 * k++;
             gpucompile_amdgpu__wr(p, sym_out[i], 4); p[4] = y[4]; p[5] = y[5];
             gpucompile_amdgpu__wr(p + 6, s[shndx].out, 2);
