@@ -357,7 +357,8 @@ typedef struct gpucompile_options {
     gpucompile_logger logger;
     gpucompile_allocator allocator;
     const char *bin_method;            /* NVPTX: "nvjitlink", "ptxas" or "driver", no fallback; NULL: by
-                                          the PTX's size, the other one if it fails (gpucompile_nvptx.h) */
+                                          the PTX's size, the other one if it fails (gpucompile_nvptx.h);
+                                          AMDGPU: "elf" or "lld" (gpucompile_amdgpu.h) */
     const gpucompile_tool_path *tools; /* overrides for external tools and vendor libraries */
     int num_tools;
     double tool_timeout_s;             /* external tools are killed after this; 0: 300 s */

@@ -59,8 +59,10 @@
                 unsafe_sqrt), wavefrontsize64 (as above), isa_version_<chip>,
                 abi_version_<abi>. A control file that the installation lacks is replaced by
                 the variable it would define (a remark says so).
-       bin      the ELF object from LLVM, linked by `ld.lld -shared --no-undefined` into the
-                hsaco; kernel resources are read from its NT_AMDGPU_METADATA note.
+       bin      the ELF object from LLVM, made the hsaco `ld.lld -shared --no-undefined` would
+                make: written in-process, byte for byte lld's, when the object holds only what
+                the writer knows (else, or with bin_method "lld", ld.lld runs; "elf": the writer
+                only); kernel resources are read from its NT_AMDGPU_METADATA note.
        LDS      HIP's `extern __shared__` (an external addrspace(3) global) stays external
                 until LLVM lays it out after the static LDS (as llc does), so the hsaco links
                 with --no-undefined; an unsized one is dynamic LDS: code object v5 kernels that
@@ -851,6 +853,7 @@ typedef struct gpucompile_amdgpu__sec {
     const char *name;
     uint64_t addr, off, size;
     uint32_t out; /* output section index, 0 when dropped */
+    int merged;   /* a mergeable section: its pieces are copied */
 } gpucompile_amdgpu__sec;
 
 GPUCOMPILE__PRIVATE uint64_t gpucompile_amdgpu__rd(const unsigned char *p, int n) {
@@ -941,6 +944,64 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__dsym_cmp(const void *a, const void *b
     return x->name < y->name ? -1 : x->name > y->name;
 }
 
+/* The mergeable .rodata.* sections (constants, strings) after .rodata, each of its own kind: lld
+   appends their pieces, deduplicated, shard by shard as for .comment, to the output .rodata. */
+#define GPUCOMPILE_AMDGPU__MERGES 8
+typedef struct gpucompile_amdgpu__merge {
+    uint32_t sec;           /* the input section; 0: none */
+    uint64_t start, n;      /* its place in the output .rodata; the number of pieces */
+    uint64_t *in, *out;     /* each piece's input offset, and output offset from start */
+    gpucompile__buf data;   /* the merged bytes */
+} gpucompile_amdgpu__merge;
+
+GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__merge_pieces(gpucompile_amdgpu__merge *m, const unsigned char *p, uint64_t size,
+                                                                uint64_t flags, uint64_t ent, uint64_t align) {
+    gpucompile_amdgpu__xxh3_fn h = gpucompile_amdgpu__xxh3();
+    uint64_t at = 0, k, j, *len;
+    uint32_t shard;
+    if (!ent || (flags & 0x20 && ent != 1) || (!(flags & 0x20) && size % ent) || (flags & 0x20 && size && p[size - 1]))
+        return "a mergeable section lld would split otherwise";
+    while (at < size) { at += flags & 0x20 ? strlen((const char *)p + at) + 1 : ent; m->n++; }
+    if (m->n > 4096) return "a mergeable section of more than 4096 pieces";
+    m->in = (uint64_t *)gpucompile__alloc(m->data.a, (size_t)(3 * m->n + 1) * sizeof(uint64_t));
+    if (!m->in) return "out of memory";
+    m->out = m->in + m->n; len = m->out + m->n;
+    for (k = 0, at = 0; k < m->n; k++) { m->in[k] = at; len[k] = flags & 0x20 ? strlen((const char *)p + at) + 1 : ent; at += len[k]; }
+    if (m->n > 1 && !h) return "a mergeable section (no xxh3_64bits in this LLVM library)";
+    for (k = 0; k < m->n; k++) m->out[k] = (uint64_t)-1;
+    at = 0;
+    for (shard = 0; shard < 32; shard++)
+        for (k = 0; k < m->n; k++) {
+            uint64_t l = len[k], hl = flags & 0x20 ? l - 1 : l;
+            if (m->out[k] != (uint64_t)-1 || (m->n > 1 && (uint32_t)h(p + m->in[k], (size_t)hl) >> 27 != shard) || (m->n == 1 && shard)) continue;
+            at = gpucompile_amdgpu__up(at, align);
+            for (j = k; j < m->n; j++) /* this piece and its copies */
+                if (m->out[j] == (uint64_t)-1 && len[j] == l && !memcmp(p + m->in[j], p + m->in[k], (size_t)l)) m->out[j] = at;
+            while (m->data.len < at) gpucompile__buf_add(&m->data, "", 1);
+            gpucompile__buf_add(&m->data, p + m->in[k], (size_t)l);
+            at += l;
+        }
+    return m->data.oom ? "out of memory" : NULL;
+}
+
+/* The output address of offset off in input section i (m: the merged sections, a zeroed one last). */
+GPUCOMPILE__PRIVATE uint64_t gpucompile_amdgpu__va(const gpucompile_amdgpu__sec *s, const gpucompile_amdgpu__merge *m, uint32_t i, uint64_t off) {
+    uint64_t lo = 0, hi;
+    while (m->sec && m->sec != i) m++;
+    if (!m->sec || !m->n) return s[i].addr + off;
+    hi = m->n;
+    while (hi - lo > 1) { uint64_t mid = (lo + hi) / 2; if (m->in[mid] <= off) lo = mid; else hi = mid; }
+    return s[i].addr + m->out[lo] + (off - m->in[lo]);
+}
+
+/* Whether lld keeps symbol y in .symtab: no section symbols, no .L locals of a mergeable section. */
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__kept(const unsigned char *y, const unsigned char *strtab, const gpucompile_amdgpu__merge *m) {
+    const char *n = (const char *)strtab + gpucompile_amdgpu__rd(y, 4);
+    if ((y[4] & 15) == 3) return 0;
+    while (m->sec && m->sec != gpucompile_amdgpu__rd(y + 6, 2)) m++;
+    return !(m->sec && y[4] >> 4 == 0 && n[0] == '.' && n[1] == 'L');
+}
+
 /* Writes the shared object into *out (the caller's allocator); returns NULL, or why not (then
    nothing is allocated). linker: the .comment's "Linker: ..." string. */
 GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char *e, size_t size, const char *linker,
@@ -949,6 +1010,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
     static const char *const synname[NSYN] = {".note", ".dynsym", ".gnu.hash", ".hash", ".dynstr", ".rodata", ".text", ".dynamic", ".relro_padding"};
     gpucompile_amdgpu__sec *s = NULL;
     gpucompile_amdgpu__dsym *dyn = NULL;
+    gpucompile_amdgpu__merge mg[GPUCOMPILE_AMDGPU__MERGES + 1];
     gpucompile__buf comment, shstr, str, dstr, b;
     const unsigned char *symtab = NULL, *strtab = NULL, *shstrtab;
     const char *why = NULL;
@@ -958,6 +1020,8 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
     size_t total;
     unsigned char *o;
     memset(&comment, 0, sizeof comment); memset(&shstr, 0, sizeof shstr); memset(&str, 0, sizeof str); memset(&dstr, 0, sizeof dstr);
+    memset(mg, 0, sizeof mg);
+    for (i = 0; i <= GPUCOMPILE_AMDGPU__MERGES; i++) mg[i].data.a = a;
     comment.a = shstr.a = str.a = dstr.a = a;
     memset(syn_index, 0, sizeof syn_index); memset(syn_size, 0, sizeof syn_size);
     if (size < 64 || memcmp(e, "\177ELF\2\1\1", 7) || gpucompile_amdgpu__rd(e + 16, 2) != 1 || gpucompile_amdgpu__rd(e + 18, 2) != 224)
@@ -1002,6 +1066,14 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
         }
         if (!strcmp(s[i].name, ".note.GNU-stack") && !(flags & 2)) continue;
         if (!strcmp(s[i].name, ".comment") && type == 1 && flags == 0x30) { comment_in = i; continue; }
+        if ((flags & 2) && !strncmp(s[i].name, ".rodata.", 8) && type == 1 && (flags & ~(uint64_t)0x20) == 0x12) {
+            for (j = 0; mg[j].sec && (gpucompile_amdgpu__rd(s[mg[j].sec].h + 8, 8) != flags ||
+                                      gpucompile_amdgpu__rd(s[mg[j].sec].h + 48, 16) != gpucompile_amdgpu__rd(h + 48, 16)); j++) {}
+            if (mg[j].sec || j == GPUCOMPILE_AMDGPU__MERGES || !syn_index[RODATA]) { why = "mergeable sections of one kind, or before .rodata"; goto done; }
+            mg[j].sec = i;
+            s[i].merged = 1;
+            continue;
+        }
         if (flags & 2) {
             int k = !strcmp(s[i].name, ".text") && type == 1 && flags == 6 ? TEXT
                   : !strcmp(s[i].name, ".rodata") && type == 1 && flags == 2 ? RODATA
@@ -1014,16 +1086,22 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
         extra[nextra++] = i;
     }
     if (!symtab || !syn_index[TEXT]) { why = "no symbol table or no .text"; goto done; }
+    for (j = 0; mg[j].sec; j++) {
+        const unsigned char *h = s[mg[j].sec].h;
+        if ((why = gpucompile_amdgpu__merge_pieces(&mg[j], e + gpucompile_amdgpu__rd(h + 24, 8), s[mg[j].sec].size, gpucompile_amdgpu__rd(h + 8, 8),
+                                                   gpucompile_amdgpu__rd(h + 56, 8), gpucompile_amdgpu__rd(h + 48, 8))) != NULL)
+            goto done;
+    }
     /* Symbols: locals (no section symbols) as they are; globals defined, not weak, not hidden. */
     sym_out = (uint32_t *)gpucompile__alloc(a, (size_t)(nsym + 1) * sizeof *sym_out);
     dyn = (gpucompile_amdgpu__dsym *)gpucompile__alloc(a, (size_t)(nsym + 1) * sizeof *dyn);
     if (!sym_out || !dyn) { why = "out of memory"; goto done; }
     for (i = 1; i < nsym; i++) {
         const unsigned char *y = symtab + 24 * i;
-        unsigned bind = y[4] >> 4, type = y[4] & 15, vis = y[5] & 3;
+        unsigned bind = y[4] >> 4, vis = y[5] & 3;
         uint32_t shndx = (uint32_t)gpucompile_amdgpu__rd(y + 6, 2);
         if (gpucompile_amdgpu__rd(y, 4) >= symstr) { why = "bad symbol name"; goto done; }
-        if (type == 3) continue;
+        if (!gpucompile_amdgpu__kept(y, strtab, mg)) continue;
         if (bind == 0) { nloc++; continue; }
         if ((bind != 1 && bind != 2) || shndx == 0 || shndx >= 0xff00) { why = "an undefined or common global symbol"; goto done; }
         if (vis == 1 || vis == 2) nloc++; /* hidden: local in the output, after the object's locals */
@@ -1058,6 +1136,12 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
     syn_align[NOTE] = syn_index[NOTE] ? gpucompile_amdgpu__rd(s[syn_index[NOTE]].h + 48, 8) : 1;
     syn_align[DYNSYM] = 8; syn_align[GNUHASH] = 8; syn_align[HASH] = 4; syn_align[DYNSTR] = 1;
     syn_align[RODATA] = syn_index[RODATA] ? gpucompile_amdgpu__rd(s[syn_index[RODATA]].h + 48, 8) : 1;
+    for (j = 0; mg[j].sec; j++) {
+        uint64_t al = gpucompile_amdgpu__rd(s[mg[j].sec].h + 48, 8);
+        mg[j].start = gpucompile_amdgpu__up(syn_size[RODATA], al);
+        syn_size[RODATA] = mg[j].start + mg[j].data.len;
+        if (al > syn_align[RODATA]) syn_align[RODATA] = al;
+    }
     syn_align[TEXT] = gpucompile_amdgpu__rd(s[syn_index[TEXT]].h + 48, 8); syn_align[DYNAMIC] = 8; syn_align[PADDING] = 1;
     for (i = 0; i < NSYN; i++)
         if (syn_align[i] & (syn_align[i] - 1) || syn_align[i] > GPUCOMPILE_AMDGPU__PAGE) { why = "an alignment lld would treat otherwise"; goto done; }
@@ -1074,6 +1158,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
         }
         if (i == PADDING) syn_size[i] = gpucompile_amdgpu__up(dot, GPUCOMPILE_AMDGPU__PAGE) - dot;
         if (i == NOTE || i == RODATA || i == TEXT) { s[syn_index[i]].addr = dot; s[syn_index[i]].out = nout; }
+        for (j = 0; i == RODATA && mg[j].sec; j++) { s[mg[j].sec].addr = dot + mg[j].start; s[mg[j].sec].out = nout; }
         syn_addr[i] = dot; syn_off[i] = off; syn_index[i] = nout++;
         dot += syn_size[i];
         if (i != PADDING) off += syn_size[i];
@@ -1086,7 +1171,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
     }
     for (i = 1; i < nsym && !why; i++) {
         uint32_t shndx = (uint32_t)gpucompile_amdgpu__rd(symtab + 24 * i + 6, 2);
-        if ((symtab[24 * i + 4] & 15) != 3 && shndx && shndx < 0xff00 && !s[shndx].out) why = "a symbol in a section lld drops";
+        if (gpucompile_amdgpu__kept(symtab + 24 * i, strtab, mg) && shndx && shndx < 0xff00 && !s[shndx].out) why = "a symbol in a section lld drops";
     }
     if (why) goto done;
     /* .comment, .symtab, .shstrtab, .strtab */
@@ -1105,12 +1190,12 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
         uint32_t k = 1, firstglob = 1 + nloc + 1; /* nloc: the hidden globals too */
         gpucompile__buf_add(&str, "", 1);
         for (i = 1; i < nsym; i++) /* local names, then globals', then _DYNAMIC's */
-            if ((symtab[24 * i + 4] & 15) != 3 && symtab[24 * i + 4] >> 4 == 0) {
+            if (gpucompile_amdgpu__kept(symtab + 24 * i, strtab, mg) && symtab[24 * i + 4] >> 4 == 0) {
                 const char *n = (const char *)strtab + gpucompile_amdgpu__rd(symtab + 24 * i, 4);
                 sym_out[i] = (uint32_t)str.len; gpucompile__buf_add(&str, n, strlen(n) + 1);
             }
         for (i = 1; i < nsym; i++)
-            if ((symtab[24 * i + 4] & 15) != 3 && symtab[24 * i + 4] >> 4 != 0) {
+            if (gpucompile_amdgpu__kept(symtab + 24 * i, strtab, mg) && symtab[24 * i + 4] >> 4 != 0) {
                 const char *n = (const char *)strtab + gpucompile_amdgpu__rd(symtab + 24 * i, 4);
                 sym_out[i] = (uint32_t)str.len; gpucompile__buf_add(&str, n, strlen(n) + 1);
             }
@@ -1152,11 +1237,12 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
         }
         /* contents of the input's sections, then relocations resolved */
         for (i = 0; i < shnum; i++)
-            if (s[i].out && (s[i].h[4] | s[i].h[5] << 8) != 8) {
+            if (s[i].out && (s[i].h[4] | s[i].h[5] << 8) != 8 && !s[i].merged) {
                 uint64_t dst = s[i].addr ? syn_off[s[i].out == syn_index[NOTE] ? NOTE : s[i].out == syn_index[RODATA] ? RODATA : TEXT] : s[i].off;
                 s[i].off = dst;
                 memcpy(o + dst, e + gpucompile_amdgpu__rd(s[i].h + 24, 8), (size_t)s[i].size);
             }
+        for (j = 0; mg[j].sec; j++) memcpy(o + syn_off[RODATA] + mg[j].start, mg[j].data.data, mg[j].data.len);
         for (i = 1; i < shnum && !why; i++) {
             const unsigned char *h = s[i].h;
             uint32_t t;
@@ -1176,7 +1262,9 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
                 if ((type != 5 && type != 10 && type != 11) || shndx == 0 || shndx >= shnum || !s[shndx].addr ||
                     (y[4] >> 4 != 0 && (y[5] & 3) == 0)) { why = "a relocation other than PC-relative to a symbol that cannot be preempted"; break; }
                 if (at > s[t].size || s[t].size - at < (uint64_t)width) { why = "a relocation outside its section"; break; }
-                v = s[shndx].addr + gpucompile_amdgpu__rd(y + 8, 8) + (uint64_t)add - (s[t].addr + at);
+                v = (y[4] & 15) == 3 ? gpucompile_amdgpu__va(s, mg, shndx, gpucompile_amdgpu__rd(y + 8, 8) + (uint64_t)add)
+                                     : gpucompile_amdgpu__va(s, mg, shndx, gpucompile_amdgpu__rd(y + 8, 8)) + (uint64_t)add;
+                v -= s[t].addr + at;
                 gpucompile_amdgpu__wr(o + s[t].off + at, type == 11 ? v >> 32 : v, width);
             }
         }
@@ -1188,7 +1276,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
             uint32_t shndx = (uint32_t)gpucompile_amdgpu__rd(y + 6, 2);
             gpucompile_amdgpu__wr(p, dyn[i].name, 4); p[4] = y[4]; p[5] = y[5];
             gpucompile_amdgpu__wr(p + 6, shndx < 0xff00 ? s[shndx].out : shndx, 2);
-            gpucompile_amdgpu__wr(p + 8, gpucompile_amdgpu__rd(y + 8, 8) + (shndx < 0xff00 ? s[shndx].addr : 0), 8);
+            gpucompile_amdgpu__wr(p + 8, shndx < 0xff00 ? gpucompile_amdgpu__va(s, mg, shndx, gpucompile_amdgpu__rd(y + 8, 8)) : gpucompile_amdgpu__rd(y + 8, 8), 8);
             memcpy(p + 16, y + 16, 8);
         }
         {
@@ -1227,23 +1315,23 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
             const unsigned char *y = symtab + 24 * i;
             uint32_t shndx = (uint32_t)gpucompile_amdgpu__rd(y + 6, 2);
             unsigned char *p;
-            if ((y[4] & 15) == 3) continue;
+            if (!gpucompile_amdgpu__kept(y, strtab, mg)) continue;
             if (y[4] >> 4 == 0) p = o + yoff + 24 * k++;
             else continue;
             gpucompile_amdgpu__wr(p, sym_out[i], 4); p[4] = y[4]; p[5] = y[5];
             gpucompile_amdgpu__wr(p + 6, shndx && shndx < 0xff00 ? s[shndx].out : shndx, 2);
-            gpucompile_amdgpu__wr(p + 8, gpucompile_amdgpu__rd(y + 8, 8) + (shndx && shndx < 0xff00 ? s[shndx].addr : 0), 8);
+            gpucompile_amdgpu__wr(p + 8, shndx && shndx < 0xff00 ? gpucompile_amdgpu__va(s, mg, shndx, gpucompile_amdgpu__rd(y + 8, 8)) : gpucompile_amdgpu__rd(y + 8, 8), 8);
             memcpy(p + 16, y + 16, 8);
         }
         for (i = 1; i < nsym; i++) {
             const unsigned char *y = symtab + 24 * i;
             uint32_t shndx = (uint32_t)gpucompile_amdgpu__rd(y + 6, 2);
             unsigned char *p;
-            if ((y[4] & 15) == 3 || y[4] >> 4 == 0 || ((y[5] & 3) != 1 && (y[5] & 3) != 2)) continue;
+            if (!gpucompile_amdgpu__kept(y, strtab, mg) || y[4] >> 4 == 0 || ((y[5] & 3) != 1 && (y[5] & 3) != 2)) continue;
             p = o + yoff + 24 * k++;
             gpucompile_amdgpu__wr(p, sym_out[i], 4); p[4] = y[4] & 15; p[5] = y[5];
             gpucompile_amdgpu__wr(p + 6, s[shndx].out, 2);
-            gpucompile_amdgpu__wr(p + 8, gpucompile_amdgpu__rd(y + 8, 8) + s[shndx].addr, 8);
+            gpucompile_amdgpu__wr(p + 8, gpucompile_amdgpu__va(s, mg, shndx, gpucompile_amdgpu__rd(y + 8, 8)), 8);
             memcpy(p + 16, y + 16, 8);
         }
         {
@@ -1255,11 +1343,11 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
             const unsigned char *y = symtab + 24 * i;
             uint32_t shndx = (uint32_t)gpucompile_amdgpu__rd(y + 6, 2);
             unsigned char *p;
-            if ((y[4] & 15) == 3 || y[4] >> 4 == 0 || (y[5] & 3) == 1 || (y[5] & 3) == 2) continue;
+            if (!gpucompile_amdgpu__kept(y, strtab, mg) || y[4] >> 4 == 0 || (y[5] & 3) == 1 || (y[5] & 3) == 2) continue;
             p = o + yoff + 24 * k++;
             gpucompile_amdgpu__wr(p, sym_out[i], 4); p[4] = y[4]; p[5] = y[5];
             gpucompile_amdgpu__wr(p + 6, s[shndx].out, 2);
-            gpucompile_amdgpu__wr(p + 8, gpucompile_amdgpu__rd(y + 8, 8) + s[shndx].addr, 8);
+            gpucompile_amdgpu__wr(p + 8, gpucompile_amdgpu__va(s, mg, shndx, gpucompile_amdgpu__rd(y + 8, 8)), 8);
             memcpy(p + 16, y + 16, 8);
         }
         memcpy(o + ssoff, shstr.data, shstr.len);
@@ -1272,10 +1360,13 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
                 static const uint32_t type[NSYN] = {7, 11, 0x6ffffff6, 5, 3, 1, 1, 6, 8};
                 static const uint64_t flags[NSYN] = {2, 2, 2, 2, 2, 2, 6, 3, 3};
                 static const uint64_t ent[NSYN] = {0, 24, 0, 4, 0, 0, 0, 16, 0};
+                uint64_t m;
                 if (!syn_index[i]) continue;
                 at = gpucompile_amdgpu__strat(&shstr, synname[i]);
                 p = o + shoff + 64 * idx++;
-                gpucompile_amdgpu__wr(p, at, 4); gpucompile_amdgpu__wr(p + 4, type[i], 4); gpucompile_amdgpu__wr(p + 8, flags[i], 8);
+                gpucompile_amdgpu__wr(p, at, 4); gpucompile_amdgpu__wr(p + 4, type[i], 4);
+                for (j = 0, m = flags[i]; i == RODATA && mg[j].sec; j++) m |= gpucompile_amdgpu__rd(s[mg[j].sec].h + 8, 8);
+                gpucompile_amdgpu__wr(p + 8, m, 8);
                 gpucompile_amdgpu__wr(p + 16, syn_addr[i], 8); gpucompile_amdgpu__wr(p + 24, syn_off[i], 8); gpucompile_amdgpu__wr(p + 32, syn_size[i], 8);
                 if (i == DYNSYM || i == DYNAMIC) gpucompile_amdgpu__wr(p + 40, syn_index[DYNSTR], 4);
                 if (i == GNUHASH || i == HASH) gpucompile_amdgpu__wr(p + 40, syn_index[DYNSYM], 4);
@@ -1308,6 +1399,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
     }
 done:
     gpucompile_free(a, s); gpucompile_free(a, dyn); gpucompile_free(a, sym_out);
+    for (j = 0; j < GPUCOMPILE_AMDGPU__MERGES; j++) { gpucompile_free(a, mg[j].in); gpucompile_free(a, mg[j].data.data); }
     gpucompile_free(a, comment.data); gpucompile_free(a, shstr.data); gpucompile_free(a, str.data); gpucompile_free(a, dstr.data);
     return why;
 }
