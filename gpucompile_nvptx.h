@@ -1513,6 +1513,108 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__is_kernel(gpucompile_job *job, LLVMVal
     return found;
 }
 
+/* ---- module checks: valid IR that NVPTX aborts or crashes on ---- */
+/* NVPTX survives every calling convention but AMDGPU's own (87-105), refused as foreign. */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__calling_convention_ok(unsigned cc) { return cc < 87 || cc > 105; }
+
+/* "Symbol name with unsupported characters": anything but [A-Za-z0-9_$.] in a visible name. */
+GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__bad_symbol_name(const char *p) {
+    for (; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '$' || *p == '.'))
+            return "PTX names may hold only letters, digits, '_', '$' and '.'";
+    return NULL;
+}
+
+GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__bad_address_space(unsigned as) {
+    return as != 0 && as != 1 && (as < 3 || as > 5) && as != 101 ? "an address space NVPTX lacks" : NULL;
+}
+
+/* Conversions between floats and integers wider than 128 bits cannot be selected. */
+GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__bad_instruction(LLVMValueRef in) {
+    LLVMOpcode op = LLVMGetInstructionOpcode(in);
+    if (op == LLVMFPToSI || op == LLVMFPToUI || op == LLVMSIToFP || op == LLVMUIToFP) {
+        LLVMTypeRef t = op == LLVMFPToSI || op == LLVMFPToUI ? LLVMTypeOf(in) : LLVMTypeOf(LLVMGetOperand(in, 0));
+        if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) t = LLVMGetElementType(t);
+        if (LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) > 128) return "conversions between floats and integers wider than 128 bits";
+    }
+    return NULL;
+}
+
+GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__bad_global(LLVMValueRef g) {
+    LLVMValueRef init = LLVMIsDeclaration(g) ? NULL : LLVMGetInitializer(g);
+    if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3 && init && !LLVMIsUndef(init))
+        return "shared memory (address space 3) with an initial value";
+    return NULL;
+}
+
+/* NVPTX segfaults on an !nvvm.annotations entry that is not {value, (!"name", integer)*}. */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__annotations_ok(gpucompile_job *job) {
+    LLVMModuleRef m = job->module;
+    unsigned i, j, n = LLVMGetNamedMetadataNumOperands(m, "nvvm.annotations");
+    LLVMValueRef *nodes, ops[64];
+    int ok = 1;
+    if (!n) return 1;
+    nodes = (LLVMValueRef *)gpucompile_job_alloc(job, n * sizeof *nodes);
+    if (!nodes) return 0;
+    LLVMGetNamedMetadataOperands(m, "nvvm.annotations", nodes);
+    for (i = 0; i < n && ok; i++) {
+        unsigned k = (unsigned)LLVMGetMDNodeNumOperands(nodes[i]);
+        if (k > 64 || k % 2 == 0) { ok = 0; break; }
+        LLVMGetMDNodeOperands(nodes[i], ops);
+        for (j = 1; j < k && ok; j += 2)
+            ok = ops[j] && ops[j + 1] && LLVMIsAMDString(ops[j]) && LLVMIsAConstantInt(ops[j + 1]);
+    }
+    gpucompile_job_free(job, nodes);
+    return ok;
+}
+
+
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__bad_metadata(gpucompile_job *job) {
+    if (gpucompile_nvptx__annotations_ok(job)) return 0;
+    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL,
+                       "!nvvm.annotations: each entry must be {value, !\"name\", integer, ...}");
+    return 1;
+}
+
+/* By-value aggregates: NVPTX aborts from 64 KiB; CUDA allows 32764 bytes of parameters. */
+static const gpucompile_code_rules gpucompile_nvptx__code_rules = {
+    32764, gpucompile_nvptx__bad_address_space, gpucompile_nvptx__bad_instruction, gpucompile_nvptx__bad_global,
+    gpucompile_nvptx__bad_metadata};
+
+/* ---- targets: chips, verification ---- */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__chip_supported(const char *chip) {
+    int i;
+    for (i = 0; gpucompile__nvptx_chips[i].name; i++)
+        if (strcmp(gpucompile__nvptx_chips[i].name, chip) == 0) return 1;
+    return 0;
+}
+
+GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__chip_name(int index, int *native) {
+    int i;
+    for (i = 0; gpucompile__nvptx_chips[i].name; i++)
+        if (i == index) {
+            if (native) *native = !(gpucompile__nvptx_chips[i].bits & GPUCOMPILE__FORWARD);
+            return gpucompile__nvptx_chips[i].name;
+        }
+    return NULL;
+}
+
+/* A triple of this backend (another's would hand our chip name to that LLVM backend, which may
+   abort on it) and a chip this LLVM knows. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
+    const char *triple = gpucompile_target_triple(t), *chip = gpucompile_target_chip(t);
+    if (!gpucompile__in_list("nvptx,nvptx64", triple, strcspn(triple, "-")))
+        return gpucompile_log_target(logger, "The target triple '%.200s' is not an NVPTX triple (nvptx64-... or nvptx-...).", triple);
+    if (!gpucompile_nvptx__chip_supported(chip))
+        return gpucompile_log_target(logger, "The chip '%.200s' is not supported by LLVM %d (NVPTX).", chip, LLVM_VERSION_MAJOR);
+    return GPUCOMPILE_OK;
+}
+
+/* #gpu.kernel_metadata: MLIR's NVVM target gives none, so the CUDA driver's function attribute
+   names (CU_FUNC_ATTRIBUTE_NUM_REGS -> num_regs). */
+static const char *const gpucompile_nvptx__kernel_metadata[8] = {
+    "num_regs", "shared_size_bytes", "local_size_bytes", "max_threads_per_block", NULL, NULL, NULL, NULL};
+
 GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
     static gpucompile_backend b;
     if (!b.name) {
@@ -1534,6 +1636,27 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
         t.bin_from = LLVMAssemblyFile;
         t.finish = gpucompile_nvptx__finish;
         t.find_kernels = gpucompile_nvptx__find_kernels;
+        t.attribute[0] = "gpu.nvptx";
+        t.attribute[1] = "nvvm.target";
+        t.defaults[0].triple = t.defaults[1].triple = "nvptx64-nvidia-cuda";
+        t.defaults[0].chip = t.defaults[1].chip = "sm_50";
+        /* the seed's #gpu.nvptx keeps "+ptx60"; MLIR 22's #nvvm.target has no default PTX
+           version (the chip's minimum is taken then) */
+        t.defaults[0].features = "+ptx60";
+        t.defaults[1].features = LLVM_VERSION_MAJOR >= 22 ? "" : "+ptx60";
+        t.params = "O,triple,chip,features,flags,link";
+        t.verify = gpucompile_nvptx__verify;
+        t.chip_supported = gpucompile_nvptx__chip_supported;
+        t.chip_name = gpucompile_nvptx__chip_name;
+        t.calling_convention_ok = gpucompile_nvptx__calling_convention_ok;
+        t.bad_symbol_name = gpucompile_nvptx__bad_symbol_name;
+        t.code_rules = &gpucompile_nvptx__code_rules;
+        t.arches = "nvptx,nvptx64";
+        t.offload_kind = 2;  /* LLVM's OFK_Cuda */
+        t.image_kind_isa = 5; /* IMG_PTX */
+        t.image_kind_bin = 3; /* IMG_Cubin */
+        t.kernel_metadata = gpucompile_nvptx__kernel_metadata;
+        t.formats = 1u << GPUCOMPILE_FORMAT_LLVM | 1u << GPUCOMPILE_FORMAT_ISA | 1u << GPUCOMPILE_FORMAT_BIN | 1u << GPUCOMPILE_FORMAT_FATBIN;
         b = t;
     }
     return &b;
