@@ -528,6 +528,15 @@ struct gpucompile_backend {
     const char *(*bad_symbol_name)(const char *name);
     const char *refused_intrinsics;     /* comma-separated prefixes refused when used */
     const gpucompile_code_rules *code_rules; /* NULL: no code checks */
+    /* the environment variables its outputs depend on, comma-separated, "X*" for a prefix (the
+       cache key holds them) */
+    const char *environment;
+    /* run-time choice (gpucompile_binary_select): how well object o (one of this backend's)
+       serves the device named ("sm_90", "gfx90a:xnack+", ...): < 0 not at all, higher is
+       better, *why a few words on what it is. With o NULL: -2 when the name is not one of this
+       backend's devices, else -1. device_help: how its names look, for the error message. */
+    int (*select_score)(const gpucompile_object *o, const char *device, const char **why);
+    const char *device_help;
     /* binaries: */
     const char *arches;                 /* comma-separated triple architectures: "nvptx,nvptx64" */
     unsigned short offload_kind;        /* LLVM offload binary's offload kind; 0: none */
@@ -988,8 +997,8 @@ GPUCOMPILE__PRIVATE int gpucompile__dlfn(void *lib, const char *name, void *fnpt
 #include <llvm/Config/llvm-config.h>
 /* Every C API function gpucompile calls exists with the same signature from LLVM 19 to 22
    (LLVMGetVersion since 16, LLVMSetFastMathFlags since 18, LLVMRunPasses since 13). What
-   changes with the version is data, each behind #if LLVM_VERSION_MAJOR where it is kept: the
-   chip tables, the PTX versions, the default abi of #rocdl.target (MLIR 22). An LLVM outside
+   changes with the version is data, each behind #if LLVM_VERSION_MAJOR where it is kept (in
+   the backends: chip tables, ISA versions, defaults that follow MLIR). An LLVM outside
    that range would compile with tables that may name chips it aborts on: refused here rather
    than guessed. */
 #if LLVM_VERSION_MAJOR < 19
@@ -1259,103 +1268,6 @@ GPUCOMPILE_DEF int gpucompile_target_finite_only(const gpucompile_target *t) { r
 GPUCOMPILE_DEF int gpucompile_target_unsafe_math(const gpucompile_target *t) { return gpucompile_target_has_flag(t, "unsafe_math"); }
 GPUCOMPILE_DEF int gpucompile_target_correct_sqrt(const gpucompile_target *t) { return !gpucompile_target_has_flag(t, "unsafe_sqrt"); }
 
-/* Chip tables: the names LLVM_VERSION_MAJOR's backends accept (llc -mcpu=help). LLVM 19 and 22
-   are measured (tests/test_target.c compares them with llc of the same LLVM both ways); 20 and
-   21 follow the LLVM sources of those releases. Unknown AMDGPU chips abort inside LLVM, so a
-   chip missing here is refused rather than risked. AMDGPU's legacy names (tahiti, ...) and
-   "generic" are left out: the device libraries are keyed by gfx numbers. */
-#define GPUCOMPILE__XNACK 1   /* target ID may carry :xnack+/- */
-#define GPUCOMPILE__SRAMECC 2 /* target ID may carry :sramecc+/- */
-#define GPUCOMPILE__GENERIC 4 /* needs code object version 6 (LLVM ERROR below that) */
-#define GPUCOMPILE__FORWARD 8 /* NVPTX, LLVM 19: a newer chip reached through sm_90 PTX */
-
-typedef struct gpucompile__chip {
-    const char *name;
-    int bits;
-} gpucompile__chip;
-
-static const gpucompile__chip gpucompile__nvptx_chips[] = {
-    {"sm_20", 0}, {"sm_21", 0}, {"sm_30", 0}, {"sm_32", 0}, {"sm_35", 0}, {"sm_37", 0}, {"sm_50", 0}, {"sm_52", 0},
-    {"sm_53", 0}, {"sm_60", 0}, {"sm_61", 0}, {"sm_62", 0}, {"sm_70", 0}, {"sm_72", 0}, {"sm_75", 0}, {"sm_80", 0},
-    {"sm_86", 0}, {"sm_87", 0}, {"sm_89", 0}, {"sm_90", 0}, {"sm_90a", 0},
-#if LLVM_VERSION_MAJOR >= 20 /* Blackwell */
-    {"sm_100", 0}, {"sm_100a", 0}, {"sm_101", 0}, {"sm_101a", 0}, {"sm_120", 0}, {"sm_120a", 0},
-#endif
-#if LLVM_VERSION_MAJOR >= 21 /* sm_103, sm_121 and the family-specific "f" chips */
-    {"sm_100f", 0}, {"sm_101f", 0}, {"sm_103", 0}, {"sm_103a", 0}, {"sm_103f", 0}, {"sm_120f", 0},
-    {"sm_121", 0}, {"sm_121a", 0}, {"sm_121f", 0},
-#endif
-#if LLVM_VERSION_MAJOR >= 22 /* sm_88 and sm_110 (CUDA 13's name for Thor) */
-    {"sm_88", 0}, {"sm_110", 0}, {"sm_110a", 0}, {"sm_110f", 0},
-#endif
-#if LLVM_VERSION_MAJOR == 19
-    /* newer than this LLVM: the NVPTX backend emits sm_90 PTX and has nvJitLink / ptxas
-       assemble it for the chip (forward compatible PTX); newer LLVMs emit for the chip */
-    {"sm_100", GPUCOMPILE__FORWARD}, {"sm_100a", GPUCOMPILE__FORWARD}, {"sm_100f", GPUCOMPILE__FORWARD},
-    {"sm_101", GPUCOMPILE__FORWARD}, {"sm_101a", GPUCOMPILE__FORWARD}, {"sm_101f", GPUCOMPILE__FORWARD},
-    {"sm_103", GPUCOMPILE__FORWARD}, {"sm_103a", GPUCOMPILE__FORWARD}, {"sm_103f", GPUCOMPILE__FORWARD},
-    {"sm_110", GPUCOMPILE__FORWARD}, {"sm_110a", GPUCOMPILE__FORWARD}, {"sm_110f", GPUCOMPILE__FORWARD},
-    {"sm_120", GPUCOMPILE__FORWARD}, {"sm_120a", GPUCOMPILE__FORWARD}, {"sm_120f", GPUCOMPILE__FORWARD},
-    {"sm_121", GPUCOMPILE__FORWARD}, {"sm_121a", GPUCOMPILE__FORWARD}, {"sm_121f", GPUCOMPILE__FORWARD},
-#endif
-    {NULL, 0}};
-
-static const gpucompile__chip gpucompile__amdgpu_chips[] = {
-    {"gfx600", 0}, {"gfx601", 0}, {"gfx602", 0}, {"gfx700", 0}, {"gfx701", 0}, {"gfx702", 0},
-    {"gfx703", 0}, {"gfx704", 0}, {"gfx705", 0}, {"gfx801", GPUCOMPILE__XNACK}, {"gfx802", 0},
-    {"gfx803", 0}, {"gfx805", 0}, {"gfx810", GPUCOMPILE__XNACK}, {"gfx900", GPUCOMPILE__XNACK},
-    {"gfx902", GPUCOMPILE__XNACK}, {"gfx904", GPUCOMPILE__XNACK},
-    {"gfx906", GPUCOMPILE__XNACK | GPUCOMPILE__SRAMECC}, {"gfx908", GPUCOMPILE__XNACK | GPUCOMPILE__SRAMECC},
-    {"gfx909", GPUCOMPILE__XNACK}, {"gfx90a", GPUCOMPILE__XNACK | GPUCOMPILE__SRAMECC},
-    {"gfx90c", GPUCOMPILE__XNACK},
-#if LLVM_VERSION_MAJOR <= 20 /* removed in LLVM 21 (folded into gfx942) */
-    {"gfx940", GPUCOMPILE__XNACK | GPUCOMPILE__SRAMECC}, {"gfx941", GPUCOMPILE__XNACK | GPUCOMPILE__SRAMECC},
-#endif
-    {"gfx942", GPUCOMPILE__XNACK | GPUCOMPILE__SRAMECC},
-    {"gfx1010", GPUCOMPILE__XNACK}, {"gfx1011", GPUCOMPILE__XNACK}, {"gfx1012", GPUCOMPILE__XNACK},
-    {"gfx1013", GPUCOMPILE__XNACK}, {"gfx1030", 0}, {"gfx1031", 0}, {"gfx1032", 0}, {"gfx1033", 0},
-    {"gfx1034", 0}, {"gfx1035", 0}, {"gfx1036", 0}, {"gfx1100", 0}, {"gfx1101", 0}, {"gfx1102", 0},
-    {"gfx1103", 0}, {"gfx1150", 0}, {"gfx1151", 0}, {"gfx1152", 0}, {"gfx1200", 0}, {"gfx1201", 0},
-    {"gfx9-generic", GPUCOMPILE__GENERIC | GPUCOMPILE__XNACK},
-    {"gfx10-1-generic", GPUCOMPILE__GENERIC | GPUCOMPILE__XNACK}, {"gfx10-3-generic", GPUCOMPILE__GENERIC},
-    {"gfx11-generic", GPUCOMPILE__GENERIC}, {"gfx12-generic", GPUCOMPILE__GENERIC},
-#if LLVM_VERSION_MAJOR >= 20
-    {"gfx950", GPUCOMPILE__XNACK | GPUCOMPILE__SRAMECC}, {"gfx1153", 0},
-    {"gfx9-4-generic", GPUCOMPILE__GENERIC | GPUCOMPILE__XNACK | GPUCOMPILE__SRAMECC},
-#endif
-#if LLVM_VERSION_MAJOR >= 21
-    {"gfx1250", GPUCOMPILE__XNACK},
-#endif
-#if LLVM_VERSION_MAJOR >= 22
-    {"gfx1251", GPUCOMPILE__XNACK},
-#endif
-    {NULL, 0}};
-
-/* The AMDGPU table entry for a target ID "gfx90a:sramecc-:xnack+" (each known feature at most
-   once, with + or -, and only where the chip has it), or NULL. */
-GPUCOMPILE__PRIVATE const gpucompile__chip *gpucompile__amdgpu_chip(const char *id) {
-    const gpucompile__chip *c;
-    size_t n = strcspn(id, ":");
-    int seen = 0;
-    for (c = gpucompile__amdgpu_chips; c->name; c++)
-        if (strlen(c->name) == n && strncmp(c->name, id, n) == 0) break;
-    if (!c->name) return NULL;
-    for (id += n; *id; ) {
-        size_t m;
-        int bit;
-        id++; /* the ':' */
-        m = strcspn(id, ":");
-        if (m < 2 || (id[m - 1] != '+' && id[m - 1] != '-')) return NULL;
-        if (m - 1 == 5 && strncmp(id, "xnack", 5) == 0) bit = GPUCOMPILE__XNACK;
-        else if (m - 1 == 7 && strncmp(id, "sramecc", 7) == 0) bit = GPUCOMPILE__SRAMECC;
-        else return NULL;
-        if (!(c->bits & bit) || (seen & bit)) return NULL;
-        seen |= bit;
-        id += m;
-    }
-    return c;
-}
-
 GPUCOMPILE_DEF int gpucompile_chip_supported(gpucompile_target_kind kind, const char *chip) {
     const gpucompile_backend *b = gpucompile_find_backend(kind);
     if (!chip || !*chip) return 0;
@@ -1567,14 +1479,15 @@ GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *
 
 /* ---- parser ----
    What it reads, where MLIR leaves a choice:
-   - #gpu.nvptx, #gpu.amdgpu, #nvvm.target, #rocdl.target, with or without <...> (<> too).
-     Custom targets print as #<custom_name><...> but do not parse: no registry names them.
+   - #NAME with or without <...> (<> too), NAME a registered backend's attribute (either
+     spelling). A target with only custom_name set prints as #<custom_name><...> but does not
+     parse: no registered backend names it.
    - Whitespace (space, tab, CR, LF) between any tokens, also before '<' (MLIR refuses that).
    - O: decimal or 0x integer, optionally negative. Outside int's range: a parse error (as in
      MLIR); in range but not 0-3: verify's error.
    - Strings: MLIR's escapes \" \\ \n \t \XX. \00 and raw NUL bytes are refused (a C string
      cannot hold them), as is a raw line break inside a string (as in MLIR).
-   - flags: {a, "b-c", "ptxas-cmd-options" = ["-v"]}: names, some with a value (MLIR's flags
+   - flags: {a, "b-c", "tool-options" = ["-v"]}: names, some with a value (MLIR's flags
      are a dictionary): a string, an integer (decimal or 0x, optionally `: i8/i16/i32/i64`;
      printed as MLIR does: `1 : i64` when untyped, `1` in an array), true, false, or an array of these; `= unit`
      is the bare name. Floats and other attributes are refused. `flags = {}` and `link = []`
@@ -1770,7 +1683,7 @@ GPUCOMPILE__PRIVATE int gpucompile__pvalue(gpucompile__parser *p, int depth) {
     return gpucompile__perr(p, at, "expected a flag value: a string, an integer, true, false, unit or [...]");
 }
 
-/* flags = {a, "b-c", "ptxas-cmd-options" = ["-v"]}: names (bare identifiers or strings), each
+/* flags = {a, "b-c", "tool-options" = ["-v"]}: names (bare identifiers or strings), each
    at most once, some with a value. */
 GPUCOMPILE__PRIVATE int gpucompile__pflags(gpucompile__parser *p) {
     if (gpucompile__peek(p) != '{') return gpucompile__perr(p, p->pos, "expected '{' for 'flags'");
@@ -1907,7 +1820,7 @@ GPUCOMPILE__PRIVATE void gpucompile__attribute_names(char *out, size_t size) {
         len += (size_t)snprintf(out + len, size - len, "%s#%s", i == 0 ? "" : i == n - 1 ? " or " : ", ", names[i]);
 }
 
-/* #gpu.nvptx<...> and friends; fills p, returns the backend (NULL after an error). */
+/* #NAME<...>; fills p, returns NAME's backend (NULL after an error). */
 GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__pattr(gpucompile__parser *p, int *upstream, const char **attr) {
     const gpucompile_backend *b;
     size_t at, n;
@@ -2646,6 +2559,18 @@ GPUCOMPILE__PRIVATE int gpucompile__which(const char *name, char *out, size_t si
     return 0;
 }
 
+/* ==== [section: built-in backends] ======================================================= */
+/* The one place of the core's implementation that names the built-in backends (tests/
+   cli_seam.sh checks it): what the public API keeps of them for existing users. Their code and
+   knowledge are in gpucompile_nvptx.h and gpucompile_amdgpu.h, which register themselves with
+   gpucompile_register_backend; a target kind other than GPUCOMPILE_TARGET_CUSTOM is only a
+   short name for the backend registered with that kind. */
+/* gpucompile_device.compute_capability: an NVIDIA device named by its number (90: "sm_90"). */
+GPUCOMPILE__PRIVATE void gpucompile__device_from_number(int compute_capability, char *out, size_t size) {
+    snprintf(out, size, "sm_%d", compute_capability);
+}
+/* ==== [section: end of built-in backends] ================================================ */
+
 /* ==== [section: backends registry] ======================================================= */
 static const gpucompile_backend *gpucompile__backends[GPUCOMPILE__MAX_BACKENDS];
 static const gpucompile_backend *gpucompile__initialized[GPUCOMPILE__MAX_BACKENDS * 2];
@@ -3057,9 +2982,19 @@ GPUCOMPILE__PRIVATE void gpucompile__hash_str(llvm_blake3_hasher *h, const char 
     if (s) llvm_blake3_hasher_update(h, s, n);
 }
 
+/* Does the variable (NAME=VALUE) start with one of the list's prefixes (entries ending in '*')? */
+GPUCOMPILE__PRIVATE int gpucompile__env_prefix(const char *list, const char *var) {
+    while (list && *list) {
+        size_t n = strcspn(list, ",");
+        if (n > 1 && list[n - 1] == '*' && strncmp(var, list, n - 1) == 0) return 1;
+        list += n + (list[n] == ',');
+    }
+    return 0;
+}
+
 /* The key: input, target, format, output-changing options, versions, environment. */
 GPUCOMPILE__PRIVATE void gpucompile__cache_key(gpucompile_job *job, const void *data, size_t size, char hex[65]) {
-    static const char *const env[] = {"CUDA_PATH", "CUDA_HOME", "CUDA_ROOT", "ROCM_PATH", "ROCM_HOME", "ROCM_ROOT", "PATH"};
+    const char *env = job->backend->environment;
     const gpucompile_options *o = job->options;
     const gpucompile_target *t = job->target;
     llvm_blake3_hasher h;
@@ -3095,13 +3030,22 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_key(gpucompile_job *job, const void *
         gpucompile__hash_str(&h, o->tools[i].name);
         gpucompile__hash_str(&h, o->tools[i].path);
     }
-    for (k = 0; k < sizeof env / sizeof env[0]; k++) gpucompile__hash_str(&h, getenv(env[k]));
+    gpucompile__hash_str(&h, getenv("PATH"));
+    while (env && *env) { /* the backend's variables by name (prefixes below) */
+        char name[256];
+        size_t n = strcspn(env, ",");
+        if (n && n < sizeof name && env[n - 1] != '*') {
+            memcpy(name, env, n);
+            name[n] = 0;
+            gpucompile__hash_str(&h, getenv(name));
+        }
+        env += n + (env[n] == ',');
+    }
 #if !defined(_WIN32)
-    { /* our own and the vendors' variables may choose tools and libraries */
+    { /* our own and the backend's variables may choose tools and libraries */
         char **e;
         for (e = environ; *e; e++)
-            if (gpucompile__starts_with(*e, "GPUCOMPILE_") || gpucompile__starts_with(*e, "CUDA") ||
-                gpucompile__starts_with(*e, "ROCM") || gpucompile__starts_with(*e, "HIP"))
+            if (gpucompile__starts_with(*e, "GPUCOMPILE_") || gpucompile__env_prefix(job->backend->environment, *e))
                 gpucompile__hash_str(&h, *e);
     }
 #endif
@@ -3651,7 +3595,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__setup(gpucompile_job *job) {
     job->machine = LLVMCreateTargetMachine(t, triple, job->cpu, job->features, levels[job->target->O & 3],
                                            LLVMRelocDefault, LLVMCodeModelDefault);
     if (!job->machine) return gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "cannot create a target machine for '%s'", triple);
-    {   /* a module written for another architecture (an x86-64 module given to NVPTX) */
+    {   /* a module written for another architecture (an x86-64 module given to a GPU backend) */
         const char *had = LLVMGetTarget(job->module);
         size_t n = strcspn(triple, "-");
         if (had && *had && (strncmp(had, triple, n) != 0 || (had[n] != '-' && had[n] != 0)))
@@ -3771,12 +3715,22 @@ GPUCOMPILE__PRIVATE int gpucompile__check_code(gpucompile_job *job) {
     return 0;
 }
 
+/* Is prefix an intrinsic prefix of some target: in list, or a registered backend's own? */
+GPUCOMPILE__PRIVATE int gpucompile__foreign_prefix(const char *list, const char *prefix, size_t n) {
+    const gpucompile_backend *b;
+    int i;
+    if (gpucompile__in_list(list, prefix, n)) return 1;
+    for (i = 0; (b = gpucompile_backend_at(i)) != NULL; i++)
+        if (gpucompile__in_list(b->intrinsic_prefixes, prefix, n)) return 1;
+    return 0;
+}
+
 /* What LLVM would abort on, checked before linking (early errors) and after (the libraries' code):
    unknown intrinsics, other targets' (llvm.<arch>.*) and a few more;
    and calling conventions, symbol names and code it would abort on. */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__check_module(gpucompile_job *job) {
-    static const char *const arches =
-        "aarch64,amdgcn,arm,bpf,dx,hexagon,loongarch,mips,nvvm,ppc,r600,riscv,s390,spv,ve,wasm,x86,xcore";
+    /* LLVM's other targets' intrinsic prefixes (the registered backends add theirs) */
+    static const char *const arches = "aarch64,arm,bpf,dx,hexagon,loongarch,mips,ppc,riscv,s390,spv,ve,wasm,x86,xcore";
     LLVMValueRef fn;
     int bad = 0;
     for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) {
@@ -3805,7 +3759,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__check_module(gpucompile_job *j
             bad = 1;
         }
         dot = strchr(name + 5, '.');
-        if (dot && gpucompile__in_list(arches, name + 5, (size_t)(dot - (name + 5))) &&
+        if (dot && gpucompile__foreign_prefix(arches, name + 5, (size_t)(dot - (name + 5))) &&
             !gpucompile__in_list(job->backend->intrinsic_prefixes, name + 5, (size_t)(dot - (name + 5)))) {
             gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL,
                                "intrinsic '%s' belongs to another target than %s", name, gpucompile_target_triple(job->target));
@@ -3962,8 +3916,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__link(gpucompile_job *job) {
     return r;
 }
 
-/* CUDA/HIP `extern __shared__`: an external global in the backend's shared address space. LLVM
-   keeps it external (PTX .extern .shared; AMDGPU lays it out after the static LDS); unsized
+/* `extern __shared__` of the GPU languages: an external global in the backend's shared address
+   space, which LLVM keeps external (the backend lays it out, or the assembler does); unsized
    (`T name[]`, zero bytes) it is dynamic shared memory, whose size the launch gives. */
 GPUCOMPILE__PRIVATE int gpucompile__extern_shared(gpucompile_job *job, LLVMValueRef g) {
     unsigned as = job->backend->shared_address_space;
@@ -5023,8 +4977,11 @@ GPUCOMPILE_DEF void gpucompile_workers_free(gpucompile_workers *ws) {
 /* Objects and binaries: the model, MLIR's gpu.binary text, LLVM's offload binary, parallel
    compiles and runtime selection. Private names here start with gpucompile__bin_. */
 
+/* Is the target text spelled with MLIR's upstream attribute name (its backend's attribute[1])? */
 GPUCOMPILE__PRIVATE int gpucompile__bin_upstream(const char *target) {
-    return target && (gpucompile__starts_with(target, "#nvvm.target") || gpucompile__starts_with(target, "#rocdl.target"));
+    int upstream = 0;
+    if (!target || *target != '#') return 0;
+    return gpucompile_find_backend_named(target + 1, strcspn(target + 1, "< \t\r\n"), &upstream) && upstream;
 }
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_log(const gpucompile_logger *l, gpucompile_severity sev, gpucompile_result r,
@@ -5813,7 +5770,7 @@ GPUCOMPILE_DEF size_t gpucompile_object_property(const gpucompile_object *obj, c
     return n;
 }
 
-/* What a compile records (MLIR's NVVM target writes these): O on ISA objects, the section. */
+/* What a compile records (as MLIR's GPU targets write them): O on ISA objects, the section. */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_compile_properties(gpucompile_object *o, int O, const char *section) {
     gpucompile__buf b;
     memset(&b, 0, sizeof b);
@@ -6312,7 +6269,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_parse(const char *text, size_
 enum {
     GPUCOMPILE__OB_HEADER = 32, GPUCOMPILE__OB_ENTRY = 40,
     GPUCOMPILE__IMG_NONE = 0, GPUCOMPILE__IMG_OBJECT, GPUCOMPILE__IMG_BITCODE, GPUCOMPILE__IMG_CUBIN,
-    GPUCOMPILE__IMG_FATBIN, GPUCOMPILE__IMG_PTX
+    GPUCOMPILE__IMG_FATBIN, GPUCOMPILE__IMG_TEXT /* LLVM's kind 5: assembly text for a JIT */
 };
 
 GPUCOMPILE__PRIVATE void gpucompile__bin_put(gpucompile__buf *b, uint64_t v, int bytes) {
@@ -6510,7 +6467,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
         case GPUCOMPILE__IMG_OBJECT: case GPUCOMPILE__IMG_CUBIN: f = GPUCOMPILE_FORMAT_BIN; break;
         case GPUCOMPILE__IMG_BITCODE: f = GPUCOMPILE_FORMAT_LLVM; break;
         case GPUCOMPILE__IMG_FATBIN: f = GPUCOMPILE_FORMAT_FATBIN; break;
-        case GPUCOMPILE__IMG_PTX: f = GPUCOMPILE_FORMAT_ISA; break;
+        case GPUCOMPILE__IMG_TEXT: f = GPUCOMPILE_FORMAT_ISA; break;
         default: /* no kind given: by the image's own magic */
             if (isize >= 4 && memcmp(img, "\x7F" "ELF", 4) == 0) f = GPUCOMPILE_FORMAT_BIN;
             else if (isize >= 4 && (memcmp(img, "BC\xC0\xDE", 4) == 0 || memcmp(img, "\xDE\xC0\x17\x0B", 4) == 0)) f = GPUCOMPILE_FORMAT_LLVM;
@@ -6602,130 +6559,41 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_read(const void *data, size_t
 }
 
 /* ---- runtime selection ------------------------------------------------------------------- */
-/* A chip as selection sees it: NVIDIA compute capability (and arch-specific 'a'), or an AMD
-   processor name with its xnack / sramecc settings (0 unset, 1 on, -1 off). */
-typedef struct gpucompile__bin_chip {
-    gpucompile_target_kind kind;
-    int cc, specific;
-    char name[32];
-    int xnack, sramecc;
-} gpucompile__bin_chip;
+/* How well object o serves the device: its backend's score; < 0 not at all, higher is better. */
+GPUCOMPILE__PRIVATE int gpucompile__bin_score(const gpucompile_object *o, const char *device, const char **why) {
+    const gpucompile_backend *b = o ? gpucompile__object_backend(o) : NULL;
+    int score = b && b->select_score ? b->select_score(o, device, why) : -1;
+    return score < 0 ? -1 : score;
+}
 
-/* Reads "sm_90", "sm_90a", "compute_90", "90", "gfx90a", "gfx90a:xnack+:sramecc-". 0 when unknown. */
-GPUCOMPILE__PRIVATE int gpucompile__bin_parse_chip(const char *s, gpucompile__bin_chip *c) {
-    memset(c, 0, sizeof *c);
-    if (!s) return 0;
-    if (gpucompile__starts_with(s, "sm_") || gpucompile__starts_with(s, "compute_") || (*s >= '0' && *s <= '9')) {
-        const char *d = strchr(s, '_') ? strchr(s, '_') + 1 : s;
-        char *end;
-        long v = strtol(d, &end, 10);
-        if (end == d || v <= 0 || v > 10000) return 0;
-        if (*end == 'a' || *end == 'f') { c->specific = 1; end++; }
-        if (*end) return 0;
-        c->kind = GPUCOMPILE_TARGET_NVPTX;
-        c->cc = (int)v;
-        return 1;
-    }
-    if (gpucompile__starts_with(s, "gfx")) {
-        const char *colon = strchr(s, ':');
-        size_t n = colon ? (size_t)(colon - s) : strlen(s);
-        if (n >= sizeof c->name) return 0;
-        memcpy(c->name, s, n);
-        c->name[n] = 0;
-        c->kind = GPUCOMPILE_TARGET_AMDGPU;
-        while (colon) {
-            const char *f = colon + 1, *next = strchr(f, ':');
-            size_t fl = next ? (size_t)(next - f) : strlen(f);
-            int on;
-            if (fl < 2 || (f[fl - 1] != '+' && f[fl - 1] != '-')) return 0;
-            on = f[fl - 1] == '+' ? 1 : -1;
-            if (fl - 1 == 5 && strncmp(f, "xnack", 5) == 0) c->xnack = on;
-            else if (fl - 1 == 7 && strncmp(f, "sramecc", 7) == 0) c->sramecc = on;
-            else return 0;
-            colon = next;
-        }
-        return 1;
-    }
+/* Does a registered backend know the device's name? Else the error lists what they take. */
+GPUCOMPILE__PRIVATE int gpucompile__bin_known_device(const char *device, const gpucompile_logger *logger) {
+    const gpucompile_backend *b;
+    char help[512] = "";
+    size_t len = 0;
+    int i, n = 0;
+    for (i = 0; (b = gpucompile_backend_at(i)) != NULL; i++)
+        if (b->select_score && b->select_score(NULL, device, NULL) >= -1) return 1;
+    for (i = 0; (b = gpucompile_backend_at(i)) != NULL; i++)
+        if (b->select_score && b->device_help && len < sizeof help)
+            len += (size_t)snprintf(help + len, sizeof help - len, "%s%s", n++ ? ", or " : "", b->device_help);
+    gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "unknown device '%s'; expected %s", device, help);
     return 0;
-}
-
-/* LLVM's generic AMDGPU targets and the chips each runs on. */
-GPUCOMPILE__PRIVATE int gpucompile__bin_generic_covers(const char *generic, const char *chip) {
-    static const char *const table[][2] = {
-        {"gfx9-generic", "gfx900,gfx902,gfx904,gfx906,gfx909,gfx90c"},
-        {"gfx10-1-generic", "gfx1010,gfx1011,gfx1012,gfx1013"},
-        {"gfx10-3-generic", "gfx1030,gfx1031,gfx1032,gfx1033,gfx1034,gfx1035,gfx1036"},
-        {"gfx11-generic", "gfx1100,gfx1101,gfx1102,gfx1103,gfx1150,gfx1151,gfx1152"},
-        {"gfx12-generic", "gfx1200,gfx1201"}};
-    size_t i;
-    for (i = 0; i < sizeof table / sizeof table[0]; i++)
-        if (strcmp(generic, table[i][0]) == 0) return gpucompile__in_list(table[i][1], chip, strlen(chip));
-    return 0;
-}
-
-/* AMD target-ID features may also sit in the target's features ("+xnack"). */
-GPUCOMPILE__PRIVATE void gpucompile__bin_amd_features(const gpucompile_object *o, gpucompile__bin_chip *c) {
-    gpucompile_target *t = NULL;
-    const char *f;
-    if (gpucompile_target_parse(o->target, (size_t)-1, &o->allocator, NULL, &t) != GPUCOMPILE_OK) return;
-    f = gpucompile_target_features(t);
-    if (!c->xnack && strstr(f, "+xnack")) c->xnack = 1;
-    if (!c->xnack && strstr(f, "-xnack")) c->xnack = -1;
-    if (!c->sramecc && strstr(f, "+sramecc")) c->sramecc = 1;
-    if (!c->sramecc && strstr(f, "-sramecc")) c->sramecc = -1;
-    gpucompile_target_free(t);
-}
-
-/* How well object o serves device d: < 0 not at all; higher is better. */
-GPUCOMPILE__PRIVATE int gpucompile__bin_score(const gpucompile_object *o, const gpucompile__bin_chip *d, const char **why) {
-    gpucompile__bin_chip c;
-    if (!o || o->kind != d->kind || !gpucompile__bin_parse_chip(o->chip, &c) || c.kind != d->kind) return -1;
-    if (d->kind == GPUCOMPILE_TARGET_NVPTX) {
-        int same = c.cc == d->cc, major = c.cc / 10 == d->cc / 10 && c.cc <= d->cc, older = c.cc <= d->cc;
-        if (c.specific && !same) return -1; /* sm_90a code runs on sm_90 only */
-        if (o->format == GPUCOMPILE_FORMAT_BIN || o->format == GPUCOMPILE_FORMAT_DEFAULT) {
-            if (same) { *why = "exact cubin"; return 6000 + c.cc; }
-            if (major) { *why = "cubin of the same major architecture"; return 4000 + c.cc; }
-            return -1;
-        }
-        if (o->format == GPUCOMPILE_FORMAT_FATBIN) {
-            if (same) { *why = "fatbin with an exact cubin"; return 5000 + c.cc; }
-            if (major) { *why = "fatbin with a cubin of the same major architecture"; return 3000 + c.cc; }
-            if (older) { *why = "fatbin with PTX the driver compiles"; return 2000 + c.cc; }
-            return -1;
-        }
-        if (o->format == GPUCOMPILE_FORMAT_ISA && older) { *why = "PTX the driver compiles"; return 1000 + c.cc; }
-        return -1;
-    } else {
-        int score;
-        if (o->format != GPUCOMPILE_FORMAT_BIN && o->format != GPUCOMPILE_FORMAT_DEFAULT) return -1;
-        if (strcmp(c.name, d->name) == 0) { score = 100; *why = "hsaco for the processor"; }
-        else if (gpucompile__bin_generic_covers(c.name, d->name)) { score = 50; *why = "hsaco for a generic target"; }
-        else return -1;
-        gpucompile__bin_amd_features(o, &c);
-        if ((c.xnack && d->xnack && c.xnack != d->xnack) || (c.sramecc && d->sramecc && c.sramecc != d->sramecc)) return -1;
-        /* both set and equal beats unset on the object, which beats set on the object only */
-        score += (c.xnack ? (d->xnack ? 4 : 0) : 2) + (c.sramecc ? (d->sramecc ? 4 : 0) : 2);
-        return score;
-    }
 }
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_binary_select(const gpucompile_binary *binary, const gpucompile_device *device,
     const gpucompile_logger *logger, int *index) {
-    gpucompile__bin_chip d;
     char arch[64];
     const char *why = NULL;
     int i, best = -1, best_score = -1;
     if (index) *index = -1;
     if (!binary || !device || !index) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     if (device->arch) snprintf(arch, sizeof arch, "%s", device->arch);
-    else snprintf(arch, sizeof arch, "sm_%d", device->compute_capability);
-    if (!gpucompile__bin_parse_chip(arch, &d))
-        return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT,
-                                   "unknown device '%s'; expected sm_XY, a compute capability, or gfxNNN[:xnack+|-][:sramecc+|-]", arch);
+    else gpucompile__device_from_number(device->compute_capability, arch, sizeof arch);
+    if (!gpucompile__bin_known_device(arch, logger)) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     for (i = 0; i < binary->num_objects; i++) {
         const char *w = NULL;
-        int s = gpucompile__bin_score(binary->objects[i], &d, &w);
+        int s = gpucompile__bin_score(binary->objects[i], arch, &w);
         if (s > best_score) { best_score = s; best = i; why = w; }
     }
     if (best < 0) {
@@ -6886,7 +6754,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_add_dtor(gpucompile__host
     return GPUCOMPILE_OK;
 }
 
-/* The optimization level for the PTX JIT: the object's O property, as MLIR passes it, else the
+/* The optimization level for the driver's JIT: the object's O property, as MLIR passes it, else the
    O of its target (what it was compiled at). */
 GPUCOMPILE__PRIVATE int gpucompile__object_opt_level(const gpucompile_object *o) {
     gpucompile_target *t = NULL;
@@ -7224,7 +7092,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_binary(LLVMModuleRef hos
         obj = binary->objects[selected];
         data = obj->data;
         size = obj->size;
-        add_null = obj->format == GPUCOMPILE_FORMAT_ISA; /* the PTX JIT reads a C string */
+        add_null = obj->format == GPUCOMPILE_FORMAT_ISA; /* a driver's JIT reads a C string */
     } else if ((r = gpucompile_binary_write_offload(binary, &data, &size)) != GPUCOMPILE_OK) {
         gpucompile_free(NULL, kernels);
         return gpucompile__host_error(&h, r, "binary '%s': cannot write the offload binary", name);
