@@ -904,7 +904,10 @@ GPUCOMPILE__PRIVATE gpucompile_amdgpu__xxh3_fn gpucompile_amdgpu__xxh3(void) {
     static int looked;
     gpucompile_amdgpu__xxh3_fn f;
     gpucompile__lock();
-    if (!looked) { fn = dlsym(RTLD_DEFAULT, "_ZN4llvm11xxh3_64bitsENS_8ArrayRefIhEE"); looked = 1; }
+    if (!looked) { /* the process's global scope, where a linked libLLVM is */
+        fn = gpucompile__dlsym(gpucompile__dlopen(NULL), "_ZN4llvm11xxh3_64bitsENS_8ArrayRefIhEE");
+        looked = 1;
+    }
     gpucompile__unlock();
     memcpy(&f, &fn, sizeof f);
     return fn ? f : NULL;
