@@ -393,7 +393,8 @@ typedef struct gpucompile_options {
     gpucompile_logger logger;
     gpucompile_allocator allocator;
     const char *bin_method;            /* NVPTX: "nvjitlink", "ptxas" or "driver", no fallback; NULL: by
-                                          the PTX's size, the other one if it fails (gpucompile_nvptx.h) */
+                                          the PTX's size, the other one if it fails (gpucompile_nvptx.h);
+                                          AMDGPU: "elf" or "lld" (gpucompile_amdgpu.h) */
     const gpucompile_tool_path *tools; /* overrides for external tools and vendor libraries */
     int num_tools;
     double tool_timeout_s;             /* external tools are killed after this; 0: 300 s */
@@ -413,6 +414,10 @@ typedef struct gpucompile_options {
        appended to the tool's command line: ptxas (and nvJitLink, as -Xptxas=...; the driver
        method takes none) for NVPTX cubins and fatbins, ld.lld for AMDGPU hsaco. NULL: none. */
     const char *tool_options;
+    /* Threads one compile may use inside its module: the binary step's own split (ptxas
+       --split-compile N, nvJitLink -split-compile=N). 0, 1: one. gpucompile_compile_binary
+       gives each target what its jobs leave over (never more than jobs in total). */
+    int jobs;
 } gpucompile_options;
 
 /* ---- objects ------------------------------------------------------------------------------ */
@@ -2930,6 +2935,11 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_key(gpucompile_job *job, const void *
     llvm_blake3_hasher_update(&h, num, sizeof num);
     gpucompile__hash_str(&h, o->toolkit_path);
     gpucompile__hash_str(&h, o->bin_method);
+    if (o->jobs > 1) { /* a split compile may lay the cubin out otherwise */
+        int j = o->jobs;
+        llvm_blake3_hasher_update(&h, "jobs", 4);
+        llvm_blake3_hasher_update(&h, &j, sizeof j);
+    }
     gpucompile__hash_str(&h, o->tool_options);
     gpucompile__hash_str(&h, o->section);
     for (i = 0; i < o->num_link; i++) gpucompile__hash_str(&h, o->link[i]);
@@ -4215,6 +4225,7 @@ GPUCOMPILE__PRIVATE int gpucompile__request(gpucompile_job *job, const void *dat
     gpucompile__put_str(b, o->tool_options);
     gpucompile__put32(b, (uint32_t)o->debug);
     gpucompile__put32(b, (uint32_t)o->remarks);
+    gpucompile__put32(b, (uint32_t)o->jobs);
     gpucompile__put_f64(b, o->tool_timeout_s);
     gpucompile__put32(b, (uint32_t)o->num_link);
     for (i = 0; i < o->num_link; i++) gpucompile__put_str(b, o->link[i]);
@@ -4685,6 +4696,7 @@ GPUCOMPILE__PRIVATE void gpucompile__work(const unsigned char *data, size_t size
     o.tool_options = gpucompile__get_str(&rd, NULL);
     o.debug = (int)gpucompile__get32(&rd);
     o.remarks = (int)gpucompile__get32(&rd);
+    o.jobs = (int)gpucompile__get32(&rd);
     o.tool_timeout_s = gpucompile__get_f64(&rd);
     nl = gpucompile__get32(&rd);
     if (!rd.bad && nl < size) links = (const char **)gpucompile__alloc(NULL, (nl + 1) * sizeof *links);
@@ -5196,6 +5208,8 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_compile_binary(const void *data, siz
     memset(&base, 0, sizeof base);
     if (options) base = *options;
     parallel = jobs > 1 && num_targets > 1;
+    /* what the targets running at once leave over goes inside each module */
+    if (base.jobs < 1 && jobs > 1) base.jobs = jobs / (jobs < num_targets ? jobs : num_targets);
     memset(&pool, 0, sizeof pool);
     pool.data = data;
     pool.size = size;

@@ -61,8 +61,10 @@
                 unsafe_sqrt), wavefrontsize64 (as above), isa_version_<chip>,
                 abi_version_<abi>. A control file that the installation lacks is replaced by
                 the variable it would define (a remark says so).
-       bin      the ELF object from LLVM, linked by `ld.lld -shared --no-undefined` into the
-                hsaco; kernel resources are read from its NT_AMDGPU_METADATA note.
+       bin      the ELF object from LLVM, made the hsaco `ld.lld -shared --no-undefined` would
+                make: written in-process, byte for byte lld's, when the object holds only what
+                the writer knows (else, or with bin_method "lld", ld.lld runs; "elf": the writer
+                only); kernel resources are read from its NT_AMDGPU_METADATA note.
        LDS      HIP's `extern __shared__` (an external addrspace(3) global) stays external
                 until LLVM lays it out after the static LDS (as llc does), so the hsaco links
                 with --no-undefined; an unsized one is dynamic LDS: code object v5 kernels that
@@ -952,12 +954,645 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__link_hsaco(gpucompile_j
     return GPUCOMPILE_OK;
 }
 
+/* ---- hsaco without a process: the shared object `ld.lld -shared --no-undefined` writes --------
+   For the one object every compile has, when it holds only what LLVM's AMDGPU code generator
+   puts there for kernels and device functions (.text, .rodata with the kernel descriptors, the
+   metadata .note, non-allocated sections without relocations, .comment) and its relocations
+   are PC-relative to symbols that cannot be preempted. The layout is lld's: ELF header,
+   program headers, .note/.dynsym/.gnu.hash/.hash/.dynstr/.rodata in the read-only segment,
+   .text in the next page, .dynamic and its relro padding in the next, then the non-allocated
+   sections, .comment, .symtab, .shstrtab, .strtab and the section headers. Anything else is
+   left to ld.lld, and the reason is given. */
+#define GPUCOMPILE_AMDGPU__PAGE 0x1000u
+typedef struct gpucompile_amdgpu__sec {
+    const unsigned char *h; /* the input section header */
+    const char *name;
+    uint64_t addr, off, size;
+    uint32_t out; /* output section index, 0 when dropped */
+    int merged;   /* a mergeable section: its pieces are copied */
+} gpucompile_amdgpu__sec;
+
+GPUCOMPILE__PRIVATE uint64_t gpucompile_amdgpu__rd(const unsigned char *p, int n) {
+    uint64_t v = 0;
+    while (n--) v = v << 8 | p[n];
+    return v;
+}
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__wr(unsigned char *p, uint64_t v, int n) {
+    int i;
+    for (i = 0; i < n; i++, v >>= 8) p[i] = (unsigned char)v;
+}
+GPUCOMPILE__PRIVATE uint64_t gpucompile_amdgpu__up(uint64_t v, uint64_t a) { return a > 1 ? (v + a - 1) & ~(a - 1) : v; }
+
+/* lld's .comment pieces go to 32 shards by the low bits of LLVM's xxh3_64bits, then shard by
+   shard: the function comes from the LLVM library this process runs (absent: ld.lld). */
+typedef uint64_t (*gpucompile_amdgpu__xxh3_fn)(const unsigned char *, size_t);
+GPUCOMPILE__PRIVATE gpucompile_amdgpu__xxh3_fn gpucompile_amdgpu__xxh3(void) {
+#if defined(_WIN32)
+    return NULL;
+#else
+    /* uint64_t llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>): the two words of the ArrayRef arrive
+       as two arguments on the ELF platforms' calling conventions. */
+    static void *fn;
+    static int looked;
+    gpucompile_amdgpu__xxh3_fn f;
+    gpucompile__lock();
+    if (!looked) { /* the process's global scope, where a linked libLLVM is */
+        fn = gpucompile__dlsym(gpucompile__dlopen(NULL), "_ZN4llvm11xxh3_64bitsENS_8ArrayRefIhEE");
+        looked = 1;
+    }
+    gpucompile__unlock();
+    memcpy(&f, &fn, sizeof f);
+    return fn ? f : NULL;
+#endif
+}
+
+/* The merged .comment: lld's "Linker: ..." then the object's strings, deduplicated, by shard. */
+GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__comment(gpucompile__buf *out, const char *linker, const unsigned char *in, size_t n) {
+    const char *piece[64];
+    size_t len[64];
+    int count = 0, shard, i, j;
+    size_t at = 0;
+    gpucompile_amdgpu__xxh3_fn h = n ? gpucompile_amdgpu__xxh3() : NULL;
+    if (n && !h) return "the object's .comment (no xxh3_64bits in this LLVM library)";
+    if (n && in[n - 1]) return "a .comment without its terminating NUL";
+    piece[count] = linker; len[count++] = strlen(linker);
+    while (at < n) {
+        size_t l = strlen((const char *)in + at);
+        if (count == 64) return "more than 64 .comment strings";
+        for (j = 0; j < count && !(len[j] == l && !memcmp(piece[j], in + at, l)); j++) {}
+        if (j == count) { piece[count] = (const char *)in + at; len[count++] = l; }
+        at += l + 1;
+    }
+    for (shard = 0; shard < 32; shard++)
+        for (i = 0; i < count; i++)
+            if (count == 1 ? shard == 0 : (int)((uint32_t)h((const unsigned char *)piece[i], len[i]) >> 27) == shard)
+                gpucompile__buf_add(out, piece[i], len[i] + 1);
+    return NULL;
+}
+
+GPUCOMPILE__PRIVATE uint32_t gpucompile_amdgpu__gnu_hash(const char *s) {
+    uint32_t h = 5381;
+    while (*s) h = h * 33 + (unsigned char)*s++;
+    return h;
+}
+GPUCOMPILE__PRIVATE uint32_t gpucompile_amdgpu__sysv_hash(const char *s) {
+    uint32_t h = 0, g;
+    while (*s) {
+        h = (h << 4) + (unsigned char)*s++;
+        g = h & 0xf0000000u;
+        if (g) h ^= g >> 24;
+        h &= ~g;
+    }
+    return h;
+}
+
+/* The offset of name in a string table of b (it is there). */
+GPUCOMPILE__PRIVATE uint32_t gpucompile_amdgpu__strat(const gpucompile__buf *b, const char *name) {
+    size_t at = 0;
+    while (at < b->len && strcmp(b->data + at, name)) at += strlen(b->data + at) + 1;
+    return (uint32_t)at;
+}
+
+typedef struct gpucompile_amdgpu__dsym {
+    uint32_t sym, name, hash, bucket; /* input symbol index, .dynstr offset, GNU hash, bucket */
+} gpucompile_amdgpu__dsym;
+
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__dsym_cmp(const void *a, const void *b) {
+    const gpucompile_amdgpu__dsym *x = (const gpucompile_amdgpu__dsym *)a, *y = (const gpucompile_amdgpu__dsym *)b;
+    if (x->bucket != y->bucket) return x->bucket < y->bucket ? -1 : 1;
+    return x->name < y->name ? -1 : x->name > y->name;
+}
+
+/* The mergeable .rodata.* sections (constants, strings) after .rodata, each of its own kind: lld
+   appends their pieces, deduplicated, shard by shard as for .comment, to the output .rodata. */
+#define GPUCOMPILE_AMDGPU__MERGES 8
+typedef struct gpucompile_amdgpu__merge {
+    uint32_t sec;           /* the input section; 0: none */
+    uint64_t start, n;      /* its place in the output .rodata; the number of pieces */
+    uint64_t *in, *out;     /* each piece's input offset, and output offset from start */
+    gpucompile__buf data;   /* the merged bytes */
+} gpucompile_amdgpu__merge;
+
+GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__merge_pieces(gpucompile_amdgpu__merge *m, const unsigned char *p, uint64_t size,
+                                                                uint64_t flags, uint64_t ent, uint64_t align) {
+    gpucompile_amdgpu__xxh3_fn h = gpucompile_amdgpu__xxh3();
+    uint64_t at = 0, k, j, *len;
+    uint32_t shard;
+    if (!ent || (flags & 0x20 && ent != 1) || (!(flags & 0x20) && size % ent) || (flags & 0x20 && size && p[size - 1]))
+        return "a mergeable section lld would split otherwise";
+    while (at < size) { at += flags & 0x20 ? strlen((const char *)p + at) + 1 : ent; m->n++; }
+    if (m->n > 4096) return "a mergeable section of more than 4096 pieces";
+    m->in = (uint64_t *)gpucompile__alloc(m->data.a, (size_t)(3 * m->n + 1) * sizeof(uint64_t));
+    if (!m->in) return "out of memory";
+    m->out = m->in + m->n; len = m->out + m->n;
+    for (k = 0, at = 0; k < m->n; k++) { m->in[k] = at; len[k] = flags & 0x20 ? strlen((const char *)p + at) + 1 : ent; at += len[k]; }
+    if (m->n > 1 && !h) return "a mergeable section (no xxh3_64bits in this LLVM library)";
+    for (k = 0; k < m->n; k++) m->out[k] = (uint64_t)-1;
+    at = 0;
+    for (shard = 0; shard < 32; shard++)
+        for (k = 0; k < m->n; k++) {
+            uint64_t l = len[k], hl = flags & 0x20 ? l - 1 : l;
+            if (m->out[k] != (uint64_t)-1 || (m->n > 1 && (uint32_t)h(p + m->in[k], (size_t)hl) >> 27 != shard) || (m->n == 1 && shard)) continue;
+            at = gpucompile_amdgpu__up(at, align);
+            for (j = k; j < m->n; j++) /* this piece and its copies */
+                if (m->out[j] == (uint64_t)-1 && len[j] == l && !memcmp(p + m->in[j], p + m->in[k], (size_t)l)) m->out[j] = at;
+            while (m->data.len < at) gpucompile__buf_add(&m->data, "", 1);
+            gpucompile__buf_add(&m->data, p + m->in[k], (size_t)l);
+            at += l;
+        }
+    return m->data.oom ? "out of memory" : NULL;
+}
+
+/* The output address of offset off in input section i (m: the merged sections, a zeroed one last). */
+GPUCOMPILE__PRIVATE uint64_t gpucompile_amdgpu__va(const gpucompile_amdgpu__sec *s, const gpucompile_amdgpu__merge *m, uint32_t i, uint64_t off) {
+    uint64_t lo = 0, hi;
+    while (m->sec && m->sec != i) m++;
+    if (!m->sec || !m->n) return s[i].addr + off;
+    hi = m->n;
+    while (hi - lo > 1) { uint64_t mid = (lo + hi) / 2; if (m->in[mid] <= off) lo = mid; else hi = mid; }
+    return s[i].addr + m->out[lo] + (off - m->in[lo]);
+}
+
+/* Whether lld keeps symbol y in .symtab: no section symbols, no .L locals of a mergeable section. */
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__kept(const unsigned char *y, const unsigned char *strtab, const gpucompile_amdgpu__merge *m) {
+    const char *n = (const char *)strtab + gpucompile_amdgpu__rd(y, 4);
+    if ((y[4] & 15) == 3) return 0;
+    while (m->sec && m->sec != gpucompile_amdgpu__rd(y + 6, 2)) m++;
+    return !(m->sec && y[4] >> 4 == 0 && n[0] == '.' && n[1] == 'L');
+}
+
+/* Writes the shared object into *out (the caller's allocator); returns NULL, or why not (then
+   nothing is allocated). linker: the .comment's "Linker: ..." string. */
+GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char *e, size_t size, const char *linker,
+                                                           const gpucompile_allocator *a, unsigned char **out, size_t *out_size) {
+    enum { NOTE, DYNSYM, GNUHASH, HASH, DYNSTR, RODATA, TEXT, DYNAMIC, PADDING, NSYN };
+    static const char *const synname[NSYN] = {".note", ".dynsym", ".gnu.hash", ".hash", ".dynstr", ".rodata", ".text", ".dynamic", ".relro_padding"};
+    gpucompile_amdgpu__sec *s = NULL;
+    gpucompile_amdgpu__dsym *dyn = NULL;
+    gpucompile_amdgpu__merge mg[GPUCOMPILE_AMDGPU__MERGES + 1];
+    gpucompile__buf comment, shstr, str, dstr, b;
+    const unsigned char *symtab = NULL, *strtab = NULL, *shstrtab;
+    const char *why = NULL;
+    uint64_t shoff, nsym = 0, strsize = 0, symstr = 0, off, dot, syn_addr[NSYN], syn_off[NSYN], syn_size[NSYN], syn_align[NSYN];
+    uint32_t shnum, shentsize, i, j, syn_index[NSYN], nout, nloc = 0, ndyn = 0, nbuckets, maskwords, nph, comment_in = 0, str_out;
+    uint32_t extra[64], nextra = 0, *sym_out = NULL;
+    size_t total;
+    unsigned char *o;
+    memset(&comment, 0, sizeof comment); memset(&shstr, 0, sizeof shstr); memset(&str, 0, sizeof str); memset(&dstr, 0, sizeof dstr);
+    memset(mg, 0, sizeof mg);
+    for (i = 0; i <= GPUCOMPILE_AMDGPU__MERGES; i++) mg[i].data.a = a;
+    comment.a = shstr.a = str.a = dstr.a = a;
+    memset(syn_index, 0, sizeof syn_index); memset(syn_size, 0, sizeof syn_size);
+    if (size < 64 || memcmp(e, "\177ELF\2\1\1", 7) || gpucompile_amdgpu__rd(e + 16, 2) != 1 || gpucompile_amdgpu__rd(e + 18, 2) != 224)
+        return "not a relocatable AMDGPU ELF64 object";
+    shoff = gpucompile_amdgpu__rd(e + 40, 8);
+    shentsize = (uint32_t)gpucompile_amdgpu__rd(e + 58, 2);
+    shnum = (uint32_t)gpucompile_amdgpu__rd(e + 60, 2);
+    if (shentsize != 64 || shnum == 0 || shnum > 4096 || shoff > size || (uint64_t)shnum * 64 > size - shoff) return "bad section headers";
+    if ((uint32_t)gpucompile_amdgpu__rd(e + 62, 2) >= shnum) return "bad section name table";
+    s = (gpucompile_amdgpu__sec *)gpucompile__alloc(a, shnum * sizeof *s);
+    if (!s) return "out of memory";
+    memset(s, 0, shnum * sizeof *s);
+    {
+        const unsigned char *h = e + shoff + 64 * gpucompile_amdgpu__rd(e + 62, 2);
+        uint64_t so = gpucompile_amdgpu__rd(h + 24, 8), ss = gpucompile_amdgpu__rd(h + 32, 8);
+        if (so > size || ss > size - so || ss == 0 || e[so + ss - 1]) { gpucompile_free(a, s); return "bad section name table"; }
+        shstrtab = e + so;
+        strsize = ss;
+    }
+    for (i = 0; i < shnum; i++) {
+        const unsigned char *h = e + shoff + 64 * i;
+        uint64_t so = gpucompile_amdgpu__rd(h + 24, 8), ss = gpucompile_amdgpu__rd(h + 32, 8);
+        uint32_t type = (uint32_t)gpucompile_amdgpu__rd(h + 4, 4), name = (uint32_t)gpucompile_amdgpu__rd(h, 4);
+        uint64_t flags = gpucompile_amdgpu__rd(h + 8, 8);
+        s[i].h = h; s[i].size = ss;
+        if (type != 8 && (so > size || ss > size - so)) { why = "a section outside the file"; goto done; }
+        if (name >= strsize) { why = "bad section name"; goto done; }
+        s[i].name = (const char *)shstrtab + name;
+        if (i == 0) continue;
+        if (type == 2) {
+            const unsigned char *l = e + shoff + 64 * (gpucompile_amdgpu__rd(h + 40, 4) % shnum);
+            uint64_t lo = gpucompile_amdgpu__rd(l + 24, 8), ls = gpucompile_amdgpu__rd(l + 32, 8);
+            if (symtab || lo > size || ls > size - lo || ls == 0 || e[lo + ls - 1]) { why = "bad symbol table"; goto done; }
+            symtab = e + so; nsym = ss / 24; strtab = e + lo; symstr = ls;
+            continue;
+        }
+        if (type == 3) continue; /* .strtab, .shstrtab: rebuilt */
+        if (type == 4) {           /* RELA: for .text and .rodata only, checked below */
+            uint32_t t = (uint32_t)gpucompile_amdgpu__rd(h + 44, 4);
+            if (t >= shnum || (strcmp(s[t].name, ".text") && strcmp(s[t].name, ".rodata"))) { why = "relocations outside .text and .rodata"; goto done; }
+            continue;
+        }
+        if (!strcmp(s[i].name, ".note.GNU-stack") && !(flags & 2)) continue;
+        if (!strcmp(s[i].name, ".comment") && type == 1 && flags == 0x30) { comment_in = i; continue; }
+        if ((flags & 2) && !strncmp(s[i].name, ".rodata.", 8) && type == 1 && (flags & ~(uint64_t)0x20) == 0x12) {
+            for (j = 0; mg[j].sec && (gpucompile_amdgpu__rd(s[mg[j].sec].h + 8, 8) != flags ||
+                                      gpucompile_amdgpu__rd(s[mg[j].sec].h + 48, 16) != gpucompile_amdgpu__rd(h + 48, 16)); j++) {}
+            if (mg[j].sec || j == GPUCOMPILE_AMDGPU__MERGES || !syn_index[RODATA]) { why = "mergeable sections of one kind, or before .rodata"; goto done; }
+            mg[j].sec = i;
+            s[i].merged = 1;
+            continue;
+        }
+        if (flags & 2) {
+            int k = !strcmp(s[i].name, ".text") && type == 1 && flags == 6 ? TEXT
+                  : !strcmp(s[i].name, ".rodata") && type == 1 && flags == 2 ? RODATA
+                  : !strcmp(s[i].name, ".note") && type == 7 && flags == 2 ? NOTE : -1;
+            if (k < 0 || syn_index[k]) { why = "an allocated section other than .text, .rodata and .note"; goto done; }
+            syn_index[k] = i; /* the input section, for now */
+            continue;
+        }
+        if (type != 1 || nextra == 64) { why = "a non-allocated section of an unknown kind"; goto done; }
+        extra[nextra++] = i;
+    }
+    if (!symtab || !syn_index[TEXT]) { why = "no symbol table or no .text"; goto done; }
+    for (j = 0; mg[j].sec; j++) {
+        const unsigned char *h = s[mg[j].sec].h;
+        if ((why = gpucompile_amdgpu__merge_pieces(&mg[j], e + gpucompile_amdgpu__rd(h + 24, 8), s[mg[j].sec].size, gpucompile_amdgpu__rd(h + 8, 8),
+                                                   gpucompile_amdgpu__rd(h + 56, 8), gpucompile_amdgpu__rd(h + 48, 8))) != NULL)
+            goto done;
+    }
+    /* Symbols: locals (no section symbols) as they are; globals defined, not weak, not hidden. */
+    sym_out = (uint32_t *)gpucompile__alloc(a, (size_t)(nsym + 1) * sizeof *sym_out);
+    dyn = (gpucompile_amdgpu__dsym *)gpucompile__alloc(a, (size_t)(nsym + 1) * sizeof *dyn);
+    if (!sym_out || !dyn) { why = "out of memory"; goto done; }
+    for (i = 1; i < nsym; i++) {
+        const unsigned char *y = symtab + 24 * i;
+        unsigned bind = y[4] >> 4, vis = y[5] & 3;
+        uint32_t shndx = (uint32_t)gpucompile_amdgpu__rd(y + 6, 2);
+        if (gpucompile_amdgpu__rd(y, 4) >= symstr) { why = "bad symbol name"; goto done; }
+        if (!gpucompile_amdgpu__kept(y, strtab, mg)) continue;
+        if (bind == 0) { nloc++; continue; }
+        if ((bind != 1 && bind != 2) || shndx == 0 || shndx >= 0xff00) { why = "an undefined or common global symbol"; goto done; }
+        if (vis == 1 || vis == 2) nloc++; /* hidden: local in the output, after the object's locals */
+        else dyn[ndyn++].sym = i;
+    }
+    for (i = 0; i < nsym; i++) {
+        uint32_t shndx = (uint32_t)gpucompile_amdgpu__rd(symtab + 24 * i + 6, 2);
+        if (shndx && shndx < 0xff00 && shndx >= shnum) { why = "a symbol in no section"; goto done; }
+    }
+    /* The dynamic symbols' strings in symbol order, then lld's GNU hash order. */
+    gpucompile__buf_add(&dstr, "", 1);
+    for (i = 0; i < ndyn; i++) {
+        const char *n = (const char *)strtab + gpucompile_amdgpu__rd(symtab + 24 * dyn[i].sym, 4);
+        dyn[i].name = (uint32_t)dstr.len;
+        dyn[i].hash = gpucompile_amdgpu__gnu_hash(n);
+        gpucompile__buf_add(&dstr, n, strlen(n) + 1);
+    }
+    nbuckets = ndyn / 4 > 1 ? ndyn / 4 : 1;
+    for (i = 0; i < ndyn; i++) dyn[i].bucket = dyn[i].hash % nbuckets;
+    qsort(dyn, ndyn, sizeof *dyn, gpucompile_amdgpu__dsym_cmp);
+    for (maskwords = 1; maskwords <= ndyn * 12 / 64; maskwords <<= 1) {}
+    if ((why = gpucompile_amdgpu__comment(&comment, linker, comment_in ? e + gpucompile_amdgpu__rd(s[comment_in].h + 24, 8) : NULL,
+                                          comment_in ? (size_t)s[comment_in].size : 0)) != NULL)
+        goto done;
+    /* Layout: addresses and offsets as lld assigns them. */
+    nph = syn_index[NOTE] ? 8 : 7;
+    syn_size[NOTE] = syn_index[NOTE] ? s[syn_index[NOTE]].size : 0;
+    syn_size[DYNSYM] = 24 * (ndyn + 1); syn_size[GNUHASH] = 16 + 8 * maskwords + 4 * nbuckets + 4 * ndyn;
+    syn_size[HASH] = 4 * (2 + 2 * (ndyn + 1)); syn_size[DYNSTR] = dstr.len;
+    syn_size[RODATA] = syn_index[RODATA] ? s[syn_index[RODATA]].size : 0;
+    syn_size[TEXT] = s[syn_index[TEXT]].size; syn_size[DYNAMIC] = 7 * 16;
+    syn_align[NOTE] = syn_index[NOTE] ? gpucompile_amdgpu__rd(s[syn_index[NOTE]].h + 48, 8) : 1;
+    syn_align[DYNSYM] = 8; syn_align[GNUHASH] = 8; syn_align[HASH] = 4; syn_align[DYNSTR] = 1;
+    syn_align[RODATA] = syn_index[RODATA] ? gpucompile_amdgpu__rd(s[syn_index[RODATA]].h + 48, 8) : 1;
+    for (j = 0; mg[j].sec; j++) {
+        uint64_t al = gpucompile_amdgpu__rd(s[mg[j].sec].h + 48, 8);
+        mg[j].start = gpucompile_amdgpu__up(syn_size[RODATA], al);
+        syn_size[RODATA] = mg[j].start + mg[j].data.len;
+        if (al > syn_align[RODATA]) syn_align[RODATA] = al;
+    }
+    syn_align[TEXT] = gpucompile_amdgpu__rd(s[syn_index[TEXT]].h + 48, 8); syn_align[DYNAMIC] = 8; syn_align[PADDING] = 1;
+    for (i = 0; i < NSYN; i++)
+        if (syn_align[i] & (syn_align[i] - 1) || syn_align[i] > GPUCOMPILE_AMDGPU__PAGE) { why = "an alignment lld would treat otherwise"; goto done; }
+    off = dot = 64 + 56 * (uint64_t)nph;
+    for (i = 0, nout = 1; i < NSYN; i++) {
+        int present = i == NOTE ? syn_index[NOTE] != 0 : i == RODATA ? syn_index[RODATA] != 0 : 1;
+        if (!present) { syn_index[i] = 0; continue; }
+        if (i == TEXT || i == DYNAMIC) { /* a new segment: the next page, at the same offset in it */
+            dot = gpucompile_amdgpu__up(gpucompile_amdgpu__up(dot, GPUCOMPILE_AMDGPU__PAGE) + dot % GPUCOMPILE_AMDGPU__PAGE, syn_align[i]);
+            off += (dot - off) & (GPUCOMPILE_AMDGPU__PAGE - 1);
+        } else {
+            dot = gpucompile_amdgpu__up(dot, syn_align[i]);
+            off = i == PADDING ? off : gpucompile_amdgpu__up(off, syn_align[i]);
+        }
+        if (i == PADDING) syn_size[i] = gpucompile_amdgpu__up(dot, GPUCOMPILE_AMDGPU__PAGE) - dot;
+        if (i == NOTE || i == RODATA || i == TEXT) { s[syn_index[i]].addr = dot; s[syn_index[i]].out = nout; }
+        for (j = 0; i == RODATA && mg[j].sec; j++) { s[mg[j].sec].addr = dot + mg[j].start; s[mg[j].sec].out = nout; }
+        syn_addr[i] = dot; syn_off[i] = off; syn_index[i] = nout++;
+        dot += syn_size[i];
+        if (i != PADDING) off += syn_size[i];
+    }
+    for (i = 0; i < nextra; i++) {
+        uint64_t al = gpucompile_amdgpu__rd(s[extra[i]].h + 48, 8);
+        s[extra[i]].out = nout++;
+        s[extra[i]].off = off = gpucompile_amdgpu__up(off, al ? al : 1);
+        off += s[extra[i]].size;
+    }
+    for (i = 1; i < nsym && !why; i++) {
+        uint32_t shndx = (uint32_t)gpucompile_amdgpu__rd(symtab + 24 * i + 6, 2);
+        if (gpucompile_amdgpu__kept(symtab + 24 * i, strtab, mg) && shndx && shndx < 0xff00 && !s[shndx].out) why = "a symbol in a section lld drops";
+    }
+    if (why) goto done;
+    /* .comment, .symtab, .shstrtab, .strtab */
+    gpucompile__buf_add(&shstr, "", 1);
+    for (i = 0; i < NSYN; i++)
+        if (syn_index[i]) gpucompile__buf_add(&shstr, synname[i], strlen(synname[i]) + 1);
+    for (i = 0; i < nextra; i++) {
+        for (j = 0; j < i && strcmp(s[extra[j]].name, s[extra[i]].name); j++) {}
+        if (j == i) gpucompile__buf_add(&shstr, s[extra[i]].name, strlen(s[extra[i]].name) + 1);
+    }
+    gpucompile__buf_add(&shstr, ".comment\0.symtab\0.shstrtab\0.strtab", 35);
+    str_out = nout + 3;
+    {
+        uint64_t coff = off, yoff = gpucompile_amdgpu__up(coff + comment.len, 8), ysz = 24 * (1 + nloc + 1 + ndyn);
+        uint64_t ssoff = yoff + ysz, stroff;
+        uint32_t k = 1, firstglob = 1 + nloc + 1; /* nloc: the hidden globals too */
+        gpucompile__buf_add(&str, "", 1);
+        for (i = 1; i < nsym; i++) /* local names, then globals', then _DYNAMIC's */
+            if (gpucompile_amdgpu__kept(symtab + 24 * i, strtab, mg) && symtab[24 * i + 4] >> 4 == 0) {
+                const char *n = (const char *)strtab + gpucompile_amdgpu__rd(symtab + 24 * i, 4);
+                sym_out[i] = (uint32_t)str.len; gpucompile__buf_add(&str, n, strlen(n) + 1);
+            }
+        for (i = 1; i < nsym; i++)
+            if (gpucompile_amdgpu__kept(symtab + 24 * i, strtab, mg) && symtab[24 * i + 4] >> 4 != 0) {
+                const char *n = (const char *)strtab + gpucompile_amdgpu__rd(symtab + 24 * i, 4);
+                sym_out[i] = (uint32_t)str.len; gpucompile__buf_add(&str, n, strlen(n) + 1);
+            }
+        sym_out[0] = (uint32_t)str.len; gpucompile__buf_add(&str, "_DYNAMIC", 9); /* sym_out[0]: _DYNAMIC's name */
+        stroff = ssoff + shstr.len;
+        shoff = gpucompile_amdgpu__up(stroff + str.len, 8);
+        if (comment.oom || shstr.oom || str.oom || dstr.oom) { why = "out of memory"; goto done; }
+        total = (size_t)(shoff + 64 * (uint64_t)(str_out + 1));
+        o = (unsigned char *)gpucompile__alloc(a, total);
+        if (!o) { why = "out of memory"; goto done; }
+        memset(o, 0, total);
+        memset(&b, 0, sizeof b);
+        /* ELF header */
+        memcpy(o, e, 16);
+        gpucompile_amdgpu__wr(o + 16, 3, 2); gpucompile_amdgpu__wr(o + 18, 224, 2); gpucompile_amdgpu__wr(o + 20, 1, 4);
+        gpucompile_amdgpu__wr(o + 32, 64, 8); gpucompile_amdgpu__wr(o + 40, shoff, 8);
+        memcpy(o + 48, e + 48, 4); gpucompile_amdgpu__wr(o + 52, 64, 2); gpucompile_amdgpu__wr(o + 54, 56, 2);
+        gpucompile_amdgpu__wr(o + 56, nph, 2); gpucompile_amdgpu__wr(o + 58, 64, 2); gpucompile_amdgpu__wr(o + 60, str_out + 1, 2);
+        gpucompile_amdgpu__wr(o + 62, str_out - 1, 2);
+        /* program headers */
+        {
+            uint64_t rw = syn_size[DYNAMIC] + syn_size[PADDING];
+            uint64_t row[8][6] = { /* flags << 32 | type, offset, address, file size, memory size, alignment */
+                {0x400000006ull, 64, 64, 56 * (uint64_t)nph, 56 * (uint64_t)nph, 8},
+                {0x400000001ull, 0, 0, syn_off[TEXT - 1 - (syn_index[RODATA] ? 0 : 1)] + syn_size[TEXT - 1 - (syn_index[RODATA] ? 0 : 1)], 0, 0x1000},
+                {0x500000001ull, syn_off[TEXT], syn_addr[TEXT], syn_size[TEXT], syn_size[TEXT], 0x1000},
+                {0x600000001ull, syn_off[DYNAMIC], syn_addr[DYNAMIC], syn_size[DYNAMIC], rw, 0x1000},
+                {0x600000002ull, syn_off[DYNAMIC], syn_addr[DYNAMIC], syn_size[DYNAMIC], syn_size[DYNAMIC], 8},
+                {0x46474e552ull, syn_off[DYNAMIC], syn_addr[DYNAMIC], syn_size[DYNAMIC], rw, 1},
+                {0x66474e551ull, 0, 0, 0, 0, 0},
+                {0x400000004ull, syn_off[NOTE], syn_addr[NOTE], syn_size[NOTE], syn_size[NOTE], syn_align[NOTE]}};
+            row[1][4] = row[1][3];
+            for (i = 0; i < nph; i++) {
+                unsigned char *p = o + 64 + 56 * i;
+                gpucompile_amdgpu__wr(p, row[i][0] & 0xffffffffu, 4); gpucompile_amdgpu__wr(p + 4, row[i][0] >> 32, 4);
+                gpucompile_amdgpu__wr(p + 8, row[i][1], 8); gpucompile_amdgpu__wr(p + 16, row[i][2], 8); gpucompile_amdgpu__wr(p + 24, row[i][2], 8);
+                gpucompile_amdgpu__wr(p + 32, row[i][3], 8); gpucompile_amdgpu__wr(p + 40, row[i][4], 8); gpucompile_amdgpu__wr(p + 48, row[i][5], 8);
+            }
+        }
+        /* contents of the input's sections, then relocations resolved */
+        for (i = 0; i < shnum; i++)
+            if (s[i].out && (s[i].h[4] | s[i].h[5] << 8) != 8 && !s[i].merged) {
+                uint64_t dst = s[i].addr ? syn_off[s[i].out == syn_index[NOTE] ? NOTE : s[i].out == syn_index[RODATA] ? RODATA : TEXT] : s[i].off;
+                s[i].off = dst;
+                memcpy(o + dst, e + gpucompile_amdgpu__rd(s[i].h + 24, 8), (size_t)s[i].size);
+            }
+        for (j = 0; mg[j].sec; j++) memcpy(o + syn_off[RODATA] + mg[j].start, mg[j].data.data, mg[j].data.len);
+        for (i = 1; i < shnum && !why; i++) {
+            const unsigned char *h = s[i].h;
+            uint32_t t;
+            uint64_t r, n, ro;
+            if (gpucompile_amdgpu__rd(h + 4, 4) != 4) continue;
+            t = (uint32_t)gpucompile_amdgpu__rd(h + 44, 4);
+            ro = gpucompile_amdgpu__rd(h + 24, 8); n = s[i].size / 24;
+            for (r = 0; r < n; r++) {
+                const unsigned char *q = e + ro + 24 * r, *y;
+                uint64_t at = gpucompile_amdgpu__rd(q, 8), info = gpucompile_amdgpu__rd(q + 8, 8), sym = info >> 32, v;
+                uint32_t type = (uint32_t)info, shndx;
+                int64_t add = (int64_t)gpucompile_amdgpu__rd(q + 16, 8);
+                int width = type == 5 ? 8 : 4;
+                if (sym == 0 || sym >= nsym) { why = "a relocation without a symbol"; break; }
+                y = symtab + 24 * sym;
+                shndx = (uint32_t)gpucompile_amdgpu__rd(y + 6, 2);
+                if ((type != 5 && type != 10 && type != 11) || shndx == 0 || shndx >= shnum || !s[shndx].addr ||
+                    (y[4] >> 4 != 0 && (y[5] & 3) == 0)) { why = "a relocation other than PC-relative to a symbol that cannot be preempted"; break; }
+                if (at > s[t].size || s[t].size - at < (uint64_t)width) { why = "a relocation outside its section"; break; }
+                v = (y[4] & 15) == 3 ? gpucompile_amdgpu__va(s, mg, shndx, gpucompile_amdgpu__rd(y + 8, 8) + (uint64_t)add)
+                                     : gpucompile_amdgpu__va(s, mg, shndx, gpucompile_amdgpu__rd(y + 8, 8)) + (uint64_t)add;
+                v -= s[t].addr + at;
+                gpucompile_amdgpu__wr(o + s[t].off + at, type == 11 ? v >> 32 : v, width);
+            }
+        }
+        if (why) { gpucompile_free(a, o); goto done; }
+        /* .dynsym, .gnu.hash, .hash, .dynstr, .dynamic */
+        for (i = 0; i < ndyn; i++) {
+            const unsigned char *y = symtab + 24 * dyn[i].sym;
+            unsigned char *p = o + syn_off[DYNSYM] + 24 * (i + 1);
+            uint32_t shndx = (uint32_t)gpucompile_amdgpu__rd(y + 6, 2);
+            gpucompile_amdgpu__wr(p, dyn[i].name, 4); p[4] = y[4]; p[5] = y[5];
+            gpucompile_amdgpu__wr(p + 6, shndx < 0xff00 ? s[shndx].out : shndx, 2);
+            gpucompile_amdgpu__wr(p + 8, shndx < 0xff00 ? gpucompile_amdgpu__va(s, mg, shndx, gpucompile_amdgpu__rd(y + 8, 8)) : gpucompile_amdgpu__rd(y + 8, 8), 8);
+            memcpy(p + 16, y + 16, 8);
+        }
+        {
+            unsigned char *g = o + syn_off[GNUHASH], *bl = g + 16, *bk = bl + 8 * maskwords, *hv = bk + 4 * nbuckets;
+            unsigned char *hs = o + syn_off[HASH];
+            uint32_t nd = ndyn + 1;
+            gpucompile_amdgpu__wr(g, nbuckets, 4); gpucompile_amdgpu__wr(g + 4, 1, 4); gpucompile_amdgpu__wr(g + 8, maskwords, 4);
+            gpucompile_amdgpu__wr(g + 12, 26, 4);
+            for (i = 0; i < ndyn; i++) {
+                unsigned char *w = bl + 8 * ((dyn[i].hash / 64) & (maskwords - 1));
+                uint64_t m = gpucompile_amdgpu__rd(w, 8) | 1ull << (dyn[i].hash % 64) | 1ull << ((dyn[i].hash >> 26) % 64);
+                int last = i + 1 == ndyn || dyn[i + 1].bucket != dyn[i].bucket;
+                gpucompile_amdgpu__wr(w, m, 8);
+                gpucompile_amdgpu__wr(hv + 4 * i, last ? dyn[i].hash | 1 : dyn[i].hash & ~1u, 4);
+                if (i == 0 || dyn[i - 1].bucket != dyn[i].bucket) gpucompile_amdgpu__wr(bk + 4 * dyn[i].bucket, i + 1, 4);
+            }
+            gpucompile_amdgpu__wr(hs, nd, 4); gpucompile_amdgpu__wr(hs + 4, nd, 4);
+            for (i = 0; i < ndyn; i++) {
+                uint32_t hb = gpucompile_amdgpu__sysv_hash((const char *)dstr.data + dyn[i].name) % nd;
+                memcpy(hs + 8 + 4 * nd + 4 * (i + 1), hs + 8 + 4 * hb, 4);
+                gpucompile_amdgpu__wr(hs + 8 + 4 * hb, i + 1, 4);
+            }
+            memcpy(o + syn_off[DYNSTR], dstr.data, dstr.len);
+            {
+                uint64_t d[7][2] = {{6, syn_addr[DYNSYM]}, {11, 24}, {5, syn_addr[DYNSTR]}, {10, dstr.len}, {0x6ffffef5, syn_addr[GNUHASH]},
+                                    {4, syn_addr[HASH]}, {0, 0}};
+                for (i = 0; i < 7; i++) {
+                    gpucompile_amdgpu__wr(o + syn_off[DYNAMIC] + 16 * i, d[i][0], 8);
+                    gpucompile_amdgpu__wr(o + syn_off[DYNAMIC] + 16 * i + 8, d[i][1], 8);
+                }
+            }
+        }
+        /* .comment, .symtab, .shstrtab, .strtab */
+        memcpy(o + coff, comment.data, comment.len);
+        for (i = 1; i < nsym; i++) {
+            const unsigned char *y = symtab + 24 * i;
+            uint32_t shndx = (uint32_t)gpucompile_amdgpu__rd(y + 6, 2);
+            unsigned char *p;
+            if (!gpucompile_amdgpu__kept(y, strtab, mg)) continue;
+            if (y[4] >> 4 == 0) p = o + yoff + 24 * k++;
+            else continue;
+            gpucompile_amdgpu__wr(p, sym_out[i], 4); p[4] = y[4]; p[5] = y[5];
+            gpucompile_amdgpu__wr(p + 6, shndx && shndx < 0xff00 ? s[shndx].out : shndx, 2);
+            gpucompile_amdgpu__wr(p + 8, shndx && shndx < 0xff00 ? gpucompile_amdgpu__va(s, mg, shndx, gpucompile_amdgpu__rd(y + 8, 8)) : gpucompile_amdgpu__rd(y + 8, 8), 8);
+            memcpy(p + 16, y + 16, 8);
+        }
+        for (i = 1; i < nsym; i++) {
+            const unsigned char *y = symtab + 24 * i;
+            uint32_t shndx = (uint32_t)gpucompile_amdgpu__rd(y + 6, 2);
+            unsigned char *p;
+            if (!gpucompile_amdgpu__kept(y, strtab, mg) || y[4] >> 4 == 0 || ((y[5] & 3) != 1 && (y[5] & 3) != 2)) continue;
+            p = o + yoff + 24 * k++;
+            gpucompile_amdgpu__wr(p, sym_out[i], 4); p[4] = y[4] & 15; p[5] = y[5];
+            gpucompile_amdgpu__wr(p + 6, s[shndx].out, 2);
+            gpucompile_amdgpu__wr(p + 8, gpucompile_amdgpu__va(s, mg, shndx, gpucompile_amdgpu__rd(y + 8, 8)), 8);
+            memcpy(p + 16, y + 16, 8);
+        }
+        {
+            unsigned char *p = o + yoff + 24 * k++;
+            gpucompile_amdgpu__wr(p, sym_out[0], 4); p[5] = 2;
+            gpucompile_amdgpu__wr(p + 6, syn_index[DYNAMIC], 2); gpucompile_amdgpu__wr(p + 8, syn_addr[DYNAMIC], 8);
+        }
+        for (i = 1; i < nsym; i++) {
+            const unsigned char *y = symtab + 24 * i;
+            uint32_t shndx = (uint32_t)gpucompile_amdgpu__rd(y + 6, 2);
+            unsigned char *p;
+            if (!gpucompile_amdgpu__kept(y, strtab, mg) || y[4] >> 4 == 0 || (y[5] & 3) == 1 || (y[5] & 3) == 2) continue;
+            p = o + yoff + 24 * k++;
+            gpucompile_amdgpu__wr(p, sym_out[i], 4); p[4] = y[4]; p[5] = y[5];
+            gpucompile_amdgpu__wr(p + 6, s[shndx].out, 2);
+            gpucompile_amdgpu__wr(p + 8, gpucompile_amdgpu__va(s, mg, shndx, gpucompile_amdgpu__rd(y + 8, 8)), 8);
+            memcpy(p + 16, y + 16, 8);
+        }
+        memcpy(o + ssoff, shstr.data, shstr.len);
+        memcpy(o + stroff, str.data, str.len);
+        /* section headers */
+        {
+            uint32_t at = 0, idx = 1;
+            for (i = 0; i < NSYN; i++) {
+                unsigned char *p;
+                static const uint32_t type[NSYN] = {7, 11, 0x6ffffff6, 5, 3, 1, 1, 6, 8};
+                static const uint64_t flags[NSYN] = {2, 2, 2, 2, 2, 2, 6, 3, 3};
+                static const uint64_t ent[NSYN] = {0, 24, 0, 4, 0, 0, 0, 16, 0};
+                uint64_t m;
+                if (!syn_index[i]) continue;
+                at = gpucompile_amdgpu__strat(&shstr, synname[i]);
+                p = o + shoff + 64 * idx++;
+                gpucompile_amdgpu__wr(p, at, 4); gpucompile_amdgpu__wr(p + 4, type[i], 4);
+                for (j = 0, m = flags[i]; i == RODATA && mg[j].sec; j++) m |= gpucompile_amdgpu__rd(s[mg[j].sec].h + 8, 8);
+                gpucompile_amdgpu__wr(p + 8, m, 8);
+                gpucompile_amdgpu__wr(p + 16, syn_addr[i], 8); gpucompile_amdgpu__wr(p + 24, syn_off[i], 8); gpucompile_amdgpu__wr(p + 32, syn_size[i], 8);
+                if (i == DYNSYM || i == DYNAMIC) gpucompile_amdgpu__wr(p + 40, syn_index[DYNSTR], 4);
+                if (i == GNUHASH || i == HASH) gpucompile_amdgpu__wr(p + 40, syn_index[DYNSYM], 4);
+                if (i == DYNSYM) gpucompile_amdgpu__wr(p + 44, 1, 4);
+                gpucompile_amdgpu__wr(p + 48, syn_align[i], 8); gpucompile_amdgpu__wr(p + 56, ent[i], 8);
+            }
+            for (i = 0; i < nextra; i++) {
+                const unsigned char *h = s[extra[i]].h;
+                unsigned char *p = o + shoff + 64 * idx++;
+                at = gpucompile_amdgpu__strat(&shstr, s[extra[i]].name);
+                gpucompile_amdgpu__wr(p, at, 4); memcpy(p + 4, h + 4, 12);
+                gpucompile_amdgpu__wr(p + 24, s[extra[i]].off, 8); memcpy(p + 32, h + 32, 8); memcpy(p + 48, h + 48, 16);
+            }
+            {
+                uint64_t rows[4][7] = {{1, 0x30, coff, comment.len, 0, 0, 1}, {2, 0, yoff, ysz, str_out, firstglob, 8},
+                                       {3, 0, ssoff, shstr.len, 0, 0, 1}, {3, 0, stroff, str.len, 0, 0, 1}};
+                static const char *const names[4] = {".comment", ".symtab", ".shstrtab", ".strtab"};
+                for (i = 0; i < 4; i++) {
+                    unsigned char *p = o + shoff + 64 * idx++;
+                    at = gpucompile_amdgpu__strat(&shstr, names[i]);
+                    gpucompile_amdgpu__wr(p, at, 4); gpucompile_amdgpu__wr(p + 4, rows[i][0], 4); gpucompile_amdgpu__wr(p + 8, rows[i][1], 8);
+                    gpucompile_amdgpu__wr(p + 24, rows[i][2], 8); gpucompile_amdgpu__wr(p + 32, rows[i][3], 8);
+                    gpucompile_amdgpu__wr(p + 40, rows[i][4], 4); gpucompile_amdgpu__wr(p + 44, rows[i][5], 4);
+                    gpucompile_amdgpu__wr(p + 48, rows[i][6], 8); gpucompile_amdgpu__wr(p + 56, i == 0 ? 1 : i == 1 ? 24 : 0, 8);
+                }
+            }
+        }
+        *out = o;
+        *out_size = total;
+    }
+done:
+    gpucompile_free(a, s); gpucompile_free(a, dyn); gpucompile_free(a, sym_out);
+    for (j = 0; j < GPUCOMPILE_AMDGPU__MERGES; j++) { gpucompile_free(a, mg[j].in); gpucompile_free(a, mg[j].data.data); }
+    gpucompile_free(a, comment.data); gpucompile_free(a, shstr.data); gpucompile_free(a, str.data); gpucompile_free(a, dstr.data);
+    return why;
+}
+
+/* "Linker: <the vendor's> LLD <version>", the .comment that the ld.lld found writes, when that
+   ld.lld is this LLVM's (its version string is in its file); LLD of this LLVM when none is found.
+   0: another ld.lld, which then runs. Read once per path and process. */
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__linker(gpucompile_job *job, char *linker, size_t size) {
+    static char path[4096], found[128];
+    static int known;
+    static const char want[] = "LLD " LLVM_VERSION_STRING;
+    char lld[4096];
+    unsigned char *data = NULL;
+    size_t n = 0, i, at;
+    int ok;
+    if (!gpucompile_amdgpu__find_lld(job, lld, sizeof lld)) return (size_t)snprintf(linker, size, "Linker: %s", want) < size;
+    gpucompile__lock();
+    ok = known && !strcmp(path, lld);
+    if (ok) snprintf(linker, size, "%s", found);
+    gpucompile__unlock();
+    if (ok) return found[0] != 0;
+    found[0] = 0;
+    if (gpucompile_read_file(lld, &job->options->allocator, &data, &n) == GPUCOMPILE_OK)
+        for (i = 0; i + sizeof want <= n; i++)
+            if (data[i] == 'L' && !memcmp(data + i, want, sizeof want)) { /* the NUL too */
+                for (at = i; at > 0 && at > i - 64 && data[at - 1] >= ' ' && data[at - 1] < 127; at--) {}
+                gpucompile__lock();
+                snprintf(found, sizeof found, "Linker: %s", (const char *)data + at);
+                gpucompile__unlock();
+                break;
+            }
+    gpucompile_job_free(job, data);
+    gpucompile__lock();
+    snprintf(path, sizeof path, "%s", lld);
+    known = 1;
+    ok = found[0] != 0;
+    if (ok) snprintf(linker, size, "%s", found);
+    gpucompile__unlock();
+    return ok;
+}
+
+/* options.bin_method: "elf" the in-process writer only, "lld" ld.lld only; NULL: the writer,
+   ld.lld for what it does not handle, for a named ld.lld or tool options, or another LLD. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__hsaco(gpucompile_job *job) {
+    const char *m = job->options->bin_method, *why;
+    const char *opts = job->options->tool_options;
+    char linker[128];
+    unsigned char *data = NULL;
+    size_t size = 0;
+    if (m && strcmp(m, "lld") && strcmp(m, "elf"))
+        return gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "unknown bin_method '%s' for AMDGPU (elf or lld)", m);
+    if (m && !strcmp(m, "lld")) return gpucompile_amdgpu__link_hsaco(job);
+    if (!m && gpucompile_job_tool_path(job, "ld.lld")) why = "an ld.lld named in the options";
+    else if (!m && opts && *opts) why = "tool options";
+    else if (!gpucompile_amdgpu__linker(job, linker, sizeof linker)) why = "an ld.lld of another LLVM than " LLVM_VERSION_STRING;
+    else why = gpucompile_amdgpu__write_so((const unsigned char *)LLVMGetBufferStart(job->emitted), LLVMGetBufferSize(job->emitted), linker,
+                                           &job->options->allocator, &data, &size);
+    if (!why) {
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "hsaco", "written in-process (%zu bytes, as ld.lld -shared)", size);
+        job->result_data = data;
+        job->result_size = size;
+        return GPUCOMPILE_OK;
+    }
+    if (m) return gpucompile__fail(job, GPUCOMPILE_ERROR_TOOL, "the in-process hsaco writer does not handle %s", why);
+    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "hsaco", "ld.lld runs: the in-process writer does not handle %s", why);
+    return gpucompile_amdgpu__link_hsaco(job);
+}
+
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__finish(gpucompile_job *job, gpucompile_format format) {
     gpucompile_object *o = job->object;
     gpucompile_result r;
     int i;
     if (format != GPUCOMPILE_FORMAT_BIN) return GPUCOMPILE_OK; /* isa: the core keeps LLVM's text */
-    if ((r = gpucompile_amdgpu__link_hsaco(job)) != GPUCOMPILE_OK) return r;
+    if ((r = gpucompile_amdgpu__hsaco(job)) != GPUCOMPILE_OK) return r;
     for (i = 0; i < o->num_kernels; i++)
         if (gpucompile_amdgpu__note_kernels(job->result_data, job->result_size, o->kernels[i].name, &o->kernels[i], NULL, &o->allocator) !=
             GPUCOMPILE_OK)

@@ -1251,9 +1251,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_
     const char *chip, unsigned char **cubin, size_t *cubin_size, char **log, gpucompile_severity sev) {
     const gpucompile_nvptx__lib *l = gpucompile_nvptx__open(job, 1);
     gpucompile_nvptx__jl_h h = NULL;
-    char arch[64], opt[32], extra[4096], **user = NULL, *xptxas = NULL;
+    char arch[64], opt[32], extra[4096], split[32], **user = NULL, *xptxas = NULL;
     size_t total = 0;
-    const char *opts[3 + 256 + 32];
+    const char *opts[4 + 256 + 32];
     int rc, num_user = 0, nx, k;
     size_t n = 0;
     char *err = NULL;
@@ -1286,6 +1286,10 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_
         const char *o = k < num_user ? user[k] : opts[3 + k];
         opts[3 + k] = xptxas + n;
         n += (size_t)snprintf(xptxas + n, total - n, "-Xptxas=%s", o) + 1;
+    }
+    if (job->options->jobs > 1) { /* options.jobs: nvJitLink's own threads, last */
+        snprintf(split, sizeof split, "-split-compile=%d", job->options->jobs);
+        opts[3 + num_user + nx++] = split;
     }
     n = 0;
     gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "nvJitLink %u.%u (%s): %s %s %s%s%s", l->jl.major, l->jl.minor,
@@ -1333,7 +1337,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_ptxas(gpucompile_job *job, const char *ptx, size_t ptx_size,
     const char *chip, unsigned char **cubin, size_t *cubin_size, char **log, gpucompile_severity sev) {
     char ptxas[GPUCOMPILE_NVPTX__PATH], in[GPUCOMPILE_NVPTX__PATH], out[GPUCOMPILE_NVPTX__PATH], arch[64], opt[16], extra[4096], **user = NULL;
-    const char *argv[8 + 256 + 32];
+    const char *argv[10 + 256 + 32];
+    char split[16];
     int st = -1, num_user = 0, k, n, argc = 0;
     gpucompile_result r;
     if (!gpucompile_nvptx__find_tool(job, "ptxas", ptxas, sizeof ptxas)) {
@@ -1351,6 +1356,11 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_ptxas(gpucompile_job 
     argv[argc++] = arch;
     argv[argc++] = opt;
     argv[argc++] = "-v";
+    if (job->options->jobs > 1) { /* options.jobs: ptxas's own threads */
+        snprintf(split, sizeof split, "%d", job->options->jobs);
+        argv[argc++] = "--split-compile";
+        argv[argc++] = split;
+    }
     for (k = 0; k < num_user; k++) argv[argc++] = user[k]; /* the target's ptxas-cmd-options, after ours as in MLIR */
     if ((n = gpucompile_job_tool_options(job, extra, sizeof extra, argv + argc, 32)) < 0) { /* then the binary step's */
         gpucompile_job_free(job, user);

@@ -201,6 +201,7 @@ for rep in $(seq 1 "$REPS"); do
         timed nv.mlir$v "$rep" mlir_batch "$v" nvptx
         timed amd.gc$v "$rep" gcv "$v" --no-cache -t "$AMD_T" "${AMD_LINK[@]}" -o "$W/out/amd" "${AMD_IN[@]}"
         timed amd.gcp$v "$rep" gcv "$v" --no-cache --in-process -t "$AMD_T" "${AMD_LINK[@]}" -o "$W/out/amdp" "${AMD_IN[@]}"
+        timed amd.lld$v "$rep" gcv "$v" --no-cache --bin-method lld -t "$AMD_T" "${AMD_LINK[@]}" -o "$W/out/amdl" "${AMD_IN[@]}"
         timed amd.tools$v "$rep" tools_batch "$v" amdgpu
         timed amd.gcj$v "$rep" gcv "$v" --no-cache -j "$(nproc)" -t "$AMD_T" "${AMD_LINK[@]}" -o "$W/out/amdj" "${AMD_IN[@]}"
         timed amd.gcm$v "$rep" gcv "$v" --no-cache -t "$AMD_T" "${AMD_LINK[@]}" -o "$W/out/amdm" "${AMD_MIN[@]}"
@@ -260,6 +261,7 @@ for v in "${VS[@]}"; do
     row "LLVM $v: hsaco, $na modules: gpucompile / LLVM tools + ld.lld" amd.gc$v amd.tools$v 0.35
     row "LLVM $v: hsaco, $na modules: gpucompile -j $(nproc) / LLVM tools + ld.lld" amd.gcj$v amd.tools$v 0.35
     row "LLVM $v: hsaco, $nam modules: gpucompile / mlir-opt-$v (ROCDL)" amd.gcm$v amd.mlir$v 1.00
+    row "LLVM $v: hsaco, $na modules: in-process ELF / --bin-method lld" amd.gc$v amd.lld$v 0.70
 done
 row "LLVM $P: cubin, $nn modules: cache hit / cold" cache.warm cache.cold 0.05
 row "LLVM $P: cubin x 2 targets ($NV_CHIP, $NV_CHIP2): -j 2 / -j 1" j2 j1 0.65

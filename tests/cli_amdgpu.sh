@@ -23,7 +23,9 @@ if [ -f "$LIBS/ocml.bc" ]; then
   $G -v -t '#gpu.amdgpu<chip = "gfx90a">' $K/math_amdgpu.ll -o "$T_TMP/math.hsaco" 2>"$T_TMP/verr"
   check "math gfx90a: exit 0" test $? -eq 0
   check "-v prints the kernel's resources" grep -q "kernel math: params 3, sgprs [0-9]*, vgprs [0-9]*, shared 0 bytes, private 0 bytes, max threads 256, wavefront 64, kernarg 20 bytes" "$T_TMP/verr"
-  check "-v prints the ld.lld command" grep -q "running: .*ld.lld.* -shared --no-undefined" "$T_TMP/verr"
+  check "-v says the hsaco was written in-process" grep -q "hsaco: written in-process" "$T_TMP/verr"
+  $G -v --bin-method lld -t '#gpu.amdgpu<chip = "gfx90a">' $K/math_amdgpu.ll -o "$T_TMP/math.hsaco" 2>"$T_TMP/verr"
+  check "--bin-method lld: -v prints the ld.lld command" grep -q "running: .*ld.lld.* -shared --no-undefined" "$T_TMP/verr"
   $G -t '#gpu.amdgpu<chip = "gfx1100">' -v $K/math_amdgpu.ll -o "$T_TMP/m1100.hsaco" 2>"$T_TMP/verr"
   check "gfx1100: wave32 by default" grep -q "wavefront 32" "$T_TMP/verr"
   check "gfx1100: the missing ISA file is replaced, with a remark" grep -q "defined __oclc_ISA_version = 11000" "$T_TMP/verr"

@@ -221,8 +221,9 @@ bad "ptxas hangs: killed by --tool-timeout 1" 1 "killed after" --tool-timeout 1 
 check "both hung tools were killed within 10 s" test $(($(date +%s) - start)) -lt 10
 bad "--tool-timeout 0 is a usage error" 2 "tool-timeout" --tool-timeout 0 -f isa "$NV" -o "$OUT"
 bad "--tool-timeout abc is a usage error" 2 "tool-timeout" --tool-timeout abc -f isa "$NV" -o "$OUT"
+# ld.lld needs temporary files (the in-process hsaco writer does not).
 rm -rf "$T_TMP/out"; mkdir -p "$T_TMP/out"
-TMPDIR=$T_TMP/no_such_tmp "$GPUCOMPILE" --no-cache -t "$AMDT" -f bin "$AMD" -o "$OUT" >"$T_TMP/stdout" 2>"$T_TMP/stderr"; rc=$?
+TMPDIR=$T_TMP/no_such_tmp "$GPUCOMPILE" --no-cache --bin-method lld -t "$AMDT" -f bin "$AMD" -o "$OUT" >"$T_TMP/stdout" 2>"$T_TMP/stderr"; rc=$?
 if [ $rc -eq 1 ] && grep -q "temporary file.*no_such_tmp" "$T_TMP/stderr" && [ ! -e "$OUT" ]; then ok "\$TMPDIR missing: error naming it"
 else fail "\$TMPDIR missing: rc $rc, $(cat "$T_TMP/stderr")"; fi
 

@@ -6,12 +6,14 @@
 # module then goes through gpucompile and through LLVM's own chain on the same IR with the
 # same libraries (llvm-link --only-needed, opt -O2, llc, then ptxas / ld.lld). Where the
 # reference succeeds, gpucompile must too, its PTX must pass ptxas, its assembly must pass
-# llvm-mc, and its cubin / hsaco must hold the same kernels; where one side refuses and the
+# llvm-mc, its cubin / hsaco must hold the same kernels, and its hsaco must be byte for byte the
+# one that `--bin-method lld` (ld.lld of the same object) gives; where one side refuses and the
 # other does not, the module fails unless KNOWN.md documents the difference.
 #
-#   corpus.sh [--quick] [--only TEXT] [-j N] [--results FILE] [--keep DIR]
+#   corpus.sh [--quick] [--only TEXT] [--target T] [-j N] [--results FILE] [--keep DIR]
 #     --quick      the few modules of QUICK only (what `make test` runs)
 #     --only TEXT  the modules whose package/file name (cuda/FILE, hip/FILE) contains TEXT
+#     --target T   nvptx or amdgpu only
 #     --results    also write one line per module: STATUS|TARGET|MODULE|DETAIL|MS
 #     --keep DIR   keep every intermediate file under DIR
 # Environment: GPUCOMPILE (default build/gpucompile), GPUCOMPILE_CORPUS_CACHE (default
@@ -133,7 +135,8 @@ reference() { # TARGET DIR
 gpuc() { # TARGET DIR FORMAT OUT
     local tt
     if [ "$1" = nvptx ]; then tt=$NV_TARGET; else tt=$AMD_TARGET; fi
-    "$GPUCOMPILE" --no-cache -t "$tt" -f "$3" "$2/in.ll" ${GC_LIB:+-l "$GC_LIB"} -o "$4" 2>"$2/gc.err"
+    # shellcheck disable=SC2086 # GC_EXTRA: options
+    "$GPUCOMPILE" --no-cache ${GC_EXTRA:-} -t "$tt" -f "$3" "$2/in.ll" ${GC_LIB:+-l "$GC_LIB"} -o "$4" 2>"$2/gc.err"
 }
 
 known() { grep -qF "| $1 | $2 |" "$KNOWN"; }
@@ -172,7 +175,7 @@ one() { # TARGET PKG FILE (PKG: cuda or hip for the driver files)
         return
     fi
     gpuc "$t" "$d" isa "$d/gc.isa"; rc=$?
-    if [ $rc -eq 0 ]; then gpuc "$t" "$d" bin "$d/gc.bin"; rc=$?; fi
+    if [ $rc -eq 0 ]; then GC_EXTRA=$([ "$t" = amdgpu ] && echo -v) gpuc "$t" "$d" bin "$d/gc.bin"; rc=$?; fi
     if [ $rc -ne 0 ]; then
         if [ $rc -ge 128 ]; then echo "fail|$t|$mod|gpucompile died with signal $((rc - 128))"
         elif known "$t" "$mod"; then echo "known|$t|$mod|gpucompile refuses: $(why "$d/gc.err" "$d")"
@@ -187,13 +190,26 @@ one() { # TARGET PKG FILE (PKG: cuda or hip for the driver files)
         llvm-mc-19 -triple=amdgcn-amd-amdhsa -mcpu=$AMD_CHIP -filetype=obj "$d/gc.isa" -o "$d/gc.isa.o" 2>"$d/as.err" ||
             { echo "fail|$t|$mod|llvm-mc rejects gpucompile's assembly: $(why "$d/as.err" "$d")"; return; }
     fi
+    # The in-process hsaco against ld.lld's of the same object (-v said which one was written).
+    local how=""
+    if [ "$t" = amdgpu ]; then
+        how=$(grep -o 'the in-process writer does not handle .*' "$d/gc.err" | head -n1)
+        if [ -z "$how" ]; then
+            cp "$d/gc.err" "$d/gc.v.err"
+            GC_EXTRA="--bin-method lld" gpuc "$t" "$d" bin "$d/gc.lld.bin" ||
+                { echo "fail|$t|$mod|--bin-method lld fails: $(why "$d/gc.err" "$d")"; return; }
+            cmp -s "$d/gc.bin" "$d/gc.lld.bin" || { echo "fail|$t|$mod|the in-process hsaco differs from ld.lld's"; return; }
+            cp "$d/gc.v.err" "$d/gc.err"
+            how="hsaco in-process, equal to ld.lld's"
+        else how="hsaco by ld.lld: ${how#the in-process writer does not handle }"; fi
+    fi
     a=$(kernels "$t" "$d/ref.bin"); b=$(kernels "$t" "$d/gc.bin")
     if [ -z "$a" ]; then echo "fail|$t|$mod|no kernel in the reference's binary"
     elif [ "$a" != "$b" ]; then
         echo "fail|$t|$mod|kernels differ: reference $(echo "$a" | wc -l), gpucompile $(echo "$b" | wc -l): $(diff <(echo "$a") <(echo "$b") | grep '^[<>]' | head -3 | tr '\n' ' ')"
     elif grep -q 'defines no kernel' "$d/gc.err"; then
         echo "fail|$t|$mod|gpucompile warns that the module defines no kernel, but it has kernels"
-    else echo "pass|$t|$mod|$(echo "$a" | wc -l) kernels"; fi
+    else echo "pass|$t|$mod|$(echo "$a" | wc -l) kernels${how:+; $how}"; fi
 }
 
 pkg_dir() { awk -v p="$1" '$1 == p { print $2 }' "$HERE/packages.txt"; }
@@ -235,7 +251,7 @@ libraries() {
 # file during a run cannot change the run.
 main() {
     local tool t tt pkg pdir globs g path f start
-    JOBS=2 QUICK_ONLY=0 RESULTS="" KEEPDIR="" ONLY=""
+    JOBS=2 QUICK_ONLY=0 RESULTS="" KEEPDIR="" ONLY="" ONLY_TARGET=""
     while [ $# -gt 0 ]; do
         case $1 in
         --quick) QUICK_ONLY=1 ;;
@@ -243,7 +259,8 @@ main() {
         --results) RESULTS=$2; shift ;;
         --keep) KEEPDIR=$2; shift ;;
         --only) ONLY=$2; shift ;;
-        *) echo "usage: corpus.sh [--quick] [--only TEXT] [-j N] [--results FILE] [--keep DIR]" >&2; exit 2 ;;
+        --target) ONLY_TARGET=$2; shift ;;
+        *) echo "usage: corpus.sh [--quick] [--only TEXT] [--target T] [-j N] [--results FILE] [--keep DIR]" >&2; exit 2 ;;
         esac
         shift
     done
@@ -275,6 +292,7 @@ main() {
         '  store i32 1, ptr addrspace(1) %p' '  ret void' '}' > "$WORK/probe.amdgpu.ll"
     TARGETS=""
     for t in nvptx amdgpu; do
+        case ${ONLY_TARGET:-$t} in "$t") ;; *) continue ;; esac
         if [ $t = nvptx ]; then tt=$NV_TARGET; else tt=$AMD_TARGET; fi
         if "$GPUCOMPILE" --no-cache -t "$tt" -f bin "$WORK/probe.$t.ll" -o "$WORK/probe.$t" 2>"$WORK/probe.err"; then TARGETS="$TARGETS $t"
         else echo "SKIP corpus $t: gpucompile cannot make a binary for $tt: $(why "$WORK/probe.err" "$WORK")"; fi
@@ -325,6 +343,8 @@ main() {
                 END { if (n) printf "%s %s: %d modules, %d succeeded, %d failed, %d refused by both, %d documented differences, %d not compiled by clang (%.0f s)\n",
                       t, l, n, c["pass"], c["fail"], c["refused"], c["known"], c["frontend"], ms / 1000 }' "$WORK/results"
         done
+        [ "$t" = amdgpu ] && awk -F'|' '$2 == "amdgpu" && $1 == "pass" { if ($4 ~ /in-process/) i++; else { l++; w[$4]++ } }
+            END { printf "amdgpu hsaco: %d in-process (equal to ld.lld), %d by ld.lld\n", i, l }' "$WORK/results"
         awk -F'|' -v t="$t" -v q="['\"\`]" '$2 == t && $1 != "pass" {
                 r = $4; gsub(q "[^'"'"'\"\`]*" q, "...", r); n[$1 ": " r]++ }
             END { for (r in n) printf "  %3d %s\n", n[r], r }' "$WORK/results" | sort -k1,1nr
