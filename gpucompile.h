@@ -480,6 +480,10 @@ struct gpucompile_backend {
     void *user_data;
     /* kernel names and metadata from an object's own bytes (gpucompile_object_find_kernels) */
     gpucompile_result (*find_kernels)(gpucompile_object *obj);
+    /* What the environment chose for job, as text for the cache key (the toolkit root or the
+       library roots found through CUDA_PATH, ROCM_PATH, PATH, ...); NULL: nothing. The files
+       and tools a compile then uses are its dependencies (gpucompile_job_add_dependency). */
+    void (*cache_key)(gpucompile_job *job, char *buf, size_t size);
 };
 
 /* The backend registered for a kind (the backend headers register themselves when their

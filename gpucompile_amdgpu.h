@@ -850,6 +850,15 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__finish(gpucompile_job *
     return GPUCOMPILE_OK;
 }
 
+/* The ROCm roots searched, in order (the device libraries and ld.lld are found there). */
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__cache_key(gpucompile_job *job, char *buf, size_t size) {
+    const char *roots[8];
+    int n = gpucompile_amdgpu__roots(job, roots, 1), i;
+    size_t at = 0;
+    buf[0] = 0;
+    for (i = 0; i < n && at < size; i++) at += (size_t)snprintf(buf + at, size - at, "%s\n", roots[i]);
+}
+
 GPUCOMPILE_DEF const gpucompile_backend *gpucompile_amdgpu_backend(void) {
     static gpucompile_backend b;
     if (!b.name) {
@@ -867,6 +876,7 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_amdgpu_backend(void) {
         t.bin_from = LLVMObjectFile;
         t.finish = gpucompile_amdgpu__finish;
         t.find_kernels = gpucompile_amdgpu__find_kernels;
+        t.cache_key = gpucompile_amdgpu__cache_key;
         b = t;
     }
     return &b;

@@ -1513,6 +1513,13 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__is_kernel(gpucompile_job *job, LLVMVal
     return found;
 }
 
+/* The toolkit root the environment picks (a given one is in the key already). */
+GPUCOMPILE__PRIVATE void gpucompile_nvptx__cache_key(gpucompile_job *job, char *buf, size_t size) {
+    const char *given = job->options->toolkit_path;
+    buf[0] = 0;
+    if (!(given && *given)) gpucompile_nvptx__toolkit(job, buf, size);
+}
+
 GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
     static gpucompile_backend b;
     if (!b.name) {
@@ -1534,6 +1541,7 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
         t.bin_from = LLVMAssemblyFile;
         t.finish = gpucompile_nvptx__finish;
         t.find_kernels = gpucompile_nvptx__find_kernels;
+        t.cache_key = gpucompile_nvptx__cache_key;
         b = t;
     }
     return &b;
