@@ -483,6 +483,31 @@ struct gpucompile_backend {
     void *user_data;
     /* kernel names and metadata from an object's own bytes (gpucompile_object_find_kernels) */
     gpucompile_result (*find_kernels)(gpucompile_object *obj);
+
+    /* ---- what the core asks of a backend instead of knowing it (all optional) ---- */
+    /* the attribute names: [0] parses with upstream = 0, [1] (NULL: none) with upstream = 1;
+       the registry is keyed by them. A backend without any is reachable through target.backend. */
+    const char *attribute[2];
+    /* per spelling ([upstream]): the defaults of triple, chip, features, abi (NULL: "") */
+    struct { const char *triple, *chip, *features, *abi; } defaults[2];
+    /* the parameters the attribute takes, comma-separated, in declaration order (a subset of
+       O,triple,chip,features,abi,flags,link); NULL: all seven */
+    const char *params;
+    /* target verification after the common checks. verify_params runs where MLIR checks the
+       attribute's own parameters (after triple and chip are found not empty), verify after
+       the flags: a triple of this backend, a chip it knows. Log through gpucompile_log_target. */
+    gpucompile_result (*verify_params)(const gpucompile_target *t, const gpucompile_logger *logger);
+    gpucompile_result (*verify)(const gpucompile_target *t, const gpucompile_logger *logger);
+    /* the chips it compiles for (gpucompile_chip_supported / gpucompile_chip_name); NULL:
+       every non-empty chip, none listed */
+    int (*chip_supported)(const char *chip);
+    const char *(*chip_name)(int index, int *native);
+    /* the formats it makes, as bits (1u << GPUCOMPILE_FORMAT_...); 0: llvm, isa and bin */
+    unsigned formats;
+    /* per-job state: init runs once the job is set up (before the module is read), release when
+       the job ends, whatever its outcome, if init succeeded; job->backend_data is theirs */
+    gpucompile_result (*init)(gpucompile_job *job);
+    void (*release)(gpucompile_job *job);
     /* What the environment chose for job, as text for the cache key (the toolkit root or the
        library roots found through CUDA_PATH, ROCM_PATH, PATH, ...); NULL: nothing. The files
        and tools a compile then uses are its dependencies (gpucompile_job_add_dependency). */
@@ -493,6 +518,17 @@ struct gpucompile_backend {
    implementation is compiled in; others may be registered by the caller, before any compile). */
 GPUCOMPILE_API gpucompile_result gpucompile_register_backend(const gpucompile_backend *backend);
 GPUCOMPILE_API const gpucompile_backend *gpucompile_find_backend(gpucompile_target_kind kind);
+/* The backend whose attribute[0] or attribute[1] is name (without '#'; n bytes, (size_t)-1:
+   up to the NUL); *upstream (may be NULL) says which. NULL when none is registered. */
+GPUCOMPILE_API const gpucompile_backend *gpucompile_find_backend_named(const char *name, size_t n, int *upstream);
+/* The i-th registered backend (registration order, the built-in kinds first), NULL past the end. */
+GPUCOMPILE_API const gpucompile_backend *gpucompile_backend_at(int i);
+/* For a backend's verify hooks: an INVALID_TARGET error with MLIR's wording, returned. */
+GPUCOMPILE_API gpucompile_result gpucompile_log_target(const gpucompile_logger *logger, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(GPUCOMPILE__PRINTF, 2, 3)))
+#endif
+    ;
 
 /* One compile in progress: what hooks and backends see. */
 struct gpucompile_job {
@@ -1135,6 +1171,7 @@ GPUCOMPILE__PRIVATE int gpucompile__in_list(const char *list, const char *name, 
 }
 
 /* ==== [section: targets] ================================================================= */
+#define GPUCOMPILE__MAX_BACKENDS 16
 /* (target defaults, verification, chip tables, flags, canonical text and its parser) */
 
 GPUCOMPILE_DEF gpucompile_target gpucompile_target_defaults(gpucompile_target_kind kind) {
@@ -1145,30 +1182,37 @@ GPUCOMPILE_DEF gpucompile_target gpucompile_target_defaults(gpucompile_target_ki
     return t;
 }
 
+/* The backend of a target: a custom one's own table, else the one registered for its kind. */
+GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__target_backend(const gpucompile_target *t) {
+    return t->kind == GPUCOMPILE_TARGET_CUSTOM ? t->backend : gpucompile_find_backend(t->kind);
+}
+
+/* The backend's default for the target's spelling; "" where it has none. */
+#define GPUCOMPILE__DEFAULT(t, field) \
+    const gpucompile_backend *b = gpucompile__target_backend(t); \
+    const char *v = b ? b->defaults[(t)->upstream ? 1 : 0].field : NULL; \
+    return v ? v : ""
+
 GPUCOMPILE_DEF const char *gpucompile_target_triple(const gpucompile_target *t) {
     if (t->triple) return t->triple;
-    return t->kind == GPUCOMPILE_TARGET_NVPTX ? "nvptx64-nvidia-cuda" : t->kind == GPUCOMPILE_TARGET_AMDGPU ? "amdgcn-amd-amdhsa" : "";
+    { GPUCOMPILE__DEFAULT(t, triple); }
 }
 
 GPUCOMPILE_DEF const char *gpucompile_target_chip(const gpucompile_target *t) {
     if (t->chip) return t->chip;
-    return t->kind == GPUCOMPILE_TARGET_NVPTX ? "sm_50" : t->kind == GPUCOMPILE_TARGET_AMDGPU ? "gfx900" : "";
+    { GPUCOMPILE__DEFAULT(t, chip); }
 }
 
-/* Defaults follow the spelling: #nvvm.target / #rocdl.target take those of MLIR of the same
-   LLVM major (MLIR 22: #nvvm.target's features "" instead of "+ptx60", the PTX version then
-   being the chip's minimum; #rocdl.target's abi "600", code object v6, instead of "500"); the
-   seed's #gpu.nvptx / #gpu.amdgpu keep the seed's on every LLVM. */
 GPUCOMPILE_DEF const char *gpucompile_target_features(const gpucompile_target *t) {
     if (t->features) return t->features;
-    return t->kind == GPUCOMPILE_TARGET_NVPTX && !(t->upstream && LLVM_VERSION_MAJOR >= 22) ? "+ptx60" : "";
+    { GPUCOMPILE__DEFAULT(t, features); }
 }
 
 GPUCOMPILE_DEF const char *gpucompile_target_abi(const gpucompile_target *t) {
     if (t->abi) return t->abi;
-    if (t->kind != GPUCOMPILE_TARGET_AMDGPU) return "";
-    return t->upstream && LLVM_VERSION_MAJOR >= 22 ? "600" : "500";
+    { GPUCOMPILE__DEFAULT(t, abi); }
 }
+#undef GPUCOMPILE__DEFAULT
 
 GPUCOMPILE_DEF int gpucompile_target_has_flag(const gpucompile_target *t, const char *name) {
     int i;
@@ -1294,26 +1338,15 @@ GPUCOMPILE__PRIVATE const gpucompile__chip *gpucompile__amdgpu_chip(const char *
 }
 
 GPUCOMPILE_DEF int gpucompile_chip_supported(gpucompile_target_kind kind, const char *chip) {
-    int i;
+    const gpucompile_backend *b = gpucompile_find_backend(kind);
     if (!chip || !*chip) return 0;
     if (kind == GPUCOMPILE_TARGET_CUSTOM) return 1; /* the custom backend judges its own chips */
-    if (kind == GPUCOMPILE_TARGET_AMDGPU) return gpucompile__amdgpu_chip(chip) != NULL;
-    if (kind != GPUCOMPILE_TARGET_NVPTX) return 0;
-    for (i = 0; gpucompile__nvptx_chips[i].name; i++)
-        if (strcmp(gpucompile__nvptx_chips[i].name, chip) == 0) return 1;
-    return 0;
+    return b && (!b->chip_supported || b->chip_supported(chip));
 }
 
 GPUCOMPILE_DEF const char *gpucompile_chip_name(gpucompile_target_kind kind, int index, int *native) {
-    const gpucompile__chip *table = kind == GPUCOMPILE_TARGET_NVPTX ? gpucompile__nvptx_chips
-                                  : kind == GPUCOMPILE_TARGET_AMDGPU ? gpucompile__amdgpu_chips : NULL;
-    int i;
-    for (i = 0; table && table[i].name; i++)
-        if (i == index) {
-            if (native) *native = !(table[i].bits & GPUCOMPILE__FORWARD);
-            return table[i].name;
-        }
-    return NULL;
+    const gpucompile_backend *b = kind == GPUCOMPILE_TARGET_CUSTOM ? NULL : gpucompile_find_backend(kind);
+    return b && b->chip_name && index >= 0 ? b->chip_name(index, native) : NULL;
 }
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bad_target(const gpucompile_logger *logger, const char *message) {
@@ -1321,30 +1354,43 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bad_target(const gpucompile_lo
     return GPUCOMPILE_ERROR_INVALID_TARGET;
 }
 
-/* Does the triple's architecture (before the first '-') belong to kind? Another backend's
-   triple would hand our chip name to that backend, which may abort on it. */
-GPUCOMPILE__PRIVATE int gpucompile__triple_fits(gpucompile_target_kind kind, const char *triple) {
-    return gpucompile__in_list(kind == GPUCOMPILE_TARGET_NVPTX ? "nvptx,nvptx64" : "amdgcn", triple, strcspn(triple, "-"));
+GPUCOMPILE_DEF gpucompile_result gpucompile_log_target(const gpucompile_logger *logger, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    gpucompile__vlogf(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, GPUCOMPILE_STAGE_TARGET, fmt, ap);
+    va_end(ap);
+    return GPUCOMPILE_ERROR_INVALID_TARGET;
+}
+
+/* "The target kind must be A, B or custom.", A, B the registered kinds' backends. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bad_kind(const gpucompile_logger *logger) {
+    char names[256] = "", *p = names;
+    const gpucompile_backend *b;
+    int i;
+    for (i = 0; (b = gpucompile_backend_at(i)) != NULL; i++) {
+        const char *c;
+        if (b->kind == GPUCOMPILE_TARGET_CUSTOM || !b->name || (size_t)(p - names) + strlen(b->name) + 3 > sizeof names) continue;
+        if (p != names) *p++ = ',', *p++ = ' ';
+        for (c = b->name; *c; c++) *p++ = (char)(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c);
+        *p = 0;
+    }
+    return gpucompile_log_target(logger, "The target kind must be %s%scustom.", names, *names ? " or " : "");
 }
 
 /* MLIR's checks in MLIR's order and words (first failure only, as MLIR; the link check done
-   right: a NULL or empty element is refused), then ours: flag names not empty; for NVPTX and
-   AMDGPU (not custom) a triple of that backend, a chip this LLVM knows, and AMDGPU generic
-   chips only with abi "600" (they need code object version 6). ABI "600" is accepted on every
-   supported LLVM (LLVM 19 has code object v6; MLIR 19's verifier did not know it yet). */
+   right: a NULL or empty element is refused), then ours: flag names not empty; then the
+   backend's own (a triple and chip it knows, ...). */
 GPUCOMPILE_DEF gpucompile_result gpucompile_target_verify(const gpucompile_target *t, const gpucompile_logger *logger) {
-    const char *backend, *triple, *chip;
+    const gpucompile_backend *b;
+    gpucompile_result r;
     int i;
     if (!t) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    if (t->kind != GPUCOMPILE_TARGET_NVPTX && t->kind != GPUCOMPILE_TARGET_AMDGPU && t->kind != GPUCOMPILE_TARGET_CUSTOM)
-        return gpucompile__bad_target(logger, "The target kind must be NVPTX, AMDGPU or custom.");
+    b = gpucompile__target_backend(t);
+    if (!b && t->kind != GPUCOMPILE_TARGET_CUSTOM) return gpucompile__bad_kind(logger);
     if (t->O < 0 || t->O > 3) return gpucompile__bad_target(logger, "The optimization level must be a number between 0 and 3.");
-    triple = gpucompile_target_triple(t);
-    chip = gpucompile_target_chip(t);
-    if (!*triple) return gpucompile__bad_target(logger, "The target triple cannot be empty.");
-    if (!*chip) return gpucompile__bad_target(logger, "The target chip cannot be empty.");
-    if (t->kind == GPUCOMPILE_TARGET_AMDGPU && !gpucompile__in_list("400,500,600", gpucompile_target_abi(t), strlen(gpucompile_target_abi(t))))
-        return gpucompile__bad_target(logger, "Invalid ABI version, it must be `400`, `500` or '600'.");
+    if (!*gpucompile_target_triple(t)) return gpucompile__bad_target(logger, "The target triple cannot be empty.");
+    if (!*gpucompile_target_chip(t)) return gpucompile__bad_target(logger, "The target chip cannot be empty.");
+    if (b && b->verify_params && (r = b->verify_params(t, logger)) != GPUCOMPILE_OK) return r;
     if (t->num_link < 0 || (t->num_link > 0 && !t->link))
         return gpucompile__bad_target(logger, "All the elements in the `link` array must be strings.");
     for (i = 0; i < t->num_link; i++) /* a parsed non-string element is NULL */
@@ -1352,26 +1398,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_target_verify(const gpucompile_targe
     if (t->num_flags < 0 || (t->num_flags > 0 && !t->flags)) return gpucompile__bad_target(logger, "Flag names cannot be empty.");
     for (i = 0; i < t->num_flags; i++)
         if (!t->flags[i] || !*t->flags[i]) return gpucompile__bad_target(logger, "Flag names cannot be empty.");
-    if (t->kind == GPUCOMPILE_TARGET_CUSTOM) return GPUCOMPILE_OK;
-    backend = t->kind == GPUCOMPILE_TARGET_NVPTX ? "NVPTX" : "AMDGPU";
-    if (!gpucompile__triple_fits(t->kind, triple)) {
-        gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, GPUCOMPILE_STAGE_TARGET,
-                         "The target triple '%.200s' is not an %s triple (%s).", triple, backend,
-                         t->kind == GPUCOMPILE_TARGET_NVPTX ? "nvptx64-... or nvptx-..." : "amdgcn-...");
-        return GPUCOMPILE_ERROR_INVALID_TARGET;
-    }
-    if (!gpucompile_chip_supported(t->kind, chip)) {
-        gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, GPUCOMPILE_STAGE_TARGET,
-                         "The chip '%.200s' is not supported by LLVM %d (%s).", chip, LLVM_VERSION_MAJOR, backend);
-        return GPUCOMPILE_ERROR_INVALID_TARGET;
-    }
-    if (t->kind == GPUCOMPILE_TARGET_AMDGPU && (gpucompile__amdgpu_chip(chip)->bits & GPUCOMPILE__GENERIC) &&
-        strcmp(gpucompile_target_abi(t), "600") != 0) {
-        gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, GPUCOMPILE_STAGE_TARGET,
-                         "The chip '%.200s' needs code object version 6: abi = \"600\".", chip);
-        return GPUCOMPILE_ERROR_INVALID_TARGET;
-    }
-    return GPUCOMPILE_OK;
+    return b && b->verify ? b->verify(t, logger) : GPUCOMPILE_OK;
 }
 
 /* ---- canonical text ---- */
@@ -1445,18 +1472,23 @@ GPUCOMPILE__PRIVATE const char *gpucompile__next_flag(const gpucompile_target *t
     return best;
 }
 
-/* Names for kinds: #gpu.nvptx / #nvvm.target, #gpu.amdgpu / #rocdl.target, #<custom_name>. */
+#define GPUCOMPILE__ALL_PARAMS "O,triple,chip,features,abi,flags,link"
+/* Does the backend's attribute take the parameter? (No backend: a custom target, all seven.) */
+GPUCOMPILE__PRIVATE int gpucompile__takes_param(const gpucompile_backend *b, const char *name) {
+    return gpucompile__in_list(b && b->params ? b->params : GPUCOMPILE__ALL_PARAMS, name, strlen(name));
+}
+
+/* The attribute's name: the backend's for the spelling, else #<custom_name>. */
 GPUCOMPILE__PRIVATE const char *gpucompile__target_name(const gpucompile_target *t) {
-    switch (t->kind) {
-    case GPUCOMPILE_TARGET_NVPTX: return t->upstream ? "nvvm.target" : "gpu.nvptx";
-    case GPUCOMPILE_TARGET_AMDGPU: return t->upstream ? "rocdl.target" : "gpu.amdgpu";
-    case GPUCOMPILE_TARGET_CUSTOM: return t->custom_name && *t->custom_name ? t->custom_name : "custom";
-    default: return "none";
-    }
+    const gpucompile_backend *b = gpucompile__target_backend(t);
+    if (t->kind == GPUCOMPILE_TARGET_CUSTOM && t->custom_name && *t->custom_name) return t->custom_name;
+    if (b && b->attribute[t->upstream ? 1 : 0]) return b->attribute[t->upstream ? 1 : 0];
+    return t->kind == GPUCOMPILE_TARGET_CUSTOM ? "custom" : "none";
 }
 
 /* Declaration order O, triple, chip, features, [abi,] flags, link; defaults left out. Custom
    targets take the same parameters, abi included, whose defaults are 2 and "". */
+
 GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *buf, size_t size) {
     gpucompile__out o;
     gpucompile_target d;
@@ -1482,7 +1514,7 @@ GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *
     gpucompile__out_string_param(&o, &first, "triple", gpucompile_target_triple(t), gpucompile_target_triple(&d));
     gpucompile__out_string_param(&o, &first, "chip", gpucompile_target_chip(t), gpucompile_target_chip(&d));
     gpucompile__out_string_param(&o, &first, "features", gpucompile_target_features(t), gpucompile_target_features(&d));
-    if (t->kind != GPUCOMPILE_TARGET_NVPTX)
+    if (gpucompile__takes_param(gpucompile__target_backend(t), "abi"))
         gpucompile__out_string_param(&o, &first, "abi", gpucompile_target_abi(t), gpucompile_target_abi(&d));
     if ((f = gpucompile__next_flag(t, NULL)) != NULL) {
         gpucompile__out_param(&o, &first, "flags");
@@ -1814,17 +1846,21 @@ GPUCOMPILE__PRIVATE int gpucompile__plink(gpucompile__parser *p) {
     }
 }
 
-GPUCOMPILE__PRIVATE int gpucompile__pparam(gpucompile__parser *p, gpucompile_target_kind kind, const char *attr) {
+GPUCOMPILE__PRIVATE int gpucompile__pparam(gpucompile__parser *p, const gpucompile_backend *b, const char *attr) {
     size_t at = p->pos, n;
     int id;
+    char expected[128], *e;
     while (gpucompile__is_id_char(gpucompile__peek(p))) p->pos++;
     n = p->pos - at;
     for (id = 0; id < GPUCOMPILE__P_COUNT; id++)
         if (strlen(gpucompile__param_names[id]) == n && strncmp(gpucompile__param_names[id], p->s + at, n) == 0) break;
-    if (id == GPUCOMPILE__P_ABI && kind != GPUCOMPILE_TARGET_AMDGPU) id = GPUCOMPILE__P_COUNT;
-    if (id == GPUCOMPILE__P_COUNT)
-        return gpucompile__perr(p, at, "unknown parameter '%.*s' for #%s; expected one of %s", (int)(n < 64 ? n : 64), p->s + at, attr,
-                                kind == GPUCOMPILE_TARGET_AMDGPU ? "O, triple, chip, features, abi, flags, link" : "O, triple, chip, features, flags, link");
+    if (id < GPUCOMPILE__P_COUNT && !gpucompile__takes_param(b, gpucompile__param_names[id])) id = GPUCOMPILE__P_COUNT;
+    if (id == GPUCOMPILE__P_COUNT) {
+        for (e = expected, id = 0; id < GPUCOMPILE__P_COUNT; id++)
+            if (gpucompile__takes_param(b, gpucompile__param_names[id]))
+                e += snprintf(e, (size_t)(expected + sizeof expected - e), "%s%s", e == expected ? "" : ", ", gpucompile__param_names[id]);
+        return gpucompile__perr(p, at, "unknown parameter '%.*s' for #%s; expected one of %s", (int)(n < 64 ? n : 64), p->s + at, attr, expected);
+    }
     if (p->seen[id]) return gpucompile__perr(p, at, "parameter '%s' is repeated", gpucompile__param_names[id]);
     p->seen[id] = 1;
     p->last = id;
@@ -1838,46 +1874,56 @@ GPUCOMPILE__PRIVATE int gpucompile__pparam(gpucompile__parser *p, gpucompile_tar
     return gpucompile__pstring(p, &p->str[id]);
 }
 
-/* #gpu.nvptx<...> and friends; fills p, returns the kind (NONE after an error). */
-GPUCOMPILE__PRIVATE gpucompile_target_kind gpucompile__pattr(gpucompile__parser *p, int *upstream, const char **attr) {
-    static const struct { const char *name; gpucompile_target_kind kind; int upstream; } names[] = {
-        {"gpu.nvptx", GPUCOMPILE_TARGET_NVPTX, 0}, {"nvvm.target", GPUCOMPILE_TARGET_NVPTX, 1},
-        {"gpu.amdgpu", GPUCOMPILE_TARGET_AMDGPU, 0}, {"rocdl.target", GPUCOMPILE_TARGET_AMDGPU, 1}};
-    size_t at, i, n;
-    gpucompile_target_kind kind = GPUCOMPILE_TARGET_NONE;
+/* "#a, #b, #c or #d": the registered attribute names, ours first, then the upstream ones. */
+GPUCOMPILE__PRIVATE void gpucompile__attribute_names(char *out, size_t size) {
+    const char *names[2 * GPUCOMPILE__MAX_BACKENDS];
+    const gpucompile_backend *b;
+    size_t len = 0;
+    int i, k, n = 0;
+    for (k = 0; k < 2; k++)
+        for (i = 0; (b = gpucompile_backend_at(i)) != NULL; i++)
+            if (b->attribute[k]) names[n++] = b->attribute[k];
+    out[0] = 0;
+    for (i = 0; i < n && len < size; i++)
+        len += (size_t)snprintf(out + len, size - len, "%s#%s", i == 0 ? "" : i == n - 1 ? " or " : ", ", names[i]);
+}
+
+/* #gpu.nvptx<...> and friends; fills p, returns the backend (NULL after an error). */
+GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__pattr(gpucompile__parser *p, int *upstream, const char **attr) {
+    const gpucompile_backend *b;
+    size_t at, n;
+    char names[512];
     int c;
-    if (gpucompile__skip_ws(p) != '#') { gpucompile__perr(p, p->pos, "expected '#' to start a target attribute"); return kind; }
+    if (gpucompile__skip_ws(p) != '#') { gpucompile__perr(p, p->pos, "expected '#' to start a target attribute"); return NULL; }
     at = ++p->pos;
     while (gpucompile__is_id_char(gpucompile__peek(p)) || gpucompile__peek(p) == '-') p->pos++;
     n = p->pos - at;
-    for (i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strlen(names[i].name) == n && strncmp(names[i].name, p->s + at, n) == 0) break;
-    if (i == sizeof names / sizeof names[0]) {
-        gpucompile__perr(p, at - 1, "unknown target attribute '#%.*s'; expected #gpu.nvptx, #gpu.amdgpu, #nvvm.target or #rocdl.target",
-                         (int)(n < 64 ? n : 64), p->s + at);
-        return kind;
+    b = n ? gpucompile_find_backend_named(p->s + at, n, upstream) : NULL;
+    if (!b) {
+        gpucompile__attribute_names(names, sizeof names);
+        gpucompile__perr(p, at - 1, "unknown target attribute '#%.*s'%s%s", (int)(n < 64 ? n : 64), p->s + at, *names ? "; expected " : "", names);
+        return NULL;
     }
-    *upstream = names[i].upstream;
-    *attr = names[i].name;
+    *attr = b->attribute[*upstream];
     if (gpucompile__skip_ws(p) == '<') {
         p->pos++;
         c = gpucompile__skip_ws(p);
         if (c == '>') p->pos++; /* <> as MLIR allows */
         else for (;;) {
-            if (c < 0 || !gpucompile__is_id_start(c)) { gpucompile__perr(p, p->pos, "expected a parameter name or '>'"); return kind; }
-            if (!gpucompile__pparam(p, names[i].kind, names[i].name)) return kind;
+            if (c < 0 || !gpucompile__is_id_start(c)) { gpucompile__perr(p, p->pos, "expected a parameter name or '>'"); return NULL; }
+            if (!gpucompile__pparam(p, b, *attr)) return NULL;
             c = gpucompile__skip_ws(p);
             if (c == '>') { p->pos++; break; }
             if (c != ',') {
                 gpucompile__perr(p, p->pos, "expected ',' or '>' after the value of '%s'", gpucompile__param_names[p->last]);
-                return kind;
+                return NULL;
             }
             p->pos++;
             c = gpucompile__skip_ws(p);
         }
     }
-    if (gpucompile__skip_ws(p) >= 0) { gpucompile__perr(p, p->pos, "unexpected text after the target attribute"); return kind; }
-    return names[i].kind;
+    if (gpucompile__skip_ws(p) >= 0) { gpucompile__perr(p, p->pos, "unexpected text after the target attribute"); return NULL; }
+    return b;
 }
 
 /* A parsed target and its strings in one block; the allocator is kept for the free. */
@@ -1891,7 +1937,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_target_parse(const char *text, size_
     gpucompile__parser p;
     gpucompile__owned_target *o = NULL;
     gpucompile_allocator a;
-    gpucompile_target_kind kind = GPUCOMPILE_TARGET_NONE;
+    const gpucompile_backend *b = NULL;
     const char *attr = "";
     int upstream = 0, i;
     if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
@@ -1908,7 +1954,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_target_parse(const char *text, size_
     for (i = 0; i < GPUCOMPILE__P_COUNT; i++) p.str[i] = GPUCOMPILE__UNSET;
     if (memchr(text, 0, p.len)) /* never valid: not whitespace, and strings cannot hold one */
         gpucompile__perr(&p, (size_t)((const char *)memchr(text, 0, p.len) - text), "unexpected NUL byte in the text");
-    else kind = gpucompile__pattr(&p, &upstream, &attr);
+    else b = gpucompile__pattr(&p, &upstream, &attr);
     if (p.strs.oom || p.flags.oom || p.links.oom || p.values.oom || p.val.oom) p.result = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     if (p.result == GPUCOMPILE_OK) {
         size_t nf = p.flags.len / sizeof(size_t), nl = p.links.len / sizeof(size_t);
@@ -1921,7 +1967,8 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_target_parse(const char *text, size_
             char *strs = (char *)o + head;
             size_t k;
             if (p.strs.len) memcpy(strs, p.strs.data, p.strs.len);
-            o->t = gpucompile_target_defaults(kind);
+            o->t = gpucompile_target_defaults(b->kind);
+            if (b->kind == GPUCOMPILE_TARGET_CUSTOM) o->t.backend = b; /* a registered custom backend */
             o->a = a;
             o->t.upstream = upstream;
             o->t.O = p.O;
@@ -2581,21 +2628,32 @@ GPUCOMPILE__PRIVATE int gpucompile__which(const char *name, char *out, size_t si
 }
 
 /* ==== [section: backends registry] ======================================================= */
-#define GPUCOMPILE__MAX_BACKENDS 16
 static const gpucompile_backend *gpucompile__backends[GPUCOMPILE__MAX_BACKENDS];
 static const gpucompile_backend *gpucompile__initialized[GPUCOMPILE__MAX_BACKENDS * 2];
 
+/* The key a registration replaces: a built-in kind, else the attribute name (else the name). */
+GPUCOMPILE__PRIVATE int gpucompile__same_backend(const gpucompile_backend *a, const gpucompile_backend *b) {
+    const char *x = a->attribute[0] ? a->attribute[0] : a->name, *y = b->attribute[0] ? b->attribute[0] : b->name;
+    if (a->kind != GPUCOMPILE_TARGET_CUSTOM || b->kind != GPUCOMPILE_TARGET_CUSTOM) return a->kind == b->kind;
+    return x && y && strcmp(x, y) == 0;
+}
+
+/* Kept in order: the built-in kinds by kind (so that listings do not depend on the order the
+   constructors ran in), then the others as registered. */
 GPUCOMPILE_DEF gpucompile_result gpucompile_register_backend(const gpucompile_backend *backend) {
-    int i;
+    int i, n;
     gpucompile_result r = GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     if (!backend) return r;
     gpucompile__lock();
-    for (i = 0; i < GPUCOMPILE__MAX_BACKENDS; i++) {
-        if (!gpucompile__backends[i] || gpucompile__backends[i]->kind == backend->kind) {
-            gpucompile__backends[i] = backend;
-            r = GPUCOMPILE_OK;
-            break;
-        }
+    for (n = 0; n < GPUCOMPILE__MAX_BACKENDS && gpucompile__backends[n]; n++)
+        if (gpucompile__same_backend(gpucompile__backends[n], backend)) break;
+    if (n < GPUCOMPILE__MAX_BACKENDS && gpucompile__backends[n]) gpucompile__backends[n] = backend, r = GPUCOMPILE_OK;
+    else if (n < GPUCOMPILE__MAX_BACKENDS) {
+        for (i = n; i > 0 && backend->kind != GPUCOMPILE_TARGET_CUSTOM &&
+                    (gpucompile__backends[i - 1]->kind == GPUCOMPILE_TARGET_CUSTOM || gpucompile__backends[i - 1]->kind > backend->kind); i--)
+            gpucompile__backends[i] = gpucompile__backends[i - 1];
+        gpucompile__backends[i] = backend;
+        r = GPUCOMPILE_OK;
     }
     gpucompile__unlock();
     return r;
@@ -2609,6 +2667,38 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_find_backend(gpucompile_targ
         if (gpucompile__backends[i]->kind == kind) b = gpucompile__backends[i];
     gpucompile__unlock();
     return b;
+}
+
+GPUCOMPILE_DEF const gpucompile_backend *gpucompile_find_backend_named(const char *name, size_t n, int *upstream) {
+    const gpucompile_backend *b = NULL;
+    int i, k;
+    if (!name) return NULL;
+    if (n == (size_t)-1) n = strlen(name);
+    gpucompile__lock();
+    for (i = 0; !b && i < GPUCOMPILE__MAX_BACKENDS && gpucompile__backends[i]; i++)
+        for (k = 0; !b && k < 2; k++) {
+            const char *a = gpucompile__backends[i]->attribute[k];
+            if (a && strlen(a) == n && strncmp(a, name, n) == 0) {
+                b = gpucompile__backends[i];
+                if (upstream) *upstream = k;
+            }
+        }
+    gpucompile__unlock();
+    return b;
+}
+
+GPUCOMPILE_DEF const gpucompile_backend *gpucompile_backend_at(int i) {
+    const gpucompile_backend *b;
+    if (i < 0 || i >= GPUCOMPILE__MAX_BACKENDS) return NULL;
+    gpucompile__lock();
+    b = gpucompile__backends[i];
+    gpucompile__unlock();
+    return b;
+}
+
+/* The formats a backend makes (its table's bits; none given: llvm, isa and bin). */
+GPUCOMPILE__PRIVATE unsigned gpucompile__formats(const gpucompile_backend *b) {
+    return b->formats ? b->formats : 1u << GPUCOMPILE_FORMAT_LLVM | 1u << GPUCOMPILE_FORMAT_ISA | 1u << GPUCOMPILE_FORMAT_BIN;
 }
 
 /* Runs backend->initialize once per process, under the lock (LLVM's target initialisation). */
@@ -4998,7 +5088,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, 
     gpucompile__job j;
     gpucompile_job *job = &j.pub;
     gpucompile_result r;
-    int i, use_cache;
+    int i, use_cache, inited = 0;
     char text[4096], key[65];
     gpucompile__capture cap;
     LLVMMemoryBufferRef bc = NULL;
@@ -5022,8 +5112,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, 
         gpucompile_target_print(target, text, sizeof text);
         return gpucompile__fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "no backend is registered for %s", text);
     }
-    if (job->format == GPUCOMPILE_FORMAT_FATBIN && target->kind != GPUCOMPILE_TARGET_NVPTX)
-        return gpucompile__fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "the %s backend does not produce fatbins", job->backend->name);
+    if (!(gpucompile__formats(job->backend) & 1u << job->format))
+        return gpucompile__fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "the %s backend does not produce %ss", job->backend->name,
+                                gpucompile_format_string(job->format));
     job->object = (gpucompile_object *)gpucompile_job_alloc(job, sizeof(gpucompile_object));
     if (!job->object) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     memset(job->object, 0, sizeof *job->object);
@@ -5057,7 +5148,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, 
         gpucompile__initialize(job->backend);
         job->context = LLVMContextCreate();
         LLVMContextSetDiagnosticHandler(job->context, gpucompile__diag_handler, job);
-        r = gpucompile__parse(job, data, size, name);
+        r = job->backend->init ? job->backend->init(job) : GPUCOMPILE_OK;
+        inited = r == GPUCOMPILE_OK;
+        if (r == GPUCOMPILE_OK) r = gpucompile__parse(job, data, size, name);
         if (r == GPUCOMPILE_OK) r = gpucompile__run(job);
         if (r == GPUCOMPILE_OK && job->failed) r = GPUCOMPILE_ERROR_LLVM;
         if (r == GPUCOMPILE_OK && use_cache) gpucompile__cache_store(job, key, &cap.log);
@@ -5081,6 +5174,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, 
         else { *out = o; job->object = NULL; }
     }
 cleanup: /* everything the job holds goes, on every path */
+    if (inited && job->backend->release) job->backend->release(job);
     gpucompile_object_free(job->object);
     gpucompile_job_free(job, job->result_data);
     if (job->emitted) LLVMDisposeMemoryBuffer(job->emitted);

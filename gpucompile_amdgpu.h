@@ -149,9 +149,9 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__is_kernel(gpucompile_job *job, LLVMVa
 }
 
 /* ---- what the target asks for ---------------------------------------------------------- */
-/* Everything derived from the target; recomputed where needed (the job has no place to keep it
-   that is freed on every path). */
+/* Everything derived from the target, computed once per job (init) into job->backend_data. */
 typedef struct gpucompile_amdgpu__config {
+    int valid;              /* the target passed; else configure says why */
     char chip[64];          /* gfx90a: the chip without target-ID features */
     const char *isa;        /* "90a": chip + 3, names oclc_isa_version_<isa>.bc */
     int isa_version;        /* __oclc_ISA_version: 1000 * major + 100 * minor + stepping */
@@ -334,14 +334,38 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__check_functions(gpucomp
     return GPUCOMPILE_OK;
 }
 
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__init(gpucompile_job *job) {
+    gpucompile_amdgpu__config *c = (gpucompile_amdgpu__config *)gpucompile_job_alloc(job, sizeof *c);
+    if (!c) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    /* silent here: a refusal is reported by configure, in the pipeline's order */
+    c->valid = gpucompile_amdgpu__configure_from(job, 0, c) == GPUCOMPILE_OK;
+    job->backend_data = c;
+    return GPUCOMPILE_OK;
+}
+
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__release(gpucompile_job *job) {
+    gpucompile_job_free(job, job->backend_data);
+    job->backend_data = NULL;
+}
+
+/* The job's configuration, NULL when the target was refused. */
+GPUCOMPILE__PRIVATE const gpucompile_amdgpu__config *gpucompile_amdgpu__config_of(gpucompile_job *job) {
+    const gpucompile_amdgpu__config *c = (const gpucompile_amdgpu__config *)job->backend_data;
+    return c && c->valid ? c : NULL;
+}
+
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__configure(gpucompile_job *job) {
-    gpucompile_amdgpu__config c;
+    const gpucompile_amdgpu__config *c = gpucompile_amdgpu__config_of(job);
     char *cpu, *features;
-    gpucompile_result r = gpucompile_amdgpu__configure_from(job, 1, &c);
-    if (r == GPUCOMPILE_OK) r = gpucompile_amdgpu__check_functions(job, &c);
-    if (r != GPUCOMPILE_OK) return r;
-    cpu = gpucompile_job_strdup(job, c.chip);
-    features = gpucompile_job_strdup(job, c.features);
+    gpucompile_result r;
+    if (!c) { /* say why */
+        gpucompile_amdgpu__config why;
+        r = gpucompile_amdgpu__configure_from(job, 1, &why);
+        return r != GPUCOMPILE_OK ? r : GPUCOMPILE_ERROR_INVALID_TARGET;
+    }
+    if ((r = gpucompile_amdgpu__check_functions(job, c)) != GPUCOMPILE_OK) return r;
+    cpu = gpucompile_job_strdup(job, c->chip);
+    features = gpucompile_job_strdup(job, c->features);
     if (!cpu || !features) {
         gpucompile_job_free(job, cpu);
         gpucompile_job_free(job, features);
@@ -386,9 +410,9 @@ GPUCOMPILE__PRIVATE void gpucompile_amdgpu__set_flag(gpucompile_job *job, const 
 }
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__prepare(gpucompile_job *job) {
-    gpucompile_amdgpu__config c;
-    if (gpucompile_amdgpu__configure_from(job, 0, &c) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_INVALID_TARGET;
-    gpucompile_amdgpu__set_flag(job, "amdhsa_code_object_version", c.abi);
+    const gpucompile_amdgpu__config *c = gpucompile_amdgpu__config_of(job);
+    if (!c) return GPUCOMPILE_ERROR_INVALID_TARGET;
+    gpucompile_amdgpu__set_flag(job, "amdhsa_code_object_version", c->abi);
     return GPUCOMPILE_OK;
 }
 
@@ -518,13 +542,13 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__libraries(gpucompile_jo
     const gpucompile_target *t = job->target;
     int ocml = gpucompile_job_references(job, "__ocml_"), ockl = gpucompile_job_references(job, "__ockl_");
     int fast = gpucompile_target_fast(t);
-    gpucompile_amdgpu__config c;
+    const gpucompile_amdgpu__config *c = gpucompile_amdgpu__config_of(job);
     char dir[4096], file[64], path[4200];
     gpucompile_result r;
     struct { const char *file; int on; const char *var; unsigned bits; int value; } ctl[7];
     int i;
     if (!ocml && !ockl) return GPUCOMPILE_OK; /* nothing calls into the device libraries */
-    if (gpucompile_amdgpu__configure_from(job, 0, &c) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_INVALID_TARGET;
+    if (!c) return GPUCOMPILE_ERROR_INVALID_TARGET;
     if ((r = gpucompile_amdgpu__bitcode_dir(job, dir, sizeof dir)) != GPUCOMPILE_OK) return r;
     /* The oclc control libraries come after ocml/ockl: lazy linking takes a definition only
        when something already linked references it. */
@@ -532,16 +556,16 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__libraries(gpucompile_jo
     ctl[1].file = "oclc_unsafe_math"; ctl[1].on = gpucompile_target_unsafe_math(t) || fast; ctl[1].var = "__oclc_unsafe_math_opt";
     ctl[2].file = "oclc_finite_only"; ctl[2].on = gpucompile_target_finite_only(t) || fast; ctl[2].var = "__oclc_finite_only_opt";
     ctl[3].file = "oclc_correctly_rounded_sqrt"; ctl[3].on = gpucompile_target_correct_sqrt(t); ctl[3].var = "__oclc_correctly_rounded_sqrt32";
-    ctl[4].file = "oclc_wavefrontsize64"; ctl[4].on = c.wave64; ctl[4].var = "__oclc_wavefrontsize64";
+    ctl[4].file = "oclc_wavefrontsize64"; ctl[4].on = c->wave64; ctl[4].var = "__oclc_wavefrontsize64";
     for (i = 0; i < 5; i++) { ctl[i].bits = 8; ctl[i].value = ctl[i].on; }
-    ctl[5].file = "oclc_isa_version_"; ctl[5].var = "__oclc_ISA_version"; ctl[5].bits = 32; ctl[5].value = c.isa_version;
-    ctl[6].file = "oclc_abi_version_"; ctl[6].var = "__oclc_ABI_version"; ctl[6].bits = 32; ctl[6].value = c.abi;
+    ctl[5].file = "oclc_isa_version_"; ctl[5].var = "__oclc_ISA_version"; ctl[5].bits = 32; ctl[5].value = c->isa_version;
+    ctl[6].file = "oclc_abi_version_"; ctl[6].var = "__oclc_ABI_version"; ctl[6].bits = 32; ctl[6].value = c->abi;
     if (ocml) { snprintf(path, sizeof path, "%s/ocml.bc", dir); if ((r = gpucompile_job_add_library(job, path)) != GPUCOMPILE_OK) return r; }
     if (ockl) { snprintf(path, sizeof path, "%s/ockl.bc", dir); if ((r = gpucompile_job_add_library(job, path)) != GPUCOMPILE_OK) return r; }
     for (i = 0; i < 7; i++) {
         if (i < 5) snprintf(file, sizeof file, "%s_%s", ctl[i].file, ctl[i].on ? "on" : "off");
-        else if (i == 5) snprintf(file, sizeof file, "%s%s", ctl[i].file, c.isa);
-        else snprintf(file, sizeof file, "%s%d", ctl[i].file, c.abi);
+        else if (i == 5) snprintf(file, sizeof file, "%s%s", ctl[i].file, c->isa);
+        else snprintf(file, sizeof file, "%s%d", ctl[i].file, c->abi);
         snprintf(path, sizeof path, "%s/%s.bc", dir, file);
         if (gpucompile_amdgpu__exists(path, 0)) r = gpucompile_job_add_library(job, path);
         else {
@@ -859,6 +883,41 @@ GPUCOMPILE__PRIVATE void gpucompile_amdgpu__cache_key(gpucompile_job *job, char 
     for (i = 0; i < n && at < size; i++) at += (size_t)snprintf(buf + at, size - at, "%s\n", roots[i]);
 }
 
+/* ---- targets: chips, verification ---- */
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__chip_supported(const char *chip) { return gpucompile__amdgpu_chip(chip) != NULL; }
+
+GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__chip_name(int index, int *native) {
+    int i;
+    for (i = 0; gpucompile__amdgpu_chips[i].name; i++)
+        if (i == index) {
+            if (native) *native = !(gpucompile__amdgpu_chips[i].bits & GPUCOMPILE__FORWARD);
+            return gpucompile__amdgpu_chips[i].name;
+        }
+    return NULL;
+}
+
+/* MLIR's abi check (in MLIR's words, quotes as they are). ABI "600" is accepted on every
+   supported LLVM (LLVM 19 has code object v6; MLIR 19's verifier did not know it yet). */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__verify_params(const gpucompile_target *t, const gpucompile_logger *logger) {
+    const char *abi = gpucompile_target_abi(t);
+    if (!gpucompile__in_list("400,500,600", abi, strlen(abi)))
+        return gpucompile_log_target(logger, "Invalid ABI version, it must be `400`, `500` or '600'.");
+    return GPUCOMPILE_OK;
+}
+
+/* A triple of this backend, a chip this LLVM knows, and generic chips only with abi "600"
+   (they need code object version 6). */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
+    const char *triple = gpucompile_target_triple(t), *chip = gpucompile_target_chip(t);
+    if (!gpucompile__in_list("amdgcn", triple, strcspn(triple, "-")))
+        return gpucompile_log_target(logger, "The target triple '%.200s' is not an AMDGPU triple (amdgcn-...).", triple);
+    if (!gpucompile_amdgpu__chip_supported(chip))
+        return gpucompile_log_target(logger, "The chip '%.200s' is not supported by LLVM %d (AMDGPU).", chip, LLVM_VERSION_MAJOR);
+    if ((gpucompile__amdgpu_chip(chip)->bits & GPUCOMPILE__GENERIC) && strcmp(gpucompile_target_abi(t), "600") != 0)
+        return gpucompile_log_target(logger, "The chip '%.200s' needs code object version 6: abi = \"600\".", chip);
+    return GPUCOMPILE_OK;
+}
+
 GPUCOMPILE_DEF const gpucompile_backend *gpucompile_amdgpu_backend(void) {
     static gpucompile_backend b;
     if (!b.name) {
@@ -869,6 +928,8 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_amdgpu_backend(void) {
         t.intrinsic_prefixes = "amdgcn,r600";
         t.shared_address_space = 3;
         t.initialize = gpucompile_amdgpu__initialize;
+        t.init = gpucompile_amdgpu__init;
+        t.release = gpucompile_amdgpu__release;
         t.configure = gpucompile_amdgpu__configure;
         t.prepare = gpucompile_amdgpu__prepare;
         t.libraries = gpucompile_amdgpu__libraries;
@@ -876,6 +937,17 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_amdgpu_backend(void) {
         t.bin_from = LLVMObjectFile;
         t.finish = gpucompile_amdgpu__finish;
         t.find_kernels = gpucompile_amdgpu__find_kernels;
+        t.attribute[0] = "gpu.amdgpu";
+        t.attribute[1] = "rocdl.target";
+        t.defaults[0].triple = t.defaults[1].triple = "amdgcn-amd-amdhsa";
+        t.defaults[0].chip = t.defaults[1].chip = "gfx900";
+        /* the seed's #gpu.amdgpu keeps code object v5; MLIR 22's #rocdl.target defaults to v6 */
+        t.defaults[0].abi = "500";
+        t.defaults[1].abi = LLVM_VERSION_MAJOR >= 22 ? "600" : "500";
+        t.verify_params = gpucompile_amdgpu__verify_params;
+        t.verify = gpucompile_amdgpu__verify;
+        t.chip_supported = gpucompile_amdgpu__chip_supported;
+        t.chip_name = gpucompile_amdgpu__chip_name;
         t.cache_key = gpucompile_amdgpu__cache_key;
         b = t;
     }

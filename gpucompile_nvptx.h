@@ -1520,6 +1520,35 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__cache_key(gpucompile_job *job, char *
     if (!(given && *given)) gpucompile_nvptx__toolkit(job, buf, size);
 }
 
+/* ---- targets: chips, verification ---- */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__chip_supported(const char *chip) {
+    int i;
+    for (i = 0; gpucompile__nvptx_chips[i].name; i++)
+        if (strcmp(gpucompile__nvptx_chips[i].name, chip) == 0) return 1;
+    return 0;
+}
+
+GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__chip_name(int index, int *native) {
+    int i;
+    for (i = 0; gpucompile__nvptx_chips[i].name; i++)
+        if (i == index) {
+            if (native) *native = !(gpucompile__nvptx_chips[i].bits & GPUCOMPILE__FORWARD);
+            return gpucompile__nvptx_chips[i].name;
+        }
+    return NULL;
+}
+
+/* A triple of this backend (another's would hand our chip name to that LLVM backend, which may
+   abort on it) and a chip this LLVM knows. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
+    const char *triple = gpucompile_target_triple(t), *chip = gpucompile_target_chip(t);
+    if (!gpucompile__in_list("nvptx,nvptx64", triple, strcspn(triple, "-")))
+        return gpucompile_log_target(logger, "The target triple '%.200s' is not an NVPTX triple (nvptx64-... or nvptx-...).", triple);
+    if (!gpucompile_nvptx__chip_supported(chip))
+        return gpucompile_log_target(logger, "The chip '%.200s' is not supported by LLVM %d (NVPTX).", chip, LLVM_VERSION_MAJOR);
+    return GPUCOMPILE_OK;
+}
+
 GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
     static gpucompile_backend b;
     if (!b.name) {
@@ -1541,6 +1570,19 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
         t.bin_from = LLVMAssemblyFile;
         t.finish = gpucompile_nvptx__finish;
         t.find_kernels = gpucompile_nvptx__find_kernels;
+        t.attribute[0] = "gpu.nvptx";
+        t.attribute[1] = "nvvm.target";
+        t.defaults[0].triple = t.defaults[1].triple = "nvptx64-nvidia-cuda";
+        t.defaults[0].chip = t.defaults[1].chip = "sm_50";
+        /* the seed's #gpu.nvptx keeps "+ptx60"; MLIR 22's #nvvm.target has no default PTX
+           version (the chip's minimum is taken then) */
+        t.defaults[0].features = "+ptx60";
+        t.defaults[1].features = LLVM_VERSION_MAJOR >= 22 ? "" : "+ptx60";
+        t.params = "O,triple,chip,features,flags,link";
+        t.verify = gpucompile_nvptx__verify;
+        t.chip_supported = gpucompile_nvptx__chip_supported;
+        t.chip_name = gpucompile_nvptx__chip_name;
+        t.formats = 1u << GPUCOMPILE_FORMAT_LLVM | 1u << GPUCOMPILE_FORMAT_ISA | 1u << GPUCOMPILE_FORMAT_BIN | 1u << GPUCOMPILE_FORMAT_FATBIN;
         t.cache_key = gpucompile_nvptx__cache_key;
         b = t;
     }
