@@ -365,6 +365,10 @@ typedef struct gpucompile_options {
     int remarks;                       /* pass LLVM remarks to the logger */
     const char *cache_dir;             /* persistent compile cache; NULL: none (see gpucompile_default_cache_dir) */
     uint64_t cache_max_bytes;          /* least recently used entries go above this; 0: 1 GiB */
+    /* Each stage on disk, per target in DIR/<input stem>.<chip>.<format>/ (input.ll, linked.ll,
+       optimized.ll, isa.s, object.o, binary.*, tool logs, repro.sh redoing it with LLVM's tools),
+       also when the compile fails; NULL: none. Such compiles bypass the cache. */
+    const char *save_temps;
     /* "redis://HOST:PORT[/DB]": a shared store behind cache_dir (hiredis, opened at run time);
        NULL: none. Its problems are a warning, never a failed compile. */
     const char *cache_remote;
@@ -2729,6 +2733,9 @@ typedef struct gpucompile__job {
     int num_deps, cap_deps;
     int track_deps;                /* someone needs deps: the cache, or a worker's parent */
     double stage_start;
+    char *save_dir;                /* options.save_temps: this job's directory ([section: save-temps]) */
+    gpucompile__buf repro;         /* the binary step's tool lines for repro.sh */
+    int tool_runs;
 } gpucompile__job;
 
 /* A dependency on a tool, by the name it was run as (the cache's identity for it). */
@@ -2985,6 +2992,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_job_run_tool(gpucompile_job *job, co
     return gpucompile_job_run_tool_in(job, NULL, argv, timeout_s, status, output, output_size);
 }
 
+GPUCOMPILE__PRIVATE void gpucompile__save_tool(gpucompile_job *job, const char *cwd, const char *const *argv, gpucompile__buf *out);
 GPUCOMPILE_DEF gpucompile_result gpucompile_job_run_tool_in(gpucompile_job *job, const char *cwd, const char *const *argv,
                                                             double timeout_s, int *status, char **output, size_t *output_size) {
     gpucompile__job *j = (gpucompile__job *)job;
@@ -3016,6 +3024,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_job_run_tool_in(gpucompile_job *job,
     }
     r = gpucompile__spawn(&j->opts.allocator, argv, timeout_s, &st, &out, cwd, NULL, NULL, 1);
     gpucompile__buf_add(&out, NULL, 0);
+    if (j->save_dir) gpucompile__save_tool(job, cwd, argv, &out);
     if (r == GPUCOMPILE_ERROR_TIMEOUT)
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, r, argv[0], "killed after %.0f s: %s", timeout_s, cmd.data ? cmd.data : "");
     else if (r != GPUCOMPILE_OK)
@@ -4647,10 +4656,217 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__hook(gpucompile_job *job,
     return r;
 }
 
+/* ==== [section: save-temps] ============================================================== */
+/* options.save_temps: the stages of one compile as files, and repro.sh, which redoes the
+   compile from linked.ll with LLVM's own tools (the link itself, lazy and internalizing, is
+   gpucompile's: the libraries it used are named in repro.sh) and then runs the binary step's
+   tools as gpucompile ran them, their temporary files renamed repro.*. Tool output that names
+   a temporary file names the saved copy instead (the ISA: isa.s, line for line). */
+GPUCOMPILE__PRIVATE void gpucompile__save(gpucompile_job *job, const char *file, const void *data, size_t size) {
+    gpucompile__job *j = (gpucompile__job *)job;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", j->save_dir, file);
+    if (gpucompile_write_file(path, data, size) != GPUCOMPILE_OK)
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL, "cannot write '%s'", path);
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__save_module(gpucompile_job *job, const char *file) {
+    char *t;
+    if (!((gpucompile__job *)job)->save_dir || !job->module) return;
+    t = LLVMPrintModuleToString(job->module);
+    if (t) gpucompile__save(job, file, t, strlen(t));
+    LLVMDisposeMessage(t);
+}
+
+/* A file name of letters, digits, '.', '_' and '-' (others become '_'). */
+GPUCOMPILE__PRIVATE void gpucompile__safe_name(char *s) {
+    for (; *s; s++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", *s)) *s = '_';
+}
+
+/* The job's directory: DIR/<stem of name>.<chip>.<format>, made now. */
+GPUCOMPILE__PRIVATE void gpucompile__save_begin(gpucompile_job *job, const char *name) {
+    gpucompile__job *j = (gpucompile__job *)job;
+    const char *base = name, *p, *chip = gpucompile_target_chip(job->target);
+    char dir[4200], text[4096];
+    size_t n;
+    if (!j->opts.save_temps || !*j->opts.save_temps) return;
+    for (p = name; *p; p++)
+        if (*p == '/' || *p == '\\') base = p + 1;
+    n = strcspn(base, ".");
+    if (!n || (!strcmp(base, "-") && (base = "stdin") != NULL)) n = strlen(base);
+    snprintf(dir, sizeof dir, "%s/%.*s.%s.%s", j->opts.save_temps, (int)n, base, chip, gpucompile_format_string(job->format));
+    gpucompile__safe_name(dir + strlen(j->opts.save_temps) + 1);
+    if (!gpucompile__mkdirs(dir) || !(j->save_dir = gpucompile_job_strdup(job, dir))) {
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL, "cannot make the save-temps directory '%s'", dir);
+        return;
+    }
+    n = gpucompile_target_print(job->target, text, sizeof text - 1);
+    text[n < sizeof text - 1 ? n : sizeof text - 2] = '\n';
+    gpucompile__save(job, "target.txt", text, (n < sizeof text - 1 ? n : sizeof text - 2) + 1);
+    j->repro.a = &j->opts.allocator;
+}
+
+/* Where an object is emitted, its assembly too (isa.s), before: from a copy of the module,
+   since code generation changes the module it runs on. */
+GPUCOMPILE__PRIVATE void gpucompile__save_isa(gpucompile_job *job) {
+    LLVMMemoryBufferRef isa = NULL;
+    LLVMModuleRef m = job->module;
+    if (!((gpucompile__job *)job)->save_dir || job->format == GPUCOMPILE_FORMAT_LLVM || job->format == GPUCOMPILE_FORMAT_ISA ||
+        job->backend->bin_from == LLVMAssemblyFile || !(job->module = LLVMCloneModule(m))) {
+        job->module = m;
+        return;
+    }
+    if (gpucompile__emit_file(job, LLVMAssemblyFile, &isa) == GPUCOMPILE_OK)
+        gpucompile__save(job, "isa.s", LLVMGetBufferStart(isa), LLVMGetBufferSize(isa));
+    if (isa) LLVMDisposeMemoryBuffer(isa);
+    LLVMDisposeModule(job->module);
+    job->module = m;
+}
+
+/* The emitted ISA or object, after emit. */
+GPUCOMPILE__PRIVATE void gpucompile__save_emitted(gpucompile_job *job) {
+    LLVMCodeGenFileType type = job->format == GPUCOMPILE_FORMAT_ISA ? LLVMAssemblyFile : job->backend->bin_from;
+    if (!((gpucompile__job *)job)->save_dir || !job->emitted || job->format == GPUCOMPILE_FORMAT_LLVM) return;
+    gpucompile__save(job, type == LLVMAssemblyFile ? "isa.s" : "object.o", LLVMGetBufferStart(job->emitted), LLVMGetBufferSize(job->emitted));
+}
+
+/* s with every from replaced by to, in place (b's bytes). */
+GPUCOMPILE__PRIVATE void gpucompile__replace_all(gpucompile__buf *b, const char *from, const char *to) {
+    gpucompile__buf o;
+    const char *p, *q;
+    size_t n = strlen(from);
+    if (!b->data || !n || !strstr(b->data, from)) return;
+    memset(&o, 0, sizeof o);
+    o.a = b->a;
+    for (p = b->data; (q = strstr(p, from)) != NULL; p = q + n) {
+        gpucompile__buf_add(&o, p, (size_t)(q - p));
+        gpucompile__buf_str(&o, to);
+    }
+    gpucompile__buf_add(&o, p, strlen(p) + 1);
+    if (o.oom) { gpucompile_free(o.a, o.data); return; }
+    gpucompile_free(b->a, b->data);
+    o.len--; /* the NUL stays, outside len */
+    *b = o;
+}
+
+/* A tool run: its log, its line for repro.sh, and its output naming the saved files. */
+GPUCOMPILE__PRIVATE void gpucompile__save_tool(gpucompile_job *job, const char *cwd, const char *const *argv, gpucompile__buf *out) {
+    gpucompile__job *j = (gpucompile__job *)job;
+    gpucompile__buf line, log;
+    char name[64], saved[4300];
+    int i, k, touches = 0;
+    memset(&line, 0, sizeof line);
+    line.a = &j->opts.allocator;
+    if (cwd) {
+        gpucompile__buf_str(&line, "(cd ");
+        gpucompile__shell_quote(&line, cwd);
+        gpucompile__buf_str(&line, " && ");
+    }
+    for (i = 0; argv[i]; i++) {
+        if (i) gpucompile__buf_str(&line, " ");
+        gpucompile__shell_quote(&line, argv[i]);
+    }
+    if (cwd) gpucompile__buf_str(&line, ")");
+    gpucompile__buf_add(&line, "\n", 2);
+    line.len--;
+    /* temporary files become repro.* (the emitted ISA or object: llc's output in repro.sh) */
+    for (k = 0; k < j->num_temps && !line.oom; k++) {
+        const char *t = j->temps[k], *ext = strrchr(t, '.');
+        unsigned char *data = NULL;
+        size_t size = 0;
+        int emitted = 0;
+        if (job->emitted && gpucompile__read(t, line.a, 0, 1, &data, &size) == GPUCOMPILE_OK)
+            emitted = size == LLVMGetBufferSize(job->emitted) && memcmp(data, LLVMGetBufferStart(job->emitted), size) == 0;
+        gpucompile_free(line.a, data);
+        if (emitted) snprintf(name, sizeof name, "%s", job->backend->bin_from == LLVMAssemblyFile || job->format == GPUCOMPILE_FORMAT_ISA ? "repro.isa.s" : "repro.object.o");
+        else snprintf(name, sizeof name, "repro.t%d%s", k, ext && !strchr(ext, '/') ? ext : "");
+        touches |= line.data && strstr(line.data, t) != NULL;
+        gpucompile__replace_all(&line, t, name);
+        if (emitted) snprintf(saved, sizeof saved, "%s/%s", j->save_dir,
+                              job->backend->bin_from == LLVMAssemblyFile || job->format == GPUCOMPILE_FORMAT_ISA ? "isa.s" : "object.o");
+        else snprintf(saved, sizeof saved, "%s/%s", j->save_dir, name);
+        gpucompile__replace_all(out, t, saved);
+    }
+    if (!line.oom && touches) gpucompile__buf_add(&j->repro, line.data, line.len); /* a step of the compile, not a query */
+    memset(&log, 0, sizeof log);
+    log.a = line.a;
+    gpucompile__buf_str(&log, "$ ");
+    if (line.data) gpucompile__buf_str(&log, line.data);
+    if (out->data) gpucompile__buf_add(&log, out->data, out->len ? out->len - 1 : 0);
+    { /* tool-N-<program>.log */
+        const char *base = argv[0], *p;
+        for (p = argv[0]; *p; p++)
+            if (*p == '/' || *p == '\\') base = p + 1;
+        snprintf(name, sizeof name, "tool-%d-%.32s.log", ++j->tool_runs, base);
+        gpucompile__safe_name(name);
+    }
+    if (!log.oom) gpucompile__save(job, name, log.data, log.len);
+    gpucompile_free(line.a, line.data);
+    gpucompile_free(log.a, log.data);
+}
+
+/* repro.sh, at the end of the compile (also a failed one: it stops where the compile did). */
+GPUCOMPILE__PRIVATE void gpucompile__save_repro(gpucompile_job *job) {
+    gpucompile__job *j = (gpucompile__job *)job;
+    const char *triple = gpucompile_target_triple(job->target);
+    int obj = job->format != GPUCOMPILE_FORMAT_ISA && job->backend->bin_from == LLVMObjectFile, i;
+    gpucompile__buf b;
+    char line[1024];
+    if (!j->save_dir) return;
+    memset(&b, 0, sizeof b);
+    b.a = &j->opts.allocator;
+    gpucompile__buf_str(&b, "#!/bin/sh\n# Redoes this compile with LLVM " LLVM_VERSION_STRING "'s own tools: from linked.ll (the input, prepared\n"
+                            "# and linked by gpucompile) through opt and llc to repro.isa.s");
+    gpucompile__buf_str(&b, obj ? " and repro.object.o" : "");
+    gpucompile__buf_str(&b, ", then the binary step's\n# tools as gpucompile ran them. LLVM_BIN=DIR picks the LLVM tools' directory.\n# Target: ");
+    if (j->save_dir) {
+        char text[4096];
+        gpucompile_target_print(job->target, text, sizeof text);
+        gpucompile__buf_str(&b, text);
+    }
+    gpucompile__buf_str(&b, "\n");
+    for (i = 0; i < j->num_deps; i++) {
+        if (gpucompile__starts_with(j->deps[i], GPUCOMPILE__TOOL_DEP)) continue;
+        gpucompile__buf_str(&b, "# linked or used: ");
+        gpucompile__buf_str(&b, j->deps[i]);
+        gpucompile__buf_str(&b, "\n");
+    }
+    snprintf(line, sizeof line,
+             "set -e\ncd \"$(dirname \"$0\")\"\n"
+             "t() { if [ -n \"$LLVM_BIN\" ]; then echo \"$LLVM_BIN/$1\"; elif command -v \"$1-%d\" >/dev/null 2>&1; then echo \"$1-%d\"; else echo \"$1\"; fi; }\n",
+             LLVM_VERSION_MAJOR, LLVM_VERSION_MAJOR);
+    gpucompile__buf_str(&b, line);
+    gpucompile__buf_str(&b, "\"$(t llvm-link)\" linked.ll -o repro.linked.bc\n");
+    gpucompile__buf_str(&b, "\"$(t opt)\" ");
+    gpucompile__buf_str(&b, "-mtriple=");
+    gpucompile__shell_quote(&b, triple);
+    gpucompile__buf_str(&b, " -mcpu=");
+    gpucompile__shell_quote(&b, job->cpu ? job->cpu : gpucompile_target_chip(job->target));
+    gpucompile__buf_str(&b, " -mattr=");
+    gpucompile__shell_quote(&b, job->features ? job->features : "");
+    snprintf(line, sizeof line, " -passes='default<O%d>' repro.linked.bc -o repro.optimized.bc\n", job->target->O);
+    gpucompile__buf_str(&b, line);
+    for (i = 0; i < 1 + obj; i++) {
+        gpucompile__buf_str(&b, "\"$(t llc)\" -mtriple=");
+        gpucompile__shell_quote(&b, triple);
+        gpucompile__buf_str(&b, " -mcpu=");
+        gpucompile__shell_quote(&b, job->cpu ? job->cpu : gpucompile_target_chip(job->target));
+        gpucompile__buf_str(&b, " -mattr=");
+        gpucompile__shell_quote(&b, job->features ? job->features : "");
+        snprintf(line, sizeof line, " -O%d %srepro.optimized.bc -o %s\n", job->target->O, i ? "-filetype=obj " : "-asm-verbose=false ", i ? "repro.object.o" : "repro.isa.s");
+        gpucompile__buf_str(&b, line);
+    }
+    if (j->repro.data) gpucompile__buf_add(&b, j->repro.data, j->repro.len);
+    if (!b.oom) gpucompile__save(job, "repro.sh", b.data, b.len);
+    gpucompile_free(b.a, b.data);
+}
+
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__run(gpucompile_job *job) {
     const gpucompile_hooks *h = job->options->hooks;
     gpucompile_result r;
     gpucompile__set_stage(job, GPUCOMPILE_STAGE_SETUP);
+    gpucompile__save_module(job, "input.ll");
     job->cpu = gpucompile_job_strdup(job, gpucompile_target_chip(job->target));
     job->features = gpucompile_job_strdup(job, gpucompile_target_features(job->target));
     if (!job->cpu || !job->features) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
@@ -4668,16 +4884,25 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__run(gpucompile_job *job) {
     gpucompile__set_stage(job, GPUCOMPILE_STAGE_POSTLINK);
     if (h && (r = gpucompile__hook(job, h->post_link, "post-link")) != GPUCOMPILE_OK) return r;
     if (job->backend->post_link && (r = job->backend->post_link(job)) != GPUCOMPILE_OK) return r;
+    gpucompile__save_module(job, "linked.ll");
     if ((r = gpucompile__check_undefined(job)) != GPUCOMPILE_OK) return r;
     if ((r = gpucompile__collect_kernels(job)) != GPUCOMPILE_OK) return r;
     gpucompile__set_stage(job, GPUCOMPILE_STAGE_OPTIMIZE);
     if ((r = gpucompile__optimize(job)) != GPUCOMPILE_OK) return r;
+    gpucompile__save_module(job, "optimized.ll");
     if (h && (r = gpucompile__hook(job, h->optimized_ir, "optimized-IR")) != GPUCOMPILE_OK) return r;
     if ((r = gpucompile__mark_dynamic_shared(job)) != GPUCOMPILE_OK) return r;
     gpucompile__set_stage(job, GPUCOMPILE_STAGE_EMIT);
+    gpucompile__save_isa(job);
     if ((r = gpucompile__emit(job)) != GPUCOMPILE_OK) return r;
+    gpucompile__save_emitted(job);
     gpucompile__set_stage(job, GPUCOMPILE_STAGE_BINARY);
-    return gpucompile__finish(job);
+    if ((r = gpucompile__finish(job)) == GPUCOMPILE_OK && ((gpucompile__job *)job)->save_dir) {
+        char file[64];
+        snprintf(file, sizeof file, "binary.%s", gpucompile_format_string(job->format));
+        gpucompile__save(job, file, job->object->data, job->object->size);
+    }
+    return r;
 }
 
 GPUCOMPILE_DEF void gpucompile_object_free(gpucompile_object *obj) {
@@ -4714,7 +4939,7 @@ GPUCOMPILE__PRIVATE int gpucompile__reset_object(gpucompile_job *job) {
 /* A compile in another process: options.isolate (one child per compile, request and reply in
    files) or options.workers (processes reused across compiles, over a socket). One protocol:
    request = "GPUREQ01", u64 payload size, then the target's text, u32 format, toolkit,
-   bin_method, u32 debug, u32 remarks, f64 tool timeout, u32 count + link paths, u32 count +
+   bin_method, section, tool_options, save_temps, u32 debug, u32 remarks, f64 tool timeout, u32 count + link paths, u32 count +
    (name, path) tools, input name, u64 size + input bytes; reply = "GPUREP01", u64 payload
    size, u32 result, u64 size + diagnostic records, u64 size + the object as the cache stores
    it (none when 0), f64 stage_ms[GPUCOMPILE_STAGE_COUNT]. Host byte order: one machine. The
@@ -4779,6 +5004,7 @@ GPUCOMPILE__PRIVATE int gpucompile__request(gpucompile_job *job, const void *dat
     gpucompile__put_str(b, o->bin_method);
     gpucompile__put_str(b, o->section);
     gpucompile__put_str(b, o->tool_options);
+    gpucompile__put_str(b, o->save_temps);
     gpucompile__put32(b, (uint32_t)o->debug);
     gpucompile__put32(b, (uint32_t)o->remarks);
     gpucompile__put_f64(b, o->tool_timeout_s);
@@ -5126,7 +5352,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, 
         size = LLVMGetBufferSize(bc);
     }
     /* Hooks and custom backends run code we cannot hash: they bypass the cache. */
-    use_cache = j.opts.cache_dir && *j.opts.cache_dir && !j.opts.hooks && target->kind != GPUCOMPILE_TARGET_CUSTOM && data;
+    use_cache = j.opts.cache_dir && *j.opts.cache_dir && !j.opts.hooks && target->kind != GPUCOMPILE_TARGET_CUSTOM && data &&
+                !(j.opts.save_temps && *j.opts.save_temps);
     memset(&cap, 0, sizeof cap);
     cap.log.a = &j.opts.allocator;
     if (use_cache) {
@@ -5150,8 +5377,10 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, 
         LLVMContextSetDiagnosticHandler(job->context, gpucompile__diag_handler, job);
         r = job->backend->init ? job->backend->init(job) : GPUCOMPILE_OK;
         inited = r == GPUCOMPILE_OK;
+        gpucompile__save_begin(job, name);
         if (r == GPUCOMPILE_OK) r = gpucompile__parse(job, data, size, name);
         if (r == GPUCOMPILE_OK) r = gpucompile__run(job);
+        gpucompile__save_repro(job);
         if (r == GPUCOMPILE_OK && job->failed) r = GPUCOMPILE_ERROR_LLVM;
         if (r == GPUCOMPILE_OK && use_cache) gpucompile__cache_store(job, key, &cap.log);
     }
@@ -5191,6 +5420,8 @@ cleanup: /* everything the job holds goes, on every path */
     for (i = 0; i < j.num_deps; i++) gpucompile_job_free(job, j.deps[i]);
     gpucompile_job_free(job, j.deps);
     gpucompile_free(cap.log.a, cap.log.data);
+    gpucompile_job_free(job, j.save_dir);
+    gpucompile_free(j.repro.a, j.repro.data);
     return r;
 }
 
@@ -5256,6 +5487,7 @@ GPUCOMPILE__PRIVATE void gpucompile__work(const unsigned char *data, size_t size
     o.bin_method = gpucompile__get_str(&rd, NULL);
     o.section = gpucompile__get_str(&rd, NULL);
     o.tool_options = gpucompile__get_str(&rd, NULL);
+    o.save_temps = gpucompile__get_str(&rd, NULL);
     o.debug = (int)gpucompile__get32(&rd);
     o.remarks = (int)gpucompile__get32(&rd);
     o.tool_timeout_s = gpucompile__get_f64(&rd);
@@ -5275,6 +5507,7 @@ GPUCOMPILE__PRIVATE void gpucompile__work(const unsigned char *data, size_t size
     if (o.bin_method && !*o.bin_method) { gpucompile_free(NULL, (void *)o.bin_method); o.bin_method = NULL; }
     if (o.section && !*o.section) { gpucompile_free(NULL, (void *)o.section); o.section = NULL; }
     if (o.tool_options && !*o.tool_options) { gpucompile_free(NULL, (void *)o.tool_options); o.tool_options = NULL; }
+    if (o.save_temps && !*o.save_temps) { gpucompile_free(NULL, (void *)o.save_temps); o.save_temps = NULL; }
     o.link = links;
     o.num_link = (int)nl;
     o.tools = tools;
@@ -5307,6 +5540,7 @@ GPUCOMPILE__PRIVATE void gpucompile__work(const unsigned char *data, size_t size
     gpucompile_free(NULL, (void *)o.bin_method);
     gpucompile_free(NULL, (void *)o.section);
     gpucompile_free(NULL, (void *)o.tool_options);
+    gpucompile_free(NULL, (void *)o.save_temps);
     gpucompile_free(NULL, log.data);
     gpucompile_free(NULL, serial.data);
 }

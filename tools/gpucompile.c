@@ -52,6 +52,8 @@ static const char *usage_text =
     "  --cache-stats        after the run: the cache's entries and bytes, this run's hits and\n"
     "                       misses (stdout without an input, else stderr)\n"
     "  --cache-clear        remove the cache directory's entries first (alone: only that)\n"
+    "  --save-temps DIR     every stage per target in DIR/STEM.CHIP.FORMAT/ (input, linked and\n"
+    "                       optimized IR, ISA, binary, tool logs, repro.sh); bypasses the cache\n"
     "  --bin-method M       NVPTX cubin: nvjitlink | ptxas | driver, no fallback (default: nvJitLink\n"
     "                       below 512 KiB of PTX, else ptxas; the other when the first fails)\n"
     "  --tool NAME=PATH     a tool or library: ptxas, fatbinary, nvJitLink, libcuda, ld.lld\n"
@@ -94,7 +96,7 @@ typedef struct cli {
     const char *emit_text, *name, *list, *select, *handler;
     const char *host;                   /* --host: the host LLVM module (.ll) */
     const char *section, *tool_options; /* --section, --opts */
-    const char *cache_remote;
+    const char *cache_remote, *save_temps;
     int cache_stats, cache_clear;
 } cli;
 
@@ -174,6 +176,7 @@ static int parse_args(int argc, char **argv, cli *c) {
         if ((t = TAKES("--cache-remote", "--cache-remote")) != 0) { if (t < 0) return 2; c->cache_remote = v; continue; }
         if (strcmp(a, "--cache-stats") == 0) { c->cache_stats = 1; continue; }
         if (strcmp(a, "--cache-clear") == 0) { c->cache_clear = 1; continue; }
+        if ((t = TAKES("--save-temps", "--save-temps")) != 0) { if (t < 0) return 2; c->save_temps = v; continue; }
         if (strcmp(a, "--debug") == 0) { c->debug = 1; continue; }
         if (strcmp(a, "--isolate") == 0) { c->isolate = 1; continue; }
         if (strcmp(a, "--in-process") == 0) { c->in_process = 1; continue; }
@@ -900,6 +903,7 @@ int main(int argc, char **argv) {
     opts.max_input_bytes = c.max_input;
     opts.section = c.section;
     opts.tool_options = c.tool_options;
+    opts.save_temps = c.save_temps;
     {
         static char cache_dir[4096];
         if (c.cache_dir) opts.cache_dir = c.cache_dir;
