@@ -23,7 +23,7 @@
        #include "gpucompile_amdgpu.h"
 
    Linking: LLVM's C API, libdl and threads, nothing else (vendor libraries such as nvJitLink,
-   libcuda and libamdhip64 are opened at run time, never linked):
+   libcuda and libamdhip64, and hiredis for the remote cache, are opened at run time, never linked):
        cc app.c $(llvm-config-22 --cflags) $(llvm-config-22 --ldflags --libs) -ldl -lpthread
        (or llvm-config-19, -20, -21). A static LLVM needs these components (plus llvm-config
        --system-libs and -lstdc++):
@@ -3488,6 +3488,22 @@ GPUCOMPILE__PRIVATE int gpucompile__redis_reply(void *reply, const char **str, s
     }
 }
 
+/* hiredis writes with write(): a server gone mid-request raises SIGPIPE, which must not end
+   the host. The command runs with SIGPIPE blocked in this thread; one it raised is taken. */
+GPUCOMPILE__PRIVATE void *gpucompile__redis_command(gpucompile__redis *c, int argc, const char **argv, const size_t *lens) {
+    sigset_t pipe_set, old, pending;
+    int sig;
+    void *r;
+    sigemptyset(&pipe_set);
+    sigaddset(&pipe_set, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+    r = gpucompile__hiredis.command(c, argc, argv, lens);
+    if (!sigismember(&old, SIGPIPE) && sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE))
+        sigwait(&pipe_set, &sig); /* pending: returns at once */
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return r;
+}
+
 /* Connects (and selects the database) for one exchange; NULL after a warning when it cannot. */
 GPUCOMPILE__PRIVATE gpucompile__redis *gpucompile__redis_connect(gpucompile_job *job) {
     const char *url = job->options->cache_remote, *p, *colon, *slash;
@@ -3532,7 +3548,7 @@ GPUCOMPILE__PRIVATE gpucompile__redis *gpucompile__redis_connect(gpucompile_job 
         snprintf(n, sizeof n, "%ld", db);
         argv[0] = "SELECT"; argv[1] = n;
         lens[0] = 6; lens[1] = strlen(n);
-        r = gpucompile__hiredis.command(c, 2, argv, lens);
+        r = gpucompile__redis_command(c, 2, argv, lens);
         if (!r || gpucompile__redis_reply(r, &str, &len) != GPUCOMPILE__REDIS_STATUS) {
             gpucompile__remote_off(job, "SELECT: %s", r ? str : c->errstr);
             if (r) gpucompile__hiredis.free_reply(r);
@@ -3550,11 +3566,11 @@ GPUCOMPILE__PRIVATE void *gpucompile__redis_call(gpucompile_job *job, gpucompile
     const char *argv[3], *str;
     size_t lens[3], len;
     void *r;
-    if (gpucompile__hiredis.off || (*c = gpucompile__redis_connect(job)) == NULL) return NULL;
+    if ((*c = gpucompile__redis_connect(job)) == NULL) return NULL; /* (it asks whether the store is off) */
     snprintf(name, sizeof name, "gpucompile:%s", key);
     argv[0] = value ? "SET" : "GET"; argv[1] = name; argv[2] = (const char *)value;
     lens[0] = 3; lens[1] = strlen(name); lens[2] = size;
-    r = gpucompile__hiredis.command(*c, value ? 3 : 2, argv, lens);
+    r = gpucompile__redis_command(*c, value ? 3 : 2, argv, lens);
     if (!r || gpucompile__redis_reply(r, &str, &len) == GPUCOMPILE__REDIS_ERROR) {
         gpucompile__remote_off(job, value ? "SET: %s" : "GET: %s", r ? str : (*c)->errstr);
         if (r) gpucompile__hiredis.free_reply(r);
