@@ -456,6 +456,18 @@ GPUCOMPILE_API gpucompile_result gpucompile_compile_file(const char *path,
     const gpucompile_target *target, const gpucompile_options *options, gpucompile_object **out);
 
 /* ---- backends ----------------------------------------------------------------------------- */
+/* Valid IR that a code generator aborts or crashes on, refused before LLVM sees it: the core
+   walks the module (by-value parameters, globals, every instruction, the types they use: 128-
+   and 80-bit floats, thread-local storage) and asks these; each may be NULL. */
+typedef struct gpucompile_code_rules {
+    unsigned long long max_param_bytes; /* by-value aggregate parameters; 0: no limit */
+    const char *(*bad_address_space)(unsigned as);  /* a pointer type's: why not, or NULL */
+    const char *(*bad_instruction)(LLVMValueRef in); /* after the type checks */
+    const char *(*bad_global)(LLVMValueRef g);       /* after the type checks */
+    /* module metadata the reader or code generator crashes on: log why, return nonzero */
+    int (*bad_metadata)(gpucompile_job *job);
+} gpucompile_code_rules;
+
 /* A backend compiles one target kind. The core runs the pipeline and calls these; each entry is
    optional. A custom target sets target.kind = GPUCOMPILE_TARGET_CUSTOM and target.backend. */
 struct gpucompile_backend {
@@ -512,6 +524,34 @@ struct gpucompile_backend {
        the job ends, whatever its outcome, if init succeeded; job->backend_data is theirs */
     gpucompile_result (*init)(gpucompile_job *job);
     void (*release)(gpucompile_job *job);
+    /* module checks, before and after linking (the crash-avoidance rules): */
+    int (*calling_convention_ok)(unsigned cc);      /* of defined functions; NULL: any */
+    /* a visible symbol's name the code generator cannot emit: why not (a sentence), or NULL */
+    const char *(*bad_symbol_name)(const char *name);
+    const char *refused_intrinsics;     /* comma-separated prefixes refused when used */
+    const gpucompile_code_rules *code_rules; /* NULL: no code checks */
+    /* the environment variables its outputs depend on, comma-separated, "X*" for a prefix (the
+       cache key holds them) */
+    const char *environment;
+    /* run-time choice (gpucompile_binary_select): how well object o (one of this backend's)
+       serves the device named ("sm_90", "gfx90a:xnack+", ...): < 0 not at all, higher is
+       better, *why a few words on what it is. With o NULL: -2 when the name is not one of this
+       backend's devices, else -1. device_help: how its names look, for the error message. */
+    int (*select_score)(const gpucompile_object *o, const char *device, const char **why);
+    const char *device_help;
+    /* binaries: */
+    const char *arches;                 /* comma-separated triple architectures: "nvptx,nvptx64" */
+    unsigned short offload_kind;        /* LLVM offload binary's offload kind; 0: none */
+    /* LLVM offload binary's image kinds of isa and bin objects (LLVM's numbers: 1 object,
+       3 cubin, 5 PTX); 0: none for isa, object for bin */
+    unsigned short image_kind_isa, image_kind_bin;
+    /* the names #gpu.kernel_metadata gives gpucompile_kernel's registers, shared_bytes,
+       private_bytes, max_threads, sgprs, vgprs, wavefront_size and kernarg_bytes (8 entries,
+       NULL where not carried); NULL: none */
+    const char *const *kernel_metadata;
+    /* a custom backend's compiles are cached (options.cache_dir) only when this is set: a
+       version string that goes into the key (change it when the backend's output changes) */
+    const char *cache_version;
     /* What the environment chose for job, as text for the cache key (the toolkit root or the
        library roots found through CUDA_PATH, ROCM_PATH, PATH, ...); NULL: nothing. The files
        and tools a compile then uses are its dependencies (gpucompile_job_add_dependency). */
@@ -973,8 +1013,8 @@ GPUCOMPILE__PRIVATE int gpucompile__dlfn(void *lib, const char *name, void *fnpt
 #include <llvm/Config/llvm-config.h>
 /* Every C API function gpucompile calls exists with the same signature from LLVM 19 to 22
    (LLVMGetVersion since 16, LLVMSetFastMathFlags since 18, LLVMRunPasses since 13). What
-   changes with the version is data, each behind #if LLVM_VERSION_MAJOR where it is kept: the
-   chip tables, the PTX versions, the default abi of #rocdl.target (MLIR 22). An LLVM outside
+   changes with the version is data, each behind #if LLVM_VERSION_MAJOR where it is kept (in
+   the backends: chip tables, ISA versions, defaults that follow MLIR). An LLVM outside
    that range would compile with tables that may name chips it aborts on: refused here rather
    than guessed. */
 #if LLVM_VERSION_MAJOR < 19
@@ -1244,103 +1284,6 @@ GPUCOMPILE_DEF int gpucompile_target_finite_only(const gpucompile_target *t) { r
 GPUCOMPILE_DEF int gpucompile_target_unsafe_math(const gpucompile_target *t) { return gpucompile_target_has_flag(t, "unsafe_math"); }
 GPUCOMPILE_DEF int gpucompile_target_correct_sqrt(const gpucompile_target *t) { return !gpucompile_target_has_flag(t, "unsafe_sqrt"); }
 
-/* Chip tables: the names LLVM_VERSION_MAJOR's backends accept (llc -mcpu=help). LLVM 19 and 22
-   are measured (tests/test_target.c compares them with llc of the same LLVM both ways); 20 and
-   21 follow the LLVM sources of those releases. Unknown AMDGPU chips abort inside LLVM, so a
-   chip missing here is refused rather than risked. AMDGPU's legacy names (tahiti, ...) and
-   "generic" are left out: the device libraries are keyed by gfx numbers. */
-#define GPUCOMPILE__XNACK 1   /* target ID may carry :xnack+/- */
-#define GPUCOMPILE__SRAMECC 2 /* target ID may carry :sramecc+/- */
-#define GPUCOMPILE__GENERIC 4 /* needs code object version 6 (LLVM ERROR below that) */
-#define GPUCOMPILE__FORWARD 8 /* NVPTX, LLVM 19: a newer chip reached through sm_90 PTX */
-
-typedef struct gpucompile__chip {
-    const char *name;
-    int bits;
-} gpucompile__chip;
-
-static const gpucompile__chip gpucompile__nvptx_chips[] = {
-    {"sm_20", 0}, {"sm_21", 0}, {"sm_30", 0}, {"sm_32", 0}, {"sm_35", 0}, {"sm_37", 0}, {"sm_50", 0}, {"sm_52", 0},
-    {"sm_53", 0}, {"sm_60", 0}, {"sm_61", 0}, {"sm_62", 0}, {"sm_70", 0}, {"sm_72", 0}, {"sm_75", 0}, {"sm_80", 0},
-    {"sm_86", 0}, {"sm_87", 0}, {"sm_89", 0}, {"sm_90", 0}, {"sm_90a", 0},
-#if LLVM_VERSION_MAJOR >= 20 /* Blackwell */
-    {"sm_100", 0}, {"sm_100a", 0}, {"sm_101", 0}, {"sm_101a", 0}, {"sm_120", 0}, {"sm_120a", 0},
-#endif
-#if LLVM_VERSION_MAJOR >= 21 /* sm_103, sm_121 and the family-specific "f" chips */
-    {"sm_100f", 0}, {"sm_101f", 0}, {"sm_103", 0}, {"sm_103a", 0}, {"sm_103f", 0}, {"sm_120f", 0},
-    {"sm_121", 0}, {"sm_121a", 0}, {"sm_121f", 0},
-#endif
-#if LLVM_VERSION_MAJOR >= 22 /* sm_88 and sm_110 (CUDA 13's name for Thor) */
-    {"sm_88", 0}, {"sm_110", 0}, {"sm_110a", 0}, {"sm_110f", 0},
-#endif
-#if LLVM_VERSION_MAJOR == 19
-    /* newer than this LLVM: the NVPTX backend emits sm_90 PTX and has nvJitLink / ptxas
-       assemble it for the chip (forward compatible PTX); newer LLVMs emit for the chip */
-    {"sm_100", GPUCOMPILE__FORWARD}, {"sm_100a", GPUCOMPILE__FORWARD}, {"sm_100f", GPUCOMPILE__FORWARD},
-    {"sm_101", GPUCOMPILE__FORWARD}, {"sm_101a", GPUCOMPILE__FORWARD}, {"sm_101f", GPUCOMPILE__FORWARD},
-    {"sm_103", GPUCOMPILE__FORWARD}, {"sm_103a", GPUCOMPILE__FORWARD}, {"sm_103f", GPUCOMPILE__FORWARD},
-    {"sm_110", GPUCOMPILE__FORWARD}, {"sm_110a", GPUCOMPILE__FORWARD}, {"sm_110f", GPUCOMPILE__FORWARD},
-    {"sm_120", GPUCOMPILE__FORWARD}, {"sm_120a", GPUCOMPILE__FORWARD}, {"sm_120f", GPUCOMPILE__FORWARD},
-    {"sm_121", GPUCOMPILE__FORWARD}, {"sm_121a", GPUCOMPILE__FORWARD}, {"sm_121f", GPUCOMPILE__FORWARD},
-#endif
-    {NULL, 0}};
-
-static const gpucompile__chip gpucompile__amdgpu_chips[] = {
-    {"gfx600", 0}, {"gfx601", 0}, {"gfx602", 0}, {"gfx700", 0}, {"gfx701", 0}, {"gfx702", 0},
-    {"gfx703", 0}, {"gfx704", 0}, {"gfx705", 0}, {"gfx801", GPUCOMPILE__XNACK}, {"gfx802", 0},
-    {"gfx803", 0}, {"gfx805", 0}, {"gfx810", GPUCOMPILE__XNACK}, {"gfx900", GPUCOMPILE__XNACK},
-    {"gfx902", GPUCOMPILE__XNACK}, {"gfx904", GPUCOMPILE__XNACK},
-    {"gfx906", GPUCOMPILE__XNACK | GPUCOMPILE__SRAMECC}, {"gfx908", GPUCOMPILE__XNACK | GPUCOMPILE__SRAMECC},
-    {"gfx909", GPUCOMPILE__XNACK}, {"gfx90a", GPUCOMPILE__XNACK | GPUCOMPILE__SRAMECC},
-    {"gfx90c", GPUCOMPILE__XNACK},
-#if LLVM_VERSION_MAJOR <= 20 /* removed in LLVM 21 (folded into gfx942) */
-    {"gfx940", GPUCOMPILE__XNACK | GPUCOMPILE__SRAMECC}, {"gfx941", GPUCOMPILE__XNACK | GPUCOMPILE__SRAMECC},
-#endif
-    {"gfx942", GPUCOMPILE__XNACK | GPUCOMPILE__SRAMECC},
-    {"gfx1010", GPUCOMPILE__XNACK}, {"gfx1011", GPUCOMPILE__XNACK}, {"gfx1012", GPUCOMPILE__XNACK},
-    {"gfx1013", GPUCOMPILE__XNACK}, {"gfx1030", 0}, {"gfx1031", 0}, {"gfx1032", 0}, {"gfx1033", 0},
-    {"gfx1034", 0}, {"gfx1035", 0}, {"gfx1036", 0}, {"gfx1100", 0}, {"gfx1101", 0}, {"gfx1102", 0},
-    {"gfx1103", 0}, {"gfx1150", 0}, {"gfx1151", 0}, {"gfx1152", 0}, {"gfx1200", 0}, {"gfx1201", 0},
-    {"gfx9-generic", GPUCOMPILE__GENERIC | GPUCOMPILE__XNACK},
-    {"gfx10-1-generic", GPUCOMPILE__GENERIC | GPUCOMPILE__XNACK}, {"gfx10-3-generic", GPUCOMPILE__GENERIC},
-    {"gfx11-generic", GPUCOMPILE__GENERIC}, {"gfx12-generic", GPUCOMPILE__GENERIC},
-#if LLVM_VERSION_MAJOR >= 20
-    {"gfx950", GPUCOMPILE__XNACK | GPUCOMPILE__SRAMECC}, {"gfx1153", 0},
-    {"gfx9-4-generic", GPUCOMPILE__GENERIC | GPUCOMPILE__XNACK | GPUCOMPILE__SRAMECC},
-#endif
-#if LLVM_VERSION_MAJOR >= 21
-    {"gfx1250", GPUCOMPILE__XNACK},
-#endif
-#if LLVM_VERSION_MAJOR >= 22
-    {"gfx1251", GPUCOMPILE__XNACK},
-#endif
-    {NULL, 0}};
-
-/* The AMDGPU table entry for a target ID "gfx90a:sramecc-:xnack+" (each known feature at most
-   once, with + or -, and only where the chip has it), or NULL. */
-GPUCOMPILE__PRIVATE const gpucompile__chip *gpucompile__amdgpu_chip(const char *id) {
-    const gpucompile__chip *c;
-    size_t n = strcspn(id, ":");
-    int seen = 0;
-    for (c = gpucompile__amdgpu_chips; c->name; c++)
-        if (strlen(c->name) == n && strncmp(c->name, id, n) == 0) break;
-    if (!c->name) return NULL;
-    for (id += n; *id; ) {
-        size_t m;
-        int bit;
-        id++; /* the ':' */
-        m = strcspn(id, ":");
-        if (m < 2 || (id[m - 1] != '+' && id[m - 1] != '-')) return NULL;
-        if (m - 1 == 5 && strncmp(id, "xnack", 5) == 0) bit = GPUCOMPILE__XNACK;
-        else if (m - 1 == 7 && strncmp(id, "sramecc", 7) == 0) bit = GPUCOMPILE__SRAMECC;
-        else return NULL;
-        if (!(c->bits & bit) || (seen & bit)) return NULL;
-        seen |= bit;
-        id += m;
-    }
-    return c;
-}
-
 GPUCOMPILE_DEF int gpucompile_chip_supported(gpucompile_target_kind kind, const char *chip) {
     const gpucompile_backend *b = gpucompile_find_backend(kind);
     if (!chip || !*chip) return 0;
@@ -1507,7 +1450,8 @@ GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *
         return 0;
     }
     d = gpucompile_target_defaults(t->kind);
-    d.upstream = t->upstream; /* the defaults follow the spelling */
+    d.upstream = t->upstream; /* the defaults follow the spelling, and the backend */
+    d.backend = t->backend;
     gpucompile__out_str(&o, "#");
     gpucompile__out_str(&o, gpucompile__target_name(t));
     if (t->O != d.O) {
@@ -1552,14 +1496,15 @@ GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *
 
 /* ---- parser ----
    What it reads, where MLIR leaves a choice:
-   - #gpu.nvptx, #gpu.amdgpu, #nvvm.target, #rocdl.target, with or without <...> (<> too).
-     Custom targets print as #<custom_name><...> but do not parse: no registry names them.
+   - #NAME with or without <...> (<> too), NAME a registered backend's attribute (either
+     spelling). A target with only custom_name set prints as #<custom_name><...> but does not
+     parse: no registered backend names it.
    - Whitespace (space, tab, CR, LF) between any tokens, also before '<' (MLIR refuses that).
    - O: decimal or 0x integer, optionally negative. Outside int's range: a parse error (as in
      MLIR); in range but not 0-3: verify's error.
    - Strings: MLIR's escapes \" \\ \n \t \XX. \00 and raw NUL bytes are refused (a C string
      cannot hold them), as is a raw line break inside a string (as in MLIR).
-   - flags: {a, "b-c", "ptxas-cmd-options" = ["-v"]}: names, some with a value (MLIR's flags
+   - flags: {a, "b-c", "tool-options" = ["-v"]}: names, some with a value (MLIR's flags
      are a dictionary): a string, an integer (decimal or 0x, optionally `: i8/i16/i32/i64`;
      printed as MLIR does: `1 : i64` when untyped, `1` in an array), true, false, or an array of these; `= unit`
      is the bare name. Floats and other attributes are refused. `flags = {}` and `link = []`
@@ -1755,7 +1700,7 @@ GPUCOMPILE__PRIVATE int gpucompile__pvalue(gpucompile__parser *p, int depth) {
     return gpucompile__perr(p, at, "expected a flag value: a string, an integer, true, false, unit or [...]");
 }
 
-/* flags = {a, "b-c", "ptxas-cmd-options" = ["-v"]}: names (bare identifiers or strings), each
+/* flags = {a, "b-c", "tool-options" = ["-v"]}: names (bare identifiers or strings), each
    at most once, some with a value. */
 GPUCOMPILE__PRIVATE int gpucompile__pflags(gpucompile__parser *p) {
     if (gpucompile__peek(p) != '{') return gpucompile__perr(p, p->pos, "expected '{' for 'flags'");
@@ -1892,7 +1837,7 @@ GPUCOMPILE__PRIVATE void gpucompile__attribute_names(char *out, size_t size) {
         len += (size_t)snprintf(out + len, size - len, "%s#%s", i == 0 ? "" : i == n - 1 ? " or " : ", ", names[i]);
 }
 
-/* #gpu.nvptx<...> and friends; fills p, returns the backend (NULL after an error). */
+/* #NAME<...>; fills p, returns NAME's backend (NULL after an error). */
 GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__pattr(gpucompile__parser *p, int *upstream, const char **attr) {
     const gpucompile_backend *b;
     size_t at, n;
@@ -2631,6 +2576,18 @@ GPUCOMPILE__PRIVATE int gpucompile__which(const char *name, char *out, size_t si
     return 0;
 }
 
+/* ==== [section: built-in backends] ======================================================= */
+/* The one place of the core's implementation that names the built-in backends (tests/
+   cli_seam.sh checks it): what the public API keeps of them for existing users. Their code and
+   knowledge are in gpucompile_nvptx.h and gpucompile_amdgpu.h, which register themselves with
+   gpucompile_register_backend; a target kind other than GPUCOMPILE_TARGET_CUSTOM is only a
+   short name for the backend registered with that kind. */
+/* gpucompile_device.compute_capability: an NVIDIA device named by its number (90: "sm_90"). */
+GPUCOMPILE__PRIVATE void gpucompile__device_from_number(int compute_capability, char *out, size_t size) {
+    snprintf(out, size, "sm_%d", compute_capability);
+}
+/* ==== [section: end of built-in backends] ================================================ */
+
 /* ==== [section: backends registry] ======================================================= */
 static const gpucompile_backend *gpucompile__backends[GPUCOMPILE__MAX_BACKENDS];
 static const gpucompile_backend *gpucompile__initialized[GPUCOMPILE__MAX_BACKENDS * 2];
@@ -3048,9 +3005,9 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_job_run_tool_in(gpucompile_job *job,
    what the environment chose (the backend's cache_key: the toolkit or library roots found).
    Nothing else of the environment: an unrelated variable or a PATH that finds the same tools
    hits. The entry lists what the compile used, each with an identity that is the same on every
-   machine with the same file: a library (device libraries, -l files, nvJitLink) by its contents
-   (above 8 MiB: its size and first and last MiB), a tool (ptxas, ld.lld, fatbinary) by what its
-   name finds on PATH now and that program's `--version` output. An entry is used only while
+   machine with the same file: a library (device libraries, -l files, a vendor library opened at
+   run time) by its contents (above 8 MiB: its size and first and last MiB), a tool (the binary
+   step's programs) by what its name finds on PATH now and that program's `--version` output. An entry is used only while
    every identity is unchanged; identities are computed once per process per file. The entry
    also keeps the compile's warnings and remarks, replayed on a hit. Entries are written to a
    temporary name and renamed; a checksum catches torn or corrupt entries, which are ignored and
@@ -3079,6 +3036,7 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_key(gpucompile_job *job, const void *
     }
     gpucompile_target_print(t, text, sizeof text);
     gpucompile__hash_str(&h, text);
+    if (job->backend->cache_version) gpucompile__hash_str(&h, job->backend->cache_version);
     num[0] = (int)job->format;
     num[1] = o->debug;
     num[2] = o->num_link;
@@ -4047,7 +4005,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__setup(gpucompile_job *job) {
     job->machine = LLVMCreateTargetMachine(t, triple, job->cpu, job->features, levels[job->target->O & 3],
                                            LLVMRelocDefault, LLVMCodeModelDefault);
     if (!job->machine) return gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "cannot create a target machine for '%s'", triple);
-    {   /* a module written for another architecture (an x86-64 module given to NVPTX) */
+    {   /* a module written for another architecture (an x86-64 module given to a GPU backend) */
         const char *had = LLVMGetTarget(job->module);
         size_t n = strcspn(triple, "-");
         if (had && *had && (strncmp(had, triple, n) != 0 || (had[n] != '-' && had[n] != 0)))
@@ -4073,121 +4031,67 @@ GPUCOMPILE__PRIVATE int gpucompile__is_kernel(gpucompile_job *job, LLVMValueRef 
     if (LLVMIsDeclaration(fn)) return 0;
     if (job->backend->is_kernel) return job->backend->is_kernel(job, fn);
     cc = LLVMGetFunctionCallConv(fn);
-    if (cc == 71 || cc == 91) return 1; /* ptx_kernel, amdgpu_kernel */
+    if (cc == 71 || cc == 91) return 1; /* LLVM's two GPU kernel calling conventions */
     return LLVMGetLinkage(fn) == LLVMExternalLinkage;
 }
 
-/* Calling conventions of defined functions that the code generator survives. LLVM 19's
-   AMDGPU backend aborts ("Unsupported calling convention") or crashes on any other (ptx_kernel,
-   spir_func, x86 ones, tailcc, ...) and on the graphics ones (amdgpu_ps, amdgpu_gfx, ...) under
-   amdhsa; NVPTX survives all, so only AMDGPU's (87-105) are refused there, as foreign. */
-GPUCOMPILE__PRIVATE int gpucompile__cc_ok(gpucompile_target_kind kind, unsigned cc) {
-    if (kind == GPUCOMPILE_TARGET_AMDGPU) return cc == 0 || cc == 8 || cc == 9 || cc == 91 || cc == 76; /* c fast cold amdgpu_kernel spir_kernel */
-    if (kind == GPUCOMPILE_TARGET_NVPTX) return cc < 87 || cc > 105;
-    return 1;
+/* A visible symbol's name the backend cannot emit (local ones LLVM renames itself): why. */
+GPUCOMPILE__PRIVATE const char *gpucompile__bad_name(gpucompile_job *job, LLVMValueRef v) {
+    LLVMLinkage l = LLVMGetLinkage(v);
+    if (!job->backend->bad_symbol_name || l == LLVMInternalLinkage || l == LLVMPrivateLinkage) return NULL;
+    if (LLVMIsDeclaration(v) && !LLVMGetFirstUse(v)) return NULL;
+    return job->backend->bad_symbol_name(gpucompile__name(v));
 }
 
-/* NVPTX aborts ("Symbol name with unsupported characters") on a visible symbol whose name has
-   anything but [A-Za-z0-9_$.]; local ones it renames itself. */
-GPUCOMPILE__PRIVATE int gpucompile__name_ok(gpucompile_job *job, LLVMValueRef v) {
-    const char *p;
-    LLVMLinkage l = LLVMGetLinkage(v);
-    if (job->target->kind != GPUCOMPILE_TARGET_NVPTX || l == LLVMInternalLinkage || l == LLVMPrivateLinkage) return 1;
-    if (LLVMIsDeclaration(v) && !LLVMGetFirstUse(v)) return 1;
-    for (p = gpucompile__name(v); *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '$' || *p == '.'))
-            return 0;
-    return 1;
+/* Does name start with one of the comma-separated prefixes? */
+GPUCOMPILE__PRIVATE int gpucompile__has_prefix(const char *list, const char *name) {
+    const char *p = list;
+    while (p && *p) {
+        size_t n = strcspn(p, ",");
+        if (n && strncmp(name, p, n) == 0) return 1;
+        p += n;
+        if (*p) p++;
+    }
+    return 0;
 }
 
 /* Valid IR that LLVM 19's code generators abort on (report_fatal_error, "Cannot select") or
    crash on, found by tests/cli_battery.sh and the fuzzers: a type (fp128, x86_fp80, ppc_fp128),
-   a pointer in an address space the target lacks (AMDGPU: casts only between 0, 1, 3, 4, 5, 6;
-   no loads or stores through 2 or 8), an AMDGPU stack object of 4 GiB, NVPTX conversions
-   between floats and integers wider than 128 bits. Returns a reason or NULL.
+   and what the backend's rules add (address spaces, instructions). Returns a reason or NULL.
    Not exhaustive: options.isolate is the answer for untrusted input. */
-GPUCOMPILE__PRIVATE const char *gpucompile__bad_type(gpucompile_target_kind kind, LLVMTypeRef t) {
-    unsigned as;
+GPUCOMPILE__PRIVATE const char *gpucompile__bad_type(const gpucompile_code_rules *rules, LLVMTypeRef t) {
     switch (LLVMGetTypeKind(t)) {
     case LLVMFP128TypeKind: case LLVMX86_FP80TypeKind: case LLVMPPC_FP128TypeKind:
         return "128-bit and 80-bit floating-point types";
-    case LLVMVectorTypeKind: return gpucompile__bad_type(kind, LLVMGetElementType(t));
+    case LLVMVectorTypeKind: return gpucompile__bad_type(rules, LLVMGetElementType(t));
     case LLVMPointerTypeKind:
-        as = LLVMGetPointerAddressSpace(t);
-        if (kind == GPUCOMPILE_TARGET_NVPTX && as != 0 && as != 1 && (as < 3 || as > 5) && as != 101) return "an address space NVPTX lacks";
-        if (kind == GPUCOMPILE_TARGET_AMDGPU && as > 8) return "an address space AMDGPU lacks";
-        return NULL;
+        return rules->bad_address_space ? rules->bad_address_space(LLVMGetPointerAddressSpace(t)) : NULL;
     default: return NULL;
     }
 }
 
-GPUCOMPILE__PRIVATE const char *gpucompile__bad_instruction(gpucompile_target_kind kind, LLVMValueRef in) {
-    LLVMOpcode op = LLVMGetInstructionOpcode(in);
-    const char *why = gpucompile__bad_type(kind, LLVMTypeOf(in));
+GPUCOMPILE__PRIVATE const char *gpucompile__bad_instruction(const gpucompile_code_rules *rules, LLVMValueRef in) {
+    const char *why = gpucompile__bad_type(rules, LLVMTypeOf(in));
     int i, n = LLVMGetNumOperands(in);
-    for (i = 0; i < n && !why; i++) why = gpucompile__bad_type(kind, LLVMTypeOf(LLVMGetOperand(in, (unsigned)i)));
-    if (why) return why;
-    if (kind == GPUCOMPILE_TARGET_AMDGPU && (op == LLVMLoad || op == LLVMStore || op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg)) {
-        unsigned a = LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(in, op == LLVMStore ? 1 : 0)));
-        if (a == 2 || a == 8) return "memory access through address space 2 or 8";
-    }
-    if (kind == GPUCOMPILE_TARGET_AMDGPU && op == LLVMAlloca && LLVMIsConstant(LLVMGetOperand(in, 0)) &&
-        LLVMStoreSizeOfType(LLVMGetModuleDataLayout(LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(in)))),
-                            LLVMGetAllocatedType(in)) >> 32)
-        return "a stack object of 4 GiB or more";
-    if (kind == GPUCOMPILE_TARGET_AMDGPU && op == LLVMAddrSpaceCast) {
-        unsigned a = LLVMGetPointerAddressSpace(LLVMTypeOf(in)), b = LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(in, 0)));
-        if (a == 2 || a > 6 || b == 2 || b > 6) return "an address space cast AMDGPU cannot select";
-    }
-    if (kind == GPUCOMPILE_TARGET_NVPTX && (op == LLVMFPToSI || op == LLVMFPToUI || op == LLVMSIToFP || op == LLVMUIToFP)) {
-        LLVMTypeRef t = op == LLVMFPToSI || op == LLVMFPToUI ? LLVMTypeOf(in) : LLVMTypeOf(LLVMGetOperand(in, 0));
-        if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) t = LLVMGetElementType(t);
-        if (LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) > 128) return "conversions between floats and integers wider than 128 bits";
-    }
-    return NULL;
-}
-
-/* NVPTX segfaults on an !nvvm.annotations entry that is not {value, (!"name", integer)*}. */
-GPUCOMPILE__PRIVATE int gpucompile__annotations_ok(gpucompile_job *job) {
-    LLVMModuleRef m = job->module;
-    unsigned i, j, n = LLVMGetNamedMetadataNumOperands(m, "nvvm.annotations");
-    LLVMValueRef *nodes, ops[64];
-    int ok = 1;
-    if (!n) return 1;
-    nodes = (LLVMValueRef *)gpucompile_job_alloc(job, n * sizeof *nodes);
-    if (!nodes) return 0;
-    LLVMGetNamedMetadataOperands(m, "nvvm.annotations", nodes);
-    for (i = 0; i < n && ok; i++) {
-        unsigned k = (unsigned)LLVMGetMDNodeNumOperands(nodes[i]);
-        if (k > 64 || k % 2 == 0) { ok = 0; break; }
-        LLVMGetMDNodeOperands(nodes[i], ops);
-        for (j = 1; j < k && ok; j += 2)
-            ok = ops[j] && ops[j + 1] && LLVMIsAMDString(ops[j]) && LLVMIsAConstantInt(ops[j + 1]);
-    }
-    gpucompile_job_free(job, nodes);
-    return ok;
+    for (i = 0; i < n && !why; i++) why = gpucompile__bad_type(rules, LLVMTypeOf(LLVMGetOperand(in, (unsigned)i)));
+    if (!why && rules->bad_instruction) why = rules->bad_instruction(in);
+    return why;
 }
 
 GPUCOMPILE__PRIVATE int gpucompile__check_code(gpucompile_job *job) {
-    gpucompile_target_kind kind = job->target->kind;
+    const gpucompile_code_rules *rules = job->backend->code_rules;
     LLVMTargetDataRef dl = LLVMGetModuleDataLayout(job->module);
-    /* By-value aggregates: NVPTX aborts from 64 KiB (CUDA allows 32764 bytes of parameters),
-       AMDGPU crashes from 64 KiB and takes minutes from 16 KiB. */
-    unsigned long long max_param = kind == GPUCOMPILE_TARGET_NVPTX ? 32764 : 4096;
+    unsigned long long max_param = rules ? rules->max_param_bytes : 0;
     LLVMValueRef fn, g;
     LLVMBasicBlockRef bb;
-    if (kind != GPUCOMPILE_TARGET_NVPTX && kind != GPUCOMPILE_TARGET_AMDGPU) return 0;
-    if (kind == GPUCOMPILE_TARGET_NVPTX && !gpucompile__annotations_ok(job)) {
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL,
-                           "!nvvm.annotations: each entry must be {value, !\"name\", integer, ...}");
-        return 1;
-    }
+    if (!rules) return 0;
+    if (rules->bad_metadata && rules->bad_metadata(job)) return 1;
     for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) {
         unsigned i, n = LLVMIsDeclaration(fn) ? 0 : LLVMCountParams(fn);
         for (i = 0; i < n; i++) {
             LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(fn, i));
             LLVMTypeKind tk = LLVMGetTypeKind(t);
-            if ((tk == LLVMStructTypeKind || tk == LLVMArrayTypeKind) && LLVMStoreSizeOfType(dl, t) > max_param) {
+            if (max_param && (tk == LLVMStructTypeKind || tk == LLVMArrayTypeKind) && LLVMStoreSizeOfType(dl, t) > max_param) {
                 gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
                                    "function '%s': parameter %u passes %llu bytes by value (at most %llu for %s)", gpucompile__name(fn),
                                    i + 1, LLVMStoreSizeOfType(dl, t), max_param, gpucompile_target_triple(job->target));
@@ -4196,11 +4100,9 @@ GPUCOMPILE__PRIVATE int gpucompile__check_code(gpucompile_job *job) {
         }
     }
     for (g = LLVMGetFirstGlobal(job->module); g; g = LLVMGetNextGlobal(g)) {
-        const char *why = LLVMIsThreadLocal(g) && LLVMGetFirstUse(g) ? "thread-local storage" : gpucompile__bad_type(kind, LLVMTypeOf(g));
-        LLVMValueRef init = LLVMIsDeclaration(g) ? NULL : LLVMGetInitializer(g);
-        if (!why) why = gpucompile__bad_type(kind, LLVMGlobalGetValueType(g));
-        if (!why && kind == GPUCOMPILE_TARGET_NVPTX && LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3 && init && !LLVMIsUndef(init))
-            why = "shared memory (address space 3) with an initial value";
+        const char *why = LLVMIsThreadLocal(g) && LLVMGetFirstUse(g) ? "thread-local storage" : gpucompile__bad_type(rules, LLVMTypeOf(g));
+        if (!why) why = gpucompile__bad_type(rules, LLVMGlobalGetValueType(g));
+        if (!why && rules->bad_global) why = rules->bad_global(g);
         if (why) {
             gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
                                "global '%s': LLVM cannot compile it for %s: %s", gpucompile__name(g), gpucompile_target_triple(job->target), why);
@@ -4211,7 +4113,7 @@ GPUCOMPILE__PRIVATE int gpucompile__check_code(gpucompile_job *job) {
         for (bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
             LLVMValueRef in;
             for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
-                const char *why = gpucompile__bad_instruction(kind, in);
+                const char *why = gpucompile__bad_instruction(rules, in);
                 if (why) {
                     gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
                                        "function '%s': LLVM cannot compile it for %s: %s", gpucompile__name(fn),
@@ -4223,22 +4125,31 @@ GPUCOMPILE__PRIVATE int gpucompile__check_code(gpucompile_job *job) {
     return 0;
 }
 
+/* Is prefix an intrinsic prefix of some target: in list, or a registered backend's own? */
+GPUCOMPILE__PRIVATE int gpucompile__foreign_prefix(const char *list, const char *prefix, size_t n) {
+    const gpucompile_backend *b;
+    int i;
+    if (gpucompile__in_list(list, prefix, n)) return 1;
+    for (i = 0; (b = gpucompile_backend_at(i)) != NULL; i++)
+        if (gpucompile__in_list(b->intrinsic_prefixes, prefix, n)) return 1;
+    return 0;
+}
+
 /* What LLVM would abort on, checked before linking (early errors) and after (the libraries' code):
    unknown intrinsics, other targets' (llvm.<arch>.*) and a few more;
    and calling conventions, symbol names and code it would abort on. */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__check_module(gpucompile_job *job) {
-    static const char *const arches =
-        "aarch64,amdgcn,arm,bpf,dx,hexagon,loongarch,mips,nvvm,ppc,r600,riscv,s390,spv,ve,wasm,x86,xcore";
+    /* LLVM's other targets' intrinsic prefixes (the registered backends add theirs) */
+    static const char *const arches = "aarch64,arm,bpf,dx,hexagon,loongarch,mips,ppc,riscv,s390,spv,ve,wasm,x86,xcore";
     LLVMValueRef fn;
     int bad = 0;
     for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) {
-        const char *name = gpucompile__name(fn), *dot;
-        if (!gpucompile__name_ok(job, fn)) {
-            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL,
-                               "function '%s': PTX names may hold only letters, digits, '_', '$' and '.'", name);
+        const char *name = gpucompile__name(fn), *dot, *why;
+        if ((why = gpucompile__bad_name(job, fn)) != NULL) {
+            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL, "function '%s': %s", name, why);
             bad = 1;
         }
-        if (!LLVMIsDeclaration(fn) && !gpucompile__cc_ok(job->target->kind, LLVMGetFunctionCallConv(fn))) {
+        if (!LLVMIsDeclaration(fn) && job->backend->calling_convention_ok && !job->backend->calling_convention_ok(LLVMGetFunctionCallConv(fn))) {
             gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL,
                                "function '%s': calling convention %u is not one %s compiles", name,
                                LLVMGetFunctionCallConv(fn), gpucompile_target_triple(job->target));
@@ -4252,25 +4163,26 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__check_module(gpucompile_job *j
             continue;
         }
         if (LLVMGetFirstUse(fn) && (gpucompile__starts_with(name, "llvm.clear_cache") ||
-                                    (job->target->kind == GPUCOMPILE_TARGET_AMDGPU && gpucompile__starts_with(name, "llvm.frameaddress")))) {
+                                    gpucompile__has_prefix(job->backend->refused_intrinsics, name))) {
             gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
                                "intrinsic '%s' cannot be compiled for %s", name, gpucompile_target_triple(job->target));
             bad = 1;
         }
         dot = strchr(name + 5, '.');
-        if (dot && gpucompile__in_list(arches, name + 5, (size_t)(dot - (name + 5))) &&
+        if (dot && gpucompile__foreign_prefix(arches, name + 5, (size_t)(dot - (name + 5))) &&
             !gpucompile__in_list(job->backend->intrinsic_prefixes, name + 5, (size_t)(dot - (name + 5)))) {
             gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL,
                                "intrinsic '%s' belongs to another target than %s", name, gpucompile_target_triple(job->target));
             bad = 1;
         }
     }
-    for (fn = LLVMGetFirstGlobal(job->module); fn; fn = LLVMGetNextGlobal(fn))
-        if (!gpucompile__name_ok(job, fn)) {
-            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL,
-                               "global '%s': PTX names may hold only letters, digits, '_', '$' and '.'", gpucompile__name(fn));
+    for (fn = LLVMGetFirstGlobal(job->module); fn; fn = LLVMGetNextGlobal(fn)) {
+        const char *why = gpucompile__bad_name(job, fn);
+        if (why) {
+            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL, "global '%s': %s", gpucompile__name(fn), why);
             bad = 1;
         }
+    }
     if (!bad && gpucompile__check_code(job)) return GPUCOMPILE_ERROR_UNSUPPORTED;
     return bad ? GPUCOMPILE_ERROR_INVALID_INPUT : GPUCOMPILE_OK;
 }
@@ -4414,8 +4326,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__link(gpucompile_job *job) {
     return r;
 }
 
-/* CUDA/HIP `extern __shared__`: an external global in the backend's shared address space. LLVM
-   keeps it external (PTX .extern .shared; AMDGPU lays it out after the static LDS); unsized
+/* `extern __shared__` of the GPU languages: an external global in the backend's shared address
+   space, which LLVM keeps external (the backend lays it out, or the assembler does); unsized
    (`T name[]`, zero bytes) it is dynamic shared memory, whose size the launch gives. */
 GPUCOMPILE__PRIVATE int gpucompile__extern_shared(gpucompile_job *job, LLVMValueRef g) {
     unsigned as = job->backend->shared_address_space;
@@ -5367,8 +5279,10 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, 
         data = LLVMGetBufferStart(bc);
         size = LLVMGetBufferSize(bc);
     }
-    /* Hooks and custom backends run code we cannot hash: they bypass the cache. */
-    use_cache = j.opts.cache_dir && *j.opts.cache_dir && !j.opts.hooks && target->kind != GPUCOMPILE_TARGET_CUSTOM && data &&
+    /* Hooks run code we cannot hash: they bypass the cache, and so do custom backends but for
+       one that opts in with its cache_version; so does --save-temps (its files come of a compile). */
+    use_cache = j.opts.cache_dir && *j.opts.cache_dir && !j.opts.hooks && data &&
+                (target->kind != GPUCOMPILE_TARGET_CUSTOM || job->backend->cache_version) &&
                 !(j.opts.save_temps && *j.opts.save_temps);
     memset(&cap, 0, sizeof cap);
     cap.log.a = &j.opts.allocator;
@@ -5707,8 +5621,11 @@ GPUCOMPILE_DEF void gpucompile_workers_free(gpucompile_workers *ws) {
 /* Objects and binaries: the model, MLIR's gpu.binary text, LLVM's offload binary, parallel
    compiles and runtime selection. Private names here start with gpucompile__bin_. */
 
+/* Is the target text spelled with MLIR's upstream attribute name (its backend's attribute[1])? */
 GPUCOMPILE__PRIVATE int gpucompile__bin_upstream(const char *target) {
-    return target && (gpucompile__starts_with(target, "#nvvm.target") || gpucompile__starts_with(target, "#rocdl.target"));
+    int upstream = 0;
+    if (!target || *target != '#') return 0;
+    return gpucompile_find_backend_named(target + 1, strcspn(target + 1, "< \t\r\n"), &upstream) && upstream;
 }
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_log(const gpucompile_logger *l, gpucompile_severity sev, gpucompile_result r,
@@ -6147,23 +6064,27 @@ GPUCOMPILE__PRIVATE gpucompile_format gpucompile__bin_default_format(const char 
     return gpucompile__bin_upstream(target) ? GPUCOMPILE_FORMAT_FATBIN : GPUCOMPILE_FORMAT_BIN;
 }
 
-/* The kernel fields that #gpu.kernel_metadata's metadata dictionary carries, by the names MLIR's
-   ROCDL target gives them (the hsaco note's keys without the dot) and, NVPTX having none in
-   MLIR, by the CUDA driver's function attribute names (CU_FUNC_ATTRIBUTE_NUM_REGS -> num_regs). */
-typedef struct gpucompile__bin_field { const char *amdgpu, *nvptx; size_t offset; } gpucompile__bin_field;
-static const gpucompile__bin_field gpucompile__bin_fields[] = {
-    {NULL, "num_regs", offsetof(gpucompile_kernel, registers)},
-    {"group_segment_fixed_size", "shared_size_bytes", offsetof(gpucompile_kernel, shared_bytes)},
-    {"private_segment_fixed_size", "local_size_bytes", offsetof(gpucompile_kernel, private_bytes)},
-    {"max_flat_workgroup_size", "max_threads_per_block", offsetof(gpucompile_kernel, max_threads)},
-    {"sgpr_count", NULL, offsetof(gpucompile_kernel, sgprs)},
-    {"vgpr_count", NULL, offsetof(gpucompile_kernel, vgprs)},
-    {"wavefront_size", NULL, offsetof(gpucompile_kernel, wavefront_size)},
-    {"kernarg_segment_size", NULL, offsetof(gpucompile_kernel, kernarg_bytes)},
-};
+/* The kernel fields that #gpu.kernel_metadata's metadata dictionary may carry, in the order of
+   gpucompile_backend.kernel_metadata, which names them. */
+static const size_t gpucompile__bin_fields[] = {
+    offsetof(gpucompile_kernel, registers), offsetof(gpucompile_kernel, shared_bytes),
+    offsetof(gpucompile_kernel, private_bytes), offsetof(gpucompile_kernel, max_threads),
+    offsetof(gpucompile_kernel, sgprs), offsetof(gpucompile_kernel, vgprs),
+    offsetof(gpucompile_kernel, wavefront_size), offsetof(gpucompile_kernel, kernarg_bytes)};
 
-GPUCOMPILE__PRIVATE const char *gpucompile__bin_field_name(const gpucompile__bin_field *f, gpucompile_target_kind kind) {
-    return kind == GPUCOMPILE_TARGET_AMDGPU ? f->amdgpu : kind == GPUCOMPILE_TARGET_NVPTX ? f->nvptx : NULL;
+/* The backend of an object: the one registered for its kind, or (custom) for its attribute. */
+GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__object_backend(const gpucompile_object *o) {
+    const char *t = o->target;
+    size_t n;
+    if (o->kind != GPUCOMPILE_TARGET_CUSTOM) return gpucompile_find_backend(o->kind);
+    if (!t || *t != '#') return NULL;
+    n = strcspn(t + 1, "< \t\n");
+    return gpucompile_find_backend_named(t + 1, n, NULL);
+}
+
+GPUCOMPILE__PRIVATE const char *gpucompile__bin_field_name(size_t f, const gpucompile_object *o) {
+    const gpucompile_backend *b = gpucompile__object_backend(o);
+    return b && b->kernel_metadata ? b->kernel_metadata[f] : NULL;
 }
 
 /* The parser: a cursor over the text, errors as line:column. */
@@ -6491,7 +6412,7 @@ GPUCOMPILE_DEF size_t gpucompile_object_property(const gpucompile_object *obj, c
     return n;
 }
 
-/* What a compile records (MLIR's NVVM target writes these): O on ISA objects, the section. */
+/* What a compile records (as MLIR's GPU targets write them): O on ISA objects, the section. */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_compile_properties(gpucompile_object *o, int O, const char *section) {
     gpucompile__buf b;
     memset(&b, 0, sizeof b);
@@ -6519,8 +6440,8 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_print_kernel(gpucompile__buf *b, const 
     gpucompile__buf_printf(b, ", %s", k->type ? k->type : "!llvm.func<void (...)>"); /* unknown: any arguments */
     if (k->arg_attrs) gpucompile__buf_printf(b, ", arg_attrs = %s", k->arg_attrs);
     for (f = 0; f < sizeof gpucompile__bin_fields / sizeof gpucompile__bin_fields[0]; f++) {
-        const char *name = gpucompile__bin_field_name(&gpucompile__bin_fields[f], o->kind);
-        int v = *(const int *)(const void *)((const char *)k + gpucompile__bin_fields[f].offset);
+        const char *name = gpucompile__bin_field_name(f, o);
+        int v = *(const int *)(const void *)((const char *)k + gpucompile__bin_fields[f]);
         if (name && v >= 0) gpucompile__buf_printf(&md, "%s%s = %d : i64", md.len ? ", " : "", name, v);
     }
     if (k->metadata && *k->metadata) gpucompile__buf_printf(&md, "%s%s", md.len ? ", " : "", k->metadata);
@@ -6654,10 +6575,10 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pmetadata(gpucompile__bin_p *p, const gp
         const gpucompile__bin_ent *e = (const gpucompile__bin_ent *)list.data + i;
         int kept = 0;
         for (f = 0; f < sizeof gpucompile__bin_fields / sizeof gpucompile__bin_fields[0] && !kept; f++) {
-            const char *name = gpucompile__bin_field_name(&gpucompile__bin_fields[f], o->kind);
+            const char *name = gpucompile__bin_field_name(f, o);
             int v = gpucompile__bin_int_value(e->v, e->vn);
             if (name && v >= 0 && e->kn == strlen(name) && strncmp(e->k, name, e->kn) == 0) {
-                *(int *)(void *)((char *)k + gpucompile__bin_fields[f].offset) = v;
+                *(int *)(void *)((char *)k + gpucompile__bin_fields[f]) = v;
                 kept = 1;
             }
         }
@@ -6990,11 +6911,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_parse(const char *text, size_
 enum {
     GPUCOMPILE__OB_HEADER = 32, GPUCOMPILE__OB_ENTRY = 40,
     GPUCOMPILE__IMG_NONE = 0, GPUCOMPILE__IMG_OBJECT, GPUCOMPILE__IMG_BITCODE, GPUCOMPILE__IMG_CUBIN,
-    GPUCOMPILE__IMG_FATBIN, GPUCOMPILE__IMG_PTX,
-    /* LLVM 21 made the offload kinds bits (OpenMP 1, CUDA 2, HIP 4, SYCL 8); before, HIP was 3:
-       written as the LLVM in use numbers it, so its tools name the producer */
-    GPUCOMPILE__OFK_NONE = 0, GPUCOMPILE__OFK_OPENMP = 1, GPUCOMPILE__OFK_CUDA = 2,
-    GPUCOMPILE__OFK_HIP = LLVM_VERSION_MAJOR >= 21 ? 4 : 3
+    GPUCOMPILE__IMG_FATBIN, GPUCOMPILE__IMG_TEXT /* LLVM's kind 5: assembly text for a JIT */
 };
 
 GPUCOMPILE__PRIVATE void gpucompile__bin_put(gpucompile__buf *b, uint64_t v, int bytes) {
@@ -7012,11 +6929,12 @@ GPUCOMPILE__PRIVATE uint64_t gpucompile__bin_get(const unsigned char *p, int byt
 }
 
 GPUCOMPILE__PRIVATE int gpucompile__bin_image_kind(const gpucompile_object *o) {
+    const gpucompile_backend *b = gpucompile__object_backend(o);
     switch (o->format) {
     case GPUCOMPILE_FORMAT_LLVM: return GPUCOMPILE__IMG_BITCODE;
-    case GPUCOMPILE_FORMAT_ISA: return o->kind == GPUCOMPILE_TARGET_NVPTX ? GPUCOMPILE__IMG_PTX : GPUCOMPILE__IMG_NONE;
+    case GPUCOMPILE_FORMAT_ISA: return b ? (int)b->image_kind_isa : (int)GPUCOMPILE__IMG_NONE;
     case GPUCOMPILE_FORMAT_FATBIN: return GPUCOMPILE__IMG_FATBIN;
-    default: return o->kind == GPUCOMPILE_TARGET_NVPTX ? GPUCOMPILE__IMG_CUBIN : GPUCOMPILE__IMG_OBJECT;
+    default: return b && b->image_kind_bin ? (int)b->image_kind_bin : (int)GPUCOMPILE__IMG_OBJECT;
     }
 }
 
@@ -7059,8 +6977,7 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_write_entry(gpucompile__buf *out, const
     gpucompile__bin_put(out, GPUCOMPILE__OB_HEADER, 8);
     gpucompile__bin_put(out, GPUCOMPILE__OB_ENTRY, 8);
     gpucompile__bin_put(out, (uint64_t)gpucompile__bin_image_kind(o), 2);
-    gpucompile__bin_put(out, o->kind == GPUCOMPILE_TARGET_NVPTX ? GPUCOMPILE__OFK_CUDA
-                             : o->kind == GPUCOMPILE_TARGET_AMDGPU ? GPUCOMPILE__OFK_HIP : GPUCOMPILE__OFK_NONE, 2);
+    gpucompile__bin_put(out, gpucompile__object_backend(o) ? gpucompile__object_backend(o)->offload_kind : 0, 2);
     gpucompile__bin_put(out, 0, 4);
     gpucompile__bin_put(out, GPUCOMPILE__OB_HEADER + GPUCOMPILE__OB_ENTRY, 8);
     gpucompile__bin_put(out, nstr, 8);
@@ -7172,10 +7089,14 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
     }
     if (!target) { /* written by someone else: the target from triple and arch */
         gpucompile_target t;
+        const gpucompile_backend *b = NULL;
+        int i;
         if (!triple || !arch || !*arch) GPUCOMPILE__BAD("offload binary entry %d: no triple or arch", index);
-        t = gpucompile_target_defaults(gpucompile__starts_with(triple, "nvptx") ? GPUCOMPILE_TARGET_NVPTX
-                                       : gpucompile__starts_with(triple, "amdgcn") ? GPUCOMPILE_TARGET_AMDGPU : GPUCOMPILE_TARGET_NONE);
-        if (t.kind == GPUCOMPILE_TARGET_NONE) GPUCOMPILE__BAD("offload binary entry %d: unsupported triple '%s'", index, triple);
+        for (i = 0; !b && (b = gpucompile_backend_at(i)) != NULL; i++)
+            if (!gpucompile__in_list(b->arches, triple, strcspn(triple, "-"))) b = NULL;
+        if (!b) GPUCOMPILE__BAD("offload binary entry %d: unsupported triple '%s'", index, triple);
+        t = gpucompile_target_defaults(b->kind);
+        t.backend = b;
         t.chip = arch;
         if (strcmp(triple, gpucompile_target_triple(&t)) != 0) t.triple = triple;
         if (gpucompile_target_print(&t, text, sizeof text) >= sizeof text) GPUCOMPILE__BAD("offload binary entry %d: arch too long", index);
@@ -7188,7 +7109,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
         case GPUCOMPILE__IMG_OBJECT: case GPUCOMPILE__IMG_CUBIN: f = GPUCOMPILE_FORMAT_BIN; break;
         case GPUCOMPILE__IMG_BITCODE: f = GPUCOMPILE_FORMAT_LLVM; break;
         case GPUCOMPILE__IMG_FATBIN: f = GPUCOMPILE_FORMAT_FATBIN; break;
-        case GPUCOMPILE__IMG_PTX: f = GPUCOMPILE_FORMAT_ISA; break;
+        case GPUCOMPILE__IMG_TEXT: f = GPUCOMPILE_FORMAT_ISA; break;
         default: /* no kind given: by the image's own magic */
             if (isize >= 4 && memcmp(img, "\x7F" "ELF", 4) == 0) f = GPUCOMPILE_FORMAT_BIN;
             else if (isize >= 4 && (memcmp(img, "BC\xC0\xDE", 4) == 0 || memcmp(img, "\xDE\xC0\x17\x0B", 4) == 0)) f = GPUCOMPILE_FORMAT_LLVM;
@@ -7280,130 +7201,41 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_read(const void *data, size_t
 }
 
 /* ---- runtime selection ------------------------------------------------------------------- */
-/* A chip as selection sees it: NVIDIA compute capability (and arch-specific 'a'), or an AMD
-   processor name with its xnack / sramecc settings (0 unset, 1 on, -1 off). */
-typedef struct gpucompile__bin_chip {
-    gpucompile_target_kind kind;
-    int cc, specific;
-    char name[32];
-    int xnack, sramecc;
-} gpucompile__bin_chip;
+/* How well object o serves the device: its backend's score; < 0 not at all, higher is better. */
+GPUCOMPILE__PRIVATE int gpucompile__bin_score(const gpucompile_object *o, const char *device, const char **why) {
+    const gpucompile_backend *b = o ? gpucompile__object_backend(o) : NULL;
+    int score = b && b->select_score ? b->select_score(o, device, why) : -1;
+    return score < 0 ? -1 : score;
+}
 
-/* Reads "sm_90", "sm_90a", "compute_90", "90", "gfx90a", "gfx90a:xnack+:sramecc-". 0 when unknown. */
-GPUCOMPILE__PRIVATE int gpucompile__bin_parse_chip(const char *s, gpucompile__bin_chip *c) {
-    memset(c, 0, sizeof *c);
-    if (!s) return 0;
-    if (gpucompile__starts_with(s, "sm_") || gpucompile__starts_with(s, "compute_") || (*s >= '0' && *s <= '9')) {
-        const char *d = strchr(s, '_') ? strchr(s, '_') + 1 : s;
-        char *end;
-        long v = strtol(d, &end, 10);
-        if (end == d || v <= 0 || v > 10000) return 0;
-        if (*end == 'a' || *end == 'f') { c->specific = 1; end++; }
-        if (*end) return 0;
-        c->kind = GPUCOMPILE_TARGET_NVPTX;
-        c->cc = (int)v;
-        return 1;
-    }
-    if (gpucompile__starts_with(s, "gfx")) {
-        const char *colon = strchr(s, ':');
-        size_t n = colon ? (size_t)(colon - s) : strlen(s);
-        if (n >= sizeof c->name) return 0;
-        memcpy(c->name, s, n);
-        c->name[n] = 0;
-        c->kind = GPUCOMPILE_TARGET_AMDGPU;
-        while (colon) {
-            const char *f = colon + 1, *next = strchr(f, ':');
-            size_t fl = next ? (size_t)(next - f) : strlen(f);
-            int on;
-            if (fl < 2 || (f[fl - 1] != '+' && f[fl - 1] != '-')) return 0;
-            on = f[fl - 1] == '+' ? 1 : -1;
-            if (fl - 1 == 5 && strncmp(f, "xnack", 5) == 0) c->xnack = on;
-            else if (fl - 1 == 7 && strncmp(f, "sramecc", 7) == 0) c->sramecc = on;
-            else return 0;
-            colon = next;
-        }
-        return 1;
-    }
+/* Does a registered backend know the device's name? Else the error lists what they take. */
+GPUCOMPILE__PRIVATE int gpucompile__bin_known_device(const char *device, const gpucompile_logger *logger) {
+    const gpucompile_backend *b;
+    char help[512] = "";
+    size_t len = 0;
+    int i, n = 0;
+    for (i = 0; (b = gpucompile_backend_at(i)) != NULL; i++)
+        if (b->select_score && b->select_score(NULL, device, NULL) >= -1) return 1;
+    for (i = 0; (b = gpucompile_backend_at(i)) != NULL; i++)
+        if (b->select_score && b->device_help && len < sizeof help)
+            len += (size_t)snprintf(help + len, sizeof help - len, "%s%s", n++ ? ", or " : "", b->device_help);
+    gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "unknown device '%s'; expected %s", device, help);
     return 0;
-}
-
-/* LLVM's generic AMDGPU targets and the chips each runs on. */
-GPUCOMPILE__PRIVATE int gpucompile__bin_generic_covers(const char *generic, const char *chip) {
-    static const char *const table[][2] = {
-        {"gfx9-generic", "gfx900,gfx902,gfx904,gfx906,gfx909,gfx90c"},
-        {"gfx10-1-generic", "gfx1010,gfx1011,gfx1012,gfx1013"},
-        {"gfx10-3-generic", "gfx1030,gfx1031,gfx1032,gfx1033,gfx1034,gfx1035,gfx1036"},
-        {"gfx11-generic", "gfx1100,gfx1101,gfx1102,gfx1103,gfx1150,gfx1151,gfx1152"},
-        {"gfx12-generic", "gfx1200,gfx1201"}};
-    size_t i;
-    for (i = 0; i < sizeof table / sizeof table[0]; i++)
-        if (strcmp(generic, table[i][0]) == 0) return gpucompile__in_list(table[i][1], chip, strlen(chip));
-    return 0;
-}
-
-/* AMD target-ID features may also sit in the target's features ("+xnack"). */
-GPUCOMPILE__PRIVATE void gpucompile__bin_amd_features(const gpucompile_object *o, gpucompile__bin_chip *c) {
-    gpucompile_target *t = NULL;
-    const char *f;
-    if (gpucompile_target_parse(o->target, (size_t)-1, &o->allocator, NULL, &t) != GPUCOMPILE_OK) return;
-    f = gpucompile_target_features(t);
-    if (!c->xnack && strstr(f, "+xnack")) c->xnack = 1;
-    if (!c->xnack && strstr(f, "-xnack")) c->xnack = -1;
-    if (!c->sramecc && strstr(f, "+sramecc")) c->sramecc = 1;
-    if (!c->sramecc && strstr(f, "-sramecc")) c->sramecc = -1;
-    gpucompile_target_free(t);
-}
-
-/* How well object o serves device d: < 0 not at all; higher is better. */
-GPUCOMPILE__PRIVATE int gpucompile__bin_score(const gpucompile_object *o, const gpucompile__bin_chip *d, const char **why) {
-    gpucompile__bin_chip c;
-    if (!o || o->kind != d->kind || !gpucompile__bin_parse_chip(o->chip, &c) || c.kind != d->kind) return -1;
-    if (d->kind == GPUCOMPILE_TARGET_NVPTX) {
-        int same = c.cc == d->cc, major = c.cc / 10 == d->cc / 10 && c.cc <= d->cc, older = c.cc <= d->cc;
-        if (c.specific && !same) return -1; /* sm_90a code runs on sm_90 only */
-        if (o->format == GPUCOMPILE_FORMAT_BIN || o->format == GPUCOMPILE_FORMAT_DEFAULT) {
-            if (same) { *why = "exact cubin"; return 6000 + c.cc; }
-            if (major) { *why = "cubin of the same major architecture"; return 4000 + c.cc; }
-            return -1;
-        }
-        if (o->format == GPUCOMPILE_FORMAT_FATBIN) {
-            if (same) { *why = "fatbin with an exact cubin"; return 5000 + c.cc; }
-            if (major) { *why = "fatbin with a cubin of the same major architecture"; return 3000 + c.cc; }
-            if (older) { *why = "fatbin with PTX the driver compiles"; return 2000 + c.cc; }
-            return -1;
-        }
-        if (o->format == GPUCOMPILE_FORMAT_ISA && older) { *why = "PTX the driver compiles"; return 1000 + c.cc; }
-        return -1;
-    } else {
-        int score;
-        if (o->format != GPUCOMPILE_FORMAT_BIN && o->format != GPUCOMPILE_FORMAT_DEFAULT) return -1;
-        if (strcmp(c.name, d->name) == 0) { score = 100; *why = "hsaco for the processor"; }
-        else if (gpucompile__bin_generic_covers(c.name, d->name)) { score = 50; *why = "hsaco for a generic target"; }
-        else return -1;
-        gpucompile__bin_amd_features(o, &c);
-        if ((c.xnack && d->xnack && c.xnack != d->xnack) || (c.sramecc && d->sramecc && c.sramecc != d->sramecc)) return -1;
-        /* both set and equal beats unset on the object, which beats set on the object only */
-        score += (c.xnack ? (d->xnack ? 4 : 0) : 2) + (c.sramecc ? (d->sramecc ? 4 : 0) : 2);
-        return score;
-    }
 }
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_binary_select(const gpucompile_binary *binary, const gpucompile_device *device,
     const gpucompile_logger *logger, int *index) {
-    gpucompile__bin_chip d;
     char arch[64];
     const char *why = NULL;
     int i, best = -1, best_score = -1;
     if (index) *index = -1;
     if (!binary || !device || !index) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     if (device->arch) snprintf(arch, sizeof arch, "%s", device->arch);
-    else snprintf(arch, sizeof arch, "sm_%d", device->compute_capability);
-    if (!gpucompile__bin_parse_chip(arch, &d))
-        return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT,
-                                   "unknown device '%s'; expected sm_XY, a compute capability, or gfxNNN[:xnack+|-][:sramecc+|-]", arch);
+    else gpucompile__device_from_number(device->compute_capability, arch, sizeof arch);
+    if (!gpucompile__bin_known_device(arch, logger)) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     for (i = 0; i < binary->num_objects; i++) {
         const char *w = NULL;
-        int s = gpucompile__bin_score(binary->objects[i], &d, &w);
+        int s = gpucompile__bin_score(binary->objects[i], arch, &w);
         if (s > best_score) { best_score = s; best = i; why = w; }
     }
     if (best < 0) {
@@ -7564,7 +7396,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_add_dtor(gpucompile__host
     return GPUCOMPILE_OK;
 }
 
-/* The optimization level for the PTX JIT: the object's O property, as MLIR passes it, else the
+/* The optimization level for the driver's JIT: the object's O property, as MLIR passes it, else the
    O of its target (what it was compiled at). */
 GPUCOMPILE__PRIVATE int gpucompile__object_opt_level(const gpucompile_object *o) {
     gpucompile_target *t = NULL;
@@ -7902,7 +7734,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_binary(LLVMModuleRef hos
         obj = binary->objects[selected];
         data = obj->data;
         size = obj->size;
-        add_null = obj->format == GPUCOMPILE_FORMAT_ISA; /* the PTX JIT reads a C string */
+        add_null = obj->format == GPUCOMPILE_FORMAT_ISA; /* a driver's JIT reads a C string */
     } else if ((r = gpucompile_binary_write_offload(binary, &data, &size)) != GPUCOMPILE_OK) {
         gpucompile_free(NULL, kernels);
         return gpucompile__host_error(&h, r, "binary '%s': cannot write the offload binary", name);

@@ -59,5 +59,17 @@ for a in "$NV" "$NVU" "$AMD" "$AMDU" "$AMDG" '#gpu.nvptx' '#nvvm.target' '#gpu.a
     '#gpu.nvptx<triple = "amdgcn-amd-amdhsa">' '#gpu.amdgpu<chip = "gfx10-3-generic", abi = "500">'; do
     run "print $a" --print-target "$a"
 done
+# reading and run-time selection: one binary (both forms), every kind of device
+ll=$ROOT/examples/kernels/saxpy_nvptx.ll
+"$OLD" --no-cache -t "$NV" -t "$NVU" -t '#gpu.nvptx<chip = "sm_90a">' -f fatbin "$ll" -o "$WORK/nv.bin" 2>/dev/null
+"$OLD" --no-cache -t "$AMD" -t "$AMDG" -t '#gpu.amdgpu<chip = "gfx942:xnack+">' "$ROOT/examples/kernels/saxpy_amdgpu.ll" \
+    -o "$WORK/amd.bin" --emit-text "$WORK/amd.mlir" 2>/dev/null
+"$OLD" --merge "$WORK/nv.bin" "$WORK/amd.mlir" -o "$WORK/all.bin" --emit-text "$WORK/all.mlir" 2>/dev/null
+for bin in "$WORK/all.bin" "$WORK/all.mlir"; do
+    run "list $(basename "$bin")" --list "$bin"
+    for d in sm_80 sm_86 sm_90 sm_90a sm_100 75 gfx90a gfx90a:xnack- gfx906 gfx942:xnack+ gfx942:xnack- gfx1100 foo; do
+        run "select $(basename "$bin") $d" --list "$bin" --select "$d"
+    done
+done
 echo "same_outputs: $SAME identical, $DIFF differ"
 [ $DIFF -eq 0 ]
