@@ -11,6 +11,37 @@
        (gpucompile_backend): gpucompile_nvptx.h and gpucompile_amdgpu.h, or your own.
        examples/01_*.c ... 05_*.c show one use each; tools/gpucompile.c is the command line.
 
+   Sections (search for "[section: NAME]"; the declarations come first, in the same order)
+       platform basics   locks, dynamic libraries, files (shared with the mgpu* runtimes)
+       core utilities    buffers, logging, lists
+       targets           defaults, verification, canonical text and its parser (all asking
+                         the target's backend)
+       formats, platform processes, temporary files, tools, clocks
+       built-in backends the one part of the implementation that names NVIDIA or AMD: what
+                         the public API keeps of the built-in kinds (tests/cli_seam.sh)
+       backends registry gpucompile_register_backend, lookups by kind and by attribute name
+       jobs, cache, library index, pipeline (parse, setup, verify, link, optimize, emit),
+       isolation (worker processes), binaries (objects, gpu.binary text, LLVM offload
+       binaries, run-time selection), host embedding, runtime support (mgpu*).
+       The vendors' knowledge (chip tables, defaults, verification, crash-avoidance rules,
+       calling conventions, address spaces, metadata, offload kinds, selection scores, device
+       libraries, tools, runtimes) is in gpucompile_nvptx.h and gpucompile_amdgpu.h.
+
+   Writing a backend
+       Fill a gpucompile_backend (every entry optional; see its comments) and register it with
+       gpucompile_register_backend before the first compile. With attribute[0] = "my.target"
+       and kind = GPUCOMPILE_TARGET_CUSTOM, "#my.target<...>" parses (defaults[], params),
+       prints, verifies (verify_params, verify, chip_supported), compiles (initialize,
+       configure ... finish; init/release own per-job state in job->backend_data), passes the
+       module checks it asks for (calling_convention_ok, bad_symbol_name, code_rules), goes into
+       binaries of both forms (offload_kind, image kinds, kernel_metadata), is cached when it
+       sets cache_version, and is chosen at run time through select_score. The built-in kinds
+       NVPTX and AMDGPU are the same tables registered under their kinds (the enum values stay
+       for existing users: a kind names the backend registered for it). examples/
+       05_host_backend.h is such a backend in a file of its own; gpucompile_nvptx.h and
+       gpucompile_amdgpu.h are the full ones. Isolation (options.isolate / workers) runs the
+       gpucompile CLI, which knows the built-in backends only.
+
    Do this:
        #define GPUCOMPILE_IMPLEMENTATION
    before you include this file (and gpucompile_nvptx.h / gpucompile_amdgpu.h) in *one* C or
@@ -238,6 +269,9 @@ typedef enum gpucompile_target_kind {
     GPUCOMPILE_TARGET_NVPTX,    /* #gpu.nvptx<O, triple, chip, features, flags, link> */
     GPUCOMPILE_TARGET_AMDGPU,   /* #gpu.amdgpu<O, triple, chip, features, abi, flags, link> */
     GPUCOMPILE_TARGET_CUSTOM    /* compiled by target.backend (see gpucompile_backend) */
+    /* A kind is a short name for the backend registered with it: the built-in ones stay for
+       existing users; a registered backend is found by its attribute name and needs no kind
+       of its own (it uses CUSTOM, any number of them). */
 } gpucompile_target_kind;
 
 typedef struct gpucompile_backend gpucompile_backend;
@@ -468,8 +502,10 @@ typedef struct gpucompile_code_rules {
     int (*bad_metadata)(gpucompile_job *job);
 } gpucompile_code_rules;
 
-/* A backend compiles one target kind. The core runs the pipeline and calls these; each entry is
-   optional. A custom target sets target.kind = GPUCOMPILE_TARGET_CUSTOM and target.backend. */
+/* A backend compiles the targets of one attribute (#gpu.nvptx / #nvvm.target, ...). The core
+   runs the pipeline and asks these; each entry is optional. A target of a registered custom
+   backend comes from gpucompile_target_parse; one made by hand sets target.kind =
+   GPUCOMPILE_TARGET_CUSTOM and target.backend (registration is not needed for that). */
 struct gpucompile_backend {
     const char *name;                   /* "nvptx", "amdgpu", ... */
     gpucompile_target_kind kind;
@@ -558,8 +594,10 @@ struct gpucompile_backend {
     void (*cache_key)(gpucompile_job *job, char *buf, size_t size);
 };
 
-/* The backend registered for a kind (the backend headers register themselves when their
-   implementation is compiled in; others may be registered by the caller, before any compile). */
+/* Registration (the backend headers register themselves when their implementation is compiled
+   in; others may be registered by the caller, before any compile; at most 16). A table
+   replaces the one registered with the same built-in kind, or (custom) the same attribute[0]
+   (else name). The table must outlive every use: it is kept, not copied. */
 GPUCOMPILE_API gpucompile_result gpucompile_register_backend(const gpucompile_backend *backend);
 GPUCOMPILE_API const gpucompile_backend *gpucompile_find_backend(gpucompile_target_kind kind);
 /* The backend whose attribute[0] or attribute[1] is name (without '#'; n bytes, (size_t)-1:
