@@ -566,9 +566,6 @@ struct gpucompile_backend {
     const char *(*bad_symbol_name)(const char *name);
     const char *refused_intrinsics;     /* comma-separated prefixes refused when used */
     const gpucompile_code_rules *code_rules; /* NULL: no code checks */
-    /* the environment variables its outputs depend on, comma-separated, "X*" for a prefix (the
-       cache key holds them) */
-    const char *environment;
     /* run-time choice (gpucompile_binary_select): how well object o (one of this backend's)
        serves the device named ("sm_90", "gfx90a:xnack+", ...): < 0 not at all, higher is
        better, *why a few words on what it is. With o NULL: -2 when the name is not one of this

@@ -1138,7 +1138,6 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_amdgpu_backend(void) {
         t.calling_convention_ok = gpucompile_amdgpu__calling_convention_ok;
         t.refused_intrinsics = "llvm.frameaddress";
         t.code_rules = &gpucompile_amdgpu__code_rules;
-        t.environment = "ROCM_PATH,ROCM_HOME,ROCM_ROOT,ROCM*,HIP*";
         t.arches = "amdgcn";
         t.select_score = gpucompile_amdgpu__select_score;
         t.device_help = "gfxNNN[:xnack+|-][:sramecc+|-]";

@@ -1719,7 +1719,6 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
         t.calling_convention_ok = gpucompile_nvptx__calling_convention_ok;
         t.bad_symbol_name = gpucompile_nvptx__bad_symbol_name;
         t.code_rules = &gpucompile_nvptx__code_rules;
-        t.environment = "CUDA_PATH,CUDA_HOME,CUDA_ROOT,CUDA*";
         t.arches = "nvptx,nvptx64";
         t.select_score = gpucompile_nvptx__select_score;
         t.device_help = "sm_XY, a compute capability";
