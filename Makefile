@@ -17,7 +17,7 @@ BUILD ?= build
 WARN = -Wall -Wextra -pedantic
 CFLAGS ?= -O2 -g
 # libclc: 19 on every LLVM (Debian's libclc-22 conflicts with libclc-19; the tests read 19's).
-DEBS = llvm-$(LLVM_MAJOR)-dev lld-$(LLVM_MAJOR) clang-$(LLVM_MAJOR) mlir-$(LLVM_MAJOR)-tools rocm-device-libs libclc-19
+DEBS = llvm-$(LLVM_MAJOR)-dev lld-$(LLVM_MAJOR) clang-$(LLVM_MAJOR) mlir-$(LLVM_MAJOR)-tools rocm-device-libs libclc-19 redis-server libhiredis0.14
 # what CI's extra checks need besides (make windows, cmake-example, valgrind, sanitize, fuzz)
 CI_DEBS = gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 cmake valgrind libclang-rt-$(LLVM_MAJOR)-dev libzstd-dev
 LLVM_BINDIR = $(shell $(LLVM_CONFIG) --bindir 2>/dev/null)

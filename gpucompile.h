@@ -54,7 +54,7 @@
        #include "gpucompile_amdgpu.h"
 
    Linking: LLVM's C API, libdl and threads, nothing else (vendor libraries such as nvJitLink,
-   libcuda and libamdhip64 are opened at run time, never linked):
+   libcuda and libamdhip64, and hiredis for the remote cache, are opened at run time, never linked):
        cc app.c $(llvm-config-22 --cflags) $(llvm-config-22 --ldflags --libs) -ldl -lpthread
        (or llvm-config-19, -20, -21). A static LLVM needs these components (plus llvm-config
        --system-libs and -lstdc++):
@@ -402,6 +402,13 @@ typedef struct gpucompile_options {
     int remarks;                       /* pass LLVM remarks to the logger */
     const char *cache_dir;             /* persistent compile cache; NULL: none (see gpucompile_default_cache_dir) */
     uint64_t cache_max_bytes;          /* least recently used entries go above this; 0: 1 GiB */
+    /* Each stage on disk, per target in DIR/<input stem>.<chip>.<format>/ (input.ll, linked.ll,
+       optimized.ll, isa.s, object.o, binary.*, tool logs, repro.sh redoing it with LLVM's tools),
+       also when the compile fails; NULL: none. Such compiles bypass the cache. */
+    const char *save_temps;
+    /* "redis://HOST:PORT[/DB]": a shared store behind cache_dir (hiredis, opened at run time);
+       NULL: none. Its problems are a warning, never a failed compile. */
+    const char *cache_remote;
     /* Path of a gpucompile executable: compile in that child process instead (argv, no shell),
        so that a crash inside LLVM becomes an error here. Not with hooks or custom backends. */
     const char *isolate;
@@ -453,7 +460,7 @@ typedef struct gpucompile_object {
     gpucompile_kernel *kernels;
     int num_kernels;
     double stage_ms[GPUCOMPILE_STAGE_COUNT];
-    int from_cache;             /* 1 when it came from options.cache_dir */
+    int from_cache;             /* 1: it came from options.cache_dir, 2: from options.cache_remote */
     gpucompile_allocator allocator; /* the one that made it */
     /* MLIR's object properties (owned; NULL: none): the dictionary's entries, sorted by name, as
        MLIR text: "O = 3 : i32, section = \"__nv_fatbin\"". A compile writes O on ISA objects (what
@@ -566,9 +573,6 @@ struct gpucompile_backend {
     const char *(*bad_symbol_name)(const char *name);
     const char *refused_intrinsics;     /* comma-separated prefixes refused when used */
     const gpucompile_code_rules *code_rules; /* NULL: no code checks */
-    /* the environment variables its outputs depend on, comma-separated, "X*" for a prefix (the
-       cache key holds them) */
-    const char *environment;
     /* run-time choice (gpucompile_binary_select): how well object o (one of this backend's)
        serves the device named ("sm_90", "gfx90a:xnack+", ...): < 0 not at all, higher is
        better, *why a few words on what it is. With o NULL: -2 when the name is not one of this
@@ -588,6 +592,10 @@ struct gpucompile_backend {
     /* a custom backend's compiles are cached (options.cache_dir) only when this is set: a
        version string that goes into the key (change it when the backend's output changes) */
     const char *cache_version;
+    /* What the environment chose for job, as text for the cache key (the toolkit root or the
+       library roots found through CUDA_PATH, ROCM_PATH, PATH, ...); NULL: nothing. The files
+       and tools a compile then uses are its dependencies (gpucompile_job_add_dependency). */
+    void (*cache_key)(gpucompile_job *job, char *buf, size_t size);
 };
 
 /* Registration (the backend headers register themselves when their implementation is compiled
@@ -707,6 +715,13 @@ GPUCOMPILE_API void gpucompile_workers_free(gpucompile_workers *workers);
    SIGINT, SIGTERM and SIGHUP that end its tools and remove its temporary files. */
 GPUCOMPILE_API int gpucompile_worker_serve(int in_fd, int out_fd);
 GPUCOMPILE_API void gpucompile_free(const gpucompile_allocator *a, void *ptr);
+/* The compile cache in dir (entries and bytes: gpucompile's entries only) and this process's
+   lookups so far (hits from the directory and from the remote store, misses). */
+typedef struct gpucompile_cache_stats { uint64_t entries, bytes, hits, remote_hits, misses; } gpucompile_cache_stats;
+GPUCOMPILE_API gpucompile_result gpucompile_cache_stats_get(const char *dir, gpucompile_cache_stats *out);
+/* Removes gpucompile's entries from dir (nothing else there); the remote store is left alone. */
+GPUCOMPILE_API gpucompile_result gpucompile_cache_clear(const char *dir);
+
 /* $XDG_CACHE_HOME/gpucompile, else $HOME/.cache/gpucompile (Windows: %LOCALAPPDATA%\gpucompile).
    snprintf-style; 0 when no location is known. */
 GPUCOMPILE_API size_t gpucompile_default_cache_dir(char *buf, size_t size);
@@ -2589,7 +2604,14 @@ typedef struct gpucompile__job {
     int num_deps, cap_deps;
     int track_deps;                /* someone needs deps: the cache, or a worker's parent */
     double stage_start;
+    char *save_dir;                /* options.save_temps: this job's directory ([section: save-temps]) */
+    gpucompile__buf repro;         /* the binary step's tool lines for repro.sh */
+    int tool_runs;
 } gpucompile__job;
+
+/* A dependency on a tool, by the name it was run as (the cache's identity for it). */
+#define GPUCOMPILE__TOOL_DEP "\001tool "
+
 
 /* LLVM echoes input lines in its messages: control bytes and invalid UTF-8 become '?' so that
    a logger printing them cannot be fed terminal escapes or mojibake. */
@@ -2841,6 +2863,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_job_run_tool(gpucompile_job *job, co
     return gpucompile_job_run_tool_in(job, NULL, argv, timeout_s, status, output, output_size);
 }
 
+GPUCOMPILE__PRIVATE void gpucompile__save_tool(gpucompile_job *job, const char *cwd, const char *const *argv, gpucompile__buf *out);
 GPUCOMPILE_DEF gpucompile_result gpucompile_job_run_tool_in(gpucompile_job *job, const char *cwd, const char *const *argv,
                                                             double timeout_s, int *status, char **output, size_t *output_size) {
     gpucompile__job *j = (gpucompile__job *)job;
@@ -2865,12 +2888,14 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_job_run_tool_in(gpucompile_job *job,
         gpucompile__shell_quote(&cmd, argv[i]);
     }
     gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "running: %s", cmd.data ? cmd.data : "");
-    if (j->track_deps) { /* only the cache needs to know the tool's file */
-        char resolved[4096];
-        if (gpucompile__which(argv[0], resolved, sizeof resolved)) gpucompile_job_add_dependency(job, resolved);
+    if (j->track_deps && strlen(argv[0]) < 4000) { /* the cache knows a tool by its version */
+        char dep[4096];
+        snprintf(dep, sizeof dep, "%s%s", GPUCOMPILE__TOOL_DEP, argv[0]);
+        gpucompile_job_add_dependency(job, dep);
     }
     r = gpucompile__spawn(&j->opts.allocator, argv, timeout_s, &st, &out, cwd, NULL, NULL, 1);
     gpucompile__buf_add(&out, NULL, 0);
+    if (j->save_dir) gpucompile__save_tool(job, cwd, argv, &out);
     if (r == GPUCOMPILE_ERROR_TIMEOUT)
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, r, argv[0], "killed after %.0f s: %s", timeout_s, cmd.data ? cmd.data : "");
     else if (r != GPUCOMPILE_OK)
@@ -2887,30 +2912,28 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_job_run_tool_in(gpucompile_job *job,
 }
 
 /* ==== [section: cache] =================================================================== */
-/* A persistent, content-addressed compile cache. The key hashes everything that changes the
-   output and is known before compiling; the entry also lists the files the compile used
-   (libraries, tools) with their size and mtime, and is valid only while those are unchanged.
-   Entries are written to a temporary name and renamed; a checksum catches torn or corrupt
-   entries, which are ignored and replaced. Hits refresh the mtime (least recently used goes). */
+/* A persistent, content-addressed compile cache. The key covers what changes the output and is
+   known before compiling: the input's bytes, the target's canonical text, the format, the
+   options that reach the output (debug, toolkit, bin_method, tool_options, section, link files,
+   tool overrides), gpucompile's version, LLVM's version (headers and the libLLVM run on), and
+   what the environment chose (the backend's cache_key: the toolkit or library roots found).
+   Nothing else of the environment: an unrelated variable or a PATH that finds the same tools
+   hits. The entry lists what the compile used, each with an identity that is the same on every
+   machine with the same file: a library (device libraries, -l files, a vendor library opened at
+   run time) by its contents (above 8 MiB: its size and first and last MiB), a tool (the binary
+   step's programs) by what its name finds on PATH now and that program's `--version` output. An entry is used only while
+   every identity is unchanged; identities are computed once per process per file. The entry
+   also keeps the compile's warnings and remarks, replayed on a hit. Entries are written to a
+   temporary name and renamed; a checksum catches torn or corrupt entries, which are ignored and
+   replaced. Hits refresh the mtime (least recently used goes). A remote store (options
+   .cache_remote) sits behind the directory: see [section: remote cache]. */
 GPUCOMPILE__PRIVATE void gpucompile__hash_str(llvm_blake3_hasher *h, const char *s) {
     uint32_t n = s ? (uint32_t)strlen(s) : 0xffffffffu;
     llvm_blake3_hasher_update(h, &n, sizeof n);
     if (s) llvm_blake3_hasher_update(h, s, n);
 }
 
-/* Does the variable (NAME=VALUE) start with one of the list's prefixes (entries ending in '*')? */
-GPUCOMPILE__PRIVATE int gpucompile__env_prefix(const char *list, const char *var) {
-    while (list && *list) {
-        size_t n = strcspn(list, ",");
-        if (n > 1 && list[n - 1] == '*' && strncmp(var, list, n - 1) == 0) return 1;
-        list += n + (list[n] == ',');
-    }
-    return 0;
-}
-
-/* The key: input, target, format, output-changing options, versions, environment. */
 GPUCOMPILE__PRIVATE void gpucompile__cache_key(gpucompile_job *job, const void *data, size_t size, char hex[65]) {
-    const char *env = job->backend->environment;
     const gpucompile_options *o = job->options;
     const gpucompile_target *t = job->target;
     llvm_blake3_hasher h;
@@ -2919,7 +2942,7 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_key(gpucompile_job *job, const void *
     int i, num[4];
     size_t k;
     llvm_blake3_hasher_init(&h);
-    gpucompile__hash_str(&h, "gpucompile-cache-2 " GPUCOMPILE_VERSION_STRING " LLVM " LLVM_VERSION_STRING);
+    gpucompile__hash_str(&h, "gpucompile-cache-3 " GPUCOMPILE_VERSION_STRING " LLVM " LLVM_VERSION_STRING);
     { /* the libLLVM run on may be a newer patch release than the headers */
         unsigned v[3];
         LLVMGetVersion(&v[0], &v[1], &v[2]);
@@ -2947,38 +2970,105 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_key(gpucompile_job *job, const void *
         gpucompile__hash_str(&h, o->tools[i].name);
         gpucompile__hash_str(&h, o->tools[i].path);
     }
-    gpucompile__hash_str(&h, getenv("PATH"));
-    while (env && *env) { /* the backend's variables by name (prefixes below) */
-        char name[256];
-        size_t n = strcspn(env, ",");
-        if (n && n < sizeof name && env[n - 1] != '*') {
-            memcpy(name, env, n);
-            name[n] = 0;
-            gpucompile__hash_str(&h, getenv(name));
-        }
-        env += n + (env[n] == ',');
-    }
-#if !defined(_WIN32)
-    { /* our own and the backend's variables may choose tools and libraries */
-        char **e;
-        for (e = environ; *e; e++)
-            if (gpucompile__starts_with(*e, "GPUCOMPILE_") || gpucompile__env_prefix(job->backend->environment, *e))
-                gpucompile__hash_str(&h, *e);
-    }
-#endif
+    text[0] = 0;
+    if (job->backend && job->backend->cache_key) job->backend->cache_key(job, text, sizeof text);
+    gpucompile__hash_str(&h, text);
     llvm_blake3_hasher_update(&h, &size, sizeof size);
     llvm_blake3_hasher_update(&h, data, size);
     llvm_blake3_hasher_finalize(&h, d, sizeof d);
     for (k = 0; k < 32; k++) snprintf(hex + 2 * k, 3, "%02x", d[k]);
 }
 
-/* An object as bytes (the cache's entries, the isolated compiler's answer): "GPUOBJ02", u64
+/* Dependency identities, remembered per process by path, size and mtime. */
+typedef struct gpucompile__ident { char path[1024]; uint64_t size; int64_t mtime; unsigned char id[32]; } gpucompile__ident;
+static gpucompile__ident gpucompile__idents[64];
+static int gpucompile__num_idents, gpucompile__next_ident;
+
+GPUCOMPILE__PRIVATE int gpucompile__hash_file(const char *path, uint64_t size, unsigned char id[32]) {
+    const uint64_t big = (uint64_t)8 << 20, part = (uint64_t)1 << 20;
+    llvm_blake3_hasher h;
+    char chunk[65536];
+    uint64_t at = 0, done;
+    size_t n;
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    llvm_blake3_hasher_init(&h);
+    llvm_blake3_hasher_update(&h, &size, sizeof size);
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        llvm_blake3_hasher_update(&h, chunk, n);
+        at += n;
+        if (size > big && at >= part && at < size - part) { /* a big file: its head and tail */
+            if (fseek(f, (long)(size - part), SEEK_SET) != 0) break;
+            at = size - part;
+        }
+    }
+    done = at;
+    fclose(f);
+    llvm_blake3_hasher_finalize(&h, id, 32);
+    return done == size;
+}
+
+/* path's identity (dep: a file, or GPUCOMPILE__TOOL_DEP and a tool's name); 0 when it is gone. */
+GPUCOMPILE__PRIVATE int gpucompile__dep_identity(const gpucompile_allocator *a, const char *dep, unsigned char id[32]) {
+    int tool = gpucompile__starts_with(dep, GPUCOMPILE__TOOL_DEP), i, ok, st = -1;
+    char path[4096];
+    uint64_t size;
+    int64_t mtime;
+    if (tool ? !gpucompile__which(dep + strlen(GPUCOMPILE__TOOL_DEP), path, sizeof path)
+             : (size_t)snprintf(path, sizeof path, "%s", dep) >= sizeof path)
+        return 0;
+    if (!gpucompile__stat(path, &size, &mtime)) return 0;
+    gpucompile__lock();
+    for (i = 0; i < gpucompile__num_idents; i++) {
+        gpucompile__ident *e = &gpucompile__idents[i];
+        if (e->size == size && e->mtime == mtime && strcmp(e->path, path) == 0) {
+            memcpy(id, e->id, 32);
+            gpucompile__unlock();
+            return 1;
+        }
+    }
+    gpucompile__unlock();
+    if (tool) {
+        const char *argv[3];
+        gpucompile__buf out;
+        llvm_blake3_hasher h;
+        argv[0] = path;
+        argv[1] = "--version";
+        argv[2] = NULL;
+        memset(&out, 0, sizeof out);
+        out.a = a;
+        ok = gpucompile__spawn(a, argv, 30.0, &st, &out, NULL, NULL, NULL, 1) == GPUCOMPILE_OK && !out.oom;
+        llvm_blake3_hasher_init(&h);
+        llvm_blake3_hasher_update(&h, &st, sizeof st);
+        if (out.data) llvm_blake3_hasher_update(&h, out.data, out.len);
+        llvm_blake3_hasher_finalize(&h, id, 32);
+        gpucompile_free(a, out.data);
+    } else {
+        ok = gpucompile__hash_file(path, size, id);
+    }
+    if (!ok) return 0;
+    gpucompile__lock();
+    if (strlen(path) < sizeof gpucompile__idents[0].path) {
+        gpucompile__ident *e = &gpucompile__idents[gpucompile__next_ident];
+        gpucompile__next_ident = (gpucompile__next_ident + 1) % 64;
+        if (gpucompile__num_idents < 64) gpucompile__num_idents++;
+        memcpy(e->path, path, strlen(path) + 1);
+        e->size = size;
+        e->mtime = mtime;
+        memcpy(e->id, id, 32);
+    }
+    gpucompile__unlock();
+    return 1;
+}
+
+/* An object as bytes (the cache's entries, the isolated compiler's answer): "GPUOBJ03", u64
    payload size, 32-byte blake3 of the payload, then the payload: dependencies (u32 count; each
-   u32 length, path, u64 size, i64 mtime), target, triple, chip (u32 length + bytes each), u32
+   u32 length, path, 32-byte identity, zero in a worker's answer), u64 size + diagnostic records
+   (the warnings and remarks a hit replays), target, triple, chip (u32 length + bytes each), u32
    kind, u32 format, u64 size + bytes, kernels (u32 count; each u32 length, name, 10 x i32, then
    type, arg_attrs, metadata), properties; the last four may be NULL (length 0xFFFFFFFF).
    Host byte order: such bytes stay on one machine. */
-#define GPUCOMPILE__OBJ_MAGIC "GPUOBJ02"
+#define GPUCOMPILE__OBJ_MAGIC "GPUOBJ03"
 
 GPUCOMPILE__PRIVATE void gpucompile__put32(gpucompile__buf *b, uint32_t v) { gpucompile__buf_add(b, &v, 4); }
 GPUCOMPILE__PRIVATE void gpucompile__put64(gpucompile__buf *b, uint64_t v) { gpucompile__buf_add(b, &v, 8); }
@@ -3030,7 +3120,9 @@ GPUCOMPILE__PRIVATE int gpucompile__get_opt(gpucompile__reader *r, const gpucomp
     return (*out = gpucompile__get_str(r, a)) != NULL;
 }
 
-GPUCOMPILE__PRIVATE int gpucompile__serialize(const gpucompile_object *o, char *const *deps, int num_deps, gpucompile__buf *b) {
+/* ids: with the dependencies' identities (0 when one is gone); diags: records or NULL. */
+GPUCOMPILE__PRIVATE int gpucompile__serialize(const gpucompile_object *o, char *const *deps, int num_deps, int ids,
+                                              const gpucompile__buf *diags, gpucompile__buf *b) {
     unsigned char sum[32];
     llvm_blake3_hasher h;
     uint64_t payload;
@@ -3041,13 +3133,14 @@ GPUCOMPILE__PRIVATE int gpucompile__serialize(const gpucompile_object *o, char *
     gpucompile__buf_add(b, sum, 32);
     gpucompile__put32(b, (uint32_t)num_deps);
     for (i = 0; i < num_deps; i++) {
-        uint64_t sz = 0;
-        int64_t mt = 0;
-        if (!gpucompile__stat(deps[i], &sz, &mt)) return 0;
+        unsigned char id[32];
+        memset(id, 0, sizeof id);
+        if (ids && !gpucompile__dep_identity(b->a, deps[i], id)) return 0;
         gpucompile__put_str(b, deps[i]);
-        gpucompile__put64(b, sz);
-        gpucompile__put64(b, (uint64_t)mt);
+        gpucompile__buf_add(b, id, sizeof id);
     }
+    gpucompile__put64(b, diags ? diags->len : 0);
+    if (diags) gpucompile__buf_add(b, diags->data, diags->len);
     gpucompile__put_str(b, o->target);
     gpucompile__put_str(b, o->triple);
     gpucompile__put_str(b, o->chip);
@@ -3079,37 +3172,49 @@ GPUCOMPILE__PRIVATE int gpucompile__serialize(const gpucompile_object *o, char *
     return 1;
 }
 
-/* Fills o (zeroed, allocator set) from bytes; 0 when they are torn, corrupt, or (check_deps) a
-   dependency changed. Fields filled before a failure are left for the caller to free. */
-GPUCOMPILE__PRIVATE int gpucompile__deserialize(const unsigned char *data, size_t size, int check_deps, gpucompile_object *o,
-                                                 gpucompile_job *deps_to) {
-    const gpucompile_allocator *a = &o->allocator;
+/* Are the bytes an object as a whole: magic, size and checksum? */
+GPUCOMPILE__PRIVATE int gpucompile__entry_whole(const unsigned char *data, size_t size) {
     unsigned char sum[32];
     llvm_blake3_hasher h;
+    uint64_t n;
+    if (!data || size < 48 || memcmp(data, GPUCOMPILE__OBJ_MAGIC, 8) != 0) return 0;
+    memcpy(&n, data + 8, 8);
+    if (n != size - 48) return 0;
+    llvm_blake3_hasher_init(&h);
+    llvm_blake3_hasher_update(&h, data + 48, size - 48);
+    llvm_blake3_hasher_finalize(&h, sum, sizeof sum);
+    return memcmp(sum, data + 16, 32) == 0;
+}
+
+/* Fills o (zeroed, allocator set) from bytes; 0 when they are torn, corrupt, or (check_deps) a
+   dependency changed. Fields filled before a failure are left for the caller to free. *diags
+   (when not NULL) points at the diagnostic records inside data. */
+GPUCOMPILE__PRIVATE int gpucompile__deserialize(const unsigned char *data, size_t size, int check_deps, gpucompile_object *o,
+                                                 gpucompile_job *deps_to, const char **diags, size_t *diags_len) {
+    const gpucompile_allocator *a = &o->allocator;
     gpucompile__reader r;
     uint32_t i, n;
     uint64_t len;
     const unsigned char *p;
-    if (!data || size < 48 || memcmp(data, GPUCOMPILE__OBJ_MAGIC, 8) != 0) return 0;
-    r.p = data + 8;
+    if (!gpucompile__entry_whole(data, size)) return 0;
+    r.p = data + 48;
     r.end = data + size;
     r.bad = 0;
-    if (gpucompile__get64(&r) != size - 48) return 0;
-    llvm_blake3_hasher_init(&h);
-    llvm_blake3_hasher_update(&h, data + 48, size - 48);
-    llvm_blake3_hasher_finalize(&h, sum, sizeof sum);
-    if (memcmp(sum, data + 16, 32) != 0) return 0;
-    r.p = data + 48;
     n = gpucompile__get32(&r);
     for (i = 0; i < n && !r.bad; i++) {
         char *dep = gpucompile__get_str(&r, a);
-        uint64_t want_size = gpucompile__get64(&r), sz;
-        int64_t want_mtime = (int64_t)gpucompile__get64(&r), mt;
-        int same = dep && !r.bad && (!check_deps || (gpucompile__stat(dep, &sz, &mt) && sz == want_size && mt == want_mtime));
+        const unsigned char *want = gpucompile__take(&r, 32);
+        unsigned char id[32];
+        int same = dep && want && (!check_deps || (gpucompile__dep_identity(a, dep, id) && memcmp(id, want, 32) == 0));
         if (same && deps_to) gpucompile_job_add_dependency(deps_to, dep);
         gpucompile_free(a, dep);
         if (!same) return 0; /* stale */
     }
+    len = gpucompile__get64(&r);
+    p = gpucompile__take(&r, len);
+    if (!p) return 0;
+    if (diags) *diags = (const char *)p;
+    if (diags_len) *diags_len = (size_t)len;
     o->target = gpucompile__get_str(&r, a);
     o->triple = gpucompile__get_str(&r, a);
     o->chip = gpucompile__get_str(&r, a);
@@ -3157,7 +3262,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_object_serialize(const gpucompile_ob
     if (!obj) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     memset(&b, 0, sizeof b);
     b.a = allocator;
-    if (!gpucompile__serialize(obj, NULL, 0, &b)) {
+    if (!gpucompile__serialize(obj, NULL, 0, 0, NULL, &b)) {
         gpucompile_free(allocator, b.data);
         return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     }
@@ -3175,7 +3280,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_object_deserialize(const void *data,
     if (!o) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     memset(o, 0, sizeof *o);
     if (allocator) o->allocator = *allocator;
-    if (!gpucompile__deserialize((const unsigned char *)data, size, 0, o, NULL)) {
+    if (!gpucompile__deserialize((const unsigned char *)data, size, 0, o, NULL, NULL, NULL)) {
         gpucompile_object_free(o);
         return GPUCOMPILE_ERROR_INVALID_BINARY;
     }
@@ -3183,62 +3288,302 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_object_deserialize(const void *data,
     return GPUCOMPILE_OK;
 }
 
+/* ==== [section: remote cache] ============================================================ */
+/* A Redis server behind the cache directory (options.cache_remote = "redis://HOST:PORT[/DB]"),
+   through hiredis opened at run time (libhiredis.so.0.14 or 1.x; never linked). Values are the
+   local entries' bytes under "gpucompile:" + key, checked like local ones before use. A remote
+   problem (no hiredis, refused, a timeout, an error reply such as a full server's) is one
+   warning, and the remote store is then left alone for the rest of the process: compiles go on
+   locally. A corrupt value is a warning and a miss (the fresh entry replaces it). */
+#if !defined(_WIN32)
+#include <sys/time.h>
+typedef struct gpucompile__redis { int err; char errstr[128]; } gpucompile__redis; /* redisContext's head */
+typedef struct gpucompile__redis_reply0 { int type; long long integer; size_t len; char *str; } gpucompile__redis_reply0;
+typedef struct gpucompile__redis_reply1 { int type; long long integer; double dval; size_t len; char *str; } gpucompile__redis_reply1;
+enum { GPUCOMPILE__REDIS_STRING = 1, GPUCOMPILE__REDIS_NIL = 4, GPUCOMPILE__REDIS_STATUS = 5, GPUCOMPILE__REDIS_ERROR = 6 };
+static struct {
+    int tried, v1, off; /* off: a problem was met (or hiredis is missing): no more remote calls */
+    void *lib;
+    gpucompile__redis *(*connect)(const char *ip, int port, struct timeval tv);
+    int (*set_timeout)(gpucompile__redis *c, struct timeval tv);
+    void *(*command)(gpucompile__redis *c, int argc, const char **argv, const size_t *argvlen);
+    void (*free_reply)(void *reply);
+    void (*free_ctx)(gpucompile__redis *c);
+} gpucompile__hiredis;
+
+/* Once per process: turns the remote store off, with one warning. */
+GPUCOMPILE__PRIVATE void gpucompile__remote_off(gpucompile_job *job, const char *fmt, const char *what) {
+    int first;
+    gpucompile__lock();
+    first = !gpucompile__hiredis.off;
+    gpucompile__hiredis.off = 1;
+    gpucompile__unlock();
+    if (first) {
+        char msg[512];
+        snprintf(msg, sizeof msg, fmt, what ? what : "");
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL, "remote cache %s: %s; compiling without it",
+                           job->options->cache_remote, msg);
+    }
+}
+
+GPUCOMPILE__PRIVATE int gpucompile__hiredis_open(void) {
+    static const char *const names[] = {"libhiredis.so.0.14", "libhiredis.so.1.1.0", "libhiredis.so.1.0.0"};
+    size_t i;
+    gpucompile__lock();
+    for (i = 0; !gpucompile__hiredis.tried && i < sizeof names / sizeof names[0]; i++) {
+        void *lib = gpucompile__dlopen(names[i]);
+        if (!lib) continue;
+        if (gpucompile__dlfn(lib, "redisConnectWithTimeout", &gpucompile__hiredis.connect) &&
+            gpucompile__dlfn(lib, "redisSetTimeout", &gpucompile__hiredis.set_timeout) &&
+            gpucompile__dlfn(lib, "redisCommandArgv", &gpucompile__hiredis.command) &&
+            gpucompile__dlfn(lib, "freeReplyObject", &gpucompile__hiredis.free_reply) &&
+            gpucompile__dlfn(lib, "redisFree", &gpucompile__hiredis.free_ctx)) {
+            gpucompile__hiredis.lib = lib;
+            gpucompile__hiredis.v1 = i > 0; /* 1.x added a double before len */
+            break;
+        }
+        gpucompile__dlclose(lib);
+    }
+    gpucompile__hiredis.tried = 1;
+    i = gpucompile__hiredis.lib != NULL && !gpucompile__hiredis.off;
+    gpucompile__unlock();
+    return (int)i;
+}
+
+/* A reply's type and string (str/len NULL/0 when none). */
+GPUCOMPILE__PRIVATE int gpucompile__redis_reply(void *reply, const char **str, size_t *len) {
+    if (gpucompile__hiredis.v1) {
+        gpucompile__redis_reply1 *r = (gpucompile__redis_reply1 *)reply;
+        *str = r->str;
+        *len = r->len;
+        return r->type;
+    } else {
+        gpucompile__redis_reply0 *r = (gpucompile__redis_reply0 *)reply;
+        *str = r->str;
+        *len = r->len;
+        return r->type;
+    }
+}
+
+/* hiredis writes with write(): a server gone mid-request raises SIGPIPE, which must not end
+   the host. The command runs with SIGPIPE blocked in this thread; one it raised is taken. */
+GPUCOMPILE__PRIVATE void *gpucompile__redis_command(gpucompile__redis *c, int argc, const char **argv, const size_t *lens) {
+    sigset_t pipe_set, old, pending;
+    int sig;
+    void *r;
+    sigemptyset(&pipe_set);
+    sigaddset(&pipe_set, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+    r = gpucompile__hiredis.command(c, argc, argv, lens);
+    if (!sigismember(&old, SIGPIPE) && sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE))
+        sigwait(&pipe_set, &sig); /* pending: returns at once */
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return r;
+}
+
+/* Connects (and selects the database) for one exchange; NULL after a warning when it cannot. */
+GPUCOMPILE__PRIVATE gpucompile__redis *gpucompile__redis_connect(gpucompile_job *job) {
+    const char *url = job->options->cache_remote, *p, *colon, *slash;
+    char host[256];
+    long port = 6379, db = 0;
+    struct timeval connect_tv = {0, 500000}, io_tv = {2, 0};
+    gpucompile__redis *c;
+    if (!gpucompile__hiredis_open()) {
+        if (!gpucompile__hiredis.lib) gpucompile__remote_off(job, "%s", "cannot open libhiredis.so.0.14 (Debian: libhiredis0.14)");
+        return NULL;
+    }
+    if (!gpucompile__starts_with(url, "redis://")) {
+        gpucompile__remote_off(job, "%s", "not a redis://HOST:PORT[/DB] address");
+        return NULL;
+    }
+    p = url + 8;
+    slash = strchr(p, '/');
+    colon = strchr(p, ':');
+    if (colon && slash && colon > slash) colon = NULL;
+    if ((size_t)((colon ? colon : slash ? slash : p + strlen(p)) - p) >= sizeof host) { gpucompile__remote_off(job, "%s", "host name too long"); return NULL; }
+    snprintf(host, sizeof host, "%.*s", (int)((colon ? colon : slash ? slash : p + strlen(p)) - p), p);
+    if (colon) port = strtol(colon + 1, NULL, 10);
+    if (slash) db = strtol(slash + 1, NULL, 10);
+    if (!host[0] || port <= 0 || port > 65535 || db < 0) {
+        gpucompile__remote_off(job, "%s", "not a redis://HOST:PORT[/DB] address");
+        return NULL;
+    }
+    c = gpucompile__hiredis.connect(host, (int)port, connect_tv);
+    if (!c || c->err) {
+        gpucompile__remote_off(job, "%s", c ? c->errstr : "out of memory");
+        if (c) gpucompile__hiredis.free_ctx(c);
+        return NULL;
+    }
+    gpucompile__hiredis.set_timeout(c, io_tv);
+    if (db) {
+        char n[24];
+        const char *argv[2];
+        size_t lens[2];
+        const char *str;
+        size_t len;
+        void *r;
+        snprintf(n, sizeof n, "%ld", db);
+        argv[0] = "SELECT"; argv[1] = n;
+        lens[0] = 6; lens[1] = strlen(n);
+        r = gpucompile__redis_command(c, 2, argv, lens);
+        if (!r || gpucompile__redis_reply(r, &str, &len) != GPUCOMPILE__REDIS_STATUS) {
+            gpucompile__remote_off(job, "SELECT: %s", r ? str : c->errstr);
+            if (r) gpucompile__hiredis.free_reply(r);
+            gpucompile__hiredis.free_ctx(c);
+            return NULL;
+        }
+        gpucompile__hiredis.free_reply(r);
+    }
+    return c;
+}
+
+/* One command (GET key or SET key value); the reply, or NULL after a warning. */
+GPUCOMPILE__PRIVATE void *gpucompile__redis_call(gpucompile_job *job, gpucompile__redis **c, const char *key, const unsigned char *value, size_t size) {
+    char name[80];
+    const char *argv[3], *str;
+    size_t lens[3], len;
+    void *r;
+    if ((*c = gpucompile__redis_connect(job)) == NULL) return NULL; /* (it asks whether the store is off) */
+    snprintf(name, sizeof name, "gpucompile:%s", key);
+    argv[0] = value ? "SET" : "GET"; argv[1] = name; argv[2] = (const char *)value;
+    lens[0] = 3; lens[1] = strlen(name); lens[2] = size;
+    r = gpucompile__redis_command(*c, value ? 3 : 2, argv, lens);
+    if (!r || gpucompile__redis_reply(r, &str, &len) == GPUCOMPILE__REDIS_ERROR) {
+        gpucompile__remote_off(job, value ? "SET: %s" : "GET: %s", r ? str : (*c)->errstr);
+        if (r) gpucompile__hiredis.free_reply(r);
+        gpucompile__hiredis.free_ctx(*c);
+        *c = NULL;
+        return NULL;
+    }
+    return r;
+}
+
+/* The remote entry's bytes (allocated), when there is one that is whole. */
+GPUCOMPILE__PRIVATE int gpucompile__remote_get(gpucompile_job *job, const char *key, unsigned char **data, size_t *size) {
+    gpucompile__redis *c = NULL;
+    const char *str;
+    size_t len;
+    int type, ok = 0;
+    void *r;
+    if (!job->options->cache_remote || !*job->options->cache_remote) return 0;
+    if ((r = gpucompile__redis_call(job, &c, key, NULL, 0)) == NULL) return 0;
+    type = gpucompile__redis_reply(r, &str, &len);
+    if (type == GPUCOMPILE__REDIS_STRING && !gpucompile__entry_whole((const unsigned char *)str, len))
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL,
+                           "remote cache %s: the entry gpucompile:%s is corrupt or truncated (%zu bytes); compiling it again",
+                           job->options->cache_remote, key, len);
+    else if (type == GPUCOMPILE__REDIS_STRING && len <= (job->options->max_input_bytes ? job->options->max_input_bytes : GPUCOMPILE_DEFAULT_MAX_INPUT) &&
+             (*data = (unsigned char *)gpucompile_job_alloc(job, len ? len : 1)) != NULL) {
+        memcpy(*data, str, len);
+        *size = len;
+        ok = 1;
+    }
+    gpucompile__hiredis.free_reply(r);
+    gpucompile__hiredis.free_ctx(c);
+    return ok;
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__remote_put(gpucompile_job *job, const char *key, const unsigned char *data, size_t size) {
+    gpucompile__redis *c = NULL;
+    void *r;
+    if (!job->options->cache_remote || !*job->options->cache_remote) return;
+    if ((r = gpucompile__redis_call(job, &c, key, data, size)) == NULL) return;
+    gpucompile__hiredis.free_reply(r);
+    gpucompile__hiredis.free_ctx(c);
+}
+#else
+GPUCOMPILE__PRIVATE int gpucompile__remote_get(gpucompile_job *job, const char *key, unsigned char **data, size_t *size) {
+    (void)key; (void)data; (void)size;
+    if (job->options->cache_remote && *job->options->cache_remote)
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL, "the remote cache needs hiredis: not on Windows");
+    return 0;
+}
+GPUCOMPILE__PRIVATE void gpucompile__remote_put(gpucompile_job *job, const char *key, const unsigned char *data, size_t size) {
+    (void)job; (void)key; (void)data; (void)size;
+}
+#endif
+
 GPUCOMPILE__PRIVATE void gpucompile__cache_path(gpucompile_job *job, const char *key, char *buf, size_t size) {
     snprintf(buf, size, "%s/%s", job->options->cache_dir, key);
 }
 
-/* Reads the entry into job->object; 0 on a miss of any kind (the caller clears the object). */
-GPUCOMPILE__PRIVATE int gpucompile__cache_load(gpucompile_job *job, const char *key) {
+GPUCOMPILE__PRIVATE int gpucompile__reset_object(gpucompile_job *job);
+GPUCOMPILE__PRIVATE void gpucompile__replay(const char *data, size_t len, const gpucompile_logger *l);
+GPUCOMPILE__PRIVATE void gpucompile__cache_evict(gpucompile_job *job, const char *keep);
+GPUCOMPILE__PRIVATE void gpucompile__count_lookup(int from);
+
+/* An entry's bytes into job->object, its diagnostics replayed to l; 0 when unusable. */
+GPUCOMPILE__PRIVATE int gpucompile__cache_take(gpucompile_job *job, const unsigned char *data, size_t size, const gpucompile_logger *l) {
+    const char *diags = NULL;
+    size_t n = 0;
+    if (!gpucompile__reset_object(job) || !gpucompile__deserialize(data, size, 1, job->object, NULL, &diags, &n)) return 0;
+    gpucompile__replay(diags, n, l);
+    return 1;
+}
+
+/* Reads the entry into job->object (the local directory, then the remote store, whose hit is
+   also written locally); 0 on a miss of any kind (the caller clears the object). */
+GPUCOMPILE__PRIVATE int gpucompile__cache_load(gpucompile_job *job, const char *key, const gpucompile_logger *l) {
     const gpucompile_allocator *a = &((gpucompile__job *)job)->opts.allocator;
     char path[4200];
     unsigned char *file;
     size_t size;
     int ok;
     gpucompile__cache_path(job, key, path, sizeof path);
-    if (gpucompile__read(path, a, job->options->max_input_bytes, 1, &file, &size) != GPUCOMPILE_OK) return 0; /* no symlink, no device */
-    ok = gpucompile__deserialize(file, size, 1, job->object, NULL);
-    gpucompile_free(a, file);
-    if (ok) {
-        job->object->from_cache = 1;
+    if (gpucompile__read(path, a, job->options->max_input_bytes, 1, &file, &size) == GPUCOMPILE_OK) { /* no symlink, no device */
+        ok = gpucompile__cache_take(job, file, size, l);
+        gpucompile_free(a, file);
+        if (ok) {
+            job->object->from_cache = 1;
 #if defined(_WIN32)
-        _utime(path, NULL);
+            _utime(path, NULL);
 #else
-        utime(path, NULL); /* most recently used */
+            utime(path, NULL); /* most recently used */
 #endif
+            gpucompile__count_lookup(1);
+            return 1;
+        }
     }
+    if (!gpucompile__remote_get(job, key, &file, &size)) { gpucompile__count_lookup(0); return 0; }
+    ok = gpucompile__cache_take(job, file, size, l);
+    gpucompile__count_lookup(ok ? 2 : 0);
+    if (ok) {
+        job->object->from_cache = 2;
+        gpucompile__mkdirs(job->options->cache_dir);
+        if (gpucompile_write_file(path, file, size) == GPUCOMPILE_OK) gpucompile__cache_evict(job, key);
+    }
+    gpucompile_free(a, file);
     return ok;
 }
 
 typedef struct gpucompile__entry { char name[80]; uint64_t size; int64_t mtime; } gpucompile__entry;
 
-/* Removes the least recently used entries (but keep) until the others are under 90% of the limit. */
-GPUCOMPILE__PRIVATE void gpucompile__cache_evict(gpucompile_job *job, const char *keep) {
-    gpucompile__job *j = (gpucompile__job *)job;
-    const gpucompile_allocator *a = &j->opts.allocator;
-    uint64_t limit = j->opts.cache_max_bytes ? j->opts.cache_max_bytes : ((uint64_t)1 << 30), total = 0;
+/* gpucompile's entries in dir (but keep), allocated; 0 when dir cannot be read. */
+GPUCOMPILE__PRIVATE int gpucompile__cache_list(const char *dir, const gpucompile_allocator *a, const char *keep,
+                                               gpucompile__entry **out, size_t *num) {
     gpucompile__entry *e = NULL;
-    size_t n = 0, cap = 0, i;
+    size_t n = 0, cap = 0;
     char path[4200];
 #if defined(_WIN32)
     WIN32_FIND_DATAA fd;
     HANDLE hf;
-    snprintf(path, sizeof path, "%s/*", j->opts.cache_dir);
+    snprintf(path, sizeof path, "%s/*", dir);
     hf = FindFirstFileA(path, &fd);
-    if (hf == INVALID_HANDLE_VALUE) return;
+    if (hf == INVALID_HANDLE_VALUE) return 0;
     do {
         const char *name = fd.cFileName;
 #else
-    DIR *d = opendir(j->opts.cache_dir);
+    DIR *d = opendir(dir);
     struct dirent *de;
-    if (!d) return;
+    if (!d) return 0;
     while ((de = readdir(d)) != NULL) {
         const char *name = de->d_name;
 #endif
         uint64_t sz;
         int64_t mt;
         if (strlen(name) != 64 || strspn(name, "0123456789abcdef") != 64) continue; /* only ours */
-        if (strcmp(name, keep) == 0) continue; /* the entry just written stays */
-        gpucompile__cache_path(job, name, path, sizeof path);
+        if (keep && strcmp(name, keep) == 0) continue; /* the entry just written stays */
+        snprintf(path, sizeof path, "%s/%s", dir, name);
         if (!gpucompile__stat(path, &sz, &mt)) continue;
         if (n == cap) {
             gpucompile__entry *ne = (gpucompile__entry *)gpucompile__realloc(a, e, (cap = cap ? cap * 2 : 64) * sizeof *e);
@@ -3248,7 +3593,6 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_evict(gpucompile_job *job, const char
         memcpy(e[n].name, name, 65);
         e[n].size = sz;
         e[n].mtime = mt;
-        total += sz;
         n++;
 #if defined(_WIN32)
     } while (FindNextFileA(hf, &fd));
@@ -3257,6 +3601,21 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_evict(gpucompile_job *job, const char
     }
     closedir(d);
 #endif
+    *out = e;
+    *num = n;
+    return 1;
+}
+
+/* Removes the least recently used entries (but keep) until the others are under 90% of the limit. */
+GPUCOMPILE__PRIVATE void gpucompile__cache_evict(gpucompile_job *job, const char *keep) {
+    gpucompile__job *j = (gpucompile__job *)job;
+    const gpucompile_allocator *a = &j->opts.allocator;
+    uint64_t limit = j->opts.cache_max_bytes ? j->opts.cache_max_bytes : ((uint64_t)1 << 30), total = 0;
+    gpucompile__entry *e = NULL;
+    size_t n = 0, i;
+    char path[4200];
+    if (!gpucompile__cache_list(j->opts.cache_dir, a, keep, &e, &n)) return;
+    for (i = 0; i < n; i++) total += e[i].size;
     while (total > limit - limit / 10 && n > 0) {
         size_t oldest = 0;
         for (i = 1; i < n; i++)
@@ -3269,19 +3628,72 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_evict(gpucompile_job *job, const char
     gpucompile_free(a, e);
 }
 
-GPUCOMPILE__PRIVATE void gpucompile__cache_store(gpucompile_job *job, const char *key) {
+static gpucompile_cache_stats gpucompile__lookups; /* hits and misses of this process */
+
+GPUCOMPILE__PRIVATE void gpucompile__count_lookup(int from) {
+    gpucompile__lock();
+    if (from == 1) gpucompile__lookups.hits++;
+    else if (from == 2) gpucompile__lookups.remote_hits++;
+    else gpucompile__lookups.misses++;
+    gpucompile__unlock();
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_cache_stats_get(const char *dir, gpucompile_cache_stats *out) {
+    gpucompile__entry *e = NULL;
+    size_t n = 0, i;
+    if (!dir || !out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    gpucompile__lock();
+    *out = gpucompile__lookups;
+    gpucompile__unlock();
+    out->entries = out->bytes = 0;
+    if (!gpucompile__cache_list(dir, NULL, NULL, &e, &n)) return GPUCOMPILE_OK; /* no directory yet: empty */
+    out->entries = n;
+    for (i = 0; i < n; i++) out->bytes += e[i].size;
+    gpucompile_free(NULL, e);
+    return GPUCOMPILE_OK;
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_cache_clear(const char *dir) {
+    gpucompile__entry *e = NULL;
+    size_t n = 0, i;
+    char path[4200];
+    gpucompile_result r = GPUCOMPILE_OK;
+    if (!dir) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    if (!gpucompile__cache_list(dir, NULL, NULL, &e, &n)) return GPUCOMPILE_OK;
+    for (i = 0; i < n; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, e[i].name);
+        if (remove(path) != 0) r = GPUCOMPILE_ERROR_IO;
+    }
+    gpucompile_free(NULL, e);
+    return r;
+}
+
+/* A compile's logger while the cache is on: everything passes through, and the warnings and
+   remarks are kept as records for the entry (a hit replays them). */
+typedef struct gpucompile__capture { gpucompile_logger to; gpucompile__buf log; } gpucompile__capture;
+
+GPUCOMPILE__PRIVATE void gpucompile__record(const gpucompile_diagnostic *d, gpucompile__buf *log);
+GPUCOMPILE__PRIVATE void gpucompile__capture_fn(const gpucompile_diagnostic *d, void *user_data) {
+    gpucompile__capture *c = (gpucompile__capture *)user_data;
+    if (d->severity == GPUCOMPILE_SEVERITY_WARNING || d->severity == GPUCOMPILE_SEVERITY_REMARK) gpucompile__record(d, &c->log);
+    if (c->to.func) c->to.func(d, c->to.user_data);
+}
+
+/* diags: the compile's warnings and remarks, as records. */
+GPUCOMPILE__PRIVATE void gpucompile__cache_store(gpucompile_job *job, const char *key, const gpucompile__buf *diags) {
     gpucompile__job *j = (gpucompile__job *)job;
     gpucompile__buf b;
     char path[4200];
     memset(&b, 0, sizeof b);
     b.a = &j->opts.allocator;
-    if (gpucompile__serialize(job->object, j->deps, j->num_deps, &b)) {
+    if (gpucompile__serialize(job->object, j->deps, j->num_deps, 1, diags, &b)) {
         gpucompile__mkdirs(j->opts.cache_dir);
         gpucompile__cache_path(job, key, path, sizeof path);
         if (gpucompile_write_file(path, b.data, b.len) != GPUCOMPILE_OK)
             gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL, "cannot write the cache entry '%s'", path);
         else
             gpucompile__cache_evict(job, key);
+        gpucompile__remote_put(job, key, (const unsigned char *)b.data, b.len);
     }
     gpucompile_free(b.a, b.data);
 }
@@ -4091,10 +4503,217 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__hook(gpucompile_job *job,
     return r;
 }
 
+/* ==== [section: save-temps] ============================================================== */
+/* options.save_temps: the stages of one compile as files, and repro.sh, which redoes the
+   compile from linked.ll with LLVM's own tools (the link itself, lazy and internalizing, is
+   gpucompile's: the libraries it used are named in repro.sh) and then runs the binary step's
+   tools as gpucompile ran them, their temporary files renamed repro.*. Tool output that names
+   a temporary file names the saved copy instead (the ISA: isa.s, line for line). */
+GPUCOMPILE__PRIVATE void gpucompile__save(gpucompile_job *job, const char *file, const void *data, size_t size) {
+    gpucompile__job *j = (gpucompile__job *)job;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", j->save_dir, file);
+    if (gpucompile_write_file(path, data, size) != GPUCOMPILE_OK)
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL, "cannot write '%s'", path);
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__save_module(gpucompile_job *job, const char *file) {
+    char *t;
+    if (!((gpucompile__job *)job)->save_dir || !job->module) return;
+    t = LLVMPrintModuleToString(job->module);
+    if (t) gpucompile__save(job, file, t, strlen(t));
+    LLVMDisposeMessage(t);
+}
+
+/* A file name of letters, digits, '.', '_' and '-' (others become '_'). */
+GPUCOMPILE__PRIVATE void gpucompile__safe_name(char *s) {
+    for (; *s; s++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", *s)) *s = '_';
+}
+
+/* The job's directory: DIR/<stem of name>.<chip>.<format>, made now. */
+GPUCOMPILE__PRIVATE void gpucompile__save_begin(gpucompile_job *job, const char *name) {
+    gpucompile__job *j = (gpucompile__job *)job;
+    const char *base = name, *p, *chip = gpucompile_target_chip(job->target);
+    char dir[4200], text[4096];
+    size_t n;
+    if (!j->opts.save_temps || !*j->opts.save_temps) return;
+    for (p = name; *p; p++)
+        if (*p == '/' || *p == '\\') base = p + 1;
+    n = strcspn(base, ".");
+    if (!n || (!strcmp(base, "-") && (base = "stdin") != NULL)) n = strlen(base);
+    snprintf(dir, sizeof dir, "%s/%.*s.%s.%s", j->opts.save_temps, (int)n, base, chip, gpucompile_format_string(job->format));
+    gpucompile__safe_name(dir + strlen(j->opts.save_temps) + 1);
+    if (!gpucompile__mkdirs(dir) || !(j->save_dir = gpucompile_job_strdup(job, dir))) {
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL, "cannot make the save-temps directory '%s'", dir);
+        return;
+    }
+    n = gpucompile_target_print(job->target, text, sizeof text - 1);
+    text[n < sizeof text - 1 ? n : sizeof text - 2] = '\n';
+    gpucompile__save(job, "target.txt", text, (n < sizeof text - 1 ? n : sizeof text - 2) + 1);
+    j->repro.a = &j->opts.allocator;
+}
+
+/* Where an object is emitted, its assembly too (isa.s), before: from a copy of the module,
+   since code generation changes the module it runs on. */
+GPUCOMPILE__PRIVATE void gpucompile__save_isa(gpucompile_job *job) {
+    LLVMMemoryBufferRef isa = NULL;
+    LLVMModuleRef m = job->module;
+    if (!((gpucompile__job *)job)->save_dir || job->format == GPUCOMPILE_FORMAT_LLVM || job->format == GPUCOMPILE_FORMAT_ISA ||
+        job->backend->bin_from == LLVMAssemblyFile || !(job->module = LLVMCloneModule(m))) {
+        job->module = m;
+        return;
+    }
+    if (gpucompile__emit_file(job, LLVMAssemblyFile, &isa) == GPUCOMPILE_OK)
+        gpucompile__save(job, "isa.s", LLVMGetBufferStart(isa), LLVMGetBufferSize(isa));
+    if (isa) LLVMDisposeMemoryBuffer(isa);
+    LLVMDisposeModule(job->module);
+    job->module = m;
+}
+
+/* The emitted ISA or object, after emit. */
+GPUCOMPILE__PRIVATE void gpucompile__save_emitted(gpucompile_job *job) {
+    LLVMCodeGenFileType type = job->format == GPUCOMPILE_FORMAT_ISA ? LLVMAssemblyFile : job->backend->bin_from;
+    if (!((gpucompile__job *)job)->save_dir || !job->emitted || job->format == GPUCOMPILE_FORMAT_LLVM) return;
+    gpucompile__save(job, type == LLVMAssemblyFile ? "isa.s" : "object.o", LLVMGetBufferStart(job->emitted), LLVMGetBufferSize(job->emitted));
+}
+
+/* s with every from replaced by to, in place (b's bytes). */
+GPUCOMPILE__PRIVATE void gpucompile__replace_all(gpucompile__buf *b, const char *from, const char *to) {
+    gpucompile__buf o;
+    const char *p, *q;
+    size_t n = strlen(from);
+    if (!b->data || !n || !strstr(b->data, from)) return;
+    memset(&o, 0, sizeof o);
+    o.a = b->a;
+    for (p = b->data; (q = strstr(p, from)) != NULL; p = q + n) {
+        gpucompile__buf_add(&o, p, (size_t)(q - p));
+        gpucompile__buf_str(&o, to);
+    }
+    gpucompile__buf_add(&o, p, strlen(p) + 1);
+    if (o.oom) { gpucompile_free(o.a, o.data); return; }
+    gpucompile_free(b->a, b->data);
+    o.len--; /* the NUL stays, outside len */
+    *b = o;
+}
+
+/* A tool run: its log, its line for repro.sh, and its output naming the saved files. */
+GPUCOMPILE__PRIVATE void gpucompile__save_tool(gpucompile_job *job, const char *cwd, const char *const *argv, gpucompile__buf *out) {
+    gpucompile__job *j = (gpucompile__job *)job;
+    gpucompile__buf line, log;
+    char name[64], saved[4300];
+    int i, k, touches = 0;
+    memset(&line, 0, sizeof line);
+    line.a = &j->opts.allocator;
+    if (cwd) {
+        gpucompile__buf_str(&line, "(cd ");
+        gpucompile__shell_quote(&line, cwd);
+        gpucompile__buf_str(&line, " && ");
+    }
+    for (i = 0; argv[i]; i++) {
+        if (i) gpucompile__buf_str(&line, " ");
+        gpucompile__shell_quote(&line, argv[i]);
+    }
+    if (cwd) gpucompile__buf_str(&line, ")");
+    gpucompile__buf_add(&line, "\n", 2);
+    line.len--;
+    /* temporary files become repro.* (the emitted ISA or object: llc's output in repro.sh) */
+    for (k = 0; k < j->num_temps && !line.oom; k++) {
+        const char *t = j->temps[k], *ext = strrchr(t, '.');
+        unsigned char *data = NULL;
+        size_t size = 0;
+        int emitted = 0;
+        if (job->emitted && gpucompile__read(t, line.a, 0, 1, &data, &size) == GPUCOMPILE_OK)
+            emitted = size == LLVMGetBufferSize(job->emitted) && memcmp(data, LLVMGetBufferStart(job->emitted), size) == 0;
+        gpucompile_free(line.a, data);
+        if (emitted) snprintf(name, sizeof name, "%s", job->backend->bin_from == LLVMAssemblyFile || job->format == GPUCOMPILE_FORMAT_ISA ? "repro.isa.s" : "repro.object.o");
+        else snprintf(name, sizeof name, "repro.t%d%s", k, ext && !strchr(ext, '/') ? ext : "");
+        touches |= line.data && strstr(line.data, t) != NULL;
+        gpucompile__replace_all(&line, t, name);
+        if (emitted) snprintf(saved, sizeof saved, "%s/%s", j->save_dir,
+                              job->backend->bin_from == LLVMAssemblyFile || job->format == GPUCOMPILE_FORMAT_ISA ? "isa.s" : "object.o");
+        else snprintf(saved, sizeof saved, "%s/%s", j->save_dir, name);
+        gpucompile__replace_all(out, t, saved);
+    }
+    if (!line.oom && touches) gpucompile__buf_add(&j->repro, line.data, line.len); /* a step of the compile, not a query */
+    memset(&log, 0, sizeof log);
+    log.a = line.a;
+    gpucompile__buf_str(&log, "$ ");
+    if (line.data) gpucompile__buf_str(&log, line.data);
+    if (out->data) gpucompile__buf_add(&log, out->data, out->len ? out->len - 1 : 0);
+    { /* tool-N-<program>.log */
+        const char *base = argv[0], *p;
+        for (p = argv[0]; *p; p++)
+            if (*p == '/' || *p == '\\') base = p + 1;
+        snprintf(name, sizeof name, "tool-%d-%.32s.log", ++j->tool_runs, base);
+        gpucompile__safe_name(name);
+    }
+    if (!log.oom) gpucompile__save(job, name, log.data, log.len);
+    gpucompile_free(line.a, line.data);
+    gpucompile_free(log.a, log.data);
+}
+
+/* repro.sh, at the end of the compile (also a failed one: it stops where the compile did). */
+GPUCOMPILE__PRIVATE void gpucompile__save_repro(gpucompile_job *job) {
+    gpucompile__job *j = (gpucompile__job *)job;
+    const char *triple = gpucompile_target_triple(job->target);
+    int obj = job->format != GPUCOMPILE_FORMAT_ISA && job->backend->bin_from == LLVMObjectFile, i;
+    gpucompile__buf b;
+    char line[1024];
+    if (!j->save_dir) return;
+    memset(&b, 0, sizeof b);
+    b.a = &j->opts.allocator;
+    gpucompile__buf_str(&b, "#!/bin/sh\n# Redoes this compile with LLVM " LLVM_VERSION_STRING "'s own tools: from linked.ll (the input, prepared\n"
+                            "# and linked by gpucompile) through opt and llc to repro.isa.s");
+    gpucompile__buf_str(&b, obj ? " and repro.object.o" : "");
+    gpucompile__buf_str(&b, ", then the binary step's\n# tools as gpucompile ran them. LLVM_BIN=DIR picks the LLVM tools' directory.\n# Target: ");
+    if (j->save_dir) {
+        char text[4096];
+        gpucompile_target_print(job->target, text, sizeof text);
+        gpucompile__buf_str(&b, text);
+    }
+    gpucompile__buf_str(&b, "\n");
+    for (i = 0; i < j->num_deps; i++) {
+        if (gpucompile__starts_with(j->deps[i], GPUCOMPILE__TOOL_DEP)) continue;
+        gpucompile__buf_str(&b, "# linked or used: ");
+        gpucompile__buf_str(&b, j->deps[i]);
+        gpucompile__buf_str(&b, "\n");
+    }
+    snprintf(line, sizeof line,
+             "set -e\ncd \"$(dirname \"$0\")\"\n"
+             "t() { if [ -n \"$LLVM_BIN\" ]; then echo \"$LLVM_BIN/$1\"; elif command -v \"$1-%d\" >/dev/null 2>&1; then echo \"$1-%d\"; else echo \"$1\"; fi; }\n",
+             LLVM_VERSION_MAJOR, LLVM_VERSION_MAJOR);
+    gpucompile__buf_str(&b, line);
+    gpucompile__buf_str(&b, "\"$(t llvm-link)\" linked.ll -o repro.linked.bc\n");
+    gpucompile__buf_str(&b, "\"$(t opt)\" ");
+    gpucompile__buf_str(&b, "-mtriple=");
+    gpucompile__shell_quote(&b, triple);
+    gpucompile__buf_str(&b, " -mcpu=");
+    gpucompile__shell_quote(&b, job->cpu ? job->cpu : gpucompile_target_chip(job->target));
+    gpucompile__buf_str(&b, " -mattr=");
+    gpucompile__shell_quote(&b, job->features ? job->features : "");
+    snprintf(line, sizeof line, " -passes='default<O%d>' repro.linked.bc -o repro.optimized.bc\n", job->target->O);
+    gpucompile__buf_str(&b, line);
+    for (i = 0; i < 1 + obj; i++) {
+        gpucompile__buf_str(&b, "\"$(t llc)\" -mtriple=");
+        gpucompile__shell_quote(&b, triple);
+        gpucompile__buf_str(&b, " -mcpu=");
+        gpucompile__shell_quote(&b, job->cpu ? job->cpu : gpucompile_target_chip(job->target));
+        gpucompile__buf_str(&b, " -mattr=");
+        gpucompile__shell_quote(&b, job->features ? job->features : "");
+        snprintf(line, sizeof line, " -O%d %srepro.optimized.bc -o %s\n", job->target->O, i ? "-filetype=obj " : "-asm-verbose=false ", i ? "repro.object.o" : "repro.isa.s");
+        gpucompile__buf_str(&b, line);
+    }
+    if (j->repro.data) gpucompile__buf_add(&b, j->repro.data, j->repro.len);
+    if (!b.oom) gpucompile__save(job, "repro.sh", b.data, b.len);
+    gpucompile_free(b.a, b.data);
+}
+
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__run(gpucompile_job *job) {
     const gpucompile_hooks *h = job->options->hooks;
     gpucompile_result r;
     gpucompile__set_stage(job, GPUCOMPILE_STAGE_SETUP);
+    gpucompile__save_module(job, "input.ll");
     job->cpu = gpucompile_job_strdup(job, gpucompile_target_chip(job->target));
     job->features = gpucompile_job_strdup(job, gpucompile_target_features(job->target));
     if (!job->cpu || !job->features) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
@@ -4112,16 +4731,25 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__run(gpucompile_job *job) {
     gpucompile__set_stage(job, GPUCOMPILE_STAGE_POSTLINK);
     if (h && (r = gpucompile__hook(job, h->post_link, "post-link")) != GPUCOMPILE_OK) return r;
     if (job->backend->post_link && (r = job->backend->post_link(job)) != GPUCOMPILE_OK) return r;
+    gpucompile__save_module(job, "linked.ll");
     if ((r = gpucompile__check_undefined(job)) != GPUCOMPILE_OK) return r;
     if ((r = gpucompile__collect_kernels(job)) != GPUCOMPILE_OK) return r;
     gpucompile__set_stage(job, GPUCOMPILE_STAGE_OPTIMIZE);
     if ((r = gpucompile__optimize(job)) != GPUCOMPILE_OK) return r;
+    gpucompile__save_module(job, "optimized.ll");
     if (h && (r = gpucompile__hook(job, h->optimized_ir, "optimized-IR")) != GPUCOMPILE_OK) return r;
     if ((r = gpucompile__mark_dynamic_shared(job)) != GPUCOMPILE_OK) return r;
     gpucompile__set_stage(job, GPUCOMPILE_STAGE_EMIT);
+    gpucompile__save_isa(job);
     if ((r = gpucompile__emit(job)) != GPUCOMPILE_OK) return r;
+    gpucompile__save_emitted(job);
     gpucompile__set_stage(job, GPUCOMPILE_STAGE_BINARY);
-    return gpucompile__finish(job);
+    if ((r = gpucompile__finish(job)) == GPUCOMPILE_OK && ((gpucompile__job *)job)->save_dir) {
+        char file[64];
+        snprintf(file, sizeof file, "binary.%s", gpucompile_format_string(job->format));
+        gpucompile__save(job, file, job->object->data, job->object->size);
+    }
+    return r;
 }
 
 GPUCOMPILE_DEF void gpucompile_object_free(gpucompile_object *obj) {
@@ -4158,7 +4786,7 @@ GPUCOMPILE__PRIVATE int gpucompile__reset_object(gpucompile_job *job) {
 /* A compile in another process: options.isolate (one child per compile, request and reply in
    files) or options.workers (processes reused across compiles, over a socket). One protocol:
    request = "GPUREQ01", u64 payload size, then the target's text, u32 format, toolkit,
-   bin_method, u32 debug, u32 remarks, f64 tool timeout, u32 count + link paths, u32 count +
+   bin_method, section, tool_options, save_temps, u32 debug, u32 remarks, f64 tool timeout, u32 count + link paths, u32 count +
    (name, path) tools, input name, u64 size + input bytes; reply = "GPUREP01", u64 payload
    size, u32 result, u64 size + diagnostic records, u64 size + the object as the cache stores
    it (none when 0), f64 stage_ms[GPUCOMPILE_STAGE_COUNT]. Host byte order: one machine. The
@@ -4223,6 +4851,7 @@ GPUCOMPILE__PRIVATE int gpucompile__request(gpucompile_job *job, const void *dat
     gpucompile__put_str(b, o->bin_method);
     gpucompile__put_str(b, o->section);
     gpucompile__put_str(b, o->tool_options);
+    gpucompile__put_str(b, o->save_temps);
     gpucompile__put32(b, (uint32_t)o->debug);
     gpucompile__put32(b, (uint32_t)o->remarks);
     gpucompile__put32(b, (uint32_t)o->jobs);
@@ -4260,7 +4889,7 @@ GPUCOMPILE__PRIVATE int gpucompile__answer(gpucompile_job *job, const unsigned c
     n = gpucompile__get64(&rd);
     obj = gpucompile__take(&rd, n);
     if (rd.bad) return 0;
-    if (*r == GPUCOMPILE_OK && !gpucompile__deserialize(obj, (size_t)n, 0, job->object, job)) return 0;
+    if (*r == GPUCOMPILE_OK && !gpucompile__deserialize(obj, (size_t)n, 0, job->object, job, NULL, NULL)) return 0;
     for (s = 0; s < GPUCOMPILE_STAGE_COUNT; s++) job->object->stage_ms[s] = gpucompile__get_f64(&rd);
     ((gpucompile__job *)job)->stage_start = gpucompile__now_ms(); /* the wait is not a stage of ours */
     return !rd.bad && rd.p == rd.end;
@@ -4535,6 +5164,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, 
     gpucompile_result r;
     int i, use_cache, inited = 0;
     char text[4096], key[65];
+    gpucompile__capture cap;
     LLVMMemoryBufferRef bc = NULL;
     if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     *out = NULL;
@@ -4569,19 +5199,27 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, 
         data = LLVMGetBufferStart(bc);
         size = LLVMGetBufferSize(bc);
     }
-    /* Hooks and custom backends run code we cannot hash: they bypass the cache, but for a custom
-       backend that opts in with its cache_version. */
+    /* Hooks run code we cannot hash: they bypass the cache, and so do custom backends but for
+       one that opts in with its cache_version; so does --save-temps (its files come of a compile). */
     use_cache = j.opts.cache_dir && *j.opts.cache_dir && !j.opts.hooks && data &&
-                (target->kind != GPUCOMPILE_TARGET_CUSTOM || job->backend->cache_version);
-    if (use_cache) gpucompile__cache_key(job, data, size, key);
+                (target->kind != GPUCOMPILE_TARGET_CUSTOM || job->backend->cache_version) &&
+                !(j.opts.save_temps && *j.opts.save_temps);
+    memset(&cap, 0, sizeof cap);
+    cap.log.a = &j.opts.allocator;
+    if (use_cache) {
+        gpucompile__cache_key(job, data, size, key);
+        cap.to = j.opts.logger;
+        j.opts.logger.func = gpucompile__capture_fn;
+        j.opts.logger.user_data = &cap;
+    }
     j.track_deps = use_cache || serial;
-    if (use_cache && gpucompile__cache_load(job, key)) {
+    if (use_cache && gpucompile__cache_load(job, key, &cap.to)) {
         r = GPUCOMPILE_OK;
     } else if (j.opts.isolate || j.opts.workers) {
         if (!gpucompile__reset_object(job)) { r = GPUCOMPILE_ERROR_OUT_OF_MEMORY; goto cleanup; }
         r = !data ? gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "%s: empty input", name)
             : j.opts.workers ? gpucompile__compile_pooled(job, data, size, name) : gpucompile__compile_isolated(job, data, size, name);
-        if (r == GPUCOMPILE_OK && use_cache) gpucompile__cache_store(job, key);
+        if (r == GPUCOMPILE_OK && use_cache) gpucompile__cache_store(job, key, &cap.log);
     } else {
         if (!gpucompile__reset_object(job)) { r = GPUCOMPILE_ERROR_OUT_OF_MEMORY; goto cleanup; }
         gpucompile__initialize(job->backend);
@@ -4589,10 +5227,12 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, 
         LLVMContextSetDiagnosticHandler(job->context, gpucompile__diag_handler, job);
         r = job->backend->init ? job->backend->init(job) : GPUCOMPILE_OK;
         inited = r == GPUCOMPILE_OK;
+        gpucompile__save_begin(job, name);
         if (r == GPUCOMPILE_OK) r = gpucompile__parse(job, data, size, name);
         if (r == GPUCOMPILE_OK) r = gpucompile__run(job);
+        gpucompile__save_repro(job);
         if (r == GPUCOMPILE_OK && job->failed) r = GPUCOMPILE_ERROR_LLVM;
-        if (r == GPUCOMPILE_OK && use_cache) gpucompile__cache_store(job, key);
+        if (r == GPUCOMPILE_OK && use_cache) gpucompile__cache_store(job, key, &cap.log);
     }
     gpucompile__set_stage(job, GPUCOMPILE_STAGE_NONE);
     if (r == GPUCOMPILE_OK) {
@@ -4609,7 +5249,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, 
         o->format = job->format;
         if (!o->target || !o->triple || !o->chip) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
         else if (gpucompile__bin_compile_properties(o, target->O, j.opts.section) != GPUCOMPILE_OK) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-        else if (serial && !gpucompile__serialize(o, j.deps, j.num_deps, serial)) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+        else if (serial && !gpucompile__serialize(o, j.deps, j.num_deps, 0, NULL, serial)) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
         else { *out = o; job->object = NULL; }
     }
 cleanup: /* everything the job holds goes, on every path */
@@ -4629,6 +5269,9 @@ cleanup: /* everything the job holds goes, on every path */
     gpucompile_job_free(job, j.temps);
     for (i = 0; i < j.num_deps; i++) gpucompile_job_free(job, j.deps[i]);
     gpucompile_job_free(job, j.deps);
+    gpucompile_free(cap.log.a, cap.log.data);
+    gpucompile_job_free(job, j.save_dir);
+    gpucompile_free(j.repro.a, j.repro.data);
     return r;
 }
 
@@ -4694,6 +5337,7 @@ GPUCOMPILE__PRIVATE void gpucompile__work(const unsigned char *data, size_t size
     o.bin_method = gpucompile__get_str(&rd, NULL);
     o.section = gpucompile__get_str(&rd, NULL);
     o.tool_options = gpucompile__get_str(&rd, NULL);
+    o.save_temps = gpucompile__get_str(&rd, NULL);
     o.debug = (int)gpucompile__get32(&rd);
     o.remarks = (int)gpucompile__get32(&rd);
     o.jobs = (int)gpucompile__get32(&rd);
@@ -4714,6 +5358,7 @@ GPUCOMPILE__PRIVATE void gpucompile__work(const unsigned char *data, size_t size
     if (o.bin_method && !*o.bin_method) { gpucompile_free(NULL, (void *)o.bin_method); o.bin_method = NULL; }
     if (o.section && !*o.section) { gpucompile_free(NULL, (void *)o.section); o.section = NULL; }
     if (o.tool_options && !*o.tool_options) { gpucompile_free(NULL, (void *)o.tool_options); o.tool_options = NULL; }
+    if (o.save_temps && !*o.save_temps) { gpucompile_free(NULL, (void *)o.save_temps); o.save_temps = NULL; }
     o.link = links;
     o.num_link = (int)nl;
     o.tools = tools;
@@ -4746,6 +5391,7 @@ GPUCOMPILE__PRIVATE void gpucompile__work(const unsigned char *data, size_t size
     gpucompile_free(NULL, (void *)o.bin_method);
     gpucompile_free(NULL, (void *)o.section);
     gpucompile_free(NULL, (void *)o.tool_options);
+    gpucompile_free(NULL, (void *)o.save_temps);
     gpucompile_free(NULL, log.data);
     gpucompile_free(NULL, serial.data);
 }

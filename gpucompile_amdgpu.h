@@ -1601,6 +1601,15 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__finish(gpucompile_job *
     return GPUCOMPILE_OK;
 }
 
+/* The ROCm roots searched, in order (the device libraries and ld.lld are found there). */
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__cache_key(gpucompile_job *job, char *buf, size_t size) {
+    const char *roots[8];
+    int n = gpucompile_amdgpu__roots(job, roots, 1), i;
+    size_t at = 0;
+    buf[0] = 0;
+    for (i = 0; i < n && at < size; i++) at += (size_t)snprintf(buf + at, size - at, "%s\n", roots[i]);
+}
+
 /* ---- module checks: valid IR that AMDGPU aborts or crashes on ---- */
 /* LLVM 19 aborts ("Unsupported calling convention") or crashes on any but these (ptx_kernel,
    spir_func, x86 ones, tailcc, ...), and on the graphics ones (amdgpu_ps, amdgpu_gfx, ...)
@@ -1789,7 +1798,6 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_amdgpu_backend(void) {
         t.calling_convention_ok = gpucompile_amdgpu__calling_convention_ok;
         t.refused_intrinsics = "llvm.frameaddress";
         t.code_rules = &gpucompile_amdgpu__code_rules;
-        t.environment = "ROCM_PATH,ROCM_HOME,ROCM_ROOT,ROCM*,HIP*";
         t.arches = "amdgcn";
         t.select_score = gpucompile_amdgpu__select_score;
         t.device_help = "gfxNNN[:xnack+|-][:sramecc+|-]";
@@ -1800,6 +1808,7 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_amdgpu_backend(void) {
         t.kernel_metadata = gpucompile_amdgpu__kernel_metadata;
         t.chip_supported = gpucompile_amdgpu__chip_supported;
         t.chip_name = gpucompile_amdgpu__chip_name;
+        t.cache_key = gpucompile_amdgpu__cache_key;
         b = t;
     }
     return &b;

@@ -1645,6 +1645,13 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__is_kernel(gpucompile_job *job, LLVMVal
     return found;
 }
 
+/* The toolkit root the environment picks (a given one is in the key already). */
+GPUCOMPILE__PRIVATE void gpucompile_nvptx__cache_key(gpucompile_job *job, char *buf, size_t size) {
+    const char *given = job->options->toolkit_path;
+    buf[0] = 0;
+    if (!(given && *given)) gpucompile_nvptx__toolkit(job, buf, size);
+}
+
 /* ---- module checks: valid IR that NVPTX aborts or crashes on ---- */
 /* NVPTX survives every calling convention but AMDGPU's own (87-105), refused as foreign. */
 GPUCOMPILE__PRIVATE int gpucompile_nvptx__calling_convention_ok(unsigned cc) { return cc < 87 || cc > 105; }
@@ -1783,7 +1790,6 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
         t.calling_convention_ok = gpucompile_nvptx__calling_convention_ok;
         t.bad_symbol_name = gpucompile_nvptx__bad_symbol_name;
         t.code_rules = &gpucompile_nvptx__code_rules;
-        t.environment = "CUDA_PATH,CUDA_HOME,CUDA_ROOT,CUDA*";
         t.arches = "nvptx,nvptx64";
         t.select_score = gpucompile_nvptx__select_score;
         t.device_help = "sm_XY, a compute capability";
@@ -1792,6 +1798,7 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
         t.image_kind_bin = 3; /* IMG_Cubin */
         t.kernel_metadata = gpucompile_nvptx__kernel_metadata;
         t.formats = 1u << GPUCOMPILE_FORMAT_LLVM | 1u << GPUCOMPILE_FORMAT_ISA | 1u << GPUCOMPILE_FORMAT_BIN | 1u << GPUCOMPILE_FORMAT_FATBIN;
+        t.cache_key = gpucompile_nvptx__cache_key;
         b = t;
     }
     return &b;

@@ -121,8 +121,14 @@ static void test_changed_library_is_a_miss(void) {
     CHECK(compile("tests/data/uses_lib_nvptx.ll", &opts, &a) == GPUCOMPILE_OK);
     CHECK(a && a->from_cache);
     gpucompile_object_free(a);
-    ut.actime = ut.modtime = time(NULL) - 1000; /* the library changed (its mtime did) */
+    ut.actime = ut.modtime = time(NULL) - 1000; /* touched, not changed: the contents are the key */
     utime(lib, &ut);
+    CHECK(compile("tests/data/uses_lib_nvptx.ll", &opts, &a) == GPUCOMPILE_OK);
+    CHECK(a && a->from_cache);
+    gpucompile_object_free(a);
+    snprintf(cmd, sizeof cmd, "sed 's/3\\.0/4.0/' tests/data/mylib.ll | llvm-as -o %s", lib); /* the library changed */
+    free(t_sh(cmd, &st));
+    CHECK(st == 0);
     CHECK(compile("tests/data/uses_lib_nvptx.ll", &opts, &a) == GPUCOMPILE_OK);
     CHECK(a && !a->from_cache);
     gpucompile_object_free(a);

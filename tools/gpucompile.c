@@ -48,6 +48,13 @@ static const char *usage_text =
     "  -l, --link FILE      extra bitcode library, linked where needed; repeatable\n"
     "  --cache-dir DIR      compile cache (default $XDG_CACHE_HOME/gpucompile or ~/.cache/gpucompile)\n"
     "  --no-cache           do not read or write the compile cache\n"
+    "  --cache-remote URL   redis://HOST:PORT[/DB], a shared store behind the cache directory\n"
+    "                       (else $GPUCOMPILE_CACHE_REMOTE; its problems are one warning)\n"
+    "  --cache-stats        after the run: the cache's entries and bytes, this run's hits and\n"
+    "                       misses (stdout without an input, else stderr)\n"
+    "  --cache-clear        remove the cache directory's entries first (alone: only that)\n"
+    "  --save-temps DIR     every stage per target in DIR/STEM.CHIP.FORMAT/ (input, linked and\n"
+    "                       optimized IR, ISA, binary, tool logs, repro.sh); bypasses the cache\n"
     "  --bin-method M       NVPTX cubin: nvjitlink | ptxas | driver, no fallback (default: nvJitLink\n"
     "                       below 512 KiB of PTX, else ptxas; the other when the first fails);\n"
     "                       AMDGPU hsaco: elf (in-process) | lld, no fallback (default: in-process,\n"
@@ -62,7 +69,8 @@ static const char *usage_text =
     "  --print-target ATTR  parse and verify ATTR only; print its canonical text\n"
     "  -v, --verbose        kernel metadata, stage timings and tool command lines (shell-quoted)\n"
     "  --version            print the version\n"
-    "  -h, --help           this text\n"
+    "  -h, --help           this text\n";
+static const char *usage_notes = /* two strings: ISO C's longest literal is 4095 */
     "\n"
     "Host symbols are NAME_..., with every character of NAME (and of a kernel's name) outside\n"
     "[A-Za-z0-9_] made '_' (and '_' before a leading digit): --name saxpy-v2 gives saxpy_v2_K_launch.\n"
@@ -91,6 +99,8 @@ typedef struct cli {
     const char *emit_text, *name, *list, *select, *handler;
     const char *host;                   /* --host: the host LLVM module (.ll) */
     const char *section, *tool_options; /* --section, --opts */
+    const char *cache_remote, *save_temps;
+    int cache_stats, cache_clear;
 } cli;
 
 static void log_stderr(const gpucompile_diagnostic *d, void *user) {
@@ -141,7 +151,7 @@ static int parse_args(int argc, char **argv, cli *c) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 #define TAKES(s, l) ((strcmp(a, s) == 0 || strcmp(a, l) == 0) ? (v ? (i++, 1) : (usage_error("missing value for", a), -1)) : 0)
         int t;
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) { fputs(usage_text, stdout); return 0; }
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) { fputs(usage_text, stdout); fputs(usage_notes, stdout); return 0; }
         if (strcmp(a, "--version") == 0) {
             unsigned ver[3];
             LLVMGetVersion(&ver[0], &ver[1], &ver[2]); /* the libLLVM run on, which may be newer than the headers */
@@ -166,6 +176,10 @@ static int parse_args(int argc, char **argv, cli *c) {
         if ((t = TAKES("--toolkit", "--toolkit")) != 0) { if (t < 0) return 2; c->toolkit = v; continue; }
         if ((t = TAKES("--cache-dir", "--cache-dir")) != 0) { if (t < 0) return 2; c->cache_dir = v; continue; }
         if (strcmp(a, "--no-cache") == 0) { c->no_cache = 1; continue; }
+        if ((t = TAKES("--cache-remote", "--cache-remote")) != 0) { if (t < 0) return 2; c->cache_remote = v; continue; }
+        if (strcmp(a, "--cache-stats") == 0) { c->cache_stats = 1; continue; }
+        if (strcmp(a, "--cache-clear") == 0) { c->cache_clear = 1; continue; }
+        if ((t = TAKES("--save-temps", "--save-temps")) != 0) { if (t < 0) return 2; c->save_temps = v; continue; }
         if (strcmp(a, "--debug") == 0) { c->debug = 1; continue; }
         if (strcmp(a, "--isolate") == 0) { c->isolate = 1; continue; }
         if (strcmp(a, "--in-process") == 0) { c->in_process = 1; continue; }
@@ -834,6 +848,28 @@ static int compile(cli *c, gpucompile_options *opts) {
     return rc;
 }
 
+static void cache_report(const char *dir, FILE *f) {
+    gpucompile_cache_stats st;
+    if (gpucompile_cache_stats_get(dir, &st) != GPUCOMPILE_OK) return;
+    fprintf(f, "cache %s: %llu entries, %llu bytes; this run: %llu hits, %llu remote hits, %llu misses\n", dir,
+            (unsigned long long)st.entries, (unsigned long long)st.bytes, (unsigned long long)st.hits,
+            (unsigned long long)st.remote_hits, (unsigned long long)st.misses);
+}
+
+/* --cache-clear / --cache-stats on dir (NULL: the one the options name); 1 when clearing failed. */
+static int cache_command(const cli *c, const char *dir) {
+    static char def[4096];
+    if (!dir) dir = c->cache_dir;
+    if (!dir && gpucompile_default_cache_dir(def, sizeof def) && strlen(def) < sizeof def - 1) dir = def;
+    if (!dir) { fprintf(stderr, "gpucompile: error: no cache directory (give --cache-dir)\n"); return 1; }
+    if (c->cache_clear && gpucompile_cache_clear(dir) != GPUCOMPILE_OK) {
+        fprintf(stderr, "gpucompile: error: cannot remove every entry of '%s'\n", dir);
+        return 1;
+    }
+    if (c->cache_stats && !c->input) cache_report(dir, stdout);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     cli c;
     gpucompile_options opts;
@@ -853,6 +889,7 @@ int main(int argc, char **argv) {
     if (c.print_target) return print_target(c.print_target, &opts.logger);
     if (c.list) return list_binary(&c, &opts.logger);
     if (c.merge) return merge_binaries(&c, &opts.logger);
+    if (!c.input && (c.cache_stats || c.cache_clear)) return cache_command(&c, NULL);
     if (!c.input) return usage_error("no input file", NULL);
     if (!c.output && !c.emit_text && !c.host && !c.object_out)
         return usage_error("no output: give -o PATH (- for stdout, /dev/null to only check), --emit-text, --host or --object-out", NULL);
@@ -869,12 +906,15 @@ int main(int argc, char **argv) {
     opts.max_input_bytes = c.max_input;
     opts.section = c.section;
     opts.tool_options = c.tool_options;
+    opts.save_temps = c.save_temps;
     {
         static char cache_dir[4096];
         if (c.cache_dir) opts.cache_dir = c.cache_dir;
         else if (gpucompile_default_cache_dir(cache_dir, sizeof cache_dir) && strlen(cache_dir) < sizeof cache_dir - 1)
             opts.cache_dir = cache_dir;
         if (c.no_cache) opts.cache_dir = NULL;
+        opts.cache_remote = c.cache_remote ? c.cache_remote : getenv("GPUCOMPILE_CACHE_REMOTE");
+        if (c.cache_clear && opts.cache_dir && cache_command(&c, opts.cache_dir) != 0) return 1;
     }
     opts.link = c.links;
     opts.num_link = c.num_links;
@@ -894,5 +934,6 @@ int main(int argc, char **argv) {
     catch_signals();
     rc = compile(&c, &opts);
     gpucompile_workers_free(workers);
+    if (c.cache_stats && opts.cache_dir) cache_report(opts.cache_dir, stderr);
     return rc;
 }

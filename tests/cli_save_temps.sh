@@ -1,0 +1,38 @@
+# --save-temps: every stage on disk per target, and repro.sh redoing the compile with LLVM's own
+# tools (llvm-link, opt, llc, then ptxas / ld.lld as gpucompile ran them) gives the same PTX and
+# the same hsaco; a failed compile keeps its stages and the tool's errors name the saved file.
+. tests/lib.sh
+mkdir -p "$T_TMP/tmp"; export TMPDIR="$T_TMP/tmp"
+K=examples/kernels
+NV='#gpu.nvptx<chip = "sm_90">' AMD='#gpu.amdgpu<chip = "gfx90a">'
+PTXAS=${CUDA_PATH:-/usr/local/cuda}/bin/ptxas
+for k in saxpy reduce math; do
+    S="$T_TMP/s_nv_$k"
+    "$GPUCOMPILE" -t "$NV" -f isa "$K/${k}_nvptx.ll" -o "$T_TMP/$k.ptx" --save-temps "$S"
+    D="$S/${k}_nvptx.sm_90.isa"
+    check "$k NVPTX: input, linked, optimized IR, ISA, binary and repro.sh saved" sh -c "cd '$D' && ls input.ll linked.ll optimized.ll isa.s binary.isa repro.sh target.txt >/dev/null"
+    check "$k NVPTX: the saved ISA is the output" cmp -s "$D/isa.s" "$T_TMP/$k.ptx"
+    sh "$D/repro.sh" > "$T_TMP/repro.log" 2>&1
+    check "$k NVPTX: repro.sh gives the same PTX" cmp -s "$D/repro.isa.s" "$T_TMP/$k.ptx"
+    S="$T_TMP/s_amd_$k"
+    "$GPUCOMPILE" -t "$AMD" "$K/${k}_amdgpu.ll" -o "$T_TMP/$k.hsaco" --save-temps "$S"
+    D="$S/${k}_amdgpu.gfx90a.bin"
+    check "$k AMDGPU: object, its assembly and the ld.lld log saved" sh -c "cd '$D' && ls object.o isa.s binary.bin tool-1-ld.lld*.log >/dev/null"
+    sh "$D/repro.sh" > "$T_TMP/repro.log" 2>&1
+    check "$k AMDGPU: repro.sh gives the same hsaco" sh -c "cmp -s '$T_TMP/$k.hsaco' \"\$(ls '$D'/repro.t*.hsaco)\""
+done
+"$GPUCOMPILE" --in-process -t "$NV" -f isa "$K/saxpy_nvptx.ll" -o "$T_TMP/ip.ptx" --save-temps "$T_TMP/s_ip"
+check "in process: the same files" cmp -s "$T_TMP/s_ip/saxpy_nvptx.sm_90.isa/isa.s" "$T_TMP/ip.ptx"
+check "--save-temps bypasses the cache (nothing stored)" test ! -e "$XDG_CACHE_HOME/gpucompile" -o -z "$(ls "$XDG_CACHE_HOME/gpucompile" 2>/dev/null)"
+
+if [ -x "$PTXAS" ]; then
+    printf 'target triple = "nvptx64-nvidia-cuda"\ndefine ptx_kernel void @k(ptr addrspace(1) %%p) {\n  call void asm sideeffect "bogus.instr;", ""()\n  ret void\n}\n' > "$T_TMP/bad.ll"
+    "$GPUCOMPILE" -t "$NV" --bin-method ptxas "$T_TMP/bad.ll" -o "$T_TMP/bad.cubin" --save-temps "$T_TMP/s_bad" 2>"$T_TMP/err"; rc=$?
+    D="$T_TMP/s_bad/bad.sm_90.bin"
+    check "a ptxas failure: exit 1, no output" sh -c "[ $rc -eq 1 ] && [ ! -e '$T_TMP/bad.cubin' ]"
+    check "a ptxas failure: the stages up to it and repro.sh are kept" sh -c "cd '$D' && ls input.ll linked.ll optimized.ll isa.s repro.sh >/dev/null"
+    line=$(sed -n "s|.*ptxas $D/isa.s, line \([0-9]*\);.*|\1|p" "$T_TMP/err" | head -n 1)
+    check "a ptxas failure: its error names the saved isa.s and the line with the bad instruction" sh -c "[ -n '$line' ] && sed -n '${line}p' '$D/isa.s' | grep -q bogus"
+    check "a ptxas failure: repro.sh reruns ptxas, which fails the same way" sh -c "! sh '$D/repro.sh' > '$T_TMP/rerr' 2>&1 && grep -q 'repro.isa.s, line $line;' '$T_TMP/rerr'"
+else skip "a ptxas failure (no ptxas)"; fi
+tally cli_save_temps.sh
