@@ -237,7 +237,9 @@ typedef enum gpucompile_target_kind {
     GPUCOMPILE_TARGET_NONE = 0,
     GPUCOMPILE_TARGET_NVPTX,    /* #gpu.nvptx<O, triple, chip, features, flags, link> */
     GPUCOMPILE_TARGET_AMDGPU,   /* #gpu.amdgpu<O, triple, chip, features, abi, flags, link> */
-    GPUCOMPILE_TARGET_CUSTOM    /* compiled by target.backend (see gpucompile_backend) */
+    GPUCOMPILE_TARGET_CUSTOM,   /* compiled by target.backend (see gpucompile_backend) */
+    GPUCOMPILE_TARGET_SPIRV     /* #gpu.spirv<O, triple, chip, features, flags, link> (gpucompile_spirv.h),
+                                   #xevm.target<O, triple, chip, flags, linkFiles> */
 } gpucompile_target_kind;
 
 typedef struct gpucompile_backend gpucompile_backend;
@@ -246,7 +248,7 @@ typedef struct gpucompile_backend gpucompile_backend;
    Strings are borrowed (a parsed target owns its own: free it with gpucompile_target_free). */
 typedef struct gpucompile_target {
     gpucompile_target_kind kind;
-    int upstream;              /* 1: spelled #nvvm.target / #rocdl.target, 0: #gpu.nvptx / #gpu.amdgpu */
+    int upstream;              /* 1: spelled #nvvm.target / #rocdl.target / #xevm.target, 0: #gpu.nvptx / #gpu.amdgpu / #gpu.spirv */
     int O;                     /* optimization level 0-3 (MLIR default 2) */
     const char *triple;        /* NULL: "nvptx64-nvidia-cuda" / "amdgcn-amd-amdhsa" */
     const char *chip;          /* NULL: "sm_50" / "gfx900" */
@@ -480,6 +482,8 @@ struct gpucompile_backend {
     void *user_data;
     /* kernel names and metadata from an object's own bytes (gpucompile_object_find_kernels) */
     gpucompile_result (*find_kernels)(gpucompile_object *obj);
+    /* the backend's own target checks, after the core's common ones (GPUCOMPILE_TARGET_SPIRV) */
+    gpucompile_result (*verify)(const gpucompile_target *t, const gpucompile_logger *logger);
 };
 
 /* The backend registered for a kind (the backend headers register themselves when their
@@ -1133,12 +1137,14 @@ GPUCOMPILE_DEF gpucompile_target gpucompile_target_defaults(gpucompile_target_ki
 
 GPUCOMPILE_DEF const char *gpucompile_target_triple(const gpucompile_target *t) {
     if (t->triple) return t->triple;
-    return t->kind == GPUCOMPILE_TARGET_NVPTX ? "nvptx64-nvidia-cuda" : t->kind == GPUCOMPILE_TARGET_AMDGPU ? "amdgcn-amd-amdhsa" : "";
+    return t->kind == GPUCOMPILE_TARGET_NVPTX ? "nvptx64-nvidia-cuda" : t->kind == GPUCOMPILE_TARGET_AMDGPU ? "amdgcn-amd-amdhsa"
+         : t->kind == GPUCOMPILE_TARGET_SPIRV ? "spirv64-unknown-unknown" : "";
 }
 
 GPUCOMPILE_DEF const char *gpucompile_target_chip(const gpucompile_target *t) {
     if (t->chip) return t->chip;
-    return t->kind == GPUCOMPILE_TARGET_NVPTX ? "sm_50" : t->kind == GPUCOMPILE_TARGET_AMDGPU ? "gfx900" : "";
+    return t->kind == GPUCOMPILE_TARGET_NVPTX ? "sm_50" : t->kind == GPUCOMPILE_TARGET_AMDGPU ? "gfx900"
+         : t->kind == GPUCOMPILE_TARGET_SPIRV ? "bmg" : "";
 }
 
 /* Defaults follow the spelling: #nvvm.target / #rocdl.target take those of MLIR of the same
@@ -1322,8 +1328,9 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_target_verify(const gpucompile_targe
     const char *backend, *triple, *chip;
     int i;
     if (!t) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    if (t->kind != GPUCOMPILE_TARGET_NVPTX && t->kind != GPUCOMPILE_TARGET_AMDGPU && t->kind != GPUCOMPILE_TARGET_CUSTOM)
-        return gpucompile__bad_target(logger, "The target kind must be NVPTX, AMDGPU or custom.");
+    if (t->kind != GPUCOMPILE_TARGET_NVPTX && t->kind != GPUCOMPILE_TARGET_AMDGPU && t->kind != GPUCOMPILE_TARGET_CUSTOM &&
+        t->kind != GPUCOMPILE_TARGET_SPIRV)
+        return gpucompile__bad_target(logger, "The target kind must be NVPTX, AMDGPU, SPIR-V or custom.");
     if (t->O < 0 || t->O > 3) return gpucompile__bad_target(logger, "The optimization level must be a number between 0 and 3.");
     triple = gpucompile_target_triple(t);
     chip = gpucompile_target_chip(t);
@@ -1339,6 +1346,11 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_target_verify(const gpucompile_targe
     for (i = 0; i < t->num_flags; i++)
         if (!t->flags[i] || !*t->flags[i]) return gpucompile__bad_target(logger, "Flag names cannot be empty.");
     if (t->kind == GPUCOMPILE_TARGET_CUSTOM) return GPUCOMPILE_OK;
+    if (t->kind == GPUCOMPILE_TARGET_SPIRV) { /* the backend's own rules (its LLVM may lack the target) */
+        const gpucompile_backend *b = gpucompile_find_backend(t->kind);
+        if (!b) return gpucompile__bad_target(logger, "No SPIR-V backend: compile gpucompile_spirv.h's implementation in.");
+        return b->verify ? b->verify(t, logger) : GPUCOMPILE_OK;
+    }
     backend = t->kind == GPUCOMPILE_TARGET_NVPTX ? "NVPTX" : "AMDGPU";
     if (!gpucompile__triple_fits(t->kind, triple)) {
         gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, GPUCOMPILE_STAGE_TARGET,
@@ -1437,6 +1449,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile__target_name(const gpucompile_target 
     case GPUCOMPILE_TARGET_NVPTX: return t->upstream ? "nvvm.target" : "gpu.nvptx";
     case GPUCOMPILE_TARGET_AMDGPU: return t->upstream ? "rocdl.target" : "gpu.amdgpu";
     case GPUCOMPILE_TARGET_CUSTOM: return t->custom_name && *t->custom_name ? t->custom_name : "custom";
+    case GPUCOMPILE_TARGET_SPIRV: return t->upstream ? "xevm.target" : "gpu.spirv";
     default: return "none";
     }
 }
@@ -1468,7 +1481,7 @@ GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *
     gpucompile__out_string_param(&o, &first, "triple", gpucompile_target_triple(t), gpucompile_target_triple(&d));
     gpucompile__out_string_param(&o, &first, "chip", gpucompile_target_chip(t), gpucompile_target_chip(&d));
     gpucompile__out_string_param(&o, &first, "features", gpucompile_target_features(t), gpucompile_target_features(&d));
-    if (t->kind != GPUCOMPILE_TARGET_NVPTX)
+    if (t->kind != GPUCOMPILE_TARGET_NVPTX && t->kind != GPUCOMPILE_TARGET_SPIRV)
         gpucompile__out_string_param(&o, &first, "abi", gpucompile_target_abi(t), gpucompile_target_abi(&d));
     if ((f = gpucompile__next_flag(t, NULL)) != NULL) {
         gpucompile__out_param(&o, &first, "flags");
@@ -1485,7 +1498,7 @@ GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *
         gpucompile__out_str(&o, "}");
     }
     if (t->link && t->num_link > 0) {
-        gpucompile__out_param(&o, &first, "link");
+        gpucompile__out_param(&o, &first, t->kind == GPUCOMPILE_TARGET_SPIRV && t->upstream ? "linkFiles" : "link");
         gpucompile__out_str(&o, "[");
         for (i = 0; i < t->num_link; i++) {
             if (i) gpucompile__out_str(&o, ", ");
@@ -1802,15 +1815,18 @@ GPUCOMPILE__PRIVATE int gpucompile__plink(gpucompile__parser *p) {
 
 GPUCOMPILE__PRIVATE int gpucompile__pparam(gpucompile__parser *p, gpucompile_target_kind kind, const char *attr) {
     size_t at = p->pos, n;
-    int id;
+    int id, xevm = kind == GPUCOMPILE_TARGET_SPIRV && strcmp(attr, "xevm.target") == 0; /* MLIR's XeVM: no features, linkFiles */
     while (gpucompile__is_id_char(gpucompile__peek(p))) p->pos++;
     n = p->pos - at;
     for (id = 0; id < GPUCOMPILE__P_COUNT; id++)
         if (strlen(gpucompile__param_names[id]) == n && strncmp(gpucompile__param_names[id], p->s + at, n) == 0) break;
     if (id == GPUCOMPILE__P_ABI && kind != GPUCOMPILE_TARGET_AMDGPU) id = GPUCOMPILE__P_COUNT;
+    if (xevm && (id == GPUCOMPILE__P_FEATURES || id == GPUCOMPILE__P_LINK)) id = GPUCOMPILE__P_COUNT;
+    if (xevm && n == 9 && strncmp(p->s + at, "linkFiles", 9) == 0) id = GPUCOMPILE__P_LINK;
     if (id == GPUCOMPILE__P_COUNT)
         return gpucompile__perr(p, at, "unknown parameter '%.*s' for #%s; expected one of %s", (int)(n < 64 ? n : 64), p->s + at, attr,
-                                kind == GPUCOMPILE_TARGET_AMDGPU ? "O, triple, chip, features, abi, flags, link" : "O, triple, chip, features, flags, link");
+                                kind == GPUCOMPILE_TARGET_AMDGPU ? "O, triple, chip, features, abi, flags, link"
+                                : xevm ? "O, triple, chip, flags, linkFiles" : "O, triple, chip, features, flags, link");
     if (p->seen[id]) return gpucompile__perr(p, at, "parameter '%s' is repeated", gpucompile__param_names[id]);
     p->seen[id] = 1;
     p->last = id;
@@ -1828,7 +1844,8 @@ GPUCOMPILE__PRIVATE int gpucompile__pparam(gpucompile__parser *p, gpucompile_tar
 GPUCOMPILE__PRIVATE gpucompile_target_kind gpucompile__pattr(gpucompile__parser *p, int *upstream, const char **attr) {
     static const struct { const char *name; gpucompile_target_kind kind; int upstream; } names[] = {
         {"gpu.nvptx", GPUCOMPILE_TARGET_NVPTX, 0}, {"nvvm.target", GPUCOMPILE_TARGET_NVPTX, 1},
-        {"gpu.amdgpu", GPUCOMPILE_TARGET_AMDGPU, 0}, {"rocdl.target", GPUCOMPILE_TARGET_AMDGPU, 1}};
+        {"gpu.amdgpu", GPUCOMPILE_TARGET_AMDGPU, 0}, {"rocdl.target", GPUCOMPILE_TARGET_AMDGPU, 1},
+        {"gpu.spirv", GPUCOMPILE_TARGET_SPIRV, 0}, {"xevm.target", GPUCOMPILE_TARGET_SPIRV, 1}};
     size_t at, i, n;
     gpucompile_target_kind kind = GPUCOMPILE_TARGET_NONE;
     int c;
@@ -1839,7 +1856,7 @@ GPUCOMPILE__PRIVATE gpucompile_target_kind gpucompile__pattr(gpucompile__parser 
     for (i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strlen(names[i].name) == n && strncmp(names[i].name, p->s + at, n) == 0) break;
     if (i == sizeof names / sizeof names[0]) {
-        gpucompile__perr(p, at - 1, "unknown target attribute '#%.*s'; expected #gpu.nvptx, #gpu.amdgpu, #nvvm.target or #rocdl.target",
+        gpucompile__perr(p, at - 1, "unknown target attribute '#%.*s'; expected #gpu.nvptx, #gpu.amdgpu, #nvvm.target, #rocdl.target, #gpu.spirv or #xevm.target",
                          (int)(n < 64 ? n : 64), p->s + at);
         return kind;
     }
@@ -6228,11 +6245,14 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_parse(const char *text, size_
 enum {
     GPUCOMPILE__OB_HEADER = 32, GPUCOMPILE__OB_ENTRY = 40,
     GPUCOMPILE__IMG_NONE = 0, GPUCOMPILE__IMG_OBJECT, GPUCOMPILE__IMG_BITCODE, GPUCOMPILE__IMG_CUBIN,
-    GPUCOMPILE__IMG_FATBIN, GPUCOMPILE__IMG_PTX,
+    GPUCOMPILE__IMG_FATBIN, GPUCOMPILE__IMG_PTX, GPUCOMPILE__IMG_SPIRV,
     /* LLVM 21 made the offload kinds bits (OpenMP 1, CUDA 2, HIP 4, SYCL 8); before, HIP was 3:
        written as the LLVM in use numbers it, so its tools name the producer */
     GPUCOMPILE__OFK_NONE = 0, GPUCOMPILE__OFK_OPENMP = 1, GPUCOMPILE__OFK_CUDA = 2,
-    GPUCOMPILE__OFK_HIP = LLVM_VERSION_MAJOR >= 21 ? 4 : 3
+    GPUCOMPILE__OFK_HIP = LLVM_VERSION_MAJOR >= 21 ? 4 : 3,
+    /* SPIR-V for an OpenCL runtime: SYCL's kind, the one LLVM's offload model gives the SPIR-V
+       images that its runtime hands to clCreateProgramWithIL (LLVM 21+; SPIR-V needs 22) */
+    GPUCOMPILE__OFK_SYCL = 8
 };
 
 GPUCOMPILE__PRIVATE void gpucompile__bin_put(gpucompile__buf *b, uint64_t v, int bytes) {
@@ -6254,7 +6274,8 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_image_kind(const gpucompile_object *o) {
     case GPUCOMPILE_FORMAT_LLVM: return GPUCOMPILE__IMG_BITCODE;
     case GPUCOMPILE_FORMAT_ISA: return o->kind == GPUCOMPILE_TARGET_NVPTX ? GPUCOMPILE__IMG_PTX : GPUCOMPILE__IMG_NONE;
     case GPUCOMPILE_FORMAT_FATBIN: return GPUCOMPILE__IMG_FATBIN;
-    default: return o->kind == GPUCOMPILE_TARGET_NVPTX ? GPUCOMPILE__IMG_CUBIN : GPUCOMPILE__IMG_OBJECT;
+    default: return o->kind == GPUCOMPILE_TARGET_NVPTX ? GPUCOMPILE__IMG_CUBIN
+                  : o->kind == GPUCOMPILE_TARGET_SPIRV ? GPUCOMPILE__IMG_SPIRV : GPUCOMPILE__IMG_OBJECT;
     }
 }
 
@@ -6298,7 +6319,8 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_write_entry(gpucompile__buf *out, const
     gpucompile__bin_put(out, GPUCOMPILE__OB_ENTRY, 8);
     gpucompile__bin_put(out, (uint64_t)gpucompile__bin_image_kind(o), 2);
     gpucompile__bin_put(out, o->kind == GPUCOMPILE_TARGET_NVPTX ? GPUCOMPILE__OFK_CUDA
-                             : o->kind == GPUCOMPILE_TARGET_AMDGPU ? GPUCOMPILE__OFK_HIP : GPUCOMPILE__OFK_NONE, 2);
+                             : o->kind == GPUCOMPILE_TARGET_AMDGPU ? GPUCOMPILE__OFK_HIP
+                             : o->kind == GPUCOMPILE_TARGET_SPIRV ? GPUCOMPILE__OFK_SYCL : GPUCOMPILE__OFK_NONE, 2);
     gpucompile__bin_put(out, 0, 4);
     gpucompile__bin_put(out, GPUCOMPILE__OB_HEADER + GPUCOMPILE__OB_ENTRY, 8);
     gpucompile__bin_put(out, nstr, 8);
@@ -6412,7 +6434,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
         gpucompile_target t;
         if (!triple || !arch || !*arch) GPUCOMPILE__BAD("offload binary entry %d: no triple or arch", index);
         t = gpucompile_target_defaults(gpucompile__starts_with(triple, "nvptx") ? GPUCOMPILE_TARGET_NVPTX
-                                       : gpucompile__starts_with(triple, "amdgcn") ? GPUCOMPILE_TARGET_AMDGPU : GPUCOMPILE_TARGET_NONE);
+                                       : gpucompile__starts_with(triple, "amdgcn") ? GPUCOMPILE_TARGET_AMDGPU
+                                       : gpucompile__starts_with(triple, "spirv") ? GPUCOMPILE_TARGET_SPIRV : GPUCOMPILE_TARGET_NONE);
         if (t.kind == GPUCOMPILE_TARGET_NONE) GPUCOMPILE__BAD("offload binary entry %d: unsupported triple '%s'", index, triple);
         t.chip = arch;
         if (strcmp(triple, gpucompile_target_triple(&t)) != 0) t.triple = triple;
@@ -6423,7 +6446,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
     if (!f) {
         const unsigned char *img = p + ioff;
         switch (ikind) {
-        case GPUCOMPILE__IMG_OBJECT: case GPUCOMPILE__IMG_CUBIN: f = GPUCOMPILE_FORMAT_BIN; break;
+        case GPUCOMPILE__IMG_OBJECT: case GPUCOMPILE__IMG_CUBIN: case GPUCOMPILE__IMG_SPIRV: f = GPUCOMPILE_FORMAT_BIN; break;
         case GPUCOMPILE__IMG_BITCODE: f = GPUCOMPILE_FORMAT_LLVM; break;
         case GPUCOMPILE__IMG_FATBIN: f = GPUCOMPILE_FORMAT_FATBIN; break;
         case GPUCOMPILE__IMG_PTX: f = GPUCOMPILE_FORMAT_ISA; break;
@@ -6636,6 +6659,15 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_select(const gpucompile_binar
     if (!binary || !device || !index) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     if (device->arch) snprintf(arch, sizeof arch, "%s", device->arch);
     else snprintf(arch, sizeof arch, "sm_%d", device->compute_capability);
+    if (strcmp(arch, "spirv") == 0) { /* an OpenCL device that takes SPIR-V: the first SPIR-V module */
+        for (i = 0; i < binary->num_objects && best < 0; i++)
+            if (binary->objects[i] && binary->objects[i]->kind == GPUCOMPILE_TARGET_SPIRV && binary->objects[i]->format == GPUCOMPILE_FORMAT_BIN) best = i;
+        if (best >= 0) {
+            *index = best;
+            return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "device spirv: object %d (%s), SPIR-V module", best,
+                                       binary->objects[best]->target);
+        }
+    }
     if (!gpucompile__bin_parse_chip(arch, &d))
         return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT,
                                    "unknown device '%s'; expected sm_XY, a compute capability, or gfxNNN[:xnack+|-][:sramecc+|-]", arch);
