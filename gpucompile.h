@@ -457,7 +457,7 @@ struct gpucompile_backend {
     const char *name;                   /* "nvptx", "amdgpu", ... */
     gpucompile_target_kind kind;
     const char *intrinsic_prefixes;     /* comma-separated own intrinsic prefixes: "nvvm" */
-    const char *allowed_undefined;      /* comma-separated symbols allowed to stay undefined */
+    const char *allowed_undefined;      /* comma-separated symbols allowed to stay undefined ("p*": names starting with p) */
     /* the shared-memory address space (NVPTX shared, AMDGPU LDS); 0: none. External globals in
        it (CUDA/HIP `extern __shared__`) may stay undefined; the kernels that reach an unsized
        one (dynamic shared memory, sized at launch) get gpucompile_kernel.dynamic_shared */
@@ -3915,6 +3915,16 @@ GPUCOMPILE__PRIVATE int gpucompile__extern_shared(gpucompile_job *job, LLVMValue
     return as && LLVMIsDeclaration(g) && LLVMGetLinkage(g) == LLVMExternalLinkage && LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == as;
 }
 
+GPUCOMPILE__PRIVATE int gpucompile__allowed_undefined(gpucompile_job *job, const char *name) {
+    const char *p = job->backend->allowed_undefined;
+    while (p && *p) {
+        size_t n = strcspn(p, ",");
+        if (n && p[n - 1] == '*' ? strncmp(p, name, n - 1) == 0 : (strlen(name) == n && strncmp(p, name, n) == 0)) return 1;
+        p += n + (p[n] == ',');
+    }
+    return 0;
+}
+
 /* What is still undefined after linking: an error naming each symbol. */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__check_undefined(gpucompile_job *job) {
     LLVMValueRef v;
@@ -3922,14 +3932,14 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__check_undefined(gpucompile_job
     for (v = LLVMGetFirstFunction(job->module); v; v = LLVMGetNextFunction(v)) {
         const char *name = gpucompile__name(v);
         if (!LLVMIsDeclaration(v) || gpucompile__starts_with(name, "llvm.") || !LLVMGetFirstUse(v)) continue;
-        if (gpucompile__in_list(job->backend->allowed_undefined, name, strlen(name))) continue;
+        if (gpucompile__allowed_undefined(job, name)) continue;
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNRESOLVED, NULL, "undefined function '%s'", name);
         bad = 1;
     }
     for (v = LLVMGetFirstGlobal(job->module); v; v = LLVMGetNextGlobal(v)) {
         const char *name = gpucompile__name(v);
         if (!LLVMIsDeclaration(v) || !LLVMGetFirstUse(v) || gpucompile__extern_shared(job, v)) continue;
-        if (gpucompile__in_list(job->backend->allowed_undefined, name, strlen(name))) continue;
+        if (gpucompile__allowed_undefined(job, name)) continue;
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNRESOLVED, NULL, "undefined global '%s'", name);
         bad = 1;
     }
