@@ -829,7 +829,7 @@ void *gpucompile_runtime_load_offload_binary(const void *data, size_t size);
    The global lock and the shared-library loader, for the core and for the mgpu* runtimes
    (which are compiled without the core: a backend's runtime includes this file again). */
 #if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_NVPTX_RUNTIME_IMPLEMENTED) || \
-     defined(GPUCOMPILE_AMDGPU_RUNTIME_IMPLEMENTED)) && !defined(GPUCOMPILE__PLATFORM_IMPLEMENTED)
+     defined(GPUCOMPILE_AMDGPU_RUNTIME_IMPLEMENTED) || defined(GPUCOMPILE_SPIRV_RUNTIME_IMPLEMENTED)) && !defined(GPUCOMPILE__PLATFORM_IMPLEMENTED)
 #define GPUCOMPILE__PLATFORM_IMPLEMENTED
 #include <stdio.h>
 #include <string.h>
@@ -7409,7 +7409,8 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_write_host_module(const gpucompile_b
    gpucompile_runtime_load_offload_binary (the RUNTIME handler) also needs the core's
    gpucompile_binary_read_offload / gpucompile_binary_select: it works where the core
    implementation is in the same file, or where GPUCOMPILE_RUNTIME_SELECT says it is linked. */
-#if (defined(GPUCOMPILE_NVPTX_RUNTIME_IMPLEMENTED) || defined(GPUCOMPILE_AMDGPU_RUNTIME_IMPLEMENTED)) && !defined(GPUCOMPILE__RT_IMPLEMENTED)
+#if (defined(GPUCOMPILE_NVPTX_RUNTIME_IMPLEMENTED) || defined(GPUCOMPILE_AMDGPU_RUNTIME_IMPLEMENTED) || \
+     defined(GPUCOMPILE_SPIRV_RUNTIME_IMPLEMENTED)) && !defined(GPUCOMPILE__RT_IMPLEMENTED)
 #define GPUCOMPILE__RT_IMPLEMENTED
 #include <stdlib.h>
 #include <limits.h>

@@ -174,3 +174,359 @@ GPUCOMPILE__CONSTRUCTOR(gpucompile_spirv__register) { gpucompile_register_backen
 }
 #endif
 #endif /* GPUCOMPILE_SPIRV_IMPLEMENTATION */
+
+/* ==== [section: runtime (host embedding)] ================================================
+   The mgpu* runtime ABI over OpenCL 3.0 (see the top of this file). Opt in: define
+   GPUCOMPILE_SPIRV_RUNTIME in one file. A missing libOpenCL, no platform, or no device that
+   takes SPIR-V is reported once and remembered; every later call fails quietly. */
+#if defined(GPUCOMPILE_SPIRV_RUNTIME) && !defined(GPUCOMPILE_SPIRV_RUNTIME_IMPLEMENTED)
+#define GPUCOMPILE_SPIRV_RUNTIME_IMPLEMENTED
+#if defined(GPUCOMPILE_NVPTX_RUNTIME_IMPLEMENTED) || defined(GPUCOMPILE_AMDGPU_RUNTIME_IMPLEMENTED)
+#error "gpucompile: GPUCOMPILE_SPIRV_RUNTIME and the CUDA / HIP runtime define the same mgpu* functions: pick one per program"
+#endif
+#include "gpucompile.h" /* again, for its runtime support */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The OpenCL entry points we use (cl.h's types reduced to what the ABI needs). */
+typedef struct gpucompile_spirv__cl {
+    void *platform, *device, *context, *queue; /* queue: for calls without a stream */
+    int fine_grain;                              /* CL_DEVICE_SVM_FINE_GRAIN_BUFFER */
+    int (*GetPlatformIDs)(unsigned, void **, unsigned *);
+    int (*GetDeviceIDs)(void *, unsigned long long, unsigned, void **, unsigned *);
+    int (*GetDeviceInfo)(void *, unsigned, size_t, void *, size_t *);
+    void *(*CreateContext)(const intptr_t *, unsigned, void *const *, void (*)(const char *, const void *, size_t, void *), void *, int *);
+    void *(*CreateCommandQueueWithProperties)(void *, void *, const unsigned long long *, int *);
+    int (*ReleaseCommandQueue)(void *);
+    int (*Finish)(void *);
+    void *(*CreateProgramWithIL)(void *, const void *, size_t, int *);
+    int (*BuildProgram)(void *, unsigned, void *const *, const char *, void (*)(void *, void *), void *);
+    int (*GetProgramBuildInfo)(void *, void *, unsigned, size_t, void *, size_t *);
+    int (*ReleaseProgram)(void *);
+    void *(*CreateKernel)(void *, const char *, int *);
+    int (*ReleaseKernel)(void *);
+    int (*SetKernelArg)(void *, unsigned, size_t, const void *);
+    int (*SetKernelArgSVMPointer)(void *, unsigned, const void *);
+    int (*EnqueueNDRangeKernel)(void *, void *, unsigned, const size_t *, const size_t *, const size_t *, unsigned, const void *, void *);
+    void *(*SVMAlloc)(void *, unsigned long long, size_t, unsigned);
+    void (*SVMFree)(void *, void *);
+    int (*EnqueueSVMMemcpy)(void *, unsigned, void *, const void *, size_t, unsigned, const void *, void *);
+    int (*EnqueueSVMMemFill)(void *, void *, const void *, size_t, size_t, unsigned, const void *, void *);
+} gpucompile_spirv__cl;
+static gpucompile_spirv__cl gpucompile_spirv__rt;
+
+GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_check(int r, const char *call) {
+    static const gpucompile__rt_code known[] = {
+        {-1, "CL_DEVICE_NOT_FOUND: no OpenCL device"}, {-4, "CL_MEM_OBJECT_ALLOCATION_FAILURE"},
+        {-5, "CL_OUT_OF_RESOURCES"}, {-6, "CL_OUT_OF_HOST_MEMORY"}, {-11, "CL_BUILD_PROGRAM_FAILURE"},
+        {-30, "CL_INVALID_VALUE"}, {-36, "CL_INVALID_COMMAND_QUEUE"}, {-42, "CL_INVALID_BINARY"},
+        {-44, "CL_INVALID_PROGRAM"}, {-45, "CL_INVALID_PROGRAM_EXECUTABLE"}, {-46, "CL_INVALID_KERNEL_NAME"},
+        {-48, "CL_INVALID_KERNEL"}, {-49, "CL_INVALID_ARG_INDEX"}, {-50, "CL_INVALID_ARG_VALUE"},
+        {-51, "CL_INVALID_ARG_SIZE"}, {-52, "CL_INVALID_KERNEL_ARGS"}, {-53, "CL_INVALID_WORK_DIMENSION"},
+        {-54, "CL_INVALID_WORK_GROUP_SIZE"}, {-55, "CL_INVALID_WORK_ITEM_SIZE"}, {-1001, "CL_PLATFORM_NOT_FOUND_KHR: no OpenCL platform (no ICD?)"}};
+    if (r != 0) gpucompile__rt_fail(call, r, known, sizeof known / sizeof known[0], NULL, "OpenCL error");
+}
+
+GPUCOMPILE__PRIVATE const char *gpucompile_spirv__rt_load(void *lib) {
+    static const char *const names[] = {"clGetPlatformIDs", "clGetDeviceIDs", "clGetDeviceInfo", "clCreateContext",
+        "clCreateCommandQueueWithProperties", "clReleaseCommandQueue", "clFinish", "clCreateProgramWithIL", "clBuildProgram",
+        "clGetProgramBuildInfo", "clReleaseProgram", "clCreateKernel", "clReleaseKernel", "clSetKernelArg",
+        "clSetKernelArgSVMPointer", "clEnqueueNDRangeKernel", "clSVMAlloc", "clSVMFree", "clEnqueueSVMMemcpy", "clEnqueueSVMMemFill"};
+    gpucompile_spirv__cl *c = &gpucompile_spirv__rt;
+    void *fns[] = {&c->GetPlatformIDs, &c->GetDeviceIDs, &c->GetDeviceInfo, &c->CreateContext, &c->CreateCommandQueueWithProperties,
+        &c->ReleaseCommandQueue, &c->Finish, &c->CreateProgramWithIL, &c->BuildProgram, &c->GetProgramBuildInfo, &c->ReleaseProgram,
+        &c->CreateKernel, &c->ReleaseKernel, &c->SetKernelArg, &c->SetKernelArgSVMPointer, &c->EnqueueNDRangeKernel, &c->SVMAlloc,
+        &c->SVMFree, &c->EnqueueSVMMemcpy, &c->EnqueueSVMMemFill};
+    size_t i;
+    for (i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!gpucompile__dlfn(lib, names[i], fns[i])) return names[i];
+    return NULL;
+}
+
+/* The mgpuSetDefaultDevice'th device, over all platforms, whose IL versions name SPIR-V. */
+GPUCOMPILE__PRIVATE int gpucompile_spirv__rt_start(const char **call) {
+    gpucompile_spirv__cl *c = &gpucompile_spirv__rt;
+    void *platforms[16], *devices[16];
+    unsigned np = 0, nd, i, j;
+    int r, seen = 0;
+    char il[256];
+    *call = "clGetPlatformIDs";
+    if ((r = c->GetPlatformIDs(16, platforms, &np)) != 0) return r;
+    for (i = 0; i < np && i < 16 && !c->device; i++) {
+        nd = 0;
+        if (c->GetDeviceIDs(platforms[i], 0xFFFFFFFFull /* CL_DEVICE_TYPE_ALL */, 16, devices, &nd) != 0) continue;
+        for (j = 0; j < nd && j < 16 && !c->device; j++) {
+            il[0] = 0;
+            if (c->GetDeviceInfo(devices[j], 0x105B /* CL_DEVICE_IL_VERSION */, sizeof il, il, NULL) != 0 || !strstr(il, "SPIR-V")) continue;
+            if (seen++ == gpucompile__rt.device) { c->platform = platforms[i]; c->device = devices[j]; }
+        }
+    }
+    *call = "clGetDeviceIDs";
+    if (!c->device) return -1;
+    {
+        unsigned long long svm = 0;
+        intptr_t props[3];
+        props[0] = 0x1084; /* CL_CONTEXT_PLATFORM */
+        props[1] = (intptr_t)c->platform;
+        props[2] = 0;
+        if (c->GetDeviceInfo(c->device, 0x1053 /* CL_DEVICE_SVM_CAPABILITIES */, sizeof svm, &svm, NULL) == 0) c->fine_grain = (svm & 2) != 0;
+        *call = "clCreateContext";
+        c->context = c->CreateContext(props, 1, &c->device, NULL, NULL, &r);
+        if (r != 0) return r;
+        *call = "clCreateCommandQueueWithProperties";
+        c->queue = c->CreateCommandQueueWithProperties(c->context, c->device, NULL, &r);
+        if (r != 0) return r;
+    }
+    snprintf(gpucompile__rt.arch, sizeof gpucompile__rt.arch, "spirv");
+    return 0;
+}
+
+static const gpucompile__rt_vendor gpucompile_spirv__rt_vendor = {
+    "GPUCOMPILE_LIBOPENCL", GPUCOMPILE__RT_LIBRARY("libOpenCL.so.1", "OpenCL.dll"), "the OpenCL loader",
+    "no OpenCL ICD loader installed? Debian: ocl-icd-libopencl1", "an OpenCL library", gpucompile_spirv__rt_load,
+    gpucompile_spirv__rt_start, gpucompile_spirv__rt_check};
+
+#define GPUCOMPILE_SPIRV__READY() gpucompile__rt_open(&gpucompile_spirv__rt_vendor)
+
+int gpucompile_runtime_available(void) { return GPUCOMPILE_SPIRV__READY(); }
+
+/* A loaded module: the program and a copy of the SPIR-V words (for the kernels' signatures). */
+typedef struct gpucompile_spirv__module {
+    void *program;
+    unsigned *words;
+    size_t num_words;
+    struct gpucompile_spirv__function *functions;
+} gpucompile_spirv__module;
+
+/* A kernel: per parameter its size and kind (0 by value, 1 global pointer, 2 local memory). */
+typedef struct gpucompile_spirv__function {
+    void *kernel;
+    unsigned num_params;
+    size_t *sizes;
+    unsigned char *kinds;
+    struct gpucompile_spirv__function *next;
+} gpucompile_spirv__function;
+
+void *mgpuModuleLoad(void *data, size_t size) {
+    gpucompile_spirv__cl *c = &gpucompile_spirv__rt;
+    gpucompile_spirv__module *m;
+    int r = 0;
+    if (!GPUCOMPILE_SPIRV__READY()) return NULL;
+    if (!data || size < 20 || size % 4 || memcmp(data, "\x03\x02\x23\x07", 4) != 0) {
+        gpucompile__rt_report("clCreateProgramWithIL", -42, "not a SPIR-V module (little-endian, magic 0x07230203)");
+        return NULL;
+    }
+    if (!(m = (gpucompile_spirv__module *)calloc(1, sizeof *m)) || !(m->words = (unsigned *)malloc(size))) {
+        free(m);
+        gpucompile__rt_report("mgpuModuleLoad", -6, "out of host memory");
+        return NULL;
+    }
+    memcpy(m->words, data, size);
+    m->num_words = size / 4;
+    m->program = c->CreateProgramWithIL(c->context, data, size, &r);
+    if (r == 0 && (r = c->BuildProgram(m->program, 1, &c->device, "", NULL, NULL)) != 0) {
+        size_t n = 0;
+        char *log = NULL;
+        if (c->GetProgramBuildInfo(m->program, c->device, 0x1183 /* CL_PROGRAM_BUILD_LOG */, 0, NULL, &n) == 0 && n > 1 &&
+            (log = (char *)malloc(n + 1)) != NULL && c->GetProgramBuildInfo(m->program, c->device, 0x1183, n, log, NULL) == 0) {
+            log[n] = 0;
+            gpucompile__rt_report("clBuildProgram", r, log); /* the compiler's words */
+        }
+        free(log);
+    }
+    gpucompile_spirv__rt_check(r, m->program && r != 0 ? "clBuildProgram" : "clCreateProgramWithIL");
+    if (r != 0) {
+        if (m->program) c->ReleaseProgram(m->program);
+        free(m->words);
+        free(m);
+        return NULL;
+    }
+    return m;
+}
+
+void *mgpuModuleLoadJIT(void *data, int optLevel) {
+    (void)data;
+    (void)optLevel;
+    gpucompile__rt_report("mgpuModuleLoadJIT", -42, "OpenCL loads SPIR-V modules (mgpuModuleLoad), not PTX");
+    return NULL;
+}
+
+void mgpuModuleUnload(void *module) {
+    gpucompile_spirv__module *m = (gpucompile_spirv__module *)module;
+    gpucompile_spirv__function *f, *next;
+    if (!m || !GPUCOMPILE_SPIRV__READY()) return;
+    for (f = m->functions; f; f = next) {
+        next = f->next;
+        gpucompile_spirv__rt.ReleaseKernel(f->kernel);
+        free(f->sizes);
+        free(f);
+    }
+    gpucompile_spirv__rt.ReleaseProgram(m->program);
+    free(m->words);
+    free(m);
+}
+
+/* The parameters of entry point name from the module's words: each one's size and kind. */
+GPUCOMPILE__PRIVATE int gpucompile_spirv__signature(const gpucompile_spirv__module *m, const char *name, gpucompile_spirv__function *f) {
+    const unsigned *w = m->words;
+    size_t n = m->num_words, i, bound = w[3], ptr = 8;
+    size_t *size = (size_t *)calloc(bound ? bound : 1, sizeof *size);
+    unsigned char *local = (unsigned char *)calloc(bound ? bound : 1, 1);
+    size_t *fntype = (size_t *)calloc(bound ? bound : 1, sizeof *fntype);
+    unsigned entry = 0, type = 0, p;
+    int ok = 0;
+    if (!size || !local || !fntype) goto done;
+    for (i = 5; i < n;) { /* entry point, addressing model, type sizes, function types */
+        unsigned op = w[i] & 0xffff, wc = w[i] >> 16;
+        if (wc == 0 || i + wc > n) goto done;
+        if (op == 14 && wc > 1) ptr = w[i + 1] == 1 ? 4 : 8; /* OpMemoryModel Physical32 / Physical64 */
+        if (op == 15 && wc > 3 && w[i + 1] == 6 && memchr(&w[i + 3], 0, 4 * (wc - 3)) && strcmp((const char *)&w[i + 3], name) == 0)
+            entry = w[i + 2];
+        if (wc > 2 && w[i + 1] < bound) {
+            unsigned id = w[i + 1];
+            if ((op == 21 || op == 22) && wc > 2) size[id] = w[i + 2] / 8; /* OpTypeInt, OpTypeFloat */
+            if (op == 23 && wc > 3 && w[i + 2] < bound) size[id] = size[w[i + 2]] * (w[i + 3] == 3 ? 4 : w[i + 3]); /* OpTypeVector */
+            if (op == 32 && wc > 3) { size[id] = ptr; local[id] = w[i + 2] == 4 ? 2 : 1; } /* OpTypePointer (Workgroup: local) */
+            if (op == 33) fntype[id] = i; /* OpTypeFunction */
+        }
+        if (op == 54 && wc > 4 && w[i + 2] == entry && entry) type = w[i + 4]; /* OpFunction */
+        i += wc;
+    }
+    if (!type || type >= bound || !fntype[type]) goto done;
+    i = fntype[type];
+    f->num_params = (w[i] >> 16) - 3;
+    f->sizes = (size_t *)calloc(f->num_params + 1, sizeof *f->sizes + 1);
+    if (!f->sizes) goto done;
+    f->kinds = (unsigned char *)(f->sizes + f->num_params + 1);
+    for (p = 0; p < f->num_params; p++) {
+        unsigned t = w[i + 3 + p];
+        if (t >= bound || !size[t]) goto done; /* a struct or other by-value aggregate: unknown size */
+        f->sizes[p] = size[t];
+        f->kinds[p] = local[t];
+    }
+    ok = 1;
+done:
+    free(size);
+    free(local);
+    free(fntype);
+    return ok;
+}
+
+void *mgpuModuleGetFunction(void *module, const char *name) {
+    gpucompile_spirv__module *m = (gpucompile_spirv__module *)module;
+    gpucompile_spirv__function *f;
+    int r = 0;
+    if (!m || !name || !GPUCOMPILE_SPIRV__READY()) return NULL;
+    if (!(f = (gpucompile_spirv__function *)calloc(1, sizeof *f))) return NULL;
+    f->kernel = gpucompile_spirv__rt.CreateKernel(m->program, name, &r);
+    if (r != 0) {
+        gpucompile_spirv__rt_check(r, "clCreateKernel");
+        free(f);
+        return NULL;
+    }
+    if (!gpucompile_spirv__signature(m, name, f)) {
+        gpucompile__rt_report("mgpuModuleGetFunction", -52, "the SPIR-V module gives no parameter sizes for this kernel");
+        gpucompile_spirv__rt.ReleaseKernel(f->kernel);
+        free(f->sizes);
+        free(f);
+        return NULL;
+    }
+    gpucompile__lock(); /* the module owns its functions: freed with it */
+    f->next = m->functions;
+    m->functions = f;
+    gpucompile__unlock();
+    return f;
+}
+
+/* The arguments and the launch under one lock: a cl_kernel's arguments are shared state, and
+   the enqueue captures them. extra, when given: paramsCount sizes (size_t) for by-value ones. */
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ, intptr_t blockX,
+    intptr_t blockY, intptr_t blockZ, int32_t smem, void *stream, void **params, void **extra, size_t paramsCount) {
+    gpucompile_spirv__cl *c = &gpucompile_spirv__rt;
+    gpucompile_spirv__function *f = (gpucompile_spirv__function *)function;
+    const size_t *sizes = (const size_t *)(void *)extra;
+    size_t global[3], local[3];
+    const char *call = NULL;
+    unsigned i;
+    int r = 0;
+    if (!f || !gpucompile__rt_sizes_ok("clEnqueueNDRangeKernel", gridX, gridY, gridZ, blockX, blockY, blockZ, smem) || !GPUCOMPILE_SPIRV__READY())
+        return;
+    if (paramsCount && paramsCount != f->num_params) {
+        gpucompile__rt_report("clSetKernelArg", -52, "the launch passes another number of arguments than the kernel has");
+        return;
+    }
+    global[0] = (size_t)gridX * (size_t)blockX; global[1] = (size_t)gridY * (size_t)blockY; global[2] = (size_t)gridZ * (size_t)blockZ;
+    local[0] = (size_t)blockX; local[1] = (size_t)blockY; local[2] = (size_t)blockZ;
+    gpucompile__lock();
+    for (i = 0; i < f->num_params && r == 0; i++) {
+        call = "clSetKernelArg";
+        if (f->kinds[i] == 2) r = c->SetKernelArg(f->kernel, i, (size_t)(smem ? smem : 1), NULL);
+        else if (!params || !params[i]) r = -50;
+        else if (f->kinds[i] == 1) { call = "clSetKernelArgSVMPointer"; r = c->SetKernelArgSVMPointer(f->kernel, i, *(void **)params[i]); }
+        else r = c->SetKernelArg(f->kernel, i, sizes ? sizes[i] : f->sizes[i], params[i]);
+    }
+    if (r == 0) {
+        call = "clEnqueueNDRangeKernel";
+        r = c->EnqueueNDRangeKernel(stream ? stream : c->queue, f->kernel, 3, NULL, global, local, 0, NULL, NULL);
+    }
+    gpucompile__unlock();
+    gpucompile_spirv__rt_check(r, call);
+    if (r == 0 && !stream) gpucompile_spirv__rt_check(c->Finish(c->queue), "clFinish");
+}
+
+void *mgpuStreamCreate(void) {
+    void *q;
+    int r = 0;
+    if (!GPUCOMPILE_SPIRV__READY()) return NULL;
+    q = gpucompile_spirv__rt.CreateCommandQueueWithProperties(gpucompile_spirv__rt.context, gpucompile_spirv__rt.device, NULL, &r);
+    gpucompile_spirv__rt_check(r, "clCreateCommandQueueWithProperties");
+    return r == 0 ? q : NULL;
+}
+
+void mgpuStreamSynchronize(void *stream) {
+    if (!GPUCOMPILE_SPIRV__READY()) return;
+    gpucompile_spirv__rt_check(gpucompile_spirv__rt.Finish(stream ? stream : gpucompile_spirv__rt.queue), "clFinish");
+}
+
+void mgpuStreamDestroy(void *stream) {
+    if (!stream || !GPUCOMPILE_SPIRV__READY()) return;
+    gpucompile_spirv__rt_check(gpucompile_spirv__rt.ReleaseCommandQueue(stream), "clReleaseCommandQueue");
+}
+
+/* Shared virtual memory: the device's pointers are the host's, fine-grained where the device
+   has it (then isHostShared costs nothing more). */
+void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
+    void *p;
+    (void)stream;
+    (void)isHostShared;
+    if (sizeBytes == 0 || !GPUCOMPILE_SPIRV__READY()) return NULL;
+    p = gpucompile_spirv__rt.SVMAlloc(gpucompile_spirv__rt.context, 1 /* CL_MEM_READ_WRITE */ | (gpucompile_spirv__rt.fine_grain ? 1u << 10 : 0),
+                                      (size_t)sizeBytes, 0);
+    if (!p) gpucompile__rt_report("clSVMAlloc", -4, "CL_MEM_OBJECT_ALLOCATION_FAILURE");
+    return p;
+}
+
+void mgpuMemFree(void *ptr, void *stream) {
+    if (!ptr || !GPUCOMPILE_SPIRV__READY()) return;
+    gpucompile_spirv__rt_check(gpucompile_spirv__rt.Finish(stream ? stream : gpucompile_spirv__rt.queue), "clFinish");
+    gpucompile_spirv__rt.SVMFree(gpucompile_spirv__rt.context, ptr);
+}
+
+void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
+    if (!GPUCOMPILE_SPIRV__READY()) return;
+    gpucompile_spirv__rt_check(gpucompile_spirv__rt.EnqueueSVMMemcpy(stream ? stream : gpucompile_spirv__rt.queue, stream ? 0 : 1, dst, src,
+                                                                     sizeBytes, 0, NULL, NULL), "clEnqueueSVMMemcpy");
+}
+
+void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream) {
+    if (!GPUCOMPILE_SPIRV__READY()) return;
+    gpucompile_spirv__rt_check(gpucompile_spirv__rt.EnqueueSVMMemFill(stream ? stream : gpucompile_spirv__rt.queue, dst, &value, 4,
+                                                                      count * 4, 0, NULL, NULL), "clEnqueueSVMMemFill");
+    if (!stream) gpucompile_spirv__rt_check(gpucompile_spirv__rt.Finish(gpucompile_spirv__rt.queue), "clFinish");
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GPUCOMPILE_SPIRV_RUNTIME */
