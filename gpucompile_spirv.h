@@ -317,6 +317,18 @@ void *mgpuModuleLoad(void *data, size_t size) {
         gpucompile__rt_report("clCreateProgramWithIL", -42, "not a SPIR-V module (little-endian, magic 0x07230203)");
         return NULL;
     }
+    { /* every instruction's word count fits: Intel's CPU runtime loops forever on a count of 0 */
+        const unsigned char *b = (const unsigned char *)data;
+        size_t i = 5, n = size / 4, wc = 1;
+        while (i < n && wc) {
+            wc = (size_t)b[4 * i + 2] | (size_t)b[4 * i + 3] << 8;
+            i += wc;
+        }
+        if (i != n) {
+            gpucompile__rt_report("clCreateProgramWithIL", -42, "a malformed SPIR-V module (an instruction's word count is 0 or runs past the end)");
+            return NULL;
+        }
+    }
     if (!(m = (gpucompile_spirv__module *)calloc(1, sizeof *m)) || !(m->words = (unsigned *)malloc(size))) {
         free(m);
         gpucompile__rt_report("mgpuModuleLoad", -6, "out of host memory");
