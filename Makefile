@@ -79,7 +79,7 @@ check-headers: $(HEADERS)
 # Examples: numbered single files, each with the implementation in it (its one `cc` line).
 EXAMPLE_BINS = $(patsubst examples/%.c,$(BUILD)/examples/%,$(sort $(wildcard examples/[0-9][0-9]_*.c)))
 examples: $(EXAMPLE_BINS)
-$(BUILD)/examples/%: examples/%.c $(HEADERS)
+$(BUILD)/examples/%: examples/%.c $(HEADERS) $(wildcard examples/*.h)
 	@mkdir -p $(BUILD)/examples
 	$(CC) -std=c11 $(WARN) -Werror $(CFLAGS) $(LLVM_CFLAGS) -I. $< -o $@ $(LLVM_LIBS)
 

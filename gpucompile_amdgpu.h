@@ -149,9 +149,9 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__is_kernel(gpucompile_job *job, LLVMVa
 }
 
 /* ---- what the target asks for ---------------------------------------------------------- */
-/* Everything derived from the target; recomputed where needed (the job has no place to keep it
-   that is freed on every path). */
+/* Everything derived from the target, computed once per job (init) into job->backend_data. */
 typedef struct gpucompile_amdgpu__config {
+    int valid;              /* the target passed; else configure says why */
     char chip[64];          /* gfx90a: the chip without target-ID features */
     const char *isa;        /* "90a": chip + 3, names oclc_isa_version_<isa>.bc */
     int isa_version;        /* __oclc_ISA_version: 1000 * major + 100 * minor + stepping */
@@ -334,14 +334,38 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__check_functions(gpucomp
     return GPUCOMPILE_OK;
 }
 
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__init(gpucompile_job *job) {
+    gpucompile_amdgpu__config *c = (gpucompile_amdgpu__config *)gpucompile_job_alloc(job, sizeof *c);
+    if (!c) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    /* silent here: a refusal is reported by configure, in the pipeline's order */
+    c->valid = gpucompile_amdgpu__configure_from(job, 0, c) == GPUCOMPILE_OK;
+    job->backend_data = c;
+    return GPUCOMPILE_OK;
+}
+
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__release(gpucompile_job *job) {
+    gpucompile_job_free(job, job->backend_data);
+    job->backend_data = NULL;
+}
+
+/* The job's configuration, NULL when the target was refused. */
+GPUCOMPILE__PRIVATE const gpucompile_amdgpu__config *gpucompile_amdgpu__config_of(gpucompile_job *job) {
+    const gpucompile_amdgpu__config *c = (const gpucompile_amdgpu__config *)job->backend_data;
+    return c && c->valid ? c : NULL;
+}
+
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__configure(gpucompile_job *job) {
-    gpucompile_amdgpu__config c;
+    const gpucompile_amdgpu__config *c = gpucompile_amdgpu__config_of(job);
     char *cpu, *features;
-    gpucompile_result r = gpucompile_amdgpu__configure_from(job, 1, &c);
-    if (r == GPUCOMPILE_OK) r = gpucompile_amdgpu__check_functions(job, &c);
-    if (r != GPUCOMPILE_OK) return r;
-    cpu = gpucompile_job_strdup(job, c.chip);
-    features = gpucompile_job_strdup(job, c.features);
+    gpucompile_result r;
+    if (!c) { /* say why */
+        gpucompile_amdgpu__config why;
+        r = gpucompile_amdgpu__configure_from(job, 1, &why);
+        return r != GPUCOMPILE_OK ? r : GPUCOMPILE_ERROR_INVALID_TARGET;
+    }
+    if ((r = gpucompile_amdgpu__check_functions(job, c)) != GPUCOMPILE_OK) return r;
+    cpu = gpucompile_job_strdup(job, c->chip);
+    features = gpucompile_job_strdup(job, c->features);
     if (!cpu || !features) {
         gpucompile_job_free(job, cpu);
         gpucompile_job_free(job, features);
@@ -386,9 +410,9 @@ GPUCOMPILE__PRIVATE void gpucompile_amdgpu__set_flag(gpucompile_job *job, const 
 }
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__prepare(gpucompile_job *job) {
-    gpucompile_amdgpu__config c;
-    if (gpucompile_amdgpu__configure_from(job, 0, &c) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_INVALID_TARGET;
-    gpucompile_amdgpu__set_flag(job, "amdhsa_code_object_version", c.abi);
+    const gpucompile_amdgpu__config *c = gpucompile_amdgpu__config_of(job);
+    if (!c) return GPUCOMPILE_ERROR_INVALID_TARGET;
+    gpucompile_amdgpu__set_flag(job, "amdhsa_code_object_version", c->abi);
     return GPUCOMPILE_OK;
 }
 
@@ -518,13 +542,13 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__libraries(gpucompile_jo
     const gpucompile_target *t = job->target;
     int ocml = gpucompile_job_references(job, "__ocml_"), ockl = gpucompile_job_references(job, "__ockl_");
     int fast = gpucompile_target_fast(t);
-    gpucompile_amdgpu__config c;
+    const gpucompile_amdgpu__config *c = gpucompile_amdgpu__config_of(job);
     char dir[4096], file[64], path[4200];
     gpucompile_result r;
     struct { const char *file; int on; const char *var; unsigned bits; int value; } ctl[7];
     int i;
     if (!ocml && !ockl) return GPUCOMPILE_OK; /* nothing calls into the device libraries */
-    if (gpucompile_amdgpu__configure_from(job, 0, &c) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_INVALID_TARGET;
+    if (!c) return GPUCOMPILE_ERROR_INVALID_TARGET;
     if ((r = gpucompile_amdgpu__bitcode_dir(job, dir, sizeof dir)) != GPUCOMPILE_OK) return r;
     /* The oclc control libraries come after ocml/ockl: lazy linking takes a definition only
        when something already linked references it. */
@@ -532,16 +556,16 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__libraries(gpucompile_jo
     ctl[1].file = "oclc_unsafe_math"; ctl[1].on = gpucompile_target_unsafe_math(t) || fast; ctl[1].var = "__oclc_unsafe_math_opt";
     ctl[2].file = "oclc_finite_only"; ctl[2].on = gpucompile_target_finite_only(t) || fast; ctl[2].var = "__oclc_finite_only_opt";
     ctl[3].file = "oclc_correctly_rounded_sqrt"; ctl[3].on = gpucompile_target_correct_sqrt(t); ctl[3].var = "__oclc_correctly_rounded_sqrt32";
-    ctl[4].file = "oclc_wavefrontsize64"; ctl[4].on = c.wave64; ctl[4].var = "__oclc_wavefrontsize64";
+    ctl[4].file = "oclc_wavefrontsize64"; ctl[4].on = c->wave64; ctl[4].var = "__oclc_wavefrontsize64";
     for (i = 0; i < 5; i++) { ctl[i].bits = 8; ctl[i].value = ctl[i].on; }
-    ctl[5].file = "oclc_isa_version_"; ctl[5].var = "__oclc_ISA_version"; ctl[5].bits = 32; ctl[5].value = c.isa_version;
-    ctl[6].file = "oclc_abi_version_"; ctl[6].var = "__oclc_ABI_version"; ctl[6].bits = 32; ctl[6].value = c.abi;
+    ctl[5].file = "oclc_isa_version_"; ctl[5].var = "__oclc_ISA_version"; ctl[5].bits = 32; ctl[5].value = c->isa_version;
+    ctl[6].file = "oclc_abi_version_"; ctl[6].var = "__oclc_ABI_version"; ctl[6].bits = 32; ctl[6].value = c->abi;
     if (ocml) { snprintf(path, sizeof path, "%s/ocml.bc", dir); if ((r = gpucompile_job_add_library(job, path)) != GPUCOMPILE_OK) return r; }
     if (ockl) { snprintf(path, sizeof path, "%s/ockl.bc", dir); if ((r = gpucompile_job_add_library(job, path)) != GPUCOMPILE_OK) return r; }
     for (i = 0; i < 7; i++) {
         if (i < 5) snprintf(file, sizeof file, "%s_%s", ctl[i].file, ctl[i].on ? "on" : "off");
-        else if (i == 5) snprintf(file, sizeof file, "%s%s", ctl[i].file, c.isa);
-        else snprintf(file, sizeof file, "%s%d", ctl[i].file, c.abi);
+        else if (i == 5) snprintf(file, sizeof file, "%s%s", ctl[i].file, c->isa);
+        else snprintf(file, sizeof file, "%s%d", ctl[i].file, c->abi);
         snprintf(path, sizeof path, "%s/%s.bc", dir, file);
         if (gpucompile_amdgpu__exists(path, 0)) r = gpucompile_job_add_library(job, path);
         else {
@@ -850,6 +874,230 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__finish(gpucompile_job *
     return GPUCOMPILE_OK;
 }
 
+/* ---- module checks: valid IR that AMDGPU aborts or crashes on ---- */
+/* LLVM 19 aborts ("Unsupported calling convention") or crashes on any but these (ptx_kernel,
+   spir_func, x86 ones, tailcc, ...), and on the graphics ones (amdgpu_ps, amdgpu_gfx, ...)
+   under amdhsa: c, fast, cold, amdgpu_kernel, spir_kernel. */
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__calling_convention_ok(unsigned cc) {
+    return cc == 0 || cc == 8 || cc == 9 || cc == 91 || cc == 76;
+}
+
+GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__bad_address_space(unsigned as) {
+    return as > 8 ? "an address space AMDGPU lacks" : NULL;
+}
+
+/* Casts only between 0, 1, 3, 4, 5, 6; no loads or stores through 2 or 8; no stack object of
+   4 GiB. */
+GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__bad_instruction(LLVMValueRef in) {
+    LLVMOpcode op = LLVMGetInstructionOpcode(in);
+    if (op == LLVMLoad || op == LLVMStore || op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg) {
+        unsigned a = LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(in, op == LLVMStore ? 1 : 0)));
+        if (a == 2 || a == 8) return "memory access through address space 2 or 8";
+    }
+    if (op == LLVMAlloca && LLVMIsConstant(LLVMGetOperand(in, 0)) &&
+        LLVMStoreSizeOfType(LLVMGetModuleDataLayout(LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(in)))),
+                            LLVMGetAllocatedType(in)) >> 32)
+        return "a stack object of 4 GiB or more";
+    if (op == LLVMAddrSpaceCast) {
+        unsigned a = LLVMGetPointerAddressSpace(LLVMTypeOf(in)), b = LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(in, 0)));
+        if (a == 2 || a > 6 || b == 2 || b > 6) return "an address space cast AMDGPU cannot select";
+    }
+    return NULL;
+}
+
+/* By-value aggregates: AMDGPU crashes from 64 KiB and takes minutes from 16 KiB. */
+static const gpucompile_code_rules gpucompile_amdgpu__code_rules = {
+    4096, gpucompile_amdgpu__bad_address_space, gpucompile_amdgpu__bad_instruction, NULL, NULL};
+
+/* ---- the chip table ---- */
+/* The names LLVM_VERSION_MAJOR's AMDGPU backend accepts (llc -mcpu=help). LLVM 19 and 22 are
+   measured (tests/test_target.c compares them with llc of the same LLVM both ways); 20 and 21
+   follow the LLVM sources of those releases. Unknown chips abort inside LLVM, so a chip
+   missing here is refused rather than risked. The legacy names (tahiti, ...) and "generic" are
+   left out: the device libraries are keyed by gfx numbers. */
+#define GPUCOMPILE_AMDGPU__XNACK 1   /* target ID may carry :xnack+/- */
+#define GPUCOMPILE_AMDGPU__SRAMECC 2 /* target ID may carry :sramecc+/- */
+#define GPUCOMPILE_AMDGPU__GENERIC 4 /* needs code object version 6 (LLVM ERROR below that) */
+typedef struct gpucompile_amdgpu__chip_entry {
+    const char *name;
+    int bits;
+} gpucompile_amdgpu__chip_entry;
+
+static const gpucompile_amdgpu__chip_entry gpucompile_amdgpu__chips[] = {
+    {"gfx600", 0}, {"gfx601", 0}, {"gfx602", 0}, {"gfx700", 0}, {"gfx701", 0}, {"gfx702", 0},
+    {"gfx703", 0}, {"gfx704", 0}, {"gfx705", 0}, {"gfx801", GPUCOMPILE_AMDGPU__XNACK}, {"gfx802", 0},
+    {"gfx803", 0}, {"gfx805", 0}, {"gfx810", GPUCOMPILE_AMDGPU__XNACK}, {"gfx900", GPUCOMPILE_AMDGPU__XNACK},
+    {"gfx902", GPUCOMPILE_AMDGPU__XNACK}, {"gfx904", GPUCOMPILE_AMDGPU__XNACK},
+    {"gfx906", GPUCOMPILE_AMDGPU__XNACK | GPUCOMPILE_AMDGPU__SRAMECC}, {"gfx908", GPUCOMPILE_AMDGPU__XNACK | GPUCOMPILE_AMDGPU__SRAMECC},
+    {"gfx909", GPUCOMPILE_AMDGPU__XNACK}, {"gfx90a", GPUCOMPILE_AMDGPU__XNACK | GPUCOMPILE_AMDGPU__SRAMECC},
+    {"gfx90c", GPUCOMPILE_AMDGPU__XNACK},
+#if LLVM_VERSION_MAJOR <= 20 /* removed in LLVM 21 (folded into gfx942) */
+    {"gfx940", GPUCOMPILE_AMDGPU__XNACK | GPUCOMPILE_AMDGPU__SRAMECC}, {"gfx941", GPUCOMPILE_AMDGPU__XNACK | GPUCOMPILE_AMDGPU__SRAMECC},
+#endif
+    {"gfx942", GPUCOMPILE_AMDGPU__XNACK | GPUCOMPILE_AMDGPU__SRAMECC},
+    {"gfx1010", GPUCOMPILE_AMDGPU__XNACK}, {"gfx1011", GPUCOMPILE_AMDGPU__XNACK}, {"gfx1012", GPUCOMPILE_AMDGPU__XNACK},
+    {"gfx1013", GPUCOMPILE_AMDGPU__XNACK}, {"gfx1030", 0}, {"gfx1031", 0}, {"gfx1032", 0}, {"gfx1033", 0},
+    {"gfx1034", 0}, {"gfx1035", 0}, {"gfx1036", 0}, {"gfx1100", 0}, {"gfx1101", 0}, {"gfx1102", 0},
+    {"gfx1103", 0}, {"gfx1150", 0}, {"gfx1151", 0}, {"gfx1152", 0}, {"gfx1200", 0}, {"gfx1201", 0},
+    {"gfx9-generic", GPUCOMPILE_AMDGPU__GENERIC | GPUCOMPILE_AMDGPU__XNACK},
+    {"gfx10-1-generic", GPUCOMPILE_AMDGPU__GENERIC | GPUCOMPILE_AMDGPU__XNACK}, {"gfx10-3-generic", GPUCOMPILE_AMDGPU__GENERIC},
+    {"gfx11-generic", GPUCOMPILE_AMDGPU__GENERIC}, {"gfx12-generic", GPUCOMPILE_AMDGPU__GENERIC},
+#if LLVM_VERSION_MAJOR >= 20
+    {"gfx950", GPUCOMPILE_AMDGPU__XNACK | GPUCOMPILE_AMDGPU__SRAMECC}, {"gfx1153", 0},
+    {"gfx9-4-generic", GPUCOMPILE_AMDGPU__GENERIC | GPUCOMPILE_AMDGPU__XNACK | GPUCOMPILE_AMDGPU__SRAMECC},
+#endif
+#if LLVM_VERSION_MAJOR >= 21
+    {"gfx1250", GPUCOMPILE_AMDGPU__XNACK},
+#endif
+#if LLVM_VERSION_MAJOR >= 22
+    {"gfx1251", GPUCOMPILE_AMDGPU__XNACK},
+#endif
+    {NULL, 0}};
+
+/* The AMDGPU table entry for a target ID "gfx90a:sramecc-:xnack+" (each known feature at most
+   once, with + or -, and only where the chip has it), or NULL. */
+GPUCOMPILE__PRIVATE const gpucompile_amdgpu__chip_entry *gpucompile_amdgpu__chip(const char *id) {
+    const gpucompile_amdgpu__chip_entry *c;
+    size_t n = strcspn(id, ":");
+    int seen = 0;
+    for (c = gpucompile_amdgpu__chips; c->name; c++)
+        if (strlen(c->name) == n && strncmp(c->name, id, n) == 0) break;
+    if (!c->name) return NULL;
+    for (id += n; *id; ) {
+        size_t m;
+        int bit;
+        id++; /* the ':' */
+        m = strcspn(id, ":");
+        if (m < 2 || (id[m - 1] != '+' && id[m - 1] != '-')) return NULL;
+        if (m - 1 == 5 && strncmp(id, "xnack", 5) == 0) bit = GPUCOMPILE_AMDGPU__XNACK;
+        else if (m - 1 == 7 && strncmp(id, "sramecc", 7) == 0) bit = GPUCOMPILE_AMDGPU__SRAMECC;
+        else return NULL;
+        if (!(c->bits & bit) || (seen & bit)) return NULL;
+        seen |= bit;
+        id += m;
+    }
+    return c;
+}
+
+/* ---- targets: chips, verification ---- */
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__chip_supported(const char *chip) { return gpucompile_amdgpu__chip(chip) != NULL; }
+
+GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__chip_name(int index, int *native) {
+    int i;
+    for (i = 0; gpucompile_amdgpu__chips[i].name; i++)
+        if (i == index) {
+            if (native) *native = 1; /* every entry is one this LLVM emits for */
+            return gpucompile_amdgpu__chips[i].name;
+        }
+    return NULL;
+}
+
+/* MLIR's abi check (in MLIR's words, quotes as they are). ABI "600" is accepted on every
+   supported LLVM (LLVM 19 has code object v6; MLIR 19's verifier did not know it yet). */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__verify_params(const gpucompile_target *t, const gpucompile_logger *logger) {
+    const char *abi = gpucompile_target_abi(t);
+    if (!gpucompile__in_list("400,500,600", abi, strlen(abi)))
+        return gpucompile_log_target(logger, "Invalid ABI version, it must be `400`, `500` or '600'.");
+    return GPUCOMPILE_OK;
+}
+
+/* A triple of this backend, a chip this LLVM knows, and generic chips only with abi "600"
+   (they need code object version 6). */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
+    const char *triple = gpucompile_target_triple(t), *chip = gpucompile_target_chip(t);
+    if (!gpucompile__in_list("amdgcn", triple, strcspn(triple, "-")))
+        return gpucompile_log_target(logger, "The target triple '%.200s' is not an AMDGPU triple (amdgcn-...).", triple);
+    if (!gpucompile_amdgpu__chip_supported(chip))
+        return gpucompile_log_target(logger, "The chip '%.200s' is not supported by LLVM %d (AMDGPU).", chip, LLVM_VERSION_MAJOR);
+    if ((gpucompile_amdgpu__chip(chip)->bits & GPUCOMPILE_AMDGPU__GENERIC) && strcmp(gpucompile_target_abi(t), "600") != 0)
+        return gpucompile_log_target(logger, "The chip '%.200s' needs code object version 6: abi = \"600\".", chip);
+    return GPUCOMPILE_OK;
+}
+
+/* #gpu.kernel_metadata: the names MLIR's ROCDL target gives (the hsaco note's keys without the
+   dot). */
+static const char *const gpucompile_amdgpu__kernel_metadata[8] = {
+    NULL, "group_segment_fixed_size", "private_segment_fixed_size", "max_flat_workgroup_size",
+    "sgpr_count", "vgpr_count", "wavefront_size", "kernarg_segment_size"};
+
+/* ---- run-time selection ---- */
+/* A device as selection sees it: the processor, its xnack / sramecc settings (0 unset, 1 on,
+   -1 off). */
+typedef struct gpucompile_amdgpu__device {
+    char name[32];
+    int xnack, sramecc;
+} gpucompile_amdgpu__device;
+
+/* "gfx90a", "gfx90a:xnack+:sramecc-"; 0 when not such a name. */
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__device_of(const char *s, gpucompile_amdgpu__device *c) {
+    const char *colon;
+    size_t n;
+    memset(c, 0, sizeof *c);
+    if (!s || !gpucompile__starts_with(s, "gfx")) return 0;
+    colon = strchr(s, ':');
+    n = colon ? (size_t)(colon - s) : strlen(s);
+    if (n >= sizeof c->name) return 0;
+    memcpy(c->name, s, n);
+    c->name[n] = 0;
+    while (colon) {
+        const char *f = colon + 1, *next = strchr(f, ':');
+        size_t fl = next ? (size_t)(next - f) : strlen(f);
+        int on;
+        if (fl < 2 || (f[fl - 1] != '+' && f[fl - 1] != '-')) return 0;
+        on = f[fl - 1] == '+' ? 1 : -1;
+        if (fl - 1 == 5 && strncmp(f, "xnack", 5) == 0) c->xnack = on;
+        else if (fl - 1 == 7 && strncmp(f, "sramecc", 7) == 0) c->sramecc = on;
+        else return 0;
+        colon = next;
+    }
+    return 1;
+}
+
+/* LLVM's generic targets and the chips each runs on. */
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__generic_covers(const char *generic, const char *chip) {
+    static const char *const table[][2] = {
+        {"gfx9-generic", "gfx900,gfx902,gfx904,gfx906,gfx909,gfx90c"},
+        {"gfx10-1-generic", "gfx1010,gfx1011,gfx1012,gfx1013"},
+        {"gfx10-3-generic", "gfx1030,gfx1031,gfx1032,gfx1033,gfx1034,gfx1035,gfx1036"},
+        {"gfx11-generic", "gfx1100,gfx1101,gfx1102,gfx1103,gfx1150,gfx1151,gfx1152"},
+        {"gfx12-generic", "gfx1200,gfx1201"}};
+    size_t i;
+    for (i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (strcmp(generic, table[i][0]) == 0) return gpucompile__in_list(table[i][1], chip, strlen(chip));
+    return 0;
+}
+
+/* Target-ID features may also sit in the target's features ("+xnack"). */
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__object_features(const gpucompile_object *o, gpucompile_amdgpu__device *c) {
+    gpucompile_target *t = NULL;
+    const char *f;
+    if (gpucompile_target_parse(o->target, (size_t)-1, &o->allocator, NULL, &t) != GPUCOMPILE_OK) return;
+    f = gpucompile_target_features(t);
+    if (!c->xnack && strstr(f, "+xnack")) c->xnack = 1;
+    if (!c->xnack && strstr(f, "-xnack")) c->xnack = -1;
+    if (!c->sramecc && strstr(f, "+sramecc")) c->sramecc = 1;
+    if (!c->sramecc && strstr(f, "-sramecc")) c->sramecc = -1;
+    gpucompile_target_free(t);
+}
+
+/* An hsaco for the processor beats one for a generic target that covers it; xnack / sramecc
+   must not contradict the device's. */
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__select_score(const gpucompile_object *o, const char *device, const char **why) {
+    gpucompile_amdgpu__device d, c;
+    int score;
+    if (!gpucompile_amdgpu__device_of(device, &d)) return -2;
+    if (!o || !gpucompile_amdgpu__device_of(o->chip, &c)) return -1;
+    if (o->format != GPUCOMPILE_FORMAT_BIN && o->format != GPUCOMPILE_FORMAT_DEFAULT) return -1;
+    if (strcmp(c.name, d.name) == 0) { score = 100; *why = "hsaco for the processor"; }
+    else if (gpucompile_amdgpu__generic_covers(c.name, d.name)) { score = 50; *why = "hsaco for a generic target"; }
+    else return -1;
+    gpucompile_amdgpu__object_features(o, &c);
+    if ((c.xnack && d.xnack && c.xnack != d.xnack) || (c.sramecc && d.sramecc && c.sramecc != d.sramecc)) return -1;
+    /* both set and equal beats unset on the object, which beats set on the object only */
+    score += (c.xnack ? (d.xnack ? 4 : 0) : 2) + (c.sramecc ? (d.sramecc ? 4 : 0) : 2);
+    return score;
+}
+
 GPUCOMPILE_DEF const gpucompile_backend *gpucompile_amdgpu_backend(void) {
     static gpucompile_backend b;
     if (!b.name) {
@@ -860,6 +1108,8 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_amdgpu_backend(void) {
         t.intrinsic_prefixes = "amdgcn,r600";
         t.shared_address_space = 3;
         t.initialize = gpucompile_amdgpu__initialize;
+        t.init = gpucompile_amdgpu__init;
+        t.release = gpucompile_amdgpu__release;
         t.configure = gpucompile_amdgpu__configure;
         t.prepare = gpucompile_amdgpu__prepare;
         t.libraries = gpucompile_amdgpu__libraries;
@@ -867,6 +1117,29 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_amdgpu_backend(void) {
         t.bin_from = LLVMObjectFile;
         t.finish = gpucompile_amdgpu__finish;
         t.find_kernels = gpucompile_amdgpu__find_kernels;
+        t.attribute[0] = "gpu.amdgpu";
+        t.attribute[1] = "rocdl.target";
+        t.defaults[0].triple = t.defaults[1].triple = "amdgcn-amd-amdhsa";
+        t.defaults[0].chip = t.defaults[1].chip = "gfx900";
+        /* the seed's #gpu.amdgpu keeps code object v5; MLIR 22's #rocdl.target defaults to v6 */
+        t.defaults[0].abi = "500";
+        t.defaults[1].abi = LLVM_VERSION_MAJOR >= 22 ? "600" : "500";
+        t.verify_params = gpucompile_amdgpu__verify_params;
+        t.verify = gpucompile_amdgpu__verify;
+        t.calling_convention_ok = gpucompile_amdgpu__calling_convention_ok;
+        t.refused_intrinsics = "llvm.frameaddress";
+        t.code_rules = &gpucompile_amdgpu__code_rules;
+        t.environment = "ROCM_PATH,ROCM_HOME,ROCM_ROOT,ROCM*,HIP*";
+        t.arches = "amdgcn";
+        t.select_score = gpucompile_amdgpu__select_score;
+        t.device_help = "gfxNNN[:xnack+|-][:sramecc+|-]";
+        /* LLVM 21 made the offload kinds bits (OpenMP 1, CUDA 2, HIP 4, SYCL 8); before, HIP was
+           3: written as the LLVM in use numbers it, so its tools name the producer */
+        t.offload_kind = LLVM_VERSION_MAJOR >= 21 ? 4 : 3;
+        t.image_kind_bin = 1; /* IMG_Object */
+        t.kernel_metadata = gpucompile_amdgpu__kernel_metadata;
+        t.chip_supported = gpucompile_amdgpu__chip_supported;
+        t.chip_name = gpucompile_amdgpu__chip_name;
         b = t;
     }
     return &b;

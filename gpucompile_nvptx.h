@@ -132,24 +132,43 @@ extern "C" {
 #define GPUCOMPILE_NVPTX__PATH 4096
 
 /* ---- chips and PTX versions ---------------------------------------------------------- */
-/* LLVM's minimum PTX version per chip (the .version llc-19 and llc-22 emit for +ptx32; the
-   chips of 20 and 21 from their NVPTX.td, which 22 keeps). */
-static const struct { const char *chip; int ptx; } gpucompile_nvptx__chips[] = {
-    {"sm_20", 32}, {"sm_21", 32}, {"sm_30", 32}, {"sm_32", 40}, {"sm_35", 32}, {"sm_37", 41},
-    {"sm_50", 40}, {"sm_52", 41}, {"sm_53", 42}, {"sm_60", 50}, {"sm_61", 50}, {"sm_62", 50},
-    {"sm_70", 60}, {"sm_72", 61}, {"sm_75", 63}, {"sm_80", 70}, {"sm_86", 71}, {"sm_87", 74},
-    {"sm_89", 78}, {"sm_90", 78}, {"sm_90a", 80},
+/* The chips: the names LLVM_VERSION_MAJOR's NVPTX backend accepts (llc -mcpu=help; LLVM 19 and
+   22 measured, tests/test_target.c compares them with llc of the same LLVM both ways; 20 and
+   21 from their NVPTX.td) with LLVM's minimum PTX version for each (the .version llc-19 and
+   llc-22 emit for +ptx32). */
+#define GPUCOMPILE_NVPTX__FORWARD 1 /* LLVM 19: a newer chip reached through sm_90 PTX */
+typedef struct gpucompile_nvptx__chip {
+    const char *name;
+    int ptx;  /* 0: forward (this LLVM lacks the chip) */
+    int bits;
+} gpucompile_nvptx__chip;
+
+static const gpucompile_nvptx__chip gpucompile_nvptx__chips[] = {
+    {"sm_20", 32, 0}, {"sm_21", 32, 0}, {"sm_30", 32, 0}, {"sm_32", 40, 0}, {"sm_35", 32, 0}, {"sm_37", 41, 0},
+    {"sm_50", 40, 0}, {"sm_52", 41, 0}, {"sm_53", 42, 0}, {"sm_60", 50, 0}, {"sm_61", 50, 0}, {"sm_62", 50, 0},
+    {"sm_70", 60, 0}, {"sm_72", 61, 0}, {"sm_75", 63, 0}, {"sm_80", 70, 0}, {"sm_86", 71, 0}, {"sm_87", 74, 0},
+    {"sm_89", 78, 0}, {"sm_90", 78, 0}, {"sm_90a", 80, 0},
 #if LLVM_VERSION_MAJOR >= 20
-    {"sm_100", 86}, {"sm_100a", 86}, {"sm_101", 86}, {"sm_101a", 86}, {"sm_120", 87}, {"sm_120a", 87},
+    {"sm_100", 86, 0}, {"sm_100a", 86, 0}, {"sm_101", 86, 0}, {"sm_101a", 86, 0}, {"sm_120", 87, 0}, {"sm_120a", 87, 0},
 #endif
 #if LLVM_VERSION_MAJOR >= 21
-    {"sm_100f", 88}, {"sm_101f", 88}, {"sm_103", 88}, {"sm_103a", 88}, {"sm_103f", 88}, {"sm_120f", 88},
-    {"sm_121", 88}, {"sm_121a", 88}, {"sm_121f", 88},
+    {"sm_100f", 88, 0}, {"sm_101f", 88, 0}, {"sm_103", 88, 0}, {"sm_103a", 88, 0}, {"sm_103f", 88, 0}, {"sm_120f", 88, 0},
+    {"sm_121", 88, 0}, {"sm_121a", 88, 0}, {"sm_121f", 88, 0},
 #endif
 #if LLVM_VERSION_MAJOR >= 22
-    {"sm_88", 90}, {"sm_110", 90}, {"sm_110a", 90}, {"sm_110f", 90},
+    {"sm_88", 90, 0}, {"sm_110", 90, 0}, {"sm_110a", 90, 0}, {"sm_110f", 90, 0},
 #endif
-};
+#if LLVM_VERSION_MAJOR == 19
+    /* newer than this LLVM: the NVPTX backend emits sm_90 PTX and has nvJitLink / ptxas
+       assemble it for the chip (forward compatible PTX); newer LLVMs emit for the chip */
+    {"sm_100", 0, GPUCOMPILE_NVPTX__FORWARD}, {"sm_100a", 0, GPUCOMPILE_NVPTX__FORWARD}, {"sm_100f", 0, GPUCOMPILE_NVPTX__FORWARD},
+    {"sm_101", 0, GPUCOMPILE_NVPTX__FORWARD}, {"sm_101a", 0, GPUCOMPILE_NVPTX__FORWARD}, {"sm_101f", 0, GPUCOMPILE_NVPTX__FORWARD},
+    {"sm_103", 0, GPUCOMPILE_NVPTX__FORWARD}, {"sm_103a", 0, GPUCOMPILE_NVPTX__FORWARD}, {"sm_103f", 0, GPUCOMPILE_NVPTX__FORWARD},
+    {"sm_110", 0, GPUCOMPILE_NVPTX__FORWARD}, {"sm_110a", 0, GPUCOMPILE_NVPTX__FORWARD}, {"sm_110f", 0, GPUCOMPILE_NVPTX__FORWARD},
+    {"sm_120", 0, GPUCOMPILE_NVPTX__FORWARD}, {"sm_120a", 0, GPUCOMPILE_NVPTX__FORWARD}, {"sm_120f", 0, GPUCOMPILE_NVPTX__FORWARD},
+    {"sm_121", 0, GPUCOMPILE_NVPTX__FORWARD}, {"sm_121a", 0, GPUCOMPILE_NVPTX__FORWARD}, {"sm_121f", 0, GPUCOMPILE_NVPTX__FORWARD},
+#endif
+    {NULL, 0, 0}};
 
 /* The highest +ptxNN this LLVM emits: 19 has up to ptx85, 20 adds ptx86/87 (Blackwell), 21
    ptx88, 22 ptx90 (there is no ptx89). */
@@ -176,16 +195,22 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__llvm_max_ptx(void) {
     return v;
 }
 
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__chip_min_ptx(const char *chip) {
-    size_t i;
-    for (i = 0; i < sizeof gpucompile_nvptx__chips / sizeof gpucompile_nvptx__chips[0]; i++)
-        if (strcmp(chip, gpucompile_nvptx__chips[i].chip) == 0) return gpucompile_nvptx__chips[i].ptx;
-    return 0;
+GPUCOMPILE__PRIVATE const gpucompile_nvptx__chip *gpucompile_nvptx__chip_of(const char *chip) {
+    const gpucompile_nvptx__chip *c;
+    for (c = gpucompile_nvptx__chips; c->name; c++)
+        if (strcmp(chip, c->name) == 0) return c;
+    return NULL;
 }
 
-/* sm_100, sm_100a, sm_100f, ...: chips the core's table accepts that this LLVM lacks. */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__chip_min_ptx(const char *chip) {
+    const gpucompile_nvptx__chip *c = gpucompile_nvptx__chip_of(chip);
+    return c ? c->ptx : 0;
+}
+
+/* sm_100, sm_100a, sm_100f, ...: chips the table accepts that this LLVM lacks. */
 GPUCOMPILE__PRIVATE int gpucompile_nvptx__newer_chip(const char *chip) {
-    return !gpucompile_nvptx__chip_min_ptx(chip) && gpucompile_chip_supported(GPUCOMPILE_TARGET_NVPTX, chip);
+    const gpucompile_nvptx__chip *c = gpucompile_nvptx__chip_of(chip);
+    return c && (c->bits & GPUCOMPILE_NVPTX__FORWARD);
 }
 
 /* The highest PTX version a CUDA release's ptxas / nvJitLink reads. */
@@ -1513,6 +1538,144 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__is_kernel(gpucompile_job *job, LLVMVal
     return found;
 }
 
+/* ---- module checks: valid IR that NVPTX aborts or crashes on ---- */
+/* NVPTX survives every calling convention but AMDGPU's own (87-105), refused as foreign. */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__calling_convention_ok(unsigned cc) { return cc < 87 || cc > 105; }
+
+/* "Symbol name with unsupported characters": anything but [A-Za-z0-9_$.] in a visible name. */
+GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__bad_symbol_name(const char *p) {
+    for (; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '$' || *p == '.'))
+            return "PTX names may hold only letters, digits, '_', '$' and '.'";
+    return NULL;
+}
+
+GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__bad_address_space(unsigned as) {
+    return as != 0 && as != 1 && (as < 3 || as > 5) && as != 101 ? "an address space NVPTX lacks" : NULL;
+}
+
+/* Conversions between floats and integers wider than 128 bits cannot be selected. */
+GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__bad_instruction(LLVMValueRef in) {
+    LLVMOpcode op = LLVMGetInstructionOpcode(in);
+    if (op == LLVMFPToSI || op == LLVMFPToUI || op == LLVMSIToFP || op == LLVMUIToFP) {
+        LLVMTypeRef t = op == LLVMFPToSI || op == LLVMFPToUI ? LLVMTypeOf(in) : LLVMTypeOf(LLVMGetOperand(in, 0));
+        if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) t = LLVMGetElementType(t);
+        if (LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) > 128) return "conversions between floats and integers wider than 128 bits";
+    }
+    return NULL;
+}
+
+GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__bad_global(LLVMValueRef g) {
+    LLVMValueRef init = LLVMIsDeclaration(g) ? NULL : LLVMGetInitializer(g);
+    if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3 && init && !LLVMIsUndef(init))
+        return "shared memory (address space 3) with an initial value";
+    return NULL;
+}
+
+/* NVPTX segfaults on an !nvvm.annotations entry that is not {value, (!"name", integer)*}. */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__annotations_ok(gpucompile_job *job) {
+    LLVMModuleRef m = job->module;
+    unsigned i, j, n = LLVMGetNamedMetadataNumOperands(m, "nvvm.annotations");
+    LLVMValueRef *nodes, ops[64];
+    int ok = 1;
+    if (!n) return 1;
+    nodes = (LLVMValueRef *)gpucompile_job_alloc(job, n * sizeof *nodes);
+    if (!nodes) return 0;
+    LLVMGetNamedMetadataOperands(m, "nvvm.annotations", nodes);
+    for (i = 0; i < n && ok; i++) {
+        unsigned k = (unsigned)LLVMGetMDNodeNumOperands(nodes[i]);
+        if (k > 64 || k % 2 == 0) { ok = 0; break; }
+        LLVMGetMDNodeOperands(nodes[i], ops);
+        for (j = 1; j < k && ok; j += 2)
+            ok = ops[j] && ops[j + 1] && LLVMIsAMDString(ops[j]) && LLVMIsAConstantInt(ops[j + 1]);
+    }
+    gpucompile_job_free(job, nodes);
+    return ok;
+}
+
+
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__bad_metadata(gpucompile_job *job) {
+    if (gpucompile_nvptx__annotations_ok(job)) return 0;
+    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL,
+                       "!nvvm.annotations: each entry must be {value, !\"name\", integer, ...}");
+    return 1;
+}
+
+/* By-value aggregates: NVPTX aborts from 64 KiB; CUDA allows 32764 bytes of parameters. */
+static const gpucompile_code_rules gpucompile_nvptx__code_rules = {
+    32764, gpucompile_nvptx__bad_address_space, gpucompile_nvptx__bad_instruction, gpucompile_nvptx__bad_global,
+    gpucompile_nvptx__bad_metadata};
+
+/* ---- targets: chips, verification ---- */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__chip_supported(const char *chip) { return gpucompile_nvptx__chip_of(chip) != NULL; }
+
+GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__chip_name(int index, int *native) {
+    int i;
+    for (i = 0; gpucompile_nvptx__chips[i].name; i++)
+        if (i == index) {
+            if (native) *native = !(gpucompile_nvptx__chips[i].bits & GPUCOMPILE_NVPTX__FORWARD);
+            return gpucompile_nvptx__chips[i].name;
+        }
+    return NULL;
+}
+
+/* A triple of this backend (another's would hand our chip name to that LLVM backend, which may
+   abort on it) and a chip this LLVM knows. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
+    const char *triple = gpucompile_target_triple(t), *chip = gpucompile_target_chip(t);
+    if (!gpucompile__in_list("nvptx,nvptx64", triple, strcspn(triple, "-")))
+        return gpucompile_log_target(logger, "The target triple '%.200s' is not an NVPTX triple (nvptx64-... or nvptx-...).", triple);
+    if (!gpucompile_nvptx__chip_supported(chip))
+        return gpucompile_log_target(logger, "The chip '%.200s' is not supported by LLVM %d (NVPTX).", chip, LLVM_VERSION_MAJOR);
+    return GPUCOMPILE_OK;
+}
+
+/* #gpu.kernel_metadata: MLIR's NVVM target gives none, so the CUDA driver's function attribute
+   names (CU_FUNC_ATTRIBUTE_NUM_REGS -> num_regs). */
+static const char *const gpucompile_nvptx__kernel_metadata[8] = {
+    "num_regs", "shared_size_bytes", "local_size_bytes", "max_threads_per_block", NULL, NULL, NULL, NULL};
+
+/* ---- run-time selection ---- */
+/* "sm_90", "sm_90a", "compute_90", "90": the compute capability, *specific for an 'a' or 'f'
+   chip (code for it runs on that chip only). 0 when not such a name. */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__device(const char *s, int *cc, int *specific) {
+    const char *d;
+    char *end;
+    long v;
+    *cc = *specific = 0;
+    if (!s || !(gpucompile__starts_with(s, "sm_") || gpucompile__starts_with(s, "compute_") || (*s >= '0' && *s <= '9'))) return 0;
+    d = strchr(s, '_') ? strchr(s, '_') + 1 : s;
+    v = strtol(d, &end, 10);
+    if (end == d || v <= 0 || v > 10000) return 0;
+    if (*end == 'a' || *end == 'f') { *specific = 1; end++; }
+    if (*end) return 0;
+    *cc = (int)v;
+    return 1;
+}
+
+/* A cubin runs on its own chip and later ones of the same major architecture; PTX (alone or in
+   a fatbin) on its own and later chips, compiled by the driver: the closer the better. */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__select_score(const gpucompile_object *o, const char *device, const char **why) {
+    int d, dspec, c, cspec, same, major, older;
+    if (!gpucompile_nvptx__device(device, &d, &dspec)) return -2;
+    if (!o || !gpucompile_nvptx__device(o->chip, &c, &cspec)) return -1;
+    same = c == d, major = c / 10 == d / 10 && c <= d, older = c <= d;
+    if (cspec && !same) return -1; /* sm_90a code runs on sm_90 only */
+    if (o->format == GPUCOMPILE_FORMAT_BIN || o->format == GPUCOMPILE_FORMAT_DEFAULT) {
+        if (same) { *why = "exact cubin"; return 6000 + c; }
+        if (major) { *why = "cubin of the same major architecture"; return 4000 + c; }
+        return -1;
+    }
+    if (o->format == GPUCOMPILE_FORMAT_FATBIN) {
+        if (same) { *why = "fatbin with an exact cubin"; return 5000 + c; }
+        if (major) { *why = "fatbin with a cubin of the same major architecture"; return 3000 + c; }
+        if (older) { *why = "fatbin with PTX the driver compiles"; return 2000 + c; }
+        return -1;
+    }
+    if (o->format == GPUCOMPILE_FORMAT_ISA && older) { *why = "PTX the driver compiles"; return 1000 + c; }
+    return -1;
+}
+
 GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
     static gpucompile_backend b;
     if (!b.name) {
@@ -1534,6 +1697,30 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
         t.bin_from = LLVMAssemblyFile;
         t.finish = gpucompile_nvptx__finish;
         t.find_kernels = gpucompile_nvptx__find_kernels;
+        t.attribute[0] = "gpu.nvptx";
+        t.attribute[1] = "nvvm.target";
+        t.defaults[0].triple = t.defaults[1].triple = "nvptx64-nvidia-cuda";
+        t.defaults[0].chip = t.defaults[1].chip = "sm_50";
+        /* the seed's #gpu.nvptx keeps "+ptx60"; MLIR 22's #nvvm.target has no default PTX
+           version (the chip's minimum is taken then) */
+        t.defaults[0].features = "+ptx60";
+        t.defaults[1].features = LLVM_VERSION_MAJOR >= 22 ? "" : "+ptx60";
+        t.params = "O,triple,chip,features,flags,link";
+        t.verify = gpucompile_nvptx__verify;
+        t.chip_supported = gpucompile_nvptx__chip_supported;
+        t.chip_name = gpucompile_nvptx__chip_name;
+        t.calling_convention_ok = gpucompile_nvptx__calling_convention_ok;
+        t.bad_symbol_name = gpucompile_nvptx__bad_symbol_name;
+        t.code_rules = &gpucompile_nvptx__code_rules;
+        t.environment = "CUDA_PATH,CUDA_HOME,CUDA_ROOT,CUDA*";
+        t.arches = "nvptx,nvptx64";
+        t.select_score = gpucompile_nvptx__select_score;
+        t.device_help = "sm_XY, a compute capability";
+        t.offload_kind = 2;  /* LLVM's OFK_Cuda */
+        t.image_kind_isa = 5; /* IMG_PTX */
+        t.image_kind_bin = 3; /* IMG_Cubin */
+        t.kernel_metadata = gpucompile_nvptx__kernel_metadata;
+        t.formats = 1u << GPUCOMPILE_FORMAT_LLVM | 1u << GPUCOMPILE_FORMAT_ISA | 1u << GPUCOMPILE_FORMAT_BIN | 1u << GPUCOMPILE_FORMAT_FATBIN;
         b = t;
     }
     return &b;

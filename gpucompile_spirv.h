@@ -83,17 +83,23 @@ GPUCOMPILE__PRIVATE void gpucompile_spirv__initialize(void) { /* under the core'
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_spirv__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
     const char *triple = gpucompile_target_triple(t);
-    if (!gpucompile__in_list("spirv,spirv32,spirv64", triple, strcspn(triple, "-"))) {
-        gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, GPUCOMPILE_STAGE_TARGET,
-                         "The target triple '%.200s' is not a SPIR-V triple (spirv64-..., spirv32-... or spirv-...).", triple);
-        return GPUCOMPILE_ERROR_INVALID_TARGET;
-    }
-    if (!gpucompile_spirv_available()) {
-        gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, GPUCOMPILE_STAGE_TARGET,
-                         "LLVM %d here has no SPIR-V code generator (the SPIRV target; LLVM 22 has it).", LLVM_VERSION_MAJOR);
-        return GPUCOMPILE_ERROR_INVALID_TARGET;
-    }
+    if (!gpucompile__in_list("spirv,spirv32,spirv64", triple, strcspn(triple, "-")))
+        return gpucompile_log_target(logger, "The target triple '%.200s' is not a SPIR-V triple (spirv64-..., spirv32-... or spirv-...).", triple);
+    if (t->upstream && *gpucompile_target_features(t)) return gpucompile_log_target(logger, "#xevm.target takes no features.");
+    if (!gpucompile_spirv_available())
+        return gpucompile_log_target(logger, "LLVM %d here has no SPIR-V code generator (the SPIRV target; LLVM 22 has it).", LLVM_VERSION_MAJOR);
     return GPUCOMPILE_OK;
+}
+
+/* c, fast, cold, spir_func, spir_kernel */
+GPUCOMPILE__PRIVATE int gpucompile_spirv__cc_ok(unsigned cc) { return cc == 0 || cc == 8 || cc == 9 || cc == 75 || cc == 76; }
+
+/* Run-time selection: "spirv" (an OpenCL device that takes SPIR-V) takes the SPIR-V module. */
+GPUCOMPILE__PRIVATE int gpucompile_spirv__select_score(const gpucompile_object *o, const char *device, const char **why) {
+    if (strcmp(device, "spirv") != 0) return -2;
+    if (!o || o->format != GPUCOMPILE_FORMAT_BIN) return -1;
+    *why = "SPIR-V module";
+    return 1;
 }
 
 /* LLVM's SPIR-V code generator knows no processors (it would warn on stderr about "bmg"). */
@@ -149,9 +155,18 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_spirv_backend(void) {
     static gpucompile_backend b;
     if (!b.name) {
         gpucompile_backend t;
+        int i;
         memset(&t, 0, sizeof t);
         t.name = "spirv";
-        t.kind = GPUCOMPILE_TARGET_SPIRV;
+        t.kind = GPUCOMPILE_TARGET_CUSTOM;
+        t.attribute[0] = "gpu.spirv";
+        t.attribute[1] = "xevm.target";
+        for (i = 0; i < 2; i++) {
+            t.defaults[i].triple = "spirv64-unknown-unknown";
+            t.defaults[i].chip = "bmg";
+        }
+        t.params = "O,triple,chip,features,flags,link";
+        t.link_name[1] = "linkFiles";
         t.intrinsic_prefixes = "spv";
         t.allowed_undefined = "_Z*,__spirv_*"; /* OpenCL builtins (mangled) and SPIR-V ones: the code generator's */
         t.shared_address_space = 3; /* OpenCL local (Workgroup) */
@@ -161,6 +176,15 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_spirv_backend(void) {
         t.bin_from = LLVMObjectFile; /* the SPIR-V module as it is */
         t.find_kernels = gpucompile_spirv__find_kernels;
         t.verify = gpucompile_spirv__verify;
+        t.calling_convention_ok = gpucompile_spirv__cc_ok;
+        t.select_score = gpucompile_spirv__select_score;
+        t.device_help = "spirv (an OpenCL device that takes SPIR-V)";
+        t.arches = "spirv,spirv32,spirv64";
+        /* SYCL's: LLVM's offload model gives that kind to the SPIR-V images its runtime hands
+           to an OpenCL driver (clCreateProgramWithIL); there is no OpenCL kind */
+        t.offload_kind = 8;
+        t.image_kind_bin = 6; /* IMG_SPIRV */
+        t.cache_version = "spirv 1";
         gpucompile__lock();
         if (!b.name) b = t;
         gpucompile__unlock();

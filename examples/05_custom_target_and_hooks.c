@@ -1,25 +1,30 @@
-/* 05_custom_target_and_hooks.c - a target of your own through the backend table, and the
-   pipeline hooks that show the IR after each stage.
+/* 05_custom_target_and_hooks.c - a backend of your own (05_host_backend.h, out of tree), and
+   the pipeline hooks that show the IR after each stage.
 
    What it shows: gpucompile's pipeline (parse, verify, link, optimize, emit) is not tied to
-   NVIDIA or AMD. A gpucompile_backend table names a target kind, how to initialise LLVM for it
-   and what `bin` is made of; a target with kind GPUCOMPILE_TARGET_CUSTOM and .backend set to the
-   table compiles through the same pipeline (MLIR's ModuleToObject with a new target attribute).
-   Here the custom target is the host CPU (x86-64, AArch64, ...: whatever LLVM's native target
-   is), so the object is an ordinary ELF/COFF/Mach-O relocatable file. The hooks (MLIR's
-   initialLlvmIRCallback, linkedLlvmIRCallback, optimizedLlvmIRCallback, isaCallback and the
-   pre-link step) print the module after each stage, here to stderr or into a directory; a hook
-   may also change the module or stop the compile by returning an error.
+   NVIDIA or AMD. 05_host_backend.h registers #example.host, a target for the host CPU (x86-64,
+   AArch64, ...: whatever LLVM's native target is), whose `bin` is an ordinary ELF/COFF/Mach-O
+   relocatable file. This program parses, prints and verifies such a target, compiles for it
+   with hooks (MLIR's initialLlvmIRCallback, linkedLlvmIRCallback, optimizedLlvmIRCallback,
+   isaCallback and the pre-link step) that print the module after each stage, to stderr or into
+   a directory (a hook may also change the module or stop the compile), compiles again through
+   the cache, puts the object into one binary with an NVPTX and an AMDGPU object, writes and
+   reads that binary in both forms (LLVM offload binary, MLIR text) and selects an object for
+   the devices "host", "sm_80" and "gfx90a".
 
    Build: cc -std=c11 examples/05_custom_target_and_hooks.c -I. $(llvm-config-22 --cflags --ldflags --libs) -ldl -lpthread -o ex05
    Run:   ./ex05 [DUMP_DIR [OBJECT_OUT]]
-          (DUMP_DIR: write 1-initial_ir.ll ... 5-isa.s there instead of stderr; OBJECT_OUT: the object)
+          (DUMP_DIR: write 1-initial_ir.ll ... 5-isa.s there instead of stderr, and keep the
+          compile cache in DUMP_DIR/cache; OBJECT_OUT: the object)
 */
 #define GPUCOMPILE_IMPLEMENTATION
 #include "gpucompile.h"
+#include "gpucompile_nvptx.h"
+#include "gpucompile_amdgpu.h"
+#include "05_host_backend.h"
 
-#include <llvm-c/Target.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A CPU version of saxpy: the host target sees a plain function, not a GPU kernel. */
@@ -43,12 +48,6 @@ static const char source[] =
     "exit:\n"
     "  ret void\n"
     "}\n";
-
-/* The backend: LLVM's native target, initialised once by the core (under its lock). */
-static void host_initialize(void) {
-    LLVMInitializeNativeTarget();
-    LLVMInitializeNativeAsmPrinter();
-}
 
 /* ---- hooks: one dump per stage --------------------------------------------------------- */
 typedef struct dump_state {
@@ -96,30 +95,56 @@ static void log_to_stderr(const gpucompile_diagnostic *d, void *user_data) {
         fprintf(stderr, "%s: %s\n", gpucompile_severity_string(d->severity), d->message);
 }
 
+/* The same kernel for the GPUs (the target sets triple and data layout). */
+static const char gpu_source[] =
+    "define %s void @scale(ptr addrspace(1) %%p, float %%a) {\n"
+    "  %%v = load float, ptr addrspace(1) %%p\n"
+    "  %%m = fmul float %%v, %%a\n"
+    "  store float %%m, ptr addrspace(1) %%p\n"
+    "  ret void\n"
+    "}\n";
+
+/* One object of gpu_source for target text (parsed as any target is). */
+static gpucompile_object *compile_gpu(const char *text, const char *cc, gpucompile_format format, const gpucompile_options *base) {
+    gpucompile_target *t = NULL;
+    gpucompile_object *obj = NULL;
+    gpucompile_options o = *base;
+    char ir[512];
+    o.hooks = NULL;
+    o.format = format;
+    snprintf(ir, sizeof ir, gpu_source, cc);
+    if (gpucompile_target_parse(text, (size_t)-1, NULL, &o.logger, &t) == GPUCOMPILE_OK)
+        gpucompile_compile_ir(ir, strlen(ir), "scale", t, &o, &obj);
+    gpucompile_target_free(t);
+    return obj;
+}
+
+/* Run-time choice: the object the device would load. */
+static void select_for(const gpucompile_binary *bin, const char *what, const char *arch) {
+    gpucompile_device d;
+    int index = -1;
+    memset(&d, 0, sizeof d);
+    d.arch = arch;
+    if (gpucompile_binary_select(bin, &d, NULL, &index) == GPUCOMPILE_OK)
+        printf("%s: device %s loads object %d, %s\n", what, arch, index, bin->objects[index]->target);
+    else printf("%s: device %s: no object\n", what, arch);
+}
+
 int main(int argc, char **argv) {
-    gpucompile_backend backend;
-    gpucompile_target target = gpucompile_target_defaults(GPUCOMPILE_TARGET_CUSTOM);
+    gpucompile_target *target = NULL;
     gpucompile_hooks hooks;
     gpucompile_options options;
-    gpucompile_object *obj = NULL;
+    gpucompile_object *obj = NULL, *again = NULL, *gpu[2] = {NULL, NULL};
+    gpucompile_binary *bin = NULL, *back = NULL;
     dump_state state;
     gpucompile_result r;
-    char text[512];
-    char *triple = LLVMGetDefaultTargetTriple();
+    unsigned char *offload = NULL;
+    char text[512], cache[4096], *mlir = NULL;
+    size_t offload_size = 0, n;
     int i, status = 1;
 
-    /* The table: every entry but these may stay NULL (the pipeline's defaults). */
-    memset(&backend, 0, sizeof backend);
-    backend.name = "host";
-    backend.kind = GPUCOMPILE_TARGET_CUSTOM;
-    backend.initialize = host_initialize;
-    backend.bin_from = LLVMObjectFile; /* `bin` is the object LLVM emits, as it is */
-
-    target.backend = &backend;
-    target.custom_name = "example.host"; /* printed as #example.host<...> */
-    target.triple = triple;
-    target.chip = "generic";
-    target.features = "";
+    /* The backend, registered once before any compile; from now on its attribute parses. */
+    if (host_backend_register() != GPUCOMPILE_OK) return fputs("cannot register the backend\n", stderr), 1;
 
     state.dir = argc > 1 ? argv[1] : NULL;
     state.count = 0;
@@ -135,14 +160,23 @@ int main(int argc, char **argv) {
     options.hooks = &hooks;
     options.logger.func = log_to_stderr;
     options.format = GPUCOMPILE_FORMAT_BIN;
-    r = gpucompile_compile_ir(source, sizeof source - 1, "saxpy_cpu", &target, &options, &obj);
+
+    /* parse, print canonically (defaults left out), verify with the backend's own rules */
+    if (gpucompile_target_parse("#example.host<O = 2, chip = \"generic\">", (size_t)-1, NULL, &options.logger, &target) != GPUCOMPILE_OK)
+        goto done;
+    gpucompile_target_print(target, text, sizeof text);
+    printf("target %s\n", text);
+    {
+        gpucompile_target bad = *target;
+        bad.chip = "pentium";
+        printf("verify chip \"pentium\": %s\n", gpucompile_result_string(gpucompile_target_verify(&bad, NULL)));
+    }
+
+    r = gpucompile_compile_ir(source, sizeof source - 1, "saxpy_cpu", target, &options, &obj);
     if (r != GPUCOMPILE_OK) {
         fprintf(stderr, "compile failed: %s\n", gpucompile_result_string(r));
         goto done;
     }
-
-    gpucompile_target_print(&target, text, sizeof text);
-    printf("target %s\n", text);
     printf("stages dumped: %d%s%s\n", state.count, state.dir ? " into " : "", state.dir ? state.dir : "");
     printf("object: %zu bytes, %s, for %s\n", obj->size,
            obj->size > 4 && memcmp(obj->data, "\177ELF", 4) == 0 ? "ELF" : "not ELF", obj->triple);
@@ -153,9 +187,61 @@ int main(int argc, char **argv) {
         fprintf(stderr, "cannot write %s\n", argv[2]);
         goto done;
     }
+
+    /* the cache (the backend opted in with its cache_version; hooks would bypass it) */
+    options.hooks = NULL;
+    if (state.dir) {
+        snprintf(cache, sizeof cache, "%s/cache", state.dir);
+        options.cache_dir = cache;
+        for (i = 0; i < 2; i++) {
+            gpucompile_object_free(again);
+            again = NULL;
+            if (gpucompile_compile_ir(source, sizeof source - 1, "saxpy_cpu", target, &options, &again) != GPUCOMPILE_OK) goto done;
+        }
+        printf("cached compile: %s, %s\n", again->from_cache ? "from the cache" : "compiled",
+               again->size == obj->size && memcmp(again->data, obj->data, obj->size) == 0 ? "same bytes" : "other bytes");
+        options.cache_dir = NULL;
+    }
+
+    /* one binary: our object beside an NVPTX (PTX) and an AMDGPU (hsaco) one */
+    gpu[0] = compile_gpu("#gpu.nvptx<chip = \"sm_80\">", "ptx_kernel", GPUCOMPILE_FORMAT_ISA, &options);
+    gpu[1] = compile_gpu("#gpu.amdgpu<chip = \"gfx90a\">", "amdgpu_kernel", GPUCOMPILE_FORMAT_BIN, &options);
+    if (!gpu[0] || !gpu[1] || gpucompile_binary_create("mixed", NULL, &bin) != GPUCOMPILE_OK) goto done;
+    if (gpucompile_binary_add(bin, obj) != GPUCOMPILE_OK) goto done;
+    obj = NULL; /* the binary's now */
+    for (i = 0; i < 2; i++) {
+        if (gpucompile_binary_add(bin, gpu[i]) != GPUCOMPILE_OK) goto done;
+        gpu[i] = NULL;
+    }
+    if (gpucompile_binary_verify(bin, &options.logger) != GPUCOMPILE_OK) goto done;
+    printf("binary @%s: %d objects\n", bin->name, bin->num_objects);
+    select_for(bin, "binary", "host");
+    select_for(bin, "binary", "sm_80");
+    select_for(bin, "binary", "gfx90a");
+
+    /* both forms, written and read back */
+    if (gpucompile_binary_write_offload(bin, &offload, &offload_size) != GPUCOMPILE_OK) goto done;
+    if (gpucompile_binary_read(offload, offload_size, "mixed", NULL, &options.logger, &back) != GPUCOMPILE_OK) goto done;
+    printf("offload binary: %zu bytes, %d objects read back\n", offload_size, back->num_objects);
+    select_for(back, "offload binary", "host");
+    gpucompile_binary_free(back);
+    back = NULL;
+    n = gpucompile_binary_print(bin, NULL, 0);
+    if (!(mlir = (char *)malloc(n + 1))) goto done;
+    gpucompile_binary_print(bin, mlir, n + 1);
+    if (gpucompile_binary_parse(mlir, n, NULL, &options.logger, &back) != GPUCOMPILE_OK) goto done;
+    printf("MLIR text: %zu bytes, %d objects read back, first %s\n", n, back->num_objects, back->objects[0]->target);
+    select_for(back, "MLIR text", "host");
     status = 0;
 done:
     gpucompile_object_free(obj);
-    LLVMDisposeMessage(triple);
+    gpucompile_object_free(again);
+    gpucompile_object_free(gpu[0]);
+    gpucompile_object_free(gpu[1]);
+    gpucompile_binary_free(bin);
+    gpucompile_binary_free(back);
+    gpucompile_free(NULL, offload);
+    free(mlir);
+    gpucompile_target_free(target);
     return status;
 }

@@ -94,7 +94,15 @@ check "03 caller's module kept" has "$ERR" 'module still has saxpy'
 mkdir -p "$T_TMP/dump"
 run 05_custom_target_and_hooks "$T_TMP/dump" "$T_TMP/saxpy.o"
 check "05 exits 0" [ $rc -eq 0 ]
-check "05 custom target text" has "$OUT" 'target #example.host<'
+check "05 registered target parses and prints canonically" grep -qx 'target #example.host' "$OUT"
+check "05 the backend's verify refuses another chip" has "$OUT" 'verify chip "pentium": invalid target'
+check "05 second compile comes from the cache, same bytes" has "$OUT" 'cached compile: from the cache, same bytes'
+check "05 binary with the NVPTX and AMDGPU objects" has "$OUT" 'binary @mixed: 3 objects'
+check "05 selection: host" has "$OUT" 'binary: device host loads object 0, #example.host'
+check "05 selection: sm_80" has "$OUT" 'binary: device sm_80 loads object 1, #gpu.nvptx<chip = "sm_80">'
+check "05 selection: gfx90a" has "$OUT" 'binary: device gfx90a loads object 2, #gpu.amdgpu<chip = "gfx90a">'
+check "05 offload binary read back, host selected" has "$OUT" 'offload binary: device host loads object 0, #example.host'
+check "05 MLIR text read back, host selected" has "$OUT" 'MLIR text: device host loads object 0, #example.host'
 check "05 five stages dumped" has "$OUT" 'stages dumped: 5'
 for f in 1-initial_ir.ll 2-pre_link.ll 3-post_link.ll 4-optimized_ir.ll; do
   check "05 $f is valid IR (opt)" opt -disable-output "$T_TMP/dump/$f"

@@ -174,7 +174,7 @@ static void test_verify_messages(void) {
     c.chip = "anything-goes"; expect_valid(&c);
     c.O = 5; expect_invalid(&c, "The optimization level must be a number between 0 and 3.");
     c = gpucompile_target_defaults(GPUCOMPILE_TARGET_NONE);
-    expect_invalid(&c, "The target kind must be NVPTX, AMDGPU, SPIR-V or custom.");
+    expect_invalid(&c, "The target kind must be NVPTX, AMDGPU or custom.");
     CHECK(gpucompile_target_verify(NULL, NULL) == GPUCOMPILE_ERROR_INVALID_ARGUMENT);
     t.O = 9;
     CHECK(gpucompile_target_verify(&t, NULL) == GPUCOMPILE_ERROR_INVALID_TARGET); /* silent without a logger */
@@ -526,7 +526,7 @@ static void test_parse_errors(void) {
         {"   ", "column 4: expected '#'"},
         {"gpu.nvptx", "column 1: expected '#'"},
         {"#", "column 1: unknown target attribute '#'"},
-        {"#gpu.nvtpx<chip = \"sm_90\">", "column 1: unknown target attribute '#gpu.nvtpx'; expected #gpu.nvptx, #gpu.amdgpu, #nvvm.target, #rocdl.target, #gpu.spirv or #xevm.target"},
+        {"#gpu.nvtpx<chip = \"sm_90\">", "column 1: unknown target attribute '#gpu.nvtpx'; expected #gpu.nvptx, #gpu.amdgpu, #gpu.spirv, #nvvm.target, #rocdl.target or #xevm.target"},
         {"#gpu.nvptx<chip = \"sm_90\", chip = \"sm_80\">", "column 28: parameter 'chip' is repeated"},
         {"#gpu.nvptx<O = 1, O = 1>", "column 19: parameter 'O' is repeated"},
         {"#gpu.nvptx<foo = 1>", "column 12: unknown parameter 'foo' for #gpu.nvptx; expected one of O, triple, chip, features, flags, link"},

@@ -195,12 +195,17 @@ static void test_library(void) {
 static gpucompile_object *compile(const char *file, const char *lib) {
     char path[2048], libpath[2048];
     const char *links[1];
-    gpucompile_target t = gpucompile_target_defaults(GPUCOMPILE_TARGET_SPIRV);
+    gpucompile_target *parsed = NULL, t;
     gpucompile_options o;
     gpucompile_object *obj = NULL;
     t_log l;
     memset(&o, 0, sizeof o);
     o.logger = t_logger(&l);
+    if (gpucompile_target_parse("#gpu.spirv", (size_t)-1, NULL, &o.logger, &parsed) != GPUCOMPILE_OK) {
+        printf("  #gpu.spirv:\n%s", l.text);
+        return NULL;
+    }
+    t = *parsed;
     o.format = GPUCOMPILE_FORMAT_BIN;
     snprintf(path, sizeof path, "%s/%s", dir, file);
     if (lib) {
@@ -210,6 +215,7 @@ static gpucompile_object *compile(const char *file, const char *lib) {
         t.num_link = 1;
     }
     if (gpucompile_compile_file(path, &t, &o, &obj) != GPUCOMPILE_OK) printf("  compile %s:\n%s", path, l.text);
+    gpucompile_target_free(parsed);
     return obj;
 }
 

@@ -1,0 +1,28 @@
+#!/bin/sh
+# The seam between the core and its backends: the core's implementation (the block under
+# GPUCOMPILE_IMPLEMENTATION in gpucompile.h) names no vendor, target or toolkit outside its
+# one built-in-backends section; vendor knowledge lives in the backend headers. Also: each
+# backend header compiles in a translation unit of its own (make check-headers builds them).
+. "$(dirname "$0")/lib.sh"
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+# the implementation block, without the built-in-backends section, as "LINE: text"
+impl() {
+    awk '/^#if defined\(GPUCOMPILE_IMPLEMENTATION\) && !defined\(GPUCOMPILE_IMPLEMENTED\)/ { on = 1 }
+         /\[section: built-in backends\]/ { skip = 1 }
+         on && !skip { print NR ": " $0 }
+         /\[section: end of built-in backends\]/ { skip = 0 }
+         /^#endif \/\* GPUCOMPILE_IMPLEMENTATION \*\// { on = 0 }' "$1"
+}
+NAMES='(^|[^A-Za-z0-9])(nvptx|amdgpu|cuda|rocm|hip|nvvm|amdgcn|ptx|rocdl|gfx[0-9]|sm_[0-9])'
+impl "$ROOT/gpucompile.h" >"$T_TMP/impl"
+n=$(wc -l <"$T_TMP/impl")
+check "the implementation block is found ($n lines)" test "$n" -gt 1000
+grep -i -E "$NAMES" "$T_TMP/impl" >"$T_TMP/hits"
+if [ -s "$T_TMP/hits" ]; then fail "vendor names in the core's implementation:"; sed 's/^/    /' "$T_TMP/hits"
+else ok "no vendor name in the core's implementation outside the built-in-backends section"; fi
+# the test itself can fail: a vendor name put into a copy of the core is found
+sed 's|^/\* ==== \[section: pipeline\]|/* NVPTX */ &|' "$ROOT/gpucompile.h" >"$T_TMP/planted.h"
+impl "$T_TMP/planted.h" | grep -q -i -E "$NAMES"
+check "a vendor name planted in the pipeline section is found" test $? -eq 0
+tally cli_seam
+[ "$T_FAIL" -eq 0 ]
