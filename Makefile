@@ -27,7 +27,7 @@ LLVM_CFLAGS = $(shell $(LLVM_CONFIG) --cflags 2>/dev/null)
 LLVM_LIBS = $(shell $(LLVM_CONFIG) --ldflags --libs 2>/dev/null) -ldl -lpthread
 # A build directory holds one LLVM's objects: switching LLVM_CONFIG rebuilds them.
 LLVM_STAMP = $(BUILD)/.llvm-$(LLVM_MAJOR)
-HEADERS = gpucompile.h gpucompile_nvptx.h gpucompile_amdgpu.h gpucompile_spirv.h $(LLVM_STAMP)
+HEADERS = gpucompile.h gpucompile_runtime.h gpucompile_nvptx.h gpucompile_amdgpu.h gpucompile_spirv.h $(LLVM_STAMP)
 TEST_SRCS = $(sort $(wildcard tests/test_*.c))
 TEST_BINS = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 
@@ -74,7 +74,10 @@ check-headers: $(HEADERS)
 	$(CC) $(BUILD)/hdr/users_c.o $(BUILD)/hdr/impl_cxx.o -o $(BUILD)/hdr/users_mixed $(LLVM_LIBS) -lstdc++
 	$(CLANG) -std=c11 $(WARN) -Werror $(LLVM_CFLAGS) -I. -c tests/impl.c -o $(BUILD)/hdr/impl_clang.o
 	$(CLANGXX) -std=c++17 -x c++ $(WARN) -Werror $(LLVM_CFLAGS) -I. -c tests/impl.c -o $(BUILD)/hdr/impl_clangxx.o
-	@echo "headers: gcc and clang, C11 and C++17, static, split: ok"
+	$(CC) -std=c11 $(WARN) -Werror -x c -DGPUCOMPILE_RUNTIME_IMPLEMENTATION -c gpucompile_runtime.h -o $(BUILD)/hdr/runtime_c.o
+	$(CLANGXX) -std=c++17 $(WARN) -Werror -x c++ -DGPUCOMPILE_RUNTIME_IMPLEMENTATION -c gpucompile_runtime.h -o $(BUILD)/hdr/runtime_cxx.o
+	$(CLANG) -std=c11 $(WARN) -Werror -I. -DHIP -c tests/data/embed_runtime.c -o $(BUILD)/hdr/runtime_hip.o
+	@echo "headers: gcc and clang, C11 and C++17, static, split, the runtime without LLVM: ok"
 
 # Examples: numbered single files, each with the implementation in it (its one `cc` line).
 EXAMPLE_BINS = $(patsubst examples/%.c,$(BUILD)/examples/%,$(sort $(wildcard examples/[0-9][0-9]_*.c)))
@@ -94,9 +97,11 @@ windows: $(HEADERS)
 	$(MINGW)g++ -std=c++17 -x c++ $(MINGW_FLAGS) -c tests/impl.c -o $(BUILD)/windows/impl_cxx.o
 	$(MINGW)gcc -std=c11 $(MINGW_FLAGS) -DGPUCOMPILE_NVPTX_RUNTIME -c tests/impl.c -o $(BUILD)/windows/impl_cuda_rt.o
 	$(MINGW)gcc -std=c11 $(MINGW_FLAGS) -DGPUCOMPILE_AMDGPU_RUNTIME -c tests/impl.c -o $(BUILD)/windows/impl_hip_rt.o
+	$(MINGW)gcc -std=c11 $(WARN) -Werror -I. -c tests/data/embed_runtime.c -o $(BUILD)/windows/runtime_cuda.o
+	$(MINGW)g++ -std=c++17 -x c++ $(WARN) -Werror -I. -DHIP -c tests/data/embed_runtime.c -o $(BUILD)/windows/runtime_hip.o
 	$(MINGW)gcc -std=c11 $(MINGW_FLAGS) -c tools/gpucompile.c -o $(BUILD)/windows/gpucompile.o
 	for f in examples/[0-9][0-9]_*.c; do $(MINGW)gcc -std=c11 $(MINGW_FLAGS) -c $$f -o $(BUILD)/windows/example.o || exit 1; done
-	@echo "windows: mingw-w64 gcc and g++, C11, C++17, static, both runtimes, CLI, examples: ok"
+	@echo "windows: mingw-w64 gcc and g++, C11, C++17, static, both runtimes (also without LLVM), CLI, examples: ok"
 
 # examples/cmake: the headers vendored into a CMake project with find_package(LLVM).
 cmake-example: $(HEADERS)
@@ -148,7 +153,7 @@ SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:fast_unwind_on_malloc=0 L
           UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 sanitize:
 	$(MAKE) BUILD=build-asan CFLAGS="$(SAN_FLAGS)" build-asan/gpucompile $(patsubst tests/%.c,build-asan/tests/%,$(TEST_SRCS))
-	@fails=0; for t in build-asan/tests/test_*; do echo "== $$t"; $(SAN_ENV) $$t > build-asan/$${t##*/}.log 2>&1 || fails=1; \
+	@fails=0; for t in build-asan/tests/test_*; do echo "== $$t"; $(SAN_ENV) GPUCOMPILE=$(CURDIR)/build-asan/gpucompile $$t > build-asan/$${t##*/}.log 2>&1 || fails=1; \
 	  grep -E "FAIL|ERROR|runtime error|passed," build-asan/$${t##*/}.log; done; \
 	echo "== tests/cli_battery.sh"; $(SAN_ENV) GPUCOMPILE=$(CURDIR)/build-asan/gpucompile sh tests/cli_battery.sh > build-asan/cli_battery.log 2>&1; \
 	grep -E "FAIL|SKIP|passed," build-asan/cli_battery.log; grep -q ", 0 failed" build-asan/cli_battery.log || fails=1; \
@@ -186,8 +191,9 @@ FUZZ_FLAGS = -std=c11 -g -O1 -fno-omit-frame-pointer $(LLVM_CFLAGS) -I.
 build-fuzz/impl.o: tests/impl.c $(HEADERS)
 	@mkdir -p build-fuzz
 	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link,address -c tests/impl.c -o $@
-build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h build-fuzz/impl.o
-	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer,address $< build-fuzz/impl.o -o $@ $(LLVM_LIBS)
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h tests/fuzz/driver.c build-fuzz/impl.o
+	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer,address -Itests/fuzz '-DFUZZ_FILE="fuzz_$*.c"' -DFUZZ_FN=fuzz_$* tests/fuzz/driver.c \
+	  build-fuzz/impl.o -o $@ $(LLVM_LIBS)
 fuzz: $(patsubst %,build-fuzz/fuzz_%,$(FUZZ_TARGETS))
 	@for t in $(FUZZ_TARGETS); do mkdir -p build-fuzz/corpus/$$t; echo "fuzz: $$t, $(FUZZ_SECONDS) s"; \
 	  ASAN_OPTIONS=fast_unwind_on_malloc=0 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp build-fuzz/fuzz_$$t -seed=$(FUZZ_SEED) -max_total_time=$(FUZZ_SECONDS) -timeout=30 \

@@ -90,8 +90,9 @@
                                     toolkit roots tried after $CUDA_PATH, $ROCM_PATH, ...
        GPUCOMPILE_NVPTX_RUNTIME / GPUCOMPILE_AMDGPU_RUNTIME
                                     (backends) compile the mgpu* runtime for launch code (CUDA
-                                    driver / HIP): one per program; *_NO_RUNTIME vetoes it;
-                                    GPUCOMPILE_RUNTIME_SELECT: the core is linked from elsewhere
+                                    driver / HIP; one per program): gpucompile_runtime.h, which
+                                    needs no LLVM (a program that only loads and launches
+                                    includes the backend header alone and links -ldl -lpthread)
 
    Target text
        Canonical text is MLIR's: parameters in declaration order, those equal to their default
@@ -152,11 +153,10 @@
 #ifndef GPUCOMPILE_H
 #define GPUCOMPILE_H
 
-/* The implementation needs POSIX declarations even under -std=c11 (llvm-config's flags also
-   define _GNU_SOURCE); this only helps when gpucompile.h is the first include. */
-#if defined(GPUCOMPILE_IMPLEMENTATION) && !defined(_WIN32) && !defined(_POSIX_C_SOURCE) && !defined(_GNU_SOURCE)
-#define _POSIX_C_SOURCE 200809L
-#endif
+/* First: the mgpu* runtime ABI, and the POSIX declarations the implementation needs even
+   under -std=c11 (llvm-config's flags also define _GNU_SOURCE; this only helps when
+   gpucompile.h is the first include). */
+#include "gpucompile_runtime.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -833,7 +833,6 @@ GPUCOMPILE_API gpucompile_result gpucompile_binary_select(const gpucompile_binar
 /* ---- end of binaries (declarations) ---------------------------------------------------- */
 
 /* ---- host embedding (declarations) ----------------------------------------------------- */
-#include <stdbool.h> /* mgpuMemAlloc's bool, as MLIR declares it */
 /* MLIR's offloading handler (#gpu.select_object, and our run-time selection) for an
    LLVMModuleRef the caller owns: the binary goes in as an internal constant `<name>_bin_cst`
    (align 8; PTX gets a NUL appended; in the object's "section" property's section when it has
@@ -847,7 +846,7 @@ GPUCOMPILE_API gpucompile_result gpucompile_binary_select(const gpucompile_binar
    parameter count (0 where the object does not know it, e.g. read back); stream NULL launches
    synchronously (create a stream, launch, synchronize, destroy, as MLIR does). The code calls
    the mgpu* runtime ABI (MLIR's, declared below): it links with MLIR's runtime wrappers or with
-   ours (GPUCOMPILE_NVPTX_RUNTIME / GPUCOMPILE_AMDGPU_RUNTIME, see the backend headers).
+   ours (gpucompile_runtime.h: GPUCOMPILE_NVPTX_RUNTIME / GPUCOMPILE_AMDGPU_RUNTIME).
    Host symbols are C identifiers: in <name> and K every character outside [A-Za-z0-9_] becomes
    '_' and a leading digit gets a '_' before it (binary "saxpy-v2": saxpy_v2_K_launch); kernels
    are still looked up by their real names. Two names that map to one symbol are refused.
@@ -855,9 +854,9 @@ GPUCOMPILE_API gpucompile_result gpucompile_binary_select(const gpucompile_binar
    as MLIR does (PTX loads with mgpuModuleLoadJIT(data, the object's O property, else the O of
    its target), others with
    mgpuModuleLoad(data, size)). RUNTIME embeds the whole LLVM offload binary and loads it with
-   gpucompile_runtime_load_offload_binary, which picks the object for the device present
-   (gpucompile_binary_select) at run time: that needs our runtime and the core implementation in
-   the program, no MLIR runtime offers it. */
+   gpucompile_runtime_load_offload_binary, which picks the object for the device present at run
+   time by gpucompile_binary_select's rules: that needs our runtime (gpucompile_runtime.h, no
+   LLVM and no compiler in the program); no MLIR runtime offers it. */
 typedef struct gpucompile_embed_options {
     int no_launch_functions;    /* 1: only the binary and its loader (launch with gpucompile_emit_launch) */
     gpucompile_logger logger;
@@ -892,44 +891,7 @@ GPUCOMPILE_API gpucompile_result gpucompile_write_host_module(const gpucompile_b
 GPUCOMPILE_API gpucompile_result gpucompile_print_host_module(const gpucompile_binary *binary, const char *triple,
     const gpucompile_embed_options *options, char **text, size_t *size);
 
-/* ---- the runtime ABI (MLIR's runtime wrappers, LLVM 19-22: the same calls) ----
-   Implemented by MLIR's libmlir_cuda_runtime / libmlir_rocm_runtime, or by gpucompile_nvptx.h
-   (CUDA driver) / gpucompile_amdgpu.h (HIP) where GPUCOMPILE_NVPTX_RUNTIME /
-   GPUCOMPILE_AMDGPU_RUNTIME is defined: one vendor per program. Never static. */
-void *mgpuModuleLoad(void *data, size_t size);
-void *mgpuModuleLoadJIT(void *data, int optLevel);
-void mgpuModuleUnload(void *module);
-void *mgpuModuleGetFunction(void *module, const char *name);
-void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ, intptr_t blockX,
-    intptr_t blockY, intptr_t blockZ, int32_t smem, void *stream, void **params, void **extra, size_t paramsCount);
-void *mgpuStreamCreate(void);
-void mgpuStreamSynchronize(void *stream);
-void mgpuStreamDestroy(void *stream);
-void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared);
-void mgpuMemFree(void *ptr, void *stream);
-void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream);
-void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream);
-void mgpuSetDefaultDevice(int32_t device);
-
-/* ---- our runtime's own additions (gpucompile_nvptx.h / gpucompile_amdgpu.h only) ---- */
-/* Every failure of the runtime goes here (call: the vendor function or "dlopen", code: the
-   vendor's error code or -1). Default (func NULL): one line on stderr, as MLIR's wrappers print.
-   The runtime never aborts: a failed call returns NULL / does nothing. */
-typedef void (*gpucompile_runtime_error_func)(const char *call, int code, const char *message, void *user_data);
-void gpucompile_runtime_set_error_callback(gpucompile_runtime_error_func func, void *user_data);
-/* The vendor library to open instead of libcuda.so.1 / libamdhip64.so (also the environment
-   variables GPUCOMPILE_LIBCUDA / GPUCOMPILE_LIBHIP); takes effect before the first call only. */
-void gpucompile_runtime_set_library(const char *path);
-/* Opens the library and the device (once; a failure is reported once and remembered):
-   1 when kernels can run, 0 otherwise. */
-int gpucompile_runtime_available(void);
-/* The device's architecture ("sm_90", "gfx90a:sramecc+:xnack-"); "" when none. */
-const char *gpucompile_runtime_device_arch(void);
-/* Loads the object of an LLVM offload binary that suits the device (RUNTIME handler); NULL on
-   failure, reported with what the binary holds. Needs the core implementation
-   (GPUCOMPILE_IMPLEMENTATION) in the same file, or GPUCOMPILE_RUNTIME_SELECT defined where the
-   core is linked from another file; else it reports that. */
-void *gpucompile_runtime_load_offload_binary(const void *data, size_t size);
+/* The runtime ABI (mgpu*) and our runtime's additions (gpucompile_runtime_*): gpucompile_runtime.h. */
 
 /* ---- end of host embedding (declarations) ---------------------------------------------- */
 
@@ -938,78 +900,11 @@ void *gpucompile_runtime_load_offload_binary(const void *data, size_t size);
 #endif
 #endif /* GPUCOMPILE_H */
 
-/* ==== [section: platform basics] =========================================================
-   The global lock and the shared-library loader, for the core and for the mgpu* runtimes
-   (which are compiled without the core: a backend's runtime includes this file again). */
-#if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_NVPTX_RUNTIME_IMPLEMENTED) || \
-     defined(GPUCOMPILE_AMDGPU_RUNTIME_IMPLEMENTED) || defined(GPUCOMPILE_SPIRV_RUNTIME_IMPLEMENTED)) && !defined(GPUCOMPILE__PLATFORM_IMPLEMENTED)
-#define GPUCOMPILE__PLATFORM_IMPLEMENTED
-#include <stdio.h>
-#include <string.h>
-#if defined(_WIN32)
-#include <windows.h>
-#else
-#include <dlfcn.h>
-#include <pthread.h>
-#endif
-/* Private helpers: some go unused in a given configuration (a backend left out). */
-#if defined(__GNUC__)
-#define GPUCOMPILE__PRIVATE static __attribute__((unused))
-#else
-#define GPUCOMPILE__PRIVATE static
-#endif
-
-#if defined(_WIN32)
-static SRWLOCK gpucompile__mutex = SRWLOCK_INIT;
-GPUCOMPILE__PRIVATE void gpucompile__lock(void) { AcquireSRWLockExclusive(&gpucompile__mutex); }
-GPUCOMPILE__PRIVATE void gpucompile__unlock(void) { ReleaseSRWLockExclusive(&gpucompile__mutex); }
-#else
-static pthread_mutex_t gpucompile__mutex = PTHREAD_MUTEX_INITIALIZER;
-GPUCOMPILE__PRIVATE void gpucompile__lock(void) { pthread_mutex_lock(&gpucompile__mutex); }
-GPUCOMPILE__PRIVATE void gpucompile__unlock(void) { pthread_mutex_unlock(&gpucompile__mutex); }
-#endif
-
-/* Shared libraries opened at run time (vendor libraries are never linked). dlopen: NULL when
-   missing, and dlerror then describes why (this thread's last failure). dlfn stores a function
-   into the function pointer at fnptr (ISO C has no cast between data and function pointers). */
-#if defined(_WIN32)
-GPUCOMPILE__PRIVATE void *gpucompile__dlopen(const char *path) { return (void *)LoadLibraryA(path); }
-GPUCOMPILE__PRIVATE void *gpucompile__dlsym(void *lib, const char *name) {
-    FARPROC f = GetProcAddress((HMODULE)lib, name);
-    void *p;
-    memcpy(&p, &f, sizeof p);
-    return p;
-}
-GPUCOMPILE__PRIVATE void gpucompile__dlclose(void *lib) { if (lib) FreeLibrary((HMODULE)lib); }
-GPUCOMPILE__PRIVATE const char *gpucompile__dlerror(char *buf, size_t size) {
-    DWORD e = GetLastError();
-    size_t n;
-    if (!size) return "";
-    if (!FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, NULL, e, 0, buf, (DWORD)size, NULL))
-        snprintf(buf, size, "error %lu", (unsigned long)e);
-    for (n = strlen(buf); n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r' || buf[n - 1] == ' '); n--) buf[n - 1] = 0;
-    return buf;
-}
-#else
-GPUCOMPILE__PRIVATE void *gpucompile__dlopen(const char *path) { return dlopen(path, RTLD_NOW | RTLD_LOCAL); }
-GPUCOMPILE__PRIVATE void *gpucompile__dlsym(void *lib, const char *name) { return dlsym(lib, name); }
-GPUCOMPILE__PRIVATE void gpucompile__dlclose(void *lib) { if (lib) dlclose(lib); }
-GPUCOMPILE__PRIVATE const char *gpucompile__dlerror(char *buf, size_t size) {
-    const char *e = dlerror();
-    if (size) snprintf(buf, size, "%s", e ? e : "unknown error");
-    return size ? buf : "";
-}
-#endif
-GPUCOMPILE__PRIVATE int gpucompile__dlfn(void *lib, const char *name, void *fnptr) {
-    void *s = lib ? gpucompile__dlsym(lib, name) : NULL;
-    if (s) memcpy(fnptr, &s, sizeof s);
-    return s != NULL;
-}
-#endif /* platform basics */
 
 /* ======================================================================================== */
 #if defined(GPUCOMPILE_IMPLEMENTATION) && !defined(GPUCOMPILE_IMPLEMENTED)
 #define GPUCOMPILE_IMPLEMENTED
+#include "gpucompile_runtime.h" /* its shared section: lock, libraries, start-up functions, offload entries */
 
 #if defined(GPUCOMPILE_MALLOC) || defined(GPUCOMPILE_REALLOC) || defined(GPUCOMPILE_FREE)
 #if !defined(GPUCOMPILE_MALLOC) || !defined(GPUCOMPILE_REALLOC) || !defined(GPUCOMPILE_FREE)
@@ -1223,18 +1118,6 @@ GPUCOMPILE__PRIVATE const char *gpucompile__name(LLVMValueRef v) {
 
 GPUCOMPILE__PRIVATE int gpucompile__starts_with(const char *s, const char *prefix) {
     return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
-/* Is name one of the comma-separated words in list? */
-GPUCOMPILE__PRIVATE int gpucompile__in_list(const char *list, const char *name, size_t name_len) {
-    const char *p = list;
-    while (p && *p) {
-        const char *e = strchr(p, ',');
-        size_t n = e ? (size_t)(e - p) : strlen(p);
-        if (n == name_len && strncmp(p, name, n) == 0) return 1;
-        p = e ? e + 1 : NULL;
-    }
-    return 0;
 }
 
 /* ==== [section: targets] ================================================================= */
@@ -2036,17 +1919,6 @@ GPUCOMPILE__PRIVATE double gpucompile__now_ms(void) {
     return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
 }
 GPUCOMPILE__PRIVATE unsigned long gpucompile__pid(void) { return (unsigned long)getpid(); }
-#endif
-
-/* Runs fn once per process at start-up (before main) where the compiler allows it. */
-#if defined(_MSC_VER) && !defined(__clang__)
-#pragma section(".CRT$XCU", read)
-#define GPUCOMPILE__CONSTRUCTOR(fn) \
-    static void fn(void); \
-    __declspec(allocate(".CRT$XCU")) void (*fn##_ptr)(void) = fn; \
-    static void fn(void)
-#else
-#define GPUCOMPILE__CONSTRUCTOR(fn) __attribute__((constructor)) static void fn(void)
 #endif
 
 /* Reads at most limit bytes (0: the default); a named path must be a regular file or a pipe
@@ -6319,28 +6191,13 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_parse(const char *text, size_
 }
 
 /* ---- LLVM offload binary (llvm/Object/OffloadBinary.h, version 1) ------------------------- */
-/* Header: magic 10 FF 10 AD, u32 version, u64 size, u64 entry offset, u64 entry size (32 bytes).
-   Entry: u16 image kind, u16 offload kind, u32 flags, u64 string offset, u64 string count,
-   u64 image offset, u64 image size (40 bytes). Strings: (u64 key offset, u64 value offset)
-   pairs, then the NUL-terminated strings. Image 8-aligned, total size 8-aligned. Little endian. */
-enum {
-    GPUCOMPILE__OB_HEADER = 32, GPUCOMPILE__OB_ENTRY = 40,
-    GPUCOMPILE__IMG_NONE = 0, GPUCOMPILE__IMG_OBJECT, GPUCOMPILE__IMG_BITCODE, GPUCOMPILE__IMG_CUBIN,
-    GPUCOMPILE__IMG_FATBIN, GPUCOMPILE__IMG_TEXT /* LLVM's kind 5: assembly text for a JIT */
-};
+/* The layout, the image kinds and the entry reader: gpucompile_runtime.h, [section: shared]. */
 
 GPUCOMPILE__PRIVATE void gpucompile__bin_put(gpucompile__buf *b, uint64_t v, int bytes) {
     unsigned char le[8];
     int i;
     for (i = 0; i < bytes; i++) le[i] = (unsigned char)(v >> (8 * i));
     gpucompile__buf_add(b, le, (size_t)bytes);
-}
-
-GPUCOMPILE__PRIVATE uint64_t gpucompile__bin_get(const unsigned char *p, int bytes) {
-    uint64_t v = 0;
-    int i;
-    for (i = bytes - 1; i >= 0; i--) v = (v << 8) | p[i];
-    return v;
 }
 
 GPUCOMPILE__PRIVATE int gpucompile__bin_image_kind(const gpucompile_object *o) {
@@ -6440,68 +6297,27 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_write_offload(const gpucompil
     return GPUCOMPILE_OK;
 }
 
-/* A string at off inside [0, n): NULL unless NUL-terminated within bounds. *budget caps the bytes
-   searched over all strings, so hostile offsets cannot make reading quadratic. */
-GPUCOMPILE__PRIVATE const char *gpucompile__bin_cstr(const unsigned char *p, uint64_t n, uint64_t off, uint64_t *budget) {
-    const unsigned char *z;
-    uint64_t m;
-    if (off >= n) return NULL;
-    m = n - off < *budget ? n - off : *budget;
-    if (!(z = (const unsigned char *)memchr(p + off, 0, (size_t)m))) return NULL;
-    *budget -= (uint64_t)(z - (p + off)) + 1;
-    return (const char *)p + off;
-}
-
 /* One entry at p (n bytes left): its size in *used, its object appended to b. */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned char *p, size_t n, int index, gpucompile_binary *b,
     const gpucompile_logger *logger, size_t *used) {
     const gpucompile_result bad = GPUCOMPILE_ERROR_INVALID_BINARY;
-    uint64_t size, eoff, esize, soff, nstr, ioff, isize, i, budget;
-    const unsigned char *e;
-    const char *triple = NULL, *arch = NULL, *target = NULL, *format = NULL, *name = NULL, *handler = NULL, *kernels = NULL;
-    const char *table = NULL, *props = NULL;
+    const char *triple, *arch, *target, *format, *name, *handler, *kernels, *table, *props, *why;
     gpucompile_format f = GPUCOMPILE_FORMAT_DEFAULT;
     gpucompile_object *o = NULL;
+    gpucompile__ob e;
     gpucompile_result r;
     char text[1024];
-    int ikind;
 #define GPUCOMPILE__BAD(...) return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, __VA_ARGS__)
-    if (n < GPUCOMPILE__OB_HEADER || memcmp(p, "\x10\xFF\x10\xAD", 4) != 0)
-        GPUCOMPILE__BAD("offload binary entry %d: no offload binary magic (0x10FF10AD)", index);
-    if (gpucompile__bin_get(p + 4, 4) != 1)
-        GPUCOMPILE__BAD("offload binary entry %d: version %u is not supported (LLVM 19 writes version 1)", index,
-                        (unsigned)gpucompile__bin_get(p + 4, 4));
-    size = gpucompile__bin_get(p + 8, 8);
-    eoff = gpucompile__bin_get(p + 16, 8);
-    esize = gpucompile__bin_get(p + 24, 8);
-    if (size < GPUCOMPILE__OB_HEADER + GPUCOMPILE__OB_ENTRY || size > n)
-        GPUCOMPILE__BAD("offload binary entry %d: size %llu does not fit in the %llu bytes left", index,
-                        (unsigned long long)size, (unsigned long long)n);
-    if (esize < GPUCOMPILE__OB_ENTRY || eoff < GPUCOMPILE__OB_HEADER || eoff > size || esize > size - eoff)
-        GPUCOMPILE__BAD("offload binary entry %d: entry out of bounds", index);
-    e = p + eoff;
-    ikind = (int)gpucompile__bin_get(e, 2);
-    soff = gpucompile__bin_get(e + 8, 8);
-    nstr = gpucompile__bin_get(e + 16, 8);
-    ioff = gpucompile__bin_get(e + 24, 8);
-    isize = gpucompile__bin_get(e + 32, 8);
-    if (soff > size || nstr > (size - soff) / 16) GPUCOMPILE__BAD("offload binary entry %d: string table out of bounds", index);
-    budget = 4 * size + 65536;
-    if (ioff > size || isize > size - ioff) GPUCOMPILE__BAD("offload binary entry %d: image out of bounds", index);
-    for (i = 0; i < nstr; i++) {
-        const char *k = gpucompile__bin_cstr(p, size, gpucompile__bin_get(p + soff + 16 * i, 8), &budget);
-        const char *v = k ? gpucompile__bin_cstr(p, size, gpucompile__bin_get(p + soff + 16 * i + 8, 8), &budget) : NULL;
-        if (!k || !v) GPUCOMPILE__BAD("offload binary entry %d: string %llu out of bounds or unterminated", index, (unsigned long long)i);
-        if (strcmp(k, "triple") == 0) triple = v;
-        else if (strcmp(k, "arch") == 0) arch = v;
-        else if (strcmp(k, "gpucompile.target") == 0) target = v;
-        else if (strcmp(k, "gpucompile.format") == 0) format = v;
-        else if (strcmp(k, "gpucompile.binary") == 0) name = v;
-        else if (strcmp(k, "gpucompile.handler") == 0) handler = v;
-        else if (strcmp(k, "gpucompile.kernels") == 0) kernels = v;
-        else if (strcmp(k, "gpucompile.kernel_table") == 0) table = v;
-        else if (strcmp(k, "gpucompile.properties") == 0) props = v;
-    }
+    if ((why = gpucompile__ob_read(p, n, &e, text, sizeof text)) != NULL) GPUCOMPILE__BAD("offload binary entry %d: %s", index, why);
+    triple = gpucompile__ob_string(&e, "triple");
+    arch = gpucompile__ob_string(&e, "arch");
+    target = gpucompile__ob_string(&e, "gpucompile.target");
+    format = gpucompile__ob_string(&e, "gpucompile.format");
+    name = gpucompile__ob_string(&e, "gpucompile.binary");
+    handler = gpucompile__ob_string(&e, "gpucompile.handler");
+    kernels = gpucompile__ob_string(&e, "gpucompile.kernels");
+    table = gpucompile__ob_string(&e, "gpucompile.kernel_table");
+    props = gpucompile__ob_string(&e, "gpucompile.properties");
     if (!target) { /* written by someone else: the target from triple and arch */
         gpucompile_target t;
         const gpucompile_backend *b = NULL;
@@ -6518,21 +6334,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
         target = text;
     }
     if (format) f = gpucompile_format_from_string(format);
-    if (!f) {
-        const unsigned char *img = p + ioff;
-        switch (ikind) {
-        case GPUCOMPILE__IMG_OBJECT: case GPUCOMPILE__IMG_CUBIN: f = GPUCOMPILE_FORMAT_BIN; break;
-        case GPUCOMPILE__IMG_BITCODE: f = GPUCOMPILE_FORMAT_LLVM; break;
-        case GPUCOMPILE__IMG_FATBIN: f = GPUCOMPILE_FORMAT_FATBIN; break;
-        case GPUCOMPILE__IMG_TEXT: f = GPUCOMPILE_FORMAT_ISA; break;
-        default: /* no kind given: by the image's own magic */
-            if (isize >= 4 && memcmp(img, "\x7F" "ELF", 4) == 0) f = GPUCOMPILE_FORMAT_BIN;
-            else if (isize >= 4 && (memcmp(img, "BC\xC0\xDE", 4) == 0 || memcmp(img, "\xDE\xC0\x17\x0B", 4) == 0)) f = GPUCOMPILE_FORMAT_LLVM;
-            else if (isize >= 4 && memcmp(img, "\x50\xED\x55\xBA", 4) == 0) f = GPUCOMPILE_FORMAT_FATBIN;
-            else f = GPUCOMPILE_FORMAT_ISA;
-        }
-    }
-    if ((r = gpucompile__bin_object_new(target, (size_t)-1, f, p + ioff, (size_t)isize, &b->allocator, logger, &o)) != GPUCOMPILE_OK) {
+    if (!f) f = gpucompile_format_from_string(gpucompile__ob_image_format(&e));
+    if ((r = gpucompile__bin_object_new(target, (size_t)-1, f, p + e.image, (size_t)e.image_size, &b->allocator, logger, &o)) != GPUCOMPILE_OK) {
         if (r == GPUCOMPILE_ERROR_OUT_OF_MEMORY) return r;
         GPUCOMPILE__BAD("offload binary entry %d: invalid target %s", index, target);
     }
@@ -6575,7 +6378,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
         if (!gpucompile__bin_phandler(&hp, b) || gpucompile__bin_peek(&hp) >= 0)
             GPUCOMPILE__BAD("offload binary entry %d: invalid handler '%s'", index, handler);
     }
-    *used = (size_t)size;
+    *used = (size_t)e.size;
     return GPUCOMPILE_OK;
 #undef GPUCOMPILE__BAD
 }
@@ -7362,220 +7165,6 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_write_host_module(const gpucompile_b
 #endif
 #endif /* GPUCOMPILE_IMPLEMENTATION */
 
-/* ==== [section: runtime support] =========================================================
-   What the two mgpu* runtimes (gpucompile_nvptx.h over the CUDA driver, gpucompile_amdgpu.h
-   over HIP) share: the state, reporting a failure (the error callback, else MLIR's line on
-   stderr), a vendor error code by name, opening the vendor library and the device once with
-   a failure remembered, and the functions that do not depend on the vendor. A backend's
-   runtime block includes this file again to compile it, once.
-   Opt in: define GPUCOMPILE_NVPTX_RUNTIME or GPUCOMPILE_AMDGPU_RUNTIME in one file (with or
-   without GPUCOMPILE_IMPLEMENTATION; the runtime itself needs neither the core implementation
-   nor LLVM's libraries, only -ldl -lpthread). Off by default because MLIR's runtime libraries
-   define the same symbols, and so do the two runtimes: one runtime per program (both in one
-   file is an error). GPUCOMPILE_NVPTX_NO_RUNTIME / GPUCOMPILE_AMDGPU_NO_RUNTIME veto them.
-   gpucompile_runtime_load_offload_binary (the RUNTIME handler) also needs the core's
-   gpucompile_binary_read_offload / gpucompile_binary_select: it works where the core
-   implementation is in the same file, or where GPUCOMPILE_RUNTIME_SELECT says it is linked. */
-#if (defined(GPUCOMPILE_NVPTX_RUNTIME_IMPLEMENTED) || defined(GPUCOMPILE_AMDGPU_RUNTIME_IMPLEMENTED) || \
-     defined(GPUCOMPILE_SPIRV_RUNTIME_IMPLEMENTED)) && !defined(GPUCOMPILE__RT_IMPLEMENTED)
-#define GPUCOMPILE__RT_IMPLEMENTED
-#include <stdlib.h>
-#include <limits.h>
-#ifdef __cplusplus
-extern "C" {
-#endif
-#if defined(_WIN32)
-#define GPUCOMPILE__RT_LIBRARY(posix, windows) windows
-#else
-#define GPUCOMPILE__RT_LIBRARY(posix, windows) posix
-#endif
-/* For a vendor's X-macro list X(field, symbol, (params)): the function pointers (each returns
-   the vendor's int error code), and loading them from lib into *tab, the first one missing
-   into missing (the load function's locals). */
-#define GPUCOMPILE__RT_FIELD(fn, sym, params) int (*fn) params;
-#define GPUCOMPILE__RT_LOAD(fn, sym, params) \
-    if (!gpucompile__dlfn(lib, sym, &tab->fn) && !missing) missing = sym;
-
-/* A vendor: its library and how to bring it up (the backend's functions, called with the lock
-   held and the library open). */
-typedef struct gpucompile__rt_vendor {
-    const char *env, *library; /* library: comma-separated names tried in order, unless a path is set */
-    const char *what, *hint;   /* "cannot open <what> '<path>': <why> (<hint>)" */
-    const char *kind;          /* "'<path>' has no '<symbol>': not <kind>" */
-    const char *(*load)(void *lib);         /* the entry points: the first one missing, or NULL */
-    int (*start)(const char **call);        /* the device and its arch: 0, or the error and the call */
-    void (*check)(int r, const char *call); /* reports a vendor error (r != 0) */
-} gpucompile__rt_vendor;
-
-typedef struct gpucompile__rt_state {
-    int state;                  /* 0 not opened yet, 1 ready, -1 failed (reported once) */
-    void *lib;
-    int device;                 /* mgpuSetDefaultDevice's ordinal; the vendor's handle once started */
-    char arch[64];              /* the device's: "sm_90", "gfx90a:sramecc+:xnack-" */
-    char path[1024];
-    gpucompile_runtime_error_func error_func;
-    void *error_user;
-} gpucompile__rt_state;
-
-static gpucompile__rt_state gpucompile__rt;
-
-GPUCOMPILE__PRIVATE void gpucompile__rt_report(const char *call, int code, const char *message) {
-    gpucompile_runtime_error_func f;
-    void *u;
-    gpucompile__lock();
-    f = gpucompile__rt.error_func;
-    u = gpucompile__rt.error_user;
-    gpucompile__unlock();
-    if (f) f(call, code, message, u);
-    else fprintf(stderr, "'%s' failed with '%s'\n", call, message); /* MLIR's wrappers' form */
-}
-
-/* A failed vendor call: the text known gives r (the codes we can explain), else name (the
-   vendor's own), else generic; then "(r)". */
-typedef struct gpucompile__rt_code { int code; const char *text; } gpucompile__rt_code;
-GPUCOMPILE__PRIVATE void gpucompile__rt_fail(const char *call, int r, const gpucompile__rt_code *known, size_t n,
-                                             const char *name, const char *generic) {
-    char msg[256];
-    size_t i;
-    for (i = 0; i < n; i++)
-        if (known[i].code == r) name = known[i].text;
-    snprintf(msg, sizeof msg, "%s (%d)", name ? name : generic, r);
-    gpucompile__rt_report(call, r, msg);
-}
-
-/* Ready to call the vendor? The first call opens the library (gpucompile_runtime_set_library's
-   path, else $env, else the default) and the device; a failure is reported once (after the
-   lock, so that the callback may call us) and remembered. */
-GPUCOMPILE__PRIVATE int gpucompile__rt_open(const gpucompile__rt_vendor *v) {
-    gpucompile__rt_state *s = &gpucompile__rt;
-    char msg[2048], why[512];
-    const char *path, *missing, *call = NULL;
-    int r = 0, ok;
-    msg[0] = 0;
-    gpucompile__lock();
-    if (s->state == 0) {
-        path = s->path[0] ? s->path : getenv(v->env);
-        s->state = -1;
-        if (!path || !*path) { /* the default names, comma-separated, newest first */
-            const char *p = v->library;
-            char name[128];
-            while (*p && !s->lib) {
-                size_t n = strcspn(p, ",");
-                snprintf(name, sizeof name, "%.*s", (int)n, p);
-                s->lib = gpucompile__dlopen(name);
-                p += n + (p[n] == ',');
-            }
-            path = v->library;
-        } else {
-            s->lib = gpucompile__dlopen(path);
-        }
-        if (!s->lib) {
-            call = "dlopen";
-            snprintf(msg, sizeof msg, "cannot open %s '%s': %s (%s)", v->what, path, gpucompile__dlerror(why, sizeof why), v->hint);
-        } else if ((missing = v->load(s->lib)) != NULL) {
-            call = "dlsym";
-            snprintf(msg, sizeof msg, "'%s' has no '%s': not %s", path, missing, v->kind);
-        } else if ((r = v->start(&call)) == 0) {
-            s->state = 1;
-        }
-    }
-    ok = s->state == 1;
-    gpucompile__unlock();
-    if (msg[0]) gpucompile__rt_report(call, -1, msg);
-    else if (r != 0) v->check(r, call);
-    return ok;
-}
-
-/* MLIR's sizes are intptr_t, the vendors' unsigned: 0, reported as call's failure, when one
-   does not fit. */
-GPUCOMPILE__PRIVATE int gpucompile__rt_sizes_ok(const char *call, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
-                                                intptr_t blockX, intptr_t blockY, intptr_t blockZ, int32_t smem) {
-    intptr_t d[6];
-    int i;
-    d[0] = gridX; d[1] = gridY; d[2] = gridZ; d[3] = blockX; d[4] = blockY; d[5] = blockZ;
-    for (i = 0; i < 6; i++)
-        if (d[i] <= 0 || (unsigned long long)d[i] > UINT_MAX || smem < 0) {
-            gpucompile__rt_report(call, 1, "grid and block sizes must be 1 to 2^32-1, shared memory >= 0");
-            return 0;
-        }
-    return 1;
-}
-
-void gpucompile_runtime_set_error_callback(gpucompile_runtime_error_func func, void *user_data) {
-    gpucompile__lock();
-    gpucompile__rt.error_func = func;
-    gpucompile__rt.error_user = user_data;
-    gpucompile__unlock();
-}
-
-void gpucompile_runtime_set_library(const char *path) {
-    gpucompile__lock();
-    if (gpucompile__rt.state == 0) snprintf(gpucompile__rt.path, sizeof gpucompile__rt.path, "%s", path ? path : "");
-    gpucompile__unlock();
-}
-
-const char *gpucompile_runtime_device_arch(void) {
-    return gpucompile_runtime_available() ? gpucompile__rt.arch : "";
-}
-
-void mgpuSetDefaultDevice(int32_t device) {
-    gpucompile__lock();
-    if (gpucompile__rt.state == 0) gpucompile__rt.device = device; /* before the first call only */
-    gpucompile__unlock();
-}
-
-#if defined(GPUCOMPILE_IMPLEMENTED) || defined(GPUCOMPILE_RUNTIME_SELECT)
-static void gpucompile__rt_log(const gpucompile_diagnostic *d, void *user) {
-    (void)user;
-    if (d->severity == GPUCOMPILE_SEVERITY_ERROR) gpucompile__rt_report("gpucompile_runtime_load_offload_binary", -1, d->message);
-}
-
-/* The object gpucompile_binary_select picks for the device, loaded as the embedding loads one:
-   PTX (isa) through the JIT at its target's O, anything else as it is. */
-void *gpucompile_runtime_load_offload_binary(const void *data, size_t size) {
-    gpucompile_logger logger;
-    gpucompile_binary *bin = NULL;
-    gpucompile_device dev;
-    gpucompile_target *t = NULL;
-    void *module = NULL;
-    int index = -1;
-    if (!gpucompile_runtime_available()) return NULL;
-    memset(&logger, 0, sizeof logger);
-    logger.func = gpucompile__rt_log;
-    memset(&dev, 0, sizeof dev);
-    dev.arch = gpucompile__rt.arch;
-    if (gpucompile_binary_read_offload(data, size, NULL, NULL, &logger, &bin) == GPUCOMPILE_OK &&
-        gpucompile_binary_select(bin, &dev, &logger, &index) == GPUCOMPILE_OK) {
-        gpucompile_object *o = bin->objects[index];
-        if (o->format == GPUCOMPILE_FORMAT_ISA) {
-            char v[32];
-            int level = 2; /* the object's O property, else its target's, as for a select_object PTX */
-            if (gpucompile_object_property(o, "O", v, sizeof v)) level = atoi(v);
-            else if (gpucompile_target_parse(o->target, (size_t)-1, NULL, NULL, &t) == GPUCOMPILE_OK && t) level = t->O;
-            gpucompile_target_free(t);
-            module = mgpuModuleLoadJIT(o->data, level);
-        } else {
-            module = mgpuModuleLoad(o->data, o->size);
-        }
-    }
-    gpucompile_binary_free(bin);
-    return module;
-}
-#else
-void *gpucompile_runtime_load_offload_binary(const void *data, size_t size) {
-    (void)data;
-    (void)size;
-    gpucompile__rt_report("gpucompile_runtime_load_offload_binary", -1,
-        "run-time object selection needs the gpucompile core: define GPUCOMPILE_IMPLEMENTATION in this file "
-        "(or GPUCOMPILE_RUNTIME_SELECT when it is linked from another)");
-    return NULL;
-}
-#endif
-
-#ifdef __cplusplus
-}
-#endif
-#endif /* runtime support */
 
 /*
 ------------------------------------------------------------------------------

@@ -1,7 +1,9 @@
 /* gpucompile_amdgpu.h - the AMDGPU backend of gpucompile: #gpu.amdgpu / #rocdl.target to an
    HSA code object (ROCm device libraries chosen by flags, chip and ABI; object, then ld.lld).
 
-   Include gpucompile.h first. The implementation is compiled where GPUCOMPILE_IMPLEMENTATION
+   Include gpucompile.h first, except for the mgpu* runtime alone (GPUCOMPILE_AMDGPU_RUNTIME: the HIP behind
+   gpucompile_runtime.h), which needs this header only, no LLVM: cc prog.c host.o -ldl -lpthread.
+   The implementation is compiled where GPUCOMPILE_IMPLEMENTATION
    (or GPUCOMPILE_AMDGPU_IMPLEMENTATION together with the core's implementation) is defined; it
    registers itself, so #gpu.amdgpu targets compile with no further call.
 
@@ -84,9 +86,7 @@
 */
 #ifndef GPUCOMPILE_AMDGPU_H
 #define GPUCOMPILE_AMDGPU_H
-#ifndef GPUCOMPILE_H
-#error "gpucompile_amdgpu.h: include gpucompile.h first"
-#endif
+#if defined(GPUCOMPILE_H)
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -105,7 +105,99 @@ GPUCOMPILE_API gpucompile_result gpucompile_amdgpu_kernel_metadata(const void *d
 #ifdef __cplusplus
 }
 #endif
+#elif !defined(GPUCOMPILE_AMDGPU_RUNTIME)
+#error "gpucompile_amdgpu.h: include gpucompile.h first (or define GPUCOMPILE_AMDGPU_RUNTIME for the runtime alone)"
+#endif
 #endif /* GPUCOMPILE_AMDGPU_H */
+
+/* ==== [section: selection] ===============================================================
+   What the backend and the runtime share, with no LLVM: the rules that pick an object for a
+   device. */
+#if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_AMDGPU_IMPLEMENTATION) || defined(GPUCOMPILE_AMDGPU_RUNTIME)) && \
+    !defined(GPUCOMPILE_AMDGPU__SELECTION_IMPLEMENTED)
+#define GPUCOMPILE_AMDGPU__SELECTION_IMPLEMENTED
+#if defined(GPUCOMPILE_AMDGPU_RUNTIME) && !defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION)
+#define GPUCOMPILE_RUNTIME_IMPLEMENTATION
+#endif
+#include "gpucompile_runtime.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* A device as selection sees it: the processor, its xnack / sramecc settings (0 unset, 1 on,
+   -1 off). */
+typedef struct gpucompile_amdgpu__device {
+    char name[32];
+    int xnack, sramecc;
+} gpucompile_amdgpu__device;
+
+/* "gfx90a", "gfx90a:xnack+:sramecc-"; 0 when not such a name. */
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__device_of(const char *s, gpucompile_amdgpu__device *c) {
+    const char *colon;
+    size_t n;
+    memset(c, 0, sizeof *c);
+    if (!s || strncmp(s, "gfx", 3) != 0) return 0;
+    colon = strchr(s, ':');
+    n = colon ? (size_t)(colon - s) : strlen(s);
+    if (n >= sizeof c->name) return 0;
+    memcpy(c->name, s, n);
+    c->name[n] = 0;
+    while (colon) {
+        const char *f = colon + 1, *next = strchr(f, ':');
+        size_t fl = next ? (size_t)(next - f) : strlen(f);
+        int on;
+        if (fl < 2 || (f[fl - 1] != '+' && f[fl - 1] != '-')) return 0;
+        on = f[fl - 1] == '+' ? 1 : -1;
+        if (fl - 1 == 5 && strncmp(f, "xnack", 5) == 0) c->xnack = on;
+        else if (fl - 1 == 7 && strncmp(f, "sramecc", 7) == 0) c->sramecc = on;
+        else return 0;
+        colon = next;
+    }
+    return 1;
+}
+
+/* LLVM's generic targets and the chips each runs on. */
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__generic_covers(const char *generic, const char *chip) {
+    static const char *const table[][2] = {
+        {"gfx9-generic", "gfx900,gfx902,gfx904,gfx906,gfx909,gfx90c"},
+        {"gfx10-1-generic", "gfx1010,gfx1011,gfx1012,gfx1013"},
+        {"gfx10-3-generic", "gfx1030,gfx1031,gfx1032,gfx1033,gfx1034,gfx1035,gfx1036"},
+        {"gfx11-generic", "gfx1100,gfx1101,gfx1102,gfx1103,gfx1150,gfx1151,gfx1152"},
+        {"gfx12-generic", "gfx1200,gfx1201"}};
+    size_t i;
+    for (i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (strcmp(generic, table[i][0]) == 0) return gpucompile__in_list(table[i][1], chip, strlen(chip));
+    return 0;
+}
+
+/* How well an object (its chip, format "bin", "isa", ...; NULL: none, and its target's
+   features) serves device: -2 when device is not AMD's, -1 not at all, higher is better. An
+   hsaco for the processor beats one for a generic target that covers it; xnack / sramecc (in
+   the chip's target ID or the features, "+xnack") must not contradict the device's. */
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__score(const char *chip, const char *format, const char *features, const char *device,
+                                                 const char **why) {
+    gpucompile_amdgpu__device d, c;
+    int score;
+    if (!gpucompile_amdgpu__device_of(device, &d)) return -2;
+    if (!format || !gpucompile_amdgpu__device_of(chip, &c)) return -1;
+    if (strcmp(format, "bin") != 0) return -1;
+    if (strcmp(c.name, d.name) == 0) { score = 100; *why = "hsaco for the processor"; }
+    else if (gpucompile_amdgpu__generic_covers(c.name, d.name)) { score = 50; *why = "hsaco for a generic target"; }
+    else return -1;
+    if (features) {
+        if (!c.xnack && strstr(features, "+xnack")) c.xnack = 1;
+        if (!c.xnack && strstr(features, "-xnack")) c.xnack = -1;
+        if (!c.sramecc && strstr(features, "+sramecc")) c.sramecc = 1;
+        if (!c.sramecc && strstr(features, "-sramecc")) c.sramecc = -1;
+    }
+    if ((c.xnack && d.xnack && c.xnack != d.xnack) || (c.sramecc && d.sramecc && c.sramecc != d.sramecc)) return -1;
+    /* both set and equal beats unset on the object, which beats set on the object only */
+    score += (c.xnack ? (d.xnack ? 4 : 0) : 2) + (c.sramecc ? (d.sramecc ? 4 : 0) : 2);
+    return score;
+}
+#ifdef __cplusplus
+}
+#endif
+#endif /* selection */
 
 #if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_AMDGPU_IMPLEMENTATION)) && !defined(GPUCOMPILE_AMDGPU_IMPLEMENTED)
 #define GPUCOMPILE_AMDGPU_IMPLEMENTED
@@ -1020,81 +1112,14 @@ static const char *const gpucompile_amdgpu__kernel_metadata[8] = {
     NULL, "group_segment_fixed_size", "private_segment_fixed_size", "max_flat_workgroup_size",
     "sgpr_count", "vgpr_count", "wavefront_size", "kernarg_segment_size"};
 
-/* ---- run-time selection ---- */
-/* A device as selection sees it: the processor, its xnack / sramecc settings (0 unset, 1 on,
-   -1 off). */
-typedef struct gpucompile_amdgpu__device {
-    char name[32];
-    int xnack, sramecc;
-} gpucompile_amdgpu__device;
-
-/* "gfx90a", "gfx90a:xnack+:sramecc-"; 0 when not such a name. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__device_of(const char *s, gpucompile_amdgpu__device *c) {
-    const char *colon;
-    size_t n;
-    memset(c, 0, sizeof *c);
-    if (!s || !gpucompile__starts_with(s, "gfx")) return 0;
-    colon = strchr(s, ':');
-    n = colon ? (size_t)(colon - s) : strlen(s);
-    if (n >= sizeof c->name) return 0;
-    memcpy(c->name, s, n);
-    c->name[n] = 0;
-    while (colon) {
-        const char *f = colon + 1, *next = strchr(f, ':');
-        size_t fl = next ? (size_t)(next - f) : strlen(f);
-        int on;
-        if (fl < 2 || (f[fl - 1] != '+' && f[fl - 1] != '-')) return 0;
-        on = f[fl - 1] == '+' ? 1 : -1;
-        if (fl - 1 == 5 && strncmp(f, "xnack", 5) == 0) c->xnack = on;
-        else if (fl - 1 == 7 && strncmp(f, "sramecc", 7) == 0) c->sramecc = on;
-        else return 0;
-        colon = next;
-    }
-    return 1;
-}
-
-/* LLVM's generic targets and the chips each runs on. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__generic_covers(const char *generic, const char *chip) {
-    static const char *const table[][2] = {
-        {"gfx9-generic", "gfx900,gfx902,gfx904,gfx906,gfx909,gfx90c"},
-        {"gfx10-1-generic", "gfx1010,gfx1011,gfx1012,gfx1013"},
-        {"gfx10-3-generic", "gfx1030,gfx1031,gfx1032,gfx1033,gfx1034,gfx1035,gfx1036"},
-        {"gfx11-generic", "gfx1100,gfx1101,gfx1102,gfx1103,gfx1150,gfx1151,gfx1152"},
-        {"gfx12-generic", "gfx1200,gfx1201"}};
-    size_t i;
-    for (i = 0; i < sizeof table / sizeof table[0]; i++)
-        if (strcmp(generic, table[i][0]) == 0) return gpucompile__in_list(table[i][1], chip, strlen(chip));
-    return 0;
-}
-
-/* Target-ID features may also sit in the target's features ("+xnack"). */
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__object_features(const gpucompile_object *o, gpucompile_amdgpu__device *c) {
-    gpucompile_target *t = NULL;
-    const char *f;
-    if (gpucompile_target_parse(o->target, (size_t)-1, &o->allocator, NULL, &t) != GPUCOMPILE_OK) return;
-    f = gpucompile_target_features(t);
-    if (!c->xnack && strstr(f, "+xnack")) c->xnack = 1;
-    if (!c->xnack && strstr(f, "-xnack")) c->xnack = -1;
-    if (!c->sramecc && strstr(f, "+sramecc")) c->sramecc = 1;
-    if (!c->sramecc && strstr(f, "-sramecc")) c->sramecc = -1;
-    gpucompile_target_free(t);
-}
-
-/* An hsaco for the processor beats one for a generic target that covers it; xnack / sramecc
-   must not contradict the device's. */
+/* ---- run-time selection: the rules are in [section: selection] ---- */
 GPUCOMPILE__PRIVATE int gpucompile_amdgpu__select_score(const gpucompile_object *o, const char *device, const char **why) {
-    gpucompile_amdgpu__device d, c;
+    gpucompile_target *t = NULL;
     int score;
-    if (!gpucompile_amdgpu__device_of(device, &d)) return -2;
-    if (!o || !gpucompile_amdgpu__device_of(o->chip, &c)) return -1;
-    if (o->format != GPUCOMPILE_FORMAT_BIN && o->format != GPUCOMPILE_FORMAT_DEFAULT) return -1;
-    if (strcmp(c.name, d.name) == 0) { score = 100; *why = "hsaco for the processor"; }
-    else if (gpucompile_amdgpu__generic_covers(c.name, d.name)) { score = 50; *why = "hsaco for a generic target"; }
-    else return -1;
-    gpucompile_amdgpu__object_features(o, &c);
-    if ((c.xnack && d.xnack && c.xnack != d.xnack) || (c.sramecc && d.sramecc && c.sramecc != d.sramecc)) return -1;
-    /* both set and equal beats unset on the object, which beats set on the object only */
-    score += (c.xnack ? (d.xnack ? 4 : 0) : 2) + (c.sramecc ? (d.sramecc ? 4 : 0) : 2);
+    if (o && gpucompile_target_parse(o->target, (size_t)-1, &o->allocator, NULL, &t) != GPUCOMPILE_OK) t = NULL;
+    score = gpucompile_amdgpu__score(o ? o->chip : NULL, o ? gpucompile_format_string(o->format) : NULL,
+                                     t ? gpucompile_target_features(t) : NULL, device, why);
+    gpucompile_target_free(t);
     return score;
 }
 
@@ -1153,27 +1178,26 @@ GPUCOMPILE__CONSTRUCTOR(gpucompile_amdgpu__register) { gpucompile_register_backe
 #endif /* GPUCOMPILE_AMDGPU_IMPLEMENTATION */
 
 /* ==== [section: runtime (host embedding)] ================================================
-   The mgpu* runtime ABI (MLIR's, declared in gpucompile.h) over HIP, for host code made by
+   HIP behind the mgpu* runtime (gpucompile_runtime.h), for host code made by
    gpucompile_embed_binary / `gpucompile --host`. Opt in: define GPUCOMPILE_AMDGPU_RUNTIME in one
-   file (instead of linking MLIR's libmlir_rocm_runtime); what the two runtimes share, and their
-   rules: gpucompile.h, [section: runtime support]. libamdhip64.so (amdhip64.dll) is opened on
-   first use, or the library named by gpucompile_runtime_set_library() / $GPUCOMPILE_LIBHIP;
-   the device is mgpuSetDefaultDevice's (default 0), made current (hipSetDevice) in each call.
+   file (instead of linking MLIR's libmlir_rocm_runtime); it needs neither gpucompile.h nor
+   LLVM: `cc prog.c host.o -ldl -lpthread`. libamdhip64.so (amdhip64.dll) is opened on first
+   use, or the library named by gpucompile_runtime_set_library() / $GPUCOMPILE_LIBHIP; the
+   device is mgpuSetDefaultDevice's (default 0), made current (hipSetDevice) in each call.
    A missing HIP runtime or no device is reported once, clearly, and remembered; every later
-   call fails quietly (NULL / nothing).
-   mgpuModuleLoadJIT reports an error: HIP loads code objects only (as in MLIR's wrappers). */
-#if defined(GPUCOMPILE_AMDGPU_RUNTIME) && !defined(GPUCOMPILE_AMDGPU_NO_RUNTIME) && !defined(GPUCOMPILE_AMDGPU_RUNTIME_IMPLEMENTED)
+   call fails quietly (NULL / nothing). mgpuModuleLoadJIT reports an error: HIP loads code
+   objects only (as in MLIR's wrappers). One vendor runtime per program. */
+#if defined(GPUCOMPILE_AMDGPU_RUNTIME) && !defined(GPUCOMPILE_AMDGPU_RUNTIME_IMPLEMENTED)
 #define GPUCOMPILE_AMDGPU_RUNTIME_IMPLEMENTED
 #if defined(GPUCOMPILE_NVPTX_RUNTIME_IMPLEMENTED)
-#error "gpucompile: GPUCOMPILE_NVPTX_RUNTIME and GPUCOMPILE_AMDGPU_RUNTIME define the same mgpu* functions: pick one per program"
+#error "gpucompile: GPUCOMPILE_NVPTX_RUNTIME and GPUCOMPILE_AMDGPU_RUNTIME: one vendor runtime per program"
 #endif
-#include "gpucompile.h" /* again, for its runtime support: what both runtimes share */
+/* gpucompile_runtime.h's implementation: included by [section: selection] */
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* The few HIP entry points we use (hip_runtime_api.h's values). */
-typedef int gpucompile_amdgpu__hipError;
+/* The few HIP entry points we use (hip_runtime_api.h's values); each returns a hipError_t. */
 #define GPUCOMPILE_AMDGPU__HIP_FUNCTIONS(X) \
     X(hipInit, "hipInit", (unsigned flags)) \
     X(hipGetDeviceCount, "hipGetDeviceCount", (int *count)) \
@@ -1192,23 +1216,31 @@ typedef int gpucompile_amdgpu__hipError;
     X(hipMemcpyAsync, "hipMemcpyAsync", (void *dst, const void *src, size_t n, int kind, void *stream)) \
     X(hipMemsetD32Async, "hipMemsetD32Async", (void *dst, int value, size_t n, void *stream))
 
-/* HIP's entry points (the rest: gpucompile__rt). */
+#define GPUCOMPILE_AMDGPU__HIP_FIELD(fn, sym, params) int (*fn) params;
 static struct gpucompile_amdgpu__rt_hip {
-    const char *(*hipGetErrorName)(gpucompile_amdgpu__hipError);
-    gpucompile_amdgpu__hipError (*hipGetDeviceProperties)(void *props, int dev);
-    GPUCOMPILE_AMDGPU__HIP_FUNCTIONS(GPUCOMPILE__RT_FIELD)
+    const char *(*hipGetErrorName)(int);
+    int (*hipGetDeviceProperties)(void *props, int dev);
+    int device;
+    GPUCOMPILE_AMDGPU__HIP_FUNCTIONS(GPUCOMPILE_AMDGPU__HIP_FIELD)
 } gpucompile_amdgpu__rt;
+#undef GPUCOMPILE_AMDGPU__HIP_FIELD
 
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_check(gpucompile_amdgpu__hipError r, const char *call) {
-    static const gpucompile__rt_code known[] = {
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_check(int r, const char *call) {
+    static const struct { int code; const char *text; } known[] = {
         {1, "hipErrorInvalidValue"}, {2, "hipErrorOutOfMemory"}, {3, "hipErrorNotInitialized"}, {4, "hipErrorDeinitialized"},
         {35, "hipErrorInsufficientDriver: the AMD GPU driver is too old or missing"},
         {100, "hipErrorNoDevice: no AMD GPU"}, {101, "hipErrorInvalidDevice"}, {200, "hipErrorInvalidImage"},
         {209, "hipErrorNoBinaryForGpu: the object was built for another GPU"}, {400, "hipErrorInvalidHandle"},
         {500, "hipErrorNotFound"}, {999, "hipErrorUnknown"}};
+    const char *name = NULL;
+    char msg[256];
+    size_t i;
     if (r == 0) return;
-    gpucompile__rt_fail(call, r, known, sizeof known / sizeof known[0],
-                        gpucompile_amdgpu__rt.hipGetErrorName ? gpucompile_amdgpu__rt.hipGetErrorName(r) : NULL, "HIP error");
+    for (i = 0; i < sizeof known / sizeof known[0] && !name; i++)
+        if (known[i].code == r) name = known[i].text;
+    if (!name && gpucompile_amdgpu__rt.hipGetErrorName) name = gpucompile_amdgpu__rt.hipGetErrorName(r);
+    snprintf(msg, sizeof msg, "%s (%d)", name ? name : "HIP error", r);
+    gpucompile_runtime_report(call, r, msg);
 }
 
 GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__rt_load(void *lib) {
@@ -1218,20 +1250,22 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__rt_load(void *lib) {
     /* ROCm 6 renamed the entry point that fills its (grown) hipDeviceProp_t */
     if (!gpucompile__dlfn(lib, "hipGetDevicePropertiesR0600", &tab->hipGetDeviceProperties))
         gpucompile__dlfn(lib, "hipGetDeviceProperties", &tab->hipGetDeviceProperties);
-    GPUCOMPILE_AMDGPU__HIP_FUNCTIONS(GPUCOMPILE__RT_LOAD)
+#define GPUCOMPILE_AMDGPU__HIP_LOAD(fn, sym, params) if (!gpucompile__dlfn(lib, sym, &tab->fn) && !missing) missing = sym;
+    GPUCOMPILE_AMDGPU__HIP_FUNCTIONS(GPUCOMPILE_AMDGPU__HIP_LOAD)
+#undef GPUCOMPILE_AMDGPU__HIP_LOAD
     return missing;
 }
 
 /* The gfx name from hipDeviceProp_t, whose layout changed between ROCm versions: the first
    string after the marketing name that starts with "gfx" and a digit is gcnArchName. */
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_arch(void) {
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_arch(char *arch, size_t arch_size) {
     size_t size = 64 * 1024, i;
     unsigned char *props = (unsigned char *)calloc(1, size);
     if (!props) return;
-    if (gpucompile_amdgpu__rt.hipGetDeviceProperties && gpucompile_amdgpu__rt.hipGetDeviceProperties(props, gpucompile__rt.device) == 0) {
+    if (gpucompile_amdgpu__rt.hipGetDeviceProperties && gpucompile_amdgpu__rt.hipGetDeviceProperties(props, gpucompile_amdgpu__rt.device) == 0) {
         for (i = 256; i + 4 < size; i++) {
             if (props[i - 1] == 0 && props[i] == 'g' && props[i + 1] == 'f' && props[i + 2] == 'x' && props[i + 3] >= '0' && props[i + 3] <= '9') {
-                snprintf(gpucompile__rt.arch, sizeof gpucompile__rt.arch, "%s", (const char *)props + i);
+                snprintf(arch, arch_size, "%s", (const char *)props + i);
                 break;
             }
         }
@@ -1240,113 +1274,94 @@ GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_arch(void) {
 }
 
 /* HIP and a device, made current. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__rt_start(const char **call) {
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__rt_start(int *device, char *arch, size_t arch_size, const char **call) {
     struct gpucompile_amdgpu__rt_hip *h = &gpucompile_amdgpu__rt;
-    int count = 0;
-    gpucompile_amdgpu__hipError r;
+    int count = 0, r;
+    h->device = *device;
     *call = "hipInit";
     r = h->hipInit(0);
     if (r == 0) { *call = "hipGetDeviceCount"; r = h->hipGetDeviceCount(&count); }
-    if (r == 0 && count <= gpucompile__rt.device) r = 100; /* hipErrorNoDevice */
-    if (r == 0) { *call = "hipSetDevice"; r = h->hipSetDevice(gpucompile__rt.device); }
-    if (r == 0) gpucompile_amdgpu__rt_arch();
+    if (r == 0 && count <= h->device) r = 100; /* hipErrorNoDevice */
+    if (r == 0) { *call = "hipSetDevice"; r = h->hipSetDevice(h->device); }
+    if (r == 0) gpucompile_amdgpu__rt_arch(arch, arch_size);
     return r;
 }
 
-static const gpucompile__rt_vendor gpucompile_amdgpu__rt_vendor = {
-    "GPUCOMPILE_LIBHIP", GPUCOMPILE__RT_LIBRARY("libamdhip64.so,libamdhip64.so.6,libamdhip64.so.5", "amdhip64_7.dll,amdhip64_6.dll,amdhip64.dll"), "the HIP runtime",
-    "ROCm not installed?", "a HIP runtime library", gpucompile_amdgpu__rt_load, gpucompile_amdgpu__rt_start,
-    gpucompile_amdgpu__rt_check};
-
-/* Ready to call HIP? Opens it on first use; makes the device current for this thread. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__rt_enter(void) {
-    if (!gpucompile__rt_open(&gpucompile_amdgpu__rt_vendor)) return 0;
-    gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipSetDevice(gpucompile__rt.device), "hipSetDevice");
-    return 1;
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_enter(void) {
+    gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipSetDevice(gpucompile_amdgpu__rt.device), "hipSetDevice");
 }
 
-int gpucompile_runtime_available(void) { return gpucompile_amdgpu__rt_enter(); }
-
-void *mgpuModuleLoad(void *data, size_t size) {
+GPUCOMPILE__PRIVATE void *gpucompile_amdgpu__rt_module_load(const void *data, size_t size) {
     void *module = NULL;
     (void)size;
-    if (!gpucompile_amdgpu__rt_enter()) return NULL;
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipModuleLoadData(&module, data), "hipModuleLoadData");
     return module;
 }
 
-void *mgpuModuleLoadJIT(void *data, int optLevel) {
-    (void)data;
-    (void)optLevel;
-    gpucompile__rt_report("mgpuModuleLoadJIT", -1, "HIP cannot load assembly text: embed a code object (format bin)");
-    return NULL;
-}
-
-void mgpuModuleUnload(void *module) {
-    gpucompile_amdgpu__hipError r;
-    if (!module || !gpucompile_amdgpu__rt_enter()) return;
-    r = gpucompile_amdgpu__rt.hipModuleUnload(module);
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_module_unload(void *module) {
+    int r = gpucompile_amdgpu__rt.hipModuleUnload(module);
     if (r != 4) gpucompile_amdgpu__rt_check(r, "hipModuleUnload"); /* at exit the runtime may be gone already */
 }
 
-void *mgpuModuleGetFunction(void *module, const char *name) {
+GPUCOMPILE__PRIVATE void *gpucompile_amdgpu__rt_get_function(void *module, const char *name) {
     void *fn = NULL;
-    if (!gpucompile_amdgpu__rt_enter()) return NULL;
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipModuleGetFunction(&fn, module, name), "hipModuleGetFunction");
     return fn;
 }
 
-void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ, intptr_t blockX,
-    intptr_t blockY, intptr_t blockZ, int32_t smem, void *stream, void **params, void **extra, size_t paramsCount) {
-    (void)paramsCount;
-    if (!gpucompile__rt_sizes_ok("hipModuleLaunchKernel", gridX, gridY, gridZ, blockX, blockY, blockZ, smem) ||
-        !gpucompile_amdgpu__rt_enter())
-        return;
-    gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipModuleLaunchKernel(function, (unsigned)gridX, (unsigned)gridY, (unsigned)gridZ,
-        (unsigned)blockX, (unsigned)blockY, (unsigned)blockZ, (unsigned)smem, stream, params, extra), "hipModuleLaunchKernel");
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_launch(void *fn, const unsigned g[3], const unsigned b[3], unsigned smem, void *stream,
+                                                      void **params, void **extra) {
+    gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipModuleLaunchKernel(fn, g[0], g[1], g[2], b[0], b[1], b[2], smem, stream, params,
+                                                                            extra), "hipModuleLaunchKernel");
 }
 
-void *mgpuStreamCreate(void) {
+GPUCOMPILE__PRIVATE void *gpucompile_amdgpu__rt_stream_create(void) {
     void *stream = NULL;
-    if (!gpucompile_amdgpu__rt_enter()) return NULL;
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipStreamCreate(&stream), "hipStreamCreate");
     return stream;
 }
 
-void mgpuStreamSynchronize(void *stream) {
-    if (!gpucompile_amdgpu__rt_enter()) return;
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_stream_synchronize(void *stream) {
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipStreamSynchronize(stream), "hipStreamSynchronize");
 }
 
-void mgpuStreamDestroy(void *stream) {
-    if (!stream || !gpucompile_amdgpu__rt_enter()) return;
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_stream_destroy(void *stream) {
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipStreamDestroy(stream), "hipStreamDestroy");
 }
 
-void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
+GPUCOMPILE__PRIVATE void *gpucompile_amdgpu__rt_mem_alloc(uint64_t size, int host_shared) {
     void *p = NULL;
-    (void)stream;
-    if (sizeBytes == 0 || !gpucompile_amdgpu__rt_enter()) return NULL;
-    if (isHostShared) gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipMallocManaged(&p, (size_t)sizeBytes, 1), "hipMallocManaged");
-    else gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipMalloc(&p, (size_t)sizeBytes), "hipMalloc");
+    if (host_shared) gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipMallocManaged(&p, (size_t)size, 1), "hipMallocManaged");
+    else gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipMalloc(&p, (size_t)size), "hipMalloc");
     return p;
 }
 
-void mgpuMemFree(void *ptr, void *stream) {
-    (void)stream;
-    if (!ptr || !gpucompile_amdgpu__rt_enter()) return;
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_mem_free(void *ptr) {
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipFree(ptr), "hipFree");
 }
 
-void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
-    if (!gpucompile_amdgpu__rt_enter()) return;
-    gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipMemcpyAsync(dst, src, sizeBytes, 4 /* hipMemcpyDefault */, stream), "hipMemcpyAsync");
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_mem_copy(void *dst, const void *src, size_t n, void *stream) {
+    gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipMemcpyAsync(dst, src, n, 4 /* hipMemcpyDefault */, stream), "hipMemcpyAsync");
 }
 
-void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream) {
-    if (!gpucompile_amdgpu__rt_enter()) return;
+GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_mem_set32(void *dst, unsigned value, size_t count, void *stream) {
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipMemsetD32Async(dst, (int)value, count, stream), "hipMemsetD32Async");
 }
+
+#if defined(_WIN32)
+#define GPUCOMPILE_AMDGPU__LIBHIP "amdhip64_7.dll,amdhip64_6.dll,amdhip64.dll"
+#else
+#define GPUCOMPILE_AMDGPU__LIBHIP "libamdhip64.so,libamdhip64.so.6,libamdhip64.so.5"
+#endif
+static const gpucompile_runtime_vendor gpucompile_amdgpu__rt_vendor = {
+    "HIP", "hipModuleLaunchKernel", "GPUCOMPILE_LIBHIP", GPUCOMPILE_AMDGPU__LIBHIP, "the HIP runtime", "ROCm not installed?",
+    "a HIP runtime library", gpucompile_amdgpu__rt_load, gpucompile_amdgpu__rt_start, gpucompile_amdgpu__rt_check, gpucompile_amdgpu__score,
+    gpucompile_amdgpu__rt_enter, NULL, gpucompile_amdgpu__rt_module_load, NULL, gpucompile_amdgpu__rt_module_unload,
+    gpucompile_amdgpu__rt_get_function, gpucompile_amdgpu__rt_launch, gpucompile_amdgpu__rt_stream_create,
+    gpucompile_amdgpu__rt_stream_synchronize, gpucompile_amdgpu__rt_stream_destroy, gpucompile_amdgpu__rt_mem_alloc,
+    gpucompile_amdgpu__rt_mem_free, gpucompile_amdgpu__rt_mem_copy, gpucompile_amdgpu__rt_mem_set32};
+
+GPUCOMPILE__CONSTRUCTOR(gpucompile_amdgpu__rt_register) { gpucompile_runtime_set_vendor(&gpucompile_amdgpu__rt_vendor); }
 
 #ifdef __cplusplus
 }

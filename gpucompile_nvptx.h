@@ -1,7 +1,9 @@
 /* gpucompile_nvptx.h - the NVPTX backend of gpucompile: #gpu.nvptx / #nvvm.target to PTX,
    cubin and fatbin (libdevice, NVVMReflect flags, PTX versions, nvJitLink / ptxas / driver).
 
-   Include gpucompile.h first. The implementation is compiled where GPUCOMPILE_IMPLEMENTATION
+   Include gpucompile.h first, except for the mgpu* runtime alone (GPUCOMPILE_NVPTX_RUNTIME: the CUDA driver behind
+   gpucompile_runtime.h), which needs this header only, no LLVM: cc prog.c host.o -ldl -lpthread.
+   The implementation is compiled where GPUCOMPILE_IMPLEMENTATION
    (or GPUCOMPILE_NVPTX_IMPLEMENTATION together with the core's implementation) is defined; it
    registers itself, so #gpu.nvptx targets compile with no further call.
 
@@ -99,9 +101,7 @@
 */
 #ifndef GPUCOMPILE_NVPTX_H
 #define GPUCOMPILE_NVPTX_H
-#ifndef GPUCOMPILE_H
-#error "gpucompile_nvptx.h: include gpucompile.h first"
-#endif
+#if defined(GPUCOMPILE_H)
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -112,7 +112,150 @@ GPUCOMPILE_API const gpucompile_backend *gpucompile_nvptx_backend(void);
 #ifdef __cplusplus
 }
 #endif
+#elif !defined(GPUCOMPILE_NVPTX_RUNTIME)
+#error "gpucompile_nvptx.h: include gpucompile.h first (or define GPUCOMPILE_NVPTX_RUNTIME for the runtime alone)"
+#endif
 #endif /* GPUCOMPILE_NVPTX_H */
+
+/* ==== [section: the CUDA driver and selection] ===========================================
+   What the backend and the runtime share, with no LLVM: the driver's entry points and error
+   names (the compiler's cuLink* path and the runtime: one loader, one table), and the rules
+   that pick an object for a device. */
+#if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_NVPTX_IMPLEMENTATION) || defined(GPUCOMPILE_NVPTX_RUNTIME)) && \
+    !defined(GPUCOMPILE_NVPTX__DRIVER_IMPLEMENTED)
+#define GPUCOMPILE_NVPTX__DRIVER_IMPLEMENTED
+#if defined(GPUCOMPILE_NVPTX_RUNTIME) && !defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION)
+#define GPUCOMPILE_RUNTIME_IMPLEMENTATION
+#endif
+#include "gpucompile_runtime.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+#if defined(_WIN32)
+#define GPUCOMPILE_NVPTX__LIBCUDA "nvcuda.dll"
+#else
+#define GPUCOMPILE_NVPTX__LIBCUDA "libcuda.so.1"
+#endif
+
+/* X(field, symbol, who, (params)): who is 'C' for the compiler's cuLink* path, 'R' for the
+   runtime, 'B' for both; each returns a CUresult (cuda.h's values). */
+#define GPUCOMPILE_NVPTX__CU_FUNCTIONS(X) \
+    X(cuInit, "cuInit", 'B', (unsigned flags)) \
+    X(cuDeviceGet, "cuDeviceGet", 'B', (int *dev, int ordinal)) \
+    X(cuDeviceGetAttribute, "cuDeviceGetAttribute", 'R', (int *value, int attribute, int dev)) \
+    X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", 'B', (void **ctx, int dev)) \
+    X(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", 'C', (int dev)) \
+    X(cuCtxPushCurrent, "cuCtxPushCurrent_v2", 'B', (void *ctx)) \
+    X(cuCtxPopCurrent, "cuCtxPopCurrent_v2", 'B', (void **ctx)) \
+    X(cuLinkCreate, "cuLinkCreate_v2", 'C', (unsigned n, int *opts, void **values, void **state)) \
+    X(cuLinkAddData, "cuLinkAddData_v2", 'C', (void *state, int type, void *data, size_t size, const char *name, unsigned n, \
+                                               int *opts, void **values)) \
+    X(cuLinkComplete, "cuLinkComplete", 'C', (void *state, void **cubin, size_t *size)) \
+    X(cuLinkDestroy, "cuLinkDestroy", 'C', (void *state)) \
+    X(cuModuleLoadData, "cuModuleLoadData", 'R', (void **module, const void *image)) \
+    X(cuModuleLoadDataEx, "cuModuleLoadDataEx", 'R', (void **module, const void *image, unsigned n, int *options, void **values)) \
+    X(cuModuleUnload, "cuModuleUnload", 'R', (void *module)) \
+    X(cuModuleGetFunction, "cuModuleGetFunction", 'R', (void **fn, void *module, const char *name)) \
+    X(cuFuncSetAttribute, "cuFuncSetAttribute", 'R', (void *fn, int attribute, int value)) \
+    X(cuLaunchKernel, "cuLaunchKernel", 'R', (void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, \
+                                              unsigned bz, unsigned smem, void *stream, void **params, void **extra)) \
+    X(cuStreamCreate, "cuStreamCreate", 'R', (void **stream, unsigned flags)) \
+    X(cuStreamSynchronize, "cuStreamSynchronize", 'R', (void *stream)) \
+    X(cuStreamDestroy, "cuStreamDestroy_v2", 'R', (void *stream)) \
+    X(cuMemAlloc, "cuMemAlloc_v2", 'R', (unsigned long long *p, size_t size)) \
+    X(cuMemAllocManaged, "cuMemAllocManaged", 'R', (unsigned long long *p, size_t size, unsigned flags)) \
+    X(cuMemFree, "cuMemFree_v2", 'R', (unsigned long long p)) \
+    X(cuMemcpyAsync, "cuMemcpyAsync", 'R', (unsigned long long dst, unsigned long long src, size_t n, void *stream)) \
+    X(cuMemsetD32Async, "cuMemsetD32Async", 'R', (unsigned long long dst, unsigned value, size_t n, void *stream))
+
+#define GPUCOMPILE_NVPTX__CU_FIELD(fn, sym, who, params) int (*fn) params;
+typedef struct gpucompile_nvptx__driver {
+    int (*cuGetErrorName)(int code, const char **name); /* optional: the toolkit's stub has it, names unknown codes */
+    GPUCOMPILE_NVPTX__CU_FUNCTIONS(GPUCOMPILE_NVPTX__CU_FIELD)
+} gpucompile_nvptx__driver;
+#undef GPUCOMPILE_NVPTX__CU_FIELD
+
+/* The entry points one user ('C' or 'R') needs, from lib into *d: the first one missing, or NULL. */
+GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__cu_load(void *lib, gpucompile_nvptx__driver *d, char user) {
+    const char *missing = NULL;
+    gpucompile__dlfn(lib, "cuGetErrorName", &d->cuGetErrorName);
+#define GPUCOMPILE_NVPTX__CU_LOAD(fn, sym, who, params) \
+    if ((who == 'B' || who == user) && !gpucompile__dlfn(lib, sym, &d->fn) && !missing) missing = sym;
+    GPUCOMPILE_NVPTX__CU_FUNCTIONS(GPUCOMPILE_NVPTX__CU_LOAD)
+#undef GPUCOMPILE_NVPTX__CU_LOAD
+    return missing;
+}
+
+/* A CUresult as text: the CUDA_ERROR_* names we can explain, else the driver's own name (the
+   stub has none), else "CUDA error". */
+GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__cu_error(const gpucompile_nvptx__driver *d, int code) {
+    static const struct { int code; const char *text; } known[] = {
+        {1, "CUDA_ERROR_INVALID_VALUE"}, {2, "CUDA_ERROR_OUT_OF_MEMORY"}, {3, "CUDA_ERROR_NOT_INITIALIZED"},
+        {4, "CUDA_ERROR_DEINITIALIZED"},
+        {34, "CUDA_ERROR_STUB_LIBRARY: this libcuda is the CUDA toolkit's stub, not a driver (no NVIDIA driver installed?)"},
+        {35, "CUDA_ERROR_INSUFFICIENT_DRIVER: the NVIDIA driver is older than this code needs"},
+        {100, "CUDA_ERROR_NO_DEVICE: no CUDA-capable GPU"}, {101, "CUDA_ERROR_INVALID_DEVICE"},
+        {200, "CUDA_ERROR_INVALID_IMAGE"}, {209, "CUDA_ERROR_NO_BINARY_FOR_GPU: the object was built for another GPU"},
+        {218, "CUDA_ERROR_INVALID_PTX"}, {222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION: the driver is older than the PTX"},
+        {400, "CUDA_ERROR_INVALID_HANDLE"}, {500, "CUDA_ERROR_NOT_FOUND"}, {700, "CUDA_ERROR_ILLEGAL_ADDRESS"},
+        {701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"}, {999, "CUDA_ERROR_UNKNOWN"}};
+    const char *name = NULL;
+    size_t i;
+    for (i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (known[i].code == code) return known[i].text;
+    if (d && d->cuGetErrorName && d->cuGetErrorName(code, &name) != 0) name = NULL;
+    return name ? name : "CUDA error";
+}
+
+/* ---- selection rules (the backend's select_score and the runtime's) ---- */
+/* "sm_90", "sm_90a", "compute_90", "90": the compute capability, *specific for an 'a' or 'f'
+   chip (code for it runs on that chip only). 0 when not such a name. */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__device(const char *s, int *cc, int *specific) {
+    const char *d;
+    char *end;
+    long v;
+    *cc = *specific = 0;
+    if (!s || !(strncmp(s, "sm_", 3) == 0 || strncmp(s, "compute_", 8) == 0 || (*s >= '0' && *s <= '9'))) return 0;
+    d = strchr(s, '_') ? strchr(s, '_') + 1 : s;
+    v = strtol(d, &end, 10);
+    if (end == d || v <= 0 || v > 10000) return 0;
+    if (*end == 'a' || *end == 'f') { *specific = 1; end++; }
+    if (*end) return 0;
+    *cc = (int)v;
+    return 1;
+}
+
+/* How well an object (its chip and format: "bin", "isa", "fatbin", "llvm"; NULL: none) serves
+   device: -2 when device is not NVIDIA's, -1 not at all, higher is better. A cubin runs on its
+   own chip and later ones of the same major architecture; PTX (alone or in a fatbin) on its own
+   and later chips, compiled by the driver: the closer the better. */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__score(const char *chip, const char *format, const char *features, const char *device,
+                                                const char **why) {
+    int d, dspec, c, cspec, same, major, older;
+    (void)features;
+    if (!gpucompile_nvptx__device(device, &d, &dspec)) return -2;
+    if (!format || !gpucompile_nvptx__device(chip, &c, &cspec)) return -1;
+    same = c == d, major = c / 10 == d / 10 && c <= d, older = c <= d;
+    if (cspec && !same) return -1; /* sm_90a code runs on sm_90 only */
+    if (strcmp(format, "bin") == 0) {
+        if (same) { *why = "exact cubin"; return 6000 + c; }
+        if (major) { *why = "cubin of the same major architecture"; return 4000 + c; }
+        return -1;
+    }
+    if (strcmp(format, "fatbin") == 0) {
+        if (same) { *why = "fatbin with an exact cubin"; return 5000 + c; }
+        if (major) { *why = "fatbin with a cubin of the same major architecture"; return 3000 + c; }
+        if (older) { *why = "fatbin with PTX the driver compiles"; return 2000 + c; }
+        return -1;
+    }
+    if (strcmp(format, "isa") == 0 && older) { *why = "PTX the driver compiles"; return 1000 + c; }
+    return -1;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* the CUDA driver and selection */
 
 #if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_NVPTX_IMPLEMENTATION)) && !defined(GPUCOMPILE_NVPTX_IMPLEMENTED)
 #define GPUCOMPILE_NVPTX_IMPLEMENTED
@@ -321,20 +464,6 @@ typedef struct gpucompile_nvptx__jitlink {
     unsigned major, minor;
 } gpucompile_nvptx__jitlink;
 
-/* The CUDA driver's few types (cuda.h). */
-typedef struct gpucompile_nvptx__driver {
-    int (*init)(unsigned flags);
-    int (*device_get)(int *dev, int ordinal);
-    int (*ctx_retain)(void **ctx, int dev);
-    int (*ctx_release)(int dev);
-    int (*ctx_push)(void *ctx);
-    int (*ctx_pop)(void **ctx);
-    int (*link_create)(unsigned n, int *opts, void **values, void **state);
-    int (*link_add_data)(void *state, int type, void *data, size_t size, const char *name, unsigned n, int *opts, void **values);
-    int (*link_complete)(void *state, void **cubin, size_t *size);
-    int (*link_destroy)(void *state);
-} gpucompile_nvptx__driver;
-
 /* Opened libraries, by path ("" for the default search): opened once, a failure remembered. */
 #define GPUCOMPILE_NVPTX__MAX_LIBS 8
 typedef struct gpucompile_nvptx__lib {
@@ -367,18 +496,6 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__load_jitlink(gpucompile_nvptx__lib *l,
         }
     }
     return 1;
-}
-
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__load_driver(gpucompile_nvptx__lib *l, void *dl) {
-    return gpucompile__dlfn(dl, "cuInit", &l->cu.init) && gpucompile__dlfn(dl, "cuDeviceGet", &l->cu.device_get) &&
-           gpucompile__dlfn(dl, "cuDevicePrimaryCtxRetain", &l->cu.ctx_retain) &&
-           gpucompile__dlfn(dl, "cuDevicePrimaryCtxRelease_v2", &l->cu.ctx_release) &&
-           gpucompile__dlfn(dl, "cuCtxPushCurrent_v2", &l->cu.ctx_push) &&
-           gpucompile__dlfn(dl, "cuCtxPopCurrent_v2", &l->cu.ctx_pop) &&
-           gpucompile__dlfn(dl, "cuLinkCreate_v2", &l->cu.link_create) &&
-           gpucompile__dlfn(dl, "cuLinkAddData_v2", &l->cu.link_add_data) &&
-           gpucompile__dlfn(dl, "cuLinkComplete", &l->cu.link_complete) &&
-           gpucompile__dlfn(dl, "cuLinkDestroy", &l->cu.link_destroy);
 }
 
 /* Opens nvJitLink (kind 1) or the driver (kind 2) once per process per path; NULL if unavailable.
@@ -415,11 +532,7 @@ GPUCOMPILE__PRIVATE const gpucompile_nvptx__lib *gpucompile_nvptx__open(gpucompi
         snprintf(cands[n++], sizeof cands[0], "libnvJitLink.so");
 #endif
     } else {
-#if defined(_WIN32)
-        snprintf(cands[n++], sizeof cands[0], "nvcuda.dll");
-#else
-        snprintf(cands[n++], sizeof cands[0], "libcuda.so.1");
-#endif
+        snprintf(cands[n++], sizeof cands[0], "%s", GPUCOMPILE_NVPTX__LIBCUDA);
     }
     gpucompile__lock();
     for (i = 0; i < gpucompile_nvptx__num_libs; i++) /* another thread may have got here first */
@@ -433,7 +546,7 @@ GPUCOMPILE__PRIVATE const gpucompile_nvptx__lib *gpucompile_nvptx__open(gpucompi
         for (i = 0; i < n && !l->ok; i++) {
             void *dl = gpucompile__dlopen(cands[i]);
             if (!dl) continue;
-            l->ok = kind == 1 ? gpucompile_nvptx__load_jitlink(l, dl) : gpucompile_nvptx__load_driver(l, dl);
+            l->ok = kind == 1 ? gpucompile_nvptx__load_jitlink(l, dl) : !gpucompile_nvptx__cu_load(dl, &l->cu, 'C');
             if (l->ok) memcpy(l->path, cands[i], sizeof l->path);
             else {
                 memset(&l->jl, 0, sizeof l->jl);
@@ -1263,22 +1376,6 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_ptxas(gpucompile_job 
     return GPUCOMPILE_OK;
 }
 
-GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__cu_name(int rc) {
-    switch (rc) {
-    case 1: return "CUDA_ERROR_INVALID_VALUE";
-    case 2: return "CUDA_ERROR_OUT_OF_MEMORY";
-    case 3: return "CUDA_ERROR_NOT_INITIALIZED";
-    case 34: return "CUDA_ERROR_STUB_LIBRARY";
-    case 35: return "CUDA_ERROR_INSUFFICIENT_DRIVER";
-    case 100: return "CUDA_ERROR_NO_DEVICE";
-    case 101: return "CUDA_ERROR_INVALID_DEVICE";
-    case 209: return "CUDA_ERROR_NO_BINARY_FOR_GPU";
-    case 218: return "CUDA_ERROR_INVALID_PTX";
-    case 222: return "CUDA_ERROR_UNSUPPORTED_PTX_VERSION";
-    default: return "CUDA error";
-    }
-}
-
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_driver(gpucompile_job *job, const char *ptx, size_t ptx_size,
     const char *chip, unsigned char **cubin, size_t *cubin_size, char **log, gpucompile_severity sev) {
     enum { INFO = 3, INFO_SIZE = 4, ERR = 5, ERR_SIZE = 6, OPT_LEVEL = 7, TARGET = 9, VERBOSE = 12 };
@@ -1291,7 +1388,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_driver(gpucompile_job
     if (!l) {
         const char *given = gpucompile_job_tool_path(job, "libcuda");
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "the CUDA driver is not available (%s)",
-                           given ? given : "libcuda.so.1 not found");
+                           given ? given : GPUCOMPILE_NVPTX__LIBCUDA " not found");
         return GPUCOMPILE_ERROR_UNSUPPORTED;
     }
     if (gpucompile_target_flag_value(job->target, "ptxas-cmd-options")) {
@@ -1312,29 +1409,29 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_driver(gpucompile_job
     opts[5] = TARGET; vals[5] = (void *)(uintptr_t)target;
     opts[6] = OPT_LEVEL; vals[6] = (void *)(uintptr_t)(job->target->O > 3 ? 4 : job->target->O + 1);
     gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "CUDA driver (%s): cuLink* for sm_%s", l->path, sm);
-    rc = l->cu.init(0);
-    if (!rc) { what = "cuDeviceGet"; rc = l->cu.device_get(&dev, 0); }
-    if (!rc) { what = "cuDevicePrimaryCtxRetain"; rc = l->cu.ctx_retain(&ctx, dev); step = rc ? 0 : 1; }
-    if (!rc) { what = "cuCtxPushCurrent"; rc = l->cu.ctx_push(ctx); step = rc ? 1 : 2; }
-    if (!rc) { what = "cuLinkCreate"; rc = l->cu.link_create(7, opts, vals, &state); }
+    rc = l->cu.cuInit(0);
+    if (!rc) { what = "cuDeviceGet"; rc = l->cu.cuDeviceGet(&dev, 0); }
+    if (!rc) { what = "cuDevicePrimaryCtxRetain"; rc = l->cu.cuDevicePrimaryCtxRetain(&ctx, dev); step = rc ? 0 : 1; }
+    if (!rc) { what = "cuCtxPushCurrent"; rc = l->cu.cuCtxPushCurrent(ctx); step = rc ? 1 : 2; }
+    if (!rc) { what = "cuLinkCreate"; rc = l->cu.cuLinkCreate(7, opts, vals, &state); }
     if (!rc) {
         what = "cuLinkAddData";
         /* 1 = CU_JIT_INPUT_PTX; the size counts the NUL. */
-        rc = l->cu.link_add_data(state, 1, (void *)ptx, ptx_size + 1, "gpucompile.ptx", 0, NULL, NULL);
+        rc = l->cu.cuLinkAddData(state, 1, (void *)ptx, ptx_size + 1, "gpucompile.ptx", 0, NULL, NULL);
     }
-    if (!rc) { what = "cuLinkComplete"; rc = l->cu.link_complete(state, &out, &n); }
+    if (!rc) { what = "cuLinkComplete"; rc = l->cu.cuLinkComplete(state, &out, &n); }
     if (!rc && (*cubin = (unsigned char *)gpucompile_job_alloc(job, n + 1)) != NULL) {
         memcpy(*cubin, out, n);
         *cubin_size = n;
     }
-    if (state) l->cu.link_destroy(state);
-    if (step >= 2) l->cu.ctx_pop(&old);
-    if (step >= 1) l->cu.ctx_release(dev);
+    if (state) l->cu.cuLinkDestroy(state);
+    if (step >= 2) l->cu.cuCtxPopCurrent(&old);
+    if (step >= 1) l->cu.cuDevicePrimaryCtxRelease(dev);
     info[sizeof info - 1] = err[sizeof err - 1] = 0;
     if (rc) {
         gpucompile_nvptx__log_lines(job, sev, GPUCOMPILE_ERROR_RUNTIME, "cuda", err);
-        gpucompile_job_log(job, sev, GPUCOMPILE_ERROR_RUNTIME, "cuda", "%s failed: %s (%d)%s", what,
-                           gpucompile_nvptx__cu_name(rc), rc, rc == 34 ? ": libcuda is the toolkit's stub, not a driver" : "");
+        gpucompile_job_log(job, sev, GPUCOMPILE_ERROR_RUNTIME, "cuda", "%s failed: %s (%d)", what,
+                           gpucompile_nvptx__cu_error(&l->cu, rc), rc);
         return GPUCOMPILE_ERROR_RUNTIME;
     }
     if (!*cubin) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
@@ -1635,45 +1732,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__verify(const gpucompile_
 static const char *const gpucompile_nvptx__kernel_metadata[8] = {
     "num_regs", "shared_size_bytes", "local_size_bytes", "max_threads_per_block", NULL, NULL, NULL, NULL};
 
-/* ---- run-time selection ---- */
-/* "sm_90", "sm_90a", "compute_90", "90": the compute capability, *specific for an 'a' or 'f'
-   chip (code for it runs on that chip only). 0 when not such a name. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__device(const char *s, int *cc, int *specific) {
-    const char *d;
-    char *end;
-    long v;
-    *cc = *specific = 0;
-    if (!s || !(gpucompile__starts_with(s, "sm_") || gpucompile__starts_with(s, "compute_") || (*s >= '0' && *s <= '9'))) return 0;
-    d = strchr(s, '_') ? strchr(s, '_') + 1 : s;
-    v = strtol(d, &end, 10);
-    if (end == d || v <= 0 || v > 10000) return 0;
-    if (*end == 'a' || *end == 'f') { *specific = 1; end++; }
-    if (*end) return 0;
-    *cc = (int)v;
-    return 1;
-}
-
-/* A cubin runs on its own chip and later ones of the same major architecture; PTX (alone or in
-   a fatbin) on its own and later chips, compiled by the driver: the closer the better. */
+/* ---- run-time selection: the rules are in [section: the CUDA driver and selection] ---- */
 GPUCOMPILE__PRIVATE int gpucompile_nvptx__select_score(const gpucompile_object *o, const char *device, const char **why) {
-    int d, dspec, c, cspec, same, major, older;
-    if (!gpucompile_nvptx__device(device, &d, &dspec)) return -2;
-    if (!o || !gpucompile_nvptx__device(o->chip, &c, &cspec)) return -1;
-    same = c == d, major = c / 10 == d / 10 && c <= d, older = c <= d;
-    if (cspec && !same) return -1; /* sm_90a code runs on sm_90 only */
-    if (o->format == GPUCOMPILE_FORMAT_BIN || o->format == GPUCOMPILE_FORMAT_DEFAULT) {
-        if (same) { *why = "exact cubin"; return 6000 + c; }
-        if (major) { *why = "cubin of the same major architecture"; return 4000 + c; }
-        return -1;
-    }
-    if (o->format == GPUCOMPILE_FORMAT_FATBIN) {
-        if (same) { *why = "fatbin with an exact cubin"; return 5000 + c; }
-        if (major) { *why = "fatbin with a cubin of the same major architecture"; return 3000 + c; }
-        if (older) { *why = "fatbin with PTX the driver compiles"; return 2000 + c; }
-        return -1;
-    }
-    if (o->format == GPUCOMPILE_FORMAT_ISA && older) { *why = "PTX the driver compiles"; return 1000 + c; }
-    return -1;
+    return gpucompile_nvptx__score(o ? o->chip : NULL, o ? gpucompile_format_string(o->format) : NULL, NULL, device, why);
 }
 
 GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
@@ -1734,231 +1795,148 @@ GPUCOMPILE__CONSTRUCTOR(gpucompile_nvptx__register) { gpucompile_register_backen
 #endif /* GPUCOMPILE_NVPTX_IMPLEMENTATION */
 
 /* ==== [section: runtime (host embedding)] ================================================
-   The mgpu* runtime ABI (MLIR's, declared in gpucompile.h) over the CUDA driver, for host code
-   made by gpucompile_embed_binary / `gpucompile --host`. Opt in: define GPUCOMPILE_NVPTX_RUNTIME
-   in one file (instead of linking MLIR's libmlir_cuda_runtime); what the two runtimes share,
-   and their rules: gpucompile.h, [section: runtime support]. libcuda.so.1 (nvcuda.dll) is
-   opened on first use, or the library named by gpucompile_runtime_set_library() /
-   $GPUCOMPILE_LIBCUDA; the device is mgpuSetDefaultDevice's (default 0) and its primary
-   context is made current around each call, as MLIR's wrappers do.
-   A missing driver, the toolkit's stub libcuda (CUDA_ERROR_STUB_LIBRARY) or no device is
-   reported once, clearly, and remembered; every later call fails quietly (NULL / nothing). */
-#if defined(GPUCOMPILE_NVPTX_RUNTIME) && !defined(GPUCOMPILE_NVPTX_NO_RUNTIME) && !defined(GPUCOMPILE_NVPTX_RUNTIME_IMPLEMENTED)
+   The CUDA driver behind the mgpu* runtime (gpucompile_runtime.h), for host code made by
+   gpucompile_embed_binary / `gpucompile --host`. Opt in: define GPUCOMPILE_NVPTX_RUNTIME in one
+   file (instead of linking MLIR's libmlir_cuda_runtime); it needs neither gpucompile.h nor
+   LLVM: `cc prog.c host.o -ldl -lpthread`. libcuda.so.1 (nvcuda.dll) is opened on first use,
+   or the library named by gpucompile_runtime_set_library() / $GPUCOMPILE_LIBCUDA; the device
+   is mgpuSetDefaultDevice's (default 0) and its primary context is made current around each
+   call, as MLIR's wrappers do. A missing driver, the toolkit's stub libcuda
+   (CUDA_ERROR_STUB_LIBRARY) or no device is reported once, clearly, and remembered; every
+   later call fails quietly (NULL / nothing). One vendor runtime per program. */
+#if defined(GPUCOMPILE_NVPTX_RUNTIME) && !defined(GPUCOMPILE_NVPTX_RUNTIME_IMPLEMENTED)
 #define GPUCOMPILE_NVPTX_RUNTIME_IMPLEMENTED
 #if defined(GPUCOMPILE_AMDGPU_RUNTIME_IMPLEMENTED)
-#error "gpucompile: GPUCOMPILE_NVPTX_RUNTIME and GPUCOMPILE_AMDGPU_RUNTIME define the same mgpu* functions: pick one per program"
+#error "gpucompile: GPUCOMPILE_NVPTX_RUNTIME and GPUCOMPILE_AMDGPU_RUNTIME: one vendor runtime per program"
 #endif
-#include "gpucompile.h" /* again, for its runtime support: what both runtimes share */
+/* gpucompile_runtime.h's implementation: included by [section: the CUDA driver and selection] */
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* The few driver types and entry points we use (cuda.h's values). */
-typedef int gpucompile_nvptx__CUresult;
-typedef unsigned long long gpucompile_nvptx__CUdeviceptr;
-#define GPUCOMPILE_NVPTX__CU_FUNCTIONS(X) \
-    X(cuInit, "cuInit", (unsigned flags)) \
-    X(cuDeviceGet, "cuDeviceGet", (int *dev, int ordinal)) \
-    X(cuDeviceGetAttribute, "cuDeviceGetAttribute", (int *value, int attribute, int dev)) \
-    X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", (void **ctx, int dev)) \
-    X(cuCtxPushCurrent, "cuCtxPushCurrent_v2", (void *ctx)) \
-    X(cuCtxPopCurrent, "cuCtxPopCurrent_v2", (void **ctx)) \
-    X(cuModuleLoadData, "cuModuleLoadData", (void **module, const void *image)) \
-    X(cuModuleLoadDataEx, "cuModuleLoadDataEx", (void **module, const void *image, unsigned n, int *options, void **values)) \
-    X(cuModuleUnload, "cuModuleUnload", (void *module)) \
-    X(cuModuleGetFunction, "cuModuleGetFunction", (void **fn, void *module, const char *name)) \
-    X(cuFuncSetAttribute, "cuFuncSetAttribute", (void *fn, int attribute, int value)) \
-    X(cuLaunchKernel, "cuLaunchKernel", (void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, \
-                                         unsigned bz, unsigned smem, void *stream, void **params, void **extra)) \
-    X(cuStreamCreate, "cuStreamCreate", (void **stream, unsigned flags)) \
-    X(cuStreamSynchronize, "cuStreamSynchronize", (void *stream)) \
-    X(cuStreamDestroy, "cuStreamDestroy_v2", (void *stream)) \
-    X(cuMemAlloc, "cuMemAlloc_v2", (gpucompile_nvptx__CUdeviceptr *p, size_t size)) \
-    X(cuMemAllocManaged, "cuMemAllocManaged", (gpucompile_nvptx__CUdeviceptr *p, size_t size, unsigned flags)) \
-    X(cuMemFree, "cuMemFree_v2", (gpucompile_nvptx__CUdeviceptr p)) \
-    X(cuMemcpyAsync, "cuMemcpyAsync", (gpucompile_nvptx__CUdeviceptr dst, gpucompile_nvptx__CUdeviceptr src, size_t n, void *stream)) \
-    X(cuMemsetD32Async, "cuMemsetD32Async", (gpucompile_nvptx__CUdeviceptr dst, unsigned value, size_t n, void *stream))
+static gpucompile_nvptx__driver gpucompile_nvptx__cu; /* the runtime's driver */
+static void *gpucompile_nvptx__rt_context;            /* the device's primary context */
 
-/* The driver's entry points and the primary context (the rest: gpucompile__rt). */
-static struct gpucompile_nvptx__rt_driver {
-    void *context;
-    gpucompile_nvptx__CUresult (*cuGetErrorName)(gpucompile_nvptx__CUresult, const char **);
-    GPUCOMPILE_NVPTX__CU_FUNCTIONS(GPUCOMPILE__RT_FIELD)
-} gpucompile_nvptx__rt;
-
-/* CUDA_ERROR_* names we can explain; the driver's own name for others (the stub has none). */
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_check(gpucompile_nvptx__CUresult r, const char *call) {
-    static const gpucompile__rt_code known[] = {
-        {1, "CUDA_ERROR_INVALID_VALUE"}, {2, "CUDA_ERROR_OUT_OF_MEMORY"}, {3, "CUDA_ERROR_NOT_INITIALIZED"},
-        {4, "CUDA_ERROR_DEINITIALIZED"},
-        {34, "CUDA_ERROR_STUB_LIBRARY: this libcuda is the CUDA toolkit's stub, not a driver (no NVIDIA driver installed?)"},
-        {35, "CUDA_ERROR_INSUFFICIENT_DRIVER: the NVIDIA driver is older than this code needs"},
-        {100, "CUDA_ERROR_NO_DEVICE: no CUDA-capable GPU"}, {101, "CUDA_ERROR_INVALID_DEVICE"},
-        {200, "CUDA_ERROR_INVALID_IMAGE"}, {209, "CUDA_ERROR_NO_BINARY_FOR_GPU: the object was built for another GPU"},
-        {218, "CUDA_ERROR_INVALID_PTX"}, {222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION: the driver is older than the PTX"},
-        {400, "CUDA_ERROR_INVALID_HANDLE"}, {500, "CUDA_ERROR_NOT_FOUND"}, {700, "CUDA_ERROR_ILLEGAL_ADDRESS"},
-        {701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"}, {999, "CUDA_ERROR_UNKNOWN"}};
-    const char *name = NULL;
+GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_check(int r, const char *call) {
+    char msg[256];
     if (r == 0) return;
-    if (gpucompile_nvptx__rt.cuGetErrorName && gpucompile_nvptx__rt.cuGetErrorName(r, &name) != 0) name = NULL;
-    gpucompile__rt_fail(call, r, known, sizeof known / sizeof known[0], name, "CUDA error");
+    snprintf(msg, sizeof msg, "%s (%d)", gpucompile_nvptx__cu_error(&gpucompile_nvptx__cu, r), r);
+    gpucompile_runtime_report(call, r, msg);
 }
 
-GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__rt_load(void *lib) {
-    struct gpucompile_nvptx__rt_driver *tab = &gpucompile_nvptx__rt;
-    const char *missing = NULL;
-    gpucompile__dlfn(lib, "cuGetErrorName", &tab->cuGetErrorName);
-    GPUCOMPILE_NVPTX__CU_FUNCTIONS(GPUCOMPILE__RT_LOAD)
-    return missing;
-}
+GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__rt_load(void *lib) { return gpucompile_nvptx__cu_load(lib, &gpucompile_nvptx__cu, 'R'); }
 
 /* cuInit first (the stub answers it with CUDA_ERROR_STUB_LIBRARY), then the device's primary
    context and compute capability. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__rt_start(const char **call) {
-    struct gpucompile_nvptx__rt_driver *d = &gpucompile_nvptx__rt;
-    int *dev = &gpucompile__rt.device, major = 0, minor = 0;
-    gpucompile_nvptx__CUresult r;
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__rt_start(int *dev, char *arch, size_t arch_size, const char **call) {
+    const gpucompile_nvptx__driver *d = &gpucompile_nvptx__cu;
+    int major = 0, minor = 0, r;
     *call = "cuInit";
     r = d->cuInit(0);
     if (r == 0) { *call = "cuDeviceGet"; r = d->cuDeviceGet(dev, *dev); }
-    if (r == 0) { *call = "cuDevicePrimaryCtxRetain"; r = d->cuDevicePrimaryCtxRetain(&d->context, *dev); }
+    if (r == 0) { *call = "cuDevicePrimaryCtxRetain"; r = d->cuDevicePrimaryCtxRetain(&gpucompile_nvptx__rt_context, *dev); }
     if (r == 0) { *call = "cuDeviceGetAttribute"; r = d->cuDeviceGetAttribute(&major, 75, *dev); }
     if (r == 0) r = d->cuDeviceGetAttribute(&minor, 76, *dev);
-    if (r == 0) snprintf(gpucompile__rt.arch, sizeof gpucompile__rt.arch, "sm_%d%d", major, minor);
+    if (r == 0) snprintf(arch, arch_size, "sm_%d%d", major, minor);
     return r;
 }
 
-static const gpucompile__rt_vendor gpucompile_nvptx__rt_vendor = {
-    "GPUCOMPILE_LIBCUDA", GPUCOMPILE__RT_LIBRARY("libcuda.so.1", "nvcuda.dll"), "the CUDA driver",
-    "no NVIDIA driver installed?", "a CUDA driver library", gpucompile_nvptx__rt_load, gpucompile_nvptx__rt_start,
-    gpucompile_nvptx__rt_check};
-
-/* Ready to call the driver? Opens it on first use; makes the primary context current. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__rt_enter(void) {
-    if (!gpucompile__rt_open(&gpucompile_nvptx__rt_vendor)) return 0;
-    gpucompile_nvptx__rt_check(gpucompile_nvptx__rt.cuCtxPushCurrent(gpucompile_nvptx__rt.context), "cuCtxPushCurrent");
-    return 1;
+GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_enter(void) {
+    gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuCtxPushCurrent(gpucompile_nvptx__rt_context), "cuCtxPushCurrent");
 }
 
 GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_leave(void) {
     void *ctx;
-    gpucompile_nvptx__rt.cuCtxPopCurrent(&ctx);
+    gpucompile_nvptx__cu.cuCtxPopCurrent(&ctx);
 }
 
-int gpucompile_runtime_available(void) {
-    if (!gpucompile_nvptx__rt_enter()) return 0;
-    gpucompile_nvptx__rt_leave();
-    return 1;
-}
-
-void *mgpuModuleLoad(void *data, size_t size) {
+GPUCOMPILE__PRIVATE void *gpucompile_nvptx__rt_module_load(const void *data, size_t size) {
     void *module = NULL;
     (void)size;
-    if (!gpucompile_nvptx__rt_enter()) return NULL;
-    gpucompile_nvptx__rt_check(gpucompile_nvptx__rt.cuModuleLoadData(&module, data), "cuModuleLoadData");
-    gpucompile_nvptx__rt_leave();
+    gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuModuleLoadData(&module, data), "cuModuleLoadData");
     return module;
 }
 
-void *mgpuModuleLoadJIT(void *data, int optLevel) {
-    void *module = NULL;
+GPUCOMPILE__PRIVATE void *gpucompile_nvptx__rt_module_load_jit(const void *data, int level) {
+    void *module = NULL, *values[3];
     char log[4096];
-    int options[3];
-    void *values[3];
-    gpucompile_nvptx__CUresult r;
-    if (!gpucompile_nvptx__rt_enter()) return NULL;
+    int options[3], r;
     log[0] = 0;
     options[0] = 5; /* CU_JIT_ERROR_LOG_BUFFER */
     values[0] = log;
     options[1] = 6; /* CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES */
     values[1] = (void *)(size_t)sizeof log;
     options[2] = 7; /* CU_JIT_OPTIMIZATION_LEVEL */
-    values[2] = (void *)(size_t)(optLevel < 0 ? 0 : optLevel > 4 ? 4 : optLevel);
-    r = gpucompile_nvptx__rt.cuModuleLoadDataEx(&module, data, 3, options, values);
-    if (r != 0 && log[0]) gpucompile__rt_report("cuModuleLoadDataEx", r, log); /* ptxas's words first */
+    values[2] = (void *)(size_t)level;
+    r = gpucompile_nvptx__cu.cuModuleLoadDataEx(&module, data, 3, options, values);
+    if (r != 0 && log[0]) gpucompile_runtime_report("cuModuleLoadDataEx", r, log); /* ptxas's words first */
     gpucompile_nvptx__rt_check(r, "cuModuleLoadDataEx");
-    gpucompile_nvptx__rt_leave();
     return module;
 }
 
-void mgpuModuleUnload(void *module) {
-    gpucompile_nvptx__CUresult r;
-    if (!module || !gpucompile_nvptx__rt_enter()) return;
-    r = gpucompile_nvptx__rt.cuModuleUnload(module);
+GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_module_unload(void *module) {
+    int r = gpucompile_nvptx__cu.cuModuleUnload(module);
     if (r != 4) gpucompile_nvptx__rt_check(r, "cuModuleUnload"); /* at exit the driver may be gone already */
-    gpucompile_nvptx__rt_leave();
 }
 
-void *mgpuModuleGetFunction(void *module, const char *name) {
+GPUCOMPILE__PRIVATE void *gpucompile_nvptx__rt_get_function(void *module, const char *name) {
     void *fn = NULL;
-    if (!gpucompile_nvptx__rt_enter()) return NULL;
-    gpucompile_nvptx__rt_check(gpucompile_nvptx__rt.cuModuleGetFunction(&fn, module, name), "cuModuleGetFunction");
-    gpucompile_nvptx__rt_leave();
+    gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuModuleGetFunction(&fn, module, name), "cuModuleGetFunction");
     return fn;
 }
 
-void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ, intptr_t blockX,
-    intptr_t blockY, intptr_t blockZ, int32_t smem, void *stream, void **params, void **extra, size_t paramsCount) {
-    (void)paramsCount;
-    if (!gpucompile__rt_sizes_ok("cuLaunchKernel", gridX, gridY, gridZ, blockX, blockY, blockZ, smem) || !gpucompile_nvptx__rt_enter())
-        return;
+GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_launch(void *fn, const unsigned g[3], const unsigned b[3], unsigned smem, void *stream,
+                                                     void **params, void **extra) {
     if (smem > 48 * 1024) /* above 48 KiB the kernel must opt in, as MLIR's wrappers do */
-        gpucompile_nvptx__rt_check(gpucompile_nvptx__rt.cuFuncSetAttribute(function, 8, smem), "cuFuncSetAttribute");
-    gpucompile_nvptx__rt_check(gpucompile_nvptx__rt.cuLaunchKernel(function, (unsigned)gridX, (unsigned)gridY, (unsigned)gridZ,
-        (unsigned)blockX, (unsigned)blockY, (unsigned)blockZ, (unsigned)smem, stream, params, extra), "cuLaunchKernel");
-    gpucompile_nvptx__rt_leave();
+        gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuFuncSetAttribute(fn, 8, (int)smem), "cuFuncSetAttribute");
+    gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuLaunchKernel(fn, g[0], g[1], g[2], b[0], b[1], b[2], smem, stream, params, extra),
+                               "cuLaunchKernel");
 }
 
-void *mgpuStreamCreate(void) {
+GPUCOMPILE__PRIVATE void *gpucompile_nvptx__rt_stream_create(void) {
     void *stream = NULL;
-    if (!gpucompile_nvptx__rt_enter()) return NULL;
-    gpucompile_nvptx__rt_check(gpucompile_nvptx__rt.cuStreamCreate(&stream, 1 /* CU_STREAM_NON_BLOCKING */), "cuStreamCreate");
-    gpucompile_nvptx__rt_leave();
+    gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuStreamCreate(&stream, 1 /* CU_STREAM_NON_BLOCKING */), "cuStreamCreate");
     return stream;
 }
 
-void mgpuStreamSynchronize(void *stream) {
-    if (!gpucompile_nvptx__rt_enter()) return;
-    gpucompile_nvptx__rt_check(gpucompile_nvptx__rt.cuStreamSynchronize(stream), "cuStreamSynchronize");
-    gpucompile_nvptx__rt_leave();
+GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_stream_synchronize(void *stream) {
+    gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuStreamSynchronize(stream), "cuStreamSynchronize");
 }
 
-void mgpuStreamDestroy(void *stream) {
-    if (!stream || !gpucompile_nvptx__rt_enter()) return;
-    gpucompile_nvptx__rt_check(gpucompile_nvptx__rt.cuStreamDestroy(stream), "cuStreamDestroy");
-    gpucompile_nvptx__rt_leave();
+GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_stream_destroy(void *stream) {
+    gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuStreamDestroy(stream), "cuStreamDestroy");
 }
 
-void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
-    gpucompile_nvptx__CUdeviceptr p = 0;
-    (void)stream;
-    if (sizeBytes == 0 || !gpucompile_nvptx__rt_enter()) return NULL;
-    if (isHostShared) gpucompile_nvptx__rt_check(gpucompile_nvptx__rt.cuMemAllocManaged(&p, (size_t)sizeBytes, 1), "cuMemAllocManaged");
-    else gpucompile_nvptx__rt_check(gpucompile_nvptx__rt.cuMemAlloc(&p, (size_t)sizeBytes), "cuMemAlloc");
-    gpucompile_nvptx__rt_leave();
+GPUCOMPILE__PRIVATE void *gpucompile_nvptx__rt_mem_alloc(uint64_t size, int host_shared) {
+    unsigned long long p = 0;
+    if (host_shared) gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuMemAllocManaged(&p, (size_t)size, 1), "cuMemAllocManaged");
+    else gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuMemAlloc(&p, (size_t)size), "cuMemAlloc");
     return (void *)(uintptr_t)p;
 }
 
-void mgpuMemFree(void *ptr, void *stream) {
-    (void)stream;
-    if (!ptr || !gpucompile_nvptx__rt_enter()) return;
-    gpucompile_nvptx__rt_check(gpucompile_nvptx__rt.cuMemFree((gpucompile_nvptx__CUdeviceptr)(uintptr_t)ptr), "cuMemFree");
-    gpucompile_nvptx__rt_leave();
+GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_mem_free(void *ptr) {
+    gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuMemFree((unsigned long long)(uintptr_t)ptr), "cuMemFree");
 }
 
-void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
-    if (!gpucompile_nvptx__rt_enter()) return;
-    gpucompile_nvptx__rt_check(gpucompile_nvptx__rt.cuMemcpyAsync((gpucompile_nvptx__CUdeviceptr)(uintptr_t)dst,
-        (gpucompile_nvptx__CUdeviceptr)(uintptr_t)src, sizeBytes, stream), "cuMemcpyAsync");
-    gpucompile_nvptx__rt_leave();
+GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_mem_copy(void *dst, const void *src, size_t n, void *stream) {
+    gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuMemcpyAsync((unsigned long long)(uintptr_t)dst, (unsigned long long)(uintptr_t)src, n,
+                                                                  stream), "cuMemcpyAsync");
 }
 
-void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream) {
-    if (!gpucompile_nvptx__rt_enter()) return;
-    gpucompile_nvptx__rt_check(gpucompile_nvptx__rt.cuMemsetD32Async((gpucompile_nvptx__CUdeviceptr)(uintptr_t)dst, value, count, stream),
+GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_mem_set32(void *dst, unsigned value, size_t count, void *stream) {
+    gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuMemsetD32Async((unsigned long long)(uintptr_t)dst, value, count, stream),
                                "cuMemsetD32Async");
-    gpucompile_nvptx__rt_leave();
 }
+
+static const gpucompile_runtime_vendor gpucompile_nvptx__rt_vendor = {
+    "CUDA", "cuLaunchKernel", "GPUCOMPILE_LIBCUDA", GPUCOMPILE_NVPTX__LIBCUDA, "the CUDA driver", "no NVIDIA driver installed?",
+    "a CUDA driver library", gpucompile_nvptx__rt_load, gpucompile_nvptx__rt_start, gpucompile_nvptx__rt_check, gpucompile_nvptx__score,
+    gpucompile_nvptx__rt_enter, gpucompile_nvptx__rt_leave, gpucompile_nvptx__rt_module_load, gpucompile_nvptx__rt_module_load_jit,
+    gpucompile_nvptx__rt_module_unload, gpucompile_nvptx__rt_get_function, gpucompile_nvptx__rt_launch, gpucompile_nvptx__rt_stream_create,
+    gpucompile_nvptx__rt_stream_synchronize, gpucompile_nvptx__rt_stream_destroy, gpucompile_nvptx__rt_mem_alloc,
+    gpucompile_nvptx__rt_mem_free, gpucompile_nvptx__rt_mem_copy, gpucompile_nvptx__rt_mem_set32};
+
+GPUCOMPILE__CONSTRUCTOR(gpucompile_nvptx__rt_register) { gpucompile_runtime_set_vendor(&gpucompile_nvptx__rt_vendor); }
 
 #ifdef __cplusplus
 }

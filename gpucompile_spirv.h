@@ -25,14 +25,12 @@
    arguments are plain pointers. A stream is a command queue. Launch: global size grid * block,
    local size block. Argument sizes come from the SPIR-V module itself (the kernel's OpFunction
    type), so host code from gpucompile --host or MLIR needs nothing extra; a caller may instead
-   pass `extra` as an array of paramsCount size_t sizes. A kernel parameter that is a pointer to
+   pass `extra` as an array of size_t sizes, one per parameter. A kernel parameter that is a pointer to
    Workgroup (local) memory is OpenCL's form of dynamic shared memory: it gets the launch's
    sharedMemBytes (clSetKernelArg with a NULL value), whatever the host passed for it. */
 #ifndef GPUCOMPILE_SPIRV_H
 #define GPUCOMPILE_SPIRV_H
-#ifndef GPUCOMPILE_H
-#error "gpucompile_spirv.h: include gpucompile.h first"
-#endif
+#if defined(GPUCOMPILE_H) /* the backend; the runtime alone needs neither LLVM nor gpucompile.h */
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -42,9 +40,11 @@ GPUCOMPILE_API int gpucompile_spirv_available(void);
 #ifdef __cplusplus
 }
 #endif
+#endif
 #endif /* GPUCOMPILE_SPIRV_H */
 
-#if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_SPIRV_IMPLEMENTATION)) && !defined(GPUCOMPILE_SPIRV_IMPLEMENTED)
+#if defined(GPUCOMPILE_H) && (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_SPIRV_IMPLEMENTATION)) && \
+    !defined(GPUCOMPILE_SPIRV_IMPLEMENTED)
 #define GPUCOMPILE_SPIRV_IMPLEMENTED
 #ifdef __cplusplus
 extern "C" {
@@ -205,12 +205,19 @@ GPUCOMPILE__CONSTRUCTOR(gpucompile_spirv__register) { gpucompile_register_backen
    takes SPIR-V is reported once and remembered; every later call fails quietly. */
 #if defined(GPUCOMPILE_SPIRV_RUNTIME) && !defined(GPUCOMPILE_SPIRV_RUNTIME_IMPLEMENTED)
 #define GPUCOMPILE_SPIRV_RUNTIME_IMPLEMENTED
-#if defined(GPUCOMPILE_NVPTX_RUNTIME_IMPLEMENTED) || defined(GPUCOMPILE_AMDGPU_RUNTIME_IMPLEMENTED)
-#error "gpucompile: GPUCOMPILE_SPIRV_RUNTIME and the CUDA / HIP runtime define the same mgpu* functions: pick one per program"
+#if !defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION)
+#define GPUCOMPILE_RUNTIME_IMPLEMENTATION
 #endif
-#include "gpucompile.h" /* again, for its runtime support */
+#include "gpucompile_runtime.h"
+#include <limits.h>
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define GPUCOMPILE_SPIRV__LIBOPENCL "OpenCL.dll"
+#else
+#define GPUCOMPILE_SPIRV__LIBOPENCL "libOpenCL.so.1"
 #endif
 
 /* The OpenCL entry points we use (cl.h's types reduced to what the ABI needs). */
@@ -241,7 +248,7 @@ typedef struct gpucompile_spirv__cl {
 static gpucompile_spirv__cl gpucompile_spirv__rt;
 
 GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_check(int r, const char *call) {
-    static const gpucompile__rt_code known[] = {
+    static const struct { int code; const char *text; } known[] = {
         {-1, "CL_DEVICE_NOT_FOUND: no OpenCL device"}, {-4, "CL_MEM_OBJECT_ALLOCATION_FAILURE"},
         {-5, "CL_OUT_OF_RESOURCES"}, {-6, "CL_OUT_OF_HOST_MEMORY"}, {-11, "CL_BUILD_PROGRAM_FAILURE"},
         {-30, "CL_INVALID_VALUE"}, {-36, "CL_INVALID_COMMAND_QUEUE"}, {-42, "CL_INVALID_BINARY"},
@@ -249,7 +256,14 @@ GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_check(int r, const char *call) {
         {-48, "CL_INVALID_KERNEL"}, {-49, "CL_INVALID_ARG_INDEX"}, {-50, "CL_INVALID_ARG_VALUE"},
         {-51, "CL_INVALID_ARG_SIZE"}, {-52, "CL_INVALID_KERNEL_ARGS"}, {-53, "CL_INVALID_WORK_DIMENSION"},
         {-54, "CL_INVALID_WORK_GROUP_SIZE"}, {-55, "CL_INVALID_WORK_ITEM_SIZE"}, {-1001, "CL_PLATFORM_NOT_FOUND_KHR: no OpenCL platform (no ICD?)"}};
-    if (r != 0) gpucompile__rt_fail(call, r, known, sizeof known / sizeof known[0], NULL, "OpenCL error");
+    char msg[160];
+    const char *name = "OpenCL error";
+    size_t i;
+    if (r == 0) return;
+    for (i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (known[i].code == r) name = known[i].text;
+    snprintf(msg, sizeof msg, "%s (%d)", name, r);
+    gpucompile_runtime_report(call, r, msg);
 }
 
 GPUCOMPILE__PRIVATE const char *gpucompile_spirv__rt_load(void *lib) {
@@ -269,7 +283,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_spirv__rt_load(void *lib) {
 }
 
 /* The mgpuSetDefaultDevice'th device, over all platforms, whose IL versions name SPIR-V. */
-GPUCOMPILE__PRIVATE int gpucompile_spirv__rt_start(const char **call) {
+GPUCOMPILE__PRIVATE int gpucompile_spirv__rt_start(int *ordinal, char *arch, size_t arch_size, const char **call) {
     gpucompile_spirv__cl *c = &gpucompile_spirv__rt;
     void *platforms[16], *devices[16];
     unsigned np = 0, nd, i, j;
@@ -283,7 +297,7 @@ GPUCOMPILE__PRIVATE int gpucompile_spirv__rt_start(const char **call) {
         for (j = 0; j < nd && j < 16 && !c->device; j++) {
             il[0] = 0;
             if (c->GetDeviceInfo(devices[j], 0x105B /* CL_DEVICE_IL_VERSION */, sizeof il, il, NULL) != 0 || !strstr(il, "SPIR-V")) continue;
-            if (seen++ == gpucompile__rt.device) { c->platform = platforms[i]; c->device = devices[j]; }
+            if (seen++ == *ordinal) { c->platform = platforms[i]; c->device = devices[j]; }
         }
     }
     *call = "clGetDeviceIDs";
@@ -302,18 +316,20 @@ GPUCOMPILE__PRIVATE int gpucompile_spirv__rt_start(const char **call) {
         c->queue = c->CreateCommandQueueWithProperties(c->context, c->device, NULL, &r);
         if (r != 0) return r;
     }
-    snprintf(gpucompile__rt.arch, sizeof gpucompile__rt.arch, "spirv");
+    snprintf(arch, arch_size, "spirv");
     return 0;
 }
 
-static const gpucompile__rt_vendor gpucompile_spirv__rt_vendor = {
-    "GPUCOMPILE_LIBOPENCL", GPUCOMPILE__RT_LIBRARY("libOpenCL.so.1", "OpenCL.dll"), "the OpenCL loader",
-    "no OpenCL ICD loader installed? Debian: ocl-icd-libopencl1", "an OpenCL library", gpucompile_spirv__rt_load,
-    gpucompile_spirv__rt_start, gpucompile_spirv__rt_check};
-
-#define GPUCOMPILE_SPIRV__READY() gpucompile__rt_open(&gpucompile_spirv__rt_vendor)
-
-int gpucompile_runtime_available(void) { return GPUCOMPILE_SPIRV__READY(); }
+/* Run-time selection: the device "spirv" takes a SPIR-V module. The table gives the entry's
+   arch, not its triple: NVIDIA's and AMD's chips are told apart by their names. */
+GPUCOMPILE__PRIVATE int gpucompile_spirv__rt_score(const char *chip, const char *format, const char *features, const char *device,
+                                                   const char **why) {
+    (void)features;
+    if (strcmp(device, "spirv") != 0 || strcmp(format, "bin") != 0 || !chip) return -1;
+    if (strncmp(chip, "sm_", 3) == 0 || strncmp(chip, "compute_", 8) == 0 || strncmp(chip, "gfx", 3) == 0) return -1;
+    *why = "SPIR-V module";
+    return 1;
+}
 
 /* A loaded module: the program and a copy of the SPIR-V words (for the kernels' signatures). */
 typedef struct gpucompile_spirv__module {
@@ -332,13 +348,12 @@ typedef struct gpucompile_spirv__function {
     struct gpucompile_spirv__function *next;
 } gpucompile_spirv__function;
 
-void *mgpuModuleLoad(void *data, size_t size) {
+GPUCOMPILE__PRIVATE void *gpucompile_spirv__rt_module_load(const void *data, size_t size) {
     gpucompile_spirv__cl *c = &gpucompile_spirv__rt;
     gpucompile_spirv__module *m;
     int r = 0;
-    if (!GPUCOMPILE_SPIRV__READY()) return NULL;
     if (!data || size < 20 || size % 4 || memcmp(data, "\x03\x02\x23\x07", 4) != 0) {
-        gpucompile__rt_report("clCreateProgramWithIL", -42, "not a SPIR-V module (little-endian, magic 0x07230203)");
+        gpucompile_runtime_report("clCreateProgramWithIL", -42, "not a SPIR-V module (little-endian, magic 0x07230203)");
         return NULL;
     }
     { /* every instruction's word count fits: Intel's CPU runtime loops forever on a count of 0 */
@@ -349,13 +364,13 @@ void *mgpuModuleLoad(void *data, size_t size) {
             i += wc;
         }
         if (i != n) {
-            gpucompile__rt_report("clCreateProgramWithIL", -42, "a malformed SPIR-V module (an instruction's word count is 0 or runs past the end)");
+            gpucompile_runtime_report("clCreateProgramWithIL", -42, "a malformed SPIR-V module (an instruction's word count is 0 or runs past the end)");
             return NULL;
         }
     }
     if (!(m = (gpucompile_spirv__module *)calloc(1, sizeof *m)) || !(m->words = (unsigned *)malloc(size))) {
         free(m);
-        gpucompile__rt_report("mgpuModuleLoad", -6, "out of host memory");
+        gpucompile_runtime_report("mgpuModuleLoad", -6, "out of host memory");
         return NULL;
     }
     memcpy(m->words, data, size);
@@ -367,7 +382,7 @@ void *mgpuModuleLoad(void *data, size_t size) {
         if (c->GetProgramBuildInfo(m->program, c->device, 0x1183 /* CL_PROGRAM_BUILD_LOG */, 0, NULL, &n) == 0 && n > 1 &&
             (log = (char *)malloc(n + 1)) != NULL && c->GetProgramBuildInfo(m->program, c->device, 0x1183, n, log, NULL) == 0) {
             log[n] = 0;
-            gpucompile__rt_report("clBuildProgram", r, log); /* the compiler's words */
+            gpucompile_runtime_report("clBuildProgram", r, log); /* the compiler's words */
         }
         free(log);
     }
@@ -381,17 +396,9 @@ void *mgpuModuleLoad(void *data, size_t size) {
     return m;
 }
 
-void *mgpuModuleLoadJIT(void *data, int optLevel) {
-    (void)data;
-    (void)optLevel;
-    gpucompile__rt_report("mgpuModuleLoadJIT", -42, "OpenCL loads SPIR-V modules (mgpuModuleLoad), not PTX");
-    return NULL;
-}
-
-void mgpuModuleUnload(void *module) {
+GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_module_unload(void *module) {
     gpucompile_spirv__module *m = (gpucompile_spirv__module *)module;
     gpucompile_spirv__function *f, *next;
-    if (!m || !GPUCOMPILE_SPIRV__READY()) return;
     for (f = m->functions; f; f = next) {
         next = f->next;
         gpucompile_spirv__rt.ReleaseKernel(f->kernel);
@@ -449,11 +456,11 @@ done:
     return ok;
 }
 
-void *mgpuModuleGetFunction(void *module, const char *name) {
+GPUCOMPILE__PRIVATE void *gpucompile_spirv__rt_get_function(void *module, const char *name) {
     gpucompile_spirv__module *m = (gpucompile_spirv__module *)module;
     gpucompile_spirv__function *f;
     int r = 0;
-    if (!m || !name || !GPUCOMPILE_SPIRV__READY()) return NULL;
+    if (!m || !name) return NULL;
     if (!(f = (gpucompile_spirv__function *)calloc(1, sizeof *f))) return NULL;
     f->kernel = gpucompile_spirv__rt.CreateKernel(m->program, name, &r);
     if (r != 0) {
@@ -462,7 +469,7 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
         return NULL;
     }
     if (!gpucompile_spirv__signature(m, name, f)) {
-        gpucompile__rt_report("mgpuModuleGetFunction", -52, "the SPIR-V module gives no parameter sizes for this kernel");
+        gpucompile_runtime_report("mgpuModuleGetFunction", -52, "the SPIR-V module gives no parameter sizes for this kernel");
         gpucompile_spirv__rt.ReleaseKernel(f->kernel);
         free(f->sizes);
         free(f);
@@ -476,9 +483,9 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
 }
 
 /* The arguments and the launch under one lock: a cl_kernel's arguments are shared state, and
-   the enqueue captures them. extra, when given: paramsCount sizes (size_t) for by-value ones. */
-void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ, intptr_t blockX,
-    intptr_t blockY, intptr_t blockZ, int32_t smem, void *stream, void **params, void **extra, size_t paramsCount) {
+   the enqueue captures them. extra, when given: one size_t per parameter, for the by-value ones. */
+GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_launch(void *function, const unsigned grid[3], const unsigned block[3], unsigned smem,
+                                                   void *stream, void **params, void **extra) {
     gpucompile_spirv__cl *c = &gpucompile_spirv__rt;
     gpucompile_spirv__function *f = (gpucompile_spirv__function *)function;
     const size_t *sizes = (const size_t *)(void *)extra;
@@ -486,14 +493,11 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t g
     const char *call = NULL;
     unsigned i;
     int r = 0;
-    if (!f || !gpucompile__rt_sizes_ok("clEnqueueNDRangeKernel", gridX, gridY, gridZ, blockX, blockY, blockZ, smem) || !GPUCOMPILE_SPIRV__READY())
-        return;
-    if (paramsCount && paramsCount != f->num_params) {
-        gpucompile__rt_report("clSetKernelArg", -52, "the launch passes another number of arguments than the kernel has");
-        return;
+    if (!f) return;
+    for (i = 0; i < 3; i++) {
+        global[i] = (size_t)grid[i] * block[i];
+        local[i] = block[i];
     }
-    global[0] = (size_t)gridX * (size_t)blockX; global[1] = (size_t)gridY * (size_t)blockY; global[2] = (size_t)gridZ * (size_t)blockZ;
-    local[0] = (size_t)blockX; local[1] = (size_t)blockY; local[2] = (size_t)blockZ;
     gpucompile__lock();
     for (i = 0; i < f->num_params && r == 0; i++) {
         call = "clSetKernelArg";
@@ -511,56 +515,60 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t g
     if (r == 0 && !stream) gpucompile_spirv__rt_check(c->Finish(c->queue), "clFinish");
 }
 
-void *mgpuStreamCreate(void) {
+GPUCOMPILE__PRIVATE void *gpucompile_spirv__rt_stream_create(void) {
     void *q;
     int r = 0;
-    if (!GPUCOMPILE_SPIRV__READY()) return NULL;
     q = gpucompile_spirv__rt.CreateCommandQueueWithProperties(gpucompile_spirv__rt.context, gpucompile_spirv__rt.device, NULL, &r);
     gpucompile_spirv__rt_check(r, "clCreateCommandQueueWithProperties");
     return r == 0 ? q : NULL;
 }
 
-void mgpuStreamSynchronize(void *stream) {
-    if (!GPUCOMPILE_SPIRV__READY()) return;
+GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_stream_synchronize(void *stream) {
     gpucompile_spirv__rt_check(gpucompile_spirv__rt.Finish(stream ? stream : gpucompile_spirv__rt.queue), "clFinish");
 }
 
-void mgpuStreamDestroy(void *stream) {
-    if (!stream || !GPUCOMPILE_SPIRV__READY()) return;
+GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_stream_destroy(void *stream) {
+    if (!stream) return;
     gpucompile_spirv__rt_check(gpucompile_spirv__rt.ReleaseCommandQueue(stream), "clReleaseCommandQueue");
 }
 
 /* Shared virtual memory: the device's pointers are the host's, fine-grained where the device
    has it (then isHostShared costs nothing more). */
-void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
+GPUCOMPILE__PRIVATE void *gpucompile_spirv__rt_mem_alloc(uint64_t sizeBytes, int host_shared) {
     void *p;
-    (void)stream;
-    (void)isHostShared;
-    if (sizeBytes == 0 || !GPUCOMPILE_SPIRV__READY()) return NULL;
+    (void)host_shared;
+    if (sizeBytes == 0) return NULL;
     p = gpucompile_spirv__rt.SVMAlloc(gpucompile_spirv__rt.context, 1 /* CL_MEM_READ_WRITE */ | (gpucompile_spirv__rt.fine_grain ? 1u << 10 : 0),
                                       (size_t)sizeBytes, 0);
-    if (!p) gpucompile__rt_report("clSVMAlloc", -4, "CL_MEM_OBJECT_ALLOCATION_FAILURE");
+    if (!p) gpucompile_runtime_report("clSVMAlloc", -4, "CL_MEM_OBJECT_ALLOCATION_FAILURE");
     return p;
 }
 
-void mgpuMemFree(void *ptr, void *stream) {
-    if (!ptr || !GPUCOMPILE_SPIRV__READY()) return;
-    gpucompile_spirv__rt_check(gpucompile_spirv__rt.Finish(stream ? stream : gpucompile_spirv__rt.queue), "clFinish");
+GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_mem_free(void *ptr) {
+    gpucompile_spirv__rt_check(gpucompile_spirv__rt.Finish(gpucompile_spirv__rt.queue), "clFinish");
     gpucompile_spirv__rt.SVMFree(gpucompile_spirv__rt.context, ptr);
 }
 
-void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
-    if (!GPUCOMPILE_SPIRV__READY()) return;
+GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_mem_copy(void *dst, const void *src, size_t sizeBytes, void *stream) {
     gpucompile_spirv__rt_check(gpucompile_spirv__rt.EnqueueSVMMemcpy(stream ? stream : gpucompile_spirv__rt.queue, stream ? 0 : 1, dst, src,
                                                                      sizeBytes, 0, NULL, NULL), "clEnqueueSVMMemcpy");
 }
 
-void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream) {
-    if (!GPUCOMPILE_SPIRV__READY()) return;
+GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_mem_set32(void *dst, unsigned value, size_t count, void *stream) {
     gpucompile_spirv__rt_check(gpucompile_spirv__rt.EnqueueSVMMemFill(stream ? stream : gpucompile_spirv__rt.queue, dst, &value, 4,
                                                                       count * 4, 0, NULL, NULL), "clEnqueueSVMMemFill");
     if (!stream) gpucompile_spirv__rt_check(gpucompile_spirv__rt.Finish(gpucompile_spirv__rt.queue), "clFinish");
 }
+
+static const gpucompile_runtime_vendor gpucompile_spirv__rt_vendor = {
+    "OpenCL", "clEnqueueNDRangeKernel", "GPUCOMPILE_LIBOPENCL", GPUCOMPILE_SPIRV__LIBOPENCL, "the OpenCL loader",
+    "no OpenCL ICD loader installed? Debian: ocl-icd-libopencl1", "an OpenCL library", gpucompile_spirv__rt_load,
+    gpucompile_spirv__rt_start, gpucompile_spirv__rt_check, gpucompile_spirv__rt_score, NULL, NULL, gpucompile_spirv__rt_module_load,
+    NULL, gpucompile_spirv__rt_module_unload, gpucompile_spirv__rt_get_function, gpucompile_spirv__rt_launch,
+    gpucompile_spirv__rt_stream_create, gpucompile_spirv__rt_stream_synchronize, gpucompile_spirv__rt_stream_destroy,
+    gpucompile_spirv__rt_mem_alloc, gpucompile_spirv__rt_mem_free, gpucompile_spirv__rt_mem_copy, gpucompile_spirv__rt_mem_set32};
+
+GPUCOMPILE__CONSTRUCTOR(gpucompile_spirv__rt_register) { gpucompile_runtime_set_vendor(&gpucompile_spirv__rt_vendor); }
 
 #ifdef __cplusplus
 }

@@ -7,11 +7,7 @@ unset ROCM_PATH ROCM_HOME ROCM_ROOT
 K=examples/kernels
 G="$GPUCOMPILE --no-cache"
 
-if ! $G --print-target '#gpu.amdgpu' >/dev/null 2>&1; then
-  skip "amdgpu CLI: the target parser cannot read #gpu.amdgpu yet"
-  tally cli_amdgpu
-  exit 0
-fi
+check "--print-target '#gpu.amdgpu'" $G --print-target '#gpu.amdgpu'
 LIBS=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode
 
 $G -t '#gpu.amdgpu<chip = "gfx90a">' -f bin $K/saxpy_amdgpu.ll -o "$T_TMP/saxpy.hsaco" 2>"$T_TMP/err"

@@ -28,7 +28,7 @@ check "-j 2 gives the same bytes as -j 1" diff -r "$T_TMP/isa" "$T_TMP/isa2"
 "$GPUCOMPILE" --no-cache -t "$NV" -f llvm $IN -o "$T_TMP/bc" &&
     check "format llvm: .bc that llvm-dis reads" llvm-dis "$T_TMP/bc/saxpy_nvptx.bc" -o /dev/null
 
-if "$GPUCOMPILE" --no-cache -t "$NV" -f bin "$K/saxpy_nvptx.ll" -o "$T_TMP/probe.cubin" 2>/dev/null; then
+if [ -n "$HAVE_CUDA" ]; then
     # shellcheck disable=SC2086
     "$GPUCOMPILE" --no-cache -t "$NV" $IN -o "$T_TMP/bin"
     check "format bin: .cubin files, CUDA ELF" sh -c "llvm-readelf -h '$T_TMP/bin/reduce_nvptx.cubin' | grep -q 'NVIDIA CUDA'"
@@ -37,16 +37,16 @@ if "$GPUCOMPILE" --no-cache -t "$NV" -f bin "$K/saxpy_nvptx.ll" -o "$T_TMP/probe
     check "two targets: .gpubin, an offload binary with two objects" sh -c \
         "'$GPUCOMPILE' --list '$T_TMP/two/math_nvptx.gpubin' | grep -q '2 objects'"
 else
-    skip "format bin and two targets (no cubin tool here)"
+    skip "format bin and two targets: no CUDA toolkit at $T_CUDA"
 fi
 
-if "$GPUCOMPILE" --no-cache -t "$AMD" "$K/saxpy_amdgpu.ll" -o "$T_TMP/probe.hsaco" 2>/dev/null; then
+if [ -n "$HAVE_LLD" ]; then
     "$GPUCOMPILE" --no-cache -t "$AMD" "$K/saxpy_amdgpu.ll" "$K/math_amdgpu.ll" -o "$T_TMP/amd"
     check "AMDGPU batch: .hsaco files, AMDGPU ELF" sh -c "llvm-readelf -h '$T_TMP/amd/math_amdgpu.hsaco' | grep -q 'AMDGPU'"
     "$GPUCOMPILE" --no-cache -t "$AMD" -f isa "$K/saxpy_amdgpu.ll" "$K/math_amdgpu.ll" -o "$T_TMP/amds"
     check "AMDGPU isa: .s files" test -s "$T_TMP/amds/saxpy_amdgpu.s"
 else
-    skip "AMDGPU batch (no hsaco here)"
+    skip "AMDGPU batch: no ld.lld"
 fi
 
 # A failing input: the others are written, it is named, exit 1.

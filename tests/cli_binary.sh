@@ -47,15 +47,18 @@ check "packager extracts sm_80 PTX byte-identical" cmp -s "$D/one80.ptx" "$D/x80
 check "packager extracts sm_75 PTX byte-identical" cmp -s "$D/one75.ptx" "$D/x75.ptx"
 check "llvm-objdump --offloading sees PTX images" sh -c "llvm-objdump --offloading '$D/s.gpubin' | grep -c 'kind *ptx' | grep -q 3"
 
-# Cubins and hsaco, when the backends make them here; merged from per-vendor inputs
-if G -t "$T80" "$NV" -o "$D/one80.cubin" 2>/dev/null && G -t "$T90" "$NV" -o "$D/one90.cubin" 2>/dev/null; then
+# Cubins and hsaco (where their tools are); merged from per-vendor inputs
+if [ -n "$HAVE_CUDA" ]; then
+  check "sm_80 cubin" G -t "$T80" "$NV" -o "$D/one80.cubin"
+  check "sm_90 cubin" G -t "$T90" "$NV" -o "$D/one90.cubin"
   G -t "$T80" -t "$T90" "$NV" -o "$D/nv.gpubin" --emit-text "$D/nv.mlir" -j 2
   (cd "$D" && clang-offload-packager nv.gpubin --image=file=y80.cubin,triple=nvptx64-nvidia-cuda,arch=sm_80 \
      --image=file=y90.cubin,triple=nvptx64-nvidia-cuda,arch=sm_90) 2>/dev/null
   check "packager extracts the sm_80 cubin byte-identical" cmp -s "$D/one80.cubin" "$D/y80.cubin"
   check "packager extracts the sm_90 cubin byte-identical" cmp -s "$D/one90.cubin" "$D/y90.cubin"
   check "llvm-objdump --offloading: cubin, producer cuda" sh -c "llvm-objdump --offloading '$D/nv.gpubin' | grep -A3 'kind *cubin' | grep -q 'producer *cuda'"
-  if G -t '#rocdl.target<chip = "gfx90a">' "$AMD" -o "$D/one.hsaco" --emit-text "$D/amd.mlir" 2>/dev/null; then
+  if [ -n "$HAVE_LLD" ]; then
+    check "gfx90a hsaco with --emit-text" G -t '#rocdl.target<chip = "gfx90a">' "$AMD" -o "$D/one.hsaco" --emit-text "$D/amd.mlir"
     check "one target + --emit-text: -o is still the object's bytes" sh -c "llvm-readelf -h '$D/one.hsaco' | grep -q EM_AMDGPU"
     if command -v $MO >/dev/null; then
       $MO "$D/amd.mlir" 2>/dev/null | grep 'gpu.binary' | sed 's/^ *//; s/  / /' > "$D/amd.norm"
@@ -73,7 +76,7 @@ if G -t "$T80" "$NV" -o "$D/one80.cubin" 2>/dev/null && G -t "$T90" "$NV" -o "$D
     check "--select sm_100 without PTX: exit 1" test $? -eq 1
     check "--select sm_100: the message lists the objects" grep -q 'no object for device sm_100 in binary @all; it holds: \[0\]' "$D/err"
   else
-    skip "AMDGPU hsaco: the backend does not make hsaco here yet"
+    skip "AMDGPU hsaco: no ld.lld"
   fi
   # mlir-opt parses the upstream form (#nvvm.target), and prints the same bytes
   if command -v $MO >/dev/null; then
@@ -93,7 +96,7 @@ if G -t "$T80" "$NV" -o "$D/one80.cubin" 2>/dev/null && G -t "$T90" "$NV" -o "$D
     skip "$MO missing"
   fi
 else
-  skip "NVPTX cubins: the backend does not make cubins here"
+  skip "NVPTX cubins: no CUDA toolkit at $T_CUDA"
 fi
 
 # mlir-opt on every format keyword, with a handler
@@ -199,7 +202,8 @@ if command -v mlir-opt-22 >/dev/null && command -v ld.lld-22 >/dev/null; then
   check "a name MLIR cannot read bare is quoted" grep -q '^gpu.binary @"saxpy-v2" \[#gpu.object<#nvvm.target<O = 3, chip = "sm_90">, properties = {O = 3 : i32, ' "$D/v2.mlir"
   mlir-opt-22 "$D/v2.mlir" | grep 'gpu.binary' | sed 's/^ *//; s/  / /' > "$D/v2.back"
   check "mlir-opt-22 prints our PTX binary back unchanged" cmp -s "$D/v2.mlir" "$D/v2.back"
-  if G -t '#rocdl.target<chip = "gfx90a">' "$AMD" --emit-text "$D/ours-amd.mlir" -o "$D/ours.hsaco" 2>/dev/null; then
+  if [ -n "$HAVE_LLD" ]; then
+    check "gfx90a hsaco with --emit-text" G -t '#rocdl.target<chip = "gfx90a">' "$AMD" --emit-text "$D/ours-amd.mlir" -o "$D/ours.hsaco"
     mlir-opt-22 "$D/ours-amd.mlir" | grep 'gpu.binary' | sed 's/^ *//; s/  / /' > "$D/ours-amd.back"
     check "mlir-opt-22 prints our hsaco binary (kernel metadata) back unchanged" cmp -s "$D/ours-amd.mlir" "$D/ours-amd.back"
   fi
@@ -224,7 +228,8 @@ fi
 # What clang-offload-packager writes (no gpucompile strings): the kernels come from the images
 for v in 19 22; do
   if command -v clang-offload-packager-$v >/dev/null; then
-    G -f isa -t "$T80" "$NV" -o "$D/pk.ptx" && G -t '#gpu.amdgpu<chip = "gfx90a">' "$AMD" -o "$D/pk.hsaco" 2>/dev/null || cp "$D/pk.ptx" "$D/pk.hsaco"
+    G -f isa -t "$T80" "$NV" -o "$D/pk.ptx"
+    if [ -n "$HAVE_LLD" ]; then G -t '#gpu.amdgpu<chip = "gfx90a">' "$AMD" -o "$D/pk.hsaco"; else G -f isa -t '#gpu.amdgpu<chip = "gfx90a">' "$AMD" -o "$D/pk.hsaco"; fi
     (cd "$D" && clang-offload-packager-$v -o pk$v.bin --image=file=pk.ptx,triple=nvptx64-nvidia-cuda,arch=sm_80,kind=cuda \
        --image=file=pk.hsaco,triple=amdgcn-amd-amdhsa,arch=gfx90a,kind=hip)
     check "clang-offload-packager-$v file: kernels found in each image" test "$(G --list "$D/pk$v.bin" | grep -c 'kernel: saxpy$')" -eq 2
@@ -236,7 +241,8 @@ for v in 19 22; do
 done
 
 # --opts (MLIR's opts): passed to the binary step's tool, and part of the cache key
-if G -t "$T80" --bin-method ptxas "$NV" -o "$D/o.cubin" 2>/dev/null; then
+if [ -n "$HAVE_CUDA" ]; then
+  check "a cubin by ptxas" G -t "$T80" --bin-method ptxas "$NV" -o "$D/o.cubin"
   "$GPUCOMPILE" --cache-dir "$D/oc" -v -t "$T80" --bin-method ptxas --opts '--maxrregcount=32 -O1' "$NV" -o "$D/o.cubin" 2>"$D/err"
   check "--opts reach ptxas" grep -q 'running: .*ptxas -arch=sm_80 -O2 -v --maxrregcount=32 -O1 ' "$D/err"
   "$GPUCOMPILE" --cache-dir "$D/oc" -v -t "$T80" --bin-method ptxas --opts '--maxrregcount=32 -O1' "$NV" -o "$D/o.cubin" 2>"$D/err"
@@ -246,9 +252,9 @@ if G -t "$T80" --bin-method ptxas "$NV" -o "$D/o.cubin" 2>/dev/null; then
   G -t "$T80" --bin-method ptxas --opts '--no-such-option' "$NV" -o "$D/bad.cubin" 2>"$D/err"
   check "a bad --opts: exit 1, ptxas's message, no output" sh -c "test ! -e '$D/bad.cubin' && grep -q 'no-such-option' '$D/err'"
 else
-  skip "ptxas cannot make cubins here"
+  skip "--opts to ptxas: no CUDA toolkit at $T_CUDA"
 fi
-if G -t '#rocdl.target<chip = "gfx90a">' "$AMD" -o "$D/o.hsaco" 2>/dev/null; then
+if [ -n "$HAVE_LLD" ]; then
   G -v -t '#rocdl.target<chip = "gfx90a">' --opts '--no-such-option' "$AMD" -o "$D/bad.hsaco" 2>"$D/err"
   check "--opts reach ld.lld (a bad one: exit 1, its message)" sh -c "test ! -e '$D/bad.hsaco' && grep -q \"unknown argument '--no-such-option'\" '$D/err'"
 fi

@@ -5,9 +5,8 @@ mkdir -p "$T_TMP/tmp"; export TMPDIR="$T_TMP/tmp"   # a private $TMPDIR: leftove
 CUDA=${CUDA_PATH:-${CUDA_HOME:-/usr/local/cuda}}
 K=examples/kernels
 
-if ! "$GPUCOMPILE" --print-target '#gpu.nvptx' >/dev/null 2>&1; then
-  skip "nvptx CLI: --print-target '#gpu.nvptx' does not work yet (target parser)"
-elif [ ! -x "$CUDA/bin/ptxas" ]; then
+check "--print-target '#gpu.nvptx'" "$GPUCOMPILE" --print-target '#gpu.nvptx'
+if [ ! -x "$CUDA/bin/ptxas" ]; then
   skip "nvptx CLI: no CUDA toolkit at $CUDA"
 else
   for k in saxpy math reduce; do

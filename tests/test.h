@@ -5,7 +5,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "gpucompile.h"
+
+/* Fixtures a test program may leave unused. */
+#if defined(__GNUC__)
+#define T_HELPER static __attribute__((unused))
+#else
+#define T_HELPER static
+#endif
 
 static int t__passed, t__failed, t__skipped, t__cur_failed, t__cur_skipped;
 static const char *t__name;
@@ -100,5 +108,71 @@ static char *t_sh(const char *cmd, int *status) {
     out[len] = 0;
     { int st = pclose(p); if (status) *status = st; }
     return out;
+}
+/* Is the tool on PATH (LLVM's bin directory first)? For a skip that names the missing tool. */
+T_HELPER int t_have(const char *tool) {
+    char cmd[512];
+    int st;
+    snprintf(cmd, sizeof cmd, "command -v '%s' >/dev/null 2>&1", tool);
+    free(t_sh(cmd, &st));
+    return st == 0;
+}
+
+/* The CUDA toolkit's root ($CUDA_PATH, $CUDA_HOME, /usr/local/cuda: the first with bin/ptxas),
+   or NULL. */
+T_HELPER const char *t_cuda(void) {
+    static char root[1024];
+    static int done;
+    const char *c;
+    char ptxas[1100];
+    if (!done) {
+        done = 1;
+        c = getenv("CUDA_PATH");
+        if (!c || !*c) c = getenv("CUDA_HOME");
+        if (!c || !*c) c = "/usr/local/cuda";
+        snprintf(ptxas, sizeof ptxas, "%s/bin/ptxas", c);
+        if (access(ptxas, X_OK) == 0) snprintf(root, sizeof root, "%s", c);
+    }
+    return root[0] ? root : NULL;
+}
+/* The command-line tool under test: $GPUCOMPILE (tests/run.sh and `make sanitize` set it, so a
+   sanitized build tests its own), else build/gpucompile. */
+T_HELPER const char *t_gpucompile(void) {
+    const char *g = getenv("GPUCOMPILE");
+    return g && *g ? g : "build/gpucompile";
+}
+/* Options of format f with a logger into l, the rest zero (the defaults). */
+T_HELPER gpucompile_options t_options(t_log *l, gpucompile_format f) {
+    gpucompile_options o;
+    memset(&o, 0, sizeof o);
+    o.format = f;
+    o.logger = t_logger(l);
+    return o;
+}
+
+/* Writes size bytes of data to dir/name; the path in path. 1 on success. */
+T_HELPER int t_save(const char *dir, const char *name, const void *data, size_t size, char *path, size_t path_size) {
+    FILE *f;
+    int ok;
+    snprintf(path, path_size, "%s/%s", dir, name);
+    if (!(f = fopen(path, "wb"))) return 0;
+    ok = fwrite(data, 1, size, f) == size;
+    return fclose(f) == 0 && ok;
+}
+
+/* examples/kernels/<name>, whole and NUL-terminated, or NULL. */
+T_HELPER char *t_kernel(const char *name, size_t *size) {
+    char path[512];
+    snprintf(path, sizeof path, "examples/kernels/%s", name);
+    return t_read(path, size);
+}
+
+/* Runs cmd: 1 when it succeeded, else 0 with the command and its output printed. */
+T_HELPER int t_sh_ok(const char *cmd) {
+    int st;
+    char *out = t_sh(cmd, &st);
+    if (st != 0) printf("  command failed (%d): %s\n%s\n", st, cmd, out ? out : "");
+    free(out);
+    return st == 0;
 }
 #endif

@@ -546,12 +546,6 @@ static void test_select(void) {
     gpucompile_binary_free(b);
 }
 
-static char *read_kernel(const char *name, size_t *size) {
-    char path[512];
-    snprintf(path, sizeof path, "examples/kernels/%s", name);
-    return t_read(path, size);
-}
-
 static void test_compile_parallel(void) {
     static const char *const texts[] = {"#gpu.nvptx<chip = \"sm_75\">", "#gpu.nvptx<chip = \"sm_80\">",
                                         "#nvvm.target<chip = \"sm_90\", O = 3>", "#gpu.nvptx<chip = \"sm_86\", O = 1>"};
@@ -562,7 +556,7 @@ static void test_compile_parallel(void) {
     counter c;
     size_t size;
     int i;
-    char *ir = read_kernel("saxpy_nvptx.ll", &size);
+    char *ir = t_kernel("saxpy_nvptx.ll", &size);
     t_log log;
     if (!ir) SKIP("examples/kernels/saxpy_nvptx.ll missing");
     memset(&o, 0, sizeof o);
@@ -620,7 +614,7 @@ static void test_compile_module_offload(void) {
     gpucompile_options o;
     unsigned char *data = NULL;
     t_log log;
-    ir = read_kernel("saxpy_nvptx.ll", &size);
+    ir = t_kernel("saxpy_nvptx.ll", &size);
     if (!ir) { LLVMContextDispose(ctx); SKIP("saxpy_nvptx.ll missing"); }
     mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, size, "saxpy");
     free(ir);

@@ -18,14 +18,6 @@ static int have_tools;         /* llc and cc */
 static const char fake_cubin[] = "\x7f" "ELF\x02\x01\x00" "fake cubin";
 #define FAKE_SIZE 17
 
-static int sh_ok(const char *cmd) {
-    int st;
-    char *out = t_sh(cmd, &st);
-    if (st != 0) printf("  command failed (%d): %s\n%s\n", st, cmd, out ? out : "");
-    free(out);
-    return st == 0;
-}
-
 static gpucompile_object *compile_saxpy(gpucompile_format format) {
     gpucompile_target t = gpucompile_target_defaults(GPUCOMPILE_TARGET_NVPTX);
     gpucompile_options o;
@@ -64,7 +56,7 @@ static int write_host(const gpucompile_binary *bin, const char *name, t_log *log
     snprintf(path, sizeof path, "%s/%s.ll", dir, name);
     if (gpucompile_write_host_module(bin, "x86_64-unknown-linux-gnu", path, &eo) != GPUCOMPILE_OK) return 0;
     snprintf(cmd, sizeof cmd, "llc -O2 -filetype=obj -relocation-model=pic %s/%s.ll -o %s/%s.o 2>&1", dir, name, dir, name);
-    return sh_ok(cmd);
+    return t_sh_ok(cmd);
 }
 
 /* Links dir/NAME.o with the double and the driver (defines: -D...), runs it; its trace. */
@@ -74,7 +66,7 @@ static char *run_with_double(const char *name, const char *defines) {
     char *out;
     snprintf(cmd, sizeof cmd, "cc -std=c11 -w %s -o %s/%s.prog %s/%s.o tests/data/embed_double.c tests/data/embed_main.c -lpthread 2>&1",
              defines, dir, name, dir, name);
-    if (!sh_ok(cmd)) return NULL;
+    if (!t_sh_ok(cmd)) return NULL;
     snprintf(cmd, sizeof cmd, "rm -f %s/load*.bin; EMBED_DUMP=%s %s/%s.prog", dir, dir, dir, name);
     out = t_sh(cmd, &st);
     CHECK_MSG(st == 0, "%s exited with %d", name, st);
@@ -374,7 +366,7 @@ static void test_emit_launch_inline(void) {
     {
         char cmd[1024];
         snprintf(cmd, sizeof cmd, "llc -filetype=obj -relocation-model=pic %s/inline.ll -o %s/inline.o 2>&1", dir, dir);
-        CHECK(sh_ok(cmd));
+        CHECK(t_sh_ok(cmd));
     }
     trace = run_with_double("inline", "-DINLINE");
     CHECK_STR(trace, "mgpuModuleLoad size=17 -> M1\n"
@@ -422,7 +414,7 @@ static void test_emit_launch_32bit_host(void) {
         CHECK(gpucompile_write_file(path, text, strlen(text)) == GPUCOMPILE_OK);
         LLVMDisposeMessage(text);
         snprintf(cmd, sizeof cmd, "llc -filetype=obj %s -o %s/host32.o 2>&1", path, dir);
-        CHECK(sh_ok(cmd));
+        CHECK(t_sh_ok(cmd));
     }
 out:
     LLVMDisposeBuilder(b);
@@ -472,7 +464,7 @@ static void test_differential_mlir(void) {
     char *ours, *theirs;
     t_log log;
     if (!have_tools) { gpucompile_binary_free(bin); SKIP("llc or cc missing"); }
-    if (!sh_ok("command -v mlir-opt >/dev/null && command -v mlir-translate >/dev/null")) {
+    if (!t_sh_ok("command -v mlir-opt >/dev/null && command -v mlir-translate >/dev/null")) {
         gpucompile_binary_free(bin);
         SKIP("mlir-opt / mlir-translate missing");
     }
@@ -484,7 +476,7 @@ static void test_differential_mlir(void) {
     snprintf(cmd, sizeof cmd,
              "mlir-opt --gpu-to-llvm tests/data/embed_launch.mlir | mlir-translate --mlir-to-llvmir -o %s/mlir.ll 2>&1 && "
              "llc -filetype=obj -relocation-model=pic %s/mlir.ll -o %s/mlir.o 2>&1", dir, dir, dir);
-    CHECK(sh_ok(cmd));
+    CHECK(t_sh_ok(cmd));
     theirs = run_with_double("mlir", "-DMLIR");
     CHECK(same_file_bytes(path, fake_cubin, FAKE_SIZE)); /* MLIR's second load: the same bytes */
     CHECK(theirs && strstr(theirs, "mgpuModuleLoad size=17 -> M1\nmgpuModuleGetFunction M1 saxpy -> F1\n") == theirs);
@@ -543,9 +535,13 @@ static void test_runtime_stub_libcuda(void) {
     if (!bin) return;
     bin->objects[0]->data[5] = 'S';
     CHECK(write_host(bin, "stub", &log));
-    snprintf(cmd, sizeof cmd, "cc -std=c11 -Wall -Wextra -Werror -I. $(llvm-config-19 --cflags) -o %s/stub.prog tests/data/embed_runtime.c "
+    /* plain cc and c++, no LLVM include path: the runtime needs neither LLVM nor the compiler */
+    snprintf(cmd, sizeof cmd, "cc -std=c11 -Wall -Wextra -pedantic -Werror -I. -o %s/stub.prog tests/data/embed_runtime.c "
              "%s/stub.o -ldl -lpthread 2>&1", dir, dir);
-    CHECK(sh_ok(cmd));
+    CHECK(t_sh_ok(cmd));
+    snprintf(cmd, sizeof cmd, "c++ -std=c++17 -x c++ -Wall -Wextra -pedantic -Werror -I. -c -o %s/stub_cxx.o tests/data/embed_runtime.c && "
+             "c++ -o %s/stub_cxx.prog %s/stub_cxx.o %s/stub.o -ldl -lpthread 2>&1", dir, dir, dir, dir);
+    CHECK(t_sh_ok(cmd));
     if (access(stub, R_OK) != 0) {
         gpucompile_binary_free(bin);
         SKIP("no stub libcuda at %s", stub);
@@ -571,7 +567,7 @@ static int fake_driver(void) {
     char cmd[1024];
     if (built < 0) {
         snprintf(cmd, sizeof cmd, "cc -std=c11 -w -shared -fPIC -o %s/libfakecuda.so tests/data/embed_fakecuda.c 2>&1", dir);
-        built = sh_ok(cmd);
+        built = t_sh_ok(cmd);
     }
     return built;
 }
@@ -582,29 +578,33 @@ static int fake_driver(void) {
 static void test_runtime_fake_driver(void) {
     char cmd[4096], *out;
     int st;
+    const char *const progs[] = {"stub.prog", "stub_cxx.prog"};
+    size_t i;
     if (!have_tools) SKIP("llc or cc missing");
     if (!fake_driver()) { CHECK(0); return; }
-    snprintf(cmd, sizeof cmd, "test -x %s/stub.prog && GPUCOMPILE_LIBCUDA=%s/libfakecuda.so %s/stub.prog callback", dir, dir, dir);
-    out = t_sh(cmd, &st);
-    CHECK_MSG(st == 0, "exit %d", st);
-    CHECK_STR(out, "cuInit 0\n"
-                   "cuDeviceGet 0\n"
-                   "cuDevicePrimaryCtxRetain 0\n"
-                   "available=1\n"
-                   "cuModuleLoadData image[5]=S -> module1\n"
-                   "cuModuleGetFunction module1 saxpy\n"
-                   "cuStreamCreate flags=1\n"
-                   "cuLaunchKernel fn=ok grid=1,1,1 block=32,1,1 smem=0 stream=stream a=1 extra=null\n"
-                   "cuStreamSynchronize\n"
-                   "cuStreamDestroy\n"
-                   "cuStreamCreate flags=1\n"
-                   "cuFuncSetAttribute 8 65536\n"
-                   "cuLaunchKernel fn=ok grid=2,1,1 block=64,1,1 smem=65536 stream=stream a=1 extra=null\n"
-                   "cuStreamSynchronize\n"
-                   "cuStreamDestroy\n"
-                   "launched\n"
-                   "cuModuleUnload module1\n");
-    free(out);
+    for (i = 0; i < 2; i++) {
+        snprintf(cmd, sizeof cmd, "test -x %s/%s && GPUCOMPILE_LIBCUDA=%s/libfakecuda.so %s/%s callback", dir, progs[i], dir, dir, progs[i]);
+        out = t_sh(cmd, &st);
+        CHECK_MSG(st == 0, "%s: exit %d", progs[i], st);
+        CHECK_STR(out, "cuInit 0\n"
+                       "cuDeviceGet 0\n"
+                       "cuDevicePrimaryCtxRetain 0\n"
+                       "available=1\n"
+                       "cuModuleLoadData image[5]=S -> module1\n"
+                       "cuModuleGetFunction module1 saxpy\n"
+                       "cuStreamCreate flags=1\n"
+                       "cuLaunchKernel fn=ok grid=1,1,1 block=32,1,1 smem=0 stream=stream a=1 extra=null\n"
+                       "cuStreamSynchronize\n"
+                       "cuStreamDestroy\n"
+                       "cuStreamCreate flags=1\n"
+                       "cuFuncSetAttribute 8 65536\n"
+                       "cuLaunchKernel fn=ok grid=2,1,1 block=64,1,1 smem=65536 stream=stream a=1 extra=null\n"
+                       "cuStreamSynchronize\n"
+                       "cuStreamDestroy\n"
+                       "launched\n"
+                       "cuModuleUnload module1\n");
+        free(out);
+    }
 }
 
 /* The run-time selection handler end to end: our runtime reads the embedded offload binary,
@@ -628,9 +628,9 @@ static void test_runtime_select_on_device(void) {
     o80->data[5] = '8';
     CHECK(gpucompile_binary_set_handler(bin, GPUCOMPILE_HANDLER_RUNTIME, 0, NULL) == GPUCOMPILE_OK);
     CHECK(write_host(bin, "sel", &log));
-    snprintf(cmd, sizeof cmd, "cc -std=c11 -O0 -w -I. $(llvm-config-19 --cflags) -DWITH_CORE -DLAUNCH=embsel_saxpy_launch "
-             "-o %s/sel.prog tests/data/embed_runtime.c %s/sel.o $(llvm-config-19 --ldflags --libs) -ldl -lpthread 2>&1", dir, dir);
-    CHECK(sh_ok(cmd));
+    snprintf(cmd, sizeof cmd, "cc -std=c11 -O0 -Wall -Wextra -pedantic -Werror -I. -DLAUNCH=embsel_saxpy_launch "
+             "-o %s/sel.prog tests/data/embed_runtime.c %s/sel.o -ldl -lpthread 2>&1", dir, dir);
+    CHECK(t_sh_ok(cmd));
     snprintf(cmd, sizeof cmd, "FAKE_CUDA_CC=90 GPUCOMPILE_LIBCUDA=%s/libfakecuda.so %s/sel.prog callback | grep -E 'cuModuleLoad|error'", dir, dir);
     out = t_sh(cmd, &st);
     CHECK_STR(out, "cuModuleLoadData image[5]=9 -> module1\n");
@@ -668,9 +668,9 @@ static void test_runtime_hip_fake(void) {
     CHECK(gpucompile_binary_set_handler(bin, GPUCOMPILE_HANDLER_RUNTIME, 0, NULL) == GPUCOMPILE_OK);
     CHECK(write_host(bin, "hip", &log));
     snprintf(cmd, sizeof cmd, "cc -std=c11 -w -shared -fPIC -o %s/libfakehip.so tests/data/embed_fakehip.c 2>&1 && "
-             "cc -std=c11 -O0 -w -I. $(llvm-config-19 --cflags) -DHIP -DWITH_CORE -DLAUNCH=embhip_saxpy_launch "
-             "-o %s/hip.prog tests/data/embed_runtime.c %s/hip.o $(llvm-config-19 --ldflags --libs) -ldl -lpthread 2>&1", dir, dir, dir);
-    CHECK(sh_ok(cmd));
+             "cc -std=c11 -O0 -Wall -Wextra -pedantic -Werror -I. -DHIP -DLAUNCH=embhip_saxpy_launch "
+             "-o %s/hip.prog tests/data/embed_runtime.c %s/hip.o -ldl -lpthread 2>&1", dir, dir, dir);
+    CHECK(t_sh_ok(cmd));
     snprintf(cmd, sizeof cmd, "GPUCOMPILE_LIBHIP=%s/libfakehip.so %s/hip.prog callback", dir, dir);
     out = t_sh(cmd, &st);
     CHECK_MSG(st == 0, "exit %d", st);

@@ -60,7 +60,7 @@ static void test_sweep_dead_temps(void) {
     f = fopen(alive, "w"); if (f) fclose(f);
     f = fopen(other, "w"); if (f) fclose(f);
     memset(&o, 0, sizeof o);
-    o.isolate = "build/gpucompile"; /* its request file is this process's first temporary */
+    o.isolate = t_gpucompile(); /* its request file is this process's first temporary */
     CHECK(compile(redux, "sm_80", &o, &l, &obj) == GPUCOMPILE_OK);
     gpucompile_object_free(obj);
     CHECK(access(dead, F_OK) != 0);
@@ -113,7 +113,7 @@ static void test_isolate_error_text(void) {
     gpucompile_object *a = NULL;
     t_log l;
     memset(&o, 0, sizeof o);
-    o.isolate = "build/gpucompile";
+    o.isolate = t_gpucompile();
     CHECK(compile(redux, "sm_50", &o, &l, &a) == GPUCOMPILE_ERROR_LLVM);
     CHECK_LOG(&l, "LLVM ERROR: Cannot select: intrinsic %llvm.nvvm.redux.sync.add (the compiler process died with signal 6)");
     CHECK(count_files(tmpdir, "gpucompile-") == 0);
@@ -213,14 +213,14 @@ static void test_foreign_triple_warns(void) {
 int main(void) {
     char *d, env[300];
     /* workers first: fork before any thread exists */
-    if (access("build/gpucompile", X_OK) == 0 && gpucompile_workers_create(2, "build/gpucompile", &workers) != GPUCOMPILE_OK)
+    if (access(t_gpucompile(), X_OK) == 0 && gpucompile_workers_create(2, t_gpucompile(), &workers) != GPUCOMPILE_OK)
         printf("  FAIL: gpucompile_workers_create\n");
     snprintf(tmpdir, sizeof tmpdir, "%s/gpucompile-faults-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     d = mkdtemp(tmpdir);
     if (!d) { printf("cannot create a temp dir\n"); return 1; }
     snprintf(env, sizeof env, "TMPDIR=%s", tmpdir); /* our temporary files, and nobody else's, here */
     putenv(env);
-    if (access("build/gpucompile", X_OK) != 0) printf("  SKIP: build/gpucompile is not built: no isolation tests\n");
+    if (access(t_gpucompile(), X_OK) != 0) printf("  SKIP: %s is not built: no isolation tests\n", t_gpucompile());
     else {
         RUN(test_sweep_dead_temps);
         RUN(test_workers);

@@ -1,4 +1,4 @@
-/* The fuzz targets of tests/fuzz/ replayed without libFuzzer (issue 9): every seed in
+/* The fuzz targets of tests/fuzz/ replayed without libFuzzer: every seed in
    tests/fuzz/corpus/<target>/ and every input that once broke something, kept in
    tests/fuzz/regressions/<target>/, goes through the same checks as under the fuzzer
    (round trips, no object on failure); under `make sanitize` also ASan/UBSan's. A crash found
@@ -8,7 +8,6 @@
 static int fuzz__failures;
 static const char *fuzz__input;
 #define FUZZ_FAIL(what) (fuzz__failures++, printf("  FAIL %s: %s\n", fuzz__input, what))
-#define FUZZ_NO_ENTRY
 #include "test.h"
 #include "fuzz/fuzz_target.c"
 #include "fuzz/fuzz_binary_text.c"

@@ -498,7 +498,7 @@ static void test_isolated_compile(void) {
     t_log l;
     char script[512], cmd[1024];
     FILE *f;
-    const char *cli = getenv("GPUCOMPILE") ? getenv("GPUCOMPILE") : "build/gpucompile"; /* tests/run.sh sets it */
+    const char *cli = t_gpucompile();
     if (access(cli, X_OK) != 0) SKIP("%s is not built", cli);
     memset(&opts, 0, sizeof opts);
     opts.format = GPUCOMPILE_FORMAT_ISA;

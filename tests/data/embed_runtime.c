@@ -1,14 +1,11 @@
-/* A host program on gpucompile's own CUDA runtime (GPUCOMPILE_NVPTX_RUNTIME; -DHIP: the HIP
-   one, GPUCOMPILE_AMDGPU_RUNTIME; no LLVM libraries, only -ldl -lpthread), linked with a host
-   module whose launch function is LAUNCH (default embstub_saxpy_launch). -DWITH_CORE also compiles the core implementation in, which the
-   run-time selection handler needs (then link LLVM). With the argument "callback" the
-   runtime's errors come through gpucompile_runtime_set_error_callback and are printed numbered
-   on stdout; else the runtime prints its default lines on stderr. Two launches: synchronous,
-   then on a stream with 64 KiB of dynamic shared memory. */
-#if defined(WITH_CORE)
-#define GPUCOMPILE_IMPLEMENTATION
-#endif
-#include "gpucompile.h"
+/* A loader-and-launch program on gpucompile's own runtime: the CUDA driver
+   (GPUCOMPILE_NVPTX_RUNTIME; -DHIP: HIP, GPUCOMPILE_AMDGPU_RUNTIME), with no LLVM and no
+   compiler: plain `cc` (or a C++ compiler), no LLVM include path, only -ldl -lpthread. Linked
+   with a host module whose launch function is LAUNCH (default embstub_saxpy_launch); a host
+   module of the run-time selection handler is read and selected here too. With the argument
+   "callback" the runtime's errors come through gpucompile_runtime_set_error_callback and are
+   printed numbered on stdout; else the runtime prints its default lines on stderr. Two
+   launches: synchronous, then on a stream with 64 KiB of dynamic shared memory. */
 #if defined(HIP)
 #define GPUCOMPILE_AMDGPU_RUNTIME
 #include "gpucompile_amdgpu.h"
@@ -16,11 +13,19 @@
 #define GPUCOMPILE_NVPTX_RUNTIME
 #include "gpucompile_nvptx.h"
 #endif
+#if defined(__has_include)
+#if __has_include(<llvm-c/Core.h>)
+#error "this program must build without LLVM's include path"
+#endif
+#endif
 #include <stdio.h>
 #include <string.h>
 
 #ifndef LAUNCH
 #define LAUNCH embstub_saxpy_launch
+#endif
+#ifdef __cplusplus
+extern "C"
 #endif
 void LAUNCH(intptr_t, intptr_t, intptr_t, intptr_t, intptr_t, intptr_t, int32_t, void *, void **);
 

@@ -33,7 +33,3 @@ static int fuzz_binary_text(const uint8_t *data, size_t size) {
     gpucompile_binary_free(b3);
     return 0;
 }
-
-#ifndef FUZZ_NO_ENTRY
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) { return fuzz_binary_text(data, size); }
-#endif

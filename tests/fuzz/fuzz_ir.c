@@ -28,7 +28,3 @@ static int fuzz_ir(const uint8_t *data, size_t size) {
     gpucompile_object_free(o);
     return 0;
 }
-
-#ifndef FUZZ_NO_ENTRY
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) { return fuzz_ir(data, size); }
-#endif

@@ -37,7 +37,3 @@ static int fuzz_object(const uint8_t *data, size_t size) {
     free(wrapped);
     return 0;
 }
-
-#ifndef FUZZ_NO_ENTRY
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) { return fuzz_object(data, size); }
-#endif

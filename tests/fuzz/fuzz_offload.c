@@ -30,7 +30,3 @@ static int fuzz_offload(const uint8_t *data, size_t size) {
     gpucompile_binary_free(b2);
     return 0;
 }
-
-#ifndef FUZZ_NO_ENTRY
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) { return fuzz_offload(data, size); }
-#endif

@@ -29,7 +29,3 @@ static int fuzz_target(const uint8_t *data, size_t size) {
     gpucompile_target_free(t2);
     return 0;
 }
-
-#ifndef FUZZ_NO_ENTRY
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) { return fuzz_target(data, size); }
-#endif

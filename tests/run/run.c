@@ -5,7 +5,6 @@
    tests/run/run.sh with -Wl,--wrap=gpucompile_runtime_load_offload_binary, to count the loads.
    Buffers are padded: a kernel that writes past its end would corrupt the CPU device's heap. */
 #define GPUCOMPILE_SPIRV_RUNTIME
-#define GPUCOMPILE_RUNTIME_SELECT
 #include "gpucompile.h"
 #include "gpucompile_spirv.h"
 #include "../test.h"

@@ -1,0 +1,700 @@
+/* gpucompile_runtime.h - the mgpu* runtime of gpucompile: loads and launches the kernels that
+   gpucompile_embed_binary / `gpucompile --host` embedded, with no LLVM and no compiler.
+
+   What it is
+       MLIR's GPU runtime ABI (mgpuModuleLoad, mgpuLaunchKernel, ...: what MLIR's and our host
+       code call), run-time object selection (gpucompile_runtime_load_offload_binary reads an
+       LLVM offload binary and loads the object that suits the device present), and the table
+       a vendor runtime fills in (gpucompile_runtime_vendor). The vendor runtimes are in the
+       backend headers: the CUDA driver in gpucompile_nvptx.h (GPUCOMPILE_NVPTX_RUNTIME), HIP in
+       gpucompile_amdgpu.h (GPUCOMPILE_AMDGPU_RUNTIME); each opens its library at run time.
+
+   Do this, in *one* C or C++ file of a program that loads and launches:
+       #define GPUCOMPILE_NVPTX_RUNTIME           // or GPUCOMPILE_AMDGPU_RUNTIME: one per program
+       #include "gpucompile_nvptx.h"              // includes this file with its implementation
+   or, for a vendor runtime of your own (gpucompile_runtime_set_vendor):
+       #define GPUCOMPILE_RUNTIME_IMPLEMENTATION
+       #include "gpucompile_runtime.h"
+   Every other file includes this header plainly. gpucompile.h (the compiler) includes it too,
+   and may be in the same program, file or not.
+
+   Linking: libdl and threads, nothing else: no LLVM headers or libraries, no compiler:
+       cc prog.c host.o -ldl -lpthread            (Windows: no -ldl; LoadLibraryA is used)
+   Off by default because MLIR's libmlir_cuda_runtime / libmlir_rocm_runtime define the same
+   mgpu* symbols: link one of those or this.
+
+   Usage (host.o from `gpucompile --host`, which defines <binary>_<kernel>_launch)
+       gpucompile_runtime_set_error_callback(on_error, NULL); // default: a line on stderr
+       if (!gpucompile_runtime_available()) return 1;        // no driver, no device: said once
+       printf("%s\n", gpucompile_runtime_device_arch());     // "sm_90", "gfx90a:sramecc+:xnack-"
+       x = mgpuMemAlloc(n * 4, NULL, false);
+       saxpy_saxpy_launch(1, 1, 1, 32, 1, 1, 0, NULL, args);  // NULL stream: synchronous
+
+   A vendor runtime of your own: fill a gpucompile_runtime_vendor (open the library, start the
+   device, load a module, get a function, launch, streams, memory; each entry reports its own
+   failures with gpucompile_runtime_report) and call gpucompile_runtime_set_vendor before the
+   first mgpu* call (gpucompile_nvptx.h and gpucompile_amdgpu.h do so in a constructor).
+
+   Guarantees: no abort, no exit; a failed call returns NULL or does nothing, and is reported
+   through the error callback (default: MLIR's line "'call' failed with 'message'" on
+   stderr). A missing library or device is reported once and remembered.
+   Threads: opening is guarded by a lock; the vendor's calls are as thread-safe as the vendor.
+*/
+#ifndef GPUCOMPILE_RUNTIME_H
+#define GPUCOMPILE_RUNTIME_H
+
+#if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION)) && !defined(_WIN32) && \
+    !defined(_POSIX_C_SOURCE) && !defined(_GNU_SOURCE)
+#define _POSIX_C_SOURCE 200809L /* before any system header: mkdtemp, strdup, posix_spawn, ... */
+#endif
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h> /* mgpuMemAlloc's bool, as MLIR declares it */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- the runtime ABI (MLIR's runtime wrappers, LLVM 19-22: the same calls) ----
+   Implemented by MLIR's libmlir_cuda_runtime / libmlir_rocm_runtime, or by this file's
+   implementation over a vendor runtime. Never static. */
+void *mgpuModuleLoad(void *data, size_t size);
+void *mgpuModuleLoadJIT(void *data, int optLevel);
+void mgpuModuleUnload(void *module);
+void *mgpuModuleGetFunction(void *module, const char *name);
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ, intptr_t blockX,
+    intptr_t blockY, intptr_t blockZ, int32_t smem, void *stream, void **params, void **extra, size_t paramsCount);
+void *mgpuStreamCreate(void);
+void mgpuStreamSynchronize(void *stream);
+void mgpuStreamDestroy(void *stream);
+void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared);
+void mgpuMemFree(void *ptr, void *stream);
+void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream);
+void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream);
+void mgpuSetDefaultDevice(int32_t device);
+
+/* ---- our runtime's own additions ---- */
+/* Every failure of the runtime goes here (call: the vendor function or "dlopen", code: the
+   vendor's error code or -1). Default (func NULL): one line on stderr, as MLIR's wrappers print.
+   The runtime never aborts: a failed call returns NULL / does nothing. */
+typedef void (*gpucompile_runtime_error_func)(const char *call, int code, const char *message, void *user_data);
+void gpucompile_runtime_set_error_callback(gpucompile_runtime_error_func func, void *user_data);
+/* Reports one failure as the runtime does (for a vendor runtime's entries). */
+void gpucompile_runtime_report(const char *call, int code, const char *message);
+/* The vendor library to open instead of the vendor's default (libcuda.so.1 / libamdhip64.so;
+   also the vendor's environment variable, GPUCOMPILE_LIBCUDA / GPUCOMPILE_LIBHIP); takes
+   effect before the first call only. */
+void gpucompile_runtime_set_library(const char *path);
+/* Opens the library and the device (once; a failure is reported once and remembered):
+   1 when kernels can run, 0 otherwise. */
+int gpucompile_runtime_available(void);
+/* The device's architecture ("sm_90", "gfx90a:sramecc+:xnack-"); "" when none. */
+const char *gpucompile_runtime_device_arch(void);
+/* Loads the object of an LLVM offload binary that suits the device (the RUNTIME handler's
+   loader): the vendor's score picks it (NVIDIA: exact cubin, then a fatbin, a cubin of the
+   same major, PTX for an older chip; AMD: hsaco for the gfx name or a generic target covering
+   it, xnack / sramecc agreeing), PTX goes through the JIT at its O. NULL on failure, reported
+   with what the binary holds. */
+void *gpucompile_runtime_load_offload_binary(const void *data, size_t size);
+
+/* A vendor runtime: the library, bringing the device up, and the calls behind mgpu*. Entries
+   that return a vendor error code return 0 for success; the others report their own failures
+   (gpucompile_runtime_report) and return NULL / nothing. load and start run once, with the
+   runtime's lock held and the library open; the rest only after start succeeded. */
+typedef struct gpucompile_runtime_vendor {
+    const char *name;           /* "CUDA", "HIP": in messages */
+    const char *launch_call;    /* the vendor's launch function: "cuLaunchKernel", named when sizes are refused */
+    const char *env;            /* the variable naming the library to open: "GPUCOMPILE_LIBCUDA" */
+    const char *library;        /* default names, comma-separated, tried in order */
+    const char *what, *hint;    /* "cannot open <what> '<path>': <why> (<hint>)" */
+    const char *kind;           /* "'<path>' has no '<symbol>': not <kind>" */
+    const char *(*load)(void *lib);                /* resolve entry points: the first one missing, or NULL */
+    int (*start)(int *device, char *arch, size_t arch_size, const char **call); /* *device: the ordinal in, the
+                                                      vendor's handle out; arch: "sm_90"; else the error and *call */
+    void (*check)(int code, const char *call);     /* reports a vendor error code (nothing for 0) */
+    int (*score)(const char *object_chip, const char *format, const char *features, const char *device_arch,
+                 const char **why);                /* how well an object serves the device: < 0 not at all */
+    void (*enter)(void), (*leave)(void);           /* around each call (a context made current); may be NULL */
+    void *(*module_load)(const void *data, size_t size);
+    void *(*module_load_jit)(const void *text, int opt_level);  /* NULL: the vendor loads binaries only */
+    void (*module_unload)(void *module);
+    void *(*get_function)(void *module, const char *name);
+    void (*launch)(void *function, const unsigned grid[3], const unsigned block[3], unsigned smem, void *stream,
+                   void **params, void **extra);
+    void *(*stream_create)(void);
+    void (*stream_synchronize)(void *stream);
+    void (*stream_destroy)(void *stream);
+    void *(*mem_alloc)(uint64_t size, int host_shared);
+    void (*mem_free)(void *ptr);
+    void (*mem_copy)(void *dst, const void *src, size_t size, void *stream);
+    void (*mem_set32)(void *dst, unsigned value, size_t count, void *stream);
+} gpucompile_runtime_vendor;
+/* The vendor behind mgpu* (before the first call only). */
+void gpucompile_runtime_set_vendor(const gpucompile_runtime_vendor *vendor);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GPUCOMPILE_RUNTIME_H */
+
+/* ==== [section: shared] ==================================================================
+   What the compiler (gpucompile.h's implementation) and the runtime both use, compiled once
+   into each file that holds either: the global lock, the shared-library loader, start-up
+   functions, little-endian reads, the LLVM offload binary's entry reader. (The rules that pick
+   an object for a device are each backend's, in an LLVM-free part of its header.) All private (static), so that a program may hold both, in one file or two. */
+#if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION)) && !defined(GPUCOMPILE__SHARED_IMPLEMENTED)
+#define GPUCOMPILE__SHARED_IMPLEMENTED
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#if defined(_WIN32)
+#include <windows.h>
+#else
+#include <dlfcn.h>
+#include <pthread.h>
+#endif
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* Private helpers: some go unused in a given configuration (a backend left out). */
+#if defined(__GNUC__)
+#define GPUCOMPILE__PRIVATE static __attribute__((unused))
+#else
+#define GPUCOMPILE__PRIVATE static
+#endif
+
+#if defined(_WIN32)
+static SRWLOCK gpucompile__mutex = SRWLOCK_INIT;
+GPUCOMPILE__PRIVATE void gpucompile__lock(void) { AcquireSRWLockExclusive(&gpucompile__mutex); }
+GPUCOMPILE__PRIVATE void gpucompile__unlock(void) { ReleaseSRWLockExclusive(&gpucompile__mutex); }
+#else
+static pthread_mutex_t gpucompile__mutex = PTHREAD_MUTEX_INITIALIZER;
+GPUCOMPILE__PRIVATE void gpucompile__lock(void) { pthread_mutex_lock(&gpucompile__mutex); }
+GPUCOMPILE__PRIVATE void gpucompile__unlock(void) { pthread_mutex_unlock(&gpucompile__mutex); }
+#endif
+
+/* Shared libraries opened at run time (vendor libraries are never linked). dlopen: NULL when
+   missing, and dlerror then describes why (this thread's last failure). dlfn stores a function
+   into the function pointer at fnptr (ISO C has no cast between data and function pointers). */
+#if defined(_WIN32)
+GPUCOMPILE__PRIVATE void *gpucompile__dlopen(const char *path) { return (void *)LoadLibraryA(path); }
+GPUCOMPILE__PRIVATE void *gpucompile__dlsym(void *lib, const char *name) {
+    FARPROC f = GetProcAddress((HMODULE)lib, name);
+    void *p;
+    memcpy(&p, &f, sizeof p);
+    return p;
+}
+GPUCOMPILE__PRIVATE void gpucompile__dlclose(void *lib) { if (lib) FreeLibrary((HMODULE)lib); }
+GPUCOMPILE__PRIVATE const char *gpucompile__dlerror(char *buf, size_t size) {
+    DWORD e = GetLastError();
+    size_t n;
+    if (!size) return "";
+    if (!FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, NULL, e, 0, buf, (DWORD)size, NULL))
+        snprintf(buf, size, "error %lu", (unsigned long)e);
+    for (n = strlen(buf); n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r' || buf[n - 1] == ' '); n--) buf[n - 1] = 0;
+    return buf;
+}
+#else
+GPUCOMPILE__PRIVATE void *gpucompile__dlopen(const char *path) { return dlopen(path, RTLD_NOW | RTLD_LOCAL); }
+GPUCOMPILE__PRIVATE void *gpucompile__dlsym(void *lib, const char *name) { return dlsym(lib, name); }
+GPUCOMPILE__PRIVATE void gpucompile__dlclose(void *lib) { if (lib) dlclose(lib); }
+GPUCOMPILE__PRIVATE const char *gpucompile__dlerror(char *buf, size_t size) {
+    const char *e = dlerror();
+    if (size) snprintf(buf, size, "%s", e ? e : "unknown error");
+    return size ? buf : "";
+}
+#endif
+GPUCOMPILE__PRIVATE int gpucompile__dlfn(void *lib, const char *name, void *fnptr) {
+    void *s = lib ? gpucompile__dlsym(lib, name) : NULL;
+    if (s) memcpy(fnptr, &s, sizeof s);
+    return s != NULL;
+}
+
+/* Runs fn once per process at start-up (before main) where the compiler allows it. */
+#if defined(_MSC_VER) && !defined(__clang__)
+#pragma section(".CRT$XCU", read)
+#define GPUCOMPILE__CONSTRUCTOR(fn) \
+    static void fn(void); \
+    __declspec(allocate(".CRT$XCU")) void (*fn##_ptr)(void) = fn; \
+    static void fn(void)
+#else
+#define GPUCOMPILE__CONSTRUCTOR(fn) __attribute__((constructor)) static void fn(void)
+#endif
+
+GPUCOMPILE__PRIVATE uint64_t gpucompile__bin_get(const unsigned char *p, int bytes) {
+    uint64_t v = 0;
+    int i;
+    for (i = bytes - 1; i >= 0; i--) v = (v << 8) | p[i];
+    return v;
+}
+
+/* Is name one of the comma-separated words in list? */
+GPUCOMPILE__PRIVATE int gpucompile__in_list(const char *list, const char *name, size_t name_len) {
+    const char *p = list;
+    while (p && *p) {
+        const char *e = strchr(p, ',');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (n == name_len && strncmp(p, name, n) == 0) return 1;
+        p = e ? e + 1 : NULL;
+    }
+    return 0;
+}
+
+/* ---- LLVM offload binary (llvm/Object/OffloadBinary.h, version 1): one entry ----
+   Header: magic 10 FF 10 AD, u32 version, u64 size, u64 entry offset, u64 entry size (32 bytes).
+   Entry: u16 image kind, u16 offload kind, u32 flags, u64 string offset, u64 string count,
+   u64 image offset, u64 image size (40 bytes). Strings: (u64 key offset, u64 value offset)
+   pairs, then the NUL-terminated strings. Image 8-aligned, total size 8-aligned. Little endian. */
+/* Plain ints (a backend's image kind is one), so no enum type mixes with int. */
+#define GPUCOMPILE__OB_HEADER 32
+#define GPUCOMPILE__OB_ENTRY 40
+#define GPUCOMPILE__IMG_NONE 0
+#define GPUCOMPILE__IMG_OBJECT 1
+#define GPUCOMPILE__IMG_BITCODE 2
+#define GPUCOMPILE__IMG_CUBIN 3
+#define GPUCOMPILE__IMG_FATBIN 4
+#define GPUCOMPILE__IMG_TEXT 5 /* assembly text for a JIT (LLVM's IMG_PTX) */
+typedef struct gpucompile__ob {
+    const unsigned char *p;     /* the entry's first byte */
+    uint64_t size;              /* its bytes: the next entry starts there */
+    uint64_t strings, num_strings, image, image_size;
+    int image_kind;
+} gpucompile__ob;
+
+/* A string at off inside [0, n): NULL unless NUL-terminated within bounds. *budget caps the bytes
+   searched over all strings, so hostile offsets cannot make reading quadratic. */
+GPUCOMPILE__PRIVATE const char *gpucompile__bin_cstr(const unsigned char *p, uint64_t n, uint64_t off, uint64_t *budget) {
+    const unsigned char *z;
+    uint64_t m;
+    if (off >= n) return NULL;
+    m = n - off < *budget ? n - off : *budget;
+    if (!(z = (const unsigned char *)memchr(p + off, 0, (size_t)m))) return NULL;
+    *budget -= (uint64_t)(z - (p + off)) + 1;
+    return (const char *)p + off;
+}
+
+/* Reads the entry at p (n bytes left) into *e, every string checked: NULL, or why not (in why). */
+GPUCOMPILE__PRIVATE const char *gpucompile__ob_read(const unsigned char *p, size_t n, gpucompile__ob *e, char *why, size_t why_size) {
+    uint64_t eoff, esize, i, budget;
+    const unsigned char *h;
+    memset(e, 0, sizeof *e);
+    if (n < GPUCOMPILE__OB_HEADER || memcmp(p, "\x10\xFF\x10\xAD", 4) != 0) return "no offload binary magic (0x10FF10AD)";
+    if (gpucompile__bin_get(p + 4, 4) != 1) {
+        snprintf(why, why_size, "version %u is not supported (LLVM 19 writes version 1)", (unsigned)gpucompile__bin_get(p + 4, 4));
+        return why;
+    }
+    e->p = p;
+    e->size = gpucompile__bin_get(p + 8, 8);
+    eoff = gpucompile__bin_get(p + 16, 8);
+    esize = gpucompile__bin_get(p + 24, 8);
+    if (e->size < GPUCOMPILE__OB_HEADER + GPUCOMPILE__OB_ENTRY || e->size > n) {
+        snprintf(why, why_size, "size %llu does not fit in the %llu bytes left", (unsigned long long)e->size, (unsigned long long)n);
+        return why;
+    }
+    if (esize < GPUCOMPILE__OB_ENTRY || eoff < GPUCOMPILE__OB_HEADER || eoff > e->size || esize > e->size - eoff)
+        return "entry out of bounds";
+    h = p + eoff;
+    e->image_kind = (int)gpucompile__bin_get(h, 2);
+    e->strings = gpucompile__bin_get(h + 8, 8);
+    e->num_strings = gpucompile__bin_get(h + 16, 8);
+    e->image = gpucompile__bin_get(h + 24, 8);
+    e->image_size = gpucompile__bin_get(h + 32, 8);
+    if (e->strings > e->size || e->num_strings > (e->size - e->strings) / 16) return "string table out of bounds";
+    if (e->image > e->size || e->image_size > e->size - e->image) return "image out of bounds";
+    budget = 4 * e->size + 65536;
+    for (i = 0; i < e->num_strings; i++) {
+        const char *k = gpucompile__bin_cstr(p, e->size, gpucompile__bin_get(p + e->strings + 16 * i, 8), &budget);
+        if (!k || !gpucompile__bin_cstr(p, e->size, gpucompile__bin_get(p + e->strings + 16 * i + 8, 8), &budget)) {
+            snprintf(why, why_size, "string %llu out of bounds or unterminated", (unsigned long long)i);
+            return why;
+        }
+    }
+    return NULL;
+}
+
+/* The value of key in a read entry (the last one, as a map built in order keeps), or NULL. */
+GPUCOMPILE__PRIVATE const char *gpucompile__ob_string(const gpucompile__ob *e, const char *key) {
+    const char *v = NULL;
+    uint64_t i;
+    for (i = 0; i < e->num_strings; i++)
+        if (strcmp((const char *)e->p + gpucompile__bin_get(e->p + e->strings + 16 * i, 8), key) == 0)
+            v = (const char *)e->p + gpucompile__bin_get(e->p + e->strings + 16 * i + 8, 8);
+    return v;
+}
+
+/* The entry's format as gpucompile names it ("bin", "isa", "fatbin", "llvm"): by image kind,
+   else by the image's own magic (gpucompile.format, where written, comes first). */
+GPUCOMPILE__PRIVATE const char *gpucompile__ob_image_format(const gpucompile__ob *e) {
+    const unsigned char *img = e->p + e->image;
+    switch (e->image_kind) {
+    case GPUCOMPILE__IMG_OBJECT: case GPUCOMPILE__IMG_CUBIN: return "bin";
+    case GPUCOMPILE__IMG_BITCODE: return "llvm";
+    case GPUCOMPILE__IMG_FATBIN: return "fatbin";
+    case GPUCOMPILE__IMG_TEXT: return "isa";
+    default:
+        if (e->image_size >= 4 && memcmp(img, "\x7F" "ELF", 4) == 0) return "bin";
+        if (e->image_size >= 4 && (memcmp(img, "BC\xC0\xDE", 4) == 0 || memcmp(img, "\xDE\xC0\x17\x0B", 4) == 0)) return "llvm";
+        if (e->image_size >= 4 && memcmp(img, "\x50\xED\x55\xBA", 4) == 0) return "fatbin";
+        return "isa";
+    }
+}
+
+GPUCOMPILE__PRIVATE const char *gpucompile__ob_format(const gpucompile__ob *e) {
+    const char *f = gpucompile__ob_string(e, "gpucompile.format");
+    return f && gpucompile__in_list("bin,isa,fatbin,llvm", f, strlen(f)) ? f : gpucompile__ob_image_format(e);
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* shared */
+
+/* ==== [section: runtime] =================================================================
+   The mgpu* functions over the vendor table, run-time selection, the error reporting. One
+   per program (GPUCOMPILE_RUNTIME_IMPLEMENTATION, which GPUCOMPILE_NVPTX_RUNTIME /
+   GPUCOMPILE_AMDGPU_RUNTIME define). */
+#if defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION) && !defined(GPUCOMPILE__RUNTIME_IMPLEMENTED)
+#define GPUCOMPILE__RUNTIME_IMPLEMENTED
+#include <limits.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gpucompile__rt_state {
+    int state;                  /* 0 not opened yet, 1 ready, -1 failed (reported once) */
+    void *lib;
+    int device;                 /* mgpuSetDefaultDevice's ordinal; the vendor's handle once started */
+    char arch[64];              /* the device's: "sm_90", "gfx90a:sramecc+:xnack-" */
+    char path[1024];
+    const gpucompile_runtime_vendor *vendor;
+    gpucompile_runtime_error_func error_func;
+    void *error_user;
+} gpucompile__rt_state;
+
+static gpucompile__rt_state gpucompile__rt;
+
+void gpucompile_runtime_report(const char *call, int code, const char *message) {
+    gpucompile_runtime_error_func f;
+    void *u;
+    gpucompile__lock();
+    f = gpucompile__rt.error_func;
+    u = gpucompile__rt.error_user;
+    gpucompile__unlock();
+    if (f) f(call, code, message, u);
+    else fprintf(stderr, "'%s' failed with '%s'\n", call, message); /* MLIR's wrappers' form */
+}
+
+/* Ready to call the vendor? The first call opens the library (gpucompile_runtime_set_library's
+   path, else $env, else the default) and the device; a failure is reported once (after the
+   lock, so that the callback may call us) and remembered. Then the vendor's enter. */
+static const gpucompile_runtime_vendor *gpucompile__rt_enter(void) {
+    gpucompile__rt_state *s = &gpucompile__rt;
+    const gpucompile_runtime_vendor *v;
+    char msg[2048], why[512];
+    const char *path, *missing, *call = NULL;
+    int r = 0, ok;
+    msg[0] = 0;
+    gpucompile__lock();
+    v = s->vendor;
+    if (s->state == 0 && !v) {
+        s->state = -1;
+        call = "gpucompile_runtime";
+        snprintf(msg, sizeof msg, "no vendor runtime: define GPUCOMPILE_NVPTX_RUNTIME or GPUCOMPILE_AMDGPU_RUNTIME in one file "
+                                  "(or call gpucompile_runtime_set_vendor)");
+    } else if (s->state == 0) {
+        path = s->path[0] ? s->path : getenv(v->env);
+        s->state = -1;
+        if (!path || !*path) { /* the default names, comma-separated, newest first */
+            const char *p = v->library;
+            char name[128];
+            while (*p && !s->lib) {
+                size_t n = strcspn(p, ",");
+                snprintf(name, sizeof name, "%.*s", (int)n, p);
+                s->lib = gpucompile__dlopen(name);
+                p += n + (p[n] == ',');
+            }
+            path = v->library;
+        } else {
+            s->lib = gpucompile__dlopen(path);
+        }
+        if (!s->lib) {
+            call = "dlopen";
+            snprintf(msg, sizeof msg, "cannot open %s '%s': %s (%s)", v->what, path, gpucompile__dlerror(why, sizeof why), v->hint);
+        } else if ((missing = v->load(s->lib)) != NULL) {
+            call = "dlsym";
+            snprintf(msg, sizeof msg, "'%s' has no '%s': not %s", path, missing, v->kind);
+        } else if ((r = v->start(&s->device, s->arch, sizeof s->arch, &call)) == 0) {
+            s->state = 1;
+        }
+    }
+    ok = s->state == 1;
+    gpucompile__unlock();
+    if (msg[0]) gpucompile_runtime_report(call, -1, msg);
+    else if (r != 0) v->check(r, call);
+    if (!ok) return NULL;
+    if (v->enter) v->enter();
+    return v;
+}
+
+static void gpucompile__rt_leave(const gpucompile_runtime_vendor *v) {
+    if (v->leave) v->leave();
+}
+
+void gpucompile_runtime_set_vendor(const gpucompile_runtime_vendor *vendor) {
+    gpucompile__lock();
+    if (gpucompile__rt.state == 0) gpucompile__rt.vendor = vendor;
+    gpucompile__unlock();
+}
+
+void gpucompile_runtime_set_error_callback(gpucompile_runtime_error_func func, void *user_data) {
+    gpucompile__lock();
+    gpucompile__rt.error_func = func;
+    gpucompile__rt.error_user = user_data;
+    gpucompile__unlock();
+}
+
+void gpucompile_runtime_set_library(const char *path) {
+    gpucompile__lock();
+    if (gpucompile__rt.state == 0) snprintf(gpucompile__rt.path, sizeof gpucompile__rt.path, "%s", path ? path : "");
+    gpucompile__unlock();
+}
+
+int gpucompile_runtime_available(void) {
+    const gpucompile_runtime_vendor *v = gpucompile__rt_enter();
+    if (v) gpucompile__rt_leave(v);
+    return v != NULL;
+}
+
+const char *gpucompile_runtime_device_arch(void) {
+    return gpucompile_runtime_available() ? gpucompile__rt.arch : "";
+}
+
+void mgpuSetDefaultDevice(int32_t device) {
+    gpucompile__lock();
+    if (gpucompile__rt.state == 0) gpucompile__rt.device = device; /* before the first call only */
+    gpucompile__unlock();
+}
+
+void *mgpuModuleLoad(void *data, size_t size) {
+    const gpucompile_runtime_vendor *v = gpucompile__rt_enter();
+    void *module = v ? v->module_load(data, size) : NULL;
+    if (v) gpucompile__rt_leave(v);
+    return module;
+}
+
+void *mgpuModuleLoadJIT(void *data, int optLevel) {
+    const gpucompile_runtime_vendor *v;
+    void *module = NULL;
+    char msg[128];
+    gpucompile__lock();
+    v = gpucompile__rt.vendor;
+    gpucompile__unlock();
+    if (v && !v->module_load_jit) {
+        snprintf(msg, sizeof msg, "%s cannot load assembly text: embed a code object (format bin)", v->name);
+        gpucompile_runtime_report("mgpuModuleLoadJIT", -1, msg);
+        return NULL;
+    }
+    if ((v = gpucompile__rt_enter()) != NULL) {
+        module = v->module_load_jit(data, optLevel < 0 ? 0 : optLevel > 4 ? 4 : optLevel);
+        gpucompile__rt_leave(v);
+    }
+    return module;
+}
+
+void mgpuModuleUnload(void *module) {
+    const gpucompile_runtime_vendor *v;
+    if (!module || !(v = gpucompile__rt_enter())) return;
+    v->module_unload(module);
+    gpucompile__rt_leave(v);
+}
+
+void *mgpuModuleGetFunction(void *module, const char *name) {
+    const gpucompile_runtime_vendor *v = gpucompile__rt_enter();
+    void *fn = v ? v->get_function(module, name) : NULL;
+    if (v) gpucompile__rt_leave(v);
+    return fn;
+}
+
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ, intptr_t blockX,
+    intptr_t blockY, intptr_t blockZ, int32_t smem, void *stream, void **params, void **extra, size_t paramsCount) {
+    const gpucompile_runtime_vendor *v;
+    intptr_t d[6];
+    unsigned u[6];
+    char call[64];
+    int i;
+    (void)paramsCount;
+    d[0] = gridX; d[1] = gridY; d[2] = gridZ; d[3] = blockX; d[4] = blockY; d[5] = blockZ;
+    /* MLIR's sizes are intptr_t, the vendors' unsigned */
+    for (i = 0; i < 6; i++) {
+        if (d[i] <= 0 || (unsigned long long)d[i] > UINT_MAX || smem < 0) {
+            gpucompile__lock();
+            snprintf(call, sizeof call, "%s", gpucompile__rt.vendor ? gpucompile__rt.vendor->launch_call : "mgpuLaunchKernel");
+            gpucompile__unlock();
+            gpucompile_runtime_report(call, 1, "grid and block sizes must be 1 to 2^32-1, shared memory >= 0");
+            return;
+        }
+        u[i] = (unsigned)d[i];
+    }
+    if (!(v = gpucompile__rt_enter())) return;
+    v->launch(function, u, u + 3, (unsigned)smem, stream, params, extra);
+    gpucompile__rt_leave(v);
+}
+
+void *mgpuStreamCreate(void) {
+    const gpucompile_runtime_vendor *v = gpucompile__rt_enter();
+    void *stream = v ? v->stream_create() : NULL;
+    if (v) gpucompile__rt_leave(v);
+    return stream;
+}
+
+void mgpuStreamSynchronize(void *stream) {
+    const gpucompile_runtime_vendor *v = gpucompile__rt_enter();
+    if (!v) return;
+    v->stream_synchronize(stream);
+    gpucompile__rt_leave(v);
+}
+
+void mgpuStreamDestroy(void *stream) {
+    const gpucompile_runtime_vendor *v;
+    if (!stream || !(v = gpucompile__rt_enter())) return;
+    v->stream_destroy(stream);
+    gpucompile__rt_leave(v);
+}
+
+void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
+    const gpucompile_runtime_vendor *v;
+    void *p;
+    (void)stream;
+    if (sizeBytes == 0 || !(v = gpucompile__rt_enter())) return NULL;
+    p = v->mem_alloc(sizeBytes, isHostShared);
+    gpucompile__rt_leave(v);
+    return p;
+}
+
+void mgpuMemFree(void *ptr, void *stream) {
+    const gpucompile_runtime_vendor *v;
+    (void)stream;
+    if (!ptr || !(v = gpucompile__rt_enter())) return;
+    v->mem_free(ptr);
+    gpucompile__rt_leave(v);
+}
+
+void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
+    const gpucompile_runtime_vendor *v = gpucompile__rt_enter();
+    if (!v) return;
+    v->mem_copy(dst, src, sizeBytes, stream);
+    gpucompile__rt_leave(v);
+}
+
+void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream) {
+    const gpucompile_runtime_vendor *v = gpucompile__rt_enter();
+    if (!v) return;
+    v->mem_set32(dst, value, count, stream);
+    gpucompile__rt_leave(v);
+}
+
+/* The value of key in MLIR attribute text (a target's parameters, an object's properties):
+   "O = 3" gives 3, "features = \"+xnack\"" gives +xnack; "" when absent. */
+static const char *gpucompile__rt_param(const char *text, const char *key, char *buf, size_t size) {
+    size_t n = strlen(key), i = 0;
+    const char *p = text;
+    buf[0] = 0;
+    while (p && (p = strstr(p, key)) != NULL) {
+        const char *q = p + n;
+        int at_start = p == text || p[-1] == '<' || p[-1] == '{' || p[-1] == ' ' || p[-1] == ',';
+        p = q;
+        while (*q == ' ') q++;
+        if (!at_start || *q != '=') continue;
+        for (q++; *q == ' '; q++) {}
+        if (*q == '"')
+            for (q++; *q && *q != '"' && i + 1 < size; q++) buf[i++] = *q == '\\' && q[1] ? *++q : *q;
+        else
+            for (; *q && !strchr(",>} :", *q) && i + 1 < size; q++) buf[i++] = *q;
+        buf[i] = 0;
+        break;
+    }
+    return buf;
+}
+
+/* The entry that suits the device, as the vendor scores them; PTX through the JIT at the
+   object's O property, else its target's O, else 2. */
+void *gpucompile_runtime_load_offload_binary(const void *data, size_t size) {
+    const unsigned char *p = (const unsigned char *)data;
+    const gpucompile_runtime_vendor *v;
+    gpucompile__ob e, best;
+    const char *err = NULL, *name = NULL;
+    char msg[4096], buf[512], reason[512], features[256];
+    size_t at = 0, len = 0;
+    int index = 0, best_score = -1;
+    void *module = NULL;
+    if (!gpucompile_runtime_available()) return NULL;
+    v = gpucompile__rt.vendor;
+    msg[0] = 0;
+    memset(&best, 0, sizeof best);
+    if (!data || !size) err = "empty offload binary";
+    for (; !err && at < size; at += (size_t)e.size, index++) {
+        const char *target, *w = NULL;
+        int s;
+        if ((err = gpucompile__ob_read(p + at, size - at, &e, reason, sizeof reason)) != NULL) break;
+        target = gpucompile__ob_string(&e, "gpucompile.target");
+        if (index == 0) name = gpucompile__ob_string(&e, "gpucompile.binary");
+        s = v->score(gpucompile__ob_string(&e, "arch"), gpucompile__ob_format(&e),
+                     gpucompile__rt_param(target ? target : "", "features", features, sizeof features), gpucompile__rt.arch, &w);
+        if (s > best_score) { best_score = s; best = e; }
+        if (len < sizeof msg)
+            len += (size_t)snprintf(msg + len, sizeof msg - len, "%s[%d] %s %s (%s)", index ? ", " : "",
+                                    index, target ? target : gpucompile__ob_string(&e, "triple") ? gpucompile__ob_string(&e, "triple") : "?",
+                                    gpucompile__ob_format(&e), gpucompile__ob_string(&e, "arch") ? gpucompile__ob_string(&e, "arch") : "?");
+    }
+    if (err) {
+        snprintf(msg, sizeof msg, "offload binary entry %d: %s", index, err);
+        gpucompile_runtime_report("gpucompile_runtime_load_offload_binary", -1, msg);
+        return NULL;
+    }
+    if (best_score < 0) {
+        char line[4608];
+        snprintf(line, sizeof line, "no object for device %s in binary @%s; it holds: %s", gpucompile__rt.arch, name ? name : "",
+                 msg[0] ? msg : "nothing");
+        gpucompile_runtime_report("gpucompile_runtime_load_offload_binary", -1, line);
+        return NULL;
+    }
+    if (strcmp(gpucompile__ob_format(&best), "isa") == 0) {
+        /* text for the JIT: NUL-terminated, which the image need not be */
+        char *text = (char *)malloc((size_t)best.image_size + 1);
+        const char *props = gpucompile__ob_string(&best, "gpucompile.properties"), *target = gpucompile__ob_string(&best, "gpucompile.target");
+        int level = 2;
+        if (*gpucompile__rt_param(props ? props : "", "O", buf, sizeof buf)) level = atoi(buf);
+        else if (*gpucompile__rt_param(target ? target : "", "O", buf, sizeof buf)) level = atoi(buf);
+        if (!text) {
+            gpucompile_runtime_report("gpucompile_runtime_load_offload_binary", -1, "out of memory");
+            return NULL;
+        }
+        memcpy(text, best.p + best.image, (size_t)best.image_size);
+        text[best.image_size] = 0;
+        module = mgpuModuleLoadJIT(text, level);
+        free(text);
+    } else {
+        module = mgpuModuleLoad((void *)(best.p + best.image), (size_t)best.image_size);
+    }
+    return module;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* runtime */
+
+/*
+------------------------------------------------------------------------------
+This software is available under the MIT License.
+Copyright (c) 2026 the gpucompile authors.
+Permission is hereby granted, free of charge, to any person obtaining a copy of this software
+and associated documentation files (the "Software"), to deal in the Software without
+restriction, including without limitation the rights to use, copy, modify, merge, publish,
+distribute, sublicense, and/or sell copies of the Software, and to permit persons to whom the
+Software is furnished to do so, subject to the following conditions: The above copyright
+notice and this permission notice shall be included in all copies or substantial portions of
+the Software. THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND.
+------------------------------------------------------------------------------
+*/
