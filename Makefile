@@ -109,8 +109,8 @@ cmake-example: $(HEADERS)
 	cmake --build $(BUILD)/cmake
 	$(BUILD)/cmake/ex01 | grep -q '.entry saxpy' && echo "cmake-example: ex01 built and ran: ok"
 
-demo: setup all
-	@PATH="$(LLVM_BINDIR):$$PATH" sh examples/demo.sh
+demo: setup all opencl $(BUILD)/examples/06_run_on_cpu
+	@PATH="$(LLVM_BINDIR):$$PATH" EX06=$(BUILD)/examples/06_run_on_cpu OCL_ICD_VENDORS=$(OPENCL_DIR)/vendors sh examples/demo.sh
 
 test: setup all $(TEST_BINS) check-headers opencl
 	@PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE_OPENCL=$(OPENCL_DIR) sh tests/run.sh $(BUILD)
