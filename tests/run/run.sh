@@ -45,6 +45,9 @@ LLVM_CFLAGS=$(llvm-config-$T_LLVM_MAJOR --cflags | tr '\n' ' ')
 LLVM_LIBS=$(llvm-config-$T_LLVM_MAJOR --ldflags --libs | tr '\n' ' ')
 step "link with the OpenCL runtime" sh -c "cc -std=c11 -Wall -Wextra -pedantic -Werror -O1 -g $LLVM_CFLAGS -I. \
   tests/run/run.c '$D/sx.o' '$D/k.o' $BUILD/impl.o -Wl,--wrap=gpucompile_runtime_load_offload_binary -o '$D/run' $LLVM_LIBS -lm -ldl -lpthread"
+printf '#define GPUCOMPILE_SPIRV_RUNTIME\n#include "gpucompile_spirv.h"\nint main(void) { return !gpucompile_runtime_available(); }\n' > "$D/alone.c"
+check "the OpenCL runtime alone: plain cc, no LLVM, C and C++" sh -c "cc -std=c11 -Wall -Wextra -pedantic -Werror -I. '$D/alone.c' -o '$D/alone' -ldl -lpthread && \
+  c++ -std=c++17 -x c++ -Wall -Wextra -pedantic -Werror -I. -c '$D/alone.c' -o '$D/alone_cxx.o'"
 tally run-build
 [ -n "$RUN_KEEP" ] && cp -r "$D" "$RUN_KEEP" && exit 0
 "$D/run" "$D"
