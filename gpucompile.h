@@ -6204,9 +6204,9 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_image_kind(const gpucompile_object *o) {
     const gpucompile_backend *b = gpucompile__object_backend(o);
     switch (o->format) {
     case GPUCOMPILE_FORMAT_LLVM: return GPUCOMPILE__IMG_BITCODE;
-    case GPUCOMPILE_FORMAT_ISA: return b ? b->image_kind_isa : GPUCOMPILE__IMG_NONE;
+    case GPUCOMPILE_FORMAT_ISA: return b ? (int)b->image_kind_isa : (int)GPUCOMPILE__IMG_NONE;
     case GPUCOMPILE_FORMAT_FATBIN: return GPUCOMPILE__IMG_FATBIN;
-    default: return b && b->image_kind_bin ? b->image_kind_bin : GPUCOMPILE__IMG_OBJECT;
+    default: return b && b->image_kind_bin ? (int)b->image_kind_bin : (int)GPUCOMPILE__IMG_OBJECT;
     }
 }
 
