@@ -61,6 +61,8 @@
            core analysis bitreader bitwriter irreader linker passes target nvptx amdgpu native
        CMake: find_package(LLVM) and an INTERFACE library, see examples/cmake/CMakeLists.txt.
        Windows: the same LLVM libraries; no -ldl (LoadLibraryA / GetProcAddress are used).
+       A program that only loads and launches what was compiled needs none of this (no LLVM, no
+       compiler): gpucompile_runtime.h, `cc prog.c host.o -ldl -lpthread`.
 
    Usage (error handling shortened)
        static void say(const gpucompile_diagnostic *d, void *u) { (void)u; fprintf(stderr, "%s\n", d->message); }
