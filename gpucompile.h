@@ -517,7 +517,7 @@ struct gpucompile_backend {
     const char *name;                   /* "nvptx", "amdgpu", ... */
     gpucompile_target_kind kind;
     const char *intrinsic_prefixes;     /* comma-separated own intrinsic prefixes: "nvvm" */
-    const char *allowed_undefined;      /* comma-separated symbols allowed to stay undefined */
+    const char *allowed_undefined;      /* comma-separated symbols allowed to stay undefined ("p*": names starting with p) */
     /* the shared-memory address space (NVPTX shared, AMDGPU LDS); 0: none. External globals in
        it (CUDA/HIP `extern __shared__`) may stay undefined; the kernels that reach an unsized
        one (dynamic shared memory, sized at launch) get gpucompile_kernel.dynamic_shared */
@@ -596,6 +596,9 @@ struct gpucompile_backend {
        library roots found through CUDA_PATH, ROCM_PATH, PATH, ...); NULL: nothing. The files
        and tools a compile then uses are its dependencies (gpucompile_job_add_dependency). */
     void (*cache_key)(gpucompile_job *job, char *buf, size_t size);
+    /* per spelling ([upstream]): the name of the link parameter; NULL: "link" (MLIR's
+       #xevm.target calls it "linkFiles") */
+    const char *link_name[2];
 };
 
 /* Registration (the backend headers register themselves when their implementation is compiled
@@ -1350,6 +1353,11 @@ GPUCOMPILE__PRIVATE int gpucompile__takes_param(const gpucompile_backend *b, con
     return gpucompile__in_list(b && b->params ? b->params : GPUCOMPILE__ALL_PARAMS, name, strlen(name));
 }
 
+/* The link parameter's name for the spelling. */
+GPUCOMPILE__PRIVATE const char *gpucompile__link_name(const gpucompile_backend *b, int upstream) {
+    return b && b->link_name[upstream ? 1 : 0] ? b->link_name[upstream ? 1 : 0] : "link";
+}
+
 /* The attribute's name: the backend's for the spelling, else #<custom_name>. */
 GPUCOMPILE__PRIVATE const char *gpucompile__target_name(const gpucompile_target *t) {
     const gpucompile_backend *b = gpucompile__target_backend(t);
@@ -1404,7 +1412,7 @@ GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *
         gpucompile__out_str(&o, "}");
     }
     if (t->link && t->num_link > 0) {
-        gpucompile__out_param(&o, &first, "link");
+        gpucompile__out_param(&o, &first, gpucompile__link_name(gpucompile__target_backend(t), t->upstream));
         gpucompile__out_str(&o, "[");
         for (i = 0; i < t->num_link; i++) {
             if (i) gpucompile__out_str(&o, ", ");
@@ -1724,15 +1732,19 @@ GPUCOMPILE__PRIVATE int gpucompile__pparam(gpucompile__parser *p, const gpucompi
     size_t at = p->pos, n;
     int id;
     char expected[128], *e;
+    const char *link = gpucompile__link_name(b, b && b->attribute[1] && strcmp(attr, b->attribute[1]) == 0);
     while (gpucompile__is_id_char(gpucompile__peek(p))) p->pos++;
     n = p->pos - at;
     for (id = 0; id < GPUCOMPILE__P_COUNT; id++)
         if (strlen(gpucompile__param_names[id]) == n && strncmp(gpucompile__param_names[id], p->s + at, n) == 0) break;
+    if (id == GPUCOMPILE__P_LINK && strcmp(link, "link") != 0) id = GPUCOMPILE__P_COUNT;
+    if (strlen(link) == n && strncmp(link, p->s + at, n) == 0) id = GPUCOMPILE__P_LINK;
     if (id < GPUCOMPILE__P_COUNT && !gpucompile__takes_param(b, gpucompile__param_names[id])) id = GPUCOMPILE__P_COUNT;
     if (id == GPUCOMPILE__P_COUNT) {
         for (e = expected, id = 0; id < GPUCOMPILE__P_COUNT; id++)
             if (gpucompile__takes_param(b, gpucompile__param_names[id]))
-                e += snprintf(e, (size_t)(expected + sizeof expected - e), "%s%s", e == expected ? "" : ", ", gpucompile__param_names[id]);
+                e += snprintf(e, (size_t)(expected + sizeof expected - e), "%s%s", e == expected ? "" : ", ",
+                              id == GPUCOMPILE__P_LINK ? link : gpucompile__param_names[id]);
         return gpucompile__perr(p, at, "unknown parameter '%.*s' for #%s; expected one of %s", (int)(n < 64 ? n : 64), p->s + at, attr, expected);
     }
     if (p->seen[id]) return gpucompile__perr(p, at, "parameter '%s' is repeated", gpucompile__param_names[id]);
@@ -4253,6 +4265,16 @@ GPUCOMPILE__PRIVATE int gpucompile__extern_shared(gpucompile_job *job, LLVMValue
     return as && LLVMIsDeclaration(g) && LLVMGetLinkage(g) == LLVMExternalLinkage && LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == as;
 }
 
+GPUCOMPILE__PRIVATE int gpucompile__allowed_undefined(gpucompile_job *job, const char *name) {
+    const char *p = job->backend->allowed_undefined;
+    while (p && *p) {
+        size_t n = strcspn(p, ",");
+        if (n && p[n - 1] == '*' ? strncmp(p, name, n - 1) == 0 : (strlen(name) == n && strncmp(p, name, n) == 0)) return 1;
+        p += n + (p[n] == ',');
+    }
+    return 0;
+}
+
 /* What is still undefined after linking: an error naming each symbol. */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__check_undefined(gpucompile_job *job) {
     LLVMValueRef v;
@@ -4260,14 +4282,14 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__check_undefined(gpucompile_job
     for (v = LLVMGetFirstFunction(job->module); v; v = LLVMGetNextFunction(v)) {
         const char *name = gpucompile__name(v);
         if (!LLVMIsDeclaration(v) || gpucompile__starts_with(name, "llvm.") || !LLVMGetFirstUse(v)) continue;
-        if (gpucompile__in_list(job->backend->allowed_undefined, name, strlen(name))) continue;
+        if (gpucompile__allowed_undefined(job, name)) continue;
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNRESOLVED, NULL, "undefined function '%s'", name);
         bad = 1;
     }
     for (v = LLVMGetFirstGlobal(job->module); v; v = LLVMGetNextGlobal(v)) {
         const char *name = gpucompile__name(v);
         if (!LLVMIsDeclaration(v) || !LLVMGetFirstUse(v) || gpucompile__extern_shared(job, v)) continue;
-        if (gpucompile__in_list(job->backend->allowed_undefined, name, strlen(name))) continue;
+        if (gpucompile__allowed_undefined(job, name)) continue;
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNRESOLVED, NULL, "undefined global '%s'", name);
         bad = 1;
     }
@@ -4919,7 +4941,11 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__child_stderr(gpucompile_job *j
 }
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__isolation_ok(gpucompile_job *job) {
-    if (job->options->hooks || job->target->kind == GPUCOMPILE_TARGET_CUSTOM)
+    const gpucompile_backend *b = job->target->kind == GPUCOMPILE_TARGET_CUSTOM ? gpucompile__target_backend(job->target) : NULL;
+    /* a custom backend registered by attribute name is one the worker (this program) has too,
+       and its target's text names it */
+    int registered = b && b->attribute[0] && gpucompile_find_backend_named(b->attribute[0], (size_t)-1, NULL) == b;
+    if (job->options->hooks || (job->target->kind == GPUCOMPILE_TARGET_CUSTOM && !registered))
         return gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "an isolated compile cannot run hooks or custom backends");
     return GPUCOMPILE_OK;
 }

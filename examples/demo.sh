@@ -43,5 +43,10 @@ command -v clang-offload-packager >/dev/null && run llvm-objdump --offloading "$
 step "host code: the binary embedded, chosen at run time for the device, one launch function per kernel"
 run "$G" --merge "$OUT/saxpy.gpubin" --handler runtime --host "$OUT/saxpy_host.ll"
 grep -E '^define .*_launch' "$OUT/saxpy_host.ll"
+step "a kernel that runs here: saxpy compiled to SPIR-V and run through OpenCL on the CPU (examples/06)"
+if [ -x "${EX06:-build/examples/06_run_on_cpu}" ]; then
+  OCL_ICD_VENDORS=${OCL_ICD_VENDORS:-$PWD/build-deps/opencl/vendors} "${EX06:-build/examples/06_run_on_cpu}"
+  [ $? = 77 ] && echo "(no OpenCL device that takes SPIR-V here: make opencl installs Intel's CPU runtime)"
+fi
 echo
 echo "outputs are in $OUT"

@@ -90,6 +90,16 @@ else skip "03 ptxas check: no CUDA toolkit"; fi
 check "03 bitcode read back defines saxpy" has "$ERR" 'bitcode: defines saxpy'
 check "03 caller's module kept" has "$ERR" 'module still has saxpy'
 
+# ---- 06: a kernel compiled and run on an OpenCL device that takes SPIR-V (the CPU here)
+if [ -n "$GPUCOMPILE_OPENCL" ] && [ -f "$GPUCOMPILE_OPENCL/vendors/intel-cpu.icd" ]; then
+  OCL_ICD_VENDORS=$GPUCOMPILE_OPENCL/vendors run 06_run_on_cpu
+else run 06_run_on_cpu; fi
+if [ $rc -eq 77 ]; then skip "06: no OpenCL device that takes SPIR-V, or no SPIR-V in this LLVM ($(head -1 "$ERR"))"
+else
+  check "06 exits 0" [ $rc -eq 0 ]
+  check "06 every answer right" has "$OUT" 'ran on spirv: y = 2 x + 1 for 1000 elements, 0 wrong'
+fi
+
 # ---- 05: custom host target, hooks dumping each stage
 mkdir -p "$T_TMP/dump"
 run 05_custom_target_and_hooks "$T_TMP/dump" "$T_TMP/saxpy.o"

@@ -3,3 +3,4 @@
 #include "gpucompile.h"
 #include "gpucompile_nvptx.h"
 #include "gpucompile_amdgpu.h"
+#include "gpucompile_spirv.h"

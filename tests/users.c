@@ -2,6 +2,7 @@
 #include "gpucompile.h"
 #include "gpucompile_nvptx.h"
 #include "gpucompile_amdgpu.h"
+#include "gpucompile_spirv.h"
 
 int main(void) {
     gpucompile_target t = gpucompile_target_defaults(GPUCOMPILE_TARGET_NVPTX);

@@ -6,6 +6,7 @@
 #include "gpucompile.h"
 #include "gpucompile_nvptx.h"
 #include "gpucompile_amdgpu.h"
+#include "gpucompile_spirv.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -1,0 +1,576 @@
+/* gpucompile_spirv.h - the SPIR-V backend of gpucompile: #gpu.spirv / #xevm.target to a SPIR-V
+   module (LLVM's SPIR-V code generator, LLVM 22), and an mgpu* runtime over OpenCL 3.0 that
+   loads it (clCreateProgramWithIL) on any OpenCL device that takes SPIR-V.
+
+   Include gpucompile.h first. The implementation is compiled where GPUCOMPILE_IMPLEMENTATION
+   (or GPUCOMPILE_SPIRV_IMPLEMENTATION together with the core's) is defined; it registers
+   itself. GPUCOMPILE_SPIRV_RUNTIME in one file adds the mgpu* runtime over OpenCL (instead of
+   the CUDA or HIP one: one runtime per program).
+
+   Targets: #gpu.spirv<O, triple, chip, features, flags, link> (ours) and MLIR 22's
+   #xevm.target<O, triple, chip, flags, linkFiles>; triple "spirv64-unknown-unknown" (or
+   spirv32-/spirv-), chip "bmg" by default. The chip names the device family for MLIR's XeVM
+   and is not given to LLVM (its SPIR-V code generator knows no processors).
+   Inputs: LLVM IR with spir_kernel functions and OpenCL builtins as LLVM's SPIR-V backend takes
+   them (`declare spir_func i64 @_Z13get_global_idj(i32)`), as clang-22 emits OpenCL C for
+   spirv64. Formats: llvm (bitcode), isa (SPIR-V assembly text, as spirv-as reads it), bin (the
+   SPIR-V module, as clCreateProgramWithIL takes it). On an LLVM without the SPIRV target
+   (Debian's LLVM 19) the target fails verification, saying so.
+
+   The runtime: libOpenCL.so.1 (OpenCL.dll) opened on first use, or gpucompile_runtime_set_library()
+   / $GPUCOMPILE_LIBOPENCL; the first device (of mgpuSetDefaultDevice's ordinal, over all
+   platforms) whose CL_DEVICE_IL_VERSION names SPIR-V. Its arch (gpucompile_runtime_device_arch)
+   is "spirv", which run-time selection answers with the binary's SPIR-V module. Memory is
+   shared virtual memory (clSVMAlloc; fine-grained where the device has it), so pointer
+   arguments are plain pointers. A stream is a command queue. Launch: global size grid * block,
+   local size block. Argument sizes come from the SPIR-V module itself (the kernel's OpFunction
+   type), so host code from gpucompile --host or MLIR needs nothing extra; a caller may instead
+   pass `extra` as an array of size_t sizes, one per parameter. A kernel parameter that is a pointer to
+   Workgroup (local) memory is OpenCL's form of dynamic shared memory: it gets the launch's
+   sharedMemBytes (clSetKernelArg with a NULL value), whatever the host passed for it. */
+#ifndef GPUCOMPILE_SPIRV_H
+#define GPUCOMPILE_SPIRV_H
+#if defined(GPUCOMPILE_H) /* the backend; the runtime alone needs neither LLVM nor gpucompile.h */
+#ifdef __cplusplus
+extern "C" {
+#endif
+GPUCOMPILE_API const gpucompile_backend *gpucompile_spirv_backend(void);
+/* 1 when the LLVM in use has the SPIR-V code generator. */
+GPUCOMPILE_API int gpucompile_spirv_available(void);
+#ifdef __cplusplus
+}
+#endif
+#endif
+#endif /* GPUCOMPILE_SPIRV_H */
+
+#if defined(GPUCOMPILE_H) && (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_SPIRV_IMPLEMENTATION)) && \
+    !defined(GPUCOMPILE_SPIRV_IMPLEMENTED)
+#define GPUCOMPILE_SPIRV_IMPLEMENTED
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* LLVM's SPIRV initialisers, looked up at run time: an LLVM built without the target (Debian's
+   LLVM 19) has none of them, and the program must still link. */
+typedef struct gpucompile_spirv__llvm {
+    int state; /* 0 not looked up, 1 found, -1 absent */
+    void (*init[4])(void);
+} gpucompile_spirv__llvm;
+static gpucompile_spirv__llvm gpucompile_spirv__targets;
+
+GPUCOMPILE_DEF int gpucompile_spirv_available(void) {
+    static const char *const names[4] = {"LLVMInitializeSPIRVTargetInfo", "LLVMInitializeSPIRVTarget",
+                                         "LLVMInitializeSPIRVTargetMC", "LLVMInitializeSPIRVAsmPrinter"};
+    gpucompile_spirv__llvm *s = &gpucompile_spirv__targets;
+    int i, ok;
+    gpucompile__lock();
+    if (s->state == 0) {
+        void *self = gpucompile__dlopen(NULL);
+        s->state = 1;
+        for (i = 0; i < 4; i++)
+            if (!gpucompile__dlfn(self, names[i], &s->init[i])) s->state = -1;
+    }
+    ok = s->state == 1;
+    gpucompile__unlock();
+    return ok;
+}
+
+GPUCOMPILE__PRIVATE void gpucompile_spirv__initialize(void) { /* under the core's lock, once */
+    int i;
+    if (gpucompile_spirv__targets.state == 1)
+        for (i = 0; i < 4; i++) gpucompile_spirv__targets.init[i]();
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_spirv__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
+    const char *triple = gpucompile_target_triple(t);
+    if (!gpucompile__in_list("spirv,spirv32,spirv64", triple, strcspn(triple, "-")))
+        return gpucompile_log_target(logger, "The target triple '%.200s' is not a SPIR-V triple (spirv64-..., spirv32-... or spirv-...).", triple);
+    if (t->upstream && *gpucompile_target_features(t)) return gpucompile_log_target(logger, "#xevm.target takes no features.");
+    if (!gpucompile_spirv_available())
+        return gpucompile_log_target(logger, "LLVM %d here has no SPIR-V code generator (the SPIRV target; LLVM 22 has it).", LLVM_VERSION_MAJOR);
+    return GPUCOMPILE_OK;
+}
+
+/* c, fast, cold, spir_func, spir_kernel */
+GPUCOMPILE__PRIVATE int gpucompile_spirv__cc_ok(unsigned cc) { return cc == 0 || cc == 8 || cc == 9 || cc == 75 || cc == 76; }
+
+/* Run-time selection: "spirv" (an OpenCL device that takes SPIR-V) takes the SPIR-V module. */
+GPUCOMPILE__PRIVATE int gpucompile_spirv__select_score(const gpucompile_object *o, const char *device, const char **why) {
+    if (strcmp(device, "spirv") != 0) return -2;
+    if (!o || o->format != GPUCOMPILE_FORMAT_BIN) return -1;
+    *why = "SPIR-V module";
+    return 1;
+}
+
+/* LLVM's SPIR-V code generator knows no processors (it would warn on stderr about "bmg"). */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_spirv__configure(gpucompile_job *job) {
+    gpucompile_job_free(job, job->cpu);
+    job->cpu = gpucompile_job_strdup(job, "");
+    return job->cpu ? GPUCOMPILE_OK : GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+}
+
+GPUCOMPILE__PRIVATE int gpucompile_spirv__is_kernel(gpucompile_job *job, LLVMValueRef fn) {
+    (void)job;
+    return LLVMGetFunctionCallConv(fn) == 76; /* spir_kernel */
+}
+
+/* OpEntryPoint Kernel names of a SPIR-V module (little-endian words, as LLVM writes them). */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_spirv__find_kernels(gpucompile_object *obj) {
+    const unsigned char *d = obj->data;
+    size_t nw = obj->size / 4, i, n = 0, pass;
+    if (obj->num_kernels || obj->format != GPUCOMPILE_FORMAT_BIN) return GPUCOMPILE_OK;
+    if (nw < 5 || memcmp(d, "\x03\x02\x23\x07", 4) != 0) return GPUCOMPILE_ERROR_INVALID_BINARY;
+    for (pass = 0; pass < 2; pass++) {
+        for (i = 5; i < nw;) {
+            unsigned w = (unsigned)d[4 * i] | (unsigned)d[4 * i + 1] << 8 | (unsigned)d[4 * i + 2] << 16 | (unsigned)d[4 * i + 3] << 24;
+            size_t wc = w >> 16;
+            if (wc == 0 || i + wc > nw) return GPUCOMPILE_ERROR_INVALID_BINARY;
+            if ((w & 0xffff) == 15 && wc > 3 && d[4 * (i + 1)] == 6) { /* OpEntryPoint Kernel */
+                const char *name = (const char *)d + 4 * (i + 3);
+                const char *end = (const char *)memchr(name, 0, 4 * (wc - 3));
+                size_t len = end ? (size_t)(end - name) : 0;
+                if (!end) return GPUCOMPILE_ERROR_INVALID_BINARY;
+                if (pass == 1) {
+                    gpucompile_kernel *k = &obj->kernels[obj->num_kernels++];
+                    memset(k, 0, sizeof *k);
+                    k->num_params = k->registers = k->shared_bytes = k->max_threads = k->sgprs = k->vgprs = -1;
+                    k->private_bytes = k->wavefront_size = k->kernarg_bytes = k->dynamic_shared = -1;
+                    if (!(k->name = (char *)gpucompile__alloc(&obj->allocator, len + 1))) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+                    memcpy(k->name, name, len + 1);
+                }
+                n++;
+            }
+            i += wc;
+        }
+        if (pass == 0) {
+            if (!n) return GPUCOMPILE_OK;
+            obj->kernels = (gpucompile_kernel *)gpucompile__alloc(&obj->allocator, n * sizeof(gpucompile_kernel));
+            if (!obj->kernels) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+        }
+    }
+    return GPUCOMPILE_OK;
+}
+
+GPUCOMPILE_DEF const gpucompile_backend *gpucompile_spirv_backend(void) {
+    static gpucompile_backend b;
+    if (!b.name) {
+        gpucompile_backend t;
+        int i;
+        memset(&t, 0, sizeof t);
+        t.name = "spirv";
+        t.kind = GPUCOMPILE_TARGET_CUSTOM;
+        t.attribute[0] = "gpu.spirv";
+        t.attribute[1] = "xevm.target";
+        for (i = 0; i < 2; i++) {
+            t.defaults[i].triple = "spirv64-unknown-unknown";
+            t.defaults[i].chip = "bmg";
+        }
+        t.params = "O,triple,chip,features,flags,link";
+        t.link_name[1] = "linkFiles";
+        t.intrinsic_prefixes = "spv";
+        t.allowed_undefined = "_Z*,__spirv_*"; /* OpenCL builtins (mangled) and SPIR-V ones: the code generator's */
+        t.shared_address_space = 3; /* OpenCL local (Workgroup) */
+        t.initialize = gpucompile_spirv__initialize;
+        t.configure = gpucompile_spirv__configure;
+        t.is_kernel = gpucompile_spirv__is_kernel;
+        t.bin_from = LLVMObjectFile; /* the SPIR-V module as it is */
+        t.find_kernels = gpucompile_spirv__find_kernels;
+        t.verify = gpucompile_spirv__verify;
+        t.calling_convention_ok = gpucompile_spirv__cc_ok;
+        t.select_score = gpucompile_spirv__select_score;
+        t.device_help = "spirv (an OpenCL device that takes SPIR-V)";
+        t.arches = "spirv,spirv32,spirv64";
+        /* SYCL's: LLVM's offload model gives that kind to the SPIR-V images its runtime hands
+           to an OpenCL driver (clCreateProgramWithIL); there is no OpenCL kind */
+        t.offload_kind = 8;
+        t.image_kind_bin = 6; /* IMG_SPIRV */
+        t.cache_version = "spirv 1";
+        gpucompile__lock();
+        if (!b.name) b = t;
+        gpucompile__unlock();
+    }
+    return &b;
+}
+
+GPUCOMPILE__CONSTRUCTOR(gpucompile_spirv__register) { gpucompile_register_backend(gpucompile_spirv_backend()); }
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GPUCOMPILE_SPIRV_IMPLEMENTATION */
+
+/* ==== [section: runtime (host embedding)] ================================================
+   The mgpu* runtime ABI over OpenCL 3.0 (see the top of this file). Opt in: define
+   GPUCOMPILE_SPIRV_RUNTIME in one file. A missing libOpenCL, no platform, or no device that
+   takes SPIR-V is reported once and remembered; every later call fails quietly. */
+#if defined(GPUCOMPILE_SPIRV_RUNTIME) && !defined(GPUCOMPILE_SPIRV_RUNTIME_IMPLEMENTED)
+#define GPUCOMPILE_SPIRV_RUNTIME_IMPLEMENTED
+#if !defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION)
+#define GPUCOMPILE_RUNTIME_IMPLEMENTATION
+#endif
+#include "gpucompile_runtime.h"
+#include <limits.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define GPUCOMPILE_SPIRV__LIBOPENCL "OpenCL.dll"
+#else
+#define GPUCOMPILE_SPIRV__LIBOPENCL "libOpenCL.so.1"
+#endif
+
+/* The OpenCL entry points we use (cl.h's types reduced to what the ABI needs). */
+typedef struct gpucompile_spirv__cl {
+    void *platform, *device, *context, *queue; /* queue: for calls without a stream */
+    int fine_grain;                              /* CL_DEVICE_SVM_FINE_GRAIN_BUFFER */
+    int (*GetPlatformIDs)(unsigned, void **, unsigned *);
+    int (*GetDeviceIDs)(void *, unsigned long long, unsigned, void **, unsigned *);
+    int (*GetDeviceInfo)(void *, unsigned, size_t, void *, size_t *);
+    void *(*CreateContext)(const intptr_t *, unsigned, void *const *, void (*)(const char *, const void *, size_t, void *), void *, int *);
+    void *(*CreateCommandQueueWithProperties)(void *, void *, const unsigned long long *, int *);
+    int (*ReleaseCommandQueue)(void *);
+    int (*Finish)(void *);
+    void *(*CreateProgramWithIL)(void *, const void *, size_t, int *);
+    int (*BuildProgram)(void *, unsigned, void *const *, const char *, void (*)(void *, void *), void *);
+    int (*GetProgramBuildInfo)(void *, void *, unsigned, size_t, void *, size_t *);
+    int (*ReleaseProgram)(void *);
+    void *(*CreateKernel)(void *, const char *, int *);
+    int (*ReleaseKernel)(void *);
+    int (*SetKernelArg)(void *, unsigned, size_t, const void *);
+    int (*SetKernelArgSVMPointer)(void *, unsigned, const void *);
+    int (*EnqueueNDRangeKernel)(void *, void *, unsigned, const size_t *, const size_t *, const size_t *, unsigned, const void *, void *);
+    void *(*SVMAlloc)(void *, unsigned long long, size_t, unsigned);
+    void (*SVMFree)(void *, void *);
+    int (*EnqueueSVMMemcpy)(void *, unsigned, void *, const void *, size_t, unsigned, const void *, void *);
+    int (*EnqueueSVMMemFill)(void *, void *, const void *, size_t, size_t, unsigned, const void *, void *);
+} gpucompile_spirv__cl;
+static gpucompile_spirv__cl gpucompile_spirv__rt;
+
+GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_check(int r, const char *call) {
+    static const struct { int code; const char *text; } known[] = {
+        {-1, "CL_DEVICE_NOT_FOUND: no OpenCL device"}, {-4, "CL_MEM_OBJECT_ALLOCATION_FAILURE"},
+        {-5, "CL_OUT_OF_RESOURCES"}, {-6, "CL_OUT_OF_HOST_MEMORY"}, {-11, "CL_BUILD_PROGRAM_FAILURE"},
+        {-30, "CL_INVALID_VALUE"}, {-36, "CL_INVALID_COMMAND_QUEUE"}, {-42, "CL_INVALID_BINARY"},
+        {-44, "CL_INVALID_PROGRAM"}, {-45, "CL_INVALID_PROGRAM_EXECUTABLE"}, {-46, "CL_INVALID_KERNEL_NAME"},
+        {-48, "CL_INVALID_KERNEL"}, {-49, "CL_INVALID_ARG_INDEX"}, {-50, "CL_INVALID_ARG_VALUE"},
+        {-51, "CL_INVALID_ARG_SIZE"}, {-52, "CL_INVALID_KERNEL_ARGS"}, {-53, "CL_INVALID_WORK_DIMENSION"},
+        {-54, "CL_INVALID_WORK_GROUP_SIZE"}, {-55, "CL_INVALID_WORK_ITEM_SIZE"}, {-1001, "CL_PLATFORM_NOT_FOUND_KHR: no OpenCL platform (no ICD?)"}};
+    char msg[160];
+    const char *name = "OpenCL error";
+    size_t i;
+    if (r == 0) return;
+    for (i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (known[i].code == r) name = known[i].text;
+    snprintf(msg, sizeof msg, "%s (%d)", name, r);
+    gpucompile_runtime_report(call, r, msg);
+}
+
+GPUCOMPILE__PRIVATE const char *gpucompile_spirv__rt_load(void *lib) {
+    static const char *const names[] = {"clGetPlatformIDs", "clGetDeviceIDs", "clGetDeviceInfo", "clCreateContext",
+        "clCreateCommandQueueWithProperties", "clReleaseCommandQueue", "clFinish", "clCreateProgramWithIL", "clBuildProgram",
+        "clGetProgramBuildInfo", "clReleaseProgram", "clCreateKernel", "clReleaseKernel", "clSetKernelArg",
+        "clSetKernelArgSVMPointer", "clEnqueueNDRangeKernel", "clSVMAlloc", "clSVMFree", "clEnqueueSVMMemcpy", "clEnqueueSVMMemFill"};
+    gpucompile_spirv__cl *c = &gpucompile_spirv__rt;
+    void *fns[] = {&c->GetPlatformIDs, &c->GetDeviceIDs, &c->GetDeviceInfo, &c->CreateContext, &c->CreateCommandQueueWithProperties,
+        &c->ReleaseCommandQueue, &c->Finish, &c->CreateProgramWithIL, &c->BuildProgram, &c->GetProgramBuildInfo, &c->ReleaseProgram,
+        &c->CreateKernel, &c->ReleaseKernel, &c->SetKernelArg, &c->SetKernelArgSVMPointer, &c->EnqueueNDRangeKernel, &c->SVMAlloc,
+        &c->SVMFree, &c->EnqueueSVMMemcpy, &c->EnqueueSVMMemFill};
+    size_t i;
+    for (i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!gpucompile__dlfn(lib, names[i], fns[i])) return names[i];
+    return NULL;
+}
+
+/* The mgpuSetDefaultDevice'th device, over all platforms, whose IL versions name SPIR-V. */
+GPUCOMPILE__PRIVATE int gpucompile_spirv__rt_start(int *ordinal, char *arch, size_t arch_size, const char **call) {
+    gpucompile_spirv__cl *c = &gpucompile_spirv__rt;
+    void *platforms[16], *devices[16];
+    unsigned np = 0, nd, i, j;
+    int r, seen = 0;
+    char il[256];
+    *call = "clGetPlatformIDs";
+    if ((r = c->GetPlatformIDs(16, platforms, &np)) != 0) return r;
+    for (i = 0; i < np && i < 16 && !c->device; i++) {
+        nd = 0;
+        if (c->GetDeviceIDs(platforms[i], 0xFFFFFFFFull /* CL_DEVICE_TYPE_ALL */, 16, devices, &nd) != 0) continue;
+        for (j = 0; j < nd && j < 16 && !c->device; j++) {
+            il[0] = 0;
+            if (c->GetDeviceInfo(devices[j], 0x105B /* CL_DEVICE_IL_VERSION */, sizeof il, il, NULL) != 0 || !strstr(il, "SPIR-V")) continue;
+            if (seen++ == *ordinal) { c->platform = platforms[i]; c->device = devices[j]; }
+        }
+    }
+    *call = "clGetDeviceIDs";
+    if (!c->device) return -1;
+    {
+        unsigned long long svm = 0;
+        intptr_t props[3];
+        props[0] = 0x1084; /* CL_CONTEXT_PLATFORM */
+        props[1] = (intptr_t)c->platform;
+        props[2] = 0;
+        if (c->GetDeviceInfo(c->device, 0x1053 /* CL_DEVICE_SVM_CAPABILITIES */, sizeof svm, &svm, NULL) == 0) c->fine_grain = (svm & 2) != 0;
+        *call = "clCreateContext";
+        c->context = c->CreateContext(props, 1, &c->device, NULL, NULL, &r);
+        if (r != 0) return r;
+        *call = "clCreateCommandQueueWithProperties";
+        c->queue = c->CreateCommandQueueWithProperties(c->context, c->device, NULL, &r);
+        if (r != 0) return r;
+    }
+    snprintf(arch, arch_size, "spirv");
+    return 0;
+}
+
+/* Run-time selection: the device "spirv" takes a SPIR-V module. The table gives the entry's
+   arch, not its triple: NVIDIA's and AMD's chips are told apart by their names. */
+GPUCOMPILE__PRIVATE int gpucompile_spirv__rt_score(const char *chip, const char *format, const char *features, const char *device,
+                                                   const char **why) {
+    (void)features;
+    if (strcmp(device, "spirv") != 0 || strcmp(format, "bin") != 0 || !chip) return -1;
+    if (strncmp(chip, "sm_", 3) == 0 || strncmp(chip, "compute_", 8) == 0 || strncmp(chip, "gfx", 3) == 0) return -1;
+    *why = "SPIR-V module";
+    return 1;
+}
+
+/* A loaded module: the program and a copy of the SPIR-V words (for the kernels' signatures). */
+typedef struct gpucompile_spirv__module {
+    void *program;
+    unsigned *words;
+    size_t num_words;
+    struct gpucompile_spirv__function *functions;
+} gpucompile_spirv__module;
+
+/* A kernel: per parameter its size and kind (0 by value, 1 global pointer, 2 local memory). */
+typedef struct gpucompile_spirv__function {
+    void *kernel;
+    unsigned num_params;
+    size_t *sizes;
+    unsigned char *kinds;
+    struct gpucompile_spirv__function *next;
+} gpucompile_spirv__function;
+
+GPUCOMPILE__PRIVATE void *gpucompile_spirv__rt_module_load(const void *data, size_t size) {
+    gpucompile_spirv__cl *c = &gpucompile_spirv__rt;
+    gpucompile_spirv__module *m;
+    int r = 0;
+    if (!data || size < 20 || size % 4 || memcmp(data, "\x03\x02\x23\x07", 4) != 0) {
+        gpucompile_runtime_report("clCreateProgramWithIL", -42, "not a SPIR-V module (little-endian, magic 0x07230203)");
+        return NULL;
+    }
+    { /* every instruction's word count fits: Intel's CPU runtime loops forever on a count of 0 */
+        const unsigned char *b = (const unsigned char *)data;
+        size_t i = 5, n = size / 4, wc = 1;
+        while (i < n && wc) {
+            wc = (size_t)b[4 * i + 2] | (size_t)b[4 * i + 3] << 8;
+            i += wc;
+        }
+        if (i != n) {
+            gpucompile_runtime_report("clCreateProgramWithIL", -42, "a malformed SPIR-V module (an instruction's word count is 0 or runs past the end)");
+            return NULL;
+        }
+    }
+    if (!(m = (gpucompile_spirv__module *)calloc(1, sizeof *m)) || !(m->words = (unsigned *)malloc(size))) {
+        free(m);
+        gpucompile_runtime_report("mgpuModuleLoad", -6, "out of host memory");
+        return NULL;
+    }
+    memcpy(m->words, data, size);
+    m->num_words = size / 4;
+    m->program = c->CreateProgramWithIL(c->context, data, size, &r);
+    if (r == 0 && (r = c->BuildProgram(m->program, 1, &c->device, "", NULL, NULL)) != 0) {
+        size_t n = 0;
+        char *log = NULL;
+        if (c->GetProgramBuildInfo(m->program, c->device, 0x1183 /* CL_PROGRAM_BUILD_LOG */, 0, NULL, &n) == 0 && n > 1 &&
+            (log = (char *)malloc(n + 1)) != NULL && c->GetProgramBuildInfo(m->program, c->device, 0x1183, n, log, NULL) == 0) {
+            log[n] = 0;
+            gpucompile_runtime_report("clBuildProgram", r, log); /* the compiler's words */
+        }
+        free(log);
+    }
+    gpucompile_spirv__rt_check(r, m->program && r != 0 ? "clBuildProgram" : "clCreateProgramWithIL");
+    if (r != 0) {
+        if (m->program) c->ReleaseProgram(m->program);
+        free(m->words);
+        free(m);
+        return NULL;
+    }
+    return m;
+}
+
+GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_module_unload(void *module) {
+    gpucompile_spirv__module *m = (gpucompile_spirv__module *)module;
+    gpucompile_spirv__function *f, *next;
+    for (f = m->functions; f; f = next) {
+        next = f->next;
+        gpucompile_spirv__rt.ReleaseKernel(f->kernel);
+        free(f->sizes);
+        free(f);
+    }
+    gpucompile_spirv__rt.ReleaseProgram(m->program);
+    free(m->words);
+    free(m);
+}
+
+/* The parameters of entry point name from the module's words: each one's size and kind. */
+GPUCOMPILE__PRIVATE int gpucompile_spirv__signature(const gpucompile_spirv__module *m, const char *name, gpucompile_spirv__function *f) {
+    const unsigned *w = m->words;
+    size_t n = m->num_words, i, bound = w[3], ptr = 8;
+    size_t *size = (size_t *)calloc(bound ? bound : 1, sizeof *size);
+    unsigned char *local = (unsigned char *)calloc(bound ? bound : 1, 1);
+    size_t *fntype = (size_t *)calloc(bound ? bound : 1, sizeof *fntype);
+    unsigned entry = 0, type = 0, p;
+    int ok = 0;
+    if (!size || !local || !fntype) goto done;
+    for (i = 5; i < n;) { /* entry point, addressing model, type sizes, function types */
+        unsigned op = w[i] & 0xffff, wc = w[i] >> 16;
+        if (wc == 0 || i + wc > n) goto done;
+        if (op == 14 && wc > 1) ptr = w[i + 1] == 1 ? 4 : 8; /* OpMemoryModel Physical32 / Physical64 */
+        if (op == 15 && wc > 3 && w[i + 1] == 6 && memchr(&w[i + 3], 0, 4 * (wc - 3)) && strcmp((const char *)&w[i + 3], name) == 0)
+            entry = w[i + 2];
+        if (wc > 2 && w[i + 1] < bound) {
+            unsigned id = w[i + 1];
+            if ((op == 21 || op == 22) && wc > 2) size[id] = w[i + 2] / 8; /* OpTypeInt, OpTypeFloat */
+            if (op == 23 && wc > 3 && w[i + 2] < bound) size[id] = size[w[i + 2]] * (w[i + 3] == 3 ? 4 : w[i + 3]); /* OpTypeVector */
+            if (op == 32 && wc > 3) { size[id] = ptr; local[id] = w[i + 2] == 4 ? 2 : 1; } /* OpTypePointer (Workgroup: local) */
+            if (op == 33) fntype[id] = i; /* OpTypeFunction */
+        }
+        if (op == 54 && wc > 4 && w[i + 2] == entry && entry) type = w[i + 4]; /* OpFunction */
+        i += wc;
+    }
+    if (!type || type >= bound || !fntype[type]) goto done;
+    i = fntype[type];
+    f->num_params = (w[i] >> 16) - 3;
+    f->sizes = (size_t *)calloc(f->num_params + 1, sizeof *f->sizes + 1);
+    if (!f->sizes) goto done;
+    f->kinds = (unsigned char *)(f->sizes + f->num_params + 1);
+    for (p = 0; p < f->num_params; p++) {
+        unsigned t = w[i + 3 + p];
+        if (t >= bound || !size[t]) goto done; /* a struct or other by-value aggregate: unknown size */
+        f->sizes[p] = size[t];
+        f->kinds[p] = local[t];
+    }
+    ok = 1;
+done:
+    free(size);
+    free(local);
+    free(fntype);
+    return ok;
+}
+
+GPUCOMPILE__PRIVATE void *gpucompile_spirv__rt_get_function(void *module, const char *name) {
+    gpucompile_spirv__module *m = (gpucompile_spirv__module *)module;
+    gpucompile_spirv__function *f;
+    int r = 0;
+    if (!m || !name) return NULL;
+    if (!(f = (gpucompile_spirv__function *)calloc(1, sizeof *f))) return NULL;
+    f->kernel = gpucompile_spirv__rt.CreateKernel(m->program, name, &r);
+    if (r != 0) {
+        gpucompile_spirv__rt_check(r, "clCreateKernel");
+        free(f);
+        return NULL;
+    }
+    if (!gpucompile_spirv__signature(m, name, f)) {
+        gpucompile_runtime_report("mgpuModuleGetFunction", -52, "the SPIR-V module gives no parameter sizes for this kernel");
+        gpucompile_spirv__rt.ReleaseKernel(f->kernel);
+        free(f->sizes);
+        free(f);
+        return NULL;
+    }
+    gpucompile__lock(); /* the module owns its functions: freed with it */
+    f->next = m->functions;
+    m->functions = f;
+    gpucompile__unlock();
+    return f;
+}
+
+/* The arguments and the launch under one lock: a cl_kernel's arguments are shared state, and
+   the enqueue captures them. extra, when given: one size_t per parameter, for the by-value ones. */
+GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_launch(void *function, const unsigned grid[3], const unsigned block[3], unsigned smem,
+                                                   void *stream, void **params, void **extra) {
+    gpucompile_spirv__cl *c = &gpucompile_spirv__rt;
+    gpucompile_spirv__function *f = (gpucompile_spirv__function *)function;
+    const size_t *sizes = (const size_t *)(void *)extra;
+    size_t global[3], local[3];
+    const char *call = NULL;
+    unsigned i;
+    int r = 0;
+    if (!f) return;
+    for (i = 0; i < 3; i++) {
+        global[i] = (size_t)grid[i] * block[i];
+        local[i] = block[i];
+    }
+    gpucompile__lock();
+    for (i = 0; i < f->num_params && r == 0; i++) {
+        call = "clSetKernelArg";
+        if (f->kinds[i] == 2) r = c->SetKernelArg(f->kernel, i, (size_t)(smem ? smem : 1), NULL);
+        else if (!params || !params[i]) r = -50;
+        else if (f->kinds[i] == 1) { call = "clSetKernelArgSVMPointer"; r = c->SetKernelArgSVMPointer(f->kernel, i, *(void **)params[i]); }
+        else r = c->SetKernelArg(f->kernel, i, sizes ? sizes[i] : f->sizes[i], params[i]);
+    }
+    if (r == 0) {
+        call = "clEnqueueNDRangeKernel";
+        r = c->EnqueueNDRangeKernel(stream ? stream : c->queue, f->kernel, 3, NULL, global, local, 0, NULL, NULL);
+    }
+    gpucompile__unlock();
+    gpucompile_spirv__rt_check(r, call);
+    if (r == 0 && !stream) gpucompile_spirv__rt_check(c->Finish(c->queue), "clFinish");
+}
+
+GPUCOMPILE__PRIVATE void *gpucompile_spirv__rt_stream_create(void) {
+    void *q;
+    int r = 0;
+    q = gpucompile_spirv__rt.CreateCommandQueueWithProperties(gpucompile_spirv__rt.context, gpucompile_spirv__rt.device, NULL, &r);
+    gpucompile_spirv__rt_check(r, "clCreateCommandQueueWithProperties");
+    return r == 0 ? q : NULL;
+}
+
+GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_stream_synchronize(void *stream) {
+    gpucompile_spirv__rt_check(gpucompile_spirv__rt.Finish(stream ? stream : gpucompile_spirv__rt.queue), "clFinish");
+}
+
+GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_stream_destroy(void *stream) {
+    if (!stream) return;
+    gpucompile_spirv__rt_check(gpucompile_spirv__rt.ReleaseCommandQueue(stream), "clReleaseCommandQueue");
+}
+
+/* Shared virtual memory: the device's pointers are the host's, fine-grained where the device
+   has it (then isHostShared costs nothing more). */
+GPUCOMPILE__PRIVATE void *gpucompile_spirv__rt_mem_alloc(uint64_t sizeBytes, int host_shared) {
+    void *p;
+    (void)host_shared;
+    if (sizeBytes == 0) return NULL;
+    p = gpucompile_spirv__rt.SVMAlloc(gpucompile_spirv__rt.context, 1 /* CL_MEM_READ_WRITE */ | (gpucompile_spirv__rt.fine_grain ? 1u << 10 : 0),
+                                      (size_t)sizeBytes, 0);
+    if (!p) gpucompile_runtime_report("clSVMAlloc", -4, "CL_MEM_OBJECT_ALLOCATION_FAILURE");
+    return p;
+}
+
+GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_mem_free(void *ptr) {
+    gpucompile_spirv__rt_check(gpucompile_spirv__rt.Finish(gpucompile_spirv__rt.queue), "clFinish");
+    gpucompile_spirv__rt.SVMFree(gpucompile_spirv__rt.context, ptr);
+}
+
+GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_mem_copy(void *dst, const void *src, size_t sizeBytes, void *stream) {
+    gpucompile_spirv__rt_check(gpucompile_spirv__rt.EnqueueSVMMemcpy(stream ? stream : gpucompile_spirv__rt.queue, stream ? 0 : 1, dst, src,
+                                                                     sizeBytes, 0, NULL, NULL), "clEnqueueSVMMemcpy");
+}
+
+GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_mem_set32(void *dst, unsigned value, size_t count, void *stream) {
+    gpucompile_spirv__rt_check(gpucompile_spirv__rt.EnqueueSVMMemFill(stream ? stream : gpucompile_spirv__rt.queue, dst, &value, 4,
+                                                                      count * 4, 0, NULL, NULL), "clEnqueueSVMMemFill");
+    if (!stream) gpucompile_spirv__rt_check(gpucompile_spirv__rt.Finish(gpucompile_spirv__rt.queue), "clFinish");
+}
+
+static const gpucompile_runtime_vendor gpucompile_spirv__rt_vendor = {
+    "OpenCL", "clEnqueueNDRangeKernel", "GPUCOMPILE_LIBOPENCL", GPUCOMPILE_SPIRV__LIBOPENCL, "the OpenCL loader",
+    "no OpenCL ICD loader installed? Debian: ocl-icd-libopencl1", "an OpenCL library", gpucompile_spirv__rt_load,
+    gpucompile_spirv__rt_start, gpucompile_spirv__rt_check, gpucompile_spirv__rt_score, NULL, NULL, gpucompile_spirv__rt_module_load,
+    NULL, gpucompile_spirv__rt_module_unload, gpucompile_spirv__rt_get_function, gpucompile_spirv__rt_launch,
+    gpucompile_spirv__rt_stream_create, gpucompile_spirv__rt_stream_synchronize, gpucompile_spirv__rt_stream_destroy,
+    gpucompile_spirv__rt_mem_alloc, gpucompile_spirv__rt_mem_free, gpucompile_spirv__rt_mem_copy, gpucompile_spirv__rt_mem_set32};
+
+GPUCOMPILE__CONSTRUCTOR(gpucompile_spirv__rt_register) { gpucompile_runtime_set_vendor(&gpucompile_spirv__rt_vendor); }
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GPUCOMPILE_SPIRV_RUNTIME */

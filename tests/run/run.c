@@ -1,0 +1,329 @@
+/* Kernels with known answers, run: compiled by gpucompile (the CLI made the host modules that
+   are linked in: sx_*_launch, k_*_launch, from binaries with run-time selection; the API path
+   compiles here), launched through gpucompile_spirv.h's OpenCL runtime on the first OpenCL
+   device that takes SPIR-V. Usage: run DIR (DIR: kernels.ll, saxpy_spirv.ll, mylib.bc). Built by
+   tests/run/run.sh with -Wl,--wrap=gpucompile_runtime_load_offload_binary, to count the loads.
+   Buffers are padded: a kernel that writes past its end would corrupt the CPU device's heap. */
+#define GPUCOMPILE_SPIRV_RUNTIME
+#include "gpucompile.h"
+#include "gpucompile_spirv.h"
+#include "../test.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+
+#define PAD 4096 /* bytes after every buffer */
+
+typedef void launch_fn(intptr_t, intptr_t, intptr_t, intptr_t, intptr_t, intptr_t, int32_t, void *, void **);
+launch_fn sx_saxpy_launch, k_reduce_launch, k_histogram_launch, k_grid_launch, k_math_launch, k_uses_lib_launch;
+
+static const char *dir = ".";
+static int loads; /* calls of the loader the host modules make */
+static char last_error[1024];
+
+void *__real_gpucompile_runtime_load_offload_binary(const void *data, size_t size);
+void *__wrap_gpucompile_runtime_load_offload_binary(const void *data, size_t size);
+void *__wrap_gpucompile_runtime_load_offload_binary(const void *data, size_t size) {
+    __atomic_fetch_add(&loads, 1, __ATOMIC_SEQ_CST);
+    return __real_gpucompile_runtime_load_offload_binary(data, size);
+}
+
+static void on_error(const char *call, int code, const char *message, void *user) {
+    (void)user;
+    snprintf(last_error, sizeof last_error, "%s (%d): %s", call, code, message);
+    printf("  runtime: %s\n", last_error);
+}
+
+static void *alloc(size_t bytes) {
+    unsigned char *p = (unsigned char *)mgpuMemAlloc(bytes + PAD, NULL, true);
+    if (p) memset(p, 0, bytes + PAD);
+    return p;
+}
+
+/* ---- the CLI path: launch functions of host modules made by gpucompile --host ---- */
+static int saxpy_once(launch_fn *launch, void *stream, int n) {
+    float a = 2.5f, *x = (float *)alloc((size_t)n * 4), *y = (float *)alloc((size_t)n * 4);
+    void *args[4];
+    int i, bad = !x || !y;
+    args[0] = &a; args[1] = &x; args[2] = &y; args[3] = &n;
+    for (i = 0; !bad && i < n; i++) { x[i] = (float)i; y[i] = (float)(n - i); }
+    if (!bad) launch((n + 127) / 128, 1, 1, 128, 1, 1, 0, stream, args);
+    if (stream) mgpuStreamSynchronize(stream);
+    for (i = 0; !bad && i < n; i++) bad = y[i] != 2.5f * (float)i + (float)(n - i);
+    mgpuMemFree(x, NULL);
+    mgpuMemFree(y, NULL);
+    return !bad;
+}
+
+static void test_saxpy(void) {
+    CHECK(saxpy_once(sx_saxpy_launch, NULL, 1000));
+    CHECK(saxpy_once(sx_saxpy_launch, NULL, 1)); /* one work-item in a group of 128 */
+}
+
+static void test_saxpy_stream(void) {
+    void *s = mgpuStreamCreate();
+    CHECK(s != NULL);
+    CHECK(saxpy_once(sx_saxpy_launch, s, 4097));
+    mgpuStreamDestroy(s);
+}
+
+static void *thread_saxpy(void *ok) {
+    *(int *)ok = saxpy_once(sx_saxpy_launch, NULL, 3000);
+    return NULL;
+}
+
+/* Eight threads launch first at the same time: the binary is loaded once, every answer right. */
+static void test_threads_load_once(void) {
+    pthread_t t[8];
+    int ok[8], i;
+    for (i = 0; i < 8; i++) CHECK(pthread_create(&t[i], NULL, thread_saxpy, &ok[i]) == 0);
+    for (i = 0; i < 8; i++) {
+        pthread_join(t[i], NULL);
+        CHECK_MSG(ok[i], "thread %d", i);
+    }
+    CHECK_MSG(loads == 1, "the saxpy binary was loaded %d times", loads);
+}
+
+static void test_reduce(void) {
+    int n = 1000, groups = 8, block = 128, i;
+    float *in = (float *)alloc((size_t)n * 4), *out = (float *)alloc((size_t)groups * 4);
+    void *args[4];
+    void *scratch = NULL; /* local memory: the launch's sharedMemBytes */
+    args[0] = &in; args[1] = &out; args[2] = &scratch; args[3] = &n;
+    for (i = 0; i < n; i++) in[i] = (float)(i % 7);
+    k_reduce_launch(groups, 1, 1, block, 1, 1, block * 4, NULL, args);
+    for (i = 0; i < groups; i++) {
+        float want = 0;
+        int j;
+        for (j = i * block; j < (i + 1) * block && j < n; j++) want += (float)(j % 7);
+        CHECK_MSG(out[i] == want, "group %d: %g, want %g", i, out[i], want);
+    }
+    mgpuMemFree(in, NULL);
+    mgpuMemFree(out, NULL);
+}
+
+static void test_atomics(void) {
+    int n = 10000, i;
+    unsigned *in = (unsigned *)alloc((size_t)n * 4), *bins = (unsigned *)alloc(16 * 4), *total = (unsigned *)alloc(4), want[16];
+    unsigned sum = 0;
+    void *args[4];
+    args[0] = &in; args[1] = &bins; args[2] = &total; args[3] = &n;
+    memset(want, 0, sizeof want);
+    for (i = 0; i < n; i++) {
+        in[i] = (unsigned)(i * 7919 % 1000);
+        want[in[i] % 16]++;
+        sum += in[i];
+    }
+    mgpuMemset32(bins, 0, 16, NULL);
+    k_histogram_launch((n + 63) / 64, 1, 1, 64, 1, 1, 0, NULL, args);
+    for (i = 0; i < 16; i++) CHECK_MSG(bins[i] == want[i], "bin %d: %u, want %u", i, bins[i], want[i]);
+    CHECK_MSG(*total == sum, "total %u, want %u", *total, sum);
+    mgpuMemFree(in, NULL);
+    mgpuMemFree(bins, NULL);
+    mgpuMemFree(total, NULL);
+}
+
+static int grid_ok(int gx, int gy, int gz, int bx, int by, int bz) {
+    int nx = gx * bx, ny = gy * by, nz = gz * bz, x, y, z, bad = 0;
+    int *out = (int *)alloc((size_t)nx * ny * nz * 8);
+    void *args[1];
+    args[0] = &out;
+    k_grid_launch(gx, gy, gz, bx, by, bz, 0, NULL, args);
+    for (z = 0; z < nz; z++)
+        for (y = 0; y < ny; y++)
+            for (x = 0; x < nx; x++) {
+                int i = (z * ny + y) * nx + x;
+                bad += out[2 * i] != x + 100 * y + 10000 * z;
+                bad += out[2 * i + 1] != x / bx + 100 * (y / by) + 10000 * (z / bz) + 1000000 * bx;
+            }
+    mgpuMemFree(out, NULL);
+    return bad == 0;
+}
+
+static void test_grid_2d(void) { CHECK(grid_ok(3, 5, 1, 4, 2, 1)); }
+static void test_grid_3d(void) { CHECK(grid_ok(2, 3, 4, 2, 2, 3)); }
+
+/* ULPs between a float result and the correctly rounded one (from double libm). */
+static double ulps(float got, double exact) {
+    float r = (float)exact;
+    double ulp = (double)nextafterf(fabsf(r), INFINITY) - (double)fabsf(r);
+    return fabs((double)got - exact) / ulp;
+}
+
+/* OpenCL 3.0's full-profile limits for single precision: sin, cos 4 ulp; exp, log 3; sqrt 3;
+   pow 16. */
+static void test_math(void) {
+    static const double limit[6] = {4, 4, 3, 3, 3, 16};
+    static const char *const names[6] = {"sin", "cos", "exp", "log", "sqrt", "pow"};
+    int n = 2000, i, k;
+    float *x = (float *)alloc((size_t)n * 4), *out = (float *)alloc((size_t)n * 24);
+    double worst[6] = {0};
+    void *args[3];
+    args[0] = &x; args[1] = &out; args[2] = &n;
+    for (i = 0; i < n; i++) x[i] = 0.01f + (float)i * 0.01f; /* 0.01 ... 20 */
+    k_math_launch((n + 255) / 256, 1, 1, 256, 1, 1, 0, NULL, args);
+    for (i = 0; i < n; i++) {
+        double v = x[i], exact[6];
+        exact[0] = sin(v); exact[1] = cos(v); exact[2] = exp(v); exact[3] = log(v); exact[4] = sqrt(v); exact[5] = pow(v, 1.5);
+        for (k = 0; k < 6; k++) {
+            double u = ulps(out[6 * i + k], exact[k]);
+            if (u > worst[k]) worst[k] = u;
+        }
+    }
+    for (k = 0; k < 6; k++) {
+        printf("  %s: worst %.2f ulp (limit %g)\n", names[k], worst[k], limit[k]);
+        CHECK_MSG(worst[k] <= limit[k], "%s: %.2f ulp", names[k], worst[k]);
+    }
+    mgpuMemFree(x, NULL);
+    mgpuMemFree(out, NULL);
+}
+
+static void test_library(void) {
+    int n = 500, i;
+    float *x = (float *)alloc((size_t)n * 4);
+    void *args[2];
+    args[0] = &x; args[1] = &n;
+    for (i = 0; i < n; i++) x[i] = (float)i;
+    k_uses_lib_launch((n + 63) / 64, 1, 1, 64, 1, 1, 0, NULL, args);
+    for (i = 0; i < n; i++) CHECK_MSG(x[i] == 3.0f * (float)i, "x[%d] = %g", i, x[i]);
+    mgpuMemFree(x, NULL);
+}
+
+/* ---- the API path: compiled here, loaded and launched through the mgpu* calls ---- */
+static gpucompile_object *compile(const char *file, const char *lib) {
+    char path[2048], libpath[2048];
+    const char *links[1];
+    gpucompile_target *parsed = NULL, t;
+    gpucompile_options o;
+    gpucompile_object *obj = NULL;
+    t_log l;
+    memset(&o, 0, sizeof o);
+    o.logger = t_logger(&l);
+    if (gpucompile_target_parse("#gpu.spirv", (size_t)-1, NULL, &o.logger, &parsed) != GPUCOMPILE_OK) {
+        printf("  #gpu.spirv:\n%s", l.text);
+        return NULL;
+    }
+    t = *parsed;
+    o.format = GPUCOMPILE_FORMAT_BIN;
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    if (lib) {
+        snprintf(libpath, sizeof libpath, "%s/%s", dir, lib);
+        links[0] = libpath;
+        t.link = links;
+        t.num_link = 1;
+    }
+    if (gpucompile_compile_file(path, &t, &o, &obj) != GPUCOMPILE_OK) printf("  compile %s:\n%s", path, l.text);
+    gpucompile_target_free(parsed);
+    return obj;
+}
+
+static long rss_kib(void) {
+    long pages = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
+        fclose(f);
+    }
+    return resident * 4;
+}
+
+static void test_api_saxpy_1000_launches(void) {
+    gpucompile_object *obj = compile("saxpy_spirv.ll", NULL);
+    void *m, *f, *s, *args[4];
+    float a = 1.0f, *x, *y;
+    int n = 1024, i, bad = 0;
+    long before = 0, after;
+    CHECK(obj != NULL);
+    if (!obj) return;
+    CHECK(obj->num_kernels == 1 && strcmp(obj->kernels[0].name, "saxpy") == 0 && obj->kernels[0].num_params == 4);
+    m = mgpuModuleLoad(obj->data, obj->size);
+    f = m ? mgpuModuleGetFunction(m, "saxpy") : NULL;
+    CHECK(f != NULL);
+    x = (float *)alloc((size_t)n * 4);
+    y = (float *)alloc((size_t)n * 4);
+    args[0] = &a; args[1] = &x; args[2] = &y; args[3] = &n;
+    for (i = 0; i < n; i++) x[i] = 1.0f;
+    for (i = 0; f && i < 1000; i++) {
+        s = i % 2 ? mgpuStreamCreate() : NULL; /* half with a stream of their own, half synchronous */
+        mgpuLaunchKernel(f, n / 64, 1, 1, 64, 1, 1, 0, s, args, NULL, 4);
+        if (s) { mgpuStreamSynchronize(s); mgpuStreamDestroy(s); }
+        if (i == 99) before = rss_kib();
+    }
+    after = rss_kib();
+    for (i = 0; i < n; i++) bad += y[i] != 1000.0f;
+    CHECK_MSG(bad == 0, "%d wrong (y[0] = %g)", bad, y[0]);
+    printf("  resident memory after 100 launches %ld KiB, after 1000 %ld KiB\n", before, after);
+    CHECK_MSG(after - before < 8192, "grew by %ld KiB over 900 launches", after - before);
+    mgpuMemFree(x, NULL);
+    mgpuMemFree(y, NULL);
+    mgpuModuleUnload(m);
+    gpucompile_object_free(obj);
+}
+
+static void test_api_opencl_c_with_library(void) {
+    gpucompile_object *obj = compile("kernels.ll", "mylib.bc");
+    void *m, *f, *args[2];
+    float *x;
+    int n = 100, i, bad = 0;
+    CHECK(obj != NULL);
+    if (!obj) return;
+    CHECK(obj->num_kernels == 5);
+    m = mgpuModuleLoad(obj->data, obj->size);
+    f = m ? mgpuModuleGetFunction(m, "uses_lib") : NULL;
+    CHECK(f != NULL);
+    x = (float *)alloc((size_t)n * 4);
+    for (i = 0; i < n; i++) x[i] = (float)i;
+    args[0] = &x; args[1] = &n;
+    if (f) mgpuLaunchKernel(f, 2, 1, 1, 64, 1, 1, 0, NULL, args, NULL, 2);
+    for (i = 0; i < n; i++) bad += x[i] != 3.0f * (float)i;
+    CHECK(bad == 0);
+    mgpuMemFree(x, NULL);
+    mgpuModuleUnload(m);
+    gpucompile_object_free(obj);
+}
+
+/* Errors come back as errors: a bad module, a missing kernel, a wrong argument count. */
+static void test_api_errors(void) {
+    static const unsigned char junk[64] = {3, 2, 0x23, 7, 0, 0, 1, 0};
+    gpucompile_object *obj = compile("saxpy_spirv.ll", NULL);
+    void *m;
+    last_error[0] = 0;
+    CHECK(mgpuModuleLoad((void *)junk, sizeof junk) == NULL); /* word count 0 */
+    CHECK_MSG(strstr(last_error, "malformed SPIR-V") != NULL, "%s", last_error);
+    if (!obj) return;
+    last_error[0] = 0;
+    CHECK(mgpuModuleLoad(obj->data, 24) == NULL); /* the header and half an OpCapability */
+    CHECK_MSG(strstr(last_error, "malformed SPIR-V") != NULL, "%s", last_error);
+    m = mgpuModuleLoad(obj->data, obj->size);
+    last_error[0] = 0;
+    CHECK(m && mgpuModuleGetFunction(m, "no_such_kernel") == NULL);
+    CHECK_MSG(strstr(last_error, "clCreateKernel") != NULL, "%s", last_error);
+    mgpuModuleUnload(m);
+    gpucompile_object_free(obj);
+}
+
+int main(int argc, char **argv) {
+    (void)t_read; /* test.h's, unused here */
+    (void)t_sh;
+    if (argc > 1) dir = argv[1];
+    gpucompile_runtime_set_error_callback(on_error, NULL);
+    if (!gpucompile_runtime_available()) {
+        printf("SKIP run: no OpenCL device that takes SPIR-V (%s)\n", last_error);
+        printf("run: 0 passed, 0 failed, 1 skipped\n");
+        return 0;
+    }
+    RUN(test_threads_load_once); /* first: the binary is not loaded yet */
+    RUN(test_saxpy);
+    RUN(test_saxpy_stream);
+    RUN(test_reduce);
+    RUN(test_atomics);
+    RUN(test_grid_2d);
+    RUN(test_grid_3d);
+    RUN(test_math);
+    RUN(test_library);
+    RUN(test_api_saxpy_1000_launches);
+    RUN(test_api_opencl_c_with_library);
+    RUN(test_api_errors);
+    return TEST_END("run");
+}
