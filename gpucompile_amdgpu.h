@@ -1561,7 +1561,8 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__linker(gpucompile_job *job, char *lin
 }
 
 /* options.bin_method: "elf" the in-process writer only, "lld" ld.lld only; NULL: the writer,
-   ld.lld for what it does not handle, for a named ld.lld or tool options, or another LLD. */
+   ld.lld for what it does not handle, for a named ld.lld, tool options, save_temps (the
+   repro.sh replays the tool lines that ran), or another LLD. */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__hsaco(gpucompile_job *job) {
     const char *m = job->options->bin_method, *why;
     const char *opts = job->options->tool_options;
@@ -1573,6 +1574,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__hsaco(gpucompile_job *j
     if (m && !strcmp(m, "lld")) return gpucompile_amdgpu__link_hsaco(job);
     if (!m && gpucompile_job_tool_path(job, "ld.lld")) why = "an ld.lld named in the options";
     else if (!m && opts && *opts) why = "tool options";
+    else if (!m && job->options->save_temps) why = "--save-temps (its repro.sh replays the ld.lld that ran)";
     else if (!gpucompile_amdgpu__linker(job, linker, sizeof linker)) why = "an ld.lld of another LLVM than " LLVM_VERSION_STRING;
     else why = gpucompile_amdgpu__write_so((const unsigned char *)LLVMGetBufferStart(job->emitted), LLVMGetBufferSize(job->emitted), linker,
                                            &job->options->allocator, &data, &size);
