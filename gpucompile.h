@@ -655,6 +655,9 @@ GPUCOMPILE_API gpucompile_result gpucompile_job_add_library(gpucompile_job *job,
 GPUCOMPILE_API int gpucompile_job_references(gpucompile_job *job, const char *prefix);
 /* Path of a tool from options->tools, or NULL. */
 GPUCOMPILE_API const char *gpucompile_job_tool_path(gpucompile_job *job, const char *name);
+/* With options.save_temps: the path a stage's file (e.g. "isa.s") is kept under, into buf, so
+   that a backend's message about an in-process step can name it; 0 when temps are not kept. */
+GPUCOMPILE_API int gpucompile_job_saved_path(gpucompile_job *job, const char *file, char *buf, size_t size);
 /* options->tool_options split at white space into words (copies in buf): their count, -1 when
    more than max or longer than size (logged as an error). */
 GPUCOMPILE_API int gpucompile_job_tool_options(gpucompile_job *job, char *buf, size_t size, const char **words, int max);
@@ -4531,6 +4534,11 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__hook(gpucompile_job *job,
    gpucompile's: the libraries it used are named in repro.sh) and then runs the binary step's
    tools as gpucompile ran them, their temporary files renamed repro.*. Tool output that names
    a temporary file names the saved copy instead (the ISA: isa.s, line for line). */
+GPUCOMPILE_DEF int gpucompile_job_saved_path(gpucompile_job *job, const char *file, char *buf, size_t size) {
+    const char *dir = ((gpucompile__job *)job)->save_dir;
+    return dir && (size_t)snprintf(buf, size, "%s/%s", dir, file) < size;
+}
+
 GPUCOMPILE__PRIVATE void gpucompile__save(gpucompile_job *job, const char *file, const void *data, size_t size) {
     gpucompile__job *j = (gpucompile__job *)job;
     char path[4200];

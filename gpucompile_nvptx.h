@@ -1311,10 +1311,13 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_
         (*log)[n] = 0;
     }
     if (rc) {
+        char saved[4096];
         if (l->jl.error_log_size(h, &n) == 0 && n > 1 && (err = (char *)gpucompile_job_alloc(job, n + 1)) != NULL) {
             if (l->jl.error_log(h, err) != 0) err[0] = 0;
             err[n] = 0;
             gpucompile_nvptx__log_lines(job, sev, GPUCOMPILE_ERROR_TOOL, "nvJitLink", err);
+            if (gpucompile_job_saved_path(job, "isa.s", saved, sizeof saved)) /* its "ptx input, line N" */
+                gpucompile_job_log(job, sev, GPUCOMPILE_ERROR_TOOL, "nvJitLink", "the PTX it read is kept as %s (the lines above are its lines)", saved);
             gpucompile_job_free(job, err);
         }
         l->jl.destroy(&h);

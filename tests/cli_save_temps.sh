@@ -34,5 +34,10 @@ if [ -x "$PTXAS" ]; then
     line=$(sed -n "s|.*ptxas $D/isa.s, line \([0-9]*\);.*|\1|p" "$T_TMP/err" | head -n 1)
     check "a ptxas failure: its error names the saved isa.s and the line with the bad instruction" sh -c "[ -n '$line' ] && sed -n '${line}p' '$D/isa.s' | grep -q bogus"
     check "a ptxas failure: repro.sh reruns ptxas, which fails the same way" sh -c "! sh '$D/repro.sh' > '$T_TMP/rerr' 2>&1 && grep -q 'repro.isa.s, line $line;' '$T_TMP/rerr'"
+    "$GPUCOMPILE" -t "$NV" --bin-method nvjitlink "$T_TMP/bad.ll" -o "$T_TMP/bad.cubin" --save-temps "$T_TMP/s_badj" 2>"$T_TMP/errj"
+    D="$T_TMP/s_badj/bad.sm_90.bin"
+    line=$(sed -n 's|.*ptx input, line \([0-9]*\);.*|\1|p' "$T_TMP/errj" | head -n 1)
+    check "an nvJitLink failure: its error names the saved isa.s, whose line is the bad instruction" sh -c \
+      "grep -q 'kept as $D/isa.s' '$T_TMP/errj' && [ -n '$line' ] && sed -n '${line}p' '$D/isa.s' | grep -q bogus"
 else skip "a ptxas failure (no ptxas)"; fi
 tally cli_save_temps.sh
