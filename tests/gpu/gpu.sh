@@ -19,7 +19,7 @@ step() { # NAME COMMAND...: a build step; its failure fails the suite, with its 
   n=$1; shift
   if "$@" >"$D/out" 2>&1; then ok "$n"; else fail "$n"; sed 's/^/  /' "$D/out" | head -20; tally gpu-check; exit 1; fi
 }
-DEV="--cuda-device-only -nocudainc -nocudalib -nogpuinc -O1 -emit-llvm -S -Wall -Werror -Wno-unknown-cuda-version"
+DEV="--cuda-device-only -nocudainc -nocudalib -nogpuinc -O1 -Xclang -disable-llvm-passes -emit-llvm -S -Wall -Werror -Wno-unknown-cuda-version"
 step "clang: CUDA for nvptx64" $CLANG -x cuda $DEV --cuda-gpu-arch=$NV_PTX tests/gpu/kernels.cu -o "$D/kernels_nvptx.ll"
 step "clang: HIP for amdgcn" $CLANG -x hip $DEV -nogpulib --offload-arch=gfx90a tests/gpu/kernels.cu -o "$D/kernels_amdgpu.ll"
 step "the bitcode library" llvm-as tests/data/mylib.ll -o "$D/mylib.bc"
