@@ -1,7 +1,7 @@
 #!/bin/sh
 # make gpu-check: tests/run's kernels with known answers on NVIDIA and AMD GPUs. CUDA/HIP
-# (tests/gpu/kernels.cu, clang for nvptx64 and amdgcn) and LLVM IR -> gpucompile -> one binary per
-# program holding NVPTX (cubin and PTX) and AMDGPU objects -> --host with run-time selection ->
+# (tests/gpu/kernels.cu, clang for nvptx64 and amdgcn) and LLVM IR -> gpucompile -> binaries (saxpy;
+# the kernels) each holding NVPTX (cubin and PTX) and AMDGPU objects -> --host, run-time selection ->
 # clang -> tests/run/run.c linked with our CUDA-driver runtime and, apart, with our HIP runtime ->
 # run on the first GPU of each vendor. Where a vendor has no GPU its program skips with one line.
 # Usage: gpu.sh BUILD [build] (build: build and link only, as make test does).
@@ -34,7 +34,8 @@ objects() { # NAME FILE_NVPTX FILE_AMDGPU [-l LIB]: NAME's objects, their texts 
 }
 step "saxpy: cubin, PTX, AMDGPU objects, one binary, host module" objects sx examples/kernels/saxpy_nvptx.ll examples/kernels/saxpy_amdgpu.ll
 step "kernels with -l: cubin, PTX, AMDGPU objects, one binary, host module" objects k "$D/kernels_nvptx.ll" "$D/kernels_amdgpu.ll" -l "$D/mylib.bc"
-check "ptxas takes the PTX" sh -c "! [ -n '$HAVE_CUDA' ] || '$T_CUDA/bin/ptxas' -arch=sm_90 '$D/k.ptx' -o '$D/k.ptxas.cubin'"
+if [ -n "$HAVE_CUDA" ]; then check "ptxas takes the PTX for sm_90" "$T_CUDA/bin/ptxas" -arch=sm_90 "$D/k.ptx" -o "$D/k.ptxas.cubin"
+else skip "ptxas: not found under $T_CUDA"; fi
 check "the binaries hold NVPTX (cubin and PTX) and AMDGPU objects for every chip" sh -c "for b in sx k; do
   llvm-objdump --offloading '$D/'\$b.gpubin > '$D/off' 2>&1 && grep -q nvptx64 '$D/off' && grep -q gfx90a '$D/off' && grep -q gfx942 '$D/off' || exit 1
   '$G' --list '$D/'\$b.gpubin > '$D/list' 2>&1 && grep -q '$NV_CUBIN' '$D/list' && grep -q '$NV_PTX' '$D/list' || exit 1; done"
