@@ -31,7 +31,7 @@ HEADERS = gpucompile.h gpucompile_runtime.h gpucompile_nvptx.h gpucompile_amdgpu
 TEST_SRCS = $(sort $(wildcard tests/test_*.c))
 TEST_BINS = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 
-.PHONY: test-run opencl
+.PHONY: test-run opencl gpu-check
 .PHONY: all setup setup-ci demo test check-headers examples windows cmake-example clean sanitize valgrind fuzz test-corpus bench
 all: $(BUILD)/gpucompile
 
@@ -129,6 +129,11 @@ $(OPENCL_DIR)/vendors/intel-cpu.icd:
 	  || echo "opencl: pip could not install intel-opencl-rt (see build-deps/pip.log): the kernels will not run here"
 test-run: setup all $(BUILD)/impl.o opencl
 	@PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE_OPENCL=$(OPENCL_DIR) GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile sh tests/run/run.sh $(BUILD)
+
+# The same kernels on NVIDIA and AMD GPUs through the CUDA driver and HIP (tests/gpu/gpu.sh);
+# without a GPU it builds everything and skips the runs with one line per vendor.
+gpu-check: setup all $(BUILD)/impl.o
+	@PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile sh tests/gpu/gpu.sh $(BUILD)
 
 # Real kernels from Debian packages, gpucompile against LLVM's own tools (tests/corpus/).
 test-corpus: setup all

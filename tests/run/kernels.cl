@@ -13,6 +13,18 @@ kernel void reduce(global const float *in, global float *out, local float *scrat
     if (l == 0) out[get_group_id(0)] = scratch[0];
 }
 
+kernel void reduce_static(global const float *in, global float *out, local float *unused, int n) {
+    local float scratch[128]; /* groups of 128 at most */
+    size_t l = get_local_id(0), g = get_global_id(0);
+    scratch[l] = g < (size_t)n ? in[g] : 0.0f;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (size_t s = get_local_size(0) / 2; s > 0; s /= 2) {
+        if (l < s) scratch[l] += scratch[l + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (l == 0) out[get_group_id(0)] = scratch[0];
+}
+
 kernel void histogram(global const uint *in, volatile global uint *bins, volatile global uint *total, int n) {
     size_t g = get_global_id(0);
     if (g < (size_t)n) {

@@ -26,7 +26,7 @@ step() { # NAME COMMAND...: a build step; its failure fails the suite, with its 
 }
 step "clang: OpenCL C for spirv64" $CLANG $CL tests/run/kernels.cl -o "$D/kernels.ll"
 step "the bitcode library" llvm-as tests/data/mylib.ll -o "$D/mylib.bc"
-cp tests/run/saxpy_spirv.ll "$D/"
+cp tests/run/saxpy_spirv.ll "$D/saxpy.ll"
 # saxpy: three objects, the SPIR-V one picked at run time
 step "saxpy: SPIR-V" "$G" -t '#gpu.spirv' -f bin tests/run/saxpy_spirv.ll --emit-text "$D/s1.mlir" --name sx -o "$D/sx.spv"
 step "saxpy: NVPTX" "$G" -t '#nvvm.target<chip = "sm_80">' -f isa examples/kernels/saxpy_nvptx.ll --emit-text "$D/s2.mlir" --name sx
