@@ -216,7 +216,8 @@ static void test_library_linked_only_when_needed_and_internal(void) {
     t_log l;
     char lib[512];
     const char *links[1];
-    if (!build_lib(lib, sizeof lib)) SKIP("llvm-as not available");
+    if (!t_have("llvm-as")) SKIP("llvm-as is not installed");
+    CHECK(build_lib(lib, sizeof lib));
     links[0] = lib;
     memset(&opts, 0, sizeof opts);
     opts.format = GPUCOMPILE_FORMAT_LLVM;
@@ -296,7 +297,8 @@ static void test_hooks_order_and_stop(void) {
     char lib[512];
     const char *links[1];
     int stop;
-    if (!build_lib(lib, sizeof lib)) SKIP("llvm-as not available");
+    if (!t_have("llvm-as")) SKIP("llvm-as is not installed");
+    CHECK(build_lib(lib, sizeof lib));
     links[0] = lib;
     memset(&hooks, 0, sizeof hooks);
     hooks.initial_ir = h_initial;
@@ -340,7 +342,8 @@ static void test_load_bitcode_files_hook(void) {
     gpucompile_object *o = NULL;
     t_log l;
     char lib[512];
-    if (!build_lib(lib, sizeof lib)) SKIP("llvm-as not available");
+    if (!t_have("llvm-as")) SKIP("llvm-as is not installed");
+    CHECK(build_lib(lib, sizeof lib));
     g_lib = lib;
     memset(&hooks, 0, sizeof hooks);
     hooks.load_bitcode_files = h_load;
