@@ -6519,11 +6519,26 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_count_params(const char *type) {
     return -1;
 }
 
+/* The end of a dictionary read: the entries no field took (rest) become *field's text; both
+   lists are freed. */
+GPUCOMPILE__PRIVATE int gpucompile__bin_keep_rest(gpucompile__bin_p *p, size_t at, int ok, gpucompile__buf *list,
+                                                  gpucompile__buf *rest, char **field) {
+    int oom = 0;
+    if (ok) {
+        gpucompile_free(p->a, *field);
+        *field = gpucompile__bin_join_entries(rest, p->a, &oom);
+        if (oom || rest->oom) ok = gpucompile__bin_err(p, at, "out of memory");
+    }
+    gpucompile_free(p->a, list->data);
+    gpucompile_free(p->a, rest->data);
+    return ok;
+}
+
 /* The metadata dictionary of kernel k: our fields by name, the rest kept as text. */
 GPUCOMPILE__PRIVATE int gpucompile__bin_pmetadata(gpucompile__bin_p *p, const gpucompile_object *o, gpucompile_kernel *k) {
     gpucompile__buf list, rest;
     size_t i, f, at = p->pos;
-    int oom = 0, ok;
+    int ok;
     memset(&list, 0, sizeof list);
     memset(&rest, 0, sizeof rest);
     list.a = rest.a = p->a;
@@ -6541,14 +6556,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pmetadata(gpucompile__bin_p *p, const gp
         }
         if (!kept) gpucompile__buf_add(&rest, e, sizeof *e);
     }
-    if (ok) {
-        gpucompile_free(p->a, k->metadata);
-        k->metadata = gpucompile__bin_join_entries(&rest, p->a, &oom);
-        if (oom || rest.oom) ok = gpucompile__bin_err(p, at, "out of memory");
-    }
-    gpucompile_free(p->a, list.data);
-    gpucompile_free(p->a, rest.data);
-    return ok;
+    return gpucompile__bin_keep_rest(p, at, ok, &list, &rest, &k->metadata);
 }
 
 /* A value's text (up to ',' or a closing bracket) into a new string at *out. */
@@ -6605,7 +6613,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_ptable(gpucompile__bin_p *p, gpucompile_
 GPUCOMPILE__PRIVATE int gpucompile__bin_pprops(gpucompile__bin_p *p, gpucompile_object *o) {
     gpucompile__buf list, rest;
     size_t i, at = p->pos;
-    int ok, oom = 0;
+    int ok;
     memset(&list, 0, sizeof list);
     memset(&rest, 0, sizeof rest);
     list.a = rest.a = p->a;
@@ -6628,14 +6636,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pprops(gpucompile__bin_p *p, gpucompile_
             if (!ok && !p->failed) p->failed = 1;
         } else gpucompile__buf_add(&rest, e, sizeof *e);
     }
-    if (ok) {
-        gpucompile_free(p->a, o->properties);
-        o->properties = gpucompile__bin_join_entries(&rest, p->a, &oom);
-        if (oom || rest.oom) ok = gpucompile__bin_err(p, at, "out of memory");
-    }
-    gpucompile_free(p->a, list.data);
-    gpucompile_free(p->a, rest.data);
-    return ok;
+    return gpucompile__bin_keep_rest(p, at, ok, &list, &rest, &o->properties);
 }
 
 /* #gpu.object<TARGET, [properties = {...},] [kernels = <[...]>,] [KEYWORD =] "bytes"> */
