@@ -16,7 +16,10 @@
        core utilities    buffers, logging, lists
        targets           defaults, verification, canonical text and its parser (all asking
                          the target's backend)
-       formats, platform processes, temporary files, tools, clocks
+       formats, platform every #if _WIN32 of the implementation (and its system headers, in
+                         platform headers): processes, temporary files, directories, tools,
+                         clocks, threads, worker processes' descriptors; the other sections
+                         are portable C calling it (tests/cli_seam.sh)
        built-in backends the one part of the implementation that names NVIDIA or AMD: what
                          the public API keeps of the built-in kinds (tests/cli_seam.sh)
        backends registry gpucompile_register_backend, lookups by kind and by attribute name
@@ -968,11 +971,15 @@ GPUCOMPILE_API gpucompile_result gpucompile_print_host_module(const gpucompile_b
 
 #include <errno.h>
 #include <sys/stat.h>
+/* ==== [section: platform headers] ======================================================== */
+/* The system headers behind [section: platform], which alone calls them. */
 #if defined(_WIN32)
 #include <windows.h>
 #include <process.h>
 #include <io.h>
 #include <fcntl.h>
+#include <sys/utime.h>
+#include <direct.h>
 #else
 #include <fcntl.h>
 #include <poll.h>
@@ -984,8 +991,16 @@ GPUCOMPILE_API gpucompile_result gpucompile_print_host_module(const gpucompile_b
 #include <time.h>
 #include <unistd.h>
 #include <dlfcn.h>
+#include <dirent.h>
+#include <utime.h>
+#include <sys/time.h>
+#include <sys/socket.h>
+#if !defined(MSG_NOSIGNAL)
+#define MSG_NOSIGNAL 0 /* (macOS: SO_NOSIGPIPE is set on the socket instead) */
+#endif
 extern char **environ;
 #endif
+/* ==== [section: end of platform headers] ================================================= */
 
 #ifdef __cplusplus
 extern "C" {
@@ -1927,8 +1942,10 @@ GPUCOMPILE_DEF gpucompile_format gpucompile_format_from_string(const char *name)
 }
 
 /* ==== [section: platform] ================================================================ */
-/* One small part per concern: a clock, files, temp files, running a tool (the global lock and
-   shared libraries: [section: platform basics], above the implementation). */
+/* One small part per concern, each with one portable signature: a clock, files, temp files,
+   running a tool, directories, threads, worker processes, the remote cache's sockets (the
+   global lock and shared libraries: [section: platform basics], above the implementation).
+   The only place of the implementation that asks for _WIN32 (tests/cli_seam.sh). */
 #if defined(_WIN32)
 GPUCOMPILE__PRIVATE double gpucompile__now_ms(void) {
     LARGE_INTEGER f, c;
@@ -2425,13 +2442,6 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__spawn(const gpucompile_allocat
 #endif
 
 #include <llvm-c/blake3.h>
-#if defined(_WIN32)
-#include <sys/utime.h>
-#include <direct.h>
-#else
-#include <dirent.h>
-#include <utime.h>
-#endif
 
 GPUCOMPILE__PRIVATE int gpucompile__stat(const char *path, uint64_t *size, int64_t *mtime_ns) {
 #if defined(_WIN32)
@@ -2504,6 +2514,302 @@ GPUCOMPILE__PRIVATE int gpucompile__which(const char *name, char *out, size_t si
     }
     return 0;
 }
+
+/* Directories: the names in one, "." and ".." among them. */
+#if defined(_WIN32)
+typedef struct gpucompile__dir { HANDLE h; WIN32_FIND_DATAA fd; int first; } gpucompile__dir;
+GPUCOMPILE__PRIVATE int gpucompile__dir_open(gpucompile__dir *d, const char *dir) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s/*", dir);
+    d->h = FindFirstFileA(path, &d->fd);
+    d->first = 1;
+    return d->h != INVALID_HANDLE_VALUE;
+}
+GPUCOMPILE__PRIVATE const char *gpucompile__dir_next(gpucompile__dir *d) {
+    if (!d->first && !FindNextFileA(d->h, &d->fd)) return NULL;
+    d->first = 0;
+    return d->fd.cFileName;
+}
+GPUCOMPILE__PRIVATE void gpucompile__dir_close(gpucompile__dir *d) { FindClose(d->h); }
+/* Most recently used, for the cache's eviction order. */
+GPUCOMPILE__PRIVATE void gpucompile__touch(const char *path) { _utime(path, NULL); }
+#else
+typedef struct gpucompile__dir { DIR *d; } gpucompile__dir;
+GPUCOMPILE__PRIVATE int gpucompile__dir_open(gpucompile__dir *d, const char *dir) { return (d->d = opendir(dir)) != NULL; }
+GPUCOMPILE__PRIVATE const char *gpucompile__dir_next(gpucompile__dir *d) {
+    struct dirent *de = readdir(d->d);
+    return de ? de->d_name : NULL;
+}
+GPUCOMPILE__PRIVATE void gpucompile__dir_close(gpucompile__dir *d) { closedir(d->d); }
+GPUCOMPILE__PRIVATE void gpucompile__touch(const char *path) { utime(path, NULL); }
+#endif
+
+#if !defined(_WIN32)
+/* A process that is gone (or a zombie: dead, not yet reaped). */
+GPUCOMPILE__PRIVATE int gpucompile__pid_gone(long pid) {
+    char path[64], stat[256];
+    FILE *f;
+    size_t n;
+    const char *e;
+    if (kill((pid_t)pid, 0) != 0) return errno == ESRCH;
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    if (!(f = fopen(path, "r"))) return 0;
+    n = fread(stat, 1, sizeof stat - 1, f);
+    fclose(f);
+    stat[n] = 0;
+    e = strrchr(stat, ')'); /* "pid (name) S ..." */
+    return e && e[1] == ' ' && e[2] == 'Z';
+}
+#endif
+
+/* Removes $TMPDIR/gpucompile-PID-* files left by a process that died without cleaning up
+   (SIGKILL): those of pid, or (pid 0) of every PID that is gone. Only regular files of ours. */
+GPUCOMPILE__PRIVATE void gpucompile__sweep_temps(long pid) {
+#if defined(_WIN32)
+    (void)pid;
+#else
+    const char *dir = gpucompile__tmpdir();
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    if (!d) return;
+    while ((de = readdir(d)) != NULL) {
+        char path[4096], *end;
+        long p;
+        struct stat st;
+        if (strncmp(de->d_name, "gpucompile-", 11) != 0) continue;
+        p = strtol(de->d_name + 11, &end, 10);
+        if (end == de->d_name + 11 || *end != '-' || p <= 0 || (pid ? p != pid : (p == (long)getpid() || !gpucompile__pid_gone(p))))
+            continue;
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, de->d_name) < sizeof path && lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+            remove(path);
+    }
+    closedir(d);
+#endif
+}
+
+/* Threads (8 MiB stacks: LLVM recurses; a thread runs fn(arg) and is joined once) and a
+   mutex with a condition variable. */
+#if defined(_WIN32)
+typedef struct gpucompile__thread { HANDLE h; void (*fn)(void *); void *arg; } gpucompile__thread;
+typedef SRWLOCK gpucompile__mtx;
+typedef CONDITION_VARIABLE gpucompile__cnd;
+GPUCOMPILE__PRIVATE unsigned __stdcall gpucompile__thread_entry(void *p) {
+    gpucompile__thread *t = (gpucompile__thread *)p;
+    t->fn(t->arg);
+    return 0;
+}
+GPUCOMPILE__PRIVATE int gpucompile__thread_start(gpucompile__thread *t, void (*fn)(void *), void *arg) {
+    uintptr_t h;
+    t->fn = fn;
+    t->arg = arg;
+    h = _beginthreadex(NULL, 8u << 20, gpucompile__thread_entry, t, 0, NULL);
+    t->h = (HANDLE)h;
+    return h != 0;
+}
+GPUCOMPILE__PRIVATE void gpucompile__thread_join(gpucompile__thread *t) {
+    WaitForSingleObject(t->h, INFINITE);
+    CloseHandle(t->h);
+}
+GPUCOMPILE__PRIVATE void gpucompile__mtx_init(gpucompile__mtx *m) { InitializeSRWLock(m); }
+GPUCOMPILE__PRIVATE void gpucompile__mtx_destroy(gpucompile__mtx *m) { (void)m; }
+GPUCOMPILE__PRIVATE void gpucompile__mtx_lock(gpucompile__mtx *m) { AcquireSRWLockExclusive(m); }
+GPUCOMPILE__PRIVATE void gpucompile__mtx_unlock(gpucompile__mtx *m) { ReleaseSRWLockExclusive(m); }
+GPUCOMPILE__PRIVATE void gpucompile__cnd_init(gpucompile__cnd *c) { InitializeConditionVariable(c); }
+GPUCOMPILE__PRIVATE void gpucompile__cnd_destroy(gpucompile__cnd *c) { (void)c; }
+GPUCOMPILE__PRIVATE void gpucompile__cnd_wait(gpucompile__cnd *c, gpucompile__mtx *m) { SleepConditionVariableSRW(c, m, INFINITE, 0); }
+GPUCOMPILE__PRIVATE void gpucompile__cnd_broadcast(gpucompile__cnd *c) { WakeAllConditionVariable(c); }
+#else
+typedef struct gpucompile__thread { pthread_t h; void (*fn)(void *); void *arg; } gpucompile__thread;
+typedef pthread_mutex_t gpucompile__mtx;
+typedef pthread_cond_t gpucompile__cnd;
+GPUCOMPILE__PRIVATE void *gpucompile__thread_entry(void *p) {
+    gpucompile__thread *t = (gpucompile__thread *)p;
+    t->fn(t->arg);
+    return NULL;
+}
+GPUCOMPILE__PRIVATE int gpucompile__thread_start(gpucompile__thread *t, void (*fn)(void *), void *arg) {
+    pthread_attr_t attr;
+    int ok;
+    t->fn = fn;
+    t->arg = arg;
+    if (pthread_attr_init(&attr) != 0) return 0;
+    pthread_attr_setstacksize(&attr, (size_t)8 << 20);
+    ok = pthread_create(&t->h, &attr, gpucompile__thread_entry, t) == 0;
+    pthread_attr_destroy(&attr);
+    return ok;
+}
+GPUCOMPILE__PRIVATE void gpucompile__thread_join(gpucompile__thread *t) { pthread_join(t->h, NULL); }
+GPUCOMPILE__PRIVATE void gpucompile__mtx_init(gpucompile__mtx *m) { pthread_mutex_init(m, NULL); }
+GPUCOMPILE__PRIVATE void gpucompile__mtx_destroy(gpucompile__mtx *m) { pthread_mutex_destroy(m); }
+GPUCOMPILE__PRIVATE void gpucompile__mtx_lock(gpucompile__mtx *m) { pthread_mutex_lock(m); }
+GPUCOMPILE__PRIVATE void gpucompile__mtx_unlock(gpucompile__mtx *m) { pthread_mutex_unlock(m); }
+GPUCOMPILE__PRIVATE void gpucompile__cnd_init(gpucompile__cnd *c) { pthread_cond_init(c, NULL); }
+GPUCOMPILE__PRIVATE void gpucompile__cnd_destroy(gpucompile__cnd *c) { pthread_cond_destroy(c); }
+GPUCOMPILE__PRIVATE void gpucompile__cnd_wait(gpucompile__cnd *c, gpucompile__mtx *m) { pthread_cond_wait(c, m); }
+GPUCOMPILE__PRIVATE void gpucompile__cnd_broadcast(gpucompile__cnd *c) { pthread_cond_broadcast(c); }
+#endif
+
+/* Descriptors and child processes for the worker processes ([section: isolation]): a socket
+   and a pipe per worker, fork, kill, wait (128+N for signal N). POSIX only: Windows has no
+   fork(), so GPUCOMPILE__HAVE_FORK is 0 there and these fail (or do nothing); only reading and
+   writing a descriptor (a worker's serving loop) work on both. */
+#if defined(_WIN32)
+#define GPUCOMPILE__HAVE_FORK 0
+GPUCOMPILE__PRIVATE long gpucompile__fd_read(int fd, void *p, size_t n) { return (long)_read(fd, p, (unsigned)n); }
+GPUCOMPILE__PRIVATE long gpucompile__fd_write(int fd, const void *p, size_t n) { return (long)_write(fd, p, (unsigned)n); }
+GPUCOMPILE__PRIVATE void gpucompile__fd_close(int fd) { _close(fd); }
+GPUCOMPILE__PRIVATE long gpucompile__fd_send(int fd, const void *p, size_t n) {
+    (void)fd; (void)p; (void)n;
+    errno = ENOSYS;
+    return -1;
+}
+GPUCOMPILE__PRIVATE int gpucompile__fd_poll(int n, const int *fds, int *ready, int timeout_ms) {
+    (void)n; (void)fds; (void)ready; (void)timeout_ms;
+    errno = ENOSYS;
+    return -1;
+}
+GPUCOMPILE__PRIVATE int gpucompile__worker_fds(int sv[2], int ep[2]) { (void)sv; (void)ep; return 0; }
+GPUCOMPILE__PRIVATE long gpucompile__spawn_fds(char *const *argv, int in, int out, int err) {
+    (void)argv; (void)in; (void)out; (void)err;
+    return -1;
+}
+GPUCOMPILE__PRIVATE long gpucompile__fork(void) { errno = ENOSYS; return -1; }
+GPUCOMPILE__PRIVATE void gpucompile__child_stdio(int out) { (void)out; }
+GPUCOMPILE__PRIVATE void gpucompile__child_exit(int code) { _exit(code); }
+GPUCOMPILE__PRIVATE void gpucompile__proc_kill(long pid) { (void)pid; }
+GPUCOMPILE__PRIVATE int gpucompile__proc_wait(long pid) { (void)pid; return 1; }
+GPUCOMPILE__PRIVATE void gpucompile__worker_signals(void) {}
+#else
+#define GPUCOMPILE__HAVE_FORK 1
+GPUCOMPILE__PRIVATE long gpucompile__fd_read(int fd, void *p, size_t n) { return (long)read(fd, p, n); }
+GPUCOMPILE__PRIVATE long gpucompile__fd_write(int fd, const void *p, size_t n) { return (long)write(fd, p, n); }
+GPUCOMPILE__PRIVATE void gpucompile__fd_close(int fd) { close(fd); }
+/* A peer gone raises no SIGPIPE: an error instead. */
+GPUCOMPILE__PRIVATE long gpucompile__fd_send(int fd, const void *p, size_t n) { return (long)send(fd, p, n, MSG_NOSIGNAL); }
+/* poll(): ready[i] is set when fds[i] (< 0: left out) can be read or has hung up. */
+GPUCOMPILE__PRIVATE int gpucompile__fd_poll(int n, const int *fds, int *ready, int timeout_ms) {
+    struct pollfd p[2];
+    int i, k;
+    if (n > 2) n = 2;
+    for (i = 0; i < n; i++) {
+        p[i].fd = fds[i];
+        p[i].events = POLLIN;
+        p[i].revents = 0;
+    }
+    k = poll(p, (nfds_t)n, timeout_ms);
+    for (i = 0; i < n; i++) ready[i] = k > 0 && p[i].revents != 0;
+    return k;
+}
+
+/* Both ends of a worker's socket and stderr pipe, close-on-exec (tools never hold them). */
+GPUCOMPILE__PRIVATE int gpucompile__worker_fds(int sv[2], int ep[2]) {
+    int i;
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0) return 0;
+    if (pipe(ep) != 0) { close(sv[0]); close(sv[1]); return 0; }
+    for (i = 0; i < 2; i++) {
+        fcntl(sv[i], F_SETFD, FD_CLOEXEC);
+        fcntl(ep[i], F_SETFD, FD_CLOEXEC);
+    }
+#if defined(SO_NOSIGPIPE)
+    { int one = 1; setsockopt(sv[0], SOL_SOCKET, SO_NOSIGPIPE, &one, sizeof one); }
+#endif
+    return 1;
+}
+
+/* Runs argv (argv[0] a path, not searched) with in, out and err as its stdin, stdout and
+   stderr, and no signal blocked; its PID, or -1. */
+GPUCOMPILE__PRIVATE long gpucompile__spawn_fds(char *const *argv, int in, int out, int err) {
+    int ok;
+    pid_t pid;
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t attr;
+    sigset_t none;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, in, 0);
+    posix_spawn_file_actions_adddup2(&fa, out, 1);
+    posix_spawn_file_actions_adddup2(&fa, err, 2);
+    posix_spawnattr_init(&attr);
+    sigemptyset(&none);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+    ok = posix_spawn(&pid, argv[0], &fa, &attr, argv, environ) == 0;
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&attr);
+    return ok ? (long)pid : -1;
+}
+
+GPUCOMPILE__PRIVATE long gpucompile__fork(void) { return (long)fork(); }
+
+/* A forked child's stdin from /dev/null, its stdout and stderr into out. */
+GPUCOMPILE__PRIVATE void gpucompile__child_stdio(int out) {
+    int nul = open("/dev/null", O_RDONLY);
+    if (nul >= 0) { dup2(nul, 0); close(nul); }
+    dup2(out, 1);
+    dup2(out, 2);
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__child_exit(int code) { _exit(code); }
+GPUCOMPILE__PRIVATE void gpucompile__proc_kill(long pid) { kill((pid_t)pid, SIGKILL); }
+
+GPUCOMPILE__PRIVATE int gpucompile__proc_wait(long pid) {
+    int st = 0;
+    while (waitpid((pid_t)pid, &st, 0) < 0 && errno == EINTR) {}
+    if (WIFSIGNALED(st)) return 128 + WTERMSIG(st);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+}
+
+static void gpucompile__worker_signal(int sig) {
+    gpucompile_signal_cleanup();
+    _exit(128 + sig);
+}
+
+/* A worker ends its tools and files on SIGINT, SIGTERM or SIGHUP, whatever its parent blocked. */
+GPUCOMPILE__PRIVATE void gpucompile__worker_signals(void) {
+    struct sigaction sa;
+    sigset_t set;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = gpucompile__worker_signal;
+    sigemptyset(&sa.sa_mask);
+    sigemptyset(&set);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+}
+#endif
+
+/* The remote cache's ([section: remote cache]): hiredis's struct timeval, and SIGPIPE held
+   back around a call that writes to a socket (hiredis uses write(): a server gone mid-request
+   must not end the host; one it raised is taken). Windows: no remote cache here. */
+#if defined(_WIN32)
+#define GPUCOMPILE__HAVE_HIREDIS 0
+typedef struct gpucompile__timeval { long tv_sec, tv_usec; } gpucompile__timeval; /* winsock's layout */
+typedef struct gpucompile__sigpipe { int unused; } gpucompile__sigpipe;
+GPUCOMPILE__PRIVATE void gpucompile__sigpipe_block(gpucompile__sigpipe *s) { (void)s; }
+GPUCOMPILE__PRIVATE void gpucompile__sigpipe_unblock(gpucompile__sigpipe *s) { (void)s; }
+#else
+#define GPUCOMPILE__HAVE_HIREDIS 1
+typedef struct timeval gpucompile__timeval;
+typedef struct gpucompile__sigpipe { sigset_t old; } gpucompile__sigpipe;
+GPUCOMPILE__PRIVATE void gpucompile__sigpipe_block(gpucompile__sigpipe *s) {
+    sigset_t pipe_set;
+    sigemptyset(&pipe_set);
+    sigaddset(&pipe_set, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_set, &s->old);
+}
+GPUCOMPILE__PRIVATE void gpucompile__sigpipe_unblock(gpucompile__sigpipe *s) {
+    sigset_t pipe_set, pending;
+    int sig;
+    sigemptyset(&pipe_set);
+    sigaddset(&pipe_set, SIGPIPE);
+    if (!sigismember(&s->old, SIGPIPE) && sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE))
+        sigwait(&pipe_set, &sig); /* pending: returns at once */
+    pthread_sigmask(SIG_SETMASK, &s->old, NULL);
+}
+#endif
 
 /* ==== [section: built-in backends] ======================================================= */
 /* The one place of the core's implementation that names the built-in backends (tests/
@@ -2777,49 +3083,6 @@ GPUCOMPILE_DEF void gpucompile_job_add_dependency(gpucompile_job *job, const cha
     for (i = 0; i < j->num_deps; i++)
         if (strcmp(j->deps[i], path) == 0) return;
     gpucompile__push_str(j, &j->deps, &j->num_deps, &j->cap_deps, path);
-}
-
-#if !defined(_WIN32)
-/* A process that is gone (or a zombie: dead, not yet reaped). */
-GPUCOMPILE__PRIVATE int gpucompile__pid_gone(long pid) {
-    char path[64], stat[256];
-    FILE *f;
-    size_t n;
-    const char *e;
-    if (kill((pid_t)pid, 0) != 0) return errno == ESRCH;
-    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-    if (!(f = fopen(path, "r"))) return 0;
-    n = fread(stat, 1, sizeof stat - 1, f);
-    fclose(f);
-    stat[n] = 0;
-    e = strrchr(stat, ')'); /* "pid (name) S ..." */
-    return e && e[1] == ' ' && e[2] == 'Z';
-}
-#endif
-
-/* Removes $TMPDIR/gpucompile-PID-* files left by a process that died without cleaning up
-   (SIGKILL): those of pid, or (pid 0) of every PID that is gone. Only regular files of ours. */
-GPUCOMPILE__PRIVATE void gpucompile__sweep_temps(long pid) {
-#if defined(_WIN32)
-    (void)pid;
-#else
-    const char *dir = gpucompile__tmpdir();
-    DIR *d = opendir(dir);
-    struct dirent *de;
-    if (!d) return;
-    while ((de = readdir(d)) != NULL) {
-        char path[4096], *end;
-        long p;
-        struct stat st;
-        if (strncmp(de->d_name, "gpucompile-", 11) != 0) continue;
-        p = strtol(de->d_name + 11, &end, 10);
-        if (end == de->d_name + 11 || *end != '-' || p <= 0 || (pid ? p != pid : (p == (long)getpid() || !gpucompile__pid_gone(p))))
-            continue;
-        if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, de->d_name) < sizeof path && lstat(path, &st) == 0 && S_ISREG(st.st_mode))
-            remove(path);
-    }
-    closedir(d);
-#endif
 }
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_job_temp_file(gpucompile_job *job, const char *suffix, char *buf, size_t size) {
@@ -3310,8 +3573,6 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_object_deserialize(const void *data,
    problem (no hiredis, refused, a timeout, an error reply such as a full server's) is one
    warning, and the remote store is then left alone for the rest of the process: compiles go on
    locally. A corrupt value is a warning and a miss (the fresh entry replaces it). */
-#if !defined(_WIN32)
-#include <sys/time.h>
 typedef struct gpucompile__redis { int err; char errstr[128]; } gpucompile__redis; /* redisContext's head */
 typedef struct gpucompile__redis_reply0 { int type; long long integer; size_t len; char *str; } gpucompile__redis_reply0;
 typedef struct gpucompile__redis_reply1 { int type; long long integer; double dval; size_t len; char *str; } gpucompile__redis_reply1;
@@ -3319,8 +3580,8 @@ enum { GPUCOMPILE__REDIS_STRING = 1, GPUCOMPILE__REDIS_NIL = 4, GPUCOMPILE__REDI
 static struct {
     int tried, v1, off; /* off: a problem was met (or hiredis is missing): no more remote calls */
     void *lib;
-    gpucompile__redis *(*connect)(const char *ip, int port, struct timeval tv);
-    int (*set_timeout)(gpucompile__redis *c, struct timeval tv);
+    gpucompile__redis *(*connect)(const char *ip, int port, gpucompile__timeval tv);
+    int (*set_timeout)(gpucompile__redis *c, gpucompile__timeval tv);
     void *(*command)(gpucompile__redis *c, int argc, const char **argv, const size_t *argvlen);
     void (*free_reply)(void *reply);
     void (*free_ctx)(gpucompile__redis *c);
@@ -3383,16 +3644,11 @@ GPUCOMPILE__PRIVATE int gpucompile__redis_reply(void *reply, const char **str, s
 /* hiredis writes with write(): a server gone mid-request raises SIGPIPE, which must not end
    the host. The command runs with SIGPIPE blocked in this thread; one it raised is taken. */
 GPUCOMPILE__PRIVATE void *gpucompile__redis_command(gpucompile__redis *c, int argc, const char **argv, const size_t *lens) {
-    sigset_t pipe_set, old, pending;
-    int sig;
+    gpucompile__sigpipe s;
     void *r;
-    sigemptyset(&pipe_set);
-    sigaddset(&pipe_set, SIGPIPE);
-    pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+    gpucompile__sigpipe_block(&s);
     r = gpucompile__hiredis.command(c, argc, argv, lens);
-    if (!sigismember(&old, SIGPIPE) && sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE))
-        sigwait(&pipe_set, &sig); /* pending: returns at once */
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    gpucompile__sigpipe_unblock(&s);
     return r;
 }
 
@@ -3401,7 +3657,7 @@ GPUCOMPILE__PRIVATE gpucompile__redis *gpucompile__redis_connect(gpucompile_job 
     const char *url = job->options->cache_remote, *p, *colon, *slash;
     char host[256];
     long port = 6379, db = 0;
-    struct timeval connect_tv = {0, 500000}, io_tv = {2, 0};
+    gpucompile__timeval connect_tv = {0, 500000}, io_tv = {2, 0};
     gpucompile__redis *c;
     if (!gpucompile__hiredis_open()) {
         if (!gpucompile__hiredis.lib) gpucompile__remote_off(job, "%s", "cannot open libhiredis.so.0.14 (Debian: libhiredis0.14)");
@@ -3481,6 +3737,10 @@ GPUCOMPILE__PRIVATE int gpucompile__remote_get(gpucompile_job *job, const char *
     int type, ok = 0;
     void *r;
     if (!job->options->cache_remote || !*job->options->cache_remote) return 0;
+    if (!GPUCOMPILE__HAVE_HIREDIS) {
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL, "the remote cache needs hiredis: not on Windows");
+        return 0;
+    }
     if ((r = gpucompile__redis_call(job, &c, key, NULL, 0)) == NULL) return 0;
     type = gpucompile__redis_reply(r, &str, &len);
     if (type == GPUCOMPILE__REDIS_STRING && !gpucompile__entry_whole((const unsigned char *)str, len))
@@ -3501,22 +3761,11 @@ GPUCOMPILE__PRIVATE int gpucompile__remote_get(gpucompile_job *job, const char *
 GPUCOMPILE__PRIVATE void gpucompile__remote_put(gpucompile_job *job, const char *key, const unsigned char *data, size_t size) {
     gpucompile__redis *c = NULL;
     void *r;
-    if (!job->options->cache_remote || !*job->options->cache_remote) return;
+    if (!job->options->cache_remote || !*job->options->cache_remote || !GPUCOMPILE__HAVE_HIREDIS) return;
     if ((r = gpucompile__redis_call(job, &c, key, data, size)) == NULL) return;
     gpucompile__hiredis.free_reply(r);
     gpucompile__hiredis.free_ctx(c);
 }
-#else
-GPUCOMPILE__PRIVATE int gpucompile__remote_get(gpucompile_job *job, const char *key, unsigned char **data, size_t *size) {
-    (void)key; (void)data; (void)size;
-    if (job->options->cache_remote && *job->options->cache_remote)
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL, "the remote cache needs hiredis: not on Windows");
-    return 0;
-}
-GPUCOMPILE__PRIVATE void gpucompile__remote_put(gpucompile_job *job, const char *key, const unsigned char *data, size_t size) {
-    (void)job; (void)key; (void)data; (void)size;
-}
-#endif
 
 GPUCOMPILE__PRIVATE void gpucompile__cache_path(gpucompile_job *job, const char *key, char *buf, size_t size) {
     snprintf(buf, size, "%s/%s", job->options->cache_dir, key);
@@ -3550,11 +3799,7 @@ GPUCOMPILE__PRIVATE int gpucompile__cache_load(gpucompile_job *job, const char *
         gpucompile_free(a, file);
         if (ok) {
             job->object->from_cache = 1;
-#if defined(_WIN32)
-            _utime(path, NULL);
-#else
-            utime(path, NULL); /* most recently used */
-#endif
+            gpucompile__touch(path); /* most recently used */
             gpucompile__count_lookup(1);
             return 1;
         }
@@ -3579,21 +3824,10 @@ GPUCOMPILE__PRIVATE int gpucompile__cache_list(const char *dir, const gpucompile
     gpucompile__entry *e = NULL;
     size_t n = 0, cap = 0;
     char path[4200];
-#if defined(_WIN32)
-    WIN32_FIND_DATAA fd;
-    HANDLE hf;
-    snprintf(path, sizeof path, "%s/*", dir);
-    hf = FindFirstFileA(path, &fd);
-    if (hf == INVALID_HANDLE_VALUE) return 0;
-    do {
-        const char *name = fd.cFileName;
-#else
-    DIR *d = opendir(dir);
-    struct dirent *de;
-    if (!d) return 0;
-    while ((de = readdir(d)) != NULL) {
-        const char *name = de->d_name;
-#endif
+    const char *name;
+    gpucompile__dir d;
+    if (!gpucompile__dir_open(&d, dir)) return 0;
+    while ((name = gpucompile__dir_next(&d)) != NULL) {
         uint64_t sz;
         int64_t mt;
         if (strlen(name) != 64 || strspn(name, "0123456789abcdef") != 64) continue; /* only ours */
@@ -3609,13 +3843,8 @@ GPUCOMPILE__PRIVATE int gpucompile__cache_list(const char *dir, const gpucompile
         e[n].size = sz;
         e[n].mtime = mt;
         n++;
-#if defined(_WIN32)
-    } while (FindNextFileA(hf, &fd));
-    FindClose(hf);
-#else
     }
-    closedir(d);
-#endif
+    gpucompile__dir_close(&d);
     *out = e;
     *num = n;
     return 1;
@@ -5003,62 +5232,29 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_isolated(gpucompile_jo
     return r;
 }
 
-#if !defined(_WIN32)
-#include <sys/socket.h>
-#if !defined(MSG_NOSIGNAL)
-#define MSG_NOSIGNAL 0 /* (macOS: SO_NOSIGPIPE is set on the socket instead) */
-#endif
-typedef struct gpucompile__worker { pid_t pid; int fd, err, busy; } gpucompile__worker;
+typedef struct gpucompile__worker { long pid; int fd, err, busy; } gpucompile__worker;
 struct gpucompile_workers {
-    pthread_mutex_t mutex;
-    pthread_cond_t idle;
+    gpucompile__mtx mutex;
+    gpucompile__cnd idle;
     gpucompile__worker *w;
     int n;
     char *exe;
 };
 
-/* Both ends of a worker's socket and stderr pipe, close-on-exec (tools never hold them). */
-GPUCOMPILE__PRIVATE int gpucompile__worker_fds(int sv[2], int ep[2]) {
-    int i;
-    if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0) return 0;
-    if (pipe(ep) != 0) { close(sv[0]); close(sv[1]); return 0; }
-    for (i = 0; i < 2; i++) {
-        fcntl(sv[i], F_SETFD, FD_CLOEXEC);
-        fcntl(ep[i], F_SETFD, FD_CLOEXEC);
-    }
-#if defined(SO_NOSIGPIPE)
-    { int one = 1; setsockopt(sv[0], SOL_SOCKET, SO_NOSIGPIPE, &one, sizeof one); }
-#endif
-    return 1;
-}
-
 /* A replacement: exe --worker, the socket on its stdin and stdout. */
 GPUCOMPILE__PRIVATE int gpucompile__worker_spawn(gpucompile_workers *ws, gpucompile__worker *w) {
-    int sv[2], ep[2], ok;
-    pid_t pid;
+    int sv[2], ep[2];
+    long pid;
     char *argv[3];
-    posix_spawn_file_actions_t fa;
-    posix_spawnattr_t attr;
-    sigset_t none;
     if (!ws->exe || !gpucompile__worker_fds(sv, ep)) return 0;
     argv[0] = ws->exe;
     argv[1] = (char *)"--worker";
     argv[2] = NULL;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, sv[1], 0);
-    posix_spawn_file_actions_adddup2(&fa, sv[1], 1);
-    posix_spawn_file_actions_adddup2(&fa, ep[1], 2);
-    posix_spawnattr_init(&attr);
-    sigemptyset(&none);
-    posix_spawnattr_setsigmask(&attr, &none);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
-    ok = posix_spawn(&pid, ws->exe, &fa, &attr, argv, environ) == 0;
-    posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&attr);
-    close(sv[1]);
-    close(ep[1]);
-    if (!ok) { close(sv[0]); close(ep[0]); return 0; }
-    gpucompile__track_pid((long)pid, 2);
+    pid = gpucompile__spawn_fds(argv, sv[1], sv[1], ep[1]);
+    gpucompile__fd_close(sv[1]);
+    gpucompile__fd_close(ep[1]);
+    if (pid < 0) { gpucompile__fd_close(sv[0]); gpucompile__fd_close(ep[0]); return 0; }
+    gpucompile__track_pid(pid, 2);
     w->pid = pid;
     w->fd = sv[0];
     w->err = ep[0];
@@ -5072,30 +5268,27 @@ GPUCOMPILE__PRIVATE int gpucompile__worker_exchange(gpucompile__worker *w, const
     int err_open = 1;
     char chunk[65536];
     while (sent < req->len) {
-        ssize_t k = send(w->fd, req->data + sent, req->len - sent, MSG_NOSIGNAL);
+        long k = gpucompile__fd_send(w->fd, req->data + sent, req->len - sent);
         if (k < 0 && errno == EINTR) continue;
         if (k <= 0) return 0;
         sent += (size_t)k;
     }
     for (;;) {
-        struct pollfd p[2];
-        ssize_t k;
-        p[0].fd = w->fd;
-        p[0].events = POLLIN;
-        p[1].fd = err_open ? w->err : -1;
-        p[1].events = POLLIN;
-        p[0].revents = p[1].revents = 0;
-        if (poll(p, 2, -1) < 0) {
+        int fds[2], ready[2];
+        long k;
+        fds[0] = w->fd;
+        fds[1] = err_open ? w->err : -1;
+        if (gpucompile__fd_poll(2, fds, ready, -1) < 0) {
             if (errno == EINTR) continue;
             return 0;
         }
-        if (p[1].revents) {
-            k = read(w->err, chunk, sizeof chunk);
+        if (ready[1]) {
+            k = gpucompile__fd_read(w->err, chunk, sizeof chunk);
             if (k > 0 && err->len < ((size_t)1 << 20)) gpucompile__buf_add(err, chunk, (size_t)k);
             if (k == 0 || (k < 0 && errno != EINTR)) err_open = 0;
         }
-        if (!p[0].revents) continue;
-        k = read(w->fd, chunk, sizeof chunk);
+        if (!ready[0]) continue;
+        k = gpucompile__fd_read(w->fd, chunk, sizeof chunk);
         if (k < 0 && errno == EINTR) continue;
         if (k <= 0) return 0;
         gpucompile__buf_add(rep, chunk, (size_t)k);
@@ -5104,12 +5297,9 @@ GPUCOMPILE__PRIVATE int gpucompile__worker_exchange(gpucompile__worker *w, const
         if (want && rep->len >= want) break;
     }
     while (err_open) { /* what it wrote before answering is in the pipe already */
-        struct pollfd p;
-        ssize_t k;
-        p.fd = w->err;
-        p.events = POLLIN;
-        p.revents = 0;
-        if (poll(&p, 1, 0) <= 0 || (k = read(w->err, chunk, sizeof chunk)) <= 0) break;
+        int ready;
+        long k;
+        if (gpucompile__fd_poll(1, &w->err, &ready, 0) <= 0 || (k = gpucompile__fd_read(w->err, chunk, sizeof chunk)) <= 0) break;
         if (err->len < ((size_t)1 << 20)) gpucompile__buf_add(err, chunk, (size_t)k);
     }
     return 1;
@@ -5117,20 +5307,19 @@ GPUCOMPILE__PRIVATE int gpucompile__worker_exchange(gpucompile__worker *w, const
 
 /* A dead worker: reaped, its stderr read to the end, its files removed; 128+N for a signal. */
 GPUCOMPILE__PRIVATE int gpucompile__worker_bury(gpucompile__worker *w, gpucompile__buf *err) {
-    int st = 0;
+    int st;
     char chunk[4096];
-    ssize_t k;
-    close(w->fd);
-    kill(w->pid, SIGKILL); /* it may only have stopped answering */
-    while ((k = read(w->err, chunk, sizeof chunk)) > 0 || (k < 0 && errno == EINTR))
+    long k;
+    gpucompile__fd_close(w->fd);
+    gpucompile__proc_kill(w->pid); /* it may only have stopped answering */
+    while ((k = gpucompile__fd_read(w->err, chunk, sizeof chunk)) > 0 || (k < 0 && errno == EINTR))
         if (k > 0 && err->len < ((size_t)1 << 20)) gpucompile__buf_add(err, chunk, (size_t)k);
-    close(w->err);
-    while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR) {}
-    gpucompile__track_pid((long)w->pid, 0);
-    gpucompile__sweep_temps((long)w->pid);
+    gpucompile__fd_close(w->err);
+    st = gpucompile__proc_wait(w->pid);
+    gpucompile__track_pid(w->pid, 0);
+    gpucompile__sweep_temps(w->pid);
     w->pid = 0;
-    if (WIFSIGNALED(st)) return 128 + WTERMSIG(st);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+    return st;
 }
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_pooled(gpucompile_job *job, const void *data, size_t size, const char *name) {
@@ -5146,17 +5335,17 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_pooled(gpucompile_job 
     memset(&err, 0, sizeof err);
     req.a = rep.a = err.a = &j->opts.allocator;
     if (!gpucompile__request(job, data, size, name, &req)) { gpucompile_free(req.a, req.data); return GPUCOMPILE_ERROR_OUT_OF_MEMORY; }
-    pthread_mutex_lock(&ws->mutex);
+    gpucompile__mtx_lock(&ws->mutex);
     for (;;) {
         for (usable = 0, i = 0; i < ws->n; i++) {
             if (ws->w[i].pid > 0 || ws->exe) usable++;
             if (!ws->w[i].busy && (ws->w[i].pid > 0 || ws->exe)) { w = &ws->w[i]; break; }
         }
         if (w || !usable) break;
-        pthread_cond_wait(&ws->idle, &ws->mutex);
+        gpucompile__cnd_wait(&ws->idle, &ws->mutex);
     }
     if (w) w->busy = 1;
-    pthread_mutex_unlock(&ws->mutex);
+    gpucompile__mtx_unlock(&ws->mutex);
     if (!w) r = gpucompile__fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "no worker process is left");
     else if (w->pid <= 0 && !gpucompile__worker_spawn(ws, w))
         r = gpucompile__fail(job, GPUCOMPILE_ERROR_TOOL, "cannot start a worker process ('%s --worker')", ws->exe);
@@ -5169,23 +5358,16 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_pooled(gpucompile_job 
         r = gpucompile__child_stderr(job, err.data, 1, st);
     }
     if (w) {
-        pthread_mutex_lock(&ws->mutex);
+        gpucompile__mtx_lock(&ws->mutex);
         w->busy = 0;
-        pthread_cond_broadcast(&ws->idle);
-        pthread_mutex_unlock(&ws->mutex);
+        gpucompile__cnd_broadcast(&ws->idle);
+        gpucompile__mtx_unlock(&ws->mutex);
     }
     gpucompile_free(req.a, req.data);
     gpucompile_free(rep.a, rep.data);
     gpucompile_free(err.a, err.data);
     return r;
 }
-#else
-struct gpucompile_workers { int unused; };
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_pooled(gpucompile_job *job, const void *data, size_t size, const char *name) {
-    (void)data; (void)size; (void)name;
-    return gpucompile__fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "worker processes need fork(): use options.isolate");
-}
-#endif
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_compile_properties(gpucompile_object *o, int O, const char *section);
 
@@ -5430,19 +5612,11 @@ GPUCOMPILE__PRIVATE void gpucompile__work(const unsigned char *data, size_t size
     gpucompile_free(NULL, serial.data);
 }
 
-#if defined(_WIN32)
-#define GPUCOMPILE__FD_READ(fd, p, n) _read(fd, p, (unsigned)(n))
-#define GPUCOMPILE__FD_WRITE(fd, p, n) _write(fd, p, (unsigned)(n))
-#else
-#define GPUCOMPILE__FD_READ(fd, p, n) read(fd, p, n)
-#define GPUCOMPILE__FD_WRITE(fd, p, n) write(fd, p, n)
-#endif
-
 /* n bytes, or fewer at the end of input */
 GPUCOMPILE__PRIVATE size_t gpucompile__read_all(int fd, void *buf, size_t n) {
     size_t got = 0;
     while (got < n) {
-        long k = (long)GPUCOMPILE__FD_READ(fd, (char *)buf + got, n - got);
+        long k = gpucompile__fd_read(fd, (char *)buf + got, n - got);
         if (k < 0 && errno == EINTR) continue;
         if (k <= 0) break;
         got += (size_t)k;
@@ -5450,29 +5624,8 @@ GPUCOMPILE__PRIVATE size_t gpucompile__read_all(int fd, void *buf, size_t n) {
     return got;
 }
 
-#if !defined(_WIN32)
-static void gpucompile__worker_signal(int sig) {
-    gpucompile_signal_cleanup();
-    _exit(128 + sig);
-}
-#endif
-
 GPUCOMPILE_DEF int gpucompile_worker_serve(int in_fd, int out_fd) {
-#if !defined(_WIN32)
-    struct sigaction sa;
-    sigset_t set;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = gpucompile__worker_signal;
-    sigemptyset(&sa.sa_mask);
-    sigemptyset(&set);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGHUP);
-    sigprocmask(SIG_UNBLOCK, &set, NULL);
-#endif
+    gpucompile__worker_signals();
     for (;;) {
         unsigned char head[16], *req;
         uint64_t n;
@@ -5488,7 +5641,7 @@ GPUCOMPILE_DEF int gpucompile_worker_serve(int in_fd, int out_fd) {
         gpucompile_free(NULL, req);
         if (reply.oom) { gpucompile_free(NULL, reply.data); return 1; }
         for (at = 0; at < reply.len;) {
-            long k = (long)GPUCOMPILE__FD_WRITE(out_fd, reply.data + at, reply.len - at);
+            long k = gpucompile__fd_write(out_fd, reply.data + at, reply.len - at);
             if (k < 0 && errno == EINTR) continue;
             if (k <= 0) { gpucompile_free(NULL, reply.data); return 1; }
             at += (size_t)k;
@@ -5498,13 +5651,12 @@ GPUCOMPILE_DEF int gpucompile_worker_serve(int in_fd, int out_fd) {
 }
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_workers_create(int n, const char *exe, gpucompile_workers **out) {
-#if defined(_WIN32)
-    (void)n; (void)exe;
-    if (out) *out = NULL;
-    return GPUCOMPILE_ERROR_UNSUPPORTED;
-#else
     gpucompile_workers *ws;
     int i;
+    if (!GPUCOMPILE__HAVE_FORK) { /* options.isolate instead */
+        if (out) *out = NULL;
+        return GPUCOMPILE_ERROR_UNSUPPORTED;
+    }
     if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     *out = NULL;
     if (n < 1) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
@@ -5515,30 +5667,27 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_workers_create(int n, const char *ex
     ws->exe = exe ? gpucompile__strdup(NULL, exe) : NULL;
     if (!ws->w || (exe && !ws->exe)) { gpucompile_free(NULL, ws->w); gpucompile_free(NULL, ws->exe); gpucompile_free(NULL, ws); return GPUCOMPILE_ERROR_OUT_OF_MEMORY; }
     memset(ws->w, 0, (size_t)n * sizeof *ws->w);
-    pthread_mutex_init(&ws->mutex, NULL);
-    pthread_cond_init(&ws->idle, NULL);
+    gpucompile__mtx_init(&ws->mutex);
+    gpucompile__cnd_init(&ws->idle);
     fflush(NULL); /* no buffered output twice */
     for (i = 0; i < n; i++) {
         int sv[2], ep[2], k;
-        pid_t pid;
+        long pid;
         if (!gpucompile__worker_fds(sv, ep)) break;
-        pid = fork();
+        pid = gpucompile__fork();
         if (pid == 0) { /* the worker: only its own ends, stdout into its stderr pipe */
-            int nul = open("/dev/null", O_RDONLY);
-            for (k = 0; k < i; k++) { close(ws->w[k].fd); close(ws->w[k].err); }
-            close(sv[0]);
-            close(ep[0]);
+            for (k = 0; k < i; k++) { gpucompile__fd_close(ws->w[k].fd); gpucompile__fd_close(ws->w[k].err); }
+            gpucompile__fd_close(sv[0]);
+            gpucompile__fd_close(ep[0]);
             gpucompile__track_forget();
-            if (nul >= 0) { dup2(nul, 0); close(nul); }
-            dup2(ep[1], 1);
-            dup2(ep[1], 2);
-            close(ep[1]);
-            _exit(gpucompile_worker_serve(sv[1], sv[1]));
+            gpucompile__child_stdio(ep[1]);
+            gpucompile__fd_close(ep[1]);
+            gpucompile__child_exit(gpucompile_worker_serve(sv[1], sv[1]));
         }
-        close(sv[1]);
-        close(ep[1]);
-        if (pid < 0) { close(sv[0]); close(ep[0]); break; }
-        gpucompile__track_pid((long)pid, 2);
+        gpucompile__fd_close(sv[1]);
+        gpucompile__fd_close(ep[1]);
+        if (pid < 0) { gpucompile__fd_close(sv[0]); gpucompile__fd_close(ep[0]); break; }
+        gpucompile__track_pid(pid, 2);
         ws->w[i].pid = pid;
         ws->w[i].fd = sv[0];
         ws->w[i].err = ep[0];
@@ -5547,29 +5696,24 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_workers_create(int n, const char *ex
     if (ws->n < n) { gpucompile_workers_free(ws); return GPUCOMPILE_ERROR_TOOL; }
     *out = ws;
     return GPUCOMPILE_OK;
-#endif
 }
 
 GPUCOMPILE_DEF void gpucompile_workers_free(gpucompile_workers *ws) {
-#if !defined(_WIN32)
     int i;
     if (!ws) return;
     for (i = 0; i < ws->n; i++) { /* end of input: a worker exits */
         gpucompile__worker *w = &ws->w[i];
         if (w->pid <= 0) continue;
-        close(w->fd);
-        close(w->err);
-        while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR) {}
-        gpucompile__track_pid((long)w->pid, 0);
+        gpucompile__fd_close(w->fd);
+        gpucompile__fd_close(w->err);
+        gpucompile__proc_wait(w->pid);
+        gpucompile__track_pid(w->pid, 0);
     }
-    pthread_mutex_destroy(&ws->mutex);
-    pthread_cond_destroy(&ws->idle);
+    gpucompile__mtx_destroy(&ws->mutex);
+    gpucompile__cnd_destroy(&ws->idle);
     gpucompile_free(NULL, ws->w);
     gpucompile_free(NULL, ws->exe);
     gpucompile_free(NULL, ws);
-#else
-    (void)ws;
-#endif
 }
 
 /* ==== [section: binaries] ================================================================ */
@@ -5837,46 +5981,14 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_work(gpucompile__bin_pool *p) {
     }
 }
 
-/* The one platform part: start and join a worker thread (8 MiB stacks: LLVM recurses). */
-#if defined(_WIN32)
-typedef HANDLE gpucompile__bin_thread;
-GPUCOMPILE__PRIVATE unsigned __stdcall gpucompile__bin_entry(void *p) {
-    gpucompile__bin_work((gpucompile__bin_pool *)p);
-    return 0;
-}
-GPUCOMPILE__PRIVATE int gpucompile__bin_start(gpucompile__bin_thread *t, gpucompile__bin_pool *p) {
-    uintptr_t h = _beginthreadex(NULL, 8u << 20, gpucompile__bin_entry, p, 0, NULL);
-    *t = (HANDLE)h;
-    return h != 0;
-}
-GPUCOMPILE__PRIVATE void gpucompile__bin_join(gpucompile__bin_thread t) {
-    WaitForSingleObject(t, INFINITE);
-    CloseHandle(t);
-}
-#else
-typedef pthread_t gpucompile__bin_thread;
-GPUCOMPILE__PRIVATE void *gpucompile__bin_entry(void *p) {
-    gpucompile__bin_work((gpucompile__bin_pool *)p);
-    return NULL;
-}
-GPUCOMPILE__PRIVATE int gpucompile__bin_start(gpucompile__bin_thread *t, gpucompile__bin_pool *p) {
-    pthread_attr_t attr;
-    int ok;
-    if (pthread_attr_init(&attr) != 0) return 0;
-    pthread_attr_setstacksize(&attr, (size_t)8 << 20);
-    ok = pthread_create(t, &attr, gpucompile__bin_entry, p) == 0;
-    pthread_attr_destroy(&attr);
-    return ok;
-}
-GPUCOMPILE__PRIVATE void gpucompile__bin_join(gpucompile__bin_thread t) { pthread_join(t, NULL); }
-#endif
+GPUCOMPILE__PRIVATE void gpucompile__bin_entry(void *p) { gpucompile__bin_work((gpucompile__bin_pool *)p); }
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_compile_binary(const void *data, size_t size, const char *input_name,
     const gpucompile_target *const *targets, int num_targets, const gpucompile_options *options, int jobs,
     const char *name, gpucompile_binary **out) {
     gpucompile_options base;
     gpucompile__bin_pool pool;
-    gpucompile__bin_thread *threads = NULL;
+    gpucompile__thread *threads = NULL;
     gpucompile_binary *b = NULL;
     gpucompile_result r = GPUCOMPILE_OK;
     int i, started = 0, failed = -1, parallel;
@@ -5910,12 +6022,12 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_compile_binary(const void *data, siz
     }
     if (parallel) {
         int n = (jobs < num_targets ? jobs : num_targets) - 1; /* the calling thread works too */
-        threads = (gpucompile__bin_thread *)gpucompile__alloc(&base.allocator, (size_t)n * sizeof *threads);
+        threads = (gpucompile__thread *)gpucompile__alloc(&base.allocator, (size_t)n * sizeof *threads);
         for (i = 0; threads && i < n; i++)
-            if (gpucompile__bin_start(&threads[started], &pool)) started++;
+            if (gpucompile__thread_start(&threads[started], gpucompile__bin_entry, &pool)) started++;
     }
     gpucompile__bin_work(&pool);
-    for (i = 0; i < started; i++) gpucompile__bin_join(threads[i]);
+    for (i = 0; i < started; i++) gpucompile__thread_join(&threads[i]);
     gpucompile_free(&base.allocator, threads);
     for (i = 0; i < num_targets && failed < 0; i++)
         if (pool.slots[i].ran && pool.slots[i].r != GPUCOMPILE_OK) failed = i;

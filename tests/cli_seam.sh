@@ -24,5 +24,19 @@ else ok "no vendor name in the core's implementation outside the built-in-backen
 sed 's|^/\* ==== \[section: pipeline\]|/* NVPTX */ &|' "$ROOT/gpucompile.h" >"$T_TMP/planted.h"
 impl "$T_TMP/planted.h" | grep -q -i -E "$NAMES"
 check "a vendor name planted in the pipeline section is found" test $? -eq 0
+# Platform code: every _WIN32 of gpucompile.h is in a platform section ([section: platform
+# headers], [section: platform]); the other sections are portable C calling its functions.
+outside_platform() {
+    awk '/^\/\* ==== \[section: / { platform = /\[section: platform/ }
+         !platform && /_WIN32/ { print NR ": " $0 }' "$1"
+}
+check "the platform sections hold _WIN32 code" grep -q _WIN32 "$ROOT/gpucompile.h"
+outside_platform "$ROOT/gpucompile.h" >"$T_TMP/hits"
+if [ -s "$T_TMP/hits" ]; then fail "_WIN32 outside the platform sections of gpucompile.h:"; sed 's/^/    /' "$T_TMP/hits"
+else ok "no _WIN32 outside the platform sections of gpucompile.h"; fi
+# ... and can fail: a _WIN32 block planted into the jobs section is found
+sed 's|^/\* ==== \[section: jobs\].*|&\n#if defined(_WIN32)\n#endif|' "$ROOT/gpucompile.h" >"$T_TMP/planted.h"
+outside_platform "$T_TMP/planted.h" | grep -q _WIN32
+check "a _WIN32 block planted in the jobs section is found" test $? -eq 0
 tally cli_seam
 [ "$T_FAIL" -eq 0 ]
