@@ -16,8 +16,8 @@
        core utilities    buffers, logging, lists
        targets           defaults, verification, canonical text and its parser (all asking
                          the target's backend)
-       formats, platform every #if _WIN32 of the implementation (and its system headers, in
-                         platform headers): processes, temporary files, directories, tools,
+       formats, platform all of the implementation's Windows/POSIX code (its system headers
+                         in platform headers): processes, temporary files, directories, tools,
                          clocks, threads, worker processes' descriptors; the other sections
                          are portable C calling it (tests/cli_seam.sh)
        built-in backends the one part of the implementation that names NVIDIA or AMD: what
