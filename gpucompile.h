@@ -635,7 +635,7 @@ struct gpucompile_job {
     size_t result_size;
     gpucompile_object *object;          /* being filled: kernels, stage times */
     void *backend_data;                 /* free for the backend */
-    int failed;                         /* an error diagnostic was reported */
+    int failed;                         /* an error diagnostic was reported (by LLVM, a backend or a hook) */
     gpucompile_stage stage;
 };
 
@@ -668,6 +668,9 @@ GPUCOMPILE_API gpucompile_result gpucompile_job_flag_strings(gpucompile_job *job
 /* A file the result depends on (a library, a tool): a cache entry is valid while it is unchanged.
    Linked libraries and tools run through gpucompile_job_run_tool are recorded automatically. */
 GPUCOMPILE_API void gpucompile_job_add_dependency(gpucompile_job *job, const char *path);
+/* Sets the i32 module flag key = value with the given behaviour, replacing the behaviour and
+   value of one already there (LLVMAddModuleFlag appends, and a key twice makes the module invalid). */
+GPUCOMPILE_API void gpucompile_job_set_module_flag(gpucompile_job *job, LLVMModuleFlagBehavior behavior, const char *key, int value);
 
 /* Run an external program: argv[0] is the path, no shell. Captures stdout+stderr into *output
    (NUL-terminated, allocated with the job's allocator; may be NULL). Exit status in *status.
@@ -1114,26 +1117,29 @@ GPUCOMPILE__PRIVATE void gpucompile__log(const gpucompile_logger *l, gpucompile_
     l->func(&d, l->user_data);
 }
 
-GPUCOMPILE__PRIVATE void gpucompile__logf(const gpucompile_logger *l, gpucompile_severity sev, gpucompile_result res,
-                                          gpucompile_stage stage, const char *fmt, ...)
+/* Logs fmt's message and returns res: the one log-and-return helper where there is no job
+   (gpucompile__fail is the job's). */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__logf(const gpucompile_logger *l, gpucompile_severity sev, gpucompile_result res,
+                                                       gpucompile_stage stage, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(GPUCOMPILE__PRINTF, 5, 6)))
 #endif
     ;
-/* The va_list form, for the sections' own printf-style error helpers. */
-GPUCOMPILE__PRIVATE void gpucompile__vlogf(const gpucompile_logger *l, gpucompile_severity sev, gpucompile_result res,
-                                           gpucompile_stage stage, const char *fmt, va_list ap) {
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__vlogf(const gpucompile_logger *l, gpucompile_severity sev, gpucompile_result res,
+                                                        gpucompile_stage stage, const char *fmt, va_list ap) {
     char msg[4096];
-    if (!l || !l->func) return;
+    if (!l || !l->func) return res;
     vsnprintf(msg, sizeof msg, fmt, ap);
     gpucompile__log(l, sev, res, stage, "gpucompile", msg);
+    return res;
 }
-GPUCOMPILE__PRIVATE void gpucompile__logf(const gpucompile_logger *l, gpucompile_severity sev, gpucompile_result res,
-                                          gpucompile_stage stage, const char *fmt, ...) {
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__logf(const gpucompile_logger *l, gpucompile_severity sev, gpucompile_result res,
+                                                       gpucompile_stage stage, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     gpucompile__vlogf(l, sev, res, stage, fmt, ap);
     va_end(ap);
+    return res;
 }
 
 GPUCOMPILE__PRIVATE const char *gpucompile__name(LLVMValueRef v) {
@@ -1227,17 +1233,13 @@ GPUCOMPILE_DEF const char *gpucompile_chip_name(gpucompile_target_kind kind, int
     return b && b->chip_name && index >= 0 ? b->chip_name(index, native) : NULL;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bad_target(const gpucompile_logger *logger, const char *message) {
-    gpucompile__log(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, GPUCOMPILE_STAGE_TARGET, NULL, message);
-    return GPUCOMPILE_ERROR_INVALID_TARGET;
-}
-
 GPUCOMPILE_DEF gpucompile_result gpucompile_log_target(const gpucompile_logger *logger, const char *fmt, ...) {
     va_list ap;
+    gpucompile_result r;
     va_start(ap, fmt);
-    gpucompile__vlogf(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, GPUCOMPILE_STAGE_TARGET, fmt, ap);
+    r = gpucompile__vlogf(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, GPUCOMPILE_STAGE_TARGET, fmt, ap);
     va_end(ap);
-    return GPUCOMPILE_ERROR_INVALID_TARGET;
+    return r;
 }
 
 /* "The target kind must be A, B or custom.", A, B the registered kinds' backends. */
@@ -1265,17 +1267,17 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_target_verify(const gpucompile_targe
     if (!t) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     b = gpucompile__target_backend(t);
     if (!b && t->kind != GPUCOMPILE_TARGET_CUSTOM) return gpucompile__bad_kind(logger);
-    if (t->O < 0 || t->O > 3) return gpucompile__bad_target(logger, "The optimization level must be a number between 0 and 3.");
-    if (!*gpucompile_target_triple(t)) return gpucompile__bad_target(logger, "The target triple cannot be empty.");
-    if (!*gpucompile_target_chip(t)) return gpucompile__bad_target(logger, "The target chip cannot be empty.");
+    if (t->O < 0 || t->O > 3) return gpucompile_log_target(logger, "The optimization level must be a number between 0 and 3.");
+    if (!*gpucompile_target_triple(t)) return gpucompile_log_target(logger, "The target triple cannot be empty.");
+    if (!*gpucompile_target_chip(t)) return gpucompile_log_target(logger, "The target chip cannot be empty.");
     if (b && b->verify_params && (r = b->verify_params(t, logger)) != GPUCOMPILE_OK) return r;
     if (t->num_link < 0 || (t->num_link > 0 && !t->link))
-        return gpucompile__bad_target(logger, "All the elements in the `link` array must be strings.");
+        return gpucompile_log_target(logger, "All the elements in the `link` array must be strings.");
     for (i = 0; i < t->num_link; i++) /* a parsed non-string element is NULL */
-        if (!t->link[i] || !*t->link[i]) return gpucompile__bad_target(logger, "All the elements in the `link` array must be strings.");
-    if (t->num_flags < 0 || (t->num_flags > 0 && !t->flags)) return gpucompile__bad_target(logger, "Flag names cannot be empty.");
+        if (!t->link[i] || !*t->link[i]) return gpucompile_log_target(logger, "All the elements in the `link` array must be strings.");
+    if (t->num_flags < 0 || (t->num_flags > 0 && !t->flags)) return gpucompile_log_target(logger, "Flag names cannot be empty.");
     for (i = 0; i < t->num_flags; i++)
-        if (!t->flags[i] || !*t->flags[i]) return gpucompile__bad_target(logger, "Flag names cannot be empty.");
+        if (!t->flags[i] || !*t->flags[i]) return gpucompile_log_target(logger, "Flag names cannot be empty.");
     return b && b->verify ? b->verify(t, logger) : GPUCOMPILE_OK;
 }
 
@@ -2622,6 +2624,7 @@ typedef struct gpucompile__job {
     char *save_dir;                /* options.save_temps: this job's directory ([section: save-temps]) */
     gpucompile__buf repro;         /* the binary step's tool lines for repro.sh */
     int tool_runs;
+    gpucompile_result llvm_error;  /* the first error diagnostic of LLVM's (the context's handler) */
 } gpucompile__job;
 
 /* A dependency on a tool, by the name it was run as (the cache's identity for it). */
@@ -2695,6 +2698,32 @@ GPUCOMPILE_DEF int gpucompile_job_references(gpucompile_job *job, const char *pr
     for (v = LLVMGetFirstGlobal(job->module); v; v = LLVMGetNextGlobal(v))
         if (LLVMIsDeclaration(v) && gpucompile__starts_with(gpucompile__name(v), prefix)) return 1;
     return 0;
+}
+
+GPUCOMPILE_DEF void gpucompile_job_set_module_flag(gpucompile_job *job, LLVMModuleFlagBehavior behavior, const char *key, int value) {
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(job->context);
+    LLVMMetadataRef v = LLVMValueAsMetadata(LLVMConstInt(i32, (unsigned long long)value, 0));
+    unsigned i, n = LLVMGetNamedMetadataNumOperands(job->module, "llvm.module.flags");
+    size_t len = strlen(key);
+    LLVMValueRef *ops;
+    if (!n || !LLVMGetModuleFlag(job->module, key, len)) {
+        LLVMAddModuleFlag(job->module, behavior, key, len, v);
+        return;
+    }
+    if (!(ops = (LLVMValueRef *)gpucompile_job_alloc(job, n * sizeof *ops))) return;
+    LLVMGetNamedMetadataOperands(job->module, "llvm.module.flags", ops);
+    for (i = 0; i < n; i++) {
+        LLVMValueRef name = LLVMGetNumOperands(ops[i]) == 3 ? LLVMGetOperand(ops[i], 1) : NULL;
+        unsigned l = 0;
+        const char *s = name && LLVMIsAMDString(name) ? LLVMGetMDString(name, &l) : NULL;
+        if (s && l == len && memcmp(s, key, len) == 0) {
+            /* the metadata numbers behaviours from 1, the C API's enum from 0 */
+            LLVMReplaceMDNodeOperandWith(ops[i], 0, LLVMValueAsMetadata(LLVMConstInt(i32, (unsigned)behavior + 1, 0)));
+            LLVMReplaceMDNodeOperandWith(ops[i], 2, v);
+            break;
+        }
+    }
+    gpucompile_job_free(job, ops);
 }
 
 GPUCOMPILE_DEF const char *gpucompile_job_tool_path(gpucompile_job *job, const char *name) {
@@ -3871,7 +3900,8 @@ GPUCOMPILE__PRIVATE void gpucompile__diag_handler(LLVMDiagnosticInfoRef di, void
     gpucompile_job *job = (gpucompile_job *)user;
     char *msg = LLVMGetDiagInfoDescription(di);
     switch (LLVMGetDiagInfoSeverity(di)) {
-    case LLVMDSError:
+    case LLVMDSError: /* LLVM may report it and still succeed: the step that ran checks */
+        if (!((gpucompile__job *)job)->llvm_error) ((gpucompile__job *)job)->llvm_error = GPUCOMPILE_ERROR_LLVM;
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_LLVM, "llvm", "%s", msg);
         break;
     case LLVMDSWarning:
@@ -3919,7 +3949,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__parse(gpucompile_job *job, con
         job->module = NULL;
         return r;
     }
-    if (job->failed) return gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "%s: could not be read", name);
+    if (((gpucompile__job *)job)->llvm_error) return gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "%s: could not be read", name);
     return GPUCOMPILE_OK;
 }
 
@@ -4172,7 +4202,6 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__link_one(gpucompile_job *job, 
     /* Takes ownership of mb on success only. Lazy: only what is linked gets materialized. */
     if (LLVMGetBitcodeModuleInContext2(job->context, mb, &lib) || !lib) {
         LLVMDisposeMemoryBuffer(mb);
-        job->failed = 0;
         return gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "'%s' is not a valid LLVM bitcode library", path);
     }
     LLVMSetTarget(lib, LLVMGetTarget(job->module));
@@ -4198,9 +4227,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__link_one(gpucompile_job *job, 
              l == LLVMCommonLinkage))
             LLVMSetLinkage(v, LLVMLinkOnceODRLinkage);
     }
-    if (LLVMLinkModules2(job->module, lib)) /* consumes lib */
+    if (LLVMLinkModules2(job->module, lib) || ((gpucompile__job *)job)->llvm_error) /* consumes lib */
         return gpucompile__fail(job, GPUCOMPILE_ERROR_LINK, "linking '%s' failed", path);
-    if (job->failed) return gpucompile__fail(job, GPUCOMPILE_ERROR_LINK, "linking '%s' failed", path);
     return GPUCOMPILE_OK;
 }
 
@@ -4313,7 +4341,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__optimize(gpucompile_job *job) 
         LLVMDisposeErrorMessage(msg);
         return r;
     }
-    if (job->failed) return gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "optimization reported an error");
+    if (((gpucompile__job *)job)->llvm_error) return gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "optimization reported an error");
     return GPUCOMPILE_OK;
 }
 
@@ -4325,7 +4353,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit_file(gpucompile_job *job,
         *out = NULL;
         return r;
     }
-    if (job->failed) return gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "code generation reported an error");
+    if (((gpucompile__job *)job)->llvm_error) return gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "code generation reported an error");
     return GPUCOMPILE_OK;
 }
 
@@ -5583,21 +5611,6 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_upstream(const char *target) {
     return gpucompile_find_backend_named(target + 1, strcspn(target + 1, "< \t\r\n"), &upstream) && upstream;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_log(const gpucompile_logger *l, gpucompile_severity sev, gpucompile_result r,
-                                                          const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(GPUCOMPILE__PRINTF, 4, 5)))
-#endif
-    ;
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_log(const gpucompile_logger *l, gpucompile_severity sev, gpucompile_result r,
-                                                          const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    gpucompile__vlogf(l, sev, r, GPUCOMPILE_STAGE_NONE, fmt, ap);
-    va_end(ap);
-    return r;
-}
-
 /* Parses target text (len bytes) and prints it canonically; kind, triple and chip come along. */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_object_new(const char *target, size_t len, gpucompile_format format,
     const void *data, size_t size, const gpucompile_allocator *a, const gpucompile_logger *logger, gpucompile_object **out) {
@@ -5754,37 +5767,37 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_verify(const gpucompile_binar
     int i;
     if (!b) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     if (!b->name || !*b->name)
-        return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "a gpu.binary needs a name");
+        return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE, "a gpu.binary needs a name");
     if (b->num_objects < 1 || !b->objects)
-        return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "'gpu.binary' op attribute 'objects' failed to satisfy "
+        return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE, "'gpu.binary' op attribute 'objects' failed to satisfy "
                                    "constraint: an array of GPU object attributes with at least 1 elements");
     switch (b->handler.kind) {
     case GPUCOMPILE_HANDLER_DEFAULT: case GPUCOMPILE_HANDLER_RUNTIME: break;
     case GPUCOMPILE_HANDLER_SELECT_INDEX:
         if (b->handler.index < 0)
-            return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "the object index must be positive");
+            return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE, "the object index must be positive");
         if (b->handler.index >= b->num_objects)
-            return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "the requested object index ('%lld') is out of bounds, "
+            return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE, "the requested object index ('%lld') is out of bounds, "
                                        "the number of objects present is %d", (long long)b->handler.index, b->num_objects);
         break;
     case GPUCOMPILE_HANDLER_SELECT_TARGET:
         if (!b->handler.target || gpucompile__bin_check_target(b->handler.target, logger, canon, sizeof canon) != GPUCOMPILE_OK)
-            return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "the target attribute must be a GPU Target attribute");
+            return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE, "the target attribute must be a GPU Target attribute");
         for (i = 0; i < b->num_objects; i++)
             if (b->objects[i] && b->objects[i]->target && strcmp(b->objects[i]->target, canon) == 0) break;
         if (i == b->num_objects)
-            return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "no object in the binary has the handler's target %s", canon);
+            return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE, "no object in the binary has the handler's target %s", canon);
         break;
-    default: return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "invalid kind of attribute specified");
+    default: return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE, "invalid kind of attribute specified");
     }
     for (i = 0; i < b->num_objects; i++) {
         const gpucompile_object *o = b->objects[i];
         if (!o || !o->target || (!o->data && o->size))
-            return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "object %d is not a GPU object", i);
+            return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE, "object %d is not a GPU object", i);
         if (o->format < GPUCOMPILE_FORMAT_DEFAULT || o->format > GPUCOMPILE_FORMAT_FATBIN)
-            return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "object %d has an invalid format", i);
+            return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE, "object %d has an invalid format", i);
         if (gpucompile__bin_check_target(o->target, logger, NULL, 0) != GPUCOMPILE_OK)
-            return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "object %d: invalid target %s", i, o->target);
+            return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE, "object %d: invalid target %s", i, o->target);
     }
     return GPUCOMPILE_OK;
 }
@@ -5928,7 +5941,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_compile_binary(const void *data, siz
         char text[4096];
         r = pool.slots[failed].r;
         gpucompile_target_print(targets[failed], text, sizeof text);
-        gpucompile__bin_log(&base.logger, GPUCOMPILE_SEVERITY_ERROR, r, "target %d of %d (%s) failed: %s", failed + 1,
+        gpucompile__logf(&base.logger, GPUCOMPILE_SEVERITY_ERROR, r, GPUCOMPILE_STAGE_NONE, "target %d of %d (%s) failed: %s", failed + 1,
                             num_targets, text, gpucompile_result_string(r));
     } else {
         r = gpucompile_binary_create(name, &base.allocator, &b);
@@ -6070,7 +6083,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_err(gpucompile__bin_p *p, size_t at, con
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    gpucompile__bin_log(p->logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_PARSE, "%lu:%lu: %s", (unsigned long)line,
+    gpucompile__logf(p->logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_PARSE, GPUCOMPILE_STAGE_NONE, "%lu:%lu: %s", (unsigned long)line,
                         (unsigned long)col, msg);
     return 0;
 }
@@ -6978,7 +6991,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
     gpucompile__ob e;
     gpucompile_result r;
     char text[1024];
-#define GPUCOMPILE__BAD(...) return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, __VA_ARGS__)
+#define GPUCOMPILE__BAD(...) return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE, __VA_ARGS__)
     if ((why = gpucompile__ob_read(p, n, &e, text, sizeof text)) != NULL) GPUCOMPILE__BAD("offload binary entry %d: %s", index, why);
     triple = gpucompile__ob_string(&e, "triple");
     arch = gpucompile__ob_string(&e, "arch");
@@ -7065,7 +7078,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_read_offload(const void *data
     *out = NULL;
     if (!data && size) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     if ((r = gpucompile_binary_create(name, allocator, &b)) != GPUCOMPILE_OK) return r;
-    if (size == 0) r = gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_BINARY, "empty offload binary");
+    if (size == 0) r = gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_BINARY, GPUCOMPILE_STAGE_NONE, "empty offload binary");
     while (r == GPUCOMPILE_OK && at < size) {
         size_t used = 0;
         r = gpucompile__bin_read_entry(p + at, size - at, index++, b, logger, &used);
@@ -7084,7 +7097,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_read(const void *data, size_t
     if (out) *out = NULL;
     if (!data) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     if (memchr(data, 0, size))
-        return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_BINARY,
+        return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_BINARY, GPUCOMPILE_STAGE_NONE,
                                    "neither an offload binary (magic 0x10FF10AD) nor gpu.binary text");
     return gpucompile_binary_parse((const char *)data, size, allocator, logger, out);
 }
@@ -7108,7 +7121,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_known_device(const char *device, const g
     for (i = 0; (b = gpucompile_backend_at(i)) != NULL; i++)
         if (b->select_score && b->device_help && len < sizeof help)
             len += (size_t)snprintf(help + len, sizeof help - len, "%s%s", n++ ? ", or " : "", b->device_help);
-    gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "unknown device '%s'; expected %s", device, help);
+    gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_NONE, "unknown device '%s'; expected %s", device, help);
     return 0;
 }
 
@@ -7136,12 +7149,12 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_select(const gpucompile_binar
             if (o) gpucompile__buf_printf(&b, "%s[%d] %s %s (%s)", i ? ", " : "", i, o->target, gpucompile_format_string(o->format),
                                           o->chip ? o->chip : "?");
         }
-        gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_NO_OBJECT, "no object for device %s in binary @%s; "
+        gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_NO_OBJECT, GPUCOMPILE_STAGE_NONE, "no object for device %s in binary @%s; "
                             "it holds: %s", arch, binary->name ? binary->name : "", b.data ? b.data : "nothing");
         gpucompile_free(b.a, b.data);
         return GPUCOMPILE_ERROR_NO_OBJECT;
     }
-    gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "device %s: object %d (%s), %s", arch, best,
+    gpucompile__logf(logger, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, GPUCOMPILE_STAGE_NONE, "device %s: object %d (%s), %s", arch, best,
                         binary->objects[best]->target, why);
     *index = best;
     return GPUCOMPILE_OK;
@@ -7174,19 +7187,6 @@ GPUCOMPILE__PRIVATE void gpucompile__host_init(gpucompile__host *h, LLVMModuleRe
     LLVMDisposeTargetData(td);
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_error(gpucompile__host *h, gpucompile_result r, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(GPUCOMPILE__PRINTF, 3, 4)))
-#endif
-    ;
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_error(gpucompile__host *h, gpucompile_result r, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    gpucompile__vlogf(h->logger, GPUCOMPILE_SEVERITY_ERROR, r, GPUCOMPILE_STAGE_EMBED, fmt, ap);
-    va_end(ap);
-    return r;
-}
-
 /* A runtime function, declared once; NULL (and an error) when the host declares it otherwise. */
 GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_decl(gpucompile__host *h, const char *name, LLVMTypeRef ret,
                                                        LLVMTypeRef *params, unsigned n) {
@@ -7194,7 +7194,7 @@ GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_decl(gpucompile__host *h, cons
     LLVMValueRef f = LLVMGetNamedFunction(h->m, name);
     if (!f) return LLVMAddFunction(h->m, name, type);
     if (LLVMGlobalGetValueType(f) != type) {
-        gpucompile__host_error(h, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "the host module declares '%s' with another type", name);
+        gpucompile__logf(h->logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED, "the host module declares '%s' with another type", name);
         return NULL;
     }
     return f;
@@ -7265,7 +7265,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_add_dtor(gpucompile__host
     if (old) {
         LLVMTypeRef at = LLVMGlobalGetValueType(old);
         if (LLVMGetTypeKind(at) != LLVMArrayTypeKind || LLVMGetElementType(at) != st || !LLVMGetInitializer(old))
-            return gpucompile__host_error(h, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "the host module's llvm.global_dtors has an unexpected form");
+            return gpucompile__logf(h->logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED, "the host module's llvm.global_dtors has an unexpected form");
         n = LLVMGetArrayLength(at);
     }
     elems = (LLVMValueRef *)gpucompile__alloc(NULL, (n + 1) * sizeof(LLVMValueRef));
@@ -7530,11 +7530,11 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_launch_function(gpucompil
 GPUCOMPILE__PRIVATE int gpucompile__host_taken(gpucompile__host *h, const char *a, const char *b, const char *c) {
     const char *sym;
     if (!(sym = gpucompile__host_name(h, a, b, c))) {
-        gpucompile__host_error(h, GPUCOMPILE_ERROR_OUT_OF_MEMORY, "out of memory");
+        gpucompile__logf(h->logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_OUT_OF_MEMORY, GPUCOMPILE_STAGE_EMBED, "out of memory");
         return 1;
     }
     if (LLVMGetNamedGlobal(h->m, sym) || LLVMGetNamedFunction(h->m, sym)) {
-        gpucompile__host_error(h, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "the host module already has a symbol '%s' (binary embedded twice?)", sym);
+        gpucompile__logf(h->logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED, "the host module already has a symbol '%s' (binary embedded twice?)", sym);
         return 1;
     }
     return 0;
@@ -7580,7 +7580,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_binary(LLVMModuleRef hos
     if (gpucompile_binary_verify(binary, &opts.logger) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_INVALID_BINARY;
     for (i = 0; i < binary->num_objects; i++) total += binary->objects[i]->num_kernels;
     name = binary->name;
-    if (!name || !*name) return gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_BINARY, "the binary has no name");
+    if (!name || !*name) return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_BINARY, GPUCOMPILE_STAGE_EMBED, "the binary has no name");
     switch (binary->handler.kind) {
     case GPUCOMPILE_HANDLER_SELECT_INDEX:
         selected = binary->handler.index < 0 || binary->handler.index >= binary->num_objects ? -1 : (int)binary->handler.index;
@@ -7593,7 +7593,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_binary(LLVMModuleRef hos
     default: selected = 0; break;
     }
     if (selected == -1)
-        return gpucompile__host_error(&h, GPUCOMPILE_ERROR_NO_OBJECT, "binary '%s': the requested target object couldn't be found", name);
+        return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_NO_OBJECT, GPUCOMPILE_STAGE_EMBED, "binary '%s': the requested target object couldn't be found", name);
     kernels = (const gpucompile_kernel **)gpucompile__alloc(NULL, (size_t)total * sizeof *kernels);
     if (!kernels) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     nk = gpucompile__host_kernels(binary, selected >= 0 ? selected : -1, kernels, total);
@@ -7609,7 +7609,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_binary(LLVMModuleRef hos
         if (!si) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
         for (j = 0; j < i && r == GPUCOMPILE_OK; j++)
             if ((n = gpucompile__host_name(&h, name, kernels[j]->name, "")) != NULL && strcmp(si, n) == 0)
-                r = gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "kernels '%s' and '%s' would both have the host symbols %s_...",
+                r = gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED, "kernels '%s' and '%s' would both have the host symbols %s_...",
                                            kernels[j]->name, kernels[i]->name, si);
         gpucompile_free(NULL, si);
     }
@@ -7626,7 +7626,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_binary(LLVMModuleRef hos
         add_null = obj->format == GPUCOMPILE_FORMAT_ISA; /* a driver's JIT reads a C string */
     } else if ((r = gpucompile_binary_write_offload(binary, &data, &size)) != GPUCOMPILE_OK) {
         gpucompile_free(NULL, kernels);
-        return gpucompile__host_error(&h, r, "binary '%s': cannot write the offload binary", name);
+        return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, r, GPUCOMPILE_STAGE_EMBED, "binary '%s': cannot write the offload binary", name);
     }
     /* the runtime functions first: a conflicting declaration refuses before anything is added */
     pp[0] = h.ptr;
@@ -7704,18 +7704,18 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit_launch(LLVMBuilderRef bui
     gpucompile__host_init(&h, host, logger, names);
     for (i = 0; i < 6; i++) {
         dims[i] = i < 3 ? grid[i] : block[i - 3];
-        if (!dims[i]) return gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "launch of '%s': a grid or block size is missing", kernel);
+        if (!dims[i]) return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED, "launch of '%s': a grid or block size is missing", kernel);
     }
     t0 = LLVMTypeOf(dims[0]);
     w = LLVMGetTypeKind(t0) == LLVMIntegerTypeKind ? (int)LLVMGetIntTypeWidth(t0) : 0;
     if (w != 32 && w != 64 && w != h.iptr_bits)
-        return gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_ARGUMENT,
+        return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED,
                                       "launch of '%s': grid and block sizes must be i32, i64 or the index type (i%d)", kernel, h.iptr_bits);
     for (i = 1; i < 6; i++) {
         LLVMTypeRef t = LLVMTypeOf(dims[i]);
         if (t != t0) {
             char *a = LLVMPrintTypeToString(t0), *b = LLVMPrintTypeToString(t);
-            gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_ARGUMENT,
+            gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED,
                                    "launch of '%s': grid and block sizes must all have the same type (%s and %s)", kernel, a, b);
             LLVMDisposeMessage(a);
             LLVMDisposeMessage(b);
@@ -7723,11 +7723,11 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit_launch(LLVMBuilderRef bui
         }
     }
     if (shared_bytes && LLVMTypeOf(shared_bytes) != h.i32)
-        return gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "launch of '%s': the dynamic shared memory size must be i32", kernel);
+        return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED, "launch of '%s': the dynamic shared memory size must be i32", kernel);
     if ((stream && LLVMGetTypeKind(LLVMTypeOf(stream)) != LLVMPointerTypeKind) || (args && LLVMGetTypeKind(LLVMTypeOf(args)) != LLVMPointerTypeKind))
-        return gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "launch of '%s': stream and args must be pointers", kernel);
+        return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED, "launch of '%s': stream and args must be pointers", kernel);
     if (!(sym = gpucompile__host_name(&h, binary_name, NULL, "_load")) || !LLVMGetNamedFunction(host, sym))
-        return gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_ARGUMENT,
+        return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED,
                                       "binary '%s' is not embedded in this host module (gpucompile_embed_binary first)", binary_name);
     if (!(getter = gpucompile__host_getter(&h, binary_name, kernel))) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     fn = gpucompile__host_call(builder, getter, NULL, 0);
