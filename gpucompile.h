@@ -785,6 +785,18 @@ GPUCOMPILE_API gpucompile_result gpucompile_object_create(const char *target, gp
     const void *data, size_t size, const gpucompile_allocator *allocator, gpucompile_object **out);
 GPUCOMPILE_API gpucompile_result gpucompile_object_add_kernel(gpucompile_object *obj, const char *name);
 
+/* The thread pool gpucompile_compile_binary runs its targets on, for callers with work of the
+   same kind (the CLI's batch): work(pool, i, user) for i = 0 .. count-1 on up to `threads`
+   threads at once, the calling thread among them (8 MiB stacks: LLVM recurses). Indexes are
+   handed out in order; once a call returns nonzero no new one is (those running finish). A
+   thread that cannot start leaves its share to the others. Returns how many were handed out. */
+typedef struct gpucompile_parallel gpucompile_parallel;
+GPUCOMPILE_API int gpucompile_run_parallel(const gpucompile_allocator *allocator, int count, int threads,
+    int (*work)(gpucompile_parallel *pool, int index, void *user), void *user);
+/* The pool's own lock, for what the calls share (counters, output); never held during work. */
+GPUCOMPILE_API void gpucompile_parallel_lock(gpucompile_parallel *pool);
+GPUCOMPILE_API void gpucompile_parallel_unlock(gpucompile_parallel *pool);
+
 /* One input (IR text or bitcode) for num_targets targets: one object per target, in target
    order. jobs > 1 compiles up to that many targets at once, each on its own thread and LLVM
    context; their diagnostics reach the logger afterwards, on the calling thread, in target
@@ -5818,7 +5830,6 @@ typedef struct gpucompile__bin_pool {
     size_t size;
     const char *input_name;
     gpucompile__bin_slot *slots;
-    int num, next, stop;
 } gpucompile__bin_pool;
 
 GPUCOMPILE__PRIVATE void gpucompile__bin_record(const gpucompile_diagnostic *d, void *user) {
@@ -5829,70 +5840,114 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_replay(const gpucompile__bin_slot *s, c
     if (!s->log.oom) gpucompile__replay(s->log.data, s->log.len, l);
 }
 
-GPUCOMPILE__PRIVATE void gpucompile__bin_work(gpucompile__bin_pool *p) {
+/* Targets are handed out in order and a failure stops the hand-out, so every target before
+   the failing one runs to its end and the first failure is the same as in a serial compile. */
+GPUCOMPILE__PRIVATE int gpucompile__bin_work(gpucompile_parallel *pool, int i, void *user) {
+    gpucompile__bin_pool *p = (gpucompile__bin_pool *)user;
+    gpucompile__bin_slot *s = &p->slots[i];
+    (void)pool;
+    s->r = gpucompile_compile_ir(p->data, p->size, p->input_name, s->target, &s->opts, &s->obj);
+    s->ran = 1;
+    return s->r != GPUCOMPILE_OK;
+}
+
+struct gpucompile_parallel {
+    int (*work)(gpucompile_parallel *pool, int index, void *user);
+    void *user;
+    int count, next, stop;
+#if defined(_WIN32)
+    SRWLOCK mutex;
+#else
+    pthread_mutex_t mutex;
+#endif
+};
+
+GPUCOMPILE__PRIVATE void gpucompile__parallel_work(gpucompile_parallel *p) {
     for (;;) {
-        gpucompile__bin_slot *s;
         int i = -1;
-        gpucompile__lock();
-        if (p->next < p->num && !p->stop) i = p->next++;
-        gpucompile__unlock();
+        gpucompile_parallel_lock(p);
+        if (p->next < p->count && !p->stop) i = p->next++;
+        gpucompile_parallel_unlock(p);
         if (i < 0) return;
-        s = &p->slots[i];
-        s->r = gpucompile_compile_ir(p->data, p->size, p->input_name, s->target, &s->opts, &s->obj);
-        s->ran = 1;
-        if (s->r != GPUCOMPILE_OK) {
-            /* Targets are handed out in order, so every target before this one runs to its end
-               and the first failure is the same as in a serial compile. */
-            gpucompile__lock();
+        if (p->work(p, i, p->user)) {
+            gpucompile_parallel_lock(p);
             p->stop = 1;
-            gpucompile__unlock();
+            gpucompile_parallel_unlock(p);
         }
     }
 }
 
-/* The one platform part: start and join a worker thread (8 MiB stacks: LLVM recurses). */
+/* The one platform part: the pool's lock, start and join a worker thread. */
 #if defined(_WIN32)
-typedef HANDLE gpucompile__bin_thread;
-GPUCOMPILE__PRIVATE unsigned __stdcall gpucompile__bin_entry(void *p) {
-    gpucompile__bin_work((gpucompile__bin_pool *)p);
+GPUCOMPILE_DEF void gpucompile_parallel_lock(gpucompile_parallel *p) { AcquireSRWLockExclusive(&p->mutex); }
+GPUCOMPILE_DEF void gpucompile_parallel_unlock(gpucompile_parallel *p) { ReleaseSRWLockExclusive(&p->mutex); }
+GPUCOMPILE__PRIVATE void gpucompile__parallel_init(gpucompile_parallel *p) { InitializeSRWLock(&p->mutex); }
+GPUCOMPILE__PRIVATE void gpucompile__parallel_done(gpucompile_parallel *p) { (void)p; }
+typedef HANDLE gpucompile__thread;
+GPUCOMPILE__PRIVATE unsigned __stdcall gpucompile__thread_entry(void *p) {
+    gpucompile__parallel_work((gpucompile_parallel *)p);
     return 0;
 }
-GPUCOMPILE__PRIVATE int gpucompile__bin_start(gpucompile__bin_thread *t, gpucompile__bin_pool *p) {
-    uintptr_t h = _beginthreadex(NULL, 8u << 20, gpucompile__bin_entry, p, 0, NULL);
+GPUCOMPILE__PRIVATE int gpucompile__thread_start(gpucompile__thread *t, gpucompile_parallel *p) {
+    uintptr_t h = _beginthreadex(NULL, 8u << 20, gpucompile__thread_entry, p, 0, NULL);
     *t = (HANDLE)h;
     return h != 0;
 }
-GPUCOMPILE__PRIVATE void gpucompile__bin_join(gpucompile__bin_thread t) {
+GPUCOMPILE__PRIVATE void gpucompile__thread_join(gpucompile__thread t) {
     WaitForSingleObject(t, INFINITE);
     CloseHandle(t);
 }
 #else
-typedef pthread_t gpucompile__bin_thread;
-GPUCOMPILE__PRIVATE void *gpucompile__bin_entry(void *p) {
-    gpucompile__bin_work((gpucompile__bin_pool *)p);
+GPUCOMPILE_DEF void gpucompile_parallel_lock(gpucompile_parallel *p) { pthread_mutex_lock(&p->mutex); }
+GPUCOMPILE_DEF void gpucompile_parallel_unlock(gpucompile_parallel *p) { pthread_mutex_unlock(&p->mutex); }
+GPUCOMPILE__PRIVATE void gpucompile__parallel_init(gpucompile_parallel *p) { pthread_mutex_init(&p->mutex, NULL); }
+GPUCOMPILE__PRIVATE void gpucompile__parallel_done(gpucompile_parallel *p) { pthread_mutex_destroy(&p->mutex); }
+typedef pthread_t gpucompile__thread;
+GPUCOMPILE__PRIVATE void *gpucompile__thread_entry(void *p) {
+    gpucompile__parallel_work((gpucompile_parallel *)p);
     return NULL;
 }
-GPUCOMPILE__PRIVATE int gpucompile__bin_start(gpucompile__bin_thread *t, gpucompile__bin_pool *p) {
+GPUCOMPILE__PRIVATE int gpucompile__thread_start(gpucompile__thread *t, gpucompile_parallel *p) {
     pthread_attr_t attr;
     int ok;
     if (pthread_attr_init(&attr) != 0) return 0;
     pthread_attr_setstacksize(&attr, (size_t)8 << 20);
-    ok = pthread_create(t, &attr, gpucompile__bin_entry, p) == 0;
+    ok = pthread_create(t, &attr, gpucompile__thread_entry, p) == 0;
     pthread_attr_destroy(&attr);
     return ok;
 }
-GPUCOMPILE__PRIVATE void gpucompile__bin_join(gpucompile__bin_thread t) { pthread_join(t, NULL); }
+GPUCOMPILE__PRIVATE void gpucompile__thread_join(gpucompile__thread t) { pthread_join(t, NULL); }
 #endif
+
+GPUCOMPILE_DEF int gpucompile_run_parallel(const gpucompile_allocator *allocator, int count, int threads,
+    int (*work)(gpucompile_parallel *pool, int index, void *user), void *user) {
+    gpucompile_parallel p;
+    gpucompile__thread *t = NULL;
+    int i, started = 0, n = (threads < count ? threads : count) - 1; /* the calling thread works too */
+    if (!work || count < 1) return 0;
+    memset(&p, 0, sizeof p);
+    p.work = work;
+    p.user = user;
+    p.count = count;
+    gpucompile__parallel_init(&p);
+    if (n > 0) t = (gpucompile__thread *)gpucompile__alloc(allocator, (size_t)n * sizeof *t);
+    for (i = 0; t && i < n; i++)
+        if (gpucompile__thread_start(&t[started], &p)) started++;
+    gpucompile__parallel_work(&p);
+    for (i = 0; i < started; i++) gpucompile__thread_join(t[i]);
+    gpucompile_free(allocator, t);
+    gpucompile__parallel_done(&p);
+    return p.next;
+}
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_compile_binary(const void *data, size_t size, const char *input_name,
     const gpucompile_target *const *targets, int num_targets, const gpucompile_options *options, int jobs,
     const char *name, gpucompile_binary **out) {
     gpucompile_options base;
     gpucompile__bin_pool pool;
-    gpucompile__bin_thread *threads = NULL;
     gpucompile_binary *b = NULL;
     gpucompile_result r = GPUCOMPILE_OK;
-    int i, started = 0, failed = -1, parallel;
+    int i, failed = -1, parallel;
     if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     *out = NULL;
     if (!targets || num_targets < 1) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
@@ -5907,7 +5962,6 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_compile_binary(const void *data, siz
     pool.data = data;
     pool.size = size;
     pool.input_name = input_name;
-    pool.num = num_targets;
     pool.slots = (gpucompile__bin_slot *)gpucompile__alloc(&base.allocator, (size_t)num_targets * sizeof *pool.slots);
     if (!pool.slots) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     memset(pool.slots, 0, (size_t)num_targets * sizeof *pool.slots);
@@ -5921,15 +5975,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_compile_binary(const void *data, siz
             s->opts.logger.user_data = s;
         }
     }
-    if (parallel) {
-        int n = (jobs < num_targets ? jobs : num_targets) - 1; /* the calling thread works too */
-        threads = (gpucompile__bin_thread *)gpucompile__alloc(&base.allocator, (size_t)n * sizeof *threads);
-        for (i = 0; threads && i < n; i++)
-            if (gpucompile__bin_start(&threads[started], &pool)) started++;
-    }
-    gpucompile__bin_work(&pool);
-    for (i = 0; i < started; i++) gpucompile__bin_join(threads[i]);
-    gpucompile_free(&base.allocator, threads);
+    gpucompile_run_parallel(&base.allocator, num_targets, parallel ? jobs : 1, gpucompile__bin_work, &pool);
     for (i = 0; i < num_targets && failed < 0; i++)
         if (pool.slots[i].ran && pool.slots[i].r != GPUCOMPILE_OK) failed = i;
     for (i = 0; i < num_targets; i++) {
