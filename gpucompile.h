@@ -1611,8 +1611,10 @@ GPUCOMPILE__PRIVATE int gpucompile__pint(gpucompile__parser *p, const char *name
     int neg = 0, base = 10, any = 0;
     unsigned long long v = 0;
     if (gpucompile__lex_peek(&p->lx) == '-') { neg = 1; p->lx.pos++; gpucompile__lex_ws(&p->lx); }
-    if (gpucompile__lex_peek(&p->lx) < '0' || gpucompile__lex_peek(&p->lx) > '9') return gpucompile__lex_err(&p->lx, p->lx.pos, "expected an integer for '%s'", name);
-    if (p->lx.pos + 1 < p->lx.n && p->lx.s[p->lx.pos] == '0' && (p->lx.s[p->lx.pos + 1] == 'x' || p->lx.s[p->lx.pos + 1] == 'X')) { base = 16; p->lx.pos += 2; }
+    if (gpucompile__lex_peek(&p->lx) < '0' || gpucompile__lex_peek(&p->lx) > '9')
+        return gpucompile__lex_err(&p->lx, p->lx.pos, "expected an integer for '%s'", name);
+    if (p->lx.pos + 1 < p->lx.n && p->lx.s[p->lx.pos] == '0' && (p->lx.s[p->lx.pos + 1] == 'x' || p->lx.s[p->lx.pos + 1] == 'X'))
+        { base = 16; p->lx.pos += 2; }
     for (;;) {
         int c = gpucompile__lex_peek(&p->lx), d = c < 0 ? -1 : gpucompile__hexval(c);
         if (d < 0 || d >= base) break;
@@ -1621,7 +1623,8 @@ GPUCOMPILE__PRIVATE int gpucompile__pint(gpucompile__parser *p, const char *name
         p->lx.pos++;
     }
     if (!any) return gpucompile__lex_err(&p->lx, p->lx.pos, "expected hex digits for '%s'", name);
-    if (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx))) return gpucompile__lex_err(&p->lx, p->lx.pos, "expected an integer for '%s'", name);
+    if (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx)))
+        return gpucompile__lex_err(&p->lx, p->lx.pos, "expected an integer for '%s'", name);
     if (v > (neg ? 0x80000000ull : 0x7FFFFFFFull)) return gpucompile__lex_err(&p->lx, start, "integer value too large for '%s'", name);
     p->O = neg ? (int)(0 - (long long)v) : (int)v;
     return 1;
@@ -1665,11 +1668,13 @@ GPUCOMPILE__PRIVATE int gpucompile__pvalue(gpucompile__parser *p, int depth) {
         int neg = c == '-', base = 10, any = 0, bits = 64;
         unsigned long long v = 0;
         if (neg) { p->lx.pos++; gpucompile__lex_ws(&p->lx); }
-        if (p->lx.pos + 1 < p->lx.n && p->lx.s[p->lx.pos] == '0' && (p->lx.s[p->lx.pos + 1] == 'x' || p->lx.s[p->lx.pos + 1] == 'X')) { base = 16; p->lx.pos += 2; }
+        if (p->lx.pos + 1 < p->lx.n && p->lx.s[p->lx.pos] == '0' && (p->lx.s[p->lx.pos + 1] == 'x' || p->lx.s[p->lx.pos + 1] == 'X'))
+            { base = 16; p->lx.pos += 2; }
         for (;;) {
             int d = gpucompile__lex_peek(&p->lx) < 0 ? -1 : gpucompile__hexval(gpucompile__lex_peek(&p->lx));
             if (d < 0 || d >= base) break;
-            if (v > ((1ull << 63) - (unsigned)d) / (unsigned)base) return gpucompile__lex_err(&p->lx, at, "integer value too large in a flag's value");
+            if (v > ((1ull << 63) - (unsigned)d) / (unsigned)base)
+                return gpucompile__lex_err(&p->lx, at, "integer value too large in a flag's value");
             v = v * (unsigned)base + (unsigned)d;
             any = 1;
             p->lx.pos++;
@@ -1678,15 +1683,18 @@ GPUCOMPILE__PRIVATE int gpucompile__pvalue(gpucompile__parser *p, int depth) {
             return gpucompile__lex_err(&p->lx, at, "expected an integer in a flag's value (floats are not read)");
         if (gpucompile__lex_ws(&p->lx) == ':') {
             size_t t;
+            const char *w;
             p->lx.pos++;
             gpucompile__lex_ws(&p->lx);
             t = p->lx.pos;
             while (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx))) p->lx.pos++;
-            bits = p->lx.pos - t == 2 && strncmp(p->lx.s + t, "i8", 2) == 0 ? 8 : p->lx.pos - t == 3 && strncmp(p->lx.s + t, "i16", 3) == 0 ? 16
-                 : p->lx.pos - t == 3 && strncmp(p->lx.s + t, "i32", 3) == 0 ? 32 : p->lx.pos - t == 3 && strncmp(p->lx.s + t, "i64", 3) == 0 ? 64 : 0;
+            w = p->lx.s + t;
+            bits = p->lx.pos - t == 2 && strncmp(w, "i8", 2) == 0 ? 8 : p->lx.pos - t == 3 && strncmp(w, "i16", 3) == 0 ? 16
+                 : p->lx.pos - t == 3 && strncmp(w, "i32", 3) == 0 ? 32 : p->lx.pos - t == 3 && strncmp(w, "i64", 3) == 0 ? 64 : 0;
             if (!bits) return gpucompile__lex_err(&p->lx, t, "expected i8, i16, i32 or i64 as an integer's type in a flag's value");
         }
-        if (v > (1ull << (bits - 1)) - (neg ? 0 : 1)) return gpucompile__lex_err(&p->lx, at, "integer value out of range for i%d in a flag's value", bits);
+        if (v > (1ull << (bits - 1)) - (neg ? 0 : 1))
+            return gpucompile__lex_err(&p->lx, at, "integer value out of range for i%d in a flag's value", bits);
         gpucompile__buf_printf(&p->val, "%s%llu", neg && v ? "-" : "", v);
         if (bits != 64 || depth == 0) gpucompile__buf_printf(&p->val, " : i%d", bits); /* MLIR elides i64 inside arrays */
         return 1;
@@ -1812,18 +1820,21 @@ GPUCOMPILE__PRIVATE int gpucompile__pparam(gpucompile__parser *p, const gpucompi
             if (gpucompile__takes_param(b, gpucompile__param_names[id]))
                 e += snprintf(e, (size_t)(expected + sizeof expected - e), "%s%s", e == expected ? "" : ", ",
                               id == GPUCOMPILE__P_LINK ? link : gpucompile__param_names[id]);
-        return gpucompile__lex_err(&p->lx, at, "unknown parameter '%.*s' for #%s; expected one of %s", (int)(n < 64 ? n : 64), p->lx.s + at, attr, expected);
+        return gpucompile__lex_err(&p->lx, at, "unknown parameter '%.*s' for #%s; expected one of %s",
+                                   (int)(n < 64 ? n : 64), p->lx.s + at, attr, expected);
     }
     if (p->seen[id]) return gpucompile__lex_err(&p->lx, at, "parameter '%s' is repeated", gpucompile__param_names[id]);
     p->seen[id] = 1;
     p->last = id;
-    if (gpucompile__lex_ws(&p->lx) != '=') return gpucompile__lex_err(&p->lx, p->lx.pos, "expected '=' after parameter name '%s'", gpucompile__param_names[id]);
+    if (gpucompile__lex_ws(&p->lx) != '=')
+        return gpucompile__lex_err(&p->lx, p->lx.pos, "expected '=' after parameter name '%s'", gpucompile__param_names[id]);
     p->lx.pos++;
     gpucompile__lex_ws(&p->lx);
     if (id == GPUCOMPILE__P_O) return gpucompile__pint(p, "O");
     if (id == GPUCOMPILE__P_FLAGS) return gpucompile__pflags(p);
     if (id == GPUCOMPILE__P_LINK) return gpucompile__plink(p);
-    if (gpucompile__lex_peek(&p->lx) != '"') return gpucompile__lex_err(&p->lx, p->lx.pos, "expected a string for '%s'", gpucompile__param_names[id]);
+    if (gpucompile__lex_peek(&p->lx) != '"')
+        return gpucompile__lex_err(&p->lx, p->lx.pos, "expected a string for '%s'", gpucompile__param_names[id]);
     return gpucompile__pstring(p, &p->str[id]);
 }
 
@@ -1854,7 +1865,8 @@ GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__pattr(gpucompile__pars
     b = n ? gpucompile_find_backend_named(p->lx.s + at, n, upstream) : NULL;
     if (!b) {
         gpucompile__attribute_names(names, sizeof names);
-        gpucompile__lex_err(&p->lx, at - 1, "unknown target attribute '#%.*s'%s%s", (int)(n < 64 ? n : 64), p->lx.s + at, *names ? "; expected " : "", names);
+        gpucompile__lex_err(&p->lx, at - 1, "unknown target attribute '#%.*s'%s%s",
+                            (int)(n < 64 ? n : 64), p->lx.s + at, *names ? "; expected " : "", names);
         return NULL;
     }
     *attr = b->attribute[*upstream];
@@ -1863,7 +1875,8 @@ GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__pattr(gpucompile__pars
         c = gpucompile__lex_ws(&p->lx);
         if (c == '>') p->lx.pos++; /* <> as MLIR allows */
         else for (;;) {
-            if (c < 0 || !gpucompile__is_id_start(c)) { gpucompile__lex_err(&p->lx, p->lx.pos, "expected a parameter name or '>'"); return NULL; }
+            if (c < 0 || !gpucompile__is_id_start(c))
+                { gpucompile__lex_err(&p->lx, p->lx.pos, "expected a parameter name or '>'"); return NULL; }
             if (!gpucompile__pparam(p, b, *attr)) return NULL;
             c = gpucompile__lex_ws(&p->lx);
             if (c == '>') { p->lx.pos++; break; }
@@ -5833,24 +5846,28 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_verify(const gpucompile_binar
     if (!b->name || !*b->name)
         return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE, "a gpu.binary needs a name");
     if (b->num_objects < 1 || !b->objects)
-        return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE, "'gpu.binary' op attribute 'objects' failed to satisfy "
-                                   "constraint: an array of GPU object attributes with at least 1 elements");
+        return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE,
+                                "'gpu.binary' op attribute 'objects' failed to satisfy "
+                                "constraint: an array of GPU object attributes with at least 1 elements");
     switch (b->handler.kind) {
     case GPUCOMPILE_HANDLER_DEFAULT: case GPUCOMPILE_HANDLER_RUNTIME: break;
     case GPUCOMPILE_HANDLER_SELECT_INDEX:
         if (b->handler.index < 0)
             return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE, "the object index must be positive");
         if (b->handler.index >= b->num_objects)
-            return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE, "the requested object index ('%lld') is out of bounds, "
-                                       "the number of objects present is %d", (long long)b->handler.index, b->num_objects);
+            return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE,
+                                    "the requested object index ('%lld') is out of bounds, "
+                                    "the number of objects present is %d", (long long)b->handler.index, b->num_objects);
         break;
     case GPUCOMPILE_HANDLER_SELECT_TARGET:
         if (!b->handler.target || gpucompile__bin_check_target(b->handler.target, logger, canon, sizeof canon) != GPUCOMPILE_OK)
-            return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE, "the target attribute must be a GPU Target attribute");
+            return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE,
+                                    "the target attribute must be a GPU Target attribute");
         for (i = 0; i < b->num_objects; i++)
             if (b->objects[i] && b->objects[i]->target && strcmp(b->objects[i]->target, canon) == 0) break;
         if (i == b->num_objects)
-            return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE, "no object in the binary has the handler's target %s", canon);
+            return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE,
+                                    "no object in the binary has the handler's target %s", canon);
         break;
     default: return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE, "invalid kind of attribute specified");
     }
@@ -5861,7 +5878,8 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_verify(const gpucompile_binar
         if (o->format < GPUCOMPILE_FORMAT_DEFAULT || o->format > GPUCOMPILE_FORMAT_FATBIN)
             return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE, "object %d has an invalid format", i);
         if (gpucompile__bin_check_target(o->target, logger, NULL, 0) != GPUCOMPILE_OK)
-            return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE, "object %d: invalid target %s", i, o->target);
+            return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE,
+                                    "object %d: invalid target %s", i, o->target);
     }
     return GPUCOMPILE_OK;
 }
@@ -6750,7 +6768,8 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pobject(gpucompile__bin_p *p, gpucompile
         if (props) { p->pos = props; ok = gpucompile__bin_pprops(p, o); }
         if (ok && table) { p->pos = table; ok = gpucompile__bin_ptable(p, o); }
         p->pos = end;
-        if (ok && !o->num_kernels && gpucompile_object_find_kernels(o) == GPUCOMPILE_ERROR_OUT_OF_MEMORY) ok = gpucompile__lex_err(p, at, "out of memory");
+        if (ok && !o->num_kernels && gpucompile_object_find_kernels(o) == GPUCOMPILE_ERROR_OUT_OF_MEMORY)
+            ok = gpucompile__lex_err(p, at, "out of memory");
         if (!ok) { gpucompile_object_free(o); return 0; }
     }
     if (gpucompile_binary_add(b, o) != GPUCOMPILE_OK) {
@@ -7124,7 +7143,8 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_read_offload(const void *data
     *out = NULL;
     if (!data && size) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     if ((r = gpucompile_binary_create(name, allocator, &b)) != GPUCOMPILE_OK) return r;
-    if (size == 0) r = gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_BINARY, GPUCOMPILE_STAGE_NONE, "empty offload binary");
+    if (size == 0) r = gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_BINARY, GPUCOMPILE_STAGE_NONE,
+                                        "empty offload binary");
     while (r == GPUCOMPILE_OK && at < size) {
         size_t used = 0;
         r = gpucompile__bin_read_entry(p + at, size - at, index++, b, logger, &used);
@@ -7167,7 +7187,8 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_known_device(const char *device, const g
     for (i = 0; (b = gpucompile_backend_at(i)) != NULL; i++)
         if (b->select_score && b->device_help && len < sizeof help)
             len += (size_t)snprintf(help + len, sizeof help - len, "%s%s", n++ ? ", or " : "", b->device_help);
-    gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_NONE, "unknown device '%s'; expected %s", device, help);
+    gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_NONE,
+                     "unknown device '%s'; expected %s", device, help);
     return 0;
 }
 
@@ -7195,8 +7216,9 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_select(const gpucompile_binar
             if (o) gpucompile__buf_printf(&b, "%s[%d] %s %s (%s)", i ? ", " : "", i, o->target, gpucompile_format_string(o->format),
                                           o->chip ? o->chip : "?");
         }
-        gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_NO_OBJECT, GPUCOMPILE_STAGE_NONE, "no object for device %s in binary @%s; "
-                            "it holds: %s", arch, binary->name ? binary->name : "", b.data ? b.data : "nothing");
+        gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_NO_OBJECT, GPUCOMPILE_STAGE_NONE,
+                         "no object for device %s in binary @%s; "
+                         "it holds: %s", arch, binary->name ? binary->name : "", b.data ? b.data : "nothing");
         gpucompile_free(b.a, b.data);
         return GPUCOMPILE_ERROR_NO_OBJECT;
     }
@@ -7240,7 +7262,8 @@ GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_decl(gpucompile__host *h, cons
     LLVMValueRef f = LLVMGetNamedFunction(h->m, name);
     if (!f) return LLVMAddFunction(h->m, name, type);
     if (LLVMGlobalGetValueType(f) != type) {
-        gpucompile__logf(h->logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED, "the host module declares '%s' with another type", name);
+        gpucompile__logf(h->logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED,
+                         "the host module declares '%s' with another type", name);
         return NULL;
     }
     return f;
@@ -7311,7 +7334,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_add_dtor(gpucompile__host
     if (old) {
         LLVMTypeRef at = LLVMGlobalGetValueType(old);
         if (LLVMGetTypeKind(at) != LLVMArrayTypeKind || LLVMGetElementType(at) != st || !LLVMGetInitializer(old))
-            return gpucompile__logf(h->logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED, "the host module's llvm.global_dtors has an unexpected form");
+            return gpucompile__logf(h->logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED,
+                                    "the host module's llvm.global_dtors has an unexpected form");
         n = LLVMGetArrayLength(at);
     }
     elems = (LLVMValueRef *)gpucompile__alloc(NULL, (n + 1) * sizeof(LLVMValueRef));
@@ -7580,7 +7604,8 @@ GPUCOMPILE__PRIVATE int gpucompile__host_taken(gpucompile__host *h, const char *
         return 1;
     }
     if (LLVMGetNamedGlobal(h->m, sym) || LLVMGetNamedFunction(h->m, sym)) {
-        gpucompile__logf(h->logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED, "the host module already has a symbol '%s' (binary embedded twice?)", sym);
+        gpucompile__logf(h->logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED,
+                         "the host module already has a symbol '%s' (binary embedded twice?)", sym);
         return 1;
     }
     return 0;
@@ -7626,7 +7651,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_binary(LLVMModuleRef hos
     if (gpucompile_binary_verify(binary, &opts.logger) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_INVALID_BINARY;
     for (i = 0; i < binary->num_objects; i++) total += binary->objects[i]->num_kernels;
     name = binary->name;
-    if (!name || !*name) return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_BINARY, GPUCOMPILE_STAGE_EMBED, "the binary has no name");
+    if (!name || !*name) return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_BINARY, GPUCOMPILE_STAGE_EMBED,
+                                                 "the binary has no name");
     switch (binary->handler.kind) {
     case GPUCOMPILE_HANDLER_SELECT_INDEX:
         selected = binary->handler.index < 0 || binary->handler.index >= binary->num_objects ? -1 : (int)binary->handler.index;
@@ -7639,7 +7665,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_binary(LLVMModuleRef hos
     default: selected = 0; break;
     }
     if (selected == -1)
-        return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_NO_OBJECT, GPUCOMPILE_STAGE_EMBED, "binary '%s': the requested target object couldn't be found", name);
+        return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_NO_OBJECT, GPUCOMPILE_STAGE_EMBED,
+                                "binary '%s': the requested target object couldn't be found", name);
     kernels = (const gpucompile_kernel **)gpucompile__alloc(NULL, (size_t)total * sizeof *kernels);
     if (!kernels) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     nk = gpucompile__host_kernels(binary, selected >= 0 ? selected : -1, kernels, total);
@@ -7655,8 +7682,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_binary(LLVMModuleRef hos
         if (!si) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
         for (j = 0; j < i && r == GPUCOMPILE_OK; j++)
             if ((n = gpucompile__host_name(&h, name, kernels[j]->name, "")) != NULL && strcmp(si, n) == 0)
-                r = gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED, "kernels '%s' and '%s' would both have the host symbols %s_...",
-                                           kernels[j]->name, kernels[i]->name, si);
+                r = gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED,
+                                     "kernels '%s' and '%s' would both have the host symbols %s_...",
+                                     kernels[j]->name, kernels[i]->name, si);
         gpucompile_free(NULL, si);
     }
     for (i = 0; r == GPUCOMPILE_OK && i < nk; i++)
@@ -7672,7 +7700,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_binary(LLVMModuleRef hos
         add_null = obj->format == GPUCOMPILE_FORMAT_ISA; /* a driver's JIT reads a C string */
     } else if ((r = gpucompile_binary_write_offload(binary, &data, &size)) != GPUCOMPILE_OK) {
         gpucompile_free(NULL, kernels);
-        return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, r, GPUCOMPILE_STAGE_EMBED, "binary '%s': cannot write the offload binary", name);
+        return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, r, GPUCOMPILE_STAGE_EMBED,
+                                "binary '%s': cannot write the offload binary", name);
     }
     /* the runtime functions first: a conflicting declaration refuses before anything is added */
     pp[0] = h.ptr;
@@ -7750,7 +7779,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit_launch(LLVMBuilderRef bui
     gpucompile__host_init(&h, host, logger, names);
     for (i = 0; i < 6; i++) {
         dims[i] = i < 3 ? grid[i] : block[i - 3];
-        if (!dims[i]) return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED, "launch of '%s': a grid or block size is missing", kernel);
+        if (!dims[i]) return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED,
+                                              "launch of '%s': a grid or block size is missing", kernel);
     }
     t0 = LLVMTypeOf(dims[0]);
     w = LLVMGetTypeKind(t0) == LLVMIntegerTypeKind ? (int)LLVMGetIntTypeWidth(t0) : 0;
@@ -7769,9 +7799,11 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit_launch(LLVMBuilderRef bui
         }
     }
     if (shared_bytes && LLVMTypeOf(shared_bytes) != h.i32)
-        return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED, "launch of '%s': the dynamic shared memory size must be i32", kernel);
+        return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED,
+                                "launch of '%s': the dynamic shared memory size must be i32", kernel);
     if ((stream && LLVMGetTypeKind(LLVMTypeOf(stream)) != LLVMPointerTypeKind) || (args && LLVMGetTypeKind(LLVMTypeOf(args)) != LLVMPointerTypeKind))
-        return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED, "launch of '%s': stream and args must be pointers", kernel);
+        return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED,
+                                "launch of '%s': stream and args must be pointers", kernel);
     if (!(sym = gpucompile__host_name(&h, binary_name, NULL, "_load")) || !LLVMGetNamedFunction(host, sym))
         return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED,
                                       "binary '%s' is not embedded in this host module (gpucompile_embed_binary first)", binary_name);
