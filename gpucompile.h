@@ -117,6 +117,8 @@
        vendor libraries (both guarded). A caller's LLVMModuleRef must not be used by another
        thread while it is being copied. Targets, options and objects are read-only to us and
        may be shared between threads. Register custom backends before the first compile.
+       gpucompile_run_parallel is the thread pool gpucompile_compile_binary runs targets on;
+       a caller with work of its own (the CLI's batch of inputs) may use it too.
 
    Guarantees
        No abort, no exit, no output on stdout/stderr unless the caller installs a logger (the
