@@ -120,6 +120,8 @@
        vendor libraries (both guarded). A caller's LLVMModuleRef must not be used by another
        thread while it is being copied. Targets, options and objects are read-only to us and
        may be shared between threads. Register custom backends before the first compile.
+       gpucompile_run_parallel is the thread pool gpucompile_compile_binary runs targets on;
+       a caller with work of its own (the CLI's batch of inputs) may use it too.
 
    Guarantees
        No abort, no exit, no output on stdout/stderr unless the caller installs a logger (the
@@ -638,7 +640,7 @@ struct gpucompile_job {
     size_t result_size;
     gpucompile_object *object;          /* being filled: kernels, stage times */
     void *backend_data;                 /* free for the backend */
-    int failed;                         /* an error diagnostic was reported */
+    int failed;                         /* an error diagnostic was reported (by LLVM, a backend or a hook) */
     gpucompile_stage stage;
 };
 
@@ -671,6 +673,9 @@ GPUCOMPILE_API gpucompile_result gpucompile_job_flag_strings(gpucompile_job *job
 /* A file the result depends on (a library, a tool): a cache entry is valid while it is unchanged.
    Linked libraries and tools run through gpucompile_job_run_tool are recorded automatically. */
 GPUCOMPILE_API void gpucompile_job_add_dependency(gpucompile_job *job, const char *path);
+/* Sets the i32 module flag key = value with the given behaviour, replacing the behaviour and
+   value of one already there (LLVMAddModuleFlag appends, and a key twice makes the module invalid). */
+GPUCOMPILE_API void gpucompile_job_set_module_flag(gpucompile_job *job, LLVMModuleFlagBehavior behavior, const char *key, int value);
 
 /* Run an external program: argv[0] is the path, no shell. Captures stdout+stderr into *output
    (NUL-terminated, allocated with the job's allocator; may be NULL). Exit status in *status.
@@ -784,6 +789,18 @@ GPUCOMPILE_API gpucompile_result gpucompile_binary_verify(const gpucompile_binar
 GPUCOMPILE_API gpucompile_result gpucompile_object_create(const char *target, gpucompile_format format,
     const void *data, size_t size, const gpucompile_allocator *allocator, gpucompile_object **out);
 GPUCOMPILE_API gpucompile_result gpucompile_object_add_kernel(gpucompile_object *obj, const char *name);
+
+/* The thread pool gpucompile_compile_binary runs its targets on, for callers with work of the
+   same kind (the CLI's batch): work(pool, i, user) for i = 0 .. count-1 on up to `threads`
+   threads at once, the calling thread among them (8 MiB stacks: LLVM recurses). Indexes are
+   handed out in order; once a call returns nonzero no new one is (those running finish). A
+   thread that cannot start leaves its share to the others. Returns how many were handed out. */
+typedef struct gpucompile_parallel gpucompile_parallel;
+GPUCOMPILE_API int gpucompile_run_parallel(const gpucompile_allocator *allocator, int count, int threads,
+    int (*work)(gpucompile_parallel *pool, int index, void *user), void *user);
+/* The pool's own lock, for what the calls share (counters, output); never held during work. */
+GPUCOMPILE_API void gpucompile_parallel_lock(gpucompile_parallel *pool);
+GPUCOMPILE_API void gpucompile_parallel_unlock(gpucompile_parallel *pool);
 
 /* One input (IR text or bitcode) for num_targets targets: one object per target, in target
    order. jobs > 1 compiles up to that many targets at once, each on its own thread and LLVM
@@ -1129,26 +1146,29 @@ GPUCOMPILE__PRIVATE void gpucompile__log(const gpucompile_logger *l, gpucompile_
     l->func(&d, l->user_data);
 }
 
-GPUCOMPILE__PRIVATE void gpucompile__logf(const gpucompile_logger *l, gpucompile_severity sev, gpucompile_result res,
-                                          gpucompile_stage stage, const char *fmt, ...)
+/* Logs fmt's message and returns res: the one log-and-return helper where there is no job
+   (gpucompile__fail is the job's). */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__logf(const gpucompile_logger *l, gpucompile_severity sev, gpucompile_result res,
+                                                       gpucompile_stage stage, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(GPUCOMPILE__PRINTF, 5, 6)))
 #endif
     ;
-/* The va_list form, for the sections' own printf-style error helpers. */
-GPUCOMPILE__PRIVATE void gpucompile__vlogf(const gpucompile_logger *l, gpucompile_severity sev, gpucompile_result res,
-                                           gpucompile_stage stage, const char *fmt, va_list ap) {
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__vlogf(const gpucompile_logger *l, gpucompile_severity sev, gpucompile_result res,
+                                                        gpucompile_stage stage, const char *fmt, va_list ap) {
     char msg[4096];
-    if (!l || !l->func) return;
+    if (!l || !l->func) return res;
     vsnprintf(msg, sizeof msg, fmt, ap);
     gpucompile__log(l, sev, res, stage, "gpucompile", msg);
+    return res;
 }
-GPUCOMPILE__PRIVATE void gpucompile__logf(const gpucompile_logger *l, gpucompile_severity sev, gpucompile_result res,
-                                          gpucompile_stage stage, const char *fmt, ...) {
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__logf(const gpucompile_logger *l, gpucompile_severity sev, gpucompile_result res,
+                                                       gpucompile_stage stage, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     gpucompile__vlogf(l, sev, res, stage, fmt, ap);
     va_end(ap);
+    return res;
 }
 
 GPUCOMPILE__PRIVATE const char *gpucompile__name(LLVMValueRef v) {
@@ -1242,17 +1262,13 @@ GPUCOMPILE_DEF const char *gpucompile_chip_name(gpucompile_target_kind kind, int
     return b && b->chip_name && index >= 0 ? b->chip_name(index, native) : NULL;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bad_target(const gpucompile_logger *logger, const char *message) {
-    gpucompile__log(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, GPUCOMPILE_STAGE_TARGET, NULL, message);
-    return GPUCOMPILE_ERROR_INVALID_TARGET;
-}
-
 GPUCOMPILE_DEF gpucompile_result gpucompile_log_target(const gpucompile_logger *logger, const char *fmt, ...) {
     va_list ap;
+    gpucompile_result r;
     va_start(ap, fmt);
-    gpucompile__vlogf(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, GPUCOMPILE_STAGE_TARGET, fmt, ap);
+    r = gpucompile__vlogf(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, GPUCOMPILE_STAGE_TARGET, fmt, ap);
     va_end(ap);
-    return GPUCOMPILE_ERROR_INVALID_TARGET;
+    return r;
 }
 
 /* "The target kind must be A, B or custom.", A, B the registered kinds' backends. */
@@ -1280,17 +1296,17 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_target_verify(const gpucompile_targe
     if (!t) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     b = gpucompile__target_backend(t);
     if (!b && t->kind != GPUCOMPILE_TARGET_CUSTOM) return gpucompile__bad_kind(logger);
-    if (t->O < 0 || t->O > 3) return gpucompile__bad_target(logger, "The optimization level must be a number between 0 and 3.");
-    if (!*gpucompile_target_triple(t)) return gpucompile__bad_target(logger, "The target triple cannot be empty.");
-    if (!*gpucompile_target_chip(t)) return gpucompile__bad_target(logger, "The target chip cannot be empty.");
+    if (t->O < 0 || t->O > 3) return gpucompile_log_target(logger, "The optimization level must be a number between 0 and 3.");
+    if (!*gpucompile_target_triple(t)) return gpucompile_log_target(logger, "The target triple cannot be empty.");
+    if (!*gpucompile_target_chip(t)) return gpucompile_log_target(logger, "The target chip cannot be empty.");
     if (b && b->verify_params && (r = b->verify_params(t, logger)) != GPUCOMPILE_OK) return r;
     if (t->num_link < 0 || (t->num_link > 0 && !t->link))
-        return gpucompile__bad_target(logger, "All the elements in the `link` array must be strings.");
+        return gpucompile_log_target(logger, "All the elements in the `link` array must be strings.");
     for (i = 0; i < t->num_link; i++) /* a parsed non-string element is NULL */
-        if (!t->link[i] || !*t->link[i]) return gpucompile__bad_target(logger, "All the elements in the `link` array must be strings.");
-    if (t->num_flags < 0 || (t->num_flags > 0 && !t->flags)) return gpucompile__bad_target(logger, "Flag names cannot be empty.");
+        if (!t->link[i] || !*t->link[i]) return gpucompile_log_target(logger, "All the elements in the `link` array must be strings.");
+    if (t->num_flags < 0 || (t->num_flags > 0 && !t->flags)) return gpucompile_log_target(logger, "Flag names cannot be empty.");
     for (i = 0; i < t->num_flags; i++)
-        if (!t->flags[i] || !*t->flags[i]) return gpucompile__bad_target(logger, "Flag names cannot be empty.");
+        if (!t->flags[i] || !*t->flags[i]) return gpucompile_log_target(logger, "Flag names cannot be empty.");
     return b && b->verify ? b->verify(t, logger) : GPUCOMPILE_OK;
 }
 
@@ -1310,6 +1326,28 @@ GPUCOMPILE__PRIVATE void gpucompile__out_add(gpucompile__out *o, const char *s, 
 
 GPUCOMPILE__PRIVATE void gpucompile__out_str(gpucompile__out *o, const char *s) { gpucompile__out_add(o, s, strlen(s)); }
 
+/* ---- MLIR's lexical rules (as mlir-opt reads and prints them), for the target text and the
+   gpu.binary text alike ----
+   - White space: space, tab, LF, CR; a comment runs from // to the end of the line.
+   - Names: bare identifiers [A-Za-z_][A-Za-z0-9_$.]*; attribute names and words after '#'
+     also take '-'.
+   - Strings: "..." with the escapes \" \\ \n \t and \XX (two hex digits); a raw LF, VT or FF
+     inside is an error, other raw bytes are kept. Printed with llvm::printEscapedString's rule
+     (gpucompile__escape).
+   - Errors: the first one only, where it is ("column N" in a target text, "LINE:COLUMN" in a
+     gpu.binary text), with what was found there when it cannot be seen. */
+typedef struct gpucompile__lex {
+    const char *s;
+    size_t n, pos;
+    const gpucompile_logger *logger;
+    gpucompile_stage stage;    /* GPUCOMPILE_STAGE_TARGET: a target text (positions as columns) */
+    gpucompile_result result;  /* GPUCOMPILE_ERROR_PARSE after the first error */
+    const gpucompile_allocator *a; /* for what a parser on it keeps (the gpu.binary reader's) */
+} gpucompile__lex;
+
+GPUCOMPILE__PRIVATE int gpucompile__is_id_start(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+GPUCOMPILE__PRIVATE int gpucompile__is_id_char(int c) { return gpucompile__is_id_start(c) || (c >= '0' && c <= '9') || c == '$' || c == '.'; }
+
 /* MLIR's printEscapedString for one byte: printable ASCII as is, '\' doubled, '"' and the
    rest as \XX. Returns the length written to e. */
 GPUCOMPILE__PRIVATE size_t gpucompile__escape(unsigned char c, char e[3]) {
@@ -1320,15 +1358,109 @@ GPUCOMPILE__PRIVATE size_t gpucompile__escape(unsigned char c, char e[3]) {
     return 3;
 }
 
+GPUCOMPILE__PRIVATE int gpucompile__hexval(int c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* Where byte at is, for a message: "column N" or "LINE:COLUMN" (both counting bytes from 1). */
+GPUCOMPILE__PRIVATE void gpucompile__lex_where(const gpucompile__lex *lx, size_t at, char *buf, size_t size) {
+    size_t i, line = 1, col = 1;
+    if (lx->stage == GPUCOMPILE_STAGE_TARGET) {
+        snprintf(buf, size, "column %lu", (unsigned long)(at + 1));
+        return;
+    }
+    for (i = 0; i < at && i < lx->n; i++) {
+        if (lx->s[i] == '\n') { line++; col = 1; } else col++;
+    }
+    snprintf(buf, size, "%lu:%lu", (unsigned long)line, (unsigned long)col);
+}
+
+/* Reports the first error only, "WHERE: what", plus what was found where that is not visible in
+   the text (its end, a NUL byte, a non-printable byte). Returns 0. */
+GPUCOMPILE__PRIVATE int gpucompile__lex_err(gpucompile__lex *lx, size_t at, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(GPUCOMPILE__PRINTF, 3, 4)))
+#endif
+    ;
+GPUCOMPILE__PRIVATE int gpucompile__lex_err(gpucompile__lex *lx, size_t at, const char *fmt, ...) {
+    char msg[2048], where[48], found[48] = "";
+    va_list ap;
+    if (lx->result != GPUCOMPILE_OK) return 0;
+    lx->result = GPUCOMPILE_ERROR_PARSE;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    gpucompile__lex_where(lx, at, where, sizeof where);
+    if (at >= lx->n) snprintf(found, sizeof found, " (the text ends there)");
+    else if (lx->s[at] == 0 && !strstr(msg, "NUL")) snprintf(found, sizeof found, " (found a NUL byte)");
+    else if ((unsigned char)lx->s[at] < 0x20 || (unsigned char)lx->s[at] > 0x7E)
+        snprintf(found, sizeof found, " (found byte 0x%02X)", (unsigned)(unsigned char)lx->s[at]);
+    gpucompile__logf(lx->logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_PARSE, lx->stage, "%s: %s%s", where, msg, found);
+    return 0;
+}
+
+GPUCOMPILE__PRIVATE int gpucompile__lex_peek(const gpucompile__lex *lx) { return lx->pos < lx->n ? (unsigned char)lx->s[lx->pos] : -1; }
+
+/* A comment at the cursor: skipped up to (not over) the end of its line. */
+GPUCOMPILE__PRIVATE int gpucompile__lex_comment(gpucompile__lex *lx) {
+    if (lx->pos + 1 >= lx->n || lx->s[lx->pos] != '/' || lx->s[lx->pos + 1] != '/') return 0;
+    while (lx->pos < lx->n && lx->s[lx->pos] != '\n') lx->pos++;
+    return 1;
+}
+
+/* Skips white space and comments; the byte then at the cursor, -1 at the end. */
+GPUCOMPILE__PRIVATE int gpucompile__lex_ws(gpucompile__lex *lx) {
+    for (;;) {
+        while (lx->pos < lx->n && (lx->s[lx->pos] == ' ' || lx->s[lx->pos] == '\t' || lx->s[lx->pos] == '\n' || lx->s[lx->pos] == '\r'))
+            lx->pos++;
+        if (!gpucompile__lex_comment(lx)) return gpucompile__lex_peek(lx);
+    }
+}
+
+/* The string literal at the cursor, its bytes appended to out (NULL: only skipped). no_nul:
+   a NUL byte, raw or \00, is an error (the string becomes a C string). */
+GPUCOMPILE__PRIVATE int gpucompile__lex_string(gpucompile__lex *lx, gpucompile__buf *out, int no_nul) {
+    size_t start = lx->pos;
+    char where[48];
+    if (gpucompile__lex_peek(lx) != '"') return gpucompile__lex_err(lx, lx->pos, "expected a string literal");
+    lx->pos++;
+    for (;;) {
+        int c = gpucompile__lex_peek(lx);
+        char b;
+        if (c < 0 || c == '\n' || c == '\v' || c == '\f') {
+            gpucompile__lex_where(lx, start, where, sizeof where);
+            return gpucompile__lex_err(lx, lx->pos, "expected '\"' to close the string that starts at %s", where);
+        }
+        if (c == 0 && no_nul) return gpucompile__lex_err(lx, lx->pos, "NUL bytes are not allowed in strings");
+        if (c == '"') { lx->pos++; return 1; }
+        if (c == '\\') {
+            int e = lx->pos + 1 < lx->n ? (unsigned char)lx->s[lx->pos + 1] : -1;
+            int h1 = gpucompile__hexval(e), h2 = lx->pos + 2 < lx->n ? gpucompile__hexval((unsigned char)lx->s[lx->pos + 2]) : -1;
+            if (e == '"' || e == '\\') { b = (char)e; lx->pos += 2; }
+            else if (e == 'n') { b = '\n'; lx->pos += 2; }
+            else if (e == 't') { b = '\t'; lx->pos += 2; }
+            else if (h1 >= 0 && h2 >= 0) {
+                if (h1 == 0 && h2 == 0 && no_nul) return gpucompile__lex_err(lx, lx->pos, "NUL bytes are not allowed in strings");
+                b = (char)(h1 * 16 + h2);
+                lx->pos += 3;
+            } else return gpucompile__lex_err(lx, lx->pos, "unknown escape in string (expected \\\", \\\\, \\n, \\t or two hex digits)");
+        } else {
+            b = (char)c;
+            lx->pos++;
+        }
+        if (out) gpucompile__buf_add(out, &b, 1);
+    }
+}
+
 GPUCOMPILE__PRIVATE void gpucompile__out_quoted(gpucompile__out *o, const char *s) {
     char e[3];
     gpucompile__out_add(o, "\"", 1);
     for (; *s; s++) gpucompile__out_add(o, e, gpucompile__escape((unsigned char)*s, e));
     gpucompile__out_add(o, "\"", 1);
 }
-
-GPUCOMPILE__PRIVATE int gpucompile__is_id_start(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-GPUCOMPILE__PRIVATE int gpucompile__is_id_char(int c) { return gpucompile__is_id_start(c) || (c >= '0' && c <= '9') || c == '$' || c == '.'; }
 
 /* A dictionary key: bare when it is an MLIR bare identifier, quoted otherwise. */
 GPUCOMPILE__PRIVATE void gpucompile__out_key(gpucompile__out *o, const char *s) {
@@ -1470,10 +1602,7 @@ static const char *const gpucompile__param_names[GPUCOMPILE__P_COUNT] = {"O", "t
 #define GPUCOMPILE__UNSET ((size_t)-1)
 
 typedef struct gpucompile__parser {
-    const char *s;
-    size_t len, pos;
-    const gpucompile_logger *logger;
-    gpucompile_result result;
+    gpucompile__lex lx;            /* the text, the cursor and the first error */
     gpucompile__buf strs;          /* decoded strings, each NUL-terminated */
     gpucompile__buf flags, links;  /* size_t offsets into strs (links: GPUCOMPILE__UNSET = not a string) */
     gpucompile__buf values, val;   /* per flag: offset of its value text or GPUCOMPILE__UNSET; a value being read */
@@ -1483,74 +1612,11 @@ typedef struct gpucompile__parser {
     int last;                      /* the parameter being read, for messages */
 } gpucompile__parser;
 
-/* Reports the first error only: "column N: what" (N counts bytes from 1), plus what was found
-   where that is not visible in the text (its end, a NUL byte, a non-printable byte). */
-GPUCOMPILE__PRIVATE int gpucompile__perr(gpucompile__parser *p, size_t at, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(GPUCOMPILE__PRINTF, 3, 4)))
-#endif
-    ;
-GPUCOMPILE__PRIVATE int gpucompile__perr(gpucompile__parser *p, size_t at, const char *fmt, ...) {
-    char msg[512], found[48] = "";
-    va_list ap;
-    if (p->result != GPUCOMPILE_OK) return 0;
-    p->result = GPUCOMPILE_ERROR_PARSE;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (at >= p->len) snprintf(found, sizeof found, " (the text ends there)");
-    else if (p->s[at] == 0 && !strstr(msg, "NUL")) snprintf(found, sizeof found, " (found a NUL byte)");
-    else if ((unsigned char)p->s[at] < 0x20 || (unsigned char)p->s[at] > 0x7E)
-        snprintf(found, sizeof found, " (found byte 0x%02X)", (unsigned)(unsigned char)p->s[at]);
-    gpucompile__logf(p->logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_PARSE, GPUCOMPILE_STAGE_TARGET,
-                     "column %lu: %s%s", (unsigned long)(at + 1), msg, found);
-    return 0;
-}
-
-GPUCOMPILE__PRIVATE int gpucompile__peek(gpucompile__parser *p) { return p->pos < p->len ? (unsigned char)p->s[p->pos] : -1; }
-
-GPUCOMPILE__PRIVATE int gpucompile__skip_ws(gpucompile__parser *p) {
-    while (p->pos < p->len && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t' || p->s[p->pos] == '\n' || p->s[p->pos] == '\r')) p->pos++;
-    return gpucompile__peek(p);
-}
-
-GPUCOMPILE__PRIVATE int gpucompile__hexval(int c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-/* A string literal at p->pos with MLIR's escapes (\" \\ \n \t \XX), decoded into p->strs;
-   *off gets its offset. NUL bytes cannot live in a C string and are refused. */
+/* A string literal at the cursor into p->strs, NUL-terminated (a NUL inside is refused); *off
+   gets its offset. */
 GPUCOMPILE__PRIVATE int gpucompile__pstring(gpucompile__parser *p, size_t *off) {
-    size_t start = p->pos;
     *off = p->strs.len;
-    p->pos++; /* the opening quote */
-    for (;;) {
-        int c = gpucompile__peek(p);
-        char b;
-        if (c < 0 || c == '\n' || c == '\v' || c == '\f' || c == '\r')
-            return gpucompile__perr(p, p->pos, "expected '\"' to close the string that starts at column %lu", (unsigned long)(start + 1));
-        if (c == 0) return gpucompile__perr(p, p->pos, "NUL bytes are not allowed in strings");
-        if (c == '"') { p->pos++; break; }
-        if (c == '\\') {
-            int e = p->pos + 1 < p->len ? (unsigned char)p->s[p->pos + 1] : -1;
-            int h1 = gpucompile__hexval(e), h2 = p->pos + 2 < p->len ? gpucompile__hexval((unsigned char)p->s[p->pos + 2]) : -1;
-            if (e == '"' || e == '\\') { b = (char)e; p->pos += 2; }
-            else if (e == 'n') { b = '\n'; p->pos += 2; }
-            else if (e == 't') { b = '\t'; p->pos += 2; }
-            else if (h1 >= 0 && h2 >= 0) {
-                if (h1 == 0 && h2 == 0) return gpucompile__perr(p, p->pos, "NUL bytes are not allowed in strings");
-                b = (char)(h1 * 16 + h2);
-                p->pos += 3;
-            } else return gpucompile__perr(p, p->pos, "unknown escape in string (expected \\\", \\\\, \\n, \\t or two hex digits)");
-        } else {
-            b = (char)c;
-            p->pos++;
-        }
-        gpucompile__buf_add(&p->strs, &b, 1);
-    }
+    if (!gpucompile__lex_string(&p->lx, &p->strs, 1)) return 0;
     gpucompile__buf_add(&p->strs, "", 1);
     return 1;
 }
@@ -1558,22 +1624,25 @@ GPUCOMPILE__PRIVATE int gpucompile__pstring(gpucompile__parser *p, size_t *off) 
 /* O: a decimal or 0x integer, optionally negative; out of int's range is a parse error (as in
    MLIR), in range but not 0-3 is verify's. */
 GPUCOMPILE__PRIVATE int gpucompile__pint(gpucompile__parser *p, const char *name) {
-    size_t start = p->pos;
+    size_t start = p->lx.pos;
     int neg = 0, base = 10, any = 0;
     unsigned long long v = 0;
-    if (gpucompile__peek(p) == '-') { neg = 1; p->pos++; gpucompile__skip_ws(p); }
-    if (gpucompile__peek(p) < '0' || gpucompile__peek(p) > '9') return gpucompile__perr(p, p->pos, "expected an integer for '%s'", name);
-    if (p->pos + 1 < p->len && p->s[p->pos] == '0' && (p->s[p->pos + 1] == 'x' || p->s[p->pos + 1] == 'X')) { base = 16; p->pos += 2; }
+    if (gpucompile__lex_peek(&p->lx) == '-') { neg = 1; p->lx.pos++; gpucompile__lex_ws(&p->lx); }
+    if (gpucompile__lex_peek(&p->lx) < '0' || gpucompile__lex_peek(&p->lx) > '9')
+        return gpucompile__lex_err(&p->lx, p->lx.pos, "expected an integer for '%s'", name);
+    if (p->lx.pos + 1 < p->lx.n && p->lx.s[p->lx.pos] == '0' && (p->lx.s[p->lx.pos + 1] == 'x' || p->lx.s[p->lx.pos + 1] == 'X'))
+        { base = 16; p->lx.pos += 2; }
     for (;;) {
-        int c = gpucompile__peek(p), d = c < 0 ? -1 : gpucompile__hexval(c);
+        int c = gpucompile__lex_peek(&p->lx), d = c < 0 ? -1 : gpucompile__hexval(c);
         if (d < 0 || d >= base) break;
         if (v <= 0x7FFFFFFFull) v = v * (unsigned)base + (unsigned)d; /* past that it is too large anyway */
         any = 1;
-        p->pos++;
+        p->lx.pos++;
     }
-    if (!any) return gpucompile__perr(p, p->pos, "expected hex digits for '%s'", name);
-    if (gpucompile__is_id_char(gpucompile__peek(p))) return gpucompile__perr(p, p->pos, "expected an integer for '%s'", name);
-    if (v > (neg ? 0x80000000ull : 0x7FFFFFFFull)) return gpucompile__perr(p, start, "integer value too large for '%s'", name);
+    if (!any) return gpucompile__lex_err(&p->lx, p->lx.pos, "expected hex digits for '%s'", name);
+    if (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx)))
+        return gpucompile__lex_err(&p->lx, p->lx.pos, "expected an integer for '%s'", name);
+    if (v > (neg ? 0x80000000ull : 0x7FFFFFFFull)) return gpucompile__lex_err(&p->lx, start, "integer value too large for '%s'", name);
     p->O = neg ? (int)(0 - (long long)v) : (int)v;
     return 1;
 }
@@ -1586,8 +1655,8 @@ GPUCOMPILE__PRIVATE size_t gpucompile__off(const gpucompile__buf *b, size_t i) {
 
 /* A flag's value (see the parser's notes), appended to p->val in MLIR's canonical text. */
 GPUCOMPILE__PRIVATE int gpucompile__pvalue(gpucompile__parser *p, int depth) {
-    int c = gpucompile__skip_ws(p);
-    size_t at = p->pos;
+    int c = gpucompile__lex_ws(&p->lx);
+    size_t at = p->lx.pos;
     if (c == '"') {
         size_t off, keep = p->strs.len, k;
         char e[3];
@@ -1599,15 +1668,15 @@ GPUCOMPILE__PRIVATE int gpucompile__pvalue(gpucompile__parser *p, int depth) {
         return 1;
     }
     if (c == '[') {
-        if (depth == 8) return gpucompile__perr(p, at, "a flag's value is nested too deeply");
-        p->pos++;
+        if (depth == 8) return gpucompile__lex_err(&p->lx, at, "a flag's value is nested too deeply");
+        p->lx.pos++;
         gpucompile__buf_add(&p->val, "[", 1);
-        if (gpucompile__skip_ws(p) == ']') { p->pos++; gpucompile__buf_add(&p->val, "]", 1); return 1; }
+        if (gpucompile__lex_ws(&p->lx) == ']') { p->lx.pos++; gpucompile__buf_add(&p->val, "]", 1); return 1; }
         for (;;) {
             if (!gpucompile__pvalue(p, depth + 1)) return 0;
-            c = gpucompile__skip_ws(p);
-            if (c != ',' && c != ']') return gpucompile__perr(p, p->pos, "expected ',' or ']' in a flag's value");
-            p->pos++;
+            c = gpucompile__lex_ws(&p->lx);
+            if (c != ',' && c != ']') return gpucompile__lex_err(&p->lx, p->lx.pos, "expected ',' or ']' in a flag's value");
+            p->lx.pos++;
             gpucompile__buf_str(&p->val, c == ',' ? ", " : "]");
             if (c == ']') return 1;
         }
@@ -1615,69 +1684,74 @@ GPUCOMPILE__PRIVATE int gpucompile__pvalue(gpucompile__parser *p, int depth) {
     if (c == '-' || (c >= '0' && c <= '9')) {
         int neg = c == '-', base = 10, any = 0, bits = 64;
         unsigned long long v = 0;
-        if (neg) { p->pos++; gpucompile__skip_ws(p); }
-        if (p->pos + 1 < p->len && p->s[p->pos] == '0' && (p->s[p->pos + 1] == 'x' || p->s[p->pos + 1] == 'X')) { base = 16; p->pos += 2; }
+        if (neg) { p->lx.pos++; gpucompile__lex_ws(&p->lx); }
+        if (p->lx.pos + 1 < p->lx.n && p->lx.s[p->lx.pos] == '0' && (p->lx.s[p->lx.pos + 1] == 'x' || p->lx.s[p->lx.pos + 1] == 'X'))
+            { base = 16; p->lx.pos += 2; }
         for (;;) {
-            int d = gpucompile__peek(p) < 0 ? -1 : gpucompile__hexval(gpucompile__peek(p));
+            int d = gpucompile__lex_peek(&p->lx) < 0 ? -1 : gpucompile__hexval(gpucompile__lex_peek(&p->lx));
             if (d < 0 || d >= base) break;
-            if (v > ((1ull << 63) - (unsigned)d) / (unsigned)base) return gpucompile__perr(p, at, "integer value too large in a flag's value");
+            if (v > ((1ull << 63) - (unsigned)d) / (unsigned)base)
+                return gpucompile__lex_err(&p->lx, at, "integer value too large in a flag's value");
             v = v * (unsigned)base + (unsigned)d;
             any = 1;
-            p->pos++;
+            p->lx.pos++;
         }
-        if (!any || gpucompile__peek(p) == '.' || gpucompile__is_id_char(gpucompile__peek(p)))
-            return gpucompile__perr(p, at, "expected an integer in a flag's value (floats are not read)");
-        if (gpucompile__skip_ws(p) == ':') {
+        if (!any || gpucompile__lex_peek(&p->lx) == '.' || gpucompile__is_id_char(gpucompile__lex_peek(&p->lx)))
+            return gpucompile__lex_err(&p->lx, at, "expected an integer in a flag's value (floats are not read)");
+        if (gpucompile__lex_ws(&p->lx) == ':') {
             size_t t;
-            p->pos++;
-            gpucompile__skip_ws(p);
-            t = p->pos;
-            while (gpucompile__is_id_char(gpucompile__peek(p))) p->pos++;
-            bits = p->pos - t == 2 && strncmp(p->s + t, "i8", 2) == 0 ? 8 : p->pos - t == 3 && strncmp(p->s + t, "i16", 3) == 0 ? 16
-                 : p->pos - t == 3 && strncmp(p->s + t, "i32", 3) == 0 ? 32 : p->pos - t == 3 && strncmp(p->s + t, "i64", 3) == 0 ? 64 : 0;
-            if (!bits) return gpucompile__perr(p, t, "expected i8, i16, i32 or i64 as an integer's type in a flag's value");
+            const char *w;
+            p->lx.pos++;
+            gpucompile__lex_ws(&p->lx);
+            t = p->lx.pos;
+            while (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx))) p->lx.pos++;
+            w = p->lx.s + t;
+            bits = p->lx.pos - t == 2 && strncmp(w, "i8", 2) == 0 ? 8 : p->lx.pos - t == 3 && strncmp(w, "i16", 3) == 0 ? 16
+                 : p->lx.pos - t == 3 && strncmp(w, "i32", 3) == 0 ? 32 : p->lx.pos - t == 3 && strncmp(w, "i64", 3) == 0 ? 64 : 0;
+            if (!bits) return gpucompile__lex_err(&p->lx, t, "expected i8, i16, i32 or i64 as an integer's type in a flag's value");
         }
-        if (v > (1ull << (bits - 1)) - (neg ? 0 : 1)) return gpucompile__perr(p, at, "integer value out of range for i%d in a flag's value", bits);
+        if (v > (1ull << (bits - 1)) - (neg ? 0 : 1))
+            return gpucompile__lex_err(&p->lx, at, "integer value out of range for i%d in a flag's value", bits);
         gpucompile__buf_printf(&p->val, "%s%llu", neg && v ? "-" : "", v);
         if (bits != 64 || depth == 0) gpucompile__buf_printf(&p->val, " : i%d", bits); /* MLIR elides i64 inside arrays */
         return 1;
     }
-    while (gpucompile__is_id_char(gpucompile__peek(p))) p->pos++;
-    if ((p->pos - at == 4 && (strncmp(p->s + at, "true", 4) == 0 || strncmp(p->s + at, "unit", 4) == 0)) ||
-        (p->pos - at == 5 && strncmp(p->s + at, "false", 5) == 0)) {
-        gpucompile__buf_add(&p->val, p->s + at, p->pos - at);
+    while (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx))) p->lx.pos++;
+    if ((p->lx.pos - at == 4 && (strncmp(p->lx.s + at, "true", 4) == 0 || strncmp(p->lx.s + at, "unit", 4) == 0)) ||
+        (p->lx.pos - at == 5 && strncmp(p->lx.s + at, "false", 5) == 0)) {
+        gpucompile__buf_add(&p->val, p->lx.s + at, p->lx.pos - at);
         return 1;
     }
-    return gpucompile__perr(p, at, "expected a flag value: a string, an integer, true, false, unit or [...]");
+    return gpucompile__lex_err(&p->lx, at, "expected a flag value: a string, an integer, true, false, unit or [...]");
 }
 
 /* flags = {a, "b-c", "tool-options" = ["-v"]}: names (bare identifiers or strings), each
    at most once, some with a value. */
 GPUCOMPILE__PRIVATE int gpucompile__pflags(gpucompile__parser *p) {
-    if (gpucompile__peek(p) != '{') return gpucompile__perr(p, p->pos, "expected '{' for 'flags'");
-    p->pos++;
-    if (gpucompile__skip_ws(p) == '}') { p->pos++; return 1; }
+    if (gpucompile__lex_peek(&p->lx) != '{') return gpucompile__lex_err(&p->lx, p->lx.pos, "expected '{' for 'flags'");
+    p->lx.pos++;
+    if (gpucompile__lex_ws(&p->lx) == '}') { p->lx.pos++; return 1; }
     for (;;) {
-        int c = gpucompile__skip_ws(p);
-        size_t at = p->pos, off = p->strs.len, i, n;
+        int c = gpucompile__lex_ws(&p->lx);
+        size_t at = p->lx.pos, off = p->strs.len, i, n;
         if (c == '"') {
             if (!gpucompile__pstring(p, &off)) return 0;
         } else if (c >= 0 && gpucompile__is_id_start(c)) {
-            while (gpucompile__is_id_char(gpucompile__peek(p))) p->pos++;
-            gpucompile__buf_add(&p->strs, p->s + at, p->pos - at);
+            while (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx))) p->lx.pos++;
+            gpucompile__buf_add(&p->strs, p->lx.s + at, p->lx.pos - at);
             gpucompile__buf_add(&p->strs, "", 1);
-        } else return gpucompile__perr(p, at, "expected a flag name in 'flags'");
+        } else return gpucompile__lex_err(&p->lx, at, "expected a flag name in 'flags'");
         if (p->strs.oom) return 0;
-        if (!p->strs.data[off]) return gpucompile__perr(p, at, "expected a non-empty flag name");
+        if (!p->strs.data[off]) return gpucompile__lex_err(&p->lx, at, "expected a non-empty flag name");
         n = p->flags.len / sizeof(size_t);
-        if (n == 1024) return gpucompile__perr(p, at, "too many flags (at most 1024)"); /* repeats are found in n^2 */
+        if (n == 1024) return gpucompile__lex_err(&p->lx, at, "too many flags (at most 1024)"); /* repeats are found in n^2 */
         for (i = 0; i < n; i++)
             if (strcmp(p->strs.data + gpucompile__off(&p->flags, i), p->strs.data + off) == 0)
-                return gpucompile__perr(p, at, "flag '%.100s' is repeated", p->strs.data + off);
+                return gpucompile__lex_err(&p->lx, at, "flag '%.100s' is repeated", p->strs.data + off);
         gpucompile__buf_add(&p->flags, &off, sizeof off);
         off = GPUCOMPILE__UNSET;
-        if ((c = gpucompile__skip_ws(p)) == '=') {
-            p->pos++;
+        if ((c = gpucompile__lex_ws(&p->lx)) == '=') {
+            p->lx.pos++;
             p->val.len = 0;
             if (!gpucompile__pvalue(p, 0) || p->val.oom) return 0;
             if (p->val.len != 4 || memcmp(p->val.data, "unit", 4) != 0) { /* `= unit` is the bare name, as MLIR prints it */
@@ -1685,11 +1759,11 @@ GPUCOMPILE__PRIVATE int gpucompile__pflags(gpucompile__parser *p) {
                 gpucompile__buf_add(&p->strs, p->val.data, p->val.len);
                 gpucompile__buf_add(&p->strs, "", 1);
             }
-            c = gpucompile__skip_ws(p);
+            c = gpucompile__lex_ws(&p->lx);
         }
         gpucompile__buf_add(&p->values, &off, sizeof off);
-        if (c != ',' && c != '}') return gpucompile__perr(p, p->pos, "expected ',' or '}' in 'flags'");
-        p->pos++;
+        if (c != ',' && c != '}') return gpucompile__lex_err(&p->lx, p->lx.pos, "expected ',' or '}' in 'flags'");
+        p->lx.pos++;
         if (c == '}') return 1;
     }
 }
@@ -1698,83 +1772,86 @@ GPUCOMPILE__PRIVATE int gpucompile__pflags(gpucompile__parser *p) {
    skipped as a balanced run of tokens up to ',' or ']'; verify refuses it, as MLIR does. */
 GPUCOMPILE__PRIVATE int gpucompile__pskip_attr(gpucompile__parser *p) {
     char stack[32];
-    size_t depth = 0, start = p->pos, off;
+    size_t depth = 0, start = p->lx.pos, off;
     for (;;) {
-        int c = gpucompile__skip_ws(p);
+        int c = gpucompile__lex_ws(&p->lx);
         const char *open = "[{(<", *close = "]})>";
-        if (c < 0) return gpucompile__perr(p, p->pos, "expected ']' to close 'link'");
+        if (c < 0) return gpucompile__lex_err(&p->lx, p->lx.pos, "expected ']' to close 'link'");
         if (depth == 0 && (c == ',' || c == ']')) {
-            if (p->pos == start) return gpucompile__perr(p, p->pos, "expected a value in 'link'");
+            if (p->lx.pos == start) return gpucompile__lex_err(&p->lx, p->lx.pos, "expected a value in 'link'");
             return 1;
         }
         if (c == '"') {
             size_t keep = p->strs.len;
             if (!gpucompile__pstring(p, &off)) return 0;
             p->strs.len = keep; /* not kept */
-        } else if (c == '-' && p->pos + 1 < p->len && p->s[p->pos + 1] == '>') {
-            p->pos += 2;
+        } else if (c == '-' && p->lx.pos + 1 < p->lx.n && p->lx.s[p->lx.pos + 1] == '>') {
+            p->lx.pos += 2;
         } else if (c && strchr(open, c)) {
-            if (depth == sizeof stack) return gpucompile__perr(p, p->pos, "'link' is nested too deeply");
+            if (depth == sizeof stack) return gpucompile__lex_err(&p->lx, p->lx.pos, "'link' is nested too deeply");
             stack[depth++] = close[strchr(open, c) - open];
-            p->pos++;
+            p->lx.pos++;
         } else if (c && strchr(close, c)) {
-            if (depth == 0 || stack[depth - 1] != c) return gpucompile__perr(p, p->pos, "unbalanced '%c' in 'link'", c);
+            if (depth == 0 || stack[depth - 1] != c) return gpucompile__lex_err(&p->lx, p->lx.pos, "unbalanced '%c' in 'link'", c);
             depth--;
-            p->pos++;
+            p->lx.pos++;
         } else if (gpucompile__is_id_char(c) || (c && strchr("-+:=@#!*?", c)) || (c == ',' && depth > 0)) {
-            p->pos++;
-        } else return gpucompile__perr(p, p->pos, "unexpected character in 'link'");
+            p->lx.pos++;
+        } else return gpucompile__lex_err(&p->lx, p->lx.pos, "unexpected character in 'link'");
     }
 }
 
 /* link = ["a.bc", "b.bc"]. */
 GPUCOMPILE__PRIVATE int gpucompile__plink(gpucompile__parser *p) {
-    if (gpucompile__peek(p) != '[') return gpucompile__perr(p, p->pos, "expected '[' for 'link'");
-    p->pos++;
-    if (gpucompile__skip_ws(p) == ']') { p->pos++; return 1; }
+    if (gpucompile__lex_peek(&p->lx) != '[') return gpucompile__lex_err(&p->lx, p->lx.pos, "expected '[' for 'link'");
+    p->lx.pos++;
+    if (gpucompile__lex_ws(&p->lx) == ']') { p->lx.pos++; return 1; }
     for (;;) {
         size_t off = GPUCOMPILE__UNSET;
-        int c = gpucompile__skip_ws(p);
+        int c = gpucompile__lex_ws(&p->lx);
         if (c == '"') {
             if (!gpucompile__pstring(p, &off)) return 0;
         } else if (!gpucompile__pskip_attr(p)) return 0;
         gpucompile__buf_add(&p->links, &off, sizeof off);
-        c = gpucompile__skip_ws(p);
-        if (c != ',' && c != ']') return gpucompile__perr(p, p->pos, "expected ',' or ']' in 'link'");
-        p->pos++;
+        c = gpucompile__lex_ws(&p->lx);
+        if (c != ',' && c != ']') return gpucompile__lex_err(&p->lx, p->lx.pos, "expected ',' or ']' in 'link'");
+        p->lx.pos++;
         if (c == ']') return 1;
     }
 }
 
 GPUCOMPILE__PRIVATE int gpucompile__pparam(gpucompile__parser *p, const gpucompile_backend *b, const char *attr) {
-    size_t at = p->pos, n;
+    size_t at = p->lx.pos, n;
     int id;
     char expected[128], *e;
     const char *link = gpucompile__link_name(b, b && b->attribute[1] && strcmp(attr, b->attribute[1]) == 0);
-    while (gpucompile__is_id_char(gpucompile__peek(p))) p->pos++;
-    n = p->pos - at;
+    while (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx))) p->lx.pos++;
+    n = p->lx.pos - at;
     for (id = 0; id < GPUCOMPILE__P_COUNT; id++)
-        if (strlen(gpucompile__param_names[id]) == n && strncmp(gpucompile__param_names[id], p->s + at, n) == 0) break;
+        if (strlen(gpucompile__param_names[id]) == n && strncmp(gpucompile__param_names[id], p->lx.s + at, n) == 0) break;
     if (id == GPUCOMPILE__P_LINK && strcmp(link, "link") != 0) id = GPUCOMPILE__P_COUNT;
-    if (strlen(link) == n && strncmp(link, p->s + at, n) == 0) id = GPUCOMPILE__P_LINK;
+    if (strlen(link) == n && strncmp(link, p->lx.s + at, n) == 0) id = GPUCOMPILE__P_LINK;
     if (id < GPUCOMPILE__P_COUNT && !gpucompile__takes_param(b, gpucompile__param_names[id])) id = GPUCOMPILE__P_COUNT;
     if (id == GPUCOMPILE__P_COUNT) {
         for (e = expected, id = 0; id < GPUCOMPILE__P_COUNT; id++)
             if (gpucompile__takes_param(b, gpucompile__param_names[id]))
                 e += snprintf(e, (size_t)(expected + sizeof expected - e), "%s%s", e == expected ? "" : ", ",
                               id == GPUCOMPILE__P_LINK ? link : gpucompile__param_names[id]);
-        return gpucompile__perr(p, at, "unknown parameter '%.*s' for #%s; expected one of %s", (int)(n < 64 ? n : 64), p->s + at, attr, expected);
+        return gpucompile__lex_err(&p->lx, at, "unknown parameter '%.*s' for #%s; expected one of %s",
+                                   (int)(n < 64 ? n : 64), p->lx.s + at, attr, expected);
     }
-    if (p->seen[id]) return gpucompile__perr(p, at, "parameter '%s' is repeated", gpucompile__param_names[id]);
+    if (p->seen[id]) return gpucompile__lex_err(&p->lx, at, "parameter '%s' is repeated", gpucompile__param_names[id]);
     p->seen[id] = 1;
     p->last = id;
-    if (gpucompile__skip_ws(p) != '=') return gpucompile__perr(p, p->pos, "expected '=' after parameter name '%s'", gpucompile__param_names[id]);
-    p->pos++;
-    gpucompile__skip_ws(p);
+    if (gpucompile__lex_ws(&p->lx) != '=')
+        return gpucompile__lex_err(&p->lx, p->lx.pos, "expected '=' after parameter name '%s'", gpucompile__param_names[id]);
+    p->lx.pos++;
+    gpucompile__lex_ws(&p->lx);
     if (id == GPUCOMPILE__P_O) return gpucompile__pint(p, "O");
     if (id == GPUCOMPILE__P_FLAGS) return gpucompile__pflags(p);
     if (id == GPUCOMPILE__P_LINK) return gpucompile__plink(p);
-    if (gpucompile__peek(p) != '"') return gpucompile__perr(p, p->pos, "expected a string for '%s'", gpucompile__param_names[id]);
+    if (gpucompile__lex_peek(&p->lx) != '"')
+        return gpucompile__lex_err(&p->lx, p->lx.pos, "expected a string for '%s'", gpucompile__param_names[id]);
     return gpucompile__pstring(p, &p->str[id]);
 }
 
@@ -1798,35 +1875,37 @@ GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__pattr(gpucompile__pars
     size_t at, n;
     char names[512];
     int c;
-    if (gpucompile__skip_ws(p) != '#') { gpucompile__perr(p, p->pos, "expected '#' to start a target attribute"); return NULL; }
-    at = ++p->pos;
-    while (gpucompile__is_id_char(gpucompile__peek(p)) || gpucompile__peek(p) == '-') p->pos++;
-    n = p->pos - at;
-    b = n ? gpucompile_find_backend_named(p->s + at, n, upstream) : NULL;
+    if (gpucompile__lex_ws(&p->lx) != '#') { gpucompile__lex_err(&p->lx, p->lx.pos, "expected '#' to start a target attribute"); return NULL; }
+    at = ++p->lx.pos;
+    while (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx)) || gpucompile__lex_peek(&p->lx) == '-') p->lx.pos++;
+    n = p->lx.pos - at;
+    b = n ? gpucompile_find_backend_named(p->lx.s + at, n, upstream) : NULL;
     if (!b) {
         gpucompile__attribute_names(names, sizeof names);
-        gpucompile__perr(p, at - 1, "unknown target attribute '#%.*s'%s%s", (int)(n < 64 ? n : 64), p->s + at, *names ? "; expected " : "", names);
+        gpucompile__lex_err(&p->lx, at - 1, "unknown target attribute '#%.*s'%s%s",
+                            (int)(n < 64 ? n : 64), p->lx.s + at, *names ? "; expected " : "", names);
         return NULL;
     }
     *attr = b->attribute[*upstream];
-    if (gpucompile__skip_ws(p) == '<') {
-        p->pos++;
-        c = gpucompile__skip_ws(p);
-        if (c == '>') p->pos++; /* <> as MLIR allows */
+    if (gpucompile__lex_ws(&p->lx) == '<') {
+        p->lx.pos++;
+        c = gpucompile__lex_ws(&p->lx);
+        if (c == '>') p->lx.pos++; /* <> as MLIR allows */
         else for (;;) {
-            if (c < 0 || !gpucompile__is_id_start(c)) { gpucompile__perr(p, p->pos, "expected a parameter name or '>'"); return NULL; }
+            if (c < 0 || !gpucompile__is_id_start(c))
+                { gpucompile__lex_err(&p->lx, p->lx.pos, "expected a parameter name or '>'"); return NULL; }
             if (!gpucompile__pparam(p, b, *attr)) return NULL;
-            c = gpucompile__skip_ws(p);
-            if (c == '>') { p->pos++; break; }
+            c = gpucompile__lex_ws(&p->lx);
+            if (c == '>') { p->lx.pos++; break; }
             if (c != ',') {
-                gpucompile__perr(p, p->pos, "expected ',' or '>' after the value of '%s'", gpucompile__param_names[p->last]);
+                gpucompile__lex_err(&p->lx, p->lx.pos, "expected ',' or '>' after the value of '%s'", gpucompile__param_names[p->last]);
                 return NULL;
             }
-            p->pos++;
-            c = gpucompile__skip_ws(p);
+            p->lx.pos++;
+            c = gpucompile__lex_ws(&p->lx);
         }
     }
-    if (gpucompile__skip_ws(p) >= 0) { gpucompile__perr(p, p->pos, "unexpected text after the target attribute"); return NULL; }
+    if (gpucompile__lex_ws(&p->lx) >= 0) { gpucompile__lex_err(&p->lx, p->lx.pos, "unexpected text after the target attribute"); return NULL; }
     return b;
 }
 
@@ -1850,21 +1929,22 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_target_parse(const char *text, size_
     memset(&a, 0, sizeof a);
     if (allocator) a = *allocator;
     memset(&p, 0, sizeof p);
-    p.s = text;
-    p.len = len == (size_t)-1 ? strlen(text) : len;
-    p.logger = logger;
+    p.lx.s = text;
+    p.lx.n = len == (size_t)-1 ? strlen(text) : len;
+    p.lx.logger = logger;
+    p.lx.stage = GPUCOMPILE_STAGE_TARGET;
     p.O = 2;
     p.strs.a = p.flags.a = p.links.a = p.values.a = p.val.a = &a;
     for (i = 0; i < GPUCOMPILE__P_COUNT; i++) p.str[i] = GPUCOMPILE__UNSET;
-    if (memchr(text, 0, p.len)) /* never valid: not whitespace, and strings cannot hold one */
-        gpucompile__perr(&p, (size_t)((const char *)memchr(text, 0, p.len) - text), "unexpected NUL byte in the text");
+    if (memchr(text, 0, p.lx.n)) /* never valid: not whitespace, and strings cannot hold one */
+        gpucompile__lex_err(&p.lx, (size_t)((const char *)memchr(text, 0, p.lx.n) - text), "unexpected NUL byte in the text");
     else b = gpucompile__pattr(&p, &upstream, &attr);
-    if (p.strs.oom || p.flags.oom || p.links.oom || p.values.oom || p.val.oom) p.result = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-    if (p.result == GPUCOMPILE_OK) {
+    if (p.strs.oom || p.flags.oom || p.links.oom || p.values.oom || p.val.oom) p.lx.result = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    if (p.lx.result == GPUCOMPILE_OK) {
         size_t nf = p.flags.len / sizeof(size_t), nl = p.links.len / sizeof(size_t);
         size_t head = sizeof(gpucompile__owned_target) + (2 * nf + nl) * sizeof(char *);
         o = (gpucompile__owned_target *)gpucompile__alloc(&a, head + p.strs.len);
-        if (!o) p.result = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+        if (!o) p.lx.result = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
         else {
             const char **flags = (const char **)(void *)(o + 1), **links = flags + nf, **values = links + nl;
             int any_value = 0;
@@ -1898,14 +1978,14 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_target_parse(const char *text, size_
             *out = &o->t;
         }
     }
-    if (p.result == GPUCOMPILE_ERROR_OUT_OF_MEMORY)
-        gpucompile__log(logger, GPUCOMPILE_SEVERITY_ERROR, p.result, GPUCOMPILE_STAGE_TARGET, NULL, "out of memory while parsing a target");
+    if (p.lx.result == GPUCOMPILE_ERROR_OUT_OF_MEMORY)
+        gpucompile__log(logger, GPUCOMPILE_SEVERITY_ERROR, p.lx.result, GPUCOMPILE_STAGE_TARGET, NULL, "out of memory while parsing a target");
     gpucompile_free(&a, p.strs.data);
     gpucompile_free(&a, p.flags.data);
     gpucompile_free(&a, p.links.data);
     gpucompile_free(&a, p.values.data);
     gpucompile_free(&a, p.val.data);
-    return p.result;
+    return p.lx.result;
 }
 
 /* Only for targets made by gpucompile_target_parse. */
@@ -2928,6 +3008,7 @@ typedef struct gpucompile__job {
     char *save_dir;                /* options.save_temps: this job's directory ([section: save-temps]) */
     gpucompile__buf repro;         /* the binary step's tool lines for repro.sh */
     int tool_runs;
+    gpucompile_result llvm_error;  /* the first error diagnostic of LLVM's (the context's handler) */
 } gpucompile__job;
 
 /* A dependency on a tool, by the name it was run as (the cache's identity for it). */
@@ -3003,6 +3084,32 @@ GPUCOMPILE_DEF int gpucompile_job_references(gpucompile_job *job, const char *pr
     return 0;
 }
 
+GPUCOMPILE_DEF void gpucompile_job_set_module_flag(gpucompile_job *job, LLVMModuleFlagBehavior behavior, const char *key, int value) {
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(job->context);
+    LLVMMetadataRef v = LLVMValueAsMetadata(LLVMConstInt(i32, (unsigned long long)value, 0));
+    unsigned i, n = LLVMGetNamedMetadataNumOperands(job->module, "llvm.module.flags");
+    size_t len = strlen(key);
+    LLVMValueRef *ops;
+    if (!n || !LLVMGetModuleFlag(job->module, key, len)) {
+        LLVMAddModuleFlag(job->module, behavior, key, len, v);
+        return;
+    }
+    if (!(ops = (LLVMValueRef *)gpucompile_job_alloc(job, n * sizeof *ops))) return;
+    LLVMGetNamedMetadataOperands(job->module, "llvm.module.flags", ops);
+    for (i = 0; i < n; i++) {
+        LLVMValueRef name = LLVMGetNumOperands(ops[i]) == 3 ? LLVMGetOperand(ops[i], 1) : NULL;
+        unsigned l = 0;
+        const char *s = name && LLVMIsAMDString(name) ? LLVMGetMDString(name, &l) : NULL;
+        if (s && l == len && memcmp(s, key, len) == 0) {
+            /* the metadata numbers behaviours from 1, the C API's enum from 0 */
+            LLVMReplaceMDNodeOperandWith(ops[i], 0, LLVMValueAsMetadata(LLVMConstInt(i32, (unsigned)behavior + 1, 0)));
+            LLVMReplaceMDNodeOperandWith(ops[i], 2, v);
+            break;
+        }
+    }
+    gpucompile_job_free(job, ops);
+}
+
 GPUCOMPILE_DEF const char *gpucompile_job_tool_path(gpucompile_job *job, const char *name) {
     const gpucompile_options *o = job->options;
     int i;
@@ -3045,36 +3152,37 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_job_flag_strings(gpucompile_job *job
     if (!text) return GPUCOMPILE_OK;
     memset(&p, 0, sizeof p);
     memset(&offs, 0, sizeof offs);
-    p.s = text;
-    p.len = strlen(text);
+    p.lx.s = text;
+    p.lx.n = strlen(text);
+    p.lx.stage = GPUCOMPILE_STAGE_TARGET;
     p.strs.a = offs.a = &job->options->allocator;
-    array = gpucompile__skip_ws(&p) == '[';
-    if (array) p.pos++;
-    for (c = gpucompile__skip_ws(&p); p.result == GPUCOMPILE_OK && !(array && c == ']' && !offs.len);) {
+    array = gpucompile__lex_ws(&p.lx) == '[';
+    if (array) p.lx.pos++;
+    for (c = gpucompile__lex_ws(&p.lx); p.lx.result == GPUCOMPILE_OK && !(array && c == ']' && !offs.len);) {
         size_t off;
-        if (c != '"' || !gpucompile__pstring(&p, &off)) { p.result = GPUCOMPILE_ERROR_PARSE; break; }
+        if (c != '"' || !gpucompile__pstring(&p, &off)) { p.lx.result = GPUCOMPILE_ERROR_PARSE; break; }
         gpucompile__buf_add(&offs, &off, sizeof off);
-        c = gpucompile__skip_ws(&p);
+        c = gpucompile__lex_ws(&p.lx);
         if (!array || c == ']') break;
-        if (c != ',') p.result = GPUCOMPILE_ERROR_PARSE;
-        p.pos++;
-        c = gpucompile__skip_ws(&p);
+        if (c != ',') p.lx.result = GPUCOMPILE_ERROR_PARSE;
+        p.lx.pos++;
+        c = gpucompile__lex_ws(&p.lx);
     }
-    if (array && p.result == GPUCOMPILE_OK) p.pos++; /* the ']' */
+    if (array && p.lx.result == GPUCOMPILE_OK) p.lx.pos++; /* the ']' */
     n = offs.len / sizeof(size_t);
-    if (p.result != GPUCOMPILE_OK || gpucompile__skip_ws(&p) >= 0 || n > 256) {
+    if (p.lx.result != GPUCOMPILE_OK || gpucompile__lex_ws(&p.lx) >= 0 || n > 256) {
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, NULL,
                            "flag '%s' = %.200s: expected a string or an array of at most 256 strings", flag, text);
-        p.result = GPUCOMPILE_ERROR_INVALID_TARGET;
+        p.lx.result = GPUCOMPILE_ERROR_INVALID_TARGET;
     } else if (n && !p.strs.oom && !offs.oom && (*list = (char **)gpucompile_job_alloc(job, n * sizeof(char *) + p.strs.len)) != NULL) {
         char *strs = (char *)(*list + n);
         memcpy(strs, p.strs.data, p.strs.len);
         for (k = 0; k < n; k++) (*list)[k] = strs + gpucompile__off(&offs, k);
         *count = (int)n;
-    } else if (n) p.result = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    } else if (n) p.lx.result = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     gpucompile_free(p.strs.a, p.strs.data);
     gpucompile_free(offs.a, offs.data);
-    return p.result;
+    return p.lx.result;
 }
 
 GPUCOMPILE_DEF void gpucompile_job_add_dependency(gpucompile_job *job, const char *path) {
@@ -4100,7 +4208,8 @@ GPUCOMPILE__PRIVATE void gpucompile__diag_handler(LLVMDiagnosticInfoRef di, void
     gpucompile_job *job = (gpucompile_job *)user;
     char *msg = LLVMGetDiagInfoDescription(di);
     switch (LLVMGetDiagInfoSeverity(di)) {
-    case LLVMDSError:
+    case LLVMDSError: /* LLVM may report it and still succeed: the step that ran checks */
+        if (!((gpucompile__job *)job)->llvm_error) ((gpucompile__job *)job)->llvm_error = GPUCOMPILE_ERROR_LLVM;
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_LLVM, "llvm", "%s", msg);
         break;
     case LLVMDSWarning:
@@ -4148,7 +4257,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__parse(gpucompile_job *job, con
         job->module = NULL;
         return r;
     }
-    if (job->failed) return gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "%s: could not be read", name);
+    if (((gpucompile__job *)job)->llvm_error) return gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "%s: could not be read", name);
     return GPUCOMPILE_OK;
 }
 
@@ -4401,7 +4510,6 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__link_one(gpucompile_job *job, 
     /* Takes ownership of mb on success only. Lazy: only what is linked gets materialized. */
     if (LLVMGetBitcodeModuleInContext2(job->context, mb, &lib) || !lib) {
         LLVMDisposeMemoryBuffer(mb);
-        job->failed = 0;
         return gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "'%s' is not a valid LLVM bitcode library", path);
     }
     LLVMSetTarget(lib, LLVMGetTarget(job->module));
@@ -4427,9 +4535,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__link_one(gpucompile_job *job, 
              l == LLVMCommonLinkage))
             LLVMSetLinkage(v, LLVMLinkOnceODRLinkage);
     }
-    if (LLVMLinkModules2(job->module, lib)) /* consumes lib */
+    if (LLVMLinkModules2(job->module, lib) || ((gpucompile__job *)job)->llvm_error) /* consumes lib */
         return gpucompile__fail(job, GPUCOMPILE_ERROR_LINK, "linking '%s' failed", path);
-    if (job->failed) return gpucompile__fail(job, GPUCOMPILE_ERROR_LINK, "linking '%s' failed", path);
     return GPUCOMPILE_OK;
 }
 
@@ -4542,7 +4649,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__optimize(gpucompile_job *job) 
         LLVMDisposeErrorMessage(msg);
         return r;
     }
-    if (job->failed) return gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "optimization reported an error");
+    if (((gpucompile__job *)job)->llvm_error) return gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "optimization reported an error");
     return GPUCOMPILE_OK;
 }
 
@@ -4554,7 +4661,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit_file(gpucompile_job *job,
         *out = NULL;
         return r;
     }
-    if (job->failed) return gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "code generation reported an error");
+    if (((gpucompile__job *)job)->llvm_error) return gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "code generation reported an error");
     return GPUCOMPILE_OK;
 }
 
@@ -5727,21 +5834,6 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_upstream(const char *target) {
     return gpucompile_find_backend_named(target + 1, strcspn(target + 1, "< \t\r\n"), &upstream) && upstream;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_log(const gpucompile_logger *l, gpucompile_severity sev, gpucompile_result r,
-                                                          const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(GPUCOMPILE__PRINTF, 4, 5)))
-#endif
-    ;
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_log(const gpucompile_logger *l, gpucompile_severity sev, gpucompile_result r,
-                                                          const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    gpucompile__vlogf(l, sev, r, GPUCOMPILE_STAGE_NONE, fmt, ap);
-    va_end(ap);
-    return r;
-}
-
 /* Parses target text (len bytes) and prints it canonically; kind, triple and chip come along. */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_object_new(const char *target, size_t len, gpucompile_format format,
     const void *data, size_t size, const gpucompile_allocator *a, const gpucompile_logger *logger, gpucompile_object **out) {
@@ -5898,37 +5990,42 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_verify(const gpucompile_binar
     int i;
     if (!b) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     if (!b->name || !*b->name)
-        return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "a gpu.binary needs a name");
+        return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE, "a gpu.binary needs a name");
     if (b->num_objects < 1 || !b->objects)
-        return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "'gpu.binary' op attribute 'objects' failed to satisfy "
-                                   "constraint: an array of GPU object attributes with at least 1 elements");
+        return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE,
+                                "'gpu.binary' op attribute 'objects' failed to satisfy "
+                                "constraint: an array of GPU object attributes with at least 1 elements");
     switch (b->handler.kind) {
     case GPUCOMPILE_HANDLER_DEFAULT: case GPUCOMPILE_HANDLER_RUNTIME: break;
     case GPUCOMPILE_HANDLER_SELECT_INDEX:
         if (b->handler.index < 0)
-            return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "the object index must be positive");
+            return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE, "the object index must be positive");
         if (b->handler.index >= b->num_objects)
-            return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "the requested object index ('%lld') is out of bounds, "
-                                       "the number of objects present is %d", (long long)b->handler.index, b->num_objects);
+            return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE,
+                                    "the requested object index ('%lld') is out of bounds, "
+                                    "the number of objects present is %d", (long long)b->handler.index, b->num_objects);
         break;
     case GPUCOMPILE_HANDLER_SELECT_TARGET:
         if (!b->handler.target || gpucompile__bin_check_target(b->handler.target, logger, canon, sizeof canon) != GPUCOMPILE_OK)
-            return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "the target attribute must be a GPU Target attribute");
+            return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE,
+                                    "the target attribute must be a GPU Target attribute");
         for (i = 0; i < b->num_objects; i++)
             if (b->objects[i] && b->objects[i]->target && strcmp(b->objects[i]->target, canon) == 0) break;
         if (i == b->num_objects)
-            return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "no object in the binary has the handler's target %s", canon);
+            return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE,
+                                    "no object in the binary has the handler's target %s", canon);
         break;
-    default: return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "invalid kind of attribute specified");
+    default: return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE, "invalid kind of attribute specified");
     }
     for (i = 0; i < b->num_objects; i++) {
         const gpucompile_object *o = b->objects[i];
         if (!o || !o->target || (!o->data && o->size))
-            return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "object %d is not a GPU object", i);
+            return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE, "object %d is not a GPU object", i);
         if (o->format < GPUCOMPILE_FORMAT_DEFAULT || o->format > GPUCOMPILE_FORMAT_FATBIN)
-            return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "object %d has an invalid format", i);
+            return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE, "object %d has an invalid format", i);
         if (gpucompile__bin_check_target(o->target, logger, NULL, 0) != GPUCOMPILE_OK)
-            return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, "object %d: invalid target %s", i, o->target);
+            return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE,
+                                    "object %d: invalid target %s", i, o->target);
     }
     return GPUCOMPILE_OK;
 }
@@ -5949,7 +6046,6 @@ typedef struct gpucompile__bin_pool {
     size_t size;
     const char *input_name;
     gpucompile__bin_slot *slots;
-    int num, next, stop;
 } gpucompile__bin_pool;
 
 GPUCOMPILE__PRIVATE void gpucompile__bin_record(const gpucompile_diagnostic *d, void *user) {
@@ -5960,38 +6056,72 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_replay(const gpucompile__bin_slot *s, c
     if (!s->log.oom) gpucompile__replay(s->log.data, s->log.len, l);
 }
 
-GPUCOMPILE__PRIVATE void gpucompile__bin_work(gpucompile__bin_pool *p) {
+/* Targets are handed out in order and a failure stops the hand-out, so every target before
+   the failing one runs to its end and the first failure is the same as in a serial compile. */
+GPUCOMPILE__PRIVATE int gpucompile__bin_work(gpucompile_parallel *pool, int i, void *user) {
+    gpucompile__bin_pool *p = (gpucompile__bin_pool *)user;
+    gpucompile__bin_slot *s = &p->slots[i];
+    (void)pool;
+    s->r = gpucompile_compile_ir(p->data, p->size, p->input_name, s->target, &s->opts, &s->obj);
+    s->ran = 1;
+    return s->r != GPUCOMPILE_OK;
+}
+
+struct gpucompile_parallel {
+    int (*work)(gpucompile_parallel *pool, int index, void *user);
+    void *user;
+    int count, next, stop;
+    gpucompile__mtx mutex;
+};
+
+GPUCOMPILE__PRIVATE void gpucompile__parallel_work(gpucompile_parallel *p) {
     for (;;) {
-        gpucompile__bin_slot *s;
         int i = -1;
-        gpucompile__lock();
-        if (p->next < p->num && !p->stop) i = p->next++;
-        gpucompile__unlock();
+        gpucompile_parallel_lock(p);
+        if (p->next < p->count && !p->stop) i = p->next++;
+        gpucompile_parallel_unlock(p);
         if (i < 0) return;
-        s = &p->slots[i];
-        s->r = gpucompile_compile_ir(p->data, p->size, p->input_name, s->target, &s->opts, &s->obj);
-        s->ran = 1;
-        if (s->r != GPUCOMPILE_OK) {
-            /* Targets are handed out in order, so every target before this one runs to its end
-               and the first failure is the same as in a serial compile. */
-            gpucompile__lock();
+        if (p->work(p, i, p->user)) {
+            gpucompile_parallel_lock(p);
             p->stop = 1;
-            gpucompile__unlock();
+            gpucompile_parallel_unlock(p);
         }
     }
 }
 
-GPUCOMPILE__PRIVATE void gpucompile__bin_entry(void *p) { gpucompile__bin_work((gpucompile__bin_pool *)p); }
+GPUCOMPILE_DEF void gpucompile_parallel_lock(gpucompile_parallel *p) { gpucompile__mtx_lock(&p->mutex); }
+GPUCOMPILE_DEF void gpucompile_parallel_unlock(gpucompile_parallel *p) { gpucompile__mtx_unlock(&p->mutex); }
+GPUCOMPILE__PRIVATE void gpucompile__parallel_entry(void *p) { gpucompile__parallel_work((gpucompile_parallel *)p); }
+
+GPUCOMPILE_DEF int gpucompile_run_parallel(const gpucompile_allocator *allocator, int count, int threads,
+    int (*work)(gpucompile_parallel *pool, int index, void *user), void *user) {
+    gpucompile_parallel p;
+    gpucompile__thread *t = NULL;
+    int i, started = 0, n = (threads < count ? threads : count) - 1; /* the calling thread works too */
+    if (!work || count < 1) return 0;
+    memset(&p, 0, sizeof p);
+    p.work = work;
+    p.user = user;
+    p.count = count;
+    gpucompile__mtx_init(&p.mutex);
+    if (n > 0) t = (gpucompile__thread *)gpucompile__alloc(allocator, (size_t)n * sizeof *t);
+    for (i = 0; t && i < n; i++)
+        if (gpucompile__thread_start(&t[started], gpucompile__parallel_entry, &p)) started++;
+    gpucompile__parallel_work(&p);
+    for (i = 0; i < started; i++) gpucompile__thread_join(&t[i]);
+    gpucompile_free(allocator, t);
+    gpucompile__mtx_destroy(&p.mutex);
+    return p.next;
+}
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_compile_binary(const void *data, size_t size, const char *input_name,
     const gpucompile_target *const *targets, int num_targets, const gpucompile_options *options, int jobs,
     const char *name, gpucompile_binary **out) {
     gpucompile_options base;
     gpucompile__bin_pool pool;
-    gpucompile__thread *threads = NULL;
     gpucompile_binary *b = NULL;
     gpucompile_result r = GPUCOMPILE_OK;
-    int i, started = 0, failed = -1, parallel;
+    int i, failed = -1, parallel;
     if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     *out = NULL;
     if (!targets || num_targets < 1) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
@@ -6006,7 +6136,6 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_compile_binary(const void *data, siz
     pool.data = data;
     pool.size = size;
     pool.input_name = input_name;
-    pool.num = num_targets;
     pool.slots = (gpucompile__bin_slot *)gpucompile__alloc(&base.allocator, (size_t)num_targets * sizeof *pool.slots);
     if (!pool.slots) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     memset(pool.slots, 0, (size_t)num_targets * sizeof *pool.slots);
@@ -6020,15 +6149,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_compile_binary(const void *data, siz
             s->opts.logger.user_data = s;
         }
     }
-    if (parallel) {
-        int n = (jobs < num_targets ? jobs : num_targets) - 1; /* the calling thread works too */
-        threads = (gpucompile__thread *)gpucompile__alloc(&base.allocator, (size_t)n * sizeof *threads);
-        for (i = 0; threads && i < n; i++)
-            if (gpucompile__thread_start(&threads[started], gpucompile__bin_entry, &pool)) started++;
-    }
-    gpucompile__bin_work(&pool);
-    for (i = 0; i < started; i++) gpucompile__thread_join(&threads[i]);
-    gpucompile_free(&base.allocator, threads);
+    gpucompile_run_parallel(&base.allocator, num_targets, parallel ? jobs : 1, gpucompile__bin_work, &pool);
     for (i = 0; i < num_targets && failed < 0; i++)
         if (pool.slots[i].ran && pool.slots[i].r != GPUCOMPILE_OK) failed = i;
     for (i = 0; i < num_targets; i++) {
@@ -6040,7 +6161,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_compile_binary(const void *data, siz
         char text[4096];
         r = pool.slots[failed].r;
         gpucompile_target_print(targets[failed], text, sizeof text);
-        gpucompile__bin_log(&base.logger, GPUCOMPILE_SEVERITY_ERROR, r, "target %d of %d (%s) failed: %s", failed + 1,
+        gpucompile__logf(&base.logger, GPUCOMPILE_SEVERITY_ERROR, r, GPUCOMPILE_STAGE_NONE, "target %d of %d (%s) failed: %s", failed + 1,
                             num_targets, text, gpucompile_result_string(r));
     } else {
         r = gpucompile_binary_create(name, &base.allocator, &b);
@@ -6075,20 +6196,11 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_compile_binary_module(LLVMModuleRef 
 }
 
 /* ---- text form -------------------------------------------------------------------------- */
-/* MLIR's string escaping (llvm::printEscapedString): printable ASCII as is, except '"' and '\'. */
+/* Bytes escaped as MLIR prints them (gpucompile__escape). */
 GPUCOMPILE__PRIVATE void gpucompile__bin_escape(gpucompile__buf *b, const unsigned char *s, size_t n) {
-    static const char hex[] = "0123456789ABCDEF";
     size_t i;
-    char q[3];
-    for (i = 0; i < n; i++) {
-        unsigned char c = s[i];
-        if (c == '\\') gpucompile__buf_add(b, "\\\\", 2);
-        else if (c >= 0x20 && c < 0x7F && c != '"') gpucompile__buf_add(b, &s[i], 1);
-        else {
-            q[0] = '\\'; q[1] = hex[c >> 4]; q[2] = hex[c & 15];
-            gpucompile__buf_add(b, q, 3);
-        }
-    }
+    char e[3];
+    for (i = 0; i < n; i++) gpucompile__buf_add(b, e, gpucompile__escape(s[i], e));
 }
 
 GPUCOMPILE__PRIVATE void gpucompile__bin_string(gpucompile__buf *b, const char *s, size_t n) {
@@ -6156,64 +6268,24 @@ GPUCOMPILE__PRIVATE const char *gpucompile__bin_field_name(size_t f, const gpuco
     return b && b->kernel_metadata ? b->kernel_metadata[f] : NULL;
 }
 
-/* The parser: a cursor over the text, errors as line:column. */
-typedef struct gpucompile__bin_p {
-    const char *s;
-    size_t n, pos;
-    const gpucompile_logger *logger;
-    const gpucompile_allocator *a;
-    int failed;
-} gpucompile__bin_p;
-
-GPUCOMPILE__PRIVATE int gpucompile__bin_err(gpucompile__bin_p *p, size_t at, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(GPUCOMPILE__PRINTF, 3, 4)))
-#endif
-    ;
-GPUCOMPILE__PRIVATE int gpucompile__bin_err(gpucompile__bin_p *p, size_t at, const char *fmt, ...) {
-    char msg[2048];
-    size_t i, line = 1, col = 1;
-    va_list ap;
-    if (p->failed) return 0;
-    p->failed = 1;
-    for (i = 0; i < at && i < p->n; i++) {
-        if (p->s[i] == '\n') { line++; col = 1; } else col++;
-    }
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    gpucompile__bin_log(p->logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_PARSE, "%lu:%lu: %s", (unsigned long)line,
-                        (unsigned long)col, msg);
-    return 0;
-}
-
-GPUCOMPILE__PRIVATE int gpucompile__bin_peek(gpucompile__bin_p *p) {
-    for (;;) {
-        while (p->pos < p->n && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t' || p->s[p->pos] == '\n' || p->s[p->pos] == '\r'))
-            p->pos++;
-        if (p->pos + 1 < p->n && p->s[p->pos] == '/' && p->s[p->pos + 1] == '/') {
-            while (p->pos < p->n && p->s[p->pos] != '\n') p->pos++;
-            continue;
-        }
-        return p->pos < p->n ? (unsigned char)p->s[p->pos] : -1;
-    }
-}
+/* The parser: the lexer's cursor over the text (errors as LINE:COLUMN). */
+typedef gpucompile__lex gpucompile__bin_p;
 
 GPUCOMPILE__PRIVATE int gpucompile__bin_eat(gpucompile__bin_p *p, char c) {
-    if (gpucompile__bin_peek(p) != (unsigned char)c) return 0;
+    if (gpucompile__lex_ws(p) != (unsigned char)c) return 0;
     p->pos++;
     return 1;
 }
 
 GPUCOMPILE__PRIVATE int gpucompile__bin_expect(gpucompile__bin_p *p, char c, const char *where) {
     if (gpucompile__bin_eat(p, c)) return 1;
-    return gpucompile__bin_err(p, p->pos, "expected '%c' %s", c, where);
+    return gpucompile__lex_err(p, p->pos, "expected '%c' %s", c, where);
 }
 
 /* A bare word [A-Za-z_][A-Za-z0-9_$.-]* at the cursor (after white space); its length or 0. */
 GPUCOMPILE__PRIVATE size_t gpucompile__bin_word(gpucompile__bin_p *p) {
     size_t e;
-    if (gpucompile__bin_peek(p) < 0 || !gpucompile__is_id_start((unsigned char)p->s[p->pos])) return 0;
+    if (gpucompile__lex_ws(p) < 0 || !gpucompile__is_id_start((unsigned char)p->s[p->pos])) return 0;
     for (e = p->pos + 1; e < p->n && gpucompile__bin_id_char((unsigned char)p->s[e]); e++) {}
     return e - p->pos;
 }
@@ -6225,65 +6297,38 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_keyword_is(gpucompile__bin_p *p, const c
     return 1;
 }
 
-GPUCOMPILE__PRIVATE int gpucompile__bin_hex(int c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-/* A string literal with MLIR's escapes (\\ \" \n \t \XX), unescaped into out (NUL-terminated;
-   out NULL: only skipped). */
+/* A string literal (NUL bytes allowed: object bytes) into out (NULL: only skipped). */
 GPUCOMPILE__PRIVATE int gpucompile__bin_pstring(gpucompile__bin_p *p, gpucompile__buf *out) {
     size_t start;
-    if (gpucompile__bin_peek(p) != '"') return gpucompile__bin_err(p, p->pos, "expected a string literal");
-    start = p->pos++;
-    for (;;) {
-        unsigned char c;
-        if (p->pos >= p->n) return gpucompile__bin_err(p, start, "unterminated string literal");
-        c = (unsigned char)p->s[p->pos++];
-        if (c == '"') break;
-        if (c == '\n') return gpucompile__bin_err(p, start, "unterminated string literal");
-        if (c == '\\') {
-            int h1, h2;
-            unsigned char v;
-            if (p->pos >= p->n) return gpucompile__bin_err(p, start, "unterminated string literal");
-            c = (unsigned char)p->s[p->pos];
-            if (c == '\\' || c == '"') { v = c; p->pos++; }
-            else if (c == 'n') { v = '\n'; p->pos++; }
-            else if (c == 't') { v = '\t'; p->pos++; }
-            else if (p->pos + 1 < p->n && (h1 = gpucompile__bin_hex(c)) >= 0 && (h2 = gpucompile__bin_hex((unsigned char)p->s[p->pos + 1])) >= 0) {
-                v = (unsigned char)(h1 * 16 + h2);
-                p->pos += 2;
-            } else return gpucompile__bin_err(p, p->pos - 1, "unknown escape in string literal");
-            if (out) gpucompile__buf_add(out, &v, 1);
-        } else if (out) gpucompile__buf_add(out, &c, 1);
-    }
+    gpucompile__lex_ws(p);
+    start = p->pos;
+    if (!gpucompile__lex_string(p, out, 0)) return 0;
     if (!out) return 1;
     gpucompile__buf_add(out, NULL, 0);
-    if (out->oom) return gpucompile__bin_err(p, start, "out of memory");
-    return 1;
+    return !out->oom || gpucompile__lex_err(p, start, "out of memory");
 }
 
 /* An attribute `#name` or `#name<...>` (balanced angles, strings skipped); its extent. */
 GPUCOMPILE__PRIVATE int gpucompile__bin_attr(gpucompile__bin_p *p, size_t *start, size_t *len) {
     size_t e;
     int depth = 0;
-    if (gpucompile__bin_peek(p) != '#') return gpucompile__bin_err(p, p->pos, "expected an attribute ('#...')");
+    if (gpucompile__lex_ws(p) != '#') return gpucompile__lex_err(p, p->pos, "expected an attribute ('#...')");
     *start = p->pos;
     for (e = p->pos + 1; e < p->n && gpucompile__bin_id_char((unsigned char)p->s[e]); e++) {}
-    if (e == p->pos + 1) return gpucompile__bin_err(p, p->pos, "expected an attribute name after '#'");
+    if (e == p->pos + 1) return gpucompile__lex_err(p, p->pos, "expected an attribute name after '#'");
     if (e < p->n && p->s[e] == '<') {
-        for (; e < p->n; e++) {
-            char c = p->s[e];
+        for (p->pos = e; p->pos < p->n;) {
+            char c = p->s[p->pos];
             if (c == '"') {
-                for (e++; e < p->n && p->s[e] != '"'; e++)
-                    if (p->s[e] == '\\') e++;
-                if (e >= p->n) break;
-            } else if (c == '<') depth++;
-            else if (c == '>' && --depth == 0) { e++; break; }
+                if (!gpucompile__lex_string(p, NULL, 0)) return 0;
+                continue;
+            }
+            p->pos++;
+            if (c == '<') depth++;
+            else if (c == '>' && --depth == 0) break;
         }
-        if (depth) return gpucompile__bin_err(p, *start, "unbalanced '<' in attribute");
+        if (depth) return gpucompile__lex_err(p, *start, "unbalanced '<' in attribute");
+        e = p->pos;
     }
     *len = e - *start;
     p->pos = e;
@@ -6298,7 +6343,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_is(const gpucompile__bin_p *p, size_t st
 GPUCOMPILE__PRIVATE int gpucompile__bin_phandler(gpucompile__bin_p *p, gpucompile_binary *b) {
     size_t start, len, at = p->pos;
     gpucompile_result r = GPUCOMPILE_OK;
-    if (gpucompile__bin_peek(p) != '#') return gpucompile__bin_err(p, at, "invalid kind of attribute specified");
+    if (gpucompile__lex_ws(p) != '#') return gpucompile__lex_err(p, at, "invalid kind of attribute specified");
     if (!gpucompile__bin_attr(p, &start, &len)) return 0;
     if (gpucompile__bin_is(p, start, len, "#gpucompile.runtime_select"))
         r = gpucompile_binary_set_handler(b, GPUCOMPILE_HANDLER_RUNTIME, 0, NULL);
@@ -6310,7 +6355,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_phandler(gpucompile__bin_p *p, gpucompil
         int c;
         q.pos = start + 19;
         q.n = start + len - 1;
-        c = gpucompile__bin_peek(&q);
+        c = gpucompile__lex_ws(&q);
         if (c == '-' || (c >= '0' && c <= '9')) {
             char num[32];
             size_t e = q.pos + 1, k;
@@ -6320,19 +6365,19 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_phandler(gpucompile__bin_p *p, gpucompil
             num[k] = 0;
             q.pos = e;
             if (gpucompile__bin_eat(&q, ':')) q.pos += gpucompile__bin_word(&q); /* ": i64" */
-            if (gpucompile__bin_peek(&q) >= 0 || k < 1 || (num[0] == '-' && k < 2))
-                return gpucompile__bin_err(p, q.pos, "expected an integer in #gpu.select_object");
-            if (num[0] == '-') return gpucompile__bin_err(p, start + 19, "the object index must be positive");
+            if (gpucompile__lex_ws(&q) >= 0 || k < 1 || (num[0] == '-' && k < 2))
+                return gpucompile__lex_err(p, q.pos, "expected an integer in #gpu.select_object");
+            if (num[0] == '-') return gpucompile__lex_err(p, start + 19, "the object index must be positive");
             r = gpucompile_binary_set_handler(b, GPUCOMPILE_HANDLER_SELECT_INDEX, (int64_t)strtoll(num, NULL, 10), NULL);
-        } else if (c == '#' && gpucompile__bin_attr(&q, &ts, &tl) && gpucompile__bin_peek(&q) < 0) {
+        } else if (c == '#' && gpucompile__bin_attr(&q, &ts, &tl) && gpucompile__lex_ws(&q) < 0) {
             char *t = gpucompile__strndup(p->a, p->s + ts, tl);
             r = t ? gpucompile_binary_set_handler(b, GPUCOMPILE_HANDLER_SELECT_TARGET, 0, t) : GPUCOMPILE_ERROR_OUT_OF_MEMORY;
             gpucompile_free(p->a, t);
         } else {
-            return gpucompile__bin_err(p, start + 19, "the target attribute must be a GPU Target attribute");
+            return gpucompile__lex_err(p, start + 19, "the target attribute must be a GPU Target attribute");
         }
-    } else return gpucompile__bin_err(p, at, "invalid kind of attribute specified");
-    if (r != GPUCOMPILE_OK) return gpucompile__bin_err(p, at, "%s", gpucompile_result_string(r));
+    } else return gpucompile__lex_err(p, at, "invalid kind of attribute specified");
+    if (r != GPUCOMPILE_OK) return gpucompile__lex_err(p, at, "%s", gpucompile_result_string(r));
     return 1;
 }
 
@@ -6352,7 +6397,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_skip_value(gpucompile__bin_p *p) {
         if (c == ']' || c == '}' || c == ')' || c == '>') depth--;
         p->pos++;
     }
-    return depth == 0 || gpucompile__bin_err(p, p->pos, "unterminated attribute value");
+    return depth == 0 || gpucompile__lex_err(p, p->pos, "unterminated attribute value");
 }
 
 /* ---- dictionaries: entries kept as text, in MLIR's order (by name) ---- */
@@ -6372,33 +6417,60 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_ent_cmp(const void *a, const void *b) {
 /* Entries `key [= value], ...` up to close (eaten) or, close 0, the end of the text; appended to
    list (a buffer of gpucompile__bin_ent pointing into the text). */
 GPUCOMPILE__PRIVATE int gpucompile__bin_pentries(gpucompile__bin_p *p, gpucompile__buf *list, int close) {
-    if (close ? gpucompile__bin_eat(p, (char)close) : gpucompile__bin_peek(p) < 0) return 1;
+    if (close ? gpucompile__bin_eat(p, (char)close) : gpucompile__lex_ws(p) < 0) return 1;
     for (;;) {
         gpucompile__bin_ent e;
         size_t at;
         memset(&e, 0, sizeof e);
-        gpucompile__bin_peek(p);
+        gpucompile__lex_ws(p);
         at = p->pos;
         if (p->pos < p->n && p->s[p->pos] == '"') {
             if (!gpucompile__bin_pstring(p, NULL)) return 0;
         } else if (!(p->pos += gpucompile__bin_word(p), p->pos - at)) {
-            return gpucompile__bin_err(p, p->pos, "expected an attribute name in the dictionary");
+            return gpucompile__lex_err(p, p->pos, "expected an attribute name in the dictionary");
         }
         e.k = p->s + at;
         e.kn = p->pos - at;
         if (gpucompile__bin_eat(p, '=')) {
-            gpucompile__bin_peek(p);
+            gpucompile__lex_ws(p);
             at = p->pos;
             if (!gpucompile__bin_skip_value(p)) return 0;
             e.v = p->s + at;
             for (e.vn = p->pos - at; e.vn && (e.v[e.vn - 1] == ' ' || e.v[e.vn - 1] == '\n' || e.v[e.vn - 1] == '\t'); e.vn--) {}
-            if (!e.vn) return gpucompile__bin_err(p, at, "expected an attribute value");
+            if (!e.vn) return gpucompile__lex_err(p, at, "expected an attribute value");
         }
         gpucompile__buf_add(list, &e, sizeof e);
-        if (list->oom) return gpucompile__bin_err(p, at, "out of memory");
-        if (close ? gpucompile__bin_eat(p, (char)close) : gpucompile__bin_peek(p) < 0) return 1;
+        if (list->oom) return gpucompile__lex_err(p, at, "out of memory");
+        if (close ? gpucompile__bin_eat(p, (char)close) : gpucompile__lex_ws(p) < 0) return 1;
         if (!gpucompile__bin_expect(p, ',', close ? "or '}' between dictionary entries" : "between dictionary entries")) return 0;
     }
+}
+
+/* Attribute text kept as text, as MLIR prints it: its string literals escaped the one way. */
+GPUCOMPILE__PRIVATE void gpucompile__bin_put_text(gpucompile__buf *out, const char *s, size_t n) {
+    gpucompile__lex lx;
+    gpucompile__buf str;
+    memset(&lx, 0, sizeof lx);
+    memset(&str, 0, sizeof str);
+    lx.s = s;
+    lx.n = n;
+    str.a = out->a;
+    while (lx.pos < n) {
+        size_t at = lx.pos;
+        if (s[at] != '"') {
+            gpucompile__buf_add(out, s + at, 1);
+            lx.pos++;
+            continue;
+        }
+        str.len = 0;
+        if (!gpucompile__lex_string(&lx, &str, 0)) { /* parsed before: cannot happen */
+            gpucompile__buf_add(out, s + at, n - at);
+            break;
+        }
+        gpucompile__bin_string(out, str.data, str.len);
+    }
+    if (str.oom) out->oom = 1;
+    gpucompile_free(str.a, str.data);
 }
 
 /* Sorted entries as "k = v, ..." into out. */
@@ -6408,8 +6480,8 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_put_entries(gpucompile__buf *out, gpuco
     if (n) qsort(e, n, sizeof *e, gpucompile__bin_ent_cmp);
     for (i = 0; i < n; i++) {
         if (i) gpucompile__buf_str(out, ", ");
-        gpucompile__buf_add(out, e[i].k, e[i].kn);
-        if (e[i].vn) { gpucompile__buf_str(out, " = "); gpucompile__buf_add(out, e[i].v, e[i].vn); }
+        gpucompile__bin_put_text(out, e[i].k, e[i].kn);
+        if (e[i].vn) { gpucompile__buf_str(out, " = "); gpucompile__bin_put_text(out, e[i].v, e[i].vn); }
     }
 }
 
@@ -6639,7 +6711,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_keep_rest(gpucompile__bin_p *p, size_t a
     if (ok) {
         gpucompile_free(p->a, *field);
         *field = gpucompile__bin_join_entries(rest, p->a, &oom);
-        if (oom || rest->oom) ok = gpucompile__bin_err(p, at, "out of memory");
+        if (oom || rest->oom) ok = gpucompile__lex_err(p, at, "out of memory");
     }
     gpucompile_free(p->a, list->data);
     gpucompile_free(p->a, rest->data);
@@ -6674,13 +6746,13 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pmetadata(gpucompile__bin_p *p, const gp
 /* A value's text (up to ',' or a closing bracket) into a new string at *out. */
 GPUCOMPILE__PRIVATE int gpucompile__bin_pvalue_text(gpucompile__bin_p *p, char **out) {
     size_t at, n;
-    gpucompile__bin_peek(p);
+    gpucompile__lex_ws(p);
     at = p->pos;
     if (!gpucompile__bin_skip_value(p)) return 0;
     for (n = p->pos - at; n && (p->s[at + n - 1] == ' ' || p->s[at + n - 1] == '\n'); n--) {}
-    if (!n) return gpucompile__bin_err(p, at, "expected a value");
+    if (!n) return gpucompile__lex_err(p, at, "expected a value");
     gpucompile_free(p->a, *out);
-    if (!(*out = gpucompile__strndup(p->a, p->s + at, n))) return gpucompile__bin_err(p, at, "out of memory");
+    if (!(*out = gpucompile__strndup(p->a, p->s + at, n))) return gpucompile__lex_err(p, at, "out of memory");
     return 1;
 }
 
@@ -6695,11 +6767,11 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_ptable(gpucompile__bin_p *p, gpucompile_
             size_t at = p->pos;
             int ok;
             if (!gpucompile__bin_eat(p, '#') || !gpucompile__bin_keyword_is(p, "gpu.kernel_metadata") || !gpucompile__bin_eat(p, '<'))
-                return gpucompile__bin_err(p, at, "expected '#gpu.kernel_metadata<...>'");
+                return gpucompile__lex_err(p, at, "expected '#gpu.kernel_metadata<...>'");
             memset(&name, 0, sizeof name);
             name.a = p->a;
             ok = gpucompile__bin_pstring(p, &name) &&
-                 (gpucompile__bin_add_kernel(o, name.data, name.len) == GPUCOMPILE_OK || gpucompile__bin_err(p, at, "out of memory"));
+                 (gpucompile__bin_add_kernel(o, name.data, name.len) == GPUCOMPILE_OK || gpucompile__lex_err(p, at, "out of memory"));
             gpucompile_free(p->a, name.data);
             if (!ok) return 0;
             k = &o->kernels[o->num_kernels - 1];
@@ -6711,7 +6783,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_ptable(gpucompile__bin_p *p, gpucompile_
                 if (!gpucompile__bin_expect(p, '=', "after the kernel parameter's name")) return 0;
                 if (n == 8 && strncmp(p->s + w, "metadata", 8) == 0) ok = gpucompile__bin_pmetadata(p, o, k);
                 else if (n == 9 && strncmp(p->s + w, "arg_attrs", 9) == 0) ok = gpucompile__bin_pvalue_text(p, &k->arg_attrs);
-                else ok = gpucompile__bin_err(p, w, "unknown #gpu.kernel_metadata parameter; expected arg_attrs or metadata");
+                else ok = gpucompile__lex_err(p, w, "unknown #gpu.kernel_metadata parameter; expected arg_attrs or metadata");
                 if (!ok) return 0;
             }
             if (!gpucompile__bin_expect(p, '>', "to close #gpu.kernel_metadata")) return 0;
@@ -6736,16 +6808,16 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pprops(gpucompile__bin_p *p, gpucompile_
             gpucompile__bin_p q = *p; /* the names, inside the value's extent */
             q.pos = (size_t)(e->v - p->s) + 1;
             q.n = (size_t)(e->v - p->s) + e->vn - 1;
-            while (ok && gpucompile__bin_peek(&q) >= 0) {
+            while (ok && gpucompile__lex_ws(&q) >= 0) {
                 gpucompile__buf name;
                 memset(&name, 0, sizeof name);
                 name.a = p->a;
                 ok = gpucompile__bin_pstring(&q, &name) &&
-                     (gpucompile__bin_add_kernel(o, name.data, name.len) == GPUCOMPILE_OK || gpucompile__bin_err(&q, q.pos, "out of memory"));
+                     (gpucompile__bin_add_kernel(o, name.data, name.len) == GPUCOMPILE_OK || gpucompile__lex_err(&q, q.pos, "out of memory"));
                 gpucompile_free(p->a, name.data);
-                if (ok && gpucompile__bin_peek(&q) >= 0) ok = gpucompile__bin_expect(&q, ',', "between kernel names");
+                if (ok && gpucompile__lex_ws(&q) >= 0) ok = gpucompile__bin_expect(&q, ',', "between kernel names");
             }
-            if (!ok && !p->failed) p->failed = 1;
+            if (!ok) p->result = GPUCOMPILE_ERROR_PARSE; /* q reported it */
         } else gpucompile__buf_add(&rest, e, sizeof *e);
     }
     return gpucompile__bin_keep_rest(p, at, ok, &list, &rest, &o->properties);
@@ -6760,7 +6832,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pobject(gpucompile__bin_p *p, gpucompile
     gpucompile_result r;
     char *target;
     if (!gpucompile__bin_eat(p, '#') || !gpucompile__bin_keyword_is(p, "gpu.object") || p->pos >= p->n || p->s[p->pos] != '<')
-        return gpucompile__bin_err(p, at, "expected '#gpu.object<...>'");
+        return gpucompile__lex_err(p, at, "expected '#gpu.object<...>'");
     p->pos++;
     if (!gpucompile__bin_attr(p, &ts, &tl)) return 0;
     if (!gpucompile__bin_expect(p, ',', "after the object's target")) return 0;
@@ -6776,7 +6848,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pobject(gpucompile__bin_p *p, gpucompile
         }
         snprintf(kw, sizeof kw, "%.*s", (int)(n < 31 ? n : 31), p->s + w);
         f = gpucompile_format_from_string(kw);
-        if (!f) return gpucompile__bin_err(p, w, "unknown object format '%s'; expected offload, assembly, bin or fatbin", kw);
+        if (!f) return gpucompile__lex_err(p, w, "unknown object format '%s'; expected offload, assembly, bin or fatbin", kw);
         break;
     }
     memset(&bytes, 0, sizeof bytes);
@@ -6793,19 +6865,20 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pobject(gpucompile__bin_p *p, gpucompile
     }
     gpucompile_free(p->a, target);
     gpucompile_free(p->a, bytes.data);
-    if (r != GPUCOMPILE_OK) return gpucompile__bin_err(p, ts, "invalid object target: %s", gpucompile_result_string(r));
+    if (r != GPUCOMPILE_OK) return gpucompile__lex_err(p, ts, "invalid object target: %s", gpucompile_result_string(r));
     {
         size_t end = p->pos;
         int ok = 1;
         if (props) { p->pos = props; ok = gpucompile__bin_pprops(p, o); }
         if (ok && table) { p->pos = table; ok = gpucompile__bin_ptable(p, o); }
         p->pos = end;
-        if (ok && !o->num_kernels && gpucompile_object_find_kernels(o) == GPUCOMPILE_ERROR_OUT_OF_MEMORY) ok = gpucompile__bin_err(p, at, "out of memory");
+        if (ok && !o->num_kernels && gpucompile_object_find_kernels(o) == GPUCOMPILE_ERROR_OUT_OF_MEMORY)
+            ok = gpucompile__lex_err(p, at, "out of memory");
         if (!ok) { gpucompile_object_free(o); return 0; }
     }
     if (gpucompile_binary_add(b, o) != GPUCOMPILE_OK) {
         gpucompile_object_free(o);
-        return gpucompile__bin_err(p, at, "out of memory");
+        return gpucompile__lex_err(p, at, "out of memory");
     }
     return 1;
 }
@@ -6814,9 +6887,9 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pobject(gpucompile__bin_p *p, gpucompile
 GPUCOMPILE__PRIVATE char *gpucompile__bin_psymbol(gpucompile__bin_p *p) {
     size_t at, n;
     char *s;
-    gpucompile__bin_peek(p);
+    gpucompile__lex_ws(p);
     at = p->pos;
-    if (!gpucompile__bin_eat(p, '@')) { gpucompile__bin_err(p, at, "expected '@' and a symbol name"); return NULL; }
+    if (!gpucompile__bin_eat(p, '@')) { gpucompile__lex_err(p, at, "expected '@' and a symbol name"); return NULL; }
     if (p->pos < p->n && p->s[p->pos] == '"') {
         gpucompile__buf name;
         memset(&name, 0, sizeof name);
@@ -6825,8 +6898,8 @@ GPUCOMPILE__PRIVATE char *gpucompile__bin_psymbol(gpucompile__bin_p *p) {
         return name.data ? name.data : gpucompile__strdup(p->a, "");
     }
     n = (p->pos < p->n && gpucompile__is_id_start((unsigned char)p->s[p->pos])) ? gpucompile__bin_word(p) : 0;
-    if (!n) { gpucompile__bin_err(p, at, "expected a symbol name after '@'"); return NULL; }
-    if (!(s = gpucompile__strndup(p->a, p->s + p->pos, n))) gpucompile__bin_err(p, at, "out of memory");
+    if (!n) { gpucompile__lex_err(p, at, "expected a symbol name after '@'"); return NULL; }
+    if (!(s = gpucompile__strndup(p->a, p->s + p->pos, n))) gpucompile__lex_err(p, at, "out of memory");
     p->pos += n;
     return s;
 }
@@ -6869,47 +6942,44 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_skip_op(gpucompile__bin_p *p) {
             if (!gpucompile__bin_pstring(p, NULL)) return 0;
             continue;
         }
-        if (c == '/' && p->pos + 1 < p->n && p->s[p->pos + 1] == '/') {
-            while (p->pos < p->n && p->s[p->pos] != '\n') p->pos++;
-            continue;
-        }
+        if (gpucompile__lex_comment(p)) continue;
         if (c == '\n' && depth == 0) return 1;
         if (c == '(' || c == '[' || c == '{') depth++;
         else if (c == ')' || c == ']' || c == '}') {
             if (depth == 0) {
-                if (p->pos == at) return gpucompile__bin_err(p, at, "unexpected '%c'", c);
+                if (p->pos == at) return gpucompile__lex_err(p, at, "unexpected '%c'", c);
                 return 1;
             }
             depth--;
         }
         p->pos++;
     }
-    return depth ? gpucompile__bin_err(p, at, "unbalanced brackets in this operation") : 1;
+    return depth ? gpucompile__lex_err(p, at, "unbalanced brackets in this operation") : 1;
 }
 
 /* The operations of a region (close '}') or of the whole text (close 0): every gpu.binary read
    into list (a buffer of gpucompile_binary pointers), modules entered, the rest skipped. */
 GPUCOMPILE__PRIVATE int gpucompile__bin_pregion(gpucompile__bin_p *p, gpucompile__buf *list, int close, int depth) {
     for (;;) {
-        int c = gpucompile__bin_peek(p);
-        if (c < 0) return close ? gpucompile__bin_err(p, p->pos, "expected '}' to close the module") : 1;
+        int c = gpucompile__lex_ws(p);
+        if (c < 0) return close ? gpucompile__lex_err(p, p->pos, "expected '}' to close the module") : 1;
         if (c == '}' && close) { p->pos++; return 1; }
         if (gpucompile__bin_keyword_is(p, "gpu.binary")) {
             gpucompile_binary *b = NULL;
-            if (gpucompile_binary_create(NULL, p->a, &b) != GPUCOMPILE_OK) return gpucompile__bin_err(p, p->pos, "out of memory");
+            if (gpucompile_binary_create(NULL, p->a, &b) != GPUCOMPILE_OK) return gpucompile__lex_err(p, p->pos, "out of memory");
             gpucompile__buf_add(list, &b, sizeof b);
-            if (list->oom) { gpucompile_binary_free(b); return gpucompile__bin_err(p, p->pos, "out of memory"); }
+            if (list->oom) { gpucompile_binary_free(b); return gpucompile__lex_err(p, p->pos, "out of memory"); }
             if (!gpucompile__bin_pbinary(p, b)) return 0;
         } else if (gpucompile__bin_keyword_is(p, "module") || gpucompile__bin_keyword_is(p, "builtin.module")) {
             gpucompile__buf attrs;
-            int ok = depth < 32 || gpucompile__bin_err(p, p->pos, "modules nested too deeply");
+            int ok = depth < 32 || gpucompile__lex_err(p, p->pos, "modules nested too deeply");
             memset(&attrs, 0, sizeof attrs);
             attrs.a = p->a;
-            if (ok && gpucompile__bin_peek(p) == '@') gpucompile_free(p->a, gpucompile__bin_psymbol(p));
+            if (ok && gpucompile__lex_ws(p) == '@') gpucompile_free(p->a, gpucompile__bin_psymbol(p));
             if (ok && gpucompile__bin_keyword_is(p, "attributes"))
                 ok = gpucompile__bin_expect(p, '{', "after 'attributes'") && gpucompile__bin_pentries(p, &attrs, '}');
             gpucompile_free(p->a, attrs.data);
-            if (p->failed || !ok || !gpucompile__bin_expect(p, '{', "to open the module") || !gpucompile__bin_pregion(p, list, '}', depth + 1))
+            if (p->result || !ok || !gpucompile__bin_expect(p, '{', "to open the module") || !gpucompile__bin_pregion(p, list, '}', depth + 1))
                 return 0;
         } else if (!gpucompile__bin_skip_op(p)) return 0;
     }
@@ -6933,14 +7003,14 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_parse_all(const char *text, s
     p.logger = logger;
     p.a = list.a = allocator;
     if (memchr(text, 0, p.n)) { /* MLIR text has none; one inside must not end it silently */
-        gpucompile__bin_err(&p, (size_t)((const char *)memchr(text, 0, p.n) - text), "a NUL byte in the text");
+        gpucompile__lex_err(&p, (size_t)((const char *)memchr(text, 0, p.n) - text), "a NUL byte in the text");
         return GPUCOMPILE_ERROR_PARSE;
     }
     if (!gpucompile__bin_pregion(&p, &list, 0, 0)) r = GPUCOMPILE_ERROR_PARSE;
     b = (gpucompile_binary **)(void *)list.data;
     n = (int)(list.len / sizeof *b);
     if (r == GPUCOMPILE_OK && !n) {
-        gpucompile__bin_err(&p, 0, "no gpu.binary in the text");
+        gpucompile__lex_err(&p, 0, "no gpu.binary in the text");
         r = GPUCOMPILE_ERROR_PARSE;
     }
     for (i = 0; r == GPUCOMPILE_OK && i < n; i++) r = gpucompile_binary_verify(b[i], logger);
@@ -7090,7 +7160,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
     gpucompile__ob e;
     gpucompile_result r;
     char text[1024];
-#define GPUCOMPILE__BAD(...) return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, bad, __VA_ARGS__)
+#define GPUCOMPILE__BAD(...) return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, bad, GPUCOMPILE_STAGE_NONE, __VA_ARGS__)
     if ((why = gpucompile__ob_read(p, n, &e, text, sizeof text)) != NULL) GPUCOMPILE__BAD("offload binary entry %d: %s", index, why);
     triple = gpucompile__ob_string(&e, "triple");
     arch = gpucompile__ob_string(&e, "arch");
@@ -7129,7 +7199,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
         tp.n = strlen(table);
         tp.logger = logger;
         tp.a = &b->allocator;
-        if (!gpucompile__bin_ptable(&tp, o) || gpucompile__bin_peek(&tp) >= 0) {
+        if (!gpucompile__bin_ptable(&tp, o) || gpucompile__lex_ws(&tp) >= 0) {
             gpucompile_object_free(o);
             GPUCOMPILE__BAD("offload binary entry %d: invalid kernel table", index);
         }
@@ -7158,7 +7228,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
         hp.n = strlen(handler);
         hp.logger = logger;
         hp.a = &b->allocator;
-        if (!gpucompile__bin_phandler(&hp, b) || gpucompile__bin_peek(&hp) >= 0)
+        if (!gpucompile__bin_phandler(&hp, b) || gpucompile__lex_ws(&hp) >= 0)
             GPUCOMPILE__BAD("offload binary entry %d: invalid handler '%s'", index, handler);
     }
     *used = (size_t)e.size;
@@ -7177,7 +7247,8 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_read_offload(const void *data
     *out = NULL;
     if (!data && size) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     if ((r = gpucompile_binary_create(name, allocator, &b)) != GPUCOMPILE_OK) return r;
-    if (size == 0) r = gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_BINARY, "empty offload binary");
+    if (size == 0) r = gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_BINARY, GPUCOMPILE_STAGE_NONE,
+                                        "empty offload binary");
     while (r == GPUCOMPILE_OK && at < size) {
         size_t used = 0;
         r = gpucompile__bin_read_entry(p + at, size - at, index++, b, logger, &used);
@@ -7196,7 +7267,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_read(const void *data, size_t
     if (out) *out = NULL;
     if (!data) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     if (memchr(data, 0, size))
-        return gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_BINARY,
+        return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_BINARY, GPUCOMPILE_STAGE_NONE,
                                    "neither an offload binary (magic 0x10FF10AD) nor gpu.binary text");
     return gpucompile_binary_parse((const char *)data, size, allocator, logger, out);
 }
@@ -7220,7 +7291,8 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_known_device(const char *device, const g
     for (i = 0; (b = gpucompile_backend_at(i)) != NULL; i++)
         if (b->select_score && b->device_help && len < sizeof help)
             len += (size_t)snprintf(help + len, sizeof help - len, "%s%s", n++ ? ", or " : "", b->device_help);
-    gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "unknown device '%s'; expected %s", device, help);
+    gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_NONE,
+                     "unknown device '%s'; expected %s", device, help);
     return 0;
 }
 
@@ -7248,12 +7320,13 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_select(const gpucompile_binar
             if (o) gpucompile__buf_printf(&b, "%s[%d] %s %s (%s)", i ? ", " : "", i, o->target, gpucompile_format_string(o->format),
                                           o->chip ? o->chip : "?");
         }
-        gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_NO_OBJECT, "no object for device %s in binary @%s; "
-                            "it holds: %s", arch, binary->name ? binary->name : "", b.data ? b.data : "nothing");
+        gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_NO_OBJECT, GPUCOMPILE_STAGE_NONE,
+                         "no object for device %s in binary @%s; "
+                         "it holds: %s", arch, binary->name ? binary->name : "", b.data ? b.data : "nothing");
         gpucompile_free(b.a, b.data);
         return GPUCOMPILE_ERROR_NO_OBJECT;
     }
-    gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "device %s: object %d (%s), %s", arch, best,
+    gpucompile__logf(logger, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, GPUCOMPILE_STAGE_NONE, "device %s: object %d (%s), %s", arch, best,
                         binary->objects[best]->target, why);
     *index = best;
     return GPUCOMPILE_OK;
@@ -7286,19 +7359,6 @@ GPUCOMPILE__PRIVATE void gpucompile__host_init(gpucompile__host *h, LLVMModuleRe
     LLVMDisposeTargetData(td);
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_error(gpucompile__host *h, gpucompile_result r, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(GPUCOMPILE__PRINTF, 3, 4)))
-#endif
-    ;
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_error(gpucompile__host *h, gpucompile_result r, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    gpucompile__vlogf(h->logger, GPUCOMPILE_SEVERITY_ERROR, r, GPUCOMPILE_STAGE_EMBED, fmt, ap);
-    va_end(ap);
-    return r;
-}
-
 /* A runtime function, declared once; NULL (and an error) when the host declares it otherwise. */
 GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_decl(gpucompile__host *h, const char *name, LLVMTypeRef ret,
                                                        LLVMTypeRef *params, unsigned n) {
@@ -7306,7 +7366,8 @@ GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_decl(gpucompile__host *h, cons
     LLVMValueRef f = LLVMGetNamedFunction(h->m, name);
     if (!f) return LLVMAddFunction(h->m, name, type);
     if (LLVMGlobalGetValueType(f) != type) {
-        gpucompile__host_error(h, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "the host module declares '%s' with another type", name);
+        gpucompile__logf(h->logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED,
+                         "the host module declares '%s' with another type", name);
         return NULL;
     }
     return f;
@@ -7377,7 +7438,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_add_dtor(gpucompile__host
     if (old) {
         LLVMTypeRef at = LLVMGlobalGetValueType(old);
         if (LLVMGetTypeKind(at) != LLVMArrayTypeKind || LLVMGetElementType(at) != st || !LLVMGetInitializer(old))
-            return gpucompile__host_error(h, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "the host module's llvm.global_dtors has an unexpected form");
+            return gpucompile__logf(h->logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED,
+                                    "the host module's llvm.global_dtors has an unexpected form");
         n = LLVMGetArrayLength(at);
     }
     elems = (LLVMValueRef *)gpucompile__alloc(NULL, (n + 1) * sizeof(LLVMValueRef));
@@ -7642,11 +7704,12 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_launch_function(gpucompil
 GPUCOMPILE__PRIVATE int gpucompile__host_taken(gpucompile__host *h, const char *a, const char *b, const char *c) {
     const char *sym;
     if (!(sym = gpucompile__host_name(h, a, b, c))) {
-        gpucompile__host_error(h, GPUCOMPILE_ERROR_OUT_OF_MEMORY, "out of memory");
+        gpucompile__logf(h->logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_OUT_OF_MEMORY, GPUCOMPILE_STAGE_EMBED, "out of memory");
         return 1;
     }
     if (LLVMGetNamedGlobal(h->m, sym) || LLVMGetNamedFunction(h->m, sym)) {
-        gpucompile__host_error(h, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "the host module already has a symbol '%s' (binary embedded twice?)", sym);
+        gpucompile__logf(h->logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED,
+                         "the host module already has a symbol '%s' (binary embedded twice?)", sym);
         return 1;
     }
     return 0;
@@ -7692,7 +7755,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_binary(LLVMModuleRef hos
     if (gpucompile_binary_verify(binary, &opts.logger) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_INVALID_BINARY;
     for (i = 0; i < binary->num_objects; i++) total += binary->objects[i]->num_kernels;
     name = binary->name;
-    if (!name || !*name) return gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_BINARY, "the binary has no name");
+    if (!name || !*name) return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_BINARY, GPUCOMPILE_STAGE_EMBED,
+                                                 "the binary has no name");
     switch (binary->handler.kind) {
     case GPUCOMPILE_HANDLER_SELECT_INDEX:
         selected = binary->handler.index < 0 || binary->handler.index >= binary->num_objects ? -1 : (int)binary->handler.index;
@@ -7705,7 +7769,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_binary(LLVMModuleRef hos
     default: selected = 0; break;
     }
     if (selected == -1)
-        return gpucompile__host_error(&h, GPUCOMPILE_ERROR_NO_OBJECT, "binary '%s': the requested target object couldn't be found", name);
+        return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_NO_OBJECT, GPUCOMPILE_STAGE_EMBED,
+                                "binary '%s': the requested target object couldn't be found", name);
     kernels = (const gpucompile_kernel **)gpucompile__alloc(NULL, (size_t)total * sizeof *kernels);
     if (!kernels) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     nk = gpucompile__host_kernels(binary, selected >= 0 ? selected : -1, kernels, total);
@@ -7721,8 +7786,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_binary(LLVMModuleRef hos
         if (!si) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
         for (j = 0; j < i && r == GPUCOMPILE_OK; j++)
             if ((n = gpucompile__host_name(&h, name, kernels[j]->name, "")) != NULL && strcmp(si, n) == 0)
-                r = gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "kernels '%s' and '%s' would both have the host symbols %s_...",
-                                           kernels[j]->name, kernels[i]->name, si);
+                r = gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED,
+                                     "kernels '%s' and '%s' would both have the host symbols %s_...",
+                                     kernels[j]->name, kernels[i]->name, si);
         gpucompile_free(NULL, si);
     }
     for (i = 0; r == GPUCOMPILE_OK && i < nk; i++)
@@ -7738,7 +7804,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_binary(LLVMModuleRef hos
         add_null = obj->format == GPUCOMPILE_FORMAT_ISA; /* a driver's JIT reads a C string */
     } else if ((r = gpucompile_binary_write_offload(binary, &data, &size)) != GPUCOMPILE_OK) {
         gpucompile_free(NULL, kernels);
-        return gpucompile__host_error(&h, r, "binary '%s': cannot write the offload binary", name);
+        return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, r, GPUCOMPILE_STAGE_EMBED,
+                                "binary '%s': cannot write the offload binary", name);
     }
     /* the runtime functions first: a conflicting declaration refuses before anything is added */
     pp[0] = h.ptr;
@@ -7816,18 +7883,19 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit_launch(LLVMBuilderRef bui
     gpucompile__host_init(&h, host, logger, names);
     for (i = 0; i < 6; i++) {
         dims[i] = i < 3 ? grid[i] : block[i - 3];
-        if (!dims[i]) return gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "launch of '%s': a grid or block size is missing", kernel);
+        if (!dims[i]) return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED,
+                                              "launch of '%s': a grid or block size is missing", kernel);
     }
     t0 = LLVMTypeOf(dims[0]);
     w = LLVMGetTypeKind(t0) == LLVMIntegerTypeKind ? (int)LLVMGetIntTypeWidth(t0) : 0;
     if (w != 32 && w != 64 && w != h.iptr_bits)
-        return gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_ARGUMENT,
+        return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED,
                                       "launch of '%s': grid and block sizes must be i32, i64 or the index type (i%d)", kernel, h.iptr_bits);
     for (i = 1; i < 6; i++) {
         LLVMTypeRef t = LLVMTypeOf(dims[i]);
         if (t != t0) {
             char *a = LLVMPrintTypeToString(t0), *b = LLVMPrintTypeToString(t);
-            gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_ARGUMENT,
+            gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED,
                                    "launch of '%s': grid and block sizes must all have the same type (%s and %s)", kernel, a, b);
             LLVMDisposeMessage(a);
             LLVMDisposeMessage(b);
@@ -7835,11 +7903,13 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit_launch(LLVMBuilderRef bui
         }
     }
     if (shared_bytes && LLVMTypeOf(shared_bytes) != h.i32)
-        return gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "launch of '%s': the dynamic shared memory size must be i32", kernel);
+        return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED,
+                                "launch of '%s': the dynamic shared memory size must be i32", kernel);
     if ((stream && LLVMGetTypeKind(LLVMTypeOf(stream)) != LLVMPointerTypeKind) || (args && LLVMGetTypeKind(LLVMTypeOf(args)) != LLVMPointerTypeKind))
-        return gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "launch of '%s': stream and args must be pointers", kernel);
+        return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED,
+                                "launch of '%s': stream and args must be pointers", kernel);
     if (!(sym = gpucompile__host_name(&h, binary_name, NULL, "_load")) || !LLVMGetNamedFunction(host, sym))
-        return gpucompile__host_error(&h, GPUCOMPILE_ERROR_INVALID_ARGUMENT,
+        return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED,
                                       "binary '%s' is not embedded in this host module (gpucompile_embed_binary first)", binary_name);
     if (!(getter = gpucompile__host_getter(&h, binary_name, kernel))) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     fn = gpucompile__host_call(builder, getter, NULL, 0);

@@ -473,40 +473,10 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__configure(gpucompile_jo
 }
 
 /* ---- pre-link: the code object version ------------------------------------------------- */
-/* Sets an i32 module flag with behaviour Error (as clang does), replacing the value of an
-   existing one: LLVMAddModuleFlag appends, and a key twice makes the module invalid. */
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__set_flag(gpucompile_job *job, const char *key, int value) {
-    LLVMModuleRef m = job->module;
-    LLVMTypeRef i32 = LLVMInt32TypeInContext(job->context);
-    LLVMMetadataRef v = LLVMValueAsMetadata(LLVMConstInt(i32, (unsigned long long)value, 0));
-    unsigned n = LLVMGetNamedMetadataNumOperands(m, "llvm.module.flags"), i;
-    LLVMValueRef *ops;
-    if (!n || !LLVMGetModuleFlag(m, key, strlen(key))) {
-        LLVMAddModuleFlag(m, LLVMModuleFlagBehaviorError, key, strlen(key), v);
-        return;
-    }
-    ops = (LLVMValueRef *)gpucompile_job_alloc(job, n * sizeof(LLVMValueRef));
-    if (!ops) return;
-    LLVMGetNamedMetadataOperands(m, "llvm.module.flags", ops);
-    for (i = 0; i < n; i++) {
-        LLVMValueRef kv[3];
-        const char *s;
-        unsigned len = 0;
-        if (LLVMGetMDNodeNumOperands(ops[i]) != 3) continue;
-        LLVMGetMDNodeOperands(ops[i], kv);
-        s = LLVMGetMDString(kv[1], &len);
-        if (s && len == strlen(key) && memcmp(s, key, len) == 0) {
-            LLVMReplaceMDNodeOperandWith(ops[i], 2, v);
-            break;
-        }
-    }
-    gpucompile_job_free(job, ops);
-}
-
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__prepare(gpucompile_job *job) {
     const gpucompile_amdgpu__config *c = gpucompile_amdgpu__config_of(job);
     if (!c) return GPUCOMPILE_ERROR_INVALID_TARGET;
-    gpucompile_amdgpu__set_flag(job, "amdhsa_code_object_version", c->abi);
+    gpucompile_job_set_module_flag(job, LLVMModuleFlagBehaviorError, "amdhsa_code_object_version", c->abi);
     return GPUCOMPILE_OK;
 }
 

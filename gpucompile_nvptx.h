@@ -899,34 +899,6 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__configure(gpucompile_job
 }
 
 /* ---- prepare, libraries, post-link ------------------------------------------------------ */
-/* Sets module flag name = i32 value, behaviour Override, replacing one already there
-   (LLVMAddModuleFlag appends, and two entries make the module invalid). */
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__set_flag(gpucompile_job *job, const char *name, int value) {
-    LLVMTypeRef i32 = LLVMInt32TypeInContext(job->context);
-    LLVMMetadataRef val = LLVMValueAsMetadata(LLVMConstInt(i32, (unsigned long long)value, 0));
-    unsigned i, n = LLVMGetNamedMetadataNumOperands(job->module, "llvm.module.flags");
-    if (n) {
-        LLVMValueRef *ops = (LLVMValueRef *)gpucompile_job_alloc(job, n * sizeof(LLVMValueRef));
-        if (ops) {
-            LLVMGetNamedMetadataOperands(job->module, "llvm.module.flags", ops);
-            for (i = 0; i < n; i++) {
-                LLVMValueRef key = LLVMGetNumOperands(ops[i]) == 3 ? LLVMGetOperand(ops[i], 1) : NULL;
-                const char *s;
-                unsigned len = 0;
-                if (!key || !LLVMIsAMDString(key)) continue;
-                s = LLVMGetMDString(key, &len);
-                if (!s || len != strlen(name) || strncmp(s, name, len) != 0) continue;
-                LLVMReplaceMDNodeOperandWith(ops[i], 0, LLVMValueAsMetadata(LLVMConstInt(i32, LLVMModuleFlagBehaviorOverride + 1, 0)));
-                LLVMReplaceMDNodeOperandWith(ops[i], 2, val);
-                gpucompile_job_free(job, ops);
-                return;
-            }
-            gpucompile_job_free(job, ops);
-        }
-    }
-    LLVMAddModuleFlag(job->module, LLVMModuleFlagBehaviorOverride, name, strlen(name), val);
-}
-
 /* The function attributes for ftz / fast on every defined function. */
 GPUCOMPILE__PRIVATE void gpucompile_nvptx__fn_attributes(gpucompile_job *job) {
     static const char *const fast[] = {
@@ -977,7 +949,7 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__fast_libdevice(gpucompile_job *job) {
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__prepare(gpucompile_job *job) {
     LLVMValueRef fn, inst;
     LLVMBasicBlockRef bb;
-    if (gpucompile_target_ftz(job->target)) gpucompile_nvptx__set_flag(job, "nvvm-reflect-ftz", 1);
+    if (gpucompile_target_ftz(job->target)) gpucompile_job_set_module_flag(job, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", 1);
     if (gpucompile_target_fast(job->target)) {
         gpucompile_nvptx__fast_libdevice(job);
         for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn))

@@ -115,6 +115,28 @@ else
   check "--list shows the handler" sh -c "'$GPUCOMPILE' --list '$D/h.opt' | grep -q 'gpu.binary @h: 3 objects, handler #gpu.select_object<1>'"
 fi
 
+# MLIR's lexical rules in gpu.binary text (one lexer with the target text): comments, quoted
+# names, escapes, raw CR and control bytes in strings, nested dictionaries: we read mlir-opt's
+# input and print what it prints; a raw VT in a string both refuse, at the same place.
+if command -v $MO >/dev/null; then
+  printf '%s\n' 'module attributes {gpu.container_module} { // a comment' \
+    '  gpu.binary @"b-in\22ary" [#gpu.object<#nvvm.target<chip = "sm_90", link = ["q\"\\\0a>"]>, // the target' \
+    '    properties = {a = {b = {c = "x\"y"}}, "k\\" = 1 : i32}, "\00\01\7f\C3\A9 \"\\ // no comment">,' > "$D/lex.mlir"
+  printf '    #gpu.object<#nvvm.target, "a\rb\001\303\251">]\n}\n' >> "$D/lex.mlir"
+  $MO "$D/lex.mlir" 2>"$D/err" | grep 'gpu.binary' | sed 's/^ *//; s/  / /' > "$D/lex.want"
+  G --merge "$D/lex.mlir" --emit-text "$D/lex.ours" -o "$D/lex.gpubin" 2>"$D/err"
+  check "lexer: $MO's reading of comments, escapes, raw bytes and nested dictionaries is ours" \
+    sh -c "test -s '$D/lex.want' && cmp -s '$D/lex.want' '$D/lex.ours'"
+  printf 'gpu.binary @b [#gpu.object<#nvvm.target, "a\vb">]\n' > "$D/vt.mlir"
+  $MO "$D/vt.mlir" 2>&1 >/dev/null | grep -o '^[^ ]*:1:44: error' > "$D/vt.theirs"
+  G --merge "$D/vt.mlir" --emit-text "$D/vt.ours" 2>"$D/err"
+  rc=$?
+  check "lexer: a raw VT in a string: exit 1 at 1:44, as $MO" \
+    sh -c "test $rc -eq 1 && test -s '$D/vt.theirs' && grep -q ' 1:44: expected' '$D/err' && test ! -e '$D/vt.ours'"
+else
+  skip "$MO missing"
+fi
+
 # What clang-offload-packager writes, we read
 printf 'PTXTEXT' > "$D/k.s"
 (cd "$D" && clang-offload-packager -o k.bin --image=file=k.s,triple=nvptx64-nvidia-cuda,arch=sm_70,kind=cuda)

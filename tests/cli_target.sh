@@ -123,6 +123,22 @@ else
   done < "$T_TMP/attrs"
   [ "$i" -eq "$(wc -l < "$T_TMP/mlir.attrs")" ] && ok "mlir-opt printed every attribute" || fail "mlir-opt printed $(wc -l < "$T_TMP/mlir.attrs") of $i"
 fi
+# MLIR's lexical rules (one lexer for target and gpu.binary text): a comment, a raw CR, raw
+# control and non-ASCII bytes and hex escapes in strings, a quoted flag name with a value, read
+# and printed as mlir-opt does; a raw VT in a string is refused by both.
+a=$(printf '#nvvm.target<chip = "sm_90", // the chip\n  link = ["a\rb\001\303\251.bc", "q\\"\\\\\\0a\\7F\\c3"], flags = {"x\\22y" = "\\5C", f}>')
+printf 'module attributes {gpu.container_module} {\ngpu.module @m [%s] {}\n}\n' "$a" > "$T_TMP/lex.mlir"
+want=$("$MLIR_OPT" "$T_TMP/lex.mlir" 2>"$ERR" | sed -n 's/^ *gpu\.module @m \[\(.*\)\] *{.*$/\1/p')
+got=$("$GPUCOMPILE" --print-target "$a" 2>&1)
+if [ -n "$want" ] && [ "$got" = "$want" ]; then ok "lexer: comment, raw bytes and escapes as mlir-opt: $(name "$want")"
+else fail "lexer: mlir-opt '$(name "$want")', we '$(name "$got")' $(cat "$ERR")"; fi
+a=$(printf '#nvvm.target<chip = "sm\v90">')
+printf 'module attributes {gpu.container_module} {\ngpu.module @m [%s] {}\n}\n' "$a" > "$T_TMP/lex.mlir"
+"$MLIR_OPT" "$T_TMP/lex.mlir" >/dev/null 2>&1; theirs=$?
+"$GPUCOMPILE" --print-target "$a" >/dev/null 2>"$ERR"; ours=$?
+if [ "$theirs" -ne 0 ] && [ "$ours" -eq 1 ] && grep -q "column 24: expected '\"' to close the string that starts at column 21 (found byte 0x0B)" "$ERR"; then
+  ok "lexer: a raw VT in a string is refused, as mlir-opt refuses it"
+else fail "lexer: raw VT: mlir-opt exit $theirs, we exit $ours: $(cat "$ERR")"; fi
 # What mlir-opt's --nvvm-attach-target writes for ptxas options (MLIR 22: a flag with a value)
 # parses, and prints as mlir-opt prints it.
 if "$MLIR_OPT" --help 2>/dev/null | grep -q -- '--ptxas-cmd-options'; then

@@ -520,6 +520,36 @@ static void test_round_trips(void) {
     }
 }
 
+/* MLIR's lexical rules, shared with the gpu.binary reader: comments are white space, a raw CR
+   or control byte inside a string is kept, a raw VT or FF ends it with an error. */
+static void test_lexical_rules(void) {
+    static const struct { const char *text, *printed; } good[] = {
+        {"#gpu.nvptx<chip = \"sm_90\", // the chip\n O = 3> // done", "#gpu.nvptx<O = 3, chip = \"sm_90\">"},
+        {"// first\n#gpu.nvptx", "#gpu.nvptx"},
+        {"#gpu.nvptx<link = [\"a\rb\001\xc3\xa9\", \"//x\"]>", "#gpu.nvptx<link = [\"a\\0Db\\01\\C3\\A9\", \"//x\"]>"},
+        {"#gpu.nvptx<features = \"\\7f\\c3\\A9\\22\">", "#gpu.nvptx<features = \"\\7F\\C3\\A9\\22\">"},
+    };
+    static const struct { const char *text, *needle; } bad[] = {
+        {"#gpu.nvptx<chip = \"a\vb\">", "column 21: expected '\"' to close the string that starts at column 19 (found byte 0x0B)"},
+        {"#gpu.nvptx<chip = \"a\fb\">", "column 21: expected '\"' to close the string that starts at column 19 (found byte 0x0C)"},
+        {"#gpu.nvptx<chip = / \"a\">", "column 19: expected a string for 'chip'"},
+    };
+    size_t i;
+    for (i = 0; i < sizeof good / sizeof good[0]; i++) {
+        gpucompile_target *t = parse_ok(good[i].text);
+        if (t) CHECK_STR(pr(t), good[i].printed);
+        gpucompile_target_free(t);
+    }
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        t_log log;
+        gpucompile_logger lg = t_logger(&log);
+        gpucompile_target *t = NULL;
+        CHECK_MSG(gpucompile_target_parse(bad[i].text, (size_t)-1, NULL, &lg, &t) == GPUCOMPILE_ERROR_PARSE && !t, "%s", bad[i].text);
+        CHECK_LOG(&log, bad[i].needle);
+        gpucompile_target_free(t);
+    }
+}
+
 static void test_parse_errors(void) {
     static const struct { const char *text, *needle; } bad[] = {
         {"", "column 1: expected '#' to start a target attribute (the text ends there)"},
@@ -790,6 +820,7 @@ int main(void) {
     RUN(test_parse_values);
     RUN(test_link_non_string);
     RUN(test_round_trips);
+    RUN(test_lexical_rules);
     RUN(test_parse_errors);
     RUN(test_nul_bytes);
     RUN(test_truncation);

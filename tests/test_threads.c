@@ -200,9 +200,45 @@ static void test_threads_parse_targets(void) {
     }
 }
 
+/* The core's pool: every index once, at most `threads` at a time, none after a stop. */
+typedef struct pool_state { int seen[200], running, most, stop_at; } pool_state;
+static int pool_work(gpucompile_parallel *pool, int i, void *user) {
+    pool_state *p = (pool_state *)user;
+    gpucompile_parallel_lock(pool);
+    p->seen[i]++;
+    if (++p->running > p->most) p->most = p->running;
+    gpucompile_parallel_unlock(pool);
+    usleep(1000);
+    gpucompile_parallel_lock(pool);
+    p->running--;
+    gpucompile_parallel_unlock(pool);
+    return i == p->stop_at;
+}
+
+static void test_threads_pool(void) {
+    pool_state p;
+    int i, n, twice = 0, never = 0;
+    memset(&p, 0, sizeof p);
+    p.stop_at = -1;
+    n = gpucompile_run_parallel(NULL, 200, 4, pool_work, &p);
+    for (i = 0; i < 200; i++) twice += p.seen[i] > 1, never += p.seen[i] == 0;
+    CHECK_MSG(n == 200 && twice == 0 && never == 0, "%d handed out, %d twice, %d never", n, twice, never);
+    CHECK_MSG(p.most >= 1 && p.most <= 4, "%d at once with 4 threads", p.most);
+    memset(&p, 0, sizeof p);
+    p.stop_at = 10;
+    n = gpucompile_run_parallel(NULL, 200, 1, pool_work, &p);
+    CHECK_MSG(n == 11 && p.seen[10] == 1 && p.seen[11] == 0 && p.most == 1, "one thread, stop at 10: %d handed out", n);
+    memset(&p, 0, sizeof p);
+    p.stop_at = 10;
+    n = gpucompile_run_parallel(NULL, 200, 4, pool_work, &p);
+    CHECK_MSG(n >= 11 && p.seen[10] == 1, "four threads, stop at 10: %d handed out", n); /* the others' share is timing */
+    CHECK(gpucompile_run_parallel(NULL, 0, 4, pool_work, &p) == 0);
+}
+
 int main(void) {
     (void)t_sh;
     RUN(test_threads_match_serial);
     RUN(test_threads_parse_targets);
+    RUN(test_threads_pool);
     return TEST_END("threads");
 }

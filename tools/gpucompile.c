@@ -561,19 +561,10 @@ static int list_binary(const cli *c, gpucompile_logger *logger) {
 #include <errno.h>
 #if defined(_WIN32)
 #include <direct.h>
-typedef SRWLOCK batch_mutex;
-#define BATCH_MUTEX_INIT SRWLOCK_INIT
-static void batch_lock(batch_mutex *m) { AcquireSRWLockExclusive(m); }
-static void batch_unlock(batch_mutex *m) { ReleaseSRWLockExclusive(m); }
 static int batch_tty(void) { return _isatty(_fileno(stderr)); }
 static int batch_mkdir(const char *d) { return _mkdir(d) == 0 || errno == EEXIST; }
 #else
-#include <pthread.h>
 #include <sys/stat.h>
-typedef pthread_mutex_t batch_mutex;
-#define BATCH_MUTEX_INIT PTHREAD_MUTEX_INITIALIZER
-static void batch_lock(batch_mutex *m) { pthread_mutex_lock(m); }
-static void batch_unlock(batch_mutex *m) { pthread_mutex_unlock(m); }
 static int batch_tty(void) { return isatty(2); }
 static int batch_mkdir(const char *d) { return mkdir(d, 0777) == 0 || errno == EEXIST; }
 #endif
@@ -583,12 +574,11 @@ typedef struct batch {
     const gpucompile_options *opts;
     const gpucompile_target *const *targets;
     int num_targets, target_jobs;
-    int next, done, failed, progress;
+    int done, failed, progress;
     const char *ext;
-    batch_mutex mutex;
 } batch;
 
-typedef struct batch_input { batch *b; const char *path; } batch_input;
+typedef struct batch_input { batch *b; gpucompile_parallel *pool; const char *path; } batch_input;
 
 /* The file extension of every output: by format and target count (see --help). */
 static const char *batch_ext(gpucompile_format f, const gpucompile_target *const *t, int n) {
@@ -602,7 +592,7 @@ static const char *batch_ext(gpucompile_format f, const gpucompile_target *const
     }
 }
 
-/* The progress line is redrawn after each message; callers hold the mutex. */
+/* The progress line is redrawn after each message; callers hold the pool's lock. */
 static void batch_show(batch *b, const char *current) {
     if (!b->progress) return;
     fprintf(stderr, "\r\033[K");
@@ -614,14 +604,14 @@ static void batch_show(batch *b, const char *current) {
 static void batch_log(const gpucompile_diagnostic *d, void *user) {
     const batch_input *in = (const batch_input *)user;
     if (!in->b->c->verbose && d->severity != GPUCOMPILE_SEVERITY_ERROR && d->severity != GPUCOMPILE_SEVERITY_WARNING) return;
-    batch_lock(&in->b->mutex);
+    gpucompile_parallel_lock(in->pool);
     batch_show(in->b, NULL);
     fprintf(stderr, "gpucompile: %s: %s: %s%s%s\n", gpucompile_severity_string(d->severity), in->path,
             strcmp(d->origin, "gpucompile") ? d->origin : "", strcmp(d->origin, "gpucompile") ? ": " : "", d->message);
-    batch_unlock(&in->b->mutex);
+    gpucompile_parallel_unlock(in->pool);
 }
 
-static int batch_one(batch *b, const char *path) {
+static int batch_one(batch *b, gpucompile_parallel *pool, const char *path) {
     gpucompile_options o = *b->opts;
     batch_input in;
     gpucompile_binary *bin = NULL;
@@ -631,6 +621,7 @@ static int batch_one(batch *b, const char *path) {
     gpucompile_result r;
     int i, rc = 1;
     in.b = b;
+    in.pool = pool;
     in.path = path;
     o.logger.func = batch_log;
     o.logger.user_data = &in;
@@ -648,11 +639,11 @@ static int batch_one(batch *b, const char *path) {
     if (gpucompile_compile_binary(data, size, path, b->targets, b->num_targets, &o, b->target_jobs, name, &bin) == GPUCOMPILE_OK) {
         rc = 0;
         if (b->c->verbose) {
-            batch_lock(&b->mutex);
+            gpucompile_parallel_lock(pool);
             batch_show(b, NULL);
             fprintf(stderr, "gpucompile: %s:\n", path);
             for (i = 0; i < bin->num_objects; i++) print_object(bin->objects[i]);
-            batch_unlock(&b->mutex);
+            gpucompile_parallel_unlock(pool);
         }
         if (b->c->output) {
             const void *bytes = bin->objects[0]->data;
@@ -678,58 +669,31 @@ static int batch_one(batch *b, const char *path) {
     return rc;
 }
 
-static void batch_work(batch *b) {
-    for (;;) {
-        int i, rc;
-        batch_lock(&b->mutex);
-        i = b->next < b->c->num_inputs ? b->next++ : -1;
-        if (i >= 0) batch_show(b, b->c->inputs[i]);
-        batch_unlock(&b->mutex);
-        if (i < 0) return;
-        rc = batch_one(b, b->c->inputs[i]);
-        batch_lock(&b->mutex);
-        b->done++;
-        b->failed += rc != 0;
-        batch_show(b, b->c->inputs[i]);
-        batch_unlock(&b->mutex);
-    }
+/* One input on one of the core's pool threads; a failed input does not stop the others. */
+static int batch_work(gpucompile_parallel *pool, int i, void *user) {
+    batch *b = (batch *)user;
+    int rc;
+    gpucompile_parallel_lock(pool);
+    batch_show(b, b->c->inputs[i]);
+    gpucompile_parallel_unlock(pool);
+    rc = batch_one(b, pool, b->c->inputs[i]);
+    gpucompile_parallel_lock(pool);
+    b->done++;
+    b->failed += rc != 0;
+    batch_show(b, b->c->inputs[i]);
+    gpucompile_parallel_unlock(pool);
+    return 0;
 }
-
-#if defined(_WIN32)
-typedef HANDLE batch_thread;
-static unsigned __stdcall batch_entry(void *b) { batch_work((batch *)b); return 0; }
-static int batch_start(batch_thread *t, batch *b) {
-    uintptr_t h = _beginthreadex(NULL, 8u << 20, batch_entry, b, 0, NULL);
-    *t = (HANDLE)h;
-    return h != 0;
-}
-static void batch_join(batch_thread t) { WaitForSingleObject(t, INFINITE); CloseHandle(t); }
-#else
-typedef pthread_t batch_thread;
-static void *batch_entry(void *b) { batch_work((batch *)b); return NULL; }
-static int batch_start(batch_thread *t, batch *b) { /* 8 MiB stacks: LLVM recurses */
-    pthread_attr_t attr;
-    int ok;
-    if (pthread_attr_init(&attr) != 0) return 0;
-    pthread_attr_setstacksize(&attr, (size_t)8 << 20);
-    ok = pthread_create(t, &attr, batch_entry, b) == 0;
-    pthread_attr_destroy(&attr);
-    return ok;
-}
-static void batch_join(batch_thread t) { pthread_join(t, NULL); }
-#endif
 
 /* Several inputs: each gets <-o DIR>/<stem>.<ext>; a failed input leaves no file and the
    others go on; exit 1 when any failed. */
 static int compile_batch(const cli *c, const gpucompile_options *opts) {
-    static batch_mutex init = BATCH_MUTEX_INIT;
     gpucompile_target *t[MAX_ITEMS];
     const gpucompile_target *tp[MAX_ITEMS];
     gpucompile_target d = gpucompile_target_defaults(GPUCOMPILE_TARGET_NVPTX);
-    batch_thread threads[64];
     batch b;
     char si[256], sj[256];
-    int i, j, started = 0, jobs = c->jobs > 0 ? c->jobs : 1, rc = 1;
+    int i, j, jobs = c->jobs > 0 ? c->jobs : 1, rc = 1;
     if (c->emit_text || c->object_out || c->name || c->host)
         return usage_error("--emit-text, --object-out, --name and --host take one input", NULL);
     if (c->output && strcmp(c->output, "-") == 0) return usage_error("several inputs want -o DIR", NULL);
@@ -747,7 +711,6 @@ static int compile_batch(const cli *c, const gpucompile_options *opts) {
     }
     if (parse_targets(c, &opts->logger, t, tp, &d) != 0) goto done;
     memset(&b, 0, sizeof b);
-    b.mutex = init;
     b.c = c;
     b.opts = opts;
     b.targets = tp;
@@ -757,10 +720,7 @@ static int compile_batch(const cli *c, const gpucompile_options *opts) {
     if (jobs > c->num_inputs) jobs = c->num_inputs;
     if (jobs > 64) jobs = 64;
     b.target_jobs = c->jobs > jobs ? c->jobs / jobs : 1; /* threads left over go to the targets */
-    for (i = 0; i + 1 < jobs; i++) /* the calling thread works too */
-        if (batch_start(&threads[started], &b)) started++;
-    batch_work(&b);
-    for (i = 0; i < started; i++) batch_join(threads[i]);
+    gpucompile_run_parallel(NULL, c->num_inputs, jobs, batch_work, &b);
     batch_show(&b, NULL);
     if (b.progress) fflush(stderr);
     if (b.failed) fprintf(stderr, "gpucompile: error: %d of %d inputs failed\n", b.failed, c->num_inputs);
