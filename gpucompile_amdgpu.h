@@ -2001,7 +2001,7 @@ GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_mem_set32(void *dst, unsigned val
 #endif
 static const gpucompile_runtime_vendor gpucompile_amdgpu__rt_vendor = {
     "HIP", "hipModuleLaunchKernel", "GPUCOMPILE_LIBHIP", GPUCOMPILE_AMDGPU__LIBHIP, "the HIP runtime", "ROCm not installed?",
-    "a HIP runtime library", gpucompile_amdgpu__rt_load, gpucompile_amdgpu__rt_start, gpucompile_amdgpu__rt_check, gpucompile_amdgpu__score,
+    "a HIP runtime library", gpucompile_amdgpu__rt_load, gpucompile_amdgpu__rt_start, gpucompile_amdgpu__rt_check, gpucompile_amdgpu__score, NULL,
     gpucompile_amdgpu__rt_enter, NULL, gpucompile_amdgpu__rt_module_load, NULL, gpucompile_amdgpu__rt_module_unload,
     gpucompile_amdgpu__rt_get_function, gpucompile_amdgpu__rt_launch, gpucompile_amdgpu__rt_stream_create,
     gpucompile_amdgpu__rt_stream_synchronize, gpucompile_amdgpu__rt_stream_destroy, gpucompile_amdgpu__rt_mem_alloc,

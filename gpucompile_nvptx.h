@@ -252,6 +252,22 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__score(const char *chip, const char *fo
     return -1;
 }
 
+/* ---- LLVM offload binary image kinds (llvm/Object/OffloadBinary.h) ---- */
+#define GPUCOMPILE_NVPTX__IMG_CUBIN 3
+#define GPUCOMPILE_NVPTX__IMG_FATBIN 4
+#define GPUCOMPILE_NVPTX__IMG_PTX 5
+
+/* The format of an entry's image that does not name it: by NVIDIA's image kinds, else a fatbin
+   by its magic (where the kind says neither object nor bitcode); NULL: not NVIDIA's to say. */
+GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__image_format(int kind, const unsigned char *image, size_t size) {
+    if (kind == GPUCOMPILE_NVPTX__IMG_CUBIN) return "bin";
+    if (kind == GPUCOMPILE_NVPTX__IMG_FATBIN) return "fatbin";
+    if (kind == GPUCOMPILE_NVPTX__IMG_PTX) return "isa";
+    if (kind != GPUCOMPILE__IMG_OBJECT && kind != GPUCOMPILE__IMG_BITCODE && size >= 4 && memcmp(image, "\x50\xED\x55\xBA", 4) == 0)
+        return "fatbin";
+    return NULL;
+}
+
 #ifdef __cplusplus
 }
 #endif
@@ -1786,7 +1802,7 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
            version (the chip's minimum is taken then) */
         t.defaults[0].features = "+ptx60";
         t.defaults[1].features = LLVM_VERSION_MAJOR >= 22 ? "" : "+ptx60";
-        t.params = "O,triple,chip,features,flags,link";
+        t.params[0] = "O,triple,chip,features,flags,link";
         t.verify = gpucompile_nvptx__verify;
         t.chip_supported = gpucompile_nvptx__chip_supported;
         t.chip_name = gpucompile_nvptx__chip_name;
@@ -1797,8 +1813,10 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
         t.select_score = gpucompile_nvptx__select_score;
         t.device_help = "sm_XY, a compute capability";
         t.offload_kind = 2;  /* LLVM's OFK_Cuda */
-        t.image_kind_isa = 5; /* IMG_PTX */
-        t.image_kind_bin = 3; /* IMG_Cubin */
+        t.image_kind_isa = GPUCOMPILE_NVPTX__IMG_PTX;
+        t.image_kind_bin = GPUCOMPILE_NVPTX__IMG_CUBIN;
+        t.image_kind_fatbin = GPUCOMPILE_NVPTX__IMG_FATBIN;
+        t.image_format = gpucompile_nvptx__image_format;
         t.kernel_metadata = gpucompile_nvptx__kernel_metadata;
         t.formats = 1u << GPUCOMPILE_FORMAT_LLVM | 1u << GPUCOMPILE_FORMAT_ISA | 1u << GPUCOMPILE_FORMAT_BIN | 1u << GPUCOMPILE_FORMAT_FATBIN;
         t.cache_key = gpucompile_nvptx__cache_key;
@@ -1951,7 +1969,8 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_mem_set32(void *dst, unsigned valu
 static const gpucompile_runtime_vendor gpucompile_nvptx__rt_vendor = {
     "CUDA", "cuLaunchKernel", "GPUCOMPILE_LIBCUDA", GPUCOMPILE_NVPTX__LIBCUDA, "the CUDA driver", "no NVIDIA driver installed?",
     "a CUDA driver library", gpucompile_nvptx__rt_load, gpucompile_nvptx__rt_start, gpucompile_nvptx__rt_check, gpucompile_nvptx__score,
-    gpucompile_nvptx__rt_enter, gpucompile_nvptx__rt_leave, gpucompile_nvptx__rt_module_load, gpucompile_nvptx__rt_module_load_jit,
+    gpucompile_nvptx__image_format, gpucompile_nvptx__rt_enter, gpucompile_nvptx__rt_leave,
+    gpucompile_nvptx__rt_module_load, gpucompile_nvptx__rt_module_load_jit,
     gpucompile_nvptx__rt_module_unload, gpucompile_nvptx__rt_get_function, gpucompile_nvptx__rt_launch, gpucompile_nvptx__rt_stream_create,
     gpucompile_nvptx__rt_stream_synchronize, gpucompile_nvptx__rt_stream_destroy, gpucompile_nvptx__rt_mem_alloc,
     gpucompile_nvptx__rt_mem_free, gpucompile_nvptx__rt_mem_copy, gpucompile_nvptx__rt_mem_set32};

@@ -165,7 +165,8 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_spirv_backend(void) {
             t.defaults[i].triple = "spirv64-unknown-unknown";
             t.defaults[i].chip = "bmg";
         }
-        t.params = "O,triple,chip,features,flags,link";
+        t.params[0] = "O,triple,chip,features,flags,link";
+        t.params[1] = "O,triple,chip,flags,link"; /* MLIR's #xevm.target has no features */
         t.link_name[1] = "linkFiles";
         t.intrinsic_prefixes = "spv";
         t.allowed_undefined = "_Z*,__spirv_*"; /* OpenCL builtins (mangled) and SPIR-V ones: the code generator's */
@@ -563,7 +564,7 @@ GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_mem_set32(void *dst, unsigned valu
 static const gpucompile_runtime_vendor gpucompile_spirv__rt_vendor = {
     "OpenCL", "clEnqueueNDRangeKernel", "GPUCOMPILE_LIBOPENCL", GPUCOMPILE_SPIRV__LIBOPENCL, "the OpenCL loader",
     "no OpenCL ICD loader installed? Debian: ocl-icd-libopencl1", "an OpenCL library", gpucompile_spirv__rt_load,
-    gpucompile_spirv__rt_start, gpucompile_spirv__rt_check, gpucompile_spirv__rt_score, NULL, NULL, gpucompile_spirv__rt_module_load,
+    gpucompile_spirv__rt_start, gpucompile_spirv__rt_check, gpucompile_spirv__rt_score, NULL, NULL, NULL, gpucompile_spirv__rt_module_load,
     NULL, gpucompile_spirv__rt_module_unload, gpucompile_spirv__rt_get_function, gpucompile_spirv__rt_launch,
     gpucompile_spirv__rt_stream_create, gpucompile_spirv__rt_stream_synchronize, gpucompile_spirv__rt_stream_destroy,
     gpucompile_spirv__rt_mem_alloc, gpucompile_spirv__rt_mem_free, gpucompile_spirv__rt_mem_copy, gpucompile_spirv__rt_mem_set32};
