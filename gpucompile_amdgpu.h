@@ -189,16 +189,19 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__generic_covers(const char *generic, c
     return 0;
 }
 
-/* How well an object (its chip, format "bin", "isa", ...; NULL: none, and its target's
-   features) serves device: -2 when device is not AMD's, -1 not at all, higher is better. An
-   hsaco for the processor beats one for a generic target that covers it; xnack / sramecc (in
-   the chip's target ID or the features, "+xnack") must not contradict the device's. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__score(const char *chip, const char *format, const char *features, const char *device,
-                                                 const char **why) {
+#define GPUCOMPILE_AMDGPU__ARCHES "amdgcn" /* the triples' architecture */
+
+/* How well an object (its triple, chip, format "bin", "isa", ...; NULL: none, and its target's
+   features) serves device: -2 when device is not AMD's, -1 not at all (another triple's object
+   among them), higher is better. An hsaco for the processor beats one for a generic target that
+   covers it; xnack / sramecc (in the chip's target ID or the features, "+xnack") must not
+   contradict the device's. */
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__score(const char *triple, const char *chip, const char *format, const char *features,
+                                                 const char *device, const char **why) {
     gpucompile_amdgpu__device d, c;
     int score;
     if (!gpucompile_amdgpu__device_of(device, &d)) return -2;
-    if (!format || !gpucompile_amdgpu__device_of(chip, &c)) return -1;
+    if (!format || !gpucompile__triple_in(GPUCOMPILE_AMDGPU__ARCHES, triple) || !gpucompile_amdgpu__device_of(chip, &c)) return -1;
     if (strcmp(format, "bin") != 0) return -1;
     if (strcmp(c.name, d.name) == 0) { score = 100; *why = "hsaco for the processor"; }
     else if (gpucompile_amdgpu__generic_covers(c.name, d.name)) { score = 50; *why = "hsaco for a generic target"; }
@@ -1743,7 +1746,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__verify_params(const gpu
    (they need code object version 6). */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
     const char *triple = gpucompile_target_triple(t), *chip = gpucompile_target_chip(t);
-    if (!gpucompile__in_list("amdgcn", triple, strcspn(triple, "-")))
+    if (!gpucompile__in_list(GPUCOMPILE_AMDGPU__ARCHES, triple, strcspn(triple, "-")))
         return gpucompile_log_target(logger, "The target triple '%.200s' is not an AMDGPU triple (amdgcn-...).", triple);
     if (!gpucompile_amdgpu__chip_supported(chip))
         return gpucompile_log_target(logger, "The chip '%.200s' is not supported by LLVM %d (AMDGPU).", chip, LLVM_VERSION_MAJOR);
@@ -1763,7 +1766,7 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__select_score(const gpucompile_object 
     gpucompile_target *t = NULL;
     int score;
     if (o && gpucompile_target_parse(o->target, (size_t)-1, &o->allocator, NULL, &t) != GPUCOMPILE_OK) t = NULL;
-    score = gpucompile_amdgpu__score(o ? o->chip : NULL, o ? gpucompile_format_string(o->format) : NULL,
+    score = gpucompile_amdgpu__score(o ? o->triple : NULL, o ? o->chip : NULL, o ? gpucompile_format_string(o->format) : NULL,
                                      t ? gpucompile_target_features(t) : NULL, device, why);
     gpucompile_target_free(t);
     return score;
@@ -1800,7 +1803,7 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_amdgpu_backend(void) {
         t.calling_convention_ok = gpucompile_amdgpu__calling_convention_ok;
         t.refused_intrinsics = "llvm.frameaddress";
         t.code_rules = &gpucompile_amdgpu__code_rules;
-        t.arches = "amdgcn";
+        t.arches = GPUCOMPILE_AMDGPU__ARCHES;
         t.select_score = gpucompile_amdgpu__select_score;
         t.device_help = "gfxNNN[:xnack+|-][:sramecc+|-]";
         /* LLVM 21 made the offload kinds bits (OpenMP 1, CUDA 2, HIP 4, SYCL 8); before, HIP was

@@ -208,6 +208,8 @@ GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__cu_error(const gpucompile_nvpt
 }
 
 /* ---- selection rules (the backend's select_score and the runtime's) ---- */
+#define GPUCOMPILE_NVPTX__ARCHES "nvptx,nvptx64" /* the triples' architectures */
+
 /* "sm_90", "sm_90a", "compute_90", "90": the compute capability, *specific for an 'a' or 'f'
    chip (code for it runs on that chip only). 0 when not such a name. */
 GPUCOMPILE__PRIVATE int gpucompile_nvptx__device(const char *s, int *cc, int *specific) {
@@ -225,16 +227,17 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__device(const char *s, int *cc, int *sp
     return 1;
 }
 
-/* How well an object (its chip and format: "bin", "isa", "fatbin", "llvm"; NULL: none) serves
-   device: -2 when device is not NVIDIA's, -1 not at all, higher is better. A cubin runs on its
-   own chip and later ones of the same major architecture; PTX (alone or in a fatbin) on its own
-   and later chips, compiled by the driver: the closer the better. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__score(const char *chip, const char *format, const char *features, const char *device,
-                                                const char **why) {
+/* How well an object (its triple, chip and format: "bin", "isa", "fatbin", "llvm"; NULL: none)
+   serves device: -2 when device is not NVIDIA's, -1 not at all (another triple's object among
+   them), higher is better. A cubin runs on its own chip and later ones of the same major
+   architecture; PTX (alone or in a fatbin) on its own and later chips, compiled by the driver:
+   the closer the better. */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__score(const char *triple, const char *chip, const char *format, const char *features,
+                                                const char *device, const char **why) {
     int d, dspec, c, cspec, same, major, older;
     (void)features;
     if (!gpucompile_nvptx__device(device, &d, &dspec)) return -2;
-    if (!format || !gpucompile_nvptx__device(chip, &c, &cspec)) return -1;
+    if (!format || !gpucompile__triple_in(GPUCOMPILE_NVPTX__ARCHES, triple) || !gpucompile_nvptx__device(chip, &c, &cspec)) return -1;
     same = c == d, major = c / 10 == d / 10 && c <= d, older = c <= d;
     if (cspec && !same) return -1; /* sm_90a code runs on sm_90 only */
     if (strcmp(format, "bin") == 0) {
@@ -1756,7 +1759,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__chip_name(int index, int *nati
    abort on it) and a chip this LLVM knows. */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
     const char *triple = gpucompile_target_triple(t), *chip = gpucompile_target_chip(t);
-    if (!gpucompile__in_list("nvptx,nvptx64", triple, strcspn(triple, "-")))
+    if (!gpucompile__in_list(GPUCOMPILE_NVPTX__ARCHES, triple, strcspn(triple, "-")))
         return gpucompile_log_target(logger, "The target triple '%.200s' is not an NVPTX triple (nvptx64-... or nvptx-...).", triple);
     if (!gpucompile_nvptx__chip_supported(chip))
         return gpucompile_log_target(logger, "The chip '%.200s' is not supported by LLVM %d (NVPTX).", chip, LLVM_VERSION_MAJOR);
@@ -1770,7 +1773,7 @@ static const char *const gpucompile_nvptx__kernel_metadata[8] = {
 
 /* ---- run-time selection: the rules are in [section: the CUDA driver and selection] ---- */
 GPUCOMPILE__PRIVATE int gpucompile_nvptx__select_score(const gpucompile_object *o, const char *device, const char **why) {
-    return gpucompile_nvptx__score(o ? o->chip : NULL, o ? gpucompile_format_string(o->format) : NULL, NULL, device, why);
+    return gpucompile_nvptx__score(o ? o->triple : NULL, o ? o->chip : NULL, o ? gpucompile_format_string(o->format) : NULL, NULL, device, why);
 }
 
 GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
@@ -1809,7 +1812,7 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
         t.calling_convention_ok = gpucompile_nvptx__calling_convention_ok;
         t.bad_symbol_name = gpucompile_nvptx__bad_symbol_name;
         t.code_rules = &gpucompile_nvptx__code_rules;
-        t.arches = "nvptx,nvptx64";
+        t.arches = GPUCOMPILE_NVPTX__ARCHES;
         t.select_score = gpucompile_nvptx__select_score;
         t.device_help = "sm_XY, a compute capability";
         t.offload_kind = 2;  /* LLVM's OFK_Cuda */

@@ -113,8 +113,9 @@ typedef struct gpucompile_runtime_vendor {
     int (*start)(int *device, char *arch, size_t arch_size, const char **call); /* *device: the ordinal in, the
                                                       vendor's handle out; arch: "sm_90"; else the error and *call */
     void (*check)(int code, const char *call);     /* reports a vendor error code (nothing for 0) */
-    int (*score)(const char *object_chip, const char *format, const char *features, const char *device_arch,
-                 const char **why);                /* how well an object serves the device: < 0 not at all */
+    int (*score)(const char *object_triple, const char *object_chip, const char *format, const char *features,
+                 const char *device_arch, const char **why); /* how well an object serves the device: < 0 not at
+                                                      all (an object of another triple among them) */
     /* the format ("bin", "isa", "fatbin") of an entry that does not name it, by its image kind or
        bytes; NULL (or returning NULL): LLVM's generic kinds, then the bytes (ELF, bitcode), else isa */
     const char *(*image_format)(int image_kind, const unsigned char *image, size_t size);
@@ -242,6 +243,12 @@ GPUCOMPILE__PRIVATE int gpucompile__in_list(const char *list, const char *name, 
         p = e ? e + 1 : NULL;
     }
     return 0;
+}
+
+/* Does an object's triple name one of arches ("aarch64,arm64": the part before the first '-')?
+   An object without a triple (NULL or "") leaves it to its chip: 1. */
+GPUCOMPILE__PRIVATE int gpucompile__triple_in(const char *arches, const char *triple) {
+    return !triple || !*triple || gpucompile__in_list(arches, triple, strcspn(triple, "-"));
 }
 
 /* ---- LLVM offload binary (llvm/Object/OffloadBinary.h, version 1): one entry ----
@@ -641,7 +648,7 @@ void *gpucompile_runtime_load_offload_binary(const void *data, size_t size) {
         if ((err = gpucompile__ob_read(p + at, size - at, &e, reason, sizeof reason)) != NULL) break;
         target = gpucompile__ob_string(&e, "gpucompile.target");
         if (index == 0) name = gpucompile__ob_string(&e, "gpucompile.binary");
-        s = v->score(gpucompile__ob_string(&e, "arch"), gpucompile__ob_format(&e, v->image_format),
+        s = v->score(gpucompile__ob_string(&e, "triple"), gpucompile__ob_string(&e, "arch"), gpucompile__ob_format(&e, v->image_format),
                      gpucompile__rt_param(target ? target : "", "features", features, sizeof features), gpucompile__rt.arch, &w);
         if (s > best_score) { best_score = s; best = e; }
         if (len < sizeof msg)

@@ -548,6 +548,24 @@ static void test_select(void) {
     CHECK(pick(b, "gfx1100", &log) == -1);
     CHECK(pick(b, "sm_90", &log) == -1);
     gpucompile_binary_free(b);
+    /* NVPTX, AMDGPU and SPIR-V objects, each device kind takes its own: the score goes by the
+       triple an object carries, so objects whose triple is another's (made by hand, not
+       verified) come first and are passed over, and SPIR-V objects named like chips too */
+    gpucompile_binary_create("all", NULL, &b);
+    gpucompile_binary_add(b, obj("#gpu.nvptx<triple = \"amdgcn-amd-amdhsa\", chip = \"sm_90\">", GPUCOMPILE_FORMAT_BIN, "x", 1, NULL));
+    gpucompile_binary_add(b, obj("#gpu.amdgpu<triple = \"nvptx64-nvidia-cuda\", chip = \"gfx90a\">", GPUCOMPILE_FORMAT_BIN, "x", 1, NULL));
+    gpucompile_binary_add(b, obj("#gpu.spirv<triple = \"amdgcn-amd-amdhsa\">", GPUCOMPILE_FORMAT_BIN, "x", 1, NULL));
+    gpucompile_binary_add(b, obj("#gpu.spirv<chip = \"sm_90\">", GPUCOMPILE_FORMAT_ISA, "x", 1, NULL));
+    gpucompile_binary_add(b, obj("#gpu.nvptx<chip = \"sm_90\">", GPUCOMPILE_FORMAT_BIN, "nv", 2, NULL));
+    gpucompile_binary_add(b, obj("#gpu.amdgpu<chip = \"gfx90a\">", GPUCOMPILE_FORMAT_BIN, "amd", 3, NULL));
+    gpucompile_binary_add(b, obj("#gpu.spirv<chip = \"gfx90a\">", GPUCOMPILE_FORMAT_BIN, "spv", 3, NULL));
+    CHECK(pick(b, "sm_90", &log) == 4);
+    CHECK_LOG(&log, "device sm_90: object 4 (#gpu.nvptx<chip = \"sm_90\">), exact cubin");
+    CHECK(pick(b, "gfx90a", &log) == 5);
+    CHECK(pick(b, "spirv", &log) == 6);
+    CHECK_LOG(&log, "device spirv: object 6 (#gpu.spirv<chip = \"gfx90a\">), SPIR-V module");
+    CHECK(pick(b, "sm_100", &log) == -1);
+    gpucompile_binary_free(b);
 }
 
 static void test_compile_parallel(void) {
