@@ -175,6 +175,19 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__device_of(const char *s, gpucompile_a
     return 1;
 }
 
+/* +1 / -1 when a comma-separated list has +name / -name (the last one wins), else 0. */
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__feature_sign(const char *list, size_t len, const char *name) {
+    size_t n = strlen(name), i = 0;
+    int sign = 0;
+    while (i < len) {
+        size_t e = i;
+        while (e < len && list[e] != ',') e++;
+        if (e - i == n + 1 && (list[i] == '+' || list[i] == '-') && memcmp(list + i + 1, name, n) == 0) sign = list[i] == '+' ? 1 : -1;
+        i = e + 1;
+    }
+    return sign;
+}
+
 /* LLVM's generic targets and the chips each runs on. */
 GPUCOMPILE__PRIVATE int gpucompile_amdgpu__generic_covers(const char *generic, const char *chip) {
     static const char *const table[][2] = {
@@ -206,11 +219,9 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__score(const char *triple, const char 
     if (strcmp(c.name, d.name) == 0) { score = 100; *why = "hsaco for the processor"; }
     else if (gpucompile_amdgpu__generic_covers(c.name, d.name)) { score = 50; *why = "hsaco for a generic target"; }
     else return -1;
-    if (features) {
-        if (!c.xnack && strstr(features, "+xnack")) c.xnack = 1;
-        if (!c.xnack && strstr(features, "-xnack")) c.xnack = -1;
-        if (!c.sramecc && strstr(features, "+sramecc")) c.sramecc = 1;
-        if (!c.sramecc && strstr(features, "-sramecc")) c.sramecc = -1;
+    if (features) { /* read as the compile reads them */
+        if (!c.xnack) c.xnack = gpucompile_amdgpu__feature_sign(features, strlen(features), "xnack");
+        if (!c.sramecc) c.sramecc = gpucompile_amdgpu__feature_sign(features, strlen(features), "sramecc");
     }
     if ((c.xnack && d.xnack && c.xnack != d.xnack) || (c.sramecc && d.sramecc && c.sramecc != d.sramecc)) return -1;
     /* both set and equal beats unset on the object, which beats set on the object only */
@@ -394,19 +405,6 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__configure_from(gpucompi
         return GPUCOMPILE_ERROR_INVALID_TARGET;
     }
     return GPUCOMPILE_OK;
-}
-
-/* +1 / -1 when a comma-separated list has +name / -name (the last one wins), else 0. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__feature_sign(const char *list, size_t len, const char *name) {
-    size_t n = strlen(name), i = 0;
-    int sign = 0;
-    while (i < len) {
-        size_t e = i;
-        while (e < len && list[e] != ',') e++;
-        if (e - i == n + 1 && (list[i] == '+' || list[i] == '-') && memcmp(list + i + 1, name, n) == 0) sign = list[i] == '+' ? 1 : -1;
-        i = e + 1;
-    }
-    return sign;
 }
 
 /* The per-function "target-features" are stripped (they would override the target machine);

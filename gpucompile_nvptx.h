@@ -210,8 +210,8 @@ GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__cu_error(const gpucompile_nvpt
 /* ---- selection rules (the backend's select_score and the runtime's) ---- */
 #define GPUCOMPILE_NVPTX__ARCHES "nvptx,nvptx64" /* the triples' architectures */
 
-/* "sm_90", "sm_90a", "compute_90", "90": the compute capability, *specific for an 'a' or 'f'
-   chip (code for it runs on that chip only). 0 when not such a name. */
+/* "sm_90", "sm_90a", "compute_90", "90": the compute capability; *specific 1 for an 'a' chip, 2
+   for an 'f' one (code for either runs on that chip only), else 0. 0 when not such a name. */
 GPUCOMPILE__PRIVATE int gpucompile_nvptx__device(const char *s, int *cc, int *specific) {
     const char *d;
     char *end;
@@ -221,7 +221,7 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__device(const char *s, int *cc, int *sp
     d = strchr(s, '_') ? strchr(s, '_') + 1 : s;
     v = strtol(d, &end, 10);
     if (end == d || v <= 0 || v > 10000) return 0;
-    if (*end == 'a' || *end == 'f') { *specific = 1; end++; }
+    if (*end == 'a' || *end == 'f') *specific = *end++ == 'a' ? 1 : 2;
     if (*end) return 0;
     *cc = (int)v;
     return 1;
@@ -1428,10 +1428,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_driver(gpucompile_job
         return GPUCOMPILE_ERROR_UNSUPPORTED;
     }
     /* CUjit_target: 10 * major + minor; arch-specific "a" chips add 0x10000, "f" 0x20000. */
-    target = atoi(sm);
-    for (i = 0; sm[i] >= '0' && sm[i] <= '9'; i++) {}
-    if (sm[i] == 'a') target += 0x10000;
-    if (sm[i] == 'f') target += 0x20000;
+    if (!gpucompile_nvptx__device(chip, &target, &i)) target = i = 0;
+    target += i * 0x10000;
     info[0] = err[0] = 0;
     opts[0] = INFO; vals[0] = info;
     opts[1] = INFO_SIZE; vals[1] = (void *)(uintptr_t)sizeof info;
