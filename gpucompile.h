@@ -30,12 +30,13 @@
    Writing a backend
        Fill a gpucompile_backend (every entry optional; see its comments) and register it with
        gpucompile_register_backend before the first compile. With attribute[0] = "my.target"
-       and kind = GPUCOMPILE_TARGET_CUSTOM, "#my.target<...>" parses (defaults[], params),
+       and kind = GPUCOMPILE_TARGET_CUSTOM, "#my.target<...>" parses (defaults[], params[]),
        prints, verifies (verify_params, verify, chip_supported), compiles (initialize,
        configure ... finish; init/release own per-job state in job->backend_data), passes the
        module checks it asks for (calling_convention_ok, bad_symbol_name, code_rules), goes into
-       binaries of both forms (offload_kind, image kinds, kernel_metadata), is cached when it
-       sets cache_version, and is chosen at run time through select_score. The built-in kinds
+       binaries of both forms (offload_kind, image kinds and image_format, kernel_metadata), is
+       cached when it sets cache_version, and is chosen at run time through select_score (which
+       refuses an object of another triple). The built-in kinds
        NVPTX and AMDGPU are the same tables registered under their kinds (the enum values stay
        for existing users: a kind names the backend registered for it). examples/
        05_host_backend.h is such a backend in a file of its own; gpucompile_nvptx.h and
