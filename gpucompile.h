@@ -33,12 +33,13 @@
    Writing a backend
        Fill a gpucompile_backend (every entry optional; see its comments) and register it with
        gpucompile_register_backend before the first compile. With attribute[0] = "my.target"
-       and kind = GPUCOMPILE_TARGET_CUSTOM, "#my.target<...>" parses (defaults[], params),
+       and kind = GPUCOMPILE_TARGET_CUSTOM, "#my.target<...>" parses (defaults[], params[]),
        prints, verifies (verify_params, verify, chip_supported), compiles (initialize,
        configure ... finish; init/release own per-job state in job->backend_data), passes the
        module checks it asks for (calling_convention_ok, bad_symbol_name, code_rules), goes into
-       binaries of both forms (offload_kind, image kinds, kernel_metadata), is cached when it
-       sets cache_version, and is chosen at run time through select_score. The built-in kinds
+       binaries of both forms (offload_kind, image kinds and image_format, kernel_metadata), is
+       cached when it sets cache_version, and is chosen at run time through select_score (which
+       refuses an object of another triple). The built-in kinds
        NVPTX and AMDGPU are the same tables registered under their kinds (the enum values stay
        for existing users: a kind names the backend registered for it). examples/
        05_host_backend.h is such a backend in a file of its own; gpucompile_nvptx.h and
@@ -554,9 +555,10 @@ struct gpucompile_backend {
     const char *attribute[2];
     /* per spelling ([upstream]): the defaults of triple, chip, features, abi (NULL: "") */
     struct { const char *triple, *chip, *features, *abi; } defaults[2];
-    /* the parameters the attribute takes, comma-separated, in declaration order (a subset of
-       O,triple,chip,features,abi,flags,link); NULL: all seven */
-    const char *params;
+    /* per spelling ([upstream]): the parameters the attribute takes, comma-separated, in
+       declaration order (a subset of O,triple,chip,features,abi,flags,link); NULL: [0]'s, and
+       for [0] all seven */
+    const char *params[2];
     /* target verification after the common checks. verify_params runs where MLIR checks the
        attribute's own parameters (after triple and chip are found not empty), verify after
        the flags: a triple of this backend, a chip it knows. Log through gpucompile_log_target. */
@@ -587,9 +589,12 @@ struct gpucompile_backend {
     /* binaries: */
     const char *arches;                 /* comma-separated triple architectures: "nvptx,nvptx64" */
     unsigned short offload_kind;        /* LLVM offload binary's offload kind; 0: none */
-    /* LLVM offload binary's image kinds of isa and bin objects (LLVM's numbers: 1 object,
-       3 cubin, 5 PTX); 0: none for isa, object for bin */
-    unsigned short image_kind_isa, image_kind_bin;
+    /* LLVM offload binary's image kinds of isa, bin and fatbin objects (LLVM's numbers: 1
+       object, 6 SPIR-V, ...); 0: none for isa and fatbin, object for bin */
+    unsigned short image_kind_isa, image_kind_bin, image_kind_fatbin;
+    /* reading an entry that does not name its format: the format ("bin", "isa", "fatbin") its
+       image kind or bytes say, NULL where LLVM's generic reading holds (object, bitcode, ELF) */
+    const char *(*image_format)(int image_kind, const unsigned char *image, size_t size);
     /* the names #gpu.kernel_metadata gives gpucompile_kernel's registers, shared_bytes,
        private_bytes, max_threads, sgprs, vgprs, wavefront_size and kernarg_bytes (8 entries,
        NULL where not carried); NULL: none */
@@ -1498,9 +1503,11 @@ GPUCOMPILE__PRIVATE const char *gpucompile__next_flag(const gpucompile_target *t
 }
 
 #define GPUCOMPILE__ALL_PARAMS "O,triple,chip,features,abi,flags,link"
-/* Does the backend's attribute take the parameter? (No backend: a custom target, all seven.) */
-GPUCOMPILE__PRIVATE int gpucompile__takes_param(const gpucompile_backend *b, const char *name) {
-    return gpucompile__in_list(b && b->params ? b->params : GPUCOMPILE__ALL_PARAMS, name, strlen(name));
+/* Does the backend's attribute, in that spelling, take the parameter? (No backend: a custom
+   target, all seven.) */
+GPUCOMPILE__PRIVATE int gpucompile__takes_param(const gpucompile_backend *b, int upstream, const char *name) {
+    const char *list = b && b->params[upstream ? 1 : 0] ? b->params[upstream ? 1 : 0] : b && b->params[0] ? b->params[0] : GPUCOMPILE__ALL_PARAMS;
+    return gpucompile__in_list(list, name, strlen(name));
 }
 
 /* The link parameter's name for the spelling. */
@@ -1545,7 +1552,7 @@ GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *
     gpucompile__out_string_param(&o, &first, "triple", gpucompile_target_triple(t), gpucompile_target_triple(&d));
     gpucompile__out_string_param(&o, &first, "chip", gpucompile_target_chip(t), gpucompile_target_chip(&d));
     gpucompile__out_string_param(&o, &first, "features", gpucompile_target_features(t), gpucompile_target_features(&d));
-    if (gpucompile__takes_param(gpucompile__target_backend(t), "abi"))
+    if (gpucompile__takes_param(gpucompile__target_backend(t), t->upstream, "abi"))
         gpucompile__out_string_param(&o, &first, "abi", gpucompile_target_abi(t), gpucompile_target_abi(&d));
     if ((f = gpucompile__next_flag(t, NULL)) != NULL) {
         gpucompile__out_param(&o, &first, "flags");
@@ -1824,17 +1831,18 @@ GPUCOMPILE__PRIVATE int gpucompile__pparam(gpucompile__parser *p, const gpucompi
     size_t at = p->lx.pos, n;
     int id;
     char expected[128], *e;
-    const char *link = gpucompile__link_name(b, b && b->attribute[1] && strcmp(attr, b->attribute[1]) == 0);
+    int upstream = b && b->attribute[1] && strcmp(attr, b->attribute[1]) == 0;
+    const char *link = gpucompile__link_name(b, upstream);
     while (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx))) p->lx.pos++;
     n = p->lx.pos - at;
     for (id = 0; id < GPUCOMPILE__P_COUNT; id++)
         if (strlen(gpucompile__param_names[id]) == n && strncmp(gpucompile__param_names[id], p->lx.s + at, n) == 0) break;
     if (id == GPUCOMPILE__P_LINK && strcmp(link, "link") != 0) id = GPUCOMPILE__P_COUNT;
     if (strlen(link) == n && strncmp(link, p->lx.s + at, n) == 0) id = GPUCOMPILE__P_LINK;
-    if (id < GPUCOMPILE__P_COUNT && !gpucompile__takes_param(b, gpucompile__param_names[id])) id = GPUCOMPILE__P_COUNT;
+    if (id < GPUCOMPILE__P_COUNT && !gpucompile__takes_param(b, upstream, gpucompile__param_names[id])) id = GPUCOMPILE__P_COUNT;
     if (id == GPUCOMPILE__P_COUNT) {
         for (e = expected, id = 0; id < GPUCOMPILE__P_COUNT; id++)
-            if (gpucompile__takes_param(b, gpucompile__param_names[id]))
+            if (gpucompile__takes_param(b, upstream, gpucompile__param_names[id]))
                 e += snprintf(e, (size_t)(expected + sizeof expected - e), "%s%s", e == expected ? "" : ", ",
                               id == GPUCOMPILE__P_LINK ? link : gpucompile__param_names[id]);
         return gpucompile__lex_err(&p->lx, at, "unknown parameter '%.*s' for #%s; expected one of %s",
@@ -3344,7 +3352,7 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_key(gpucompile_job *job, const void *
     llvm_blake3_hasher_update(&h, num, sizeof num);
     gpucompile__hash_str(&h, o->toolkit_path);
     gpucompile__hash_str(&h, o->bin_method);
-    if (o->jobs > 1) { /* a split compile may lay the cubin out otherwise */
+    if (o->jobs > 1) { /* a split compile may lay the binary out otherwise */
         int j = o->jobs;
         llvm_blake3_hasher_update(&h, "jobs", 4);
         llvm_blake3_hasher_update(&h, &j, sizeof j);
@@ -6254,13 +6262,15 @@ static const size_t gpucompile__bin_fields[] = {
     offsetof(gpucompile_kernel, wavefront_size), offsetof(gpucompile_kernel, kernarg_bytes)};
 
 /* The backend of an object: the one registered for its kind, or (custom) for its attribute. */
-GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__object_backend(const gpucompile_object *o) {
-    const char *t = o->target;
-    size_t n;
-    if (o->kind != GPUCOMPILE_TARGET_CUSTOM) return gpucompile_find_backend(o->kind);
+/* The backend of target text by its attribute's name, or NULL. */
+GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__backend_of_text(const char *t) {
     if (!t || *t != '#') return NULL;
-    n = strcspn(t + 1, "< \t\n");
-    return gpucompile_find_backend_named(t + 1, n, NULL);
+    return gpucompile_find_backend_named(t + 1, strcspn(t + 1, "< \t\n"), NULL);
+}
+
+GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__object_backend(const gpucompile_object *o) {
+    if (o->kind != GPUCOMPILE_TARGET_CUSTOM) return gpucompile_find_backend(o->kind);
+    return gpucompile__backend_of_text(o->target);
 }
 
 GPUCOMPILE__PRIVATE const char *gpucompile__bin_field_name(size_t f, const gpucompile_object *o) {
@@ -7058,7 +7068,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_image_kind(const gpucompile_object *o) {
     switch (o->format) {
     case GPUCOMPILE_FORMAT_LLVM: return GPUCOMPILE__IMG_BITCODE;
     case GPUCOMPILE_FORMAT_ISA: return b ? (int)b->image_kind_isa : (int)GPUCOMPILE__IMG_NONE;
-    case GPUCOMPILE_FORMAT_FATBIN: return GPUCOMPILE__IMG_FATBIN;
+    case GPUCOMPILE_FORMAT_FATBIN: return b ? (int)b->image_kind_fatbin : (int)GPUCOMPILE__IMG_NONE;
     default: return b && b->image_kind_bin ? (int)b->image_kind_bin : (int)GPUCOMPILE__IMG_OBJECT;
     }
 }
@@ -7187,7 +7197,10 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
         target = text;
     }
     if (format) f = gpucompile_format_from_string(format);
-    if (!f) f = gpucompile_format_from_string(gpucompile__ob_image_format(&e));
+    if (!f) {
+        const gpucompile_backend *eb = gpucompile__backend_of_text(target);
+        f = gpucompile_format_from_string(gpucompile__ob_image_format(&e, eb ? eb->image_format : NULL));
+    }
     if ((r = gpucompile__bin_object_new(target, (size_t)-1, f, p + e.image, (size_t)e.image_size, &b->allocator, logger, &o)) != GPUCOMPILE_OK) {
         if (r == GPUCOMPILE_ERROR_OUT_OF_MEMORY) return r;
         GPUCOMPILE__BAD("offload binary entry %d: invalid target %s", index, target);

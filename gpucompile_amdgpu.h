@@ -132,29 +132,60 @@ typedef struct gpucompile_amdgpu__device {
     int xnack, sramecc;
 } gpucompile_amdgpu__device;
 
+/* A target ID split: the chip is id[0, chip_len); xnack / sramecc are 0 when not given, 1 for
+   "+", -1 for "-"; features holds them as LLVM features, in the ID's order ("-sramecc", "+xnack"). */
+typedef struct gpucompile_amdgpu__id {
+    size_t chip_len;
+    int xnack, sramecc;
+    const char *features[3];
+} gpucompile_amdgpu__id;
+
+/* The one reader of target IDs (LLVM's form: "gfx90a:sramecc-:xnack+", "gfx9-4-generic:xnack-"):
+   NULL when every part after the chip is xnack or sramecc with its sign, each at most once; else
+   the first part that is not (empty, without + or -, another feature, or given twice). Whether
+   the chip exists, and has the feature, is for the caller to say. */
+GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__split_id(const char *id, gpucompile_amdgpu__id *out) {
+    static const char *const names[2][2] = {{"+xnack", "-xnack"}, {"+sramecc", "-sramecc"}};
+    const char *p;
+    int n = 0;
+    memset(out, 0, sizeof *out);
+    out->chip_len = strcspn(id, ":");
+    for (p = id + out->chip_len; *p; n++) {
+        const char *f = p + 1;
+        size_t len = strcspn(f, ":");
+        int which = len == 6 && strncmp(f, "xnack", 5) == 0 ? 0 : len == 8 && strncmp(f, "sramecc", 7) == 0 ? 1 : -1;
+        int *mode = which == 0 ? &out->xnack : &out->sramecc;
+        if (which < 0 || (f[len - 1] != '+' && f[len - 1] != '-') || *mode) return f;
+        *mode = f[len - 1] == '+' ? 1 : -1;
+        out->features[n] = names[which][*mode < 0];
+        p = f + len;
+    }
+    return NULL;
+}
+
 /* "gfx90a", "gfx90a:xnack+:sramecc-"; 0 when not such a name. */
 GPUCOMPILE__PRIVATE int gpucompile_amdgpu__device_of(const char *s, gpucompile_amdgpu__device *c) {
-    const char *colon;
-    size_t n;
+    gpucompile_amdgpu__id id;
     memset(c, 0, sizeof *c);
-    if (!s || strncmp(s, "gfx", 3) != 0) return 0;
-    colon = strchr(s, ':');
-    n = colon ? (size_t)(colon - s) : strlen(s);
-    if (n >= sizeof c->name) return 0;
-    memcpy(c->name, s, n);
-    c->name[n] = 0;
-    while (colon) {
-        const char *f = colon + 1, *next = strchr(f, ':');
-        size_t fl = next ? (size_t)(next - f) : strlen(f);
-        int on;
-        if (fl < 2 || (f[fl - 1] != '+' && f[fl - 1] != '-')) return 0;
-        on = f[fl - 1] == '+' ? 1 : -1;
-        if (fl - 1 == 5 && strncmp(f, "xnack", 5) == 0) c->xnack = on;
-        else if (fl - 1 == 7 && strncmp(f, "sramecc", 7) == 0) c->sramecc = on;
-        else return 0;
-        colon = next;
-    }
+    if (!s || strncmp(s, "gfx", 3) != 0 || gpucompile_amdgpu__split_id(s, &id) || id.chip_len >= sizeof c->name) return 0;
+    memcpy(c->name, s, id.chip_len);
+    c->name[id.chip_len] = 0;
+    c->xnack = id.xnack;
+    c->sramecc = id.sramecc;
     return 1;
+}
+
+/* +1 / -1 when a comma-separated list has +name / -name (the last one wins), else 0. */
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__feature_sign(const char *list, size_t len, const char *name) {
+    size_t n = strlen(name), i = 0;
+    int sign = 0;
+    while (i < len) {
+        size_t e = i;
+        while (e < len && list[e] != ',') e++;
+        if (e - i == n + 1 && (list[i] == '+' || list[i] == '-') && memcmp(list + i + 1, name, n) == 0) sign = list[i] == '+' ? 1 : -1;
+        i = e + 1;
+    }
+    return sign;
 }
 
 /* LLVM's generic targets and the chips each runs on. */
@@ -171,25 +202,26 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__generic_covers(const char *generic, c
     return 0;
 }
 
-/* How well an object (its chip, format "bin", "isa", ...; NULL: none, and its target's
-   features) serves device: -2 when device is not AMD's, -1 not at all, higher is better. An
-   hsaco for the processor beats one for a generic target that covers it; xnack / sramecc (in
-   the chip's target ID or the features, "+xnack") must not contradict the device's. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__score(const char *chip, const char *format, const char *features, const char *device,
-                                                 const char **why) {
+#define GPUCOMPILE_AMDGPU__ARCHES "amdgcn" /* the triples' architecture */
+
+/* How well an object (its triple, chip, format "bin", "isa", ...; NULL: none, and its target's
+   features) serves device: -2 when device is not AMD's, -1 not at all (another triple's object
+   among them), higher is better. An hsaco for the processor beats one for a generic target that
+   covers it; xnack / sramecc (in the chip's target ID or the features, "+xnack") must not
+   contradict the device's. */
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__score(const char *triple, const char *chip, const char *format, const char *features,
+                                                 const char *device, const char **why) {
     gpucompile_amdgpu__device d, c;
     int score;
     if (!gpucompile_amdgpu__device_of(device, &d)) return -2;
-    if (!format || !gpucompile_amdgpu__device_of(chip, &c)) return -1;
+    if (!format || !gpucompile__triple_in(GPUCOMPILE_AMDGPU__ARCHES, triple) || !gpucompile_amdgpu__device_of(chip, &c)) return -1;
     if (strcmp(format, "bin") != 0) return -1;
     if (strcmp(c.name, d.name) == 0) { score = 100; *why = "hsaco for the processor"; }
     else if (gpucompile_amdgpu__generic_covers(c.name, d.name)) { score = 50; *why = "hsaco for a generic target"; }
     else return -1;
-    if (features) {
-        if (!c.xnack && strstr(features, "+xnack")) c.xnack = 1;
-        if (!c.xnack && strstr(features, "-xnack")) c.xnack = -1;
-        if (!c.sramecc && strstr(features, "+sramecc")) c.sramecc = 1;
-        if (!c.sramecc && strstr(features, "-sramecc")) c.sramecc = -1;
+    if (features) { /* read as the compile reads them */
+        if (!c.xnack) c.xnack = gpucompile_amdgpu__feature_sign(features, strlen(features), "xnack");
+        if (!c.sramecc) c.sramecc = gpucompile_amdgpu__feature_sign(features, strlen(features), "sramecc");
     }
     if ((c.xnack && d.xnack && c.xnack != d.xnack) || (c.sramecc && d.sramecc && c.sramecc != d.sramecc)) return -1;
     /* both set and equal beats unset on the object, which beats set on the object only */
@@ -319,9 +351,11 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__bad_feature(const char *chip,
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__configure_from(gpucompile_job *job, int log, gpucompile_amdgpu__config *c) {
     const gpucompile_target *t = job->target;
-    const char *chip = gpucompile_target_chip(t), *colon = strchr(chip, ':');
+    const char *chip = gpucompile_target_chip(t);
     const char *user = gpucompile_target_features(t), *abi = gpucompile_target_abi(t);
-    size_t base = colon ? (size_t)(colon - chip) : strlen(chip);
+    gpucompile_amdgpu__id id;
+    const char *bad = gpucompile_amdgpu__split_id(chip, &id);
+    size_t base = id.chip_len, i;
     int want64 = gpucompile_target_has_flag(t, "wave64") || gpucompile__in_list(user, "+wavefrontsize64", 16);
     int want32 = gpucompile_target_has_flag(t, "no_wave64") || gpucompile__in_list(user, "+wavefrontsize32", 16);
     const char *why = NULL;
@@ -348,20 +382,13 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__configure_from(gpucompi
     }
     snprintf(c->features, sizeof c->features, "%s", user);
     /* Target-ID features: ":xnack+" -> "+xnack", ":sramecc-" -> "-sramecc". */
-    while (colon) {
-        const char *f = colon + 1, *next = strchr(f, ':');
-        size_t n = next ? (size_t)(next - f) : strlen(f);
-        char feature[16];
-        if (n < 2 || n > 8 || (f[n - 1] != '+' && f[n - 1] != '-') ||
-            !gpucompile__in_list("xnack,sramecc", f, n - 1)) {
-            if (log) gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_TARGET,
-                                      "chip '%s': '%.*s' is not a target-ID feature (xnack+, xnack-, sramecc+, sramecc-)", chip, (int)n, f);
-            return GPUCOMPILE_ERROR_INVALID_TARGET;
-        }
-        snprintf(feature, sizeof feature, "%c%.*s", f[n - 1], (int)(n - 1), f);
-        gpucompile_amdgpu__add_feature(c->features, sizeof c->features, feature);
-        colon = next;
+    if (bad) {
+        if (log) gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_TARGET,
+                                  "chip '%s': '%.*s' is not a target-ID feature (xnack+, xnack-, sramecc+, sramecc-), or is repeated", chip,
+                                  (int)strcspn(bad, ":"), bad);
+        return GPUCOMPILE_ERROR_INVALID_TARGET;
     }
+    for (i = 0; id.features[i]; i++) gpucompile_amdgpu__add_feature(c->features, sizeof c->features, id.features[i]);
     if (want64 && want32) why = "wave64 and no_wave64 (or +wavefrontsize64 and +wavefrontsize32) contradict each other";
     else if (c->major < 10 && want32) why = "this chip runs wave64 only: no_wave64 / +wavefrontsize32 is not possible";
     if (why) {
@@ -378,19 +405,6 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__configure_from(gpucompi
         return GPUCOMPILE_ERROR_INVALID_TARGET;
     }
     return GPUCOMPILE_OK;
-}
-
-/* +1 / -1 when a comma-separated list has +name / -name (the last one wins), else 0. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__feature_sign(const char *list, size_t len, const char *name) {
-    size_t n = strlen(name), i = 0;
-    int sign = 0;
-    while (i < len) {
-        size_t e = i;
-        while (e < len && list[e] != ',') e++;
-        if (e - i == n + 1 && (list[i] == '+' || list[i] == '-') && memcmp(list + i + 1, name, n) == 0) sign = list[i] == '+' ? 1 : -1;
-        i = e + 1;
-    }
-    return sign;
 }
 
 /* The per-function "target-features" are stripped (they would override the target machine);
@@ -1666,24 +1680,11 @@ static const gpucompile_amdgpu__chip_entry gpucompile_amdgpu__chips[] = {
    once, with + or -, and only where the chip has it), or NULL. */
 GPUCOMPILE__PRIVATE const gpucompile_amdgpu__chip_entry *gpucompile_amdgpu__chip(const char *id) {
     const gpucompile_amdgpu__chip_entry *c;
-    size_t n = strcspn(id, ":");
-    int seen = 0;
+    gpucompile_amdgpu__id s;
+    if (gpucompile_amdgpu__split_id(id, &s)) return NULL;
     for (c = gpucompile_amdgpu__chips; c->name; c++)
-        if (strlen(c->name) == n && strncmp(c->name, id, n) == 0) break;
-    if (!c->name) return NULL;
-    for (id += n; *id; ) {
-        size_t m;
-        int bit;
-        id++; /* the ':' */
-        m = strcspn(id, ":");
-        if (m < 2 || (id[m - 1] != '+' && id[m - 1] != '-')) return NULL;
-        if (m - 1 == 5 && strncmp(id, "xnack", 5) == 0) bit = GPUCOMPILE_AMDGPU__XNACK;
-        else if (m - 1 == 7 && strncmp(id, "sramecc", 7) == 0) bit = GPUCOMPILE_AMDGPU__SRAMECC;
-        else return NULL;
-        if (!(c->bits & bit) || (seen & bit)) return NULL;
-        seen |= bit;
-        id += m;
-    }
+        if (strlen(c->name) == s.chip_len && strncmp(c->name, id, s.chip_len) == 0) break;
+    if (!c->name || (s.xnack && !(c->bits & GPUCOMPILE_AMDGPU__XNACK)) || (s.sramecc && !(c->bits & GPUCOMPILE_AMDGPU__SRAMECC))) return NULL;
     return c;
 }
 
@@ -1713,7 +1714,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__verify_params(const gpu
    (they need code object version 6). */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
     const char *triple = gpucompile_target_triple(t), *chip = gpucompile_target_chip(t);
-    if (!gpucompile__in_list("amdgcn", triple, strcspn(triple, "-")))
+    if (!gpucompile__in_list(GPUCOMPILE_AMDGPU__ARCHES, triple, strcspn(triple, "-")))
         return gpucompile_log_target(logger, "The target triple '%.200s' is not an AMDGPU triple (amdgcn-...).", triple);
     if (!gpucompile_amdgpu__chip_supported(chip))
         return gpucompile_log_target(logger, "The chip '%.200s' is not supported by LLVM %d (AMDGPU).", chip, LLVM_VERSION_MAJOR);
@@ -1733,7 +1734,7 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__select_score(const gpucompile_object 
     gpucompile_target *t = NULL;
     int score;
     if (o && gpucompile_target_parse(o->target, (size_t)-1, &o->allocator, NULL, &t) != GPUCOMPILE_OK) t = NULL;
-    score = gpucompile_amdgpu__score(o ? o->chip : NULL, o ? gpucompile_format_string(o->format) : NULL,
+    score = gpucompile_amdgpu__score(o ? o->triple : NULL, o ? o->chip : NULL, o ? gpucompile_format_string(o->format) : NULL,
                                      t ? gpucompile_target_features(t) : NULL, device, why);
     gpucompile_target_free(t);
     return score;
@@ -1770,7 +1771,7 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_amdgpu_backend(void) {
         t.calling_convention_ok = gpucompile_amdgpu__calling_convention_ok;
         t.refused_intrinsics = "llvm.frameaddress";
         t.code_rules = &gpucompile_amdgpu__code_rules;
-        t.arches = "amdgcn";
+        t.arches = GPUCOMPILE_AMDGPU__ARCHES;
         t.select_score = gpucompile_amdgpu__select_score;
         t.device_help = "gfxNNN[:xnack+|-][:sramecc+|-]";
         /* LLVM 21 made the offload kinds bits (OpenMP 1, CUDA 2, HIP 4, SYCL 8); before, HIP was
@@ -1971,7 +1972,7 @@ GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_mem_set32(void *dst, unsigned val
 #endif
 static const gpucompile_runtime_vendor gpucompile_amdgpu__rt_vendor = {
     "HIP", "hipModuleLaunchKernel", "GPUCOMPILE_LIBHIP", GPUCOMPILE_AMDGPU__LIBHIP, "the HIP runtime", "ROCm not installed?",
-    "a HIP runtime library", gpucompile_amdgpu__rt_load, gpucompile_amdgpu__rt_start, gpucompile_amdgpu__rt_check, gpucompile_amdgpu__score,
+    "a HIP runtime library", gpucompile_amdgpu__rt_load, gpucompile_amdgpu__rt_start, gpucompile_amdgpu__rt_check, gpucompile_amdgpu__score, NULL,
     gpucompile_amdgpu__rt_enter, NULL, gpucompile_amdgpu__rt_module_load, NULL, gpucompile_amdgpu__rt_module_unload,
     gpucompile_amdgpu__rt_get_function, gpucompile_amdgpu__rt_launch, gpucompile_amdgpu__rt_stream_create,
     gpucompile_amdgpu__rt_stream_synchronize, gpucompile_amdgpu__rt_stream_destroy, gpucompile_amdgpu__rt_mem_alloc,

@@ -208,8 +208,10 @@ GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__cu_error(const gpucompile_nvpt
 }
 
 /* ---- selection rules (the backend's select_score and the runtime's) ---- */
-/* "sm_90", "sm_90a", "compute_90", "90": the compute capability, *specific for an 'a' or 'f'
-   chip (code for it runs on that chip only). 0 when not such a name. */
+#define GPUCOMPILE_NVPTX__ARCHES "nvptx,nvptx64" /* the triples' architectures */
+
+/* "sm_90", "sm_90a", "compute_90", "90": the compute capability; *specific 1 for an 'a' chip, 2
+   for an 'f' one (code for either runs on that chip only), else 0. 0 when not such a name. */
 GPUCOMPILE__PRIVATE int gpucompile_nvptx__device(const char *s, int *cc, int *specific) {
     const char *d;
     char *end;
@@ -219,22 +221,23 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__device(const char *s, int *cc, int *sp
     d = strchr(s, '_') ? strchr(s, '_') + 1 : s;
     v = strtol(d, &end, 10);
     if (end == d || v <= 0 || v > 10000) return 0;
-    if (*end == 'a' || *end == 'f') { *specific = 1; end++; }
+    if (*end == 'a' || *end == 'f') *specific = *end++ == 'a' ? 1 : 2;
     if (*end) return 0;
     *cc = (int)v;
     return 1;
 }
 
-/* How well an object (its chip and format: "bin", "isa", "fatbin", "llvm"; NULL: none) serves
-   device: -2 when device is not NVIDIA's, -1 not at all, higher is better. A cubin runs on its
-   own chip and later ones of the same major architecture; PTX (alone or in a fatbin) on its own
-   and later chips, compiled by the driver: the closer the better. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__score(const char *chip, const char *format, const char *features, const char *device,
-                                                const char **why) {
+/* How well an object (its triple, chip and format: "bin", "isa", "fatbin", "llvm"; NULL: none)
+   serves device: -2 when device is not NVIDIA's, -1 not at all (another triple's object among
+   them), higher is better. A cubin runs on its own chip and later ones of the same major
+   architecture; PTX (alone or in a fatbin) on its own and later chips, compiled by the driver:
+   the closer the better. */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__score(const char *triple, const char *chip, const char *format, const char *features,
+                                                const char *device, const char **why) {
     int d, dspec, c, cspec, same, major, older;
     (void)features;
     if (!gpucompile_nvptx__device(device, &d, &dspec)) return -2;
-    if (!format || !gpucompile_nvptx__device(chip, &c, &cspec)) return -1;
+    if (!format || !gpucompile__triple_in(GPUCOMPILE_NVPTX__ARCHES, triple) || !gpucompile_nvptx__device(chip, &c, &cspec)) return -1;
     same = c == d, major = c / 10 == d / 10 && c <= d, older = c <= d;
     if (cspec && !same) return -1; /* sm_90a code runs on sm_90 only */
     if (strcmp(format, "bin") == 0) {
@@ -250,6 +253,22 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__score(const char *chip, const char *fo
     }
     if (strcmp(format, "isa") == 0 && older) { *why = "PTX the driver compiles"; return 1000 + c; }
     return -1;
+}
+
+/* ---- LLVM offload binary image kinds (llvm/Object/OffloadBinary.h) ---- */
+#define GPUCOMPILE_NVPTX__IMG_CUBIN 3
+#define GPUCOMPILE_NVPTX__IMG_FATBIN 4
+#define GPUCOMPILE_NVPTX__IMG_PTX 5
+
+/* The format of an entry's image that does not name it: by NVIDIA's image kinds, else a fatbin
+   by its magic (where the kind says neither object nor bitcode); NULL: not NVIDIA's to say. */
+GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__image_format(int kind, const unsigned char *image, size_t size) {
+    if (kind == GPUCOMPILE_NVPTX__IMG_CUBIN) return "bin";
+    if (kind == GPUCOMPILE_NVPTX__IMG_FATBIN) return "fatbin";
+    if (kind == GPUCOMPILE_NVPTX__IMG_PTX) return "isa";
+    if (kind != GPUCOMPILE__IMG_OBJECT && kind != GPUCOMPILE__IMG_BITCODE && size >= 4 && memcmp(image, "\x50\xED\x55\xBA", 4) == 0)
+        return "fatbin";
+    return NULL;
 }
 
 #ifdef __cplusplus
@@ -1381,10 +1400,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_driver(gpucompile_job
         return GPUCOMPILE_ERROR_UNSUPPORTED;
     }
     /* CUjit_target: 10 * major + minor; arch-specific "a" chips add 0x10000, "f" 0x20000. */
-    target = atoi(sm);
-    for (i = 0; sm[i] >= '0' && sm[i] <= '9'; i++) {}
-    if (sm[i] == 'a') target += 0x10000;
-    if (sm[i] == 'f') target += 0x20000;
+    if (!gpucompile_nvptx__device(chip, &target, &i)) target = i = 0;
+    target += i * 0x10000;
     info[0] = err[0] = 0;
     opts[0] = INFO; vals[0] = info;
     opts[1] = INFO_SIZE; vals[1] = (void *)(uintptr_t)sizeof info;
@@ -1712,7 +1729,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__chip_name(int index, int *nati
    abort on it) and a chip this LLVM knows. */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
     const char *triple = gpucompile_target_triple(t), *chip = gpucompile_target_chip(t);
-    if (!gpucompile__in_list("nvptx,nvptx64", triple, strcspn(triple, "-")))
+    if (!gpucompile__in_list(GPUCOMPILE_NVPTX__ARCHES, triple, strcspn(triple, "-")))
         return gpucompile_log_target(logger, "The target triple '%.200s' is not an NVPTX triple (nvptx64-... or nvptx-...).", triple);
     if (!gpucompile_nvptx__chip_supported(chip))
         return gpucompile_log_target(logger, "The chip '%.200s' is not supported by LLVM %d (NVPTX).", chip, LLVM_VERSION_MAJOR);
@@ -1726,7 +1743,7 @@ static const char *const gpucompile_nvptx__kernel_metadata[8] = {
 
 /* ---- run-time selection: the rules are in [section: the CUDA driver and selection] ---- */
 GPUCOMPILE__PRIVATE int gpucompile_nvptx__select_score(const gpucompile_object *o, const char *device, const char **why) {
-    return gpucompile_nvptx__score(o ? o->chip : NULL, o ? gpucompile_format_string(o->format) : NULL, NULL, device, why);
+    return gpucompile_nvptx__score(o ? o->triple : NULL, o ? o->chip : NULL, o ? gpucompile_format_string(o->format) : NULL, NULL, device, why);
 }
 
 GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
@@ -1758,19 +1775,21 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
            version (the chip's minimum is taken then) */
         t.defaults[0].features = "+ptx60";
         t.defaults[1].features = LLVM_VERSION_MAJOR >= 22 ? "" : "+ptx60";
-        t.params = "O,triple,chip,features,flags,link";
+        t.params[0] = "O,triple,chip,features,flags,link";
         t.verify = gpucompile_nvptx__verify;
         t.chip_supported = gpucompile_nvptx__chip_supported;
         t.chip_name = gpucompile_nvptx__chip_name;
         t.calling_convention_ok = gpucompile_nvptx__calling_convention_ok;
         t.bad_symbol_name = gpucompile_nvptx__bad_symbol_name;
         t.code_rules = &gpucompile_nvptx__code_rules;
-        t.arches = "nvptx,nvptx64";
+        t.arches = GPUCOMPILE_NVPTX__ARCHES;
         t.select_score = gpucompile_nvptx__select_score;
         t.device_help = "sm_XY, a compute capability";
         t.offload_kind = 2;  /* LLVM's OFK_Cuda */
-        t.image_kind_isa = 5; /* IMG_PTX */
-        t.image_kind_bin = 3; /* IMG_Cubin */
+        t.image_kind_isa = GPUCOMPILE_NVPTX__IMG_PTX;
+        t.image_kind_bin = GPUCOMPILE_NVPTX__IMG_CUBIN;
+        t.image_kind_fatbin = GPUCOMPILE_NVPTX__IMG_FATBIN;
+        t.image_format = gpucompile_nvptx__image_format;
         t.kernel_metadata = gpucompile_nvptx__kernel_metadata;
         t.formats = 1u << GPUCOMPILE_FORMAT_LLVM | 1u << GPUCOMPILE_FORMAT_ISA | 1u << GPUCOMPILE_FORMAT_BIN | 1u << GPUCOMPILE_FORMAT_FATBIN;
         t.cache_key = gpucompile_nvptx__cache_key;
@@ -1923,7 +1942,8 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_mem_set32(void *dst, unsigned valu
 static const gpucompile_runtime_vendor gpucompile_nvptx__rt_vendor = {
     "CUDA", "cuLaunchKernel", "GPUCOMPILE_LIBCUDA", GPUCOMPILE_NVPTX__LIBCUDA, "the CUDA driver", "no NVIDIA driver installed?",
     "a CUDA driver library", gpucompile_nvptx__rt_load, gpucompile_nvptx__rt_start, gpucompile_nvptx__rt_check, gpucompile_nvptx__score,
-    gpucompile_nvptx__rt_enter, gpucompile_nvptx__rt_leave, gpucompile_nvptx__rt_module_load, gpucompile_nvptx__rt_module_load_jit,
+    gpucompile_nvptx__image_format, gpucompile_nvptx__rt_enter, gpucompile_nvptx__rt_leave,
+    gpucompile_nvptx__rt_module_load, gpucompile_nvptx__rt_module_load_jit,
     gpucompile_nvptx__rt_module_unload, gpucompile_nvptx__rt_get_function, gpucompile_nvptx__rt_launch, gpucompile_nvptx__rt_stream_create,
     gpucompile_nvptx__rt_stream_synchronize, gpucompile_nvptx__rt_stream_destroy, gpucompile_nvptx__rt_mem_alloc,
     gpucompile_nvptx__rt_mem_free, gpucompile_nvptx__rt_mem_copy, gpucompile_nvptx__rt_mem_set32};

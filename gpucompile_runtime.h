@@ -113,8 +113,12 @@ typedef struct gpucompile_runtime_vendor {
     int (*start)(int *device, char *arch, size_t arch_size, const char **call); /* *device: the ordinal in, the
                                                       vendor's handle out; arch: "sm_90"; else the error and *call */
     void (*check)(int code, const char *call);     /* reports a vendor error code (nothing for 0) */
-    int (*score)(const char *object_chip, const char *format, const char *features, const char *device_arch,
-                 const char **why);                /* how well an object serves the device: < 0 not at all */
+    int (*score)(const char *object_triple, const char *object_chip, const char *format, const char *features,
+                 const char *device_arch, const char **why); /* how well an object serves the device: < 0 not at
+                                                      all (an object of another triple among them) */
+    /* the format ("bin", "isa", "fatbin") of an entry that does not name it, by its image kind or
+       bytes; NULL (or returning NULL): LLVM's generic kinds, then the bytes (ELF, bitcode), else isa */
+    const char *(*image_format)(int image_kind, const unsigned char *image, size_t size);
     void (*enter)(void), (*leave)(void);           /* around each call (a context made current); may be NULL */
     void *(*module_load)(const void *data, size_t size);
     void *(*module_load_jit)(const void *text, int opt_level);  /* NULL: the vendor loads binaries only */
@@ -241,6 +245,12 @@ GPUCOMPILE__PRIVATE int gpucompile__in_list(const char *list, const char *name, 
     return 0;
 }
 
+/* Does an object's triple name one of arches ("aarch64,arm64": the part before the first '-')?
+   An object without a triple (NULL or "") leaves it to its chip: 1. */
+GPUCOMPILE__PRIVATE int gpucompile__triple_in(const char *arches, const char *triple) {
+    return !triple || !*triple || gpucompile__in_list(arches, triple, strcspn(triple, "-"));
+}
+
 /* ---- LLVM offload binary (llvm/Object/OffloadBinary.h, version 1): one entry ----
    Header: magic 10 FF 10 AD, u32 version, u64 size, u64 entry offset, u64 entry size (32 bytes).
    Entry: u16 image kind, u16 offload kind, u32 flags, u64 string offset, u64 string count,
@@ -249,12 +259,11 @@ GPUCOMPILE__PRIVATE int gpucompile__in_list(const char *list, const char *name, 
 /* Plain ints (a backend's image kind is one), so no enum type mixes with int. */
 #define GPUCOMPILE__OB_HEADER 32
 #define GPUCOMPILE__OB_ENTRY 40
+/* The image kinds of no one vendor (the others are the backends': gpucompile_backend.image_kind_*,
+   image_format). */
 #define GPUCOMPILE__IMG_NONE 0
 #define GPUCOMPILE__IMG_OBJECT 1
 #define GPUCOMPILE__IMG_BITCODE 2
-#define GPUCOMPILE__IMG_CUBIN 3
-#define GPUCOMPILE__IMG_FATBIN 4
-#define GPUCOMPILE__IMG_TEXT 5 /* assembly text for a JIT (LLVM's IMG_PTX) */
 typedef struct gpucompile__ob {
     const unsigned char *p;     /* the entry's first byte */
     uint64_t size;              /* its bytes: the next entry starts there */
@@ -323,26 +332,26 @@ GPUCOMPILE__PRIVATE const char *gpucompile__ob_string(const gpucompile__ob *e, c
     return v;
 }
 
-/* The entry's format as gpucompile names it ("bin", "isa", "fatbin", "llvm"): by image kind,
-   else by the image's own magic (gpucompile.format, where written, comes first). */
-GPUCOMPILE__PRIVATE const char *gpucompile__ob_image_format(const gpucompile__ob *e) {
+/* The entry's format as gpucompile names it ("bin", "isa", "fatbin", "llvm"), when the entry
+   does not say: the vendor's reading of its image kinds and bytes (vendor, may be NULL: a backend's
+   or vendor runtime's image_format), else LLVM's object and bitcode kinds, else the image's magic
+   (ELF, bitcode), else assembly text. */
+typedef const char *(*gpucompile__image_format_fn)(int image_kind, const unsigned char *image, size_t size);
+GPUCOMPILE__PRIVATE const char *gpucompile__ob_image_format(const gpucompile__ob *e, gpucompile__image_format_fn vendor) {
     const unsigned char *img = e->p + e->image;
-    switch (e->image_kind) {
-    case GPUCOMPILE__IMG_OBJECT: case GPUCOMPILE__IMG_CUBIN: return "bin";
-    case GPUCOMPILE__IMG_BITCODE: return "llvm";
-    case GPUCOMPILE__IMG_FATBIN: return "fatbin";
-    case GPUCOMPILE__IMG_TEXT: return "isa";
-    default:
-        if (e->image_size >= 4 && memcmp(img, "\x7F" "ELF", 4) == 0) return "bin";
-        if (e->image_size >= 4 && (memcmp(img, "BC\xC0\xDE", 4) == 0 || memcmp(img, "\xDE\xC0\x17\x0B", 4) == 0)) return "llvm";
-        if (e->image_size >= 4 && memcmp(img, "\x50\xED\x55\xBA", 4) == 0) return "fatbin";
-        return "isa";
-    }
+    const char *f = vendor ? vendor(e->image_kind, img, (size_t)e->image_size) : NULL;
+    if (f) return f;
+    if (e->image_kind == GPUCOMPILE__IMG_OBJECT) return "bin";
+    if (e->image_kind == GPUCOMPILE__IMG_BITCODE) return "llvm";
+    if (e->image_size >= 4 && memcmp(img, "\x7F" "ELF", 4) == 0) return "bin";
+    if (e->image_size >= 4 && (memcmp(img, "BC\xC0\xDE", 4) == 0 || memcmp(img, "\xDE\xC0\x17\x0B", 4) == 0)) return "llvm";
+    return "isa";
 }
 
-GPUCOMPILE__PRIVATE const char *gpucompile__ob_format(const gpucompile__ob *e) {
+/* gpucompile.format where written, else as above. */
+GPUCOMPILE__PRIVATE const char *gpucompile__ob_format(const gpucompile__ob *e, gpucompile__image_format_fn vendor) {
     const char *f = gpucompile__ob_string(e, "gpucompile.format");
-    return f && gpucompile__in_list("bin,isa,fatbin,llvm", f, strlen(f)) ? f : gpucompile__ob_image_format(e);
+    return f && gpucompile__in_list("bin,isa,fatbin,llvm", f, strlen(f)) ? f : gpucompile__ob_image_format(e, vendor);
 }
 
 #ifdef __cplusplus
@@ -639,13 +648,13 @@ void *gpucompile_runtime_load_offload_binary(const void *data, size_t size) {
         if ((err = gpucompile__ob_read(p + at, size - at, &e, reason, sizeof reason)) != NULL) break;
         target = gpucompile__ob_string(&e, "gpucompile.target");
         if (index == 0) name = gpucompile__ob_string(&e, "gpucompile.binary");
-        s = v->score(gpucompile__ob_string(&e, "arch"), gpucompile__ob_format(&e),
+        s = v->score(gpucompile__ob_string(&e, "triple"), gpucompile__ob_string(&e, "arch"), gpucompile__ob_format(&e, v->image_format),
                      gpucompile__rt_param(target ? target : "", "features", features, sizeof features), gpucompile__rt.arch, &w);
         if (s > best_score) { best_score = s; best = e; }
         if (len < sizeof msg)
             len += (size_t)snprintf(msg + len, sizeof msg - len, "%s[%d] %s %s (%s)", index ? ", " : "",
                                     index, target ? target : gpucompile__ob_string(&e, "triple") ? gpucompile__ob_string(&e, "triple") : "?",
-                                    gpucompile__ob_format(&e), gpucompile__ob_string(&e, "arch") ? gpucompile__ob_string(&e, "arch") : "?");
+                                    gpucompile__ob_format(&e, v->image_format), gpucompile__ob_string(&e, "arch") ? gpucompile__ob_string(&e, "arch") : "?");
     }
     if (err) {
         snprintf(msg, sizeof msg, "offload binary entry %d: %s", index, err);
@@ -659,7 +668,7 @@ void *gpucompile_runtime_load_offload_binary(const void *data, size_t size) {
         gpucompile_runtime_report("gpucompile_runtime_load_offload_binary", -1, line);
         return NULL;
     }
-    if (strcmp(gpucompile__ob_format(&best), "isa") == 0) {
+    if (strcmp(gpucompile__ob_format(&best, v->image_format), "isa") == 0) {
         /* text for the JIT: NUL-terminated, which the image need not be */
         char *text = (char *)malloc((size_t)best.image_size + 1);
         const char *props = gpucompile__ob_string(&best, "gpucompile.properties"), *target = gpucompile__ob_string(&best, "gpucompile.target");

@@ -43,6 +43,39 @@ GPUCOMPILE_API int gpucompile_spirv_available(void);
 #endif
 #endif /* GPUCOMPILE_SPIRV_H */
 
+/* ==== [section: selection] ===============================================================
+   What the backend and the runtime share, with no LLVM: the rule that picks an object for a
+   device. */
+#if ((defined(GPUCOMPILE_H) && (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_SPIRV_IMPLEMENTATION))) || \
+     defined(GPUCOMPILE_SPIRV_RUNTIME)) && !defined(GPUCOMPILE_SPIRV__SELECTION_IMPLEMENTED)
+#define GPUCOMPILE_SPIRV__SELECTION_IMPLEMENTED
+#if defined(GPUCOMPILE_SPIRV_RUNTIME) && !defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION)
+#define GPUCOMPILE_RUNTIME_IMPLEMENTATION
+#endif
+#include "gpucompile_runtime.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+#define GPUCOMPILE_SPIRV__ARCHES "spirv,spirv32,spirv64" /* the triples' architectures */
+
+/* The device "spirv" (an OpenCL device that takes SPIR-V) takes a SPIR-V module: an object of
+   a SPIR-V triple in format bin (NULL: none); -2 for another device. An object without a triple
+   (an offload entry of another writer) is told by its chip: not NVIDIA's or AMD's names. */
+GPUCOMPILE__PRIVATE int gpucompile_spirv__score(const char *triple, const char *chip, const char *format, const char *features,
+                                                const char *device, const char **why) {
+    (void)features;
+    if (strcmp(device, "spirv") != 0) return -2;
+    if (!format || strcmp(format, "bin") != 0 || !chip || !gpucompile__triple_in(GPUCOMPILE_SPIRV__ARCHES, triple)) return -1;
+    if ((!triple || !*triple) && (strncmp(chip, "sm_", 3) == 0 || strncmp(chip, "compute_", 8) == 0 || strncmp(chip, "gfx", 3) == 0))
+        return -1;
+    *why = "SPIR-V module";
+    return 1;
+}
+#ifdef __cplusplus
+}
+#endif
+#endif /* selection */
+
 #if defined(GPUCOMPILE_H) && (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_SPIRV_IMPLEMENTATION)) && \
     !defined(GPUCOMPILE_SPIRV_IMPLEMENTED)
 #define GPUCOMPILE_SPIRV_IMPLEMENTED
@@ -83,7 +116,7 @@ GPUCOMPILE__PRIVATE void gpucompile_spirv__initialize(void) { /* under the core'
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_spirv__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
     const char *triple = gpucompile_target_triple(t);
-    if (!gpucompile__in_list("spirv,spirv32,spirv64", triple, strcspn(triple, "-")))
+    if (!gpucompile__in_list(GPUCOMPILE_SPIRV__ARCHES, triple, strcspn(triple, "-")))
         return gpucompile_log_target(logger, "The target triple '%.200s' is not a SPIR-V triple (spirv64-..., spirv32-... or spirv-...).", triple);
     if (t->upstream && *gpucompile_target_features(t)) return gpucompile_log_target(logger, "#xevm.target takes no features.");
     if (!gpucompile_spirv_available())
@@ -94,12 +127,10 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_spirv__verify(const gpucompile_
 /* c, fast, cold, spir_func, spir_kernel */
 GPUCOMPILE__PRIVATE int gpucompile_spirv__cc_ok(unsigned cc) { return cc == 0 || cc == 8 || cc == 9 || cc == 75 || cc == 76; }
 
-/* Run-time selection: "spirv" (an OpenCL device that takes SPIR-V) takes the SPIR-V module. */
+/* Run-time selection: the rule is in [section: selection]. */
 GPUCOMPILE__PRIVATE int gpucompile_spirv__select_score(const gpucompile_object *o, const char *device, const char **why) {
-    if (strcmp(device, "spirv") != 0) return -2;
-    if (!o || o->format != GPUCOMPILE_FORMAT_BIN) return -1;
-    *why = "SPIR-V module";
-    return 1;
+    return gpucompile_spirv__score(o ? o->triple : NULL, o ? o->chip : NULL, o ? gpucompile_format_string(o->format) : NULL, NULL,
+                                   device, why);
 }
 
 /* LLVM's SPIR-V code generator knows no processors (it would warn on stderr about "bmg"). */
@@ -165,7 +196,8 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_spirv_backend(void) {
             t.defaults[i].triple = "spirv64-unknown-unknown";
             t.defaults[i].chip = "bmg";
         }
-        t.params = "O,triple,chip,features,flags,link";
+        t.params[0] = "O,triple,chip,features,flags,link";
+        t.params[1] = "O,triple,chip,flags,link"; /* MLIR's #xevm.target has no features */
         t.link_name[1] = "linkFiles";
         t.intrinsic_prefixes = "spv";
         t.allowed_undefined = "_Z*,__spirv_*"; /* OpenCL builtins (mangled) and SPIR-V ones: the code generator's */
@@ -179,7 +211,7 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_spirv_backend(void) {
         t.calling_convention_ok = gpucompile_spirv__cc_ok;
         t.select_score = gpucompile_spirv__select_score;
         t.device_help = "spirv (an OpenCL device that takes SPIR-V)";
-        t.arches = "spirv,spirv32,spirv64";
+        t.arches = GPUCOMPILE_SPIRV__ARCHES;
         /* SYCL's: LLVM's offload model gives that kind to the SPIR-V images its runtime hands
            to an OpenCL driver (clCreateProgramWithIL); there is no OpenCL kind */
         t.offload_kind = 8;
@@ -318,17 +350,6 @@ GPUCOMPILE__PRIVATE int gpucompile_spirv__rt_start(int *ordinal, char *arch, siz
     }
     snprintf(arch, arch_size, "spirv");
     return 0;
-}
-
-/* Run-time selection: the device "spirv" takes a SPIR-V module. The table gives the entry's
-   arch, not its triple: NVIDIA's and AMD's chips are told apart by their names. */
-GPUCOMPILE__PRIVATE int gpucompile_spirv__rt_score(const char *chip, const char *format, const char *features, const char *device,
-                                                   const char **why) {
-    (void)features;
-    if (strcmp(device, "spirv") != 0 || strcmp(format, "bin") != 0 || !chip) return -1;
-    if (strncmp(chip, "sm_", 3) == 0 || strncmp(chip, "compute_", 8) == 0 || strncmp(chip, "gfx", 3) == 0) return -1;
-    *why = "SPIR-V module";
-    return 1;
 }
 
 /* A loaded module: the program and a copy of the SPIR-V words (for the kernels' signatures). */
@@ -563,7 +584,7 @@ GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_mem_set32(void *dst, unsigned valu
 static const gpucompile_runtime_vendor gpucompile_spirv__rt_vendor = {
     "OpenCL", "clEnqueueNDRangeKernel", "GPUCOMPILE_LIBOPENCL", GPUCOMPILE_SPIRV__LIBOPENCL, "the OpenCL loader",
     "no OpenCL ICD loader installed? Debian: ocl-icd-libopencl1", "an OpenCL library", gpucompile_spirv__rt_load,
-    gpucompile_spirv__rt_start, gpucompile_spirv__rt_check, gpucompile_spirv__rt_score, NULL, NULL, gpucompile_spirv__rt_module_load,
+    gpucompile_spirv__rt_start, gpucompile_spirv__rt_check, gpucompile_spirv__score, NULL, NULL, NULL, gpucompile_spirv__rt_module_load,
     NULL, gpucompile_spirv__rt_module_unload, gpucompile_spirv__rt_get_function, gpucompile_spirv__rt_launch,
     gpucompile_spirv__rt_stream_create, gpucompile_spirv__rt_stream_synchronize, gpucompile_spirv__rt_stream_destroy,
     gpucompile_spirv__rt_mem_alloc, gpucompile_spirv__rt_mem_free, gpucompile_spirv__rt_mem_copy, gpucompile_spirv__rt_mem_set32};

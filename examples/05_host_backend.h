@@ -58,7 +58,7 @@ static gpucompile_result host_backend_register(void) {
     b.attribute[0] = "example.host";
     b.defaults[0].triple = triple;
     b.defaults[0].chip = "generic";
-    b.params = "O,triple,chip,features,flags,link";
+    b.params[0] = "O,triple,chip,features,flags,link";
     b.verify = host_verify;
     b.chip_supported = host_chip_supported;
     b.chip_name = host_chip_name;

@@ -75,6 +75,16 @@ if [ -n "$HAVE_CUDA" ]; then
     "$GPUCOMPILE" --list "$D/all.gpubin" --select sm_100 > /dev/null 2>"$D/err"
     check "--select sm_100 without PTX: exit 1" test $? -eq 1
     check "--select sm_100: the message lists the objects" grep -q 'no object for device sm_100 in binary @all; it holds: \[0\]' "$D/err"
+    # SPIR-V objects (named like an NVIDIA and an AMD chip) first: each device kind takes its own
+    if "$GPUCOMPILE" --print-target '#gpu.spirv' >/dev/null 2>&1; then
+      G -t '#gpu.spirv<chip = "sm_80">' -t '#gpu.spirv<chip = "gfx90a">' tests/run/saxpy_spirv.ll -o "$D/spv.gpubin"
+      G --merge "$D/spv.gpubin" "$D/all.gpubin" --name mix -o "$D/mix.gpubin"
+      check "--select sm_80 on NVPTX, AMDGPU and SPIR-V objects: the cubin" sh -c "'$GPUCOMPILE' --list '$D/mix.gpubin' --select sm_80 | grep -q 'device sm_80: \[2\] #gpu.nvptx<chip = \"sm_80\"> bin'"
+      check "--select gfx90a: the hsaco" sh -c "'$GPUCOMPILE' --list '$D/mix.gpubin' --select gfx90a | grep -q 'device gfx90a: \[4\] #rocdl.target<chip = \"gfx90a\"> bin'"
+      check "--select spirv: the first SPIR-V module" sh -c "'$GPUCOMPILE' --list '$D/mix.gpubin' --select spirv | grep -q 'device spirv: \[0\] #gpu.spirv<chip = \"sm_80\"> bin'"
+    else
+      skip "--select on SPIR-V objects: this LLVM has no SPIR-V target"
+    fi
   else
     skip "AMDGPU hsaco: no ld.lld"
   fi

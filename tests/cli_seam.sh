@@ -13,13 +13,22 @@ impl() {
          /\[section: end of built-in backends\]/ { skip = 0 }
          /^#endif \/\* GPUCOMPILE_IMPLEMENTATION \*\// { on = 0 }' "$1"
 }
-NAMES='(^|[^A-Za-z0-9])(nvptx|amdgpu|cuda|rocm|hip|nvvm|amdgcn|ptx|rocdl|gfx[0-9]|sm_[0-9])'
+# vendors, targets, toolkits, and the vendors' formats: cubin, hsaco, NVIDIA's image kinds and
+# fatbin magic (the core's own format names, fatbin among them, are not a vendor's)
+NAMES='(^|[^A-Za-z0-9])(nvptx|amdgpu|cuda|rocm|hip|nvvm|amdgcn|ptx|rocdl|gfx[0-9]|sm_[0-9]|cubin|hsaco|nvidia|amd)|IMG_(CUBIN|FATBIN|PTX)|x50.?xED'
 impl "$ROOT/gpucompile.h" >"$T_TMP/impl"
 n=$(wc -l <"$T_TMP/impl")
 check "the implementation block is found ($n lines)" test "$n" -gt 1000
 grep -i -E "$NAMES" "$T_TMP/impl" >"$T_TMP/hits"
 if [ -s "$T_TMP/hits" ]; then fail "vendor names in the core's implementation:"; sed 's/^/    /' "$T_TMP/hits"
 else ok "no vendor name in the core's implementation outside the built-in-backends section"; fi
+# gpucompile_runtime.h's shared section is compiled into the core too: the same rule there
+awk '/\[section: shared\]/ { on = 1 } /^#endif \/\* shared \*\// { on = 0 } on { print NR ": " $0 }' "$ROOT/gpucompile_runtime.h" >"$T_TMP/shared"
+n=$(wc -l <"$T_TMP/shared")
+check "gpucompile_runtime.h's shared section is found ($n lines)" test "$n" -gt 100
+grep -i -E "$NAMES" "$T_TMP/shared" >"$T_TMP/hits"
+if [ -s "$T_TMP/hits" ]; then fail "vendor names in gpucompile_runtime.h's shared section:"; sed 's/^/    /' "$T_TMP/hits"
+else ok "no vendor name or vendor format in gpucompile_runtime.h's shared section"; fi
 # the test itself can fail: a vendor name put into a copy of the core is found
 sed 's|^/\* ==== \[section: pipeline\]|/* NVPTX */ &|' "$ROOT/gpucompile.h" >"$T_TMP/planted.h"
 impl "$T_TMP/planted.h" | grep -q -i -E "$NAMES"
@@ -38,5 +47,11 @@ else ok "no _WIN32 outside the platform sections of gpucompile.h"; fi
 sed 's|^/\* ==== \[section: jobs\].*|&\n#if defined(_WIN32)\n#endif|' "$ROOT/gpucompile.h" >"$T_TMP/planted.h"
 outside_platform "$T_TMP/planted.h" | grep -q _WIN32
 check "a _WIN32 block planted in the jobs section is found" test $? -eq 0
+for planted in 'return GPUCOMPILE__IMG_CUBIN;' 'if (memcmp(img, "\x50\xED\x55\xBA", 4) == 0) return 1;' '/* an hsaco */'; do
+    printf '%s\n' "$planted" >"$T_TMP/line"
+    sed "/^\/\* ==== \[section: pipeline\]/r $T_TMP/line" "$ROOT/gpucompile.h" >"$T_TMP/planted.h"
+    impl "$T_TMP/planted.h" | grep -q -i -E "$NAMES"
+    check "a vendor format planted in the pipeline section is found: $planted" test $? -eq 0
+done
 tally cli_seam
 [ "$T_FAIL" -eq 0 ]

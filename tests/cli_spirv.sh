@@ -21,6 +21,14 @@ done
 check "#gpu.spirv keeps features and link" sh -c "[ \"\$('$G' --print-target '#gpu.spirv<features = \"+x\", link = [\"a.bc\"]>')\" = '#gpu.spirv<features = \"+x\", link = [\"a.bc\"]>' ]"
 rc=0; "$G" --print-target '#xevm.target<link = ["a.bc"]>' 2>"$T_TMP/err" || rc=$?
 check "#xevm.target: link is linkFiles" sh -c "[ $rc = 1 ] && grep -q \"unknown parameter 'link'\" '$T_TMP/err'"
+# #xevm.target has no features (mlir-opt: "duplicate or unknown struct parameter name: features"),
+# and an unknown parameter's message lists what the spelling takes
+rc=0; "$G" --print-target '#xevm.target<features = "+x">' 2>"$T_TMP/err" || rc=$?
+check "#xevm.target: features is unknown, as in mlir-opt" sh -c "[ $rc = 1 ] && grep -q \"unknown parameter 'features' for #xevm.target\" '$T_TMP/err'"
+rc=0; "$G" --print-target '#xevm.target<foo = 1>' 2>"$T_TMP/err" || rc=$?
+check "#xevm.target: the unknown-parameter message lists its parameters" sh -c "[ $rc = 1 ] && grep -q 'expected one of O, triple, chip, flags, linkFiles\$' '$T_TMP/err'"
+rc=0; "$G" --print-target '#gpu.spirv<foo = 1>' 2>"$T_TMP/err" || rc=$?
+check "#gpu.spirv: the unknown-parameter message lists its parameters" sh -c "[ $rc = 1 ] && grep -q 'expected one of O, triple, chip, features, flags, link\$' '$T_TMP/err'"
 rc=0; "$G" --print-target '#gpu.spirv<triple = "nvptx64-nvidia-cuda">' 2>"$T_TMP/err" || rc=$?
 check "a foreign triple is refused" sh -c "[ $rc = 1 ] && grep -q 'not a SPIR-V triple' '$T_TMP/err'"
 # formats

@@ -477,25 +477,64 @@ static void test_existing_flag_replaced(void) {
     gpucompile_object_free(o);
 }
 
+/* Target IDs, one reader for three users: the chip check (target verification), run-time
+   selection's device names, and the compile (the ID's features become target features, the
+   note says the ID back in LLVM's order). Valid forms, both signs, both orders, a generic
+   target; a repeated feature, an unknown one, no sign and empty parts are refused by all. */
 static void test_target_ids(void) {
-    static const char *const chips[] = {"gfx90a:xnack+", "gfx942:sramecc-:xnack+", "gfx90a:xnack-"};
+    static const struct { const char *id, *note; } ok[] = {
+        {"gfx90a:xnack+", "gfx90a:xnack+"}, {"gfx90a:xnack-", "gfx90a:xnack-"}, {"gfx942:sramecc-:xnack+", "gfx942:sramecc-:xnack+"},
+        {"gfx942:xnack+:sramecc-", "gfx942:sramecc-:xnack+"}, {"gfx90a:sramecc+", "gfx90a:sramecc+"},
+        {"gfx9-generic:xnack-", "gfx9-generic:xnack-"}};
+    static const char *const bad[] = {"gfx90a:xnack+:xnack-", "gfx90a:xnack+:xnack+", "gfx942:sramecc-:xnack+:sramecc-",
+        "gfx90a:foo+", "gfx90a:xnack", "gfx90a:xnack*", "gfx90a:", "gfx90a::xnack+", "gfx90a:+", "gfx90a:xnack+:"};
+    gpucompile_binary *bin = NULL;
+    gpucompile_object *any = NULL;
+    gpucompile_device d;
     size_t i;
-    for (i = 0; i < 3; i++) {
-        gpucompile_target t = amd(chips[i]);
+    int index;
+    CHECK(gpucompile_object_create("#gpu.amdgpu<chip = \"gfx90a\">", GPUCOMPILE_FORMAT_BIN, "x", 1, NULL, &any) == GPUCOMPILE_OK);
+    CHECK(gpucompile_binary_create("ids", NULL, &bin) == GPUCOMPILE_OK && gpucompile_binary_add(bin, any) == GPUCOMPILE_OK);
+    d.compute_capability = 0;
+    for (i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        gpucompile_target t = amd(ok[i].id);
         gpucompile_object *o = NULL;
+        gpucompile_result r;
         t_log l;
         char path[512], needle[128], *notes;
         int st;
-        CHECK_MSG(compile("saxpy", &t, NULL, &l, &o) == GPUCOMPILE_OK, "%s", l.text);
+        CHECK_MSG(gpucompile_chip_supported(GPUCOMPILE_TARGET_AMDGPU, ok[i].id), "%s", ok[i].id);
+        d.arch = ok[i].id;
+        r = gpucompile_binary_select(bin, &d, NULL, &index);
+        CHECK_MSG(r == GPUCOMPILE_OK || r == GPUCOMPILE_ERROR_NO_OBJECT, "device %s: %s", ok[i].id, gpucompile_result_string(r));
+        if (strstr(ok[i].id, "-generic")) t.abi = "600";
+        CHECK_MSG(compile("saxpy", &t, NULL, &l, &o) == GPUCOMPILE_OK, "%s: %s", ok[i].id, l.text);
         if (!o) continue;
         CHECK(l.warnings == 0);
         save("tid.hsaco", o, path, sizeof path);
         notes = sh(&st, "llvm-readelf --notes %s%s", path, "");
-        snprintf(needle, sizeof needle, "amdhsa.target:   'amdgcn-amd-amdhsa--%s'\n", chips[i]);
+        snprintf(needle, sizeof needle, "amdhsa.target:   'amdgcn-amd-amdhsa--%s'\n", ok[i].note);
         CHECK_MSG(notes && strstr(notes, needle), "%s", notes ? notes : "");
         free(notes);
         gpucompile_object_free(o);
     }
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gpucompile_target t = amd(bad[i]);
+        gpucompile_object *o = NULL;
+        t_log l;
+        gpucompile_logger lg = t_logger(&l);
+        CHECK_MSG(!gpucompile_chip_supported(GPUCOMPILE_TARGET_AMDGPU, bad[i]), "%s", bad[i]);
+        d.arch = bad[i];
+        CHECK_MSG(gpucompile_binary_select(bin, &d, &lg, &index) == GPUCOMPILE_ERROR_INVALID_ARGUMENT, "device %s", bad[i]);
+        CHECK_LOG(&l, "unknown device");
+        CHECK_MSG(compile("saxpy", &t, NULL, &l, &o) == GPUCOMPILE_ERROR_INVALID_TARGET && !o, "%s", bad[i]);
+        CHECK_LOG(&l, "is not supported by");
+    }
+    /* the chip must have the feature (the chip table's say): on the device side any gfx name goes */
+    CHECK(!gpucompile_chip_supported(GPUCOMPILE_TARGET_AMDGPU, "gfx1100:xnack+"));
+    d.arch = "gfx1100:xnack+";
+    CHECK(gpucompile_binary_select(bin, &d, NULL, &index) == GPUCOMPILE_ERROR_NO_OBJECT);
+    gpucompile_binary_free(bin);
 }
 
 static void test_formats(void) {

@@ -436,7 +436,8 @@ static void test_offload_garbage(void) {
     CHECK_MSG(c.live == 0, "%ld blocks leaked", c.live);
 }
 
-/* What clang-offload-packager writes, we read: kinds from the file extension, no strings of ours. */
+/* What clang-offload-packager writes, we read: kinds from the file extension, no strings of ours
+   (an unknown extension: no kind, a fatbin known by its magic). */
 static void test_read_clang_packager(void) {
     char cmd[2048], dir[] = "/tmp/gpucompile-test-XXXXXX";
     gpucompile_binary *b = NULL;
@@ -449,19 +450,20 @@ static void test_read_clang_packager(void) {
     if (!t_have("clang-offload-packager")) SKIP("clang-offload-packager is not installed");
     if (!mkdtemp(dir)) SKIP("no temporary directory");
     snprintf(cmd, sizeof cmd, "cd %s && printf 'CUBIN' > a.cubin && printf '.version 8.0' > b.s && printf 'HSACO' > c.o && "
-             "printf 'FAT' > d.fatbin && clang-offload-packager -o p.bin "
+             "printf 'FAT' > d.fatbin && printf '\\120\\355\\125\\272FAT' > e.img && clang-offload-packager -o p.bin "
              "--image=file=a.cubin,triple=nvptx64-nvidia-cuda,arch=sm_90,kind=cuda "
              "--image=file=b.s,triple=nvptx64-nvidia-cuda,arch=sm_80,kind=cuda "
              "--image=file=c.o,triple=amdgcn-amd-amdhsa,arch=gfx90a:xnack-,kind=hip "
-             "--image=file=d.fatbin,triple=nvptx64-nvidia-cuda,arch=sm_75,kind=cuda 2>&1", dir);
+             "--image=file=d.fatbin,triple=nvptx64-nvidia-cuda,arch=sm_75,kind=cuda "
+             "--image=file=e.img,triple=nvptx64-nvidia-cuda,arch=sm_75,kind=cuda 2>&1", dir);
     out = t_sh(cmd, &st);
     free(out);
     CHECK_MSG(st == 0, "clang-offload-packager failed (status %d)", st);
     snprintf(cmd, sizeof cmd, "%s/p.bin", dir);
     CHECK(gpucompile_read_file(cmd, NULL, &data, &size) == GPUCOMPILE_OK);
     CHECK(gpucompile_binary_read(data, size, "packed", NULL, &lg, &b) == GPUCOMPILE_OK);
-    CHECK_MSG(b && b->num_objects == 4, "log: %s", log.text);
-    if (b && b->num_objects == 4) {
+    CHECK_MSG(b && b->num_objects == 5, "log: %s", log.text);
+    if (b && b->num_objects == 5) {
         CHECK_STR(b->name, "packed");
         CHECK_STR(b->objects[0]->target, "#gpu.nvptx<chip = \"sm_90\">");
         CHECK(b->objects[0]->format == GPUCOMPILE_FORMAT_BIN && b->objects[0]->size == 5 && memcmp(b->objects[0]->data, "CUBIN", 5) == 0);
@@ -469,6 +471,7 @@ static void test_read_clang_packager(void) {
         CHECK_STR(b->objects[2]->chip, "gfx90a:xnack-");
         CHECK(b->objects[2]->kind == GPUCOMPILE_TARGET_AMDGPU && b->objects[2]->format == GPUCOMPILE_FORMAT_BIN);
         CHECK(b->objects[3]->format == GPUCOMPILE_FORMAT_FATBIN);
+        CHECK(b->objects[4]->format == GPUCOMPILE_FORMAT_FATBIN && b->objects[4]->size == 7);
     }
     gpucompile_binary_free(b);
     gpucompile_free(NULL, data);
@@ -546,6 +549,24 @@ static void test_select(void) {
     CHECK(pick(b, "gfx906", &log) == 3);
     CHECK(pick(b, "gfx1100", &log) == -1);
     CHECK(pick(b, "sm_90", &log) == -1);
+    gpucompile_binary_free(b);
+    /* NVPTX, AMDGPU and SPIR-V objects, each device kind takes its own: the score goes by the
+       triple an object carries, so objects whose triple is another's (made by hand, not
+       verified) come first and are passed over, and SPIR-V objects named like chips too */
+    gpucompile_binary_create("all", NULL, &b);
+    gpucompile_binary_add(b, obj("#gpu.nvptx<triple = \"amdgcn-amd-amdhsa\", chip = \"sm_90\">", GPUCOMPILE_FORMAT_BIN, "x", 1, NULL));
+    gpucompile_binary_add(b, obj("#gpu.amdgpu<triple = \"nvptx64-nvidia-cuda\", chip = \"gfx90a\">", GPUCOMPILE_FORMAT_BIN, "x", 1, NULL));
+    gpucompile_binary_add(b, obj("#gpu.spirv<triple = \"amdgcn-amd-amdhsa\">", GPUCOMPILE_FORMAT_BIN, "x", 1, NULL));
+    gpucompile_binary_add(b, obj("#gpu.spirv<chip = \"sm_90\">", GPUCOMPILE_FORMAT_ISA, "x", 1, NULL));
+    gpucompile_binary_add(b, obj("#gpu.nvptx<chip = \"sm_90\">", GPUCOMPILE_FORMAT_BIN, "nv", 2, NULL));
+    gpucompile_binary_add(b, obj("#gpu.amdgpu<chip = \"gfx90a\">", GPUCOMPILE_FORMAT_BIN, "amd", 3, NULL));
+    gpucompile_binary_add(b, obj("#gpu.spirv<chip = \"gfx90a\">", GPUCOMPILE_FORMAT_BIN, "spv", 3, NULL));
+    CHECK(pick(b, "sm_90", &log) == 4);
+    CHECK_LOG(&log, "device sm_90: object 4 (#gpu.nvptx<chip = \"sm_90\">), exact cubin");
+    CHECK(pick(b, "gfx90a", &log) == 5);
+    CHECK(pick(b, "spirv", &log) == 6);
+    CHECK_LOG(&log, "device spirv: object 6 (#gpu.spirv<chip = \"gfx90a\">), SPIR-V module");
+    CHECK(pick(b, "sm_100", &log) == -1);
     gpucompile_binary_free(b);
 }
 

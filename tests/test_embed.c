@@ -701,6 +701,45 @@ static void test_runtime_hip_fake(void) {
     gpucompile_binary_free(bin);
 }
 
+/* Run-time selection goes by the triple each object carries: in one offload binary with
+   NVPTX, AMDGPU and SPIR-V objects, SPIR-V objects named like an NVIDIA or AMD chip (valid
+   targets) come first, and the CUDA and HIP runtimes still load their own vendor's object. */
+static void test_runtime_select_by_triple(void) {
+    static const char *const targets[] = {"#gpu.spirv<chip = \"sm_90\">", "#gpu.spirv<chip = \"gfx90a\">",
+        "#nvvm.target<chip = \"sm_90\">", "#rocdl.target<chip = \"gfx90a\">", "#gpu.spirv"};
+    static const char marks[] = "STNAV";
+    gpucompile_binary *bin = NULL;
+    unsigned char *data = NULL;
+    size_t size = 0, i;
+    char path[512], cmd[4096], *out;
+    int st;
+    CHECK(gpucompile_binary_create("tri", NULL, &bin) == GPUCOMPILE_OK);
+    for (i = 0; bin && i < 5; i++) {
+        gpucompile_object *o = fake_object(targets[i]);
+        if (o) o->data[5] = (unsigned char)marks[i];
+        CHECK(o && gpucompile_binary_add(bin, o) == GPUCOMPILE_OK);
+    }
+    CHECK(bin && gpucompile_binary_write_offload(bin, &data, &size) == GPUCOMPILE_OK);
+    gpucompile_binary_free(bin);
+    CHECK(data && t_save(dir, "tri.bin", data, size, path, sizeof path));
+    gpucompile_free(NULL, data);
+    if (!have_tools) SKIP("llc or cc missing");
+    if (!fake_driver()) { CHECK(0); return; }
+    snprintf(cmd, sizeof cmd, "cc -std=c11 -w -shared -fPIC -o %s/libfakehip.so tests/data/embed_fakehip.c 2>&1 && "
+             "cc -std=c11 -O0 -Wall -Wextra -pedantic -Werror -I. -o %s/tri_cuda tests/data/embed_select.c -ldl -lpthread 2>&1 && "
+             "cc -std=c11 -O0 -Wall -Wextra -pedantic -Werror -I. -DHIP -o %s/tri_hip tests/data/embed_select.c -ldl -lpthread 2>&1",
+             dir, dir, dir);
+    CHECK(t_sh_ok(cmd));
+    snprintf(cmd, sizeof cmd, "FAKE_CUDA_CC=90 GPUCOMPILE_LIBCUDA=%s/libfakecuda.so %s/tri_cuda %s | grep -E 'ModuleLoad|module:'", dir, dir, path);
+    out = t_sh(cmd, &st);
+    CHECK_STR(out, "cuModuleLoadData image[5]=N -> module1\nmodule: loaded\n");
+    free(out);
+    snprintf(cmd, sizeof cmd, "FAKE_HIP_ARCH=gfx90a GPUCOMPILE_LIBHIP=%s/libfakehip.so %s/tri_hip %s | grep -E 'ModuleLoad|module:'", dir, dir, path);
+    out = t_sh(cmd, &st);
+    CHECK_STR(out, "hipModuleLoadData image[5]=A -> module1\nmodule: loaded\n");
+    free(out);
+}
+
 int main(void) {
     char *p;
     int st;
@@ -724,6 +763,7 @@ int main(void) {
     RUN(test_runtime_fake_driver);
     RUN(test_runtime_select_on_device);
     RUN(test_runtime_hip_fake);
+    RUN(test_runtime_select_by_triple);
     {
         char cmd[512];
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
