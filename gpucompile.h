@@ -20,6 +20,10 @@
        built-in backends the one part of the implementation that names NVIDIA or AMD: what
                          the public API keeps of the built-in kinds (tests/cli_seam.sh)
        backends registry gpucompile_register_backend, lookups by kind and by attribute name
+       backend helpers   (declarations) what a backend calls besides the job functions:
+                         buffers, allocation, errors, temporary files, tools, LLVM names,
+                         kernels; the lock, libraries, little-endian reads and word lists
+                         come from gpucompile_runtime.h (defined where the core uses them)
        jobs, cache, library index, pipeline (parse, setup, verify, link, optimize, emit),
        isolation (worker processes), binaries (objects, gpu.binary text, LLVM offload
        binaries, run-time selection), host embedding, runtime support (mgpu*).
@@ -37,9 +41,13 @@
        binaries of both forms (offload_kind, image kinds, kernel_metadata), is cached when it
        sets cache_version, and is chosen at run time through select_score. The built-in kinds
        NVPTX and AMDGPU are the same tables registered under their kinds (the enum values stay
-       for existing users: a kind names the backend registered for it). examples/
-       05_host_backend.h is such a backend in a file of its own; gpucompile_nvptx.h and
-       gpucompile_amdgpu.h are the full ones. Isolation (options.isolate / workers) runs the
+       for existing users: a kind names the backend registered for it). A backend's code
+       calls the public API only: the job functions (gpucompile_job_log, _run_tool, _temp_file,
+       ...) and the backend helpers (gpucompile_job_fail, gpucompile_buf_*, gpucompile_which,
+       gpucompile_lock, gpucompile_dlopen, gpucompile_read_le, gpucompile_in_list, ...), so it
+       compiles in a file of its own. examples/05_host_backend.h is such a backend in a header
+       of its own; gpucompile_nvptx.h, gpucompile_amdgpu.h and gpucompile_spirv.h are the full
+       ones, each also compiled alone (tests/split). Isolation (options.isolate / workers) runs the
        gpucompile CLI, which knows the built-in backends only.
 
    Do this:
@@ -52,6 +60,16 @@
        #include "gpucompile.h"
        #include "gpucompile_nvptx.h"
        #include "gpucompile_amdgpu.h"
+
+   Or each implementation in a file of its own (not with GPUCOMPILE_STATIC: one file then):
+       core.c:   #define GPUCOMPILE_IMPLEMENTATION        (and no backend header)
+                 #include "gpucompile.h"
+       nvptx.c:  #include "gpucompile.h"
+                 #define GPUCOMPILE_NVPTX_IMPLEMENTATION  (AMDGPU, SPIRV: the same)
+                 #include "gpucompile_nvptx.h"
+   A backend registers itself at start-up from its own file (a constructor calling
+   gpucompile_register_backend; the core names none of them): link its object, which a linker
+   drops from a static archive when nothing references it (gpucompile_nvptx_backend() does).
 
    Linking: LLVM's C API, libdl and threads, nothing else (vendor libraries such as nvJitLink,
    libcuda and libamdhip64, and hiredis for the remote cache, are opened at run time, never linked):
@@ -86,8 +104,13 @@
        GPUCOMPILE_MALLOC(sz,u) GPUCOMPILE_REALLOC(p,sz,u) GPUCOMPILE_FREE(p,u)
                                     compile-time default allocator: all three or none (a
                                     run-time allocator goes in options.allocator)
-       GPUCOMPILE_NVPTX_IMPLEMENTATION / GPUCOMPILE_AMDGPU_IMPLEMENTATION
-                                    one backend's implementation, next to the core's
+       GPUCOMPILE_NVPTX_IMPLEMENTATION / GPUCOMPILE_AMDGPU_IMPLEMENTATION / GPUCOMPILE_SPIRV_IMPLEMENTATION
+                                    one backend's implementation, next to the core's or in a
+                                    file of its own
+       GPUCOMPILE_BACKEND_IMPLEMENTATION
+                                    your backend's implementation in a file without the core's:
+                                    define it before including gpucompile.h for the helpers of
+                                    gpucompile_runtime.h (lock, libraries, start-up functions)
        GPUCOMPILE_DEFAULT_CUDA_PATH / GPUCOMPILE_DEFAULT_ROCM_PATH
                                     toolkit roots tried after $CUDA_PATH, $ROCM_PATH, ...
        GPUCOMPILE_NVPTX_RUNTIME / GPUCOMPILE_AMDGPU_RUNTIME
@@ -175,6 +198,12 @@ extern "C" {
 #define GPUCOMPILE_API static
 #else
 #define GPUCOMPILE_API extern
+#endif
+/* What the implementations' definitions (the core's, the backends') carry. */
+#if defined(GPUCOMPILE_STATIC)
+#define GPUCOMPILE_DEF GPUCOMPILE_API
+#else
+#define GPUCOMPILE_DEF
 #endif
 
 /* The printf archetype of the format-checked functions: with GCC for mingw, "printf" means
@@ -681,6 +710,64 @@ GPUCOMPILE_API gpucompile_result gpucompile_job_run_tool_in(gpucompile_job *job,
 /* A new empty file in $TMPDIR (mode 0600) named gpucompile-PID-XXXXXX<suffix>; path written to buf. */
 GPUCOMPILE_API gpucompile_result gpucompile_job_temp_file(gpucompile_job *job, const char *suffix,
     char *buf, size_t size);
+
+/* ==== [section: backend helpers] ==========================================================
+   What a backend's implementation calls besides the job functions above: with these it
+   compiles in a file of its own (gpucompile_nvptx.h, gpucompile_amdgpu.h, gpucompile_spirv.h
+   and examples/05_host_backend.h use nothing else of the core; tests/cli_seam.sh checks it).
+   Defined by the core's implementation, except the last group (gpucompile_runtime.h). */
+/* A growable byte buffer. Zero it and set a (the allocator; NULL: the default). Each add
+   appends and keeps data NUL-terminated; a failed allocation sets oom, after which adds do
+   nothing. data belongs to whoever zeroed the buffer: gpucompile_free(b.a, b.data). */
+typedef struct gpucompile_buf {
+    char *data;
+    size_t len, cap;
+    int oom;
+    const gpucompile_allocator *a;
+} gpucompile_buf;
+GPUCOMPILE_API void gpucompile_buf_add(gpucompile_buf *b, const void *p, size_t n);
+GPUCOMPILE_API void gpucompile_buf_str(gpucompile_buf *b, const char *s);
+GPUCOMPILE_API void gpucompile_buf_printf(gpucompile_buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(GPUCOMPILE__PRINTF, 2, 3)))
+#endif
+    ;
+/* size bytes (0 counts as 1) from a (NULL: the default allocator), or NULL; the caller frees
+   them with gpucompile_free(a, .). */
+GPUCOMPILE_API void *gpucompile_alloc(const gpucompile_allocator *a, size_t size);
+/* Logs an error of result r on job (gpucompile_job_log, origin "gpucompile") and returns r:
+   how a backend fails a compile. */
+GPUCOMPILE_API gpucompile_result gpucompile_job_fail(gpucompile_job *job, gpucompile_result r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(GPUCOMPILE__PRINTF, 3, 4)))
+#endif
+    ;
+/* Fills path, a file from gpucompile_job_temp_file, in place, so that it keeps its 0600 mode
+   (and stays the job's, removed when the job ends); a failure is logged (GPUCOMPILE_ERROR_IO). */
+GPUCOMPILE_API gpucompile_result gpucompile_job_write_temp(gpucompile_job *job, const char *path, const void *data, size_t size);
+/* A program as gpucompile_job_run_tool would find it: a name with a directory as it is, else
+   the first match on PATH. 1 with its path in out (size bytes), 0 when not found. */
+GPUCOMPILE_API int gpucompile_which(const char *name, char *out, size_t size);
+/* An LLVM value's name (LLVM's string, valid while the value is; "" when it has none). */
+GPUCOMPILE_API const char *gpucompile_value_name(LLVMValueRef v);
+/* Appends a kernel named by the len bytes at name (copied, with o's allocator) to o, its
+   metadata fields -1 (unknown). gpucompile_object_add_kernel is the same for a C string. */
+GPUCOMPILE_API gpucompile_result gpucompile_object_add_kernel_n(gpucompile_object *o, const char *name, size_t len);
+/* qsort's comparison of two gpucompile_kernel by name: the order objects keep their kernels
+   in (MLIR's kernel table). */
+GPUCOMPILE_API int gpucompile_kernel_cmp(const void *a, const void *b);
+/* From gpucompile_runtime.h's [section: shared], which also the vendor runtimes use (no LLVM):
+   static functions compiled into each file that holds an implementation (the core's, a
+   backend's with GPUCOMPILE_BACKEND_IMPLEMENTATION, a runtime's):
+       gpucompile_lock(), gpucompile_unlock()   that file's lock, for lazily opened state
+                                                (not recursive; call nothing of the core in it)
+       gpucompile_dlopen(path), gpucompile_dlsym(lib, name), gpucompile_dlfn(lib, name, &fnptr)
+                                                shared libraries opened at run time
+       gpucompile_read_le(p, bytes)             a little-endian unsigned integer of 1 to 8
+                                                bytes (ELF files, offload binaries)
+       gpucompile_in_list(list, name, len)      is name (len bytes) one of the words of the
+                                                comma-separated list (a feature list, ...)? */
+/* ==== [section: end of backend helpers] =================================================== */
 /* Read / write a whole file (write: to a temporary name, then renamed into place). */
 /* Inputs are read up to a limit: options.max_input_bytes, CLI --max-input; 0 means this. */
 #define GPUCOMPILE_DEFAULT_MAX_INPUT ((uint64_t)1 << 30)
@@ -991,12 +1078,6 @@ extern char **environ;
 extern "C" {
 #endif
 
-#if defined(GPUCOMPILE_STATIC)
-#define GPUCOMPILE_DEF GPUCOMPILE_API
-#else
-#define GPUCOMPILE_DEF
-#endif
-
 /* ==== [section: core utilities] ========================================================== */
 GPUCOMPILE_DEF const char *gpucompile_result_string(gpucompile_result r) {
     static const char *const texts[] = {
@@ -1025,7 +1106,7 @@ GPUCOMPILE_DEF const char *gpucompile_severity_string(gpucompile_severity s) {
     }
 }
 
-GPUCOMPILE__PRIVATE void *gpucompile__alloc(const gpucompile_allocator *a, size_t size) {
+GPUCOMPILE_DEF void *gpucompile_alloc(const gpucompile_allocator *a, size_t size) {
     if (size == 0) size = 1;
     if (a && a->alloc) return a->alloc(size, a->user_data);
     return GPUCOMPILE_MALLOC(size, a ? a->user_data : NULL);
@@ -1044,7 +1125,7 @@ GPUCOMPILE_DEF void gpucompile_free(const gpucompile_allocator *a, void *p) {
 }
 
 GPUCOMPILE__PRIVATE char *gpucompile__strndup(const gpucompile_allocator *a, const char *s, size_t n) {
-    char *r = (char *)gpucompile__alloc(a, n + 1);
+    char *r = (char *)gpucompile_alloc(a, n + 1);
     if (!r) return NULL;
     if (n) memcpy(r, s, n);
     r[n] = 0;
@@ -1055,15 +1136,7 @@ GPUCOMPILE__PRIVATE char *gpucompile__strdup(const gpucompile_allocator *a, cons
     return s ? gpucompile__strndup(a, s, strlen(s)) : NULL;
 }
 
-/* A growable byte buffer. */
-typedef struct gpucompile__buf {
-    char *data;
-    size_t len, cap;
-    int oom;
-    const gpucompile_allocator *a;
-} gpucompile__buf;
-
-GPUCOMPILE__PRIVATE void gpucompile__buf_add(gpucompile__buf *b, const void *p, size_t n) {
+GPUCOMPILE_DEF void gpucompile_buf_add(gpucompile_buf *b, const void *p, size_t n) {
     if (b->oom) return;
     if (b->len + n + 1 > b->cap) {
         size_t cap = b->cap ? b->cap : 256;
@@ -1079,9 +1152,9 @@ GPUCOMPILE__PRIVATE void gpucompile__buf_add(gpucompile__buf *b, const void *p, 
     b->data[b->len] = 0;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile__buf_str(gpucompile__buf *b, const char *s) { gpucompile__buf_add(b, s, strlen(s)); }
+GPUCOMPILE_DEF void gpucompile_buf_str(gpucompile_buf *b, const char *s) { gpucompile_buf_add(b, s, strlen(s)); }
 
-GPUCOMPILE__PRIVATE void gpucompile__buf_printf(gpucompile__buf *b, const char *fmt, ...) {
+GPUCOMPILE_DEF void gpucompile_buf_printf(gpucompile_buf *b, const char *fmt, ...) {
     char small[512];
     va_list ap;
     int n;
@@ -1089,15 +1162,15 @@ GPUCOMPILE__PRIVATE void gpucompile__buf_printf(gpucompile__buf *b, const char *
     n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
     if (n < 0) return;
-    if ((size_t)n < sizeof small) { gpucompile__buf_add(b, small, (size_t)n); return; }
-    gpucompile__buf_add(b, NULL, 0);
+    if ((size_t)n < sizeof small) { gpucompile_buf_add(b, small, (size_t)n); return; }
+    gpucompile_buf_add(b, NULL, 0);
     {
-        char *big = (char *)gpucompile__alloc(b->a, (size_t)n + 1);
+        char *big = (char *)gpucompile_alloc(b->a, (size_t)n + 1);
         if (!big) { b->oom = 1; return; }
         va_start(ap, fmt);
         vsnprintf(big, (size_t)n + 1, fmt, ap);
         va_end(ap);
-        gpucompile__buf_add(b, big, (size_t)n);
+        gpucompile_buf_add(b, big, (size_t)n);
         gpucompile_free(b->a, big);
     }
 }
@@ -1136,7 +1209,7 @@ GPUCOMPILE__PRIVATE void gpucompile__logf(const gpucompile_logger *l, gpucompile
     va_end(ap);
 }
 
-GPUCOMPILE__PRIVATE const char *gpucompile__name(LLVMValueRef v) {
+GPUCOMPILE_DEF const char *gpucompile_value_name(LLVMValueRef v) {
     size_t n;
     return LLVMGetValueName2(v, &n);
 }
@@ -1353,7 +1426,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile__next_flag(const gpucompile_target *t
 #define GPUCOMPILE__ALL_PARAMS "O,triple,chip,features,abi,flags,link"
 /* Does the backend's attribute take the parameter? (No backend: a custom target, all seven.) */
 GPUCOMPILE__PRIVATE int gpucompile__takes_param(const gpucompile_backend *b, const char *name) {
-    return gpucompile__in_list(b && b->params ? b->params : GPUCOMPILE__ALL_PARAMS, name, strlen(name));
+    return gpucompile_in_list(b && b->params ? b->params : GPUCOMPILE__ALL_PARAMS, name, strlen(name));
 }
 
 /* The link parameter's name for the spelling. */
@@ -1459,9 +1532,9 @@ typedef struct gpucompile__parser {
     size_t len, pos;
     const gpucompile_logger *logger;
     gpucompile_result result;
-    gpucompile__buf strs;          /* decoded strings, each NUL-terminated */
-    gpucompile__buf flags, links;  /* size_t offsets into strs (links: GPUCOMPILE__UNSET = not a string) */
-    gpucompile__buf values, val;   /* per flag: offset of its value text or GPUCOMPILE__UNSET; a value being read */
+    gpucompile_buf strs;          /* decoded strings, each NUL-terminated */
+    gpucompile_buf flags, links;  /* size_t offsets into strs (links: GPUCOMPILE__UNSET = not a string) */
+    gpucompile_buf values, val;   /* per flag: offset of its value text or GPUCOMPILE__UNSET; a value being read */
     size_t str[GPUCOMPILE__P_COUNT]; /* offsets of triple, chip, features, abi */
     int seen[GPUCOMPILE__P_COUNT];
     int O;
@@ -1534,9 +1607,9 @@ GPUCOMPILE__PRIVATE int gpucompile__pstring(gpucompile__parser *p, size_t *off) 
             b = (char)c;
             p->pos++;
         }
-        gpucompile__buf_add(&p->strs, &b, 1);
+        gpucompile_buf_add(&p->strs, &b, 1);
     }
-    gpucompile__buf_add(&p->strs, "", 1);
+    gpucompile_buf_add(&p->strs, "", 1);
     return 1;
 }
 
@@ -1563,7 +1636,7 @@ GPUCOMPILE__PRIVATE int gpucompile__pint(gpucompile__parser *p, const char *name
     return 1;
 }
 
-GPUCOMPILE__PRIVATE size_t gpucompile__off(const gpucompile__buf *b, size_t i) {
+GPUCOMPILE__PRIVATE size_t gpucompile__off(const gpucompile_buf *b, size_t i) {
     size_t v;
     memcpy(&v, b->data + i * sizeof v, sizeof v);
     return v;
@@ -1577,23 +1650,23 @@ GPUCOMPILE__PRIVATE int gpucompile__pvalue(gpucompile__parser *p, int depth) {
         size_t off, keep = p->strs.len, k;
         char e[3];
         if (!gpucompile__pstring(p, &off) || p->strs.oom) return 0;
-        gpucompile__buf_add(&p->val, "\"", 1);
-        for (k = off; p->strs.data[k]; k++) gpucompile__buf_add(&p->val, e, gpucompile__escape((unsigned char)p->strs.data[k], e));
-        gpucompile__buf_add(&p->val, "\"", 1);
+        gpucompile_buf_add(&p->val, "\"", 1);
+        for (k = off; p->strs.data[k]; k++) gpucompile_buf_add(&p->val, e, gpucompile__escape((unsigned char)p->strs.data[k], e));
+        gpucompile_buf_add(&p->val, "\"", 1);
         p->strs.len = keep; /* only the value's text is kept */
         return 1;
     }
     if (c == '[') {
         if (depth == 8) return gpucompile__perr(p, at, "a flag's value is nested too deeply");
         p->pos++;
-        gpucompile__buf_add(&p->val, "[", 1);
-        if (gpucompile__skip_ws(p) == ']') { p->pos++; gpucompile__buf_add(&p->val, "]", 1); return 1; }
+        gpucompile_buf_add(&p->val, "[", 1);
+        if (gpucompile__skip_ws(p) == ']') { p->pos++; gpucompile_buf_add(&p->val, "]", 1); return 1; }
         for (;;) {
             if (!gpucompile__pvalue(p, depth + 1)) return 0;
             c = gpucompile__skip_ws(p);
             if (c != ',' && c != ']') return gpucompile__perr(p, p->pos, "expected ',' or ']' in a flag's value");
             p->pos++;
-            gpucompile__buf_str(&p->val, c == ',' ? ", " : "]");
+            gpucompile_buf_str(&p->val, c == ',' ? ", " : "]");
             if (c == ']') return 1;
         }
     }
@@ -1623,14 +1696,14 @@ GPUCOMPILE__PRIVATE int gpucompile__pvalue(gpucompile__parser *p, int depth) {
             if (!bits) return gpucompile__perr(p, t, "expected i8, i16, i32 or i64 as an integer's type in a flag's value");
         }
         if (v > (1ull << (bits - 1)) - (neg ? 0 : 1)) return gpucompile__perr(p, at, "integer value out of range for i%d in a flag's value", bits);
-        gpucompile__buf_printf(&p->val, "%s%llu", neg && v ? "-" : "", v);
-        if (bits != 64 || depth == 0) gpucompile__buf_printf(&p->val, " : i%d", bits); /* MLIR elides i64 inside arrays */
+        gpucompile_buf_printf(&p->val, "%s%llu", neg && v ? "-" : "", v);
+        if (bits != 64 || depth == 0) gpucompile_buf_printf(&p->val, " : i%d", bits); /* MLIR elides i64 inside arrays */
         return 1;
     }
     while (gpucompile__is_id_char(gpucompile__peek(p))) p->pos++;
     if ((p->pos - at == 4 && (strncmp(p->s + at, "true", 4) == 0 || strncmp(p->s + at, "unit", 4) == 0)) ||
         (p->pos - at == 5 && strncmp(p->s + at, "false", 5) == 0)) {
-        gpucompile__buf_add(&p->val, p->s + at, p->pos - at);
+        gpucompile_buf_add(&p->val, p->s + at, p->pos - at);
         return 1;
     }
     return gpucompile__perr(p, at, "expected a flag value: a string, an integer, true, false, unit or [...]");
@@ -1649,8 +1722,8 @@ GPUCOMPILE__PRIVATE int gpucompile__pflags(gpucompile__parser *p) {
             if (!gpucompile__pstring(p, &off)) return 0;
         } else if (c >= 0 && gpucompile__is_id_start(c)) {
             while (gpucompile__is_id_char(gpucompile__peek(p))) p->pos++;
-            gpucompile__buf_add(&p->strs, p->s + at, p->pos - at);
-            gpucompile__buf_add(&p->strs, "", 1);
+            gpucompile_buf_add(&p->strs, p->s + at, p->pos - at);
+            gpucompile_buf_add(&p->strs, "", 1);
         } else return gpucompile__perr(p, at, "expected a flag name in 'flags'");
         if (p->strs.oom) return 0;
         if (!p->strs.data[off]) return gpucompile__perr(p, at, "expected a non-empty flag name");
@@ -1659,7 +1732,7 @@ GPUCOMPILE__PRIVATE int gpucompile__pflags(gpucompile__parser *p) {
         for (i = 0; i < n; i++)
             if (strcmp(p->strs.data + gpucompile__off(&p->flags, i), p->strs.data + off) == 0)
                 return gpucompile__perr(p, at, "flag '%.100s' is repeated", p->strs.data + off);
-        gpucompile__buf_add(&p->flags, &off, sizeof off);
+        gpucompile_buf_add(&p->flags, &off, sizeof off);
         off = GPUCOMPILE__UNSET;
         if ((c = gpucompile__skip_ws(p)) == '=') {
             p->pos++;
@@ -1667,12 +1740,12 @@ GPUCOMPILE__PRIVATE int gpucompile__pflags(gpucompile__parser *p) {
             if (!gpucompile__pvalue(p, 0) || p->val.oom) return 0;
             if (p->val.len != 4 || memcmp(p->val.data, "unit", 4) != 0) { /* `= unit` is the bare name, as MLIR prints it */
                 off = p->strs.len;
-                gpucompile__buf_add(&p->strs, p->val.data, p->val.len);
-                gpucompile__buf_add(&p->strs, "", 1);
+                gpucompile_buf_add(&p->strs, p->val.data, p->val.len);
+                gpucompile_buf_add(&p->strs, "", 1);
             }
             c = gpucompile__skip_ws(p);
         }
-        gpucompile__buf_add(&p->values, &off, sizeof off);
+        gpucompile_buf_add(&p->values, &off, sizeof off);
         if (c != ',' && c != '}') return gpucompile__perr(p, p->pos, "expected ',' or '}' in 'flags'");
         p->pos++;
         if (c == '}') return 1;
@@ -1723,7 +1796,7 @@ GPUCOMPILE__PRIVATE int gpucompile__plink(gpucompile__parser *p) {
         if (c == '"') {
             if (!gpucompile__pstring(p, &off)) return 0;
         } else if (!gpucompile__pskip_attr(p)) return 0;
-        gpucompile__buf_add(&p->links, &off, sizeof off);
+        gpucompile_buf_add(&p->links, &off, sizeof off);
         c = gpucompile__skip_ws(p);
         if (c != ',' && c != ']') return gpucompile__perr(p, p->pos, "expected ',' or ']' in 'link'");
         p->pos++;
@@ -1848,7 +1921,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_target_parse(const char *text, size_
     if (p.result == GPUCOMPILE_OK) {
         size_t nf = p.flags.len / sizeof(size_t), nl = p.links.len / sizeof(size_t);
         size_t head = sizeof(gpucompile__owned_target) + (2 * nf + nl) * sizeof(char *);
-        o = (gpucompile__owned_target *)gpucompile__alloc(&a, head + p.strs.len);
+        o = (gpucompile__owned_target *)gpucompile_alloc(&a, head + p.strs.len);
         if (!o) p.result = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
         else {
             const char **flags = (const char **)(void *)(o + 1), **links = flags + nf, **values = links + nl;
@@ -1951,7 +2024,7 @@ GPUCOMPILE__PRIVATE unsigned long gpucompile__pid(void) { return (unsigned long)
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__read(const char *path, const gpucompile_allocator *a, uint64_t limit,
                                                        int regular_only, unsigned char **data, size_t *size) {
     FILE *f;
-    gpucompile__buf b;
+    gpucompile_buf b;
     char chunk[65536];
     size_t n;
     int fd, bad = 0;
@@ -1983,12 +2056,12 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__read(const char *path, const g
     }
     /* a regular file's size is known: one allocation, not a doubling series */
     if ((st.st_mode & S_IFMT) == S_IFREG && st.st_size > 0 && (uint64_t)st.st_size < (uint64_t)(size_t)-1 / 2) {
-        b.data = (char *)gpucompile__alloc(a, (size_t)st.st_size + 1);
+        b.data = (char *)gpucompile_alloc(a, (size_t)st.st_size + 1);
         if (b.data) b.cap = (size_t)st.st_size + 1;
         else b.oom = 1;
     }
-    while (!b.oom && (uint64_t)b.len <= limit && (n = fread(chunk, 1, sizeof chunk, f)) > 0) gpucompile__buf_add(&b, chunk, n);
-    gpucompile__buf_add(&b, NULL, 0);
+    while (!b.oom && (uint64_t)b.len <= limit && (n = fread(chunk, 1, sizeof chunk, f)) > 0) gpucompile_buf_add(&b, chunk, n);
+    gpucompile_buf_add(&b, NULL, 0);
     if (ferror(f) || b.oom || (uint64_t)b.len > limit) {
         gpucompile_result r = b.oom ? GPUCOMPILE_ERROR_OUT_OF_MEMORY : b.len > limit ? GPUCOMPILE_ERROR_TOO_LARGE : GPUCOMPILE_ERROR_IO;
         if (f != stdin) fclose(f);
@@ -2033,25 +2106,25 @@ static volatile int gpucompile__live_kinds[GPUCOMPILE__LIVE_PIDS];
 GPUCOMPILE__PRIVATE void gpucompile__track_temp(const char *path, int on) {
     int i;
     char *copy = on ? gpucompile__strdup(NULL, path) : NULL, *old = NULL;
-    gpucompile__lock();
+    gpucompile_lock();
     for (i = 0; i < GPUCOMPILE__LIVE_TEMPS; i++) {
         char *p = gpucompile__live_temps[i];
         if (on && !p) { gpucompile__live_temps[i] = copy; copy = NULL; break; }
         if (!on && p && strcmp(p, path) == 0) { gpucompile__live_temps[i] = NULL; old = p; break; }
     }
-    gpucompile__unlock();
+    gpucompile_unlock();
     gpucompile_free(NULL, copy);
     gpucompile_free(NULL, old);
 }
 
 GPUCOMPILE__PRIVATE void gpucompile__track_pid(long pid, int kind) {
     int i;
-    gpucompile__lock();
+    gpucompile_lock();
     for (i = 0; i < GPUCOMPILE__LIVE_PIDS; i++) {
         if (kind && !gpucompile__live_pids[i]) { gpucompile__live_kinds[i] = kind; gpucompile__live_pids[i] = pid; break; }
         if (!kind && gpucompile__live_pids[i] == pid) { gpucompile__live_pids[i] = 0; break; }
     }
-    gpucompile__unlock();
+    gpucompile_unlock();
 }
 
 /* A forked worker starts with none of its parent's (they are not its own). */
@@ -2112,9 +2185,9 @@ GPUCOMPILE__PRIVATE FILE *gpucompile__create_unique(const char *prefix, const ch
     int attempt;
     for (attempt = 0; attempt < 100; attempt++) {
         unsigned long r;
-        gpucompile__lock();
+        gpucompile_lock();
         r = ++counter;
-        gpucompile__unlock();
+        gpucompile_unlock();
         r = r * 2654435761u ^ (unsigned long)(gpucompile__now_ms() * 1000.0);
         if ((size_t)snprintf(buf, size, "%s%lu-%06lx%s", prefix, gpucompile__pid(), r & 0xffffff, suffix ? suffix : "") >= size)
             return NULL;
@@ -2181,7 +2254,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_write_files(int n, const char *const
     if (failed) *failed = -1;
     if (n <= 0) return GPUCOMPILE_OK;
     if (!paths || !data || !sizes) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    tmp = (char (*)[4096])gpucompile__alloc(NULL, (size_t)n * sizeof *tmp);
+    tmp = (char (*)[4096])gpucompile_alloc(NULL, (size_t)n * sizeof *tmp);
     if (!tmp) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     for (i = 0; i < n; i++) tmp[i][0] = 0;
     for (i = 0; i < n && !bad; i++) {
@@ -2232,18 +2305,18 @@ GPUCOMPILE__PRIVATE const char *gpucompile__tmpdir(void) {
 
 #if defined(_WIN32)
 /* Quotes one argument for CommandLineToArgvW's rules. */
-GPUCOMPILE__PRIVATE void gpucompile__quote_arg(gpucompile__buf *b, const char *a) {
+GPUCOMPILE__PRIVATE void gpucompile__quote_arg(gpucompile_buf *b, const char *a) {
     const char *p;
-    if (*a && !strpbrk(a, " \t\n\v\"")) { gpucompile__buf_str(b, a); return; }
-    gpucompile__buf_str(b, "\"");
+    if (*a && !strpbrk(a, " \t\n\v\"")) { gpucompile_buf_str(b, a); return; }
+    gpucompile_buf_str(b, "\"");
     for (p = a;; p++) {
         size_t slashes = 0;
         while (*p == '\\') { p++; slashes++; }
-        if (!*p) { while (slashes--) gpucompile__buf_str(b, "\\\\"); break; }
-        if (*p == '"') { while (slashes--) gpucompile__buf_str(b, "\\\\"); gpucompile__buf_str(b, "\\\""); }
-        else { while (slashes--) gpucompile__buf_str(b, "\\"); gpucompile__buf_add(b, p, 1); }
+        if (!*p) { while (slashes--) gpucompile_buf_str(b, "\\\\"); break; }
+        if (*p == '"') { while (slashes--) gpucompile_buf_str(b, "\\\\"); gpucompile_buf_str(b, "\\\""); }
+        else { while (slashes--) gpucompile_buf_str(b, "\\"); gpucompile_buf_add(b, p, 1); }
     }
-    gpucompile__buf_str(b, "\"");
+    gpucompile_buf_str(b, "\"");
 }
 
 GPUCOMPILE__PRIVATE HANDLE gpucompile__inherit_file(const char *path, int write) {
@@ -2256,9 +2329,9 @@ GPUCOMPILE__PRIVATE HANDLE gpucompile__inherit_file(const char *path, int write)
 }
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__spawn(const gpucompile_allocator *a, const char *const *argv, double timeout_s,
-                                                        int *status, gpucompile__buf *out, const char *cwd,
+                                                        int *status, gpucompile_buf *out, const char *cwd,
                                                         const char *in_path, const char *out_path, int kind) {
-    gpucompile__buf cmd;
+    gpucompile_buf cmd;
     wchar_t *wcmd, wcwd[4096];
     HANDLE hin = NULL, hout = NULL;
     int i, n;
@@ -2272,12 +2345,12 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__spawn(const gpucompile_allocat
     memset(&cmd, 0, sizeof cmd);
     cmd.a = a;
     for (i = 0; argv[i]; i++) {
-        if (i) gpucompile__buf_str(&cmd, " ");
+        if (i) gpucompile_buf_str(&cmd, " ");
         gpucompile__quote_arg(&cmd, argv[i]);
     }
     if (cmd.oom) { gpucompile_free(a, cmd.data); return GPUCOMPILE_ERROR_OUT_OF_MEMORY; }
     n = MultiByteToWideChar(CP_UTF8, 0, cmd.data, -1, NULL, 0);
-    wcmd = (wchar_t *)gpucompile__alloc(a, (size_t)n * sizeof(wchar_t));
+    wcmd = (wchar_t *)gpucompile_alloc(a, (size_t)n * sizeof(wchar_t));
     if (!wcmd) { gpucompile_free(a, cmd.data); return GPUCOMPILE_ERROR_OUT_OF_MEMORY; }
     MultiByteToWideChar(CP_UTF8, 0, cmd.data, -1, wcmd, n);
     gpucompile_free(a, cmd.data);
@@ -2312,14 +2385,14 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__spawn(const gpucompile_allocat
         if (!PeekNamedPipe(rd, NULL, 0, NULL, &avail, NULL)) break; /* closed: the tool is done */
         if (avail) {
             if (!ReadFile(rd, chunk, avail < sizeof chunk ? avail : (DWORD)sizeof chunk, &got, NULL) || !got) break;
-            gpucompile__buf_add(out, chunk, got);
+            gpucompile_buf_add(out, chunk, got);
             continue;
         }
         if (gpucompile__now_ms() > deadline) break;
         if (WaitForSingleObject(pi.hProcess, 10) == WAIT_OBJECT_0) {
             while (PeekNamedPipe(rd, NULL, 0, NULL, &avail, NULL) && avail &&
                    ReadFile(rd, chunk, avail < sizeof chunk ? avail : (DWORD)sizeof chunk, &got, NULL) && got)
-                gpucompile__buf_add(out, chunk, got);
+                gpucompile_buf_add(out, chunk, got);
             break;
         }
     }
@@ -2346,7 +2419,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__spawn(const gpucompile_allocat
    stdin from in_path (NULL: /dev/null), stdout to out_path (NULL: with stderr into out), in
    cwd (NULL: ours); a process tracked for gpucompile_signal_cleanup (kind 1 tool, 2 compiler). */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__spawn(const gpucompile_allocator *a, const char *const *argv, double timeout_s,
-                                                        int *status, gpucompile__buf *out, const char *cwd,
+                                                        int *status, gpucompile_buf *out, const char *cwd,
                                                         const char *in_path, const char *out_path, int kind) {
     int fds[2], st = 0, timed_out = 0, bad;
     pid_t pid;
@@ -2411,7 +2484,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__spawn(const gpucompile_allocat
         n = read(fds[0], chunk, sizeof chunk);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) break;
-        gpucompile__buf_add(out, chunk, (size_t)n);
+        gpucompile_buf_add(out, chunk, (size_t)n);
     }
     close(fds[0]);
     if (timed_out) kill(-pid, SIGKILL);
@@ -2485,7 +2558,7 @@ GPUCOMPILE_DEF size_t gpucompile_default_cache_dir(char *buf, size_t size) {
 }
 
 /* Finds a program on PATH the way posix_spawnp will (for recording it as a dependency). */
-GPUCOMPILE__PRIVATE int gpucompile__which(const char *name, char *out, size_t size) {
+GPUCOMPILE_DEF int gpucompile_which(const char *name, char *out, size_t size) {
     const char *p = getenv("PATH");
     uint64_t sz;
     int64_t mt;
@@ -2534,7 +2607,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_register_backend(const gpucompile_ba
     int i, n;
     gpucompile_result r = GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     if (!backend) return r;
-    gpucompile__lock();
+    gpucompile_lock();
     for (n = 0; n < GPUCOMPILE__MAX_BACKENDS && gpucompile__backends[n]; n++)
         if (gpucompile__same_backend(gpucompile__backends[n], backend)) break;
     if (n < GPUCOMPILE__MAX_BACKENDS && gpucompile__backends[n]) gpucompile__backends[n] = backend, r = GPUCOMPILE_OK;
@@ -2545,17 +2618,17 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_register_backend(const gpucompile_ba
         gpucompile__backends[i] = backend;
         r = GPUCOMPILE_OK;
     }
-    gpucompile__unlock();
+    gpucompile_unlock();
     return r;
 }
 
 GPUCOMPILE_DEF const gpucompile_backend *gpucompile_find_backend(gpucompile_target_kind kind) {
     const gpucompile_backend *b = NULL;
     int i;
-    gpucompile__lock();
+    gpucompile_lock();
     for (i = 0; i < GPUCOMPILE__MAX_BACKENDS && gpucompile__backends[i]; i++)
         if (gpucompile__backends[i]->kind == kind) b = gpucompile__backends[i];
-    gpucompile__unlock();
+    gpucompile_unlock();
     return b;
 }
 
@@ -2564,7 +2637,7 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_find_backend_named(const cha
     int i, k;
     if (!name) return NULL;
     if (n == (size_t)-1) n = strlen(name);
-    gpucompile__lock();
+    gpucompile_lock();
     for (i = 0; !b && i < GPUCOMPILE__MAX_BACKENDS && gpucompile__backends[i]; i++)
         for (k = 0; !b && k < 2; k++) {
             const char *a = gpucompile__backends[i]->attribute[k];
@@ -2573,16 +2646,16 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_find_backend_named(const cha
                 if (upstream) *upstream = k;
             }
         }
-    gpucompile__unlock();
+    gpucompile_unlock();
     return b;
 }
 
 GPUCOMPILE_DEF const gpucompile_backend *gpucompile_backend_at(int i) {
     const gpucompile_backend *b;
     if (i < 0 || i >= GPUCOMPILE__MAX_BACKENDS) return NULL;
-    gpucompile__lock();
+    gpucompile_lock();
     b = gpucompile__backends[i];
-    gpucompile__unlock();
+    gpucompile_unlock();
     return b;
 }
 
@@ -2594,7 +2667,7 @@ GPUCOMPILE__PRIVATE unsigned gpucompile__formats(const gpucompile_backend *b) {
 /* Runs backend->initialize once per process, under the lock (LLVM's target initialisation). */
 GPUCOMPILE__PRIVATE void gpucompile__initialize(const gpucompile_backend *b) {
     int i;
-    gpucompile__lock();
+    gpucompile_lock();
     for (i = 0; i < GPUCOMPILE__MAX_BACKENDS * 2; i++) {
         if (gpucompile__initialized[i] == b) break;
         if (!gpucompile__initialized[i]) {
@@ -2603,7 +2676,7 @@ GPUCOMPILE__PRIVATE void gpucompile__initialize(const gpucompile_backend *b) {
             break;
         }
     }
-    gpucompile__unlock();
+    gpucompile_unlock();
 }
 
 /* ==== [section: jobs] ==================================================================== */
@@ -2620,7 +2693,7 @@ typedef struct gpucompile__job {
     int track_deps;                /* someone needs deps: the cache, or a worker's parent */
     double stage_start;
     char *save_dir;                /* options.save_temps: this job's directory ([section: save-temps]) */
-    gpucompile__buf repro;         /* the binary step's tool lines for repro.sh */
+    gpucompile_buf repro;         /* the binary step's tool lines for repro.sh */
     int tool_runs;
 } gpucompile__job;
 
@@ -2656,7 +2729,7 @@ GPUCOMPILE_DEF void gpucompile_job_log(gpucompile_job *job, gpucompile_severity 
 }
 
 GPUCOMPILE_DEF void *gpucompile_job_alloc(gpucompile_job *job, size_t size) {
-    return gpucompile__alloc(&((gpucompile__job *)job)->opts.allocator, size);
+    return gpucompile_alloc(&((gpucompile__job *)job)->opts.allocator, size);
 }
 
 GPUCOMPILE_DEF void gpucompile_job_free(gpucompile_job *job, void *ptr) {
@@ -2691,9 +2764,9 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_job_add_library(gpucompile_job *job,
 GPUCOMPILE_DEF int gpucompile_job_references(gpucompile_job *job, const char *prefix) {
     LLVMValueRef v;
     for (v = LLVMGetFirstFunction(job->module); v; v = LLVMGetNextFunction(v))
-        if (LLVMIsDeclaration(v) && gpucompile__starts_with(gpucompile__name(v), prefix)) return 1;
+        if (LLVMIsDeclaration(v) && gpucompile__starts_with(gpucompile_value_name(v), prefix)) return 1;
     for (v = LLVMGetFirstGlobal(job->module); v; v = LLVMGetNextGlobal(v))
-        if (LLVMIsDeclaration(v) && gpucompile__starts_with(gpucompile__name(v), prefix)) return 1;
+        if (LLVMIsDeclaration(v) && gpucompile__starts_with(gpucompile_value_name(v), prefix)) return 1;
     return 0;
 }
 
@@ -2731,7 +2804,7 @@ GPUCOMPILE_DEF int gpucompile_job_tool_options(gpucompile_job *job, char *buf, s
 GPUCOMPILE_DEF gpucompile_result gpucompile_job_flag_strings(gpucompile_job *job, const char *flag, char ***list, int *count) {
     const char *text = gpucompile_target_flag_value(job->target, flag);
     gpucompile__parser p;
-    gpucompile__buf offs;
+    gpucompile_buf offs;
     size_t n, k;
     int c, array;
     *list = NULL;
@@ -2747,7 +2820,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_job_flag_strings(gpucompile_job *job
     for (c = gpucompile__skip_ws(&p); p.result == GPUCOMPILE_OK && !(array && c == ']' && !offs.len);) {
         size_t off;
         if (c != '"' || !gpucompile__pstring(&p, &off)) { p.result = GPUCOMPILE_ERROR_PARSE; break; }
-        gpucompile__buf_add(&offs, &off, sizeof off);
+        gpucompile_buf_add(&offs, &off, sizeof off);
         c = gpucompile__skip_ws(&p);
         if (!array || c == ']') break;
         if (c != ',') p.result = GPUCOMPILE_ERROR_PARSE;
@@ -2828,10 +2901,10 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_job_temp_file(gpucompile_job *job, c
     char prefix[4096];
     FILE *f;
     int sweep;
-    gpucompile__lock();
+    gpucompile_lock();
     sweep = !swept;
     swept = 1;
-    gpucompile__unlock();
+    gpucompile_unlock();
     if (sweep) gpucompile__sweep_temps(0);
     snprintf(prefix, sizeof prefix, "%s/gpucompile-", gpucompile__tmpdir());
     f = gpucompile__create_unique(prefix, suffix, buf, size, 0600);
@@ -2850,7 +2923,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_job_temp_file(gpucompile_job *job, c
 
 /* Fills a gpucompile_job_temp_file in place, so it keeps its 0600 mode (gpucompile_write_file
    would rename a new, umask-mode file over it). */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__write_temp(gpucompile_job *job, const char *path, const void *data, size_t size) {
+GPUCOMPILE_DEF gpucompile_result gpucompile_job_write_temp(gpucompile_job *job, const char *path, const void *data, size_t size) {
     FILE *f = fopen(path, "wb");
     int bad = !f || (size && fwrite(data, 1, size, f) != size);
     if (f) bad |= fclose(f) != 0;
@@ -2859,18 +2932,18 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__write_temp(gpucompile_job *job
 }
 
 /* One argument as a POSIX shell reads it back: bare when it is plain, else in '...'. */
-GPUCOMPILE__PRIVATE void gpucompile__shell_quote(gpucompile__buf *b, const char *a) {
+GPUCOMPILE__PRIVATE void gpucompile__shell_quote(gpucompile_buf *b, const char *a) {
     const char *p;
     if (*a && strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-./=:,+@%") == strlen(a)) {
-        gpucompile__buf_str(b, a);
+        gpucompile_buf_str(b, a);
         return;
     }
-    gpucompile__buf_str(b, "'");
+    gpucompile_buf_str(b, "'");
     for (p = a; *p; p++) {
-        if (*p == '\'') gpucompile__buf_str(b, "'\\''");
-        else gpucompile__buf_add(b, p, 1);
+        if (*p == '\'') gpucompile_buf_str(b, "'\\''");
+        else gpucompile_buf_add(b, p, 1);
     }
-    gpucompile__buf_str(b, "'");
+    gpucompile_buf_str(b, "'");
 }
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_job_run_tool(gpucompile_job *job, const char *const *argv, double timeout_s,
@@ -2878,11 +2951,11 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_job_run_tool(gpucompile_job *job, co
     return gpucompile_job_run_tool_in(job, NULL, argv, timeout_s, status, output, output_size);
 }
 
-GPUCOMPILE__PRIVATE void gpucompile__save_tool(gpucompile_job *job, const char *cwd, const char *const *argv, gpucompile__buf *out);
+GPUCOMPILE__PRIVATE void gpucompile__save_tool(gpucompile_job *job, const char *cwd, const char *const *argv, gpucompile_buf *out);
 GPUCOMPILE_DEF gpucompile_result gpucompile_job_run_tool_in(gpucompile_job *job, const char *cwd, const char *const *argv,
                                                             double timeout_s, int *status, char **output, size_t *output_size) {
     gpucompile__job *j = (gpucompile__job *)job;
-    gpucompile__buf out, cmd;
+    gpucompile_buf out, cmd;
     gpucompile_result r;
     int st = -1, i;
     if (output) *output = NULL;
@@ -2894,12 +2967,12 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_job_run_tool_in(gpucompile_job *job,
     memset(&cmd, 0, sizeof cmd);
     cmd.a = &j->opts.allocator;
     if (cwd) { /* a line to paste into a shell */
-        gpucompile__buf_str(&cmd, "cd ");
+        gpucompile_buf_str(&cmd, "cd ");
         gpucompile__shell_quote(&cmd, cwd);
-        gpucompile__buf_str(&cmd, " && ");
+        gpucompile_buf_str(&cmd, " && ");
     }
     for (i = 0; argv[i]; i++) {
-        if (i) gpucompile__buf_str(&cmd, " ");
+        if (i) gpucompile_buf_str(&cmd, " ");
         gpucompile__shell_quote(&cmd, argv[i]);
     }
     gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "running: %s", cmd.data ? cmd.data : "");
@@ -2909,7 +2982,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_job_run_tool_in(gpucompile_job *job,
         gpucompile_job_add_dependency(job, dep);
     }
     r = gpucompile__spawn(&j->opts.allocator, argv, timeout_s, &st, &out, cwd, NULL, NULL, 1);
-    gpucompile__buf_add(&out, NULL, 0);
+    gpucompile_buf_add(&out, NULL, 0);
     if (j->save_dir) gpucompile__save_tool(job, cwd, argv, &out);
     if (r == GPUCOMPILE_ERROR_TIMEOUT)
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, r, argv[0], "killed after %.0f s: %s", timeout_s, cmd.data ? cmd.data : "");
@@ -3029,23 +3102,23 @@ GPUCOMPILE__PRIVATE int gpucompile__dep_identity(const gpucompile_allocator *a, 
     char path[4096];
     uint64_t size;
     int64_t mtime;
-    if (tool ? !gpucompile__which(dep + strlen(GPUCOMPILE__TOOL_DEP), path, sizeof path)
+    if (tool ? !gpucompile_which(dep + strlen(GPUCOMPILE__TOOL_DEP), path, sizeof path)
              : (size_t)snprintf(path, sizeof path, "%s", dep) >= sizeof path)
         return 0;
     if (!gpucompile__stat(path, &size, &mtime)) return 0;
-    gpucompile__lock();
+    gpucompile_lock();
     for (i = 0; i < gpucompile__num_idents; i++) {
         gpucompile__ident *e = &gpucompile__idents[i];
         if (e->size == size && e->mtime == mtime && strcmp(e->path, path) == 0) {
             memcpy(id, e->id, 32);
-            gpucompile__unlock();
+            gpucompile_unlock();
             return 1;
         }
     }
-    gpucompile__unlock();
+    gpucompile_unlock();
     if (tool) {
         const char *argv[3];
-        gpucompile__buf out;
+        gpucompile_buf out;
         llvm_blake3_hasher h;
         argv[0] = path;
         argv[1] = "--version";
@@ -3062,7 +3135,7 @@ GPUCOMPILE__PRIVATE int gpucompile__dep_identity(const gpucompile_allocator *a, 
         ok = gpucompile__hash_file(path, size, id);
     }
     if (!ok) return 0;
-    gpucompile__lock();
+    gpucompile_lock();
     if (strlen(path) < sizeof gpucompile__idents[0].path) {
         gpucompile__ident *e = &gpucompile__idents[gpucompile__next_ident];
         gpucompile__next_ident = (gpucompile__next_ident + 1) % 64;
@@ -3072,7 +3145,7 @@ GPUCOMPILE__PRIVATE int gpucompile__dep_identity(const gpucompile_allocator *a, 
         e->mtime = mtime;
         memcpy(e->id, id, 32);
     }
-    gpucompile__unlock();
+    gpucompile_unlock();
     return 1;
 }
 
@@ -3085,14 +3158,14 @@ GPUCOMPILE__PRIVATE int gpucompile__dep_identity(const gpucompile_allocator *a, 
    Host byte order: such bytes stay on one machine. */
 #define GPUCOMPILE__OBJ_MAGIC "GPUOBJ03"
 
-GPUCOMPILE__PRIVATE void gpucompile__put32(gpucompile__buf *b, uint32_t v) { gpucompile__buf_add(b, &v, 4); }
-GPUCOMPILE__PRIVATE void gpucompile__put64(gpucompile__buf *b, uint64_t v) { gpucompile__buf_add(b, &v, 8); }
-GPUCOMPILE__PRIVATE void gpucompile__put_str(gpucompile__buf *b, const char *s) {
+GPUCOMPILE__PRIVATE void gpucompile__put32(gpucompile_buf *b, uint32_t v) { gpucompile_buf_add(b, &v, 4); }
+GPUCOMPILE__PRIVATE void gpucompile__put64(gpucompile_buf *b, uint64_t v) { gpucompile_buf_add(b, &v, 8); }
+GPUCOMPILE__PRIVATE void gpucompile__put_str(gpucompile_buf *b, const char *s) {
     gpucompile__put32(b, s ? (uint32_t)strlen(s) : 0);
-    if (s) gpucompile__buf_str(b, s);
+    if (s) gpucompile_buf_str(b, s);
 }
 
-GPUCOMPILE__PRIVATE void gpucompile__put_opt(gpucompile__buf *b, const char *s) {
+GPUCOMPILE__PRIVATE void gpucompile__put_opt(gpucompile_buf *b, const char *s) {
     if (s) gpucompile__put_str(b, s);
     else gpucompile__put32(b, 0xffffffffu);
 }
@@ -3137,32 +3210,32 @@ GPUCOMPILE__PRIVATE int gpucompile__get_opt(gpucompile__reader *r, const gpucomp
 
 /* ids: with the dependencies' identities (0 when one is gone); diags: records or NULL. */
 GPUCOMPILE__PRIVATE int gpucompile__serialize(const gpucompile_object *o, char *const *deps, int num_deps, int ids,
-                                              const gpucompile__buf *diags, gpucompile__buf *b) {
+                                              const gpucompile_buf *diags, gpucompile_buf *b) {
     unsigned char sum[32];
     llvm_blake3_hasher h;
     uint64_t payload;
     int i;
     memset(sum, 0, sizeof sum);
-    gpucompile__buf_add(b, GPUCOMPILE__OBJ_MAGIC, 8);
+    gpucompile_buf_add(b, GPUCOMPILE__OBJ_MAGIC, 8);
     gpucompile__put64(b, 0);
-    gpucompile__buf_add(b, sum, 32);
+    gpucompile_buf_add(b, sum, 32);
     gpucompile__put32(b, (uint32_t)num_deps);
     for (i = 0; i < num_deps; i++) {
         unsigned char id[32];
         memset(id, 0, sizeof id);
         if (ids && !gpucompile__dep_identity(b->a, deps[i], id)) return 0;
         gpucompile__put_str(b, deps[i]);
-        gpucompile__buf_add(b, id, sizeof id);
+        gpucompile_buf_add(b, id, sizeof id);
     }
     gpucompile__put64(b, diags ? diags->len : 0);
-    if (diags) gpucompile__buf_add(b, diags->data, diags->len);
+    if (diags) gpucompile_buf_add(b, diags->data, diags->len);
     gpucompile__put_str(b, o->target);
     gpucompile__put_str(b, o->triple);
     gpucompile__put_str(b, o->chip);
     gpucompile__put32(b, (uint32_t)o->kind);
     gpucompile__put32(b, (uint32_t)o->format);
     gpucompile__put64(b, o->size);
-    gpucompile__buf_add(b, o->data, o->size);
+    gpucompile_buf_add(b, o->data, o->size);
     gpucompile__put32(b, (uint32_t)o->num_kernels);
     for (i = 0; i < o->num_kernels; i++) {
         const gpucompile_kernel *k = &o->kernels[i];
@@ -3171,7 +3244,7 @@ GPUCOMPILE__PRIVATE int gpucompile__serialize(const gpucompile_object *o, char *
         v[4] = k->sgprs; v[5] = k->vgprs; v[6] = k->private_bytes; v[7] = k->wavefront_size; v[8] = k->kernarg_bytes;
         v[9] = k->dynamic_shared;
         gpucompile__put_str(b, k->name);
-        gpucompile__buf_add(b, v, sizeof v);
+        gpucompile_buf_add(b, v, sizeof v);
         gpucompile__put_opt(b, k->type);
         gpucompile__put_opt(b, k->arg_attrs);
         gpucompile__put_opt(b, k->metadata);
@@ -3238,14 +3311,14 @@ GPUCOMPILE__PRIVATE int gpucompile__deserialize(const unsigned char *data, size_
     len = gpucompile__get64(&r);
     p = gpucompile__take(&r, len);
     if (r.bad || !o->target || !o->triple || !o->chip) return 0;
-    o->data = (unsigned char *)gpucompile__alloc(a, (size_t)len + 1);
+    o->data = (unsigned char *)gpucompile_alloc(a, (size_t)len + 1);
     if (!o->data) return 0;
     memcpy(o->data, p, (size_t)len);
     o->data[len] = 0;
     o->size = (size_t)len;
     n = gpucompile__get32(&r);
     if (r.bad || n > (uint32_t)(r.end - r.p) / 44) return 0;
-    o->kernels = (gpucompile_kernel *)gpucompile__alloc(a, (n ? n : 1) * sizeof(gpucompile_kernel));
+    o->kernels = (gpucompile_kernel *)gpucompile_alloc(a, (n ? n : 1) * sizeof(gpucompile_kernel));
     if (!o->kernels) return 0;
     for (i = 0; i < n; i++) {
         gpucompile_kernel *k = &o->kernels[i];
@@ -3270,7 +3343,7 @@ GPUCOMPILE__PRIVATE int gpucompile__deserialize(const unsigned char *data, size_
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_object_serialize(const gpucompile_object *obj, const gpucompile_allocator *allocator,
                                                              unsigned char **data, size_t *size) {
-    gpucompile__buf b;
+    gpucompile_buf b;
     if (!data || !size) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     *data = NULL;
     *size = 0;
@@ -3291,7 +3364,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_object_deserialize(const void *data,
     gpucompile_object *o;
     if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     *out = NULL;
-    o = (gpucompile_object *)gpucompile__alloc(allocator, sizeof *o);
+    o = (gpucompile_object *)gpucompile_alloc(allocator, sizeof *o);
     if (!o) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     memset(o, 0, sizeof *o);
     if (allocator) o->allocator = *allocator;
@@ -3329,10 +3402,10 @@ static struct {
 /* Once per process: turns the remote store off, with one warning. */
 GPUCOMPILE__PRIVATE void gpucompile__remote_off(gpucompile_job *job, const char *fmt, const char *what) {
     int first;
-    gpucompile__lock();
+    gpucompile_lock();
     first = !gpucompile__hiredis.off;
     gpucompile__hiredis.off = 1;
-    gpucompile__unlock();
+    gpucompile_unlock();
     if (first) {
         char msg[512];
         snprintf(msg, sizeof msg, fmt, what ? what : "");
@@ -3344,15 +3417,15 @@ GPUCOMPILE__PRIVATE void gpucompile__remote_off(gpucompile_job *job, const char 
 GPUCOMPILE__PRIVATE int gpucompile__hiredis_open(void) {
     static const char *const names[] = {"libhiredis.so.0.14", "libhiredis.so.1.1.0", "libhiredis.so.1.0.0"};
     size_t i;
-    gpucompile__lock();
+    gpucompile_lock();
     for (i = 0; !gpucompile__hiredis.tried && i < sizeof names / sizeof names[0]; i++) {
-        void *lib = gpucompile__dlopen(names[i]);
+        void *lib = gpucompile_dlopen(names[i]);
         if (!lib) continue;
-        if (gpucompile__dlfn(lib, "redisConnectWithTimeout", &gpucompile__hiredis.connect) &&
-            gpucompile__dlfn(lib, "redisSetTimeout", &gpucompile__hiredis.set_timeout) &&
-            gpucompile__dlfn(lib, "redisCommandArgv", &gpucompile__hiredis.command) &&
-            gpucompile__dlfn(lib, "freeReplyObject", &gpucompile__hiredis.free_reply) &&
-            gpucompile__dlfn(lib, "redisFree", &gpucompile__hiredis.free_ctx)) {
+        if (gpucompile_dlfn(lib, "redisConnectWithTimeout", &gpucompile__hiredis.connect) &&
+            gpucompile_dlfn(lib, "redisSetTimeout", &gpucompile__hiredis.set_timeout) &&
+            gpucompile_dlfn(lib, "redisCommandArgv", &gpucompile__hiredis.command) &&
+            gpucompile_dlfn(lib, "freeReplyObject", &gpucompile__hiredis.free_reply) &&
+            gpucompile_dlfn(lib, "redisFree", &gpucompile__hiredis.free_ctx)) {
             gpucompile__hiredis.lib = lib;
             gpucompile__hiredis.v1 = i > 0; /* 1.x added a double before len */
             break;
@@ -3361,7 +3434,7 @@ GPUCOMPILE__PRIVATE int gpucompile__hiredis_open(void) {
     }
     gpucompile__hiredis.tried = 1;
     i = gpucompile__hiredis.lib != NULL && !gpucompile__hiredis.off;
-    gpucompile__unlock();
+    gpucompile_unlock();
     return (int)i;
 }
 
@@ -3646,20 +3719,20 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_evict(gpucompile_job *job, const char
 static gpucompile_cache_stats gpucompile__lookups; /* hits and misses of this process */
 
 GPUCOMPILE__PRIVATE void gpucompile__count_lookup(int from) {
-    gpucompile__lock();
+    gpucompile_lock();
     if (from == 1) gpucompile__lookups.hits++;
     else if (from == 2) gpucompile__lookups.remote_hits++;
     else gpucompile__lookups.misses++;
-    gpucompile__unlock();
+    gpucompile_unlock();
 }
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_cache_stats_get(const char *dir, gpucompile_cache_stats *out) {
     gpucompile__entry *e = NULL;
     size_t n = 0, i;
     if (!dir || !out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    gpucompile__lock();
+    gpucompile_lock();
     *out = gpucompile__lookups;
-    gpucompile__unlock();
+    gpucompile_unlock();
     out->entries = out->bytes = 0;
     if (!gpucompile__cache_list(dir, NULL, NULL, &e, &n)) return GPUCOMPILE_OK; /* no directory yet: empty */
     out->entries = n;
@@ -3685,9 +3758,9 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_cache_clear(const char *dir) {
 
 /* A compile's logger while the cache is on: everything passes through, and the warnings and
    remarks are kept as records for the entry (a hit replays them). */
-typedef struct gpucompile__capture { gpucompile_logger to; gpucompile__buf log; } gpucompile__capture;
+typedef struct gpucompile__capture { gpucompile_logger to; gpucompile_buf log; } gpucompile__capture;
 
-GPUCOMPILE__PRIVATE void gpucompile__record(const gpucompile_diagnostic *d, gpucompile__buf *log);
+GPUCOMPILE__PRIVATE void gpucompile__record(const gpucompile_diagnostic *d, gpucompile_buf *log);
 GPUCOMPILE__PRIVATE void gpucompile__capture_fn(const gpucompile_diagnostic *d, void *user_data) {
     gpucompile__capture *c = (gpucompile__capture *)user_data;
     if (d->severity == GPUCOMPILE_SEVERITY_WARNING || d->severity == GPUCOMPILE_SEVERITY_REMARK) gpucompile__record(d, &c->log);
@@ -3695,9 +3768,9 @@ GPUCOMPILE__PRIVATE void gpucompile__capture_fn(const gpucompile_diagnostic *d, 
 }
 
 /* diags: the compile's warnings and remarks, as records. */
-GPUCOMPILE__PRIVATE void gpucompile__cache_store(gpucompile_job *job, const char *key, const gpucompile__buf *diags) {
+GPUCOMPILE__PRIVATE void gpucompile__cache_store(gpucompile_job *job, const char *key, const gpucompile_buf *diags) {
     gpucompile__job *j = (gpucompile__job *)job;
-    gpucompile__buf b;
+    gpucompile_buf b;
     char path[4200];
     memset(&b, 0, sizeof b);
     b.a = &j->opts.allocator;
@@ -3748,7 +3821,7 @@ GPUCOMPILE__PRIVATE void gpucompile__lib_free(gpucompile__lib *e) {
 
 /* Reads and indexes path; NULL when it is not readable bitcode (the caller then reports it). */
 GPUCOMPILE__PRIVATE gpucompile__lib *gpucompile__lib_load(const char *path, uint64_t size, int64_t mtime) {
-    gpucompile__lib *e = (gpucompile__lib *)gpucompile__alloc(NULL, sizeof *e);
+    gpucompile__lib *e = (gpucompile__lib *)gpucompile_alloc(NULL, sizeof *e);
     LLVMContextRef ctx;
     LLVMMemoryBufferRef mb;
     LLVMModuleRef m = NULL;
@@ -3777,20 +3850,20 @@ GPUCOMPILE__PRIVATE gpucompile__lib *gpucompile__lib_load(const char *path, uint
         int k = 0;
         for (v = LLVMGetFirstFunction(m); v; v = LLVMGetNextFunction(v)) {
             if (LLVMIsDeclaration(v) || LLVMGetLinkage(v) == LLVMInternalLinkage || LLVMGetLinkage(v) == LLVMPrivateLinkage) continue;
-            if (pass && !(e->names[k] = gpucompile__strdup(NULL, gpucompile__name(v)))) ok = 0;
+            if (pass && !(e->names[k] = gpucompile__strdup(NULL, gpucompile_value_name(v)))) ok = 0;
             k++;
         }
         for (v = LLVMGetFirstGlobal(m); v; v = LLVMGetNextGlobal(v)) {
             if (LLVMIsDeclaration(v) || LLVMGetLinkage(v) == LLVMInternalLinkage || LLVMGetLinkage(v) == LLVMPrivateLinkage) continue;
-            if (pass && !(e->names[k] = gpucompile__strdup(NULL, gpucompile__name(v)))) ok = 0;
+            if (pass && !(e->names[k] = gpucompile__strdup(NULL, gpucompile_value_name(v)))) ok = 0;
             k++;
         }
         for (v = LLVMGetFirstGlobalAlias(m); v; v = LLVMGetNextGlobalAlias(v)) {
-            if (pass && !(e->names[k] = gpucompile__strdup(NULL, gpucompile__name(v)))) ok = 0;
+            if (pass && !(e->names[k] = gpucompile__strdup(NULL, gpucompile_value_name(v)))) ok = 0;
             k++;
         }
         if (!pass) {
-            e->names = (char **)gpucompile__alloc(NULL, (size_t)(k ? k : 1) * sizeof(char *));
+            e->names = (char **)gpucompile_alloc(NULL, (size_t)(k ? k : 1) * sizeof(char *));
             if (!e->names) ok = 0;
             else { memset(e->names, 0, (size_t)(k ? k : 1) * sizeof(char *)); e->num_names = k; }
         }
@@ -3809,10 +3882,10 @@ GPUCOMPILE__PRIVATE const gpucompile__lib *gpucompile__lib_get(const char *path)
     uint64_t size;
     int64_t mtime;
     if (!gpucompile__stat(path, &size, &mtime)) return NULL;
-    gpucompile__lock();
+    gpucompile_lock();
     for (e = gpucompile__libs; e; e = e->next)
         if (e->size == size && e->mtime == mtime && strcmp(e->path, path) == 0) break;
-    if (!e && (e = (gpucompile__lib *)gpucompile__alloc(NULL, sizeof *e)) != NULL) { /* first sight */
+    if (!e && (e = (gpucompile__lib *)gpucompile_alloc(NULL, sizeof *e)) != NULL) { /* first sight */
         memset(e, 0, sizeof *e);
         e->size = size;
         e->mtime = mtime;
@@ -3824,12 +3897,12 @@ GPUCOMPILE__PRIVATE const gpucompile__lib *gpucompile__lib_get(const char *path)
         made = e; /* seen before: index it, outside the lock (other compiles go on) */
         e = NULL;
     }
-    gpucompile__unlock();
+    gpucompile_unlock();
     if (!made) return e;
     e = made;
     made = gpucompile__lib_load(path, size, mtime);
     if (!made) return NULL;
-    gpucompile__lock();
+    gpucompile_lock();
     if (!e->names) { /* another thread may have been quicker */
         e->data = made->data;
         e->names = made->names;
@@ -3838,7 +3911,7 @@ GPUCOMPILE__PRIVATE const gpucompile__lib *gpucompile__lib_get(const char *path)
         made->names = NULL;
         made->num_names = 0;
     }
-    gpucompile__unlock();
+    gpucompile_unlock();
     gpucompile__lib_free(made);
     return e;
 }
@@ -3852,7 +3925,7 @@ GPUCOMPILE__PRIVATE int gpucompile__lib_needed(gpucompile_job *job, const gpucom
              v = pass ? LLVMGetNextGlobal(v) : LLVMGetNextFunction(v)) {
             const char *name;
             if (!LLVMIsDeclaration(v)) continue;
-            name = gpucompile__name(v);
+            name = gpucompile_value_name(v);
             if (bsearch(&name, e->names, (size_t)e->num_names, sizeof(char *), gpucompile__lib_cmp)) return 1;
         }
     return 0;
@@ -3888,12 +3961,7 @@ GPUCOMPILE__PRIVATE void gpucompile__diag_handler(LLVMDiagnosticInfoRef di, void
 }
 
 /* Logs an error and returns r: the one way the pipeline fails. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__fail(gpucompile_job *job, gpucompile_result r, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(GPUCOMPILE__PRINTF, 3, 4)))
-#endif
-    ;
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__fail(gpucompile_job *job, gpucompile_result r, const char *fmt, ...) {
+GPUCOMPILE_DEF gpucompile_result gpucompile_job_fail(gpucompile_job *job, gpucompile_result r, const char *fmt, ...) {
     char msg[4096];
     va_list ap;
     va_start(ap, fmt);
@@ -3908,18 +3976,18 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__parse(gpucompile_job *job, con
     LLVMMemoryBufferRef mb;
     char *msg = NULL;
     const unsigned char *d = (const unsigned char *)data;
-    if (!data || size == 0) return gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "%s: empty input", name);
+    if (!data || size == 0) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "%s: empty input", name);
     mb = LLVMCreateMemoryBufferWithMemoryRangeCopy((const char *)data, size, name);
     /* LLVMParseIRInContext takes ownership of mb, whatever happens. */
     if (LLVMParseIRInContext(job->context, mb, &job->module, &msg)) {
         int bitcode = size >= 4 && ((d[0] == 'B' && d[1] == 'C') || (d[0] == 0xDE && d[1] == 0xC0));
-        gpucompile_result r = gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "%s: %s: %s", name,
+        gpucompile_result r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "%s: %s: %s", name,
                                                bitcode ? "invalid or truncated bitcode" : "invalid LLVM IR", msg ? msg : "parse failed");
         if (msg) LLVMDisposeMessage(msg);
         job->module = NULL;
         return r;
     }
-    if (job->failed) return gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "%s: could not be read", name);
+    if (job->failed) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "%s: could not be read", name);
     return GPUCOMPILE_OK;
 }
 
@@ -3932,13 +4000,13 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__setup(gpucompile_job *job) {
     char *dls;
     LLVMValueRef fn;
     if (LLVMGetTargetFromTriple(triple, &t, &msg)) {
-        gpucompile_result r = gpucompile__fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "target triple '%s': %s", triple, msg ? msg : "unknown");
+        gpucompile_result r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "target triple '%s': %s", triple, msg ? msg : "unknown");
         if (msg) LLVMDisposeMessage(msg);
         return r;
     }
     job->machine = LLVMCreateTargetMachine(t, triple, job->cpu, job->features, levels[job->target->O & 3],
                                            LLVMRelocDefault, LLVMCodeModelDefault);
-    if (!job->machine) return gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "cannot create a target machine for '%s'", triple);
+    if (!job->machine) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "cannot create a target machine for '%s'", triple);
     {   /* a module written for another architecture (an x86-64 module given to a GPU backend) */
         const char *had = LLVMGetTarget(job->module);
         size_t n = strcspn(triple, "-");
@@ -3974,7 +4042,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile__bad_name(gpucompile_job *job, LLVMVa
     LLVMLinkage l = LLVMGetLinkage(v);
     if (!job->backend->bad_symbol_name || l == LLVMInternalLinkage || l == LLVMPrivateLinkage) return NULL;
     if (LLVMIsDeclaration(v) && !LLVMGetFirstUse(v)) return NULL;
-    return job->backend->bad_symbol_name(gpucompile__name(v));
+    return job->backend->bad_symbol_name(gpucompile_value_name(v));
 }
 
 /* Does name start with one of the comma-separated prefixes? */
@@ -4027,7 +4095,7 @@ GPUCOMPILE__PRIVATE int gpucompile__check_code(gpucompile_job *job) {
             LLVMTypeKind tk = LLVMGetTypeKind(t);
             if (max_param && (tk == LLVMStructTypeKind || tk == LLVMArrayTypeKind) && LLVMStoreSizeOfType(dl, t) > max_param) {
                 gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
-                                   "function '%s': parameter %u passes %llu bytes by value (at most %llu for %s)", gpucompile__name(fn),
+                                   "function '%s': parameter %u passes %llu bytes by value (at most %llu for %s)", gpucompile_value_name(fn),
                                    i + 1, LLVMStoreSizeOfType(dl, t), max_param, gpucompile_target_triple(job->target));
                 return 1;
             }
@@ -4039,7 +4107,7 @@ GPUCOMPILE__PRIVATE int gpucompile__check_code(gpucompile_job *job) {
         if (!why && rules->bad_global) why = rules->bad_global(g);
         if (why) {
             gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
-                               "global '%s': LLVM cannot compile it for %s: %s", gpucompile__name(g), gpucompile_target_triple(job->target), why);
+                               "global '%s': LLVM cannot compile it for %s: %s", gpucompile_value_name(g), gpucompile_target_triple(job->target), why);
             return 1;
         }
     }
@@ -4050,7 +4118,7 @@ GPUCOMPILE__PRIVATE int gpucompile__check_code(gpucompile_job *job) {
                 const char *why = gpucompile__bad_instruction(rules, in);
                 if (why) {
                     gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
-                                       "function '%s': LLVM cannot compile it for %s: %s", gpucompile__name(fn),
+                                       "function '%s': LLVM cannot compile it for %s: %s", gpucompile_value_name(fn),
                                        gpucompile_target_triple(job->target), why);
                     return 1;
                 }
@@ -4063,9 +4131,9 @@ GPUCOMPILE__PRIVATE int gpucompile__check_code(gpucompile_job *job) {
 GPUCOMPILE__PRIVATE int gpucompile__foreign_prefix(const char *list, const char *prefix, size_t n) {
     const gpucompile_backend *b;
     int i;
-    if (gpucompile__in_list(list, prefix, n)) return 1;
+    if (gpucompile_in_list(list, prefix, n)) return 1;
     for (i = 0; (b = gpucompile_backend_at(i)) != NULL; i++)
-        if (gpucompile__in_list(b->intrinsic_prefixes, prefix, n)) return 1;
+        if (gpucompile_in_list(b->intrinsic_prefixes, prefix, n)) return 1;
     return 0;
 }
 
@@ -4078,7 +4146,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__check_module(gpucompile_job *j
     LLVMValueRef fn;
     int bad = 0;
     for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) {
-        const char *name = gpucompile__name(fn), *dot, *why;
+        const char *name = gpucompile_value_name(fn), *dot, *why;
         if ((why = gpucompile__bad_name(job, fn)) != NULL) {
             gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL, "function '%s': %s", name, why);
             bad = 1;
@@ -4104,7 +4172,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__check_module(gpucompile_job *j
         }
         dot = strchr(name + 5, '.');
         if (dot && gpucompile__foreign_prefix(arches, name + 5, (size_t)(dot - (name + 5))) &&
-            !gpucompile__in_list(job->backend->intrinsic_prefixes, name + 5, (size_t)(dot - (name + 5)))) {
+            !gpucompile_in_list(job->backend->intrinsic_prefixes, name + 5, (size_t)(dot - (name + 5)))) {
             gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL,
                                "intrinsic '%s' belongs to another target than %s", name, gpucompile_target_triple(job->target));
             bad = 1;
@@ -4113,7 +4181,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__check_module(gpucompile_job *j
     for (fn = LLVMGetFirstGlobal(job->module); fn; fn = LLVMGetNextGlobal(fn)) {
         const char *why = gpucompile__bad_name(job, fn);
         if (why) {
-            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL, "global '%s': %s", gpucompile__name(fn), why);
+            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL, "global '%s': %s", gpucompile_value_name(fn), why);
             bad = 1;
         }
     }
@@ -4127,7 +4195,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__verify(gpucompile_job *job) {
     LLVMValueRef fn;
     int kernels = 0;
     if (LLVMVerifyModule(job->module, LLVMReturnStatusAction, &msg)) {
-        r = gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "the module is not valid LLVM IR: %s", msg ? msg : "");
+        r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "the module is not valid LLVM IR: %s", msg ? msg : "");
         if (msg) LLVMDisposeMessage(msg);
         return r;
     }
@@ -4164,7 +4232,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__link_one(gpucompile_job *job, 
     }
     if (ix) mb = LLVMCreateMemoryBufferWithMemoryRange((const char *)ix->data, (size_t)ix->size, path, 0);
     else if (LLVMCreateMemoryBufferWithContentsOfFile(path, &mb, &msg)) {
-        gpucompile_result r = gpucompile__fail(job, GPUCOMPILE_ERROR_IO, "cannot read bitcode library '%s': %s", path, msg ? msg : "");
+        gpucompile_result r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_IO, "cannot read bitcode library '%s': %s", path, msg ? msg : "");
         if (msg) LLVMDisposeMessage(msg);
         return r;
     }
@@ -4173,7 +4241,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__link_one(gpucompile_job *job, 
     if (LLVMGetBitcodeModuleInContext2(job->context, mb, &lib) || !lib) {
         LLVMDisposeMemoryBuffer(mb);
         job->failed = 0;
-        return gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "'%s' is not a valid LLVM bitcode library", path);
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "'%s' is not a valid LLVM bitcode library", path);
     }
     LLVMSetTarget(lib, LLVMGetTarget(job->module));
     LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(job->module));
@@ -4181,7 +4249,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__link_one(gpucompile_job *job, 
         gpucompile_result r = h->bitcode_file(job, lib, path, h->user_data);
         if (r != GPUCOMPILE_OK) {
             LLVMDisposeModule(lib);
-            return gpucompile__fail(job, r, "the bitcode-file hook stopped the compile at '%s'", path);
+            return gpucompile_job_fail(job, r, "the bitcode-file hook stopped the compile at '%s'", path);
         }
     }
     /* linkonce_odr: the linker then takes only what the module references (--only-needed). */
@@ -4193,14 +4261,14 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__link_one(gpucompile_job *job, 
     }
     for (v = LLVMGetFirstGlobal(lib); v; v = LLVMGetNextGlobal(v)) {
         LLVMLinkage l = LLVMGetLinkage(v);
-        if (!LLVMIsDeclaration(v) && !gpucompile__starts_with(gpucompile__name(v), "llvm.") &&
+        if (!LLVMIsDeclaration(v) && !gpucompile__starts_with(gpucompile_value_name(v), "llvm.") &&
             (l == LLVMExternalLinkage || l == LLVMWeakAnyLinkage || l == LLVMWeakODRLinkage || l == LLVMLinkOnceAnyLinkage ||
              l == LLVMCommonLinkage))
             LLVMSetLinkage(v, LLVMLinkOnceODRLinkage);
     }
     if (LLVMLinkModules2(job->module, lib)) /* consumes lib */
-        return gpucompile__fail(job, GPUCOMPILE_ERROR_LINK, "linking '%s' failed", path);
-    if (job->failed) return gpucompile__fail(job, GPUCOMPILE_ERROR_LINK, "linking '%s' failed", path);
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LINK, "linking '%s' failed", path);
+    if (job->failed) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LINK, "linking '%s' failed", path);
     return GPUCOMPILE_OK;
 }
 
@@ -4223,14 +4291,14 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__link(gpucompile_job *job) {
     int i, next = 0;
     memset(&own, 0, sizeof own);
     for (v = LLVMGetFirstFunction(job->module); v && r == GPUCOMPILE_OK; v = LLVMGetNextFunction(v))
-        if (!LLVMIsDeclaration(v) && !gpucompile__push_str(j, &own.v, &own.n, &own.cap, gpucompile__name(v)))
+        if (!LLVMIsDeclaration(v) && !gpucompile__push_str(j, &own.v, &own.n, &own.cap, gpucompile_value_name(v)))
             r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     for (v = LLVMGetFirstGlobal(job->module); v && r == GPUCOMPILE_OK; v = LLVMGetNextGlobal(v))
-        if (!LLVMIsDeclaration(v) && !gpucompile__push_str(j, &own.v, &own.n, &own.cap, gpucompile__name(v)))
+        if (!LLVMIsDeclaration(v) && !gpucompile__push_str(j, &own.v, &own.n, &own.cap, gpucompile_value_name(v)))
             r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     if (r == GPUCOMPILE_OK && h && h->load_bitcode_files) {
         r = h->load_bitcode_files(job, h->user_data);
-        if (r != GPUCOMPILE_OK) r = gpucompile__fail(job, r, "the load-bitcode-files hook stopped the compile");
+        if (r != GPUCOMPILE_OK) r = gpucompile_job_fail(job, r, "the load-bitcode-files hook stopped the compile");
         else r = gpucompile__link_queued(job, &next);
     } else if (r == GPUCOMPILE_OK) {
         /* The caller's libraries first (they may call into the device libraries), then the
@@ -4244,12 +4312,12 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__link(gpucompile_job *job) {
     /* Internalize what the libraries brought, so the optimizer can drop what is unused. */
     if (r == GPUCOMPILE_OK && next > 0) {
         for (v = LLVMGetFirstFunction(job->module); v; v = LLVMGetNextFunction(v)) {
-            if (LLVMIsDeclaration(v) || gpucompile__has_name(&own, gpucompile__name(v))) continue;
+            if (LLVMIsDeclaration(v) || gpucompile__has_name(&own, gpucompile_value_name(v))) continue;
             LLVMSetLinkage(v, LLVMInternalLinkage);
             LLVMSetVisibility(v, LLVMDefaultVisibility);
         }
         for (v = LLVMGetFirstGlobal(job->module); v; v = LLVMGetNextGlobal(v)) {
-            const char *name = gpucompile__name(v);
+            const char *name = gpucompile_value_name(v);
             if (LLVMIsDeclaration(v) || gpucompile__starts_with(name, "llvm.") || gpucompile__has_name(&own, name)) continue;
             LLVMSetLinkage(v, LLVMInternalLinkage);
             LLVMSetVisibility(v, LLVMDefaultVisibility);
@@ -4283,14 +4351,14 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__check_undefined(gpucompile_job
     LLVMValueRef v;
     int bad = 0;
     for (v = LLVMGetFirstFunction(job->module); v; v = LLVMGetNextFunction(v)) {
-        const char *name = gpucompile__name(v);
+        const char *name = gpucompile_value_name(v);
         if (!LLVMIsDeclaration(v) || gpucompile__starts_with(name, "llvm.") || !LLVMGetFirstUse(v)) continue;
         if (gpucompile__allowed_undefined(job, name)) continue;
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNRESOLVED, NULL, "undefined function '%s'", name);
         bad = 1;
     }
     for (v = LLVMGetFirstGlobal(job->module); v; v = LLVMGetNextGlobal(v)) {
-        const char *name = gpucompile__name(v);
+        const char *name = gpucompile_value_name(v);
         if (!LLVMIsDeclaration(v) || !LLVMGetFirstUse(v) || gpucompile__extern_shared(job, v)) continue;
         if (gpucompile__allowed_undefined(job, name)) continue;
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNRESOLVED, NULL, "undefined global '%s'", name);
@@ -4309,23 +4377,23 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__optimize(gpucompile_job *job) 
     LLVMDisposePassBuilderOptions(pbo);
     if (err) {
         char *msg = LLVMGetErrorMessage(err);
-        gpucompile_result r = gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "optimization failed: %s", msg);
+        gpucompile_result r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "optimization failed: %s", msg);
         LLVMDisposeErrorMessage(msg);
         return r;
     }
-    if (job->failed) return gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "optimization reported an error");
+    if (job->failed) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "optimization reported an error");
     return GPUCOMPILE_OK;
 }
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit_file(gpucompile_job *job, LLVMCodeGenFileType type, LLVMMemoryBufferRef *out) {
     char *msg = NULL;
     if (LLVMTargetMachineEmitToMemoryBuffer(job->machine, job->module, type, &msg, out)) {
-        gpucompile_result r = gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "code generation failed: %s", msg ? msg : "");
+        gpucompile_result r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "code generation failed: %s", msg ? msg : "");
         if (msg) LLVMDisposeMessage(msg);
         *out = NULL;
         return r;
     }
-    if (job->failed) return gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "code generation reported an error");
+    if (job->failed) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "code generation reported an error");
     return GPUCOMPILE_OK;
 }
 
@@ -4335,60 +4403,60 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit(gpucompile_job *job) {
     LLVMCodeGenFileType type = job->format == GPUCOMPILE_FORMAT_ISA ? LLVMAssemblyFile : job->backend->bin_from;
     if (job->format == GPUCOMPILE_FORMAT_LLVM) {
         job->emitted = LLVMWriteBitcodeToMemoryBuffer(job->module);
-        return job->emitted ? GPUCOMPILE_OK : gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "cannot write bitcode");
+        return job->emitted ? GPUCOMPILE_OK : gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "cannot write bitcode");
     }
     if (h && h->isa && type != LLVMAssemblyFile) { /* the ISA text as well, for the hook only */
         LLVMMemoryBufferRef isa = NULL;
         r = gpucompile__emit_file(job, LLVMAssemblyFile, &isa);
         if (r == GPUCOMPILE_OK) r = h->isa(job, LLVMGetBufferStart(isa), LLVMGetBufferSize(isa), h->user_data);
         if (isa) LLVMDisposeMemoryBuffer(isa);
-        if (r != GPUCOMPILE_OK) return job->failed ? r : gpucompile__fail(job, r, "the isa hook stopped the compile");
+        if (r != GPUCOMPILE_OK) return job->failed ? r : gpucompile_job_fail(job, r, "the isa hook stopped the compile");
     }
     r = gpucompile__emit_file(job, type, &job->emitted);
     if (r == GPUCOMPILE_OK && h && h->isa && type == LLVMAssemblyFile) {
         r = h->isa(job, LLVMGetBufferStart(job->emitted), LLVMGetBufferSize(job->emitted), h->user_data);
-        if (r != GPUCOMPILE_OK) return gpucompile__fail(job, r, "the isa hook stopped the compile");
+        if (r != GPUCOMPILE_OK) return gpucompile_job_fail(job, r, "the isa hook stopped the compile");
     }
     return r;
 }
 
 /* An LLVM type in MLIR's LLVM dialect syntax as it appears inside !llvm.func<...> (f32, ptr<1>,
    struct<(i32, f32)>, array<4 x i8>, vector<4xf32>); 0 for a type it has no spelling for here. */
-GPUCOMPILE__PRIVATE int gpucompile__mlir_type(gpucompile__buf *b, LLVMTypeRef t, int depth) {
+GPUCOMPILE__PRIVATE int gpucompile__mlir_type(gpucompile_buf *b, LLVMTypeRef t, int depth) {
     unsigned i, n;
     if (depth > 16) return 0;
     switch (LLVMGetTypeKind(t)) {
-    case LLVMVoidTypeKind: gpucompile__buf_str(b, "void"); return 1;
-    case LLVMHalfTypeKind: gpucompile__buf_str(b, "f16"); return 1;
-    case LLVMBFloatTypeKind: gpucompile__buf_str(b, "bf16"); return 1;
-    case LLVMFloatTypeKind: gpucompile__buf_str(b, "f32"); return 1;
-    case LLVMDoubleTypeKind: gpucompile__buf_str(b, "f64"); return 1;
-    case LLVMFP128TypeKind: gpucompile__buf_str(b, "f128"); return 1;
-    case LLVMX86_FP80TypeKind: gpucompile__buf_str(b, "f80"); return 1;
-    case LLVMIntegerTypeKind: gpucompile__buf_printf(b, "i%u", LLVMGetIntTypeWidth(t)); return 1;
+    case LLVMVoidTypeKind: gpucompile_buf_str(b, "void"); return 1;
+    case LLVMHalfTypeKind: gpucompile_buf_str(b, "f16"); return 1;
+    case LLVMBFloatTypeKind: gpucompile_buf_str(b, "bf16"); return 1;
+    case LLVMFloatTypeKind: gpucompile_buf_str(b, "f32"); return 1;
+    case LLVMDoubleTypeKind: gpucompile_buf_str(b, "f64"); return 1;
+    case LLVMFP128TypeKind: gpucompile_buf_str(b, "f128"); return 1;
+    case LLVMX86_FP80TypeKind: gpucompile_buf_str(b, "f80"); return 1;
+    case LLVMIntegerTypeKind: gpucompile_buf_printf(b, "i%u", LLVMGetIntTypeWidth(t)); return 1;
     case LLVMPointerTypeKind:
-        if (LLVMGetPointerAddressSpace(t)) gpucompile__buf_printf(b, "ptr<%u>", LLVMGetPointerAddressSpace(t));
-        else gpucompile__buf_str(b, "ptr");
+        if (LLVMGetPointerAddressSpace(t)) gpucompile_buf_printf(b, "ptr<%u>", LLVMGetPointerAddressSpace(t));
+        else gpucompile_buf_str(b, "ptr");
         return 1;
     case LLVMVectorTypeKind:
-        if (LLVMGetTypeKind(LLVMGetElementType(t)) == LLVMPointerTypeKind) gpucompile__buf_printf(b, "vec<%u x ", LLVMGetVectorSize(t));
-        else gpucompile__buf_printf(b, "vector<%ux", LLVMGetVectorSize(t));
+        if (LLVMGetTypeKind(LLVMGetElementType(t)) == LLVMPointerTypeKind) gpucompile_buf_printf(b, "vec<%u x ", LLVMGetVectorSize(t));
+        else gpucompile_buf_printf(b, "vector<%ux", LLVMGetVectorSize(t));
         if (!gpucompile__mlir_type(b, LLVMGetElementType(t), depth + 1)) return 0;
-        gpucompile__buf_str(b, ">");
+        gpucompile_buf_str(b, ">");
         return 1;
     case LLVMArrayTypeKind:
-        gpucompile__buf_printf(b, "array<%llu x ", (unsigned long long)LLVMGetArrayLength2(t));
+        gpucompile_buf_printf(b, "array<%llu x ", (unsigned long long)LLVMGetArrayLength2(t));
         if (!gpucompile__mlir_type(b, LLVMGetElementType(t), depth + 1)) return 0;
-        gpucompile__buf_str(b, ">");
+        gpucompile_buf_str(b, ">");
         return 1;
     case LLVMStructTypeKind:
         if (LLVMGetStructName(t) || LLVMIsOpaqueStruct(t)) return 0; /* identified structs: by name in MLIR, skipped */
-        gpucompile__buf_str(b, LLVMIsPackedStruct(t) ? "struct<packed (" : "struct<(");
+        gpucompile_buf_str(b, LLVMIsPackedStruct(t) ? "struct<packed (" : "struct<(");
         for (i = 0, n = LLVMCountStructElementTypes(t); i < n; i++) {
-            if (i) gpucompile__buf_str(b, ", ");
+            if (i) gpucompile_buf_str(b, ", ");
             if (!gpucompile__mlir_type(b, LLVMStructGetTypeAtIndex(t, i), depth + 1)) return 0;
         }
-        gpucompile__buf_str(b, ")>");
+        gpucompile_buf_str(b, ")>");
         return 1;
     default: return 0;
     }
@@ -4399,26 +4467,26 @@ GPUCOMPILE__PRIVATE int gpucompile__mlir_type(gpucompile__buf *b, LLVMTypeRef t,
 GPUCOMPILE__PRIVATE char *gpucompile__kernel_type(gpucompile_job *job, LLVMValueRef fn) {
     LLVMTypeRef ft = LLVMGlobalGetValueType(fn), params[64];
     unsigned i, n = LLVMCountParamTypes(ft);
-    gpucompile__buf b;
+    gpucompile_buf b;
     int ok = n <= 64 && !LLVMIsFunctionVarArg(ft);
     char *out = NULL;
     memset(&b, 0, sizeof b);
     b.a = &job->options->allocator;
-    gpucompile__buf_str(&b, "!llvm.func<");
+    gpucompile_buf_str(&b, "!llvm.func<");
     ok = ok && gpucompile__mlir_type(&b, LLVMGetReturnType(ft), 0);
-    gpucompile__buf_str(&b, " (");
+    gpucompile_buf_str(&b, " (");
     if (ok) LLVMGetParamTypes(ft, params);
     for (i = 0; ok && i < n; i++) {
-        if (i) gpucompile__buf_str(&b, ", ");
+        if (i) gpucompile_buf_str(&b, ", ");
         ok = gpucompile__mlir_type(&b, params[i], 0);
     }
-    gpucompile__buf_str(&b, ")>");
+    gpucompile_buf_str(&b, ")>");
     if (ok && !b.oom) out = gpucompile_job_strdup(job, b.data);
     gpucompile_job_free(job, b.data);
     return out;
 }
 
-GPUCOMPILE__PRIVATE int gpucompile__kernel_cmp(const void *a, const void *b) {
+GPUCOMPILE_DEF int gpucompile_kernel_cmp(const void *a, const void *b) {
     return strcmp(((const gpucompile_kernel *)a)->name, ((const gpucompile_kernel *)b)->name);
 }
 
@@ -4436,7 +4504,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__collect_kernels(gpucompile_job
         if (!gpucompile__is_kernel(job, fn)) continue;
         k = &o->kernels[o->num_kernels];
         memset(k, 0, sizeof *k);
-        k->name = gpucompile_job_strdup(job, gpucompile__name(fn));
+        k->name = gpucompile_job_strdup(job, gpucompile_value_name(fn));
         if (!k->name) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
         o->num_kernels++;
         k->num_params = (int)LLVMCountParams(fn);
@@ -4444,7 +4512,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__collect_kernels(gpucompile_job
         k->private_bytes = k->wavefront_size = k->kernarg_bytes = k->dynamic_shared = -1;
         k->type = gpucompile__kernel_type(job, fn);
     }
-    qsort(o->kernels, (size_t)o->num_kernels, sizeof *o->kernels, gpucompile__kernel_cmp);
+    qsort(o->kernels, (size_t)o->num_kernels, sizeof *o->kernels, gpucompile_kernel_cmp);
     return GPUCOMPILE_OK;
 }
 
@@ -4502,7 +4570,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__finish(gpucompile_job *job) {
     gpucompile_result r;
     if (job->format != GPUCOMPILE_FORMAT_LLVM && job->backend->finish) {
         r = job->backend->finish(job, job->format);
-        if (r != GPUCOMPILE_OK) return job->failed ? r : gpucompile__fail(job, r, "the %s backend failed", job->backend->name);
+        if (r != GPUCOMPILE_OK) return job->failed ? r : gpucompile_job_fail(job, r, "the %s backend failed", job->backend->name);
     }
     if (job->result_data) {
         o->data = job->result_data;
@@ -4524,7 +4592,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__hook(gpucompile_job *job,
     gpucompile_result r;
     if (!fn) return GPUCOMPILE_OK;
     r = fn(job, job->module, job->options->hooks->user_data);
-    if (r != GPUCOMPILE_OK && !job->failed) gpucompile__fail(job, r, "the %s hook stopped the compile", name);
+    if (r != GPUCOMPILE_OK && !job->failed) gpucompile_job_fail(job, r, "the %s hook stopped the compile", name);
     return r;
 }
 
@@ -4609,18 +4677,18 @@ GPUCOMPILE__PRIVATE void gpucompile__save_emitted(gpucompile_job *job) {
 }
 
 /* s with every from replaced by to, in place (b's bytes). */
-GPUCOMPILE__PRIVATE void gpucompile__replace_all(gpucompile__buf *b, const char *from, const char *to) {
-    gpucompile__buf o;
+GPUCOMPILE__PRIVATE void gpucompile__replace_all(gpucompile_buf *b, const char *from, const char *to) {
+    gpucompile_buf o;
     const char *p, *q;
     size_t n = strlen(from);
     if (!b->data || !n || !strstr(b->data, from)) return;
     memset(&o, 0, sizeof o);
     o.a = b->a;
     for (p = b->data; (q = strstr(p, from)) != NULL; p = q + n) {
-        gpucompile__buf_add(&o, p, (size_t)(q - p));
-        gpucompile__buf_str(&o, to);
+        gpucompile_buf_add(&o, p, (size_t)(q - p));
+        gpucompile_buf_str(&o, to);
     }
-    gpucompile__buf_add(&o, p, strlen(p) + 1);
+    gpucompile_buf_add(&o, p, strlen(p) + 1);
     if (o.oom) { gpucompile_free(o.a, o.data); return; }
     gpucompile_free(b->a, b->data);
     o.len--; /* the NUL stays, outside len */
@@ -4628,24 +4696,24 @@ GPUCOMPILE__PRIVATE void gpucompile__replace_all(gpucompile__buf *b, const char 
 }
 
 /* A tool run: its log, its line for repro.sh, and its output naming the saved files. */
-GPUCOMPILE__PRIVATE void gpucompile__save_tool(gpucompile_job *job, const char *cwd, const char *const *argv, gpucompile__buf *out) {
+GPUCOMPILE__PRIVATE void gpucompile__save_tool(gpucompile_job *job, const char *cwd, const char *const *argv, gpucompile_buf *out) {
     gpucompile__job *j = (gpucompile__job *)job;
-    gpucompile__buf line, log;
+    gpucompile_buf line, log;
     char name[64], saved[4300];
     int i, k, touches = 0;
     memset(&line, 0, sizeof line);
     line.a = &j->opts.allocator;
     if (cwd) {
-        gpucompile__buf_str(&line, "(cd ");
+        gpucompile_buf_str(&line, "(cd ");
         gpucompile__shell_quote(&line, cwd);
-        gpucompile__buf_str(&line, " && ");
+        gpucompile_buf_str(&line, " && ");
     }
     for (i = 0; argv[i]; i++) {
-        if (i) gpucompile__buf_str(&line, " ");
+        if (i) gpucompile_buf_str(&line, " ");
         gpucompile__shell_quote(&line, argv[i]);
     }
-    if (cwd) gpucompile__buf_str(&line, ")");
-    gpucompile__buf_add(&line, "\n", 2);
+    if (cwd) gpucompile_buf_str(&line, ")");
+    gpucompile_buf_add(&line, "\n", 2);
     line.len--;
     /* temporary files become repro.* (the emitted ISA or object: llc's output in repro.sh) */
     for (k = 0; k < j->num_temps && !line.oom; k++) {
@@ -4665,12 +4733,12 @@ GPUCOMPILE__PRIVATE void gpucompile__save_tool(gpucompile_job *job, const char *
         else snprintf(saved, sizeof saved, "%s/%s", j->save_dir, name);
         gpucompile__replace_all(out, t, saved);
     }
-    if (!line.oom && touches) gpucompile__buf_add(&j->repro, line.data, line.len); /* a step of the compile, not a query */
+    if (!line.oom && touches) gpucompile_buf_add(&j->repro, line.data, line.len); /* a step of the compile, not a query */
     memset(&log, 0, sizeof log);
     log.a = line.a;
-    gpucompile__buf_str(&log, "$ ");
-    if (line.data) gpucompile__buf_str(&log, line.data);
-    if (out->data) gpucompile__buf_add(&log, out->data, out->len ? out->len - 1 : 0);
+    gpucompile_buf_str(&log, "$ ");
+    if (line.data) gpucompile_buf_str(&log, line.data);
+    if (out->data) gpucompile_buf_add(&log, out->data, out->len ? out->len - 1 : 0);
     { /* tool-N-<program>.log */
         const char *base = argv[0], *p;
         for (p = argv[0]; *p; p++)
@@ -4688,53 +4756,53 @@ GPUCOMPILE__PRIVATE void gpucompile__save_repro(gpucompile_job *job) {
     gpucompile__job *j = (gpucompile__job *)job;
     const char *triple = gpucompile_target_triple(job->target);
     int obj = job->format != GPUCOMPILE_FORMAT_ISA && job->backend->bin_from == LLVMObjectFile, i;
-    gpucompile__buf b;
+    gpucompile_buf b;
     char line[1024];
     if (!j->save_dir) return;
     memset(&b, 0, sizeof b);
     b.a = &j->opts.allocator;
-    gpucompile__buf_str(&b, "#!/bin/sh\n# Redoes this compile with LLVM " LLVM_VERSION_STRING "'s own tools: from linked.ll (the input, prepared\n"
+    gpucompile_buf_str(&b, "#!/bin/sh\n# Redoes this compile with LLVM " LLVM_VERSION_STRING "'s own tools: from linked.ll (the input, prepared\n"
                             "# and linked by gpucompile) through opt and llc to repro.isa.s");
-    gpucompile__buf_str(&b, obj ? " and repro.object.o" : "");
-    gpucompile__buf_str(&b, ", then the binary step's\n# tools as gpucompile ran them. LLVM_BIN=DIR picks the LLVM tools' directory.\n# Target: ");
+    gpucompile_buf_str(&b, obj ? " and repro.object.o" : "");
+    gpucompile_buf_str(&b, ", then the binary step's\n# tools as gpucompile ran them. LLVM_BIN=DIR picks the LLVM tools' directory.\n# Target: ");
     if (j->save_dir) {
         char text[4096];
         gpucompile_target_print(job->target, text, sizeof text);
-        gpucompile__buf_str(&b, text);
+        gpucompile_buf_str(&b, text);
     }
-    gpucompile__buf_str(&b, "\n");
+    gpucompile_buf_str(&b, "\n");
     for (i = 0; i < j->num_deps; i++) {
         if (gpucompile__starts_with(j->deps[i], GPUCOMPILE__TOOL_DEP)) continue;
-        gpucompile__buf_str(&b, "# linked or used: ");
-        gpucompile__buf_str(&b, j->deps[i]);
-        gpucompile__buf_str(&b, "\n");
+        gpucompile_buf_str(&b, "# linked or used: ");
+        gpucompile_buf_str(&b, j->deps[i]);
+        gpucompile_buf_str(&b, "\n");
     }
     snprintf(line, sizeof line,
              "set -e\ncd \"$(dirname \"$0\")\"\n"
              "t() { if [ -n \"$LLVM_BIN\" ]; then echo \"$LLVM_BIN/$1\"; elif command -v \"$1-%d\" >/dev/null 2>&1; then echo \"$1-%d\"; else echo \"$1\"; fi; }\n",
              LLVM_VERSION_MAJOR, LLVM_VERSION_MAJOR);
-    gpucompile__buf_str(&b, line);
-    gpucompile__buf_str(&b, "\"$(t llvm-link)\" linked.ll -o repro.linked.bc\n");
-    gpucompile__buf_str(&b, "\"$(t opt)\" ");
-    gpucompile__buf_str(&b, "-mtriple=");
+    gpucompile_buf_str(&b, line);
+    gpucompile_buf_str(&b, "\"$(t llvm-link)\" linked.ll -o repro.linked.bc\n");
+    gpucompile_buf_str(&b, "\"$(t opt)\" ");
+    gpucompile_buf_str(&b, "-mtriple=");
     gpucompile__shell_quote(&b, triple);
-    gpucompile__buf_str(&b, " -mcpu=");
+    gpucompile_buf_str(&b, " -mcpu=");
     gpucompile__shell_quote(&b, job->cpu ? job->cpu : gpucompile_target_chip(job->target));
-    gpucompile__buf_str(&b, " -mattr=");
+    gpucompile_buf_str(&b, " -mattr=");
     gpucompile__shell_quote(&b, job->features ? job->features : "");
     snprintf(line, sizeof line, " -passes='default<O%d>' repro.linked.bc -o repro.optimized.bc\n", job->target->O);
-    gpucompile__buf_str(&b, line);
+    gpucompile_buf_str(&b, line);
     for (i = 0; i < 1 + obj; i++) {
-        gpucompile__buf_str(&b, "\"$(t llc)\" -mtriple=");
+        gpucompile_buf_str(&b, "\"$(t llc)\" -mtriple=");
         gpucompile__shell_quote(&b, triple);
-        gpucompile__buf_str(&b, " -mcpu=");
+        gpucompile_buf_str(&b, " -mcpu=");
         gpucompile__shell_quote(&b, job->cpu ? job->cpu : gpucompile_target_chip(job->target));
-        gpucompile__buf_str(&b, " -mattr=");
+        gpucompile_buf_str(&b, " -mattr=");
         gpucompile__shell_quote(&b, job->features ? job->features : "");
         snprintf(line, sizeof line, " -O%d %srepro.optimized.bc -o %s\n", job->target->O, i ? "-filetype=obj " : "-asm-verbose=false ", i ? "repro.object.o" : "repro.isa.s");
-        gpucompile__buf_str(&b, line);
+        gpucompile_buf_str(&b, line);
     }
-    if (j->repro.data) gpucompile__buf_add(&b, j->repro.data, j->repro.len);
+    if (j->repro.data) gpucompile_buf_add(&b, j->repro.data, j->repro.len);
     if (!b.oom) gpucompile__save(job, "repro.sh", b.data, b.len);
     gpucompile_free(b.a, b.data);
 }
@@ -4828,14 +4896,14 @@ GPUCOMPILE__PRIVATE int gpucompile__reset_object(gpucompile_job *job) {
    message\0. */
 typedef struct gpucompile__diag_rec { int severity, result, stage; } gpucompile__diag_rec;
 
-GPUCOMPILE__PRIVATE void gpucompile__record(const gpucompile_diagnostic *d, gpucompile__buf *log) {
+GPUCOMPILE__PRIVATE void gpucompile__record(const gpucompile_diagnostic *d, gpucompile_buf *log) {
     gpucompile__diag_rec h;
     h.severity = (int)d->severity;
     h.result = (int)d->result;
     h.stage = (int)d->stage;
-    gpucompile__buf_add(log, &h, sizeof h);
-    gpucompile__buf_add(log, d->origin, strlen(d->origin) + 1);
-    gpucompile__buf_add(log, d->message, strlen(d->message) + 1);
+    gpucompile_buf_add(log, &h, sizeof h);
+    gpucompile_buf_add(log, d->origin, strlen(d->origin) + 1);
+    gpucompile_buf_add(log, d->message, strlen(d->message) + 1);
 }
 
 GPUCOMPILE__PRIVATE void gpucompile__replay(const char *data, size_t len, const gpucompile_logger *l) {
@@ -4853,26 +4921,26 @@ GPUCOMPILE__PRIVATE void gpucompile__replay(const char *data, size_t len, const 
     }
 }
 
-GPUCOMPILE__PRIVATE void gpucompile__put_f64(gpucompile__buf *b, double v) { gpucompile__buf_add(b, &v, 8); }
+GPUCOMPILE__PRIVATE void gpucompile__put_f64(gpucompile_buf *b, double v) { gpucompile_buf_add(b, &v, 8); }
 GPUCOMPILE__PRIVATE double gpucompile__get_f64(gpucompile__reader *r) {
     double v = 0;
     const unsigned char *p = gpucompile__take(r, 8);
     if (p) memcpy(&v, p, 8);
     return v;
 }
-GPUCOMPILE__PRIVATE void gpucompile__frame_end(gpucompile__buf *b) {
+GPUCOMPILE__PRIVATE void gpucompile__frame_end(gpucompile_buf *b) {
     uint64_t n = b->len - 16;
     if (!b->oom) memcpy(b->data + 8, &n, 8);
 }
 
-GPUCOMPILE__PRIVATE int gpucompile__request(gpucompile_job *job, const void *data, size_t size, const char *name, gpucompile__buf *b) {
+GPUCOMPILE__PRIVATE int gpucompile__request(gpucompile_job *job, const void *data, size_t size, const char *name, gpucompile_buf *b) {
     const gpucompile_options *o = job->options;
     size_t n = gpucompile_target_print(job->target, NULL, 0);
     char *text = (char *)gpucompile_job_alloc(job, n + 1);
     int i;
     if (!text) return 0;
     gpucompile_target_print(job->target, text, n + 1);
-    gpucompile__buf_add(b, GPUCOMPILE__REQ_MAGIC, 8);
+    gpucompile_buf_add(b, GPUCOMPILE__REQ_MAGIC, 8);
     gpucompile__put64(b, 0);
     gpucompile__put_str(b, text);
     gpucompile_job_free(job, text);
@@ -4895,7 +4963,7 @@ GPUCOMPILE__PRIVATE int gpucompile__request(gpucompile_job *job, const void *dat
     }
     gpucompile__put_str(b, name);
     gpucompile__put64(b, size);
-    gpucompile__buf_add(b, data, size);
+    gpucompile_buf_add(b, data, size);
     gpucompile__frame_end(b);
     return !b->oom;
 }
@@ -4942,10 +5010,10 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__child_stderr(gpucompile_job *j
     }
     if (!died) return GPUCOMPILE_OK;
     if (status >= 128 && last)
-        return gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "%s (the compiler process died with signal %d)", last, status - 128);
-    if (status >= 128) return gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "the compiler process died with signal %d", status - 128);
-    if (last) return gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "%s (the compiler process exited with status %d)", last, status);
-    return gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "the compiler process exited with status %d without an answer", status);
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "%s (the compiler process died with signal %d)", last, status - 128);
+    if (status >= 128) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "the compiler process died with signal %d", status - 128);
+    if (last) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "%s (the compiler process exited with status %d)", last, status);
+    return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "the compiler process exited with status %d without an answer", status);
 }
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__isolation_ok(gpucompile_job *job) {
@@ -4954,7 +5022,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__isolation_ok(gpucompile_job *j
        and its target's text names it */
     int registered = b && b->attribute[0] && gpucompile_find_backend_named(b->attribute[0], (size_t)-1, NULL) == b;
     if (job->options->hooks || (job->target->kind == GPUCOMPILE_TARGET_CUSTOM && !registered))
-        return gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "an isolated compile cannot run hooks or custom backends");
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "an isolated compile cannot run hooks or custom backends");
     return GPUCOMPILE_OK;
 }
 
@@ -4964,7 +5032,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_isolated(gpucompile_jo
     const gpucompile_options *o = job->options;
     const char *argv[3];
     char in[4096], out[4096];
-    gpucompile__buf req, err;
+    gpucompile_buf req, err;
     unsigned char *bytes = NULL;
     size_t n = 0;
     int st = -1;
@@ -4977,7 +5045,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_isolated(gpucompile_jo
     if (!gpucompile__request(job, data, size, name, &req)) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     if (r == GPUCOMPILE_OK) r = gpucompile_job_temp_file(job, ".req", in, sizeof in);
     if (r == GPUCOMPILE_OK) r = gpucompile_job_temp_file(job, ".rep", out, sizeof out);
-    if (r == GPUCOMPILE_OK) r = gpucompile__write_temp(job, in, req.data, req.len);
+    if (r == GPUCOMPILE_OK) r = gpucompile_job_write_temp(job, in, req.data, req.len);
     gpucompile_free(req.a, req.data);
     if (r != GPUCOMPILE_OK) return r;
     argv[0] = o->isolate;
@@ -4985,11 +5053,11 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_isolated(gpucompile_jo
     argv[2] = NULL;
     gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "running: %s --worker < %s > %s", o->isolate, in, out);
     r = gpucompile__spawn(&j->opts.allocator, argv, o->tool_timeout_s, &st, &err, NULL, in, out, 2);
-    gpucompile__buf_add(&err, NULL, 0);
+    gpucompile_buf_add(&err, NULL, 0);
     if (r == GPUCOMPILE_ERROR_TIMEOUT)
-        r = gpucompile__fail(job, r, "the isolated compiler was killed after %.0f s", o->tool_timeout_s);
+        r = gpucompile_job_fail(job, r, "the isolated compiler was killed after %.0f s", o->tool_timeout_s);
     else if (r != GPUCOMPILE_OK)
-        r = gpucompile__fail(job, r, "cannot run the isolated compiler '%s'", o->isolate);
+        r = gpucompile_job_fail(job, r, "cannot run the isolated compiler '%s'", o->isolate);
     else if (st == 0 && gpucompile__read(out, &j->opts.allocator, 0, 1, &bytes, &n) == GPUCOMPILE_OK &&
              gpucompile__answer(job, bytes, n, &answer)) {
         gpucompile__child_stderr(job, err.data, 0, 0);
@@ -5066,7 +5134,7 @@ GPUCOMPILE__PRIVATE int gpucompile__worker_spawn(gpucompile_workers *ws, gpucomp
 }
 
 /* Sends the request and reads the reply, and the worker's stderr meanwhile. 0: it died. */
-GPUCOMPILE__PRIVATE int gpucompile__worker_exchange(gpucompile__worker *w, const gpucompile__buf *req, gpucompile__buf *rep, gpucompile__buf *err) {
+GPUCOMPILE__PRIVATE int gpucompile__worker_exchange(gpucompile__worker *w, const gpucompile_buf *req, gpucompile_buf *rep, gpucompile_buf *err) {
     size_t sent = 0;
     uint64_t want = 0;
     int err_open = 1;
@@ -5091,14 +5159,14 @@ GPUCOMPILE__PRIVATE int gpucompile__worker_exchange(gpucompile__worker *w, const
         }
         if (p[1].revents) {
             k = read(w->err, chunk, sizeof chunk);
-            if (k > 0 && err->len < ((size_t)1 << 20)) gpucompile__buf_add(err, chunk, (size_t)k);
+            if (k > 0 && err->len < ((size_t)1 << 20)) gpucompile_buf_add(err, chunk, (size_t)k);
             if (k == 0 || (k < 0 && errno != EINTR)) err_open = 0;
         }
         if (!p[0].revents) continue;
         k = read(w->fd, chunk, sizeof chunk);
         if (k < 0 && errno == EINTR) continue;
         if (k <= 0) return 0;
-        gpucompile__buf_add(rep, chunk, (size_t)k);
+        gpucompile_buf_add(rep, chunk, (size_t)k);
         if (rep->oom) return 0;
         if (!want && rep->len >= 16) memcpy(&want, rep->data + 8, 8), want += 16;
         if (want && rep->len >= want) break;
@@ -5110,20 +5178,20 @@ GPUCOMPILE__PRIVATE int gpucompile__worker_exchange(gpucompile__worker *w, const
         p.events = POLLIN;
         p.revents = 0;
         if (poll(&p, 1, 0) <= 0 || (k = read(w->err, chunk, sizeof chunk)) <= 0) break;
-        if (err->len < ((size_t)1 << 20)) gpucompile__buf_add(err, chunk, (size_t)k);
+        if (err->len < ((size_t)1 << 20)) gpucompile_buf_add(err, chunk, (size_t)k);
     }
     return 1;
 }
 
 /* A dead worker: reaped, its stderr read to the end, its files removed; 128+N for a signal. */
-GPUCOMPILE__PRIVATE int gpucompile__worker_bury(gpucompile__worker *w, gpucompile__buf *err) {
+GPUCOMPILE__PRIVATE int gpucompile__worker_bury(gpucompile__worker *w, gpucompile_buf *err) {
     int st = 0;
     char chunk[4096];
     ssize_t k;
     close(w->fd);
     kill(w->pid, SIGKILL); /* it may only have stopped answering */
     while ((k = read(w->err, chunk, sizeof chunk)) > 0 || (k < 0 && errno == EINTR))
-        if (k > 0 && err->len < ((size_t)1 << 20)) gpucompile__buf_add(err, chunk, (size_t)k);
+        if (k > 0 && err->len < ((size_t)1 << 20)) gpucompile_buf_add(err, chunk, (size_t)k);
     close(w->err);
     while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR) {}
     gpucompile__track_pid((long)w->pid, 0);
@@ -5137,7 +5205,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_pooled(gpucompile_job 
     gpucompile__job *j = (gpucompile__job *)job;
     gpucompile_workers *ws = job->options->workers;
     gpucompile__worker *w = NULL;
-    gpucompile__buf req, rep, err;
+    gpucompile_buf req, rep, err;
     gpucompile_result r;
     int i, usable;
     if ((r = gpucompile__isolation_ok(job)) != GPUCOMPILE_OK) return r;
@@ -5157,15 +5225,15 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_pooled(gpucompile_job 
     }
     if (w) w->busy = 1;
     pthread_mutex_unlock(&ws->mutex);
-    if (!w) r = gpucompile__fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "no worker process is left");
+    if (!w) r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "no worker process is left");
     else if (w->pid <= 0 && !gpucompile__worker_spawn(ws, w))
-        r = gpucompile__fail(job, GPUCOMPILE_ERROR_TOOL, "cannot start a worker process ('%s --worker')", ws->exe);
+        r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_TOOL, "cannot start a worker process ('%s --worker')", ws->exe);
     else if (gpucompile__worker_exchange(w, &req, &rep, &err) && gpucompile__answer(job, (const unsigned char *)rep.data, rep.len, &r)) {
-        gpucompile__buf_add(&err, NULL, 0);
+        gpucompile_buf_add(&err, NULL, 0);
         gpucompile__child_stderr(job, err.data, 0, 0);
     } else {
         int st = gpucompile__worker_bury(w, &err);
-        gpucompile__buf_add(&err, NULL, 0);
+        gpucompile_buf_add(&err, NULL, 0);
         r = gpucompile__child_stderr(job, err.data, 1, st);
     }
     if (w) {
@@ -5183,7 +5251,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_pooled(gpucompile_job 
 struct gpucompile_workers { int unused; };
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_pooled(gpucompile_job *job, const void *data, size_t size, const char *name) {
     (void)data; (void)size; (void)name;
-    return gpucompile__fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "worker processes need fork(): use options.isolate");
+    return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "worker processes need fork(): use options.isolate");
 }
 #endif
 
@@ -5192,7 +5260,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_compile_properties(gpucomp
 /* The one entry point behind the three compile functions: exactly one of module / data. */
 /* serial (a worker's): also the object as bytes, with the files it used. */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, const void *data, size_t size, const char *name,
-    const gpucompile_target *target, const gpucompile_options *options, gpucompile_object **out, gpucompile__buf *serial) {
+    const gpucompile_target *target, const gpucompile_options *options, gpucompile_object **out, gpucompile_buf *serial) {
     gpucompile__job j;
     gpucompile_job *job = &j.pub;
     gpucompile_result r;
@@ -5218,10 +5286,10 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, 
     job->backend = target->kind == GPUCOMPILE_TARGET_CUSTOM ? target->backend : gpucompile_find_backend(target->kind);
     if (!job->backend) {
         gpucompile_target_print(target, text, sizeof text);
-        return gpucompile__fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "no backend is registered for %s", text);
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "no backend is registered for %s", text);
     }
     if (!(gpucompile__formats(job->backend) & 1u << job->format))
-        return gpucompile__fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "the %s backend does not produce %ss", job->backend->name,
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "the %s backend does not produce %ss", job->backend->name,
                                 gpucompile_format_string(job->format));
     job->object = (gpucompile_object *)gpucompile_job_alloc(job, sizeof(gpucompile_object));
     if (!job->object) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
@@ -5251,7 +5319,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, 
         r = GPUCOMPILE_OK;
     } else if (j.opts.isolate || j.opts.workers) {
         if (!gpucompile__reset_object(job)) { r = GPUCOMPILE_ERROR_OUT_OF_MEMORY; goto cleanup; }
-        r = !data ? gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "%s: empty input", name)
+        r = !data ? gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "%s: empty input", name)
             : j.opts.workers ? gpucompile__compile_pooled(job, data, size, name) : gpucompile__compile_isolated(job, data, size, name);
         if (r == GPUCOMPILE_OK && use_cache) gpucompile__cache_store(job, key, &cap.log);
     } else {
@@ -5342,15 +5410,15 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_compile_file(const char *path, const
 }
 
 /* ---- the worker's side ---- */
-GPUCOMPILE__PRIVATE void gpucompile__worker_log(const gpucompile_diagnostic *d, void *user) { gpucompile__record(d, (gpucompile__buf *)user); }
+GPUCOMPILE__PRIVATE void gpucompile__worker_log(const gpucompile_diagnostic *d, void *user) { gpucompile__record(d, (gpucompile_buf *)user); }
 
 /* One request into one reply (reply's data empty: out of memory). */
-GPUCOMPILE__PRIVATE void gpucompile__work(const unsigned char *data, size_t size, gpucompile__buf *reply) {
+GPUCOMPILE__PRIVATE void gpucompile__work(const unsigned char *data, size_t size, gpucompile_buf *reply) {
     gpucompile__reader rd;
     gpucompile_options o;
     gpucompile_target *t = NULL;
     gpucompile_object *obj = NULL;
-    gpucompile__buf log, serial;
+    gpucompile_buf log, serial;
     gpucompile_tool_path *tools = NULL;
     char *text, *name = NULL;
     const char **links = NULL;
@@ -5377,10 +5445,10 @@ GPUCOMPILE__PRIVATE void gpucompile__work(const unsigned char *data, size_t size
     o.jobs = (int)gpucompile__get32(&rd);
     o.tool_timeout_s = gpucompile__get_f64(&rd);
     nl = gpucompile__get32(&rd);
-    if (!rd.bad && nl < size) links = (const char **)gpucompile__alloc(NULL, (nl + 1) * sizeof *links);
+    if (!rd.bad && nl < size) links = (const char **)gpucompile_alloc(NULL, (nl + 1) * sizeof *links);
     for (i = 0; links && i < nl; i++) links[i] = gpucompile__get_str(&rd, NULL);
     nt = links ? gpucompile__get32(&rd) : 0;
-    if (!rd.bad && nt < size) tools = (gpucompile_tool_path *)gpucompile__alloc(NULL, (nt + 1) * sizeof *tools);
+    if (!rd.bad && nt < size) tools = (gpucompile_tool_path *)gpucompile_alloc(NULL, (nt + 1) * sizeof *tools);
     for (i = 0; tools && i < nt; i++) {
         tools[i].name = gpucompile__get_str(&rd, NULL);
         tools[i].path = gpucompile__get_str(&rd, NULL);
@@ -5403,13 +5471,13 @@ GPUCOMPILE__PRIVATE void gpucompile__work(const unsigned char *data, size_t size
         (r = gpucompile_target_parse(text, (size_t)-1, NULL, &o.logger, &t)) == GPUCOMPILE_OK)
         r = gpucompile__compile(NULL, input, (size_t)n, name, t, &o, &obj, &serial);
     if (r == GPUCOMPILE_OK && !rd.bad && rd.p != rd.end) r = GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    gpucompile__buf_add(reply, GPUCOMPILE__REP_MAGIC, 8);
+    gpucompile_buf_add(reply, GPUCOMPILE__REP_MAGIC, 8);
     gpucompile__put64(reply, 0);
     gpucompile__put32(reply, (uint32_t)r);
     gpucompile__put64(reply, log.oom ? 0 : log.len);
-    if (!log.oom) gpucompile__buf_add(reply, log.data, log.len);
+    if (!log.oom) gpucompile_buf_add(reply, log.data, log.len);
     gpucompile__put64(reply, r == GPUCOMPILE_OK ? serial.len : 0);
-    if (r == GPUCOMPILE_OK) gpucompile__buf_add(reply, serial.data, serial.len);
+    if (r == GPUCOMPILE_OK) gpucompile_buf_add(reply, serial.data, serial.len);
     for (s = 0; s < GPUCOMPILE_STAGE_COUNT; s++) gpucompile__put_f64(reply, obj ? obj->stage_ms[s] : 0.0);
     gpucompile__frame_end(reply);
     if (serial.oom) reply->oom = 1;
@@ -5477,11 +5545,11 @@ GPUCOMPILE_DEF int gpucompile_worker_serve(int in_fd, int out_fd) {
         unsigned char head[16], *req;
         uint64_t n;
         size_t got = gpucompile__read_all(in_fd, head, 16), at;
-        gpucompile__buf reply;
+        gpucompile_buf reply;
         if (got == 0) return 0;
         if (got < 16 || memcmp(head, GPUCOMPILE__REQ_MAGIC, 8) != 0) return 1;
         memcpy(&n, head + 8, 8);
-        if (n >= (uint64_t)((size_t)-1) || !(req = (unsigned char *)gpucompile__alloc(NULL, (size_t)n + 1))) return 1;
+        if (n >= (uint64_t)((size_t)-1) || !(req = (unsigned char *)gpucompile_alloc(NULL, (size_t)n + 1))) return 1;
         if (gpucompile__read_all(in_fd, req, (size_t)n) != n) { gpucompile_free(NULL, req); return 1; }
         memset(&reply, 0, sizeof reply);
         gpucompile__work(req, (size_t)n, &reply);
@@ -5508,10 +5576,10 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_workers_create(int n, const char *ex
     if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     *out = NULL;
     if (n < 1) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    ws = (gpucompile_workers *)gpucompile__alloc(NULL, sizeof *ws);
+    ws = (gpucompile_workers *)gpucompile_alloc(NULL, sizeof *ws);
     if (!ws) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     memset(ws, 0, sizeof *ws);
-    ws->w = (gpucompile__worker *)gpucompile__alloc(NULL, (size_t)n * sizeof *ws->w);
+    ws->w = (gpucompile__worker *)gpucompile_alloc(NULL, (size_t)n * sizeof *ws->w);
     ws->exe = exe ? gpucompile__strdup(NULL, exe) : NULL;
     if (!ws->w || (exe && !ws->exe)) { gpucompile_free(NULL, ws->w); gpucompile_free(NULL, ws->exe); gpucompile_free(NULL, ws); return GPUCOMPILE_ERROR_OUT_OF_MEMORY; }
     memset(ws->w, 0, (size_t)n * sizeof *ws->w);
@@ -5609,18 +5677,18 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_object_new(const char *tar
     *out = NULL;
     if (!target || (!data && size)) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     if ((r = gpucompile_target_parse(target, len, a, logger, &t)) != GPUCOMPILE_OK) return r;
-    o = (gpucompile_object *)gpucompile__alloc(a, sizeof *o);
+    o = (gpucompile_object *)gpucompile_alloc(a, sizeof *o);
     if (!o) { gpucompile_target_free(t); return GPUCOMPILE_ERROR_OUT_OF_MEMORY; }
     memset(o, 0, sizeof *o);
     if (a) o->allocator = *a;
     n = gpucompile_target_print(t, small, sizeof small);
-    o->target = (char *)gpucompile__alloc(a, n + 1);
+    o->target = (char *)gpucompile_alloc(a, n + 1);
     if (o->target) gpucompile_target_print(t, o->target, n + 1);
     o->kind = t->kind;
     o->triple = gpucompile__strdup(a, gpucompile_target_triple(t));
     o->chip = gpucompile__strdup(a, gpucompile_target_chip(t));
     o->format = format ? format : GPUCOMPILE_FORMAT_BIN;
-    o->data = (unsigned char *)gpucompile__alloc(a, size + 1);
+    o->data = (unsigned char *)gpucompile_alloc(a, size + 1);
     if (o->data) {
         if (size) memcpy(o->data, data, size);
         o->data[size] = 0;
@@ -5638,7 +5706,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_object_create(const char *target, gp
     return gpucompile__bin_object_new(target, (size_t)-1, format, data, size, allocator, NULL, out);
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_add_kernel(gpucompile_object *o, const char *name, size_t len) {
+GPUCOMPILE_DEF gpucompile_result gpucompile_object_add_kernel_n(gpucompile_object *o, const char *name, size_t len) {
     gpucompile_kernel *k = (gpucompile_kernel *)gpucompile__realloc(&o->allocator, o->kernels, (size_t)(o->num_kernels + 1) * sizeof *k);
     if (!k) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     o->kernels = k;
@@ -5653,7 +5721,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_add_kernel(gpucompile_obje
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_object_add_kernel(gpucompile_object *obj, const char *name) {
     if (!obj || !name) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    return gpucompile__bin_add_kernel(obj, name, strlen(name));
+    return gpucompile_object_add_kernel_n(obj, name, strlen(name));
 }
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_object_find_kernels(gpucompile_object *obj) {
@@ -5669,7 +5737,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_create(const char *name, cons
     gpucompile_binary *b;
     if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     *out = NULL;
-    b = (gpucompile_binary *)gpucompile__alloc(allocator, sizeof *b);
+    b = (gpucompile_binary *)gpucompile_alloc(allocator, sizeof *b);
     if (!b) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     memset(b, 0, sizeof *b);
     if (allocator) b->allocator = *allocator;
@@ -5797,7 +5865,7 @@ typedef struct gpucompile__bin_slot {
     gpucompile_object *obj;
     gpucompile_result r;
     int ran;
-    gpucompile__buf log;   /* records: header, origin\0, message\0 */
+    gpucompile_buf log;   /* records: header, origin\0, message\0 */
 } gpucompile__bin_slot;
 
 typedef struct gpucompile__bin_pool {
@@ -5820,9 +5888,9 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_work(gpucompile__bin_pool *p) {
     for (;;) {
         gpucompile__bin_slot *s;
         int i = -1;
-        gpucompile__lock();
+        gpucompile_lock();
         if (p->next < p->num && !p->stop) i = p->next++;
-        gpucompile__unlock();
+        gpucompile_unlock();
         if (i < 0) return;
         s = &p->slots[i];
         s->r = gpucompile_compile_ir(p->data, p->size, p->input_name, s->target, &s->opts, &s->obj);
@@ -5830,9 +5898,9 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_work(gpucompile__bin_pool *p) {
         if (s->r != GPUCOMPILE_OK) {
             /* Targets are handed out in order, so every target before this one runs to its end
                and the first failure is the same as in a serial compile. */
-            gpucompile__lock();
+            gpucompile_lock();
             p->stop = 1;
-            gpucompile__unlock();
+            gpucompile_unlock();
         }
     }
 }
@@ -5895,7 +5963,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_compile_binary(const void *data, siz
     pool.size = size;
     pool.input_name = input_name;
     pool.num = num_targets;
-    pool.slots = (gpucompile__bin_slot *)gpucompile__alloc(&base.allocator, (size_t)num_targets * sizeof *pool.slots);
+    pool.slots = (gpucompile__bin_slot *)gpucompile_alloc(&base.allocator, (size_t)num_targets * sizeof *pool.slots);
     if (!pool.slots) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     memset(pool.slots, 0, (size_t)num_targets * sizeof *pool.slots);
     for (i = 0; i < num_targets; i++) {
@@ -5910,7 +5978,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_compile_binary(const void *data, siz
     }
     if (parallel) {
         int n = (jobs < num_targets ? jobs : num_targets) - 1; /* the calling thread works too */
-        threads = (gpucompile__bin_thread *)gpucompile__alloc(&base.allocator, (size_t)n * sizeof *threads);
+        threads = (gpucompile__bin_thread *)gpucompile_alloc(&base.allocator, (size_t)n * sizeof *threads);
         for (i = 0; threads && i < n; i++)
             if (gpucompile__bin_start(&threads[started], &pool)) started++;
     }
@@ -5964,46 +6032,46 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_compile_binary_module(LLVMModuleRef 
 
 /* ---- text form -------------------------------------------------------------------------- */
 /* MLIR's string escaping (llvm::printEscapedString): printable ASCII as is, except '"' and '\'. */
-GPUCOMPILE__PRIVATE void gpucompile__bin_escape(gpucompile__buf *b, const unsigned char *s, size_t n) {
+GPUCOMPILE__PRIVATE void gpucompile__bin_escape(gpucompile_buf *b, const unsigned char *s, size_t n) {
     static const char hex[] = "0123456789ABCDEF";
     size_t i;
     char q[3];
     for (i = 0; i < n; i++) {
         unsigned char c = s[i];
-        if (c == '\\') gpucompile__buf_add(b, "\\\\", 2);
-        else if (c >= 0x20 && c < 0x7F && c != '"') gpucompile__buf_add(b, &s[i], 1);
+        if (c == '\\') gpucompile_buf_add(b, "\\\\", 2);
+        else if (c >= 0x20 && c < 0x7F && c != '"') gpucompile_buf_add(b, &s[i], 1);
         else {
             q[0] = '\\'; q[1] = hex[c >> 4]; q[2] = hex[c & 15];
-            gpucompile__buf_add(b, q, 3);
+            gpucompile_buf_add(b, q, 3);
         }
     }
 }
 
-GPUCOMPILE__PRIVATE void gpucompile__bin_string(gpucompile__buf *b, const char *s, size_t n) {
-    gpucompile__buf_add(b, "\"", 1);
+GPUCOMPILE__PRIVATE void gpucompile__bin_string(gpucompile_buf *b, const char *s, size_t n) {
+    gpucompile_buf_add(b, "\"", 1);
     gpucompile__bin_escape(b, (const unsigned char *)s, n);
-    gpucompile__buf_add(b, "\"", 1);
+    gpucompile_buf_add(b, "\"", 1);
 }
 
 /* The reader's words also take '-' (a symbol name written bare by older gpucompile versions); the
    printer writes a symbol bare only when MLIR would read it so: [A-Za-z_][A-Za-z0-9_$.]*. */
 GPUCOMPILE__PRIVATE int gpucompile__bin_id_char(int c) { return gpucompile__is_id_char(c) || c == '-'; }
 
-GPUCOMPILE__PRIVATE void gpucompile__bin_symbol(gpucompile__buf *b, const char *name) {
+GPUCOMPILE__PRIVATE void gpucompile__bin_symbol(gpucompile_buf *b, const char *name) {
     const char *p = name;
     int bare = gpucompile__is_id_start((unsigned char)*p);
     for (; bare && *p; p++) bare = gpucompile__is_id_char((unsigned char)*p);
-    gpucompile__buf_add(b, "@", 1);
-    if (bare) gpucompile__buf_str(b, name);
+    gpucompile_buf_add(b, "@", 1);
+    if (bare) gpucompile_buf_str(b, name);
     else gpucompile__bin_string(b, name, strlen(name));
 }
 
-GPUCOMPILE__PRIVATE void gpucompile__bin_print_handler(gpucompile__buf *b, const gpucompile_handler *h) {
+GPUCOMPILE__PRIVATE void gpucompile__bin_print_handler(gpucompile_buf *b, const gpucompile_handler *h) {
     switch (h->kind) {
-    case GPUCOMPILE_HANDLER_SELECT_INDEX: gpucompile__buf_printf(b, "#gpu.select_object<%lld : i64>", (long long)h->index); break;
-    case GPUCOMPILE_HANDLER_SELECT_TARGET: gpucompile__buf_printf(b, "#gpu.select_object<%s>", h->target ? h->target : ""); break;
-    case GPUCOMPILE_HANDLER_RUNTIME: gpucompile__buf_str(b, "#gpucompile.runtime_select"); break;
-    default: gpucompile__buf_str(b, "#gpu.select_object"); break;
+    case GPUCOMPILE_HANDLER_SELECT_INDEX: gpucompile_buf_printf(b, "#gpu.select_object<%lld : i64>", (long long)h->index); break;
+    case GPUCOMPILE_HANDLER_SELECT_TARGET: gpucompile_buf_printf(b, "#gpu.select_object<%s>", h->target ? h->target : ""); break;
+    case GPUCOMPILE_HANDLER_RUNTIME: gpucompile_buf_str(b, "#gpucompile.runtime_select"); break;
+    default: gpucompile_buf_str(b, "#gpu.select_object"); break;
     }
 }
 
@@ -6122,7 +6190,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_hex(int c) {
 
 /* A string literal with MLIR's escapes (\\ \" \n \t \XX), unescaped into out (NUL-terminated;
    out NULL: only skipped). */
-GPUCOMPILE__PRIVATE int gpucompile__bin_pstring(gpucompile__bin_p *p, gpucompile__buf *out) {
+GPUCOMPILE__PRIVATE int gpucompile__bin_pstring(gpucompile__bin_p *p, gpucompile_buf *out) {
     size_t start;
     if (gpucompile__bin_peek(p) != '"') return gpucompile__bin_err(p, p->pos, "expected a string literal");
     start = p->pos++;
@@ -6144,11 +6212,11 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pstring(gpucompile__bin_p *p, gpucompile
                 v = (unsigned char)(h1 * 16 + h2);
                 p->pos += 2;
             } else return gpucompile__bin_err(p, p->pos - 1, "unknown escape in string literal");
-            if (out) gpucompile__buf_add(out, &v, 1);
-        } else if (out) gpucompile__buf_add(out, &c, 1);
+            if (out) gpucompile_buf_add(out, &v, 1);
+        } else if (out) gpucompile_buf_add(out, &c, 1);
     }
     if (!out) return 1;
-    gpucompile__buf_add(out, NULL, 0);
+    gpucompile_buf_add(out, NULL, 0);
     if (out->oom) return gpucompile__bin_err(p, start, "out of memory");
     return 1;
 }
@@ -6259,7 +6327,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_ent_cmp(const void *a, const void *b) {
 
 /* Entries `key [= value], ...` up to close (eaten) or, close 0, the end of the text; appended to
    list (a buffer of gpucompile__bin_ent pointing into the text). */
-GPUCOMPILE__PRIVATE int gpucompile__bin_pentries(gpucompile__bin_p *p, gpucompile__buf *list, int close) {
+GPUCOMPILE__PRIVATE int gpucompile__bin_pentries(gpucompile__bin_p *p, gpucompile_buf *list, int close) {
     if (close ? gpucompile__bin_eat(p, (char)close) : gpucompile__bin_peek(p) < 0) return 1;
     for (;;) {
         gpucompile__bin_ent e;
@@ -6282,7 +6350,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pentries(gpucompile__bin_p *p, gpucompil
             for (e.vn = p->pos - at; e.vn && (e.v[e.vn - 1] == ' ' || e.v[e.vn - 1] == '\n' || e.v[e.vn - 1] == '\t'); e.vn--) {}
             if (!e.vn) return gpucompile__bin_err(p, at, "expected an attribute value");
         }
-        gpucompile__buf_add(list, &e, sizeof e);
+        gpucompile_buf_add(list, &e, sizeof e);
         if (list->oom) return gpucompile__bin_err(p, at, "out of memory");
         if (close ? gpucompile__bin_eat(p, (char)close) : gpucompile__bin_peek(p) < 0) return 1;
         if (!gpucompile__bin_expect(p, ',', close ? "or '}' between dictionary entries" : "between dictionary entries")) return 0;
@@ -6290,35 +6358,35 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pentries(gpucompile__bin_p *p, gpucompil
 }
 
 /* Sorted entries as "k = v, ..." into out. */
-GPUCOMPILE__PRIVATE void gpucompile__bin_put_entries(gpucompile__buf *out, gpucompile__buf *list) {
+GPUCOMPILE__PRIVATE void gpucompile__bin_put_entries(gpucompile_buf *out, gpucompile_buf *list) {
     gpucompile__bin_ent *e = (gpucompile__bin_ent *)list->data;
     size_t n = list->len / sizeof *e, i;
     if (n) qsort(e, n, sizeof *e, gpucompile__bin_ent_cmp);
     for (i = 0; i < n; i++) {
-        if (i) gpucompile__buf_str(out, ", ");
-        gpucompile__buf_add(out, e[i].k, e[i].kn);
-        if (e[i].vn) { gpucompile__buf_str(out, " = "); gpucompile__buf_add(out, e[i].v, e[i].vn); }
+        if (i) gpucompile_buf_str(out, ", ");
+        gpucompile_buf_add(out, e[i].k, e[i].kn);
+        if (e[i].vn) { gpucompile_buf_str(out, " = "); gpucompile_buf_add(out, e[i].v, e[i].vn); }
     }
 }
 
 /* Entries text (ours: valid) printed sorted into out. */
-GPUCOMPILE__PRIVATE void gpucompile__bin_put_sorted(gpucompile__buf *out, const char *text, size_t n) {
+GPUCOMPILE__PRIVATE void gpucompile__bin_put_sorted(gpucompile_buf *out, const char *text, size_t n) {
     gpucompile__bin_p q;
-    gpucompile__buf list;
+    gpucompile_buf list;
     memset(&q, 0, sizeof q);
     memset(&list, 0, sizeof list);
     q.s = text;
     q.n = n;
     q.a = list.a = out->a;
     if (gpucompile__bin_pentries(&q, &list, 0)) gpucompile__bin_put_entries(out, &list);
-    else gpucompile__buf_add(out, text, n);
+    else gpucompile_buf_add(out, text, n);
     if (list.oom) out->oom = 1;
     gpucompile_free(list.a, list.data);
 }
 
 /* The list's entries joined and sorted, allocated (NULL: none, or *oom set). */
-GPUCOMPILE__PRIVATE char *gpucompile__bin_join_entries(gpucompile__buf *list, const gpucompile_allocator *a, int *oom) {
-    gpucompile__buf out;
+GPUCOMPILE__PRIVATE char *gpucompile__bin_join_entries(gpucompile_buf *list, const gpucompile_allocator *a, int *oom) {
+    gpucompile_buf out;
     if (!list->len) return NULL;
     memset(&out, 0, sizeof out);
     out.a = a;
@@ -6343,7 +6411,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_int_value(const char *v, size_t n) {
 
 GPUCOMPILE_DEF size_t gpucompile_object_property(const gpucompile_object *obj, const char *key, char *buf, size_t size) {
     gpucompile__bin_p q;
-    gpucompile__buf list;
+    gpucompile_buf list;
     size_t i, n = 0, found = 0;
     if (buf && size) buf[0] = 0;
     if (!obj || !key || !obj->properties) return 0;
@@ -6371,13 +6439,13 @@ GPUCOMPILE_DEF size_t gpucompile_object_property(const gpucompile_object *obj, c
 
 /* What a compile records (as MLIR's GPU targets write them): O on ISA objects, the section. */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_compile_properties(gpucompile_object *o, int O, const char *section) {
-    gpucompile__buf b;
+    gpucompile_buf b;
     memset(&b, 0, sizeof b);
     b.a = &o->allocator;
-    if (o->format == GPUCOMPILE_FORMAT_ISA) gpucompile__buf_printf(&b, "O = %d : i32", O);
+    if (o->format == GPUCOMPILE_FORMAT_ISA) gpucompile_buf_printf(&b, "O = %d : i32", O);
     if (section) {
-        if (b.len) gpucompile__buf_str(&b, ", ");
-        gpucompile__buf_str(&b, "section = ");
+        if (b.len) gpucompile_buf_str(&b, ", ");
+        gpucompile_buf_str(&b, "section = ");
         gpucompile__bin_string(&b, section, strlen(section));
     }
     if (b.oom) { gpucompile_free(b.a, b.data); return GPUCOMPILE_ERROR_OUT_OF_MEMORY; }
@@ -6387,29 +6455,29 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_compile_properties(gpucomp
 }
 
 /* ---- printing ---- */
-GPUCOMPILE__PRIVATE void gpucompile__bin_print_kernel(gpucompile__buf *b, const gpucompile_object *o, const gpucompile_kernel *k) {
-    gpucompile__buf md;
+GPUCOMPILE__PRIVATE void gpucompile__bin_print_kernel(gpucompile_buf *b, const gpucompile_object *o, const gpucompile_kernel *k) {
+    gpucompile_buf md;
     size_t f;
     memset(&md, 0, sizeof md);
     md.a = b->a;
-    gpucompile__buf_str(b, "#gpu.kernel_metadata<");
+    gpucompile_buf_str(b, "#gpu.kernel_metadata<");
     gpucompile__bin_string(b, k->name, strlen(k->name));
-    gpucompile__buf_printf(b, ", %s", k->type ? k->type : "!llvm.func<void (...)>"); /* unknown: any arguments */
-    if (k->arg_attrs) gpucompile__buf_printf(b, ", arg_attrs = %s", k->arg_attrs);
+    gpucompile_buf_printf(b, ", %s", k->type ? k->type : "!llvm.func<void (...)>"); /* unknown: any arguments */
+    if (k->arg_attrs) gpucompile_buf_printf(b, ", arg_attrs = %s", k->arg_attrs);
     for (f = 0; f < sizeof gpucompile__bin_fields / sizeof gpucompile__bin_fields[0]; f++) {
         const char *name = gpucompile__bin_field_name(f, o);
         int v = *(const int *)(const void *)((const char *)k + gpucompile__bin_fields[f]);
-        if (name && v >= 0) gpucompile__buf_printf(&md, "%s%s = %d : i64", md.len ? ", " : "", name, v);
+        if (name && v >= 0) gpucompile_buf_printf(&md, "%s%s = %d : i64", md.len ? ", " : "", name, v);
     }
-    if (k->metadata && *k->metadata) gpucompile__buf_printf(&md, "%s%s", md.len ? ", " : "", k->metadata);
+    if (k->metadata && *k->metadata) gpucompile_buf_printf(&md, "%s%s", md.len ? ", " : "", k->metadata);
     if (md.len) {
-        gpucompile__buf_str(b, ", metadata = {");
+        gpucompile_buf_str(b, ", metadata = {");
         gpucompile__bin_put_sorted(b, md.data, md.len);
-        gpucompile__buf_str(b, "}");
+        gpucompile_buf_str(b, "}");
     }
     if (md.oom) b->oom = 1;
     gpucompile_free(md.a, md.data);
-    gpucompile__buf_str(b, ">");
+    gpucompile_buf_str(b, ">");
 }
 
 GPUCOMPILE__PRIVATE int gpucompile__bin_kernel_ptr_cmp(const void *a, const void *b) {
@@ -6417,81 +6485,81 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_kernel_ptr_cmp(const void *a, const void
 }
 
 /* <[#gpu.kernel_metadata<...>, ...]>, in name order as MLIR keeps the table. */
-GPUCOMPILE__PRIVATE void gpucompile__bin_print_table(gpucompile__buf *b, const gpucompile_object *o) {
-    const gpucompile_kernel **k = (const gpucompile_kernel **)gpucompile__alloc(b->a, (size_t)o->num_kernels * sizeof *k + 1);
+GPUCOMPILE__PRIVATE void gpucompile__bin_print_table(gpucompile_buf *b, const gpucompile_object *o) {
+    const gpucompile_kernel **k = (const gpucompile_kernel **)gpucompile_alloc(b->a, (size_t)o->num_kernels * sizeof *k + 1);
     int i;
     if (!k) { b->oom = 1; return; }
     for (i = 0; i < o->num_kernels; i++) k[i] = &o->kernels[i];
     qsort((void *)k, (size_t)o->num_kernels, sizeof *k, gpucompile__bin_kernel_ptr_cmp);
-    gpucompile__buf_str(b, "<[");
+    gpucompile_buf_str(b, "<[");
     for (i = 0; i < o->num_kernels; i++) {
-        if (i) gpucompile__buf_str(b, ", ");
+        if (i) gpucompile_buf_str(b, ", ");
         gpucompile__bin_print_kernel(b, o, k[i]);
     }
-    gpucompile__buf_str(b, "]>");
+    gpucompile_buf_str(b, "]>");
     gpucompile_free(b->a, (void *)k);
 }
 
 /* #gpu.object<TARGET, [properties = {...},] [kernels = <[...]>,] [FORMAT =] "bytes">. The kernel
    table is MLIR's since LLVM 20; with LLVM 19 (whose MLIR has none) kernel names go in the
    properties as kernels = ["a", ...]. */
-GPUCOMPILE__PRIVATE void gpucompile__bin_print_object(gpucompile__buf *b, const gpucompile_object *o) {
+GPUCOMPILE__PRIVATE void gpucompile__bin_print_object(gpucompile_buf *b, const gpucompile_object *o) {
     gpucompile_format f = o->format ? o->format : GPUCOMPILE_FORMAT_BIN;
-    gpucompile__buf props;
+    gpucompile_buf props;
 #if LLVM_VERSION_MAJOR < 20
     int k;
 #endif
     memset(&props, 0, sizeof props);
     props.a = b->a;
-    gpucompile__buf_printf(b, "#gpu.object<%s, ", o->target);
-    if (o->properties) gpucompile__buf_str(&props, o->properties);
+    gpucompile_buf_printf(b, "#gpu.object<%s, ", o->target);
+    if (o->properties) gpucompile_buf_str(&props, o->properties);
 #if LLVM_VERSION_MAJOR < 20
     for (k = 0; k < o->num_kernels; k++) {
-        gpucompile__buf_str(&props, k ? ", " : props.len ? ", kernels = [" : "kernels = [");
+        gpucompile_buf_str(&props, k ? ", " : props.len ? ", kernels = [" : "kernels = [");
         gpucompile__bin_string(&props, o->kernels[k].name, strlen(o->kernels[k].name));
     }
-    if (o->num_kernels) gpucompile__buf_str(&props, "]");
+    if (o->num_kernels) gpucompile_buf_str(&props, "]");
 #endif
     if (props.len) {
-        gpucompile__buf_str(b, "properties = {");
+        gpucompile_buf_str(b, "properties = {");
         gpucompile__bin_put_sorted(b, props.data, props.len);
-        gpucompile__buf_str(b, "}, ");
+        gpucompile_buf_str(b, "}, ");
     }
     if (props.oom) b->oom = 1;
     gpucompile_free(props.a, props.data);
 #if LLVM_VERSION_MAJOR >= 20
     if (o->num_kernels) {
-        gpucompile__buf_str(b, "kernels = ");
+        gpucompile_buf_str(b, "kernels = ");
         gpucompile__bin_print_table(b, o);
-        gpucompile__buf_str(b, ", ");
+        gpucompile_buf_str(b, ", ");
     }
 #endif
-    if (f != gpucompile__bin_default_format(o->target)) gpucompile__buf_printf(b, "%s = ", gpucompile__bin_keyword(f));
+    if (f != gpucompile__bin_default_format(o->target)) gpucompile_buf_printf(b, "%s = ", gpucompile__bin_keyword(f));
     gpucompile__bin_string(b, (const char *)o->data, o->size);
-    gpucompile__buf_str(b, ">");
+    gpucompile_buf_str(b, ">");
 }
 
 GPUCOMPILE_DEF size_t gpucompile_binary_print(const gpucompile_binary *binary, char *buf, size_t size) {
-    gpucompile__buf b;
+    gpucompile_buf b;
     size_t n;
     int i;
     if (!binary) { if (buf && size) buf[0] = 0; return 0; }
     memset(&b, 0, sizeof b);
     b.a = &binary->allocator;
-    gpucompile__buf_str(&b, "gpu.binary ");
+    gpucompile_buf_str(&b, "gpu.binary ");
     gpucompile__bin_symbol(&b, binary->name ? binary->name : "");
-    gpucompile__buf_str(&b, " ");
+    gpucompile_buf_str(&b, " ");
     if (binary->handler.kind != GPUCOMPILE_HANDLER_DEFAULT) {
-        gpucompile__buf_str(&b, "<");
+        gpucompile_buf_str(&b, "<");
         gpucompile__bin_print_handler(&b, &binary->handler);
-        gpucompile__buf_str(&b, "> ");
+        gpucompile_buf_str(&b, "> ");
     }
-    gpucompile__buf_str(&b, "[");
+    gpucompile_buf_str(&b, "[");
     for (i = 0; i < binary->num_objects; i++) {
-        if (i) gpucompile__buf_str(&b, ", ");
+        if (i) gpucompile_buf_str(&b, ", ");
         if (binary->objects[i]) gpucompile__bin_print_object(&b, binary->objects[i]);
     }
-    gpucompile__buf_str(&b, "]");
+    gpucompile_buf_str(&b, "]");
     if (b.oom) { gpucompile_free(b.a, b.data); if (buf && size) buf[0] = 0; return 0; }
     n = b.len;
     if (buf && size) {
@@ -6521,8 +6589,8 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_count_params(const char *type) {
 
 /* The end of a dictionary read: the entries no field took (rest) become *field's text; both
    lists are freed. */
-GPUCOMPILE__PRIVATE int gpucompile__bin_keep_rest(gpucompile__bin_p *p, size_t at, int ok, gpucompile__buf *list,
-                                                  gpucompile__buf *rest, char **field) {
+GPUCOMPILE__PRIVATE int gpucompile__bin_keep_rest(gpucompile__bin_p *p, size_t at, int ok, gpucompile_buf *list,
+                                                  gpucompile_buf *rest, char **field) {
     int oom = 0;
     if (ok) {
         gpucompile_free(p->a, *field);
@@ -6536,7 +6604,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_keep_rest(gpucompile__bin_p *p, size_t a
 
 /* The metadata dictionary of kernel k: our fields by name, the rest kept as text. */
 GPUCOMPILE__PRIVATE int gpucompile__bin_pmetadata(gpucompile__bin_p *p, const gpucompile_object *o, gpucompile_kernel *k) {
-    gpucompile__buf list, rest;
+    gpucompile_buf list, rest;
     size_t i, f, at = p->pos;
     int ok;
     memset(&list, 0, sizeof list);
@@ -6554,7 +6622,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pmetadata(gpucompile__bin_p *p, const gp
                 kept = 1;
             }
         }
-        if (!kept) gpucompile__buf_add(&rest, e, sizeof *e);
+        if (!kept) gpucompile_buf_add(&rest, e, sizeof *e);
     }
     return gpucompile__bin_keep_rest(p, at, ok, &list, &rest, &k->metadata);
 }
@@ -6578,7 +6646,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_ptable(gpucompile__bin_p *p, gpucompile_
         return 0;
     if (!gpucompile__bin_eat(p, ']'))
         for (;;) {
-            gpucompile__buf name;
+            gpucompile_buf name;
             gpucompile_kernel *k;
             size_t at = p->pos;
             int ok;
@@ -6587,7 +6655,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_ptable(gpucompile__bin_p *p, gpucompile_
             memset(&name, 0, sizeof name);
             name.a = p->a;
             ok = gpucompile__bin_pstring(p, &name) &&
-                 (gpucompile__bin_add_kernel(o, name.data, name.len) == GPUCOMPILE_OK || gpucompile__bin_err(p, at, "out of memory"));
+                 (gpucompile_object_add_kernel_n(o, name.data, name.len) == GPUCOMPILE_OK || gpucompile__bin_err(p, at, "out of memory"));
             gpucompile_free(p->a, name.data);
             if (!ok) return 0;
             k = &o->kernels[o->num_kernels - 1];
@@ -6611,7 +6679,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_ptable(gpucompile__bin_p *p, gpucompile_
 
 /* properties = {...}: kept as text, except LLVM 19's kernels = ["a", ...] (kernel names). */
 GPUCOMPILE__PRIVATE int gpucompile__bin_pprops(gpucompile__bin_p *p, gpucompile_object *o) {
-    gpucompile__buf list, rest;
+    gpucompile_buf list, rest;
     size_t i, at = p->pos;
     int ok;
     memset(&list, 0, sizeof list);
@@ -6625,16 +6693,16 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pprops(gpucompile__bin_p *p, gpucompile_
             q.pos = (size_t)(e->v - p->s) + 1;
             q.n = (size_t)(e->v - p->s) + e->vn - 1;
             while (ok && gpucompile__bin_peek(&q) >= 0) {
-                gpucompile__buf name;
+                gpucompile_buf name;
                 memset(&name, 0, sizeof name);
                 name.a = p->a;
                 ok = gpucompile__bin_pstring(&q, &name) &&
-                     (gpucompile__bin_add_kernel(o, name.data, name.len) == GPUCOMPILE_OK || gpucompile__bin_err(&q, q.pos, "out of memory"));
+                     (gpucompile_object_add_kernel_n(o, name.data, name.len) == GPUCOMPILE_OK || gpucompile__bin_err(&q, q.pos, "out of memory"));
                 gpucompile_free(p->a, name.data);
                 if (ok && gpucompile__bin_peek(&q) >= 0) ok = gpucompile__bin_expect(&q, ',', "between kernel names");
             }
             if (!ok && !p->failed) p->failed = 1;
-        } else gpucompile__buf_add(&rest, e, sizeof *e);
+        } else gpucompile_buf_add(&rest, e, sizeof *e);
     }
     return gpucompile__bin_keep_rest(p, at, ok, &list, &rest, &o->properties);
 }
@@ -6643,7 +6711,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pprops(gpucompile__bin_p *p, gpucompile_
 GPUCOMPILE__PRIVATE int gpucompile__bin_pobject(gpucompile__bin_p *p, gpucompile_binary *b) {
     size_t ts, tl, at = p->pos, props = 0, table = 0, n;
     gpucompile_format f = GPUCOMPILE_FORMAT_DEFAULT;
-    gpucompile__buf bytes;
+    gpucompile_buf bytes;
     gpucompile_object *o = NULL;
     gpucompile_result r;
     char *target;
@@ -6706,7 +6774,7 @@ GPUCOMPILE__PRIVATE char *gpucompile__bin_psymbol(gpucompile__bin_p *p) {
     at = p->pos;
     if (!gpucompile__bin_eat(p, '@')) { gpucompile__bin_err(p, at, "expected '@' and a symbol name"); return NULL; }
     if (p->pos < p->n && p->s[p->pos] == '"') {
-        gpucompile__buf name;
+        gpucompile_buf name;
         memset(&name, 0, sizeof name);
         name.a = p->a;
         if (!gpucompile__bin_pstring(p, &name)) { gpucompile_free(p->a, name.data); return NULL; }
@@ -6729,7 +6797,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pbinary(gpucompile__bin_p *p, gpucompile
         if (!gpucompile__bin_phandler(p, b) || !gpucompile__bin_expect(p, '>', "after the offloading handler")) return 0;
     }
     if (gpucompile__bin_keyword_is(p, "attributes")) { /* discardable attributes of the op: not kept */
-        gpucompile__buf list;
+        gpucompile_buf list;
         int ok;
         memset(&list, 0, sizeof list);
         list.a = p->a;
@@ -6777,7 +6845,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_skip_op(gpucompile__bin_p *p) {
 
 /* The operations of a region (close '}') or of the whole text (close 0): every gpu.binary read
    into list (a buffer of gpucompile_binary pointers), modules entered, the rest skipped. */
-GPUCOMPILE__PRIVATE int gpucompile__bin_pregion(gpucompile__bin_p *p, gpucompile__buf *list, int close, int depth) {
+GPUCOMPILE__PRIVATE int gpucompile__bin_pregion(gpucompile__bin_p *p, gpucompile_buf *list, int close, int depth) {
     for (;;) {
         int c = gpucompile__bin_peek(p);
         if (c < 0) return close ? gpucompile__bin_err(p, p->pos, "expected '}' to close the module") : 1;
@@ -6785,11 +6853,11 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pregion(gpucompile__bin_p *p, gpucompile
         if (gpucompile__bin_keyword_is(p, "gpu.binary")) {
             gpucompile_binary *b = NULL;
             if (gpucompile_binary_create(NULL, p->a, &b) != GPUCOMPILE_OK) return gpucompile__bin_err(p, p->pos, "out of memory");
-            gpucompile__buf_add(list, &b, sizeof b);
+            gpucompile_buf_add(list, &b, sizeof b);
             if (list->oom) { gpucompile_binary_free(b); return gpucompile__bin_err(p, p->pos, "out of memory"); }
             if (!gpucompile__bin_pbinary(p, b)) return 0;
         } else if (gpucompile__bin_keyword_is(p, "module") || gpucompile__bin_keyword_is(p, "builtin.module")) {
-            gpucompile__buf attrs;
+            gpucompile_buf attrs;
             int ok = depth < 32 || gpucompile__bin_err(p, p->pos, "modules nested too deeply");
             memset(&attrs, 0, sizeof attrs);
             attrs.a = p->a;
@@ -6806,7 +6874,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pregion(gpucompile__bin_p *p, gpucompile
 GPUCOMPILE_DEF gpucompile_result gpucompile_binary_parse_all(const char *text, size_t len, const gpucompile_allocator *allocator,
     const gpucompile_logger *logger, gpucompile_binary ***out, int *num) {
     gpucompile__bin_p p;
-    gpucompile__buf list;
+    gpucompile_buf list;
     gpucompile_binary **b;
     gpucompile_result r = GPUCOMPILE_OK;
     int i, n;
@@ -6864,11 +6932,11 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_parse(const char *text, size_
 /* ---- LLVM offload binary (llvm/Object/OffloadBinary.h, version 1) ------------------------- */
 /* The layout, the image kinds and the entry reader: gpucompile_runtime.h, [section: shared]. */
 
-GPUCOMPILE__PRIVATE void gpucompile__bin_put(gpucompile__buf *b, uint64_t v, int bytes) {
+GPUCOMPILE__PRIVATE void gpucompile__bin_put(gpucompile_buf *b, uint64_t v, int bytes) {
     unsigned char le[8];
     int i;
     for (i = 0; i < bytes; i++) le[i] = (unsigned char)(v >> (8 * i));
-    gpucompile__buf_add(b, le, (size_t)bytes);
+    gpucompile_buf_add(b, le, (size_t)bytes);
 }
 
 GPUCOMPILE__PRIVATE int gpucompile__bin_image_kind(const gpucompile_object *o) {
@@ -6881,9 +6949,9 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_image_kind(const gpucompile_object *o) {
     }
 }
 
-GPUCOMPILE__PRIVATE void gpucompile__bin_write_entry(gpucompile__buf *out, const gpucompile_binary *bin, const gpucompile_object *o) {
+GPUCOMPILE__PRIVATE void gpucompile__bin_write_entry(gpucompile_buf *out, const gpucompile_binary *bin, const gpucompile_object *o) {
     const char *keys[10], *vals[10];
-    gpucompile__buf handler, kernels, table;
+    gpucompile_buf handler, kernels, table;
     size_t nstr = 0, i, strtab, image_off, total, off, base = out->len;
     int k;
     memset(&handler, 0, sizeof handler);
@@ -6900,8 +6968,8 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_write_entry(gpucompile__buf *out, const
         keys[nstr] = "gpucompile.handler"; vals[nstr++] = handler.data ? handler.data : "";
     }
     for (k = 0; k < o->num_kernels; k++) {
-        if (k) gpucompile__buf_add(&kernels, "\n", 1);
-        gpucompile__buf_str(&kernels, o->kernels[k].name);
+        if (k) gpucompile_buf_add(&kernels, "\n", 1);
+        gpucompile_buf_str(&kernels, o->kernels[k].name);
     }
     if (o->num_kernels) { keys[nstr] = "gpucompile.kernels"; vals[nstr++] = kernels.data ? kernels.data : ""; }
     if (o->num_kernels) {
@@ -6914,7 +6982,7 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_write_entry(gpucompile__buf *out, const
     off = GPUCOMPILE__OB_HEADER + GPUCOMPILE__OB_ENTRY + 16 * nstr;
     image_off = (off + strtab + 7) & ~(size_t)7;
     total = (image_off + o->size + 7) & ~(size_t)7;
-    gpucompile__buf_add(out, "\x10\xFF\x10\xAD", 4);
+    gpucompile_buf_add(out, "\x10\xFF\x10\xAD", 4);
     gpucompile__bin_put(out, 1, 4);
     gpucompile__bin_put(out, total, 8);
     gpucompile__bin_put(out, GPUCOMPILE__OB_HEADER, 8);
@@ -6935,14 +7003,14 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_write_entry(gpucompile__buf *out, const
             at += strlen(vals[i]) + 1;
         }
     }
-    gpucompile__buf_add(out, "", 1);
+    gpucompile_buf_add(out, "", 1);
     for (i = 0; i < nstr; i++) {
-        gpucompile__buf_add(out, keys[i], strlen(keys[i]) + 1);
-        gpucompile__buf_add(out, vals[i], strlen(vals[i]) + 1);
+        gpucompile_buf_add(out, keys[i], strlen(keys[i]) + 1);
+        gpucompile_buf_add(out, vals[i], strlen(vals[i]) + 1);
     }
-    while (out->len - base < image_off) gpucompile__buf_add(out, "", 1);
-    gpucompile__buf_add(out, o->data, o->size);
-    while (out->len - base < total) gpucompile__buf_add(out, "", 1);
+    while (out->len - base < image_off) gpucompile_buf_add(out, "", 1);
+    gpucompile_buf_add(out, o->data, o->size);
+    while (out->len - base < total) gpucompile_buf_add(out, "", 1);
     if (handler.oom || kernels.oom || table.oom) out->oom = 1;
     gpucompile_free(handler.a, handler.data);
     gpucompile_free(kernels.a, kernels.data);
@@ -6950,7 +7018,7 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_write_entry(gpucompile__buf *out, const
 }
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_binary_write_offload(const gpucompile_binary *binary, unsigned char **data, size_t *size) {
-    gpucompile__buf out;
+    gpucompile_buf out;
     int i;
     if (!data || !size) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     *data = NULL;
@@ -6995,7 +7063,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
         int i;
         if (!triple || !arch || !*arch) GPUCOMPILE__BAD("offload binary entry %d: no triple or arch", index);
         for (i = 0; !b && (b = gpucompile_backend_at(i)) != NULL; i++)
-            if (!gpucompile__in_list(b->arches, triple, strcspn(triple, "-"))) b = NULL;
+            if (!gpucompile_in_list(b->arches, triple, strcspn(triple, "-"))) b = NULL;
         if (!b) GPUCOMPILE__BAD("offload binary entry %d: unsupported triple '%s'", index, triple);
         t = gpucompile_target_defaults(b->kind);
         t.backend = b;
@@ -7026,7 +7094,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
     while (kernels && *kernels && r == GPUCOMPILE_OK) {
         const char *nl = strchr(kernels, '\n');
         size_t len = nl ? (size_t)(nl - kernels) : strlen(kernels);
-        r = gpucompile__bin_add_kernel(o, kernels, len);
+        r = gpucompile_object_add_kernel_n(o, kernels, len);
         kernels = nl ? nl + 1 : NULL;
     }
     if (r == GPUCOMPILE_OK && props && *props && !(o->properties = gpucompile__strdup(&b->allocator, props))) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
@@ -7128,12 +7196,12 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_select(const gpucompile_binar
         if (s > best_score) { best_score = s; best = i; why = w; }
     }
     if (best < 0) {
-        gpucompile__buf b;
+        gpucompile_buf b;
         memset(&b, 0, sizeof b);
         b.a = &binary->allocator;
         for (i = 0; i < binary->num_objects; i++) {
             const gpucompile_object *o = binary->objects[i];
-            if (o) gpucompile__buf_printf(&b, "%s[%d] %s %s (%s)", i ? ", " : "", i, o->target, gpucompile_format_string(o->format),
+            if (o) gpucompile_buf_printf(&b, "%s[%d] %s %s (%s)", i ? ", " : "", i, o->target, gpucompile_format_string(o->format),
                                           o->chip ? o->chip : "?");
         }
         gpucompile__bin_log(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_NO_OBJECT, "no object for device %s in binary @%s; "
@@ -7157,10 +7225,10 @@ typedef struct gpucompile__host {
     LLVMTypeRef ptr, i32, iptr, vd;
     int iptr_bits;
     const gpucompile_logger *logger;
-    gpucompile__buf *sym; /* the last symbol name made: names have no length limit */
+    gpucompile_buf *sym; /* the last symbol name made: names have no length limit */
 } gpucompile__host;
 
-GPUCOMPILE__PRIVATE void gpucompile__host_init(gpucompile__host *h, LLVMModuleRef m, const gpucompile_logger *logger, gpucompile__buf *sym) {
+GPUCOMPILE__PRIVATE void gpucompile__host_init(gpucompile__host *h, LLVMModuleRef m, const gpucompile_logger *logger, gpucompile_buf *sym) {
     LLVMTargetDataRef td = LLVMCreateTargetData(LLVMGetDataLayoutStr(m));
     h->m = m;
     h->c = LLVMGetModuleContext(m);
@@ -7238,11 +7306,11 @@ GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_function(gpucompile__host *h, 
 GPUCOMPILE__PRIVATE const char *gpucompile__host_name(gpucompile__host *h, const char *a, const char *b, const char *c) {
     size_t i, end;
     h->sym->len = 0;
-    if (*a >= '0' && *a <= '9') gpucompile__buf_str(h->sym, "_");
-    gpucompile__buf_str(h->sym, a);
-    if (b) { gpucompile__buf_str(h->sym, "_"); gpucompile__buf_str(h->sym, b); }
+    if (*a >= '0' && *a <= '9') gpucompile_buf_str(h->sym, "_");
+    gpucompile_buf_str(h->sym, a);
+    if (b) { gpucompile_buf_str(h->sym, "_"); gpucompile_buf_str(h->sym, b); }
     end = h->sym->len;
-    gpucompile__buf_str(h->sym, c);
+    gpucompile_buf_str(h->sym, c);
     if (h->sym->oom) return NULL;
     for (i = 0; i < end; i++) {
         char ch = h->sym->data[i];
@@ -7268,7 +7336,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_add_dtor(gpucompile__host
             return gpucompile__host_error(h, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "the host module's llvm.global_dtors has an unexpected form");
         n = LLVMGetArrayLength(at);
     }
-    elems = (LLVMValueRef *)gpucompile__alloc(NULL, (n + 1) * sizeof(LLVMValueRef));
+    elems = (LLVMValueRef *)gpucompile_alloc(NULL, (n + 1) * sizeof(LLVMValueRef));
     if (!elems) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     for (i = 0; i < n; i++) elems[i] = LLVMGetAggregateElement(LLVMGetInitializer(old), i);
     vals[0] = LLVMConstInt(h->i32, 65535, 0);
@@ -7561,7 +7629,7 @@ GPUCOMPILE__PRIVATE int gpucompile__host_kernels(const gpucompile_binary *bin, i
 }
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_binary(LLVMModuleRef host, const gpucompile_binary *binary,
-                                                              const gpucompile_embed_options *options, gpucompile__buf *names) {
+                                                              const gpucompile_embed_options *options, gpucompile_buf *names) {
     gpucompile_embed_options opts;
     gpucompile__host h;
     const gpucompile_kernel **kernels;
@@ -7594,7 +7662,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_binary(LLVMModuleRef hos
     }
     if (selected == -1)
         return gpucompile__host_error(&h, GPUCOMPILE_ERROR_NO_OBJECT, "binary '%s': the requested target object couldn't be found", name);
-    kernels = (const gpucompile_kernel **)gpucompile__alloc(NULL, (size_t)total * sizeof *kernels);
+    kernels = (const gpucompile_kernel **)gpucompile_alloc(NULL, (size_t)total * sizeof *kernels);
     if (!kernels) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     nk = gpucompile__host_kernels(binary, selected >= 0 ? selected : -1, kernels, total);
     /* refuse before changing anything */
@@ -7653,7 +7721,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_binary(LLVMModuleRef hos
         if (obj) { /* the object's section property, as MLIR's embedding places it */
             char section[1024];
             gpucompile__bin_p q;
-            gpucompile__buf sec;
+            gpucompile_buf sec;
             memset(&q, 0, sizeof q);
             memset(&sec, 0, sizeof sec);
             q.s = section;
@@ -7683,7 +7751,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_binary(LLVMModuleRef hos
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_embed_binary(LLVMModuleRef host, const gpucompile_binary *binary,
                                                          const gpucompile_embed_options *options) {
-    gpucompile__buf names;
+    gpucompile_buf names;
     gpucompile_result r;
     memset(&names, 0, sizeof names);
     r = gpucompile__embed_binary(host, binary, options, &names);
@@ -7694,7 +7762,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_embed_binary(LLVMModuleRef host, con
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit_launch(LLVMBuilderRef builder, LLVMModuleRef host,
     const char *binary_name, const char *kernel, const LLVMValueRef grid[3], const LLVMValueRef block[3],
     LLVMValueRef shared_bytes, LLVMValueRef stream, LLVMValueRef args, int num_params, const gpucompile_logger *logger,
-    gpucompile__buf *names) {
+    gpucompile_buf *names) {
     gpucompile__host h;
     LLVMValueRef dims[6], getter, fn;
     LLVMTypeRef t0;
@@ -7740,7 +7808,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit_launch(LLVMBuilderRef bui
 GPUCOMPILE_DEF gpucompile_result gpucompile_emit_launch(LLVMBuilderRef builder, LLVMModuleRef host,
     const char *binary_name, const char *kernel, const LLVMValueRef grid[3], const LLVMValueRef block[3],
     LLVMValueRef shared_bytes, LLVMValueRef stream, LLVMValueRef args, int num_params, const gpucompile_logger *logger) {
-    gpucompile__buf names;
+    gpucompile_buf names;
     gpucompile_result r;
     memset(&names, 0, sizeof names);
     r = gpucompile__emit_launch(builder, host, binary_name, kernel, grid, block, shared_bytes, stream, args, num_params, logger, &names);
@@ -7757,9 +7825,9 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_host_module_create(LLVMContextRef co
     if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     *out = NULL;
     if (!context) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    gpucompile__lock();
+    gpucompile_lock();
     if (native_ok < 0) native_ok = LLVMInitializeNativeTarget() == 0;
-    gpucompile__unlock();
+    gpucompile_unlock();
     if (!triple) triple = def = LLVMGetDefaultTargetTriple();
     m = LLVMModuleCreateWithNameInContext(name ? name : "host", context);
     LLVMSetTarget(m, triple);

@@ -3,9 +3,11 @@
 
    Include gpucompile.h first, except for the mgpu* runtime alone (GPUCOMPILE_AMDGPU_RUNTIME: the HIP behind
    gpucompile_runtime.h), which needs this header only, no LLVM: cc prog.c host.o -ldl -lpthread.
-   The implementation is compiled where GPUCOMPILE_IMPLEMENTATION
-   (or GPUCOMPILE_AMDGPU_IMPLEMENTATION together with the core's implementation) is defined; it
-   registers itself, so #gpu.amdgpu targets compile with no further call.
+   The implementation is compiled where GPUCOMPILE_IMPLEMENTATION (with the core's) or
+   GPUCOMPILE_AMDGPU_IMPLEMENTATION (in a file of its own, after a plain #include "gpucompile.h";
+   not with GPUCOMPILE_STATIC) is defined; it registers itself at start-up, so #gpu.amdgpu targets
+   compile with no further call (link that object itself: from a static archive, a linker
+   keeps it only when something references it, e.g. gpucompile_amdgpu_backend()).
 
    Linking: nothing beyond the core's line (LLVM's C API, -ldl -lpthread). ld.lld runs as a
    child process; the HIP runtime (only for GPUCOMPILE_AMDGPU_RUNTIME) is opened at run time
@@ -121,6 +123,9 @@ GPUCOMPILE_API gpucompile_result gpucompile_amdgpu_kernel_metadata(const void *d
 #if defined(GPUCOMPILE_AMDGPU_RUNTIME) && !defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION)
 #define GPUCOMPILE_RUNTIME_IMPLEMENTATION
 #endif
+#if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_AMDGPU_IMPLEMENTATION)) && !defined(GPUCOMPILE_BACKEND_IMPLEMENTATION)
+#define GPUCOMPILE_BACKEND_IMPLEMENTATION /* the backend helpers of gpucompile_runtime.h, also without the core */
+#endif
 #include "gpucompile_runtime.h"
 #ifdef __cplusplus
 extern "C" {
@@ -167,7 +172,7 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__generic_covers(const char *generic, c
         {"gfx12-generic", "gfx1200,gfx1201"}};
     size_t i;
     for (i = 0; i < sizeof table / sizeof table[0]; i++)
-        if (strcmp(generic, table[i][0]) == 0) return gpucompile__in_list(table[i][1], chip, strlen(chip));
+        if (strcmp(generic, table[i][0]) == 0) return gpucompile_in_list(table[i][1], chip, strlen(chip));
     return 0;
 }
 
@@ -203,12 +208,15 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__score(const char *chip, const char *f
 
 #if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_AMDGPU_IMPLEMENTATION)) && !defined(GPUCOMPILE_AMDGPU_IMPLEMENTED)
 #define GPUCOMPILE_AMDGPU_IMPLEMENTED
-#ifndef GPUCOMPILE_IMPLEMENTED
-#error "gpucompile_amdgpu.h: the backend's implementation needs the core's (GPUCOMPILE_IMPLEMENTATION) in the same file"
+#if defined(GPUCOMPILE_STATIC) && !defined(GPUCOMPILE_IMPLEMENTED)
+#error "gpucompile_amdgpu.h: with GPUCOMPILE_STATIC the backend's implementation goes in the core's file (GPUCOMPILE_IMPLEMENTATION)"
 #endif
 #include <limits.h>
-#if !defined(_WIN32)
+#if defined(_WIN32)
+#include <io.h>
+#else
 #include <dirent.h>
+#include <unistd.h>
 #endif
 #ifdef __cplusplus
 extern "C" {
@@ -290,7 +298,7 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__isa_version(const char *chip, int *ma
 
 GPUCOMPILE__PRIVATE void gpucompile_amdgpu__add_feature(char *list, size_t size, const char *f) {
     size_t n = strlen(list);
-    if (!*f || gpucompile__in_list(list, f, strlen(f))) return;
+    if (!*f || gpucompile_in_list(list, f, strlen(f))) return;
     snprintf(list + n, size - n, "%s%s", n ? "," : "", f);
 }
 
@@ -306,7 +314,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__bad_feature(const char *chip,
     while (*p) {
         size_t n = strcspn(p, ",");
         char id[96]; /* chip (< 64) + ":" + feature + sign */
-        if (n < 2 || (p[0] != '+' && p[0] != '-') || !gpucompile__in_list(gpucompile_amdgpu__features, p + 1, n - 1)) return p;
+        if (n < 2 || (p[0] != '+' && p[0] != '-') || !gpucompile_in_list(gpucompile_amdgpu__features, p + 1, n - 1)) return p;
         if ((n == 6 || n == 8) && (strncmp(p + 1, "xnack", 5) == 0 || strncmp(p + 1, "sramecc", 7) == 0)) {
             snprintf(id, sizeof id, "%s:%.*s%c", chip, (int)n - 1, p + 1, p[0]);
             if (!gpucompile_chip_supported(GPUCOMPILE_TARGET_AMDGPU, id)) return p;
@@ -322,8 +330,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__configure_from(gpucompi
     const char *chip = gpucompile_target_chip(t), *colon = strchr(chip, ':');
     const char *user = gpucompile_target_features(t), *abi = gpucompile_target_abi(t);
     size_t base = colon ? (size_t)(colon - chip) : strlen(chip);
-    int want64 = gpucompile_target_has_flag(t, "wave64") || gpucompile__in_list(user, "+wavefrontsize64", 16);
-    int want32 = gpucompile_target_has_flag(t, "no_wave64") || gpucompile__in_list(user, "+wavefrontsize32", 16);
+    int want64 = gpucompile_target_has_flag(t, "wave64") || gpucompile_in_list(user, "+wavefrontsize64", 16);
+    int want32 = gpucompile_target_has_flag(t, "no_wave64") || gpucompile_in_list(user, "+wavefrontsize32", 16);
     const char *why = NULL;
     memset(c, 0, sizeof *c);
     if (base >= sizeof c->chip || strlen(user) + strlen(chip) + 40 >= sizeof c->features) why = "the chip or features are too long";
@@ -334,15 +342,15 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__configure_from(gpucompi
         if (c->isa_version < 0) why = "not an AMDGPU chip name (gfx...)";
     }
     if (why) {
-        if (log) gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "chip '%s': %s", chip, why);
+        if (log) gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "chip '%s': %s", chip, why);
         return GPUCOMPILE_ERROR_INVALID_TARGET;
     }
     if ((why = gpucompile_amdgpu__bad_feature(c->chip, user)) != NULL) {
         int n = (int)strcspn(why, ",");
-        if (log && n > 1 && gpucompile__in_list(gpucompile_amdgpu__features, why + 1, (size_t)n - 1))
-            gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "feature '%.*s' is not available on %s", n, why, c->chip);
+        if (log && n > 1 && gpucompile_in_list(gpucompile_amdgpu__features, why + 1, (size_t)n - 1))
+            gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "feature '%.*s' is not available on %s", n, why, c->chip);
         else if (log)
-            gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "feature '%.*s' is not supported for AMDGPU targets (allowed: +/- %s)",
+            gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "feature '%.*s' is not supported for AMDGPU targets (allowed: +/- %s)",
                              n, why, gpucompile_amdgpu__features);
         return GPUCOMPILE_ERROR_INVALID_TARGET;
     }
@@ -353,8 +361,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__configure_from(gpucompi
         size_t n = next ? (size_t)(next - f) : strlen(f);
         char feature[16];
         if (n < 2 || n > 8 || (f[n - 1] != '+' && f[n - 1] != '-') ||
-            !gpucompile__in_list("xnack,sramecc", f, n - 1)) {
-            if (log) gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_TARGET,
+            !gpucompile_in_list("xnack,sramecc", f, n - 1)) {
+            if (log) gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET,
                                       "chip '%s': '%.*s' is not a target-ID feature (xnack+, xnack-, sramecc+, sramecc-)", chip, (int)n, f);
             return GPUCOMPILE_ERROR_INVALID_TARGET;
         }
@@ -365,7 +373,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__configure_from(gpucompi
     if (want64 && want32) why = "wave64 and no_wave64 (or +wavefrontsize64 and +wavefrontsize32) contradict each other";
     else if (c->major < 10 && want32) why = "this chip runs wave64 only: no_wave64 / +wavefrontsize32 is not possible";
     if (why) {
-        if (log) gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "chip '%s': %s", chip, why);
+        if (log) gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "chip '%s': %s", chip, why);
         return GPUCOMPILE_ERROR_INVALID_TARGET;
     }
     /* gfx10+ defaults to wave32, as LLVM does; the feature makes the choice explicit. */
@@ -374,7 +382,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__configure_from(gpucompi
         gpucompile_amdgpu__add_feature(c->features, sizeof c->features, c->wave64 ? "+wavefrontsize64" : "+wavefrontsize32");
     c->abi = strcmp(abi, "400") == 0 ? 400 : strcmp(abi, "500") == 0 ? 500 : strcmp(abi, "600") == 0 ? 600 : 0;
     if (!c->abi) {
-        if (log) gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "abi '%s': expected \"400\", \"500\" or \"600\" (code object v4, v5 or v6)", abi);
+        if (log) gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "abi '%s': expected \"400\", \"500\" or \"600\" (code object v4, v5 or v6)", abi);
         return GPUCOMPILE_ERROR_INVALID_TARGET;
     }
     return GPUCOMPILE_OK;
@@ -412,16 +420,16 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__check_functions(gpucomp
         if (c->wave64) bad = w32 > 0 ? "+wavefrontsize32" : w64 < 0 ? "-wavefrontsize64" : NULL;
         else bad = w64 > 0 ? "+wavefrontsize64" : w32 < 0 ? "-wavefrontsize32" : NULL;
         if (bad)
-            return gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_TARGET,
+            return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET,
                                     "function '%s' is compiled for wave%d ('%s' in its target-features), but the target %s runs wave%d",
-                                    gpucompile__name(fn), c->wave64 ? 32 : 64, bad, gpucompile_target_chip(job->target), c->wave64 ? 64 : 32);
+                                    gpucompile_value_name(fn), c->wave64 ? 32 : 64, bad, gpucompile_target_chip(job->target), c->wave64 ? 64 : 32);
         for (i = 0; i < 2; i++) {
             int want = gpucompile_amdgpu__feature_sign(f, len, modes[i]);
             int have = gpucompile_amdgpu__feature_sign(c->features, tlen, modes[i]);
             if (want && have && want != have)
-                return gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_TARGET,
+                return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET,
                                         "function '%s' is compiled with %s%s (in its target-features), but the target %s says %s%s",
-                                        gpucompile__name(fn), want > 0 ? "+" : "-", modes[i], gpucompile_target_chip(job->target),
+                                        gpucompile_value_name(fn), want > 0 ? "+" : "-", modes[i], gpucompile_target_chip(job->target),
                                         modes[i], have > 0 ? "+" : "-");
         }
     }
@@ -588,7 +596,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__bitcode_dir(gpucompile_
     const char *roots[8];
     int n = gpucompile_amdgpu__roots(job, roots, 1), i;
     size_t l;
-    gpucompile__buf searched;
+    gpucompile_buf searched;
     char path[4096];
     memset(&searched, 0, sizeof searched);
     searched.a = &job->options->allocator;
@@ -602,7 +610,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__bitcode_dir(gpucompile_
                 gpucompile_free(searched.a, searched.data);
                 return GPUCOMPILE_OK;
             }
-            gpucompile__buf_printf(&searched, "%s%s/%s", searched.len ? ", " : "", roots[i], layouts[l]);
+            gpucompile_buf_printf(&searched, "%s%s/%s", searched.len ? ", " : "", roots[i], layouts[l]);
         }
     }
     gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND, NULL,
@@ -621,7 +629,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__define(gpucompile_job *
     LLVMValueRef g = LLVMGetNamedGlobal(job->module, name);
     if (g && !LLVMIsDeclaration(g)) return GPUCOMPILE_OK;
     if (g && (LLVMGlobalGetValueType(g) != t || LLVMGetPointerAddressSpace(LLVMTypeOf(g)) != 4))
-        return gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "the module declares '%s' with another type than i%u addrspace(4)", name, bits);
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "the module declares '%s' with another type than i%u addrspace(4)", name, bits);
     if (!g) g = LLVMAddGlobalInAddressSpace(job->module, t, name, 4);
     LLVMSetInitializer(g, LLVMConstInt(t, (unsigned long long)(long long)value, 0));
     LLVMSetGlobalConstant(g, 1);
@@ -750,7 +758,7 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__mp_is(const gpucompile_amdgpu__mpv *v
    agpr_count, reqd_workgroup_size, sgpr_spill_count, vgpr_spill_count, workgroup_size_hint (the
    two arrays -1, -1, -1 when the note has none, as MLIR writes them). */
 GPUCOMPILE__PRIVATE void gpucompile_amdgpu__mp_kernel(gpucompile_amdgpu__mp *m, unsigned long long pairs, gpucompile_kernel *k,
-                                                      const unsigned char **name, size_t *n, gpucompile__buf *extra) {
+                                                      const unsigned char **name, size_t *n, gpucompile_buf *extra) {
     static const char *const keys[] = {".sgpr_count", ".vgpr_count", ".group_segment_fixed_size", ".private_segment_fixed_size",
                                        ".wavefront_size", ".kernarg_segment_size", ".max_flat_workgroup_size"};
     static const char *const counts[] = {".agpr_count", ".sgpr_spill_count", ".vgpr_spill_count"};
@@ -786,28 +794,28 @@ GPUCOMPILE__PRIVATE void gpucompile_amdgpu__mp_kernel(gpucompile_amdgpu__mp *m, 
     }
     if (m->bad) *name = NULL;
     if (!extra || !*name) return;
-    if (count[0] >= 0) gpucompile__buf_printf(extra, "agpr_count = %lld : i64, ", count[0]);
-    gpucompile__buf_printf(extra, "reqd_workgroup_size = array<i32: %lld, %lld, %lld>, ", dims[0][0], dims[0][1], dims[0][2]);
-    if (count[1] >= 0) gpucompile__buf_printf(extra, "sgpr_spill_count = %lld : i64, ", count[1]);
-    if (count[2] >= 0) gpucompile__buf_printf(extra, "vgpr_spill_count = %lld : i64, ", count[2]);
-    gpucompile__buf_printf(extra, "workgroup_size_hint = array<i32: %lld, %lld, %lld>", dims[1][0], dims[1][1], dims[1][2]);
+    if (count[0] >= 0) gpucompile_buf_printf(extra, "agpr_count = %lld : i64, ", count[0]);
+    gpucompile_buf_printf(extra, "reqd_workgroup_size = array<i32: %lld, %lld, %lld>, ", dims[0][0], dims[0][1], dims[0][2]);
+    if (count[1] >= 0) gpucompile_buf_printf(extra, "sgpr_spill_count = %lld : i64, ", count[1]);
+    if (count[2] >= 0) gpucompile_buf_printf(extra, "vgpr_spill_count = %lld : i64, ", count[2]);
+    gpucompile_buf_printf(extra, "workgroup_size_hint = array<i32: %lld, %lld, %lld>", dims[1][0], dims[1][1], dims[1][2]);
 }
 
 /* The descriptor of the NT_AMDGPU_METADATA note, from the section headers. */
 GPUCOMPILE__PRIVATE int gpucompile_amdgpu__note(const unsigned char *d, size_t size, const unsigned char **desc, size_t *desc_size) {
     unsigned long long shoff, shentsize, shnum, i;
     if (size < 64 || memcmp(d, "\177ELF", 4) != 0 || d[4] != 2 /* 64-bit */ || d[5] != 1 /* little-endian */) return 0;
-    shoff = gpucompile__bin_get(d + 0x28, 8);
-    shentsize = gpucompile__bin_get(d + 0x3a, 2);
-    shnum = gpucompile__bin_get(d + 0x3c, 2);
+    shoff = gpucompile_read_le(d + 0x28, 8);
+    shentsize = gpucompile_read_le(d + 0x3a, 2);
+    shnum = gpucompile_read_le(d + 0x3c, 2);
     if (shentsize < 64 || shoff > size) return 0;
     for (i = 0; i < shnum && i < (size - shoff) / shentsize; i++) {
         const unsigned char *h = d + shoff + i * shentsize, *p, *end;
-        unsigned long long off = gpucompile__bin_get(h + 24, 8), sz = gpucompile__bin_get(h + 32, 8);
-        if (gpucompile__bin_get(h + 4, 4) != 7 /* SHT_NOTE */ || off > size || sz > size - off) continue;
+        unsigned long long off = gpucompile_read_le(h + 24, 8), sz = gpucompile_read_le(h + 32, 8);
+        if (gpucompile_read_le(h + 4, 4) != 7 /* SHT_NOTE */ || off > size || sz > size - off) continue;
         for (p = d + off, end = p + sz; end - p >= 12;) {
-            unsigned long long namesz = gpucompile__bin_get(p, 4), descsz = gpucompile__bin_get(p + 4, 4);
-            unsigned long long type = gpucompile__bin_get(p + 8, 4);
+            unsigned long long namesz = gpucompile_read_le(p, 4), descsz = gpucompile_read_le(p + 4, 4);
+            unsigned long long type = gpucompile_read_le(p + 8, 4);
             const unsigned char *name = p + 12;
             p += 12;
             if (((namesz + 3) & ~3ULL) > (unsigned long long)(end - p)) break;
@@ -850,14 +858,14 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__note_kernels(const void
         for (j = 0; j < val.n && !m.bad; j++) {
             gpucompile_amdgpu__mpv kern = gpucompile_amdgpu__mp_read(&m);
             gpucompile_kernel one, *d = NULL;
-            gpucompile__buf extra;
+            gpucompile_buf extra;
             if (kern.kind != 'm') { gpucompile_amdgpu__mp_skip(&m, &kern, 2); continue; }
             memset(&one, 0, sizeof one);
             memset(&extra, 0, sizeof extra);
             extra.a = a;
             gpucompile_amdgpu__mp_kernel(&m, kern.n, &one, &found, &n, a ? &extra : NULL);
             if (found && name && n == strlen(name) && memcmp(found, name, n) == 0) d = k;
-            else if (found && !name && gpucompile__bin_add_kernel(all, (const char *)found, n) == GPUCOMPILE_OK) d = &all->kernels[all->num_kernels - 1];
+            else if (found && !name && gpucompile_object_add_kernel_n(all, (const char *)found, n) == GPUCOMPILE_OK) d = &all->kernels[all->num_kernels - 1];
             else if (found && !name) extra.oom = 1;
             if (extra.oom) { gpucompile_free(a, extra.data); return GPUCOMPILE_ERROR_OUT_OF_MEMORY; }
             if (!d) { gpucompile_free(a, extra.data); continue; }
@@ -886,11 +894,11 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__find_kernels(gpucompile
         while (r == GPUCOMPILE_OK && (size_t)(end - p) > sizeof kw && (p = strstr(p, kw)) != NULL) {
             const char *q = p + sizeof kw - 1, *e = q;
             while (e < end && *e != '\n' && *e != ' ' && *e != '\r') e++;
-            if (e > q) r = gpucompile__bin_add_kernel(o, q, (size_t)(e - q));
+            if (e > q) r = gpucompile_object_add_kernel_n(o, q, (size_t)(e - q));
             p = e;
         }
     }
-    if (o->num_kernels > 1) qsort(o->kernels, (size_t)o->num_kernels, sizeof *o->kernels, gpucompile__kernel_cmp);
+    if (o->num_kernels > 1) qsort(o->kernels, (size_t)o->num_kernels, sizeof *o->kernels, gpucompile_kernel_cmp);
     return r;
 }
 
@@ -909,8 +917,8 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__find_lld(gpucompile_job *job, char *o
                 return 1;
     if ((size_t)snprintf(out, size, "/usr/lib/llvm-%d/bin/ld.lld", LLVM_VERSION_MAJOR) < size && gpucompile_amdgpu__exists(out, 1)) return 1;
     snprintf(versioned, sizeof versioned, "ld.lld-%d" GPUCOMPILE_AMDGPU__EXE, LLVM_VERSION_MAJOR);
-    return (gpucompile__which(versioned, out, size) && gpucompile_amdgpu__exists(out, 1)) ||
-           (gpucompile__which("ld.lld" GPUCOMPILE_AMDGPU__EXE, out, size) && gpucompile_amdgpu__exists(out, 1));
+    return (gpucompile_which(versioned, out, size) && gpucompile_amdgpu__exists(out, 1)) ||
+           (gpucompile_which("ld.lld" GPUCOMPILE_AMDGPU__EXE, out, size) && gpucompile_amdgpu__exists(out, 1));
 }
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__link_hsaco(gpucompile_job *job) {
@@ -922,14 +930,14 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__link_hsaco(gpucompile_j
     gpucompile_result r;
     if (!gpucompile_amdgpu__find_lld(job, lld, sizeof lld)) {
         const char *given = gpucompile_job_tool_path(job, "ld.lld");
-        if (given) return gpucompile__fail(job, GPUCOMPILE_ERROR_TOOL, "ld.lld: '%s' (from the options) is not an executable file", given);
-        return gpucompile__fail(job, GPUCOMPILE_ERROR_TOOL,
+        if (given) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_TOOL, "ld.lld: '%s' (from the options) is not an executable file", given);
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_TOOL,
                                 "ld.lld was not found (looked next to the ROCm roots, in /usr/lib/llvm-%d/bin and on PATH); "
                                 "install lld-%d or give its path as tool \"ld.lld\"", LLVM_VERSION_MAJOR, LLVM_VERSION_MAJOR);
     }
     if ((r = gpucompile_job_temp_file(job, ".o", obj, sizeof obj)) != GPUCOMPILE_OK) return r;
     if ((r = gpucompile_job_temp_file(job, ".hsaco", out, sizeof out)) != GPUCOMPILE_OK) return r;
-    if ((r = gpucompile__write_temp(job, obj, LLVMGetBufferStart(job->emitted), LLVMGetBufferSize(job->emitted))) != GPUCOMPILE_OK)
+    if ((r = gpucompile_job_write_temp(job, obj, LLVMGetBufferStart(job->emitted), LLVMGetBufferSize(job->emitted))) != GPUCOMPILE_OK)
         return r;
     argv[0] = lld; argv[1] = "-shared"; argv[2] = "--no-undefined";
     if ((n = gpucompile_job_tool_options(job, extra, sizeof extra, argv + 3, 32)) < 0) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
@@ -941,13 +949,13 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__link_hsaco(gpucompile_j
     }
     /* lld's messages become diagnostics (without the trailing newline). */
     for (i = (int)out_size; i > 0 && (output[i - 1] == '\n' || output[i - 1] == '\r'); i--) output[i - 1] = 0;
-    if (status != 0) r = gpucompile__fail(job, GPUCOMPILE_ERROR_TOOL, "ld.lld failed (exit %d): %s", status, output ? output : "");
+    if (status != 0) r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_TOOL, "ld.lld failed (exit %d): %s", status, output ? output : "");
     else if (output && *output) gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, "ld.lld", "%s", output);
     gpucompile_job_free(job, output);
     if (r != GPUCOMPILE_OK) return r;
     if (gpucompile_read_file(out, &job->options->allocator, &data, &size) != GPUCOMPILE_OK || size == 0) {
         gpucompile_job_free(job, data);
-        return gpucompile__fail(job, GPUCOMPILE_ERROR_IO, "cannot read the hsaco that ld.lld wrote ('%s')", out);
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_IO, "cannot read the hsaco that ld.lld wrote ('%s')", out);
     }
     job->result_data = data;
     job->result_size = size;
@@ -995,19 +1003,19 @@ GPUCOMPILE__PRIVATE gpucompile_amdgpu__xxh3_fn gpucompile_amdgpu__xxh3(void) {
     static void *fn;
     static int looked;
     gpucompile_amdgpu__xxh3_fn f;
-    gpucompile__lock();
+    gpucompile_lock();
     if (!looked) { /* the process's global scope, where a linked libLLVM is */
-        fn = gpucompile__dlsym(gpucompile__dlopen(NULL), "_ZN4llvm11xxh3_64bitsENS_8ArrayRefIhEE");
+        fn = gpucompile_dlsym(gpucompile_dlopen(NULL), "_ZN4llvm11xxh3_64bitsENS_8ArrayRefIhEE");
         looked = 1;
     }
-    gpucompile__unlock();
+    gpucompile_unlock();
     memcpy(&f, &fn, sizeof f);
     return fn ? f : NULL;
 #endif
 }
 
 /* The merged .comment: lld's "Linker: ..." then the object's strings, deduplicated, by shard. */
-GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__comment(gpucompile__buf *out, const char *linker, const unsigned char *in, size_t n) {
+GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__comment(gpucompile_buf *out, const char *linker, const unsigned char *in, size_t n) {
     const char *piece[64];
     size_t len[64];
     int count = 0, shard, i, j;
@@ -1026,7 +1034,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__comment(gpucompile__buf *out,
     for (shard = 0; shard < 32; shard++)
         for (i = 0; i < count; i++)
             if (count == 1 ? shard == 0 : (int)((uint32_t)h((const unsigned char *)piece[i], len[i]) >> 27) == shard)
-                gpucompile__buf_add(out, piece[i], len[i] + 1);
+                gpucompile_buf_add(out, piece[i], len[i] + 1);
     return NULL;
 }
 
@@ -1047,7 +1055,7 @@ GPUCOMPILE__PRIVATE uint32_t gpucompile_amdgpu__sysv_hash(const char *s) {
 }
 
 /* The offset of name in a string table of b (it is there). */
-GPUCOMPILE__PRIVATE uint32_t gpucompile_amdgpu__strat(const gpucompile__buf *b, const char *name) {
+GPUCOMPILE__PRIVATE uint32_t gpucompile_amdgpu__strat(const gpucompile_buf *b, const char *name) {
     size_t at = 0;
     while (at < b->len && strcmp(b->data + at, name)) at += strlen(b->data + at) + 1;
     return (uint32_t)at;
@@ -1070,7 +1078,7 @@ typedef struct gpucompile_amdgpu__merge {
     uint32_t sec;           /* the input section; 0: none */
     uint64_t start, n;      /* its place in the output .rodata; the number of pieces */
     uint64_t *in, *out;     /* each piece's input offset, and output offset from start */
-    gpucompile__buf data;   /* the merged bytes */
+    gpucompile_buf data;   /* the merged bytes */
 } gpucompile_amdgpu__merge;
 
 GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__merge_pieces(gpucompile_amdgpu__merge *m, const unsigned char *p, uint64_t size,
@@ -1082,7 +1090,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__merge_pieces(gpucompile_amdgp
         return "a mergeable section lld would split otherwise";
     while (at < size) { at += flags & 0x20 ? strlen((const char *)p + at) + 1 : ent; m->n++; }
     if (m->n > 4096) return "a mergeable section of more than 4096 pieces";
-    m->in = (uint64_t *)gpucompile__alloc(m->data.a, (size_t)(3 * m->n + 1) * sizeof(uint64_t));
+    m->in = (uint64_t *)gpucompile_alloc(m->data.a, (size_t)(3 * m->n + 1) * sizeof(uint64_t));
     if (!m->in) return "out of memory";
     m->out = m->in + m->n; len = m->out + m->n;
     for (k = 0, at = 0; k < m->n; k++) { m->in[k] = at; len[k] = flags & 0x20 ? strlen((const char *)p + at) + 1 : ent; at += len[k]; }
@@ -1096,8 +1104,8 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__merge_pieces(gpucompile_amdgp
             at = gpucompile_amdgpu__up(at, align);
             for (j = k; j < m->n; j++) /* this piece and its copies */
                 if (m->out[j] == (uint64_t)-1 && len[j] == l && !memcmp(p + m->in[j], p + m->in[k], (size_t)l)) m->out[j] = at;
-            while (m->data.len < at) gpucompile__buf_add(&m->data, "", 1);
-            gpucompile__buf_add(&m->data, p + m->in[k], (size_t)l);
+            while (m->data.len < at) gpucompile_buf_add(&m->data, "", 1);
+            gpucompile_buf_add(&m->data, p + m->in[k], (size_t)l);
             at += l;
         }
     return m->data.oom ? "out of memory" : NULL;
@@ -1130,7 +1138,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
     gpucompile_amdgpu__sec *s = NULL;
     gpucompile_amdgpu__dsym *dyn = NULL;
     gpucompile_amdgpu__merge mg[GPUCOMPILE_AMDGPU__MERGES + 1];
-    gpucompile__buf comment, shstr, str, dstr, b;
+    gpucompile_buf comment, shstr, str, dstr, b;
     const unsigned char *symtab = NULL, *strtab = NULL, *shstrtab;
     const char *why = NULL;
     uint64_t shoff, nsym = 0, strsize = 0, symstr = 0, off, dot, syn_addr[NSYN], syn_off[NSYN], syn_size[NSYN], syn_align[NSYN];
@@ -1150,7 +1158,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
     shnum = (uint32_t)gpucompile_amdgpu__rd(e + 60, 2);
     if (shentsize != 64 || shnum == 0 || shnum > 4096 || shoff > size || (uint64_t)shnum * 64 > size - shoff) return "bad section headers";
     if ((uint32_t)gpucompile_amdgpu__rd(e + 62, 2) >= shnum) return "bad section name table";
-    s = (gpucompile_amdgpu__sec *)gpucompile__alloc(a, shnum * sizeof *s);
+    s = (gpucompile_amdgpu__sec *)gpucompile_alloc(a, shnum * sizeof *s);
     if (!s) return "out of memory";
     memset(s, 0, shnum * sizeof *s);
     {
@@ -1212,8 +1220,8 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
             goto done;
     }
     /* Symbols: locals (no section symbols) as they are; globals defined, not weak, not hidden. */
-    sym_out = (uint32_t *)gpucompile__alloc(a, (size_t)(nsym + 1) * sizeof *sym_out);
-    dyn = (gpucompile_amdgpu__dsym *)gpucompile__alloc(a, (size_t)(nsym + 1) * sizeof *dyn);
+    sym_out = (uint32_t *)gpucompile_alloc(a, (size_t)(nsym + 1) * sizeof *sym_out);
+    dyn = (gpucompile_amdgpu__dsym *)gpucompile_alloc(a, (size_t)(nsym + 1) * sizeof *dyn);
     if (!sym_out || !dyn) { why = "out of memory"; goto done; }
     for (i = 1; i < nsym; i++) {
         const unsigned char *y = symtab + 24 * i;
@@ -1231,12 +1239,12 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
         if (shndx && shndx < 0xff00 && shndx >= shnum) { why = "a symbol in no section"; goto done; }
     }
     /* The dynamic symbols' strings in symbol order, then lld's GNU hash order. */
-    gpucompile__buf_add(&dstr, "", 1);
+    gpucompile_buf_add(&dstr, "", 1);
     for (i = 0; i < ndyn; i++) {
         const char *n = (const char *)strtab + gpucompile_amdgpu__rd(symtab + 24 * dyn[i].sym, 4);
         dyn[i].name = (uint32_t)dstr.len;
         dyn[i].hash = gpucompile_amdgpu__gnu_hash(n);
-        gpucompile__buf_add(&dstr, n, strlen(n) + 1);
+        gpucompile_buf_add(&dstr, n, strlen(n) + 1);
     }
     nbuckets = ndyn / 4 > 1 ? ndyn / 4 : 1;
     for (i = 0; i < ndyn; i++) dyn[i].bucket = dyn[i].hash % nbuckets;
@@ -1294,36 +1302,36 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
     }
     if (why) goto done;
     /* .comment, .symtab, .shstrtab, .strtab */
-    gpucompile__buf_add(&shstr, "", 1);
+    gpucompile_buf_add(&shstr, "", 1);
     for (i = 0; i < NSYN; i++)
-        if (syn_index[i]) gpucompile__buf_add(&shstr, synname[i], strlen(synname[i]) + 1);
+        if (syn_index[i]) gpucompile_buf_add(&shstr, synname[i], strlen(synname[i]) + 1);
     for (i = 0; i < nextra; i++) {
         for (j = 0; j < i && strcmp(s[extra[j]].name, s[extra[i]].name); j++) {}
-        if (j == i) gpucompile__buf_add(&shstr, s[extra[i]].name, strlen(s[extra[i]].name) + 1);
+        if (j == i) gpucompile_buf_add(&shstr, s[extra[i]].name, strlen(s[extra[i]].name) + 1);
     }
-    gpucompile__buf_add(&shstr, ".comment\0.symtab\0.shstrtab\0.strtab", 35);
+    gpucompile_buf_add(&shstr, ".comment\0.symtab\0.shstrtab\0.strtab", 35);
     str_out = nout + 3;
     {
         uint64_t coff = off, yoff = gpucompile_amdgpu__up(coff + comment.len, 8), ysz = 24 * (1 + nloc + 1 + ndyn);
         uint64_t ssoff = yoff + ysz, stroff;
         uint32_t k = 1, firstglob = 1 + nloc + 1; /* nloc: the hidden globals too */
-        gpucompile__buf_add(&str, "", 1);
+        gpucompile_buf_add(&str, "", 1);
         for (i = 1; i < nsym; i++) /* local names, then globals', then _DYNAMIC's */
             if (gpucompile_amdgpu__kept(symtab + 24 * i, strtab, mg) && symtab[24 * i + 4] >> 4 == 0) {
                 const char *n = (const char *)strtab + gpucompile_amdgpu__rd(symtab + 24 * i, 4);
-                sym_out[i] = (uint32_t)str.len; gpucompile__buf_add(&str, n, strlen(n) + 1);
+                sym_out[i] = (uint32_t)str.len; gpucompile_buf_add(&str, n, strlen(n) + 1);
             }
         for (i = 1; i < nsym; i++)
             if (gpucompile_amdgpu__kept(symtab + 24 * i, strtab, mg) && symtab[24 * i + 4] >> 4 != 0) {
                 const char *n = (const char *)strtab + gpucompile_amdgpu__rd(symtab + 24 * i, 4);
-                sym_out[i] = (uint32_t)str.len; gpucompile__buf_add(&str, n, strlen(n) + 1);
+                sym_out[i] = (uint32_t)str.len; gpucompile_buf_add(&str, n, strlen(n) + 1);
             }
-        sym_out[0] = (uint32_t)str.len; gpucompile__buf_add(&str, "_DYNAMIC", 9); /* sym_out[0]: _DYNAMIC's name */
+        sym_out[0] = (uint32_t)str.len; gpucompile_buf_add(&str, "_DYNAMIC", 9); /* sym_out[0]: _DYNAMIC's name */
         stroff = ssoff + shstr.len;
         shoff = gpucompile_amdgpu__up(stroff + str.len, 8);
         if (comment.oom || shstr.oom || str.oom || dstr.oom) { why = "out of memory"; goto done; }
         total = (size_t)(shoff + 64 * (uint64_t)(str_out + 1));
-        o = (unsigned char *)gpucompile__alloc(a, total);
+        o = (unsigned char *)gpucompile_alloc(a, total);
         if (!o) { why = "out of memory"; goto done; }
         memset(o, 0, total);
         memset(&b, 0, sizeof b);
@@ -1535,28 +1543,28 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__linker(gpucompile_job *job, char *lin
     size_t n = 0, i, at;
     int ok;
     if (!gpucompile_amdgpu__find_lld(job, lld, sizeof lld)) return (size_t)snprintf(linker, size, "Linker: %s", want) < size;
-    gpucompile__lock();
+    gpucompile_lock();
     ok = known && !strcmp(path, lld);
     if (ok) snprintf(linker, size, "%s", found);
-    gpucompile__unlock();
+    gpucompile_unlock();
     if (ok) return found[0] != 0;
     found[0] = 0;
     if (gpucompile_read_file(lld, &job->options->allocator, &data, &n) == GPUCOMPILE_OK)
         for (i = 0; i + sizeof want <= n; i++)
             if (data[i] == 'L' && !memcmp(data + i, want, sizeof want)) { /* the NUL too */
                 for (at = i; at > 0 && at > i - 64 && data[at - 1] >= ' ' && data[at - 1] < 127; at--) {}
-                gpucompile__lock();
+                gpucompile_lock();
                 snprintf(found, sizeof found, "Linker: %s", (const char *)data + at);
-                gpucompile__unlock();
+                gpucompile_unlock();
                 break;
             }
     gpucompile_job_free(job, data);
-    gpucompile__lock();
+    gpucompile_lock();
     snprintf(path, sizeof path, "%s", lld);
     known = 1;
     ok = found[0] != 0;
     if (ok) snprintf(linker, size, "%s", found);
-    gpucompile__unlock();
+    gpucompile_unlock();
     return ok;
 }
 
@@ -1570,7 +1578,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__hsaco(gpucompile_job *j
     unsigned char *data = NULL;
     size_t size = 0;
     if (m && strcmp(m, "lld") && strcmp(m, "elf"))
-        return gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "unknown bin_method '%s' for AMDGPU (elf or lld)", m);
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "unknown bin_method '%s' for AMDGPU (elf or lld)", m);
     if (m && !strcmp(m, "lld")) return gpucompile_amdgpu__link_hsaco(job);
     if (!m && gpucompile_job_tool_path(job, "ld.lld")) why = "an ld.lld named in the options";
     else if (!m && opts && *opts) why = "tool options";
@@ -1584,7 +1592,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__hsaco(gpucompile_job *j
         job->result_size = size;
         return GPUCOMPILE_OK;
     }
-    if (m) return gpucompile__fail(job, GPUCOMPILE_ERROR_TOOL, "the in-process hsaco writer does not handle %s", why);
+    if (m) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_TOOL, "the in-process hsaco writer does not handle %s", why);
     gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "hsaco", "ld.lld runs: the in-process writer does not handle %s", why);
     return gpucompile_amdgpu__link_hsaco(job);
 }
@@ -1734,7 +1742,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__chip_name(int index, int *nat
    supported LLVM (LLVM 19 has code object v6; MLIR 19's verifier did not know it yet). */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__verify_params(const gpucompile_target *t, const gpucompile_logger *logger) {
     const char *abi = gpucompile_target_abi(t);
-    if (!gpucompile__in_list("400,500,600", abi, strlen(abi)))
+    if (!gpucompile_in_list("400,500,600", abi, strlen(abi)))
         return gpucompile_log_target(logger, "Invalid ABI version, it must be `400`, `500` or '600'.");
     return GPUCOMPILE_OK;
 }
@@ -1743,7 +1751,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__verify_params(const gpu
    (they need code object version 6). */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
     const char *triple = gpucompile_target_triple(t), *chip = gpucompile_target_chip(t);
-    if (!gpucompile__in_list("amdgcn", triple, strcspn(triple, "-")))
+    if (!gpucompile_in_list("amdgcn", triple, strcspn(triple, "-")))
         return gpucompile_log_target(logger, "The target triple '%.200s' is not an AMDGPU triple (amdgcn-...).", triple);
     if (!gpucompile_amdgpu__chip_supported(chip))
         return gpucompile_log_target(logger, "The chip '%.200s' is not supported by LLVM %d (AMDGPU).", chip, LLVM_VERSION_MAJOR);
@@ -1892,11 +1900,11 @@ GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_check(int r, const char *call) {
 GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__rt_load(void *lib) {
     struct gpucompile_amdgpu__rt_hip *tab = &gpucompile_amdgpu__rt;
     const char *missing = NULL;
-    gpucompile__dlfn(lib, "hipGetErrorName", &tab->hipGetErrorName);
+    gpucompile_dlfn(lib, "hipGetErrorName", &tab->hipGetErrorName);
     /* ROCm 6 renamed the entry point that fills its (grown) hipDeviceProp_t */
-    if (!gpucompile__dlfn(lib, "hipGetDevicePropertiesR0600", &tab->hipGetDeviceProperties))
-        gpucompile__dlfn(lib, "hipGetDeviceProperties", &tab->hipGetDeviceProperties);
-#define GPUCOMPILE_AMDGPU__HIP_LOAD(fn, sym, params) if (!gpucompile__dlfn(lib, sym, &tab->fn) && !missing) missing = sym;
+    if (!gpucompile_dlfn(lib, "hipGetDevicePropertiesR0600", &tab->hipGetDeviceProperties))
+        gpucompile_dlfn(lib, "hipGetDeviceProperties", &tab->hipGetDeviceProperties);
+#define GPUCOMPILE_AMDGPU__HIP_LOAD(fn, sym, params) if (!gpucompile_dlfn(lib, sym, &tab->fn) && !missing) missing = sym;
     GPUCOMPILE_AMDGPU__HIP_FUNCTIONS(GPUCOMPILE_AMDGPU__HIP_LOAD)
 #undef GPUCOMPILE_AMDGPU__HIP_LOAD
     return missing;

@@ -3,9 +3,11 @@
 
    Include gpucompile.h first, except for the mgpu* runtime alone (GPUCOMPILE_NVPTX_RUNTIME: the CUDA driver behind
    gpucompile_runtime.h), which needs this header only, no LLVM: cc prog.c host.o -ldl -lpthread.
-   The implementation is compiled where GPUCOMPILE_IMPLEMENTATION
-   (or GPUCOMPILE_NVPTX_IMPLEMENTATION together with the core's implementation) is defined; it
-   registers itself, so #gpu.nvptx targets compile with no further call.
+   The implementation is compiled where GPUCOMPILE_IMPLEMENTATION (with the core's) or
+   GPUCOMPILE_NVPTX_IMPLEMENTATION (in a file of its own, after a plain #include "gpucompile.h";
+   not with GPUCOMPILE_STATIC) is defined; it registers itself at start-up, so #gpu.nvptx targets
+   compile with no further call (link that object itself: from a static archive, a linker
+   keeps it only when something references it, e.g. gpucompile_nvptx_backend()).
 
    Linking: nothing beyond the core's line (LLVM's C API, -ldl -lpthread). nvJitLink and the
    CUDA driver are opened at run time (libnvJitLink.so.13 / .so.12 / .so, libcuda.so.1; Windows:
@@ -127,6 +129,9 @@ GPUCOMPILE_API const gpucompile_backend *gpucompile_nvptx_backend(void);
 #if defined(GPUCOMPILE_NVPTX_RUNTIME) && !defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION)
 #define GPUCOMPILE_RUNTIME_IMPLEMENTATION
 #endif
+#if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_NVPTX_IMPLEMENTATION)) && !defined(GPUCOMPILE_BACKEND_IMPLEMENTATION)
+#define GPUCOMPILE_BACKEND_IMPLEMENTATION /* the backend helpers of gpucompile_runtime.h, also without the core */
+#endif
 #include "gpucompile_runtime.h"
 #ifdef __cplusplus
 extern "C" {
@@ -178,9 +183,9 @@ typedef struct gpucompile_nvptx__driver {
 /* The entry points one user ('C' or 'R') needs, from lib into *d: the first one missing, or NULL. */
 GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__cu_load(void *lib, gpucompile_nvptx__driver *d, char user) {
     const char *missing = NULL;
-    gpucompile__dlfn(lib, "cuGetErrorName", &d->cuGetErrorName);
+    gpucompile_dlfn(lib, "cuGetErrorName", &d->cuGetErrorName);
 #define GPUCOMPILE_NVPTX__CU_LOAD(fn, sym, who, params) \
-    if ((who == 'B' || who == user) && !gpucompile__dlfn(lib, sym, &d->fn) && !missing) missing = sym;
+    if ((who == 'B' || who == user) && !gpucompile_dlfn(lib, sym, &d->fn) && !missing) missing = sym;
     GPUCOMPILE_NVPTX__CU_FUNCTIONS(GPUCOMPILE_NVPTX__CU_LOAD)
 #undef GPUCOMPILE_NVPTX__CU_LOAD
     return missing;
@@ -259,8 +264,8 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__score(const char *chip, const char *fo
 
 #if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_NVPTX_IMPLEMENTATION)) && !defined(GPUCOMPILE_NVPTX_IMPLEMENTED)
 #define GPUCOMPILE_NVPTX_IMPLEMENTED
-#ifndef GPUCOMPILE_IMPLEMENTED
-#error "gpucompile_nvptx.h: the backend's implementation needs the core's (GPUCOMPILE_IMPLEMENTATION) in the same file"
+#if defined(GPUCOMPILE_STATIC) && !defined(GPUCOMPILE_IMPLEMENTED)
+#error "gpucompile_nvptx.h: with GPUCOMPILE_STATIC the backend's implementation goes in the core's file (GPUCOMPILE_IMPLEMENTATION)"
 #endif
 #ifndef GPUCOMPILE_DEFAULT_CUDA_PATH
 #define GPUCOMPILE_DEFAULT_CUDA_PATH "/usr/local/cuda"
@@ -381,7 +386,7 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__exists(const char *path, int want_dir)
 
 /* Searches $PATH for name (the core's search, .exe added on Windows); the full path in buf. */
 GPUCOMPILE__PRIVATE int gpucompile_nvptx__on_path(const char *name, char *buf, size_t size) {
-    return gpucompile__which(name, buf, size) && gpucompile_nvptx__exists(buf, 0);
+    return gpucompile_which(name, buf, size) && gpucompile_nvptx__exists(buf, 0);
 }
 
 /* The CUDA toolkit root into buf. GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND (logged) when the given
@@ -486,13 +491,13 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__load_jitlink(gpucompile_nvptx__lib *l,
     slots[0] = &l->jl.create; slots[1] = &l->jl.destroy; slots[2] = &l->jl.add_data; slots[3] = &l->jl.complete;
     slots[4] = &l->jl.cubin_size; slots[5] = &l->jl.cubin; slots[6] = &l->jl.error_log_size; slots[7] = &l->jl.error_log;
     slots[8] = &l->jl.info_log_size; slots[9] = &l->jl.info_log;
-    if (!gpucompile__dlfn(dl, "nvJitLinkVersion", &l->jl.version) || l->jl.version(&l->jl.major, &l->jl.minor) != 0) return 0;
+    if (!gpucompile_dlfn(dl, "nvJitLinkVersion", &l->jl.version) || l->jl.version(&l->jl.major, &l->jl.minor) != 0) return 0;
     for (i = 0; i < 10; i++) {
         /* The headers call versioned names (__nvJitLinkCreate_13_0); the plain ones exist too. */
         snprintf(name, sizeof name, "__nvJitLink%s_%u_0", names[i], l->jl.major);
-        if (!gpucompile__dlfn(dl, name, slots[i])) {
+        if (!gpucompile_dlfn(dl, name, slots[i])) {
             snprintf(name, sizeof name, "nvJitLink%s", names[i]);
-            if (!gpucompile__dlfn(dl, name, slots[i])) return 0;
+            if (!gpucompile_dlfn(dl, name, slots[i])) return 0;
         }
     }
     return 1;
@@ -505,14 +510,14 @@ GPUCOMPILE__PRIVATE const gpucompile_nvptx__lib *gpucompile_nvptx__open(gpucompi
     char root[GPUCOMPILE_NVPTX__PATH], cands[4][GPUCOMPILE_NVPTX__PATH];
     gpucompile_nvptx__lib *l = NULL;
     int i, n = 0;
-    gpucompile__lock();
+    gpucompile_lock();
     for (i = 0; i < gpucompile_nvptx__num_libs; i++)
         if (gpucompile_nvptx__libs[i].kind == kind && strcmp(gpucompile_nvptx__libs[i].key, given ? given : "") == 0) {
             l = &gpucompile_nvptx__libs[i];
-            gpucompile__unlock();
+            gpucompile_unlock();
             return l->ok ? l : NULL;
         }
-    gpucompile__unlock();
+    gpucompile_unlock();
     if (given) snprintf(cands[n++], sizeof cands[0], "%s", given);
     else if (kind == 1) {
         if (gpucompile_nvptx__toolkit(job, root, sizeof root) == GPUCOMPILE_OK && root[0]) {
@@ -534,7 +539,7 @@ GPUCOMPILE__PRIVATE const gpucompile_nvptx__lib *gpucompile_nvptx__open(gpucompi
     } else {
         snprintf(cands[n++], sizeof cands[0], "%s", GPUCOMPILE_NVPTX__LIBCUDA);
     }
-    gpucompile__lock();
+    gpucompile_lock();
     for (i = 0; i < gpucompile_nvptx__num_libs; i++) /* another thread may have got here first */
         if (gpucompile_nvptx__libs[i].kind == kind && strcmp(gpucompile_nvptx__libs[i].key, given ? given : "") == 0) break;
     if (i < gpucompile_nvptx__num_libs) l = &gpucompile_nvptx__libs[i];
@@ -544,7 +549,7 @@ GPUCOMPILE__PRIVATE const gpucompile_nvptx__lib *gpucompile_nvptx__open(gpucompi
         l->kind = kind;
         snprintf(l->key, sizeof l->key, "%s", given ? given : "");
         for (i = 0; i < n && !l->ok; i++) {
-            void *dl = gpucompile__dlopen(cands[i]);
+            void *dl = gpucompile_dlopen(cands[i]);
             if (!dl) continue;
             l->ok = kind == 1 ? gpucompile_nvptx__load_jitlink(l, dl) : !gpucompile_nvptx__cu_load(dl, &l->cu, 'C');
             if (l->ok) memcpy(l->path, cands[i], sizeof l->path);
@@ -554,7 +559,7 @@ GPUCOMPILE__PRIVATE const gpucompile_nvptx__lib *gpucompile_nvptx__open(gpucompi
             }
         }
     }
-    gpucompile__unlock();
+    gpucompile_unlock();
     return l && l->ok ? l : NULL;
 }
 
@@ -567,15 +572,15 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__ptxas_version(gpucompile_job *job, con
     char *out = NULL;
     const char *rel;
     int i, st = -1, ok = 0;
-    gpucompile__lock();
+    gpucompile_lock();
     for (i = 0; i < num; i++)
         if (strcmp(cache[i].path, ptxas) == 0) {
             *major = cache[i].major;
             *minor = cache[i].minor;
-            gpucompile__unlock();
+            gpucompile_unlock();
             return *major > 0;
         }
-    gpucompile__unlock();
+    gpucompile_unlock();
     argv[0] = ptxas;
     argv[1] = "--version";
     argv[2] = NULL;
@@ -586,14 +591,14 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__ptxas_version(gpucompile_job *job, con
         ok = sscanf(rel + 8, "%d.%d", major, minor) == 2;
     gpucompile_job_free(job, out);
     if (!ok) *major = *minor = 0;
-    gpucompile__lock();
+    gpucompile_lock();
     if (num < 8) {
         snprintf(cache[num].path, sizeof cache[num].path, "%s", ptxas);
         cache[num].major = *major;
         cache[num].minor = *minor;
         num++;
     }
-    gpucompile__unlock();
+    gpucompile_unlock();
     return ok;
 }
 
@@ -648,14 +653,14 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__ptxas_chips(gpucompile_job *job, const
     const char *argv[3], *names[128];
     char *out = NULL, *p, *end;
     int i, n = 0, st = -1;
-    gpucompile__lock();
+    gpucompile_lock();
     for (i = 0; i < num; i++)
         if (strcmp(cache[i].path, ptxas) == 0) {
             snprintf(list, size, "%s", cache[i].list);
-            gpucompile__unlock();
+            gpucompile_unlock();
             return list[0] != 0;
         }
-    gpucompile__unlock();
+    gpucompile_unlock();
     argv[0] = ptxas;
     argv[1] = "--help";
     argv[2] = NULL;
@@ -676,13 +681,13 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__ptxas_chips(gpucompile_job *job, const
         }
     }
     gpucompile_job_free(job, out);
-    gpucompile__lock();
+    gpucompile_lock();
     if (num < 8) {
         snprintf(cache[num].path, sizeof cache[num].path, "%s", ptxas);
         snprintf(cache[num].list, sizeof cache[num].list, "%s", list);
         num++;
     }
-    gpucompile__unlock();
+    gpucompile_unlock();
     return list[0] != 0;
 }
 
@@ -703,20 +708,20 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__toolkit_chip(gpucompile_
             gpucompile_nvptx__jl_h h = NULL;
             const char *opt = arch;
             int rc = -1, i;
-            gpucompile__lock();
+            gpucompile_lock();
             for (i = 0; i < num_seen; i++)
                 if (seen[i].lib == l && strcmp(seen[i].chip, chip) == 0) rc = seen[i].rc;
-            gpucompile__unlock();
+            gpucompile_unlock();
             if (rc < 0) {
                 snprintf(arch, sizeof arch, "-arch=%s", chip);
                 if ((rc = l->jl.create(&h, 1, &opt)) == 0) l->jl.destroy(&h);
-                gpucompile__lock();
+                gpucompile_lock();
                 if (num_seen < 32 && strlen(chip) < sizeof seen[0].chip) {
                     seen[num_seen].lib = l;
                     strcpy(seen[num_seen].chip, chip);
                     seen[num_seen++].rc = rc;
                 }
-                gpucompile__unlock();
+                gpucompile_unlock();
             }
             if (rc == 0) return GPUCOMPILE_OK;
             snprintf(jl, sizeof jl, "nvJitLink %u.%u: %s", l->jl.major, l->jl.minor, gpucompile_nvptx__jl_name(rc));
@@ -763,7 +768,7 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__module_ptx(gpucompile_job *job, const 
             if (i == 6 && memcmp(p, "+ptx", 4) == 0 && p[4] >= '0' && p[4] <= '9' && p[5] >= '0' && p[5] <= '9' &&
                 (p[4] - '0') * 10 + (p[5] - '0') > best) {
                 best = (p[4] - '0') * 10 + (p[5] - '0');
-                *who = gpucompile__name(fn);
+                *who = gpucompile_value_name(fn);
             }
             p += i + 1;
         }
@@ -823,7 +828,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__choose_ptx(gpucompile_jo
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__configure(gpucompile_job *job) {
     const char *chip = job->cpu, *p = job->features;
-    gpucompile__buf out;
+    gpucompile_buf out;
     char root[GPUCOMPILE_NVPTX__PATH];
     int requested = 0, min, chosen;
     gpucompile_result r;
@@ -864,8 +869,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__configure(gpucompile_job
             /* LLVM's NVPTX features are ptxNN and sm_NN; it would print others on stderr and go on */
             r = gpucompile_nvptx__bad_features(job, item, "not an NVPTX feature LLVM knows (+ptxNN, +sm_NN)");
         } else if (n) {
-            if (out.len) gpucompile__buf_str(&out, ",");
-            gpucompile__buf_add(&out, p, n);
+            if (out.len) gpucompile_buf_str(&out, ",");
+            gpucompile_buf_add(&out, p, n);
         }
         if (r != GPUCOMPILE_OK) break;
         p = e ? e + 1 : NULL;
@@ -880,7 +885,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__configure(gpucompile_job
         gpucompile_free(out.a, out.data);
         return r;
     }
-    gpucompile__buf_printf(&out, "%s+ptx%d", out.len ? "," : "", chosen);
+    gpucompile_buf_printf(&out, "%s+ptx%d", out.len ? "," : "", chosen);
     if (out.oom) {
         gpucompile_free(out.a, out.data);
         return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
@@ -1083,7 +1088,7 @@ GPUCOMPILE__PRIVATE gpucompile_kernel *gpucompile_nvptx__kernel_by_symbol(gpucom
     size_t len;
     if ((sym + 1) * 24 > symtab_size || symtab_off + (sym + 1) * 24 > size) return NULL;
     s = d + symtab_off + sym * 24;
-    name = gpucompile__bin_get(s, 4);
+    name = gpucompile_read_le(s, 4);
     if (name >= strtab_size || strtab_off + strtab_size > size) return NULL;
     len = strnlen((const char *)d + strtab_off + name, (size_t)(strtab_size - name));
     return gpucompile_nvptx__kernel(o, (const char *)d + strtab_off + name, len);
@@ -1097,37 +1102,37 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__elf_metadata(gpucompile_object *o, con
     uint64_t shoff, i, shnum, shstr_off, shstr_size, sym_off = 0, sym_size = 0, str_off = 0, str_size = 0;
     unsigned shentsize;
     if (size < 64 || memcmp(d, "\177ELF", 4) != 0 || d[4] != 2 || d[5] != 1) return 0;
-    shoff = gpucompile__bin_get(d + 0x28, 8);
-    shentsize = (unsigned)gpucompile__bin_get(d + 0x3a, 2);
-    shnum = gpucompile__bin_get(d + 0x3c, 2);
-    i = gpucompile__bin_get(d + 0x3e, 2);
+    shoff = gpucompile_read_le(d + 0x28, 8);
+    shentsize = (unsigned)gpucompile_read_le(d + 0x3a, 2);
+    shnum = gpucompile_read_le(d + 0x3c, 2);
+    i = gpucompile_read_le(d + 0x3e, 2);
     if (shentsize < 64 || shoff > size || shnum > (size - shoff) / shentsize || i >= shnum) return 0;
-    shstr_off = gpucompile__bin_get(d + shoff + i * shentsize + 0x18, 8);
-    shstr_size = gpucompile__bin_get(d + shoff + i * shentsize + 0x20, 8);
+    shstr_off = gpucompile_read_le(d + shoff + i * shentsize + 0x18, 8);
+    shstr_size = gpucompile_read_le(d + shoff + i * shentsize + 0x20, 8);
     if (shstr_off > size || shstr_size > size - shstr_off) return 0;
     for (i = 0; i < shnum; i++) { /* the symbol table and its strings; the entry functions */
         const unsigned char *h = d + shoff + i * shentsize;
-        uint64_t name = gpucompile__bin_get(h, 4);
-        if (gpucompile__bin_get(h + 4, 4) == 2 /* SHT_SYMTAB */) {
-            uint64_t link = gpucompile__bin_get(h + 0x28, 4);
-            sym_off = gpucompile__bin_get(h + 0x18, 8);
-            sym_size = gpucompile__bin_get(h + 0x20, 8);
+        uint64_t name = gpucompile_read_le(h, 4);
+        if (gpucompile_read_le(h + 4, 4) == 2 /* SHT_SYMTAB */) {
+            uint64_t link = gpucompile_read_le(h + 0x28, 4);
+            sym_off = gpucompile_read_le(h + 0x18, 8);
+            sym_size = gpucompile_read_le(h + 0x20, 8);
             if (link < shnum) {
-                str_off = gpucompile__bin_get(d + shoff + link * shentsize + 0x18, 8);
-                str_size = gpucompile__bin_get(d + shoff + link * shentsize + 0x20, 8);
+                str_off = gpucompile_read_le(d + shoff + link * shentsize + 0x18, 8);
+                str_size = gpucompile_read_le(d + shoff + link * shentsize + 0x20, 8);
             }
         }
         if (add && name < shstr_size) {
             const char *sname = (const char *)d + shstr_off + name;
             size_t slen = strnlen(sname, (size_t)(shstr_size - name));
             if (slen > 9 && strncmp(sname, ".nv.info.", 9) == 0 && !gpucompile_nvptx__kernel(o, sname + 9, slen - 9) &&
-                gpucompile__bin_add_kernel(o, sname + 9, slen - 9) != GPUCOMPILE_OK)
+                gpucompile_object_add_kernel_n(o, sname + 9, slen - 9) != GPUCOMPILE_OK)
                 return 0;
         }
     }
     for (i = 0; i < shnum; i++) {
         const unsigned char *h = d + shoff + i * shentsize;
-        uint64_t name = gpucompile__bin_get(h, 4), off = gpucompile__bin_get(h + 0x18, 8), sz = gpucompile__bin_get(h + 0x20, 8);
+        uint64_t name = gpucompile_read_le(h, 4), off = gpucompile_read_le(h + 0x18, 8), sz = gpucompile_read_le(h + 0x20, 8);
         const char *sname;
         size_t slen;
         gpucompile_kernel *k;
@@ -1143,18 +1148,18 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__elf_metadata(gpucompile_object *o, con
         {
             const unsigned char *a = d + off, *end = d + off + sz;
             while (end - a >= 4) {
-                unsigned fmt = a[0], attr = a[1], len = (unsigned)gpucompile__bin_get(a + 2, 2);
+                unsigned fmt = a[0], attr = a[1], len = (unsigned)gpucompile_read_le(a + 2, 2);
                 const unsigned char *v = a + 4;
                 if (fmt != 4 /* EIFMT_SVAL */) { a += 4; continue; }
                 if ((size_t)(end - v) < len) break;
                 if (!sname[8] && len == 8 && (attr == 0x2f /* REGCOUNT */ || attr == 0x11 /* FRAME_SIZE */)) {
                     gpucompile_kernel *f = gpucompile_nvptx__kernel_by_symbol(o, d, size, sym_off, sym_size, str_off, str_size,
-                                                                              gpucompile__bin_get(v, 4));
-                    if (f && attr == 0x2f) f->registers = (int)gpucompile__bin_get(v + 4, 4);
-                    if (f && attr == 0x11) f->private_bytes = (int)gpucompile__bin_get(v + 4, 4);
+                                                                              gpucompile_read_le(v, 4));
+                    if (f && attr == 0x2f) f->registers = (int)gpucompile_read_le(v + 4, 4);
+                    if (f && attr == 0x11) f->private_bytes = (int)gpucompile_read_le(v + 4, 4);
                 }
                 if (k && attr == 0x05 /* MAX_THREADS */ && len == 12)
-                    k->max_threads = (int)(gpucompile__bin_get(v, 4) * gpucompile__bin_get(v + 4, 4) * gpucompile__bin_get(v + 8, 4));
+                    k->max_threads = (int)(gpucompile_read_le(v, 4) * gpucompile_read_le(v + 4, 4) * gpucompile_read_le(v + 8, 4));
                 a = v + len;
             }
         }
@@ -1175,7 +1180,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__ptx_entries(gpucompile_o
         for (e = q; e < end && *e != '(' && *e != ' ' && *e != '\t' && *e != '\n' && *e != '{'; e++) {}
         if (e > q && !gpucompile_nvptx__kernel(o, q, (size_t)(e - q))) {
             const char *c = e;
-            if (gpucompile__bin_add_kernel(o, q, (size_t)(e - q)) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+            if (gpucompile_object_add_kernel_n(o, q, (size_t)(e - q)) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
             while (c < end && (*c == ' ' || *c == '\t' || *c == '\n')) c++;
             if (c < end && *c == '(') {
                 int params = 0;
@@ -1200,7 +1205,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__find_kernels(gpucompile_
             if (memcmp(o->data + i, "\177ELF", 4) == 0) gpucompile_nvptx__elf_metadata(o, o->data + i, o->size - i, 1);
         if (!o->num_kernels) r = gpucompile_nvptx__ptx_entries(o, (const char *)o->data, o->size);
     }
-    if (o->num_kernels > 1) qsort(o->kernels, (size_t)o->num_kernels, sizeof *o->kernels, gpucompile__kernel_cmp);
+    if (o->num_kernels > 1) qsort(o->kernels, (size_t)o->num_kernels, sizeof *o->kernels, gpucompile_kernel_cmp);
     return r;
 }
 
@@ -1351,7 +1356,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_ptxas(gpucompile_job 
     }
     if ((r = gpucompile_job_temp_file(job, ".ptx", in, sizeof in)) != GPUCOMPILE_OK) return r;
     if ((r = gpucompile_job_temp_file(job, ".cubin", out, sizeof out)) != GPUCOMPILE_OK) return r;
-    if ((r = gpucompile__write_temp(job, in, ptx, ptx_size)) != GPUCOMPILE_OK) return r;
+    if ((r = gpucompile_job_write_temp(job, in, ptx, ptx_size)) != GPUCOMPILE_OK) return r;
     snprintf(arch, sizeof arch, "-arch=sm_%s", gpucompile_nvptx__sm(chip));
     snprintf(opt, sizeof opt, "-O%d", job->target->O);
     if ((r = gpucompile_job_flag_strings(job, "ptxas-cmd-options", &user, &num_user)) != GPUCOMPILE_OK) return r;
@@ -1552,8 +1557,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__fatbin(gpucompile_job *j
     if ((r = gpucompile_job_temp_file(job, ".ptx", fptx, sizeof fptx)) != GPUCOMPILE_OK ||
         (r = gpucompile_job_temp_file(job, ".cubin", fcubin, sizeof fcubin)) != GPUCOMPILE_OK ||
         (r = gpucompile_job_temp_file(job, ".fatbin", fout, sizeof fout)) != GPUCOMPILE_OK ||
-        (r = gpucompile__write_temp(job, fptx, ptx, ptx_size)) != GPUCOMPILE_OK ||
-        (r = gpucompile__write_temp(job, fcubin, cubin, cubin_size)) != GPUCOMPILE_OK)
+        (r = gpucompile_job_write_temp(job, fptx, ptx, ptx_size)) != GPUCOMPILE_OK ||
+        (r = gpucompile_job_write_temp(job, fcubin, cubin, cubin_size)) != GPUCOMPILE_OK)
         return r;
 #if !defined(_WIN32)
     if (tool[0] != '/' && strchr(tool, '/')) { /* a relative path would name another file there */
@@ -1740,7 +1745,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__chip_name(int index, int *nati
    abort on it) and a chip this LLVM knows. */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
     const char *triple = gpucompile_target_triple(t), *chip = gpucompile_target_chip(t);
-    if (!gpucompile__in_list("nvptx,nvptx64", triple, strcspn(triple, "-")))
+    if (!gpucompile_in_list("nvptx,nvptx64", triple, strcspn(triple, "-")))
         return gpucompile_log_target(logger, "The target triple '%.200s' is not an NVPTX triple (nvptx64-... or nvptx-...).", triple);
     if (!gpucompile_nvptx__chip_supported(chip))
         return gpucompile_log_target(logger, "The chip '%.200s' is not supported by LLVM %d (NVPTX).", chip, LLVM_VERSION_MAJOR);

@@ -43,8 +43,8 @@
 #ifndef GPUCOMPILE_RUNTIME_H
 #define GPUCOMPILE_RUNTIME_H
 
-#if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION)) && !defined(_WIN32) && \
-    !defined(_POSIX_C_SOURCE) && !defined(_GNU_SOURCE)
+#if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION) || defined(GPUCOMPILE_BACKEND_IMPLEMENTATION)) && \
+    !defined(_WIN32) && !defined(_POSIX_C_SOURCE) && !defined(_GNU_SOURCE)
 #define _POSIX_C_SOURCE 200809L /* before any system header: mkdtemp, strdup, posix_spawn, ... */
 #endif
 
@@ -139,11 +139,16 @@ void gpucompile_runtime_set_vendor(const gpucompile_runtime_vendor *vendor);
 #endif /* GPUCOMPILE_RUNTIME_H */
 
 /* ==== [section: shared] ==================================================================
-   What the compiler (gpucompile.h's implementation) and the runtime both use, compiled once
-   into each file that holds either: the global lock, the shared-library loader, start-up
-   functions, little-endian reads, the LLVM offload binary's entry reader. (The rules that pick
-   an object for a device are each backend's, in an LLVM-free part of its header.) All private (static), so that a program may hold both, in one file or two. */
-#if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION)) && !defined(GPUCOMPILE__SHARED_IMPLEMENTED)
+   What the compiler (gpucompile.h's implementation), its backends and the runtime use, compiled
+   once into each file that holds any of them: the lock, the shared-library loader, start-up
+   functions, little-endian reads, word lists (these five are the backend helpers of gpucompile.h's
+   [section: backend helpers]), the LLVM offload binary's entry reader. (The rules that pick an
+   object for a device are each backend's, in an LLVM-free part of its header.) All static, so
+   that a program may hold several in one file or in many: the lock is one per such file.
+   GPUCOMPILE_BACKEND_IMPLEMENTATION asks for this section in a file that holds a backend's
+   implementation without the core's (the backend headers define it themselves). */
+#if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION) || defined(GPUCOMPILE_BACKEND_IMPLEMENTATION)) && \
+    !defined(GPUCOMPILE__SHARED_IMPLEMENTED)
 #define GPUCOMPILE__SHARED_IMPLEMENTED
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,22 +169,25 @@ extern "C" {
 #define GPUCOMPILE__PRIVATE static
 #endif
 
+/* The backend helpers below (gpucompile_lock ... gpucompile_in_list) have public names: the
+   backends use them, see gpucompile.h [section: backend helpers]. The lock is this file's: it
+   guards the lazily opened state of the code in this file; not recursive. */
 #if defined(_WIN32)
 static SRWLOCK gpucompile__mutex = SRWLOCK_INIT;
-GPUCOMPILE__PRIVATE void gpucompile__lock(void) { AcquireSRWLockExclusive(&gpucompile__mutex); }
-GPUCOMPILE__PRIVATE void gpucompile__unlock(void) { ReleaseSRWLockExclusive(&gpucompile__mutex); }
+GPUCOMPILE__PRIVATE void gpucompile_lock(void) { AcquireSRWLockExclusive(&gpucompile__mutex); }
+GPUCOMPILE__PRIVATE void gpucompile_unlock(void) { ReleaseSRWLockExclusive(&gpucompile__mutex); }
 #else
 static pthread_mutex_t gpucompile__mutex = PTHREAD_MUTEX_INITIALIZER;
-GPUCOMPILE__PRIVATE void gpucompile__lock(void) { pthread_mutex_lock(&gpucompile__mutex); }
-GPUCOMPILE__PRIVATE void gpucompile__unlock(void) { pthread_mutex_unlock(&gpucompile__mutex); }
+GPUCOMPILE__PRIVATE void gpucompile_lock(void) { pthread_mutex_lock(&gpucompile__mutex); }
+GPUCOMPILE__PRIVATE void gpucompile_unlock(void) { pthread_mutex_unlock(&gpucompile__mutex); }
 #endif
 
 /* Shared libraries opened at run time (vendor libraries are never linked). dlopen: NULL when
    missing, and dlerror then describes why (this thread's last failure). dlfn stores a function
    into the function pointer at fnptr (ISO C has no cast between data and function pointers). */
 #if defined(_WIN32)
-GPUCOMPILE__PRIVATE void *gpucompile__dlopen(const char *path) { return (void *)LoadLibraryA(path); }
-GPUCOMPILE__PRIVATE void *gpucompile__dlsym(void *lib, const char *name) {
+GPUCOMPILE__PRIVATE void *gpucompile_dlopen(const char *path) { return (void *)LoadLibraryA(path); }
+GPUCOMPILE__PRIVATE void *gpucompile_dlsym(void *lib, const char *name) {
     FARPROC f = GetProcAddress((HMODULE)lib, name);
     void *p;
     memcpy(&p, &f, sizeof p);
@@ -196,8 +204,8 @@ GPUCOMPILE__PRIVATE const char *gpucompile__dlerror(char *buf, size_t size) {
     return buf;
 }
 #else
-GPUCOMPILE__PRIVATE void *gpucompile__dlopen(const char *path) { return dlopen(path, RTLD_NOW | RTLD_LOCAL); }
-GPUCOMPILE__PRIVATE void *gpucompile__dlsym(void *lib, const char *name) { return dlsym(lib, name); }
+GPUCOMPILE__PRIVATE void *gpucompile_dlopen(const char *path) { return dlopen(path, RTLD_NOW | RTLD_LOCAL); }
+GPUCOMPILE__PRIVATE void *gpucompile_dlsym(void *lib, const char *name) { return dlsym(lib, name); }
 GPUCOMPILE__PRIVATE void gpucompile__dlclose(void *lib) { if (lib) dlclose(lib); }
 GPUCOMPILE__PRIVATE const char *gpucompile__dlerror(char *buf, size_t size) {
     const char *e = dlerror();
@@ -205,8 +213,8 @@ GPUCOMPILE__PRIVATE const char *gpucompile__dlerror(char *buf, size_t size) {
     return size ? buf : "";
 }
 #endif
-GPUCOMPILE__PRIVATE int gpucompile__dlfn(void *lib, const char *name, void *fnptr) {
-    void *s = lib ? gpucompile__dlsym(lib, name) : NULL;
+GPUCOMPILE__PRIVATE int gpucompile_dlfn(void *lib, const char *name, void *fnptr) {
+    void *s = lib ? gpucompile_dlsym(lib, name) : NULL;
     if (s) memcpy(fnptr, &s, sizeof s);
     return s != NULL;
 }
@@ -222,7 +230,8 @@ GPUCOMPILE__PRIVATE int gpucompile__dlfn(void *lib, const char *name, void *fnpt
 #define GPUCOMPILE__CONSTRUCTOR(fn) __attribute__((constructor)) static void fn(void)
 #endif
 
-GPUCOMPILE__PRIVATE uint64_t gpucompile__bin_get(const unsigned char *p, int bytes) {
+/* The unsigned little-endian integer of bytes (1 to 8) bytes at p. */
+GPUCOMPILE__PRIVATE uint64_t gpucompile_read_le(const unsigned char *p, int bytes) {
     uint64_t v = 0;
     int i;
     for (i = bytes - 1; i >= 0; i--) v = (v << 8) | p[i];
@@ -230,7 +239,7 @@ GPUCOMPILE__PRIVATE uint64_t gpucompile__bin_get(const unsigned char *p, int byt
 }
 
 /* Is name one of the comma-separated words in list? */
-GPUCOMPILE__PRIVATE int gpucompile__in_list(const char *list, const char *name, size_t name_len) {
+GPUCOMPILE__PRIVATE int gpucompile_in_list(const char *list, const char *name, size_t name_len) {
     const char *p = list;
     while (p && *p) {
         const char *e = strchr(p, ',');
@@ -280,14 +289,14 @@ GPUCOMPILE__PRIVATE const char *gpucompile__ob_read(const unsigned char *p, size
     const unsigned char *h;
     memset(e, 0, sizeof *e);
     if (n < GPUCOMPILE__OB_HEADER || memcmp(p, "\x10\xFF\x10\xAD", 4) != 0) return "no offload binary magic (0x10FF10AD)";
-    if (gpucompile__bin_get(p + 4, 4) != 1) {
-        snprintf(why, why_size, "version %u is not supported (LLVM 19 writes version 1)", (unsigned)gpucompile__bin_get(p + 4, 4));
+    if (gpucompile_read_le(p + 4, 4) != 1) {
+        snprintf(why, why_size, "version %u is not supported (LLVM 19 writes version 1)", (unsigned)gpucompile_read_le(p + 4, 4));
         return why;
     }
     e->p = p;
-    e->size = gpucompile__bin_get(p + 8, 8);
-    eoff = gpucompile__bin_get(p + 16, 8);
-    esize = gpucompile__bin_get(p + 24, 8);
+    e->size = gpucompile_read_le(p + 8, 8);
+    eoff = gpucompile_read_le(p + 16, 8);
+    esize = gpucompile_read_le(p + 24, 8);
     if (e->size < GPUCOMPILE__OB_HEADER + GPUCOMPILE__OB_ENTRY || e->size > n) {
         snprintf(why, why_size, "size %llu does not fit in the %llu bytes left", (unsigned long long)e->size, (unsigned long long)n);
         return why;
@@ -295,17 +304,17 @@ GPUCOMPILE__PRIVATE const char *gpucompile__ob_read(const unsigned char *p, size
     if (esize < GPUCOMPILE__OB_ENTRY || eoff < GPUCOMPILE__OB_HEADER || eoff > e->size || esize > e->size - eoff)
         return "entry out of bounds";
     h = p + eoff;
-    e->image_kind = (int)gpucompile__bin_get(h, 2);
-    e->strings = gpucompile__bin_get(h + 8, 8);
-    e->num_strings = gpucompile__bin_get(h + 16, 8);
-    e->image = gpucompile__bin_get(h + 24, 8);
-    e->image_size = gpucompile__bin_get(h + 32, 8);
+    e->image_kind = (int)gpucompile_read_le(h, 2);
+    e->strings = gpucompile_read_le(h + 8, 8);
+    e->num_strings = gpucompile_read_le(h + 16, 8);
+    e->image = gpucompile_read_le(h + 24, 8);
+    e->image_size = gpucompile_read_le(h + 32, 8);
     if (e->strings > e->size || e->num_strings > (e->size - e->strings) / 16) return "string table out of bounds";
     if (e->image > e->size || e->image_size > e->size - e->image) return "image out of bounds";
     budget = 4 * e->size + 65536;
     for (i = 0; i < e->num_strings; i++) {
-        const char *k = gpucompile__bin_cstr(p, e->size, gpucompile__bin_get(p + e->strings + 16 * i, 8), &budget);
-        if (!k || !gpucompile__bin_cstr(p, e->size, gpucompile__bin_get(p + e->strings + 16 * i + 8, 8), &budget)) {
+        const char *k = gpucompile__bin_cstr(p, e->size, gpucompile_read_le(p + e->strings + 16 * i, 8), &budget);
+        if (!k || !gpucompile__bin_cstr(p, e->size, gpucompile_read_le(p + e->strings + 16 * i + 8, 8), &budget)) {
             snprintf(why, why_size, "string %llu out of bounds or unterminated", (unsigned long long)i);
             return why;
         }
@@ -318,8 +327,8 @@ GPUCOMPILE__PRIVATE const char *gpucompile__ob_string(const gpucompile__ob *e, c
     const char *v = NULL;
     uint64_t i;
     for (i = 0; i < e->num_strings; i++)
-        if (strcmp((const char *)e->p + gpucompile__bin_get(e->p + e->strings + 16 * i, 8), key) == 0)
-            v = (const char *)e->p + gpucompile__bin_get(e->p + e->strings + 16 * i + 8, 8);
+        if (strcmp((const char *)e->p + gpucompile_read_le(e->p + e->strings + 16 * i, 8), key) == 0)
+            v = (const char *)e->p + gpucompile_read_le(e->p + e->strings + 16 * i + 8, 8);
     return v;
 }
 
@@ -342,7 +351,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile__ob_image_format(const gpucompile__ob
 
 GPUCOMPILE__PRIVATE const char *gpucompile__ob_format(const gpucompile__ob *e) {
     const char *f = gpucompile__ob_string(e, "gpucompile.format");
-    return f && gpucompile__in_list("bin,isa,fatbin,llvm", f, strlen(f)) ? f : gpucompile__ob_image_format(e);
+    return f && gpucompile_in_list("bin,isa,fatbin,llvm", f, strlen(f)) ? f : gpucompile__ob_image_format(e);
 }
 
 #ifdef __cplusplus
@@ -377,10 +386,10 @@ static gpucompile__rt_state gpucompile__rt;
 void gpucompile_runtime_report(const char *call, int code, const char *message) {
     gpucompile_runtime_error_func f;
     void *u;
-    gpucompile__lock();
+    gpucompile_lock();
     f = gpucompile__rt.error_func;
     u = gpucompile__rt.error_user;
-    gpucompile__unlock();
+    gpucompile_unlock();
     if (f) f(call, code, message, u);
     else fprintf(stderr, "'%s' failed with '%s'\n", call, message); /* MLIR's wrappers' form */
 }
@@ -395,7 +404,7 @@ static const gpucompile_runtime_vendor *gpucompile__rt_enter(void) {
     const char *path, *missing, *call = NULL;
     int r = 0, ok;
     msg[0] = 0;
-    gpucompile__lock();
+    gpucompile_lock();
     v = s->vendor;
     if (s->state == 0 && !v) {
         s->state = -1;
@@ -411,12 +420,12 @@ static const gpucompile_runtime_vendor *gpucompile__rt_enter(void) {
             while (*p && !s->lib) {
                 size_t n = strcspn(p, ",");
                 snprintf(name, sizeof name, "%.*s", (int)n, p);
-                s->lib = gpucompile__dlopen(name);
+                s->lib = gpucompile_dlopen(name);
                 p += n + (p[n] == ',');
             }
             path = v->library;
         } else {
-            s->lib = gpucompile__dlopen(path);
+            s->lib = gpucompile_dlopen(path);
         }
         if (!s->lib) {
             call = "dlopen";
@@ -429,7 +438,7 @@ static const gpucompile_runtime_vendor *gpucompile__rt_enter(void) {
         }
     }
     ok = s->state == 1;
-    gpucompile__unlock();
+    gpucompile_unlock();
     if (msg[0]) gpucompile_runtime_report(call, -1, msg);
     else if (r != 0) v->check(r, call);
     if (!ok) return NULL;
@@ -442,22 +451,22 @@ static void gpucompile__rt_leave(const gpucompile_runtime_vendor *v) {
 }
 
 void gpucompile_runtime_set_vendor(const gpucompile_runtime_vendor *vendor) {
-    gpucompile__lock();
+    gpucompile_lock();
     if (gpucompile__rt.state == 0) gpucompile__rt.vendor = vendor;
-    gpucompile__unlock();
+    gpucompile_unlock();
 }
 
 void gpucompile_runtime_set_error_callback(gpucompile_runtime_error_func func, void *user_data) {
-    gpucompile__lock();
+    gpucompile_lock();
     gpucompile__rt.error_func = func;
     gpucompile__rt.error_user = user_data;
-    gpucompile__unlock();
+    gpucompile_unlock();
 }
 
 void gpucompile_runtime_set_library(const char *path) {
-    gpucompile__lock();
+    gpucompile_lock();
     if (gpucompile__rt.state == 0) snprintf(gpucompile__rt.path, sizeof gpucompile__rt.path, "%s", path ? path : "");
-    gpucompile__unlock();
+    gpucompile_unlock();
 }
 
 int gpucompile_runtime_available(void) {
@@ -471,9 +480,9 @@ const char *gpucompile_runtime_device_arch(void) {
 }
 
 void mgpuSetDefaultDevice(int32_t device) {
-    gpucompile__lock();
+    gpucompile_lock();
     if (gpucompile__rt.state == 0) gpucompile__rt.device = device; /* before the first call only */
-    gpucompile__unlock();
+    gpucompile_unlock();
 }
 
 void *mgpuModuleLoad(void *data, size_t size) {
@@ -487,9 +496,9 @@ void *mgpuModuleLoadJIT(void *data, int optLevel) {
     const gpucompile_runtime_vendor *v;
     void *module = NULL;
     char msg[128];
-    gpucompile__lock();
+    gpucompile_lock();
     v = gpucompile__rt.vendor;
-    gpucompile__unlock();
+    gpucompile_unlock();
     if (v && !v->module_load_jit) {
         snprintf(msg, sizeof msg, "%s cannot load assembly text: embed a code object (format bin)", v->name);
         gpucompile_runtime_report("mgpuModuleLoadJIT", -1, msg);
@@ -528,9 +537,9 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t g
     /* MLIR's sizes are intptr_t, the vendors' unsigned */
     for (i = 0; i < 6; i++) {
         if (d[i] <= 0 || (unsigned long long)d[i] > UINT_MAX || smem < 0) {
-            gpucompile__lock();
+            gpucompile_lock();
             snprintf(call, sizeof call, "%s", gpucompile__rt.vendor ? gpucompile__rt.vendor->launch_call : "mgpuLaunchKernel");
-            gpucompile__unlock();
+            gpucompile_unlock();
             gpucompile_runtime_report(call, 1, "grid and block sizes must be 1 to 2^32-1, shared memory >= 0");
             return;
         }

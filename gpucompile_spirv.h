@@ -3,8 +3,8 @@
    loads it (clCreateProgramWithIL) on any OpenCL device that takes SPIR-V.
 
    Include gpucompile.h first. The implementation is compiled where GPUCOMPILE_IMPLEMENTATION
-   (or GPUCOMPILE_SPIRV_IMPLEMENTATION together with the core's) is defined; it registers
-   itself. GPUCOMPILE_SPIRV_RUNTIME in one file adds the mgpu* runtime over OpenCL (instead of
+   (with the core's) or GPUCOMPILE_SPIRV_IMPLEMENTATION (in a file of its own; not with
+   GPUCOMPILE_STATIC) is defined; it registers itself at start-up. GPUCOMPILE_SPIRV_RUNTIME in one file adds the mgpu* runtime over OpenCL (instead of
    the CUDA or HIP one: one runtime per program).
 
    Targets: #gpu.spirv<O, triple, chip, features, flags, link> (ours) and MLIR 22's
@@ -46,6 +46,13 @@ GPUCOMPILE_API int gpucompile_spirv_available(void);
 #if defined(GPUCOMPILE_H) && (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_SPIRV_IMPLEMENTATION)) && \
     !defined(GPUCOMPILE_SPIRV_IMPLEMENTED)
 #define GPUCOMPILE_SPIRV_IMPLEMENTED
+#if defined(GPUCOMPILE_STATIC) && !defined(GPUCOMPILE_IMPLEMENTED)
+#error "gpucompile_spirv.h: with GPUCOMPILE_STATIC the backend's implementation goes in the core's file (GPUCOMPILE_IMPLEMENTATION)"
+#endif
+#if !defined(GPUCOMPILE_BACKEND_IMPLEMENTATION)
+#define GPUCOMPILE_BACKEND_IMPLEMENTATION /* the backend helpers of gpucompile_runtime.h, also without the core */
+#endif
+#include "gpucompile_runtime.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -63,15 +70,15 @@ GPUCOMPILE_DEF int gpucompile_spirv_available(void) {
                                          "LLVMInitializeSPIRVTargetMC", "LLVMInitializeSPIRVAsmPrinter"};
     gpucompile_spirv__llvm *s = &gpucompile_spirv__targets;
     int i, ok;
-    gpucompile__lock();
+    gpucompile_lock();
     if (s->state == 0) {
-        void *self = gpucompile__dlopen(NULL);
+        void *self = gpucompile_dlopen(NULL);
         s->state = 1;
         for (i = 0; i < 4; i++)
-            if (!gpucompile__dlfn(self, names[i], &s->init[i])) s->state = -1;
+            if (!gpucompile_dlfn(self, names[i], &s->init[i])) s->state = -1;
     }
     ok = s->state == 1;
-    gpucompile__unlock();
+    gpucompile_unlock();
     return ok;
 }
 
@@ -83,7 +90,7 @@ GPUCOMPILE__PRIVATE void gpucompile_spirv__initialize(void) { /* under the core'
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_spirv__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
     const char *triple = gpucompile_target_triple(t);
-    if (!gpucompile__in_list("spirv,spirv32,spirv64", triple, strcspn(triple, "-")))
+    if (!gpucompile_in_list("spirv,spirv32,spirv64", triple, strcspn(triple, "-")))
         return gpucompile_log_target(logger, "The target triple '%.200s' is not a SPIR-V triple (spirv64-..., spirv32-... or spirv-...).", triple);
     if (t->upstream && *gpucompile_target_features(t)) return gpucompile_log_target(logger, "#xevm.target takes no features.");
     if (!gpucompile_spirv_available())
@@ -135,7 +142,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_spirv__find_kernels(gpucompile_
                     memset(k, 0, sizeof *k);
                     k->num_params = k->registers = k->shared_bytes = k->max_threads = k->sgprs = k->vgprs = -1;
                     k->private_bytes = k->wavefront_size = k->kernarg_bytes = k->dynamic_shared = -1;
-                    if (!(k->name = (char *)gpucompile__alloc(&obj->allocator, len + 1))) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+                    if (!(k->name = (char *)gpucompile_alloc(&obj->allocator, len + 1))) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
                     memcpy(k->name, name, len + 1);
                 }
                 n++;
@@ -144,7 +151,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_spirv__find_kernels(gpucompile_
         }
         if (pass == 0) {
             if (!n) return GPUCOMPILE_OK;
-            obj->kernels = (gpucompile_kernel *)gpucompile__alloc(&obj->allocator, n * sizeof(gpucompile_kernel));
+            obj->kernels = (gpucompile_kernel *)gpucompile_alloc(&obj->allocator, n * sizeof(gpucompile_kernel));
             if (!obj->kernels) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
         }
     }
@@ -185,9 +192,9 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_spirv_backend(void) {
         t.offload_kind = 8;
         t.image_kind_bin = 6; /* IMG_SPIRV */
         t.cache_version = "spirv 1";
-        gpucompile__lock();
+        gpucompile_lock();
         if (!b.name) b = t;
-        gpucompile__unlock();
+        gpucompile_unlock();
     }
     return &b;
 }
@@ -278,7 +285,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_spirv__rt_load(void *lib) {
         &c->SVMFree, &c->EnqueueSVMMemcpy, &c->EnqueueSVMMemFill};
     size_t i;
     for (i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (!gpucompile__dlfn(lib, names[i], fns[i])) return names[i];
+        if (!gpucompile_dlfn(lib, names[i], fns[i])) return names[i];
     return NULL;
 }
 
@@ -475,10 +482,10 @@ GPUCOMPILE__PRIVATE void *gpucompile_spirv__rt_get_function(void *module, const 
         free(f);
         return NULL;
     }
-    gpucompile__lock(); /* the module owns its functions: freed with it */
+    gpucompile_lock(); /* the module owns its functions: freed with it */
     f->next = m->functions;
     m->functions = f;
-    gpucompile__unlock();
+    gpucompile_unlock();
     return f;
 }
 
@@ -498,7 +505,7 @@ GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_launch(void *function, const unsig
         global[i] = (size_t)grid[i] * block[i];
         local[i] = block[i];
     }
-    gpucompile__lock();
+    gpucompile_lock();
     for (i = 0; i < f->num_params && r == 0; i++) {
         call = "clSetKernelArg";
         if (f->kinds[i] == 2) r = c->SetKernelArg(f->kernel, i, (size_t)(smem ? smem : 1), NULL);
@@ -510,7 +517,7 @@ GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_launch(void *function, const unsig
         call = "clEnqueueNDRangeKernel";
         r = c->EnqueueNDRangeKernel(stream ? stream : c->queue, f->kernel, 3, NULL, global, local, 0, NULL, NULL);
     }
-    gpucompile__unlock();
+    gpucompile_unlock();
     gpucompile_spirv__rt_check(r, call);
     if (r == 0 && !stream) gpucompile_spirv__rt_check(c->Finish(c->queue), "clFinish");
 }
