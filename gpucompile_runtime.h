@@ -33,7 +33,9 @@
    A vendor runtime of your own: fill a gpucompile_runtime_vendor (open the library, start the
    device, load a module, get a function, launch, streams, memory; each entry reports its own
    failures with gpucompile_runtime_report) and call gpucompile_runtime_set_vendor before the
-   first mgpu* call (gpucompile_nvptx.h and gpucompile_amdgpu.h do so in a constructor).
+   first mgpu* call (gpucompile_nvptx.h and gpucompile_amdgpu.h do so in a constructor). The
+   helpers of [section: shared] are there for it: gpucompile_lock / gpucompile_unlock,
+   gpucompile_dlopen / gpucompile_dlsym / gpucompile_dlfn, gpucompile_in_list.
 
    Guarantees: no abort, no exit; a failed call returns NULL or does nothing, and is reported
    through the error callback (default: MLIR's line "'call' failed with 'message'" on
