@@ -232,7 +232,6 @@ GPUCOMPILE__PRIVATE int gpucompile_dlfn(void *lib, const char *name, void *fnptr
 #define GPUCOMPILE__CONSTRUCTOR(fn) __attribute__((constructor)) static void fn(void)
 #endif
 
-/* The unsigned little-endian integer of bytes (1 to 8) bytes at p. */
 GPUCOMPILE__PRIVATE uint64_t gpucompile_read_le(const unsigned char *p, int bytes) {
     uint64_t v = 0;
     int i;
