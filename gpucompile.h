@@ -2583,7 +2583,9 @@ GPUCOMPILE_DEF int gpucompile_which(const char *name, char *out, size_t size) {
    cli_seam.sh checks it): what the public API keeps of them for existing users. Their code and
    knowledge are in gpucompile_nvptx.h and gpucompile_amdgpu.h, which register themselves with
    gpucompile_register_backend; a target kind other than GPUCOMPILE_TARGET_CUSTOM is only a
-   short name for the backend registered with that kind. */
+   short name for the backend registered with that kind. They register from the file that holds
+   their implementation (a start-up function there), so the core refers to none of them: it is
+   the same whether they are compiled in its file or each in one of their own. */
 /* gpucompile_device.compute_capability: an NVIDIA device named by its number (90: "sm_90"). */
 GPUCOMPILE__PRIVATE void gpucompile__device_from_number(int compute_capability, char *out, size_t size) {
     snprintf(out, size, "sm_%d", compute_capability);
