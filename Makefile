@@ -63,6 +63,20 @@ $(BUILD)/tests/%: tests/%.c tests/test.h $(BUILD)/impl.o
 	@mkdir -p $(BUILD)/tests
 	$(CC) -std=c11 $(WARN) -Werror $(CFLAGS) $(LLVM_CFLAGS) -I. $< $(BUILD)/impl.o -o $@ $(LLVM_LIBS)
 
+# Each backend's implementation in a file of its own, the core's in another, linked into one
+# program (tests/split/main.c); the CUDA runtime's file is compiled without LLVM's flags.
+SPLIT_SRCS = tests/split/core.c tests/split/nvptx.c tests/split/amdgpu.c tests/split/spirv.c tests/split/cuda_runtime.c
+SPLIT_OBJS = $(patsubst tests/split/%.c,$(BUILD)/split/%.o,$(SPLIT_SRCS))
+$(BUILD)/split/cuda_runtime.o: tests/split/cuda_runtime.c $(HEADERS)
+	@mkdir -p $(BUILD)/split
+	$(CC) -std=c11 $(WARN) -Werror $(CFLAGS) -I. -c $< -o $@
+$(BUILD)/split/%.o: tests/split/%.c $(HEADERS)
+	@mkdir -p $(BUILD)/split
+	$(CC) -std=c11 $(WARN) -Werror $(CFLAGS) $(LLVM_CFLAGS) -I. -c $< -o $@
+$(BUILD)/tests/test_split: tests/split/main.c tests/test.h $(SPLIT_OBJS)
+	@mkdir -p $(BUILD)/tests
+	$(CC) -std=c11 $(WARN) -Werror $(CFLAGS) $(LLVM_CFLAGS) -I. tests/split/main.c $(SPLIT_OBJS) -o $@ $(LLVM_LIBS)
+
 # C11 and C++17, static mode, implementation split from users: warning-free with -Werror.
 check-headers: $(HEADERS)
 	@mkdir -p $(BUILD)/hdr
@@ -77,7 +91,11 @@ check-headers: $(HEADERS)
 	$(CC) -std=c11 $(WARN) -Werror -x c -DGPUCOMPILE_RUNTIME_IMPLEMENTATION -c gpucompile_runtime.h -o $(BUILD)/hdr/runtime_c.o
 	$(CLANGXX) -std=c++17 $(WARN) -Werror -x c++ -DGPUCOMPILE_RUNTIME_IMPLEMENTATION -c gpucompile_runtime.h -o $(BUILD)/hdr/runtime_cxx.o
 	$(CLANG) -std=c11 $(WARN) -Werror -I. -DHIP -c tests/data/embed_runtime.c -o $(BUILD)/hdr/runtime_hip.o
-	@echo "headers: gcc and clang, C11 and C++17, static, split, the runtime without LLVM: ok"
+	for f in $(SPLIT_SRCS); do \
+	  $(CC) -std=c11 $(WARN) -Werror $(LLVM_CFLAGS) -I. -c $$f -o $(BUILD)/hdr/split_c.o && \
+	  $(CLANG) -std=c11 $(WARN) -Werror $(LLVM_CFLAGS) -I. -c $$f -o $(BUILD)/hdr/split_clang.o && \
+	  $(CXX) -std=c++17 -x c++ $(WARN) -Werror $(LLVM_CFLAGS) -I. -c $$f -o $(BUILD)/hdr/split_cxx.o || exit 1; done
+	@echo "headers: gcc and clang, C11 and C++17, static, split, each backend in a file of its own, the runtime without LLVM: ok"
 
 # Examples: numbered single files, each with the implementation in it (its one `cc` line).
 EXAMPLE_BINS = $(patsubst examples/%.c,$(BUILD)/examples/%,$(sort $(wildcard examples/[0-9][0-9]_*.c)))
@@ -100,6 +118,7 @@ windows: $(HEADERS)
 	$(MINGW)gcc -std=c11 $(WARN) -Werror -I. -c tests/data/embed_runtime.c -o $(BUILD)/windows/runtime_cuda.o
 	$(MINGW)g++ -std=c++17 -x c++ $(WARN) -Werror -I. -DHIP -c tests/data/embed_runtime.c -o $(BUILD)/windows/runtime_hip.o
 	$(MINGW)gcc -std=c11 $(MINGW_FLAGS) -c tools/gpucompile.c -o $(BUILD)/windows/gpucompile.o
+	for f in $(SPLIT_SRCS); do $(MINGW)gcc -std=c11 $(MINGW_FLAGS) -c $$f -o $(BUILD)/windows/split.o || exit 1; done
 	for f in examples/[0-9][0-9]_*.c; do $(MINGW)gcc -std=c11 $(MINGW_FLAGS) -c $$f -o $(BUILD)/windows/example.o || exit 1; done
 	@echo "windows: mingw-w64 gcc and g++, C11, C++17, static, both runtimes (also without LLVM), CLI, examples: ok"
 
@@ -112,7 +131,7 @@ cmake-example: $(HEADERS)
 demo: setup all opencl $(BUILD)/examples/06_run_on_cpu
 	@PATH="$(LLVM_BINDIR):$$PATH" EX06=$(BUILD)/examples/06_run_on_cpu OCL_ICD_VENDORS=$(OPENCL_DIR)/vendors sh examples/demo.sh
 
-test: setup all $(TEST_BINS) check-headers opencl
+test: setup all $(TEST_BINS) $(BUILD)/tests/test_split check-headers opencl
 	@PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE_OPENCL=$(OPENCL_DIR) sh tests/run.sh $(BUILD)
 
 # Kernels that run (tests/run/): SPIR-V on Intel's OpenCL CPU runtime, from PyPI into

@@ -23,6 +23,10 @@
        built-in backends the one part of the implementation that names NVIDIA or AMD: what
                          the public API keeps of the built-in kinds (tests/cli_seam.sh)
        backends registry gpucompile_register_backend, lookups by kind and by attribute name
+       backend helpers   (declarations) what a backend calls besides the job functions:
+                         buffers, allocation, errors, temporary files, tools, LLVM names,
+                         kernels; the lock, libraries, little-endian reads and word lists
+                         come from gpucompile_runtime.h (defined where the core uses them)
        jobs, cache, library index, pipeline (parse, setup, verify, link, optimize, emit),
        isolation (worker processes), binaries (objects, gpu.binary text, LLVM offload
        binaries, run-time selection), host embedding, runtime support (mgpu*).
@@ -41,9 +45,13 @@
        cached when it sets cache_version, and is chosen at run time through select_score (which
        refuses an object of another triple). The built-in kinds
        NVPTX and AMDGPU are the same tables registered under their kinds (the enum values stay
-       for existing users: a kind names the backend registered for it). examples/
-       05_host_backend.h is such a backend in a file of its own; gpucompile_nvptx.h and
-       gpucompile_amdgpu.h are the full ones. Isolation (options.isolate / workers) runs the
+       for existing users: a kind names the backend registered for it). A backend's code
+       calls the public API only: the job functions (gpucompile_job_log, _run_tool, _temp_file,
+       ...) and the backend helpers (gpucompile_job_fail, gpucompile_buf_*, gpucompile_which,
+       gpucompile_lock, gpucompile_dlopen, gpucompile_read_le, gpucompile_in_list, ...), so it
+       compiles in a file of its own. examples/05_host_backend.h is such a backend in a header
+       of its own; gpucompile_nvptx.h, gpucompile_amdgpu.h and gpucompile_spirv.h are the full
+       ones, each also compiled alone (tests/split). Isolation (options.isolate / workers) runs the
        gpucompile CLI, which knows the built-in backends only.
 
    Do this:
@@ -56,6 +64,16 @@
        #include "gpucompile.h"
        #include "gpucompile_nvptx.h"
        #include "gpucompile_amdgpu.h"
+
+   Or each implementation in a file of its own (not with GPUCOMPILE_STATIC: one file then):
+       core.c:   #define GPUCOMPILE_IMPLEMENTATION        (and no backend header)
+                 #include "gpucompile.h"
+       nvptx.c:  #include "gpucompile.h"
+                 #define GPUCOMPILE_NVPTX_IMPLEMENTATION  (AMDGPU, SPIRV: the same)
+                 #include "gpucompile_nvptx.h"
+   A backend registers itself at start-up from its own file (a constructor calling
+   gpucompile_register_backend; the core names none of them): link its object, which a linker
+   drops from a static archive when nothing references it (gpucompile_nvptx_backend() does).
 
    Linking: LLVM's C API, libdl and threads, nothing else (vendor libraries such as nvJitLink,
    libcuda and libamdhip64, and hiredis for the remote cache, are opened at run time, never linked):
@@ -90,8 +108,13 @@
        GPUCOMPILE_MALLOC(sz,u) GPUCOMPILE_REALLOC(p,sz,u) GPUCOMPILE_FREE(p,u)
                                     compile-time default allocator: all three or none (a
                                     run-time allocator goes in options.allocator)
-       GPUCOMPILE_NVPTX_IMPLEMENTATION / GPUCOMPILE_AMDGPU_IMPLEMENTATION
-                                    one backend's implementation, next to the core's
+       GPUCOMPILE_NVPTX_IMPLEMENTATION / GPUCOMPILE_AMDGPU_IMPLEMENTATION / GPUCOMPILE_SPIRV_IMPLEMENTATION
+                                    one backend's implementation, next to the core's or in a
+                                    file of its own
+       GPUCOMPILE_BACKEND_IMPLEMENTATION
+                                    your backend's implementation in a file without the core's:
+                                    define it before including gpucompile.h for the helpers of
+                                    gpucompile_runtime.h (lock, libraries, start-up functions)
        GPUCOMPILE_DEFAULT_CUDA_PATH / GPUCOMPILE_DEFAULT_ROCM_PATH
                                     toolkit roots tried after $CUDA_PATH, $ROCM_PATH, ...
        GPUCOMPILE_NVPTX_RUNTIME / GPUCOMPILE_AMDGPU_RUNTIME
@@ -181,6 +204,12 @@ extern "C" {
 #define GPUCOMPILE_API static
 #else
 #define GPUCOMPILE_API extern
+#endif
+/* What the implementations' definitions (the core's, the backends') carry. */
+#if defined(GPUCOMPILE_STATIC)
+#define GPUCOMPILE_DEF GPUCOMPILE_API
+#else
+#define GPUCOMPILE_DEF
 #endif
 
 /* The printf archetype of the format-checked functions: with GCC for mingw, "printf" means
@@ -694,6 +723,66 @@ GPUCOMPILE_API gpucompile_result gpucompile_job_run_tool_in(gpucompile_job *job,
 /* A new empty file in $TMPDIR (mode 0600) named gpucompile-PID-XXXXXX<suffix>; path written to buf. */
 GPUCOMPILE_API gpucompile_result gpucompile_job_temp_file(gpucompile_job *job, const char *suffix,
     char *buf, size_t size);
+
+/* ==== [section: backend helpers] ==========================================================
+   What a backend's implementation calls besides the job functions above: with these it
+   compiles in a file of its own (gpucompile_nvptx.h, gpucompile_amdgpu.h, gpucompile_spirv.h
+   and examples/05_host_backend.h use nothing else of the core; tests/cli_seam.sh checks it).
+   Defined by the core's implementation, except the last group (gpucompile_runtime.h). */
+/* A growable byte buffer. Zero it and set a (the allocator; NULL: the default). Each add
+   appends and keeps data NUL-terminated; a failed allocation sets oom, after which adds do
+   nothing. data belongs to whoever zeroed the buffer: gpucompile_free(b.a, b.data). */
+typedef struct gpucompile_buf {
+    char *data;
+    size_t len, cap;
+    int oom;
+    const gpucompile_allocator *a;
+} gpucompile_buf;
+GPUCOMPILE_API void gpucompile_buf_add(gpucompile_buf *b, const void *p, size_t n);
+GPUCOMPILE_API void gpucompile_buf_str(gpucompile_buf *b, const char *s);
+GPUCOMPILE_API void gpucompile_buf_printf(gpucompile_buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(GPUCOMPILE__PRINTF, 2, 3)))
+#endif
+    ;
+/* size bytes (0 counts as 1) from a (NULL: the default allocator), or NULL; the caller frees
+   them with gpucompile_free(a, .). */
+GPUCOMPILE_API void *gpucompile_alloc(const gpucompile_allocator *a, size_t size);
+/* Logs an error of result r on job (gpucompile_job_log, origin "gpucompile") and returns r:
+   how a backend fails a compile. */
+GPUCOMPILE_API gpucompile_result gpucompile_job_fail(gpucompile_job *job, gpucompile_result r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(GPUCOMPILE__PRINTF, 3, 4)))
+#endif
+    ;
+/* Fills path, a file from gpucompile_job_temp_file, in place, so that it keeps its 0600 mode
+   (and stays the job's, removed when the job ends); a failure is logged (GPUCOMPILE_ERROR_IO). */
+GPUCOMPILE_API gpucompile_result gpucompile_job_write_temp(gpucompile_job *job, const char *path, const void *data, size_t size);
+/* A program as gpucompile_job_run_tool would find it: a name with a directory as it is, else
+   the first match on PATH. 1 with its path in out (size bytes), 0 when not found. */
+GPUCOMPILE_API int gpucompile_which(const char *name, char *out, size_t size);
+/* An LLVM value's name (LLVM's string, valid while the value is; "" when it has none). */
+GPUCOMPILE_API const char *gpucompile_value_name(LLVMValueRef v);
+/* Appends a kernel named by the len bytes at name (copied, with o's allocator) to o, its
+   metadata fields -1 (unknown). gpucompile_object_add_kernel is the same for a C string. */
+GPUCOMPILE_API gpucompile_result gpucompile_object_add_kernel_n(gpucompile_object *o, const char *name, size_t len);
+/* qsort's comparison of two gpucompile_kernel by name: the order objects keep their kernels
+   in (MLIR's kernel table). */
+GPUCOMPILE_API int gpucompile_kernel_cmp(const void *a, const void *b);
+/* From gpucompile_runtime.h's [section: shared], which also the vendor runtimes use (no LLVM):
+   static functions compiled into each file that holds an implementation (the core's, a
+   backend's with GPUCOMPILE_BACKEND_IMPLEMENTATION, a runtime's):
+       gpucompile_lock(), gpucompile_unlock()   that file's lock, for lazily opened state
+                                                (not recursive; call nothing of the core in it)
+       gpucompile_dlopen(path), gpucompile_dlsym(lib, name), gpucompile_dlfn(lib, name, &fnptr)
+                                                shared libraries opened at run time
+       gpucompile_read_le(p, bytes)             a little-endian unsigned integer of 1 to 8
+                                                bytes (ELF files, offload binaries)
+       gpucompile_in_list(list, name, len)      is name (len bytes) one of the words of the
+                                                comma-separated list (a feature list, ...)?
+       gpucompile_triple_in(arches, triple)     does the triple's arch (before its first '-')
+                                                name one of arches? 1 for no triple */
+/* ==== [section: end of backend helpers] =================================================== */
 /* Read / write a whole file (write: to a temporary name, then renamed into place). */
 /* Inputs are read up to a limit: options.max_input_bytes, CLI --max-input; 0 means this. */
 #define GPUCOMPILE_DEFAULT_MAX_INPUT ((uint64_t)1 << 30)
@@ -1026,12 +1115,6 @@ extern char **environ;
 
 #ifdef __cplusplus
 extern "C" {
-#endif
-
-#if defined(GPUCOMPILE_STATIC)
-#define GPUCOMPILE_DEF GPUCOMPILE_API
-#else
-#define GPUCOMPILE_DEF
 #endif
 
 /* ==== [section: core utilities] ========================================================== */
@@ -2896,7 +2979,9 @@ GPUCOMPILE__PRIVATE void gpucompile__sigpipe_unblock(gpucompile__sigpipe *s) {
    cli_seam.sh checks it): what the public API keeps of them for existing users. Their code and
    knowledge are in gpucompile_nvptx.h and gpucompile_amdgpu.h, which register themselves with
    gpucompile_register_backend; a target kind other than GPUCOMPILE_TARGET_CUSTOM is only a
-   short name for the backend registered with that kind. */
+   short name for the backend registered with that kind. They register from the file that holds
+   their implementation (a start-up function there), so the core refers to none of them: it is
+   the same whether they are compiled in its file or each in one of their own. */
 /* gpucompile_device.compute_capability: an NVIDIA device named by its number (90: "sm_90"). */
 GPUCOMPILE__PRIVATE void gpucompile__device_from_number(int compute_capability, char *out, size_t size) {
     snprintf(out, size, "sm_%d", compute_capability);

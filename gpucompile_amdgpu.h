@@ -3,9 +3,11 @@
 
    Include gpucompile.h first, except for the mgpu* runtime alone (GPUCOMPILE_AMDGPU_RUNTIME: the HIP behind
    gpucompile_runtime.h), which needs this header only, no LLVM: cc prog.c host.o -ldl -lpthread.
-   The implementation is compiled where GPUCOMPILE_IMPLEMENTATION
-   (or GPUCOMPILE_AMDGPU_IMPLEMENTATION together with the core's implementation) is defined; it
-   registers itself, so #gpu.amdgpu targets compile with no further call.
+   The implementation is compiled where GPUCOMPILE_IMPLEMENTATION (with the core's) or
+   GPUCOMPILE_AMDGPU_IMPLEMENTATION (in a file of its own, after a plain #include "gpucompile.h";
+   not with GPUCOMPILE_STATIC) is defined; it registers itself at start-up, so #gpu.amdgpu targets
+   compile with no further call (link that object itself: from a static archive, a linker
+   keeps it only when something references it, e.g. gpucompile_amdgpu_backend()).
 
    Linking: nothing beyond the core's line (LLVM's C API, -ldl -lpthread). ld.lld runs as a
    child process; the HIP runtime (only for GPUCOMPILE_AMDGPU_RUNTIME) is opened at run time
@@ -121,6 +123,9 @@ GPUCOMPILE_API gpucompile_result gpucompile_amdgpu_kernel_metadata(const void *d
 #if defined(GPUCOMPILE_AMDGPU_RUNTIME) && !defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION)
 #define GPUCOMPILE_RUNTIME_IMPLEMENTATION
 #endif
+#if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_AMDGPU_IMPLEMENTATION)) && !defined(GPUCOMPILE_BACKEND_IMPLEMENTATION)
+#define GPUCOMPILE_BACKEND_IMPLEMENTATION /* the backend helpers of gpucompile_runtime.h, also without the core */
+#endif
 #include "gpucompile_runtime.h"
 #ifdef __cplusplus
 extern "C" {
@@ -214,7 +219,7 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__score(const char *triple, const char 
     gpucompile_amdgpu__device d, c;
     int score;
     if (!gpucompile_amdgpu__device_of(device, &d)) return -2;
-    if (!format || !gpucompile__triple_in(GPUCOMPILE_AMDGPU__ARCHES, triple) || !gpucompile_amdgpu__device_of(chip, &c)) return -1;
+    if (!format || !gpucompile_triple_in(GPUCOMPILE_AMDGPU__ARCHES, triple) || !gpucompile_amdgpu__device_of(chip, &c)) return -1;
     if (strcmp(format, "bin") != 0) return -1;
     if (strcmp(c.name, d.name) == 0) { score = 100; *why = "hsaco for the processor"; }
     else if (gpucompile_amdgpu__generic_covers(c.name, d.name)) { score = 50; *why = "hsaco for a generic target"; }
@@ -235,12 +240,15 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__score(const char *triple, const char 
 
 #if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_AMDGPU_IMPLEMENTATION)) && !defined(GPUCOMPILE_AMDGPU_IMPLEMENTED)
 #define GPUCOMPILE_AMDGPU_IMPLEMENTED
-#ifndef GPUCOMPILE_IMPLEMENTED
-#error "gpucompile_amdgpu.h: the backend's implementation needs the core's (GPUCOMPILE_IMPLEMENTATION) in the same file"
+#if defined(GPUCOMPILE_STATIC) && !defined(GPUCOMPILE_IMPLEMENTED)
+#error "gpucompile_amdgpu.h: with GPUCOMPILE_STATIC the backend's implementation goes in the core's file (GPUCOMPILE_IMPLEMENTATION)"
 #endif
 #include <limits.h>
-#if !defined(_WIN32)
+#if defined(_WIN32)
+#include <io.h>
+#else
 #include <dirent.h>
+#include <unistd.h>
 #endif
 #ifdef __cplusplus
 extern "C" {

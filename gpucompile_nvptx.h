@@ -3,9 +3,11 @@
 
    Include gpucompile.h first, except for the mgpu* runtime alone (GPUCOMPILE_NVPTX_RUNTIME: the CUDA driver behind
    gpucompile_runtime.h), which needs this header only, no LLVM: cc prog.c host.o -ldl -lpthread.
-   The implementation is compiled where GPUCOMPILE_IMPLEMENTATION
-   (or GPUCOMPILE_NVPTX_IMPLEMENTATION together with the core's implementation) is defined; it
-   registers itself, so #gpu.nvptx targets compile with no further call.
+   The implementation is compiled where GPUCOMPILE_IMPLEMENTATION (with the core's) or
+   GPUCOMPILE_NVPTX_IMPLEMENTATION (in a file of its own, after a plain #include "gpucompile.h";
+   not with GPUCOMPILE_STATIC) is defined; it registers itself at start-up, so #gpu.nvptx targets
+   compile with no further call (link that object itself: from a static archive, a linker
+   keeps it only when something references it, e.g. gpucompile_nvptx_backend()).
 
    Linking: nothing beyond the core's line (LLVM's C API, -ldl -lpthread). nvJitLink and the
    CUDA driver are opened at run time (libnvJitLink.so.13 / .so.12 / .so, libcuda.so.1; Windows:
@@ -127,6 +129,9 @@ GPUCOMPILE_API const gpucompile_backend *gpucompile_nvptx_backend(void);
 #if defined(GPUCOMPILE_NVPTX_RUNTIME) && !defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION)
 #define GPUCOMPILE_RUNTIME_IMPLEMENTATION
 #endif
+#if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_NVPTX_IMPLEMENTATION)) && !defined(GPUCOMPILE_BACKEND_IMPLEMENTATION)
+#define GPUCOMPILE_BACKEND_IMPLEMENTATION /* the backend helpers of gpucompile_runtime.h, also without the core */
+#endif
 #include "gpucompile_runtime.h"
 #ifdef __cplusplus
 extern "C" {
@@ -237,7 +242,7 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__score(const char *triple, const char *
     int d, dspec, c, cspec, same, major, older;
     (void)features;
     if (!gpucompile_nvptx__device(device, &d, &dspec)) return -2;
-    if (!format || !gpucompile__triple_in(GPUCOMPILE_NVPTX__ARCHES, triple) || !gpucompile_nvptx__device(chip, &c, &cspec)) return -1;
+    if (!format || !gpucompile_triple_in(GPUCOMPILE_NVPTX__ARCHES, triple) || !gpucompile_nvptx__device(chip, &c, &cspec)) return -1;
     same = c == d, major = c / 10 == d / 10 && c <= d, older = c <= d;
     if (cspec && !same) return -1; /* sm_90a code runs on sm_90 only */
     if (strcmp(format, "bin") == 0) {
@@ -278,8 +283,8 @@ GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__image_format(int kind, const u
 
 #if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_NVPTX_IMPLEMENTATION)) && !defined(GPUCOMPILE_NVPTX_IMPLEMENTED)
 #define GPUCOMPILE_NVPTX_IMPLEMENTED
-#ifndef GPUCOMPILE_IMPLEMENTED
-#error "gpucompile_nvptx.h: the backend's implementation needs the core's (GPUCOMPILE_IMPLEMENTATION) in the same file"
+#if defined(GPUCOMPILE_STATIC) && !defined(GPUCOMPILE_IMPLEMENTED)
+#error "gpucompile_nvptx.h: with GPUCOMPILE_STATIC the backend's implementation goes in the core's file (GPUCOMPILE_IMPLEMENTATION)"
 #endif
 #ifndef GPUCOMPILE_DEFAULT_CUDA_PATH
 #define GPUCOMPILE_DEFAULT_CUDA_PATH "/usr/local/cuda"

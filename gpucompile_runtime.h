@@ -33,7 +33,9 @@
    A vendor runtime of your own: fill a gpucompile_runtime_vendor (open the library, start the
    device, load a module, get a function, launch, streams, memory; each entry reports its own
    failures with gpucompile_runtime_report) and call gpucompile_runtime_set_vendor before the
-   first mgpu* call (gpucompile_nvptx.h and gpucompile_amdgpu.h do so in a constructor).
+   first mgpu* call (gpucompile_nvptx.h and gpucompile_amdgpu.h do so in a constructor). The
+   helpers of [section: shared] are there for it: gpucompile_lock / gpucompile_unlock,
+   gpucompile_dlopen / gpucompile_dlsym / gpucompile_dlfn, gpucompile_in_list, gpucompile_triple_in.
 
    Guarantees: no abort, no exit; a failed call returns NULL or does nothing, and is reported
    through the error callback (default: MLIR's line "'call' failed with 'message'" on
@@ -43,8 +45,8 @@
 #ifndef GPUCOMPILE_RUNTIME_H
 #define GPUCOMPILE_RUNTIME_H
 
-#if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION)) && !defined(_WIN32) && \
-    !defined(_POSIX_C_SOURCE) && !defined(_GNU_SOURCE)
+#if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION) || defined(GPUCOMPILE_BACKEND_IMPLEMENTATION)) && \
+    !defined(_WIN32) && !defined(_POSIX_C_SOURCE) && !defined(_GNU_SOURCE)
 #define _POSIX_C_SOURCE 200809L /* before any system header: mkdtemp, strdup, posix_spawn, ... */
 #endif
 
@@ -143,11 +145,16 @@ void gpucompile_runtime_set_vendor(const gpucompile_runtime_vendor *vendor);
 #endif /* GPUCOMPILE_RUNTIME_H */
 
 /* ==== [section: shared] ==================================================================
-   What the compiler (gpucompile.h's implementation) and the runtime both use, compiled once
-   into each file that holds either: the global lock, the shared-library loader, start-up
-   functions, little-endian reads, the LLVM offload binary's entry reader. (The rules that pick
-   an object for a device are each backend's, in an LLVM-free part of its header.) All private (static), so that a program may hold both, in one file or two. */
-#if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION)) && !defined(GPUCOMPILE__SHARED_IMPLEMENTED)
+   What the compiler (gpucompile.h's implementation), its backends and the runtime use, compiled
+   once into each file that holds any of them: the lock, the shared-library loader, start-up
+   functions, little-endian reads, word lists (these five are the backend helpers of gpucompile.h's
+   [section: backend helpers]), the LLVM offload binary's entry reader. (The rules that pick an
+   object for a device are each backend's, in an LLVM-free part of its header.) All static, so
+   that a program may hold several in one file or in many: the lock is one per such file.
+   GPUCOMPILE_BACKEND_IMPLEMENTATION asks for this section in a file that holds a backend's
+   implementation without the core's (the backend headers define it themselves). */
+#if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION) || defined(GPUCOMPILE_BACKEND_IMPLEMENTATION)) && \
+    !defined(GPUCOMPILE__SHARED_IMPLEMENTED)
 #define GPUCOMPILE__SHARED_IMPLEMENTED
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,6 +175,9 @@ extern "C" {
 #define GPUCOMPILE__PRIVATE static
 #endif
 
+/* The backend helpers below (gpucompile_lock ... gpucompile_triple_in) have public names: the
+   backends use them, see gpucompile.h [section: backend helpers]. The lock is this file's: it
+   guards the lazily opened state of the code in this file; not recursive. */
 #if defined(_WIN32)
 static SRWLOCK gpucompile__mutex = SRWLOCK_INIT;
 GPUCOMPILE__PRIVATE void gpucompile_lock(void) { AcquireSRWLockExclusive(&gpucompile__mutex); }
@@ -247,7 +257,7 @@ GPUCOMPILE__PRIVATE int gpucompile_in_list(const char *list, const char *name, s
 
 /* Does an object's triple name one of arches ("aarch64,arm64": the part before the first '-')?
    An object without a triple (NULL or "") leaves it to its chip: 1. */
-GPUCOMPILE__PRIVATE int gpucompile__triple_in(const char *arches, const char *triple) {
+GPUCOMPILE__PRIVATE int gpucompile_triple_in(const char *arches, const char *triple) {
     return !triple || !*triple || gpucompile_in_list(arches, triple, strcspn(triple, "-"));
 }
 

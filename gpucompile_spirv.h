@@ -3,8 +3,8 @@
    loads it (clCreateProgramWithIL) on any OpenCL device that takes SPIR-V.
 
    Include gpucompile.h first. The implementation is compiled where GPUCOMPILE_IMPLEMENTATION
-   (or GPUCOMPILE_SPIRV_IMPLEMENTATION together with the core's) is defined; it registers
-   itself. GPUCOMPILE_SPIRV_RUNTIME in one file adds the mgpu* runtime over OpenCL (instead of
+   (with the core's) or GPUCOMPILE_SPIRV_IMPLEMENTATION (in a file of its own; not with
+   GPUCOMPILE_STATIC) is defined; it registers itself at start-up. GPUCOMPILE_SPIRV_RUNTIME in one file adds the mgpu* runtime over OpenCL (instead of
    the CUDA or HIP one: one runtime per program).
 
    Targets: #gpu.spirv<O, triple, chip, features, flags, link> (ours) and MLIR 22's
@@ -65,7 +65,7 @@ GPUCOMPILE__PRIVATE int gpucompile_spirv__score(const char *triple, const char *
                                                 const char *device, const char **why) {
     (void)features;
     if (strcmp(device, "spirv") != 0) return -2;
-    if (!format || strcmp(format, "bin") != 0 || !chip || !gpucompile__triple_in(GPUCOMPILE_SPIRV__ARCHES, triple)) return -1;
+    if (!format || strcmp(format, "bin") != 0 || !chip || !gpucompile_triple_in(GPUCOMPILE_SPIRV__ARCHES, triple)) return -1;
     if ((!triple || !*triple) && (strncmp(chip, "sm_", 3) == 0 || strncmp(chip, "compute_", 8) == 0 || strncmp(chip, "gfx", 3) == 0))
         return -1;
     *why = "SPIR-V module";
@@ -79,6 +79,13 @@ GPUCOMPILE__PRIVATE int gpucompile_spirv__score(const char *triple, const char *
 #if defined(GPUCOMPILE_H) && (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_SPIRV_IMPLEMENTATION)) && \
     !defined(GPUCOMPILE_SPIRV_IMPLEMENTED)
 #define GPUCOMPILE_SPIRV_IMPLEMENTED
+#if defined(GPUCOMPILE_STATIC) && !defined(GPUCOMPILE_IMPLEMENTED)
+#error "gpucompile_spirv.h: with GPUCOMPILE_STATIC the backend's implementation goes in the core's file (GPUCOMPILE_IMPLEMENTATION)"
+#endif
+#if !defined(GPUCOMPILE_BACKEND_IMPLEMENTATION)
+#define GPUCOMPILE_BACKEND_IMPLEMENTATION /* the backend helpers of gpucompile_runtime.h, also without the core */
+#endif
+#include "gpucompile_runtime.h"
 #ifdef __cplusplus
 extern "C" {
 #endif

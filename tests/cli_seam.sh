@@ -1,8 +1,9 @@
 #!/bin/sh
 # The seam between the core and its backends: the core's implementation (the block under
 # GPUCOMPILE_IMPLEMENTATION in gpucompile.h) names no vendor, target or toolkit outside its
-# one built-in-backends section; vendor knowledge lives in the backend headers. Also: each
-# backend header compiles in a translation unit of its own (make check-headers builds them).
+# one built-in-backends section; vendor knowledge lives in the backend headers. And the backends
+# use no core private, so each compiles in a translation unit of its own (tests/split, built by
+# make test and make check-headers).
 . "$(dirname "$0")/lib.sh"
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 # the implementation block, without the built-in-backends section, as "LINE: text"
@@ -53,5 +54,17 @@ for planted in 'return GPUCOMPILE__IMG_CUBIN;' 'if (memcmp(img, "\x50\xED\x55\xB
     impl "$T_TMP/planted.h" | grep -q -i -E "$NAMES"
     check "a vendor format planted in the pipeline section is found: $planted" test $? -eq 0
 done
+# the backends reach the core through its public API only (gpucompile.h [section: backend
+# helpers]): no core private, gpucompile__name, in the backend headers or the example's backend
+# (their own privates, gpucompile_nvptx__name, are theirs); tests/split builds each alone
+privates() { grep -n -o -E '(^|[^A-Za-z0-9_])gpucompile__[a-z][a-z0-9_]*' "$1" | sed 's/:[^g]*gpucompile/: gpucompile/'; }
+for h in gpucompile_nvptx.h gpucompile_amdgpu.h gpucompile_spirv.h examples/05_host_backend.h; do
+    privates "$ROOT/$h" >"$T_TMP/priv"
+    if [ -s "$T_TMP/priv" ]; then fail "$h calls core privates:"; sed 's/^/    /' "$T_TMP/priv" | head -20
+    else ok "$h calls no core private"; fi
+done
+sed 's|^GPUCOMPILE__PRIVATE int gpucompile_amdgpu__exists(const char \*path, int executable) {|& (void)gpucompile__which;|' \
+    "$ROOT/gpucompile_amdgpu.h" >"$T_TMP/planted_amdgpu.h"
+check "a core private planted in a backend is found" test -n "$(privates "$T_TMP/planted_amdgpu.h")"
 tally cli_seam
 [ "$T_FAIL" -eq 0 ]
