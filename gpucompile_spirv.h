@@ -52,6 +52,9 @@ GPUCOMPILE_API int gpucompile_spirv_available(void);
 #if defined(GPUCOMPILE_SPIRV_RUNTIME) && !defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION)
 #define GPUCOMPILE_RUNTIME_IMPLEMENTATION
 #endif
+#if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_SPIRV_IMPLEMENTATION)) && !defined(GPUCOMPILE_BACKEND_IMPLEMENTATION)
+#define GPUCOMPILE_BACKEND_IMPLEMENTATION /* the backend helpers of gpucompile_runtime.h, also without the core */
+#endif
 #include "gpucompile_runtime.h"
 #ifdef __cplusplus
 extern "C" {

@@ -24,7 +24,7 @@ grep -i -E "$NAMES" "$T_TMP/impl" >"$T_TMP/hits"
 if [ -s "$T_TMP/hits" ]; then fail "vendor names in the core's implementation:"; sed 's/^/    /' "$T_TMP/hits"
 else ok "no vendor name in the core's implementation outside the built-in-backends section"; fi
 # gpucompile_runtime.h's shared section is compiled into the core too: the same rule there
-awk '/\[section: shared\]/ { on = 1 } /^#endif \/\* shared \*\// { on = 0 } on { print NR ": " $0 }' "$ROOT/gpucompile_runtime.h" >"$T_TMP/shared"
+awk '/^\/\* ==== \[section: shared\]/ { on = 1 } /^#endif \/\* shared \*\// { on = 0 } on { print NR ": " $0 }' "$ROOT/gpucompile_runtime.h" >"$T_TMP/shared"
 n=$(wc -l <"$T_TMP/shared")
 check "gpucompile_runtime.h's shared section is found ($n lines)" test "$n" -gt 100
 grep -i -E "$NAMES" "$T_TMP/shared" >"$T_TMP/hits"
