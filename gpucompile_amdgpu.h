@@ -913,13 +913,14 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__find_lld(gpucompile_job *job, char *o
            (gpucompile__which("ld.lld" GPUCOMPILE_AMDGPU__EXE, out, size) && gpucompile_amdgpu__exists(out, 1));
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__link_hsaco(gpucompile_job *job) {
+/* ld.lld -shared of the objects (one, or the partitions'). */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__link_hsaco(gpucompile_job *job, const LLVMMemoryBufferRef *objs, int num_objs) {
     char obj[4096], out[4096], lld[4096], extra[4096], *output = NULL;
-    const char *argv[7 + 32];
+    const char **argv;
     unsigned char *data = NULL;
     size_t size = 0, out_size = 0;
-    int status = -1, i, n;
-    gpucompile_result r;
+    int status = -1, i, n, made = 0;
+    gpucompile_result r = GPUCOMPILE_OK;
     if (!gpucompile_amdgpu__find_lld(job, lld, sizeof lld)) {
         const char *given = gpucompile_job_tool_path(job, "ld.lld");
         if (given) return gpucompile__fail(job, GPUCOMPILE_ERROR_TOOL, "ld.lld: '%s' (from the options) is not an executable file", given);
@@ -927,14 +928,21 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__link_hsaco(gpucompile_j
                                 "ld.lld was not found (looked next to the ROCm roots, in /usr/lib/llvm-%d/bin and on PATH); "
                                 "install lld-%d or give its path as tool \"ld.lld\"", LLVM_VERSION_MAJOR, LLVM_VERSION_MAJOR);
     }
-    if ((r = gpucompile_job_temp_file(job, ".o", obj, sizeof obj)) != GPUCOMPILE_OK) return r;
     if ((r = gpucompile_job_temp_file(job, ".hsaco", out, sizeof out)) != GPUCOMPILE_OK) return r;
-    if ((r = gpucompile__write_temp(job, obj, LLVMGetBufferStart(job->emitted), LLVMGetBufferSize(job->emitted))) != GPUCOMPILE_OK)
-        return r;
+    if (!(argv = (const char **)gpucompile_job_alloc(job, (size_t)(num_objs + 6 + 32) * sizeof *argv))) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     argv[0] = lld; argv[1] = "-shared"; argv[2] = "--no-undefined";
-    if ((n = gpucompile_job_tool_options(job, extra, sizeof extra, argv + 3, 32)) < 0) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    argv[3 + n] = obj; argv[4 + n] = "-o"; argv[5 + n] = out; argv[6 + n] = NULL;
-    r = gpucompile_job_run_tool(job, argv, 0, &status, &output, &out_size);
+    if ((n = gpucompile_job_tool_options(job, extra, sizeof extra, argv + 3, 32)) < 0) r = GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    for (made = 0; r == GPUCOMPILE_OK && made < num_objs; made++) {
+        if ((r = gpucompile_job_temp_file(job, ".o", obj, sizeof obj)) != GPUCOMPILE_OK) break;
+        if (!(argv[3 + n + made] = gpucompile_job_strdup(job, obj))) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+        else r = gpucompile__write_temp(job, obj, LLVMGetBufferStart(objs[made]), LLVMGetBufferSize(objs[made]));
+    }
+    if (r == GPUCOMPILE_OK) {
+        argv[3 + n + num_objs] = "-o"; argv[4 + n + num_objs] = out; argv[5 + n + num_objs] = NULL;
+        r = gpucompile_job_run_tool(job, argv, 0, &status, &output, &out_size);
+    }
+    for (i = 0; n >= 0 && i < made; i++) gpucompile_job_free(job, (void *)argv[3 + n + i]);
+    gpucompile_job_free(job, (void *)argv);
     if (r != GPUCOMPILE_OK) {
         gpucompile_job_free(job, output);
         return r;
@@ -1571,7 +1579,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__hsaco(gpucompile_job *j
     size_t size = 0;
     if (m && strcmp(m, "lld") && strcmp(m, "elf"))
         return gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "unknown bin_method '%s' for AMDGPU (elf or lld)", m);
-    if (m && !strcmp(m, "lld")) return gpucompile_amdgpu__link_hsaco(job);
+    if (m && !strcmp(m, "lld")) return gpucompile_amdgpu__link_hsaco(job, &job->emitted, 1);
     if (!m && gpucompile_job_tool_path(job, "ld.lld")) why = "an ld.lld named in the options";
     else if (!m && opts && *opts) why = "tool options";
     else if (!m && job->options->save_temps) why = "--save-temps (its repro.sh replays the ld.lld that ran)";
@@ -1586,7 +1594,19 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__hsaco(gpucompile_job *j
     }
     if (m) return gpucompile__fail(job, GPUCOMPILE_ERROR_TOOL, "the in-process hsaco writer does not handle %s", why);
     gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "hsaco", "ld.lld runs: the in-process writer does not handle %s", why);
-    return gpucompile_amdgpu__link_hsaco(job);
+    return gpucompile_amdgpu__link_hsaco(job, &job->emitted, 1);
+}
+
+/* The partitions' objects (gpucompile_backend.join) into one hsaco: ld.lld, since the in-process
+   writer lays out one object. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__join(gpucompile_job *job, gpucompile_format format, const LLVMMemoryBufferRef *parts, int n) {
+    const char *m = job->options->bin_method;
+    (void)format;
+    if (m && strcmp(m, "lld"))
+        return gpucompile__fail(job, GPUCOMPILE_ERROR_TOOL, "the in-process hsaco writer links one object, and -j %d code generation made %d: "
+                                "use bin_method lld or -j 1", job->options->jobs, n);
+    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "hsaco", "ld.lld runs: the in-process writer links one object, not %d", n);
+    return gpucompile_amdgpu__link_hsaco(job, parts, n);
 }
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__finish(gpucompile_job *job, gpucompile_format format) {
@@ -1594,7 +1614,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__finish(gpucompile_job *
     gpucompile_result r;
     int i;
     if (format != GPUCOMPILE_FORMAT_BIN) return GPUCOMPILE_OK; /* isa: the core keeps LLVM's text */
-    if ((r = gpucompile_amdgpu__hsaco(job)) != GPUCOMPILE_OK) return r;
+    if (!job->result_data && (r = gpucompile_amdgpu__hsaco(job)) != GPUCOMPILE_OK) return r; /* else join linked it */
     for (i = 0; i < o->num_kernels; i++)
         if (gpucompile_amdgpu__note_kernels(job->result_data, job->result_size, o->kernels[i].name, &o->kernels[i], NULL, &o->allocator) !=
             GPUCOMPILE_OK)
@@ -1787,6 +1807,8 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_amdgpu_backend(void) {
         t.is_kernel = gpucompile_amdgpu__is_kernel;
         t.bin_from = LLVMObjectFile;
         t.finish = gpucompile_amdgpu__finish;
+        t.join = gpucompile_amdgpu__join;
+        t.join_formats = 1u << GPUCOMPILE_FORMAT_BIN; /* isa: one module's text, as LLVM writes it */
         t.find_kernels = gpucompile_amdgpu__find_kernels;
         t.attribute[0] = "gpu.amdgpu";
         t.attribute[1] = "rocdl.target";
