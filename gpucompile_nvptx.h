@@ -1088,6 +1088,8 @@ typedef struct gpucompile_nvptx__ptxs {
     gpucompile_nvptx__item *items;
     int num, cap, *slots, **files, *num_files; /* files[part][N]: the joined number of its .file N */
     size_t num_slots;
+    int callseq, prototype, prototype_out; /* the call sequences and prototypes written so far */
+    long prototype_in;
 } gpucompile_nvptx__ptxs;
 
 GPUCOMPILE__PRIVATE int gpucompile_nvptx__idchar(char c) {
@@ -1213,6 +1215,17 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__render(gpucompile_nvptx__ptxs *j, int
     while (p < e) {
         const char *q = p;
         int i;
+        if (*p == '/' && p + 1 < e && p[1] == '/') { /* a comment; "// callseq N" numbered in order */
+            for (q = p + 2; q < e && (*q == ' ' || *q == '\t'); q++) {}
+            if (e - q > 8 && memcmp(q, "callseq ", 8) == 0) {
+                gpucompile__buf_add(b, run, (size_t)(q + 8 - run));
+                for (run = q += 8; run < e && *run >= '0' && *run <= '9'; run++) {}
+                if (run < e && *run == ',') j->callseq++; /* "{ // callseq N, 0" opens, "} // callseq N" closes */
+                gpucompile__buf_printf(b, "%d", j->callseq);
+            }
+            for (p = q; p < e && *p != '\n'; p++) {}
+            continue;
+        }
         if (!gpucompile_nvptx__idchar(*p)) {
             p++;
             continue;
@@ -1231,6 +1244,17 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__render(gpucompile_nvptx__ptxs *j, int
             continue;
         }
         for (; q < e && gpucompile_nvptx__idchar(*q); q++) {}
+        if (q - p > 10 && memcmp(p, "prototype_", 10) == 0 && strspn(p + 10, "0123456789") == (size_t)(q - p - 10)) {
+            /* call prototypes numbered in order: LLVM 19 counts them per process, across threads */
+            const char *c = q;
+            long num = strtol(p + 10, NULL, 10);
+            for (; c < e && (*c == ' ' || *c == '\t'); c++) {}
+            if (c < e && *c == ':') j->prototype_in = num, j->prototype_out = ++j->prototype;
+            gpucompile__buf_add(b, run, (size_t)(p + 10 - run));
+            gpucompile__buf_printf(b, "%ld", num == j->prototype_in ? (long)j->prototype_out : num);
+            run = p = q;
+            continue;
+        }
         for (i = *gpucompile_nvptx__slot(j, p, (size_t)(q - p)); i >= 0 && !(j->items[i].part == it->part && j->items[i].renamed); i = j->items[i].next) {}
         if (i >= 0) {
             gpucompile__buf_add(b, run, (size_t)(p - run));
@@ -1242,8 +1266,6 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__render(gpucompile_nvptx__ptxs *j, int
     gpucompile__buf_add(b, run, (size_t)(e - run));
 }
 
-/* Two texts the same but for comments and the numbers of labels ($L__BB12_3), local depots and
-   call prototypes: LLVM counts those per module ("// callseq 156" too). */
 /* Skips white space and comments at *i: 1 if there were any. */
 GPUCOMPILE__PRIVATE int gpucompile_nvptx__gap(const char *s, size_t *i, size_t n) {
     size_t from = *i;
@@ -1256,6 +1278,8 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__gap(const char *s, size_t *i, size_t n
     return *i > from;
 }
 
+/* Two texts the same but for comments and the numbers of labels ($L__BB12_3), local depots and
+   call prototypes: LLVM counts those per module ("// callseq 156" too). */
 GPUCOMPILE__PRIVATE int gpucompile_nvptx__same(const char *a, size_t na, const char *b, size_t nb) {
     size_t i = 0, k = 0;
     while (i < na && k < nb) {
@@ -1428,6 +1452,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__join_ptx(gpucompile_job 
         }
     } while (changed && r == GPUCOMPILE_OK);
     /* the module: the header, then declarations, variables, function definitions, the rest */
+    j.callseq = j.prototype = j.prototype_out = 0;
+    j.prototype_in = -1;
     if (r == GPUCOMPILE_OK) {
         gpucompile__buf_add(&b, ptx[0], (size_t)(start - ptx[0]));
         gpucompile__buf_str(&b, "\n\n");

@@ -1,9 +1,9 @@
 ; Four kernels that share what partitions must join: an internal helper and a linkonce_odr
 ; one that returns an aggregate (NVPTX aligns an internal function's .param to 16, so its
-; internal copies are not the same PTX), a function whose address is taken, a visible and an
-; internal mutable global, a global whose initializer names another, an internal constant
-; table, a static and a dynamic (extern __shared__) shared array, and vprintf. With -j 2 or 3
-; the kernels fall into different partitions (tests/cli_parts.sh).
+; internal copies are not the same PTX), functions whose address is taken (an indirect call),
+; a visible and an internal mutable global, a global whose initializer names another, an
+; internal constant table, a static and a dynamic (extern __shared__) shared array, and
+; vprintf. With -j 2 or 3 the kernels fall into different partitions (tests/cli_ptxjoin.sh).
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
@@ -36,6 +36,11 @@ define linkonce_odr { float, float } @pair(float %a, float %b) #0 {
 
 define linkonce_odr float @twice(float %x) #0 {
   %r = fmul float %x, 2.0
+  ret float %r
+}
+
+define internal float @half(float %x) #0 {
+  %r = fmul float %x, 0.5
   ret float %r
 }
 
@@ -83,7 +88,7 @@ define ptx_kernel void @k_pair(ptr addrspace(1) %out, ptr addrspace(1) %in) {
 define ptx_kernel void @k_indirect(ptr addrspace(1) %out, i32 %sel) {
   %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   %c = icmp eq i32 %sel, 0
-  %f = select i1 %c, ptr @twice, ptr @twice
+  %f = select i1 %c, ptr @twice, ptr @half
   %x = uitofp i32 %t to float
   %y = call float %f(float %x)
   %pd = getelementptr [0 x float], ptr addrspace(3) @dyn, i32 0, i32 %t
