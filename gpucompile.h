@@ -4382,21 +4382,25 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit(gpucompile_job *job) {
      (the lower index on a tie), a kernel's size being the instructions of all it reaches: the
      same module and N give the same partitions. A kernel is defined in its partition only;
    - a device function, a constant and a variable of the shared address space (per workgroup:
-     kernels share nothing through it) are copied into every partition that reaches them: the
-     first such partition keeps the linkage, the others get internal copies (a visible symbol
-     is defined once);
+     kernels share nothing through it) are copied into every partition that reaches them. Local
+     and ODR ones (linkonce_odr, weak_odr: the linker keeps one) keep their linkage, so the code
+     is the code of one module (an internal copy of a linkonce_odr function would change the
+     registers its callers save); of another visible one the first partition that reaches it
+     keeps the definition and the others get internal copies (it is defined once);
    - any other variable is defined once, in the first partition that reaches it, and declared
      in the others; an internal one reached from several partitions is made external and hidden
      there (the join resolves it; nothing outside the binary sees it), named
      __gpucompile_part_<index> when it had no name;
-   - what no kernel reaches but is visible (llvm.used and such too) stays in partition 0.
-   A module with aliases or ifuncs stays one module. */
+   - what no kernel reaches but is visible (llvm.used and such too) stays in partition 0;
+   - an alias is in every partition, like a device function, and so is what it aliases (a
+     function or a constant: a module where an alias names another variable, or with an ifunc,
+     stays one module). */
 enum { GPUCOMPILE__PART_OUT = 0, GPUCOMPILE__PART_KEEP = 1, GPUCOMPILE__PART_COPY = 2, GPUCOMPILE__PART_HIDE = 4 };
 
 typedef struct gpucompile__part_map { LLVMValueRef v; int i; } gpucompile__part_map;
 
 typedef struct gpucompile__part_plan {
-    LLVMValueRef *v;           /* the functions, then the variables, in module order */
+    LLVMValueRef *v;           /* the functions, the variables, then the aliases, in module order */
     gpucompile__part_map *map; /* v sorted by address, for the index of a value */
     long *size;                /* a function's instructions */
     int *stack, nv;
@@ -4454,6 +4458,10 @@ GPUCOMPILE__PRIVATE long gpucompile__part_reach(gpucompile__part_plan *pl, int r
         int i = pl->stack[--top];
         LLVMValueRef v = pl->v[i], in;
         LLVMBasicBlockRef bb;
+        if (LLVMIsAGlobalAlias(v)) {
+            gpucompile__part_scan(pl, LLVMAliasGetAliasee(v), seen, &top, 0);
+            continue;
+        }
         if (!LLVMIsAFunction(v)) {
             if (LLVMGetInitializer(v)) gpucompile__part_scan(pl, LLVMGetInitializer(v), seen, &top, 0);
             continue;
@@ -4495,6 +4503,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__part_plan_make(gpucompile_job 
     memset(&pl, 0, sizeof pl);
     for (v = LLVMGetFirstFunction(job->module); v; v = LLVMGetNextFunction(v)) pl.nv++;
     for (v = LLVMGetFirstGlobal(job->module); v; v = LLVMGetNextGlobal(v)) pl.nv++;
+    for (v = LLVMGetFirstGlobalAlias(job->module); v; v = LLVMGetNextGlobalAlias(v)) pl.nv++;
     pl.v = (LLVMValueRef *)gpucompile_job_alloc(job, (size_t)pl.nv * sizeof *pl.v);
     pl.map = (gpucompile__part_map *)gpucompile_job_alloc(job, (size_t)pl.nv * sizeof *pl.map);
     pl.size = (long *)gpucompile_job_alloc(job, (size_t)pl.nv * sizeof *pl.size);
@@ -4510,6 +4519,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__part_plan_make(gpucompile_job 
     i = 0;
     for (v = LLVMGetFirstFunction(job->module); v; v = LLVMGetNextFunction(v)) pl.v[i++] = v;
     for (v = LLVMGetFirstGlobal(job->module); v; v = LLVMGetNextGlobal(v)) pl.v[i++] = v;
+    for (v = LLVMGetFirstGlobalAlias(job->module); v; v = LLVMGetNextGlobalAlias(v)) pl.v[i++] = v;
     for (i = 0; i < pl.nv; i++) {
         LLVMBasicBlockRef bb;
         pl.map[i].v = pl.v[i];
@@ -4539,6 +4549,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__part_plan_make(gpucompile_job 
     }
     for (i = 0; i < pl.nv; i++) /* in module order, so that "first" is the same for every N */
         if (home[i] >= 0) gpucompile__part_reach(&pl, i, seen + (size_t)home[i] * (size_t)pl.nv);
+    for (i = 0; i < pl.nv; i++)
+        for (p = 0; p < n && LLVMIsAGlobalAlias(pl.v[i]); p++) gpucompile__part_reach(&pl, i, seen + (size_t)p * (size_t)pl.nv);
     for (i = 0; i < pl.nv; i++) {
         int any = 0;
         for (p = 0; p < n && !any; p++) any = seen[(size_t)p * (size_t)pl.nv + (size_t)i];
@@ -4547,7 +4559,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__part_plan_make(gpucompile_job 
     for (i = 0; i < pl.nv; i++) {
         LLVMValueRef x = pl.v[i];
         int def = !LLVMIsDeclaration(x), local = gpucompile__part_local(x), first = -1, reached = 0;
-        int copy = LLVMIsAFunction(x) || LLVMIsGlobalConstant(x) || LLVMGetLinkage(x) == LLVMAppendingLinkage ||
+        int odr = LLVMGetLinkage(x) == LLVMLinkOnceODRLinkage || LLVMGetLinkage(x) == LLVMWeakODRLinkage;
+        int copy = LLVMIsAFunction(x) || LLVMIsAGlobalAlias(x) || LLVMIsGlobalConstant(x) || LLVMGetLinkage(x) == LLVMAppendingLinkage ||
                    (shared && LLVMGetPointerAddressSpace(LLVMTypeOf(x)) == shared);
         for (p = 0; p < n; p++)
             if (seen[(size_t)p * (size_t)pl.nv + (size_t)i]) {
@@ -4559,7 +4572,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__part_plan_make(gpucompile_job 
             if (!seen[(size_t)p * (size_t)pl.nv + (size_t)i]) d = GPUCOMPILE__PART_OUT;
             else if (!def) d = GPUCOMPILE__PART_KEEP;
             else if (home[i] >= 0) d = home[i] == p ? GPUCOMPILE__PART_KEEP : GPUCOMPILE__PART_OUT;
-            else if (copy) d = local || p == first ? GPUCOMPILE__PART_KEEP : GPUCOMPILE__PART_COPY;
+            else if (copy) d = local || odr || p == first ? GPUCOMPILE__PART_KEEP : GPUCOMPILE__PART_COPY;
             else d = (p == first ? GPUCOMPILE__PART_KEEP : GPUCOMPILE__PART_OUT) | (local && reached > 1 ? GPUCOMPILE__PART_HIDE : 0);
             row[(size_t)p * (size_t)pl.nv + (size_t)i] = d;
         }
@@ -4634,6 +4647,7 @@ GPUCOMPILE__PRIVATE int gpucompile__part_cut(gpucompile__part *pt, LLVMModuleRef
     if (!w) return 0;
     for (v = LLVMGetFirstFunction(m); v && i < pt->nv; v = LLVMGetNextFunction(v)) w[i++] = v;
     for (v = LLVMGetFirstGlobal(m); v && i < pt->nv; v = LLVMGetNextGlobal(v)) w[i++] = v;
+    for (v = LLVMGetFirstGlobalAlias(m); v && i < pt->nv; v = LLVMGetNextGlobalAlias(v)) w[i++] = v;
     if (i != pt->nv) {
         gpucompile_free(a, w);
         return 0;
@@ -4652,7 +4666,7 @@ GPUCOMPILE__PRIVATE int gpucompile__part_cut(gpucompile__part *pt, LLVMModuleRef
         if ((d & 3) == GPUCOMPILE__PART_COPY) {
             LLVMSetLinkage(w[i], LLVMInternalLinkage);
             LLVMSetVisibility(w[i], LLVMDefaultVisibility);
-            LLVMSetComdat(w[i], NULL);
+            if (!LLVMIsAGlobalAlias(w[i])) LLVMSetComdat(w[i], NULL);
         }
     }
     for (i = 0; i < pt->nv; i++)
@@ -4744,10 +4758,16 @@ GPUCOMPILE__PRIVATE int gpucompile__part_count(gpucompile_job *job) {
                                        : (1u << GPUCOMPILE_FORMAT_ISA) | (1u << GPUCOMPILE_FORMAT_BIN) | (1u << GPUCOMPILE_FORMAT_FATBIN);
     int n = job->options->jobs, k = job->object ? job->object->num_kernels : 0;
     const char *why = NULL;
+    LLVMValueRef v;
     if (!b->join || n < 2 || k < 2 || !(formats & (1u << job->format))) return 1;
     if (((gpucompile__job *)job)->save_dir) why = "--save-temps keeps one module's files";
     else if (h && h->isa) why = "the isa hook takes one module's ISA";
-    else if (LLVMGetFirstGlobalAlias(job->module) || LLVMGetFirstGlobalIFunc(job->module)) why = "the module has aliases or ifuncs";
+    else if (LLVMGetFirstGlobalIFunc(job->module)) why = "the module has ifuncs";
+    for (v = LLVMGetFirstGlobalAlias(job->module); v && !why; v = LLVMGetNextGlobalAlias(v)) {
+        LLVMValueRef to = LLVMAliasGetAliasee(v);
+        while (LLVMIsAConstantExpr(to) && LLVMGetNumOperands(to) > 0) to = LLVMGetOperand(to, 0);
+        if (!LLVMIsAFunction(to) && !(LLVMIsAGlobalVariable(to) && LLVMIsGlobalConstant(to))) why = "an alias names a variable";
+    }
     if (why) {
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "code generation in one module: %s", why);
         return 1;
@@ -4803,6 +4823,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit_parts(gpucompile_job *job
         if ((parts[i].failed || !parts[i].out) && failed < 0) failed = i;
         outs[i] = parts[i].out;
     }
+    gpucompile__set_stage(job, GPUCOMPILE_STAGE_BINARY); /* the join is the binary step's first part */
     if (failed >= 0) r = gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "code generation of partition %d of %d failed", failed + 1, n);
     else if ((r = job->backend->join(job, job->format, outs, n)) != GPUCOMPILE_OK && !job->failed)
         r = gpucompile__fail(job, r, "the %s backend could not join the %d partitions", job->backend->name, n);
