@@ -216,8 +216,9 @@ one() { # TARGET PKG FILE (PKG: cuda or hip for the driver files)
 }
 
 # -j 2 on a module of several kernels: code generation in two partitions, whose hsaco must hold
-# one metadata note with the same kernels and per-kernel metadata as -j 1's (in any order).
-notes() { llvm-readelf-19 --notes "$1" | awk -f "$ROOT/tests/hsaco_notes.awk" | sort; }
+# one metadata note with the same kernels and per-kernel metadata as -j 1's (in any order; the
+# register counts may differ: the partitions are read back from bitcode, see hsaco_notes.awk).
+notes() { llvm-readelf-19 --notes "$1" | awk -v loose=1 -f "$ROOT/tests/hsaco_notes.awk" | sort; }
 partitions() { # DIR
     GC_EXTRA="-v -j 2" gpuc amdgpu "$1" bin "$1/gc.j2.bin" 2>/dev/null || { why "$1/gc.err" "$1" > "$1/gc.j2.why"; return 1; }
     grep -q 'code generation in 2 partitions' "$1/gc.err" || { echo "not in partitions" > "$1/gc.j2.why"; return 1; }
