@@ -1236,7 +1236,7 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__render(gpucompile_nvptx__ptxs *j, int
                 long f;
                 for (; q < e && (*q == ' ' || *q == '\t'); q++) {}
                 gpucompile__buf_add(b, run, (size_t)(q - run));
-                for (f = 0; q < e && *q >= '0' && *q <= '9'; q++) f = f * 10 + (*q - '0');
+                for (f = 0; q < e && *q >= '0' && *q <= '9'; q++) f = f < 100000000 ? f * 10 + (*q - '0') : f;
                 gpucompile__buf_printf(b, "%d", f < j->num_files[it->part] ? j->files[it->part][f] : 0);
                 run = q;
             }
