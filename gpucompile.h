@@ -4817,10 +4817,12 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit_parts(gpucompile_job *job
     }
     r = GPUCOMPILE_OK;
     for (i = 0; i < n; i++) { /* the partitions' diagnostics, in partition order */
-        const char *p = parts[i].log.data, *end = p + parts[i].log.len;
-        for (; p && p < end; p += strlen(p + 1) + 2) gpucompile__llvm_diag(job, (LLVMDiagnosticSeverity)p[0], p + 1);
-        if (parts[i].log.oom || (!parts[i].out && !parts[i].failed)) gpucompile__part_note(&parts[i], "out of memory");
-        if ((parts[i].failed || !parts[i].out) && failed < 0) failed = i;
+        const char *p, *end;
+        if (!parts[i].out && !parts[i].failed) gpucompile__part_note(&parts[i], "out of memory");
+        for (p = parts[i].log.data, end = p + parts[i].log.len; p && p < end; p += strlen(p + 1) + 2)
+            gpucompile__llvm_diag(job, (LLVMDiagnosticSeverity)p[0], p + 1);
+        if (parts[i].log.oom) parts[i].failed = 1; /* its messages are lost: failed, to be safe */
+        if (parts[i].failed && failed < 0) failed = i;
         outs[i] = parts[i].out;
     }
     gpucompile__set_stage(job, GPUCOMPILE_STAGE_BINARY); /* the join is the binary step's first part */
