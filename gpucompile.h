@@ -5151,6 +5151,7 @@ GPUCOMPILE__PRIVATE int gpucompile__part_count(gpucompile_job *job) {
     if (!b->join || n < 2 || k < 2 || !(formats & (1u << job->format))) return 1;
     if (((gpucompile__job *)job)->save_dir) why = "--save-temps keeps one module's files";
     else if (h && h->isa) why = "the isa hook takes one module's ISA";
+    else if (job->options->debug) why = "debug information describes one module";
     else if (LLVMGetFirstGlobalIFunc(job->module)) why = "the module has ifuncs";
     for (v = LLVMGetFirstGlobalAlias(job->module); v && !why; v = LLVMGetNextGlobalAlias(v)) {
         LLVMValueRef to = LLVMAliasGetAliasee(v);
