@@ -421,8 +421,9 @@ typedef struct gpucompile_options {
        appended to the tool's command line: ptxas (and nvJitLink, as -Xptxas=...; the driver
        method takes none) for NVPTX cubins and fatbins, ld.lld for AMDGPU hsaco. NULL: none. */
     const char *tool_options;
-    /* Threads one compile may use inside its module: the binary step's own split (ptxas
-       --split-compile N, nvJitLink -split-compile=N). 0, 1: one. gpucompile_compile_binary
+    /* Threads one compile may use inside its module: code generation in up to N partitions
+       (where the backend joins them: gpucompile_backend.join) and the binary step's own split
+       (ptxas --split-compile N, nvJitLink -split-compile=N). 0, 1: one. gpucompile_compile_binary
        gives each target what its jobs leave over (never more than jobs in total). */
     int jobs;
 } gpucompile_options;
@@ -599,6 +600,17 @@ struct gpucompile_backend {
     /* per spelling ([upstream]): the name of the link parameter; NULL: "link" (MLIR's
        #xevm.target calls it "linkFiles") */
     const char *link_name[2];
+    /* Code generation in parallel inside one module: with options.jobs N > 1, a module of at
+       least two kernels and a format in join_formats, the core splits the optimized module into
+       min(N, kernels) partitions (see [section: pipeline], partitions, for what each holds),
+       emits each on its own thread, context and target machine (as the single-module emit
+       would: bin_from, assembly for isa) and hands their outputs here in partition order (the
+       buffers stay the core's). join makes of them what finish takes: job->emitted, as one
+       module's emit would have made it, or the format's bytes in job->result_data/size (finish
+       then finds them set). Not taken with options.save_temps or an isa hook. NULL: always one
+       module. */
+    gpucompile_result (*join)(gpucompile_job *job, gpucompile_format format, const LLVMMemoryBufferRef *parts, int n);
+    unsigned join_formats; /* the formats join takes, as bits (1u << GPUCOMPILE_FORMAT_...); 0: isa, bin and fatbin */
 };
 
 /* Registration (the backend headers register themselves when their implementation is compiled
@@ -949,6 +961,7 @@ GPUCOMPILE_API gpucompile_result gpucompile_print_host_module(const gpucompile_b
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
 #include <llvm-c/BitWriter.h>
+#include <llvm-c/Comdat.h>
 #include <llvm-c/IRReader.h>
 #include <llvm-c/Linker.h>
 #include <llvm-c/Target.h>
@@ -3867,10 +3880,9 @@ GPUCOMPILE__PRIVATE void gpucompile__set_stage(gpucompile_job *job, gpucompile_s
     job->stage = s;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile__diag_handler(LLVMDiagnosticInfoRef di, void *user) {
-    gpucompile_job *job = (gpucompile_job *)user;
-    char *msg = LLVMGetDiagInfoDescription(di);
-    switch (LLVMGetDiagInfoSeverity(di)) {
+/* One of LLVM's diagnostics as the job's. */
+GPUCOMPILE__PRIVATE void gpucompile__llvm_diag(gpucompile_job *job, LLVMDiagnosticSeverity severity, const char *msg) {
+    switch (severity) {
     case LLVMDSError:
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_LLVM, "llvm", "%s", msg);
         break;
@@ -3884,6 +3896,11 @@ GPUCOMPILE__PRIVATE void gpucompile__diag_handler(LLVMDiagnosticInfoRef di, void
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "llvm", "%s", msg);
         break;
     }
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__diag_handler(LLVMDiagnosticInfoRef di, void *user) {
+    char *msg = LLVMGetDiagInfoDescription(di);
+    gpucompile__llvm_diag((gpucompile_job *)user, LLVMGetDiagInfoSeverity(di), msg);
     LLVMDisposeMessage(msg);
 }
 
@@ -3923,11 +3940,17 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__parse(gpucompile_job *job, con
     return GPUCOMPILE_OK;
 }
 
+/* The job's target machine (one more for each partition's thread). */
+GPUCOMPILE__PRIVATE LLVMTargetMachineRef gpucompile__machine(gpucompile_job *job, LLVMTargetRef t) {
+    LLVMCodeGenOptLevel levels[4] = {LLVMCodeGenLevelNone, LLVMCodeGenLevelLess, LLVMCodeGenLevelDefault, LLVMCodeGenLevelAggressive};
+    return LLVMCreateTargetMachine(t, gpucompile_target_triple(job->target), job->cpu, job->features, levels[job->target->O & 3],
+                                   LLVMRelocDefault, LLVMCodeModelDefault);
+}
+
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__setup(gpucompile_job *job) {
     LLVMTargetRef t;
     char *msg = NULL;
     const char *triple = gpucompile_target_triple(job->target);
-    LLVMCodeGenOptLevel levels[4] = {LLVMCodeGenLevelNone, LLVMCodeGenLevelLess, LLVMCodeGenLevelDefault, LLVMCodeGenLevelAggressive};
     LLVMTargetDataRef dl;
     char *dls;
     LLVMValueRef fn;
@@ -3936,8 +3959,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__setup(gpucompile_job *job) {
         if (msg) LLVMDisposeMessage(msg);
         return r;
     }
-    job->machine = LLVMCreateTargetMachine(t, triple, job->cpu, job->features, levels[job->target->O & 3],
-                                           LLVMRelocDefault, LLVMCodeModelDefault);
+    job->machine = gpucompile__machine(job, t);
     if (!job->machine) return gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "cannot create a target machine for '%s'", triple);
     {   /* a module written for another architecture (an x86-64 module given to a GPU backend) */
         const char *had = LLVMGetTarget(job->module);
@@ -4352,6 +4374,477 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit(gpucompile_job *job) {
     return r;
 }
 
+/* ---- partitions: code generation in parallel inside one module (gpucompile_backend.join) ----
+   The optimized module, written as bitcode once, is parsed again on each partition's thread
+   (own context and target machine) and cut down to that partition. The plan is made here, once,
+   for every function and variable in module order (each thread finds them by position):
+   - kernels go to the partitions by size, the largest first, each to the lightest partition
+     (the lower index on a tie), a kernel's size being the instructions of all it reaches: the
+     same module and N give the same partitions. A kernel is defined in its partition only;
+   - a device function, a constant and a variable of the shared address space (per workgroup:
+     kernels share nothing through it) are copied into every partition that reaches them. Local
+     and ODR ones (linkonce_odr, weak_odr: the linker keeps one) keep their linkage, so the code
+     is the code of one module (an internal copy of a linkonce_odr function would change the
+     registers its callers save); of another visible one the first partition that reaches it
+     keeps the definition and the others get internal copies (it is defined once);
+   - any other variable is defined once, in the first partition that reaches it, and declared
+     in the others; an internal one reached from several partitions is made external and hidden
+     there (the join resolves it; nothing outside the binary sees it), named
+     __gpucompile_part_<index> when it had no name;
+   - what no kernel reaches but is visible (llvm.used and such too) stays in partition 0;
+   - an alias is in every partition, like a device function, and so is what it aliases (a
+     function or a constant: a module where an alias names another variable, or with an ifunc,
+     stays one module). */
+enum { GPUCOMPILE__PART_OUT = 0, GPUCOMPILE__PART_KEEP = 1, GPUCOMPILE__PART_COPY = 2, GPUCOMPILE__PART_HIDE = 4 };
+
+typedef struct gpucompile__part_map { LLVMValueRef v; int i; } gpucompile__part_map;
+
+typedef struct gpucompile__part_plan {
+    LLVMValueRef *v;           /* the functions, the variables, then the aliases, in module order */
+    gpucompile__part_map *map; /* v sorted by address, for the index of a value */
+    long *size;                /* a function's instructions */
+    int *stack, nv;
+} gpucompile__part_plan;
+
+typedef struct gpucompile__part {
+    gpucompile_job *job;       /* read only on the partition's thread */
+    const char *bitcode;
+    size_t bitcode_size;
+    const unsigned char *plan; /* this partition's row */
+    int nv;
+    LLVMMemoryBufferRef out;
+    gpucompile__buf log;       /* LLVM's diagnostics: severity byte, message, NUL */
+    int failed;
+} gpucompile__part;
+
+GPUCOMPILE__PRIVATE int gpucompile__part_map_cmp(const void *a, const void *b) {
+    uintptr_t x = (uintptr_t)((const gpucompile__part_map *)a)->v, y = (uintptr_t)((const gpucompile__part_map *)b)->v;
+    return x < y ? -1 : x > y;
+}
+
+GPUCOMPILE__PRIVATE int gpucompile__part_index(const gpucompile__part_plan *pl, LLVMValueRef v) {
+    gpucompile__part_map key, *m;
+    key.v = v;
+    key.i = 0;
+    m = (gpucompile__part_map *)bsearch(&key, pl->map, (size_t)pl->nv, sizeof key, gpucompile__part_map_cmp);
+    return m ? m->i : -1;
+}
+
+/* Queues the functions and variables that c names, through constant expressions and aggregates. */
+GPUCOMPILE__PRIVATE void gpucompile__part_scan(gpucompile__part_plan *pl, LLVMValueRef c, unsigned char *seen, int *top, int depth) {
+    int i, n;
+    if (LLVMIsAGlobalValue(c)) {
+        i = gpucompile__part_index(pl, c);
+        if (i >= 0 && !seen[i]) {
+            seen[i] = 1;
+            pl->stack[(*top)++] = i;
+        }
+        return;
+    }
+    if (!LLVMIsAConstant(c) || depth > 64) return;
+    n = LLVMGetNumOperands(c);
+    for (i = 0; i < n; i++) gpucompile__part_scan(pl, LLVMGetOperand(c, (unsigned)i), seen, top, depth + 1);
+}
+
+/* Marks in seen what root reaches (root too); returns the instructions of the functions newly marked. */
+GPUCOMPILE__PRIVATE long gpucompile__part_reach(gpucompile__part_plan *pl, int root, unsigned char *seen) {
+    int top = 0;
+    long total = 0;
+    if (!seen[root]) {
+        seen[root] = 1;
+        pl->stack[top++] = root;
+    }
+    while (top > 0) {
+        int i = pl->stack[--top];
+        LLVMValueRef v = pl->v[i], in;
+        LLVMBasicBlockRef bb;
+        if (LLVMIsAGlobalAlias(v)) {
+            gpucompile__part_scan(pl, LLVMAliasGetAliasee(v), seen, &top, 0);
+            continue;
+        }
+        if (!LLVMIsAFunction(v)) {
+            if (LLVMGetInitializer(v)) gpucompile__part_scan(pl, LLVMGetInitializer(v), seen, &top, 0);
+            continue;
+        }
+        total += pl->size[i];
+        for (bb = LLVMGetFirstBasicBlock(v); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+                int k, n = LLVMGetNumOperands(in);
+                for (k = 0; k < n; k++) gpucompile__part_scan(pl, LLVMGetOperand(in, (unsigned)k), seen, &top, 0);
+            }
+    }
+    return total;
+}
+
+GPUCOMPILE__PRIVATE int gpucompile__part_local(LLVMValueRef v) {
+    LLVMLinkage l = LLVMGetLinkage(v);
+    return l == LLVMInternalLinkage || l == LLVMPrivateLinkage;
+}
+
+typedef struct gpucompile__part_kernel { long weight; int index; } gpucompile__part_kernel;
+
+GPUCOMPILE__PRIVATE int gpucompile__part_kernel_cmp(const void *a, const void *b) {
+    const gpucompile__part_kernel *x = (const gpucompile__part_kernel *)a, *y = (const gpucompile__part_kernel *)b;
+    if (x->weight != y->weight) return x->weight > y->weight ? -1 : 1;
+    return x->index - y->index;
+}
+
+/* The plan: n rows of nv decisions (GPUCOMPILE__PART_*), in *plan; *nv the values per row.
+   counts[p]: the kernels of partition p. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__part_plan_make(gpucompile_job *job, int n, unsigned char **plan, int *nv, int *counts) {
+    gpucompile__part_plan pl;
+    gpucompile__part_kernel *ks = NULL;
+    unsigned char *seen = NULL, *row = NULL;
+    long *load = NULL;
+    int *home = NULL, nk = 0, i, k, p;
+    unsigned shared = job->backend->shared_address_space;
+    LLVMValueRef v;
+    gpucompile_result r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    memset(&pl, 0, sizeof pl);
+    for (v = LLVMGetFirstFunction(job->module); v; v = LLVMGetNextFunction(v)) pl.nv++;
+    for (v = LLVMGetFirstGlobal(job->module); v; v = LLVMGetNextGlobal(v)) pl.nv++;
+    for (v = LLVMGetFirstGlobalAlias(job->module); v; v = LLVMGetNextGlobalAlias(v)) pl.nv++;
+    pl.v = (LLVMValueRef *)gpucompile_job_alloc(job, (size_t)pl.nv * sizeof *pl.v);
+    pl.map = (gpucompile__part_map *)gpucompile_job_alloc(job, (size_t)pl.nv * sizeof *pl.map);
+    pl.size = (long *)gpucompile_job_alloc(job, (size_t)pl.nv * sizeof *pl.size);
+    pl.stack = (int *)gpucompile_job_alloc(job, (size_t)pl.nv * sizeof *pl.stack);
+    home = (int *)gpucompile_job_alloc(job, (size_t)pl.nv * sizeof *home);
+    ks = (gpucompile__part_kernel *)gpucompile_job_alloc(job, (size_t)pl.nv * sizeof *ks);
+    load = (long *)gpucompile_job_alloc(job, (size_t)n * sizeof *load);
+    seen = (unsigned char *)gpucompile_job_alloc(job, (size_t)(n + 1) * (size_t)pl.nv);
+    row = (unsigned char *)gpucompile_job_alloc(job, (size_t)n * (size_t)pl.nv);
+    if (!pl.v || !pl.map || !pl.size || !pl.stack || !home || !ks || !load || !seen || !row) goto done;
+    memset(seen, 0, (size_t)(n + 1) * (size_t)pl.nv);
+    memset(load, 0, (size_t)n * sizeof *load);
+    i = 0;
+    for (v = LLVMGetFirstFunction(job->module); v; v = LLVMGetNextFunction(v)) pl.v[i++] = v;
+    for (v = LLVMGetFirstGlobal(job->module); v; v = LLVMGetNextGlobal(v)) pl.v[i++] = v;
+    for (v = LLVMGetFirstGlobalAlias(job->module); v; v = LLVMGetNextGlobalAlias(v)) pl.v[i++] = v;
+    for (i = 0; i < pl.nv; i++) {
+        LLVMBasicBlockRef bb;
+        pl.map[i].v = pl.v[i];
+        pl.map[i].i = i;
+        pl.size[i] = 0;
+        home[i] = -1;
+        if (LLVMIsAFunction(pl.v[i]))
+            for (bb = LLVMGetFirstBasicBlock(pl.v[i]); bb; bb = LLVMGetNextBasicBlock(bb))
+                for (v = LLVMGetFirstInstruction(bb); v; v = LLVMGetNextInstruction(v)) pl.size[i]++;
+    }
+    qsort(pl.map, (size_t)pl.nv, sizeof *pl.map, gpucompile__part_map_cmp);
+    /* each kernel's weight: what it reaches (seen row n is scratch) */
+    for (i = 0; i < pl.nv; i++)
+        if (LLVMIsAFunction(pl.v[i]) && gpucompile__is_kernel(job, pl.v[i])) {
+            memset(seen + (size_t)n * (size_t)pl.nv, 0, (size_t)pl.nv);
+            ks[nk].weight = 1 + gpucompile__part_reach(&pl, i, seen + (size_t)n * (size_t)pl.nv);
+            ks[nk++].index = i;
+        }
+    qsort(ks, (size_t)nk, sizeof *ks, gpucompile__part_kernel_cmp);
+    for (k = 0; k < nk; k++) {
+        int best = 0;
+        for (p = 1; p < n; p++)
+            if (load[p] < load[best]) best = p;
+        load[best] += ks[k].weight;
+        home[ks[k].index] = best;
+        counts[best]++;
+    }
+    for (i = 0; i < pl.nv; i++) /* in module order, so that "first" is the same for every N */
+        if (home[i] >= 0) gpucompile__part_reach(&pl, i, seen + (size_t)home[i] * (size_t)pl.nv);
+    for (i = 0; i < pl.nv; i++)
+        for (p = 0; p < n && LLVMIsAGlobalAlias(pl.v[i]); p++) gpucompile__part_reach(&pl, i, seen + (size_t)p * (size_t)pl.nv);
+    for (i = 0; i < pl.nv; i++) {
+        int any = 0;
+        for (p = 0; p < n && !any; p++) any = seen[(size_t)p * (size_t)pl.nv + (size_t)i];
+        if (!any && !LLVMIsDeclaration(pl.v[i]) && !gpucompile__part_local(pl.v[i])) gpucompile__part_reach(&pl, i, seen);
+    }
+    for (i = 0; i < pl.nv; i++) {
+        LLVMValueRef x = pl.v[i];
+        int def = !LLVMIsDeclaration(x), local = gpucompile__part_local(x), first = -1, reached = 0;
+        int odr = LLVMGetLinkage(x) == LLVMLinkOnceODRLinkage || LLVMGetLinkage(x) == LLVMWeakODRLinkage;
+        int copy = LLVMIsAFunction(x) || LLVMIsAGlobalAlias(x) || LLVMIsGlobalConstant(x) || LLVMGetLinkage(x) == LLVMAppendingLinkage ||
+                   (shared && LLVMGetPointerAddressSpace(LLVMTypeOf(x)) == shared);
+        for (p = 0; p < n; p++)
+            if (seen[(size_t)p * (size_t)pl.nv + (size_t)i]) {
+                if (first < 0) first = p;
+                reached++;
+            }
+        for (p = 0; p < n; p++) {
+            unsigned char d;
+            if (!seen[(size_t)p * (size_t)pl.nv + (size_t)i]) d = GPUCOMPILE__PART_OUT;
+            else if (!def) d = GPUCOMPILE__PART_KEEP;
+            else if (home[i] >= 0) d = home[i] == p ? GPUCOMPILE__PART_KEEP : GPUCOMPILE__PART_OUT;
+            else if (copy) d = local || odr || p == first ? GPUCOMPILE__PART_KEEP : GPUCOMPILE__PART_COPY;
+            else d = (p == first ? GPUCOMPILE__PART_KEEP : GPUCOMPILE__PART_OUT) | (local && reached > 1 ? GPUCOMPILE__PART_HIDE : 0);
+            row[(size_t)p * (size_t)pl.nv + (size_t)i] = d;
+        }
+    }
+    *plan = row;
+    *nv = pl.nv;
+    row = NULL;
+    r = GPUCOMPILE_OK;
+done:
+    gpucompile_job_free(job, pl.v);
+    gpucompile_job_free(job, pl.map);
+    gpucompile_job_free(job, pl.size);
+    gpucompile_job_free(job, pl.stack);
+    gpucompile_job_free(job, home);
+    gpucompile_job_free(job, ks);
+    gpucompile_job_free(job, load);
+    gpucompile_job_free(job, seen);
+    gpucompile_job_free(job, row);
+    return r;
+}
+
+/* An error of the partition (logged after the join). */
+GPUCOMPILE__PRIVATE void gpucompile__part_note(gpucompile__part *pt, const char *msg) {
+    char sev = (char)LLVMDSError;
+    pt->failed = 1;
+    gpucompile__buf_add(&pt->log, &sev, 1);
+    gpucompile__buf_add(&pt->log, msg, strlen(msg) + 1);
+}
+
+/* v, defined here but not kept, as a declaration where it is still used (else deleted); the
+   declaration or NULL. */
+GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__part_declare(gpucompile__part *pt, LLVMModuleRef m, LLVMValueRef v) {
+    const gpucompile_allocator *a = &pt->job->options->allocator;
+    LLVMValueRef d;
+    size_t len = 0;
+    const char *name = LLVMGetValueName2(v, &len);
+    char *copy;
+    int fn = LLVMIsAFunction(v) != NULL;
+    if (!LLVMGetFirstUse(v)) {
+        if (fn) LLVMDeleteFunction(v);
+        else LLVMDeleteGlobal(v);
+        return NULL;
+    }
+    if (!(copy = gpucompile__strndup(a, name, len))) {
+        gpucompile__part_note(pt, "out of memory");
+        return v;
+    }
+    if (fn) {
+        d = LLVMAddFunction(m, "", LLVMGlobalGetValueType(v));
+        LLVMSetFunctionCallConv(d, LLVMGetFunctionCallConv(v));
+    } else {
+        d = LLVMAddGlobalInAddressSpace(m, LLVMGlobalGetValueType(v), "", LLVMGetPointerAddressSpace(LLVMTypeOf(v)));
+        LLVMSetGlobalConstant(d, LLVMIsGlobalConstant(v));
+        LLVMSetExternallyInitialized(d, LLVMIsExternallyInitialized(v));
+    }
+    LLVMSetAlignment(d, LLVMGetAlignment(v));
+    LLVMSetVisibility(d, gpucompile__part_local(v) ? LLVMDefaultVisibility : LLVMGetVisibility(v));
+    LLVMSetUnnamedAddress(d, LLVMGetUnnamedAddress(v));
+    LLVMReplaceAllUsesWith(v, d);
+    if (fn) LLVMDeleteFunction(v);
+    else LLVMDeleteGlobal(v);
+    LLVMSetValueName2(d, copy, len);
+    gpucompile_free(a, copy);
+    return d;
+}
+
+/* Cuts module m down to the partition's plan row. */
+GPUCOMPILE__PRIVATE int gpucompile__part_cut(gpucompile__part *pt, LLVMModuleRef m) {
+    const gpucompile_allocator *a = &pt->job->options->allocator;
+    LLVMValueRef *w = (LLVMValueRef *)gpucompile__alloc(a, (size_t)pt->nv * sizeof *w), v;
+    int i = 0;
+    if (!w) return 0;
+    for (v = LLVMGetFirstFunction(m); v && i < pt->nv; v = LLVMGetNextFunction(v)) w[i++] = v;
+    for (v = LLVMGetFirstGlobal(m); v && i < pt->nv; v = LLVMGetNextGlobal(v)) w[i++] = v;
+    for (v = LLVMGetFirstGlobalAlias(m); v && i < pt->nv; v = LLVMGetNextGlobalAlias(v)) w[i++] = v;
+    if (i != pt->nv) {
+        gpucompile_free(a, w);
+        return 0;
+    }
+    for (i = 0; i < pt->nv; i++) {
+        unsigned char d = pt->plan[i];
+        if (d & GPUCOMPILE__PART_HIDE) {
+            char name[48];
+            size_t len = 0;
+            LLVMGetValueName2(w[i], &len);
+            snprintf(name, sizeof name, "__gpucompile_part_%d", i);
+            if (!len) LLVMSetValueName2(w[i], name, strlen(name));
+            LLVMSetLinkage(w[i], LLVMExternalLinkage);
+            LLVMSetVisibility(w[i], LLVMHiddenVisibility);
+        }
+        if ((d & 3) == GPUCOMPILE__PART_COPY) {
+            LLVMSetLinkage(w[i], LLVMInternalLinkage);
+            LLVMSetVisibility(w[i], LLVMDefaultVisibility);
+            if (!LLVMIsAGlobalAlias(w[i])) LLVMSetComdat(w[i], NULL);
+        }
+    }
+    for (i = 0; i < pt->nv; i++)
+        if ((pt->plan[i] & 3) == GPUCOMPILE__PART_OUT && !LLVMIsDeclaration(w[i])) w[i] = gpucompile__part_declare(pt, m, w[i]);
+    for (i = 0; i < pt->nv; i++) /* what only the dropped code used */
+        if ((pt->plan[i] & 3) == GPUCOMPILE__PART_OUT && w[i] && LLVMIsDeclaration(w[i]) && !LLVMGetFirstUse(w[i])) {
+            if (LLVMIsAFunction(w[i])) LLVMDeleteFunction(w[i]);
+            else LLVMDeleteGlobal(w[i]);
+        }
+    gpucompile_free(a, w);
+    return 1;
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__part_diag(LLVMDiagnosticInfoRef di, void *user) {
+    gpucompile__part *pt = (gpucompile__part *)user;
+    char *msg = LLVMGetDiagInfoDescription(di);
+    char sev = (char)LLVMGetDiagInfoSeverity(di);
+    if (sev == (char)LLVMDSError) pt->failed = 1;
+    gpucompile__buf_add(&pt->log, &sev, 1);
+    gpucompile__buf_add(&pt->log, msg, strlen(msg) + 1);
+    LLVMDisposeMessage(msg);
+}
+
+/* One partition, on its thread: parse, cut, emit. */
+GPUCOMPILE__PRIVATE void gpucompile__part_run(gpucompile__part *pt) {
+    gpucompile_job *job = pt->job;
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRange(pt->bitcode, pt->bitcode_size, "partition", 0);
+    LLVMModuleRef m = NULL;
+    LLVMTargetMachineRef tm = NULL;
+    LLVMTargetRef t;
+    char *msg = NULL;
+    LLVMContextSetDiagnosticHandler(ctx, gpucompile__part_diag, pt);
+    if (LLVMParseBitcodeInContext2(ctx, mb, &m) || !m) gpucompile__part_note(pt, "cannot read the optimized module back");
+    else if (!gpucompile__part_cut(pt, m)) gpucompile__part_note(pt, "cannot cut the module into partitions (out of memory?)");
+    else if (LLVMGetTargetFromTriple(gpucompile_target_triple(job->target), &t, &msg) || !(tm = gpucompile__machine(job, t)))
+        gpucompile__part_note(pt, "cannot create a target machine");
+    else if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, job->format == GPUCOMPILE_FORMAT_ISA ? LLVMAssemblyFile : job->backend->bin_from,
+                                                 &msg, &pt->out)) {
+        gpucompile__part_note(pt, msg ? msg : "code generation failed");
+        pt->out = NULL;
+    }
+    if (msg) LLVMDisposeMessage(msg);
+    if (tm) LLVMDisposeTargetMachine(tm);
+    if (m) LLVMDisposeModule(m);
+    LLVMDisposeMemoryBuffer(mb);
+    LLVMContextDispose(ctx);
+}
+
+/* The platform part: a partition's thread (8 MiB stacks: LLVM recurses). */
+#if defined(_WIN32)
+typedef HANDLE gpucompile__part_thread;
+GPUCOMPILE__PRIVATE unsigned __stdcall gpucompile__part_entry(void *p) {
+    gpucompile__part_run((gpucompile__part *)p);
+    return 0;
+}
+GPUCOMPILE__PRIVATE int gpucompile__part_start(gpucompile__part_thread *t, gpucompile__part *p) {
+    uintptr_t h = _beginthreadex(NULL, 8u << 20, gpucompile__part_entry, p, 0, NULL);
+    *t = (HANDLE)h;
+    return h != 0;
+}
+GPUCOMPILE__PRIVATE void gpucompile__part_join(gpucompile__part_thread t) {
+    WaitForSingleObject(t, INFINITE);
+    CloseHandle(t);
+}
+#else
+typedef pthread_t gpucompile__part_thread;
+GPUCOMPILE__PRIVATE void *gpucompile__part_entry(void *p) {
+    gpucompile__part_run((gpucompile__part *)p);
+    return NULL;
+}
+GPUCOMPILE__PRIVATE int gpucompile__part_start(gpucompile__part_thread *t, gpucompile__part *p) {
+    pthread_attr_t attr;
+    int ok;
+    if (pthread_attr_init(&attr) != 0) return 0;
+    pthread_attr_setstacksize(&attr, (size_t)8 << 20);
+    ok = pthread_create(t, &attr, gpucompile__part_entry, p) == 0;
+    pthread_attr_destroy(&attr);
+    return ok;
+}
+GPUCOMPILE__PRIVATE void gpucompile__part_join(gpucompile__part_thread t) { pthread_join(t, NULL); }
+#endif
+
+/* How many partitions this compile's code generation takes: 1 where it stays one module. */
+GPUCOMPILE__PRIVATE int gpucompile__part_count(gpucompile_job *job) {
+    const gpucompile_backend *b = job->backend;
+    const gpucompile_hooks *h = job->options->hooks;
+    unsigned formats = b->join_formats ? b->join_formats
+                                       : (1u << GPUCOMPILE_FORMAT_ISA) | (1u << GPUCOMPILE_FORMAT_BIN) | (1u << GPUCOMPILE_FORMAT_FATBIN);
+    int n = job->options->jobs, k = job->object ? job->object->num_kernels : 0;
+    const char *why = NULL;
+    LLVMValueRef v;
+    if (!b->join || n < 2 || k < 2 || !(formats & (1u << job->format))) return 1;
+    if (((gpucompile__job *)job)->save_dir) why = "--save-temps keeps one module's files";
+    else if (h && h->isa) why = "the isa hook takes one module's ISA";
+    else if (LLVMGetFirstGlobalIFunc(job->module)) why = "the module has ifuncs";
+    for (v = LLVMGetFirstGlobalAlias(job->module); v && !why; v = LLVMGetNextGlobalAlias(v)) {
+        LLVMValueRef to = LLVMAliasGetAliasee(v);
+        while (LLVMIsAConstantExpr(to) && LLVMGetNumOperands(to) > 0) to = LLVMGetOperand(to, 0);
+        if (!LLVMIsAFunction(to) && !(LLVMIsAGlobalVariable(to) && LLVMIsGlobalConstant(to))) why = "an alias names a variable";
+    }
+    if (why) {
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "code generation in one module: %s", why);
+        return 1;
+    }
+    return n < k ? n : k;
+}
+
+/* Code generation in n partitions on n threads (this one among them), joined by the backend. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit_parts(gpucompile_job *job, int n) {
+    const gpucompile_allocator *a = &job->options->allocator;
+    gpucompile__part *parts = (gpucompile__part *)gpucompile_job_alloc(job, (size_t)n * sizeof *parts);
+    gpucompile__part_thread *threads = (gpucompile__part_thread *)gpucompile_job_alloc(job, (size_t)n * sizeof *threads);
+    LLVMMemoryBufferRef *outs = (LLVMMemoryBufferRef *)gpucompile_job_alloc(job, (size_t)n * sizeof *outs), bc = NULL;
+    unsigned char *plan = NULL;
+    char *started = (char *)gpucompile_job_alloc(job, (size_t)n);
+    int *counts = (int *)gpucompile_job_alloc(job, (size_t)n * sizeof *counts), nv = 0, i, failed = -1;
+    gpucompile__buf note;
+    gpucompile_result r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    memset(&note, 0, sizeof note);
+    note.a = a;
+    if (!parts || !threads || !outs || !started || !counts) goto done;
+    memset(parts, 0, (size_t)n * sizeof *parts);
+    memset(started, 0, (size_t)n);
+    memset(counts, 0, (size_t)n * sizeof *counts);
+    if ((r = gpucompile__part_plan_make(job, n, &plan, &nv, counts)) != GPUCOMPILE_OK) goto done;
+    if (!(bc = LLVMWriteBitcodeToMemoryBuffer(job->module))) {
+        r = gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "cannot write bitcode");
+        goto done;
+    }
+    gpucompile__buf_printf(&note, "code generation in %d partitions on %d threads (kernels:", n, n);
+    for (i = 0; i < n; i++) gpucompile__buf_printf(&note, " %d", counts[i]);
+    gpucompile__buf_str(&note, ")");
+    if (!note.oom) gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "%s", note.data);
+    for (i = 0; i < n; i++) {
+        parts[i].job = job;
+        parts[i].bitcode = LLVMGetBufferStart(bc);
+        parts[i].bitcode_size = LLVMGetBufferSize(bc);
+        parts[i].plan = plan + (size_t)i * (size_t)nv;
+        parts[i].nv = nv;
+        parts[i].log.a = a;
+    }
+    for (i = 1; i < n; i++) started[i] = (char)gpucompile__part_start(&threads[i], &parts[i]);
+    gpucompile__part_run(&parts[0]);
+    for (i = 1; i < n; i++) {
+        if (started[i]) gpucompile__part_join(threads[i]);
+        else gpucompile__part_run(&parts[i]); /* no thread: here, after the others */
+    }
+    r = GPUCOMPILE_OK;
+    for (i = 0; i < n; i++) { /* the partitions' diagnostics, in partition order */
+        const char *p, *end;
+        if (!parts[i].out && !parts[i].failed) gpucompile__part_note(&parts[i], "out of memory");
+        for (p = parts[i].log.data, end = p + parts[i].log.len; p && p < end; p += strlen(p + 1) + 2)
+            gpucompile__llvm_diag(job, (LLVMDiagnosticSeverity)p[0], p + 1);
+        if (parts[i].log.oom) parts[i].failed = 1; /* its messages are lost: failed, to be safe */
+        if (parts[i].failed && failed < 0) failed = i;
+        outs[i] = parts[i].out;
+    }
+    gpucompile__set_stage(job, GPUCOMPILE_STAGE_BINARY); /* the join is the binary step's first part */
+    if (failed >= 0) r = gpucompile__fail(job, GPUCOMPILE_ERROR_LLVM, "code generation of partition %d of %d failed", failed + 1, n);
+    else if ((r = job->backend->join(job, job->format, outs, n)) != GPUCOMPILE_OK && !job->failed)
+        r = gpucompile__fail(job, r, "the %s backend could not join the %d partitions", job->backend->name, n);
+done:
+    for (i = 0; parts && i < n; i++) {
+        if (parts[i].out) LLVMDisposeMemoryBuffer(parts[i].out);
+        gpucompile_free(a, parts[i].log.data);
+    }
+    if (bc) LLVMDisposeMemoryBuffer(bc);
+    gpucompile_free(a, note.data);
+    gpucompile_job_free(job, plan);
+    gpucompile_job_free(job, parts);
+    gpucompile_job_free(job, threads);
+    gpucompile_job_free(job, outs);
+    gpucompile_job_free(job, started);
+    gpucompile_job_free(job, counts);
+    return r;
+}
+
 /* An LLVM type in MLIR's LLVM dialect syntax as it appears inside !llvm.func<...> (f32, ptr<1>,
    struct<(i32, f32)>, array<4 x i8>, vector<4xf32>); 0 for a type it has no spelling for here. */
 GPUCOMPILE__PRIVATE int gpucompile__mlir_type(gpucompile__buf *b, LLVMTypeRef t, int depth) {
@@ -4742,6 +5235,7 @@ GPUCOMPILE__PRIVATE void gpucompile__save_repro(gpucompile_job *job) {
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__run(gpucompile_job *job) {
     const gpucompile_hooks *h = job->options->hooks;
     gpucompile_result r;
+    int parts;
     gpucompile__set_stage(job, GPUCOMPILE_STAGE_SETUP);
     gpucompile__save_module(job, "input.ll");
     job->cpu = gpucompile_job_strdup(job, gpucompile_target_chip(job->target));
@@ -4770,8 +5264,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__run(gpucompile_job *job) {
     if (h && (r = gpucompile__hook(job, h->optimized_ir, "optimized-IR")) != GPUCOMPILE_OK) return r;
     if ((r = gpucompile__mark_dynamic_shared(job)) != GPUCOMPILE_OK) return r;
     gpucompile__set_stage(job, GPUCOMPILE_STAGE_EMIT);
+    parts = job->format == GPUCOMPILE_FORMAT_LLVM ? 1 : gpucompile__part_count(job);
     gpucompile__save_isa(job);
-    if ((r = gpucompile__emit(job)) != GPUCOMPILE_OK) return r;
+    if ((r = (parts > 1 ? gpucompile__emit_parts(job, parts) : gpucompile__emit(job))) != GPUCOMPILE_OK) return r;
     gpucompile__save_emitted(job);
     gpucompile__set_stage(job, GPUCOMPILE_STAGE_BINARY);
     if ((r = gpucompile__finish(job)) == GPUCOMPILE_OK && ((gpucompile__job *)job)->save_dir) {

@@ -913,13 +913,15 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__find_lld(gpucompile_job *job, char *o
            (gpucompile__which("ld.lld" GPUCOMPILE_AMDGPU__EXE, out, size) && gpucompile_amdgpu__exists(out, 1));
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__link_hsaco(gpucompile_job *job) {
+/* ld.lld -shared of the objects (one, or the partitions'). */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__link_hsaco(gpucompile_job *job, const unsigned char *const *objs, const size_t *sizes,
+                                                                    int num_objs) {
     char obj[4096], out[4096], lld[4096], extra[4096], *output = NULL;
-    const char *argv[7 + 32];
+    const char **argv;
     unsigned char *data = NULL;
     size_t size = 0, out_size = 0;
-    int status = -1, i, n;
-    gpucompile_result r;
+    int status = -1, i, n, made = 0;
+    gpucompile_result r = GPUCOMPILE_OK;
     if (!gpucompile_amdgpu__find_lld(job, lld, sizeof lld)) {
         const char *given = gpucompile_job_tool_path(job, "ld.lld");
         if (given) return gpucompile__fail(job, GPUCOMPILE_ERROR_TOOL, "ld.lld: '%s' (from the options) is not an executable file", given);
@@ -927,14 +929,21 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__link_hsaco(gpucompile_j
                                 "ld.lld was not found (looked next to the ROCm roots, in /usr/lib/llvm-%d/bin and on PATH); "
                                 "install lld-%d or give its path as tool \"ld.lld\"", LLVM_VERSION_MAJOR, LLVM_VERSION_MAJOR);
     }
-    if ((r = gpucompile_job_temp_file(job, ".o", obj, sizeof obj)) != GPUCOMPILE_OK) return r;
     if ((r = gpucompile_job_temp_file(job, ".hsaco", out, sizeof out)) != GPUCOMPILE_OK) return r;
-    if ((r = gpucompile__write_temp(job, obj, LLVMGetBufferStart(job->emitted), LLVMGetBufferSize(job->emitted))) != GPUCOMPILE_OK)
-        return r;
+    if (!(argv = (const char **)gpucompile_job_alloc(job, (size_t)(num_objs + 6 + 32) * sizeof *argv))) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     argv[0] = lld; argv[1] = "-shared"; argv[2] = "--no-undefined";
-    if ((n = gpucompile_job_tool_options(job, extra, sizeof extra, argv + 3, 32)) < 0) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    argv[3 + n] = obj; argv[4 + n] = "-o"; argv[5 + n] = out; argv[6 + n] = NULL;
-    r = gpucompile_job_run_tool(job, argv, 0, &status, &output, &out_size);
+    if ((n = gpucompile_job_tool_options(job, extra, sizeof extra, argv + 3, 32)) < 0) r = GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    for (made = 0; r == GPUCOMPILE_OK && made < num_objs; made++) {
+        if ((r = gpucompile_job_temp_file(job, ".o", obj, sizeof obj)) != GPUCOMPILE_OK) break;
+        if (!(argv[3 + n + made] = gpucompile_job_strdup(job, obj))) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+        else r = gpucompile__write_temp(job, obj, objs[made], sizes[made]);
+    }
+    if (r == GPUCOMPILE_OK) {
+        argv[3 + n + num_objs] = "-o"; argv[4 + n + num_objs] = out; argv[5 + n + num_objs] = NULL;
+        r = gpucompile_job_run_tool(job, argv, 0, &status, &output, &out_size);
+    }
+    for (i = 0; n >= 0 && i < made; i++) gpucompile_job_free(job, (void *)argv[3 + n + i]);
+    gpucompile_job_free(job, (void *)argv);
     if (r != GPUCOMPILE_OK) {
         gpucompile_job_free(job, output);
         return r;
@@ -952,6 +961,12 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__link_hsaco(gpucompile_j
     job->result_data = data;
     job->result_size = size;
     return GPUCOMPILE_OK;
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__link_emitted(gpucompile_job *job) {
+    const unsigned char *obj = (const unsigned char *)LLVMGetBufferStart(job->emitted);
+    size_t size = LLVMGetBufferSize(job->emitted);
+    return gpucompile_amdgpu__link_hsaco(job, &obj, &size, 1);
 }
 
 /* ---- hsaco without a process: the shared object `ld.lld -shared --no-undefined` writes --------
@@ -1571,7 +1586,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__hsaco(gpucompile_job *j
     size_t size = 0;
     if (m && strcmp(m, "lld") && strcmp(m, "elf"))
         return gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "unknown bin_method '%s' for AMDGPU (elf or lld)", m);
-    if (m && !strcmp(m, "lld")) return gpucompile_amdgpu__link_hsaco(job);
+    if (m && !strcmp(m, "lld")) return gpucompile_amdgpu__link_emitted(job);
     if (!m && gpucompile_job_tool_path(job, "ld.lld")) why = "an ld.lld named in the options";
     else if (!m && opts && *opts) why = "tool options";
     else if (!m && job->options->save_temps) why = "--save-temps (its repro.sh replays the ld.lld that ran)";
@@ -1586,7 +1601,187 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__hsaco(gpucompile_job *j
     }
     if (m) return gpucompile__fail(job, GPUCOMPILE_ERROR_TOOL, "the in-process hsaco writer does not handle %s", why);
     gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "hsaco", "ld.lld runs: the in-process writer does not handle %s", why);
-    return gpucompile_amdgpu__link_hsaco(job);
+    return gpucompile_amdgpu__link_emitted(job);
+}
+
+/* ---- partitions (gpucompile_backend.join): N objects into one hsaco ---------------------
+   ld.lld links them (the in-process writer lays out one object) but would keep each object's
+   metadata note, where the loader reads one. So the notes are merged: the first object's map
+   with the kernels of all (in partition order; every other entry must be the same in each),
+   written as one more object that holds only that note, and the objects' own note sections
+   are marked SHF_EXCLUDE, which a final link drops. */
+
+/* The AMDGPU metadata note of a relocatable object: its descriptor and the header of its
+   section, which must hold that note alone. */
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__obj_note(const unsigned char *d, size_t size, const unsigned char **desc, size_t *desc_size,
+                                                    size_t *header) {
+    uint64_t shoff, shnum, i;
+    if (!gpucompile_amdgpu__note(d, size, desc, desc_size) || gpucompile_amdgpu__rd(d + 0x3a, 2) != 64) return 0;
+    shoff = gpucompile_amdgpu__rd(d + 0x28, 8);
+    shnum = gpucompile_amdgpu__rd(d + 0x3c, 2);
+    for (i = 0; i < shnum; i++) {
+        const unsigned char *h = d + shoff + i * 64;
+        uint64_t off = gpucompile_amdgpu__rd(h + 24, 8), sz = gpucompile_amdgpu__rd(h + 32, 8);
+        if (gpucompile_amdgpu__rd(h + 4, 4) == 7 && *desc >= d + off && *desc < d + off + sz) {
+            *header = (size_t)(shoff + i * 64);
+            return sz == 12 + 8 + gpucompile_amdgpu__up(*desc_size, 4); /* "AMDGPU\0" padded to 8 */
+        }
+    }
+    return 0;
+}
+
+/* A note's descriptor around its amdhsa.kernels array: *head bytes up to the array's header,
+   then the kernels' maps (*items, *items_size bytes, *count of them), then the rest. */
+typedef struct gpucompile_amdgpu__split { size_t head; const unsigned char *items; size_t items_size; unsigned long long count; } gpucompile_amdgpu__split;
+
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__note_split(const unsigned char *desc, size_t size, gpucompile_amdgpu__split *sp) {
+    gpucompile_amdgpu__mp m;
+    gpucompile_amdgpu__mpv root;
+    unsigned long long i;
+    int found = 0;
+    m.p = desc;
+    m.end = desc + size;
+    m.bad = 0;
+    root = gpucompile_amdgpu__mp_read(&m);
+    for (i = 0; root.kind == 'm' && i < root.n && !m.bad; i++) {
+        gpucompile_amdgpu__mpv key = gpucompile_amdgpu__mp_read(&m), val;
+        const unsigned char *at;
+        gpucompile_amdgpu__mp_skip(&m, &key, 1);
+        at = m.p;
+        val = gpucompile_amdgpu__mp_read(&m);
+        if (!found && gpucompile_amdgpu__mp_is(&key, "amdhsa.kernels") && val.kind == 'a') {
+            found = 1;
+            sp->head = (size_t)(at - desc);
+            sp->items = m.p;
+            sp->count = val.n;
+            gpucompile_amdgpu__mp_skip(&m, &val, 1);
+            sp->items_size = (size_t)(m.p - sp->items);
+        } else gpucompile_amdgpu__mp_skip(&m, &val, 1);
+    }
+    return root.kind == 'm' && found && !m.bad && m.p == m.end;
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__join(gpucompile_job *job, gpucompile_format format, const LLVMMemoryBufferRef *parts, int n) {
+    const gpucompile_allocator *a = &job->options->allocator;
+    const char *m = job->options->bin_method;
+    unsigned char **objs = (unsigned char **)gpucompile_job_alloc(job, (size_t)(n + 1) * sizeof *objs);
+    size_t *sizes = (size_t *)gpucompile_job_alloc(job, (size_t)(n + 1) * sizeof *sizes);
+    gpucompile__buf desc, items, tail, note;
+    gpucompile_amdgpu__split first;
+    unsigned long long total = 0;
+    gpucompile_result r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    int i, made = 0;
+    (void)format;
+    memset(&desc, 0, sizeof desc);
+    memset(&items, 0, sizeof items);
+    memset(&tail, 0, sizeof tail);
+    memset(&first, 0, sizeof first);
+    memset(&note, 0, sizeof note);
+    desc.a = items.a = tail.a = note.a = a;
+    if (m && strcmp(m, "lld")) {
+        r = gpucompile__fail(job, GPUCOMPILE_ERROR_TOOL, "the in-process hsaco writer links one object, and -j %d code generation made %d: "
+                             "use bin_method lld or -j 1", job->options->jobs, n);
+        goto done;
+    }
+    if (!objs || !sizes) goto done;
+    for (i = 0; i < n; i++, made++) { /* objs[1..n]: the partitions' objects, their notes excluded */
+        const unsigned char *d;
+        size_t d_size, header;
+        gpucompile_amdgpu__split sp;
+        sizes[i + 1] = LLVMGetBufferSize(parts[i]);
+        if (!(objs[i + 1] = (unsigned char *)gpucompile_job_alloc(job, sizes[i + 1]))) goto done;
+        memcpy(objs[i + 1], LLVMGetBufferStart(parts[i]), sizes[i + 1]);
+        if (!gpucompile_amdgpu__obj_note(objs[i + 1], sizes[i + 1], &d, &d_size, &header) || !gpucompile_amdgpu__note_split(d, d_size, &sp)) {
+            made++;
+            r = gpucompile__fail(job, GPUCOMPILE_ERROR_INVALID_BINARY, "partition %d's object has no metadata note in a section of its own", i + 1);
+            goto done;
+        }
+        if (!i) { /* the merged descriptor: the first note's, its kernels' array to be completed */
+            first = sp;
+            gpucompile__buf_add(&desc, d, sp.head);
+            gpucompile__buf_add(&tail, sp.items + sp.items_size, (size_t)(d + d_size - (sp.items + sp.items_size)));
+        } else if (desc.oom || tail.oom) {
+            made++;
+            goto done;
+        } else if (sp.head != first.head || memcmp(d, desc.data, sp.head) != 0 ||
+                   (size_t)(d + d_size - (sp.items + sp.items_size)) != tail.len || memcmp(sp.items + sp.items_size, tail.data, tail.len) != 0) {
+            made++;
+            r = gpucompile__fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "the partitions' metadata notes differ in more than their kernels: use -j 1");
+            goto done;
+        }
+        gpucompile__buf_add(&items, sp.items, sp.items_size);
+        total += sp.count;
+        gpucompile_amdgpu__wr(objs[i + 1] + header + 8, gpucompile_amdgpu__rd(objs[i + 1] + header + 8, 8) | 0x80000000u, 8); /* SHF_EXCLUDE */
+    }
+    {
+        unsigned char h[5];
+        if (total < 16) { h[0] = (unsigned char)(0x90 | total); gpucompile__buf_add(&desc, h, 1); }
+        else if (total < 65536) { h[0] = 0xdc; h[1] = (unsigned char)(total >> 8); h[2] = (unsigned char)total; gpucompile__buf_add(&desc, h, 3); }
+        else {
+            h[0] = 0xdd; h[1] = (unsigned char)(total >> 24); h[2] = (unsigned char)(total >> 16); h[3] = (unsigned char)(total >> 8);
+            h[4] = (unsigned char)total;
+            gpucompile__buf_add(&desc, h, 5);
+        }
+        gpucompile__buf_add(&desc, items.data, items.len);
+        gpucompile__buf_add(&desc, tail.data, tail.len);
+    }
+    {   /* objs[0]: a relocatable object of the first one's kind holding .note alone */
+        static const char shstr[] = "\0.note\0.shstrtab";
+        unsigned char z[64];
+        size_t note_size = 12 + 8 + (size_t)gpucompile_amdgpu__up(desc.len, 4), shoff = (size_t)gpucompile_amdgpu__up(64 + note_size + sizeof shstr, 8);
+        memset(z, 0, sizeof z);
+        memcpy(z, objs[1], 16);                  /* e_ident */
+        gpucompile_amdgpu__wr(z + 16, 1, 2);     /* ET_REL */
+        memcpy(z + 18, objs[1] + 18, 2);         /* e_machine */
+        gpucompile_amdgpu__wr(z + 20, 1, 4);
+        gpucompile_amdgpu__wr(z + 0x28, shoff, 8);
+        memcpy(z + 0x30, objs[1] + 0x30, 4);     /* e_flags: the chip */
+        gpucompile_amdgpu__wr(z + 0x34, 64, 2);
+        gpucompile_amdgpu__wr(z + 0x3a, 64, 2);
+        gpucompile_amdgpu__wr(z + 0x3c, 3, 2);
+        gpucompile_amdgpu__wr(z + 0x3e, 2, 2);
+        gpucompile__buf_add(&note, z, 64);
+        memset(z, 0, sizeof z);
+        gpucompile_amdgpu__wr(z, 7, 4);
+        gpucompile_amdgpu__wr(z + 4, desc.len, 4);
+        gpucompile_amdgpu__wr(z + 8, 32, 4); /* NT_AMDGPU_METADATA */
+        memcpy(z + 12, "AMDGPU\0", 8);
+        gpucompile__buf_add(&note, z, 20);
+        gpucompile__buf_add(&note, desc.data, desc.len);
+        memset(z, 0, sizeof z);
+        gpucompile__buf_add(&note, z, note_size - 20 - desc.len);
+        gpucompile__buf_add(&note, shstr, sizeof shstr);
+        gpucompile__buf_add(&note, z, shoff - note.len);
+        gpucompile__buf_add(&note, z, 64); /* the null section */
+        gpucompile_amdgpu__wr(z, 1, 4);
+        gpucompile_amdgpu__wr(z + 4, 7, 4);  /* SHT_NOTE */
+        gpucompile_amdgpu__wr(z + 8, 2, 8);  /* SHF_ALLOC */
+        gpucompile_amdgpu__wr(z + 24, 64, 8);
+        gpucompile_amdgpu__wr(z + 32, note_size, 8);
+        gpucompile_amdgpu__wr(z + 48, 4, 8);
+        gpucompile__buf_add(&note, z, 64);
+        memset(z, 0, sizeof z);
+        gpucompile_amdgpu__wr(z, 7, 4);
+        gpucompile_amdgpu__wr(z + 4, 3, 4);  /* SHT_STRTAB */
+        gpucompile_amdgpu__wr(z + 24, 64 + note_size, 8);
+        gpucompile_amdgpu__wr(z + 32, sizeof shstr, 8);
+        gpucompile_amdgpu__wr(z + 48, 1, 8);
+        gpucompile__buf_add(&note, z, 64);
+    }
+    if (desc.oom || items.oom || tail.oom || note.oom) goto done;
+    objs[0] = (unsigned char *)note.data;
+    sizes[0] = note.len;
+    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "hsaco", "ld.lld runs: the in-process writer links one object, not %d", n);
+    r = gpucompile_amdgpu__link_hsaco(job, (const unsigned char *const *)objs, sizes, n + 1);
+done:
+    for (i = 0; objs && i < made; i++) gpucompile_job_free(job, objs[i + 1]);
+    gpucompile_job_free(job, objs);
+    gpucompile_job_free(job, sizes);
+    gpucompile_free(a, desc.data);
+    gpucompile_free(a, items.data);
+    gpucompile_free(a, tail.data);
+    gpucompile_free(a, note.data);
+    return r;
 }
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__finish(gpucompile_job *job, gpucompile_format format) {
@@ -1594,7 +1789,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__finish(gpucompile_job *
     gpucompile_result r;
     int i;
     if (format != GPUCOMPILE_FORMAT_BIN) return GPUCOMPILE_OK; /* isa: the core keeps LLVM's text */
-    if ((r = gpucompile_amdgpu__hsaco(job)) != GPUCOMPILE_OK) return r;
+    if (!job->result_data && (r = gpucompile_amdgpu__hsaco(job)) != GPUCOMPILE_OK) return r; /* else join linked it */
     for (i = 0; i < o->num_kernels; i++)
         if (gpucompile_amdgpu__note_kernels(job->result_data, job->result_size, o->kernels[i].name, &o->kernels[i], NULL, &o->allocator) !=
             GPUCOMPILE_OK)
@@ -1787,6 +1982,8 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_amdgpu_backend(void) {
         t.is_kernel = gpucompile_amdgpu__is_kernel;
         t.bin_from = LLVMObjectFile;
         t.finish = gpucompile_amdgpu__finish;
+        t.join = gpucompile_amdgpu__join;
+        t.join_formats = 1u << GPUCOMPILE_FORMAT_BIN; /* isa: one module's text, as LLVM writes it */
         t.find_kernels = gpucompile_amdgpu__find_kernels;
         t.attribute[0] = "gpu.amdgpu";
         t.attribute[1] = "rocdl.target";

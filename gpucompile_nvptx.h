@@ -1067,6 +1067,495 @@ GPUCOMPILE__PRIVATE char *gpucompile_nvptx__ptx(gpucompile_job *job, size_t *siz
 /* The chip's number for tools: sm_90a -> "90a". */
 GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__sm(const char *chip) { return strncmp(chip, "sm_", 3) == 0 ? chip + 3 : chip; }
 
+/* ---- one PTX module from partitions -------------------------------------------------------- */
+/* Code generated in N partitions gives N PTX modules: each keeps its own copies of the internal
+   functions and variables its kernels reach and declares what another partition defines
+   (.extern). ptxas, fatbinary and format isa take one module: one header; the declarations,
+   then the variables, then the function definitions, each in partition order; one forward
+   declaration per function, with its definition's linkage (ptxas refuses a definition after an
+   .extern one); an internal symbol that an earlier partition has too is dropped when its text
+   is the same (after renaming), else renamed NAME_$pK; a weak definition is kept once. */
+typedef struct gpucompile_nvptx__item {
+    const char *s, *rest, *name; /* the text [s, s + len); after its linkage word; its symbol (NULL: none) */
+    size_t len, name_len;
+    int part, next, target;      /* next: the next item of the same name; target: the one it duplicates */
+    char kind, def, link, fate;  /* kind 'f' function, 'v' variable, 'o' other; link 'x' extern, 'v' visible,
+                                    'w' weak, 'l' internal; fate 0 kept, 'd' dropped, 'r' renamed */
+    char *renamed;
+} gpucompile_nvptx__item;
+
+typedef struct gpucompile_nvptx__ptxs {
+    gpucompile_nvptx__item *items;
+    int num, cap, *slots, **files, *num_files; /* files[part][N]: the joined number of its .file N */
+    size_t num_slots;
+    int callseq, prototype, prototype_out; /* the call sequences and prototypes written so far */
+    long prototype_in;
+} gpucompile_nvptx__ptxs;
+
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__idchar(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$' || c == '%' || c == '.';
+}
+
+/* The slot of a name in the table (open addressing, FNV-1a). */
+GPUCOMPILE__PRIVATE int *gpucompile_nvptx__slot(gpucompile_nvptx__ptxs *j, const char *s, size_t n) {
+    uint32_t h = 2166136261u;
+    size_t i, k;
+    for (i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
+    for (k = h & (j->num_slots - 1);; k = (k + 1) & (j->num_slots - 1)) {
+        int *slot = &j->slots[k];
+        if (*slot < 0 || (j->items[*slot].name_len == n && memcmp(j->items[*slot].name, s, n) == 0)) return slot;
+    }
+}
+
+/* After a directive word at p, the symbol: a function's name (after its return parameters), a
+   variable's first word that is not a directive or a number. */
+GPUCOMPILE__PRIVATE void gpucompile_nvptx__symbol(gpucompile_nvptx__item *it, const char *p, const char *e) {
+    int depth = 0;
+    while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
+    if (it->kind == 'f' && p < e && *p == '(') {
+        for (; p < e; p++)
+            if (*p == '(') depth++;
+            else if (*p == ')' && --depth == 0) break;
+        p++;
+    }
+    for (;;) {
+        const char *q;
+        while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
+        for (q = p; q < e && gpucompile_nvptx__idchar(*q); q++) {}
+        if (q == p) return;
+        if (it->kind == 'f' || (*p != '.' && !(*p >= '0' && *p <= '9'))) {
+            it->name = p;
+            it->name_len = (size_t)(q - p);
+            return;
+        }
+        for (p = q; p < e && *p == '('; p++) /* .attribute(.managed) */
+            while (p < e && *p != ')') p++;
+    }
+}
+
+/* The top-level statements of one partition's PTX after its header. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__items(gpucompile_job *job, gpucompile_nvptx__ptxs *j, int part,
+                                                             const char *s, const char *e) {
+    while (s < e) {
+        gpucompile_nvptx__item *it;
+        const char *p = s, *w;
+        int paren = 0, brace = 0, done = 0;
+        size_t n;
+        if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') { s++; continue; }
+        if (s + 1 < e && s[0] == '/' && s[1] == '/') {
+            while (s < e && *s != '\n') s++;
+            continue;
+        }
+        if (e - s > 6 && memcmp(s, ".file", 5) == 0 && (s[5] == ' ' || s[5] == '\t')) /* one line */
+            for (done = 1; p < e && *p != '\n'; p++) {}
+        for (; p < e && !done; p++) {
+            if (p + 1 < e && p[0] == '/' && p[1] == '/') {
+                while (p + 1 < e && p[1] != '\n') p++;
+            } else if (p + 1 < e && p[0] == '/' && p[1] == '*') {
+                for (p += 2; p + 1 < e && !(p[0] == '*' && p[1] == '/'); p++) {}
+                p++;
+            } else if (*p == '(') paren++;
+            else if (*p == ')') paren--;
+            else if (*p == '{') brace++;
+            else if (*p == '}' && --brace == 0 && paren == 0) { /* a body ends here; an initializer goes on to ';' */
+                for (w = p + 1; w < e && (*w == ' ' || *w == '\t' || *w == '\n' || *w == '\r'); w++) {}
+                done = w >= e || *w != ';';
+            } else if (*p == ';' && brace == 0 && paren == 0) done = 1;
+        }
+        if (!done) {
+            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_LINK, NULL, "partition %d's PTX ends inside a statement", part);
+            return GPUCOMPILE_ERROR_LINK;
+        }
+        if (j->num == j->cap) {
+            int cap = j->cap ? 2 * j->cap : 256;
+            gpucompile_nvptx__item *d = (gpucompile_nvptx__item *)gpucompile_job_alloc(job, (size_t)cap * sizeof *d);
+            if (!d) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+            if (j->num) memcpy(d, j->items, (size_t)j->num * sizeof *d);
+            gpucompile_job_free(job, j->items);
+            j->items = d;
+            j->cap = cap;
+        }
+        it = &j->items[j->num++];
+        memset(it, 0, sizeof *it);
+        it->s = s;
+        it->len = (size_t)(p - s);
+        it->part = part;
+        it->next = it->target = -1;
+        it->link = 'l';
+        it->rest = s;
+        for (w = s; w < p && gpucompile_nvptx__idchar(*w); w++) {}
+        n = (size_t)(w - s);
+        if ((n == 7 && memcmp(s, ".extern", 7) == 0) || (n == 8 && memcmp(s, ".visible", 8) == 0) ||
+            (n == 5 && memcmp(s, ".weak", 5) == 0) || (n == 7 && memcmp(s, ".common", 7) == 0)) {
+            it->link = s[1] == 'e' ? 'x' : s[1] == 'v' ? 'v' : 'w';
+            for (it->rest = w; it->rest < p && (*it->rest == ' ' || *it->rest == '\t'); it->rest++) {}
+            for (w = it->rest; w < p && gpucompile_nvptx__idchar(*w); w++) {}
+            n = (size_t)(w - it->rest);
+        }
+        if ((n == 5 && memcmp(it->rest, ".func", 5) == 0) || (n == 6 && memcmp(it->rest, ".entry", 6) == 0)) {
+            it->kind = 'f';
+            it->def = memchr(s, '{', it->len) != NULL;
+        } else if ((n == 7 && memcmp(it->rest, ".global", 7) == 0) || (n == 7 && memcmp(it->rest, ".shared", 7) == 0) ||
+                   (n == 6 && memcmp(it->rest, ".const", 6) == 0)) {
+            it->kind = 'v';
+            it->def = it->link != 'x';
+        } else {
+            it->kind = n == 5 && memcmp(it->rest, ".file", 5) == 0 ? 'F' : n == 8 && memcmp(it->rest, ".section", 8) == 0 ? 'S' : 'o';
+        }
+        if (it->kind != 'o') gpucompile_nvptx__symbol(it, w, p);
+        s = p;
+    }
+    return GPUCOMPILE_OK;
+}
+
+/* Item k's text, with its partition's renamed symbols. */
+GPUCOMPILE__PRIVATE void gpucompile_nvptx__render(gpucompile_nvptx__ptxs *j, int k, const char *from, gpucompile__buf *b) {
+    const gpucompile_nvptx__item *it = &j->items[k];
+    const char *p = from, *run = from, *e = it->s + it->len;
+    while (p < e) {
+        const char *q = p;
+        int i;
+        if (*p == '/' && p + 1 < e && p[1] == '/') { /* a comment; "// callseq N" numbered in order */
+            for (q = p + 2; q < e && (*q == ' ' || *q == '\t'); q++) {}
+            if (e - q > 8 && memcmp(q, "callseq ", 8) == 0) {
+                gpucompile__buf_add(b, run, (size_t)(q + 8 - run));
+                for (run = q += 8; run < e && *run >= '0' && *run <= '9'; run++) {}
+                if (run < e && *run == ',') j->callseq++; /* "{ // callseq N, 0" opens, "} // callseq N" closes */
+                gpucompile__buf_printf(b, "%d", j->callseq);
+            }
+            for (p = q; p < e && *p != '\n'; p++) {}
+            continue;
+        }
+        if (!gpucompile_nvptx__idchar(*p)) {
+            p++;
+            continue;
+        }
+        if (*p == '.' || *p == '%') { /* directives and registers are no symbols */
+            for (q++; q < e && gpucompile_nvptx__idchar(*q); q++) {}
+            if (q - p == 4 && memcmp(p, ".loc", 4) == 0 && j->files) { /* .loc FILE LINE COLUMN: the joined file */
+                long f;
+                for (; q < e && (*q == ' ' || *q == '\t'); q++) {}
+                gpucompile__buf_add(b, run, (size_t)(q - run));
+                for (f = 0; q < e && *q >= '0' && *q <= '9'; q++) f = f < 100000000 ? f * 10 + (*q - '0') : f;
+                gpucompile__buf_printf(b, "%d", f < j->num_files[it->part] ? j->files[it->part][f] : 0);
+                run = q;
+            }
+            p = q;
+            continue;
+        }
+        for (; q < e && gpucompile_nvptx__idchar(*q); q++) {}
+        if (q - p > 10 && memcmp(p, "prototype_", 10) == 0 && strspn(p + 10, "0123456789") == (size_t)(q - p - 10)) {
+            /* call prototypes numbered in order: LLVM 19 counts them per process, across threads */
+            const char *c = q;
+            long num = strtol(p + 10, NULL, 10);
+            for (; c < e && (*c == ' ' || *c == '\t'); c++) {}
+            if (c < e && *c == ':') j->prototype_in = num, j->prototype_out = ++j->prototype;
+            gpucompile__buf_add(b, run, (size_t)(p + 10 - run));
+            gpucompile__buf_printf(b, "%ld", num == j->prototype_in ? (long)j->prototype_out : num);
+            run = p = q;
+            continue;
+        }
+        for (i = *gpucompile_nvptx__slot(j, p, (size_t)(q - p)); i >= 0 && !(j->items[i].part == it->part && j->items[i].renamed); i = j->items[i].next) {}
+        if (i >= 0) {
+            gpucompile__buf_add(b, run, (size_t)(p - run));
+            gpucompile__buf_str(b, j->items[i].renamed);
+            run = q;
+        }
+        p = q;
+    }
+    gpucompile__buf_add(b, run, (size_t)(e - run));
+}
+
+/* Skips white space and comments at *i: 1 if there were any. */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__gap(const char *s, size_t *i, size_t n) {
+    size_t from = *i;
+    while (*i < n) {
+        if (s[*i] == ' ' || s[*i] == '\t' || s[*i] == '\n' || s[*i] == '\r') ++*i;
+        else if (s[*i] == '/' && *i + 1 < n && s[*i + 1] == '/')
+            while (*i < n && s[*i] != '\n') ++*i;
+        else break;
+    }
+    return *i > from;
+}
+
+/* Two texts the same but for comments and the numbers of labels ($L__BB12_3), local depots and
+   call prototypes: LLVM counts those per module ("// callseq 156" too). */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__same(const char *a, size_t na, const char *b, size_t nb) {
+    size_t i = 0, k = 0;
+    while (i < na && k < nb) {
+        if (gpucompile_nvptx__gap(a, &i, na) != gpucompile_nvptx__gap(b, &k, nb)) return 0;
+        if (i == na || k == nb) break;
+        if (a[i] != b[k]) return 0;
+        if ((i == 0 || !gpucompile_nvptx__idchar(a[i - 1])) &&
+            ((na - i > 3 && memcmp(a + i, "$L_", 3) == 0) || (na - i > 13 && memcmp(a + i, "__local_depot", 13) == 0) ||
+             (na - i > 10 && memcmp(a + i, "prototype_", 10) == 0))) {
+            while (i < na && k < nb && a[i] == b[k] && !(a[i] >= '0' && a[i] <= '9')) i++, k++;
+            if (i < na && k < nb && a[i] >= '0' && a[i] <= '9' && b[k] >= '0' && b[k] <= '9') {
+                while (i < na && a[i] >= '0' && a[i] <= '9') i++;
+                while (k < nb && b[k] >= '0' && b[k] <= '9') k++;
+            }
+            continue;
+        }
+        i++, k++;
+    }
+    return i == na && k == nb;
+}
+
+/* The definition a non-internal name resolves to: the first visible one, else the first weak
+   one; -1: none. *err: two visible ones. */
+GPUCOMPILE__PRIVATE int gpucompile_nvptx__chosen(gpucompile_nvptx__ptxs *j, int head, int *err) {
+    int i, weak = -1, vis = -1;
+    for (i = head; i >= 0; i = j->items[i].next) {
+        const gpucompile_nvptx__item *it = &j->items[i];
+        if (!it->def || it->link == 'l' || it->link == 'x') continue;
+        if (it->link == 'v' && vis >= 0) *err = i;
+        if (it->link == 'v' && vis < 0) vis = i;
+        if (it->link == 'w' && weak < 0) weak = i;
+    }
+    return vis >= 0 ? vis : weak;
+}
+
+/* The joined numbers of the partitions' .file directives, one per file name (in order of first
+   appearance; the later ones dropped); an 'F' item's target is its own number. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__files(gpucompile_job *job, gpucompile_nvptx__ptxs *j, int n) {
+    int i, k, p, joined = 0;
+    if (!(j->files = (int **)gpucompile_job_alloc(job, (size_t)n * sizeof *j->files)) ||
+        !(j->num_files = (int *)gpucompile_job_alloc(job, (size_t)n * sizeof *j->num_files)))
+        return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    memset(j->files, 0, (size_t)n * sizeof *j->files);
+    memset(j->num_files, 0, (size_t)n * sizeof *j->num_files);
+    for (i = 0; i < j->num; i++) {
+        gpucompile_nvptx__item *it = &j->items[i];
+        const char *q = it->rest + 5, *e = it->s + it->len;
+        if (it->kind != 'F') continue;
+        for (; q < e && (*q == ' ' || *q == '\t'); q++) {}
+        for (it->target = 0; q < e && *q >= '0' && *q <= '9' && it->target < 1000000; q++) it->target = it->target * 10 + (*q - '0');
+        for (; q < e && (*q == ' ' || *q == '\t'); q++) {}
+        it->name = q; /* the file's name and what follows it; not a symbol (never in the table) */
+        it->name_len = (size_t)(e - q);
+        if (it->target >= j->num_files[it->part]) j->num_files[it->part] = it->target + 1;
+    }
+    for (p = 0; p < n; p++)
+        if (j->num_files[p] && !(j->files[p] = (int *)gpucompile_job_alloc(job, (size_t)j->num_files[p] * sizeof **j->files))) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+        else if (j->num_files[p]) memset(j->files[p], 0, (size_t)j->num_files[p] * sizeof **j->files);
+    for (i = 0; i < j->num; i++) {
+        gpucompile_nvptx__item *it = &j->items[i];
+        if (it->kind != 'F') continue;
+        for (k = 0; k < i && !(j->items[k].kind == 'F' && !j->items[k].fate && j->items[k].name_len == it->name_len &&
+                               memcmp(j->items[k].name, it->name, it->name_len) == 0); k++) {}
+        if (k < i) {
+            it->fate = 'd';
+            j->files[it->part][it->target] = j->files[j->items[k].part][j->items[k].target];
+        } else j->files[it->part][it->target] = ++joined;
+    }
+    return GPUCOMPILE_OK;
+}
+
+/* Joins the PTX of n partitions into one module in *out (the job's allocator). */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__join_ptx(gpucompile_job *job, const char *const *ptx, const size_t *size, int n,
+                                                                char **out, size_t *out_size) {
+    gpucompile_nvptx__ptxs j;
+    gpucompile__buf b, x, y;
+    const char *header[3] = {NULL, NULL, NULL}, *start = NULL;
+    size_t header_len[3] = {0, 0, 0};
+    gpucompile_result r = GPUCOMPILE_OK;
+    int part, i, k, pass, changed;
+    memset(&j, 0, sizeof j);
+    memset(&b, 0, sizeof b);
+    b.a = &job->options->allocator;
+    x = y = b;
+    *out = NULL;
+    *out_size = 0;
+    /* the header: .version, .target and .address_size, the same in each, in this order */
+    for (part = 0; part < n && r == GPUCOMPILE_OK; part++) {
+        static const char *const words[3] = {".version ", ".target ", ".address_size "};
+        const char *at = ptx[part], *end = ptx[part] + size[part];
+        for (k = 0; k < 3 && at < end;) {
+            const char *eol = (const char *)memchr(at, '\n', (size_t)(end - at));
+            size_t len = (size_t)((eol ? eol : end) - at), w = strlen(words[k]);
+            if (len > w && memcmp(at, words[k], w) == 0) {
+                if (part == 0) header[k] = at, header_len[k] = len;
+                else if (len != header_len[k] || memcmp(at, header[k], len) != 0) break;
+                k++;
+            }
+            at = eol ? eol + 1 : end;
+        }
+        if (k < 3) {
+            r = GPUCOMPILE_ERROR_LINK;
+            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, r, NULL, "partition %d's PTX header (.version, .target, .address_size) %s", part,
+                               part ? "differs from partition 0's" : "is incomplete");
+            break;
+        }
+        if (part == 0) start = at;
+        r = gpucompile_nvptx__items(job, &j, part, at, end);
+    }
+    for (i = 0, k = 0; r == GPUCOMPILE_OK && i < j.num; i++) k += j.items[i].kind == 'S';
+    if (k && job->options->debug) { /* each partition's DWARF describes its own labels and files */
+        r = GPUCOMPILE_ERROR_UNSUPPORTED;
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, r, NULL, "the partitions' debug information (.section .debug_*) is not joined into one module: -j 1 keeps it");
+    } else if (k)
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "the partitions' DWARF sections are left out of the joined PTX (line numbers stay)");
+    /* the names: a table of the first item of each, the rest chained in order */
+    for (j.num_slots = 64; r == GPUCOMPILE_OK && j.num_slots < 2 * (size_t)j.num + 2; j.num_slots *= 2) {}
+    if (r == GPUCOMPILE_OK && (j.slots = (int *)gpucompile_job_alloc(job, j.num_slots * sizeof *j.slots)) == NULL) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    if (r == GPUCOMPILE_OK) memset(j.slots, 0xff, j.num_slots * sizeof *j.slots);
+    for (i = 0; r == GPUCOMPILE_OK && i < j.num; i++) {
+        int *slot;
+        if (!j.items[i].name) continue;
+        slot = gpucompile_nvptx__slot(&j, j.items[i].name, j.items[i].name_len);
+        if (*slot < 0) *slot = i;
+        else {
+            for (k = *slot; j.items[k].next >= 0; k = j.items[k].next) {}
+            j.items[k].next = i;
+        }
+    }
+    if (r == GPUCOMPILE_OK) r = gpucompile_nvptx__files(job, &j, n); /* after the table: file names are no symbols */
+    /* an internal definition: the duplicate of the first earlier definition of its name (the
+       core's copy of what an earlier partition defines), until their texts differ; renamed
+       then, or where the name is another partition's external symbol */
+    for (i = 0; r == GPUCOMPILE_OK && i < j.num; i++) {
+        gpucompile_nvptx__item *it = &j.items[i];
+        int external = 0, earlier = -1;
+        if (!it->name || !it->def || it->link != 'l') continue;
+        for (k = *gpucompile_nvptx__slot(&j, it->name, it->name_len); k >= 0; k = j.items[k].next) {
+            if (j.items[k].link != 'l' && j.items[k].def && j.items[k].part != it->part) external = 1;
+            if (k < i && earlier < 0 && j.items[k].def && j.items[k].kind == it->kind && !j.items[k].fate) earlier = k;
+        }
+        if (earlier >= 0) it->fate = 'd', it->target = earlier;
+        else if (external) it->fate = 'r';
+    }
+    do {
+        changed = 0;
+        for (i = 0; r == GPUCOMPILE_OK && i < j.num; i++) {
+            gpucompile_nvptx__item *it = &j.items[i];
+            if (it->kind == 'F') continue; /* its fate is the file table's */
+            if (it->fate == 'r' && !it->renamed) {
+                int c = 0;
+                gpucompile__buf nb;
+                memset(&nb, 0, sizeof nb);
+                nb.a = b.a;
+                do {
+                    nb.len = 0;
+                    gpucompile__buf_printf(&nb, c ? "%.*s_$p%d_%d" : "%.*s_$p%d", (int)it->name_len, it->name, it->part, c);
+                    c++;
+                } while (!nb.oom && *gpucompile_nvptx__slot(&j, nb.data, nb.len) >= 0);
+                if (nb.oom) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+                it->renamed = nb.data;
+                changed = 1;
+            } else if (it->fate == 'd') {
+                x.len = y.len = 0;
+                gpucompile_nvptx__render(&j, i, it->rest, &x);
+                gpucompile_nvptx__render(&j, it->target, j.items[it->target].rest, &y);
+                if (x.oom || y.oom) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+                else if (!gpucompile_nvptx__same(x.data, x.len, y.data, y.len)) it->fate = 'r', changed = 1;
+            }
+        }
+    } while (changed && r == GPUCOMPILE_OK);
+    /* the module: the header, then declarations, variables, function definitions, the rest */
+    j.callseq = j.prototype = j.prototype_out = 0;
+    j.prototype_in = -1;
+    if (r == GPUCOMPILE_OK) {
+        gpucompile__buf_add(&b, ptx[0], (size_t)(start - ptx[0]));
+        gpucompile__buf_str(&b, "\n\n");
+    }
+    for (pass = 0; pass < 4 && r == GPUCOMPILE_OK; pass++) {
+        for (i = 0; i < j.num && r == GPUCOMPILE_OK; i++) {
+            gpucompile_nvptx__item *it = &j.items[i];
+            int head = it->name && it->kind != 'F' ? *gpucompile_nvptx__slot(&j, it->name, it->name_len) : -1, chosen = -1, err = -1, first = 1, local = 0;
+            const char *from = it->s;
+            if (pass != (it->kind == 'f' && !it->def ? 0 : it->kind == 'v' ? 1 : it->kind == 'f' ? 2 : 3)) continue;
+            if (head >= 0 && it->link != 'l') {
+                chosen = gpucompile_nvptx__chosen(&j, head, &err);
+                if (err >= 0) {
+                    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_LINK, NULL, "'%.*s' is defined in partitions %d and %d",
+                                       (int)it->name_len, it->name, j.items[chosen].part, j.items[err].part);
+                    r = GPUCOMPILE_ERROR_LINK;
+                    break;
+                }
+                for (k = head; k >= 0; k = j.items[k].next) {
+                    if (k < i && j.items[k].link != 'l' && j.items[k].kind == it->kind && j.items[k].def == it->def) first = 0;
+                    if (j.items[k].link == 'l' && j.items[k].def) local = 1;
+                }
+            }
+            if (it->fate == 'd' || it->kind == 'S') continue;
+            if (it->kind == 'F') {
+                gpucompile__buf_printf(&b, "\t.file\t%d %.*s\n", j.files[it->part][it->target], (int)it->name_len, it->name);
+                continue;
+            }
+            if (it->link == 'l' && it->name && !it->def) { /* an internal declaration goes with its definition */
+                for (k = head; k >= 0 && !(j.items[k].part == it->part && j.items[k].def); k = j.items[k].next) {}
+                if (k >= 0 && j.items[k].fate == 'd') continue;
+            } else if (it->link != 'l' && it->name && it->def) {
+                if (chosen != i) continue;
+            } else if (it->link != 'l' && it->name) {
+                /* the first declaration of its kind stands for all; one of what only a copy
+                   defines was left by code the core cut out */
+                if (!first || (chosen < 0 && local)) continue;
+                /* defined: the core defines a variable in the first partition that reaches it, so
+                   the initializers that name it come after it (ptxas warns of an .extern one) */
+                if (it->kind == 'v' && chosen >= 0) continue;
+                if (it->kind == 'f' && chosen >= 0) { /* the definition's linkage */
+                    gpucompile__buf_str(&b, j.items[chosen].link == 'v' ? ".visible " : ".weak ");
+                    from = it->rest;
+                }
+            } else if (!it->name) {
+                for (k = 0; k < i && !(j.items[k].kind == 'o' && j.items[k].len == it->len && memcmp(j.items[k].s, it->s, it->len) == 0); k++) {}
+                if (k < i) continue;
+            }
+            gpucompile_nvptx__render(&j, i, from, &b);
+            gpucompile__buf_str(&b, pass == 2 ? "\n\n" : "\n");
+        }
+    }
+    for (i = 0; i < j.num; i++) gpucompile_free(b.a, j.items[i].renamed);
+    for (part = 0; j.files && part < n; part++) gpucompile_job_free(job, j.files[part]);
+    gpucompile_job_free(job, j.files);
+    gpucompile_job_free(job, j.num_files);
+    gpucompile_job_free(job, j.items);
+    gpucompile_job_free(job, j.slots);
+    gpucompile_free(b.a, x.data);
+    gpucompile_free(b.a, y.data);
+    if (r == GPUCOMPILE_OK && b.oom) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    if (r != GPUCOMPILE_OK) {
+        gpucompile_free(b.a, b.data);
+        return r;
+    }
+    *out = b.data;
+    *out_size = b.len;
+    return GPUCOMPILE_OK;
+}
+
+/* The partitions' PTX (gpucompile_backend.join) as one module's, which finish takes as it
+   comes: format isa that text; bin one ptxas (or nvJitLink) run on it, --split-compile N from
+   options.jobs; fatbin that cubin and the text. Measured on Thrust's module (64 kernels, 4 MB of
+   PTX, 2 cores): ptxas -c of each part at once, then nvJitLink linking the relocatable cubins,
+   took 0.8x of this but made a cubin 22% larger (each part's helpers compiled and kept, an
+   .nv.info per function); nvJitLink given the N texts took as long as one module's ptxas (it
+   compiles them one after the other). And isa and fatbin need the one text anyway. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__join(gpucompile_job *job, gpucompile_format format, const LLVMMemoryBufferRef *parts, int n) {
+    const char **ptx = (const char **)gpucompile_job_alloc(job, (size_t)n * sizeof *ptx);
+    size_t *size = (size_t *)gpucompile_job_alloc(job, (size_t)n * sizeof *size), out_size = 0;
+    char *out = NULL;
+    gpucompile_result r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    int i;
+    (void)format;
+    if (ptx && size) {
+        for (i = 0; i < n; i++) {
+            ptx[i] = LLVMGetBufferStart(parts[i]);
+            size[i] = LLVMGetBufferSize(parts[i]);
+        }
+        r = gpucompile_nvptx__join_ptx(job, ptx, size, n, &out, &out_size);
+    }
+    if (r == GPUCOMPILE_OK) {
+        if (job->emitted) LLVMDisposeMemoryBuffer(job->emitted);
+        if ((job->emitted = LLVMCreateMemoryBufferWithMemoryRangeCopy(out, out_size, "gpucompile.ptx")) == NULL) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+        else gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "the PTX of %d partitions joined into one module (%zu bytes)", n, out_size);
+    }
+    gpucompile_job_free(job, out);
+    gpucompile_job_free(job, ptx);
+    gpucompile_job_free(job, size);
+    return r;
+}
+
 /* ---- kernel metadata -------------------------------------------------------------------- */
 GPUCOMPILE__PRIVATE gpucompile_kernel *gpucompile_nvptx__kernel(gpucompile_object *o, const char *name, size_t len) {
     int i;
@@ -1777,6 +2266,7 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
         t.is_kernel = gpucompile_nvptx__is_kernel;
         t.bin_from = LLVMAssemblyFile;
         t.finish = gpucompile_nvptx__finish;
+        t.join = gpucompile_nvptx__join;
         t.find_kernels = gpucompile_nvptx__find_kernels;
         t.attribute[0] = "gpu.nvptx";
         t.attribute[1] = "nvvm.target";

@@ -3,7 +3,8 @@
    and shared by every thread (the header says they may be); every thread has its own options
    and logger. Some compiles go through a caller's LLVMModuleRef made in the thread's own
    context, the others through IR bytes. Formats llvm and isa always; bin wherever its tool is
-   here (the CUDA toolkit, ld.lld). */
+   here (the CUDA toolkit, ld.lld), for AMDGPU also with code generation in 2 and 3 partitions
+   (options.jobs: threads of a compile's own). */
 #include "test.h"
 #include <pthread.h>
 #include <llvm-c/IRReader.h>
@@ -14,6 +15,7 @@
 typedef struct task {
     const char *path, *target_text;
     gpucompile_format format;
+    int jobs;                  /* options.jobs */
     gpucompile_target *target; /* parsed once, shared */
     char *ir;                  /* the file's bytes, shared */
     size_t ir_size;
@@ -48,6 +50,7 @@ static gpucompile_result compile(const task *t, int via_module, t_log *l, gpucom
     gpucompile_result r;
     memset(&opts, 0, sizeof opts);
     opts.format = t->format;
+    opts.jobs = t->jobs;
     opts.logger = t_logger(l);
     if (!via_module) return gpucompile_compile_ir(t->ir, t->ir_size, t->path, t->target, &opts, o);
     {
@@ -124,6 +127,10 @@ static void test_threads_match_serial(void) {
         add_task(kernels_amd[k], chips_amd[(k + 1) % 3], GPUCOMPILE_FORMAT_LLVM);
         if (nv_bin) add_task(kernels_nv[k], chips_nv[(k + 2) % 3], GPUCOMPILE_FORMAT_BIN);
         if (amd_bin) add_task(kernels_amd[k], chips_amd[(k + 2) % 3], GPUCOMPILE_FORMAT_BIN);
+    }
+    for (k = 2; amd_bin && k <= 3; k++) { /* partitions, each on its own thread */
+        add_task("tests/data/dynshared_amdgpu.ll", chips_amd[k == 2 ? 0 : 2], GPUCOMPILE_FORMAT_BIN); /* wave64 */
+        if (num_tasks) tasks[num_tasks - 1].jobs = k;
     }
     CHECK(num_tasks >= 12);
     for (i = 0; i < num_tasks; i++) { /* the serial references */

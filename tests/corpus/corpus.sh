@@ -6,7 +6,8 @@
 # module then goes through gpucompile and through LLVM's own chain on the same IR with the
 # same libraries (llvm-link --only-needed, opt -O2, llc, then ptxas / ld.lld). Where the
 # reference succeeds, gpucompile must too, its PTX must pass ptxas, its assembly must pass
-# llvm-mc, its cubin / hsaco must hold the same kernels, and its hsaco must be byte for byte the
+# llvm-mc, its cubin / hsaco must hold the same kernels (an hsaco of several also at -j 2 and 3,
+# in partitions, with the same metadata note), and its hsaco must be byte for byte the
 # one that `--bin-method lld` (ld.lld of the same object) gives; where one side refuses and the
 # other does not, the module fails unless KNOWN.md documents the difference.
 #
@@ -222,7 +223,24 @@ one() { # TARGET PKG FILE (PKG: cuda or hip for the driver files)
         echo "fail|$t|$mod|kernels differ: reference $(echo "$a" | wc -l), gpucompile $(echo "$b" | wc -l): $(diff <(echo "$a") <(echo "$b") | grep '^[<>]' | head -3 | tr '\n' ' ')"
     elif grep -q 'defines no kernel' "$d/gc.err"; then
         echo "fail|$t|$mod|gpucompile warns that the module defines no kernel, but it has kernels"
+    elif [ "$t" = amdgpu ] && [ "$(echo "$a" | wc -l)" -gt 1 ] && ! partitions "$d"; then
+        echo "fail|$t|$mod|code generation in partitions: $(cat "$d/gc.parts.why")"
     else echo "pass|$t|$mod|$(echo "$a" | wc -l) kernels${how:+; $how}"; fi
+}
+
+# -j 2 and -j 3 on a module of several kernels: code generation in partitions, whose hsaco must hold
+# one metadata note with the same kernels and per-kernel metadata as -j 1's (in any order; the
+# register counts may differ: the partitions are read back from bitcode, see hsaco_notes.awk).
+notes() { llvm-readelf-19 --notes "$1" | awk -v loose=1 -f "$ROOT/tests/hsaco_notes.awk" | sort; }
+partitions() { # DIR
+    local j
+    notes "$1/gc.bin" > "$1/gc.notes"
+    for j in 2 3; do
+        GC_EXTRA="-v -j $j" gpuc amdgpu "$1" bin "$1/gc.j$j.bin" 2>/dev/null || { echo "-j $j: $(why "$1/gc.err" "$1")" > "$1/gc.parts.why"; return 1; }
+        grep -q 'code generation in [23] partitions' "$1/gc.err" || { echo "-j $j: not in partitions" > "$1/gc.parts.why"; return 1; }
+        notes "$1/gc.j$j.bin" > "$1/gc.j$j.notes"
+        cmp -s "$1/gc.notes" "$1/gc.j$j.notes" || { echo "-j $j: the metadata notes differ from -j 1's" > "$1/gc.parts.why"; return 1; }
+    done
 }
 
 pkg_dir() { awk -v p="$1" '$1 == p { print $2 }' "$HERE/packages.txt"; }
