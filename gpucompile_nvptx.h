@@ -1526,11 +1526,11 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__join_ptx(gpucompile_job 
 
 /* The partitions' PTX (gpucompile_backend.join) as one module's, which finish takes as it
    comes: format isa that text; bin one ptxas (or nvJitLink) run on it, --split-compile N from
-   options.jobs; fatbin that cubin and the text. Measured on Thrust's module (64 kernels, 4 MB of
-   PTX, 2 cores): ptxas -c of each part at once, then nvJitLink linking the relocatable cubins,
-   took 0.8x of this but made a cubin 22% larger (each part's helpers compiled and kept, an
-   .nv.info per function); nvJitLink given the N texts took as long as one module's ptxas (it
-   compiles them one after the other). And isa and fatbin need the one text anyway. */
+   options.jobs; fatbin that cubin and the text. ptxas takes the joined PTX in the time of the
+   whole module's. Measured on 2 cores against it (Thrust's 64 kernels, Eigen's 43): ptxas -c of
+   each part at once, then nvJitLink linking the relocatable cubins, took 0.71-0.79x but made
+   cubins 6-22% larger (each part's helper copies compiled and kept); nvJitLink given the N
+   texts compiles them one after the other. And isa and fatbin need the one text anyway. */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__join(gpucompile_job *job, gpucompile_format format, const LLVMMemoryBufferRef *parts, int n) {
     const char **ptx = (const char **)gpucompile_job_alloc(job, (size_t)n * sizeof *ptx);
     size_t *size = (size_t *)gpucompile_job_alloc(job, (size_t)n * sizeof *size), out_size = 0;
