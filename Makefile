@@ -19,6 +19,8 @@ CFLAGS ?= -O2 -g
 # libclc: 19 on every LLVM (Debian's libclc-22 conflicts with libclc-19; the tests read 19's).
 DEBS = llvm-$(LLVM_MAJOR)-dev lld-$(LLVM_MAJOR) clang-$(LLVM_MAJOR) mlir-$(LLVM_MAJOR)-tools rocm-device-libs libclc-19 redis-server libhiredis0.14 \
        ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers spirv-tools
+# what `make bench` needs besides: LLVM 19 beside the default (its rows, and the corpus' clang-19)
+BENCH_DEBS = llvm-19-dev lld-19 clang-19 mlir-19-tools bc python3
 # what CI's extra checks need besides (make windows, cmake-example, valgrind, sanitize, fuzz)
 CI_DEBS = gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 cmake valgrind libclang-rt-$(LLVM_MAJOR)-dev libzstd-dev
 LLVM_BINDIR = $(shell $(LLVM_CONFIG) --bindir 2>/dev/null)
@@ -32,7 +34,7 @@ TEST_SRCS = $(sort $(wildcard tests/test_*.c))
 TEST_BINS = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 
 .PHONY: test-run opencl gpu-check
-.PHONY: all setup setup-ci demo test check-headers examples windows cmake-example clean sanitize valgrind fuzz test-corpus bench
+.PHONY: all setup setup-ci demo test check-headers examples windows cmake-example clean sanitize valgrind fuzz test-corpus bench bench-quick setup-bench
 all: $(BUILD)/gpucompile
 
 # Installs what is missing (root on a fresh Debian machine; sudo otherwise).
@@ -159,9 +161,13 @@ test-corpus: setup all
 	@GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile bash tests/corpus/corpus.sh; r=$$?; [ $$r = 77 ] || exit $$r
 
 # The benchmark (bench/README.md): many minutes, a table of ratios; not part of `make test`.
-# BENCH_ARGS="--reps 5" or "--max 10" to change it.
+# BENCH_ARGS="--reps 5" or "--max 10" to change it; `make bench-quick`: the big-module and
+# small-kernel rows, one repetition (a few minutes).
 # Each LLVM measured: this one and LLVM 19 (build19/), built here when llvm-config-19 exists.
-bench: setup all
+bench-quick: BENCH_ARGS = --rows big,small --reps 1
+setup-bench:
+	@$(MAKE) --no-print-directory setup DEBS="$(DEBS) $(BENCH_DEBS)"
+bench bench-quick: setup-bench all
 	@if [ $(LLVM_MAJOR) != 19 ] && command -v llvm-config-19 >/dev/null; then $(MAKE) --no-print-directory LLVM_CONFIG=llvm-config-19 BUILD=build19 all; fi
 	@GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile bash bench/run.sh $(BENCH_ARGS); r=$$?; [ $$r = 77 ] || exit $$r
 

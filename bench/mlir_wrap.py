@@ -8,8 +8,10 @@ import sys
 
 kind, chip, libs = sys.argv[1], sys.argv[2], sys.argv[3:]
 text = sys.stdin.read()
-# The first line is `module [attributes {...}] {`: the body is the rest, to the last brace.
-body = text[text.index("\n", text.index("module")) + 1:text.rindex("}")]
+# Attribute aliases (`#loop_annotation = ...`) come first and stay outside; then the line
+# `module [attributes {...}] {`: the body is the rest, to the last brace.
+start = re.search(r"^module", text, re.M).start()
+aliases, body = text[:start], text[text.index("\n", start) + 1:text.rindex("}")]
 if kind == "nvvm":
     # spir_kernel is what clang gives OpenCL kernels on NVPTX; NVVM wants nvvm.kernel.
     body = re.sub(r"llvm\.func spir_kernelcc (@[\w.$]+\(.*?\)) attributes \{",
@@ -19,4 +21,4 @@ link = ", ".join('"%s"' % l for l in libs)
 # #gpu.amdgpu and the oclc_abi_version_500 library of the link list
 abi = ', abi = "500"' if kind == "rocdl" else ""
 target = '#%s.target<chip = "%s"%s%s>' % (kind, chip, abi, ", link = [%s]" % link if libs else "")
-sys.stdout.write("module attributes {gpu.container_module} {\n  gpu.module @k [%s] {\n%s\n  }\n}\n" % (target, body))
+sys.stdout.write(aliases + "module attributes {gpu.container_module} {\n  gpu.module @k [%s] {\n%s\n  }\n}\n" % (target, body))

@@ -140,11 +140,32 @@ gpuc() { # TARGET DIR FORMAT OUT
     "$GPUCOMPILE" --no-cache ${GC_EXTRA:-} -t "$tt" -f "$3" "$2/in.ll" ${GC_LIB:+-l "$GC_LIB"} -o "$4" 2>"$2/gc.err"
 }
 
+# clang-19 on one module: TARGET PKG FILE OUT.ll (an absolute path; PKG: cuda or hip for the
+# driver files).
+frontend() {
+    local t=$1 pkg=$2 f=$3 dir flags
+    case $f in
+    *.cl)
+        dir=$CACHE/$pkg/$(pkg_dir "$pkg")
+        flags="$CLANG_FLAGS $(pkg_flags "$pkg" "$t" "$dir")"
+        if [ "$t" = nvptx ]; then flags="$flags -target nvptx64-nvidia-cuda"; else flags="$flags -target amdgcn-amd-amdhsa -mcpu=$AMD_CHIP -nogpulib"; fi ;;
+    *) dir=$HERE/$pkg; flags=$(driver_flags "$dir/$f") ;;
+    esac
+    # shellcheck disable=SC2086
+    (cd "$dir" && clang-19 $flags "$f" -o "$4")
+}
+
+# The empty headers that stand in (pkg_flags, CUDA_FLAGS), in $WORK/shim.
+shims() {
+    mkdir -p "$WORK/shim" && : > "$WORK/shim/for_eclipse.h" && : > "$WORK/shim/texture_fetch_functions.h" &&
+        : > "$WORK/shim/texture_indirect_functions.h"
+}
+
 known() { grep -qF "| $1 | $2 |" "$KNOWN"; }
 
 # One module for one target: prints STATUS|TARGET|MODULE|DETAIL.
 one() { # TARGET PKG FILE (PKG: cuda or hip for the driver files)
-    local t=$1 pkg=$2 f=$3 mod="$2/$3" d dir flags r rc rs a b
+    local t=$1 pkg=$2 f=$3 mod="$2/$3" d r rc rs a b
     d=$WORK/$t/$pkg/${f%.*}; mkdir -p "$d"
     # The libraries: the language's own (GC_LIB, given to gpucompile with -l), then the vendor's
     # that gpucompile adds itself (libdevice; ocml, ockl, the oclc controls).
@@ -154,15 +175,7 @@ one() { # TARGET PKG FILE (PKG: cuda or hip for the driver files)
     amdgpu/*.cl) GC_LIB=$ROCM_BC/opencl.bc REF_LIBS="$GC_LIB $AMD_LIBS" ;;
     amdgpu/*) GC_LIB=$ROCM_BC/hip.bc REF_LIBS="$GC_LIB $AMD_LIBS" ;;
     esac
-    case $f in
-    *.cl)
-        dir=$CACHE/$pkg/$(pkg_dir "$pkg")
-        flags="$CLANG_FLAGS $(pkg_flags "$pkg" "$t" "$dir")"
-        if [ "$t" = nvptx ]; then flags="$flags -target nvptx64-nvidia-cuda"; else flags="$flags -target amdgcn-amd-amdhsa -mcpu=$AMD_CHIP -nogpulib"; fi ;;
-    *) dir=$HERE/$pkg; flags=$(driver_flags "$dir/$f") ;;
-    esac
-    # shellcheck disable=SC2086
-    if ! (cd "$dir" && clang-19 $flags "$f" -o "$d/in.ll") 2>"$d/clang.err"; then
+    if ! frontend "$t" "$pkg" "$f" "$d/in.ll" 2>"$d/clang.err"; then
         echo "frontend|$t|$mod|clang: $(why "$d/clang.err" "$d")"; return
     fi
     rs=$(reference "$t" "$d"); r=$?
@@ -299,8 +312,7 @@ main() {
     if [ -n "$KEEPDIR" ]; then mkdir -p "$KEEPDIR" && WORK=$(cd "$KEEPDIR" && pwd); else WORK=$(mktemp -d); fi
     export WORK
     trap '[ -n "$KEEPDIR" ] || rm -rf "$WORK"' EXIT
-    mkdir -p "$WORK/shim" && : > "$WORK/shim/for_eclipse.h" && : > "$WORK/shim/texture_fetch_functions.h" &&
-        : > "$WORK/shim/texture_indirect_functions.h"
+    shims
 
     # A target that gpucompile cannot compile for at all (no backend yet) is skipped, loudly.
     printf '%s\n' 'target triple = "nvptx64-nvidia-cuda"' 'define void @k(ptr addrspace(1) %p) {' \
@@ -370,6 +382,20 @@ main() {
     ! grep -q '^fail|' "$WORK/results"
 }
 
+if [ "${1:-}" = --ir ]; then # TARGET PKG FILE OUT.ll: one module's IR as the corpus makes it (bench/)
+    t=$2 pkg=$3 f=$4 out=$(cd "$(dirname "$5")" && pwd)/$(basename "$5")
+    WORK=$(mktemp -d) || exit 1
+    export WORK; trap 'rm -rf "$WORK"' EXIT
+    mkdir -p "$CACHE" && shims || exit 1
+    case $pkg in
+    cuda|hip) pkgs="$(driver_packages "$HERE/$pkg/$f") $([ "$pkg" = hip ] && echo libamdhip64-dev)" ;;
+    python3-pyfai) pkgs="$pkg python3-silx" ;;
+    *) pkgs=$pkg ;;
+    esac
+    for p in $pkgs; do fetch "$p" || { echo "cannot download $p (no network or no package lists?)"; exit 77; }; done
+    frontend "$t" "$pkg" "$f" "$out"; exit $?
+fi
+if [ "${1:-}" = --kernels ]; then kernels "$2" "$3"; exit $?; fi # TARGET BINARY (bench/)
 if [ "${1:-}" = --one ]; then # one module, with its time in ms
     shift; libraries; start=$(date +%s%N); line=$(one "$@")
     echo "$line|$(( ($(date +%s%N) - start) / 1000000 ))"; exit 0
