@@ -48,7 +48,8 @@
        for existing users: a kind names the backend registered for it). A backend's code
        calls the public API only: the job functions (gpucompile_job_log, _run_tool, _temp_file,
        ...) and the backend helpers (gpucompile_job_fail, gpucompile_buf_*, gpucompile_which,
-       gpucompile_lock, gpucompile_dlopen, gpucompile_read_le, gpucompile_in_list, ...), so it
+       gpucompile_lock, gpucompile_dlopen, gpucompile_read_le, gpucompile_elf_sections and
+       gpucompile_elf_read_section (an ELF file's sections), gpucompile_in_list, ...), so it
        compiles in a file of its own. examples/05_host_backend.h is such a backend in a header
        of its own; gpucompile_nvptx.h, gpucompile_amdgpu.h and gpucompile_spirv.h are the full
        ones, each also compiled alone (tests/split). Isolation (options.isolate / workers) runs the
@@ -781,6 +782,25 @@ GPUCOMPILE_API gpucompile_result gpucompile_object_add_kernel_n(gpucompile_objec
 /* qsort's comparison of two gpucompile_kernel by name: the order objects keep their kernels
    in (MLIR's kernel table). */
 GPUCOMPILE_API int gpucompile_kernel_cmp(const void *a, const void *b);
+/* A section of an ELF64 little-endian file (a cubin, an AMDGPU object), as
+   gpucompile_elf_read_section reads it: the fields of its header, its name, its contents. */
+typedef struct gpucompile_elf_section {
+    const char *name;          /* from the section-name table (a C string there; "" if outside it) */
+    const unsigned char *data; /* the contents, size bytes in the file; NULL for SHT_NOBITS */
+    uint32_t type, link, info;
+    uint64_t flags, addr, offset, size, align, entsize;
+    size_t header; /* where the section's header is in the file (to patch a copy) */
+} gpucompile_elf_section;
+/* The number of sections of the ELF64 little-endian file at elf (size bytes): at least 1, their
+   headers (64 bytes each) in the file and the section-name table in it, NUL-terminated. 0 when
+   not, and *why (why may be NULL) says which: "not an ELF64 little-endian file", "bad section
+   headers" or "bad section name table". */
+GPUCOMPILE_API unsigned gpucompile_elf_sections(const void *elf, size_t size, const char **why);
+/* Fills *s with section i of that file: NULL, or why the section cannot be used (s is filled
+   all the same, as far as it can be): "no such section" (also a file gpucompile_elf_sections
+   refuses: its why), "a section outside the file" (its contents; SHT_NOBITS has none, and its
+   data is NULL) or "bad section name" (its name then ""). */
+GPUCOMPILE_API const char *gpucompile_elf_read_section(const void *elf, size_t size, unsigned i, gpucompile_elf_section *s);
 /* From gpucompile_runtime.h's [section: shared], which also the vendor runtimes use (no LLVM):
    static functions compiled into each file that holds an implementation (the core's, a
    backend's with GPUCOMPILE_BACKEND_IMPLEMENTATION, a runtime's):
@@ -5293,6 +5313,59 @@ GPUCOMPILE__PRIVATE char *gpucompile__kernel_type(gpucompile_job *job, LLVMValue
 
 GPUCOMPILE_DEF int gpucompile_kernel_cmp(const void *a, const void *b) {
     return strcmp(((const gpucompile_kernel *)a)->name, ((const gpucompile_kernel *)b)->name);
+}
+
+GPUCOMPILE_DEF unsigned gpucompile_elf_sections(const void *elf, size_t size, const char **why) {
+    const unsigned char *e = (const unsigned char *)elf, *h;
+    uint64_t shoff, shnum, off, sz;
+    const char *bad = "not an ELF64 little-endian file";
+    if (size >= 64 && memcmp(e, "\177ELF\2\1", 6) == 0) {
+        shoff = gpucompile_read_le(e + 40, 8);
+        shnum = gpucompile_read_le(e + 60, 2);
+        bad = "bad section headers";
+        if (gpucompile_read_le(e + 58, 2) == 64 && shnum && shoff <= size && shnum * 64 <= size - shoff) {
+            bad = "bad section name table";
+            if (gpucompile_read_le(e + 62, 2) < shnum) {
+                h = e + shoff + 64 * gpucompile_read_le(e + 62, 2);
+                off = gpucompile_read_le(h + 24, 8);
+                sz = gpucompile_read_le(h + 32, 8);
+                if (off <= size && sz && sz <= size - off && e[off + sz - 1] == 0) return (unsigned)shnum;
+            }
+        }
+    }
+    if (why) *why = bad;
+    return 0;
+}
+
+GPUCOMPILE_DEF const char *gpucompile_elf_read_section(const void *elf, size_t size, unsigned i, gpucompile_elf_section *s) {
+    const unsigned char *e = (const unsigned char *)elf, *h, *names;
+    const char *why = "no such section";
+    uint64_t shoff, name, names_size;
+    memset(s, 0, sizeof *s);
+    s->name = "";
+    if (i >= gpucompile_elf_sections(elf, size, &why)) return why; /* the checks that make the reads below safe */
+    shoff = gpucompile_read_le(e + 40, 8);
+    h = e + shoff + 64 * gpucompile_read_le(e + 62, 2);
+    names = e + gpucompile_read_le(h + 24, 8);
+    names_size = gpucompile_read_le(h + 32, 8);
+    h = e + shoff + 64 * (uint64_t)i;
+    s->header = (size_t)(h - e);
+    name = gpucompile_read_le(h, 4);
+    s->type = (uint32_t)gpucompile_read_le(h + 4, 4);
+    s->flags = gpucompile_read_le(h + 8, 8);
+    s->addr = gpucompile_read_le(h + 16, 8);
+    s->offset = gpucompile_read_le(h + 24, 8);
+    s->size = gpucompile_read_le(h + 32, 8);
+    s->link = (uint32_t)gpucompile_read_le(h + 40, 4);
+    s->info = (uint32_t)gpucompile_read_le(h + 44, 4);
+    s->align = gpucompile_read_le(h + 48, 8);
+    s->entsize = gpucompile_read_le(h + 56, 8);
+    if (name < names_size) s->name = (const char *)names + name;
+    if (s->type != 8 /* SHT_NOBITS */) {
+        if (s->offset > size || s->size > size - s->offset) return "a section outside the file";
+        s->data = e + s->offset;
+    }
+    return name < names_size ? NULL : "bad section name";
 }
 
 /* Kernels in name order, as MLIR's #gpu.kernel_table keeps them. */

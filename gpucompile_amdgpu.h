@@ -785,19 +785,17 @@ GPUCOMPILE__PRIVATE void gpucompile_amdgpu__mp_kernel(gpucompile_amdgpu__mp *m, 
     gpucompile_buf_printf(extra, "workgroup_size_hint = array<i32: %lld, %lld, %lld>", dims[1][0], dims[1][1], dims[1][2]);
 }
 
-/* The descriptor of the NT_AMDGPU_METADATA note, from the section headers. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__note(const unsigned char *d, size_t size, const unsigned char **desc, size_t *desc_size) {
-    unsigned long long shoff, shentsize, shnum, i;
-    if (size < 64 || memcmp(d, "\177ELF", 4) != 0 || d[4] != 2 /* 64-bit */ || d[5] != 1 /* little-endian */) return 0;
-    shoff = gpucompile_read_le(d + 0x28, 8);
-    shentsize = gpucompile_read_le(d + 0x3a, 2);
-    shnum = gpucompile_read_le(d + 0x3c, 2);
-    if (shentsize < 64 || shoff > size) return 0;
-    for (i = 0; i < shnum && i < (size - shoff) / shentsize; i++) {
-        const unsigned char *h = d + shoff + i * shentsize, *p, *end;
-        unsigned long long off = gpucompile_read_le(h + 24, 8), sz = gpucompile_read_le(h + 32, 8);
-        if (gpucompile_read_le(h + 4, 4) != 7 /* SHT_NOTE */ || off > size || sz > size - off) continue;
-        for (p = d + off, end = p + sz; end - p >= 12;) {
+/* The descriptor of the NT_AMDGPU_METADATA note, from the section headers; *sec (may be NULL):
+   the section that holds it. */
+GPUCOMPILE__PRIVATE int gpucompile_amdgpu__note(const unsigned char *d, size_t size, const unsigned char **desc, size_t *desc_size,
+                                                gpucompile_elf_section *sec) {
+    gpucompile_elf_section s;
+    unsigned i, n = gpucompile_elf_sections(d, size, NULL);
+    for (i = 0; i < n; i++) {
+        const unsigned char *p, *end;
+        (void)gpucompile_elf_read_section(d, size, i, &s);
+        if (s.type != 7 /* SHT_NOTE */ || !s.data) continue;
+        for (p = s.data, end = p + s.size; end - p >= 12;) {
             unsigned long long namesz = gpucompile_read_le(p, 4), descsz = gpucompile_read_le(p + 4, 4);
             unsigned long long type = gpucompile_read_le(p + 8, 4);
             const unsigned char *name = p + 12;
@@ -808,6 +806,7 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__note(const unsigned char *d, size_t s
             if (type == 32 && namesz == 7 && memcmp(name, "AMDGPU", 7) == 0) {
                 *desc = p;
                 *desc_size = (size_t)descsz;
+                if (sec) *sec = s;
                 return 1;
             }
             if (((descsz + 3) & ~3ULL) > (unsigned long long)(end - p)) break;
@@ -826,7 +825,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__note_kernels(const void
     const unsigned char *desc, *found;
     size_t desc_size, n;
     unsigned long long i, j;
-    if (!gpucompile_amdgpu__note((const unsigned char *)data, size, &desc, &desc_size)) return GPUCOMPILE_ERROR_INVALID_BINARY;
+    if (!gpucompile_amdgpu__note((const unsigned char *)data, size, &desc, &desc_size, NULL)) return GPUCOMPILE_ERROR_INVALID_BINARY;
     m.p = desc;
     m.end = desc + desc_size;
     m.bad = 0;
@@ -972,18 +971,12 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__link_emitted(gpucompile
    left to ld.lld, and the reason is given. */
 #define GPUCOMPILE_AMDGPU__PAGE 0x1000u
 typedef struct gpucompile_amdgpu__sec {
-    const unsigned char *h; /* the input section header */
-    const char *name;
-    uint64_t addr, off, size;
+    gpucompile_elf_section in; /* the input section */
+    uint64_t addr, off;
     uint32_t out; /* output section index, 0 when dropped */
     int merged;   /* a mergeable section: its pieces are copied */
 } gpucompile_amdgpu__sec;
 
-GPUCOMPILE__PRIVATE uint64_t gpucompile_amdgpu__rd(const unsigned char *p, int n) {
-    uint64_t v = 0;
-    while (n--) v = v << 8 | p[n];
-    return v;
-}
 GPUCOMPILE__PRIVATE void gpucompile_amdgpu__wr(unsigned char *p, uint64_t v, int n) {
     int i;
     for (i = 0; i < n; i++, v >>= 8) p[i] = (unsigned char)v;
@@ -1122,9 +1115,9 @@ GPUCOMPILE__PRIVATE uint64_t gpucompile_amdgpu__va(const gpucompile_amdgpu__sec 
 
 /* Whether lld keeps symbol y in .symtab: no section symbols, no .L locals of a mergeable section. */
 GPUCOMPILE__PRIVATE int gpucompile_amdgpu__kept(const unsigned char *y, const unsigned char *strtab, const gpucompile_amdgpu__merge *m) {
-    const char *n = (const char *)strtab + gpucompile_amdgpu__rd(y, 4);
+    const char *n = (const char *)strtab + gpucompile_read_le(y, 4);
     if ((y[4] & 15) == 3) return 0;
-    while (m->sec && m->sec != gpucompile_amdgpu__rd(y + 6, 2)) m++;
+    while (m->sec && m->sec != gpucompile_read_le(y + 6, 2)) m++;
     return !(m->sec && y[4] >> 4 == 0 && n[0] == '.' && n[1] == 'L');
 }
 
@@ -1138,10 +1131,10 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
     gpucompile_amdgpu__dsym *dyn = NULL;
     gpucompile_amdgpu__merge mg[GPUCOMPILE_AMDGPU__MERGES + 1];
     gpucompile_buf comment, shstr, str, dstr, b;
-    const unsigned char *symtab = NULL, *strtab = NULL, *shstrtab;
+    const unsigned char *symtab = NULL, *strtab = NULL;
     const char *why = NULL;
-    uint64_t shoff, nsym = 0, strsize = 0, symstr = 0, off, dot, syn_addr[NSYN], syn_off[NSYN], syn_size[NSYN], syn_align[NSYN];
-    uint32_t shnum, shentsize, i, j, syn_index[NSYN], nout, nloc = 0, ndyn = 0, nbuckets, maskwords, nph, comment_in = 0, str_out;
+    uint64_t shoff, nsym = 0, symstr = 0, off, dot, syn_addr[NSYN], syn_off[NSYN], syn_size[NSYN], syn_align[NSYN];
+    uint32_t shnum, i, j, syn_index[NSYN], nout, nloc = 0, ndyn = 0, nbuckets, maskwords, nph, comment_in = 0, str_out;
     uint32_t extra[64], nextra = 0, *sym_out = NULL;
     size_t total;
     unsigned char *o;
@@ -1150,60 +1143,47 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
     for (i = 0; i <= GPUCOMPILE_AMDGPU__MERGES; i++) mg[i].data.a = a;
     comment.a = shstr.a = str.a = dstr.a = a;
     memset(syn_index, 0, sizeof syn_index); memset(syn_size, 0, sizeof syn_size);
-    if (size < 64 || memcmp(e, "\177ELF\2\1\1", 7) || gpucompile_amdgpu__rd(e + 16, 2) != 1 || gpucompile_amdgpu__rd(e + 18, 2) != 224)
+    if (size < 64 || memcmp(e, "\177ELF\2\1\1", 7) || gpucompile_read_le(e + 16, 2) != 1 || gpucompile_read_le(e + 18, 2) != 224)
         return "not a relocatable AMDGPU ELF64 object";
-    shoff = gpucompile_amdgpu__rd(e + 40, 8);
-    shentsize = (uint32_t)gpucompile_amdgpu__rd(e + 58, 2);
-    shnum = (uint32_t)gpucompile_amdgpu__rd(e + 60, 2);
-    if (shentsize != 64 || shnum == 0 || shnum > 4096 || shoff > size || (uint64_t)shnum * 64 > size - shoff) return "bad section headers";
-    if ((uint32_t)gpucompile_amdgpu__rd(e + 62, 2) >= shnum) return "bad section name table";
+    if (!(shnum = gpucompile_elf_sections(e, size, &why))) return why;
+    if (shnum > 4096) return "bad section headers";
     s = (gpucompile_amdgpu__sec *)gpucompile_alloc(a, shnum * sizeof *s);
     if (!s) return "out of memory";
     memset(s, 0, shnum * sizeof *s);
-    {
-        const unsigned char *h = e + shoff + 64 * gpucompile_amdgpu__rd(e + 62, 2);
-        uint64_t so = gpucompile_amdgpu__rd(h + 24, 8), ss = gpucompile_amdgpu__rd(h + 32, 8);
-        if (so > size || ss > size - so || ss == 0 || e[so + ss - 1]) { gpucompile_free(a, s); return "bad section name table"; }
-        shstrtab = e + so;
-        strsize = ss;
-    }
     for (i = 0; i < shnum; i++) {
-        const unsigned char *h = e + shoff + 64 * i;
-        uint64_t so = gpucompile_amdgpu__rd(h + 24, 8), ss = gpucompile_amdgpu__rd(h + 32, 8);
-        uint32_t type = (uint32_t)gpucompile_amdgpu__rd(h + 4, 4), name = (uint32_t)gpucompile_amdgpu__rd(h, 4);
-        uint64_t flags = gpucompile_amdgpu__rd(h + 8, 8);
-        s[i].h = h; s[i].size = ss;
-        if (type != 8 && (so > size || ss > size - so)) { why = "a section outside the file"; goto done; }
-        if (name >= strsize) { why = "bad section name"; goto done; }
-        s[i].name = (const char *)shstrtab + name;
+        uint32_t type;
+        uint64_t flags;
+        if ((why = gpucompile_elf_read_section(e, size, i, &s[i].in)) != NULL) goto done;
+        type = s[i].in.type; flags = s[i].in.flags;
         if (i == 0) continue;
         if (type == 2) {
-            const unsigned char *l = e + shoff + 64 * (gpucompile_amdgpu__rd(h + 40, 4) % shnum);
-            uint64_t lo = gpucompile_amdgpu__rd(l + 24, 8), ls = gpucompile_amdgpu__rd(l + 32, 8);
-            if (symtab || lo > size || ls > size - lo || ls == 0 || e[lo + ls - 1]) { why = "bad symbol table"; goto done; }
-            symtab = e + so; nsym = ss / 24; strtab = e + lo; symstr = ls;
+            gpucompile_elf_section l;
+            if (symtab || gpucompile_elf_read_section(e, size, s[i].in.link % shnum, &l) || !l.data || l.size == 0 || l.data[l.size - 1]) {
+                why = "bad symbol table";
+                goto done;
+            }
+            symtab = s[i].in.data; nsym = s[i].in.size / 24; strtab = l.data; symstr = l.size;
             continue;
         }
         if (type == 3) continue; /* .strtab, .shstrtab: rebuilt */
         if (type == 4) {           /* RELA: for .text and .rodata only, checked below */
-            uint32_t t = (uint32_t)gpucompile_amdgpu__rd(h + 44, 4);
-            if (t >= shnum || (strcmp(s[t].name, ".text") && strcmp(s[t].name, ".rodata"))) { why = "relocations outside .text and .rodata"; goto done; }
+            uint32_t t = s[i].in.info;
+            if (t >= shnum || (strcmp(s[t].in.name, ".text") && strcmp(s[t].in.name, ".rodata"))) { why = "relocations outside .text and .rodata"; goto done; }
             continue;
         }
-        if (!strcmp(s[i].name, ".note.GNU-stack") && !(flags & 2)) continue;
-        if (!strcmp(s[i].name, ".comment") && type == 1 && flags == 0x30) { comment_in = i; continue; }
-        if ((flags & 2) && !strncmp(s[i].name, ".rodata.", 8) && type == 1 && (flags & ~(uint64_t)0x20) == 0x12) {
-            for (j = 0; mg[j].sec && (gpucompile_amdgpu__rd(s[mg[j].sec].h + 8, 8) != flags ||
-                                      gpucompile_amdgpu__rd(s[mg[j].sec].h + 48, 16) != gpucompile_amdgpu__rd(h + 48, 16)); j++) {}
+        if (!strcmp(s[i].in.name, ".note.GNU-stack") && !(flags & 2)) continue;
+        if (!strcmp(s[i].in.name, ".comment") && type == 1 && flags == 0x30) { comment_in = i; continue; }
+        if ((flags & 2) && !strncmp(s[i].in.name, ".rodata.", 8) && type == 1 && (flags & ~(uint64_t)0x20) == 0x12) {
+            for (j = 0; mg[j].sec && (s[mg[j].sec].in.flags != flags || s[mg[j].sec].in.align != s[i].in.align); j++) {}
             if (mg[j].sec || j == GPUCOMPILE_AMDGPU__MERGES || !syn_index[RODATA]) { why = "mergeable sections of one kind, or before .rodata"; goto done; }
             mg[j].sec = i;
             s[i].merged = 1;
             continue;
         }
         if (flags & 2) {
-            int k = !strcmp(s[i].name, ".text") && type == 1 && flags == 6 ? TEXT
-                  : !strcmp(s[i].name, ".rodata") && type == 1 && flags == 2 ? RODATA
-                  : !strcmp(s[i].name, ".note") && type == 7 && flags == 2 ? NOTE : -1;
+            int k = !strcmp(s[i].in.name, ".text") && type == 1 && flags == 6 ? TEXT
+                  : !strcmp(s[i].in.name, ".rodata") && type == 1 && flags == 2 ? RODATA
+                  : !strcmp(s[i].in.name, ".note") && type == 7 && flags == 2 ? NOTE : -1;
             if (k < 0 || syn_index[k]) { why = "an allocated section other than .text, .rodata and .note"; goto done; }
             syn_index[k] = i; /* the input section, for now */
             continue;
@@ -1213,9 +1193,8 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
     }
     if (!symtab || !syn_index[TEXT]) { why = "no symbol table or no .text"; goto done; }
     for (j = 0; mg[j].sec; j++) {
-        const unsigned char *h = s[mg[j].sec].h;
-        if ((why = gpucompile_amdgpu__merge_pieces(&mg[j], e + gpucompile_amdgpu__rd(h + 24, 8), s[mg[j].sec].size, gpucompile_amdgpu__rd(h + 8, 8),
-                                                   gpucompile_amdgpu__rd(h + 56, 8), gpucompile_amdgpu__rd(h + 48, 8))) != NULL)
+        const gpucompile_elf_section *in = &s[mg[j].sec].in;
+        if ((why = gpucompile_amdgpu__merge_pieces(&mg[j], in->data, in->size, in->flags, in->entsize, in->align)) != NULL)
             goto done;
     }
     /* Symbols: locals (no section symbols) as they are; globals defined, not weak, not hidden. */
@@ -1225,8 +1204,8 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
     for (i = 1; i < nsym; i++) {
         const unsigned char *y = symtab + 24 * i;
         unsigned bind = y[4] >> 4, vis = y[5] & 3;
-        uint32_t shndx = (uint32_t)gpucompile_amdgpu__rd(y + 6, 2);
-        if (gpucompile_amdgpu__rd(y, 4) >= symstr) { why = "bad symbol name"; goto done; }
+        uint32_t shndx = (uint32_t)gpucompile_read_le(y + 6, 2);
+        if (gpucompile_read_le(y, 4) >= symstr) { why = "bad symbol name"; goto done; }
         if (!gpucompile_amdgpu__kept(y, strtab, mg)) continue;
         if (bind == 0) { nloc++; continue; }
         if ((bind != 1 && bind != 2) || shndx == 0 || shndx >= 0xff00) { why = "an undefined or common global symbol"; goto done; }
@@ -1234,13 +1213,13 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
         else dyn[ndyn++].sym = i;
     }
     for (i = 0; i < nsym; i++) {
-        uint32_t shndx = (uint32_t)gpucompile_amdgpu__rd(symtab + 24 * i + 6, 2);
+        uint32_t shndx = (uint32_t)gpucompile_read_le(symtab + 24 * i + 6, 2);
         if (shndx && shndx < 0xff00 && shndx >= shnum) { why = "a symbol in no section"; goto done; }
     }
     /* The dynamic symbols' strings in symbol order, then lld's GNU hash order. */
     gpucompile_buf_add(&dstr, "", 1);
     for (i = 0; i < ndyn; i++) {
-        const char *n = (const char *)strtab + gpucompile_amdgpu__rd(symtab + 24 * dyn[i].sym, 4);
+        const char *n = (const char *)strtab + gpucompile_read_le(symtab + 24 * dyn[i].sym, 4);
         dyn[i].name = (uint32_t)dstr.len;
         dyn[i].hash = gpucompile_amdgpu__gnu_hash(n);
         gpucompile_buf_add(&dstr, n, strlen(n) + 1);
@@ -1249,26 +1228,26 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
     for (i = 0; i < ndyn; i++) dyn[i].bucket = dyn[i].hash % nbuckets;
     qsort(dyn, ndyn, sizeof *dyn, gpucompile_amdgpu__dsym_cmp);
     for (maskwords = 1; maskwords <= ndyn * 12 / 64; maskwords <<= 1) {}
-    if ((why = gpucompile_amdgpu__comment(&comment, linker, comment_in ? e + gpucompile_amdgpu__rd(s[comment_in].h + 24, 8) : NULL,
-                                          comment_in ? (size_t)s[comment_in].size : 0)) != NULL)
+    if ((why = gpucompile_amdgpu__comment(&comment, linker, comment_in ? s[comment_in].in.data : NULL,
+                                          comment_in ? (size_t)s[comment_in].in.size : 0)) != NULL)
         goto done;
     /* Layout: addresses and offsets as lld assigns them. */
     nph = syn_index[NOTE] ? 8 : 7;
-    syn_size[NOTE] = syn_index[NOTE] ? s[syn_index[NOTE]].size : 0;
+    syn_size[NOTE] = syn_index[NOTE] ? s[syn_index[NOTE]].in.size : 0;
     syn_size[DYNSYM] = 24 * (ndyn + 1); syn_size[GNUHASH] = 16 + 8 * maskwords + 4 * nbuckets + 4 * ndyn;
     syn_size[HASH] = 4 * (2 + 2 * (ndyn + 1)); syn_size[DYNSTR] = dstr.len;
-    syn_size[RODATA] = syn_index[RODATA] ? s[syn_index[RODATA]].size : 0;
-    syn_size[TEXT] = s[syn_index[TEXT]].size; syn_size[DYNAMIC] = 7 * 16;
-    syn_align[NOTE] = syn_index[NOTE] ? gpucompile_amdgpu__rd(s[syn_index[NOTE]].h + 48, 8) : 1;
+    syn_size[RODATA] = syn_index[RODATA] ? s[syn_index[RODATA]].in.size : 0;
+    syn_size[TEXT] = s[syn_index[TEXT]].in.size; syn_size[DYNAMIC] = 7 * 16;
+    syn_align[NOTE] = syn_index[NOTE] ? s[syn_index[NOTE]].in.align : 1;
     syn_align[DYNSYM] = 8; syn_align[GNUHASH] = 8; syn_align[HASH] = 4; syn_align[DYNSTR] = 1;
-    syn_align[RODATA] = syn_index[RODATA] ? gpucompile_amdgpu__rd(s[syn_index[RODATA]].h + 48, 8) : 1;
+    syn_align[RODATA] = syn_index[RODATA] ? s[syn_index[RODATA]].in.align : 1;
     for (j = 0; mg[j].sec; j++) {
-        uint64_t al = gpucompile_amdgpu__rd(s[mg[j].sec].h + 48, 8);
+        uint64_t al = s[mg[j].sec].in.align;
         mg[j].start = gpucompile_amdgpu__up(syn_size[RODATA], al);
         syn_size[RODATA] = mg[j].start + mg[j].data.len;
         if (al > syn_align[RODATA]) syn_align[RODATA] = al;
     }
-    syn_align[TEXT] = gpucompile_amdgpu__rd(s[syn_index[TEXT]].h + 48, 8); syn_align[DYNAMIC] = 8; syn_align[PADDING] = 1;
+    syn_align[TEXT] = s[syn_index[TEXT]].in.align; syn_align[DYNAMIC] = 8; syn_align[PADDING] = 1;
     for (i = 0; i < NSYN; i++)
         if (syn_align[i] & (syn_align[i] - 1) || syn_align[i] > GPUCOMPILE_AMDGPU__PAGE) { why = "an alignment lld would treat otherwise"; goto done; }
     off = dot = 64 + 56 * (uint64_t)nph;
@@ -1290,13 +1269,13 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
         if (i != PADDING) off += syn_size[i];
     }
     for (i = 0; i < nextra; i++) {
-        uint64_t al = gpucompile_amdgpu__rd(s[extra[i]].h + 48, 8);
+        uint64_t al = s[extra[i]].in.align;
         s[extra[i]].out = nout++;
         s[extra[i]].off = off = gpucompile_amdgpu__up(off, al ? al : 1);
-        off += s[extra[i]].size;
+        off += s[extra[i]].in.size;
     }
     for (i = 1; i < nsym && !why; i++) {
-        uint32_t shndx = (uint32_t)gpucompile_amdgpu__rd(symtab + 24 * i + 6, 2);
+        uint32_t shndx = (uint32_t)gpucompile_read_le(symtab + 24 * i + 6, 2);
         if (gpucompile_amdgpu__kept(symtab + 24 * i, strtab, mg) && shndx && shndx < 0xff00 && !s[shndx].out) why = "a symbol in a section lld drops";
     }
     if (why) goto done;
@@ -1305,8 +1284,8 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
     for (i = 0; i < NSYN; i++)
         if (syn_index[i]) gpucompile_buf_add(&shstr, synname[i], strlen(synname[i]) + 1);
     for (i = 0; i < nextra; i++) {
-        for (j = 0; j < i && strcmp(s[extra[j]].name, s[extra[i]].name); j++) {}
-        if (j == i) gpucompile_buf_add(&shstr, s[extra[i]].name, strlen(s[extra[i]].name) + 1);
+        for (j = 0; j < i && strcmp(s[extra[j]].in.name, s[extra[i]].in.name); j++) {}
+        if (j == i) gpucompile_buf_add(&shstr, s[extra[i]].in.name, strlen(s[extra[i]].in.name) + 1);
     }
     gpucompile_buf_add(&shstr, ".comment\0.symtab\0.shstrtab\0.strtab", 35);
     str_out = nout + 3;
@@ -1317,12 +1296,12 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
         gpucompile_buf_add(&str, "", 1);
         for (i = 1; i < nsym; i++) /* local names, then globals', then _DYNAMIC's */
             if (gpucompile_amdgpu__kept(symtab + 24 * i, strtab, mg) && symtab[24 * i + 4] >> 4 == 0) {
-                const char *n = (const char *)strtab + gpucompile_amdgpu__rd(symtab + 24 * i, 4);
+                const char *n = (const char *)strtab + gpucompile_read_le(symtab + 24 * i, 4);
                 sym_out[i] = (uint32_t)str.len; gpucompile_buf_add(&str, n, strlen(n) + 1);
             }
         for (i = 1; i < nsym; i++)
             if (gpucompile_amdgpu__kept(symtab + 24 * i, strtab, mg) && symtab[24 * i + 4] >> 4 != 0) {
-                const char *n = (const char *)strtab + gpucompile_amdgpu__rd(symtab + 24 * i, 4);
+                const char *n = (const char *)strtab + gpucompile_read_le(symtab + 24 * i, 4);
                 sym_out[i] = (uint32_t)str.len; gpucompile_buf_add(&str, n, strlen(n) + 1);
             }
         sym_out[0] = (uint32_t)str.len; gpucompile_buf_add(&str, "_DYNAMIC", 9); /* sym_out[0]: _DYNAMIC's name */
@@ -1363,33 +1342,30 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
         }
         /* contents of the input's sections, then relocations resolved */
         for (i = 0; i < shnum; i++)
-            if (s[i].out && (s[i].h[4] | s[i].h[5] << 8) != 8 && !s[i].merged) {
+            if (s[i].out && s[i].in.type != 8 && !s[i].merged) {
                 uint64_t dst = s[i].addr ? syn_off[s[i].out == syn_index[NOTE] ? NOTE : s[i].out == syn_index[RODATA] ? RODATA : TEXT] : s[i].off;
                 s[i].off = dst;
-                memcpy(o + dst, e + gpucompile_amdgpu__rd(s[i].h + 24, 8), (size_t)s[i].size);
+                memcpy(o + dst, s[i].in.data, (size_t)s[i].in.size);
             }
         for (j = 0; mg[j].sec; j++) memcpy(o + syn_off[RODATA] + mg[j].start, mg[j].data.data, mg[j].data.len);
         for (i = 1; i < shnum && !why; i++) {
-            const unsigned char *h = s[i].h;
-            uint32_t t;
-            uint64_t r, n, ro;
-            if (gpucompile_amdgpu__rd(h + 4, 4) != 4) continue;
-            t = (uint32_t)gpucompile_amdgpu__rd(h + 44, 4);
-            ro = gpucompile_amdgpu__rd(h + 24, 8); n = s[i].size / 24;
+            uint32_t t = s[i].in.info;
+            uint64_t r, n = s[i].in.size / 24;
+            if (s[i].in.type != 4) continue;
             for (r = 0; r < n; r++) {
-                const unsigned char *q = e + ro + 24 * r, *y;
-                uint64_t at = gpucompile_amdgpu__rd(q, 8), info = gpucompile_amdgpu__rd(q + 8, 8), sym = info >> 32, v;
+                const unsigned char *q = s[i].in.data + 24 * r, *y;
+                uint64_t at = gpucompile_read_le(q, 8), info = gpucompile_read_le(q + 8, 8), sym = info >> 32, v;
                 uint32_t type = (uint32_t)info, shndx;
-                int64_t add = (int64_t)gpucompile_amdgpu__rd(q + 16, 8);
+                int64_t add = (int64_t)gpucompile_read_le(q + 16, 8);
                 int width = type == 5 ? 8 : 4;
                 if (sym == 0 || sym >= nsym) { why = "a relocation without a symbol"; break; }
                 y = symtab + 24 * sym;
-                shndx = (uint32_t)gpucompile_amdgpu__rd(y + 6, 2);
+                shndx = (uint32_t)gpucompile_read_le(y + 6, 2);
                 if ((type != 5 && type != 10 && type != 11) || shndx == 0 || shndx >= shnum || !s[shndx].addr ||
                     (y[4] >> 4 != 0 && (y[5] & 3) == 0)) { why = "a relocation other than PC-relative to a symbol that cannot be preempted"; break; }
-                if (at > s[t].size || s[t].size - at < (uint64_t)width) { why = "a relocation outside its section"; break; }
-                v = (y[4] & 15) == 3 ? gpucompile_amdgpu__va(s, mg, shndx, gpucompile_amdgpu__rd(y + 8, 8) + (uint64_t)add)
-                                     : gpucompile_amdgpu__va(s, mg, shndx, gpucompile_amdgpu__rd(y + 8, 8)) + (uint64_t)add;
+                if (at > s[t].in.size || s[t].in.size - at < (uint64_t)width) { why = "a relocation outside its section"; break; }
+                v = (y[4] & 15) == 3 ? gpucompile_amdgpu__va(s, mg, shndx, gpucompile_read_le(y + 8, 8) + (uint64_t)add)
+                                     : gpucompile_amdgpu__va(s, mg, shndx, gpucompile_read_le(y + 8, 8)) + (uint64_t)add;
                 v -= s[t].addr + at;
                 gpucompile_amdgpu__wr(o + s[t].off + at, type == 11 ? v >> 32 : v, width);
             }
@@ -1399,10 +1375,10 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
         for (i = 0; i < ndyn; i++) {
             const unsigned char *y = symtab + 24 * dyn[i].sym;
             unsigned char *p = o + syn_off[DYNSYM] + 24 * (i + 1);
-            uint32_t shndx = (uint32_t)gpucompile_amdgpu__rd(y + 6, 2);
+            uint32_t shndx = (uint32_t)gpucompile_read_le(y + 6, 2);
             gpucompile_amdgpu__wr(p, dyn[i].name, 4); p[4] = y[4]; p[5] = y[5];
             gpucompile_amdgpu__wr(p + 6, shndx < 0xff00 ? s[shndx].out : shndx, 2);
-            gpucompile_amdgpu__wr(p + 8, shndx < 0xff00 ? gpucompile_amdgpu__va(s, mg, shndx, gpucompile_amdgpu__rd(y + 8, 8)) : gpucompile_amdgpu__rd(y + 8, 8), 8);
+            gpucompile_amdgpu__wr(p + 8, shndx < 0xff00 ? gpucompile_amdgpu__va(s, mg, shndx, gpucompile_read_le(y + 8, 8)) : gpucompile_read_le(y + 8, 8), 8);
             memcpy(p + 16, y + 16, 8);
         }
         {
@@ -1413,7 +1389,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
             gpucompile_amdgpu__wr(g + 12, 26, 4);
             for (i = 0; i < ndyn; i++) {
                 unsigned char *w = bl + 8 * ((dyn[i].hash / 64) & (maskwords - 1));
-                uint64_t m = gpucompile_amdgpu__rd(w, 8) | 1ull << (dyn[i].hash % 64) | 1ull << ((dyn[i].hash >> 26) % 64);
+                uint64_t m = gpucompile_read_le(w, 8) | 1ull << (dyn[i].hash % 64) | 1ull << ((dyn[i].hash >> 26) % 64);
                 int last = i + 1 == ndyn || dyn[i + 1].bucket != dyn[i].bucket;
                 gpucompile_amdgpu__wr(w, m, 8);
                 gpucompile_amdgpu__wr(hv + 4 * i, last ? dyn[i].hash | 1 : dyn[i].hash & ~1u, 4);
@@ -1439,25 +1415,25 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
         memcpy(o + coff, comment.data, comment.len);
         for (i = 1; i < nsym; i++) {
             const unsigned char *y = symtab + 24 * i;
-            uint32_t shndx = (uint32_t)gpucompile_amdgpu__rd(y + 6, 2);
+            uint32_t shndx = (uint32_t)gpucompile_read_le(y + 6, 2);
             unsigned char *p;
             if (!gpucompile_amdgpu__kept(y, strtab, mg)) continue;
             if (y[4] >> 4 == 0) p = o + yoff + 24 * k++;
             else continue;
             gpucompile_amdgpu__wr(p, sym_out[i], 4); p[4] = y[4]; p[5] = y[5];
             gpucompile_amdgpu__wr(p + 6, shndx && shndx < 0xff00 ? s[shndx].out : shndx, 2);
-            gpucompile_amdgpu__wr(p + 8, shndx && shndx < 0xff00 ? gpucompile_amdgpu__va(s, mg, shndx, gpucompile_amdgpu__rd(y + 8, 8)) : gpucompile_amdgpu__rd(y + 8, 8), 8);
+            gpucompile_amdgpu__wr(p + 8, shndx && shndx < 0xff00 ? gpucompile_amdgpu__va(s, mg, shndx, gpucompile_read_le(y + 8, 8)) : gpucompile_read_le(y + 8, 8), 8);
             memcpy(p + 16, y + 16, 8);
         }
         for (i = 1; i < nsym; i++) {
             const unsigned char *y = symtab + 24 * i;
-            uint32_t shndx = (uint32_t)gpucompile_amdgpu__rd(y + 6, 2);
+            uint32_t shndx = (uint32_t)gpucompile_read_le(y + 6, 2);
             unsigned char *p;
             if (!gpucompile_amdgpu__kept(y, strtab, mg) || y[4] >> 4 == 0 || ((y[5] & 3) != 1 && (y[5] & 3) != 2)) continue;
             p = o + yoff + 24 * k++;
             gpucompile_amdgpu__wr(p, sym_out[i], 4); p[4] = y[4] & 15; p[5] = y[5];
             gpucompile_amdgpu__wr(p + 6, s[shndx].out, 2);
-            gpucompile_amdgpu__wr(p + 8, gpucompile_amdgpu__va(s, mg, shndx, gpucompile_amdgpu__rd(y + 8, 8)), 8);
+            gpucompile_amdgpu__wr(p + 8, gpucompile_amdgpu__va(s, mg, shndx, gpucompile_read_le(y + 8, 8)), 8);
             memcpy(p + 16, y + 16, 8);
         }
         {
@@ -1467,13 +1443,13 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
         }
         for (i = 1; i < nsym; i++) {
             const unsigned char *y = symtab + 24 * i;
-            uint32_t shndx = (uint32_t)gpucompile_amdgpu__rd(y + 6, 2);
+            uint32_t shndx = (uint32_t)gpucompile_read_le(y + 6, 2);
             unsigned char *p;
             if (!gpucompile_amdgpu__kept(y, strtab, mg) || y[4] >> 4 == 0 || (y[5] & 3) == 1 || (y[5] & 3) == 2) continue;
             p = o + yoff + 24 * k++;
             gpucompile_amdgpu__wr(p, sym_out[i], 4); p[4] = y[4]; p[5] = y[5];
             gpucompile_amdgpu__wr(p + 6, s[shndx].out, 2);
-            gpucompile_amdgpu__wr(p + 8, gpucompile_amdgpu__va(s, mg, shndx, gpucompile_amdgpu__rd(y + 8, 8)), 8);
+            gpucompile_amdgpu__wr(p + 8, gpucompile_amdgpu__va(s, mg, shndx, gpucompile_read_le(y + 8, 8)), 8);
             memcpy(p + 16, y + 16, 8);
         }
         memcpy(o + ssoff, shstr.data, shstr.len);
@@ -1491,7 +1467,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
                 at = gpucompile_amdgpu__strat(&shstr, synname[i]);
                 p = o + shoff + 64 * idx++;
                 gpucompile_amdgpu__wr(p, at, 4); gpucompile_amdgpu__wr(p + 4, type[i], 4);
-                for (j = 0, m = flags[i]; i == RODATA && mg[j].sec; j++) m |= gpucompile_amdgpu__rd(s[mg[j].sec].h + 8, 8);
+                for (j = 0, m = flags[i]; i == RODATA && mg[j].sec; j++) m |= s[mg[j].sec].in.flags;
                 gpucompile_amdgpu__wr(p + 8, m, 8);
                 gpucompile_amdgpu__wr(p + 16, syn_addr[i], 8); gpucompile_amdgpu__wr(p + 24, syn_off[i], 8); gpucompile_amdgpu__wr(p + 32, syn_size[i], 8);
                 if (i == DYNSYM || i == DYNAMIC) gpucompile_amdgpu__wr(p + 40, syn_index[DYNSTR], 4);
@@ -1500,11 +1476,12 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
                 gpucompile_amdgpu__wr(p + 48, syn_align[i], 8); gpucompile_amdgpu__wr(p + 56, ent[i], 8);
             }
             for (i = 0; i < nextra; i++) {
-                const unsigned char *h = s[extra[i]].h;
+                const gpucompile_elf_section *in = &s[extra[i]].in;
                 unsigned char *p = o + shoff + 64 * idx++;
-                at = gpucompile_amdgpu__strat(&shstr, s[extra[i]].name);
-                gpucompile_amdgpu__wr(p, at, 4); memcpy(p + 4, h + 4, 12);
-                gpucompile_amdgpu__wr(p + 24, s[extra[i]].off, 8); memcpy(p + 32, h + 32, 8); memcpy(p + 48, h + 48, 16);
+                at = gpucompile_amdgpu__strat(&shstr, in->name);
+                gpucompile_amdgpu__wr(p, at, 4); gpucompile_amdgpu__wr(p + 4, in->type, 4); gpucompile_amdgpu__wr(p + 8, in->flags, 8);
+                gpucompile_amdgpu__wr(p + 24, s[extra[i]].off, 8); gpucompile_amdgpu__wr(p + 32, in->size, 8);
+                gpucompile_amdgpu__wr(p + 48, in->align, 8); gpucompile_amdgpu__wr(p + 56, in->entsize, 8);
             }
             {
                 uint64_t rows[4][7] = {{1, 0x30, coff, comment.len, 0, 0, 1}, {2, 0, yoff, ysz, str_out, firstglob, 8},
@@ -1603,23 +1580,12 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__hsaco(gpucompile_job *j
    written as one more object that holds only that note, and the objects' own note sections
    are marked SHF_EXCLUDE, which a final link drops. */
 
-/* The AMDGPU metadata note of a relocatable object: its descriptor and the header of its
-   section, which must hold that note alone. */
+/* The AMDGPU metadata note of a relocatable object: its descriptor and its section (*sec),
+   which must hold that note alone. */
 GPUCOMPILE__PRIVATE int gpucompile_amdgpu__obj_note(const unsigned char *d, size_t size, const unsigned char **desc, size_t *desc_size,
-                                                    size_t *header) {
-    uint64_t shoff, shnum, i;
-    if (!gpucompile_amdgpu__note(d, size, desc, desc_size) || gpucompile_amdgpu__rd(d + 0x3a, 2) != 64) return 0;
-    shoff = gpucompile_amdgpu__rd(d + 0x28, 8);
-    shnum = gpucompile_amdgpu__rd(d + 0x3c, 2);
-    for (i = 0; i < shnum; i++) {
-        const unsigned char *h = d + shoff + i * 64;
-        uint64_t off = gpucompile_amdgpu__rd(h + 24, 8), sz = gpucompile_amdgpu__rd(h + 32, 8);
-        if (gpucompile_amdgpu__rd(h + 4, 4) == 7 && *desc >= d + off && *desc < d + off + sz) {
-            *header = (size_t)(shoff + i * 64);
-            return sz == 12 + 8 + gpucompile_amdgpu__up(*desc_size, 4); /* "AMDGPU\0" padded to 8 */
-        }
-    }
-    return 0;
+                                                    gpucompile_elf_section *sec) {
+    return gpucompile_amdgpu__note(d, size, desc, desc_size, sec) &&
+           sec->size == 12 + 8 + gpucompile_amdgpu__up(*desc_size, 4); /* "AMDGPU\0" padded to 8 */
 }
 
 /* A note's descriptor around its amdhsa.kernels array: *head bytes up to the array's header,
@@ -1678,12 +1644,13 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__join(gpucompile_job *jo
     if (!objs || !sizes) goto done;
     for (i = 0; i < n; i++, made++) { /* objs[1..n]: the partitions' objects, their notes excluded */
         const unsigned char *d;
-        size_t d_size, header;
+        size_t d_size;
+        gpucompile_elf_section sec;
         gpucompile_amdgpu__split sp;
         sizes[i + 1] = LLVMGetBufferSize(parts[i]);
         if (!(objs[i + 1] = (unsigned char *)gpucompile_job_alloc(job, sizes[i + 1]))) goto done;
         memcpy(objs[i + 1], LLVMGetBufferStart(parts[i]), sizes[i + 1]);
-        if (!gpucompile_amdgpu__obj_note(objs[i + 1], sizes[i + 1], &d, &d_size, &header) || !gpucompile_amdgpu__note_split(d, d_size, &sp)) {
+        if (!gpucompile_amdgpu__obj_note(objs[i + 1], sizes[i + 1], &d, &d_size, &sec) || !gpucompile_amdgpu__note_split(d, d_size, &sp)) {
             made++;
             r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_BINARY, "partition %d's object has no metadata note in a section of its own", i + 1);
             goto done;
@@ -1703,7 +1670,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__join(gpucompile_job *jo
         }
         gpucompile_buf_add(&items, sp.items, sp.items_size);
         total += sp.count;
-        gpucompile_amdgpu__wr(objs[i + 1] + header + 8, gpucompile_amdgpu__rd(objs[i + 1] + header + 8, 8) | 0x80000000u, 8); /* SHF_EXCLUDE */
+        gpucompile_amdgpu__wr(objs[i + 1] + sec.header + 8, sec.flags | 0x80000000u, 8); /* SHF_EXCLUDE */
     }
     {
         unsigned char h[5];

@@ -1557,88 +1557,65 @@ GPUCOMPILE__PRIVATE gpucompile_kernel *gpucompile_nvptx__kernel(gpucompile_objec
     return NULL;
 }
 
-/* A kernel's symbol index -> its metadata entry, by the symbol's name. */
-GPUCOMPILE__PRIVATE gpucompile_kernel *gpucompile_nvptx__kernel_by_symbol(gpucompile_object *o, const unsigned char *d, size_t size,
-    uint64_t symtab_off, uint64_t symtab_size, uint64_t strtab_off, uint64_t strtab_size, uint64_t sym) {
-    const unsigned char *s;
-    uint64_t name;
-    size_t len;
-    if ((sym + 1) * 24 > symtab_size || symtab_off + (sym + 1) * 24 > size) return NULL;
-    s = d + symtab_off + sym * 24;
-    name = gpucompile_read_le(s, 4);
-    if (name >= strtab_size || strtab_off + strtab_size > size) return NULL;
-    len = strnlen((const char *)d + strtab_off + name, (size_t)(strtab_size - name));
-    return gpucompile_nvptx__kernel(o, (const char *)d + strtab_off + name, len);
+/* A kernel's symbol index -> its metadata entry, by the symbol's name (sym: the symbol table,
+   str: its strings; absent: data NULL). */
+GPUCOMPILE__PRIVATE gpucompile_kernel *gpucompile_nvptx__kernel_by_symbol(gpucompile_object *o, const gpucompile_elf_section *sym,
+                                                                          const gpucompile_elf_section *str, uint64_t index) {
+    const char *name;
+    uint64_t at;
+    if (!sym->data || !str->data || (index + 1) * 24 > sym->size) return NULL;
+    at = gpucompile_read_le(sym->data + index * 24, 4);
+    if (at >= str->size) return NULL;
+    name = (const char *)str->data + at;
+    return gpucompile_nvptx__kernel(o, name, strnlen(name, (size_t)(str->size - at)));
 }
 
 /* Reads registers (EIATTR_REGCOUNT), local frame (EIATTR_FRAME_SIZE), max threads
    (EIATTR_MAX_THREADS) and shared memory (.nv.shared.<kernel>) from a cubin (ELF64 LE) into o's
    kernels; add: first adds each entry function (a .nv.info.<kernel> section) o lacks. 0 when
-   d is no such ELF. */
+   d is no such ELF. A section that cannot be read has the name "" and no data: it is skipped. */
 GPUCOMPILE__PRIVATE int gpucompile_nvptx__elf_metadata(gpucompile_object *o, const unsigned char *d, size_t size, int add) {
-    uint64_t shoff, i, shnum, shstr_off, shstr_size, sym_off = 0, sym_size = 0, str_off = 0, str_size = 0;
-    unsigned shentsize;
-    if (size < 64 || memcmp(d, "\177ELF", 4) != 0 || d[4] != 2 || d[5] != 1) return 0;
-    shoff = gpucompile_read_le(d + 0x28, 8);
-    shentsize = (unsigned)gpucompile_read_le(d + 0x3a, 2);
-    shnum = gpucompile_read_le(d + 0x3c, 2);
-    i = gpucompile_read_le(d + 0x3e, 2);
-    if (shentsize < 64 || shoff > size || shnum > (size - shoff) / shentsize || i >= shnum) return 0;
-    shstr_off = gpucompile_read_le(d + shoff + i * shentsize + 0x18, 8);
-    shstr_size = gpucompile_read_le(d + shoff + i * shentsize + 0x20, 8);
-    if (shstr_off > size || shstr_size > size - shstr_off) return 0;
-    for (i = 0; i < shnum; i++) { /* the symbol table and its strings; the entry functions */
-        const unsigned char *h = d + shoff + i * shentsize;
-        uint64_t name = gpucompile_read_le(h, 4);
-        if (gpucompile_read_le(h + 4, 4) == 2 /* SHT_SYMTAB */) {
-            uint64_t link = gpucompile_read_le(h + 0x28, 4);
-            sym_off = gpucompile_read_le(h + 0x18, 8);
-            sym_size = gpucompile_read_le(h + 0x20, 8);
-            if (link < shnum) {
-                str_off = gpucompile_read_le(d + shoff + link * shentsize + 0x18, 8);
-                str_size = gpucompile_read_le(d + shoff + link * shentsize + 0x20, 8);
-            }
+    gpucompile_elf_section s, sym, str;
+    unsigned i, n = gpucompile_elf_sections(d, size, NULL);
+    size_t len;
+    if (!n) return 0;
+    memset(&sym, 0, sizeof sym);
+    memset(&str, 0, sizeof str);
+    for (i = 0; i < n; i++) { /* the symbol table and its strings; the entry functions */
+        (void)gpucompile_elf_read_section(d, size, i, &s);
+        if (s.type == 2 /* SHT_SYMTAB */) {
+            sym = s;
+            (void)gpucompile_elf_read_section(d, size, s.link, &str);
         }
-        if (add && name < shstr_size) {
-            const char *sname = (const char *)d + shstr_off + name;
-            size_t slen = strnlen(sname, (size_t)(shstr_size - name));
-            if (slen > 9 && strncmp(sname, ".nv.info.", 9) == 0 && !gpucompile_nvptx__kernel(o, sname + 9, slen - 9) &&
-                gpucompile_object_add_kernel_n(o, sname + 9, slen - 9) != GPUCOMPILE_OK)
-                return 0;
-        }
+        len = strlen(s.name);
+        if (add && len > 9 && strncmp(s.name, ".nv.info.", 9) == 0 && !gpucompile_nvptx__kernel(o, s.name + 9, len - 9) &&
+            gpucompile_object_add_kernel_n(o, s.name + 9, len - 9) != GPUCOMPILE_OK)
+            return 0;
     }
-    for (i = 0; i < shnum; i++) {
-        const unsigned char *h = d + shoff + i * shentsize;
-        uint64_t name = gpucompile_read_le(h, 4), off = gpucompile_read_le(h + 0x18, 8), sz = gpucompile_read_le(h + 0x20, 8);
-        const char *sname;
-        size_t slen;
+    for (i = 0; i < n; i++) {
+        const unsigned char *a, *end;
         gpucompile_kernel *k;
-        if (name >= shstr_size) continue;
-        sname = (const char *)d + shstr_off + name;
-        slen = strnlen(sname, (size_t)(shstr_size - name));
-        if (slen > 11 && strncmp(sname, ".nv.shared.", 11) == 0 && (k = gpucompile_nvptx__kernel(o, sname + 11, slen - 11)) != NULL) {
-            if (k->shared_bytes < 0) k->shared_bytes = (int)sz;
+        (void)gpucompile_elf_read_section(d, size, i, &s);
+        len = strlen(s.name);
+        if (len > 11 && strncmp(s.name, ".nv.shared.", 11) == 0 && (k = gpucompile_nvptx__kernel(o, s.name + 11, len - 11)) != NULL) {
+            if (k->shared_bytes < 0) k->shared_bytes = (int)s.size;
             continue;
         }
-        if (strncmp(sname, ".nv.info", 8) != 0 || (sname[8] != 0 && sname[8] != '.') || off > size || sz > size - off) continue;
-        k = sname[8] == '.' ? gpucompile_nvptx__kernel(o, sname + 9, slen - 9) : NULL;
-        {
-            const unsigned char *a = d + off, *end = d + off + sz;
-            while (end - a >= 4) {
-                unsigned fmt = a[0], attr = a[1], len = (unsigned)gpucompile_read_le(a + 2, 2);
-                const unsigned char *v = a + 4;
-                if (fmt != 4 /* EIFMT_SVAL */) { a += 4; continue; }
-                if ((size_t)(end - v) < len) break;
-                if (!sname[8] && len == 8 && (attr == 0x2f /* REGCOUNT */ || attr == 0x11 /* FRAME_SIZE */)) {
-                    gpucompile_kernel *f = gpucompile_nvptx__kernel_by_symbol(o, d, size, sym_off, sym_size, str_off, str_size,
-                                                                              gpucompile_read_le(v, 4));
-                    if (f && attr == 0x2f) f->registers = (int)gpucompile_read_le(v + 4, 4);
-                    if (f && attr == 0x11) f->private_bytes = (int)gpucompile_read_le(v + 4, 4);
-                }
-                if (k && attr == 0x05 /* MAX_THREADS */ && len == 12)
-                    k->max_threads = (int)(gpucompile_read_le(v, 4) * gpucompile_read_le(v + 4, 4) * gpucompile_read_le(v + 8, 4));
-                a = v + len;
+        if (strncmp(s.name, ".nv.info", 8) != 0 || (s.name[8] != 0 && s.name[8] != '.') || !s.data) continue;
+        k = s.name[8] == '.' ? gpucompile_nvptx__kernel(o, s.name + 9, len - 9) : NULL;
+        for (a = s.data, end = s.data + s.size; end - a >= 4;) {
+            unsigned fmt = a[0], attr = a[1], vlen = (unsigned)gpucompile_read_le(a + 2, 2);
+            const unsigned char *v = a + 4;
+            if (fmt != 4 /* EIFMT_SVAL */) { a += 4; continue; }
+            if ((size_t)(end - v) < vlen) break;
+            if (!s.name[8] && vlen == 8 && (attr == 0x2f /* REGCOUNT */ || attr == 0x11 /* FRAME_SIZE */)) {
+                gpucompile_kernel *f = gpucompile_nvptx__kernel_by_symbol(o, &sym, &str, gpucompile_read_le(v, 4));
+                if (f && attr == 0x2f) f->registers = (int)gpucompile_read_le(v + 4, 4);
+                if (f && attr == 0x11) f->private_bytes = (int)gpucompile_read_le(v + 4, 4);
             }
+            if (k && attr == 0x05 /* MAX_THREADS */ && vlen == 12)
+                k->max_threads = (int)(gpucompile_read_le(v, 4) * gpucompile_read_le(v + 4, 4) * gpucompile_read_le(v + 8, 4));
+            a = v + vlen;
         }
     }
     return 1;

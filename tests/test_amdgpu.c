@@ -693,6 +693,71 @@ static void test_metadata_reader(void) {
     gpucompile_object_free(o);
 }
 
+/* The public ELF section reader on a real hsaco: llvm-readelf's sections, then a truncated
+   copy and corrupt ones (each copy exactly its size, for the sanitizer build). */
+static void test_elf_reader(void) {
+    gpucompile_target t = amd("gfx90a");
+    gpucompile_object *o = NULL;
+    gpucompile_elf_section s;
+    t_log l;
+    char path[512], want[64], *sections, *count;
+    const char *why = NULL;
+    unsigned char *copy;
+    unsigned n, i;
+    int st, seen = 0;
+    CHECK(compile("reduce", &t, NULL, &l, &o) == GPUCOMPILE_OK);
+    if (!o) return;
+    save("elf.hsaco", o, path, sizeof path);
+    sections = sh(&st, "llvm-readelf -S -W %s%s", path, "");
+    count = sh(&st, "llvm-readelf -h %s | sed -n 's/.*Number of section headers: *//p'%s", path, "");
+    n = gpucompile_elf_sections(o->data, o->size, &why);
+    CHECK_MSG(count && n > 5 && n == (unsigned)atoi(count), "%u sections, llvm-readelf: %s", n, count ? count : "");
+    for (i = 1; i < n && sections; i++) { /* name, offset and size as llvm-readelf shows them */
+        const char *line;
+        CHECK(gpucompile_elf_read_section(o->data, o->size, i, &s) == NULL);
+        snprintf(want, sizeof want, "] %s ", s.name);
+        line = strstr(sections, want);
+        snprintf(want, sizeof want, " %06llx %06llx ", (unsigned long long)s.offset, (unsigned long long)s.size);
+        CHECK_MSG(line && strstr(line, want) && strstr(line, want) < strchr(line, '\n'), "section %u %s: no \"%s\"", i, s.name, want);
+        CHECK(s.type == 8 ? s.data == NULL : s.data == o->data + s.offset);
+        seen += !strcmp(s.name, ".text") && s.type == 1 && s.flags == 6;
+    }
+    CHECK(seen == 1);
+    CHECK(gpucompile_elf_read_section(o->data, o->size, n, &s) != NULL && !strcmp(gpucompile_elf_read_section(o->data, o->size, n, &s), "no such section"));
+    free(sections);
+    free(count);
+    /* truncated: the section headers are at the end */
+    copy = (unsigned char *)malloc(o->size - 1);
+    memcpy(copy, o->data, o->size - 1);
+    CHECK(gpucompile_elf_sections(copy, o->size - 1, &why) == 0 && !strcmp(why, "bad section headers"));
+    CHECK(gpucompile_elf_sections(copy, 63, &why) == 0 && !strcmp(why, "not an ELF64 little-endian file"));
+    why = gpucompile_elf_read_section(copy, o->size - 1, 1, &s);
+    CHECK(why && !strcmp(why, "bad section headers") && s.data == NULL && !strcmp(s.name, ""));
+    free(copy);
+    /* corrupt: the name table index, a section's offset and its name */
+    copy = (unsigned char *)malloc(o->size);
+    memcpy(copy, o->data, o->size);
+    copy[62] = (unsigned char)n; copy[63] = (unsigned char)(n >> 8);
+    CHECK(gpucompile_elf_sections(copy, o->size, &why) == 0 && !strcmp(why, "bad section name table"));
+    memcpy(copy, o->data, o->size);
+    {
+        size_t h;
+        CHECK(gpucompile_elf_read_section(copy, o->size, 1, &s) == NULL);
+        h = s.header;
+        memset(copy + h + 24, 0xff, 8); /* its offset */
+        why = gpucompile_elf_read_section(copy, o->size, 1, &s);
+        CHECK(why && !strcmp(why, "a section outside the file") && s.data == NULL && s.header == h && s.name[0] == '.');
+        copy[h + 4] = 8; copy[h + 5] = copy[h + 6] = copy[h + 7] = 0; /* SHT_NOBITS: no contents to check */
+        CHECK(gpucompile_elf_read_section(copy, o->size, 1, &s) == NULL && s.data == NULL && s.type == 8);
+        memset(copy + h, 0xff, 4); /* its name */
+        why = gpucompile_elf_read_section(copy, o->size, 1, &s);
+        CHECK(why && !strcmp(why, "bad section name") && !strcmp(s.name, ""));
+        CHECK(gpucompile_elf_read_section(copy, o->size, 2, &s) == NULL); /* the others stay readable */
+    }
+    free(copy);
+    gpucompile_object_free(o);
+}
+
 int main(void) {
     struct stat sb;
     snprintf(tmpdir, sizeof tmpdir, "/tmp/gpucompile-test-amdgpu-XXXXXX");
@@ -721,6 +786,7 @@ int main(void) {
     RUN(test_undefined_function);
     RUN(test_lld_override);
     RUN(test_metadata_reader);
+    RUN(test_elf_reader);
     {
         char cmd[512];
         snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
