@@ -3362,6 +3362,22 @@ GPUCOMPILE__PRIVATE void gpucompile__shell_quote(gpucompile_buf *b, const char *
     gpucompile_buf_str(b, "'");
 }
 
+/* A tool's argv as one shell line (cwd: "cd DIR && ..."; subshell: in parentheses, so that a
+   script's later lines keep their directory). */
+GPUCOMPILE__PRIVATE void gpucompile__command_line(gpucompile_buf *b, const char *cwd, const char *const *argv, int subshell) {
+    int i;
+    if (cwd) {
+        gpucompile_buf_str(b, subshell ? "(cd " : "cd ");
+        gpucompile__shell_quote(b, cwd);
+        gpucompile_buf_str(b, " && ");
+    }
+    for (i = 0; argv[i]; i++) {
+        if (i) gpucompile_buf_str(b, " ");
+        gpucompile__shell_quote(b, argv[i]);
+    }
+    if (cwd && subshell) gpucompile_buf_str(b, ")");
+}
+
 GPUCOMPILE_DEF gpucompile_result gpucompile_job_run_tool(gpucompile_job *job, const char *const *argv, double timeout_s,
                                                          int *status, char **output, size_t *output_size) {
     return gpucompile_job_run_tool_in(job, NULL, argv, timeout_s, status, output, output_size);
@@ -3373,7 +3389,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_job_run_tool_in(gpucompile_job *job,
     gpucompile__job *j = (gpucompile__job *)job;
     gpucompile_buf out, cmd;
     gpucompile_result r;
-    int st = -1, i;
+    int st = -1;
     if (output) *output = NULL;
     if (output_size) *output_size = 0;
     if (!argv || !argv[0]) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
@@ -3382,15 +3398,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_job_run_tool_in(gpucompile_job *job,
     out.a = &j->opts.allocator;
     memset(&cmd, 0, sizeof cmd);
     cmd.a = &j->opts.allocator;
-    if (cwd) { /* a line to paste into a shell */
-        gpucompile_buf_str(&cmd, "cd ");
-        gpucompile__shell_quote(&cmd, cwd);
-        gpucompile_buf_str(&cmd, " && ");
-    }
-    for (i = 0; argv[i]; i++) {
-        if (i) gpucompile_buf_str(&cmd, " ");
-        gpucompile__shell_quote(&cmd, argv[i]);
-    }
+    gpucompile__command_line(&cmd, cwd, argv, 0);
     gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "running: %s", cmd.data ? cmd.data : "");
     if (j->track_deps && strlen(argv[0]) < 4000) { /* the cache knows a tool by its version */
         char dep[4096];
@@ -5578,19 +5586,10 @@ GPUCOMPILE__PRIVATE void gpucompile__save_tool(gpucompile_job *job, const char *
     gpucompile__job *j = (gpucompile__job *)job;
     gpucompile_buf line, log;
     char name[64], saved[4300];
-    int i, k, touches = 0;
+    int k, touches = 0;
     memset(&line, 0, sizeof line);
     line.a = &j->opts.allocator;
-    if (cwd) {
-        gpucompile_buf_str(&line, "(cd ");
-        gpucompile__shell_quote(&line, cwd);
-        gpucompile_buf_str(&line, " && ");
-    }
-    for (i = 0; argv[i]; i++) {
-        if (i) gpucompile_buf_str(&line, " ");
-        gpucompile__shell_quote(&line, argv[i]);
-    }
-    if (cwd) gpucompile_buf_str(&line, ")");
+    gpucompile__command_line(&line, cwd, argv, 1);
     gpucompile_buf_add(&line, "\n", 2);
     line.len--;
     /* temporary files become repro.* (the emitted ISA or object: llc's output in repro.sh) */
