@@ -1293,848 +1293,33 @@ GPUCOMPILE__PRIVATE int gpucompile__starts_with(const char *s, const char *prefi
     return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
-/* ==== [section: targets] ================================================================= */
-#define GPUCOMPILE__MAX_BACKENDS 16
-/* (target defaults, verification, chip tables, flags, canonical text and its parser) */
+/* Diagnostics as records (a parallel compile's replay, a worker's reply): header, origin\0,
+   message\0. */
+typedef struct gpucompile__diag_rec { int severity, result, stage; } gpucompile__diag_rec;
 
-GPUCOMPILE_DEF gpucompile_target gpucompile_target_defaults(gpucompile_target_kind kind) {
-    gpucompile_target t;
-    memset(&t, 0, sizeof t);
-    t.kind = kind;
-    t.O = 2;
-    return t;
+GPUCOMPILE__PRIVATE void gpucompile__record(const gpucompile_diagnostic *d, gpucompile_buf *log) {
+    gpucompile__diag_rec h;
+    h.severity = (int)d->severity;
+    h.result = (int)d->result;
+    h.stage = (int)d->stage;
+    gpucompile_buf_add(log, &h, sizeof h);
+    gpucompile_buf_add(log, d->origin, strlen(d->origin) + 1);
+    gpucompile_buf_add(log, d->message, strlen(d->message) + 1);
 }
 
-/* The backend of a target: a custom one's own table, else the one registered for its kind. */
-GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__target_backend(const gpucompile_target *t) {
-    return t->kind == GPUCOMPILE_TARGET_CUSTOM ? t->backend : gpucompile_find_backend(t->kind);
-}
-
-/* The backend's default for the target's spelling; "" where it has none. */
-#define GPUCOMPILE__DEFAULT(t, field) \
-    const gpucompile_backend *b = gpucompile__target_backend(t); \
-    const char *v = b ? b->defaults[(t)->upstream ? 1 : 0].field : NULL; \
-    return v ? v : ""
-
-GPUCOMPILE_DEF const char *gpucompile_target_triple(const gpucompile_target *t) {
-    if (t->triple) return t->triple;
-    { GPUCOMPILE__DEFAULT(t, triple); }
-}
-
-GPUCOMPILE_DEF const char *gpucompile_target_chip(const gpucompile_target *t) {
-    if (t->chip) return t->chip;
-    { GPUCOMPILE__DEFAULT(t, chip); }
-}
-
-GPUCOMPILE_DEF const char *gpucompile_target_features(const gpucompile_target *t) {
-    if (t->features) return t->features;
-    { GPUCOMPILE__DEFAULT(t, features); }
-}
-
-GPUCOMPILE_DEF const char *gpucompile_target_abi(const gpucompile_target *t) {
-    if (t->abi) return t->abi;
-    { GPUCOMPILE__DEFAULT(t, abi); }
-}
-#undef GPUCOMPILE__DEFAULT
-
-GPUCOMPILE_DEF int gpucompile_target_has_flag(const gpucompile_target *t, const char *name) {
-    int i;
-    if (!t || !t->flags || !name) return 0;
-    for (i = 0; i < t->num_flags; i++)
-        if (t->flags[i] && strcmp(t->flags[i], name) == 0) return 1;
-    return 0;
-}
-
-GPUCOMPILE_DEF const char *gpucompile_target_flag_value(const gpucompile_target *t, const char *name) {
-    int i;
-    if (!t || !t->flags || !t->flag_values || !name) return NULL;
-    for (i = 0; i < t->num_flags; i++)
-        if (t->flags[i] && strcmp(t->flags[i], name) == 0) return t->flag_values[i];
-    return NULL;
-}
-
-GPUCOMPILE_DEF int gpucompile_target_fast(const gpucompile_target *t) { return gpucompile_target_has_flag(t, "fast"); }
-GPUCOMPILE_DEF int gpucompile_target_ftz(const gpucompile_target *t) { return gpucompile_target_has_flag(t, "ftz"); }
-GPUCOMPILE_DEF int gpucompile_target_wave64(const gpucompile_target *t) {
-    return gpucompile_target_has_flag(t, "wave64") || !gpucompile_target_has_flag(t, "no_wave64");
-}
-GPUCOMPILE_DEF int gpucompile_target_daz(const gpucompile_target *t) { return gpucompile_target_has_flag(t, "daz"); }
-GPUCOMPILE_DEF int gpucompile_target_finite_only(const gpucompile_target *t) { return gpucompile_target_has_flag(t, "finite_only"); }
-GPUCOMPILE_DEF int gpucompile_target_unsafe_math(const gpucompile_target *t) { return gpucompile_target_has_flag(t, "unsafe_math"); }
-GPUCOMPILE_DEF int gpucompile_target_correct_sqrt(const gpucompile_target *t) { return !gpucompile_target_has_flag(t, "unsafe_sqrt"); }
-
-GPUCOMPILE_DEF int gpucompile_chip_supported(gpucompile_target_kind kind, const char *chip) {
-    const gpucompile_backend *b = gpucompile_find_backend(kind);
-    if (!chip || !*chip) return 0;
-    if (kind == GPUCOMPILE_TARGET_CUSTOM) return 1; /* the custom backend judges its own chips */
-    return b && (!b->chip_supported || b->chip_supported(chip));
-}
-
-GPUCOMPILE_DEF const char *gpucompile_chip_name(gpucompile_target_kind kind, int index, int *native) {
-    const gpucompile_backend *b = kind == GPUCOMPILE_TARGET_CUSTOM ? NULL : gpucompile_find_backend(kind);
-    return b && b->chip_name && index >= 0 ? b->chip_name(index, native) : NULL;
-}
-
-GPUCOMPILE_DEF gpucompile_result gpucompile_log_target(const gpucompile_logger *logger, const char *fmt, ...) {
-    va_list ap;
-    gpucompile_result r;
-    va_start(ap, fmt);
-    r = gpucompile__vlogf(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, GPUCOMPILE_STAGE_TARGET, fmt, ap);
-    va_end(ap);
-    return r;
-}
-
-/* "The target kind must be A, B or custom.", A, B the registered kinds' backends. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bad_kind(const gpucompile_logger *logger) {
-    char names[256] = "", *p = names;
-    const gpucompile_backend *b;
-    int i;
-    for (i = 0; (b = gpucompile_backend_at(i)) != NULL; i++) {
-        const char *c;
-        if (b->kind == GPUCOMPILE_TARGET_CUSTOM || !b->name || (size_t)(p - names) + strlen(b->name) + 3 > sizeof names) continue;
-        if (p != names) *p++ = ',', *p++ = ' ';
-        for (c = b->name; *c; c++) *p++ = (char)(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c);
-        *p = 0;
+GPUCOMPILE__PRIVATE void gpucompile__replay(const char *data, size_t len, const gpucompile_logger *l) {
+    size_t at = 0;
+    while (at + sizeof(gpucompile__diag_rec) < len) {
+        gpucompile__diag_rec h;
+        const char *origin = data + at + sizeof h, *msg, *end = data + len;
+        memcpy(&h, data + at, sizeof h);
+        msg = (const char *)memchr(origin, 0, (size_t)(end - origin));
+        if (!msg) return; /* torn: stop */
+        msg++;
+        if (!memchr(msg, 0, (size_t)(end - msg))) return;
+        at = (size_t)(msg + strlen(msg) + 1 - data);
+        gpucompile__log(l, (gpucompile_severity)h.severity, (gpucompile_result)h.result, (gpucompile_stage)h.stage, origin, msg);
     }
-    return gpucompile_log_target(logger, "The target kind must be %s%scustom.", names, *names ? " or " : "");
-}
-
-/* MLIR's checks in MLIR's order and words (first failure only, as MLIR; the link check done
-   right: a NULL or empty element is refused), then ours: flag names not empty; then the
-   backend's own (a triple and chip it knows, ...). */
-GPUCOMPILE_DEF gpucompile_result gpucompile_target_verify(const gpucompile_target *t, const gpucompile_logger *logger) {
-    const gpucompile_backend *b;
-    gpucompile_result r;
-    int i;
-    if (!t) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    b = gpucompile__target_backend(t);
-    if (!b && t->kind != GPUCOMPILE_TARGET_CUSTOM) return gpucompile__bad_kind(logger);
-    if (t->O < 0 || t->O > 3) return gpucompile_log_target(logger, "The optimization level must be a number between 0 and 3.");
-    if (!*gpucompile_target_triple(t)) return gpucompile_log_target(logger, "The target triple cannot be empty.");
-    if (!*gpucompile_target_chip(t)) return gpucompile_log_target(logger, "The target chip cannot be empty.");
-    if (b && b->verify_params && (r = b->verify_params(t, logger)) != GPUCOMPILE_OK) return r;
-    if (t->num_link < 0 || (t->num_link > 0 && !t->link))
-        return gpucompile_log_target(logger, "All the elements in the `link` array must be strings.");
-    for (i = 0; i < t->num_link; i++) /* a parsed non-string element is NULL */
-        if (!t->link[i] || !*t->link[i]) return gpucompile_log_target(logger, "All the elements in the `link` array must be strings.");
-    if (t->num_flags < 0 || (t->num_flags > 0 && !t->flags)) return gpucompile_log_target(logger, "Flag names cannot be empty.");
-    for (i = 0; i < t->num_flags; i++)
-        if (!t->flags[i] || !*t->flags[i]) return gpucompile_log_target(logger, "Flag names cannot be empty.");
-    return b && b->verify ? b->verify(t, logger) : GPUCOMPILE_OK;
-}
-
-/* ---- canonical text ---- */
-typedef struct gpucompile__out {
-    char *buf;
-    size_t size, len;
-} gpucompile__out;
-
-GPUCOMPILE__PRIVATE void gpucompile__out_add(gpucompile__out *o, const char *s, size_t n) {
-    if (o->len + 1 < o->size) {
-        size_t room = o->size - 1 - o->len;
-        memcpy(o->buf + o->len, s, n < room ? n : room);
-    }
-    o->len += n;
-}
-
-GPUCOMPILE__PRIVATE void gpucompile__out_str(gpucompile__out *o, const char *s) { gpucompile__out_add(o, s, strlen(s)); }
-
-/* ---- MLIR's lexical rules (as mlir-opt reads and prints them), for the target text and the
-   gpu.binary text alike ----
-   - White space: space, tab, LF, CR; a comment runs from // to the end of the line.
-   - Names: bare identifiers [A-Za-z_][A-Za-z0-9_$.]*; attribute names and words after '#'
-     also take '-'.
-   - Strings: "..." with the escapes \" \\ \n \t and \XX (two hex digits); a raw LF, VT or FF
-     inside is an error, other raw bytes are kept. Printed with llvm::printEscapedString's rule
-     (gpucompile__escape).
-   - Errors: the first one only, where it is ("column N" in a target text, "LINE:COLUMN" in a
-     gpu.binary text), with what was found there when it cannot be seen. */
-typedef struct gpucompile__lex {
-    const char *s;
-    size_t n, pos;
-    const gpucompile_logger *logger;
-    gpucompile_stage stage;    /* GPUCOMPILE_STAGE_TARGET: a target text (positions as columns) */
-    gpucompile_result result;  /* GPUCOMPILE_ERROR_PARSE after the first error */
-    const gpucompile_allocator *a; /* for what a parser on it keeps (the gpu.binary reader's) */
-} gpucompile__lex;
-
-GPUCOMPILE__PRIVATE int gpucompile__is_id_start(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-GPUCOMPILE__PRIVATE int gpucompile__is_id_char(int c) { return gpucompile__is_id_start(c) || (c >= '0' && c <= '9') || c == '$' || c == '.'; }
-
-/* MLIR's printEscapedString for one byte: printable ASCII as is, '\' doubled, '"' and the
-   rest as \XX. Returns the length written to e. */
-GPUCOMPILE__PRIVATE size_t gpucompile__escape(unsigned char c, char e[3]) {
-    static const char hex[] = "0123456789ABCDEF";
-    if (c == '\\') { e[0] = e[1] = '\\'; return 2; }
-    if (c >= 0x20 && c <= 0x7E && c != '"') { e[0] = (char)c; return 1; }
-    e[0] = '\\'; e[1] = hex[c >> 4]; e[2] = hex[c & 15];
-    return 3;
-}
-
-GPUCOMPILE__PRIVATE int gpucompile__hexval(int c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-/* Where byte at is, for a message: "column N" or "LINE:COLUMN" (both counting bytes from 1). */
-GPUCOMPILE__PRIVATE void gpucompile__lex_where(const gpucompile__lex *lx, size_t at, char *buf, size_t size) {
-    size_t i, line = 1, col = 1;
-    if (lx->stage == GPUCOMPILE_STAGE_TARGET) {
-        snprintf(buf, size, "column %lu", (unsigned long)(at + 1));
-        return;
-    }
-    for (i = 0; i < at && i < lx->n; i++) {
-        if (lx->s[i] == '\n') { line++; col = 1; } else col++;
-    }
-    snprintf(buf, size, "%lu:%lu", (unsigned long)line, (unsigned long)col);
-}
-
-/* Reports the first error only, "WHERE: what", plus what was found where that is not visible in
-   the text (its end, a NUL byte, a non-printable byte). Returns 0. */
-GPUCOMPILE__PRIVATE int gpucompile__lex_err(gpucompile__lex *lx, size_t at, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(GPUCOMPILE__PRINTF, 3, 4)))
-#endif
-    ;
-GPUCOMPILE__PRIVATE int gpucompile__lex_err(gpucompile__lex *lx, size_t at, const char *fmt, ...) {
-    char msg[2048], where[48], found[48] = "";
-    va_list ap;
-    if (lx->result != GPUCOMPILE_OK) return 0;
-    lx->result = GPUCOMPILE_ERROR_PARSE;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    gpucompile__lex_where(lx, at, where, sizeof where);
-    if (at >= lx->n) snprintf(found, sizeof found, " (the text ends there)");
-    else if (lx->s[at] == 0 && !strstr(msg, "NUL")) snprintf(found, sizeof found, " (found a NUL byte)");
-    else if ((unsigned char)lx->s[at] < 0x20 || (unsigned char)lx->s[at] > 0x7E)
-        snprintf(found, sizeof found, " (found byte 0x%02X)", (unsigned)(unsigned char)lx->s[at]);
-    gpucompile__logf(lx->logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_PARSE, lx->stage, "%s: %s%s", where, msg, found);
-    return 0;
-}
-
-GPUCOMPILE__PRIVATE int gpucompile__lex_peek(const gpucompile__lex *lx) { return lx->pos < lx->n ? (unsigned char)lx->s[lx->pos] : -1; }
-
-/* A comment at the cursor: skipped up to (not over) the end of its line. */
-GPUCOMPILE__PRIVATE int gpucompile__lex_comment(gpucompile__lex *lx) {
-    if (lx->pos + 1 >= lx->n || lx->s[lx->pos] != '/' || lx->s[lx->pos + 1] != '/') return 0;
-    while (lx->pos < lx->n && lx->s[lx->pos] != '\n') lx->pos++;
-    return 1;
-}
-
-/* Skips white space and comments; the byte then at the cursor, -1 at the end. */
-GPUCOMPILE__PRIVATE int gpucompile__lex_ws(gpucompile__lex *lx) {
-    for (;;) {
-        while (lx->pos < lx->n && (lx->s[lx->pos] == ' ' || lx->s[lx->pos] == '\t' || lx->s[lx->pos] == '\n' || lx->s[lx->pos] == '\r'))
-            lx->pos++;
-        if (!gpucompile__lex_comment(lx)) return gpucompile__lex_peek(lx);
-    }
-}
-
-/* The string literal at the cursor, its bytes appended to out (NULL: only skipped). no_nul:
-   a NUL byte, raw or \00, is an error (the string becomes a C string). */
-GPUCOMPILE__PRIVATE int gpucompile__lex_string(gpucompile__lex *lx, gpucompile_buf *out, int no_nul) {
-    size_t start = lx->pos;
-    char where[48];
-    if (gpucompile__lex_peek(lx) != '"') return gpucompile__lex_err(lx, lx->pos, "expected a string literal");
-    lx->pos++;
-    for (;;) {
-        int c = gpucompile__lex_peek(lx);
-        char b;
-        if (c < 0 || c == '\n' || c == '\v' || c == '\f') {
-            gpucompile__lex_where(lx, start, where, sizeof where);
-            return gpucompile__lex_err(lx, lx->pos, "expected '\"' to close the string that starts at %s", where);
-        }
-        if (c == 0 && no_nul) return gpucompile__lex_err(lx, lx->pos, "NUL bytes are not allowed in strings");
-        if (c == '"') { lx->pos++; return 1; }
-        if (c == '\\') {
-            int e = lx->pos + 1 < lx->n ? (unsigned char)lx->s[lx->pos + 1] : -1;
-            int h1 = gpucompile__hexval(e), h2 = lx->pos + 2 < lx->n ? gpucompile__hexval((unsigned char)lx->s[lx->pos + 2]) : -1;
-            if (e == '"' || e == '\\') { b = (char)e; lx->pos += 2; }
-            else if (e == 'n') { b = '\n'; lx->pos += 2; }
-            else if (e == 't') { b = '\t'; lx->pos += 2; }
-            else if (h1 >= 0 && h2 >= 0) {
-                if (h1 == 0 && h2 == 0 && no_nul) return gpucompile__lex_err(lx, lx->pos, "NUL bytes are not allowed in strings");
-                b = (char)(h1 * 16 + h2);
-                lx->pos += 3;
-            } else return gpucompile__lex_err(lx, lx->pos, "unknown escape in string (expected \\\", \\\\, \\n, \\t or two hex digits)");
-        } else {
-            b = (char)c;
-            lx->pos++;
-        }
-        if (out) gpucompile_buf_add(out, &b, 1);
-    }
-}
-
-GPUCOMPILE__PRIVATE void gpucompile__out_quoted(gpucompile__out *o, const char *s) {
-    char e[3];
-    gpucompile__out_add(o, "\"", 1);
-    for (; *s; s++) gpucompile__out_add(o, e, gpucompile__escape((unsigned char)*s, e));
-    gpucompile__out_add(o, "\"", 1);
-}
-
-/* A dictionary key: bare when it is an MLIR bare identifier, quoted otherwise. */
-GPUCOMPILE__PRIVATE void gpucompile__out_key(gpucompile__out *o, const char *s) {
-    const char *p = s;
-    if (gpucompile__is_id_start((unsigned char)*p))
-        while (gpucompile__is_id_char((unsigned char)*p)) p++;
-    if (p != s && !*p) gpucompile__out_str(o, s);
-    else gpucompile__out_quoted(o, s);
-}
-
-GPUCOMPILE__PRIVATE void gpucompile__out_param(gpucompile__out *o, int *first, const char *name) {
-    gpucompile__out_str(o, *first ? "<" : ", ");
-    *first = 0;
-    gpucompile__out_str(o, name);
-    gpucompile__out_str(o, " = ");
-}
-
-GPUCOMPILE__PRIVATE void gpucompile__out_string_param(gpucompile__out *o, int *first, const char *name, const char *value, const char *def) {
-    if (strcmp(value, def) == 0) return;
-    gpucompile__out_param(o, first, name);
-    gpucompile__out_quoted(o, value);
-}
-
-/* The smallest flag name greater than prev (NULL: the smallest of all): flags sorted and
-   without repeats, with no allocation. */
-GPUCOMPILE__PRIVATE const char *gpucompile__next_flag(const gpucompile_target *t, const char *prev) {
-    const char *best = NULL;
-    int i;
-    for (i = 0; t->flags && i < t->num_flags; i++) {
-        const char *f = t->flags[i];
-        if (!f || (prev && strcmp(f, prev) <= 0)) continue;
-        if (!best || strcmp(f, best) < 0) best = f;
-    }
-    return best;
-}
-
-#define GPUCOMPILE__ALL_PARAMS "O,triple,chip,features,abi,flags,link"
-/* Does the backend's attribute, in that spelling, take the parameter? (No backend: a custom
-   target, all seven.) */
-GPUCOMPILE__PRIVATE int gpucompile__takes_param(const gpucompile_backend *b, int upstream, const char *name) {
-    const char *list = b && b->params[upstream ? 1 : 0] ? b->params[upstream ? 1 : 0] : b && b->params[0] ? b->params[0] : GPUCOMPILE__ALL_PARAMS;
-    return gpucompile_in_list(list, name, strlen(name));
-}
-
-/* The link parameter's name for the spelling. */
-GPUCOMPILE__PRIVATE const char *gpucompile__link_name(const gpucompile_backend *b, int upstream) {
-    return b && b->link_name[upstream ? 1 : 0] ? b->link_name[upstream ? 1 : 0] : "link";
-}
-
-/* The attribute's name: the backend's for the spelling, else #<custom_name>. */
-GPUCOMPILE__PRIVATE const char *gpucompile__target_name(const gpucompile_target *t) {
-    const gpucompile_backend *b = gpucompile__target_backend(t);
-    if (t->kind == GPUCOMPILE_TARGET_CUSTOM && t->custom_name && *t->custom_name) return t->custom_name;
-    if (b && b->attribute[t->upstream ? 1 : 0]) return b->attribute[t->upstream ? 1 : 0];
-    return t->kind == GPUCOMPILE_TARGET_CUSTOM ? "custom" : "none";
-}
-
-/* Declaration order O, triple, chip, features, [abi,] flags, link; defaults left out. Custom
-   targets take the same parameters, abi included, whose defaults are 2 and "". */
-
-GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *buf, size_t size) {
-    gpucompile__out o;
-    gpucompile_target d;
-    const char *f;
-    char num[32];
-    int first = 1, i;
-    o.buf = buf;
-    o.size = buf ? size : 0;
-    o.len = 0;
-    if (!t) {
-        if (o.size) buf[0] = 0;
-        return 0;
-    }
-    d = gpucompile_target_defaults(t->kind);
-    d.upstream = t->upstream; /* the defaults follow the spelling, and the backend */
-    d.backend = t->backend;
-    gpucompile__out_str(&o, "#");
-    gpucompile__out_str(&o, gpucompile__target_name(t));
-    if (t->O != d.O) {
-        gpucompile__out_param(&o, &first, "O");
-        snprintf(num, sizeof num, "%d", t->O);
-        gpucompile__out_str(&o, num);
-    }
-    gpucompile__out_string_param(&o, &first, "triple", gpucompile_target_triple(t), gpucompile_target_triple(&d));
-    gpucompile__out_string_param(&o, &first, "chip", gpucompile_target_chip(t), gpucompile_target_chip(&d));
-    gpucompile__out_string_param(&o, &first, "features", gpucompile_target_features(t), gpucompile_target_features(&d));
-    if (gpucompile__takes_param(gpucompile__target_backend(t), t->upstream, "abi"))
-        gpucompile__out_string_param(&o, &first, "abi", gpucompile_target_abi(t), gpucompile_target_abi(&d));
-    if ((f = gpucompile__next_flag(t, NULL)) != NULL) {
-        gpucompile__out_param(&o, &first, "flags");
-        gpucompile__out_str(&o, "{");
-        for (i = 0; f; f = gpucompile__next_flag(t, f), i++) {
-            const char *v = gpucompile_target_flag_value(t, f);
-            if (i) gpucompile__out_str(&o, ", ");
-            gpucompile__out_key(&o, f);
-            if (v) {
-                gpucompile__out_str(&o, " = ");
-                gpucompile__out_str(&o, v);
-            }
-        }
-        gpucompile__out_str(&o, "}");
-    }
-    if (t->link && t->num_link > 0) {
-        gpucompile__out_param(&o, &first, gpucompile__link_name(gpucompile__target_backend(t), t->upstream));
-        gpucompile__out_str(&o, "[");
-        for (i = 0; i < t->num_link; i++) {
-            if (i) gpucompile__out_str(&o, ", ");
-            /* a non-string element (NULL) reads back as one: MLIR's unit attribute */
-            if (t->link[i]) gpucompile__out_quoted(&o, t->link[i]);
-            else gpucompile__out_str(&o, "unit");
-        }
-        gpucompile__out_str(&o, "]");
-    }
-    if (!first) gpucompile__out_str(&o, ">");
-    if (o.size) buf[o.len < o.size ? o.len : o.size - 1] = 0;
-    return o.len;
-}
-
-/* ---- parser ----
-   What it reads, where MLIR leaves a choice:
-   - #NAME with or without <...> (<> too), NAME a registered backend's attribute (either
-     spelling). A target with only custom_name set prints as #<custom_name><...> but does not
-     parse: no registered backend names it.
-   - Whitespace (space, tab, CR, LF) between any tokens, also before '<' (MLIR refuses that).
-   - O: decimal or 0x integer, optionally negative. Outside int's range: a parse error (as in
-     MLIR); in range but not 0-3: verify's error.
-   - Strings: MLIR's escapes \" \\ \n \t \XX. \00 and raw NUL bytes are refused (a C string
-     cannot hold them), as is a raw line break inside a string (as in MLIR).
-   - flags: {a, "b-c", "tool-options" = ["-v"]}: names, some with a value (MLIR's flags
-     are a dictionary): a string, an integer (decimal or 0x, optionally `: i8/i16/i32/i64`;
-     printed as MLIR does: `1 : i64` when untyped, `1` in an array), true, false, or an array of these; `= unit`
-     is the bare name. Floats and other attributes are refused. `flags = {}` and `link = []`
-     parse as empty and print as left out (MLIR keeps them).
-   - link: strings; any other element (MLIR takes any attribute: 1, [..], @f, ...) is skipped
-     as a balanced run of tokens and kept as a NULL entry, which verify refuses with MLIR's
-     message and print writes as `unit`.
-   - Errors: the first one only, as "column N: expected ...", N counting bytes from 1. */
-enum { GPUCOMPILE__P_O, GPUCOMPILE__P_TRIPLE, GPUCOMPILE__P_CHIP, GPUCOMPILE__P_FEATURES, GPUCOMPILE__P_ABI,
-       GPUCOMPILE__P_FLAGS, GPUCOMPILE__P_LINK, GPUCOMPILE__P_COUNT };
-static const char *const gpucompile__param_names[GPUCOMPILE__P_COUNT] = {"O", "triple", "chip", "features", "abi", "flags", "link"};
-#define GPUCOMPILE__UNSET ((size_t)-1)
-
-typedef struct gpucompile__parser {
-    gpucompile__lex lx;            /* the text, the cursor and the first error */
-    gpucompile_buf strs;          /* decoded strings, each NUL-terminated */
-    gpucompile_buf flags, links;  /* size_t offsets into strs (links: GPUCOMPILE__UNSET = not a string) */
-    gpucompile_buf values, val;   /* per flag: offset of its value text or GPUCOMPILE__UNSET; a value being read */
-    size_t str[GPUCOMPILE__P_COUNT]; /* offsets of triple, chip, features, abi */
-    int seen[GPUCOMPILE__P_COUNT];
-    int O;
-    int last;                      /* the parameter being read, for messages */
-} gpucompile__parser;
-
-/* A string literal at the cursor into p->strs, NUL-terminated (a NUL inside is refused); *off
-   gets its offset. */
-GPUCOMPILE__PRIVATE int gpucompile__pstring(gpucompile__parser *p, size_t *off) {
-    *off = p->strs.len;
-    if (!gpucompile__lex_string(&p->lx, &p->strs, 1)) return 0;
-    gpucompile_buf_add(&p->strs, "", 1);
-    return 1;
-}
-
-/* O: a decimal or 0x integer, optionally negative; out of int's range is a parse error (as in
-   MLIR), in range but not 0-3 is verify's. */
-GPUCOMPILE__PRIVATE int gpucompile__pint(gpucompile__parser *p, const char *name) {
-    size_t start = p->lx.pos;
-    int neg = 0, base = 10, any = 0;
-    unsigned long long v = 0;
-    if (gpucompile__lex_peek(&p->lx) == '-') { neg = 1; p->lx.pos++; gpucompile__lex_ws(&p->lx); }
-    if (gpucompile__lex_peek(&p->lx) < '0' || gpucompile__lex_peek(&p->lx) > '9')
-        return gpucompile__lex_err(&p->lx, p->lx.pos, "expected an integer for '%s'", name);
-    if (p->lx.pos + 1 < p->lx.n && p->lx.s[p->lx.pos] == '0' && (p->lx.s[p->lx.pos + 1] == 'x' || p->lx.s[p->lx.pos + 1] == 'X'))
-        { base = 16; p->lx.pos += 2; }
-    for (;;) {
-        int c = gpucompile__lex_peek(&p->lx), d = c < 0 ? -1 : gpucompile__hexval(c);
-        if (d < 0 || d >= base) break;
-        if (v <= 0x7FFFFFFFull) v = v * (unsigned)base + (unsigned)d; /* past that it is too large anyway */
-        any = 1;
-        p->lx.pos++;
-    }
-    if (!any) return gpucompile__lex_err(&p->lx, p->lx.pos, "expected hex digits for '%s'", name);
-    if (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx)))
-        return gpucompile__lex_err(&p->lx, p->lx.pos, "expected an integer for '%s'", name);
-    if (v > (neg ? 0x80000000ull : 0x7FFFFFFFull)) return gpucompile__lex_err(&p->lx, start, "integer value too large for '%s'", name);
-    p->O = neg ? (int)(0 - (long long)v) : (int)v;
-    return 1;
-}
-
-GPUCOMPILE__PRIVATE size_t gpucompile__off(const gpucompile_buf *b, size_t i) {
-    size_t v;
-    memcpy(&v, b->data + i * sizeof v, sizeof v);
-    return v;
-}
-
-/* A flag's value (see the parser's notes), appended to p->val in MLIR's canonical text. */
-GPUCOMPILE__PRIVATE int gpucompile__pvalue(gpucompile__parser *p, int depth) {
-    int c = gpucompile__lex_ws(&p->lx);
-    size_t at = p->lx.pos;
-    if (c == '"') {
-        size_t off, keep = p->strs.len, k;
-        char e[3];
-        if (!gpucompile__pstring(p, &off) || p->strs.oom) return 0;
-        gpucompile_buf_add(&p->val, "\"", 1);
-        for (k = off; p->strs.data[k]; k++) gpucompile_buf_add(&p->val, e, gpucompile__escape((unsigned char)p->strs.data[k], e));
-        gpucompile_buf_add(&p->val, "\"", 1);
-        p->strs.len = keep; /* only the value's text is kept */
-        return 1;
-    }
-    if (c == '[') {
-        if (depth == 8) return gpucompile__lex_err(&p->lx, at, "a flag's value is nested too deeply");
-        p->lx.pos++;
-        gpucompile_buf_add(&p->val, "[", 1);
-        if (gpucompile__lex_ws(&p->lx) == ']') { p->lx.pos++; gpucompile_buf_add(&p->val, "]", 1); return 1; }
-        for (;;) {
-            if (!gpucompile__pvalue(p, depth + 1)) return 0;
-            c = gpucompile__lex_ws(&p->lx);
-            if (c != ',' && c != ']') return gpucompile__lex_err(&p->lx, p->lx.pos, "expected ',' or ']' in a flag's value");
-            p->lx.pos++;
-            gpucompile_buf_str(&p->val, c == ',' ? ", " : "]");
-            if (c == ']') return 1;
-        }
-    }
-    if (c == '-' || (c >= '0' && c <= '9')) {
-        int neg = c == '-', base = 10, any = 0, bits = 64;
-        unsigned long long v = 0;
-        if (neg) { p->lx.pos++; gpucompile__lex_ws(&p->lx); }
-        if (p->lx.pos + 1 < p->lx.n && p->lx.s[p->lx.pos] == '0' && (p->lx.s[p->lx.pos + 1] == 'x' || p->lx.s[p->lx.pos + 1] == 'X'))
-            { base = 16; p->lx.pos += 2; }
-        for (;;) {
-            int d = gpucompile__lex_peek(&p->lx) < 0 ? -1 : gpucompile__hexval(gpucompile__lex_peek(&p->lx));
-            if (d < 0 || d >= base) break;
-            if (v > ((1ull << 63) - (unsigned)d) / (unsigned)base)
-                return gpucompile__lex_err(&p->lx, at, "integer value too large in a flag's value");
-            v = v * (unsigned)base + (unsigned)d;
-            any = 1;
-            p->lx.pos++;
-        }
-        if (!any || gpucompile__lex_peek(&p->lx) == '.' || gpucompile__is_id_char(gpucompile__lex_peek(&p->lx)))
-            return gpucompile__lex_err(&p->lx, at, "expected an integer in a flag's value (floats are not read)");
-        if (gpucompile__lex_ws(&p->lx) == ':') {
-            size_t t;
-            const char *w;
-            p->lx.pos++;
-            gpucompile__lex_ws(&p->lx);
-            t = p->lx.pos;
-            while (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx))) p->lx.pos++;
-            w = p->lx.s + t;
-            bits = p->lx.pos - t == 2 && strncmp(w, "i8", 2) == 0 ? 8 : p->lx.pos - t == 3 && strncmp(w, "i16", 3) == 0 ? 16
-                 : p->lx.pos - t == 3 && strncmp(w, "i32", 3) == 0 ? 32 : p->lx.pos - t == 3 && strncmp(w, "i64", 3) == 0 ? 64 : 0;
-            if (!bits) return gpucompile__lex_err(&p->lx, t, "expected i8, i16, i32 or i64 as an integer's type in a flag's value");
-        }
-        if (v > (1ull << (bits - 1)) - (neg ? 0 : 1))
-            return gpucompile__lex_err(&p->lx, at, "integer value out of range for i%d in a flag's value", bits);
-        gpucompile_buf_printf(&p->val, "%s%llu", neg && v ? "-" : "", v);
-        if (bits != 64 || depth == 0) gpucompile_buf_printf(&p->val, " : i%d", bits); /* MLIR elides i64 inside arrays */
-        return 1;
-    }
-    while (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx))) p->lx.pos++;
-    if ((p->lx.pos - at == 4 && (strncmp(p->lx.s + at, "true", 4) == 0 || strncmp(p->lx.s + at, "unit", 4) == 0)) ||
-        (p->lx.pos - at == 5 && strncmp(p->lx.s + at, "false", 5) == 0)) {
-        gpucompile_buf_add(&p->val, p->lx.s + at, p->lx.pos - at);
-        return 1;
-    }
-    return gpucompile__lex_err(&p->lx, at, "expected a flag value: a string, an integer, true, false, unit or [...]");
-}
-
-/* flags = {a, "b-c", "tool-options" = ["-v"]}: names (bare identifiers or strings), each
-   at most once, some with a value. */
-GPUCOMPILE__PRIVATE int gpucompile__pflags(gpucompile__parser *p) {
-    if (gpucompile__lex_peek(&p->lx) != '{') return gpucompile__lex_err(&p->lx, p->lx.pos, "expected '{' for 'flags'");
-    p->lx.pos++;
-    if (gpucompile__lex_ws(&p->lx) == '}') { p->lx.pos++; return 1; }
-    for (;;) {
-        int c = gpucompile__lex_ws(&p->lx);
-        size_t at = p->lx.pos, off = p->strs.len, i, n;
-        if (c == '"') {
-            if (!gpucompile__pstring(p, &off)) return 0;
-        } else if (c >= 0 && gpucompile__is_id_start(c)) {
-            while (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx))) p->lx.pos++;
-            gpucompile_buf_add(&p->strs, p->lx.s + at, p->lx.pos - at);
-            gpucompile_buf_add(&p->strs, "", 1);
-        } else return gpucompile__lex_err(&p->lx, at, "expected a flag name in 'flags'");
-        if (p->strs.oom) return 0;
-        if (!p->strs.data[off]) return gpucompile__lex_err(&p->lx, at, "expected a non-empty flag name");
-        n = p->flags.len / sizeof(size_t);
-        if (n == 1024) return gpucompile__lex_err(&p->lx, at, "too many flags (at most 1024)"); /* repeats are found in n^2 */
-        for (i = 0; i < n; i++)
-            if (strcmp(p->strs.data + gpucompile__off(&p->flags, i), p->strs.data + off) == 0)
-                return gpucompile__lex_err(&p->lx, at, "flag '%.100s' is repeated", p->strs.data + off);
-        gpucompile_buf_add(&p->flags, &off, sizeof off);
-        off = GPUCOMPILE__UNSET;
-        if ((c = gpucompile__lex_ws(&p->lx)) == '=') {
-            p->lx.pos++;
-            p->val.len = 0;
-            if (!gpucompile__pvalue(p, 0) || p->val.oom) return 0;
-            if (p->val.len != 4 || memcmp(p->val.data, "unit", 4) != 0) { /* `= unit` is the bare name, as MLIR prints it */
-                off = p->strs.len;
-                gpucompile_buf_add(&p->strs, p->val.data, p->val.len);
-                gpucompile_buf_add(&p->strs, "", 1);
-            }
-            c = gpucompile__lex_ws(&p->lx);
-        }
-        gpucompile_buf_add(&p->values, &off, sizeof off);
-        if (c != ',' && c != '}') return gpucompile__lex_err(&p->lx, p->lx.pos, "expected ',' or '}' in 'flags'");
-        p->lx.pos++;
-        if (c == '}') return 1;
-    }
-}
-
-/* One non-string element of link (MLIR allows any attribute there: 1, [2], @f, #a<...>, ...):
-   skipped as a balanced run of tokens up to ',' or ']'; verify refuses it, as MLIR does. */
-GPUCOMPILE__PRIVATE int gpucompile__pskip_attr(gpucompile__parser *p) {
-    char stack[32];
-    size_t depth = 0, start = p->lx.pos, off;
-    for (;;) {
-        int c = gpucompile__lex_ws(&p->lx);
-        const char *open = "[{(<", *close = "]})>";
-        if (c < 0) return gpucompile__lex_err(&p->lx, p->lx.pos, "expected ']' to close 'link'");
-        if (depth == 0 && (c == ',' || c == ']')) {
-            if (p->lx.pos == start) return gpucompile__lex_err(&p->lx, p->lx.pos, "expected a value in 'link'");
-            return 1;
-        }
-        if (c == '"') {
-            size_t keep = p->strs.len;
-            if (!gpucompile__pstring(p, &off)) return 0;
-            p->strs.len = keep; /* not kept */
-        } else if (c == '-' && p->lx.pos + 1 < p->lx.n && p->lx.s[p->lx.pos + 1] == '>') {
-            p->lx.pos += 2;
-        } else if (c && strchr(open, c)) {
-            if (depth == sizeof stack) return gpucompile__lex_err(&p->lx, p->lx.pos, "'link' is nested too deeply");
-            stack[depth++] = close[strchr(open, c) - open];
-            p->lx.pos++;
-        } else if (c && strchr(close, c)) {
-            if (depth == 0 || stack[depth - 1] != c) return gpucompile__lex_err(&p->lx, p->lx.pos, "unbalanced '%c' in 'link'", c);
-            depth--;
-            p->lx.pos++;
-        } else if (gpucompile__is_id_char(c) || (c && strchr("-+:=@#!*?", c)) || (c == ',' && depth > 0)) {
-            p->lx.pos++;
-        } else return gpucompile__lex_err(&p->lx, p->lx.pos, "unexpected character in 'link'");
-    }
-}
-
-/* link = ["a.bc", "b.bc"]. */
-GPUCOMPILE__PRIVATE int gpucompile__plink(gpucompile__parser *p) {
-    if (gpucompile__lex_peek(&p->lx) != '[') return gpucompile__lex_err(&p->lx, p->lx.pos, "expected '[' for 'link'");
-    p->lx.pos++;
-    if (gpucompile__lex_ws(&p->lx) == ']') { p->lx.pos++; return 1; }
-    for (;;) {
-        size_t off = GPUCOMPILE__UNSET;
-        int c = gpucompile__lex_ws(&p->lx);
-        if (c == '"') {
-            if (!gpucompile__pstring(p, &off)) return 0;
-        } else if (!gpucompile__pskip_attr(p)) return 0;
-        gpucompile_buf_add(&p->links, &off, sizeof off);
-        c = gpucompile__lex_ws(&p->lx);
-        if (c != ',' && c != ']') return gpucompile__lex_err(&p->lx, p->lx.pos, "expected ',' or ']' in 'link'");
-        p->lx.pos++;
-        if (c == ']') return 1;
-    }
-}
-
-GPUCOMPILE__PRIVATE int gpucompile__pparam(gpucompile__parser *p, const gpucompile_backend *b, const char *attr) {
-    size_t at = p->lx.pos, n;
-    int id;
-    char expected[128], *e;
-    int upstream = b && b->attribute[1] && strcmp(attr, b->attribute[1]) == 0;
-    const char *link = gpucompile__link_name(b, upstream);
-    while (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx))) p->lx.pos++;
-    n = p->lx.pos - at;
-    for (id = 0; id < GPUCOMPILE__P_COUNT; id++)
-        if (strlen(gpucompile__param_names[id]) == n && strncmp(gpucompile__param_names[id], p->lx.s + at, n) == 0) break;
-    if (id == GPUCOMPILE__P_LINK && strcmp(link, "link") != 0) id = GPUCOMPILE__P_COUNT;
-    if (strlen(link) == n && strncmp(link, p->lx.s + at, n) == 0) id = GPUCOMPILE__P_LINK;
-    if (id < GPUCOMPILE__P_COUNT && !gpucompile__takes_param(b, upstream, gpucompile__param_names[id])) id = GPUCOMPILE__P_COUNT;
-    if (id == GPUCOMPILE__P_COUNT) {
-        for (e = expected, id = 0; id < GPUCOMPILE__P_COUNT; id++)
-            if (gpucompile__takes_param(b, upstream, gpucompile__param_names[id]))
-                e += snprintf(e, (size_t)(expected + sizeof expected - e), "%s%s", e == expected ? "" : ", ",
-                              id == GPUCOMPILE__P_LINK ? link : gpucompile__param_names[id]);
-        return gpucompile__lex_err(&p->lx, at, "unknown parameter '%.*s' for #%s; expected one of %s",
-                                   (int)(n < 64 ? n : 64), p->lx.s + at, attr, expected);
-    }
-    if (p->seen[id]) return gpucompile__lex_err(&p->lx, at, "parameter '%s' is repeated", gpucompile__param_names[id]);
-    p->seen[id] = 1;
-    p->last = id;
-    if (gpucompile__lex_ws(&p->lx) != '=')
-        return gpucompile__lex_err(&p->lx, p->lx.pos, "expected '=' after parameter name '%s'", gpucompile__param_names[id]);
-    p->lx.pos++;
-    gpucompile__lex_ws(&p->lx);
-    if (id == GPUCOMPILE__P_O) return gpucompile__pint(p, "O");
-    if (id == GPUCOMPILE__P_FLAGS) return gpucompile__pflags(p);
-    if (id == GPUCOMPILE__P_LINK) return gpucompile__plink(p);
-    if (gpucompile__lex_peek(&p->lx) != '"')
-        return gpucompile__lex_err(&p->lx, p->lx.pos, "expected a string for '%s'", gpucompile__param_names[id]);
-    return gpucompile__pstring(p, &p->str[id]);
-}
-
-/* "#a, #b, #c or #d": the registered attribute names, ours first, then the upstream ones. */
-GPUCOMPILE__PRIVATE void gpucompile__attribute_names(char *out, size_t size) {
-    const char *names[2 * GPUCOMPILE__MAX_BACKENDS];
-    const gpucompile_backend *b;
-    size_t len = 0;
-    int i, k, n = 0;
-    for (k = 0; k < 2; k++)
-        for (i = 0; (b = gpucompile_backend_at(i)) != NULL; i++)
-            if (b->attribute[k]) names[n++] = b->attribute[k];
-    out[0] = 0;
-    for (i = 0; i < n && len < size; i++)
-        len += (size_t)snprintf(out + len, size - len, "%s#%s", i == 0 ? "" : i == n - 1 ? " or " : ", ", names[i]);
-}
-
-/* #NAME<...>; fills p, returns NAME's backend (NULL after an error). */
-GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__pattr(gpucompile__parser *p, int *upstream, const char **attr) {
-    const gpucompile_backend *b;
-    size_t at, n;
-    char names[512];
-    int c;
-    if (gpucompile__lex_ws(&p->lx) != '#') { gpucompile__lex_err(&p->lx, p->lx.pos, "expected '#' to start a target attribute"); return NULL; }
-    at = ++p->lx.pos;
-    while (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx)) || gpucompile__lex_peek(&p->lx) == '-') p->lx.pos++;
-    n = p->lx.pos - at;
-    b = n ? gpucompile_find_backend_named(p->lx.s + at, n, upstream) : NULL;
-    if (!b) {
-        gpucompile__attribute_names(names, sizeof names);
-        gpucompile__lex_err(&p->lx, at - 1, "unknown target attribute '#%.*s'%s%s",
-                            (int)(n < 64 ? n : 64), p->lx.s + at, *names ? "; expected " : "", names);
-        return NULL;
-    }
-    *attr = b->attribute[*upstream];
-    if (gpucompile__lex_ws(&p->lx) == '<') {
-        p->lx.pos++;
-        c = gpucompile__lex_ws(&p->lx);
-        if (c == '>') p->lx.pos++; /* <> as MLIR allows */
-        else for (;;) {
-            if (c < 0 || !gpucompile__is_id_start(c))
-                { gpucompile__lex_err(&p->lx, p->lx.pos, "expected a parameter name or '>'"); return NULL; }
-            if (!gpucompile__pparam(p, b, *attr)) return NULL;
-            c = gpucompile__lex_ws(&p->lx);
-            if (c == '>') { p->lx.pos++; break; }
-            if (c != ',') {
-                gpucompile__lex_err(&p->lx, p->lx.pos, "expected ',' or '>' after the value of '%s'", gpucompile__param_names[p->last]);
-                return NULL;
-            }
-            p->lx.pos++;
-            c = gpucompile__lex_ws(&p->lx);
-        }
-    }
-    if (gpucompile__lex_ws(&p->lx) >= 0) { gpucompile__lex_err(&p->lx, p->lx.pos, "unexpected text after the target attribute"); return NULL; }
-    return b;
-}
-
-/* A parsed target and its strings in one block; the allocator is kept for the free. */
-typedef struct gpucompile__owned_target {
-    gpucompile_target t;
-    gpucompile_allocator a;
-} gpucompile__owned_target;
-
-GPUCOMPILE_DEF gpucompile_result gpucompile_target_parse(const char *text, size_t len,
-    const gpucompile_allocator *allocator, const gpucompile_logger *logger, gpucompile_target **out) {
-    gpucompile__parser p;
-    gpucompile__owned_target *o = NULL;
-    gpucompile_allocator a;
-    const gpucompile_backend *b = NULL;
-    const char *attr = "";
-    int upstream = 0, i;
-    if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    *out = NULL;
-    if (!text) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    memset(&a, 0, sizeof a);
-    if (allocator) a = *allocator;
-    memset(&p, 0, sizeof p);
-    p.lx.s = text;
-    p.lx.n = len == (size_t)-1 ? strlen(text) : len;
-    p.lx.logger = logger;
-    p.lx.stage = GPUCOMPILE_STAGE_TARGET;
-    p.O = 2;
-    p.strs.a = p.flags.a = p.links.a = p.values.a = p.val.a = &a;
-    for (i = 0; i < GPUCOMPILE__P_COUNT; i++) p.str[i] = GPUCOMPILE__UNSET;
-    if (memchr(text, 0, p.lx.n)) /* never valid: not whitespace, and strings cannot hold one */
-        gpucompile__lex_err(&p.lx, (size_t)((const char *)memchr(text, 0, p.lx.n) - text), "unexpected NUL byte in the text");
-    else b = gpucompile__pattr(&p, &upstream, &attr);
-    if (p.strs.oom || p.flags.oom || p.links.oom || p.values.oom || p.val.oom) p.lx.result = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-    if (p.lx.result == GPUCOMPILE_OK) {
-        size_t nf = p.flags.len / sizeof(size_t), nl = p.links.len / sizeof(size_t);
-        size_t head = sizeof(gpucompile__owned_target) + (2 * nf + nl) * sizeof(char *);
-        o = (gpucompile__owned_target *)gpucompile_alloc(&a, head + p.strs.len);
-        if (!o) p.lx.result = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-        else {
-            const char **flags = (const char **)(void *)(o + 1), **links = flags + nf, **values = links + nl;
-            int any_value = 0;
-            char *strs = (char *)o + head;
-            size_t k;
-            if (p.strs.len) memcpy(strs, p.strs.data, p.strs.len);
-            o->t = gpucompile_target_defaults(b->kind);
-            if (b->kind == GPUCOMPILE_TARGET_CUSTOM) o->t.backend = b; /* a registered custom backend */
-            o->a = a;
-            o->t.upstream = upstream;
-            o->t.O = p.O;
-            o->t.triple = p.str[GPUCOMPILE__P_TRIPLE] == GPUCOMPILE__UNSET ? NULL : strs + p.str[GPUCOMPILE__P_TRIPLE];
-            o->t.chip = p.str[GPUCOMPILE__P_CHIP] == GPUCOMPILE__UNSET ? NULL : strs + p.str[GPUCOMPILE__P_CHIP];
-            o->t.features = p.str[GPUCOMPILE__P_FEATURES] == GPUCOMPILE__UNSET ? NULL : strs + p.str[GPUCOMPILE__P_FEATURES];
-            o->t.abi = p.str[GPUCOMPILE__P_ABI] == GPUCOMPILE__UNSET ? NULL : strs + p.str[GPUCOMPILE__P_ABI];
-            for (k = 0; k < nf; k++) {
-                size_t v = gpucompile__off(&p.values, k);
-                flags[k] = strs + gpucompile__off(&p.flags, k);
-                values[k] = v == GPUCOMPILE__UNSET ? NULL : strs + v;
-                any_value |= v != GPUCOMPILE__UNSET;
-            }
-            for (k = 0; k < nl; k++) {
-                size_t off = gpucompile__off(&p.links, k);
-                links[k] = off == GPUCOMPILE__UNSET ? NULL : strs + off;
-            }
-            o->t.flags = nf ? flags : NULL;
-            o->t.num_flags = (int)nf;
-            o->t.flag_values = any_value ? values : NULL;
-            o->t.link = nl ? links : NULL;
-            o->t.num_link = (int)nl;
-            *out = &o->t;
-        }
-    }
-    if (p.lx.result == GPUCOMPILE_ERROR_OUT_OF_MEMORY)
-        gpucompile__log(logger, GPUCOMPILE_SEVERITY_ERROR, p.lx.result, GPUCOMPILE_STAGE_TARGET, NULL, "out of memory while parsing a target");
-    gpucompile_free(&a, p.strs.data);
-    gpucompile_free(&a, p.flags.data);
-    gpucompile_free(&a, p.links.data);
-    gpucompile_free(&a, p.values.data);
-    gpucompile_free(&a, p.val.data);
-    return p.lx.result;
-}
-
-/* Only for targets made by gpucompile_target_parse. */
-GPUCOMPILE_DEF void gpucompile_target_free(gpucompile_target *t) {
-    gpucompile__owned_target *o = (gpucompile__owned_target *)(void *)t;
-    gpucompile_allocator a;
-    if (!t) return;
-    a = o->a;
-    gpucompile_free(&a, o);
-}
-
-/* ==== [section: end of targets] ========================================================== */
-
-/* ==== [section: formats] ================================================================= */
-GPUCOMPILE_DEF const char *gpucompile_format_string(gpucompile_format f) {
-    switch (f) {
-    case GPUCOMPILE_FORMAT_LLVM: return "llvm";
-    case GPUCOMPILE_FORMAT_ISA: return "isa";
-    case GPUCOMPILE_FORMAT_FATBIN: return "fatbin";
-    default: return "bin";
-    }
-}
-
-GPUCOMPILE_DEF gpucompile_format gpucompile_format_from_string(const char *name) {
-    static const struct { const char *name; gpucompile_format f; } names[] = {
-        {"llvm", GPUCOMPILE_FORMAT_LLVM}, {"offloading", GPUCOMPILE_FORMAT_LLVM}, {"offload", GPUCOMPILE_FORMAT_LLVM},
-        {"isa", GPUCOMPILE_FORMAT_ISA}, {"assembly", GPUCOMPILE_FORMAT_ISA},
-        {"bin", GPUCOMPILE_FORMAT_BIN}, {"binary", GPUCOMPILE_FORMAT_BIN},
-        {"fatbin", GPUCOMPILE_FORMAT_FATBIN}, {"fatbinary", GPUCOMPILE_FORMAT_FATBIN}};
-    size_t i;
-    for (i = 0; name && i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(name, names[i].name) == 0) return names[i].f;
-    return GPUCOMPILE_FORMAT_DEFAULT;
 }
 
 /* ==== [section: platform] ================================================================ */
@@ -3007,6 +2192,898 @@ GPUCOMPILE__PRIVATE void gpucompile__sigpipe_unblock(gpucompile__sigpipe *s) {
 }
 #endif
 
+/* ==== [section: thread pool] ============================================================= */
+struct gpucompile_parallel {
+    int (*work)(gpucompile_parallel *pool, int index, void *user);
+    void *user;
+    int count, next, stop;
+    gpucompile__mtx mutex;
+};
+
+GPUCOMPILE__PRIVATE void gpucompile__parallel_work(gpucompile_parallel *p) {
+    for (;;) {
+        int i = -1;
+        gpucompile_parallel_lock(p);
+        if (p->next < p->count && !p->stop) i = p->next++;
+        gpucompile_parallel_unlock(p);
+        if (i < 0) return;
+        if (p->work(p, i, p->user)) {
+            gpucompile_parallel_lock(p);
+            p->stop = 1;
+            gpucompile_parallel_unlock(p);
+        }
+    }
+}
+
+GPUCOMPILE_DEF void gpucompile_parallel_lock(gpucompile_parallel *p) { gpucompile__mtx_lock(&p->mutex); }
+GPUCOMPILE_DEF void gpucompile_parallel_unlock(gpucompile_parallel *p) { gpucompile__mtx_unlock(&p->mutex); }
+GPUCOMPILE__PRIVATE void gpucompile__parallel_entry(void *p) { gpucompile__parallel_work((gpucompile_parallel *)p); }
+
+GPUCOMPILE_DEF int gpucompile_run_parallel(const gpucompile_allocator *allocator, int count, int threads,
+    int (*work)(gpucompile_parallel *pool, int index, void *user), void *user) {
+    gpucompile_parallel p;
+    gpucompile__thread *t = NULL;
+    int i, started = 0, n = (threads < count ? threads : count) - 1; /* the calling thread works too */
+    if (!work || count < 1) return 0;
+    memset(&p, 0, sizeof p);
+    p.work = work;
+    p.user = user;
+    p.count = count;
+    gpucompile__mtx_init(&p.mutex);
+    if (n > 0) t = (gpucompile__thread *)gpucompile_alloc(allocator, (size_t)n * sizeof *t);
+    for (i = 0; t && i < n; i++)
+        if (gpucompile__thread_start(&t[started], gpucompile__parallel_entry, &p)) started++;
+    gpucompile__parallel_work(&p);
+    for (i = 0; i < started; i++) gpucompile__thread_join(&t[i]);
+    gpucompile_free(allocator, t);
+    gpucompile__mtx_destroy(&p.mutex);
+    return p.next;
+}
+
+/* ==== [section: targets] ================================================================= */
+#define GPUCOMPILE__MAX_BACKENDS 16
+/* (target defaults, verification, chip tables, flags, canonical text and its parser) */
+
+GPUCOMPILE_DEF gpucompile_target gpucompile_target_defaults(gpucompile_target_kind kind) {
+    gpucompile_target t;
+    memset(&t, 0, sizeof t);
+    t.kind = kind;
+    t.O = 2;
+    return t;
+}
+
+/* The backend of a target: a custom one's own table, else the one registered for its kind. */
+GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__target_backend(const gpucompile_target *t) {
+    return t->kind == GPUCOMPILE_TARGET_CUSTOM ? t->backend : gpucompile_find_backend(t->kind);
+}
+
+/* The backend's default for the target's spelling; "" where it has none. */
+#define GPUCOMPILE__DEFAULT(t, field) \
+    const gpucompile_backend *b = gpucompile__target_backend(t); \
+    const char *v = b ? b->defaults[(t)->upstream ? 1 : 0].field : NULL; \
+    return v ? v : ""
+
+GPUCOMPILE_DEF const char *gpucompile_target_triple(const gpucompile_target *t) {
+    if (t->triple) return t->triple;
+    { GPUCOMPILE__DEFAULT(t, triple); }
+}
+
+GPUCOMPILE_DEF const char *gpucompile_target_chip(const gpucompile_target *t) {
+    if (t->chip) return t->chip;
+    { GPUCOMPILE__DEFAULT(t, chip); }
+}
+
+GPUCOMPILE_DEF const char *gpucompile_target_features(const gpucompile_target *t) {
+    if (t->features) return t->features;
+    { GPUCOMPILE__DEFAULT(t, features); }
+}
+
+GPUCOMPILE_DEF const char *gpucompile_target_abi(const gpucompile_target *t) {
+    if (t->abi) return t->abi;
+    { GPUCOMPILE__DEFAULT(t, abi); }
+}
+#undef GPUCOMPILE__DEFAULT
+
+GPUCOMPILE_DEF int gpucompile_target_has_flag(const gpucompile_target *t, const char *name) {
+    int i;
+    if (!t || !t->flags || !name) return 0;
+    for (i = 0; i < t->num_flags; i++)
+        if (t->flags[i] && strcmp(t->flags[i], name) == 0) return 1;
+    return 0;
+}
+
+GPUCOMPILE_DEF const char *gpucompile_target_flag_value(const gpucompile_target *t, const char *name) {
+    int i;
+    if (!t || !t->flags || !t->flag_values || !name) return NULL;
+    for (i = 0; i < t->num_flags; i++)
+        if (t->flags[i] && strcmp(t->flags[i], name) == 0) return t->flag_values[i];
+    return NULL;
+}
+
+GPUCOMPILE_DEF int gpucompile_target_fast(const gpucompile_target *t) { return gpucompile_target_has_flag(t, "fast"); }
+GPUCOMPILE_DEF int gpucompile_target_ftz(const gpucompile_target *t) { return gpucompile_target_has_flag(t, "ftz"); }
+GPUCOMPILE_DEF int gpucompile_target_wave64(const gpucompile_target *t) {
+    return gpucompile_target_has_flag(t, "wave64") || !gpucompile_target_has_flag(t, "no_wave64");
+}
+GPUCOMPILE_DEF int gpucompile_target_daz(const gpucompile_target *t) { return gpucompile_target_has_flag(t, "daz"); }
+GPUCOMPILE_DEF int gpucompile_target_finite_only(const gpucompile_target *t) { return gpucompile_target_has_flag(t, "finite_only"); }
+GPUCOMPILE_DEF int gpucompile_target_unsafe_math(const gpucompile_target *t) { return gpucompile_target_has_flag(t, "unsafe_math"); }
+GPUCOMPILE_DEF int gpucompile_target_correct_sqrt(const gpucompile_target *t) { return !gpucompile_target_has_flag(t, "unsafe_sqrt"); }
+
+GPUCOMPILE_DEF int gpucompile_chip_supported(gpucompile_target_kind kind, const char *chip) {
+    const gpucompile_backend *b = gpucompile_find_backend(kind);
+    if (!chip || !*chip) return 0;
+    if (kind == GPUCOMPILE_TARGET_CUSTOM) return 1; /* the custom backend judges its own chips */
+    return b && (!b->chip_supported || b->chip_supported(chip));
+}
+
+GPUCOMPILE_DEF const char *gpucompile_chip_name(gpucompile_target_kind kind, int index, int *native) {
+    const gpucompile_backend *b = kind == GPUCOMPILE_TARGET_CUSTOM ? NULL : gpucompile_find_backend(kind);
+    return b && b->chip_name && index >= 0 ? b->chip_name(index, native) : NULL;
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_log_target(const gpucompile_logger *logger, const char *fmt, ...) {
+    va_list ap;
+    gpucompile_result r;
+    va_start(ap, fmt);
+    r = gpucompile__vlogf(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, GPUCOMPILE_STAGE_TARGET, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+/* "The target kind must be A, B or custom.", A, B the registered kinds' backends. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bad_kind(const gpucompile_logger *logger) {
+    char names[256] = "", *p = names;
+    const gpucompile_backend *b;
+    int i;
+    for (i = 0; (b = gpucompile_backend_at(i)) != NULL; i++) {
+        const char *c;
+        if (b->kind == GPUCOMPILE_TARGET_CUSTOM || !b->name || (size_t)(p - names) + strlen(b->name) + 3 > sizeof names) continue;
+        if (p != names) *p++ = ',', *p++ = ' ';
+        for (c = b->name; *c; c++) *p++ = (char)(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c);
+        *p = 0;
+    }
+    return gpucompile_log_target(logger, "The target kind must be %s%scustom.", names, *names ? " or " : "");
+}
+
+/* MLIR's checks in MLIR's order and words (first failure only, as MLIR; the link check done
+   right: a NULL or empty element is refused), then ours: flag names not empty; then the
+   backend's own (a triple and chip it knows, ...). */
+GPUCOMPILE_DEF gpucompile_result gpucompile_target_verify(const gpucompile_target *t, const gpucompile_logger *logger) {
+    const gpucompile_backend *b;
+    gpucompile_result r;
+    int i;
+    if (!t) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    b = gpucompile__target_backend(t);
+    if (!b && t->kind != GPUCOMPILE_TARGET_CUSTOM) return gpucompile__bad_kind(logger);
+    if (t->O < 0 || t->O > 3) return gpucompile_log_target(logger, "The optimization level must be a number between 0 and 3.");
+    if (!*gpucompile_target_triple(t)) return gpucompile_log_target(logger, "The target triple cannot be empty.");
+    if (!*gpucompile_target_chip(t)) return gpucompile_log_target(logger, "The target chip cannot be empty.");
+    if (b && b->verify_params && (r = b->verify_params(t, logger)) != GPUCOMPILE_OK) return r;
+    if (t->num_link < 0 || (t->num_link > 0 && !t->link))
+        return gpucompile_log_target(logger, "All the elements in the `link` array must be strings.");
+    for (i = 0; i < t->num_link; i++) /* a parsed non-string element is NULL */
+        if (!t->link[i] || !*t->link[i]) return gpucompile_log_target(logger, "All the elements in the `link` array must be strings.");
+    if (t->num_flags < 0 || (t->num_flags > 0 && !t->flags)) return gpucompile_log_target(logger, "Flag names cannot be empty.");
+    for (i = 0; i < t->num_flags; i++)
+        if (!t->flags[i] || !*t->flags[i]) return gpucompile_log_target(logger, "Flag names cannot be empty.");
+    return b && b->verify ? b->verify(t, logger) : GPUCOMPILE_OK;
+}
+
+/* ---- canonical text ---- */
+typedef struct gpucompile__out {
+    char *buf;
+    size_t size, len;
+} gpucompile__out;
+
+GPUCOMPILE__PRIVATE void gpucompile__out_add(gpucompile__out *o, const char *s, size_t n) {
+    if (o->len + 1 < o->size) {
+        size_t room = o->size - 1 - o->len;
+        memcpy(o->buf + o->len, s, n < room ? n : room);
+    }
+    o->len += n;
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__out_str(gpucompile__out *o, const char *s) { gpucompile__out_add(o, s, strlen(s)); }
+
+/* ---- MLIR's lexical rules (as mlir-opt reads and prints them), for the target text and the
+   gpu.binary text alike ----
+   - White space: space, tab, LF, CR; a comment runs from // to the end of the line.
+   - Names: bare identifiers [A-Za-z_][A-Za-z0-9_$.]*; attribute names and words after '#'
+     also take '-'.
+   - Strings: "..." with the escapes \" \\ \n \t and \XX (two hex digits); a raw LF, VT or FF
+     inside is an error, other raw bytes are kept. Printed with llvm::printEscapedString's rule
+     (gpucompile__escape).
+   - Errors: the first one only, where it is ("column N" in a target text, "LINE:COLUMN" in a
+     gpu.binary text), with what was found there when it cannot be seen. */
+typedef struct gpucompile__lex {
+    const char *s;
+    size_t n, pos;
+    const gpucompile_logger *logger;
+    gpucompile_stage stage;    /* GPUCOMPILE_STAGE_TARGET: a target text (positions as columns) */
+    gpucompile_result result;  /* GPUCOMPILE_ERROR_PARSE after the first error */
+    const gpucompile_allocator *a; /* for what a parser on it keeps (the gpu.binary reader's) */
+} gpucompile__lex;
+
+GPUCOMPILE__PRIVATE int gpucompile__is_id_start(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+GPUCOMPILE__PRIVATE int gpucompile__is_id_char(int c) { return gpucompile__is_id_start(c) || (c >= '0' && c <= '9') || c == '$' || c == '.'; }
+
+/* MLIR's printEscapedString for one byte: printable ASCII as is, '\' doubled, '"' and the
+   rest as \XX. Returns the length written to e. */
+GPUCOMPILE__PRIVATE size_t gpucompile__escape(unsigned char c, char e[3]) {
+    static const char hex[] = "0123456789ABCDEF";
+    if (c == '\\') { e[0] = e[1] = '\\'; return 2; }
+    if (c >= 0x20 && c <= 0x7E && c != '"') { e[0] = (char)c; return 1; }
+    e[0] = '\\'; e[1] = hex[c >> 4]; e[2] = hex[c & 15];
+    return 3;
+}
+
+GPUCOMPILE__PRIVATE int gpucompile__hexval(int c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* Where byte at is, for a message: "column N" or "LINE:COLUMN" (both counting bytes from 1). */
+GPUCOMPILE__PRIVATE void gpucompile__lex_where(const gpucompile__lex *lx, size_t at, char *buf, size_t size) {
+    size_t i, line = 1, col = 1;
+    if (lx->stage == GPUCOMPILE_STAGE_TARGET) {
+        snprintf(buf, size, "column %lu", (unsigned long)(at + 1));
+        return;
+    }
+    for (i = 0; i < at && i < lx->n; i++) {
+        if (lx->s[i] == '\n') { line++; col = 1; } else col++;
+    }
+    snprintf(buf, size, "%lu:%lu", (unsigned long)line, (unsigned long)col);
+}
+
+/* Reports the first error only, "WHERE: what", plus what was found where that is not visible in
+   the text (its end, a NUL byte, a non-printable byte). Returns 0. */
+GPUCOMPILE__PRIVATE int gpucompile__lex_err(gpucompile__lex *lx, size_t at, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(GPUCOMPILE__PRINTF, 3, 4)))
+#endif
+    ;
+GPUCOMPILE__PRIVATE int gpucompile__lex_err(gpucompile__lex *lx, size_t at, const char *fmt, ...) {
+    char msg[2048], where[48], found[48] = "";
+    va_list ap;
+    if (lx->result != GPUCOMPILE_OK) return 0;
+    lx->result = GPUCOMPILE_ERROR_PARSE;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    gpucompile__lex_where(lx, at, where, sizeof where);
+    if (at >= lx->n) snprintf(found, sizeof found, " (the text ends there)");
+    else if (lx->s[at] == 0 && !strstr(msg, "NUL")) snprintf(found, sizeof found, " (found a NUL byte)");
+    else if ((unsigned char)lx->s[at] < 0x20 || (unsigned char)lx->s[at] > 0x7E)
+        snprintf(found, sizeof found, " (found byte 0x%02X)", (unsigned)(unsigned char)lx->s[at]);
+    gpucompile__logf(lx->logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_PARSE, lx->stage, "%s: %s%s", where, msg, found);
+    return 0;
+}
+
+GPUCOMPILE__PRIVATE int gpucompile__lex_peek(const gpucompile__lex *lx) { return lx->pos < lx->n ? (unsigned char)lx->s[lx->pos] : -1; }
+
+/* A comment at the cursor: skipped up to (not over) the end of its line. */
+GPUCOMPILE__PRIVATE int gpucompile__lex_comment(gpucompile__lex *lx) {
+    if (lx->pos + 1 >= lx->n || lx->s[lx->pos] != '/' || lx->s[lx->pos + 1] != '/') return 0;
+    while (lx->pos < lx->n && lx->s[lx->pos] != '\n') lx->pos++;
+    return 1;
+}
+
+/* Skips white space and comments; the byte then at the cursor, -1 at the end. */
+GPUCOMPILE__PRIVATE int gpucompile__lex_ws(gpucompile__lex *lx) {
+    for (;;) {
+        while (lx->pos < lx->n && (lx->s[lx->pos] == ' ' || lx->s[lx->pos] == '\t' || lx->s[lx->pos] == '\n' || lx->s[lx->pos] == '\r'))
+            lx->pos++;
+        if (!gpucompile__lex_comment(lx)) return gpucompile__lex_peek(lx);
+    }
+}
+
+/* The string literal at the cursor, its bytes appended to out (NULL: only skipped). no_nul:
+   a NUL byte, raw or \00, is an error (the string becomes a C string). */
+GPUCOMPILE__PRIVATE int gpucompile__lex_string(gpucompile__lex *lx, gpucompile_buf *out, int no_nul) {
+    size_t start = lx->pos;
+    char where[48];
+    if (gpucompile__lex_peek(lx) != '"') return gpucompile__lex_err(lx, lx->pos, "expected a string literal");
+    lx->pos++;
+    for (;;) {
+        int c = gpucompile__lex_peek(lx);
+        char b;
+        if (c < 0 || c == '\n' || c == '\v' || c == '\f') {
+            gpucompile__lex_where(lx, start, where, sizeof where);
+            return gpucompile__lex_err(lx, lx->pos, "expected '\"' to close the string that starts at %s", where);
+        }
+        if (c == 0 && no_nul) return gpucompile__lex_err(lx, lx->pos, "NUL bytes are not allowed in strings");
+        if (c == '"') { lx->pos++; return 1; }
+        if (c == '\\') {
+            int e = lx->pos + 1 < lx->n ? (unsigned char)lx->s[lx->pos + 1] : -1;
+            int h1 = gpucompile__hexval(e), h2 = lx->pos + 2 < lx->n ? gpucompile__hexval((unsigned char)lx->s[lx->pos + 2]) : -1;
+            if (e == '"' || e == '\\') { b = (char)e; lx->pos += 2; }
+            else if (e == 'n') { b = '\n'; lx->pos += 2; }
+            else if (e == 't') { b = '\t'; lx->pos += 2; }
+            else if (h1 >= 0 && h2 >= 0) {
+                if (h1 == 0 && h2 == 0 && no_nul) return gpucompile__lex_err(lx, lx->pos, "NUL bytes are not allowed in strings");
+                b = (char)(h1 * 16 + h2);
+                lx->pos += 3;
+            } else return gpucompile__lex_err(lx, lx->pos, "unknown escape in string (expected \\\", \\\\, \\n, \\t or two hex digits)");
+        } else {
+            b = (char)c;
+            lx->pos++;
+        }
+        if (out) gpucompile_buf_add(out, &b, 1);
+    }
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__out_quoted(gpucompile__out *o, const char *s) {
+    char e[3];
+    gpucompile__out_add(o, "\"", 1);
+    for (; *s; s++) gpucompile__out_add(o, e, gpucompile__escape((unsigned char)*s, e));
+    gpucompile__out_add(o, "\"", 1);
+}
+
+/* A dictionary key: bare when it is an MLIR bare identifier, quoted otherwise. */
+GPUCOMPILE__PRIVATE void gpucompile__out_key(gpucompile__out *o, const char *s) {
+    const char *p = s;
+    if (gpucompile__is_id_start((unsigned char)*p))
+        while (gpucompile__is_id_char((unsigned char)*p)) p++;
+    if (p != s && !*p) gpucompile__out_str(o, s);
+    else gpucompile__out_quoted(o, s);
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__out_param(gpucompile__out *o, int *first, const char *name) {
+    gpucompile__out_str(o, *first ? "<" : ", ");
+    *first = 0;
+    gpucompile__out_str(o, name);
+    gpucompile__out_str(o, " = ");
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__out_string_param(gpucompile__out *o, int *first, const char *name, const char *value, const char *def) {
+    if (strcmp(value, def) == 0) return;
+    gpucompile__out_param(o, first, name);
+    gpucompile__out_quoted(o, value);
+}
+
+/* The smallest flag name greater than prev (NULL: the smallest of all): flags sorted and
+   without repeats, with no allocation. */
+GPUCOMPILE__PRIVATE const char *gpucompile__next_flag(const gpucompile_target *t, const char *prev) {
+    const char *best = NULL;
+    int i;
+    for (i = 0; t->flags && i < t->num_flags; i++) {
+        const char *f = t->flags[i];
+        if (!f || (prev && strcmp(f, prev) <= 0)) continue;
+        if (!best || strcmp(f, best) < 0) best = f;
+    }
+    return best;
+}
+
+#define GPUCOMPILE__ALL_PARAMS "O,triple,chip,features,abi,flags,link"
+/* Does the backend's attribute, in that spelling, take the parameter? (No backend: a custom
+   target, all seven.) */
+GPUCOMPILE__PRIVATE int gpucompile__takes_param(const gpucompile_backend *b, int upstream, const char *name) {
+    const char *list = b && b->params[upstream ? 1 : 0] ? b->params[upstream ? 1 : 0] : b && b->params[0] ? b->params[0] : GPUCOMPILE__ALL_PARAMS;
+    return gpucompile_in_list(list, name, strlen(name));
+}
+
+/* The link parameter's name for the spelling. */
+GPUCOMPILE__PRIVATE const char *gpucompile__link_name(const gpucompile_backend *b, int upstream) {
+    return b && b->link_name[upstream ? 1 : 0] ? b->link_name[upstream ? 1 : 0] : "link";
+}
+
+/* The attribute's name: the backend's for the spelling, else #<custom_name>. */
+GPUCOMPILE__PRIVATE const char *gpucompile__target_name(const gpucompile_target *t) {
+    const gpucompile_backend *b = gpucompile__target_backend(t);
+    if (t->kind == GPUCOMPILE_TARGET_CUSTOM && t->custom_name && *t->custom_name) return t->custom_name;
+    if (b && b->attribute[t->upstream ? 1 : 0]) return b->attribute[t->upstream ? 1 : 0];
+    return t->kind == GPUCOMPILE_TARGET_CUSTOM ? "custom" : "none";
+}
+
+/* Declaration order O, triple, chip, features, [abi,] flags, link; defaults left out. Custom
+   targets take the same parameters, abi included, whose defaults are 2 and "". */
+
+GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *buf, size_t size) {
+    gpucompile__out o;
+    gpucompile_target d;
+    const char *f;
+    char num[32];
+    int first = 1, i;
+    o.buf = buf;
+    o.size = buf ? size : 0;
+    o.len = 0;
+    if (!t) {
+        if (o.size) buf[0] = 0;
+        return 0;
+    }
+    d = gpucompile_target_defaults(t->kind);
+    d.upstream = t->upstream; /* the defaults follow the spelling, and the backend */
+    d.backend = t->backend;
+    gpucompile__out_str(&o, "#");
+    gpucompile__out_str(&o, gpucompile__target_name(t));
+    if (t->O != d.O) {
+        gpucompile__out_param(&o, &first, "O");
+        snprintf(num, sizeof num, "%d", t->O);
+        gpucompile__out_str(&o, num);
+    }
+    gpucompile__out_string_param(&o, &first, "triple", gpucompile_target_triple(t), gpucompile_target_triple(&d));
+    gpucompile__out_string_param(&o, &first, "chip", gpucompile_target_chip(t), gpucompile_target_chip(&d));
+    gpucompile__out_string_param(&o, &first, "features", gpucompile_target_features(t), gpucompile_target_features(&d));
+    if (gpucompile__takes_param(gpucompile__target_backend(t), t->upstream, "abi"))
+        gpucompile__out_string_param(&o, &first, "abi", gpucompile_target_abi(t), gpucompile_target_abi(&d));
+    if ((f = gpucompile__next_flag(t, NULL)) != NULL) {
+        gpucompile__out_param(&o, &first, "flags");
+        gpucompile__out_str(&o, "{");
+        for (i = 0; f; f = gpucompile__next_flag(t, f), i++) {
+            const char *v = gpucompile_target_flag_value(t, f);
+            if (i) gpucompile__out_str(&o, ", ");
+            gpucompile__out_key(&o, f);
+            if (v) {
+                gpucompile__out_str(&o, " = ");
+                gpucompile__out_str(&o, v);
+            }
+        }
+        gpucompile__out_str(&o, "}");
+    }
+    if (t->link && t->num_link > 0) {
+        gpucompile__out_param(&o, &first, gpucompile__link_name(gpucompile__target_backend(t), t->upstream));
+        gpucompile__out_str(&o, "[");
+        for (i = 0; i < t->num_link; i++) {
+            if (i) gpucompile__out_str(&o, ", ");
+            /* a non-string element (NULL) reads back as one: MLIR's unit attribute */
+            if (t->link[i]) gpucompile__out_quoted(&o, t->link[i]);
+            else gpucompile__out_str(&o, "unit");
+        }
+        gpucompile__out_str(&o, "]");
+    }
+    if (!first) gpucompile__out_str(&o, ">");
+    if (o.size) buf[o.len < o.size ? o.len : o.size - 1] = 0;
+    return o.len;
+}
+
+/* ---- parser ----
+   What it reads, where MLIR leaves a choice:
+   - #NAME with or without <...> (<> too), NAME a registered backend's attribute (either
+     spelling). A target with only custom_name set prints as #<custom_name><...> but does not
+     parse: no registered backend names it.
+   - Whitespace (space, tab, CR, LF) between any tokens, also before '<' (MLIR refuses that).
+   - O: decimal or 0x integer, optionally negative. Outside int's range: a parse error (as in
+     MLIR); in range but not 0-3: verify's error.
+   - Strings: MLIR's escapes \" \\ \n \t \XX. \00 and raw NUL bytes are refused (a C string
+     cannot hold them), as is a raw line break inside a string (as in MLIR).
+   - flags: {a, "b-c", "tool-options" = ["-v"]}: names, some with a value (MLIR's flags
+     are a dictionary): a string, an integer (decimal or 0x, optionally `: i8/i16/i32/i64`;
+     printed as MLIR does: `1 : i64` when untyped, `1` in an array), true, false, or an array of these; `= unit`
+     is the bare name. Floats and other attributes are refused. `flags = {}` and `link = []`
+     parse as empty and print as left out (MLIR keeps them).
+   - link: strings; any other element (MLIR takes any attribute: 1, [..], @f, ...) is skipped
+     as a balanced run of tokens and kept as a NULL entry, which verify refuses with MLIR's
+     message and print writes as `unit`.
+   - Errors: the first one only, as "column N: expected ...", N counting bytes from 1. */
+enum { GPUCOMPILE__P_O, GPUCOMPILE__P_TRIPLE, GPUCOMPILE__P_CHIP, GPUCOMPILE__P_FEATURES, GPUCOMPILE__P_ABI,
+       GPUCOMPILE__P_FLAGS, GPUCOMPILE__P_LINK, GPUCOMPILE__P_COUNT };
+static const char *const gpucompile__param_names[GPUCOMPILE__P_COUNT] = {"O", "triple", "chip", "features", "abi", "flags", "link"};
+#define GPUCOMPILE__UNSET ((size_t)-1)
+
+typedef struct gpucompile__parser {
+    gpucompile__lex lx;            /* the text, the cursor and the first error */
+    gpucompile_buf strs;          /* decoded strings, each NUL-terminated */
+    gpucompile_buf flags, links;  /* size_t offsets into strs (links: GPUCOMPILE__UNSET = not a string) */
+    gpucompile_buf values, val;   /* per flag: offset of its value text or GPUCOMPILE__UNSET; a value being read */
+    size_t str[GPUCOMPILE__P_COUNT]; /* offsets of triple, chip, features, abi */
+    int seen[GPUCOMPILE__P_COUNT];
+    int O;
+    int last;                      /* the parameter being read, for messages */
+} gpucompile__parser;
+
+/* A string literal at the cursor into p->strs, NUL-terminated (a NUL inside is refused); *off
+   gets its offset. */
+GPUCOMPILE__PRIVATE int gpucompile__pstring(gpucompile__parser *p, size_t *off) {
+    *off = p->strs.len;
+    if (!gpucompile__lex_string(&p->lx, &p->strs, 1)) return 0;
+    gpucompile_buf_add(&p->strs, "", 1);
+    return 1;
+}
+
+/* O: a decimal or 0x integer, optionally negative; out of int's range is a parse error (as in
+   MLIR), in range but not 0-3 is verify's. */
+GPUCOMPILE__PRIVATE int gpucompile__pint(gpucompile__parser *p, const char *name) {
+    size_t start = p->lx.pos;
+    int neg = 0, base = 10, any = 0;
+    unsigned long long v = 0;
+    if (gpucompile__lex_peek(&p->lx) == '-') { neg = 1; p->lx.pos++; gpucompile__lex_ws(&p->lx); }
+    if (gpucompile__lex_peek(&p->lx) < '0' || gpucompile__lex_peek(&p->lx) > '9')
+        return gpucompile__lex_err(&p->lx, p->lx.pos, "expected an integer for '%s'", name);
+    if (p->lx.pos + 1 < p->lx.n && p->lx.s[p->lx.pos] == '0' && (p->lx.s[p->lx.pos + 1] == 'x' || p->lx.s[p->lx.pos + 1] == 'X'))
+        { base = 16; p->lx.pos += 2; }
+    for (;;) {
+        int c = gpucompile__lex_peek(&p->lx), d = c < 0 ? -1 : gpucompile__hexval(c);
+        if (d < 0 || d >= base) break;
+        if (v <= 0x7FFFFFFFull) v = v * (unsigned)base + (unsigned)d; /* past that it is too large anyway */
+        any = 1;
+        p->lx.pos++;
+    }
+    if (!any) return gpucompile__lex_err(&p->lx, p->lx.pos, "expected hex digits for '%s'", name);
+    if (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx)))
+        return gpucompile__lex_err(&p->lx, p->lx.pos, "expected an integer for '%s'", name);
+    if (v > (neg ? 0x80000000ull : 0x7FFFFFFFull)) return gpucompile__lex_err(&p->lx, start, "integer value too large for '%s'", name);
+    p->O = neg ? (int)(0 - (long long)v) : (int)v;
+    return 1;
+}
+
+GPUCOMPILE__PRIVATE size_t gpucompile__off(const gpucompile_buf *b, size_t i) {
+    size_t v;
+    memcpy(&v, b->data + i * sizeof v, sizeof v);
+    return v;
+}
+
+/* A flag's value (see the parser's notes), appended to p->val in MLIR's canonical text. */
+GPUCOMPILE__PRIVATE int gpucompile__pvalue(gpucompile__parser *p, int depth) {
+    int c = gpucompile__lex_ws(&p->lx);
+    size_t at = p->lx.pos;
+    if (c == '"') {
+        size_t off, keep = p->strs.len, k;
+        char e[3];
+        if (!gpucompile__pstring(p, &off) || p->strs.oom) return 0;
+        gpucompile_buf_add(&p->val, "\"", 1);
+        for (k = off; p->strs.data[k]; k++) gpucompile_buf_add(&p->val, e, gpucompile__escape((unsigned char)p->strs.data[k], e));
+        gpucompile_buf_add(&p->val, "\"", 1);
+        p->strs.len = keep; /* only the value's text is kept */
+        return 1;
+    }
+    if (c == '[') {
+        if (depth == 8) return gpucompile__lex_err(&p->lx, at, "a flag's value is nested too deeply");
+        p->lx.pos++;
+        gpucompile_buf_add(&p->val, "[", 1);
+        if (gpucompile__lex_ws(&p->lx) == ']') { p->lx.pos++; gpucompile_buf_add(&p->val, "]", 1); return 1; }
+        for (;;) {
+            if (!gpucompile__pvalue(p, depth + 1)) return 0;
+            c = gpucompile__lex_ws(&p->lx);
+            if (c != ',' && c != ']') return gpucompile__lex_err(&p->lx, p->lx.pos, "expected ',' or ']' in a flag's value");
+            p->lx.pos++;
+            gpucompile_buf_str(&p->val, c == ',' ? ", " : "]");
+            if (c == ']') return 1;
+        }
+    }
+    if (c == '-' || (c >= '0' && c <= '9')) {
+        int neg = c == '-', base = 10, any = 0, bits = 64;
+        unsigned long long v = 0;
+        if (neg) { p->lx.pos++; gpucompile__lex_ws(&p->lx); }
+        if (p->lx.pos + 1 < p->lx.n && p->lx.s[p->lx.pos] == '0' && (p->lx.s[p->lx.pos + 1] == 'x' || p->lx.s[p->lx.pos + 1] == 'X'))
+            { base = 16; p->lx.pos += 2; }
+        for (;;) {
+            int d = gpucompile__lex_peek(&p->lx) < 0 ? -1 : gpucompile__hexval(gpucompile__lex_peek(&p->lx));
+            if (d < 0 || d >= base) break;
+            if (v > ((1ull << 63) - (unsigned)d) / (unsigned)base)
+                return gpucompile__lex_err(&p->lx, at, "integer value too large in a flag's value");
+            v = v * (unsigned)base + (unsigned)d;
+            any = 1;
+            p->lx.pos++;
+        }
+        if (!any || gpucompile__lex_peek(&p->lx) == '.' || gpucompile__is_id_char(gpucompile__lex_peek(&p->lx)))
+            return gpucompile__lex_err(&p->lx, at, "expected an integer in a flag's value (floats are not read)");
+        if (gpucompile__lex_ws(&p->lx) == ':') {
+            size_t t;
+            const char *w;
+            p->lx.pos++;
+            gpucompile__lex_ws(&p->lx);
+            t = p->lx.pos;
+            while (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx))) p->lx.pos++;
+            w = p->lx.s + t;
+            bits = p->lx.pos - t == 2 && strncmp(w, "i8", 2) == 0 ? 8 : p->lx.pos - t == 3 && strncmp(w, "i16", 3) == 0 ? 16
+                 : p->lx.pos - t == 3 && strncmp(w, "i32", 3) == 0 ? 32 : p->lx.pos - t == 3 && strncmp(w, "i64", 3) == 0 ? 64 : 0;
+            if (!bits) return gpucompile__lex_err(&p->lx, t, "expected i8, i16, i32 or i64 as an integer's type in a flag's value");
+        }
+        if (v > (1ull << (bits - 1)) - (neg ? 0 : 1))
+            return gpucompile__lex_err(&p->lx, at, "integer value out of range for i%d in a flag's value", bits);
+        gpucompile_buf_printf(&p->val, "%s%llu", neg && v ? "-" : "", v);
+        if (bits != 64 || depth == 0) gpucompile_buf_printf(&p->val, " : i%d", bits); /* MLIR elides i64 inside arrays */
+        return 1;
+    }
+    while (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx))) p->lx.pos++;
+    if ((p->lx.pos - at == 4 && (strncmp(p->lx.s + at, "true", 4) == 0 || strncmp(p->lx.s + at, "unit", 4) == 0)) ||
+        (p->lx.pos - at == 5 && strncmp(p->lx.s + at, "false", 5) == 0)) {
+        gpucompile_buf_add(&p->val, p->lx.s + at, p->lx.pos - at);
+        return 1;
+    }
+    return gpucompile__lex_err(&p->lx, at, "expected a flag value: a string, an integer, true, false, unit or [...]");
+}
+
+/* flags = {a, "b-c", "tool-options" = ["-v"]}: names (bare identifiers or strings), each
+   at most once, some with a value. */
+GPUCOMPILE__PRIVATE int gpucompile__pflags(gpucompile__parser *p) {
+    if (gpucompile__lex_peek(&p->lx) != '{') return gpucompile__lex_err(&p->lx, p->lx.pos, "expected '{' for 'flags'");
+    p->lx.pos++;
+    if (gpucompile__lex_ws(&p->lx) == '}') { p->lx.pos++; return 1; }
+    for (;;) {
+        int c = gpucompile__lex_ws(&p->lx);
+        size_t at = p->lx.pos, off = p->strs.len, i, n;
+        if (c == '"') {
+            if (!gpucompile__pstring(p, &off)) return 0;
+        } else if (c >= 0 && gpucompile__is_id_start(c)) {
+            while (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx))) p->lx.pos++;
+            gpucompile_buf_add(&p->strs, p->lx.s + at, p->lx.pos - at);
+            gpucompile_buf_add(&p->strs, "", 1);
+        } else return gpucompile__lex_err(&p->lx, at, "expected a flag name in 'flags'");
+        if (p->strs.oom) return 0;
+        if (!p->strs.data[off]) return gpucompile__lex_err(&p->lx, at, "expected a non-empty flag name");
+        n = p->flags.len / sizeof(size_t);
+        if (n == 1024) return gpucompile__lex_err(&p->lx, at, "too many flags (at most 1024)"); /* repeats are found in n^2 */
+        for (i = 0; i < n; i++)
+            if (strcmp(p->strs.data + gpucompile__off(&p->flags, i), p->strs.data + off) == 0)
+                return gpucompile__lex_err(&p->lx, at, "flag '%.100s' is repeated", p->strs.data + off);
+        gpucompile_buf_add(&p->flags, &off, sizeof off);
+        off = GPUCOMPILE__UNSET;
+        if ((c = gpucompile__lex_ws(&p->lx)) == '=') {
+            p->lx.pos++;
+            p->val.len = 0;
+            if (!gpucompile__pvalue(p, 0) || p->val.oom) return 0;
+            if (p->val.len != 4 || memcmp(p->val.data, "unit", 4) != 0) { /* `= unit` is the bare name, as MLIR prints it */
+                off = p->strs.len;
+                gpucompile_buf_add(&p->strs, p->val.data, p->val.len);
+                gpucompile_buf_add(&p->strs, "", 1);
+            }
+            c = gpucompile__lex_ws(&p->lx);
+        }
+        gpucompile_buf_add(&p->values, &off, sizeof off);
+        if (c != ',' && c != '}') return gpucompile__lex_err(&p->lx, p->lx.pos, "expected ',' or '}' in 'flags'");
+        p->lx.pos++;
+        if (c == '}') return 1;
+    }
+}
+
+/* One non-string element of link (MLIR allows any attribute there: 1, [2], @f, #a<...>, ...):
+   skipped as a balanced run of tokens up to ',' or ']'; verify refuses it, as MLIR does. */
+GPUCOMPILE__PRIVATE int gpucompile__pskip_attr(gpucompile__parser *p) {
+    char stack[32];
+    size_t depth = 0, start = p->lx.pos, off;
+    for (;;) {
+        int c = gpucompile__lex_ws(&p->lx);
+        const char *open = "[{(<", *close = "]})>";
+        if (c < 0) return gpucompile__lex_err(&p->lx, p->lx.pos, "expected ']' to close 'link'");
+        if (depth == 0 && (c == ',' || c == ']')) {
+            if (p->lx.pos == start) return gpucompile__lex_err(&p->lx, p->lx.pos, "expected a value in 'link'");
+            return 1;
+        }
+        if (c == '"') {
+            size_t keep = p->strs.len;
+            if (!gpucompile__pstring(p, &off)) return 0;
+            p->strs.len = keep; /* not kept */
+        } else if (c == '-' && p->lx.pos + 1 < p->lx.n && p->lx.s[p->lx.pos + 1] == '>') {
+            p->lx.pos += 2;
+        } else if (c && strchr(open, c)) {
+            if (depth == sizeof stack) return gpucompile__lex_err(&p->lx, p->lx.pos, "'link' is nested too deeply");
+            stack[depth++] = close[strchr(open, c) - open];
+            p->lx.pos++;
+        } else if (c && strchr(close, c)) {
+            if (depth == 0 || stack[depth - 1] != c) return gpucompile__lex_err(&p->lx, p->lx.pos, "unbalanced '%c' in 'link'", c);
+            depth--;
+            p->lx.pos++;
+        } else if (gpucompile__is_id_char(c) || (c && strchr("-+:=@#!*?", c)) || (c == ',' && depth > 0)) {
+            p->lx.pos++;
+        } else return gpucompile__lex_err(&p->lx, p->lx.pos, "unexpected character in 'link'");
+    }
+}
+
+/* link = ["a.bc", "b.bc"]. */
+GPUCOMPILE__PRIVATE int gpucompile__plink(gpucompile__parser *p) {
+    if (gpucompile__lex_peek(&p->lx) != '[') return gpucompile__lex_err(&p->lx, p->lx.pos, "expected '[' for 'link'");
+    p->lx.pos++;
+    if (gpucompile__lex_ws(&p->lx) == ']') { p->lx.pos++; return 1; }
+    for (;;) {
+        size_t off = GPUCOMPILE__UNSET;
+        int c = gpucompile__lex_ws(&p->lx);
+        if (c == '"') {
+            if (!gpucompile__pstring(p, &off)) return 0;
+        } else if (!gpucompile__pskip_attr(p)) return 0;
+        gpucompile_buf_add(&p->links, &off, sizeof off);
+        c = gpucompile__lex_ws(&p->lx);
+        if (c != ',' && c != ']') return gpucompile__lex_err(&p->lx, p->lx.pos, "expected ',' or ']' in 'link'");
+        p->lx.pos++;
+        if (c == ']') return 1;
+    }
+}
+
+GPUCOMPILE__PRIVATE int gpucompile__pparam(gpucompile__parser *p, const gpucompile_backend *b, const char *attr) {
+    size_t at = p->lx.pos, n;
+    int id;
+    char expected[128], *e;
+    int upstream = b && b->attribute[1] && strcmp(attr, b->attribute[1]) == 0;
+    const char *link = gpucompile__link_name(b, upstream);
+    while (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx))) p->lx.pos++;
+    n = p->lx.pos - at;
+    for (id = 0; id < GPUCOMPILE__P_COUNT; id++)
+        if (strlen(gpucompile__param_names[id]) == n && strncmp(gpucompile__param_names[id], p->lx.s + at, n) == 0) break;
+    if (id == GPUCOMPILE__P_LINK && strcmp(link, "link") != 0) id = GPUCOMPILE__P_COUNT;
+    if (strlen(link) == n && strncmp(link, p->lx.s + at, n) == 0) id = GPUCOMPILE__P_LINK;
+    if (id < GPUCOMPILE__P_COUNT && !gpucompile__takes_param(b, upstream, gpucompile__param_names[id])) id = GPUCOMPILE__P_COUNT;
+    if (id == GPUCOMPILE__P_COUNT) {
+        for (e = expected, id = 0; id < GPUCOMPILE__P_COUNT; id++)
+            if (gpucompile__takes_param(b, upstream, gpucompile__param_names[id]))
+                e += snprintf(e, (size_t)(expected + sizeof expected - e), "%s%s", e == expected ? "" : ", ",
+                              id == GPUCOMPILE__P_LINK ? link : gpucompile__param_names[id]);
+        return gpucompile__lex_err(&p->lx, at, "unknown parameter '%.*s' for #%s; expected one of %s",
+                                   (int)(n < 64 ? n : 64), p->lx.s + at, attr, expected);
+    }
+    if (p->seen[id]) return gpucompile__lex_err(&p->lx, at, "parameter '%s' is repeated", gpucompile__param_names[id]);
+    p->seen[id] = 1;
+    p->last = id;
+    if (gpucompile__lex_ws(&p->lx) != '=')
+        return gpucompile__lex_err(&p->lx, p->lx.pos, "expected '=' after parameter name '%s'", gpucompile__param_names[id]);
+    p->lx.pos++;
+    gpucompile__lex_ws(&p->lx);
+    if (id == GPUCOMPILE__P_O) return gpucompile__pint(p, "O");
+    if (id == GPUCOMPILE__P_FLAGS) return gpucompile__pflags(p);
+    if (id == GPUCOMPILE__P_LINK) return gpucompile__plink(p);
+    if (gpucompile__lex_peek(&p->lx) != '"')
+        return gpucompile__lex_err(&p->lx, p->lx.pos, "expected a string for '%s'", gpucompile__param_names[id]);
+    return gpucompile__pstring(p, &p->str[id]);
+}
+
+/* "#a, #b, #c or #d": the registered attribute names, ours first, then the upstream ones. */
+GPUCOMPILE__PRIVATE void gpucompile__attribute_names(char *out, size_t size) {
+    const char *names[2 * GPUCOMPILE__MAX_BACKENDS];
+    const gpucompile_backend *b;
+    size_t len = 0;
+    int i, k, n = 0;
+    for (k = 0; k < 2; k++)
+        for (i = 0; (b = gpucompile_backend_at(i)) != NULL; i++)
+            if (b->attribute[k]) names[n++] = b->attribute[k];
+    out[0] = 0;
+    for (i = 0; i < n && len < size; i++)
+        len += (size_t)snprintf(out + len, size - len, "%s#%s", i == 0 ? "" : i == n - 1 ? " or " : ", ", names[i]);
+}
+
+/* #NAME<...>; fills p, returns NAME's backend (NULL after an error). */
+GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__pattr(gpucompile__parser *p, int *upstream, const char **attr) {
+    const gpucompile_backend *b;
+    size_t at, n;
+    char names[512];
+    int c;
+    if (gpucompile__lex_ws(&p->lx) != '#') { gpucompile__lex_err(&p->lx, p->lx.pos, "expected '#' to start a target attribute"); return NULL; }
+    at = ++p->lx.pos;
+    while (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx)) || gpucompile__lex_peek(&p->lx) == '-') p->lx.pos++;
+    n = p->lx.pos - at;
+    b = n ? gpucompile_find_backend_named(p->lx.s + at, n, upstream) : NULL;
+    if (!b) {
+        gpucompile__attribute_names(names, sizeof names);
+        gpucompile__lex_err(&p->lx, at - 1, "unknown target attribute '#%.*s'%s%s",
+                            (int)(n < 64 ? n : 64), p->lx.s + at, *names ? "; expected " : "", names);
+        return NULL;
+    }
+    *attr = b->attribute[*upstream];
+    if (gpucompile__lex_ws(&p->lx) == '<') {
+        p->lx.pos++;
+        c = gpucompile__lex_ws(&p->lx);
+        if (c == '>') p->lx.pos++; /* <> as MLIR allows */
+        else for (;;) {
+            if (c < 0 || !gpucompile__is_id_start(c))
+                { gpucompile__lex_err(&p->lx, p->lx.pos, "expected a parameter name or '>'"); return NULL; }
+            if (!gpucompile__pparam(p, b, *attr)) return NULL;
+            c = gpucompile__lex_ws(&p->lx);
+            if (c == '>') { p->lx.pos++; break; }
+            if (c != ',') {
+                gpucompile__lex_err(&p->lx, p->lx.pos, "expected ',' or '>' after the value of '%s'", gpucompile__param_names[p->last]);
+                return NULL;
+            }
+            p->lx.pos++;
+            c = gpucompile__lex_ws(&p->lx);
+        }
+    }
+    if (gpucompile__lex_ws(&p->lx) >= 0) { gpucompile__lex_err(&p->lx, p->lx.pos, "unexpected text after the target attribute"); return NULL; }
+    return b;
+}
+
+/* A parsed target and its strings in one block; the allocator is kept for the free. */
+typedef struct gpucompile__owned_target {
+    gpucompile_target t;
+    gpucompile_allocator a;
+} gpucompile__owned_target;
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_target_parse(const char *text, size_t len,
+    const gpucompile_allocator *allocator, const gpucompile_logger *logger, gpucompile_target **out) {
+    gpucompile__parser p;
+    gpucompile__owned_target *o = NULL;
+    gpucompile_allocator a;
+    const gpucompile_backend *b = NULL;
+    const char *attr = "";
+    int upstream = 0, i;
+    if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    if (!text) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    memset(&a, 0, sizeof a);
+    if (allocator) a = *allocator;
+    memset(&p, 0, sizeof p);
+    p.lx.s = text;
+    p.lx.n = len == (size_t)-1 ? strlen(text) : len;
+    p.lx.logger = logger;
+    p.lx.stage = GPUCOMPILE_STAGE_TARGET;
+    p.O = 2;
+    p.strs.a = p.flags.a = p.links.a = p.values.a = p.val.a = &a;
+    for (i = 0; i < GPUCOMPILE__P_COUNT; i++) p.str[i] = GPUCOMPILE__UNSET;
+    if (memchr(text, 0, p.lx.n)) /* never valid: not whitespace, and strings cannot hold one */
+        gpucompile__lex_err(&p.lx, (size_t)((const char *)memchr(text, 0, p.lx.n) - text), "unexpected NUL byte in the text");
+    else b = gpucompile__pattr(&p, &upstream, &attr);
+    if (p.strs.oom || p.flags.oom || p.links.oom || p.values.oom || p.val.oom) p.lx.result = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    if (p.lx.result == GPUCOMPILE_OK) {
+        size_t nf = p.flags.len / sizeof(size_t), nl = p.links.len / sizeof(size_t);
+        size_t head = sizeof(gpucompile__owned_target) + (2 * nf + nl) * sizeof(char *);
+        o = (gpucompile__owned_target *)gpucompile_alloc(&a, head + p.strs.len);
+        if (!o) p.lx.result = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+        else {
+            const char **flags = (const char **)(void *)(o + 1), **links = flags + nf, **values = links + nl;
+            int any_value = 0;
+            char *strs = (char *)o + head;
+            size_t k;
+            if (p.strs.len) memcpy(strs, p.strs.data, p.strs.len);
+            o->t = gpucompile_target_defaults(b->kind);
+            if (b->kind == GPUCOMPILE_TARGET_CUSTOM) o->t.backend = b; /* a registered custom backend */
+            o->a = a;
+            o->t.upstream = upstream;
+            o->t.O = p.O;
+            o->t.triple = p.str[GPUCOMPILE__P_TRIPLE] == GPUCOMPILE__UNSET ? NULL : strs + p.str[GPUCOMPILE__P_TRIPLE];
+            o->t.chip = p.str[GPUCOMPILE__P_CHIP] == GPUCOMPILE__UNSET ? NULL : strs + p.str[GPUCOMPILE__P_CHIP];
+            o->t.features = p.str[GPUCOMPILE__P_FEATURES] == GPUCOMPILE__UNSET ? NULL : strs + p.str[GPUCOMPILE__P_FEATURES];
+            o->t.abi = p.str[GPUCOMPILE__P_ABI] == GPUCOMPILE__UNSET ? NULL : strs + p.str[GPUCOMPILE__P_ABI];
+            for (k = 0; k < nf; k++) {
+                size_t v = gpucompile__off(&p.values, k);
+                flags[k] = strs + gpucompile__off(&p.flags, k);
+                values[k] = v == GPUCOMPILE__UNSET ? NULL : strs + v;
+                any_value |= v != GPUCOMPILE__UNSET;
+            }
+            for (k = 0; k < nl; k++) {
+                size_t off = gpucompile__off(&p.links, k);
+                links[k] = off == GPUCOMPILE__UNSET ? NULL : strs + off;
+            }
+            o->t.flags = nf ? flags : NULL;
+            o->t.num_flags = (int)nf;
+            o->t.flag_values = any_value ? values : NULL;
+            o->t.link = nl ? links : NULL;
+            o->t.num_link = (int)nl;
+            *out = &o->t;
+        }
+    }
+    if (p.lx.result == GPUCOMPILE_ERROR_OUT_OF_MEMORY)
+        gpucompile__log(logger, GPUCOMPILE_SEVERITY_ERROR, p.lx.result, GPUCOMPILE_STAGE_TARGET, NULL, "out of memory while parsing a target");
+    gpucompile_free(&a, p.strs.data);
+    gpucompile_free(&a, p.flags.data);
+    gpucompile_free(&a, p.links.data);
+    gpucompile_free(&a, p.values.data);
+    gpucompile_free(&a, p.val.data);
+    return p.lx.result;
+}
+
+/* Only for targets made by gpucompile_target_parse. */
+GPUCOMPILE_DEF void gpucompile_target_free(gpucompile_target *t) {
+    gpucompile__owned_target *o = (gpucompile__owned_target *)(void *)t;
+    gpucompile_allocator a;
+    if (!t) return;
+    a = o->a;
+    gpucompile_free(&a, o);
+}
+
+/* ==== [section: end of targets] ========================================================== */
+
+/* ==== [section: formats] ================================================================= */
+GPUCOMPILE_DEF const char *gpucompile_format_string(gpucompile_format f) {
+    switch (f) {
+    case GPUCOMPILE_FORMAT_LLVM: return "llvm";
+    case GPUCOMPILE_FORMAT_ISA: return "isa";
+    case GPUCOMPILE_FORMAT_FATBIN: return "fatbin";
+    default: return "bin";
+    }
+}
+
+GPUCOMPILE_DEF gpucompile_format gpucompile_format_from_string(const char *name) {
+    static const struct { const char *name; gpucompile_format f; } names[] = {
+        {"llvm", GPUCOMPILE_FORMAT_LLVM}, {"offloading", GPUCOMPILE_FORMAT_LLVM}, {"offload", GPUCOMPILE_FORMAT_LLVM},
+        {"isa", GPUCOMPILE_FORMAT_ISA}, {"assembly", GPUCOMPILE_FORMAT_ISA},
+        {"bin", GPUCOMPILE_FORMAT_BIN}, {"binary", GPUCOMPILE_FORMAT_BIN},
+        {"fatbin", GPUCOMPILE_FORMAT_FATBIN}, {"fatbinary", GPUCOMPILE_FORMAT_FATBIN}};
+    size_t i;
+    for (i = 0; name && i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i].name) == 0) return names[i].f;
+    return GPUCOMPILE_FORMAT_DEFAULT;
+}
+
 /* ==== [section: built-in backends] ======================================================= */
 /* The one place of the core's implementation that names the built-in backends (tests/
    cli_seam.sh checks it): what the public API keeps of them for existing users. Their code and
@@ -3108,6 +3185,157 @@ GPUCOMPILE__PRIVATE void gpucompile__initialize(const gpucompile_backend *b) {
         }
     }
     gpucompile_unlock();
+}
+
+/* ==== [section: objects] ================================================================= */
+/* Is the target text spelled with MLIR's upstream attribute name (its backend's attribute[1])? */
+GPUCOMPILE__PRIVATE int gpucompile__bin_upstream(const char *target) {
+    int upstream = 0;
+    if (!target || *target != '#') return 0;
+    return gpucompile_find_backend_named(target + 1, strcspn(target + 1, "< \t\r\n"), &upstream) && upstream;
+}
+
+/* Parses target text (len bytes) and prints it canonically; kind, triple and chip come along. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_object_new(const char *target, size_t len, gpucompile_format format,
+    const void *data, size_t size, const gpucompile_allocator *a, const gpucompile_logger *logger, gpucompile_object **out) {
+    gpucompile_target *t = NULL;
+    gpucompile_object *o;
+    gpucompile_result r;
+    char small[1024];
+    size_t n;
+    *out = NULL;
+    if (!target || (!data && size)) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    if ((r = gpucompile_target_parse(target, len, a, logger, &t)) != GPUCOMPILE_OK) return r;
+    o = (gpucompile_object *)gpucompile_alloc(a, sizeof *o);
+    if (!o) { gpucompile_target_free(t); return GPUCOMPILE_ERROR_OUT_OF_MEMORY; }
+    memset(o, 0, sizeof *o);
+    if (a) o->allocator = *a;
+    n = gpucompile_target_print(t, small, sizeof small);
+    o->target = (char *)gpucompile_alloc(a, n + 1);
+    if (o->target) gpucompile_target_print(t, o->target, n + 1);
+    o->kind = t->kind;
+    o->triple = gpucompile__strdup(a, gpucompile_target_triple(t));
+    o->chip = gpucompile__strdup(a, gpucompile_target_chip(t));
+    o->format = format ? format : GPUCOMPILE_FORMAT_BIN;
+    o->data = (unsigned char *)gpucompile_alloc(a, size + 1);
+    if (o->data) {
+        if (size) memcpy(o->data, data, size);
+        o->data[size] = 0;
+        o->size = size;
+    }
+    gpucompile_target_free(t);
+    if (!o->target || !o->triple || !o->chip || !o->data) { gpucompile_object_free(o); return GPUCOMPILE_ERROR_OUT_OF_MEMORY; }
+    *out = o;
+    return GPUCOMPILE_OK;
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_object_create(const char *target, gpucompile_format format,
+    const void *data, size_t size, const gpucompile_allocator *allocator, gpucompile_object **out) {
+    if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    return gpucompile__bin_object_new(target, (size_t)-1, format, data, size, allocator, NULL, out);
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_object_add_kernel_n(gpucompile_object *o, const char *name, size_t len) {
+    gpucompile_kernel *k = (gpucompile_kernel *)gpucompile__realloc(&o->allocator, o->kernels, (size_t)(o->num_kernels + 1) * sizeof *k);
+    if (!k) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    o->kernels = k;
+    k += o->num_kernels;
+    memset(k, 0, sizeof *k);
+    k->num_params = k->registers = k->shared_bytes = k->max_threads = k->sgprs = k->vgprs = -1;
+    k->private_bytes = k->wavefront_size = k->kernarg_bytes = k->dynamic_shared = -1;
+    if (!(k->name = gpucompile__strndup(&o->allocator, name, len))) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    o->num_kernels++;
+    return GPUCOMPILE_OK;
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_object_add_kernel(gpucompile_object *obj, const char *name) {
+    if (!obj || !name) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    return gpucompile_object_add_kernel_n(obj, name, strlen(name));
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_object_find_kernels(gpucompile_object *obj) {
+    const gpucompile_backend *be;
+    if (!obj) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    if (obj->num_kernels) return GPUCOMPILE_OK;
+    be = gpucompile_find_backend(obj->kind);
+    return be && be->find_kernels ? be->find_kernels(obj) : GPUCOMPILE_OK;
+}
+
+GPUCOMPILE_DEF void gpucompile_object_free(gpucompile_object *obj) {
+    gpucompile_allocator a;
+    int i;
+    if (!obj) return;
+    a = obj->allocator;
+    for (i = 0; i < obj->num_kernels; i++) {
+        gpucompile_free(&a, obj->kernels[i].name);
+        gpucompile_free(&a, obj->kernels[i].type);
+        gpucompile_free(&a, obj->kernels[i].arg_attrs);
+        gpucompile_free(&a, obj->kernels[i].metadata);
+    }
+    gpucompile_free(&a, obj->kernels);
+    gpucompile_free(&a, obj->properties);
+    gpucompile_free(&a, obj->target);
+    gpucompile_free(&a, obj->triple);
+    gpucompile_free(&a, obj->chip);
+    gpucompile_free(&a, obj->data);
+    gpucompile_free(&a, obj);
+}
+
+GPUCOMPILE_DEF int gpucompile_kernel_cmp(const void *a, const void *b) {
+    return strcmp(((const gpucompile_kernel *)a)->name, ((const gpucompile_kernel *)b)->name);
+}
+
+GPUCOMPILE_DEF unsigned gpucompile_elf_sections(const void *elf, size_t size, const char **why) {
+    const unsigned char *e = (const unsigned char *)elf, *h;
+    uint64_t shoff, shnum, off, sz;
+    const char *bad = "not an ELF64 little-endian file";
+    if (size >= 64 && memcmp(e, "\177ELF\2\1", 6) == 0) {
+        shoff = gpucompile_read_le(e + 40, 8);
+        shnum = gpucompile_read_le(e + 60, 2);
+        bad = "bad section headers";
+        if (gpucompile_read_le(e + 58, 2) == 64 && shnum && shoff <= size && shnum * 64 <= size - shoff) {
+            bad = "bad section name table";
+            if (gpucompile_read_le(e + 62, 2) < shnum) {
+                h = e + shoff + 64 * gpucompile_read_le(e + 62, 2);
+                off = gpucompile_read_le(h + 24, 8);
+                sz = gpucompile_read_le(h + 32, 8);
+                if (off <= size && sz && sz <= size - off && e[off + sz - 1] == 0) return (unsigned)shnum;
+            }
+        }
+    }
+    if (why) *why = bad;
+    return 0;
+}
+
+GPUCOMPILE_DEF const char *gpucompile_elf_read_section(const void *elf, size_t size, unsigned i, gpucompile_elf_section *s) {
+    const unsigned char *e = (const unsigned char *)elf, *h, *names;
+    const char *why = "no such section";
+    uint64_t shoff, name, names_size;
+    memset(s, 0, sizeof *s);
+    s->name = "";
+    if (i >= gpucompile_elf_sections(elf, size, &why)) return why; /* the checks that make the reads below safe */
+    shoff = gpucompile_read_le(e + 40, 8);
+    h = e + shoff + 64 * gpucompile_read_le(e + 62, 2);
+    names = e + gpucompile_read_le(h + 24, 8);
+    names_size = gpucompile_read_le(h + 32, 8);
+    h = e + shoff + 64 * (uint64_t)i;
+    s->header = (size_t)(h - e);
+    name = gpucompile_read_le(h, 4);
+    s->type = (uint32_t)gpucompile_read_le(h + 4, 4);
+    s->flags = gpucompile_read_le(h + 8, 8);
+    s->addr = gpucompile_read_le(h + 16, 8);
+    s->offset = gpucompile_read_le(h + 24, 8);
+    s->size = gpucompile_read_le(h + 32, 8);
+    s->link = (uint32_t)gpucompile_read_le(h + 40, 4);
+    s->info = (uint32_t)gpucompile_read_le(h + 44, 4);
+    s->align = gpucompile_read_le(h + 48, 8);
+    s->entsize = gpucompile_read_le(h + 56, 8);
+    if (name < names_size) s->name = (const char *)names + name;
+    if (s->type != 8 /* SHT_NOBITS */) {
+        if (s->offset > size || s->size > size - s->offset) return "a section outside the file";
+        s->data = e + s->offset;
+    }
+    return name < names_size ? NULL : "bad section name";
 }
 
 /* ==== [section: jobs] ==================================================================== */
@@ -3421,6 +3649,1255 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_job_run_tool_in(gpucompile_job *job,
         gpucompile_free(&j->opts.allocator, out.data);
     }
     return out.oom ? GPUCOMPILE_ERROR_OUT_OF_MEMORY : r;
+}
+
+/* Logs an error and returns r: the one way the pipeline fails. */
+GPUCOMPILE_DEF gpucompile_result gpucompile_job_fail(gpucompile_job *job, gpucompile_result r, const char *fmt, ...) {
+    char msg[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, r, NULL, "%s", msg);
+    return r;
+}
+
+/* ==== [section: library index] =========================================================== */
+/* Each bitcode library once per process: its bytes in memory and the sorted names of what it
+   defines, keyed by path, size and mtime (a changed file gets a new entry). A compile skips a
+   library that defines nothing the module declares (lazy linking would take nothing from it:
+   ~10 ms saved per compile for libclc) and parses the lazy module from memory. Entries live as
+   long as the process: lazy modules point into their bytes, other threads may be reading them. */
+typedef struct gpucompile__lib {
+    struct gpucompile__lib *next;
+    char *path;
+    uint64_t size;
+    int64_t mtime;
+    unsigned char *data;
+    char **names;  /* sorted */
+    int num_names;
+} gpucompile__lib;
+static gpucompile__lib *gpucompile__libs;
+
+GPUCOMPILE__PRIVATE int gpucompile__lib_cmp(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__lib_quiet(LLVMDiagnosticInfoRef di, void *user) { (void)di; (void)user; }
+
+GPUCOMPILE__PRIVATE void gpucompile__lib_free(gpucompile__lib *e) {
+    int i;
+    if (!e) return;
+    for (i = 0; i < e->num_names; i++) gpucompile_free(NULL, e->names[i]);
+    gpucompile_free(NULL, e->names);
+    gpucompile_free(NULL, e->path);
+    gpucompile_free(NULL, e->data);
+    gpucompile_free(NULL, e);
+}
+
+/* Reads and indexes path; NULL when it is not readable bitcode (the caller then reports it). */
+GPUCOMPILE__PRIVATE gpucompile__lib *gpucompile__lib_load(const char *path, uint64_t size, int64_t mtime) {
+    gpucompile__lib *e = (gpucompile__lib *)gpucompile_alloc(NULL, sizeof *e);
+    LLVMContextRef ctx;
+    LLVMMemoryBufferRef mb;
+    LLVMModuleRef m = NULL;
+    LLVMValueRef v;
+    size_t n = 0;
+    int pass, ok = 1;
+    if (!e) return NULL;
+    memset(e, 0, sizeof *e);
+    e->path = gpucompile__strdup(NULL, path);
+    if (!e->path || gpucompile_read_file(path, NULL, &e->data, &n) != GPUCOMPILE_OK || n != size) {
+        gpucompile__lib_free(e);
+        return NULL;
+    }
+    e->size = size;
+    e->mtime = mtime;
+    ctx = LLVMContextCreate();
+    LLVMContextSetDiagnosticHandler(ctx, gpucompile__lib_quiet, NULL); /* else LLVM exits on errors */
+    mb = LLVMCreateMemoryBufferWithMemoryRange((const char *)e->data, n, path, 0);
+    if (LLVMGetBitcodeModuleInContext2(ctx, mb, &m) || !m) {
+        LLVMDisposeMemoryBuffer(mb);
+        LLVMContextDispose(ctx);
+        gpucompile__lib_free(e);
+        return NULL;
+    }
+    for (pass = 0; pass < 2 && ok; pass++) { /* count, then copy */
+        int k = 0;
+        for (v = LLVMGetFirstFunction(m); v; v = LLVMGetNextFunction(v)) {
+            if (LLVMIsDeclaration(v) || LLVMGetLinkage(v) == LLVMInternalLinkage || LLVMGetLinkage(v) == LLVMPrivateLinkage) continue;
+            if (pass && !(e->names[k] = gpucompile__strdup(NULL, gpucompile_value_name(v)))) ok = 0;
+            k++;
+        }
+        for (v = LLVMGetFirstGlobal(m); v; v = LLVMGetNextGlobal(v)) {
+            if (LLVMIsDeclaration(v) || LLVMGetLinkage(v) == LLVMInternalLinkage || LLVMGetLinkage(v) == LLVMPrivateLinkage) continue;
+            if (pass && !(e->names[k] = gpucompile__strdup(NULL, gpucompile_value_name(v)))) ok = 0;
+            k++;
+        }
+        for (v = LLVMGetFirstGlobalAlias(m); v; v = LLVMGetNextGlobalAlias(v)) {
+            if (pass && !(e->names[k] = gpucompile__strdup(NULL, gpucompile_value_name(v)))) ok = 0;
+            k++;
+        }
+        if (!pass) {
+            e->names = (char **)gpucompile_alloc(NULL, (size_t)(k ? k : 1) * sizeof(char *));
+            if (!e->names) ok = 0;
+            else { memset(e->names, 0, (size_t)(k ? k : 1) * sizeof(char *)); e->num_names = k; }
+        }
+    }
+    LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+    if (!ok) { gpucompile__lib_free(e); return NULL; }
+    qsort(e->names, (size_t)e->num_names, sizeof(char *), gpucompile__lib_cmp);
+    return e;
+}
+
+/* The index entry of path as it is now; NULL: read it the plain way. A library is indexed the
+   second time a process links it: a single compile pays nothing for the index. */
+GPUCOMPILE__PRIVATE const gpucompile__lib *gpucompile__lib_get(const char *path) {
+    gpucompile__lib *e, *made = NULL;
+    uint64_t size;
+    int64_t mtime;
+    if (!gpucompile__stat(path, &size, &mtime)) return NULL;
+    gpucompile_lock();
+    for (e = gpucompile__libs; e; e = e->next)
+        if (e->size == size && e->mtime == mtime && strcmp(e->path, path) == 0) break;
+    if (!e && (e = (gpucompile__lib *)gpucompile_alloc(NULL, sizeof *e)) != NULL) { /* first sight */
+        memset(e, 0, sizeof *e);
+        e->size = size;
+        e->mtime = mtime;
+        e->path = gpucompile__strdup(NULL, path);
+        if (e->path) { e->next = gpucompile__libs; gpucompile__libs = e; }
+        else gpucompile_free(NULL, e);
+        e = NULL;
+    } else if (e && !e->names) {
+        made = e; /* seen before: index it, outside the lock (other compiles go on) */
+        e = NULL;
+    }
+    gpucompile_unlock();
+    if (!made) return e;
+    e = made;
+    made = gpucompile__lib_load(path, size, mtime);
+    if (!made) return NULL;
+    gpucompile_lock();
+    if (!e->names) { /* another thread may have been quicker */
+        e->data = made->data;
+        e->names = made->names;
+        e->num_names = made->num_names;
+        made->data = NULL;
+        made->names = NULL;
+        made->num_names = 0;
+    }
+    gpucompile_unlock();
+    gpucompile__lib_free(made);
+    return e;
+}
+
+/* Does the module declare anything the library defines? */
+GPUCOMPILE__PRIVATE int gpucompile__lib_needed(gpucompile_job *job, const gpucompile__lib *e) {
+    LLVMValueRef v;
+    int pass;
+    for (pass = 0; pass < 2; pass++)
+        for (v = pass ? LLVMGetFirstGlobal(job->module) : LLVMGetFirstFunction(job->module); v;
+             v = pass ? LLVMGetNextGlobal(v) : LLVMGetNextFunction(v)) {
+            const char *name;
+            if (!LLVMIsDeclaration(v)) continue;
+            name = gpucompile_value_name(v);
+            if (bsearch(&name, e->names, (size_t)e->num_names, sizeof(char *), gpucompile__lib_cmp)) return 1;
+        }
+    return 0;
+}
+
+/* ==== [section: pipeline] ================================================================ */
+GPUCOMPILE__PRIVATE void gpucompile__set_stage(gpucompile_job *job, gpucompile_stage s) {
+    gpucompile__job *j = (gpucompile__job *)job;
+    double now = gpucompile__now_ms();
+    if (job->object) job->object->stage_ms[job->stage] += now - j->stage_start;
+    j->stage_start = now;
+    job->stage = s;
+}
+
+/* One of LLVM's diagnostics as the job's. */
+GPUCOMPILE__PRIVATE void gpucompile__llvm_diag(gpucompile_job *job, LLVMDiagnosticSeverity severity, const char *msg) {
+    switch (severity) {
+    case LLVMDSError: /* LLVM may report it and still succeed: the step that ran checks */
+        if (!((gpucompile__job *)job)->llvm_error) ((gpucompile__job *)job)->llvm_error = GPUCOMPILE_ERROR_LLVM;
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_LLVM, "llvm", "%s", msg);
+        break;
+    case LLVMDSWarning:
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, "llvm", "%s", msg);
+        break;
+    case LLVMDSRemark:
+        if (job->options->remarks) gpucompile_job_log(job, GPUCOMPILE_SEVERITY_REMARK, GPUCOMPILE_OK, "llvm", "%s", msg);
+        break;
+    default:
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "llvm", "%s", msg);
+        break;
+    }
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__diag_handler(LLVMDiagnosticInfoRef di, void *user) {
+    char *msg = LLVMGetDiagInfoDescription(di);
+    gpucompile__llvm_diag((gpucompile_job *)user, LLVMGetDiagInfoSeverity(di), msg);
+    LLVMDisposeMessage(msg);
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__hook(gpucompile_job *job,
+    gpucompile_result (*fn)(gpucompile_job *, LLVMModuleRef, void *), const char *name) {
+    gpucompile_result r;
+    if (!fn) return GPUCOMPILE_OK;
+    r = fn(job, job->module, job->options->hooks->user_data);
+    if (r != GPUCOMPILE_OK && !job->failed) gpucompile_job_fail(job, r, "the %s hook stopped the compile", name);
+    return r;
+}
+
+/* Parses IR text or bitcode into the job's context. Takes nothing from the caller. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__parse(gpucompile_job *job, const void *data, size_t size, const char *name) {
+    LLVMMemoryBufferRef mb;
+    char *msg = NULL;
+    const unsigned char *d = (const unsigned char *)data;
+    if (!data || size == 0) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "%s: empty input", name);
+    mb = LLVMCreateMemoryBufferWithMemoryRangeCopy((const char *)data, size, name);
+    /* LLVMParseIRInContext takes ownership of mb, whatever happens. */
+    if (LLVMParseIRInContext(job->context, mb, &job->module, &msg)) {
+        int bitcode = size >= 4 && ((d[0] == 'B' && d[1] == 'C') || (d[0] == 0xDE && d[1] == 0xC0));
+        gpucompile_result r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "%s: %s: %s", name,
+                                               bitcode ? "invalid or truncated bitcode" : "invalid LLVM IR", msg ? msg : "parse failed");
+        if (msg) LLVMDisposeMessage(msg);
+        job->module = NULL;
+        return r;
+    }
+    if (((gpucompile__job *)job)->llvm_error) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "%s: could not be read", name);
+    return GPUCOMPILE_OK;
+}
+
+/* The job's target machine (one more for each partition's thread). */
+GPUCOMPILE__PRIVATE LLVMTargetMachineRef gpucompile__machine(gpucompile_job *job, LLVMTargetRef t) {
+    LLVMCodeGenOptLevel levels[4] = {LLVMCodeGenLevelNone, LLVMCodeGenLevelLess, LLVMCodeGenLevelDefault, LLVMCodeGenLevelAggressive};
+    return LLVMCreateTargetMachine(t, gpucompile_target_triple(job->target), job->cpu, job->features, levels[job->target->O & 3],
+                                   LLVMRelocDefault, LLVMCodeModelDefault);
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__setup(gpucompile_job *job) {
+    LLVMTargetRef t;
+    char *msg = NULL;
+    const char *triple = gpucompile_target_triple(job->target);
+    LLVMTargetDataRef dl;
+    char *dls;
+    LLVMValueRef fn;
+    if (LLVMGetTargetFromTriple(triple, &t, &msg)) {
+        gpucompile_result r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "target triple '%s': %s", triple, msg ? msg : "unknown");
+        if (msg) LLVMDisposeMessage(msg);
+        return r;
+    }
+    job->machine = gpucompile__machine(job, t);
+    if (!job->machine) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "cannot create a target machine for '%s'", triple);
+    {   /* a module written for another architecture (an x86-64 module given to a GPU backend) */
+        const char *had = LLVMGetTarget(job->module);
+        size_t n = strcspn(triple, "-");
+        if (had && *had && (strncmp(had, triple, n) != 0 || (had[n] != '-' && had[n] != 0)))
+            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL,
+                               "the module's triple '%s' names another target than '%s': compiled for '%s'", had, triple, triple);
+    }
+    LLVMSetTarget(job->module, triple);
+    dl = LLVMCreateTargetDataLayout(job->machine);
+    dls = LLVMCopyStringRepOfTargetData(dl);
+    LLVMSetDataLayout(job->module, dls);
+    LLVMDisposeMessage(dls);
+    LLVMDisposeTargetData(dl);
+    /* Per-function CPU and features would silently override the target machine. */
+    for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) {
+        LLVMRemoveStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, "target-cpu", 10);
+        LLVMRemoveStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, "target-features", 15);
+    }
+    return GPUCOMPILE_OK;
+}
+
+GPUCOMPILE__PRIVATE int gpucompile__is_kernel(gpucompile_job *job, LLVMValueRef fn) {
+    unsigned cc;
+    if (LLVMIsDeclaration(fn)) return 0;
+    if (job->backend->is_kernel) return job->backend->is_kernel(job, fn);
+    cc = LLVMGetFunctionCallConv(fn);
+    if (cc == 71 || cc == 91) return 1; /* LLVM's two GPU kernel calling conventions */
+    return LLVMGetLinkage(fn) == LLVMExternalLinkage;
+}
+
+/* A visible symbol's name the backend cannot emit (local ones LLVM renames itself): why. */
+GPUCOMPILE__PRIVATE const char *gpucompile__bad_name(gpucompile_job *job, LLVMValueRef v) {
+    LLVMLinkage l = LLVMGetLinkage(v);
+    if (!job->backend->bad_symbol_name || l == LLVMInternalLinkage || l == LLVMPrivateLinkage) return NULL;
+    if (LLVMIsDeclaration(v) && !LLVMGetFirstUse(v)) return NULL;
+    return job->backend->bad_symbol_name(gpucompile_value_name(v));
+}
+
+/* Does name start with one of the comma-separated prefixes? */
+GPUCOMPILE__PRIVATE int gpucompile__has_prefix(const char *list, const char *name) {
+    const char *p = list;
+    while (p && *p) {
+        size_t n = strcspn(p, ",");
+        if (n && strncmp(name, p, n) == 0) return 1;
+        p += n;
+        if (*p) p++;
+    }
+    return 0;
+}
+
+/* Valid IR that LLVM 19's code generators abort on (report_fatal_error, "Cannot select") or
+   crash on, found by tests/cli_battery.sh and the fuzzers: a type (fp128, x86_fp80, ppc_fp128),
+   and what the backend's rules add (address spaces, instructions). Returns a reason or NULL.
+   Not exhaustive: options.isolate is the answer for untrusted input. */
+GPUCOMPILE__PRIVATE const char *gpucompile__bad_type(const gpucompile_code_rules *rules, LLVMTypeRef t) {
+    switch (LLVMGetTypeKind(t)) {
+    case LLVMFP128TypeKind: case LLVMX86_FP80TypeKind: case LLVMPPC_FP128TypeKind:
+        return "128-bit and 80-bit floating-point types";
+    case LLVMVectorTypeKind: return gpucompile__bad_type(rules, LLVMGetElementType(t));
+    case LLVMPointerTypeKind:
+        return rules->bad_address_space ? rules->bad_address_space(LLVMGetPointerAddressSpace(t)) : NULL;
+    default: return NULL;
+    }
+}
+
+GPUCOMPILE__PRIVATE const char *gpucompile__bad_instruction(const gpucompile_code_rules *rules, LLVMValueRef in) {
+    const char *why = gpucompile__bad_type(rules, LLVMTypeOf(in));
+    int i, n = LLVMGetNumOperands(in);
+    for (i = 0; i < n && !why; i++) why = gpucompile__bad_type(rules, LLVMTypeOf(LLVMGetOperand(in, (unsigned)i)));
+    if (!why && rules->bad_instruction) why = rules->bad_instruction(in);
+    return why;
+}
+
+GPUCOMPILE__PRIVATE int gpucompile__check_code(gpucompile_job *job) {
+    const gpucompile_code_rules *rules = job->backend->code_rules;
+    LLVMTargetDataRef dl = LLVMGetModuleDataLayout(job->module);
+    unsigned long long max_param = rules ? rules->max_param_bytes : 0;
+    LLVMValueRef fn, g;
+    LLVMBasicBlockRef bb;
+    if (!rules) return 0;
+    if (rules->bad_metadata && rules->bad_metadata(job)) return 1;
+    for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) {
+        unsigned i, n = LLVMIsDeclaration(fn) ? 0 : LLVMCountParams(fn);
+        for (i = 0; i < n; i++) {
+            LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(fn, i));
+            LLVMTypeKind tk = LLVMGetTypeKind(t);
+            if (max_param && (tk == LLVMStructTypeKind || tk == LLVMArrayTypeKind) && LLVMStoreSizeOfType(dl, t) > max_param) {
+                gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
+                                   "function '%s': parameter %u passes %llu bytes by value (at most %llu for %s)", gpucompile_value_name(fn),
+                                   i + 1, LLVMStoreSizeOfType(dl, t), max_param, gpucompile_target_triple(job->target));
+                return 1;
+            }
+        }
+    }
+    for (g = LLVMGetFirstGlobal(job->module); g; g = LLVMGetNextGlobal(g)) {
+        const char *why = LLVMIsThreadLocal(g) && LLVMGetFirstUse(g) ? "thread-local storage" : gpucompile__bad_type(rules, LLVMTypeOf(g));
+        if (!why) why = gpucompile__bad_type(rules, LLVMGlobalGetValueType(g));
+        if (!why && rules->bad_global) why = rules->bad_global(g);
+        if (why) {
+            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
+                               "global '%s': LLVM cannot compile it for %s: %s", gpucompile_value_name(g), gpucompile_target_triple(job->target), why);
+            return 1;
+        }
+    }
+    for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn))
+        for (bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+            LLVMValueRef in;
+            for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+                const char *why = gpucompile__bad_instruction(rules, in);
+                if (why) {
+                    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
+                                       "function '%s': LLVM cannot compile it for %s: %s", gpucompile_value_name(fn),
+                                       gpucompile_target_triple(job->target), why);
+                    return 1;
+                }
+            }
+        }
+    return 0;
+}
+
+/* Is prefix an intrinsic prefix of some target: in list, or a registered backend's own? */
+GPUCOMPILE__PRIVATE int gpucompile__foreign_prefix(const char *list, const char *prefix, size_t n) {
+    const gpucompile_backend *b;
+    int i;
+    if (gpucompile_in_list(list, prefix, n)) return 1;
+    for (i = 0; (b = gpucompile_backend_at(i)) != NULL; i++)
+        if (gpucompile_in_list(b->intrinsic_prefixes, prefix, n)) return 1;
+    return 0;
+}
+
+/* What LLVM would abort on, checked before linking (early errors) and after (the libraries' code):
+   unknown intrinsics, other targets' (llvm.<arch>.*) and a few more;
+   and calling conventions, symbol names and code it would abort on. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__check_module(gpucompile_job *job) {
+    /* LLVM's other targets' intrinsic prefixes (the registered backends add theirs) */
+    static const char *const arches = "aarch64,arm,bpf,dx,hexagon,loongarch,mips,ppc,riscv,s390,spv,ve,wasm,x86,xcore";
+    LLVMValueRef fn;
+    int bad = 0;
+    for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) {
+        const char *name = gpucompile_value_name(fn), *dot, *why;
+        if ((why = gpucompile__bad_name(job, fn)) != NULL) {
+            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL, "function '%s': %s", name, why);
+            bad = 1;
+        }
+        if (!LLVMIsDeclaration(fn) && job->backend->calling_convention_ok && !job->backend->calling_convention_ok(LLVMGetFunctionCallConv(fn))) {
+            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL,
+                               "function '%s': calling convention %u is not one %s compiles", name,
+                               LLVMGetFunctionCallConv(fn), gpucompile_target_triple(job->target));
+            bad = 1;
+        }
+        if (!gpucompile__starts_with(name, "llvm.")) continue;
+        if (LLVMGetIntrinsicID(fn) == 0) {
+            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL,
+                               "unknown intrinsic '%s' (not known to LLVM %d)", name, LLVM_VERSION_MAJOR);
+            bad = 1;
+            continue;
+        }
+        if (LLVMGetFirstUse(fn) && (gpucompile__starts_with(name, "llvm.clear_cache") ||
+                                    gpucompile__has_prefix(job->backend->refused_intrinsics, name))) {
+            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
+                               "intrinsic '%s' cannot be compiled for %s", name, gpucompile_target_triple(job->target));
+            bad = 1;
+        }
+        dot = strchr(name + 5, '.');
+        if (dot && gpucompile__foreign_prefix(arches, name + 5, (size_t)(dot - (name + 5))) &&
+            !gpucompile_in_list(job->backend->intrinsic_prefixes, name + 5, (size_t)(dot - (name + 5)))) {
+            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL,
+                               "intrinsic '%s' belongs to another target than %s", name, gpucompile_target_triple(job->target));
+            bad = 1;
+        }
+    }
+    for (fn = LLVMGetFirstGlobal(job->module); fn; fn = LLVMGetNextGlobal(fn)) {
+        const char *why = gpucompile__bad_name(job, fn);
+        if (why) {
+            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL, "global '%s': %s", gpucompile_value_name(fn), why);
+            bad = 1;
+        }
+    }
+    if (!bad && gpucompile__check_code(job)) return GPUCOMPILE_ERROR_UNSUPPORTED;
+    return bad ? GPUCOMPILE_ERROR_INVALID_INPUT : GPUCOMPILE_OK;
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__verify(gpucompile_job *job) {
+    gpucompile_result r;
+    char *msg = NULL;
+    LLVMValueRef fn;
+    int kernels = 0;
+    if (LLVMVerifyModule(job->module, LLVMReturnStatusAction, &msg)) {
+        r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "the module is not valid LLVM IR: %s", msg ? msg : "");
+        if (msg) LLVMDisposeMessage(msg);
+        return r;
+    }
+    if (msg) LLVMDisposeMessage(msg);
+    if ((r = gpucompile__check_module(job)) != GPUCOMPILE_OK) return r;
+    for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) kernels += gpucompile__is_kernel(job, fn);
+    if (!kernels)
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL,
+                           "the module defines no kernel (no %s calling convention)", job->backend->name);
+    return GPUCOMPILE_OK;
+}
+
+/* Names of what the module defines before linking: everything else defined after linking
+   came from a library and is internalized. */
+typedef struct gpucompile__names { char **v; int n, cap; } gpucompile__names;
+
+GPUCOMPILE__PRIVATE int gpucompile__has_name(const gpucompile__names *s, const char *name) {
+    int i;
+    for (i = 0; i < s->n; i++)
+        if (strcmp(s->v[i], name) == 0) return 1;
+    return 0;
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__link_one(gpucompile_job *job, const char *path) {
+    LLVMMemoryBufferRef mb = NULL;
+    LLVMModuleRef lib = NULL;
+    char *msg = NULL;
+    LLVMValueRef v;
+    const gpucompile_hooks *h = job->options->hooks;
+    const gpucompile__lib *ix = gpucompile__lib_get(path); /* [library index] */
+    if (ix && !(h && h->bitcode_file) && !gpucompile__lib_needed(job, ix)) {
+        gpucompile_job_add_dependency(job, path);
+        return GPUCOMPILE_OK;
+    }
+    if (ix) mb = LLVMCreateMemoryBufferWithMemoryRange((const char *)ix->data, (size_t)ix->size, path, 0);
+    else if (LLVMCreateMemoryBufferWithContentsOfFile(path, &mb, &msg)) {
+        gpucompile_result r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_IO, "cannot read bitcode library '%s': %s", path, msg ? msg : "");
+        if (msg) LLVMDisposeMessage(msg);
+        return r;
+    }
+    gpucompile_job_add_dependency(job, path);
+    /* Takes ownership of mb on success only. Lazy: only what is linked gets materialized. */
+    if (LLVMGetBitcodeModuleInContext2(job->context, mb, &lib) || !lib) {
+        LLVMDisposeMemoryBuffer(mb);
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "'%s' is not a valid LLVM bitcode library", path);
+    }
+    LLVMSetTarget(lib, LLVMGetTarget(job->module));
+    LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(job->module));
+    if (h && h->bitcode_file) {
+        gpucompile_result r = h->bitcode_file(job, lib, path, h->user_data);
+        if (r != GPUCOMPILE_OK) {
+            LLVMDisposeModule(lib);
+            return gpucompile_job_fail(job, r, "the bitcode-file hook stopped the compile at '%s'", path);
+        }
+    }
+    /* linkonce_odr: the linker then takes only what the module references (--only-needed). */
+    for (v = LLVMGetFirstFunction(lib); v; v = LLVMGetNextFunction(v)) {
+        LLVMLinkage l = LLVMGetLinkage(v);
+        if (!LLVMIsDeclaration(v) && (l == LLVMExternalLinkage || l == LLVMWeakAnyLinkage || l == LLVMWeakODRLinkage ||
+                                      l == LLVMLinkOnceAnyLinkage))
+            LLVMSetLinkage(v, LLVMLinkOnceODRLinkage);
+    }
+    for (v = LLVMGetFirstGlobal(lib); v; v = LLVMGetNextGlobal(v)) {
+        LLVMLinkage l = LLVMGetLinkage(v);
+        if (!LLVMIsDeclaration(v) && !gpucompile__starts_with(gpucompile_value_name(v), "llvm.") &&
+            (l == LLVMExternalLinkage || l == LLVMWeakAnyLinkage || l == LLVMWeakODRLinkage || l == LLVMLinkOnceAnyLinkage ||
+             l == LLVMCommonLinkage))
+            LLVMSetLinkage(v, LLVMLinkOnceODRLinkage);
+    }
+    if (LLVMLinkModules2(job->module, lib) || ((gpucompile__job *)job)->llvm_error) /* consumes lib */
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LINK, "linking '%s' failed", path);
+    return GPUCOMPILE_OK;
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__link_queued(gpucompile_job *job, int *next) {
+    gpucompile__job *j = (gpucompile__job *)job;
+    for (; *next < j->num_libs; (*next)++) {
+        gpucompile_result r = gpucompile__link_one(job, j->libs[*next]);
+        if (r != GPUCOMPILE_OK) return r;
+    }
+    return GPUCOMPILE_OK;
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__link(gpucompile_job *job) {
+    gpucompile__job *j = (gpucompile__job *)job;
+    const gpucompile_hooks *h = job->options->hooks;
+    const gpucompile_target *t = job->target;
+    gpucompile__names own;
+    gpucompile_result r = GPUCOMPILE_OK;
+    LLVMValueRef v;
+    int i, next = 0;
+    memset(&own, 0, sizeof own);
+    for (v = LLVMGetFirstFunction(job->module); v && r == GPUCOMPILE_OK; v = LLVMGetNextFunction(v))
+        if (!LLVMIsDeclaration(v) && !gpucompile__push_str(j, &own.v, &own.n, &own.cap, gpucompile_value_name(v)))
+            r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    for (v = LLVMGetFirstGlobal(job->module); v && r == GPUCOMPILE_OK; v = LLVMGetNextGlobal(v))
+        if (!LLVMIsDeclaration(v) && !gpucompile__push_str(j, &own.v, &own.n, &own.cap, gpucompile_value_name(v)))
+            r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    if (r == GPUCOMPILE_OK && h && h->load_bitcode_files) {
+        r = h->load_bitcode_files(job, h->user_data);
+        if (r != GPUCOMPILE_OK) r = gpucompile_job_fail(job, r, "the load-bitcode-files hook stopped the compile");
+        else r = gpucompile__link_queued(job, &next);
+    } else if (r == GPUCOMPILE_OK) {
+        /* The caller's libraries first (they may call into the device libraries), then the
+           backend's, chosen from what the linked module now references. */
+        for (i = 0; i < t->num_link && r == GPUCOMPILE_OK; i++) r = gpucompile_job_add_library(job, t->link[i]);
+        for (i = 0; i < job->options->num_link && r == GPUCOMPILE_OK; i++) r = gpucompile_job_add_library(job, job->options->link[i]);
+        if (r == GPUCOMPILE_OK) r = gpucompile__link_queued(job, &next);
+        if (r == GPUCOMPILE_OK && job->backend->libraries) r = job->backend->libraries(job);
+        if (r == GPUCOMPILE_OK) r = gpucompile__link_queued(job, &next);
+    }
+    /* Internalize what the libraries brought, so the optimizer can drop what is unused. */
+    if (r == GPUCOMPILE_OK && next > 0) {
+        for (v = LLVMGetFirstFunction(job->module); v; v = LLVMGetNextFunction(v)) {
+            if (LLVMIsDeclaration(v) || gpucompile__has_name(&own, gpucompile_value_name(v))) continue;
+            LLVMSetLinkage(v, LLVMInternalLinkage);
+            LLVMSetVisibility(v, LLVMDefaultVisibility);
+        }
+        for (v = LLVMGetFirstGlobal(job->module); v; v = LLVMGetNextGlobal(v)) {
+            const char *name = gpucompile_value_name(v);
+            if (LLVMIsDeclaration(v) || gpucompile__starts_with(name, "llvm.") || gpucompile__has_name(&own, name)) continue;
+            LLVMSetLinkage(v, LLVMInternalLinkage);
+            LLVMSetVisibility(v, LLVMDefaultVisibility);
+        }
+    }
+    for (i = 0; i < own.n; i++) gpucompile_free(&j->opts.allocator, own.v[i]);
+    gpucompile_free(&j->opts.allocator, own.v);
+    return r;
+}
+
+/* `extern __shared__` of the GPU languages: an external global in the backend's shared address
+   space, which LLVM keeps external (the backend lays it out, or the assembler does); unsized
+   (`T name[]`, zero bytes) it is dynamic shared memory, whose size the launch gives. */
+GPUCOMPILE__PRIVATE int gpucompile__extern_shared(gpucompile_job *job, LLVMValueRef g) {
+    unsigned as = job->backend->shared_address_space;
+    return as && LLVMIsDeclaration(g) && LLVMGetLinkage(g) == LLVMExternalLinkage && LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == as;
+}
+
+GPUCOMPILE__PRIVATE int gpucompile__allowed_undefined(gpucompile_job *job, const char *name) {
+    const char *p = job->backend->allowed_undefined;
+    while (p && *p) {
+        size_t n = strcspn(p, ",");
+        if (n && p[n - 1] == '*' ? strncmp(p, name, n - 1) == 0 : (strlen(name) == n && strncmp(p, name, n) == 0)) return 1;
+        p += n + (p[n] == ',');
+    }
+    return 0;
+}
+
+/* What is still undefined after linking: an error naming each symbol. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__check_undefined(gpucompile_job *job) {
+    LLVMValueRef v;
+    int bad = 0;
+    for (v = LLVMGetFirstFunction(job->module); v; v = LLVMGetNextFunction(v)) {
+        const char *name = gpucompile_value_name(v);
+        if (!LLVMIsDeclaration(v) || gpucompile__starts_with(name, "llvm.") || !LLVMGetFirstUse(v)) continue;
+        if (gpucompile__allowed_undefined(job, name)) continue;
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNRESOLVED, NULL, "undefined function '%s'", name);
+        bad = 1;
+    }
+    for (v = LLVMGetFirstGlobal(job->module); v; v = LLVMGetNextGlobal(v)) {
+        const char *name = gpucompile_value_name(v);
+        if (!LLVMIsDeclaration(v) || !LLVMGetFirstUse(v) || gpucompile__extern_shared(job, v)) continue;
+        if (gpucompile__allowed_undefined(job, name)) continue;
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNRESOLVED, NULL, "undefined global '%s'", name);
+        bad = 1;
+    }
+    if (bad) return GPUCOMPILE_ERROR_UNRESOLVED;
+    return gpucompile__check_module(job);
+}
+
+/* An LLVM type in MLIR's LLVM dialect syntax as it appears inside !llvm.func<...> (f32, ptr<1>,
+   struct<(i32, f32)>, array<4 x i8>, vector<4xf32>); 0 for a type it has no spelling for here. */
+GPUCOMPILE__PRIVATE int gpucompile__mlir_type(gpucompile_buf *b, LLVMTypeRef t, int depth) {
+    unsigned i, n;
+    if (depth > 16) return 0;
+    switch (LLVMGetTypeKind(t)) {
+    case LLVMVoidTypeKind: gpucompile_buf_str(b, "void"); return 1;
+    case LLVMHalfTypeKind: gpucompile_buf_str(b, "f16"); return 1;
+    case LLVMBFloatTypeKind: gpucompile_buf_str(b, "bf16"); return 1;
+    case LLVMFloatTypeKind: gpucompile_buf_str(b, "f32"); return 1;
+    case LLVMDoubleTypeKind: gpucompile_buf_str(b, "f64"); return 1;
+    case LLVMFP128TypeKind: gpucompile_buf_str(b, "f128"); return 1;
+    case LLVMX86_FP80TypeKind: gpucompile_buf_str(b, "f80"); return 1;
+    case LLVMIntegerTypeKind: gpucompile_buf_printf(b, "i%u", LLVMGetIntTypeWidth(t)); return 1;
+    case LLVMPointerTypeKind:
+        if (LLVMGetPointerAddressSpace(t)) gpucompile_buf_printf(b, "ptr<%u>", LLVMGetPointerAddressSpace(t));
+        else gpucompile_buf_str(b, "ptr");
+        return 1;
+    case LLVMVectorTypeKind:
+        if (LLVMGetTypeKind(LLVMGetElementType(t)) == LLVMPointerTypeKind) gpucompile_buf_printf(b, "vec<%u x ", LLVMGetVectorSize(t));
+        else gpucompile_buf_printf(b, "vector<%ux", LLVMGetVectorSize(t));
+        if (!gpucompile__mlir_type(b, LLVMGetElementType(t), depth + 1)) return 0;
+        gpucompile_buf_str(b, ">");
+        return 1;
+    case LLVMArrayTypeKind:
+        gpucompile_buf_printf(b, "array<%llu x ", (unsigned long long)LLVMGetArrayLength2(t));
+        if (!gpucompile__mlir_type(b, LLVMGetElementType(t), depth + 1)) return 0;
+        gpucompile_buf_str(b, ">");
+        return 1;
+    case LLVMStructTypeKind:
+        if (LLVMGetStructName(t) || LLVMIsOpaqueStruct(t)) return 0; /* identified structs: by name in MLIR, skipped */
+        gpucompile_buf_str(b, LLVMIsPackedStruct(t) ? "struct<packed (" : "struct<(");
+        for (i = 0, n = LLVMCountStructElementTypes(t); i < n; i++) {
+            if (i) gpucompile_buf_str(b, ", ");
+            if (!gpucompile__mlir_type(b, LLVMStructGetTypeAtIndex(t, i), depth + 1)) return 0;
+        }
+        gpucompile_buf_str(b, ")>");
+        return 1;
+    default: return 0;
+    }
+}
+
+/* A kernel's function type as MLIR writes it in #gpu.kernel_metadata; NULL where a parameter
+   has no spelling (or out of memory). */
+GPUCOMPILE__PRIVATE char *gpucompile__kernel_type(gpucompile_job *job, LLVMValueRef fn) {
+    LLVMTypeRef ft = LLVMGlobalGetValueType(fn), params[64];
+    unsigned i, n = LLVMCountParamTypes(ft);
+    gpucompile_buf b;
+    int ok = n <= 64 && !LLVMIsFunctionVarArg(ft);
+    char *out = NULL;
+    memset(&b, 0, sizeof b);
+    b.a = &job->options->allocator;
+    gpucompile_buf_str(&b, "!llvm.func<");
+    ok = ok && gpucompile__mlir_type(&b, LLVMGetReturnType(ft), 0);
+    gpucompile_buf_str(&b, " (");
+    if (ok) LLVMGetParamTypes(ft, params);
+    for (i = 0; ok && i < n; i++) {
+        if (i) gpucompile_buf_str(&b, ", ");
+        ok = gpucompile__mlir_type(&b, params[i], 0);
+    }
+    gpucompile_buf_str(&b, ")>");
+    if (ok && !b.oom) out = gpucompile_job_strdup(job, b.data);
+    gpucompile_job_free(job, b.data);
+    return out;
+}
+
+/* Kernels in name order, as MLIR's #gpu.kernel_table keeps them. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__collect_kernels(gpucompile_job *job) {
+    gpucompile_object *o = job->object;
+    LLVMValueRef fn;
+    int n = 0;
+    for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) n += gpucompile__is_kernel(job, fn);
+    if (!n) return GPUCOMPILE_OK;
+    o->kernels = (gpucompile_kernel *)gpucompile_job_alloc(job, (size_t)n * sizeof(gpucompile_kernel));
+    if (!o->kernels) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) {
+        gpucompile_kernel *k;
+        if (!gpucompile__is_kernel(job, fn)) continue;
+        k = &o->kernels[o->num_kernels];
+        memset(k, 0, sizeof *k);
+        k->name = gpucompile_job_strdup(job, gpucompile_value_name(fn));
+        if (!k->name) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+        o->num_kernels++;
+        k->num_params = (int)LLVMCountParams(fn);
+        k->registers = k->shared_bytes = k->max_threads = k->sgprs = k->vgprs = -1;
+        k->private_bytes = k->wavefront_size = k->kernarg_bytes = k->dynamic_shared = -1;
+        k->type = gpucompile__kernel_type(job, fn);
+    }
+    qsort(o->kernels, (size_t)o->num_kernels, sizeof *o->kernels, gpucompile_kernel_cmp);
+    return GPUCOMPILE_OK;
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__optimize(gpucompile_job *job) {
+    char pipeline[32];
+    LLVMPassBuilderOptionsRef pbo = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef err;
+    snprintf(pipeline, sizeof pipeline, "default<O%d>", job->target->O);
+    err = LLVMRunPasses(job->module, pipeline, job->machine, pbo);
+    LLVMDisposePassBuilderOptions(pbo);
+    if (err) {
+        char *msg = LLVMGetErrorMessage(err);
+        gpucompile_result r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "optimization failed: %s", msg);
+        LLVMDisposeErrorMessage(msg);
+        return r;
+    }
+    if (((gpucompile__job *)job)->llvm_error) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "optimization reported an error");
+    return GPUCOMPILE_OK;
+}
+
+typedef struct gpucompile__fnset {
+    LLVMValueRef *v;
+    int n, cap;
+} gpucompile__fnset;
+
+/* Adds the functions that use v to s, looking through constants (a GEP or cast of a global, a
+   table of pointers) a few levels deep. */
+GPUCOMPILE__PRIVATE void gpucompile__add_users(gpucompile__fnset *s, LLVMValueRef v, int depth) {
+    LLVMUseRef u;
+    for (u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u), fn;
+        int i;
+        if (!LLVMIsAInstruction(user)) {
+            if (depth < 8) gpucompile__add_users(s, user, depth + 1);
+            continue;
+        }
+        fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(user));
+        for (i = 0; i < s->n && s->v[i] != fn; i++) {}
+        if (i == s->n && s->n < s->cap) s->v[s->n++] = fn;
+    }
+}
+
+/* kernel.dynamic_shared, after optimization (dead uses gone): the functions that use an unsized
+   extern shared global, then whatever uses those (calls, or a function's address taken), up to
+   the kernels. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__mark_dynamic_shared(gpucompile_job *job) {
+    gpucompile_object *o = job->object;
+    gpucompile__fnset s;
+    LLVMValueRef v;
+    int i, j;
+    memset(&s, 0, sizeof s);
+    for (v = LLVMGetFirstFunction(job->module); v; v = LLVMGetNextFunction(v)) s.cap++;
+    for (v = LLVMGetFirstGlobal(job->module); v; v = LLVMGetNextGlobal(v))
+        if (gpucompile__extern_shared(job, v) && LLVMGetFirstUse(v) &&
+            LLVMABISizeOfType(LLVMGetModuleDataLayout(job->module), LLVMGlobalGetValueType(v)) == 0) {
+            if (!s.v && !(s.v = (LLVMValueRef *)gpucompile_job_alloc(job, (size_t)(s.cap + 1) * sizeof *s.v)))
+                return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+            gpucompile__add_users(&s, v, 0);
+        }
+    for (i = 0; i < s.n; i++) gpucompile__add_users(&s, s.v[i], 0); /* s grows while walked */
+    for (i = 0; i < o->num_kernels; i++) {
+        LLVMValueRef k = LLVMGetNamedFunction(job->module, o->kernels[i].name);
+        o->kernels[i].dynamic_shared = 0;
+        for (j = 0; j < s.n && !o->kernels[i].dynamic_shared; j++) o->kernels[i].dynamic_shared = s.v[j] == k;
+    }
+    gpucompile_job_free(job, s.v);
+    return GPUCOMPILE_OK;
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit_file(gpucompile_job *job, LLVMCodeGenFileType type, LLVMMemoryBufferRef *out) {
+    char *msg = NULL;
+    if (LLVMTargetMachineEmitToMemoryBuffer(job->machine, job->module, type, &msg, out)) {
+        gpucompile_result r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "code generation failed: %s", msg ? msg : "");
+        if (msg) LLVMDisposeMessage(msg);
+        *out = NULL;
+        return r;
+    }
+    if (((gpucompile__job *)job)->llvm_error) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "code generation reported an error");
+    return GPUCOMPILE_OK;
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit(gpucompile_job *job) {
+    const gpucompile_hooks *h = job->options->hooks;
+    gpucompile_result r = GPUCOMPILE_OK;
+    LLVMCodeGenFileType type = job->format == GPUCOMPILE_FORMAT_ISA ? LLVMAssemblyFile : job->backend->bin_from;
+    if (job->format == GPUCOMPILE_FORMAT_LLVM) {
+        job->emitted = LLVMWriteBitcodeToMemoryBuffer(job->module);
+        return job->emitted ? GPUCOMPILE_OK : gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "cannot write bitcode");
+    }
+    if (h && h->isa && type != LLVMAssemblyFile) { /* the ISA text as well, for the hook only */
+        LLVMMemoryBufferRef isa = NULL;
+        r = gpucompile__emit_file(job, LLVMAssemblyFile, &isa);
+        if (r == GPUCOMPILE_OK) r = h->isa(job, LLVMGetBufferStart(isa), LLVMGetBufferSize(isa), h->user_data);
+        if (isa) LLVMDisposeMemoryBuffer(isa);
+        if (r != GPUCOMPILE_OK) return job->failed ? r : gpucompile_job_fail(job, r, "the isa hook stopped the compile");
+    }
+    r = gpucompile__emit_file(job, type, &job->emitted);
+    if (r == GPUCOMPILE_OK && h && h->isa && type == LLVMAssemblyFile) {
+        r = h->isa(job, LLVMGetBufferStart(job->emitted), LLVMGetBufferSize(job->emitted), h->user_data);
+        if (r != GPUCOMPILE_OK) return gpucompile_job_fail(job, r, "the isa hook stopped the compile");
+    }
+    return r;
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__finish(gpucompile_job *job) {
+    gpucompile_object *o = job->object;
+    gpucompile_result r;
+    if (job->format != GPUCOMPILE_FORMAT_LLVM && job->backend->finish) {
+        r = job->backend->finish(job, job->format);
+        if (r != GPUCOMPILE_OK) return job->failed ? r : gpucompile_job_fail(job, r, "the %s backend failed", job->backend->name);
+    }
+    if (job->result_data) {
+        o->data = job->result_data;
+        o->size = job->result_size;
+        job->result_data = NULL;
+    } else {
+        size_t n = LLVMGetBufferSize(job->emitted);
+        o->data = (unsigned char *)gpucompile_job_alloc(job, n + 1);
+        if (!o->data) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+        memcpy(o->data, LLVMGetBufferStart(job->emitted), n);
+        o->data[n] = 0;
+        o->size = n;
+    }
+    return GPUCOMPILE_OK;
+}
+
+/* ---- partitions: code generation in parallel inside one module (gpucompile_backend.join) ----
+   The optimized module, written as bitcode once, is parsed again on each partition's thread
+   (own context and target machine) and cut down to that partition. The plan is made here, once,
+   for every function and variable in module order (each thread finds them by position):
+   - kernels go to the partitions by size, the largest first, each to the lightest partition
+     (the lower index on a tie), a kernel's size being the instructions of all it reaches: the
+     same module and N give the same partitions. A kernel is defined in its partition only;
+   - a device function, a constant and a variable of the shared address space (per workgroup:
+     kernels share nothing through it) are copied into every partition that reaches them. Local
+     and ODR ones (linkonce_odr, weak_odr: the linker keeps one) keep their linkage, so the code
+     is the code of one module (an internal copy of a linkonce_odr function would change the
+     registers its callers save); of another visible one the first partition that reaches it
+     keeps the definition and the others get internal copies (it is defined once);
+   - any other variable is defined once, in the first partition that reaches it, and declared
+     in the others; an internal one reached from several partitions is made external and hidden
+     there (the join resolves it; nothing outside the binary sees it), named
+     __gpucompile_part_<index> when it had no name;
+   - what no kernel reaches but is visible (llvm.used and such too) stays in partition 0;
+   - an alias is in every partition, like a device function, and so is what it aliases (a
+     function or a constant: a module where an alias names another variable, or with an ifunc,
+     stays one module). */
+enum { GPUCOMPILE__PART_OUT = 0, GPUCOMPILE__PART_KEEP = 1, GPUCOMPILE__PART_COPY = 2, GPUCOMPILE__PART_HIDE = 4 };
+
+typedef struct gpucompile__part_map { LLVMValueRef v; int i; } gpucompile__part_map;
+
+typedef struct gpucompile__part_plan {
+    LLVMValueRef *v;           /* the functions, the variables, then the aliases, in module order */
+    gpucompile__part_map *map; /* v sorted by address, for the index of a value */
+    long *size;                /* a function's instructions */
+    int *stack, nv;
+} gpucompile__part_plan;
+
+typedef struct gpucompile__part {
+    gpucompile_job *job;       /* read only on the partition's thread */
+    const char *bitcode;
+    size_t bitcode_size;
+    const unsigned char *plan; /* this partition's row */
+    int nv;
+    LLVMMemoryBufferRef out;
+    gpucompile_buf log;       /* LLVM's diagnostics: severity byte, message, NUL */
+    int failed;
+} gpucompile__part;
+
+GPUCOMPILE__PRIVATE int gpucompile__part_map_cmp(const void *a, const void *b) {
+    uintptr_t x = (uintptr_t)((const gpucompile__part_map *)a)->v, y = (uintptr_t)((const gpucompile__part_map *)b)->v;
+    return x < y ? -1 : x > y;
+}
+
+GPUCOMPILE__PRIVATE int gpucompile__part_index(const gpucompile__part_plan *pl, LLVMValueRef v) {
+    gpucompile__part_map key, *m;
+    key.v = v;
+    key.i = 0;
+    m = (gpucompile__part_map *)bsearch(&key, pl->map, (size_t)pl->nv, sizeof key, gpucompile__part_map_cmp);
+    return m ? m->i : -1;
+}
+
+/* Queues the functions and variables that c names, through constant expressions and aggregates. */
+GPUCOMPILE__PRIVATE void gpucompile__part_scan(gpucompile__part_plan *pl, LLVMValueRef c, unsigned char *seen, int *top, int depth) {
+    int i, n;
+    if (LLVMIsAGlobalValue(c)) {
+        i = gpucompile__part_index(pl, c);
+        if (i >= 0 && !seen[i]) {
+            seen[i] = 1;
+            pl->stack[(*top)++] = i;
+        }
+        return;
+    }
+    if (!LLVMIsAConstant(c) || depth > 64) return;
+    n = LLVMGetNumOperands(c);
+    for (i = 0; i < n; i++) gpucompile__part_scan(pl, LLVMGetOperand(c, (unsigned)i), seen, top, depth + 1);
+}
+
+/* Marks in seen what root reaches (root too); returns the instructions of the functions newly marked. */
+GPUCOMPILE__PRIVATE long gpucompile__part_reach(gpucompile__part_plan *pl, int root, unsigned char *seen) {
+    int top = 0;
+    long total = 0;
+    if (!seen[root]) {
+        seen[root] = 1;
+        pl->stack[top++] = root;
+    }
+    while (top > 0) {
+        int i = pl->stack[--top];
+        LLVMValueRef v = pl->v[i], in;
+        LLVMBasicBlockRef bb;
+        if (LLVMIsAGlobalAlias(v)) {
+            gpucompile__part_scan(pl, LLVMAliasGetAliasee(v), seen, &top, 0);
+            continue;
+        }
+        if (!LLVMIsAFunction(v)) {
+            if (LLVMGetInitializer(v)) gpucompile__part_scan(pl, LLVMGetInitializer(v), seen, &top, 0);
+            continue;
+        }
+        total += pl->size[i];
+        for (bb = LLVMGetFirstBasicBlock(v); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+                int k, n = LLVMGetNumOperands(in);
+                for (k = 0; k < n; k++) gpucompile__part_scan(pl, LLVMGetOperand(in, (unsigned)k), seen, &top, 0);
+            }
+    }
+    return total;
+}
+
+GPUCOMPILE__PRIVATE int gpucompile__part_local(LLVMValueRef v) {
+    LLVMLinkage l = LLVMGetLinkage(v);
+    return l == LLVMInternalLinkage || l == LLVMPrivateLinkage;
+}
+
+typedef struct gpucompile__part_kernel { long weight; int index; } gpucompile__part_kernel;
+
+GPUCOMPILE__PRIVATE int gpucompile__part_kernel_cmp(const void *a, const void *b) {
+    const gpucompile__part_kernel *x = (const gpucompile__part_kernel *)a, *y = (const gpucompile__part_kernel *)b;
+    if (x->weight != y->weight) return x->weight > y->weight ? -1 : 1;
+    return x->index - y->index;
+}
+
+/* The plan: n rows of nv decisions (GPUCOMPILE__PART_*), in *plan; *nv the values per row.
+   counts[p]: the kernels of partition p. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__part_plan_make(gpucompile_job *job, int n, unsigned char **plan, int *nv, int *counts) {
+    gpucompile__part_plan pl;
+    gpucompile__part_kernel *ks = NULL;
+    unsigned char *seen = NULL, *row = NULL;
+    long *load = NULL;
+    int *home = NULL, nk = 0, i, k, p;
+    unsigned shared = job->backend->shared_address_space;
+    LLVMValueRef v;
+    gpucompile_result r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    memset(&pl, 0, sizeof pl);
+    for (v = LLVMGetFirstFunction(job->module); v; v = LLVMGetNextFunction(v)) pl.nv++;
+    for (v = LLVMGetFirstGlobal(job->module); v; v = LLVMGetNextGlobal(v)) pl.nv++;
+    for (v = LLVMGetFirstGlobalAlias(job->module); v; v = LLVMGetNextGlobalAlias(v)) pl.nv++;
+    pl.v = (LLVMValueRef *)gpucompile_job_alloc(job, (size_t)pl.nv * sizeof *pl.v);
+    pl.map = (gpucompile__part_map *)gpucompile_job_alloc(job, (size_t)pl.nv * sizeof *pl.map);
+    pl.size = (long *)gpucompile_job_alloc(job, (size_t)pl.nv * sizeof *pl.size);
+    pl.stack = (int *)gpucompile_job_alloc(job, (size_t)pl.nv * sizeof *pl.stack);
+    home = (int *)gpucompile_job_alloc(job, (size_t)pl.nv * sizeof *home);
+    ks = (gpucompile__part_kernel *)gpucompile_job_alloc(job, (size_t)pl.nv * sizeof *ks);
+    load = (long *)gpucompile_job_alloc(job, (size_t)n * sizeof *load);
+    seen = (unsigned char *)gpucompile_job_alloc(job, (size_t)(n + 1) * (size_t)pl.nv);
+    row = (unsigned char *)gpucompile_job_alloc(job, (size_t)n * (size_t)pl.nv);
+    if (!pl.v || !pl.map || !pl.size || !pl.stack || !home || !ks || !load || !seen || !row) goto done;
+    memset(seen, 0, (size_t)(n + 1) * (size_t)pl.nv);
+    memset(load, 0, (size_t)n * sizeof *load);
+    i = 0;
+    for (v = LLVMGetFirstFunction(job->module); v; v = LLVMGetNextFunction(v)) pl.v[i++] = v;
+    for (v = LLVMGetFirstGlobal(job->module); v; v = LLVMGetNextGlobal(v)) pl.v[i++] = v;
+    for (v = LLVMGetFirstGlobalAlias(job->module); v; v = LLVMGetNextGlobalAlias(v)) pl.v[i++] = v;
+    for (i = 0; i < pl.nv; i++) {
+        LLVMBasicBlockRef bb;
+        pl.map[i].v = pl.v[i];
+        pl.map[i].i = i;
+        pl.size[i] = 0;
+        home[i] = -1;
+        if (LLVMIsAFunction(pl.v[i]))
+            for (bb = LLVMGetFirstBasicBlock(pl.v[i]); bb; bb = LLVMGetNextBasicBlock(bb))
+                for (v = LLVMGetFirstInstruction(bb); v; v = LLVMGetNextInstruction(v)) pl.size[i]++;
+    }
+    qsort(pl.map, (size_t)pl.nv, sizeof *pl.map, gpucompile__part_map_cmp);
+    /* each kernel's weight: what it reaches (seen row n is scratch) */
+    for (i = 0; i < pl.nv; i++)
+        if (LLVMIsAFunction(pl.v[i]) && gpucompile__is_kernel(job, pl.v[i])) {
+            memset(seen + (size_t)n * (size_t)pl.nv, 0, (size_t)pl.nv);
+            ks[nk].weight = 1 + gpucompile__part_reach(&pl, i, seen + (size_t)n * (size_t)pl.nv);
+            ks[nk++].index = i;
+        }
+    qsort(ks, (size_t)nk, sizeof *ks, gpucompile__part_kernel_cmp);
+    for (k = 0; k < nk; k++) {
+        int best = 0;
+        for (p = 1; p < n; p++)
+            if (load[p] < load[best]) best = p;
+        load[best] += ks[k].weight;
+        home[ks[k].index] = best;
+        counts[best]++;
+    }
+    for (i = 0; i < pl.nv; i++) /* in module order, so that "first" is the same for every N */
+        if (home[i] >= 0) gpucompile__part_reach(&pl, i, seen + (size_t)home[i] * (size_t)pl.nv);
+    for (i = 0; i < pl.nv; i++)
+        for (p = 0; p < n && LLVMIsAGlobalAlias(pl.v[i]); p++) gpucompile__part_reach(&pl, i, seen + (size_t)p * (size_t)pl.nv);
+    for (i = 0; i < pl.nv; i++) {
+        int any = 0;
+        for (p = 0; p < n && !any; p++) any = seen[(size_t)p * (size_t)pl.nv + (size_t)i];
+        if (!any && !LLVMIsDeclaration(pl.v[i]) && !gpucompile__part_local(pl.v[i])) gpucompile__part_reach(&pl, i, seen);
+    }
+    for (i = 0; i < pl.nv; i++) {
+        LLVMValueRef x = pl.v[i];
+        int def = !LLVMIsDeclaration(x), local = gpucompile__part_local(x), first = -1, reached = 0;
+        int odr = LLVMGetLinkage(x) == LLVMLinkOnceODRLinkage || LLVMGetLinkage(x) == LLVMWeakODRLinkage;
+        int copy = LLVMIsAFunction(x) || LLVMIsAGlobalAlias(x) || LLVMIsGlobalConstant(x) || LLVMGetLinkage(x) == LLVMAppendingLinkage ||
+                   (shared && LLVMGetPointerAddressSpace(LLVMTypeOf(x)) == shared);
+        for (p = 0; p < n; p++)
+            if (seen[(size_t)p * (size_t)pl.nv + (size_t)i]) {
+                if (first < 0) first = p;
+                reached++;
+            }
+        for (p = 0; p < n; p++) {
+            unsigned char d;
+            if (!seen[(size_t)p * (size_t)pl.nv + (size_t)i]) d = GPUCOMPILE__PART_OUT;
+            else if (!def) d = GPUCOMPILE__PART_KEEP;
+            else if (home[i] >= 0) d = home[i] == p ? GPUCOMPILE__PART_KEEP : GPUCOMPILE__PART_OUT;
+            else if (copy) d = local || odr || p == first ? GPUCOMPILE__PART_KEEP : GPUCOMPILE__PART_COPY;
+            else d = (p == first ? GPUCOMPILE__PART_KEEP : GPUCOMPILE__PART_OUT) | (local && reached > 1 ? GPUCOMPILE__PART_HIDE : 0);
+            row[(size_t)p * (size_t)pl.nv + (size_t)i] = d;
+        }
+    }
+    *plan = row;
+    *nv = pl.nv;
+    row = NULL;
+    r = GPUCOMPILE_OK;
+done:
+    gpucompile_job_free(job, pl.v);
+    gpucompile_job_free(job, pl.map);
+    gpucompile_job_free(job, pl.size);
+    gpucompile_job_free(job, pl.stack);
+    gpucompile_job_free(job, home);
+    gpucompile_job_free(job, ks);
+    gpucompile_job_free(job, load);
+    gpucompile_job_free(job, seen);
+    gpucompile_job_free(job, row);
+    return r;
+}
+
+/* An error of the partition (logged after the join). */
+GPUCOMPILE__PRIVATE void gpucompile__part_note(gpucompile__part *pt, const char *msg) {
+    char sev = (char)LLVMDSError;
+    pt->failed = 1;
+    gpucompile_buf_add(&pt->log, &sev, 1);
+    gpucompile_buf_add(&pt->log, msg, strlen(msg) + 1);
+}
+
+/* v, defined here but not kept, as a declaration where it is still used (else deleted); the
+   declaration or NULL. */
+GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__part_declare(gpucompile__part *pt, LLVMModuleRef m, LLVMValueRef v) {
+    const gpucompile_allocator *a = &pt->job->options->allocator;
+    LLVMValueRef d;
+    size_t len = 0;
+    const char *name = LLVMGetValueName2(v, &len);
+    char *copy;
+    int fn = LLVMIsAFunction(v) != NULL;
+    if (!LLVMGetFirstUse(v)) {
+        if (fn) LLVMDeleteFunction(v);
+        else LLVMDeleteGlobal(v);
+        return NULL;
+    }
+    if (!(copy = gpucompile__strndup(a, name, len))) {
+        gpucompile__part_note(pt, "out of memory");
+        return v;
+    }
+    if (fn) {
+        d = LLVMAddFunction(m, "", LLVMGlobalGetValueType(v));
+        LLVMSetFunctionCallConv(d, LLVMGetFunctionCallConv(v));
+    } else {
+        d = LLVMAddGlobalInAddressSpace(m, LLVMGlobalGetValueType(v), "", LLVMGetPointerAddressSpace(LLVMTypeOf(v)));
+        LLVMSetGlobalConstant(d, LLVMIsGlobalConstant(v));
+        LLVMSetExternallyInitialized(d, LLVMIsExternallyInitialized(v));
+    }
+    LLVMSetAlignment(d, LLVMGetAlignment(v));
+    LLVMSetVisibility(d, gpucompile__part_local(v) ? LLVMDefaultVisibility : LLVMGetVisibility(v));
+    LLVMSetUnnamedAddress(d, LLVMGetUnnamedAddress(v));
+    LLVMReplaceAllUsesWith(v, d);
+    if (fn) LLVMDeleteFunction(v);
+    else LLVMDeleteGlobal(v);
+    LLVMSetValueName2(d, copy, len);
+    gpucompile_free(a, copy);
+    return d;
+}
+
+/* Cuts module m down to the partition's plan row. */
+GPUCOMPILE__PRIVATE int gpucompile__part_cut(gpucompile__part *pt, LLVMModuleRef m) {
+    const gpucompile_allocator *a = &pt->job->options->allocator;
+    LLVMValueRef *w = (LLVMValueRef *)gpucompile_alloc(a, (size_t)pt->nv * sizeof *w), v;
+    int i = 0;
+    if (!w) return 0;
+    for (v = LLVMGetFirstFunction(m); v && i < pt->nv; v = LLVMGetNextFunction(v)) w[i++] = v;
+    for (v = LLVMGetFirstGlobal(m); v && i < pt->nv; v = LLVMGetNextGlobal(v)) w[i++] = v;
+    for (v = LLVMGetFirstGlobalAlias(m); v && i < pt->nv; v = LLVMGetNextGlobalAlias(v)) w[i++] = v;
+    if (i != pt->nv) {
+        gpucompile_free(a, w);
+        return 0;
+    }
+    for (i = 0; i < pt->nv; i++) {
+        unsigned char d = pt->plan[i];
+        if (d & GPUCOMPILE__PART_HIDE) {
+            char name[48];
+            size_t len = 0;
+            LLVMGetValueName2(w[i], &len);
+            snprintf(name, sizeof name, "__gpucompile_part_%d", i);
+            if (!len) LLVMSetValueName2(w[i], name, strlen(name));
+            LLVMSetLinkage(w[i], LLVMExternalLinkage);
+            LLVMSetVisibility(w[i], LLVMHiddenVisibility);
+        }
+        if ((d & 3) == GPUCOMPILE__PART_COPY) {
+            LLVMSetLinkage(w[i], LLVMInternalLinkage);
+            LLVMSetVisibility(w[i], LLVMDefaultVisibility);
+            if (!LLVMIsAGlobalAlias(w[i])) LLVMSetComdat(w[i], NULL);
+        }
+    }
+    for (i = 0; i < pt->nv; i++)
+        if ((pt->plan[i] & 3) == GPUCOMPILE__PART_OUT && !LLVMIsDeclaration(w[i])) w[i] = gpucompile__part_declare(pt, m, w[i]);
+    for (i = 0; i < pt->nv; i++) /* what only the dropped code used */
+        if ((pt->plan[i] & 3) == GPUCOMPILE__PART_OUT && w[i] && LLVMIsDeclaration(w[i]) && !LLVMGetFirstUse(w[i])) {
+            if (LLVMIsAFunction(w[i])) LLVMDeleteFunction(w[i]);
+            else LLVMDeleteGlobal(w[i]);
+        }
+    gpucompile_free(a, w);
+    return 1;
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__part_diag(LLVMDiagnosticInfoRef di, void *user) {
+    gpucompile__part *pt = (gpucompile__part *)user;
+    char *msg = LLVMGetDiagInfoDescription(di);
+    char sev = (char)LLVMGetDiagInfoSeverity(di);
+    if (sev == (char)LLVMDSError) pt->failed = 1;
+    gpucompile_buf_add(&pt->log, &sev, 1);
+    gpucompile_buf_add(&pt->log, msg, strlen(msg) + 1);
+    LLVMDisposeMessage(msg);
+}
+
+/* One partition, on its thread: parse, cut, emit. */
+GPUCOMPILE__PRIVATE void gpucompile__part_run(gpucompile__part *pt) {
+    gpucompile_job *job = pt->job;
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRange(pt->bitcode, pt->bitcode_size, "partition", 0);
+    LLVMModuleRef m = NULL;
+    LLVMTargetMachineRef tm = NULL;
+    LLVMTargetRef t;
+    char *msg = NULL;
+    LLVMContextSetDiagnosticHandler(ctx, gpucompile__part_diag, pt);
+    if (LLVMParseBitcodeInContext2(ctx, mb, &m) || !m) gpucompile__part_note(pt, "cannot read the optimized module back");
+    else if (!gpucompile__part_cut(pt, m)) gpucompile__part_note(pt, "cannot cut the module into partitions (out of memory?)");
+    else if (LLVMGetTargetFromTriple(gpucompile_target_triple(job->target), &t, &msg) || !(tm = gpucompile__machine(job, t)))
+        gpucompile__part_note(pt, "cannot create a target machine");
+    else if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, job->format == GPUCOMPILE_FORMAT_ISA ? LLVMAssemblyFile : job->backend->bin_from,
+                                                 &msg, &pt->out)) {
+        gpucompile__part_note(pt, msg ? msg : "code generation failed");
+        pt->out = NULL;
+    }
+    if (msg) LLVMDisposeMessage(msg);
+    if (tm) LLVMDisposeTargetMachine(tm);
+    if (m) LLVMDisposeModule(m);
+    LLVMDisposeMemoryBuffer(mb);
+    LLVMContextDispose(ctx);
+}
+
+/* Partition i, as gpucompile_run_parallel hands it out. */
+GPUCOMPILE__PRIVATE int gpucompile__part_work(gpucompile_parallel *pool, int i, void *parts) {
+    (void)pool;
+    gpucompile__part_run((gpucompile__part *)parts + i);
+    return 0;
+}
+
+/* How many partitions this compile's code generation takes: 1 where it stays one module. */
+GPUCOMPILE__PRIVATE int gpucompile__part_count(gpucompile_job *job) {
+    const gpucompile_backend *b = job->backend;
+    const gpucompile_hooks *h = job->options->hooks;
+    unsigned formats = b->join_formats ? b->join_formats
+                                       : (1u << GPUCOMPILE_FORMAT_ISA) | (1u << GPUCOMPILE_FORMAT_BIN) | (1u << GPUCOMPILE_FORMAT_FATBIN);
+    int n = job->options->jobs, k = job->object ? job->object->num_kernels : 0;
+    const char *why = NULL;
+    LLVMValueRef v;
+    if (!b->join || n < 2 || k < 2 || !(formats & (1u << job->format))) return 1;
+    if (((gpucompile__job *)job)->save_dir) why = "--save-temps keeps one module's files";
+    else if (h && h->isa) why = "the isa hook takes one module's ISA";
+    else if (job->options->debug) why = "debug information describes one module";
+    else if (LLVMGetFirstGlobalIFunc(job->module)) why = "the module has ifuncs";
+    for (v = LLVMGetFirstGlobalAlias(job->module); v && !why; v = LLVMGetNextGlobalAlias(v)) {
+        LLVMValueRef to = LLVMAliasGetAliasee(v);
+        while (LLVMIsAConstantExpr(to) && LLVMGetNumOperands(to) > 0) to = LLVMGetOperand(to, 0);
+        if (!LLVMIsAFunction(to) && !(LLVMIsAGlobalVariable(to) && LLVMIsGlobalConstant(to))) why = "an alias names a variable";
+    }
+    if (why) {
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "code generation in one module: %s", why);
+        return 1;
+    }
+    return n < k ? n : k;
+}
+
+/* Code generation in n partitions on n threads (this one among them), joined by the backend. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit_parts(gpucompile_job *job, int n) {
+    const gpucompile_allocator *a = &job->options->allocator;
+    gpucompile__part *parts = (gpucompile__part *)gpucompile_job_alloc(job, (size_t)n * sizeof *parts);
+    LLVMMemoryBufferRef *outs = (LLVMMemoryBufferRef *)gpucompile_job_alloc(job, (size_t)n * sizeof *outs), bc = NULL;
+    unsigned char *plan = NULL;
+    int *counts = (int *)gpucompile_job_alloc(job, (size_t)n * sizeof *counts), nv = 0, i, failed = -1;
+    gpucompile_buf note;
+    gpucompile_result r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    memset(&note, 0, sizeof note);
+    note.a = a;
+    if (!parts || !outs || !counts) goto done;
+    memset(parts, 0, (size_t)n * sizeof *parts);
+    memset(counts, 0, (size_t)n * sizeof *counts);
+    if ((r = gpucompile__part_plan_make(job, n, &plan, &nv, counts)) != GPUCOMPILE_OK) goto done;
+    if (!(bc = LLVMWriteBitcodeToMemoryBuffer(job->module))) {
+        r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "cannot write bitcode");
+        goto done;
+    }
+    gpucompile_buf_printf(&note, "code generation in %d partitions on %d threads (kernels:", n, n);
+    for (i = 0; i < n; i++) gpucompile_buf_printf(&note, " %d", counts[i]);
+    gpucompile_buf_str(&note, ")");
+    if (!note.oom) gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "%s", note.data);
+    for (i = 0; i < n; i++) {
+        parts[i].job = job;
+        parts[i].bitcode = LLVMGetBufferStart(bc);
+        parts[i].bitcode_size = LLVMGetBufferSize(bc);
+        parts[i].plan = plan + (size_t)i * (size_t)nv;
+        parts[i].nv = nv;
+        parts[i].log.a = a;
+    }
+    gpucompile_run_parallel(a, n, n, gpucompile__part_work, parts);
+    r = GPUCOMPILE_OK;
+    for (i = 0; i < n; i++) { /* the partitions' diagnostics, in partition order */
+        const char *p, *end;
+        if (!parts[i].out && !parts[i].failed) gpucompile__part_note(&parts[i], "out of memory");
+        for (p = parts[i].log.data, end = p + parts[i].log.len; p && p < end; p += strlen(p + 1) + 2)
+            gpucompile__llvm_diag(job, (LLVMDiagnosticSeverity)p[0], p + 1);
+        if (parts[i].log.oom) parts[i].failed = 1; /* its messages are lost: failed, to be safe */
+        if (parts[i].failed && failed < 0) failed = i;
+        outs[i] = parts[i].out;
+    }
+    gpucompile__set_stage(job, GPUCOMPILE_STAGE_BINARY); /* the join is the binary step's first part */
+    if (failed >= 0) r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "code generation of partition %d of %d failed", failed + 1, n);
+    else if ((r = job->backend->join(job, job->format, outs, n)) != GPUCOMPILE_OK && !job->failed)
+        r = gpucompile_job_fail(job, r, "the %s backend could not join the %d partitions", job->backend->name, n);
+done:
+    for (i = 0; parts && i < n; i++) {
+        if (parts[i].out) LLVMDisposeMemoryBuffer(parts[i].out);
+        gpucompile_free(a, parts[i].log.data);
+    }
+    if (bc) LLVMDisposeMemoryBuffer(bc);
+    gpucompile_free(a, note.data);
+    gpucompile_job_free(job, plan);
+    gpucompile_job_free(job, parts);
+    gpucompile_job_free(job, outs);
+    gpucompile_job_free(job, counts);
+    return r;
 }
 
 /* ==== [section: cache] =================================================================== */
@@ -4001,6 +5478,7 @@ GPUCOMPILE__PRIVATE void gpucompile__remote_put(gpucompile_job *job, const char 
     gpucompile__hiredis.free_ctx(c);
 }
 
+/* ==== [section: cache lookup] ============================================================ */
 GPUCOMPILE__PRIVATE void gpucompile__cache_path(gpucompile_job *job, const char *key, char *buf, size_t size) {
     snprintf(buf, size, "%s/%s", job->options->cache_dir, key);
 }
@@ -4174,1312 +5652,6 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_store(gpucompile_job *job, const char
         gpucompile__remote_put(job, key, (const unsigned char *)b.data, b.len);
     }
     gpucompile_free(b.a, b.data);
-}
-
-/* ==== [section: library index] =========================================================== */
-/* Each bitcode library once per process: its bytes in memory and the sorted names of what it
-   defines, keyed by path, size and mtime (a changed file gets a new entry). A compile skips a
-   library that defines nothing the module declares (lazy linking would take nothing from it:
-   ~10 ms saved per compile for libclc) and parses the lazy module from memory. Entries live as
-   long as the process: lazy modules point into their bytes, other threads may be reading them. */
-typedef struct gpucompile__lib {
-    struct gpucompile__lib *next;
-    char *path;
-    uint64_t size;
-    int64_t mtime;
-    unsigned char *data;
-    char **names;  /* sorted */
-    int num_names;
-} gpucompile__lib;
-static gpucompile__lib *gpucompile__libs;
-
-GPUCOMPILE__PRIVATE int gpucompile__lib_cmp(const void *a, const void *b) {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-GPUCOMPILE__PRIVATE void gpucompile__lib_quiet(LLVMDiagnosticInfoRef di, void *user) { (void)di; (void)user; }
-
-GPUCOMPILE__PRIVATE void gpucompile__lib_free(gpucompile__lib *e) {
-    int i;
-    if (!e) return;
-    for (i = 0; i < e->num_names; i++) gpucompile_free(NULL, e->names[i]);
-    gpucompile_free(NULL, e->names);
-    gpucompile_free(NULL, e->path);
-    gpucompile_free(NULL, e->data);
-    gpucompile_free(NULL, e);
-}
-
-/* Reads and indexes path; NULL when it is not readable bitcode (the caller then reports it). */
-GPUCOMPILE__PRIVATE gpucompile__lib *gpucompile__lib_load(const char *path, uint64_t size, int64_t mtime) {
-    gpucompile__lib *e = (gpucompile__lib *)gpucompile_alloc(NULL, sizeof *e);
-    LLVMContextRef ctx;
-    LLVMMemoryBufferRef mb;
-    LLVMModuleRef m = NULL;
-    LLVMValueRef v;
-    size_t n = 0;
-    int pass, ok = 1;
-    if (!e) return NULL;
-    memset(e, 0, sizeof *e);
-    e->path = gpucompile__strdup(NULL, path);
-    if (!e->path || gpucompile_read_file(path, NULL, &e->data, &n) != GPUCOMPILE_OK || n != size) {
-        gpucompile__lib_free(e);
-        return NULL;
-    }
-    e->size = size;
-    e->mtime = mtime;
-    ctx = LLVMContextCreate();
-    LLVMContextSetDiagnosticHandler(ctx, gpucompile__lib_quiet, NULL); /* else LLVM exits on errors */
-    mb = LLVMCreateMemoryBufferWithMemoryRange((const char *)e->data, n, path, 0);
-    if (LLVMGetBitcodeModuleInContext2(ctx, mb, &m) || !m) {
-        LLVMDisposeMemoryBuffer(mb);
-        LLVMContextDispose(ctx);
-        gpucompile__lib_free(e);
-        return NULL;
-    }
-    for (pass = 0; pass < 2 && ok; pass++) { /* count, then copy */
-        int k = 0;
-        for (v = LLVMGetFirstFunction(m); v; v = LLVMGetNextFunction(v)) {
-            if (LLVMIsDeclaration(v) || LLVMGetLinkage(v) == LLVMInternalLinkage || LLVMGetLinkage(v) == LLVMPrivateLinkage) continue;
-            if (pass && !(e->names[k] = gpucompile__strdup(NULL, gpucompile_value_name(v)))) ok = 0;
-            k++;
-        }
-        for (v = LLVMGetFirstGlobal(m); v; v = LLVMGetNextGlobal(v)) {
-            if (LLVMIsDeclaration(v) || LLVMGetLinkage(v) == LLVMInternalLinkage || LLVMGetLinkage(v) == LLVMPrivateLinkage) continue;
-            if (pass && !(e->names[k] = gpucompile__strdup(NULL, gpucompile_value_name(v)))) ok = 0;
-            k++;
-        }
-        for (v = LLVMGetFirstGlobalAlias(m); v; v = LLVMGetNextGlobalAlias(v)) {
-            if (pass && !(e->names[k] = gpucompile__strdup(NULL, gpucompile_value_name(v)))) ok = 0;
-            k++;
-        }
-        if (!pass) {
-            e->names = (char **)gpucompile_alloc(NULL, (size_t)(k ? k : 1) * sizeof(char *));
-            if (!e->names) ok = 0;
-            else { memset(e->names, 0, (size_t)(k ? k : 1) * sizeof(char *)); e->num_names = k; }
-        }
-    }
-    LLVMDisposeModule(m);
-    LLVMContextDispose(ctx);
-    if (!ok) { gpucompile__lib_free(e); return NULL; }
-    qsort(e->names, (size_t)e->num_names, sizeof(char *), gpucompile__lib_cmp);
-    return e;
-}
-
-/* The index entry of path as it is now; NULL: read it the plain way. A library is indexed the
-   second time a process links it: a single compile pays nothing for the index. */
-GPUCOMPILE__PRIVATE const gpucompile__lib *gpucompile__lib_get(const char *path) {
-    gpucompile__lib *e, *made = NULL;
-    uint64_t size;
-    int64_t mtime;
-    if (!gpucompile__stat(path, &size, &mtime)) return NULL;
-    gpucompile_lock();
-    for (e = gpucompile__libs; e; e = e->next)
-        if (e->size == size && e->mtime == mtime && strcmp(e->path, path) == 0) break;
-    if (!e && (e = (gpucompile__lib *)gpucompile_alloc(NULL, sizeof *e)) != NULL) { /* first sight */
-        memset(e, 0, sizeof *e);
-        e->size = size;
-        e->mtime = mtime;
-        e->path = gpucompile__strdup(NULL, path);
-        if (e->path) { e->next = gpucompile__libs; gpucompile__libs = e; }
-        else gpucompile_free(NULL, e);
-        e = NULL;
-    } else if (e && !e->names) {
-        made = e; /* seen before: index it, outside the lock (other compiles go on) */
-        e = NULL;
-    }
-    gpucompile_unlock();
-    if (!made) return e;
-    e = made;
-    made = gpucompile__lib_load(path, size, mtime);
-    if (!made) return NULL;
-    gpucompile_lock();
-    if (!e->names) { /* another thread may have been quicker */
-        e->data = made->data;
-        e->names = made->names;
-        e->num_names = made->num_names;
-        made->data = NULL;
-        made->names = NULL;
-        made->num_names = 0;
-    }
-    gpucompile_unlock();
-    gpucompile__lib_free(made);
-    return e;
-}
-
-/* Does the module declare anything the library defines? */
-GPUCOMPILE__PRIVATE int gpucompile__lib_needed(gpucompile_job *job, const gpucompile__lib *e) {
-    LLVMValueRef v;
-    int pass;
-    for (pass = 0; pass < 2; pass++)
-        for (v = pass ? LLVMGetFirstGlobal(job->module) : LLVMGetFirstFunction(job->module); v;
-             v = pass ? LLVMGetNextGlobal(v) : LLVMGetNextFunction(v)) {
-            const char *name;
-            if (!LLVMIsDeclaration(v)) continue;
-            name = gpucompile_value_name(v);
-            if (bsearch(&name, e->names, (size_t)e->num_names, sizeof(char *), gpucompile__lib_cmp)) return 1;
-        }
-    return 0;
-}
-
-/* ==== [section: pipeline] ================================================================ */
-GPUCOMPILE__PRIVATE void gpucompile__set_stage(gpucompile_job *job, gpucompile_stage s) {
-    gpucompile__job *j = (gpucompile__job *)job;
-    double now = gpucompile__now_ms();
-    if (job->object) job->object->stage_ms[job->stage] += now - j->stage_start;
-    j->stage_start = now;
-    job->stage = s;
-}
-
-/* One of LLVM's diagnostics as the job's. */
-GPUCOMPILE__PRIVATE void gpucompile__llvm_diag(gpucompile_job *job, LLVMDiagnosticSeverity severity, const char *msg) {
-    switch (severity) {
-    case LLVMDSError: /* LLVM may report it and still succeed: the step that ran checks */
-        if (!((gpucompile__job *)job)->llvm_error) ((gpucompile__job *)job)->llvm_error = GPUCOMPILE_ERROR_LLVM;
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_LLVM, "llvm", "%s", msg);
-        break;
-    case LLVMDSWarning:
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, "llvm", "%s", msg);
-        break;
-    case LLVMDSRemark:
-        if (job->options->remarks) gpucompile_job_log(job, GPUCOMPILE_SEVERITY_REMARK, GPUCOMPILE_OK, "llvm", "%s", msg);
-        break;
-    default:
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "llvm", "%s", msg);
-        break;
-    }
-}
-
-GPUCOMPILE__PRIVATE void gpucompile__diag_handler(LLVMDiagnosticInfoRef di, void *user) {
-    char *msg = LLVMGetDiagInfoDescription(di);
-    gpucompile__llvm_diag((gpucompile_job *)user, LLVMGetDiagInfoSeverity(di), msg);
-    LLVMDisposeMessage(msg);
-}
-
-/* Logs an error and returns r: the one way the pipeline fails. */
-GPUCOMPILE_DEF gpucompile_result gpucompile_job_fail(gpucompile_job *job, gpucompile_result r, const char *fmt, ...) {
-    char msg[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, r, NULL, "%s", msg);
-    return r;
-}
-
-/* Parses IR text or bitcode into the job's context. Takes nothing from the caller. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__parse(gpucompile_job *job, const void *data, size_t size, const char *name) {
-    LLVMMemoryBufferRef mb;
-    char *msg = NULL;
-    const unsigned char *d = (const unsigned char *)data;
-    if (!data || size == 0) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "%s: empty input", name);
-    mb = LLVMCreateMemoryBufferWithMemoryRangeCopy((const char *)data, size, name);
-    /* LLVMParseIRInContext takes ownership of mb, whatever happens. */
-    if (LLVMParseIRInContext(job->context, mb, &job->module, &msg)) {
-        int bitcode = size >= 4 && ((d[0] == 'B' && d[1] == 'C') || (d[0] == 0xDE && d[1] == 0xC0));
-        gpucompile_result r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "%s: %s: %s", name,
-                                               bitcode ? "invalid or truncated bitcode" : "invalid LLVM IR", msg ? msg : "parse failed");
-        if (msg) LLVMDisposeMessage(msg);
-        job->module = NULL;
-        return r;
-    }
-    if (((gpucompile__job *)job)->llvm_error) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "%s: could not be read", name);
-    return GPUCOMPILE_OK;
-}
-
-/* The job's target machine (one more for each partition's thread). */
-GPUCOMPILE__PRIVATE LLVMTargetMachineRef gpucompile__machine(gpucompile_job *job, LLVMTargetRef t) {
-    LLVMCodeGenOptLevel levels[4] = {LLVMCodeGenLevelNone, LLVMCodeGenLevelLess, LLVMCodeGenLevelDefault, LLVMCodeGenLevelAggressive};
-    return LLVMCreateTargetMachine(t, gpucompile_target_triple(job->target), job->cpu, job->features, levels[job->target->O & 3],
-                                   LLVMRelocDefault, LLVMCodeModelDefault);
-}
-
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__setup(gpucompile_job *job) {
-    LLVMTargetRef t;
-    char *msg = NULL;
-    const char *triple = gpucompile_target_triple(job->target);
-    LLVMTargetDataRef dl;
-    char *dls;
-    LLVMValueRef fn;
-    if (LLVMGetTargetFromTriple(triple, &t, &msg)) {
-        gpucompile_result r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "target triple '%s': %s", triple, msg ? msg : "unknown");
-        if (msg) LLVMDisposeMessage(msg);
-        return r;
-    }
-    job->machine = gpucompile__machine(job, t);
-    if (!job->machine) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "cannot create a target machine for '%s'", triple);
-    {   /* a module written for another architecture (an x86-64 module given to a GPU backend) */
-        const char *had = LLVMGetTarget(job->module);
-        size_t n = strcspn(triple, "-");
-        if (had && *had && (strncmp(had, triple, n) != 0 || (had[n] != '-' && had[n] != 0)))
-            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL,
-                               "the module's triple '%s' names another target than '%s': compiled for '%s'", had, triple, triple);
-    }
-    LLVMSetTarget(job->module, triple);
-    dl = LLVMCreateTargetDataLayout(job->machine);
-    dls = LLVMCopyStringRepOfTargetData(dl);
-    LLVMSetDataLayout(job->module, dls);
-    LLVMDisposeMessage(dls);
-    LLVMDisposeTargetData(dl);
-    /* Per-function CPU and features would silently override the target machine. */
-    for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) {
-        LLVMRemoveStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, "target-cpu", 10);
-        LLVMRemoveStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, "target-features", 15);
-    }
-    return GPUCOMPILE_OK;
-}
-
-GPUCOMPILE__PRIVATE int gpucompile__is_kernel(gpucompile_job *job, LLVMValueRef fn) {
-    unsigned cc;
-    if (LLVMIsDeclaration(fn)) return 0;
-    if (job->backend->is_kernel) return job->backend->is_kernel(job, fn);
-    cc = LLVMGetFunctionCallConv(fn);
-    if (cc == 71 || cc == 91) return 1; /* LLVM's two GPU kernel calling conventions */
-    return LLVMGetLinkage(fn) == LLVMExternalLinkage;
-}
-
-/* A visible symbol's name the backend cannot emit (local ones LLVM renames itself): why. */
-GPUCOMPILE__PRIVATE const char *gpucompile__bad_name(gpucompile_job *job, LLVMValueRef v) {
-    LLVMLinkage l = LLVMGetLinkage(v);
-    if (!job->backend->bad_symbol_name || l == LLVMInternalLinkage || l == LLVMPrivateLinkage) return NULL;
-    if (LLVMIsDeclaration(v) && !LLVMGetFirstUse(v)) return NULL;
-    return job->backend->bad_symbol_name(gpucompile_value_name(v));
-}
-
-/* Does name start with one of the comma-separated prefixes? */
-GPUCOMPILE__PRIVATE int gpucompile__has_prefix(const char *list, const char *name) {
-    const char *p = list;
-    while (p && *p) {
-        size_t n = strcspn(p, ",");
-        if (n && strncmp(name, p, n) == 0) return 1;
-        p += n;
-        if (*p) p++;
-    }
-    return 0;
-}
-
-/* Valid IR that LLVM 19's code generators abort on (report_fatal_error, "Cannot select") or
-   crash on, found by tests/cli_battery.sh and the fuzzers: a type (fp128, x86_fp80, ppc_fp128),
-   and what the backend's rules add (address spaces, instructions). Returns a reason or NULL.
-   Not exhaustive: options.isolate is the answer for untrusted input. */
-GPUCOMPILE__PRIVATE const char *gpucompile__bad_type(const gpucompile_code_rules *rules, LLVMTypeRef t) {
-    switch (LLVMGetTypeKind(t)) {
-    case LLVMFP128TypeKind: case LLVMX86_FP80TypeKind: case LLVMPPC_FP128TypeKind:
-        return "128-bit and 80-bit floating-point types";
-    case LLVMVectorTypeKind: return gpucompile__bad_type(rules, LLVMGetElementType(t));
-    case LLVMPointerTypeKind:
-        return rules->bad_address_space ? rules->bad_address_space(LLVMGetPointerAddressSpace(t)) : NULL;
-    default: return NULL;
-    }
-}
-
-GPUCOMPILE__PRIVATE const char *gpucompile__bad_instruction(const gpucompile_code_rules *rules, LLVMValueRef in) {
-    const char *why = gpucompile__bad_type(rules, LLVMTypeOf(in));
-    int i, n = LLVMGetNumOperands(in);
-    for (i = 0; i < n && !why; i++) why = gpucompile__bad_type(rules, LLVMTypeOf(LLVMGetOperand(in, (unsigned)i)));
-    if (!why && rules->bad_instruction) why = rules->bad_instruction(in);
-    return why;
-}
-
-GPUCOMPILE__PRIVATE int gpucompile__check_code(gpucompile_job *job) {
-    const gpucompile_code_rules *rules = job->backend->code_rules;
-    LLVMTargetDataRef dl = LLVMGetModuleDataLayout(job->module);
-    unsigned long long max_param = rules ? rules->max_param_bytes : 0;
-    LLVMValueRef fn, g;
-    LLVMBasicBlockRef bb;
-    if (!rules) return 0;
-    if (rules->bad_metadata && rules->bad_metadata(job)) return 1;
-    for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) {
-        unsigned i, n = LLVMIsDeclaration(fn) ? 0 : LLVMCountParams(fn);
-        for (i = 0; i < n; i++) {
-            LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(fn, i));
-            LLVMTypeKind tk = LLVMGetTypeKind(t);
-            if (max_param && (tk == LLVMStructTypeKind || tk == LLVMArrayTypeKind) && LLVMStoreSizeOfType(dl, t) > max_param) {
-                gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
-                                   "function '%s': parameter %u passes %llu bytes by value (at most %llu for %s)", gpucompile_value_name(fn),
-                                   i + 1, LLVMStoreSizeOfType(dl, t), max_param, gpucompile_target_triple(job->target));
-                return 1;
-            }
-        }
-    }
-    for (g = LLVMGetFirstGlobal(job->module); g; g = LLVMGetNextGlobal(g)) {
-        const char *why = LLVMIsThreadLocal(g) && LLVMGetFirstUse(g) ? "thread-local storage" : gpucompile__bad_type(rules, LLVMTypeOf(g));
-        if (!why) why = gpucompile__bad_type(rules, LLVMGlobalGetValueType(g));
-        if (!why && rules->bad_global) why = rules->bad_global(g);
-        if (why) {
-            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
-                               "global '%s': LLVM cannot compile it for %s: %s", gpucompile_value_name(g), gpucompile_target_triple(job->target), why);
-            return 1;
-        }
-    }
-    for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn))
-        for (bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
-            LLVMValueRef in;
-            for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
-                const char *why = gpucompile__bad_instruction(rules, in);
-                if (why) {
-                    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
-                                       "function '%s': LLVM cannot compile it for %s: %s", gpucompile_value_name(fn),
-                                       gpucompile_target_triple(job->target), why);
-                    return 1;
-                }
-            }
-        }
-    return 0;
-}
-
-/* Is prefix an intrinsic prefix of some target: in list, or a registered backend's own? */
-GPUCOMPILE__PRIVATE int gpucompile__foreign_prefix(const char *list, const char *prefix, size_t n) {
-    const gpucompile_backend *b;
-    int i;
-    if (gpucompile_in_list(list, prefix, n)) return 1;
-    for (i = 0; (b = gpucompile_backend_at(i)) != NULL; i++)
-        if (gpucompile_in_list(b->intrinsic_prefixes, prefix, n)) return 1;
-    return 0;
-}
-
-/* What LLVM would abort on, checked before linking (early errors) and after (the libraries' code):
-   unknown intrinsics, other targets' (llvm.<arch>.*) and a few more;
-   and calling conventions, symbol names and code it would abort on. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__check_module(gpucompile_job *job) {
-    /* LLVM's other targets' intrinsic prefixes (the registered backends add theirs) */
-    static const char *const arches = "aarch64,arm,bpf,dx,hexagon,loongarch,mips,ppc,riscv,s390,spv,ve,wasm,x86,xcore";
-    LLVMValueRef fn;
-    int bad = 0;
-    for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) {
-        const char *name = gpucompile_value_name(fn), *dot, *why;
-        if ((why = gpucompile__bad_name(job, fn)) != NULL) {
-            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL, "function '%s': %s", name, why);
-            bad = 1;
-        }
-        if (!LLVMIsDeclaration(fn) && job->backend->calling_convention_ok && !job->backend->calling_convention_ok(LLVMGetFunctionCallConv(fn))) {
-            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL,
-                               "function '%s': calling convention %u is not one %s compiles", name,
-                               LLVMGetFunctionCallConv(fn), gpucompile_target_triple(job->target));
-            bad = 1;
-        }
-        if (!gpucompile__starts_with(name, "llvm.")) continue;
-        if (LLVMGetIntrinsicID(fn) == 0) {
-            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL,
-                               "unknown intrinsic '%s' (not known to LLVM %d)", name, LLVM_VERSION_MAJOR);
-            bad = 1;
-            continue;
-        }
-        if (LLVMGetFirstUse(fn) && (gpucompile__starts_with(name, "llvm.clear_cache") ||
-                                    gpucompile__has_prefix(job->backend->refused_intrinsics, name))) {
-            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
-                               "intrinsic '%s' cannot be compiled for %s", name, gpucompile_target_triple(job->target));
-            bad = 1;
-        }
-        dot = strchr(name + 5, '.');
-        if (dot && gpucompile__foreign_prefix(arches, name + 5, (size_t)(dot - (name + 5))) &&
-            !gpucompile_in_list(job->backend->intrinsic_prefixes, name + 5, (size_t)(dot - (name + 5)))) {
-            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL,
-                               "intrinsic '%s' belongs to another target than %s", name, gpucompile_target_triple(job->target));
-            bad = 1;
-        }
-    }
-    for (fn = LLVMGetFirstGlobal(job->module); fn; fn = LLVMGetNextGlobal(fn)) {
-        const char *why = gpucompile__bad_name(job, fn);
-        if (why) {
-            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL, "global '%s': %s", gpucompile_value_name(fn), why);
-            bad = 1;
-        }
-    }
-    if (!bad && gpucompile__check_code(job)) return GPUCOMPILE_ERROR_UNSUPPORTED;
-    return bad ? GPUCOMPILE_ERROR_INVALID_INPUT : GPUCOMPILE_OK;
-}
-
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__verify(gpucompile_job *job) {
-    gpucompile_result r;
-    char *msg = NULL;
-    LLVMValueRef fn;
-    int kernels = 0;
-    if (LLVMVerifyModule(job->module, LLVMReturnStatusAction, &msg)) {
-        r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "the module is not valid LLVM IR: %s", msg ? msg : "");
-        if (msg) LLVMDisposeMessage(msg);
-        return r;
-    }
-    if (msg) LLVMDisposeMessage(msg);
-    if ((r = gpucompile__check_module(job)) != GPUCOMPILE_OK) return r;
-    for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) kernels += gpucompile__is_kernel(job, fn);
-    if (!kernels)
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL,
-                           "the module defines no kernel (no %s calling convention)", job->backend->name);
-    return GPUCOMPILE_OK;
-}
-
-/* Names of what the module defines before linking: everything else defined after linking
-   came from a library and is internalized. */
-typedef struct gpucompile__names { char **v; int n, cap; } gpucompile__names;
-
-GPUCOMPILE__PRIVATE int gpucompile__has_name(const gpucompile__names *s, const char *name) {
-    int i;
-    for (i = 0; i < s->n; i++)
-        if (strcmp(s->v[i], name) == 0) return 1;
-    return 0;
-}
-
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__link_one(gpucompile_job *job, const char *path) {
-    LLVMMemoryBufferRef mb = NULL;
-    LLVMModuleRef lib = NULL;
-    char *msg = NULL;
-    LLVMValueRef v;
-    const gpucompile_hooks *h = job->options->hooks;
-    const gpucompile__lib *ix = gpucompile__lib_get(path); /* [library index] */
-    if (ix && !(h && h->bitcode_file) && !gpucompile__lib_needed(job, ix)) {
-        gpucompile_job_add_dependency(job, path);
-        return GPUCOMPILE_OK;
-    }
-    if (ix) mb = LLVMCreateMemoryBufferWithMemoryRange((const char *)ix->data, (size_t)ix->size, path, 0);
-    else if (LLVMCreateMemoryBufferWithContentsOfFile(path, &mb, &msg)) {
-        gpucompile_result r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_IO, "cannot read bitcode library '%s': %s", path, msg ? msg : "");
-        if (msg) LLVMDisposeMessage(msg);
-        return r;
-    }
-    gpucompile_job_add_dependency(job, path);
-    /* Takes ownership of mb on success only. Lazy: only what is linked gets materialized. */
-    if (LLVMGetBitcodeModuleInContext2(job->context, mb, &lib) || !lib) {
-        LLVMDisposeMemoryBuffer(mb);
-        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "'%s' is not a valid LLVM bitcode library", path);
-    }
-    LLVMSetTarget(lib, LLVMGetTarget(job->module));
-    LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(job->module));
-    if (h && h->bitcode_file) {
-        gpucompile_result r = h->bitcode_file(job, lib, path, h->user_data);
-        if (r != GPUCOMPILE_OK) {
-            LLVMDisposeModule(lib);
-            return gpucompile_job_fail(job, r, "the bitcode-file hook stopped the compile at '%s'", path);
-        }
-    }
-    /* linkonce_odr: the linker then takes only what the module references (--only-needed). */
-    for (v = LLVMGetFirstFunction(lib); v; v = LLVMGetNextFunction(v)) {
-        LLVMLinkage l = LLVMGetLinkage(v);
-        if (!LLVMIsDeclaration(v) && (l == LLVMExternalLinkage || l == LLVMWeakAnyLinkage || l == LLVMWeakODRLinkage ||
-                                      l == LLVMLinkOnceAnyLinkage))
-            LLVMSetLinkage(v, LLVMLinkOnceODRLinkage);
-    }
-    for (v = LLVMGetFirstGlobal(lib); v; v = LLVMGetNextGlobal(v)) {
-        LLVMLinkage l = LLVMGetLinkage(v);
-        if (!LLVMIsDeclaration(v) && !gpucompile__starts_with(gpucompile_value_name(v), "llvm.") &&
-            (l == LLVMExternalLinkage || l == LLVMWeakAnyLinkage || l == LLVMWeakODRLinkage || l == LLVMLinkOnceAnyLinkage ||
-             l == LLVMCommonLinkage))
-            LLVMSetLinkage(v, LLVMLinkOnceODRLinkage);
-    }
-    if (LLVMLinkModules2(job->module, lib) || ((gpucompile__job *)job)->llvm_error) /* consumes lib */
-        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LINK, "linking '%s' failed", path);
-    return GPUCOMPILE_OK;
-}
-
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__link_queued(gpucompile_job *job, int *next) {
-    gpucompile__job *j = (gpucompile__job *)job;
-    for (; *next < j->num_libs; (*next)++) {
-        gpucompile_result r = gpucompile__link_one(job, j->libs[*next]);
-        if (r != GPUCOMPILE_OK) return r;
-    }
-    return GPUCOMPILE_OK;
-}
-
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__link(gpucompile_job *job) {
-    gpucompile__job *j = (gpucompile__job *)job;
-    const gpucompile_hooks *h = job->options->hooks;
-    const gpucompile_target *t = job->target;
-    gpucompile__names own;
-    gpucompile_result r = GPUCOMPILE_OK;
-    LLVMValueRef v;
-    int i, next = 0;
-    memset(&own, 0, sizeof own);
-    for (v = LLVMGetFirstFunction(job->module); v && r == GPUCOMPILE_OK; v = LLVMGetNextFunction(v))
-        if (!LLVMIsDeclaration(v) && !gpucompile__push_str(j, &own.v, &own.n, &own.cap, gpucompile_value_name(v)))
-            r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-    for (v = LLVMGetFirstGlobal(job->module); v && r == GPUCOMPILE_OK; v = LLVMGetNextGlobal(v))
-        if (!LLVMIsDeclaration(v) && !gpucompile__push_str(j, &own.v, &own.n, &own.cap, gpucompile_value_name(v)))
-            r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-    if (r == GPUCOMPILE_OK && h && h->load_bitcode_files) {
-        r = h->load_bitcode_files(job, h->user_data);
-        if (r != GPUCOMPILE_OK) r = gpucompile_job_fail(job, r, "the load-bitcode-files hook stopped the compile");
-        else r = gpucompile__link_queued(job, &next);
-    } else if (r == GPUCOMPILE_OK) {
-        /* The caller's libraries first (they may call into the device libraries), then the
-           backend's, chosen from what the linked module now references. */
-        for (i = 0; i < t->num_link && r == GPUCOMPILE_OK; i++) r = gpucompile_job_add_library(job, t->link[i]);
-        for (i = 0; i < job->options->num_link && r == GPUCOMPILE_OK; i++) r = gpucompile_job_add_library(job, job->options->link[i]);
-        if (r == GPUCOMPILE_OK) r = gpucompile__link_queued(job, &next);
-        if (r == GPUCOMPILE_OK && job->backend->libraries) r = job->backend->libraries(job);
-        if (r == GPUCOMPILE_OK) r = gpucompile__link_queued(job, &next);
-    }
-    /* Internalize what the libraries brought, so the optimizer can drop what is unused. */
-    if (r == GPUCOMPILE_OK && next > 0) {
-        for (v = LLVMGetFirstFunction(job->module); v; v = LLVMGetNextFunction(v)) {
-            if (LLVMIsDeclaration(v) || gpucompile__has_name(&own, gpucompile_value_name(v))) continue;
-            LLVMSetLinkage(v, LLVMInternalLinkage);
-            LLVMSetVisibility(v, LLVMDefaultVisibility);
-        }
-        for (v = LLVMGetFirstGlobal(job->module); v; v = LLVMGetNextGlobal(v)) {
-            const char *name = gpucompile_value_name(v);
-            if (LLVMIsDeclaration(v) || gpucompile__starts_with(name, "llvm.") || gpucompile__has_name(&own, name)) continue;
-            LLVMSetLinkage(v, LLVMInternalLinkage);
-            LLVMSetVisibility(v, LLVMDefaultVisibility);
-        }
-    }
-    for (i = 0; i < own.n; i++) gpucompile_free(&j->opts.allocator, own.v[i]);
-    gpucompile_free(&j->opts.allocator, own.v);
-    return r;
-}
-
-/* `extern __shared__` of the GPU languages: an external global in the backend's shared address
-   space, which LLVM keeps external (the backend lays it out, or the assembler does); unsized
-   (`T name[]`, zero bytes) it is dynamic shared memory, whose size the launch gives. */
-GPUCOMPILE__PRIVATE int gpucompile__extern_shared(gpucompile_job *job, LLVMValueRef g) {
-    unsigned as = job->backend->shared_address_space;
-    return as && LLVMIsDeclaration(g) && LLVMGetLinkage(g) == LLVMExternalLinkage && LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == as;
-}
-
-GPUCOMPILE__PRIVATE int gpucompile__allowed_undefined(gpucompile_job *job, const char *name) {
-    const char *p = job->backend->allowed_undefined;
-    while (p && *p) {
-        size_t n = strcspn(p, ",");
-        if (n && p[n - 1] == '*' ? strncmp(p, name, n - 1) == 0 : (strlen(name) == n && strncmp(p, name, n) == 0)) return 1;
-        p += n + (p[n] == ',');
-    }
-    return 0;
-}
-
-/* What is still undefined after linking: an error naming each symbol. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__check_undefined(gpucompile_job *job) {
-    LLVMValueRef v;
-    int bad = 0;
-    for (v = LLVMGetFirstFunction(job->module); v; v = LLVMGetNextFunction(v)) {
-        const char *name = gpucompile_value_name(v);
-        if (!LLVMIsDeclaration(v) || gpucompile__starts_with(name, "llvm.") || !LLVMGetFirstUse(v)) continue;
-        if (gpucompile__allowed_undefined(job, name)) continue;
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNRESOLVED, NULL, "undefined function '%s'", name);
-        bad = 1;
-    }
-    for (v = LLVMGetFirstGlobal(job->module); v; v = LLVMGetNextGlobal(v)) {
-        const char *name = gpucompile_value_name(v);
-        if (!LLVMIsDeclaration(v) || !LLVMGetFirstUse(v) || gpucompile__extern_shared(job, v)) continue;
-        if (gpucompile__allowed_undefined(job, name)) continue;
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNRESOLVED, NULL, "undefined global '%s'", name);
-        bad = 1;
-    }
-    if (bad) return GPUCOMPILE_ERROR_UNRESOLVED;
-    return gpucompile__check_module(job);
-}
-
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__optimize(gpucompile_job *job) {
-    char pipeline[32];
-    LLVMPassBuilderOptionsRef pbo = LLVMCreatePassBuilderOptions();
-    LLVMErrorRef err;
-    snprintf(pipeline, sizeof pipeline, "default<O%d>", job->target->O);
-    err = LLVMRunPasses(job->module, pipeline, job->machine, pbo);
-    LLVMDisposePassBuilderOptions(pbo);
-    if (err) {
-        char *msg = LLVMGetErrorMessage(err);
-        gpucompile_result r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "optimization failed: %s", msg);
-        LLVMDisposeErrorMessage(msg);
-        return r;
-    }
-    if (((gpucompile__job *)job)->llvm_error) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "optimization reported an error");
-    return GPUCOMPILE_OK;
-}
-
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit_file(gpucompile_job *job, LLVMCodeGenFileType type, LLVMMemoryBufferRef *out) {
-    char *msg = NULL;
-    if (LLVMTargetMachineEmitToMemoryBuffer(job->machine, job->module, type, &msg, out)) {
-        gpucompile_result r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "code generation failed: %s", msg ? msg : "");
-        if (msg) LLVMDisposeMessage(msg);
-        *out = NULL;
-        return r;
-    }
-    if (((gpucompile__job *)job)->llvm_error) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "code generation reported an error");
-    return GPUCOMPILE_OK;
-}
-
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit(gpucompile_job *job) {
-    const gpucompile_hooks *h = job->options->hooks;
-    gpucompile_result r = GPUCOMPILE_OK;
-    LLVMCodeGenFileType type = job->format == GPUCOMPILE_FORMAT_ISA ? LLVMAssemblyFile : job->backend->bin_from;
-    if (job->format == GPUCOMPILE_FORMAT_LLVM) {
-        job->emitted = LLVMWriteBitcodeToMemoryBuffer(job->module);
-        return job->emitted ? GPUCOMPILE_OK : gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "cannot write bitcode");
-    }
-    if (h && h->isa && type != LLVMAssemblyFile) { /* the ISA text as well, for the hook only */
-        LLVMMemoryBufferRef isa = NULL;
-        r = gpucompile__emit_file(job, LLVMAssemblyFile, &isa);
-        if (r == GPUCOMPILE_OK) r = h->isa(job, LLVMGetBufferStart(isa), LLVMGetBufferSize(isa), h->user_data);
-        if (isa) LLVMDisposeMemoryBuffer(isa);
-        if (r != GPUCOMPILE_OK) return job->failed ? r : gpucompile_job_fail(job, r, "the isa hook stopped the compile");
-    }
-    r = gpucompile__emit_file(job, type, &job->emitted);
-    if (r == GPUCOMPILE_OK && h && h->isa && type == LLVMAssemblyFile) {
-        r = h->isa(job, LLVMGetBufferStart(job->emitted), LLVMGetBufferSize(job->emitted), h->user_data);
-        if (r != GPUCOMPILE_OK) return gpucompile_job_fail(job, r, "the isa hook stopped the compile");
-    }
-    return r;
-}
-
-/* ---- partitions: code generation in parallel inside one module (gpucompile_backend.join) ----
-   The optimized module, written as bitcode once, is parsed again on each partition's thread
-   (own context and target machine) and cut down to that partition. The plan is made here, once,
-   for every function and variable in module order (each thread finds them by position):
-   - kernels go to the partitions by size, the largest first, each to the lightest partition
-     (the lower index on a tie), a kernel's size being the instructions of all it reaches: the
-     same module and N give the same partitions. A kernel is defined in its partition only;
-   - a device function, a constant and a variable of the shared address space (per workgroup:
-     kernels share nothing through it) are copied into every partition that reaches them. Local
-     and ODR ones (linkonce_odr, weak_odr: the linker keeps one) keep their linkage, so the code
-     is the code of one module (an internal copy of a linkonce_odr function would change the
-     registers its callers save); of another visible one the first partition that reaches it
-     keeps the definition and the others get internal copies (it is defined once);
-   - any other variable is defined once, in the first partition that reaches it, and declared
-     in the others; an internal one reached from several partitions is made external and hidden
-     there (the join resolves it; nothing outside the binary sees it), named
-     __gpucompile_part_<index> when it had no name;
-   - what no kernel reaches but is visible (llvm.used and such too) stays in partition 0;
-   - an alias is in every partition, like a device function, and so is what it aliases (a
-     function or a constant: a module where an alias names another variable, or with an ifunc,
-     stays one module). */
-enum { GPUCOMPILE__PART_OUT = 0, GPUCOMPILE__PART_KEEP = 1, GPUCOMPILE__PART_COPY = 2, GPUCOMPILE__PART_HIDE = 4 };
-
-typedef struct gpucompile__part_map { LLVMValueRef v; int i; } gpucompile__part_map;
-
-typedef struct gpucompile__part_plan {
-    LLVMValueRef *v;           /* the functions, the variables, then the aliases, in module order */
-    gpucompile__part_map *map; /* v sorted by address, for the index of a value */
-    long *size;                /* a function's instructions */
-    int *stack, nv;
-} gpucompile__part_plan;
-
-typedef struct gpucompile__part {
-    gpucompile_job *job;       /* read only on the partition's thread */
-    const char *bitcode;
-    size_t bitcode_size;
-    const unsigned char *plan; /* this partition's row */
-    int nv;
-    LLVMMemoryBufferRef out;
-    gpucompile_buf log;       /* LLVM's diagnostics: severity byte, message, NUL */
-    int failed;
-} gpucompile__part;
-
-GPUCOMPILE__PRIVATE int gpucompile__part_map_cmp(const void *a, const void *b) {
-    uintptr_t x = (uintptr_t)((const gpucompile__part_map *)a)->v, y = (uintptr_t)((const gpucompile__part_map *)b)->v;
-    return x < y ? -1 : x > y;
-}
-
-GPUCOMPILE__PRIVATE int gpucompile__part_index(const gpucompile__part_plan *pl, LLVMValueRef v) {
-    gpucompile__part_map key, *m;
-    key.v = v;
-    key.i = 0;
-    m = (gpucompile__part_map *)bsearch(&key, pl->map, (size_t)pl->nv, sizeof key, gpucompile__part_map_cmp);
-    return m ? m->i : -1;
-}
-
-/* Queues the functions and variables that c names, through constant expressions and aggregates. */
-GPUCOMPILE__PRIVATE void gpucompile__part_scan(gpucompile__part_plan *pl, LLVMValueRef c, unsigned char *seen, int *top, int depth) {
-    int i, n;
-    if (LLVMIsAGlobalValue(c)) {
-        i = gpucompile__part_index(pl, c);
-        if (i >= 0 && !seen[i]) {
-            seen[i] = 1;
-            pl->stack[(*top)++] = i;
-        }
-        return;
-    }
-    if (!LLVMIsAConstant(c) || depth > 64) return;
-    n = LLVMGetNumOperands(c);
-    for (i = 0; i < n; i++) gpucompile__part_scan(pl, LLVMGetOperand(c, (unsigned)i), seen, top, depth + 1);
-}
-
-/* Marks in seen what root reaches (root too); returns the instructions of the functions newly marked. */
-GPUCOMPILE__PRIVATE long gpucompile__part_reach(gpucompile__part_plan *pl, int root, unsigned char *seen) {
-    int top = 0;
-    long total = 0;
-    if (!seen[root]) {
-        seen[root] = 1;
-        pl->stack[top++] = root;
-    }
-    while (top > 0) {
-        int i = pl->stack[--top];
-        LLVMValueRef v = pl->v[i], in;
-        LLVMBasicBlockRef bb;
-        if (LLVMIsAGlobalAlias(v)) {
-            gpucompile__part_scan(pl, LLVMAliasGetAliasee(v), seen, &top, 0);
-            continue;
-        }
-        if (!LLVMIsAFunction(v)) {
-            if (LLVMGetInitializer(v)) gpucompile__part_scan(pl, LLVMGetInitializer(v), seen, &top, 0);
-            continue;
-        }
-        total += pl->size[i];
-        for (bb = LLVMGetFirstBasicBlock(v); bb; bb = LLVMGetNextBasicBlock(bb))
-            for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
-                int k, n = LLVMGetNumOperands(in);
-                for (k = 0; k < n; k++) gpucompile__part_scan(pl, LLVMGetOperand(in, (unsigned)k), seen, &top, 0);
-            }
-    }
-    return total;
-}
-
-GPUCOMPILE__PRIVATE int gpucompile__part_local(LLVMValueRef v) {
-    LLVMLinkage l = LLVMGetLinkage(v);
-    return l == LLVMInternalLinkage || l == LLVMPrivateLinkage;
-}
-
-typedef struct gpucompile__part_kernel { long weight; int index; } gpucompile__part_kernel;
-
-GPUCOMPILE__PRIVATE int gpucompile__part_kernel_cmp(const void *a, const void *b) {
-    const gpucompile__part_kernel *x = (const gpucompile__part_kernel *)a, *y = (const gpucompile__part_kernel *)b;
-    if (x->weight != y->weight) return x->weight > y->weight ? -1 : 1;
-    return x->index - y->index;
-}
-
-/* The plan: n rows of nv decisions (GPUCOMPILE__PART_*), in *plan; *nv the values per row.
-   counts[p]: the kernels of partition p. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__part_plan_make(gpucompile_job *job, int n, unsigned char **plan, int *nv, int *counts) {
-    gpucompile__part_plan pl;
-    gpucompile__part_kernel *ks = NULL;
-    unsigned char *seen = NULL, *row = NULL;
-    long *load = NULL;
-    int *home = NULL, nk = 0, i, k, p;
-    unsigned shared = job->backend->shared_address_space;
-    LLVMValueRef v;
-    gpucompile_result r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-    memset(&pl, 0, sizeof pl);
-    for (v = LLVMGetFirstFunction(job->module); v; v = LLVMGetNextFunction(v)) pl.nv++;
-    for (v = LLVMGetFirstGlobal(job->module); v; v = LLVMGetNextGlobal(v)) pl.nv++;
-    for (v = LLVMGetFirstGlobalAlias(job->module); v; v = LLVMGetNextGlobalAlias(v)) pl.nv++;
-    pl.v = (LLVMValueRef *)gpucompile_job_alloc(job, (size_t)pl.nv * sizeof *pl.v);
-    pl.map = (gpucompile__part_map *)gpucompile_job_alloc(job, (size_t)pl.nv * sizeof *pl.map);
-    pl.size = (long *)gpucompile_job_alloc(job, (size_t)pl.nv * sizeof *pl.size);
-    pl.stack = (int *)gpucompile_job_alloc(job, (size_t)pl.nv * sizeof *pl.stack);
-    home = (int *)gpucompile_job_alloc(job, (size_t)pl.nv * sizeof *home);
-    ks = (gpucompile__part_kernel *)gpucompile_job_alloc(job, (size_t)pl.nv * sizeof *ks);
-    load = (long *)gpucompile_job_alloc(job, (size_t)n * sizeof *load);
-    seen = (unsigned char *)gpucompile_job_alloc(job, (size_t)(n + 1) * (size_t)pl.nv);
-    row = (unsigned char *)gpucompile_job_alloc(job, (size_t)n * (size_t)pl.nv);
-    if (!pl.v || !pl.map || !pl.size || !pl.stack || !home || !ks || !load || !seen || !row) goto done;
-    memset(seen, 0, (size_t)(n + 1) * (size_t)pl.nv);
-    memset(load, 0, (size_t)n * sizeof *load);
-    i = 0;
-    for (v = LLVMGetFirstFunction(job->module); v; v = LLVMGetNextFunction(v)) pl.v[i++] = v;
-    for (v = LLVMGetFirstGlobal(job->module); v; v = LLVMGetNextGlobal(v)) pl.v[i++] = v;
-    for (v = LLVMGetFirstGlobalAlias(job->module); v; v = LLVMGetNextGlobalAlias(v)) pl.v[i++] = v;
-    for (i = 0; i < pl.nv; i++) {
-        LLVMBasicBlockRef bb;
-        pl.map[i].v = pl.v[i];
-        pl.map[i].i = i;
-        pl.size[i] = 0;
-        home[i] = -1;
-        if (LLVMIsAFunction(pl.v[i]))
-            for (bb = LLVMGetFirstBasicBlock(pl.v[i]); bb; bb = LLVMGetNextBasicBlock(bb))
-                for (v = LLVMGetFirstInstruction(bb); v; v = LLVMGetNextInstruction(v)) pl.size[i]++;
-    }
-    qsort(pl.map, (size_t)pl.nv, sizeof *pl.map, gpucompile__part_map_cmp);
-    /* each kernel's weight: what it reaches (seen row n is scratch) */
-    for (i = 0; i < pl.nv; i++)
-        if (LLVMIsAFunction(pl.v[i]) && gpucompile__is_kernel(job, pl.v[i])) {
-            memset(seen + (size_t)n * (size_t)pl.nv, 0, (size_t)pl.nv);
-            ks[nk].weight = 1 + gpucompile__part_reach(&pl, i, seen + (size_t)n * (size_t)pl.nv);
-            ks[nk++].index = i;
-        }
-    qsort(ks, (size_t)nk, sizeof *ks, gpucompile__part_kernel_cmp);
-    for (k = 0; k < nk; k++) {
-        int best = 0;
-        for (p = 1; p < n; p++)
-            if (load[p] < load[best]) best = p;
-        load[best] += ks[k].weight;
-        home[ks[k].index] = best;
-        counts[best]++;
-    }
-    for (i = 0; i < pl.nv; i++) /* in module order, so that "first" is the same for every N */
-        if (home[i] >= 0) gpucompile__part_reach(&pl, i, seen + (size_t)home[i] * (size_t)pl.nv);
-    for (i = 0; i < pl.nv; i++)
-        for (p = 0; p < n && LLVMIsAGlobalAlias(pl.v[i]); p++) gpucompile__part_reach(&pl, i, seen + (size_t)p * (size_t)pl.nv);
-    for (i = 0; i < pl.nv; i++) {
-        int any = 0;
-        for (p = 0; p < n && !any; p++) any = seen[(size_t)p * (size_t)pl.nv + (size_t)i];
-        if (!any && !LLVMIsDeclaration(pl.v[i]) && !gpucompile__part_local(pl.v[i])) gpucompile__part_reach(&pl, i, seen);
-    }
-    for (i = 0; i < pl.nv; i++) {
-        LLVMValueRef x = pl.v[i];
-        int def = !LLVMIsDeclaration(x), local = gpucompile__part_local(x), first = -1, reached = 0;
-        int odr = LLVMGetLinkage(x) == LLVMLinkOnceODRLinkage || LLVMGetLinkage(x) == LLVMWeakODRLinkage;
-        int copy = LLVMIsAFunction(x) || LLVMIsAGlobalAlias(x) || LLVMIsGlobalConstant(x) || LLVMGetLinkage(x) == LLVMAppendingLinkage ||
-                   (shared && LLVMGetPointerAddressSpace(LLVMTypeOf(x)) == shared);
-        for (p = 0; p < n; p++)
-            if (seen[(size_t)p * (size_t)pl.nv + (size_t)i]) {
-                if (first < 0) first = p;
-                reached++;
-            }
-        for (p = 0; p < n; p++) {
-            unsigned char d;
-            if (!seen[(size_t)p * (size_t)pl.nv + (size_t)i]) d = GPUCOMPILE__PART_OUT;
-            else if (!def) d = GPUCOMPILE__PART_KEEP;
-            else if (home[i] >= 0) d = home[i] == p ? GPUCOMPILE__PART_KEEP : GPUCOMPILE__PART_OUT;
-            else if (copy) d = local || odr || p == first ? GPUCOMPILE__PART_KEEP : GPUCOMPILE__PART_COPY;
-            else d = (p == first ? GPUCOMPILE__PART_KEEP : GPUCOMPILE__PART_OUT) | (local && reached > 1 ? GPUCOMPILE__PART_HIDE : 0);
-            row[(size_t)p * (size_t)pl.nv + (size_t)i] = d;
-        }
-    }
-    *plan = row;
-    *nv = pl.nv;
-    row = NULL;
-    r = GPUCOMPILE_OK;
-done:
-    gpucompile_job_free(job, pl.v);
-    gpucompile_job_free(job, pl.map);
-    gpucompile_job_free(job, pl.size);
-    gpucompile_job_free(job, pl.stack);
-    gpucompile_job_free(job, home);
-    gpucompile_job_free(job, ks);
-    gpucompile_job_free(job, load);
-    gpucompile_job_free(job, seen);
-    gpucompile_job_free(job, row);
-    return r;
-}
-
-/* An error of the partition (logged after the join). */
-GPUCOMPILE__PRIVATE void gpucompile__part_note(gpucompile__part *pt, const char *msg) {
-    char sev = (char)LLVMDSError;
-    pt->failed = 1;
-    gpucompile_buf_add(&pt->log, &sev, 1);
-    gpucompile_buf_add(&pt->log, msg, strlen(msg) + 1);
-}
-
-/* v, defined here but not kept, as a declaration where it is still used (else deleted); the
-   declaration or NULL. */
-GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__part_declare(gpucompile__part *pt, LLVMModuleRef m, LLVMValueRef v) {
-    const gpucompile_allocator *a = &pt->job->options->allocator;
-    LLVMValueRef d;
-    size_t len = 0;
-    const char *name = LLVMGetValueName2(v, &len);
-    char *copy;
-    int fn = LLVMIsAFunction(v) != NULL;
-    if (!LLVMGetFirstUse(v)) {
-        if (fn) LLVMDeleteFunction(v);
-        else LLVMDeleteGlobal(v);
-        return NULL;
-    }
-    if (!(copy = gpucompile__strndup(a, name, len))) {
-        gpucompile__part_note(pt, "out of memory");
-        return v;
-    }
-    if (fn) {
-        d = LLVMAddFunction(m, "", LLVMGlobalGetValueType(v));
-        LLVMSetFunctionCallConv(d, LLVMGetFunctionCallConv(v));
-    } else {
-        d = LLVMAddGlobalInAddressSpace(m, LLVMGlobalGetValueType(v), "", LLVMGetPointerAddressSpace(LLVMTypeOf(v)));
-        LLVMSetGlobalConstant(d, LLVMIsGlobalConstant(v));
-        LLVMSetExternallyInitialized(d, LLVMIsExternallyInitialized(v));
-    }
-    LLVMSetAlignment(d, LLVMGetAlignment(v));
-    LLVMSetVisibility(d, gpucompile__part_local(v) ? LLVMDefaultVisibility : LLVMGetVisibility(v));
-    LLVMSetUnnamedAddress(d, LLVMGetUnnamedAddress(v));
-    LLVMReplaceAllUsesWith(v, d);
-    if (fn) LLVMDeleteFunction(v);
-    else LLVMDeleteGlobal(v);
-    LLVMSetValueName2(d, copy, len);
-    gpucompile_free(a, copy);
-    return d;
-}
-
-/* Cuts module m down to the partition's plan row. */
-GPUCOMPILE__PRIVATE int gpucompile__part_cut(gpucompile__part *pt, LLVMModuleRef m) {
-    const gpucompile_allocator *a = &pt->job->options->allocator;
-    LLVMValueRef *w = (LLVMValueRef *)gpucompile_alloc(a, (size_t)pt->nv * sizeof *w), v;
-    int i = 0;
-    if (!w) return 0;
-    for (v = LLVMGetFirstFunction(m); v && i < pt->nv; v = LLVMGetNextFunction(v)) w[i++] = v;
-    for (v = LLVMGetFirstGlobal(m); v && i < pt->nv; v = LLVMGetNextGlobal(v)) w[i++] = v;
-    for (v = LLVMGetFirstGlobalAlias(m); v && i < pt->nv; v = LLVMGetNextGlobalAlias(v)) w[i++] = v;
-    if (i != pt->nv) {
-        gpucompile_free(a, w);
-        return 0;
-    }
-    for (i = 0; i < pt->nv; i++) {
-        unsigned char d = pt->plan[i];
-        if (d & GPUCOMPILE__PART_HIDE) {
-            char name[48];
-            size_t len = 0;
-            LLVMGetValueName2(w[i], &len);
-            snprintf(name, sizeof name, "__gpucompile_part_%d", i);
-            if (!len) LLVMSetValueName2(w[i], name, strlen(name));
-            LLVMSetLinkage(w[i], LLVMExternalLinkage);
-            LLVMSetVisibility(w[i], LLVMHiddenVisibility);
-        }
-        if ((d & 3) == GPUCOMPILE__PART_COPY) {
-            LLVMSetLinkage(w[i], LLVMInternalLinkage);
-            LLVMSetVisibility(w[i], LLVMDefaultVisibility);
-            if (!LLVMIsAGlobalAlias(w[i])) LLVMSetComdat(w[i], NULL);
-        }
-    }
-    for (i = 0; i < pt->nv; i++)
-        if ((pt->plan[i] & 3) == GPUCOMPILE__PART_OUT && !LLVMIsDeclaration(w[i])) w[i] = gpucompile__part_declare(pt, m, w[i]);
-    for (i = 0; i < pt->nv; i++) /* what only the dropped code used */
-        if ((pt->plan[i] & 3) == GPUCOMPILE__PART_OUT && w[i] && LLVMIsDeclaration(w[i]) && !LLVMGetFirstUse(w[i])) {
-            if (LLVMIsAFunction(w[i])) LLVMDeleteFunction(w[i]);
-            else LLVMDeleteGlobal(w[i]);
-        }
-    gpucompile_free(a, w);
-    return 1;
-}
-
-GPUCOMPILE__PRIVATE void gpucompile__part_diag(LLVMDiagnosticInfoRef di, void *user) {
-    gpucompile__part *pt = (gpucompile__part *)user;
-    char *msg = LLVMGetDiagInfoDescription(di);
-    char sev = (char)LLVMGetDiagInfoSeverity(di);
-    if (sev == (char)LLVMDSError) pt->failed = 1;
-    gpucompile_buf_add(&pt->log, &sev, 1);
-    gpucompile_buf_add(&pt->log, msg, strlen(msg) + 1);
-    LLVMDisposeMessage(msg);
-}
-
-/* One partition, on its thread: parse, cut, emit. */
-GPUCOMPILE__PRIVATE void gpucompile__part_run(gpucompile__part *pt) {
-    gpucompile_job *job = pt->job;
-    LLVMContextRef ctx = LLVMContextCreate();
-    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRange(pt->bitcode, pt->bitcode_size, "partition", 0);
-    LLVMModuleRef m = NULL;
-    LLVMTargetMachineRef tm = NULL;
-    LLVMTargetRef t;
-    char *msg = NULL;
-    LLVMContextSetDiagnosticHandler(ctx, gpucompile__part_diag, pt);
-    if (LLVMParseBitcodeInContext2(ctx, mb, &m) || !m) gpucompile__part_note(pt, "cannot read the optimized module back");
-    else if (!gpucompile__part_cut(pt, m)) gpucompile__part_note(pt, "cannot cut the module into partitions (out of memory?)");
-    else if (LLVMGetTargetFromTriple(gpucompile_target_triple(job->target), &t, &msg) || !(tm = gpucompile__machine(job, t)))
-        gpucompile__part_note(pt, "cannot create a target machine");
-    else if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, job->format == GPUCOMPILE_FORMAT_ISA ? LLVMAssemblyFile : job->backend->bin_from,
-                                                 &msg, &pt->out)) {
-        gpucompile__part_note(pt, msg ? msg : "code generation failed");
-        pt->out = NULL;
-    }
-    if (msg) LLVMDisposeMessage(msg);
-    if (tm) LLVMDisposeTargetMachine(tm);
-    if (m) LLVMDisposeModule(m);
-    LLVMDisposeMemoryBuffer(mb);
-    LLVMContextDispose(ctx);
-}
-
-/* Partition i, as gpucompile_run_parallel hands it out. */
-GPUCOMPILE__PRIVATE int gpucompile__part_work(gpucompile_parallel *pool, int i, void *parts) {
-    (void)pool;
-    gpucompile__part_run((gpucompile__part *)parts + i);
-    return 0;
-}
-
-/* How many partitions this compile's code generation takes: 1 where it stays one module. */
-GPUCOMPILE__PRIVATE int gpucompile__part_count(gpucompile_job *job) {
-    const gpucompile_backend *b = job->backend;
-    const gpucompile_hooks *h = job->options->hooks;
-    unsigned formats = b->join_formats ? b->join_formats
-                                       : (1u << GPUCOMPILE_FORMAT_ISA) | (1u << GPUCOMPILE_FORMAT_BIN) | (1u << GPUCOMPILE_FORMAT_FATBIN);
-    int n = job->options->jobs, k = job->object ? job->object->num_kernels : 0;
-    const char *why = NULL;
-    LLVMValueRef v;
-    if (!b->join || n < 2 || k < 2 || !(formats & (1u << job->format))) return 1;
-    if (((gpucompile__job *)job)->save_dir) why = "--save-temps keeps one module's files";
-    else if (h && h->isa) why = "the isa hook takes one module's ISA";
-    else if (job->options->debug) why = "debug information describes one module";
-    else if (LLVMGetFirstGlobalIFunc(job->module)) why = "the module has ifuncs";
-    for (v = LLVMGetFirstGlobalAlias(job->module); v && !why; v = LLVMGetNextGlobalAlias(v)) {
-        LLVMValueRef to = LLVMAliasGetAliasee(v);
-        while (LLVMIsAConstantExpr(to) && LLVMGetNumOperands(to) > 0) to = LLVMGetOperand(to, 0);
-        if (!LLVMIsAFunction(to) && !(LLVMIsAGlobalVariable(to) && LLVMIsGlobalConstant(to))) why = "an alias names a variable";
-    }
-    if (why) {
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "code generation in one module: %s", why);
-        return 1;
-    }
-    return n < k ? n : k;
-}
-
-/* Code generation in n partitions on n threads (this one among them), joined by the backend. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit_parts(gpucompile_job *job, int n) {
-    const gpucompile_allocator *a = &job->options->allocator;
-    gpucompile__part *parts = (gpucompile__part *)gpucompile_job_alloc(job, (size_t)n * sizeof *parts);
-    LLVMMemoryBufferRef *outs = (LLVMMemoryBufferRef *)gpucompile_job_alloc(job, (size_t)n * sizeof *outs), bc = NULL;
-    unsigned char *plan = NULL;
-    int *counts = (int *)gpucompile_job_alloc(job, (size_t)n * sizeof *counts), nv = 0, i, failed = -1;
-    gpucompile_buf note;
-    gpucompile_result r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-    memset(&note, 0, sizeof note);
-    note.a = a;
-    if (!parts || !outs || !counts) goto done;
-    memset(parts, 0, (size_t)n * sizeof *parts);
-    memset(counts, 0, (size_t)n * sizeof *counts);
-    if ((r = gpucompile__part_plan_make(job, n, &plan, &nv, counts)) != GPUCOMPILE_OK) goto done;
-    if (!(bc = LLVMWriteBitcodeToMemoryBuffer(job->module))) {
-        r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "cannot write bitcode");
-        goto done;
-    }
-    gpucompile_buf_printf(&note, "code generation in %d partitions on %d threads (kernels:", n, n);
-    for (i = 0; i < n; i++) gpucompile_buf_printf(&note, " %d", counts[i]);
-    gpucompile_buf_str(&note, ")");
-    if (!note.oom) gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "%s", note.data);
-    for (i = 0; i < n; i++) {
-        parts[i].job = job;
-        parts[i].bitcode = LLVMGetBufferStart(bc);
-        parts[i].bitcode_size = LLVMGetBufferSize(bc);
-        parts[i].plan = plan + (size_t)i * (size_t)nv;
-        parts[i].nv = nv;
-        parts[i].log.a = a;
-    }
-    gpucompile_run_parallel(a, n, n, gpucompile__part_work, parts);
-    r = GPUCOMPILE_OK;
-    for (i = 0; i < n; i++) { /* the partitions' diagnostics, in partition order */
-        const char *p, *end;
-        if (!parts[i].out && !parts[i].failed) gpucompile__part_note(&parts[i], "out of memory");
-        for (p = parts[i].log.data, end = p + parts[i].log.len; p && p < end; p += strlen(p + 1) + 2)
-            gpucompile__llvm_diag(job, (LLVMDiagnosticSeverity)p[0], p + 1);
-        if (parts[i].log.oom) parts[i].failed = 1; /* its messages are lost: failed, to be safe */
-        if (parts[i].failed && failed < 0) failed = i;
-        outs[i] = parts[i].out;
-    }
-    gpucompile__set_stage(job, GPUCOMPILE_STAGE_BINARY); /* the join is the binary step's first part */
-    if (failed >= 0) r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "code generation of partition %d of %d failed", failed + 1, n);
-    else if ((r = job->backend->join(job, job->format, outs, n)) != GPUCOMPILE_OK && !job->failed)
-        r = gpucompile_job_fail(job, r, "the %s backend could not join the %d partitions", job->backend->name, n);
-done:
-    for (i = 0; parts && i < n; i++) {
-        if (parts[i].out) LLVMDisposeMemoryBuffer(parts[i].out);
-        gpucompile_free(a, parts[i].log.data);
-    }
-    if (bc) LLVMDisposeMemoryBuffer(bc);
-    gpucompile_free(a, note.data);
-    gpucompile_job_free(job, plan);
-    gpucompile_job_free(job, parts);
-    gpucompile_job_free(job, outs);
-    gpucompile_job_free(job, counts);
-    return r;
-}
-
-/* An LLVM type in MLIR's LLVM dialect syntax as it appears inside !llvm.func<...> (f32, ptr<1>,
-   struct<(i32, f32)>, array<4 x i8>, vector<4xf32>); 0 for a type it has no spelling for here. */
-GPUCOMPILE__PRIVATE int gpucompile__mlir_type(gpucompile_buf *b, LLVMTypeRef t, int depth) {
-    unsigned i, n;
-    if (depth > 16) return 0;
-    switch (LLVMGetTypeKind(t)) {
-    case LLVMVoidTypeKind: gpucompile_buf_str(b, "void"); return 1;
-    case LLVMHalfTypeKind: gpucompile_buf_str(b, "f16"); return 1;
-    case LLVMBFloatTypeKind: gpucompile_buf_str(b, "bf16"); return 1;
-    case LLVMFloatTypeKind: gpucompile_buf_str(b, "f32"); return 1;
-    case LLVMDoubleTypeKind: gpucompile_buf_str(b, "f64"); return 1;
-    case LLVMFP128TypeKind: gpucompile_buf_str(b, "f128"); return 1;
-    case LLVMX86_FP80TypeKind: gpucompile_buf_str(b, "f80"); return 1;
-    case LLVMIntegerTypeKind: gpucompile_buf_printf(b, "i%u", LLVMGetIntTypeWidth(t)); return 1;
-    case LLVMPointerTypeKind:
-        if (LLVMGetPointerAddressSpace(t)) gpucompile_buf_printf(b, "ptr<%u>", LLVMGetPointerAddressSpace(t));
-        else gpucompile_buf_str(b, "ptr");
-        return 1;
-    case LLVMVectorTypeKind:
-        if (LLVMGetTypeKind(LLVMGetElementType(t)) == LLVMPointerTypeKind) gpucompile_buf_printf(b, "vec<%u x ", LLVMGetVectorSize(t));
-        else gpucompile_buf_printf(b, "vector<%ux", LLVMGetVectorSize(t));
-        if (!gpucompile__mlir_type(b, LLVMGetElementType(t), depth + 1)) return 0;
-        gpucompile_buf_str(b, ">");
-        return 1;
-    case LLVMArrayTypeKind:
-        gpucompile_buf_printf(b, "array<%llu x ", (unsigned long long)LLVMGetArrayLength2(t));
-        if (!gpucompile__mlir_type(b, LLVMGetElementType(t), depth + 1)) return 0;
-        gpucompile_buf_str(b, ">");
-        return 1;
-    case LLVMStructTypeKind:
-        if (LLVMGetStructName(t) || LLVMIsOpaqueStruct(t)) return 0; /* identified structs: by name in MLIR, skipped */
-        gpucompile_buf_str(b, LLVMIsPackedStruct(t) ? "struct<packed (" : "struct<(");
-        for (i = 0, n = LLVMCountStructElementTypes(t); i < n; i++) {
-            if (i) gpucompile_buf_str(b, ", ");
-            if (!gpucompile__mlir_type(b, LLVMStructGetTypeAtIndex(t, i), depth + 1)) return 0;
-        }
-        gpucompile_buf_str(b, ")>");
-        return 1;
-    default: return 0;
-    }
-}
-
-/* A kernel's function type as MLIR writes it in #gpu.kernel_metadata; NULL where a parameter
-   has no spelling (or out of memory). */
-GPUCOMPILE__PRIVATE char *gpucompile__kernel_type(gpucompile_job *job, LLVMValueRef fn) {
-    LLVMTypeRef ft = LLVMGlobalGetValueType(fn), params[64];
-    unsigned i, n = LLVMCountParamTypes(ft);
-    gpucompile_buf b;
-    int ok = n <= 64 && !LLVMIsFunctionVarArg(ft);
-    char *out = NULL;
-    memset(&b, 0, sizeof b);
-    b.a = &job->options->allocator;
-    gpucompile_buf_str(&b, "!llvm.func<");
-    ok = ok && gpucompile__mlir_type(&b, LLVMGetReturnType(ft), 0);
-    gpucompile_buf_str(&b, " (");
-    if (ok) LLVMGetParamTypes(ft, params);
-    for (i = 0; ok && i < n; i++) {
-        if (i) gpucompile_buf_str(&b, ", ");
-        ok = gpucompile__mlir_type(&b, params[i], 0);
-    }
-    gpucompile_buf_str(&b, ")>");
-    if (ok && !b.oom) out = gpucompile_job_strdup(job, b.data);
-    gpucompile_job_free(job, b.data);
-    return out;
-}
-
-GPUCOMPILE_DEF int gpucompile_kernel_cmp(const void *a, const void *b) {
-    return strcmp(((const gpucompile_kernel *)a)->name, ((const gpucompile_kernel *)b)->name);
-}
-
-GPUCOMPILE_DEF unsigned gpucompile_elf_sections(const void *elf, size_t size, const char **why) {
-    const unsigned char *e = (const unsigned char *)elf, *h;
-    uint64_t shoff, shnum, off, sz;
-    const char *bad = "not an ELF64 little-endian file";
-    if (size >= 64 && memcmp(e, "\177ELF\2\1", 6) == 0) {
-        shoff = gpucompile_read_le(e + 40, 8);
-        shnum = gpucompile_read_le(e + 60, 2);
-        bad = "bad section headers";
-        if (gpucompile_read_le(e + 58, 2) == 64 && shnum && shoff <= size && shnum * 64 <= size - shoff) {
-            bad = "bad section name table";
-            if (gpucompile_read_le(e + 62, 2) < shnum) {
-                h = e + shoff + 64 * gpucompile_read_le(e + 62, 2);
-                off = gpucompile_read_le(h + 24, 8);
-                sz = gpucompile_read_le(h + 32, 8);
-                if (off <= size && sz && sz <= size - off && e[off + sz - 1] == 0) return (unsigned)shnum;
-            }
-        }
-    }
-    if (why) *why = bad;
-    return 0;
-}
-
-GPUCOMPILE_DEF const char *gpucompile_elf_read_section(const void *elf, size_t size, unsigned i, gpucompile_elf_section *s) {
-    const unsigned char *e = (const unsigned char *)elf, *h, *names;
-    const char *why = "no such section";
-    uint64_t shoff, name, names_size;
-    memset(s, 0, sizeof *s);
-    s->name = "";
-    if (i >= gpucompile_elf_sections(elf, size, &why)) return why; /* the checks that make the reads below safe */
-    shoff = gpucompile_read_le(e + 40, 8);
-    h = e + shoff + 64 * gpucompile_read_le(e + 62, 2);
-    names = e + gpucompile_read_le(h + 24, 8);
-    names_size = gpucompile_read_le(h + 32, 8);
-    h = e + shoff + 64 * (uint64_t)i;
-    s->header = (size_t)(h - e);
-    name = gpucompile_read_le(h, 4);
-    s->type = (uint32_t)gpucompile_read_le(h + 4, 4);
-    s->flags = gpucompile_read_le(h + 8, 8);
-    s->addr = gpucompile_read_le(h + 16, 8);
-    s->offset = gpucompile_read_le(h + 24, 8);
-    s->size = gpucompile_read_le(h + 32, 8);
-    s->link = (uint32_t)gpucompile_read_le(h + 40, 4);
-    s->info = (uint32_t)gpucompile_read_le(h + 44, 4);
-    s->align = gpucompile_read_le(h + 48, 8);
-    s->entsize = gpucompile_read_le(h + 56, 8);
-    if (name < names_size) s->name = (const char *)names + name;
-    if (s->type != 8 /* SHT_NOBITS */) {
-        if (s->offset > size || s->size > size - s->offset) return "a section outside the file";
-        s->data = e + s->offset;
-    }
-    return name < names_size ? NULL : "bad section name";
-}
-
-/* Kernels in name order, as MLIR's #gpu.kernel_table keeps them. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__collect_kernels(gpucompile_job *job) {
-    gpucompile_object *o = job->object;
-    LLVMValueRef fn;
-    int n = 0;
-    for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) n += gpucompile__is_kernel(job, fn);
-    if (!n) return GPUCOMPILE_OK;
-    o->kernels = (gpucompile_kernel *)gpucompile_job_alloc(job, (size_t)n * sizeof(gpucompile_kernel));
-    if (!o->kernels) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-    for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) {
-        gpucompile_kernel *k;
-        if (!gpucompile__is_kernel(job, fn)) continue;
-        k = &o->kernels[o->num_kernels];
-        memset(k, 0, sizeof *k);
-        k->name = gpucompile_job_strdup(job, gpucompile_value_name(fn));
-        if (!k->name) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-        o->num_kernels++;
-        k->num_params = (int)LLVMCountParams(fn);
-        k->registers = k->shared_bytes = k->max_threads = k->sgprs = k->vgprs = -1;
-        k->private_bytes = k->wavefront_size = k->kernarg_bytes = k->dynamic_shared = -1;
-        k->type = gpucompile__kernel_type(job, fn);
-    }
-    qsort(o->kernels, (size_t)o->num_kernels, sizeof *o->kernels, gpucompile_kernel_cmp);
-    return GPUCOMPILE_OK;
-}
-
-typedef struct gpucompile__fnset {
-    LLVMValueRef *v;
-    int n, cap;
-} gpucompile__fnset;
-
-/* Adds the functions that use v to s, looking through constants (a GEP or cast of a global, a
-   table of pointers) a few levels deep. */
-GPUCOMPILE__PRIVATE void gpucompile__add_users(gpucompile__fnset *s, LLVMValueRef v, int depth) {
-    LLVMUseRef u;
-    for (u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
-        LLVMValueRef user = LLVMGetUser(u), fn;
-        int i;
-        if (!LLVMIsAInstruction(user)) {
-            if (depth < 8) gpucompile__add_users(s, user, depth + 1);
-            continue;
-        }
-        fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(user));
-        for (i = 0; i < s->n && s->v[i] != fn; i++) {}
-        if (i == s->n && s->n < s->cap) s->v[s->n++] = fn;
-    }
-}
-
-/* kernel.dynamic_shared, after optimization (dead uses gone): the functions that use an unsized
-   extern shared global, then whatever uses those (calls, or a function's address taken), up to
-   the kernels. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__mark_dynamic_shared(gpucompile_job *job) {
-    gpucompile_object *o = job->object;
-    gpucompile__fnset s;
-    LLVMValueRef v;
-    int i, j;
-    memset(&s, 0, sizeof s);
-    for (v = LLVMGetFirstFunction(job->module); v; v = LLVMGetNextFunction(v)) s.cap++;
-    for (v = LLVMGetFirstGlobal(job->module); v; v = LLVMGetNextGlobal(v))
-        if (gpucompile__extern_shared(job, v) && LLVMGetFirstUse(v) &&
-            LLVMABISizeOfType(LLVMGetModuleDataLayout(job->module), LLVMGlobalGetValueType(v)) == 0) {
-            if (!s.v && !(s.v = (LLVMValueRef *)gpucompile_job_alloc(job, (size_t)(s.cap + 1) * sizeof *s.v)))
-                return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-            gpucompile__add_users(&s, v, 0);
-        }
-    for (i = 0; i < s.n; i++) gpucompile__add_users(&s, s.v[i], 0); /* s grows while walked */
-    for (i = 0; i < o->num_kernels; i++) {
-        LLVMValueRef k = LLVMGetNamedFunction(job->module, o->kernels[i].name);
-        o->kernels[i].dynamic_shared = 0;
-        for (j = 0; j < s.n && !o->kernels[i].dynamic_shared; j++) o->kernels[i].dynamic_shared = s.v[j] == k;
-    }
-    gpucompile_job_free(job, s.v);
-    return GPUCOMPILE_OK;
-}
-
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__finish(gpucompile_job *job) {
-    gpucompile_object *o = job->object;
-    gpucompile_result r;
-    if (job->format != GPUCOMPILE_FORMAT_LLVM && job->backend->finish) {
-        r = job->backend->finish(job, job->format);
-        if (r != GPUCOMPILE_OK) return job->failed ? r : gpucompile_job_fail(job, r, "the %s backend failed", job->backend->name);
-    }
-    if (job->result_data) {
-        o->data = job->result_data;
-        o->size = job->result_size;
-        job->result_data = NULL;
-    } else {
-        size_t n = LLVMGetBufferSize(job->emitted);
-        o->data = (unsigned char *)gpucompile_job_alloc(job, n + 1);
-        if (!o->data) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-        memcpy(o->data, LLVMGetBufferStart(job->emitted), n);
-        o->data[n] = 0;
-        o->size = n;
-    }
-    return GPUCOMPILE_OK;
-}
-
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__hook(gpucompile_job *job,
-    gpucompile_result (*fn)(gpucompile_job *, LLVMModuleRef, void *), const char *name) {
-    gpucompile_result r;
-    if (!fn) return GPUCOMPILE_OK;
-    r = fn(job, job->module, job->options->hooks->user_data);
-    if (r != GPUCOMPILE_OK && !job->failed) gpucompile_job_fail(job, r, "the %s hook stopped the compile", name);
-    return r;
 }
 
 /* ==== [section: save-temps] ============================================================== */
@@ -5684,81 +5856,6 @@ GPUCOMPILE__PRIVATE void gpucompile__save_repro(gpucompile_job *job) {
     gpucompile_free(b.a, b.data);
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__run(gpucompile_job *job) {
-    const gpucompile_hooks *h = job->options->hooks;
-    gpucompile_result r;
-    int parts;
-    gpucompile__set_stage(job, GPUCOMPILE_STAGE_SETUP);
-    gpucompile__save_module(job, "input.ll");
-    job->cpu = gpucompile_job_strdup(job, gpucompile_target_chip(job->target));
-    job->features = gpucompile_job_strdup(job, gpucompile_target_features(job->target));
-    if (!job->cpu || !job->features) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-    if (job->backend->serialize) return job->backend->serialize(job, job->module);
-    if (job->backend->configure && (r = job->backend->configure(job)) != GPUCOMPILE_OK) return r;
-    if ((r = gpucompile__setup(job)) != GPUCOMPILE_OK) return r;
-    if (h && (r = gpucompile__hook(job, h->initial_ir, "initial-IR")) != GPUCOMPILE_OK) return r;
-    gpucompile__set_stage(job, GPUCOMPILE_STAGE_VERIFY);
-    if ((r = gpucompile__verify(job)) != GPUCOMPILE_OK) return r;
-    gpucompile__set_stage(job, GPUCOMPILE_STAGE_PRELINK);
-    if (h && (r = gpucompile__hook(job, h->pre_link, "pre-link")) != GPUCOMPILE_OK) return r;
-    if (job->backend->prepare && (r = job->backend->prepare(job)) != GPUCOMPILE_OK) return r;
-    gpucompile__set_stage(job, GPUCOMPILE_STAGE_LINK);
-    if ((r = gpucompile__link(job)) != GPUCOMPILE_OK) return r;
-    gpucompile__set_stage(job, GPUCOMPILE_STAGE_POSTLINK);
-    if (h && (r = gpucompile__hook(job, h->post_link, "post-link")) != GPUCOMPILE_OK) return r;
-    if (job->backend->post_link && (r = job->backend->post_link(job)) != GPUCOMPILE_OK) return r;
-    gpucompile__save_module(job, "linked.ll");
-    if ((r = gpucompile__check_undefined(job)) != GPUCOMPILE_OK) return r;
-    if ((r = gpucompile__collect_kernels(job)) != GPUCOMPILE_OK) return r;
-    gpucompile__set_stage(job, GPUCOMPILE_STAGE_OPTIMIZE);
-    if ((r = gpucompile__optimize(job)) != GPUCOMPILE_OK) return r;
-    gpucompile__save_module(job, "optimized.ll");
-    if (h && (r = gpucompile__hook(job, h->optimized_ir, "optimized-IR")) != GPUCOMPILE_OK) return r;
-    if ((r = gpucompile__mark_dynamic_shared(job)) != GPUCOMPILE_OK) return r;
-    gpucompile__set_stage(job, GPUCOMPILE_STAGE_EMIT);
-    parts = job->format == GPUCOMPILE_FORMAT_LLVM ? 1 : gpucompile__part_count(job);
-    gpucompile__save_isa(job);
-    if ((r = (parts > 1 ? gpucompile__emit_parts(job, parts) : gpucompile__emit(job))) != GPUCOMPILE_OK) return r;
-    gpucompile__save_emitted(job);
-    gpucompile__set_stage(job, GPUCOMPILE_STAGE_BINARY);
-    if ((r = gpucompile__finish(job)) == GPUCOMPILE_OK && ((gpucompile__job *)job)->save_dir) {
-        char file[64];
-        snprintf(file, sizeof file, "binary.%s", gpucompile_format_string(job->format));
-        gpucompile__save(job, file, job->object->data, job->object->size);
-    }
-    return r;
-}
-
-GPUCOMPILE_DEF void gpucompile_object_free(gpucompile_object *obj) {
-    gpucompile_allocator a;
-    int i;
-    if (!obj) return;
-    a = obj->allocator;
-    for (i = 0; i < obj->num_kernels; i++) {
-        gpucompile_free(&a, obj->kernels[i].name);
-        gpucompile_free(&a, obj->kernels[i].type);
-        gpucompile_free(&a, obj->kernels[i].arg_attrs);
-        gpucompile_free(&a, obj->kernels[i].metadata);
-    }
-    gpucompile_free(&a, obj->kernels);
-    gpucompile_free(&a, obj->properties);
-    gpucompile_free(&a, obj->target);
-    gpucompile_free(&a, obj->triple);
-    gpucompile_free(&a, obj->chip);
-    gpucompile_free(&a, obj->data);
-    gpucompile_free(&a, obj);
-}
-
-/* A fresh empty object (a failed cache load may have filled some of the old one). */
-GPUCOMPILE__PRIVATE int gpucompile__reset_object(gpucompile_job *job) {
-    gpucompile_object_free(job->object);
-    job->object = (gpucompile_object *)gpucompile_job_alloc(job, sizeof(gpucompile_object));
-    if (!job->object) return 0;
-    memset(job->object, 0, sizeof *job->object);
-    job->object->allocator = ((gpucompile__job *)job)->opts.allocator;
-    return 1;
-}
-
 /* ==== [section: isolation] =============================================================== */
 /* A compile in another process: options.isolate (one child per compile, request and reply in
    files) or options.workers (processes reused across compiles, over a socket). One protocol:
@@ -5770,35 +5867,6 @@ GPUCOMPILE__PRIVATE int gpucompile__reset_object(gpucompile_job *job) {
    child's stderr is read too: when it dies, LLVM's last "LLVM ERROR:" line is the error. */
 #define GPUCOMPILE__REQ_MAGIC "GPUREQ01"
 #define GPUCOMPILE__REP_MAGIC "GPUREP01"
-
-/* Diagnostics as records (a parallel compile's replay, a worker's reply): header, origin\0,
-   message\0. */
-typedef struct gpucompile__diag_rec { int severity, result, stage; } gpucompile__diag_rec;
-
-GPUCOMPILE__PRIVATE void gpucompile__record(const gpucompile_diagnostic *d, gpucompile_buf *log) {
-    gpucompile__diag_rec h;
-    h.severity = (int)d->severity;
-    h.result = (int)d->result;
-    h.stage = (int)d->stage;
-    gpucompile_buf_add(log, &h, sizeof h);
-    gpucompile_buf_add(log, d->origin, strlen(d->origin) + 1);
-    gpucompile_buf_add(log, d->message, strlen(d->message) + 1);
-}
-
-GPUCOMPILE__PRIVATE void gpucompile__replay(const char *data, size_t len, const gpucompile_logger *l) {
-    size_t at = 0;
-    while (at + sizeof(gpucompile__diag_rec) < len) {
-        gpucompile__diag_rec h;
-        const char *origin = data + at + sizeof h, *msg, *end = data + len;
-        memcpy(&h, data + at, sizeof h);
-        msg = (const char *)memchr(origin, 0, (size_t)(end - origin));
-        if (!msg) return; /* torn: stop */
-        msg++;
-        if (!memchr(msg, 0, (size_t)(end - msg))) return;
-        at = (size_t)(msg + strlen(msg) + 1 - data);
-        gpucompile__log(l, (gpucompile_severity)h.severity, (gpucompile_result)h.result, (gpucompile_stage)h.stage, origin, msg);
-    }
-}
 
 GPUCOMPILE__PRIVATE void gpucompile__put_f64(gpucompile_buf *b, double v) { gpucompile_buf_add(b, &v, 8); }
 GPUCOMPILE__PRIVATE double gpucompile__get_f64(gpucompile__reader *r) {
@@ -6087,6 +6155,62 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_pooled(gpucompile_job 
     return r;
 }
 
+/* ==== [section: compile] ================================================================= */
+/* A fresh empty object (a failed cache load may have filled some of the old one). */
+GPUCOMPILE__PRIVATE int gpucompile__reset_object(gpucompile_job *job) {
+    gpucompile_object_free(job->object);
+    job->object = (gpucompile_object *)gpucompile_job_alloc(job, sizeof(gpucompile_object));
+    if (!job->object) return 0;
+    memset(job->object, 0, sizeof *job->object);
+    job->object->allocator = ((gpucompile__job *)job)->opts.allocator;
+    return 1;
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__run(gpucompile_job *job) {
+    const gpucompile_hooks *h = job->options->hooks;
+    gpucompile_result r;
+    int parts;
+    gpucompile__set_stage(job, GPUCOMPILE_STAGE_SETUP);
+    gpucompile__save_module(job, "input.ll");
+    job->cpu = gpucompile_job_strdup(job, gpucompile_target_chip(job->target));
+    job->features = gpucompile_job_strdup(job, gpucompile_target_features(job->target));
+    if (!job->cpu || !job->features) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    if (job->backend->serialize) return job->backend->serialize(job, job->module);
+    if (job->backend->configure && (r = job->backend->configure(job)) != GPUCOMPILE_OK) return r;
+    if ((r = gpucompile__setup(job)) != GPUCOMPILE_OK) return r;
+    if (h && (r = gpucompile__hook(job, h->initial_ir, "initial-IR")) != GPUCOMPILE_OK) return r;
+    gpucompile__set_stage(job, GPUCOMPILE_STAGE_VERIFY);
+    if ((r = gpucompile__verify(job)) != GPUCOMPILE_OK) return r;
+    gpucompile__set_stage(job, GPUCOMPILE_STAGE_PRELINK);
+    if (h && (r = gpucompile__hook(job, h->pre_link, "pre-link")) != GPUCOMPILE_OK) return r;
+    if (job->backend->prepare && (r = job->backend->prepare(job)) != GPUCOMPILE_OK) return r;
+    gpucompile__set_stage(job, GPUCOMPILE_STAGE_LINK);
+    if ((r = gpucompile__link(job)) != GPUCOMPILE_OK) return r;
+    gpucompile__set_stage(job, GPUCOMPILE_STAGE_POSTLINK);
+    if (h && (r = gpucompile__hook(job, h->post_link, "post-link")) != GPUCOMPILE_OK) return r;
+    if (job->backend->post_link && (r = job->backend->post_link(job)) != GPUCOMPILE_OK) return r;
+    gpucompile__save_module(job, "linked.ll");
+    if ((r = gpucompile__check_undefined(job)) != GPUCOMPILE_OK) return r;
+    if ((r = gpucompile__collect_kernels(job)) != GPUCOMPILE_OK) return r;
+    gpucompile__set_stage(job, GPUCOMPILE_STAGE_OPTIMIZE);
+    if ((r = gpucompile__optimize(job)) != GPUCOMPILE_OK) return r;
+    gpucompile__save_module(job, "optimized.ll");
+    if (h && (r = gpucompile__hook(job, h->optimized_ir, "optimized-IR")) != GPUCOMPILE_OK) return r;
+    if ((r = gpucompile__mark_dynamic_shared(job)) != GPUCOMPILE_OK) return r;
+    gpucompile__set_stage(job, GPUCOMPILE_STAGE_EMIT);
+    parts = job->format == GPUCOMPILE_FORMAT_LLVM ? 1 : gpucompile__part_count(job);
+    gpucompile__save_isa(job);
+    if ((r = (parts > 1 ? gpucompile__emit_parts(job, parts) : gpucompile__emit(job))) != GPUCOMPILE_OK) return r;
+    gpucompile__save_emitted(job);
+    gpucompile__set_stage(job, GPUCOMPILE_STAGE_BINARY);
+    if ((r = gpucompile__finish(job)) == GPUCOMPILE_OK && ((gpucompile__job *)job)->save_dir) {
+        char file[64];
+        snprintf(file, sizeof file, "binary.%s", gpucompile_format_string(job->format));
+        gpucompile__save(job, file, job->object->data, job->object->size);
+    }
+    return r;
+}
+
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_compile_properties(gpucompile_object *o, int O, const char *section);
 
 /* The one entry point behind the three compile functions: exactly one of module / data. */
@@ -6241,6 +6365,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_compile_file(const char *path, const
     return r;
 }
 
+/* ==== [section: workers] ================================================================= */
 /* ---- the worker's side ---- */
 GPUCOMPILE__PRIVATE void gpucompile__worker_log(const gpucompile_diagnostic *d, void *user) { gpucompile__record(d, (gpucompile_buf *)user); }
 
@@ -6438,79 +6563,6 @@ GPUCOMPILE_DEF void gpucompile_workers_free(gpucompile_workers *ws) {
 /* Objects and binaries: the model, MLIR's gpu.binary text, LLVM's offload binary, parallel
    compiles and runtime selection. Private names here start with gpucompile__bin_. */
 
-/* Is the target text spelled with MLIR's upstream attribute name (its backend's attribute[1])? */
-GPUCOMPILE__PRIVATE int gpucompile__bin_upstream(const char *target) {
-    int upstream = 0;
-    if (!target || *target != '#') return 0;
-    return gpucompile_find_backend_named(target + 1, strcspn(target + 1, "< \t\r\n"), &upstream) && upstream;
-}
-
-/* Parses target text (len bytes) and prints it canonically; kind, triple and chip come along. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_object_new(const char *target, size_t len, gpucompile_format format,
-    const void *data, size_t size, const gpucompile_allocator *a, const gpucompile_logger *logger, gpucompile_object **out) {
-    gpucompile_target *t = NULL;
-    gpucompile_object *o;
-    gpucompile_result r;
-    char small[1024];
-    size_t n;
-    *out = NULL;
-    if (!target || (!data && size)) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    if ((r = gpucompile_target_parse(target, len, a, logger, &t)) != GPUCOMPILE_OK) return r;
-    o = (gpucompile_object *)gpucompile_alloc(a, sizeof *o);
-    if (!o) { gpucompile_target_free(t); return GPUCOMPILE_ERROR_OUT_OF_MEMORY; }
-    memset(o, 0, sizeof *o);
-    if (a) o->allocator = *a;
-    n = gpucompile_target_print(t, small, sizeof small);
-    o->target = (char *)gpucompile_alloc(a, n + 1);
-    if (o->target) gpucompile_target_print(t, o->target, n + 1);
-    o->kind = t->kind;
-    o->triple = gpucompile__strdup(a, gpucompile_target_triple(t));
-    o->chip = gpucompile__strdup(a, gpucompile_target_chip(t));
-    o->format = format ? format : GPUCOMPILE_FORMAT_BIN;
-    o->data = (unsigned char *)gpucompile_alloc(a, size + 1);
-    if (o->data) {
-        if (size) memcpy(o->data, data, size);
-        o->data[size] = 0;
-        o->size = size;
-    }
-    gpucompile_target_free(t);
-    if (!o->target || !o->triple || !o->chip || !o->data) { gpucompile_object_free(o); return GPUCOMPILE_ERROR_OUT_OF_MEMORY; }
-    *out = o;
-    return GPUCOMPILE_OK;
-}
-
-GPUCOMPILE_DEF gpucompile_result gpucompile_object_create(const char *target, gpucompile_format format,
-    const void *data, size_t size, const gpucompile_allocator *allocator, gpucompile_object **out) {
-    if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    return gpucompile__bin_object_new(target, (size_t)-1, format, data, size, allocator, NULL, out);
-}
-
-GPUCOMPILE_DEF gpucompile_result gpucompile_object_add_kernel_n(gpucompile_object *o, const char *name, size_t len) {
-    gpucompile_kernel *k = (gpucompile_kernel *)gpucompile__realloc(&o->allocator, o->kernels, (size_t)(o->num_kernels + 1) * sizeof *k);
-    if (!k) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-    o->kernels = k;
-    k += o->num_kernels;
-    memset(k, 0, sizeof *k);
-    k->num_params = k->registers = k->shared_bytes = k->max_threads = k->sgprs = k->vgprs = -1;
-    k->private_bytes = k->wavefront_size = k->kernarg_bytes = k->dynamic_shared = -1;
-    if (!(k->name = gpucompile__strndup(&o->allocator, name, len))) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-    o->num_kernels++;
-    return GPUCOMPILE_OK;
-}
-
-GPUCOMPILE_DEF gpucompile_result gpucompile_object_add_kernel(gpucompile_object *obj, const char *name) {
-    if (!obj || !name) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    return gpucompile_object_add_kernel_n(obj, name, strlen(name));
-}
-
-GPUCOMPILE_DEF gpucompile_result gpucompile_object_find_kernels(gpucompile_object *obj) {
-    const gpucompile_backend *be;
-    if (!obj) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    if (obj->num_kernels) return GPUCOMPILE_OK;
-    be = gpucompile_find_backend(obj->kind);
-    return be && be->find_kernels ? be->find_kernels(obj) : GPUCOMPILE_OK;
-}
-
 GPUCOMPILE_DEF gpucompile_result gpucompile_binary_create(const char *name, const gpucompile_allocator *allocator,
                                                           gpucompile_binary **out) {
     gpucompile_binary *b;
@@ -6676,53 +6728,6 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_work(gpucompile_parallel *pool, int i, v
     s->r = gpucompile_compile_ir(p->data, p->size, p->input_name, s->target, &s->opts, &s->obj);
     s->ran = 1;
     return s->r != GPUCOMPILE_OK;
-}
-
-struct gpucompile_parallel {
-    int (*work)(gpucompile_parallel *pool, int index, void *user);
-    void *user;
-    int count, next, stop;
-    gpucompile__mtx mutex;
-};
-
-GPUCOMPILE__PRIVATE void gpucompile__parallel_work(gpucompile_parallel *p) {
-    for (;;) {
-        int i = -1;
-        gpucompile_parallel_lock(p);
-        if (p->next < p->count && !p->stop) i = p->next++;
-        gpucompile_parallel_unlock(p);
-        if (i < 0) return;
-        if (p->work(p, i, p->user)) {
-            gpucompile_parallel_lock(p);
-            p->stop = 1;
-            gpucompile_parallel_unlock(p);
-        }
-    }
-}
-
-GPUCOMPILE_DEF void gpucompile_parallel_lock(gpucompile_parallel *p) { gpucompile__mtx_lock(&p->mutex); }
-GPUCOMPILE_DEF void gpucompile_parallel_unlock(gpucompile_parallel *p) { gpucompile__mtx_unlock(&p->mutex); }
-GPUCOMPILE__PRIVATE void gpucompile__parallel_entry(void *p) { gpucompile__parallel_work((gpucompile_parallel *)p); }
-
-GPUCOMPILE_DEF int gpucompile_run_parallel(const gpucompile_allocator *allocator, int count, int threads,
-    int (*work)(gpucompile_parallel *pool, int index, void *user), void *user) {
-    gpucompile_parallel p;
-    gpucompile__thread *t = NULL;
-    int i, started = 0, n = (threads < count ? threads : count) - 1; /* the calling thread works too */
-    if (!work || count < 1) return 0;
-    memset(&p, 0, sizeof p);
-    p.work = work;
-    p.user = user;
-    p.count = count;
-    gpucompile__mtx_init(&p.mutex);
-    if (n > 0) t = (gpucompile__thread *)gpucompile_alloc(allocator, (size_t)n * sizeof *t);
-    for (i = 0; t && i < n; i++)
-        if (gpucompile__thread_start(&t[started], gpucompile__parallel_entry, &p)) started++;
-    gpucompile__parallel_work(&p);
-    for (i = 0; i < started; i++) gpucompile__thread_join(&t[i]);
-    gpucompile_free(allocator, t);
-    gpucompile__mtx_destroy(&p.mutex);
-    return p.next;
 }
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_compile_binary(const void *data, size_t size, const char *input_name,
