@@ -11,28 +11,47 @@
        (gpucompile_backend): gpucompile_nvptx.h and gpucompile_amdgpu.h, or your own.
        examples/01_*.c ... 05_*.c show one use each; tools/gpucompile.c is the command line.
 
-   Sections (search for "[section: NAME]"; the declarations come first, in the same order)
-       platform basics   locks, dynamic libraries, files (shared with the mgpu* runtimes)
-       core utilities    buffers, logging, lists
+   Sections (search for "[section: NAME]"). The declarations come first: results and
+   diagnostics, targets, options, objects, backends, [section: backend helpers], binaries, host
+   embedding. Then the implementation, in the order a compile runs (callees first):
+       platform headers  the system headers behind platform, which alone includes them
+       core utilities    results, allocation, buffers, logging, diagnostic records (replayed
+                         by the cache, parallel compiles and isolation)
+       platform          all of the implementation's Windows/POSIX code: clocks, files,
+                         temporary files, processes, tools, directories, threads, worker
+                         processes' descriptors, the remote cache's sockets; the other
+                         sections are portable C calling it (tests/cli_seam.sh)
+       thread pool       gpucompile_run_parallel (several targets, partitions, the CLI's batch)
        targets           defaults, verification, canonical text and its parser (all asking
                          the target's backend)
-       formats, platform all of the implementation's Windows/POSIX code (its system headers
-                         in platform headers): processes, temporary files, directories, tools,
-                         clocks, threads, worker processes' descriptors; the other sections
-                         are portable C calling it (tests/cli_seam.sh)
-       built-in backends the one part of the implementation that names NVIDIA or AMD: what
-                         the public API keeps of the built-in kinds (tests/cli_seam.sh)
+       formats           format names
+       built-in backends the one part of the implementation that names a vendor: what the
+                         public API keeps of the built-in kinds (tests/cli_seam.sh)
        backends registry gpucompile_register_backend, lookups by kind and by attribute name
-       backend helpers   (declarations) what a backend calls besides the job functions:
-                         buffers, allocation, errors, temporary files, tools, LLVM names,
-                         kernels; the lock, libraries, little-endian reads and word lists
-                         come from gpucompile_runtime.h (defined where the core uses them)
-       jobs, cache, library index, pipeline (parse, setup, verify, link, optimize, emit),
-       isolation (worker processes), binaries (objects, gpu.binary text, LLVM offload
-       binaries, run-time selection), host embedding, runtime support (mgpu*).
-       The vendors' knowledge (chip tables, defaults, verification, crash-avoidance rules,
-       calling conventions, address spaces, metadata, offload kinds, selection scores, device
-       libraries, tools, runtimes) is in gpucompile_nvptx.h and gpucompile_amdgpu.h.
+       objects           create, kernels, free; kernel order; the ELF section reader
+       jobs              the job a backend is handed and its functions (log, fail, tools,
+                         temporary files, libraries, module flags)
+       library index     bitcode libraries read once per process (the link stage's)
+       pipeline          the stages in call order: parse, setup, module checks, verify, link,
+                         undefined symbols, kernels, optimize, dynamic shared memory, emit,
+                         finish; then code generation in partitions
+       cache             the key, the dependencies' identities, an object as bytes
+       remote cache      the Redis store behind the cache directory
+       cache lookup      load, store, evict, stats, clear: the directory, then the remote store
+       save-temps        options.save_temps: the stages as files and repro.sh
+       isolation         a compile in another process: the request/reply protocol, a child
+                         per compile (options.isolate), the worker pool's client side
+       compile           the spine: gpucompile__run (the pipeline's driver), gpucompile__compile
+                         (cache, isolation or the pipeline), the public compile functions
+       workers           the worker's side: one request into one reply, the serving loop
+       binaries          the binary model, several targets in parallel, MLIR's gpu.binary
+                         text, LLVM's offload binary, run-time selection
+       host embedding    a binary in a host module, with launch code over the mgpu* ABI
+   The shared helpers (lock, libraries, start-up functions, little-endian reads, word lists,
+   the offload entry reader) are gpucompile_runtime.h's [section: shared]. The vendors'
+   knowledge (chip tables, defaults, verification, crash-avoidance rules, calling conventions,
+   address spaces, metadata, offload kinds, selection scores, device libraries, tools,
+   runtimes) is in the backend headers, each under its [section: backend].
 
    Writing a backend
        Fill a gpucompile_backend (every entry optional; see its comments) and register it with
@@ -1325,7 +1344,7 @@ GPUCOMPILE__PRIVATE void gpucompile__replay(const char *data, size_t len, const 
 /* ==== [section: platform] ================================================================ */
 /* One small part per concern, each with one portable signature: a clock, files, temp files,
    running a tool, directories, threads, worker processes, the remote cache's sockets (the
-   global lock and shared libraries: [section: platform basics], above the implementation).
+   global lock and shared libraries: gpucompile_runtime.h's [section: shared]).
    The only place of the implementation that asks for _WIN32 (tests/cli_seam.sh). */
 #if defined(_WIN32)
 GPUCOMPILE__PRIVATE double gpucompile__now_ms(void) {

@@ -238,6 +238,7 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__score(const char *triple, const char 
 #endif
 #endif /* selection */
 
+/* ==== [section: backend] ================================================================= */
 #if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_AMDGPU_IMPLEMENTATION)) && !defined(GPUCOMPILE_AMDGPU_IMPLEMENTED)
 #define GPUCOMPILE_AMDGPU_IMPLEMENTED
 #if defined(GPUCOMPILE_STATIC) && !defined(GPUCOMPILE_IMPLEMENTED)

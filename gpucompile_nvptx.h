@@ -281,6 +281,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__image_format(int kind, const u
 #endif
 #endif /* the CUDA driver and selection */
 
+/* ==== [section: backend] ================================================================= */
 #if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_NVPTX_IMPLEMENTATION)) && !defined(GPUCOMPILE_NVPTX_IMPLEMENTED)
 #define GPUCOMPILE_NVPTX_IMPLEMENTED
 #if defined(GPUCOMPILE_STATIC) && !defined(GPUCOMPILE_IMPLEMENTED)

@@ -79,6 +79,7 @@ GPUCOMPILE__PRIVATE int gpucompile_spirv__score(const char *triple, const char *
 #endif
 #endif /* selection */
 
+/* ==== [section: backend] ================================================================= */
 #if defined(GPUCOMPILE_H) && (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_SPIRV_IMPLEMENTATION)) && \
     !defined(GPUCOMPILE_SPIRV_IMPLEMENTED)
 #define GPUCOMPILE_SPIRV_IMPLEMENTED

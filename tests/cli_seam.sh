@@ -66,5 +66,40 @@ done
 sed 's|^GPUCOMPILE__PRIVATE int gpucompile_amdgpu__exists(const char \*path, int executable) {|& (void)gpucompile__which;|' \
     "$ROOT/gpucompile_amdgpu.h" >"$T_TMP/planted_amdgpu.h"
 check "a core private planted in a backend is found" test -n "$(privates "$T_TMP/planted_amdgpu.h")"
+# Sections: every [section: X] that a comment names exists (a marker line in one of the
+# headers), and gpucompile.h's table of contents lists the sections of its implementation in
+# file order (as "       NAME" in a field of 18, then what it holds).
+HEADERS="gpucompile.h gpucompile_runtime.h gpucompile_nvptx.h gpucompile_amdgpu.h gpucompile_spirv.h"
+markers() { sed -n 's|^/\* ==== \[section: \([^]]*\)\].*|\1|p' "$@"; }
+unknown_sections() { # the section names the files' comments name that no marker defines
+    markers "$@" | sort -u >"$T_TMP/defined"
+    grep -h -o '\[section: [^]]*\]' "$@" | sed 's/^\[section: \(.*\)\]$/\1/' | grep -v '^NAME$' | sort -u |
+        comm -23 - "$T_TMP/defined"
+}
+toc_out_of_order() { # the implementation's sections missing from the TOC or listed out of order
+    awk '/^#if defined\(GPUCOMPILE_IMPLEMENTATION\) && !defined\(GPUCOMPILE_IMPLEMENTED\)/ { on = 1 } on' "$1" |
+        markers /dev/stdin | grep -v '^end of ' >"$T_TMP/impl_sections"
+    awk '/^   Sections \(search for/ { on = 1; next } on && /^   [^ ]/ && /^   The shared helpers/ { exit } on' "$1" >"$T_TMP/toc"
+    # a TOC entry: 7 spaces, the name in a field of 18
+    awk 'substr($0, 1, 7) == "       " && substr($0, 8, 1) != " " { k = substr($0, 8, 18); sub(/ +$/, "", k); print k }' \
+        "$T_TMP/toc" >"$T_TMP/toc_names"
+    awk 'NR == FNR { at[$0] = FNR; next } { if (!($0 in at) || at[$0] <= last) print; else last = at[$0] }' \
+        "$T_TMP/toc_names" "$T_TMP/impl_sections"
+}
+(cd "$ROOT" && unknown_sections $HEADERS) >"$T_TMP/hits"
+if [ -s "$T_TMP/hits" ]; then fail "comments name sections that do not exist:"; sed 's/^/    /' "$T_TMP/hits"
+else ok "every [section: X] a comment names exists"; fi
+toc_out_of_order "$ROOT/gpucompile.h" >"$T_TMP/hits"
+ns=$(wc -l <"$T_TMP/impl_sections")
+check "gpucompile.h's implementation has sections ($ns)" test "$ns" -gt 15
+if [ -s "$T_TMP/hits" ]; then fail "gpucompile.h's table of contents lacks or misplaces:"; sed 's/^/    /' "$T_TMP/hits"
+else ok "gpucompile.h's table of contents lists its $ns sections in file order"; fi
+# ... and both can fail: a comment naming a section that does not exist, and two sections swapped
+for h in $HEADERS; do cp "$ROOT/$h" "$T_TMP/"; done
+sed -i 's|^/\* ==== \[section: jobs\].*|&\n/* see [section: no such place] */|' "$T_TMP/gpucompile.h"
+check "a comment naming a missing section is found" test -n "$(cd "$T_TMP" && unknown_sections $HEADERS)"
+sed 's|^/\* ==== \[section: jobs\]|/* ==== [section: objects]|; t; s|^/\* ==== \[section: objects\]|/* ==== [section: jobs]|' \
+    "$ROOT/gpucompile.h" >"$T_TMP/swapped.h"
+check "two sections out of the table of contents' order are found" test -n "$(toc_out_of_order "$T_TMP/swapped.h")"
 tally cli_seam
 [ "$T_FAIL" -eq 0 ]
