@@ -30,7 +30,7 @@ for f in $DOCS; do
     fi
   done
 done
-check "README and docs have relative links ($n, each checked above: a FAIL names a broken one)" test "$n" -gt 10
+check "README and docs have relative links ($n, each checked above: a broken one is named)" test "$n" -gt 10
 
 # every docs/ page is linked from the README
 for f in docs/*.md; do

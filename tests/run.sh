@@ -30,7 +30,7 @@ run() { # NAME COMMAND...
   echo "== $name" | tee -a "$LOG"
   "$@" > "$OUT" 2>&1; rc=$?
   cat "$OUT" >> "$LOG"
-  grep -E "FAIL|SKIP|passed,|^    [|$] " "$OUT"
+  grep -E "^ *(FAIL|SKIP)|passed,|^    [|$] " "$OUT"
   if ! grep -qE "^[A-Za-z0-9_.\/-]+: [0-9]+ passed, [0-9]+ failed" "$OUT"; then
     echo "$name: 0 passed, 1 failed, 0 skipped (it ended with status $rc and no closing line)" | tee -a "$LOG"
   fi
