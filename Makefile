@@ -122,7 +122,7 @@ windows: $(HEADERS)
 	$(MINGW)gcc -std=c11 $(MINGW_FLAGS) -c tools/gpucompile.c -o $(BUILD)/windows/gpucompile.o
 	for f in $(SPLIT_SRCS); do $(MINGW)gcc -std=c11 $(MINGW_FLAGS) -c $$f -o $(BUILD)/windows/split.o || exit 1; done
 	for f in examples/[0-9][0-9]_*.c; do $(MINGW)gcc -std=c11 $(MINGW_FLAGS) -c $$f -o $(BUILD)/windows/example.o || exit 1; done
-	@echo "windows: mingw-w64 gcc and g++, C11, C++17, static, both runtimes (also without LLVM), CLI, examples: ok"
+	@echo "windows: mingw-w64 gcc and g++, C11, C++17, static, the CUDA and HIP runtimes (also without LLVM), CLI, examples: ok"
 
 # examples/cmake: the headers vendored into a CMake project with find_package(LLVM).
 cmake-example: $(HEADERS)
@@ -133,8 +133,13 @@ cmake-example: $(HEADERS)
 demo: setup all opencl $(BUILD)/examples/06_run_on_cpu
 	@PATH="$(LLVM_BINDIR):$$PATH" EX06=$(BUILD)/examples/06_run_on_cpu OCL_ICD_VENDORS=$(OPENCL_DIR)/vendors sh examples/demo.sh
 
-test: setup all $(TEST_BINS) $(BUILD)/tests/test_split check-headers opencl
-	@PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE_OPENCL=$(OPENCL_DIR) sh tests/run.sh $(BUILD)
+# make test T="cli_nvptx test_cache": only those units (docs/testing.md), and only what they need
+# is built; T_ONLY=NAME: only the RUN tests of the test programs whose name holds NAME.
+T_UNITS = $(foreach t,$(T),$(basename $(notdir $(t))))
+TEST_NEEDS = $(if $(T),$(patsubst %,$(BUILD)/tests/%,$(filter test_%,$(T_UNITS))) $(if $(filter run gpu,$(T_UNITS)),$(BUILD)/impl.o) \
+  $(if $(filter run cli_examples,$(T_UNITS)),opencl),$(TEST_BINS) $(BUILD)/tests/test_split check-headers opencl)
+test: setup all $(TEST_NEEDS)
+	@PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE_OPENCL=$(OPENCL_DIR) T_ONLY="$(T_ONLY)" sh tests/run.sh $(BUILD) $(T_UNITS)
 
 # Kernels that run (tests/run/): SPIR-V on Intel's OpenCL CPU runtime, from PyPI into
 # build-deps/opencl (not committed; ~800 MB). Its own .icd names a placeholder path, so the
@@ -149,12 +154,12 @@ $(OPENCL_DIR)/vendors/intel-cpu.icd:
 	  && echo "$(OPENCL_DIR)/lib/libintelocl.so" > $@ \
 	  || echo "opencl: pip could not install intel-opencl-rt (see build-deps/pip.log): the kernels will not run here"
 test-run: setup all $(BUILD)/impl.o opencl
-	@PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE_OPENCL=$(OPENCL_DIR) GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile sh tests/run/run.sh $(BUILD)
+	@PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE_OPENCL=$(OPENCL_DIR) GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile bash tests/run/run.sh $(BUILD)
 
 # The same kernels on NVIDIA and AMD GPUs through the CUDA driver and HIP (tests/gpu/gpu.sh);
 # without a GPU it builds everything and skips the runs with one line per vendor.
 gpu-check: setup all $(BUILD)/impl.o
-	@PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile sh tests/gpu/gpu.sh $(BUILD)
+	@PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile bash tests/gpu/gpu.sh $(BUILD)
 
 # Real kernels from Debian packages, gpucompile against LLVM's own tools (tests/corpus/).
 test-corpus: setup all
@@ -174,7 +179,7 @@ bench bench-quick: setup-bench all
 clean:
 	rm -rf $(BUILD)
 
-# ---- Never take the host down (issue 9): separate from `make test`; .ci/run calls them. ----
+# ---- Never take the host down (docs/guarantees.md): separate from `make test`; .ci/run calls them. ----
 # make sanitize: the CLI and the unit tests with ASan + UBSan (libLLVM itself is not
 # instrumented) into build-asan/, then the unit tests and the bad-input battery against them;
 # and the threads test with ThreadSanitizer.
@@ -185,7 +190,7 @@ sanitize:
 	$(MAKE) BUILD=build-asan CFLAGS="$(SAN_FLAGS)" build-asan/gpucompile $(patsubst tests/%.c,build-asan/tests/%,$(TEST_SRCS))
 	@fails=0; for t in build-asan/tests/test_*; do echo "== $$t"; $(SAN_ENV) GPUCOMPILE=$(CURDIR)/build-asan/gpucompile $$t > build-asan/$${t##*/}.log 2>&1 || fails=1; \
 	  grep -E "FAIL|ERROR|runtime error|passed," build-asan/$${t##*/}.log; done; \
-	echo "== tests/cli_battery.sh"; $(SAN_ENV) GPUCOMPILE=$(CURDIR)/build-asan/gpucompile sh tests/cli_battery.sh > build-asan/cli_battery.log 2>&1; \
+	echo "== tests/cli_battery.sh"; $(SAN_ENV) GPUCOMPILE=$(CURDIR)/build-asan/gpucompile bash tests/cli_battery.sh > build-asan/cli_battery.log 2>&1; \
 	grep -E "FAIL|SKIP|passed," build-asan/cli_battery.log; grep -q ", 0 failed" build-asan/cli_battery.log || fails=1; \
 	echo "== tests/test_threads.c with ThreadSanitizer (clang)"; \
 	$(CLANG) -std=c11 -O1 -g -fsanitize=thread $(LLVM_CFLAGS) -I. tests/impl.c tests/test_threads.c -o build-asan/tsan_threads $(LLVM_LIBS) \
@@ -211,7 +216,7 @@ valgrind: all
 	@$(VALGRIND) $(BUILD)/gpucompile --no-cache -t '#gpu.amdgpu' --tool ld.lld=/nonexistent -f bin examples/kernels/saxpy_amdgpu.ll -o $(BUILD)/vg/out 2>/dev/null; test $$? = 1
 	@echo "valgrind: ok"
 
-# make fuzz FUZZ_SECONDS=60: each libFuzzer target for FUZZ_SECONDS, from the committed seeds
+# make fuzz FUZZ_SECONDS=60: each libFuzzer target for FUZZ_SECONDS, from the committed inputs
 # (new inputs go to build-fuzz/corpus/, crashes to build-fuzz/crash-*: add those to
 # tests/fuzz/regressions/<target>/, which tests/test_fuzz.c replays in `make test`).
 FUZZ_SECONDS ?= 60
