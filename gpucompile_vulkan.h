@@ -54,7 +54,8 @@
        The block size must equal the entry point's LocalSize (it is compiled in): a mismatch is
        refused, naming both; dynamic shared memory (smem > 0) is refused (Vulkan has none: size
        workgroup memory in the kernel). Bindings are set through push descriptors when every
-       binding is in set 0 and the device has VK_KHR_push_descriptor, else through descriptor sets.
+       binding is in set 0 and the device has VK_KHR_push_descriptor, else through descriptor sets
+       ($GPUCOMPILE_VULKAN_NO_PUSH_DESCRIPTORS=1 takes that path on any device).
        Streams: a stream is a command buffer that records launches, copies between allocations
        and fills, each after a barrier on the previous one; mgpuStreamSynchronize submits it with
        a fence and waits. A NULL stream runs each launch at once (submitted and waited for). A
@@ -128,6 +129,7 @@ typedef struct gpucompile_vulkan_runtime_info {
     char device_name[256];
     uint32_t api_version, vendor_id, device_id;
     int push_descriptors, int8, int16, int64, float_atomics; /* enabled on the device */
+    int validation;                    /* VK_LAYER_KHRONOS_validation enabled by us */
     char pipeline_cache[1024];         /* the file; "" none */
     uint64_t cache_bytes_loaded, cache_bytes_saved;
     unsigned pipelines, cache_hits;    /* pipelines created; of them, found in the cache (the driver's feedback) */
@@ -554,7 +556,7 @@ enum {
 #define GPUCOMPILE_VULKAN__COMPUTE_STAGE 0x20u             /* VK_SHADER_STAGE_COMPUTE_BIT */
 #define GPUCOMPILE_VULKAN__STAGES_WORK 0x1800u            /* COMPUTE_SHADER | TRANSFER pipeline stages */
 #define GPUCOMPILE_VULKAN__STAGE_HOST 0x4000u
-#define GPUCOMPILE_VULKAN__ACCESS_WRITES 0x5040u           /* SHADER_WRITE | TRANSFER_WRITE | HOST_WRITE */
+#define GPUCOMPILE_VULKAN__ACCESS_WRITES 0x1040u           /* SHADER_WRITE | TRANSFER_WRITE (the host's writes: made visible by the submit) */
 #define GPUCOMPILE_VULKAN__ACCESS_WORK 0x1868u             /* UNIFORM_READ | SHADER_READ | SHADER_WRITE | TRANSFER_READ | TRANSFER_WRITE */
 #define GPUCOMPILE_VULKAN__ACCESS_HOST_READ 0x2000u
 
@@ -1086,7 +1088,8 @@ static int gpucompile_vulkan__start_locked(gpucompile_vulkan__state *s, int ordi
         free(exts);
         return -1;
     }
-    s->push_descriptors = gpucompile_vulkan__has_ext(exts, n, "VK_KHR_push_descriptor");
+    v = getenv("GPUCOMPILE_VULKAN_NO_PUSH_DESCRIPTORS"); /* descriptor sets, as on a device without them (tests) */
+    s->push_descriptors = gpucompile_vulkan__has_ext(exts, n, "VK_KHR_push_descriptor") && !(v && *v && strcmp(v, "0") != 0);
     atomic_float = gpucompile_vulkan__has_ext(exts, n, "VK_EXT_shader_atomic_float");
     free(exts);
     num_exts = 0;
@@ -1177,6 +1180,7 @@ static int gpucompile_vulkan__start_locked(gpucompile_vulkan__state *s, int ordi
     s->info.int16 = s->int16;
     s->info.int64 = s->int64;
     s->info.float_atomics = s->float_atomics;
+    s->info.validation = num_layers == 1;
     return 0;
 }
 
