@@ -116,9 +116,9 @@ typedef struct gpucompile_vulkan_kernel {
 } gpucompile_vulkan_kernel;
 /* Reads every GLCompute entry point of a SPIR-V module (little- or big-endian words, any
    alignment): the number found (out[0 .. min(found, max)-1] filled), -1 if the bytes are not a
-   well-formed SPIR-V module. Global variables an entry point uses: its interface (SPIR-V 1.4
-   and later list them all), else those its functions name. Untrusted input is fine: every word
-   is bounds-checked. */
+   well-formed SPIR-V module. The global variables an entry point uses: those its function and
+   the functions it calls name (from SPIR-V 1.4 on, also listed in its interface). Untrusted
+   input is fine: every word is bounds-checked. */
 GPUCOMPILE_VULKAN__API int gpucompile_vulkan_reflect(const void *spirv, size_t size, gpucompile_vulkan_kernel *out, int max);
 
 /* ---- the runtime's own additions (GPUCOMPILE_VULKAN_RUNTIME) ---- */
@@ -255,8 +255,7 @@ GPUCOMPILE_VULKAN__PRIVATE uint64_t gpucompile_vulkan__size(const gpucompile_vul
     }
 }
 
-/* Marks the global variables that function fn and the functions it calls name (SPIR-V before
-   1.4, whose entry-point interfaces list only inputs and outputs). visited: per id. */
+/* Marks the global variables that function fn and the functions it calls name. visited: per id. */
 GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__mark_uses(gpucompile_vulkan__spv *s, uint32_t fn, unsigned char *visited, int depth) {
     const uint32_t *f = gpucompile_vulkan__def(s, fn, GPUCOMPILE_VULKAN__OP_FUNCTION, 5);
     size_t at;
@@ -309,16 +308,17 @@ GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__entry(gpucompile_vulkan__spv 
         if (c && ((c[0] & 0xffffu) == GPUCOMPILE_VULKAN__OP_CONSTANT_COMPOSITE || (c[0] & 0xffffu) == GPUCOMPILE_VULKAN__OP_SPEC_CONSTANT_COMPOSITE))
             for (j = 0; j < 3; j++) k->local_size[j] = gpucompile_vulkan__const(s, c[3 + j], k->local_size[j]);
     }
-    /* the global variables it uses */
+    /* the global variables it uses: those its functions name (static use, as Vulkan's layout
+       rules count it; glslang lists unused ones in SPIR-V 1.4+ interfaces), and from 1.4 on
+       only those the interface lists too (a literal operand that equals a variable's id is not
+       a use) */
     for (id = 0; id < s->cap; id++) s->ids[id].used = 0;
+    memset(visited, 0, s->cap);
+    gpucompile_vulkan__mark_uses(s, fn, visited, 0);
     if (s->w[1] >= 0x00010400u) {
-        for (j = 3 + name_words; j < wc; j++) {
-            const uint32_t *d = gpucompile_vulkan__def(s, ep[j], GPUCOMPILE_VULKAN__OP_VARIABLE, 4);
-            if (d) s->ids[ep[j]].used = 1;
-        }
-    } else {
-        memset(visited, 0, s->cap);
-        gpucompile_vulkan__mark_uses(s, fn, visited, 0);
+        for (j = 3 + name_words; j < wc; j++)
+            if (ep[j] < s->cap && s->ids[ep[j]].used == 1) s->ids[ep[j]].used = 2;
+        for (id = 0; id < s->cap; id++) s->ids[id].used = s->ids[id].used == 2;
     }
     for (id = 1; id < s->cap; id++) {
         const uint32_t *v = s->ids[id].used ? gpucompile_vulkan__def(s, id, GPUCOMPILE_VULKAN__OP_VARIABLE, 4) : NULL;

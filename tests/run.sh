@@ -25,6 +25,7 @@ for s in tests/cli_*.sh; do
   [ -f "$s" ] && run "$s" sh "$s"
 done
 run tests/run/run.sh sh tests/run/run.sh "$BUILD"
+run tests/run/vulkan.sh sh tests/run/vulkan.sh "$BUILD"
 run tests/gpu/gpu.sh sh tests/gpu/gpu.sh "$BUILD" build # building only: make gpu-check runs it
 rm -f "$OUT"
 awk '/^[A-Za-z0-9_.\/-]+: [0-9]+ passed, [0-9]+ failed/ { p += $2; f += $4; s += $6 }
