@@ -35,6 +35,9 @@ W="-Wall -Wextra -pedantic -Werror"
 step "the host program with the Vulkan runtime alone: plain cc, no LLVM, no Vulkan headers" \
   cc -std=c11 $W -O1 -g -I. "$K/run_vulkan.c" -o "$D/run_vulkan" -ldl -lpthread -lm
 step "the same as C++17" c++ -std=c++17 -x c++ $W -I. -c "$K/run_vulkan.c" -o "$D/run_vulkan_cxx.o"
+printf '#define GPUCOMPILE_SPIRV_RUNTIME\n#include "gpucompile_spirv.h"\nint main(void) {\n  const char *w = 0;\n  return !(gpucompile_spirv__score("spirv-unknown-vulkan1.3-compute", "", "bin", "", "spirv", &w) < 0 &&\n           gpucompile_spirv__score("spirv64-unknown-unknown", "bmg", "bin", "", "spirv", &w) == 1);\n}\n' > "$D/cl_rule.c"
+check "OpenCL's selection refuses a Vulkan object (spirv-unknown-vulkan1.3-compute), takes an OpenCL one" sh -c \
+  "cc -std=c11 $W -I. '$D/cl_rule.c' -o '$D/cl_rule' -ldl -lpthread && '$D/cl_rule'"
 tally run-vulkan-build
 # the runs: each prints its tests and a closing line, added up by the caller
 export GPUCOMPILE_VULKAN_PIPELINE_CACHE="$D/pipelines.bin" MESA_SHADER_CACHE_DIR="$D/mesa"

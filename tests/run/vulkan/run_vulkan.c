@@ -120,6 +120,78 @@ static void test_saxpy(void) {
     mgpuMemFree(y, NULL);
 }
 
+/* An LLVM offload binary of one entry (the format gpucompile_runtime.h reads: header, entry,
+   string pairs, strings, the image 8-aligned) appended at out + at: the new end. */
+static size_t offload_entry(unsigned char *out, size_t at, const char *triple, const void *image, size_t image_size) {
+    static const char *const keys[] = {"triple", "arch", "gpucompile.format"};
+    const char *values[3];
+    unsigned char *p = out + at;
+    size_t strings = 32 + 40, text = strings + 3 * 16, n, i, img;
+    values[0] = triple;
+    values[1] = "";
+    values[2] = "bin";
+    memset(p, 0, 32 + 40);
+    memcpy(p, "\x10\xFF\x10\xAD", 4);
+    p[4] = 1;                         /* version */
+    p[16] = 32;                       /* entry offset */
+    p[24] = 40;                       /* entry size */
+    p[32] = 6;                        /* image kind: SPIR-V */
+    p[32 + 8] = (unsigned char)strings;
+    p[32 + 16] = 3;                   /* string pairs */
+    for (n = text, i = 0; i < 3; i++) {
+        size_t k = n, v;
+        memcpy(p + n, keys[i], strlen(keys[i]) + 1);
+        n += strlen(keys[i]) + 1;
+        v = n;
+        memcpy(p + n, values[i], strlen(values[i]) + 1);
+        n += strlen(values[i]) + 1;
+        memset(p + strings + 16 * i, 0, 16);
+        memcpy(p + strings + 16 * i, &k, sizeof k < 8 ? sizeof k : 8); /* little-endian hosts only */
+        memcpy(p + strings + 16 * i + 8, &v, sizeof v < 8 ? sizeof v : 8);
+    }
+    img = (n + 7) & ~(size_t)7;
+    memset(p + n, 0, img - n);
+    memcpy(p + img, image, image_size);
+    n = (img + image_size + 7) & ~(size_t)7;
+    memset(p + img + image_size, 0, n - img - image_size);
+    memcpy(p + 32 + 24, &img, sizeof img < 8 ? sizeof img : 8);
+    memcpy(p + 32 + 32, &image_size, sizeof image_size < 8 ? sizeof image_size : 8);
+    memcpy(p + 8, &n, sizeof n < 8 ? sizeof n : 8);
+    return at + n;
+}
+
+/* Run-time selection: of an OpenCL SPIR-V object and a Vulkan one, the Vulkan one is loaded;
+   a binary with the OpenCL one alone is refused. */
+static void test_selection_from_offload_binary(void) {
+    size_t size = 0, n;
+    void *spv = read_file("saxpy.spv", &size), *m, *fn;
+    unsigned char *bin = spv ? (unsigned char *)calloc(1, 2 * size + 1024) : NULL;
+    float *x = (float *)mgpuMemAlloc(64 * 4, NULL, true), *y = (float *)mgpuMemAlloc(64 * 4, NULL, true);
+    CHECK(bin && x && y);
+    if (!bin || !x || !y) return;
+    n = offload_entry(bin, 0, "spirv64-unknown-unknown", spv, size);
+    n = offload_entry(bin, n, "spirv1.6-unknown-vulkan1.3-compute", spv, size);
+    CHECK((m = gpucompile_runtime_load_offload_binary(bin, n)) != NULL);
+    CHECK((fn = m ? mgpuModuleGetFunction(m, "saxpy") : NULL) != NULL);
+    if (fn) {
+        x[5] = 3.0f;
+        y[5] = 1.0f;
+        saxpy(fn, x, y, 2.0f, 64, NULL);
+        CHECK(y[5] == 7.0f);
+    }
+    if (m) mgpuModuleUnload(m);
+    n = offload_entry(bin, 0, "spirv64-unknown-unknown", spv, size);
+    expecting = 1;
+    last_error[0] = 0;
+    CHECK(gpucompile_runtime_load_offload_binary(bin, n) == NULL);
+    CHECK(strstr(last_error, "no object for device vulkan") != NULL);
+    expecting = 0;
+    mgpuMemFree(x, NULL);
+    mgpuMemFree(y, NULL);
+    free(bin);
+    free(spv);
+}
+
 static void test_refusals(void) {
     float *x = (float *)mgpuMemAlloc(256, NULL, true), host[64], a = 1.0f;
     unsigned n = 64;
@@ -457,6 +529,7 @@ int main(int argc, char **argv) {
            info.int8, info.int64, info.float_atomics, info.validation);
     RUN(test_saxpy);
     RUN(test_refusals);
+    RUN(test_selection_from_offload_binary);
     RUN(test_reduction_with_barriers);
     RUN(test_atomics);
     RUN(test_grid_2d);
