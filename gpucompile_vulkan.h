@@ -140,6 +140,51 @@ int gpucompile_vulkan_runtime_info_get(gpucompile_vulkan_runtime_info *out);
 /* The reflection of a function from mgpuModuleGetFunction (NULL for NULL). */
 const gpucompile_vulkan_kernel *gpucompile_vulkan_function_kernel(void *function);
 
+/* ---- for engines that own the device, the queue and submission (GPUCOMPILE_VULKAN_RUNTIME) ----
+   A program is a SPIR-V module made on the engine's VkDevice: the shader module and, per entry
+   point, its descriptor set layouts, pipeline layout and compute pipeline (through the engine's
+   pipeline cache). The program owns them (destroyed with it) and shares none of them with the
+   mgpu* runtime, which has a device of its own; the engine may use them in its own calls
+   (gpucompile_vulkan_program_entry). Launches are recorded into the engine's command buffers,
+   which it submits; barriers between launches are the engine's. The mgpu* device is never
+   started by these calls. Errors go to gpucompile_runtime_report. Thread-safe per program as
+   Vulkan is: recording into different command buffers from several threads is fine. */
+#if defined(_WIN32)
+#define GPUCOMPILE_VULKAN_CALL __stdcall /* VKAPI_CALL */
+#else
+#define GPUCOMPILE_VULKAN_CALL
+#endif
+typedef void(GPUCOMPILE_VULKAN_CALL *gpucompile_vulkan_void_fn)(void);
+typedef struct gpucompile_vulkan_engine {
+    void *device;                                     /* VkDevice */
+    gpucompile_vulkan_void_fn(GPUCOMPILE_VULKAN_CALL *get_device_proc_addr)(void *device, const char *name); /* vkGetDeviceProcAddr */
+    uint64_t pipeline_cache;                          /* VkPipelineCache; 0 none */
+    int push_descriptors;                             /* the device has VK_KHR_push_descriptor enabled */
+} gpucompile_vulkan_engine;
+typedef struct gpucompile_vulkan_program gpucompile_vulkan_program;
+/* NULL on failure (reported). */
+gpucompile_vulkan_program *gpucompile_vulkan_program_create(const gpucompile_vulkan_engine *engine, const void *spirv, size_t size);
+void gpucompile_vulkan_program_destroy(gpucompile_vulkan_program *program);
+/* What was made for one entry point: its reflection, VkPipeline, VkPipelineLayout and
+   VkDescriptorSetLayouts (sets 0 .. num_set_layouts-1; set 0 a push-descriptor set when
+   push_descriptors). 1, or 0 when the program has no such entry point. */
+typedef struct gpucompile_vulkan_entry {
+    const gpucompile_vulkan_kernel *kernel;
+    uint64_t pipeline, pipeline_layout, set_layouts[4];
+    uint32_t num_set_layouts;
+    int push_descriptors;
+} gpucompile_vulkan_entry;
+int gpucompile_vulkan_program_entry(const gpucompile_vulkan_program *program, const char *name, gpucompile_vulkan_entry *out);
+/* VkDescriptorBufferInfo: a buffer, an offset into it, a range (~0: the rest). */
+typedef struct gpucompile_vulkan_buffer { uint64_t buffer, offset, range; } gpucompile_vulkan_buffer;
+/* Records entry point name into command_buffer (recording, a compute-capable queue's): binds its
+   pipeline; its buffers, one per binding in the reflection's (set, binding) order, through
+   push descriptors (buffers NULL: the engine bound its own sets with the entry's layouts); the
+   push-constant block's bytes (push, push_size >= the block's size); vkCmdDispatch(groups).
+   0, or -1 (reported) with nothing recorded. */
+int gpucompile_vulkan_record(const gpucompile_vulkan_program *program, const char *name, void *command_buffer, const uint32_t groups[3],
+                             const gpucompile_vulkan_buffer *buffers, int num_buffers, const void *push, uint32_t push_size);
+
 #ifdef __cplusplus
 }
 #endif
@@ -835,8 +880,8 @@ static void gpucompile_vulkan__enter(void) {
 }
 
 /* Resolves names[i] into the i-th pointer from first: NULL, or the first required one missing. */
-static const char *gpucompile_vulkan__resolve(void *owner, int device, const char *const *names, size_t count, void *first) {
-    gpucompile_vulkan__state *s = &gpucompile_vulkan__rt;
+static const char *gpucompile_vulkan__resolve(gpucompile_vulkan__state *s, void *owner, int device, const char *const *names, size_t count,
+                                              void *first) {
     size_t i;
     for (i = 0; i < count; i++) {
         const char *name = names[i][0] == '?' ? names[i] + 1 : names[i];
@@ -850,7 +895,7 @@ static const char *gpucompile_vulkan__resolve(void *owner, int device, const cha
 static const char *gpucompile_vulkan__load(void *lib) {
     gpucompile_vulkan__state *s = &gpucompile_vulkan__rt;
     if (!gpucompile_dlfn(lib, "vkGetInstanceProcAddr", &s->vk.GetInstanceProcAddr)) return "vkGetInstanceProcAddr";
-    return gpucompile_vulkan__resolve(NULL, 0, gpucompile_vulkan__global_names, 3, &s->vk.CreateInstance);
+    return gpucompile_vulkan__resolve(s, NULL, 0, gpucompile_vulkan__global_names, 3, &s->vk.CreateInstance);
 }
 
 #define GPUCOMPILE_VULKAN__NO_DEVICE 1000 /* our code: no device with a compute queue at the ordinal */
@@ -1059,7 +1104,7 @@ static int gpucompile_vulkan__start_locked(gpucompile_vulkan__state *s, int ordi
     {
         gpucompile_vulkan__void_fn gdpa = s->vk.GetInstanceProcAddr(s->instance, "vkGetDeviceProcAddr");
         memcpy(&s->vk.GetDeviceProcAddr, &gdpa, sizeof gdpa);
-        if (!gdpa || gpucompile_vulkan__resolve(s->instance, 0, gpucompile_vulkan__instance_names, 8, &s->vk.EnumeratePhysicalDevices)) return -3;
+        if (!gdpa || gpucompile_vulkan__resolve(s, s->instance, 0, gpucompile_vulkan__instance_names, 8, &s->vk.EnumeratePhysicalDevices)) return -3;
     }
     if (debug_utils && s->vk.CreateDebugUtilsMessengerEXT) s->vk.CreateDebugUtilsMessengerEXT(s->instance, &mi, NULL, &s->messenger);
     /* the device */
@@ -1149,7 +1194,7 @@ static int gpucompile_vulkan__start_locked(gpucompile_vulkan__state *s, int ordi
     *call = "vkCreateDevice";
     if ((r = s->vk.CreateDevice(s->physical, &di, NULL, &s->device)) != 0) return r;
     *call = "vkGetDeviceProcAddr";
-    if (gpucompile_vulkan__resolve(s->device, 1, gpucompile_vulkan__device_names, sizeof gpucompile_vulkan__device_names / sizeof gpucompile_vulkan__device_names[0],
+    if (gpucompile_vulkan__resolve(s, s->device, 1, gpucompile_vulkan__device_names, sizeof gpucompile_vulkan__device_names / sizeof gpucompile_vulkan__device_names[0],
                                    &s->vk.GetDeviceQueue))
         return -3;
     if (!s->vk.CmdPushDescriptorSetKHR) s->push_descriptors = 0;
@@ -1290,9 +1335,7 @@ static int gpucompile_vulkan__function_make(gpucompile_vulkan__state *s, uint64_
     return r;
 }
 
-static void gpucompile_vulkan__module_unload(void *module) {
-    gpucompile_vulkan__state *s = &gpucompile_vulkan__rt;
-    gpucompile_vulkan__module *m = (gpucompile_vulkan__module *)module;
+static void gpucompile_vulkan__module_free(gpucompile_vulkan__state *s, gpucompile_vulkan__module *m) {
     int i;
     for (i = 0; i < m->num_functions; i++) gpucompile_vulkan__function_free(s, &m->functions[i]);
     if (m->shader) s->vk.DestroyShaderModule(s->device, m->shader, NULL);
@@ -1300,8 +1343,12 @@ static void gpucompile_vulkan__module_unload(void *module) {
     free(m);
 }
 
-static void *gpucompile_vulkan__module_load(const void *data, size_t size) {
-    gpucompile_vulkan__state *s = &gpucompile_vulkan__rt;
+static void gpucompile_vulkan__module_unload(void *module) {
+    gpucompile_vulkan__module_free(&gpucompile_vulkan__rt, (gpucompile_vulkan__module *)module);
+}
+
+/* The shader module, and per entry point its layouts and pipeline, on s's device. */
+static gpucompile_vulkan__module *gpucompile_vulkan__module_make(gpucompile_vulkan__state *s, const void *data, size_t size) {
     gpucompile_vulkan__module *m;
     gpucompile_vulkan__shader_info si;
     gpucompile_vulkan_kernel *k = NULL;
@@ -1343,10 +1390,15 @@ static void *gpucompile_vulkan__module_load(const void *data, size_t size) {
     if (r != 0) {
         if (why[0]) gpucompile_runtime_report("mgpuModuleLoad", -1, why);
         else gpucompile_vulkan__check(r, call);
-        gpucompile_vulkan__module_unload(m);
+        gpucompile_vulkan__module_free(s, m);
         return NULL;
     }
-    gpucompile_vulkan__cache_save(s);
+    return m;
+}
+
+static void *gpucompile_vulkan__module_load(const void *data, size_t size) {
+    gpucompile_vulkan__module *m = gpucompile_vulkan__module_make(&gpucompile_vulkan__rt, data, size);
+    if (m) gpucompile_vulkan__cache_save(&gpucompile_vulkan__rt);
     return m;
 }
 
@@ -1820,6 +1872,112 @@ int gpucompile_vulkan_runtime_info_get(gpucompile_vulkan_runtime_info *out) {
 
 const gpucompile_vulkan_kernel *gpucompile_vulkan_function_kernel(void *function) {
     return function ? &((const gpucompile_vulkan__function *)function)->k : NULL;
+}
+
+/* ---- engines ---- */
+struct gpucompile_vulkan_program {
+    gpucompile_vulkan__state dev; /* the engine's device: its entry points, its cache; no limits known */
+    gpucompile_vulkan__module *module;
+};
+
+gpucompile_vulkan_program *gpucompile_vulkan_program_create(const gpucompile_vulkan_engine *engine, const void *spirv, size_t size) {
+    gpucompile_vulkan_program *p;
+    const char *missing;
+    char msg[256];
+    if (!engine || !engine->device || !engine->get_device_proc_addr) {
+        gpucompile_runtime_report("gpucompile_vulkan_program_create", -1, "no engine device or vkGetDeviceProcAddr");
+        return NULL;
+    }
+    if (!(p = (gpucompile_vulkan_program *)calloc(1, sizeof *p))) {
+        gpucompile_runtime_report("gpucompile_vulkan_program_create", -1, "out of host memory");
+        return NULL;
+    }
+    memcpy(&p->dev.vk.GetDeviceProcAddr, &engine->get_device_proc_addr, sizeof p->dev.vk.GetDeviceProcAddr);
+    p->dev.device = engine->device;
+    p->dev.cache = engine->pipeline_cache;
+    p->dev.max_push = p->dev.max_invocations = 0xffffffffu; /* the driver's to check */
+    if ((missing = gpucompile_vulkan__resolve(&p->dev, engine->device, 1, gpucompile_vulkan__device_names,
+                                              sizeof gpucompile_vulkan__device_names / sizeof gpucompile_vulkan__device_names[0], &p->dev.vk.GetDeviceQueue)) != NULL) {
+        snprintf(msg, sizeof msg, "the engine's device has no '%s'", missing);
+        gpucompile_runtime_report("vkGetDeviceProcAddr", -1, msg);
+        free(p);
+        return NULL;
+    }
+    p->dev.push_descriptors = engine->push_descriptors && p->dev.vk.CmdPushDescriptorSetKHR;
+    if (!(p->module = gpucompile_vulkan__module_make(&p->dev, spirv, size))) {
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+void gpucompile_vulkan_program_destroy(gpucompile_vulkan_program *program) {
+    if (!program) return;
+    gpucompile_vulkan__module_free(&program->dev, program->module);
+    free(program);
+}
+
+static gpucompile_vulkan__function *gpucompile_vulkan__program_function(const gpucompile_vulkan_program *program, const char *name) {
+    int i;
+    if (program && name)
+        for (i = 0; i < program->module->num_functions; i++)
+            if (strcmp(program->module->functions[i].k.name, name) == 0) return &program->module->functions[i];
+    return NULL;
+}
+
+int gpucompile_vulkan_program_entry(const gpucompile_vulkan_program *program, const char *name, gpucompile_vulkan_entry *out) {
+    gpucompile_vulkan__function *f = gpucompile_vulkan__program_function(program, name);
+    if (!f) return 0;
+    memset(out, 0, sizeof *out);
+    out->kernel = &f->k;
+    out->pipeline = f->pipeline;
+    out->pipeline_layout = f->layout;
+    memcpy(out->set_layouts, f->sets, sizeof out->set_layouts);
+    out->num_set_layouts = f->num_sets;
+    out->push_descriptors = f->push_descriptors;
+    return 1;
+}
+
+int gpucompile_vulkan_record(const gpucompile_vulkan_program *program, const char *name, void *command_buffer, const uint32_t groups[3],
+                             const gpucompile_vulkan_buffer *buffers, int num_buffers, const void *push, uint32_t push_size) {
+    gpucompile_vulkan__function *f = gpucompile_vulkan__program_function(program, name);
+    const gpucompile_vulkan__state *s = program ? &program->dev : NULL;
+    gpucompile_vulkan__write_set ws[32];
+    unsigned char block[256];
+    char msg[300];
+    int i;
+    msg[0] = 0;
+    if (!f) snprintf(msg, sizeof msg, "no entry point '%.200s' in the program", name ? name : "(null)");
+    else if (!command_buffer || !groups) snprintf(msg, sizeof msg, "'%s': no command buffer or no group counts", f->k.name);
+    else if (buffers && num_buffers != f->k.num_bindings)
+        snprintf(msg, sizeof msg, "'%s' has %d bindings; %d buffers given", f->k.name, f->k.num_bindings, num_buffers);
+    else if (buffers && f->num_sets && !f->push_descriptors)
+        snprintf(msg, sizeof msg, "'%s': buffers are pushed only with push descriptors in set 0; bind your own sets (gpucompile_vulkan_program_entry)", f->k.name);
+    else if (push_size < f->k.push_size || (f->k.push_size && !push) || f->k.push_size > sizeof block)
+        snprintf(msg, sizeof msg, "'%s' has a %u-byte push-constant block; %u bytes given", f->k.name, f->k.push_size, push_size);
+    if (msg[0]) {
+        gpucompile_runtime_report("gpucompile_vulkan_record", -1, msg);
+        return -1;
+    }
+    s->vk.CmdBindPipeline(command_buffer, 1u, f->pipeline);
+    if (buffers && f->num_sets) {
+        for (i = 0; i < f->k.num_bindings; i++) {
+            memset(&ws[i], 0, sizeof ws[i]);
+            ws[i].sType = GPUCOMPILE_VULKAN__ST_WRITE_SET;
+            ws[i].binding = f->k.bindings[i].binding;
+            ws[i].count = 1;
+            ws[i].type = f->k.bindings[i].descriptor_type;
+            ws[i].buffers = (const gpucompile_vulkan__buffer_desc *)(const void *)&buffers[i];
+        }
+        s->vk.CmdPushDescriptorSetKHR(command_buffer, 1u, f->layout, 0, (uint32_t)f->k.num_bindings, ws);
+    }
+    if (f->k.push_size) { /* the range is whole words: the block's bytes, then zeros */
+        memset(block, 0, sizeof block);
+        memcpy(block, push, f->k.push_size);
+        s->vk.CmdPushConstants(command_buffer, f->layout, GPUCOMPILE_VULKAN__COMPUTE_STAGE, 0, (f->k.push_size + 3u) & ~3u, block);
+    }
+    s->vk.CmdDispatch(command_buffer, groups[0], groups[1], groups[2]);
+    return 0;
 }
 
 #ifdef __cplusplus

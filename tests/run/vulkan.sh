@@ -45,7 +45,7 @@ export GPUCOMPILE_VULKAN_PIPELINE_CACHE="$D/pipelines.bin" MESA_SHADER_CACHE_DIR
 cat "$D/run.log"
 grep -q "^SKIP run-vulkan" "$D/run.log" && exit 0
 [ $rc = 0 ] || exit 1
-T_PASS=0; T_FAIL=0; T_SKIP=0
+FAILED=$FAILED$T_FAIL; T_PASS=0; T_FAIL=0; T_SKIP=0
 if [ -f /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ] || [ -n "$VK_LAYER_PATH" ]; then
   echo "== with the Khronos validation layer (GPUCOMPILE_VULKAN_VALIDATION=1): any message fails"
   GPUCOMPILE_VULKAN_VALIDATION=1 "$D/run_vulkan" "$D" > "$D/val.log" 2>&1; rc=$?
@@ -70,4 +70,19 @@ loaded2=$(sed -n 's/.*loaded=\([0-9]*\).*/\1/p' "$D/c2")
 check "the first process starts without a cache file and writes one" test "$loaded1" = 0 -a "${saved1:-0}" -gt 0
 check "the second process reads it back (as many bytes as were written)" test "$loaded2" = "$saved1"
 tally run-vulkan-cache
-[ $T_FAIL = 0 ]
+FAILED=$FAILED$T_FAIL; T_PASS=0; T_FAIL=0; T_SKIP=0
+if [ -f /usr/include/vulkan/vulkan.h ]; then
+  echo "== an engine that owns its device and submission (the real Vulkan headers and loader)"
+  if cc -std=c11 $W -I. "$K/engine_vulkan.c" -o "$D/engine" -lvulkan -ldl -lpthread > "$D/out" 2>&1; then
+    ok "the engine program builds against <vulkan/vulkan.h> and libvulkan"
+    "$D/engine" "$D"
+    VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$D/engine" "$D" > "$D/engine_val.log" 2>&1
+    check "the engine under the validation layer: no message" sh -c "! grep -qi 'validation' '$D/engine_val.log' && grep -q '0 failed' '$D/engine_val.log'"
+  else
+    fail "the engine program builds against <vulkan/vulkan.h> and libvulkan"; sed 's/^/  /' "$D/out" | head
+  fi
+else
+  skip "run-vulkan: no <vulkan/vulkan.h> for the engine program (Debian: libvulkan-dev)"
+fi
+tally run-vulkan-engine
+[ "$FAILED$T_FAIL" -eq 0 ]
