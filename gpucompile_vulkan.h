@@ -780,7 +780,7 @@ typedef struct gpucompile_vulkan__state {
     uint32_t family, memory_type;
     uint64_t messenger, cache;
     uint64_t props_words[GPUCOMPILE_VULKAN__PROPS_SIZE / 8]; /* VkPhysicalDeviceProperties */
-    uint32_t max_push, max_groups[3], max_invocations, max_uniform_range;
+    uint32_t max_push, max_groups[3], max_invocations, max_uniform_range, max_group_size[3], max_shared;
     uint64_t storage_align, uniform_align;
     int push_descriptors, int8, int16, int64, float_atomics, starting;
     char cache_path[1024];
@@ -790,8 +790,9 @@ typedef struct gpucompile_vulkan__state {
     size_t num_allocs, cap_allocs;
     gpucompile_vulkan__ctx *free_ctx;
     gpucompile_vulkan_runtime_info info;
-    char deferred[1024];  /* validation messages during start, reported at the next call */
+    char deferred[1024];  /* validation messages during start (written then only), reported at the next call */
     unsigned num_deferred;
+    int deferred_reported;
 } gpucompile_vulkan__state;
 static gpucompile_vulkan__state gpucompile_vulkan__rt;
 
@@ -869,14 +870,15 @@ static uint32_t GPUCOMPILE_VULKAN__CALL gpucompile_vulkan__on_message(uint32_t s
 static void gpucompile_vulkan__enter(void) {
     gpucompile_vulkan__state *s = &gpucompile_vulkan__rt;
     char msg[1200];
-    unsigned n;
-    if (!s->num_deferred) return; /* the common case: a racy peek, then under the lock */
+    int first;
+    if (!s->num_deferred) return; /* written during start only, which the runtime's lock ordered before */
     gpucompile_vulkan__lock();
-    n = s->num_deferred;
-    s->num_deferred = 0;
-    snprintf(msg, sizeof msg, "%s%s", s->deferred, n > 1 ? " (and more messages while starting)" : "");
+    first = !s->deferred_reported;
+    s->deferred_reported = 1;
     gpucompile_vulkan__unlock();
-    if (n) gpucompile_runtime_report("vkDebugUtilsMessengerEXT", -1, msg);
+    if (!first) return;
+    snprintf(msg, sizeof msg, "%s%s", s->deferred, s->num_deferred > 1 ? " (and more messages while starting)" : "");
+    gpucompile_runtime_report("vkDebugUtilsMessengerEXT", -1, msg);
 }
 
 /* Resolves names[i] into the i-th pointer from first: NULL, or the first required one missing. */
@@ -1210,7 +1212,11 @@ static int gpucompile_vulkan__start_locked(gpucompile_vulkan__state *s, int ordi
     s->max_uniform_range = gpucompile_vulkan__u32(s, GPUCOMPILE_VULKAN__P_LIMITS + GPUCOMPILE_VULKAN__L_MAX_UNIFORM_RANGE);
     s->max_push = gpucompile_vulkan__u32(s, GPUCOMPILE_VULKAN__P_LIMITS + GPUCOMPILE_VULKAN__L_MAX_PUSH);
     s->max_invocations = gpucompile_vulkan__u32(s, GPUCOMPILE_VULKAN__P_LIMITS + GPUCOMPILE_VULKAN__L_MAX_INVOCATIONS);
-    for (i = 0; i < 3; i++) s->max_groups[i] = gpucompile_vulkan__u32(s, GPUCOMPILE_VULKAN__P_LIMITS + GPUCOMPILE_VULKAN__L_MAX_GROUPS + 4 * i);
+    s->max_shared = gpucompile_vulkan__u32(s, GPUCOMPILE_VULKAN__P_LIMITS + GPUCOMPILE_VULKAN__L_MAX_SHARED);
+    for (i = 0; i < 3; i++) {
+        s->max_groups[i] = gpucompile_vulkan__u32(s, GPUCOMPILE_VULKAN__P_LIMITS + GPUCOMPILE_VULKAN__L_MAX_GROUPS + 4 * i);
+        s->max_group_size[i] = gpucompile_vulkan__u32(s, GPUCOMPILE_VULKAN__P_LIMITS + GPUCOMPILE_VULKAN__L_MAX_GROUP_SIZE + 4 * i);
+    }
     memcpy(&s->storage_align, (const unsigned char *)s->props_words + GPUCOMPILE_VULKAN__P_LIMITS + GPUCOMPILE_VULKAN__L_MIN_STORAGE_ALIGN, 8);
     memcpy(&s->uniform_align, (const unsigned char *)s->props_words + GPUCOMPILE_VULKAN__P_LIMITS + GPUCOMPILE_VULKAN__L_MIN_UNIFORM_ALIGN, 8);
     *call = "vkCreatePipelineCache";
@@ -1263,9 +1269,15 @@ static int gpucompile_vulkan__function_make(gpucompile_vulkan__state *s, uint64_
     uint32_t set, nb;
     int i, r;
     double t0;
-    if (!threads || threads > s->max_invocations) {
-        snprintf(why, why_size, "entry point '%s': workgroup size %ux%ux%u (the device takes 1 to %u threads)", k->name, k->local_size[0],
-                 k->local_size[1], k->local_size[2], s->max_invocations);
+    if (!threads || threads > s->max_invocations || k->local_size[0] > s->max_group_size[0] || k->local_size[1] > s->max_group_size[1] ||
+        k->local_size[2] > s->max_group_size[2]) {
+        snprintf(why, why_size, "entry point '%s': workgroup size %ux%ux%u (the device takes 1 to %u threads, at most %ux%ux%u)", k->name,
+                 k->local_size[0], k->local_size[1], k->local_size[2], s->max_invocations, s->max_group_size[0], s->max_group_size[1],
+                 s->max_group_size[2]);
+        return -1;
+    }
+    if (k->workgroup_bytes > s->max_shared) {
+        snprintf(why, why_size, "entry point '%s': %u bytes of workgroup memory (the device has %u)", k->name, k->workgroup_bytes, s->max_shared);
         return -1;
     }
     if (k->push_size > s->max_push) {
@@ -1895,7 +1907,8 @@ gpucompile_vulkan_program *gpucompile_vulkan_program_create(const gpucompile_vul
     memcpy(&p->dev.vk.GetDeviceProcAddr, &engine->get_device_proc_addr, sizeof p->dev.vk.GetDeviceProcAddr);
     p->dev.device = engine->device;
     p->dev.cache = engine->pipeline_cache;
-    p->dev.max_push = p->dev.max_invocations = 0xffffffffu; /* the driver's to check */
+    p->dev.max_push = p->dev.max_invocations = p->dev.max_shared = 0xffffffffu; /* the driver's to check */
+    p->dev.max_group_size[0] = p->dev.max_group_size[1] = p->dev.max_group_size[2] = 0xffffffffu;
     if ((missing = gpucompile_vulkan__resolve(&p->dev, engine->device, 1, gpucompile_vulkan__device_names,
                                               sizeof gpucompile_vulkan__device_names / sizeof gpucompile_vulkan__device_names[0], &p->dev.vk.GetDeviceQueue)) != NULL) {
         snprintf(msg, sizeof msg, "the engine's device has no '%s'", missing);
