@@ -22,8 +22,9 @@ DEBS = llvm-$(LLVM_MAJOR)-dev lld-$(LLVM_MAJOR) clang-$(LLVM_MAJOR) mlir-$(LLVM_
        mesa-vulkan-drivers libvulkan1 libvulkan-dev vulkan-validationlayers glslang-tools
 # what `make bench` needs besides: LLVM 19 beside the default (its rows, and the corpus' clang-19)
 BENCH_DEBS = llvm-19-dev lld-19 clang-19 mlir-19-tools bc python3
-# what CI's extra checks need besides (make windows, cmake-example, valgrind, sanitize, fuzz)
-CI_DEBS = gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 cmake valgrind libclang-rt-$(LLVM_MAJOR)-dev libzstd-dev
+# what CI's extra checks need besides (make windows, cmake-example, valgrind, sanitize, fuzz; the
+# Vulkan rows' Windows build under Wine)
+CI_DEBS = gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 cmake valgrind libclang-rt-$(LLVM_MAJOR)-dev libzstd-dev wine64 xvfb
 LLVM_BINDIR = $(shell $(LLVM_CONFIG) --bindir 2>/dev/null)
 
 LLVM_CFLAGS = $(shell $(LLVM_CONFIG) --cflags 2>/dev/null)

@@ -961,6 +961,11 @@ static void gpucompile_vulkan__cache_file(gpucompile_vulkan__state *s, char *out
     } else if (x && *x) snprintf(dir, sizeof dir, "%s/gpucompile", x);
     else if (h && *h) snprintf(dir, sizeof dir, "%s/.cache/gpucompile", h);
     else return;
+#if defined(_WIN32)
+    snprintf(out, size, "%s\\vulkan-pipelines-%04x-%04x.bin", dir, (unsigned)gpucompile_vulkan__u32(s, GPUCOMPILE_VULKAN__P_VENDOR),
+             (unsigned)gpucompile_vulkan__u32(s, GPUCOMPILE_VULKAN__P_DEVICE));
+    if (x && *x) /* $XDG_CACHE_HOME's own separators */
+#endif
     snprintf(out, size, "%s/vulkan-pipelines-%04x-%04x.bin", dir, (unsigned)gpucompile_vulkan__u32(s, GPUCOMPILE_VULKAN__P_VENDOR),
              (unsigned)gpucompile_vulkan__u32(s, GPUCOMPILE_VULKAN__P_DEVICE));
 }

@@ -85,4 +85,25 @@ else
   skip "run-vulkan: no <vulkan/vulkan.h> for the engine program (Debian: libvulkan-dev)"
 fi
 tally run-vulkan-engine
+FAILED=$FAILED$T_FAIL; T_PASS=0; T_FAIL=0; T_SKIP=0
+# Windows: the host program cross-built with mingw-w64, run under Wine (its vulkan-1.dll forwards to
+# this machine's loader and lavapipe, with an X display: xvfb-run): the same tests pass.
+MINGW=${MINGW:-x86_64-w64-mingw32-}
+if command -v "${MINGW}gcc" >/dev/null && command -v wine >/dev/null && command -v xvfb-run >/dev/null; then
+  echo "== Windows: mingw-w64 build under Wine"
+  step "the host program, cross-built (mingw-w64, static)" "${MINGW}gcc" -std=c11 $W -I. "$K/run_vulkan.c" -o "$D/run_vulkan.exe" -static -lpthread
+  WINEPREFIX=$(pwd)/$BUILD/wine-prefix WINEDEBUG=-all WINEDLLOVERRIDES=winedbg.exe=d; export WINEPREFIX WINEDEBUG WINEDLLOVERRIDES
+  GPUCOMPILE_VULKAN_PIPELINE_CACHE="Z:$(echo "$D/pipelines-win.bin" | tr / '\\')"; export GPUCOMPILE_VULKAN_PIPELINE_CACHE
+  # one X display and one wineserver for the prefix's set-up and the run (Wine keeps its graphics
+  # driver from the first process: one started without a display has no Vulkan)
+  wineserver -k 2>/dev/null
+  timeout 600 xvfb-run -a sh -c "[ -f '$WINEPREFIX/system.reg' ] || wine wineboot --init >/dev/null 2>&1; \
+    wine '$D/run_vulkan.exe' 'Z:$(echo "$D" | tr / '\\')'; wineserver -k" 2>&1 | tr -d '\r' > "$D/wine.log"
+  sed 's/^run-vulkan:/run-vulkan-wine:/' "$D/wine.log"
+  check "under Wine: every test passed, as natively" sh -c "grep -q '^run-vulkan: [0-9]* passed, 0 failed' '$D/wine.log' && \
+    [ \"\$(grep '^ok' '$D/wine.log')\" = \"\$(grep '^ok' '$D/run.log')\" ]"
+else
+  skip "run-vulkan: no mingw-w64, wine or xvfb-run for the Windows build under Wine (Debian: gcc-mingw-w64-x86-64 wine64 xvfb)"
+fi
+tally run-vulkan-windows
 [ "$FAILED$T_FAIL" -eq 0 ]
