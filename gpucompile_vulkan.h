@@ -49,8 +49,12 @@
        mgpuMemAlloc, or inside such an allocation: the descriptor then starts at that offset,
        which must be a multiple of minStorageBufferOffsetAlignment); then the fields of the
        push-constant block in increasing offset order, each copied with its reflected size from
-       params[i] (a C value of the field's type). So a kernel with bindings x, y and a block
-       { float a; uint n; } is launched with params = { &x, &y, &a, &n }. `extra` is not used.
+       params[i] (a C value of the field's type; a member that is a struct or an array is one
+       argument, its bytes laid out as the block's Offset/ArrayStride say). So a kernel with
+       bindings x, y and a block { float a; uint n; } is launched with params = { &x, &y, &a, &n }.
+       The runtime ABI does not pass the argument count to the vendor: it is taken from the
+       reflection (bindings + block members), never checked against paramsCount. `extra` is not
+       used. A uniform buffer's descriptor covers at most maxUniformBufferRange bytes.
        The block size must equal the entry point's LocalSize (it is compiled in): a mismatch is
        refused, naming both; dynamic shared memory (smem > 0) is refused (Vulkan has none: size
        workgroup memory in the kernel). Bindings are set through push descriptors when every
@@ -67,11 +71,17 @@
        gpucompile_vulkan_set_pipeline_cache() (before the first call) names the file ("off":
        none); by default it lies beside gpucompile's compile cache: $XDG_CACHE_HOME/gpucompile
        (else $HOME/.cache/gpucompile; Windows %LOCALAPPDATA%\gpucompile), one file per device,
-       vulkan-pipelines-<vendor id>-<device id>.bin.
+       vulkan-pipelines-<vendor id>-<device id>.bin. (Lavapipe's cache holds only its header: it
+       compiles at the first dispatch, through Mesa's own shader cache; the file is still read and
+       written, for the drivers whose cache holds the pipelines.)
        Validation: $GPUCOMPILE_VULKAN_VALIDATION=1 enables VK_LAYER_KHRONOS_validation; its
        warnings and errors (and those of any layer enabled through $VK_INSTANCE_LAYERS) come
        through the runtime's error callback (call "vkDebugUtilsMessengerEXT").
        Nothing aborts: every failure is reported through gpucompile_runtime_report.
+       Engines that own their device and submission: gpucompile_vulkan_program_create and
+       gpucompile_vulkan_record below (no mgpu* device is started for them).
+       Windows: the same code through vulkan-1.dll; tested under Wine (whose vulkan-1.dll forwards
+       to the host's loader) with the same results as natively.
 */
 #ifndef GPUCOMPILE_VULKAN_RUNTIME_API
 #define GPUCOMPILE_VULKAN_RUNTIME_API

@@ -93,6 +93,7 @@ if command -v "${MINGW}gcc" >/dev/null && command -v wine >/dev/null && command 
   echo "== Windows: mingw-w64 build under Wine"
   step "the host program, cross-built (mingw-w64, static)" "${MINGW}gcc" -std=c11 $W -I. "$K/run_vulkan.c" -o "$D/run_vulkan.exe" -static -lpthread
   WINEPREFIX=${GPUCOMPILE_WINEPREFIX:-$(pwd)/build-deps/wine-prefix} WINEDEBUG=-all WINEDLLOVERRIDES=winedbg.exe=d; export WINEPREFIX WINEDEBUG WINEDLLOVERRIDES
+  mkdir -p "$(dirname "$WINEPREFIX")"
   GPUCOMPILE_VULKAN_PIPELINE_CACHE="Z:$(echo "$D/pipelines-win.bin" | tr / '\\')"; export GPUCOMPILE_VULKAN_PIPELINE_CACHE
   # one X display and one wineserver for the prefix's set-up and the run (Wine keeps its graphics
   # driver from the first process: one started without a display has no Vulkan)
