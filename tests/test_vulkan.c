@@ -79,6 +79,19 @@ static void test_llc_two_entries(void) {
     free(m);
 }
 
+static void test_llc_workgroup_memory(void) {
+    gpucompile_vulkan_kernel k;
+    size_t size;
+    unsigned char *m;
+    if (!have_llc) SKIP("no llc with the SPIR-V target");
+    CHECK((m = module("tile.ll", NULL, &size)) != NULL);
+    if (!m) return;
+    CHECK(gpucompile_vulkan_reflect(m, size, &k, 1) == 1);
+    CHECK_MSG(k.workgroup_bytes == 256, "%u", k.workgroup_bytes);
+    CHECK(k.num_bindings == 1 && !k.bindings[0].read_only && k.num_push == 0);
+    free(m);
+}
+
 /* The reduction's module from SPIR-V 1.6 (interfaces list every global) and 1.0 (the functions
    are read): the same answer. */
 static void test_glsl_reduce_both_versions(void) {
@@ -381,6 +394,7 @@ int main(void) {
     have_glslang = t_have("glslangValidator");
     RUN(test_llc_saxpy);
     RUN(test_llc_two_entries);
+    RUN(test_llc_workgroup_memory);
     RUN(test_glsl_reduce_both_versions);
     RUN(test_glsl_push_block);
     RUN(test_glsl_sets_uniforms_spec_size);
