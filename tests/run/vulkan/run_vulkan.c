@@ -294,6 +294,26 @@ static void test_grid_2d(void) {
     mgpuModuleUnload(m);
 }
 
+static void test_grid_3d(void) {
+    void *m = load("grid3d.spv"), *fn = m ? mgpuModuleGetFunction(m, "main") : NULL;
+    unsigned w = 13, h = 9, d = 6, x, y, z, bad = 0;
+    unsigned *out = (unsigned *)mgpuMemAlloc(w * h * d * 4, NULL, true);
+    void *args[4];
+    CHECK(fn && out);
+    if (!fn || !out) return;
+    args[0] = &out;
+    args[1] = &w;
+    args[2] = &h;
+    args[3] = &d;
+    mgpuLaunchKernel(fn, (w + 3) / 4, (h + 3) / 4, (d + 3) / 4, 4, 4, 4, 0, NULL, args, NULL, 4);
+    for (z = 0; z < d; z++)
+        for (y = 0; y < h; y++)
+            for (x = 0; x < w; x++) bad += out[(z * h + y) * w + x] != x + 100 * y + 10000 * z;
+    CHECK(bad == 0);
+    mgpuMemFree(out, NULL);
+    mgpuModuleUnload(m);
+}
+
 static void test_two_entry_points(void) {
     void *m = load("two_entries.spv"), *fill = m ? mgpuModuleGetFunction(m, "fill") : NULL, *twice = m ? mgpuModuleGetFunction(m, "twice") : NULL;
     unsigned n = 100, i, bad = 0, *v = (unsigned *)mgpuMemAlloc(128 * 4, NULL, true);
@@ -491,7 +511,7 @@ static void test_pipeline_cache_file(void) {
 
 static int cache_mode(void) {
     gpucompile_vulkan_runtime_info info;
-    const char *files[] = {"reduce.spv", "atomics.spv", "grid2d.spv", "two_entries.spv", "push.spv", "saxpy.spv"};
+    const char *files[] = {"reduce.spv", "atomics.spv", "grid2d.spv", "grid3d.spv", "two_entries.spv", "push.spv", "saxpy.spv"};
     double t0 = now_ms(), t1, t2;
     size_t i;
     void *m = NULL, *fn;
@@ -533,6 +553,7 @@ int main(int argc, char **argv) {
     RUN(test_reduction_with_barriers);
     RUN(test_atomics);
     RUN(test_grid_2d);
+    RUN(test_grid_3d);
     RUN(test_two_entry_points);
     RUN(test_push_constants_of_several_types);
     RUN(test_memcpy_memset);
