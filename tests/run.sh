@@ -43,11 +43,12 @@ for s in tests/cli_*.sh; do
   [ -f "$s" ] && wanted "${n%.sh}" && run "$s" bash "$s"
 done
 wanted run && run tests/run/run.sh bash tests/run/run.sh "$BUILD"
+wanted vulkan && run tests/run/vulkan.sh bash tests/run/vulkan.sh "$BUILD"
 wanted gpu && run tests/gpu/gpu.sh bash tests/gpu/gpu.sh "$BUILD" build # building only: make gpu-check runs it
 rm -f "$OUT"
 for u in $UNITS; do
   case " $ran " in *" $u "*) ;; *)
-    echo "$u: 0 passed, 1 failed, 0 skipped (no such unit: test_* programs in $BUILD/tests, cli_* scripts in tests/, run, gpu)" | tee -a "$LOG" ;;
+    echo "$u: 0 passed, 1 failed, 0 skipped (no such unit: test_* programs in $BUILD/tests, cli_* scripts in tests/, run, vulkan, gpu)" | tee -a "$LOG" ;;
   esac
 done
 awk '/^[A-Za-z0-9_.\/-]+: [0-9]+ passed, [0-9]+ failed/ { p += $2; f += $4; s += $6 }
