@@ -18,7 +18,7 @@ WARN = -Wall -Wextra -pedantic
 CFLAGS ?= -O2 -g
 # libclc: 19 on every LLVM (Debian's libclc-22 conflicts with libclc-19; the tests read 19's).
 DEBS = llvm-$(LLVM_MAJOR)-dev lld-$(LLVM_MAJOR) clang-$(LLVM_MAJOR) mlir-$(LLVM_MAJOR)-tools rocm-device-libs libclc-19 redis-server libhiredis0.14 \
-       ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers spirv-tools
+       ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers spirv-tools mesa-vulkan-drivers libvulkan1 libvulkan-dev vulkan-validationlayers
 # what `make bench` needs besides: LLVM 19 beside the default (its rows, and the corpus' clang-19)
 BENCH_DEBS = llvm-19-dev lld-19 clang-19 mlir-19-tools bc python3
 # what CI's extra checks need besides (make windows, cmake-example, valgrind, sanitize, fuzz)
@@ -29,7 +29,7 @@ LLVM_CFLAGS = $(shell $(LLVM_CONFIG) --cflags 2>/dev/null)
 LLVM_LIBS = $(shell $(LLVM_CONFIG) --ldflags --libs 2>/dev/null) -ldl -lpthread
 # A build directory holds one LLVM's objects: switching LLVM_CONFIG rebuilds them.
 LLVM_STAMP = $(BUILD)/.llvm-$(LLVM_MAJOR)
-HEADERS = gpucompile.h gpucompile_runtime.h gpucompile_nvptx.h gpucompile_amdgpu.h gpucompile_spirv.h $(LLVM_STAMP)
+HEADERS = gpucompile.h gpucompile_runtime.h gpucompile_nvptx.h gpucompile_amdgpu.h gpucompile_spirv.h gpucompile_vulkan.h $(LLVM_STAMP)
 TEST_SRCS = $(sort $(wildcard tests/test_*.c))
 TEST_BINS = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 
@@ -67,7 +67,7 @@ $(BUILD)/tests/%: tests/%.c tests/test.h $(BUILD)/impl.o
 
 # Each backend's implementation in a file of its own, the core's in another, linked into one
 # program (tests/split/main.c); the CUDA runtime's file is compiled without LLVM's flags.
-SPLIT_SRCS = tests/split/core.c tests/split/nvptx.c tests/split/amdgpu.c tests/split/spirv.c tests/split/cuda_runtime.c
+SPLIT_SRCS = tests/split/core.c tests/split/nvptx.c tests/split/amdgpu.c tests/split/spirv.c tests/split/vulkan.c tests/split/cuda_runtime.c
 SPLIT_OBJS = $(patsubst tests/split/%.c,$(BUILD)/split/%.o,$(SPLIT_SRCS))
 $(BUILD)/split/cuda_runtime.o: tests/split/cuda_runtime.c $(HEADERS)
 	@mkdir -p $(BUILD)/split
