@@ -768,31 +768,92 @@ GPUCOMPILE__PRIVATE int gpucompile_vulkan__decompose(LLVMTargetDataRef dl, LLVMV
    array's elements off the global. */
 GPUCOMPILE__PRIVATE LLVMValueRef gpucompile_vulkan__rebuild(gpucompile_job *job, LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef at) {
     LLVMTargetDataRef dl = LLVMGetModuleDataLayout(job->module);
-    LLVMTypeRef i64 = LLVMInt64TypeInContext(job->context), gt;
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(job->context), i32 = LLVMInt32TypeInContext(job->context), it, gt;
     gpucompile_vulkan__addr a;
-    LLVMValueRef idx[2], sum;
-    long long es;
-    int i;
+    LLVMValueRef idx[2], sum, narrow[8];
+    long long es, c;
+    int i, n32 = 1;
     memset(&a, 0, sizeof a);
     if (!gpucompile_vulkan__decompose(dl, p, &a, 0)) return NULL;
     gt = LLVMGlobalGetValueType(a.global);
     if (LLVMGetTypeKind(gt) != LLVMArrayTypeKind) return NULL;
     es = (long long)LLVMABISizeOfType(dl, LLVMGetElementType(gt));
     if (es <= 0 || a.bytes % es) return NULL;
-    for (i = 0; i < a.n; i++)
-        if (a.scale[i] % es) return NULL;
-    LLVMPositionBuilderBefore(b, at);
-    sum = LLVMConstInt(i64, (unsigned long long)(a.bytes / es), 1);
     for (i = 0; i < a.n; i++) {
-        LLVMValueRef v = LLVMBuildIntCast2(b, a.index[i], i64, 1, "");
-        if (a.scale[i] != es) v = LLVMBuildMul(b, v, LLVMConstInt(i64, (unsigned long long)(a.scale[i] / es), 1), "");
+        LLVMValueRef v = a.index[i];
+        if (a.scale[i] % es) return NULL;
+        /* 32-bit indices where they were 32-bit before the optimizer widened them: a 64-bit
+           index needs the Int64 capability, which a target may not allow */
+        if (LLVMIsASExtInst(v) || LLVMIsAZExtInst(v)) v = LLVMGetOperand(v, 0);
+        narrow[i] = v;
+        n32 &= LLVMTypeOf(v) == i32;
+    }
+    c = a.bytes / es;
+    n32 &= c >= -2147483647LL && c <= 2147483647LL;
+    it = n32 ? i32 : i64;
+    LLVMPositionBuilderBefore(b, at);
+    sum = LLVMConstInt(it, (unsigned long long)c, 1);
+    for (i = 0; i < a.n; i++) {
+        LLVMValueRef v = n32 ? narrow[i] : LLVMBuildIntCast2(b, a.index[i], i64, 1, "");
+        if (a.scale[i] != es) v = LLVMBuildMul(b, v, LLVMConstInt(it, (unsigned long long)(a.scale[i] / es), 1), "");
         sum = i == 0 && a.bytes == 0 ? v : LLVMBuildAdd(b, sum, v, "");
     }
     /* all constant: frozen, or the builder folds the getelementptr into the constant it replaces */
     if (!a.n) sum = LLVMBuildFreeze(b, sum, "");
-    idx[0] = LLVMConstInt(i64, 0, 0);
+    idx[0] = LLVMConstInt(it, 0, 0);
     idx[1] = sum;
     return LLVMBuildGEP2(b, gt, a.global, idx, 2, "");
+}
+
+/* Does the getelementptr have a 64-bit index? */
+GPUCOMPILE__PRIVATE int gpucompile_vulkan__wide(LLVMValueRef g) {
+    int k, n = LLVMGetNumOperands(g);
+    for (k = 1; k < n; k++)
+        if (LLVMGetIntTypeWidth(LLVMTypeOf(LLVMGetOperand(g, (unsigned)k))) > 32) return 1;
+    return 0;
+}
+
+/* A constant address in the push-constant block (instcombine's `gep i8, @pc, i64 4`) as the
+   typed field address `gep %Block, @pc, i32 0, i32 1`: LLVM 22 gives the byte form a 64-bit
+   index, which needs the Int64 capability. NULL when it is not the start of a field. */
+GPUCOMPILE__PRIVATE LLVMValueRef gpucompile_vulkan__push_field(gpucompile_job *job, LLVMValueRef p) {
+    LLVMTargetDataRef dl = LLVMGetModuleDataLayout(job->module);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(job->context), st;
+    gpucompile_vulkan__addr a;
+    LLVMValueRef idx[2];
+    unsigned f, nf;
+    memset(&a, 0, sizeof a);
+    if (!gpucompile_vulkan__decompose(dl, p, &a, 0) || a.n || !gpucompile_vulkan__wide(p)) return NULL;
+    st = LLVMGlobalGetValueType(a.global);
+    if (LLVMGetTypeKind(st) != LLVMStructTypeKind) return NULL;
+    nf = LLVMCountStructElementTypes(st);
+    for (f = 0; f < nf; f++)
+        if ((long long)LLVMOffsetOfElement(dl, st, f) == a.bytes) break;
+    if (f == nf) return NULL;
+    idx[0] = LLVMConstInt(i32, 0, 0);
+    idx[1] = LLVMConstInt(i32, f, 0);
+    return LLVMConstInBoundsGEP2(st, a.global, idx, 2);
+}
+
+/* Push-constant addresses with 64-bit indices as typed field addresses (push_field): 1 when
+   one was rewritten. */
+GPUCOMPILE__PRIVATE int gpucompile_vulkan__push(gpucompile_job *job, LLVMValueRef in) {
+    LLVMValueRef f;
+    int k, n = LLVMGetNumOperands(in), done = 0;
+    if (LLVMIsAGetElementPtrInst(in)) {
+        if (LLVMGetPointerAddressSpace(LLVMTypeOf(in)) != 13 || !(f = gpucompile_vulkan__push_field(job, in))) return 0;
+        LLVMReplaceAllUsesWith(in, f);
+        LLVMInstructionEraseFromParent(in);
+        return 1;
+    }
+    for (k = 0; k < n; k++) {
+        LLVMValueRef op = LLVMGetOperand(in, (unsigned)k);
+        if (!LLVMIsAConstantExpr(op) || LLVMGetConstOpcode(op) != LLVMGetElementPtr || LLVMGetPointerAddressSpace(LLVMTypeOf(op)) != 13) continue;
+        if (!(f = gpucompile_vulkan__push_field(job, op))) continue;
+        LLVMSetOperand(in, (unsigned)k, f);
+        done = 1;
+    }
+    return done;
 }
 
 /* Workgroup memory addressed in a shape LLVM 22 crashes on ("SPIRV legalize bitcast"), rebuilt
@@ -800,12 +861,13 @@ GPUCOMPILE__PRIVATE LLVMValueRef gpucompile_vulkan__rebuild(gpucompile_job *job,
    float, @tile, i), 128`), and a constant getelementptr as an operand (instcombine's `load (gep
    i8, @tile, 4)`) outside the entry block. 1 rebuilt, 0 nothing to do, -1 cannot. */
 GPUCOMPILE__PRIVATE int gpucompile_vulkan__workgroup(gpucompile_job *job, LLVMBuilderRef b, LLVMValueRef in, int in_entry) {
-    LLVMValueRef base, ng;
+    LLVMValueRef base, ng = NULL;
     int k, n = LLVMGetNumOperands(in), done = 0;
     if (LLVMIsAGetElementPtrInst(in)) {
         base = LLVMGetOperand(in, 0);
-        if (LLVMGetPointerAddressSpace(LLVMTypeOf(in)) != 3 || LLVMIsAGlobalVariable(base)) return 0;
-        if (!(ng = gpucompile_vulkan__rebuild(job, b, in, in))) return -1;
+        if (LLVMGetPointerAddressSpace(LLVMTypeOf(in)) != 3 || (LLVMIsAGlobalVariable(base) && !gpucompile_vulkan__wide(in))) return 0;
+        if (LLVMIsAGlobalVariable(base) && !(ng = gpucompile_vulkan__rebuild(job, b, in, in))) return 0; /* only narrower, if it can */
+        if (!LLVMIsAGlobalVariable(base) && !(ng = gpucompile_vulkan__rebuild(job, b, in, in))) return -1;
         LLVMReplaceAllUsesWith(in, ng);
         LLVMInstructionEraseFromParent(in);
         while (LLVMIsAGetElementPtrInst(base) && !LLVMGetFirstUse(base)) { /* the chain's rest, now dead */
@@ -832,7 +894,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job
     LLVMValueRef fn, in, next;
     LLVMBasicBlockRef bb;
     gpucompile_result r = GPUCOMPILE_OK;
-    int flattened = 0, hoisted = 0;
+    int flattened = 0, hoisted = 0, fields = 0;
     for (fn = LLVMGetFirstFunction(job->module); fn && r == GPUCOMPILE_OK; fn = LLVMGetNextFunction(fn)) {
         LLVMBasicBlockRef entry = LLVMIsDeclaration(fn) ? NULL : LLVMGetEntryBasicBlock(fn);
         for (bb = entry; bb && r == GPUCOMPILE_OK; bb = LLVMGetNextBasicBlock(bb))
@@ -847,6 +909,11 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job
                 }
                 flattened += f > 0;
                 if (f > 0) continue;
+                if (LLVMIsAGetElementPtrInst(in)) {
+                    fields += gpucompile_vulkan__push(job, in); /* erased when rewritten */
+                    continue;
+                }
+                fields += gpucompile_vulkan__push(job, in);
                 if (LLVMIsALoadInst(in) && bb != entry && LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(in, 0))) == 13) {
                     /* a push-constant load outside the entry block crashes LLVM 22 (-O1 and up):
                        it reads constant memory, so it moves there as it is */
@@ -877,6 +944,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job
     if (flattened)
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "vulkan: %d address%s into workgroup memory rebuilt as one "
                            "typed getelementptr (LLVM 22 crashes on the optimizer's byte offsets and constant ones outside the entry block)", flattened, flattened == 1 ? "" : "es");
+    if (fields)
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "vulkan: %d push-constant address%s written as typed field "
+                           "addresses (the optimizer's byte offsets would need Int64)", fields, fields == 1 ? "" : "es");
     if (hoisted)
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "vulkan: %d push-constant load%s moved into the entry block "
                            "(LLVM 22 crashes on them elsewhere)", hoisted, hoisted == 1 ? "" : "s");
