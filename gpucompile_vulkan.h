@@ -888,6 +888,54 @@ GPUCOMPILE__PRIVATE int gpucompile_vulkan__workgroup(gpucompile_job *job, LLVMBu
     return done;
 }
 
+/* LLVM's diagnostics in object's private context: errors are the job's. */
+typedef struct gpucompile_vulkan__diag { gpucompile_job *job; int failed; } gpucompile_vulkan__diag;
+GPUCOMPILE__PRIVATE void gpucompile_vulkan__diag_handler(LLVMDiagnosticInfoRef di, void *user) {
+    gpucompile_vulkan__diag *d = (gpucompile_vulkan__diag *)user;
+    char *msg;
+    if (LLVMGetDiagInfoSeverity(di) != LLVMDSError) return;
+    msg = LLVMGetDiagInfoDescription(di);
+    gpucompile_job_log(d->job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_LLVM, "llvm", "%s", msg);
+    LLVMDisposeMessage(msg);
+    d->failed = 1;
+}
+
+/* The module's SPIR-V words beside the assembly text the core emits (format isa): from a copy
+   in a context and target machine of its own, since LLVM 22's SPIR-V code generator, run twice
+   in one context, crashes. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__object(gpucompile_job *job, LLVMMemoryBufferRef *out) {
+    static const LLVMCodeGenOptLevel levels[4] = {LLVMCodeGenLevelNone, LLVMCodeGenLevelLess, LLVMCodeGenLevelDefault, LLVMCodeGenLevelAggressive};
+    const char *triple = gpucompile_target_triple(job->target);
+    LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(job->module);
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef mod = NULL;
+    LLVMTargetRef t = NULL;
+    LLVMTargetMachineRef tm = NULL;
+    gpucompile_vulkan__diag d;
+    gpucompile_result r = GPUCOMPILE_OK;
+    char *msg = NULL;
+    d.job = job;
+    d.failed = 0;
+    *out = NULL;
+    LLVMContextSetDiagnosticHandler(ctx, gpucompile_vulkan__diag_handler, &d);
+    if (!bc || LLVMParseBitcodeInContext2(ctx, bc, &mod)) r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "the module cannot be copied");
+    else if (LLVMGetTargetFromTriple(triple, &t, &msg)) r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "%s", msg ? msg : "no SPIR-V target");
+    else if (!(tm = LLVMCreateTargetMachine(t, triple, "", job->features ? job->features : "", levels[job->target->O & 3], LLVMRelocDefault,
+                                            LLVMCodeModelDefault)))
+        r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "no target machine for %s", triple);
+    else if (LLVMTargetMachineEmitToMemoryBuffer(tm, mod, LLVMObjectFile, &msg, out) || d.failed) {
+        r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "code generation failed: %s", msg ? msg : "");
+        if (*out) LLVMDisposeMemoryBuffer(*out);
+        *out = NULL;
+    }
+    if (msg) LLVMDisposeMessage(msg);
+    if (tm) LLVMDisposeTargetMachine(tm);
+    if (mod) LLVMDisposeModule(mod);
+    if (bc) LLVMDisposeMemoryBuffer(bc);
+    LLVMContextDispose(ctx);
+    return r;
+}
+
 /* After optimization: the rewrites, then the checks again on what the optimizer made. */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job *job) {
     LLVMBuilderRef b = LLVMCreateBuilderInContext(job->context);
@@ -956,11 +1004,12 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job
                 const char *why = gpucompile_vulkan__bad_instruction(in);
                 if (why) return gpucompile_vulkan__refuse(job, in, why);
             }
-    if (job->format == GPUCOMPILE_FORMAT_ISA) { /* isa: the words are emitted from this copy (finish) */
-        job->backend_data = LLVMCloneModule(job->module);
-        if (!job->backend_data) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    if (job->format == GPUCOMPILE_FORMAT_ISA) { /* isa: the module's words too, for finish's repairs */
+        LLVMMemoryBufferRef obj = NULL;
+        if ((r = gpucompile_vulkan__object(job, &obj)) != GPUCOMPILE_OK) return r;
+        job->backend_data = obj;
     }
-    return GPUCOMPILE_OK;
+    return r;
 }
 
 /* ==== [section: vulkan repair] ===========================================================
@@ -1423,19 +1472,12 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__finish(gpucompile_job *
     unsigned char *words = NULL;
     size_t nwords = 0;
     int barriers, nulls, names, int8;
-    if (format == GPUCOMPILE_FORMAT_ISA) { /* the words of the same module, for the repairs */
-        char *msg = NULL;
-        if (!job->backend_data) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "no copy of the module to emit");
-        if (LLVMTargetMachineEmitToMemoryBuffer(job->machine, (LLVMModuleRef)job->backend_data, LLVMObjectFile, &msg, &obj)) {
-            r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "code generation failed: %s", msg ? msg : "");
-            if (msg) LLVMDisposeMessage(msg);
-            return r;
-        }
+    if (format == GPUCOMPILE_FORMAT_ISA) { /* the words of the same module (pre_emit), for the repairs */
+        if (!(obj = (LLVMMemoryBufferRef)job->backend_data)) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "no module words for the assembly text");
     }
     memset(&m, 0, sizeof m);
     m.job = job;
     r = gpucompile_vulkan__read(&m, LLVMGetBufferStart(obj ? obj : job->emitted), LLVMGetBufferSize(obj ? obj : job->emitted));
-    if (obj) LLVMDisposeMemoryBuffer(obj);
     if (r != GPUCOMPILE_OK) return r;
     barriers = gpucompile_vulkan__fix_barriers(&m);
     nulls = gpucompile_vulkan__fix_nulls(&m);
@@ -1477,7 +1519,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__init(gpucompile_job *jo
 }
 
 GPUCOMPILE__PRIVATE void gpucompile_vulkan__release(gpucompile_job *job) {
-    if (job->backend_data) LLVMDisposeModule((LLVMModuleRef)job->backend_data);
+    if (job->backend_data) LLVMDisposeMemoryBuffer((LLVMMemoryBufferRef)job->backend_data);
     job->backend_data = NULL;
 }
 
