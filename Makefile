@@ -93,6 +93,8 @@ check-headers: $(HEADERS)
 	$(CC) -std=c11 $(WARN) -Werror -x c -DGPUCOMPILE_RUNTIME_IMPLEMENTATION -c gpucompile_runtime.h -o $(BUILD)/hdr/runtime_c.o
 	$(CLANGXX) -std=c++17 $(WARN) -Werror -x c++ -DGPUCOMPILE_RUNTIME_IMPLEMENTATION -c gpucompile_runtime.h -o $(BUILD)/hdr/runtime_cxx.o
 	$(CLANG) -std=c11 $(WARN) -Werror -I. -DHIP -c tests/data/embed_runtime.c -o $(BUILD)/hdr/runtime_hip.o
+	$(CC) -std=c11 $(WARN) -Werror -I. -c tests/data/vulkan_reflect.c -o $(BUILD)/hdr/vulkan_reflect_c.o
+	$(CLANGXX) -std=c++17 -x c++ $(WARN) -Werror -I. -c tests/data/vulkan_reflect.c -o $(BUILD)/hdr/vulkan_reflect_cxx.o
 	for f in $(SPLIT_SRCS); do \
 	  $(CC) -std=c11 $(WARN) -Werror $(LLVM_CFLAGS) -I. -c $$f -o $(BUILD)/hdr/split_c.o && \
 	  $(CLANG) -std=c11 $(WARN) -Werror $(LLVM_CFLAGS) -I. -c $$f -o $(BUILD)/hdr/split_clang.o && \

@@ -104,6 +104,8 @@ int gpucompile_vulkan_reflect(const void *spirv, size_t size, gpucompile_vulkan_
 #define GPUCOMPILE_BACKEND_IMPLEMENTATION /* the backend helpers of gpucompile_runtime.h, also without the core */
 #endif
 #include "gpucompile_runtime.h"
+#include <llvm-c/BitReader.h>
+#include <llvm-c/BitWriter.h>
 #include <stdarg.h>
 #ifdef __cplusplus
 extern "C" {
