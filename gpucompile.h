@@ -6536,11 +6536,12 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_object_add_kernel(gpucompile_object 
     return gpucompile_object_add_kernel_n(obj, name, strlen(name));
 }
 
+GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__object_backend(const gpucompile_object *o);
 GPUCOMPILE_DEF gpucompile_result gpucompile_object_find_kernels(gpucompile_object *obj) {
     const gpucompile_backend *be;
     if (!obj) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     if (obj->num_kernels) return GPUCOMPILE_OK;
-    be = gpucompile_find_backend(obj->kind);
+    be = gpucompile__object_backend(obj); /* a custom object's by its attribute: there are several custom backends */
     return be && be->find_kernels ? be->find_kernels(obj) : GPUCOMPILE_OK;
 }
 

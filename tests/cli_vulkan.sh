@@ -114,6 +114,15 @@ check "the gpu.binary text carries the reflection" grep -q 'kernel_metadata<"red
 check "--list of an offload binary: the kernels and their reflection, from the modules themselves" sh -c "[ \$(grep -c 'kernel: fill\$' '$T_TMP/list') = 2 ] && \
   [ \$(grep -c 'metadata: {bindings = .*workgroup_size = array<i32: 32, 1, 1>}' '$T_TMP/list') = 2 ]"
 check "--select vulkan: a Vulkan module" sh -c "'$G' --list '$T_TMP/e.gpubin' --select vulkan | grep -q '^device vulkan: \[0\] #gpu.vulkan bin'"
+# beside an OpenCL SPIR-V module: each found by its own backend, and each device gets its own
+"$G" --no-cache -t '#gpu.spirv' -f bin tests/run/saxpy_spirv.ll --emit-text "$T_TMP/cl.mlir" -o /dev/null
+"$G" --no-cache -t '#gpu.vulkan' -f bin $K/saxpy_vulkan.ll --emit-text "$T_TMP/vk.mlir" -o /dev/null
+"$G" --merge "$T_TMP/cl.mlir" "$T_TMP/vk.mlir" -o "$T_TMP/both.gpubin" --name saxpy
+"$G" --list "$T_TMP/both.gpubin" > "$T_TMP/list"
+check "OpenCL and Vulkan SPIR-V in one offload binary: both kernels found" [ "$(grep -c 'kernel: saxpy$' "$T_TMP/list")" = 2 ]
+check "... the Vulkan one with its reflection" grep -q 'metadata: {bindings = .*workgroup_size = array<i32: 64, 1, 1>}' "$T_TMP/list"
+check "... --select vulkan: the Vulkan module" sh -c "'$G' --list '$T_TMP/both.gpubin' --select vulkan | grep -q '^device vulkan: \[1\] #gpu.vulkan bin'"
+check "... --select spirv (OpenCL): the OpenCL module" sh -c "'$G' --list '$T_TMP/both.gpubin' --select spirv | grep -q '^device spirv: \[0\] #gpu.spirv bin'"
 if ${CC:-cc} -std=c11 -Wall -Wextra -pedantic -Werror -I. $D/vulkan_reflect.c -o "$T_TMP/refl" 2>"$T_TMP/err"; then
   check "a C program without LLVM reads the reflection (reduce)" sh -c "[ \"\$('$T_TMP/refl' '$T_TMP/r.spv')\" = 'reduce: local 64,1,1; workgroup 256 bytes; push 0 bytes; set 0 binding 0 stride 4 ro set 0 binding 1 stride 4 rw' ]"
   check "... (entries)" sh -c "'$T_TMP/refl' '$T_TMP/e.spv' | grep -q '^scale: local 32,1,1; workgroup 0 bytes; push 8 bytes \[0+4\] \[4+4\]; set 0 binding 0 stride 4 rw\$'"
