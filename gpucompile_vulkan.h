@@ -507,7 +507,7 @@ GPUCOMPILE__PRIVATE void gpucompile_vulkan__flag_string(const gpucompile_target 
 
 GPUCOMPILE__PRIVATE size_t gpucompile_vulkan__print_env(const gpucompile_target *t, char *buf, size_t size) {
     gpucompile_buf b;
-    char api[64], device[128], limits[2048];
+    char api[64], device[128], limits[4096];
     const char *f = gpucompile_target_features(t);
     int spirv = 6, pass, first;
     size_t len;
@@ -1467,7 +1467,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__reflect_into(gpucompile
     return r;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__finish(gpucompile_job *job, gpucompile_format format) {
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__finish_mod(gpucompile_job *job, gpucompile_format format, gpucompile_vulkan__mod *mp) {
     gpucompile_vulkan__mod m;
     LLVMMemoryBufferRef obj = NULL;
     gpucompile_result r;
@@ -1480,6 +1480,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__finish(gpucompile_job *
     memset(&m, 0, sizeof m);
     m.job = job;
     r = gpucompile_vulkan__read(&m, LLVMGetBufferStart(obj ? obj : job->emitted), LLVMGetBufferSize(obj ? obj : job->emitted));
+    *mp = m; /* what read allocated, for finish to free */
     if (r != GPUCOMPILE_OK) return r;
     barriers = gpucompile_vulkan__fix_barriers(&m);
     nulls = gpucompile_vulkan__fix_nulls(&m);
@@ -1506,6 +1507,20 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__finish(gpucompile_job *
     }
     gpucompile_job_free(job, words);
     return gpucompile_vulkan__text(&m, LLVMGetBufferStart(job->emitted), LLVMGetBufferSize(job->emitted), &job->result_data, &job->result_size);
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__finish(gpucompile_job *job, gpucompile_format format) {
+    gpucompile_vulkan__mod m;
+    gpucompile_result r;
+    memset(&m, 0, sizeof m);
+    r = gpucompile_vulkan__finish_mod(job, format, &m);
+    gpucompile_job_free(job, m.w);
+    gpucompile_job_free(job, m.orig);
+    gpucompile_job_free(job, m.at);
+    gpucompile_job_free(job, m.del);
+    gpucompile_job_free(job, m.def);
+    gpucompile_job_free(job, m.used);
+    return r;
 }
 
 /* LLVM's SPIR-V code generator knows no processors (it would warn on stderr about "vulkan"). */
