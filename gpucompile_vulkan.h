@@ -992,13 +992,13 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job
     LLVMDisposeBuilder(b);
     if (r != GPUCOMPILE_OK) return r;
     if (flattened)
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "vulkan: %d address%s into workgroup memory rebuilt as one "
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d address%s into workgroup memory rebuilt as one "
                            "typed getelementptr (LLVM 22 crashes on the optimizer's byte offsets and constant ones outside the entry block)", flattened, flattened == 1 ? "" : "es");
     if (fields)
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "vulkan: %d push-constant address%s written as typed field "
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d push-constant address%s written as typed field "
                            "addresses (the optimizer's byte offsets would need Int64)", fields, fields == 1 ? "" : "es");
     if (hoisted)
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "vulkan: %d push-constant load%s moved into the entry block "
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d push-constant load%s moved into the entry block "
                            "(LLVM 22 crashes on them elsewhere)", hoisted, hoisted == 1 ? "" : "s");
     for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn))
         for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
@@ -1486,13 +1486,13 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__finish_mod(gpucompile_j
     nulls = gpucompile_vulkan__fix_nulls(&m);
     if ((names = gpucompile_vulkan__fix_names(&m, &int8)) < 0) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     if (barriers)
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "vulkan: %d OpControlBarrier%s given the WorkgroupMemory semantics "
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d OpControlBarrier%s given the WorkgroupMemory semantics "
                            "(0x148: AcquireRelease|UniformMemory|WorkgroupMemory; LLVM 22 writes none)", barriers, barriers == 1 ? "" : "s");
     if (nulls)
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "vulkan: %d instruction%s given constants for LLVM 22's "
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d instruction%s given constants for LLVM 22's "
                            "OpConstantNull (monotonic atomics: scope Device, semantics and struct index 0)", nulls, nulls == 1 ? "" : "s");
     if (names)
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "vulkan: %d unused resource name string%s removed%s", names,
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d unused resource name string%s removed%s", names,
                            names == 1 ? "" : "s", int8 < 0 ? ", and the Int8 capability they alone needed" : "");
     if ((r = gpucompile_vulkan__check_env(&m)) != GPUCOMPILE_OK) return r;
     if ((r = gpucompile_vulkan__words(&m, &words, &nwords)) != GPUCOMPILE_OK) return r;

@@ -130,6 +130,9 @@ if ${CC:-cc} -std=c11 -Wall -Wextra -pedantic -Werror -I. $D/vulkan_reflect.c -o
 else
   fail "the reflection reader alone does not compile: $(head -1 "$T_TMP/err")"
 fi
+printf '#define GPUCOMPILE_VULKAN_IMPLEMENTATION\n#include "gpucompile_vulkan.h"\n' > "$T_TMP/alone.c"
+rc=0; ${CC:-cc} -I. -c "$T_TMP/alone.c" -o "$T_TMP/alone.o" 2>"$T_TMP/err" || rc=$?
+check "the backend without gpucompile.h: a clear #error" sh -c "[ $rc != 0 ] && grep -q 'the backend needs gpucompile.h included first' '$T_TMP/err'"
 mkdir -p "$T_TMP/c"
 "$G" --cache-dir "$T_TMP/c" -t '#gpu.vulkan' -f bin $K/saxpy_vulkan.ll -o /dev/null
 check "from the cache: the same reflection" sh -c "'$G' --cache-dir '$T_TMP/c' -v -t '#gpu.vulkan' -f bin $K/saxpy_vulkan.ll -o /dev/null 2>&1 | \
