@@ -30,11 +30,13 @@
    llvm.spv.resource.getpointer(handle, index) (addrspace 11); scalars in one push-constant block
    (a global in addrspace 13, shared by the module's entry points: Mesa refuses a module with two);
    workgroup memory in addrspace 3; llvm.spv.* builtins and barriers; atomicrmw (float add and
-   min/max too). Before LLVM: shapes LLVM 22 crashes on are rewritten (a byte-offset
-   getelementptr chain into workgroup memory, push-constant loads outside the entry block) or
-   refused naming the function and the instruction (a getelementptr on a getpointer result, a
-   null resource name, a fence, two element types on one binding, an entry point without a
-   workgroup size). After LLVM, on the module's words: the barrier gets the WorkgroupMemory
+   min/max too). Before LLVM: shapes LLVM 22 crashes on are rewritten (what the optimizer makes
+   of workgroup memory addresses: byte-offset getelementptr chains, constant ones outside the
+   entry block; push-constant loads outside the entry block) or refused naming the function and
+   the instruction (a getelementptr on a getpointer result, a null resource name, a fence, two
+   element types on one binding, an entry point without a workgroup size, a call to a function
+   the module does not define). Addresses keep 32-bit indices where the optimizer widened them
+   (a 64-bit index declares Int64, which a target may not allow). After LLVM, on the module's words: the barrier gets the WorkgroupMemory
    semantics LLVM 22 leaves out, atomics' null constants (monotonic ordering) become constants,
    and the resource names' dead string variables go (with the Int8 capability they force); -v
    says what changed.
@@ -48,7 +50,8 @@
    LLVM's SPIR-V code generator takes its extensions from a process-wide option: the backend
    turns on SPV_EXT_shader_atomic_float_add and SPV_EXT_shader_atomic_float_min_max once (without
    them a float atomic aborts inside LLVM); the target's lists decide whether the module that
-   uses them is kept. */
+   uses them is kept. A program that passes -spirv-ext to LLVM itself conflicts with it (LLVM
+   exits on the option's second occurrence). */
 #ifndef GPUCOMPILE_VULKAN_H
 #define GPUCOMPILE_VULKAN_H
 #include <stddef.h>
