@@ -145,8 +145,8 @@ check "#spirv.target_env without Int64: refused naming it" sh -c "[ $rc = 1 ] &&
 rc=0; "$G" --no-cache -t '#spirv.target_env<#spirv.vce<v1.6, [Shader, AtomicFloat32AddEXT], []>, #spirv.resource_limits<>>' -f bin $D/vulkan_atomics.ll -o /dev/null 2>"$T_TMP/err" || rc=$?
 check "an extension not listed: refused naming it" sh -c "[ $rc = 1 ] && grep -q 'extension SPV_EXT_shader_atomic_float_add, which the target does not allow' '$T_TMP/err'"
 for k in $K/saxpy_vulkan.ll $K/reduce_vulkan.ll $D/vulkan_grid2d.ll $D/vulkan_entries.ll; do
-  check "[Shader] alone: $(basename $k) (no Int8 for the names, no Int64 for the optimizer's byte offsets)" "$G" --no-cache \
-    -t '#spirv.target_env<#spirv.vce<v1.6, [Shader], []>, #spirv.resource_limits<>>' -f bin $k -o /dev/null
+  check "[Shader] alone: $(basename $k) (no Int8 for the names, no Int64 for the optimizer's byte offsets), spirv-val" sh -c "'$G' --no-cache \
+    -t '#spirv.target_env<#spirv.vce<v1.6, [Shader], []>, #spirv.resource_limits<>>' -f bin $k -o '$T_TMP/sh.spv' && spirv-val --target-env vulkan1.3 '$T_TMP/sh.spv'"
 done
 # ---- what LLVM 22 crashes on or writes invalid: refused before it, in this process, exit 1
 for b in gep_getpointer:"getelementptr on llvm.spv.resource.getpointer" null_name:"a resource's name must be a private constant string" \
