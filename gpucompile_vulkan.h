@@ -685,7 +685,7 @@ GPUCOMPILE__PRIVATE int gpucompile_vulkan__numthreads(LLVMValueRef fn, unsigned 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__prepare(gpucompile_job *job) {
     LLVMValueRef fn, g, in, pc = NULL, calls[64];
     LLVMBasicBlockRef bb;
-    int ncalls = 0, i;
+    int ncalls = 0, i, zeroed = 0;
     for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) {
         const char *name = gpucompile_value_name(fn), *v;
         unsigned n, size[3];
@@ -732,7 +732,21 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__prepare(gpucompile_job 
         } else if (LLVMIsDeclaration(g))
             return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNRESOLVED, "undefined global '%s'%s", gpucompile_value_name(g),
                                        as == 3 ? ": workgroup memory is a definition with a size" : "");
+        else if (as == 3 && LLVMGetInitializer(g) && !LLVMIsUndef(LLVMGetInitializer(g))) {
+            /* clang gives HLSL's groupshared arrays a zero initializer, which in SPIR-V needs the
+               shaderZeroInitializeWorkgroupMemory feature; workgroup memory starts undefined in
+               HLSL, CUDA and OpenCL alike, so none is written (other values cannot be) */
+            if (!LLVMIsNull(LLVMGetInitializer(g)))
+                return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "global '%s': workgroup memory cannot be given initial values in Vulkan",
+                                           gpucompile_value_name(g));
+            LLVMSetInitializer(g, LLVMGetPoison(LLVMGlobalGetValueType(g)));
+            zeroed++;
+        }
     }
+    if (zeroed)
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d workgroup variable%s written without %s zero initializer "
+                           "(workgroup memory starts undefined; one would need shaderZeroInitializeWorkgroupMemory)", zeroed,
+                           zeroed == 1 ? "" : "s", zeroed == 1 ? "its" : "their");
     return GPUCOMPILE_OK;
 }
 
