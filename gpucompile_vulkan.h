@@ -581,7 +581,7 @@ GPUCOMPILE__PRIVATE void gpucompile_vulkan__initialize(void) {
     int i;
     if (gpucompile_vulkan__targets.state != 1) return;
     for (i = 0; i < 4; i++) gpucompile_vulkan__targets.init[i]();
-    gpucompile_vulkan__targets.parse_options(2, argv, NULL);
+    gpucompile_vulkan__targets.parse_options(2, argv, "");
 }
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
