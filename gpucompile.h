@@ -670,6 +670,19 @@ struct gpucompile_backend {
        module. */
     gpucompile_result (*join)(gpucompile_job *job, gpucompile_format format, const LLVMMemoryBufferRef *parts, int n);
     unsigned join_formats; /* the formats join takes, as bits (1u << GPUCOMPILE_FORMAT_...); 0: isa, bin and fatbin */
+    /* After optimization, before code generation: what the code generator would crash on in the
+       optimized module (the optimizer makes some of it), rewritten or refused (gpucompile_job_fail).
+       NULL: nothing. */
+    gpucompile_result (*pre_emit)(gpucompile_job *job);
+    /* per spelling ([upstream]): an attribute whose text is not `key = value` parameters (MLIR's
+       #spirv.target_env is positional). parse_text reads the text after the attribute's name (n
+       bytes; column: where it starts in the whole text, for messages), writes the same target as
+       this backend's parameters (`triple = "...", features = "..."`, NUL-terminated) into params
+       (size bytes; the core reads them as if written inside <...>) and returns how many bytes of
+       text it read, 0 after logging an error (gpucompile_log_target). print_text writes the text
+       of a target of that spelling (snprintf-style, as gpucompile_target_print). NULL: the core's. */
+    size_t (*parse_text[2])(const char *text, size_t n, size_t column, const gpucompile_logger *logger, char *params, size_t size);
+    size_t (*print_text[2])(const gpucompile_target *t, char *buf, size_t size);
 };
 
 /* Registration (the backend headers register themselves when their implementation is compiled
@@ -2613,6 +2626,8 @@ GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *
         if (o.size) buf[0] = 0;
         return 0;
     }
+    if (gpucompile__target_backend(t) && gpucompile__target_backend(t)->print_text[t->upstream ? 1 : 0])
+        return gpucompile__target_backend(t)->print_text[t->upstream ? 1 : 0](t, buf, size);
     d = gpucompile_target_defaults(t->kind);
     d.upstream = t->upstream; /* the defaults follow the spelling, and the backend */
     d.backend = t->backend;
@@ -2955,8 +2970,10 @@ GPUCOMPILE__PRIVATE void gpucompile__attribute_names(char *out, size_t size) {
 GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__pattr(gpucompile__parser *p, int *upstream, const char **attr) {
     const gpucompile_backend *b;
     size_t at, n;
-    char names[512];
+    char names[512], text[8192];
+    gpucompile__lex real;
     int c;
+    memset(&real, 0, sizeof real);
     if (gpucompile__lex_ws(&p->lx) != '#') { gpucompile__lex_err(&p->lx, p->lx.pos, "expected '#' to start a target attribute"); return NULL; }
     at = ++p->lx.pos;
     while (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx)) || gpucompile__lex_peek(&p->lx) == '-') p->lx.pos++;
@@ -2969,6 +2986,17 @@ GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__pattr(gpucompile__pars
         return NULL;
     }
     *attr = b->attribute[*upstream];
+    if (b->parse_text[*upstream]) { /* the backend's own syntax, read as its parameters */
+        size_t used = b->parse_text[*upstream](p->lx.s + p->lx.pos, p->lx.n - p->lx.pos, p->lx.pos, p->lx.logger, text + 1, sizeof text - 2);
+        if (!used) { p->lx.result = GPUCOMPILE_ERROR_PARSE; return NULL; }
+        text[0] = '<';
+        strcat(text, ">");
+        real = p->lx; /* the parameters are read from text, then the cursor is after what it read */
+        p->lx.s = text;
+        p->lx.n = strlen(text);
+        p->lx.pos = 0;
+        real.pos += used;
+    }
     if (gpucompile__lex_ws(&p->lx) == '<') {
         p->lx.pos++;
         c = gpucompile__lex_ws(&p->lx);
@@ -2986,6 +3014,10 @@ GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__pattr(gpucompile__pars
             p->lx.pos++;
             c = gpucompile__lex_ws(&p->lx);
         }
+    }
+    if (real.s) {
+        real.result = p->lx.result;
+        p->lx = real;
     }
     if (gpucompile__lex_ws(&p->lx) >= 0) { gpucompile__lex_err(&p->lx, p->lx.pos, "unexpected text after the target attribute"); return NULL; }
     return b;
@@ -3272,11 +3304,12 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_object_add_kernel(gpucompile_object 
     return gpucompile_object_add_kernel_n(obj, name, strlen(name));
 }
 
+GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__object_backend(const gpucompile_object *o);
 GPUCOMPILE_DEF gpucompile_result gpucompile_object_find_kernels(gpucompile_object *obj) {
     const gpucompile_backend *be;
     if (!obj) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     if (obj->num_kernels) return GPUCOMPILE_OK;
-    be = gpucompile_find_backend(obj->kind);
+    be = gpucompile__object_backend(obj); /* a custom object's by its attribute: there are several custom backends */
     return be && be->find_kernels ? be->find_kernels(obj) : GPUCOMPILE_OK;
 }
 
@@ -6215,6 +6248,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__run(gpucompile_job *job) {
     if ((r = gpucompile__optimize(job)) != GPUCOMPILE_OK) return r;
     gpucompile__save_module(job, "optimized.ll");
     if (h && (r = gpucompile__hook(job, h->optimized_ir, "optimized-IR")) != GPUCOMPILE_OK) return r;
+    if (job->backend->pre_emit && (r = job->backend->pre_emit(job)) != GPUCOMPILE_OK) return r;
     if ((r = gpucompile__mark_dynamic_shared(job)) != GPUCOMPILE_OK) return r;
     gpucompile__set_stage(job, GPUCOMPILE_STAGE_EMIT);
     parts = job->format == GPUCOMPILE_FORMAT_LLVM ? 1 : gpucompile__part_count(job);

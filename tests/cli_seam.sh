@@ -58,7 +58,7 @@ done
 # helpers]): no core private, gpucompile__name, in the backend headers or the example's backend
 # (their own privates, gpucompile_nvptx__name, are theirs); tests/split builds each alone
 privates() { grep -n -o -E '(^|[^A-Za-z0-9_])gpucompile__[a-z][a-z0-9_]*' "$1" | sed 's/:[^g]*gpucompile/: gpucompile/'; }
-for h in gpucompile_nvptx.h gpucompile_amdgpu.h gpucompile_spirv.h examples/05_host_backend.h; do
+for h in gpucompile_nvptx.h gpucompile_amdgpu.h gpucompile_spirv.h gpucompile_vulkan.h examples/05_host_backend.h; do
     privates "$ROOT/$h" >"$T_TMP/priv"
     if [ -s "$T_TMP/priv" ]; then fail "$h calls core privates:"; sed 's/^/    /' "$T_TMP/priv" | head -20
     else ok "$h calls no core private"; fi

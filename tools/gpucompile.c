@@ -7,6 +7,7 @@
 #include "gpucompile_nvptx.h"
 #include "gpucompile_amdgpu.h"
 #include "gpucompile_spirv.h"
+#include "gpucompile_vulkan.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -31,6 +32,7 @@ static const char *usage_text =
     "       gpucompile --list BINARY [--select DEVICE]\n"
     "\n"
     "  -t, --target ATTR    target: #gpu.nvptx<...>, #gpu.amdgpu<...>, #nvvm.target, #rocdl.target\n"
+    "                       (and #gpu.spirv, #xevm.target, #gpu.vulkan, #spirv.target_env<...>)\n"
     "  -f, --format FMT     llvm | isa | bin | fatbin (or MLIR's offloading, assembly, binary, fatbinary)\n"
     "  -o, --output PATH    the object; an LLVM offload binary (several targets); a directory (batch)\n"
     "  --emit-text PATH     also write the binary as MLIR text: gpu.binary @NAME [#gpu.object<...>]\n"
@@ -288,6 +290,7 @@ static void print_object(const gpucompile_object *o) {
         if (k->wavefront_size >= 0) fprintf(stderr, ", wavefront %d", k->wavefront_size);
         if (k->kernarg_bytes >= 0) fprintf(stderr, ", kernarg %d bytes", k->kernarg_bytes);
         if (k->dynamic_shared > 0) fprintf(stderr, ", dynamic shared memory (sized at launch)");
+        if (k->metadata) fprintf(stderr, "\n    %s", k->metadata);
         fprintf(stderr, "\n");
     }
     fprintf(stderr, "  stages (ms):");
@@ -520,7 +523,10 @@ static void list_one(const gpucompile_binary *b) {
         const gpucompile_object *o = b->objects[i];
         printf("  [%d] %s: %s, %zu bytes\n", i, o->target, gpucompile_format_string(o->format), o->size);
         if (o->properties) printf("      properties: %s\n", o->properties);
-        for (k = 0; k < o->num_kernels; k++) printf("      kernel: %s\n", o->kernels[k].name);
+        for (k = 0; k < o->num_kernels; k++) {
+            printf("      kernel: %s\n", o->kernels[k].name);
+            if (o->kernels[k].metadata) printf("        metadata: {%s}\n", o->kernels[k].metadata);
+        }
     }
 }
 
