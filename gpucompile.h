@@ -7733,7 +7733,7 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_write_entry(gpucompile_buf *out, const 
     off = GPUCOMPILE__OB_HEADER + GPUCOMPILE__OB_ENTRY + 16 * nstr;
     image_off = (off + strtab + 7) & ~(size_t)7;
     total = (image_off + o->size + 7) & ~(size_t)7;
-    gpucompile_buf_add(out, "\x10\xFF\x10\xAD", 4);
+    gpucompile_buf_add(out, GPUCOMPILE__OB_MAGIC, 4);
     gpucompile__bin_put(out, 1, 4);
     gpucompile__bin_put(out, total, 8);
     gpucompile__bin_put(out, GPUCOMPILE__OB_HEADER, 8);
@@ -7902,7 +7902,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_read_offload(const void *data
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_binary_read(const void *data, size_t size, const char *name,
     const gpucompile_allocator *allocator, const gpucompile_logger *logger, gpucompile_binary **out) {
-    if (data && size >= 4 && memcmp(data, "\x10\xFF\x10\xAD", 4) == 0)
+    if (data && size >= 4 && memcmp(data, GPUCOMPILE__OB_MAGIC, 4) == 0)
         return gpucompile_binary_read_offload(data, size, name, allocator, logger, out);
     if (out) *out = NULL;
     if (!data) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
