@@ -5878,14 +5878,20 @@ GPUCOMPILE__PRIVATE void gpucompile__save_repro(gpucompile_job *job) {
 /* ==== [section: isolation] =============================================================== */
 /* A compile in another process: options.isolate (one child per compile, request and reply in
    files) or options.workers (processes reused across compiles, over a socket). One protocol:
-   request = "GPUREQ01", u64 payload size, then the target's text, u32 format, toolkit,
-   bin_method, section, tool_options, save_temps, u32 debug, u32 remarks, f64 tool timeout, u32 count + link paths, u32 count +
-   (name, path) tools, input name, u64 size + input bytes; reply = "GPUREP01", u64 payload
+   request = "GPUREQ01", u64 payload size, then the target's text, u32 format, the options of
+   GPUCOMPILE__REQUEST_OPTIONS in its order, u32 count + link paths, u32 count + (name, path)
+   tools, input name, u64 size + input bytes; reply = "GPUREP01", u64 payload
    size, u32 result, u64 size + diagnostic records, u64 size + the object as the cache stores
    it (none when 0), f64 stage_ms[GPUCOMPILE_STAGE_COUNT]. Host byte order: one machine. The
    child's stderr is read too: when it dies, LLVM's last "LLVM ERROR:" line is the error. */
 #define GPUCOMPILE__REQ_MAGIC "GPUREQ01"
 #define GPUCOMPILE__REP_MAGIC "GPUREP01"
+/* The scalar options a request forwards, each as a string (STR: NULL is sent as ""), a u32
+   (INT) or an f64 (F64): the writer, the reader and its frees all expand this one list. */
+#define GPUCOMPILE__REQUEST_OPTIONS(STR, INT, F64) \
+    STR(toolkit_path) STR(bin_method) STR(section) STR(tool_options) STR(save_temps) \
+    INT(debug) INT(remarks) INT(jobs) F64(tool_timeout_s)
+#define GPUCOMPILE__NONE(f)
 
 GPUCOMPILE__PRIVATE void gpucompile__put_f64(gpucompile_buf *b, double v) { gpucompile_buf_add(b, &v, 8); }
 GPUCOMPILE__PRIVATE double gpucompile__get_f64(gpucompile__reader *r) {
@@ -5911,15 +5917,10 @@ GPUCOMPILE__PRIVATE int gpucompile__request(gpucompile_job *job, const void *dat
     gpucompile__put_str(b, text);
     gpucompile_job_free(job, text);
     gpucompile__put32(b, (uint32_t)job->format);
-    gpucompile__put_str(b, o->toolkit_path);
-    gpucompile__put_str(b, o->bin_method);
-    gpucompile__put_str(b, o->section);
-    gpucompile__put_str(b, o->tool_options);
-    gpucompile__put_str(b, o->save_temps);
-    gpucompile__put32(b, (uint32_t)o->debug);
-    gpucompile__put32(b, (uint32_t)o->remarks);
-    gpucompile__put32(b, (uint32_t)o->jobs);
-    gpucompile__put_f64(b, o->tool_timeout_s);
+#define GPUCOMPILE__PUT_STR(f) gpucompile__put_str(b, o->f);
+#define GPUCOMPILE__PUT_INT(f) gpucompile__put32(b, (uint32_t)o->f);
+#define GPUCOMPILE__PUT_F64(f) gpucompile__put_f64(b, o->f);
+    GPUCOMPILE__REQUEST_OPTIONS(GPUCOMPILE__PUT_STR, GPUCOMPILE__PUT_INT, GPUCOMPILE__PUT_F64)
     gpucompile__put32(b, (uint32_t)o->num_link);
     for (i = 0; i < o->num_link; i++) gpucompile__put_str(b, o->link[i]);
     gpucompile__put32(b, (uint32_t)o->num_tools);
@@ -6411,15 +6412,12 @@ GPUCOMPILE__PRIVATE void gpucompile__work(const unsigned char *data, size_t size
     rd.bad = 0;
     text = gpucompile__get_str(&rd, NULL);
     o.format = (gpucompile_format)gpucompile__get32(&rd);
-    o.toolkit_path = gpucompile__get_str(&rd, NULL);
-    o.bin_method = gpucompile__get_str(&rd, NULL);
-    o.section = gpucompile__get_str(&rd, NULL);
-    o.tool_options = gpucompile__get_str(&rd, NULL);
-    o.save_temps = gpucompile__get_str(&rd, NULL);
-    o.debug = (int)gpucompile__get32(&rd);
-    o.remarks = (int)gpucompile__get32(&rd);
-    o.jobs = (int)gpucompile__get32(&rd);
-    o.tool_timeout_s = gpucompile__get_f64(&rd);
+#define GPUCOMPILE__GET_STR(f) o.f = gpucompile__get_str(&rd, NULL);
+#define GPUCOMPILE__GET_INT(f) o.f = (int)gpucompile__get32(&rd);
+#define GPUCOMPILE__GET_F64(f) o.f = gpucompile__get_f64(&rd);
+#define GPUCOMPILE__EMPTY_STR(f) if (o.f && !*o.f) { gpucompile_free(NULL, (void *)o.f); o.f = NULL; }
+#define GPUCOMPILE__FREE_STR(f) gpucompile_free(NULL, (void *)o.f);
+    GPUCOMPILE__REQUEST_OPTIONS(GPUCOMPILE__GET_STR, GPUCOMPILE__GET_INT, GPUCOMPILE__GET_F64)
     nl = gpucompile__get32(&rd);
     if (!rd.bad && nl < size) links = (const char **)gpucompile_alloc(NULL, (nl + 1) * sizeof *links);
     for (i = 0; links && i < nl; i++) links[i] = gpucompile__get_str(&rd, NULL);
@@ -6432,11 +6430,7 @@ GPUCOMPILE__PRIVATE void gpucompile__work(const unsigned char *data, size_t size
     name = gpucompile__get_str(&rd, NULL);
     n = gpucompile__get64(&rd);
     input = gpucompile__take(&rd, n);
-    if (o.toolkit_path && !*o.toolkit_path) { gpucompile_free(NULL, (void *)o.toolkit_path); o.toolkit_path = NULL; }
-    if (o.bin_method && !*o.bin_method) { gpucompile_free(NULL, (void *)o.bin_method); o.bin_method = NULL; }
-    if (o.section && !*o.section) { gpucompile_free(NULL, (void *)o.section); o.section = NULL; }
-    if (o.tool_options && !*o.tool_options) { gpucompile_free(NULL, (void *)o.tool_options); o.tool_options = NULL; }
-    if (o.save_temps && !*o.save_temps) { gpucompile_free(NULL, (void *)o.save_temps); o.save_temps = NULL; }
+    GPUCOMPILE__REQUEST_OPTIONS(GPUCOMPILE__EMPTY_STR, GPUCOMPILE__NONE, GPUCOMPILE__NONE) /* "" was NULL */
     o.link = links;
     o.num_link = (int)nl;
     o.tools = tools;
@@ -6465,11 +6459,7 @@ GPUCOMPILE__PRIVATE void gpucompile__work(const unsigned char *data, size_t size
     gpucompile_free(NULL, tools);
     gpucompile_free(NULL, text);
     gpucompile_free(NULL, name);
-    gpucompile_free(NULL, (void *)o.toolkit_path);
-    gpucompile_free(NULL, (void *)o.bin_method);
-    gpucompile_free(NULL, (void *)o.section);
-    gpucompile_free(NULL, (void *)o.tool_options);
-    gpucompile_free(NULL, (void *)o.save_temps);
+    GPUCOMPILE__REQUEST_OPTIONS(GPUCOMPILE__FREE_STR, GPUCOMPILE__NONE, GPUCOMPILE__NONE)
     gpucompile_free(NULL, log.data);
     gpucompile_free(NULL, serial.data);
 }
