@@ -3254,14 +3254,26 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_object_create(const char *target, gp
     return gpucompile__bin_object_new(target, (size_t)-1, format, data, size, allocator, NULL, out);
 }
 
+/* gpucompile_kernel's int fields in their order: a new kernel's are -1 (unknown), and the cache
+   stores them in this order. */
+#define GPUCOMPILE__KERNEL_INTS(X) \
+    X(num_params) X(registers) X(shared_bytes) X(max_threads) X(sgprs) X(vgprs) X(private_bytes) X(wavefront_size) \
+    X(kernarg_bytes) X(dynamic_shared)
+#define GPUCOMPILE__KERNEL_UNKNOWN(f) k->f = -1;
+#define GPUCOMPILE__KERNEL_COUNT(f) +1
+
+/* A kernel nothing is known of yet: no name, no text, every number -1. */
+GPUCOMPILE__PRIVATE void gpucompile__kernel_init(gpucompile_kernel *k) {
+    memset(k, 0, sizeof *k);
+    GPUCOMPILE__KERNEL_INTS(GPUCOMPILE__KERNEL_UNKNOWN)
+}
+
 GPUCOMPILE_DEF gpucompile_result gpucompile_object_add_kernel_n(gpucompile_object *o, const char *name, size_t len) {
     gpucompile_kernel *k = (gpucompile_kernel *)gpucompile__realloc(&o->allocator, o->kernels, (size_t)(o->num_kernels + 1) * sizeof *k);
     if (!k) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     o->kernels = k;
     k += o->num_kernels;
-    memset(k, 0, sizeof *k);
-    k->num_params = k->registers = k->shared_bytes = k->max_threads = k->sgprs = k->vgprs = -1;
-    k->private_bytes = k->wavefront_size = k->kernarg_bytes = k->dynamic_shared = -1;
+    gpucompile__kernel_init(k);
     if (!(k->name = gpucompile__strndup(&o->allocator, name, len))) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     o->num_kernels++;
     return GPUCOMPILE_OK;
@@ -4348,13 +4360,11 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__collect_kernels(gpucompile_job
         gpucompile_kernel *k;
         if (!gpucompile__is_kernel(job, fn)) continue;
         k = &o->kernels[o->num_kernels];
-        memset(k, 0, sizeof *k);
+        gpucompile__kernel_init(k);
         k->name = gpucompile_job_strdup(job, gpucompile_value_name(fn));
         if (!k->name) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
         o->num_kernels++;
         k->num_params = (int)LLVMCountParams(fn);
-        k->registers = k->shared_bytes = k->max_threads = k->sgprs = k->vgprs = -1;
-        k->private_bytes = k->wavefront_size = k->kernarg_bytes = k->dynamic_shared = -1;
         k->type = gpucompile__kernel_type(job, fn);
     }
     qsort(o->kernels, (size_t)o->num_kernels, sizeof *o->kernels, gpucompile_kernel_cmp);
@@ -5159,10 +5169,10 @@ GPUCOMPILE__PRIVATE int gpucompile__serialize(const gpucompile_object *o, char *
     gpucompile__put32(b, (uint32_t)o->num_kernels);
     for (i = 0; i < o->num_kernels; i++) {
         const gpucompile_kernel *k = &o->kernels[i];
-        int32_t v[10];
-        v[0] = k->num_params; v[1] = k->registers; v[2] = k->shared_bytes; v[3] = k->max_threads;
-        v[4] = k->sgprs; v[5] = k->vgprs; v[6] = k->private_bytes; v[7] = k->wavefront_size; v[8] = k->kernarg_bytes;
-        v[9] = k->dynamic_shared;
+        int32_t v[0 GPUCOMPILE__KERNEL_INTS(GPUCOMPILE__KERNEL_COUNT)];
+        int f = 0;
+#define GPUCOMPILE__KERNEL_PUT(x) v[f++] = k->x;
+        GPUCOMPILE__KERNEL_INTS(GPUCOMPILE__KERNEL_PUT)
         gpucompile__put_str(b, k->name);
         gpucompile_buf_add(b, v, sizeof v);
         gpucompile__put_opt(b, k->type);
@@ -5242,17 +5252,17 @@ GPUCOMPILE__PRIVATE int gpucompile__deserialize(const unsigned char *data, size_
     if (!o->kernels) return 0;
     for (i = 0; i < n; i++) {
         gpucompile_kernel *k = &o->kernels[i];
-        int32_t v[10];
+        int32_t v[0 GPUCOMPILE__KERNEL_INTS(GPUCOMPILE__KERNEL_COUNT)];
         char *name = gpucompile__get_str(&r, a);
         const unsigned char *f = gpucompile__take(&r, sizeof v);
+        int j = 0;
         if (!name || !f) { gpucompile_free(a, name); return 0; }
         memcpy(v, f, sizeof v);
         memset(k, 0, sizeof *k);
         k->name = name;
         o->num_kernels++;
-        k->num_params = v[0]; k->registers = v[1]; k->shared_bytes = v[2]; k->max_threads = v[3];
-        k->sgprs = v[4]; k->vgprs = v[5]; k->private_bytes = v[6]; k->wavefront_size = v[7]; k->kernarg_bytes = v[8];
-        k->dynamic_shared = v[9];
+#define GPUCOMPILE__KERNEL_GET(x) k->x = v[j++];
+        GPUCOMPILE__KERNEL_INTS(GPUCOMPILE__KERNEL_GET)
         if (!gpucompile__get_opt(&r, a, &k->type) || !gpucompile__get_opt(&r, a, &k->arg_attrs) ||
             !gpucompile__get_opt(&r, a, &k->metadata))
             return 0;
