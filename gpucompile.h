@@ -2534,6 +2534,37 @@ GPUCOMPILE__PRIVATE int gpucompile__lex_string(gpucompile__lex *lx, gpucompile_b
     }
 }
 
+/* Skips one attribute value or type, for both MLIR readers (a link element the target parser
+   does not keep, a gpu.binary entry kept as text): a run of tokens whose brackets nest, each
+   closed by its own kind ("->" is no bracket, strings are skipped), up to ',' or a closing
+   bracket of ends at depth 0, or the end of the text (the caller says what it expected there).
+   what names the value in errors ("'link'"). */
+GPUCOMPILE__PRIVATE int gpucompile__lex_skip_value(gpucompile__lex *lx, const char *ends, const char *what) {
+    static const char open[] = "[{(<", close[] = "]})>";
+    char stack[32];
+    size_t depth = 0;
+    for (;;) {
+        int c = gpucompile__lex_ws(lx);
+        if (c < 0) return depth == 0 || gpucompile__lex_err(lx, lx->pos, "expected '%c' to close %s", stack[depth - 1], what);
+        if (depth == 0 && (c == ',' || (c && strchr(ends, c)))) return 1;
+        if (c == '"') {
+            if (!gpucompile__lex_string(lx, NULL, 0)) return 0;
+        } else if (c == '-' && lx->pos + 1 < lx->n && lx->s[lx->pos + 1] == '>') {
+            lx->pos += 2;
+        } else if (c && strchr(open, c)) {
+            if (depth == sizeof stack) return gpucompile__lex_err(lx, lx->pos, "%s is nested too deeply", what);
+            stack[depth++] = close[strchr(open, c) - open];
+            lx->pos++;
+        } else if (c && strchr(close, c)) {
+            if (depth == 0 || stack[depth - 1] != c) return gpucompile__lex_err(lx, lx->pos, "unbalanced '%c' in %s", c, what);
+            depth--;
+            lx->pos++;
+        } else if (gpucompile__is_id_char(c) || (c && strchr("-+:=@#!*?,", c))) {
+            lx->pos++;
+        } else return gpucompile__lex_err(lx, lx->pos, "unexpected character in %s", what);
+    }
+}
+
 GPUCOMPILE__PRIVATE void gpucompile__out_quoted(gpucompile__out *o, const char *s) {
     char e[3];
     gpucompile__out_add(o, "\"", 1);
@@ -2850,36 +2881,13 @@ GPUCOMPILE__PRIVATE int gpucompile__pflags(gpucompile__parser *p) {
 }
 
 /* One non-string element of link (MLIR allows any attribute there: 1, [2], @f, #a<...>, ...):
-   skipped as a balanced run of tokens up to ',' or ']'; verify refuses it, as MLIR does. */
+   skipped; verify refuses it, as MLIR does. */
 GPUCOMPILE__PRIVATE int gpucompile__pskip_attr(gpucompile__parser *p) {
-    char stack[32];
-    size_t depth = 0, start = p->lx.pos, off;
-    for (;;) {
-        int c = gpucompile__lex_ws(&p->lx);
-        const char *open = "[{(<", *close = "]})>";
-        if (c < 0) return gpucompile__lex_err(&p->lx, p->lx.pos, "expected ']' to close 'link'");
-        if (depth == 0 && (c == ',' || c == ']')) {
-            if (p->lx.pos == start) return gpucompile__lex_err(&p->lx, p->lx.pos, "expected a value in 'link'");
-            return 1;
-        }
-        if (c == '"') {
-            size_t keep = p->strs.len;
-            if (!gpucompile__pstring(p, &off)) return 0;
-            p->strs.len = keep; /* not kept */
-        } else if (c == '-' && p->lx.pos + 1 < p->lx.n && p->lx.s[p->lx.pos + 1] == '>') {
-            p->lx.pos += 2;
-        } else if (c && strchr(open, c)) {
-            if (depth == sizeof stack) return gpucompile__lex_err(&p->lx, p->lx.pos, "'link' is nested too deeply");
-            stack[depth++] = close[strchr(open, c) - open];
-            p->lx.pos++;
-        } else if (c && strchr(close, c)) {
-            if (depth == 0 || stack[depth - 1] != c) return gpucompile__lex_err(&p->lx, p->lx.pos, "unbalanced '%c' in 'link'", c);
-            depth--;
-            p->lx.pos++;
-        } else if (gpucompile__is_id_char(c) || (c && strchr("-+:=@#!*?", c)) || (c == ',' && depth > 0)) {
-            p->lx.pos++;
-        } else return gpucompile__lex_err(&p->lx, p->lx.pos, "unexpected character in 'link'");
-    }
+    size_t start = p->lx.pos;
+    if (!gpucompile__lex_skip_value(&p->lx, "]", "'link'")) return 0;
+    if (gpucompile__lex_peek(&p->lx) < 0) return gpucompile__lex_err(&p->lx, p->lx.pos, "expected ']' to close 'link'");
+    if (p->lx.pos == start) return gpucompile__lex_err(&p->lx, p->lx.pos, "expected a value in 'link'");
+    return 1;
 }
 
 /* link = ["a.bc", "b.bc"]. */
@@ -7018,25 +7026,6 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_phandler(gpucompile__bin_p *p, gpucompil
     return 1;
 }
 
-/* Skips one attribute value or type: up to ',' or a closing bracket at depth 0 ("->" is no
-   bracket); strings skipped. */
-GPUCOMPILE__PRIVATE int gpucompile__bin_skip_value(gpucompile__bin_p *p) {
-    int depth = 0;
-    while (p->pos < p->n) {
-        char c = p->s[p->pos];
-        if (c == '"') {
-            if (!gpucompile__bin_pstring(p, NULL)) return 0;
-            continue;
-        }
-        if (c == '-' && p->pos + 1 < p->n && p->s[p->pos + 1] == '>') { p->pos += 2; continue; }
-        if (depth == 0 && (c == ',' || c == '}' || c == ']' || c == '>' || c == ')')) return 1;
-        if (c == '[' || c == '{' || c == '(' || c == '<') depth++;
-        if (c == ']' || c == '}' || c == ')' || c == '>') depth--;
-        p->pos++;
-    }
-    return depth == 0 || gpucompile__lex_err(p, p->pos, "unterminated attribute value");
-}
-
 /* ---- dictionaries: entries kept as text, in MLIR's order (by name) ---- */
 typedef struct gpucompile__bin_ent { const char *k, *v; size_t kn, vn; } gpucompile__bin_ent; /* vn 0: a unit entry */
 
@@ -7071,7 +7060,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pentries(gpucompile__bin_p *p, gpucompil
         if (gpucompile__bin_eat(p, '=')) {
             gpucompile__lex_ws(p);
             at = p->pos;
-            if (!gpucompile__bin_skip_value(p)) return 0;
+            if (!gpucompile__lex_skip_value(p, "]})>", "the attribute value")) return 0;
             e.v = p->s + at;
             for (e.vn = p->pos - at; e.vn && (e.v[e.vn - 1] == ' ' || e.v[e.vn - 1] == '\n' || e.v[e.vn - 1] == '\t'); e.vn--) {}
             if (!e.vn) return gpucompile__lex_err(p, at, "expected an attribute value");
@@ -7385,7 +7374,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pvalue_text(gpucompile__bin_p *p, char *
     size_t at, n;
     gpucompile__lex_ws(p);
     at = p->pos;
-    if (!gpucompile__bin_skip_value(p)) return 0;
+    if (!gpucompile__lex_skip_value(p, "]})>", "the attribute value")) return 0;
     for (n = p->pos - at; n && (p->s[at + n - 1] == ' ' || p->s[at + n - 1] == '\n'); n--) {}
     if (!n) return gpucompile__lex_err(p, at, "expected a value");
     gpucompile_free(p->a, *out);
@@ -7480,7 +7469,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pobject(gpucompile__bin_p *p, gpucompile
         if (!gpucompile__bin_expect(p, '=', n == 10 || n == 7 ? "after the object parameter's name" : "after the object format")) return 0;
         if ((n == 10 && strncmp(p->s + w, "properties", 10) == 0) || (n == 7 && strncmp(p->s + w, "kernels", 7) == 0)) {
             *(n == 10 ? &props : &table) = p->pos;
-            if (!gpucompile__bin_skip_value(p) || !gpucompile__bin_expect(p, ',', "after the object parameter")) return 0;
+            if (!gpucompile__lex_skip_value(p, "]})>", "the attribute value") || !gpucompile__bin_expect(p, ',', "after the object parameter")) return 0;
             continue;
         }
         snprintf(kw, sizeof kw, "%.*s", (int)(n < 31 ? n : 31), p->s + w);
