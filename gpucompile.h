@@ -6251,32 +6251,36 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__run(gpucompile_job *job) {
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_compile_properties(gpucompile_object *o, int O, const char *section);
 
-/* The one entry point behind the three compile functions: exactly one of module / data. */
-/* serial (a worker's): also the object as bytes, with the files it used. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, const void *data, size_t size, const char *name,
-    const gpucompile_target *target, const gpucompile_options *options, gpucompile_object **out, gpucompile_buf *serial) {
+/* One compile's state: its job and what the stages of gpucompile__compile hand on. */
+typedef struct gpucompile__compiling {
     gpucompile__job j;
-    gpucompile_job *job = &j.pub;
-    gpucompile_result r;
-    int i, use_cache, inited = 0;
-    char text[4096], key[65];
-    gpucompile__capture cap;
-    LLVMMemoryBufferRef bc = NULL;
-    if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    *out = NULL;
-    if (!target) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    memset(&j, 0, sizeof j);
-    if (options) j.opts = *options;
-    if (!j.opts.format) j.opts.format = GPUCOMPILE_FORMAT_BIN;
-    if (j.opts.tool_timeout_s <= 0) j.opts.tool_timeout_s = 300.0;
-    j.logger = &j.opts.logger;
-    job->options = &j.opts;
+    const gpucompile_target *target;
+    const void *data;              /* the input: the caller's bytes or its module as bitcode (bc) */
+    size_t size;
+    const char *name;
+    LLVMMemoryBufferRef bc;
+    gpucompile_buf *serial;        /* a worker's: the object as bytes too, with the files it used */
+    int use_cache, inited;         /* inited: the backend's init ran, so its release is due */
+    char key[65];                  /* the cache's */
+    gpucompile__capture cap;       /* the warnings and remarks the cache keeps */
+} gpucompile__compiling;
+
+/* The options resolved, the target verified, its backend found, an empty object. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_setup(gpucompile__compiling *c, const gpucompile_options *options) {
+    gpucompile__job *j = &c->j;
+    gpucompile_job *job = &j->pub;
+    const gpucompile_target *target = c->target;
+    char text[4096];
+    if (options) j->opts = *options;
+    if (!j->opts.format) j->opts.format = GPUCOMPILE_FORMAT_BIN;
+    if (j->opts.tool_timeout_s <= 0) j->opts.tool_timeout_s = 300.0;
+    j->logger = &j->opts.logger;
+    job->options = &j->opts;
     job->target = target;
-    job->format = j.opts.format;
+    job->format = j->opts.format;
     job->stage = GPUCOMPILE_STAGE_TARGET;
-    j.stage_start = gpucompile__now_ms();
-    if (!name) name = "<input>";
-    if (gpucompile_target_verify(target, j.logger) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_INVALID_TARGET;
+    j->stage_start = gpucompile__now_ms();
+    if (gpucompile_target_verify(target, j->logger) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_INVALID_TARGET;
     job->backend = target->kind == GPUCOMPILE_TARGET_CUSTOM ? target->backend : gpucompile_find_backend(target->kind);
     if (!job->backend) {
         gpucompile_target_print(target, text, sizeof text);
@@ -6288,86 +6292,140 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, 
     job->object = (gpucompile_object *)gpucompile_job_alloc(job, sizeof(gpucompile_object));
     if (!job->object) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     memset(job->object, 0, sizeof *job->object);
-    job->object->allocator = j.opts.allocator;
+    job->object->allocator = j->opts.allocator;
+    return GPUCOMPILE_OK;
+}
+
+/* The input as bytes (a module as bitcode) and whether the cache serves it, under which key. */
+GPUCOMPILE__PRIVATE void gpucompile__compile_input(gpucompile__compiling *c, LLVMModuleRef module) {
+    gpucompile__job *j = &c->j;
+    gpucompile_job *job = &j->pub;
     gpucompile__set_stage(job, GPUCOMPILE_STAGE_PARSE);
     if (module) { /* the caller's module reaches us as bitcode: never touched, and hashable */
-        bc = LLVMWriteBitcodeToMemoryBuffer(module);
-        data = LLVMGetBufferStart(bc);
-        size = LLVMGetBufferSize(bc);
+        c->bc = LLVMWriteBitcodeToMemoryBuffer(module);
+        c->data = LLVMGetBufferStart(c->bc);
+        c->size = LLVMGetBufferSize(c->bc);
     }
     /* Hooks run code we cannot hash: they bypass the cache, and so do custom backends but for
        one that opts in with its cache_version; so does --save-temps (its files come of a compile). */
-    use_cache = j.opts.cache_dir && *j.opts.cache_dir && !j.opts.hooks && data &&
-                (target->kind != GPUCOMPILE_TARGET_CUSTOM || job->backend->cache_version) &&
-                !(j.opts.save_temps && *j.opts.save_temps);
-    memset(&cap, 0, sizeof cap);
-    cap.log.a = &j.opts.allocator;
-    if (use_cache) {
-        gpucompile__cache_key(job, data, size, key);
-        cap.to = j.opts.logger;
-        j.opts.logger.func = gpucompile__capture_fn;
-        j.opts.logger.user_data = &cap;
+    c->use_cache = j->opts.cache_dir && *j->opts.cache_dir && !j->opts.hooks && c->data &&
+                   (c->target->kind != GPUCOMPILE_TARGET_CUSTOM || job->backend->cache_version) &&
+                   !(j->opts.save_temps && *j->opts.save_temps);
+    c->cap.log.a = &j->opts.allocator;
+    if (c->use_cache) {
+        gpucompile__cache_key(job, c->data, c->size, c->key);
+        c->cap.to = j->opts.logger;
+        j->opts.logger.func = gpucompile__capture_fn;
+        j->opts.logger.user_data = &c->cap;
     }
-    j.track_deps = use_cache || serial;
-    if (use_cache && gpucompile__cache_load(job, key, &cap.to)) {
-        r = GPUCOMPILE_OK;
-    } else if (j.opts.isolate || j.opts.workers) {
-        if (!gpucompile__reset_object(job)) { r = GPUCOMPILE_ERROR_OUT_OF_MEMORY; goto cleanup; }
-        r = !data ? gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "%s: empty input", name)
-            : j.opts.workers ? gpucompile__compile_pooled(job, data, size, name) : gpucompile__compile_isolated(job, data, size, name);
-        if (r == GPUCOMPILE_OK && use_cache) gpucompile__cache_store(job, key, &cap.log);
-    } else {
-        if (!gpucompile__reset_object(job)) { r = GPUCOMPILE_ERROR_OUT_OF_MEMORY; goto cleanup; }
-        gpucompile__initialize(job->backend);
-        job->context = LLVMContextCreate();
-        LLVMContextSetDiagnosticHandler(job->context, gpucompile__diag_handler, job);
-        r = job->backend->init ? job->backend->init(job) : GPUCOMPILE_OK;
-        inited = r == GPUCOMPILE_OK;
-        gpucompile__save_begin(job, name);
-        if (r == GPUCOMPILE_OK) r = gpucompile__parse(job, data, size, name);
-        if (r == GPUCOMPILE_OK) r = gpucompile__run(job);
-        gpucompile__save_repro(job);
-        if (r == GPUCOMPILE_OK && job->failed) r = GPUCOMPILE_ERROR_LLVM;
-        if (r == GPUCOMPILE_OK && use_cache) gpucompile__cache_store(job, key, &cap.log);
-    }
-    gpucompile__set_stage(job, GPUCOMPILE_STAGE_NONE);
-    if (r == GPUCOMPILE_OK) {
-        gpucompile_object *o = job->object;
-        size_t n = gpucompile_target_print(target, text, sizeof text);
-        gpucompile_job_free(job, o->target); /* from the cache: made again from the target */
-        gpucompile_job_free(job, o->triple);
-        gpucompile_job_free(job, o->chip);
-        o->target = (char *)gpucompile_job_alloc(job, n + 1);
-        if (o->target) gpucompile_target_print(target, o->target, n + 1);
-        o->kind = target->kind;
-        o->triple = gpucompile_job_strdup(job, gpucompile_target_triple(target));
-        o->chip = gpucompile_job_strdup(job, gpucompile_target_chip(target));
-        o->format = job->format;
-        if (!o->target || !o->triple || !o->chip) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-        else if (gpucompile__bin_compile_properties(o, target->O, j.opts.section) != GPUCOMPILE_OK) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-        else if (serial && !gpucompile__serialize(o, j.deps, j.num_deps, 0, NULL, serial)) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-        else { *out = o; job->object = NULL; }
-    }
-cleanup: /* everything the job holds goes, on every path */
-    if (inited && job->backend->release) job->backend->release(job);
+    j->track_deps = c->use_cache || c->serial;
+}
+
+/* In this process: a fresh LLVM context, the backend's per-job state, the pipeline. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_here(gpucompile__compiling *c) {
+    gpucompile_job *job = &c->j.pub;
+    gpucompile_result r;
+    gpucompile__initialize(job->backend);
+    job->context = LLVMContextCreate();
+    LLVMContextSetDiagnosticHandler(job->context, gpucompile__diag_handler, job);
+    r = job->backend->init ? job->backend->init(job) : GPUCOMPILE_OK;
+    c->inited = r == GPUCOMPILE_OK;
+    gpucompile__save_begin(job, c->name);
+    if (r == GPUCOMPILE_OK) r = gpucompile__parse(job, c->data, c->size, c->name);
+    if (r == GPUCOMPILE_OK) r = gpucompile__run(job);
+    gpucompile__save_repro(job);
+    if (r == GPUCOMPILE_OK && job->failed) r = GPUCOMPILE_ERROR_LLVM;
+    return r;
+}
+
+/* The object: from the cache, or made by another process (options.isolate, options.workers) or
+   this one, and then stored in the cache. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_make(gpucompile__compiling *c) {
+    gpucompile__job *j = &c->j;
+    gpucompile_job *job = &j->pub;
+    gpucompile_result r;
+    if (c->use_cache && gpucompile__cache_load(job, c->key, &c->cap.to)) return GPUCOMPILE_OK;
+    if (!gpucompile__reset_object(job)) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    if (!(j->opts.isolate || j->opts.workers)) r = gpucompile__compile_here(c);
+    else if (!c->data) r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "%s: empty input", c->name);
+    else if (j->opts.workers) r = gpucompile__compile_pooled(job, c->data, c->size, c->name);
+    else r = gpucompile__compile_isolated(job, c->data, c->size, c->name);
+    if (r == GPUCOMPILE_OK && c->use_cache) gpucompile__cache_store(job, c->key, &c->cap.log);
+    return r;
+}
+
+/* The object named for the target as the caller gave it (a cached one was stored under another
+   spelling) and handed over in *out; a worker's also as bytes. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_finish(gpucompile__compiling *c, gpucompile_object **out) {
+    gpucompile_job *job = &c->j.pub;
+    const gpucompile_target *target = c->target;
+    gpucompile_object *o = job->object;
+    char text[4096];
+    size_t n = gpucompile_target_print(target, text, sizeof text);
+    gpucompile_job_free(job, o->target); /* from the cache: made again from the target */
+    gpucompile_job_free(job, o->triple);
+    gpucompile_job_free(job, o->chip);
+    o->target = (char *)gpucompile_job_alloc(job, n + 1);
+    if (o->target) gpucompile_target_print(target, o->target, n + 1);
+    o->kind = target->kind;
+    o->triple = gpucompile_job_strdup(job, gpucompile_target_triple(target));
+    o->chip = gpucompile_job_strdup(job, gpucompile_target_chip(target));
+    o->format = job->format;
+    if (!o->target || !o->triple || !o->chip) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    if (gpucompile__bin_compile_properties(o, target->O, c->j.opts.section) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    if (c->serial && !gpucompile__serialize(o, c->j.deps, c->j.num_deps, 0, NULL, c->serial)) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    *out = o;
+    job->object = NULL;
+    return GPUCOMPILE_OK;
+}
+
+/* Everything the job holds goes, on every path. */
+GPUCOMPILE__PRIVATE void gpucompile__compile_release(gpucompile__compiling *c) {
+    gpucompile__job *j = &c->j;
+    gpucompile_job *job = &j->pub;
+    int i;
+    if (c->inited && job->backend->release) job->backend->release(job);
     gpucompile_object_free(job->object);
     gpucompile_job_free(job, job->result_data);
     if (job->emitted) LLVMDisposeMemoryBuffer(job->emitted);
     if (job->machine) LLVMDisposeTargetMachine(job->machine);
     if (job->module) LLVMDisposeModule(job->module);
     if (job->context) LLVMContextDispose(job->context);
-    if (bc) LLVMDisposeMemoryBuffer(bc);
+    if (c->bc) LLVMDisposeMemoryBuffer(c->bc);
     gpucompile_job_free(job, job->cpu);
     gpucompile_job_free(job, job->features);
-    for (i = 0; i < j.num_libs; i++) gpucompile_job_free(job, j.libs[i]);
-    gpucompile_job_free(job, j.libs);
-    for (i = 0; i < j.num_temps; i++) { gpucompile__untemp(j.temps[i], 0); gpucompile_job_free(job, j.temps[i]); }
-    gpucompile_job_free(job, j.temps);
-    for (i = 0; i < j.num_deps; i++) gpucompile_job_free(job, j.deps[i]);
-    gpucompile_job_free(job, j.deps);
-    gpucompile_free(cap.log.a, cap.log.data);
-    gpucompile_job_free(job, j.save_dir);
-    gpucompile_free(j.repro.a, j.repro.data);
+    for (i = 0; i < j->num_libs; i++) gpucompile_job_free(job, j->libs[i]);
+    gpucompile_job_free(job, j->libs);
+    for (i = 0; i < j->num_temps; i++) { gpucompile__untemp(j->temps[i], 0); gpucompile_job_free(job, j->temps[i]); }
+    gpucompile_job_free(job, j->temps);
+    for (i = 0; i < j->num_deps; i++) gpucompile_job_free(job, j->deps[i]);
+    gpucompile_job_free(job, j->deps);
+    gpucompile_free(c->cap.log.a, c->cap.log.data);
+    gpucompile_job_free(job, j->save_dir);
+    gpucompile_free(j->repro.a, j->repro.data);
+}
+
+/* The one entry point behind the three compile functions: exactly one of module / data.
+   serial (a worker's): also the object as bytes, with the files it used. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, const void *data, size_t size, const char *name,
+    const gpucompile_target *target, const gpucompile_options *options, gpucompile_object **out, gpucompile_buf *serial) {
+    gpucompile__compiling c;
+    gpucompile_result r;
+    if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    if (!target) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    memset(&c, 0, sizeof c);
+    c.target = target;
+    c.data = data;
+    c.size = size;
+    c.name = name ? name : "<input>";
+    c.serial = serial;
+    if ((r = gpucompile__compile_setup(&c, options)) != GPUCOMPILE_OK) return r; /* it holds nothing yet */
+    gpucompile__compile_input(&c, module);
+    r = gpucompile__compile_make(&c);
+    gpucompile__set_stage(&c.j.pub, GPUCOMPILE_STAGE_NONE);
+    if (r == GPUCOMPILE_OK) r = gpucompile__compile_finish(&c, out);
+    gpucompile__compile_release(&c);
     return r;
 }
 
