@@ -8422,128 +8422,169 @@ GPUCOMPILE__PRIVATE int gpucompile__host_kernels(const gpucompile_binary *bin, i
     return n;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_binary(LLVMModuleRef host, const gpucompile_binary *binary,
-                                                              const gpucompile_embed_options *options, gpucompile_buf *names) {
+/* One embedding's state: what the stages of gpucompile__embed_binary hand on. */
+typedef struct gpucompile__embedding {
     gpucompile_embed_options opts;
     gpucompile__host h;
-    const gpucompile_kernel **kernels;
-    const gpucompile_object *obj = NULL;
-    const char *name;
-    unsigned char *data = NULL;
-    size_t size = 0;
-    int selected = 0, nk, i, jit, add_null = 0, total = 1;
-    LLVMTypeRef pp[2];
-    LLVMValueRef cst, state, module, load_fn, unload_fn, yield, unloader, largs[2];
-    gpucompile_result r = GPUCOMPILE_OK;
-    memset(&opts, 0, sizeof opts);
-    if (options) opts = *options;
-    if (!host || !binary) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    gpucompile__host_init(&h, host, &opts.logger, names);
-    if (gpucompile_binary_verify(binary, &opts.logger) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_INVALID_BINARY;
-    for (i = 0; i < binary->num_objects; i++) total += binary->objects[i]->num_kernels;
-    name = binary->name;
-    if (!name || !*name) return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_BINARY, GPUCOMPILE_STAGE_EMBED,
-                                                 "the binary has no name");
+    const gpucompile_binary *binary;
+    const char *name;                  /* the binary's: every host symbol starts with it */
+    int selected;                      /* the object embedded; -2: all of them (run-time selection) */
+    const gpucompile_kernel **kernels; /* the kernels given host functions */
+    int num_kernels;
+    const gpucompile_object *obj;      /* the selected object; NULL: the offload binary of all */
+    unsigned char *data;               /* the bytes embedded (owned when obj is NULL) */
+    size_t size;
+} gpucompile__embedding;
+
+/* The object the binary's handler selects (MLIR's #gpu.select_object), or all of them. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_select(gpucompile__embedding *e) {
+    const gpucompile_binary *binary = e->binary;
+    int i;
+    if (gpucompile_binary_verify(binary, &e->opts.logger) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_INVALID_BINARY;
+    e->name = binary->name;
+    if (!e->name || !*e->name)
+        return gpucompile__logf(e->h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_BINARY, GPUCOMPILE_STAGE_EMBED,
+                                "the binary has no name");
     switch (binary->handler.kind) {
     case GPUCOMPILE_HANDLER_SELECT_INDEX:
-        selected = binary->handler.index < 0 || binary->handler.index >= binary->num_objects ? -1 : (int)binary->handler.index;
+        e->selected = binary->handler.index < 0 || binary->handler.index >= binary->num_objects ? -1 : (int)binary->handler.index;
         break;
     case GPUCOMPILE_HANDLER_SELECT_TARGET: /* the first match, as MLIR takes it */
-        for (selected = -1, i = 0; selected < 0 && i < binary->num_objects; i++)
-            if (gpucompile__same_target(binary->handler.target, binary->objects[i]->target)) selected = i;
+        for (e->selected = -1, i = 0; e->selected < 0 && i < binary->num_objects; i++)
+            if (gpucompile__same_target(binary->handler.target, binary->objects[i]->target)) e->selected = i;
         break;
-    case GPUCOMPILE_HANDLER_RUNTIME: selected = -2; break;
-    default: selected = 0; break;
+    case GPUCOMPILE_HANDLER_RUNTIME: e->selected = -2; break;
+    default: e->selected = 0; break;
     }
-    if (selected == -1)
-        return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_NO_OBJECT, GPUCOMPILE_STAGE_EMBED,
-                                "binary '%s': the requested target object couldn't be found", name);
-    kernels = (const gpucompile_kernel **)gpucompile_alloc(NULL, (size_t)total * sizeof *kernels);
+    if (e->selected == -1)
+        return gpucompile__logf(e->h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_NO_OBJECT, GPUCOMPILE_STAGE_EMBED,
+                                "binary '%s': the requested target object couldn't be found", e->name);
+    return GPUCOMPILE_OK;
+}
+
+/* The kernels to give host functions, and a refusal before anything is added to the host: a
+   symbol it has already, or two kernel names that make one C identifier. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_kernels(gpucompile__embedding *e) {
+    gpucompile__host *h = &e->h;
+    const char *name = e->name;
+    const gpucompile_kernel **kernels;
+    int i, total = 1;
+    for (i = 0; i < e->binary->num_objects; i++) total += e->binary->objects[i]->num_kernels;
+    kernels = e->kernels = (const gpucompile_kernel **)gpucompile_alloc(NULL, (size_t)total * sizeof *kernels);
     if (!kernels) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-    nk = gpucompile__host_kernels(binary, selected >= 0 ? selected : -1, kernels, total);
-    /* refuse before changing anything */
-    if (r == GPUCOMPILE_OK && (gpucompile__host_taken(&h, name, NULL, "_bin_cst") || gpucompile__host_taken(&h, name, NULL, "_load") ||
-        gpucompile__host_taken(&h, name, NULL, "_unload") || gpucompile__host_taken(&h, name, NULL, "_module") ||
-        gpucompile__host_taken(&h, name, NULL, "_state")))
-        r = GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    for (i = 0; r == GPUCOMPILE_OK && i < nk; i++) { /* two kernel names, one C identifier */
-        const char *n = gpucompile__host_name(&h, name, kernels[i]->name, "");
+    e->num_kernels = gpucompile__host_kernels(e->binary, e->selected >= 0 ? e->selected : -1, kernels, total);
+    if (gpucompile__host_taken(h, name, NULL, "_bin_cst") || gpucompile__host_taken(h, name, NULL, "_load") ||
+        gpucompile__host_taken(h, name, NULL, "_unload") || gpucompile__host_taken(h, name, NULL, "_module") ||
+        gpucompile__host_taken(h, name, NULL, "_state"))
+        return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    for (i = 0; i < e->num_kernels; i++) { /* two kernel names, one C identifier */
+        const char *n = gpucompile__host_name(h, name, kernels[i]->name, "");
         char *si = n ? gpucompile__strdup(NULL, n) : NULL;
+        gpucompile_result r = si ? GPUCOMPILE_OK : GPUCOMPILE_ERROR_OUT_OF_MEMORY;
         int j;
-        if (!si) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
         for (j = 0; j < i && r == GPUCOMPILE_OK; j++)
-            if ((n = gpucompile__host_name(&h, name, kernels[j]->name, "")) != NULL && strcmp(si, n) == 0)
-                r = gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED,
+            if ((n = gpucompile__host_name(h, name, kernels[j]->name, "")) != NULL && strcmp(si, n) == 0)
+                r = gpucompile__logf(h->logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED,
                                      "kernels '%s' and '%s' would both have the host symbols %s_...",
                                      kernels[j]->name, kernels[i]->name, si);
         gpucompile_free(NULL, si);
+        if (r != GPUCOMPILE_OK) return r;
     }
-    for (i = 0; r == GPUCOMPILE_OK && i < nk; i++)
-        if (gpucompile__host_taken(&h, name, kernels[i]->name, "_function") || gpucompile__host_taken(&h, name, kernels[i]->name, "_get") ||
-            gpucompile__host_taken(&h, name, kernels[i]->name, "_kernel_name") ||
-            (!opts.no_launch_functions && gpucompile__host_taken(&h, name, kernels[i]->name, "_launch")))
-            r = GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    if (r != GPUCOMPILE_OK) { gpucompile_free(NULL, kernels); return r; }
-    if (selected >= 0) {
-        obj = binary->objects[selected];
-        data = obj->data;
-        size = obj->size;
-        add_null = obj->format == GPUCOMPILE_FORMAT_ISA; /* a driver's JIT reads a C string */
-    } else if ((r = gpucompile_binary_write_offload(binary, &data, &size)) != GPUCOMPILE_OK) {
-        gpucompile_free(NULL, kernels);
-        return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, r, GPUCOMPILE_STAGE_EMBED,
-                                "binary '%s': cannot write the offload binary", name);
+    for (i = 0; i < e->num_kernels; i++)
+        if (gpucompile__host_taken(h, name, kernels[i]->name, "_function") || gpucompile__host_taken(h, name, kernels[i]->name, "_get") ||
+            gpucompile__host_taken(h, name, kernels[i]->name, "_kernel_name") ||
+            (!e->opts.no_launch_functions && gpucompile__host_taken(h, name, kernels[i]->name, "_launch")))
+            return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    return GPUCOMPILE_OK;
+}
+
+/* The bytes to embed: the selected object's, or an offload binary of all of them. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_image(gpucompile__embedding *e) {
+    gpucompile_result r;
+    if (e->selected >= 0) {
+        e->obj = e->binary->objects[e->selected];
+        e->data = e->obj->data;
+        e->size = e->obj->size;
+    } else if ((r = gpucompile_binary_write_offload(e->binary, &e->data, &e->size)) != GPUCOMPILE_OK) {
+        return gpucompile__logf(e->h.logger, GPUCOMPILE_SEVERITY_ERROR, r, GPUCOMPILE_STAGE_EMBED,
+                                "binary '%s': cannot write the offload binary", e->name);
     }
-    /* the runtime functions first: a conflicting declaration refuses before anything is added */
-    pp[0] = h.ptr;
-    pp[1] = h.iptr;
-    jit = obj && obj->format == GPUCOMPILE_FORMAT_ISA;
+    return GPUCOMPILE_OK;
+}
+
+/* The bytes as a constant, the module's state, its loader (on first use) and its unloader (at
+   exit). The runtime functions are declared first: a conflicting declaration refuses before
+   anything is added. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_loader(gpucompile__embedding *e) {
+    gpucompile__host *h = &e->h;
+    const gpucompile_object *obj = e->obj;
+    const char *name = e->name, *sym, *triple = LLVMGetTarget(h->m);
+    int jit = obj && obj->format == GPUCOMPILE_FORMAT_ISA; /* a driver's JIT reads a C string */
+    LLVMTypeRef pp[2];
+    LLVMValueRef cst, state, module, load_fn, unload_fn, yield, unloader, largs[2], str;
+    pp[0] = h->ptr;
+    pp[1] = h->iptr;
     if (jit) {
-        pp[1] = h.i32;
-        load_fn = gpucompile__host_decl(&h, "mgpuModuleLoadJIT", h.ptr, pp, 2);
+        pp[1] = h->i32;
+        load_fn = gpucompile__host_decl(h, "mgpuModuleLoadJIT", h->ptr, pp, 2);
     } else {
-        load_fn = gpucompile__host_decl(&h, obj ? "mgpuModuleLoad" : "gpucompile_runtime_load_offload_binary", h.ptr, pp, 2);
+        load_fn = gpucompile__host_decl(h, obj ? "mgpuModuleLoad" : "gpucompile_runtime_load_offload_binary", h->ptr, pp, 2);
     }
-    unload_fn = gpucompile__host_decl(&h, "mgpuModuleUnload", h.vd, pp, 1);
-    {
-        const char *triple = LLVMGetTarget(host);
-        yield = gpucompile__host_decl(&h, triple && strstr(triple, "windows") ? "SwitchToThread" : "sched_yield", h.i32, NULL, 0);
+    unload_fn = gpucompile__host_decl(h, "mgpuModuleUnload", h->vd, pp, 1);
+    yield = gpucompile__host_decl(h, triple && strstr(triple, "windows") ? "SwitchToThread" : "sched_yield", h->i32, NULL, 0);
+    if (!load_fn || !unload_fn || !yield) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    str = LLVMConstStringInContext(h->c, (const char *)e->data, (unsigned)e->size, !jit);
+    sym = gpucompile__host_name(h, name, NULL, "_bin_cst");
+    cst = gpucompile__host_global(h, sym, LLVMTypeOf(str), str, LLVMInternalLinkage, 8);
+    LLVMSetGlobalConstant(cst, 1);
+    if (obj) { /* the object's section property, as MLIR's embedding places it */
+        char section[1024];
+        gpucompile__bin_p q;
+        gpucompile_buf sec;
+        memset(&q, 0, sizeof q);
+        memset(&sec, 0, sizeof sec);
+        q.s = section;
+        q.n = gpucompile_object_property(obj, "section", section, sizeof section);
+        if (q.n && q.n < sizeof section && gpucompile__bin_pstring(&q, &sec) && sec.data) LLVMSetSection(cst, sec.data);
+        gpucompile_free(NULL, sec.data);
     }
-    if (!load_fn || !unload_fn || !yield) r = GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    if (r == GPUCOMPILE_OK) {
-        const char *sym;
-        LLVMValueRef str = LLVMConstStringInContext(h.c, (const char *)data, (unsigned)size, !add_null);
-        sym = gpucompile__host_name(&h, name, NULL, "_bin_cst");
-        cst = gpucompile__host_global(&h, sym, LLVMTypeOf(str), str, LLVMInternalLinkage, 8);
-        LLVMSetGlobalConstant(cst, 1);
-        if (obj) { /* the object's section property, as MLIR's embedding places it */
-            char section[1024];
-            gpucompile__bin_p q;
-            gpucompile_buf sec;
-            memset(&q, 0, sizeof q);
-            memset(&sec, 0, sizeof sec);
-            q.s = section;
-            q.n = gpucompile_object_property(obj, "section", section, sizeof section);
-            if (q.n && q.n < sizeof section && gpucompile__bin_pstring(&q, &sec) && sec.data) LLVMSetSection(cst, sec.data);
-            gpucompile_free(NULL, sec.data);
-        }
-        sym = gpucompile__host_name(&h, name, NULL, "_state");
-        state = gpucompile__host_global(&h, sym, h.i32, LLVMConstInt(h.i32, 0, 0), LLVMInternalLinkage, 4);
-        sym = gpucompile__host_name(&h, name, NULL, "_module");
-        module = gpucompile__host_global(&h, sym, h.ptr, LLVMConstPointerNull(h.ptr), LLVMInternalLinkage, 8);
-        largs[0] = cst;
-        largs[1] = jit ? LLVMConstInt(h.i32, (unsigned long long)gpucompile__object_opt_level(obj), 0)
-                       : LLVMConstInt(h.iptr, (unsigned long long)size, 0);
-        gpucompile__host_loader(&h, name, load_fn, largs, 2, state, module, yield);
-        unloader = gpucompile__host_unloader(&h, name, unload_fn, state, module);
-        r = gpucompile__host_add_dtor(&h, unloader);
+    sym = gpucompile__host_name(h, name, NULL, "_state");
+    state = gpucompile__host_global(h, sym, h->i32, LLVMConstInt(h->i32, 0, 0), LLVMInternalLinkage, 4);
+    sym = gpucompile__host_name(h, name, NULL, "_module");
+    module = gpucompile__host_global(h, sym, h->ptr, LLVMConstPointerNull(h->ptr), LLVMInternalLinkage, 8);
+    largs[0] = cst;
+    largs[1] = jit ? LLVMConstInt(h->i32, (unsigned long long)gpucompile__object_opt_level(obj), 0)
+                   : LLVMConstInt(h->iptr, (unsigned long long)e->size, 0);
+    gpucompile__host_loader(h, name, load_fn, largs, 2, state, module, yield);
+    unloader = gpucompile__host_unloader(h, name, unload_fn, state, module);
+    return gpucompile__host_add_dtor(h, unloader);
+}
+
+/* Per kernel: its launch function, or (options.no_launch_functions) only its getter. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_functions(gpucompile__embedding *e) {
+    gpucompile_result r = GPUCOMPILE_OK;
+    int i;
+    for (i = 0; r == GPUCOMPILE_OK && i < e->num_kernels; i++) {
+        if (e->opts.no_launch_functions) r = gpucompile__host_getter(&e->h, e->name, e->kernels[i]->name) ? GPUCOMPILE_OK : GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+        else r = gpucompile__host_launch_function(&e->h, e->name, e->kernels[i]);
     }
-    for (i = 0; r == GPUCOMPILE_OK && i < nk; i++) {
-        if (opts.no_launch_functions) r = gpucompile__host_getter(&h, name, kernels[i]->name) ? GPUCOMPILE_OK : GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-        else r = gpucompile__host_launch_function(&h, name, kernels[i]);
-    }
-    if (!obj) gpucompile_free(&binary->allocator, data);
-    gpucompile_free(NULL, kernels);
+    return r;
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_binary(LLVMModuleRef host, const gpucompile_binary *binary,
+                                                              const gpucompile_embed_options *options, gpucompile_buf *names) {
+    gpucompile__embedding e;
+    gpucompile_result r;
+    memset(&e, 0, sizeof e);
+    if (options) e.opts = *options;
+    if (!host || !binary) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    gpucompile__host_init(&e.h, host, &e.opts.logger, names);
+    e.binary = binary;
+    if ((r = gpucompile__embed_select(&e)) == GPUCOMPILE_OK && (r = gpucompile__embed_kernels(&e)) == GPUCOMPILE_OK &&
+        (r = gpucompile__embed_image(&e)) == GPUCOMPILE_OK && (r = gpucompile__embed_loader(&e)) == GPUCOMPILE_OK)
+        r = gpucompile__embed_functions(&e);
+    if (!e.obj) gpucompile_free(&binary->allocator, e.data);
+    gpucompile_free(NULL, e.kernels);
     return r;
 }
 
