@@ -1081,12 +1081,17 @@ typedef struct gpucompile_nvptx__item {
     char *renamed;
 } gpucompile_nvptx__item;
 
+/* One join's state: what the stages of gpucompile_nvptx__join_ptx hand on. */
 typedef struct gpucompile_nvptx__ptxs {
+    gpucompile_job *job;
+    int parts;                     /* how many partitions */
     gpucompile_nvptx__item *items;
     int num, cap, *slots, **files, *num_files; /* files[part][N]: the joined number of its .file N */
     size_t num_slots;
     int callseq, prototype, prototype_out; /* the call sequences and prototypes written so far */
     long prototype_in;
+    const char *body;              /* partition 0's text after its header */
+    gpucompile_buf out, x, y;      /* the joined module; two items' texts compared */
 } gpucompile_nvptx__ptxs;
 
 GPUCOMPILE__PRIVATE int gpucompile_nvptx__idchar(char c) {
@@ -1348,24 +1353,15 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__files(gpucompile_job *jo
     return GPUCOMPILE_OK;
 }
 
-/* Joins the PTX of n partitions into one module in *out (the job's allocator). */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__join_ptx(gpucompile_job *job, const char *const *ptx, const size_t *size, int n,
-                                                                char **out, size_t *out_size) {
-    gpucompile_nvptx__ptxs j;
-    gpucompile_buf b, x, y;
-    const char *header[3] = {NULL, NULL, NULL}, *start = NULL;
+/* Each partition's header (.version, .target and .address_size, the same in each, in this
+   order) and its items. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__read_parts(gpucompile_nvptx__ptxs *j, const char *const *ptx, const size_t *size) {
+    static const char *const words[3] = {".version ", ".target ", ".address_size "};
+    const char *header[3] = {NULL, NULL, NULL};
     size_t header_len[3] = {0, 0, 0};
-    gpucompile_result r = GPUCOMPILE_OK;
-    int part, i, k, pass, changed;
-    memset(&j, 0, sizeof j);
-    memset(&b, 0, sizeof b);
-    b.a = &job->options->allocator;
-    x = y = b;
-    *out = NULL;
-    *out_size = 0;
-    /* the header: .version, .target and .address_size, the same in each, in this order */
-    for (part = 0; part < n && r == GPUCOMPILE_OK; part++) {
-        static const char *const words[3] = {".version ", ".target ", ".address_size "};
+    gpucompile_result r;
+    int part, i, k;
+    for (part = 0; part < j->parts; part++) {
         const char *at = ptx[part], *end = ptx[part] + size[part];
         for (k = 0; k < 3 && at < end;) {
             const char *eol = (const char *)memchr(at, '\n', (size_t)(end - at));
@@ -1377,144 +1373,187 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__join_ptx(gpucompile_job 
             }
             at = eol ? eol + 1 : end;
         }
-        if (k < 3) {
-            r = GPUCOMPILE_ERROR_LINK;
-            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, r, NULL, "partition %d's PTX header (.version, .target, .address_size) %s", part,
-                               part ? "differs from partition 0's" : "is incomplete");
-            break;
-        }
-        if (part == 0) start = at;
-        r = gpucompile_nvptx__items(job, &j, part, at, end);
+        if (k < 3)
+            return gpucompile_job_fail(j->job, GPUCOMPILE_ERROR_LINK, "partition %d's PTX header (.version, .target, .address_size) %s",
+                                       part, part ? "differs from partition 0's" : "is incomplete");
+        if (part == 0) j->body = at;
+        if ((r = gpucompile_nvptx__items(j->job, j, part, at, end)) != GPUCOMPILE_OK) return r;
     }
-    for (i = 0, k = 0; r == GPUCOMPILE_OK && i < j.num; i++) k += j.items[i].kind == 'S';
+    for (i = 0, k = 0; i < j->num; i++) k += j->items[i].kind == 'S';
     if (k) /* each partition's DWARF describes its own labels and files (options.debug keeps one module) */
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "the partitions' DWARF sections are left out of the joined PTX (line numbers stay)");
-    /* the names: a table of the first item of each, the rest chained in order */
-    for (j.num_slots = 64; r == GPUCOMPILE_OK && j.num_slots < 2 * (size_t)j.num + 2; j.num_slots *= 2) {}
-    if (r == GPUCOMPILE_OK && (j.slots = (int *)gpucompile_job_alloc(job, j.num_slots * sizeof *j.slots)) == NULL) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-    if (r == GPUCOMPILE_OK) memset(j.slots, 0xff, j.num_slots * sizeof *j.slots);
-    for (i = 0; r == GPUCOMPILE_OK && i < j.num; i++) {
+        gpucompile_job_log(j->job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "the partitions' DWARF sections are left out of the joined PTX (line numbers stay)");
+    return GPUCOMPILE_OK;
+}
+
+/* The names: a table of the first item of each, the rest chained in order. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__index(gpucompile_nvptx__ptxs *j) {
+    int i, k;
+    for (j->num_slots = 64; j->num_slots < 2 * (size_t)j->num + 2; j->num_slots *= 2) {}
+    if (!(j->slots = (int *)gpucompile_job_alloc(j->job, j->num_slots * sizeof *j->slots))) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    memset(j->slots, 0xff, j->num_slots * sizeof *j->slots);
+    for (i = 0; i < j->num; i++) {
         int *slot;
-        if (!j.items[i].name) continue;
-        slot = gpucompile_nvptx__slot(&j, j.items[i].name, j.items[i].name_len);
+        if (!j->items[i].name) continue;
+        slot = gpucompile_nvptx__slot(j, j->items[i].name, j->items[i].name_len);
         if (*slot < 0) *slot = i;
         else {
-            for (k = *slot; j.items[k].next >= 0; k = j.items[k].next) {}
-            j.items[k].next = i;
+            for (k = *slot; j->items[k].next >= 0; k = j->items[k].next) {}
+            j->items[k].next = i;
         }
     }
-    if (r == GPUCOMPILE_OK) r = gpucompile_nvptx__files(job, &j, n); /* after the table: file names are no symbols */
-    /* an internal definition: the duplicate of the first earlier definition of its name (the
-       core's copy of what an earlier partition defines), until their texts differ; renamed
-       then, or where the name is another partition's external symbol */
-    for (i = 0; r == GPUCOMPILE_OK && i < j.num; i++) {
-        gpucompile_nvptx__item *it = &j.items[i];
+    return GPUCOMPILE_OK;
+}
+
+/* An internal definition: the duplicate of the first earlier definition of its name (the core's
+   copy of what an earlier partition defines), until their texts differ (gpucompile_nvptx__settle);
+   renamed then, or where the name is another partition's external symbol. */
+GPUCOMPILE__PRIVATE void gpucompile_nvptx__fates(gpucompile_nvptx__ptxs *j) {
+    int i, k;
+    for (i = 0; i < j->num; i++) {
+        gpucompile_nvptx__item *it = &j->items[i];
         int external = 0, earlier = -1;
         if (!it->name || !it->def || it->link != 'l') continue;
-        for (k = *gpucompile_nvptx__slot(&j, it->name, it->name_len); k >= 0; k = j.items[k].next) {
-            if (j.items[k].link != 'l' && j.items[k].def && j.items[k].part != it->part) external = 1;
-            if (k < i && earlier < 0 && j.items[k].def && j.items[k].kind == it->kind && !j.items[k].fate) earlier = k;
+        for (k = *gpucompile_nvptx__slot(j, it->name, it->name_len); k >= 0; k = j->items[k].next) {
+            if (j->items[k].link != 'l' && j->items[k].def && j->items[k].part != it->part) external = 1;
+            if (k < i && earlier < 0 && j->items[k].def && j->items[k].kind == it->kind && !j->items[k].fate) earlier = k;
         }
         if (earlier >= 0) it->fate = 'd', it->target = earlier;
         else if (external) it->fate = 'r';
     }
+}
+
+/* The renamed get their new names, and a duplicate whose text (with those names) differs from
+   its original's is renamed too, until nothing changes. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__settle(gpucompile_nvptx__ptxs *j) {
+    int i, changed;
     do {
         changed = 0;
-        for (i = 0; r == GPUCOMPILE_OK && i < j.num; i++) {
-            gpucompile_nvptx__item *it = &j.items[i];
+        for (i = 0; i < j->num; i++) {
+            gpucompile_nvptx__item *it = &j->items[i];
             if (it->kind == 'F') continue; /* its fate is the file table's */
             if (it->fate == 'r' && !it->renamed) {
                 int c = 0;
                 gpucompile_buf nb;
                 memset(&nb, 0, sizeof nb);
-                nb.a = b.a;
+                nb.a = j->out.a;
                 do {
                     nb.len = 0;
                     gpucompile_buf_printf(&nb, c ? "%.*s_$p%d_%d" : "%.*s_$p%d", (int)it->name_len, it->name, it->part, c);
                     c++;
-                } while (!nb.oom && *gpucompile_nvptx__slot(&j, nb.data, nb.len) >= 0);
-                if (nb.oom) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+                } while (!nb.oom && *gpucompile_nvptx__slot(j, nb.data, nb.len) >= 0);
                 it->renamed = nb.data;
+                if (nb.oom) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
                 changed = 1;
             } else if (it->fate == 'd') {
-                x.len = y.len = 0;
-                gpucompile_nvptx__render(&j, i, it->rest, &x);
-                gpucompile_nvptx__render(&j, it->target, j.items[it->target].rest, &y);
-                if (x.oom || y.oom) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-                else if (!gpucompile_nvptx__same(x.data, x.len, y.data, y.len)) it->fate = 'r', changed = 1;
+                j->x.len = j->y.len = 0;
+                gpucompile_nvptx__render(j, i, it->rest, &j->x);
+                gpucompile_nvptx__render(j, it->target, j->items[it->target].rest, &j->y);
+                if (j->x.oom || j->y.oom) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+                if (!gpucompile_nvptx__same(j->x.data, j->x.len, j->y.data, j->y.len)) it->fate = 'r', changed = 1;
             }
         }
-    } while (changed && r == GPUCOMPILE_OK);
-    /* the module: the header, then declarations, variables, function definitions, the rest */
-    j.callseq = j.prototype = j.prototype_out = 0;
-    j.prototype_in = -1;
-    if (r == GPUCOMPILE_OK) {
-        gpucompile_buf_add(&b, ptx[0], (size_t)(start - ptx[0]));
-        gpucompile_buf_str(&b, "\n\n");
-    }
-    for (pass = 0; pass < 4 && r == GPUCOMPILE_OK; pass++) {
-        for (i = 0; i < j.num && r == GPUCOMPILE_OK; i++) {
-            gpucompile_nvptx__item *it = &j.items[i];
-            int head = it->name && it->kind != 'F' ? *gpucompile_nvptx__slot(&j, it->name, it->name_len) : -1, chosen = -1, err = -1, first = 1, local = 0;
-            const char *from = it->s;
-            if (pass != (it->kind == 'f' && !it->def ? 0 : it->kind == 'v' ? 1 : it->kind == 'f' ? 2 : 3)) continue;
-            if (head >= 0 && it->link != 'l') {
-                chosen = gpucompile_nvptx__chosen(&j, head, &err);
-                if (err >= 0) {
-                    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_LINK, NULL, "'%.*s' is defined in partitions %d and %d",
-                                       (int)it->name_len, it->name, j.items[chosen].part, j.items[err].part);
-                    r = GPUCOMPILE_ERROR_LINK;
-                    break;
-                }
-                for (k = head; k >= 0; k = j.items[k].next) {
-                    if (k < i && j.items[k].link != 'l' && j.items[k].kind == it->kind && j.items[k].def == it->def) first = 0;
-                    if (j.items[k].link == 'l' && j.items[k].def) local = 1;
-                }
-            }
-            if (it->fate == 'd' || it->kind == 'S') continue;
-            if (it->kind == 'F') {
-                gpucompile_buf_printf(&b, "\t.file\t%d %.*s\n", j.files[it->part][it->target], (int)it->name_len, it->name);
-                continue;
-            }
-            if (it->link == 'l' && it->name && !it->def) { /* an internal declaration goes with its definition */
-                for (k = head; k >= 0 && !(j.items[k].part == it->part && j.items[k].def); k = j.items[k].next) {}
-                if (k >= 0 && j.items[k].fate == 'd') continue;
-            } else if (it->link != 'l' && it->name && it->def) {
-                if (chosen != i) continue;
-            } else if (it->link != 'l' && it->name) {
-                /* the first declaration of its kind stands for all; one of what only a copy
-                   defines was left by code the core cut out */
-                if (!first || (chosen < 0 && local)) continue;
-                /* defined: the core defines a variable in the first partition that reaches it, so
-                   the initializers that name it come after it (ptxas warns of an .extern one) */
-                if (it->kind == 'v' && chosen >= 0) continue;
-                if (it->kind == 'f' && chosen >= 0) { /* the definition's linkage */
-                    gpucompile_buf_str(&b, j.items[chosen].link == 'v' ? ".visible " : ".weak ");
-                    from = it->rest;
-                }
-            } else if (!it->name) {
-                for (k = 0; k < i && !(j.items[k].kind == 'o' && j.items[k].len == it->len && memcmp(j.items[k].s, it->s, it->len) == 0); k++) {}
-                if (k < i) continue;
-            }
-            gpucompile_nvptx__render(&j, i, from, &b);
-            gpucompile_buf_str(&b, pass == 2 ? "\n\n" : "\n");
+    } while (changed);
+    return GPUCOMPILE_OK;
+}
+
+/* Item i into the module when pass is its own (0 function declarations, 1 variables, 2
+   function definitions, 3 the rest), unless it is dropped or another item stands for it. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__write_item(gpucompile_nvptx__ptxs *j, int i, int pass) {
+    gpucompile_nvptx__item *it = &j->items[i];
+    int head = it->name && it->kind != 'F' ? *gpucompile_nvptx__slot(j, it->name, it->name_len) : -1, chosen = -1, err = -1, first = 1, local = 0, k;
+    const char *from = it->s;
+    if (pass != (it->kind == 'f' && !it->def ? 0 : it->kind == 'v' ? 1 : it->kind == 'f' ? 2 : 3)) return GPUCOMPILE_OK;
+    if (head >= 0 && it->link != 'l') {
+        chosen = gpucompile_nvptx__chosen(j, head, &err);
+        if (err >= 0)
+            return gpucompile_job_fail(j->job, GPUCOMPILE_ERROR_LINK, "'%.*s' is defined in partitions %d and %d", (int)it->name_len,
+                                       it->name, j->items[chosen].part, j->items[err].part);
+        for (k = head; k >= 0; k = j->items[k].next) {
+            if (k < i && j->items[k].link != 'l' && j->items[k].kind == it->kind && j->items[k].def == it->def) first = 0;
+            if (j->items[k].link == 'l' && j->items[k].def) local = 1;
         }
     }
-    for (i = 0; i < j.num; i++) gpucompile_free(b.a, j.items[i].renamed);
-    for (part = 0; j.files && part < n; part++) gpucompile_job_free(job, j.files[part]);
-    gpucompile_job_free(job, j.files);
-    gpucompile_job_free(job, j.num_files);
-    gpucompile_job_free(job, j.items);
-    gpucompile_job_free(job, j.slots);
-    gpucompile_free(b.a, x.data);
-    gpucompile_free(b.a, y.data);
-    if (r == GPUCOMPILE_OK && b.oom) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    if (it->fate == 'd' || it->kind == 'S') return GPUCOMPILE_OK;
+    if (it->kind == 'F') {
+        gpucompile_buf_printf(&j->out, "\t.file\t%d %.*s\n", j->files[it->part][it->target], (int)it->name_len, it->name);
+        return GPUCOMPILE_OK;
+    }
+    if (it->link == 'l' && it->name && !it->def) { /* an internal declaration goes with its definition */
+        for (k = head; k >= 0 && !(j->items[k].part == it->part && j->items[k].def); k = j->items[k].next) {}
+        if (k >= 0 && j->items[k].fate == 'd') return GPUCOMPILE_OK;
+    } else if (it->link != 'l' && it->name && it->def) {
+        if (chosen != i) return GPUCOMPILE_OK;
+    } else if (it->link != 'l' && it->name) {
+        /* the first declaration of its kind stands for all; one of what only a copy
+           defines was left by code the core cut out */
+        if (!first || (chosen < 0 && local)) return GPUCOMPILE_OK;
+        /* defined: the core defines a variable in the first partition that reaches it, so
+           the initializers that name it come after it (ptxas warns of an .extern one) */
+        if (it->kind == 'v' && chosen >= 0) return GPUCOMPILE_OK;
+        if (it->kind == 'f' && chosen >= 0) { /* the definition's linkage */
+            gpucompile_buf_str(&j->out, j->items[chosen].link == 'v' ? ".visible " : ".weak ");
+            from = it->rest;
+        }
+    } else if (!it->name) {
+        for (k = 0; k < i && !(j->items[k].kind == 'o' && j->items[k].len == it->len && memcmp(j->items[k].s, it->s, it->len) == 0); k++) {}
+        if (k < i) return GPUCOMPILE_OK;
+    }
+    gpucompile_nvptx__render(j, i, from, &j->out);
+    gpucompile_buf_str(&j->out, pass == 2 ? "\n\n" : "\n");
+    return GPUCOMPILE_OK;
+}
+
+/* The module: partition 0's header, then declarations, variables, function definitions, the rest. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__write(gpucompile_nvptx__ptxs *j, const char *ptx0) {
+    gpucompile_result r = GPUCOMPILE_OK;
+    int pass, i;
+    j->callseq = j->prototype = j->prototype_out = 0;
+    j->prototype_in = -1;
+    gpucompile_buf_add(&j->out, ptx0, (size_t)(j->body - ptx0));
+    gpucompile_buf_str(&j->out, "\n\n");
+    for (pass = 0; pass < 4 && r == GPUCOMPILE_OK; pass++)
+        for (i = 0; i < j->num && r == GPUCOMPILE_OK; i++) r = gpucompile_nvptx__write_item(j, i, pass);
+    return r;
+}
+
+GPUCOMPILE__PRIVATE void gpucompile_nvptx__ptxs_free(gpucompile_nvptx__ptxs *j) {
+    int i;
+    for (i = 0; i < j->num; i++) gpucompile_free(j->out.a, j->items[i].renamed);
+    for (i = 0; j->files && i < j->parts; i++) gpucompile_job_free(j->job, j->files[i]);
+    gpucompile_job_free(j->job, j->files);
+    gpucompile_job_free(j->job, j->num_files);
+    gpucompile_job_free(j->job, j->items);
+    gpucompile_job_free(j->job, j->slots);
+    gpucompile_free(j->out.a, j->x.data);
+    gpucompile_free(j->out.a, j->y.data);
+}
+
+/* Joins the PTX of n partitions into one module in *out (the job's allocator). */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__join_ptx(gpucompile_job *job, const char *const *ptx, const size_t *size, int n,
+                                                                char **out, size_t *out_size) {
+    gpucompile_nvptx__ptxs j;
+    gpucompile_result r;
+    memset(&j, 0, sizeof j);
+    j.job = job;
+    j.parts = n;
+    j.out.a = &job->options->allocator;
+    j.x = j.y = j.out;
+    *out = NULL;
+    *out_size = 0;
+    r = gpucompile_nvptx__read_parts(&j, ptx, size);
+    if (r == GPUCOMPILE_OK) r = gpucompile_nvptx__index(&j);
+    if (r == GPUCOMPILE_OK) r = gpucompile_nvptx__files(job, &j, n); /* after the table: file names are no symbols */
+    if (r == GPUCOMPILE_OK) gpucompile_nvptx__fates(&j);
+    if (r == GPUCOMPILE_OK) r = gpucompile_nvptx__settle(&j);
+    if (r == GPUCOMPILE_OK) r = gpucompile_nvptx__write(&j, ptx[0]);
+    gpucompile_nvptx__ptxs_free(&j);
+    if (r == GPUCOMPILE_OK && j.out.oom) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     if (r != GPUCOMPILE_OK) {
-        gpucompile_free(b.a, b.data);
+        gpucompile_free(j.out.a, j.out.data);
         return r;
     }
-    *out = b.data;
-    *out_size = b.len;
+    *out = j.out.data;
+    *out_size = j.out.len;
     return GPUCOMPILE_OK;
 }
 
