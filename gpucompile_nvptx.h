@@ -418,11 +418,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__toolkit(gpucompile_job *
     size_t i;
     buf[0] = 0;
     if (given && *given) {
-        if (!gpucompile_nvptx__exists(given, 1)) {
-            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND, NULL,
-                               "the CUDA toolkit path '%s' does not exist", given);
-            return GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND;
-        }
+        if (!gpucompile_nvptx__exists(given, 1))
+            return gpucompile_job_fail(job, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND,
+                                       "the CUDA toolkit path '%s' does not exist", given);
         snprintf(buf, size, "%s", given);
         return GPUCOMPILE_OK;
     }
@@ -757,19 +755,16 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__toolkit_chip(gpucompile_
         asked = 1;
     }
     if (!asked) return GPUCOMPILE_OK; /* nothing to ask: the cubin step says what is missing */
-    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
-                       "the installed CUDA toolkit cannot make a %s for %s (%s%s%s%s); choose a chip it takes with "
-                       "-t '#gpu.nvptx<chip = \"%.*s\">' (the target's chip), or -f isa for PTX only",
-                       job->format == GPUCOMPILE_FORMAT_FATBIN ? "fatbin" : "cubin", chip, jl, jl[0] && list[0] ? "; " : "",
-                       list[0] ? "ptxas takes " : "", list, list[0] ? (int)strcspn(list, ",") : 5, list[0] ? list : "sm_NN");
-    return GPUCOMPILE_ERROR_UNSUPPORTED;
+    return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED,
+                               "the installed CUDA toolkit cannot make a %s for %s (%s%s%s%s); choose a chip it takes with "
+                               "-t '#gpu.nvptx<chip = \"%.*s\">' (the target's chip), or -f isa for PTX only",
+                               job->format == GPUCOMPILE_FORMAT_FATBIN ? "fatbin" : "cubin", chip, jl, jl[0] && list[0] ? "; " : "",
+                               list[0] ? "ptxas takes " : "", list, list[0] ? (int)strcspn(list, ",") : 5, list[0] ? list : "sm_NN");
 }
 
 /* ---- configure: chip and PTX version before the target machine exists ------------------ */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__bad_features(gpucompile_job *job, const char *item, const char *why) {
-    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, NULL, "'%s' in features \"%s\": %s", item,
-                       job->features, why);
-    return GPUCOMPILE_ERROR_INVALID_TARGET;
+    return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "'%s' in features \"%s\": %s", item, job->features, why);
 }
 
 /* The highest +ptxNN in the functions' "target-features" (clang writes there the PTX version
@@ -819,21 +814,17 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__choose_ptx(gpucompile_jo
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL,
                            "function '%s' asks for PTX %d.%d (+ptx%d), but %s: PTX %d.%d is tried", who, asked / 10, asked % 10,
                            asked, limit, use / 10, use % 10);
-    if (pinned && use > base) {
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, NULL,
-                           "function '%s' asks for PTX %d.%d (+ptx%d), but the target's features \"%s\" pin PTX %d.%d: "
-                           "raise the target's +ptxNN or leave it out", who, use / 10, use % 10, use, job->features,
-                           base / 10, base % 10);
-        return GPUCOMPILE_ERROR_INVALID_TARGET;
-    }
+    if (pinned && use > base)
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET,
+                                   "function '%s' asks for PTX %d.%d (+ptx%d), but the target's features \"%s\" pin PTX %d.%d: "
+                                   "raise the target's +ptxNN or leave it out", who, use / 10, use % 10, use, job->features,
+                                   base / 10, base % 10);
     *chosen = use > base ? use : base;
-    if (cap && *chosen > cap) {
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
-                           "PTX %d.%d (%s %s) is newer than the installed %s reads (at most PTX %d.%d)", *chosen / 10, *chosen % 10,
-                           requested == *chosen ? "asked for by" : "the minimum for", requested == *chosen ? job->features : chip,
-                           what, cap / 10, cap % 10);
-        return GPUCOMPILE_ERROR_UNSUPPORTED;
-    }
+    if (cap && *chosen > cap)
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED,
+                                   "PTX %d.%d (%s %s) is newer than the installed %s reads (at most PTX %d.%d)", *chosen / 10, *chosen % 10,
+                                   requested == *chosen ? "asked for by" : "the minimum for", requested == *chosen ? job->features : chip,
+                                   what, cap / 10, cap % 10);
     if (asked) snprintf(mod, sizeof mod, "+ptx%d (function '%s')", asked, who);
     else snprintf(mod, sizeof mod, "none");
     if (requested) snprintf(tgt, sizeof tgt, "+ptx%d%s", requested, pinned ? "" : " (the default)");
@@ -850,16 +841,14 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__configure(gpucompile_job
     const char *chip = job->cpu, *p = job->features;
     gpucompile_buf out;
     char root[GPUCOMPILE_NVPTX__PATH];
-    int requested = 0, min, chosen;
+    int requested = 0, min, chosen = 0;
     gpucompile_result r;
     if ((r = gpucompile_nvptx__toolkit(job, root, sizeof root)) != GPUCOMPILE_OK) return r;
     min = gpucompile_nvptx__chip_min_ptx(chip);
     if (!min && gpucompile_nvptx__newer_chip(chip)) min = gpucompile_nvptx__chip_min_ptx("sm_90");
-    if (!min) {
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, NULL,
-                           "'%s' is not an NVPTX chip LLVM %d compiles for", chip, LLVM_VERSION_MAJOR);
-        return GPUCOMPILE_ERROR_INVALID_TARGET;
-    }
+    if (!min)
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET,
+                                   "'%s' is not an NVPTX chip LLVM %d compiles for", chip, LLVM_VERSION_MAJOR);
     /* Take the PTX version out of the features; keep the others as they are. */
     memset(&out, 0, sizeof out);
     out.a = &job->options->allocator;
@@ -880,10 +869,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__configure(gpucompile_job
             else if (item[0] != '+') r = gpucompile_nvptx__bad_features(job, item, "a PTX version is chosen with '+ptxNN' (LLVM ignores it otherwise)");
             else if (requested) r = gpucompile_nvptx__bad_features(job, item, "more than one PTX version");
             else if (!gpucompile_nvptx__llvm_knows_ptx(v)) {
-                gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, NULL,
-                                   "PTX version %d.%d ('%s') is not one LLVM %d can emit (the highest is +ptx%d)", v / 10, v % 10,
-                                   item, LLVM_VERSION_MAJOR, GPUCOMPILE_NVPTX__PTX_MAX);
-                r = GPUCOMPILE_ERROR_INVALID_TARGET;
+                r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET,
+                                        "PTX version %d.%d ('%s') is not one LLVM %d can emit (the highest is +ptx%d)", v / 10, v % 10,
+                                        item, LLVM_VERSION_MAJOR, GPUCOMPILE_NVPTX__PTX_MAX);
             } else requested = v;
         } else if (n && ((item[0] != '+' && item[0] != '-') || !gpucompile_nvptx__chip_min_ptx(s))) {
             /* LLVM's NVPTX features are ptxNN and sm_NN; it would print others on stderr and go on */
@@ -991,18 +979,14 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__libraries(gpucompile_job
     gpucompile_result r;
     if (!gpucompile_job_references(job, "__nv_")) return GPUCOMPILE_OK;
     if ((r = gpucompile_nvptx__toolkit(job, root, sizeof root)) != GPUCOMPILE_OK) return r;
-    if (!root[0]) {
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND, NULL,
-                           "the module calls libdevice (__nv_*) but no CUDA toolkit was found "
-                           "(set the toolkit path, CUDA_PATH or CUDA_HOME)");
-        return GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND;
-    }
+    if (!root[0])
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND,
+                                   "the module calls libdevice (__nv_*) but no CUDA toolkit was found "
+                                   "(set the toolkit path, CUDA_PATH or CUDA_HOME)");
     snprintf(path, sizeof path, "%s/nvvm/libdevice/libdevice.10.bc", root);
-    if (!gpucompile_nvptx__exists(path, 0)) {
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND, NULL,
-                           "the module calls libdevice (__nv_*) but '%s' does not exist", path);
-        return GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND;
-    }
+    if (!gpucompile_nvptx__exists(path, 0))
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND,
+                                   "the module calls libdevice (__nv_*) but '%s' does not exist", path);
     return gpucompile_job_add_library(job, path);
 }
 
@@ -1164,10 +1148,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__items(gpucompile_job *jo
                 done = w >= e || *w != ';';
             } else if (*p == ';' && brace == 0 && paren == 0) done = 1;
         }
-        if (!done) {
-            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_LINK, NULL, "partition %d's PTX ends inside a statement", part);
-            return GPUCOMPILE_ERROR_LINK;
-        }
+        if (!done)
+            return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LINK, "partition %d's PTX ends inside a statement", part);
         if (j->num == j->cap) {
             int cap = j->cap ? 2 * j->cap : 256;
             gpucompile_nvptx__item *d = (gpucompile_nvptx__item *)gpucompile_job_alloc(job, (size_t)cap * sizeof *d);
@@ -1982,11 +1964,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__cubin(gpucompile_job *jo
     *log = NULL;
     if (forced && *forced) {
         for (n = 0; n < 3 && strcmp(forced, names[n]) != 0; n++) {}
-        if (n == 3) {
-            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, NULL,
-                               "unknown bin_method '%s' (nvjitlink, ptxas or driver)", forced);
-            return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-        }
+        if (n == 3)
+            return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_ARGUMENT,
+                                       "unknown bin_method '%s' (nvjitlink, ptxas or driver)", forced);
         order[0] = n;
         n = 1;
     } else if (ptx_size >= GPUCOMPILE_NVPTX_PTXAS_FROM) {
@@ -2013,15 +1993,13 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__cubin(gpucompile_job *jo
         }
     }
     if (r == GPUCOMPILE_ERROR_UNSUPPORTED && rejected >= 0) {
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOL, NULL, "%s rejected the PTX (the warnings above) and %s is not available",
-                           origins[rejected], origins[order[1]]);
-        r = GPUCOMPILE_ERROR_TOOL;
+        r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_TOOL, "%s rejected the PTX (the warnings above) and %s is not available",
+                                origins[rejected], origins[order[1]]);
     } else if (r == GPUCOMPILE_ERROR_UNSUPPORTED) {
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND, NULL,
-                           forced && *forced ? "bin_method '%s' is not available (see the notes above)"
-                                             : "no way to make a cubin: nvJitLink, ptxas and the CUDA driver are all unavailable%s",
-                           forced && *forced ? forced : "");
-        r = GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND;
+        r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND,
+                                forced && *forced ? "bin_method '%s' is not available (see the notes above)"
+                                : "no way to make a cubin: nvJitLink, ptxas and the CUDA driver are all unavailable%s",
+                                forced && *forced ? forced : "");
     }
     if (r != GPUCOMPILE_OK) {
         gpucompile_job_free(job, *log);
@@ -2041,11 +2019,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__fatbin(gpucompile_job *j
     char *out = NULL;
     int st = -1;
     gpucompile_result r;
-    if (!gpucompile_nvptx__find_tool(job, "fatbinary", tool, sizeof tool)) {
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND, NULL,
-                           "fatbinary not found (%s)", gpucompile_job_tool_path(job, "fatbinary") ? tool : "not in the toolkit nor on PATH");
-        return GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND;
-    }
+    if (!gpucompile_nvptx__find_tool(job, "fatbinary", tool, sizeof tool))
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND,
+                                   "fatbinary not found (%s)", gpucompile_job_tool_path(job, "fatbinary") ? tool : "not in the toolkit nor on PATH");
     if ((r = gpucompile_job_temp_file(job, ".ptx", fptx, sizeof fptx)) != GPUCOMPILE_OK ||
         (r = gpucompile_job_temp_file(job, ".cubin", fcubin, sizeof fcubin)) != GPUCOMPILE_OK ||
         (r = gpucompile_job_temp_file(job, ".fatbin", fout, sizeof fout)) != GPUCOMPILE_OK ||
