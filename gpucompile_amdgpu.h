@@ -1799,8 +1799,12 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__bad_instruction(LLVMValueRef 
 }
 
 /* By-value aggregates: AMDGPU crashes from 64 KiB and takes minutes from 16 KiB. */
-static const gpucompile_code_rules gpucompile_amdgpu__code_rules = {
-    4096, gpucompile_amdgpu__bad_address_space, gpucompile_amdgpu__bad_instruction, NULL, NULL};
+static const gpucompile_code_rules gpucompile_amdgpu__code_rules = { /* in gpucompile_code_rules' order */
+    4096,                                 /* max_param_bytes */
+    gpucompile_amdgpu__bad_address_space, /* bad_address_space */
+    gpucompile_amdgpu__bad_instruction,   /* bad_instruction */
+    NULL,                                 /* bad_global */
+    NULL};                                /* bad_metadata */
 
 /* ---- the chip table ---- */
 /* The names LLVM_VERSION_MAJOR's AMDGPU backend accepts (llc -mcpu=help). LLVM 19 and 22 are
@@ -2143,15 +2147,34 @@ GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_mem_set32(void *dst, unsigned val
 #else
 #define GPUCOMPILE_AMDGPU__LIBHIP "libamdhip64.so,libamdhip64.so.6,libamdhip64.so.5"
 #endif
-static const gpucompile_runtime_vendor gpucompile_amdgpu__rt_vendor = {
-    "HIP", "hipModuleLaunchKernel", "GPUCOMPILE_LIBHIP", GPUCOMPILE_AMDGPU__LIBHIP, "the HIP runtime", "ROCm not installed?",
-    "a HIP runtime library", gpucompile_amdgpu__rt_load, gpucompile_amdgpu__rt_start, gpucompile_amdgpu__rt_check, gpucompile_amdgpu__score, NULL,
-    gpucompile_amdgpu__rt_enter, NULL, gpucompile_amdgpu__rt_module_load, NULL, gpucompile_amdgpu__rt_module_unload,
-    gpucompile_amdgpu__rt_get_function, gpucompile_amdgpu__rt_launch, gpucompile_amdgpu__rt_stream_create,
-    gpucompile_amdgpu__rt_stream_synchronize, gpucompile_amdgpu__rt_stream_destroy, gpucompile_amdgpu__rt_mem_alloc,
-    gpucompile_amdgpu__rt_mem_free, gpucompile_amdgpu__rt_mem_copy, gpucompile_amdgpu__rt_mem_set32};
-
-GPUCOMPILE__CONSTRUCTOR(gpucompile_amdgpu__rt_register) { gpucompile_runtime_set_vendor(&gpucompile_amdgpu__rt_vendor); }
+/* The vendor behind mgpu*, filled by name before main (a constructor runs once). */
+GPUCOMPILE__CONSTRUCTOR(gpucompile_amdgpu__rt_register) {
+    static gpucompile_runtime_vendor v; /* left NULL: image_format (the generic kinds), leave, module_load_jit */
+    v.name = "HIP";
+    v.launch_call = "hipModuleLaunchKernel";
+    v.env = "GPUCOMPILE_LIBHIP";
+    v.library = GPUCOMPILE_AMDGPU__LIBHIP;
+    v.what = "the HIP runtime";
+    v.hint = "ROCm not installed?";
+    v.kind = "a HIP runtime library";
+    v.load = gpucompile_amdgpu__rt_load;
+    v.start = gpucompile_amdgpu__rt_start;
+    v.check = gpucompile_amdgpu__rt_check;
+    v.score = gpucompile_amdgpu__score;
+    v.enter = gpucompile_amdgpu__rt_enter;
+    v.module_load = gpucompile_amdgpu__rt_module_load;
+    v.module_unload = gpucompile_amdgpu__rt_module_unload;
+    v.get_function = gpucompile_amdgpu__rt_get_function;
+    v.launch = gpucompile_amdgpu__rt_launch;
+    v.stream_create = gpucompile_amdgpu__rt_stream_create;
+    v.stream_synchronize = gpucompile_amdgpu__rt_stream_synchronize;
+    v.stream_destroy = gpucompile_amdgpu__rt_stream_destroy;
+    v.mem_alloc = gpucompile_amdgpu__rt_mem_alloc;
+    v.mem_free = gpucompile_amdgpu__rt_mem_free;
+    v.mem_copy = gpucompile_amdgpu__rt_mem_copy;
+    v.mem_set32 = gpucompile_amdgpu__rt_mem_set32;
+    gpucompile_runtime_set_vendor(&v);
+}
 
 #ifdef __cplusplus
 }

@@ -2192,9 +2192,12 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__bad_metadata(gpucompile_job *job) {
 }
 
 /* By-value aggregates: NVPTX aborts from 64 KiB; CUDA allows 32764 bytes of parameters. */
-static const gpucompile_code_rules gpucompile_nvptx__code_rules = {
-    32764, gpucompile_nvptx__bad_address_space, gpucompile_nvptx__bad_instruction, gpucompile_nvptx__bad_global,
-    gpucompile_nvptx__bad_metadata};
+static const gpucompile_code_rules gpucompile_nvptx__code_rules = { /* in gpucompile_code_rules' order */
+    32764,                               /* max_param_bytes */
+    gpucompile_nvptx__bad_address_space, /* bad_address_space */
+    gpucompile_nvptx__bad_instruction,   /* bad_instruction */
+    gpucompile_nvptx__bad_global,        /* bad_global */
+    gpucompile_nvptx__bad_metadata};     /* bad_metadata */
 
 /* ---- targets: chips, verification ---- */
 GPUCOMPILE__PRIVATE int gpucompile_nvptx__chip_supported(const char *chip) { return gpucompile_nvptx__chip_of(chip) != NULL; }
@@ -2424,16 +2427,37 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_mem_set32(void *dst, unsigned valu
                                "cuMemsetD32Async");
 }
 
-static const gpucompile_runtime_vendor gpucompile_nvptx__rt_vendor = {
-    "CUDA", "cuLaunchKernel", "GPUCOMPILE_LIBCUDA", GPUCOMPILE_NVPTX__LIBCUDA, "the CUDA driver", "no NVIDIA driver installed?",
-    "a CUDA driver library", gpucompile_nvptx__rt_load, gpucompile_nvptx__rt_start, gpucompile_nvptx__rt_check, gpucompile_nvptx__score,
-    gpucompile_nvptx__image_format, gpucompile_nvptx__rt_enter, gpucompile_nvptx__rt_leave,
-    gpucompile_nvptx__rt_module_load, gpucompile_nvptx__rt_module_load_jit,
-    gpucompile_nvptx__rt_module_unload, gpucompile_nvptx__rt_get_function, gpucompile_nvptx__rt_launch, gpucompile_nvptx__rt_stream_create,
-    gpucompile_nvptx__rt_stream_synchronize, gpucompile_nvptx__rt_stream_destroy, gpucompile_nvptx__rt_mem_alloc,
-    gpucompile_nvptx__rt_mem_free, gpucompile_nvptx__rt_mem_copy, gpucompile_nvptx__rt_mem_set32};
-
-GPUCOMPILE__CONSTRUCTOR(gpucompile_nvptx__rt_register) { gpucompile_runtime_set_vendor(&gpucompile_nvptx__rt_vendor); }
+/* The vendor behind mgpu*, filled by name before main (a constructor runs once). */
+GPUCOMPILE__CONSTRUCTOR(gpucompile_nvptx__rt_register) {
+    static gpucompile_runtime_vendor v;
+    v.name = "CUDA";
+    v.launch_call = "cuLaunchKernel";
+    v.env = "GPUCOMPILE_LIBCUDA";
+    v.library = GPUCOMPILE_NVPTX__LIBCUDA;
+    v.what = "the CUDA driver";
+    v.hint = "no NVIDIA driver installed?";
+    v.kind = "a CUDA driver library";
+    v.load = gpucompile_nvptx__rt_load;
+    v.start = gpucompile_nvptx__rt_start;
+    v.check = gpucompile_nvptx__rt_check;
+    v.score = gpucompile_nvptx__score;
+    v.image_format = gpucompile_nvptx__image_format;
+    v.enter = gpucompile_nvptx__rt_enter;
+    v.leave = gpucompile_nvptx__rt_leave;
+    v.module_load = gpucompile_nvptx__rt_module_load;
+    v.module_load_jit = gpucompile_nvptx__rt_module_load_jit;
+    v.module_unload = gpucompile_nvptx__rt_module_unload;
+    v.get_function = gpucompile_nvptx__rt_get_function;
+    v.launch = gpucompile_nvptx__rt_launch;
+    v.stream_create = gpucompile_nvptx__rt_stream_create;
+    v.stream_synchronize = gpucompile_nvptx__rt_stream_synchronize;
+    v.stream_destroy = gpucompile_nvptx__rt_stream_destroy;
+    v.mem_alloc = gpucompile_nvptx__rt_mem_alloc;
+    v.mem_free = gpucompile_nvptx__rt_mem_free;
+    v.mem_copy = gpucompile_nvptx__rt_mem_copy;
+    v.mem_set32 = gpucompile_nvptx__rt_mem_set32;
+    gpucompile_runtime_set_vendor(&v);
+}
 
 #ifdef __cplusplus
 }
