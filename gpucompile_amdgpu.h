@@ -2268,31 +2268,15 @@ GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_mem_set32(void *dst, unsigned val
 #define GPUCOMPILE_AMDGPU__LIBHIP "libamdhip64.so,libamdhip64.so.6,libamdhip64.so.5"
 #endif
 /* The vendor behind mgpu*, filled by name before main (a constructor runs once). */
+#define GPUCOMPILE_AMDGPU__RT_ENTRY(f) v.f = gpucompile_amdgpu__rt_##f;
 GPUCOMPILE__CONSTRUCTOR(gpucompile_amdgpu__rt_register) {
     static gpucompile_runtime_vendor v; /* left NULL: image_format (the generic kinds), leave, module_load_jit */
-    v.name = "HIP";
-    v.launch_call = "hipModuleLaunchKernel";
-    v.env = "GPUCOMPILE_LIBHIP";
-    v.library = GPUCOMPILE_AMDGPU__LIBHIP;
-    v.what = "the HIP runtime";
-    v.hint = "ROCm not installed?";
-    v.kind = "a HIP runtime library";
-    v.load = gpucompile_amdgpu__rt_load;
-    v.start = gpucompile_amdgpu__rt_start;
-    v.check = gpucompile_amdgpu__rt_check;
+    v.name = "HIP"; v.launch_call = "hipModuleLaunchKernel"; v.kind = "a HIP runtime library";
+    v.env = "GPUCOMPILE_LIBHIP"; v.library = GPUCOMPILE_AMDGPU__LIBHIP;
+    v.what = "the HIP runtime"; v.hint = "ROCm not installed?";
+    GPUCOMPILE_RUNTIME_ENTRIES(GPUCOMPILE_AMDGPU__RT_ENTRY)
     v.score = gpucompile_amdgpu__score;
     v.enter = gpucompile_amdgpu__rt_enter;
-    v.module_load = gpucompile_amdgpu__rt_module_load;
-    v.module_unload = gpucompile_amdgpu__rt_module_unload;
-    v.get_function = gpucompile_amdgpu__rt_get_function;
-    v.launch = gpucompile_amdgpu__rt_launch;
-    v.stream_create = gpucompile_amdgpu__rt_stream_create;
-    v.stream_synchronize = gpucompile_amdgpu__rt_stream_synchronize;
-    v.stream_destroy = gpucompile_amdgpu__rt_stream_destroy;
-    v.mem_alloc = gpucompile_amdgpu__rt_mem_alloc;
-    v.mem_free = gpucompile_amdgpu__rt_mem_free;
-    v.mem_copy = gpucompile_amdgpu__rt_mem_copy;
-    v.mem_set32 = gpucompile_amdgpu__rt_mem_set32;
     gpucompile_runtime_set_vendor(&v);
 }
 

@@ -2428,34 +2428,18 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_mem_set32(void *dst, unsigned valu
 }
 
 /* The vendor behind mgpu*, filled by name before main (a constructor runs once). */
+#define GPUCOMPILE_NVPTX__RT_ENTRY(f) v.f = gpucompile_nvptx__rt_##f;
 GPUCOMPILE__CONSTRUCTOR(gpucompile_nvptx__rt_register) {
     static gpucompile_runtime_vendor v;
-    v.name = "CUDA";
-    v.launch_call = "cuLaunchKernel";
-    v.env = "GPUCOMPILE_LIBCUDA";
-    v.library = GPUCOMPILE_NVPTX__LIBCUDA;
-    v.what = "the CUDA driver";
-    v.hint = "no NVIDIA driver installed?";
-    v.kind = "a CUDA driver library";
-    v.load = gpucompile_nvptx__rt_load;
-    v.start = gpucompile_nvptx__rt_start;
-    v.check = gpucompile_nvptx__rt_check;
+    v.name = "CUDA"; v.launch_call = "cuLaunchKernel"; v.kind = "a CUDA driver library";
+    v.env = "GPUCOMPILE_LIBCUDA"; v.library = GPUCOMPILE_NVPTX__LIBCUDA;
+    v.what = "the CUDA driver"; v.hint = "no NVIDIA driver installed?";
+    GPUCOMPILE_RUNTIME_ENTRIES(GPUCOMPILE_NVPTX__RT_ENTRY)
     v.score = gpucompile_nvptx__score;
     v.image_format = gpucompile_nvptx__image_format;
     v.enter = gpucompile_nvptx__rt_enter;
     v.leave = gpucompile_nvptx__rt_leave;
-    v.module_load = gpucompile_nvptx__rt_module_load;
     v.module_load_jit = gpucompile_nvptx__rt_module_load_jit;
-    v.module_unload = gpucompile_nvptx__rt_module_unload;
-    v.get_function = gpucompile_nvptx__rt_get_function;
-    v.launch = gpucompile_nvptx__rt_launch;
-    v.stream_create = gpucompile_nvptx__rt_stream_create;
-    v.stream_synchronize = gpucompile_nvptx__rt_stream_synchronize;
-    v.stream_destroy = gpucompile_nvptx__rt_stream_destroy;
-    v.mem_alloc = gpucompile_nvptx__rt_mem_alloc;
-    v.mem_free = gpucompile_nvptx__rt_mem_free;
-    v.mem_copy = gpucompile_nvptx__rt_mem_copy;
-    v.mem_set32 = gpucompile_nvptx__rt_mem_set32;
     gpucompile_runtime_set_vendor(&v);
 }
 

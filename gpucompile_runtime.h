@@ -136,6 +136,12 @@ typedef struct gpucompile_runtime_vendor {
     void (*mem_copy)(void *dst, const void *src, size_t size, void *stream);
     void (*mem_set32)(void *dst, unsigned value, size_t count, void *stream);
 } gpucompile_runtime_vendor;
+/* The entries every vendor runtime fills, in the order above: one whose functions are named
+   <prefix>load, <prefix>start, ... fills them all with GPUCOMPILE_RUNTIME_ENTRIES(X), X(f)
+   assigning <prefix>f to entry f (the backend headers do). */
+#define GPUCOMPILE_RUNTIME_ENTRIES(X) \
+    X(load) X(start) X(check) X(module_load) X(module_unload) X(get_function) X(launch) X(stream_create) \
+    X(stream_synchronize) X(stream_destroy) X(mem_alloc) X(mem_free) X(mem_copy) X(mem_set32)
 /* The vendor behind mgpu* (before the first call only). */
 void gpucompile_runtime_set_vendor(const gpucompile_runtime_vendor *vendor);
 

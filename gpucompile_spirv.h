@@ -618,30 +618,14 @@ GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_mem_set32(void *dst, unsigned valu
 }
 
 /* The vendor behind mgpu*, filled by name before main (a constructor runs once). */
+#define GPUCOMPILE_SPIRV__RT_ENTRY(f) v.f = gpucompile_spirv__rt_##f;
 GPUCOMPILE__CONSTRUCTOR(gpucompile_spirv__rt_register) {
     static gpucompile_runtime_vendor v; /* left NULL: image_format (the generic kinds), enter, leave, module_load_jit */
-    v.name = "OpenCL";
-    v.launch_call = "clEnqueueNDRangeKernel";
-    v.env = "GPUCOMPILE_LIBOPENCL";
-    v.library = GPUCOMPILE_SPIRV__LIBOPENCL;
-    v.what = "the OpenCL loader";
-    v.hint = "no OpenCL ICD loader installed? Debian: ocl-icd-libopencl1";
-    v.kind = "an OpenCL library";
-    v.load = gpucompile_spirv__rt_load;
-    v.start = gpucompile_spirv__rt_start;
-    v.check = gpucompile_spirv__rt_check;
+    v.name = "OpenCL"; v.launch_call = "clEnqueueNDRangeKernel"; v.kind = "an OpenCL library";
+    v.env = "GPUCOMPILE_LIBOPENCL"; v.library = GPUCOMPILE_SPIRV__LIBOPENCL;
+    v.what = "the OpenCL loader"; v.hint = "no OpenCL ICD loader installed? Debian: ocl-icd-libopencl1";
+    GPUCOMPILE_RUNTIME_ENTRIES(GPUCOMPILE_SPIRV__RT_ENTRY)
     v.score = gpucompile_spirv__score;
-    v.module_load = gpucompile_spirv__rt_module_load;
-    v.module_unload = gpucompile_spirv__rt_module_unload;
-    v.get_function = gpucompile_spirv__rt_get_function;
-    v.launch = gpucompile_spirv__rt_launch;
-    v.stream_create = gpucompile_spirv__rt_stream_create;
-    v.stream_synchronize = gpucompile_spirv__rt_stream_synchronize;
-    v.stream_destroy = gpucompile_spirv__rt_stream_destroy;
-    v.mem_alloc = gpucompile_spirv__rt_mem_alloc;
-    v.mem_free = gpucompile_spirv__rt_mem_free;
-    v.mem_copy = gpucompile_spirv__rt_mem_copy;
-    v.mem_set32 = gpucompile_spirv__rt_mem_set32;
     gpucompile_runtime_set_vendor(&v);
 }
 
