@@ -2547,6 +2547,37 @@ GPUCOMPILE__PRIVATE int gpucompile__lex_string(gpucompile__lex *lx, gpucompile_b
     }
 }
 
+/* Skips one attribute value or type, for both MLIR readers (a link element the target parser
+   does not keep, a gpu.binary entry kept as text): a run of tokens whose brackets nest, each
+   closed by its own kind ("->" is no bracket, strings are skipped), up to ',' or a closing
+   bracket of ends at depth 0, or the end of the text (the caller says what it expected there).
+   what names the value in errors ("'link'"). */
+GPUCOMPILE__PRIVATE int gpucompile__lex_skip_value(gpucompile__lex *lx, const char *ends, const char *what) {
+    static const char open[] = "[{(<", close[] = "]})>";
+    char stack[32];
+    size_t depth = 0;
+    for (;;) {
+        int c = gpucompile__lex_ws(lx);
+        if (c < 0) return depth == 0 || gpucompile__lex_err(lx, lx->pos, "expected '%c' to close %s", stack[depth - 1], what);
+        if (depth == 0 && (c == ',' || (c && strchr(ends, c)))) return 1;
+        if (c == '"') {
+            if (!gpucompile__lex_string(lx, NULL, 0)) return 0;
+        } else if (c == '-' && lx->pos + 1 < lx->n && lx->s[lx->pos + 1] == '>') {
+            lx->pos += 2;
+        } else if (c && strchr(open, c)) {
+            if (depth == sizeof stack) return gpucompile__lex_err(lx, lx->pos, "%s is nested too deeply", what);
+            stack[depth++] = close[strchr(open, c) - open];
+            lx->pos++;
+        } else if (c && strchr(close, c)) {
+            if (depth == 0 || stack[depth - 1] != c) return gpucompile__lex_err(lx, lx->pos, "unbalanced '%c' in %s", c, what);
+            depth--;
+            lx->pos++;
+        } else if (gpucompile__is_id_char(c) || (c && strchr("-+:=@#!*?,", c))) {
+            lx->pos++;
+        } else return gpucompile__lex_err(lx, lx->pos, "unexpected character in %s", what);
+    }
+}
+
 GPUCOMPILE__PRIVATE void gpucompile__out_quoted(gpucompile__out *o, const char *s) {
     char e[3];
     gpucompile__out_add(o, "\"", 1);
@@ -2865,36 +2896,13 @@ GPUCOMPILE__PRIVATE int gpucompile__pflags(gpucompile__parser *p) {
 }
 
 /* One non-string element of link (MLIR allows any attribute there: 1, [2], @f, #a<...>, ...):
-   skipped as a balanced run of tokens up to ',' or ']'; verify refuses it, as MLIR does. */
+   skipped; verify refuses it, as MLIR does. */
 GPUCOMPILE__PRIVATE int gpucompile__pskip_attr(gpucompile__parser *p) {
-    char stack[32];
-    size_t depth = 0, start = p->lx.pos, off;
-    for (;;) {
-        int c = gpucompile__lex_ws(&p->lx);
-        const char *open = "[{(<", *close = "]})>";
-        if (c < 0) return gpucompile__lex_err(&p->lx, p->lx.pos, "expected ']' to close 'link'");
-        if (depth == 0 && (c == ',' || c == ']')) {
-            if (p->lx.pos == start) return gpucompile__lex_err(&p->lx, p->lx.pos, "expected a value in 'link'");
-            return 1;
-        }
-        if (c == '"') {
-            size_t keep = p->strs.len;
-            if (!gpucompile__pstring(p, &off)) return 0;
-            p->strs.len = keep; /* not kept */
-        } else if (c == '-' && p->lx.pos + 1 < p->lx.n && p->lx.s[p->lx.pos + 1] == '>') {
-            p->lx.pos += 2;
-        } else if (c && strchr(open, c)) {
-            if (depth == sizeof stack) return gpucompile__lex_err(&p->lx, p->lx.pos, "'link' is nested too deeply");
-            stack[depth++] = close[strchr(open, c) - open];
-            p->lx.pos++;
-        } else if (c && strchr(close, c)) {
-            if (depth == 0 || stack[depth - 1] != c) return gpucompile__lex_err(&p->lx, p->lx.pos, "unbalanced '%c' in 'link'", c);
-            depth--;
-            p->lx.pos++;
-        } else if (gpucompile__is_id_char(c) || (c && strchr("-+:=@#!*?", c)) || (c == ',' && depth > 0)) {
-            p->lx.pos++;
-        } else return gpucompile__lex_err(&p->lx, p->lx.pos, "unexpected character in 'link'");
-    }
+    size_t start = p->lx.pos;
+    if (!gpucompile__lex_skip_value(&p->lx, "]", "'link'")) return 0;
+    if (gpucompile__lex_peek(&p->lx) < 0) return gpucompile__lex_err(&p->lx, p->lx.pos, "expected ']' to close 'link'");
+    if (p->lx.pos == start) return gpucompile__lex_err(&p->lx, p->lx.pos, "expected a value in 'link'");
+    return 1;
 }
 
 /* link = ["a.bc", "b.bc"]. */
@@ -3286,14 +3294,26 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_object_create(const char *target, gp
     return gpucompile__bin_object_new(target, (size_t)-1, format, data, size, allocator, NULL, out);
 }
 
+/* gpucompile_kernel's int fields in their order: a new kernel's are -1 (unknown), and the cache
+   stores them in this order. */
+#define GPUCOMPILE__KERNEL_INTS(X) \
+    X(num_params) X(registers) X(shared_bytes) X(max_threads) X(sgprs) X(vgprs) X(private_bytes) X(wavefront_size) \
+    X(kernarg_bytes) X(dynamic_shared)
+#define GPUCOMPILE__KERNEL_UNKNOWN(f) k->f = -1;
+#define GPUCOMPILE__KERNEL_COUNT(f) +1
+
+/* A kernel nothing is known of yet: no name, no text, every number -1. */
+GPUCOMPILE__PRIVATE void gpucompile__kernel_init(gpucompile_kernel *k) {
+    memset(k, 0, sizeof *k);
+    GPUCOMPILE__KERNEL_INTS(GPUCOMPILE__KERNEL_UNKNOWN)
+}
+
 GPUCOMPILE_DEF gpucompile_result gpucompile_object_add_kernel_n(gpucompile_object *o, const char *name, size_t len) {
     gpucompile_kernel *k = (gpucompile_kernel *)gpucompile__realloc(&o->allocator, o->kernels, (size_t)(o->num_kernels + 1) * sizeof *k);
     if (!k) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     o->kernels = k;
     k += o->num_kernels;
-    memset(k, 0, sizeof *k);
-    k->num_params = k->registers = k->shared_bytes = k->max_threads = k->sgprs = k->vgprs = -1;
-    k->private_bytes = k->wavefront_size = k->kernarg_bytes = k->dynamic_shared = -1;
+    gpucompile__kernel_init(k);
     if (!(k->name = gpucompile__strndup(&o->allocator, name, len))) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     o->num_kernels++;
     return GPUCOMPILE_OK;
@@ -4381,13 +4401,11 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__collect_kernels(gpucompile_job
         gpucompile_kernel *k;
         if (!gpucompile__is_kernel(job, fn)) continue;
         k = &o->kernels[o->num_kernels];
-        memset(k, 0, sizeof *k);
+        gpucompile__kernel_init(k);
         k->name = gpucompile_job_strdup(job, gpucompile_value_name(fn));
         if (!k->name) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
         o->num_kernels++;
         k->num_params = (int)LLVMCountParams(fn);
-        k->registers = k->shared_bytes = k->max_threads = k->sgprs = k->vgprs = -1;
-        k->private_bytes = k->wavefront_size = k->kernarg_bytes = k->dynamic_shared = -1;
         k->type = gpucompile__kernel_type(job, fn);
     }
     qsort(o->kernels, (size_t)o->num_kernels, sizeof *o->kernels, gpucompile_kernel_cmp);
@@ -5192,10 +5210,10 @@ GPUCOMPILE__PRIVATE int gpucompile__serialize(const gpucompile_object *o, char *
     gpucompile__put32(b, (uint32_t)o->num_kernels);
     for (i = 0; i < o->num_kernels; i++) {
         const gpucompile_kernel *k = &o->kernels[i];
-        int32_t v[10];
-        v[0] = k->num_params; v[1] = k->registers; v[2] = k->shared_bytes; v[3] = k->max_threads;
-        v[4] = k->sgprs; v[5] = k->vgprs; v[6] = k->private_bytes; v[7] = k->wavefront_size; v[8] = k->kernarg_bytes;
-        v[9] = k->dynamic_shared;
+        int32_t v[0 GPUCOMPILE__KERNEL_INTS(GPUCOMPILE__KERNEL_COUNT)];
+        int f = 0;
+#define GPUCOMPILE__KERNEL_PUT(x) v[f++] = k->x;
+        GPUCOMPILE__KERNEL_INTS(GPUCOMPILE__KERNEL_PUT)
         gpucompile__put_str(b, k->name);
         gpucompile_buf_add(b, v, sizeof v);
         gpucompile__put_opt(b, k->type);
@@ -5275,17 +5293,17 @@ GPUCOMPILE__PRIVATE int gpucompile__deserialize(const unsigned char *data, size_
     if (!o->kernels) return 0;
     for (i = 0; i < n; i++) {
         gpucompile_kernel *k = &o->kernels[i];
-        int32_t v[10];
+        int32_t v[0 GPUCOMPILE__KERNEL_INTS(GPUCOMPILE__KERNEL_COUNT)];
         char *name = gpucompile__get_str(&r, a);
         const unsigned char *f = gpucompile__take(&r, sizeof v);
+        int j = 0;
         if (!name || !f) { gpucompile_free(a, name); return 0; }
         memcpy(v, f, sizeof v);
         memset(k, 0, sizeof *k);
         k->name = name;
         o->num_kernels++;
-        k->num_params = v[0]; k->registers = v[1]; k->shared_bytes = v[2]; k->max_threads = v[3];
-        k->sgprs = v[4]; k->vgprs = v[5]; k->private_bytes = v[6]; k->wavefront_size = v[7]; k->kernarg_bytes = v[8];
-        k->dynamic_shared = v[9];
+#define GPUCOMPILE__KERNEL_GET(x) k->x = v[j++];
+        GPUCOMPILE__KERNEL_INTS(GPUCOMPILE__KERNEL_GET)
         if (!gpucompile__get_opt(&r, a, &k->type) || !gpucompile__get_opt(&r, a, &k->arg_attrs) ||
             !gpucompile__get_opt(&r, a, &k->metadata))
             return 0;
@@ -5911,14 +5929,20 @@ GPUCOMPILE__PRIVATE void gpucompile__save_repro(gpucompile_job *job) {
 /* ==== [section: isolation] =============================================================== */
 /* A compile in another process: options.isolate (one child per compile, request and reply in
    files) or options.workers (processes reused across compiles, over a socket). One protocol:
-   request = "GPUREQ01", u64 payload size, then the target's text, u32 format, toolkit,
-   bin_method, section, tool_options, save_temps, u32 debug, u32 remarks, f64 tool timeout, u32 count + link paths, u32 count +
-   (name, path) tools, input name, u64 size + input bytes; reply = "GPUREP01", u64 payload
+   request = "GPUREQ01", u64 payload size, then the target's text, u32 format, the options of
+   GPUCOMPILE__REQUEST_OPTIONS in its order, u32 count + link paths, u32 count + (name, path)
+   tools, input name, u64 size + input bytes; reply = "GPUREP01", u64 payload
    size, u32 result, u64 size + diagnostic records, u64 size + the object as the cache stores
    it (none when 0), f64 stage_ms[GPUCOMPILE_STAGE_COUNT]. Host byte order: one machine. The
    child's stderr is read too: when it dies, LLVM's last "LLVM ERROR:" line is the error. */
 #define GPUCOMPILE__REQ_MAGIC "GPUREQ01"
 #define GPUCOMPILE__REP_MAGIC "GPUREP01"
+/* The scalar options a request forwards, each as a string (STR: NULL is sent as ""), a u32
+   (INT) or an f64 (F64): the writer, the reader and its frees all expand this one list. */
+#define GPUCOMPILE__REQUEST_OPTIONS(STR, INT, F64) \
+    STR(toolkit_path) STR(bin_method) STR(section) STR(tool_options) STR(save_temps) \
+    INT(debug) INT(remarks) INT(jobs) F64(tool_timeout_s)
+#define GPUCOMPILE__NONE(f)
 
 GPUCOMPILE__PRIVATE void gpucompile__put_f64(gpucompile_buf *b, double v) { gpucompile_buf_add(b, &v, 8); }
 GPUCOMPILE__PRIVATE double gpucompile__get_f64(gpucompile__reader *r) {
@@ -5944,15 +5968,10 @@ GPUCOMPILE__PRIVATE int gpucompile__request(gpucompile_job *job, const void *dat
     gpucompile__put_str(b, text);
     gpucompile_job_free(job, text);
     gpucompile__put32(b, (uint32_t)job->format);
-    gpucompile__put_str(b, o->toolkit_path);
-    gpucompile__put_str(b, o->bin_method);
-    gpucompile__put_str(b, o->section);
-    gpucompile__put_str(b, o->tool_options);
-    gpucompile__put_str(b, o->save_temps);
-    gpucompile__put32(b, (uint32_t)o->debug);
-    gpucompile__put32(b, (uint32_t)o->remarks);
-    gpucompile__put32(b, (uint32_t)o->jobs);
-    gpucompile__put_f64(b, o->tool_timeout_s);
+#define GPUCOMPILE__PUT_STR(f) gpucompile__put_str(b, o->f);
+#define GPUCOMPILE__PUT_INT(f) gpucompile__put32(b, (uint32_t)o->f);
+#define GPUCOMPILE__PUT_F64(f) gpucompile__put_f64(b, o->f);
+    GPUCOMPILE__REQUEST_OPTIONS(GPUCOMPILE__PUT_STR, GPUCOMPILE__PUT_INT, GPUCOMPILE__PUT_F64)
     gpucompile__put32(b, (uint32_t)o->num_link);
     for (i = 0; i < o->num_link; i++) gpucompile__put_str(b, o->link[i]);
     gpucompile__put32(b, (uint32_t)o->num_tools);
@@ -6266,32 +6285,36 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__run(gpucompile_job *job) {
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_compile_properties(gpucompile_object *o, int O, const char *section);
 
-/* The one entry point behind the three compile functions: exactly one of module / data. */
-/* serial (a worker's): also the object as bytes, with the files it used. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, const void *data, size_t size, const char *name,
-    const gpucompile_target *target, const gpucompile_options *options, gpucompile_object **out, gpucompile_buf *serial) {
+/* One compile's state: its job and what the stages of gpucompile__compile hand on. */
+typedef struct gpucompile__compiling {
     gpucompile__job j;
-    gpucompile_job *job = &j.pub;
-    gpucompile_result r;
-    int i, use_cache, inited = 0;
-    char text[4096], key[65];
-    gpucompile__capture cap;
-    LLVMMemoryBufferRef bc = NULL;
-    if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    *out = NULL;
-    if (!target) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    memset(&j, 0, sizeof j);
-    if (options) j.opts = *options;
-    if (!j.opts.format) j.opts.format = GPUCOMPILE_FORMAT_BIN;
-    if (j.opts.tool_timeout_s <= 0) j.opts.tool_timeout_s = 300.0;
-    j.logger = &j.opts.logger;
-    job->options = &j.opts;
+    const gpucompile_target *target;
+    const void *data;              /* the input: the caller's bytes or its module as bitcode (bc) */
+    size_t size;
+    const char *name;
+    LLVMMemoryBufferRef bc;
+    gpucompile_buf *serial;        /* a worker's: the object as bytes too, with the files it used */
+    int use_cache, inited;         /* inited: the backend's init ran, so its release is due */
+    char key[65];                  /* the cache's */
+    gpucompile__capture cap;       /* the warnings and remarks the cache keeps */
+} gpucompile__compiling;
+
+/* The options resolved, the target verified, its backend found, an empty object. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_setup(gpucompile__compiling *c, const gpucompile_options *options) {
+    gpucompile__job *j = &c->j;
+    gpucompile_job *job = &j->pub;
+    const gpucompile_target *target = c->target;
+    char text[4096];
+    if (options) j->opts = *options;
+    if (!j->opts.format) j->opts.format = GPUCOMPILE_FORMAT_BIN;
+    if (j->opts.tool_timeout_s <= 0) j->opts.tool_timeout_s = 300.0;
+    j->logger = &j->opts.logger;
+    job->options = &j->opts;
     job->target = target;
-    job->format = j.opts.format;
+    job->format = j->opts.format;
     job->stage = GPUCOMPILE_STAGE_TARGET;
-    j.stage_start = gpucompile__now_ms();
-    if (!name) name = "<input>";
-    if (gpucompile_target_verify(target, j.logger) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_INVALID_TARGET;
+    j->stage_start = gpucompile__now_ms();
+    if (gpucompile_target_verify(target, j->logger) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_INVALID_TARGET;
     job->backend = target->kind == GPUCOMPILE_TARGET_CUSTOM ? target->backend : gpucompile_find_backend(target->kind);
     if (!job->backend) {
         gpucompile_target_print(target, text, sizeof text);
@@ -6303,86 +6326,140 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, 
     job->object = (gpucompile_object *)gpucompile_job_alloc(job, sizeof(gpucompile_object));
     if (!job->object) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     memset(job->object, 0, sizeof *job->object);
-    job->object->allocator = j.opts.allocator;
+    job->object->allocator = j->opts.allocator;
+    return GPUCOMPILE_OK;
+}
+
+/* The input as bytes (a module as bitcode) and whether the cache serves it, under which key. */
+GPUCOMPILE__PRIVATE void gpucompile__compile_input(gpucompile__compiling *c, LLVMModuleRef module) {
+    gpucompile__job *j = &c->j;
+    gpucompile_job *job = &j->pub;
     gpucompile__set_stage(job, GPUCOMPILE_STAGE_PARSE);
     if (module) { /* the caller's module reaches us as bitcode: never touched, and hashable */
-        bc = LLVMWriteBitcodeToMemoryBuffer(module);
-        data = LLVMGetBufferStart(bc);
-        size = LLVMGetBufferSize(bc);
+        c->bc = LLVMWriteBitcodeToMemoryBuffer(module);
+        c->data = LLVMGetBufferStart(c->bc);
+        c->size = LLVMGetBufferSize(c->bc);
     }
     /* Hooks run code we cannot hash: they bypass the cache, and so do custom backends but for
        one that opts in with its cache_version; so does --save-temps (its files come of a compile). */
-    use_cache = j.opts.cache_dir && *j.opts.cache_dir && !j.opts.hooks && data &&
-                (target->kind != GPUCOMPILE_TARGET_CUSTOM || job->backend->cache_version) &&
-                !(j.opts.save_temps && *j.opts.save_temps);
-    memset(&cap, 0, sizeof cap);
-    cap.log.a = &j.opts.allocator;
-    if (use_cache) {
-        gpucompile__cache_key(job, data, size, key);
-        cap.to = j.opts.logger;
-        j.opts.logger.func = gpucompile__capture_fn;
-        j.opts.logger.user_data = &cap;
+    c->use_cache = j->opts.cache_dir && *j->opts.cache_dir && !j->opts.hooks && c->data &&
+                   (c->target->kind != GPUCOMPILE_TARGET_CUSTOM || job->backend->cache_version) &&
+                   !(j->opts.save_temps && *j->opts.save_temps);
+    c->cap.log.a = &j->opts.allocator;
+    if (c->use_cache) {
+        gpucompile__cache_key(job, c->data, c->size, c->key);
+        c->cap.to = j->opts.logger;
+        j->opts.logger.func = gpucompile__capture_fn;
+        j->opts.logger.user_data = &c->cap;
     }
-    j.track_deps = use_cache || serial;
-    if (use_cache && gpucompile__cache_load(job, key, &cap.to)) {
-        r = GPUCOMPILE_OK;
-    } else if (j.opts.isolate || j.opts.workers) {
-        if (!gpucompile__reset_object(job)) { r = GPUCOMPILE_ERROR_OUT_OF_MEMORY; goto cleanup; }
-        r = !data ? gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "%s: empty input", name)
-            : j.opts.workers ? gpucompile__compile_pooled(job, data, size, name) : gpucompile__compile_isolated(job, data, size, name);
-        if (r == GPUCOMPILE_OK && use_cache) gpucompile__cache_store(job, key, &cap.log);
-    } else {
-        if (!gpucompile__reset_object(job)) { r = GPUCOMPILE_ERROR_OUT_OF_MEMORY; goto cleanup; }
-        gpucompile__initialize(job->backend);
-        job->context = LLVMContextCreate();
-        LLVMContextSetDiagnosticHandler(job->context, gpucompile__diag_handler, job);
-        r = job->backend->init ? job->backend->init(job) : GPUCOMPILE_OK;
-        inited = r == GPUCOMPILE_OK;
-        gpucompile__save_begin(job, name);
-        if (r == GPUCOMPILE_OK) r = gpucompile__parse(job, data, size, name);
-        if (r == GPUCOMPILE_OK) r = gpucompile__run(job);
-        gpucompile__save_repro(job);
-        if (r == GPUCOMPILE_OK && job->failed) r = GPUCOMPILE_ERROR_LLVM;
-        if (r == GPUCOMPILE_OK && use_cache) gpucompile__cache_store(job, key, &cap.log);
-    }
-    gpucompile__set_stage(job, GPUCOMPILE_STAGE_NONE);
-    if (r == GPUCOMPILE_OK) {
-        gpucompile_object *o = job->object;
-        size_t n = gpucompile_target_print(target, text, sizeof text);
-        gpucompile_job_free(job, o->target); /* from the cache: made again from the target */
-        gpucompile_job_free(job, o->triple);
-        gpucompile_job_free(job, o->chip);
-        o->target = (char *)gpucompile_job_alloc(job, n + 1);
-        if (o->target) gpucompile_target_print(target, o->target, n + 1);
-        o->kind = target->kind;
-        o->triple = gpucompile_job_strdup(job, gpucompile_target_triple(target));
-        o->chip = gpucompile_job_strdup(job, gpucompile_target_chip(target));
-        o->format = job->format;
-        if (!o->target || !o->triple || !o->chip) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-        else if (gpucompile__bin_compile_properties(o, target->O, j.opts.section) != GPUCOMPILE_OK) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-        else if (serial && !gpucompile__serialize(o, j.deps, j.num_deps, 0, NULL, serial)) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-        else { *out = o; job->object = NULL; }
-    }
-cleanup: /* everything the job holds goes, on every path */
-    if (inited && job->backend->release) job->backend->release(job);
+    j->track_deps = c->use_cache || c->serial;
+}
+
+/* In this process: a fresh LLVM context, the backend's per-job state, the pipeline. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_here(gpucompile__compiling *c) {
+    gpucompile_job *job = &c->j.pub;
+    gpucompile_result r;
+    gpucompile__initialize(job->backend);
+    job->context = LLVMContextCreate();
+    LLVMContextSetDiagnosticHandler(job->context, gpucompile__diag_handler, job);
+    r = job->backend->init ? job->backend->init(job) : GPUCOMPILE_OK;
+    c->inited = r == GPUCOMPILE_OK;
+    gpucompile__save_begin(job, c->name);
+    if (r == GPUCOMPILE_OK) r = gpucompile__parse(job, c->data, c->size, c->name);
+    if (r == GPUCOMPILE_OK) r = gpucompile__run(job);
+    gpucompile__save_repro(job);
+    if (r == GPUCOMPILE_OK && job->failed) r = GPUCOMPILE_ERROR_LLVM;
+    return r;
+}
+
+/* The object: from the cache, or made by another process (options.isolate, options.workers) or
+   this one, and then stored in the cache. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_make(gpucompile__compiling *c) {
+    gpucompile__job *j = &c->j;
+    gpucompile_job *job = &j->pub;
+    gpucompile_result r;
+    if (c->use_cache && gpucompile__cache_load(job, c->key, &c->cap.to)) return GPUCOMPILE_OK;
+    if (!gpucompile__reset_object(job)) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    if (!(j->opts.isolate || j->opts.workers)) r = gpucompile__compile_here(c);
+    else if (!c->data) r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "%s: empty input", c->name);
+    else if (j->opts.workers) r = gpucompile__compile_pooled(job, c->data, c->size, c->name);
+    else r = gpucompile__compile_isolated(job, c->data, c->size, c->name);
+    if (r == GPUCOMPILE_OK && c->use_cache) gpucompile__cache_store(job, c->key, &c->cap.log);
+    return r;
+}
+
+/* The object named for the target as the caller gave it (a cached one was stored under another
+   spelling) and handed over in *out; a worker's also as bytes. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_finish(gpucompile__compiling *c, gpucompile_object **out) {
+    gpucompile_job *job = &c->j.pub;
+    const gpucompile_target *target = c->target;
+    gpucompile_object *o = job->object;
+    char text[4096];
+    size_t n = gpucompile_target_print(target, text, sizeof text);
+    gpucompile_job_free(job, o->target); /* from the cache: made again from the target */
+    gpucompile_job_free(job, o->triple);
+    gpucompile_job_free(job, o->chip);
+    o->target = (char *)gpucompile_job_alloc(job, n + 1);
+    if (o->target) gpucompile_target_print(target, o->target, n + 1);
+    o->kind = target->kind;
+    o->triple = gpucompile_job_strdup(job, gpucompile_target_triple(target));
+    o->chip = gpucompile_job_strdup(job, gpucompile_target_chip(target));
+    o->format = job->format;
+    if (!o->target || !o->triple || !o->chip) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    if (gpucompile__bin_compile_properties(o, target->O, c->j.opts.section) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    if (c->serial && !gpucompile__serialize(o, c->j.deps, c->j.num_deps, 0, NULL, c->serial)) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    *out = o;
+    job->object = NULL;
+    return GPUCOMPILE_OK;
+}
+
+/* Everything the job holds goes, on every path. */
+GPUCOMPILE__PRIVATE void gpucompile__compile_release(gpucompile__compiling *c) {
+    gpucompile__job *j = &c->j;
+    gpucompile_job *job = &j->pub;
+    int i;
+    if (c->inited && job->backend->release) job->backend->release(job);
     gpucompile_object_free(job->object);
     gpucompile_job_free(job, job->result_data);
     if (job->emitted) LLVMDisposeMemoryBuffer(job->emitted);
     if (job->machine) LLVMDisposeTargetMachine(job->machine);
     if (job->module) LLVMDisposeModule(job->module);
     if (job->context) LLVMContextDispose(job->context);
-    if (bc) LLVMDisposeMemoryBuffer(bc);
+    if (c->bc) LLVMDisposeMemoryBuffer(c->bc);
     gpucompile_job_free(job, job->cpu);
     gpucompile_job_free(job, job->features);
-    for (i = 0; i < j.num_libs; i++) gpucompile_job_free(job, j.libs[i]);
-    gpucompile_job_free(job, j.libs);
-    for (i = 0; i < j.num_temps; i++) { gpucompile__untemp(j.temps[i], 0); gpucompile_job_free(job, j.temps[i]); }
-    gpucompile_job_free(job, j.temps);
-    for (i = 0; i < j.num_deps; i++) gpucompile_job_free(job, j.deps[i]);
-    gpucompile_job_free(job, j.deps);
-    gpucompile_free(cap.log.a, cap.log.data);
-    gpucompile_job_free(job, j.save_dir);
-    gpucompile_free(j.repro.a, j.repro.data);
+    for (i = 0; i < j->num_libs; i++) gpucompile_job_free(job, j->libs[i]);
+    gpucompile_job_free(job, j->libs);
+    for (i = 0; i < j->num_temps; i++) { gpucompile__untemp(j->temps[i], 0); gpucompile_job_free(job, j->temps[i]); }
+    gpucompile_job_free(job, j->temps);
+    for (i = 0; i < j->num_deps; i++) gpucompile_job_free(job, j->deps[i]);
+    gpucompile_job_free(job, j->deps);
+    gpucompile_free(c->cap.log.a, c->cap.log.data);
+    gpucompile_job_free(job, j->save_dir);
+    gpucompile_free(j->repro.a, j->repro.data);
+}
+
+/* The one entry point behind the three compile functions: exactly one of module / data.
+   serial (a worker's): also the object as bytes, with the files it used. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, const void *data, size_t size, const char *name,
+    const gpucompile_target *target, const gpucompile_options *options, gpucompile_object **out, gpucompile_buf *serial) {
+    gpucompile__compiling c;
+    gpucompile_result r;
+    if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    if (!target) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    memset(&c, 0, sizeof c);
+    c.target = target;
+    c.data = data;
+    c.size = size;
+    c.name = name ? name : "<input>";
+    c.serial = serial;
+    if ((r = gpucompile__compile_setup(&c, options)) != GPUCOMPILE_OK) return r; /* it holds nothing yet */
+    gpucompile__compile_input(&c, module);
+    r = gpucompile__compile_make(&c);
+    gpucompile__set_stage(&c.j.pub, GPUCOMPILE_STAGE_NONE);
+    if (r == GPUCOMPILE_OK) r = gpucompile__compile_finish(&c, out);
+    gpucompile__compile_release(&c);
     return r;
 }
 
@@ -6445,15 +6522,12 @@ GPUCOMPILE__PRIVATE void gpucompile__work(const unsigned char *data, size_t size
     rd.bad = 0;
     text = gpucompile__get_str(&rd, NULL);
     o.format = (gpucompile_format)gpucompile__get32(&rd);
-    o.toolkit_path = gpucompile__get_str(&rd, NULL);
-    o.bin_method = gpucompile__get_str(&rd, NULL);
-    o.section = gpucompile__get_str(&rd, NULL);
-    o.tool_options = gpucompile__get_str(&rd, NULL);
-    o.save_temps = gpucompile__get_str(&rd, NULL);
-    o.debug = (int)gpucompile__get32(&rd);
-    o.remarks = (int)gpucompile__get32(&rd);
-    o.jobs = (int)gpucompile__get32(&rd);
-    o.tool_timeout_s = gpucompile__get_f64(&rd);
+#define GPUCOMPILE__GET_STR(f) o.f = gpucompile__get_str(&rd, NULL);
+#define GPUCOMPILE__GET_INT(f) o.f = (int)gpucompile__get32(&rd);
+#define GPUCOMPILE__GET_F64(f) o.f = gpucompile__get_f64(&rd);
+#define GPUCOMPILE__EMPTY_STR(f) if (o.f && !*o.f) { gpucompile_free(NULL, (void *)o.f); o.f = NULL; }
+#define GPUCOMPILE__FREE_STR(f) gpucompile_free(NULL, (void *)o.f);
+    GPUCOMPILE__REQUEST_OPTIONS(GPUCOMPILE__GET_STR, GPUCOMPILE__GET_INT, GPUCOMPILE__GET_F64)
     nl = gpucompile__get32(&rd);
     if (!rd.bad && nl < size) links = (const char **)gpucompile_alloc(NULL, (nl + 1) * sizeof *links);
     for (i = 0; links && i < nl; i++) links[i] = gpucompile__get_str(&rd, NULL);
@@ -6466,11 +6540,7 @@ GPUCOMPILE__PRIVATE void gpucompile__work(const unsigned char *data, size_t size
     name = gpucompile__get_str(&rd, NULL);
     n = gpucompile__get64(&rd);
     input = gpucompile__take(&rd, n);
-    if (o.toolkit_path && !*o.toolkit_path) { gpucompile_free(NULL, (void *)o.toolkit_path); o.toolkit_path = NULL; }
-    if (o.bin_method && !*o.bin_method) { gpucompile_free(NULL, (void *)o.bin_method); o.bin_method = NULL; }
-    if (o.section && !*o.section) { gpucompile_free(NULL, (void *)o.section); o.section = NULL; }
-    if (o.tool_options && !*o.tool_options) { gpucompile_free(NULL, (void *)o.tool_options); o.tool_options = NULL; }
-    if (o.save_temps && !*o.save_temps) { gpucompile_free(NULL, (void *)o.save_temps); o.save_temps = NULL; }
+    GPUCOMPILE__REQUEST_OPTIONS(GPUCOMPILE__EMPTY_STR, GPUCOMPILE__NONE, GPUCOMPILE__NONE) /* "" was NULL */
     o.link = links;
     o.num_link = (int)nl;
     o.tools = tools;
@@ -6499,11 +6569,7 @@ GPUCOMPILE__PRIVATE void gpucompile__work(const unsigned char *data, size_t size
     gpucompile_free(NULL, tools);
     gpucompile_free(NULL, text);
     gpucompile_free(NULL, name);
-    gpucompile_free(NULL, (void *)o.toolkit_path);
-    gpucompile_free(NULL, (void *)o.bin_method);
-    gpucompile_free(NULL, (void *)o.section);
-    gpucompile_free(NULL, (void *)o.tool_options);
-    gpucompile_free(NULL, (void *)o.save_temps);
+    GPUCOMPILE__REQUEST_OPTIONS(GPUCOMPILE__FREE_STR, GPUCOMPILE__NONE, GPUCOMPILE__NONE)
     gpucompile_free(NULL, log.data);
     gpucompile_free(NULL, serial.data);
 }
@@ -7052,25 +7118,6 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_phandler(gpucompile__bin_p *p, gpucompil
     return 1;
 }
 
-/* Skips one attribute value or type: up to ',' or a closing bracket at depth 0 ("->" is no
-   bracket); strings skipped. */
-GPUCOMPILE__PRIVATE int gpucompile__bin_skip_value(gpucompile__bin_p *p) {
-    int depth = 0;
-    while (p->pos < p->n) {
-        char c = p->s[p->pos];
-        if (c == '"') {
-            if (!gpucompile__bin_pstring(p, NULL)) return 0;
-            continue;
-        }
-        if (c == '-' && p->pos + 1 < p->n && p->s[p->pos + 1] == '>') { p->pos += 2; continue; }
-        if (depth == 0 && (c == ',' || c == '}' || c == ']' || c == '>' || c == ')')) return 1;
-        if (c == '[' || c == '{' || c == '(' || c == '<') depth++;
-        if (c == ']' || c == '}' || c == ')' || c == '>') depth--;
-        p->pos++;
-    }
-    return depth == 0 || gpucompile__lex_err(p, p->pos, "unterminated attribute value");
-}
-
 /* ---- dictionaries: entries kept as text, in MLIR's order (by name) ---- */
 typedef struct gpucompile__bin_ent { const char *k, *v; size_t kn, vn; } gpucompile__bin_ent; /* vn 0: a unit entry */
 
@@ -7105,7 +7152,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pentries(gpucompile__bin_p *p, gpucompil
         if (gpucompile__bin_eat(p, '=')) {
             gpucompile__lex_ws(p);
             at = p->pos;
-            if (!gpucompile__bin_skip_value(p)) return 0;
+            if (!gpucompile__lex_skip_value(p, "]})>", "the attribute value")) return 0;
             e.v = p->s + at;
             for (e.vn = p->pos - at; e.vn && (e.v[e.vn - 1] == ' ' || e.v[e.vn - 1] == '\n' || e.v[e.vn - 1] == '\t'); e.vn--) {}
             if (!e.vn) return gpucompile__lex_err(p, at, "expected an attribute value");
@@ -7419,7 +7466,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pvalue_text(gpucompile__bin_p *p, char *
     size_t at, n;
     gpucompile__lex_ws(p);
     at = p->pos;
-    if (!gpucompile__bin_skip_value(p)) return 0;
+    if (!gpucompile__lex_skip_value(p, "]})>", "the attribute value")) return 0;
     for (n = p->pos - at; n && (p->s[at + n - 1] == ' ' || p->s[at + n - 1] == '\n'); n--) {}
     if (!n) return gpucompile__lex_err(p, at, "expected a value");
     gpucompile_free(p->a, *out);
@@ -7514,7 +7561,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pobject(gpucompile__bin_p *p, gpucompile
         if (!gpucompile__bin_expect(p, '=', n == 10 || n == 7 ? "after the object parameter's name" : "after the object format")) return 0;
         if ((n == 10 && strncmp(p->s + w, "properties", 10) == 0) || (n == 7 && strncmp(p->s + w, "kernels", 7) == 0)) {
             *(n == 10 ? &props : &table) = p->pos;
-            if (!gpucompile__bin_skip_value(p) || !gpucompile__bin_expect(p, ',', "after the object parameter")) return 0;
+            if (!gpucompile__lex_skip_value(p, "]})>", "the attribute value") || !gpucompile__bin_expect(p, ',', "after the object parameter")) return 0;
             continue;
         }
         snprintf(kw, sizeof kw, "%.*s", (int)(n < 31 ? n : 31), p->s + w);
@@ -7767,7 +7814,7 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_write_entry(gpucompile_buf *out, const 
     off = GPUCOMPILE__OB_HEADER + GPUCOMPILE__OB_ENTRY + 16 * nstr;
     image_off = (off + strtab + 7) & ~(size_t)7;
     total = (image_off + o->size + 7) & ~(size_t)7;
-    gpucompile_buf_add(out, "\x10\xFF\x10\xAD", 4);
+    gpucompile_buf_add(out, GPUCOMPILE__OB_MAGIC, 4);
     gpucompile__bin_put(out, 1, 4);
     gpucompile__bin_put(out, total, 8);
     gpucompile__bin_put(out, GPUCOMPILE__OB_HEADER, 8);
@@ -7936,7 +7983,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_read_offload(const void *data
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_binary_read(const void *data, size_t size, const char *name,
     const gpucompile_allocator *allocator, const gpucompile_logger *logger, gpucompile_binary **out) {
-    if (data && size >= 4 && memcmp(data, "\x10\xFF\x10\xAD", 4) == 0)
+    if (data && size >= 4 && memcmp(data, GPUCOMPILE__OB_MAGIC, 4) == 0)
         return gpucompile_binary_read_offload(data, size, name, allocator, logger, out);
     if (out) *out = NULL;
     if (!data) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
@@ -8409,128 +8456,169 @@ GPUCOMPILE__PRIVATE int gpucompile__host_kernels(const gpucompile_binary *bin, i
     return n;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_binary(LLVMModuleRef host, const gpucompile_binary *binary,
-                                                              const gpucompile_embed_options *options, gpucompile_buf *names) {
+/* One embedding's state: what the stages of gpucompile__embed_binary hand on. */
+typedef struct gpucompile__embedding {
     gpucompile_embed_options opts;
     gpucompile__host h;
-    const gpucompile_kernel **kernels;
-    const gpucompile_object *obj = NULL;
-    const char *name;
-    unsigned char *data = NULL;
-    size_t size = 0;
-    int selected = 0, nk, i, jit, add_null = 0, total = 1;
-    LLVMTypeRef pp[2];
-    LLVMValueRef cst, state, module, load_fn, unload_fn, yield, unloader, largs[2];
-    gpucompile_result r = GPUCOMPILE_OK;
-    memset(&opts, 0, sizeof opts);
-    if (options) opts = *options;
-    if (!host || !binary) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    gpucompile__host_init(&h, host, &opts.logger, names);
-    if (gpucompile_binary_verify(binary, &opts.logger) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_INVALID_BINARY;
-    for (i = 0; i < binary->num_objects; i++) total += binary->objects[i]->num_kernels;
-    name = binary->name;
-    if (!name || !*name) return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_BINARY, GPUCOMPILE_STAGE_EMBED,
-                                                 "the binary has no name");
+    const gpucompile_binary *binary;
+    const char *name;                  /* the binary's: every host symbol starts with it */
+    int selected;                      /* the object embedded; -2: all of them (run-time selection) */
+    const gpucompile_kernel **kernels; /* the kernels given host functions */
+    int num_kernels;
+    const gpucompile_object *obj;      /* the selected object; NULL: the offload binary of all */
+    unsigned char *data;               /* the bytes embedded (owned when obj is NULL) */
+    size_t size;
+} gpucompile__embedding;
+
+/* The object the binary's handler selects (MLIR's #gpu.select_object), or all of them. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_select(gpucompile__embedding *e) {
+    const gpucompile_binary *binary = e->binary;
+    int i;
+    if (gpucompile_binary_verify(binary, &e->opts.logger) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_INVALID_BINARY;
+    e->name = binary->name;
+    if (!e->name || !*e->name)
+        return gpucompile__logf(e->h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_BINARY, GPUCOMPILE_STAGE_EMBED,
+                                "the binary has no name");
     switch (binary->handler.kind) {
     case GPUCOMPILE_HANDLER_SELECT_INDEX:
-        selected = binary->handler.index < 0 || binary->handler.index >= binary->num_objects ? -1 : (int)binary->handler.index;
+        e->selected = binary->handler.index < 0 || binary->handler.index >= binary->num_objects ? -1 : (int)binary->handler.index;
         break;
     case GPUCOMPILE_HANDLER_SELECT_TARGET: /* the first match, as MLIR takes it */
-        for (selected = -1, i = 0; selected < 0 && i < binary->num_objects; i++)
-            if (gpucompile__same_target(binary->handler.target, binary->objects[i]->target)) selected = i;
+        for (e->selected = -1, i = 0; e->selected < 0 && i < binary->num_objects; i++)
+            if (gpucompile__same_target(binary->handler.target, binary->objects[i]->target)) e->selected = i;
         break;
-    case GPUCOMPILE_HANDLER_RUNTIME: selected = -2; break;
-    default: selected = 0; break;
+    case GPUCOMPILE_HANDLER_RUNTIME: e->selected = -2; break;
+    default: e->selected = 0; break;
     }
-    if (selected == -1)
-        return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_NO_OBJECT, GPUCOMPILE_STAGE_EMBED,
-                                "binary '%s': the requested target object couldn't be found", name);
-    kernels = (const gpucompile_kernel **)gpucompile_alloc(NULL, (size_t)total * sizeof *kernels);
+    if (e->selected == -1)
+        return gpucompile__logf(e->h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_NO_OBJECT, GPUCOMPILE_STAGE_EMBED,
+                                "binary '%s': the requested target object couldn't be found", e->name);
+    return GPUCOMPILE_OK;
+}
+
+/* The kernels to give host functions, and a refusal before anything is added to the host: a
+   symbol it has already, or two kernel names that make one C identifier. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_kernels(gpucompile__embedding *e) {
+    gpucompile__host *h = &e->h;
+    const char *name = e->name;
+    const gpucompile_kernel **kernels;
+    int i, total = 1;
+    for (i = 0; i < e->binary->num_objects; i++) total += e->binary->objects[i]->num_kernels;
+    kernels = e->kernels = (const gpucompile_kernel **)gpucompile_alloc(NULL, (size_t)total * sizeof *kernels);
     if (!kernels) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-    nk = gpucompile__host_kernels(binary, selected >= 0 ? selected : -1, kernels, total);
-    /* refuse before changing anything */
-    if (r == GPUCOMPILE_OK && (gpucompile__host_taken(&h, name, NULL, "_bin_cst") || gpucompile__host_taken(&h, name, NULL, "_load") ||
-        gpucompile__host_taken(&h, name, NULL, "_unload") || gpucompile__host_taken(&h, name, NULL, "_module") ||
-        gpucompile__host_taken(&h, name, NULL, "_state")))
-        r = GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    for (i = 0; r == GPUCOMPILE_OK && i < nk; i++) { /* two kernel names, one C identifier */
-        const char *n = gpucompile__host_name(&h, name, kernels[i]->name, "");
+    e->num_kernels = gpucompile__host_kernels(e->binary, e->selected >= 0 ? e->selected : -1, kernels, total);
+    if (gpucompile__host_taken(h, name, NULL, "_bin_cst") || gpucompile__host_taken(h, name, NULL, "_load") ||
+        gpucompile__host_taken(h, name, NULL, "_unload") || gpucompile__host_taken(h, name, NULL, "_module") ||
+        gpucompile__host_taken(h, name, NULL, "_state"))
+        return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    for (i = 0; i < e->num_kernels; i++) { /* two kernel names, one C identifier */
+        const char *n = gpucompile__host_name(h, name, kernels[i]->name, "");
         char *si = n ? gpucompile__strdup(NULL, n) : NULL;
+        gpucompile_result r = si ? GPUCOMPILE_OK : GPUCOMPILE_ERROR_OUT_OF_MEMORY;
         int j;
-        if (!si) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
         for (j = 0; j < i && r == GPUCOMPILE_OK; j++)
-            if ((n = gpucompile__host_name(&h, name, kernels[j]->name, "")) != NULL && strcmp(si, n) == 0)
-                r = gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED,
+            if ((n = gpucompile__host_name(h, name, kernels[j]->name, "")) != NULL && strcmp(si, n) == 0)
+                r = gpucompile__logf(h->logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED,
                                      "kernels '%s' and '%s' would both have the host symbols %s_...",
                                      kernels[j]->name, kernels[i]->name, si);
         gpucompile_free(NULL, si);
+        if (r != GPUCOMPILE_OK) return r;
     }
-    for (i = 0; r == GPUCOMPILE_OK && i < nk; i++)
-        if (gpucompile__host_taken(&h, name, kernels[i]->name, "_function") || gpucompile__host_taken(&h, name, kernels[i]->name, "_get") ||
-            gpucompile__host_taken(&h, name, kernels[i]->name, "_kernel_name") ||
-            (!opts.no_launch_functions && gpucompile__host_taken(&h, name, kernels[i]->name, "_launch")))
-            r = GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    if (r != GPUCOMPILE_OK) { gpucompile_free(NULL, kernels); return r; }
-    if (selected >= 0) {
-        obj = binary->objects[selected];
-        data = obj->data;
-        size = obj->size;
-        add_null = obj->format == GPUCOMPILE_FORMAT_ISA; /* a driver's JIT reads a C string */
-    } else if ((r = gpucompile_binary_write_offload(binary, &data, &size)) != GPUCOMPILE_OK) {
-        gpucompile_free(NULL, kernels);
-        return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, r, GPUCOMPILE_STAGE_EMBED,
-                                "binary '%s': cannot write the offload binary", name);
+    for (i = 0; i < e->num_kernels; i++)
+        if (gpucompile__host_taken(h, name, kernels[i]->name, "_function") || gpucompile__host_taken(h, name, kernels[i]->name, "_get") ||
+            gpucompile__host_taken(h, name, kernels[i]->name, "_kernel_name") ||
+            (!e->opts.no_launch_functions && gpucompile__host_taken(h, name, kernels[i]->name, "_launch")))
+            return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    return GPUCOMPILE_OK;
+}
+
+/* The bytes to embed: the selected object's, or an offload binary of all of them. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_image(gpucompile__embedding *e) {
+    gpucompile_result r;
+    if (e->selected >= 0) {
+        e->obj = e->binary->objects[e->selected];
+        e->data = e->obj->data;
+        e->size = e->obj->size;
+    } else if ((r = gpucompile_binary_write_offload(e->binary, &e->data, &e->size)) != GPUCOMPILE_OK) {
+        return gpucompile__logf(e->h.logger, GPUCOMPILE_SEVERITY_ERROR, r, GPUCOMPILE_STAGE_EMBED,
+                                "binary '%s': cannot write the offload binary", e->name);
     }
-    /* the runtime functions first: a conflicting declaration refuses before anything is added */
-    pp[0] = h.ptr;
-    pp[1] = h.iptr;
-    jit = obj && obj->format == GPUCOMPILE_FORMAT_ISA;
+    return GPUCOMPILE_OK;
+}
+
+/* The bytes as a constant, the module's state, its loader (on first use) and its unloader (at
+   exit). The runtime functions are declared first: a conflicting declaration refuses before
+   anything is added. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_loader(gpucompile__embedding *e) {
+    gpucompile__host *h = &e->h;
+    const gpucompile_object *obj = e->obj;
+    const char *name = e->name, *sym, *triple = LLVMGetTarget(h->m);
+    int jit = obj && obj->format == GPUCOMPILE_FORMAT_ISA; /* a driver's JIT reads a C string */
+    LLVMTypeRef pp[2];
+    LLVMValueRef cst, state, module, load_fn, unload_fn, yield, unloader, largs[2], str;
+    pp[0] = h->ptr;
+    pp[1] = h->iptr;
     if (jit) {
-        pp[1] = h.i32;
-        load_fn = gpucompile__host_decl(&h, "mgpuModuleLoadJIT", h.ptr, pp, 2);
+        pp[1] = h->i32;
+        load_fn = gpucompile__host_decl(h, "mgpuModuleLoadJIT", h->ptr, pp, 2);
     } else {
-        load_fn = gpucompile__host_decl(&h, obj ? "mgpuModuleLoad" : "gpucompile_runtime_load_offload_binary", h.ptr, pp, 2);
+        load_fn = gpucompile__host_decl(h, obj ? "mgpuModuleLoad" : "gpucompile_runtime_load_offload_binary", h->ptr, pp, 2);
     }
-    unload_fn = gpucompile__host_decl(&h, "mgpuModuleUnload", h.vd, pp, 1);
-    {
-        const char *triple = LLVMGetTarget(host);
-        yield = gpucompile__host_decl(&h, triple && strstr(triple, "windows") ? "SwitchToThread" : "sched_yield", h.i32, NULL, 0);
+    unload_fn = gpucompile__host_decl(h, "mgpuModuleUnload", h->vd, pp, 1);
+    yield = gpucompile__host_decl(h, triple && strstr(triple, "windows") ? "SwitchToThread" : "sched_yield", h->i32, NULL, 0);
+    if (!load_fn || !unload_fn || !yield) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    str = LLVMConstStringInContext(h->c, (const char *)e->data, (unsigned)e->size, !jit);
+    sym = gpucompile__host_name(h, name, NULL, "_bin_cst");
+    cst = gpucompile__host_global(h, sym, LLVMTypeOf(str), str, LLVMInternalLinkage, 8);
+    LLVMSetGlobalConstant(cst, 1);
+    if (obj) { /* the object's section property, as MLIR's embedding places it */
+        char section[1024];
+        gpucompile__bin_p q;
+        gpucompile_buf sec;
+        memset(&q, 0, sizeof q);
+        memset(&sec, 0, sizeof sec);
+        q.s = section;
+        q.n = gpucompile_object_property(obj, "section", section, sizeof section);
+        if (q.n && q.n < sizeof section && gpucompile__bin_pstring(&q, &sec) && sec.data) LLVMSetSection(cst, sec.data);
+        gpucompile_free(NULL, sec.data);
     }
-    if (!load_fn || !unload_fn || !yield) r = GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    if (r == GPUCOMPILE_OK) {
-        const char *sym;
-        LLVMValueRef str = LLVMConstStringInContext(h.c, (const char *)data, (unsigned)size, !add_null);
-        sym = gpucompile__host_name(&h, name, NULL, "_bin_cst");
-        cst = gpucompile__host_global(&h, sym, LLVMTypeOf(str), str, LLVMInternalLinkage, 8);
-        LLVMSetGlobalConstant(cst, 1);
-        if (obj) { /* the object's section property, as MLIR's embedding places it */
-            char section[1024];
-            gpucompile__bin_p q;
-            gpucompile_buf sec;
-            memset(&q, 0, sizeof q);
-            memset(&sec, 0, sizeof sec);
-            q.s = section;
-            q.n = gpucompile_object_property(obj, "section", section, sizeof section);
-            if (q.n && q.n < sizeof section && gpucompile__bin_pstring(&q, &sec) && sec.data) LLVMSetSection(cst, sec.data);
-            gpucompile_free(NULL, sec.data);
-        }
-        sym = gpucompile__host_name(&h, name, NULL, "_state");
-        state = gpucompile__host_global(&h, sym, h.i32, LLVMConstInt(h.i32, 0, 0), LLVMInternalLinkage, 4);
-        sym = gpucompile__host_name(&h, name, NULL, "_module");
-        module = gpucompile__host_global(&h, sym, h.ptr, LLVMConstPointerNull(h.ptr), LLVMInternalLinkage, 8);
-        largs[0] = cst;
-        largs[1] = jit ? LLVMConstInt(h.i32, (unsigned long long)gpucompile__object_opt_level(obj), 0)
-                       : LLVMConstInt(h.iptr, (unsigned long long)size, 0);
-        gpucompile__host_loader(&h, name, load_fn, largs, 2, state, module, yield);
-        unloader = gpucompile__host_unloader(&h, name, unload_fn, state, module);
-        r = gpucompile__host_add_dtor(&h, unloader);
+    sym = gpucompile__host_name(h, name, NULL, "_state");
+    state = gpucompile__host_global(h, sym, h->i32, LLVMConstInt(h->i32, 0, 0), LLVMInternalLinkage, 4);
+    sym = gpucompile__host_name(h, name, NULL, "_module");
+    module = gpucompile__host_global(h, sym, h->ptr, LLVMConstPointerNull(h->ptr), LLVMInternalLinkage, 8);
+    largs[0] = cst;
+    largs[1] = jit ? LLVMConstInt(h->i32, (unsigned long long)gpucompile__object_opt_level(obj), 0)
+                   : LLVMConstInt(h->iptr, (unsigned long long)e->size, 0);
+    gpucompile__host_loader(h, name, load_fn, largs, 2, state, module, yield);
+    unloader = gpucompile__host_unloader(h, name, unload_fn, state, module);
+    return gpucompile__host_add_dtor(h, unloader);
+}
+
+/* Per kernel: its launch function, or (options.no_launch_functions) only its getter. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_functions(gpucompile__embedding *e) {
+    gpucompile_result r = GPUCOMPILE_OK;
+    int i;
+    for (i = 0; r == GPUCOMPILE_OK && i < e->num_kernels; i++) {
+        if (e->opts.no_launch_functions) r = gpucompile__host_getter(&e->h, e->name, e->kernels[i]->name) ? GPUCOMPILE_OK : GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+        else r = gpucompile__host_launch_function(&e->h, e->name, e->kernels[i]);
     }
-    for (i = 0; r == GPUCOMPILE_OK && i < nk; i++) {
-        if (opts.no_launch_functions) r = gpucompile__host_getter(&h, name, kernels[i]->name) ? GPUCOMPILE_OK : GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-        else r = gpucompile__host_launch_function(&h, name, kernels[i]);
-    }
-    if (!obj) gpucompile_free(&binary->allocator, data);
-    gpucompile_free(NULL, kernels);
+    return r;
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_binary(LLVMModuleRef host, const gpucompile_binary *binary,
+                                                              const gpucompile_embed_options *options, gpucompile_buf *names) {
+    gpucompile__embedding e;
+    gpucompile_result r;
+    memset(&e, 0, sizeof e);
+    if (options) e.opts = *options;
+    if (!host || !binary) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    gpucompile__host_init(&e.h, host, &e.opts.logger, names);
+    e.binary = binary;
+    if ((r = gpucompile__embed_select(&e)) == GPUCOMPILE_OK && (r = gpucompile__embed_kernels(&e)) == GPUCOMPILE_OK &&
+        (r = gpucompile__embed_image(&e)) == GPUCOMPILE_OK && (r = gpucompile__embed_loader(&e)) == GPUCOMPILE_OK)
+        r = gpucompile__embed_functions(&e);
+    if (!e.obj) gpucompile_free(&binary->allocator, e.data);
+    gpucompile_free(NULL, e.kernels);
     return r;
 }
 

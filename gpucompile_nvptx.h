@@ -418,11 +418,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__toolkit(gpucompile_job *
     size_t i;
     buf[0] = 0;
     if (given && *given) {
-        if (!gpucompile_nvptx__exists(given, 1)) {
-            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND, NULL,
-                               "the CUDA toolkit path '%s' does not exist", given);
-            return GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND;
-        }
+        if (!gpucompile_nvptx__exists(given, 1))
+            return gpucompile_job_fail(job, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND,
+                                       "the CUDA toolkit path '%s' does not exist", given);
         snprintf(buf, size, "%s", given);
         return GPUCOMPILE_OK;
     }
@@ -757,19 +755,16 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__toolkit_chip(gpucompile_
         asked = 1;
     }
     if (!asked) return GPUCOMPILE_OK; /* nothing to ask: the cubin step says what is missing */
-    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
-                       "the installed CUDA toolkit cannot make a %s for %s (%s%s%s%s); choose a chip it takes with "
-                       "-t '#gpu.nvptx<chip = \"%.*s\">' (the target's chip), or -f isa for PTX only",
-                       job->format == GPUCOMPILE_FORMAT_FATBIN ? "fatbin" : "cubin", chip, jl, jl[0] && list[0] ? "; " : "",
-                       list[0] ? "ptxas takes " : "", list, list[0] ? (int)strcspn(list, ",") : 5, list[0] ? list : "sm_NN");
-    return GPUCOMPILE_ERROR_UNSUPPORTED;
+    return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED,
+                               "the installed CUDA toolkit cannot make a %s for %s (%s%s%s%s); choose a chip it takes with "
+                               "-t '#gpu.nvptx<chip = \"%.*s\">' (the target's chip), or -f isa for PTX only",
+                               job->format == GPUCOMPILE_FORMAT_FATBIN ? "fatbin" : "cubin", chip, jl, jl[0] && list[0] ? "; " : "",
+                               list[0] ? "ptxas takes " : "", list, list[0] ? (int)strcspn(list, ",") : 5, list[0] ? list : "sm_NN");
 }
 
 /* ---- configure: chip and PTX version before the target machine exists ------------------ */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__bad_features(gpucompile_job *job, const char *item, const char *why) {
-    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, NULL, "'%s' in features \"%s\": %s", item,
-                       job->features, why);
-    return GPUCOMPILE_ERROR_INVALID_TARGET;
+    return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "'%s' in features \"%s\": %s", item, job->features, why);
 }
 
 /* The highest +ptxNN in the functions' "target-features" (clang writes there the PTX version
@@ -819,21 +814,17 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__choose_ptx(gpucompile_jo
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL,
                            "function '%s' asks for PTX %d.%d (+ptx%d), but %s: PTX %d.%d is tried", who, asked / 10, asked % 10,
                            asked, limit, use / 10, use % 10);
-    if (pinned && use > base) {
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, NULL,
-                           "function '%s' asks for PTX %d.%d (+ptx%d), but the target's features \"%s\" pin PTX %d.%d: "
-                           "raise the target's +ptxNN or leave it out", who, use / 10, use % 10, use, job->features,
-                           base / 10, base % 10);
-        return GPUCOMPILE_ERROR_INVALID_TARGET;
-    }
+    if (pinned && use > base)
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET,
+                                   "function '%s' asks for PTX %d.%d (+ptx%d), but the target's features \"%s\" pin PTX %d.%d: "
+                                   "raise the target's +ptxNN or leave it out", who, use / 10, use % 10, use, job->features,
+                                   base / 10, base % 10);
     *chosen = use > base ? use : base;
-    if (cap && *chosen > cap) {
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
-                           "PTX %d.%d (%s %s) is newer than the installed %s reads (at most PTX %d.%d)", *chosen / 10, *chosen % 10,
-                           requested == *chosen ? "asked for by" : "the minimum for", requested == *chosen ? job->features : chip,
-                           what, cap / 10, cap % 10);
-        return GPUCOMPILE_ERROR_UNSUPPORTED;
-    }
+    if (cap && *chosen > cap)
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED,
+                                   "PTX %d.%d (%s %s) is newer than the installed %s reads (at most PTX %d.%d)", *chosen / 10, *chosen % 10,
+                                   requested == *chosen ? "asked for by" : "the minimum for", requested == *chosen ? job->features : chip,
+                                   what, cap / 10, cap % 10);
     if (asked) snprintf(mod, sizeof mod, "+ptx%d (function '%s')", asked, who);
     else snprintf(mod, sizeof mod, "none");
     if (requested) snprintf(tgt, sizeof tgt, "+ptx%d%s", requested, pinned ? "" : " (the default)");
@@ -850,16 +841,14 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__configure(gpucompile_job
     const char *chip = job->cpu, *p = job->features;
     gpucompile_buf out;
     char root[GPUCOMPILE_NVPTX__PATH];
-    int requested = 0, min, chosen;
+    int requested = 0, min, chosen = 0;
     gpucompile_result r;
     if ((r = gpucompile_nvptx__toolkit(job, root, sizeof root)) != GPUCOMPILE_OK) return r;
     min = gpucompile_nvptx__chip_min_ptx(chip);
     if (!min && gpucompile_nvptx__newer_chip(chip)) min = gpucompile_nvptx__chip_min_ptx("sm_90");
-    if (!min) {
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, NULL,
-                           "'%s' is not an NVPTX chip LLVM %d compiles for", chip, LLVM_VERSION_MAJOR);
-        return GPUCOMPILE_ERROR_INVALID_TARGET;
-    }
+    if (!min)
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET,
+                                   "'%s' is not an NVPTX chip LLVM %d compiles for", chip, LLVM_VERSION_MAJOR);
     /* Take the PTX version out of the features; keep the others as they are. */
     memset(&out, 0, sizeof out);
     out.a = &job->options->allocator;
@@ -880,10 +869,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__configure(gpucompile_job
             else if (item[0] != '+') r = gpucompile_nvptx__bad_features(job, item, "a PTX version is chosen with '+ptxNN' (LLVM ignores it otherwise)");
             else if (requested) r = gpucompile_nvptx__bad_features(job, item, "more than one PTX version");
             else if (!gpucompile_nvptx__llvm_knows_ptx(v)) {
-                gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, NULL,
-                                   "PTX version %d.%d ('%s') is not one LLVM %d can emit (the highest is +ptx%d)", v / 10, v % 10,
-                                   item, LLVM_VERSION_MAJOR, GPUCOMPILE_NVPTX__PTX_MAX);
-                r = GPUCOMPILE_ERROR_INVALID_TARGET;
+                r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET,
+                                        "PTX version %d.%d ('%s') is not one LLVM %d can emit (the highest is +ptx%d)", v / 10, v % 10,
+                                        item, LLVM_VERSION_MAJOR, GPUCOMPILE_NVPTX__PTX_MAX);
             } else requested = v;
         } else if (n && ((item[0] != '+' && item[0] != '-') || !gpucompile_nvptx__chip_min_ptx(s))) {
             /* LLVM's NVPTX features are ptxNN and sm_NN; it would print others on stderr and go on */
@@ -991,18 +979,14 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__libraries(gpucompile_job
     gpucompile_result r;
     if (!gpucompile_job_references(job, "__nv_")) return GPUCOMPILE_OK;
     if ((r = gpucompile_nvptx__toolkit(job, root, sizeof root)) != GPUCOMPILE_OK) return r;
-    if (!root[0]) {
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND, NULL,
-                           "the module calls libdevice (__nv_*) but no CUDA toolkit was found "
-                           "(set the toolkit path, CUDA_PATH or CUDA_HOME)");
-        return GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND;
-    }
+    if (!root[0])
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND,
+                                   "the module calls libdevice (__nv_*) but no CUDA toolkit was found "
+                                   "(set the toolkit path, CUDA_PATH or CUDA_HOME)");
     snprintf(path, sizeof path, "%s/nvvm/libdevice/libdevice.10.bc", root);
-    if (!gpucompile_nvptx__exists(path, 0)) {
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND, NULL,
-                           "the module calls libdevice (__nv_*) but '%s' does not exist", path);
-        return GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND;
-    }
+    if (!gpucompile_nvptx__exists(path, 0))
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND,
+                                   "the module calls libdevice (__nv_*) but '%s' does not exist", path);
     return gpucompile_job_add_library(job, path);
 }
 
@@ -1081,12 +1065,17 @@ typedef struct gpucompile_nvptx__item {
     char *renamed;
 } gpucompile_nvptx__item;
 
+/* One join's state: what the stages of gpucompile_nvptx__join_ptx hand on. */
 typedef struct gpucompile_nvptx__ptxs {
+    gpucompile_job *job;
+    int parts;                     /* how many partitions */
     gpucompile_nvptx__item *items;
     int num, cap, *slots, **files, *num_files; /* files[part][N]: the joined number of its .file N */
     size_t num_slots;
     int callseq, prototype, prototype_out; /* the call sequences and prototypes written so far */
     long prototype_in;
+    const char *body;              /* partition 0's text after its header */
+    gpucompile_buf out, x, y;      /* the joined module; two items' texts compared */
 } gpucompile_nvptx__ptxs;
 
 GPUCOMPILE__PRIVATE int gpucompile_nvptx__idchar(char c) {
@@ -1159,10 +1148,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__items(gpucompile_job *jo
                 done = w >= e || *w != ';';
             } else if (*p == ';' && brace == 0 && paren == 0) done = 1;
         }
-        if (!done) {
-            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_LINK, NULL, "partition %d's PTX ends inside a statement", part);
-            return GPUCOMPILE_ERROR_LINK;
-        }
+        if (!done)
+            return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LINK, "partition %d's PTX ends inside a statement", part);
         if (j->num == j->cap) {
             int cap = j->cap ? 2 * j->cap : 256;
             gpucompile_nvptx__item *d = (gpucompile_nvptx__item *)gpucompile_job_alloc(job, (size_t)cap * sizeof *d);
@@ -1348,24 +1335,15 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__files(gpucompile_job *jo
     return GPUCOMPILE_OK;
 }
 
-/* Joins the PTX of n partitions into one module in *out (the job's allocator). */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__join_ptx(gpucompile_job *job, const char *const *ptx, const size_t *size, int n,
-                                                                char **out, size_t *out_size) {
-    gpucompile_nvptx__ptxs j;
-    gpucompile_buf b, x, y;
-    const char *header[3] = {NULL, NULL, NULL}, *start = NULL;
+/* Each partition's header (.version, .target and .address_size, the same in each, in this
+   order) and its items. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__read_parts(gpucompile_nvptx__ptxs *j, const char *const *ptx, const size_t *size) {
+    static const char *const words[3] = {".version ", ".target ", ".address_size "};
+    const char *header[3] = {NULL, NULL, NULL};
     size_t header_len[3] = {0, 0, 0};
-    gpucompile_result r = GPUCOMPILE_OK;
-    int part, i, k, pass, changed;
-    memset(&j, 0, sizeof j);
-    memset(&b, 0, sizeof b);
-    b.a = &job->options->allocator;
-    x = y = b;
-    *out = NULL;
-    *out_size = 0;
-    /* the header: .version, .target and .address_size, the same in each, in this order */
-    for (part = 0; part < n && r == GPUCOMPILE_OK; part++) {
-        static const char *const words[3] = {".version ", ".target ", ".address_size "};
+    gpucompile_result r;
+    int part, i, k;
+    for (part = 0; part < j->parts; part++) {
         const char *at = ptx[part], *end = ptx[part] + size[part];
         for (k = 0; k < 3 && at < end;) {
             const char *eol = (const char *)memchr(at, '\n', (size_t)(end - at));
@@ -1377,144 +1355,187 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__join_ptx(gpucompile_job 
             }
             at = eol ? eol + 1 : end;
         }
-        if (k < 3) {
-            r = GPUCOMPILE_ERROR_LINK;
-            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, r, NULL, "partition %d's PTX header (.version, .target, .address_size) %s", part,
-                               part ? "differs from partition 0's" : "is incomplete");
-            break;
-        }
-        if (part == 0) start = at;
-        r = gpucompile_nvptx__items(job, &j, part, at, end);
+        if (k < 3)
+            return gpucompile_job_fail(j->job, GPUCOMPILE_ERROR_LINK, "partition %d's PTX header (.version, .target, .address_size) %s",
+                                       part, part ? "differs from partition 0's" : "is incomplete");
+        if (part == 0) j->body = at;
+        if ((r = gpucompile_nvptx__items(j->job, j, part, at, end)) != GPUCOMPILE_OK) return r;
     }
-    for (i = 0, k = 0; r == GPUCOMPILE_OK && i < j.num; i++) k += j.items[i].kind == 'S';
+    for (i = 0, k = 0; i < j->num; i++) k += j->items[i].kind == 'S';
     if (k) /* each partition's DWARF describes its own labels and files (options.debug keeps one module) */
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "the partitions' DWARF sections are left out of the joined PTX (line numbers stay)");
-    /* the names: a table of the first item of each, the rest chained in order */
-    for (j.num_slots = 64; r == GPUCOMPILE_OK && j.num_slots < 2 * (size_t)j.num + 2; j.num_slots *= 2) {}
-    if (r == GPUCOMPILE_OK && (j.slots = (int *)gpucompile_job_alloc(job, j.num_slots * sizeof *j.slots)) == NULL) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-    if (r == GPUCOMPILE_OK) memset(j.slots, 0xff, j.num_slots * sizeof *j.slots);
-    for (i = 0; r == GPUCOMPILE_OK && i < j.num; i++) {
+        gpucompile_job_log(j->job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "the partitions' DWARF sections are left out of the joined PTX (line numbers stay)");
+    return GPUCOMPILE_OK;
+}
+
+/* The names: a table of the first item of each, the rest chained in order. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__index(gpucompile_nvptx__ptxs *j) {
+    int i, k;
+    for (j->num_slots = 64; j->num_slots < 2 * (size_t)j->num + 2; j->num_slots *= 2) {}
+    if (!(j->slots = (int *)gpucompile_job_alloc(j->job, j->num_slots * sizeof *j->slots))) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    memset(j->slots, 0xff, j->num_slots * sizeof *j->slots);
+    for (i = 0; i < j->num; i++) {
         int *slot;
-        if (!j.items[i].name) continue;
-        slot = gpucompile_nvptx__slot(&j, j.items[i].name, j.items[i].name_len);
+        if (!j->items[i].name) continue;
+        slot = gpucompile_nvptx__slot(j, j->items[i].name, j->items[i].name_len);
         if (*slot < 0) *slot = i;
         else {
-            for (k = *slot; j.items[k].next >= 0; k = j.items[k].next) {}
-            j.items[k].next = i;
+            for (k = *slot; j->items[k].next >= 0; k = j->items[k].next) {}
+            j->items[k].next = i;
         }
     }
-    if (r == GPUCOMPILE_OK) r = gpucompile_nvptx__files(job, &j, n); /* after the table: file names are no symbols */
-    /* an internal definition: the duplicate of the first earlier definition of its name (the
-       core's copy of what an earlier partition defines), until their texts differ; renamed
-       then, or where the name is another partition's external symbol */
-    for (i = 0; r == GPUCOMPILE_OK && i < j.num; i++) {
-        gpucompile_nvptx__item *it = &j.items[i];
+    return GPUCOMPILE_OK;
+}
+
+/* An internal definition: the duplicate of the first earlier definition of its name (the core's
+   copy of what an earlier partition defines), until their texts differ (gpucompile_nvptx__settle);
+   renamed then, or where the name is another partition's external symbol. */
+GPUCOMPILE__PRIVATE void gpucompile_nvptx__fates(gpucompile_nvptx__ptxs *j) {
+    int i, k;
+    for (i = 0; i < j->num; i++) {
+        gpucompile_nvptx__item *it = &j->items[i];
         int external = 0, earlier = -1;
         if (!it->name || !it->def || it->link != 'l') continue;
-        for (k = *gpucompile_nvptx__slot(&j, it->name, it->name_len); k >= 0; k = j.items[k].next) {
-            if (j.items[k].link != 'l' && j.items[k].def && j.items[k].part != it->part) external = 1;
-            if (k < i && earlier < 0 && j.items[k].def && j.items[k].kind == it->kind && !j.items[k].fate) earlier = k;
+        for (k = *gpucompile_nvptx__slot(j, it->name, it->name_len); k >= 0; k = j->items[k].next) {
+            if (j->items[k].link != 'l' && j->items[k].def && j->items[k].part != it->part) external = 1;
+            if (k < i && earlier < 0 && j->items[k].def && j->items[k].kind == it->kind && !j->items[k].fate) earlier = k;
         }
         if (earlier >= 0) it->fate = 'd', it->target = earlier;
         else if (external) it->fate = 'r';
     }
+}
+
+/* The renamed get their new names, and a duplicate whose text (with those names) differs from
+   its original's is renamed too, until nothing changes. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__settle(gpucompile_nvptx__ptxs *j) {
+    int i, changed;
     do {
         changed = 0;
-        for (i = 0; r == GPUCOMPILE_OK && i < j.num; i++) {
-            gpucompile_nvptx__item *it = &j.items[i];
+        for (i = 0; i < j->num; i++) {
+            gpucompile_nvptx__item *it = &j->items[i];
             if (it->kind == 'F') continue; /* its fate is the file table's */
             if (it->fate == 'r' && !it->renamed) {
                 int c = 0;
                 gpucompile_buf nb;
                 memset(&nb, 0, sizeof nb);
-                nb.a = b.a;
+                nb.a = j->out.a;
                 do {
                     nb.len = 0;
                     gpucompile_buf_printf(&nb, c ? "%.*s_$p%d_%d" : "%.*s_$p%d", (int)it->name_len, it->name, it->part, c);
                     c++;
-                } while (!nb.oom && *gpucompile_nvptx__slot(&j, nb.data, nb.len) >= 0);
-                if (nb.oom) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+                } while (!nb.oom && *gpucompile_nvptx__slot(j, nb.data, nb.len) >= 0);
                 it->renamed = nb.data;
+                if (nb.oom) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
                 changed = 1;
             } else if (it->fate == 'd') {
-                x.len = y.len = 0;
-                gpucompile_nvptx__render(&j, i, it->rest, &x);
-                gpucompile_nvptx__render(&j, it->target, j.items[it->target].rest, &y);
-                if (x.oom || y.oom) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-                else if (!gpucompile_nvptx__same(x.data, x.len, y.data, y.len)) it->fate = 'r', changed = 1;
+                j->x.len = j->y.len = 0;
+                gpucompile_nvptx__render(j, i, it->rest, &j->x);
+                gpucompile_nvptx__render(j, it->target, j->items[it->target].rest, &j->y);
+                if (j->x.oom || j->y.oom) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+                if (!gpucompile_nvptx__same(j->x.data, j->x.len, j->y.data, j->y.len)) it->fate = 'r', changed = 1;
             }
         }
-    } while (changed && r == GPUCOMPILE_OK);
-    /* the module: the header, then declarations, variables, function definitions, the rest */
-    j.callseq = j.prototype = j.prototype_out = 0;
-    j.prototype_in = -1;
-    if (r == GPUCOMPILE_OK) {
-        gpucompile_buf_add(&b, ptx[0], (size_t)(start - ptx[0]));
-        gpucompile_buf_str(&b, "\n\n");
-    }
-    for (pass = 0; pass < 4 && r == GPUCOMPILE_OK; pass++) {
-        for (i = 0; i < j.num && r == GPUCOMPILE_OK; i++) {
-            gpucompile_nvptx__item *it = &j.items[i];
-            int head = it->name && it->kind != 'F' ? *gpucompile_nvptx__slot(&j, it->name, it->name_len) : -1, chosen = -1, err = -1, first = 1, local = 0;
-            const char *from = it->s;
-            if (pass != (it->kind == 'f' && !it->def ? 0 : it->kind == 'v' ? 1 : it->kind == 'f' ? 2 : 3)) continue;
-            if (head >= 0 && it->link != 'l') {
-                chosen = gpucompile_nvptx__chosen(&j, head, &err);
-                if (err >= 0) {
-                    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_LINK, NULL, "'%.*s' is defined in partitions %d and %d",
-                                       (int)it->name_len, it->name, j.items[chosen].part, j.items[err].part);
-                    r = GPUCOMPILE_ERROR_LINK;
-                    break;
-                }
-                for (k = head; k >= 0; k = j.items[k].next) {
-                    if (k < i && j.items[k].link != 'l' && j.items[k].kind == it->kind && j.items[k].def == it->def) first = 0;
-                    if (j.items[k].link == 'l' && j.items[k].def) local = 1;
-                }
-            }
-            if (it->fate == 'd' || it->kind == 'S') continue;
-            if (it->kind == 'F') {
-                gpucompile_buf_printf(&b, "\t.file\t%d %.*s\n", j.files[it->part][it->target], (int)it->name_len, it->name);
-                continue;
-            }
-            if (it->link == 'l' && it->name && !it->def) { /* an internal declaration goes with its definition */
-                for (k = head; k >= 0 && !(j.items[k].part == it->part && j.items[k].def); k = j.items[k].next) {}
-                if (k >= 0 && j.items[k].fate == 'd') continue;
-            } else if (it->link != 'l' && it->name && it->def) {
-                if (chosen != i) continue;
-            } else if (it->link != 'l' && it->name) {
-                /* the first declaration of its kind stands for all; one of what only a copy
-                   defines was left by code the core cut out */
-                if (!first || (chosen < 0 && local)) continue;
-                /* defined: the core defines a variable in the first partition that reaches it, so
-                   the initializers that name it come after it (ptxas warns of an .extern one) */
-                if (it->kind == 'v' && chosen >= 0) continue;
-                if (it->kind == 'f' && chosen >= 0) { /* the definition's linkage */
-                    gpucompile_buf_str(&b, j.items[chosen].link == 'v' ? ".visible " : ".weak ");
-                    from = it->rest;
-                }
-            } else if (!it->name) {
-                for (k = 0; k < i && !(j.items[k].kind == 'o' && j.items[k].len == it->len && memcmp(j.items[k].s, it->s, it->len) == 0); k++) {}
-                if (k < i) continue;
-            }
-            gpucompile_nvptx__render(&j, i, from, &b);
-            gpucompile_buf_str(&b, pass == 2 ? "\n\n" : "\n");
+    } while (changed);
+    return GPUCOMPILE_OK;
+}
+
+/* Item i into the module when pass is its own (0 function declarations, 1 variables, 2
+   function definitions, 3 the rest), unless it is dropped or another item stands for it. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__write_item(gpucompile_nvptx__ptxs *j, int i, int pass) {
+    gpucompile_nvptx__item *it = &j->items[i];
+    int head = it->name && it->kind != 'F' ? *gpucompile_nvptx__slot(j, it->name, it->name_len) : -1, chosen = -1, err = -1, first = 1, local = 0, k;
+    const char *from = it->s;
+    if (pass != (it->kind == 'f' && !it->def ? 0 : it->kind == 'v' ? 1 : it->kind == 'f' ? 2 : 3)) return GPUCOMPILE_OK;
+    if (head >= 0 && it->link != 'l') {
+        chosen = gpucompile_nvptx__chosen(j, head, &err);
+        if (err >= 0)
+            return gpucompile_job_fail(j->job, GPUCOMPILE_ERROR_LINK, "'%.*s' is defined in partitions %d and %d", (int)it->name_len,
+                                       it->name, j->items[chosen].part, j->items[err].part);
+        for (k = head; k >= 0; k = j->items[k].next) {
+            if (k < i && j->items[k].link != 'l' && j->items[k].kind == it->kind && j->items[k].def == it->def) first = 0;
+            if (j->items[k].link == 'l' && j->items[k].def) local = 1;
         }
     }
-    for (i = 0; i < j.num; i++) gpucompile_free(b.a, j.items[i].renamed);
-    for (part = 0; j.files && part < n; part++) gpucompile_job_free(job, j.files[part]);
-    gpucompile_job_free(job, j.files);
-    gpucompile_job_free(job, j.num_files);
-    gpucompile_job_free(job, j.items);
-    gpucompile_job_free(job, j.slots);
-    gpucompile_free(b.a, x.data);
-    gpucompile_free(b.a, y.data);
-    if (r == GPUCOMPILE_OK && b.oom) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    if (it->fate == 'd' || it->kind == 'S') return GPUCOMPILE_OK;
+    if (it->kind == 'F') {
+        gpucompile_buf_printf(&j->out, "\t.file\t%d %.*s\n", j->files[it->part][it->target], (int)it->name_len, it->name);
+        return GPUCOMPILE_OK;
+    }
+    if (it->link == 'l' && it->name && !it->def) { /* an internal declaration goes with its definition */
+        for (k = head; k >= 0 && !(j->items[k].part == it->part && j->items[k].def); k = j->items[k].next) {}
+        if (k >= 0 && j->items[k].fate == 'd') return GPUCOMPILE_OK;
+    } else if (it->link != 'l' && it->name && it->def) {
+        if (chosen != i) return GPUCOMPILE_OK;
+    } else if (it->link != 'l' && it->name) {
+        /* the first declaration of its kind stands for all; one of what only a copy
+           defines was left by code the core cut out */
+        if (!first || (chosen < 0 && local)) return GPUCOMPILE_OK;
+        /* defined: the core defines a variable in the first partition that reaches it, so
+           the initializers that name it come after it (ptxas warns of an .extern one) */
+        if (it->kind == 'v' && chosen >= 0) return GPUCOMPILE_OK;
+        if (it->kind == 'f' && chosen >= 0) { /* the definition's linkage */
+            gpucompile_buf_str(&j->out, j->items[chosen].link == 'v' ? ".visible " : ".weak ");
+            from = it->rest;
+        }
+    } else if (!it->name) {
+        for (k = 0; k < i && !(j->items[k].kind == 'o' && j->items[k].len == it->len && memcmp(j->items[k].s, it->s, it->len) == 0); k++) {}
+        if (k < i) return GPUCOMPILE_OK;
+    }
+    gpucompile_nvptx__render(j, i, from, &j->out);
+    gpucompile_buf_str(&j->out, pass == 2 ? "\n\n" : "\n");
+    return GPUCOMPILE_OK;
+}
+
+/* The module: partition 0's header, then declarations, variables, function definitions, the rest. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__write(gpucompile_nvptx__ptxs *j, const char *ptx0) {
+    gpucompile_result r = GPUCOMPILE_OK;
+    int pass, i;
+    j->callseq = j->prototype = j->prototype_out = 0;
+    j->prototype_in = -1;
+    gpucompile_buf_add(&j->out, ptx0, (size_t)(j->body - ptx0));
+    gpucompile_buf_str(&j->out, "\n\n");
+    for (pass = 0; pass < 4 && r == GPUCOMPILE_OK; pass++)
+        for (i = 0; i < j->num && r == GPUCOMPILE_OK; i++) r = gpucompile_nvptx__write_item(j, i, pass);
+    return r;
+}
+
+GPUCOMPILE__PRIVATE void gpucompile_nvptx__ptxs_free(gpucompile_nvptx__ptxs *j) {
+    int i;
+    for (i = 0; i < j->num; i++) gpucompile_free(j->out.a, j->items[i].renamed);
+    for (i = 0; j->files && i < j->parts; i++) gpucompile_job_free(j->job, j->files[i]);
+    gpucompile_job_free(j->job, j->files);
+    gpucompile_job_free(j->job, j->num_files);
+    gpucompile_job_free(j->job, j->items);
+    gpucompile_job_free(j->job, j->slots);
+    gpucompile_free(j->out.a, j->x.data);
+    gpucompile_free(j->out.a, j->y.data);
+}
+
+/* Joins the PTX of n partitions into one module in *out (the job's allocator). */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__join_ptx(gpucompile_job *job, const char *const *ptx, const size_t *size, int n,
+                                                                char **out, size_t *out_size) {
+    gpucompile_nvptx__ptxs j;
+    gpucompile_result r;
+    memset(&j, 0, sizeof j);
+    j.job = job;
+    j.parts = n;
+    j.out.a = &job->options->allocator;
+    j.x = j.y = j.out;
+    *out = NULL;
+    *out_size = 0;
+    r = gpucompile_nvptx__read_parts(&j, ptx, size);
+    if (r == GPUCOMPILE_OK) r = gpucompile_nvptx__index(&j);
+    if (r == GPUCOMPILE_OK) r = gpucompile_nvptx__files(job, &j, n); /* after the table: file names are no symbols */
+    if (r == GPUCOMPILE_OK) gpucompile_nvptx__fates(&j);
+    if (r == GPUCOMPILE_OK) r = gpucompile_nvptx__settle(&j);
+    if (r == GPUCOMPILE_OK) r = gpucompile_nvptx__write(&j, ptx[0]);
+    gpucompile_nvptx__ptxs_free(&j);
+    if (r == GPUCOMPILE_OK && j.out.oom) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     if (r != GPUCOMPILE_OK) {
-        gpucompile_free(b.a, b.data);
+        gpucompile_free(j.out.a, j.out.data);
         return r;
     }
-    *out = b.data;
-    *out_size = b.len;
+    *out = j.out.data;
+    *out_size = j.out.len;
     return GPUCOMPILE_OK;
 }
 
@@ -1943,11 +1964,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__cubin(gpucompile_job *jo
     *log = NULL;
     if (forced && *forced) {
         for (n = 0; n < 3 && strcmp(forced, names[n]) != 0; n++) {}
-        if (n == 3) {
-            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, NULL,
-                               "unknown bin_method '%s' (nvjitlink, ptxas or driver)", forced);
-            return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-        }
+        if (n == 3)
+            return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_ARGUMENT,
+                                       "unknown bin_method '%s' (nvjitlink, ptxas or driver)", forced);
         order[0] = n;
         n = 1;
     } else if (ptx_size >= GPUCOMPILE_NVPTX_PTXAS_FROM) {
@@ -1974,15 +1993,13 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__cubin(gpucompile_job *jo
         }
     }
     if (r == GPUCOMPILE_ERROR_UNSUPPORTED && rejected >= 0) {
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOL, NULL, "%s rejected the PTX (the warnings above) and %s is not available",
-                           origins[rejected], origins[order[1]]);
-        r = GPUCOMPILE_ERROR_TOOL;
+        r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_TOOL, "%s rejected the PTX (the warnings above) and %s is not available",
+                                origins[rejected], origins[order[1]]);
     } else if (r == GPUCOMPILE_ERROR_UNSUPPORTED) {
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND, NULL,
-                           forced && *forced ? "bin_method '%s' is not available (see the notes above)"
-                                             : "no way to make a cubin: nvJitLink, ptxas and the CUDA driver are all unavailable%s",
-                           forced && *forced ? forced : "");
-        r = GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND;
+        r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND,
+                                forced && *forced ? "bin_method '%s' is not available (see the notes above)"
+                                : "no way to make a cubin: nvJitLink, ptxas and the CUDA driver are all unavailable%s",
+                                forced && *forced ? forced : "");
     }
     if (r != GPUCOMPILE_OK) {
         gpucompile_job_free(job, *log);
@@ -2002,11 +2019,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__fatbin(gpucompile_job *j
     char *out = NULL;
     int st = -1;
     gpucompile_result r;
-    if (!gpucompile_nvptx__find_tool(job, "fatbinary", tool, sizeof tool)) {
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND, NULL,
-                           "fatbinary not found (%s)", gpucompile_job_tool_path(job, "fatbinary") ? tool : "not in the toolkit nor on PATH");
-        return GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND;
-    }
+    if (!gpucompile_nvptx__find_tool(job, "fatbinary", tool, sizeof tool))
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND,
+                                   "fatbinary not found (%s)", gpucompile_job_tool_path(job, "fatbinary") ? tool : "not in the toolkit nor on PATH");
     if ((r = gpucompile_job_temp_file(job, ".ptx", fptx, sizeof fptx)) != GPUCOMPILE_OK ||
         (r = gpucompile_job_temp_file(job, ".cubin", fcubin, sizeof fcubin)) != GPUCOMPILE_OK ||
         (r = gpucompile_job_temp_file(job, ".fatbin", fout, sizeof fout)) != GPUCOMPILE_OK ||
@@ -2177,9 +2192,12 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__bad_metadata(gpucompile_job *job) {
 }
 
 /* By-value aggregates: NVPTX aborts from 64 KiB; CUDA allows 32764 bytes of parameters. */
-static const gpucompile_code_rules gpucompile_nvptx__code_rules = {
-    32764, gpucompile_nvptx__bad_address_space, gpucompile_nvptx__bad_instruction, gpucompile_nvptx__bad_global,
-    gpucompile_nvptx__bad_metadata};
+static const gpucompile_code_rules gpucompile_nvptx__code_rules = { /* in gpucompile_code_rules' order */
+    32764,                               /* max_param_bytes */
+    gpucompile_nvptx__bad_address_space, /* bad_address_space */
+    gpucompile_nvptx__bad_instruction,   /* bad_instruction */
+    gpucompile_nvptx__bad_global,        /* bad_global */
+    gpucompile_nvptx__bad_metadata};     /* bad_metadata */
 
 /* ---- targets: chips, verification ---- */
 GPUCOMPILE__PRIVATE int gpucompile_nvptx__chip_supported(const char *chip) { return gpucompile_nvptx__chip_of(chip) != NULL; }
@@ -2409,16 +2427,21 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_mem_set32(void *dst, unsigned valu
                                "cuMemsetD32Async");
 }
 
-static const gpucompile_runtime_vendor gpucompile_nvptx__rt_vendor = {
-    "CUDA", "cuLaunchKernel", "GPUCOMPILE_LIBCUDA", GPUCOMPILE_NVPTX__LIBCUDA, "the CUDA driver", "no NVIDIA driver installed?",
-    "a CUDA driver library", gpucompile_nvptx__rt_load, gpucompile_nvptx__rt_start, gpucompile_nvptx__rt_check, gpucompile_nvptx__score,
-    gpucompile_nvptx__image_format, gpucompile_nvptx__rt_enter, gpucompile_nvptx__rt_leave,
-    gpucompile_nvptx__rt_module_load, gpucompile_nvptx__rt_module_load_jit,
-    gpucompile_nvptx__rt_module_unload, gpucompile_nvptx__rt_get_function, gpucompile_nvptx__rt_launch, gpucompile_nvptx__rt_stream_create,
-    gpucompile_nvptx__rt_stream_synchronize, gpucompile_nvptx__rt_stream_destroy, gpucompile_nvptx__rt_mem_alloc,
-    gpucompile_nvptx__rt_mem_free, gpucompile_nvptx__rt_mem_copy, gpucompile_nvptx__rt_mem_set32};
-
-GPUCOMPILE__CONSTRUCTOR(gpucompile_nvptx__rt_register) { gpucompile_runtime_set_vendor(&gpucompile_nvptx__rt_vendor); }
+/* The vendor behind mgpu*, filled by name before main (a constructor runs once). */
+#define GPUCOMPILE_NVPTX__RT_ENTRY(f) v.f = gpucompile_nvptx__rt_##f;
+GPUCOMPILE__CONSTRUCTOR(gpucompile_nvptx__rt_register) {
+    static gpucompile_runtime_vendor v;
+    v.name = "CUDA"; v.launch_call = "cuLaunchKernel"; v.kind = "a CUDA driver library";
+    v.env = "GPUCOMPILE_LIBCUDA"; v.library = GPUCOMPILE_NVPTX__LIBCUDA;
+    v.what = "the CUDA driver"; v.hint = "no NVIDIA driver installed?";
+    GPUCOMPILE_RUNTIME_ENTRIES(GPUCOMPILE_NVPTX__RT_ENTRY)
+    v.score = gpucompile_nvptx__score;
+    v.image_format = gpucompile_nvptx__image_format;
+    v.enter = gpucompile_nvptx__rt_enter;
+    v.leave = gpucompile_nvptx__rt_leave;
+    v.module_load_jit = gpucompile_nvptx__rt_module_load_jit;
+    gpucompile_runtime_set_vendor(&v);
+}
 
 #ifdef __cplusplus
 }

@@ -136,6 +136,12 @@ typedef struct gpucompile_runtime_vendor {
     void (*mem_copy)(void *dst, const void *src, size_t size, void *stream);
     void (*mem_set32)(void *dst, unsigned value, size_t count, void *stream);
 } gpucompile_runtime_vendor;
+/* The entries every vendor runtime fills, in the order above: one whose functions are named
+   <prefix>load, <prefix>start, ... fills them all with GPUCOMPILE_RUNTIME_ENTRIES(X), X(f)
+   assigning <prefix>f to entry f (the backend headers do). */
+#define GPUCOMPILE_RUNTIME_ENTRIES(X) \
+    X(load) X(start) X(check) X(module_load) X(module_unload) X(get_function) X(launch) X(stream_create) \
+    X(stream_synchronize) X(stream_destroy) X(mem_alloc) X(mem_free) X(mem_copy) X(mem_set32)
 /* The vendor behind mgpu* (before the first call only). */
 void gpucompile_runtime_set_vendor(const gpucompile_runtime_vendor *vendor);
 
@@ -267,6 +273,7 @@ GPUCOMPILE__PRIVATE int gpucompile_triple_in(const char *arches, const char *tri
    u64 image offset, u64 image size (40 bytes). Strings: (u64 key offset, u64 value offset)
    pairs, then the NUL-terminated strings. Image 8-aligned, total size 8-aligned. Little endian. */
 /* Plain ints (a backend's image kind is one), so no enum type mixes with int. */
+#define GPUCOMPILE__OB_MAGIC "\x10\xFF\x10\xAD" /* an offload binary's first 4 bytes */
 #define GPUCOMPILE__OB_HEADER 32
 #define GPUCOMPILE__OB_ENTRY 40
 /* The image kinds of no one vendor (the others are the backends': gpucompile_backend.image_kind_*,
@@ -298,7 +305,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile__ob_read(const unsigned char *p, size
     uint64_t eoff, esize, i, budget;
     const unsigned char *h;
     memset(e, 0, sizeof *e);
-    if (n < GPUCOMPILE__OB_HEADER || memcmp(p, "\x10\xFF\x10\xAD", 4) != 0) return "no offload binary magic (0x10FF10AD)";
+    if (n < GPUCOMPILE__OB_HEADER || memcmp(p, GPUCOMPILE__OB_MAGIC, 4) != 0) return "no offload binary magic (0x10FF10AD)";
     if (gpucompile_read_le(p + 4, 4) != 1) {
         snprintf(why, why_size, "version %u is not supported (LLVM 19 writes version 1)", (unsigned)gpucompile_read_le(p + 4, 4));
         return why;

@@ -211,6 +211,10 @@ static void test_text_errors(void) {
         {"gpu.binary @b [#gpu.object<#nvvm.target, kernels = <[#gpu.kernel_metadata<\"k\", !llvm.func<void ()>, wat = 1>]>, \"\">]",
          "unknown #gpu.kernel_metadata parameter"},
         {"gpu.binary @b [#gpu.object<#nvvm.target, properties = {O = }, \"\">]", "expected an attribute value"},
+        /* a value's brackets nest, each closed by its own kind (the rule of the target's link too) */
+        {"gpu.binary @b [#gpu.object<#nvvm.target, properties = {O = [1)}, \"\">]", "unbalanced ')' in the attribute value"},
+        {"gpu.binary @b [#gpu.object<#nvvm.target, properties = {O = (1}, \"\">]", "unbalanced '}' in the attribute value"},
+        {"gpu.binary @b [#gpu.object<#nvvm.target, properties = {O = %x}, \"\">]", "unexpected character in the attribute value"},
         {"gpu.binary @b [#gpu.object<#nvvm.target, \"\">", "expected ','"},
     };
     size_t i;
