@@ -2452,7 +2452,7 @@ static const char *gpucompile_vulkan__result_name(int r) {
     }
 }
 
-static void gpucompile_vulkan__check(int r, const char *call) {
+static void gpucompile_vulkan__vk_check(int r, const char *call) {
     char msg[160];
     if (r == 0) return;
     snprintf(msg, sizeof msg, "%s (%d)", gpucompile_vulkan__result_name(r), r);
@@ -2511,9 +2511,9 @@ static const char *gpucompile_vulkan__load(void *lib) {
 
 #define GPUCOMPILE_VULKAN__NO_DEVICE 1000 /* our code: no device with a compute queue at the ordinal */
 
-static void gpucompile_vulkan__rt_check(int r, const char *call) {
+static void gpucompile_vulkan__check(int r, const char *call) {
     if (r == GPUCOMPILE_VULKAN__NO_DEVICE) gpucompile_runtime_report(call, r, "no Vulkan device with a compute queue (at mgpuSetDefaultDevice's ordinal)");
-    else gpucompile_vulkan__check(r, call);
+    else gpucompile_vulkan__vk_check(r, call);
 }
 
 static uint32_t gpucompile_vulkan__u32(const gpucompile_vulkan__state *s, size_t off) {
@@ -3015,7 +3015,7 @@ static gpucompile_vulkan__module *gpucompile_vulkan__module_make(gpucompile_vulk
     free(k);
     if (r != 0) {
         if (why[0]) gpucompile_runtime_report("mgpuModuleLoad", -1, why);
-        else gpucompile_vulkan__check(r, call);
+        else gpucompile_vulkan__vk_check(r, call);
         gpucompile_vulkan__module_free(s, m);
         return NULL;
     }
@@ -3118,7 +3118,7 @@ static void *gpucompile_vulkan__mem_alloc(uint64_t size, int host_shared) {
     if (r != 0) {
         if (a.memory) s->vk.FreeMemory(s->device, a.memory, NULL);
         if (a.buffer) s->vk.DestroyBuffer(s->device, a.buffer, NULL);
-        gpucompile_vulkan__check(r, call);
+        gpucompile_vulkan__vk_check(r, call);
         return NULL;
     }
     return p;
@@ -3182,7 +3182,7 @@ static gpucompile_vulkan__ctx *gpucompile_vulkan__ctx_new(gpucompile_vulkan__sta
         }
     }
     if (r != 0) {
-        gpucompile_vulkan__check(r, call);
+        gpucompile_vulkan__vk_check(r, call);
         gpucompile_vulkan__ctx_destroy(s, c);
         return NULL;
     }
@@ -3209,7 +3209,7 @@ static int gpucompile_vulkan__ctx_next(gpucompile_vulkan__state *s, gpucompile_v
         bi.sType = GPUCOMPILE_VULKAN__ST_COMMAND_BUFFER_BEGIN;
         bi.flags = 1u; /* ONE_TIME_SUBMIT */
         if ((r = s->vk.BeginCommandBuffer(c->cmd, &bi)) != 0) {
-            gpucompile_vulkan__check(r, "vkBeginCommandBuffer");
+            gpucompile_vulkan__vk_check(r, "vkBeginCommandBuffer");
             return r;
         }
         c->recording = 1;
@@ -3249,7 +3249,7 @@ static int gpucompile_vulkan__ctx_flush(gpucompile_vulkan__state *s, gpucompile_
     c->ops = 0;
     s->vk.ResetCommandPool(s->device, c->pool, 0);
     if (c->descriptors) s->vk.ResetDescriptorPool(s->device, c->descriptors, 0);
-    gpucompile_vulkan__check(r, call);
+    gpucompile_vulkan__vk_check(r, call);
     return r;
 }
 
@@ -3402,7 +3402,7 @@ static void gpucompile_vulkan__launch(void *function, const unsigned grid[3], co
             if (k->push_size) s->vk.CmdPushConstants(c->cmd, f->layout, GPUCOMPILE_VULKAN__COMPUTE_STAGE, 0, (k->push_size + 3u) & ~3u, push);
             s->vk.CmdDispatch(c->cmd, grid[0], grid[1], grid[2]);
         } else {
-            gpucompile_vulkan__check(r, call);
+            gpucompile_vulkan__vk_check(r, call);
         }
     }
     if (!stream) {
@@ -3470,15 +3470,19 @@ static const char *gpucompile_vulkan__image_format(int image_kind, const unsigne
     return size >= 4 && (memcmp(image, "\x03\x02\x23\x07", 4) == 0 || memcmp(image, "\x07\x23\x02\x03", 4) == 0) ? "bin" : NULL;
 }
 
-static const gpucompile_runtime_vendor gpucompile_vulkan__vendor = {
-    "Vulkan", "vkCmdDispatch", "GPUCOMPILE_LIBVULKAN", GPUCOMPILE_VULKAN__LIBRARY, "the Vulkan loader",
-    "no Vulkan loader installed? Debian: libvulkan1 mesa-vulkan-drivers", "a Vulkan loader", gpucompile_vulkan__load, gpucompile_vulkan__start,
-    gpucompile_vulkan__rt_check, gpucompile_vulkan__score, gpucompile_vulkan__image_format, gpucompile_vulkan__enter, NULL,
-    gpucompile_vulkan__module_load, NULL, gpucompile_vulkan__module_unload, gpucompile_vulkan__get_function, gpucompile_vulkan__launch,
-    gpucompile_vulkan__stream_create, gpucompile_vulkan__stream_synchronize, gpucompile_vulkan__stream_destroy, gpucompile_vulkan__mem_alloc,
-    gpucompile_vulkan__mem_free, gpucompile_vulkan__mem_copy, gpucompile_vulkan__mem_set32};
-
-GPUCOMPILE__CONSTRUCTOR(gpucompile_vulkan__register) { gpucompile_runtime_set_vendor(&gpucompile_vulkan__vendor); }
+/* The vendor behind mgpu*, filled by name before main (a constructor runs once). */
+#define GPUCOMPILE_VULKAN__RT_ENTRY(f) v.f = gpucompile_vulkan__##f;
+GPUCOMPILE__CONSTRUCTOR(gpucompile_vulkan__register) {
+    static gpucompile_runtime_vendor v; /* left NULL: leave, module_load_jit (SPIR-V modules only) */
+    v.name = "Vulkan"; v.launch_call = "vkCmdDispatch"; v.kind = "a Vulkan loader";
+    v.env = "GPUCOMPILE_LIBVULKAN"; v.library = GPUCOMPILE_VULKAN__LIBRARY;
+    v.what = "the Vulkan loader"; v.hint = "no Vulkan loader installed? Debian: libvulkan1 mesa-vulkan-drivers";
+    GPUCOMPILE_RUNTIME_ENTRIES(GPUCOMPILE_VULKAN__RT_ENTRY)
+    v.score = gpucompile_vulkan__score;
+    v.image_format = gpucompile_vulkan__image_format;
+    v.enter = gpucompile_vulkan__enter;
+    gpucompile_runtime_set_vendor(&v);
+}
 
 void gpucompile_vulkan_set_pipeline_cache(const char *path) {
     gpucompile_vulkan__state *s = &gpucompile_vulkan__rt;
