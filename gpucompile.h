@@ -5502,14 +5502,19 @@ GPUCOMPILE__PRIVATE int gpucompile__unescape(const char *s, size_t n, char *out,
 
 /* NULL when url is an address, else why not (never quoting the userinfo). */
 GPUCOMPILE__PRIVATE const char *gpucompile__redis_parse(const char *url, int pass_from_file, gpucompile__redis_url *u) {
-    const char *p, *at, *colon, *end, *slash;
+    static const char *const not_one = "not a redis://[[USER:]PASSWORD@]HOST[:PORT][/DB] address";
+    const char *p, *at, *colon, *end, *slash, *scheme;
     char *stop;
     memset(u, 0, sizeof *u);
     u->port = 6379;
     if (!url) url = "";
-    at = strrchr(url, '@');
-    p = gpucompile__starts_with(url, "redis://") ? url + 8 : url;
-    if (at && at >= p) {
+    scheme = strstr(url, "://");
+    p = scheme ? scheme + 3 : url;
+    at = strrchr(p, '@');
+    snprintf(u->name, sizeof u->name, "%.*s%.400s", (int)(p - url < 16 ? p - url : 0), url, at ? at + 1 : p);
+    if (gpucompile__starts_with(url, "rediss://")) return "TLS (rediss://) is not supported: redis:// on a trusted network or a tunnel";
+    if (!gpucompile__starts_with(url, "redis://")) return not_one;
+    if (at) {
         colon = (const char *)memchr(p, ':', (size_t)(at - p));
         if (colon || pass_from_file) { /* USER:PASSWORD, :PASSWORD, USER: ; or USER with a file */
             const char *ue = colon ? colon : at;
@@ -5520,9 +5525,8 @@ GPUCOMPILE__PRIVATE const char *gpucompile__redis_parse(const char *url, int pas
             return "the password is too long";
         }
         p = at + 1;
+        if (u->user[0]) snprintf(u->name, sizeof u->name, "redis://%.100s@%.400s", u->user, p);
     }
-    snprintf(u->name, sizeof u->name, "redis://%s%s%.400s", u->user, u->user[0] ? "@" : "", p);
-    if (!gpucompile__starts_with(url, "redis://")) return "not a redis://[[USER:]PASSWORD@]HOST[:PORT][/DB] address";
     slash = strchr(p, '/');
     end = slash ? slash : p + strlen(p);
     colon = (const char *)memchr(p, ':', (size_t)(end - p));
@@ -5536,7 +5540,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile__redis_parse(const char *url, int pas
         u->db = strtol(slash + 1, &stop, 10);
         if (*stop || !slash[1]) u->db = -1;
     }
-    if (!u->host[0] || u->port <= 0 || u->port > 65535 || u->db < 0) return "not a redis://[[USER:]PASSWORD@]HOST[:PORT][/DB] address";
+    if (!u->host[0] || u->port <= 0 || u->port > 65535 || u->db < 0) return not_one;
     return NULL;
 }
 

@@ -93,6 +93,15 @@ check "a protected server given no password: exit 0, equal to --no-cache, one wa
     sh -c "[ $rc -eq 0 ] && diff -r '$T_TMP/ref' '$T_TMP/w3' >/dev/null && [ \$(grep -c warning '$E') -eq 1 ] && grep warning '$E' | grep -q NOAUTH"
 batch "$T_TMP/w4" "$T_TMP/cw4" "redis://$H" --cache-remote-password-file "$T_TMP/no-such-file"
 check "a missing password file: one warning naming it, equal to --no-cache" sh -c "[ \$(grep -c warning '$E') -eq 1 ] && grep -q 'no-such-file' '$E' && diff -r '$T_TMP/ref' '$T_TMP/w4' >/dev/null"
+bad_url() { # LABEL URL: an address we do not take is one warning, naming why, never the password
+    batch "$T_TMP/b$N" "$T_TMP/cb$N" "$2"; rc=$?
+    check "$1: exit 0, one warning, equal to --no-cache" \
+        sh -c "[ $rc -eq 0 ] && [ \$(grep -c warning '$E') -eq 1 ] && grep -q 'not a redis://\\|not supported' '$E' && diff -r '$T_TMP/ref' '$T_TMP/b$((N-1))' >/dev/null"
+}
+bad_url "no host (redis://:PASSWORD@)" "redis://:$PW@"
+bad_url "a port out of range" "redis://:$PW@$H:99999"
+bad_url "a database that is no number" "redis://:$PW@$H/x"
+bad_url "TLS (rediss://)" "rediss://:$PW@$H"
 
 # ---- ACL users (Redis 6+) ----
 rc_ acl setuser builder on '>b-pass' '~gpucompile:*' +get +set > /dev/null
@@ -131,7 +140,7 @@ rc_ --scan --pattern 'gpucompile:*' | while read -r k; do rc_ get "$k"; done > "
 check "the store's values were read (6 entries)" test "$(wc -c < "$T_TMP/values")" -gt 1000
 for p in "$PW" "$PW_ESC" "b-pass" "s-pass" "r-pass" "not-it" "wrong-$PW"; do
     check "'$p' in no stderr (-v included), saved file, cache entry, stored value or stats line" \
-        sh -c "! grep -rqF -e '$p' '$T_TMP'/err.* '$T_TMP/saved' '$T_TMP'/c[auw][0-9] '$T_TMP/values'"
+        sh -c "! grep -rqF -e '$p' '$T_TMP'/err.* '$T_TMP/saved' '$T_TMP'/c[abuw]* '$T_TMP/values'"
 done
 
 # ---- a cache secret: entries only the team can write ----
