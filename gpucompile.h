@@ -470,7 +470,7 @@ typedef struct gpucompile_options {
        command line, where other users see it; used when the URL has none, and then the URL's
        userinfo only names the ACL user (redis://USER@HOST). NULL: none. */
     const char *cache_remote_password_file;
-    /* A file holding the team's cache secret (16 bytes or more; trailing white space ignored):
+    /* A file holding the team's cache secret (16 bytes to 4 KiB; trailing white space ignored):
        every entry written carries a tag keyed by it, over the entry and its key, and entries
        without a valid tag are refused (a miss, one warning per process), local or remote. It
        also keys the cache key, so other secrets, or none, see other entries. An unreadable
@@ -4995,6 +4995,22 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_warn(gpucompile_job *job, const char 
     gpucompile__log(l, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, job->stage, NULL, msg);
 }
 
+/* A small file that holds a secret (the cache secret, the remote store's password) into
+   buf[size], unbuffered, so that no copy is left in a stdio buffer: its length, or -1 with
+   errno set (E2BIG: it does not fit). */
+GPUCOMPILE__PRIVATE long gpucompile__read_secret(const char *path, unsigned char *buf, size_t size) {
+    FILE *f = fopen(path, "rb");
+    size_t n = 0, k;
+    int bad;
+    if (!f) return -1;
+    setvbuf(f, NULL, _IONBF, 0);
+    while (n < size && (k = fread(buf + n, 1, size - n, f)) > 0) n += k;
+    bad = ferror(f) || (n == size && fgetc(f) != EOF);
+    if (!ferror(f) && bad) errno = E2BIG;
+    fclose(f);
+    return bad ? -1 : (long)n;
+}
+
 /* options.cache_secret_file into the job's keys. 0 after a warning (the first in this process)
    when it cannot be used: that compile then goes without the cache, never with entries it
    cannot authenticate. */
@@ -5002,16 +5018,17 @@ static int gpucompile__secret_warned;
 GPUCOMPILE__PRIVATE int gpucompile__cache_secret(gpucompile_job *job) {
     gpucompile__job *j = (gpucompile__job *)job;
     const char *path = j->opts.cache_secret_file, *why;
-    unsigned char *data = NULL;
-    size_t size = 0, n;
+    unsigned char data[4096];
+    long got;
+    size_t n;
     llvm_blake3_hasher h;
-    gpucompile_result r;
     int first;
     if (!path || !*path) return 1;
-    r = gpucompile__read(path, &j->opts.allocator, 65536, 0, &data, &size);
-    for (n = size; n > 0 && (data[n - 1] == '\n' || data[n - 1] == '\r' || data[n - 1] == ' ' || data[n - 1] == '\t');)
+    got = gpucompile__read_secret(path, data, sizeof data);
+    why = got < 0 ? (errno == E2BIG ? "larger than 4 KiB" : strerror(errno)) : NULL;
+    for (n = got < 0 ? 0 : (size_t)got; n > 0 && (data[n - 1] == '\n' || data[n - 1] == '\r' || data[n - 1] == ' ' || data[n - 1] == '\t');)
         n--; /* an editor's newline is no part of it */
-    if (r == GPUCOMPILE_OK && n >= 16) {
+    if (!why && n >= 16) {
         llvm_blake3_hasher_init_derive_key(&h, "gpucompile cache 1: the cache key");
         llvm_blake3_hasher_update(&h, data, n);
         llvm_blake3_hasher_finalize(&h, j->cache_keys, 32);
@@ -5021,10 +5038,9 @@ GPUCOMPILE__PRIVATE int gpucompile__cache_secret(gpucompile_job *job) {
         gpucompile__wipe(&h, sizeof h);
         j->keyed = 1;
     }
-    gpucompile__wipe(data, size);
-    gpucompile_free(&j->opts.allocator, data);
+    gpucompile__wipe(data, sizeof data);
     if (j->keyed) return 1;
-    why = r != GPUCOMPILE_OK ? gpucompile_read_file_error(r) : "shorter than 16 bytes (make one with: head -c 32 /dev/urandom | base64)";
+    if (!why) why = "shorter than 16 bytes (make one with: head -c 32 /dev/urandom | base64)";
     gpucompile_lock();
     first = !gpucompile__secret_warned;
     gpucompile__secret_warned = 1;
@@ -5033,7 +5049,6 @@ GPUCOMPILE__PRIVATE int gpucompile__cache_secret(gpucompile_job *job) {
         gpucompile__cache_warn(job, "the cache secret '%s' cannot be used (%s): compiling without the cache", path, why);
     return 0;
 }
-
 
 GPUCOMPILE__PRIVATE void gpucompile__hash_str(llvm_blake3_hasher *h, const char *s) {
     uint32_t n = s ? (uint32_t)strlen(s) : 0xffffffffu;
@@ -5623,20 +5638,16 @@ GPUCOMPILE__PRIVATE void *gpucompile__redis_command(gpucompile__redis *c, int ar
 /* options.cache_remote_password_file's first line into u->pass; 0 after a warning. */
 GPUCOMPILE__PRIVATE int gpucompile__redis_password_file(gpucompile_job *job, gpucompile__redis_url *u) {
     const char *path = job->options->cache_remote_password_file;
-    const gpucompile_allocator *a = &((gpucompile__job *)job)->opts.allocator;
-    unsigned char *data = NULL;
-    size_t size = 0, n = 0;
+    long got = gpucompile__read_secret(path, (unsigned char *)u->pass, sizeof u->pass - 1);
+    size_t n = 0;
     char what[700];
-    gpucompile_result r = gpucompile__read(path, a, 65536, 0, &data, &size);
-    if (r == GPUCOMPILE_OK) {
-        while (n < size && data[n] != '\n' && data[n] != '\r') n++;
-        if (n > 0 && n < sizeof u->pass) memcpy(u->pass, data, n);
+    if (got > 0) {
+        n = strcspn(u->pass, "\r\n");
+        gpucompile__wipe(u->pass + n, sizeof u->pass - n); /* the first line only */
     }
-    gpucompile__wipe(data, size);
-    gpucompile_free(a, data);
     if (u->pass[0]) return 1;
     snprintf(what, sizeof what, "the password file '%.500s': %s", path,
-             r != GPUCOMPILE_OK ? gpucompile_read_file_error(r) : n ? "its first line is too long" : "its first line is empty");
+             got >= 0 ? "its first line is empty" : errno == E2BIG ? "larger than 1 KiB" : strerror(errno));
     gpucompile__remote_off(job, what, NULL);
     return 0;
 }

@@ -76,8 +76,9 @@ check "... byte-identical to --no-cache" same "$T_TMP/a2"
 printf '%s\n' "$PW" > "$T_TMP/pwfile"; chmod 600 "$T_TMP/pwfile"
 batch "$T_TMP/a3" "$T_TMP/ca3" "redis://$H" --cache-remote-password-file "$T_TMP/pwfile"
 check "the password from --cache-remote-password-file: 6 remote hits, equal to --no-cache" sh -c "grep -q ': 0 hits, 6 remote hits, 0 misses' '$E' && diff -r '$T_TMP/ref' '$T_TMP/a3' >/dev/null"
-GPUCOMPILE_CACHE_REMOTE_PASSWORD_FILE="$T_TMP/pwfile" batch "$T_TMP/a4" "$T_TMP/ca4" "redis://$H" -v
-check "the password from \$GPUCOMPILE_CACHE_REMOTE_PASSWORD_FILE (with -v): 6 remote hits, no warning" \
+printf '%s\r\nsecond line\n' "$PW" > "$T_TMP/pwfile-crlf"
+GPUCOMPILE_CACHE_REMOTE_PASSWORD_FILE="$T_TMP/pwfile-crlf" batch "$T_TMP/a4" "$T_TMP/ca4" "redis://$H" -v
+check "the password from \$GPUCOMPILE_CACHE_REMOTE_PASSWORD_FILE (CRLF, a second line; -v): 6 remote hits, no warning" \
     sh -c "grep -q ': 0 hits, 6 remote hits, 0 misses' '$E' && [ \$(grep -c warning '$E') -eq 0 ] && diff -r '$T_TMP/ref' '$T_TMP/a4' >/dev/null"
 batch "$T_TMP/a5" "$T_TMP/ca5" "redis://:$PW@$H/3"
 check "AUTH before SELECT: /3 stores into database 3" sh -c "[ \$(REDISCLI_AUTH='$PW' '$RC' -p $PORT -n 3 dbsize) -eq 6 ] && [ \$(grep -c warning '$E') -eq 0 ]"
@@ -218,6 +219,10 @@ echo short > "$T_TMP/secret-short"
 "$G" -t "$NV" -f isa "$T_TMP"/in/*.ll -o "$T_TMP/ns" --cache-dir "$T_TMP/cns" --cache-secret-file "$T_TMP/secret-short" 2>"$E"
 check "a secret under 16 bytes: one warning, nothing cached, equal to --no-cache" \
     sh -c "[ \$(grep -c warning '$E') -eq 1 ] && ! ls '$T_TMP/cns' 2>/dev/null | grep -q . && diff -r '$T_TMP/ref' '$T_TMP/ns' >/dev/null"
+head -c 5000 /dev/urandom | base64 > "$T_TMP/secret-big"
+"$G" -t "$NV" -f isa "$T_TMP"/in/*.ll -o "$T_TMP/ns3" --cache-dir "$T_TMP/cns" --cache-secret-file "$T_TMP/secret-big" 2>"$E"
+check "a secret file over 4 KiB (not a secret: a wrong path?): one warning, nothing cached" \
+    sh -c "[ \$(grep -c warning '$E') -eq 1 ] && grep -q '4 KiB' '$E' && ! ls '$T_TMP/cns' 2>/dev/null | grep -q . && diff -r '$T_TMP/ref' '$T_TMP/ns3' >/dev/null"
 "$G" -t "$NV" -f isa "$T_TMP"/in/*.ll -o "$T_TMP/ns2" --cache-dir "$T_TMP/cns" --cache-secret-file "$T_TMP/no-secret-here" 2>"$E"
 check "a missing secret file: one warning naming it, nothing cached" \
     sh -c "[ \$(grep -c warning '$E') -eq 1 ] && grep -q no-secret-here '$E' && ! ls '$T_TMP/cns' 2>/dev/null | grep -q ."
