@@ -18,18 +18,20 @@ WARN = -Wall -Wextra -pedantic
 CFLAGS ?= -O2 -g
 # libclc: 19 on every LLVM (Debian's libclc-22 conflicts with libclc-19; the tests read 19's).
 DEBS = llvm-$(LLVM_MAJOR)-dev lld-$(LLVM_MAJOR) clang-$(LLVM_MAJOR) mlir-$(LLVM_MAJOR)-tools rocm-device-libs libclc-19 redis-server libhiredis0.14 \
-       ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers spirv-tools
+       ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers spirv-tools \
+       mesa-vulkan-drivers libvulkan1 libvulkan-dev vulkan-validationlayers glslang-tools
 # what `make bench` needs besides: LLVM 19 beside the default (its rows, and the corpus' clang-19)
 BENCH_DEBS = llvm-19-dev lld-19 clang-19 mlir-19-tools bc python3
-# what CI's extra checks need besides (make windows, cmake-example, valgrind, sanitize, fuzz)
-CI_DEBS = gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 cmake valgrind libclang-rt-$(LLVM_MAJOR)-dev libzstd-dev
+# what CI's extra checks need besides (make windows, cmake-example, valgrind, sanitize, fuzz; the
+# Vulkan rows' Windows build under Wine)
+CI_DEBS = gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 cmake valgrind libclang-rt-$(LLVM_MAJOR)-dev libzstd-dev wine64 xvfb
 LLVM_BINDIR = $(shell $(LLVM_CONFIG) --bindir 2>/dev/null)
 
 LLVM_CFLAGS = $(shell $(LLVM_CONFIG) --cflags 2>/dev/null)
 LLVM_LIBS = $(shell $(LLVM_CONFIG) --ldflags --libs 2>/dev/null) -ldl -lpthread
 # A build directory holds one LLVM's objects: switching LLVM_CONFIG rebuilds them.
 LLVM_STAMP = $(BUILD)/.llvm-$(LLVM_MAJOR)
-HEADERS = gpucompile.h gpucompile_runtime.h gpucompile_nvptx.h gpucompile_amdgpu.h gpucompile_spirv.h $(LLVM_STAMP)
+HEADERS = gpucompile.h gpucompile_runtime.h gpucompile_nvptx.h gpucompile_amdgpu.h gpucompile_spirv.h gpucompile_vulkan.h $(LLVM_STAMP)
 TEST_SRCS = $(sort $(wildcard tests/test_*.c))
 TEST_BINS = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 
@@ -93,6 +95,8 @@ check-headers: $(HEADERS)
 	$(CC) -std=c11 $(WARN) -Werror -x c -DGPUCOMPILE_RUNTIME_IMPLEMENTATION -c gpucompile_runtime.h -o $(BUILD)/hdr/runtime_c.o
 	$(CLANGXX) -std=c++17 $(WARN) -Werror -x c++ -DGPUCOMPILE_RUNTIME_IMPLEMENTATION -c gpucompile_runtime.h -o $(BUILD)/hdr/runtime_cxx.o
 	$(CLANG) -std=c11 $(WARN) -Werror -I. -DHIP -c tests/data/embed_runtime.c -o $(BUILD)/hdr/runtime_hip.o
+	$(CC) -std=c11 $(WARN) -Werror -x c -I. -DGPUCOMPILE_VULKAN_RUNTIME -c gpucompile_vulkan.h -o $(BUILD)/hdr/vulkan_rt_c.o
+	$(CLANGXX) -std=c++17 $(WARN) -Werror -x c++ -I. -DGPUCOMPILE_VULKAN_RUNTIME -c gpucompile_vulkan.h -o $(BUILD)/hdr/vulkan_rt_cxx.o
 	for f in $(SPLIT_SRCS); do \
 	  $(CC) -std=c11 $(WARN) -Werror $(LLVM_CFLAGS) -I. -c $$f -o $(BUILD)/hdr/split_c.o && \
 	  $(CLANG) -std=c11 $(WARN) -Werror $(LLVM_CFLAGS) -I. -c $$f -o $(BUILD)/hdr/split_clang.o && \
@@ -119,10 +123,12 @@ windows: $(HEADERS)
 	$(MINGW)gcc -std=c11 $(MINGW_FLAGS) -DGPUCOMPILE_AMDGPU_RUNTIME -c tests/impl.c -o $(BUILD)/windows/impl_hip_rt.o
 	$(MINGW)gcc -std=c11 $(WARN) -Werror -I. -c tests/data/embed_runtime.c -o $(BUILD)/windows/runtime_cuda.o
 	$(MINGW)g++ -std=c++17 -x c++ $(WARN) -Werror -I. -DHIP -c tests/data/embed_runtime.c -o $(BUILD)/windows/runtime_hip.o
+	$(MINGW)gcc -std=c11 $(WARN) -Werror -I. tests/run/vulkan/run_vulkan.c -o $(BUILD)/windows/run_vulkan.exe -static -lpthread
+	$(MINGW)g++ -std=c++17 -x c++ $(WARN) -Werror -I. -DGPUCOMPILE_VULKAN_RUNTIME -c gpucompile_vulkan.h -o $(BUILD)/windows/runtime_vulkan.o
 	$(MINGW)gcc -std=c11 $(MINGW_FLAGS) -c tools/gpucompile.c -o $(BUILD)/windows/gpucompile.o
 	for f in $(SPLIT_SRCS); do $(MINGW)gcc -std=c11 $(MINGW_FLAGS) -c $$f -o $(BUILD)/windows/split.o || exit 1; done
 	for f in examples/[0-9][0-9]_*.c; do $(MINGW)gcc -std=c11 $(MINGW_FLAGS) -c $$f -o $(BUILD)/windows/example.o || exit 1; done
-	@echo "windows: mingw-w64 gcc and g++, C11, C++17, static, both runtimes (also without LLVM), CLI, examples: ok"
+	@echo "windows: mingw-w64 gcc and g++, C11, C++17, static, the runtimes (also without LLVM), CLI, examples: ok"
 
 # examples/cmake: the headers vendored into a CMake project with find_package(LLVM).
 cmake-example: $(HEADERS)
@@ -133,8 +139,13 @@ cmake-example: $(HEADERS)
 demo: setup all opencl $(BUILD)/examples/06_run_on_cpu
 	@PATH="$(LLVM_BINDIR):$$PATH" EX06=$(BUILD)/examples/06_run_on_cpu OCL_ICD_VENDORS=$(OPENCL_DIR)/vendors sh examples/demo.sh
 
-test: setup all $(TEST_BINS) $(BUILD)/tests/test_split check-headers opencl
-	@PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE_OPENCL=$(OPENCL_DIR) sh tests/run.sh $(BUILD)
+# make test T="cli_nvptx test_cache": only those units (docs/testing.md), and only what they need
+# is built; T_ONLY=NAME: only the RUN tests of the test programs whose name holds NAME.
+T_UNITS = $(foreach t,$(T),$(basename $(notdir $(t))))
+TEST_NEEDS = $(if $(T),$(patsubst %,$(BUILD)/tests/%,$(filter test_%,$(T_UNITS))) $(if $(filter run gpu,$(T_UNITS)),$(BUILD)/impl.o) \
+  $(if $(filter run cli_examples,$(T_UNITS)),opencl),$(TEST_BINS) $(BUILD)/tests/test_split check-headers opencl)
+test: setup all $(TEST_NEEDS)
+	@PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE_OPENCL=$(OPENCL_DIR) T_ONLY="$(T_ONLY)" sh tests/run.sh $(BUILD) $(T_UNITS)
 
 # Kernels that run (tests/run/): SPIR-V on Intel's OpenCL CPU runtime, from PyPI into
 # build-deps/opencl (not committed; ~800 MB). Its own .icd names a placeholder path, so the
@@ -148,13 +159,15 @@ $(OPENCL_DIR)/vendors/intel-cpu.icd:
 	  && test -f $(OPENCL_DIR)/lib/libintelocl.so && mkdir -p $(OPENCL_DIR)/vendors \
 	  && echo "$(OPENCL_DIR)/lib/libintelocl.so" > $@ \
 	  || echo "opencl: pip could not install intel-opencl-rt (see build-deps/pip.log): the kernels will not run here"
+# The Vulkan rows (tests/run/vulkan.sh): on the first Vulkan device, lavapipe here.
 test-run: setup all $(BUILD)/impl.o opencl
-	@PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE_OPENCL=$(OPENCL_DIR) GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile sh tests/run/run.sh $(BUILD)
+	@PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE_OPENCL=$(OPENCL_DIR) GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile bash tests/run/run.sh $(BUILD); r=$$?; \
+	PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile bash tests/run/vulkan.sh $(BUILD) || r=1; exit $$r
 
 # The same kernels on NVIDIA and AMD GPUs through the CUDA driver and HIP (tests/gpu/gpu.sh);
 # without a GPU it builds everything and skips the runs with one line per vendor.
 gpu-check: setup all $(BUILD)/impl.o
-	@PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile sh tests/gpu/gpu.sh $(BUILD)
+	@PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile bash tests/gpu/gpu.sh $(BUILD)
 
 # Real kernels from Debian packages, gpucompile against LLVM's own tools (tests/corpus/).
 test-corpus: setup all
@@ -174,7 +187,7 @@ bench bench-quick: setup-bench all
 clean:
 	rm -rf $(BUILD)
 
-# ---- Never take the host down (issue 9): separate from `make test`; .ci/run calls them. ----
+# ---- Never take the host down (docs/guarantees.md): separate from `make test`; .ci/run calls them. ----
 # make sanitize: the CLI and the unit tests with ASan + UBSan (libLLVM itself is not
 # instrumented) into build-asan/, then the unit tests and the bad-input battery against them;
 # and the threads test with ThreadSanitizer.
@@ -185,7 +198,7 @@ sanitize:
 	$(MAKE) BUILD=build-asan CFLAGS="$(SAN_FLAGS)" build-asan/gpucompile $(patsubst tests/%.c,build-asan/tests/%,$(TEST_SRCS))
 	@fails=0; for t in build-asan/tests/test_*; do echo "== $$t"; $(SAN_ENV) GPUCOMPILE=$(CURDIR)/build-asan/gpucompile $$t > build-asan/$${t##*/}.log 2>&1 || fails=1; \
 	  grep -E "FAIL|ERROR|runtime error|passed," build-asan/$${t##*/}.log; done; \
-	echo "== tests/cli_battery.sh"; $(SAN_ENV) GPUCOMPILE=$(CURDIR)/build-asan/gpucompile sh tests/cli_battery.sh > build-asan/cli_battery.log 2>&1; \
+	echo "== tests/cli_battery.sh"; $(SAN_ENV) GPUCOMPILE=$(CURDIR)/build-asan/gpucompile bash tests/cli_battery.sh > build-asan/cli_battery.log 2>&1; \
 	grep -E "FAIL|SKIP|passed," build-asan/cli_battery.log; grep -q ", 0 failed" build-asan/cli_battery.log || fails=1; \
 	echo "== tests/test_threads.c with ThreadSanitizer (clang)"; \
 	$(CLANG) -std=c11 -O1 -g -fsanitize=thread $(LLVM_CFLAGS) -I. tests/impl.c tests/test_threads.c -o build-asan/tsan_threads $(LLVM_LIBS) \
@@ -211,7 +224,7 @@ valgrind: all
 	@$(VALGRIND) $(BUILD)/gpucompile --no-cache -t '#gpu.amdgpu' --tool ld.lld=/nonexistent -f bin examples/kernels/saxpy_amdgpu.ll -o $(BUILD)/vg/out 2>/dev/null; test $$? = 1
 	@echo "valgrind: ok"
 
-# make fuzz FUZZ_SECONDS=60: each libFuzzer target for FUZZ_SECONDS, from the committed seeds
+# make fuzz FUZZ_SECONDS=60: each libFuzzer target for FUZZ_SECONDS, from the committed inputs
 # (new inputs go to build-fuzz/corpus/, crashes to build-fuzz/crash-*: add those to
 # tests/fuzz/regressions/<target>/, which tests/test_fuzz.c replays in `make test`).
 FUZZ_SECONDS ?= 60

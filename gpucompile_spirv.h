@@ -62,13 +62,14 @@ extern "C" {
 #define GPUCOMPILE_SPIRV__ARCHES "spirv,spirv32,spirv64" /* the triples' architectures */
 
 /* The device "spirv" (an OpenCL device that takes SPIR-V) takes a SPIR-V module: an object of
-   a SPIR-V triple in format bin (NULL: none); -2 for another device. An object without a triple
+   a SPIR-V triple in format bin (NULL: none), never one for Vulkan (spirv-unknown-vulkan1.3-compute:
+   gpucompile_vulkan.h's); -2 for another device. An object without a triple
    (an offload entry of another writer) is told by its chip: not NVIDIA's or AMD's names. */
 GPUCOMPILE__PRIVATE int gpucompile_spirv__score(const char *triple, const char *chip, const char *format, const char *features,
                                                 const char *device, const char **why) {
     (void)features;
     if (strcmp(device, "spirv") != 0) return -2;
-    if (!format || strcmp(format, "bin") != 0 || !chip || !gpucompile_triple_in(GPUCOMPILE_SPIRV__ARCHES, triple)) return -1;
+    if (!format || strcmp(format, "bin") != 0 || !chip || !gpucompile_triple_in(GPUCOMPILE_SPIRV__ARCHES, triple) || (triple && strstr(triple, "vulkan"))) return -1;
     if ((!triple || !*triple) && (strncmp(chip, "sm_", 3) == 0 || strncmp(chip, "compute_", 8) == 0 || strncmp(chip, "gfx", 3) == 0))
         return -1;
     *why = "SPIR-V module";

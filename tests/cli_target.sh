@@ -3,10 +3,10 @@
 # against what mlir-opt prints for the same #nvvm.target / #rocdl.target attributes.
 . "$(dirname "$0")/lib.sh"
 OUT=$T_TMP/out; ERR=$T_TMP/err
-# test names without backslashes: lib.sh's echo (dash) would read them as escapes
+# test names without backslashes (shorter to read; lib.sh prints names as they are)
 name() { printf '%s' "$1" | tr -d '\\'; }
 
-# (dash's echo reads backslashes: attribute texts go through printf '%s')
+# (attribute texts go through printf '%s': sh's echo may read backslashes as escapes)
 # prints ATTR EXPECTED: exit 0, EXPECTED on stdout, nothing on stderr
 prints() {
   "$GPUCOMPILE" --print-target "$1" >"$OUT" 2>"$ERR"; rc=$?

@@ -4,3 +4,4 @@
 #include "gpucompile_nvptx.h"
 #include "gpucompile_amdgpu.h"
 #include "gpucompile_spirv.h"
+#include "gpucompile_vulkan.h"

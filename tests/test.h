@@ -1,5 +1,8 @@
 /* A very small test harness: TEST functions, CHECK macros, a capturing logger, and a closing
-   line "NAME: N passed, N failed, N skipped" that tests/run.sh adds up. */
+   line "NAME: N passed, N failed, N skipped" that tests/run.sh adds up. A failed CHECK prints
+   `FAIL file:line: expression`. T_ONLY=NAME in the environment runs only the tests whose
+   function name holds NAME (`T_ONLY=eviction build/tests/test_cache`; with make:
+   `make test T=test_cache T_ONLY=eviction`); a filter that matches none is a failure. */
 #ifndef GPUCOMPILE_TEST_H
 #define GPUCOMPILE_TEST_H
 #include <stdio.h>
@@ -26,12 +29,26 @@ static const char *t__name;
     if (!t__a || !t__b || strcmp(t__a, t__b) != 0) { t__cur_failed = 1; \
     printf("  FAIL %s:%d: \"%s\" != \"%s\"\n", __FILE__, __LINE__, t__a ? t__a : "(null)", t__b ? t__b : "(null)"); } } while (0)
 #define SKIP(...) do { t__cur_skipped = 1; printf("  SKIP %s: ", t__name); printf(__VA_ARGS__); printf("\n"); return; } while (0)
-#define RUN(fn) do { t__name = #fn; t__cur_failed = 0; t__cur_skipped = 0; fn(); \
+/* The T_ONLY filter: 1 when the test named name is to run. */
+static int t__selected(const char *name) {
+    const char *only = getenv("T_ONLY");
+    return !only || !*only || strstr(name, only) != NULL;
+}
+#define RUN(fn) do { if (!t__selected(#fn)) break; \
+    t__name = #fn; t__cur_failed = 0; t__cur_skipped = 0; fn(); \
     if (t__cur_failed) { t__failed++; printf("FAIL %s\n", #fn); } \
     else if (t__cur_skipped) { t__skipped++; } \
     else { t__passed++; printf("ok   %s\n", #fn); } \
     fflush(stdout); } while (0)
-#define TEST_END(suite) (printf("%s: %d passed, %d failed, %d skipped\n", suite, t__passed, t__failed, t__skipped), \
+/* With a T_ONLY that matched no test, one failure that says so. */
+static int t__end_filter(void) {
+    if (t__passed + t__failed + t__skipped == 0 && getenv("T_ONLY") && *getenv("T_ONLY")) {
+        printf("FAIL T_ONLY=%s: no test of this program has that in its name\n", getenv("T_ONLY"));
+        t__failed++;
+    }
+    return 0;
+}
+#define TEST_END(suite) (t__end_filter(), printf("%s: %d passed, %d failed, %d skipped\n", suite, t__passed, t__failed, t__skipped), \
     t__failed ? 1 : 0)
 
 /* A logger that keeps every message (one per line) and the last error. */

@@ -1,4 +1,4 @@
-/* The AMDGPU backend (issue 5): hsaco for three real kernels and three chips, checked with
+/* The AMDGPU backend: hsaco for three real kernels and three chips, checked with
    llvm-readelf / llvm-objdump; equal to llvm-link + opt + llc + ld.lld;
    flags, ABI, wave size and target IDs; device-library search and hand-defined controls;
    errors; the metadata-note reader on damaged input. CPU only. */
@@ -664,7 +664,7 @@ static void test_metadata_reader(void) {
     gpucompile_kernel k;
     t_log l;
     size_t n, i;
-    unsigned seed = 12345;
+    unsigned rng = 12345;
     int ok = 0;
     CHECK(compile("reduce", &t, NULL, &l, &o) == GPUCOMPILE_OK);
     if (!o) return;
@@ -684,8 +684,8 @@ static void test_metadata_reader(void) {
         int flips = 1 + (int)(i % 4), f;
         memcpy(copy, o->data, o->size);
         for (f = 0; f < flips; f++) {
-            seed = seed * 1103515245u + 12345u;
-            copy[(seed >> 8) % o->size] = (unsigned char)(seed >> 3);
+            rng = rng * 1103515245u + 12345u;
+            copy[(rng >> 8) % o->size] = (unsigned char)(rng >> 3);
         }
         (void)gpucompile_amdgpu_kernel_metadata(copy, o->size, "reduce", &k);
         free(copy);

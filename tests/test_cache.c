@@ -159,6 +159,17 @@ static void test_eviction(void) {
     memset(&opts, 0, sizeof opts);
     opts.cache_dir = dir;
     opts.format = GPUCOMPILE_FORMAT_ISA;
+    { /* at least three entries of its own, so that it also runs alone (T_ONLY=eviction) */
+        static const char *const kernels[] = {"saxpy", "math", "reduce"};
+        char path[128];
+        size_t i;
+        for (i = 0; i < sizeof kernels / sizeof *kernels; i++) {
+            snprintf(path, sizeof path, "examples/kernels/%s_nvptx.ll", kernels[i]);
+            CHECK(compile(path, &opts, &a) == GPUCOMPILE_OK);
+            gpucompile_object_free(a);
+            a = NULL;
+        }
+    }
     before = count_entries(first, sizeof first);
     CHECK(before >= 3);
     opts.cache_max_bytes = 1500; /* room for about one entry */

@@ -525,27 +525,40 @@ static void test_runtime_select_embeds_offload(void) {
 /* Our CUDA runtime, linked for real with a host module: with the toolkit's stub libcuda the
    first call reports CUDA_ERROR_STUB_LIBRARY once through the callback, nothing crashes, the
    launch does nothing; with no library at all, a clear "cannot open" line on stderr. */
+/* Builds dir/stub.prog and dir/stub_cxx.prog once, with plain cc and c++ and no LLVM include
+   path (the runtime needs neither LLVM nor the compiler), around a host module that embeds a
+   fake sm_90 cubin whose byte 5 is 'S': 1 when built. Both tests below use them, each also
+   when run alone. */
+static int stub_progs(void) {
+    static int built = -1;
+    gpucompile_binary *bin;
+    char cmd[4096];
+    t_log log;
+    if (built >= 0) return built;
+    built = 0;
+    if (!(bin = binary_of("embstub", fake_object("#nvvm.target<chip = \"sm_90\">"), NULL))) return 0;
+    bin->objects[0]->data[5] = 'S';
+    if (write_host(bin, "stub", &log)) {
+        snprintf(cmd, sizeof cmd, "cc -std=c11 -Wall -Wextra -pedantic -Werror -I. -o %s/stub.prog tests/data/embed_runtime.c "
+                 "%s/stub.o -ldl -lpthread 2>&1", dir, dir);
+        if (t_sh_ok(cmd)) {
+            snprintf(cmd, sizeof cmd, "c++ -std=c++17 -x c++ -Wall -Wextra -pedantic -Werror -I. -c -o %s/stub_cxx.o tests/data/embed_runtime.c && "
+                     "c++ -o %s/stub_cxx.prog %s/stub_cxx.o %s/stub.o -ldl -lpthread 2>&1", dir, dir, dir, dir);
+            built = t_sh_ok(cmd);
+        }
+    } else
+        printf("  write_host failed: %s\n", log.text);
+    gpucompile_binary_free(bin);
+    return built;
+}
+
 static void test_runtime_stub_libcuda(void) {
-    gpucompile_binary *bin = binary_of("embstub", fake_object("#nvvm.target<chip = \"sm_90\">"), NULL);
     const char *stub = "/usr/local/cuda/lib64/stubs/libcuda.so";
     char cmd[4096], *out;
     int st;
-    t_log log;
-    if (!have_tools) { gpucompile_binary_free(bin); SKIP("llc or cc missing"); }
-    if (!bin) return;
-    bin->objects[0]->data[5] = 'S';
-    CHECK(write_host(bin, "stub", &log));
-    /* plain cc and c++, no LLVM include path: the runtime needs neither LLVM nor the compiler */
-    snprintf(cmd, sizeof cmd, "cc -std=c11 -Wall -Wextra -pedantic -Werror -I. -o %s/stub.prog tests/data/embed_runtime.c "
-             "%s/stub.o -ldl -lpthread 2>&1", dir, dir);
-    CHECK(t_sh_ok(cmd));
-    snprintf(cmd, sizeof cmd, "c++ -std=c++17 -x c++ -Wall -Wextra -pedantic -Werror -I. -c -o %s/stub_cxx.o tests/data/embed_runtime.c && "
-             "c++ -o %s/stub_cxx.prog %s/stub_cxx.o %s/stub.o -ldl -lpthread 2>&1", dir, dir, dir, dir);
-    CHECK(t_sh_ok(cmd));
-    if (access(stub, R_OK) != 0) {
-        gpucompile_binary_free(bin);
-        SKIP("no stub libcuda at %s", stub);
-    }
+    if (!have_tools) SKIP("llc or cc missing");
+    if (!stub_progs()) { CHECK(0); return; }
+    if (access(stub, R_OK) != 0) SKIP("no stub libcuda at %s", stub);
     snprintf(cmd, sizeof cmd, "GPUCOMPILE_LIBCUDA=%s %s/stub.prog callback 2>&1", stub, dir);
     out = t_sh(cmd, &st);
     CHECK_MSG(st == 0, "exit %d: %s", st, out);
@@ -558,7 +571,6 @@ static void test_runtime_stub_libcuda(void) {
     CHECK_MSG(out && strstr(out, "'dlopen' failed with 'cannot open the CUDA driver") && strstr(out, "launched\n") &&
               !strstr(strstr(out, "failed with") + 1, "failed with"), "%s", out);
     free(out);
-    gpucompile_binary_free(bin);
 }
 
 /* Builds dir/libfakecuda.so once. */
@@ -581,7 +593,7 @@ static void test_runtime_fake_driver(void) {
     const char *const progs[] = {"stub.prog", "stub_cxx.prog"};
     size_t i;
     if (!have_tools) SKIP("llc or cc missing");
-    if (!fake_driver()) { CHECK(0); return; }
+    if (!fake_driver() || !stub_progs()) { CHECK(0); return; }
     for (i = 0; i < 2; i++) {
         snprintf(cmd, sizeof cmd, "test -x %s/%s && GPUCOMPILE_LIBCUDA=%s/libfakecuda.so %s/%s callback", dir, progs[i], dir, dir, progs[i]);
         out = t_sh(cmd, &st);

@@ -1,4 +1,4 @@
-/* The fuzz targets of tests/fuzz/ replayed without libFuzzer: every seed in
+/* The fuzz targets of tests/fuzz/ replayed without libFuzzer: every corpus input in
    tests/fuzz/corpus/<target>/ and every input that once broke something, kept in
    tests/fuzz/regressions/<target>/, goes through the same checks as under the fuzzer
    (round trips, no object on failure); under `make sanitize` also ASan/UBSan's. A crash found
@@ -38,20 +38,20 @@ static int replay(const char *dir, int (*fn)(const uint8_t *, size_t)) {
     return n;
 }
 
-static void run_target(const char *name, int (*fn)(const uint8_t *, size_t), int min_seeds) {
+static void run_target(const char *name, int (*fn)(const uint8_t *, size_t), int min_inputs) {
     char dir[256];
-    int seeds, regressions;
+    int inputs, regressions;
     fuzz__failures = 0;
     snprintf(dir, sizeof dir, "tests/fuzz/corpus/%s", name);
-    seeds = replay(dir, fn);
+    inputs = replay(dir, fn);
     snprintf(dir, sizeof dir, "tests/fuzz/regressions/%s", name);
     regressions = replay(dir, fn);
-    CHECK_MSG(seeds >= min_seeds, "%s: %d seeds", name, seeds);
+    CHECK_MSG(inputs >= min_inputs, "%s: %d inputs", name, inputs);
     CHECK_MSG(fuzz__failures == 0, "%s: %d failures", name, fuzz__failures);
-    printf("  %s: %d seeds, %d regressions\n", name, seeds, regressions);
+    printf("  %s: %d inputs, %d regressions\n", name, inputs, regressions);
 }
 
-/* Each seed also cut at every 7th length and with one byte changed: cheap variations that
+/* Each corpus input also cut at every 7th length and with one byte changed: cheap variations that
    reach the error paths of each reader. */
 static int mutate_calls;
 static int (*mutate_fn)(const uint8_t *, size_t);

@@ -112,7 +112,8 @@ static void test_defaults(void) {
     CHECK_STR(pr(&n), "#nvvm.target");
     a.triple = "amdgcn-amd-amdhsa"; a.chip = "gfx900"; a.features = ""; a.abi = LLVM_VERSION_MAJOR >= 22 ? "600" : "500";
     CHECK_STR(pr(&a), "#rocdl.target");
-    /* the upstream spellings take MLIR's defaults of the same LLVM, the seed's keep the seed's */
+    /* the upstream spellings take MLIR's defaults of the same LLVM; #gpu.nvptx / #gpu.amdgpu keep
+       +ptx60 and abi 500 on every LLVM (docs/formats.md) */
     n.features = "+ptx60"; a.abi = "500";
     CHECK_STR(pr(&n), LLVM_VERSION_MAJOR >= 22 ? "#nvvm.target<features = \"+ptx60\">" : "#nvvm.target");
     CHECK_STR(pr(&a), LLVM_VERSION_MAJOR >= 22 ? "#rocdl.target<abi = \"500\">" : "#rocdl.target");
@@ -721,7 +722,7 @@ static void check_stable(const char *text, size_t len) {
 }
 
 static void test_random_and_mutated(void) {
-    static const char *const seeds[] = {
+    static const char *const texts[] = {
         "#gpu.nvptx<O = 3, chip = \"sm_90\", features = \"+ptx80\", flags = {fast, ftz}, link = [\"libm.bc\"]>",
         "#rocdl.target<O = 1, chip = \"gfx90a:xnack+\", abi = \"400\", flags = {\"a-b\", daz}, link = [\"a\\22.bc\", [1, {b}], @f]>",
         "#gpu.amdgpu<triple = \"amdgcn-amd-amdhsa\", O = 0x2, chip = \"gfx1100\", link = [ ] , flags = { }>"};
@@ -738,7 +739,7 @@ static void test_random_and_mutated(void) {
             for (j = 0; j < n; j++) buf[j] = alphabet[rnd() % (sizeof alphabet - 1)];
             if (n > 0) buf[0] = '#';
         } else { /* a canonical text with a few bytes changed, dropped or doubled */
-            const char *s = seeds[rnd() % 3];
+            const char *s = texts[rnd() % 3];
             int edits = 1 + (int)(rnd() % 3), e;
             n = strlen(s);
             memcpy(buf, s, n);

@@ -3,6 +3,7 @@
 #include "gpucompile_nvptx.h"
 #include "gpucompile_amdgpu.h"
 #include "gpucompile_spirv.h"
+#include "gpucompile_vulkan.h"
 
 int main(void) {
     gpucompile_target t = gpucompile_target_defaults(GPUCOMPILE_TARGET_NVPTX);

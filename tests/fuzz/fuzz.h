@@ -1,7 +1,7 @@
 /* Shared by the fuzz targets in this directory. Each target file defines
    `static int fuzz_NAME(const uint8_t *data, size_t size)`; driver.c is the one entry point
    that calls it (libFuzzer's, or a main over files). tests/test_fuzz.c includes every target
-   and replays the seed corpora and the regressions through them; there FUZZ_FAIL records a
+   and replays the committed corpora and the regressions through them; there FUZZ_FAIL records a
    failure instead of aborting. The implementation comes from another
    translation unit (tests/impl.c). */
 #ifndef GPUCOMPILE_FUZZ_H

@@ -1,0 +1,2016 @@
+/* gpucompile_vulkan.h - Vulkan compute for gpucompile: a SPIR-V reflection reader and an mgpu*
+   runtime over Vulkan 1.3 (the LLVM-free part; see [section: reflection and runtime]).
+
+   The runtime: in *one* C or C++ file of a program that loads and launches
+       #define GPUCOMPILE_VULKAN_RUNTIME
+       #include "gpucompile_vulkan.h"
+   No LLVM, no gpucompile.h, no Vulkan SDK: libvulkan.so.1 (vulkan-1.dll) is opened at run time.
+       cc prog.c -ldl -lpthread
+*/
+#ifndef GPUCOMPILE_VULKAN_H
+#define GPUCOMPILE_VULKAN_H
+#endif /* GPUCOMPILE_VULKAN_H */
+
+/* ==== [section: reflection and runtime] =====================================================
+   Without LLVM and without gpucompile.h: a reader of the compute entry points of a SPIR-V
+   module for Vulkan (reflection: what a program needs to build its descriptor set layouts,
+   push-constant ranges and dispatches), and an mgpu* runtime over Vulkan 1.3.
+
+   The reflection is compiled where GPUCOMPILE_IMPLEMENTATION or GPUCOMPILE_VULKAN_IMPLEMENTATION
+   is defined (the backend's file), and in the runtime's file (GPUCOMPILE_VULKAN_RUNTIME) when that
+   file does not include gpucompile.h (a program without the compiler); the runtime itself uses
+   a private copy, so a program may link the compiler and the runtime from different files.
+
+   The runtime (GPUCOMPILE_VULKAN_RUNTIME in one file; one vendor runtime per program)
+       libvulkan.so.1 (Windows: vulkan-1.dll) is opened at the first call, or
+       gpucompile_runtime_set_library() / $GPUCOMPILE_LIBVULKAN. Our own declarations of the few
+       Vulkan types and calls it uses: no Vulkan headers are needed to build it.
+       Device: the mgpuSetDefaultDevice'th physical device (0: the first) with a compute queue; a
+       Vulkan 1.3 instance and device. Features: the device is created once, before any module is
+       known, so it is started with every one of these the device supports and nothing else:
+       shaderInt8/Int16/Int64/Float16/Float64, 8- and 16-bit storage and push constants, 64-bit
+       integer atomics, scalar block layout, the Vulkan memory model, maintenance4, zero-initialised
+       workgroup memory, subgroup size control, integer dot products, and VK_EXT_shader_atomic_float
+       (buffer and shared, 32 and 64 bit); VK_KHR_push_descriptor when present.
+       gpucompile_runtime_device_arch() answers "vulkan": run-time selection takes a SPIR-V module
+       (format bin) whose triple names Vulkan (spirv1.6-unknown-vulkan1.3-compute), never an
+       OpenCL one (spirv64-unknown-unknown).
+       Memory: mgpuMemAlloc gives each allocation a VkBuffer of its own in host-visible, coherent
+       memory, mapped for the allocation's life, and returns the mapped address: the host reads and
+       writes it directly, and a table maps every address inside an allocation back to its buffer
+       and offset. On lavapipe and integrated GPUs that memory is the device's; on a discrete GPU
+       it is device-local memory the host can map (resizable BAR) where the device offers it, else
+       system memory the GPU reads over PCIe (correct, slower: staging copies are not done).
+       Module: mgpuModuleLoad(SPIR-V words) makes the shader module and, per GLCompute entry
+       point, its layouts and compute pipeline (through the pipeline cache). mgpuModuleGetFunction
+       names an entry point.
+       Arguments of mgpuLaunchKernel (params: MLIR's array, params[i] points to argument i): the
+       entry point's bindings first, in (set, binding) order, one pointer each (an address from
+       mgpuMemAlloc, or inside such an allocation: the descriptor then starts at that offset,
+       which must be a multiple of minStorageBufferOffsetAlignment); then the fields of the
+       push-constant block in increasing offset order, each copied with its reflected size from
+       params[i] (a C value of the field's type; a member that is a struct or an array is one
+       argument, its bytes laid out as the block's Offset/ArrayStride say). So a kernel with
+       bindings x, y and a block { float a; uint n; } is launched with params = { &x, &y, &a, &n }.
+       The runtime ABI does not pass the argument count to the vendor: it is taken from the
+       reflection (bindings + block members), never checked against paramsCount. `extra` is not
+       used. A uniform buffer's descriptor covers at most maxUniformBufferRange bytes.
+       The block size must equal the entry point's LocalSize (it is compiled in): a mismatch is
+       refused, naming both; dynamic shared memory (smem > 0) is refused (Vulkan has none: size
+       workgroup memory in the kernel). Bindings are set through push descriptors when every
+       binding is in set 0 and the device has VK_KHR_push_descriptor, else through descriptor sets
+       ($GPUCOMPILE_VULKAN_NO_PUSH_DESCRIPTORS=1 takes that path on any device).
+       Streams: a stream is a command buffer that records launches, copies between allocations
+       and fills, each after a barrier on the previous one; mgpuStreamSynchronize submits it with
+       a fence and waits. A NULL stream runs each launch at once (submitted and waited for). A
+       copy or fill that touches memory that is not an allocation (host memory) waits for the
+       stream first and is done by the host. One thread at a time per stream; launches on the NULL
+       stream may come from many threads (the queue is guarded).
+       Pipeline cache: a VkPipelineCache read at start from a file and written back (whole, by a
+       rename) after each module load that created pipelines: $GPUCOMPILE_VULKAN_PIPELINE_CACHE or
+       gpucompile_vulkan_set_pipeline_cache() (before the first call) names the file ("off":
+       none); by default it lies beside gpucompile's compile cache: $XDG_CACHE_HOME/gpucompile
+       (else $HOME/.cache/gpucompile; Windows %LOCALAPPDATA%\gpucompile), one file per device,
+       vulkan-pipelines-<vendor id>-<device id>.bin. (Lavapipe's cache holds only its header: it
+       compiles at the first dispatch, through Mesa's own shader cache; the file is still read and
+       written, for the drivers whose cache holds the pipelines.)
+       Validation: $GPUCOMPILE_VULKAN_VALIDATION=1 enables VK_LAYER_KHRONOS_validation; its
+       warnings and errors (and those of any layer enabled through $VK_INSTANCE_LAYERS) come
+       through the runtime's error callback (call "vkDebugUtilsMessengerEXT").
+       Nothing aborts: every failure is reported through gpucompile_runtime_report.
+       Engines that own their device and submission: gpucompile_vulkan_program_create and
+       gpucompile_vulkan_record below (no mgpu* device is started for them).
+       Windows: the same code through vulkan-1.dll; tested under Wine (whose vulkan-1.dll forwards
+       to the host's loader) with the same results as natively.
+*/
+#ifndef GPUCOMPILE_VULKAN_RUNTIME_API
+#define GPUCOMPILE_VULKAN_RUNTIME_API
+#include <stddef.h>
+#include <stdint.h>
+#if defined(GPUCOMPILE_STATIC)
+#if defined(__GNUC__)
+#define GPUCOMPILE_VULKAN__API static __attribute__((unused))
+#else
+#define GPUCOMPILE_VULKAN__API static
+#endif
+#else
+#define GPUCOMPILE_VULKAN__API extern
+#endif
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- reflection ---- */
+/* A buffer an entry point uses. descriptor_type is Vulkan's VkDescriptorType: 7 a storage buffer
+   (StorageBuffer, or Uniform with BufferBlock), 6 a uniform buffer (Uniform with Block). stride:
+   the ArrayStride of the block's last member when it is an array (the runtime array of an
+   element type), else 0. read_only: NonWritable on the variable or on every member, or a
+   uniform buffer. count: the descriptor count (1; an array of blocks: its length, 0 unsized). */
+typedef struct gpucompile_vulkan_binding { uint32_t set, binding, stride; int read_only; uint32_t descriptor_type, count; } gpucompile_vulkan_binding;
+/* One member of the push-constant block: its Offset and the size of its type. */
+typedef struct gpucompile_vulkan_push_field { uint32_t offset, size; } gpucompile_vulkan_push_field;
+/* One GLCompute entry point. name: as OpEntryPoint spells it (cut at 127 bytes). local_size:
+   LocalSize, or LocalSizeId's constants, or the WorkgroupSize built-in constant (which wins).
+   bindings: sorted by (set, binding), at most 32; push: the block's members by offset, at most
+   32; push_size: the end of its last member (0: no block). workgroup_bytes: the sizes of the
+   Workgroup variables' types, added up (natural sizes, no padding). */
+typedef struct gpucompile_vulkan_kernel {
+    char name[128];
+    uint32_t local_size[3];
+    int num_bindings;
+    gpucompile_vulkan_binding bindings[32];
+    int num_push;
+    gpucompile_vulkan_push_field push[32];
+    uint32_t push_size;
+    uint32_t workgroup_bytes;
+} gpucompile_vulkan_kernel;
+/* Reads every GLCompute entry point of a SPIR-V module (little- or big-endian words, any
+   alignment): the number found (out[0 .. min(found, max)-1] filled), -1 if the bytes are not a
+   well-formed SPIR-V module. The global variables an entry point uses: those its function and
+   the functions it calls name (from SPIR-V 1.4 on, also listed in its interface). Untrusted
+   input is fine: every word is bounds-checked. */
+GPUCOMPILE_VULKAN__API int gpucompile_vulkan_reflect(const void *spirv, size_t size, gpucompile_vulkan_kernel *out, int max);
+
+/* ---- the runtime's own additions (GPUCOMPILE_VULKAN_RUNTIME) ---- */
+/* The pipeline cache file (before the first call; NULL: the default, "off": none). */
+void gpucompile_vulkan_set_pipeline_cache(const char *path);
+/* What the runtime started with and what its pipeline cache did. */
+typedef struct gpucompile_vulkan_runtime_info {
+    char device_name[256];
+    uint32_t api_version, vendor_id, device_id;
+    int push_descriptors, int8, int16, int64, float_atomics; /* enabled on the device */
+    int validation;                    /* VK_LAYER_KHRONOS_validation enabled by us */
+    char pipeline_cache[1024];         /* the file; "" none */
+    uint64_t cache_bytes_loaded, cache_bytes_saved;
+    unsigned pipelines, cache_hits;    /* pipelines created; of them, found in the cache (the driver's feedback) */
+    double pipeline_ms;                /* time spent creating them */
+} gpucompile_vulkan_runtime_info;
+/* 1 and *out filled when the device is up (it starts it), else 0. */
+int gpucompile_vulkan_runtime_info_get(gpucompile_vulkan_runtime_info *out);
+/* The reflection of a function from mgpuModuleGetFunction (NULL for NULL). */
+const gpucompile_vulkan_kernel *gpucompile_vulkan_function_kernel(void *function);
+
+/* ---- for engines that own the device, the queue and submission (GPUCOMPILE_VULKAN_RUNTIME) ----
+   A program is a SPIR-V module made on the engine's VkDevice: the shader module and, per entry
+   point, its descriptor set layouts, pipeline layout and compute pipeline (through the engine's
+   pipeline cache). The program owns them (destroyed with it) and shares none of them with the
+   mgpu* runtime, which has a device of its own; the engine may use them in its own calls
+   (gpucompile_vulkan_program_entry). Launches are recorded into the engine's command buffers,
+   which it submits; barriers between launches are the engine's. The mgpu* device is never
+   started by these calls. Errors go to gpucompile_runtime_report. Thread-safe per program as
+   Vulkan is: recording into different command buffers from several threads is fine. */
+#if defined(_WIN32)
+#define GPUCOMPILE_VULKAN_CALL __stdcall /* VKAPI_CALL */
+#else
+#define GPUCOMPILE_VULKAN_CALL
+#endif
+typedef void(GPUCOMPILE_VULKAN_CALL *gpucompile_vulkan_void_fn)(void);
+typedef struct gpucompile_vulkan_engine {
+    void *device;                                     /* VkDevice */
+    gpucompile_vulkan_void_fn(GPUCOMPILE_VULKAN_CALL *get_device_proc_addr)(void *device, const char *name); /* vkGetDeviceProcAddr */
+    uint64_t pipeline_cache;                          /* VkPipelineCache; 0 none */
+    int push_descriptors;                             /* the device has VK_KHR_push_descriptor enabled */
+} gpucompile_vulkan_engine;
+typedef struct gpucompile_vulkan_program gpucompile_vulkan_program;
+/* NULL on failure (reported). */
+gpucompile_vulkan_program *gpucompile_vulkan_program_create(const gpucompile_vulkan_engine *engine, const void *spirv, size_t size);
+void gpucompile_vulkan_program_destroy(gpucompile_vulkan_program *program);
+/* What was made for one entry point: its reflection, VkPipeline, VkPipelineLayout and
+   VkDescriptorSetLayouts (sets 0 .. num_set_layouts-1; set 0 a push-descriptor set when
+   push_descriptors). 1, or 0 when the program has no such entry point. */
+typedef struct gpucompile_vulkan_entry {
+    const gpucompile_vulkan_kernel *kernel;
+    uint64_t pipeline, pipeline_layout, set_layouts[4];
+    uint32_t num_set_layouts;
+    int push_descriptors;
+} gpucompile_vulkan_entry;
+int gpucompile_vulkan_program_entry(const gpucompile_vulkan_program *program, const char *name, gpucompile_vulkan_entry *out);
+/* VkDescriptorBufferInfo: a buffer, an offset into it, a range (~0: the rest). */
+typedef struct gpucompile_vulkan_buffer { uint64_t buffer, offset, range; } gpucompile_vulkan_buffer;
+/* Records entry point name into command_buffer (recording, a compute-capable queue's): binds its
+   pipeline; its buffers, one per binding in the reflection's (set, binding) order, through
+   push descriptors (buffers NULL: the engine bound its own sets with the entry's layouts); the
+   push-constant block's bytes (push, push_size >= the block's size); vkCmdDispatch(groups).
+   0, or -1 (reported) with nothing recorded. */
+int gpucompile_vulkan_record(const gpucompile_vulkan_program *program, const char *name, void *command_buffer, const uint32_t groups[3],
+                             const gpucompile_vulkan_buffer *buffers, int num_buffers, const void *push, uint32_t push_size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GPUCOMPILE_VULKAN_RUNTIME_API */
+
+/* ---- reflection: the implementation ----
+   A private copy in every file that needs it (the runtime's, the backend's); the public name
+   where the header's rules above put it. */
+#if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_VULKAN_IMPLEMENTATION) || defined(GPUCOMPILE_VULKAN_RUNTIME)) && \
+    !defined(GPUCOMPILE_VULKAN__REFLECT_IMPLEMENTED)
+#define GPUCOMPILE_VULKAN__REFLECT_IMPLEMENTED
+#include <stdlib.h>
+#include <string.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+#if defined(__GNUC__)
+#define GPUCOMPILE_VULKAN__PRIVATE static __attribute__((unused))
+#else
+#define GPUCOMPILE_VULKAN__PRIVATE static
+#endif
+
+/* SPIR-V's numbers that the reader needs (the SPIR-V specification, section 3). */
+enum {
+    GPUCOMPILE_VULKAN__OP_ENTRY_POINT = 15, GPUCOMPILE_VULKAN__OP_EXECUTION_MODE = 16, GPUCOMPILE_VULKAN__OP_TYPE_BOOL = 20,
+    GPUCOMPILE_VULKAN__OP_TYPE_INT = 21, GPUCOMPILE_VULKAN__OP_TYPE_FLOAT = 22, GPUCOMPILE_VULKAN__OP_TYPE_VECTOR = 23,
+    GPUCOMPILE_VULKAN__OP_TYPE_MATRIX = 24, GPUCOMPILE_VULKAN__OP_TYPE_ARRAY = 28, GPUCOMPILE_VULKAN__OP_TYPE_RUNTIME_ARRAY = 29,
+    GPUCOMPILE_VULKAN__OP_TYPE_STRUCT = 30, GPUCOMPILE_VULKAN__OP_TYPE_POINTER = 32, GPUCOMPILE_VULKAN__OP_CONSTANT = 43,
+    GPUCOMPILE_VULKAN__OP_CONSTANT_COMPOSITE = 44, GPUCOMPILE_VULKAN__OP_SPEC_CONSTANT = 50,
+    GPUCOMPILE_VULKAN__OP_SPEC_CONSTANT_COMPOSITE = 51, GPUCOMPILE_VULKAN__OP_FUNCTION = 54, GPUCOMPILE_VULKAN__OP_FUNCTION_END = 56,
+    GPUCOMPILE_VULKAN__OP_FUNCTION_CALL = 57, GPUCOMPILE_VULKAN__OP_VARIABLE = 59, GPUCOMPILE_VULKAN__OP_DECORATE = 71,
+    GPUCOMPILE_VULKAN__OP_MEMBER_DECORATE = 72, GPUCOMPILE_VULKAN__OP_EXECUTION_MODE_ID = 331,
+    GPUCOMPILE_VULKAN__MODEL_GLCOMPUTE = 5, GPUCOMPILE_VULKAN__MODE_LOCAL_SIZE = 17, GPUCOMPILE_VULKAN__MODE_LOCAL_SIZE_ID = 38,
+    GPUCOMPILE_VULKAN__DEC_BLOCK = 2, GPUCOMPILE_VULKAN__DEC_BUFFER_BLOCK = 3, GPUCOMPILE_VULKAN__DEC_ARRAY_STRIDE = 6,
+    GPUCOMPILE_VULKAN__DEC_MATRIX_STRIDE = 7, GPUCOMPILE_VULKAN__DEC_BUILTIN = 11, GPUCOMPILE_VULKAN__DEC_NON_WRITABLE = 24,
+    GPUCOMPILE_VULKAN__DEC_BINDING = 33, GPUCOMPILE_VULKAN__DEC_SET = 34, GPUCOMPILE_VULKAN__DEC_OFFSET = 35,
+    GPUCOMPILE_VULKAN__BUILTIN_WORKGROUP_SIZE = 25, GPUCOMPILE_VULKAN__SC_UNIFORM = 2, GPUCOMPILE_VULKAN__SC_WORKGROUP = 4,
+    GPUCOMPILE_VULKAN__SC_FUNCTION = 7, GPUCOMPILE_VULKAN__SC_PUSH_CONSTANT = 9, GPUCOMPILE_VULKAN__SC_STORAGE_BUFFER = 12
+};
+/* What one id's decorations say. */
+#define GPUCOMPILE_VULKAN__F_BLOCK 1u
+#define GPUCOMPILE_VULKAN__F_BUFFER_BLOCK 2u
+#define GPUCOMPILE_VULKAN__F_NON_WRITABLE 4u
+#define GPUCOMPILE_VULKAN__F_SET 8u
+#define GPUCOMPILE_VULKAN__F_BINDING 16u
+#define GPUCOMPILE_VULKAN__F_STRIDE 32u
+#define GPUCOMPILE_VULKAN__F_WORKGROUP_SIZE 64u
+
+typedef struct gpucompile_vulkan__id {
+    uint32_t def;               /* the word index of the instruction that defines it; 0 none */
+    uint32_t flags, set, binding, stride;
+    unsigned char used;         /* by the entry point being read */
+} gpucompile_vulkan__id;
+
+typedef struct gpucompile_vulkan__member { uint32_t type, member, offset, flags; } gpucompile_vulkan__member;
+
+typedef struct gpucompile_vulkan__spv {
+    uint32_t *w;                /* the words, in host order */
+    size_t n;
+    uint32_t cap;               /* ids below cap are tracked */
+    gpucompile_vulkan__id *ids;
+    gpucompile_vulkan__member *members; /* OpMemberDecorate Offset / NonWritable */
+    size_t num_members;
+    uint32_t wg_size_id;        /* the constant decorated BuiltIn WorkgroupSize, 0 none */
+} gpucompile_vulkan__spv;
+
+GPUCOMPILE_VULKAN__PRIVATE const uint32_t *gpucompile_vulkan__def(const gpucompile_vulkan__spv *s, uint32_t id, uint32_t op, uint32_t min_wc) {
+    const uint32_t *i;
+    if (id >= s->cap || !s->ids[id].def) return NULL;
+    i = s->w + s->ids[id].def;
+    return (op == 0 || (i[0] & 0xffffu) == op) && (i[0] >> 16) >= min_wc ? i : NULL;
+}
+
+/* The value of an OpConstant / OpSpecConstant (its low word), else def. */
+GPUCOMPILE_VULKAN__PRIVATE uint32_t gpucompile_vulkan__const(const gpucompile_vulkan__spv *s, uint32_t id, uint32_t def) {
+    const uint32_t *i = gpucompile_vulkan__def(s, id, 0, 4);
+    if (!i || ((i[0] & 0xffffu) != GPUCOMPILE_VULKAN__OP_CONSTANT && (i[0] & 0xffffu) != GPUCOMPILE_VULKAN__OP_SPEC_CONSTANT)) return def;
+    return i[3];
+}
+
+/* The bytes of type id: in a block with explicit layout (Offset, ArrayStride) when explicit,
+   else natural sizes without padding; 0 when unknown (or unsized). Depth-limited: hostile input
+   may make types refer to each other. */
+GPUCOMPILE_VULKAN__PRIVATE uint64_t gpucompile_vulkan__size(const gpucompile_vulkan__spv *s, uint32_t id, int explicit_layout, int depth) {
+    const uint32_t *i = gpucompile_vulkan__def(s, id, 0, 2);
+    uint32_t wc, k;
+    uint64_t size = 0, e;
+    if (!i || depth > 16) return 0;
+    wc = i[0] >> 16;
+    switch (i[0] & 0xffffu) {
+    case GPUCOMPILE_VULKAN__OP_TYPE_BOOL: return 4;
+    case GPUCOMPILE_VULKAN__OP_TYPE_INT:
+    case GPUCOMPILE_VULKAN__OP_TYPE_FLOAT: return wc >= 3 ? i[2] / 8 : 0;
+    case GPUCOMPILE_VULKAN__OP_TYPE_VECTOR:
+    case GPUCOMPILE_VULKAN__OP_TYPE_MATRIX: return wc >= 4 ? gpucompile_vulkan__size(s, i[2], explicit_layout, depth + 1) * i[3] : 0;
+    case GPUCOMPILE_VULKAN__OP_TYPE_ARRAY:
+        if (wc < 4) return 0;
+        e = explicit_layout && (s->ids[id].flags & GPUCOMPILE_VULKAN__F_STRIDE) ? s->ids[id].stride
+                                                                               : gpucompile_vulkan__size(s, i[2], explicit_layout, depth + 1);
+        return e * gpucompile_vulkan__const(s, i[3], 0);
+    case GPUCOMPILE_VULKAN__OP_TYPE_STRUCT:
+        for (k = 2; k < wc; k++) {
+            uint64_t m = gpucompile_vulkan__size(s, i[k], explicit_layout, depth + 1), off = size;
+            size_t j;
+            if (explicit_layout)
+                for (j = 0; j < s->num_members; j++)
+                    if (s->members[j].type == id && s->members[j].member == k - 2 && (s->members[j].flags & 1u)) off = s->members[j].offset;
+            if (explicit_layout ? off + m > size : 1) size = explicit_layout ? off + m : size + m;
+        }
+        return size;
+    case GPUCOMPILE_VULKAN__OP_TYPE_POINTER: return 8;
+    default: return 0;
+    }
+}
+
+/* Marks the global variables that function fn and the functions it calls name. visited: per id. */
+GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__mark_uses(gpucompile_vulkan__spv *s, uint32_t fn, unsigned char *visited, int depth) {
+    const uint32_t *f = gpucompile_vulkan__def(s, fn, GPUCOMPILE_VULKAN__OP_FUNCTION, 5);
+    size_t at;
+    if (!f || visited[fn] || depth > 64) return;
+    visited[fn] = 1;
+    for (at = (size_t)(f - s->w); at < s->n;) {
+        uint32_t op = s->w[at] & 0xffffu, wc = s->w[at] >> 16, k;
+        if (op == GPUCOMPILE_VULKAN__OP_FUNCTION_END) break;
+        for (k = 1; k < wc; k++) {
+            uint32_t v = s->w[at + k];
+            const uint32_t *d = gpucompile_vulkan__def(s, v, GPUCOMPILE_VULKAN__OP_VARIABLE, 4);
+            if (d && d[3] != GPUCOMPILE_VULKAN__SC_FUNCTION) s->ids[v].used = 1;
+        }
+        if (op == GPUCOMPILE_VULKAN__OP_FUNCTION_CALL && wc >= 4) gpucompile_vulkan__mark_uses(s, s->w[at + 3], visited, depth + 1);
+        at += wc;
+    }
+}
+
+GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__binding_less(const gpucompile_vulkan_binding *a, const gpucompile_vulkan_binding *b) {
+    return a->set < b->set || (a->set == b->set && a->binding < b->binding);
+}
+
+/* One entry point (the OpEntryPoint at word e) into *k. */
+GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__entry(gpucompile_vulkan__spv *s, size_t e, unsigned char *visited, gpucompile_vulkan_kernel *k) {
+    const uint32_t *ep = s->w + e;
+    uint32_t wc = ep[0] >> 16, fn = ep[2], name_words = 0, id, j;
+    size_t at;
+    int pc_done = 0;
+    memset(k, 0, sizeof *k);
+    { /* the name: a NUL-terminated literal inside the instruction */
+        const char *name = (const char *)(ep + 3);
+        size_t max = (size_t)(wc - 3) * 4, len = 0;
+        while (len < max && name[len]) len++;
+        memcpy(k->name, name, len < sizeof k->name ? len : sizeof k->name - 1);
+        name_words = (uint32_t)(len / 4 + 1);
+    }
+    for (at = 5; at < s->n; at += s->w[at] >> 16) { /* LocalSize, LocalSizeId */
+        const uint32_t *i = s->w + at;
+        uint32_t op = i[0] & 0xffffu, iwc = i[0] >> 16;
+        if ((op == GPUCOMPILE_VULKAN__OP_EXECUTION_MODE || op == GPUCOMPILE_VULKAN__OP_EXECUTION_MODE_ID) && iwc >= 6 && i[1] == fn) {
+            for (j = 0; j < 3; j++) {
+                if (op == GPUCOMPILE_VULKAN__OP_EXECUTION_MODE && i[2] == GPUCOMPILE_VULKAN__MODE_LOCAL_SIZE) k->local_size[j] = i[3 + j];
+                if (op == GPUCOMPILE_VULKAN__OP_EXECUTION_MODE_ID && i[2] == GPUCOMPILE_VULKAN__MODE_LOCAL_SIZE_ID)
+                    k->local_size[j] = gpucompile_vulkan__const(s, i[3 + j], 0);
+            }
+        }
+    }
+    if (s->wg_size_id) {
+        const uint32_t *c = gpucompile_vulkan__def(s, s->wg_size_id, 0, 6);
+        if (c && ((c[0] & 0xffffu) == GPUCOMPILE_VULKAN__OP_CONSTANT_COMPOSITE || (c[0] & 0xffffu) == GPUCOMPILE_VULKAN__OP_SPEC_CONSTANT_COMPOSITE))
+            for (j = 0; j < 3; j++) k->local_size[j] = gpucompile_vulkan__const(s, c[3 + j], k->local_size[j]);
+    }
+    /* the global variables it uses: those its functions name (static use, as Vulkan's layout
+       rules count it; glslang lists unused ones in SPIR-V 1.4+ interfaces), and from 1.4 on
+       only those the interface lists too (a literal operand that equals a variable's id is not
+       a use) */
+    for (id = 0; id < s->cap; id++) s->ids[id].used = 0;
+    memset(visited, 0, s->cap);
+    gpucompile_vulkan__mark_uses(s, fn, visited, 0);
+    if (s->w[1] >= 0x00010400u) {
+        for (j = 3 + name_words; j < wc; j++)
+            if (ep[j] < s->cap && s->ids[ep[j]].used == 1) s->ids[ep[j]].used = 2;
+        for (id = 0; id < s->cap; id++) s->ids[id].used = s->ids[id].used == 2;
+    }
+    for (id = 1; id < s->cap; id++) {
+        const uint32_t *v = s->ids[id].used ? gpucompile_vulkan__def(s, id, GPUCOMPILE_VULKAN__OP_VARIABLE, 4) : NULL;
+        const uint32_t *p = v ? gpucompile_vulkan__def(s, v[1], GPUCOMPILE_VULKAN__OP_TYPE_POINTER, 4) : NULL;
+        uint32_t sc, type;
+        if (!p) continue;
+        sc = v[3];
+        type = p[3];
+        if ((sc == GPUCOMPILE_VULKAN__SC_STORAGE_BUFFER || sc == GPUCOMPILE_VULKAN__SC_UNIFORM) &&
+            (s->ids[id].flags & (GPUCOMPILE_VULKAN__F_SET | GPUCOMPILE_VULKAN__F_BINDING))) {
+            gpucompile_vulkan_binding b;
+            const uint32_t *t = gpucompile_vulkan__def(s, type, 0, 2), *last;
+            uint32_t count = 1, members, m, nonwritable = 0;
+            memset(&b, 0, sizeof b);
+            if (t && (t[0] & 0xffffu) == GPUCOMPILE_VULKAN__OP_TYPE_ARRAY && (t[0] >> 16) >= 4) { /* an array of blocks */
+                count = gpucompile_vulkan__const(s, t[3], 0);
+                type = t[2];
+            } else if (t && (t[0] & 0xffffu) == GPUCOMPILE_VULKAN__OP_TYPE_RUNTIME_ARRAY && (t[0] >> 16) >= 3) {
+                count = 0;
+                type = t[2];
+            }
+            t = gpucompile_vulkan__def(s, type, GPUCOMPILE_VULKAN__OP_TYPE_STRUCT, 2);
+            b.set = s->ids[id].set;
+            b.binding = s->ids[id].binding;
+            b.count = count;
+            b.descriptor_type = sc == GPUCOMPILE_VULKAN__SC_UNIFORM && !(t && (s->ids[type].flags & GPUCOMPILE_VULKAN__F_BUFFER_BLOCK)) ? 6 : 7;
+            members = t ? (t[0] >> 16) - 2 : 0;
+            if (members) {
+                last = gpucompile_vulkan__def(s, t[1 + members], 0, 3);
+                if (last && ((last[0] & 0xffffu) == GPUCOMPILE_VULKAN__OP_TYPE_ARRAY || (last[0] & 0xffffu) == GPUCOMPILE_VULKAN__OP_TYPE_RUNTIME_ARRAY) &&
+                    (s->ids[t[1 + members]].flags & GPUCOMPILE_VULKAN__F_STRIDE))
+                    b.stride = s->ids[t[1 + members]].stride;
+                for (m = 0; m < members; m++) {
+                    size_t q;
+                    for (q = 0; q < s->num_members; q++)
+                        if (s->members[q].type == type && s->members[q].member == m && (s->members[q].flags & 2u)) break;
+                    nonwritable += q < s->num_members;
+                }
+            }
+            b.read_only = (s->ids[id].flags & GPUCOMPILE_VULKAN__F_NON_WRITABLE) || (members && nonwritable == members) || b.descriptor_type == 6;
+            if (k->num_bindings < 32) { /* insertion, sorted */
+                int q = k->num_bindings++;
+                while (q > 0 && gpucompile_vulkan__binding_less(&b, &k->bindings[q - 1])) {
+                    k->bindings[q] = k->bindings[q - 1];
+                    q--;
+                }
+                k->bindings[q] = b;
+            }
+        } else if (sc == GPUCOMPILE_VULKAN__SC_PUSH_CONSTANT && !pc_done) {
+            const uint32_t *t = gpucompile_vulkan__def(s, type, GPUCOMPILE_VULKAN__OP_TYPE_STRUCT, 2);
+            uint32_t members = t ? (t[0] >> 16) - 2 : 0, m;
+            pc_done = 1;
+            for (m = 0; m < members; m++) {
+                gpucompile_vulkan_push_field f;
+                size_t q;
+                int at_q;
+                f.offset = 0;
+                for (q = 0; q < s->num_members; q++)
+                    if (s->members[q].type == type && s->members[q].member == m && (s->members[q].flags & 1u)) f.offset = s->members[q].offset;
+                {
+                    uint64_t sz = gpucompile_vulkan__size(s, t[2 + m], 1, 0);
+                    f.size = sz > 0xffffffffu ? 0xffffffffu : (uint32_t)sz;
+                }
+                if ((uint64_t)f.offset + f.size > k->push_size) {
+                    uint64_t end = (uint64_t)f.offset + f.size;
+                    k->push_size = end > 0xffffffffu ? 0xffffffffu : (uint32_t)end;
+                }
+                if (k->num_push >= 32) continue;
+                at_q = k->num_push++;
+                while (at_q > 0 && k->push[at_q - 1].offset > f.offset) {
+                    k->push[at_q] = k->push[at_q - 1];
+                    at_q--;
+                }
+                k->push[at_q] = f;
+            }
+        } else if (sc == GPUCOMPILE_VULKAN__SC_WORKGROUP) {
+            uint64_t sz = k->workgroup_bytes + gpucompile_vulkan__size(s, type, 0, 0);
+            k->workgroup_bytes = sz > 0xffffffffu ? 0xffffffffu : (uint32_t)sz;
+        }
+    }
+}
+
+GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__reflect(const void *spirv, size_t size, gpucompile_vulkan_kernel *out, int max) {
+    const unsigned char *b = (const unsigned char *)spirv;
+    gpucompile_vulkan__spv s;
+    unsigned char *visited = NULL;
+    size_t at, i, members_cap = 0;
+    int swap, found = -1;
+    memset(&s, 0, sizeof s);
+    if (!spirv || size < 20 || size % 4) return -1;
+    if (memcmp(b, "\x03\x02\x23\x07", 4) == 0) swap = 0;
+    else if (memcmp(b, "\x07\x23\x02\x03", 4) == 0) swap = 1;
+    else return -1;
+    s.n = size / 4;
+    if (!(s.w = (uint32_t *)malloc(size))) return -1;
+    for (i = 0; i < s.n; i++) {
+        const unsigned char *p = b + 4 * i;
+        s.w[i] = swap ? (uint32_t)p[3] | (uint32_t)p[2] << 8 | (uint32_t)p[1] << 16 | (uint32_t)p[0] << 24
+                      : (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    }
+    /* ids are tracked below the bound, capped by what the words could define (a hostile bound
+       must not cost memory; tools write compact ids) */
+    s.cap = 4u * (uint32_t)(s.n < 0x3fffffu ? s.n : 0x3fffffu) + 64;
+    if (s.w[3] < s.cap) s.cap = s.w[3];
+    if (!(s.ids = (gpucompile_vulkan__id *)calloc(s.cap ? s.cap : 1, sizeof *s.ids)) || !(visited = (unsigned char *)calloc(s.cap ? s.cap : 1, 1)))
+        goto done;
+    for (at = 5; at < s.n;) { /* every instruction fits; definitions and decorations */
+        const uint32_t *w = s.w + at;
+        uint32_t op = w[0] & 0xffffu, wc = w[0] >> 16;
+        if (wc == 0 || wc > s.n - at) goto done;
+        if ((op >= GPUCOMPILE_VULKAN__OP_TYPE_BOOL && op <= GPUCOMPILE_VULKAN__OP_TYPE_POINTER) && wc >= 2 && w[1] < s.cap) {
+            s.ids[w[1]].def = (uint32_t)at;
+        } else if ((op == GPUCOMPILE_VULKAN__OP_CONSTANT || op == GPUCOMPILE_VULKAN__OP_CONSTANT_COMPOSITE || op == GPUCOMPILE_VULKAN__OP_SPEC_CONSTANT ||
+                    op == GPUCOMPILE_VULKAN__OP_SPEC_CONSTANT_COMPOSITE || op == GPUCOMPILE_VULKAN__OP_VARIABLE) && wc >= 3 && w[2] < s.cap) {
+            s.ids[w[2]].def = (uint32_t)at;
+        } else if (op == GPUCOMPILE_VULKAN__OP_FUNCTION && wc >= 5 && w[2] < s.cap) {
+            s.ids[w[2]].def = (uint32_t)at;
+        } else if (op == GPUCOMPILE_VULKAN__OP_DECORATE && wc >= 3 && w[1] < s.cap) {
+            gpucompile_vulkan__id *d = &s.ids[w[1]];
+            switch (w[2]) {
+            case GPUCOMPILE_VULKAN__DEC_BLOCK: d->flags |= GPUCOMPILE_VULKAN__F_BLOCK; break;
+            case GPUCOMPILE_VULKAN__DEC_BUFFER_BLOCK: d->flags |= GPUCOMPILE_VULKAN__F_BUFFER_BLOCK; break;
+            case GPUCOMPILE_VULKAN__DEC_NON_WRITABLE: d->flags |= GPUCOMPILE_VULKAN__F_NON_WRITABLE; break;
+            case GPUCOMPILE_VULKAN__DEC_SET: if (wc >= 4) { d->flags |= GPUCOMPILE_VULKAN__F_SET; d->set = w[3]; } break;
+            case GPUCOMPILE_VULKAN__DEC_BINDING: if (wc >= 4) { d->flags |= GPUCOMPILE_VULKAN__F_BINDING; d->binding = w[3]; } break;
+            case GPUCOMPILE_VULKAN__DEC_ARRAY_STRIDE: if (wc >= 4) { d->flags |= GPUCOMPILE_VULKAN__F_STRIDE; d->stride = w[3]; } break;
+            case GPUCOMPILE_VULKAN__DEC_BUILTIN: if (wc >= 4 && w[3] == GPUCOMPILE_VULKAN__BUILTIN_WORKGROUP_SIZE) s.wg_size_id = w[1]; break;
+            default: break;
+            }
+        } else if (op == GPUCOMPILE_VULKAN__OP_MEMBER_DECORATE && wc >= 4 &&
+                   (w[3] == GPUCOMPILE_VULKAN__DEC_NON_WRITABLE || (w[3] == GPUCOMPILE_VULKAN__DEC_OFFSET && wc >= 5))) {
+            if (s.num_members == members_cap) {
+                size_t nc = members_cap ? 2 * members_cap : 64;
+                gpucompile_vulkan__member *m = (gpucompile_vulkan__member *)realloc(s.members, nc * sizeof *m);
+                if (!m) goto done;
+                s.members = m;
+                members_cap = nc;
+            }
+            s.members[s.num_members].type = w[1];
+            s.members[s.num_members].member = w[2];
+            s.members[s.num_members].offset = w[3] == GPUCOMPILE_VULKAN__DEC_OFFSET ? w[4] : 0;
+            s.members[s.num_members].flags = w[3] == GPUCOMPILE_VULKAN__DEC_OFFSET ? 1u : 2u;
+            s.num_members++;
+        }
+        at += wc;
+    }
+    found = 0;
+    for (at = 5; at < s.n; at += s.w[at] >> 16) {
+        const uint32_t *w = s.w + at;
+        if ((w[0] & 0xffffu) != GPUCOMPILE_VULKAN__OP_ENTRY_POINT || (w[0] >> 16) < 4 || w[1] != GPUCOMPILE_VULKAN__MODEL_GLCOMPUTE) continue;
+        if (out && found < max) gpucompile_vulkan__entry(&s, at, visited, &out[found]);
+        found++;
+    }
+done:
+    free(s.w);
+    free(s.ids);
+    free(s.members);
+    free(visited);
+    return found;
+}
+
+/* Run-time selection: the device "vulkan" (this header's runtime) takes a SPIR-V module (format
+   bin) for Vulkan: a SPIR-V triple whose environment names Vulkan
+   (spirv1.6-unknown-vulkan1.3-compute), never an OpenCL one (spirv64-unknown-unknown); -2 for
+   another device. An object without a triple must say vulkan in its chip. */
+GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__score(const char *triple, const char *chip, const char *format, const char *features,
+                                                        const char *device, const char **why) {
+    (void)features;
+    if (strcmp(device, "vulkan") != 0) return -2;
+    if (!format || strcmp(format, "bin") != 0) return -1;
+    if (!triple || !*triple) {
+        if (!chip || !strstr(chip, "vulkan")) return -1;
+    } else if (strncmp(triple, "spirv", 5) != 0 || !strchr(triple, '-') || !strstr(strchr(triple, '-'), "vulkan")) {
+        return -1;
+    }
+    *why = "SPIR-V module for Vulkan";
+    return 1;
+}
+
+#if defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_VULKAN_IMPLEMENTATION) || !defined(GPUCOMPILE_H)
+GPUCOMPILE_VULKAN__API int gpucompile_vulkan_reflect(const void *spirv, size_t size, gpucompile_vulkan_kernel *out, int max) {
+    return gpucompile_vulkan__reflect(spirv, size, out, max);
+}
+#endif
+#ifdef __cplusplus
+}
+#endif
+#endif /* reflection */
+
+/* ---- the runtime (GPUCOMPILE_VULKAN_RUNTIME) ---- */
+#if defined(GPUCOMPILE_VULKAN_RUNTIME) && !defined(GPUCOMPILE_VULKAN__RUNTIME_IMPLEMENTED)
+#define GPUCOMPILE_VULKAN__RUNTIME_IMPLEMENTED
+#if !defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION)
+#define GPUCOMPILE_RUNTIME_IMPLEMENTATION
+#endif
+#include "gpucompile_runtime.h"
+#include <errno.h>
+#include <time.h>
+#if defined(_WIN32)
+#include <direct.h>
+#else
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define GPUCOMPILE_VULKAN__LIBRARY "vulkan-1.dll"
+#define GPUCOMPILE_VULKAN__CALL __stdcall /* VKAPI_CALL: matters on 32-bit x86 only */
+#else
+#define GPUCOMPILE_VULKAN__LIBRARY "libvulkan.so.1,libvulkan.so"
+#define GPUCOMPILE_VULKAN__CALL
+#endif
+
+/* The Vulkan ABI we use, declared here (vulkan_core.h's layouts, field for field, for what is
+   used; tests/test_vulkan.c checks sizes and offsets against the real header). Dispatchable
+   handles are pointers, the others 64-bit integers on every platform. Values of VkStructureType
+   and the flags as the specification numbers them. */
+enum {
+    GPUCOMPILE_VULKAN__ST_APPLICATION_INFO = 0, GPUCOMPILE_VULKAN__ST_INSTANCE = 1, GPUCOMPILE_VULKAN__ST_DEVICE_QUEUE = 2,
+    GPUCOMPILE_VULKAN__ST_DEVICE = 3, GPUCOMPILE_VULKAN__ST_SUBMIT = 4, GPUCOMPILE_VULKAN__ST_MEMORY_ALLOCATE = 5,
+    GPUCOMPILE_VULKAN__ST_FENCE = 8, GPUCOMPILE_VULKAN__ST_BUFFER = 12, GPUCOMPILE_VULKAN__ST_SHADER_MODULE = 16,
+    GPUCOMPILE_VULKAN__ST_PIPELINE_CACHE = 17, GPUCOMPILE_VULKAN__ST_SHADER_STAGE = 18, GPUCOMPILE_VULKAN__ST_COMPUTE_PIPELINE = 29,
+    GPUCOMPILE_VULKAN__ST_PIPELINE_LAYOUT = 30, GPUCOMPILE_VULKAN__ST_SET_LAYOUT = 32, GPUCOMPILE_VULKAN__ST_DESCRIPTOR_POOL = 33,
+    GPUCOMPILE_VULKAN__ST_SET_ALLOCATE = 34, GPUCOMPILE_VULKAN__ST_WRITE_SET = 35, GPUCOMPILE_VULKAN__ST_COMMAND_POOL = 39,
+    GPUCOMPILE_VULKAN__ST_COMMAND_BUFFER_ALLOCATE = 40, GPUCOMPILE_VULKAN__ST_COMMAND_BUFFER_BEGIN = 42,
+    GPUCOMPILE_VULKAN__ST_MEMORY_BARRIER = 46, GPUCOMPILE_VULKAN__ST_FEATURES_2 = 1000059000, GPUCOMPILE_VULKAN__ST_FEATURES_11 = 49,
+    GPUCOMPILE_VULKAN__ST_FEATURES_12 = 51, GPUCOMPILE_VULKAN__ST_FEATURES_13 = 53, GPUCOMPILE_VULKAN__ST_ATOMIC_FLOAT = 1000260000,
+    GPUCOMPILE_VULKAN__ST_CREATION_FEEDBACK = 1000192000, GPUCOMPILE_VULKAN__ST_MESSENGER = 1000128004
+};
+#define GPUCOMPILE_VULKAN__API_1_3 ((1u << 22) | (3u << 12))
+#define GPUCOMPILE_VULKAN__WHOLE_SIZE (~(uint64_t)0)
+#define GPUCOMPILE_VULKAN__COMPUTE_STAGE 0x20u             /* VK_SHADER_STAGE_COMPUTE_BIT */
+#define GPUCOMPILE_VULKAN__STAGES_WORK 0x1800u            /* COMPUTE_SHADER | TRANSFER pipeline stages */
+#define GPUCOMPILE_VULKAN__STAGE_HOST 0x4000u
+#define GPUCOMPILE_VULKAN__ACCESS_WRITES 0x1040u           /* SHADER_WRITE | TRANSFER_WRITE (the host's writes: made visible by the submit) */
+#define GPUCOMPILE_VULKAN__ACCESS_WORK 0x1868u             /* UNIFORM_READ | SHADER_READ | SHADER_WRITE | TRANSFER_READ | TRANSFER_WRITE */
+#define GPUCOMPILE_VULKAN__ACCESS_HOST_READ 0x2000u
+
+typedef struct gpucompile_vulkan__app_info { uint32_t sType; const void *pNext; const char *app; uint32_t app_version; const char *engine; uint32_t engine_version; uint32_t api_version; } gpucompile_vulkan__app_info;
+typedef struct gpucompile_vulkan__instance_info { uint32_t sType; const void *pNext; uint32_t flags; const gpucompile_vulkan__app_info *app; uint32_t layer_count; const char *const *layers; uint32_t ext_count; const char *const *exts; } gpucompile_vulkan__instance_info;
+typedef struct gpucompile_vulkan__queue_family { uint32_t flags, count, timestamp_bits, granularity[3]; } gpucompile_vulkan__queue_family;
+typedef struct gpucompile_vulkan__memory_type { uint32_t flags, heap; } gpucompile_vulkan__memory_type;
+typedef struct gpucompile_vulkan__memory_heap { uint64_t size; uint32_t flags; } gpucompile_vulkan__memory_heap;
+typedef struct gpucompile_vulkan__memory_properties { uint32_t type_count; gpucompile_vulkan__memory_type types[32]; uint32_t heap_count; gpucompile_vulkan__memory_heap heaps[16]; } gpucompile_vulkan__memory_properties;
+typedef struct gpucompile_vulkan__extension { char name[256]; uint32_t spec_version; } gpucompile_vulkan__extension;
+typedef struct gpucompile_vulkan__layer { char name[256]; uint32_t spec_version, impl_version; char description[256]; } gpucompile_vulkan__layer;
+typedef struct gpucompile_vulkan__queue_info { uint32_t sType; const void *pNext; uint32_t flags, family, count; const float *priorities; } gpucompile_vulkan__queue_info;
+typedef struct gpucompile_vulkan__device_info { uint32_t sType; const void *pNext; uint32_t flags, queue_info_count; const gpucompile_vulkan__queue_info *queue_infos; uint32_t layer_count; const char *const *layers; uint32_t ext_count; const char *const *exts; const void *features; } gpucompile_vulkan__device_info;
+/* VkPhysicalDeviceFeatures2 and the Vulkan 1.1 / 1.2 / 1.3 and atomic-float feature structs: VkBool32s by index */
+typedef struct gpucompile_vulkan__features { uint32_t sType; void *pNext; uint32_t f[55]; } gpucompile_vulkan__features;
+typedef struct gpucompile_vulkan__features11 { uint32_t sType; void *pNext; uint32_t f[12]; } gpucompile_vulkan__features11;
+typedef struct gpucompile_vulkan__features12 { uint32_t sType; void *pNext; uint32_t f[47]; } gpucompile_vulkan__features12;
+typedef struct gpucompile_vulkan__features13 { uint32_t sType; void *pNext; uint32_t f[15]; } gpucompile_vulkan__features13;
+typedef struct gpucompile_vulkan__atomic_float { uint32_t sType; void *pNext; uint32_t f[12]; } gpucompile_vulkan__atomic_float;
+typedef struct gpucompile_vulkan__buffer_info { uint32_t sType; const void *pNext; uint32_t flags; uint64_t size; uint32_t usage, sharing, family_count; const uint32_t *families; } gpucompile_vulkan__buffer_info;
+typedef struct gpucompile_vulkan__memory_requirements { uint64_t size, alignment; uint32_t type_bits; } gpucompile_vulkan__memory_requirements;
+typedef struct gpucompile_vulkan__allocate_info { uint32_t sType; const void *pNext; uint64_t size; uint32_t type; } gpucompile_vulkan__allocate_info;
+typedef struct gpucompile_vulkan__shader_info { uint32_t sType; const void *pNext; uint32_t flags; size_t size; const uint32_t *code; } gpucompile_vulkan__shader_info;
+typedef struct gpucompile_vulkan__set_binding { uint32_t binding, type, count, stages; const uint64_t *samplers; } gpucompile_vulkan__set_binding;
+typedef struct gpucompile_vulkan__set_layout_info { uint32_t sType; const void *pNext; uint32_t flags, count; const gpucompile_vulkan__set_binding *bindings; } gpucompile_vulkan__set_layout_info;
+typedef struct gpucompile_vulkan__push_range { uint32_t stages, offset, size; } gpucompile_vulkan__push_range;
+typedef struct gpucompile_vulkan__layout_info { uint32_t sType; const void *pNext; uint32_t flags, set_count; const uint64_t *sets; uint32_t range_count; const gpucompile_vulkan__push_range *ranges; } gpucompile_vulkan__layout_info;
+typedef struct gpucompile_vulkan__stage_info { uint32_t sType; const void *pNext; uint32_t flags, stage; uint64_t module; const char *name; const void *specialization; } gpucompile_vulkan__stage_info;
+typedef struct gpucompile_vulkan__pipeline_info { uint32_t sType; const void *pNext; uint32_t flags; gpucompile_vulkan__stage_info stage; uint64_t layout, base; int32_t base_index; } gpucompile_vulkan__pipeline_info;
+typedef struct gpucompile_vulkan__cache_info { uint32_t sType; const void *pNext; uint32_t flags; size_t size; const void *data; } gpucompile_vulkan__cache_info;
+typedef struct gpucompile_vulkan__feedback { uint32_t flags; uint64_t duration; } gpucompile_vulkan__feedback;
+typedef struct gpucompile_vulkan__feedback_info { uint32_t sType; const void *pNext; gpucompile_vulkan__feedback *pipeline; uint32_t stage_count; gpucompile_vulkan__feedback *stages; } gpucompile_vulkan__feedback_info;
+typedef struct gpucompile_vulkan__pool_info { uint32_t sType; const void *pNext; uint32_t flags, family; } gpucompile_vulkan__pool_info;
+typedef struct gpucompile_vulkan__command_buffer_info { uint32_t sType; const void *pNext; uint64_t pool; uint32_t level, count; } gpucompile_vulkan__command_buffer_info;
+typedef struct gpucompile_vulkan__begin_info { uint32_t sType; const void *pNext; uint32_t flags; const void *inheritance; } gpucompile_vulkan__begin_info;
+typedef struct gpucompile_vulkan__fence_info { uint32_t sType; const void *pNext; uint32_t flags; } gpucompile_vulkan__fence_info;
+typedef struct gpucompile_vulkan__submit_info { uint32_t sType; const void *pNext; uint32_t wait_count; const uint64_t *waits; const uint32_t *wait_stages; uint32_t command_buffer_count; void *const *command_buffers; uint32_t signal_count; const uint64_t *signals; } gpucompile_vulkan__submit_info;
+typedef struct gpucompile_vulkan__memory_barrier { uint32_t sType; const void *pNext; uint32_t src, dst; } gpucompile_vulkan__memory_barrier;
+typedef struct gpucompile_vulkan__buffer_desc { uint64_t buffer, offset, range; } gpucompile_vulkan__buffer_desc;
+typedef struct gpucompile_vulkan__write_set { uint32_t sType; const void *pNext; uint64_t set; uint32_t binding, element, count, type; const void *images; const gpucompile_vulkan__buffer_desc *buffers; const uint64_t *views; } gpucompile_vulkan__write_set;
+typedef struct gpucompile_vulkan__pool_size { uint32_t type, count; } gpucompile_vulkan__pool_size;
+typedef struct gpucompile_vulkan__descriptor_pool_info { uint32_t sType; const void *pNext; uint32_t flags, max_sets, size_count; const gpucompile_vulkan__pool_size *sizes; } gpucompile_vulkan__descriptor_pool_info;
+typedef struct gpucompile_vulkan__set_allocate_info { uint32_t sType; const void *pNext; uint64_t pool; uint32_t count; const uint64_t *layouts; } gpucompile_vulkan__set_allocate_info;
+typedef struct gpucompile_vulkan__buffer_copy { uint64_t src, dst, size; } gpucompile_vulkan__buffer_copy;
+/* VkDebugUtilsMessengerCallbackDataEXT up to the message (the part read) */
+typedef struct gpucompile_vulkan__message { uint32_t sType; const void *pNext; uint32_t flags; const char *id_name; int32_t id; const char *message; } gpucompile_vulkan__message;
+typedef uint32_t (GPUCOMPILE_VULKAN__CALL *gpucompile_vulkan__messenger_fn)(uint32_t severity, uint32_t types, const gpucompile_vulkan__message *data, void *user);
+typedef struct gpucompile_vulkan__messenger_info { uint32_t sType; const void *pNext; uint32_t flags, severities, types; gpucompile_vulkan__messenger_fn callback; void *user; } gpucompile_vulkan__messenger_info;
+/* VkPhysicalDeviceProperties is read as bytes at these offsets (its VkPhysicalDeviceLimits has
+   over a hundred fields, few of them needed) */
+#define GPUCOMPILE_VULKAN__PROPS_SIZE 824
+#define GPUCOMPILE_VULKAN__P_API 0
+#define GPUCOMPILE_VULKAN__P_VENDOR 8
+#define GPUCOMPILE_VULKAN__P_DEVICE 12
+#define GPUCOMPILE_VULKAN__P_NAME 20
+#define GPUCOMPILE_VULKAN__P_UUID 276
+#define GPUCOMPILE_VULKAN__P_LIMITS 296
+#define GPUCOMPILE_VULKAN__L_MAX_UNIFORM_RANGE 24
+#define GPUCOMPILE_VULKAN__L_MAX_STORAGE_RANGE 28
+#define GPUCOMPILE_VULKAN__L_MAX_PUSH 32
+#define GPUCOMPILE_VULKAN__L_MAX_SETS 64
+#define GPUCOMPILE_VULKAN__L_MAX_SHARED 216
+#define GPUCOMPILE_VULKAN__L_MAX_GROUPS 220
+#define GPUCOMPILE_VULKAN__L_MAX_INVOCATIONS 232
+#define GPUCOMPILE_VULKAN__L_MAX_GROUP_SIZE 236
+#define GPUCOMPILE_VULKAN__L_MIN_UNIFORM_ALIGN 320
+#define GPUCOMPILE_VULKAN__L_MIN_STORAGE_ALIGN 328
+
+/* The entry points, looked up through vkGetInstanceProcAddr / vkGetDeviceProcAddr. */
+#define GPUCOMPILE_VULKAN__FN(ret, name, args) ret(GPUCOMPILE_VULKAN__CALL *name) args
+typedef void(GPUCOMPILE_VULKAN__CALL *gpucompile_vulkan__void_fn)(void);
+typedef struct gpucompile_vulkan__fns {
+    GPUCOMPILE_VULKAN__FN(gpucompile_vulkan__void_fn, GetInstanceProcAddr, (void *, const char *));
+    GPUCOMPILE_VULKAN__FN(gpucompile_vulkan__void_fn, GetDeviceProcAddr, (void *, const char *));
+    GPUCOMPILE_VULKAN__FN(int, CreateInstance, (const gpucompile_vulkan__instance_info *, const void *, void **));
+    GPUCOMPILE_VULKAN__FN(int, EnumerateInstanceLayerProperties, (uint32_t *, gpucompile_vulkan__layer *));
+    GPUCOMPILE_VULKAN__FN(int, EnumerateInstanceExtensionProperties, (const char *, uint32_t *, gpucompile_vulkan__extension *));
+    GPUCOMPILE_VULKAN__FN(int, EnumeratePhysicalDevices, (void *, uint32_t *, void **));
+    GPUCOMPILE_VULKAN__FN(void, GetPhysicalDeviceProperties, (void *, void *));
+    GPUCOMPILE_VULKAN__FN(void, GetPhysicalDeviceQueueFamilyProperties, (void *, uint32_t *, gpucompile_vulkan__queue_family *));
+    GPUCOMPILE_VULKAN__FN(void, GetPhysicalDeviceMemoryProperties, (void *, gpucompile_vulkan__memory_properties *));
+    GPUCOMPILE_VULKAN__FN(void, GetPhysicalDeviceFeatures2, (void *, gpucompile_vulkan__features *));
+    GPUCOMPILE_VULKAN__FN(int, EnumerateDeviceExtensionProperties, (void *, const char *, uint32_t *, gpucompile_vulkan__extension *));
+    GPUCOMPILE_VULKAN__FN(int, CreateDevice, (void *, const gpucompile_vulkan__device_info *, const void *, void **));
+    GPUCOMPILE_VULKAN__FN(int, CreateDebugUtilsMessengerEXT, (void *, const gpucompile_vulkan__messenger_info *, const void *, uint64_t *));
+    GPUCOMPILE_VULKAN__FN(void, GetDeviceQueue, (void *, uint32_t, uint32_t, void **));
+    GPUCOMPILE_VULKAN__FN(int, CreateBuffer, (void *, const gpucompile_vulkan__buffer_info *, const void *, uint64_t *));
+    GPUCOMPILE_VULKAN__FN(void, DestroyBuffer, (void *, uint64_t, const void *));
+    GPUCOMPILE_VULKAN__FN(void, GetBufferMemoryRequirements, (void *, uint64_t, gpucompile_vulkan__memory_requirements *));
+    GPUCOMPILE_VULKAN__FN(int, AllocateMemory, (void *, const gpucompile_vulkan__allocate_info *, const void *, uint64_t *));
+    GPUCOMPILE_VULKAN__FN(void, FreeMemory, (void *, uint64_t, const void *));
+    GPUCOMPILE_VULKAN__FN(int, BindBufferMemory, (void *, uint64_t, uint64_t, uint64_t));
+    GPUCOMPILE_VULKAN__FN(int, MapMemory, (void *, uint64_t, uint64_t, uint64_t, uint32_t, void **));
+    GPUCOMPILE_VULKAN__FN(int, CreateShaderModule, (void *, const gpucompile_vulkan__shader_info *, const void *, uint64_t *));
+    GPUCOMPILE_VULKAN__FN(void, DestroyShaderModule, (void *, uint64_t, const void *));
+    GPUCOMPILE_VULKAN__FN(int, CreateDescriptorSetLayout, (void *, const gpucompile_vulkan__set_layout_info *, const void *, uint64_t *));
+    GPUCOMPILE_VULKAN__FN(void, DestroyDescriptorSetLayout, (void *, uint64_t, const void *));
+    GPUCOMPILE_VULKAN__FN(int, CreatePipelineLayout, (void *, const gpucompile_vulkan__layout_info *, const void *, uint64_t *));
+    GPUCOMPILE_VULKAN__FN(void, DestroyPipelineLayout, (void *, uint64_t, const void *));
+    GPUCOMPILE_VULKAN__FN(int, CreateComputePipelines, (void *, uint64_t, uint32_t, const gpucompile_vulkan__pipeline_info *, const void *, uint64_t *));
+    GPUCOMPILE_VULKAN__FN(void, DestroyPipeline, (void *, uint64_t, const void *));
+    GPUCOMPILE_VULKAN__FN(int, CreatePipelineCache, (void *, const gpucompile_vulkan__cache_info *, const void *, uint64_t *));
+    GPUCOMPILE_VULKAN__FN(int, GetPipelineCacheData, (void *, uint64_t, size_t *, void *));
+    GPUCOMPILE_VULKAN__FN(int, CreateCommandPool, (void *, const gpucompile_vulkan__pool_info *, const void *, uint64_t *));
+    GPUCOMPILE_VULKAN__FN(void, DestroyCommandPool, (void *, uint64_t, const void *));
+    GPUCOMPILE_VULKAN__FN(int, ResetCommandPool, (void *, uint64_t, uint32_t));
+    GPUCOMPILE_VULKAN__FN(int, AllocateCommandBuffers, (void *, const gpucompile_vulkan__command_buffer_info *, void **));
+    GPUCOMPILE_VULKAN__FN(int, BeginCommandBuffer, (void *, const gpucompile_vulkan__begin_info *));
+    GPUCOMPILE_VULKAN__FN(int, EndCommandBuffer, (void *));
+    GPUCOMPILE_VULKAN__FN(int, CreateFence, (void *, const gpucompile_vulkan__fence_info *, const void *, uint64_t *));
+    GPUCOMPILE_VULKAN__FN(void, DestroyFence, (void *, uint64_t, const void *));
+    GPUCOMPILE_VULKAN__FN(int, WaitForFences, (void *, uint32_t, const uint64_t *, uint32_t, uint64_t));
+    GPUCOMPILE_VULKAN__FN(int, ResetFences, (void *, uint32_t, const uint64_t *));
+    GPUCOMPILE_VULKAN__FN(int, QueueSubmit, (void *, uint32_t, const gpucompile_vulkan__submit_info *, uint64_t));
+    GPUCOMPILE_VULKAN__FN(int, CreateDescriptorPool, (void *, const gpucompile_vulkan__descriptor_pool_info *, const void *, uint64_t *));
+    GPUCOMPILE_VULKAN__FN(void, DestroyDescriptorPool, (void *, uint64_t, const void *));
+    GPUCOMPILE_VULKAN__FN(int, ResetDescriptorPool, (void *, uint64_t, uint32_t));
+    GPUCOMPILE_VULKAN__FN(int, AllocateDescriptorSets, (void *, const gpucompile_vulkan__set_allocate_info *, uint64_t *));
+    GPUCOMPILE_VULKAN__FN(void, UpdateDescriptorSets, (void *, uint32_t, const gpucompile_vulkan__write_set *, uint32_t, const void *));
+    GPUCOMPILE_VULKAN__FN(void, CmdBindPipeline, (void *, uint32_t, uint64_t));
+    GPUCOMPILE_VULKAN__FN(void, CmdBindDescriptorSets, (void *, uint32_t, uint64_t, uint32_t, uint32_t, const uint64_t *, uint32_t, const uint32_t *));
+    GPUCOMPILE_VULKAN__FN(void, CmdPushConstants, (void *, uint64_t, uint32_t, uint32_t, uint32_t, const void *));
+    GPUCOMPILE_VULKAN__FN(void, CmdPushDescriptorSetKHR, (void *, uint32_t, uint64_t, uint32_t, uint32_t, const gpucompile_vulkan__write_set *));
+    GPUCOMPILE_VULKAN__FN(void, CmdDispatch, (void *, uint32_t, uint32_t, uint32_t));
+    GPUCOMPILE_VULKAN__FN(void, CmdPipelineBarrier, (void *, uint32_t, uint32_t, uint32_t, uint32_t, const gpucompile_vulkan__memory_barrier *, uint32_t, const void *, uint32_t, const void *));
+    GPUCOMPILE_VULKAN__FN(void, CmdCopyBuffer, (void *, uint64_t, uint64_t, uint32_t, const gpucompile_vulkan__buffer_copy *));
+    GPUCOMPILE_VULKAN__FN(void, CmdFillBuffer, (void *, uint64_t, uint64_t, uint64_t, uint32_t));
+} gpucompile_vulkan__fns;
+
+/* The instance-level and device-level entry points, by name, in gpucompile_vulkan__fns' order
+   (after GetInstanceProcAddr, GetDeviceProcAddr); a leading '?' marks an optional one. */
+static const char *const gpucompile_vulkan__global_names[] = {"vkCreateInstance", "vkEnumerateInstanceLayerProperties",
+    "vkEnumerateInstanceExtensionProperties"};
+static const char *const gpucompile_vulkan__instance_names[] = {"vkEnumeratePhysicalDevices", "vkGetPhysicalDeviceProperties",
+    "vkGetPhysicalDeviceQueueFamilyProperties", "vkGetPhysicalDeviceMemoryProperties", "vkGetPhysicalDeviceFeatures2",
+    "vkEnumerateDeviceExtensionProperties", "vkCreateDevice", "?vkCreateDebugUtilsMessengerEXT"};
+static const char *const gpucompile_vulkan__device_names[] = {"vkGetDeviceQueue", "vkCreateBuffer", "vkDestroyBuffer",
+    "vkGetBufferMemoryRequirements", "vkAllocateMemory", "vkFreeMemory", "vkBindBufferMemory", "vkMapMemory", "vkCreateShaderModule",
+    "vkDestroyShaderModule", "vkCreateDescriptorSetLayout", "vkDestroyDescriptorSetLayout", "vkCreatePipelineLayout",
+    "vkDestroyPipelineLayout", "vkCreateComputePipelines", "vkDestroyPipeline", "vkCreatePipelineCache", "vkGetPipelineCacheData",
+    "vkCreateCommandPool", "vkDestroyCommandPool", "vkResetCommandPool", "vkAllocateCommandBuffers", "vkBeginCommandBuffer",
+    "vkEndCommandBuffer", "vkCreateFence", "vkDestroyFence", "vkWaitForFences", "vkResetFences", "vkQueueSubmit",
+    "vkCreateDescriptorPool", "vkDestroyDescriptorPool", "vkResetDescriptorPool", "vkAllocateDescriptorSets",
+    "vkUpdateDescriptorSets", "vkCmdBindPipeline", "vkCmdBindDescriptorSets", "vkCmdPushConstants", "?vkCmdPushDescriptorSetKHR",
+    "vkCmdDispatch", "vkCmdPipelineBarrier", "vkCmdCopyBuffer", "vkCmdFillBuffer"};
+
+/* An allocation: [base, base + size) of the host's address space, mapped from buffer's memory. */
+typedef struct gpucompile_vulkan__alloc { uintptr_t base; uint64_t size, buffer, memory; } gpucompile_vulkan__alloc;
+
+/* Where commands are recorded: a stream, or a NULL-stream launch's borrowed one. */
+typedef struct gpucompile_vulkan__ctx {
+    uint64_t pool, fence, descriptors; /* descriptors: a pool for devices without push descriptors, made on first use */
+    void *cmd;
+    int recording, ops;
+    struct gpucompile_vulkan__ctx *next; /* the free list */
+} gpucompile_vulkan__ctx;
+
+struct gpucompile_vulkan__module;
+/* A function: one entry point's reflection, layouts and pipeline. */
+typedef struct gpucompile_vulkan__function {
+    gpucompile_vulkan_kernel k;
+    uint64_t sets[4], layout, pipeline;
+    uint32_t num_sets;
+    int push_descriptors; /* its bindings go through vkCmdPushDescriptorSetKHR */
+} gpucompile_vulkan__function;
+
+typedef struct gpucompile_vulkan__module {
+    uint64_t shader;
+    int num_functions;
+    gpucompile_vulkan__function *functions;
+} gpucompile_vulkan__module;
+
+typedef struct gpucompile_vulkan__state {
+    gpucompile_vulkan__fns vk;
+    void *instance, *physical, *device, *queue;
+    uint32_t family, memory_type;
+    uint64_t messenger, cache;
+    uint64_t props_words[GPUCOMPILE_VULKAN__PROPS_SIZE / 8]; /* VkPhysicalDeviceProperties */
+    uint32_t max_push, max_groups[3], max_invocations, max_uniform_range, max_group_size[3], max_shared;
+    uint64_t storage_align, uniform_align;
+    int push_descriptors, int8, int16, int64, float_atomics, starting;
+    char cache_path[1024];
+    int cache_path_set;
+    /* guarded by the lock below */
+    gpucompile_vulkan__alloc *allocs; /* sorted by base */
+    size_t num_allocs, cap_allocs;
+    gpucompile_vulkan__ctx *free_ctx;
+    gpucompile_vulkan_runtime_info info;
+    char deferred[1024];  /* validation messages during start (written then only), reported at the next call */
+    unsigned num_deferred;
+    int deferred_reported;
+} gpucompile_vulkan__state;
+static gpucompile_vulkan__state gpucompile_vulkan__rt;
+
+/* Our own lock (the queue, the allocation table, the free commands, the counters): never held
+   while reporting, and apart from gpucompile_lock, which the runtime holds while starting and
+   the error callback takes (a validation message may come from inside any Vulkan call). */
+#if defined(_WIN32)
+static SRWLOCK gpucompile_vulkan__mutex = SRWLOCK_INIT;
+static void gpucompile_vulkan__lock(void) { AcquireSRWLockExclusive(&gpucompile_vulkan__mutex); }
+static void gpucompile_vulkan__unlock(void) { ReleaseSRWLockExclusive(&gpucompile_vulkan__mutex); }
+#else
+static pthread_mutex_t gpucompile_vulkan__mutex = PTHREAD_MUTEX_INITIALIZER;
+static void gpucompile_vulkan__lock(void) { pthread_mutex_lock(&gpucompile_vulkan__mutex); }
+static void gpucompile_vulkan__unlock(void) { pthread_mutex_unlock(&gpucompile_vulkan__mutex); }
+#endif
+
+static double gpucompile_vulkan__ms(void) {
+#if defined(_WIN32)
+    LARGE_INTEGER f, c;
+    QueryPerformanceFrequency(&f);
+    QueryPerformanceCounter(&c);
+    return 1000.0 * (double)c.QuadPart / (double)f.QuadPart;
+#else
+    struct timespec t; /* C11's clock: no POSIX feature macro needed where system headers came first */
+    if (!timespec_get(&t, TIME_UTC)) return 0;
+    return 1000.0 * (double)t.tv_sec + (double)t.tv_nsec / 1e6;
+#endif
+}
+
+static const char *gpucompile_vulkan__result_name(int r) {
+    switch (r) {
+    case 1: return "VK_NOT_READY";
+    case 2: return "VK_TIMEOUT";
+    case -1: return "VK_ERROR_OUT_OF_HOST_MEMORY";
+    case -2: return "VK_ERROR_OUT_OF_DEVICE_MEMORY";
+    case -3: return "VK_ERROR_INITIALIZATION_FAILED";
+    case -4: return "VK_ERROR_DEVICE_LOST";
+    case -5: return "VK_ERROR_MEMORY_MAP_FAILED";
+    case -6: return "VK_ERROR_LAYER_NOT_PRESENT";
+    case -7: return "VK_ERROR_EXTENSION_NOT_PRESENT";
+    case -8: return "VK_ERROR_FEATURE_NOT_PRESENT";
+    case -9: return "VK_ERROR_INCOMPATIBLE_DRIVER: no Vulkan 1.3 driver (Debian: mesa-vulkan-drivers)";
+    case -10: return "VK_ERROR_TOO_MANY_OBJECTS";
+    case -13: return "VK_ERROR_UNKNOWN";
+    case -1000012000: return "VK_ERROR_INVALID_SHADER_NV";
+    case -1000069000: return "VK_ERROR_OUT_OF_POOL_MEMORY";
+    default: return "Vulkan error";
+    }
+}
+
+static void gpucompile_vulkan__check(int r, const char *call) {
+    char msg[160];
+    if (r == 0) return;
+    snprintf(msg, sizeof msg, "%s (%d)", gpucompile_vulkan__result_name(r), r);
+    gpucompile_runtime_report(call, r, msg);
+}
+
+/* Validation messages (warnings and errors) to the error callback; during start (the runtime's
+   lock is held) kept for the next call. */
+static uint32_t GPUCOMPILE_VULKAN__CALL gpucompile_vulkan__on_message(uint32_t severity, uint32_t types, const gpucompile_vulkan__message *m,
+                                                                       void *user) {
+    gpucompile_vulkan__state *s = &gpucompile_vulkan__rt;
+    const char *text = m && m->message ? m->message : "(no message)";
+    (void)types;
+    (void)user;
+    if (!(severity & 0x1100u)) return 0; /* WARNING | ERROR */
+    if (s->starting) {
+        if (!s->num_deferred++) snprintf(s->deferred, sizeof s->deferred, "%s", text);
+        return 0;
+    }
+    gpucompile_runtime_report("vkDebugUtilsMessengerEXT", m ? m->id : 0, text);
+    return 0;
+}
+
+static void gpucompile_vulkan__enter(void) {
+    gpucompile_vulkan__state *s = &gpucompile_vulkan__rt;
+    char msg[1200];
+    int first;
+    if (!s->num_deferred) return; /* written during start only, which the runtime's lock ordered before */
+    gpucompile_vulkan__lock();
+    first = !s->deferred_reported;
+    s->deferred_reported = 1;
+    gpucompile_vulkan__unlock();
+    if (!first) return;
+    snprintf(msg, sizeof msg, "%s%s", s->deferred, s->num_deferred > 1 ? " (and more messages while starting)" : "");
+    gpucompile_runtime_report("vkDebugUtilsMessengerEXT", -1, msg);
+}
+
+/* Resolves names[i] into the i-th pointer from first: NULL, or the first required one missing. */
+static const char *gpucompile_vulkan__resolve(gpucompile_vulkan__state *s, void *owner, int device, const char *const *names, size_t count,
+                                              void *first) {
+    size_t i;
+    for (i = 0; i < count; i++) {
+        const char *name = names[i][0] == '?' ? names[i] + 1 : names[i];
+        gpucompile_vulkan__void_fn f = device ? s->vk.GetDeviceProcAddr(owner, name) : s->vk.GetInstanceProcAddr(owner, name);
+        if (!f && names[i][0] != '?') return name;
+        memcpy((char *)first + i * sizeof f, &f, sizeof f);
+    }
+    return NULL;
+}
+
+static const char *gpucompile_vulkan__load(void *lib) {
+    gpucompile_vulkan__state *s = &gpucompile_vulkan__rt;
+    if (!gpucompile_dlfn(lib, "vkGetInstanceProcAddr", &s->vk.GetInstanceProcAddr)) return "vkGetInstanceProcAddr";
+    return gpucompile_vulkan__resolve(s, NULL, 0, gpucompile_vulkan__global_names, 3, &s->vk.CreateInstance);
+}
+
+#define GPUCOMPILE_VULKAN__NO_DEVICE 1000 /* our code: no device with a compute queue at the ordinal */
+
+static void gpucompile_vulkan__rt_check(int r, const char *call) {
+    if (r == GPUCOMPILE_VULKAN__NO_DEVICE) gpucompile_runtime_report(call, r, "no Vulkan device with a compute queue (at mgpuSetDefaultDevice's ordinal)");
+    else gpucompile_vulkan__check(r, call);
+}
+
+static uint32_t gpucompile_vulkan__u32(const gpucompile_vulkan__state *s, size_t off) {
+    uint32_t v;
+    memcpy(&v, (const unsigned char *)s->props_words + off, 4);
+    return v;
+}
+
+static int gpucompile_vulkan__has_ext(const gpucompile_vulkan__extension *e, uint32_t n, const char *name) {
+    uint32_t i;
+    for (i = 0; i < n; i++)
+        if (strcmp(e[i].name, name) == 0) return 1;
+    return 0;
+}
+
+/* mkdir -p of the directory part of path. */
+static void gpucompile_vulkan__mkdirs(const char *path) {
+    char p[1024];
+    size_t i, n = strlen(path);
+    if (n >= sizeof p) return;
+    memcpy(p, path, n + 1);
+    for (i = 1; i < n; i++) {
+        if (p[i] != '/' && p[i] != '\\') continue;
+        p[i] = 0;
+#if defined(_WIN32)
+        _mkdir(p);
+#else
+        mkdir(p, 0777);
+#endif
+        p[i] = path[i];
+    }
+}
+
+/* The pipeline cache's file: the caller's, else $GPUCOMPILE_VULKAN_PIPELINE_CACHE, else beside
+   gpucompile's compile cache; "" for none. */
+static void gpucompile_vulkan__cache_file(gpucompile_vulkan__state *s, char *out, size_t size) {
+    const char *e = getenv("GPUCOMPILE_VULKAN_PIPELINE_CACHE"), *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+    char dir[900];
+    out[0] = 0;
+    dir[0] = 0;
+    if (s->cache_path_set) snprintf(out, size, "%s", s->cache_path);
+    else if (e && *e) snprintf(out, size, "%s", e);
+    if (out[0]) {
+        if (strcmp(out, "off") == 0) out[0] = 0;
+        return;
+    }
+#if defined(_WIN32)
+    {
+        const char *l = getenv("LOCALAPPDATA");
+        if (l && *l && !(x && *x)) snprintf(dir, sizeof dir, "%s\\gpucompile", l);
+    }
+#endif
+    if (dir[0]) {
+    } else if (x && *x) snprintf(dir, sizeof dir, "%s/gpucompile", x);
+    else if (h && *h) snprintf(dir, sizeof dir, "%s/.cache/gpucompile", h);
+    else return;
+#if defined(_WIN32)
+    snprintf(out, size, "%s\\vulkan-pipelines-%04x-%04x.bin", dir, (unsigned)gpucompile_vulkan__u32(s, GPUCOMPILE_VULKAN__P_VENDOR),
+             (unsigned)gpucompile_vulkan__u32(s, GPUCOMPILE_VULKAN__P_DEVICE));
+    if (x && *x) /* $XDG_CACHE_HOME's own separators */
+#endif
+    snprintf(out, size, "%s/vulkan-pipelines-%04x-%04x.bin", dir, (unsigned)gpucompile_vulkan__u32(s, GPUCOMPILE_VULKAN__P_VENDOR),
+             (unsigned)gpucompile_vulkan__u32(s, GPUCOMPILE_VULKAN__P_DEVICE));
+}
+
+/* Creates the pipeline cache from its file (when the file is there and the driver takes it). */
+static int gpucompile_vulkan__cache_open(gpucompile_vulkan__state *s) {
+    gpucompile_vulkan__cache_info ci;
+    void *data = NULL;
+    long n = 0;
+    FILE *f;
+    int r;
+    gpucompile_vulkan__cache_file(s, s->info.pipeline_cache, sizeof s->info.pipeline_cache);
+    if (s->info.pipeline_cache[0] && (f = fopen(s->info.pipeline_cache, "rb")) != NULL) {
+        if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && n < (1L << 30) && fseek(f, 0, SEEK_SET) == 0 &&
+            (data = malloc((size_t)n)) != NULL && fread(data, 1, (size_t)n, f) != (size_t)n) {
+            free(data);
+            data = NULL;
+        }
+        fclose(f);
+    }
+    memset(&ci, 0, sizeof ci);
+    ci.sType = GPUCOMPILE_VULKAN__ST_PIPELINE_CACHE;
+    ci.size = data ? (size_t)n : 0;
+    ci.data = data;
+    r = s->vk.CreatePipelineCache(s->device, &ci, NULL, &s->cache);
+    if (r != 0 && data) { /* a file the driver refuses: start empty */
+        ci.size = 0;
+        ci.data = NULL;
+        r = s->vk.CreatePipelineCache(s->device, &ci, NULL, &s->cache);
+    } else if (data) {
+        s->info.cache_bytes_loaded = (uint64_t)n;
+    }
+    free(data);
+    return r;
+}
+
+/* Writes the pipeline cache to its file: a new file renamed over the old one, so a reader never
+   sees half of it. */
+static void gpucompile_vulkan__cache_save(gpucompile_vulkan__state *s) {
+    size_t n = 0;
+    void *data;
+    char tmp[1100];
+    FILE *f;
+    int ok = 0;
+    if (!s->info.pipeline_cache[0] || !s->cache || s->vk.GetPipelineCacheData(s->device, s->cache, &n, NULL) != 0 || !n) return;
+    if (!(data = malloc(n))) return;
+    if (s->vk.GetPipelineCacheData(s->device, s->cache, &n, data) == 0) {
+#if defined(_WIN32)
+        snprintf(tmp, sizeof tmp, "%s.%lu.tmp", s->info.pipeline_cache, (unsigned long)GetCurrentProcessId());
+#else
+        snprintf(tmp, sizeof tmp, "%s.%ld.tmp", s->info.pipeline_cache, (long)getpid());
+#endif
+        gpucompile_vulkan__mkdirs(s->info.pipeline_cache);
+        if ((f = fopen(tmp, "wb")) != NULL) {
+            ok = fwrite(data, 1, n, f) == n;
+            ok = fclose(f) == 0 && ok;
+#if defined(_WIN32)
+            ok = ok && MoveFileExA(tmp, s->info.pipeline_cache, MOVEFILE_REPLACE_EXISTING);
+#else
+            ok = ok && rename(tmp, s->info.pipeline_cache) == 0;
+#endif
+            if (!ok) remove(tmp);
+        }
+    }
+    free(data);
+    if (ok) {
+        gpucompile_vulkan__lock();
+        s->info.cache_bytes_saved = n;
+        gpucompile_vulkan__unlock();
+    }
+}
+
+/* Instance (validation when asked), the ordinal'th device with a compute queue, a Vulkan 1.3
+   device with the features it has among ours, the pipeline cache. Runs with the runtime's lock
+   held: no report from here (validation messages wait for the next call). */
+static int gpucompile_vulkan__start_locked(gpucompile_vulkan__state *s, int ordinal, const char **call) {
+    gpucompile_vulkan__app_info app;
+    gpucompile_vulkan__instance_info ii;
+    gpucompile_vulkan__messenger_info mi;
+    gpucompile_vulkan__device_info di;
+    gpucompile_vulkan__queue_info qi;
+    gpucompile_vulkan__features f, ef;
+    gpucompile_vulkan__features11 f11, ef11;
+    gpucompile_vulkan__features12 f12, ef12;
+    gpucompile_vulkan__features13 f13, ef13;
+    gpucompile_vulkan__atomic_float fa, efa;
+    gpucompile_vulkan__memory_properties mp;
+    gpucompile_vulkan__extension *exts = NULL;
+    gpucompile_vulkan__layer *layers = NULL;
+    const char *layer_names[1], *ext_names[4];
+    void *devices[16];
+    uint32_t n = 0, nl = 0, i, j, seen = 0, num_layers = 0, num_exts = 0;
+    const char *v = getenv("GPUCOMPILE_VULKAN_VALIDATION"), *il = getenv("VK_INSTANCE_LAYERS");
+    int r, want_validation = v && *v && strcmp(v, "0") != 0, debug_utils = 0, atomic_float = 0;
+    static const float priority = 1.0f;
+    static const int core[] = {39, 40, 41}, v11[] = {0, 1, 2}, v12[] = {2, 3, 4, 5, 6, 7, 8, 31, 33, 34, 41, 42},
+                     v13[] = {7, 8, 11, 13, 14}, vaf[] = {0, 1, 2, 3, 4, 5, 6, 7};
+    /* instance: layers and extensions */
+    if (want_validation) {
+        if (s->vk.EnumerateInstanceLayerProperties(&nl, NULL) == 0 && nl &&
+            (layers = (gpucompile_vulkan__layer *)calloc(nl, sizeof *layers)) != NULL &&
+            s->vk.EnumerateInstanceLayerProperties(&nl, layers) >= 0)
+            for (i = 0; i < nl; i++)
+                if (strcmp(layers[i].name, "VK_LAYER_KHRONOS_validation") == 0) {
+                    layer_names[0] = "VK_LAYER_KHRONOS_validation";
+                    num_layers = 1;
+                }
+        free(layers);
+        if (!num_layers && !s->num_deferred++)
+            snprintf(s->deferred, sizeof s->deferred, "GPUCOMPILE_VULKAN_VALIDATION: VK_LAYER_KHRONOS_validation is not installed "
+                                                      "(Debian: vulkan-validationlayers); running without it");
+    }
+    if (want_validation || (il && *il)) {
+        n = 0;
+        if (s->vk.EnumerateInstanceExtensionProperties(NULL, &n, NULL) == 0 && n &&
+            (exts = (gpucompile_vulkan__extension *)calloc(n, sizeof *exts)) != NULL &&
+            s->vk.EnumerateInstanceExtensionProperties(NULL, &n, exts) >= 0)
+            debug_utils = gpucompile_vulkan__has_ext(exts, n, "VK_EXT_debug_utils");
+        free(exts);
+        exts = NULL;
+    }
+    memset(&app, 0, sizeof app);
+    app.sType = GPUCOMPILE_VULKAN__ST_APPLICATION_INFO;
+    app.engine = "gpucompile";
+    app.api_version = GPUCOMPILE_VULKAN__API_1_3;
+    memset(&mi, 0, sizeof mi);
+    mi.sType = GPUCOMPILE_VULKAN__ST_MESSENGER;
+    mi.severities = 0x1100u; /* WARNING | ERROR */
+    mi.types = 7u;           /* GENERAL | VALIDATION | PERFORMANCE */
+    mi.callback = gpucompile_vulkan__on_message;
+    memset(&ii, 0, sizeof ii);
+    ii.sType = GPUCOMPILE_VULKAN__ST_INSTANCE;
+    ii.pNext = debug_utils ? &mi : NULL;
+    ii.app = &app;
+    ii.layer_count = num_layers;
+    ii.layers = layer_names;
+    ext_names[0] = "VK_EXT_debug_utils";
+    ii.ext_count = debug_utils ? 1 : 0;
+    ii.exts = ext_names;
+    *call = "vkCreateInstance";
+    if ((r = s->vk.CreateInstance(&ii, NULL, &s->instance)) != 0) return r;
+    *call = "vkGetInstanceProcAddr";
+    {
+        gpucompile_vulkan__void_fn gdpa = s->vk.GetInstanceProcAddr(s->instance, "vkGetDeviceProcAddr");
+        memcpy(&s->vk.GetDeviceProcAddr, &gdpa, sizeof gdpa);
+        if (!gdpa || gpucompile_vulkan__resolve(s, s->instance, 0, gpucompile_vulkan__instance_names, 8, &s->vk.EnumeratePhysicalDevices)) return -3;
+    }
+    if (debug_utils && s->vk.CreateDebugUtilsMessengerEXT) s->vk.CreateDebugUtilsMessengerEXT(s->instance, &mi, NULL, &s->messenger);
+    /* the device */
+    *call = "vkEnumeratePhysicalDevices";
+    n = 16;
+    if ((r = s->vk.EnumeratePhysicalDevices(s->instance, &n, devices)) < 0) return r;
+    for (i = 0; i < n && !s->physical; i++) {
+        gpucompile_vulkan__queue_family qf[16];
+        uint32_t nq = 16;
+        s->vk.GetPhysicalDeviceQueueFamilyProperties(devices[i], &nq, qf);
+        for (j = 0; j < nq && j < 16; j++)
+            if (qf[j].flags & 2u) break; /* VK_QUEUE_COMPUTE_BIT */
+        if (j < nq && j < 16 && seen++ == (uint32_t)ordinal) {
+            s->physical = devices[i];
+            s->family = j;
+        }
+    }
+    if (!s->physical) return GPUCOMPILE_VULKAN__NO_DEVICE;
+    s->vk.GetPhysicalDeviceProperties(s->physical, s->props_words);
+    *call = "vkGetPhysicalDeviceProperties";
+    if (gpucompile_vulkan__u32(s, GPUCOMPILE_VULKAN__P_API) < GPUCOMPILE_VULKAN__API_1_3) return -9;
+    n = 0;
+    *call = "vkEnumerateDeviceExtensionProperties";
+    if ((r = s->vk.EnumerateDeviceExtensionProperties(s->physical, NULL, &n, NULL)) != 0) return r;
+    if (n && (!(exts = (gpucompile_vulkan__extension *)calloc(n, sizeof *exts)) || s->vk.EnumerateDeviceExtensionProperties(s->physical, NULL, &n, exts) < 0)) {
+        free(exts);
+        return -1;
+    }
+    v = getenv("GPUCOMPILE_VULKAN_NO_PUSH_DESCRIPTORS"); /* descriptor sets, as on a device without them (tests) */
+    s->push_descriptors = gpucompile_vulkan__has_ext(exts, n, "VK_KHR_push_descriptor") && !(v && *v && strcmp(v, "0") != 0);
+    atomic_float = gpucompile_vulkan__has_ext(exts, n, "VK_EXT_shader_atomic_float");
+    free(exts);
+    num_exts = 0;
+    if (s->push_descriptors) ext_names[num_exts++] = "VK_KHR_push_descriptor";
+    if (atomic_float) ext_names[num_exts++] = "VK_EXT_shader_atomic_float";
+    /* features: what the device has among ours */
+    memset(&f, 0, sizeof f);
+    memset(&f11, 0, sizeof f11);
+    memset(&f12, 0, sizeof f12);
+    memset(&f13, 0, sizeof f13);
+    memset(&fa, 0, sizeof fa);
+    f.sType = GPUCOMPILE_VULKAN__ST_FEATURES_2;
+    f11.sType = GPUCOMPILE_VULKAN__ST_FEATURES_11;
+    f12.sType = GPUCOMPILE_VULKAN__ST_FEATURES_12;
+    f13.sType = GPUCOMPILE_VULKAN__ST_FEATURES_13;
+    fa.sType = GPUCOMPILE_VULKAN__ST_ATOMIC_FLOAT;
+    f.pNext = &f11;
+    f11.pNext = &f12;
+    f12.pNext = &f13;
+    f13.pNext = atomic_float ? &fa : NULL;
+    s->vk.GetPhysicalDeviceFeatures2(s->physical, &f);
+    ef = f;
+    ef11 = f11;
+    ef12 = f12;
+    ef13 = f13;
+    efa = fa;
+    memset(ef.f, 0, sizeof ef.f);
+    memset(ef11.f, 0, sizeof ef11.f);
+    memset(ef12.f, 0, sizeof ef12.f);
+    memset(ef13.f, 0, sizeof ef13.f);
+    memset(efa.f, 0, sizeof efa.f);
+    ef.pNext = &ef11;
+    ef11.pNext = &ef12;
+    ef12.pNext = &ef13;
+    ef13.pNext = atomic_float ? &efa : NULL;
+    for (i = 0; i < sizeof core / sizeof core[0]; i++) ef.f[core[i]] = f.f[core[i]] ? 1u : 0u;
+    for (i = 0; i < sizeof v11 / sizeof v11[0]; i++) ef11.f[v11[i]] = f11.f[v11[i]] ? 1u : 0u;
+    for (i = 0; i < sizeof v12 / sizeof v12[0]; i++) ef12.f[v12[i]] = f12.f[v12[i]] ? 1u : 0u;
+    for (i = 0; i < sizeof v13 / sizeof v13[0]; i++) ef13.f[v13[i]] = f13.f[v13[i]] ? 1u : 0u;
+    for (i = 0; i < sizeof vaf / sizeof vaf[0]; i++) efa.f[vaf[i]] = atomic_float && fa.f[vaf[i]] ? 1u : 0u;
+    s->int8 = (int)ef12.f[8];
+    s->int16 = (int)ef.f[41];
+    s->int64 = (int)ef.f[40];
+    s->float_atomics = (int)(efa.f[0] | efa.f[1]);
+    memset(&qi, 0, sizeof qi);
+    qi.sType = GPUCOMPILE_VULKAN__ST_DEVICE_QUEUE;
+    qi.family = s->family;
+    qi.count = 1;
+    qi.priorities = &priority;
+    memset(&di, 0, sizeof di);
+    di.sType = GPUCOMPILE_VULKAN__ST_DEVICE;
+    di.pNext = &ef;
+    di.queue_info_count = 1;
+    di.queue_infos = &qi;
+    di.ext_count = num_exts;
+    di.exts = ext_names;
+    *call = "vkCreateDevice";
+    if ((r = s->vk.CreateDevice(s->physical, &di, NULL, &s->device)) != 0) return r;
+    *call = "vkGetDeviceProcAddr";
+    if (gpucompile_vulkan__resolve(s, s->device, 1, gpucompile_vulkan__device_names, sizeof gpucompile_vulkan__device_names / sizeof gpucompile_vulkan__device_names[0],
+                                   &s->vk.GetDeviceQueue))
+        return -3;
+    if (!s->vk.CmdPushDescriptorSetKHR) s->push_descriptors = 0;
+    s->vk.GetDeviceQueue(s->device, s->family, 0, &s->queue);
+    /* memory: host-visible and coherent, device-local among them first */
+    s->vk.GetPhysicalDeviceMemoryProperties(s->physical, &mp);
+    s->memory_type = 32;
+    for (j = 0; j < 2 && s->memory_type == 32; j++)
+        for (i = 0; i < mp.type_count && i < 32 && s->memory_type == 32; i++)
+            if ((mp.types[i].flags & 6u) == 6u && (j == 1 || (mp.types[i].flags & 1u))) s->memory_type = i;
+    *call = "vkGetPhysicalDeviceMemoryProperties";
+    if (s->memory_type == 32) return -2;
+    s->max_uniform_range = gpucompile_vulkan__u32(s, GPUCOMPILE_VULKAN__P_LIMITS + GPUCOMPILE_VULKAN__L_MAX_UNIFORM_RANGE);
+    s->max_push = gpucompile_vulkan__u32(s, GPUCOMPILE_VULKAN__P_LIMITS + GPUCOMPILE_VULKAN__L_MAX_PUSH);
+    s->max_invocations = gpucompile_vulkan__u32(s, GPUCOMPILE_VULKAN__P_LIMITS + GPUCOMPILE_VULKAN__L_MAX_INVOCATIONS);
+    s->max_shared = gpucompile_vulkan__u32(s, GPUCOMPILE_VULKAN__P_LIMITS + GPUCOMPILE_VULKAN__L_MAX_SHARED);
+    for (i = 0; i < 3; i++) {
+        s->max_groups[i] = gpucompile_vulkan__u32(s, GPUCOMPILE_VULKAN__P_LIMITS + GPUCOMPILE_VULKAN__L_MAX_GROUPS + 4 * i);
+        s->max_group_size[i] = gpucompile_vulkan__u32(s, GPUCOMPILE_VULKAN__P_LIMITS + GPUCOMPILE_VULKAN__L_MAX_GROUP_SIZE + 4 * i);
+    }
+    memcpy(&s->storage_align, (const unsigned char *)s->props_words + GPUCOMPILE_VULKAN__P_LIMITS + GPUCOMPILE_VULKAN__L_MIN_STORAGE_ALIGN, 8);
+    memcpy(&s->uniform_align, (const unsigned char *)s->props_words + GPUCOMPILE_VULKAN__P_LIMITS + GPUCOMPILE_VULKAN__L_MIN_UNIFORM_ALIGN, 8);
+    *call = "vkCreatePipelineCache";
+    if ((r = gpucompile_vulkan__cache_open(s)) != 0) return r;
+    /* what it started with */
+    snprintf(s->info.device_name, sizeof s->info.device_name, "%.255s", (const char *)s->props_words + GPUCOMPILE_VULKAN__P_NAME);
+    s->info.api_version = gpucompile_vulkan__u32(s, GPUCOMPILE_VULKAN__P_API);
+    s->info.vendor_id = gpucompile_vulkan__u32(s, GPUCOMPILE_VULKAN__P_VENDOR);
+    s->info.device_id = gpucompile_vulkan__u32(s, GPUCOMPILE_VULKAN__P_DEVICE);
+    s->info.push_descriptors = s->push_descriptors;
+    s->info.int8 = s->int8;
+    s->info.int16 = s->int16;
+    s->info.int64 = s->int64;
+    s->info.float_atomics = s->float_atomics;
+    s->info.validation = num_layers == 1;
+    return 0;
+}
+
+static int gpucompile_vulkan__start(int *ordinal, char *arch, size_t arch_size, const char **call) {
+    gpucompile_vulkan__state *s = &gpucompile_vulkan__rt;
+    int r;
+    s->starting = 1;
+    r = gpucompile_vulkan__start_locked(s, *ordinal, call);
+    s->starting = 0;
+    if (r == 0) snprintf(arch, arch_size, "vulkan");
+    return r;
+}
+
+/* ---- modules and functions ---- */
+static void gpucompile_vulkan__function_free(gpucompile_vulkan__state *s, gpucompile_vulkan__function *f) {
+    uint32_t i;
+    if (f->pipeline) s->vk.DestroyPipeline(s->device, f->pipeline, NULL);
+    if (f->layout) s->vk.DestroyPipelineLayout(s->device, f->layout, NULL);
+    for (i = 0; i < f->num_sets; i++)
+        if (f->sets[i]) s->vk.DestroyDescriptorSetLayout(s->device, f->sets[i], NULL);
+}
+
+/* The layouts and the pipeline of one entry point: 0, or a Vulkan error (*call) or -1 with why. */
+static int gpucompile_vulkan__function_make(gpucompile_vulkan__state *s, uint64_t shader, gpucompile_vulkan__function *f, const char **call,
+                                            char *why, size_t why_size) {
+    const gpucompile_vulkan_kernel *k = &f->k;
+    gpucompile_vulkan__set_binding b[32];
+    gpucompile_vulkan__set_layout_info sl;
+    gpucompile_vulkan__layout_info li;
+    gpucompile_vulkan__push_range pr;
+    gpucompile_vulkan__pipeline_info pi;
+    gpucompile_vulkan__feedback fb;
+    gpucompile_vulkan__feedback_info fi;
+    uint64_t threads = (uint64_t)k->local_size[0] * k->local_size[1] * k->local_size[2];
+    uint32_t set, nb;
+    int i, r;
+    double t0;
+    if (!threads || threads > s->max_invocations || k->local_size[0] > s->max_group_size[0] || k->local_size[1] > s->max_group_size[1] ||
+        k->local_size[2] > s->max_group_size[2]) {
+        snprintf(why, why_size, "entry point '%s': workgroup size %ux%ux%u (the device takes 1 to %u threads, at most %ux%ux%u)", k->name,
+                 k->local_size[0], k->local_size[1], k->local_size[2], s->max_invocations, s->max_group_size[0], s->max_group_size[1],
+                 s->max_group_size[2]);
+        return -1;
+    }
+    if (k->workgroup_bytes > s->max_shared) {
+        snprintf(why, why_size, "entry point '%s': %u bytes of workgroup memory (the device has %u)", k->name, k->workgroup_bytes, s->max_shared);
+        return -1;
+    }
+    if (k->push_size > s->max_push) {
+        snprintf(why, why_size, "entry point '%s': a %u-byte push-constant block (the device takes %u)", k->name, k->push_size, s->max_push);
+        return -1;
+    }
+    f->num_sets = 0;
+    for (i = 0; i < k->num_bindings; i++) {
+        if (k->bindings[i].count != 1 || k->bindings[i].set >= 4) {
+            snprintf(why, why_size, "entry point '%s': binding (set %u, binding %u) is %s (supported: one buffer per binding, sets 0 to 3)",
+                     k->name, k->bindings[i].set, k->bindings[i].binding, k->bindings[i].set >= 4 ? "in a set above 3" : "an array of buffers");
+            return -1;
+        }
+        if (k->bindings[i].set + 1 > f->num_sets) f->num_sets = k->bindings[i].set + 1;
+    }
+    f->push_descriptors = s->push_descriptors && f->num_sets == 1;
+    *call = "vkCreateDescriptorSetLayout";
+    for (set = 0; set < f->num_sets; set++) {
+        for (nb = 0, i = 0; i < k->num_bindings; i++) {
+            if (k->bindings[i].set != set) continue;
+            b[nb].binding = k->bindings[i].binding;
+            b[nb].type = k->bindings[i].descriptor_type;
+            b[nb].count = 1;
+            b[nb].stages = GPUCOMPILE_VULKAN__COMPUTE_STAGE;
+            b[nb].samplers = NULL;
+            nb++;
+        }
+        memset(&sl, 0, sizeof sl);
+        sl.sType = GPUCOMPILE_VULKAN__ST_SET_LAYOUT;
+        sl.flags = f->push_descriptors ? 1u : 0u; /* VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR */
+        sl.count = nb;
+        sl.bindings = b;
+        if ((r = s->vk.CreateDescriptorSetLayout(s->device, &sl, NULL, &f->sets[set])) != 0) return r;
+    }
+    memset(&li, 0, sizeof li);
+    li.sType = GPUCOMPILE_VULKAN__ST_PIPELINE_LAYOUT;
+    li.set_count = f->num_sets;
+    li.sets = f->sets;
+    pr.stages = GPUCOMPILE_VULKAN__COMPUTE_STAGE;
+    pr.offset = 0;
+    pr.size = (k->push_size + 3u) & ~3u;
+    li.range_count = k->push_size ? 1u : 0u;
+    li.ranges = &pr;
+    *call = "vkCreatePipelineLayout";
+    if ((r = s->vk.CreatePipelineLayout(s->device, &li, NULL, &f->layout)) != 0) return r;
+    memset(&fb, 0, sizeof fb);
+    memset(&fi, 0, sizeof fi);
+    fi.sType = GPUCOMPILE_VULKAN__ST_CREATION_FEEDBACK;
+    fi.pipeline = &fb;
+    memset(&pi, 0, sizeof pi);
+    pi.sType = GPUCOMPILE_VULKAN__ST_COMPUTE_PIPELINE;
+    pi.pNext = &fi;
+    pi.stage.sType = GPUCOMPILE_VULKAN__ST_SHADER_STAGE;
+    pi.stage.stage = GPUCOMPILE_VULKAN__COMPUTE_STAGE;
+    pi.stage.module = shader;
+    pi.stage.name = k->name;
+    pi.layout = f->layout;
+    pi.base_index = -1;
+    *call = "vkCreateComputePipelines";
+    t0 = gpucompile_vulkan__ms();
+    r = s->vk.CreateComputePipelines(s->device, s->cache, 1, &pi, NULL, &f->pipeline);
+    gpucompile_vulkan__lock();
+    s->info.pipeline_ms += gpucompile_vulkan__ms() - t0;
+    s->info.pipelines += r == 0;
+    s->info.cache_hits += r == 0 && (fb.flags & 3u) == 3u; /* VALID | APPLICATION_PIPELINE_CACHE_HIT */
+    gpucompile_vulkan__unlock();
+    return r;
+}
+
+static void gpucompile_vulkan__module_free(gpucompile_vulkan__state *s, gpucompile_vulkan__module *m) {
+    int i;
+    for (i = 0; i < m->num_functions; i++) gpucompile_vulkan__function_free(s, &m->functions[i]);
+    if (m->shader) s->vk.DestroyShaderModule(s->device, m->shader, NULL);
+    free(m->functions);
+    free(m);
+}
+
+static void gpucompile_vulkan__module_unload(void *module) {
+    gpucompile_vulkan__module_free(&gpucompile_vulkan__rt, (gpucompile_vulkan__module *)module);
+}
+
+/* The shader module, and per entry point its layouts and pipeline, on s's device. */
+static gpucompile_vulkan__module *gpucompile_vulkan__module_make(gpucompile_vulkan__state *s, const void *data, size_t size) {
+    gpucompile_vulkan__module *m;
+    gpucompile_vulkan__shader_info si;
+    gpucompile_vulkan_kernel *k = NULL;
+    uint32_t *code = NULL;
+    const char *call = "mgpuModuleLoad";
+    char why[512];
+    int n, i, r = -1;
+    why[0] = 0;
+    n = data && size >= 20 && memcmp(data, "\x03\x02\x23\x07", 4) == 0 ? gpucompile_vulkan__reflect(data, size, NULL, 0) : -1;
+    if (n <= 0) {
+        gpucompile_runtime_report("mgpuModuleLoad", -1, n < 0 ? "not a SPIR-V module (little-endian words, magic 0x07230203, every instruction within the bytes)"
+                                                            : "the SPIR-V module has no GLCompute entry point");
+        return NULL;
+    }
+    if (!(m = (gpucompile_vulkan__module *)calloc(1, sizeof *m)) || !(m->functions = (gpucompile_vulkan__function *)calloc((size_t)n, sizeof *m->functions)) ||
+        !(k = (gpucompile_vulkan_kernel *)calloc((size_t)n, sizeof *k)) || !(code = (uint32_t *)malloc(size))) {
+        if (m) free(m->functions);
+        free(m);
+        free(k);
+        gpucompile_runtime_report("mgpuModuleLoad", -1, "out of host memory");
+        return NULL;
+    }
+    gpucompile_vulkan__reflect(data, size, k, n);
+    memcpy(code, data, size); /* words aligned for the driver */
+    memset(&si, 0, sizeof si);
+    si.sType = GPUCOMPILE_VULKAN__ST_SHADER_MODULE;
+    si.size = size;
+    si.code = code;
+    call = "vkCreateShaderModule";
+    if ((r = s->vk.CreateShaderModule(s->device, &si, NULL, &m->shader)) == 0) {
+        for (i = 0; i < n && r == 0; i++) {
+            m->functions[i].k = k[i];
+            m->num_functions = i + 1;
+            r = gpucompile_vulkan__function_make(s, m->shader, &m->functions[i], &call, why, sizeof why);
+        }
+    }
+    free(code);
+    free(k);
+    if (r != 0) {
+        if (why[0]) gpucompile_runtime_report("mgpuModuleLoad", -1, why);
+        else gpucompile_vulkan__check(r, call);
+        gpucompile_vulkan__module_free(s, m);
+        return NULL;
+    }
+    return m;
+}
+
+static void *gpucompile_vulkan__module_load(const void *data, size_t size) {
+    gpucompile_vulkan__module *m = gpucompile_vulkan__module_make(&gpucompile_vulkan__rt, data, size);
+    if (m) gpucompile_vulkan__cache_save(&gpucompile_vulkan__rt);
+    return m;
+}
+
+static void *gpucompile_vulkan__get_function(void *module, const char *name) {
+    gpucompile_vulkan__module *m = (gpucompile_vulkan__module *)module;
+    char msg[1024];
+    size_t len = 0;
+    int i;
+    if (!m || !name) return NULL;
+    for (i = 0; i < m->num_functions; i++)
+        if (strcmp(m->functions[i].k.name, name) == 0) return &m->functions[i];
+    len = (size_t)snprintf(msg, sizeof msg, "no entry point '%.200s' in the module; it has:", name);
+    for (i = 0; i < m->num_functions && len < sizeof msg; i++)
+        len += (size_t)snprintf(msg + len, sizeof msg - len, " %s", m->functions[i].k.name);
+    gpucompile_runtime_report("mgpuModuleGetFunction", -1, msg);
+    return NULL;
+}
+
+/* ---- memory: the allocation table ---- */
+/* The allocation holding [p, p + n) (n 0: p alone), or NULL. Call with the lock held. */
+static gpucompile_vulkan__alloc *gpucompile_vulkan__find(gpucompile_vulkan__state *s, const void *p, uint64_t n) {
+    uintptr_t a = (uintptr_t)p;
+    size_t lo = 0, hi = s->num_allocs;
+    while (lo < hi) { /* the first base above a */
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->allocs[mid].base <= a) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo == 0) return NULL;
+    {
+        gpucompile_vulkan__alloc *x = &s->allocs[lo - 1];
+        uint64_t off = (uint64_t)(a - x->base);
+        return off < x->size && n <= x->size - off ? x : NULL;
+    }
+}
+
+static void *gpucompile_vulkan__mem_alloc(uint64_t size, int host_shared) {
+    gpucompile_vulkan__state *s = &gpucompile_vulkan__rt;
+    gpucompile_vulkan__buffer_info bi;
+    gpucompile_vulkan__memory_requirements mr;
+    gpucompile_vulkan__allocate_info ai;
+    gpucompile_vulkan__alloc a;
+    const char *call = "vkCreateBuffer";
+    void *p = NULL;
+    int r;
+    size_t i;
+    (void)host_shared; /* every allocation is host-visible */
+    memset(&a, 0, sizeof a);
+    memset(&bi, 0, sizeof bi);
+    bi.sType = GPUCOMPILE_VULKAN__ST_BUFFER;
+    bi.size = (size + 3u) & ~(uint64_t)3u; /* fills and copies go by 4 bytes */
+    bi.usage = 0x33u;                       /* TRANSFER_SRC | TRANSFER_DST | UNIFORM_BUFFER | STORAGE_BUFFER */
+    if ((r = s->vk.CreateBuffer(s->device, &bi, NULL, &a.buffer)) == 0) {
+        s->vk.GetBufferMemoryRequirements(s->device, a.buffer, &mr);
+        call = "vkAllocateMemory";
+        memset(&ai, 0, sizeof ai);
+        ai.sType = GPUCOMPILE_VULKAN__ST_MEMORY_ALLOCATE;
+        ai.size = mr.size;
+        ai.type = s->memory_type;
+        if (!(mr.type_bits & (1u << s->memory_type))) r = -2;
+        else if ((r = s->vk.AllocateMemory(s->device, &ai, NULL, &a.memory)) == 0) {
+            call = "vkBindBufferMemory";
+            if ((r = s->vk.BindBufferMemory(s->device, a.buffer, a.memory, 0)) == 0) {
+                call = "vkMapMemory";
+                r = s->vk.MapMemory(s->device, a.memory, 0, GPUCOMPILE_VULKAN__WHOLE_SIZE, 0, &p);
+            }
+        }
+    }
+    if (r == 0) {
+        a.base = (uintptr_t)p;
+        a.size = bi.size;
+        gpucompile_vulkan__lock();
+        if (s->num_allocs == s->cap_allocs) {
+            size_t nc = s->cap_allocs ? 2 * s->cap_allocs : 64;
+            gpucompile_vulkan__alloc *t = (gpucompile_vulkan__alloc *)realloc(s->allocs, nc * sizeof *t);
+            if (t) {
+                s->allocs = t;
+                s->cap_allocs = nc;
+            }
+        }
+        if (s->num_allocs < s->cap_allocs) {
+            for (i = s->num_allocs; i > 0 && s->allocs[i - 1].base > a.base; i--) s->allocs[i] = s->allocs[i - 1];
+            s->allocs[i] = a;
+            s->num_allocs++;
+        } else {
+            r = -1;
+            call = "mgpuMemAlloc";
+        }
+        gpucompile_vulkan__unlock();
+    }
+    if (r != 0) {
+        if (a.memory) s->vk.FreeMemory(s->device, a.memory, NULL);
+        if (a.buffer) s->vk.DestroyBuffer(s->device, a.buffer, NULL);
+        gpucompile_vulkan__check(r, call);
+        return NULL;
+    }
+    return p;
+}
+
+static void gpucompile_vulkan__mem_free(void *ptr) {
+    gpucompile_vulkan__state *s = &gpucompile_vulkan__rt;
+    gpucompile_vulkan__alloc *x, a;
+    int found = 0;
+    gpucompile_vulkan__lock();
+    x = gpucompile_vulkan__find(s, ptr, 0);
+    if (x && x->base == (uintptr_t)ptr) {
+        a = *x;
+        memmove(x, x + 1, (size_t)(s->allocs + s->num_allocs - (x + 1)) * sizeof *x);
+        s->num_allocs--;
+        found = 1;
+    }
+    gpucompile_vulkan__unlock();
+    if (!found) {
+        gpucompile_runtime_report("mgpuMemFree", -1, "not an address that mgpuMemAlloc returned");
+        return;
+    }
+    s->vk.DestroyBuffer(s->device, a.buffer, NULL);
+    s->vk.FreeMemory(s->device, a.memory, NULL);
+}
+
+/* ---- command recording: streams and the NULL stream's borrowed contexts ---- */
+static void gpucompile_vulkan__ctx_destroy(gpucompile_vulkan__state *s, gpucompile_vulkan__ctx *c) {
+    if (c->descriptors) s->vk.DestroyDescriptorPool(s->device, c->descriptors, NULL);
+    if (c->fence) s->vk.DestroyFence(s->device, c->fence, NULL);
+    if (c->pool) s->vk.DestroyCommandPool(s->device, c->pool, NULL); /* frees its command buffer */
+    free(c);
+}
+
+static gpucompile_vulkan__ctx *gpucompile_vulkan__ctx_new(gpucompile_vulkan__state *s) {
+    gpucompile_vulkan__ctx *c = (gpucompile_vulkan__ctx *)calloc(1, sizeof *c);
+    gpucompile_vulkan__pool_info pi;
+    gpucompile_vulkan__command_buffer_info ci;
+    gpucompile_vulkan__fence_info fi;
+    const char *call = "vkCreateCommandPool";
+    int r;
+    if (!c) {
+        gpucompile_runtime_report("mgpuStreamCreate", -1, "out of host memory");
+        return NULL;
+    }
+    memset(&pi, 0, sizeof pi);
+    pi.sType = GPUCOMPILE_VULKAN__ST_COMMAND_POOL;
+    pi.flags = 1u; /* TRANSIENT */
+    pi.family = s->family;
+    if ((r = s->vk.CreateCommandPool(s->device, &pi, NULL, &c->pool)) == 0) {
+        memset(&ci, 0, sizeof ci);
+        ci.sType = GPUCOMPILE_VULKAN__ST_COMMAND_BUFFER_ALLOCATE;
+        ci.pool = c->pool;
+        ci.count = 1;
+        call = "vkAllocateCommandBuffers";
+        if ((r = s->vk.AllocateCommandBuffers(s->device, &ci, &c->cmd)) == 0) {
+            memset(&fi, 0, sizeof fi);
+            fi.sType = GPUCOMPILE_VULKAN__ST_FENCE;
+            call = "vkCreateFence";
+            r = s->vk.CreateFence(s->device, &fi, NULL, &c->fence);
+        }
+    }
+    if (r != 0) {
+        gpucompile_vulkan__check(r, call);
+        gpucompile_vulkan__ctx_destroy(s, c);
+        return NULL;
+    }
+    return c;
+}
+
+/* Before each command: the previous commands' writes (and the host's) are seen. */
+static void gpucompile_vulkan__barrier(gpucompile_vulkan__state *s, gpucompile_vulkan__ctx *c, uint32_t src_stages, uint32_t dst_stages,
+                                       uint32_t dst_access) {
+    gpucompile_vulkan__memory_barrier b;
+    memset(&b, 0, sizeof b);
+    b.sType = GPUCOMPILE_VULKAN__ST_MEMORY_BARRIER;
+    b.src = GPUCOMPILE_VULKAN__ACCESS_WRITES;
+    b.dst = dst_access;
+    s->vk.CmdPipelineBarrier(c->cmd, src_stages, dst_stages, 0, 1, &b, 0, NULL, 0, NULL);
+}
+
+/* Starts recording where needed, and orders the next command after the recorded ones. */
+static int gpucompile_vulkan__ctx_next(gpucompile_vulkan__state *s, gpucompile_vulkan__ctx *c) {
+    gpucompile_vulkan__begin_info bi;
+    int r;
+    if (!c->recording) {
+        memset(&bi, 0, sizeof bi);
+        bi.sType = GPUCOMPILE_VULKAN__ST_COMMAND_BUFFER_BEGIN;
+        bi.flags = 1u; /* ONE_TIME_SUBMIT */
+        if ((r = s->vk.BeginCommandBuffer(c->cmd, &bi)) != 0) {
+            gpucompile_vulkan__check(r, "vkBeginCommandBuffer");
+            return r;
+        }
+        c->recording = 1;
+        c->ops = 0;
+    } else {
+        gpucompile_vulkan__barrier(s, c, GPUCOMPILE_VULKAN__STAGES_WORK, GPUCOMPILE_VULKAN__STAGES_WORK, GPUCOMPILE_VULKAN__ACCESS_WORK);
+    }
+    c->ops++;
+    return 0;
+}
+
+/* Submits what c recorded and waits for it; c is then empty again. */
+static int gpucompile_vulkan__ctx_flush(gpucompile_vulkan__state *s, gpucompile_vulkan__ctx *c) {
+    gpucompile_vulkan__submit_info si;
+    const char *call = "vkEndCommandBuffer";
+    int r;
+    if (!c->recording) return 0;
+    gpucompile_vulkan__barrier(s, c, GPUCOMPILE_VULKAN__STAGES_WORK, GPUCOMPILE_VULKAN__STAGE_HOST, GPUCOMPILE_VULKAN__ACCESS_HOST_READ);
+    if ((r = s->vk.EndCommandBuffer(c->cmd)) == 0) {
+        memset(&si, 0, sizeof si);
+        si.sType = GPUCOMPILE_VULKAN__ST_SUBMIT;
+        si.command_buffer_count = 1;
+        si.command_buffers = &c->cmd;
+        call = "vkQueueSubmit";
+        gpucompile_vulkan__lock(); /* the queue is externally synchronized */
+        r = s->vk.QueueSubmit(s->queue, 1, &si, c->fence);
+        gpucompile_vulkan__unlock();
+        if (r == 0) {
+            call = "vkWaitForFences";
+            if ((r = s->vk.WaitForFences(s->device, 1, &c->fence, 1, ~(uint64_t)0)) == 0) {
+                call = "vkResetFences";
+                r = s->vk.ResetFences(s->device, 1, &c->fence);
+            }
+        }
+    }
+    c->recording = 0;
+    c->ops = 0;
+    s->vk.ResetCommandPool(s->device, c->pool, 0);
+    if (c->descriptors) s->vk.ResetDescriptorPool(s->device, c->descriptors, 0);
+    gpucompile_vulkan__check(r, call);
+    return r;
+}
+
+static gpucompile_vulkan__ctx *gpucompile_vulkan__ctx_borrow(gpucompile_vulkan__state *s) {
+    gpucompile_vulkan__ctx *c;
+    gpucompile_vulkan__lock();
+    if ((c = s->free_ctx) != NULL) s->free_ctx = c->next;
+    gpucompile_vulkan__unlock();
+    return c ? c : gpucompile_vulkan__ctx_new(s);
+}
+
+static void gpucompile_vulkan__ctx_return(gpucompile_vulkan__state *s, gpucompile_vulkan__ctx *c) {
+    gpucompile_vulkan__lock();
+    c->next = s->free_ctx;
+    s->free_ctx = c;
+    gpucompile_vulkan__unlock();
+}
+
+static void *gpucompile_vulkan__stream_create(void) { return gpucompile_vulkan__ctx_new(&gpucompile_vulkan__rt); }
+
+static void gpucompile_vulkan__stream_synchronize(void *stream) {
+    if (stream) gpucompile_vulkan__ctx_flush(&gpucompile_vulkan__rt, (gpucompile_vulkan__ctx *)stream);
+}
+
+static void gpucompile_vulkan__stream_destroy(void *stream) {
+    gpucompile_vulkan__ctx_flush(&gpucompile_vulkan__rt, (gpucompile_vulkan__ctx *)stream);
+    gpucompile_vulkan__ctx_destroy(&gpucompile_vulkan__rt, (gpucompile_vulkan__ctx *)stream);
+}
+
+/* Descriptor sets for f's bindings from c's pool (made on first use; when full, c is flushed
+   and the pool reset once). */
+static int gpucompile_vulkan__sets(gpucompile_vulkan__state *s, gpucompile_vulkan__ctx *c, const gpucompile_vulkan__function *f, uint64_t *sets,
+                                   const char **call) {
+    gpucompile_vulkan__set_allocate_info ai;
+    int r, attempt;
+    if (!c->descriptors) {
+        gpucompile_vulkan__pool_size ps[2];
+        gpucompile_vulkan__descriptor_pool_info pi;
+        ps[0].type = 7;
+        ps[0].count = 1024;
+        ps[1].type = 6;
+        ps[1].count = 256;
+        memset(&pi, 0, sizeof pi);
+        pi.sType = GPUCOMPILE_VULKAN__ST_DESCRIPTOR_POOL;
+        pi.max_sets = 256;
+        pi.size_count = 2;
+        pi.sizes = ps;
+        *call = "vkCreateDescriptorPool";
+        if ((r = s->vk.CreateDescriptorPool(s->device, &pi, NULL, &c->descriptors)) != 0) return r;
+    }
+    memset(&ai, 0, sizeof ai);
+    ai.sType = GPUCOMPILE_VULKAN__ST_SET_ALLOCATE;
+    ai.pool = c->descriptors;
+    ai.count = f->num_sets;
+    ai.layouts = f->sets;
+    *call = "vkAllocateDescriptorSets";
+    for (attempt = 0;; attempt++) {
+        r = s->vk.AllocateDescriptorSets(s->device, &ai, sets);
+        if (r == 0 || attempt || !c->recording || (r != -1000069000 && r != -12)) return r; /* OUT_OF_POOL_MEMORY, FRAGMENTED_POOL */
+        if ((r = gpucompile_vulkan__ctx_flush(s, c)) != 0 || (r = gpucompile_vulkan__ctx_next(s, c)) != 0) return r;
+    }
+}
+
+/* The launch: arguments checked before anything is recorded (see the top of this section). */
+static void gpucompile_vulkan__launch(void *function, const unsigned grid[3], const unsigned block[3], unsigned smem, void *stream,
+                                      void **params, void **extra) {
+    gpucompile_vulkan__state *s = &gpucompile_vulkan__rt;
+    gpucompile_vulkan__function *f = (gpucompile_vulkan__function *)function;
+    const gpucompile_vulkan_kernel *k;
+    gpucompile_vulkan__buffer_desc bufs[32];
+    gpucompile_vulkan__write_set ws[32];
+    gpucompile_vulkan__ctx *c;
+    uint64_t sets[4];
+    unsigned char push[256];
+    char msg[512];
+    const char *call = "mgpuLaunchKernel";
+    int i, r = 0, bad = -1;
+    (void)extra;
+    msg[0] = 0;
+    if (!f) {
+        gpucompile_runtime_report("mgpuLaunchKernel", -1, "no function (mgpuModuleGetFunction failed?)");
+        return;
+    }
+    k = &f->k;
+    if (block[0] != k->local_size[0] || block[1] != k->local_size[1] || block[2] != k->local_size[2])
+        snprintf(msg, sizeof msg, "kernel '%s' has workgroup size %ux%ux%u, compiled in; the launch asks for blocks of %ux%ux%u", k->name,
+                 k->local_size[0], k->local_size[1], k->local_size[2], block[0], block[1], block[2]);
+    else if (smem)
+        snprintf(msg, sizeof msg, "kernel '%s': Vulkan has no dynamic workgroup memory (%u bytes asked): size it in the kernel", k->name, smem);
+    else if (grid[0] > s->max_groups[0] || grid[1] > s->max_groups[1] || grid[2] > s->max_groups[2])
+        snprintf(msg, sizeof msg, "kernel '%s': grid %ux%ux%u is above the device's %ux%ux%u workgroups", k->name, grid[0], grid[1], grid[2],
+                 s->max_groups[0], s->max_groups[1], s->max_groups[2]);
+    else if (!params && k->num_bindings + k->num_push > 0)
+        snprintf(msg, sizeof msg, "kernel '%s' takes %d arguments; params is NULL", k->name, k->num_bindings + k->num_push);
+    if (msg[0]) {
+        gpucompile_runtime_report("mgpuLaunchKernel", -1, msg);
+        return;
+    }
+    /* bindings: argument i is a pointer into an allocation */
+    gpucompile_vulkan__lock();
+    for (i = 0; i < k->num_bindings && bad < 0; i++) {
+        void *p = params[i] ? *(void **)params[i] : NULL;
+        gpucompile_vulkan__alloc *a = p ? gpucompile_vulkan__find(s, p, 0) : NULL;
+        uint64_t off = a ? (uint64_t)((uintptr_t)p - a->base) : 0, align = k->bindings[i].descriptor_type == 6 ? s->uniform_align : s->storage_align;
+        if (!a || (align && off % align)) bad = i;
+        else {
+            bufs[i].buffer = a->buffer;
+            bufs[i].offset = off;
+            bufs[i].range = k->bindings[i].descriptor_type == 6 && a->size - off > s->max_uniform_range ? s->max_uniform_range : GPUCOMPILE_VULKAN__WHOLE_SIZE;
+        }
+    }
+    gpucompile_vulkan__unlock();
+    if (bad >= 0) {
+        void *p = params[bad] ? *(void **)params[bad] : NULL;
+        snprintf(msg, sizeof msg, "kernel '%s', argument %d (set %u, binding %u): %p is %s", k->name, bad, k->bindings[bad].set,
+                 k->bindings[bad].binding, p, !p ? "not an address from mgpuMemAlloc" : "not in an allocation from mgpuMemAlloc, or not at an offset the device aligns buffers to");
+        gpucompile_runtime_report("mgpuLaunchKernel", -1, msg);
+        return;
+    }
+    /* push constants: the remaining arguments, each its field's size */
+    memset(push, 0, sizeof push);
+    for (i = 0; i < k->num_push; i++) {
+        const void *v = params[k->num_bindings + i];
+        if (!v || k->push[i].offset + (uint64_t)k->push[i].size > sizeof push) {
+            snprintf(msg, sizeof msg, "kernel '%s', argument %d (push constant at offset %u): %s", k->name, k->num_bindings + i, k->push[i].offset,
+                     v ? "outside the block" : "NULL");
+            gpucompile_runtime_report("mgpuLaunchKernel", -1, msg);
+            return;
+        }
+        memcpy(push + k->push[i].offset, v, k->push[i].size);
+    }
+    for (i = 0; i < k->num_bindings; i++) {
+        memset(&ws[i], 0, sizeof ws[i]);
+        ws[i].sType = GPUCOMPILE_VULKAN__ST_WRITE_SET;
+        ws[i].binding = k->bindings[i].binding;
+        ws[i].count = 1; /* one write per binding: lavapipe mishandles several array elements in one push */
+        ws[i].type = k->bindings[i].descriptor_type;
+        ws[i].buffers = &bufs[i];
+    }
+    if (!(c = stream ? (gpucompile_vulkan__ctx *)stream : gpucompile_vulkan__ctx_borrow(s))) return;
+    if ((r = gpucompile_vulkan__ctx_next(s, c)) == 0) {
+        if (f->num_sets && !f->push_descriptors && (r = gpucompile_vulkan__sets(s, c, f, sets, &call)) == 0) {
+            for (i = 0; i < k->num_bindings; i++) ws[i].set = sets[k->bindings[i].set];
+            s->vk.UpdateDescriptorSets(s->device, (uint32_t)k->num_bindings, ws, 0, NULL);
+        }
+        if (r == 0) {
+            s->vk.CmdBindPipeline(c->cmd, 1u /* COMPUTE */, f->pipeline);
+            if (f->num_sets && f->push_descriptors) s->vk.CmdPushDescriptorSetKHR(c->cmd, 1u, f->layout, 0, (uint32_t)k->num_bindings, ws);
+            else if (f->num_sets) s->vk.CmdBindDescriptorSets(c->cmd, 1u, f->layout, 0, f->num_sets, sets, 0, NULL);
+            if (k->push_size) s->vk.CmdPushConstants(c->cmd, f->layout, GPUCOMPILE_VULKAN__COMPUTE_STAGE, 0, (k->push_size + 3u) & ~3u, push);
+            s->vk.CmdDispatch(c->cmd, grid[0], grid[1], grid[2]);
+        } else {
+            gpucompile_vulkan__check(r, call);
+        }
+    }
+    if (!stream) {
+        gpucompile_vulkan__ctx_flush(s, c);
+        gpucompile_vulkan__ctx_return(s, c);
+    }
+}
+
+/* Copies and fills: recorded on a stream when every byte is in allocations, else done by the
+   host once the stream has finished (the host reaches every allocation). */
+static void gpucompile_vulkan__mem_copy(void *dst, const void *src, size_t size, void *stream) {
+    gpucompile_vulkan__state *s = &gpucompile_vulkan__rt;
+    gpucompile_vulkan__ctx *c = (gpucompile_vulkan__ctx *)stream;
+    if (!size) return;
+    if (c) {
+        gpucompile_vulkan__alloc *a, *b, da, sa;
+        int both;
+        gpucompile_vulkan__lock();
+        a = gpucompile_vulkan__find(s, dst, size);
+        b = gpucompile_vulkan__find(s, src, size);
+        both = a && b;
+        if (both) {
+            da = *a;
+            sa = *b;
+        }
+        gpucompile_vulkan__unlock();
+        if (both && gpucompile_vulkan__ctx_next(s, c) == 0) {
+            gpucompile_vulkan__buffer_copy bc;
+            bc.src = (uint64_t)((uintptr_t)src - sa.base);
+            bc.dst = (uint64_t)((uintptr_t)dst - da.base);
+            bc.size = size;
+            s->vk.CmdCopyBuffer(c->cmd, sa.buffer, da.buffer, 1, &bc);
+            return;
+        }
+        if (gpucompile_vulkan__ctx_flush(s, c) != 0) return;
+    }
+    memmove(dst, src, size);
+}
+
+static void gpucompile_vulkan__mem_set32(void *dst, unsigned value, size_t count, void *stream) {
+    gpucompile_vulkan__state *s = &gpucompile_vulkan__rt;
+    gpucompile_vulkan__ctx *c = (gpucompile_vulkan__ctx *)stream;
+    unsigned char *p = (unsigned char *)dst;
+    size_t i;
+    if (!count) return;
+    if (c) {
+        gpucompile_vulkan__alloc *a, da;
+        int found;
+        gpucompile_vulkan__lock();
+        a = gpucompile_vulkan__find(s, dst, (uint64_t)count * 4);
+        found = a && ((uintptr_t)dst - a->base) % 4 == 0;
+        if (found) da = *a;
+        gpucompile_vulkan__unlock();
+        if (found && gpucompile_vulkan__ctx_next(s, c) == 0) {
+            s->vk.CmdFillBuffer(c->cmd, da.buffer, (uint64_t)((uintptr_t)dst - da.base), (uint64_t)count * 4, value);
+            return;
+        }
+        if (gpucompile_vulkan__ctx_flush(s, c) != 0) return;
+    }
+    for (i = 0; i < count; i++) memcpy(p + 4 * i, &value, 4);
+}
+
+static const char *gpucompile_vulkan__image_format(int image_kind, const unsigned char *image, size_t size) {
+    (void)image_kind;
+    return size >= 4 && (memcmp(image, "\x03\x02\x23\x07", 4) == 0 || memcmp(image, "\x07\x23\x02\x03", 4) == 0) ? "bin" : NULL;
+}
+
+static const gpucompile_runtime_vendor gpucompile_vulkan__vendor = {
+    "Vulkan", "vkCmdDispatch", "GPUCOMPILE_LIBVULKAN", GPUCOMPILE_VULKAN__LIBRARY, "the Vulkan loader",
+    "no Vulkan loader installed? Debian: libvulkan1 mesa-vulkan-drivers", "a Vulkan loader", gpucompile_vulkan__load, gpucompile_vulkan__start,
+    gpucompile_vulkan__rt_check, gpucompile_vulkan__score, gpucompile_vulkan__image_format, gpucompile_vulkan__enter, NULL,
+    gpucompile_vulkan__module_load, NULL, gpucompile_vulkan__module_unload, gpucompile_vulkan__get_function, gpucompile_vulkan__launch,
+    gpucompile_vulkan__stream_create, gpucompile_vulkan__stream_synchronize, gpucompile_vulkan__stream_destroy, gpucompile_vulkan__mem_alloc,
+    gpucompile_vulkan__mem_free, gpucompile_vulkan__mem_copy, gpucompile_vulkan__mem_set32};
+
+GPUCOMPILE__CONSTRUCTOR(gpucompile_vulkan__register) { gpucompile_runtime_set_vendor(&gpucompile_vulkan__vendor); }
+
+void gpucompile_vulkan_set_pipeline_cache(const char *path) {
+    gpucompile_vulkan__state *s = &gpucompile_vulkan__rt;
+    gpucompile_vulkan__lock();
+    s->cache_path_set = path != NULL;
+    snprintf(s->cache_path, sizeof s->cache_path, "%s", path ? path : "");
+    gpucompile_vulkan__unlock();
+}
+
+int gpucompile_vulkan_runtime_info_get(gpucompile_vulkan_runtime_info *out) {
+    if (!gpucompile_runtime_available()) return 0;
+    gpucompile_vulkan__lock();
+    *out = gpucompile_vulkan__rt.info;
+    gpucompile_vulkan__unlock();
+    return 1;
+}
+
+const gpucompile_vulkan_kernel *gpucompile_vulkan_function_kernel(void *function) {
+    return function ? &((const gpucompile_vulkan__function *)function)->k : NULL;
+}
+
+/* ---- engines ---- */
+struct gpucompile_vulkan_program {
+    gpucompile_vulkan__state dev; /* the engine's device: its entry points, its cache; no limits known */
+    gpucompile_vulkan__module *module;
+};
+
+gpucompile_vulkan_program *gpucompile_vulkan_program_create(const gpucompile_vulkan_engine *engine, const void *spirv, size_t size) {
+    gpucompile_vulkan_program *p;
+    const char *missing;
+    char msg[256];
+    if (!engine || !engine->device || !engine->get_device_proc_addr) {
+        gpucompile_runtime_report("gpucompile_vulkan_program_create", -1, "no engine device or vkGetDeviceProcAddr");
+        return NULL;
+    }
+    if (!(p = (gpucompile_vulkan_program *)calloc(1, sizeof *p))) {
+        gpucompile_runtime_report("gpucompile_vulkan_program_create", -1, "out of host memory");
+        return NULL;
+    }
+    memcpy(&p->dev.vk.GetDeviceProcAddr, &engine->get_device_proc_addr, sizeof p->dev.vk.GetDeviceProcAddr);
+    p->dev.device = engine->device;
+    p->dev.cache = engine->pipeline_cache;
+    p->dev.max_push = p->dev.max_invocations = p->dev.max_shared = 0xffffffffu; /* the driver's to check */
+    p->dev.max_group_size[0] = p->dev.max_group_size[1] = p->dev.max_group_size[2] = 0xffffffffu;
+    if ((missing = gpucompile_vulkan__resolve(&p->dev, engine->device, 1, gpucompile_vulkan__device_names,
+                                              sizeof gpucompile_vulkan__device_names / sizeof gpucompile_vulkan__device_names[0], &p->dev.vk.GetDeviceQueue)) != NULL) {
+        snprintf(msg, sizeof msg, "the engine's device has no '%s'", missing);
+        gpucompile_runtime_report("vkGetDeviceProcAddr", -1, msg);
+        free(p);
+        return NULL;
+    }
+    p->dev.push_descriptors = engine->push_descriptors && p->dev.vk.CmdPushDescriptorSetKHR;
+    if (!(p->module = gpucompile_vulkan__module_make(&p->dev, spirv, size))) {
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+void gpucompile_vulkan_program_destroy(gpucompile_vulkan_program *program) {
+    if (!program) return;
+    gpucompile_vulkan__module_free(&program->dev, program->module);
+    free(program);
+}
+
+static gpucompile_vulkan__function *gpucompile_vulkan__program_function(const gpucompile_vulkan_program *program, const char *name) {
+    int i;
+    if (program && name)
+        for (i = 0; i < program->module->num_functions; i++)
+            if (strcmp(program->module->functions[i].k.name, name) == 0) return &program->module->functions[i];
+    return NULL;
+}
+
+int gpucompile_vulkan_program_entry(const gpucompile_vulkan_program *program, const char *name, gpucompile_vulkan_entry *out) {
+    gpucompile_vulkan__function *f = gpucompile_vulkan__program_function(program, name);
+    if (!f) return 0;
+    memset(out, 0, sizeof *out);
+    out->kernel = &f->k;
+    out->pipeline = f->pipeline;
+    out->pipeline_layout = f->layout;
+    memcpy(out->set_layouts, f->sets, sizeof out->set_layouts);
+    out->num_set_layouts = f->num_sets;
+    out->push_descriptors = f->push_descriptors;
+    return 1;
+}
+
+int gpucompile_vulkan_record(const gpucompile_vulkan_program *program, const char *name, void *command_buffer, const uint32_t groups[3],
+                             const gpucompile_vulkan_buffer *buffers, int num_buffers, const void *push, uint32_t push_size) {
+    gpucompile_vulkan__function *f = gpucompile_vulkan__program_function(program, name);
+    const gpucompile_vulkan__state *s = program ? &program->dev : NULL;
+    gpucompile_vulkan__write_set ws[32];
+    unsigned char block[256];
+    char msg[300];
+    int i;
+    msg[0] = 0;
+    if (!f) snprintf(msg, sizeof msg, "no entry point '%.200s' in the program", name ? name : "(null)");
+    else if (!command_buffer || !groups) snprintf(msg, sizeof msg, "'%s': no command buffer or no group counts", f->k.name);
+    else if (buffers && num_buffers != f->k.num_bindings)
+        snprintf(msg, sizeof msg, "'%s' has %d bindings; %d buffers given", f->k.name, f->k.num_bindings, num_buffers);
+    else if (buffers && f->num_sets && !f->push_descriptors)
+        snprintf(msg, sizeof msg, "'%s': buffers are pushed only with push descriptors in set 0; bind your own sets (gpucompile_vulkan_program_entry)", f->k.name);
+    else if (push_size < f->k.push_size || (f->k.push_size && !push) || f->k.push_size > sizeof block)
+        snprintf(msg, sizeof msg, "'%s' has a %u-byte push-constant block; %u bytes given", f->k.name, f->k.push_size, push_size);
+    if (msg[0]) {
+        gpucompile_runtime_report("gpucompile_vulkan_record", -1, msg);
+        return -1;
+    }
+    s->vk.CmdBindPipeline(command_buffer, 1u, f->pipeline);
+    if (buffers && f->num_sets) {
+        for (i = 0; i < f->k.num_bindings; i++) {
+            memset(&ws[i], 0, sizeof ws[i]);
+            ws[i].sType = GPUCOMPILE_VULKAN__ST_WRITE_SET;
+            ws[i].binding = f->k.bindings[i].binding;
+            ws[i].count = 1;
+            ws[i].type = f->k.bindings[i].descriptor_type;
+            ws[i].buffers = (const gpucompile_vulkan__buffer_desc *)(const void *)&buffers[i];
+        }
+        s->vk.CmdPushDescriptorSetKHR(command_buffer, 1u, f->layout, 0, (uint32_t)f->k.num_bindings, ws);
+    }
+    if (f->k.push_size) { /* the range is whole words: the block's bytes, then zeros */
+        memset(block, 0, sizeof block);
+        memcpy(block, push, f->k.push_size);
+        s->vk.CmdPushConstants(command_buffer, f->layout, GPUCOMPILE_VULKAN__COMPUTE_STAGE, 0, (f->k.push_size + 3u) & ~3u, block);
+    }
+    s->vk.CmdDispatch(command_buffer, groups[0], groups[1], groups[2]);
+    return 0;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GPUCOMPILE_VULKAN_RUNTIME */
+
+/* ==== [section: end of reflection and runtime] ============================================== */

@@ -1,0 +1,67 @@
+#!/bin/sh
+# The documentation stays true: every relative link of README.md, docs/*.md and bench/README.md
+# resolves (the file, and a #anchor to one of its headings, as GitHub names them); the README's
+# C example compiles and its command-line example runs as written; and README, docs, tests,
+# the Makefile and bench/ point at nothing outside the repository (no issue numbers or notes kept
+# elsewhere: a fact is in the repository or is not cited).
+. "$(dirname "$0")/lib.sh"
+cd "$(dirname "$0")/.." || exit 1
+DOCS="README.md bench/README.md $(ls docs/*.md)"
+
+# anchors FILE: the GitHub anchor of each heading of FILE (fenced code left out), one a line
+anchors() {
+  awk '/^```/ { code = !code; next } !code && /^#+ / { sub(/^#+ /, ""); print }' "$1" |
+    tr 'A-Z' 'a-z' | sed 's/[^a-z0-9 _-]//g; s/ /-/g'
+}
+# links FILE: its relative link targets (outside code), one a line
+links() {
+  awk '/^```/ { code = !code; next } !code' "$1" | sed 's/`[^`]*`//g' |
+    grep -oE '\]\([^)]+\)' | sed 's/^](//; s/)$//' | grep -vE '^(https?|mailto):'
+}
+n=0
+for f in $DOCS; do
+  for l in $(links "$f"); do
+    n=$((n+1))
+    path=${l%%#*}; frag=; case "$l" in *'#'*) frag=${l#*#} ;; esac
+    if [ -n "$path" ]; then target=$(dirname "$f")/$path; else target=$f; fi
+    if [ ! -e "$target" ]; then fail "$f: the link '$l' names no file ($target)"; continue; fi
+    if [ -n "$frag" ] && ! anchors "$target" | grep -qxF -- "$frag"; then
+      fail "$f: the link '$l': $target has no heading with that anchor"; continue
+    fi
+  done
+done
+check "README and docs have relative links ($n, each checked above: a broken one is named)" test "$n" -gt 10
+
+# every docs/ page is linked from the README
+for f in docs/*.md; do
+  check "README links $f" grep -qF "($f)" README.md
+done
+
+# the README's C example (the first ```c block) compiles as it is
+awk '/^```c$/ { on = 1; next } /^```$/ { on = 0 } on' README.md > "$T_TMP/readme.c"
+LLVM_CFLAGS=$(llvm-config-"$T_LLVM_MAJOR" --cflags 2>/dev/null || llvm-config --cflags 2>/dev/null)
+check "the README's C example compiles" cc -std=c11 -Wall -Wextra -pedantic -Werror $LLVM_CFLAGS -I. -c "$T_TMP/readme.c" -o "$T_TMP/readme.o"
+
+# the README's command-line example (the ```sh block that sets G=) runs as written
+awk '/^```sh$/ { on = 1; b = ""; next } /^```$/ && on { on = 0; if (b ~ /\nG=|^G=/) { printf "%s", b; exit } } on { b = b $0 "\n" }' README.md > "$T_TMP/readme.sh"
+check "the README has a command-line example" grep -q '^G=' "$T_TMP/readme.sh"
+if [ -z "$HAVE_CUDA" ]; then
+  skip "the README's command-line example makes cubins: no CUDA toolkit at $T_CUDA"
+else
+  mkdir -p "$T_TMP/ex/build"
+  ln -s "$PWD/examples" "$T_TMP/ex/examples"
+  case "$GPUCOMPILE" in /*) G_ABS=$GPUCOMPILE ;; *) G_ABS=$PWD/$GPUCOMPILE ;; esac
+  ln -s "$G_ABS" "$T_TMP/ex/build/gpucompile"
+  check "the README's command-line example runs" sh -ec "cd '$T_TMP/ex' && . ./../readme.sh"
+  for o in saxpy.ptx saxpy.cubin saxpy.hsaco saxpy.gpubin saxpy.mlir saxpy_host.ll; do
+    check "... and writes $o" test -s "$T_TMP/ex/$o"
+  done
+  check "... whose host module defines saxpy_saxpy_launch, as it says" grep -q 'define.*@saxpy_saxpy_launch' "$T_TMP/ex/saxpy_host.ll"
+fi
+
+# nothing points outside the repository (this script names the patterns, so it is left out)
+grep -rnE 'issue [0-9]|\(issue|[Tt]he seed|seed'"'"'s|\.\./shared|shared/(REVIEW|FACTS|DESIGN|STYLE)|FACTS' \
+  README.md docs Makefile bench tests 2>/dev/null | grep -v '^tests/cli_docs.sh:' > "$T_TMP/outside"
+if [ -s "$T_TMP/outside" ]; then fail "references outside the repository in README, docs, tests, Makefile, bench" "$T_TMP/outside"
+else ok "no references outside the repository in README, docs, tests, Makefile, bench"; fi
+tally cli_docs

@@ -1,0 +1,196 @@
+/* A plain C "engine" that owns its Vulkan device, queue and submission (the real Vulkan headers
+   and loader, as an engine has them) and runs saxpy.spv through gpucompile_vulkan.h's program
+   API: the program is made on the engine's device, its launch recorded into the engine's
+   command buffer, which the engine submits. Usage: engine_vulkan DIR (saxpy.spv in DIR). */
+#define GPUCOMPILE_VULKAN_RUNTIME
+#include "gpucompile_vulkan.h"
+#include <vulkan/vulkan.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failed, errors;
+static char last_error[1024];
+
+static void on_error(const char *call, int code, const char *message, void *user) {
+    (void)user;
+    snprintf(last_error, sizeof last_error, "%s (%d): %s", call, code, message);
+    errors++;
+}
+#define CHECK(c) do { if (!(c)) { failed = 1; printf("  FAIL %s:%d: %s\n", __FILE__, __LINE__, #c); } } while (0)
+
+static uint32_t memory_type(VkPhysicalDevice pd) {
+    VkPhysicalDeviceMemoryProperties mp;
+    uint32_t i;
+    vkGetPhysicalDeviceMemoryProperties(pd, &mp);
+    for (i = 0; i < mp.memoryTypeCount; i++)
+        if ((mp.memoryTypes[i].propertyFlags & (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)) ==
+            (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT))
+            return i;
+    return 0;
+}
+
+static VkBuffer buffer(VkDevice d, uint32_t type, VkDeviceSize size, void **map) {
+    VkBufferCreateInfo bi;
+    VkMemoryAllocateInfo ai;
+    VkMemoryRequirements mr;
+    VkBuffer b = VK_NULL_HANDLE;
+    VkDeviceMemory m = VK_NULL_HANDLE;
+    memset(&bi, 0, sizeof bi);
+    bi.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
+    bi.size = size;
+    bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    vkCreateBuffer(d, &bi, NULL, &b);
+    vkGetBufferMemoryRequirements(d, b, &mr);
+    memset(&ai, 0, sizeof ai);
+    ai.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
+    ai.allocationSize = mr.size;
+    ai.memoryTypeIndex = type;
+    vkAllocateMemory(d, &ai, NULL, &m);
+    vkBindBufferMemory(d, b, m, 0);
+    vkMapMemory(d, m, 0, VK_WHOLE_SIZE, 0, map);
+    return b; /* the memory lives until the device goes (a test) */
+}
+
+int main(int argc, char **argv) {
+    const char *dir = argc > 1 ? argv[1] : ".";
+    char path[1024];
+    FILE *f;
+    void *spv = NULL;
+    long n = 0;
+    VkApplicationInfo app;
+    VkInstanceCreateInfo ii;
+    VkInstance inst;
+    VkPhysicalDevice pd;
+    uint32_t count = 1, family = 0, nq = 16, i, type;
+    VkQueueFamilyProperties qf[16];
+    VkPhysicalDeviceVulkan12Features f12;
+    VkDeviceQueueCreateInfo qi;
+    VkDeviceCreateInfo di;
+    const char *ext = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+    float prio = 1.0f, *x, *y, a = 3.0f;
+    VkDevice dev;
+    VkQueue queue;
+    VkPipelineCacheCreateInfo pci;
+    VkPipelineCache cache;
+    VkCommandPoolCreateInfo cpi;
+    VkCommandPool pool;
+    VkCommandBufferAllocateInfo cai;
+    VkCommandBuffer cmd;
+    VkCommandBufferBeginInfo cbi;
+    VkMemoryBarrier mb;
+    VkSubmitInfo si;
+    VkFenceCreateInfo fi;
+    VkFence fence;
+    gpucompile_vulkan_engine engine;
+    gpucompile_vulkan_program *program;
+    gpucompile_vulkan_entry entry;
+    gpucompile_vulkan_buffer bufs[2];
+    struct { float a; uint32_t n; } push;
+    uint32_t groups[3] = {4, 1, 1}, bad = 0;
+    gpucompile_runtime_set_error_callback(on_error, NULL);
+    snprintf(path, sizeof path, "%s/saxpy.spv", dir);
+    if (!(f = fopen(path, "rb"))) return printf("cannot read %s\n", path), 1;
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    spv = malloc((size_t)n);
+    if (fread(spv, 1, (size_t)n, f) != (size_t)n) return 1;
+    fclose(f);
+    memset(&app, 0, sizeof app);
+    app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
+    app.apiVersion = VK_API_VERSION_1_3;
+    memset(&ii, 0, sizeof ii);
+    ii.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
+    ii.pApplicationInfo = &app;
+    if (vkCreateInstance(&ii, NULL, &inst) != VK_SUCCESS || vkEnumeratePhysicalDevices(inst, &count, &pd) < 0 || !count) {
+        printf("SKIP engine-vulkan: no Vulkan device\nengine-vulkan: 0 passed, 0 failed, 1 skipped\n");
+        return 0;
+    }
+    vkGetPhysicalDeviceQueueFamilyProperties(pd, &nq, qf);
+    for (i = 0; i < nq; i++)
+        if (qf[i].queueFlags & VK_QUEUE_COMPUTE_BIT) { family = i; break; }
+    memset(&f12, 0, sizeof f12);
+    f12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+    f12.shaderInt8 = VK_TRUE; /* llc's modules declare Int8 */
+    memset(&qi, 0, sizeof qi);
+    qi.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
+    qi.queueFamilyIndex = family;
+    qi.queueCount = 1;
+    qi.pQueuePriorities = &prio;
+    memset(&di, 0, sizeof di);
+    di.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
+    di.pNext = &f12;
+    di.queueCreateInfoCount = 1;
+    di.pQueueCreateInfos = &qi;
+    di.enabledExtensionCount = 1;
+    di.ppEnabledExtensionNames = &ext;
+    CHECK(vkCreateDevice(pd, &di, NULL, &dev) == VK_SUCCESS);
+    vkGetDeviceQueue(dev, family, 0, &queue);
+    memset(&pci, 0, sizeof pci);
+    pci.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO;
+    vkCreatePipelineCache(dev, &pci, NULL, &cache);
+    /* the program, on the engine's device */
+    memset(&engine, 0, sizeof engine);
+    engine.device = dev;
+    engine.get_device_proc_addr = (gpucompile_vulkan_void_fn(GPUCOMPILE_VULKAN_CALL *)(void *, const char *))vkGetDeviceProcAddr;
+    engine.pipeline_cache = (uint64_t)cache;
+    engine.push_descriptors = 1;
+    CHECK((program = gpucompile_vulkan_program_create(&engine, spv, (size_t)n)) != NULL);
+    if (!program) return 1;
+    CHECK(gpucompile_vulkan_program_entry(program, "saxpy", &entry) == 1);
+    CHECK(entry.kernel->num_bindings == 2 && entry.pipeline && entry.pipeline_layout && entry.num_set_layouts == 1 && entry.push_descriptors);
+    CHECK(gpucompile_vulkan_program_entry(program, "nothere", &entry) == 0);
+    /* buffers and a command buffer of the engine's */
+    type = memory_type(pd);
+    bufs[0].buffer = (uint64_t)buffer(dev, type, 256 * 4, (void **)&x);
+    bufs[1].buffer = (uint64_t)buffer(dev, type, 256 * 4, (void **)&y);
+    bufs[0].offset = bufs[1].offset = 0;
+    bufs[0].range = bufs[1].range = VK_WHOLE_SIZE;
+    for (i = 0; i < 256; i++) {
+        x[i] = (float)i;
+        y[i] = 1.0f;
+    }
+    memset(&cpi, 0, sizeof cpi);
+    cpi.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
+    cpi.queueFamilyIndex = family;
+    vkCreateCommandPool(dev, &cpi, NULL, &pool);
+    memset(&cai, 0, sizeof cai);
+    cai.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
+    cai.commandPool = pool;
+    cai.commandBufferCount = 1;
+    vkAllocateCommandBuffers(dev, &cai, &cmd);
+    memset(&cbi, 0, sizeof cbi);
+    cbi.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+    vkBeginCommandBuffer(cmd, &cbi);
+    push.a = a;
+    push.n = 250;
+    CHECK(gpucompile_vulkan_record(program, "saxpy", cmd, groups, bufs, 2, &push, sizeof push) == 0);
+    CHECK(gpucompile_vulkan_record(program, "saxpy", cmd, groups, bufs, 1, &push, sizeof push) == -1); /* refused, nothing recorded */
+    CHECK(errors == 1 && strstr(last_error, "2 bindings; 1 buffers given"));
+    memset(&mb, 0, sizeof mb);
+    mb.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+    mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+    vkEndCommandBuffer(cmd);
+    memset(&fi, 0, sizeof fi);
+    fi.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
+    vkCreateFence(dev, &fi, NULL, &fence);
+    memset(&si, 0, sizeof si);
+    si.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &cmd;
+    CHECK(vkQueueSubmit(queue, 1, &si, fence) == VK_SUCCESS);
+    CHECK(vkWaitForFences(dev, 1, &fence, VK_TRUE, ~(uint64_t)0) == VK_SUCCESS);
+    for (i = 0; i < 256; i++) bad += y[i] != (i < 250 ? a * (float)i + 1.0f : 1.0f);
+    CHECK(bad == 0);
+    gpucompile_vulkan_program_destroy(program);
+    vkDestroyFence(dev, fence, NULL);
+    vkDestroyCommandPool(dev, pool, NULL);
+    vkDestroyPipelineCache(dev, cache, NULL);
+    free(spv);
+    printf("%s engine: saxpy recorded into the engine's command buffer\n", failed ? "FAIL" : "ok  ");
+    printf("engine-vulkan: %d passed, %d failed, 0 skipped\n", !failed, failed);
+    return failed;
+}
