@@ -461,9 +461,21 @@ typedef struct gpucompile_options {
        optimized.ll, isa.s, object.o, binary.*, tool logs, repro.sh redoing it with LLVM's tools),
        also when the compile fails; NULL: none. Such compiles bypass the cache. */
     const char *save_temps;
-    /* "redis://HOST:PORT[/DB]": a shared store behind cache_dir (hiredis, opened at run time);
-       NULL: none. Its problems are a warning, never a failed compile. */
+    /* "redis://[[USER:]PASSWORD@]HOST[:PORT][/DB]" (ccache's form; %XX escapes in USER and
+       PASSWORD): a shared store behind cache_dir (hiredis, opened at run time); NULL: none. With
+       a password it sends AUTH (USER: an ACL user, Redis 6+) before SELECT. Its problems are a
+       warning, never a failed compile; no message repeats the password. */
     const char *cache_remote;
+    /* The remote store's password from this file (its first line), so that it need not be on a
+       command line, where other users see it; used when the URL has none, and then the URL's
+       userinfo only names the ACL user (redis://USER@HOST). NULL: none. */
+    const char *cache_remote_password_file;
+    /* A file holding the team's cache secret (16 bytes to 4 KiB; trailing white space ignored):
+       every entry written carries a tag keyed by it, over the entry and its key, and entries
+       without a valid tag are refused (a miss, one warning per process), local or remote. It
+       also keys the cache key, so other secrets, or none, see other entries. An unreadable
+       secret turns the cache off for that compile (a warning). NULL: entries carry no tag. */
+    const char *cache_secret_file;
     /* Path of a gpucompile executable: compile in that child process instead (argv, no shell),
        so that a crash inside LLVM becomes an error here. Not with hooks or custom backends. */
     const char *isolate;
@@ -888,8 +900,10 @@ GPUCOMPILE_API void gpucompile_workers_free(gpucompile_workers *workers);
 GPUCOMPILE_API int gpucompile_worker_serve(int in_fd, int out_fd);
 GPUCOMPILE_API void gpucompile_free(const gpucompile_allocator *a, void *ptr);
 /* The compile cache in dir (entries and bytes: gpucompile's entries only) and this process's
-   lookups so far (hits from the directory and from the remote store, misses). */
-typedef struct gpucompile_cache_stats { uint64_t entries, bytes, hits, remote_hits, misses; } gpucompile_cache_stats;
+   lookups so far (hits from the directory and from the remote store, misses; refused: entries
+   found without a valid tag for options.cache_secret_file, which counted as misses or were
+   found again remotely). */
+typedef struct gpucompile_cache_stats { uint64_t entries, bytes, hits, remote_hits, misses, refused; } gpucompile_cache_stats;
 GPUCOMPILE_API gpucompile_result gpucompile_cache_stats_get(const char *dir, gpucompile_cache_stats *out);
 /* Removes gpucompile's entries from dir (nothing else there); the remote store is left alone. */
 GPUCOMPILE_API gpucompile_result gpucompile_cache_clear(const char *dir);
@@ -1226,6 +1240,13 @@ GPUCOMPILE_DEF void gpucompile_free(const gpucompile_allocator *a, void *p) {
     if (!p) return;
     if (a && a->free) a->free(p, a->user_data);
     else GPUCOMPILE_FREE(p, a ? a->user_data : NULL);
+}
+
+/* Clears memory that held a secret (a password, a key); through a volatile pointer, so that
+   the compiler cannot drop the stores as dead. */
+GPUCOMPILE__PRIVATE void gpucompile__wipe(void *p, size_t n) {
+    volatile unsigned char *v = (volatile unsigned char *)p;
+    while (p && n--) *v++ = 0;
 }
 
 GPUCOMPILE__PRIVATE char *gpucompile__strndup(const gpucompile_allocator *a, const char *s, size_t n) {
@@ -3427,6 +3448,10 @@ typedef struct gpucompile__job {
     gpucompile_buf repro;         /* the binary step's tool lines for repro.sh */
     int tool_runs;
     gpucompile_result llvm_error;  /* the first error diagnostic of LLVM's (the context's handler) */
+    /* options.cache_secret_file's keys ([section: cache]): the cache key's, then the entry
+       tag's; wiped when the compile ends */
+    unsigned char cache_keys[64];
+    int keyed;
 } gpucompile__job;
 
 /* A dependency on a tool, by the name it was run as (the cache's identity for it). */
@@ -4985,7 +5010,97 @@ done:
    also keeps the compile's warnings and remarks, replayed on a hit. Entries are written to a
    temporary name and renamed; a checksum catches torn or corrupt entries, which are ignored and
    replaced. Hits refresh the mtime (least recently used goes). A remote store (options
-   .cache_remote) sits behind the directory: see [section: remote cache]. */
+   .cache_remote) sits behind the directory: see [section: remote cache].
+   A checksum only tells torn from whole: whoever can write the directory or the store could
+   put any object under a key, and keys follow from public inputs. options.cache_secret_file
+   authenticates entries: two 32-byte keys are derived from the secret (BLAKE3's derive_key
+   mode, one context each); the first keys the cache key (BLAKE3's keyed mode: other secrets,
+   or none, look up other keys, and a key says nothing of the secret), the second keys a tag
+   over the cache key and the whole entry, which every entry written carries and every reader
+   checks, locally and remotely, before it believes a byte. */
+/* A compile's logger while the cache is on: everything passes through, and the warnings and
+   remarks are kept as records for the entry (a hit replays them). */
+typedef struct gpucompile__capture { gpucompile_logger to; gpucompile_buf log; } gpucompile__capture;
+
+GPUCOMPILE__PRIVATE void gpucompile__record(const gpucompile_diagnostic *d, gpucompile_buf *log);
+GPUCOMPILE__PRIVATE void gpucompile__capture_fn(const gpucompile_diagnostic *d, void *user_data);
+
+/* The cache's own warnings (the remote store, refused entries, the secret) go to the caller's
+   logger past that capture: they tell of this process's cache, not of the compile, and a later
+   hit must not replay them. */
+GPUCOMPILE__PRIVATE void gpucompile__cache_warn(gpucompile_job *job, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(GPUCOMPILE__PRINTF, 2, 3)))
+#endif
+    ;
+GPUCOMPILE__PRIVATE void gpucompile__cache_warn(gpucompile_job *job, const char *fmt, ...) {
+    const gpucompile_logger *l = &((gpucompile__job *)job)->opts.logger;
+    char msg[4096];
+    va_list ap;
+    if (l->func == gpucompile__capture_fn) l = &((const gpucompile__capture *)l->user_data)->to;
+    if (!l->func) return;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    gpucompile__printable(msg);
+    gpucompile__log(l, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, job->stage, NULL, msg);
+}
+
+/* A small file that holds a secret (the cache secret, the remote store's password) into
+   buf[size], unbuffered, so that no copy is left in a stdio buffer: its length, or -1 with
+   errno set (E2BIG: it does not fit). */
+GPUCOMPILE__PRIVATE long gpucompile__read_secret(const char *path, unsigned char *buf, size_t size) {
+    FILE *f = fopen(path, "rb");
+    size_t n = 0, k;
+    int bad;
+    if (!f) return -1;
+    setvbuf(f, NULL, _IONBF, 0);
+    while (n < size && (k = fread(buf + n, 1, size - n, f)) > 0) n += k;
+    bad = ferror(f) || (n == size && fgetc(f) != EOF);
+    if (!ferror(f) && bad) errno = E2BIG;
+    fclose(f);
+    return bad ? -1 : (long)n;
+}
+
+/* options.cache_secret_file into the job's keys. 0 after a warning (the first in this process)
+   when it cannot be used: that compile then goes without the cache, never with entries it
+   cannot authenticate. */
+static int gpucompile__secret_warned;
+GPUCOMPILE__PRIVATE int gpucompile__cache_secret(gpucompile_job *job) {
+    gpucompile__job *j = (gpucompile__job *)job;
+    const char *path = j->opts.cache_secret_file, *why;
+    unsigned char data[4096];
+    long got;
+    size_t n;
+    llvm_blake3_hasher h;
+    int first;
+    if (!path || !*path) return 1;
+    got = gpucompile__read_secret(path, data, sizeof data);
+    why = got < 0 ? (errno == E2BIG ? "larger than 4 KiB" : strerror(errno)) : NULL;
+    for (n = got < 0 ? 0 : (size_t)got; n > 0 && (data[n - 1] == '\n' || data[n - 1] == '\r' || data[n - 1] == ' ' || data[n - 1] == '\t');)
+        n--; /* an editor's newline is no part of it */
+    if (!why && n >= 16) {
+        llvm_blake3_hasher_init_derive_key(&h, "gpucompile cache 1: the cache key");
+        llvm_blake3_hasher_update(&h, data, n);
+        llvm_blake3_hasher_finalize(&h, j->cache_keys, 32);
+        llvm_blake3_hasher_init_derive_key(&h, "gpucompile cache 1: the entry tag");
+        llvm_blake3_hasher_update(&h, data, n);
+        llvm_blake3_hasher_finalize(&h, j->cache_keys + 32, 32);
+        gpucompile__wipe(&h, sizeof h);
+        j->keyed = 1;
+    }
+    gpucompile__wipe(data, sizeof data);
+    if (j->keyed) return 1;
+    if (!why) why = "shorter than 16 bytes (make one with: head -c 32 /dev/urandom | base64)";
+    gpucompile_lock();
+    first = !gpucompile__secret_warned;
+    gpucompile__secret_warned = 1;
+    gpucompile_unlock();
+    if (first)
+        gpucompile__cache_warn(job, "the cache secret '%s' cannot be used (%s): compiling without the cache", path, why);
+    return 0;
+}
+
 GPUCOMPILE__PRIVATE void gpucompile__hash_str(llvm_blake3_hasher *h, const char *s) {
     uint32_t n = s ? (uint32_t)strlen(s) : 0xffffffffu;
     llvm_blake3_hasher_update(h, &n, sizeof n);
@@ -5000,7 +5115,8 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_key(gpucompile_job *job, const void *
     char text[8192];
     int i, num[4];
     size_t k;
-    llvm_blake3_hasher_init(&h);
+    if (((gpucompile__job *)job)->keyed) llvm_blake3_hasher_init_keyed(&h, ((gpucompile__job *)job)->cache_keys);
+    else llvm_blake3_hasher_init(&h);
     gpucompile__hash_str(&h, "gpucompile-cache-3 " GPUCOMPILE_VERSION_STRING " LLVM " LLVM_VERSION_STRING);
     { /* the libLLVM run on may be a newer patch release than the headers */
         unsigned v[3];
@@ -5035,6 +5151,7 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_key(gpucompile_job *job, const void *
     llvm_blake3_hasher_update(&h, &size, sizeof size);
     llvm_blake3_hasher_update(&h, data, size);
     llvm_blake3_hasher_finalize(&h, d, sizeof d);
+    gpucompile__wipe(&h, sizeof h); /* a keyed hasher holds the key */
     for (k = 0; k < 32; k++) snprintf(hex + 2 * k, 3, "%02x", d[k]);
 }
 
@@ -5245,6 +5362,52 @@ GPUCOMPILE__PRIVATE int gpucompile__entry_whole(const unsigned char *data, size_
     return memcmp(sum, data + 16, 32) == 0;
 }
 
+/* An entry under options.cache_secret_file is the object's bytes, then "GPUTAG01" and the tag:
+   BLAKE3 keyed by the tag key over the cache key and those bytes, so that an entry copied
+   under another key is refused as surely as one made without the secret. The object's bytes
+   are unchanged (gpucompile_object_serialize's format); without a secret there is no tag. */
+#define GPUCOMPILE__TAG_MAGIC "GPUTAG01"
+#define GPUCOMPILE__TAG_SIZE 40
+
+GPUCOMPILE__PRIVATE void gpucompile__entry_tag(const gpucompile__job *j, const char *key, const unsigned char *data, size_t size,
+                                               unsigned char tag[32]) {
+    llvm_blake3_hasher h;
+    uint64_t n = size;
+    llvm_blake3_hasher_init_keyed(&h, j->cache_keys + 32);
+    gpucompile__hash_str(&h, key);
+    llvm_blake3_hasher_update(&h, &n, sizeof n);
+    llvm_blake3_hasher_update(&h, data, size);
+    llvm_blake3_hasher_finalize(&h, tag, 32);
+    gpucompile__wipe(&h, sizeof h);
+}
+
+/* Appends the tag to an entry being written (nothing without a secret). */
+GPUCOMPILE__PRIVATE void gpucompile__entry_seal(gpucompile_job *job, const char *key, gpucompile_buf *b) {
+    const gpucompile__job *j = (const gpucompile__job *)job;
+    unsigned char tag[32];
+    if (!j->keyed || b->oom) return;
+    gpucompile__entry_tag(j, key, (const unsigned char *)b->data, b->len, tag);
+    gpucompile_buf_add(b, GPUCOMPILE__TAG_MAGIC, 8);
+    gpucompile_buf_add(b, tag, 32);
+}
+
+/* An entry as read: 1 and *object_size (the object's bytes, still to be checked whole) when
+   there is no secret or the tag is valid; 0 when a secret is set and the tag is missing or
+   wrong. The comparison takes the same time wherever the tags differ. */
+GPUCOMPILE__PRIVATE int gpucompile__entry_open(gpucompile_job *job, const char *key, const unsigned char *data, size_t size,
+                                               size_t *object_size) {
+    const gpucompile__job *j = (const gpucompile__job *)job;
+    unsigned char tag[32], diff = 0;
+    size_t i;
+    *object_size = size;
+    if (!j->keyed) return 1;
+    if (!data || size < GPUCOMPILE__TAG_SIZE || memcmp(data + size - GPUCOMPILE__TAG_SIZE, GPUCOMPILE__TAG_MAGIC, 8) != 0) return 0;
+    gpucompile__entry_tag(j, key, data, size - GPUCOMPILE__TAG_SIZE, tag);
+    for (i = 0; i < 32; i++) diff |= (unsigned char)(tag[i] ^ data[size - 32 + i]);
+    *object_size = size - GPUCOMPILE__TAG_SIZE;
+    return diff == 0;
+}
+
 /* Fills o (zeroed, allocator set) from bytes; 0 when they are torn, corrupt, or (check_deps) a
    dependency changed. Fields filled before a failure are left for the caller to free. *diags
    (when not NULL) points at the diagnostic records inside data. */
@@ -5348,12 +5511,17 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_object_deserialize(const void *data,
 }
 
 /* ==== [section: remote cache] ============================================================ */
-/* A Redis server behind the cache directory (options.cache_remote = "redis://HOST:PORT[/DB]"),
-   through hiredis opened at run time (libhiredis.so.0.14 or 1.x; never linked). Values are the
-   local entries' bytes under "gpucompile:" + key, checked like local ones before use. A remote
-   problem (no hiredis, refused, a timeout, an error reply such as a full server's) is one
+/* A Redis server behind the cache directory (options.cache_remote =
+   "redis://[[USER:]PASSWORD@]HOST[:PORT][/DB]"), through hiredis opened at run time
+   (libhiredis.so.0.14 or 1.x; never linked). Each exchange connects, sends AUTH when there is a
+   password (AUTH PASSWORD, or AUTH USER PASSWORD for an ACL user), SELECT when DB is not 0, then
+   one GET or SET: an ACL user needs no more than ~gpucompile:* +get +set (+select with a DB).
+   Values are the local entries' bytes under "gpucompile:" + key, checked like local ones
+   before use (with options.cache_secret_file: their tags too). A remote problem (no hiredis,
+   refused, a timeout, NOAUTH, WRONGPASS, NOPERM, an error reply such as a full server's) is one
    warning, and the remote store is then left alone for the rest of the process: compiles go on
-   locally. A corrupt value is a warning and a miss (the fresh entry replaces it). */
+   locally. A corrupt value is a warning and a miss (the fresh entry replaces it). Messages name
+   the server without its userinfo; the password is wiped from our memory after each AUTH. */
 typedef struct gpucompile__redis { int err; char errstr[128]; } gpucompile__redis; /* redisContext's head */
 typedef struct gpucompile__redis_reply0 { int type; long long integer; size_t len; char *str; } gpucompile__redis_reply0;
 typedef struct gpucompile__redis_reply1 { int type; long long integer; double dval; size_t len; char *str; } gpucompile__redis_reply1;
@@ -5368,18 +5536,103 @@ static struct {
     void (*free_ctx)(gpucompile__redis *c);
 } gpucompile__hiredis;
 
-/* Once per process: turns the remote store off, with one warning. */
-GPUCOMPILE__PRIVATE void gpucompile__remote_off(gpucompile_job *job, const char *fmt, const char *what) {
+/* options.cache_remote taken apart, as ccache reads it: the userinfo ends at the last '@' (a
+   password may hold '@', ':' or '/'), USER at its first ':'; userinfo without ':' is the
+   password, or the user when the password comes from options.cache_remote_password_file.
+   %XX escapes are decoded. name: the address without the userinfo (but the user), for
+   messages; filled first, also when the rest is refused. */
+typedef struct gpucompile__redis_url {
+    char host[256], user[256], pass[1024], name[600];
+    long port, db;
+} gpucompile__redis_url;
+
+GPUCOMPILE__PRIVATE int gpucompile__hex_digit(char c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* s[0..n) with %XX decoded into out; 0 when it does not fit. */
+GPUCOMPILE__PRIVATE int gpucompile__unescape(const char *s, size_t n, char *out, size_t size) {
+    size_t i, k = 0;
+    for (i = 0; i < n; i++, k++) {
+        int v = (unsigned char)s[i];
+        if (k + 1 >= size) return 0;
+        if (v == '%' && i + 2 < n && gpucompile__hex_digit(s[i + 1]) >= 0 && gpucompile__hex_digit(s[i + 2]) >= 0) {
+            v = gpucompile__hex_digit(s[i + 1]) * 16 + gpucompile__hex_digit(s[i + 2]);
+            i += 2;
+        }
+        out[k] = (char)v;
+    }
+    out[k] = 0;
+    return 1;
+}
+
+/* NULL when url is an address, else why not (never quoting the userinfo). */
+GPUCOMPILE__PRIVATE const char *gpucompile__redis_parse(const char *url, int pass_from_file, gpucompile__redis_url *u) {
+    static const char *const not_one = "not a redis://[[USER:]PASSWORD@]HOST[:PORT][/DB] address";
+    const char *p, *at, *colon, *end, *slash, *scheme;
+    char *stop;
+    memset(u, 0, sizeof *u);
+    u->port = 6379;
+    if (!url) url = "";
+    scheme = strstr(url, "://");
+    p = scheme ? scheme + 3 : url;
+    at = strrchr(p, '@');
+    snprintf(u->name, sizeof u->name, "%.*s%.400s", (int)(p - url < 16 ? p - url : 0), url, at ? at + 1 : p);
+    if (gpucompile__starts_with(url, "rediss://")) return "TLS (rediss://) is not supported: redis:// on a trusted network or a tunnel";
+    if (!gpucompile__starts_with(url, "redis://")) return not_one;
+    if (at) {
+        colon = (const char *)memchr(p, ':', (size_t)(at - p));
+        if (colon || pass_from_file) { /* USER:PASSWORD, :PASSWORD, USER: ; or USER with a file */
+            const char *ue = colon ? colon : at;
+            if (!gpucompile__unescape(p, (size_t)(ue - p), u->user, sizeof u->user)) return "the user name is too long";
+            if (colon && !gpucompile__unescape(colon + 1, (size_t)(at - colon - 1), u->pass, sizeof u->pass))
+                return "the password is too long";
+        } else if (!gpucompile__unescape(p, (size_t)(at - p), u->pass, sizeof u->pass)) {
+            return "the password is too long";
+        }
+        p = at + 1;
+        if (u->user[0]) snprintf(u->name, sizeof u->name, "redis://%.100s@%.400s", u->user, p);
+    }
+    slash = strchr(p, '/');
+    end = slash ? slash : p + strlen(p);
+    colon = (const char *)memchr(p, ':', (size_t)(end - p));
+    if ((size_t)((colon ? colon : end) - p) >= sizeof u->host) return "the host name is too long";
+    memcpy(u->host, p, (size_t)((colon ? colon : end) - p));
+    if (colon) {
+        u->port = strtol(colon + 1, &stop, 10);
+        if (stop != end || colon + 1 == end) u->port = 0;
+    }
+    if (slash) {
+        u->db = strtol(slash + 1, &stop, 10);
+        if (*stop || !slash[1]) u->db = -1;
+    }
+    if (!u->host[0] || u->port <= 0 || u->port > 65535 || u->db < 0) return not_one;
+    return NULL;
+}
+
+/* What to do about a refusal, by the code the reply starts with. */
+GPUCOMPILE__PRIVATE const char *gpucompile__redis_hint(const char *reply) {
+    if (gpucompile__starts_with(reply, "NOAUTH"))
+        return " (the server wants a password: redis://[[USER:]PASSWORD@]HOST or a password file)";
+    if (gpucompile__starts_with(reply, "WRONGPASS")) return " (the user or the password is not the server's)";
+    if (gpucompile__starts_with(reply, "NOPERM")) return " (the user needs ~gpucompile:* +get +set, and +select with a DB)";
+    return "";
+}
+
+/* Once per process: turns the remote store off, with one warning: "what[: reply]". */
+GPUCOMPILE__PRIVATE void gpucompile__remote_off(gpucompile_job *job, const char *what, const char *reply) {
     int first;
     gpucompile_lock();
     first = !gpucompile__hiredis.off;
     gpucompile__hiredis.off = 1;
     gpucompile_unlock();
     if (first) {
-        char msg[512];
-        snprintf(msg, sizeof msg, fmt, what ? what : "");
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL, "remote cache %s: %s; compiling without it",
-                           job->options->cache_remote, msg);
+        gpucompile__redis_url u;
+        const char *pf = job->options->cache_remote_password_file;
+        gpucompile__redis_parse(job->options->cache_remote, pf && *pf, &u);
+        gpucompile__cache_warn(job, "remote cache %s: %s%s%.300s%s; compiling without it", u.name, what, reply ? ": " : "",
+                               reply ? reply : "", reply ? gpucompile__redis_hint(reply) : "");
+        gpucompile__wipe(&u, sizeof u);
     }
 }
 
@@ -5433,60 +5686,84 @@ GPUCOMPILE__PRIVATE void *gpucompile__redis_command(gpucompile__redis *c, int ar
     return r;
 }
 
-/* Connects (and selects the database) for one exchange; NULL after a warning when it cannot. */
+/* options.cache_remote_password_file's first line into u->pass; 0 after a warning. */
+GPUCOMPILE__PRIVATE int gpucompile__redis_password_file(gpucompile_job *job, gpucompile__redis_url *u) {
+    const char *path = job->options->cache_remote_password_file;
+    long got = gpucompile__read_secret(path, (unsigned char *)u->pass, sizeof u->pass - 1);
+    size_t n = 0;
+    char what[700];
+    if (got > 0) {
+        n = strcspn(u->pass, "\r\n");
+        gpucompile__wipe(u->pass + n, sizeof u->pass - n); /* the first line only */
+    }
+    if (u->pass[0]) return 1;
+    snprintf(what, sizeof what, "the password file '%.500s': %s", path,
+             got >= 0 ? "its first line is empty" : errno == E2BIG ? "larger than 1 KiB" : strerror(errno));
+    gpucompile__remote_off(job, what, NULL);
+    return 0;
+}
+
+/* One command whose answer must be a status (AUTH, SELECT); 0 after a warning. */
+GPUCOMPILE__PRIVATE int gpucompile__redis_status(gpucompile_job *job, gpucompile__redis *c, int argc, const char **argv,
+                                                 const char *secret) {
+    size_t lens[3], len;
+    const char *str;
+    void *r;
+    int i, ok;
+    for (i = 0; i < argc; i++) lens[i] = strlen(argv[i]);
+    r = gpucompile__redis_command(c, argc, argv, lens);
+    ok = r && gpucompile__redis_reply(r, &str, &len) == GPUCOMPILE__REDIS_STATUS;
+    if (!ok) {
+        const char *why = r ? str : c->errstr;
+        if (secret && *secret && why && strstr(why, secret)) why = "(the reply quotes the password: withheld)";
+        gpucompile__remote_off(job, argv[0], why ? why : "no reply");
+    }
+    if (r) gpucompile__hiredis.free_reply(r);
+    return ok;
+}
+
+/* Connects, authenticates and selects the database for one exchange; NULL after a warning
+   when it cannot. */
 GPUCOMPILE__PRIVATE gpucompile__redis *gpucompile__redis_connect(gpucompile_job *job) {
-    const char *url = job->options->cache_remote, *p, *colon, *slash;
-    char host[256];
-    long port = 6379, db = 0;
+    const char *pf = job->options->cache_remote_password_file, *bad, *argv[3];
+    gpucompile__redis_url u;
     gpucompile__timeval connect_tv = {0, 500000}, io_tv = {2, 0};
-    gpucompile__redis *c;
+    gpucompile__redis *c = NULL;
+    char n[24];
+    int ok = 1;
     if (!gpucompile__hiredis_open()) {
-        if (!gpucompile__hiredis.lib) gpucompile__remote_off(job, "%s", "cannot open libhiredis.so.0.14 (Debian: libhiredis0.14)");
+        if (!gpucompile__hiredis.lib) gpucompile__remote_off(job, "cannot open libhiredis.so.0.14 (Debian: libhiredis0.14)", NULL);
         return NULL;
     }
-    if (!gpucompile__starts_with(url, "redis://")) {
-        gpucompile__remote_off(job, "%s", "not a redis://HOST:PORT[/DB] address");
+    if ((bad = gpucompile__redis_parse(job->options->cache_remote, pf && *pf, &u)) != NULL) {
+        gpucompile__wipe(&u, sizeof u);
+        gpucompile__remote_off(job, bad, NULL);
         return NULL;
     }
-    p = url + 8;
-    slash = strchr(p, '/');
-    colon = strchr(p, ':');
-    if (colon && slash && colon > slash) colon = NULL;
-    if ((size_t)((colon ? colon : slash ? slash : p + strlen(p)) - p) >= sizeof host) { gpucompile__remote_off(job, "%s", "host name too long"); return NULL; }
-    snprintf(host, sizeof host, "%.*s", (int)((colon ? colon : slash ? slash : p + strlen(p)) - p), p);
-    if (colon) port = strtol(colon + 1, NULL, 10);
-    if (slash) db = strtol(slash + 1, NULL, 10);
-    if (!host[0] || port <= 0 || port > 65535 || db < 0) {
-        gpucompile__remote_off(job, "%s", "not a redis://HOST:PORT[/DB] address");
-        return NULL;
-    }
-    c = gpucompile__hiredis.connect(host, (int)port, connect_tv);
-    if (!c || c->err) {
-        gpucompile__remote_off(job, "%s", c ? c->errstr : "out of memory");
-        if (c) gpucompile__hiredis.free_ctx(c);
-        return NULL;
-    }
-    gpucompile__hiredis.set_timeout(c, io_tv);
-    if (db) {
-        char n[24];
-        const char *argv[2];
-        size_t lens[2];
-        const char *str;
-        size_t len;
-        void *r;
-        snprintf(n, sizeof n, "%ld", db);
-        argv[0] = "SELECT"; argv[1] = n;
-        lens[0] = 6; lens[1] = strlen(n);
-        r = gpucompile__redis_command(c, 2, argv, lens);
-        if (!r || gpucompile__redis_reply(r, &str, &len) != GPUCOMPILE__REDIS_STATUS) {
-            gpucompile__remote_off(job, "SELECT: %s", r ? str : c->errstr);
-            if (r) gpucompile__hiredis.free_reply(r);
-            gpucompile__hiredis.free_ctx(c);
-            return NULL;
+    if (!u.pass[0] && pf && *pf) ok = gpucompile__redis_password_file(job, &u);
+    if (ok) {
+        c = gpucompile__hiredis.connect(u.host, (int)u.port, connect_tv);
+        if (!c || c->err) {
+            gpucompile__remote_off(job, c ? c->errstr : "out of memory", NULL);
+            ok = 0;
         }
-        gpucompile__hiredis.free_reply(r);
     }
-    return c;
+    if (ok) gpucompile__hiredis.set_timeout(c, io_tv);
+    if (ok && u.pass[0]) {
+        argv[0] = "AUTH";
+        argv[1] = u.user[0] ? u.user : u.pass;
+        argv[2] = u.pass;
+        ok = gpucompile__redis_status(job, c, u.user[0] ? 3 : 2, argv, u.pass);
+    }
+    if (ok && u.db) {
+        snprintf(n, sizeof n, "%ld", u.db);
+        argv[0] = "SELECT";
+        argv[1] = n;
+        ok = gpucompile__redis_status(job, c, 2, argv, NULL);
+    }
+    gpucompile__wipe(&u, sizeof u);
+    if (!ok && c) gpucompile__hiredis.free_ctx(c);
+    return ok ? c : NULL;
 }
 
 /* One command (GET key or SET key value); the reply, or NULL after a warning. */
@@ -5501,7 +5778,7 @@ GPUCOMPILE__PRIVATE void *gpucompile__redis_call(gpucompile_job *job, gpucompile
     lens[0] = 3; lens[1] = strlen(name); lens[2] = size;
     r = gpucompile__redis_command(*c, value ? 3 : 2, argv, lens);
     if (!r || gpucompile__redis_reply(r, &str, &len) == GPUCOMPILE__REDIS_ERROR) {
-        gpucompile__remote_off(job, value ? "SET: %s" : "GET: %s", r ? str : (*c)->errstr);
+        gpucompile__remote_off(job, value ? "SET" : "GET", r ? str : (*c)->errstr);
         if (r) gpucompile__hiredis.free_reply(r);
         gpucompile__hiredis.free_ctx(*c);
         *c = NULL;
@@ -5510,25 +5787,31 @@ GPUCOMPILE__PRIVATE void *gpucompile__redis_call(gpucompile_job *job, gpucompile
     return r;
 }
 
-/* The remote entry's bytes (allocated), when there is one that is whole. */
+/* The remote entry's bytes (allocated): 1 when there is one that is whole (and, with a secret,
+   carries a valid tag), -1 when one was refused for its tag, 0 otherwise. */
 GPUCOMPILE__PRIVATE int gpucompile__remote_get(gpucompile_job *job, const char *key, unsigned char **data, size_t *size) {
     gpucompile__redis *c = NULL;
     const char *str;
-    size_t len;
+    size_t len, n = 0;
     int type, ok = 0;
     void *r;
     if (!job->options->cache_remote || !*job->options->cache_remote) return 0;
     if (!GPUCOMPILE__HAVE_HIREDIS) {
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL, "the remote cache needs hiredis: not on Windows");
+        gpucompile__cache_warn(job, "the remote cache needs hiredis: not on Windows");
         return 0;
     }
     if ((r = gpucompile__redis_call(job, &c, key, NULL, 0)) == NULL) return 0;
     type = gpucompile__redis_reply(r, &str, &len);
-    if (type == GPUCOMPILE__REDIS_STRING && !gpucompile__entry_whole((const unsigned char *)str, len))
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL,
-                           "remote cache %s: the entry gpucompile:%s is corrupt or truncated (%zu bytes); compiling it again",
-                           job->options->cache_remote, key, len);
-    else if (type == GPUCOMPILE__REDIS_STRING && len <= (job->options->max_input_bytes ? job->options->max_input_bytes : GPUCOMPILE_DEFAULT_MAX_INPUT) &&
+    if (type == GPUCOMPILE__REDIS_STRING && !gpucompile__entry_open(job, key, (const unsigned char *)str, len, &n)) {
+        ok = -1;
+    } else if (type == GPUCOMPILE__REDIS_STRING && !gpucompile__entry_whole((const unsigned char *)str, n)) {
+        gpucompile__redis_url u;
+        const char *pf = job->options->cache_remote_password_file;
+        gpucompile__redis_parse(job->options->cache_remote, pf && *pf, &u);
+        gpucompile__cache_warn(job, "remote cache %s: the entry gpucompile:%s is corrupt or truncated (%zu bytes); compiling it again",
+                               u.name, key, len);
+        gpucompile__wipe(&u, sizeof u);
+    } else if (type == GPUCOMPILE__REDIS_STRING && len <= (job->options->max_input_bytes ? job->options->max_input_bytes : GPUCOMPILE_DEFAULT_MAX_INPUT) &&
              (*data = (unsigned char *)gpucompile_job_alloc(job, len ? len : 1)) != NULL) {
         memcpy(*data, str, len);
         *size = len;
@@ -5557,11 +5840,32 @@ GPUCOMPILE__PRIVATE int gpucompile__reset_object(gpucompile_job *job);
 GPUCOMPILE__PRIVATE void gpucompile__replay(const char *data, size_t len, const gpucompile_logger *l);
 GPUCOMPILE__PRIVATE void gpucompile__cache_evict(gpucompile_job *job, const char *keep);
 GPUCOMPILE__PRIVATE void gpucompile__count_lookup(int from);
+static gpucompile_cache_stats gpucompile__lookups; /* hits, misses and refusals of this process */
 
-/* An entry's bytes into job->object, its diagnostics replayed to l; 0 when unusable. */
-GPUCOMPILE__PRIVATE int gpucompile__cache_take(gpucompile_job *job, const unsigned char *data, size_t size, const gpucompile_logger *l) {
+/* An entry refused for its tag (options.cache_secret_file): counted, and the first one in this
+   process is a warning (one stranger's entries must not flood the log of every compile). */
+static int gpucompile__refusal_warned;
+GPUCOMPILE__PRIVATE void gpucompile__cache_refused(gpucompile_job *job, const char *key, int remote) {
+    int first;
+    gpucompile_lock();
+    first = !gpucompile__refusal_warned;
+    gpucompile__refusal_warned = 1;
+    gpucompile__lookups.refused++;
+    gpucompile_unlock();
+    if (first)
+        gpucompile__cache_warn(job, "the cache entry %s %s has no valid tag for the cache secret: refused, compiled again (the "
+                                    "first refusal in this process: --cache-stats counts the others)",
+                               key, remote ? "in the remote store" : "in the cache directory");
+}
+
+/* An entry's bytes into job->object, its diagnostics replayed to l; 0 when unusable, -1 when
+   refused for its tag (tagged: the caller checked the tag already). */
+GPUCOMPILE__PRIVATE int gpucompile__cache_take(gpucompile_job *job, const char *key, const unsigned char *data, size_t size,
+                                               int tagged, const gpucompile_logger *l) {
     const char *diags = NULL;
     size_t n = 0;
+    if (tagged) size -= ((gpucompile__job *)job)->keyed ? GPUCOMPILE__TAG_SIZE : 0;
+    else if (!gpucompile__entry_open(job, key, data, size, &size)) return -1;
     if (!gpucompile__reset_object(job) || !gpucompile__deserialize(data, size, 1, job->object, NULL, &diags, &n)) return 0;
     gpucompile__replay(diags, n, l);
     return 1;
@@ -5577,17 +5881,22 @@ GPUCOMPILE__PRIVATE int gpucompile__cache_load(gpucompile_job *job, const char *
     int ok;
     gpucompile__cache_path(job, key, path, sizeof path);
     if (gpucompile__read(path, a, job->options->max_input_bytes, 1, &file, &size) == GPUCOMPILE_OK) { /* no symlink, no device */
-        ok = gpucompile__cache_take(job, file, size, l);
+        ok = gpucompile__cache_take(job, key, file, size, 0, l);
         gpucompile_free(a, file);
-        if (ok) {
+        if (ok < 0) gpucompile__cache_refused(job, key, 0);
+        if (ok > 0) {
             job->object->from_cache = 1;
             gpucompile__touch(path); /* most recently used */
             gpucompile__count_lookup(1);
             return 1;
         }
     }
-    if (!gpucompile__remote_get(job, key, &file, &size)) { gpucompile__count_lookup(0); return 0; }
-    ok = gpucompile__cache_take(job, file, size, l);
+    if ((ok = gpucompile__remote_get(job, key, &file, &size)) <= 0) {
+        if (ok < 0) gpucompile__cache_refused(job, key, 1);
+        gpucompile__count_lookup(0);
+        return 0;
+    }
+    ok = gpucompile__cache_take(job, key, file, size, 1, l) > 0;
     gpucompile__count_lookup(ok ? 2 : 0);
     if (ok) {
         job->object->from_cache = 2;
@@ -5654,8 +5963,6 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_evict(gpucompile_job *job, const char
     gpucompile_free(a, e);
 }
 
-static gpucompile_cache_stats gpucompile__lookups; /* hits and misses of this process */
-
 GPUCOMPILE__PRIVATE void gpucompile__count_lookup(int from) {
     gpucompile_lock();
     if (from == 1) gpucompile__lookups.hits++;
@@ -5694,11 +6001,6 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_cache_clear(const char *dir) {
     return r;
 }
 
-/* A compile's logger while the cache is on: everything passes through, and the warnings and
-   remarks are kept as records for the entry (a hit replays them). */
-typedef struct gpucompile__capture { gpucompile_logger to; gpucompile_buf log; } gpucompile__capture;
-
-GPUCOMPILE__PRIVATE void gpucompile__record(const gpucompile_diagnostic *d, gpucompile_buf *log);
 GPUCOMPILE__PRIVATE void gpucompile__capture_fn(const gpucompile_diagnostic *d, void *user_data) {
     gpucompile__capture *c = (gpucompile__capture *)user_data;
     if (d->severity == GPUCOMPILE_SEVERITY_WARNING || d->severity == GPUCOMPILE_SEVERITY_REMARK) gpucompile__record(d, &c->log);
@@ -5710,13 +6012,16 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_store(gpucompile_job *job, const char
     gpucompile__job *j = (gpucompile__job *)job;
     gpucompile_buf b;
     char path[4200];
+    int ok;
     memset(&b, 0, sizeof b);
     b.a = &j->opts.allocator;
-    if (gpucompile__serialize(job->object, j->deps, j->num_deps, 1, diags, &b)) {
+    ok = gpucompile__serialize(job->object, j->deps, j->num_deps, 1, diags, &b);
+    if (ok) gpucompile__entry_seal(job, key, &b);
+    if (ok && !b.oom) {
         gpucompile__mkdirs(j->opts.cache_dir);
         gpucompile__cache_path(job, key, path, sizeof path);
         if (gpucompile_write_file(path, b.data, b.len) != GPUCOMPILE_OK)
-            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL, "cannot write the cache entry '%s'", path);
+            gpucompile__cache_warn(job, "cannot write the cache entry '%s'", path);
         else
             gpucompile__cache_evict(job, key);
         gpucompile__remote_put(job, key, (const unsigned char *)b.data, b.len);
@@ -6345,6 +6650,7 @@ GPUCOMPILE__PRIVATE void gpucompile__compile_input(gpucompile__compiling *c, LLV
     c->use_cache = j->opts.cache_dir && *j->opts.cache_dir && !j->opts.hooks && c->data &&
                    (c->target->kind != GPUCOMPILE_TARGET_CUSTOM || job->backend->cache_version) &&
                    !(j->opts.save_temps && *j->opts.save_temps);
+    if (c->use_cache && !gpucompile__cache_secret(job)) c->use_cache = 0;
     c->cap.log.a = &j->opts.allocator;
     if (c->use_cache) {
         gpucompile__cache_key(job, c->data, c->size, c->key);
@@ -6437,6 +6743,7 @@ GPUCOMPILE__PRIVATE void gpucompile__compile_release(gpucompile__compiling *c) {
     gpucompile_free(c->cap.log.a, c->cap.log.data);
     gpucompile_job_free(job, j->save_dir);
     gpucompile_free(j->repro.a, j->repro.data);
+    gpucompile__wipe(j->cache_keys, sizeof j->cache_keys);
 }
 
 /* The one entry point behind the three compile functions: exactly one of module / data.

@@ -49,10 +49,19 @@ static const char *usage_text =
     "  --select DEVICE      with --list: the object a device would load (sm_90, 90, gfx90a:xnack+)\n"
     "  --toolkit PATH       CUDA or ROCm root (else CUDA_PATH/CUDA_HOME/CUDA_ROOT, ROCM_PATH/...)\n"
     "  -l, --link FILE      extra bitcode library, linked where needed; repeatable\n"
+    ;
+static const char *usage_cache = /* ISO C's longest literal is 4095 */
     "  --cache-dir DIR      compile cache (default $XDG_CACHE_HOME/gpucompile or ~/.cache/gpucompile)\n"
     "  --no-cache           do not read or write the compile cache\n"
-    "  --cache-remote URL   redis://HOST:PORT[/DB], a shared store behind the cache directory\n"
-    "                       (else $GPUCOMPILE_CACHE_REMOTE; its problems are one warning)\n"
+    "  --cache-remote URL   redis://[[USER:]PASSWORD@]HOST[:PORT][/DB], a shared store behind the\n"
+    "                       cache directory (else $GPUCOMPILE_CACHE_REMOTE; its problems are one\n"
+    "                       warning)\n"
+    "  --cache-remote-password-file FILE\n"
+    "                       the store's password, its first line, when the URL has none (else\n"
+    "                       $GPUCOMPILE_CACHE_REMOTE_PASSWORD_FILE); the URL may name the user\n"
+    "  --cache-secret-file FILE\n"
+    "                       the team's cache secret (else $GPUCOMPILE_CACHE_SECRET_FILE): entries\n"
+    "                       written carry a tag keyed by it; entries without a valid one are refused\n"
     "  --cache-stats        after the run: the cache's entries and bytes, this run's hits and\n"
     "                       misses (stdout without an input, else stderr)\n"
     "  --cache-clear        remove the cache directory's entries first (alone: only that)\n"
@@ -73,7 +82,7 @@ static const char *usage_text =
     "  -v, --verbose        kernel metadata, stage timings and tool command lines (shell-quoted)\n"
     "  --version            print the version\n"
     "  -h, --help           this text\n";
-static const char *usage_notes = /* two strings: ISO C's longest literal is 4095 */
+static const char *usage_notes =
     "\n"
     "Host symbols are NAME_..., with every character of NAME (and of a kernel's name) outside\n"
     "[A-Za-z0-9_] made '_' (and '_' before a leading digit): --name saxpy-v2 gives saxpy_v2_K_launch.\n"
@@ -102,7 +111,7 @@ typedef struct cli {
     const char *emit_text, *name, *list, *select, *handler;
     const char *host;                   /* --host: the host LLVM module (.ll) */
     const char *section, *tool_options; /* --section, --opts */
-    const char *cache_remote, *save_temps;
+    const char *cache_remote, *save_temps, *cache_password_file, *cache_secret_file;
     int cache_stats, cache_clear;
 } cli;
 
@@ -154,7 +163,7 @@ static int parse_args(int argc, char **argv, cli *c) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 #define TAKES(s, l) ((strcmp(a, s) == 0 || strcmp(a, l) == 0) ? (v ? (i++, 1) : (usage_error("missing value for", a), -1)) : 0)
         int t;
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) { fputs(usage_text, stdout); fputs(usage_notes, stdout); return 0; }
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) { fputs(usage_text, stdout); fputs(usage_cache, stdout); fputs(usage_notes, stdout); return 0; }
         if (strcmp(a, "--version") == 0) {
             unsigned ver[3];
             LLVMGetVersion(&ver[0], &ver[1], &ver[2]); /* the libLLVM run on, which may be newer than the headers */
@@ -180,6 +189,8 @@ static int parse_args(int argc, char **argv, cli *c) {
         if ((t = TAKES("--cache-dir", "--cache-dir")) != 0) { if (t < 0) return 2; c->cache_dir = v; continue; }
         if (strcmp(a, "--no-cache") == 0) { c->no_cache = 1; continue; }
         if ((t = TAKES("--cache-remote", "--cache-remote")) != 0) { if (t < 0) return 2; c->cache_remote = v; continue; }
+        if ((t = TAKES("--cache-remote-password-file", "--cache-remote-password-file")) != 0) { if (t < 0) return 2; c->cache_password_file = v; continue; }
+        if ((t = TAKES("--cache-secret-file", "--cache-secret-file")) != 0) { if (t < 0) return 2; c->cache_secret_file = v; continue; }
         if (strcmp(a, "--cache-stats") == 0) { c->cache_stats = 1; continue; }
         if (strcmp(a, "--cache-clear") == 0) { c->cache_clear = 1; continue; }
         if ((t = TAKES("--save-temps", "--save-temps")) != 0) { if (t < 0) return 2; c->save_temps = v; continue; }
@@ -818,9 +829,9 @@ static int compile(cli *c, gpucompile_options *opts) {
 static void cache_report(const char *dir, FILE *f) {
     gpucompile_cache_stats st;
     if (gpucompile_cache_stats_get(dir, &st) != GPUCOMPILE_OK) return;
-    fprintf(f, "cache %s: %llu entries, %llu bytes; this run: %llu hits, %llu remote hits, %llu misses\n", dir,
+    fprintf(f, "cache %s: %llu entries, %llu bytes; this run: %llu hits, %llu remote hits, %llu misses, %llu refused\n", dir,
             (unsigned long long)st.entries, (unsigned long long)st.bytes, (unsigned long long)st.hits,
-            (unsigned long long)st.remote_hits, (unsigned long long)st.misses);
+            (unsigned long long)st.remote_hits, (unsigned long long)st.misses, (unsigned long long)st.refused);
 }
 
 /* --cache-clear / --cache-stats on dir (NULL: the one the options name); 1 when clearing failed. */
@@ -881,6 +892,8 @@ int main(int argc, char **argv) {
             opts.cache_dir = cache_dir;
         if (c.no_cache) opts.cache_dir = NULL;
         opts.cache_remote = c.cache_remote ? c.cache_remote : getenv("GPUCOMPILE_CACHE_REMOTE");
+        opts.cache_remote_password_file = c.cache_password_file ? c.cache_password_file : getenv("GPUCOMPILE_CACHE_REMOTE_PASSWORD_FILE");
+        opts.cache_secret_file = c.cache_secret_file ? c.cache_secret_file : getenv("GPUCOMPILE_CACHE_SECRET_FILE");
         if (c.cache_clear && opts.cache_dir && cache_command(&c, opts.cache_dir) != 0) return 1;
     }
     opts.link = c.links;
