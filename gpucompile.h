@@ -637,7 +637,13 @@ struct gpucompile_backend {
     int (*select_score)(const gpucompile_object *o, const char *device, const char **why);
     const char *device_help;
     /* binaries: */
-    const char *arches;                 /* comma-separated triple architectures: "nvptx,nvptx64" */
+    /* the triples that are this backend's (gpucompile_triple_in): comma-separated patterns
+       ARCH[-VENDOR[-OS[-ENVIRONMENT]]], '*' in a part for any run of characters, a part left
+       out matching anything, a part the triple lacks reading "unknown"; "!" before a pattern
+       excludes what it matches. "nvptx,nvptx64"; "spirv,spirv32,spirv64,!*-*-vulkan*" (OpenCL's
+       SPIR-V, not Vulkan's). An offload entry another program wrote (no gpucompile.target) goes
+       to the first backend whose triples hold its triple. */
+    const char *triples;
     unsigned short offload_kind;        /* LLVM offload binary's offload kind; 0: none */
     /* LLVM offload binary's image kinds of isa, bin and fatbin objects (LLVM's numbers: 1
        object, 6 SPIR-V, ...); 0: none for isa and fatbin, object for bin */
@@ -649,6 +655,13 @@ struct gpucompile_backend {
        private_bytes, max_threads, sgprs, vgprs, wavefront_size and kernarg_bytes (8 entries,
        NULL where not carried); NULL: none */
     const char *const *kernel_metadata;
+    /* for a program's --help (gpucompile_targets_help): what it compiles for and which options
+       it reads (toolkit_path, tools, tool_options, bin_method); lines of at most 72 characters
+       separated by '\n'. NULL: none */
+    const char *help;
+    /* the file name extension of each format's bytes, without the dot, indexed by
+       gpucompile_format (gpucompile_format_ext); NULL entries: bc, s, bin, fatbin */
+    const char *file_ext[GPUCOMPILE_FORMAT_FATBIN + 1];
     /* a custom backend's compiles are cached (options.cache_dir) only when this is set: a
        version string that goes into the key (change it when the backend's output changes) */
     const char *cache_version;
@@ -683,6 +696,13 @@ GPUCOMPILE_API const gpucompile_backend *gpucompile_find_backend(gpucompile_targ
 GPUCOMPILE_API const gpucompile_backend *gpucompile_find_backend_named(const char *name, size_t n, int *upstream);
 /* The i-th registered backend (registration order, the built-in kinds first), NULL past the end. */
 GPUCOMPILE_API const gpucompile_backend *gpucompile_backend_at(int i);
+/* For a program's --help: a paragraph per registered backend with an attribute name: the
+   names, the formats it makes with their file extensions, its help text (indented).
+   snprintf-style: returns the length needed, writes at most size bytes. */
+GPUCOMPILE_API size_t gpucompile_targets_help(char *buf, size_t size);
+/* The extension (without the dot) of a file holding the bytes of target t's objects in format
+   f: its backend's file_ext, else bc, s, bin or fatbin. */
+GPUCOMPILE_API const char *gpucompile_format_ext(const gpucompile_target *t, gpucompile_format f);
 /* For a backend's verify hooks: an INVALID_TARGET error with MLIR's wording, returned. */
 GPUCOMPILE_API gpucompile_result gpucompile_log_target(const gpucompile_logger *logger, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -820,6 +840,21 @@ GPUCOMPILE_API unsigned gpucompile_elf_sections(const void *elf, size_t size, co
    refuses: its why), "a section outside the file" (its contents; SHT_NOBITS has none, and its
    data is NULL) or "bad section name" (its name then ""). */
 GPUCOMPILE_API const char *gpucompile_elf_read_section(const void *elf, size_t size, unsigned i, gpucompile_elf_section *s);
+/* 1 when path exists and is a regular file (what 'f'), a directory ('d'), or a regular file this
+   process may run ('x'). */
+GPUCOMPILE_API int gpucompile_file_exists(const char *path, char what);
+/* A directory's entries, "." and ".." among them: open (NULL when it cannot be read), next
+   (NULL at the end; the name is valid until the next call), close. */
+typedef struct gpucompile_dir gpucompile_dir;
+GPUCOMPILE_API gpucompile_dir *gpucompile_dir_open(const char *path);
+GPUCOMPILE_API const char *gpucompile_dir_next(gpucompile_dir *d);
+GPUCOMPILE_API void gpucompile_dir_close(gpucompile_dir *d);
+/* What a program's file name ends with: ".exe" on Windows, else "". */
+#if defined(_WIN32)
+#define GPUCOMPILE_EXE_SUFFIX ".exe"
+#else
+#define GPUCOMPILE_EXE_SUFFIX ""
+#endif
 /* From gpucompile_runtime.h's [section: shared], which also the vendor runtimes use (no LLVM):
    static functions compiled into each file that holds an implementation (the core's, a
    backend's with GPUCOMPILE_BACKEND_IMPLEMENTATION, a runtime's):
@@ -831,8 +866,11 @@ GPUCOMPILE_API const char *gpucompile_elf_read_section(const void *elf, size_t s
                                                 bytes (ELF files, offload binaries)
        gpucompile_in_list(list, name, len)      is name (len bytes) one of the words of the
                                                 comma-separated list (a feature list, ...)?
-       gpucompile_triple_in(arches, triple)     does the triple's arch (before its first '-')
-                                                name one of arches? 1 for no triple */
+       gpucompile_triple_in(patterns, triple)   is the triple one of the patterns (the form of
+                                                gpucompile_backend.triples)? 1 for no triple
+   and its macros: GPUCOMPILE_PRIVATE before a helper function (static, unused without a
+   warning), GPUCOMPILE_CONSTRUCTOR(fn) { ... } (fn runs at start-up: how a backend registers
+   itself), GPUCOMPILE_IMG_NONE / _OBJECT / _BITCODE (LLVM's image kinds of no one vendor). */
 /* ==== [section: end of backend helpers] =================================================== */
 /* Read / write a whole file (write: to a temporary name, then renamed into place). */
 /* Inputs are read up to a limit: options.max_input_bytes, CLI --max-input; 0 means this. */
@@ -1095,6 +1133,7 @@ GPUCOMPILE_API gpucompile_result gpucompile_print_host_module(const gpucompile_b
 #if defined(GPUCOMPILE_IMPLEMENTATION) && !defined(GPUCOMPILE_IMPLEMENTED)
 #define GPUCOMPILE_IMPLEMENTED
 #include "gpucompile_runtime.h" /* its shared section: lock, libraries, start-up functions, offload entries */
+#define GPUCOMPILE__PRIVATE GPUCOMPILE_PRIVATE /* the core's spelling of it */
 
 #if defined(GPUCOMPILE_MALLOC) || defined(GPUCOMPILE_REALLOC) || defined(GPUCOMPILE_FREE)
 #if !defined(GPUCOMPILE_MALLOC) || !defined(GPUCOMPILE_REALLOC) || !defined(GPUCOMPILE_FREE)
@@ -1900,7 +1939,7 @@ GPUCOMPILE_DEF int gpucompile_which(const char *name, char *out, size_t size) {
     uint64_t sz;
     int64_t mt;
 #if defined(_WIN32)
-    const char sep = ';', *ext = strchr(name, '.') ? "" : ".exe"; /* CreateProcessW adds .exe */
+    const char sep = ';', *ext = strchr(name, '.') ? "" : GPUCOMPILE_EXE_SUFFIX; /* CreateProcessW adds it */
     if (strchr(name, '/') || strchr(name, '\\') || strchr(name, ':')) return (size_t)snprintf(out, size, "%s", name) < size;
 #else
     const char sep = ':', *ext = "";
@@ -1915,32 +1954,56 @@ GPUCOMPILE_DEF int gpucompile_which(const char *name, char *out, size_t size) {
     return 0;
 }
 
-/* Directories: the names in one, "." and ".." among them. */
+/* Directories (the backend helpers gpucompile_dir_*), and files by kind. */
 #if defined(_WIN32)
-typedef struct gpucompile__dir { HANDLE h; WIN32_FIND_DATAA fd; int first; } gpucompile__dir;
-GPUCOMPILE__PRIVATE int gpucompile__dir_open(gpucompile__dir *d, const char *dir) {
+struct gpucompile_dir { HANDLE h; WIN32_FIND_DATAA fd; int first; };
+GPUCOMPILE_DEF gpucompile_dir *gpucompile_dir_open(const char *dir) {
+    gpucompile_dir *d = (gpucompile_dir *)gpucompile_alloc(NULL, sizeof *d);
     char path[4200];
+    if (!d) return NULL;
     snprintf(path, sizeof path, "%s/*", dir);
     d->h = FindFirstFileA(path, &d->fd);
     d->first = 1;
-    return d->h != INVALID_HANDLE_VALUE;
+    if (d->h == INVALID_HANDLE_VALUE) { gpucompile_free(NULL, d); return NULL; }
+    return d;
 }
-GPUCOMPILE__PRIVATE const char *gpucompile__dir_next(gpucompile__dir *d) {
+GPUCOMPILE_DEF const char *gpucompile_dir_next(gpucompile_dir *d) {
     if (!d->first && !FindNextFileA(d->h, &d->fd)) return NULL;
     d->first = 0;
     return d->fd.cFileName;
 }
-GPUCOMPILE__PRIVATE void gpucompile__dir_close(gpucompile__dir *d) { FindClose(d->h); }
+GPUCOMPILE_DEF void gpucompile_dir_close(gpucompile_dir *d) {
+    if (d) FindClose(d->h);
+    gpucompile_free(NULL, d);
+}
+GPUCOMPILE_DEF int gpucompile_file_exists(const char *path, char what) {
+    DWORD a = path && *path ? GetFileAttributesA(path) : INVALID_FILE_ATTRIBUTES;
+    if (a == INVALID_FILE_ATTRIBUTES) return 0;
+    return what == 'd' ? (a & FILE_ATTRIBUTE_DIRECTORY) != 0 : !(a & FILE_ATTRIBUTE_DIRECTORY);
+}
 /* Most recently used, for the cache's eviction order. */
 GPUCOMPILE__PRIVATE void gpucompile__touch(const char *path) { _utime(path, NULL); }
 #else
-typedef struct gpucompile__dir { DIR *d; } gpucompile__dir;
-GPUCOMPILE__PRIVATE int gpucompile__dir_open(gpucompile__dir *d, const char *dir) { return (d->d = opendir(dir)) != NULL; }
-GPUCOMPILE__PRIVATE const char *gpucompile__dir_next(gpucompile__dir *d) {
+struct gpucompile_dir { DIR *d; };
+GPUCOMPILE_DEF gpucompile_dir *gpucompile_dir_open(const char *dir) {
+    gpucompile_dir *d = (gpucompile_dir *)gpucompile_alloc(NULL, sizeof *d);
+    if (d && !(d->d = opendir(dir))) { gpucompile_free(NULL, d); d = NULL; }
+    return d;
+}
+GPUCOMPILE_DEF const char *gpucompile_dir_next(gpucompile_dir *d) {
     struct dirent *de = readdir(d->d);
     return de ? de->d_name : NULL;
 }
-GPUCOMPILE__PRIVATE void gpucompile__dir_close(gpucompile__dir *d) { closedir(d->d); }
+GPUCOMPILE_DEF void gpucompile_dir_close(gpucompile_dir *d) {
+    if (d) closedir(d->d);
+    gpucompile_free(NULL, d);
+}
+GPUCOMPILE_DEF int gpucompile_file_exists(const char *path, char what) {
+    struct stat st;
+    if (!path || !*path || stat(path, &st) != 0) return 0;
+    if (what == 'd') return S_ISDIR(st.st_mode);
+    return S_ISREG(st.st_mode) && (what != 'x' || access(path, X_OK) == 0);
+}
 GPUCOMPILE__PRIVATE void gpucompile__touch(const char *path) { utime(path, NULL); }
 #endif
 
@@ -2271,14 +2334,24 @@ GPUCOMPILE_DEF gpucompile_target gpucompile_target_defaults(gpucompile_target_ki
     return t;
 }
 
-/* The backend of a target: a custom one's own table, else the one registered for its kind. */
-GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__target_backend(const gpucompile_target *t) {
-    return t->kind == GPUCOMPILE_TARGET_CUSTOM ? t->backend : gpucompile_find_backend(t->kind);
+/* The backend of target text by its attribute's name, or NULL. */
+GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__backend_of_text(const char *t) {
+    if (!t || *t != '#') return NULL;
+    return gpucompile_find_backend_named(t + 1, strcspn(t + 1, "< \t\n"), NULL);
+}
+
+/* The backend of a target t, or of an object o (t NULL): the one registered for a built-in
+   kind; else a custom target's own table; else the one registered under the attribute that the
+   object's target text names (tests/test_toy.c: with several custom backends registered). */
+GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__backend_of(const gpucompile_target *t, const gpucompile_object *o) {
+    gpucompile_target_kind kind = t ? t->kind : o ? o->kind : GPUCOMPILE_TARGET_CUSTOM;
+    if (kind != GPUCOMPILE_TARGET_CUSTOM) return gpucompile_find_backend(kind);
+    return t ? t->backend : o ? gpucompile__backend_of_text(o->target) : NULL;
 }
 
 /* The backend's default for the target's spelling; "" where it has none. */
 #define GPUCOMPILE__DEFAULT(t, field) \
-    const gpucompile_backend *b = gpucompile__target_backend(t); \
+    const gpucompile_backend *b = gpucompile__backend_of(t, NULL); \
     const char *v = b ? b->defaults[(t)->upstream ? 1 : 0].field : NULL; \
     return v ? v : ""
 
@@ -2373,7 +2446,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_target_verify(const gpucompile_targe
     gpucompile_result r;
     int i;
     if (!t) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    b = gpucompile__target_backend(t);
+    b = gpucompile__backend_of(t, NULL);
     if (!b && t->kind != GPUCOMPILE_TARGET_CUSTOM) return gpucompile__bad_kind(logger);
     if (t->O < 0 || t->O > 3) return gpucompile_log_target(logger, "The optimization level must be a number between 0 and 3.");
     if (!*gpucompile_target_triple(t)) return gpucompile_log_target(logger, "The target triple cannot be empty.");
@@ -2591,7 +2664,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile__link_name(const gpucompile_backend *
 
 /* The attribute's name: the backend's for the spelling, else #<custom_name>. */
 GPUCOMPILE__PRIVATE const char *gpucompile__target_name(const gpucompile_target *t) {
-    const gpucompile_backend *b = gpucompile__target_backend(t);
+    const gpucompile_backend *b = gpucompile__backend_of(t, NULL);
     if (t->kind == GPUCOMPILE_TARGET_CUSTOM && t->custom_name && *t->custom_name) return t->custom_name;
     if (b && b->attribute[t->upstream ? 1 : 0]) return b->attribute[t->upstream ? 1 : 0];
     return t->kind == GPUCOMPILE_TARGET_CUSTOM ? "custom" : "none";
@@ -2626,7 +2699,7 @@ GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *
     gpucompile__out_string_param(&o, &first, "triple", gpucompile_target_triple(t), gpucompile_target_triple(&d));
     gpucompile__out_string_param(&o, &first, "chip", gpucompile_target_chip(t), gpucompile_target_chip(&d));
     gpucompile__out_string_param(&o, &first, "features", gpucompile_target_features(t), gpucompile_target_features(&d));
-    if (gpucompile__takes_param(gpucompile__target_backend(t), t->upstream, "abi"))
+    if (gpucompile__takes_param(gpucompile__backend_of(t, NULL), t->upstream, "abi"))
         gpucompile__out_string_param(&o, &first, "abi", gpucompile_target_abi(t), gpucompile_target_abi(&d));
     if ((f = gpucompile__next_flag(t, NULL)) != NULL) {
         gpucompile__out_param(&o, &first, "flags");
@@ -2643,7 +2716,7 @@ GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *
         gpucompile__out_str(&o, "}");
     }
     if (t->link && t->num_link > 0) {
-        gpucompile__out_param(&o, &first, gpucompile__link_name(gpucompile__target_backend(t), t->upstream));
+        gpucompile__out_param(&o, &first, gpucompile__link_name(gpucompile__backend_of(t, NULL), t->upstream));
         gpucompile__out_str(&o, "[");
         for (i = 0; i < t->num_link; i++) {
             if (i) gpucompile__out_str(&o, ", ");
@@ -3191,6 +3264,43 @@ GPUCOMPILE__PRIVATE unsigned gpucompile__formats(const gpucompile_backend *b) {
     return b->formats ? b->formats : 1u << GPUCOMPILE_FORMAT_LLVM | 1u << GPUCOMPILE_FORMAT_ISA | 1u << GPUCOMPILE_FORMAT_BIN;
 }
 
+GPUCOMPILE_DEF const char *gpucompile_format_ext(const gpucompile_target *t, gpucompile_format f) {
+    static const char *const defaults[GPUCOMPILE_FORMAT_FATBIN + 1] = {"bin", "bc", "s", "bin", "fatbin"};
+    const gpucompile_backend *b = t ? gpucompile__backend_of(t, NULL) : NULL;
+    if ((unsigned)f > GPUCOMPILE_FORMAT_FATBIN) f = GPUCOMPILE_FORMAT_BIN;
+    if (f == GPUCOMPILE_FORMAT_DEFAULT) f = GPUCOMPILE_FORMAT_BIN;
+    return b && b->file_ext[f] ? b->file_ext[f] : defaults[f];
+}
+
+GPUCOMPILE_DEF size_t gpucompile_targets_help(char *buf, size_t size) {
+    gpucompile_buf o;
+    const gpucompile_backend *b;
+    size_t n;
+    int i, f;
+    memset(&o, 0, sizeof o);
+    for (i = 0; (b = gpucompile_backend_at(i)) != NULL; i++) {
+        gpucompile_target t = gpucompile_target_defaults(b->kind);
+        const char *h = b->help;
+        if (!b->attribute[0]) continue;
+        t.backend = b;
+        gpucompile_buf_printf(&o, "  #%s<...>%s%s%s\n      formats:", b->attribute[0], b->attribute[1] ? ", #" : "",
+                              b->attribute[1] ? b->attribute[1] : "", b->attribute[1] ? "<...>" : "");
+        for (f = GPUCOMPILE_FORMAT_LLVM; f <= GPUCOMPILE_FORMAT_FATBIN; f++)
+            if (gpucompile__formats(b) & 1u << f)
+                gpucompile_buf_printf(&o, " %s (.%s)", gpucompile_format_string((gpucompile_format)f), gpucompile_format_ext(&t, (gpucompile_format)f));
+        gpucompile_buf_printf(&o, "\n");
+        while (h && *h) {
+            size_t len = strcspn(h, "\n");
+            gpucompile_buf_printf(&o, "      %.*s\n", (int)len, h);
+            h += len + (h[len] == '\n');
+        }
+    }
+    n = o.len;
+    if (size) snprintf(buf, size, "%s", o.data ? o.data : "");
+    gpucompile_free(NULL, o.data);
+    return n;
+}
+
 /* Runs backend->initialize once per process, under the lock (LLVM's target initialisation). */
 GPUCOMPILE__PRIVATE void gpucompile__initialize(const gpucompile_backend *b) {
     int i;
@@ -3276,7 +3386,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_object_find_kernels(gpucompile_objec
     const gpucompile_backend *be;
     if (!obj) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     if (obj->num_kernels) return GPUCOMPILE_OK;
-    be = gpucompile_find_backend(obj->kind);
+    be = gpucompile__backend_of(NULL, obj);
     return be && be->find_kernels ? be->find_kernels(obj) : GPUCOMPILE_OK;
 }
 
@@ -5556,9 +5666,9 @@ GPUCOMPILE__PRIVATE int gpucompile__cache_list(const char *dir, const gpucompile
     size_t n = 0, cap = 0;
     char path[4200];
     const char *name;
-    gpucompile__dir d;
-    if (!gpucompile__dir_open(&d, dir)) return 0;
-    while ((name = gpucompile__dir_next(&d)) != NULL) {
+    gpucompile_dir *d = gpucompile_dir_open(dir);
+    if (!d) return 0;
+    while ((name = gpucompile_dir_next(d)) != NULL) {
         uint64_t sz;
         int64_t mt;
         if (strlen(name) != 64 || strspn(name, "0123456789abcdef") != 64) continue; /* only ours */
@@ -5575,7 +5685,7 @@ GPUCOMPILE__PRIVATE int gpucompile__cache_list(const char *dir, const gpucompile
         e[n].mtime = mt;
         n++;
     }
-    gpucompile__dir_close(&d);
+    gpucompile_dir_close(d);
     *out = e;
     *num = n;
     return 1;
@@ -5983,7 +6093,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__child_stderr(gpucompile_job *j
 }
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__isolation_ok(gpucompile_job *job) {
-    const gpucompile_backend *b = job->target->kind == GPUCOMPILE_TARGET_CUSTOM ? gpucompile__target_backend(job->target) : NULL;
+    const gpucompile_backend *b = job->target->kind == GPUCOMPILE_TARGET_CUSTOM ? gpucompile__backend_of(job->target, NULL) : NULL;
     /* a custom backend registered by attribute name is one the worker (this program) has too,
        and its target's text names it */
     int registered = b && b->attribute[0] && gpucompile_find_backend_named(b->attribute[0], (size_t)-1, NULL) == b;
@@ -6258,7 +6368,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, 
     j.stage_start = gpucompile__now_ms();
     if (!name) name = "<input>";
     if (gpucompile_target_verify(target, j.logger) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_INVALID_TARGET;
-    job->backend = target->kind == GPUCOMPILE_TARGET_CUSTOM ? target->backend : gpucompile_find_backend(target->kind);
+    job->backend = gpucompile__backend_of(target, NULL);
     if (!job->backend) {
         gpucompile_target_print(target, text, sizeof text);
         return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "no backend is registered for %s", text);
@@ -6888,20 +6998,8 @@ static const size_t gpucompile__bin_fields[] = {
     offsetof(gpucompile_kernel, sgprs), offsetof(gpucompile_kernel, vgprs),
     offsetof(gpucompile_kernel, wavefront_size), offsetof(gpucompile_kernel, kernarg_bytes)};
 
-/* The backend of an object: the one registered for its kind, or (custom) for its attribute. */
-/* The backend of target text by its attribute's name, or NULL. */
-GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__backend_of_text(const char *t) {
-    if (!t || *t != '#') return NULL;
-    return gpucompile_find_backend_named(t + 1, strcspn(t + 1, "< \t\n"), NULL);
-}
-
-GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__object_backend(const gpucompile_object *o) {
-    if (o->kind != GPUCOMPILE_TARGET_CUSTOM) return gpucompile_find_backend(o->kind);
-    return gpucompile__backend_of_text(o->target);
-}
-
 GPUCOMPILE__PRIVATE const char *gpucompile__bin_field_name(size_t f, const gpucompile_object *o) {
-    const gpucompile_backend *b = gpucompile__object_backend(o);
+    const gpucompile_backend *b = gpucompile__backend_of(NULL, o);
     return b && b->kernel_metadata ? b->kernel_metadata[f] : NULL;
 }
 
@@ -7691,12 +7789,12 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_put(gpucompile_buf *b, uint64_t v, int 
 }
 
 GPUCOMPILE__PRIVATE int gpucompile__bin_image_kind(const gpucompile_object *o) {
-    const gpucompile_backend *b = gpucompile__object_backend(o);
+    const gpucompile_backend *b = gpucompile__backend_of(NULL, o);
     switch (o->format) {
-    case GPUCOMPILE_FORMAT_LLVM: return GPUCOMPILE__IMG_BITCODE;
-    case GPUCOMPILE_FORMAT_ISA: return b ? (int)b->image_kind_isa : (int)GPUCOMPILE__IMG_NONE;
-    case GPUCOMPILE_FORMAT_FATBIN: return b ? (int)b->image_kind_fatbin : (int)GPUCOMPILE__IMG_NONE;
-    default: return b && b->image_kind_bin ? (int)b->image_kind_bin : (int)GPUCOMPILE__IMG_OBJECT;
+    case GPUCOMPILE_FORMAT_LLVM: return GPUCOMPILE_IMG_BITCODE;
+    case GPUCOMPILE_FORMAT_ISA: return b ? (int)b->image_kind_isa : (int)GPUCOMPILE_IMG_NONE;
+    case GPUCOMPILE_FORMAT_FATBIN: return b ? (int)b->image_kind_fatbin : (int)GPUCOMPILE_IMG_NONE;
+    default: return b && b->image_kind_bin ? (int)b->image_kind_bin : (int)GPUCOMPILE_IMG_OBJECT;
     }
 }
 
@@ -7739,7 +7837,7 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_write_entry(gpucompile_buf *out, const 
     gpucompile__bin_put(out, GPUCOMPILE__OB_HEADER, 8);
     gpucompile__bin_put(out, GPUCOMPILE__OB_ENTRY, 8);
     gpucompile__bin_put(out, (uint64_t)gpucompile__bin_image_kind(o), 2);
-    gpucompile__bin_put(out, gpucompile__object_backend(o) ? gpucompile__object_backend(o)->offload_kind : 0, 2);
+    gpucompile__bin_put(out, gpucompile__backend_of(NULL, o) ? gpucompile__backend_of(NULL, o)->offload_kind : 0, 2);
     gpucompile__bin_put(out, 0, 4);
     gpucompile__bin_put(out, GPUCOMPILE__OB_HEADER + GPUCOMPILE__OB_ENTRY, 8);
     gpucompile__bin_put(out, nstr, 8);
@@ -7813,8 +7911,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
         const gpucompile_backend *b = NULL;
         int i;
         if (!triple || !arch || !*arch) GPUCOMPILE__BAD("offload binary entry %d: no triple or arch", index);
-        for (i = 0; !b && (b = gpucompile_backend_at(i)) != NULL; i++)
-            if (!gpucompile_in_list(b->arches, triple, strcspn(triple, "-"))) b = NULL;
+        for (i = 0; !b && *triple && (b = gpucompile_backend_at(i)) != NULL; i++)
+            if (!gpucompile_triple_in(b->triples, triple)) b = NULL;
         if (!b) GPUCOMPILE__BAD("offload binary entry %d: unsupported triple '%s'", index, triple);
         t = gpucompile_target_defaults(b->kind);
         t.backend = b;
@@ -7915,7 +8013,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_read(const void *data, size_t
 /* ---- runtime selection ------------------------------------------------------------------- */
 /* How well object o serves the device: its backend's score; < 0 not at all, higher is better. */
 GPUCOMPILE__PRIVATE int gpucompile__bin_score(const gpucompile_object *o, const char *device, const char **why) {
-    const gpucompile_backend *b = o ? gpucompile__object_backend(o) : NULL;
+    const gpucompile_backend *b = o ? gpucompile__backend_of(NULL, o) : NULL;
     int score = b && b->select_score ? b->select_score(o, device, why) : -1;
     return score < 0 ? -1 : score;
 }
