@@ -911,6 +911,13 @@ GPUCOMPILE_API void gpucompile_workers_free(gpucompile_workers *workers);
    input; returns the exit code for the process. It owns the process: it installs handlers for
    SIGINT, SIGTERM and SIGHUP that end its tools and remove its temporary files. */
 GPUCOMPILE_API int gpucompile_worker_serve(int in_fd, int out_fd);
+/* The whole of a worker process: gpucompile_worker_serve on its stdin and stdout (stdout then
+   goes to stderr, so that what else writes there, LLVM may, cannot break the replies). What
+   `exe --worker` must run: a program that registers a backend of its own passes itself as exe
+   (to gpucompile_workers_create or options.isolate) and begins its main with
+       if (argc == 2 && strcmp(argv[1], "--worker") == 0) return gpucompile_worker_main();
+   (tools/gpucompile.c, tests/test_toy.c). */
+GPUCOMPILE_API int gpucompile_worker_main(void);
 GPUCOMPILE_API void gpucompile_free(const gpucompile_allocator *a, void *ptr);
 /* The compile cache in dir (entries and bytes: gpucompile's entries only) and this process's
    lookups so far (hits from the directory and from the remote store, misses). */
@@ -960,6 +967,12 @@ GPUCOMPILE_API gpucompile_result gpucompile_binary_merge(gpucompile_binary *dst,
 /* Sets the handler; target (SELECT_TARGET) is copied. */
 GPUCOMPILE_API gpucompile_result gpucompile_binary_set_handler(gpucompile_binary *binary, gpucompile_handler_kind kind,
     int64_t index, const char *target);
+/* An offloading handler from its text onto binary (NULL: only check it): MLIR's
+   #gpu.select_object, #gpu.select_object<N : i64> or #gpu.select_object<#target<...>> (the target
+   must parse), or #gpucompile.runtime_select ("runtime" for short). Errors go to the logger.
+   GPUCOMPILE_OK, GPUCOMPILE_ERROR_PARSE, or GPUCOMPILE_ERROR_OUT_OF_MEMORY. */
+GPUCOMPILE_API gpucompile_result gpucompile_handler_parse(const char *text, gpucompile_binary *binary,
+    const gpucompile_logger *logger);
 /* Frees the binary, its handler and all its objects. NULL is fine. */
 GPUCOMPILE_API void gpucompile_binary_free(gpucompile_binary *binary);
 
@@ -1043,6 +1056,10 @@ GPUCOMPILE_API gpucompile_result gpucompile_binary_read_offload(const void *data
    binary has no name of its own. */
 GPUCOMPILE_API gpucompile_result gpucompile_binary_read(const void *data, size_t size, const char *name,
     const gpucompile_allocator *allocator, const gpucompile_logger *logger, gpucompile_binary **out);
+/* Every binary of either form, unmerged: an offload binary is one, MLIR text may hold several.
+   *out is an array of *num, as gpucompile_binary_parse_all gives it. */
+GPUCOMPILE_API gpucompile_result gpucompile_binary_read_all(const void *data, size_t size, const char *name,
+    const gpucompile_allocator *allocator, const gpucompile_logger *logger, gpucompile_binary ***out, int *num);
 
 /* Runtime selection. NVIDIA: exact cubin, then a fatbin for that chip, then a cubin of the same
    major and a lower minor (sm_80 runs on sm_86, never on sm_90), then a fatbin or PTX (isa) for
@@ -2142,6 +2159,16 @@ GPUCOMPILE__PRIVATE void gpucompile__child_exit(int code) { _exit(code); }
 GPUCOMPILE__PRIVATE void gpucompile__proc_kill(long pid) { (void)pid; }
 GPUCOMPILE__PRIVATE int gpucompile__proc_wait(long pid) { (void)pid; return 1; }
 GPUCOMPILE__PRIVATE void gpucompile__worker_signals(void) {}
+GPUCOMPILE__PRIVATE int gpucompile__worker_stdio(int *in, int *out) {
+    int nul = _open("NUL", _O_RDONLY);
+    *in = _dup(0);
+    *out = _dup(1);
+    if (*in >= 0) _setmode(*in, _O_BINARY);
+    if (*out >= 0) _setmode(*out, _O_BINARY);
+    if (nul >= 0) { _dup2(nul, 0); _close(nul); }
+    _dup2(2, 1);
+    return *in >= 0 && *out >= 0;
+}
 #else
 #define GPUCOMPILE__HAVE_FORK 1
 GPUCOMPILE__PRIVATE long gpucompile__fd_read(int fd, void *p, size_t n) { return (long)read(fd, p, n); }
@@ -2241,6 +2268,18 @@ GPUCOMPILE__PRIVATE void gpucompile__worker_signals(void) {
     sigaddset(&set, SIGTERM);
     sigaddset(&set, SIGHUP);
     sigprocmask(SIG_UNBLOCK, &set, NULL);
+}
+
+/* A worker's requests and replies: stdin and stdout, taken as new descriptors; stdin then reads
+   /dev/null and stdout goes to stderr, so that whatever else writes to stdout (LLVM may) cannot
+   break the replies. 0 when they cannot be taken. */
+GPUCOMPILE__PRIVATE int gpucompile__worker_stdio(int *in, int *out) {
+    int nul = open("/dev/null", O_RDONLY);
+    *in = dup(0);
+    *out = dup(1);
+    if (nul >= 0) { dup2(nul, 0); close(nul); }
+    dup2(2, 1);
+    return *in >= 0 && *out >= 0;
 }
 #endif
 
@@ -6622,6 +6661,11 @@ GPUCOMPILE_DEF int gpucompile_worker_serve(int in_fd, int out_fd) {
     }
 }
 
+GPUCOMPILE_DEF int gpucompile_worker_main(void) {
+    int in, out;
+    return gpucompile__worker_stdio(&in, &out) ? gpucompile_worker_serve(in, out) : 1;
+}
+
 GPUCOMPILE_DEF gpucompile_result gpucompile_workers_create(int n, const char *exe, gpucompile_workers **out) {
     gpucompile_workers *ws;
     int i;
@@ -7114,6 +7158,29 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_phandler(gpucompile__bin_p *p, gpucompil
     } else return gpucompile__lex_err(p, at, "invalid kind of attribute specified");
     if (r != GPUCOMPILE_OK) return gpucompile__lex_err(p, at, "%s", gpucompile_result_string(r));
     return 1;
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_handler_parse(const char *text, gpucompile_binary *binary, const gpucompile_logger *logger) {
+    gpucompile__bin_p p;
+    gpucompile_binary *h = NULL;
+    gpucompile_target *t = NULL;
+    gpucompile_result r;
+    if (!text) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    if (strcmp(text, "runtime") == 0) text = "#gpucompile.runtime_select";
+    if ((r = gpucompile_binary_create("handler", binary ? &binary->allocator : NULL, &h)) != GPUCOMPILE_OK) return r;
+    memset(&p, 0, sizeof p);
+    p.s = text;
+    p.n = strlen(text);
+    p.logger = logger;
+    p.a = &h->allocator;
+    if (!gpucompile__bin_phandler(&p, h)) r = GPUCOMPILE_ERROR_PARSE;
+    else if (gpucompile__lex_ws(&p) >= 0) r = (gpucompile__lex_err(&p, p.pos, "expected the end of the handler"), GPUCOMPILE_ERROR_PARSE);
+    else if (h->handler.kind == GPUCOMPILE_HANDLER_SELECT_TARGET)
+        r = gpucompile_target_parse(h->handler.target, (size_t)-1, NULL, logger, &t) == GPUCOMPILE_OK ? GPUCOMPILE_OK : GPUCOMPILE_ERROR_PARSE;
+    if (r == GPUCOMPILE_OK && binary) r = gpucompile_binary_set_handler(binary, h->handler.kind, h->handler.index, h->handler.target);
+    gpucompile_target_free(t);
+    gpucompile_binary_free(h);
+    return r;
 }
 
 /* Skips one attribute value or type: up to ',' or a closing bracket at depth 0 ("->" is no
@@ -8008,6 +8075,25 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_read(const void *data, size_t
         return gpucompile__logf(logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_BINARY, GPUCOMPILE_STAGE_NONE,
                                    "neither an offload binary (magic 0x10FF10AD) nor gpu.binary text");
     return gpucompile_binary_parse((const char *)data, size, allocator, logger, out);
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_binary_read_all(const void *data, size_t size, const char *name,
+    const gpucompile_allocator *allocator, const gpucompile_logger *logger, gpucompile_binary ***out, int *num) {
+    gpucompile_binary *one = NULL;
+    gpucompile_result r;
+    if (!out || !num) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    *num = 0;
+    if (!data || !memchr(data, 0, size)) /* text has no NUL byte, an offload binary's header has */
+        return gpucompile_binary_parse_all((const char *)data, size, allocator, logger, out, num);
+    if ((r = gpucompile_binary_read(data, size, name, allocator, logger, &one)) != GPUCOMPILE_OK) return r;
+    if (!(*out = (gpucompile_binary **)gpucompile_alloc(allocator, sizeof **out))) {
+        gpucompile_binary_free(one);
+        return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    }
+    (*out)[0] = one;
+    *num = 1;
+    return GPUCOMPILE_OK;
 }
 
 /* ---- runtime selection ------------------------------------------------------------------- */
