@@ -849,12 +849,6 @@ typedef struct gpucompile_dir gpucompile_dir;
 GPUCOMPILE_API gpucompile_dir *gpucompile_dir_open(const char *path);
 GPUCOMPILE_API const char *gpucompile_dir_next(gpucompile_dir *d);
 GPUCOMPILE_API void gpucompile_dir_close(gpucompile_dir *d);
-/* What a program's file name ends with: ".exe" on Windows, else "". */
-#if defined(_WIN32)
-#define GPUCOMPILE_EXE_SUFFIX ".exe"
-#else
-#define GPUCOMPILE_EXE_SUFFIX ""
-#endif
 /* From gpucompile_runtime.h's [section: shared], which also the vendor runtimes use (no LLVM):
    static functions compiled into each file that holds an implementation (the core's, a
    backend's with GPUCOMPILE_BACKEND_IMPLEMENTATION, a runtime's):
@@ -870,7 +864,8 @@ GPUCOMPILE_API void gpucompile_dir_close(gpucompile_dir *d);
                                                 gpucompile_backend.triples)? 1 for no triple
    and its macros: GPUCOMPILE_PRIVATE before a helper function (static, unused without a
    warning), GPUCOMPILE_CONSTRUCTOR(fn) { ... } (fn runs at start-up: how a backend registers
-   itself), GPUCOMPILE_IMG_NONE / _OBJECT / _BITCODE (LLVM's image kinds of no one vendor). */
+   itself), GPUCOMPILE_IMG_NONE / _OBJECT / _BITCODE (LLVM's image kinds of no one vendor),
+   GPUCOMPILE_EXE_SUFFIX (what a program's file name ends with: ".exe" on Windows, else ""). */
 /* ==== [section: end of backend helpers] =================================================== */
 /* Read / write a whole file (write: to a temporary name, then renamed into place). */
 /* Inputs are read up to a limit: options.max_input_bytes, CLI --max-input; 0 means this. */
@@ -2432,10 +2427,6 @@ GPUCOMPILE_DEF const char *gpucompile_target_flag_value(const gpucompile_target 
 }
 
 GPUCOMPILE_DEF int gpucompile_target_fast(const gpucompile_target *t) { return gpucompile_target_has_flag(t, "fast"); }
-GPUCOMPILE_DEF int gpucompile_target_ftz(const gpucompile_target *t) { return gpucompile_target_has_flag(t, "ftz"); }
-GPUCOMPILE_DEF int gpucompile_target_wave64(const gpucompile_target *t) {
-    return gpucompile_target_has_flag(t, "wave64") || !gpucompile_target_has_flag(t, "no_wave64");
-}
 GPUCOMPILE_DEF int gpucompile_target_daz(const gpucompile_target *t) { return gpucompile_target_has_flag(t, "daz"); }
 GPUCOMPILE_DEF int gpucompile_target_finite_only(const gpucompile_target *t) { return gpucompile_target_has_flag(t, "finite_only"); }
 GPUCOMPILE_DEF int gpucompile_target_unsafe_math(const gpucompile_target *t) { return gpucompile_target_has_flag(t, "unsafe_math"); }
@@ -3223,6 +3214,13 @@ GPUCOMPILE_DEF gpucompile_format gpucompile_format_from_string(const char *name)
    short name for the backend registered with that kind. They register from the file that holds
    their implementation (a start-up function there), so the core refers to none of them: it is
    the same whether they are compiled in its file or each in one of their own. */
+/* MLIR's flag queries of the built-in kinds, for users: NVVM's ftz (gpucompile_nvptx.h asks it
+   too), and ROCDL's hasWave64, 64 unless no_wave64 (gpucompile_amdgpu.h decides the wave size by
+   the chip and says why this rule is not it). */
+GPUCOMPILE_DEF int gpucompile_target_ftz(const gpucompile_target *t) { return gpucompile_target_has_flag(t, "ftz"); }
+GPUCOMPILE_DEF int gpucompile_target_wave64(const gpucompile_target *t) {
+    return gpucompile_target_has_flag(t, "wave64") || !gpucompile_target_has_flag(t, "no_wave64");
+}
 /* gpucompile_device.compute_capability: an NVIDIA device named by its number (90: "sm_90"). */
 GPUCOMPILE__PRIVATE void gpucompile__device_from_number(int compute_capability, char *out, size_t size) {
     snprintf(out, size, "sm_%d", compute_capability);

@@ -225,6 +225,13 @@ GPUCOMPILE_PRIVATE int gpucompile_dlfn(void *lib, const char *name, void *fnptr)
     return s != NULL;
 }
 
+/* What a program's file name ends with. */
+#if defined(_WIN32)
+#define GPUCOMPILE_EXE_SUFFIX ".exe"
+#else
+#define GPUCOMPILE_EXE_SUFFIX ""
+#endif
+
 /* Runs fn once per process at start-up (before main) where the compiler allows it. */
 #if defined(_MSC_VER) && !defined(__clang__)
 #pragma section(".CRT$XCU", read)
@@ -277,7 +284,7 @@ GPUCOMPILE_PRIVATE int gpucompile__triple_match(const char *p, size_t m, const c
 }
 
 /* Is an object's triple one of the comma-separated patterns (gpucompile_backend.triples:
-   "nvptx,nvptx64", "spirv64,!*-*-vulkan*")? It is when a pattern matches and no "!" pattern
+   "aarch64,x86_64-*-linux*,!*-*-*-musl")? It is when a pattern matches and no "!" pattern
    does. An object without a triple (NULL or "") leaves it to its chip: 1. */
 GPUCOMPILE_PRIVATE int gpucompile_triple_in(const char *patterns, const char *triple) {
     const char *p = patterns;
