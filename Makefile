@@ -122,7 +122,7 @@ windows: $(HEADERS)
 	$(MINGW)gcc -std=c11 $(MINGW_FLAGS) -c tools/gpucompile.c -o $(BUILD)/windows/gpucompile.o
 	for f in $(SPLIT_SRCS); do $(MINGW)gcc -std=c11 $(MINGW_FLAGS) -c $$f -o $(BUILD)/windows/split.o || exit 1; done
 	for f in examples/[0-9][0-9]_*.c; do $(MINGW)gcc -std=c11 $(MINGW_FLAGS) -c $$f -o $(BUILD)/windows/example.o || exit 1; done
-	@echo "windows: mingw-w64 gcc and g++, C11, C++17, static, both runtimes (also without LLVM), CLI, examples: ok"
+	@echo "windows: mingw-w64 gcc and g++, C11, C++17, static, the CUDA and HIP runtimes (also without LLVM), CLI, examples: ok"
 
 # examples/cmake: the headers vendored into a CMake project with find_package(LLVM).
 cmake-example: $(HEADERS)
@@ -174,7 +174,7 @@ bench bench-quick: setup-bench all
 clean:
 	rm -rf $(BUILD)
 
-# ---- Never take the host down (issue 9): separate from `make test`; .ci/run calls them. ----
+# ---- Never take the host down: separate from `make test`; .ci/run calls them. ----
 # make sanitize: the CLI and the unit tests with ASan + UBSan (libLLVM itself is not
 # instrumented) into build-asan/, then the unit tests and the bad-input battery against them;
 # and the threads test with ThreadSanitizer.

@@ -1,4 +1,4 @@
-/* gpucompile.h - compile LLVM IR GPU kernels to PTX, cubin, fatbin and hsaco, without MLIR.
+/* gpucompile.h - compile LLVM IR GPU kernels to PTX, cubin, fatbin, hsaco and SPIR-V, without MLIR.
 
    What it is
        MLIR's GPU "target attribute" model for C: a target (#gpu.nvptx<...>, #gpu.amdgpu<...>,
@@ -8,8 +8,9 @@
        cubin/hsaco, fatbin) through one pipeline with hooks; several targets make one binary
        (MLIR's gpu.binary, as text or as an LLVM offload binary) that can be embedded into a host
        module with launch code. Backends plug in through a table of functions
-       (gpucompile_backend): gpucompile_nvptx.h and gpucompile_amdgpu.h, or your own.
-       examples/01_*.c ... 05_*.c show one use each; tools/gpucompile.c is the command line.
+       (gpucompile_backend): gpucompile_nvptx.h, gpucompile_amdgpu.h and gpucompile_spirv.h, or
+       your own. examples/01_*.c ... 06_*.c show one use each; tools/gpucompile.c is the command
+       line.
 
    Sections (search for "[section: NAME]"). The declarations come first: results and
    diagnostics, targets, options, objects, backends, [section: backend helpers], binaries, host
@@ -61,8 +62,12 @@
        configure ... finish; init/release own per-job state in job->backend_data), passes the
        module checks it asks for (calling_convention_ok, bad_symbol_name, code_rules), goes into
        binaries of both forms (offload_kind, image kinds and image_format, kernel_metadata), is
-       cached when it sets cache_version, and is chosen at run time through select_score (which
-       refuses an object of another triple). The built-in kinds
+       cached when it sets cache_version, owns the offload entries of its triples (patterns of
+       architecture and environment), is chosen at run time through select_score (which refuses
+       an object of another triple), and shows in a program's --help (help, file_ext:
+       gpucompile_targets_help, gpucompile_format_ext). A backend in a header of its own registers
+       from GPUCOMPILE_CONSTRUCTOR, so that including it is all a program does (tests/
+       toy_backend.h, tests/test_toy.c). The built-in kinds
        NVPTX and AMDGPU are the same tables registered under their kinds (the enum values stay
        for existing users: a kind names the backend registered for it). A backend's code
        calls the public API only: the job functions (gpucompile_job_log, _run_tool, _temp_file,
@@ -71,12 +76,13 @@
        gpucompile_elf_read_section (an ELF file's sections), gpucompile_in_list, ...), so it
        compiles in a file of its own. examples/05_host_backend.h is such a backend in a header
        of its own; gpucompile_nvptx.h, gpucompile_amdgpu.h and gpucompile_spirv.h are the full
-       ones, each also compiled alone (tests/split). Isolation (options.isolate / workers) runs the
-       gpucompile CLI, which knows the built-in backends only.
+       ones, each also compiled alone (tests/split). Isolation (options.isolate, options.workers)
+       runs `exe --worker`, which knows the backends that program registers: a program with a
+       backend of its own passes itself as exe and calls gpucompile_worker_main for --worker.
 
    Do this:
        #define GPUCOMPILE_IMPLEMENTATION
-   before you include this file (and gpucompile_nvptx.h / gpucompile_amdgpu.h) in *one* C or
+   before you include this file (and the backend headers you want) in *one* C or
    C++ file to create the implementation. Every other file includes the headers plainly.
 
        #include ...
@@ -137,9 +143,9 @@
                                     gpucompile_runtime.h (lock, libraries, start-up functions)
        GPUCOMPILE_DEFAULT_CUDA_PATH / GPUCOMPILE_DEFAULT_ROCM_PATH
                                     toolkit roots tried after $CUDA_PATH, $ROCM_PATH, ...
-       GPUCOMPILE_NVPTX_RUNTIME / GPUCOMPILE_AMDGPU_RUNTIME
+       GPUCOMPILE_NVPTX_RUNTIME / GPUCOMPILE_AMDGPU_RUNTIME / GPUCOMPILE_SPIRV_RUNTIME
                                     (backends) compile the mgpu* runtime for launch code (CUDA
-                                    driver / HIP; one per program): gpucompile_runtime.h, which
+                                    driver / HIP / OpenCL; one per program): gpucompile_runtime.h, which
                                     needs no LLVM (a program that only loads and launches
                                     includes the backend header alone and links -ldl -lpthread)
 
@@ -149,8 +155,9 @@
        flags = {fast, "ptxas-cmd-options" = ["-v"]}). The defaults follow the spelling: the
        upstream #nvvm.target / #rocdl.target take those of MLIR of the same LLVM major as the
        LLVM built against (MLIR 22: #nvvm.target features "" and #rocdl.target abi "600";
-       MLIR 19: "+ptx60" and "500"), so our text equals what that mlir-opt prints; the seed's
-       #gpu.nvptx / #gpu.amdgpu keep the seed's defaults ("+ptx60", "500") on every LLVM.
+       MLIR 19: "+ptx60" and "500"), so our text equals what that mlir-opt prints; gpucompile's
+       own spellings #gpu.nvptx / #gpu.amdgpu keep "+ptx60" and ABI "500" on every LLVM
+       (tests/test_target.c, test_defaults).
 
    Ownership
        Everything passed in is borrowed and never modified (targets, options, a caller's
@@ -194,7 +201,8 @@
 
    Supported LLVM: 19, 20, 21 and 22 from one source (19 and 22 built and tested; the chip
    tables and PTX versions follow LLVM_VERSION_MAJOR; older is an #error, newer one too unless
-   GPUCOMPILE_UNTESTED_LLVM is defined). gpucompile_llvm_version() names the LLVM run on.
+   GPUCOMPILE_UNTESTED_LLVM is defined). LLVM's LLVMGetVersion names the LLVM run on (gpucompile
+   --version prints it beside the one built with).
    Platforms: Linux is built and tested (gcc and clang, C11 and C++17); the Windows code paths
    (LoadLibraryA, CreateProcessW, SRWLOCK, ...) are compiled with mingw-w64, not run; macOS uses
    the POSIX paths, untested.
@@ -465,7 +473,8 @@ typedef struct gpucompile_options {
        NULL: none. Its problems are a warning, never a failed compile. */
     const char *cache_remote;
     /* Path of a gpucompile executable: compile in that child process instead (argv, no shell),
-       so that a crash inside LLVM becomes an error here. Not with hooks or custom backends. */
+       so that a crash inside LLVM becomes an error here. Not with hooks, nor with a custom
+       backend that is not registered under its attribute (the child must find it by name). */
     const char *isolate;
     gpucompile_workers *workers;       /* compile in these worker processes (see gpucompile_workers_create) */
     uint64_t max_input_bytes;          /* inputs and cache entries above this are refused; 0: 1 GiB */
@@ -1038,10 +1047,12 @@ GPUCOMPILE_API gpucompile_result gpucompile_binary_parse_all(const char *text, s
 /* LLVM offload binary form (version 1, LLVM 19). Strings per entry: triple, arch,
    gpucompile.target, gpucompile.format, gpucompile.binary (the name), gpucompile.handler,
    gpucompile.kernels (newline-separated names), gpucompile.kernel_table (MLIR's kernel table
-   text, <[...]>) and gpucompile.properties (the object's) when there are any. Image kind: cubin, fatbinary, PTX,
-   bitcode, object (hsaco) or none (AMDGPU assembly); offload kind: CUDA for NVPTX, HIP for
-   AMDGPU (2 and 3 up to LLVM 20, 2 and 4 from 21, as the LLVM in use numbers them). The reader is bounds-checked
-   (GPUCOMPILE_ERROR_INVALID_BINARY) and also reads entries without our strings (clang's). The
+   text, <[...]>) and gpucompile.properties (the object's) when there are any. Image and offload
+   kinds: the backend's (gpucompile_backend.image_kind_*, offload_kind; bitcode for llvm): cubin,
+   fatbinary, PTX and CUDA for NVPTX; object (hsaco) or none (AMDGPU assembly) and HIP for AMDGPU
+   (2 and 3 up to LLVM 20, 2 and 4 from 21, as the LLVM in use numbers them); SPIR-V and SYCL for
+   SPIR-V. The reader is bounds-checked (GPUCOMPILE_ERROR_INVALID_BINARY) and also reads entries
+   without our strings (clang's): their triple names the backend (gpucompile_backend.triples). The
    written buffer is allocated with the binary's allocator: free it with gpucompile_free. */
 GPUCOMPILE_API gpucompile_result gpucompile_binary_write_offload(const gpucompile_binary *binary,
     unsigned char **data, size_t *size);
@@ -1056,12 +1067,15 @@ GPUCOMPILE_API gpucompile_result gpucompile_binary_read(const void *data, size_t
 GPUCOMPILE_API gpucompile_result gpucompile_binary_read_all(const void *data, size_t size, const char *name,
     const gpucompile_allocator *allocator, const gpucompile_logger *logger, gpucompile_binary ***out, int *num);
 
-/* Runtime selection. NVIDIA: exact cubin, then a fatbin for that chip, then a cubin of the same
-   major and a lower minor (sm_80 runs on sm_86, never on sm_90), then a fatbin or PTX (isa) for
-   an older-or-equal chip, which the driver JITs; arch-specific chips (sm_90a) only on their own
-   chip. AMD: hsaco only; the gfx name must match (or an LLVM generic target covering it), and
-   xnack / sramecc set on both sides must agree (unset matches either; closer matches win).
-   Else GPUCOMPILE_ERROR_NO_OBJECT, with a message listing what the binary holds. */
+/* Runtime selection: each object's backend scores it for the device (its select_score; an
+   object of another backend's triple scores nothing), the best wins. The backend headers' rules:
+   NVIDIA: exact cubin, then a fatbin for that chip, then a cubin of the same major and a lower
+   minor (sm_80 runs on sm_86, never on sm_90), then a fatbin or PTX (isa) for an older-or-equal
+   chip, which the driver JITs; arch-specific chips (sm_90a) only on their own chip. AMD: hsaco
+   only; the gfx name must match (or an LLVM generic target covering it), and xnack / sramecc
+   set on both sides must agree (unset matches either; closer matches win). SPIR-V: the device
+   "spirv" takes a SPIR-V module (bin) of an OpenCL triple. Else GPUCOMPILE_ERROR_NO_OBJECT,
+   with a message listing what the binary holds. */
 typedef struct gpucompile_device {
     const char *arch;           /* "sm_90", "90", "gfx90a:xnack+" ...; NULL: compute_capability */
     int compute_capability;     /* NVIDIA, when arch is NULL: 90 for 9.0 */

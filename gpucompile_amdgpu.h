@@ -1897,7 +1897,8 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_amdgpu_backend(void) {
         t.attribute[1] = "rocdl.target";
         t.defaults[0].triple = t.defaults[1].triple = "amdgcn-amd-amdhsa";
         t.defaults[0].chip = t.defaults[1].chip = "gfx900";
-        /* the seed's #gpu.amdgpu keeps code object v5; MLIR 22's #rocdl.target defaults to v6 */
+        /* gpucompile's own spelling #gpu.amdgpu keeps code object v5 (ABI "500") on every LLVM
+           (tests/test_target.c, test_defaults); MLIR 22's #rocdl.target defaults to v6 */
         t.defaults[0].abi = "500";
         t.defaults[1].abi = LLVM_VERSION_MAJOR >= 22 ? "600" : "500";
         t.verify_params = gpucompile_amdgpu__verify_params;

@@ -62,7 +62,7 @@
        here: 1 (sqrt.rn, CUDA's default) unless `fast`.
 
    PTX version
-       The highest of: the chip's minimum (LLVM's table), the target's +ptxNN (the seed's
+       The highest of: the chip's minimum (LLVM's table), the target's +ptxNN (#gpu.nvptx's
        default +ptx60 too: sm_90 gives PTX 7.8), and the highest +ptxNN in the module's
        functions' "target-features" (clang writes "+ptx85,+sm_80" on every function: the PTX
        its CUDA headers and inline asm need, which the stripped attribute would otherwise lose).
@@ -2228,7 +2228,8 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
         t.attribute[1] = "nvvm.target";
         t.defaults[0].triple = t.defaults[1].triple = "nvptx64-nvidia-cuda";
         t.defaults[0].chip = t.defaults[1].chip = "sm_50";
-        /* the seed's #gpu.nvptx keeps "+ptx60"; MLIR 22's #nvvm.target has no default PTX
+        /* gpucompile's own spelling #gpu.nvptx keeps "+ptx60" on every LLVM (tests/test_target.c,
+           test_defaults); MLIR 22's #nvvm.target has no default PTX
            version (the chip's minimum is taken then) */
         t.defaults[0].features = "+ptx60";
         t.defaults[1].features = LLVM_VERSION_MAJOR >= 22 ? "" : "+ptx60";

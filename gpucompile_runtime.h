@@ -7,10 +7,11 @@
        LLVM offload binary and loads the object that suits the device present), and the table
        a vendor runtime fills in (gpucompile_runtime_vendor). The vendor runtimes are in the
        backend headers: the CUDA driver in gpucompile_nvptx.h (GPUCOMPILE_NVPTX_RUNTIME), HIP in
-       gpucompile_amdgpu.h (GPUCOMPILE_AMDGPU_RUNTIME); each opens its library at run time.
+       gpucompile_amdgpu.h (GPUCOMPILE_AMDGPU_RUNTIME), OpenCL in gpucompile_spirv.h
+       (GPUCOMPILE_SPIRV_RUNTIME); each opens its library at run time.
 
    Do this, in *one* C or C++ file of a program that loads and launches:
-       #define GPUCOMPILE_NVPTX_RUNTIME           // or GPUCOMPILE_AMDGPU_RUNTIME: one per program
+       #define GPUCOMPILE_NVPTX_RUNTIME           // or _AMDGPU_ / _SPIRV_: one per program
        #include "gpucompile_nvptx.h"              // includes this file with its implementation
    or, for a vendor runtime of your own (gpucompile_runtime_set_vendor):
        #define GPUCOMPILE_RUNTIME_IMPLEMENTATION
@@ -20,8 +21,8 @@
 
    Linking: libdl and threads, nothing else: no LLVM headers or libraries, no compiler:
        cc prog.c host.o -ldl -lpthread            (Windows: no -ldl; LoadLibraryA is used)
-   Off by default because MLIR's libmlir_cuda_runtime / libmlir_rocm_runtime define the same
-   mgpu* symbols: link one of those or this.
+   Off by default because MLIR's runtime wrappers (libmlir_cuda_runtime, libmlir_rocm_runtime, ...)
+   define the same mgpu* symbols: link one of those or this.
 
    Usage (host.o from `gpucompile --host`, which defines <binary>_<kernel>_launch)
        gpucompile_runtime_set_error_callback(on_error, NULL); // default: a line on stderr
@@ -33,7 +34,9 @@
    A vendor runtime of your own: fill a gpucompile_runtime_vendor (open the library, start the
    device, load a module, get a function, launch, streams, memory; each entry reports its own
    failures with gpucompile_runtime_report) and call gpucompile_runtime_set_vendor before the
-   first mgpu* call (gpucompile_nvptx.h and gpucompile_amdgpu.h do so in a constructor). The
+   first mgpu* call (the backend headers do so in a GPUCOMPILE_CONSTRUCTOR), defining
+   GPUCOMPILE_RUNTIME_VENDOR before including this file so that a second vendor runtime in the
+   file stops at [section: one vendor runtime]. The
    helpers of [section: shared] are there for it: gpucompile_lock / gpucompile_unlock,
    gpucompile_dlopen / gpucompile_dlsym / gpucompile_dlfn, gpucompile_in_list, gpucompile_triple_in.
 
@@ -84,20 +87,19 @@ typedef void (*gpucompile_runtime_error_func)(const char *call, int code, const 
 void gpucompile_runtime_set_error_callback(gpucompile_runtime_error_func func, void *user_data);
 /* Reports one failure as the runtime does (for a vendor runtime's entries). */
 void gpucompile_runtime_report(const char *call, int code, const char *message);
-/* The vendor library to open instead of the vendor's default (libcuda.so.1 / libamdhip64.so;
-   also the vendor's environment variable, GPUCOMPILE_LIBCUDA / GPUCOMPILE_LIBHIP); takes
-   effect before the first call only. */
+/* The vendor library to open instead of the vendor's default (libcuda.so.1, libamdhip64.so,
+   libOpenCL.so.1; also the vendor's environment variable, GPUCOMPILE_LIBCUDA, GPUCOMPILE_LIBHIP,
+   GPUCOMPILE_LIBOPENCL); takes effect before the first call only. */
 void gpucompile_runtime_set_library(const char *path);
 /* Opens the library and the device (once; a failure is reported once and remembered):
    1 when kernels can run, 0 otherwise. */
 int gpucompile_runtime_available(void);
-/* The device's architecture ("sm_90", "gfx90a:sramecc+:xnack-"); "" when none. */
+/* The device's architecture ("sm_90", "gfx90a:sramecc+:xnack-", "spirv"); "" when none. */
 const char *gpucompile_runtime_device_arch(void);
 /* Loads the object of an LLVM offload binary that suits the device (the RUNTIME handler's
-   loader): the vendor's score picks it (NVIDIA: exact cubin, then a fatbin, a cubin of the
-   same major, PTX for an older chip; AMD: hsaco for the gfx name or a generic target covering
-   it, xnack / sramecc agreeing), PTX goes through the JIT at its O. NULL on failure, reported
-   with what the binary holds. */
+   loader): the vendor's score picks it (the backend header's rule, as gpucompile_binary_select
+   applies it: gpucompile.h), assembly text goes through the vendor's JIT at its O. NULL on
+   failure, reported with what the binary holds. */
 void *gpucompile_runtime_load_offload_binary(const void *data, size_t size);
 
 /* A vendor runtime: the library, bringing the device up, and the calls behind mgpu*. Entries
@@ -105,7 +107,7 @@ void *gpucompile_runtime_load_offload_binary(const void *data, size_t size);
    (gpucompile_runtime_report) and return NULL / nothing. load and start run once, with the
    runtime's lock held and the library open; the rest only after start succeeded. */
 typedef struct gpucompile_runtime_vendor {
-    const char *name;           /* "CUDA", "HIP": in messages */
+    const char *name;           /* "CUDA", "HIP", "OpenCL": in messages */
     const char *launch_call;    /* the vendor's launch function: "cuLaunchKernel", named when sizes are refused */
     const char *env;            /* the variable naming the library to open: "GPUCOMPILE_LIBCUDA" */
     const char *library;        /* default names, comma-separated, tried in order */
@@ -422,8 +424,8 @@ GPUCOMPILE_PRIVATE const char *gpucompile__ob_format(const gpucompile__ob *e, gp
 
 /* ==== [section: runtime] =================================================================
    The mgpu* functions over the vendor table, run-time selection, the error reporting. One
-   per program (GPUCOMPILE_RUNTIME_IMPLEMENTATION, which GPUCOMPILE_NVPTX_RUNTIME /
-   GPUCOMPILE_AMDGPU_RUNTIME define). */
+   per program (GPUCOMPILE_RUNTIME_IMPLEMENTATION, which each GPUCOMPILE_<BACKEND>_RUNTIME
+   defines). */
 #if defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION) && !defined(GPUCOMPILE__RUNTIME_IMPLEMENTED)
 #define GPUCOMPILE__RUNTIME_IMPLEMENTED
 #include <limits.h>
@@ -470,7 +472,7 @@ static const gpucompile_runtime_vendor *gpucompile__rt_enter(void) {
     if (s->state == 0 && !v) {
         s->state = -1;
         call = "gpucompile_runtime";
-        snprintf(msg, sizeof msg, "no vendor runtime: define GPUCOMPILE_NVPTX_RUNTIME or GPUCOMPILE_AMDGPU_RUNTIME in one file "
+        snprintf(msg, sizeof msg, "no vendor runtime: define a backend header's GPUCOMPILE_<BACKEND>_RUNTIME in one file "
                                   "(or call gpucompile_runtime_set_vendor)");
     } else if (s->state == 0) {
         path = s->path[0] ? s->path : getenv(v->env);

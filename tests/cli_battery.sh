@@ -1,5 +1,5 @@
 #!/bin/sh
-# The bad-input battery (issue 9): whatever the tool is fed, it exits by return (1, or 2 for a
+# The bad-input battery: whatever the tool is fed, it exits by return (1, or 2 for a
 # usage error) with a message naming the problem, writes nothing to stdout, leaves no output
 # file and no temporary file. Every case runs with a fresh private $TMPDIR and --no-cache.
 # Also run by `make sanitize` against the ASan/UBSan build (GPUCOMPILE points there).

@@ -1,4 +1,4 @@
-/* The AMDGPU backend (issue 5): hsaco for three real kernels and three chips, checked with
+/* The AMDGPU backend: hsaco for three real kernels and three chips, checked with
    llvm-readelf / llvm-objdump; equal to llvm-link + opt + llc + ld.lld;
    flags, ABI, wave size and target IDs; device-library search and hand-defined controls;
    errors; the metadata-note reader on damaged input. CPU only. */

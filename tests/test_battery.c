@@ -1,4 +1,4 @@
-/* The bad-input battery through the API (issue 9), for what the command line cannot reach:
+/* The bad-input battery through the API, for what the command line cannot reach:
    1 MiB target texts (argv holds at most 128 KiB), NUL bytes inside texts with an explicit
    length, deep nesting, NULL arguments, a caller's module whose block lacks a terminator, and
    silence: with no logger, nothing at all reaches stderr or stdout. */

@@ -1,4 +1,4 @@
-/* The per-process library index (issue 8): a library's bytes and symbols are kept once per
+/* The per-process library index: a library's bytes and symbols are kept once per
    process, keyed by path, size and mtime. A rewritten library must be read again (its new code
    reaches the output), a library that defines nothing the module needs changes nothing, and
    threads compiling with one library at once all get the right code. Checked in the PTX. */

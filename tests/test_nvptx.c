@@ -475,7 +475,7 @@ static void test_ptx_versions(void) {
     t_log l;
     char *s;
     if (!have_cuda()) SKIP("no CUDA toolkit");
-    /* the seed's default +ptx60 with sm_90: raised to the chip's minimum */
+    /* #gpu.nvptx's default +ptx60 with sm_90: raised to the chip's minimum */
     s = isa("saxpy", NULL, "sm_90", NULL, NULL, &l);
     CHECK_MSG(s && strstr(s, "\n.version 7.8\n"), "%s", l.text);
     CHECK_LOG(&l, "PTX 7.8 for sm_90: the highest of the chip's minimum 7.8, the target's +ptx60 (the default) and the module's none");

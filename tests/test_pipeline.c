@@ -1,4 +1,4 @@
-/* The module-to-object pipeline (issue 3): inputs, each stage's behaviour and error path,
+/* The module-to-object pipeline: inputs, each stage's behaviour and error path,
    hooks, a custom target, and PTX equal to opt + llc's. */
 #include "test.h"
 #include "gpucompile_nvptx.h"

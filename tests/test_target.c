@@ -112,7 +112,8 @@ static void test_defaults(void) {
     CHECK_STR(pr(&n), "#nvvm.target");
     a.triple = "amdgcn-amd-amdhsa"; a.chip = "gfx900"; a.features = ""; a.abi = LLVM_VERSION_MAJOR >= 22 ? "600" : "500";
     CHECK_STR(pr(&a), "#rocdl.target");
-    /* the upstream spellings take MLIR's defaults of the same LLVM, the seed's keep the seed's */
+    /* the upstream spellings take MLIR's defaults of the same LLVM; gpucompile's own
+       (#gpu.nvptx, #gpu.amdgpu) keep +ptx60 and ABI 500 on every LLVM */
     n.features = "+ptx60"; a.abi = "500";
     CHECK_STR(pr(&n), LLVM_VERSION_MAJOR >= 22 ? "#nvvm.target<features = \"+ptx60\">" : "#nvvm.target");
     CHECK_STR(pr(&a), LLVM_VERSION_MAJOR >= 22 ? "#rocdl.target<abi = \"500\">" : "#rocdl.target");
