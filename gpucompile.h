@@ -139,8 +139,10 @@
                                     file of its own
        GPUCOMPILE_BACKEND_IMPLEMENTATION
                                     your backend's implementation in a file without the core's:
-                                    define it before including gpucompile.h for the helpers of
-                                    gpucompile_runtime.h (lock, libraries, start-up functions)
+                                    define it before including gpucompile.h (or, after it,
+                                    before including gpucompile_runtime.h again, as tests/
+                                    toy_backend.h does) for the helpers and macros of
+                                    gpucompile_runtime.h (lock, libraries, GPUCOMPILE_CONSTRUCTOR)
        GPUCOMPILE_DEFAULT_CUDA_PATH / GPUCOMPILE_DEFAULT_ROCM_PATH
                                     toolkit roots tried after $CUDA_PATH, $ROCM_PATH, ...
        GPUCOMPILE_NVPTX_RUNTIME / GPUCOMPILE_AMDGPU_RUNTIME / GPUCOMPILE_SPIRV_RUNTIME
