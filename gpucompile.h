@@ -708,7 +708,8 @@ GPUCOMPILE_API const gpucompile_backend *gpucompile_find_backend_named(const cha
 /* The i-th registered backend (registration order, the built-in kinds first), NULL past the end. */
 GPUCOMPILE_API const gpucompile_backend *gpucompile_backend_at(int i);
 /* For a program's --help: a paragraph per registered backend with an attribute name: the
-   names, the formats it makes with their file extensions, its help text (indented).
+   names, the formats it makes with their file extensions, its devices (device_help), its help
+   text (indented).
    snprintf-style: returns the length needed, writes at most size bytes. */
 GPUCOMPILE_API size_t gpucompile_targets_help(char *buf, size_t size);
 /* The extension (without the dot) of a file holding the bytes of target t's objects in format
@@ -3342,6 +3343,7 @@ GPUCOMPILE_DEF size_t gpucompile_targets_help(char *buf, size_t size) {
             if (gpucompile__formats(b) & 1u << f)
                 gpucompile_buf_printf(&o, " %s (.%s)", gpucompile_format_string((gpucompile_format)f), gpucompile_format_ext(&t, (gpucompile_format)f));
         gpucompile_buf_printf(&o, "\n");
+        if (b->select_score && b->device_help) gpucompile_buf_printf(&o, "      devices: %s\n", b->device_help);
         while (h && *h) {
             size_t len = strcspn(h, "\n");
             gpucompile_buf_printf(&o, "      %.*s\n", (int)len, h);

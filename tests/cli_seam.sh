@@ -30,6 +30,14 @@ check "gpucompile_runtime.h's shared section is found ($n lines)" test "$n" -gt 
 grep -i -E "$NAMES" "$T_TMP/shared" >"$T_TMP/hits"
 if [ -s "$T_TMP/hits" ]; then fail "vendor names in gpucompile_runtime.h's shared section:"; sed 's/^/    /' "$T_TMP/hits"
 else ok "no vendor name or vendor format in gpucompile_runtime.h's shared section"; fi
+# the command line knows its backends through its includes only (--help, extensions and the
+# default target come from the backend table)
+cli_names() { grep -v '^#include "gpucompile_' "$1" | grep -n -i -E "$NAMES"; }
+cli_names "$ROOT/tools/gpucompile.c" >"$T_TMP/hits"
+if [ -s "$T_TMP/hits" ]; then fail "vendor names in tools/gpucompile.c outside its includes:"; sed 's/^/    /' "$T_TMP/hits"
+else ok "no vendor name in tools/gpucompile.c outside its includes"; fi
+{ cat "$ROOT/tools/gpucompile.c"; echo '/* .hsaco */'; } >"$T_TMP/planted.c"
+check "a vendor name planted in tools/gpucompile.c is found" test -n "$(cli_names "$T_TMP/planted.c")"
 # the test itself can fail: a vendor name put into a copy of the core is found
 for name in NVPTX SPIR-V OpenCL xevm Vulkan ftz wave64; do
     sed "s|^/\* ==== \[section: pipeline\]|/* $name */ &|" "$ROOT/gpucompile.h" >"$T_TMP/planted.h"
