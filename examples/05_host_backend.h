@@ -10,7 +10,7 @@
    Include it after gpucompile.h (it defines static functions; one file of a program). A backend
    that a program gets by including its header alone registers from GPUCOMPILE_CONSTRUCTOR and
    fills help, file_ext and triples for --help, file names and other programs' offload entries:
-   tests/toy_backend.h is this one so. */
+   tests/toy_backend.h is this backend written so. */
 #ifndef EXAMPLE_HOST_BACKEND_H
 #define EXAMPLE_HOST_BACKEND_H
 
