@@ -1,4 +1,4 @@
-/* gpucompile.h - compile LLVM IR GPU kernels to PTX, cubin, fatbin and hsaco, without MLIR.
+/* gpucompile.h - compile LLVM IR GPU kernels to PTX, cubin, fatbin, hsaco and SPIR-V, without MLIR.
 
    What it is
        MLIR's GPU "target attribute" model for C: a target (#gpu.nvptx<...>, #gpu.amdgpu<...>,
@@ -8,8 +8,9 @@
        cubin/hsaco, fatbin) through one pipeline with hooks; several targets make one binary
        (MLIR's gpu.binary, as text or as an LLVM offload binary) that can be embedded into a host
        module with launch code. Backends plug in through a table of functions
-       (gpucompile_backend): gpucompile_nvptx.h and gpucompile_amdgpu.h, or your own.
-       examples/01_*.c ... 05_*.c show one use each; tools/gpucompile.c is the command line.
+       (gpucompile_backend): gpucompile_nvptx.h, gpucompile_amdgpu.h and gpucompile_spirv.h, or
+       your own. examples/01_*.c ... 06_*.c show one use each; tools/gpucompile.c is the command
+       line.
 
    Sections (search for "[section: NAME]"). The declarations come first: results and
    diagnostics, targets, options, objects, backends, [section: backend helpers], binaries, host
@@ -61,8 +62,12 @@
        configure ... finish; init/release own per-job state in job->backend_data), passes the
        module checks it asks for (calling_convention_ok, bad_symbol_name, code_rules), goes into
        binaries of both forms (offload_kind, image kinds and image_format, kernel_metadata), is
-       cached when it sets cache_version, and is chosen at run time through select_score (which
-       refuses an object of another triple). The built-in kinds
+       cached when it sets cache_version, owns the offload entries of its triples (patterns of
+       architecture and environment), is chosen at run time through select_score (which refuses
+       an object of another triple), and shows in a program's --help (help, file_ext:
+       gpucompile_targets_help, gpucompile_format_ext). A backend in a header of its own registers
+       from GPUCOMPILE_CONSTRUCTOR, so that including it is all a program does (tests/
+       toy_backend.h, tests/test_toy.c). The built-in kinds
        NVPTX and AMDGPU are the same tables registered under their kinds (the enum values stay
        for existing users: a kind names the backend registered for it). A backend's code
        calls the public API only: the job functions (gpucompile_job_log, _run_tool, _temp_file,
@@ -71,12 +76,13 @@
        gpucompile_elf_read_section (an ELF file's sections), gpucompile_in_list, ...), so it
        compiles in a file of its own. examples/05_host_backend.h is such a backend in a header
        of its own; gpucompile_nvptx.h, gpucompile_amdgpu.h and gpucompile_spirv.h are the full
-       ones, each also compiled alone (tests/split). Isolation (options.isolate / workers) runs the
-       gpucompile CLI, which knows the built-in backends only.
+       ones, each also compiled alone (tests/split). Isolation (options.isolate, options.workers)
+       runs `exe --worker`, which knows the backends that program registers: a program with a
+       backend of its own passes itself as exe and calls gpucompile_worker_main for --worker.
 
    Do this:
        #define GPUCOMPILE_IMPLEMENTATION
-   before you include this file (and gpucompile_nvptx.h / gpucompile_amdgpu.h) in *one* C or
+   before you include this file (and the backend headers you want) in *one* C or
    C++ file to create the implementation. Every other file includes the headers plainly.
 
        #include ...
@@ -133,13 +139,15 @@
                                     file of its own
        GPUCOMPILE_BACKEND_IMPLEMENTATION
                                     your backend's implementation in a file without the core's:
-                                    define it before including gpucompile.h for the helpers of
-                                    gpucompile_runtime.h (lock, libraries, start-up functions)
+                                    define it before including gpucompile.h (or, after it,
+                                    before including gpucompile_runtime.h again, as tests/
+                                    toy_backend.h does) for the helpers and macros of
+                                    gpucompile_runtime.h (lock, libraries, GPUCOMPILE_CONSTRUCTOR)
        GPUCOMPILE_DEFAULT_CUDA_PATH / GPUCOMPILE_DEFAULT_ROCM_PATH
                                     toolkit roots tried after $CUDA_PATH, $ROCM_PATH, ...
-       GPUCOMPILE_NVPTX_RUNTIME / GPUCOMPILE_AMDGPU_RUNTIME
+       GPUCOMPILE_NVPTX_RUNTIME / GPUCOMPILE_AMDGPU_RUNTIME / GPUCOMPILE_SPIRV_RUNTIME
                                     (backends) compile the mgpu* runtime for launch code (CUDA
-                                    driver / HIP; one per program): gpucompile_runtime.h, which
+                                    driver / HIP / OpenCL; one per program): gpucompile_runtime.h, which
                                     needs no LLVM (a program that only loads and launches
                                     includes the backend header alone and links -ldl -lpthread)
 
@@ -149,8 +157,9 @@
        flags = {fast, "ptxas-cmd-options" = ["-v"]}). The defaults follow the spelling: the
        upstream #nvvm.target / #rocdl.target take those of MLIR of the same LLVM major as the
        LLVM built against (MLIR 22: #nvvm.target features "" and #rocdl.target abi "600";
-       MLIR 19: "+ptx60" and "500"), so our text equals what that mlir-opt prints; the seed's
-       #gpu.nvptx / #gpu.amdgpu keep the seed's defaults ("+ptx60", "500") on every LLVM.
+       MLIR 19: "+ptx60" and "500"), so our text equals what that mlir-opt prints; gpucompile's
+       own spellings #gpu.nvptx / #gpu.amdgpu keep "+ptx60" and ABI "500" on every LLVM
+       (tests/test_target.c, test_defaults).
 
    Ownership
        Everything passed in is borrowed and never modified (targets, options, a caller's
@@ -194,7 +203,8 @@
 
    Supported LLVM: 19, 20, 21 and 22 from one source (19 and 22 built and tested; the chip
    tables and PTX versions follow LLVM_VERSION_MAJOR; older is an #error, newer one too unless
-   GPUCOMPILE_UNTESTED_LLVM is defined). gpucompile_llvm_version() names the LLVM run on.
+   GPUCOMPILE_UNTESTED_LLVM is defined). LLVM's LLVMGetVersion names the LLVM run on (gpucompile
+   --version prints it beside the one built with).
    Platforms: Linux is built and tested (gcc and clang, C11 and C++17); the Windows code paths
    (LoadLibraryA, CreateProcessW, SRWLOCK, ...) are compiled with mingw-w64, not run; macOS uses
    the POSIX paths, untested.
@@ -477,7 +487,8 @@ typedef struct gpucompile_options {
        secret turns the cache off for that compile (a warning). NULL: entries carry no tag. */
     const char *cache_secret_file;
     /* Path of a gpucompile executable: compile in that child process instead (argv, no shell),
-       so that a crash inside LLVM becomes an error here. Not with hooks or custom backends. */
+       so that a crash inside LLVM becomes an error here. Not with hooks, nor with a custom
+       backend that is not registered under its attribute (the child must find it by name). */
     const char *isolate;
     gpucompile_workers *workers;       /* compile in these worker processes (see gpucompile_workers_create) */
     uint64_t max_input_bytes;          /* inputs and cache entries above this are refused; 0: 1 GiB */
@@ -649,7 +660,13 @@ struct gpucompile_backend {
     int (*select_score)(const gpucompile_object *o, const char *device, const char **why);
     const char *device_help;
     /* binaries: */
-    const char *arches;                 /* comma-separated triple architectures: "nvptx,nvptx64" */
+    /* the triples that are this backend's (gpucompile_triple_in): comma-separated patterns
+       ARCH[-VENDOR[-OS[-ENVIRONMENT]]], '*' in a part for any run of characters, a part left
+       out matching anything, a part the triple lacks reading "unknown"; "!" before a pattern
+       excludes what it matches. "nvptx,nvptx64"; "spirv,spirv32,spirv64,!*-*-vulkan*" (OpenCL's
+       SPIR-V, not Vulkan's). An offload entry another program wrote (no gpucompile.target) goes
+       to the first backend whose triples hold its triple. */
+    const char *triples;
     unsigned short offload_kind;        /* LLVM offload binary's offload kind; 0: none */
     /* LLVM offload binary's image kinds of isa, bin and fatbin objects (LLVM's numbers: 1
        object, 6 SPIR-V, ...); 0: none for isa and fatbin, object for bin */
@@ -661,6 +678,13 @@ struct gpucompile_backend {
        private_bytes, max_threads, sgprs, vgprs, wavefront_size and kernarg_bytes (8 entries,
        NULL where not carried); NULL: none */
     const char *const *kernel_metadata;
+    /* for a program's --help (gpucompile_targets_help): what it compiles for and which options
+       it reads (toolkit_path, tools, tool_options, bin_method); lines of at most 72 characters
+       separated by '\n'. NULL: none */
+    const char *help;
+    /* the file name extension of each format's bytes, without the dot, indexed by
+       gpucompile_format (gpucompile_format_ext); NULL entries: bc, s, bin, fatbin */
+    const char *file_ext[GPUCOMPILE_FORMAT_FATBIN + 1];
     /* a custom backend's compiles are cached (options.cache_dir) only when this is set: a
        version string that goes into the key (change it when the backend's output changes) */
     const char *cache_version;
@@ -708,6 +732,14 @@ GPUCOMPILE_API const gpucompile_backend *gpucompile_find_backend(gpucompile_targ
 GPUCOMPILE_API const gpucompile_backend *gpucompile_find_backend_named(const char *name, size_t n, int *upstream);
 /* The i-th registered backend (registration order, the built-in kinds first), NULL past the end. */
 GPUCOMPILE_API const gpucompile_backend *gpucompile_backend_at(int i);
+/* For a program's --help: a paragraph per registered backend with an attribute name: the
+   names, the formats it makes with their file extensions, its devices (device_help), its help
+   text (indented).
+   snprintf-style: returns the length needed, writes at most size bytes. */
+GPUCOMPILE_API size_t gpucompile_targets_help(char *buf, size_t size);
+/* The extension (without the dot) of a file holding the bytes of target t's objects in format
+   f: its backend's file_ext, else bc, s, bin or fatbin. */
+GPUCOMPILE_API const char *gpucompile_format_ext(const gpucompile_target *t, gpucompile_format f);
 /* For a backend's verify hooks: an INVALID_TARGET error with MLIR's wording, returned. */
 GPUCOMPILE_API gpucompile_result gpucompile_log_target(const gpucompile_logger *logger, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -845,6 +877,15 @@ GPUCOMPILE_API unsigned gpucompile_elf_sections(const void *elf, size_t size, co
    refuses: its why), "a section outside the file" (its contents; SHT_NOBITS has none, and its
    data is NULL) or "bad section name" (its name then ""). */
 GPUCOMPILE_API const char *gpucompile_elf_read_section(const void *elf, size_t size, unsigned i, gpucompile_elf_section *s);
+/* 1 when path exists and is a regular file (what 'f'), a directory ('d'), or a regular file this
+   process may run ('x'). */
+GPUCOMPILE_API int gpucompile_file_exists(const char *path, char what);
+/* A directory's entries, "." and ".." among them: open (NULL when it cannot be read), next
+   (NULL at the end; the name is valid until the next call), close. */
+typedef struct gpucompile_dir gpucompile_dir;
+GPUCOMPILE_API gpucompile_dir *gpucompile_dir_open(const char *path);
+GPUCOMPILE_API const char *gpucompile_dir_next(gpucompile_dir *d);
+GPUCOMPILE_API void gpucompile_dir_close(gpucompile_dir *d);
 /* From gpucompile_runtime.h's [section: shared], which also the vendor runtimes use (no LLVM):
    static functions compiled into each file that holds an implementation (the core's, a
    backend's with GPUCOMPILE_BACKEND_IMPLEMENTATION, a runtime's):
@@ -856,8 +897,12 @@ GPUCOMPILE_API const char *gpucompile_elf_read_section(const void *elf, size_t s
                                                 bytes (ELF files, offload binaries)
        gpucompile_in_list(list, name, len)      is name (len bytes) one of the words of the
                                                 comma-separated list (a feature list, ...)?
-       gpucompile_triple_in(arches, triple)     does the triple's arch (before its first '-')
-                                                name one of arches? 1 for no triple */
+       gpucompile_triple_in(patterns, triple)   is the triple one of the patterns (the form of
+                                                gpucompile_backend.triples)? 1 for no triple
+   and its macros: GPUCOMPILE_PRIVATE before a helper function (static, unused without a
+   warning), GPUCOMPILE_CONSTRUCTOR(fn) { ... } (fn runs at start-up: how a backend registers
+   itself), GPUCOMPILE_IMG_NONE / _OBJECT / _BITCODE (LLVM's image kinds of no one vendor),
+   GPUCOMPILE_EXE_SUFFIX (what a program's file name ends with: ".exe" on Windows, else ""). */
 /* ==== [section: end of backend helpers] =================================================== */
 /* Read / write a whole file (write: to a temporary name, then renamed into place). */
 /* Inputs are read up to a limit: options.max_input_bytes, CLI --max-input; 0 means this. */
@@ -898,6 +943,13 @@ GPUCOMPILE_API void gpucompile_workers_free(gpucompile_workers *workers);
    input; returns the exit code for the process. It owns the process: it installs handlers for
    SIGINT, SIGTERM and SIGHUP that end its tools and remove its temporary files. */
 GPUCOMPILE_API int gpucompile_worker_serve(int in_fd, int out_fd);
+/* The whole of a worker process: gpucompile_worker_serve on its stdin and stdout (stdout then
+   goes to stderr, so that what else writes there, LLVM may, cannot break the replies). What
+   `exe --worker` must run: a program that registers a backend of its own passes itself as exe
+   (to gpucompile_workers_create or options.isolate) and begins its main with
+       if (argc == 2 && strcmp(argv[1], "--worker") == 0) return gpucompile_worker_main();
+   (tools/gpucompile.c, tests/test_toy.c). */
+GPUCOMPILE_API int gpucompile_worker_main(void);
 GPUCOMPILE_API void gpucompile_free(const gpucompile_allocator *a, void *ptr);
 /* The compile cache in dir (entries and bytes: gpucompile's entries only) and this process's
    lookups so far (hits from the directory and from the remote store, misses; refused: entries
@@ -949,6 +1001,12 @@ GPUCOMPILE_API gpucompile_result gpucompile_binary_merge(gpucompile_binary *dst,
 /* Sets the handler; target (SELECT_TARGET) is copied. */
 GPUCOMPILE_API gpucompile_result gpucompile_binary_set_handler(gpucompile_binary *binary, gpucompile_handler_kind kind,
     int64_t index, const char *target);
+/* An offloading handler from its text onto binary (NULL: only check it): MLIR's
+   #gpu.select_object, #gpu.select_object<N : i64> or #gpu.select_object<#target<...>> (the target
+   must parse), or #gpucompile.runtime_select ("runtime" for short). Errors go to the logger.
+   GPUCOMPILE_OK, GPUCOMPILE_ERROR_PARSE, or GPUCOMPILE_ERROR_OUT_OF_MEMORY. */
+GPUCOMPILE_API gpucompile_result gpucompile_handler_parse(const char *text, gpucompile_binary *binary,
+    const gpucompile_logger *logger);
 /* Frees the binary, its handler and all its objects. NULL is fine. */
 GPUCOMPILE_API void gpucompile_binary_free(gpucompile_binary *binary);
 
@@ -1019,10 +1077,12 @@ GPUCOMPILE_API gpucompile_result gpucompile_binary_parse_all(const char *text, s
 /* LLVM offload binary form (version 1, LLVM 19). Strings per entry: triple, arch,
    gpucompile.target, gpucompile.format, gpucompile.binary (the name), gpucompile.handler,
    gpucompile.kernels (newline-separated names), gpucompile.kernel_table (MLIR's kernel table
-   text, <[...]>) and gpucompile.properties (the object's) when there are any. Image kind: cubin, fatbinary, PTX,
-   bitcode, object (hsaco) or none (AMDGPU assembly); offload kind: CUDA for NVPTX, HIP for
-   AMDGPU (2 and 3 up to LLVM 20, 2 and 4 from 21, as the LLVM in use numbers them). The reader is bounds-checked
-   (GPUCOMPILE_ERROR_INVALID_BINARY) and also reads entries without our strings (clang's). The
+   text, <[...]>) and gpucompile.properties (the object's) when there are any. Image and offload
+   kinds: the backend's (gpucompile_backend.image_kind_*, offload_kind; bitcode for llvm): cubin,
+   fatbinary, PTX and CUDA for NVPTX; object (hsaco) or none (AMDGPU assembly) and HIP for AMDGPU
+   (2 and 3 up to LLVM 20, 2 and 4 from 21, as the LLVM in use numbers them); SPIR-V and SYCL for
+   SPIR-V. The reader is bounds-checked (GPUCOMPILE_ERROR_INVALID_BINARY) and also reads entries
+   without our strings (clang's): their triple names the backend (gpucompile_backend.triples). The
    written buffer is allocated with the binary's allocator: free it with gpucompile_free. */
 GPUCOMPILE_API gpucompile_result gpucompile_binary_write_offload(const gpucompile_binary *binary,
     unsigned char **data, size_t *size);
@@ -1032,13 +1092,20 @@ GPUCOMPILE_API gpucompile_result gpucompile_binary_read_offload(const void *data
    binary has no name of its own. */
 GPUCOMPILE_API gpucompile_result gpucompile_binary_read(const void *data, size_t size, const char *name,
     const gpucompile_allocator *allocator, const gpucompile_logger *logger, gpucompile_binary **out);
+/* Every binary of either form, unmerged: an offload binary is one, MLIR text may hold several.
+   *out is an array of *num, as gpucompile_binary_parse_all gives it. */
+GPUCOMPILE_API gpucompile_result gpucompile_binary_read_all(const void *data, size_t size, const char *name,
+    const gpucompile_allocator *allocator, const gpucompile_logger *logger, gpucompile_binary ***out, int *num);
 
-/* Runtime selection. NVIDIA: exact cubin, then a fatbin for that chip, then a cubin of the same
-   major and a lower minor (sm_80 runs on sm_86, never on sm_90), then a fatbin or PTX (isa) for
-   an older-or-equal chip, which the driver JITs; arch-specific chips (sm_90a) only on their own
-   chip. AMD: hsaco only; the gfx name must match (or an LLVM generic target covering it), and
-   xnack / sramecc set on both sides must agree (unset matches either; closer matches win).
-   Else GPUCOMPILE_ERROR_NO_OBJECT, with a message listing what the binary holds. */
+/* Runtime selection: each object's backend scores it for the device (its select_score; an
+   object of another backend's triple scores nothing), the best wins. The backend headers' rules:
+   NVIDIA: exact cubin, then a fatbin for that chip, then a cubin of the same major and a lower
+   minor (sm_80 runs on sm_86, never on sm_90), then a fatbin or PTX (isa) for an older-or-equal
+   chip, which the driver JITs; arch-specific chips (sm_90a) only on their own chip. AMD: hsaco
+   only; the gfx name must match (or an LLVM generic target covering it), and xnack / sramecc
+   set on both sides must agree (unset matches either; closer matches win). SPIR-V: the device
+   "spirv" takes a SPIR-V module (bin) of an OpenCL triple. Else GPUCOMPILE_ERROR_NO_OBJECT,
+   with a message listing what the binary holds. */
 typedef struct gpucompile_device {
     const char *arch;           /* "sm_90", "90", "gfx90a:xnack+" ...; NULL: compute_capability */
     int compute_capability;     /* NVIDIA, when arch is NULL: 90 for 9.0 */
@@ -1122,6 +1189,7 @@ GPUCOMPILE_API gpucompile_result gpucompile_print_host_module(const gpucompile_b
 #if defined(GPUCOMPILE_IMPLEMENTATION) && !defined(GPUCOMPILE_IMPLEMENTED)
 #define GPUCOMPILE_IMPLEMENTED
 #include "gpucompile_runtime.h" /* its shared section: lock, libraries, start-up functions, offload entries */
+#define GPUCOMPILE__PRIVATE GPUCOMPILE_PRIVATE /* the core's spelling of it */
 
 #if defined(GPUCOMPILE_MALLOC) || defined(GPUCOMPILE_REALLOC) || defined(GPUCOMPILE_FREE)
 #if !defined(GPUCOMPILE_MALLOC) || !defined(GPUCOMPILE_REALLOC) || !defined(GPUCOMPILE_FREE)
@@ -1934,7 +2002,7 @@ GPUCOMPILE_DEF int gpucompile_which(const char *name, char *out, size_t size) {
     uint64_t sz;
     int64_t mt;
 #if defined(_WIN32)
-    const char sep = ';', *ext = strchr(name, '.') ? "" : ".exe"; /* CreateProcessW adds .exe */
+    const char sep = ';', *ext = strchr(name, '.') ? "" : GPUCOMPILE_EXE_SUFFIX; /* CreateProcessW adds it */
     if (strchr(name, '/') || strchr(name, '\\') || strchr(name, ':')) return (size_t)snprintf(out, size, "%s", name) < size;
 #else
     const char sep = ':', *ext = "";
@@ -1949,32 +2017,56 @@ GPUCOMPILE_DEF int gpucompile_which(const char *name, char *out, size_t size) {
     return 0;
 }
 
-/* Directories: the names in one, "." and ".." among them. */
+/* Directories (the backend helpers gpucompile_dir_*), and files by kind. */
 #if defined(_WIN32)
-typedef struct gpucompile__dir { HANDLE h; WIN32_FIND_DATAA fd; int first; } gpucompile__dir;
-GPUCOMPILE__PRIVATE int gpucompile__dir_open(gpucompile__dir *d, const char *dir) {
+struct gpucompile_dir { HANDLE h; WIN32_FIND_DATAA fd; int first; };
+GPUCOMPILE_DEF gpucompile_dir *gpucompile_dir_open(const char *dir) {
+    gpucompile_dir *d = (gpucompile_dir *)gpucompile_alloc(NULL, sizeof *d);
     char path[4200];
+    if (!d) return NULL;
     snprintf(path, sizeof path, "%s/*", dir);
     d->h = FindFirstFileA(path, &d->fd);
     d->first = 1;
-    return d->h != INVALID_HANDLE_VALUE;
+    if (d->h == INVALID_HANDLE_VALUE) { gpucompile_free(NULL, d); return NULL; }
+    return d;
 }
-GPUCOMPILE__PRIVATE const char *gpucompile__dir_next(gpucompile__dir *d) {
+GPUCOMPILE_DEF const char *gpucompile_dir_next(gpucompile_dir *d) {
     if (!d->first && !FindNextFileA(d->h, &d->fd)) return NULL;
     d->first = 0;
     return d->fd.cFileName;
 }
-GPUCOMPILE__PRIVATE void gpucompile__dir_close(gpucompile__dir *d) { FindClose(d->h); }
+GPUCOMPILE_DEF void gpucompile_dir_close(gpucompile_dir *d) {
+    if (d) FindClose(d->h);
+    gpucompile_free(NULL, d);
+}
+GPUCOMPILE_DEF int gpucompile_file_exists(const char *path, char what) {
+    DWORD a = path && *path ? GetFileAttributesA(path) : INVALID_FILE_ATTRIBUTES;
+    if (a == INVALID_FILE_ATTRIBUTES) return 0;
+    return what == 'd' ? (a & FILE_ATTRIBUTE_DIRECTORY) != 0 : !(a & FILE_ATTRIBUTE_DIRECTORY);
+}
 /* Most recently used, for the cache's eviction order. */
 GPUCOMPILE__PRIVATE void gpucompile__touch(const char *path) { _utime(path, NULL); }
 #else
-typedef struct gpucompile__dir { DIR *d; } gpucompile__dir;
-GPUCOMPILE__PRIVATE int gpucompile__dir_open(gpucompile__dir *d, const char *dir) { return (d->d = opendir(dir)) != NULL; }
-GPUCOMPILE__PRIVATE const char *gpucompile__dir_next(gpucompile__dir *d) {
+struct gpucompile_dir { DIR *d; };
+GPUCOMPILE_DEF gpucompile_dir *gpucompile_dir_open(const char *dir) {
+    gpucompile_dir *d = (gpucompile_dir *)gpucompile_alloc(NULL, sizeof *d);
+    if (d && !(d->d = opendir(dir))) { gpucompile_free(NULL, d); d = NULL; }
+    return d;
+}
+GPUCOMPILE_DEF const char *gpucompile_dir_next(gpucompile_dir *d) {
     struct dirent *de = readdir(d->d);
     return de ? de->d_name : NULL;
 }
-GPUCOMPILE__PRIVATE void gpucompile__dir_close(gpucompile__dir *d) { closedir(d->d); }
+GPUCOMPILE_DEF void gpucompile_dir_close(gpucompile_dir *d) {
+    if (d) closedir(d->d);
+    gpucompile_free(NULL, d);
+}
+GPUCOMPILE_DEF int gpucompile_file_exists(const char *path, char what) {
+    struct stat st;
+    if (!path || !*path || stat(path, &st) != 0) return 0;
+    if (what == 'd') return S_ISDIR(st.st_mode);
+    return S_ISREG(st.st_mode) && (what != 'x' || access(path, X_OK) == 0);
+}
 GPUCOMPILE__PRIVATE void gpucompile__touch(const char *path) { utime(path, NULL); }
 #endif
 
@@ -2113,6 +2205,16 @@ GPUCOMPILE__PRIVATE void gpucompile__child_exit(int code) { _exit(code); }
 GPUCOMPILE__PRIVATE void gpucompile__proc_kill(long pid) { (void)pid; }
 GPUCOMPILE__PRIVATE int gpucompile__proc_wait(long pid) { (void)pid; return 1; }
 GPUCOMPILE__PRIVATE void gpucompile__worker_signals(void) {}
+GPUCOMPILE__PRIVATE int gpucompile__worker_stdio(int *in, int *out) {
+    int nul = _open("NUL", _O_RDONLY);
+    *in = _dup(0);
+    *out = _dup(1);
+    if (*in >= 0) _setmode(*in, _O_BINARY);
+    if (*out >= 0) _setmode(*out, _O_BINARY);
+    if (nul >= 0) { _dup2(nul, 0); _close(nul); }
+    _dup2(2, 1);
+    return *in >= 0 && *out >= 0;
+}
 #else
 #define GPUCOMPILE__HAVE_FORK 1
 GPUCOMPILE__PRIVATE long gpucompile__fd_read(int fd, void *p, size_t n) { return (long)read(fd, p, n); }
@@ -2213,6 +2315,18 @@ GPUCOMPILE__PRIVATE void gpucompile__worker_signals(void) {
     sigaddset(&set, SIGHUP);
     sigprocmask(SIG_UNBLOCK, &set, NULL);
 }
+
+/* A worker's requests and replies: stdin and stdout, taken as new descriptors; stdin then reads
+   /dev/null and stdout goes to stderr, so that whatever else writes to stdout (LLVM may) cannot
+   break the replies. 0 when they cannot be taken. */
+GPUCOMPILE__PRIVATE int gpucompile__worker_stdio(int *in, int *out) {
+    int nul = open("/dev/null", O_RDONLY);
+    *in = dup(0);
+    *out = dup(1);
+    if (nul >= 0) { dup2(nul, 0); close(nul); }
+    dup2(2, 1);
+    return *in >= 0 && *out >= 0;
+}
 #endif
 
 /* The remote cache's ([section: remote cache]): hiredis's struct timeval, and SIGPIPE held
@@ -2305,14 +2419,24 @@ GPUCOMPILE_DEF gpucompile_target gpucompile_target_defaults(gpucompile_target_ki
     return t;
 }
 
-/* The backend of a target: a custom one's own table, else the one registered for its kind. */
-GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__target_backend(const gpucompile_target *t) {
-    return t->kind == GPUCOMPILE_TARGET_CUSTOM ? t->backend : gpucompile_find_backend(t->kind);
+/* The backend of target text by its attribute's name, or NULL. */
+GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__backend_of_text(const char *t) {
+    if (!t || *t != '#') return NULL;
+    return gpucompile_find_backend_named(t + 1, strcspn(t + 1, "< \t\n"), NULL);
+}
+
+/* The backend of a target t, or of an object o (t NULL): the one registered for a built-in
+   kind; else a custom target's own table; else the one registered under the attribute that the
+   object's target text names (tests/test_toy.c: with several custom backends registered). */
+GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__backend_of(const gpucompile_target *t, const gpucompile_object *o) {
+    gpucompile_target_kind kind = t ? t->kind : o ? o->kind : GPUCOMPILE_TARGET_CUSTOM;
+    if (kind != GPUCOMPILE_TARGET_CUSTOM) return gpucompile_find_backend(kind);
+    return t ? t->backend : o ? gpucompile__backend_of_text(o->target) : NULL;
 }
 
 /* The backend's default for the target's spelling; "" where it has none. */
 #define GPUCOMPILE__DEFAULT(t, field) \
-    const gpucompile_backend *b = gpucompile__target_backend(t); \
+    const gpucompile_backend *b = gpucompile__backend_of(t, NULL); \
     const char *v = b ? b->defaults[(t)->upstream ? 1 : 0].field : NULL; \
     return v ? v : ""
 
@@ -2354,10 +2478,6 @@ GPUCOMPILE_DEF const char *gpucompile_target_flag_value(const gpucompile_target 
 }
 
 GPUCOMPILE_DEF int gpucompile_target_fast(const gpucompile_target *t) { return gpucompile_target_has_flag(t, "fast"); }
-GPUCOMPILE_DEF int gpucompile_target_ftz(const gpucompile_target *t) { return gpucompile_target_has_flag(t, "ftz"); }
-GPUCOMPILE_DEF int gpucompile_target_wave64(const gpucompile_target *t) {
-    return gpucompile_target_has_flag(t, "wave64") || !gpucompile_target_has_flag(t, "no_wave64");
-}
 GPUCOMPILE_DEF int gpucompile_target_daz(const gpucompile_target *t) { return gpucompile_target_has_flag(t, "daz"); }
 GPUCOMPILE_DEF int gpucompile_target_finite_only(const gpucompile_target *t) { return gpucompile_target_has_flag(t, "finite_only"); }
 GPUCOMPILE_DEF int gpucompile_target_unsafe_math(const gpucompile_target *t) { return gpucompile_target_has_flag(t, "unsafe_math"); }
@@ -2407,7 +2527,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_target_verify(const gpucompile_targe
     gpucompile_result r;
     int i;
     if (!t) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    b = gpucompile__target_backend(t);
+    b = gpucompile__backend_of(t, NULL);
     if (!b && t->kind != GPUCOMPILE_TARGET_CUSTOM) return gpucompile__bad_kind(logger);
     if (t->O < 0 || t->O > 3) return gpucompile_log_target(logger, "The optimization level must be a number between 0 and 3.");
     if (!*gpucompile_target_triple(t)) return gpucompile_log_target(logger, "The target triple cannot be empty.");
@@ -2656,7 +2776,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile__link_name(const gpucompile_backend *
 
 /* The attribute's name: the backend's for the spelling, else #<custom_name>. */
 GPUCOMPILE__PRIVATE const char *gpucompile__target_name(const gpucompile_target *t) {
-    const gpucompile_backend *b = gpucompile__target_backend(t);
+    const gpucompile_backend *b = gpucompile__backend_of(t, NULL);
     if (t->kind == GPUCOMPILE_TARGET_CUSTOM && t->custom_name && *t->custom_name) return t->custom_name;
     if (b && b->attribute[t->upstream ? 1 : 0]) return b->attribute[t->upstream ? 1 : 0];
     return t->kind == GPUCOMPILE_TARGET_CUSTOM ? "custom" : "none";
@@ -2668,6 +2788,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile__target_name(const gpucompile_target 
 GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *buf, size_t size) {
     gpucompile__out o;
     gpucompile_target d;
+    const gpucompile_backend *b;
     const char *f;
     char num[32];
     int first = 1, i;
@@ -2678,8 +2799,8 @@ GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *
         if (o.size) buf[0] = 0;
         return 0;
     }
-    if (gpucompile__target_backend(t) && gpucompile__target_backend(t)->print_text[t->upstream ? 1 : 0])
-        return gpucompile__target_backend(t)->print_text[t->upstream ? 1 : 0](t, buf, size);
+    b = gpucompile__backend_of(t, NULL);
+    if (b && b->print_text[t->upstream ? 1 : 0]) return b->print_text[t->upstream ? 1 : 0](t, buf, size);
     d = gpucompile_target_defaults(t->kind);
     d.upstream = t->upstream; /* the defaults follow the spelling, and the backend */
     d.backend = t->backend;
@@ -2693,7 +2814,7 @@ GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *
     gpucompile__out_string_param(&o, &first, "triple", gpucompile_target_triple(t), gpucompile_target_triple(&d));
     gpucompile__out_string_param(&o, &first, "chip", gpucompile_target_chip(t), gpucompile_target_chip(&d));
     gpucompile__out_string_param(&o, &first, "features", gpucompile_target_features(t), gpucompile_target_features(&d));
-    if (gpucompile__takes_param(gpucompile__target_backend(t), t->upstream, "abi"))
+    if (gpucompile__takes_param(gpucompile__backend_of(t, NULL), t->upstream, "abi"))
         gpucompile__out_string_param(&o, &first, "abi", gpucompile_target_abi(t), gpucompile_target_abi(&d));
     if ((f = gpucompile__next_flag(t, NULL)) != NULL) {
         gpucompile__out_param(&o, &first, "flags");
@@ -2710,7 +2831,7 @@ GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *
         gpucompile__out_str(&o, "}");
     }
     if (t->link && t->num_link > 0) {
-        gpucompile__out_param(&o, &first, gpucompile__link_name(gpucompile__target_backend(t), t->upstream));
+        gpucompile__out_param(&o, &first, gpucompile__link_name(gpucompile__backend_of(t, NULL), t->upstream));
         gpucompile__out_str(&o, "[");
         for (i = 0; i < t->num_link; i++) {
             if (i) gpucompile__out_str(&o, ", ");
@@ -3172,6 +3293,13 @@ GPUCOMPILE_DEF gpucompile_format gpucompile_format_from_string(const char *name)
    short name for the backend registered with that kind. They register from the file that holds
    their implementation (a start-up function there), so the core refers to none of them: it is
    the same whether they are compiled in its file or each in one of their own. */
+/* MLIR's flag queries of the built-in kinds, for users: NVVM's ftz (gpucompile_nvptx.h asks it
+   too), and ROCDL's hasWave64, 64 unless no_wave64 (gpucompile_amdgpu.h decides the wave size by
+   the chip and says why this rule is not it). */
+GPUCOMPILE_DEF int gpucompile_target_ftz(const gpucompile_target *t) { return gpucompile_target_has_flag(t, "ftz"); }
+GPUCOMPILE_DEF int gpucompile_target_wave64(const gpucompile_target *t) {
+    return gpucompile_target_has_flag(t, "wave64") || !gpucompile_target_has_flag(t, "no_wave64");
+}
 /* gpucompile_device.compute_capability: an NVIDIA device named by its number (90: "sm_90"). */
 GPUCOMPILE__PRIVATE void gpucompile__device_from_number(int compute_capability, char *out, size_t size) {
     snprintf(out, size, "sm_%d", compute_capability);
@@ -3250,6 +3378,44 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_backend_at(int i) {
 /* The formats a backend makes (its table's bits; none given: llvm, isa and bin). */
 GPUCOMPILE__PRIVATE unsigned gpucompile__formats(const gpucompile_backend *b) {
     return b->formats ? b->formats : 1u << GPUCOMPILE_FORMAT_LLVM | 1u << GPUCOMPILE_FORMAT_ISA | 1u << GPUCOMPILE_FORMAT_BIN;
+}
+
+GPUCOMPILE_DEF const char *gpucompile_format_ext(const gpucompile_target *t, gpucompile_format f) {
+    static const char *const defaults[GPUCOMPILE_FORMAT_FATBIN + 1] = {"bin", "bc", "s", "bin", "fatbin"};
+    const gpucompile_backend *b = t ? gpucompile__backend_of(t, NULL) : NULL;
+    if ((unsigned)f > GPUCOMPILE_FORMAT_FATBIN) f = GPUCOMPILE_FORMAT_BIN;
+    if (f == GPUCOMPILE_FORMAT_DEFAULT) f = GPUCOMPILE_FORMAT_BIN;
+    return b && b->file_ext[f] ? b->file_ext[f] : defaults[f];
+}
+
+GPUCOMPILE_DEF size_t gpucompile_targets_help(char *buf, size_t size) {
+    gpucompile_buf o;
+    const gpucompile_backend *b;
+    size_t n;
+    int i, f;
+    memset(&o, 0, sizeof o);
+    for (i = 0; (b = gpucompile_backend_at(i)) != NULL; i++) {
+        gpucompile_target t = gpucompile_target_defaults(b->kind);
+        const char *h = b->help;
+        if (!b->attribute[0]) continue;
+        t.backend = b;
+        gpucompile_buf_printf(&o, "  #%s<...>%s%s%s\n      formats:", b->attribute[0], b->attribute[1] ? ", #" : "",
+                              b->attribute[1] ? b->attribute[1] : "", b->attribute[1] ? "<...>" : "");
+        for (f = GPUCOMPILE_FORMAT_LLVM; f <= GPUCOMPILE_FORMAT_FATBIN; f++)
+            if (gpucompile__formats(b) & 1u << f)
+                gpucompile_buf_printf(&o, " %s (.%s)", gpucompile_format_string((gpucompile_format)f), gpucompile_format_ext(&t, (gpucompile_format)f));
+        gpucompile_buf_printf(&o, "\n");
+        if (b->select_score && b->device_help) gpucompile_buf_printf(&o, "      devices: %s\n", b->device_help);
+        while (h && *h) {
+            size_t len = strcspn(h, "\n");
+            gpucompile_buf_printf(&o, "      %.*s\n", (int)len, h);
+            h += len + (h[len] == '\n');
+        }
+    }
+    n = o.len;
+    if (size) snprintf(buf, size, "%s", o.data ? o.data : "");
+    gpucompile_free(NULL, o.data);
+    return n;
 }
 
 /* Runs backend->initialize once per process, under the lock (LLVM's target initialisation). */
@@ -3345,12 +3511,11 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_object_add_kernel(gpucompile_object 
     return gpucompile_object_add_kernel_n(obj, name, strlen(name));
 }
 
-GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__object_backend(const gpucompile_object *o);
 GPUCOMPILE_DEF gpucompile_result gpucompile_object_find_kernels(gpucompile_object *obj) {
     const gpucompile_backend *be;
     if (!obj) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     if (obj->num_kernels) return GPUCOMPILE_OK;
-    be = gpucompile__object_backend(obj); /* a custom object's by its attribute: there are several custom backends */
+    be = gpucompile__backend_of(NULL, obj);
     return be && be->find_kernels ? be->find_kernels(obj) : GPUCOMPILE_OK;
 }
 
@@ -5916,9 +6081,9 @@ GPUCOMPILE__PRIVATE int gpucompile__cache_list(const char *dir, const gpucompile
     size_t n = 0, cap = 0;
     char path[4200];
     const char *name;
-    gpucompile__dir d;
-    if (!gpucompile__dir_open(&d, dir)) return 0;
-    while ((name = gpucompile__dir_next(&d)) != NULL) {
+    gpucompile_dir *d = gpucompile_dir_open(dir);
+    if (!d) return 0;
+    while ((name = gpucompile_dir_next(d)) != NULL) {
         uint64_t sz;
         int64_t mt;
         if (strlen(name) != 64 || strspn(name, "0123456789abcdef") != 64) continue; /* only ours */
@@ -5935,7 +6100,7 @@ GPUCOMPILE__PRIVATE int gpucompile__cache_list(const char *dir, const gpucompile
         e[n].mtime = mt;
         n++;
     }
-    gpucompile__dir_close(&d);
+    gpucompile_dir_close(d);
     *out = e;
     *num = n;
     return 1;
@@ -6340,7 +6505,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__child_stderr(gpucompile_job *j
 }
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__isolation_ok(gpucompile_job *job) {
-    const gpucompile_backend *b = job->target->kind == GPUCOMPILE_TARGET_CUSTOM ? gpucompile__target_backend(job->target) : NULL;
+    const gpucompile_backend *b = job->target->kind == GPUCOMPILE_TARGET_CUSTOM ? gpucompile__backend_of(job->target, NULL) : NULL;
     /* a custom backend registered by attribute name is one the worker (this program) has too,
        and its target's text names it */
     int registered = b && b->attribute[0] && gpucompile_find_backend_named(b->attribute[0], (size_t)-1, NULL) == b;
@@ -6620,7 +6785,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_setup(gpucompile__comp
     job->stage = GPUCOMPILE_STAGE_TARGET;
     j->stage_start = gpucompile__now_ms();
     if (gpucompile_target_verify(target, j->logger) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_INVALID_TARGET;
-    job->backend = target->kind == GPUCOMPILE_TARGET_CUSTOM ? target->backend : gpucompile_find_backend(target->kind);
+    job->backend = gpucompile__backend_of(target, NULL);
     if (!job->backend) {
         gpucompile_target_print(target, text, sizeof text);
         return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "no backend is registered for %s", text);
@@ -6917,6 +7082,11 @@ GPUCOMPILE_DEF int gpucompile_worker_serve(int in_fd, int out_fd) {
         }
         gpucompile_free(NULL, reply.data);
     }
+}
+
+GPUCOMPILE_DEF int gpucompile_worker_main(void) {
+    int in, out;
+    return gpucompile__worker_stdio(&in, &out) ? gpucompile_worker_serve(in, out) : 1;
 }
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_workers_create(int n, const char *exe, gpucompile_workers **out) {
@@ -7295,20 +7465,8 @@ static const size_t gpucompile__bin_fields[] = {
     offsetof(gpucompile_kernel, sgprs), offsetof(gpucompile_kernel, vgprs),
     offsetof(gpucompile_kernel, wavefront_size), offsetof(gpucompile_kernel, kernarg_bytes)};
 
-/* The backend of an object: the one registered for its kind, or (custom) for its attribute. */
-/* The backend of target text by its attribute's name, or NULL. */
-GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__backend_of_text(const char *t) {
-    if (!t || *t != '#') return NULL;
-    return gpucompile_find_backend_named(t + 1, strcspn(t + 1, "< \t\n"), NULL);
-}
-
-GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__object_backend(const gpucompile_object *o) {
-    if (o->kind != GPUCOMPILE_TARGET_CUSTOM) return gpucompile_find_backend(o->kind);
-    return gpucompile__backend_of_text(o->target);
-}
-
 GPUCOMPILE__PRIVATE const char *gpucompile__bin_field_name(size_t f, const gpucompile_object *o) {
-    const gpucompile_backend *b = gpucompile__object_backend(o);
+    const gpucompile_backend *b = gpucompile__backend_of(NULL, o);
     return b && b->kernel_metadata ? b->kernel_metadata[f] : NULL;
 }
 
@@ -7423,6 +7581,29 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_phandler(gpucompile__bin_p *p, gpucompil
     } else return gpucompile__lex_err(p, at, "invalid kind of attribute specified");
     if (r != GPUCOMPILE_OK) return gpucompile__lex_err(p, at, "%s", gpucompile_result_string(r));
     return 1;
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_handler_parse(const char *text, gpucompile_binary *binary, const gpucompile_logger *logger) {
+    gpucompile__bin_p p;
+    gpucompile_binary *h = NULL;
+    gpucompile_target *t = NULL;
+    gpucompile_result r;
+    if (!text) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    if (strcmp(text, "runtime") == 0) text = "#gpucompile.runtime_select";
+    if ((r = gpucompile_binary_create("handler", binary ? &binary->allocator : NULL, &h)) != GPUCOMPILE_OK) return r;
+    memset(&p, 0, sizeof p);
+    p.s = text;
+    p.n = strlen(text);
+    p.logger = logger;
+    p.a = &h->allocator;
+    if (!gpucompile__bin_phandler(&p, h)) r = GPUCOMPILE_ERROR_PARSE;
+    else if (gpucompile__lex_ws(&p) >= 0) r = (gpucompile__lex_err(&p, p.pos, "expected the end of the handler"), GPUCOMPILE_ERROR_PARSE);
+    else if (h->handler.kind == GPUCOMPILE_HANDLER_SELECT_TARGET)
+        r = gpucompile_target_parse(h->handler.target, (size_t)-1, NULL, logger, &t) == GPUCOMPILE_OK ? GPUCOMPILE_OK : GPUCOMPILE_ERROR_PARSE;
+    if (r == GPUCOMPILE_OK && binary) r = gpucompile_binary_set_handler(binary, h->handler.kind, h->handler.index, h->handler.target);
+    gpucompile_target_free(t);
+    gpucompile_binary_free(h);
+    return r;
 }
 
 /* ---- dictionaries: entries kept as text, in MLIR's order (by name) ---- */
@@ -8079,12 +8260,12 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_put(gpucompile_buf *b, uint64_t v, int 
 }
 
 GPUCOMPILE__PRIVATE int gpucompile__bin_image_kind(const gpucompile_object *o) {
-    const gpucompile_backend *b = gpucompile__object_backend(o);
+    const gpucompile_backend *b = gpucompile__backend_of(NULL, o);
     switch (o->format) {
-    case GPUCOMPILE_FORMAT_LLVM: return GPUCOMPILE__IMG_BITCODE;
-    case GPUCOMPILE_FORMAT_ISA: return b ? (int)b->image_kind_isa : (int)GPUCOMPILE__IMG_NONE;
-    case GPUCOMPILE_FORMAT_FATBIN: return b ? (int)b->image_kind_fatbin : (int)GPUCOMPILE__IMG_NONE;
-    default: return b && b->image_kind_bin ? (int)b->image_kind_bin : (int)GPUCOMPILE__IMG_OBJECT;
+    case GPUCOMPILE_FORMAT_LLVM: return GPUCOMPILE_IMG_BITCODE;
+    case GPUCOMPILE_FORMAT_ISA: return b ? (int)b->image_kind_isa : (int)GPUCOMPILE_IMG_NONE;
+    case GPUCOMPILE_FORMAT_FATBIN: return b ? (int)b->image_kind_fatbin : (int)GPUCOMPILE_IMG_NONE;
+    default: return b && b->image_kind_bin ? (int)b->image_kind_bin : (int)GPUCOMPILE_IMG_OBJECT;
     }
 }
 
@@ -8127,7 +8308,7 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_write_entry(gpucompile_buf *out, const 
     gpucompile__bin_put(out, GPUCOMPILE__OB_HEADER, 8);
     gpucompile__bin_put(out, GPUCOMPILE__OB_ENTRY, 8);
     gpucompile__bin_put(out, (uint64_t)gpucompile__bin_image_kind(o), 2);
-    gpucompile__bin_put(out, gpucompile__object_backend(o) ? gpucompile__object_backend(o)->offload_kind : 0, 2);
+    gpucompile__bin_put(out, gpucompile__backend_of(NULL, o) ? gpucompile__backend_of(NULL, o)->offload_kind : 0, 2);
     gpucompile__bin_put(out, 0, 4);
     gpucompile__bin_put(out, GPUCOMPILE__OB_HEADER + GPUCOMPILE__OB_ENTRY, 8);
     gpucompile__bin_put(out, nstr, 8);
@@ -8201,8 +8382,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
         const gpucompile_backend *b = NULL;
         int i;
         if (!triple || !arch || !*arch) GPUCOMPILE__BAD("offload binary entry %d: no triple or arch", index);
-        for (i = 0; !b && (b = gpucompile_backend_at(i)) != NULL; i++)
-            if (!gpucompile_in_list(b->arches, triple, strcspn(triple, "-"))) b = NULL;
+        for (i = 0; !b && *triple && (b = gpucompile_backend_at(i)) != NULL; i++)
+            if (!gpucompile_triple_in(b->triples, triple)) b = NULL;
         if (!b) GPUCOMPILE__BAD("offload binary entry %d: unsupported triple '%s'", index, triple);
         t = gpucompile_target_defaults(b->kind);
         t.backend = b;
@@ -8300,10 +8481,29 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_read(const void *data, size_t
     return gpucompile_binary_parse((const char *)data, size, allocator, logger, out);
 }
 
+GPUCOMPILE_DEF gpucompile_result gpucompile_binary_read_all(const void *data, size_t size, const char *name,
+    const gpucompile_allocator *allocator, const gpucompile_logger *logger, gpucompile_binary ***out, int *num) {
+    gpucompile_binary *one = NULL;
+    gpucompile_result r;
+    if (!out || !num) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    *num = 0;
+    if (!data || !memchr(data, 0, size)) /* text has no NUL byte, an offload binary's header has */
+        return gpucompile_binary_parse_all((const char *)data, size, allocator, logger, out, num);
+    if ((r = gpucompile_binary_read(data, size, name, allocator, logger, &one)) != GPUCOMPILE_OK) return r;
+    if (!(*out = (gpucompile_binary **)gpucompile_alloc(allocator, sizeof **out))) {
+        gpucompile_binary_free(one);
+        return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    }
+    (*out)[0] = one;
+    *num = 1;
+    return GPUCOMPILE_OK;
+}
+
 /* ---- runtime selection ------------------------------------------------------------------- */
 /* How well object o serves the device: its backend's score; < 0 not at all, higher is better. */
 GPUCOMPILE__PRIVATE int gpucompile__bin_score(const gpucompile_object *o, const char *device, const char **why) {
-    const gpucompile_backend *b = o ? gpucompile__object_backend(o) : NULL;
+    const gpucompile_backend *b = o ? gpucompile__backend_of(NULL, o) : NULL;
     int score = b && b->select_score ? b->select_score(o, device, why) : -1;
     return score < 0 ? -1 : score;
 }

@@ -149,7 +149,7 @@ typedef struct gpucompile_amdgpu__id {
    NULL when every part after the chip is xnack or sramecc with its sign, each at most once; else
    the first part that is not (empty, without + or -, another feature, or given twice). Whether
    the chip exists, and has the feature, is for the caller to say. */
-GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__split_id(const char *id, gpucompile_amdgpu__id *out) {
+GPUCOMPILE_PRIVATE const char *gpucompile_amdgpu__split_id(const char *id, gpucompile_amdgpu__id *out) {
     static const char *const names[2][2] = {{"+xnack", "-xnack"}, {"+sramecc", "-sramecc"}};
     const char *p;
     int n = 0;
@@ -169,7 +169,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__split_id(const char *id, gpuc
 }
 
 /* "gfx90a", "gfx90a:xnack+:sramecc-"; 0 when not such a name. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__device_of(const char *s, gpucompile_amdgpu__device *c) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__device_of(const char *s, gpucompile_amdgpu__device *c) {
     gpucompile_amdgpu__id id;
     memset(c, 0, sizeof *c);
     if (!s || strncmp(s, "gfx", 3) != 0 || gpucompile_amdgpu__split_id(s, &id) || id.chip_len >= sizeof c->name) return 0;
@@ -181,7 +181,7 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__device_of(const char *s, gpucompile_a
 }
 
 /* +1 / -1 when a comma-separated list has +name / -name (the last one wins), else 0. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__feature_sign(const char *list, size_t len, const char *name) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__feature_sign(const char *list, size_t len, const char *name) {
     size_t n = strlen(name), i = 0;
     int sign = 0;
     while (i < len) {
@@ -194,7 +194,7 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__feature_sign(const char *list, size_t
 }
 
 /* LLVM's generic targets and the chips each runs on. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__generic_covers(const char *generic, const char *chip) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__generic_covers(const char *generic, const char *chip) {
     static const char *const table[][2] = {
         {"gfx9-generic", "gfx900,gfx902,gfx904,gfx906,gfx909,gfx90c"},
         {"gfx10-1-generic", "gfx1010,gfx1011,gfx1012,gfx1013"},
@@ -207,19 +207,19 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__generic_covers(const char *generic, c
     return 0;
 }
 
-#define GPUCOMPILE_AMDGPU__ARCHES "amdgcn" /* the triples' architecture */
+#define GPUCOMPILE_AMDGPU__TRIPLES "amdgcn" /* the triples' architecture */
 
 /* How well an object (its triple, chip, format "bin", "isa", ...; NULL: none, and its target's
    features) serves device: -2 when device is not AMD's, -1 not at all (another triple's object
    among them), higher is better. An hsaco for the processor beats one for a generic target that
    covers it; xnack / sramecc (in the chip's target ID or the features, "+xnack") must not
    contradict the device's. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__score(const char *triple, const char *chip, const char *format, const char *features,
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__score(const char *triple, const char *chip, const char *format, const char *features,
                                                  const char *device, const char **why) {
     gpucompile_amdgpu__device d, c;
     int score;
     if (!gpucompile_amdgpu__device_of(device, &d)) return -2;
-    if (!format || !gpucompile_triple_in(GPUCOMPILE_AMDGPU__ARCHES, triple) || !gpucompile_amdgpu__device_of(chip, &c)) return -1;
+    if (!format || !gpucompile_triple_in(GPUCOMPILE_AMDGPU__TRIPLES, triple) || !gpucompile_amdgpu__device_of(chip, &c)) return -1;
     if (strcmp(format, "bin") != 0) return -1;
     if (strcmp(c.name, d.name) == 0) { score = 100; *why = "hsaco for the processor"; }
     else if (gpucompile_amdgpu__generic_covers(c.name, d.name)) { score = 50; *why = "hsaco for a generic target"; }
@@ -245,21 +245,10 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__score(const char *triple, const char 
 #error "gpucompile_amdgpu.h: with GPUCOMPILE_STATIC the backend's implementation goes in the core's file (GPUCOMPILE_IMPLEMENTATION)"
 #endif
 #include <limits.h>
-#if defined(_WIN32)
-#include <io.h>
-#else
-#include <dirent.h>
-#include <unistd.h>
-#endif
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#if defined(_WIN32)
-#define GPUCOMPILE_AMDGPU__EXE ".exe"
-#else
-#define GPUCOMPILE_AMDGPU__EXE ""
-#endif
 /* Debian's multiarch directory name, where rocm-device-libs puts the bitcode. */
 #if defined(__x86_64__)
 #define GPUCOMPILE_AMDGPU__MULTIARCH "x86_64-linux-gnu"
@@ -269,7 +258,7 @@ extern "C" {
 #define GPUCOMPILE_AMDGPU__MULTIARCH "powerpc64le-linux-gnu"
 #endif
 
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__initialize(void) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__initialize(void) {
     LLVMInitializeAMDGPUTargetInfo();
     LLVMInitializeAMDGPUTarget();
     LLVMInitializeAMDGPUTargetMC();
@@ -277,7 +266,7 @@ GPUCOMPILE__PRIVATE void gpucompile_amdgpu__initialize(void) {
     LLVMInitializeAMDGPUAsmParser();
 }
 
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__is_kernel(gpucompile_job *job, LLVMValueRef fn) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__is_kernel(gpucompile_job *job, LLVMValueRef fn) {
     (void)job;
     unsigned cc = LLVMGetFunctionCallConv(fn);
     return cc == 91 /* amdgpu_kernel */ || cc == 76 /* spir_kernel, which LLVM treats as one */;
@@ -296,7 +285,7 @@ typedef struct gpucompile_amdgpu__config {
     char features[512];     /* the target's features + target-ID features + wave size */
 } gpucompile_amdgpu__config;
 
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__hex(char c) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__hex(char c) {
     if (c >= '0' && c <= '9') return c - '0';
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;
     return -1;
@@ -304,7 +293,7 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__hex(char c) {
 
 /* ISA version of a chip name: gfx<major><minor><stepping>, the last two one hex digit each
    (gfx90a = 9.0.10 -> 9010, gfx1100 -> 11000); generic targets gfx<N>[-<M>]-generic -> N.M.0. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__isa_version(const char *chip, int *major) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__isa_version(const char *chip, int *major) {
     const char *d = chip + 3;
     size_t n = strlen(chip), i;
     int maj = 0, minor, step;
@@ -329,7 +318,7 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__isa_version(const char *chip, int *ma
     return maj * 1000 + minor * 100 + step;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__add_feature(char *list, size_t size, const char *f) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__add_feature(char *list, size_t size, const char *f) {
     size_t n = strlen(list);
     if (!*f || gpucompile_in_list(list, f, strlen(f))) return;
     snprintf(list + n, size - n, "%s%s", n ? "," : "", f);
@@ -342,7 +331,7 @@ static const char gpucompile_amdgpu__features[] = "xnack,sramecc,wavefrontsize32
 
 /* The first entry of a comma-separated feature list that is not +/- an allowed feature (xnack
    and sramecc: only on chips that have them; LLVM warns on stderr otherwise), or NULL. */
-GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__bad_feature(const char *chip, const char *list) {
+GPUCOMPILE_PRIVATE const char *gpucompile_amdgpu__bad_feature(const char *chip, const char *list) {
     const char *p = list;
     while (*p) {
         size_t n = strcspn(p, ",");
@@ -358,7 +347,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__bad_feature(const char *chip,
     return NULL;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__configure_from(gpucompile_job *job, int log, gpucompile_amdgpu__config *c) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__configure_from(gpucompile_job *job, int log, gpucompile_amdgpu__config *c) {
     const gpucompile_target *t = job->target;
     const char *chip = gpucompile_target_chip(t);
     const char *user = gpucompile_target_features(t), *abi = gpucompile_target_abi(t);
@@ -420,7 +409,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__configure_from(gpucompi
    those that contradict the target are an error, never a silent override: a wave size other
    than the target's, xnack or sramecc on where the target says off, or the reverse. Features
    that agree, or that the target leaves open (no xnack+/- in it), are fine. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__check_functions(gpucompile_job *job, const gpucompile_amdgpu__config *c) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__check_functions(gpucompile_job *job, const gpucompile_amdgpu__config *c) {
     static const char *const modes[] = {"xnack", "sramecc"};
     size_t tlen = strlen(c->features);
     LLVMValueRef fn;
@@ -451,7 +440,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__check_functions(gpucomp
     return GPUCOMPILE_OK;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__init(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__init(gpucompile_job *job) {
     gpucompile_amdgpu__config *c = (gpucompile_amdgpu__config *)gpucompile_job_alloc(job, sizeof *c);
     if (!c) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     /* silent here: a refusal is reported by configure, in the pipeline's order */
@@ -460,18 +449,18 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__init(gpucompile_job *jo
     return GPUCOMPILE_OK;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__release(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__release(gpucompile_job *job) {
     gpucompile_job_free(job, job->backend_data);
     job->backend_data = NULL;
 }
 
 /* The job's configuration, NULL when the target was refused. */
-GPUCOMPILE__PRIVATE const gpucompile_amdgpu__config *gpucompile_amdgpu__config_of(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE const gpucompile_amdgpu__config *gpucompile_amdgpu__config_of(gpucompile_job *job) {
     const gpucompile_amdgpu__config *c = (const gpucompile_amdgpu__config *)job->backend_data;
     return c && c->valid ? c : NULL;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__configure(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__configure(gpucompile_job *job) {
     const gpucompile_amdgpu__config *c = gpucompile_amdgpu__config_of(job);
     char *cpu, *features;
     gpucompile_result r;
@@ -496,7 +485,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__configure(gpucompile_jo
 }
 
 /* ---- pre-link: the code object version ------------------------------------------------- */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__prepare(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__prepare(gpucompile_job *job) {
     const gpucompile_amdgpu__config *c = gpucompile_amdgpu__config_of(job);
     if (!c) return GPUCOMPILE_ERROR_INVALID_TARGET;
     gpucompile_job_set_module_flag(job, LLVMModuleFlagBehaviorError, "amdhsa_code_object_version", c->abi);
@@ -504,17 +493,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__prepare(gpucompile_job 
 }
 
 /* ---- finding files --------------------------------------------------------------------- */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__exists(const char *path, int executable) {
-#if defined(_WIN32)
-    (void)executable;
-    return _access(path, 0) == 0;
-#else
-    return access(path, executable ? X_OK : R_OK) == 0;
-#endif
-}
-
 /* The ROCm roots to search, in order; with_usr adds /usr (Debian's packages). */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__roots(gpucompile_job *job, const char **roots, int with_usr) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__roots(gpucompile_job *job, const char **roots, int with_usr) {
     static const char *const envs[] = {"ROCM_PATH", "ROCM_HOME", "ROCM_ROOT"};
     const char *tk = job->options->toolkit_path;
     int n = 0;
@@ -536,43 +516,24 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__roots(gpucompile_job *job, const char
 }
 
 /* <root>/lib/llvm/lib/clang/<version>/lib/amdgcn/bitcode holding ocml.bc, highest version. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__clang_dir(const char *root, char *out, size_t size) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__clang_dir(const char *root, char *out, size_t size) {
     char base[4096], cand[4096];
+    const char *name;
     long best = -1;
-#if defined(_WIN32)
-    WIN32_FIND_DATAA fd;
-    HANDLE h;
-    snprintf(base, sizeof base, "%s/lib/llvm/lib/clang/*", root);
-    h = FindFirstFileA(base, &fd);
-    if (h == INVALID_HANDLE_VALUE) return 0;
-    base[strlen(base) - 2] = 0;
-    do {
-        const char *name = fd.cFileName;
-#else
-    DIR *d;
-    struct dirent *e;
+    gpucompile_dir *d;
     snprintf(base, sizeof base, "%s/lib/llvm/lib/clang", root);
-    if (!(d = opendir(base))) return 0;
-    while ((e = readdir(d)) != NULL) {
-        const char *name = e->d_name;
-#endif
+    if (!(d = gpucompile_dir_open(base))) return 0;
+    while ((name = gpucompile_dir_next(d)) != NULL)
         if (name[0] >= '0' && name[0] <= '9' && atol(name) > best &&
             (size_t)snprintf(cand, sizeof cand, "%s/%s/lib/amdgcn/bitcode/ocml.bc", base, name) < sizeof cand &&
-            gpucompile_amdgpu__exists(cand, 0)) {
-            if ((size_t)snprintf(out, size, "%s/%s/lib/amdgcn/bitcode", base, name) < size) best = atol(name);
-        }
-#if defined(_WIN32)
-    } while (FindNextFileA(h, &fd));
-    FindClose(h);
-#else
-    }
-    closedir(d);
-#endif
+            gpucompile_file_exists(cand, 'f') && (size_t)snprintf(out, size, "%s/%s/lib/amdgcn/bitcode", base, name) < size)
+            best = atol(name);
+    gpucompile_dir_close(d);
     return best >= 0;
 }
 
 /* The device-library directory; an error naming every place searched when there is none. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__bitcode_dir(gpucompile_job *job, char *dir, size_t size) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__bitcode_dir(gpucompile_job *job, char *dir, size_t size) {
     static const char *const layouts[] = {"amdgcn/bitcode", "lib/llvm/amdgcn/bitcode", "lib/llvm/lib/clang/*/lib/amdgcn/bitcode",
 #ifdef GPUCOMPILE_AMDGPU__MULTIARCH
                                           "lib/" GPUCOMPILE_AMDGPU__MULTIARCH "/amdgcn/bitcode"
@@ -590,7 +551,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__bitcode_dir(gpucompile_
             int found;
             if (strchr(layouts[l], '*')) found = gpucompile_amdgpu__clang_dir(roots[i], dir, size);
             else found = (size_t)snprintf(path, sizeof path, "%s/%s/ocml.bc", roots[i], layouts[l]) < sizeof path &&
-                         gpucompile_amdgpu__exists(path, 0) && (size_t)snprintf(dir, size, "%s/%s", roots[i], layouts[l]) < size;
+                         gpucompile_file_exists(path, 'f') && (size_t)snprintf(dir, size, "%s/%s", roots[i], layouts[l]) < size;
             if (found) {
                 gpucompile_free(searched.a, searched.data);
                 return GPUCOMPILE_OK;
@@ -609,7 +570,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__bitcode_dir(gpucompile_
 /* ---- libraries ------------------------------------------------------------------------- */
 /* Defines a control variable as its oclc library would: linkonce_odr protected constant in
    addrspace(4). A definition the module already has stands. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__define(gpucompile_job *job, const char *name, unsigned bits, int value) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__define(gpucompile_job *job, const char *name, unsigned bits, int value) {
     LLVMTypeRef t = LLVMIntTypeInContext(job->context, bits);
     LLVMValueRef g = LLVMGetNamedGlobal(job->module, name);
     if (g && !LLVMIsDeclaration(g)) return GPUCOMPILE_OK;
@@ -625,7 +586,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__define(gpucompile_job *
     return GPUCOMPILE_OK;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__libraries(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__libraries(gpucompile_job *job) {
     const gpucompile_target *t = job->target;
     int ocml = gpucompile_job_references(job, "__ocml_"), ockl = gpucompile_job_references(job, "__ockl_");
     int fast = gpucompile_target_fast(t);
@@ -654,7 +615,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__libraries(gpucompile_jo
         else if (i == 5) snprintf(file, sizeof file, "%s%s", ctl[i].file, c->isa);
         else snprintf(file, sizeof file, "%s%d", ctl[i].file, c->abi);
         snprintf(path, sizeof path, "%s/%s.bc", dir, file);
-        if (gpucompile_amdgpu__exists(path, 0)) r = gpucompile_job_add_library(job, path);
+        if (gpucompile_file_exists(path, 'f')) r = gpucompile_job_add_library(job, path);
         else {
             /* Old ROCm lacks gfx11+ ISA files, new ROCm drops some controls: same value, by hand. */
             r = gpucompile_amdgpu__define(job, ctl[i].var, ctl[i].bits, ctl[i].value);
@@ -673,14 +634,14 @@ typedef struct gpucompile_amdgpu__mp { const unsigned char *p, *end; int bad; } 
    follow), 'o' anything else (nil, bool, float, bin, ext: already skipped). */
 typedef struct gpucompile_amdgpu__mpv { char kind; long long i; const unsigned char *s; unsigned long long n; } gpucompile_amdgpu__mpv;
 
-GPUCOMPILE__PRIVATE const unsigned char *gpucompile_amdgpu__take(gpucompile_amdgpu__mp *m, unsigned long long n) {
+GPUCOMPILE_PRIVATE const unsigned char *gpucompile_amdgpu__take(gpucompile_amdgpu__mp *m, unsigned long long n) {
     const unsigned char *r = m->p;
     if (m->bad || (unsigned long long)(m->end - m->p) < n) { m->bad = 1; return NULL; }
     m->p += n;
     return r;
 }
 
-GPUCOMPILE__PRIVATE unsigned long long gpucompile_amdgpu__be(gpucompile_amdgpu__mp *m, int bytes) {
+GPUCOMPILE_PRIVATE unsigned long long gpucompile_amdgpu__be(gpucompile_amdgpu__mp *m, int bytes) {
     const unsigned char *p = gpucompile_amdgpu__take(m, (unsigned long long)bytes);
     unsigned long long v = 0;
     int k;
@@ -688,7 +649,7 @@ GPUCOMPILE__PRIVATE unsigned long long gpucompile_amdgpu__be(gpucompile_amdgpu__
     return v;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_amdgpu__mpv gpucompile_amdgpu__mp_read(gpucompile_amdgpu__mp *m) {
+GPUCOMPILE_PRIVATE gpucompile_amdgpu__mpv gpucompile_amdgpu__mp_read(gpucompile_amdgpu__mp *m) {
     static const int size_of[4] = {1, 2, 4, 8};
     gpucompile_amdgpu__mpv v;
     unsigned c = (unsigned)gpucompile_amdgpu__be(m, 1);
@@ -723,7 +684,7 @@ GPUCOMPILE__PRIVATE gpucompile_amdgpu__mpv gpucompile_amdgpu__mp_read(gpucompile
 }
 
 /* Skips what a map or array item holds (depth-limited: the input is untrusted). */
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__mp_skip(gpucompile_amdgpu__mp *m, const gpucompile_amdgpu__mpv *v, int depth) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__mp_skip(gpucompile_amdgpu__mp *m, const gpucompile_amdgpu__mpv *v, int depth) {
     unsigned long long k, count;
     if (v->kind != 'm' && v->kind != 'a') return;
     if (depth > 32) { m->bad = 1; return; }
@@ -734,7 +695,7 @@ GPUCOMPILE__PRIVATE void gpucompile_amdgpu__mp_skip(gpucompile_amdgpu__mp *m, co
     }
 }
 
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__mp_is(const gpucompile_amdgpu__mpv *v, const char *s) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__mp_is(const gpucompile_amdgpu__mpv *v, const char *s) {
     return v->kind == 's' && v->n == strlen(s) && memcmp(v->s, s, (size_t)v->n) == 0;
 }
 
@@ -742,7 +703,7 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__mp_is(const gpucompile_amdgpu__mpv *v
    NULL) gets the entries MLIR's ROCDL target also reads from the note, in its text and order:
    agpr_count, reqd_workgroup_size, sgpr_spill_count, vgpr_spill_count, workgroup_size_hint (the
    two arrays -1, -1, -1 when the note has none, as MLIR writes them). */
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__mp_kernel(gpucompile_amdgpu__mp *m, unsigned long long pairs, gpucompile_kernel *k,
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__mp_kernel(gpucompile_amdgpu__mp *m, unsigned long long pairs, gpucompile_kernel *k,
                                                       const unsigned char **name, size_t *n, gpucompile_buf *extra) {
     static const char *const keys[] = {".sgpr_count", ".vgpr_count", ".group_segment_fixed_size", ".private_segment_fixed_size",
                                        ".wavefront_size", ".kernarg_segment_size", ".max_flat_workgroup_size"};
@@ -788,7 +749,7 @@ GPUCOMPILE__PRIVATE void gpucompile_amdgpu__mp_kernel(gpucompile_amdgpu__mp *m, 
 
 /* The descriptor of the NT_AMDGPU_METADATA note, from the section headers; *sec (may be NULL):
    the section that holds it. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__note(const unsigned char *d, size_t size, const unsigned char **desc, size_t *desc_size,
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__note(const unsigned char *d, size_t size, const unsigned char **desc, size_t *desc_size,
                                                 gpucompile_elf_section *sec) {
     gpucompile_elf_section s;
     unsigned i, n = gpucompile_elf_sections(d, size, NULL);
@@ -819,7 +780,7 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__note(const unsigned char *d, size_t s
 
 /* The note's kernels: the one called name into *k (name set), or every one added to all; a
    (may be NULL) allocates the kernels' MLIR metadata text. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__note_kernels(const void *data, size_t size, const char *name, gpucompile_kernel *k,
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__note_kernels(const void *data, size_t size, const char *name, gpucompile_kernel *k,
                                                                       gpucompile_object *all, const gpucompile_allocator *a) {
     gpucompile_amdgpu__mp m;
     gpucompile_amdgpu__mpv root;
@@ -868,7 +829,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_amdgpu_kernel_metadata(const void *d
 }
 
 /* The backend's find_kernels: the hsaco's metadata note; AMDGPU assembly's .amdhsa_kernel lines. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__find_kernels(gpucompile_object *o) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__find_kernels(gpucompile_object *o) {
     gpucompile_result r = GPUCOMPILE_OK;
     if (o->format == GPUCOMPILE_FORMAT_BIN) {
         if (gpucompile_amdgpu__note_kernels(o->data, o->size, NULL, NULL, o, &o->allocator) == GPUCOMPILE_ERROR_OUT_OF_MEMORY) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
@@ -888,25 +849,25 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__find_kernels(gpucompile
 
 /* ---- object to hsaco ------------------------------------------------------------------- */
 /* ld.lld: the options' path; next to a ROCm root; the LLVM in use's; PATH. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__find_lld(gpucompile_job *job, char *out, size_t size) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__find_lld(gpucompile_job *job, char *out, size_t size) {
     static const char *const beside[] = {"llvm/bin/ld.lld", "lib/llvm/bin/ld.lld"};
     const char *roots[8], *given = gpucompile_job_tool_path(job, "ld.lld");
     char versioned[32];
     int n = gpucompile_amdgpu__roots(job, roots, 0), i;
     size_t b;
-    if (given) return (size_t)snprintf(out, size, "%s", given) < size && gpucompile_amdgpu__exists(given, 1);
+    if (given) return (size_t)snprintf(out, size, "%s", given) < size && gpucompile_file_exists(given, 'x');
     for (i = 0; i < n; i++)
         for (b = 0; b < 2; b++)
-            if ((size_t)snprintf(out, size, "%s/%s" GPUCOMPILE_AMDGPU__EXE, roots[i], beside[b]) < size && gpucompile_amdgpu__exists(out, 1))
+            if ((size_t)snprintf(out, size, "%s/%s" GPUCOMPILE_EXE_SUFFIX, roots[i], beside[b]) < size && gpucompile_file_exists(out, 'x'))
                 return 1;
-    if ((size_t)snprintf(out, size, "/usr/lib/llvm-%d/bin/ld.lld", LLVM_VERSION_MAJOR) < size && gpucompile_amdgpu__exists(out, 1)) return 1;
-    snprintf(versioned, sizeof versioned, "ld.lld-%d" GPUCOMPILE_AMDGPU__EXE, LLVM_VERSION_MAJOR);
-    return (gpucompile_which(versioned, out, size) && gpucompile_amdgpu__exists(out, 1)) ||
-           (gpucompile_which("ld.lld" GPUCOMPILE_AMDGPU__EXE, out, size) && gpucompile_amdgpu__exists(out, 1));
+    if ((size_t)snprintf(out, size, "/usr/lib/llvm-%d/bin/ld.lld", LLVM_VERSION_MAJOR) < size && gpucompile_file_exists(out, 'x')) return 1;
+    snprintf(versioned, sizeof versioned, "ld.lld-%d" GPUCOMPILE_EXE_SUFFIX, LLVM_VERSION_MAJOR);
+    return (gpucompile_which(versioned, out, size) && gpucompile_file_exists(out, 'x')) ||
+           (gpucompile_which("ld.lld" GPUCOMPILE_EXE_SUFFIX, out, size) && gpucompile_file_exists(out, 'x'));
 }
 
 /* ld.lld -shared of the objects (one, or the partitions'). */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__link_hsaco(gpucompile_job *job, const unsigned char *const *objs, const size_t *sizes,
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__link_hsaco(gpucompile_job *job, const unsigned char *const *objs, const size_t *sizes,
                                                                     int num_objs) {
     char obj[4096], out[4096], lld[4096], extra[4096], *output = NULL;
     const char **argv;
@@ -955,7 +916,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__link_hsaco(gpucompile_j
     return GPUCOMPILE_OK;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__link_emitted(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__link_emitted(gpucompile_job *job) {
     const unsigned char *obj = (const unsigned char *)LLVMGetBufferStart(job->emitted);
     size_t size = LLVMGetBufferSize(job->emitted);
     return gpucompile_amdgpu__link_hsaco(job, &obj, &size, 1);
@@ -978,16 +939,16 @@ typedef struct gpucompile_amdgpu__sec {
     int merged;   /* a mergeable section: its pieces are copied */
 } gpucompile_amdgpu__sec;
 
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__wr(unsigned char *p, uint64_t v, int n) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__wr(unsigned char *p, uint64_t v, int n) {
     int i;
     for (i = 0; i < n; i++, v >>= 8) p[i] = (unsigned char)v;
 }
-GPUCOMPILE__PRIVATE uint64_t gpucompile_amdgpu__up(uint64_t v, uint64_t a) { return a > 1 ? (v + a - 1) & ~(a - 1) : v; }
+GPUCOMPILE_PRIVATE uint64_t gpucompile_amdgpu__up(uint64_t v, uint64_t a) { return a > 1 ? (v + a - 1) & ~(a - 1) : v; }
 
 /* lld's .comment pieces go to 32 shards by the low bits of LLVM's xxh3_64bits, then shard by
    shard: the function comes from the LLVM library this process runs (absent: ld.lld). */
 typedef uint64_t (*gpucompile_amdgpu__xxh3_fn)(const unsigned char *, size_t);
-GPUCOMPILE__PRIVATE gpucompile_amdgpu__xxh3_fn gpucompile_amdgpu__xxh3(void) {
+GPUCOMPILE_PRIVATE gpucompile_amdgpu__xxh3_fn gpucompile_amdgpu__xxh3(void) {
 #if defined(_WIN32)
     return NULL;
 #else
@@ -1008,7 +969,7 @@ GPUCOMPILE__PRIVATE gpucompile_amdgpu__xxh3_fn gpucompile_amdgpu__xxh3(void) {
 }
 
 /* The merged .comment: lld's "Linker: ..." then the object's strings, deduplicated, by shard. */
-GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__comment(gpucompile_buf *out, const char *linker, const unsigned char *in, size_t n) {
+GPUCOMPILE_PRIVATE const char *gpucompile_amdgpu__comment(gpucompile_buf *out, const char *linker, const unsigned char *in, size_t n) {
     const char *piece[64];
     size_t len[64];
     int count = 0, shard, i, j;
@@ -1031,12 +992,12 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__comment(gpucompile_buf *out, 
     return NULL;
 }
 
-GPUCOMPILE__PRIVATE uint32_t gpucompile_amdgpu__gnu_hash(const char *s) {
+GPUCOMPILE_PRIVATE uint32_t gpucompile_amdgpu__gnu_hash(const char *s) {
     uint32_t h = 5381;
     while (*s) h = h * 33 + (unsigned char)*s++;
     return h;
 }
-GPUCOMPILE__PRIVATE uint32_t gpucompile_amdgpu__sysv_hash(const char *s) {
+GPUCOMPILE_PRIVATE uint32_t gpucompile_amdgpu__sysv_hash(const char *s) {
     uint32_t h = 0, g;
     while (*s) {
         h = (h << 4) + (unsigned char)*s++;
@@ -1048,7 +1009,7 @@ GPUCOMPILE__PRIVATE uint32_t gpucompile_amdgpu__sysv_hash(const char *s) {
 }
 
 /* The offset of name in a string table of b (it is there). */
-GPUCOMPILE__PRIVATE uint32_t gpucompile_amdgpu__strat(const gpucompile_buf *b, const char *name) {
+GPUCOMPILE_PRIVATE uint32_t gpucompile_amdgpu__strat(const gpucompile_buf *b, const char *name) {
     size_t at = 0;
     while (at < b->len && strcmp(b->data + at, name)) at += strlen(b->data + at) + 1;
     return (uint32_t)at;
@@ -1058,7 +1019,7 @@ typedef struct gpucompile_amdgpu__dsym {
     uint32_t sym, name, hash, bucket; /* input symbol index, .dynstr offset, GNU hash, bucket */
 } gpucompile_amdgpu__dsym;
 
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__dsym_cmp(const void *a, const void *b) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__dsym_cmp(const void *a, const void *b) {
     const gpucompile_amdgpu__dsym *x = (const gpucompile_amdgpu__dsym *)a, *y = (const gpucompile_amdgpu__dsym *)b;
     if (x->bucket != y->bucket) return x->bucket < y->bucket ? -1 : 1;
     return x->name < y->name ? -1 : x->name > y->name;
@@ -1074,7 +1035,7 @@ typedef struct gpucompile_amdgpu__merge {
     gpucompile_buf data;   /* the merged bytes */
 } gpucompile_amdgpu__merge;
 
-GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__merge_pieces(gpucompile_amdgpu__merge *m, const unsigned char *p, uint64_t size,
+GPUCOMPILE_PRIVATE const char *gpucompile_amdgpu__merge_pieces(gpucompile_amdgpu__merge *m, const unsigned char *p, uint64_t size,
                                                                 uint64_t flags, uint64_t ent, uint64_t align) {
     gpucompile_amdgpu__xxh3_fn h = gpucompile_amdgpu__xxh3();
     uint64_t at = 0, k, j, *len;
@@ -1105,7 +1066,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__merge_pieces(gpucompile_amdgp
 }
 
 /* The output address of offset off in input section i (m: the merged sections, a zeroed one last). */
-GPUCOMPILE__PRIVATE uint64_t gpucompile_amdgpu__va(const gpucompile_amdgpu__sec *s, const gpucompile_amdgpu__merge *m, uint32_t i, uint64_t off) {
+GPUCOMPILE_PRIVATE uint64_t gpucompile_amdgpu__va(const gpucompile_amdgpu__sec *s, const gpucompile_amdgpu__merge *m, uint32_t i, uint64_t off) {
     uint64_t lo = 0, hi;
     while (m->sec && m->sec != i) m++;
     if (!m->sec || !m->n) return s[i].addr + off;
@@ -1115,7 +1076,7 @@ GPUCOMPILE__PRIVATE uint64_t gpucompile_amdgpu__va(const gpucompile_amdgpu__sec 
 }
 
 /* Whether lld keeps symbol y in .symtab: no section symbols, no .L locals of a mergeable section. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__kept(const unsigned char *y, const unsigned char *strtab, const gpucompile_amdgpu__merge *m) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__kept(const unsigned char *y, const unsigned char *strtab, const gpucompile_amdgpu__merge *m) {
     const char *n = (const char *)strtab + gpucompile_read_le(y, 4);
     if ((y[4] & 15) == 3) return 0;
     while (m->sec && m->sec != gpucompile_read_le(y + 6, 2)) m++;
@@ -1165,7 +1126,7 @@ typedef struct gpucompile_amdgpu__so {
 
 /* The input's sections: each kept, dropped or refused; the symbol table; the mergeable
    .rodata.* sections merged. */
-GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__so_sections(gpucompile_amdgpu__so *so) {
+GPUCOMPILE_PRIVATE const char *gpucompile_amdgpu__so_sections(gpucompile_amdgpu__so *so) {
     const char *why = NULL;
     uint32_t i, j;
     if (so->size < 64 || memcmp(so->e, "\177ELF\2\1\1", 7) || gpucompile_read_le(so->e + 16, 2) != 1 || gpucompile_read_le(so->e + 18, 2) != 224)
@@ -1227,7 +1188,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__so_sections(gpucompile_amdgpu
 }
 
 /* The symbols: locals (no section symbols) as they are; globals defined, not weak, not hidden. */
-GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__so_symbols(gpucompile_amdgpu__so *so) {
+GPUCOMPILE_PRIVATE const char *gpucompile_amdgpu__so_symbols(gpucompile_amdgpu__so *so) {
     uint32_t i;
     so->sym_out = (uint32_t *)gpucompile_alloc(so->a, (size_t)(so->nsym + 1) * sizeof *so->sym_out);
     so->dyn = (gpucompile_amdgpu__dsym *)gpucompile_alloc(so->a, (size_t)(so->nsym + 1) * sizeof *so->dyn);
@@ -1251,7 +1212,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__so_symbols(gpucompile_amdgpu_
 }
 
 /* The dynamic symbols' strings in symbol order, then lld's GNU hash order; the .comment. */
-GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__so_dynstr(gpucompile_amdgpu__so *so) {
+GPUCOMPILE_PRIVATE const char *gpucompile_amdgpu__so_dynstr(gpucompile_amdgpu__so *so) {
     uint32_t i;
     gpucompile_buf_add(&so->dstr, "", 1);
     for (i = 0; i < so->ndyn; i++) {
@@ -1269,7 +1230,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__so_dynstr(gpucompile_amdgpu__
 }
 
 /* The layout: addresses and offsets as lld assigns them. */
-GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__so_layout(gpucompile_amdgpu__so *so) {
+GPUCOMPILE_PRIVATE const char *gpucompile_amdgpu__so_layout(gpucompile_amdgpu__so *so) {
     uint64_t *size = so->syn_size, *align = so->syn_align, dot;
     uint32_t *index = so->syn_index, i, j;
     const gpucompile_amdgpu__sec *note = &so->s[index[GPUCOMPILE_AMDGPU__NOTE]], *rodata = &so->s[index[GPUCOMPILE_AMDGPU__RODATA]];
@@ -1342,7 +1303,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__so_layout(gpucompile_amdgpu__
 
 /* The names of the output's sections and symbols (.shstrtab, .strtab), the places of the
    non-allocated sections at the end, and the output's buffer. */
-GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__so_names(gpucompile_amdgpu__so *so) {
+GPUCOMPILE_PRIVATE const char *gpucompile_amdgpu__so_names(gpucompile_amdgpu__so *so) {
     uint32_t i, j;
     gpucompile_buf_add(&so->shstr, "", 1);
     for (i = 0; i < GPUCOMPILE_AMDGPU__NSYN; i++)
@@ -1382,7 +1343,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__so_names(gpucompile_amdgpu__s
 
 /* The ELF header and the program headers: the read-only segment from the file's start, .text,
    .dynamic with its relro padding (and as PT_DYNAMIC, PT_GNU_RELRO), the stack, the .note. */
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__so_headers(gpucompile_amdgpu__so *so) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__so_headers(gpucompile_amdgpu__so *so) {
     const uint64_t *off = so->syn_off, *addr = so->syn_addr, *size = so->syn_size;
     const int text = GPUCOMPILE_AMDGPU__TEXT, dyn = GPUCOMPILE_AMDGPU__DYNAMIC, note = GPUCOMPILE_AMDGPU__NOTE;
     /* the read-only segment ends with .rodata, or .dynstr without one */
@@ -1415,7 +1376,7 @@ GPUCOMPILE__PRIVATE void gpucompile_amdgpu__so_headers(gpucompile_amdgpu__so *so
 }
 
 /* The contents of the input's sections, then their relocations resolved. */
-GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__so_contents(gpucompile_amdgpu__so *so) {
+GPUCOMPILE_PRIVATE const char *gpucompile_amdgpu__so_contents(gpucompile_amdgpu__so *so) {
     uint32_t i, j;
     for (i = 0; i < so->shnum; i++)
         if (so->s[i].out && so->s[i].in.type != 8 && !so->s[i].merged) {
@@ -1454,7 +1415,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__so_contents(gpucompile_amdgpu
 }
 
 /* .dynsym, .gnu.hash, .hash, .dynstr, .dynamic */
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__so_dynamic(gpucompile_amdgpu__so *so) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__so_dynamic(gpucompile_amdgpu__so *so) {
     uint32_t i;
     for (i = 0; i < so->ndyn; i++) {
         const unsigned char *y = so->symtab + 24 * so->dyn[i].sym;
@@ -1501,7 +1462,7 @@ GPUCOMPILE__PRIVATE void gpucompile_amdgpu__so_dynamic(gpucompile_amdgpu__so *so
 
 /* .comment, .symtab (locals, hidden globals as locals, _DYNAMIC, the other globals), .shstrtab,
    .strtab. */
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__so_symtab(gpucompile_amdgpu__so *so) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__so_symtab(gpucompile_amdgpu__so *so) {
     uint32_t i, k = 1;
     memcpy(so->o + so->coff, so->comment.data, so->comment.len);
     for (i = 1; i < so->nsym; i++) {
@@ -1550,7 +1511,7 @@ GPUCOMPILE__PRIVATE void gpucompile_amdgpu__so_symtab(gpucompile_amdgpu__so *so)
 }
 
 /* The section headers: lld's sections, the non-allocated ones, .comment, .symtab, .shstrtab, .strtab. */
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__so_section_headers(gpucompile_amdgpu__so *so) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__so_section_headers(gpucompile_amdgpu__so *so) {
     static const uint32_t type[GPUCOMPILE_AMDGPU__NSYN] = {GPUCOMPILE_AMDGPU__SYNTHETIC(GPUCOMPILE_AMDGPU__SYN_TYPE)};
     static const uint64_t flags[GPUCOMPILE_AMDGPU__NSYN] = {GPUCOMPILE_AMDGPU__SYNTHETIC(GPUCOMPILE_AMDGPU__SYN_FLAGS)};
     static const uint64_t ent[GPUCOMPILE_AMDGPU__NSYN] = {GPUCOMPILE_AMDGPU__SYNTHETIC(GPUCOMPILE_AMDGPU__SYN_ENT)};
@@ -1595,7 +1556,7 @@ GPUCOMPILE__PRIVATE void gpucompile_amdgpu__so_section_headers(gpucompile_amdgpu
 
 /* Writes the shared object into *out (the caller's allocator); returns NULL, or why not (then
    nothing is allocated). linker: the .comment's "Linker: ..." string. */
-GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char *e, size_t size, const char *linker,
+GPUCOMPILE_PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char *e, size_t size, const char *linker,
                                                            const gpucompile_allocator *a, unsigned char **out, size_t *out_size) {
     gpucompile_amdgpu__so so;
     const char *why;
@@ -1631,7 +1592,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char 
 /* "Linker: <the vendor's> LLD <version>", the .comment that the ld.lld found writes, when that
    ld.lld is this LLVM's (its version string is in its file); LLD of this LLVM when none is found.
    0: another ld.lld, which then runs. Read once per path and process. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__linker(gpucompile_job *job, char *linker, size_t size) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__linker(gpucompile_job *job, char *linker, size_t size) {
     static char path[4096], found[128];
     static int known;
     static const char want[] = "LLD " LLVM_VERSION_STRING;
@@ -1668,7 +1629,7 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__linker(gpucompile_job *job, char *lin
 /* options.bin_method: "elf" the in-process writer only, "lld" ld.lld only; NULL: the writer,
    ld.lld for what it does not handle, for a named ld.lld, tool options, save_temps (the
    repro.sh replays the tool lines that ran), or another LLD. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__hsaco(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__hsaco(gpucompile_job *job) {
     const char *m = job->options->bin_method, *why;
     const char *opts = job->options->tool_options;
     char linker[128];
@@ -1703,7 +1664,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__hsaco(gpucompile_job *j
 
 /* The AMDGPU metadata note of a relocatable object: its descriptor and its section (*sec),
    which must hold that note alone. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__obj_note(const unsigned char *d, size_t size, const unsigned char **desc, size_t *desc_size,
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__obj_note(const unsigned char *d, size_t size, const unsigned char **desc, size_t *desc_size,
                                                     gpucompile_elf_section *sec) {
     return gpucompile_amdgpu__note(d, size, desc, desc_size, sec) &&
            sec->size == 12 + 8 + gpucompile_amdgpu__up(*desc_size, 4); /* "AMDGPU\0" padded to 8 */
@@ -1713,7 +1674,7 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__obj_note(const unsigned char *d, size
    then the kernels' maps (*items, *items_size bytes, *count of them), then the rest. */
 typedef struct gpucompile_amdgpu__split { size_t head; const unsigned char *items; size_t items_size; unsigned long long count; } gpucompile_amdgpu__split;
 
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__note_split(const unsigned char *desc, size_t size, gpucompile_amdgpu__split *sp) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__note_split(const unsigned char *desc, size_t size, gpucompile_amdgpu__split *sp) {
     gpucompile_amdgpu__mp m;
     gpucompile_amdgpu__mpv root;
     unsigned long long i;
@@ -1740,7 +1701,7 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__note_split(const unsigned char *desc,
     return root.kind == 'm' && found && !m.bad && m.p == m.end;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__join(gpucompile_job *job, gpucompile_format format, const LLVMMemoryBufferRef *parts, int n) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__join(gpucompile_job *job, gpucompile_format format, const LLVMMemoryBufferRef *parts, int n) {
     const gpucompile_allocator *a = &job->options->allocator;
     const char *m = job->options->bin_method;
     unsigned char **objs = (unsigned char **)gpucompile_job_alloc(job, (size_t)(n + 1) * sizeof *objs);
@@ -1864,7 +1825,7 @@ done:
     return r;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__finish(gpucompile_job *job, gpucompile_format format) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__finish(gpucompile_job *job, gpucompile_format format) {
     gpucompile_object *o = job->object;
     gpucompile_result r;
     int i;
@@ -1879,7 +1840,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__finish(gpucompile_job *
 }
 
 /* The ROCm roots searched, in order (the device libraries and ld.lld are found there). */
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__cache_key(gpucompile_job *job, char *buf, size_t size) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__cache_key(gpucompile_job *job, char *buf, size_t size) {
     const char *roots[8];
     int n = gpucompile_amdgpu__roots(job, roots, 1), i;
     size_t at = 0;
@@ -1891,17 +1852,17 @@ GPUCOMPILE__PRIVATE void gpucompile_amdgpu__cache_key(gpucompile_job *job, char 
 /* LLVM 19 aborts ("Unsupported calling convention") or crashes on any but these (ptx_kernel,
    spir_func, x86 ones, tailcc, ...), and on the graphics ones (amdgpu_ps, amdgpu_gfx, ...)
    under amdhsa: c, fast, cold, amdgpu_kernel, spir_kernel. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__calling_convention_ok(unsigned cc) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__calling_convention_ok(unsigned cc) {
     return cc == 0 || cc == 8 || cc == 9 || cc == 91 || cc == 76;
 }
 
-GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__bad_address_space(unsigned as) {
+GPUCOMPILE_PRIVATE const char *gpucompile_amdgpu__bad_address_space(unsigned as) {
     return as > 8 ? "an address space AMDGPU lacks" : NULL;
 }
 
 /* Casts only between 0, 1, 3, 4, 5, 6; no loads or stores through 2 or 8; no stack object of
    4 GiB. */
-GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__bad_instruction(LLVMValueRef in) {
+GPUCOMPILE_PRIVATE const char *gpucompile_amdgpu__bad_instruction(LLVMValueRef in) {
     LLVMOpcode op = LLVMGetInstructionOpcode(in);
     if (op == LLVMLoad || op == LLVMStore || op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg) {
         unsigned a = LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(in, op == LLVMStore ? 1 : 0)));
@@ -1973,7 +1934,7 @@ static const gpucompile_amdgpu__chip_entry gpucompile_amdgpu__chips[] = {
 
 /* The AMDGPU table entry for a target ID "gfx90a:sramecc-:xnack+" (each known feature at most
    once, with + or -, and only where the chip has it), or NULL. */
-GPUCOMPILE__PRIVATE const gpucompile_amdgpu__chip_entry *gpucompile_amdgpu__chip(const char *id) {
+GPUCOMPILE_PRIVATE const gpucompile_amdgpu__chip_entry *gpucompile_amdgpu__chip(const char *id) {
     const gpucompile_amdgpu__chip_entry *c;
     gpucompile_amdgpu__id s;
     if (gpucompile_amdgpu__split_id(id, &s)) return NULL;
@@ -1984,9 +1945,9 @@ GPUCOMPILE__PRIVATE const gpucompile_amdgpu__chip_entry *gpucompile_amdgpu__chip
 }
 
 /* ---- targets: chips, verification ---- */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__chip_supported(const char *chip) { return gpucompile_amdgpu__chip(chip) != NULL; }
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__chip_supported(const char *chip) { return gpucompile_amdgpu__chip(chip) != NULL; }
 
-GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__chip_name(int index, int *native) {
+GPUCOMPILE_PRIVATE const char *gpucompile_amdgpu__chip_name(int index, int *native) {
     int i;
     for (i = 0; gpucompile_amdgpu__chips[i].name; i++)
         if (i == index) {
@@ -1998,7 +1959,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__chip_name(int index, int *nat
 
 /* MLIR's abi check (in MLIR's words, quotes as they are). ABI "600" is accepted on every
    supported LLVM (LLVM 19 has code object v6; MLIR 19's verifier did not know it yet). */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__verify_params(const gpucompile_target *t, const gpucompile_logger *logger) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__verify_params(const gpucompile_target *t, const gpucompile_logger *logger) {
     const char *abi = gpucompile_target_abi(t);
     if (!gpucompile_in_list("400,500,600", abi, strlen(abi)))
         return gpucompile_log_target(logger, "Invalid ABI version, it must be `400`, `500` or '600'.");
@@ -2007,9 +1968,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__verify_params(const gpu
 
 /* A triple of this backend, a chip this LLVM knows, and generic chips only with abi "600"
    (they need code object version 6). */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
     const char *triple = gpucompile_target_triple(t), *chip = gpucompile_target_chip(t);
-    if (!gpucompile_in_list(GPUCOMPILE_AMDGPU__ARCHES, triple, strcspn(triple, "-")))
+    if (!gpucompile_triple_in(GPUCOMPILE_AMDGPU__TRIPLES, triple))
         return gpucompile_log_target(logger, "The target triple '%.200s' is not an AMDGPU triple (amdgcn-...).", triple);
     if (!gpucompile_amdgpu__chip_supported(chip))
         return gpucompile_log_target(logger, "The chip '%.200s' is not supported by LLVM %d (AMDGPU).", chip, LLVM_VERSION_MAJOR);
@@ -2025,7 +1986,7 @@ static const char *const gpucompile_amdgpu__kernel_metadata[8] = {
     "sgpr_count", "vgpr_count", "wavefront_size", "kernarg_segment_size"};
 
 /* ---- run-time selection: the rules are in [section: selection] ---- */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__select_score(const gpucompile_object *o, const char *device, const char **why) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__select_score(const gpucompile_object *o, const char *device, const char **why) {
     gpucompile_target *t = NULL;
     int score;
     if (o && gpucompile_target_parse(o->target, (size_t)-1, &o->allocator, NULL, &t) != GPUCOMPILE_OK) t = NULL;
@@ -2060,7 +2021,8 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_amdgpu_backend(void) {
         t.attribute[1] = "rocdl.target";
         t.defaults[0].triple = t.defaults[1].triple = "amdgcn-amd-amdhsa";
         t.defaults[0].chip = t.defaults[1].chip = "gfx900";
-        /* the seed's #gpu.amdgpu keeps code object v5; MLIR 22's #rocdl.target defaults to v6 */
+        /* gpucompile's own spelling #gpu.amdgpu keeps code object v5 (ABI "500") on every LLVM
+           (tests/test_target.c, test_defaults); MLIR 22's #rocdl.target defaults to v6 */
         t.defaults[0].abi = "500";
         t.defaults[1].abi = LLVM_VERSION_MAJOR >= 22 ? "600" : "500";
         t.verify_params = gpucompile_amdgpu__verify_params;
@@ -2068,7 +2030,7 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_amdgpu_backend(void) {
         t.calling_convention_ok = gpucompile_amdgpu__calling_convention_ok;
         t.refused_intrinsics = "llvm.frameaddress";
         t.code_rules = &gpucompile_amdgpu__code_rules;
-        t.arches = GPUCOMPILE_AMDGPU__ARCHES;
+        t.triples = GPUCOMPILE_AMDGPU__TRIPLES;
         t.select_score = gpucompile_amdgpu__select_score;
         t.device_help = "gfxNNN[:xnack+|-][:sramecc+|-]";
         /* LLVM 21 made the offload kinds bits (OpenMP 1, CUDA 2, HIP 4, SYCL 8); before, HIP was
@@ -2079,12 +2041,18 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_amdgpu_backend(void) {
         t.chip_supported = gpucompile_amdgpu__chip_supported;
         t.chip_name = gpucompile_amdgpu__chip_name;
         t.cache_key = gpucompile_amdgpu__cache_key;
+        t.file_ext[GPUCOMPILE_FORMAT_BIN] = "hsaco";
+        t.help = "AMD GPUs: AMDGCN assembly and hsaco code objects (no GPU needed)\n"
+                 "--toolkit: the ROCm root (else ROCM_PATH, ROCM_HOME, ROCM_ROOT)\n"
+                 "--bin-method elf (in-process) | lld, no fallback (default: in-process,\n"
+                 "  ld.lld for what the writer does not handle, said with -v)\n"
+                 "--opts: for ld.lld; --tool ld.lld";
         b = t;
     }
     return &b;
 }
 
-GPUCOMPILE__CONSTRUCTOR(gpucompile_amdgpu__register) { gpucompile_register_backend(gpucompile_amdgpu_backend()); }
+GPUCOMPILE_CONSTRUCTOR(gpucompile_amdgpu__register) { gpucompile_register_backend(gpucompile_amdgpu_backend()); }
 
 #ifdef __cplusplus
 }
@@ -2103,9 +2071,8 @@ GPUCOMPILE__CONSTRUCTOR(gpucompile_amdgpu__register) { gpucompile_register_backe
    objects only (as in MLIR's wrappers). One vendor runtime per program. */
 #if defined(GPUCOMPILE_AMDGPU_RUNTIME) && !defined(GPUCOMPILE_AMDGPU_RUNTIME_IMPLEMENTED)
 #define GPUCOMPILE_AMDGPU_RUNTIME_IMPLEMENTED
-#if defined(GPUCOMPILE_NVPTX_RUNTIME_IMPLEMENTED)
-#error "gpucompile: GPUCOMPILE_NVPTX_RUNTIME and GPUCOMPILE_AMDGPU_RUNTIME: one vendor runtime per program"
-#endif
+#define GPUCOMPILE_RUNTIME_VENDOR /* gpucompile_runtime.h refuses a second vendor runtime */
+#include "gpucompile_runtime.h"
 /* gpucompile_runtime.h's implementation: included by [section: selection] */
 #ifdef __cplusplus
 extern "C" {
@@ -2139,7 +2106,7 @@ static struct gpucompile_amdgpu__rt_hip {
 } gpucompile_amdgpu__rt;
 #undef GPUCOMPILE_AMDGPU__HIP_FIELD
 
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_check(int r, const char *call) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_check(int r, const char *call) {
     static const struct { int code; const char *text; } known[] = {
         {1, "hipErrorInvalidValue"}, {2, "hipErrorOutOfMemory"}, {3, "hipErrorNotInitialized"}, {4, "hipErrorDeinitialized"},
         {35, "hipErrorInsufficientDriver: the AMD GPU driver is too old or missing"},
@@ -2157,7 +2124,7 @@ GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_check(int r, const char *call) {
     gpucompile_runtime_report(call, r, msg);
 }
 
-GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__rt_load(void *lib) {
+GPUCOMPILE_PRIVATE const char *gpucompile_amdgpu__rt_load(void *lib) {
     struct gpucompile_amdgpu__rt_hip *tab = &gpucompile_amdgpu__rt;
     const char *missing = NULL;
     gpucompile_dlfn(lib, "hipGetErrorName", &tab->hipGetErrorName);
@@ -2172,7 +2139,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__rt_load(void *lib) {
 
 /* The gfx name from hipDeviceProp_t, whose layout changed between ROCm versions: the first
    string after the marketing name that starts with "gfx" and a digit is gcnArchName. */
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_arch(char *arch, size_t arch_size) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_arch(char *arch, size_t arch_size) {
     size_t size = 64 * 1024, i;
     unsigned char *props = (unsigned char *)calloc(1, size);
     if (!props) return;
@@ -2188,7 +2155,7 @@ GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_arch(char *arch, size_t arch_size
 }
 
 /* HIP and a device, made current. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__rt_start(int *device, char *arch, size_t arch_size, const char **call) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__rt_start(int *device, char *arch, size_t arch_size, const char **call) {
     struct gpucompile_amdgpu__rt_hip *h = &gpucompile_amdgpu__rt;
     int count = 0, r;
     h->device = *device;
@@ -2201,64 +2168,64 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__rt_start(int *device, char *arch, siz
     return r;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_enter(void) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_enter(void) {
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipSetDevice(gpucompile_amdgpu__rt.device), "hipSetDevice");
 }
 
-GPUCOMPILE__PRIVATE void *gpucompile_amdgpu__rt_module_load(const void *data, size_t size) {
+GPUCOMPILE_PRIVATE void *gpucompile_amdgpu__rt_module_load(const void *data, size_t size) {
     void *module = NULL;
     (void)size;
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipModuleLoadData(&module, data), "hipModuleLoadData");
     return module;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_module_unload(void *module) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_module_unload(void *module) {
     int r = gpucompile_amdgpu__rt.hipModuleUnload(module);
     if (r != 4) gpucompile_amdgpu__rt_check(r, "hipModuleUnload"); /* at exit the runtime may be gone already */
 }
 
-GPUCOMPILE__PRIVATE void *gpucompile_amdgpu__rt_get_function(void *module, const char *name) {
+GPUCOMPILE_PRIVATE void *gpucompile_amdgpu__rt_get_function(void *module, const char *name) {
     void *fn = NULL;
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipModuleGetFunction(&fn, module, name), "hipModuleGetFunction");
     return fn;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_launch(void *fn, const unsigned g[3], const unsigned b[3], unsigned smem, void *stream,
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_launch(void *fn, const unsigned g[3], const unsigned b[3], unsigned smem, void *stream,
                                                       void **params, void **extra) {
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipModuleLaunchKernel(fn, g[0], g[1], g[2], b[0], b[1], b[2], smem, stream, params,
                                                                             extra), "hipModuleLaunchKernel");
 }
 
-GPUCOMPILE__PRIVATE void *gpucompile_amdgpu__rt_stream_create(void) {
+GPUCOMPILE_PRIVATE void *gpucompile_amdgpu__rt_stream_create(void) {
     void *stream = NULL;
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipStreamCreate(&stream), "hipStreamCreate");
     return stream;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_stream_synchronize(void *stream) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_stream_synchronize(void *stream) {
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipStreamSynchronize(stream), "hipStreamSynchronize");
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_stream_destroy(void *stream) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_stream_destroy(void *stream) {
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipStreamDestroy(stream), "hipStreamDestroy");
 }
 
-GPUCOMPILE__PRIVATE void *gpucompile_amdgpu__rt_mem_alloc(uint64_t size, int host_shared) {
+GPUCOMPILE_PRIVATE void *gpucompile_amdgpu__rt_mem_alloc(uint64_t size, int host_shared) {
     void *p = NULL;
     if (host_shared) gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipMallocManaged(&p, (size_t)size, 1), "hipMallocManaged");
     else gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipMalloc(&p, (size_t)size), "hipMalloc");
     return p;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_mem_free(void *ptr) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_mem_free(void *ptr) {
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipFree(ptr), "hipFree");
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_mem_copy(void *dst, const void *src, size_t n, void *stream) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_mem_copy(void *dst, const void *src, size_t n, void *stream) {
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipMemcpyAsync(dst, src, n, 4 /* hipMemcpyDefault */, stream), "hipMemcpyAsync");
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_mem_set32(void *dst, unsigned value, size_t count, void *stream) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_mem_set32(void *dst, unsigned value, size_t count, void *stream) {
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipMemsetD32Async(dst, (int)value, count, stream), "hipMemsetD32Async");
 }
 
@@ -2269,7 +2236,7 @@ GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_mem_set32(void *dst, unsigned val
 #endif
 /* The vendor behind mgpu*, filled by name before main (a constructor runs once). */
 #define GPUCOMPILE_AMDGPU__RT_ENTRY(f) v.f = gpucompile_amdgpu__rt_##f;
-GPUCOMPILE__CONSTRUCTOR(gpucompile_amdgpu__rt_register) {
+GPUCOMPILE_CONSTRUCTOR(gpucompile_amdgpu__rt_register) {
     static gpucompile_runtime_vendor v; /* left NULL: image_format (the generic kinds), leave, module_load_jit */
     v.name = "HIP"; v.launch_call = "hipModuleLaunchKernel"; v.kind = "a HIP runtime library";
     v.env = "GPUCOMPILE_LIBHIP"; v.library = GPUCOMPILE_AMDGPU__LIBHIP;

@@ -62,7 +62,7 @@
        here: 1 (sqrt.rn, CUDA's default) unless `fast`.
 
    PTX version
-       The highest of: the chip's minimum (LLVM's table), the target's +ptxNN (the seed's
+       The highest of: the chip's minimum (LLVM's table), the target's +ptxNN (#gpu.nvptx's
        default +ptx60 too: sm_90 gives PTX 7.8), and the highest +ptxNN in the module's
        functions' "target-features" (clang writes "+ptx85,+sm_80" on every function: the PTX
        its CUDA headers and inline asm need, which the stripped attribute would otherwise lose).
@@ -181,7 +181,7 @@ typedef struct gpucompile_nvptx__driver {
 #undef GPUCOMPILE_NVPTX__CU_FIELD
 
 /* The entry points one user ('C' or 'R') needs, from lib into *d: the first one missing, or NULL. */
-GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__cu_load(void *lib, gpucompile_nvptx__driver *d, char user) {
+GPUCOMPILE_PRIVATE const char *gpucompile_nvptx__cu_load(void *lib, gpucompile_nvptx__driver *d, char user) {
     const char *missing = NULL;
     gpucompile_dlfn(lib, "cuGetErrorName", &d->cuGetErrorName);
 #define GPUCOMPILE_NVPTX__CU_LOAD(fn, sym, who, params) \
@@ -193,7 +193,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__cu_load(void *lib, gpucompile_
 
 /* A CUresult as text: the CUDA_ERROR_* names we can explain, else the driver's own name (the
    stub has none), else "CUDA error". */
-GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__cu_error(const gpucompile_nvptx__driver *d, int code) {
+GPUCOMPILE_PRIVATE const char *gpucompile_nvptx__cu_error(const gpucompile_nvptx__driver *d, int code) {
     static const struct { int code; const char *text; } known[] = {
         {1, "CUDA_ERROR_INVALID_VALUE"}, {2, "CUDA_ERROR_OUT_OF_MEMORY"}, {3, "CUDA_ERROR_NOT_INITIALIZED"},
         {4, "CUDA_ERROR_DEINITIALIZED"},
@@ -213,11 +213,11 @@ GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__cu_error(const gpucompile_nvpt
 }
 
 /* ---- selection rules (the backend's select_score and the runtime's) ---- */
-#define GPUCOMPILE_NVPTX__ARCHES "nvptx,nvptx64" /* the triples' architectures */
+#define GPUCOMPILE_NVPTX__TRIPLES "nvptx,nvptx64" /* the triples' architectures */
 
 /* "sm_90", "sm_90a", "compute_90", "90": the compute capability; *specific 1 for an 'a' chip, 2
    for an 'f' one (code for either runs on that chip only), else 0. 0 when not such a name. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__device(const char *s, int *cc, int *specific) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__device(const char *s, int *cc, int *specific) {
     const char *d;
     char *end;
     long v;
@@ -237,12 +237,12 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__device(const char *s, int *cc, int *sp
    them), higher is better. A cubin runs on its own chip and later ones of the same major
    architecture; PTX (alone or in a fatbin) on its own and later chips, compiled by the driver:
    the closer the better. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__score(const char *triple, const char *chip, const char *format, const char *features,
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__score(const char *triple, const char *chip, const char *format, const char *features,
                                                 const char *device, const char **why) {
     int d, dspec, c, cspec, same, major, older;
     (void)features;
     if (!gpucompile_nvptx__device(device, &d, &dspec)) return -2;
-    if (!format || !gpucompile_triple_in(GPUCOMPILE_NVPTX__ARCHES, triple) || !gpucompile_nvptx__device(chip, &c, &cspec)) return -1;
+    if (!format || !gpucompile_triple_in(GPUCOMPILE_NVPTX__TRIPLES, triple) || !gpucompile_nvptx__device(chip, &c, &cspec)) return -1;
     same = c == d, major = c / 10 == d / 10 && c <= d, older = c <= d;
     if (cspec && !same) return -1; /* sm_90a code runs on sm_90 only */
     if (strcmp(format, "bin") == 0) {
@@ -267,11 +267,11 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__score(const char *triple, const char *
 
 /* The format of an entry's image that does not name it: by NVIDIA's image kinds, else a fatbin
    by its magic (where the kind says neither object nor bitcode); NULL: not NVIDIA's to say. */
-GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__image_format(int kind, const unsigned char *image, size_t size) {
+GPUCOMPILE_PRIVATE const char *gpucompile_nvptx__image_format(int kind, const unsigned char *image, size_t size) {
     if (kind == GPUCOMPILE_NVPTX__IMG_CUBIN) return "bin";
     if (kind == GPUCOMPILE_NVPTX__IMG_FATBIN) return "fatbin";
     if (kind == GPUCOMPILE_NVPTX__IMG_PTX) return "isa";
-    if (kind != GPUCOMPILE__IMG_OBJECT && kind != GPUCOMPILE__IMG_BITCODE && size >= 4 && memcmp(image, "\x50\xED\x55\xBA", 4) == 0)
+    if (kind != GPUCOMPILE_IMG_OBJECT && kind != GPUCOMPILE_IMG_BITCODE && size >= 4 && memcmp(image, "\x50\xED\x55\xBA", 4) == 0)
         return "fatbin";
     return NULL;
 }
@@ -295,7 +295,6 @@ extern "C" {
 #endif
 
 #include <limits.h>
-#include <sys/stat.h>
 
 #define GPUCOMPILE_NVPTX__PATH 4096
 
@@ -351,38 +350,38 @@ static const gpucompile_nvptx__chip gpucompile_nvptx__chips[] = {
 #endif
 
 /* The PTX versions (+ptxNN features) this LLVM knows. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__llvm_knows_ptx(int v) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__llvm_knows_ptx(int v) {
     if (v == 32 || (v >= 40 && v <= 43) || v == 50 || (v >= 60 && v <= 65) || (v >= 70 && v <= 78)) return 1;
     return v >= 80 && v <= GPUCOMPILE_NVPTX__PTX_MAX && v != 89;
 }
 
 /* The highest PTX version this LLVM emits. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__llvm_max_ptx(void) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__llvm_max_ptx(void) {
     int v = 99;
     while (v > 32 && !gpucompile_nvptx__llvm_knows_ptx(v)) v--;
     return v;
 }
 
-GPUCOMPILE__PRIVATE const gpucompile_nvptx__chip *gpucompile_nvptx__chip_of(const char *chip) {
+GPUCOMPILE_PRIVATE const gpucompile_nvptx__chip *gpucompile_nvptx__chip_of(const char *chip) {
     const gpucompile_nvptx__chip *c;
     for (c = gpucompile_nvptx__chips; c->name; c++)
         if (strcmp(chip, c->name) == 0) return c;
     return NULL;
 }
 
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__chip_min_ptx(const char *chip) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__chip_min_ptx(const char *chip) {
     const gpucompile_nvptx__chip *c = gpucompile_nvptx__chip_of(chip);
     return c ? c->ptx : 0;
 }
 
 /* sm_100, sm_100a, sm_100f, ...: chips the table accepts that this LLVM lacks. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__newer_chip(const char *chip) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__newer_chip(const char *chip) {
     const gpucompile_nvptx__chip *c = gpucompile_nvptx__chip_of(chip);
     return c && (c->bits & GPUCOMPILE_NVPTX__FORWARD);
 }
 
 /* The highest PTX version a CUDA release's ptxas / nvJitLink reads. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__cuda_ptx_max(int major, int minor) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__cuda_ptx_max(int major, int minor) {
     if (major >= 13) return 90 + minor;
     if (major == 12) return minor <= 5 ? 80 + minor : minor == 6 ? 85 : 79 + minor; /* 12.8: 8.7, 12.9: 8.8 */
     if (major == 11) return 70 + minor;
@@ -392,33 +391,21 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__cuda_ptx_max(int major, int minor) {
 }
 
 /* ---- files, toolkit and tools ------------------------------------------------------- */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__exists(const char *path, int want_dir) {
-    struct stat st;
-    if (!path || !*path || stat(path, &st) != 0) return 0;
-    return want_dir ? (st.st_mode & S_IFMT) == S_IFDIR : (st.st_mode & S_IFMT) == S_IFREG;
-}
-
-#if defined(_WIN32)
-#define GPUCOMPILE_NVPTX__EXE ".exe"
-#else
-#define GPUCOMPILE_NVPTX__EXE ""
-#endif
-
 /* Searches $PATH for name (the core's search, .exe added on Windows); the full path in buf. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__on_path(const char *name, char *buf, size_t size) {
-    return gpucompile_which(name, buf, size) && gpucompile_nvptx__exists(buf, 0);
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__on_path(const char *name, char *buf, size_t size) {
+    return gpucompile_which(name, buf, size) && gpucompile_file_exists(buf, 'f');
 }
 
 /* The CUDA toolkit root into buf. GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND (logged) when the given
    path does not exist; when nothing is found, OK with buf empty. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__toolkit(gpucompile_job *job, char *buf, size_t size) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__toolkit(gpucompile_job *job, char *buf, size_t size) {
     static const char *const vars[] = {"CUDA_PATH", "CUDA_HOME", "CUDA_ROOT"};
     const char *given = job->options->toolkit_path;
     char nvcc[GPUCOMPILE_NVPTX__PATH];
     size_t i;
     buf[0] = 0;
     if (given && *given) {
-        if (!gpucompile_nvptx__exists(given, 1))
+        if (!gpucompile_file_exists(given, 'd'))
             return gpucompile_job_fail(job, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND,
                                        "the CUDA toolkit path '%s' does not exist", given);
         snprintf(buf, size, "%s", given);
@@ -426,7 +413,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__toolkit(gpucompile_job *
     }
     for (i = 0; i < sizeof vars / sizeof vars[0]; i++) {
         const char *v = getenv(vars[i]);
-        if (v && *v && gpucompile_nvptx__exists(v, 1)) {
+        if (v && *v && gpucompile_file_exists(v, 'd')) {
             snprintf(buf, size, "%s", v);
             return GPUCOMPILE_OK;
         }
@@ -445,27 +432,27 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__toolkit(gpucompile_job *
         if ((slash = strrchr(nvcc, '/')) != NULL) *slash = 0;
         if ((slash = strrchr(nvcc, '/')) != NULL) {
             *slash = 0;
-            if (gpucompile_nvptx__exists(nvcc, 1)) {
+            if (gpucompile_file_exists(nvcc, 'd')) {
                 snprintf(buf, size, "%s", nvcc);
                 return GPUCOMPILE_OK;
             }
         }
     }
-    if (gpucompile_nvptx__exists(GPUCOMPILE_DEFAULT_CUDA_PATH, 1)) snprintf(buf, size, "%s", GPUCOMPILE_DEFAULT_CUDA_PATH);
+    if (gpucompile_file_exists(GPUCOMPILE_DEFAULT_CUDA_PATH, 'd')) snprintf(buf, size, "%s", GPUCOMPILE_DEFAULT_CUDA_PATH);
     return GPUCOMPILE_OK;
 }
 
 /* An executable tool: the options' path (must exist), else <toolkit>/bin/name, else $PATH. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__find_tool(gpucompile_job *job, const char *name, char *buf, size_t size) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__find_tool(gpucompile_job *job, const char *name, char *buf, size_t size) {
     const char *given = gpucompile_job_tool_path(job, name);
     char root[GPUCOMPILE_NVPTX__PATH];
     if (given) {
         snprintf(buf, size, "%s", given);
-        return gpucompile_nvptx__exists(given, 0);
+        return gpucompile_file_exists(given, 'f');
     }
     if (gpucompile_nvptx__toolkit(job, root, sizeof root) != GPUCOMPILE_OK) return 0;
-    if (root[0] && (size_t)snprintf(buf, size, "%s/bin/%s%s", root, name, GPUCOMPILE_NVPTX__EXE) < size &&
-        gpucompile_nvptx__exists(buf, 0))
+    if (root[0] && (size_t)snprintf(buf, size, "%s/bin/%s%s", root, name, GPUCOMPILE_EXE_SUFFIX) < size &&
+        gpucompile_file_exists(buf, 'f'))
         return 1;
     return gpucompile_nvptx__on_path(name, buf, size);
 }
@@ -500,7 +487,7 @@ typedef struct gpucompile_nvptx__lib {
 static gpucompile_nvptx__lib gpucompile_nvptx__libs[GPUCOMPILE_NVPTX__MAX_LIBS];
 static int gpucompile_nvptx__num_libs;
 
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__load_jitlink(gpucompile_nvptx__lib *l, void *dl) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__load_jitlink(gpucompile_nvptx__lib *l, void *dl) {
     static const char *const names[] = {"Create", "Destroy", "AddData", "Complete", "GetLinkedCubinSize", "GetLinkedCubin",
                                         "GetErrorLogSize", "GetErrorLog", "GetInfoLogSize", "GetInfoLog"};
     void *slots[10];
@@ -523,7 +510,7 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__load_jitlink(gpucompile_nvptx__lib *l,
 
 /* Opens nvJitLink (kind 1) or the driver (kind 2) once per process per path; NULL if unavailable.
    The libraries stay loaded: their handles are process-wide and cheap to keep. */
-GPUCOMPILE__PRIVATE const gpucompile_nvptx__lib *gpucompile_nvptx__open(gpucompile_job *job, int kind) {
+GPUCOMPILE_PRIVATE const gpucompile_nvptx__lib *gpucompile_nvptx__open(gpucompile_job *job, int kind) {
     const char *given = gpucompile_job_tool_path(job, kind == 1 ? "nvJitLink" : "libcuda");
     char root[GPUCOMPILE_NVPTX__PATH], cands[4][GPUCOMPILE_NVPTX__PATH];
     gpucompile_nvptx__lib *l = NULL;
@@ -583,7 +570,7 @@ GPUCOMPILE__PRIVATE const gpucompile_nvptx__lib *gpucompile_nvptx__open(gpucompi
 
 /* ---- the toolchain's PTX limit --------------------------------------------------------- */
 /* `ptxas --version` once per process per path: "release 13.0" -> major, minor. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__ptxas_version(gpucompile_job *job, const char *ptxas, int *major, int *minor) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__ptxas_version(gpucompile_job *job, const char *ptxas, int *major, int *minor) {
     static struct { char path[GPUCOMPILE_NVPTX__PATH]; int major, minor; } cache[8];
     static int num;
     const char *argv[3];
@@ -623,7 +610,7 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__ptxas_version(gpucompile_job *job, con
 /* The highest PTX version the cubin makers that may run read (without bin_method both nvJitLink
    and ptxas may: the size of the PTX picks the first, the other is the fallback), and the name of
    the one that reads least; 0 when unknown. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__tool_ptx_max(gpucompile_job *job, char *what, size_t size) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__tool_ptx_max(gpucompile_job *job, char *what, size_t size) {
     const char *m = job->options->bin_method;
     char ptxas[GPUCOMPILE_NVPTX__PATH];
     int major, minor, cap = 0, v;
@@ -644,7 +631,7 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__tool_ptx_max(gpucompile_job *job, char
 }
 
 /* nvJitLink's result codes by name (nvJitLink.h's order). */
-GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__jl_name(int rc) {
+GPUCOMPILE_PRIVATE const char *gpucompile_nvptx__jl_name(int rc) {
     static const char *const names[] = {
         "NVJITLINK_SUCCESS", "NVJITLINK_ERROR_UNRECOGNIZED_OPTION", "NVJITLINK_ERROR_MISSING_ARCH",
         "NVJITLINK_ERROR_INVALID_INPUT", "NVJITLINK_ERROR_PTX_COMPILE", "NVJITLINK_ERROR_NVVM_COMPILE",
@@ -657,7 +644,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__jl_name(int rc) {
 }
 
 /* ---- the toolkit's chips ---------------------------------------------------------------- */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__chip_cmp(const void *a, const void *b) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__chip_cmp(const void *a, const void *b) {
     const char *x = *(const char *const *)a, *y = *(const char *const *)b;
     int d = atoi(x + 3) - atoi(y + 3);
     return d ? d : strcmp(x, y);
@@ -665,7 +652,7 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__chip_cmp(const void *a, const void *b)
 
 /* ptxas --help's gpu-name values that are chips ("sm_75, sm_80, ..."), once per process per
    path; 0 when it does not say. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__ptxas_chips(gpucompile_job *job, const char *ptxas, char *list, size_t size) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__ptxas_chips(gpucompile_job *job, const char *ptxas, char *list, size_t size) {
     static struct { char path[GPUCOMPILE_NVPTX__PATH], list[1024]; } cache[8];
     static int num;
     const char *argv[3], *names[128];
@@ -712,7 +699,7 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__ptxas_chips(gpucompile_job *job, const
 /* Before any codegen for a cubin or fatbin: does the installed toolkit take the chip? (CUDA 13
    starts at sm_75, MLIR's default is sm_50.) nvJitLink is asked with a handle it makes and
    drops, ptxas by its list of gpu-name values. The driver, a GPU's own, is not asked. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__toolkit_chip(gpucompile_job *job, const char *chip) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__toolkit_chip(gpucompile_job *job, const char *chip) {
     const char *m = job->options->bin_method;
     char ptxas[GPUCOMPILE_NVPTX__PATH], list[1024], arch[64], jl[128] = "";
     int asked = 0;
@@ -763,13 +750,13 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__toolkit_chip(gpucompile_
 }
 
 /* ---- configure: chip and PTX version before the target machine exists ------------------ */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__bad_features(gpucompile_job *job, const char *item, const char *why) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__bad_features(gpucompile_job *job, const char *item, const char *why) {
     return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "'%s' in features \"%s\": %s", item, job->features, why);
 }
 
 /* The highest +ptxNN in the functions' "target-features" (clang writes there the PTX version
    its CUDA headers and inline asm need: "+ptx85,+sm_80"), and a function that asks for it. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__module_ptx(gpucompile_job *job, const char **who) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__module_ptx(gpucompile_job *job, const char **who) {
     LLVMValueRef fn;
     int best = 0;
     *who = NULL;
@@ -795,7 +782,7 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__module_ptx(gpucompile_job *job, const 
    the module's ask is capped at what this LLVM emits and the toolchain reads (the code may then
    still need more: ptxas says so). A target that pins a +ptxNN below what a function asks for
    is an error: the code cannot be compiled at the version the user chose. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__choose_ptx(gpucompile_job *job, int min, int requested, int *chosen) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__choose_ptx(gpucompile_job *job, int min, int requested, int *chosen) {
     gpucompile_target d = gpucompile_target_defaults(GPUCOMPILE_TARGET_NVPTX);
     const char *chip = job->cpu, *who;
     int pinned = requested && strcmp(gpucompile_target_features(job->target), gpucompile_target_features(&d)) != 0;
@@ -837,7 +824,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__choose_ptx(gpucompile_jo
     return GPUCOMPILE_OK;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__configure(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__configure(gpucompile_job *job) {
     const char *chip = job->cpu, *p = job->features;
     gpucompile_buf out;
     char root[GPUCOMPILE_NVPTX__PATH];
@@ -913,7 +900,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__configure(gpucompile_job
 
 /* ---- prepare, libraries, post-link ------------------------------------------------------ */
 /* The function attributes for ftz / fast on every defined function. */
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__fn_attributes(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__fn_attributes(gpucompile_job *job) {
     static const char *const fast[] = {
 #if LLVM_VERSION_MAJOR < 22 /* LLVM 22 no longer reads "unsafe-fp-math": the instructions' fast-math flags say it */
         "unsafe-fp-math",
@@ -939,7 +926,7 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__fn_attributes(gpucompile_job *job) {
 /* `fast` calls libdevice's approximate functions, as nvcc's -use_fast_math does (sinf -> __sinf).
    tanhf only from LLVM 22: the CUDA 13 __nv_fast_tanhf uses llvm.nvvm.tanh.approx.f32, which
    LLVM 19 does not know (its PTX then calls an undefined function). */
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__fast_libdevice(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__fast_libdevice(gpucompile_job *job) {
     static const char *const names[] = {"sinf", "cosf", "tanf", "expf", "exp10f", "logf", "log2f", "log10f", "powf", "sincosf",
 #if LLVM_VERSION_MAJOR >= 22
                                         "tanhf"
@@ -959,7 +946,7 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__fast_libdevice(gpucompile_job *job) {
     }
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__prepare(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__prepare(gpucompile_job *job) {
     LLVMValueRef fn, inst;
     LLVMBasicBlockRef bb;
     if (gpucompile_target_ftz(job->target)) gpucompile_job_set_module_flag(job, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", 1);
@@ -974,7 +961,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__prepare(gpucompile_job *
     return GPUCOMPILE_OK;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__libraries(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__libraries(gpucompile_job *job) {
     char root[GPUCOMPILE_NVPTX__PATH], path[GPUCOMPILE_NVPTX__PATH + 64];
     gpucompile_result r;
     if (!gpucompile_job_references(job, "__nv_")) return GPUCOMPILE_OK;
@@ -984,14 +971,14 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__libraries(gpucompile_job
                                    "the module calls libdevice (__nv_*) but no CUDA toolkit was found "
                                    "(set the toolkit path, CUDA_PATH or CUDA_HOME)");
     snprintf(path, sizeof path, "%s/nvvm/libdevice/libdevice.10.bc", root);
-    if (!gpucompile_nvptx__exists(path, 0))
+    if (!gpucompile_file_exists(path, 'f'))
         return gpucompile_job_fail(job, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND,
                                    "the module calls libdevice (__nv_*) but '%s' does not exist", path);
     return gpucompile_job_add_library(job, path);
 }
 
 /* Is v the address of a constant string equal to s (the argument of __nvvm_reflect)? */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__is_string(LLVMValueRef v, const char *s) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__is_string(LLVMValueRef v, const char *s) {
     LLVMValueRef init;
     const char *str;
     size_t len = 0;
@@ -1003,7 +990,7 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__is_string(LLVMValueRef v, const char *
 
 /* LLVM 19's NVVMReflect knows __CUDA_FTZ and __CUDA_ARCH only: answer __CUDA_PREC_SQRT here
    (1 = sqrt.rn, CUDA's default; 0 = sqrt.approx with `fast`). */
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__reflect_prec_sqrt(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__reflect_prec_sqrt(gpucompile_job *job) {
     LLVMValueRef reflect = LLVMGetNamedFunction(job->module, "__nvvm_reflect");
     LLVMValueRef one = LLVMConstInt(LLVMInt32TypeInContext(job->context), gpucompile_target_fast(job->target) ? 0 : 1, 0);
     LLVMUseRef u;
@@ -1019,7 +1006,7 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__reflect_prec_sqrt(gpucompile_job *job
     }
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__post_link(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__post_link(gpucompile_job *job) {
     gpucompile_nvptx__fn_attributes(job); /* again: libdevice came after prepare */
     gpucompile_nvptx__reflect_prec_sqrt(job);
     return GPUCOMPILE_OK;
@@ -1027,7 +1014,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__post_link(gpucompile_job
 
 /* ---- PTX text -------------------------------------------------------------------------- */
 /* The emitted PTX, NUL-terminated, with ", debug" taken out of .target unless debugging. */
-GPUCOMPILE__PRIVATE char *gpucompile_nvptx__ptx(gpucompile_job *job, size_t *size) {
+GPUCOMPILE_PRIVATE char *gpucompile_nvptx__ptx(gpucompile_job *job, size_t *size) {
     size_t n = LLVMGetBufferSize(job->emitted);
     char *ptx = (char *)gpucompile_job_alloc(job, n + 1), *t, *eol, *d;
     if (!ptx) return NULL;
@@ -1046,7 +1033,7 @@ GPUCOMPILE__PRIVATE char *gpucompile_nvptx__ptx(gpucompile_job *job, size_t *siz
 }
 
 /* The chip's number for tools: sm_90a -> "90a". */
-GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__sm(const char *chip) { return strncmp(chip, "sm_", 3) == 0 ? chip + 3 : chip; }
+GPUCOMPILE_PRIVATE const char *gpucompile_nvptx__sm(const char *chip) { return strncmp(chip, "sm_", 3) == 0 ? chip + 3 : chip; }
 
 /* ---- one PTX module from partitions -------------------------------------------------------- */
 /* Code generated in N partitions gives N PTX modules: each keeps its own copies of the internal
@@ -1078,12 +1065,12 @@ typedef struct gpucompile_nvptx__ptxs {
     gpucompile_buf out, x, y;      /* the joined module; two items' texts compared */
 } gpucompile_nvptx__ptxs;
 
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__idchar(char c) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__idchar(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$' || c == '%' || c == '.';
 }
 
 /* The slot of a name in the table (open addressing, FNV-1a). */
-GPUCOMPILE__PRIVATE int *gpucompile_nvptx__slot(gpucompile_nvptx__ptxs *j, const char *s, size_t n) {
+GPUCOMPILE_PRIVATE int *gpucompile_nvptx__slot(gpucompile_nvptx__ptxs *j, const char *s, size_t n) {
     uint32_t h = 2166136261u;
     size_t i, k;
     for (i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
@@ -1095,7 +1082,7 @@ GPUCOMPILE__PRIVATE int *gpucompile_nvptx__slot(gpucompile_nvptx__ptxs *j, const
 
 /* After a directive word at p, the symbol: a function's name (after its return parameters), a
    variable's first word that is not a directive or a number. */
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__symbol(gpucompile_nvptx__item *it, const char *p, const char *e) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__symbol(gpucompile_nvptx__item *it, const char *p, const char *e) {
     int depth = 0;
     while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
     if (it->kind == 'f' && p < e && *p == '(') {
@@ -1120,7 +1107,7 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__symbol(gpucompile_nvptx__item *it, co
 }
 
 /* The top-level statements of one partition's PTX after its header. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__items(gpucompile_job *job, gpucompile_nvptx__ptxs *j, int part,
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__items(gpucompile_job *job, gpucompile_nvptx__ptxs *j, int part,
                                                              const char *s, const char *e) {
     while (s < e) {
         gpucompile_nvptx__item *it;
@@ -1193,7 +1180,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__items(gpucompile_job *jo
 }
 
 /* Item k's text, with its partition's renamed symbols. */
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__render(gpucompile_nvptx__ptxs *j, int k, const char *from, gpucompile_buf *b) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__render(gpucompile_nvptx__ptxs *j, int k, const char *from, gpucompile_buf *b) {
     const gpucompile_nvptx__item *it = &j->items[k];
     const char *p = from, *run = from, *e = it->s + it->len;
     while (p < e) {
@@ -1251,7 +1238,7 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__render(gpucompile_nvptx__ptxs *j, int
 }
 
 /* Skips white space and comments at *i: 1 if there were any. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__gap(const char *s, size_t *i, size_t n) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__gap(const char *s, size_t *i, size_t n) {
     size_t from = *i;
     while (*i < n) {
         if (s[*i] == ' ' || s[*i] == '\t' || s[*i] == '\n' || s[*i] == '\r') ++*i;
@@ -1264,7 +1251,7 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__gap(const char *s, size_t *i, size_t n
 
 /* Two texts the same but for comments and the numbers of labels ($L__BB12_3), local depots and
    call prototypes: LLVM counts those per module ("// callseq 156" too). */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__same(const char *a, size_t na, const char *b, size_t nb) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__same(const char *a, size_t na, const char *b, size_t nb) {
     size_t i = 0, k = 0;
     while (i < na && k < nb) {
         if (gpucompile_nvptx__gap(a, &i, na) != gpucompile_nvptx__gap(b, &k, nb)) return 0;
@@ -1287,7 +1274,7 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__same(const char *a, size_t na, const c
 
 /* The definition a non-internal name resolves to: the first visible one, else the first weak
    one; -1: none. *err: two visible ones. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__chosen(gpucompile_nvptx__ptxs *j, int head, int *err) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__chosen(gpucompile_nvptx__ptxs *j, int head, int *err) {
     int i, weak = -1, vis = -1;
     for (i = head; i >= 0; i = j->items[i].next) {
         const gpucompile_nvptx__item *it = &j->items[i];
@@ -1301,7 +1288,7 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__chosen(gpucompile_nvptx__ptxs *j, int 
 
 /* The joined numbers of the partitions' .file directives, one per file name (in order of first
    appearance; the later ones dropped); an 'F' item's target is its own number. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__files(gpucompile_job *job, gpucompile_nvptx__ptxs *j, int n) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__files(gpucompile_job *job, gpucompile_nvptx__ptxs *j, int n) {
     int i, k, p, joined = 0;
     if (!(j->files = (int **)gpucompile_job_alloc(job, (size_t)n * sizeof *j->files)) ||
         !(j->num_files = (int *)gpucompile_job_alloc(job, (size_t)n * sizeof *j->num_files)))
@@ -1337,7 +1324,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__files(gpucompile_job *jo
 
 /* Each partition's header (.version, .target and .address_size, the same in each, in this
    order) and its items. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__read_parts(gpucompile_nvptx__ptxs *j, const char *const *ptx, const size_t *size) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__read_parts(gpucompile_nvptx__ptxs *j, const char *const *ptx, const size_t *size) {
     static const char *const words[3] = {".version ", ".target ", ".address_size "};
     const char *header[3] = {NULL, NULL, NULL};
     size_t header_len[3] = {0, 0, 0};
@@ -1368,7 +1355,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__read_parts(gpucompile_nv
 }
 
 /* The names: a table of the first item of each, the rest chained in order. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__index(gpucompile_nvptx__ptxs *j) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__index(gpucompile_nvptx__ptxs *j) {
     int i, k;
     for (j->num_slots = 64; j->num_slots < 2 * (size_t)j->num + 2; j->num_slots *= 2) {}
     if (!(j->slots = (int *)gpucompile_job_alloc(j->job, j->num_slots * sizeof *j->slots))) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
@@ -1389,7 +1376,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__index(gpucompile_nvptx__
 /* An internal definition: the duplicate of the first earlier definition of its name (the core's
    copy of what an earlier partition defines), until their texts differ (gpucompile_nvptx__settle);
    renamed then, or where the name is another partition's external symbol. */
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__fates(gpucompile_nvptx__ptxs *j) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__fates(gpucompile_nvptx__ptxs *j) {
     int i, k;
     for (i = 0; i < j->num; i++) {
         gpucompile_nvptx__item *it = &j->items[i];
@@ -1406,7 +1393,7 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__fates(gpucompile_nvptx__ptxs *j) {
 
 /* The renamed get their new names, and a duplicate whose text (with those names) differs from
    its original's is renamed too, until nothing changes. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__settle(gpucompile_nvptx__ptxs *j) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__settle(gpucompile_nvptx__ptxs *j) {
     int i, changed;
     do {
         changed = 0;
@@ -1440,7 +1427,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__settle(gpucompile_nvptx_
 
 /* Item i into the module when pass is its own (0 function declarations, 1 variables, 2
    function definitions, 3 the rest), unless it is dropped or another item stands for it. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__write_item(gpucompile_nvptx__ptxs *j, int i, int pass) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__write_item(gpucompile_nvptx__ptxs *j, int i, int pass) {
     gpucompile_nvptx__item *it = &j->items[i];
     int head = it->name && it->kind != 'F' ? *gpucompile_nvptx__slot(j, it->name, it->name_len) : -1, chosen = -1, err = -1, first = 1, local = 0, k;
     const char *from = it->s;
@@ -1486,7 +1473,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__write_item(gpucompile_nv
 }
 
 /* The module: partition 0's header, then declarations, variables, function definitions, the rest. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__write(gpucompile_nvptx__ptxs *j, const char *ptx0) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__write(gpucompile_nvptx__ptxs *j, const char *ptx0) {
     gpucompile_result r = GPUCOMPILE_OK;
     int pass, i;
     j->callseq = j->prototype = j->prototype_out = 0;
@@ -1498,7 +1485,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__write(gpucompile_nvptx__
     return r;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__ptxs_free(gpucompile_nvptx__ptxs *j) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__ptxs_free(gpucompile_nvptx__ptxs *j) {
     int i;
     for (i = 0; i < j->num; i++) gpucompile_free(j->out.a, j->items[i].renamed);
     for (i = 0; j->files && i < j->parts; i++) gpucompile_job_free(j->job, j->files[i]);
@@ -1511,7 +1498,7 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__ptxs_free(gpucompile_nvptx__ptxs *j) 
 }
 
 /* Joins the PTX of n partitions into one module in *out (the job's allocator). */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__join_ptx(gpucompile_job *job, const char *const *ptx, const size_t *size, int n,
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__join_ptx(gpucompile_job *job, const char *const *ptx, const size_t *size, int n,
                                                                 char **out, size_t *out_size) {
     gpucompile_nvptx__ptxs j;
     gpucompile_result r;
@@ -1546,7 +1533,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__join_ptx(gpucompile_job 
    each part at once, then nvJitLink linking the relocatable cubins, took 0.71-0.79x but made
    cubins 6-22% larger (each part's helper copies compiled and kept); nvJitLink given the N
    texts compiles them one after the other. And isa and fatbin need the one text anyway. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__join(gpucompile_job *job, gpucompile_format format, const LLVMMemoryBufferRef *parts, int n) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__join(gpucompile_job *job, gpucompile_format format, const LLVMMemoryBufferRef *parts, int n) {
     const char **ptx = (const char **)gpucompile_job_alloc(job, (size_t)n * sizeof *ptx);
     size_t *size = (size_t *)gpucompile_job_alloc(job, (size_t)n * sizeof *size), out_size = 0;
     char *out = NULL;
@@ -1572,7 +1559,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__join(gpucompile_job *job
 }
 
 /* ---- kernel metadata -------------------------------------------------------------------- */
-GPUCOMPILE__PRIVATE gpucompile_kernel *gpucompile_nvptx__kernel(gpucompile_object *o, const char *name, size_t len) {
+GPUCOMPILE_PRIVATE gpucompile_kernel *gpucompile_nvptx__kernel(gpucompile_object *o, const char *name, size_t len) {
     int i;
     for (i = 0; i < o->num_kernels; i++)
         if (strlen(o->kernels[i].name) == len && strncmp(o->kernels[i].name, name, len) == 0) return &o->kernels[i];
@@ -1581,7 +1568,7 @@ GPUCOMPILE__PRIVATE gpucompile_kernel *gpucompile_nvptx__kernel(gpucompile_objec
 
 /* A kernel's symbol index -> its metadata entry, by the symbol's name (sym: the symbol table,
    str: its strings; absent: data NULL). */
-GPUCOMPILE__PRIVATE gpucompile_kernel *gpucompile_nvptx__kernel_by_symbol(gpucompile_object *o, const gpucompile_elf_section *sym,
+GPUCOMPILE_PRIVATE gpucompile_kernel *gpucompile_nvptx__kernel_by_symbol(gpucompile_object *o, const gpucompile_elf_section *sym,
                                                                           const gpucompile_elf_section *str, uint64_t index) {
     const char *name;
     uint64_t at;
@@ -1596,7 +1583,7 @@ GPUCOMPILE__PRIVATE gpucompile_kernel *gpucompile_nvptx__kernel_by_symbol(gpucom
    (EIATTR_MAX_THREADS) and shared memory (.nv.shared.<kernel>) from a cubin (ELF64 LE) into o's
    kernels; add: first adds each entry function (a .nv.info.<kernel> section) o lacks. 0 when
    d is no such ELF. A section that cannot be read has the name "" and no data: it is skipped. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__elf_metadata(gpucompile_object *o, const unsigned char *d, size_t size, int add) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__elf_metadata(gpucompile_object *o, const unsigned char *d, size_t size, int add) {
     gpucompile_elf_section s, sym, str;
     unsigned i, n = gpucompile_elf_sections(d, size, NULL);
     size_t len;
@@ -1644,7 +1631,7 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__elf_metadata(gpucompile_object *o, con
 }
 
 /* PTX text: each `.entry NAME(...)` becomes a kernel of o, with its count of .param. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__ptx_entries(gpucompile_object *o, const char *ptx, size_t size) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__ptx_entries(gpucompile_object *o, const char *ptx, size_t size) {
     const char *p = ptx, *end = ptx + size;
     while ((size_t)(end - p) > 7 && (p = (const char *)memchr(p, '.', (size_t)(end - p))) != NULL) {
         const char *q = p + 6, *e;
@@ -1671,7 +1658,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__ptx_entries(gpucompile_o
 
 /* The backend's find_kernels: PTX .entry lines; a cubin's entry functions; a fatbin's first
    uncompressed cubin, else its PTX. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__find_kernels(gpucompile_object *o) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__find_kernels(gpucompile_object *o) {
     gpucompile_result r = GPUCOMPILE_OK;
     size_t i;
     if (o->format == GPUCOMPILE_FORMAT_ISA) r = gpucompile_nvptx__ptx_entries(o, (const char *)o->data, o->size);
@@ -1686,7 +1673,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__find_kernels(gpucompile_
 }
 
 /* ptxas-style info log: "Compiling entry function 'K'" ... "N bytes smem" gives shared memory. */
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__log_metadata(gpucompile_job *job, const char *log) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__log_metadata(gpucompile_job *job, const char *log) {
     const char *p = log;
     gpucompile_kernel *k = NULL;
     while (p && *p) {
@@ -1711,7 +1698,7 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__log_metadata(gpucompile_job *job, con
 }
 
 /* Logs a tool's log, one diagnostic per line. */
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__log_lines(gpucompile_job *job, gpucompile_severity sev, gpucompile_result res,
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__log_lines(gpucompile_job *job, gpucompile_severity sev, gpucompile_result res,
                                                      const char *origin, const char *log) {
     const char *p = log;
     while (p && *p) {
@@ -1728,7 +1715,7 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__log_lines(gpucompile_job *job, gpucom
    at sev (a warning when another method will be tried); any other failure is logged and final.
    On success, *cubin holds the bytes (job allocator) and *log the info log (job allocator, may
    be NULL). */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_job *job, const char *ptx, size_t ptx_size,
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_job *job, const char *ptx, size_t ptx_size,
     const char *chip, unsigned char **cubin, size_t *cubin_size, char **log, gpucompile_severity sev) {
     const gpucompile_nvptx__lib *l = gpucompile_nvptx__open(job, 1);
     gpucompile_nvptx__jl_h h = NULL;
@@ -1818,7 +1805,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_
     return GPUCOMPILE_OK;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_ptxas(gpucompile_job *job, const char *ptx, size_t ptx_size,
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__by_ptxas(gpucompile_job *job, const char *ptx, size_t ptx_size,
     const char *chip, unsigned char **cubin, size_t *cubin_size, char **log, gpucompile_severity sev) {
     char ptxas[GPUCOMPILE_NVPTX__PATH], in[GPUCOMPILE_NVPTX__PATH], out[GPUCOMPILE_NVPTX__PATH], arch[64], opt[16], extra[4096], **user = NULL;
     const char *argv[10 + 256 + 32];
@@ -1870,7 +1857,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_ptxas(gpucompile_job 
     return GPUCOMPILE_OK;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_driver(gpucompile_job *job, const char *ptx, size_t ptx_size,
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__by_driver(gpucompile_job *job, const char *ptx, size_t ptx_size,
     const char *chip, unsigned char **cubin, size_t *cubin_size, char **log, gpucompile_severity sev) {
     enum { INFO = 3, INFO_SIZE = 4, ERR = 5, ERR_SIZE = 6, OPT_LEVEL = 7, TARGET = 9, VERBOSE = 12 };
     const gpucompile_nvptx__lib *l = gpucompile_nvptx__open(job, 2);
@@ -1948,7 +1935,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_driver(gpucompile_job
 #ifndef GPUCOMPILE_NVPTX_PTXAS_FROM
 #define GPUCOMPILE_NVPTX_PTXAS_FROM (512u * 1024u)
 #endif
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__cubin(gpucompile_job *job, const char *ptx, size_t ptx_size, const char *chip,
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__cubin(gpucompile_job *job, const char *ptx, size_t ptx_size, const char *chip,
     unsigned char **cubin, size_t *cubin_size, char **log) {
     typedef gpucompile_result (*method)(gpucompile_job *, const char *, size_t, const char *, unsigned char **, size_t *, char **,
                                         gpucompile_severity);
@@ -2011,7 +1998,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__cubin(gpucompile_job *jo
 /* fatbinary -64 --create out --image3=kind=elf,sm=NN,file=cubin --image3=kind=ptx,sm=MM,file=ptx,
    run in the temporary directory with the files' own names: a path with ',' or '"' in it
    cannot be given in --image3's syntax. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__fatbin(gpucompile_job *job, const char *ptx, size_t ptx_size,
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__fatbin(gpucompile_job *job, const char *ptx, size_t ptx_size,
     const unsigned char *cubin, size_t cubin_size) {
     char tool[GPUCOMPILE_NVPTX__PATH], fptx[GPUCOMPILE_NVPTX__PATH], fcubin[GPUCOMPILE_NVPTX__PATH], fout[GPUCOMPILE_NVPTX__PATH];
     char create[GPUCOMPILE_NVPTX__PATH + 16], elf[GPUCOMPILE_NVPTX__PATH + 64], text[GPUCOMPILE_NVPTX__PATH + 64];
@@ -2063,7 +2050,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__fatbin(gpucompile_job *j
     return GPUCOMPILE_OK;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__finish(gpucompile_job *job, gpucompile_format format) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__finish(gpucompile_job *job, gpucompile_format format) {
     const char *chip = gpucompile_target_chip(job->target);
     size_t ptx_size = 0, cubin_size = 0;
     char *ptx = gpucompile_nvptx__ptx(job, &ptx_size), *log = NULL;
@@ -2093,14 +2080,14 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__finish(gpucompile_job *j
 }
 
 /* ---- the backend ---------------------------------------------------------------------- */
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__initialize(void) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__initialize(void) {
     LLVMInitializeNVPTXTargetInfo();
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
 }
 
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__is_kernel(gpucompile_job *job, LLVMValueRef fn) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__is_kernel(gpucompile_job *job, LLVMValueRef fn) {
     /* clang 19 (OpenCL, CUDA) marks kernels with !nvvm.annotations {fn, !"kernel", i32 1}. */
     LLVMModuleRef m = LLVMGetGlobalParent(fn);
     unsigned i, n = LLVMGetNamedMetadataNumOperands(m, "nvvm.annotations");
@@ -2122,7 +2109,7 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__is_kernel(gpucompile_job *job, LLVMVal
 }
 
 /* The toolkit root the environment picks (a given one is in the key already). */
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__cache_key(gpucompile_job *job, char *buf, size_t size) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__cache_key(gpucompile_job *job, char *buf, size_t size) {
     const char *given = job->options->toolkit_path;
     buf[0] = 0;
     if (!(given && *given)) gpucompile_nvptx__toolkit(job, buf, size);
@@ -2130,22 +2117,22 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__cache_key(gpucompile_job *job, char *
 
 /* ---- module checks: valid IR that NVPTX aborts or crashes on ---- */
 /* NVPTX survives every calling convention but AMDGPU's own (87-105), refused as foreign. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__calling_convention_ok(unsigned cc) { return cc < 87 || cc > 105; }
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__calling_convention_ok(unsigned cc) { return cc < 87 || cc > 105; }
 
 /* "Symbol name with unsupported characters": anything but [A-Za-z0-9_$.] in a visible name. */
-GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__bad_symbol_name(const char *p) {
+GPUCOMPILE_PRIVATE const char *gpucompile_nvptx__bad_symbol_name(const char *p) {
     for (; *p; p++)
         if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '$' || *p == '.'))
             return "PTX names may hold only letters, digits, '_', '$' and '.'";
     return NULL;
 }
 
-GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__bad_address_space(unsigned as) {
+GPUCOMPILE_PRIVATE const char *gpucompile_nvptx__bad_address_space(unsigned as) {
     return as != 0 && as != 1 && (as < 3 || as > 5) && as != 101 ? "an address space NVPTX lacks" : NULL;
 }
 
 /* Conversions between floats and integers wider than 128 bits cannot be selected. */
-GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__bad_instruction(LLVMValueRef in) {
+GPUCOMPILE_PRIVATE const char *gpucompile_nvptx__bad_instruction(LLVMValueRef in) {
     LLVMOpcode op = LLVMGetInstructionOpcode(in);
     if (op == LLVMFPToSI || op == LLVMFPToUI || op == LLVMSIToFP || op == LLVMUIToFP) {
         LLVMTypeRef t = op == LLVMFPToSI || op == LLVMFPToUI ? LLVMTypeOf(in) : LLVMTypeOf(LLVMGetOperand(in, 0));
@@ -2155,7 +2142,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__bad_instruction(LLVMValueRef i
     return NULL;
 }
 
-GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__bad_global(LLVMValueRef g) {
+GPUCOMPILE_PRIVATE const char *gpucompile_nvptx__bad_global(LLVMValueRef g) {
     LLVMValueRef init = LLVMIsDeclaration(g) ? NULL : LLVMGetInitializer(g);
     if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3 && init && !LLVMIsUndef(init))
         return "shared memory (address space 3) with an initial value";
@@ -2163,7 +2150,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__bad_global(LLVMValueRef g) {
 }
 
 /* NVPTX segfaults on an !nvvm.annotations entry that is not {value, (!"name", integer)*}. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__annotations_ok(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__annotations_ok(gpucompile_job *job) {
     LLVMModuleRef m = job->module;
     unsigned i, j, n = LLVMGetNamedMetadataNumOperands(m, "nvvm.annotations");
     LLVMValueRef *nodes, ops[64];
@@ -2184,7 +2171,7 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__annotations_ok(gpucompile_job *job) {
 }
 
 
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__bad_metadata(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__bad_metadata(gpucompile_job *job) {
     if (gpucompile_nvptx__annotations_ok(job)) return 0;
     gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL,
                        "!nvvm.annotations: each entry must be {value, !\"name\", integer, ...}");
@@ -2200,9 +2187,9 @@ static const gpucompile_code_rules gpucompile_nvptx__code_rules = { /* in gpucom
     gpucompile_nvptx__bad_metadata};     /* bad_metadata */
 
 /* ---- targets: chips, verification ---- */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__chip_supported(const char *chip) { return gpucompile_nvptx__chip_of(chip) != NULL; }
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__chip_supported(const char *chip) { return gpucompile_nvptx__chip_of(chip) != NULL; }
 
-GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__chip_name(int index, int *native) {
+GPUCOMPILE_PRIVATE const char *gpucompile_nvptx__chip_name(int index, int *native) {
     int i;
     for (i = 0; gpucompile_nvptx__chips[i].name; i++)
         if (i == index) {
@@ -2214,9 +2201,9 @@ GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__chip_name(int index, int *nati
 
 /* A triple of this backend (another's would hand our chip name to that LLVM backend, which may
    abort on it) and a chip this LLVM knows. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
     const char *triple = gpucompile_target_triple(t), *chip = gpucompile_target_chip(t);
-    if (!gpucompile_in_list(GPUCOMPILE_NVPTX__ARCHES, triple, strcspn(triple, "-")))
+    if (!gpucompile_triple_in(GPUCOMPILE_NVPTX__TRIPLES, triple))
         return gpucompile_log_target(logger, "The target triple '%.200s' is not an NVPTX triple (nvptx64-... or nvptx-...).", triple);
     if (!gpucompile_nvptx__chip_supported(chip))
         return gpucompile_log_target(logger, "The chip '%.200s' is not supported by LLVM %d (NVPTX).", chip, LLVM_VERSION_MAJOR);
@@ -2229,7 +2216,7 @@ static const char *const gpucompile_nvptx__kernel_metadata[8] = {
     "num_regs", "shared_size_bytes", "local_size_bytes", "max_threads_per_block", NULL, NULL, NULL, NULL};
 
 /* ---- run-time selection: the rules are in [section: the CUDA driver and selection] ---- */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__select_score(const gpucompile_object *o, const char *device, const char **why) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__select_score(const gpucompile_object *o, const char *device, const char **why) {
     return gpucompile_nvptx__score(o ? o->triple : NULL, o ? o->chip : NULL, o ? gpucompile_format_string(o->format) : NULL, NULL, device, why);
 }
 
@@ -2259,7 +2246,8 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
         t.attribute[1] = "nvvm.target";
         t.defaults[0].triple = t.defaults[1].triple = "nvptx64-nvidia-cuda";
         t.defaults[0].chip = t.defaults[1].chip = "sm_50";
-        /* the seed's #gpu.nvptx keeps "+ptx60"; MLIR 22's #nvvm.target has no default PTX
+        /* gpucompile's own spelling #gpu.nvptx keeps "+ptx60" on every LLVM (tests/test_target.c,
+           test_defaults); MLIR 22's #nvvm.target has no default PTX
            version (the chip's minimum is taken then) */
         t.defaults[0].features = "+ptx60";
         t.defaults[1].features = LLVM_VERSION_MAJOR >= 22 ? "" : "+ptx60";
@@ -2270,7 +2258,7 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
         t.calling_convention_ok = gpucompile_nvptx__calling_convention_ok;
         t.bad_symbol_name = gpucompile_nvptx__bad_symbol_name;
         t.code_rules = &gpucompile_nvptx__code_rules;
-        t.arches = GPUCOMPILE_NVPTX__ARCHES;
+        t.triples = GPUCOMPILE_NVPTX__TRIPLES;
         t.select_score = gpucompile_nvptx__select_score;
         t.device_help = "sm_XY, a compute capability";
         t.offload_kind = 2;  /* LLVM's OFK_Cuda */
@@ -2281,12 +2269,19 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
         t.kernel_metadata = gpucompile_nvptx__kernel_metadata;
         t.formats = 1u << GPUCOMPILE_FORMAT_LLVM | 1u << GPUCOMPILE_FORMAT_ISA | 1u << GPUCOMPILE_FORMAT_BIN | 1u << GPUCOMPILE_FORMAT_FATBIN;
         t.cache_key = gpucompile_nvptx__cache_key;
+        t.file_ext[GPUCOMPILE_FORMAT_ISA] = "ptx";
+        t.file_ext[GPUCOMPILE_FORMAT_BIN] = "cubin";
+        t.help = "NVIDIA GPUs: PTX, cubin (with the CUDA toolkit, no GPU needed) and fatbin\n"
+                 "--toolkit: the CUDA root (else CUDA_PATH, CUDA_HOME, CUDA_ROOT)\n"
+                 "--bin-method nvjitlink | ptxas | driver, no fallback (default: nvJitLink\n"
+                 "  below 512 KiB of PTX, else ptxas; the other when the first fails)\n"
+                 "--opts: for ptxas / nvJitLink; --tool ptxas, fatbinary, nvJitLink, libcuda";
         b = t;
     }
     return &b;
 }
 
-GPUCOMPILE__CONSTRUCTOR(gpucompile_nvptx__register) { gpucompile_register_backend(gpucompile_nvptx_backend()); }
+GPUCOMPILE_CONSTRUCTOR(gpucompile_nvptx__register) { gpucompile_register_backend(gpucompile_nvptx_backend()); }
 
 #ifdef __cplusplus
 }
@@ -2305,9 +2300,8 @@ GPUCOMPILE__CONSTRUCTOR(gpucompile_nvptx__register) { gpucompile_register_backen
    later call fails quietly (NULL / nothing). One vendor runtime per program. */
 #if defined(GPUCOMPILE_NVPTX_RUNTIME) && !defined(GPUCOMPILE_NVPTX_RUNTIME_IMPLEMENTED)
 #define GPUCOMPILE_NVPTX_RUNTIME_IMPLEMENTED
-#if defined(GPUCOMPILE_AMDGPU_RUNTIME_IMPLEMENTED)
-#error "gpucompile: GPUCOMPILE_NVPTX_RUNTIME and GPUCOMPILE_AMDGPU_RUNTIME: one vendor runtime per program"
-#endif
+#define GPUCOMPILE_RUNTIME_VENDOR /* gpucompile_runtime.h refuses a second vendor runtime */
+#include "gpucompile_runtime.h"
 /* gpucompile_runtime.h's implementation: included by [section: the CUDA driver and selection] */
 #ifdef __cplusplus
 extern "C" {
@@ -2316,18 +2310,18 @@ extern "C" {
 static gpucompile_nvptx__driver gpucompile_nvptx__cu; /* the runtime's driver */
 static void *gpucompile_nvptx__rt_context;            /* the device's primary context */
 
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_check(int r, const char *call) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_check(int r, const char *call) {
     char msg[256];
     if (r == 0) return;
     snprintf(msg, sizeof msg, "%s (%d)", gpucompile_nvptx__cu_error(&gpucompile_nvptx__cu, r), r);
     gpucompile_runtime_report(call, r, msg);
 }
 
-GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__rt_load(void *lib) { return gpucompile_nvptx__cu_load(lib, &gpucompile_nvptx__cu, 'R'); }
+GPUCOMPILE_PRIVATE const char *gpucompile_nvptx__rt_load(void *lib) { return gpucompile_nvptx__cu_load(lib, &gpucompile_nvptx__cu, 'R'); }
 
 /* cuInit first (the stub answers it with CUDA_ERROR_STUB_LIBRARY), then the device's primary
    context and compute capability. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__rt_start(int *dev, char *arch, size_t arch_size, const char **call) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__rt_start(int *dev, char *arch, size_t arch_size, const char **call) {
     const gpucompile_nvptx__driver *d = &gpucompile_nvptx__cu;
     int major = 0, minor = 0, r;
     *call = "cuInit";
@@ -2340,23 +2334,23 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__rt_start(int *dev, char *arch, size_t 
     return r;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_enter(void) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_enter(void) {
     gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuCtxPushCurrent(gpucompile_nvptx__rt_context), "cuCtxPushCurrent");
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_leave(void) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_leave(void) {
     void *ctx;
     gpucompile_nvptx__cu.cuCtxPopCurrent(&ctx);
 }
 
-GPUCOMPILE__PRIVATE void *gpucompile_nvptx__rt_module_load(const void *data, size_t size) {
+GPUCOMPILE_PRIVATE void *gpucompile_nvptx__rt_module_load(const void *data, size_t size) {
     void *module = NULL;
     (void)size;
     gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuModuleLoadData(&module, data), "cuModuleLoadData");
     return module;
 }
 
-GPUCOMPILE__PRIVATE void *gpucompile_nvptx__rt_module_load_jit(const void *data, int level) {
+GPUCOMPILE_PRIVATE void *gpucompile_nvptx__rt_module_load_jit(const void *data, int level) {
     void *module = NULL, *values[3];
     char log[4096];
     int options[3], r;
@@ -2373,18 +2367,18 @@ GPUCOMPILE__PRIVATE void *gpucompile_nvptx__rt_module_load_jit(const void *data,
     return module;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_module_unload(void *module) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_module_unload(void *module) {
     int r = gpucompile_nvptx__cu.cuModuleUnload(module);
     if (r != 4) gpucompile_nvptx__rt_check(r, "cuModuleUnload"); /* at exit the driver may be gone already */
 }
 
-GPUCOMPILE__PRIVATE void *gpucompile_nvptx__rt_get_function(void *module, const char *name) {
+GPUCOMPILE_PRIVATE void *gpucompile_nvptx__rt_get_function(void *module, const char *name) {
     void *fn = NULL;
     gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuModuleGetFunction(&fn, module, name), "cuModuleGetFunction");
     return fn;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_launch(void *fn, const unsigned g[3], const unsigned b[3], unsigned smem, void *stream,
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_launch(void *fn, const unsigned g[3], const unsigned b[3], unsigned smem, void *stream,
                                                      void **params, void **extra) {
     if (smem > 48 * 1024) /* above 48 KiB the kernel must opt in, as MLIR's wrappers do */
         gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuFuncSetAttribute(fn, 8, (int)smem), "cuFuncSetAttribute");
@@ -2392,44 +2386,44 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_launch(void *fn, const unsigned g[
                                "cuLaunchKernel");
 }
 
-GPUCOMPILE__PRIVATE void *gpucompile_nvptx__rt_stream_create(void) {
+GPUCOMPILE_PRIVATE void *gpucompile_nvptx__rt_stream_create(void) {
     void *stream = NULL;
     gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuStreamCreate(&stream, 1 /* CU_STREAM_NON_BLOCKING */), "cuStreamCreate");
     return stream;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_stream_synchronize(void *stream) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_stream_synchronize(void *stream) {
     gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuStreamSynchronize(stream), "cuStreamSynchronize");
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_stream_destroy(void *stream) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_stream_destroy(void *stream) {
     gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuStreamDestroy(stream), "cuStreamDestroy");
 }
 
-GPUCOMPILE__PRIVATE void *gpucompile_nvptx__rt_mem_alloc(uint64_t size, int host_shared) {
+GPUCOMPILE_PRIVATE void *gpucompile_nvptx__rt_mem_alloc(uint64_t size, int host_shared) {
     unsigned long long p = 0;
     if (host_shared) gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuMemAllocManaged(&p, (size_t)size, 1), "cuMemAllocManaged");
     else gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuMemAlloc(&p, (size_t)size), "cuMemAlloc");
     return (void *)(uintptr_t)p;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_mem_free(void *ptr) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_mem_free(void *ptr) {
     gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuMemFree((unsigned long long)(uintptr_t)ptr), "cuMemFree");
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_mem_copy(void *dst, const void *src, size_t n, void *stream) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_mem_copy(void *dst, const void *src, size_t n, void *stream) {
     gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuMemcpyAsync((unsigned long long)(uintptr_t)dst, (unsigned long long)(uintptr_t)src, n,
                                                                   stream), "cuMemcpyAsync");
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_mem_set32(void *dst, unsigned value, size_t count, void *stream) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_mem_set32(void *dst, unsigned value, size_t count, void *stream) {
     gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuMemsetD32Async((unsigned long long)(uintptr_t)dst, value, count, stream),
                                "cuMemsetD32Async");
 }
 
 /* The vendor behind mgpu*, filled by name before main (a constructor runs once). */
 #define GPUCOMPILE_NVPTX__RT_ENTRY(f) v.f = gpucompile_nvptx__rt_##f;
-GPUCOMPILE__CONSTRUCTOR(gpucompile_nvptx__rt_register) {
+GPUCOMPILE_CONSTRUCTOR(gpucompile_nvptx__rt_register) {
     static gpucompile_runtime_vendor v;
     v.name = "CUDA"; v.launch_call = "cuLaunchKernel"; v.kind = "a CUDA driver library";
     v.env = "GPUCOMPILE_LIBCUDA"; v.library = GPUCOMPILE_NVPTX__LIBCUDA;

@@ -40,6 +40,8 @@ GPUCOMPILE_API int gpucompile_spirv_available(void);
 #ifdef __cplusplus
 }
 #endif
+#elif !defined(GPUCOMPILE_SPIRV_RUNTIME)
+#error "gpucompile_spirv.h: include gpucompile.h first (or define GPUCOMPILE_SPIRV_RUNTIME for the runtime alone)"
 #endif
 #endif /* GPUCOMPILE_SPIRV_H */
 
@@ -59,7 +61,7 @@ GPUCOMPILE_API int gpucompile_spirv_available(void);
 #ifdef __cplusplus
 extern "C" {
 #endif
-#define GPUCOMPILE_SPIRV__ARCHES "spirv,spirv32,spirv64" /* the triples' architectures */
+#define GPUCOMPILE_SPIRV__TRIPLES "spirv,spirv32,spirv64,!*-*-vulkan*" /* OpenCL's SPIR-V triples, not Vulkan's */
 #define GPUCOMPILE_SPIRV__MAGIC "\x03\x02\x23\x07" /* 0x07230203, little-endian: a module's first word */
 
 /* A walk over a SPIR-V module's instructions (little-endian words, as LLVM writes them), the one
@@ -73,12 +75,12 @@ typedef struct gpucompile_spirv__walk {
     int bad;                /* the walk stopped at a word count of 0 or one that runs past the end */
 } gpucompile_spirv__walk;
 
-GPUCOMPILE__PRIVATE unsigned gpucompile_spirv__word(const unsigned char *d, size_t i) {
+GPUCOMPILE_PRIVATE unsigned gpucompile_spirv__word(const unsigned char *d, size_t i) {
     return (unsigned)d[4 * i] | (unsigned)d[4 * i + 1] << 8 | (unsigned)d[4 * i + 2] << 16 | (unsigned)d[4 * i + 3] << 24;
 }
 
 /* A walk of size bytes, before the first instruction after the five-word header. */
-GPUCOMPILE__PRIVATE void gpucompile_spirv__walk_init(gpucompile_spirv__walk *w, const void *data, size_t size) {
+GPUCOMPILE_PRIVATE void gpucompile_spirv__walk_init(gpucompile_spirv__walk *w, const void *data, size_t size) {
     memset(w, 0, sizeof *w);
     w->d = (const unsigned char *)data;
     w->n = size / 4;
@@ -86,7 +88,7 @@ GPUCOMPILE__PRIVATE void gpucompile_spirv__walk_init(gpucompile_spirv__walk *w, 
 }
 
 /* To the next instruction: 1, or 0 at the end of the module or at a malformed one (bad). */
-GPUCOMPILE__PRIVATE int gpucompile_spirv__next(gpucompile_spirv__walk *w) {
+GPUCOMPILE_PRIVATE int gpucompile_spirv__next(gpucompile_spirv__walk *w) {
     size_t k;
     w->at += w->wc;
     if (w->at >= w->n) return 0;
@@ -105,11 +107,11 @@ GPUCOMPILE__PRIVATE int gpucompile_spirv__next(gpucompile_spirv__walk *w) {
    a SPIR-V triple in format bin (NULL: none), never one for Vulkan (spirv-unknown-vulkan1.3-compute:
    gpucompile_vulkan.h's); -2 for another device. An object without a triple
    (an offload entry of another writer) is told by its chip: not NVIDIA's or AMD's names. */
-GPUCOMPILE__PRIVATE int gpucompile_spirv__score(const char *triple, const char *chip, const char *format, const char *features,
+GPUCOMPILE_PRIVATE int gpucompile_spirv__score(const char *triple, const char *chip, const char *format, const char *features,
                                                 const char *device, const char **why) {
     (void)features;
     if (strcmp(device, "spirv") != 0) return -2;
-    if (!format || strcmp(format, "bin") != 0 || !chip || !gpucompile_triple_in(GPUCOMPILE_SPIRV__ARCHES, triple) || (triple && strstr(triple, "vulkan"))) return -1;
+    if (!format || strcmp(format, "bin") != 0 || !chip || !gpucompile_triple_in(GPUCOMPILE_SPIRV__TRIPLES, triple)) return -1;
     if ((!triple || !*triple) && (strncmp(chip, "sm_", 3) == 0 || strncmp(chip, "compute_", 8) == 0 || strncmp(chip, "gfx", 3) == 0))
         return -1;
     *why = "SPIR-V module";
@@ -160,16 +162,16 @@ GPUCOMPILE_DEF int gpucompile_spirv_available(void) {
     return ok;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_spirv__initialize(void) { /* under the core's lock, once */
+GPUCOMPILE_PRIVATE void gpucompile_spirv__initialize(void) { /* under the core's lock, once */
     int i;
     if (gpucompile_spirv__targets.state == 1)
         for (i = 0; i < 4; i++) gpucompile_spirv__targets.init[i]();
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_spirv__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_spirv__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
     const char *triple = gpucompile_target_triple(t);
-    if (!gpucompile_in_list(GPUCOMPILE_SPIRV__ARCHES, triple, strcspn(triple, "-")))
-        return gpucompile_log_target(logger, "The target triple '%.200s' is not a SPIR-V triple (spirv64-..., spirv32-... or spirv-...).", triple);
+    if (!gpucompile_triple_in(GPUCOMPILE_SPIRV__TRIPLES, triple))
+        return gpucompile_log_target(logger, "The target triple '%.200s' is not a SPIR-V triple of OpenCL (spirv64-..., spirv32-... or spirv-...; Vulkan's are not).", triple);
     if (t->upstream && *gpucompile_target_features(t)) return gpucompile_log_target(logger, "#xevm.target takes no features.");
     if (!gpucompile_spirv_available())
         return gpucompile_log_target(logger, "LLVM %d here has no SPIR-V code generator (the SPIRV target; LLVM 22 has it).", LLVM_VERSION_MAJOR);
@@ -177,28 +179,28 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_spirv__verify(const gpucompile_
 }
 
 /* c, fast, cold, spir_func, spir_kernel */
-GPUCOMPILE__PRIVATE int gpucompile_spirv__cc_ok(unsigned cc) { return cc == 0 || cc == 8 || cc == 9 || cc == 75 || cc == 76; }
+GPUCOMPILE_PRIVATE int gpucompile_spirv__cc_ok(unsigned cc) { return cc == 0 || cc == 8 || cc == 9 || cc == 75 || cc == 76; }
 
 /* Run-time selection: the rule is in [section: selection]. */
-GPUCOMPILE__PRIVATE int gpucompile_spirv__select_score(const gpucompile_object *o, const char *device, const char **why) {
+GPUCOMPILE_PRIVATE int gpucompile_spirv__select_score(const gpucompile_object *o, const char *device, const char **why) {
     return gpucompile_spirv__score(o ? o->triple : NULL, o ? o->chip : NULL, o ? gpucompile_format_string(o->format) : NULL, NULL,
                                    device, why);
 }
 
 /* LLVM's SPIR-V code generator knows no processors (it would warn on stderr about "bmg"). */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_spirv__configure(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_spirv__configure(gpucompile_job *job) {
     gpucompile_job_free(job, job->cpu);
     job->cpu = gpucompile_job_strdup(job, "");
     return job->cpu ? GPUCOMPILE_OK : GPUCOMPILE_ERROR_OUT_OF_MEMORY;
 }
 
-GPUCOMPILE__PRIVATE int gpucompile_spirv__is_kernel(gpucompile_job *job, LLVMValueRef fn) {
+GPUCOMPILE_PRIVATE int gpucompile_spirv__is_kernel(gpucompile_job *job, LLVMValueRef fn) {
     (void)job;
     return LLVMGetFunctionCallConv(fn) == 76; /* spir_kernel */
 }
 
 /* The OpEntryPoint Kernel names of a SPIR-V module, added to obj when add (else only checked). */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_spirv__entry_points(gpucompile_object *obj, int add) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_spirv__entry_points(gpucompile_object *obj, int add) {
     gpucompile_spirv__walk w;
     gpucompile_result r;
     gpucompile_spirv__walk_init(&w, obj->data, obj->size);
@@ -214,7 +216,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_spirv__entry_points(gpucompile_
 }
 
 /* An object's kernels: none added unless the whole module reads. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_spirv__find_kernels(gpucompile_object *obj) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_spirv__find_kernels(gpucompile_object *obj) {
     gpucompile_result r;
     if (obj->num_kernels || obj->format != GPUCOMPILE_FORMAT_BIN) return GPUCOMPILE_OK;
     if (obj->size / 4 < 5 || memcmp(obj->data, GPUCOMPILE_SPIRV__MAGIC, 4) != 0) return GPUCOMPILE_ERROR_INVALID_BINARY;
@@ -251,12 +253,14 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_spirv_backend(void) {
         t.calling_convention_ok = gpucompile_spirv__cc_ok;
         t.select_score = gpucompile_spirv__select_score;
         t.device_help = "spirv (an OpenCL device that takes SPIR-V)";
-        t.arches = GPUCOMPILE_SPIRV__ARCHES;
+        t.triples = GPUCOMPILE_SPIRV__TRIPLES;
         /* SYCL's: LLVM's offload model gives that kind to the SPIR-V images its runtime hands
            to an OpenCL driver (clCreateProgramWithIL); there is no OpenCL kind */
         t.offload_kind = 8;
         t.image_kind_bin = 6; /* IMG_SPIRV */
         t.cache_version = "spirv 1";
+        t.help = "OpenCL devices that take SPIR-V (an LLVM with the SPIRV target: 22):\n"
+                 "SPIR-V assembly text and modules for clCreateProgramWithIL";
         gpucompile_lock();
         if (!b.name) b = t;
         gpucompile_unlock();
@@ -264,7 +268,7 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_spirv_backend(void) {
     return &b;
 }
 
-GPUCOMPILE__CONSTRUCTOR(gpucompile_spirv__register) { gpucompile_register_backend(gpucompile_spirv_backend()); }
+GPUCOMPILE_CONSTRUCTOR(gpucompile_spirv__register) { gpucompile_register_backend(gpucompile_spirv_backend()); }
 
 #ifdef __cplusplus
 }
@@ -280,6 +284,7 @@ GPUCOMPILE__CONSTRUCTOR(gpucompile_spirv__register) { gpucompile_register_backen
 #if !defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION)
 #define GPUCOMPILE_RUNTIME_IMPLEMENTATION
 #endif
+#define GPUCOMPILE_RUNTIME_VENDOR /* gpucompile_runtime.h refuses a second vendor runtime */
 #include "gpucompile_runtime.h"
 #include <limits.h>
 #ifdef __cplusplus
@@ -319,7 +324,7 @@ typedef struct gpucompile_spirv__cl {
 } gpucompile_spirv__cl;
 static gpucompile_spirv__cl gpucompile_spirv__rt;
 
-GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_check(int r, const char *call) {
+GPUCOMPILE_PRIVATE void gpucompile_spirv__rt_check(int r, const char *call) {
     static const struct { int code; const char *text; } known[] = {
         {-1, "CL_DEVICE_NOT_FOUND: no OpenCL device"}, {-4, "CL_MEM_OBJECT_ALLOCATION_FAILURE"},
         {-5, "CL_OUT_OF_RESOURCES"}, {-6, "CL_OUT_OF_HOST_MEMORY"}, {-11, "CL_BUILD_PROGRAM_FAILURE"},
@@ -338,7 +343,7 @@ GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_check(int r, const char *call) {
     gpucompile_runtime_report(call, r, msg);
 }
 
-GPUCOMPILE__PRIVATE const char *gpucompile_spirv__rt_load(void *lib) {
+GPUCOMPILE_PRIVATE const char *gpucompile_spirv__rt_load(void *lib) {
     static const char *const names[] = {"clGetPlatformIDs", "clGetDeviceIDs", "clGetDeviceInfo", "clCreateContext",
         "clCreateCommandQueueWithProperties", "clReleaseCommandQueue", "clFinish", "clCreateProgramWithIL", "clBuildProgram",
         "clGetProgramBuildInfo", "clReleaseProgram", "clCreateKernel", "clReleaseKernel", "clSetKernelArg",
@@ -355,7 +360,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_spirv__rt_load(void *lib) {
 }
 
 /* The mgpuSetDefaultDevice'th device, over all platforms, whose IL versions name SPIR-V. */
-GPUCOMPILE__PRIVATE int gpucompile_spirv__rt_start(int *ordinal, char *arch, size_t arch_size, const char **call) {
+GPUCOMPILE_PRIVATE int gpucompile_spirv__rt_start(int *ordinal, char *arch, size_t arch_size, const char **call) {
     gpucompile_spirv__cl *c = &gpucompile_spirv__rt;
     void *platforms[16], *devices[16];
     unsigned np = 0, nd, i, j;
@@ -409,7 +414,7 @@ typedef struct gpucompile_spirv__function {
     struct gpucompile_spirv__function *next;
 } gpucompile_spirv__function;
 
-GPUCOMPILE__PRIVATE void *gpucompile_spirv__rt_module_load(const void *data, size_t size) {
+GPUCOMPILE_PRIVATE void *gpucompile_spirv__rt_module_load(const void *data, size_t size) {
     gpucompile_spirv__cl *c = &gpucompile_spirv__rt;
     gpucompile_spirv__module *m;
     int r = 0;
@@ -453,7 +458,7 @@ GPUCOMPILE__PRIVATE void *gpucompile_spirv__rt_module_load(const void *data, siz
     return m;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_module_unload(void *module) {
+GPUCOMPILE_PRIVATE void gpucompile_spirv__rt_module_unload(void *module) {
     gpucompile_spirv__module *m = (gpucompile_spirv__module *)module;
     gpucompile_spirv__function *f, *next;
     for (f = m->functions; f; f = next) {
@@ -468,7 +473,7 @@ GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_module_unload(void *module) {
 }
 
 /* The parameters of entry point name from the module: each one's size and kind. */
-GPUCOMPILE__PRIVATE int gpucompile_spirv__signature(const gpucompile_spirv__module *m, const char *name, gpucompile_spirv__function *f) {
+GPUCOMPILE_PRIVATE int gpucompile_spirv__signature(const gpucompile_spirv__module *m, const char *name, gpucompile_spirv__function *f) {
     gpucompile_spirv__walk w;
     size_t i, bound = gpucompile_spirv__word(m->spirv, 3), ptr = 8;
     size_t *size = (size_t *)calloc(bound ? bound : 1, sizeof *size);
@@ -514,7 +519,7 @@ done:
     return ok;
 }
 
-GPUCOMPILE__PRIVATE void *gpucompile_spirv__rt_get_function(void *module, const char *name) {
+GPUCOMPILE_PRIVATE void *gpucompile_spirv__rt_get_function(void *module, const char *name) {
     gpucompile_spirv__module *m = (gpucompile_spirv__module *)module;
     gpucompile_spirv__function *f;
     int r = 0;
@@ -542,7 +547,7 @@ GPUCOMPILE__PRIVATE void *gpucompile_spirv__rt_get_function(void *module, const 
 
 /* The arguments and the launch under one lock: a cl_kernel's arguments are shared state, and
    the enqueue captures them. extra, when given: one size_t per parameter, for the by-value ones. */
-GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_launch(void *function, const unsigned grid[3], const unsigned block[3], unsigned smem,
+GPUCOMPILE_PRIVATE void gpucompile_spirv__rt_launch(void *function, const unsigned grid[3], const unsigned block[3], unsigned smem,
                                                    void *stream, void **params, void **extra) {
     gpucompile_spirv__cl *c = &gpucompile_spirv__rt;
     gpucompile_spirv__function *f = (gpucompile_spirv__function *)function;
@@ -573,7 +578,7 @@ GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_launch(void *function, const unsig
     if (r == 0 && !stream) gpucompile_spirv__rt_check(c->Finish(c->queue), "clFinish");
 }
 
-GPUCOMPILE__PRIVATE void *gpucompile_spirv__rt_stream_create(void) {
+GPUCOMPILE_PRIVATE void *gpucompile_spirv__rt_stream_create(void) {
     void *q;
     int r = 0;
     q = gpucompile_spirv__rt.CreateCommandQueueWithProperties(gpucompile_spirv__rt.context, gpucompile_spirv__rt.device, NULL, &r);
@@ -581,18 +586,18 @@ GPUCOMPILE__PRIVATE void *gpucompile_spirv__rt_stream_create(void) {
     return r == 0 ? q : NULL;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_stream_synchronize(void *stream) {
+GPUCOMPILE_PRIVATE void gpucompile_spirv__rt_stream_synchronize(void *stream) {
     gpucompile_spirv__rt_check(gpucompile_spirv__rt.Finish(stream ? stream : gpucompile_spirv__rt.queue), "clFinish");
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_stream_destroy(void *stream) {
+GPUCOMPILE_PRIVATE void gpucompile_spirv__rt_stream_destroy(void *stream) {
     if (!stream) return;
     gpucompile_spirv__rt_check(gpucompile_spirv__rt.ReleaseCommandQueue(stream), "clReleaseCommandQueue");
 }
 
 /* Shared virtual memory: the device's pointers are the host's, fine-grained where the device
    has it (then isHostShared costs nothing more). */
-GPUCOMPILE__PRIVATE void *gpucompile_spirv__rt_mem_alloc(uint64_t sizeBytes, int host_shared) {
+GPUCOMPILE_PRIVATE void *gpucompile_spirv__rt_mem_alloc(uint64_t sizeBytes, int host_shared) {
     void *p;
     (void)host_shared;
     if (sizeBytes == 0) return NULL;
@@ -602,17 +607,17 @@ GPUCOMPILE__PRIVATE void *gpucompile_spirv__rt_mem_alloc(uint64_t sizeBytes, int
     return p;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_mem_free(void *ptr) {
+GPUCOMPILE_PRIVATE void gpucompile_spirv__rt_mem_free(void *ptr) {
     gpucompile_spirv__rt_check(gpucompile_spirv__rt.Finish(gpucompile_spirv__rt.queue), "clFinish");
     gpucompile_spirv__rt.SVMFree(gpucompile_spirv__rt.context, ptr);
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_mem_copy(void *dst, const void *src, size_t sizeBytes, void *stream) {
+GPUCOMPILE_PRIVATE void gpucompile_spirv__rt_mem_copy(void *dst, const void *src, size_t sizeBytes, void *stream) {
     gpucompile_spirv__rt_check(gpucompile_spirv__rt.EnqueueSVMMemcpy(stream ? stream : gpucompile_spirv__rt.queue, stream ? 0 : 1, dst, src,
                                                                      sizeBytes, 0, NULL, NULL), "clEnqueueSVMMemcpy");
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_mem_set32(void *dst, unsigned value, size_t count, void *stream) {
+GPUCOMPILE_PRIVATE void gpucompile_spirv__rt_mem_set32(void *dst, unsigned value, size_t count, void *stream) {
     gpucompile_spirv__rt_check(gpucompile_spirv__rt.EnqueueSVMMemFill(stream ? stream : gpucompile_spirv__rt.queue, dst, &value, 4,
                                                                       count * 4, 0, NULL, NULL), "clEnqueueSVMMemFill");
     if (!stream) gpucompile_spirv__rt_check(gpucompile_spirv__rt.Finish(gpucompile_spirv__rt.queue), "clFinish");
@@ -620,7 +625,7 @@ GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_mem_set32(void *dst, unsigned valu
 
 /* The vendor behind mgpu*, filled by name before main (a constructor runs once). */
 #define GPUCOMPILE_SPIRV__RT_ENTRY(f) v.f = gpucompile_spirv__rt_##f;
-GPUCOMPILE__CONSTRUCTOR(gpucompile_spirv__rt_register) {
+GPUCOMPILE_CONSTRUCTOR(gpucompile_spirv__rt_register) {
     static gpucompile_runtime_vendor v; /* left NULL: image_format (the generic kinds), enter, leave, module_load_jit */
     v.name = "OpenCL"; v.launch_call = "clEnqueueNDRangeKernel"; v.kind = "an OpenCL library";
     v.env = "GPUCOMPILE_LIBOPENCL"; v.library = GPUCOMPILE_SPIRV__LIBOPENCL;

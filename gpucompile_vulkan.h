@@ -287,14 +287,14 @@ static const char *const gpucompile_vulkan__implied[][2] = {
     {"GroupNonUniformShuffle", "GroupNonUniform"}, {"GroupNonUniformShuffleRelative", "GroupNonUniform"},
     {"GroupNonUniformClustered", "GroupNonUniform"}, {"GroupNonUniformQuad", "GroupNonUniform"}};
 
-GPUCOMPILE__PRIVATE const char *gpucompile_vulkan__cap_name(uint32_t id) {
+GPUCOMPILE_PRIVATE const char *gpucompile_vulkan__cap_name(uint32_t id) {
     size_t i;
     for (i = 0; i < sizeof gpucompile_vulkan__caps / sizeof gpucompile_vulkan__caps[0]; i++)
         if (gpucompile_vulkan__caps[i].id == id) return gpucompile_vulkan__caps[i].name;
     return NULL;
 }
 
-GPUCOMPILE__PRIVATE int gpucompile_vulkan__known(const char *name, size_t n) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__known(const char *name, size_t n) {
     size_t i;
     for (i = 0; i < sizeof gpucompile_vulkan__caps / sizeof gpucompile_vulkan__caps[0]; i++)
         if (strlen(gpucompile_vulkan__caps[i].name) == n && strncmp(gpucompile_vulkan__caps[i].name, name, n) == 0) return 1;
@@ -305,7 +305,7 @@ GPUCOMPILE__PRIVATE int gpucompile_vulkan__known(const char *name, size_t n) {
 
 /* Does the target allow the capability or extension name? #gpu.vulkan: the default set with
    its features' +Name / -Name; #spirv.target_env: exactly its lists (features "+A,+B"). */
-GPUCOMPILE__PRIVATE int gpucompile_vulkan__allows_1(const gpucompile_target *t, const char *name) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__allows_1(const gpucompile_target *t, const char *name) {
     const char *f = gpucompile_target_features(t);
     size_t n = strlen(name);
     int yes = !t->upstream && gpucompile_in_list(GPUCOMPILE_VULKAN__DEFAULT_SET, name, n);
@@ -317,7 +317,7 @@ GPUCOMPILE__PRIVATE int gpucompile_vulkan__allows_1(const gpucompile_target *t, 
     return yes;
 }
 
-GPUCOMPILE__PRIVATE int gpucompile_vulkan__allows(const gpucompile_target *t, const char *name) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__allows(const gpucompile_target *t, const char *name) {
     size_t i;
     if (gpucompile_vulkan__allows_1(t, name)) return 1;
     for (i = 0; i < sizeof gpucompile_vulkan__implied / sizeof gpucompile_vulkan__implied[0]; i++)
@@ -327,7 +327,7 @@ GPUCOMPILE__PRIVATE int gpucompile_vulkan__allows(const gpucompile_target *t, co
 
 /* The versions a triple "spirv1.S-unknown-vulkan1.V-compute" names: 1 when it is one that LLVM
    writes Vulkan shaders for (SPIR-V 1.5 / Vulkan 1.2, SPIR-V 1.6 / Vulkan 1.3). */
-GPUCOMPILE__PRIVATE int gpucompile_vulkan__versions(const char *triple, int *spirv, int *vulkan) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__versions(const char *triple, int *spirv, int *vulkan) {
     int s = -1, v = -1;
     char tail[16];
     if (sscanf(triple, "spirv1.%d-unknown-vulkan1.%d%15s", &s, &v, tail) != 3 || strcmp(tail, "-compute") != 0) return 0;
@@ -348,12 +348,7 @@ typedef struct gpucompile_vulkan__rd {
     int failed;
 } gpucompile_vulkan__rd;
 
-GPUCOMPILE__PRIVATE int gpucompile_vulkan__err(gpucompile_vulkan__rd *r, size_t at, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(GPUCOMPILE__PRINTF, 3, 4)))
-#endif
-    ;
-GPUCOMPILE__PRIVATE int gpucompile_vulkan__err(gpucompile_vulkan__rd *r, size_t at, const char *fmt, ...) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__err(gpucompile_vulkan__rd *r, size_t at, const char *fmt, ...) {
     char msg[512];
     va_list ap;
     if (r->failed++) return 0;
@@ -365,7 +360,7 @@ GPUCOMPILE__PRIVATE int gpucompile_vulkan__err(gpucompile_vulkan__rd *r, size_t 
     return 0;
 }
 
-GPUCOMPILE__PRIVATE int gpucompile_vulkan__ws(gpucompile_vulkan__rd *r) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__ws(gpucompile_vulkan__rd *r) {
     for (;;) {
         while (r->pos < r->n && (r->s[r->pos] == ' ' || r->s[r->pos] == '\t' || r->s[r->pos] == '\n' || r->s[r->pos] == '\r')) r->pos++;
         if (r->pos + 1 < r->n && r->s[r->pos] == '/' && r->s[r->pos + 1] == '/')
@@ -374,18 +369,18 @@ GPUCOMPILE__PRIVATE int gpucompile_vulkan__ws(gpucompile_vulkan__rd *r) {
     }
 }
 
-GPUCOMPILE__PRIVATE int gpucompile_vulkan__eat(gpucompile_vulkan__rd *r, int c) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__eat(gpucompile_vulkan__rd *r, int c) {
     if (gpucompile_vulkan__ws(r) != c) return 0;
     r->pos++;
     return 1;
 }
 
-GPUCOMPILE__PRIVATE int gpucompile_vulkan__expect(gpucompile_vulkan__rd *r, int c) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__expect(gpucompile_vulkan__rd *r, int c) {
     return gpucompile_vulkan__eat(r, c) || gpucompile_vulkan__err(r, r->pos, "expected '%c'", c);
 }
 
 /* A bare word (MLIR's keyword: [A-Za-z_][A-Za-z0-9_$.]*) at the cursor: its length, 0 if none. */
-GPUCOMPILE__PRIVATE size_t gpucompile_vulkan__word(gpucompile_vulkan__rd *r, const char **w) {
+GPUCOMPILE_PRIVATE size_t gpucompile_vulkan__word(gpucompile_vulkan__rd *r, const char **w) {
     size_t at;
     int c = gpucompile_vulkan__ws(r);
     if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_')) return 0;
@@ -399,10 +394,10 @@ GPUCOMPILE__PRIVATE size_t gpucompile_vulkan__word(gpucompile_vulkan__rd *r, con
     return r->pos - at;
 }
 
-GPUCOMPILE__PRIVATE int gpucompile_vulkan__is(const char *w, size_t n, const char *s) { return strlen(s) == n && strncmp(w, s, n) == 0; }
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__is(const char *w, size_t n, const char *s) { return strlen(s) == n && strncmp(w, s, n) == 0; }
 
 /* An integer: decimal or 0x hex, optionally negative, within [lo, hi]. */
-GPUCOMPILE__PRIVATE int gpucompile_vulkan__int(gpucompile_vulkan__rd *r, long long lo, long long hi, long long *v, const char *what) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__int(gpucompile_vulkan__rd *r, long long lo, long long hi, long long *v, const char *what) {
     size_t at;
     int neg = 0, any = 0, base = 10;
     unsigned long long x = 0;
@@ -426,7 +421,7 @@ GPUCOMPILE__PRIVATE int gpucompile_vulkan__int(gpucompile_vulkan__rd *r, long lo
 }
 
 /* [w, w, ...] of known names into out as "+w" words (prefix: nothing; errors name kind). */
-GPUCOMPILE__PRIVATE int gpucompile_vulkan__names(gpucompile_vulkan__rd *r, gpucompile_buf *out, int exts) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__names(gpucompile_vulkan__rd *r, gpucompile_buf *out, int exts) {
     const char *w;
     size_t n, at;
     if (!gpucompile_vulkan__expect(r, '[')) return 0;
@@ -445,7 +440,7 @@ GPUCOMPILE__PRIVATE int gpucompile_vulkan__names(gpucompile_vulkan__rd *r, gpuco
 }
 
 /* One of the words of list (comma-separated), or an error "unknown WHAT: w". */
-GPUCOMPILE__PRIVATE int gpucompile_vulkan__enum(gpucompile_vulkan__rd *r, const char *list, const char *what, const char **w, size_t *n) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__enum(gpucompile_vulkan__rd *r, const char *list, const char *what, const char **w, size_t *n) {
     size_t at;
     gpucompile_vulkan__ws(r);
     at = r->pos;
@@ -461,7 +456,7 @@ static const char *const gpucompile_vulkan__limits[8] = {
     "max_compute_shared_memory_size", "max_compute_workgroup_invocations", "max_compute_workgroup_size", "subgroup_size",
     "min_subgroup_size", "max_subgroup_size", "cooperative_matrix_properties_khr", "cooperative_matrix_properties_nv"};
 
-GPUCOMPILE__PRIVATE int gpucompile_vulkan__plimits(gpucompile_vulkan__rd *r, gpucompile_buf *out) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__plimits(gpucompile_vulkan__rd *r, gpucompile_buf *out) {
     static const long long defaults[4] = {16384, 128, -1, 32};
     char value[8][256];
     int seen[8] = {0}, i;
@@ -530,7 +525,7 @@ GPUCOMPILE__PRIVATE int gpucompile_vulkan__plimits(gpucompile_vulkan__rd *r, gpu
     return 1;
 }
 
-GPUCOMPILE__PRIVATE size_t gpucompile_vulkan__parse_env(const char *text, size_t n, size_t column, const gpucompile_logger *logger,
+GPUCOMPILE_PRIVATE size_t gpucompile_vulkan__parse_env(const char *text, size_t n, size_t column, const gpucompile_logger *logger,
                                                         char *params, size_t size) {
     static const char *const vendors = "AMD,Apple,ARM,Imagination,Intel,NVIDIA,Qualcomm,SwiftShader,Unknown";
     static const char *const types = "DiscreteGPU,IntegratedGPU,CPU,VirtualGPU,Other,Unknown";
@@ -619,14 +614,14 @@ GPUCOMPILE__PRIVATE size_t gpucompile_vulkan__parse_env(const char *text, size_t
 }
 
 /* A flag's string value without its quotes (the limits and names hold no escapes); "" if none. */
-GPUCOMPILE__PRIVATE void gpucompile_vulkan__flag_string(const gpucompile_target *t, const char *name, char *buf, size_t size) {
+GPUCOMPILE_PRIVATE void gpucompile_vulkan__flag_string(const gpucompile_target *t, const char *name, char *buf, size_t size) {
     const char *v = gpucompile_target_flag_value(t, name);
     size_t n = v ? strlen(v) : 0;
     if (n >= 2 && v[0] == '"' && v[n - 1] == '"') snprintf(buf, size, "%.*s", (int)(n - 2), v + 1);
     else snprintf(buf, size, "%s", "");
 }
 
-GPUCOMPILE__PRIVATE size_t gpucompile_vulkan__print_env(const gpucompile_target *t, char *buf, size_t size) {
+GPUCOMPILE_PRIVATE size_t gpucompile_vulkan__print_env(const gpucompile_target *t, char *buf, size_t size) {
     gpucompile_buf b;
     char api[64], device[128], limits[4096];
     const char *f = gpucompile_target_features(t);
@@ -694,7 +689,7 @@ GPUCOMPILE_DEF int gpucompile_vulkan_available(void) {
 
 /* Under the core's lock, once. The float atomics' extensions are a process-wide option of
    LLVM's SPIR-V code generator: without them a float atomic aborts inside LLVM. */
-GPUCOMPILE__PRIVATE void gpucompile_vulkan__initialize(void) {
+GPUCOMPILE_PRIVATE void gpucompile_vulkan__initialize(void) {
     static const char *const argv[2] = {"gpucompile", "-spirv-ext=+SPV_EXT_shader_atomic_float_add,+SPV_EXT_shader_atomic_float_min_max"};
     int i;
     if (gpucompile_vulkan__targets.state != 1) return;
@@ -702,7 +697,7 @@ GPUCOMPILE__PRIVATE void gpucompile_vulkan__initialize(void) {
     gpucompile_vulkan__targets.parse_options(2, argv, "");
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
     const char *triple = gpucompile_target_triple(t), *f = gpucompile_target_features(t);
     char api[64];
     int s = -1, v = -1;
@@ -732,14 +727,14 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__verify(const gpucompile
    invalid module, rewritten where the optimizer made a shape it crashes on. */
 
 /* The value of fn's string attribute name; NULL when it has none. */
-GPUCOMPILE__PRIVATE const char *gpucompile_vulkan__fn_attr(LLVMValueRef fn, const char *name, unsigned *len) {
+GPUCOMPILE_PRIVATE const char *gpucompile_vulkan__fn_attr(LLVMValueRef fn, const char *name, unsigned *len) {
     LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, name, (unsigned)strlen(name));
     *len = 0;
     return a ? LLVMGetStringAttributeValue(a, len) : NULL;
 }
 
 /* An entry point: "hlsl.shader"="compute" (what clang's HLSL front end writes). */
-GPUCOMPILE__PRIVATE int gpucompile_vulkan__is_kernel(gpucompile_job *job, LLVMValueRef fn) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__is_kernel(gpucompile_job *job, LLVMValueRef fn) {
     unsigned n;
     const char *v = gpucompile_vulkan__fn_attr(fn, "hlsl.shader", &n);
     (void)job;
@@ -747,19 +742,19 @@ GPUCOMPILE__PRIVATE int gpucompile_vulkan__is_kernel(gpucompile_job *job, LLVMVa
 }
 
 /* The called function's name, "" when the call is indirect or in is no call. */
-GPUCOMPILE__PRIVATE const char *gpucompile_vulkan__callee(LLVMValueRef in) {
+GPUCOMPILE_PRIVATE const char *gpucompile_vulkan__callee(LLVMValueRef in) {
     LLVMValueRef f;
     if (!LLVMIsACallInst(in)) return "";
     f = LLVMGetCalledValue(in);
     return f && LLVMIsAFunction(f) ? gpucompile_value_name(f) : "";
 }
 
-GPUCOMPILE__PRIVATE int gpucompile_vulkan__calls(LLVMValueRef in, const char *prefix) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__calls(LLVMValueRef in, const char *prefix) {
     return strncmp(gpucompile_vulkan__callee(in), prefix, strlen(prefix)) == 0;
 }
 
 /* Fails the compile naming the function and the instruction. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__refuse(gpucompile_job *job, LLVMValueRef in, const char *why) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__refuse(gpucompile_job *job, LLVMValueRef in, const char *why) {
     LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(in));
     char *text = LLVMPrintValueToString(in);
     const char *t = text ? text : "";
@@ -771,7 +766,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__refuse(gpucompile_job *
 }
 
 /* Why LLVM 22 cannot take instruction in (crash or invalid module), NULL when it can. */
-GPUCOMPILE__PRIVATE const char *gpucompile_vulkan__bad_instruction(LLVMValueRef in) {
+GPUCOMPILE_PRIVATE const char *gpucompile_vulkan__bad_instruction(LLVMValueRef in) {
     if (LLVMGetInstructionOpcode(in) == LLVMFence)
         return "LLVM 22 writes an invalid OpMemoryBarrier for a fence; use llvm.spv.group.memory.barrier.with.group.sync";
     if (LLVMIsAGetElementPtrInst(in) && gpucompile_vulkan__calls(LLVMGetOperand(in, 0), "llvm.spv.resource.getpointer"))
@@ -789,7 +784,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_vulkan__bad_instruction(LLVMValueRef 
 }
 
 /* "X,Y,Z" of hlsl.numthreads, each at least 1: 1 when so. */
-GPUCOMPILE__PRIVATE int gpucompile_vulkan__numthreads(LLVMValueRef fn, unsigned size[3]) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__numthreads(LLVMValueRef fn, unsigned size[3]) {
     unsigned n;
     const char *v = gpucompile_vulkan__fn_attr(fn, "hlsl.numthreads", &n);
     char buf[64], tail;
@@ -800,7 +795,7 @@ GPUCOMPILE__PRIVATE int gpucompile_vulkan__numthreads(LLVMValueRef fn, unsigned 
 }
 
 /* The module as LLVM 22 takes it, before optimization: entry points, resources, globals, calls. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__prepare(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__prepare(gpucompile_job *job) {
     LLVMValueRef fn, g, in, pc = NULL, calls[64];
     LLVMBasicBlockRef bb;
     int ncalls = 0, i, zeroed = 0;
@@ -875,7 +870,7 @@ typedef struct gpucompile_vulkan__addr {
     int n;
 } gpucompile_vulkan__addr;
 
-GPUCOMPILE__PRIVATE int gpucompile_vulkan__decompose(LLVMTargetDataRef dl, LLVMValueRef p, gpucompile_vulkan__addr *a, int depth) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__decompose(LLVMTargetDataRef dl, LLVMValueRef p, gpucompile_vulkan__addr *a, int depth) {
     LLVMTypeRef t;
     int k, n;
     if (LLVMIsAGlobalVariable(p)) { a->global = p; return 1; }
@@ -903,7 +898,7 @@ GPUCOMPILE__PRIVATE int gpucompile_vulkan__decompose(LLVMTargetDataRef dl, LLVMV
 /* A pointer into workgroup memory rebuilt before instruction at as one typed getelementptr off
    its global (`gep [64 x float], @tile, 0, i + 32`); NULL when it is not a whole number of the
    array's elements off the global. */
-GPUCOMPILE__PRIVATE LLVMValueRef gpucompile_vulkan__rebuild(gpucompile_job *job, LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef at) {
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_vulkan__rebuild(gpucompile_job *job, LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef at) {
     LLVMTargetDataRef dl = LLVMGetModuleDataLayout(job->module);
     LLVMTypeRef i64 = LLVMInt64TypeInContext(job->context), i32 = LLVMInt32TypeInContext(job->context), it, gt;
     gpucompile_vulkan__addr a;
@@ -943,7 +938,7 @@ GPUCOMPILE__PRIVATE LLVMValueRef gpucompile_vulkan__rebuild(gpucompile_job *job,
 }
 
 /* Does the getelementptr have a 64-bit index? */
-GPUCOMPILE__PRIVATE int gpucompile_vulkan__wide(LLVMValueRef g) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__wide(LLVMValueRef g) {
     int k, n = LLVMGetNumOperands(g);
     for (k = 1; k < n; k++)
         if (LLVMGetIntTypeWidth(LLVMTypeOf(LLVMGetOperand(g, (unsigned)k))) > 32) return 1;
@@ -953,7 +948,7 @@ GPUCOMPILE__PRIVATE int gpucompile_vulkan__wide(LLVMValueRef g) {
 /* A constant address in the push-constant block (instcombine's `gep i8, @pc, i64 4`) as the
    typed field address `gep %Block, @pc, i32 0, i32 1`: LLVM 22 gives the byte form a 64-bit
    index, which needs the Int64 capability. NULL when it is not the start of a field. */
-GPUCOMPILE__PRIVATE LLVMValueRef gpucompile_vulkan__push_field(gpucompile_job *job, LLVMValueRef p) {
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_vulkan__push_field(gpucompile_job *job, LLVMValueRef p) {
     LLVMTargetDataRef dl = LLVMGetModuleDataLayout(job->module);
     LLVMTypeRef i32 = LLVMInt32TypeInContext(job->context), st;
     gpucompile_vulkan__addr a;
@@ -974,7 +969,7 @@ GPUCOMPILE__PRIVATE LLVMValueRef gpucompile_vulkan__push_field(gpucompile_job *j
 
 /* Push-constant addresses with 64-bit indices as typed field addresses (push_field): 1 when
    one was rewritten. */
-GPUCOMPILE__PRIVATE int gpucompile_vulkan__push(gpucompile_job *job, LLVMValueRef in) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__push(gpucompile_job *job, LLVMValueRef in) {
     LLVMValueRef f;
     int k, n = LLVMGetNumOperands(in), done = 0;
     if (LLVMIsAGetElementPtrInst(in)) {
@@ -997,7 +992,7 @@ GPUCOMPILE__PRIVATE int gpucompile_vulkan__push(gpucompile_job *job, LLVMValueRe
    (rebuild): a getelementptr off another one (unrolling and instcombine make `gep i8, (gep
    float, @tile, i), 128`), and a constant getelementptr as an operand (instcombine's `load (gep
    i8, @tile, 4)`) outside the entry block. 1 rebuilt, 0 nothing to do, -1 cannot. */
-GPUCOMPILE__PRIVATE int gpucompile_vulkan__workgroup(gpucompile_job *job, LLVMBuilderRef b, LLVMValueRef in, int in_entry) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__workgroup(gpucompile_job *job, LLVMBuilderRef b, LLVMValueRef in, int in_entry) {
     LLVMValueRef base, ng = NULL;
     int k, n = LLVMGetNumOperands(in), done = 0;
     if (LLVMIsAGetElementPtrInst(in)) {
@@ -1027,7 +1022,7 @@ GPUCOMPILE__PRIVATE int gpucompile_vulkan__workgroup(gpucompile_job *job, LLVMBu
 
 /* LLVM's diagnostics in object's private context: errors are the job's. */
 typedef struct gpucompile_vulkan__diag { gpucompile_job *job; int failed; } gpucompile_vulkan__diag;
-GPUCOMPILE__PRIVATE void gpucompile_vulkan__diag_handler(LLVMDiagnosticInfoRef di, void *user) {
+GPUCOMPILE_PRIVATE void gpucompile_vulkan__diag_handler(LLVMDiagnosticInfoRef di, void *user) {
     gpucompile_vulkan__diag *d = (gpucompile_vulkan__diag *)user;
     char *msg;
     if (LLVMGetDiagInfoSeverity(di) != LLVMDSError) return;
@@ -1040,7 +1035,7 @@ GPUCOMPILE__PRIVATE void gpucompile_vulkan__diag_handler(LLVMDiagnosticInfoRef d
 /* The module's SPIR-V words beside the assembly text the core emits (format isa): from a copy
    in a context and target machine of its own, since LLVM 22's SPIR-V code generator, run twice
    in one context, crashes. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__object(gpucompile_job *job, LLVMMemoryBufferRef *out) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__object(gpucompile_job *job, LLVMMemoryBufferRef *out) {
     static const LLVMCodeGenOptLevel levels[4] = {LLVMCodeGenLevelNone, LLVMCodeGenLevelLess, LLVMCodeGenLevelDefault, LLVMCodeGenLevelAggressive};
     const char *triple = gpucompile_target_triple(job->target);
     LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(job->module);
@@ -1074,7 +1069,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__object(gpucompile_job *
 }
 
 /* After optimization: the rewrites, then the checks again on what the optimizer made. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job *job) {
     LLVMBuilderRef b = LLVMCreateBuilderInContext(job->context);
     LLVMValueRef fn, in, next;
     LLVMBasicBlockRef bb;
@@ -1154,7 +1149,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job
    assembly text (format isa: LLVM's text has one line per instruction, in the same order). */
 
 /* Where an instruction's result id is: 0 none, 1 word 1, 2 word 2 (word 1 its type). */
-GPUCOMPILE__PRIVATE int gpucompile_vulkan__result(uint32_t op) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__result(uint32_t op) {
     switch (op) {
     case 0: case 2: case 3: case 4: case 5: case 6: case 8: case 10: case 14: case 15: case 16: case 17: case 39: case 56: case 62:
     case 63: case 64: case 71: case 72: case 74: case 75: case 224: case 225: case 228: case 246: case 247: case 249: case 250:
@@ -1169,14 +1164,14 @@ GPUCOMPILE__PRIVATE int gpucompile_vulkan__result(uint32_t op) {
 }
 
 /* Annotations and names: they follow their target, they do not keep it alive. */
-GPUCOMPILE__PRIVATE int gpucompile_vulkan__weak(uint32_t op) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__weak(uint32_t op) {
     return op == 5 || op == 6 || op == 71 || op == 72 || op == 332 || op == 5632 || op == 5633;
 }
 
 /* The words of instruction w[0..wc) that are ids it uses (its result id left out): exact for
    what LLVM writes in the module's header and type section, every word for the rest (a literal
    taken for an id keeps something alive: never the wrong way). Returns their positions. */
-GPUCOMPILE__PRIVATE int gpucompile_vulkan__uses(const uint32_t *w, uint32_t wc, uint32_t pos[], int max) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__uses(const uint32_t *w, uint32_t wc, uint32_t pos[], int max) {
     uint32_t op = w[0] & 0xffff, i, from = 1, to = wc;
     int n = 0, rk = gpucompile_vulkan__result(op);
     switch (op) {
@@ -1228,7 +1223,7 @@ typedef struct gpucompile_vulkan__mod {
 #define GPUCOMPILE_VULKAN__OP(m, i) ((m)->w[(m)->at[i]] & 0xffff)
 #define GPUCOMPILE_VULKAN__WC(m, i) ((m)->w[(m)->at[i]] >> 16)
 
-GPUCOMPILE__PRIVATE void gpucompile_vulkan__count(gpucompile_vulkan__mod *m, size_t i, int delta) {
+GPUCOMPILE_PRIVATE void gpucompile_vulkan__count(gpucompile_vulkan__mod *m, size_t i, int delta) {
     uint32_t pos[64];
     const uint32_t *w = m->w + m->at[i];
     int k, n;
@@ -1244,7 +1239,7 @@ GPUCOMPILE__PRIVATE void gpucompile_vulkan__count(gpucompile_vulkan__mod *m, siz
 }
 
 /* Reads the words: every instruction's word count fits, the header is SPIR-V's. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__read(gpucompile_vulkan__mod *m, const void *data, size_t size) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__read(gpucompile_vulkan__mod *m, const void *data, size_t size) {
     size_t i, bound, k = 0;
     gpucompile_job *job = m->job;
     if (size < 20 || size % 4) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "LLVM wrote no SPIR-V module (%lu bytes)", (unsigned long)size);
@@ -1278,18 +1273,18 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__read(gpucompile_vulkan_
 }
 
 /* The instruction that defines id, or (size_t)-1. */
-GPUCOMPILE__PRIVATE size_t gpucompile_vulkan__def(const gpucompile_vulkan__mod *m, uint32_t id) {
+GPUCOMPILE_PRIVATE size_t gpucompile_vulkan__def(const gpucompile_vulkan__mod *m, uint32_t id) {
     return id < m->w[3] && m->def[id] && !m->del[m->def[id] - 1] ? m->def[id] - 1 : (size_t)-1;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_vulkan__delete(gpucompile_vulkan__mod *m, size_t i) {
+GPUCOMPILE_PRIVATE void gpucompile_vulkan__delete(gpucompile_vulkan__mod *m, size_t i) {
     if (m->del[i]) return;
     gpucompile_vulkan__count(m, i, -1);
     m->del[i] = 1;
 }
 
 /* An OpConstant of type type and value v: one already there, or a new one after instruction after. */
-GPUCOMPILE__PRIVATE uint32_t gpucompile_vulkan__constant(gpucompile_vulkan__mod *m, uint32_t type, uint32_t v, size_t after) {
+GPUCOMPILE_PRIVATE uint32_t gpucompile_vulkan__constant(gpucompile_vulkan__mod *m, uint32_t type, uint32_t v, size_t after) {
     size_t i;
     gpucompile_vulkan__insert *x;
     for (i = 0; i < m->count; i++)
@@ -1309,7 +1304,7 @@ GPUCOMPILE__PRIVATE uint32_t gpucompile_vulkan__constant(gpucompile_vulkan__mod 
 }
 
 /* Sets word k of instruction i to id (its old id's count goes down, the new one's up). */
-GPUCOMPILE__PRIVATE void gpucompile_vulkan__set(gpucompile_vulkan__mod *m, size_t i, size_t k, uint32_t id) {
+GPUCOMPILE_PRIVATE void gpucompile_vulkan__set(gpucompile_vulkan__mod *m, size_t i, size_t k, uint32_t id) {
     gpucompile_vulkan__count(m, i, -1);
     m->w[m->at[i] + k] = id;
     gpucompile_vulkan__count(m, i, 1);
@@ -1319,7 +1314,7 @@ GPUCOMPILE__PRIVATE void gpucompile_vulkan__set(gpucompile_vulkan__mod *m, size_
 /* OpControlBarrier's semantics without a storage class (LLVM 22 writes 0x10 for
    llvm.spv.group.memory.barrier.with.group.sync): AcquireRelease | UniformMemory |
    WorkgroupMemory (0x148), or workgroup memory is not made visible (wrong reductions). */
-GPUCOMPILE__PRIVATE int gpucompile_vulkan__fix_barriers(gpucompile_vulkan__mod *m) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__fix_barriers(gpucompile_vulkan__mod *m) {
     size_t i, d;
     int fixed = 0;
     for (i = 0; i < m->count; i++) {
@@ -1340,7 +1335,7 @@ GPUCOMPILE__PRIVATE int gpucompile_vulkan__fix_barriers(gpucompile_vulkan__mod *
    the access chain to the element then indexes a struct with it (spirv-val refuses). A
    struct index and semantics become the constant 0, a memory scope Device (1), an execution
    scope Workgroup (2). */
-GPUCOMPILE__PRIVATE int gpucompile_vulkan__fix_nulls(gpucompile_vulkan__mod *m) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__fix_nulls(gpucompile_vulkan__mod *m) {
     size_t i, k, d;
     int fixed = 0;
     for (i = 0; i < m->count; i++) {
@@ -1374,7 +1369,7 @@ GPUCOMPILE__PRIVATE int gpucompile_vulkan__fix_nulls(gpucompile_vulkan__mod *m) 
 /* Every resource's name string (llvm.spv.resource.handlefrombinding's last argument) stays in
    the module as an unused Function variable of i8s, and declares Int8. They go, with the
    constants and types only they used, and Int8 when nothing else has an 8-bit integer. */
-GPUCOMPILE__PRIVATE int gpucompile_vulkan__fix_names(gpucompile_vulkan__mod *m, int *int8) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__fix_names(gpucompile_vulkan__mod *m, int *int8) {
     uint32_t *work, pos[64];
     size_t i, nwork = 0, cap = m->count + 1;
     int removed = 0, k, n;
@@ -1422,7 +1417,7 @@ GPUCOMPILE__PRIVATE int gpucompile_vulkan__fix_names(gpucompile_vulkan__mod *m, 
 }
 
 /* Every capability and extension the module declares must be one the target allows. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__check_env(gpucompile_vulkan__mod *m) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__check_env(gpucompile_vulkan__mod *m) {
     size_t i;
     for (i = 0; i < m->count; i++) {
         const uint32_t *w = m->w + m->at[i];
@@ -1448,7 +1443,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__check_env(gpucompile_vu
 }
 
 /* The repaired words, header's bound updated, into *out (job memory). */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__words(gpucompile_vulkan__mod *m, unsigned char **out, size_t *size) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__words(gpucompile_vulkan__mod *m, unsigned char **out, size_t *size) {
     uint32_t *o = (uint32_t *)gpucompile_job_alloc(m->job, (m->n + 4 * (size_t)m->nins) * 4);
     size_t i, n = 5;
     int k;
@@ -1469,7 +1464,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__words(gpucompile_vulkan
 
 /* The assembly text with the same changes: LLVM's lines, one per instruction in order (comment
    and empty lines aside); a changed one is written again from its tokens, the changed ids put in. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__text(gpucompile_vulkan__mod *m, const char *text, size_t len, unsigned char **out, size_t *size) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__text(gpucompile_vulkan__mod *m, const char *text, size_t len, unsigned char **out, size_t *size) {
     gpucompile_buf b;
     size_t i = 0, p = 0;
     int k;
@@ -1544,7 +1539,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__text(gpucompile_vulkan_
    The repaired module, its kernels' reflection as MLIR kernel metadata, the backend table. */
 
 /* MLIR's metadata dictionary entries of a kernel (sorted by name, as the core prints them). */
-GPUCOMPILE__PRIVATE void gpucompile_vulkan__metadata(const gpucompile_vulkan_kernel *k, gpucompile_buf *b) {
+GPUCOMPILE_PRIVATE void gpucompile_vulkan__metadata(const gpucompile_vulkan_kernel *k, gpucompile_buf *b) {
     int i;
     if (k->num_bindings) {
         gpucompile_buf_str(b, "bindings = [");
@@ -1566,7 +1561,7 @@ GPUCOMPILE__PRIVATE void gpucompile_vulkan__metadata(const gpucompile_vulkan_ker
 
 /* Each kernel's reflection from the module's words into its metadata (a's memory). add: the
    kernels are added to o (an object read back) rather than looked up in it. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__reflect_into(gpucompile_object *o, const void *words, size_t size, int add) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__reflect_into(gpucompile_object *o, const void *words, size_t size, int add) {
     gpucompile_vulkan_kernel *ks;
     int n, i, j;
     gpucompile_result r = GPUCOMPILE_OK;
@@ -1596,7 +1591,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__reflect_into(gpucompile
     return r;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__finish_mod(gpucompile_job *job, gpucompile_format format, gpucompile_vulkan__mod *mp) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__finish_mod(gpucompile_job *job, gpucompile_format format, gpucompile_vulkan__mod *mp) {
     gpucompile_vulkan__mod m;
     LLVMMemoryBufferRef obj = NULL;
     gpucompile_result r;
@@ -1638,7 +1633,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__finish_mod(gpucompile_j
     return gpucompile_vulkan__text(&m, LLVMGetBufferStart(job->emitted), LLVMGetBufferSize(job->emitted), &job->result_data, &job->result_size);
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__finish(gpucompile_job *job, gpucompile_format format) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__finish(gpucompile_job *job, gpucompile_format format) {
     gpucompile_vulkan__mod m;
     gpucompile_result r;
     memset(&m, 0, sizeof m);
@@ -1653,36 +1648,36 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__finish(gpucompile_job *
 }
 
 /* LLVM's SPIR-V code generator knows no processors (it would warn on stderr about "vulkan"). */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__configure(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__configure(gpucompile_job *job) {
     gpucompile_job_free(job, job->cpu);
     job->cpu = gpucompile_job_strdup(job, "");
     return job->cpu ? GPUCOMPILE_OK : GPUCOMPILE_ERROR_OUT_OF_MEMORY;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__init(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__init(gpucompile_job *job) {
     job->backend_data = NULL;
     return GPUCOMPILE_OK;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_vulkan__release(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE void gpucompile_vulkan__release(gpucompile_job *job) {
     if (job->backend_data) LLVMDisposeMemoryBuffer((LLVMMemoryBufferRef)job->backend_data);
     job->backend_data = NULL;
 }
 
 /* Kernels of a module that did not come from a compile here (read back from a binary). */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_vulkan__find_kernels(gpucompile_object *obj) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__find_kernels(gpucompile_object *obj) {
     if (obj->num_kernels || obj->format != GPUCOMPILE_FORMAT_BIN) return GPUCOMPILE_OK;
     return gpucompile_vulkan__reflect_into(obj, obj->data, obj->size, 1);
 }
 
 /* c, fast, cold, spir_func */
-GPUCOMPILE__PRIVATE int gpucompile_vulkan__cc_ok(unsigned cc) { return cc == 0 || cc == 8 || cc == 9 || cc == 75; }
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__cc_ok(unsigned cc) { return cc == 0 || cc == 8 || cc == 9 || cc == 75; }
 
-#define GPUCOMPILE_VULKAN__ARCHES "spirv1.5,spirv1.6" /* the triples' architectures */
+#define GPUCOMPILE_VULKAN__TRIPLES "spirv*-*-vulkan*" /* Vulkan's SPIR-V triples (OpenCL's are gpucompile_spirv.h's) */
 
 /* Run-time selection: the device "vulkan" takes a Vulkan shader module (a triple whose
    environment is vulkan: an OpenCL SPIR-V module is not one). */
-GPUCOMPILE__PRIVATE int gpucompile_vulkan__select_score(const gpucompile_object *o, const char *device, const char **why) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__select_score(const gpucompile_object *o, const char *device, const char **why) {
     if (strcmp(device, "vulkan") != 0) return -2;
     if (!o || o->format != GPUCOMPILE_FORMAT_BIN || !o->triple || !strstr(o->triple, "-vulkan")) return -1;
     *why = "Vulkan shader module";
@@ -1724,11 +1719,16 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_vulkan_backend(void) {
         t.calling_convention_ok = gpucompile_vulkan__cc_ok;
         t.select_score = gpucompile_vulkan__select_score;
         t.device_help = "vulkan (a Vulkan device)";
-        t.arches = GPUCOMPILE_VULKAN__ARCHES;
+        t.triples = GPUCOMPILE_VULKAN__TRIPLES;
         t.offload_kind = 8;   /* as the SPIR-V backend's: LLVM's offload model has no Vulkan kind */
         t.image_kind_bin = 6; /* IMG_SPIRV */
         t.kernel_metadata = kernel_metadata;
         t.cache_version = "vulkan 1";
+        t.device_help = "vulkan (a Vulkan 1.2+ device with a compute queue)";
+        t.file_ext[GPUCOMPILE_FORMAT_ISA] = "spvasm";
+        t.file_ext[GPUCOMPILE_FORMAT_BIN] = "spv";
+        t.help = "Vulkan compute (an LLVM with the SPIRV target: 22): SPIR-V assembly text and\n"
+                 "shader modules (GLCompute) with their reflection in the kernel metadata";
         gpucompile_lock();
         if (!b.name) b = t;
         gpucompile_unlock();
@@ -1736,7 +1736,7 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_vulkan_backend(void) {
     return &b;
 }
 
-GPUCOMPILE__CONSTRUCTOR(gpucompile_vulkan__register) { gpucompile_register_backend(gpucompile_vulkan_backend()); }
+GPUCOMPILE_CONSTRUCTOR(gpucompile_vulkan__register) { gpucompile_register_backend(gpucompile_vulkan_backend()); }
 
 #ifdef __cplusplus
 }
@@ -2168,6 +2168,7 @@ GPUCOMPILE_VULKAN__API int gpucompile_vulkan_reflect(const void *spirv, size_t s
 #if !defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION)
 #define GPUCOMPILE_RUNTIME_IMPLEMENTATION
 #endif
+#define GPUCOMPILE_RUNTIME_VENDOR /* gpucompile_runtime.h refuses a second vendor runtime */
 #include "gpucompile_runtime.h"
 #include <errno.h>
 #include <time.h>
@@ -3472,7 +3473,7 @@ static const char *gpucompile_vulkan__image_format(int image_kind, const unsigne
 
 /* The vendor behind mgpu*, filled by name before main (a constructor runs once). */
 #define GPUCOMPILE_VULKAN__RT_ENTRY(f) v.f = gpucompile_vulkan__##f;
-GPUCOMPILE__CONSTRUCTOR(gpucompile_vulkan__register) {
+GPUCOMPILE_CONSTRUCTOR(gpucompile_vulkan__rt_register) {
     static gpucompile_runtime_vendor v; /* left NULL: leave, module_load_jit (SPIR-V modules only) */
     v.name = "Vulkan"; v.launch_call = "vkCmdDispatch"; v.kind = "a Vulkan loader";
     v.env = "GPUCOMPILE_LIBVULKAN"; v.library = GPUCOMPILE_VULKAN__LIBRARY;
