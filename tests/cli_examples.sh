@@ -1,7 +1,7 @@
 #!/bin/sh
-# The numbered examples: `make examples` builds them all; those that need no GPU (01, 02, 03, 05)
-# run here and their output is checked with the real tools (ptxas, llvm-readelf,
-# llvm-objdump, mlir-opt, opt).
+# The numbered examples: `make examples` builds them all; those that need no GPU (01, 02, 03, 05;
+# 06 on an OpenCL CPU device, 07 and 08 on a Vulkan one) run here and their output is checked
+# with the real tools (ptxas, llvm-readelf, llvm-objdump, mlir-opt, opt, spirv-val).
 . "$(dirname "$0")/lib.sh"
 cd "$(dirname "$0")/.."
 BUILD_DIR=$(dirname "$GPUCOMPILE")
@@ -98,6 +98,38 @@ if [ $rc -eq 77 ]; then skip "06: no OpenCL device that takes SPIR-V, or no SPIR
 else
   check "06 exits 0" [ $rc -eq 0 ]
   check "06 every answer right" has "$OUT" 'ran on spirv: y = 2 x + 1 for 1000 elements, 0 wrong'
+fi
+
+# ---- 07 and 08: Vulkan kernels compiled with their reflection (07), then run by a plain C engine
+# with the Vulkan runtime alone (08: built here with its one cc line, no LLVM) on the first Vulkan
+# device (lavapipe here); the pipeline cache and Mesa's shader cache go to the test's directory
+mkdir -p "$T_TMP/vk"
+run 07_vulkan "$T_TMP/vk"
+if [ $rc -eq 77 ]; then skip "07, 08: no SPIR-V target in this LLVM ($(head -1 "$ERR"))"
+else
+  check "07 exits 0" [ $rc -eq 0 ]
+  check "07 names the target" grep -qx 'target #gpu.vulkan' "$OUT"
+  check "07 saxpy's kernel metadata: bindings, push constants, workgroup size" has "$OUT" \
+    'push_constant_bytes = 8 : i32, push_constants = [{offset = 0 : i32, size = 4 : i32}, {offset = 4 : i32, size = 4 : i32}], workgroup_size = array<i32: 64, 1, 1>'
+  check "07 saxpy's reflection read back from the bytes" sh -c "grep -q 'reflect saxpy: workgroup size 64 x 1 x 1, workgroup memory 0 bytes' '$OUT' && \
+    grep -q 'set 0 binding 0: storage buffer, element stride 4, read-only' '$OUT' && grep -q 'push constant 1: offset 4, 4 bytes' '$OUT'"
+  check "07 reduce: 256 bytes of workgroup memory in the metadata and the reflection" sh -c \
+    "grep -q 'kernel reduce, workgroup memory 256 bytes' '$OUT' && grep -q 'reflect reduce: workgroup size 64 x 1 x 1, workgroup memory 256 bytes' '$OUT'"
+  check "07 says what it repaired of LLVM 22's output (the barrier's WorkgroupMemory semantics)" has "$ERR" 'OpControlBarriers given the WorkgroupMemory semantics'
+  for k in saxpy reduce; do
+    check "07 $k.spv passes spirv-val --target-env vulkan1.3" spirv-val --target-env vulkan1.3 "$T_TMP/vk/$k.spv"
+  done
+  check "08 builds with its one cc line: the runtime header alone, no LLVM" \
+    cc -std=c11 -Wall -Wextra -pedantic -Werror examples/08_vulkan_engine.c -I. -ldl -lpthread -o "$T_TMP/ex08"
+  GPUCOMPILE_VULKAN_PIPELINE_CACHE=$T_TMP/vk/pipelines.bin MESA_SHADER_CACHE_DIR=$T_TMP/vk/mesa "$T_TMP/ex08" "$T_TMP/vk" >"$OUT" 2>"$ERR"; rc=$?
+  if [ $rc -eq 77 ]; then skip "08: no Vulkan device ($(head -1 "$ERR"))"
+  else
+    check "08 exits 0" [ $rc -eq 0 ]
+    check "08 builds the layout from the reflection" has "$OUT" 'saxpy.spv: entry point saxpy, workgroup 64 x 1 x 1, layout: set 0 binding 0 (read-only) set 0 binding 1 (read-write); push constants 8 bytes in 2 fields'
+    check "08 saxpy's answers" has "$OUT" 'saxpy: y = 3 x + 1 for 1000 elements, 0 wrong (y[999] = 2998)'
+    check "08 reduce's answers (the barriers repaired)" has "$OUT" 'reduce: 16 workgroup sums of 64, all right (out[0] = 189)'
+    check "08 no runtime error" [ ! -s "$ERR" ]
+  fi
 fi
 
 # ---- 05: custom host target, hooks dumping each stage
