@@ -86,12 +86,32 @@ else
 fi
 tally run-vulkan-engine
 FAILED=$FAILED$T_FAIL; T_PASS=0; T_FAIL=0; T_SKIP=0
+# examples/08_vulkan_engine.c, the engine an engine author copies: kernels compiled by gpucompile
+# (as examples/07_vulkan.c writes them), run natively here and, below, under Wine: the same answers
+mkdir -p "$D/ex"
+if [ -x "${GPUCOMPILE:-}" ] && "$GPUCOMPILE" --print-target '#gpu.vulkan' >/dev/null 2>&1; then
+  echo "== examples/08_vulkan_engine.c on kernels from gpucompile"
+  for k in saxpy reduce; do
+    step "gpucompile: examples/kernels/${k}_vulkan.ll for #gpu.vulkan" "$GPUCOMPILE" --no-cache -t '#gpu.vulkan' -f bin "examples/kernels/${k}_vulkan.ll" -o "$D/ex/$k.spv"
+    check "spirv-val --target-env vulkan1.3: $k (gpucompile)" spirv-val --target-env vulkan1.3 "$D/ex/$k.spv"
+  done
+  step "examples/08_vulkan_engine.c with its one cc line" cc -std=c11 $W -I. examples/08_vulkan_engine.c -o "$D/ex08" -ldl -lpthread
+  "$D/ex08" "$D/ex" > "$D/ex08.log" 2>&1
+  sed 's/^/  /' "$D/ex08.log"
+  check "the engine example: every answer right" grep -q '^every answer right$' "$D/ex08.log"
+else
+  skip "run-vulkan: no gpucompile with the Vulkan target for the engine example (GPUCOMPILE=${GPUCOMPILE:-unset})"
+fi
+tally run-vulkan-example
+FAILED=$FAILED$T_FAIL; T_PASS=0; T_FAIL=0; T_SKIP=0
 # Windows: the host program cross-built with mingw-w64, run under Wine (its vulkan-1.dll forwards to
 # this machine's loader and lavapipe, with an X display: xvfb-run): the same tests pass.
 MINGW=${MINGW:-x86_64-w64-mingw32-}
 if command -v "${MINGW}gcc" >/dev/null && command -v wine >/dev/null && command -v xvfb-run >/dev/null; then
   echo "== Windows: mingw-w64 build under Wine"
   step "the host program, cross-built (mingw-w64, static)" "${MINGW}gcc" -std=c11 $W -I. "$K/run_vulkan.c" -o "$D/run_vulkan.exe" -static -lpthread
+  [ -f "$D/ex/saxpy.spv" ] && step "examples/08_vulkan_engine.c, cross-built (mingw-w64, static)" \
+    "${MINGW}gcc" -std=c11 $W -I. examples/08_vulkan_engine.c -o "$D/ex08.exe" -static -lpthread
   WINEPREFIX=${GPUCOMPILE_WINEPREFIX:-$(pwd)/build-deps/wine-prefix} WINEDEBUG=-all WINEDLLOVERRIDES=winedbg.exe=d; export WINEPREFIX WINEDEBUG WINEDLLOVERRIDES
   mkdir -p "$(dirname "$WINEPREFIX")"
   GPUCOMPILE_VULKAN_PIPELINE_CACHE="Z:$(echo "$D/pipelines-win.bin" | tr / '\\')"; export GPUCOMPILE_VULKAN_PIPELINE_CACHE
@@ -99,10 +119,18 @@ if command -v "${MINGW}gcc" >/dev/null && command -v wine >/dev/null && command 
   # driver from the first process: one started without a display has no Vulkan)
   wineserver -k 2>/dev/null
   timeout 600 xvfb-run -a sh -c "[ -f '$WINEPREFIX/system.reg' ] || wine wineboot --init >/dev/null 2>&1; \
-    wine '$D/run_vulkan.exe' 'Z:$(echo "$D" | tr / '\\')'; wineserver -k" 2>&1 | tr -d '\r' > "$D/wine.log"
+    wine '$D/run_vulkan.exe' 'Z:$(echo "$D" | tr / '\\')'; \
+    [ ! -f '$D/ex08.exe' ] || wine '$D/ex08.exe' 'Z:$(echo "$D/ex" | tr / '\\')' > '$D/ex08-wine.raw' 2>&1; wineserver -k" 2>&1 | tr -d '\r' > "$D/wine.log"
   sed 's/^run-vulkan:/run-vulkan-wine:/' "$D/wine.log"
   check "under Wine: every test passed, as natively" sh -c "grep -q '^run-vulkan: [0-9]* passed, 0 failed' '$D/wine.log' && \
     [ \"\$(grep '^ok' '$D/wine.log')\" = \"\$(grep '^ok' '$D/run.log')\" ]"
+  if [ -f "$D/ex08.exe" ]; then
+    tr -d '\r' < "$D/ex08-wine.raw" > "$D/ex08-wine.log"
+    sed 's/^/  wine: /' "$D/ex08-wine.log"
+    # the answers, not the paths (Z:\... under Wine)
+    check "the engine example under Wine: the same answers as natively" sh -c "grep -q '^every answer right\$' '$D/ex08-wine.log' && \
+      [ \"\$(grep -E '^(device|saxpy|reduce|every)' '$D/ex08-wine.log')\" = \"\$(grep -E '^(device|saxpy|reduce|every)' '$D/ex08.log')\" ]"
+  fi
 else
   skip "run-vulkan: no mingw-w64, wine or xvfb-run for the Windows build under Wine (Debian: gcc-mingw-w64-x86-64 wine64 xvfb)"
 fi
