@@ -1,6 +1,7 @@
 #!/bin/sh
 # The main job, end to end: real example kernels compiled for NVIDIA and AMD, then a look at
-# what came out. Run through `make demo` (which installs what is missing and builds first).
+# what came out; then kernels that run here: SPIR-V through OpenCL and Vulkan compute shaders on
+# the CPU. Run through `make demo` (which installs what is missing and builds first).
 G=${GPUCOMPILE:-build/gpucompile}
 OUT=${DEMO_OUT:-build/demo}
 K=examples/kernels
@@ -47,6 +48,18 @@ step "a kernel that runs here: saxpy compiled to SPIR-V and run through OpenCL o
 if [ -x "${EX06:-build/examples/06_run_on_cpu}" ]; then
   OCL_ICD_VENDORS=${OCL_ICD_VENDORS:-$PWD/build-deps/opencl/vendors} "${EX06:-build/examples/06_run_on_cpu}"
   [ $? = 77 ] && echo "(no OpenCL device that takes SPIR-V here: make opencl installs Intel's CPU runtime)"
+fi
+step "Vulkan: saxpy and a workgroup reduction as compute shaders with their reflection, run on the first Vulkan device (lavapipe here) by a plain C engine (examples/08)"
+mkdir -p "$OUT/vulkan"
+for k in saxpy reduce; do
+  run "$G" --no-cache -v -t '#gpu.vulkan' -f bin "$K/${k}_vulkan.ll" -o "$OUT/vulkan/$k.spv"
+done
+command -v spirv-val >/dev/null && for k in saxpy reduce; do
+  spirv-val --target-env vulkan1.3 "$OUT/vulkan/$k.spv" && echo "spirv-val --target-env vulkan1.3 $k.spv: valid"
+done
+if [ -x "${EX08:-build/examples/08_vulkan_engine}" ]; then
+  "${EX08:-build/examples/08_vulkan_engine}" "$OUT/vulkan"
+  [ $? = 77 ] && echo "(no Vulkan device here: Debian's mesa-vulkan-drivers has lavapipe, which runs on the CPU)"
 fi
 echo
 echo "outputs are in $OUT"
