@@ -36,7 +36,7 @@ TEST_SRCS = $(sort $(wildcard tests/test_*.c))
 TEST_BINS = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 
 .PHONY: test-run opencl gpu-check
-.PHONY: all setup setup-ci demo test check-headers examples windows cmake-example clean sanitize valgrind fuzz test-corpus bench bench-quick setup-bench
+.PHONY: all setup setup-ci demo test check-headers examples windows cmake-example clean sanitize valgrind fuzz test-corpus bench bench-quick bench-vulkan setup-bench
 all: $(BUILD)/gpucompile
 
 # Installs what is missing (root on a fresh Debian machine; sudo otherwise).
@@ -186,6 +186,11 @@ setup-bench:
 bench bench-quick: setup-bench all
 	@if [ $(LLVM_MAJOR) != 19 ] && command -v llvm-config-19 >/dev/null; then $(MAKE) --no-print-directory LLVM_CONFIG=llvm-config-19 BUILD=build19 all; fi
 	@GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile bash bench/run.sh $(BENCH_ARGS); r=$$?; [ $$r = 77 ] || exit $$r
+
+# The Vulkan rows alone (bench/vulkan.sh): IR to the first dispatch on the first Vulkan device,
+# beside glslangValidator and llc; about a minute. BENCH_ARGS="--reps 9" to change it.
+bench-vulkan: setup all
+	@PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile bash bench/run.sh --rows vulkan $(BENCH_ARGS); r=$$?; [ $$r = 77 ] || exit $$r
 
 clean:
 	rm -rf $(BUILD)

@@ -12,7 +12,8 @@
 #
 #   bench/run.sh [--reps N] [--max N] [--rows LIST]
 #     --max N      N darktable modules at most per target (default: all)
-#     --rows LIST  the groups of rows, comma-separated: darktable, big, small (default all)
+#     --rows LIST  the groups of rows, comma-separated: darktable, big, small (default all three),
+#                  vulkan (bench/vulkan.sh: IR to the first Vulkan dispatch; only when named)
 # Environment: GPUCOMPILE (default build/gpucompile), BENCH_ALSO (more "N:path/to/gpucompile"
 # built on LLVM N; default "19:build19/gpucompile" when that exists), GPUCOMPILE_CORPUS_CACHE
 # (default ${XDG_CACHE_HOME:-~/.cache}/gpucompile-corpus), CUDA_PATH (default /usr/local/cuda),
@@ -30,11 +31,13 @@ while [ $# -gt 0 ]; do
     --reps) REPS=$2; shift ;;
     --max) MAX=$2; shift ;;
     --rows) ROWS=$2; shift ;;
-    *) echo "usage: bench/run.sh [--reps N] [--max N] [--rows darktable,big,small]" >&2; exit 2 ;;
+    *) echo "usage: bench/run.sh [--reps N] [--max N] [--rows darktable,big,small,vulkan]" >&2; exit 2 ;;
     esac
     shift
 done
 want() { case ",$ROWS," in *",$1,"*) return 0 ;; esac; return 1; }
+# The Vulkan rows (bench/vulkan.sh, on request) need none of the tools below: alone, they run alone.
+[ "$ROWS" = vulkan ] && exec bash "$HERE/vulkan.sh" --reps "$REPS"
 NV_CHIP=sm_80 NV_CHIP2=sm_90 AMD_CHIP=gfx90a
 
 # The LLVMs measured: GPUCOMPILE's (its --version names it), then BENCH_ALSO's.
@@ -461,4 +464,8 @@ if [ -n "$SMALL_BS" ]; then
             "$b" "${SMALL_LLD[$b]}" "${SMALL_N[$b]}" "$P" "$(echo "1000 * $(median small.$b.elf$P) / ${SMALL_N[$b]}" | bc -l)" \
             "$(echo "1000 * $(median small.$b.lld$P) / ${SMALL_N[$b]}" | bc -l)"
     done
+fi
+if want vulkan; then
+    echo
+    bash "$HERE/vulkan.sh" --reps "$REPS" | grep -v '^bench vulkan: repetition'
 fi
