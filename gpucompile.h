@@ -7301,12 +7301,15 @@ GPUCOMPILE_DEF size_t gpucompile_binary_print(const gpucompile_binary *binary, c
     b.a = &binary->allocator;
     gpucompile_buf_str(&b, "gpu.binary ");
     gpucompile__bin_symbol(&b, binary->name ? binary->name : "");
+    /* mlir-opt (19 and 22) writes the space before the optional handler even without one:
+       "@name  [" (two spaces), "@name <#gpu.select_object<1 : i64>> [" */
     gpucompile_buf_str(&b, " ");
     if (binary->handler.kind != GPUCOMPILE_HANDLER_DEFAULT) {
         gpucompile_buf_str(&b, "<");
         gpucompile__bin_print_handler(&b, &binary->handler);
-        gpucompile_buf_str(&b, "> ");
+        gpucompile_buf_str(&b, ">");
     }
+    gpucompile_buf_str(&b, " ");
     gpucompile_buf_str(&b, "[");
     for (i = 0; i < binary->num_objects; i++) {
         if (i) gpucompile_buf_str(&b, ", ");

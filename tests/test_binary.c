@@ -124,7 +124,7 @@ static void test_text_print(void) {
     gpucompile_object_add_kernel(b->objects[4], "saxpy");
     gpucompile_object_add_kernel(b->objects[4], "odd\"name");
     s = print_binary(b);
-    CHECK_STR(s, "gpu.binary @k [#gpu.object<#nvvm.target<chip = \"sm_90\">, bin = \"\\7FELF\\22\\\\a\\0A\\E9\">, "
+    CHECK_STR(s, "gpu.binary @k  [#gpu.object<#nvvm.target<chip = \"sm_90\">, bin = \"\\7FELF\\22\\\\a\\0A\\E9\">, "
                  "#gpu.object<#nvvm.target, assembly = \"ptx\">, #gpu.object<#rocdl.target<chip = \"gfx90a\">, offload = \"BC\">, "
                  "#gpu.object<#nvvm.target, \"fat\">, "
                  T_KERNELS
@@ -277,12 +277,12 @@ static void test_kernel_table_and_properties(void) {
     }
     s = print_binary(b);
 #if LLVM_VERSION_MAJOR >= 20
-    CHECK_STR(s, "gpu.binary @\"k-2\" [#gpu.object<#rocdl.target<chip = \"gfx90a\">, properties = {O = 3 : i32, section = \".s\"}, "
+    CHECK_STR(s, "gpu.binary @\"k-2\"  [#gpu.object<#rocdl.target<chip = \"gfx90a\">, properties = {O = 3 : i32, section = \".s\"}, "
                  "kernels = <[#gpu.kernel_metadata<\"a\", !llvm.func<void (f32, ptr<1>)>, arg_attrs = [{llvm.noalias}, {}], metadata = "
                  "{agpr_count = 0 : i64, reqd_workgroup_size = array<i32: -1, -1, -1>, sgpr_count = 10 : i64}>, "
                  "#gpu.kernel_metadata<\"b\", !llvm.func<void ()>>]>, bin = \"\\7FELF\">]");
 #else
-    CHECK_STR(s, "gpu.binary @\"k-2\" [#gpu.object<#rocdl.target<chip = \"gfx90a\">, properties = {O = 3 : i32, kernels = [\"a\", \"b\"], "
+    CHECK_STR(s, "gpu.binary @\"k-2\"  [#gpu.object<#rocdl.target<chip = \"gfx90a\">, properties = {O = 3 : i32, kernels = [\"a\", \"b\"], "
                  "section = \".s\"}, bin = \"\\7FELF\">]");
 #endif
     free(s);
