@@ -524,6 +524,14 @@ typedef struct gpucompile_object {
        (LLVMIRToISATimeInMs, ...: the same input gives the same text; stage_ms has them);
        entries read with an object (mlir-opt's stage times, ...) are kept as they are. */
     char *properties;
+    /* Whether the text form prints MLIR's kernel table (kernels = <[...]>; MLIR 19: the names
+       in the properties), so that an object is printed as it was read:
+        0  when it has kernels (a compile's objects, hand-made ones);
+        1  always, also empty (`kernels = <>`, as mlir-opt-22 writes it for a module without
+           kernels): the text or offload binary it was read from gave one;
+       -1  never: it came without one (mlir-opt's bin and assembly objects, clang's packager),
+           its kernels, if any, were found in its bytes (still in kernels[], for --host). */
+    int kernel_table;
 } gpucompile_object;
 
 GPUCOMPILE_API void gpucompile_object_free(gpucompile_object *obj);
@@ -982,7 +990,12 @@ GPUCOMPILE_API gpucompile_result gpucompile_compile_binary_module(LLVMModuleRef 
    MLIR's parser does (errors name line:column). parse gives one binary: several in the text are
    merged in text order (the first's name and handler); parse_all gives each: *out is an array
    of *num binaries, freed with gpucompile_binary_free each and gpucompile_free(allocator, *out).
-   An object without kernels gets them from its bytes (gpucompile_object_find_kernels). */
+   An object without kernels gets them from its bytes (gpucompile_object_find_kernels), and is
+   printed without a table, as mlir-opt prints it (gpucompile_object.kernel_table). Every form of
+   MLIR's table is read: <[...]>, #gpu.kernel_table<[...]>, elements with or without their
+   #gpu.kernel_metadata, function types as given ((i32, f32) -> () or !llvm.func<...>), arg_attrs,
+   and the empty table <> (printed back as <>); the name is followed by two spaces when there is
+   no handler, as mlir-opt 19 and 22 print it. */
 GPUCOMPILE_API size_t gpucompile_binary_print(const gpucompile_binary *binary, char *buf, size_t size);
 GPUCOMPILE_API gpucompile_result gpucompile_binary_parse(const char *text, size_t len, const gpucompile_allocator *allocator,
     const gpucompile_logger *logger, gpucompile_binary **out);
@@ -7237,19 +7250,19 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_kernel_ptr_cmp(const void *a, const void
     return strcmp((*(const gpucompile_kernel *const *)a)->name, (*(const gpucompile_kernel *const *)b)->name);
 }
 
-/* <[#gpu.kernel_metadata<...>, ...]>, in name order as MLIR keeps the table. */
+/* <[#gpu.kernel_metadata<...>, ...]>, in name order as MLIR keeps the table; <> when empty. */
 GPUCOMPILE__PRIVATE void gpucompile__bin_print_table(gpucompile_buf *b, const gpucompile_object *o) {
     const gpucompile_kernel **k = (const gpucompile_kernel **)gpucompile_alloc(b->a, (size_t)o->num_kernels * sizeof *k + 1);
     int i;
     if (!k) { b->oom = 1; return; }
     for (i = 0; i < o->num_kernels; i++) k[i] = &o->kernels[i];
     qsort((void *)k, (size_t)o->num_kernels, sizeof *k, gpucompile__bin_kernel_ptr_cmp);
-    gpucompile_buf_str(b, "<[");
+    gpucompile_buf_str(b, o->num_kernels ? "<[" : "<"); /* MLIR's empty table is <> (it refuses <[]>) */
     for (i = 0; i < o->num_kernels; i++) {
         if (i) gpucompile_buf_str(b, ", ");
         gpucompile__bin_print_kernel(b, o, k[i]);
     }
-    gpucompile_buf_str(b, "]>");
+    gpucompile_buf_str(b, o->num_kernels ? "]>" : ">");
     gpucompile_free(b->a, (void *)k);
 }
 
@@ -7267,11 +7280,11 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_print_object(gpucompile_buf *b, const g
     gpucompile_buf_printf(b, "#gpu.object<%s, ", o->target);
     if (o->properties) gpucompile_buf_str(&props, o->properties);
 #if LLVM_VERSION_MAJOR < 20
-    for (k = 0; k < o->num_kernels; k++) {
+    for (k = 0; o->kernel_table >= 0 && k < o->num_kernels; k++) {
         gpucompile_buf_str(&props, k ? ", " : props.len ? ", kernels = [" : "kernels = [");
         gpucompile__bin_string(&props, o->kernels[k].name, strlen(o->kernels[k].name));
     }
-    if (o->num_kernels) gpucompile_buf_str(&props, "]");
+    if (o->kernel_table >= 0 && o->num_kernels) gpucompile_buf_str(&props, "]");
 #endif
     if (props.len) {
         gpucompile_buf_str(b, "properties = {");
@@ -7281,7 +7294,7 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_print_object(gpucompile_buf *b, const g
     if (props.oom) b->oom = 1;
     gpucompile_free(props.a, props.data);
 #if LLVM_VERSION_MAJOR >= 20
-    if (o->num_kernels) {
+    if ((o->num_kernels && o->kernel_table >= 0) || o->kernel_table > 0) {
         gpucompile_buf_str(b, "kernels = ");
         gpucompile__bin_print_table(b, o);
         gpucompile_buf_str(b, ", ");
@@ -7396,40 +7409,52 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pvalue_text(gpucompile__bin_p *p, char *
     return 1;
 }
 
-/* kernels = <[#gpu.kernel_metadata<"name", TYPE[, arg_attrs = [...]][, metadata = {...}]>, ...]> */
+/* kernels = <[#gpu.kernel_metadata<"name", TYPE[, arg_attrs = [...]][, metadata = {...}]>, ...]>,
+   MLIR's forms all: the short one it prints, the long #gpu.kernel_table<[...]> its tests write,
+   an element without its #gpu.kernel_metadata (`<"k", (i32) -> ()>`) and the empty table <> or
+   #gpu.kernel_table<> (MLIR refuses <[]>, and so do we). */
 GPUCOMPILE__PRIVATE int gpucompile__bin_ptable(gpucompile__bin_p *p, gpucompile_object *o) {
-    if (!gpucompile__bin_expect(p, '<', "to open the kernel table") || !gpucompile__bin_expect(p, '[', "to open the kernel table"))
-        return 0;
-    if (!gpucompile__bin_eat(p, ']'))
-        for (;;) {
-            gpucompile_buf name;
-            gpucompile_kernel *k;
-            size_t at = p->pos;
-            int ok;
-            if (!gpucompile__bin_eat(p, '#') || !gpucompile__bin_keyword_is(p, "gpu.kernel_metadata") || !gpucompile__bin_eat(p, '<'))
-                return gpucompile__lex_err(p, at, "expected '#gpu.kernel_metadata<...>'");
-            memset(&name, 0, sizeof name);
-            name.a = p->a;
-            ok = gpucompile__bin_pstring(p, &name) &&
-                 (gpucompile_object_add_kernel_n(o, name.data, name.len) == GPUCOMPILE_OK || gpucompile__lex_err(p, at, "out of memory"));
-            gpucompile_free(p->a, name.data);
+    size_t at0;
+    gpucompile__lex_ws(p);
+    at0 = p->pos;
+    if (gpucompile__bin_eat(p, '#') && !gpucompile__bin_keyword_is(p, "gpu.kernel_table"))
+        return gpucompile__lex_err(p, at0, "expected the kernel table: <[...]> or #gpu.kernel_table<[...]>");
+    if (!gpucompile__bin_expect(p, '<', "to open the kernel table")) return 0;
+    o->kernel_table = 1;
+    if (gpucompile__bin_eat(p, '>')) return 1; /* empty */
+    if (!gpucompile__bin_expect(p, '[', "to open the kernel table's list")) return 0;
+    for (;;) {
+        gpucompile_buf name;
+        gpucompile_kernel *k;
+        size_t at;
+        int ok;
+        gpucompile__lex_ws(p);
+        at = p->pos;
+        if (gpucompile__bin_eat(p, '#') && !gpucompile__bin_keyword_is(p, "gpu.kernel_metadata"))
+            return gpucompile__lex_err(p, at, "expected '#gpu.kernel_metadata<...>'");
+        if (!gpucompile__bin_eat(p, '<')) return gpucompile__lex_err(p, p->pos, "expected '#gpu.kernel_metadata<...>' or '<'");
+        memset(&name, 0, sizeof name);
+        name.a = p->a;
+        ok = gpucompile__bin_pstring(p, &name) &&
+             (gpucompile_object_add_kernel_n(o, name.data, name.len) == GPUCOMPILE_OK || gpucompile__lex_err(p, at, "out of memory"));
+        gpucompile_free(p->a, name.data);
+        if (!ok) return 0;
+        k = &o->kernels[o->num_kernels - 1];
+        if (!gpucompile__bin_expect(p, ',', "after the kernel's name") || !gpucompile__bin_pvalue_text(p, &k->type)) return 0;
+        k->num_params = gpucompile__bin_count_params(k->type);
+        while (gpucompile__bin_eat(p, ',')) {
+            size_t n = gpucompile__bin_word(p), w = p->pos;
+            p->pos += n;
+            if (!gpucompile__bin_expect(p, '=', "after the kernel parameter's name")) return 0;
+            if (n == 8 && strncmp(p->s + w, "metadata", 8) == 0) ok = gpucompile__bin_pmetadata(p, o, k);
+            else if (n == 9 && strncmp(p->s + w, "arg_attrs", 9) == 0) ok = gpucompile__bin_pvalue_text(p, &k->arg_attrs);
+            else ok = gpucompile__lex_err(p, w, "unknown #gpu.kernel_metadata parameter; expected arg_attrs or metadata");
             if (!ok) return 0;
-            k = &o->kernels[o->num_kernels - 1];
-            if (!gpucompile__bin_expect(p, ',', "after the kernel's name") || !gpucompile__bin_pvalue_text(p, &k->type)) return 0;
-            k->num_params = gpucompile__bin_count_params(k->type);
-            while (gpucompile__bin_eat(p, ',')) {
-                size_t n = gpucompile__bin_word(p), w = p->pos;
-                p->pos += n;
-                if (!gpucompile__bin_expect(p, '=', "after the kernel parameter's name")) return 0;
-                if (n == 8 && strncmp(p->s + w, "metadata", 8) == 0) ok = gpucompile__bin_pmetadata(p, o, k);
-                else if (n == 9 && strncmp(p->s + w, "arg_attrs", 9) == 0) ok = gpucompile__bin_pvalue_text(p, &k->arg_attrs);
-                else ok = gpucompile__lex_err(p, w, "unknown #gpu.kernel_metadata parameter; expected arg_attrs or metadata");
-                if (!ok) return 0;
-            }
-            if (!gpucompile__bin_expect(p, '>', "to close #gpu.kernel_metadata")) return 0;
-            if (gpucompile__bin_eat(p, ']')) break;
-            if (!gpucompile__bin_expect(p, ',', "or ']' between kernels")) return 0;
         }
+        if (!gpucompile__bin_expect(p, '>', "to close #gpu.kernel_metadata")) return 0;
+        if (gpucompile__bin_eat(p, ']')) break;
+        if (!gpucompile__bin_expect(p, ',', "or ']' between kernels")) return 0;
+    }
     return gpucompile__bin_expect(p, '>', "to close the kernel table");
 }
 
@@ -7512,8 +7537,10 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pobject(gpucompile__bin_p *p, gpucompile
         if (props) { p->pos = props; ok = gpucompile__bin_pprops(p, o); }
         if (ok && table) { p->pos = table; ok = gpucompile__bin_ptable(p, o); }
         p->pos = end;
-        if (ok && !o->num_kernels && gpucompile_object_find_kernels(o) == GPUCOMPILE_ERROR_OUT_OF_MEMORY)
-            ok = gpucompile__lex_err(p, at, "out of memory");
+        if (ok && !o->num_kernels && !o->kernel_table) {
+            o->kernel_table = -1; /* none given: found in the bytes, not printed (mlir-opt prints none) */
+            if (gpucompile_object_find_kernels(o) == GPUCOMPILE_ERROR_OUT_OF_MEMORY) ok = gpucompile__lex_err(p, at, "out of memory");
+        }
         if (!ok) { gpucompile_object_free(o); return 0; }
     }
     if (gpucompile_binary_add(b, o) != GPUCOMPILE_OK) {
@@ -7726,7 +7753,7 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_write_entry(gpucompile_buf *out, const 
         gpucompile_buf_str(&kernels, o->kernels[k].name);
     }
     if (o->num_kernels) { keys[nstr] = "gpucompile.kernels"; vals[nstr++] = kernels.data ? kernels.data : ""; }
-    if (o->num_kernels) {
+    if (o->num_kernels || o->kernel_table > 0) {
         gpucompile__bin_print_table(&table, o);
         keys[nstr] = "gpucompile.kernel_table"; vals[nstr++] = table.data ? table.data : "";
     }
@@ -7855,7 +7882,10 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
         kernels = nl ? nl + 1 : NULL;
     }
     if (r == GPUCOMPILE_OK && props && *props && !(o->properties = gpucompile__strdup(&b->allocator, props))) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-    if (r == GPUCOMPILE_OK && !o->num_kernels) r = gpucompile_object_find_kernels(o);
+    if (r == GPUCOMPILE_OK && !o->num_kernels && !o->kernel_table) {
+        o->kernel_table = -1; /* none given: found in the bytes, not printed */
+        r = gpucompile_object_find_kernels(o);
+    }
     if (r == GPUCOMPILE_OK) r = gpucompile_binary_add(b, o);
     if (r != GPUCOMPILE_OK) { gpucompile_object_free(o); return r; }
     if (index == 0 && name && *name) {

@@ -115,7 +115,7 @@ if command -v $MO >/dev/null; then
   $MO "$D/bc.mlir" > "$D/bc.opt" 2>"$D/err"
   check "$MO parses offload = (bitcode)" test $? -eq 0
   check "bitcode objects keep MLIR's keyword" grep -q 'offload = "BC' "$D/bc.mlir"
-  sed 's/@saxpy_nvptx /@h <#gpu.select_object<1 : i64>> /' "$D/s.mlir" | sed 's/#gpu.nvptx/#nvvm.target/g' > "$D/h.mlir"
+  sed 's/@saxpy_nvptx  /@h <#gpu.select_object<1 : i64>> /' "$D/s.mlir" | sed 's/#gpu.nvptx/#nvvm.target/g' > "$D/h.mlir"
   $MO "$D/h.mlir" > "$D/h.opt" 2>"$D/err"
   check "$MO parses a handler and assembly =" test $? -eq 0
   G --merge "$D/h.opt" --emit-text "$D/h2.mlir"
@@ -205,8 +205,9 @@ if command -v mlir-opt-22 >/dev/null && command -v ld.lld-22 >/dev/null; then
   done
   # the metadata we read from mlir-opt-22's hsaco is what mlir-opt-22 read from it (we add kernarg_segment_size)
   if [ "$LLVM_MAJOR" -ge 20 ]; then
+    G --merge "$D/amd-binary.mlir" -o "$D/amd-binary.gpubin" # the table found in the bytes goes into the offload binary
     check "hsaco metadata found in the object = mlir-opt-22's kernel metadata" test \
-      "$(grep -o 'metadata = {[^}]*}' "$D/amd-binary.ours" | sed 's/kernarg_segment_size = [0-9]* : i64, //')" = \
+      "$(strings "$D/amd-binary.gpubin" | grep -o 'metadata = {[^}]*}' | sed 's/kernarg_segment_size = [0-9]* : i64, //')" = \
       "$(grep -o 'metadata = {[^}]*}' "$D/amd-fatbinary.mlir")"
   fi
   # the O of the PTX object reaches the JIT, the section reaches the host module
@@ -223,7 +224,7 @@ if command -v mlir-opt-22 >/dev/null && command -v ld.lld-22 >/dev/null; then
   G --list "$D/two.mlir" > "$D/two.list" 2>&1
   check "two gpu.binary ops: --list shows both" sh -c "grep -q 'gpu.binary @kern: 1 object' '$D/two.list' && grep -q 'gpu.binary @other: 1 object' '$D/two.list'"
   G --merge "$D/two.mlir" --name other --emit-text "$D/other.mlir"
-  check "--name picks one binary" grep -q '^gpu.binary @other \[#gpu.object<#nvvm.target<O = 3, chip = "sm_80">, properties = {[^}]*O = 3 : i32' "$D/other.mlir"
+  check "--name picks one binary" grep -q '^gpu.binary @other  \[#gpu.object<#nvvm.target<O = 3, chip = "sm_80">, properties = {[^}]*O = 3 : i32' "$D/other.mlir"
   G --merge "$D/two.mlir" -o "$D/two.gpubin"
   check "without --name they are merged" sh -c "'$GPUCOMPILE' --list '$D/two.gpubin' | grep -q 'gpu.binary @kern: 2 objects'"
   G --merge "$D/two.mlir" --name none -o "$D/none.gpubin" 2>"$D/err"
@@ -231,7 +232,7 @@ if command -v mlir-opt-22 >/dev/null && command -v ld.lld-22 >/dev/null; then
   # our own text: accepted by mlir-opt-22 as it is, for both vendors
   cp "$NV" "$D/saxpy-v2.ll"
   G -t '#nvvm.target<chip = "sm_90", O = 3>' -f isa "$D/saxpy-v2.ll" --emit-text "$D/v2.mlir" --section __nv_fatbin -o "$D/v2.ptx"
-  check "a name MLIR cannot read bare is quoted" grep -q '^gpu.binary @"saxpy-v2" \[#gpu.object<#nvvm.target<O = 3, chip = "sm_90">, properties = {O = 3 : i32, ' "$D/v2.mlir"
+  check "a name MLIR cannot read bare is quoted" grep -q '^gpu.binary @"saxpy-v2"  \[#gpu.object<#nvvm.target<O = 3, chip = "sm_90">, properties = {O = 3 : i32, ' "$D/v2.mlir"
   mlir-opt-22 "$D/v2.mlir" | grep 'gpu.binary' | sed 's/^ *//' > "$D/v2.back"
   check "mlir-opt-22 prints our PTX binary back unchanged" cmp -s "$D/v2.mlir" "$D/v2.back"
   if [ -n "$HAVE_LLD" ]; then
@@ -300,6 +301,50 @@ check "--emit-text into a pipe: the text came through, the pipe is still one" sh
 : > "$D/real.ptx"; ln -s real.ptx "$D/link.ptx"
 G -f isa -t "$T80" "$NV" -o "$D/link.ptx"
 check "-o through a symbolic link: the link stays, its target gets the bytes" sh -c "test -L '$D/link.ptx' && cmp -s '$D/real.ptx' '$D/fifo.ptx'"
+
+# mlir-opt of our LLVM's major (19 or 22): its gpu-module-to-binary output for every format and
+# both vendors, printed by us, is byte for byte what it prints (its own text, and ours read
+# back); a module without kernels gives MLIR 22's empty kernel table (`kernels = <>`), and the
+# long #gpu.kernel_table<[...]> form of MLIR's tests is read and printed in the short form.
+if command -v $MO >/dev/null && command -v ld.lld-$LLVM_MAJOR >/dev/null; then
+  mkdir -p "$D/rocm$LLVM_MAJOR/llvm/bin" && ln -sf "$(command -v ld.lld-$LLVM_MAJOR)" "$D/rocm$LLVM_MAJOR/llvm/bin/ld.lld"
+  mlir_in eq-nv '#nvvm.target<chip = "sm_80">' nvvm.kernel
+  mlir_in eq-amd '#rocdl.target<chip = "gfx90a">' rocdl.kernel
+  cat > "$D/eq-none.in.mlir" <<EOM
+module attributes {gpu.container_module} {
+  gpu.module @none [#rocdl.target<chip = "gfx90a">, #nvvm.target<chip = "sm_80">] {
+    llvm.func @helper(%a: f32) -> f32 {
+      llvm.return %a : f32
+    }
+  }
+}
+EOM
+  for t in eq-nv eq-amd eq-none; do
+    for f in offloading assembly binary fatbinary; do
+      nm="$t-$f"
+      ROCM_PATH="$D/rocm$LLVM_MAJOR" $MO --gpu-module-to-binary="format=$f" "$D/$t.in.mlir" 2>/dev/null | grep 'gpu.binary' | sed 's/^ *//' > "$D/$nm.want"
+      if [ ! -s "$D/$nm.want" ]; then skip "$MO $nm: no output (toolkit missing)"; continue; fi
+      G --merge "$D/$nm.want" --emit-text "$D/$nm.ours" > /dev/null 2>"$D/err"
+      check "$MO $nm: our print of its text is its print, byte for byte" cmp -s "$D/$nm.want" "$D/$nm.ours"
+      $MO "$D/$nm.ours" 2>/dev/null | grep 'gpu.binary' | sed 's/^ *//' > "$D/$nm.back"
+      check "$MO $nm: it prints ours back unchanged" cmp -s "$D/$nm.ours" "$D/$nm.back"
+    done
+  done
+  if [ "$LLVM_MAJOR" -ge 20 ]; then
+    check "$MO: a module without kernels, ROCDL fatbinary: the empty kernel table <>" grep -q 'kernels = <>, bin = ' "$D/eq-none-fatbinary.ours"
+    check "$MO: the empty kernel table read, no kernel searched for" sh -c "'$GPUCOMPILE' --list '$D/eq-none-fatbinary.want' | grep -q '\[0\] #rocdl.target<chip = \"gfx90a\">: bin'"
+  fi
+  printf '%s\n' 'gpu.binary @long [#gpu.object<#rocdl.target<chip = "gfx90a">, kernels = #gpu.kernel_table<[#gpu.kernel_metadata<"kernel0", (i32, f32) -> (), metadata = {sgpr_count = 255}>, <"kernel1", (i32) -> (), arg_attrs = [{llvm.read_only}]>]>, bin = "\7FELF">]' > "$D/long.mlir"
+  G --list "$D/long.mlir" > "$D/long.list" 2>"$D/err"
+  check "the long kernel table form: --list shows both kernels" sh -c "grep -q 'kernel: kernel0' '$D/long.list' && grep -q 'kernel: kernel1' '$D/long.list'"
+  if [ "$LLVM_MAJOR" -ge 20 ]; then
+    $MO "$D/long.mlir" 2>/dev/null | grep 'gpu.binary' | sed 's/^ *//' > "$D/long.want"
+    G --merge "$D/long.mlir" --emit-text "$D/long.ours" 2>"$D/err"
+    check "the long kernel table form: printed as $MO prints it (short form, typed metadata)" cmp -s "$D/long.want" "$D/long.ours"
+  fi
+else
+  skip "$MO or ld.lld-$LLVM_MAJOR missing"
+fi
 
 # Failures: exit 1, nothing written
 G -f isa -t "$T80" -t '#gpu.nvptx<O = 9>' "$NV" -o "$D/bad.gpubin" --emit-text "$D/bad.mlir" -j 2 2>"$D/err"

@@ -338,6 +338,63 @@ static void test_kernel_table_and_properties(void) {
 }
 
 /* Objects from elsewhere: the backends find their kernels in the bytes. */
+/* Every form of MLIR's kernel table: the long #gpu.kernel_table<[...]> of MLIR's own tests, an
+   element without its #gpu.kernel_metadata, function types and arg_attrs as given, and the empty
+   table (<> and #gpu.kernel_table<>), which mlir-opt-22 prints as <> and which is kept through
+   the text and the offload binary; <[]> is refused where mlir-opt-22 refuses it (1:73). */
+static void test_kernel_table_forms(void) {
+    static const char text[] =
+        "gpu.binary @t [#gpu.object<#rocdl.target<chip = \"gfx90a\">, kernels = #gpu.kernel_table<["
+        "#gpu.kernel_metadata<\"k1\", (i32) -> (), arg_attrs = [{llvm.read_only}]>, "
+        "<\"k0\", (i32, f32) -> (), metadata = {sgpr_count = 255}>]>, bin = \"B\">, "
+        "#gpu.object<#rocdl.target<chip = \"gfx90a\">, kernels = #gpu.kernel_table<>, bin = \"\\7FELF\">, "
+        "#gpu.object<#rocdl.target, kernels = <>, \"F\">]";
+    counter c;
+    gpucompile_allocator a = c_allocator(&c);
+    gpucompile_binary *b = NULL, *back = NULL;
+    gpucompile_object *o;
+    unsigned char *ob = NULL;
+    size_t n = 0;
+    char *s, *s2;
+    CHECK(gpucompile_binary_parse(text, (size_t)-1, &a, NULL, &b) == GPUCOMPILE_OK && b && b->num_objects == 3);
+    if (!b || b->num_objects != 3) return;
+    o = b->objects[0];
+    CHECK(o->kernel_table == 1 && o->num_kernels == 2);
+    if (o->num_kernels == 2) {
+        CHECK_STR(o->kernels[0].name, "k1");
+        CHECK_STR(o->kernels[0].type, "(i32) -> ()");
+        CHECK_STR(o->kernels[0].arg_attrs, "[{llvm.read_only}]");
+        CHECK(o->kernels[0].num_params == 1 && o->kernels[1].num_params == 2 && o->kernels[1].sgprs == 255);
+    }
+    CHECK(b->objects[1]->kernel_table == 1 && b->objects[1]->num_kernels == 0); /* not searched in the bytes */
+    CHECK(b->objects[2]->kernel_table == 1 && b->objects[2]->num_kernels == 0);
+    s = print_binary(b);
+#if LLVM_VERSION_MAJOR >= 20
+    CHECK_STR(s, "gpu.binary @t  [#gpu.object<#rocdl.target<chip = \"gfx90a\">, kernels = <[#gpu.kernel_metadata<\"k0\", (i32, f32) -> (), "
+                 "metadata = {sgpr_count = 255 : i64}>, #gpu.kernel_metadata<\"k1\", (i32) -> (), arg_attrs = [{llvm.read_only}]>]>, bin = \"B\">, "
+                 "#gpu.object<#rocdl.target<chip = \"gfx90a\">, kernels = <>, bin = \"\\7FELF\">, #gpu.object<#rocdl.target, kernels = <>, \"F\">]");
+#else /* MLIR 19: no kernel table, names in the properties; an empty table says nothing */
+    CHECK_STR(s, "gpu.binary @t  [#gpu.object<#rocdl.target<chip = \"gfx90a\">, properties = {kernels = [\"k0\", \"k1\"]}, bin = \"B\">, "
+                 "#gpu.object<#rocdl.target<chip = \"gfx90a\">, bin = \"\\7FELF\">, #gpu.object<#rocdl.target, \"F\">]");
+#endif
+    /* the offload binary keeps the empty table too */
+    CHECK(gpucompile_binary_write_offload(b, &ob, &n) == GPUCOMPILE_OK);
+    CHECK(gpucompile_binary_read_offload(ob, n, NULL, &a, NULL, &back) == GPUCOMPILE_OK && back);
+    if (back) {
+        s2 = print_binary(back);
+        CHECK_STR(s2, s);
+        free(s2);
+        gpucompile_binary_free(back);
+    }
+    gpucompile_free(&a, ob);
+    free(s);
+    gpucompile_binary_free(b);
+    b = NULL;
+    CHECK(gpucompile_binary_parse("gpu.binary @e [#gpu.object<#rocdl.target<chip = \"gfx90a\">, kernels = <[]>, \"B\">]", (size_t)-1,
+                                  &a, NULL, &b) == GPUCOMPILE_ERROR_PARSE && !b);
+    CHECK(c.live == 0);
+}
+
 static void test_find_kernels(void) {
     static const char ptx[] = ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry b_k(\n.param .u64 p\n)\n{\nret;\n}\n"
                               ".func f()\n{\nret;\n}\n.entry a_k()\n{\nret;\n}\n";
@@ -671,6 +728,7 @@ int main(void) {
     RUN(test_text_round_trip);
     RUN(test_text_errors);
     RUN(test_kernel_table_and_properties);
+    RUN(test_kernel_table_forms);
     RUN(test_find_kernels);
     RUN(test_offload_round_trip);
     RUN(test_offload_garbage);
