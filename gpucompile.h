@@ -151,6 +151,19 @@
        LLVM built against (MLIR 22: #nvvm.target features "" and #rocdl.target abi "600";
        MLIR 19: "+ptx60" and "500"), so our text equals what that mlir-opt prints; the seed's
        #gpu.nvptx / #gpu.amdgpu keep the seed's defaults ("+ptx60", "500") on every LLVM.
+       Every parameter MLIR 22 has, in its order, and what each does here:
+         #nvvm.target / #gpu.nvptx   O, triple, chip, features, flags, link, verifyTarget
+         #rocdl.target / #gpu.amdgpu O, triple, chip, features, abi, flags, link
+         #xevm.target                O, triple, chip, flags, linkFiles  (#gpu.spirv: features too,
+                                     link for linkFiles)
+       O: the optimization level of the pass pipeline and code generator (0-3). triple, chip:
+       the target machine's (chips LLVM would abort on are refused). features: LLVM target
+       features (NVPTX: +ptxNN, the PTX version, and +sm_NN). abi: the AMDGPU code object version
+       ("400", "500", "600"; __oclc_ABI_version too). flags: a dictionary of options (fast, ftz,
+       daz, finite_only, unsafe_math, unsafe_sqrt, wave64, no_wave64, "ptxas-cmd-options" =
+       [...] given to ptxas and nvJitLink). link: bitcode files linked like device libraries.
+       verifyTarget (a bool, MLIR 22, printed only when false): whether what the code asks of the
+       chip is checked before codegen (gpucompile_target.no_verify_target).
 
    Ownership
        Everything passed in is borrowed and never modified (targets, options, a caller's
@@ -352,6 +365,13 @@ typedef struct gpucompile_target {
     int num_link;
     const gpucompile_backend *backend; /* GPUCOMPILE_TARGET_CUSTOM: the table that compiles it */
     const char *custom_name;   /* GPUCOMPILE_TARGET_CUSTOM: printed as #<custom_name><...> */
+    /* 1: MLIR 22's `verifyTarget = false` (NVPTX, both spellings; printed only then, last).
+       MLIR checks each NVVM op's required SM against the chip; an LLVM module has no such ops,
+       so here it turns off the checks of what is asked of the chip before codegen that are not
+       needed to keep LLVM alive: whether the installed CUDA toolkit takes the chip (ptxas or
+       nvJitLink then says so) and a function's +ptxNN above the target's pinned one (a
+       warning then, the pinned version kept). Unknown chips are refused all the same. */
+    int no_verify_target;
 } gpucompile_target;
 
 /* MLIR's defaults for kind. */
@@ -2610,7 +2630,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile__target_name(const gpucompile_target 
     return t->kind == GPUCOMPILE_TARGET_CUSTOM ? "custom" : "none";
 }
 
-/* Declaration order O, triple, chip, features, [abi,] flags, link; defaults left out. Custom
+/* Declaration order O, triple, chip, features, [abi,] flags, link[, verifyTarget]; defaults left out. Custom
    targets take the same parameters, abi included, whose defaults are 2 and "". */
 
 GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *buf, size_t size) {
@@ -2666,6 +2686,10 @@ GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *
         }
         gpucompile__out_str(&o, "]");
     }
+    if (t->no_verify_target && gpucompile__takes_param(gpucompile__target_backend(t), t->upstream, "verifyTarget")) {
+        gpucompile__out_param(&o, &first, "verifyTarget");
+        gpucompile__out_str(&o, "false");
+    }
     if (!first) gpucompile__out_str(&o, ">");
     if (o.size) buf[o.len < o.size ? o.len : o.size - 1] = 0;
     return o.len;
@@ -2691,8 +2715,9 @@ GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *
      message and print writes as `unit`.
    - Errors: the first one only, as "column N: expected ...", N counting bytes from 1. */
 enum { GPUCOMPILE__P_O, GPUCOMPILE__P_TRIPLE, GPUCOMPILE__P_CHIP, GPUCOMPILE__P_FEATURES, GPUCOMPILE__P_ABI,
-       GPUCOMPILE__P_FLAGS, GPUCOMPILE__P_LINK, GPUCOMPILE__P_COUNT };
-static const char *const gpucompile__param_names[GPUCOMPILE__P_COUNT] = {"O", "triple", "chip", "features", "abi", "flags", "link"};
+       GPUCOMPILE__P_FLAGS, GPUCOMPILE__P_LINK, GPUCOMPILE__P_VERIFY, GPUCOMPILE__P_COUNT };
+static const char *const gpucompile__param_names[GPUCOMPILE__P_COUNT] = {"O", "triple", "chip", "features", "abi", "flags", "link",
+                                                                         "verifyTarget"};
 #define GPUCOMPILE__UNSET ((size_t)-1)
 
 typedef struct gpucompile__parser {
@@ -2703,6 +2728,7 @@ typedef struct gpucompile__parser {
     size_t str[GPUCOMPILE__P_COUNT]; /* offsets of triple, chip, features, abi */
     int seen[GPUCOMPILE__P_COUNT];
     int O;
+    int no_verify;                 /* verifyTarget = false */
     int last;                      /* the parameter being read, for messages */
 } gpucompile__parser;
 
@@ -2945,6 +2971,14 @@ GPUCOMPILE__PRIVATE int gpucompile__pparam(gpucompile__parser *p, const gpucompi
     if (id == GPUCOMPILE__P_O) return gpucompile__pint(p, "O");
     if (id == GPUCOMPILE__P_FLAGS) return gpucompile__pflags(p);
     if (id == GPUCOMPILE__P_LINK) return gpucompile__plink(p);
+    if (id == GPUCOMPILE__P_VERIFY) { /* a bool: true or false, as MLIR writes it */
+        size_t w = p->lx.pos;
+        while (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx))) p->lx.pos++;
+        if (p->lx.pos - w == 4 && strncmp(p->lx.s + w, "true", 4) == 0) p->no_verify = 0;
+        else if (p->lx.pos - w == 5 && strncmp(p->lx.s + w, "false", 5) == 0) p->no_verify = 1;
+        else return gpucompile__lex_err(&p->lx, w, "expected true or false for 'verifyTarget'");
+        return 1;
+    }
     if (gpucompile__lex_peek(&p->lx) != '"')
         return gpucompile__lex_err(&p->lx, p->lx.pos, "expected a string for '%s'", gpucompile__param_names[id]);
     return gpucompile__pstring(p, &p->str[id]);
@@ -3070,6 +3104,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_target_parse(const char *text, size_
             o->t.flag_values = any_value ? values : NULL;
             o->t.link = nl ? links : NULL;
             o->t.num_link = (int)nl;
+            o->t.no_verify_target = p.no_verify;
             *out = &o->t;
         }
     }

@@ -819,14 +819,19 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__choose_ptx(gpucompile_jo
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL,
                            "function '%s' asks for PTX %d.%d (+ptx%d), but %s: PTX %d.%d is tried", who, asked / 10, asked % 10,
                            asked, limit, use / 10, use % 10);
-    if (pinned && use > base) {
+    if (pinned && use > base && job->target->no_verify_target) /* verifyTarget = false: the pinned version stands */
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL,
+                           "function '%s' asks for PTX %d.%d (+ptx%d), but the target's features \"%s\" pin PTX %d.%d "
+                           "(verifyTarget = false: PTX %d.%d is kept)", who, use / 10, use % 10, use, job->features,
+                           base / 10, base % 10, base / 10, base % 10);
+    else if (pinned && use > base) {
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, NULL,
                            "function '%s' asks for PTX %d.%d (+ptx%d), but the target's features \"%s\" pin PTX %d.%d: "
                            "raise the target's +ptxNN or leave it out", who, use / 10, use % 10, use, job->features,
                            base / 10, base % 10);
         return GPUCOMPILE_ERROR_INVALID_TARGET;
     }
-    *chosen = use > base ? use : base;
+    *chosen = use > base && !(pinned && job->target->no_verify_target) ? use : base;
     if (cap && *chosen > cap) {
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
                            "PTX %d.%d (%s %s) is newer than the installed %s reads (at most PTX %d.%d)", *chosen / 10, *chosen % 10,
@@ -900,7 +905,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__configure(gpucompile_job
         return r != GPUCOMPILE_OK ? r : GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     }
     if ((r = gpucompile_nvptx__choose_ptx(job, min, requested, &chosen)) != GPUCOMPILE_OK ||
-        ((job->format == GPUCOMPILE_FORMAT_BIN || job->format == GPUCOMPILE_FORMAT_FATBIN) &&
+        ((job->format == GPUCOMPILE_FORMAT_BIN || job->format == GPUCOMPILE_FORMAT_FATBIN) && !job->target->no_verify_target &&
          (r = gpucompile_nvptx__toolkit_chip(job, gpucompile_target_chip(job->target))) != GPUCOMPILE_OK)) {
         gpucompile_free(out.a, out.data);
         return r;
@@ -2245,7 +2250,9 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
            version (the chip's minimum is taken then) */
         t.defaults[0].features = "+ptx60";
         t.defaults[1].features = LLVM_VERSION_MAJOR >= 22 ? "" : "+ptx60";
-        t.params[0] = "O,triple,chip,features,flags,link";
+        /* MLIR 22's #nvvm.target parameters, all of them (verifyTarget: see
+           gpucompile_target.no_verify_target), for both spellings */
+        t.params[0] = "O,triple,chip,features,flags,link,verifyTarget";
         t.verify = gpucompile_nvptx__verify;
         t.chip_supported = gpucompile_nvptx__chip_supported;
         t.chip_name = gpucompile_nvptx__chip_name;
