@@ -885,8 +885,14 @@ GPUCOMPILE_API gpucompile_result gpucompile_write_files(int n, const char *const
    started in this process (their process groups) and removes its temporary files, so that the
    program can _exit at once. Compiles still running then fail. Temporary files are named
    gpucompile-PID-*: those of a process that died without this (SIGKILL) are removed by a
-   later compile once that PID is gone. */
+   later process once that PID is gone: by the first compile of each process that writes a
+   temporary file or runs a tool, or by gpucompile_sweep_temp_files. */
 GPUCOMPILE_API void gpucompile_signal_cleanup(void);
+/* Removes $TMPDIR/gpucompile-PID-* of processes that are gone, once per process (one read of
+   the directory; later calls do nothing): for a program to call at its start, so that what a
+   killed run left goes even when this run's compiles write no temporary file (PTX, nvJitLink
+   cubins, hsaco, cache hits). The gpucompile CLI does. */
+GPUCOMPILE_API void gpucompile_sweep_temp_files(void);
 
 /* Worker processes (POSIX): compiles of options.workers run there, so that LLVM aborting on
    an input ends a worker and becomes that compile's error (GPUCOMPILE_ERROR_LLVM, with LLVM's
@@ -2018,6 +2024,16 @@ GPUCOMPILE__PRIVATE void gpucompile__sweep_temps(long pid) {
     }
     closedir(d);
 #endif
+}
+
+GPUCOMPILE_DEF void gpucompile_sweep_temp_files(void) {
+    static int swept;
+    int sweep;
+    gpucompile_lock();
+    sweep = !swept;
+    swept = 1;
+    gpucompile_unlock();
+    if (sweep) gpucompile__sweep_temps(0);
 }
 
 /* Threads (8 MiB stacks: LLVM recurses; a thread runs fn(arg) and is joined once) and a
@@ -3607,16 +3623,10 @@ GPUCOMPILE_DEF void gpucompile_job_add_dependency(gpucompile_job *job, const cha
 }
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_job_temp_file(gpucompile_job *job, const char *suffix, char *buf, size_t size) {
-    static int swept;
     gpucompile__job *j = (gpucompile__job *)job;
     char prefix[4096];
     FILE *f;
-    int sweep;
-    gpucompile_lock();
-    sweep = !swept;
-    swept = 1;
-    gpucompile_unlock();
-    if (sweep) gpucompile__sweep_temps(0);
+    gpucompile_sweep_temp_files(); /* the first compile that uses $TMPDIR (once per process) */
     snprintf(prefix, sizeof prefix, "%s/gpucompile-", gpucompile__tmpdir());
     f = gpucompile__create_unique(prefix, suffix, buf, size, 0600);
     if (!f) {
@@ -3688,6 +3698,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_job_run_tool_in(gpucompile_job *job,
     if (output) *output = NULL;
     if (output_size) *output_size = 0;
     if (!argv || !argv[0]) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    gpucompile_sweep_temp_files(); /* a tool may write into $TMPDIR: the first compile running one sweeps */
     if (timeout_s <= 0) timeout_s = j->opts.tool_timeout_s;
     memset(&out, 0, sizeof out);
     out.a = &j->opts.allocator;
