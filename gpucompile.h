@@ -5789,17 +5789,27 @@ GPUCOMPILE__PRIVATE void gpucompile__save_begin(gpucompile_job *job, const char 
 }
 
 /* Where an object is emitted, its assembly too (isa.s), before: from a copy of the module,
-   since code generation changes the module it runs on. */
+   since code generation changes the module it runs on. Silently: the object's code generation
+   that follows says the same (an error of LLVM's would be printed twice), and what this one
+   met is forgotten, so that the object's is judged on its own. */
 GPUCOMPILE__PRIVATE void gpucompile__save_isa(gpucompile_job *job) {
+    gpucompile__job *j = (gpucompile__job *)job;
     LLVMMemoryBufferRef isa = NULL;
     LLVMModuleRef m = job->module;
-    if (!((gpucompile__job *)job)->save_dir || job->format == GPUCOMPILE_FORMAT_LLVM || job->format == GPUCOMPILE_FORMAT_ISA ||
+    const gpucompile_logger *logger = j->logger;
+    gpucompile_result llvm_error = j->llvm_error;
+    int failed = job->failed;
+    if (!j->save_dir || job->format == GPUCOMPILE_FORMAT_LLVM || job->format == GPUCOMPILE_FORMAT_ISA ||
         job->backend->bin_from == LLVMAssemblyFile || !(job->module = LLVMCloneModule(m))) {
         job->module = m;
         return;
     }
+    j->logger = NULL;
     if (gpucompile__emit_file(job, LLVMAssemblyFile, &isa) == GPUCOMPILE_OK)
         gpucompile__save(job, "isa.s", LLVMGetBufferStart(isa), LLVMGetBufferSize(isa));
+    j->logger = logger;
+    j->llvm_error = llvm_error;
+    job->failed = failed;
     if (isa) LLVMDisposeMemoryBuffer(isa);
     LLVMDisposeModule(job->module);
     job->module = m;
