@@ -757,6 +757,11 @@ GPUCOMPILE_API const char *gpucompile_job_tool_path(gpucompile_job *job, const c
 /* With options.save_temps: the path a stage's file (e.g. "isa.s") is kept under, into buf, so
    that a backend's message about an in-process step can name it; 0 when temps are not kept. */
 GPUCOMPILE_API int gpucompile_job_saved_path(gpucompile_job *job, const char *file, char *buf, size_t size);
+/* With options.save_temps: a binary step the backend did in-process (nvJitLink), for repro.sh to
+   redo: file (NULL: none) is saved under that name with data, and lines (shell text, run in the
+   save directory, where repro.isa.s / repro.object.o are the emitted ISA / object) are added
+   to repro.sh. Nothing without save_temps. */
+GPUCOMPILE_API void gpucompile_job_repro_step(gpucompile_job *job, const char *file, const void *data, size_t size, const char *lines);
 /* options->tool_options split at white space into words (copies in buf): their count, -1 when
    more than max or longer than size (logged as an error). */
 GPUCOMPILE_API int gpucompile_job_tool_options(gpucompile_job *job, char *buf, size_t size, const char **words, int max);
@@ -5736,7 +5741,9 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_store(gpucompile_job *job, const char
 /* options.save_temps: the stages of one compile as files, and repro.sh, which redoes the
    compile from linked.ll with LLVM's own tools (the link itself, lazy and internalizing, is
    gpucompile's: the libraries it used are named in repro.sh) and then runs the binary step's
-   tools as gpucompile ran them, their temporary files renamed repro.*. Tool output that names
+   tools as gpucompile ran them, their temporary files renamed repro.*; a step done in-process
+   (an nvJitLink cubin) is redone by what its backend writes (gpucompile_job_repro_step:
+   repro.nvjitlink.c, built with cc, makes the same call: the same cubin). Tool output that names
    a temporary file names the saved copy instead (the ISA: isa.s, line for line). */
 GPUCOMPILE_DEF int gpucompile_job_saved_path(gpucompile_job *job, const char *file, char *buf, size_t size) {
     const char *dir = ((gpucompile__job *)job)->save_dir;
@@ -5749,6 +5756,17 @@ GPUCOMPILE__PRIVATE void gpucompile__save(gpucompile_job *job, const char *file,
     snprintf(path, sizeof path, "%s/%s", j->save_dir, file);
     if (gpucompile_write_file(path, data, size) != GPUCOMPILE_OK)
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL, "cannot write '%s'", path);
+}
+
+GPUCOMPILE_DEF void gpucompile_job_repro_step(gpucompile_job *job, const char *file, const void *data, size_t size, const char *lines) {
+    gpucompile__job *j = (gpucompile__job *)job;
+    if (!j->save_dir) return;
+    if (file && !strpbrk(file, "/\\")) gpucompile__save(job, file, data, size);
+    if (lines && *lines) {
+        j->repro.a = &j->opts.allocator;
+        gpucompile_buf_str(&j->repro, lines);
+        if (lines[strlen(lines) - 1] != '\n') gpucompile_buf_str(&j->repro, "\n");
+    }
 }
 
 GPUCOMPILE__PRIVATE void gpucompile__save_module(gpucompile_job *job, const char *file) {

@@ -40,6 +40,19 @@ if [ -x "$PTXAS" ]; then
     check "an nvJitLink failure: its error names the saved isa.s, whose line is the bad instruction" sh -c \
       "grep -q 'kept as $D/isa.s' '$T_TMP/errj' && [ -n '$line' ] && sed -n '${line}p' '$D/isa.s' | grep -q bogus"
 else skip "a ptxas failure (no ptxas)"; fi
+# A cubin by either method (nvJitLink in-process, the default below 512 KiB of PTX; ptxas):
+# repro.sh redoes it, byte for byte
+if [ -x "$PTXAS" ]; then
+    for m in default nvjitlink ptxas; do
+        S="$T_TMP/s_cubin_$m"
+        "$GPUCOMPILE" --no-cache -t "$NV" $( [ $m = default ] || echo "--bin-method $m" ) "$K/saxpy_nvptx.ll" -o "$T_TMP/$m.cubin" --save-temps "$S"
+        D="$S/saxpy_nvptx.sm_90.bin"
+        sh "$D/repro.sh" > "$T_TMP/repro.log" 2>&1; rc=$?
+        out=$(ls "$D"/repro.cubin "$D"/repro.t*.cubin 2>/dev/null | head -n 1)
+        check "cubin ($m): repro.sh exits 0 and makes the same cubin" sh -c "[ $rc -eq 0 ] && [ -n '$out' ] && cmp -s '$T_TMP/$m.cubin' '$out'"
+    done
+    check "nvJitLink's cubin: repro.sh also names the equivalent ptxas line" grep -q '^# .*ptxas -arch=sm_90 -O2 -v repro.isa.s' "$T_TMP/s_cubin_nvjitlink/saxpy_nvptx.sm_90.bin/repro.sh"
+else skip "cubins' repro.sh (no ptxas)"; fi
 # AMDGPU -f bin saves its assembly too (a second code generation): an error of LLVM's there is
 # printed once, as without --save-temps
 { echo 'target triple = "amdgcn-amd-amdhsa"'
