@@ -1001,9 +1001,14 @@ GPUCOMPILE_API gpucompile_result gpucompile_compile_binary_module(LLVMModuleRef 
     const char *name, gpucompile_binary **out);
 
 /* Text form: MLIR's gpu.binary op with #gpu.object attributes. print is snprintf-style (returns
-   the length needed). Targets spelled #nvvm.target / #rocdl.target give MLIR's upstream form
-   (mlir-opt parses it). The format keyword is left out for the spelling's default: fatbin for
-   upstream spellings (as MLIR does), bin for #gpu.nvptx / #gpu.amdgpu. The name is printed bare
+   the length needed). The text is for mlir-opt of the same LLVM major, so every target is
+   written in MLIR's spelling: #gpu.nvptx / #gpu.amdgpu / #gpu.spirv become #nvvm.target /
+   #rocdl.target / #xevm.target with the same meaning (the seed defaults that differ from the
+   upstream ones spelled out: MLIR 22's #nvvm.target<features = "+ptx60">, #rocdl.target<abi =
+   "500">; a #gpu.spirv with features, which #xevm.target lacks, stays as it is), the offload
+   binary's gpucompile.target likewise; the seed spellings remain input (and --print-target's
+   echo). The format keyword is then MLIR's: left out for a fatbin only (MLIR reads no keyword as
+   one; an object of a seed spelling read back without a keyword is a bin). The name is printed bare
    when MLIR reads it so ([A-Za-z_][A-Za-z0-9_$.]*), else quoted (@"saxpy-v2"). Each object:
        #gpu.object<TARGET, properties = {O = 3 : i32, ...}, kernels = <[#gpu.kernel_metadata<"k",
            !llvm.func<void (f32, ptr<1>)>, metadata = {sgpr_count = 10 : i64, ...}>]>, bin = "...">
@@ -6944,10 +6949,16 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_symbol(gpucompile_buf *b, const char *n
     else gpucompile__bin_string(b, name, strlen(name));
 }
 
+GPUCOMPILE__PRIVATE char *gpucompile__bin_upstream_target(const char *text, const gpucompile_allocator *a);
 GPUCOMPILE__PRIVATE void gpucompile__bin_print_handler(gpucompile_buf *b, const gpucompile_handler *h) {
     switch (h->kind) {
     case GPUCOMPILE_HANDLER_SELECT_INDEX: gpucompile_buf_printf(b, "#gpu.select_object<%lld : i64>", (long long)h->index); break;
-    case GPUCOMPILE_HANDLER_SELECT_TARGET: gpucompile_buf_printf(b, "#gpu.select_object<%s>", h->target ? h->target : ""); break;
+    case GPUCOMPILE_HANDLER_SELECT_TARGET: {
+        char *up = gpucompile__bin_upstream_target(h->target, b->a);
+        gpucompile_buf_printf(b, "#gpu.select_object<%s>", up ? up : h->target ? h->target : "");
+        gpucompile_free(b->a, up);
+        break;
+    }
     case GPUCOMPILE_HANDLER_RUNTIME: gpucompile_buf_str(b, "#gpucompile.runtime_select"); break;
     default: gpucompile_buf_str(b, "#gpu.select_object"); break;
     }
@@ -6965,6 +6976,37 @@ GPUCOMPILE__PRIVATE const char *gpucompile__bin_keyword(gpucompile_format f) {
 
 GPUCOMPILE__PRIVATE gpucompile_format gpucompile__bin_default_format(const char *target) {
     return gpucompile__bin_upstream(target) ? GPUCOMPILE_FORMAT_FATBIN : GPUCOMPILE_FORMAT_BIN;
+}
+
+/* Target text in MLIR's upstream spelling (#gpu.nvptx -> #nvvm.target, #gpu.amdgpu ->
+   #rocdl.target, #gpu.spirv -> #xevm.target), meaning the same: every parameter's value as the
+   seed spelling resolves it, so that a default that differs between the spellings is written
+   out (#gpu.nvptx's "+ptx60" is not #nvvm.target's default on MLIR 22, nor #gpu.amdgpu's abi
+   "500" #rocdl.target's); what the text is meant for is mlir-opt, which knows only the upstream
+   spelling. A new string (the caller frees it), or NULL to keep the text as it is: already
+   upstream, a backend without an upstream attribute, a parameter the upstream one lacks
+   (#gpu.spirv's features), not a target, out of memory. */
+GPUCOMPILE__PRIVATE char *gpucompile__bin_upstream_target(const char *text, const gpucompile_allocator *a) {
+    gpucompile_target *t = NULL, u;
+    const gpucompile_backend *b;
+    char *out = NULL;
+    size_t n;
+    if (!text || gpucompile__bin_upstream(text) || gpucompile_target_parse(text, (size_t)-1, a, NULL, &t) != GPUCOMPILE_OK) return NULL;
+    b = gpucompile__target_backend(t);
+    u = *t;
+    u.upstream = 1;
+    u.triple = gpucompile_target_triple(t);
+    u.chip = gpucompile_target_chip(t);
+    u.features = gpucompile_target_features(t);
+    u.abi = gpucompile_target_abi(t);
+    if (b && b->attribute[1] && (gpucompile__takes_param(b, 1, "features") || !*u.features) &&
+        (gpucompile__takes_param(b, 1, "abi") || !*u.abi || !gpucompile__takes_param(b, 0, "abi")) &&
+        (!u.no_verify_target || gpucompile__takes_param(b, 1, "verifyTarget"))) {
+        n = gpucompile_target_print(&u, NULL, 0);
+        if ((out = (char *)gpucompile_alloc(a, n + 1)) != NULL) gpucompile_target_print(&u, out, n + 1);
+    }
+    gpucompile_target_free(t);
+    return out;
 }
 
 /* The kernel fields that #gpu.kernel_metadata's metadata dictionary may carry, in the order of
@@ -7349,9 +7391,11 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_print_object(gpucompile_buf *b, const g
 #if LLVM_VERSION_MAJOR < 20
     int k;
 #endif
+    char *up = gpucompile__bin_upstream_target(o->target, b->a); /* the text is for MLIR: its spelling */
+    const char *target = up ? up : o->target;
     memset(&props, 0, sizeof props);
     props.a = b->a;
-    gpucompile_buf_printf(b, "#gpu.object<%s, ", o->target);
+    gpucompile_buf_printf(b, "#gpu.object<%s, ", target);
     if (o->properties) gpucompile_buf_str(&props, o->properties);
 #if LLVM_VERSION_MAJOR < 20
     for (k = 0; o->kernel_table >= 0 && k < o->num_kernels; k++) {
@@ -7374,7 +7418,8 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_print_object(gpucompile_buf *b, const g
         gpucompile_buf_str(b, ", ");
     }
 #endif
-    if (f != gpucompile__bin_default_format(o->target)) gpucompile_buf_printf(b, "%s = ", gpucompile__bin_keyword(f));
+    if (f != gpucompile__bin_default_format(target)) gpucompile_buf_printf(b, "%s = ", gpucompile__bin_keyword(f));
+    gpucompile_free(b->a, up);
     gpucompile__bin_string(b, (const char *)o->data, o->size);
     gpucompile_buf_str(b, ">");
 }
@@ -7806,6 +7851,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_image_kind(const gpucompile_object *o) {
 
 GPUCOMPILE__PRIVATE void gpucompile__bin_write_entry(gpucompile_buf *out, const gpucompile_binary *bin, const gpucompile_object *o) {
     const char *keys[10], *vals[10];
+    char *up;
     gpucompile_buf handler, kernels, table;
     size_t nstr = 0, i, strtab, image_off, total, off, base = out->len;
     int k;
@@ -7815,7 +7861,8 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_write_entry(gpucompile_buf *out, const 
     handler.a = kernels.a = table.a = &bin->allocator;
     keys[nstr] = "triple"; vals[nstr++] = o->triple ? o->triple : "";
     keys[nstr] = "arch"; vals[nstr++] = o->chip ? o->chip : "";
-    keys[nstr] = "gpucompile.target"; vals[nstr++] = o->target;
+    up = gpucompile__bin_upstream_target(o->target, &bin->allocator); /* as in the text form */
+    keys[nstr] = "gpucompile.target"; vals[nstr++] = up ? up : o->target;
     keys[nstr] = "gpucompile.format"; vals[nstr++] = gpucompile_format_string(o->format);
     keys[nstr] = "gpucompile.binary"; vals[nstr++] = bin->name ? bin->name : "";
     if (bin->handler.kind != GPUCOMPILE_HANDLER_DEFAULT) {
@@ -7870,6 +7917,7 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_write_entry(gpucompile_buf *out, const 
     gpucompile_free(handler.a, handler.data);
     gpucompile_free(kernels.a, kernels.data);
     gpucompile_free(table.a, table.data);
+    gpucompile_free(&bin->allocator, up);
 }
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_binary_write_offload(const gpucompile_binary *binary, unsigned char **data, size_t *size) {
@@ -7922,6 +7970,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
         if (!b) GPUCOMPILE__BAD("offload binary entry %d: unsupported triple '%s'", index, triple);
         t = gpucompile_target_defaults(b->kind);
         t.backend = b;
+        t.upstream = b->attribute[1] != NULL; /* no spelling came with it: MLIR's */
         t.chip = arch;
         if (strcmp(triple, gpucompile_target_triple(&t)) != 0) t.triple = triple;
         if (gpucompile_target_print(&t, text, sizeof text) >= sizeof text) GPUCOMPILE__BAD("offload binary entry %d: arch too long", index);

@@ -12,6 +12,9 @@ T90='#nvvm.target<chip = "sm_90">'
 T75='#gpu.nvptx<chip = "sm_75", O = 3>'
 LLVM_MAJOR=$("$GPUCOMPILE" --version | sed -n 's/.*(LLVM \([0-9]*\)\..*/\1/p')
 MO=mlir-opt-$LLVM_MAJOR   # our text follows the MLIR of the LLVM we are built with
+# Text for MLIR speaks its spelling: #gpu.nvptx<...> is written #nvvm.target<...> with the seed's
+# "+ptx60" spelled out where #nvvm.target's default differs (MLIR 22: "")
+P60=; [ "$LLVM_MAJOR" -ge 22 ] && P60=', features = "+ptx60"'
 
 # Parallel = serial, byte for byte (PTX: the same on every machine)
 G -f isa -t "$T80" -t "$T90" -t "$T75" "$NV" -o "$D/s.gpubin" --emit-text "$D/s.mlir" -j 1
@@ -27,13 +30,13 @@ if [ "$LLVM_MAJOR" -ge 20 ]; then
 else
   KT='properties = {O = 2 : i32, kernels = \["saxpy"\]}'
 fi
-check "default name: the input's stem" grep -q "^gpu.binary @saxpy_nvptx  \[#gpu.object<#gpu.nvptx<chip = \"sm_80\">, $KT, assembly = \"" "$D/s.mlir"
+check "default name: the input's stem" grep -q "^gpu.binary @saxpy_nvptx  \[#gpu.object<#nvvm.target<chip = \"sm_80\"$P60>, $KT, assembly = \"" "$D/s.mlir"
 check "upstream spelling keeps its own keyword" grep -q "#gpu.object<#nvvm.target<chip = \"sm_90\">, $KT, assembly = " "$D/s.mlir"
 
 G --list "$D/s.gpubin" > "$D/list" 2>&1
 check "--list exit 0" test $? -eq 0
 check "--list: three objects" grep -q "gpu.binary @saxpy_nvptx: 3 objects" "$D/list"
-check "--list: target, format, size" grep -q '\[2\] #gpu.nvptx<O = 3, chip = "sm_75">: isa, [0-9]* bytes' "$D/list"
+check "--list: target, format, size (MLIR's spelling, as the binary holds it)" grep -q "\[2\] #nvvm.target<O = 3, chip = \"sm_75\"$P60>: isa, [0-9]* bytes" "$D/list"
 check "--list: kernels, one a line" test "$(grep -c '^      kernel: saxpy$' "$D/list")" -eq 3
 G --list "$D/s.mlir" > "$D/list2" 2>&1
 check "--list reads the text form the same" cmp -s "$D/list" "$D/list2"
@@ -79,9 +82,9 @@ if [ -n "$HAVE_CUDA" ]; then
     if "$GPUCOMPILE" --print-target '#gpu.spirv' >/dev/null 2>&1; then
       G -t '#gpu.spirv<chip = "sm_80">' -t '#gpu.spirv<chip = "gfx90a">' tests/run/saxpy_spirv.ll -o "$D/spv.gpubin"
       G --merge "$D/spv.gpubin" "$D/all.gpubin" --name mix -o "$D/mix.gpubin"
-      check "--select sm_80 on NVPTX, AMDGPU and SPIR-V objects: the cubin" sh -c "'$GPUCOMPILE' --list '$D/mix.gpubin' --select sm_80 | grep -q 'device sm_80: \[2\] #gpu.nvptx<chip = \"sm_80\"> bin'"
+      check "--select sm_80 on NVPTX, AMDGPU and SPIR-V objects: the cubin" sh -c "'$GPUCOMPILE' --list '$D/mix.gpubin' --select sm_80 | grep -q 'device sm_80: \[2\] #nvvm.target<chip = \"sm_80\"$P60> bin'"
       check "--select gfx90a: the hsaco" sh -c "'$GPUCOMPILE' --list '$D/mix.gpubin' --select gfx90a | grep -q 'device gfx90a: \[4\] #rocdl.target<chip = \"gfx90a\"> bin'"
-      check "--select spirv: the first SPIR-V module" sh -c "'$GPUCOMPILE' --list '$D/mix.gpubin' --select spirv | grep -q 'device spirv: \[0\] #gpu.spirv<chip = \"sm_80\"> bin'"
+      check "--select spirv: the first SPIR-V module" sh -c "'$GPUCOMPILE' --list '$D/mix.gpubin' --select spirv | grep -q 'device spirv: \[0\] #xevm.target<chip = \"sm_80\"> bin'"
     else
       skip "--select on SPIR-V objects: this LLVM has no SPIR-V target"
     fi
@@ -152,7 +155,28 @@ printf 'PTXTEXT' > "$D/k.s"
 (cd "$D" && clang-offload-packager -o k.bin --image=file=k.s,triple=nvptx64-nvidia-cuda,arch=sm_70,kind=cuda)
 G --list "$D/k.bin" > "$D/klist" 2>&1
 check "packager's file: --list exit 0" test $? -eq 0
-check "packager's file: target from triple and arch, kind from the extension" grep -q '\[0\] #gpu.nvptx<chip = "sm_70">: isa, 7 bytes' "$D/klist"
+check "packager's file: target from triple and arch (MLIR's spelling), kind from the extension" grep -q '\[0\] #nvvm.target<chip = "sm_70">: isa, 7 bytes' "$D/klist"
+# ... and the text of it is mlir-opt's: the upstream spelling, the format keyword it needs
+if command -v $MO >/dev/null; then
+  G --merge "$D/k.bin" --emit-text "$D/k.mlir"
+  check "packager's file as text: #nvvm.target, assembly =" grep -q '^gpu.binary @k  \[#gpu.object<#nvvm.target<chip = "sm_70">, assembly = "PTXTEXT">\]$' "$D/k.mlir"
+  $MO "$D/k.mlir" 2>"$D/err" | grep 'gpu.binary' | sed 's/^ *//' > "$D/k.back"
+  check "packager's file as text: $MO reads it and prints it unchanged" cmp -s "$D/k.mlir" "$D/k.back"
+  # the default target (#gpu.nvptx, the seed's) and #gpu.amdgpu: MLIR's spelling, the meaning kept
+  G -f isa "$NV" --emit-text "$D/seed.mlir" -o /dev/null
+  check "the default target as text: #nvvm.target, the seed's features spelled out" grep -q "^gpu.binary @saxpy_nvptx  \[#gpu.object<#nvvm.target<features = \"+ptx60\">\|^gpu.binary @saxpy_nvptx  \[#gpu.object<#nvvm.target," "$D/seed.mlir"
+  $MO "$D/seed.mlir" 2>"$D/err" | grep 'gpu.binary' | sed 's/^ *//' > "$D/seed.back"
+  check "the default target as text: $MO reads it and prints it unchanged" cmp -s "$D/seed.mlir" "$D/seed.back"
+  G --print-target '#gpu.nvptx<chip = "sm_80">' > "$D/pt"
+  check "--print-target keeps the seed spelling as written" grep -qx '#gpu.nvptx<chip = "sm_80">' "$D/pt"
+  if [ -n "$HAVE_LLD" ]; then
+    G -t '#gpu.amdgpu<chip = "gfx90a">' "$AMD" --emit-text "$D/seedamd.mlir" -o /dev/null
+    A500=; [ "$LLVM_MAJOR" -ge 22 ] && A500=', abi = "500"'
+    check "#gpu.amdgpu as text: #rocdl.target, the seed's abi spelled out, bin =" grep -q "^gpu.binary @saxpy_amdgpu  \[#gpu.object<#rocdl.target<chip = \"gfx90a\"$A500>, .*bin = " "$D/seedamd.mlir"
+    $MO "$D/seedamd.mlir" 2>"$D/err" | grep 'gpu.binary' | sed 's/^ *//' > "$D/seedamd.back"
+    check "#gpu.amdgpu as text: $MO reads it and prints it unchanged" cmp -s "$D/seedamd.mlir" "$D/seedamd.back"
+  fi
+fi
 
 # mlir-opt-22's gpu-module-to-binary output (every format, both targets, host code beside it):
 # read as it is, kernels recovered from the objects, printed again without losing anything, and
