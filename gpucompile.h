@@ -917,7 +917,10 @@ GPUCOMPILE_API void gpucompile_free(const gpucompile_allocator *a, void *ptr);
    lookups so far (hits from the directory and from the remote store, misses). */
 typedef struct gpucompile_cache_stats { uint64_t entries, bytes, hits, remote_hits, misses; } gpucompile_cache_stats;
 GPUCOMPILE_API gpucompile_result gpucompile_cache_stats_get(const char *dir, gpucompile_cache_stats *out);
-/* Removes gpucompile's entries from dir (nothing else there); the remote store is left alone. */
+/* Removes gpucompile's entries from dir, and its records of the tools' and libraries'
+   identities (ident-*: what lets a new process's first hit run no tool: a tool's version and
+   a library's hash, kept beside the file's path and stat and taken again when the stat
+   changes); nothing else there; the remote store is left alone. */
 GPUCOMPILE_API gpucompile_result gpucompile_cache_clear(const char *dir);
 
 /* $XDG_CACHE_HOME/gpucompile, else $HOME/.cache/gpucompile (Windows: %LOCALAPPDATA%\gpucompile).
@@ -1903,6 +1906,42 @@ GPUCOMPILE__PRIVATE int gpucompile__stat(const char *path, uint64_t *size, int64
     if (stat(path, &st) != 0) return 0;
     *size = (uint64_t)st.st_size;
     *mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+#endif
+    return 1;
+}
+
+/* What identifies a file without reading it: size, mtime, inode, device and ctime (which no
+   one sets by hand: a file replaced or rewritten gets a new one). Windows: size, the write and
+   creation times, and the volume and file index. */
+typedef struct gpucompile__file_stat { uint64_t size, ino, dev; int64_t mtime, ctime; } gpucompile__file_stat;
+GPUCOMPILE__PRIVATE int gpucompile__stat_file(const char *path, gpucompile__file_stat *s) {
+    memset(s, 0, sizeof *s);
+#if defined(_WIN32)
+    {
+        BY_HANDLE_FILE_INFORMATION i;
+        HANDLE h = CreateFileA(path, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
+                               FILE_FLAG_BACKUP_SEMANTICS, NULL);
+        int ok;
+        if (h == INVALID_HANDLE_VALUE) return 0;
+        ok = GetFileInformationByHandle(h, &i) != 0;
+        CloseHandle(h);
+        if (!ok) return 0;
+        s->size = ((uint64_t)i.nFileSizeHigh << 32) | i.nFileSizeLow;
+        s->mtime = (int64_t)(((uint64_t)i.ftLastWriteTime.dwHighDateTime << 32) | i.ftLastWriteTime.dwLowDateTime);
+        s->ctime = (int64_t)(((uint64_t)i.ftCreationTime.dwHighDateTime << 32) | i.ftCreationTime.dwLowDateTime);
+        s->ino = ((uint64_t)i.nFileIndexHigh << 32) | i.nFileIndexLow;
+        s->dev = i.dwVolumeSerialNumber;
+    }
+#else
+    {
+        struct stat st;
+        if (stat(path, &st) != 0) return 0;
+        s->size = (uint64_t)st.st_size;
+        s->mtime = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+        s->ctime = (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec;
+        s->ino = (uint64_t)st.st_ino;
+        s->dev = (uint64_t)st.st_dev;
+    }
 #endif
     return 1;
 }
@@ -5056,8 +5095,8 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_key(gpucompile_job *job, const void *
     for (k = 0; k < 32; k++) snprintf(hex + 2 * k, 3, "%02x", d[k]);
 }
 
-/* Dependency identities, remembered per process by path, size and mtime. */
-typedef struct gpucompile__ident { char path[1024]; uint64_t size; int64_t mtime; unsigned char id[32]; } gpucompile__ident;
+/* Dependency identities, remembered per process by path and stat (gpucompile__file_stat). */
+typedef struct gpucompile__ident { char path[1024]; gpucompile__file_stat st; unsigned char id[32]; } gpucompile__ident;
 static gpucompile__ident gpucompile__idents[64];
 static int gpucompile__num_idents, gpucompile__next_ident;
 
@@ -5085,27 +5124,102 @@ GPUCOMPILE__PRIVATE int gpucompile__hash_file(const char *path, uint64_t size, u
     return done == size;
 }
 
-/* path's identity (dep: a file, or GPUCOMPILE__TOOL_DEP and a tool's name); 0 when it is gone. */
-GPUCOMPILE__PRIVATE int gpucompile__dep_identity(const gpucompile_allocator *a, const char *dep, unsigned char id[32]) {
+/* The identity records of a cache directory: <dir>/ident-<32 hex digits of the path's hash>,
+   each "GCIDENT1", the stat fields, the 32-byte identity and the path. They carry an identity
+   from the process that computed it to later ones, so that a first cache hit needs no tool run
+   (`ptxas --version` costs 5-15 ms) and no hashing of a 100 MB library: the identity is taken
+   again only when the file's stat differs from the one recorded beside it. The key is not
+   weakened: the identity is the same one (a tool's version output, a file's hash); only its
+   reuse is decided by the stat, as within a process. Not cache entries (the names differ):
+   eviction and stats skip them, gpucompile_cache_clear removes them. */
+#define GPUCOMPILE__IDENT_MAGIC "GCIDENT1"
+GPUCOMPILE__PRIVATE void gpucompile__ident_path(const char *dir, const char *path, char *buf, size_t size) {
+    llvm_blake3_hasher h;
+    unsigned char d[16];
+    char hex[33];
+    int k;
+    llvm_blake3_hasher_init(&h);
+    llvm_blake3_hasher_update(&h, path, strlen(path));
+    llvm_blake3_hasher_finalize(&h, d, sizeof d);
+    for (k = 0; k < 16; k++) snprintf(hex + 2 * k, 3, "%02x", d[k]);
+    snprintf(buf, size, "%s/ident-%s", dir, hex);
+}
+
+/* Host byte order, as the cache's entries: such bytes stay on one machine. */
+GPUCOMPILE__PRIVATE void gpucompile__ident_put_stat(gpucompile_buf *b, const gpucompile__file_stat *st) {
+    gpucompile_buf_add(b, &st->size, 8);
+    gpucompile_buf_add(b, &st->mtime, 8);
+    gpucompile_buf_add(b, &st->ino, 8);
+    gpucompile_buf_add(b, &st->dev, 8);
+    gpucompile_buf_add(b, &st->ctime, 8);
+}
+
+/* The recorded identity of path when its stat is still st. */
+GPUCOMPILE__PRIVATE int gpucompile__ident_load(const char *dir, const char *path, const gpucompile__file_stat *st,
+                                               const gpucompile_allocator *a, unsigned char id[32]) {
+    char file[4200];
+    unsigned char *data = NULL;
+    size_t size = 0, n = strlen(path);
+    uint32_t len = 0;
+    gpucompile_buf want;
+    int ok;
+    gpucompile__ident_path(dir, path, file, sizeof file);
+    if (gpucompile__read(file, a, 1 << 16, 1, &data, &size) != GPUCOMPILE_OK) return 0;
+    memset(&want, 0, sizeof want);
+    want.a = a;
+    gpucompile_buf_add(&want, GPUCOMPILE__IDENT_MAGIC, 8);
+    gpucompile__ident_put_stat(&want, st);
+    ok = !want.oom && size == want.len + 32 + 4 + n && memcmp(data, want.data, want.len) == 0;
+    if (ok) memcpy(&len, data + want.len + 32, 4);
+    ok = ok && len == n && memcmp(data + want.len + 36, path, n) == 0;
+    if (ok) memcpy(id, data + want.len, 32);
+    gpucompile_free(a, want.data);
+    gpucompile_free(a, data);
+    return ok;
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__ident_save(const char *dir, const char *path, const gpucompile__file_stat *st,
+                                                const gpucompile_allocator *a, const unsigned char id[32]) {
+    char file[4200];
+    gpucompile_buf b;
+    memset(&b, 0, sizeof b);
+    b.a = a;
+    gpucompile_buf_add(&b, GPUCOMPILE__IDENT_MAGIC, 8);
+    gpucompile__ident_put_stat(&b, st);
+    gpucompile_buf_add(&b, id, 32);
+    {
+        uint32_t n = (uint32_t)strlen(path);
+        gpucompile_buf_add(&b, &n, 4);
+        gpucompile_buf_add(&b, path, n);
+    }
+    gpucompile__ident_path(dir, path, file, sizeof file);
+    if (!b.oom && gpucompile__mkdirs(dir)) gpucompile_write_file(file, b.data, b.len); /* a record lost is only a rerun */
+    gpucompile_free(a, b.data);
+}
+
+/* path's identity (dep: a file, or GPUCOMPILE__TOOL_DEP and a tool's name); 0 when it is gone.
+   Taken once per process and stat, or (dir, the cache directory) once per stat at all: see the
+   identity records above. */
+GPUCOMPILE__PRIVATE int gpucompile__dep_identity(const gpucompile_allocator *a, const char *dep, const char *dir, unsigned char id[32]) {
     int tool = gpucompile__starts_with(dep, GPUCOMPILE__TOOL_DEP), i, ok, st = -1;
     char path[4096];
-    uint64_t size;
-    int64_t mtime;
+    gpucompile__file_stat fs;
     if (tool ? !gpucompile_which(dep + strlen(GPUCOMPILE__TOOL_DEP), path, sizeof path)
              : (size_t)snprintf(path, sizeof path, "%s", dep) >= sizeof path)
         return 0;
-    if (!gpucompile__stat(path, &size, &mtime)) return 0;
+    if (!gpucompile__stat_file(path, &fs)) return 0;
     gpucompile_lock();
     for (i = 0; i < gpucompile__num_idents; i++) {
         gpucompile__ident *e = &gpucompile__idents[i];
-        if (e->size == size && e->mtime == mtime && strcmp(e->path, path) == 0) {
+        if (memcmp(&e->st, &fs, sizeof fs) == 0 && strcmp(e->path, path) == 0) {
             memcpy(id, e->id, 32);
             gpucompile_unlock();
             return 1;
         }
     }
     gpucompile_unlock();
-    if (tool) {
+    if (dir && *dir && gpucompile__ident_load(dir, path, &fs, a, id)) ok = 1;
+    else if (tool) {
         const char *argv[3];
         gpucompile_buf out;
         llvm_blake3_hasher h;
@@ -5120,8 +5234,10 @@ GPUCOMPILE__PRIVATE int gpucompile__dep_identity(const gpucompile_allocator *a, 
         if (out.data) llvm_blake3_hasher_update(&h, out.data, out.len);
         llvm_blake3_hasher_finalize(&h, id, 32);
         gpucompile_free(a, out.data);
+        if (ok && dir && *dir) gpucompile__ident_save(dir, path, &fs, a, id);
     } else {
-        ok = gpucompile__hash_file(path, size, id);
+        ok = gpucompile__hash_file(path, fs.size, id);
+        if (ok && dir && *dir) gpucompile__ident_save(dir, path, &fs, a, id);
     }
     if (!ok) return 0;
     gpucompile_lock();
@@ -5130,8 +5246,7 @@ GPUCOMPILE__PRIVATE int gpucompile__dep_identity(const gpucompile_allocator *a, 
         gpucompile__next_ident = (gpucompile__next_ident + 1) % 64;
         if (gpucompile__num_idents < 64) gpucompile__num_idents++;
         memcpy(e->path, path, strlen(path) + 1);
-        e->size = size;
-        e->mtime = mtime;
+        e->st = fs;
         memcpy(e->id, id, 32);
     }
     gpucompile_unlock();
@@ -5197,9 +5312,10 @@ GPUCOMPILE__PRIVATE int gpucompile__get_opt(gpucompile__reader *r, const gpucomp
     return (*out = gpucompile__get_str(r, a)) != NULL;
 }
 
-/* ids: with the dependencies' identities (0 when one is gone); diags: records or NULL. */
+/* ids: with the dependencies' identities (0 when one is gone; ident_dir: where their records
+   are, NULL: none); diags: records or NULL. */
 GPUCOMPILE__PRIVATE int gpucompile__serialize(const gpucompile_object *o, char *const *deps, int num_deps, int ids,
-                                              const gpucompile_buf *diags, gpucompile_buf *b) {
+                                              const gpucompile_buf *diags, gpucompile_buf *b, const char *ident_dir) {
     unsigned char sum[32];
     llvm_blake3_hasher h;
     uint64_t payload;
@@ -5212,7 +5328,7 @@ GPUCOMPILE__PRIVATE int gpucompile__serialize(const gpucompile_object *o, char *
     for (i = 0; i < num_deps; i++) {
         unsigned char id[32];
         memset(id, 0, sizeof id);
-        if (ids && !gpucompile__dep_identity(b->a, deps[i], id)) return 0;
+        if (ids && !gpucompile__dep_identity(b->a, deps[i], ident_dir, id)) return 0;
         gpucompile__put_str(b, deps[i]);
         gpucompile_buf_add(b, id, sizeof id);
     }
@@ -5265,9 +5381,10 @@ GPUCOMPILE__PRIVATE int gpucompile__entry_whole(const unsigned char *data, size_
 
 /* Fills o (zeroed, allocator set) from bytes; 0 when they are torn, corrupt, or (check_deps) a
    dependency changed. Fields filled before a failure are left for the caller to free. *diags
-   (when not NULL) points at the diagnostic records inside data. */
+   (when not NULL) points at the diagnostic records inside data. ident_dir: where the
+   dependencies' identity records are (NULL: none). */
 GPUCOMPILE__PRIVATE int gpucompile__deserialize(const unsigned char *data, size_t size, int check_deps, gpucompile_object *o,
-                                                 gpucompile_job *deps_to, const char **diags, size_t *diags_len) {
+                                                 gpucompile_job *deps_to, const char **diags, size_t *diags_len, const char *ident_dir) {
     const gpucompile_allocator *a = &o->allocator;
     gpucompile__reader r;
     uint32_t i, n;
@@ -5282,7 +5399,7 @@ GPUCOMPILE__PRIVATE int gpucompile__deserialize(const unsigned char *data, size_
         char *dep = gpucompile__get_str(&r, a);
         const unsigned char *want = gpucompile__take(&r, 32);
         unsigned char id[32];
-        int same = dep && want && (!check_deps || (gpucompile__dep_identity(a, dep, id) && memcmp(id, want, 32) == 0));
+        int same = dep && want && (!check_deps || (gpucompile__dep_identity(a, dep, ident_dir, id) && memcmp(id, want, 32) == 0));
         if (same && deps_to) gpucompile_job_add_dependency(deps_to, dep);
         gpucompile_free(a, dep);
         if (!same) return 0; /* stale */
@@ -5339,7 +5456,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_object_serialize(const gpucompile_ob
     if (!obj) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     memset(&b, 0, sizeof b);
     b.a = allocator;
-    if (!gpucompile__serialize(obj, NULL, 0, 0, NULL, &b)) {
+    if (!gpucompile__serialize(obj, NULL, 0, 0, NULL, &b, NULL)) {
         gpucompile_free(allocator, b.data);
         return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     }
@@ -5357,7 +5474,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_object_deserialize(const void *data,
     if (!o) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     memset(o, 0, sizeof *o);
     if (allocator) o->allocator = *allocator;
-    if (!gpucompile__deserialize((const unsigned char *)data, size, 0, o, NULL, NULL, NULL)) {
+    if (!gpucompile__deserialize((const unsigned char *)data, size, 0, o, NULL, NULL, NULL, NULL)) {
         gpucompile_object_free(o);
         return GPUCOMPILE_ERROR_INVALID_BINARY;
     }
@@ -5580,7 +5697,8 @@ GPUCOMPILE__PRIVATE void gpucompile__count_lookup(int from);
 GPUCOMPILE__PRIVATE int gpucompile__cache_take(gpucompile_job *job, const unsigned char *data, size_t size, const gpucompile_logger *l) {
     const char *diags = NULL;
     size_t n = 0;
-    if (!gpucompile__reset_object(job) || !gpucompile__deserialize(data, size, 1, job->object, NULL, &diags, &n)) return 0;
+    if (!gpucompile__reset_object(job) || !gpucompile__deserialize(data, size, 1, job->object, NULL, &diags, &n, job->options->cache_dir))
+        return 0;
     gpucompile__replay(diags, n, l);
     return 1;
 }
@@ -5709,6 +5827,18 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_cache_clear(const char *dir) {
         if (remove(path) != 0) r = GPUCOMPILE_ERROR_IO;
     }
     gpucompile_free(NULL, e);
+    { /* the dependencies' identity records ([section: cache]) */
+        gpucompile__dir d;
+        const char *name;
+        if (gpucompile__dir_open(&d, dir)) {
+            while ((name = gpucompile__dir_next(&d)) != NULL)
+                if (strlen(name) == 38 && strncmp(name, "ident-", 6) == 0 && strspn(name + 6, "0123456789abcdef") == 32) {
+                    snprintf(path, sizeof path, "%s/%s", dir, name);
+                    if (remove(path) != 0) r = GPUCOMPILE_ERROR_IO;
+                }
+            gpucompile__dir_close(&d);
+        }
+    }
     return r;
 }
 
@@ -5730,7 +5860,7 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_store(gpucompile_job *job, const char
     char path[4200];
     memset(&b, 0, sizeof b);
     b.a = &j->opts.allocator;
-    if (gpucompile__serialize(job->object, j->deps, j->num_deps, 1, diags, &b)) {
+    if (gpucompile__serialize(job->object, j->deps, j->num_deps, 1, diags, &b, j->opts.cache_dir)) {
         gpucompile__mkdirs(j->opts.cache_dir);
         gpucompile__cache_path(job, key, path, sizeof path);
         if (gpucompile_write_file(path, b.data, b.len) != GPUCOMPILE_OK)
@@ -6045,7 +6175,7 @@ GPUCOMPILE__PRIVATE int gpucompile__answer(gpucompile_job *job, const unsigned c
     n = gpucompile__get64(&rd);
     obj = gpucompile__take(&rd, n);
     if (rd.bad) return 0;
-    if (*r == GPUCOMPILE_OK && !gpucompile__deserialize(obj, (size_t)n, 0, job->object, job, NULL, NULL)) return 0;
+    if (*r == GPUCOMPILE_OK && !gpucompile__deserialize(obj, (size_t)n, 0, job->object, job, NULL, NULL, NULL)) return 0;
     for (s = 0; s < GPUCOMPILE_STAGE_COUNT; s++) job->object->stage_ms[s] = gpucompile__get_f64(&rd);
     ((gpucompile__job *)job)->stage_start = gpucompile__now_ms(); /* the wait is not a stage of ours */
     return !rd.bad && rd.p == rd.end;
@@ -6418,7 +6548,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, 
         o->format = job->format;
         if (!o->target || !o->triple || !o->chip) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
         else if (gpucompile__bin_compile_properties(o, target->O, j.opts.section) != GPUCOMPILE_OK) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-        else if (serial && !gpucompile__serialize(o, j.deps, j.num_deps, 0, NULL, serial)) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+        else if (serial && !gpucompile__serialize(o, j.deps, j.num_deps, 0, NULL, serial, NULL)) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
         else { *out = o; job->object = NULL; }
     }
 cleanup: /* everything the job holds goes, on every path */
