@@ -364,8 +364,8 @@ static void test_kernel_table_and_properties(void) {
 static void test_kernel_table_forms(void) {
     static const char text[] =
         "gpu.binary @t [#gpu.object<#rocdl.target<chip = \"gfx90a\">, kernels = #gpu.kernel_table<["
-        "#gpu.kernel_metadata<\"k1\", (i32) -> (), arg_attrs = [{llvm.read_only}]>, "
-        "<\"k0\", (i32, f32) -> (), metadata = {sgpr_count = 255}>]>, bin = \"B\">, "
+        "<\"k0\", (i32, f32) -> (), metadata = {sgpr_count = 255}>, "
+        "#gpu.kernel_metadata<\"k1\", (i32) -> (), arg_attrs = [{llvm.read_only}]>]>, bin = \"B\">, "
         "#gpu.object<#rocdl.target<chip = \"gfx90a\">, kernels = #gpu.kernel_table<>, bin = \"\\7FELF\">, "
         "#gpu.object<#rocdl.target, kernels = <>, \"F\">]";
     counter c;
@@ -380,10 +380,10 @@ static void test_kernel_table_forms(void) {
     o = b->objects[0];
     CHECK(o->kernel_table == 1 && o->num_kernels == 2);
     if (o->num_kernels == 2) {
-        CHECK_STR(o->kernels[0].name, "k1");
-        CHECK_STR(o->kernels[0].type, "(i32) -> ()");
-        CHECK_STR(o->kernels[0].arg_attrs, "[{llvm.read_only}]");
-        CHECK(o->kernels[0].num_params == 1 && o->kernels[1].num_params == 2 && o->kernels[1].sgprs == 255);
+        CHECK_STR(o->kernels[1].name, "k1");
+        CHECK_STR(o->kernels[1].type, "(i32) -> ()");
+        CHECK_STR(o->kernels[1].arg_attrs, "[{llvm.read_only}]");
+        CHECK(o->kernels[1].num_params == 1 && o->kernels[0].num_params == 2 && o->kernels[0].sgprs == 255);
     }
     CHECK(b->objects[1]->kernel_table == 1 && b->objects[1]->num_kernels == 0); /* not searched in the bytes */
     CHECK(b->objects[2]->kernel_table == 1 && b->objects[2]->num_kernels == 0);
