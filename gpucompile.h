@@ -365,7 +365,8 @@ typedef struct gpucompile_target {
     int num_link;
     const gpucompile_backend *backend; /* GPUCOMPILE_TARGET_CUSTOM: the table that compiles it */
     const char *custom_name;   /* GPUCOMPILE_TARGET_CUSTOM: printed as #<custom_name><...> */
-    /* 1: MLIR 22's `verifyTarget = false` (NVPTX, both spellings; printed only then, last).
+    /* 1: MLIR 22's `verifyTarget = false` (NVPTX, both spellings; printed only then, last,
+       also when built with LLVM 19, whose mlir-opt does not know it: it keeps the meaning).
        MLIR checks each NVVM op's required SM against the chip; an LLVM module has no such ops,
        so here it turns off the checks of what is asked of the chip before codegen that are not
        needed to keep LLVM alive: whether the installed CUDA toolkit takes the chip (ptxas or
@@ -5127,7 +5128,7 @@ GPUCOMPILE__PRIVATE int gpucompile__hash_file(const char *path, uint64_t size, u
 /* The identity records of a cache directory: <dir>/ident-<32 hex digits of the path's hash>,
    each "GCIDENT1", the stat fields, the 32-byte identity and the path. They carry an identity
    from the process that computed it to later ones, so that a first cache hit needs no tool run
-   (`ptxas --version` costs 5-15 ms) and no hashing of a 100 MB library: the identity is taken
+   (a toolkit's `--version` costs 5-15 ms) and no hashing of a 100 MB library: the identity is taken
    again only when the file's stat differs from the one recorded beside it. The key is not
    weakened: the identity is the same one (a tool's version output, a file's hash); only its
    reuse is decided by the stat, as within a process. Not cache entries (the names differ):
@@ -5877,8 +5878,9 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_store(gpucompile_job *job, const char
    compile from linked.ll with LLVM's own tools (the link itself, lazy and internalizing, is
    gpucompile's: the libraries it used are named in repro.sh) and then runs the binary step's
    tools as gpucompile ran them, their temporary files renamed repro.*; a step done in-process
-   (an nvJitLink cubin) is redone by what its backend writes (gpucompile_job_repro_step:
-   repro.nvjitlink.c, built with cc, makes the same call: the same cubin). Tool output that names
+   (a vendor library called in-process) is redone by what its backend writes
+   (gpucompile_job_repro_step: a small program built with cc that makes the same call, for the
+   same bytes). Tool output that names
    a temporary file names the saved copy instead (the ISA: isa.s, line for line). */
 GPUCOMPILE_DEF int gpucompile_job_saved_path(gpucompile_job *job, const char *file, char *buf, size_t size) {
     const char *dir = ((gpucompile__job *)job)->save_dir;
@@ -7108,14 +7110,13 @@ GPUCOMPILE__PRIVATE gpucompile_format gpucompile__bin_default_format(const char 
     return gpucompile__bin_upstream(target) ? GPUCOMPILE_FORMAT_FATBIN : GPUCOMPILE_FORMAT_BIN;
 }
 
-/* Target text in MLIR's upstream spelling (#gpu.nvptx -> #nvvm.target, #gpu.amdgpu ->
-   #rocdl.target, #gpu.spirv -> #xevm.target), meaning the same: every parameter's value as the
-   seed spelling resolves it, so that a default that differs between the spellings is written
-   out (#gpu.nvptx's "+ptx60" is not #nvvm.target's default on MLIR 22, nor #gpu.amdgpu's abi
-   "500" #rocdl.target's); what the text is meant for is mlir-opt, which knows only the upstream
-   spelling. A new string (the caller frees it), or NULL to keep the text as it is: already
-   upstream, a backend without an upstream attribute, a parameter the upstream one lacks
-   (#gpu.spirv's features), not a target, out of memory. */
+/* Target text in MLIR's upstream spelling (the backend's attribute[1] for its attribute[0]),
+   meaning the same: every parameter's value as the seed spelling resolves it, so that a default
+   that differs between the spellings is written out (a seed features or abi default that MLIR
+   22 changed); what the text is meant for is mlir-opt, which knows only the upstream spelling.
+   A new string (the caller frees it), or NULL to keep the text as it is: already upstream, a
+   backend without an upstream attribute, a parameter the upstream one lacks (features, for
+   one), not a target, out of memory. */
 GPUCOMPILE__PRIVATE char *gpucompile__bin_upstream_target(const char *text, const gpucompile_allocator *a) {
     gpucompile_target *t = NULL, u;
     const gpucompile_backend *b;
