@@ -160,6 +160,19 @@
        MLIR 19: "+ptx60" and "500"), so our text equals what that mlir-opt prints; gpucompile's
        own spellings #gpu.nvptx / #gpu.amdgpu keep "+ptx60" and ABI "500" on every LLVM
        (tests/test_target.c, test_defaults).
+       Every parameter MLIR 22 has, in its order, and what each does here:
+         #nvvm.target / #gpu.nvptx   O, triple, chip, features, flags, link, verifyTarget
+         #rocdl.target / #gpu.amdgpu O, triple, chip, features, abi, flags, link
+         #xevm.target                O, triple, chip, flags, linkFiles  (#gpu.spirv: features too,
+                                     link for linkFiles)
+       O: the optimization level of the pass pipeline and code generator (0-3). triple, chip:
+       the target machine's (chips LLVM would abort on are refused). features: LLVM target
+       features (NVPTX: +ptxNN, the PTX version, and +sm_NN). abi: the AMDGPU code object version
+       ("400", "500", "600"; __oclc_ABI_version too). flags: a dictionary of options (fast, ftz,
+       daz, finite_only, unsafe_math, unsafe_sqrt, wave64, no_wave64, "ptxas-cmd-options" =
+       [...] given to ptxas and nvJitLink). link: bitcode files linked like device libraries.
+       verifyTarget (a bool, MLIR 22, printed only when false): whether what the code asks of the
+       chip is checked before codegen (gpucompile_target.no_verify_target).
 
    Ownership
        Everything passed in is borrowed and never modified (targets, options, a caller's
@@ -362,6 +375,14 @@ typedef struct gpucompile_target {
     int num_link;
     const gpucompile_backend *backend; /* GPUCOMPILE_TARGET_CUSTOM: the table that compiles it */
     const char *custom_name;   /* GPUCOMPILE_TARGET_CUSTOM: printed as #<custom_name><...> */
+    /* 1: MLIR 22's `verifyTarget = false` (NVPTX, both spellings; printed only then, last,
+       also when built with LLVM 19, whose mlir-opt does not know it: it keeps the meaning).
+       MLIR checks each NVVM op's required SM against the chip; an LLVM module has no such ops,
+       so here it turns off the checks of what is asked of the chip before codegen that are not
+       needed to keep LLVM alive: whether the installed CUDA toolkit takes the chip (ptxas or
+       nvJitLink then says so) and a function's +ptxNN above the target's pinned one (a
+       warning then, the pinned version kept). Unknown chips are refused all the same. */
+    int no_verify_target;
 } gpucompile_target;
 
 /* MLIR's defaults for kind. */
@@ -547,6 +568,14 @@ typedef struct gpucompile_object {
        (LLVMIRToISATimeInMs, ...: the same input gives the same text; stage_ms has them);
        entries read with an object (mlir-opt's stage times, ...) are kept as they are. */
     char *properties;
+    /* Whether the text form prints MLIR's kernel table (kernels = <[...]>; MLIR 19: the names
+       in the properties), so that an object is printed as it was read:
+        0  when it has kernels (a compile's objects, hand-made ones);
+        1  always, also empty (`kernels = <>`, as mlir-opt-22 writes it for a module without
+           kernels): the text or offload binary it was read from gave one;
+       -1  never: it came without one (mlir-opt's bin and assembly objects, clang's packager),
+           its kernels, if any, were found in its bytes (still in kernels[], for --host). */
+    int kernel_table;
 } gpucompile_object;
 
 GPUCOMPILE_API void gpucompile_object_free(gpucompile_object *obj);
@@ -786,6 +815,11 @@ GPUCOMPILE_API const char *gpucompile_job_tool_path(gpucompile_job *job, const c
 /* With options.save_temps: the path a stage's file (e.g. "isa.s") is kept under, into buf, so
    that a backend's message about an in-process step can name it; 0 when temps are not kept. */
 GPUCOMPILE_API int gpucompile_job_saved_path(gpucompile_job *job, const char *file, char *buf, size_t size);
+/* With options.save_temps: a binary step the backend did in-process (nvJitLink), for repro.sh to
+   redo: file (NULL: none) is saved under that name with data, and lines (shell text, run in the
+   save directory, where repro.isa.s / repro.object.o are the emitted ISA / object) are added
+   to repro.sh. Nothing without save_temps. */
+GPUCOMPILE_API void gpucompile_job_repro_step(gpucompile_job *job, const char *file, const void *data, size_t size, const char *lines);
 /* options->tool_options split at white space into words (copies in buf): their count, -1 when
    more than max or longer than size (logged as an error). */
 GPUCOMPILE_API int gpucompile_job_tool_options(gpucompile_job *job, char *buf, size_t size, const char **words, int max);
@@ -927,8 +961,14 @@ GPUCOMPILE_API gpucompile_result gpucompile_write_files(int n, const char *const
    started in this process (their process groups) and removes its temporary files, so that the
    program can _exit at once. Compiles still running then fail. Temporary files are named
    gpucompile-PID-*: those of a process that died without this (SIGKILL) are removed by a
-   later compile once that PID is gone. */
+   later process once that PID is gone: by the first compile of each process that writes a
+   temporary file or runs a tool, or by gpucompile_sweep_temp_files. */
 GPUCOMPILE_API void gpucompile_signal_cleanup(void);
+/* Removes $TMPDIR/gpucompile-PID-* of processes that are gone, once per process (one read of
+   the directory; later calls do nothing): for a program to call at its start, so that what a
+   killed run left goes even when this run's compiles write no temporary file (PTX, nvJitLink
+   cubins, hsaco, cache hits). The gpucompile CLI does. */
+GPUCOMPILE_API void gpucompile_sweep_temp_files(void);
 
 /* Worker processes (POSIX): compiles of options.workers run there, so that LLVM aborting on
    an input ends a worker and becomes that compile's error (GPUCOMPILE_ERROR_LLVM, with LLVM's
@@ -957,7 +997,10 @@ GPUCOMPILE_API void gpucompile_free(const gpucompile_allocator *a, void *ptr);
    found again remotely). */
 typedef struct gpucompile_cache_stats { uint64_t entries, bytes, hits, remote_hits, misses, refused; } gpucompile_cache_stats;
 GPUCOMPILE_API gpucompile_result gpucompile_cache_stats_get(const char *dir, gpucompile_cache_stats *out);
-/* Removes gpucompile's entries from dir (nothing else there); the remote store is left alone. */
+/* Removes gpucompile's entries from dir, and its records of the tools' and libraries'
+   identities (ident-*: what lets a new process's first hit run no tool: a tool's version and
+   a library's hash, kept beside the file's path and stat and taken again when the stat
+   changes); nothing else there; the remote store is left alone. */
 GPUCOMPILE_API gpucompile_result gpucompile_cache_clear(const char *dir);
 
 /* $XDG_CACHE_HOME/gpucompile, else $HOME/.cache/gpucompile (Windows: %LOCALAPPDATA%\gpucompile).
@@ -1047,9 +1090,14 @@ GPUCOMPILE_API gpucompile_result gpucompile_compile_binary_module(LLVMModuleRef 
     const char *name, gpucompile_binary **out);
 
 /* Text form: MLIR's gpu.binary op with #gpu.object attributes. print is snprintf-style (returns
-   the length needed). Targets spelled #nvvm.target / #rocdl.target give MLIR's upstream form
-   (mlir-opt parses it). The format keyword is left out for the spelling's default: fatbin for
-   upstream spellings (as MLIR does), bin for #gpu.nvptx / #gpu.amdgpu. The name is printed bare
+   the length needed). The text is for mlir-opt of the same LLVM major, so every target is
+   written in MLIR's spelling: #gpu.nvptx / #gpu.amdgpu / #gpu.spirv become #nvvm.target /
+   #rocdl.target / #xevm.target with the same meaning (the seed defaults that differ from the
+   upstream ones spelled out: MLIR 22's #nvvm.target<features = "+ptx60">, #rocdl.target<abi =
+   "500">; a #gpu.spirv with features, which #xevm.target lacks, stays as it is), the offload
+   binary's gpucompile.target likewise; the seed spellings remain input (and --print-target's
+   echo). The format keyword is then MLIR's: left out for a fatbin only (MLIR reads no keyword as
+   one; an object of a seed spelling read back without a keyword is a bin). The name is printed bare
    when MLIR reads it so ([A-Za-z_][A-Za-z0-9_$.]*), else quoted (@"saxpy-v2"). Each object:
        #gpu.object<TARGET, properties = {O = 3 : i32, ...}, kernels = <[#gpu.kernel_metadata<"k",
            !llvm.func<void (f32, ptr<1>)>, metadata = {sgpr_count = 10 : i64, ...}>]>, bin = "...">
@@ -1067,7 +1115,12 @@ GPUCOMPILE_API gpucompile_result gpucompile_compile_binary_module(LLVMModuleRef 
    MLIR's parser does (errors name line:column). parse gives one binary: several in the text are
    merged in text order (the first's name and handler); parse_all gives each: *out is an array
    of *num binaries, freed with gpucompile_binary_free each and gpucompile_free(allocator, *out).
-   An object without kernels gets them from its bytes (gpucompile_object_find_kernels). */
+   An object without kernels gets them from its bytes (gpucompile_object_find_kernels), and is
+   printed without a table, as mlir-opt prints it (gpucompile_object.kernel_table). Every form of
+   MLIR's table is read: <[...]>, #gpu.kernel_table<[...]>, elements with or without their
+   #gpu.kernel_metadata, function types as given ((i32, f32) -> () or !llvm.func<...>), arg_attrs,
+   and the empty table <> (printed back as <>); the name is followed by two spaces when there is
+   no handler, as mlir-opt 19 and 22 print it. */
 GPUCOMPILE_API size_t gpucompile_binary_print(const gpucompile_binary *binary, char *buf, size_t size);
 GPUCOMPILE_API gpucompile_result gpucompile_binary_parse(const char *text, size_t len, const gpucompile_allocator *allocator,
     const gpucompile_logger *logger, gpucompile_binary **out);
@@ -1960,6 +2013,42 @@ GPUCOMPILE__PRIVATE int gpucompile__stat(const char *path, uint64_t *size, int64
     return 1;
 }
 
+/* What identifies a file without reading it: size, mtime, inode, device and ctime (which no
+   one sets by hand: a file replaced or rewritten gets a new one). Windows: size, the write and
+   creation times, and the volume and file index. */
+typedef struct gpucompile__file_stat { uint64_t size, ino, dev; int64_t mtime, ctime; } gpucompile__file_stat;
+GPUCOMPILE__PRIVATE int gpucompile__stat_file(const char *path, gpucompile__file_stat *s) {
+    memset(s, 0, sizeof *s);
+#if defined(_WIN32)
+    {
+        BY_HANDLE_FILE_INFORMATION i;
+        HANDLE h = CreateFileA(path, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
+                               FILE_FLAG_BACKUP_SEMANTICS, NULL);
+        int ok;
+        if (h == INVALID_HANDLE_VALUE) return 0;
+        ok = GetFileInformationByHandle(h, &i) != 0;
+        CloseHandle(h);
+        if (!ok) return 0;
+        s->size = ((uint64_t)i.nFileSizeHigh << 32) | i.nFileSizeLow;
+        s->mtime = (int64_t)(((uint64_t)i.ftLastWriteTime.dwHighDateTime << 32) | i.ftLastWriteTime.dwLowDateTime);
+        s->ctime = (int64_t)(((uint64_t)i.ftCreationTime.dwHighDateTime << 32) | i.ftCreationTime.dwLowDateTime);
+        s->ino = ((uint64_t)i.nFileIndexHigh << 32) | i.nFileIndexLow;
+        s->dev = i.dwVolumeSerialNumber;
+    }
+#else
+    {
+        struct stat st;
+        if (stat(path, &st) != 0) return 0;
+        s->size = (uint64_t)st.st_size;
+        s->mtime = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+        s->ctime = (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec;
+        s->ino = (uint64_t)st.st_ino;
+        s->dev = (uint64_t)st.st_dev;
+    }
+#endif
+    return 1;
+}
+
 GPUCOMPILE__PRIVATE int gpucompile__mkdir(const char *dir) {
 #if defined(_WIN32)
     return _mkdir(dir) == 0 || errno == EEXIST;
@@ -2111,6 +2200,16 @@ GPUCOMPILE__PRIVATE void gpucompile__sweep_temps(long pid) {
     }
     closedir(d);
 #endif
+}
+
+GPUCOMPILE_DEF void gpucompile_sweep_temp_files(void) {
+    static int swept;
+    int sweep;
+    gpucompile_lock();
+    sweep = !swept;
+    swept = 1;
+    gpucompile_unlock();
+    if (sweep) gpucompile__sweep_temps(0);
 }
 
 /* Threads (8 MiB stacks: LLVM recurses; a thread runs fn(arg) and is joined once) and a
@@ -2782,7 +2881,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile__target_name(const gpucompile_target 
     return t->kind == GPUCOMPILE_TARGET_CUSTOM ? "custom" : "none";
 }
 
-/* Declaration order O, triple, chip, features, [abi,] flags, link; defaults left out. Custom
+/* Declaration order O, triple, chip, features, [abi,] flags, link[, verifyTarget]; defaults left out. Custom
    targets take the same parameters, abi included, whose defaults are 2 and "". */
 
 GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *buf, size_t size) {
@@ -2841,6 +2940,10 @@ GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *
         }
         gpucompile__out_str(&o, "]");
     }
+    if (t->no_verify_target && gpucompile__takes_param(gpucompile__backend_of(t, NULL), t->upstream, "verifyTarget")) {
+        gpucompile__out_param(&o, &first, "verifyTarget");
+        gpucompile__out_str(&o, "false");
+    }
     if (!first) gpucompile__out_str(&o, ">");
     if (o.size) buf[o.len < o.size ? o.len : o.size - 1] = 0;
     return o.len;
@@ -2866,8 +2969,9 @@ GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *
      message and print writes as `unit`.
    - Errors: the first one only, as "column N: expected ...", N counting bytes from 1. */
 enum { GPUCOMPILE__P_O, GPUCOMPILE__P_TRIPLE, GPUCOMPILE__P_CHIP, GPUCOMPILE__P_FEATURES, GPUCOMPILE__P_ABI,
-       GPUCOMPILE__P_FLAGS, GPUCOMPILE__P_LINK, GPUCOMPILE__P_COUNT };
-static const char *const gpucompile__param_names[GPUCOMPILE__P_COUNT] = {"O", "triple", "chip", "features", "abi", "flags", "link"};
+       GPUCOMPILE__P_FLAGS, GPUCOMPILE__P_LINK, GPUCOMPILE__P_VERIFY, GPUCOMPILE__P_COUNT };
+static const char *const gpucompile__param_names[GPUCOMPILE__P_COUNT] = {"O", "triple", "chip", "features", "abi", "flags", "link",
+                                                                         "verifyTarget"};
 #define GPUCOMPILE__UNSET ((size_t)-1)
 
 typedef struct gpucompile__parser {
@@ -2878,6 +2982,7 @@ typedef struct gpucompile__parser {
     size_t str[GPUCOMPILE__P_COUNT]; /* offsets of triple, chip, features, abi */
     int seen[GPUCOMPILE__P_COUNT];
     int O;
+    int no_verify;                 /* verifyTarget = false */
     int last;                      /* the parameter being read, for messages */
 } gpucompile__parser;
 
@@ -3097,6 +3202,14 @@ GPUCOMPILE__PRIVATE int gpucompile__pparam(gpucompile__parser *p, const gpucompi
     if (id == GPUCOMPILE__P_O) return gpucompile__pint(p, "O");
     if (id == GPUCOMPILE__P_FLAGS) return gpucompile__pflags(p);
     if (id == GPUCOMPILE__P_LINK) return gpucompile__plink(p);
+    if (id == GPUCOMPILE__P_VERIFY) { /* a bool: true or false, as MLIR writes it */
+        size_t w = p->lx.pos;
+        while (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx))) p->lx.pos++;
+        if (p->lx.pos - w == 4 && strncmp(p->lx.s + w, "true", 4) == 0) p->no_verify = 0;
+        else if (p->lx.pos - w == 5 && strncmp(p->lx.s + w, "false", 5) == 0) p->no_verify = 1;
+        else return gpucompile__lex_err(&p->lx, w, "expected true or false for 'verifyTarget'");
+        return 1;
+    }
     if (gpucompile__lex_peek(&p->lx) != '"')
         return gpucompile__lex_err(&p->lx, p->lx.pos, "expected a string for '%s'", gpucompile__param_names[id]);
     return gpucompile__pstring(p, &p->str[id]);
@@ -3239,6 +3352,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_target_parse(const char *text, size_
             o->t.flag_values = any_value ? values : NULL;
             o->t.link = nl ? links : NULL;
             o->t.num_link = (int)nl;
+            o->t.no_verify_target = p.no_verify;
             *out = &o->t;
         }
     }
@@ -3802,16 +3916,10 @@ GPUCOMPILE_DEF void gpucompile_job_add_dependency(gpucompile_job *job, const cha
 }
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_job_temp_file(gpucompile_job *job, const char *suffix, char *buf, size_t size) {
-    static int swept;
     gpucompile__job *j = (gpucompile__job *)job;
     char prefix[4096];
     FILE *f;
-    int sweep;
-    gpucompile_lock();
-    sweep = !swept;
-    swept = 1;
-    gpucompile_unlock();
-    if (sweep) gpucompile__sweep_temps(0);
+    gpucompile_sweep_temp_files(); /* the first compile that uses $TMPDIR (once per process) */
     snprintf(prefix, sizeof prefix, "%s/gpucompile-", gpucompile__tmpdir());
     f = gpucompile__create_unique(prefix, suffix, buf, size, 0600);
     if (!f) {
@@ -3883,6 +3991,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_job_run_tool_in(gpucompile_job *job,
     if (output) *output = NULL;
     if (output_size) *output_size = 0;
     if (!argv || !argv[0]) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    gpucompile_sweep_temp_files(); /* a tool may write into $TMPDIR: the first compile running one sweeps */
     if (timeout_s <= 0) timeout_s = j->opts.tool_timeout_s;
     memset(&out, 0, sizeof out);
     out.a = &j->opts.allocator;
@@ -5320,8 +5429,8 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_key(gpucompile_job *job, const void *
     for (k = 0; k < 32; k++) snprintf(hex + 2 * k, 3, "%02x", d[k]);
 }
 
-/* Dependency identities, remembered per process by path, size and mtime. */
-typedef struct gpucompile__ident { char path[1024]; uint64_t size; int64_t mtime; unsigned char id[32]; } gpucompile__ident;
+/* Dependency identities, remembered per process by path and stat (gpucompile__file_stat). */
+typedef struct gpucompile__ident { char path[1024]; gpucompile__file_stat st; unsigned char id[32]; } gpucompile__ident;
 static gpucompile__ident gpucompile__idents[64];
 static int gpucompile__num_idents, gpucompile__next_ident;
 
@@ -5349,27 +5458,102 @@ GPUCOMPILE__PRIVATE int gpucompile__hash_file(const char *path, uint64_t size, u
     return done == size;
 }
 
-/* path's identity (dep: a file, or GPUCOMPILE__TOOL_DEP and a tool's name); 0 when it is gone. */
-GPUCOMPILE__PRIVATE int gpucompile__dep_identity(const gpucompile_allocator *a, const char *dep, unsigned char id[32]) {
+/* The identity records of a cache directory: <dir>/ident-<32 hex digits of the path's hash>,
+   each "GCIDENT1", the stat fields, the 32-byte identity and the path. They carry an identity
+   from the process that computed it to later ones, so that a first cache hit needs no tool run
+   (a toolkit's `--version` costs 5-15 ms) and no hashing of a 100 MB library: the identity is taken
+   again only when the file's stat differs from the one recorded beside it. The key is not
+   weakened: the identity is the same one (a tool's version output, a file's hash); only its
+   reuse is decided by the stat, as within a process. Not cache entries (the names differ):
+   eviction and stats skip them, gpucompile_cache_clear removes them. */
+#define GPUCOMPILE__IDENT_MAGIC "GCIDENT1"
+GPUCOMPILE__PRIVATE void gpucompile__ident_path(const char *dir, const char *path, char *buf, size_t size) {
+    llvm_blake3_hasher h;
+    unsigned char d[16];
+    char hex[33];
+    int k;
+    llvm_blake3_hasher_init(&h);
+    llvm_blake3_hasher_update(&h, path, strlen(path));
+    llvm_blake3_hasher_finalize(&h, d, sizeof d);
+    for (k = 0; k < 16; k++) snprintf(hex + 2 * k, 3, "%02x", d[k]);
+    snprintf(buf, size, "%s/ident-%s", dir, hex);
+}
+
+/* Host byte order, as the cache's entries: such bytes stay on one machine. */
+GPUCOMPILE__PRIVATE void gpucompile__ident_put_stat(gpucompile_buf *b, const gpucompile__file_stat *st) {
+    gpucompile_buf_add(b, &st->size, 8);
+    gpucompile_buf_add(b, &st->mtime, 8);
+    gpucompile_buf_add(b, &st->ino, 8);
+    gpucompile_buf_add(b, &st->dev, 8);
+    gpucompile_buf_add(b, &st->ctime, 8);
+}
+
+/* The recorded identity of path when its stat is still st. */
+GPUCOMPILE__PRIVATE int gpucompile__ident_load(const char *dir, const char *path, const gpucompile__file_stat *st,
+                                               const gpucompile_allocator *a, unsigned char id[32]) {
+    char file[4200];
+    unsigned char *data = NULL;
+    size_t size = 0, n = strlen(path);
+    uint32_t len = 0;
+    gpucompile_buf want;
+    int ok;
+    gpucompile__ident_path(dir, path, file, sizeof file);
+    if (gpucompile__read(file, a, 1 << 16, 1, &data, &size) != GPUCOMPILE_OK) return 0;
+    memset(&want, 0, sizeof want);
+    want.a = a;
+    gpucompile_buf_add(&want, GPUCOMPILE__IDENT_MAGIC, 8);
+    gpucompile__ident_put_stat(&want, st);
+    ok = !want.oom && size == want.len + 32 + 4 + n && memcmp(data, want.data, want.len) == 0;
+    if (ok) memcpy(&len, data + want.len + 32, 4);
+    ok = ok && len == n && memcmp(data + want.len + 36, path, n) == 0;
+    if (ok) memcpy(id, data + want.len, 32);
+    gpucompile_free(a, want.data);
+    gpucompile_free(a, data);
+    return ok;
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__ident_save(const char *dir, const char *path, const gpucompile__file_stat *st,
+                                                const gpucompile_allocator *a, const unsigned char id[32]) {
+    char file[4200];
+    gpucompile_buf b;
+    memset(&b, 0, sizeof b);
+    b.a = a;
+    gpucompile_buf_add(&b, GPUCOMPILE__IDENT_MAGIC, 8);
+    gpucompile__ident_put_stat(&b, st);
+    gpucompile_buf_add(&b, id, 32);
+    {
+        uint32_t n = (uint32_t)strlen(path);
+        gpucompile_buf_add(&b, &n, 4);
+        gpucompile_buf_add(&b, path, n);
+    }
+    gpucompile__ident_path(dir, path, file, sizeof file);
+    if (!b.oom && gpucompile__mkdirs(dir)) gpucompile_write_file(file, b.data, b.len); /* a record lost is only a rerun */
+    gpucompile_free(a, b.data);
+}
+
+/* path's identity (dep: a file, or GPUCOMPILE__TOOL_DEP and a tool's name); 0 when it is gone.
+   Taken once per process and stat, or (dir, the cache directory) once per stat at all: see the
+   identity records above. */
+GPUCOMPILE__PRIVATE int gpucompile__dep_identity(const gpucompile_allocator *a, const char *dep, const char *dir, unsigned char id[32]) {
     int tool = gpucompile__starts_with(dep, GPUCOMPILE__TOOL_DEP), i, ok, st = -1;
     char path[4096];
-    uint64_t size;
-    int64_t mtime;
+    gpucompile__file_stat fs;
     if (tool ? !gpucompile_which(dep + strlen(GPUCOMPILE__TOOL_DEP), path, sizeof path)
              : (size_t)snprintf(path, sizeof path, "%s", dep) >= sizeof path)
         return 0;
-    if (!gpucompile__stat(path, &size, &mtime)) return 0;
+    if (!gpucompile__stat_file(path, &fs)) return 0;
     gpucompile_lock();
     for (i = 0; i < gpucompile__num_idents; i++) {
         gpucompile__ident *e = &gpucompile__idents[i];
-        if (e->size == size && e->mtime == mtime && strcmp(e->path, path) == 0) {
+        if (memcmp(&e->st, &fs, sizeof fs) == 0 && strcmp(e->path, path) == 0) {
             memcpy(id, e->id, 32);
             gpucompile_unlock();
             return 1;
         }
     }
     gpucompile_unlock();
-    if (tool) {
+    if (dir && *dir && gpucompile__ident_load(dir, path, &fs, a, id)) ok = 1;
+    else if (tool) {
         const char *argv[3];
         gpucompile_buf out;
         llvm_blake3_hasher h;
@@ -5384,8 +5568,10 @@ GPUCOMPILE__PRIVATE int gpucompile__dep_identity(const gpucompile_allocator *a, 
         if (out.data) llvm_blake3_hasher_update(&h, out.data, out.len);
         llvm_blake3_hasher_finalize(&h, id, 32);
         gpucompile_free(a, out.data);
+        if (ok && dir && *dir) gpucompile__ident_save(dir, path, &fs, a, id);
     } else {
-        ok = gpucompile__hash_file(path, size, id);
+        ok = gpucompile__hash_file(path, fs.size, id);
+        if (ok && dir && *dir) gpucompile__ident_save(dir, path, &fs, a, id);
     }
     if (!ok) return 0;
     gpucompile_lock();
@@ -5394,8 +5580,7 @@ GPUCOMPILE__PRIVATE int gpucompile__dep_identity(const gpucompile_allocator *a, 
         gpucompile__next_ident = (gpucompile__next_ident + 1) % 64;
         if (gpucompile__num_idents < 64) gpucompile__num_idents++;
         memcpy(e->path, path, strlen(path) + 1);
-        e->size = size;
-        e->mtime = mtime;
+        e->st = fs;
         memcpy(e->id, id, 32);
     }
     gpucompile_unlock();
@@ -5461,9 +5646,10 @@ GPUCOMPILE__PRIVATE int gpucompile__get_opt(gpucompile__reader *r, const gpucomp
     return (*out = gpucompile__get_str(r, a)) != NULL;
 }
 
-/* ids: with the dependencies' identities (0 when one is gone); diags: records or NULL. */
+/* ids: with the dependencies' identities (0 when one is gone; ident_dir: where their records
+   are, NULL: none); diags: records or NULL. */
 GPUCOMPILE__PRIVATE int gpucompile__serialize(const gpucompile_object *o, char *const *deps, int num_deps, int ids,
-                                              const gpucompile_buf *diags, gpucompile_buf *b) {
+                                              const gpucompile_buf *diags, gpucompile_buf *b, const char *ident_dir) {
     unsigned char sum[32];
     llvm_blake3_hasher h;
     uint64_t payload;
@@ -5476,7 +5662,7 @@ GPUCOMPILE__PRIVATE int gpucompile__serialize(const gpucompile_object *o, char *
     for (i = 0; i < num_deps; i++) {
         unsigned char id[32];
         memset(id, 0, sizeof id);
-        if (ids && !gpucompile__dep_identity(b->a, deps[i], id)) return 0;
+        if (ids && !gpucompile__dep_identity(b->a, deps[i], ident_dir, id)) return 0;
         gpucompile__put_str(b, deps[i]);
         gpucompile_buf_add(b, id, sizeof id);
     }
@@ -5575,9 +5761,10 @@ GPUCOMPILE__PRIVATE int gpucompile__entry_open(gpucompile_job *job, const char *
 
 /* Fills o (zeroed, allocator set) from bytes; 0 when they are torn, corrupt, or (check_deps) a
    dependency changed. Fields filled before a failure are left for the caller to free. *diags
-   (when not NULL) points at the diagnostic records inside data. */
+   (when not NULL) points at the diagnostic records inside data. ident_dir: where the
+   dependencies' identity records are (NULL: none). */
 GPUCOMPILE__PRIVATE int gpucompile__deserialize(const unsigned char *data, size_t size, int check_deps, gpucompile_object *o,
-                                                 gpucompile_job *deps_to, const char **diags, size_t *diags_len) {
+                                                 gpucompile_job *deps_to, const char **diags, size_t *diags_len, const char *ident_dir) {
     const gpucompile_allocator *a = &o->allocator;
     gpucompile__reader r;
     uint32_t i, n;
@@ -5592,7 +5779,7 @@ GPUCOMPILE__PRIVATE int gpucompile__deserialize(const unsigned char *data, size_
         char *dep = gpucompile__get_str(&r, a);
         const unsigned char *want = gpucompile__take(&r, 32);
         unsigned char id[32];
-        int same = dep && want && (!check_deps || (gpucompile__dep_identity(a, dep, id) && memcmp(id, want, 32) == 0));
+        int same = dep && want && (!check_deps || (gpucompile__dep_identity(a, dep, ident_dir, id) && memcmp(id, want, 32) == 0));
         if (same && deps_to) gpucompile_job_add_dependency(deps_to, dep);
         gpucompile_free(a, dep);
         if (!same) return 0; /* stale */
@@ -5649,7 +5836,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_object_serialize(const gpucompile_ob
     if (!obj) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     memset(&b, 0, sizeof b);
     b.a = allocator;
-    if (!gpucompile__serialize(obj, NULL, 0, 0, NULL, &b)) {
+    if (!gpucompile__serialize(obj, NULL, 0, 0, NULL, &b, NULL)) {
         gpucompile_free(allocator, b.data);
         return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     }
@@ -5667,7 +5854,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_object_deserialize(const void *data,
     if (!o) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     memset(o, 0, sizeof *o);
     if (allocator) o->allocator = *allocator;
-    if (!gpucompile__deserialize((const unsigned char *)data, size, 0, o, NULL, NULL, NULL)) {
+    if (!gpucompile__deserialize((const unsigned char *)data, size, 0, o, NULL, NULL, NULL, NULL)) {
         gpucompile_object_free(o);
         return GPUCOMPILE_ERROR_INVALID_BINARY;
     }
@@ -6031,7 +6218,8 @@ GPUCOMPILE__PRIVATE int gpucompile__cache_take(gpucompile_job *job, const char *
     size_t n = 0;
     if (tagged) size -= ((gpucompile__job *)job)->keyed ? GPUCOMPILE__TAG_SIZE : 0;
     else if (!gpucompile__entry_open(job, key, data, size, &size)) return -1;
-    if (!gpucompile__reset_object(job) || !gpucompile__deserialize(data, size, 1, job->object, NULL, &diags, &n)) return 0;
+    if (!gpucompile__reset_object(job) || !gpucompile__deserialize(data, size, 1, job->object, NULL, &diags, &n, job->options->cache_dir))
+        return 0;
     gpucompile__replay(diags, n, l);
     return 1;
 }
@@ -6163,6 +6351,18 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_cache_clear(const char *dir) {
         if (remove(path) != 0) r = GPUCOMPILE_ERROR_IO;
     }
     gpucompile_free(NULL, e);
+    { /* the dependencies' identity records ([section: cache]) */
+        gpucompile_dir *d = gpucompile_dir_open(dir);
+        const char *name;
+        if (d) {
+            while ((name = gpucompile_dir_next(d)) != NULL)
+                if (strlen(name) == 38 && strncmp(name, "ident-", 6) == 0 && strspn(name + 6, "0123456789abcdef") == 32) {
+                    snprintf(path, sizeof path, "%s/%s", dir, name);
+                    if (remove(path) != 0) r = GPUCOMPILE_ERROR_IO;
+                }
+            gpucompile_dir_close(d);
+        }
+    }
     return r;
 }
 
@@ -6180,7 +6380,7 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_store(gpucompile_job *job, const char
     int ok;
     memset(&b, 0, sizeof b);
     b.a = &j->opts.allocator;
-    ok = gpucompile__serialize(job->object, j->deps, j->num_deps, 1, diags, &b);
+    ok = gpucompile__serialize(job->object, j->deps, j->num_deps, 1, diags, &b, j->opts.cache_dir);
     if (ok) gpucompile__entry_seal(job, key, &b);
     if (ok && !b.oom) {
         gpucompile__mkdirs(j->opts.cache_dir);
@@ -6198,7 +6398,10 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_store(gpucompile_job *job, const char
 /* options.save_temps: the stages of one compile as files, and repro.sh, which redoes the
    compile from linked.ll with LLVM's own tools (the link itself, lazy and internalizing, is
    gpucompile's: the libraries it used are named in repro.sh) and then runs the binary step's
-   tools as gpucompile ran them, their temporary files renamed repro.*. Tool output that names
+   tools as gpucompile ran them, their temporary files renamed repro.*; a step done in-process
+   (a vendor library called in-process) is redone by what its backend writes
+   (gpucompile_job_repro_step: a small program built with cc that makes the same call, for the
+   same bytes). Tool output that names
    a temporary file names the saved copy instead (the ISA: isa.s, line for line). */
 GPUCOMPILE_DEF int gpucompile_job_saved_path(gpucompile_job *job, const char *file, char *buf, size_t size) {
     const char *dir = ((gpucompile__job *)job)->save_dir;
@@ -6211,6 +6414,17 @@ GPUCOMPILE__PRIVATE void gpucompile__save(gpucompile_job *job, const char *file,
     snprintf(path, sizeof path, "%s/%s", j->save_dir, file);
     if (gpucompile_write_file(path, data, size) != GPUCOMPILE_OK)
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL, "cannot write '%s'", path);
+}
+
+GPUCOMPILE_DEF void gpucompile_job_repro_step(gpucompile_job *job, const char *file, const void *data, size_t size, const char *lines) {
+    gpucompile__job *j = (gpucompile__job *)job;
+    if (!j->save_dir) return;
+    if (file && !strpbrk(file, "/\\")) gpucompile__save(job, file, data, size);
+    if (lines && *lines) {
+        j->repro.a = &j->opts.allocator;
+        gpucompile_buf_str(&j->repro, lines);
+        if (lines[strlen(lines) - 1] != '\n') gpucompile_buf_str(&j->repro, "\n");
+    }
 }
 
 GPUCOMPILE__PRIVATE void gpucompile__save_module(gpucompile_job *job, const char *file) {
@@ -6251,17 +6465,27 @@ GPUCOMPILE__PRIVATE void gpucompile__save_begin(gpucompile_job *job, const char 
 }
 
 /* Where an object is emitted, its assembly too (isa.s), before: from a copy of the module,
-   since code generation changes the module it runs on. */
+   since code generation changes the module it runs on. Silently: the object's code generation
+   that follows says the same (an error of LLVM's would be printed twice), and what this one
+   met is forgotten, so that the object's is judged on its own. */
 GPUCOMPILE__PRIVATE void gpucompile__save_isa(gpucompile_job *job) {
+    gpucompile__job *j = (gpucompile__job *)job;
     LLVMMemoryBufferRef isa = NULL;
     LLVMModuleRef m = job->module;
-    if (!((gpucompile__job *)job)->save_dir || job->format == GPUCOMPILE_FORMAT_LLVM || job->format == GPUCOMPILE_FORMAT_ISA ||
+    const gpucompile_logger *logger = j->logger;
+    gpucompile_result llvm_error = j->llvm_error;
+    int failed = job->failed;
+    if (!j->save_dir || job->format == GPUCOMPILE_FORMAT_LLVM || job->format == GPUCOMPILE_FORMAT_ISA ||
         job->backend->bin_from == LLVMAssemblyFile || !(job->module = LLVMCloneModule(m))) {
         job->module = m;
         return;
     }
+    j->logger = NULL;
     if (gpucompile__emit_file(job, LLVMAssemblyFile, &isa) == GPUCOMPILE_OK)
         gpucompile__save(job, "isa.s", LLVMGetBufferStart(isa), LLVMGetBufferSize(isa));
+    j->logger = logger;
+    j->llvm_error = llvm_error;
+    job->failed = failed;
     if (isa) LLVMDisposeMemoryBuffer(isa);
     LLVMDisposeModule(job->module);
     job->module = m;
@@ -6475,7 +6699,7 @@ GPUCOMPILE__PRIVATE int gpucompile__answer(gpucompile_job *job, const unsigned c
     n = gpucompile__get64(&rd);
     obj = gpucompile__take(&rd, n);
     if (rd.bad) return 0;
-    if (*r == GPUCOMPILE_OK && !gpucompile__deserialize(obj, (size_t)n, 0, job->object, job, NULL, NULL)) return 0;
+    if (*r == GPUCOMPILE_OK && !gpucompile__deserialize(obj, (size_t)n, 0, job->object, job, NULL, NULL, NULL)) return 0;
     for (s = 0; s < GPUCOMPILE_STAGE_COUNT; s++) job->object->stage_ms[s] = gpucompile__get_f64(&rd);
     ((gpucompile__job *)job)->stage_start = gpucompile__now_ms(); /* the wait is not a stage of ours */
     return !rd.bad && rd.p == rd.end;
@@ -6878,7 +7102,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_finish(gpucompile__com
     o->format = job->format;
     if (!o->target || !o->triple || !o->chip) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     if (gpucompile__bin_compile_properties(o, target->O, c->j.opts.section) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-    if (c->serial && !gpucompile__serialize(o, c->j.deps, c->j.num_deps, 0, NULL, c->serial)) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    if (c->serial && !gpucompile__serialize(o, c->j.deps, c->j.num_deps, 0, NULL, c->serial, NULL)) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     *out = o;
     job->object = NULL;
     return GPUCOMPILE_OK;
@@ -7434,10 +7658,16 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_symbol(gpucompile_buf *b, const char *n
     else gpucompile__bin_string(b, name, strlen(name));
 }
 
+GPUCOMPILE__PRIVATE char *gpucompile__bin_upstream_target(const char *text, const gpucompile_allocator *a);
 GPUCOMPILE__PRIVATE void gpucompile__bin_print_handler(gpucompile_buf *b, const gpucompile_handler *h) {
     switch (h->kind) {
     case GPUCOMPILE_HANDLER_SELECT_INDEX: gpucompile_buf_printf(b, "#gpu.select_object<%lld : i64>", (long long)h->index); break;
-    case GPUCOMPILE_HANDLER_SELECT_TARGET: gpucompile_buf_printf(b, "#gpu.select_object<%s>", h->target ? h->target : ""); break;
+    case GPUCOMPILE_HANDLER_SELECT_TARGET: {
+        char *up = gpucompile__bin_upstream_target(h->target, b->a);
+        gpucompile_buf_printf(b, "#gpu.select_object<%s>", up ? up : h->target ? h->target : "");
+        gpucompile_free(b->a, up);
+        break;
+    }
     case GPUCOMPILE_HANDLER_RUNTIME: gpucompile_buf_str(b, "#gpucompile.runtime_select"); break;
     default: gpucompile_buf_str(b, "#gpu.select_object"); break;
     }
@@ -7455,6 +7685,36 @@ GPUCOMPILE__PRIVATE const char *gpucompile__bin_keyword(gpucompile_format f) {
 
 GPUCOMPILE__PRIVATE gpucompile_format gpucompile__bin_default_format(const char *target) {
     return gpucompile__bin_upstream(target) ? GPUCOMPILE_FORMAT_FATBIN : GPUCOMPILE_FORMAT_BIN;
+}
+
+/* Target text in MLIR's upstream spelling (the backend's attribute[1] for its attribute[0]),
+   meaning the same: every parameter's value as the seed spelling resolves it, so that a default
+   that differs between the spellings is written out (a seed features or abi default that MLIR
+   22 changed); what the text is meant for is mlir-opt, which knows only the upstream spelling.
+   A new string (the caller frees it), or NULL to keep the text as it is: already upstream, a
+   backend without an upstream attribute, a parameter the upstream one lacks (features, for
+   one), not a target, out of memory. */
+GPUCOMPILE__PRIVATE char *gpucompile__bin_upstream_target(const char *text, const gpucompile_allocator *a) {
+    gpucompile_target *t = NULL, u;
+    const gpucompile_backend *b;
+    char *out = NULL;
+    size_t n;
+    if (!text || gpucompile__bin_upstream(text) || gpucompile_target_parse(text, (size_t)-1, a, NULL, &t) != GPUCOMPILE_OK) return NULL;
+    b = gpucompile__backend_of(t, NULL);
+    u = *t;
+    u.upstream = 1;
+    u.triple = gpucompile_target_triple(t);
+    u.chip = gpucompile_target_chip(t);
+    u.features = gpucompile_target_features(t);
+    u.abi = gpucompile_target_abi(t);
+    if (b && b->attribute[1] && (gpucompile__takes_param(b, 1, "features") || !*u.features) &&
+        (gpucompile__takes_param(b, 1, "abi") || !*u.abi || !gpucompile__takes_param(b, 0, "abi")) &&
+        (!u.no_verify_target || gpucompile__takes_param(b, 1, "verifyTarget"))) {
+        n = gpucompile_target_print(&u, NULL, 0);
+        if ((out = (char *)gpucompile_alloc(a, n + 1)) != NULL) gpucompile_target_print(&u, out, n + 1);
+    }
+    gpucompile_target_free(t);
+    return out;
 }
 
 /* The kernel fields that #gpu.kernel_metadata's metadata dictionary may carry, in the order of
@@ -7806,19 +8066,19 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_kernel_ptr_cmp(const void *a, const void
     return strcmp((*(const gpucompile_kernel *const *)a)->name, (*(const gpucompile_kernel *const *)b)->name);
 }
 
-/* <[#gpu.kernel_metadata<...>, ...]>, in name order as MLIR keeps the table. */
+/* <[#gpu.kernel_metadata<...>, ...]>, in name order as MLIR keeps the table; <> when empty. */
 GPUCOMPILE__PRIVATE void gpucompile__bin_print_table(gpucompile_buf *b, const gpucompile_object *o) {
     const gpucompile_kernel **k = (const gpucompile_kernel **)gpucompile_alloc(b->a, (size_t)o->num_kernels * sizeof *k + 1);
     int i;
     if (!k) { b->oom = 1; return; }
     for (i = 0; i < o->num_kernels; i++) k[i] = &o->kernels[i];
     qsort((void *)k, (size_t)o->num_kernels, sizeof *k, gpucompile__bin_kernel_ptr_cmp);
-    gpucompile_buf_str(b, "<[");
+    gpucompile_buf_str(b, o->num_kernels ? "<[" : "<"); /* MLIR's empty table is <> (it refuses <[]>) */
     for (i = 0; i < o->num_kernels; i++) {
         if (i) gpucompile_buf_str(b, ", ");
         gpucompile__bin_print_kernel(b, o, k[i]);
     }
-    gpucompile_buf_str(b, "]>");
+    gpucompile_buf_str(b, o->num_kernels ? "]>" : ">");
     gpucompile_free(b->a, (void *)k);
 }
 
@@ -7831,16 +8091,18 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_print_object(gpucompile_buf *b, const g
 #if LLVM_VERSION_MAJOR < 20
     int k;
 #endif
+    char *up = gpucompile__bin_upstream_target(o->target, b->a); /* the text is for MLIR: its spelling */
+    const char *target = up ? up : o->target;
     memset(&props, 0, sizeof props);
     props.a = b->a;
-    gpucompile_buf_printf(b, "#gpu.object<%s, ", o->target);
+    gpucompile_buf_printf(b, "#gpu.object<%s, ", target);
     if (o->properties) gpucompile_buf_str(&props, o->properties);
 #if LLVM_VERSION_MAJOR < 20
-    for (k = 0; k < o->num_kernels; k++) {
+    for (k = 0; o->kernel_table >= 0 && k < o->num_kernels; k++) {
         gpucompile_buf_str(&props, k ? ", " : props.len ? ", kernels = [" : "kernels = [");
         gpucompile__bin_string(&props, o->kernels[k].name, strlen(o->kernels[k].name));
     }
-    if (o->num_kernels) gpucompile_buf_str(&props, "]");
+    if (o->kernel_table >= 0 && o->num_kernels) gpucompile_buf_str(&props, "]");
 #endif
     if (props.len) {
         gpucompile_buf_str(b, "properties = {");
@@ -7850,13 +8112,14 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_print_object(gpucompile_buf *b, const g
     if (props.oom) b->oom = 1;
     gpucompile_free(props.a, props.data);
 #if LLVM_VERSION_MAJOR >= 20
-    if (o->num_kernels) {
+    if ((o->num_kernels && o->kernel_table >= 0) || o->kernel_table > 0) {
         gpucompile_buf_str(b, "kernels = ");
         gpucompile__bin_print_table(b, o);
         gpucompile_buf_str(b, ", ");
     }
 #endif
-    if (f != gpucompile__bin_default_format(o->target)) gpucompile_buf_printf(b, "%s = ", gpucompile__bin_keyword(f));
+    if (f != gpucompile__bin_default_format(target)) gpucompile_buf_printf(b, "%s = ", gpucompile__bin_keyword(f));
+    gpucompile_free(b->a, up);
     gpucompile__bin_string(b, (const char *)o->data, o->size);
     gpucompile_buf_str(b, ">");
 }
@@ -7870,12 +8133,15 @@ GPUCOMPILE_DEF size_t gpucompile_binary_print(const gpucompile_binary *binary, c
     b.a = &binary->allocator;
     gpucompile_buf_str(&b, "gpu.binary ");
     gpucompile__bin_symbol(&b, binary->name ? binary->name : "");
+    /* mlir-opt (19 and 22) writes the space before the optional handler even without one:
+       "@name  [" (two spaces), "@name <#gpu.select_object<1 : i64>> [" */
     gpucompile_buf_str(&b, " ");
     if (binary->handler.kind != GPUCOMPILE_HANDLER_DEFAULT) {
         gpucompile_buf_str(&b, "<");
         gpucompile__bin_print_handler(&b, &binary->handler);
-        gpucompile_buf_str(&b, "> ");
+        gpucompile_buf_str(&b, ">");
     }
+    gpucompile_buf_str(&b, " ");
     gpucompile_buf_str(&b, "[");
     for (i = 0; i < binary->num_objects; i++) {
         if (i) gpucompile_buf_str(&b, ", ");
@@ -7962,40 +8228,52 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pvalue_text(gpucompile__bin_p *p, char *
     return 1;
 }
 
-/* kernels = <[#gpu.kernel_metadata<"name", TYPE[, arg_attrs = [...]][, metadata = {...}]>, ...]> */
+/* kernels = <[#gpu.kernel_metadata<"name", TYPE[, arg_attrs = [...]][, metadata = {...}]>, ...]>,
+   MLIR's forms all: the short one it prints, the long #gpu.kernel_table<[...]> its tests write,
+   an element without its #gpu.kernel_metadata (`<"k", (i32) -> ()>`) and the empty table <> or
+   #gpu.kernel_table<> (MLIR refuses <[]>, and so do we). */
 GPUCOMPILE__PRIVATE int gpucompile__bin_ptable(gpucompile__bin_p *p, gpucompile_object *o) {
-    if (!gpucompile__bin_expect(p, '<', "to open the kernel table") || !gpucompile__bin_expect(p, '[', "to open the kernel table"))
-        return 0;
-    if (!gpucompile__bin_eat(p, ']'))
-        for (;;) {
-            gpucompile_buf name;
-            gpucompile_kernel *k;
-            size_t at = p->pos;
-            int ok;
-            if (!gpucompile__bin_eat(p, '#') || !gpucompile__bin_keyword_is(p, "gpu.kernel_metadata") || !gpucompile__bin_eat(p, '<'))
-                return gpucompile__lex_err(p, at, "expected '#gpu.kernel_metadata<...>'");
-            memset(&name, 0, sizeof name);
-            name.a = p->a;
-            ok = gpucompile__bin_pstring(p, &name) &&
-                 (gpucompile_object_add_kernel_n(o, name.data, name.len) == GPUCOMPILE_OK || gpucompile__lex_err(p, at, "out of memory"));
-            gpucompile_free(p->a, name.data);
+    size_t at0;
+    gpucompile__lex_ws(p);
+    at0 = p->pos;
+    if (gpucompile__bin_eat(p, '#') && !gpucompile__bin_keyword_is(p, "gpu.kernel_table"))
+        return gpucompile__lex_err(p, at0, "expected the kernel table: <[...]> or #gpu.kernel_table<[...]>");
+    if (!gpucompile__bin_expect(p, '<', "to open the kernel table")) return 0;
+    o->kernel_table = 1;
+    if (gpucompile__bin_eat(p, '>')) return 1; /* empty */
+    if (!gpucompile__bin_expect(p, '[', "to open the kernel table's list")) return 0;
+    for (;;) {
+        gpucompile_buf name;
+        gpucompile_kernel *k;
+        size_t at;
+        int ok;
+        gpucompile__lex_ws(p);
+        at = p->pos;
+        if (gpucompile__bin_eat(p, '#') && !gpucompile__bin_keyword_is(p, "gpu.kernel_metadata"))
+            return gpucompile__lex_err(p, at, "expected '#gpu.kernel_metadata<...>'");
+        if (!gpucompile__bin_eat(p, '<')) return gpucompile__lex_err(p, p->pos, "expected '#gpu.kernel_metadata<...>' or '<'");
+        memset(&name, 0, sizeof name);
+        name.a = p->a;
+        ok = gpucompile__bin_pstring(p, &name) &&
+             (gpucompile_object_add_kernel_n(o, name.data, name.len) == GPUCOMPILE_OK || gpucompile__lex_err(p, at, "out of memory"));
+        gpucompile_free(p->a, name.data);
+        if (!ok) return 0;
+        k = &o->kernels[o->num_kernels - 1];
+        if (!gpucompile__bin_expect(p, ',', "after the kernel's name") || !gpucompile__bin_pvalue_text(p, &k->type)) return 0;
+        k->num_params = gpucompile__bin_count_params(k->type);
+        while (gpucompile__bin_eat(p, ',')) {
+            size_t n = gpucompile__bin_word(p), w = p->pos;
+            p->pos += n;
+            if (!gpucompile__bin_expect(p, '=', "after the kernel parameter's name")) return 0;
+            if (n == 8 && strncmp(p->s + w, "metadata", 8) == 0) ok = gpucompile__bin_pmetadata(p, o, k);
+            else if (n == 9 && strncmp(p->s + w, "arg_attrs", 9) == 0) ok = gpucompile__bin_pvalue_text(p, &k->arg_attrs);
+            else ok = gpucompile__lex_err(p, w, "unknown #gpu.kernel_metadata parameter; expected arg_attrs or metadata");
             if (!ok) return 0;
-            k = &o->kernels[o->num_kernels - 1];
-            if (!gpucompile__bin_expect(p, ',', "after the kernel's name") || !gpucompile__bin_pvalue_text(p, &k->type)) return 0;
-            k->num_params = gpucompile__bin_count_params(k->type);
-            while (gpucompile__bin_eat(p, ',')) {
-                size_t n = gpucompile__bin_word(p), w = p->pos;
-                p->pos += n;
-                if (!gpucompile__bin_expect(p, '=', "after the kernel parameter's name")) return 0;
-                if (n == 8 && strncmp(p->s + w, "metadata", 8) == 0) ok = gpucompile__bin_pmetadata(p, o, k);
-                else if (n == 9 && strncmp(p->s + w, "arg_attrs", 9) == 0) ok = gpucompile__bin_pvalue_text(p, &k->arg_attrs);
-                else ok = gpucompile__lex_err(p, w, "unknown #gpu.kernel_metadata parameter; expected arg_attrs or metadata");
-                if (!ok) return 0;
-            }
-            if (!gpucompile__bin_expect(p, '>', "to close #gpu.kernel_metadata")) return 0;
-            if (gpucompile__bin_eat(p, ']')) break;
-            if (!gpucompile__bin_expect(p, ',', "or ']' between kernels")) return 0;
         }
+        if (!gpucompile__bin_expect(p, '>', "to close #gpu.kernel_metadata")) return 0;
+        if (gpucompile__bin_eat(p, ']')) break;
+        if (!gpucompile__bin_expect(p, ',', "or ']' between kernels")) return 0;
+    }
     return gpucompile__bin_expect(p, '>', "to close the kernel table");
 }
 
@@ -8078,8 +8356,10 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pobject(gpucompile__bin_p *p, gpucompile
         if (props) { p->pos = props; ok = gpucompile__bin_pprops(p, o); }
         if (ok && table) { p->pos = table; ok = gpucompile__bin_ptable(p, o); }
         p->pos = end;
-        if (ok && !o->num_kernels && gpucompile_object_find_kernels(o) == GPUCOMPILE_ERROR_OUT_OF_MEMORY)
-            ok = gpucompile__lex_err(p, at, "out of memory");
+        if (ok && !o->num_kernels && !o->kernel_table) {
+            o->kernel_table = -1; /* none given: found in the bytes, not printed (mlir-opt prints none) */
+            if (gpucompile_object_find_kernels(o) == GPUCOMPILE_ERROR_OUT_OF_MEMORY) ok = gpucompile__lex_err(p, at, "out of memory");
+        }
         if (!ok) { gpucompile_object_free(o); return 0; }
     }
     if (gpucompile_binary_add(b, o) != GPUCOMPILE_OK) {
@@ -8271,6 +8551,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_image_kind(const gpucompile_object *o) {
 
 GPUCOMPILE__PRIVATE void gpucompile__bin_write_entry(gpucompile_buf *out, const gpucompile_binary *bin, const gpucompile_object *o) {
     const char *keys[10], *vals[10];
+    char *up;
     gpucompile_buf handler, kernels, table;
     size_t nstr = 0, i, strtab, image_off, total, off, base = out->len;
     int k;
@@ -8280,7 +8561,8 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_write_entry(gpucompile_buf *out, const 
     handler.a = kernels.a = table.a = &bin->allocator;
     keys[nstr] = "triple"; vals[nstr++] = o->triple ? o->triple : "";
     keys[nstr] = "arch"; vals[nstr++] = o->chip ? o->chip : "";
-    keys[nstr] = "gpucompile.target"; vals[nstr++] = o->target;
+    up = gpucompile__bin_upstream_target(o->target, &bin->allocator); /* as in the text form */
+    keys[nstr] = "gpucompile.target"; vals[nstr++] = up ? up : o->target;
     keys[nstr] = "gpucompile.format"; vals[nstr++] = gpucompile_format_string(o->format);
     keys[nstr] = "gpucompile.binary"; vals[nstr++] = bin->name ? bin->name : "";
     if (bin->handler.kind != GPUCOMPILE_HANDLER_DEFAULT) {
@@ -8292,7 +8574,7 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_write_entry(gpucompile_buf *out, const 
         gpucompile_buf_str(&kernels, o->kernels[k].name);
     }
     if (o->num_kernels) { keys[nstr] = "gpucompile.kernels"; vals[nstr++] = kernels.data ? kernels.data : ""; }
-    if (o->num_kernels) {
+    if (o->num_kernels || o->kernel_table > 0) {
         gpucompile__bin_print_table(&table, o);
         keys[nstr] = "gpucompile.kernel_table"; vals[nstr++] = table.data ? table.data : "";
     }
@@ -8335,6 +8617,7 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_write_entry(gpucompile_buf *out, const 
     gpucompile_free(handler.a, handler.data);
     gpucompile_free(kernels.a, kernels.data);
     gpucompile_free(table.a, table.data);
+    gpucompile_free(&bin->allocator, up);
 }
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_binary_write_offload(const gpucompile_binary *binary, unsigned char **data, size_t *size) {
@@ -8387,6 +8670,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
         if (!b) GPUCOMPILE__BAD("offload binary entry %d: unsupported triple '%s'", index, triple);
         t = gpucompile_target_defaults(b->kind);
         t.backend = b;
+        t.upstream = b->attribute[1] != NULL; /* no spelling came with it: MLIR's */
         t.chip = arch;
         if (strcmp(triple, gpucompile_target_triple(&t)) != 0) t.triple = triple;
         if (gpucompile_target_print(&t, text, sizeof text) >= sizeof text) GPUCOMPILE__BAD("offload binary entry %d: arch too long", index);
@@ -8421,7 +8705,10 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
         kernels = nl ? nl + 1 : NULL;
     }
     if (r == GPUCOMPILE_OK && props && *props && !(o->properties = gpucompile__strdup(&b->allocator, props))) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-    if (r == GPUCOMPILE_OK && !o->num_kernels) r = gpucompile_object_find_kernels(o);
+    if (r == GPUCOMPILE_OK && !o->num_kernels && !o->kernel_table) {
+        o->kernel_table = -1; /* none given: found in the bytes, not printed */
+        r = gpucompile_object_find_kernels(o);
+    }
     if (r == GPUCOMPILE_OK) r = gpucompile_binary_add(b, o);
     if (r != GPUCOMPILE_OK) { gpucompile_object_free(o); return r; }
     if (index == 0 && name && *name) {

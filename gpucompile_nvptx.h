@@ -801,12 +801,17 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__choose_ptx(gpucompile_job
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL,
                            "function '%s' asks for PTX %d.%d (+ptx%d), but %s: PTX %d.%d is tried", who, asked / 10, asked % 10,
                            asked, limit, use / 10, use % 10);
-    if (pinned && use > base)
+    if (pinned && use > base && job->target->no_verify_target) /* verifyTarget = false: the pinned version stands */
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL,
+                           "function '%s' asks for PTX %d.%d (+ptx%d), but the target's features \"%s\" pin PTX %d.%d "
+                           "(verifyTarget = false: PTX %d.%d is kept)", who, use / 10, use % 10, use, job->features,
+                           base / 10, base % 10, base / 10, base % 10);
+    else if (pinned && use > base)
         return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET,
                                    "function '%s' asks for PTX %d.%d (+ptx%d), but the target's features \"%s\" pin PTX %d.%d: "
                                    "raise the target's +ptxNN or leave it out", who, use / 10, use % 10, use, job->features,
                                    base / 10, base % 10);
-    *chosen = use > base ? use : base;
+    *chosen = use > base && !(pinned && job->target->no_verify_target) ? use : base;
     if (cap && *chosen > cap)
         return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED,
                                    "PTX %d.%d (%s %s) is newer than the installed %s reads (at most PTX %d.%d)", *chosen / 10, *chosen % 10,
@@ -875,7 +880,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__configure(gpucompile_job 
         return r != GPUCOMPILE_OK ? r : GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     }
     if ((r = gpucompile_nvptx__choose_ptx(job, min, requested, &chosen)) != GPUCOMPILE_OK ||
-        ((job->format == GPUCOMPILE_FORMAT_BIN || job->format == GPUCOMPILE_FORMAT_FATBIN) &&
+        ((job->format == GPUCOMPILE_FORMAT_BIN || job->format == GPUCOMPILE_FORMAT_FATBIN) && !job->target->no_verify_target &&
          (r = gpucompile_nvptx__toolkit_chip(job, gpucompile_target_chip(job->target))) != GPUCOMPILE_OK)) {
         gpucompile_free(out.a, out.data);
         return r;
@@ -1715,6 +1720,119 @@ GPUCOMPILE_PRIVATE void gpucompile_nvptx__log_lines(gpucompile_job *job, gpucomp
    at sev (a warning when another method will be tried); any other failure is logged and final.
    On success, *cubin holds the bytes (job allocator) and *log the info log (job allocator, may
    be NULL). */
+/* --save-temps: nvJitLink's step for repro.sh. No tool runs it from a shell, so repro.sh builds
+   this small program (cc, -ldl) and makes the same call with the same options: the same cubin,
+   byte for byte. (ptxas on the same PTX compiles the same code, but nvJitLink's cubin is ptxas
+   -c plus its link step: another ELF; the equivalent ptxas line is written as a comment.) */
+static const char gpucompile_nvptx__repro_jitlink_c[] =
+    "/* Links one PTX file into a cubin with nvJitLink, as gpucompile did (written by gpucompile\n"
+    "   --save-temps for repro.sh). Usage: repro.nvjitlink LIBNVJITLINK IN.ptx OUT.cubin OPTION... */\n"
+    "#include <dlfcn.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n"
+    "typedef int (*create_fn)(void **, uint32_t, const char **);\n"
+    "typedef int (*add_fn)(void *, int, const void *, size_t, const char *);\n"
+    "typedef int (*handle_fn)(void *);\n"
+    "typedef int (*size_fn)(void *, size_t *);\n"
+    "typedef int (*get_fn)(void *, void *);\n"
+    "typedef int (*destroy_fn)(void **);\n"
+    "static void *dl;\n"
+    "static void *fn(const char *name) {\n"
+    "    void *f = dlsym(dl, name);\n"
+    "    if (!f) { fprintf(stderr, \"%s: not in the library\\n\", name); exit(1); }\n"
+    "    return f;\n"
+    "}\n"
+    "static void put_log(void *h, const char *size_name, const char *get_name, FILE *to) {\n"
+    "    size_t n = 0;\n"
+    "    char *log;\n"
+    "    if (((size_fn)fn(size_name))(h, &n) != 0 || n < 2 || !(log = (char *)calloc(n + 1, 1))) return;\n"
+    "    if (((get_fn)fn(get_name))(h, log) == 0) fputs(log, to);\n"
+    "    free(log);\n"
+    "}\n"
+    "int main(int argc, char **argv) {\n"
+    "    void *h = NULL, *cubin = NULL;\n"
+    "    char *ptx;\n"
+    "    size_t size = 0;\n"
+    "    long n;\n"
+    "    int rc;\n"
+    "    FILE *f;\n"
+    "    if (argc < 4) { fprintf(stderr, \"usage: %s LIBNVJITLINK IN.ptx OUT.cubin OPTION...\\n\", argv[0]); return 2; }\n"
+    "    if (!(dl = dlopen(argv[1], RTLD_NOW))) { fprintf(stderr, \"%s\\n\", dlerror()); return 1; }\n"
+    "    if (!(f = fopen(argv[2], \"rb\")) || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0 ||\n"
+    "        !(ptx = (char *)calloc((size_t)n + 1, 1)) || fread(ptx, 1, (size_t)n, f) != (size_t)n) {\n"
+    "        fprintf(stderr, \"cannot read %s\\n\", argv[2]);\n"
+    "        return 1;\n"
+    "    }\n"
+    "    fclose(f);\n"
+    "    rc = ((create_fn)fn(\"nvJitLinkCreate\"))(&h, (uint32_t)(argc - 4), (const char **)(argv + 4));\n"
+    "    if (rc) { fprintf(stderr, \"nvJitLinkCreate failed (%d)\\n\", rc); return 1; }\n"
+    "    rc = ((add_fn)fn(\"nvJitLinkAddData\"))(h, 2, ptx, (size_t)n + 1, \"gpucompile.ptx\"); /* 2: PTX, with its NUL */\n"
+    "    if (!rc) rc = ((handle_fn)fn(\"nvJitLinkComplete\"))(h);\n"
+    "    put_log(h, \"nvJitLinkGetInfoLogSize\", \"nvJitLinkGetInfoLog\", stdout);\n"
+    "    if (rc) { put_log(h, \"nvJitLinkGetErrorLogSize\", \"nvJitLinkGetErrorLog\", stderr); fprintf(stderr, \"nvJitLink failed (%d)\\n\", rc); return 1; }\n"
+    "    if (((size_fn)fn(\"nvJitLinkGetLinkedCubinSize\"))(h, &size) != 0 || !(cubin = malloc(size ? size : 1)) ||\n"
+    "        ((get_fn)fn(\"nvJitLinkGetLinkedCubin\"))(h, cubin) != 0) { fprintf(stderr, \"cannot read the cubin\\n\"); return 1; }\n"
+    "    if (!(f = fopen(argv[3], \"wb\")) || fwrite(cubin, 1, size, f) != size || fclose(f) != 0) { fprintf(stderr, \"cannot write %s\\n\", argv[3]); return 1; }\n"
+    "    ((destroy_fn)fn(\"nvJitLinkDestroy\"))(&h);\n"
+    "    return 0;\n"
+    "}\n";
+
+/* One word for a POSIX shell: bare when plain, else in '...'. */
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__shell_word(gpucompile_buf *b, const char *w) {
+    const char *p;
+    if (*w && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-./=:,+@%") == strlen(w)) {
+        gpucompile_buf_str(b, w);
+        return;
+    }
+    gpucompile_buf_str(b, "'");
+    for (p = w; *p; p++) {
+        if (*p == '\'') gpucompile_buf_str(b, "'\\''");
+        else gpucompile_buf_add(b, p, 1);
+    }
+    gpucompile_buf_str(b, "'");
+}
+
+/* repro.sh's lines for an nvJitLink cubin (into b, when saving): the program above with the
+   options nvJitLink was given, and, as a comment, the ptxas line with the same options. */
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__repro_jitlink(gpucompile_job *job, const char *lib, const char *const *opts, int n,
+                                                          gpucompile_buf *out) {
+    gpucompile_buf b;
+    char ptxas[GPUCOMPILE_NVPTX__PATH];
+    int k;
+    memset(out, 0, sizeof *out);
+    out->a = &job->options->allocator;
+    if (!gpucompile_job_saved_path(job, "", ptxas, sizeof ptxas)) return; /* not saving */
+    b = *out;
+    gpucompile_buf_str(&b, "# nvJitLink made the cubin in-process: the same call, from repro.nvjitlink.c\n"
+                           "\"${CC:-cc}\" -o repro.nvjitlink repro.nvjitlink.c -ldl\n./repro.nvjitlink ");
+    gpucompile_nvptx__shell_word(&b, lib);
+    gpucompile_buf_str(&b, " repro.isa.s repro.cubin");
+    for (k = 0; k < n; k++) {
+        gpucompile_buf_str(&b, " ");
+        gpucompile_nvptx__shell_word(&b, opts[k]);
+    }
+    gpucompile_buf_str(&b, "\n# the same code from ptxas (not the same bytes: nvJitLink links what ptxas -c makes):\n# ");
+    gpucompile_nvptx__shell_word(&b, gpucompile_nvptx__find_tool(job, "ptxas", ptxas, sizeof ptxas) ? ptxas : "ptxas");
+    for (k = 0; k < n; k++) {
+        const char *o = opts[k];
+        if (strcmp(o, "-verbose") == 0) o = "-v";
+        else if (strncmp(o, "-Xptxas=", 8) == 0) o += 8;
+        else if (strncmp(o, "-split-compile=", 15) == 0) { gpucompile_buf_str(&b, " --split-compile"); o += 15; }
+        gpucompile_buf_str(&b, " ");
+        gpucompile_nvptx__shell_word(&b, o);
+    }
+    gpucompile_buf_str(&b, " repro.isa.s -o repro.ptxas.cubin\n");
+    *out = b;
+}
+
+/* The step into repro.sh where the compile ends with it (its cubin, or its error; not a
+   failure that another method follows), then the lines are freed. */
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__repro_commit(gpucompile_job *job, gpucompile_buf *lines, int keep) {
+    if (keep && lines->data && !lines->oom)
+        gpucompile_job_repro_step(job, "repro.nvjitlink.c", gpucompile_nvptx__repro_jitlink_c, sizeof gpucompile_nvptx__repro_jitlink_c - 1,
+                                  lines->data);
+    gpucompile_free(lines->a, lines->data);
+    memset(lines, 0, sizeof *lines);
+}
+
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_job *job, const char *ptx, size_t ptx_size,
     const char *chip, unsigned char **cubin, size_t *cubin_size, char **log, gpucompile_severity sev) {
     const gpucompile_nvptx__lib *l = gpucompile_nvptx__open(job, 1);
@@ -1725,6 +1843,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_j
     int rc, num_user = 0, nx, k;
     size_t n = 0;
     char *err = NULL;
+    gpucompile_buf repro;
     gpucompile_result r;
     if (!l) {
         const char *given = gpucompile_job_tool_path(job, "nvJitLink");
@@ -1764,9 +1883,11 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_j
                        l->path, arch, opt, opts[2], num_user + nx ? " " : "", num_user + nx ? opts[3] : "");
     if (strchr(l->path, '/')) gpucompile_job_add_dependency(job, l->path); /* a new nvJitLink: a new cubin */
     rc = l->jl.create(&h, (uint32_t)(3 + num_user + nx), opts);
+    gpucompile_nvptx__repro_jitlink(job, l->path, opts, 3 + num_user + nx, &repro);
     gpucompile_job_free(job, user);
     gpucompile_job_free(job, xptxas);
     if (rc != 0) {
+        gpucompile_nvptx__repro_commit(job, &repro, 0);
         /* A chip this nvJitLink does not know: another method may. */
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "nvJitLink", "nvJitLinkCreate(%s) failed: %s (%d)", arch, gpucompile_nvptx__jl_name(rc), rc);
         return GPUCOMPILE_ERROR_UNSUPPORTED;
@@ -1789,6 +1910,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_j
             gpucompile_job_free(job, err);
         }
         l->jl.destroy(&h);
+        gpucompile_nvptx__repro_commit(job, &repro, sev == GPUCOMPILE_SEVERITY_ERROR);
         gpucompile_job_log(job, sev, GPUCOMPILE_ERROR_TOOL, "nvJitLink", "linking the PTX for %s failed: %s (%d)", chip, gpucompile_nvptx__jl_name(rc), rc);
         return GPUCOMPILE_ERROR_TOOL;
     }
@@ -1796,6 +1918,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_j
     if (!rc && (*cubin = (unsigned char *)gpucompile_job_alloc(job, *cubin_size + 1)) == NULL) rc = -1;
     if (!rc) rc = l->jl.cubin(h, *cubin);
     l->jl.destroy(&h);
+    gpucompile_nvptx__repro_commit(job, &repro, !rc || sev == GPUCOMPILE_SEVERITY_ERROR);
     if (rc) {
         gpucompile_job_free(job, *cubin);
         *cubin = NULL;
@@ -2251,7 +2374,9 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
            version (the chip's minimum is taken then) */
         t.defaults[0].features = "+ptx60";
         t.defaults[1].features = LLVM_VERSION_MAJOR >= 22 ? "" : "+ptx60";
-        t.params[0] = "O,triple,chip,features,flags,link";
+        /* MLIR 22's #nvvm.target parameters, all of them (verifyTarget: see
+           gpucompile_target.no_verify_target), for both spellings */
+        t.params[0] = "O,triple,chip,features,flags,link,verifyTarget";
         t.verify = gpucompile_nvptx__verify;
         t.chip_supported = gpucompile_nvptx__chip_supported;
         t.chip_name = gpucompile_nvptx__chip_name;

@@ -5,6 +5,7 @@
    custom backends registered (SPIR-V, the toy, examples/05's host), and triple patterns. */
 #include "test.h"
 #include "gpucompile_spirv.h"
+#include "gpucompile_vulkan.h"
 #include "toy_backend.h"
 #include "../examples/05_host_backend.h"
 
@@ -145,9 +146,13 @@ static void test_triples_and_selection(void) {
     }
     gpucompile_binary_free(b);
     b = NULL;
-    /* Vulkan's SPIR-V is not OpenCL's: with no Vulkan backend here, no one takes it */
+    /* Vulkan's SPIR-V is not OpenCL's: the Vulkan backend (gpucompile_vulkan.h) takes it */
     n = foreign_entry(buf, "spirv1.6-unknown-vulkan1.3-compute", "vulkan", 6, spirv_module, sizeof spirv_module);
-    CHECK(gpucompile_binary_read_offload(buf, n, "foreign", NULL, NULL, &b) != GPUCOMPILE_OK && !b);
+    CHECK(gpucompile_binary_read_offload(buf, n, "foreign", NULL, NULL, &b) == GPUCOMPILE_OK && b && b->num_objects == 1);
+    if (b && b->num_objects == 1)
+        CHECK_MSG(gpucompile_find_backend_named(b->objects[0]->target + 1, strcspn(b->objects[0]->target + 1, "<"), NULL) ==
+                      gpucompile_vulkan_backend(), "%s", b->objects[0]->target);
+    gpucompile_binary_free(b);
 }
 
 /* The library's handler parser and every binary of a file (what the CLI calls). */
