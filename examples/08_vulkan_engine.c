@@ -99,8 +99,9 @@ int main(int argc, char **argv) {
         return 77;
     }
     gpucompile_vulkan_runtime_info_get(&info);
-    printf("device: %s (Vulkan %u.%u, %s)\n", info.device_name, (unsigned)(info.api_version >> 22),
-           (unsigned)((info.api_version >> 12) & 0x3ff), info.push_descriptors ? "push descriptors" : "descriptor sets");
+    printf("device: %s (Vulkan %u.%u, %s%s)\n", info.device_name, (unsigned)(info.api_version >> 22),
+           (unsigned)((info.api_version >> 12) & 0x3ff), info.push_descriptors ? "push descriptors" : "descriptor sets",
+           info.validation ? ", validation layer" : ""); /* GPUCOMPILE_VULKAN_VALIDATION=1: its messages come to on_error */
     if (!load(dir, "saxpy", &saxpy) || !load(dir, "reduce", &reduce)) return 1;
 
     /* saxpy, y = 3 x + 1, on a stream (a command buffer, submitted at the synchronize) */

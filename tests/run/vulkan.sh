@@ -99,6 +99,11 @@ if [ -x "${GPUCOMPILE:-}" ] && "$GPUCOMPILE" --print-target '#gpu.vulkan' >/dev/
   "$D/ex08" "$D/ex" > "$D/ex08.log" 2>&1
   sed 's/^/  /' "$D/ex08.log"
   check "the engine example: every answer right" grep -q '^every answer right$' "$D/ex08.log"
+  if [ -f /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ] || [ -n "$VK_LAYER_PATH" ]; then
+    GPUCOMPILE_VULKAN_VALIDATION=1 "$D/ex08" "$D/ex" > "$D/ex08-val.log" 2>&1
+    check "the engine example with the validation layer: every answer right, no message" sh -c \
+      "grep -q 'validation layer)$' '$D/ex08-val.log' && grep -q '^every answer right$' '$D/ex08-val.log'"
+  fi
 else
   skip "run-vulkan: no gpucompile with the Vulkan target for the engine example (GPUCOMPILE=${GPUCOMPILE:-unset})"
 fi
