@@ -7707,7 +7707,9 @@ GPUCOMPILE__PRIVATE char *gpucompile__bin_upstream_target(const char *text, cons
     u.chip = gpucompile_target_chip(t);
     u.features = gpucompile_target_features(t);
     u.abi = gpucompile_target_abi(t);
-    if (b && b->attribute[1] && (gpucompile__takes_param(b, 1, "features") || !*u.features) &&
+    /* a backend that prints its upstream spelling itself (a positional one) gets no translation
+       of parameters: the text keeps the spelling as written */
+    if (b && b->attribute[1] && !b->print_text[1] && (gpucompile__takes_param(b, 1, "features") || !*u.features) &&
         (gpucompile__takes_param(b, 1, "abi") || !*u.abi || !gpucompile__takes_param(b, 0, "abi")) &&
         (!u.no_verify_target || gpucompile__takes_param(b, 1, "verifyTarget"))) {
         n = gpucompile_target_print(&u, NULL, 0);

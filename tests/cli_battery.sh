@@ -163,7 +163,7 @@ bad "O = 99999999999999999999" 1 "O|optimization level|integer" -t '#gpu.nvptx<O
 bad "target text cut short" 1 "column" -t '#gpu.nvptx<O = ' -f isa "$NV" -o "$OUT"
 bad "target text without '>'" 1 "column" -t '#gpu.nvptx<chip = "sm_80"' -f isa "$NV" -o "$OUT"
 bad "target text: unquoted chip" 1 "column" -t '#gpu.nvptx<chip = sm_80>' -f isa "$NV" -o "$OUT"
-bad "target text: unknown attribute" 1 "column|unknown|expected" -t '#gpu.vulkan<>' -f isa "$NV" -o "$OUT"
+bad "target text: unknown attribute" 1 "column|unknown|expected" -t '#gpu.metal<>' -f isa "$NV" -o "$OUT"
 bad "target text: unknown parameter" 1 "column|unknown|expected" -t '#gpu.nvptx<color = "red">' -f isa "$NV" -o "$OUT"
 bad "target text: empty" 1 "column|empty|expected" -t '' -f isa "$NV" -o "$OUT"
 bad "target text: unterminated string" 1 "column" -t '#gpu.nvptx<chip = "sm_80>' -f isa "$NV" -o "$OUT"

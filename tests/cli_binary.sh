@@ -12,7 +12,7 @@ T90='#nvvm.target<chip = "sm_90">'
 T75='#gpu.nvptx<chip = "sm_75", O = 3>'
 LLVM_MAJOR=$("$GPUCOMPILE" --version | sed -n 's/.*(LLVM \([0-9]*\)\..*/\1/p')
 MO=mlir-opt-$LLVM_MAJOR   # our text follows the MLIR of the LLVM we are built with
-# Text for MLIR speaks its spelling: #gpu.nvptx<...> is written #nvvm.target<...> with the seed's
+# Text for MLIR speaks its spelling: #gpu.nvptx<...> is written #nvvm.target<...> with #gpu.nvptx's
 # "+ptx60" spelled out where #nvvm.target's default differs (MLIR 22: "")
 P60=; [ "$LLVM_MAJOR" -ge 22 ] && P60=', features = "+ptx60"'
 
@@ -162,19 +162,19 @@ if command -v $MO >/dev/null; then
   check "packager's file as text: #nvvm.target, assembly =" grep -q '^gpu.binary @k  \[#gpu.object<#nvvm.target<chip = "sm_70">, assembly = "PTXTEXT">\]$' "$D/k.mlir"
   $MO "$D/k.mlir" 2>"$D/err" | grep 'gpu.binary' | sed 's/^ *//' > "$D/k.back"
   check "packager's file as text: $MO reads it and prints it unchanged" cmp -s "$D/k.mlir" "$D/k.back"
-  # the default target (#gpu.nvptx, the seed's) and #gpu.amdgpu: MLIR's spelling, the meaning kept
-  G -f isa "$NV" --emit-text "$D/seed.mlir" -o /dev/null
-  check "the default target as text: #nvvm.target, the seed's features spelled out" grep -q "^gpu.binary @saxpy_nvptx  \[#gpu.object<#nvvm.target<features = \"+ptx60\">\|^gpu.binary @saxpy_nvptx  \[#gpu.object<#nvvm.target," "$D/seed.mlir"
-  $MO "$D/seed.mlir" 2>"$D/err" | grep 'gpu.binary' | sed 's/^ *//' > "$D/seed.back"
-  check "the default target as text: $MO reads it and prints it unchanged" cmp -s "$D/seed.mlir" "$D/seed.back"
+  # the default target (#gpu.nvptx, gpucompile's own spelling) and #gpu.amdgpu: MLIR's spelling, the meaning kept
+  G -f isa "$NV" --emit-text "$D/own.mlir" -o /dev/null
+  check "the default target as text: #nvvm.target, #gpu.nvptx's features spelled out" grep -q "^gpu.binary @saxpy_nvptx  \[#gpu.object<#nvvm.target<features = \"+ptx60\">\|^gpu.binary @saxpy_nvptx  \[#gpu.object<#nvvm.target," "$D/own.mlir"
+  $MO "$D/own.mlir" 2>"$D/err" | grep 'gpu.binary' | sed 's/^ *//' > "$D/own.back"
+  check "the default target as text: $MO reads it and prints it unchanged" cmp -s "$D/own.mlir" "$D/own.back"
   G --print-target '#gpu.nvptx<chip = "sm_80">' > "$D/pt"
-  check "--print-target keeps the seed spelling as written" grep -qx '#gpu.nvptx<chip = "sm_80">' "$D/pt"
+  check "--print-target keeps gpucompile's own spelling as written" grep -qx '#gpu.nvptx<chip = "sm_80">' "$D/pt"
   if [ -n "$HAVE_LLD" ]; then
-    G -t '#gpu.amdgpu<chip = "gfx90a">' "$AMD" --emit-text "$D/seedamd.mlir" -o /dev/null
+    G -t '#gpu.amdgpu<chip = "gfx90a">' "$AMD" --emit-text "$D/ownamd.mlir" -o /dev/null
     A500=; [ "$LLVM_MAJOR" -ge 22 ] && A500=', abi = "500"'
-    check "#gpu.amdgpu as text: #rocdl.target, the seed's abi spelled out, bin =" grep -q "^gpu.binary @saxpy_amdgpu  \[#gpu.object<#rocdl.target<chip = \"gfx90a\"$A500>, .*bin = " "$D/seedamd.mlir"
-    $MO "$D/seedamd.mlir" 2>"$D/err" | grep 'gpu.binary' | sed 's/^ *//' > "$D/seedamd.back"
-    check "#gpu.amdgpu as text: $MO reads it and prints it unchanged" cmp -s "$D/seedamd.mlir" "$D/seedamd.back"
+    check "#gpu.amdgpu as text: #rocdl.target, #gpu.amdgpu's abi spelled out, bin =" grep -q "^gpu.binary @saxpy_amdgpu  \[#gpu.object<#rocdl.target<chip = \"gfx90a\"$A500>, .*bin = " "$D/ownamd.mlir"
+    $MO "$D/ownamd.mlir" 2>"$D/err" | grep 'gpu.binary' | sed 's/^ *//' > "$D/ownamd.back"
+    check "#gpu.amdgpu as text: $MO reads it and prints it unchanged" cmp -s "$D/ownamd.mlir" "$D/ownamd.back"
   fi
 fi
 

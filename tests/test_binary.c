@@ -114,7 +114,7 @@ static void test_model_and_verify(void) {
 
 /* The kernel table in name order (kernels of unknown type take any arguments); LLVM 19: names.
    #gpu.nvptx objects are printed in MLIR's spelling with what differs from its defaults
-   (#nvvm.target's features are "" on MLIR 22, "+ptx60" as the seed's on 19) and the format
+   (#nvvm.target's features are "" on MLIR 22, "+ptx60" as #gpu.nvptx's on 19) and the format
    keyword MLIR needs (bin: no keyword reads as a fatbin there). */
 #if LLVM_VERSION_MAJOR >= 22
 #define T_SEED "#nvvm.target<chip = \"sm_80\", features = \"+ptx60\">"

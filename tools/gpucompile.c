@@ -869,7 +869,7 @@ int main(int argc, char **argv) {
     opts.workers = workers;
     catch_signals();
     /* what a killed run left in $TMPDIR goes now, even if no compile of this run writes a
-       temporary file of its own (PTX, nvJitLink cubins, hsaco, cache hits) */
+       temporary file of its own (most formats, and cache hits, make none) */
     gpucompile_sweep_temp_files();
     rc = compile(&c, &opts);
     gpucompile_workers_free(workers);
