@@ -1125,6 +1125,8 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_lower_kernels(gpucompile_job 
             again = 1;
         }
     } while (again);
+    for (fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn)) /* a shader module exports nothing (else: Linkage) */
+        if (!LLVMIsDeclaration(fn) && !LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, "hlsl.shader", 11)) LLVMSetLinkage(fn, LLVMInternalLinkage);
     if (gpucompile_vulkan__pk_undefined(&w) != GPUCOMPILE_OK) goto done;
     if (lowered) *lowered = nk;
 done:
@@ -1227,8 +1229,14 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef mod
        params[i] (a C value of the field's type; a member that is a struct or an array is one
        argument, its bytes laid out as the block's Offset/ArrayStride say). So a kernel with
        bindings x, y and a block { float a; uint n; } is launched with params = { &x, &y, &a, &n }.
+       A kernel compiled from pointer parameters (gpucompile_vulkan_lower_kernels: its module
+       carries an OpModuleProcessed "gpucompile.params" string, the reflection's params) is
+       launched in its own parameter order instead, as on every other backend: params[i] is
+       the i-th parameter of the OpenCL/CUDA kernel (a pointer's address, a scalar's value, a
+       local pointer's placeholder), each routed to its binding or push-constant offset; the
+       launch's sharedMemBytes may be up to what its local parameters were compiled with.
        The runtime ABI does not pass the argument count to the vendor: it is taken from the
-       reflection (bindings + block members), never checked against paramsCount. `extra` is not
+       reflection (bindings + block members, or params), never checked against paramsCount. `extra` is not
        used. A uniform buffer's descriptor covers at most maxUniformBufferRange bytes.
        The block size must equal the entry point's LocalSize (it is compiled in): a mismatch is
        refused, naming both; dynamic shared memory (smem > 0) is refused (Vulkan has none: size

@@ -17,9 +17,11 @@
 static char dir[256];
 static int have_tools, have_device;
 static char runtime_error[1024];
+static int runtime_errors; /* every report, validation messages among them */
 
 static void on_error(const char *call, int code, const char *message, void *user) {
     (void)user;
+    runtime_errors++;
     snprintf(runtime_error, sizeof runtime_error, "%s (%d): %s", call, code, message);
     printf("  runtime: %s\n", runtime_error);
 }
@@ -56,7 +58,7 @@ static void patch_barriers(gpucompile_buf *m) {
 
 /* IR text -> lowered -> SPIR-V words (marked, barriers patched) in out; log: the errors. 1 on
    success. */
-static int compile_ir(const char *ir, size_t len, gpucompile_buf *out, t_log *log, int *kernels) {
+static int compile_ir(const char *ir, size_t len, gpucompile_buf *out, t_log *log, int *kernels, const gpucompile_vulkan_lower_options *o) {
     static const char *triple = "spirv1.6-unknown-vulkan1.3-compute";
     LLVMContextRef ctx = LLVMContextCreate();
     LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, len, "kernels.ll"), obj = NULL;
@@ -81,7 +83,7 @@ static int compile_ir(const char *ir, size_t len, gpucompile_buf *out, t_log *lo
     LLVMSetDataLayout(m, dl);
     LLVMDisposeMessage(dl);
     LLVMDisposeTargetData(td);
-    if (gpucompile_vulkan_lower_kernels(NULL, m, NULL, &logger, kernels) != GPUCOMPILE_OK) goto done;
+    if (gpucompile_vulkan_lower_kernels(NULL, m, o, &logger, kernels) != GPUCOMPILE_OK) goto done;
     if (LLVMVerifyModule(m, LLVMPrintMessageAction, &msg)) {
         printf("  the lowered module does not verify\n");
         goto done;
@@ -124,7 +126,7 @@ static void test_compile(void) {
     CHECK((ir = (char *)t_read(path, &size)) != NULL);
     if (!ir) return;
     memset(&log, 0, sizeof log);
-    CHECK_MSG(compile_ir(ir, size, &spirv, &log, &n), "%s", log.text);
+    CHECK_MSG(compile_ir(ir, size, &spirv, &log, &n, NULL), "%s", log.text);
     free(ir);
     CHECK(n == 6);
     if (!spirv.len) return;
@@ -322,6 +324,236 @@ static void test_math(void) {
     mgpuMemFree(out, NULL);
 }
 
+
+/* A marker that does not match the module (a binding it lacks) is ignored: num_params 0, and
+   the launch takes the default convention. */
+static void test_marker_mismatch(void) {
+    gpucompile_vulkan_kernel k[8];
+    char *copy, *at;
+    const char *want = "gpucompile.params saxpy p0:4 b1 b2 p4:4";
+    size_t i;
+    if (!valid) SKIP("no valid module");
+    copy = (char *)malloc(spirv.len);
+    memcpy(copy, spirv.data, spirv.len);
+    for (at = NULL, i = 0; i + strlen(want) <= spirv.len; i++)
+        if (memcmp(copy + i, want, strlen(want)) == 0) at = copy + i;
+    CHECK(at != NULL);
+    if (at) at[strlen("gpucompile.params saxpy p0:4 b")] = '9';
+    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 8) == 6);
+    CHECK(k[0].num_params == 0 && k[1].num_params == 4);
+    if (at) memcpy(at, "gpucompile.params saxpy p0:4 b1 b2 p4:9", strlen(want)); /* past the block */
+    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 8) == 6 && k[0].num_params == 0);
+    if (at) memcpy(at, "gpucompile.params saxpx p0:4 b1 b2 p4:4", strlen(want)); /* another kernel's */
+    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 8) == 6 && k[0].num_params == 0);
+    free(copy);
+}
+
+/* CUDA-style IR by hand: a ptx_kernel with NVVM's special registers, the SPIR-V translator's
+   __spirv_BuiltInGlobalInvocationId variable, a pointer walked in a loop (a phi of pointers,
+   byte-offset getelementptrs) and a select between two addresses of one buffer. */
+static const char cuda_style[] =
+    "target triple = \"spirv64\"\n"
+    "@__spirv_BuiltInGlobalInvocationId = external addrspace(1) global <3 x i64>\n"
+    "declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()\n"
+    "declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()\n"
+    "declare void @llvm.nvvm.barrier0()\n"
+    "define ptx_kernel void @walk(ptr addrspace(1) %in, ptr addrspace(1) %out, i32 %n) {\n"
+    "entry:\n"
+    "  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "  %bid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()\n"
+    "  %bdim = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()\n"
+    "  %m = mul i32 %bid, %bdim\n"
+    "  %i = add i32 %m, %tid\n"
+    "  call void @llvm.nvvm.barrier0()\n"
+    "  %ok = icmp slt i32 %i, %n\n"
+    "  br i1 %ok, label %body, label %done\n"
+    "body:\n"
+    "  %i4 = shl i32 %i, 2\n"
+    "  %start = getelementptr float, ptr addrspace(1) %in, i32 %i4\n"
+    "  br label %loop\n"
+    "loop:\n"
+    "  %p = phi ptr addrspace(1) [ %start, %body ], [ %pn, %loop ]\n"
+    "  %k = phi i32 [ 0, %body ], [ %kn, %loop ]\n"
+    "  %acc = phi float [ 0.0, %body ], [ %accn, %loop ]\n"
+    "  %v = load float, ptr addrspace(1) %p\n"
+    "  %accn = fadd float %acc, %v\n"
+    "  %pn = getelementptr i8, ptr addrspace(1) %p, i64 4\n"
+    "  %kn = add i32 %k, 1\n"
+    "  %more = icmp ult i32 %kn, 4\n"
+    "  br i1 %more, label %loop, label %store\n"
+    "store:\n"
+    "  %gid = load <3 x i64>, ptr addrspace(1) @__spirv_BuiltInGlobalInvocationId\n"
+    "  %g0 = extractelement <3 x i64> %gid, i32 0\n"
+    "  %o = getelementptr float, ptr addrspace(1) %out, i64 %g0\n"
+    "  %big = fcmp ogt float %accn, 1.0e9\n"
+    "  %last = getelementptr float, ptr addrspace(1) %out, i64 0\n"
+    "  %dst = select i1 %big, ptr addrspace(1) %last, ptr addrspace(1) %o\n"
+    "  store float %accn, ptr addrspace(1) %dst\n"
+    "  br label %done\n"
+    "done:\n"
+    "  ret void\n"
+    "}\n";
+
+static void test_cuda_style_ir(void) {
+    gpucompile_buf m;
+    t_log log;
+    int n = 0, count = 300, i, bad = 0, before = runtime_errors;
+    float *in, *out;
+    void *fmod = NULL, *args[3];
+    gpucompile_vulkan_kernel k[2];
+    if (!have_tools) SKIP("no LLVM SPIR-V target");
+    memset(&m, 0, sizeof m);
+    memset(&log, 0, sizeof log);
+    CHECK_MSG(compile_ir(cuda_style, strlen(cuda_style), &m, &log, &n, NULL), "%s", log.text);
+    CHECK(n == 1);
+    CHECK(gpucompile_vulkan_reflect(m.data, m.len, k, 2) == 1);
+    CHECK(k[0].num_params == 3 && k[0].params[0].kind == GPUCOMPILE_VULKAN_PARAM_BINDING && k[0].params[2].kind == GPUCOMPILE_VULKAN_PARAM_PUSH);
+    if (have_device && m.len) {
+        char path[512], cmd[1024];
+        snprintf(path, sizeof path, "%s/walk.spv", dir);
+        CHECK(t_save(dir, "walk.spv", m.data, m.len, path, sizeof path));
+        snprintf(cmd, sizeof cmd, "spirv-val --target-env vulkan1.3 '%s'", path);
+        CHECK(t_sh_ok(cmd));
+        CHECK((fmod = mgpuModuleLoad(m.data, m.len)) != NULL);
+        in = (float *)alloc((size_t)count * 16);
+        out = (float *)alloc((size_t)count * 4);
+        for (i = 0; i < 4 * count; i++) in[i] = (float)(i % 13);
+        args[0] = &in; args[1] = &out; args[2] = &count;
+        if (fmod) mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "walk"), (count + 63) / 64, 1, 1, 64, 1, 1, 0, NULL, args, NULL, 3);
+        for (i = 0; i < count; i++)
+            bad += out[i] != in[4 * i] + in[4 * i + 1] + in[4 * i + 2] + in[4 * i + 3];
+        CHECK_MSG(bad == 0, "%d wrong; out[1] = %g", bad, (double)out[1]);
+        CHECK(runtime_errors == before);
+        mgpuMemFree(in, NULL);
+        mgpuMemFree(out, NULL);
+        if (fmod) mgpuModuleUnload(fmod);
+    }
+    free(m.data);
+}
+
+/* tests/run/kernels.cl (the OpenCL rows' kernels, run there on Intel's CPU runtime) with the
+   bitcode library of its -l kernel: every kernel compiles for Vulkan, passes spirv-val, and
+   gives the same answers as tests/run/run.c expects, with a workgroup size of 128 (no kernel
+   there names one). */
+static void test_run_kernels(void) {
+    char cmd[2048], ll[512], linked[512], path[512];
+    char *ir;
+    size_t size;
+    gpucompile_buf m;
+    gpucompile_vulkan_lower_options o;
+    t_log log;
+    int n = 0, count = 1000, groups = 8, i, bad, before = runtime_errors;
+    void *fmod = NULL, *args[4], *scratch = NULL;
+    if (!have_tools) SKIP("no clang-22 / LLVM SPIR-V target");
+    snprintf(ll, sizeof ll, "%s/run_kernels.ll", dir);
+    snprintf(linked, sizeof linked, "%s/run_kernels_linked.ll", dir);
+    snprintf(cmd, sizeof cmd, "clang-22 -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S tests/run/kernels.cl -o '%s' && "
+             "llvm-link-22 -S '%s' tests/data/mylib.ll -o '%s' 2>/dev/null", ll, ll, linked);
+    CHECK(t_sh_ok(cmd));
+    if (!(ir = (char *)t_read(linked, &size))) return;
+    memset(&m, 0, sizeof m);
+    memset(&log, 0, sizeof log);
+    memset(&o, 0, sizeof o);
+    o.local_size[0] = 128;
+    CHECK_MSG(compile_ir(ir, size, &m, &log, &n, &o), "%s", log.text);
+    free(ir);
+    CHECK(n == 6);
+    snprintf(path, sizeof path, "%s/run_kernels.spv", dir);
+    CHECK(t_save(dir, "run_kernels.spv", m.data, m.len, path, sizeof path));
+    snprintf(cmd, sizeof cmd, "spirv-val --target-env vulkan1.3 '%s'", path);
+    if (!m.len || !t_sh_ok(cmd)) {
+        CHECK(0);
+        free(m.data);
+        return;
+    }
+    if (!have_device) {
+        free(m.data);
+        SKIP("no Vulkan device");
+    }
+    CHECK((fmod = mgpuModuleLoad(m.data, m.len)) != NULL);
+    if (fmod) { /* reduce: local memory from the launch */
+        float *in = (float *)alloc((size_t)count * 4), *out = (float *)alloc((size_t)groups * 4);
+        for (i = 0; i < count; i++) in[i] = (float)(i % 7);
+        args[0] = &in; args[1] = &out; args[2] = &scratch; args[3] = &count;
+        mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "reduce"), groups, 1, 1, 128, 1, 1, 128 * 4, NULL, args, NULL, 4);
+        for (bad = 0, i = 0; i < groups; i++) {
+            float want = 0;
+            int j;
+            for (j = i * 128; j < (i + 1) * 128 && j < count; j++) want += (float)(j % 7);
+            bad += out[i] != want;
+        }
+        CHECK_MSG(bad == 0, "reduce: %d groups wrong", bad);
+        memset(out, 0, (size_t)groups * 4);
+        mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "reduce_static"), groups, 1, 1, 128, 1, 1, 0, NULL, args, NULL, 4);
+        for (bad = 0, i = 0; i < groups; i++) {
+            float want = 0;
+            int j;
+            for (j = i * 128; j < (i + 1) * 128 && j < count; j++) want += (float)(j % 7);
+            bad += out[i] != want;
+        }
+        CHECK_MSG(bad == 0, "reduce_static: %d groups wrong", bad);
+        mgpuMemFree(in, NULL);
+        mgpuMemFree(out, NULL);
+    }
+    if (fmod) { /* histogram: atomics */
+        unsigned *in = (unsigned *)alloc((size_t)count * 4), *bins = (unsigned *)alloc(64), *total = (unsigned *)alloc(4), want[16], sum = 0;
+        memset(want, 0, sizeof want);
+        for (i = 0; i < count; i++) {
+            in[i] = (unsigned)(i * 31 + 5);
+            want[in[i] % 16]++;
+            sum += in[i];
+        }
+        args[0] = &in; args[1] = &bins; args[2] = &total; args[3] = &count;
+        mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "histogram"), (count + 127) / 128, 1, 1, 128, 1, 1, 0, NULL, args, NULL, 4);
+        for (bad = 0, i = 0; i < 16; i++) bad += bins[i] != want[i];
+        CHECK_MSG(bad == 0 && *total == sum, "histogram: %d bins wrong, total %u want %u", bad, *total, sum);
+        mgpuMemFree(in, NULL);
+        mgpuMemFree(bins, NULL);
+        mgpuMemFree(total, NULL);
+    }
+    if (fmod) { /* grid: 2 x 3 x 2 groups of 128 */
+        int gx = 2, gy = 3, gz = 2, nx = gx * 128, x, y, z, *out = (int *)alloc((size_t)(nx * gy * gz) * 8);
+        args[0] = &out;
+        mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "grid"), gx, gy, gz, 128, 1, 1, 0, NULL, args, NULL, 1);
+        for (bad = 0, z = 0; z < gz; z++)
+            for (y = 0; y < gy; y++)
+                for (x = 0; x < nx; x++) {
+                    int at = (z * gy + y) * nx + x;
+                    bad += out[2 * at] != x + 100 * y + 10000 * z;
+                    bad += out[2 * at + 1] != x / 128 + 100 * y + 10000 * z + 1000000 * 128;
+                }
+        CHECK_MSG(bad == 0, "grid: %d wrong", bad);
+        mgpuMemFree(out, NULL);
+    }
+    if (fmod) { /* math and uses_lib */
+        int cnt = 200;
+        float *x = (float *)alloc((size_t)cnt * 4), *out = (float *)alloc((size_t)cnt * 24);
+        for (i = 0; i < cnt; i++) x[i] = 0.02f * (float)(i + 1);
+        args[0] = &x; args[1] = &out; args[2] = &cnt;
+        mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "math"), (cnt + 127) / 128, 1, 1, 128, 1, 1, 0, NULL, args, NULL, 3);
+        for (bad = 0, i = 0; i < cnt; i++) {
+            double v = x[i], s = out[6 * i], c = out[6 * i + 1];
+            bad += t_abs(s - t_sin(v)) > 1e-3 || t_abs(s * s + c * c - 1) > 1e-3;
+            bad += t_abs(out[6 * i + 2] - t_exp(v)) > 1e-3 * t_exp(v);
+            bad += t_abs(t_exp(out[6 * i + 3]) - v) > 1e-3 * v; /* log */
+            bad += t_abs((double)out[6 * i + 4] * out[6 * i + 4] - v) > 1e-3 * v;
+            bad += t_abs((double)out[6 * i + 5] * out[6 * i + 5] - v * v * v) > 1e-2 * v * v * v; /* pow(v, 1.5) */
+        }
+        CHECK_MSG(bad == 0, "math: %d wrong", bad);
+        args[0] = &x; args[1] = &cnt;
+        for (i = 0; i < cnt; i++) x[i] = (float)i;
+        mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "uses_lib"), (cnt + 127) / 128, 1, 1, 128, 1, 1, 0, NULL, args, NULL, 2);
+        for (bad = 0, i = 0; i < cnt; i++) bad += x[i] != 3.0f * (float)i;
+        CHECK_MSG(bad == 0, "uses_lib: %d wrong", bad);
+        mgpuMemFree(x, NULL);
+        mgpuMemFree(out, NULL);
+    }
+    CHECK(runtime_errors == before);
+    if (fmod) mgpuModuleUnload(fmod);
+    free(m.data);
+}
+
 /* What cannot be expressed: refused before code generation, naming the function and the
    instruction. */
 static void refused(const char *ir, const char *function, const char *why) {
@@ -331,7 +563,7 @@ static void refused(const char *ir, const char *function, const char *why) {
     char want[256];
     memset(&out, 0, sizeof out);
     memset(&log, 0, sizeof log);
-    CHECK_MSG(!compile_ir(ir, strlen(ir), &out, &log, &n), "%s was not refused", function);
+    CHECK_MSG(!compile_ir(ir, strlen(ir), &out, &log, &n, NULL), "%s was not refused", function);
     snprintf(want, sizeof want, "function '%s'", function);
     CHECK_MSG(strstr(log.text, want) && strstr(log.text, why), "want %s / %s in: %s", want, why, log.text);
     free(out.data);
@@ -370,12 +602,24 @@ static void test_refusals(void) {
             "k", "two parameters");
 }
 
+/* Every report of the runtime was one a test asked for (with the validation layer on where it
+   is installed: none of its messages). */
+static void test_runtime_quiet(void) {
+    gpucompile_vulkan_runtime_info info;
+    if (!have_device) SKIP("no Vulkan device");
+    CHECK(gpucompile_vulkan_runtime_info_get(&info));
+    if (getenv("GPUCOMPILE_VULKAN_VALIDATION")) CHECK(info.validation);
+    CHECK_MSG(runtime_errors == 1, "%d reports (1 expected: the local memory refusal)", runtime_errors);
+}
+
 int main(void) {
     snprintf(dir, sizeof dir, "%s/gpucompile-vkptr-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     if (!mkdtemp(dir)) {
         printf("cannot make a scratch directory\n");
         return 1;
     }
+    if (!getenv("GPUCOMPILE_VULKAN_VALIDATION") && access("/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json", R_OK) == 0)
+        setenv("GPUCOMPILE_VULKAN_VALIDATION", "1", 1); /* no message allowed (test_runtime_quiet) */
     LLVMInitializeAllTargetInfos();
     LLVMInitializeAllTargets();
     LLVMInitializeAllTargetMCs();
@@ -395,7 +639,11 @@ int main(void) {
     RUN(test_histogram_atomics);
     RUN(test_grid2d);
     RUN(test_math);
+    RUN(test_marker_mismatch);
+    RUN(test_cuda_style_ir);
+    RUN(test_run_kernels);
     RUN(test_refusals);
+    RUN(test_runtime_quiet);
     if (module) mgpuModuleUnload(module);
     free(spirv.data);
     {
