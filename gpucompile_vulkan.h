@@ -31,8 +31,9 @@
      of descriptors), a binding has one element type in LLVM 22 (two are merged into an invalid
      variable), so a heap would still need a binding per element type and an offset in push
      constants per parameter, costing push-constant bytes (128 on lavapipe) and an add per access.
-   - a scalar parameter: a member of the module's one push-constant block (Mesa refuses a module
-     with two), loaded in the entry block; kernels share the members of the same type.
+   - a scalar parameter: bytes of the module's one push-constant block (Mesa refuses a module
+     with two), a struct of 32-bit words, loaded in the entry block; each kernel lays its scalars
+     out from offset 0, so the block is as long as the longest kernel's (128 bytes at most).
    - a local (addrspace 3) pointer parameter: a workgroup array of options.local_bytes (default
      4096) bytes: Vulkan has no dynamic workgroup memory, so the launch's sharedMemBytes may use
      up to that; local (addrspace 3) variables: workgroup arrays of their access type.
@@ -356,6 +357,34 @@ GPUCOMPILE_VULKAN__PTR LLVMValueRef gpucompile_vulkan__pk_scaled(gpucompile_vulk
         return gpucompile_vulkan__pk_scaled(w, LLVMGetOperand(v, 0), scale << LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)), depth + 1);
     if (op == LLVMMul && LLVMIsAConstantInt(LLVMGetOperand(v, 1)))
         return gpucompile_vulkan__pk_scaled(w, LLVMGetOperand(v, 0), scale * LLVMConstIntGetSExtValue(LLVMGetOperand(v, 1)), depth + 1);
+    if (op == LLVMAShr && LLVMIsAConstantInt(LLVMGetOperand(v, 1)) && LLVMIsAInstruction(LLVMGetOperand(v, 0)) &&
+        LLVMGetInstructionOpcode(LLVMGetOperand(v, 0)) == LLVMShl && LLVMIsAConstantInt(LLVMGetOperand(LLVMGetOperand(v, 0), 1))) {
+        /* ashr (shl x, a), b with a >= b: sext(trunc x) << (a - b), the optimizer's sign extension */
+        unsigned long long sa = LLVMConstIntGetZExtValue(LLVMGetOperand(LLVMGetOperand(v, 0), 1)), sb = LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1));
+        if (sa >= sb && sa < 64 && sa - sb < 32) {
+            LLVMValueRef x = LLVMBuildTrunc(w->b, LLVMGetOperand(LLVMGetOperand(v, 0), 0), LLVMIntTypeInContext(w->ctx, (unsigned)(64 - sa)), "");
+            return gpucompile_vulkan__pk_scaled(w, LLVMBuildSExt(w->b, x, w->i64, ""), scale << (sa - sb), depth + 1);
+        }
+        return NULL;
+    }
+    if ((op == LLVMSExt || op == LLVMZExt) && LLVMIsAInstruction(LLVMGetOperand(v, 0))) {
+        /* an extension of a product or sum that cannot wrap: the extension moves inside */
+        LLVMValueRef x = LLVMGetOperand(v, 0), a, c;
+        LLVMOpcode xo = LLVMGetInstructionOpcode(x);
+        int sgn = op == LLVMSExt;
+        if (!(xo == LLVMShl || xo == LLVMMul || xo == LLVMAdd) || !(sgn ? LLVMGetNSW(x) : LLVMGetNUW(x))) return NULL;
+        a = sgn ? LLVMBuildSExt(w->b, LLVMGetOperand(x, 0), w->i64, "") : LLVMBuildZExt(w->b, LLVMGetOperand(x, 0), w->i64, "");
+        if (xo != LLVMAdd && LLVMIsAConstantInt(LLVMGetOperand(x, 1))) {
+            unsigned long long k = LLVMConstIntGetZExtValue(LLVMGetOperand(x, 1));
+            if (xo == LLVMShl && k >= 32) return NULL;
+            return gpucompile_vulkan__pk_scaled(w, a, xo == LLVMShl ? scale << k : scale * LLVMConstIntGetSExtValue(LLVMGetOperand(x, 1)), depth + 1);
+        }
+        if (xo != LLVMAdd) return NULL;
+        c = sgn ? LLVMBuildSExt(w->b, LLVMGetOperand(x, 1), w->i64, "") : LLVMBuildZExt(w->b, LLVMGetOperand(x, 1), w->i64, "");
+        a = gpucompile_vulkan__pk_scaled(w, a, scale, depth + 1);
+        c = a ? gpucompile_vulkan__pk_scaled(w, c, scale, depth + 1) : NULL;
+        return c ? LLVMBuildAdd(w->b, a, c, "") : NULL;
+    }
     if (op == LLVMAdd || (op == LLVMOr && LLVMGetIsDisjoint(v))) {
         LLVMValueRef a = gpucompile_vulkan__pk_scaled(w, LLVMGetOperand(v, 0), scale, depth + 1);
         LLVMValueRef c = a ? gpucompile_vulkan__pk_scaled(w, LLVMGetOperand(v, 1), scale, depth + 1) : NULL;
@@ -684,6 +713,22 @@ GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_calls_in(gpucompi
                 if (!f) continue;
                 v = LLVMBuildFDiv(w->b, LLVMConstReal(LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetElementType(t) : t, 1.0), gpucompile_vulkan__pk_call(w, f, &x, 1), "");
                 if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) continue; /* a vector's needs a splat: left as it is */
+            } else if (strcmp(plain, "clamp") == 0 && LLVMGetNumArgOperands(in) == 3 && LLVMTypeOf(LLVMGetOperand(in, 1)) == LLVMTypeOf(in)) {
+                LLVMTypeRef t = LLVMTypeOf(in);
+                const char *lo, *hi;
+                LLVMValueRef fl, fh, ops[2];
+                int fp = gpucompile_vulkan__pk_math("fabs", args, &n) != NULL;
+                lo = fp ? "llvm.maxnum" : gpucompile_vulkan__pk_int_math("max", args, &n);
+                hi = fp ? "llvm.minnum" : gpucompile_vulkan__pk_int_math("min", args, &n);
+                if (!lo || !hi || !(fl = gpucompile_vulkan__pk_intrinsic(w, lo, &t, 1)) || !(fh = gpucompile_vulkan__pk_intrinsic(w, hi, &t, 1))) continue;
+                ops[0] = LLVMGetOperand(in, 0);
+                ops[1] = LLVMGetOperand(in, 1);
+                ops[0] = gpucompile_vulkan__pk_call(w, fl, ops, 2);
+                ops[1] = LLVMGetOperand(in, 2);
+                v = gpucompile_vulkan__pk_call(w, fh, ops, 2);
+            } else if (strcmp(plain, "mix") == 0 && LLVMGetNumArgOperands(in) == 3 && LLVMTypeOf(LLVMGetOperand(in, 2)) == LLVMTypeOf(in)) {
+                LLVMValueRef a0 = LLVMGetOperand(in, 0);
+                v = LLVMBuildFAdd(w->b, a0, LLVMBuildFMul(w->b, LLVMBuildFSub(w->b, LLVMGetOperand(in, 1), a0, ""), LLVMGetOperand(in, 2), ""), "");
             } else if (strcmp(plain, "mul24") == 0 && LLVMGetNumArgOperands(in) == 2) {
                 v = LLVMBuildMul(w->b, LLVMGetOperand(in, 0), LLVMGetOperand(in, 1), "");
             } else if (strcmp(plain, "mad24") == 0 && LLVMGetNumArgOperands(in) == 3) {
@@ -835,13 +880,15 @@ GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_check(gpucompile_
 /* Workgroup (addrspace 3) variables as arrays of the one type they are accessed as, each access
    one getelementptr off the array. */
 GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_workgroup_vars(gpucompile_vulkan__pk_lw *w, gpucompile_vulkan__pk_uses *u) {
-    LLVMValueRef g, next;
-    for (g = LLVMGetFirstGlobal(w->m); g; g = next) {
+    LLVMValueRef g, last = LLVMGetLastGlobal(w->m), next;
+    int done = !last;
+    for (g = LLVMGetFirstGlobal(w->m); !done; g = next) { /* up to the last one before: the arrays made here come after it */
         LLVMValueRef a;
         LLVMTypeRef at;
         unsigned long long size, es;
         char name[256];
         next = LLVMGetNextGlobal(g);
+        done = g == last;
         if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) != 3 || LLVMIsDeclaration(g)) continue;
         memset(u, 0, sizeof *u);
         if (gpucompile_vulkan__pk_collect(w, g, u) != GPUCOMPILE_OK || gpucompile_vulkan__pk_one_base(w, g, u) != GPUCOMPILE_OK) return w->r;
@@ -880,11 +927,12 @@ GPUCOMPILE_VULKAN__PTR LLVMValueRef gpucompile_vulkan__pk_name(gpucompile_vulkan
     return g;
 }
 
-/* The push-constant block's members: each used scalar parameter of each kernel gets the first
-   member of its type no earlier parameter of that kernel has (kernels share members). */
+/* The push-constant block: 32-bit words (one struct of i32 members), each kernel's scalar
+   parameters laid out from offset 0 in order, each at a multiple of 4 bytes and of its own
+   alignment; the kernels of a module share the block (Mesa refuses a module with two), so it is
+   as long as the longest kernel's, not the sum of them. */
 typedef struct gpucompile_vulkan__pk_push_plan {
-    LLVMTypeRef types[32];
-    int n;
+    unsigned words; /* the block's */
 } gpucompile_vulkan__pk_push_plan;
 
 GPUCOMPILE_VULKAN__PTR int gpucompile_vulkan__pk_is_scalar(LLVMTypeRef t) {
@@ -893,26 +941,45 @@ GPUCOMPILE_VULKAN__PTR int gpucompile_vulkan__pk_is_scalar(LLVMTypeRef t) {
     return k == LLVMIntegerTypeKind || k == LLVMHalfTypeKind || k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind;
 }
 
-GPUCOMPILE_VULKAN__PTR int gpucompile_vulkan__pk_member(gpucompile_vulkan__pk_push_plan *pp, LLVMTypeRef t, const int *taken) {
-    int i;
-    for (i = 0; i < pp->n; i++)
-        if (pp->types[i] == t && !taken[i]) return i;
-    if (pp->n == 32) return -1;
-    pp->types[pp->n] = t;
-    return pp->n++;
+/* The next parameter's offset in the block after *end bytes; *end past it. 0 when it is no
+   scalar the block can hold (a size under 4 bytes or a multiple of 4). */
+GPUCOMPILE_VULKAN__PTR int gpucompile_vulkan__pk_place(gpucompile_vulkan__pk_lw *w, LLVMTypeRef t, unsigned *end, unsigned *offset) {
+    unsigned size = (unsigned)LLVMStoreSizeOfType(w->dl, t), align = LLVMABIAlignmentOfType(w->dl, t), off;
+    if (!gpucompile_vulkan__pk_is_scalar(t) || !size || (size > 4 && size % 4) || size > 64) return 0;
+    if (align < 4) align = 4;
+    off = (*end + align - 1) / align * align;
+    *offset = off;
+    *end = off + (size < 4 ? 4 : size);
+    return 1;
+}
+
+/* A scalar parameter of type t read from the block's words at offset, in the entry block. */
+GPUCOMPILE_VULKAN__PTR LLVMValueRef gpucompile_vulkan__pk_push_load(gpucompile_vulkan__pk_lw *w, LLVMValueRef pc, LLVMTypeRef t, unsigned offset) {
+    LLVMTypeRef st = LLVMGlobalGetValueType(pc);
+    unsigned size = (unsigned)LLVMStoreSizeOfType(w->dl, t), n = size < 4 ? 1 : size / 4, k;
+    LLVMValueRef v = NULL, idx[2];
+    for (k = 0; k < n; k++) {
+        LLVMValueRef word;
+        idx[0] = LLVMConstInt(w->i32, 0, 0);
+        idx[1] = LLVMConstInt(w->i32, offset / 4 + k, 0);
+        word = LLVMBuildLoad2(w->b, w->i32, LLVMConstInBoundsGEP2(st, pc, idx, 2), "");
+        if (n == 1) v = word;
+        else {
+            if (!v) v = LLVMGetPoison(LLVMVectorType(w->i32, n));
+            v = LLVMBuildInsertElement(w->b, v, word, LLVMConstInt(w->i32, k, 0), "");
+        }
+    }
+    if (size < 4) v = LLVMBuildTrunc(w->b, v, LLVMIntTypeInContext(w->ctx, size * 8), "");
+    return LLVMTypeOf(v) == t ? v : LLVMBuildBitCast(w->b, v, t, "");
 }
 
 /* One kernel as an entry point (see the top of this section); its parameter string into md. */
 GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_kernel(gpucompile_vulkan__pk_lw *w, LLVMValueRef fn, const gpucompile_vulkan_lower_options *o,
-                                                                   gpucompile_vulkan__pk_push_plan *pp, LLVMValueRef pc, gpucompile_vulkan__pk_uses *u,
-                                                                   unsigned first_binding, gpucompile_buf *md) {
+                                                                   LLVMValueRef pc, gpucompile_vulkan__pk_uses *u, unsigned first_binding, gpucompile_buf *md) {
     LLVMBasicBlockRef first = LLVMGetEntryBasicBlock(fn), entry, bb;
     LLVMValueRef br, nf;
-    LLVMTypeRef pct = pc ? LLVMGlobalGetValueType(pc) : NULL;
-    unsigned i, n = LLVMCountParams(fn);
-    int taken[32];
+    unsigned i, n = LLVMCountParams(fn), end = 0;
     char name[256], numthreads[64];
-    memset(taken, 0, sizeof taken);
     snprintf(name, sizeof name, "%s", gpucompile_value_name(fn));
     gpucompile_vulkan__pk_wg_size(w, fn, o->local_size, w->wg);
     entry = LLVMInsertBasicBlockInContext(w->ctx, first, "entry");
@@ -925,22 +992,21 @@ GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_kernel(gpucompile
         LLVMValueRef p = LLVMGetParam(fn, i);
         LLVMTypeRef t = LLVMTypeOf(p);
         if (LLVMGetTypeKind(t) != LLVMPointerTypeKind) {
-            LLVMValueRef idx[2], v;
-            int m;
+            unsigned off;
             if (!LLVMGetFirstUse(p)) {
                 gpucompile_buf_str(md, " -");
                 continue;
             }
-            if (!gpucompile_vulkan__pk_is_scalar(t) || (m = gpucompile_vulkan__pk_member(pp, t, taken)) < 0 || !pct || m >= (int)LLVMCountStructElementTypes(pct))
-                return gpucompile_vulkan__pk_fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': parameter %u: not a scalar or vector of numbers "
-                                                "(a push constant), nor a pointer to global, constant or local memory", name, i);
-            taken[m] = 1;
-            idx[0] = LLVMConstInt(w->i32, 0, 0);
-            idx[1] = LLVMConstInt(w->i32, (unsigned)m, 0);
+            if (!gpucompile_vulkan__pk_place(w, t, &end, &off) || !pc) {
+                char *ts = LLVMPrintTypeToString(t);
+                gpucompile_vulkan__pk_fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': parameter %u: a %s (a push constant is a scalar or a vector "
+                                           "of numbers; pointers to global, constant or local memory are buffers)", name, i, ts);
+                LLVMDisposeMessage(ts);
+                return w->r;
+            }
             LLVMPositionBuilderBefore(w->b, br);
-            v = LLVMBuildLoad2(w->b, t, LLVMConstInBoundsGEP2(pct, pc, idx, 2), "");
-            LLVMReplaceAllUsesWith(p, v);
-            gpucompile_buf_printf(md, " p%u:%u", (unsigned)LLVMOffsetOfElement(w->dl, pct, (unsigned)m), (unsigned)LLVMStoreSizeOfType(w->dl, t));
+            LLVMReplaceAllUsesWith(p, gpucompile_vulkan__pk_push_load(w, pc, t, off));
+            gpucompile_buf_printf(md, " p%u:%u", off, (unsigned)LLVMStoreSizeOfType(w->dl, t));
             continue;
         }
         {
@@ -1003,23 +1069,21 @@ GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_kernel(gpucompile
     return GPUCOMPILE_OK;
 }
 
-/* The push-constant plan of every kernel, before any is rewritten: the block's type. */
+/* The push-constant block's size: the longest kernel's parameters (128 bytes at most: what
+   every Vulkan device has). */
 GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_plan(gpucompile_vulkan__pk_lw *w, gpucompile_vulkan__pk_push_plan *pp) {
     LLVMValueRef fn;
     for (fn = LLVMGetFirstFunction(w->m); fn; fn = LLVMGetNextFunction(fn)) {
-        unsigned i, n;
-        int taken[32];
+        unsigned i, n, end = 0, off;
         if (!gpucompile_vulkan__pk_is_entry(fn)) continue;
-        memset(taken, 0, sizeof taken);
         for (i = 0, n = LLVMCountParams(fn); i < n; i++) {
             LLVMValueRef p = LLVMGetParam(fn, i);
-            int m;
-            if (LLVMGetTypeKind(LLVMTypeOf(p)) == LLVMPointerTypeKind || !LLVMGetFirstUse(p) || !gpucompile_vulkan__pk_is_scalar(LLVMTypeOf(p))) continue;
-            if ((m = gpucompile_vulkan__pk_member(pp, LLVMTypeOf(p), taken)) < 0)
-                return gpucompile_vulkan__pk_fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': more than 32 push-constant members in the module",
-                                                gpucompile_value_name(fn));
-            taken[m] = 1;
+            if (LLVMGetTypeKind(LLVMTypeOf(p)) != LLVMPointerTypeKind && LLVMGetFirstUse(p)) gpucompile_vulkan__pk_place(w, LLVMTypeOf(p), &end, &off);
         }
+        if (end > 128)
+            return gpucompile_vulkan__pk_fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': its scalar parameters need %u bytes of push constants: "
+                                              "above the 128 bytes every Vulkan device has", gpucompile_value_name(fn), end);
+        if ((end + 3) / 4 > pp->words) pp->words = (end + 3) / 4;
     }
     return GPUCOMPILE_OK;
 }
@@ -1087,16 +1151,11 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_lower_kernels(gpucompile_job 
         if (gpucompile_vulkan__pk_calls_in(&w, fn) != GPUCOMPILE_OK) goto done;
     }
     if (gpucompile_vulkan__pk_workgroup_vars(&w, u) != GPUCOMPILE_OK || gpucompile_vulkan__pk_plan(&w, &pp) != GPUCOMPILE_OK) goto done;
-    if (pp.n) {
-        LLVMTypeRef st = LLVMStructCreateNamed(w.ctx, "gpucompile.push");
-        unsigned long long size;
-        LLVMStructSetBody(st, pp.types, (unsigned)pp.n, 0);
-        size = LLVMABISizeOfType(w.dl, st);
-        if (size > 128) {
-            gpucompile_vulkan__pk_fail(&w, GPUCOMPILE_ERROR_UNSUPPORTED, "the kernels' scalar parameters need a %llu-byte push-constant block: above the "
-                                     "128 bytes every Vulkan device has (compile fewer kernels per module)", size);
-            goto done;
-        }
+    if (pp.words) {
+        LLVMTypeRef st = LLVMStructCreateNamed(w.ctx, "gpucompile.push"), words[32];
+        unsigned k;
+        for (k = 0; k < pp.words; k++) words[k] = w.i32;
+        LLVMStructSetBody(st, words, pp.words, 0);
         pc = LLVMAddGlobalInAddressSpace(module, st, "gpucompile.push", 13);
         LLVMSetLinkage(pc, LLVMExternalLinkage);
         LLVMSetVisibility(pc, LLVMHiddenVisibility);
@@ -1107,7 +1166,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_lower_kernels(gpucompile_job 
         md.len = 0;
         gpucompile_buf_str(&md, "");
         unsigned params = LLVMCountParams(kernels[i]);
-        if (gpucompile_vulkan__pk_kernel(&w, kernels[i], &o, &pp, pc, u, binding, &md) != GPUCOMPILE_OK) goto done;
+        if (gpucompile_vulkan__pk_kernel(&w, kernels[i], &o, pc, u, binding, &md) != GPUCOMPILE_OK) goto done;
         binding += params;
         if (md.oom) {
             gpucompile_vulkan__pk_fail(&w, GPUCOMPILE_ERROR_OUT_OF_MEMORY, "out of memory");

@@ -128,7 +128,7 @@ static void test_compile(void) {
     memset(&log, 0, sizeof log);
     CHECK_MSG(compile_ir(ir, size, &spirv, &log, &n, NULL), "%s", log.text);
     free(ir);
-    CHECK(n == 6);
+    CHECK(n == 7);
     if (!spirv.len) return;
     snprintf(path, sizeof path, "%s/pk.spv", dir);
     CHECK((f = fopen(path, "wb")) != NULL);
@@ -139,7 +139,7 @@ static void test_compile(void) {
     snprintf(cmd, sizeof cmd, "spirv-val --target-env vulkan1.3 '%s'", path);
     valid = t_sh_ok(cmd);
     CHECK(valid);
-    CHECK(gpucompile_vulkan_reflect(spirv.data, spirv.len, k, 8) == 6);
+    CHECK(gpucompile_vulkan_reflect(spirv.data, spirv.len, k, 8) == 7);
     CHECK_STR(k[0].name, "saxpy");
     /* saxpy(float a, global const float *x, global float *y, int n) */
     CHECK(k[0].num_params == 4);
@@ -325,6 +325,33 @@ static void test_math(void) {
 }
 
 
+/* scalars(global float *out, char, short, long, double, float4, uint): every size from the
+   block's words. */
+static void test_push_scalars(void) {
+    float *out, v[4] = {1.5f, -2.5f, 3.25f, 4.0f};
+    char c = -7;
+    short sh = -300;
+    long long l = 5000000000LL;
+    double d = 0.125;
+    unsigned u = 4000000000u;
+    void *args[7];
+    gpucompile_vulkan_kernel k[8];
+    if (!have_device) SKIP("no Vulkan device");
+    CHECK(gpucompile_vulkan_reflect(spirv.data, spirv.len, k, 8) == 7);
+    CHECK_STR(k[6].name, "scalars");
+    /* c at 0, s at 4, l at 8, d at 16, v at 32 (16-byte aligned), u at 48 */
+    CHECK(k[6].num_params == 7 && k[6].params[1].value == 0 && k[6].params[1].size == 1 && k[6].params[2].value == 4 &&
+          k[6].params[3].value == 8 && k[6].params[4].value == 16 && k[6].params[5].value == 32 && k[6].params[5].size == 16 &&
+          k[6].params[6].value == 48);
+    out = (float *)alloc(64);
+    args[0] = &out; args[1] = &c; args[2] = &sh; args[3] = &l; args[4] = &d; args[5] = v; args[6] = &u;
+    mgpuLaunchKernel(fn("scalars"), 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL, 7);
+    CHECK_MSG(out[0] == -7.0f && out[1] == -300.0f && out[2] == 5e9f && out[3] == 0.125f, "%g %g %g %g", (double)out[0], (double)out[1],
+              (double)out[2], (double)out[3]);
+    CHECK(out[4] == 1.5f && out[5] == -2.5f && out[6] == 3.25f && out[7] == 4.0f && out[8] == 4e9f);
+    mgpuMemFree(out, NULL);
+}
+
 /* A marker that does not match the module (a binding it lacks) is ignored: num_params 0, and
    the launch takes the default convention. */
 static void test_marker_mismatch(void) {
@@ -339,12 +366,12 @@ static void test_marker_mismatch(void) {
         if (memcmp(copy + i, want, strlen(want)) == 0) at = copy + i;
     CHECK(at != NULL);
     if (at) at[strlen("gpucompile.params saxpy p0:4 b")] = '9';
-    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 8) == 6);
+    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 8) == 7);
     CHECK(k[0].num_params == 0 && k[1].num_params == 4);
-    if (at) memcpy(at, "gpucompile.params saxpy p0:4 b1 b2 p4:9", strlen(want)); /* past the block */
-    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 8) == 6 && k[0].num_params == 0);
+    if (at) memcpy(at, "gpucompile.params saxpy p0:4 b1 b2 p4:x", strlen(want)); /* malformed */
+    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 8) == 7 && k[0].num_params == 0);
     if (at) memcpy(at, "gpucompile.params saxpx p0:4 b1 b2 p4:4", strlen(want)); /* another kernel's */
-    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 8) == 6 && k[0].num_params == 0);
+    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 8) == 7 && k[0].num_params == 0);
     free(copy);
 }
 
@@ -612,7 +639,35 @@ static void test_runtime_quiet(void) {
     CHECK_MSG(runtime_errors == 1, "%d reports (1 expected: the local memory refusal)", runtime_errors);
 }
 
-int main(void) {
+/* test_vulkan_ptr --compile IN.ll OUT.spv: one module through the same steps, its errors on
+   stdout (the corpus script's driver). 0 compiled, 1 refused or failed. */
+static int compile_one(const char *in, const char *out) {
+    gpucompile_buf m;
+    t_log log;
+    size_t size;
+    char *ir = (char *)t_read(in, &size);
+    int n = 0, ok;
+    FILE *f;
+    memset(&m, 0, sizeof m);
+    memset(&log, 0, sizeof log);
+    if (!ir) return 1;
+    ok = compile_ir(ir, size, &m, &log, &n, NULL);
+    free(ir);
+    printf("%s", log.text);
+    if (ok && (f = fopen(out, "wb")) != NULL) {
+        ok = fwrite(m.data, 1, m.len, f) == m.len;
+        ok &= fclose(f) == 0;
+    }
+    free(m.data);
+    return !ok;
+}
+
+int main(int argc, char **argv) {
+    LLVMInitializeAllTargetInfos();
+    LLVMInitializeAllTargets();
+    LLVMInitializeAllTargetMCs();
+    LLVMInitializeAllAsmPrinters();
+    if (argc == 4 && strcmp(argv[1], "--compile") == 0) return compile_one(argv[2], argv[3]);
     snprintf(dir, sizeof dir, "%s/gpucompile-vkptr-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     if (!mkdtemp(dir)) {
         printf("cannot make a scratch directory\n");
@@ -620,10 +675,6 @@ int main(void) {
     }
     if (!getenv("GPUCOMPILE_VULKAN_VALIDATION") && access("/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json", R_OK) == 0)
         setenv("GPUCOMPILE_VULKAN_VALIDATION", "1", 1); /* no message allowed (test_runtime_quiet) */
-    LLVMInitializeAllTargetInfos();
-    LLVMInitializeAllTargets();
-    LLVMInitializeAllTargetMCs();
-    LLVMInitializeAllAsmPrinters();
     {
         LLVMTargetRef t;
         char *msg = NULL;
@@ -639,6 +690,7 @@ int main(void) {
     RUN(test_histogram_atomics);
     RUN(test_grid2d);
     RUN(test_math);
+    RUN(test_push_scalars);
     RUN(test_marker_mismatch);
     RUN(test_cuda_style_ir);
     RUN(test_run_kernels);

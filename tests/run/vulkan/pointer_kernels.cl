@@ -58,3 +58,16 @@ kernel void math(global const float *x, global float *out, int n) {
         out[4 * i + 3] = fmax(v, 2.0f);
     }
 }
+
+/* push constants of every size: each at its offset in the block's 32-bit words */
+kernel __attribute__((reqd_work_group_size(1, 1, 1))) void scalars(global float *out, char c, short s, long l, double d, float4 v, uint u) {
+    out[0] = c;
+    out[1] = s;
+    out[2] = (float)l;
+    out[3] = (float)d;
+    out[4] = v.x;
+    out[5] = v.y;
+    out[6] = v.z;
+    out[7] = v.w;
+    out[8] = (float)u;
+}
