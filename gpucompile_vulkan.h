@@ -54,7 +54,7 @@
    pointer compared, converted or returned, a pointer that may point into two parameters, an
    address that is not a whole number of elements off its parameter, function pointers (indirect
    calls, a function's address taken), recursion, printf, a generic pointer parameter, a
-   variable in global or constant memory, a fence without a barrier. */
+   variable in global memory (a constant table is private memory), a fence without a barrier. */
 #if defined(GPUCOMPILE_H) && !defined(GPUCOMPILE_VULKAN__PTR_API)
 #define GPUCOMPILE_VULKAN__PTR_API
 #ifdef __cplusplus
@@ -870,15 +870,17 @@ GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_check(gpucompile_
         unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(g));
         int dim;
         if (!LLVMGetFirstUse(g) || gpucompile_vulkan__pk_builtin_kind(gpucompile_value_name(g), &dim) != GPUCOMPILE_VULKAN__B_NONE) continue;
-        if (as == 1 || as == 2)
-            return gpucompile_vulkan__pk_fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "global '%s': a variable in %s memory (not expressed for Vulkan yet: pass it as a "
-                                            "buffer parameter)", gpucompile_value_name(g), as == 1 ? "global" : "constant");
+        if ((as == 1 || as == 2) && !(LLVMIsGlobalConstant(g) && LLVMGetInitializer(g)))
+            return gpucompile_vulkan__pk_fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "global '%s': a variable in %s memory (a Vulkan shader module has "
+                                              "none: pass it as a buffer parameter)", gpucompile_value_name(g), as == 1 ? "global" : "constant");
     }
     return GPUCOMPILE_OK;
 }
 
 /* Workgroup (addrspace 3) variables as arrays of the one type they are accessed as, each access
-   one getelementptr off the array. */
+   one getelementptr off the array; constant tables (addrspace 1 or 2 constants: OpenCL's
+   `constant float w[5] = {...}`) the same in private memory (addrspace 10) with their values,
+   when they are arrays of the type they are read as. */
 GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_workgroup_vars(gpucompile_vulkan__pk_lw *w, gpucompile_vulkan__pk_uses *u) {
     LLVMValueRef g, last = LLVMGetLastGlobal(w->m), next;
     int done = !last;
@@ -887,19 +889,29 @@ GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_workgroup_vars(gp
         LLVMTypeRef at;
         unsigned long long size, es;
         char name[256];
+        unsigned as;
+        int dim;
         next = LLVMGetNextGlobal(g);
         done = g == last;
-        if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) != 3 || LLVMIsDeclaration(g)) continue;
+        as = LLVMGetPointerAddressSpace(LLVMTypeOf(g));
+        if (LLVMIsDeclaration(g) || !(as == 3 || ((as == 1 || as == 2) && LLVMIsGlobalConstant(g))) ||
+            gpucompile_vulkan__pk_builtin_kind(gpucompile_value_name(g), &dim) != GPUCOMPILE_VULKAN__B_NONE)
+            continue;
         memset(u, 0, sizeof *u);
         if (gpucompile_vulkan__pk_collect(w, g, u) != GPUCOMPILE_OK || gpucompile_vulkan__pk_one_base(w, g, u) != GPUCOMPILE_OK) return w->r;
         if (!u->nacc) continue;
         size = LLVMABISizeOfType(w->dl, LLVMGlobalGetValueType(g));
         es = LLVMABISizeOfType(w->dl, u->type);
-        at = LLVMArrayType2(u->type, es ? (size + es - 1) / es : 1);
+        at = as == 3 ? LLVMArrayType2(u->type, es ? (size + es - 1) / es : 1) : LLVMGlobalGetValueType(g);
+        if (as != 3 && (LLVMGetTypeKind(at) != LLVMArrayTypeKind || LLVMGetElementType(at) != u->type))
+            return gpucompile_vulkan__pk_refuse(w, u->acc[0].in, "a constant table read as another type than its elements' (not rewritten)");
         snprintf(name, sizeof name, "%s", gpucompile_value_name(g));
-        a = LLVMAddGlobalInAddressSpace(w->m, at, "", 3);
+        a = LLVMAddGlobalInAddressSpace(w->m, at, "", as == 3 ? 3 : 10);
         LLVMSetLinkage(a, LLVMInternalLinkage);
-        LLVMSetInitializer(a, LLVMGetPoison(at)); /* workgroup memory starts undefined */
+        if (as == 3) LLVMSetInitializer(a, LLVMGetPoison(at)); /* workgroup memory starts undefined */
+        else {
+            LLVMSetInitializer(a, LLVMGetInitializer(g)); /* not marked constant: LLVM 22 puts a constant in UniformConstant, invalid for Vulkan */
+        }
         LLVMSetAlignment(a, LLVMGetAlignment(g));
         if (gpucompile_vulkan__pk_rewrite(w, g, u, NULL, a) != GPUCOMPILE_OK) return w->r;
         LLVMReplaceAllUsesWith(g, LLVMGetPoison(LLVMTypeOf(g)));
@@ -1184,6 +1196,13 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_lower_kernels(gpucompile_job 
             again = 1;
         }
     } while (again);
+    {
+        LLVMValueRef g, gnext;
+        for (g = LLVMGetFirstGlobal(module); g; g = gnext) { /* unused variables: LLVM 22 would still declare them (a constant one as UniformConstant, invalid) */
+            gnext = LLVMGetNextGlobal(g);
+            if (!LLVMGetFirstUse(g) && g != pc) LLVMDeleteGlobal(g);
+        }
+    }
     for (fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn)) /* a shader module exports nothing (else: Linkage) */
         if (!LLVMIsDeclaration(fn) && !LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, "hlsl.shader", 11)) LLVMSetLinkage(fn, LLVMInternalLinkage);
     if (gpucompile_vulkan__pk_undefined(&w) != GPUCOMPILE_OK) goto done;

@@ -128,7 +128,7 @@ static void test_compile(void) {
     memset(&log, 0, sizeof log);
     CHECK_MSG(compile_ir(ir, size, &spirv, &log, &n, NULL), "%s", log.text);
     free(ir);
-    CHECK(n == 7);
+    CHECK(n == 8);
     if (!spirv.len) return;
     snprintf(path, sizeof path, "%s/pk.spv", dir);
     CHECK((f = fopen(path, "wb")) != NULL);
@@ -139,7 +139,7 @@ static void test_compile(void) {
     snprintf(cmd, sizeof cmd, "spirv-val --target-env vulkan1.3 '%s'", path);
     valid = t_sh_ok(cmd);
     CHECK(valid);
-    CHECK(gpucompile_vulkan_reflect(spirv.data, spirv.len, k, 8) == 7);
+    CHECK(gpucompile_vulkan_reflect(spirv.data, spirv.len, k, 8) == 8);
     CHECK_STR(k[0].name, "saxpy");
     /* saxpy(float a, global const float *x, global float *y, int n) */
     CHECK(k[0].num_params == 4);
@@ -337,7 +337,7 @@ static void test_push_scalars(void) {
     void *args[7];
     gpucompile_vulkan_kernel k[8];
     if (!have_device) SKIP("no Vulkan device");
-    CHECK(gpucompile_vulkan_reflect(spirv.data, spirv.len, k, 8) == 7);
+    CHECK(gpucompile_vulkan_reflect(spirv.data, spirv.len, k, 8) == 8);
     CHECK_STR(k[6].name, "scalars");
     /* c at 0, s at 4, l at 8, d at 16, v at 32 (16-byte aligned), u at 48 */
     CHECK(k[6].num_params == 7 && k[6].params[1].value == 0 && k[6].params[1].size == 1 && k[6].params[2].value == 4 &&
@@ -349,6 +349,32 @@ static void test_push_scalars(void) {
     CHECK_MSG(out[0] == -7.0f && out[1] == -300.0f && out[2] == 5e9f && out[3] == 0.125f, "%g %g %g %g", (double)out[0], (double)out[1],
               (double)out[2], (double)out[3]);
     CHECK(out[4] == 1.5f && out[5] == -2.5f && out[6] == 3.25f && out[7] == 4.0f && out[8] == 4e9f);
+    mgpuMemFree(out, NULL);
+}
+
+/* blur: a constant table, clamp. */
+static void test_constant_table(void) {
+    int n = 300, i, bad = 0;
+    float *in, *out;
+    void *args[3];
+    static const float w[5] = {0.0625f, 0.25f, 0.375f, 0.25f, 0.0625f};
+    if (!have_device) SKIP("no Vulkan device");
+    in = (float *)alloc((size_t)n * 4);
+    out = (float *)alloc((size_t)n * 4);
+    for (i = 0; i < n; i++) in[i] = (float)(i % 11);
+    args[0] = &in; args[1] = &out; args[2] = &n;
+    mgpuLaunchKernel(fn("blur"), (n + 63) / 64, 1, 1, 64, 1, 1, 0, NULL, args, NULL, 3);
+    for (i = 0; i < n; i++) {
+        float want = 0;
+        int k, j;
+        for (k = -2; k <= 2; k++) {
+            j = i + k < 0 ? 0 : i + k > n - 1 ? n - 1 : i + k;
+            want += w[(i + k + 5) % 5] * in[j];
+        }
+        bad += t_abs(out[i] - want) > 1e-5;
+    }
+    CHECK_MSG(bad == 0, "%d wrong", bad);
+    mgpuMemFree(in, NULL);
     mgpuMemFree(out, NULL);
 }
 
@@ -366,12 +392,12 @@ static void test_marker_mismatch(void) {
         if (memcmp(copy + i, want, strlen(want)) == 0) at = copy + i;
     CHECK(at != NULL);
     if (at) at[strlen("gpucompile.params saxpy p0:4 b")] = '9';
-    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 8) == 7);
+    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 8) == 8);
     CHECK(k[0].num_params == 0 && k[1].num_params == 4);
     if (at) memcpy(at, "gpucompile.params saxpy p0:4 b1 b2 p4:x", strlen(want)); /* malformed */
-    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 8) == 7 && k[0].num_params == 0);
+    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 8) == 8 && k[0].num_params == 0);
     if (at) memcpy(at, "gpucompile.params saxpx p0:4 b1 b2 p4:4", strlen(want)); /* another kernel's */
-    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 8) == 7 && k[0].num_params == 0);
+    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 8) == 8 && k[0].num_params == 0);
     free(copy);
 }
 
@@ -691,6 +717,7 @@ int main(int argc, char **argv) {
     RUN(test_grid2d);
     RUN(test_math);
     RUN(test_push_scalars);
+    RUN(test_constant_table);
     RUN(test_marker_mismatch);
     RUN(test_cuda_style_ir);
     RUN(test_run_kernels);

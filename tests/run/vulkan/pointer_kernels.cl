@@ -71,3 +71,14 @@ kernel __attribute__((reqd_work_group_size(1, 1, 1))) void scalars(global float 
     out[7] = v.w;
     out[8] = (float)u;
 }
+
+/* a constant table (private memory in Vulkan) */
+constant float weights[5] = {0.0625f, 0.25f, 0.375f, 0.25f, 0.0625f};
+kernel __attribute__((reqd_work_group_size(64, 1, 1))) void blur(global const float *in, global float *out, int n) {
+    int i = (int)get_global_id(0);
+    if (i < n) {
+        float s = 0.0f;
+        for (int k = -2; k <= 2; k++) s += weights[(i + k + 5) % 5] * in[clamp(i + k, 0, n - 1)]; /* read at a computed index */
+        out[i] = s;
+    }
+}
