@@ -358,14 +358,23 @@ GPUCOMPILE_VULKAN__PTR LLVMValueRef gpucompile_vulkan__pk_scaled(gpucompile_vulk
     if (op == LLVMMul && LLVMIsAConstantInt(LLVMGetOperand(v, 1)))
         return gpucompile_vulkan__pk_scaled(w, LLVMGetOperand(v, 0), scale * LLVMConstIntGetSExtValue(LLVMGetOperand(v, 1)), depth + 1);
     if (op == LLVMAShr && LLVMIsAConstantInt(LLVMGetOperand(v, 1)) && LLVMIsAInstruction(LLVMGetOperand(v, 0)) &&
-        LLVMGetInstructionOpcode(LLVMGetOperand(v, 0)) == LLVMShl && LLVMIsAConstantInt(LLVMGetOperand(LLVMGetOperand(v, 0), 1))) {
-        /* ashr (shl x, a), b with a >= b: sext(trunc x) << (a - b), the optimizer's sign extension */
-        unsigned long long sa = LLVMConstIntGetZExtValue(LLVMGetOperand(LLVMGetOperand(v, 0), 1)), sb = LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1));
-        if (sa >= sb && sa < 64 && sa - sb < 32) {
-            LLVMValueRef x = LLVMBuildTrunc(w->b, LLVMGetOperand(LLVMGetOperand(v, 0), 0), LLVMIntTypeInContext(w->ctx, (unsigned)(64 - sa)), "");
-            return gpucompile_vulkan__pk_scaled(w, LLVMBuildSExt(w->b, x, w->i64, ""), scale << (sa - sb), depth + 1);
+        (LLVMGetInstructionOpcode(LLVMGetOperand(v, 0)) == LLVMShl || LLVMGetInstructionOpcode(LLVMGetOperand(v, 0)) == LLVMMul) &&
+        LLVMIsAConstantInt(LLVMGetOperand(LLVMGetOperand(v, 0), 1))) {
+        /* the optimizer's sign extension of a 32-bit index: ashr (shl x, a), b and ashr (mul x,
+           c << a), b with a >= b are sext(trunc(x) [* c]) << (a - b) */
+        LLVMValueRef in = LLVMGetOperand(v, 0), x;
+        unsigned long long sb = LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)), k = LLVMConstIntGetZExtValue(LLVMGetOperand(in, 1)), sa = 0, c = 1;
+        LLVMTypeRef nt;
+        if (LLVMGetInstructionOpcode(in) == LLVMShl) sa = k;
+        else if (k) {
+            while (!(k & 1)) { k >>= 1; sa++; }
+            c = k;
         }
-        return NULL;
+        if (sa < sb || sa >= 64 || sa - sb >= 32) return NULL;
+        nt = LLVMIntTypeInContext(w->ctx, (unsigned)(64 - sa));
+        x = LLVMBuildTrunc(w->b, LLVMGetOperand(in, 0), nt, "");
+        if (c != 1) x = LLVMBuildMul(w->b, x, LLVMConstInt(nt, c, 0), "");
+        return gpucompile_vulkan__pk_scaled(w, LLVMBuildSExt(w->b, x, w->i64, ""), scale << (sa - sb), depth + 1);
     }
     if ((op == LLVMSExt || op == LLVMZExt) && LLVMIsAInstruction(LLVMGetOperand(v, 0))) {
         /* an extension of a product or sum that cannot wrap: the extension moves inside */
@@ -544,17 +553,43 @@ GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_collect(gpucompil
             return gpucompile_vulkan__pk_refuse(w, user, "pointers compared (compare indices instead)");
         else
             return gpucompile_vulkan__pk_refuse(w, user, "a pointer converted, passed or returned (Vulkan's buffers are reached only through indices)");
-        if (u->type && u->type != t) {
-            char *a = LLVMPrintTypeToString(u->type), *c = LLVMPrintTypeToString(t), why[256];
-            snprintf(why, sizeof why, "one pointer accessed as two element types, %s and %s (a Vulkan buffer has one)", a, c);
-            LLVMDisposeMessage(a);
-            LLVMDisposeMessage(c);
-            return gpucompile_vulkan__pk_refuse(w, user, why);
-        }
-        u->type = t;
+        if (!u->type || LLVMStoreSizeOfType(w->dl, t) < LLVMStoreSizeOfType(w->dl, u->type)) u->type = t; /* the narrowest: the element (see pk_element) */
         if (u->nacc == (int)(sizeof u->acc / sizeof u->acc[0])) return gpucompile_vulkan__pk_refuse(w, user, "more accesses than the rewrite follows (1024)");
         u->acc[u->nacc].in = user;
         u->acc[u->nacc++].type = t;
+    }
+    return GPUCOMPILE_OK;
+}
+
+/* Is t a number or a vector of numbers (what splits into elements)? */
+GPUCOMPILE_VULKAN__PTR int gpucompile_vulkan__pk_numeric(LLVMTypeRef t) {
+    LLVMTypeKind k = LLVMGetTypeKind(t);
+    if (k == LLVMVectorTypeKind) k = LLVMGetTypeKind(LLVMGetElementType(t));
+    return k == LLVMIntegerTypeKind || k == LLVMHalfTypeKind || k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind || k == LLVMBFloatTypeKind;
+}
+
+/* The buffer's element type when accesses differ (a float buffer read as float4, an int one
+   written as long): the narrowest, every other access a whole number of them (split into
+   element accesses); atomics only of the element type itself. Refused otherwise. */
+GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_element(gpucompile_vulkan__pk_lw *w, gpucompile_vulkan__pk_uses *u) {
+    unsigned long long es = LLVMStoreSizeOfType(w->dl, u->type);
+    int i;
+    for (i = 0; i < u->nacc; i++) {
+        LLVMTypeRef t = u->acc[i].type;
+        const char *why = NULL;
+        if (t == u->type) continue;
+        if (!gpucompile_vulkan__pk_numeric(t) || !gpucompile_vulkan__pk_numeric(u->type) || LLVMStoreSizeOfType(w->dl, t) % es ||
+            LLVMABISizeOfType(w->dl, u->type) != es)
+            why = "not a whole number of the buffer's narrowest element";
+        else if (!LLVMIsALoadInst(u->acc[i].in) && !LLVMIsAStoreInst(u->acc[i].in))
+            why = "an atomic access of another type than the buffer's other accesses";
+        if (why) {
+            char *a = LLVMPrintTypeToString(u->type), *c = LLVMPrintTypeToString(t), msg[300];
+            snprintf(msg, sizeof msg, "one pointer accessed as %s and as %s: %s (a Vulkan buffer has one element type)", a, c, why);
+            LLVMDisposeMessage(a);
+            LLVMDisposeMessage(c);
+            return gpucompile_vulkan__pk_refuse(w, u->acc[i].in, msg);
+        }
     }
     return GPUCOMPILE_OK;
 }
@@ -646,6 +681,28 @@ GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_rewrite(gpucompil
             return gpucompile_vulkan__pk_refuse(w, in, "an address that is not a whole number of elements off its parameter or variable "
                                                      "(the buffer model indexes elements of one type)");
         if (!(a = gpucompile_vulkan__pk_address(w, handle, array, idx, in))) return gpucompile_vulkan__pk_fail(w, GPUCOMPILE_ERROR_LLVM, "no llvm.spv.resource.getpointer in this LLVM");
+        if (u->acc[i].type != u->type) { /* a wider access: one per element, put together */
+            LLVMTypeRef t = u->acc[i].type;
+            unsigned k, n = (unsigned)(LLVMStoreSizeOfType(w->dl, t) / (unsigned long long)w->es);
+            LLVMTypeRef vt = n == 1 ? u->type : LLVMVectorType(u->type, n);
+            LLVMValueRef v = NULL, parts = NULL;
+            LLVMPositionBuilderBefore(w->b, in);
+            if (LLVMIsAStoreInst(in)) parts = LLVMBuildBitCast(w->b, LLVMGetOperand(in, 0), vt, "");
+            else if (n > 1) v = LLVMGetPoison(vt);
+            for (k = 0; k < n; k++) {
+                LLVMValueRef ak = k ? gpucompile_vulkan__pk_address(w, handle, array, LLVMBuildAdd(w->b, idx, LLVMConstInt(w->i64, k, 0), ""), in) : a;
+                LLVMPositionBuilderBefore(w->b, in);
+                if (LLVMIsAStoreInst(in))
+                    LLVMBuildStore(w->b, n == 1 ? parts : LLVMBuildExtractElement(w->b, parts, LLVMConstInt(w->i32, k, 0), ""), ak);
+                else {
+                    LLVMValueRef e = LLVMBuildLoad2(w->b, u->type, ak, "");
+                    v = n == 1 ? e : LLVMBuildInsertElement(w->b, v, e, LLVMConstInt(w->i32, k, 0), "");
+                }
+            }
+            if (!LLVMIsAStoreInst(in)) LLVMReplaceAllUsesWith(in, LLVMBuildBitCast(w->b, v, t, ""));
+            LLVMInstructionEraseFromParent(in);
+            continue;
+        }
         if (LLVMIsACallInst(in)) {
             LLVMValueRef x = gpucompile_vulkan__pk_atomic_call(w, in, a);
             LLVMReplaceAllUsesWith(in, x);
@@ -729,6 +786,37 @@ GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_calls_in(gpucompi
             } else if (strcmp(plain, "mix") == 0 && LLVMGetNumArgOperands(in) == 3 && LLVMTypeOf(LLVMGetOperand(in, 2)) == LLVMTypeOf(in)) {
                 LLVMValueRef a0 = LLVMGetOperand(in, 0);
                 v = LLVMBuildFAdd(w->b, a0, LLVMBuildFMul(w->b, LLVMBuildFSub(w->b, LLVMGetOperand(in, 1), a0, ""), LLVMGetOperand(in, 2), ""), "");
+            } else if ((strncmp(plain, "vload", 5) == 0 || strncmp(plain, "vstore", 6) == 0) && plain[plain[1] == 'l' ? 5 : 6] >= '1' &&
+                       plain[plain[1] == 'l' ? 5 : 6] <= '9') {
+                /* vloadN(offset, p) / vstoreN(data, offset, p): N elements at p + offset * N,
+                   as a load or store of the vector (split into the buffer's elements later) */
+                int st = plain[1] == 's';
+                LLVMValueRef data = st ? LLVMGetOperand(in, 0) : NULL, off = LLVMGetOperand(in, st ? 1u : 0u), ptr = LLVMGetOperand(in, st ? 2u : 1u), g, x;
+                LLVMTypeRef vt = st ? LLVMTypeOf(data) : LLVMTypeOf(in), et;
+                LLVMValueRef cast = LLVMIsAAddrSpaceCastInst(ptr) ? ptr : NULL;
+                if (LLVMGetTypeKind(vt) != LLVMVectorTypeKind) continue;
+                et = LLVMGetElementType(vt);
+                if (cast) ptr = LLVMGetOperand(cast, 0);
+                off = LLVMBuildMul(w->b, LLVMBuildIntCast2(w->b, off, w->i64, 0, ""), LLVMConstInt(w->i64, LLVMGetVectorSize(vt), 0), "");
+                g = LLVMBuildGEP2(w->b, et, ptr, &off, 1, "");
+                if (st) x = LLVMBuildStore(w->b, data, g);
+                else x = v = LLVMBuildLoad2(w->b, vt, g, "");
+                LLVMSetAlignment(x, LLVMABIAlignmentOfType(w->dl, et));
+                if (st) {
+                    LLVMInstructionEraseFromParent(in);
+                    if (cast && !LLVMGetFirstUse(cast)) {
+                        if (cast == next) next = LLVMGetNextInstruction(cast);
+                        LLVMInstructionEraseFromParent(cast);
+                    }
+                    continue;
+                }
+                LLVMReplaceAllUsesWith(in, v);
+                LLVMInstructionEraseFromParent(in);
+                if (cast && !LLVMGetFirstUse(cast)) {
+                    if (cast == next) next = LLVMGetNextInstruction(cast);
+                    LLVMInstructionEraseFromParent(cast);
+                }
+                continue;
             } else if (strcmp(plain, "mul24") == 0 && LLVMGetNumArgOperands(in) == 2) {
                 v = LLVMBuildMul(w->b, LLVMGetOperand(in, 0), LLVMGetOperand(in, 1), "");
             } else if (strcmp(plain, "mad24") == 0 && LLVMGetNumArgOperands(in) == 3) {
@@ -900,6 +988,7 @@ GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_workgroup_vars(gp
         memset(u, 0, sizeof *u);
         if (gpucompile_vulkan__pk_collect(w, g, u) != GPUCOMPILE_OK || gpucompile_vulkan__pk_one_base(w, g, u) != GPUCOMPILE_OK) return w->r;
         if (!u->nacc) continue;
+        if (gpucompile_vulkan__pk_element(w, u) != GPUCOMPILE_OK) return w->r;
         size = LLVMABISizeOfType(w->dl, LLVMGlobalGetValueType(g));
         es = LLVMABISizeOfType(w->dl, u->type);
         at = as == 3 ? LLVMArrayType2(u->type, es ? (size + es - 1) / es : 1) : LLVMGlobalGetValueType(g);
@@ -1034,6 +1123,7 @@ GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_kernel(gpucompile
                 gpucompile_buf_str(md, " -");
                 continue;
             }
+            if (gpucompile_vulkan__pk_element(w, u) != GPUCOMPILE_OK) return w->r;
             if (as == 3) {
                 unsigned long long es = LLVMABISizeOfType(w->dl, u->type), bytes = o->local_bytes;
                 LLVMTypeRef at = LLVMArrayType2(u->type, es ? (bytes + es - 1) / es : 1);
@@ -1153,6 +1243,16 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_lower_kernels(gpucompile_job 
     for (fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn))
         if (gpucompile_vulkan__pk_is_entry(fn) && nk < 256) kernels[nk++] = fn;
     if (!nk) goto done;
+    do { /* functions nothing calls (clang's copies of the OpenCL kernels): not rewritten, not refused */
+        again = 0;
+        for (fn = LLVMGetFirstFunction(module); fn; fn = next) {
+            next = LLVMGetNextFunction(fn);
+            if (!LLVMGetFirstUse(fn) && !gpucompile_vulkan__pk_is_entry(fn)) {
+                LLVMDeleteFunction(fn);
+                again = 1;
+            }
+        }
+    } while (again);
     if (gpucompile_vulkan__pk_check(&w) != GPUCOMPILE_OK || gpucompile_vulkan__pk_builtin_vars(&w) != GPUCOMPILE_OK) goto done;
     for (fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn)) {
         int k;

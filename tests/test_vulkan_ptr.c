@@ -117,7 +117,7 @@ static void test_compile(void) {
     char *ir;
     t_log log;
     int n = 0;
-    gpucompile_vulkan_kernel k[8];
+    gpucompile_vulkan_kernel k[10];
     FILE *f;
     if (!have_tools) SKIP("no clang-22 / spirv-val");
     snprintf(path, sizeof path, "%s/pk.ll", dir);
@@ -128,7 +128,7 @@ static void test_compile(void) {
     memset(&log, 0, sizeof log);
     CHECK_MSG(compile_ir(ir, size, &spirv, &log, &n, NULL), "%s", log.text);
     free(ir);
-    CHECK(n == 8);
+    CHECK(n == 9);
     if (!spirv.len) return;
     snprintf(path, sizeof path, "%s/pk.spv", dir);
     CHECK((f = fopen(path, "wb")) != NULL);
@@ -139,7 +139,7 @@ static void test_compile(void) {
     snprintf(cmd, sizeof cmd, "spirv-val --target-env vulkan1.3 '%s'", path);
     valid = t_sh_ok(cmd);
     CHECK(valid);
-    CHECK(gpucompile_vulkan_reflect(spirv.data, spirv.len, k, 8) == 8);
+    CHECK(gpucompile_vulkan_reflect(spirv.data, spirv.len, k, 10) == 9);
     CHECK_STR(k[0].name, "saxpy");
     /* saxpy(float a, global const float *x, global float *y, int n) */
     CHECK(k[0].num_params == 4);
@@ -335,9 +335,9 @@ static void test_push_scalars(void) {
     double d = 0.125;
     unsigned u = 4000000000u;
     void *args[7];
-    gpucompile_vulkan_kernel k[8];
+    gpucompile_vulkan_kernel k[10];
     if (!have_device) SKIP("no Vulkan device");
-    CHECK(gpucompile_vulkan_reflect(spirv.data, spirv.len, k, 8) == 8);
+    CHECK(gpucompile_vulkan_reflect(spirv.data, spirv.len, k, 10) == 9);
     CHECK_STR(k[6].name, "scalars");
     /* c at 0, s at 4, l at 8, d at 16, v at 32 (16-byte aligned), u at 48 */
     CHECK(k[6].num_params == 7 && k[6].params[1].value == 0 && k[6].params[1].size == 1 && k[6].params[2].value == 4 &&
@@ -378,10 +378,32 @@ static void test_constant_table(void) {
     mgpuMemFree(out, NULL);
 }
 
+/* mixed: wider accesses split into the buffer's elements. */
+static void test_mixed_widths(void) {
+    int n = 128, i, bad = 0, *y;
+    float *x;
+    void *args[3];
+    if (!have_device) SKIP("no Vulkan device");
+    x = (float *)alloc((size_t)n * 16);
+    y = (int *)alloc((size_t)n * 12 + 4);
+    for (i = 0; i < 4 * n; i++) x[i] = (float)(i % 9);
+    args[0] = &x; args[1] = &y; args[2] = &n;
+    mgpuLaunchKernel(fn("mixed"), n / 64, 1, 1, 64, 1, 1, 0, NULL, args, NULL, 3);
+    for (i = 0; i < n; i++) {
+        long long v;
+        memcpy(&v, y + 3 * i + 1, 8);
+        bad += y[3 * i] != (int)(x[4 * i] + x[4 * i + 3] + x[4 * i + 1] + x[4 * i + 2]);
+        bad += v != ((long long)i << 33 | 5);
+    }
+    CHECK_MSG(bad == 0, "%d wrong; y[0] = %d", bad, y[0]);
+    mgpuMemFree(x, NULL);
+    mgpuMemFree(y, NULL);
+}
+
 /* A marker that does not match the module (a binding it lacks) is ignored: num_params 0, and
    the launch takes the default convention. */
 static void test_marker_mismatch(void) {
-    gpucompile_vulkan_kernel k[8];
+    gpucompile_vulkan_kernel k[10];
     char *copy, *at;
     const char *want = "gpucompile.params saxpy p0:4 b1 b2 p4:4";
     size_t i;
@@ -392,12 +414,12 @@ static void test_marker_mismatch(void) {
         if (memcmp(copy + i, want, strlen(want)) == 0) at = copy + i;
     CHECK(at != NULL);
     if (at) at[strlen("gpucompile.params saxpy p0:4 b")] = '9';
-    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 8) == 8);
+    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 10) == 9);
     CHECK(k[0].num_params == 0 && k[1].num_params == 4);
     if (at) memcpy(at, "gpucompile.params saxpy p0:4 b1 b2 p4:x", strlen(want)); /* malformed */
-    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 8) == 8 && k[0].num_params == 0);
+    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 10) == 9 && k[0].num_params == 0);
     if (at) memcpy(at, "gpucompile.params saxpx p0:4 b1 b2 p4:4", strlen(want)); /* another kernel's */
-    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 8) == 8 && k[0].num_params == 0);
+    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 10) == 9 && k[0].num_params == 0);
     free(copy);
 }
 
@@ -617,7 +639,8 @@ static void refused(const char *ir, const char *function, const char *why) {
     memset(&out, 0, sizeof out);
     memset(&log, 0, sizeof log);
     CHECK_MSG(!compile_ir(ir, strlen(ir), &out, &log, &n, NULL), "%s was not refused", function);
-    snprintf(want, sizeof want, "function '%s'", function);
+    if (strchr(function, '\'')) snprintf(want, sizeof want, "%s", function); /* "global 'g'" */
+    else snprintf(want, sizeof want, "function '%s'", function);
     CHECK_MSG(strstr(log.text, want) && strstr(log.text, why), "want %s / %s in: %s", want, why, log.text);
     free(out.data);
 }
@@ -631,9 +654,29 @@ static void test_refusals(void) {
                    "  %q = load ptr addrspace(1), ptr addrspace(1) %p\n  store i32 1, ptr addrspace(1) %q\n  ret void\n}\n",
             "k", "a pointer loaded from memory");
     refused(T_HEAD "define spir_kernel void @k(ptr addrspace(1) %p) {\n"
-                   "  %a = load float, ptr addrspace(1) %p\n  %g = getelementptr i8, ptr addrspace(1) %p, i64 4\n"
+                   "  %a = load i16, ptr addrspace(1) %p\n  %g = getelementptr i8, ptr addrspace(1) %p, i64 4\n"
+                   "  %r = atomicrmw add ptr addrspace(1) %g, i32 1 seq_cst\n  ret void\n}\n",
+            "k", "an atomic access of another type");
+    refused(T_HEAD "define spir_kernel void @k(ptr addrspace(1) %p) {\n"
+                   "  %a = load <3 x i8>, ptr addrspace(1) %p\n  %g = getelementptr i8, ptr addrspace(1) %p, i64 4\n"
+                   "  store i16 1, ptr addrspace(1) %g\n  ret void\n}\n",
+            "k", "not a whole number of the buffer's narrowest element");
+    refused(T_HEAD "define spir_kernel void @k(ptr addrspace(1) %p, i64 %o) {\n"
+                   "  %g = getelementptr i8, ptr addrspace(1) %p, i64 %o\n"
                    "  store i32 1, ptr addrspace(1) %g\n  ret void\n}\n",
-            "k", "two element types");
+            "k", "not a whole number of elements");
+    refused(T_HEAD "define spir_kernel void @k(ptr addrspace(4) %p) {\n"
+                   "  store i32 1, ptr addrspace(4) %p\n  ret void\n}\n",
+            "k", "generic memory");
+    refused(T_HEAD "@g = addrspace(1) global i32 0\n"
+                   "define spir_kernel void @k(i32 %x) {\n  store i32 %x, ptr addrspace(1) @g\n  ret void\n}\n",
+            "global 'g'", "a variable in global memory");
+    refused(T_HEAD "define spir_kernel void @k(ptr addrspace(1) %p) {\n  fence syncscope(\"workgroup\") acq_rel\n"
+                   "  store i32 1, ptr addrspace(1) %p\n  ret void\n}\n",
+            "k", "a fence");
+    refused(T_HEAD "define spir_kernel void @k(ptr addrspace(1) %p, ptr addrspace(1) %q) {\n"
+                   "  %c = icmp ult ptr addrspace(1) %p, %q\n  %v = zext i1 %c to i32\n  store i32 %v, ptr addrspace(1) %q\n  ret void\n}\n",
+            "k", "pointers compared");
     refused(T_HEAD "@f = internal global i32 0\n"
                    "define spir_func void @h(i32 %x) {\n  ret void\n}\n"
                    "define spir_kernel void @k(ptr addrspace(1) %p) {\n  %f = select i1 true, ptr @h, ptr @h\n"
@@ -718,6 +761,7 @@ int main(int argc, char **argv) {
     RUN(test_math);
     RUN(test_push_scalars);
     RUN(test_constant_table);
+    RUN(test_mixed_widths);
     RUN(test_marker_mismatch);
     RUN(test_cuda_style_ir);
     RUN(test_run_kernels);

@@ -82,3 +82,18 @@ kernel __attribute__((reqd_work_group_size(64, 1, 1))) void blur(global const fl
         out[i] = s;
     }
 }
+
+/* one buffer read as float and as float4 (vload4), one written as int and as long, a local
+   array of float2 read as float: each buffer's element the narrowest, wider accesses split */
+kernel __attribute__((reqd_work_group_size(64, 1, 1))) void mixed(global const float *x, global int *y, int n) {
+    local float2 pairs[64];
+    int i = (int)get_global_id(0), l = (int)get_local_id(0);
+    float4 v = vload4(i, x);
+    pairs[l] = (float2)(x[4 * i], v.w);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float s = ((local float *)pairs)[2 * l] + ((local float *)pairs)[2 * l + 1] + v.y + v.z;
+    if (i < n) {
+        y[3 * i] = (int)s;
+        *(global long *)(y + 3 * i + 1) = (long)i << 33 | 5;
+    }
+}
