@@ -965,6 +965,30 @@ GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_check(gpucompile_
     return GPUCOMPILE_OK;
 }
 
+/* After the builtins are rewritten (vloadN's casts gone): generic pointers, and pointers passed
+   to functions the optimizer did not inline. */
+GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_generic(gpucompile_vulkan__pk_lw *w) {
+    LLVMValueRef fn;
+    for (fn = LLVMGetFirstFunction(w->m); fn; fn = LLVMGetNextFunction(fn)) {
+        LLVMBasicBlockRef bb;
+        LLVMValueRef in;
+        for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+                LLVMTypeRef t = LLVMTypeOf(in);
+                unsigned k, n;
+                if (LLVMGetTypeKind(t) == LLVMPointerTypeKind && LLVMGetPointerAddressSpace(t) == 4)
+                    return gpucompile_vulkan__pk_refuse(w, in, "a generic pointer (OpenCL's generic address space: Vulkan has none; let the "
+                                                              "optimizer inline and infer the address space)");
+                if (!LLVMIsACallInst(in) || !LLVMIsAFunction(LLVMGetCalledValue(in)) || LLVMIsDeclaration(LLVMGetCalledValue(in))) continue;
+                for (k = 0, n = LLVMGetNumArgOperands(in); k < n; k++)
+                    if (LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(in, k))) == LLVMPointerTypeKind)
+                        return gpucompile_vulkan__pk_refuse(w, in, "a pointer passed to a function that is not inlined (LLVM 22 cannot pass "
+                                                                  "pointers between functions of a Vulkan shader: inline the callee)");
+            }
+    }
+    return GPUCOMPILE_OK;
+}
+
 /* Workgroup (addrspace 3) variables as arrays of the one type they are accessed as, each access
    one getelementptr off the array; constant tables (addrspace 1 or 2 constants: OpenCL's
    `constant float w[5] = {...}`) the same in private memory (addrspace 10) with their values,
@@ -1262,7 +1286,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_lower_kernels(gpucompile_job 
         gpucompile_vulkan__pk_wg_size(&w, fn, o.local_size, w.wg); /* a helper sees the default */
         if (gpucompile_vulkan__pk_calls_in(&w, fn) != GPUCOMPILE_OK) goto done;
     }
-    if (gpucompile_vulkan__pk_workgroup_vars(&w, u) != GPUCOMPILE_OK || gpucompile_vulkan__pk_plan(&w, &pp) != GPUCOMPILE_OK) goto done;
+    if (gpucompile_vulkan__pk_generic(&w) != GPUCOMPILE_OK || gpucompile_vulkan__pk_workgroup_vars(&w, u) != GPUCOMPILE_OK || gpucompile_vulkan__pk_plan(&w, &pp) != GPUCOMPILE_OK) goto done;
     if (pp.words) {
         LLVMTypeRef st = LLVMStructCreateNamed(w.ctx, "gpucompile.push"), words[32];
         unsigned k;
