@@ -111,6 +111,7 @@ typedef struct gpucompile_vulkan__pk_lw {
     /* offsets of the pointers derived from the base being rewritten (element units, i64) */
     LLVMValueRef *ptrs, *offs;
     int nptrs, cap;
+    int quiet; /* trying: a refusal is no error (private arrays the rewrite leaves as they are) */
     LLVMValueRef base;
     long long es; /* the base's element size */
 } gpucompile_vulkan__pk_lw;
@@ -123,6 +124,7 @@ GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_fail(gpucompile_v
 GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_fail(gpucompile_vulkan__pk_lw *w, gpucompile_result r, const char *fmt, ...) {
     char msg[2048];
     va_list ap;
+    if (w->quiet) return r;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
@@ -148,7 +150,7 @@ GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_refuse(gpucompile
     while (*t == ' ') t++;
     gpucompile_vulkan__pk_fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': `%.300s`: %s", fn ? gpucompile_value_name(fn) : "?", t, why);
     if (text) LLVMDisposeMessage(text);
-    return w->r;
+    return GPUCOMPILE_ERROR_UNSUPPORTED;
 }
 
 GPUCOMPILE_VULKAN__PTR int gpucompile_vulkan__pk_is_entry(LLVMValueRef fn) {
@@ -640,7 +642,7 @@ GPUCOMPILE_VULKAN__PTR LLVMValueRef gpucompile_vulkan__pk_address(gpucompile_vul
         LLVMValueRef idx[2];
         idx[0] = LLVMConstInt(w->i32, 0, 0);
         idx[1] = ix;
-        return LLVMBuildGEP2(w->b, LLVMGlobalGetValueType(array), array, idx, 2, "");
+        return LLVMBuildGEP2(w->b, LLVMIsAAllocaInst(array) ? LLVMGetAllocatedType(array) : LLVMGlobalGetValueType(array), array, idx, 2, "");
     }
 }
 
@@ -1034,6 +1036,45 @@ GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_workgroup_vars(gp
     return GPUCOMPILE_OK;
 }
 
+/* Private arrays (allocas of a constant size in an entry block) as arrays of the one type they
+   are accessed as, each access one getelementptr off the array: the optimizer's byte offsets into
+   them crash LLVM 22's code generator as they do in workgroup memory. One whose uses the rewrite
+   does not follow (a memset, a call) is left as it is. */
+GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_private_arrays(gpucompile_vulkan__pk_lw *w, LLVMValueRef fn, gpucompile_vulkan__pk_uses *u) {
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(fn);
+    LLVMValueRef in, list[256];
+    int n = 0, i;
+    for (in = LLVMGetFirstInstruction(entry); in && n < 256; in = LLVMGetNextInstruction(in))
+        if (LLVMIsAAllocaInst(in) && LLVMIsAConstantInt(LLVMGetOperand(in, 0))) list[n++] = in;
+    for (i = 0; i < n; i++) {
+        LLVMValueRef a = list[i], na;
+        LLVMUseRef use;
+        unsigned long long size, es;
+        LLVMTypeRef at;
+        gpucompile_result r;
+        memset(u, 0, sizeof *u);
+        w->quiet = 1;
+        r = gpucompile_vulkan__pk_collect(w, a, u);
+        if (r == GPUCOMPILE_OK) r = gpucompile_vulkan__pk_one_base(w, a, u);
+        if (r == GPUCOMPILE_OK && u->nacc) r = gpucompile_vulkan__pk_element(w, u);
+        w->quiet = 0;
+        if (r != GPUCOMPILE_OK || !u->nacc) continue;
+        size = LLVMABISizeOfType(w->dl, LLVMGetAllocatedType(a)) * LLVMConstIntGetZExtValue(LLVMGetOperand(a, 0));
+        es = LLVMABISizeOfType(w->dl, u->type);
+        if (!es || size % es) continue;
+        at = LLVMArrayType2(u->type, size / es);
+        LLVMPositionBuilderBefore(w->b, LLVMGetFirstInstruction(entry));
+        na = LLVMBuildAlloca(w->b, at, "");
+        LLVMSetAlignment(na, LLVMGetAlignment(a));
+        if (gpucompile_vulkan__pk_rewrite(w, a, u, NULL, na) != GPUCOMPILE_OK) return w->r;
+        while ((use = LLVMGetFirstUse(a)) != NULL && LLVMIsACallInst(LLVMGetUser(use))) /* lifetime markers */
+            LLVMInstructionEraseFromParent(LLVMGetUser(use));
+        LLVMReplaceAllUsesWith(a, LLVMGetPoison(LLVMTypeOf(a)));
+        LLVMInstructionEraseFromParent(a);
+    }
+    return GPUCOMPILE_OK;
+}
+
 /* A resource's name: a private constant string (LLVM 22 crashes on a null one). */
 GPUCOMPILE_VULKAN__PTR LLVMValueRef gpucompile_vulkan__pk_name(gpucompile_vulkan__pk_lw *w, const char *kernel, LLVMValueRef param, unsigned i) {
     char text[128], gname[300];
@@ -1286,6 +1327,8 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_lower_kernels(gpucompile_job 
         gpucompile_vulkan__pk_wg_size(&w, fn, o.local_size, w.wg); /* a helper sees the default */
         if (gpucompile_vulkan__pk_calls_in(&w, fn) != GPUCOMPILE_OK) goto done;
     }
+    for (fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn))
+        if (!LLVMIsDeclaration(fn) && gpucompile_vulkan__pk_private_arrays(&w, fn, u) != GPUCOMPILE_OK) goto done;
     if (gpucompile_vulkan__pk_generic(&w) != GPUCOMPILE_OK || gpucompile_vulkan__pk_workgroup_vars(&w, u) != GPUCOMPILE_OK || gpucompile_vulkan__pk_plan(&w, &pp) != GPUCOMPILE_OK) goto done;
     if (pp.words) {
         LLVMTypeRef st = LLVMStructCreateNamed(w.ctx, "gpucompile.push"), words[32];

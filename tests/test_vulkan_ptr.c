@@ -128,7 +128,7 @@ static void test_compile(void) {
     memset(&log, 0, sizeof log);
     CHECK_MSG(compile_ir(ir, size, &spirv, &log, &n, NULL), "%s", log.text);
     free(ir);
-    CHECK(n == 9);
+    CHECK(n == 10);
     if (!spirv.len) return;
     snprintf(path, sizeof path, "%s/pk.spv", dir);
     CHECK((f = fopen(path, "wb")) != NULL);
@@ -139,7 +139,7 @@ static void test_compile(void) {
     snprintf(cmd, sizeof cmd, "spirv-val --target-env vulkan1.3 '%s'", path);
     valid = t_sh_ok(cmd);
     CHECK(valid);
-    CHECK(gpucompile_vulkan_reflect(spirv.data, spirv.len, k, 10) == 9);
+    CHECK(gpucompile_vulkan_reflect(spirv.data, spirv.len, k, 10) == 10);
     CHECK_STR(k[0].name, "saxpy");
     /* saxpy(float a, global const float *x, global float *y, int n) */
     CHECK(k[0].num_params == 4);
@@ -337,7 +337,7 @@ static void test_push_scalars(void) {
     void *args[7];
     gpucompile_vulkan_kernel k[10];
     if (!have_device) SKIP("no Vulkan device");
-    CHECK(gpucompile_vulkan_reflect(spirv.data, spirv.len, k, 10) == 9);
+    CHECK(gpucompile_vulkan_reflect(spirv.data, spirv.len, k, 10) == 10);
     CHECK_STR(k[6].name, "scalars");
     /* c at 0, s at 4, l at 8, d at 16, v at 32 (16-byte aligned), u at 48 */
     CHECK(k[6].num_params == 7 && k[6].params[1].value == 0 && k[6].params[1].size == 1 && k[6].params[2].value == 4 &&
@@ -400,6 +400,25 @@ static void test_mixed_widths(void) {
     mgpuMemFree(y, NULL);
 }
 
+/* private_array: a private array indexed at run time. */
+static void test_private_array(void) {
+    int n = 128, i, k, bad = 0, *in, *out, a[8];
+    void *args[3];
+    if (!have_device) SKIP("no Vulkan device");
+    in = (int *)alloc((size_t)n * 4);
+    out = (int *)alloc((size_t)n * 4);
+    for (i = 0; i < n; i++) in[i] = i * 7 % 23;
+    args[0] = &in; args[1] = &out; args[2] = &n;
+    mgpuLaunchKernel(fn("private_array"), n / 64, 1, 1, 64, 1, 1, 0, NULL, args, NULL, 3);
+    for (i = 0; i < n; i++) {
+        for (k = 0; k < 8; k++) a[k] = in[(i + k) % n] * (k + 1);
+        bad += out[i] != a[in[i] & 7] + a[(in[i] + 3) & 7];
+    }
+    CHECK_MSG(bad == 0, "%d wrong", bad);
+    mgpuMemFree(in, NULL);
+    mgpuMemFree(out, NULL);
+}
+
 /* A marker that does not match the module (a binding it lacks) is ignored: num_params 0, and
    the launch takes the default convention. */
 static void test_marker_mismatch(void) {
@@ -414,12 +433,12 @@ static void test_marker_mismatch(void) {
         if (memcmp(copy + i, want, strlen(want)) == 0) at = copy + i;
     CHECK(at != NULL);
     if (at) at[strlen("gpucompile.params saxpy p0:4 b")] = '9';
-    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 10) == 9);
+    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 10) == 10);
     CHECK(k[0].num_params == 0 && k[1].num_params == 4);
     if (at) memcpy(at, "gpucompile.params saxpy p0:4 b1 b2 p4:x", strlen(want)); /* malformed */
-    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 10) == 9 && k[0].num_params == 0);
+    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 10) == 10 && k[0].num_params == 0);
     if (at) memcpy(at, "gpucompile.params saxpx p0:4 b1 b2 p4:4", strlen(want)); /* another kernel's */
-    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 10) == 9 && k[0].num_params == 0);
+    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 10) == 10 && k[0].num_params == 0);
     free(copy);
 }
 
@@ -762,6 +781,7 @@ int main(int argc, char **argv) {
     RUN(test_push_scalars);
     RUN(test_constant_table);
     RUN(test_mixed_widths);
+    RUN(test_private_array);
     RUN(test_marker_mismatch);
     RUN(test_cuda_style_ir);
     RUN(test_run_kernels);

@@ -97,3 +97,11 @@ kernel __attribute__((reqd_work_group_size(64, 1, 1))) void mixed(global const f
         *(global long *)(y + 3 * i + 1) = (long)i << 33 | 5;
     }
 }
+
+/* a private array indexed at run time */
+kernel __attribute__((reqd_work_group_size(64, 1, 1))) void private_array(global const int *in, global int *out, int n) {
+    int a[8];
+    int i = (int)get_global_id(0);
+    for (int k = 0; k < 8; k++) a[k] = in[(i + k) % n] * (k + 1);
+    out[i] = a[in[i] & 7] + a[(in[i] + 3) & 7];
+}
