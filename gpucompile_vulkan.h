@@ -70,6 +70,13 @@ typedef struct gpucompile_vulkan_lower_options {
    (the module is then in an unspecified state: dispose of it). *lowered (may be NULL): kernels. */
 GPUCOMPILE_API gpucompile_result gpucompile_vulkan_lower_kernels(gpucompile_job *job, LLVMModuleRef module, const gpucompile_vulkan_lower_options *options,
                                                                  const gpucompile_logger *logger, int *lowered);
+/* 1 when module has a kernel to lower (a defined spir_kernel, ptx_kernel or amdgpu_kernel
+   function): what a Vulkan backend checks before its own input rules. */
+GPUCOMPILE_API int gpucompile_vulkan_has_pointer_kernels(LLVMModuleRef module);
+/* Before optimization: every defined function but the kernels made alwaysinline (noinline and
+   optnone removed from all), so that the optimizer leaves no call that passes a pointer (which Vulkan
+   cannot express) and infers the address spaces of what it inlined. The number of functions. */
+GPUCOMPILE_API int gpucompile_vulkan_inline_helpers(LLVMModuleRef module);
 /* The SPIR-V module (size bytes, host byte order) code generation made of a lowered module,
    with module's gpucompile.vulkan.params strings added as OpModuleProcessed, appended to out
    (a zeroed gpucompile_buf; its data is the caller's). The words as they are when the module has
@@ -1381,6 +1388,34 @@ done:
     free(w.offs);
     LLVMDisposeBuilder(w.b);
     return w.r;
+}
+
+GPUCOMPILE_DEF int gpucompile_vulkan_has_pointer_kernels(LLVMModuleRef module) {
+    LLVMValueRef fn;
+    for (fn = module ? LLVMGetFirstFunction(module) : NULL; fn; fn = LLVMGetNextFunction(fn))
+        if (gpucompile_vulkan__pk_is_entry(fn)) return 1;
+    return 0;
+}
+
+GPUCOMPILE_DEF int gpucompile_vulkan_inline_helpers(LLVMModuleRef module) {
+    LLVMContextRef ctx;
+    LLVMValueRef fn;
+    unsigned always, never, optnone;
+    int n = 0;
+    if (!module) return 0;
+    ctx = LLVMGetModuleContext(module);
+    always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+    never = LLVMGetEnumAttributeKindForName("noinline", 8);
+    optnone = LLVMGetEnumAttributeKindForName("optnone", 7);
+    for (fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn)) {
+        if (LLVMIsDeclaration(fn)) continue;
+        LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, never);
+        LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, optnone); /* kernels too: -O0 front-end output is optimized */
+        if (gpucompile_vulkan__pk_is_entry(fn)) continue;
+        LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, always, 0));
+        n++;
+    }
+    return n;
 }
 
 /* ---- the marker: the parameter strings as OpModuleProcessed ---- */

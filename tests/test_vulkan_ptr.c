@@ -13,6 +13,7 @@
 #include <llvm-c/Analysis.h>
 #include <llvm-c/IRReader.h>
 #include <llvm-c/Target.h>
+#include <llvm-c/Transforms/PassBuilder.h>
 
 static char dir[256];
 static int have_tools, have_device;
@@ -58,7 +59,7 @@ static void patch_barriers(gpucompile_buf *m) {
 
 /* IR text -> lowered -> SPIR-V words (marked, barriers patched) in out; log: the errors. 1 on
    success. */
-static int compile_ir(const char *ir, size_t len, gpucompile_buf *out, t_log *log, int *kernels, const gpucompile_vulkan_lower_options *o) {
+static int compile_ir_opt(const char *ir, size_t len, gpucompile_buf *out, t_log *log, int *kernels, const gpucompile_vulkan_lower_options *o, int optimize) {
     static const char *triple = "spirv1.6-unknown-vulkan1.3-compute";
     LLVMContextRef ctx = LLVMContextCreate();
     LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, len, "kernels.ll"), obj = NULL;
@@ -83,6 +84,20 @@ static int compile_ir(const char *ir, size_t len, gpucompile_buf *out, t_log *lo
     LLVMSetDataLayout(m, dl);
     LLVMDisposeMessage(dl);
     LLVMDisposeTargetData(td);
+    if (optimize) { /* what a backend does with front-end output: helpers inlined, then -O2 for the Vulkan target */
+        LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+        LLVMErrorRef e;
+        CHECK(gpucompile_vulkan_has_pointer_kernels(m));
+        gpucompile_vulkan_inline_helpers(m);
+        e = LLVMRunPasses(m, "default<O2>", tm, po);
+        LLVMDisposePassBuilderOptions(po);
+        if (e) {
+            char *em = LLVMGetErrorMessage(e);
+            printf("  passes: %s\n", em);
+            LLVMDisposeErrorMessage(em);
+            goto done;
+        }
+    }
     if (gpucompile_vulkan_lower_kernels(NULL, m, o, &logger, kernels) != GPUCOMPILE_OK) goto done;
     if (LLVMVerifyModule(m, LLVMPrintMessageAction, &msg)) {
         printf("  the lowered module does not verify\n");
@@ -105,6 +120,10 @@ done:
     if (tm) LLVMDisposeTargetMachine(tm);
     LLVMContextDispose(ctx);
     return ok;
+}
+
+static int compile_ir(const char *ir, size_t len, gpucompile_buf *out, t_log *log, int *kernels, const gpucompile_vulkan_lower_options *o) {
+    return compile_ir_opt(ir, len, out, log, kernels, o, 0);
 }
 
 static gpucompile_buf spirv; /* pointer_kernels.cl's module */
@@ -648,6 +667,59 @@ static void test_run_kernels(void) {
     free(m.data);
 }
 
+/* The backend's path: tests/run/kernels.cl from clang at -O0 (as tests/run/run.sh compiles it),
+   helpers inlined, optimized at -O2 for the Vulkan target, lowered: every kernel compiles and
+   passes spirv-val, and reduce gives its answers. */
+static void test_from_O0(void) {
+    char cmd[2048], ll[512], path[512];
+    char *ir;
+    size_t size;
+    gpucompile_buf m;
+    gpucompile_vulkan_lower_options o;
+    t_log log;
+    int n = 0, count = 1000, groups = 8, i, bad = 0;
+    void *fmod, *args[4], *scratch = NULL;
+    float *in, *out;
+    if (!have_tools) SKIP("no clang-22 / LLVM SPIR-V target");
+    snprintf(ll, sizeof ll, "%s/o0.ll", dir);
+    snprintf(cmd, sizeof cmd, "clang-22 -x cl -cl-std=CL3.0 --target=spirv64 -Xclang -finclude-default-header -Xclang -disable-O0-optnone -O0 "
+             "-emit-llvm -S tests/run/kernels.cl -o '%s.0' && llvm-link-22 -S '%s.0' tests/data/mylib.ll -o '%s' 2>/dev/null", ll, ll, ll);
+    CHECK(t_sh_ok(cmd));
+    if (!(ir = (char *)t_read(ll, &size))) return;
+    memset(&m, 0, sizeof m);
+    memset(&log, 0, sizeof log);
+    memset(&o, 0, sizeof o);
+    o.local_size[0] = 128;
+    CHECK_MSG(compile_ir_opt(ir, size, &m, &log, &n, &o, 1), "%s", log.text);
+    free(ir);
+    CHECK(n == 6);
+    snprintf(path, sizeof path, "%s/o0.spv", dir);
+    CHECK(m.len && t_save(dir, "o0.spv", m.data, m.len, path, sizeof path));
+    snprintf(cmd, sizeof cmd, "spirv-val --target-env vulkan1.3 '%s'", path);
+    CHECK(m.len && t_sh_ok(cmd));
+    if (!have_device || !m.len) {
+        free(m.data);
+        return;
+    }
+    CHECK((fmod = mgpuModuleLoad(m.data, m.len)) != NULL);
+    in = (float *)alloc((size_t)count * 4);
+    out = (float *)alloc((size_t)groups * 4);
+    for (i = 0; i < count; i++) in[i] = (float)(i % 7);
+    args[0] = &in; args[1] = &out; args[2] = &scratch; args[3] = &count;
+    if (fmod) mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "reduce"), groups, 1, 1, 128, 1, 1, 512, NULL, args, NULL, 4);
+    for (i = 0; i < groups; i++) {
+        float want = 0;
+        int j;
+        for (j = i * 128; j < (i + 1) * 128 && j < count; j++) want += (float)(j % 7);
+        bad += out[i] != want;
+    }
+    CHECK_MSG(bad == 0, "reduce: %d groups wrong", bad);
+    mgpuMemFree(in, NULL);
+    mgpuMemFree(out, NULL);
+    if (fmod) mgpuModuleUnload(fmod);
+    free(m.data);
+}
+
 /* What cannot be expressed: refused before code generation, naming the function and the
    instruction. */
 static void refused(const char *ir, const char *function, const char *why) {
@@ -785,6 +857,7 @@ int main(int argc, char **argv) {
     RUN(test_marker_mismatch);
     RUN(test_cuda_style_ir);
     RUN(test_run_kernels);
+    RUN(test_from_O0);
     RUN(test_refusals);
     RUN(test_runtime_quiet);
     if (module) mgpuModuleUnload(module);
