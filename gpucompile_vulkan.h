@@ -456,6 +456,8 @@ GPUCOMPILE_VULKAN__PTR LLVMValueRef gpucompile_vulkan__pk_offset(gpucompile_vulk
     if (depth > 64) return NULL;
     if (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr)
         return gpucompile_vulkan__pk_gep_offset(w, p, at); /* not memoized: built at each user */
+    if (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMAddrSpaceCast) return gpucompile_vulkan__pk_offset(w, LLVMGetOperand(p, 0), at, depth + 1);
+    if (LLVMIsAAddrSpaceCastInst(p)) return gpucompile_vulkan__pk_offset(w, LLVMGetOperand(p, 0), p, depth + 1);
     if (!LLVMIsAInstruction(p)) return NULL;
     if (w->nptrs == w->cap) {
         int nc = w->cap ? 2 * w->cap : 64;
@@ -528,7 +530,8 @@ GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_collect(gpucompil
         char buf[128];
         const char *args, *plain;
         if (LLVMIsAGetElementPtrInst(user) || LLVMIsAPHINode(user) || LLVMIsASelectInst(user) ||
-            (LLVMIsAConstantExpr(user) && LLVMGetConstOpcode(user) == LLVMGetElementPtr)) {
+            (LLVMIsAConstantExpr(user) && (LLVMGetConstOpcode(user) == LLVMGetElementPtr || LLVMGetConstOpcode(user) == LLVMAddrSpaceCast)) ||
+            (LLVMIsAAddrSpaceCastInst(user) && LLVMGetPointerAddressSpace(LLVMTypeOf(user)) == 4)) { /* a generic pointer: the same address */
             if (LLVMIsAGetElementPtrInst(user) && LLVMGetOperand(user, 0) != p)
                 return gpucompile_vulkan__pk_refuse(w, user, "a pointer used as an index");
             if (LLVMIsASelectInst(user) && LLVMGetOperand(user, 0) == p) return gpucompile_vulkan__pk_refuse(w, user, "a pointer used as a condition");
@@ -974,9 +977,10 @@ GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_check(gpucompile_
     return GPUCOMPILE_OK;
 }
 
-/* After the builtins are rewritten (vloadN's casts gone): generic pointers, and pointers passed
-   to functions the optimizer did not inline. */
-GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_generic(gpucompile_vulkan__pk_lw *w) {
+/* After the builtins are rewritten: pointers passed to functions the optimizer did not inline;
+   late (after the rewrite, where generic pointers derived from one parameter or variable are
+   gone): any generic pointer left. */
+GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_generic(gpucompile_vulkan__pk_lw *w, int late) {
     LLVMValueRef fn;
     for (fn = LLVMGetFirstFunction(w->m); fn; fn = LLVMGetNextFunction(fn)) {
         LLVMBasicBlockRef bb;
@@ -985,9 +989,12 @@ GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_generic(gpucompil
             for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
                 LLVMTypeRef t = LLVMTypeOf(in);
                 unsigned k, n;
-                if (LLVMGetTypeKind(t) == LLVMPointerTypeKind && LLVMGetPointerAddressSpace(t) == 4)
-                    return gpucompile_vulkan__pk_refuse(w, in, "a generic pointer (OpenCL's generic address space: Vulkan has none; let the "
-                                                              "optimizer inline and infer the address space)");
+                if (late) {
+                    if (LLVMGetTypeKind(t) == LLVMPointerTypeKind && LLVMGetPointerAddressSpace(t) == 4)
+                        return gpucompile_vulkan__pk_refuse(w, in, "a generic pointer that is not one parameter's or variable's "
+                                                                  "(OpenCL's generic address space: Vulkan has none)");
+                    continue;
+                }
                 if (!LLVMIsACallInst(in) || !LLVMIsAFunction(LLVMGetCalledValue(in)) || LLVMIsDeclaration(LLVMGetCalledValue(in))) continue;
                 for (k = 0, n = LLVMGetNumArgOperands(in); k < n; k++)
                     if (LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(in, k))) == LLVMPointerTypeKind)
@@ -1336,7 +1343,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_lower_kernels(gpucompile_job 
     }
     for (fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn))
         if (!LLVMIsDeclaration(fn) && gpucompile_vulkan__pk_private_arrays(&w, fn, u) != GPUCOMPILE_OK) goto done;
-    if (gpucompile_vulkan__pk_generic(&w) != GPUCOMPILE_OK || gpucompile_vulkan__pk_workgroup_vars(&w, u) != GPUCOMPILE_OK || gpucompile_vulkan__pk_plan(&w, &pp) != GPUCOMPILE_OK) goto done;
+    if (gpucompile_vulkan__pk_generic(&w, 0) != GPUCOMPILE_OK || gpucompile_vulkan__pk_workgroup_vars(&w, u) != GPUCOMPILE_OK || gpucompile_vulkan__pk_plan(&w, &pp) != GPUCOMPILE_OK) goto done;
     if (pp.words) {
         LLVMTypeRef st = LLVMStructCreateNamed(w.ctx, "gpucompile.push"), words[32];
         unsigned k;
@@ -1379,7 +1386,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_lower_kernels(gpucompile_job 
     }
     for (fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn)) /* a shader module exports nothing (else: Linkage) */
         if (!LLVMIsDeclaration(fn) && !LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, "hlsl.shader", 11)) LLVMSetLinkage(fn, LLVMInternalLinkage);
-    if (gpucompile_vulkan__pk_undefined(&w) != GPUCOMPILE_OK) goto done;
+    if (gpucompile_vulkan__pk_undefined(&w) != GPUCOMPILE_OK || gpucompile_vulkan__pk_generic(&w, 1) != GPUCOMPILE_OK) goto done;
     if (lowered) *lowered = nk;
 done:
     if (md.data) gpucompile_free(md.a, md.data);

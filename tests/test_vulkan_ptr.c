@@ -545,6 +545,44 @@ static void test_cuda_style_ir(void) {
     free(m.data);
 }
 
+/* OpenCL 2.0's generic address space: a generic pointer cast from a buffer parameter is that
+   buffer (its getelementptrs and accesses rewritten as the parameter's). */
+static void test_generic_pointer(void) {
+    static const char ir[] =
+        "target triple = \"spirv64\"\n"
+        "declare spir_func i64 @_Z13get_global_idj(i32)\n"
+        "define spir_kernel void @g(ptr addrspace(1) %p, i32 %k) {\n"
+        "  %gp = addrspacecast ptr addrspace(1) %p to ptr addrspace(4)\n"
+        "  %id = call spir_func i64 @_Z13get_global_idj(i32 0)\n"
+        "  %e = getelementptr i32, ptr addrspace(4) %gp, i64 %id\n"
+        "  %t = trunc i64 %id to i32\n"
+        "  %v = mul i32 %t, %k\n"
+        "  store i32 %v, ptr addrspace(4) %e\n"
+        "  ret void\n"
+        "}\n";
+    gpucompile_buf m;
+    t_log log;
+    int n = 0, count = 128, k = 3, i, bad = 0, *out;
+    void *fmod, *args[2];
+    if (!have_tools) SKIP("no LLVM SPIR-V target");
+    memset(&m, 0, sizeof m);
+    memset(&log, 0, sizeof log);
+    CHECK_MSG(compile_ir(ir, strlen(ir), &m, &log, &n, NULL), "%s", log.text);
+    if (!have_device || !m.len) {
+        free(m.data);
+        return;
+    }
+    CHECK((fmod = mgpuModuleLoad(m.data, m.len)) != NULL);
+    out = (int *)alloc((size_t)count * 4);
+    args[0] = &out; args[1] = &k;
+    if (fmod) mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "g"), count / 64, 1, 1, 64, 1, 1, 0, NULL, args, NULL, 2);
+    for (i = 0; i < count; i++) bad += out[i] != 3 * i;
+    CHECK_MSG(bad == 0, "%d wrong", bad);
+    mgpuMemFree(out, NULL);
+    if (fmod) mgpuModuleUnload(fmod);
+    free(m.data);
+}
+
 /* tests/run/kernels.cl (the OpenCL rows' kernels, run there on Intel's CPU runtime) with the
    bitcode library of its -l kernel: every kernel compiles for Vulkan, passes spirv-val, and
    gives the same answers as tests/run/run.c expects, with a workgroup size of 128 (no kernel
@@ -799,9 +837,10 @@ static void test_runtime_quiet(void) {
     CHECK_MSG(runtime_errors == 1, "%d reports (1 expected: the local memory refusal)", runtime_errors);
 }
 
-/* test_vulkan_ptr --compile IN.ll OUT.spv: one module through the same steps, its errors on
-   stdout (the corpus script's driver). 0 compiled, 1 refused or failed. */
-static int compile_one(const char *in, const char *out) {
+/* test_vulkan_ptr --compile IN.ll OUT.spv: one optimized module through the same steps, its
+   errors on stdout (a corpus script's driver); --compile-optimize: front-end output, inlined and
+   optimized first, as the backend does. 0 compiled, 1 refused or failed. */
+static int compile_one(const char *in, const char *out, int optimize) {
     gpucompile_buf m;
     t_log log;
     size_t size;
@@ -811,7 +850,7 @@ static int compile_one(const char *in, const char *out) {
     memset(&m, 0, sizeof m);
     memset(&log, 0, sizeof log);
     if (!ir) return 1;
-    ok = compile_ir(ir, size, &m, &log, &n, NULL);
+    ok = compile_ir_opt(ir, size, &m, &log, &n, NULL, optimize);
     free(ir);
     printf("%s", log.text);
     if (ok && (f = fopen(out, "wb")) != NULL) {
@@ -827,7 +866,8 @@ int main(int argc, char **argv) {
     LLVMInitializeAllTargets();
     LLVMInitializeAllTargetMCs();
     LLVMInitializeAllAsmPrinters();
-    if (argc == 4 && strcmp(argv[1], "--compile") == 0) return compile_one(argv[2], argv[3]);
+    if (argc == 4 && strcmp(argv[1], "--compile") == 0) return compile_one(argv[2], argv[3], 0);
+    if (argc == 4 && strcmp(argv[1], "--compile-optimize") == 0) return compile_one(argv[2], argv[3], 1); /* front-end output, -O0 */
     snprintf(dir, sizeof dir, "%s/gpucompile-vkptr-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     if (!mkdtemp(dir)) {
         printf("cannot make a scratch directory\n");
@@ -856,6 +896,7 @@ int main(int argc, char **argv) {
     RUN(test_private_array);
     RUN(test_marker_mismatch);
     RUN(test_cuda_style_ir);
+    RUN(test_generic_pointer);
     RUN(test_run_kernels);
     RUN(test_from_O0);
     RUN(test_refusals);
