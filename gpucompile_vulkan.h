@@ -829,6 +829,36 @@ GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_calls_in(gpucompi
                     LLVMInstructionEraseFromParent(cast);
                 }
                 continue;
+            } else if ((strncmp(name, "llvm.memcpy.", 12) == 0 || strncmp(name, "llvm.memmove.", 13) == 0 || strncmp(name, "llvm.memset.", 12) == 0) &&
+                       LLVMGetNumArgOperands(in) >= 3 && LLVMIsAConstantInt(LLVMGetOperand(in, 2)) && LLVMConstIntGetZExtValue(LLVMGetOperand(in, 2)) <= 4096 &&
+                       (name[8] != 's' || LLVMIsAConstantInt(LLVMGetOperand(in, 1)))) {
+                /* a copy or fill of a constant size: 32-bit words (bytes for a tail), all loads
+                   before the stores, so that the addresses are element accesses like any other
+                   (Vulkan has no memcpy of buffers) */
+                unsigned long long len = LLVMConstIntGetZExtValue(LLVMGetOperand(in, 2)), off = 0, k = 0, nw = 0;
+                int set = name[8] == 's'; /* llvm.memset */
+                LLVMValueRef dst = LLVMGetOperand(in, 0), src = LLVMGetOperand(in, 1), vals[1024];
+                LLVMTypeRef i8 = LLVMInt8TypeInContext(w->ctx);
+                unsigned char byte = set ? (unsigned char)LLVMConstIntGetZExtValue(src) : 0;
+                unsigned long long word = byte * 0x01010101ull;
+                for (off = 0; off < len && nw < 1024; nw++) {
+                    int wide = len - off >= 4;
+                    LLVMValueRef o = LLVMConstInt(w->i64, off, 0), p;
+                    if (set) vals[nw] = wide ? LLVMConstInt(w->i32, word, 0) : LLVMConstInt(i8, byte, 0);
+                    else {
+                        p = LLVMBuildGEP2(w->b, i8, src, &o, 1, "");
+                        vals[nw] = LLVMBuildLoad2(w->b, wide ? w->i32 : i8, p, "");
+                        LLVMSetAlignment(vals[nw], 1);
+                    }
+                    off += wide ? 4 : 1;
+                }
+                for (off = 0, k = 0; k < nw; k++) {
+                    LLVMValueRef o = LLVMConstInt(w->i64, off, 0), p = LLVMBuildGEP2(w->b, i8, dst, &o, 1, ""), st = LLVMBuildStore(w->b, vals[k], p);
+                    LLVMSetAlignment(st, 1);
+                    off += LLVMTypeOf(vals[k]) == w->i32 ? 4 : 1;
+                }
+                LLVMInstructionEraseFromParent(in);
+                continue;
             } else if (strcmp(plain, "mul24") == 0 && LLVMGetNumArgOperands(in) == 2) {
                 v = LLVMBuildMul(w->b, LLVMGetOperand(in, 0), LLVMGetOperand(in, 1), "");
             } else if (strcmp(plain, "mad24") == 0 && LLVMGetNumArgOperands(in) == 3) {
@@ -1269,6 +1299,53 @@ GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_plan(gpucompile_v
     return GPUCOMPILE_OK;
 }
 
+/* The type at the end of a getelementptr's indices (constant ones into structs), NULL if none. */
+GPUCOMPILE_VULKAN__PTR LLVMTypeRef gpucompile_vulkan__pk_indexed(LLVMValueRef g) {
+    LLVMTypeRef t = LLVMGetGEPSourceElementType(g);
+    int k, n = LLVMGetNumOperands(g);
+    for (k = 2; k < n; k++) {
+        LLVMTypeKind tk = LLVMGetTypeKind(t);
+        if (tk == LLVMStructTypeKind) {
+            if (!LLVMIsAConstantInt(LLVMGetOperand(g, (unsigned)k))) return NULL;
+            t = LLVMStructGetTypeAtIndex(t, (unsigned)LLVMConstIntGetZExtValue(LLVMGetOperand(g, (unsigned)k)));
+        } else if (tk == LLVMArrayTypeKind || tk == LLVMVectorTypeKind)
+            t = LLVMGetElementType(t);
+        else
+            return NULL;
+    }
+    return t;
+}
+
+/* Private and workgroup memory accessed in a shape LLVM 22's code generator takes: the variable
+   itself as its own type, or one getelementptr off it of its type to an element of the access's
+   type (byte offsets, a getelementptr off another one, a pointer chosen by a phi crash it in
+   "SPIRV legalize bitcast"). What the rewrite left otherwise is refused here. */
+GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_shapes(gpucompile_vulkan__pk_lw *w) {
+    LLVMValueRef fn, in;
+    LLVMBasicBlockRef bb;
+    for (fn = LLVMGetFirstFunction(w->m); fn; fn = LLVMGetNextFunction(fn))
+        for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+                LLVMValueRef p, base;
+                LLVMTypeRef t, bt;
+                unsigned as;
+                if (LLVMIsALoadInst(in)) { p = LLVMGetOperand(in, 0); t = LLVMTypeOf(in); }
+                else if (LLVMIsAStoreInst(in)) { p = LLVMGetOperand(in, 1); t = LLVMTypeOf(LLVMGetOperand(in, 0)); }
+                else if (LLVMIsAAtomicRMWInst(in)) { p = LLVMGetOperand(in, 0); t = LLVMTypeOf(LLVMGetOperand(in, 1)); }
+                else if (LLVMIsAAtomicCmpXchgInst(in)) { p = LLVMGetOperand(in, 0); t = LLVMTypeOf(LLVMGetOperand(in, 2)); }
+                else continue;
+                as = LLVMGetPointerAddressSpace(LLVMTypeOf(p));
+                if (as != 0 && as != 3 && as != 10) continue; /* buffers (11) and push constants (13) are the backend's */
+                base = (LLVMIsAGetElementPtrInst(p) || (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr)) ? LLVMGetOperand(p, 0) : p;
+                bt = LLVMIsAAllocaInst(base) ? LLVMGetAllocatedType(base) : LLVMIsAGlobalVariable(base) ? LLVMGlobalGetValueType(base) : NULL;
+                if (bt && (base == p ? bt == t : LLVMGetGEPSourceElementType(p) == bt && gpucompile_vulkan__pk_indexed(p) == t)) continue;
+                return gpucompile_vulkan__pk_refuse(w, in, as == 3 ? "workgroup memory addressed in a shape LLVM 22's code generator crashes on"
+                                                                   : "private memory addressed in a shape LLVM 22's code generator crashes on "
+                                                                     "(an array the rewrite could not index: passed to a call, or chosen by a phi)");
+            }
+    return GPUCOMPILE_OK;
+}
+
 /* Calls to functions the module does not define, left after the rewrite (LLVM 22 would import
    them, which needs the Linkage capability). */
 GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_undefined(gpucompile_vulkan__pk_lw *w) {
@@ -1386,7 +1463,9 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_lower_kernels(gpucompile_job 
     }
     for (fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn)) /* a shader module exports nothing (else: Linkage) */
         if (!LLVMIsDeclaration(fn) && !LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, "hlsl.shader", 11)) LLVMSetLinkage(fn, LLVMInternalLinkage);
-    if (gpucompile_vulkan__pk_undefined(&w) != GPUCOMPILE_OK || gpucompile_vulkan__pk_generic(&w, 1) != GPUCOMPILE_OK) goto done;
+    if (gpucompile_vulkan__pk_undefined(&w) != GPUCOMPILE_OK || gpucompile_vulkan__pk_generic(&w, 1) != GPUCOMPILE_OK ||
+        gpucompile_vulkan__pk_shapes(&w) != GPUCOMPILE_OK)
+        goto done;
     if (lowered) *lowered = nk;
 done:
     if (md.data) gpucompile_free(md.a, md.data);

@@ -136,7 +136,7 @@ static void test_compile(void) {
     char *ir;
     t_log log;
     int n = 0;
-    gpucompile_vulkan_kernel k[10];
+    gpucompile_vulkan_kernel k[12];
     FILE *f;
     if (!have_tools) SKIP("no clang-22 / spirv-val");
     snprintf(path, sizeof path, "%s/pk.ll", dir);
@@ -147,7 +147,7 @@ static void test_compile(void) {
     memset(&log, 0, sizeof log);
     CHECK_MSG(compile_ir(ir, size, &spirv, &log, &n, NULL), "%s", log.text);
     free(ir);
-    CHECK(n == 10);
+    CHECK(n == 11);
     if (!spirv.len) return;
     snprintf(path, sizeof path, "%s/pk.spv", dir);
     CHECK((f = fopen(path, "wb")) != NULL);
@@ -158,7 +158,7 @@ static void test_compile(void) {
     snprintf(cmd, sizeof cmd, "spirv-val --target-env vulkan1.3 '%s'", path);
     valid = t_sh_ok(cmd);
     CHECK(valid);
-    CHECK(gpucompile_vulkan_reflect(spirv.data, spirv.len, k, 10) == 10);
+    CHECK(gpucompile_vulkan_reflect(spirv.data, spirv.len, k, 12) == 11);
     CHECK_STR(k[0].name, "saxpy");
     /* saxpy(float a, global const float *x, global float *y, int n) */
     CHECK(k[0].num_params == 4);
@@ -354,9 +354,9 @@ static void test_push_scalars(void) {
     double d = 0.125;
     unsigned u = 4000000000u;
     void *args[7];
-    gpucompile_vulkan_kernel k[10];
+    gpucompile_vulkan_kernel k[12];
     if (!have_device) SKIP("no Vulkan device");
-    CHECK(gpucompile_vulkan_reflect(spirv.data, spirv.len, k, 10) == 10);
+    CHECK(gpucompile_vulkan_reflect(spirv.data, spirv.len, k, 12) == 11);
     CHECK_STR(k[6].name, "scalars");
     /* c at 0, s at 4, l at 8, d at 16, v at 32 (16-byte aligned), u at 48 */
     CHECK(k[6].num_params == 7 && k[6].params[1].value == 0 && k[6].params[1].size == 1 && k[6].params[2].value == 4 &&
@@ -438,10 +438,30 @@ static void test_private_array(void) {
     mgpuMemFree(out, NULL);
 }
 
+/* private_hist: a private array zeroed by memset, copied out by memcpy (both expanded). */
+static void test_private_memset(void) {
+    int n = 1000, i, k, bad = 0, *in, *out, h[16];
+    void *args[3];
+    if (!have_device) SKIP("no Vulkan device");
+    in = (int *)alloc((size_t)n * 4);
+    out = (int *)alloc(64 * 16 * 4);
+    for (i = 0; i < n; i++) in[i] = i * 13 % 37;
+    args[0] = &in; args[1] = &out; args[2] = &n;
+    mgpuLaunchKernel(fn("private_hist"), 1, 1, 1, 64, 1, 1, 0, NULL, args, NULL, 3);
+    for (i = 0; i < 64; i++) {
+        memset(h, 0, sizeof h);
+        for (k = 0; k < 32; k++) h[in[(i * 32 + k) % n] & 15]++;
+        for (k = 0; k < 16; k++) bad += out[i * 16 + k] != h[k];
+    }
+    CHECK_MSG(bad == 0, "%d wrong", bad);
+    mgpuMemFree(in, NULL);
+    mgpuMemFree(out, NULL);
+}
+
 /* A marker that does not match the module (a binding it lacks) is ignored: num_params 0, and
    the launch takes the default convention. */
 static void test_marker_mismatch(void) {
-    gpucompile_vulkan_kernel k[10];
+    gpucompile_vulkan_kernel k[12];
     char *copy, *at;
     const char *want = "gpucompile.params saxpy p0:4 b1 b2 p4:4";
     size_t i;
@@ -452,12 +472,12 @@ static void test_marker_mismatch(void) {
         if (memcmp(copy + i, want, strlen(want)) == 0) at = copy + i;
     CHECK(at != NULL);
     if (at) at[strlen("gpucompile.params saxpy p0:4 b")] = '9';
-    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 10) == 10);
+    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 12) == 11);
     CHECK(k[0].num_params == 0 && k[1].num_params == 4);
     if (at) memcpy(at, "gpucompile.params saxpy p0:4 b1 b2 p4:x", strlen(want)); /* malformed */
-    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 10) == 10 && k[0].num_params == 0);
+    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 12) == 11 && k[0].num_params == 0);
     if (at) memcpy(at, "gpucompile.params saxpx p0:4 b1 b2 p4:4", strlen(want)); /* another kernel's */
-    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 10) == 10 && k[0].num_params == 0);
+    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 12) == 11 && k[0].num_params == 0);
     free(copy);
 }
 
@@ -894,6 +914,7 @@ int main(int argc, char **argv) {
     RUN(test_constant_table);
     RUN(test_mixed_widths);
     RUN(test_private_array);
+    RUN(test_private_memset);
     RUN(test_marker_mismatch);
     RUN(test_cuda_style_ir);
     RUN(test_generic_pointer);

@@ -105,3 +105,11 @@ kernel __attribute__((reqd_work_group_size(64, 1, 1))) void private_array(global
     for (int k = 0; k < 8; k++) a[k] = in[(i + k) % n] * (k + 1);
     out[i] = a[in[i] & 7] + a[(in[i] + 3) & 7];
 }
+
+/* a private array filled by memset, counted into at run-time indices */
+kernel __attribute__((reqd_work_group_size(64, 1, 1))) void private_hist(global const int *in, global int *out, int n) {
+    int h[16] = {0};
+    int i = (int)get_global_id(0);
+    for (int k = 0; k < 32; k++) h[in[(i * 32 + k) % n] & 15]++;
+    for (int k = 0; k < 16; k++) out[i * 16 + k] = h[k];
+}
