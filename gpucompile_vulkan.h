@@ -694,24 +694,40 @@ GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_rewrite(gpucompil
                                                      "(the buffer model indexes elements of one type)");
         if (!(a = gpucompile_vulkan__pk_address(w, handle, array, idx, in))) return gpucompile_vulkan__pk_fail(w, GPUCOMPILE_ERROR_LLVM, "no llvm.spv.resource.getpointer in this LLVM");
         if (u->acc[i].type != u->type) { /* a wider access: one per element, put together */
-            LLVMTypeRef t = u->acc[i].type;
+            LLVMTypeRef t = u->acc[i].type, bt = u->type;
             unsigned k, n = (unsigned)(LLVMStoreSizeOfType(w->dl, t) / (unsigned long long)w->es);
-            LLVMTypeRef vt = n == 1 ? u->type : LLVMVectorType(u->type, n);
+            /* the parts: the elements of a vector of the element type; of an integer element,
+               shifts of one wide integer (LLVM 22 crashes on a bitcast to a vector of i8);
+               else a vector bitcast */
+            int direct = LLVMGetTypeKind(t) == LLVMVectorTypeKind && LLVMGetElementType(t) == bt;
+            int ints = !direct && LLVMGetTypeKind(bt) == LLVMIntegerTypeKind;
+            unsigned bits = (unsigned)w->es * 8;
+            LLVMTypeRef wide = ints ? LLVMIntTypeInContext(w->ctx, bits * n) : NULL, vt = n == 1 ? bt : LLVMVectorType(bt, n);
             LLVMValueRef v = NULL, parts = NULL;
             LLVMPositionBuilderBefore(w->b, in);
-            if (LLVMIsAStoreInst(in)) parts = LLVMBuildBitCast(w->b, LLVMGetOperand(in, 0), vt, "");
-            else if (n > 1) v = LLVMGetPoison(vt);
+            if (LLVMIsAStoreInst(in)) {
+                parts = LLVMGetOperand(in, 0);
+                if (ints && LLVMTypeOf(parts) != wide) parts = LLVMBuildBitCast(w->b, parts, wide, "");
+                else if (!ints && !direct) parts = LLVMBuildBitCast(w->b, parts, vt, "");
+            } else
+                v = ints ? LLVMConstInt(wide, 0, 0) : n > 1 ? LLVMGetPoison(direct ? t : vt) : NULL;
             for (k = 0; k < n; k++) {
                 LLVMValueRef ak = k ? gpucompile_vulkan__pk_address(w, handle, array, LLVMBuildAdd(w->b, idx, LLVMConstInt(w->i64, k, 0), ""), in) : a;
                 LLVMPositionBuilderBefore(w->b, in);
-                if (LLVMIsAStoreInst(in))
-                    LLVMBuildStore(w->b, n == 1 ? parts : LLVMBuildExtractElement(w->b, parts, LLVMConstInt(w->i32, k, 0), ""), ak);
-                else {
-                    LLVMValueRef e = LLVMBuildLoad2(w->b, u->type, ak, "");
-                    v = n == 1 ? e : LLVMBuildInsertElement(w->b, v, e, LLVMConstInt(w->i32, k, 0), "");
+                if (LLVMIsAStoreInst(in)) {
+                    LLVMValueRef e = ints ? LLVMBuildTrunc(w->b, k ? LLVMBuildLShr(w->b, parts, LLVMConstInt(wide, k * bits, 0), "") : parts, bt, "")
+                                          : n == 1 ? parts : LLVMBuildExtractElement(w->b, parts, LLVMConstInt(w->i32, k, 0), "");
+                    LLVMBuildStore(w->b, e, ak);
+                } else {
+                    LLVMValueRef e = LLVMBuildLoad2(w->b, bt, ak, "");
+                    if (ints) {
+                        e = LLVMBuildZExt(w->b, e, wide, "");
+                        v = LLVMBuildOr(w->b, v, k ? LLVMBuildShl(w->b, e, LLVMConstInt(wide, k * bits, 0), "") : e, "");
+                    } else
+                        v = n == 1 ? e : LLVMBuildInsertElement(w->b, v, e, LLVMConstInt(w->i32, k, 0), "");
                 }
             }
-            if (!LLVMIsAStoreInst(in)) LLVMReplaceAllUsesWith(in, LLVMBuildBitCast(w->b, v, t, ""));
+            if (!LLVMIsAStoreInst(in)) LLVMReplaceAllUsesWith(in, LLVMTypeOf(v) == t ? v : LLVMBuildBitCast(w->b, v, t, ""));
             LLVMInstructionEraseFromParent(in);
             continue;
         }
@@ -1163,24 +1179,37 @@ GPUCOMPILE_VULKAN__PTR int gpucompile_vulkan__pk_place(gpucompile_vulkan__pk_lw 
     return 1;
 }
 
-/* A scalar parameter of type t read from the block's words at offset, in the entry block. */
+/* A scalar parameter of type t read from the block's words at offset, in the entry block: each
+   element from its word (or two, or part of one) by integer shifts (LLVM 22 crashes on some
+   bitcasts between vectors and scalars). */
 GPUCOMPILE_VULKAN__PTR LLVMValueRef gpucompile_vulkan__pk_push_load(gpucompile_vulkan__pk_lw *w, LLVMValueRef pc, LLVMTypeRef t, unsigned offset) {
-    LLVMTypeRef st = LLVMGlobalGetValueType(pc);
-    unsigned size = (unsigned)LLVMStoreSizeOfType(w->dl, t), n = size < 4 ? 1 : size / 4, k;
-    LLVMValueRef v = NULL, idx[2];
-    for (k = 0; k < n; k++) {
-        LLVMValueRef word;
-        idx[0] = LLVMConstInt(w->i32, 0, 0);
-        idx[1] = LLVMConstInt(w->i32, offset / 4 + k, 0);
-        word = LLVMBuildLoad2(w->b, w->i32, LLVMConstInBoundsGEP2(st, pc, idx, 2), "");
-        if (n == 1) v = word;
-        else {
-            if (!v) v = LLVMGetPoison(LLVMVectorType(w->i32, n));
-            v = LLVMBuildInsertElement(w->b, v, word, LLVMConstInt(w->i32, k, 0), "");
-        }
+    LLVMTypeRef st = LLVMGlobalGetValueType(pc), et = LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetElementType(t) : t;
+    unsigned n = LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetVectorSize(t) : 1, esz = (unsigned)LLVMStoreSizeOfType(w->dl, et), j;
+    LLVMValueRef v = n > 1 ? LLVMGetPoison(t) : NULL, words[16];
+    LLVMTypeRef it = LLVMIntTypeInContext(w->ctx, esz * 8);
+    memset(words, 0, sizeof words);
+    for (j = 0; j < n; j++) {
+        unsigned byte = offset + j * esz, wi = byte / 4 - offset / 4, k;
+        LLVMValueRef x;
+        for (k = wi; k < wi + (esz == 8 ? 2u : 1u) && k < 16; k++)
+            if (!words[k]) {
+                LLVMValueRef idx[2];
+                idx[0] = LLVMConstInt(w->i32, 0, 0);
+                idx[1] = LLVMConstInt(w->i32, offset / 4 + k, 0);
+                words[k] = LLVMBuildLoad2(w->b, w->i32, LLVMConstInBoundsGEP2(st, pc, idx, 2), "");
+            }
+        if (wi + 1 >= 16 && esz == 8) return NULL;
+        if (esz == 8)
+            x = LLVMBuildOr(w->b, LLVMBuildZExt(w->b, words[wi], w->i64, ""),
+                            LLVMBuildShl(w->b, LLVMBuildZExt(w->b, words[wi + 1], w->i64, ""), LLVMConstInt(w->i64, 32, 0), ""), "");
+        else if (esz == 4)
+            x = words[wi];
+        else
+            x = LLVMBuildTrunc(w->b, byte % 4 ? LLVMBuildLShr(w->b, words[wi], LLVMConstInt(w->i32, (byte % 4) * 8, 0), "") : words[wi], it, "");
+        if (et != it) x = LLVMGetTypeKind(et) == LLVMIntegerTypeKind ? LLVMBuildTrunc(w->b, x, et, "") : LLVMBuildBitCast(w->b, x, et, "");
+        v = n > 1 ? LLVMBuildInsertElement(w->b, v, x, LLVMConstInt(w->i32, j, 0), "") : x;
     }
-    if (size < 4) v = LLVMBuildTrunc(w->b, v, LLVMIntTypeInContext(w->ctx, size * 8), "");
-    return LLVMTypeOf(v) == t ? v : LLVMBuildBitCast(w->b, v, t, "");
+    return v;
 }
 
 /* One kernel as an entry point (see the top of this section); its parameter string into md. */
@@ -1195,6 +1224,16 @@ GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_kernel(gpucompile
     entry = LLVMInsertBasicBlockInContext(w->ctx, first, "entry");
     LLVMPositionBuilderAtEnd(w->b, entry);
     br = LLVMBuildBr(w->b, first);
+    { /* the allocas stay in the entry block (variables of the function: OpVariable is only there) */
+        LLVMValueRef in, nx;
+        for (in = LLVMGetFirstInstruction(first); in; in = nx) {
+            nx = LLVMGetNextInstruction(in);
+            if (!LLVMIsAAllocaInst(in)) continue;
+            LLVMInstructionRemoveFromParent(in);
+            LLVMPositionBuilderBefore(w->b, br);
+            LLVMInsertIntoBuilder(w->b, in);
+        }
+    }
     gpucompile_buf_printf(md, "gpucompile.params %s", name);
     if (n > GPUCOMPILE_VULKAN__MAX_PARAMS)
         return gpucompile_vulkan__pk_fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': %u parameters (at most %d)", name, n, GPUCOMPILE_VULKAN__MAX_PARAMS);
