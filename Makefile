@@ -69,7 +69,7 @@ $(BUILD)/tests/%: tests/%.c tests/test.h $(BUILD)/impl.o
 
 # Each backend's implementation in a file of its own, the core's in another, linked into one
 # program (tests/split/main.c); the CUDA runtime's file is compiled without LLVM's flags.
-SPLIT_SRCS = tests/split/core.c tests/split/nvptx.c tests/split/amdgpu.c tests/split/spirv.c tests/split/cuda_runtime.c
+SPLIT_SRCS = tests/split/core.c tests/split/nvptx.c tests/split/amdgpu.c tests/split/spirv.c tests/split/vulkan.c tests/split/cuda_runtime.c
 SPLIT_OBJS = $(patsubst tests/split/%.c,$(BUILD)/split/%.o,$(SPLIT_SRCS))
 $(BUILD)/split/cuda_runtime.o: tests/split/cuda_runtime.c $(HEADERS)
 	@mkdir -p $(BUILD)/split
@@ -97,6 +97,8 @@ check-headers: $(HEADERS)
 	$(CLANG) -std=c11 $(WARN) -Werror -I. -DHIP -c tests/data/embed_runtime.c -o $(BUILD)/hdr/runtime_hip.o
 	$(CC) -std=c11 $(WARN) -Werror -x c -I. -DGPUCOMPILE_VULKAN_RUNTIME -c gpucompile_vulkan.h -o $(BUILD)/hdr/vulkan_rt_c.o
 	$(CLANGXX) -std=c++17 $(WARN) -Werror -x c++ -I. -DGPUCOMPILE_VULKAN_RUNTIME -c gpucompile_vulkan.h -o $(BUILD)/hdr/vulkan_rt_cxx.o
+	$(CC) -std=c11 $(WARN) -Werror -I. -c tests/data/vulkan_reflect.c -o $(BUILD)/hdr/vulkan_reflect_c.o
+	$(CLANGXX) -std=c++17 -x c++ $(WARN) -Werror -I. -c tests/data/vulkan_reflect.c -o $(BUILD)/hdr/vulkan_reflect_cxx.o
 	for f in $(SPLIT_SRCS); do \
 	  $(CC) -std=c11 $(WARN) -Werror $(LLVM_CFLAGS) -I. -c $$f -o $(BUILD)/hdr/split_c.o && \
 	  $(CLANG) -std=c11 $(WARN) -Werror $(LLVM_CFLAGS) -I. -c $$f -o $(BUILD)/hdr/split_clang.o && \

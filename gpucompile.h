@@ -1,4 +1,4 @@
-/* gpucompile.h - compile LLVM IR GPU kernels to PTX, cubin, fatbin and hsaco, without MLIR.
+/* gpucompile.h - compile LLVM IR GPU kernels to PTX, cubin, fatbin, hsaco and SPIR-V, without MLIR.
 
    What it is
        MLIR's GPU "target attribute" model for C: a target (#gpu.nvptx<...>, #gpu.amdgpu<...>,
@@ -8,8 +8,9 @@
        cubin/hsaco, fatbin) through one pipeline with hooks; several targets make one binary
        (MLIR's gpu.binary, as text or as an LLVM offload binary) that can be embedded into a host
        module with launch code. Backends plug in through a table of functions
-       (gpucompile_backend): gpucompile_nvptx.h and gpucompile_amdgpu.h, or your own.
-       examples/01_*.c ... 05_*.c show one use each; tools/gpucompile.c is the command line.
+       (gpucompile_backend): gpucompile_nvptx.h, gpucompile_amdgpu.h and gpucompile_spirv.h, or
+       your own. examples/01_*.c ... 06_*.c show one use each; tools/gpucompile.c is the command
+       line.
 
    Sections (search for "[section: NAME]"). The declarations come first: results and
    diagnostics, targets, options, objects, backends, [section: backend helpers], binaries, host
@@ -61,8 +62,12 @@
        configure ... finish; init/release own per-job state in job->backend_data), passes the
        module checks it asks for (calling_convention_ok, bad_symbol_name, code_rules), goes into
        binaries of both forms (offload_kind, image kinds and image_format, kernel_metadata), is
-       cached when it sets cache_version, and is chosen at run time through select_score (which
-       refuses an object of another triple). The built-in kinds
+       cached when it sets cache_version, owns the offload entries of its triples (patterns of
+       architecture and environment), is chosen at run time through select_score (which refuses
+       an object of another triple), and shows in a program's --help (help, file_ext:
+       gpucompile_targets_help, gpucompile_format_ext). A backend in a header of its own registers
+       from GPUCOMPILE_CONSTRUCTOR, so that including it is all a program does (tests/
+       toy_backend.h, tests/test_toy.c). The built-in kinds
        NVPTX and AMDGPU are the same tables registered under their kinds (the enum values stay
        for existing users: a kind names the backend registered for it). A backend's code
        calls the public API only: the job functions (gpucompile_job_log, _run_tool, _temp_file,
@@ -71,12 +76,13 @@
        gpucompile_elf_read_section (an ELF file's sections), gpucompile_in_list, ...), so it
        compiles in a file of its own. examples/05_host_backend.h is such a backend in a header
        of its own; gpucompile_nvptx.h, gpucompile_amdgpu.h and gpucompile_spirv.h are the full
-       ones, each also compiled alone (tests/split). Isolation (options.isolate / workers) runs the
-       gpucompile CLI, which knows the built-in backends only.
+       ones, each also compiled alone (tests/split). Isolation (options.isolate, options.workers)
+       runs `exe --worker`, which knows the backends that program registers: a program with a
+       backend of its own passes itself as exe and calls gpucompile_worker_main for --worker.
 
    Do this:
        #define GPUCOMPILE_IMPLEMENTATION
-   before you include this file (and gpucompile_nvptx.h / gpucompile_amdgpu.h) in *one* C or
+   before you include this file (and the backend headers you want) in *one* C or
    C++ file to create the implementation. Every other file includes the headers plainly.
 
        #include ...
@@ -133,13 +139,15 @@
                                     file of its own
        GPUCOMPILE_BACKEND_IMPLEMENTATION
                                     your backend's implementation in a file without the core's:
-                                    define it before including gpucompile.h for the helpers of
-                                    gpucompile_runtime.h (lock, libraries, start-up functions)
+                                    define it before including gpucompile.h (or, after it,
+                                    before including gpucompile_runtime.h again, as tests/
+                                    toy_backend.h does) for the helpers and macros of
+                                    gpucompile_runtime.h (lock, libraries, GPUCOMPILE_CONSTRUCTOR)
        GPUCOMPILE_DEFAULT_CUDA_PATH / GPUCOMPILE_DEFAULT_ROCM_PATH
                                     toolkit roots tried after $CUDA_PATH, $ROCM_PATH, ...
-       GPUCOMPILE_NVPTX_RUNTIME / GPUCOMPILE_AMDGPU_RUNTIME
+       GPUCOMPILE_NVPTX_RUNTIME / GPUCOMPILE_AMDGPU_RUNTIME / GPUCOMPILE_SPIRV_RUNTIME
                                     (backends) compile the mgpu* runtime for launch code (CUDA
-                                    driver / HIP; one per program): gpucompile_runtime.h, which
+                                    driver / HIP / OpenCL; one per program): gpucompile_runtime.h, which
                                     needs no LLVM (a program that only loads and launches
                                     includes the backend header alone and links -ldl -lpthread)
 
@@ -149,8 +157,22 @@
        flags = {fast, "ptxas-cmd-options" = ["-v"]}). The defaults follow the spelling: the
        upstream #nvvm.target / #rocdl.target take those of MLIR of the same LLVM major as the
        LLVM built against (MLIR 22: #nvvm.target features "" and #rocdl.target abi "600";
-       MLIR 19: "+ptx60" and "500"), so our text equals what that mlir-opt prints; the seed's
-       #gpu.nvptx / #gpu.amdgpu keep the seed's defaults ("+ptx60", "500") on every LLVM.
+       MLIR 19: "+ptx60" and "500"), so our text equals what that mlir-opt prints; gpucompile's
+       own spellings #gpu.nvptx / #gpu.amdgpu keep "+ptx60" and ABI "500" on every LLVM
+       (tests/test_target.c, test_defaults).
+       Every parameter MLIR 22 has, in its order, and what each does here:
+         #nvvm.target / #gpu.nvptx   O, triple, chip, features, flags, link, verifyTarget
+         #rocdl.target / #gpu.amdgpu O, triple, chip, features, abi, flags, link
+         #xevm.target                O, triple, chip, flags, linkFiles  (#gpu.spirv: features too,
+                                     link for linkFiles)
+       O: the optimization level of the pass pipeline and code generator (0-3). triple, chip:
+       the target machine's (chips LLVM would abort on are refused). features: LLVM target
+       features (NVPTX: +ptxNN, the PTX version, and +sm_NN). abi: the AMDGPU code object version
+       ("400", "500", "600"; __oclc_ABI_version too). flags: a dictionary of options (fast, ftz,
+       daz, finite_only, unsafe_math, unsafe_sqrt, wave64, no_wave64, "ptxas-cmd-options" =
+       [...] given to ptxas and nvJitLink). link: bitcode files linked like device libraries.
+       verifyTarget (a bool, MLIR 22, printed only when false): whether what the code asks of the
+       chip is checked before codegen (gpucompile_target.no_verify_target).
 
    Ownership
        Everything passed in is borrowed and never modified (targets, options, a caller's
@@ -194,7 +216,8 @@
 
    Supported LLVM: 19, 20, 21 and 22 from one source (19 and 22 built and tested; the chip
    tables and PTX versions follow LLVM_VERSION_MAJOR; older is an #error, newer one too unless
-   GPUCOMPILE_UNTESTED_LLVM is defined). gpucompile_llvm_version() names the LLVM run on.
+   GPUCOMPILE_UNTESTED_LLVM is defined). LLVM's LLVMGetVersion names the LLVM run on (gpucompile
+   --version prints it beside the one built with).
    Platforms: Linux is built and tested (gcc and clang, C11 and C++17); the Windows code paths
    (LoadLibraryA, CreateProcessW, SRWLOCK, ...) are compiled with mingw-w64, not run; macOS uses
    the POSIX paths, untested.
@@ -352,6 +375,14 @@ typedef struct gpucompile_target {
     int num_link;
     const gpucompile_backend *backend; /* GPUCOMPILE_TARGET_CUSTOM: the table that compiles it */
     const char *custom_name;   /* GPUCOMPILE_TARGET_CUSTOM: printed as #<custom_name><...> */
+    /* 1: MLIR 22's `verifyTarget = false` (NVPTX, both spellings; printed only then, last,
+       also when built with LLVM 19, whose mlir-opt does not know it: it keeps the meaning).
+       MLIR checks each NVVM op's required SM against the chip; an LLVM module has no such ops,
+       so here it turns off the checks of what is asked of the chip before codegen that are not
+       needed to keep LLVM alive: whether the installed CUDA toolkit takes the chip (ptxas or
+       nvJitLink then says so) and a function's +ptxNN above the target's pinned one (a
+       warning then, the pinned version kept). Unknown chips are refused all the same. */
+    int no_verify_target;
 } gpucompile_target;
 
 /* MLIR's defaults for kind. */
@@ -461,11 +492,24 @@ typedef struct gpucompile_options {
        optimized.ll, isa.s, object.o, binary.*, tool logs, repro.sh redoing it with LLVM's tools),
        also when the compile fails; NULL: none. Such compiles bypass the cache. */
     const char *save_temps;
-    /* "redis://HOST:PORT[/DB]": a shared store behind cache_dir (hiredis, opened at run time);
-       NULL: none. Its problems are a warning, never a failed compile. */
+    /* "redis://[[USER:]PASSWORD@]HOST[:PORT][/DB]" (ccache's form; %XX escapes in USER and
+       PASSWORD): a shared store behind cache_dir (hiredis, opened at run time); NULL: none. With
+       a password it sends AUTH (USER: an ACL user, Redis 6+) before SELECT. Its problems are a
+       warning, never a failed compile; no message repeats the password. */
     const char *cache_remote;
+    /* The remote store's password from this file (its first line), so that it need not be on a
+       command line, where other users see it; used when the URL has none, and then the URL's
+       userinfo only names the ACL user (redis://USER@HOST). NULL: none. */
+    const char *cache_remote_password_file;
+    /* A file holding the team's cache secret (16 bytes to 4 KiB; trailing white space ignored):
+       every entry written carries a tag keyed by it, over the entry and its key, and entries
+       without a valid tag are refused (a miss, one warning per process), local or remote. It
+       also keys the cache key, so other secrets, or none, see other entries. An unreadable
+       secret turns the cache off for that compile (a warning). NULL: entries carry no tag. */
+    const char *cache_secret_file;
     /* Path of a gpucompile executable: compile in that child process instead (argv, no shell),
-       so that a crash inside LLVM becomes an error here. Not with hooks or custom backends. */
+       so that a crash inside LLVM becomes an error here. Not with hooks, nor with a custom
+       backend that is not registered under its attribute (the child must find it by name). */
     const char *isolate;
     gpucompile_workers *workers;       /* compile in these worker processes (see gpucompile_workers_create) */
     uint64_t max_input_bytes;          /* inputs and cache entries above this are refused; 0: 1 GiB */
@@ -524,6 +568,14 @@ typedef struct gpucompile_object {
        (LLVMIRToISATimeInMs, ...: the same input gives the same text; stage_ms has them);
        entries read with an object (mlir-opt's stage times, ...) are kept as they are. */
     char *properties;
+    /* Whether the text form prints MLIR's kernel table (kernels = <[...]>; MLIR 19: the names
+       in the properties), so that an object is printed as it was read:
+        0  when it has kernels (a compile's objects, hand-made ones);
+        1  always, also empty (`kernels = <>`, as mlir-opt-22 writes it for a module without
+           kernels): the text or offload binary it was read from gave one;
+       -1  never: it came without one (mlir-opt's bin and assembly objects, clang's packager),
+           its kernels, if any, were found in its bytes (still in kernels[], for --host). */
+    int kernel_table;
 } gpucompile_object;
 
 GPUCOMPILE_API void gpucompile_object_free(gpucompile_object *obj);
@@ -637,7 +689,13 @@ struct gpucompile_backend {
     int (*select_score)(const gpucompile_object *o, const char *device, const char **why);
     const char *device_help;
     /* binaries: */
-    const char *arches;                 /* comma-separated triple architectures: "nvptx,nvptx64" */
+    /* the triples that are this backend's (gpucompile_triple_in): comma-separated patterns
+       ARCH[-VENDOR[-OS[-ENVIRONMENT]]], '*' in a part for any run of characters, a part left
+       out matching anything, a part the triple lacks reading "unknown"; "!" before a pattern
+       excludes what it matches. "nvptx,nvptx64"; "spirv,spirv32,spirv64,!*-*-vulkan*" (OpenCL's
+       SPIR-V, not Vulkan's). An offload entry another program wrote (no gpucompile.target) goes
+       to the first backend whose triples hold its triple. */
+    const char *triples;
     unsigned short offload_kind;        /* LLVM offload binary's offload kind; 0: none */
     /* LLVM offload binary's image kinds of isa, bin and fatbin objects (LLVM's numbers: 1
        object, 6 SPIR-V, ...); 0: none for isa and fatbin, object for bin */
@@ -649,6 +707,13 @@ struct gpucompile_backend {
        private_bytes, max_threads, sgprs, vgprs, wavefront_size and kernarg_bytes (8 entries,
        NULL where not carried); NULL: none */
     const char *const *kernel_metadata;
+    /* for a program's --help (gpucompile_targets_help): what it compiles for and which options
+       it reads (toolkit_path, tools, tool_options, bin_method); lines of at most 72 characters
+       separated by '\n'. NULL: none */
+    const char *help;
+    /* the file name extension of each format's bytes, without the dot, indexed by
+       gpucompile_format (gpucompile_format_ext); NULL entries: bc, s, bin, fatbin */
+    const char *file_ext[GPUCOMPILE_FORMAT_FATBIN + 1];
     /* a custom backend's compiles are cached (options.cache_dir) only when this is set: a
        version string that goes into the key (change it when the backend's output changes) */
     const char *cache_version;
@@ -670,6 +735,19 @@ struct gpucompile_backend {
        module. */
     gpucompile_result (*join)(gpucompile_job *job, gpucompile_format format, const LLVMMemoryBufferRef *parts, int n);
     unsigned join_formats; /* the formats join takes, as bits (1u << GPUCOMPILE_FORMAT_...); 0: isa, bin and fatbin */
+    /* After optimization, before code generation: what the code generator would crash on in the
+       optimized module (the optimizer makes some of it), rewritten or refused (gpucompile_job_fail).
+       NULL: nothing. */
+    gpucompile_result (*pre_emit)(gpucompile_job *job);
+    /* per spelling ([upstream]): an attribute whose text is not `key = value` parameters (MLIR's
+       #spirv.target_env is positional). parse_text reads the text after the attribute's name (n
+       bytes; column: where it starts in the whole text, for messages), writes the same target as
+       this backend's parameters (`triple = "...", features = "..."`, NUL-terminated) into params
+       (size bytes; the core reads them as if written inside <...>) and returns how many bytes of
+       text it read, 0 after logging an error (gpucompile_log_target). print_text writes the text
+       of a target of that spelling (snprintf-style, as gpucompile_target_print). NULL: the core's. */
+    size_t (*parse_text[2])(const char *text, size_t n, size_t column, const gpucompile_logger *logger, char *params, size_t size);
+    size_t (*print_text[2])(const gpucompile_target *t, char *buf, size_t size);
 };
 
 /* Registration (the backend headers register themselves when their implementation is compiled
@@ -683,6 +761,14 @@ GPUCOMPILE_API const gpucompile_backend *gpucompile_find_backend(gpucompile_targ
 GPUCOMPILE_API const gpucompile_backend *gpucompile_find_backend_named(const char *name, size_t n, int *upstream);
 /* The i-th registered backend (registration order, the built-in kinds first), NULL past the end. */
 GPUCOMPILE_API const gpucompile_backend *gpucompile_backend_at(int i);
+/* For a program's --help: a paragraph per registered backend with an attribute name: the
+   names, the formats it makes with their file extensions, its devices (device_help), its help
+   text (indented).
+   snprintf-style: returns the length needed, writes at most size bytes. */
+GPUCOMPILE_API size_t gpucompile_targets_help(char *buf, size_t size);
+/* The extension (without the dot) of a file holding the bytes of target t's objects in format
+   f: its backend's file_ext, else bc, s, bin or fatbin. */
+GPUCOMPILE_API const char *gpucompile_format_ext(const gpucompile_target *t, gpucompile_format f);
 /* For a backend's verify hooks: an INVALID_TARGET error with MLIR's wording, returned. */
 GPUCOMPILE_API gpucompile_result gpucompile_log_target(const gpucompile_logger *logger, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -729,6 +815,11 @@ GPUCOMPILE_API const char *gpucompile_job_tool_path(gpucompile_job *job, const c
 /* With options.save_temps: the path a stage's file (e.g. "isa.s") is kept under, into buf, so
    that a backend's message about an in-process step can name it; 0 when temps are not kept. */
 GPUCOMPILE_API int gpucompile_job_saved_path(gpucompile_job *job, const char *file, char *buf, size_t size);
+/* With options.save_temps: a binary step the backend did in-process (nvJitLink), for repro.sh to
+   redo: file (NULL: none) is saved under that name with data, and lines (shell text, run in the
+   save directory, where repro.isa.s / repro.object.o are the emitted ISA / object) are added
+   to repro.sh. Nothing without save_temps. */
+GPUCOMPILE_API void gpucompile_job_repro_step(gpucompile_job *job, const char *file, const void *data, size_t size, const char *lines);
 /* options->tool_options split at white space into words (copies in buf): their count, -1 when
    more than max or longer than size (logged as an error). */
 GPUCOMPILE_API int gpucompile_job_tool_options(gpucompile_job *job, char *buf, size_t size, const char **words, int max);
@@ -820,6 +911,15 @@ GPUCOMPILE_API unsigned gpucompile_elf_sections(const void *elf, size_t size, co
    refuses: its why), "a section outside the file" (its contents; SHT_NOBITS has none, and its
    data is NULL) or "bad section name" (its name then ""). */
 GPUCOMPILE_API const char *gpucompile_elf_read_section(const void *elf, size_t size, unsigned i, gpucompile_elf_section *s);
+/* 1 when path exists and is a regular file (what 'f'), a directory ('d'), or a regular file this
+   process may run ('x'). */
+GPUCOMPILE_API int gpucompile_file_exists(const char *path, char what);
+/* A directory's entries, "." and ".." among them: open (NULL when it cannot be read), next
+   (NULL at the end; the name is valid until the next call), close. */
+typedef struct gpucompile_dir gpucompile_dir;
+GPUCOMPILE_API gpucompile_dir *gpucompile_dir_open(const char *path);
+GPUCOMPILE_API const char *gpucompile_dir_next(gpucompile_dir *d);
+GPUCOMPILE_API void gpucompile_dir_close(gpucompile_dir *d);
 /* From gpucompile_runtime.h's [section: shared], which also the vendor runtimes use (no LLVM):
    static functions compiled into each file that holds an implementation (the core's, a
    backend's with GPUCOMPILE_BACKEND_IMPLEMENTATION, a runtime's):
@@ -831,8 +931,12 @@ GPUCOMPILE_API const char *gpucompile_elf_read_section(const void *elf, size_t s
                                                 bytes (ELF files, offload binaries)
        gpucompile_in_list(list, name, len)      is name (len bytes) one of the words of the
                                                 comma-separated list (a feature list, ...)?
-       gpucompile_triple_in(arches, triple)     does the triple's arch (before its first '-')
-                                                name one of arches? 1 for no triple */
+       gpucompile_triple_in(patterns, triple)   is the triple one of the patterns (the form of
+                                                gpucompile_backend.triples)? 1 for no triple
+   and its macros: GPUCOMPILE_PRIVATE before a helper function (static, unused without a
+   warning), GPUCOMPILE_CONSTRUCTOR(fn) { ... } (fn runs at start-up: how a backend registers
+   itself), GPUCOMPILE_IMG_NONE / _OBJECT / _BITCODE (LLVM's image kinds of no one vendor),
+   GPUCOMPILE_EXE_SUFFIX (what a program's file name ends with: ".exe" on Windows, else ""). */
 /* ==== [section: end of backend helpers] =================================================== */
 /* Read / write a whole file (write: to a temporary name, then renamed into place). */
 /* Inputs are read up to a limit: options.max_input_bytes, CLI --max-input; 0 means this. */
@@ -857,8 +961,14 @@ GPUCOMPILE_API gpucompile_result gpucompile_write_files(int n, const char *const
    started in this process (their process groups) and removes its temporary files, so that the
    program can _exit at once. Compiles still running then fail. Temporary files are named
    gpucompile-PID-*: those of a process that died without this (SIGKILL) are removed by a
-   later compile once that PID is gone. */
+   later process once that PID is gone: by the first compile of each process that writes a
+   temporary file or runs a tool, or by gpucompile_sweep_temp_files. */
 GPUCOMPILE_API void gpucompile_signal_cleanup(void);
+/* Removes $TMPDIR/gpucompile-PID-* of processes that are gone, once per process (one read of
+   the directory; later calls do nothing): for a program to call at its start, so that what a
+   killed run left goes even when this run's compiles write no temporary file (PTX, nvJitLink
+   cubins, hsaco, cache hits). The gpucompile CLI does. */
+GPUCOMPILE_API void gpucompile_sweep_temp_files(void);
 
 /* Worker processes (POSIX): compiles of options.workers run there, so that LLVM aborting on
    an input ends a worker and becomes that compile's error (GPUCOMPILE_ERROR_LLVM, with LLVM's
@@ -873,12 +983,24 @@ GPUCOMPILE_API void gpucompile_workers_free(gpucompile_workers *workers);
    input; returns the exit code for the process. It owns the process: it installs handlers for
    SIGINT, SIGTERM and SIGHUP that end its tools and remove its temporary files. */
 GPUCOMPILE_API int gpucompile_worker_serve(int in_fd, int out_fd);
+/* The whole of a worker process: gpucompile_worker_serve on its stdin and stdout (stdout then
+   goes to stderr, so that what else writes there, LLVM may, cannot break the replies). What
+   `exe --worker` must run: a program that registers a backend of its own passes itself as exe
+   (to gpucompile_workers_create or options.isolate) and begins its main with
+       if (argc == 2 && strcmp(argv[1], "--worker") == 0) return gpucompile_worker_main();
+   (tools/gpucompile.c, tests/test_toy.c). */
+GPUCOMPILE_API int gpucompile_worker_main(void);
 GPUCOMPILE_API void gpucompile_free(const gpucompile_allocator *a, void *ptr);
 /* The compile cache in dir (entries and bytes: gpucompile's entries only) and this process's
-   lookups so far (hits from the directory and from the remote store, misses). */
-typedef struct gpucompile_cache_stats { uint64_t entries, bytes, hits, remote_hits, misses; } gpucompile_cache_stats;
+   lookups so far (hits from the directory and from the remote store, misses; refused: entries
+   found without a valid tag for options.cache_secret_file, which counted as misses or were
+   found again remotely). */
+typedef struct gpucompile_cache_stats { uint64_t entries, bytes, hits, remote_hits, misses, refused; } gpucompile_cache_stats;
 GPUCOMPILE_API gpucompile_result gpucompile_cache_stats_get(const char *dir, gpucompile_cache_stats *out);
-/* Removes gpucompile's entries from dir (nothing else there); the remote store is left alone. */
+/* Removes gpucompile's entries from dir, and its records of the tools' and libraries'
+   identities (ident-*: what lets a new process's first hit run no tool: a tool's version and
+   a library's hash, kept beside the file's path and stat and taken again when the stat
+   changes); nothing else there; the remote store is left alone. */
 GPUCOMPILE_API gpucompile_result gpucompile_cache_clear(const char *dir);
 
 /* $XDG_CACHE_HOME/gpucompile, else $HOME/.cache/gpucompile (Windows: %LOCALAPPDATA%\gpucompile).
@@ -922,6 +1044,12 @@ GPUCOMPILE_API gpucompile_result gpucompile_binary_merge(gpucompile_binary *dst,
 /* Sets the handler; target (SELECT_TARGET) is copied. */
 GPUCOMPILE_API gpucompile_result gpucompile_binary_set_handler(gpucompile_binary *binary, gpucompile_handler_kind kind,
     int64_t index, const char *target);
+/* An offloading handler from its text onto binary (NULL: only check it): MLIR's
+   #gpu.select_object, #gpu.select_object<N : i64> or #gpu.select_object<#target<...>> (the target
+   must parse), or #gpucompile.runtime_select ("runtime" for short). Errors go to the logger.
+   GPUCOMPILE_OK, GPUCOMPILE_ERROR_PARSE, or GPUCOMPILE_ERROR_OUT_OF_MEMORY. */
+GPUCOMPILE_API gpucompile_result gpucompile_handler_parse(const char *text, gpucompile_binary *binary,
+    const gpucompile_logger *logger);
 /* Frees the binary, its handler and all its objects. NULL is fine. */
 GPUCOMPILE_API void gpucompile_binary_free(gpucompile_binary *binary);
 
@@ -962,9 +1090,14 @@ GPUCOMPILE_API gpucompile_result gpucompile_compile_binary_module(LLVMModuleRef 
     const char *name, gpucompile_binary **out);
 
 /* Text form: MLIR's gpu.binary op with #gpu.object attributes. print is snprintf-style (returns
-   the length needed). Targets spelled #nvvm.target / #rocdl.target give MLIR's upstream form
-   (mlir-opt parses it). The format keyword is left out for the spelling's default: fatbin for
-   upstream spellings (as MLIR does), bin for #gpu.nvptx / #gpu.amdgpu. The name is printed bare
+   the length needed). The text is for mlir-opt of the same LLVM major, so every target is
+   written in MLIR's spelling: #gpu.nvptx / #gpu.amdgpu / #gpu.spirv become #nvvm.target /
+   #rocdl.target / #xevm.target with the same meaning (the seed defaults that differ from the
+   upstream ones spelled out: MLIR 22's #nvvm.target<features = "+ptx60">, #rocdl.target<abi =
+   "500">; a #gpu.spirv with features, which #xevm.target lacks, stays as it is), the offload
+   binary's gpucompile.target likewise; the seed spellings remain input (and --print-target's
+   echo). The format keyword is then MLIR's: left out for a fatbin only (MLIR reads no keyword as
+   one; an object of a seed spelling read back without a keyword is a bin). The name is printed bare
    when MLIR reads it so ([A-Za-z_][A-Za-z0-9_$.]*), else quoted (@"saxpy-v2"). Each object:
        #gpu.object<TARGET, properties = {O = 3 : i32, ...}, kernels = <[#gpu.kernel_metadata<"k",
            !llvm.func<void (f32, ptr<1>)>, metadata = {sgpr_count = 10 : i64, ...}>]>, bin = "...">
@@ -982,7 +1115,12 @@ GPUCOMPILE_API gpucompile_result gpucompile_compile_binary_module(LLVMModuleRef 
    MLIR's parser does (errors name line:column). parse gives one binary: several in the text are
    merged in text order (the first's name and handler); parse_all gives each: *out is an array
    of *num binaries, freed with gpucompile_binary_free each and gpucompile_free(allocator, *out).
-   An object without kernels gets them from its bytes (gpucompile_object_find_kernels). */
+   An object without kernels gets them from its bytes (gpucompile_object_find_kernels), and is
+   printed without a table, as mlir-opt prints it (gpucompile_object.kernel_table). Every form of
+   MLIR's table is read: <[...]>, #gpu.kernel_table<[...]>, elements with or without their
+   #gpu.kernel_metadata, function types as given ((i32, f32) -> () or !llvm.func<...>), arg_attrs,
+   and the empty table <> (printed back as <>); the name is followed by two spaces when there is
+   no handler, as mlir-opt 19 and 22 print it. */
 GPUCOMPILE_API size_t gpucompile_binary_print(const gpucompile_binary *binary, char *buf, size_t size);
 GPUCOMPILE_API gpucompile_result gpucompile_binary_parse(const char *text, size_t len, const gpucompile_allocator *allocator,
     const gpucompile_logger *logger, gpucompile_binary **out);
@@ -992,10 +1130,12 @@ GPUCOMPILE_API gpucompile_result gpucompile_binary_parse_all(const char *text, s
 /* LLVM offload binary form (version 1, LLVM 19). Strings per entry: triple, arch,
    gpucompile.target, gpucompile.format, gpucompile.binary (the name), gpucompile.handler,
    gpucompile.kernels (newline-separated names), gpucompile.kernel_table (MLIR's kernel table
-   text, <[...]>) and gpucompile.properties (the object's) when there are any. Image kind: cubin, fatbinary, PTX,
-   bitcode, object (hsaco) or none (AMDGPU assembly); offload kind: CUDA for NVPTX, HIP for
-   AMDGPU (2 and 3 up to LLVM 20, 2 and 4 from 21, as the LLVM in use numbers them). The reader is bounds-checked
-   (GPUCOMPILE_ERROR_INVALID_BINARY) and also reads entries without our strings (clang's). The
+   text, <[...]>) and gpucompile.properties (the object's) when there are any. Image and offload
+   kinds: the backend's (gpucompile_backend.image_kind_*, offload_kind; bitcode for llvm): cubin,
+   fatbinary, PTX and CUDA for NVPTX; object (hsaco) or none (AMDGPU assembly) and HIP for AMDGPU
+   (2 and 3 up to LLVM 20, 2 and 4 from 21, as the LLVM in use numbers them); SPIR-V and SYCL for
+   SPIR-V. The reader is bounds-checked (GPUCOMPILE_ERROR_INVALID_BINARY) and also reads entries
+   without our strings (clang's): their triple names the backend (gpucompile_backend.triples). The
    written buffer is allocated with the binary's allocator: free it with gpucompile_free. */
 GPUCOMPILE_API gpucompile_result gpucompile_binary_write_offload(const gpucompile_binary *binary,
     unsigned char **data, size_t *size);
@@ -1005,13 +1145,20 @@ GPUCOMPILE_API gpucompile_result gpucompile_binary_read_offload(const void *data
    binary has no name of its own. */
 GPUCOMPILE_API gpucompile_result gpucompile_binary_read(const void *data, size_t size, const char *name,
     const gpucompile_allocator *allocator, const gpucompile_logger *logger, gpucompile_binary **out);
+/* Every binary of either form, unmerged: an offload binary is one, MLIR text may hold several.
+   *out is an array of *num, as gpucompile_binary_parse_all gives it. */
+GPUCOMPILE_API gpucompile_result gpucompile_binary_read_all(const void *data, size_t size, const char *name,
+    const gpucompile_allocator *allocator, const gpucompile_logger *logger, gpucompile_binary ***out, int *num);
 
-/* Runtime selection. NVIDIA: exact cubin, then a fatbin for that chip, then a cubin of the same
-   major and a lower minor (sm_80 runs on sm_86, never on sm_90), then a fatbin or PTX (isa) for
-   an older-or-equal chip, which the driver JITs; arch-specific chips (sm_90a) only on their own
-   chip. AMD: hsaco only; the gfx name must match (or an LLVM generic target covering it), and
-   xnack / sramecc set on both sides must agree (unset matches either; closer matches win).
-   Else GPUCOMPILE_ERROR_NO_OBJECT, with a message listing what the binary holds. */
+/* Runtime selection: each object's backend scores it for the device (its select_score; an
+   object of another backend's triple scores nothing), the best wins. The backend headers' rules:
+   NVIDIA: exact cubin, then a fatbin for that chip, then a cubin of the same major and a lower
+   minor (sm_80 runs on sm_86, never on sm_90), then a fatbin or PTX (isa) for an older-or-equal
+   chip, which the driver JITs; arch-specific chips (sm_90a) only on their own chip. AMD: hsaco
+   only; the gfx name must match (or an LLVM generic target covering it), and xnack / sramecc
+   set on both sides must agree (unset matches either; closer matches win). SPIR-V: the device
+   "spirv" takes a SPIR-V module (bin) of an OpenCL triple. Else GPUCOMPILE_ERROR_NO_OBJECT,
+   with a message listing what the binary holds. */
 typedef struct gpucompile_device {
     const char *arch;           /* "sm_90", "90", "gfx90a:xnack+" ...; NULL: compute_capability */
     int compute_capability;     /* NVIDIA, when arch is NULL: 90 for 9.0 */
@@ -1095,6 +1242,7 @@ GPUCOMPILE_API gpucompile_result gpucompile_print_host_module(const gpucompile_b
 #if defined(GPUCOMPILE_IMPLEMENTATION) && !defined(GPUCOMPILE_IMPLEMENTED)
 #define GPUCOMPILE_IMPLEMENTED
 #include "gpucompile_runtime.h" /* its shared section: lock, libraries, start-up functions, offload entries */
+#define GPUCOMPILE__PRIVATE GPUCOMPILE_PRIVATE /* the core's spelling of it */
 
 #if defined(GPUCOMPILE_MALLOC) || defined(GPUCOMPILE_REALLOC) || defined(GPUCOMPILE_FREE)
 #if !defined(GPUCOMPILE_MALLOC) || !defined(GPUCOMPILE_REALLOC) || !defined(GPUCOMPILE_FREE)
@@ -1213,6 +1361,13 @@ GPUCOMPILE_DEF void gpucompile_free(const gpucompile_allocator *a, void *p) {
     if (!p) return;
     if (a && a->free) a->free(p, a->user_data);
     else GPUCOMPILE_FREE(p, a ? a->user_data : NULL);
+}
+
+/* Clears memory that held a secret (a password, a key); through a volatile pointer, so that
+   the compiler cannot drop the stores as dead. */
+GPUCOMPILE__PRIVATE void gpucompile__wipe(void *p, size_t n) {
+    volatile unsigned char *v = (volatile unsigned char *)p;
+    while (p && n--) *v++ = 0;
 }
 
 GPUCOMPILE__PRIVATE char *gpucompile__strndup(const gpucompile_allocator *a, const char *s, size_t n) {
@@ -1858,6 +2013,42 @@ GPUCOMPILE__PRIVATE int gpucompile__stat(const char *path, uint64_t *size, int64
     return 1;
 }
 
+/* What identifies a file without reading it: size, mtime, inode, device and ctime (which no
+   one sets by hand: a file replaced or rewritten gets a new one). Windows: size, the write and
+   creation times, and the volume and file index. */
+typedef struct gpucompile__file_stat { uint64_t size, ino, dev; int64_t mtime, ctime; } gpucompile__file_stat;
+GPUCOMPILE__PRIVATE int gpucompile__stat_file(const char *path, gpucompile__file_stat *s) {
+    memset(s, 0, sizeof *s);
+#if defined(_WIN32)
+    {
+        BY_HANDLE_FILE_INFORMATION i;
+        HANDLE h = CreateFileA(path, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
+                               FILE_FLAG_BACKUP_SEMANTICS, NULL);
+        int ok;
+        if (h == INVALID_HANDLE_VALUE) return 0;
+        ok = GetFileInformationByHandle(h, &i) != 0;
+        CloseHandle(h);
+        if (!ok) return 0;
+        s->size = ((uint64_t)i.nFileSizeHigh << 32) | i.nFileSizeLow;
+        s->mtime = (int64_t)(((uint64_t)i.ftLastWriteTime.dwHighDateTime << 32) | i.ftLastWriteTime.dwLowDateTime);
+        s->ctime = (int64_t)(((uint64_t)i.ftCreationTime.dwHighDateTime << 32) | i.ftCreationTime.dwLowDateTime);
+        s->ino = ((uint64_t)i.nFileIndexHigh << 32) | i.nFileIndexLow;
+        s->dev = i.dwVolumeSerialNumber;
+    }
+#else
+    {
+        struct stat st;
+        if (stat(path, &st) != 0) return 0;
+        s->size = (uint64_t)st.st_size;
+        s->mtime = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+        s->ctime = (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec;
+        s->ino = (uint64_t)st.st_ino;
+        s->dev = (uint64_t)st.st_dev;
+    }
+#endif
+    return 1;
+}
+
 GPUCOMPILE__PRIVATE int gpucompile__mkdir(const char *dir) {
 #if defined(_WIN32)
     return _mkdir(dir) == 0 || errno == EEXIST;
@@ -1900,7 +2091,7 @@ GPUCOMPILE_DEF int gpucompile_which(const char *name, char *out, size_t size) {
     uint64_t sz;
     int64_t mt;
 #if defined(_WIN32)
-    const char sep = ';', *ext = strchr(name, '.') ? "" : ".exe"; /* CreateProcessW adds .exe */
+    const char sep = ';', *ext = strchr(name, '.') ? "" : GPUCOMPILE_EXE_SUFFIX; /* CreateProcessW adds it */
     if (strchr(name, '/') || strchr(name, '\\') || strchr(name, ':')) return (size_t)snprintf(out, size, "%s", name) < size;
 #else
     const char sep = ':', *ext = "";
@@ -1915,32 +2106,56 @@ GPUCOMPILE_DEF int gpucompile_which(const char *name, char *out, size_t size) {
     return 0;
 }
 
-/* Directories: the names in one, "." and ".." among them. */
+/* Directories (the backend helpers gpucompile_dir_*), and files by kind. */
 #if defined(_WIN32)
-typedef struct gpucompile__dir { HANDLE h; WIN32_FIND_DATAA fd; int first; } gpucompile__dir;
-GPUCOMPILE__PRIVATE int gpucompile__dir_open(gpucompile__dir *d, const char *dir) {
+struct gpucompile_dir { HANDLE h; WIN32_FIND_DATAA fd; int first; };
+GPUCOMPILE_DEF gpucompile_dir *gpucompile_dir_open(const char *dir) {
+    gpucompile_dir *d = (gpucompile_dir *)gpucompile_alloc(NULL, sizeof *d);
     char path[4200];
+    if (!d) return NULL;
     snprintf(path, sizeof path, "%s/*", dir);
     d->h = FindFirstFileA(path, &d->fd);
     d->first = 1;
-    return d->h != INVALID_HANDLE_VALUE;
+    if (d->h == INVALID_HANDLE_VALUE) { gpucompile_free(NULL, d); return NULL; }
+    return d;
 }
-GPUCOMPILE__PRIVATE const char *gpucompile__dir_next(gpucompile__dir *d) {
+GPUCOMPILE_DEF const char *gpucompile_dir_next(gpucompile_dir *d) {
     if (!d->first && !FindNextFileA(d->h, &d->fd)) return NULL;
     d->first = 0;
     return d->fd.cFileName;
 }
-GPUCOMPILE__PRIVATE void gpucompile__dir_close(gpucompile__dir *d) { FindClose(d->h); }
+GPUCOMPILE_DEF void gpucompile_dir_close(gpucompile_dir *d) {
+    if (d) FindClose(d->h);
+    gpucompile_free(NULL, d);
+}
+GPUCOMPILE_DEF int gpucompile_file_exists(const char *path, char what) {
+    DWORD a = path && *path ? GetFileAttributesA(path) : INVALID_FILE_ATTRIBUTES;
+    if (a == INVALID_FILE_ATTRIBUTES) return 0;
+    return what == 'd' ? (a & FILE_ATTRIBUTE_DIRECTORY) != 0 : !(a & FILE_ATTRIBUTE_DIRECTORY);
+}
 /* Most recently used, for the cache's eviction order. */
 GPUCOMPILE__PRIVATE void gpucompile__touch(const char *path) { _utime(path, NULL); }
 #else
-typedef struct gpucompile__dir { DIR *d; } gpucompile__dir;
-GPUCOMPILE__PRIVATE int gpucompile__dir_open(gpucompile__dir *d, const char *dir) { return (d->d = opendir(dir)) != NULL; }
-GPUCOMPILE__PRIVATE const char *gpucompile__dir_next(gpucompile__dir *d) {
+struct gpucompile_dir { DIR *d; };
+GPUCOMPILE_DEF gpucompile_dir *gpucompile_dir_open(const char *dir) {
+    gpucompile_dir *d = (gpucompile_dir *)gpucompile_alloc(NULL, sizeof *d);
+    if (d && !(d->d = opendir(dir))) { gpucompile_free(NULL, d); d = NULL; }
+    return d;
+}
+GPUCOMPILE_DEF const char *gpucompile_dir_next(gpucompile_dir *d) {
     struct dirent *de = readdir(d->d);
     return de ? de->d_name : NULL;
 }
-GPUCOMPILE__PRIVATE void gpucompile__dir_close(gpucompile__dir *d) { closedir(d->d); }
+GPUCOMPILE_DEF void gpucompile_dir_close(gpucompile_dir *d) {
+    if (d) closedir(d->d);
+    gpucompile_free(NULL, d);
+}
+GPUCOMPILE_DEF int gpucompile_file_exists(const char *path, char what) {
+    struct stat st;
+    if (!path || !*path || stat(path, &st) != 0) return 0;
+    if (what == 'd') return S_ISDIR(st.st_mode);
+    return S_ISREG(st.st_mode) && (what != 'x' || access(path, X_OK) == 0);
+}
 GPUCOMPILE__PRIVATE void gpucompile__touch(const char *path) { utime(path, NULL); }
 #endif
 
@@ -1985,6 +2200,16 @@ GPUCOMPILE__PRIVATE void gpucompile__sweep_temps(long pid) {
     }
     closedir(d);
 #endif
+}
+
+GPUCOMPILE_DEF void gpucompile_sweep_temp_files(void) {
+    static int swept;
+    int sweep;
+    gpucompile_lock();
+    sweep = !swept;
+    swept = 1;
+    gpucompile_unlock();
+    if (sweep) gpucompile__sweep_temps(0);
 }
 
 /* Threads (8 MiB stacks: LLVM recurses; a thread runs fn(arg) and is joined once) and a
@@ -2079,6 +2304,16 @@ GPUCOMPILE__PRIVATE void gpucompile__child_exit(int code) { _exit(code); }
 GPUCOMPILE__PRIVATE void gpucompile__proc_kill(long pid) { (void)pid; }
 GPUCOMPILE__PRIVATE int gpucompile__proc_wait(long pid) { (void)pid; return 1; }
 GPUCOMPILE__PRIVATE void gpucompile__worker_signals(void) {}
+GPUCOMPILE__PRIVATE int gpucompile__worker_stdio(int *in, int *out) {
+    int nul = _open("NUL", _O_RDONLY);
+    *in = _dup(0);
+    *out = _dup(1);
+    if (*in >= 0) _setmode(*in, _O_BINARY);
+    if (*out >= 0) _setmode(*out, _O_BINARY);
+    if (nul >= 0) { _dup2(nul, 0); _close(nul); }
+    _dup2(2, 1);
+    return *in >= 0 && *out >= 0;
+}
 #else
 #define GPUCOMPILE__HAVE_FORK 1
 GPUCOMPILE__PRIVATE long gpucompile__fd_read(int fd, void *p, size_t n) { return (long)read(fd, p, n); }
@@ -2179,6 +2414,18 @@ GPUCOMPILE__PRIVATE void gpucompile__worker_signals(void) {
     sigaddset(&set, SIGHUP);
     sigprocmask(SIG_UNBLOCK, &set, NULL);
 }
+
+/* A worker's requests and replies: stdin and stdout, taken as new descriptors; stdin then reads
+   /dev/null and stdout goes to stderr, so that whatever else writes to stdout (LLVM may) cannot
+   break the replies. 0 when they cannot be taken. */
+GPUCOMPILE__PRIVATE int gpucompile__worker_stdio(int *in, int *out) {
+    int nul = open("/dev/null", O_RDONLY);
+    *in = dup(0);
+    *out = dup(1);
+    if (nul >= 0) { dup2(nul, 0); close(nul); }
+    dup2(2, 1);
+    return *in >= 0 && *out >= 0;
+}
 #endif
 
 /* The remote cache's ([section: remote cache]): hiredis's struct timeval, and SIGPIPE held
@@ -2271,14 +2518,24 @@ GPUCOMPILE_DEF gpucompile_target gpucompile_target_defaults(gpucompile_target_ki
     return t;
 }
 
-/* The backend of a target: a custom one's own table, else the one registered for its kind. */
-GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__target_backend(const gpucompile_target *t) {
-    return t->kind == GPUCOMPILE_TARGET_CUSTOM ? t->backend : gpucompile_find_backend(t->kind);
+/* The backend of target text by its attribute's name, or NULL. */
+GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__backend_of_text(const char *t) {
+    if (!t || *t != '#') return NULL;
+    return gpucompile_find_backend_named(t + 1, strcspn(t + 1, "< \t\n"), NULL);
+}
+
+/* The backend of a target t, or of an object o (t NULL): the one registered for a built-in
+   kind; else a custom target's own table; else the one registered under the attribute that the
+   object's target text names (tests/test_toy.c: with several custom backends registered). */
+GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__backend_of(const gpucompile_target *t, const gpucompile_object *o) {
+    gpucompile_target_kind kind = t ? t->kind : o ? o->kind : GPUCOMPILE_TARGET_CUSTOM;
+    if (kind != GPUCOMPILE_TARGET_CUSTOM) return gpucompile_find_backend(kind);
+    return t ? t->backend : o ? gpucompile__backend_of_text(o->target) : NULL;
 }
 
 /* The backend's default for the target's spelling; "" where it has none. */
 #define GPUCOMPILE__DEFAULT(t, field) \
-    const gpucompile_backend *b = gpucompile__target_backend(t); \
+    const gpucompile_backend *b = gpucompile__backend_of(t, NULL); \
     const char *v = b ? b->defaults[(t)->upstream ? 1 : 0].field : NULL; \
     return v ? v : ""
 
@@ -2320,10 +2577,6 @@ GPUCOMPILE_DEF const char *gpucompile_target_flag_value(const gpucompile_target 
 }
 
 GPUCOMPILE_DEF int gpucompile_target_fast(const gpucompile_target *t) { return gpucompile_target_has_flag(t, "fast"); }
-GPUCOMPILE_DEF int gpucompile_target_ftz(const gpucompile_target *t) { return gpucompile_target_has_flag(t, "ftz"); }
-GPUCOMPILE_DEF int gpucompile_target_wave64(const gpucompile_target *t) {
-    return gpucompile_target_has_flag(t, "wave64") || !gpucompile_target_has_flag(t, "no_wave64");
-}
 GPUCOMPILE_DEF int gpucompile_target_daz(const gpucompile_target *t) { return gpucompile_target_has_flag(t, "daz"); }
 GPUCOMPILE_DEF int gpucompile_target_finite_only(const gpucompile_target *t) { return gpucompile_target_has_flag(t, "finite_only"); }
 GPUCOMPILE_DEF int gpucompile_target_unsafe_math(const gpucompile_target *t) { return gpucompile_target_has_flag(t, "unsafe_math"); }
@@ -2373,7 +2626,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_target_verify(const gpucompile_targe
     gpucompile_result r;
     int i;
     if (!t) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    b = gpucompile__target_backend(t);
+    b = gpucompile__backend_of(t, NULL);
     if (!b && t->kind != GPUCOMPILE_TARGET_CUSTOM) return gpucompile__bad_kind(logger);
     if (t->O < 0 || t->O > 3) return gpucompile_log_target(logger, "The optimization level must be a number between 0 and 3.");
     if (!*gpucompile_target_triple(t)) return gpucompile_log_target(logger, "The target triple cannot be empty.");
@@ -2534,6 +2787,37 @@ GPUCOMPILE__PRIVATE int gpucompile__lex_string(gpucompile__lex *lx, gpucompile_b
     }
 }
 
+/* Skips one attribute value or type, for both MLIR readers (a link element the target parser
+   does not keep, a gpu.binary entry kept as text): a run of tokens whose brackets nest, each
+   closed by its own kind ("->" is no bracket, strings are skipped), up to ',' or a closing
+   bracket of ends at depth 0, or the end of the text (the caller says what it expected there).
+   what names the value in errors ("'link'"). */
+GPUCOMPILE__PRIVATE int gpucompile__lex_skip_value(gpucompile__lex *lx, const char *ends, const char *what) {
+    static const char open[] = "[{(<", close[] = "]})>";
+    char stack[32];
+    size_t depth = 0;
+    for (;;) {
+        int c = gpucompile__lex_ws(lx);
+        if (c < 0) return depth == 0 || gpucompile__lex_err(lx, lx->pos, "expected '%c' to close %s", stack[depth - 1], what);
+        if (depth == 0 && (c == ',' || (c && strchr(ends, c)))) return 1;
+        if (c == '"') {
+            if (!gpucompile__lex_string(lx, NULL, 0)) return 0;
+        } else if (c == '-' && lx->pos + 1 < lx->n && lx->s[lx->pos + 1] == '>') {
+            lx->pos += 2;
+        } else if (c && strchr(open, c)) {
+            if (depth == sizeof stack) return gpucompile__lex_err(lx, lx->pos, "%s is nested too deeply", what);
+            stack[depth++] = close[strchr(open, c) - open];
+            lx->pos++;
+        } else if (c && strchr(close, c)) {
+            if (depth == 0 || stack[depth - 1] != c) return gpucompile__lex_err(lx, lx->pos, "unbalanced '%c' in %s", c, what);
+            depth--;
+            lx->pos++;
+        } else if (gpucompile__is_id_char(c) || (c && strchr("-+:=@#!*?,", c))) {
+            lx->pos++;
+        } else return gpucompile__lex_err(lx, lx->pos, "unexpected character in %s", what);
+    }
+}
+
 GPUCOMPILE__PRIVATE void gpucompile__out_quoted(gpucompile__out *o, const char *s) {
     char e[3];
     gpucompile__out_add(o, "\"", 1);
@@ -2591,18 +2875,19 @@ GPUCOMPILE__PRIVATE const char *gpucompile__link_name(const gpucompile_backend *
 
 /* The attribute's name: the backend's for the spelling, else #<custom_name>. */
 GPUCOMPILE__PRIVATE const char *gpucompile__target_name(const gpucompile_target *t) {
-    const gpucompile_backend *b = gpucompile__target_backend(t);
+    const gpucompile_backend *b = gpucompile__backend_of(t, NULL);
     if (t->kind == GPUCOMPILE_TARGET_CUSTOM && t->custom_name && *t->custom_name) return t->custom_name;
     if (b && b->attribute[t->upstream ? 1 : 0]) return b->attribute[t->upstream ? 1 : 0];
     return t->kind == GPUCOMPILE_TARGET_CUSTOM ? "custom" : "none";
 }
 
-/* Declaration order O, triple, chip, features, [abi,] flags, link; defaults left out. Custom
+/* Declaration order O, triple, chip, features, [abi,] flags, link[, verifyTarget]; defaults left out. Custom
    targets take the same parameters, abi included, whose defaults are 2 and "". */
 
 GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *buf, size_t size) {
     gpucompile__out o;
     gpucompile_target d;
+    const gpucompile_backend *b;
     const char *f;
     char num[32];
     int first = 1, i;
@@ -2613,6 +2898,8 @@ GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *
         if (o.size) buf[0] = 0;
         return 0;
     }
+    b = gpucompile__backend_of(t, NULL);
+    if (b && b->print_text[t->upstream ? 1 : 0]) return b->print_text[t->upstream ? 1 : 0](t, buf, size);
     d = gpucompile_target_defaults(t->kind);
     d.upstream = t->upstream; /* the defaults follow the spelling, and the backend */
     d.backend = t->backend;
@@ -2626,7 +2913,7 @@ GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *
     gpucompile__out_string_param(&o, &first, "triple", gpucompile_target_triple(t), gpucompile_target_triple(&d));
     gpucompile__out_string_param(&o, &first, "chip", gpucompile_target_chip(t), gpucompile_target_chip(&d));
     gpucompile__out_string_param(&o, &first, "features", gpucompile_target_features(t), gpucompile_target_features(&d));
-    if (gpucompile__takes_param(gpucompile__target_backend(t), t->upstream, "abi"))
+    if (gpucompile__takes_param(gpucompile__backend_of(t, NULL), t->upstream, "abi"))
         gpucompile__out_string_param(&o, &first, "abi", gpucompile_target_abi(t), gpucompile_target_abi(&d));
     if ((f = gpucompile__next_flag(t, NULL)) != NULL) {
         gpucompile__out_param(&o, &first, "flags");
@@ -2643,7 +2930,7 @@ GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *
         gpucompile__out_str(&o, "}");
     }
     if (t->link && t->num_link > 0) {
-        gpucompile__out_param(&o, &first, gpucompile__link_name(gpucompile__target_backend(t), t->upstream));
+        gpucompile__out_param(&o, &first, gpucompile__link_name(gpucompile__backend_of(t, NULL), t->upstream));
         gpucompile__out_str(&o, "[");
         for (i = 0; i < t->num_link; i++) {
             if (i) gpucompile__out_str(&o, ", ");
@@ -2652,6 +2939,10 @@ GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *
             else gpucompile__out_str(&o, "unit");
         }
         gpucompile__out_str(&o, "]");
+    }
+    if (t->no_verify_target && gpucompile__takes_param(gpucompile__backend_of(t, NULL), t->upstream, "verifyTarget")) {
+        gpucompile__out_param(&o, &first, "verifyTarget");
+        gpucompile__out_str(&o, "false");
     }
     if (!first) gpucompile__out_str(&o, ">");
     if (o.size) buf[o.len < o.size ? o.len : o.size - 1] = 0;
@@ -2678,8 +2969,9 @@ GPUCOMPILE_DEF size_t gpucompile_target_print(const gpucompile_target *t, char *
      message and print writes as `unit`.
    - Errors: the first one only, as "column N: expected ...", N counting bytes from 1. */
 enum { GPUCOMPILE__P_O, GPUCOMPILE__P_TRIPLE, GPUCOMPILE__P_CHIP, GPUCOMPILE__P_FEATURES, GPUCOMPILE__P_ABI,
-       GPUCOMPILE__P_FLAGS, GPUCOMPILE__P_LINK, GPUCOMPILE__P_COUNT };
-static const char *const gpucompile__param_names[GPUCOMPILE__P_COUNT] = {"O", "triple", "chip", "features", "abi", "flags", "link"};
+       GPUCOMPILE__P_FLAGS, GPUCOMPILE__P_LINK, GPUCOMPILE__P_VERIFY, GPUCOMPILE__P_COUNT };
+static const char *const gpucompile__param_names[GPUCOMPILE__P_COUNT] = {"O", "triple", "chip", "features", "abi", "flags", "link",
+                                                                         "verifyTarget"};
 #define GPUCOMPILE__UNSET ((size_t)-1)
 
 typedef struct gpucompile__parser {
@@ -2690,6 +2982,7 @@ typedef struct gpucompile__parser {
     size_t str[GPUCOMPILE__P_COUNT]; /* offsets of triple, chip, features, abi */
     int seen[GPUCOMPILE__P_COUNT];
     int O;
+    int no_verify;                 /* verifyTarget = false */
     int last;                      /* the parameter being read, for messages */
 } gpucompile__parser;
 
@@ -2850,36 +3143,13 @@ GPUCOMPILE__PRIVATE int gpucompile__pflags(gpucompile__parser *p) {
 }
 
 /* One non-string element of link (MLIR allows any attribute there: 1, [2], @f, #a<...>, ...):
-   skipped as a balanced run of tokens up to ',' or ']'; verify refuses it, as MLIR does. */
+   skipped; verify refuses it, as MLIR does. */
 GPUCOMPILE__PRIVATE int gpucompile__pskip_attr(gpucompile__parser *p) {
-    char stack[32];
-    size_t depth = 0, start = p->lx.pos, off;
-    for (;;) {
-        int c = gpucompile__lex_ws(&p->lx);
-        const char *open = "[{(<", *close = "]})>";
-        if (c < 0) return gpucompile__lex_err(&p->lx, p->lx.pos, "expected ']' to close 'link'");
-        if (depth == 0 && (c == ',' || c == ']')) {
-            if (p->lx.pos == start) return gpucompile__lex_err(&p->lx, p->lx.pos, "expected a value in 'link'");
-            return 1;
-        }
-        if (c == '"') {
-            size_t keep = p->strs.len;
-            if (!gpucompile__pstring(p, &off)) return 0;
-            p->strs.len = keep; /* not kept */
-        } else if (c == '-' && p->lx.pos + 1 < p->lx.n && p->lx.s[p->lx.pos + 1] == '>') {
-            p->lx.pos += 2;
-        } else if (c && strchr(open, c)) {
-            if (depth == sizeof stack) return gpucompile__lex_err(&p->lx, p->lx.pos, "'link' is nested too deeply");
-            stack[depth++] = close[strchr(open, c) - open];
-            p->lx.pos++;
-        } else if (c && strchr(close, c)) {
-            if (depth == 0 || stack[depth - 1] != c) return gpucompile__lex_err(&p->lx, p->lx.pos, "unbalanced '%c' in 'link'", c);
-            depth--;
-            p->lx.pos++;
-        } else if (gpucompile__is_id_char(c) || (c && strchr("-+:=@#!*?", c)) || (c == ',' && depth > 0)) {
-            p->lx.pos++;
-        } else return gpucompile__lex_err(&p->lx, p->lx.pos, "unexpected character in 'link'");
-    }
+    size_t start = p->lx.pos;
+    if (!gpucompile__lex_skip_value(&p->lx, "]", "'link'")) return 0;
+    if (gpucompile__lex_peek(&p->lx) < 0) return gpucompile__lex_err(&p->lx, p->lx.pos, "expected ']' to close 'link'");
+    if (p->lx.pos == start) return gpucompile__lex_err(&p->lx, p->lx.pos, "expected a value in 'link'");
+    return 1;
 }
 
 /* link = ["a.bc", "b.bc"]. */
@@ -2932,6 +3202,14 @@ GPUCOMPILE__PRIVATE int gpucompile__pparam(gpucompile__parser *p, const gpucompi
     if (id == GPUCOMPILE__P_O) return gpucompile__pint(p, "O");
     if (id == GPUCOMPILE__P_FLAGS) return gpucompile__pflags(p);
     if (id == GPUCOMPILE__P_LINK) return gpucompile__plink(p);
+    if (id == GPUCOMPILE__P_VERIFY) { /* a bool: true or false, as MLIR writes it */
+        size_t w = p->lx.pos;
+        while (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx))) p->lx.pos++;
+        if (p->lx.pos - w == 4 && strncmp(p->lx.s + w, "true", 4) == 0) p->no_verify = 0;
+        else if (p->lx.pos - w == 5 && strncmp(p->lx.s + w, "false", 5) == 0) p->no_verify = 1;
+        else return gpucompile__lex_err(&p->lx, w, "expected true or false for 'verifyTarget'");
+        return 1;
+    }
     if (gpucompile__lex_peek(&p->lx) != '"')
         return gpucompile__lex_err(&p->lx, p->lx.pos, "expected a string for '%s'", gpucompile__param_names[id]);
     return gpucompile__pstring(p, &p->str[id]);
@@ -2955,8 +3233,10 @@ GPUCOMPILE__PRIVATE void gpucompile__attribute_names(char *out, size_t size) {
 GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__pattr(gpucompile__parser *p, int *upstream, const char **attr) {
     const gpucompile_backend *b;
     size_t at, n;
-    char names[512];
+    char names[512], text[8192];
+    gpucompile__lex real;
     int c;
+    memset(&real, 0, sizeof real);
     if (gpucompile__lex_ws(&p->lx) != '#') { gpucompile__lex_err(&p->lx, p->lx.pos, "expected '#' to start a target attribute"); return NULL; }
     at = ++p->lx.pos;
     while (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx)) || gpucompile__lex_peek(&p->lx) == '-') p->lx.pos++;
@@ -2969,6 +3249,17 @@ GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__pattr(gpucompile__pars
         return NULL;
     }
     *attr = b->attribute[*upstream];
+    if (b->parse_text[*upstream]) { /* the backend's own syntax, read as its parameters */
+        size_t used = b->parse_text[*upstream](p->lx.s + p->lx.pos, p->lx.n - p->lx.pos, p->lx.pos, p->lx.logger, text + 1, sizeof text - 2);
+        if (!used) { p->lx.result = GPUCOMPILE_ERROR_PARSE; return NULL; }
+        text[0] = '<';
+        strcat(text, ">");
+        real = p->lx; /* the parameters are read from text, then the cursor is after what it read */
+        p->lx.s = text;
+        p->lx.n = strlen(text);
+        p->lx.pos = 0;
+        real.pos += used;
+    }
     if (gpucompile__lex_ws(&p->lx) == '<') {
         p->lx.pos++;
         c = gpucompile__lex_ws(&p->lx);
@@ -2986,6 +3277,10 @@ GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__pattr(gpucompile__pars
             p->lx.pos++;
             c = gpucompile__lex_ws(&p->lx);
         }
+    }
+    if (real.s) {
+        real.result = p->lx.result;
+        p->lx = real;
     }
     if (gpucompile__lex_ws(&p->lx) >= 0) { gpucompile__lex_err(&p->lx, p->lx.pos, "unexpected text after the target attribute"); return NULL; }
     return b;
@@ -3057,6 +3352,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_target_parse(const char *text, size_
             o->t.flag_values = any_value ? values : NULL;
             o->t.link = nl ? links : NULL;
             o->t.num_link = (int)nl;
+            o->t.no_verify_target = p.no_verify;
             *out = &o->t;
         }
     }
@@ -3111,6 +3407,13 @@ GPUCOMPILE_DEF gpucompile_format gpucompile_format_from_string(const char *name)
    short name for the backend registered with that kind. They register from the file that holds
    their implementation (a start-up function there), so the core refers to none of them: it is
    the same whether they are compiled in its file or each in one of their own. */
+/* MLIR's flag queries of the built-in kinds, for users: NVVM's ftz (gpucompile_nvptx.h asks it
+   too), and ROCDL's hasWave64, 64 unless no_wave64 (gpucompile_amdgpu.h decides the wave size by
+   the chip and says why this rule is not it). */
+GPUCOMPILE_DEF int gpucompile_target_ftz(const gpucompile_target *t) { return gpucompile_target_has_flag(t, "ftz"); }
+GPUCOMPILE_DEF int gpucompile_target_wave64(const gpucompile_target *t) {
+    return gpucompile_target_has_flag(t, "wave64") || !gpucompile_target_has_flag(t, "no_wave64");
+}
 /* gpucompile_device.compute_capability: an NVIDIA device named by its number (90: "sm_90"). */
 GPUCOMPILE__PRIVATE void gpucompile__device_from_number(int compute_capability, char *out, size_t size) {
     snprintf(out, size, "sm_%d", compute_capability);
@@ -3191,6 +3494,44 @@ GPUCOMPILE__PRIVATE unsigned gpucompile__formats(const gpucompile_backend *b) {
     return b->formats ? b->formats : 1u << GPUCOMPILE_FORMAT_LLVM | 1u << GPUCOMPILE_FORMAT_ISA | 1u << GPUCOMPILE_FORMAT_BIN;
 }
 
+GPUCOMPILE_DEF const char *gpucompile_format_ext(const gpucompile_target *t, gpucompile_format f) {
+    static const char *const defaults[GPUCOMPILE_FORMAT_FATBIN + 1] = {"bin", "bc", "s", "bin", "fatbin"};
+    const gpucompile_backend *b = t ? gpucompile__backend_of(t, NULL) : NULL;
+    if ((unsigned)f > GPUCOMPILE_FORMAT_FATBIN) f = GPUCOMPILE_FORMAT_BIN;
+    if (f == GPUCOMPILE_FORMAT_DEFAULT) f = GPUCOMPILE_FORMAT_BIN;
+    return b && b->file_ext[f] ? b->file_ext[f] : defaults[f];
+}
+
+GPUCOMPILE_DEF size_t gpucompile_targets_help(char *buf, size_t size) {
+    gpucompile_buf o;
+    const gpucompile_backend *b;
+    size_t n;
+    int i, f;
+    memset(&o, 0, sizeof o);
+    for (i = 0; (b = gpucompile_backend_at(i)) != NULL; i++) {
+        gpucompile_target t = gpucompile_target_defaults(b->kind);
+        const char *h = b->help;
+        if (!b->attribute[0]) continue;
+        t.backend = b;
+        gpucompile_buf_printf(&o, "  #%s<...>%s%s%s\n      formats:", b->attribute[0], b->attribute[1] ? ", #" : "",
+                              b->attribute[1] ? b->attribute[1] : "", b->attribute[1] ? "<...>" : "");
+        for (f = GPUCOMPILE_FORMAT_LLVM; f <= GPUCOMPILE_FORMAT_FATBIN; f++)
+            if (gpucompile__formats(b) & 1u << f)
+                gpucompile_buf_printf(&o, " %s (.%s)", gpucompile_format_string((gpucompile_format)f), gpucompile_format_ext(&t, (gpucompile_format)f));
+        gpucompile_buf_printf(&o, "\n");
+        if (b->select_score && b->device_help) gpucompile_buf_printf(&o, "      devices: %s\n", b->device_help);
+        while (h && *h) {
+            size_t len = strcspn(h, "\n");
+            gpucompile_buf_printf(&o, "      %.*s\n", (int)len, h);
+            h += len + (h[len] == '\n');
+        }
+    }
+    n = o.len;
+    if (size) snprintf(buf, size, "%s", o.data ? o.data : "");
+    gpucompile_free(NULL, o.data);
+    return n;
+}
+
 /* Runs backend->initialize once per process, under the lock (LLVM's target initialisation). */
 GPUCOMPILE__PRIVATE void gpucompile__initialize(const gpucompile_backend *b) {
     int i;
@@ -3254,14 +3595,26 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_object_create(const char *target, gp
     return gpucompile__bin_object_new(target, (size_t)-1, format, data, size, allocator, NULL, out);
 }
 
+/* gpucompile_kernel's int fields in their order: a new kernel's are -1 (unknown), and the cache
+   stores them in this order. */
+#define GPUCOMPILE__KERNEL_INTS(X) \
+    X(num_params) X(registers) X(shared_bytes) X(max_threads) X(sgprs) X(vgprs) X(private_bytes) X(wavefront_size) \
+    X(kernarg_bytes) X(dynamic_shared)
+#define GPUCOMPILE__KERNEL_UNKNOWN(f) k->f = -1;
+#define GPUCOMPILE__KERNEL_COUNT(f) +1
+
+/* A kernel nothing is known of yet: no name, no text, every number -1. */
+GPUCOMPILE__PRIVATE void gpucompile__kernel_init(gpucompile_kernel *k) {
+    memset(k, 0, sizeof *k);
+    GPUCOMPILE__KERNEL_INTS(GPUCOMPILE__KERNEL_UNKNOWN)
+}
+
 GPUCOMPILE_DEF gpucompile_result gpucompile_object_add_kernel_n(gpucompile_object *o, const char *name, size_t len) {
     gpucompile_kernel *k = (gpucompile_kernel *)gpucompile__realloc(&o->allocator, o->kernels, (size_t)(o->num_kernels + 1) * sizeof *k);
     if (!k) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     o->kernels = k;
     k += o->num_kernels;
-    memset(k, 0, sizeof *k);
-    k->num_params = k->registers = k->shared_bytes = k->max_threads = k->sgprs = k->vgprs = -1;
-    k->private_bytes = k->wavefront_size = k->kernarg_bytes = k->dynamic_shared = -1;
+    gpucompile__kernel_init(k);
     if (!(k->name = gpucompile__strndup(&o->allocator, name, len))) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     o->num_kernels++;
     return GPUCOMPILE_OK;
@@ -3276,7 +3629,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_object_find_kernels(gpucompile_objec
     const gpucompile_backend *be;
     if (!obj) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     if (obj->num_kernels) return GPUCOMPILE_OK;
-    be = gpucompile_find_backend(obj->kind);
+    be = gpucompile__backend_of(NULL, obj);
     return be && be->find_kernels ? be->find_kernels(obj) : GPUCOMPILE_OK;
 }
 
@@ -3374,6 +3727,10 @@ typedef struct gpucompile__job {
     gpucompile_buf repro;         /* the binary step's tool lines for repro.sh */
     int tool_runs;
     gpucompile_result llvm_error;  /* the first error diagnostic of LLVM's (the context's handler) */
+    /* options.cache_secret_file's keys ([section: cache]): the cache key's, then the entry
+       tag's; wiped when the compile ends */
+    unsigned char cache_keys[64];
+    int keyed;
 } gpucompile__job;
 
 /* A dependency on a tool, by the name it was run as (the cache's identity for it). */
@@ -3559,16 +3916,10 @@ GPUCOMPILE_DEF void gpucompile_job_add_dependency(gpucompile_job *job, const cha
 }
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_job_temp_file(gpucompile_job *job, const char *suffix, char *buf, size_t size) {
-    static int swept;
     gpucompile__job *j = (gpucompile__job *)job;
     char prefix[4096];
     FILE *f;
-    int sweep;
-    gpucompile_lock();
-    sweep = !swept;
-    swept = 1;
-    gpucompile_unlock();
-    if (sweep) gpucompile__sweep_temps(0);
+    gpucompile_sweep_temp_files(); /* the first compile that uses $TMPDIR (once per process) */
     snprintf(prefix, sizeof prefix, "%s/gpucompile-", gpucompile__tmpdir());
     f = gpucompile__create_unique(prefix, suffix, buf, size, 0600);
     if (!f) {
@@ -3640,6 +3991,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_job_run_tool_in(gpucompile_job *job,
     if (output) *output = NULL;
     if (output_size) *output_size = 0;
     if (!argv || !argv[0]) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    gpucompile_sweep_temp_files(); /* a tool may write into $TMPDIR: the first compile running one sweeps */
     if (timeout_s <= 0) timeout_s = j->opts.tool_timeout_s;
     memset(&out, 0, sizeof out);
     out.a = &j->opts.allocator;
@@ -4348,13 +4700,11 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__collect_kernels(gpucompile_job
         gpucompile_kernel *k;
         if (!gpucompile__is_kernel(job, fn)) continue;
         k = &o->kernels[o->num_kernels];
-        memset(k, 0, sizeof *k);
+        gpucompile__kernel_init(k);
         k->name = gpucompile_job_strdup(job, gpucompile_value_name(fn));
         if (!k->name) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
         o->num_kernels++;
         k->num_params = (int)LLVMCountParams(fn);
-        k->registers = k->shared_bytes = k->max_threads = k->sgprs = k->vgprs = -1;
-        k->private_bytes = k->wavefront_size = k->kernarg_bytes = k->dynamic_shared = -1;
         k->type = gpucompile__kernel_type(job, fn);
     }
     qsort(o->kernels, (size_t)o->num_kernels, sizeof *o->kernels, gpucompile_kernel_cmp);
@@ -4934,7 +5284,97 @@ done:
    also keeps the compile's warnings and remarks, replayed on a hit. Entries are written to a
    temporary name and renamed; a checksum catches torn or corrupt entries, which are ignored and
    replaced. Hits refresh the mtime (least recently used goes). A remote store (options
-   .cache_remote) sits behind the directory: see [section: remote cache]. */
+   .cache_remote) sits behind the directory: see [section: remote cache].
+   A checksum only tells torn from whole: whoever can write the directory or the store could
+   put any object under a key, and keys follow from public inputs. options.cache_secret_file
+   authenticates entries: two 32-byte keys are derived from the secret (BLAKE3's derive_key
+   mode, one context each); the first keys the cache key (BLAKE3's keyed mode: other secrets,
+   or none, look up other keys, and a key says nothing of the secret), the second keys a tag
+   over the cache key and the whole entry, which every entry written carries and every reader
+   checks, locally and remotely, before it believes a byte. */
+/* A compile's logger while the cache is on: everything passes through, and the warnings and
+   remarks are kept as records for the entry (a hit replays them). */
+typedef struct gpucompile__capture { gpucompile_logger to; gpucompile_buf log; } gpucompile__capture;
+
+GPUCOMPILE__PRIVATE void gpucompile__record(const gpucompile_diagnostic *d, gpucompile_buf *log);
+GPUCOMPILE__PRIVATE void gpucompile__capture_fn(const gpucompile_diagnostic *d, void *user_data);
+
+/* The cache's own warnings (the remote store, refused entries, the secret) go to the caller's
+   logger past that capture: they tell of this process's cache, not of the compile, and a later
+   hit must not replay them. */
+GPUCOMPILE__PRIVATE void gpucompile__cache_warn(gpucompile_job *job, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(GPUCOMPILE__PRINTF, 2, 3)))
+#endif
+    ;
+GPUCOMPILE__PRIVATE void gpucompile__cache_warn(gpucompile_job *job, const char *fmt, ...) {
+    const gpucompile_logger *l = &((gpucompile__job *)job)->opts.logger;
+    char msg[4096];
+    va_list ap;
+    if (l->func == gpucompile__capture_fn) l = &((const gpucompile__capture *)l->user_data)->to;
+    if (!l->func) return;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    gpucompile__printable(msg);
+    gpucompile__log(l, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, job->stage, NULL, msg);
+}
+
+/* A small file that holds a secret (the cache secret, the remote store's password) into
+   buf[size], unbuffered, so that no copy is left in a stdio buffer: its length, or -1 with
+   errno set (E2BIG: it does not fit). */
+GPUCOMPILE__PRIVATE long gpucompile__read_secret(const char *path, unsigned char *buf, size_t size) {
+    FILE *f = fopen(path, "rb");
+    size_t n = 0, k;
+    int bad;
+    if (!f) return -1;
+    setvbuf(f, NULL, _IONBF, 0);
+    while (n < size && (k = fread(buf + n, 1, size - n, f)) > 0) n += k;
+    bad = ferror(f) || (n == size && fgetc(f) != EOF);
+    if (!ferror(f) && bad) errno = E2BIG;
+    fclose(f);
+    return bad ? -1 : (long)n;
+}
+
+/* options.cache_secret_file into the job's keys. 0 after a warning (the first in this process)
+   when it cannot be used: that compile then goes without the cache, never with entries it
+   cannot authenticate. */
+static int gpucompile__secret_warned;
+GPUCOMPILE__PRIVATE int gpucompile__cache_secret(gpucompile_job *job) {
+    gpucompile__job *j = (gpucompile__job *)job;
+    const char *path = j->opts.cache_secret_file, *why;
+    unsigned char data[4096];
+    long got;
+    size_t n;
+    llvm_blake3_hasher h;
+    int first;
+    if (!path || !*path) return 1;
+    got = gpucompile__read_secret(path, data, sizeof data);
+    why = got < 0 ? (errno == E2BIG ? "larger than 4 KiB" : strerror(errno)) : NULL;
+    for (n = got < 0 ? 0 : (size_t)got; n > 0 && (data[n - 1] == '\n' || data[n - 1] == '\r' || data[n - 1] == ' ' || data[n - 1] == '\t');)
+        n--; /* an editor's newline is no part of it */
+    if (!why && n >= 16) {
+        llvm_blake3_hasher_init_derive_key(&h, "gpucompile cache 1: the cache key");
+        llvm_blake3_hasher_update(&h, data, n);
+        llvm_blake3_hasher_finalize(&h, j->cache_keys, 32);
+        llvm_blake3_hasher_init_derive_key(&h, "gpucompile cache 1: the entry tag");
+        llvm_blake3_hasher_update(&h, data, n);
+        llvm_blake3_hasher_finalize(&h, j->cache_keys + 32, 32);
+        gpucompile__wipe(&h, sizeof h);
+        j->keyed = 1;
+    }
+    gpucompile__wipe(data, sizeof data);
+    if (j->keyed) return 1;
+    if (!why) why = "shorter than 16 bytes (make one with: head -c 32 /dev/urandom | base64)";
+    gpucompile_lock();
+    first = !gpucompile__secret_warned;
+    gpucompile__secret_warned = 1;
+    gpucompile_unlock();
+    if (first)
+        gpucompile__cache_warn(job, "the cache secret '%s' cannot be used (%s): compiling without the cache", path, why);
+    return 0;
+}
+
 GPUCOMPILE__PRIVATE void gpucompile__hash_str(llvm_blake3_hasher *h, const char *s) {
     uint32_t n = s ? (uint32_t)strlen(s) : 0xffffffffu;
     llvm_blake3_hasher_update(h, &n, sizeof n);
@@ -4949,7 +5389,8 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_key(gpucompile_job *job, const void *
     char text[8192];
     int i, num[4];
     size_t k;
-    llvm_blake3_hasher_init(&h);
+    if (((gpucompile__job *)job)->keyed) llvm_blake3_hasher_init_keyed(&h, ((gpucompile__job *)job)->cache_keys);
+    else llvm_blake3_hasher_init(&h);
     gpucompile__hash_str(&h, "gpucompile-cache-3 " GPUCOMPILE_VERSION_STRING " LLVM " LLVM_VERSION_STRING);
     { /* the libLLVM run on may be a newer patch release than the headers */
         unsigned v[3];
@@ -4984,11 +5425,12 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_key(gpucompile_job *job, const void *
     llvm_blake3_hasher_update(&h, &size, sizeof size);
     llvm_blake3_hasher_update(&h, data, size);
     llvm_blake3_hasher_finalize(&h, d, sizeof d);
+    gpucompile__wipe(&h, sizeof h); /* a keyed hasher holds the key */
     for (k = 0; k < 32; k++) snprintf(hex + 2 * k, 3, "%02x", d[k]);
 }
 
-/* Dependency identities, remembered per process by path, size and mtime. */
-typedef struct gpucompile__ident { char path[1024]; uint64_t size; int64_t mtime; unsigned char id[32]; } gpucompile__ident;
+/* Dependency identities, remembered per process by path and stat (gpucompile__file_stat). */
+typedef struct gpucompile__ident { char path[1024]; gpucompile__file_stat st; unsigned char id[32]; } gpucompile__ident;
 static gpucompile__ident gpucompile__idents[64];
 static int gpucompile__num_idents, gpucompile__next_ident;
 
@@ -5016,27 +5458,102 @@ GPUCOMPILE__PRIVATE int gpucompile__hash_file(const char *path, uint64_t size, u
     return done == size;
 }
 
-/* path's identity (dep: a file, or GPUCOMPILE__TOOL_DEP and a tool's name); 0 when it is gone. */
-GPUCOMPILE__PRIVATE int gpucompile__dep_identity(const gpucompile_allocator *a, const char *dep, unsigned char id[32]) {
+/* The identity records of a cache directory: <dir>/ident-<32 hex digits of the path's hash>,
+   each "GCIDENT1", the stat fields, the 32-byte identity and the path. They carry an identity
+   from the process that computed it to later ones, so that a first cache hit needs no tool run
+   (a toolkit's `--version` costs 5-15 ms) and no hashing of a 100 MB library: the identity is taken
+   again only when the file's stat differs from the one recorded beside it. The key is not
+   weakened: the identity is the same one (a tool's version output, a file's hash); only its
+   reuse is decided by the stat, as within a process. Not cache entries (the names differ):
+   eviction and stats skip them, gpucompile_cache_clear removes them. */
+#define GPUCOMPILE__IDENT_MAGIC "GCIDENT1"
+GPUCOMPILE__PRIVATE void gpucompile__ident_path(const char *dir, const char *path, char *buf, size_t size) {
+    llvm_blake3_hasher h;
+    unsigned char d[16];
+    char hex[33];
+    int k;
+    llvm_blake3_hasher_init(&h);
+    llvm_blake3_hasher_update(&h, path, strlen(path));
+    llvm_blake3_hasher_finalize(&h, d, sizeof d);
+    for (k = 0; k < 16; k++) snprintf(hex + 2 * k, 3, "%02x", d[k]);
+    snprintf(buf, size, "%s/ident-%s", dir, hex);
+}
+
+/* Host byte order, as the cache's entries: such bytes stay on one machine. */
+GPUCOMPILE__PRIVATE void gpucompile__ident_put_stat(gpucompile_buf *b, const gpucompile__file_stat *st) {
+    gpucompile_buf_add(b, &st->size, 8);
+    gpucompile_buf_add(b, &st->mtime, 8);
+    gpucompile_buf_add(b, &st->ino, 8);
+    gpucompile_buf_add(b, &st->dev, 8);
+    gpucompile_buf_add(b, &st->ctime, 8);
+}
+
+/* The recorded identity of path when its stat is still st. */
+GPUCOMPILE__PRIVATE int gpucompile__ident_load(const char *dir, const char *path, const gpucompile__file_stat *st,
+                                               const gpucompile_allocator *a, unsigned char id[32]) {
+    char file[4200];
+    unsigned char *data = NULL;
+    size_t size = 0, n = strlen(path);
+    uint32_t len = 0;
+    gpucompile_buf want;
+    int ok;
+    gpucompile__ident_path(dir, path, file, sizeof file);
+    if (gpucompile__read(file, a, 1 << 16, 1, &data, &size) != GPUCOMPILE_OK) return 0;
+    memset(&want, 0, sizeof want);
+    want.a = a;
+    gpucompile_buf_add(&want, GPUCOMPILE__IDENT_MAGIC, 8);
+    gpucompile__ident_put_stat(&want, st);
+    ok = !want.oom && size == want.len + 32 + 4 + n && memcmp(data, want.data, want.len) == 0;
+    if (ok) memcpy(&len, data + want.len + 32, 4);
+    ok = ok && len == n && memcmp(data + want.len + 36, path, n) == 0;
+    if (ok) memcpy(id, data + want.len, 32);
+    gpucompile_free(a, want.data);
+    gpucompile_free(a, data);
+    return ok;
+}
+
+GPUCOMPILE__PRIVATE void gpucompile__ident_save(const char *dir, const char *path, const gpucompile__file_stat *st,
+                                                const gpucompile_allocator *a, const unsigned char id[32]) {
+    char file[4200];
+    gpucompile_buf b;
+    memset(&b, 0, sizeof b);
+    b.a = a;
+    gpucompile_buf_add(&b, GPUCOMPILE__IDENT_MAGIC, 8);
+    gpucompile__ident_put_stat(&b, st);
+    gpucompile_buf_add(&b, id, 32);
+    {
+        uint32_t n = (uint32_t)strlen(path);
+        gpucompile_buf_add(&b, &n, 4);
+        gpucompile_buf_add(&b, path, n);
+    }
+    gpucompile__ident_path(dir, path, file, sizeof file);
+    if (!b.oom && gpucompile__mkdirs(dir)) gpucompile_write_file(file, b.data, b.len); /* a record lost is only a rerun */
+    gpucompile_free(a, b.data);
+}
+
+/* path's identity (dep: a file, or GPUCOMPILE__TOOL_DEP and a tool's name); 0 when it is gone.
+   Taken once per process and stat, or (dir, the cache directory) once per stat at all: see the
+   identity records above. */
+GPUCOMPILE__PRIVATE int gpucompile__dep_identity(const gpucompile_allocator *a, const char *dep, const char *dir, unsigned char id[32]) {
     int tool = gpucompile__starts_with(dep, GPUCOMPILE__TOOL_DEP), i, ok, st = -1;
     char path[4096];
-    uint64_t size;
-    int64_t mtime;
+    gpucompile__file_stat fs;
     if (tool ? !gpucompile_which(dep + strlen(GPUCOMPILE__TOOL_DEP), path, sizeof path)
              : (size_t)snprintf(path, sizeof path, "%s", dep) >= sizeof path)
         return 0;
-    if (!gpucompile__stat(path, &size, &mtime)) return 0;
+    if (!gpucompile__stat_file(path, &fs)) return 0;
     gpucompile_lock();
     for (i = 0; i < gpucompile__num_idents; i++) {
         gpucompile__ident *e = &gpucompile__idents[i];
-        if (e->size == size && e->mtime == mtime && strcmp(e->path, path) == 0) {
+        if (memcmp(&e->st, &fs, sizeof fs) == 0 && strcmp(e->path, path) == 0) {
             memcpy(id, e->id, 32);
             gpucompile_unlock();
             return 1;
         }
     }
     gpucompile_unlock();
-    if (tool) {
+    if (dir && *dir && gpucompile__ident_load(dir, path, &fs, a, id)) ok = 1;
+    else if (tool) {
         const char *argv[3];
         gpucompile_buf out;
         llvm_blake3_hasher h;
@@ -5051,8 +5568,10 @@ GPUCOMPILE__PRIVATE int gpucompile__dep_identity(const gpucompile_allocator *a, 
         if (out.data) llvm_blake3_hasher_update(&h, out.data, out.len);
         llvm_blake3_hasher_finalize(&h, id, 32);
         gpucompile_free(a, out.data);
+        if (ok && dir && *dir) gpucompile__ident_save(dir, path, &fs, a, id);
     } else {
-        ok = gpucompile__hash_file(path, size, id);
+        ok = gpucompile__hash_file(path, fs.size, id);
+        if (ok && dir && *dir) gpucompile__ident_save(dir, path, &fs, a, id);
     }
     if (!ok) return 0;
     gpucompile_lock();
@@ -5061,8 +5580,7 @@ GPUCOMPILE__PRIVATE int gpucompile__dep_identity(const gpucompile_allocator *a, 
         gpucompile__next_ident = (gpucompile__next_ident + 1) % 64;
         if (gpucompile__num_idents < 64) gpucompile__num_idents++;
         memcpy(e->path, path, strlen(path) + 1);
-        e->size = size;
-        e->mtime = mtime;
+        e->st = fs;
         memcpy(e->id, id, 32);
     }
     gpucompile_unlock();
@@ -5128,9 +5646,10 @@ GPUCOMPILE__PRIVATE int gpucompile__get_opt(gpucompile__reader *r, const gpucomp
     return (*out = gpucompile__get_str(r, a)) != NULL;
 }
 
-/* ids: with the dependencies' identities (0 when one is gone); diags: records or NULL. */
+/* ids: with the dependencies' identities (0 when one is gone; ident_dir: where their records
+   are, NULL: none); diags: records or NULL. */
 GPUCOMPILE__PRIVATE int gpucompile__serialize(const gpucompile_object *o, char *const *deps, int num_deps, int ids,
-                                              const gpucompile_buf *diags, gpucompile_buf *b) {
+                                              const gpucompile_buf *diags, gpucompile_buf *b, const char *ident_dir) {
     unsigned char sum[32];
     llvm_blake3_hasher h;
     uint64_t payload;
@@ -5143,7 +5662,7 @@ GPUCOMPILE__PRIVATE int gpucompile__serialize(const gpucompile_object *o, char *
     for (i = 0; i < num_deps; i++) {
         unsigned char id[32];
         memset(id, 0, sizeof id);
-        if (ids && !gpucompile__dep_identity(b->a, deps[i], id)) return 0;
+        if (ids && !gpucompile__dep_identity(b->a, deps[i], ident_dir, id)) return 0;
         gpucompile__put_str(b, deps[i]);
         gpucompile_buf_add(b, id, sizeof id);
     }
@@ -5159,10 +5678,10 @@ GPUCOMPILE__PRIVATE int gpucompile__serialize(const gpucompile_object *o, char *
     gpucompile__put32(b, (uint32_t)o->num_kernels);
     for (i = 0; i < o->num_kernels; i++) {
         const gpucompile_kernel *k = &o->kernels[i];
-        int32_t v[10];
-        v[0] = k->num_params; v[1] = k->registers; v[2] = k->shared_bytes; v[3] = k->max_threads;
-        v[4] = k->sgprs; v[5] = k->vgprs; v[6] = k->private_bytes; v[7] = k->wavefront_size; v[8] = k->kernarg_bytes;
-        v[9] = k->dynamic_shared;
+        int32_t v[0 GPUCOMPILE__KERNEL_INTS(GPUCOMPILE__KERNEL_COUNT)];
+        int f = 0;
+#define GPUCOMPILE__KERNEL_PUT(x) v[f++] = k->x;
+        GPUCOMPILE__KERNEL_INTS(GPUCOMPILE__KERNEL_PUT)
         gpucompile__put_str(b, k->name);
         gpucompile_buf_add(b, v, sizeof v);
         gpucompile__put_opt(b, k->type);
@@ -5194,11 +5713,58 @@ GPUCOMPILE__PRIVATE int gpucompile__entry_whole(const unsigned char *data, size_
     return memcmp(sum, data + 16, 32) == 0;
 }
 
+/* An entry under options.cache_secret_file is the object's bytes, then "GPUTAG01" and the tag:
+   BLAKE3 keyed by the tag key over the cache key and those bytes, so that an entry copied
+   under another key is refused as surely as one made without the secret. The object's bytes
+   are unchanged (gpucompile_object_serialize's format); without a secret there is no tag. */
+#define GPUCOMPILE__TAG_MAGIC "GPUTAG01"
+#define GPUCOMPILE__TAG_SIZE 40
+
+GPUCOMPILE__PRIVATE void gpucompile__entry_tag(const gpucompile__job *j, const char *key, const unsigned char *data, size_t size,
+                                               unsigned char tag[32]) {
+    llvm_blake3_hasher h;
+    uint64_t n = size;
+    llvm_blake3_hasher_init_keyed(&h, j->cache_keys + 32);
+    gpucompile__hash_str(&h, key);
+    llvm_blake3_hasher_update(&h, &n, sizeof n);
+    llvm_blake3_hasher_update(&h, data, size);
+    llvm_blake3_hasher_finalize(&h, tag, 32);
+    gpucompile__wipe(&h, sizeof h);
+}
+
+/* Appends the tag to an entry being written (nothing without a secret). */
+GPUCOMPILE__PRIVATE void gpucompile__entry_seal(gpucompile_job *job, const char *key, gpucompile_buf *b) {
+    const gpucompile__job *j = (const gpucompile__job *)job;
+    unsigned char tag[32];
+    if (!j->keyed || b->oom) return;
+    gpucompile__entry_tag(j, key, (const unsigned char *)b->data, b->len, tag);
+    gpucompile_buf_add(b, GPUCOMPILE__TAG_MAGIC, 8);
+    gpucompile_buf_add(b, tag, 32);
+}
+
+/* An entry as read: 1 and *object_size (the object's bytes, still to be checked whole) when
+   there is no secret or the tag is valid; 0 when a secret is set and the tag is missing or
+   wrong. The comparison takes the same time wherever the tags differ. */
+GPUCOMPILE__PRIVATE int gpucompile__entry_open(gpucompile_job *job, const char *key, const unsigned char *data, size_t size,
+                                               size_t *object_size) {
+    const gpucompile__job *j = (const gpucompile__job *)job;
+    unsigned char tag[32], diff = 0;
+    size_t i;
+    *object_size = size;
+    if (!j->keyed) return 1;
+    if (!data || size < GPUCOMPILE__TAG_SIZE || memcmp(data + size - GPUCOMPILE__TAG_SIZE, GPUCOMPILE__TAG_MAGIC, 8) != 0) return 0;
+    gpucompile__entry_tag(j, key, data, size - GPUCOMPILE__TAG_SIZE, tag);
+    for (i = 0; i < 32; i++) diff |= (unsigned char)(tag[i] ^ data[size - 32 + i]);
+    *object_size = size - GPUCOMPILE__TAG_SIZE;
+    return diff == 0;
+}
+
 /* Fills o (zeroed, allocator set) from bytes; 0 when they are torn, corrupt, or (check_deps) a
    dependency changed. Fields filled before a failure are left for the caller to free. *diags
-   (when not NULL) points at the diagnostic records inside data. */
+   (when not NULL) points at the diagnostic records inside data. ident_dir: where the
+   dependencies' identity records are (NULL: none). */
 GPUCOMPILE__PRIVATE int gpucompile__deserialize(const unsigned char *data, size_t size, int check_deps, gpucompile_object *o,
-                                                 gpucompile_job *deps_to, const char **diags, size_t *diags_len) {
+                                                 gpucompile_job *deps_to, const char **diags, size_t *diags_len, const char *ident_dir) {
     const gpucompile_allocator *a = &o->allocator;
     gpucompile__reader r;
     uint32_t i, n;
@@ -5213,7 +5779,7 @@ GPUCOMPILE__PRIVATE int gpucompile__deserialize(const unsigned char *data, size_
         char *dep = gpucompile__get_str(&r, a);
         const unsigned char *want = gpucompile__take(&r, 32);
         unsigned char id[32];
-        int same = dep && want && (!check_deps || (gpucompile__dep_identity(a, dep, id) && memcmp(id, want, 32) == 0));
+        int same = dep && want && (!check_deps || (gpucompile__dep_identity(a, dep, ident_dir, id) && memcmp(id, want, 32) == 0));
         if (same && deps_to) gpucompile_job_add_dependency(deps_to, dep);
         gpucompile_free(a, dep);
         if (!same) return 0; /* stale */
@@ -5242,17 +5808,17 @@ GPUCOMPILE__PRIVATE int gpucompile__deserialize(const unsigned char *data, size_
     if (!o->kernels) return 0;
     for (i = 0; i < n; i++) {
         gpucompile_kernel *k = &o->kernels[i];
-        int32_t v[10];
+        int32_t v[0 GPUCOMPILE__KERNEL_INTS(GPUCOMPILE__KERNEL_COUNT)];
         char *name = gpucompile__get_str(&r, a);
         const unsigned char *f = gpucompile__take(&r, sizeof v);
+        int j = 0;
         if (!name || !f) { gpucompile_free(a, name); return 0; }
         memcpy(v, f, sizeof v);
         memset(k, 0, sizeof *k);
         k->name = name;
         o->num_kernels++;
-        k->num_params = v[0]; k->registers = v[1]; k->shared_bytes = v[2]; k->max_threads = v[3];
-        k->sgprs = v[4]; k->vgprs = v[5]; k->private_bytes = v[6]; k->wavefront_size = v[7]; k->kernarg_bytes = v[8];
-        k->dynamic_shared = v[9];
+#define GPUCOMPILE__KERNEL_GET(x) k->x = v[j++];
+        GPUCOMPILE__KERNEL_INTS(GPUCOMPILE__KERNEL_GET)
         if (!gpucompile__get_opt(&r, a, &k->type) || !gpucompile__get_opt(&r, a, &k->arg_attrs) ||
             !gpucompile__get_opt(&r, a, &k->metadata))
             return 0;
@@ -5270,7 +5836,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_object_serialize(const gpucompile_ob
     if (!obj) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     memset(&b, 0, sizeof b);
     b.a = allocator;
-    if (!gpucompile__serialize(obj, NULL, 0, 0, NULL, &b)) {
+    if (!gpucompile__serialize(obj, NULL, 0, 0, NULL, &b, NULL)) {
         gpucompile_free(allocator, b.data);
         return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     }
@@ -5288,7 +5854,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_object_deserialize(const void *data,
     if (!o) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     memset(o, 0, sizeof *o);
     if (allocator) o->allocator = *allocator;
-    if (!gpucompile__deserialize((const unsigned char *)data, size, 0, o, NULL, NULL, NULL)) {
+    if (!gpucompile__deserialize((const unsigned char *)data, size, 0, o, NULL, NULL, NULL, NULL)) {
         gpucompile_object_free(o);
         return GPUCOMPILE_ERROR_INVALID_BINARY;
     }
@@ -5297,12 +5863,17 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_object_deserialize(const void *data,
 }
 
 /* ==== [section: remote cache] ============================================================ */
-/* A Redis server behind the cache directory (options.cache_remote = "redis://HOST:PORT[/DB]"),
-   through hiredis opened at run time (libhiredis.so.0.14 or 1.x; never linked). Values are the
-   local entries' bytes under "gpucompile:" + key, checked like local ones before use. A remote
-   problem (no hiredis, refused, a timeout, an error reply such as a full server's) is one
+/* A Redis server behind the cache directory (options.cache_remote =
+   "redis://[[USER:]PASSWORD@]HOST[:PORT][/DB]"), through hiredis opened at run time
+   (libhiredis.so.0.14 or 1.x; never linked). Each exchange connects, sends AUTH when there is a
+   password (AUTH PASSWORD, or AUTH USER PASSWORD for an ACL user), SELECT when DB is not 0, then
+   one GET or SET: an ACL user needs no more than ~gpucompile:* +get +set (+select with a DB).
+   Values are the local entries' bytes under "gpucompile:" + key, checked like local ones
+   before use (with options.cache_secret_file: their tags too). A remote problem (no hiredis,
+   refused, a timeout, NOAUTH, WRONGPASS, NOPERM, an error reply such as a full server's) is one
    warning, and the remote store is then left alone for the rest of the process: compiles go on
-   locally. A corrupt value is a warning and a miss (the fresh entry replaces it). */
+   locally. A corrupt value is a warning and a miss (the fresh entry replaces it). Messages name
+   the server without its userinfo; the password is wiped from our memory after each AUTH. */
 typedef struct gpucompile__redis { int err; char errstr[128]; } gpucompile__redis; /* redisContext's head */
 typedef struct gpucompile__redis_reply0 { int type; long long integer; size_t len; char *str; } gpucompile__redis_reply0;
 typedef struct gpucompile__redis_reply1 { int type; long long integer; double dval; size_t len; char *str; } gpucompile__redis_reply1;
@@ -5317,18 +5888,103 @@ static struct {
     void (*free_ctx)(gpucompile__redis *c);
 } gpucompile__hiredis;
 
-/* Once per process: turns the remote store off, with one warning. */
-GPUCOMPILE__PRIVATE void gpucompile__remote_off(gpucompile_job *job, const char *fmt, const char *what) {
+/* options.cache_remote taken apart, as ccache reads it: the userinfo ends at the last '@' (a
+   password may hold '@', ':' or '/'), USER at its first ':'; userinfo without ':' is the
+   password, or the user when the password comes from options.cache_remote_password_file.
+   %XX escapes are decoded. name: the address without the userinfo (but the user), for
+   messages; filled first, also when the rest is refused. */
+typedef struct gpucompile__redis_url {
+    char host[256], user[256], pass[1024], name[600];
+    long port, db;
+} gpucompile__redis_url;
+
+GPUCOMPILE__PRIVATE int gpucompile__hex_digit(char c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* s[0..n) with %XX decoded into out; 0 when it does not fit. */
+GPUCOMPILE__PRIVATE int gpucompile__unescape(const char *s, size_t n, char *out, size_t size) {
+    size_t i, k = 0;
+    for (i = 0; i < n; i++, k++) {
+        int v = (unsigned char)s[i];
+        if (k + 1 >= size) return 0;
+        if (v == '%' && i + 2 < n && gpucompile__hex_digit(s[i + 1]) >= 0 && gpucompile__hex_digit(s[i + 2]) >= 0) {
+            v = gpucompile__hex_digit(s[i + 1]) * 16 + gpucompile__hex_digit(s[i + 2]);
+            i += 2;
+        }
+        out[k] = (char)v;
+    }
+    out[k] = 0;
+    return 1;
+}
+
+/* NULL when url is an address, else why not (never quoting the userinfo). */
+GPUCOMPILE__PRIVATE const char *gpucompile__redis_parse(const char *url, int pass_from_file, gpucompile__redis_url *u) {
+    static const char *const not_one = "not a redis://[[USER:]PASSWORD@]HOST[:PORT][/DB] address";
+    const char *p, *at, *colon, *end, *slash, *scheme;
+    char *stop;
+    memset(u, 0, sizeof *u);
+    u->port = 6379;
+    if (!url) url = "";
+    scheme = strstr(url, "://");
+    p = scheme ? scheme + 3 : url;
+    at = strrchr(p, '@');
+    snprintf(u->name, sizeof u->name, "%.*s%.400s", (int)(p - url < 16 ? p - url : 0), url, at ? at + 1 : p);
+    if (gpucompile__starts_with(url, "rediss://")) return "TLS (rediss://) is not supported: redis:// on a trusted network or a tunnel";
+    if (!gpucompile__starts_with(url, "redis://")) return not_one;
+    if (at) {
+        colon = (const char *)memchr(p, ':', (size_t)(at - p));
+        if (colon || pass_from_file) { /* USER:PASSWORD, :PASSWORD, USER: ; or USER with a file */
+            const char *ue = colon ? colon : at;
+            if (!gpucompile__unescape(p, (size_t)(ue - p), u->user, sizeof u->user)) return "the user name is too long";
+            if (colon && !gpucompile__unescape(colon + 1, (size_t)(at - colon - 1), u->pass, sizeof u->pass))
+                return "the password is too long";
+        } else if (!gpucompile__unescape(p, (size_t)(at - p), u->pass, sizeof u->pass)) {
+            return "the password is too long";
+        }
+        p = at + 1;
+        if (u->user[0]) snprintf(u->name, sizeof u->name, "redis://%.100s@%.400s", u->user, p);
+    }
+    slash = strchr(p, '/');
+    end = slash ? slash : p + strlen(p);
+    colon = (const char *)memchr(p, ':', (size_t)(end - p));
+    if ((size_t)((colon ? colon : end) - p) >= sizeof u->host) return "the host name is too long";
+    memcpy(u->host, p, (size_t)((colon ? colon : end) - p));
+    if (colon) {
+        u->port = strtol(colon + 1, &stop, 10);
+        if (stop != end || colon + 1 == end) u->port = 0;
+    }
+    if (slash) {
+        u->db = strtol(slash + 1, &stop, 10);
+        if (*stop || !slash[1]) u->db = -1;
+    }
+    if (!u->host[0] || u->port <= 0 || u->port > 65535 || u->db < 0) return not_one;
+    return NULL;
+}
+
+/* What to do about a refusal, by the code the reply starts with. */
+GPUCOMPILE__PRIVATE const char *gpucompile__redis_hint(const char *reply) {
+    if (gpucompile__starts_with(reply, "NOAUTH"))
+        return " (the server wants a password: redis://[[USER:]PASSWORD@]HOST or a password file)";
+    if (gpucompile__starts_with(reply, "WRONGPASS")) return " (the user or the password is not the server's)";
+    if (gpucompile__starts_with(reply, "NOPERM")) return " (the user needs ~gpucompile:* +get +set, and +select with a DB)";
+    return "";
+}
+
+/* Once per process: turns the remote store off, with one warning: "what[: reply]". */
+GPUCOMPILE__PRIVATE void gpucompile__remote_off(gpucompile_job *job, const char *what, const char *reply) {
     int first;
     gpucompile_lock();
     first = !gpucompile__hiredis.off;
     gpucompile__hiredis.off = 1;
     gpucompile_unlock();
     if (first) {
-        char msg[512];
-        snprintf(msg, sizeof msg, fmt, what ? what : "");
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL, "remote cache %s: %s; compiling without it",
-                           job->options->cache_remote, msg);
+        gpucompile__redis_url u;
+        const char *pf = job->options->cache_remote_password_file;
+        gpucompile__redis_parse(job->options->cache_remote, pf && *pf, &u);
+        gpucompile__cache_warn(job, "remote cache %s: %s%s%.300s%s; compiling without it", u.name, what, reply ? ": " : "",
+                               reply ? reply : "", reply ? gpucompile__redis_hint(reply) : "");
+        gpucompile__wipe(&u, sizeof u);
     }
 }
 
@@ -5382,60 +6038,84 @@ GPUCOMPILE__PRIVATE void *gpucompile__redis_command(gpucompile__redis *c, int ar
     return r;
 }
 
-/* Connects (and selects the database) for one exchange; NULL after a warning when it cannot. */
+/* options.cache_remote_password_file's first line into u->pass; 0 after a warning. */
+GPUCOMPILE__PRIVATE int gpucompile__redis_password_file(gpucompile_job *job, gpucompile__redis_url *u) {
+    const char *path = job->options->cache_remote_password_file;
+    long got = gpucompile__read_secret(path, (unsigned char *)u->pass, sizeof u->pass - 1);
+    size_t n = 0;
+    char what[700];
+    if (got > 0) {
+        n = strcspn(u->pass, "\r\n");
+        gpucompile__wipe(u->pass + n, sizeof u->pass - n); /* the first line only */
+    }
+    if (u->pass[0]) return 1;
+    snprintf(what, sizeof what, "the password file '%.500s': %s", path,
+             got >= 0 ? "its first line is empty" : errno == E2BIG ? "larger than 1 KiB" : strerror(errno));
+    gpucompile__remote_off(job, what, NULL);
+    return 0;
+}
+
+/* One command whose answer must be a status (AUTH, SELECT); 0 after a warning. */
+GPUCOMPILE__PRIVATE int gpucompile__redis_status(gpucompile_job *job, gpucompile__redis *c, int argc, const char **argv,
+                                                 const char *secret) {
+    size_t lens[3], len;
+    const char *str;
+    void *r;
+    int i, ok;
+    for (i = 0; i < argc; i++) lens[i] = strlen(argv[i]);
+    r = gpucompile__redis_command(c, argc, argv, lens);
+    ok = r && gpucompile__redis_reply(r, &str, &len) == GPUCOMPILE__REDIS_STATUS;
+    if (!ok) {
+        const char *why = r ? str : c->errstr;
+        if (secret && *secret && why && strstr(why, secret)) why = "(the reply quotes the password: withheld)";
+        gpucompile__remote_off(job, argv[0], why ? why : "no reply");
+    }
+    if (r) gpucompile__hiredis.free_reply(r);
+    return ok;
+}
+
+/* Connects, authenticates and selects the database for one exchange; NULL after a warning
+   when it cannot. */
 GPUCOMPILE__PRIVATE gpucompile__redis *gpucompile__redis_connect(gpucompile_job *job) {
-    const char *url = job->options->cache_remote, *p, *colon, *slash;
-    char host[256];
-    long port = 6379, db = 0;
+    const char *pf = job->options->cache_remote_password_file, *bad, *argv[3];
+    gpucompile__redis_url u;
     gpucompile__timeval connect_tv = {0, 500000}, io_tv = {2, 0};
-    gpucompile__redis *c;
+    gpucompile__redis *c = NULL;
+    char n[24];
+    int ok = 1;
     if (!gpucompile__hiredis_open()) {
-        if (!gpucompile__hiredis.lib) gpucompile__remote_off(job, "%s", "cannot open libhiredis.so.0.14 (Debian: libhiredis0.14)");
+        if (!gpucompile__hiredis.lib) gpucompile__remote_off(job, "cannot open libhiredis.so.0.14 (Debian: libhiredis0.14)", NULL);
         return NULL;
     }
-    if (!gpucompile__starts_with(url, "redis://")) {
-        gpucompile__remote_off(job, "%s", "not a redis://HOST:PORT[/DB] address");
+    if ((bad = gpucompile__redis_parse(job->options->cache_remote, pf && *pf, &u)) != NULL) {
+        gpucompile__wipe(&u, sizeof u);
+        gpucompile__remote_off(job, bad, NULL);
         return NULL;
     }
-    p = url + 8;
-    slash = strchr(p, '/');
-    colon = strchr(p, ':');
-    if (colon && slash && colon > slash) colon = NULL;
-    if ((size_t)((colon ? colon : slash ? slash : p + strlen(p)) - p) >= sizeof host) { gpucompile__remote_off(job, "%s", "host name too long"); return NULL; }
-    snprintf(host, sizeof host, "%.*s", (int)((colon ? colon : slash ? slash : p + strlen(p)) - p), p);
-    if (colon) port = strtol(colon + 1, NULL, 10);
-    if (slash) db = strtol(slash + 1, NULL, 10);
-    if (!host[0] || port <= 0 || port > 65535 || db < 0) {
-        gpucompile__remote_off(job, "%s", "not a redis://HOST:PORT[/DB] address");
-        return NULL;
-    }
-    c = gpucompile__hiredis.connect(host, (int)port, connect_tv);
-    if (!c || c->err) {
-        gpucompile__remote_off(job, "%s", c ? c->errstr : "out of memory");
-        if (c) gpucompile__hiredis.free_ctx(c);
-        return NULL;
-    }
-    gpucompile__hiredis.set_timeout(c, io_tv);
-    if (db) {
-        char n[24];
-        const char *argv[2];
-        size_t lens[2];
-        const char *str;
-        size_t len;
-        void *r;
-        snprintf(n, sizeof n, "%ld", db);
-        argv[0] = "SELECT"; argv[1] = n;
-        lens[0] = 6; lens[1] = strlen(n);
-        r = gpucompile__redis_command(c, 2, argv, lens);
-        if (!r || gpucompile__redis_reply(r, &str, &len) != GPUCOMPILE__REDIS_STATUS) {
-            gpucompile__remote_off(job, "SELECT: %s", r ? str : c->errstr);
-            if (r) gpucompile__hiredis.free_reply(r);
-            gpucompile__hiredis.free_ctx(c);
-            return NULL;
+    if (!u.pass[0] && pf && *pf) ok = gpucompile__redis_password_file(job, &u);
+    if (ok) {
+        c = gpucompile__hiredis.connect(u.host, (int)u.port, connect_tv);
+        if (!c || c->err) {
+            gpucompile__remote_off(job, c ? c->errstr : "out of memory", NULL);
+            ok = 0;
         }
-        gpucompile__hiredis.free_reply(r);
     }
-    return c;
+    if (ok) gpucompile__hiredis.set_timeout(c, io_tv);
+    if (ok && u.pass[0]) {
+        argv[0] = "AUTH";
+        argv[1] = u.user[0] ? u.user : u.pass;
+        argv[2] = u.pass;
+        ok = gpucompile__redis_status(job, c, u.user[0] ? 3 : 2, argv, u.pass);
+    }
+    if (ok && u.db) {
+        snprintf(n, sizeof n, "%ld", u.db);
+        argv[0] = "SELECT";
+        argv[1] = n;
+        ok = gpucompile__redis_status(job, c, 2, argv, NULL);
+    }
+    gpucompile__wipe(&u, sizeof u);
+    if (!ok && c) gpucompile__hiredis.free_ctx(c);
+    return ok ? c : NULL;
 }
 
 /* One command (GET key or SET key value); the reply, or NULL after a warning. */
@@ -5450,7 +6130,7 @@ GPUCOMPILE__PRIVATE void *gpucompile__redis_call(gpucompile_job *job, gpucompile
     lens[0] = 3; lens[1] = strlen(name); lens[2] = size;
     r = gpucompile__redis_command(*c, value ? 3 : 2, argv, lens);
     if (!r || gpucompile__redis_reply(r, &str, &len) == GPUCOMPILE__REDIS_ERROR) {
-        gpucompile__remote_off(job, value ? "SET: %s" : "GET: %s", r ? str : (*c)->errstr);
+        gpucompile__remote_off(job, value ? "SET" : "GET", r ? str : (*c)->errstr);
         if (r) gpucompile__hiredis.free_reply(r);
         gpucompile__hiredis.free_ctx(*c);
         *c = NULL;
@@ -5459,25 +6139,31 @@ GPUCOMPILE__PRIVATE void *gpucompile__redis_call(gpucompile_job *job, gpucompile
     return r;
 }
 
-/* The remote entry's bytes (allocated), when there is one that is whole. */
+/* The remote entry's bytes (allocated): 1 when there is one that is whole (and, with a secret,
+   carries a valid tag), -1 when one was refused for its tag, 0 otherwise. */
 GPUCOMPILE__PRIVATE int gpucompile__remote_get(gpucompile_job *job, const char *key, unsigned char **data, size_t *size) {
     gpucompile__redis *c = NULL;
     const char *str;
-    size_t len;
+    size_t len, n = 0;
     int type, ok = 0;
     void *r;
     if (!job->options->cache_remote || !*job->options->cache_remote) return 0;
     if (!GPUCOMPILE__HAVE_HIREDIS) {
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL, "the remote cache needs hiredis: not on Windows");
+        gpucompile__cache_warn(job, "the remote cache needs hiredis: not on Windows");
         return 0;
     }
     if ((r = gpucompile__redis_call(job, &c, key, NULL, 0)) == NULL) return 0;
     type = gpucompile__redis_reply(r, &str, &len);
-    if (type == GPUCOMPILE__REDIS_STRING && !gpucompile__entry_whole((const unsigned char *)str, len))
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL,
-                           "remote cache %s: the entry gpucompile:%s is corrupt or truncated (%zu bytes); compiling it again",
-                           job->options->cache_remote, key, len);
-    else if (type == GPUCOMPILE__REDIS_STRING && len <= (job->options->max_input_bytes ? job->options->max_input_bytes : GPUCOMPILE_DEFAULT_MAX_INPUT) &&
+    if (type == GPUCOMPILE__REDIS_STRING && !gpucompile__entry_open(job, key, (const unsigned char *)str, len, &n)) {
+        ok = -1;
+    } else if (type == GPUCOMPILE__REDIS_STRING && !gpucompile__entry_whole((const unsigned char *)str, n)) {
+        gpucompile__redis_url u;
+        const char *pf = job->options->cache_remote_password_file;
+        gpucompile__redis_parse(job->options->cache_remote, pf && *pf, &u);
+        gpucompile__cache_warn(job, "remote cache %s: the entry gpucompile:%s is corrupt or truncated (%zu bytes); compiling it again",
+                               u.name, key, len);
+        gpucompile__wipe(&u, sizeof u);
+    } else if (type == GPUCOMPILE__REDIS_STRING && len <= (job->options->max_input_bytes ? job->options->max_input_bytes : GPUCOMPILE_DEFAULT_MAX_INPUT) &&
              (*data = (unsigned char *)gpucompile_job_alloc(job, len ? len : 1)) != NULL) {
         memcpy(*data, str, len);
         *size = len;
@@ -5506,12 +6192,34 @@ GPUCOMPILE__PRIVATE int gpucompile__reset_object(gpucompile_job *job);
 GPUCOMPILE__PRIVATE void gpucompile__replay(const char *data, size_t len, const gpucompile_logger *l);
 GPUCOMPILE__PRIVATE void gpucompile__cache_evict(gpucompile_job *job, const char *keep);
 GPUCOMPILE__PRIVATE void gpucompile__count_lookup(int from);
+static gpucompile_cache_stats gpucompile__lookups; /* hits, misses and refusals of this process */
 
-/* An entry's bytes into job->object, its diagnostics replayed to l; 0 when unusable. */
-GPUCOMPILE__PRIVATE int gpucompile__cache_take(gpucompile_job *job, const unsigned char *data, size_t size, const gpucompile_logger *l) {
+/* An entry refused for its tag (options.cache_secret_file): counted, and the first one in this
+   process is a warning (one stranger's entries must not flood the log of every compile). */
+static int gpucompile__refusal_warned;
+GPUCOMPILE__PRIVATE void gpucompile__cache_refused(gpucompile_job *job, const char *key, int remote) {
+    int first;
+    gpucompile_lock();
+    first = !gpucompile__refusal_warned;
+    gpucompile__refusal_warned = 1;
+    gpucompile__lookups.refused++;
+    gpucompile_unlock();
+    if (first)
+        gpucompile__cache_warn(job, "the cache entry %s %s has no valid tag for the cache secret: refused, compiled again (the "
+                                    "first refusal in this process: --cache-stats counts the others)",
+                               key, remote ? "in the remote store" : "in the cache directory");
+}
+
+/* An entry's bytes into job->object, its diagnostics replayed to l; 0 when unusable, -1 when
+   refused for its tag (tagged: the caller checked the tag already). */
+GPUCOMPILE__PRIVATE int gpucompile__cache_take(gpucompile_job *job, const char *key, const unsigned char *data, size_t size,
+                                               int tagged, const gpucompile_logger *l) {
     const char *diags = NULL;
     size_t n = 0;
-    if (!gpucompile__reset_object(job) || !gpucompile__deserialize(data, size, 1, job->object, NULL, &diags, &n)) return 0;
+    if (tagged) size -= ((gpucompile__job *)job)->keyed ? GPUCOMPILE__TAG_SIZE : 0;
+    else if (!gpucompile__entry_open(job, key, data, size, &size)) return -1;
+    if (!gpucompile__reset_object(job) || !gpucompile__deserialize(data, size, 1, job->object, NULL, &diags, &n, job->options->cache_dir))
+        return 0;
     gpucompile__replay(diags, n, l);
     return 1;
 }
@@ -5526,17 +6234,22 @@ GPUCOMPILE__PRIVATE int gpucompile__cache_load(gpucompile_job *job, const char *
     int ok;
     gpucompile__cache_path(job, key, path, sizeof path);
     if (gpucompile__read(path, a, job->options->max_input_bytes, 1, &file, &size) == GPUCOMPILE_OK) { /* no symlink, no device */
-        ok = gpucompile__cache_take(job, file, size, l);
+        ok = gpucompile__cache_take(job, key, file, size, 0, l);
         gpucompile_free(a, file);
-        if (ok) {
+        if (ok < 0) gpucompile__cache_refused(job, key, 0);
+        if (ok > 0) {
             job->object->from_cache = 1;
             gpucompile__touch(path); /* most recently used */
             gpucompile__count_lookup(1);
             return 1;
         }
     }
-    if (!gpucompile__remote_get(job, key, &file, &size)) { gpucompile__count_lookup(0); return 0; }
-    ok = gpucompile__cache_take(job, file, size, l);
+    if ((ok = gpucompile__remote_get(job, key, &file, &size)) <= 0) {
+        if (ok < 0) gpucompile__cache_refused(job, key, 1);
+        gpucompile__count_lookup(0);
+        return 0;
+    }
+    ok = gpucompile__cache_take(job, key, file, size, 1, l) > 0;
     gpucompile__count_lookup(ok ? 2 : 0);
     if (ok) {
         job->object->from_cache = 2;
@@ -5556,9 +6269,9 @@ GPUCOMPILE__PRIVATE int gpucompile__cache_list(const char *dir, const gpucompile
     size_t n = 0, cap = 0;
     char path[4200];
     const char *name;
-    gpucompile__dir d;
-    if (!gpucompile__dir_open(&d, dir)) return 0;
-    while ((name = gpucompile__dir_next(&d)) != NULL) {
+    gpucompile_dir *d = gpucompile_dir_open(dir);
+    if (!d) return 0;
+    while ((name = gpucompile_dir_next(d)) != NULL) {
         uint64_t sz;
         int64_t mt;
         if (strlen(name) != 64 || strspn(name, "0123456789abcdef") != 64) continue; /* only ours */
@@ -5575,7 +6288,7 @@ GPUCOMPILE__PRIVATE int gpucompile__cache_list(const char *dir, const gpucompile
         e[n].mtime = mt;
         n++;
     }
-    gpucompile__dir_close(&d);
+    gpucompile_dir_close(d);
     *out = e;
     *num = n;
     return 1;
@@ -5602,8 +6315,6 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_evict(gpucompile_job *job, const char
     }
     gpucompile_free(a, e);
 }
-
-static gpucompile_cache_stats gpucompile__lookups; /* hits and misses of this process */
 
 GPUCOMPILE__PRIVATE void gpucompile__count_lookup(int from) {
     gpucompile_lock();
@@ -5640,14 +6351,21 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_cache_clear(const char *dir) {
         if (remove(path) != 0) r = GPUCOMPILE_ERROR_IO;
     }
     gpucompile_free(NULL, e);
+    { /* the dependencies' identity records ([section: cache]) */
+        gpucompile_dir *d = gpucompile_dir_open(dir);
+        const char *name;
+        if (d) {
+            while ((name = gpucompile_dir_next(d)) != NULL)
+                if (strlen(name) == 38 && strncmp(name, "ident-", 6) == 0 && strspn(name + 6, "0123456789abcdef") == 32) {
+                    snprintf(path, sizeof path, "%s/%s", dir, name);
+                    if (remove(path) != 0) r = GPUCOMPILE_ERROR_IO;
+                }
+            gpucompile_dir_close(d);
+        }
+    }
     return r;
 }
 
-/* A compile's logger while the cache is on: everything passes through, and the warnings and
-   remarks are kept as records for the entry (a hit replays them). */
-typedef struct gpucompile__capture { gpucompile_logger to; gpucompile_buf log; } gpucompile__capture;
-
-GPUCOMPILE__PRIVATE void gpucompile__record(const gpucompile_diagnostic *d, gpucompile_buf *log);
 GPUCOMPILE__PRIVATE void gpucompile__capture_fn(const gpucompile_diagnostic *d, void *user_data) {
     gpucompile__capture *c = (gpucompile__capture *)user_data;
     if (d->severity == GPUCOMPILE_SEVERITY_WARNING || d->severity == GPUCOMPILE_SEVERITY_REMARK) gpucompile__record(d, &c->log);
@@ -5659,13 +6377,16 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_store(gpucompile_job *job, const char
     gpucompile__job *j = (gpucompile__job *)job;
     gpucompile_buf b;
     char path[4200];
+    int ok;
     memset(&b, 0, sizeof b);
     b.a = &j->opts.allocator;
-    if (gpucompile__serialize(job->object, j->deps, j->num_deps, 1, diags, &b)) {
+    ok = gpucompile__serialize(job->object, j->deps, j->num_deps, 1, diags, &b, j->opts.cache_dir);
+    if (ok) gpucompile__entry_seal(job, key, &b);
+    if (ok && !b.oom) {
         gpucompile__mkdirs(j->opts.cache_dir);
         gpucompile__cache_path(job, key, path, sizeof path);
         if (gpucompile_write_file(path, b.data, b.len) != GPUCOMPILE_OK)
-            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL, "cannot write the cache entry '%s'", path);
+            gpucompile__cache_warn(job, "cannot write the cache entry '%s'", path);
         else
             gpucompile__cache_evict(job, key);
         gpucompile__remote_put(job, key, (const unsigned char *)b.data, b.len);
@@ -5677,7 +6398,10 @@ GPUCOMPILE__PRIVATE void gpucompile__cache_store(gpucompile_job *job, const char
 /* options.save_temps: the stages of one compile as files, and repro.sh, which redoes the
    compile from linked.ll with LLVM's own tools (the link itself, lazy and internalizing, is
    gpucompile's: the libraries it used are named in repro.sh) and then runs the binary step's
-   tools as gpucompile ran them, their temporary files renamed repro.*. Tool output that names
+   tools as gpucompile ran them, their temporary files renamed repro.*; a step done in-process
+   (a vendor library called in-process) is redone by what its backend writes
+   (gpucompile_job_repro_step: a small program built with cc that makes the same call, for the
+   same bytes). Tool output that names
    a temporary file names the saved copy instead (the ISA: isa.s, line for line). */
 GPUCOMPILE_DEF int gpucompile_job_saved_path(gpucompile_job *job, const char *file, char *buf, size_t size) {
     const char *dir = ((gpucompile__job *)job)->save_dir;
@@ -5690,6 +6414,17 @@ GPUCOMPILE__PRIVATE void gpucompile__save(gpucompile_job *job, const char *file,
     snprintf(path, sizeof path, "%s/%s", j->save_dir, file);
     if (gpucompile_write_file(path, data, size) != GPUCOMPILE_OK)
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL, "cannot write '%s'", path);
+}
+
+GPUCOMPILE_DEF void gpucompile_job_repro_step(gpucompile_job *job, const char *file, const void *data, size_t size, const char *lines) {
+    gpucompile__job *j = (gpucompile__job *)job;
+    if (!j->save_dir) return;
+    if (file && !strpbrk(file, "/\\")) gpucompile__save(job, file, data, size);
+    if (lines && *lines) {
+        j->repro.a = &j->opts.allocator;
+        gpucompile_buf_str(&j->repro, lines);
+        if (lines[strlen(lines) - 1] != '\n') gpucompile_buf_str(&j->repro, "\n");
+    }
 }
 
 GPUCOMPILE__PRIVATE void gpucompile__save_module(gpucompile_job *job, const char *file) {
@@ -5730,17 +6465,27 @@ GPUCOMPILE__PRIVATE void gpucompile__save_begin(gpucompile_job *job, const char 
 }
 
 /* Where an object is emitted, its assembly too (isa.s), before: from a copy of the module,
-   since code generation changes the module it runs on. */
+   since code generation changes the module it runs on. Silently: the object's code generation
+   that follows says the same (an error of LLVM's would be printed twice), and what this one
+   met is forgotten, so that the object's is judged on its own. */
 GPUCOMPILE__PRIVATE void gpucompile__save_isa(gpucompile_job *job) {
+    gpucompile__job *j = (gpucompile__job *)job;
     LLVMMemoryBufferRef isa = NULL;
     LLVMModuleRef m = job->module;
-    if (!((gpucompile__job *)job)->save_dir || job->format == GPUCOMPILE_FORMAT_LLVM || job->format == GPUCOMPILE_FORMAT_ISA ||
+    const gpucompile_logger *logger = j->logger;
+    gpucompile_result llvm_error = j->llvm_error;
+    int failed = job->failed;
+    if (!j->save_dir || job->format == GPUCOMPILE_FORMAT_LLVM || job->format == GPUCOMPILE_FORMAT_ISA ||
         job->backend->bin_from == LLVMAssemblyFile || !(job->module = LLVMCloneModule(m))) {
         job->module = m;
         return;
     }
+    j->logger = NULL;
     if (gpucompile__emit_file(job, LLVMAssemblyFile, &isa) == GPUCOMPILE_OK)
         gpucompile__save(job, "isa.s", LLVMGetBufferStart(isa), LLVMGetBufferSize(isa));
+    j->logger = logger;
+    j->llvm_error = llvm_error;
+    job->failed = failed;
     if (isa) LLVMDisposeMemoryBuffer(isa);
     LLVMDisposeModule(job->module);
     job->module = m;
@@ -5878,14 +6623,20 @@ GPUCOMPILE__PRIVATE void gpucompile__save_repro(gpucompile_job *job) {
 /* ==== [section: isolation] =============================================================== */
 /* A compile in another process: options.isolate (one child per compile, request and reply in
    files) or options.workers (processes reused across compiles, over a socket). One protocol:
-   request = "GPUREQ01", u64 payload size, then the target's text, u32 format, toolkit,
-   bin_method, section, tool_options, save_temps, u32 debug, u32 remarks, f64 tool timeout, u32 count + link paths, u32 count +
-   (name, path) tools, input name, u64 size + input bytes; reply = "GPUREP01", u64 payload
+   request = "GPUREQ01", u64 payload size, then the target's text, u32 format, the options of
+   GPUCOMPILE__REQUEST_OPTIONS in its order, u32 count + link paths, u32 count + (name, path)
+   tools, input name, u64 size + input bytes; reply = "GPUREP01", u64 payload
    size, u32 result, u64 size + diagnostic records, u64 size + the object as the cache stores
    it (none when 0), f64 stage_ms[GPUCOMPILE_STAGE_COUNT]. Host byte order: one machine. The
    child's stderr is read too: when it dies, LLVM's last "LLVM ERROR:" line is the error. */
 #define GPUCOMPILE__REQ_MAGIC "GPUREQ01"
 #define GPUCOMPILE__REP_MAGIC "GPUREP01"
+/* The scalar options a request forwards, each as a string (STR: NULL is sent as ""), a u32
+   (INT) or an f64 (F64): the writer, the reader and its frees all expand this one list. */
+#define GPUCOMPILE__REQUEST_OPTIONS(STR, INT, F64) \
+    STR(toolkit_path) STR(bin_method) STR(section) STR(tool_options) STR(save_temps) \
+    INT(debug) INT(remarks) INT(jobs) F64(tool_timeout_s)
+#define GPUCOMPILE__NONE(f)
 
 GPUCOMPILE__PRIVATE void gpucompile__put_f64(gpucompile_buf *b, double v) { gpucompile_buf_add(b, &v, 8); }
 GPUCOMPILE__PRIVATE double gpucompile__get_f64(gpucompile__reader *r) {
@@ -5911,15 +6662,10 @@ GPUCOMPILE__PRIVATE int gpucompile__request(gpucompile_job *job, const void *dat
     gpucompile__put_str(b, text);
     gpucompile_job_free(job, text);
     gpucompile__put32(b, (uint32_t)job->format);
-    gpucompile__put_str(b, o->toolkit_path);
-    gpucompile__put_str(b, o->bin_method);
-    gpucompile__put_str(b, o->section);
-    gpucompile__put_str(b, o->tool_options);
-    gpucompile__put_str(b, o->save_temps);
-    gpucompile__put32(b, (uint32_t)o->debug);
-    gpucompile__put32(b, (uint32_t)o->remarks);
-    gpucompile__put32(b, (uint32_t)o->jobs);
-    gpucompile__put_f64(b, o->tool_timeout_s);
+#define GPUCOMPILE__PUT_STR(f) gpucompile__put_str(b, o->f);
+#define GPUCOMPILE__PUT_INT(f) gpucompile__put32(b, (uint32_t)o->f);
+#define GPUCOMPILE__PUT_F64(f) gpucompile__put_f64(b, o->f);
+    GPUCOMPILE__REQUEST_OPTIONS(GPUCOMPILE__PUT_STR, GPUCOMPILE__PUT_INT, GPUCOMPILE__PUT_F64)
     gpucompile__put32(b, (uint32_t)o->num_link);
     for (i = 0; i < o->num_link; i++) gpucompile__put_str(b, o->link[i]);
     gpucompile__put32(b, (uint32_t)o->num_tools);
@@ -5953,7 +6699,7 @@ GPUCOMPILE__PRIVATE int gpucompile__answer(gpucompile_job *job, const unsigned c
     n = gpucompile__get64(&rd);
     obj = gpucompile__take(&rd, n);
     if (rd.bad) return 0;
-    if (*r == GPUCOMPILE_OK && !gpucompile__deserialize(obj, (size_t)n, 0, job->object, job, NULL, NULL)) return 0;
+    if (*r == GPUCOMPILE_OK && !gpucompile__deserialize(obj, (size_t)n, 0, job->object, job, NULL, NULL, NULL)) return 0;
     for (s = 0; s < GPUCOMPILE_STAGE_COUNT; s++) job->object->stage_ms[s] = gpucompile__get_f64(&rd);
     ((gpucompile__job *)job)->stage_start = gpucompile__now_ms(); /* the wait is not a stage of ours */
     return !rd.bad && rd.p == rd.end;
@@ -5983,7 +6729,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__child_stderr(gpucompile_job *j
 }
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__isolation_ok(gpucompile_job *job) {
-    const gpucompile_backend *b = job->target->kind == GPUCOMPILE_TARGET_CUSTOM ? gpucompile__target_backend(job->target) : NULL;
+    const gpucompile_backend *b = job->target->kind == GPUCOMPILE_TARGET_CUSTOM ? gpucompile__backend_of(job->target, NULL) : NULL;
     /* a custom backend registered by attribute name is one the worker (this program) has too,
        and its target's text names it */
     int registered = b && b->attribute[0] && gpucompile_find_backend_named(b->attribute[0], (size_t)-1, NULL) == b;
@@ -6215,6 +6961,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__run(gpucompile_job *job) {
     if ((r = gpucompile__optimize(job)) != GPUCOMPILE_OK) return r;
     gpucompile__save_module(job, "optimized.ll");
     if (h && (r = gpucompile__hook(job, h->optimized_ir, "optimized-IR")) != GPUCOMPILE_OK) return r;
+    if (job->backend->pre_emit && (r = job->backend->pre_emit(job)) != GPUCOMPILE_OK) return r;
     if ((r = gpucompile__mark_dynamic_shared(job)) != GPUCOMPILE_OK) return r;
     gpucompile__set_stage(job, GPUCOMPILE_STAGE_EMIT);
     parts = job->format == GPUCOMPILE_FORMAT_LLVM ? 1 : gpucompile__part_count(job);
@@ -6232,33 +6979,37 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__run(gpucompile_job *job) {
 
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_compile_properties(gpucompile_object *o, int O, const char *section);
 
-/* The one entry point behind the three compile functions: exactly one of module / data. */
-/* serial (a worker's): also the object as bytes, with the files it used. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, const void *data, size_t size, const char *name,
-    const gpucompile_target *target, const gpucompile_options *options, gpucompile_object **out, gpucompile_buf *serial) {
+/* One compile's state: its job and what the stages of gpucompile__compile hand on. */
+typedef struct gpucompile__compiling {
     gpucompile__job j;
-    gpucompile_job *job = &j.pub;
-    gpucompile_result r;
-    int i, use_cache, inited = 0;
-    char text[4096], key[65];
-    gpucompile__capture cap;
-    LLVMMemoryBufferRef bc = NULL;
-    if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    *out = NULL;
-    if (!target) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    memset(&j, 0, sizeof j);
-    if (options) j.opts = *options;
-    if (!j.opts.format) j.opts.format = GPUCOMPILE_FORMAT_BIN;
-    if (j.opts.tool_timeout_s <= 0) j.opts.tool_timeout_s = 300.0;
-    j.logger = &j.opts.logger;
-    job->options = &j.opts;
+    const gpucompile_target *target;
+    const void *data;              /* the input: the caller's bytes or its module as bitcode (bc) */
+    size_t size;
+    const char *name;
+    LLVMMemoryBufferRef bc;
+    gpucompile_buf *serial;        /* a worker's: the object as bytes too, with the files it used */
+    int use_cache, inited;         /* inited: the backend's init ran, so its release is due */
+    char key[65];                  /* the cache's */
+    gpucompile__capture cap;       /* the warnings and remarks the cache keeps */
+} gpucompile__compiling;
+
+/* The options resolved, the target verified, its backend found, an empty object. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_setup(gpucompile__compiling *c, const gpucompile_options *options) {
+    gpucompile__job *j = &c->j;
+    gpucompile_job *job = &j->pub;
+    const gpucompile_target *target = c->target;
+    char text[4096];
+    if (options) j->opts = *options;
+    if (!j->opts.format) j->opts.format = GPUCOMPILE_FORMAT_BIN;
+    if (j->opts.tool_timeout_s <= 0) j->opts.tool_timeout_s = 300.0;
+    j->logger = &j->opts.logger;
+    job->options = &j->opts;
     job->target = target;
-    job->format = j.opts.format;
+    job->format = j->opts.format;
     job->stage = GPUCOMPILE_STAGE_TARGET;
-    j.stage_start = gpucompile__now_ms();
-    if (!name) name = "<input>";
-    if (gpucompile_target_verify(target, j.logger) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_INVALID_TARGET;
-    job->backend = target->kind == GPUCOMPILE_TARGET_CUSTOM ? target->backend : gpucompile_find_backend(target->kind);
+    j->stage_start = gpucompile__now_ms();
+    if (gpucompile_target_verify(target, j->logger) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_INVALID_TARGET;
+    job->backend = gpucompile__backend_of(target, NULL);
     if (!job->backend) {
         gpucompile_target_print(target, text, sizeof text);
         return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "no backend is registered for %s", text);
@@ -6269,86 +7020,142 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, 
     job->object = (gpucompile_object *)gpucompile_job_alloc(job, sizeof(gpucompile_object));
     if (!job->object) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     memset(job->object, 0, sizeof *job->object);
-    job->object->allocator = j.opts.allocator;
+    job->object->allocator = j->opts.allocator;
+    return GPUCOMPILE_OK;
+}
+
+/* The input as bytes (a module as bitcode) and whether the cache serves it, under which key. */
+GPUCOMPILE__PRIVATE void gpucompile__compile_input(gpucompile__compiling *c, LLVMModuleRef module) {
+    gpucompile__job *j = &c->j;
+    gpucompile_job *job = &j->pub;
     gpucompile__set_stage(job, GPUCOMPILE_STAGE_PARSE);
     if (module) { /* the caller's module reaches us as bitcode: never touched, and hashable */
-        bc = LLVMWriteBitcodeToMemoryBuffer(module);
-        data = LLVMGetBufferStart(bc);
-        size = LLVMGetBufferSize(bc);
+        c->bc = LLVMWriteBitcodeToMemoryBuffer(module);
+        c->data = LLVMGetBufferStart(c->bc);
+        c->size = LLVMGetBufferSize(c->bc);
     }
     /* Hooks run code we cannot hash: they bypass the cache, and so do custom backends but for
        one that opts in with its cache_version; so does --save-temps (its files come of a compile). */
-    use_cache = j.opts.cache_dir && *j.opts.cache_dir && !j.opts.hooks && data &&
-                (target->kind != GPUCOMPILE_TARGET_CUSTOM || job->backend->cache_version) &&
-                !(j.opts.save_temps && *j.opts.save_temps);
-    memset(&cap, 0, sizeof cap);
-    cap.log.a = &j.opts.allocator;
-    if (use_cache) {
-        gpucompile__cache_key(job, data, size, key);
-        cap.to = j.opts.logger;
-        j.opts.logger.func = gpucompile__capture_fn;
-        j.opts.logger.user_data = &cap;
+    c->use_cache = j->opts.cache_dir && *j->opts.cache_dir && !j->opts.hooks && c->data &&
+                   (c->target->kind != GPUCOMPILE_TARGET_CUSTOM || job->backend->cache_version) &&
+                   !(j->opts.save_temps && *j->opts.save_temps);
+    if (c->use_cache && !gpucompile__cache_secret(job)) c->use_cache = 0;
+    c->cap.log.a = &j->opts.allocator;
+    if (c->use_cache) {
+        gpucompile__cache_key(job, c->data, c->size, c->key);
+        c->cap.to = j->opts.logger;
+        j->opts.logger.func = gpucompile__capture_fn;
+        j->opts.logger.user_data = &c->cap;
     }
-    j.track_deps = use_cache || serial;
-    if (use_cache && gpucompile__cache_load(job, key, &cap.to)) {
-        r = GPUCOMPILE_OK;
-    } else if (j.opts.isolate || j.opts.workers) {
-        if (!gpucompile__reset_object(job)) { r = GPUCOMPILE_ERROR_OUT_OF_MEMORY; goto cleanup; }
-        r = !data ? gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "%s: empty input", name)
-            : j.opts.workers ? gpucompile__compile_pooled(job, data, size, name) : gpucompile__compile_isolated(job, data, size, name);
-        if (r == GPUCOMPILE_OK && use_cache) gpucompile__cache_store(job, key, &cap.log);
-    } else {
-        if (!gpucompile__reset_object(job)) { r = GPUCOMPILE_ERROR_OUT_OF_MEMORY; goto cleanup; }
-        gpucompile__initialize(job->backend);
-        job->context = LLVMContextCreate();
-        LLVMContextSetDiagnosticHandler(job->context, gpucompile__diag_handler, job);
-        r = job->backend->init ? job->backend->init(job) : GPUCOMPILE_OK;
-        inited = r == GPUCOMPILE_OK;
-        gpucompile__save_begin(job, name);
-        if (r == GPUCOMPILE_OK) r = gpucompile__parse(job, data, size, name);
-        if (r == GPUCOMPILE_OK) r = gpucompile__run(job);
-        gpucompile__save_repro(job);
-        if (r == GPUCOMPILE_OK && job->failed) r = GPUCOMPILE_ERROR_LLVM;
-        if (r == GPUCOMPILE_OK && use_cache) gpucompile__cache_store(job, key, &cap.log);
-    }
-    gpucompile__set_stage(job, GPUCOMPILE_STAGE_NONE);
-    if (r == GPUCOMPILE_OK) {
-        gpucompile_object *o = job->object;
-        size_t n = gpucompile_target_print(target, text, sizeof text);
-        gpucompile_job_free(job, o->target); /* from the cache: made again from the target */
-        gpucompile_job_free(job, o->triple);
-        gpucompile_job_free(job, o->chip);
-        o->target = (char *)gpucompile_job_alloc(job, n + 1);
-        if (o->target) gpucompile_target_print(target, o->target, n + 1);
-        o->kind = target->kind;
-        o->triple = gpucompile_job_strdup(job, gpucompile_target_triple(target));
-        o->chip = gpucompile_job_strdup(job, gpucompile_target_chip(target));
-        o->format = job->format;
-        if (!o->target || !o->triple || !o->chip) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-        else if (gpucompile__bin_compile_properties(o, target->O, j.opts.section) != GPUCOMPILE_OK) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-        else if (serial && !gpucompile__serialize(o, j.deps, j.num_deps, 0, NULL, serial)) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-        else { *out = o; job->object = NULL; }
-    }
-cleanup: /* everything the job holds goes, on every path */
-    if (inited && job->backend->release) job->backend->release(job);
+    j->track_deps = c->use_cache || c->serial;
+}
+
+/* In this process: a fresh LLVM context, the backend's per-job state, the pipeline. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_here(gpucompile__compiling *c) {
+    gpucompile_job *job = &c->j.pub;
+    gpucompile_result r;
+    gpucompile__initialize(job->backend);
+    job->context = LLVMContextCreate();
+    LLVMContextSetDiagnosticHandler(job->context, gpucompile__diag_handler, job);
+    r = job->backend->init ? job->backend->init(job) : GPUCOMPILE_OK;
+    c->inited = r == GPUCOMPILE_OK;
+    gpucompile__save_begin(job, c->name);
+    if (r == GPUCOMPILE_OK) r = gpucompile__parse(job, c->data, c->size, c->name);
+    if (r == GPUCOMPILE_OK) r = gpucompile__run(job);
+    gpucompile__save_repro(job);
+    if (r == GPUCOMPILE_OK && job->failed) r = GPUCOMPILE_ERROR_LLVM;
+    return r;
+}
+
+/* The object: from the cache, or made by another process (options.isolate, options.workers) or
+   this one, and then stored in the cache. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_make(gpucompile__compiling *c) {
+    gpucompile__job *j = &c->j;
+    gpucompile_job *job = &j->pub;
+    gpucompile_result r;
+    if (c->use_cache && gpucompile__cache_load(job, c->key, &c->cap.to)) return GPUCOMPILE_OK;
+    if (!gpucompile__reset_object(job)) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    if (!(j->opts.isolate || j->opts.workers)) r = gpucompile__compile_here(c);
+    else if (!c->data) r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_INPUT, "%s: empty input", c->name);
+    else if (j->opts.workers) r = gpucompile__compile_pooled(job, c->data, c->size, c->name);
+    else r = gpucompile__compile_isolated(job, c->data, c->size, c->name);
+    if (r == GPUCOMPILE_OK && c->use_cache) gpucompile__cache_store(job, c->key, &c->cap.log);
+    return r;
+}
+
+/* The object named for the target as the caller gave it (a cached one was stored under another
+   spelling) and handed over in *out; a worker's also as bytes. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile_finish(gpucompile__compiling *c, gpucompile_object **out) {
+    gpucompile_job *job = &c->j.pub;
+    const gpucompile_target *target = c->target;
+    gpucompile_object *o = job->object;
+    char text[4096];
+    size_t n = gpucompile_target_print(target, text, sizeof text);
+    gpucompile_job_free(job, o->target); /* from the cache: made again from the target */
+    gpucompile_job_free(job, o->triple);
+    gpucompile_job_free(job, o->chip);
+    o->target = (char *)gpucompile_job_alloc(job, n + 1);
+    if (o->target) gpucompile_target_print(target, o->target, n + 1);
+    o->kind = target->kind;
+    o->triple = gpucompile_job_strdup(job, gpucompile_target_triple(target));
+    o->chip = gpucompile_job_strdup(job, gpucompile_target_chip(target));
+    o->format = job->format;
+    if (!o->target || !o->triple || !o->chip) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    if (gpucompile__bin_compile_properties(o, target->O, c->j.opts.section) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    if (c->serial && !gpucompile__serialize(o, c->j.deps, c->j.num_deps, 0, NULL, c->serial, NULL)) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    *out = o;
+    job->object = NULL;
+    return GPUCOMPILE_OK;
+}
+
+/* Everything the job holds goes, on every path. */
+GPUCOMPILE__PRIVATE void gpucompile__compile_release(gpucompile__compiling *c) {
+    gpucompile__job *j = &c->j;
+    gpucompile_job *job = &j->pub;
+    int i;
+    if (c->inited && job->backend->release) job->backend->release(job);
     gpucompile_object_free(job->object);
     gpucompile_job_free(job, job->result_data);
     if (job->emitted) LLVMDisposeMemoryBuffer(job->emitted);
     if (job->machine) LLVMDisposeTargetMachine(job->machine);
     if (job->module) LLVMDisposeModule(job->module);
     if (job->context) LLVMContextDispose(job->context);
-    if (bc) LLVMDisposeMemoryBuffer(bc);
+    if (c->bc) LLVMDisposeMemoryBuffer(c->bc);
     gpucompile_job_free(job, job->cpu);
     gpucompile_job_free(job, job->features);
-    for (i = 0; i < j.num_libs; i++) gpucompile_job_free(job, j.libs[i]);
-    gpucompile_job_free(job, j.libs);
-    for (i = 0; i < j.num_temps; i++) { gpucompile__untemp(j.temps[i], 0); gpucompile_job_free(job, j.temps[i]); }
-    gpucompile_job_free(job, j.temps);
-    for (i = 0; i < j.num_deps; i++) gpucompile_job_free(job, j.deps[i]);
-    gpucompile_job_free(job, j.deps);
-    gpucompile_free(cap.log.a, cap.log.data);
-    gpucompile_job_free(job, j.save_dir);
-    gpucompile_free(j.repro.a, j.repro.data);
+    for (i = 0; i < j->num_libs; i++) gpucompile_job_free(job, j->libs[i]);
+    gpucompile_job_free(job, j->libs);
+    for (i = 0; i < j->num_temps; i++) { gpucompile__untemp(j->temps[i], 0); gpucompile_job_free(job, j->temps[i]); }
+    gpucompile_job_free(job, j->temps);
+    for (i = 0; i < j->num_deps; i++) gpucompile_job_free(job, j->deps[i]);
+    gpucompile_job_free(job, j->deps);
+    gpucompile_free(c->cap.log.a, c->cap.log.data);
+    gpucompile_job_free(job, j->save_dir);
+    gpucompile_free(j->repro.a, j->repro.data);
+    gpucompile__wipe(j->cache_keys, sizeof j->cache_keys);
+}
+
+/* The one entry point behind the three compile functions: exactly one of module / data.
+   serial (a worker's): also the object as bytes, with the files it used. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__compile(LLVMModuleRef module, const void *data, size_t size, const char *name,
+    const gpucompile_target *target, const gpucompile_options *options, gpucompile_object **out, gpucompile_buf *serial) {
+    gpucompile__compiling c;
+    gpucompile_result r;
+    if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    if (!target) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    memset(&c, 0, sizeof c);
+    c.target = target;
+    c.data = data;
+    c.size = size;
+    c.name = name ? name : "<input>";
+    c.serial = serial;
+    if ((r = gpucompile__compile_setup(&c, options)) != GPUCOMPILE_OK) return r; /* it holds nothing yet */
+    gpucompile__compile_input(&c, module);
+    r = gpucompile__compile_make(&c);
+    gpucompile__set_stage(&c.j.pub, GPUCOMPILE_STAGE_NONE);
+    if (r == GPUCOMPILE_OK) r = gpucompile__compile_finish(&c, out);
+    gpucompile__compile_release(&c);
     return r;
 }
 
@@ -6411,15 +7218,12 @@ GPUCOMPILE__PRIVATE void gpucompile__work(const unsigned char *data, size_t size
     rd.bad = 0;
     text = gpucompile__get_str(&rd, NULL);
     o.format = (gpucompile_format)gpucompile__get32(&rd);
-    o.toolkit_path = gpucompile__get_str(&rd, NULL);
-    o.bin_method = gpucompile__get_str(&rd, NULL);
-    o.section = gpucompile__get_str(&rd, NULL);
-    o.tool_options = gpucompile__get_str(&rd, NULL);
-    o.save_temps = gpucompile__get_str(&rd, NULL);
-    o.debug = (int)gpucompile__get32(&rd);
-    o.remarks = (int)gpucompile__get32(&rd);
-    o.jobs = (int)gpucompile__get32(&rd);
-    o.tool_timeout_s = gpucompile__get_f64(&rd);
+#define GPUCOMPILE__GET_STR(f) o.f = gpucompile__get_str(&rd, NULL);
+#define GPUCOMPILE__GET_INT(f) o.f = (int)gpucompile__get32(&rd);
+#define GPUCOMPILE__GET_F64(f) o.f = gpucompile__get_f64(&rd);
+#define GPUCOMPILE__EMPTY_STR(f) if (o.f && !*o.f) { gpucompile_free(NULL, (void *)o.f); o.f = NULL; }
+#define GPUCOMPILE__FREE_STR(f) gpucompile_free(NULL, (void *)o.f);
+    GPUCOMPILE__REQUEST_OPTIONS(GPUCOMPILE__GET_STR, GPUCOMPILE__GET_INT, GPUCOMPILE__GET_F64)
     nl = gpucompile__get32(&rd);
     if (!rd.bad && nl < size) links = (const char **)gpucompile_alloc(NULL, (nl + 1) * sizeof *links);
     for (i = 0; links && i < nl; i++) links[i] = gpucompile__get_str(&rd, NULL);
@@ -6432,11 +7236,7 @@ GPUCOMPILE__PRIVATE void gpucompile__work(const unsigned char *data, size_t size
     name = gpucompile__get_str(&rd, NULL);
     n = gpucompile__get64(&rd);
     input = gpucompile__take(&rd, n);
-    if (o.toolkit_path && !*o.toolkit_path) { gpucompile_free(NULL, (void *)o.toolkit_path); o.toolkit_path = NULL; }
-    if (o.bin_method && !*o.bin_method) { gpucompile_free(NULL, (void *)o.bin_method); o.bin_method = NULL; }
-    if (o.section && !*o.section) { gpucompile_free(NULL, (void *)o.section); o.section = NULL; }
-    if (o.tool_options && !*o.tool_options) { gpucompile_free(NULL, (void *)o.tool_options); o.tool_options = NULL; }
-    if (o.save_temps && !*o.save_temps) { gpucompile_free(NULL, (void *)o.save_temps); o.save_temps = NULL; }
+    GPUCOMPILE__REQUEST_OPTIONS(GPUCOMPILE__EMPTY_STR, GPUCOMPILE__NONE, GPUCOMPILE__NONE) /* "" was NULL */
     o.link = links;
     o.num_link = (int)nl;
     o.tools = tools;
@@ -6465,11 +7265,7 @@ GPUCOMPILE__PRIVATE void gpucompile__work(const unsigned char *data, size_t size
     gpucompile_free(NULL, tools);
     gpucompile_free(NULL, text);
     gpucompile_free(NULL, name);
-    gpucompile_free(NULL, (void *)o.toolkit_path);
-    gpucompile_free(NULL, (void *)o.bin_method);
-    gpucompile_free(NULL, (void *)o.section);
-    gpucompile_free(NULL, (void *)o.tool_options);
-    gpucompile_free(NULL, (void *)o.save_temps);
+    GPUCOMPILE__REQUEST_OPTIONS(GPUCOMPILE__FREE_STR, GPUCOMPILE__NONE, GPUCOMPILE__NONE)
     gpucompile_free(NULL, log.data);
     gpucompile_free(NULL, serial.data);
 }
@@ -6510,6 +7306,11 @@ GPUCOMPILE_DEF int gpucompile_worker_serve(int in_fd, int out_fd) {
         }
         gpucompile_free(NULL, reply.data);
     }
+}
+
+GPUCOMPILE_DEF int gpucompile_worker_main(void) {
+    int in, out;
+    return gpucompile__worker_stdio(&in, &out) ? gpucompile_worker_serve(in, out) : 1;
 }
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_workers_create(int n, const char *exe, gpucompile_workers **out) {
@@ -6857,10 +7658,16 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_symbol(gpucompile_buf *b, const char *n
     else gpucompile__bin_string(b, name, strlen(name));
 }
 
+GPUCOMPILE__PRIVATE char *gpucompile__bin_upstream_target(const char *text, const gpucompile_allocator *a);
 GPUCOMPILE__PRIVATE void gpucompile__bin_print_handler(gpucompile_buf *b, const gpucompile_handler *h) {
     switch (h->kind) {
     case GPUCOMPILE_HANDLER_SELECT_INDEX: gpucompile_buf_printf(b, "#gpu.select_object<%lld : i64>", (long long)h->index); break;
-    case GPUCOMPILE_HANDLER_SELECT_TARGET: gpucompile_buf_printf(b, "#gpu.select_object<%s>", h->target ? h->target : ""); break;
+    case GPUCOMPILE_HANDLER_SELECT_TARGET: {
+        char *up = gpucompile__bin_upstream_target(h->target, b->a);
+        gpucompile_buf_printf(b, "#gpu.select_object<%s>", up ? up : h->target ? h->target : "");
+        gpucompile_free(b->a, up);
+        break;
+    }
     case GPUCOMPILE_HANDLER_RUNTIME: gpucompile_buf_str(b, "#gpucompile.runtime_select"); break;
     default: gpucompile_buf_str(b, "#gpu.select_object"); break;
     }
@@ -6880,6 +7687,36 @@ GPUCOMPILE__PRIVATE gpucompile_format gpucompile__bin_default_format(const char 
     return gpucompile__bin_upstream(target) ? GPUCOMPILE_FORMAT_FATBIN : GPUCOMPILE_FORMAT_BIN;
 }
 
+/* Target text in MLIR's upstream spelling (the backend's attribute[1] for its attribute[0]),
+   meaning the same: every parameter's value as the seed spelling resolves it, so that a default
+   that differs between the spellings is written out (a seed features or abi default that MLIR
+   22 changed); what the text is meant for is mlir-opt, which knows only the upstream spelling.
+   A new string (the caller frees it), or NULL to keep the text as it is: already upstream, a
+   backend without an upstream attribute, a parameter the upstream one lacks (features, for
+   one), not a target, out of memory. */
+GPUCOMPILE__PRIVATE char *gpucompile__bin_upstream_target(const char *text, const gpucompile_allocator *a) {
+    gpucompile_target *t = NULL, u;
+    const gpucompile_backend *b;
+    char *out = NULL;
+    size_t n;
+    if (!text || gpucompile__bin_upstream(text) || gpucompile_target_parse(text, (size_t)-1, a, NULL, &t) != GPUCOMPILE_OK) return NULL;
+    b = gpucompile__backend_of(t, NULL);
+    u = *t;
+    u.upstream = 1;
+    u.triple = gpucompile_target_triple(t);
+    u.chip = gpucompile_target_chip(t);
+    u.features = gpucompile_target_features(t);
+    u.abi = gpucompile_target_abi(t);
+    if (b && b->attribute[1] && (gpucompile__takes_param(b, 1, "features") || !*u.features) &&
+        (gpucompile__takes_param(b, 1, "abi") || !*u.abi || !gpucompile__takes_param(b, 0, "abi")) &&
+        (!u.no_verify_target || gpucompile__takes_param(b, 1, "verifyTarget"))) {
+        n = gpucompile_target_print(&u, NULL, 0);
+        if ((out = (char *)gpucompile_alloc(a, n + 1)) != NULL) gpucompile_target_print(&u, out, n + 1);
+    }
+    gpucompile_target_free(t);
+    return out;
+}
+
 /* The kernel fields that #gpu.kernel_metadata's metadata dictionary may carry, in the order of
    gpucompile_backend.kernel_metadata, which names them. */
 static const size_t gpucompile__bin_fields[] = {
@@ -6888,20 +7725,8 @@ static const size_t gpucompile__bin_fields[] = {
     offsetof(gpucompile_kernel, sgprs), offsetof(gpucompile_kernel, vgprs),
     offsetof(gpucompile_kernel, wavefront_size), offsetof(gpucompile_kernel, kernarg_bytes)};
 
-/* The backend of an object: the one registered for its kind, or (custom) for its attribute. */
-/* The backend of target text by its attribute's name, or NULL. */
-GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__backend_of_text(const char *t) {
-    if (!t || *t != '#') return NULL;
-    return gpucompile_find_backend_named(t + 1, strcspn(t + 1, "< \t\n"), NULL);
-}
-
-GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__object_backend(const gpucompile_object *o) {
-    if (o->kind != GPUCOMPILE_TARGET_CUSTOM) return gpucompile_find_backend(o->kind);
-    return gpucompile__backend_of_text(o->target);
-}
-
 GPUCOMPILE__PRIVATE const char *gpucompile__bin_field_name(size_t f, const gpucompile_object *o) {
-    const gpucompile_backend *b = gpucompile__object_backend(o);
+    const gpucompile_backend *b = gpucompile__backend_of(NULL, o);
     return b && b->kernel_metadata ? b->kernel_metadata[f] : NULL;
 }
 
@@ -7018,23 +7843,27 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_phandler(gpucompile__bin_p *p, gpucompil
     return 1;
 }
 
-/* Skips one attribute value or type: up to ',' or a closing bracket at depth 0 ("->" is no
-   bracket); strings skipped. */
-GPUCOMPILE__PRIVATE int gpucompile__bin_skip_value(gpucompile__bin_p *p) {
-    int depth = 0;
-    while (p->pos < p->n) {
-        char c = p->s[p->pos];
-        if (c == '"') {
-            if (!gpucompile__bin_pstring(p, NULL)) return 0;
-            continue;
-        }
-        if (c == '-' && p->pos + 1 < p->n && p->s[p->pos + 1] == '>') { p->pos += 2; continue; }
-        if (depth == 0 && (c == ',' || c == '}' || c == ']' || c == '>' || c == ')')) return 1;
-        if (c == '[' || c == '{' || c == '(' || c == '<') depth++;
-        if (c == ']' || c == '}' || c == ')' || c == '>') depth--;
-        p->pos++;
-    }
-    return depth == 0 || gpucompile__lex_err(p, p->pos, "unterminated attribute value");
+GPUCOMPILE_DEF gpucompile_result gpucompile_handler_parse(const char *text, gpucompile_binary *binary, const gpucompile_logger *logger) {
+    gpucompile__bin_p p;
+    gpucompile_binary *h = NULL;
+    gpucompile_target *t = NULL;
+    gpucompile_result r;
+    if (!text) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    if (strcmp(text, "runtime") == 0) text = "#gpucompile.runtime_select";
+    if ((r = gpucompile_binary_create("handler", binary ? &binary->allocator : NULL, &h)) != GPUCOMPILE_OK) return r;
+    memset(&p, 0, sizeof p);
+    p.s = text;
+    p.n = strlen(text);
+    p.logger = logger;
+    p.a = &h->allocator;
+    if (!gpucompile__bin_phandler(&p, h)) r = GPUCOMPILE_ERROR_PARSE;
+    else if (gpucompile__lex_ws(&p) >= 0) r = (gpucompile__lex_err(&p, p.pos, "expected the end of the handler"), GPUCOMPILE_ERROR_PARSE);
+    else if (h->handler.kind == GPUCOMPILE_HANDLER_SELECT_TARGET)
+        r = gpucompile_target_parse(h->handler.target, (size_t)-1, NULL, logger, &t) == GPUCOMPILE_OK ? GPUCOMPILE_OK : GPUCOMPILE_ERROR_PARSE;
+    if (r == GPUCOMPILE_OK && binary) r = gpucompile_binary_set_handler(binary, h->handler.kind, h->handler.index, h->handler.target);
+    gpucompile_target_free(t);
+    gpucompile_binary_free(h);
+    return r;
 }
 
 /* ---- dictionaries: entries kept as text, in MLIR's order (by name) ---- */
@@ -7071,7 +7900,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pentries(gpucompile__bin_p *p, gpucompil
         if (gpucompile__bin_eat(p, '=')) {
             gpucompile__lex_ws(p);
             at = p->pos;
-            if (!gpucompile__bin_skip_value(p)) return 0;
+            if (!gpucompile__lex_skip_value(p, "]})>", "the attribute value")) return 0;
             e.v = p->s + at;
             for (e.vn = p->pos - at; e.vn && (e.v[e.vn - 1] == ' ' || e.v[e.vn - 1] == '\n' || e.v[e.vn - 1] == '\t'); e.vn--) {}
             if (!e.vn) return gpucompile__lex_err(p, at, "expected an attribute value");
@@ -7237,19 +8066,19 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_kernel_ptr_cmp(const void *a, const void
     return strcmp((*(const gpucompile_kernel *const *)a)->name, (*(const gpucompile_kernel *const *)b)->name);
 }
 
-/* <[#gpu.kernel_metadata<...>, ...]>, in name order as MLIR keeps the table. */
+/* <[#gpu.kernel_metadata<...>, ...]>, in name order as MLIR keeps the table; <> when empty. */
 GPUCOMPILE__PRIVATE void gpucompile__bin_print_table(gpucompile_buf *b, const gpucompile_object *o) {
     const gpucompile_kernel **k = (const gpucompile_kernel **)gpucompile_alloc(b->a, (size_t)o->num_kernels * sizeof *k + 1);
     int i;
     if (!k) { b->oom = 1; return; }
     for (i = 0; i < o->num_kernels; i++) k[i] = &o->kernels[i];
     qsort((void *)k, (size_t)o->num_kernels, sizeof *k, gpucompile__bin_kernel_ptr_cmp);
-    gpucompile_buf_str(b, "<[");
+    gpucompile_buf_str(b, o->num_kernels ? "<[" : "<"); /* MLIR's empty table is <> (it refuses <[]>) */
     for (i = 0; i < o->num_kernels; i++) {
         if (i) gpucompile_buf_str(b, ", ");
         gpucompile__bin_print_kernel(b, o, k[i]);
     }
-    gpucompile_buf_str(b, "]>");
+    gpucompile_buf_str(b, o->num_kernels ? "]>" : ">");
     gpucompile_free(b->a, (void *)k);
 }
 
@@ -7262,16 +8091,18 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_print_object(gpucompile_buf *b, const g
 #if LLVM_VERSION_MAJOR < 20
     int k;
 #endif
+    char *up = gpucompile__bin_upstream_target(o->target, b->a); /* the text is for MLIR: its spelling */
+    const char *target = up ? up : o->target;
     memset(&props, 0, sizeof props);
     props.a = b->a;
-    gpucompile_buf_printf(b, "#gpu.object<%s, ", o->target);
+    gpucompile_buf_printf(b, "#gpu.object<%s, ", target);
     if (o->properties) gpucompile_buf_str(&props, o->properties);
 #if LLVM_VERSION_MAJOR < 20
-    for (k = 0; k < o->num_kernels; k++) {
+    for (k = 0; o->kernel_table >= 0 && k < o->num_kernels; k++) {
         gpucompile_buf_str(&props, k ? ", " : props.len ? ", kernels = [" : "kernels = [");
         gpucompile__bin_string(&props, o->kernels[k].name, strlen(o->kernels[k].name));
     }
-    if (o->num_kernels) gpucompile_buf_str(&props, "]");
+    if (o->kernel_table >= 0 && o->num_kernels) gpucompile_buf_str(&props, "]");
 #endif
     if (props.len) {
         gpucompile_buf_str(b, "properties = {");
@@ -7281,13 +8112,14 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_print_object(gpucompile_buf *b, const g
     if (props.oom) b->oom = 1;
     gpucompile_free(props.a, props.data);
 #if LLVM_VERSION_MAJOR >= 20
-    if (o->num_kernels) {
+    if ((o->num_kernels && o->kernel_table >= 0) || o->kernel_table > 0) {
         gpucompile_buf_str(b, "kernels = ");
         gpucompile__bin_print_table(b, o);
         gpucompile_buf_str(b, ", ");
     }
 #endif
-    if (f != gpucompile__bin_default_format(o->target)) gpucompile_buf_printf(b, "%s = ", gpucompile__bin_keyword(f));
+    if (f != gpucompile__bin_default_format(target)) gpucompile_buf_printf(b, "%s = ", gpucompile__bin_keyword(f));
+    gpucompile_free(b->a, up);
     gpucompile__bin_string(b, (const char *)o->data, o->size);
     gpucompile_buf_str(b, ">");
 }
@@ -7301,12 +8133,15 @@ GPUCOMPILE_DEF size_t gpucompile_binary_print(const gpucompile_binary *binary, c
     b.a = &binary->allocator;
     gpucompile_buf_str(&b, "gpu.binary ");
     gpucompile__bin_symbol(&b, binary->name ? binary->name : "");
+    /* mlir-opt (19 and 22) writes the space before the optional handler even without one:
+       "@name  [" (two spaces), "@name <#gpu.select_object<1 : i64>> [" */
     gpucompile_buf_str(&b, " ");
     if (binary->handler.kind != GPUCOMPILE_HANDLER_DEFAULT) {
         gpucompile_buf_str(&b, "<");
         gpucompile__bin_print_handler(&b, &binary->handler);
-        gpucompile_buf_str(&b, "> ");
+        gpucompile_buf_str(&b, ">");
     }
+    gpucompile_buf_str(&b, " ");
     gpucompile_buf_str(&b, "[");
     for (i = 0; i < binary->num_objects; i++) {
         if (i) gpucompile_buf_str(&b, ", ");
@@ -7385,7 +8220,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pvalue_text(gpucompile__bin_p *p, char *
     size_t at, n;
     gpucompile__lex_ws(p);
     at = p->pos;
-    if (!gpucompile__bin_skip_value(p)) return 0;
+    if (!gpucompile__lex_skip_value(p, "]})>", "the attribute value")) return 0;
     for (n = p->pos - at; n && (p->s[at + n - 1] == ' ' || p->s[at + n - 1] == '\n'); n--) {}
     if (!n) return gpucompile__lex_err(p, at, "expected a value");
     gpucompile_free(p->a, *out);
@@ -7393,40 +8228,52 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pvalue_text(gpucompile__bin_p *p, char *
     return 1;
 }
 
-/* kernels = <[#gpu.kernel_metadata<"name", TYPE[, arg_attrs = [...]][, metadata = {...}]>, ...]> */
+/* kernels = <[#gpu.kernel_metadata<"name", TYPE[, arg_attrs = [...]][, metadata = {...}]>, ...]>,
+   MLIR's forms all: the short one it prints, the long #gpu.kernel_table<[...]> its tests write,
+   an element without its #gpu.kernel_metadata (`<"k", (i32) -> ()>`) and the empty table <> or
+   #gpu.kernel_table<> (MLIR refuses <[]>, and so do we). */
 GPUCOMPILE__PRIVATE int gpucompile__bin_ptable(gpucompile__bin_p *p, gpucompile_object *o) {
-    if (!gpucompile__bin_expect(p, '<', "to open the kernel table") || !gpucompile__bin_expect(p, '[', "to open the kernel table"))
-        return 0;
-    if (!gpucompile__bin_eat(p, ']'))
-        for (;;) {
-            gpucompile_buf name;
-            gpucompile_kernel *k;
-            size_t at = p->pos;
-            int ok;
-            if (!gpucompile__bin_eat(p, '#') || !gpucompile__bin_keyword_is(p, "gpu.kernel_metadata") || !gpucompile__bin_eat(p, '<'))
-                return gpucompile__lex_err(p, at, "expected '#gpu.kernel_metadata<...>'");
-            memset(&name, 0, sizeof name);
-            name.a = p->a;
-            ok = gpucompile__bin_pstring(p, &name) &&
-                 (gpucompile_object_add_kernel_n(o, name.data, name.len) == GPUCOMPILE_OK || gpucompile__lex_err(p, at, "out of memory"));
-            gpucompile_free(p->a, name.data);
+    size_t at0;
+    gpucompile__lex_ws(p);
+    at0 = p->pos;
+    if (gpucompile__bin_eat(p, '#') && !gpucompile__bin_keyword_is(p, "gpu.kernel_table"))
+        return gpucompile__lex_err(p, at0, "expected the kernel table: <[...]> or #gpu.kernel_table<[...]>");
+    if (!gpucompile__bin_expect(p, '<', "to open the kernel table")) return 0;
+    o->kernel_table = 1;
+    if (gpucompile__bin_eat(p, '>')) return 1; /* empty */
+    if (!gpucompile__bin_expect(p, '[', "to open the kernel table's list")) return 0;
+    for (;;) {
+        gpucompile_buf name;
+        gpucompile_kernel *k;
+        size_t at;
+        int ok;
+        gpucompile__lex_ws(p);
+        at = p->pos;
+        if (gpucompile__bin_eat(p, '#') && !gpucompile__bin_keyword_is(p, "gpu.kernel_metadata"))
+            return gpucompile__lex_err(p, at, "expected '#gpu.kernel_metadata<...>'");
+        if (!gpucompile__bin_eat(p, '<')) return gpucompile__lex_err(p, p->pos, "expected '#gpu.kernel_metadata<...>' or '<'");
+        memset(&name, 0, sizeof name);
+        name.a = p->a;
+        ok = gpucompile__bin_pstring(p, &name) &&
+             (gpucompile_object_add_kernel_n(o, name.data, name.len) == GPUCOMPILE_OK || gpucompile__lex_err(p, at, "out of memory"));
+        gpucompile_free(p->a, name.data);
+        if (!ok) return 0;
+        k = &o->kernels[o->num_kernels - 1];
+        if (!gpucompile__bin_expect(p, ',', "after the kernel's name") || !gpucompile__bin_pvalue_text(p, &k->type)) return 0;
+        k->num_params = gpucompile__bin_count_params(k->type);
+        while (gpucompile__bin_eat(p, ',')) {
+            size_t n = gpucompile__bin_word(p), w = p->pos;
+            p->pos += n;
+            if (!gpucompile__bin_expect(p, '=', "after the kernel parameter's name")) return 0;
+            if (n == 8 && strncmp(p->s + w, "metadata", 8) == 0) ok = gpucompile__bin_pmetadata(p, o, k);
+            else if (n == 9 && strncmp(p->s + w, "arg_attrs", 9) == 0) ok = gpucompile__bin_pvalue_text(p, &k->arg_attrs);
+            else ok = gpucompile__lex_err(p, w, "unknown #gpu.kernel_metadata parameter; expected arg_attrs or metadata");
             if (!ok) return 0;
-            k = &o->kernels[o->num_kernels - 1];
-            if (!gpucompile__bin_expect(p, ',', "after the kernel's name") || !gpucompile__bin_pvalue_text(p, &k->type)) return 0;
-            k->num_params = gpucompile__bin_count_params(k->type);
-            while (gpucompile__bin_eat(p, ',')) {
-                size_t n = gpucompile__bin_word(p), w = p->pos;
-                p->pos += n;
-                if (!gpucompile__bin_expect(p, '=', "after the kernel parameter's name")) return 0;
-                if (n == 8 && strncmp(p->s + w, "metadata", 8) == 0) ok = gpucompile__bin_pmetadata(p, o, k);
-                else if (n == 9 && strncmp(p->s + w, "arg_attrs", 9) == 0) ok = gpucompile__bin_pvalue_text(p, &k->arg_attrs);
-                else ok = gpucompile__lex_err(p, w, "unknown #gpu.kernel_metadata parameter; expected arg_attrs or metadata");
-                if (!ok) return 0;
-            }
-            if (!gpucompile__bin_expect(p, '>', "to close #gpu.kernel_metadata")) return 0;
-            if (gpucompile__bin_eat(p, ']')) break;
-            if (!gpucompile__bin_expect(p, ',', "or ']' between kernels")) return 0;
         }
+        if (!gpucompile__bin_expect(p, '>', "to close #gpu.kernel_metadata")) return 0;
+        if (gpucompile__bin_eat(p, ']')) break;
+        if (!gpucompile__bin_expect(p, ',', "or ']' between kernels")) return 0;
+    }
     return gpucompile__bin_expect(p, '>', "to close the kernel table");
 }
 
@@ -7480,7 +8327,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pobject(gpucompile__bin_p *p, gpucompile
         if (!gpucompile__bin_expect(p, '=', n == 10 || n == 7 ? "after the object parameter's name" : "after the object format")) return 0;
         if ((n == 10 && strncmp(p->s + w, "properties", 10) == 0) || (n == 7 && strncmp(p->s + w, "kernels", 7) == 0)) {
             *(n == 10 ? &props : &table) = p->pos;
-            if (!gpucompile__bin_skip_value(p) || !gpucompile__bin_expect(p, ',', "after the object parameter")) return 0;
+            if (!gpucompile__lex_skip_value(p, "]})>", "the attribute value") || !gpucompile__bin_expect(p, ',', "after the object parameter")) return 0;
             continue;
         }
         snprintf(kw, sizeof kw, "%.*s", (int)(n < 31 ? n : 31), p->s + w);
@@ -7509,8 +8356,10 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pobject(gpucompile__bin_p *p, gpucompile
         if (props) { p->pos = props; ok = gpucompile__bin_pprops(p, o); }
         if (ok && table) { p->pos = table; ok = gpucompile__bin_ptable(p, o); }
         p->pos = end;
-        if (ok && !o->num_kernels && gpucompile_object_find_kernels(o) == GPUCOMPILE_ERROR_OUT_OF_MEMORY)
-            ok = gpucompile__lex_err(p, at, "out of memory");
+        if (ok && !o->num_kernels && !o->kernel_table) {
+            o->kernel_table = -1; /* none given: found in the bytes, not printed (mlir-opt prints none) */
+            if (gpucompile_object_find_kernels(o) == GPUCOMPILE_ERROR_OUT_OF_MEMORY) ok = gpucompile__lex_err(p, at, "out of memory");
+        }
         if (!ok) { gpucompile_object_free(o); return 0; }
     }
     if (gpucompile_binary_add(b, o) != GPUCOMPILE_OK) {
@@ -7691,17 +8540,18 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_put(gpucompile_buf *b, uint64_t v, int 
 }
 
 GPUCOMPILE__PRIVATE int gpucompile__bin_image_kind(const gpucompile_object *o) {
-    const gpucompile_backend *b = gpucompile__object_backend(o);
+    const gpucompile_backend *b = gpucompile__backend_of(NULL, o);
     switch (o->format) {
-    case GPUCOMPILE_FORMAT_LLVM: return GPUCOMPILE__IMG_BITCODE;
-    case GPUCOMPILE_FORMAT_ISA: return b ? (int)b->image_kind_isa : (int)GPUCOMPILE__IMG_NONE;
-    case GPUCOMPILE_FORMAT_FATBIN: return b ? (int)b->image_kind_fatbin : (int)GPUCOMPILE__IMG_NONE;
-    default: return b && b->image_kind_bin ? (int)b->image_kind_bin : (int)GPUCOMPILE__IMG_OBJECT;
+    case GPUCOMPILE_FORMAT_LLVM: return GPUCOMPILE_IMG_BITCODE;
+    case GPUCOMPILE_FORMAT_ISA: return b ? (int)b->image_kind_isa : (int)GPUCOMPILE_IMG_NONE;
+    case GPUCOMPILE_FORMAT_FATBIN: return b ? (int)b->image_kind_fatbin : (int)GPUCOMPILE_IMG_NONE;
+    default: return b && b->image_kind_bin ? (int)b->image_kind_bin : (int)GPUCOMPILE_IMG_OBJECT;
     }
 }
 
 GPUCOMPILE__PRIVATE void gpucompile__bin_write_entry(gpucompile_buf *out, const gpucompile_binary *bin, const gpucompile_object *o) {
     const char *keys[10], *vals[10];
+    char *up;
     gpucompile_buf handler, kernels, table;
     size_t nstr = 0, i, strtab, image_off, total, off, base = out->len;
     int k;
@@ -7711,7 +8561,8 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_write_entry(gpucompile_buf *out, const 
     handler.a = kernels.a = table.a = &bin->allocator;
     keys[nstr] = "triple"; vals[nstr++] = o->triple ? o->triple : "";
     keys[nstr] = "arch"; vals[nstr++] = o->chip ? o->chip : "";
-    keys[nstr] = "gpucompile.target"; vals[nstr++] = o->target;
+    up = gpucompile__bin_upstream_target(o->target, &bin->allocator); /* as in the text form */
+    keys[nstr] = "gpucompile.target"; vals[nstr++] = up ? up : o->target;
     keys[nstr] = "gpucompile.format"; vals[nstr++] = gpucompile_format_string(o->format);
     keys[nstr] = "gpucompile.binary"; vals[nstr++] = bin->name ? bin->name : "";
     if (bin->handler.kind != GPUCOMPILE_HANDLER_DEFAULT) {
@@ -7723,7 +8574,7 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_write_entry(gpucompile_buf *out, const 
         gpucompile_buf_str(&kernels, o->kernels[k].name);
     }
     if (o->num_kernels) { keys[nstr] = "gpucompile.kernels"; vals[nstr++] = kernels.data ? kernels.data : ""; }
-    if (o->num_kernels) {
+    if (o->num_kernels || o->kernel_table > 0) {
         gpucompile__bin_print_table(&table, o);
         keys[nstr] = "gpucompile.kernel_table"; vals[nstr++] = table.data ? table.data : "";
     }
@@ -7733,13 +8584,13 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_write_entry(gpucompile_buf *out, const 
     off = GPUCOMPILE__OB_HEADER + GPUCOMPILE__OB_ENTRY + 16 * nstr;
     image_off = (off + strtab + 7) & ~(size_t)7;
     total = (image_off + o->size + 7) & ~(size_t)7;
-    gpucompile_buf_add(out, "\x10\xFF\x10\xAD", 4);
+    gpucompile_buf_add(out, GPUCOMPILE__OB_MAGIC, 4);
     gpucompile__bin_put(out, 1, 4);
     gpucompile__bin_put(out, total, 8);
     gpucompile__bin_put(out, GPUCOMPILE__OB_HEADER, 8);
     gpucompile__bin_put(out, GPUCOMPILE__OB_ENTRY, 8);
     gpucompile__bin_put(out, (uint64_t)gpucompile__bin_image_kind(o), 2);
-    gpucompile__bin_put(out, gpucompile__object_backend(o) ? gpucompile__object_backend(o)->offload_kind : 0, 2);
+    gpucompile__bin_put(out, gpucompile__backend_of(NULL, o) ? gpucompile__backend_of(NULL, o)->offload_kind : 0, 2);
     gpucompile__bin_put(out, 0, 4);
     gpucompile__bin_put(out, GPUCOMPILE__OB_HEADER + GPUCOMPILE__OB_ENTRY, 8);
     gpucompile__bin_put(out, nstr, 8);
@@ -7766,6 +8617,7 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_write_entry(gpucompile_buf *out, const 
     gpucompile_free(handler.a, handler.data);
     gpucompile_free(kernels.a, kernels.data);
     gpucompile_free(table.a, table.data);
+    gpucompile_free(&bin->allocator, up);
 }
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_binary_write_offload(const gpucompile_binary *binary, unsigned char **data, size_t *size) {
@@ -7813,11 +8665,12 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
         const gpucompile_backend *b = NULL;
         int i;
         if (!triple || !arch || !*arch) GPUCOMPILE__BAD("offload binary entry %d: no triple or arch", index);
-        for (i = 0; !b && (b = gpucompile_backend_at(i)) != NULL; i++)
-            if (!gpucompile_in_list(b->arches, triple, strcspn(triple, "-"))) b = NULL;
+        for (i = 0; !b && *triple && (b = gpucompile_backend_at(i)) != NULL; i++)
+            if (!gpucompile_triple_in(b->triples, triple)) b = NULL;
         if (!b) GPUCOMPILE__BAD("offload binary entry %d: unsupported triple '%s'", index, triple);
         t = gpucompile_target_defaults(b->kind);
         t.backend = b;
+        t.upstream = b->attribute[1] != NULL; /* no spelling came with it: MLIR's */
         t.chip = arch;
         if (strcmp(triple, gpucompile_target_triple(&t)) != 0) t.triple = triple;
         if (gpucompile_target_print(&t, text, sizeof text) >= sizeof text) GPUCOMPILE__BAD("offload binary entry %d: arch too long", index);
@@ -7852,7 +8705,10 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
         kernels = nl ? nl + 1 : NULL;
     }
     if (r == GPUCOMPILE_OK && props && *props && !(o->properties = gpucompile__strdup(&b->allocator, props))) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-    if (r == GPUCOMPILE_OK && !o->num_kernels) r = gpucompile_object_find_kernels(o);
+    if (r == GPUCOMPILE_OK && !o->num_kernels && !o->kernel_table) {
+        o->kernel_table = -1; /* none given: found in the bytes, not printed */
+        r = gpucompile_object_find_kernels(o);
+    }
     if (r == GPUCOMPILE_OK) r = gpucompile_binary_add(b, o);
     if (r != GPUCOMPILE_OK) { gpucompile_object_free(o); return r; }
     if (index == 0 && name && *name) {
@@ -7902,7 +8758,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_read_offload(const void *data
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_binary_read(const void *data, size_t size, const char *name,
     const gpucompile_allocator *allocator, const gpucompile_logger *logger, gpucompile_binary **out) {
-    if (data && size >= 4 && memcmp(data, "\x10\xFF\x10\xAD", 4) == 0)
+    if (data && size >= 4 && memcmp(data, GPUCOMPILE__OB_MAGIC, 4) == 0)
         return gpucompile_binary_read_offload(data, size, name, allocator, logger, out);
     if (out) *out = NULL;
     if (!data) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
@@ -7912,10 +8768,29 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_read(const void *data, size_t
     return gpucompile_binary_parse((const char *)data, size, allocator, logger, out);
 }
 
+GPUCOMPILE_DEF gpucompile_result gpucompile_binary_read_all(const void *data, size_t size, const char *name,
+    const gpucompile_allocator *allocator, const gpucompile_logger *logger, gpucompile_binary ***out, int *num) {
+    gpucompile_binary *one = NULL;
+    gpucompile_result r;
+    if (!out || !num) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    *num = 0;
+    if (!data || !memchr(data, 0, size)) /* text has no NUL byte, an offload binary's header has */
+        return gpucompile_binary_parse_all((const char *)data, size, allocator, logger, out, num);
+    if ((r = gpucompile_binary_read(data, size, name, allocator, logger, &one)) != GPUCOMPILE_OK) return r;
+    if (!(*out = (gpucompile_binary **)gpucompile_alloc(allocator, sizeof **out))) {
+        gpucompile_binary_free(one);
+        return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    }
+    (*out)[0] = one;
+    *num = 1;
+    return GPUCOMPILE_OK;
+}
+
 /* ---- runtime selection ------------------------------------------------------------------- */
 /* How well object o serves the device: its backend's score; < 0 not at all, higher is better. */
 GPUCOMPILE__PRIVATE int gpucompile__bin_score(const gpucompile_object *o, const char *device, const char **why) {
-    const gpucompile_backend *b = o ? gpucompile__object_backend(o) : NULL;
+    const gpucompile_backend *b = o ? gpucompile__backend_of(NULL, o) : NULL;
     int score = b && b->select_score ? b->select_score(o, device, why) : -1;
     return score < 0 ? -1 : score;
 }
@@ -8375,128 +9250,169 @@ GPUCOMPILE__PRIVATE int gpucompile__host_kernels(const gpucompile_binary *bin, i
     return n;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_binary(LLVMModuleRef host, const gpucompile_binary *binary,
-                                                              const gpucompile_embed_options *options, gpucompile_buf *names) {
+/* One embedding's state: what the stages of gpucompile__embed_binary hand on. */
+typedef struct gpucompile__embedding {
     gpucompile_embed_options opts;
     gpucompile__host h;
-    const gpucompile_kernel **kernels;
-    const gpucompile_object *obj = NULL;
-    const char *name;
-    unsigned char *data = NULL;
-    size_t size = 0;
-    int selected = 0, nk, i, jit, add_null = 0, total = 1;
-    LLVMTypeRef pp[2];
-    LLVMValueRef cst, state, module, load_fn, unload_fn, yield, unloader, largs[2];
-    gpucompile_result r = GPUCOMPILE_OK;
-    memset(&opts, 0, sizeof opts);
-    if (options) opts = *options;
-    if (!host || !binary) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    gpucompile__host_init(&h, host, &opts.logger, names);
-    if (gpucompile_binary_verify(binary, &opts.logger) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_INVALID_BINARY;
-    for (i = 0; i < binary->num_objects; i++) total += binary->objects[i]->num_kernels;
-    name = binary->name;
-    if (!name || !*name) return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_BINARY, GPUCOMPILE_STAGE_EMBED,
-                                                 "the binary has no name");
+    const gpucompile_binary *binary;
+    const char *name;                  /* the binary's: every host symbol starts with it */
+    int selected;                      /* the object embedded; -2: all of them (run-time selection) */
+    const gpucompile_kernel **kernels; /* the kernels given host functions */
+    int num_kernels;
+    const gpucompile_object *obj;      /* the selected object; NULL: the offload binary of all */
+    unsigned char *data;               /* the bytes embedded (owned when obj is NULL) */
+    size_t size;
+} gpucompile__embedding;
+
+/* The object the binary's handler selects (MLIR's #gpu.select_object), or all of them. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_select(gpucompile__embedding *e) {
+    const gpucompile_binary *binary = e->binary;
+    int i;
+    if (gpucompile_binary_verify(binary, &e->opts.logger) != GPUCOMPILE_OK) return GPUCOMPILE_ERROR_INVALID_BINARY;
+    e->name = binary->name;
+    if (!e->name || !*e->name)
+        return gpucompile__logf(e->h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_BINARY, GPUCOMPILE_STAGE_EMBED,
+                                "the binary has no name");
     switch (binary->handler.kind) {
     case GPUCOMPILE_HANDLER_SELECT_INDEX:
-        selected = binary->handler.index < 0 || binary->handler.index >= binary->num_objects ? -1 : (int)binary->handler.index;
+        e->selected = binary->handler.index < 0 || binary->handler.index >= binary->num_objects ? -1 : (int)binary->handler.index;
         break;
     case GPUCOMPILE_HANDLER_SELECT_TARGET: /* the first match, as MLIR takes it */
-        for (selected = -1, i = 0; selected < 0 && i < binary->num_objects; i++)
-            if (gpucompile__same_target(binary->handler.target, binary->objects[i]->target)) selected = i;
+        for (e->selected = -1, i = 0; e->selected < 0 && i < binary->num_objects; i++)
+            if (gpucompile__same_target(binary->handler.target, binary->objects[i]->target)) e->selected = i;
         break;
-    case GPUCOMPILE_HANDLER_RUNTIME: selected = -2; break;
-    default: selected = 0; break;
+    case GPUCOMPILE_HANDLER_RUNTIME: e->selected = -2; break;
+    default: e->selected = 0; break;
     }
-    if (selected == -1)
-        return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_NO_OBJECT, GPUCOMPILE_STAGE_EMBED,
-                                "binary '%s': the requested target object couldn't be found", name);
-    kernels = (const gpucompile_kernel **)gpucompile_alloc(NULL, (size_t)total * sizeof *kernels);
+    if (e->selected == -1)
+        return gpucompile__logf(e->h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_NO_OBJECT, GPUCOMPILE_STAGE_EMBED,
+                                "binary '%s': the requested target object couldn't be found", e->name);
+    return GPUCOMPILE_OK;
+}
+
+/* The kernels to give host functions, and a refusal before anything is added to the host: a
+   symbol it has already, or two kernel names that make one C identifier. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_kernels(gpucompile__embedding *e) {
+    gpucompile__host *h = &e->h;
+    const char *name = e->name;
+    const gpucompile_kernel **kernels;
+    int i, total = 1;
+    for (i = 0; i < e->binary->num_objects; i++) total += e->binary->objects[i]->num_kernels;
+    kernels = e->kernels = (const gpucompile_kernel **)gpucompile_alloc(NULL, (size_t)total * sizeof *kernels);
     if (!kernels) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-    nk = gpucompile__host_kernels(binary, selected >= 0 ? selected : -1, kernels, total);
-    /* refuse before changing anything */
-    if (r == GPUCOMPILE_OK && (gpucompile__host_taken(&h, name, NULL, "_bin_cst") || gpucompile__host_taken(&h, name, NULL, "_load") ||
-        gpucompile__host_taken(&h, name, NULL, "_unload") || gpucompile__host_taken(&h, name, NULL, "_module") ||
-        gpucompile__host_taken(&h, name, NULL, "_state")))
-        r = GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    for (i = 0; r == GPUCOMPILE_OK && i < nk; i++) { /* two kernel names, one C identifier */
-        const char *n = gpucompile__host_name(&h, name, kernels[i]->name, "");
+    e->num_kernels = gpucompile__host_kernels(e->binary, e->selected >= 0 ? e->selected : -1, kernels, total);
+    if (gpucompile__host_taken(h, name, NULL, "_bin_cst") || gpucompile__host_taken(h, name, NULL, "_load") ||
+        gpucompile__host_taken(h, name, NULL, "_unload") || gpucompile__host_taken(h, name, NULL, "_module") ||
+        gpucompile__host_taken(h, name, NULL, "_state"))
+        return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    for (i = 0; i < e->num_kernels; i++) { /* two kernel names, one C identifier */
+        const char *n = gpucompile__host_name(h, name, kernels[i]->name, "");
         char *si = n ? gpucompile__strdup(NULL, n) : NULL;
+        gpucompile_result r = si ? GPUCOMPILE_OK : GPUCOMPILE_ERROR_OUT_OF_MEMORY;
         int j;
-        if (!si) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
         for (j = 0; j < i && r == GPUCOMPILE_OK; j++)
-            if ((n = gpucompile__host_name(&h, name, kernels[j]->name, "")) != NULL && strcmp(si, n) == 0)
-                r = gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED,
+            if ((n = gpucompile__host_name(h, name, kernels[j]->name, "")) != NULL && strcmp(si, n) == 0)
+                r = gpucompile__logf(h->logger, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, GPUCOMPILE_STAGE_EMBED,
                                      "kernels '%s' and '%s' would both have the host symbols %s_...",
                                      kernels[j]->name, kernels[i]->name, si);
         gpucompile_free(NULL, si);
+        if (r != GPUCOMPILE_OK) return r;
     }
-    for (i = 0; r == GPUCOMPILE_OK && i < nk; i++)
-        if (gpucompile__host_taken(&h, name, kernels[i]->name, "_function") || gpucompile__host_taken(&h, name, kernels[i]->name, "_get") ||
-            gpucompile__host_taken(&h, name, kernels[i]->name, "_kernel_name") ||
-            (!opts.no_launch_functions && gpucompile__host_taken(&h, name, kernels[i]->name, "_launch")))
-            r = GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    if (r != GPUCOMPILE_OK) { gpucompile_free(NULL, kernels); return r; }
-    if (selected >= 0) {
-        obj = binary->objects[selected];
-        data = obj->data;
-        size = obj->size;
-        add_null = obj->format == GPUCOMPILE_FORMAT_ISA; /* a driver's JIT reads a C string */
-    } else if ((r = gpucompile_binary_write_offload(binary, &data, &size)) != GPUCOMPILE_OK) {
-        gpucompile_free(NULL, kernels);
-        return gpucompile__logf(h.logger, GPUCOMPILE_SEVERITY_ERROR, r, GPUCOMPILE_STAGE_EMBED,
-                                "binary '%s': cannot write the offload binary", name);
+    for (i = 0; i < e->num_kernels; i++)
+        if (gpucompile__host_taken(h, name, kernels[i]->name, "_function") || gpucompile__host_taken(h, name, kernels[i]->name, "_get") ||
+            gpucompile__host_taken(h, name, kernels[i]->name, "_kernel_name") ||
+            (!e->opts.no_launch_functions && gpucompile__host_taken(h, name, kernels[i]->name, "_launch")))
+            return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    return GPUCOMPILE_OK;
+}
+
+/* The bytes to embed: the selected object's, or an offload binary of all of them. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_image(gpucompile__embedding *e) {
+    gpucompile_result r;
+    if (e->selected >= 0) {
+        e->obj = e->binary->objects[e->selected];
+        e->data = e->obj->data;
+        e->size = e->obj->size;
+    } else if ((r = gpucompile_binary_write_offload(e->binary, &e->data, &e->size)) != GPUCOMPILE_OK) {
+        return gpucompile__logf(e->h.logger, GPUCOMPILE_SEVERITY_ERROR, r, GPUCOMPILE_STAGE_EMBED,
+                                "binary '%s': cannot write the offload binary", e->name);
     }
-    /* the runtime functions first: a conflicting declaration refuses before anything is added */
-    pp[0] = h.ptr;
-    pp[1] = h.iptr;
-    jit = obj && obj->format == GPUCOMPILE_FORMAT_ISA;
+    return GPUCOMPILE_OK;
+}
+
+/* The bytes as a constant, the module's state, its loader (on first use) and its unloader (at
+   exit). The runtime functions are declared first: a conflicting declaration refuses before
+   anything is added. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_loader(gpucompile__embedding *e) {
+    gpucompile__host *h = &e->h;
+    const gpucompile_object *obj = e->obj;
+    const char *name = e->name, *sym, *triple = LLVMGetTarget(h->m);
+    int jit = obj && obj->format == GPUCOMPILE_FORMAT_ISA; /* a driver's JIT reads a C string */
+    LLVMTypeRef pp[2];
+    LLVMValueRef cst, state, module, load_fn, unload_fn, yield, unloader, largs[2], str;
+    pp[0] = h->ptr;
+    pp[1] = h->iptr;
     if (jit) {
-        pp[1] = h.i32;
-        load_fn = gpucompile__host_decl(&h, "mgpuModuleLoadJIT", h.ptr, pp, 2);
+        pp[1] = h->i32;
+        load_fn = gpucompile__host_decl(h, "mgpuModuleLoadJIT", h->ptr, pp, 2);
     } else {
-        load_fn = gpucompile__host_decl(&h, obj ? "mgpuModuleLoad" : "gpucompile_runtime_load_offload_binary", h.ptr, pp, 2);
+        load_fn = gpucompile__host_decl(h, obj ? "mgpuModuleLoad" : "gpucompile_runtime_load_offload_binary", h->ptr, pp, 2);
     }
-    unload_fn = gpucompile__host_decl(&h, "mgpuModuleUnload", h.vd, pp, 1);
-    {
-        const char *triple = LLVMGetTarget(host);
-        yield = gpucompile__host_decl(&h, triple && strstr(triple, "windows") ? "SwitchToThread" : "sched_yield", h.i32, NULL, 0);
+    unload_fn = gpucompile__host_decl(h, "mgpuModuleUnload", h->vd, pp, 1);
+    yield = gpucompile__host_decl(h, triple && strstr(triple, "windows") ? "SwitchToThread" : "sched_yield", h->i32, NULL, 0);
+    if (!load_fn || !unload_fn || !yield) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    str = LLVMConstStringInContext(h->c, (const char *)e->data, (unsigned)e->size, !jit);
+    sym = gpucompile__host_name(h, name, NULL, "_bin_cst");
+    cst = gpucompile__host_global(h, sym, LLVMTypeOf(str), str, LLVMInternalLinkage, 8);
+    LLVMSetGlobalConstant(cst, 1);
+    if (obj) { /* the object's section property, as MLIR's embedding places it */
+        char section[1024];
+        gpucompile__bin_p q;
+        gpucompile_buf sec;
+        memset(&q, 0, sizeof q);
+        memset(&sec, 0, sizeof sec);
+        q.s = section;
+        q.n = gpucompile_object_property(obj, "section", section, sizeof section);
+        if (q.n && q.n < sizeof section && gpucompile__bin_pstring(&q, &sec) && sec.data) LLVMSetSection(cst, sec.data);
+        gpucompile_free(NULL, sec.data);
     }
-    if (!load_fn || !unload_fn || !yield) r = GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    if (r == GPUCOMPILE_OK) {
-        const char *sym;
-        LLVMValueRef str = LLVMConstStringInContext(h.c, (const char *)data, (unsigned)size, !add_null);
-        sym = gpucompile__host_name(&h, name, NULL, "_bin_cst");
-        cst = gpucompile__host_global(&h, sym, LLVMTypeOf(str), str, LLVMInternalLinkage, 8);
-        LLVMSetGlobalConstant(cst, 1);
-        if (obj) { /* the object's section property, as MLIR's embedding places it */
-            char section[1024];
-            gpucompile__bin_p q;
-            gpucompile_buf sec;
-            memset(&q, 0, sizeof q);
-            memset(&sec, 0, sizeof sec);
-            q.s = section;
-            q.n = gpucompile_object_property(obj, "section", section, sizeof section);
-            if (q.n && q.n < sizeof section && gpucompile__bin_pstring(&q, &sec) && sec.data) LLVMSetSection(cst, sec.data);
-            gpucompile_free(NULL, sec.data);
-        }
-        sym = gpucompile__host_name(&h, name, NULL, "_state");
-        state = gpucompile__host_global(&h, sym, h.i32, LLVMConstInt(h.i32, 0, 0), LLVMInternalLinkage, 4);
-        sym = gpucompile__host_name(&h, name, NULL, "_module");
-        module = gpucompile__host_global(&h, sym, h.ptr, LLVMConstPointerNull(h.ptr), LLVMInternalLinkage, 8);
-        largs[0] = cst;
-        largs[1] = jit ? LLVMConstInt(h.i32, (unsigned long long)gpucompile__object_opt_level(obj), 0)
-                       : LLVMConstInt(h.iptr, (unsigned long long)size, 0);
-        gpucompile__host_loader(&h, name, load_fn, largs, 2, state, module, yield);
-        unloader = gpucompile__host_unloader(&h, name, unload_fn, state, module);
-        r = gpucompile__host_add_dtor(&h, unloader);
+    sym = gpucompile__host_name(h, name, NULL, "_state");
+    state = gpucompile__host_global(h, sym, h->i32, LLVMConstInt(h->i32, 0, 0), LLVMInternalLinkage, 4);
+    sym = gpucompile__host_name(h, name, NULL, "_module");
+    module = gpucompile__host_global(h, sym, h->ptr, LLVMConstPointerNull(h->ptr), LLVMInternalLinkage, 8);
+    largs[0] = cst;
+    largs[1] = jit ? LLVMConstInt(h->i32, (unsigned long long)gpucompile__object_opt_level(obj), 0)
+                   : LLVMConstInt(h->iptr, (unsigned long long)e->size, 0);
+    gpucompile__host_loader(h, name, load_fn, largs, 2, state, module, yield);
+    unloader = gpucompile__host_unloader(h, name, unload_fn, state, module);
+    return gpucompile__host_add_dtor(h, unloader);
+}
+
+/* Per kernel: its launch function, or (options.no_launch_functions) only its getter. */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_functions(gpucompile__embedding *e) {
+    gpucompile_result r = GPUCOMPILE_OK;
+    int i;
+    for (i = 0; r == GPUCOMPILE_OK && i < e->num_kernels; i++) {
+        if (e->opts.no_launch_functions) r = gpucompile__host_getter(&e->h, e->name, e->kernels[i]->name) ? GPUCOMPILE_OK : GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+        else r = gpucompile__host_launch_function(&e->h, e->name, e->kernels[i]);
     }
-    for (i = 0; r == GPUCOMPILE_OK && i < nk; i++) {
-        if (opts.no_launch_functions) r = gpucompile__host_getter(&h, name, kernels[i]->name) ? GPUCOMPILE_OK : GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-        else r = gpucompile__host_launch_function(&h, name, kernels[i]);
-    }
-    if (!obj) gpucompile_free(&binary->allocator, data);
-    gpucompile_free(NULL, kernels);
+    return r;
+}
+
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_binary(LLVMModuleRef host, const gpucompile_binary *binary,
+                                                              const gpucompile_embed_options *options, gpucompile_buf *names) {
+    gpucompile__embedding e;
+    gpucompile_result r;
+    memset(&e, 0, sizeof e);
+    if (options) e.opts = *options;
+    if (!host || !binary) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
+    gpucompile__host_init(&e.h, host, &e.opts.logger, names);
+    e.binary = binary;
+    if ((r = gpucompile__embed_select(&e)) == GPUCOMPILE_OK && (r = gpucompile__embed_kernels(&e)) == GPUCOMPILE_OK &&
+        (r = gpucompile__embed_image(&e)) == GPUCOMPILE_OK && (r = gpucompile__embed_loader(&e)) == GPUCOMPILE_OK)
+        r = gpucompile__embed_functions(&e);
+    if (!e.obj) gpucompile_free(&binary->allocator, e.data);
+    gpucompile_free(NULL, e.kernels);
     return r;
 }
 

@@ -149,7 +149,7 @@ typedef struct gpucompile_amdgpu__id {
    NULL when every part after the chip is xnack or sramecc with its sign, each at most once; else
    the first part that is not (empty, without + or -, another feature, or given twice). Whether
    the chip exists, and has the feature, is for the caller to say. */
-GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__split_id(const char *id, gpucompile_amdgpu__id *out) {
+GPUCOMPILE_PRIVATE const char *gpucompile_amdgpu__split_id(const char *id, gpucompile_amdgpu__id *out) {
     static const char *const names[2][2] = {{"+xnack", "-xnack"}, {"+sramecc", "-sramecc"}};
     const char *p;
     int n = 0;
@@ -169,7 +169,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__split_id(const char *id, gpuc
 }
 
 /* "gfx90a", "gfx90a:xnack+:sramecc-"; 0 when not such a name. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__device_of(const char *s, gpucompile_amdgpu__device *c) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__device_of(const char *s, gpucompile_amdgpu__device *c) {
     gpucompile_amdgpu__id id;
     memset(c, 0, sizeof *c);
     if (!s || strncmp(s, "gfx", 3) != 0 || gpucompile_amdgpu__split_id(s, &id) || id.chip_len >= sizeof c->name) return 0;
@@ -181,7 +181,7 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__device_of(const char *s, gpucompile_a
 }
 
 /* +1 / -1 when a comma-separated list has +name / -name (the last one wins), else 0. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__feature_sign(const char *list, size_t len, const char *name) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__feature_sign(const char *list, size_t len, const char *name) {
     size_t n = strlen(name), i = 0;
     int sign = 0;
     while (i < len) {
@@ -194,7 +194,7 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__feature_sign(const char *list, size_t
 }
 
 /* LLVM's generic targets and the chips each runs on. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__generic_covers(const char *generic, const char *chip) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__generic_covers(const char *generic, const char *chip) {
     static const char *const table[][2] = {
         {"gfx9-generic", "gfx900,gfx902,gfx904,gfx906,gfx909,gfx90c"},
         {"gfx10-1-generic", "gfx1010,gfx1011,gfx1012,gfx1013"},
@@ -207,19 +207,19 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__generic_covers(const char *generic, c
     return 0;
 }
 
-#define GPUCOMPILE_AMDGPU__ARCHES "amdgcn" /* the triples' architecture */
+#define GPUCOMPILE_AMDGPU__TRIPLES "amdgcn" /* the triples' architecture */
 
 /* How well an object (its triple, chip, format "bin", "isa", ...; NULL: none, and its target's
    features) serves device: -2 when device is not AMD's, -1 not at all (another triple's object
    among them), higher is better. An hsaco for the processor beats one for a generic target that
    covers it; xnack / sramecc (in the chip's target ID or the features, "+xnack") must not
    contradict the device's. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__score(const char *triple, const char *chip, const char *format, const char *features,
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__score(const char *triple, const char *chip, const char *format, const char *features,
                                                  const char *device, const char **why) {
     gpucompile_amdgpu__device d, c;
     int score;
     if (!gpucompile_amdgpu__device_of(device, &d)) return -2;
-    if (!format || !gpucompile_triple_in(GPUCOMPILE_AMDGPU__ARCHES, triple) || !gpucompile_amdgpu__device_of(chip, &c)) return -1;
+    if (!format || !gpucompile_triple_in(GPUCOMPILE_AMDGPU__TRIPLES, triple) || !gpucompile_amdgpu__device_of(chip, &c)) return -1;
     if (strcmp(format, "bin") != 0) return -1;
     if (strcmp(c.name, d.name) == 0) { score = 100; *why = "hsaco for the processor"; }
     else if (gpucompile_amdgpu__generic_covers(c.name, d.name)) { score = 50; *why = "hsaco for a generic target"; }
@@ -245,21 +245,10 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__score(const char *triple, const char 
 #error "gpucompile_amdgpu.h: with GPUCOMPILE_STATIC the backend's implementation goes in the core's file (GPUCOMPILE_IMPLEMENTATION)"
 #endif
 #include <limits.h>
-#if defined(_WIN32)
-#include <io.h>
-#else
-#include <dirent.h>
-#include <unistd.h>
-#endif
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#if defined(_WIN32)
-#define GPUCOMPILE_AMDGPU__EXE ".exe"
-#else
-#define GPUCOMPILE_AMDGPU__EXE ""
-#endif
 /* Debian's multiarch directory name, where rocm-device-libs puts the bitcode. */
 #if defined(__x86_64__)
 #define GPUCOMPILE_AMDGPU__MULTIARCH "x86_64-linux-gnu"
@@ -269,7 +258,7 @@ extern "C" {
 #define GPUCOMPILE_AMDGPU__MULTIARCH "powerpc64le-linux-gnu"
 #endif
 
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__initialize(void) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__initialize(void) {
     LLVMInitializeAMDGPUTargetInfo();
     LLVMInitializeAMDGPUTarget();
     LLVMInitializeAMDGPUTargetMC();
@@ -277,7 +266,7 @@ GPUCOMPILE__PRIVATE void gpucompile_amdgpu__initialize(void) {
     LLVMInitializeAMDGPUAsmParser();
 }
 
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__is_kernel(gpucompile_job *job, LLVMValueRef fn) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__is_kernel(gpucompile_job *job, LLVMValueRef fn) {
     (void)job;
     unsigned cc = LLVMGetFunctionCallConv(fn);
     return cc == 91 /* amdgpu_kernel */ || cc == 76 /* spir_kernel, which LLVM treats as one */;
@@ -296,7 +285,7 @@ typedef struct gpucompile_amdgpu__config {
     char features[512];     /* the target's features + target-ID features + wave size */
 } gpucompile_amdgpu__config;
 
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__hex(char c) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__hex(char c) {
     if (c >= '0' && c <= '9') return c - '0';
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;
     return -1;
@@ -304,7 +293,7 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__hex(char c) {
 
 /* ISA version of a chip name: gfx<major><minor><stepping>, the last two one hex digit each
    (gfx90a = 9.0.10 -> 9010, gfx1100 -> 11000); generic targets gfx<N>[-<M>]-generic -> N.M.0. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__isa_version(const char *chip, int *major) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__isa_version(const char *chip, int *major) {
     const char *d = chip + 3;
     size_t n = strlen(chip), i;
     int maj = 0, minor, step;
@@ -329,7 +318,7 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__isa_version(const char *chip, int *ma
     return maj * 1000 + minor * 100 + step;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__add_feature(char *list, size_t size, const char *f) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__add_feature(char *list, size_t size, const char *f) {
     size_t n = strlen(list);
     if (!*f || gpucompile_in_list(list, f, strlen(f))) return;
     snprintf(list + n, size - n, "%s%s", n ? "," : "", f);
@@ -342,7 +331,7 @@ static const char gpucompile_amdgpu__features[] = "xnack,sramecc,wavefrontsize32
 
 /* The first entry of a comma-separated feature list that is not +/- an allowed feature (xnack
    and sramecc: only on chips that have them; LLVM warns on stderr otherwise), or NULL. */
-GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__bad_feature(const char *chip, const char *list) {
+GPUCOMPILE_PRIVATE const char *gpucompile_amdgpu__bad_feature(const char *chip, const char *list) {
     const char *p = list;
     while (*p) {
         size_t n = strcspn(p, ",");
@@ -358,7 +347,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__bad_feature(const char *chip,
     return NULL;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__configure_from(gpucompile_job *job, int log, gpucompile_amdgpu__config *c) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__configure_from(gpucompile_job *job, int log, gpucompile_amdgpu__config *c) {
     const gpucompile_target *t = job->target;
     const char *chip = gpucompile_target_chip(t);
     const char *user = gpucompile_target_features(t), *abi = gpucompile_target_abi(t);
@@ -420,7 +409,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__configure_from(gpucompi
    those that contradict the target are an error, never a silent override: a wave size other
    than the target's, xnack or sramecc on where the target says off, or the reverse. Features
    that agree, or that the target leaves open (no xnack+/- in it), are fine. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__check_functions(gpucompile_job *job, const gpucompile_amdgpu__config *c) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__check_functions(gpucompile_job *job, const gpucompile_amdgpu__config *c) {
     static const char *const modes[] = {"xnack", "sramecc"};
     size_t tlen = strlen(c->features);
     LLVMValueRef fn;
@@ -451,7 +440,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__check_functions(gpucomp
     return GPUCOMPILE_OK;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__init(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__init(gpucompile_job *job) {
     gpucompile_amdgpu__config *c = (gpucompile_amdgpu__config *)gpucompile_job_alloc(job, sizeof *c);
     if (!c) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     /* silent here: a refusal is reported by configure, in the pipeline's order */
@@ -460,18 +449,18 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__init(gpucompile_job *jo
     return GPUCOMPILE_OK;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__release(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__release(gpucompile_job *job) {
     gpucompile_job_free(job, job->backend_data);
     job->backend_data = NULL;
 }
 
 /* The job's configuration, NULL when the target was refused. */
-GPUCOMPILE__PRIVATE const gpucompile_amdgpu__config *gpucompile_amdgpu__config_of(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE const gpucompile_amdgpu__config *gpucompile_amdgpu__config_of(gpucompile_job *job) {
     const gpucompile_amdgpu__config *c = (const gpucompile_amdgpu__config *)job->backend_data;
     return c && c->valid ? c : NULL;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__configure(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__configure(gpucompile_job *job) {
     const gpucompile_amdgpu__config *c = gpucompile_amdgpu__config_of(job);
     char *cpu, *features;
     gpucompile_result r;
@@ -496,7 +485,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__configure(gpucompile_jo
 }
 
 /* ---- pre-link: the code object version ------------------------------------------------- */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__prepare(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__prepare(gpucompile_job *job) {
     const gpucompile_amdgpu__config *c = gpucompile_amdgpu__config_of(job);
     if (!c) return GPUCOMPILE_ERROR_INVALID_TARGET;
     gpucompile_job_set_module_flag(job, LLVMModuleFlagBehaviorError, "amdhsa_code_object_version", c->abi);
@@ -504,17 +493,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__prepare(gpucompile_job 
 }
 
 /* ---- finding files --------------------------------------------------------------------- */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__exists(const char *path, int executable) {
-#if defined(_WIN32)
-    (void)executable;
-    return _access(path, 0) == 0;
-#else
-    return access(path, executable ? X_OK : R_OK) == 0;
-#endif
-}
-
 /* The ROCm roots to search, in order; with_usr adds /usr (Debian's packages). */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__roots(gpucompile_job *job, const char **roots, int with_usr) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__roots(gpucompile_job *job, const char **roots, int with_usr) {
     static const char *const envs[] = {"ROCM_PATH", "ROCM_HOME", "ROCM_ROOT"};
     const char *tk = job->options->toolkit_path;
     int n = 0;
@@ -536,43 +516,24 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__roots(gpucompile_job *job, const char
 }
 
 /* <root>/lib/llvm/lib/clang/<version>/lib/amdgcn/bitcode holding ocml.bc, highest version. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__clang_dir(const char *root, char *out, size_t size) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__clang_dir(const char *root, char *out, size_t size) {
     char base[4096], cand[4096];
+    const char *name;
     long best = -1;
-#if defined(_WIN32)
-    WIN32_FIND_DATAA fd;
-    HANDLE h;
-    snprintf(base, sizeof base, "%s/lib/llvm/lib/clang/*", root);
-    h = FindFirstFileA(base, &fd);
-    if (h == INVALID_HANDLE_VALUE) return 0;
-    base[strlen(base) - 2] = 0;
-    do {
-        const char *name = fd.cFileName;
-#else
-    DIR *d;
-    struct dirent *e;
+    gpucompile_dir *d;
     snprintf(base, sizeof base, "%s/lib/llvm/lib/clang", root);
-    if (!(d = opendir(base))) return 0;
-    while ((e = readdir(d)) != NULL) {
-        const char *name = e->d_name;
-#endif
+    if (!(d = gpucompile_dir_open(base))) return 0;
+    while ((name = gpucompile_dir_next(d)) != NULL)
         if (name[0] >= '0' && name[0] <= '9' && atol(name) > best &&
             (size_t)snprintf(cand, sizeof cand, "%s/%s/lib/amdgcn/bitcode/ocml.bc", base, name) < sizeof cand &&
-            gpucompile_amdgpu__exists(cand, 0)) {
-            if ((size_t)snprintf(out, size, "%s/%s/lib/amdgcn/bitcode", base, name) < size) best = atol(name);
-        }
-#if defined(_WIN32)
-    } while (FindNextFileA(h, &fd));
-    FindClose(h);
-#else
-    }
-    closedir(d);
-#endif
+            gpucompile_file_exists(cand, 'f') && (size_t)snprintf(out, size, "%s/%s/lib/amdgcn/bitcode", base, name) < size)
+            best = atol(name);
+    gpucompile_dir_close(d);
     return best >= 0;
 }
 
 /* The device-library directory; an error naming every place searched when there is none. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__bitcode_dir(gpucompile_job *job, char *dir, size_t size) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__bitcode_dir(gpucompile_job *job, char *dir, size_t size) {
     static const char *const layouts[] = {"amdgcn/bitcode", "lib/llvm/amdgcn/bitcode", "lib/llvm/lib/clang/*/lib/amdgcn/bitcode",
 #ifdef GPUCOMPILE_AMDGPU__MULTIARCH
                                           "lib/" GPUCOMPILE_AMDGPU__MULTIARCH "/amdgcn/bitcode"
@@ -590,7 +551,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__bitcode_dir(gpucompile_
             int found;
             if (strchr(layouts[l], '*')) found = gpucompile_amdgpu__clang_dir(roots[i], dir, size);
             else found = (size_t)snprintf(path, sizeof path, "%s/%s/ocml.bc", roots[i], layouts[l]) < sizeof path &&
-                         gpucompile_amdgpu__exists(path, 0) && (size_t)snprintf(dir, size, "%s/%s", roots[i], layouts[l]) < size;
+                         gpucompile_file_exists(path, 'f') && (size_t)snprintf(dir, size, "%s/%s", roots[i], layouts[l]) < size;
             if (found) {
                 gpucompile_free(searched.a, searched.data);
                 return GPUCOMPILE_OK;
@@ -609,7 +570,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__bitcode_dir(gpucompile_
 /* ---- libraries ------------------------------------------------------------------------- */
 /* Defines a control variable as its oclc library would: linkonce_odr protected constant in
    addrspace(4). A definition the module already has stands. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__define(gpucompile_job *job, const char *name, unsigned bits, int value) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__define(gpucompile_job *job, const char *name, unsigned bits, int value) {
     LLVMTypeRef t = LLVMIntTypeInContext(job->context, bits);
     LLVMValueRef g = LLVMGetNamedGlobal(job->module, name);
     if (g && !LLVMIsDeclaration(g)) return GPUCOMPILE_OK;
@@ -625,7 +586,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__define(gpucompile_job *
     return GPUCOMPILE_OK;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__libraries(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__libraries(gpucompile_job *job) {
     const gpucompile_target *t = job->target;
     int ocml = gpucompile_job_references(job, "__ocml_"), ockl = gpucompile_job_references(job, "__ockl_");
     int fast = gpucompile_target_fast(t);
@@ -654,7 +615,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__libraries(gpucompile_jo
         else if (i == 5) snprintf(file, sizeof file, "%s%s", ctl[i].file, c->isa);
         else snprintf(file, sizeof file, "%s%d", ctl[i].file, c->abi);
         snprintf(path, sizeof path, "%s/%s.bc", dir, file);
-        if (gpucompile_amdgpu__exists(path, 0)) r = gpucompile_job_add_library(job, path);
+        if (gpucompile_file_exists(path, 'f')) r = gpucompile_job_add_library(job, path);
         else {
             /* Old ROCm lacks gfx11+ ISA files, new ROCm drops some controls: same value, by hand. */
             r = gpucompile_amdgpu__define(job, ctl[i].var, ctl[i].bits, ctl[i].value);
@@ -673,14 +634,14 @@ typedef struct gpucompile_amdgpu__mp { const unsigned char *p, *end; int bad; } 
    follow), 'o' anything else (nil, bool, float, bin, ext: already skipped). */
 typedef struct gpucompile_amdgpu__mpv { char kind; long long i; const unsigned char *s; unsigned long long n; } gpucompile_amdgpu__mpv;
 
-GPUCOMPILE__PRIVATE const unsigned char *gpucompile_amdgpu__take(gpucompile_amdgpu__mp *m, unsigned long long n) {
+GPUCOMPILE_PRIVATE const unsigned char *gpucompile_amdgpu__take(gpucompile_amdgpu__mp *m, unsigned long long n) {
     const unsigned char *r = m->p;
     if (m->bad || (unsigned long long)(m->end - m->p) < n) { m->bad = 1; return NULL; }
     m->p += n;
     return r;
 }
 
-GPUCOMPILE__PRIVATE unsigned long long gpucompile_amdgpu__be(gpucompile_amdgpu__mp *m, int bytes) {
+GPUCOMPILE_PRIVATE unsigned long long gpucompile_amdgpu__be(gpucompile_amdgpu__mp *m, int bytes) {
     const unsigned char *p = gpucompile_amdgpu__take(m, (unsigned long long)bytes);
     unsigned long long v = 0;
     int k;
@@ -688,7 +649,7 @@ GPUCOMPILE__PRIVATE unsigned long long gpucompile_amdgpu__be(gpucompile_amdgpu__
     return v;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_amdgpu__mpv gpucompile_amdgpu__mp_read(gpucompile_amdgpu__mp *m) {
+GPUCOMPILE_PRIVATE gpucompile_amdgpu__mpv gpucompile_amdgpu__mp_read(gpucompile_amdgpu__mp *m) {
     static const int size_of[4] = {1, 2, 4, 8};
     gpucompile_amdgpu__mpv v;
     unsigned c = (unsigned)gpucompile_amdgpu__be(m, 1);
@@ -723,7 +684,7 @@ GPUCOMPILE__PRIVATE gpucompile_amdgpu__mpv gpucompile_amdgpu__mp_read(gpucompile
 }
 
 /* Skips what a map or array item holds (depth-limited: the input is untrusted). */
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__mp_skip(gpucompile_amdgpu__mp *m, const gpucompile_amdgpu__mpv *v, int depth) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__mp_skip(gpucompile_amdgpu__mp *m, const gpucompile_amdgpu__mpv *v, int depth) {
     unsigned long long k, count;
     if (v->kind != 'm' && v->kind != 'a') return;
     if (depth > 32) { m->bad = 1; return; }
@@ -734,7 +695,7 @@ GPUCOMPILE__PRIVATE void gpucompile_amdgpu__mp_skip(gpucompile_amdgpu__mp *m, co
     }
 }
 
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__mp_is(const gpucompile_amdgpu__mpv *v, const char *s) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__mp_is(const gpucompile_amdgpu__mpv *v, const char *s) {
     return v->kind == 's' && v->n == strlen(s) && memcmp(v->s, s, (size_t)v->n) == 0;
 }
 
@@ -742,7 +703,7 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__mp_is(const gpucompile_amdgpu__mpv *v
    NULL) gets the entries MLIR's ROCDL target also reads from the note, in its text and order:
    agpr_count, reqd_workgroup_size, sgpr_spill_count, vgpr_spill_count, workgroup_size_hint (the
    two arrays -1, -1, -1 when the note has none, as MLIR writes them). */
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__mp_kernel(gpucompile_amdgpu__mp *m, unsigned long long pairs, gpucompile_kernel *k,
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__mp_kernel(gpucompile_amdgpu__mp *m, unsigned long long pairs, gpucompile_kernel *k,
                                                       const unsigned char **name, size_t *n, gpucompile_buf *extra) {
     static const char *const keys[] = {".sgpr_count", ".vgpr_count", ".group_segment_fixed_size", ".private_segment_fixed_size",
                                        ".wavefront_size", ".kernarg_segment_size", ".max_flat_workgroup_size"};
@@ -788,7 +749,7 @@ GPUCOMPILE__PRIVATE void gpucompile_amdgpu__mp_kernel(gpucompile_amdgpu__mp *m, 
 
 /* The descriptor of the NT_AMDGPU_METADATA note, from the section headers; *sec (may be NULL):
    the section that holds it. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__note(const unsigned char *d, size_t size, const unsigned char **desc, size_t *desc_size,
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__note(const unsigned char *d, size_t size, const unsigned char **desc, size_t *desc_size,
                                                 gpucompile_elf_section *sec) {
     gpucompile_elf_section s;
     unsigned i, n = gpucompile_elf_sections(d, size, NULL);
@@ -819,7 +780,7 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__note(const unsigned char *d, size_t s
 
 /* The note's kernels: the one called name into *k (name set), or every one added to all; a
    (may be NULL) allocates the kernels' MLIR metadata text. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__note_kernels(const void *data, size_t size, const char *name, gpucompile_kernel *k,
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__note_kernels(const void *data, size_t size, const char *name, gpucompile_kernel *k,
                                                                       gpucompile_object *all, const gpucompile_allocator *a) {
     gpucompile_amdgpu__mp m;
     gpucompile_amdgpu__mpv root;
@@ -868,7 +829,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_amdgpu_kernel_metadata(const void *d
 }
 
 /* The backend's find_kernels: the hsaco's metadata note; AMDGPU assembly's .amdhsa_kernel lines. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__find_kernels(gpucompile_object *o) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__find_kernels(gpucompile_object *o) {
     gpucompile_result r = GPUCOMPILE_OK;
     if (o->format == GPUCOMPILE_FORMAT_BIN) {
         if (gpucompile_amdgpu__note_kernels(o->data, o->size, NULL, NULL, o, &o->allocator) == GPUCOMPILE_ERROR_OUT_OF_MEMORY) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
@@ -888,25 +849,25 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__find_kernels(gpucompile
 
 /* ---- object to hsaco ------------------------------------------------------------------- */
 /* ld.lld: the options' path; next to a ROCm root; the LLVM in use's; PATH. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__find_lld(gpucompile_job *job, char *out, size_t size) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__find_lld(gpucompile_job *job, char *out, size_t size) {
     static const char *const beside[] = {"llvm/bin/ld.lld", "lib/llvm/bin/ld.lld"};
     const char *roots[8], *given = gpucompile_job_tool_path(job, "ld.lld");
     char versioned[32];
     int n = gpucompile_amdgpu__roots(job, roots, 0), i;
     size_t b;
-    if (given) return (size_t)snprintf(out, size, "%s", given) < size && gpucompile_amdgpu__exists(given, 1);
+    if (given) return (size_t)snprintf(out, size, "%s", given) < size && gpucompile_file_exists(given, 'x');
     for (i = 0; i < n; i++)
         for (b = 0; b < 2; b++)
-            if ((size_t)snprintf(out, size, "%s/%s" GPUCOMPILE_AMDGPU__EXE, roots[i], beside[b]) < size && gpucompile_amdgpu__exists(out, 1))
+            if ((size_t)snprintf(out, size, "%s/%s" GPUCOMPILE_EXE_SUFFIX, roots[i], beside[b]) < size && gpucompile_file_exists(out, 'x'))
                 return 1;
-    if ((size_t)snprintf(out, size, "/usr/lib/llvm-%d/bin/ld.lld", LLVM_VERSION_MAJOR) < size && gpucompile_amdgpu__exists(out, 1)) return 1;
-    snprintf(versioned, sizeof versioned, "ld.lld-%d" GPUCOMPILE_AMDGPU__EXE, LLVM_VERSION_MAJOR);
-    return (gpucompile_which(versioned, out, size) && gpucompile_amdgpu__exists(out, 1)) ||
-           (gpucompile_which("ld.lld" GPUCOMPILE_AMDGPU__EXE, out, size) && gpucompile_amdgpu__exists(out, 1));
+    if ((size_t)snprintf(out, size, "/usr/lib/llvm-%d/bin/ld.lld", LLVM_VERSION_MAJOR) < size && gpucompile_file_exists(out, 'x')) return 1;
+    snprintf(versioned, sizeof versioned, "ld.lld-%d" GPUCOMPILE_EXE_SUFFIX, LLVM_VERSION_MAJOR);
+    return (gpucompile_which(versioned, out, size) && gpucompile_file_exists(out, 'x')) ||
+           (gpucompile_which("ld.lld" GPUCOMPILE_EXE_SUFFIX, out, size) && gpucompile_file_exists(out, 'x'));
 }
 
 /* ld.lld -shared of the objects (one, or the partitions'). */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__link_hsaco(gpucompile_job *job, const unsigned char *const *objs, const size_t *sizes,
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__link_hsaco(gpucompile_job *job, const unsigned char *const *objs, const size_t *sizes,
                                                                     int num_objs) {
     char obj[4096], out[4096], lld[4096], extra[4096], *output = NULL;
     const char **argv;
@@ -955,7 +916,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__link_hsaco(gpucompile_j
     return GPUCOMPILE_OK;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__link_emitted(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__link_emitted(gpucompile_job *job) {
     const unsigned char *obj = (const unsigned char *)LLVMGetBufferStart(job->emitted);
     size_t size = LLVMGetBufferSize(job->emitted);
     return gpucompile_amdgpu__link_hsaco(job, &obj, &size, 1);
@@ -978,16 +939,16 @@ typedef struct gpucompile_amdgpu__sec {
     int merged;   /* a mergeable section: its pieces are copied */
 } gpucompile_amdgpu__sec;
 
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__wr(unsigned char *p, uint64_t v, int n) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__wr(unsigned char *p, uint64_t v, int n) {
     int i;
     for (i = 0; i < n; i++, v >>= 8) p[i] = (unsigned char)v;
 }
-GPUCOMPILE__PRIVATE uint64_t gpucompile_amdgpu__up(uint64_t v, uint64_t a) { return a > 1 ? (v + a - 1) & ~(a - 1) : v; }
+GPUCOMPILE_PRIVATE uint64_t gpucompile_amdgpu__up(uint64_t v, uint64_t a) { return a > 1 ? (v + a - 1) & ~(a - 1) : v; }
 
 /* lld's .comment pieces go to 32 shards by the low bits of LLVM's xxh3_64bits, then shard by
    shard: the function comes from the LLVM library this process runs (absent: ld.lld). */
 typedef uint64_t (*gpucompile_amdgpu__xxh3_fn)(const unsigned char *, size_t);
-GPUCOMPILE__PRIVATE gpucompile_amdgpu__xxh3_fn gpucompile_amdgpu__xxh3(void) {
+GPUCOMPILE_PRIVATE gpucompile_amdgpu__xxh3_fn gpucompile_amdgpu__xxh3(void) {
 #if defined(_WIN32)
     return NULL;
 #else
@@ -1008,7 +969,7 @@ GPUCOMPILE__PRIVATE gpucompile_amdgpu__xxh3_fn gpucompile_amdgpu__xxh3(void) {
 }
 
 /* The merged .comment: lld's "Linker: ..." then the object's strings, deduplicated, by shard. */
-GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__comment(gpucompile_buf *out, const char *linker, const unsigned char *in, size_t n) {
+GPUCOMPILE_PRIVATE const char *gpucompile_amdgpu__comment(gpucompile_buf *out, const char *linker, const unsigned char *in, size_t n) {
     const char *piece[64];
     size_t len[64];
     int count = 0, shard, i, j;
@@ -1031,12 +992,12 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__comment(gpucompile_buf *out, 
     return NULL;
 }
 
-GPUCOMPILE__PRIVATE uint32_t gpucompile_amdgpu__gnu_hash(const char *s) {
+GPUCOMPILE_PRIVATE uint32_t gpucompile_amdgpu__gnu_hash(const char *s) {
     uint32_t h = 5381;
     while (*s) h = h * 33 + (unsigned char)*s++;
     return h;
 }
-GPUCOMPILE__PRIVATE uint32_t gpucompile_amdgpu__sysv_hash(const char *s) {
+GPUCOMPILE_PRIVATE uint32_t gpucompile_amdgpu__sysv_hash(const char *s) {
     uint32_t h = 0, g;
     while (*s) {
         h = (h << 4) + (unsigned char)*s++;
@@ -1048,7 +1009,7 @@ GPUCOMPILE__PRIVATE uint32_t gpucompile_amdgpu__sysv_hash(const char *s) {
 }
 
 /* The offset of name in a string table of b (it is there). */
-GPUCOMPILE__PRIVATE uint32_t gpucompile_amdgpu__strat(const gpucompile_buf *b, const char *name) {
+GPUCOMPILE_PRIVATE uint32_t gpucompile_amdgpu__strat(const gpucompile_buf *b, const char *name) {
     size_t at = 0;
     while (at < b->len && strcmp(b->data + at, name)) at += strlen(b->data + at) + 1;
     return (uint32_t)at;
@@ -1058,7 +1019,7 @@ typedef struct gpucompile_amdgpu__dsym {
     uint32_t sym, name, hash, bucket; /* input symbol index, .dynstr offset, GNU hash, bucket */
 } gpucompile_amdgpu__dsym;
 
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__dsym_cmp(const void *a, const void *b) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__dsym_cmp(const void *a, const void *b) {
     const gpucompile_amdgpu__dsym *x = (const gpucompile_amdgpu__dsym *)a, *y = (const gpucompile_amdgpu__dsym *)b;
     if (x->bucket != y->bucket) return x->bucket < y->bucket ? -1 : 1;
     return x->name < y->name ? -1 : x->name > y->name;
@@ -1074,7 +1035,7 @@ typedef struct gpucompile_amdgpu__merge {
     gpucompile_buf data;   /* the merged bytes */
 } gpucompile_amdgpu__merge;
 
-GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__merge_pieces(gpucompile_amdgpu__merge *m, const unsigned char *p, uint64_t size,
+GPUCOMPILE_PRIVATE const char *gpucompile_amdgpu__merge_pieces(gpucompile_amdgpu__merge *m, const unsigned char *p, uint64_t size,
                                                                 uint64_t flags, uint64_t ent, uint64_t align) {
     gpucompile_amdgpu__xxh3_fn h = gpucompile_amdgpu__xxh3();
     uint64_t at = 0, k, j, *len;
@@ -1105,7 +1066,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__merge_pieces(gpucompile_amdgp
 }
 
 /* The output address of offset off in input section i (m: the merged sections, a zeroed one last). */
-GPUCOMPILE__PRIVATE uint64_t gpucompile_amdgpu__va(const gpucompile_amdgpu__sec *s, const gpucompile_amdgpu__merge *m, uint32_t i, uint64_t off) {
+GPUCOMPILE_PRIVATE uint64_t gpucompile_amdgpu__va(const gpucompile_amdgpu__sec *s, const gpucompile_amdgpu__merge *m, uint32_t i, uint64_t off) {
     uint64_t lo = 0, hi;
     while (m->sec && m->sec != i) m++;
     if (!m->sec || !m->n) return s[i].addr + off;
@@ -1115,403 +1076,523 @@ GPUCOMPILE__PRIVATE uint64_t gpucompile_amdgpu__va(const gpucompile_amdgpu__sec 
 }
 
 /* Whether lld keeps symbol y in .symtab: no section symbols, no .L locals of a mergeable section. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__kept(const unsigned char *y, const unsigned char *strtab, const gpucompile_amdgpu__merge *m) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__kept(const unsigned char *y, const unsigned char *strtab, const gpucompile_amdgpu__merge *m) {
     const char *n = (const char *)strtab + gpucompile_read_le(y, 4);
     if ((y[4] & 15) == 3) return 0;
     while (m->sec && m->sec != gpucompile_read_le(y + 6, 2)) m++;
     return !(m->sec && y[4] >> 4 == 0 && n[0] == '.' && n[1] == 'L');
 }
 
-/* Writes the shared object into *out (the caller's allocator); returns NULL, or why not (then
-   nothing is allocated). linker: the .comment's "Linker: ..." string. */
-GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char *e, size_t size, const char *linker,
-                                                           const gpucompile_allocator *a, unsigned char **out, size_t *out_size) {
-    enum { NOTE, DYNSYM, GNUHASH, HASH, DYNSTR, RODATA, TEXT, DYNAMIC, PADDING, NSYN };
-    static const char *const synname[NSYN] = {".note", ".dynsym", ".gnu.hash", ".hash", ".dynstr", ".rodata", ".text", ".dynamic", ".relro_padding"};
-    gpucompile_amdgpu__sec *s = NULL;
-    gpucompile_amdgpu__dsym *dyn = NULL;
-    gpucompile_amdgpu__merge mg[GPUCOMPILE_AMDGPU__MERGES + 1];
-    gpucompile_buf comment, shstr, str, dstr, b;
-    const unsigned char *symtab = NULL, *strtab = NULL;
-    const char *why = NULL;
-    uint64_t shoff, nsym = 0, symstr = 0, off, dot, syn_addr[NSYN], syn_off[NSYN], syn_size[NSYN], syn_align[NSYN];
-    uint32_t shnum, i, j, syn_index[NSYN], nout, nloc = 0, ndyn = 0, nbuckets, maskwords, nph, comment_in = 0, str_out;
-    uint32_t extra[64], nextra = 0, *sym_out = NULL;
+/* The sections lld makes (the .note, .rodata and .text are the input's), in their order in the
+   output: name, type, flags, entry size. */
+#define GPUCOMPILE_AMDGPU__SYNTHETIC(X)                                                                      \
+    X(NOTE, ".note", 7, 2, 0) X(DYNSYM, ".dynsym", 11, 2, 24) X(GNUHASH, ".gnu.hash", 0x6ffffff6, 2, 0)    \
+    X(HASH, ".hash", 5, 2, 4) X(DYNSTR, ".dynstr", 3, 2, 0) X(RODATA, ".rodata", 1, 2, 0) X(TEXT, ".text", 1, 6, 0) \
+    X(DYNAMIC, ".dynamic", 6, 3, 16) X(PADDING, ".relro_padding", 8, 3, 0)
+#define GPUCOMPILE_AMDGPU__SYN_ID(id, name, type, flags, ent) GPUCOMPILE_AMDGPU__##id,
+#define GPUCOMPILE_AMDGPU__SYN_NAME(id, name, type, flags, ent) name,
+#define GPUCOMPILE_AMDGPU__SYN_TYPE(id, name, type, flags, ent) type,
+#define GPUCOMPILE_AMDGPU__SYN_FLAGS(id, name, type, flags, ent) flags,
+#define GPUCOMPILE_AMDGPU__SYN_ENT(id, name, type, flags, ent) ent,
+enum { GPUCOMPILE_AMDGPU__SYNTHETIC(GPUCOMPILE_AMDGPU__SYN_ID) GPUCOMPILE_AMDGPU__NSYN };
+static const char *const gpucompile_amdgpu__synname[GPUCOMPILE_AMDGPU__NSYN] = {GPUCOMPILE_AMDGPU__SYNTHETIC(GPUCOMPILE_AMDGPU__SYN_NAME)};
+
+/* One shared object's making: what the stages of gpucompile_amdgpu__write_so hand on. */
+typedef struct gpucompile_amdgpu__so {
+    const unsigned char *e;     /* the relocatable object */
+    size_t size;
+    const char *linker;         /* the .comment's "Linker: ..." string */
+    const gpucompile_allocator *a;
+    /* the input: its sections, symbol table, .comment and non-allocated sections */
+    gpucompile_amdgpu__sec *s;
+    uint32_t shnum, comment_in, extra[64], nextra;
+    const unsigned char *symtab, *strtab;
+    uint64_t nsym, symstr;
+    gpucompile_amdgpu__merge mg[GPUCOMPILE_AMDGPU__MERGES + 1]; /* the mergeable sections, a zeroed one last */
+    /* the symbols: the dynamic ones, their hash tables; locals (hidden globals among them) */
+    gpucompile_amdgpu__dsym *dyn;
+    uint32_t ndyn, nloc, nbuckets, maskwords, *sym_out; /* sym_out: each symbol's name in .strtab */
+    gpucompile_buf comment, shstr, str, dstr;
+    /* the layout: lld's sections (syn_index 0: absent), then the rest from off */
+    uint64_t syn_addr[GPUCOMPILE_AMDGPU__NSYN], syn_off[GPUCOMPILE_AMDGPU__NSYN], syn_size[GPUCOMPILE_AMDGPU__NSYN];
+    uint64_t syn_align[GPUCOMPILE_AMDGPU__NSYN], off;
+    uint32_t syn_index[GPUCOMPILE_AMDGPU__NSYN], nout, nph;
+    /* the tail: .comment, .symtab, .shstrtab, .strtab, the section headers */
+    uint64_t coff, yoff, ysz, ssoff, stroff, shoff;
+    uint32_t firstglob, str_out;
+    unsigned char *o;           /* the output */
     size_t total;
-    unsigned char *o;
-    memset(&comment, 0, sizeof comment); memset(&shstr, 0, sizeof shstr); memset(&str, 0, sizeof str); memset(&dstr, 0, sizeof dstr);
-    memset(mg, 0, sizeof mg);
-    for (i = 0; i <= GPUCOMPILE_AMDGPU__MERGES; i++) mg[i].data.a = a;
-    comment.a = shstr.a = str.a = dstr.a = a;
-    memset(syn_index, 0, sizeof syn_index); memset(syn_size, 0, sizeof syn_size);
-    if (size < 64 || memcmp(e, "\177ELF\2\1\1", 7) || gpucompile_read_le(e + 16, 2) != 1 || gpucompile_read_le(e + 18, 2) != 224)
+} gpucompile_amdgpu__so;
+
+/* The input's sections: each kept, dropped or refused; the symbol table; the mergeable
+   .rodata.* sections merged. */
+GPUCOMPILE_PRIVATE const char *gpucompile_amdgpu__so_sections(gpucompile_amdgpu__so *so) {
+    const char *why = NULL;
+    uint32_t i, j;
+    if (so->size < 64 || memcmp(so->e, "\177ELF\2\1\1", 7) || gpucompile_read_le(so->e + 16, 2) != 1 || gpucompile_read_le(so->e + 18, 2) != 224)
         return "not a relocatable AMDGPU ELF64 object";
-    if (!(shnum = gpucompile_elf_sections(e, size, &why))) return why;
-    if (shnum > 4096) return "bad section headers";
-    s = (gpucompile_amdgpu__sec *)gpucompile_alloc(a, shnum * sizeof *s);
-    if (!s) return "out of memory";
-    memset(s, 0, shnum * sizeof *s);
-    for (i = 0; i < shnum; i++) {
+    if (!(so->shnum = gpucompile_elf_sections(so->e, so->size, &why))) return why;
+    if (so->shnum > 4096) return "bad section headers";
+    so->s = (gpucompile_amdgpu__sec *)gpucompile_alloc(so->a, so->shnum * sizeof *so->s);
+    if (!so->s) return "out of memory";
+    memset(so->s, 0, so->shnum * sizeof *so->s);
+    for (i = 0; i < so->shnum; i++) {
         uint32_t type;
         uint64_t flags;
-        if ((why = gpucompile_elf_read_section(e, size, i, &s[i].in)) != NULL) goto done;
-        type = s[i].in.type; flags = s[i].in.flags;
+        if ((why = gpucompile_elf_read_section(so->e, so->size, i, &so->s[i].in)) != NULL) return why;
+        type = so->s[i].in.type; flags = so->s[i].in.flags;
         if (i == 0) continue;
         if (type == 2) {
             gpucompile_elf_section l;
-            if (symtab || gpucompile_elf_read_section(e, size, s[i].in.link % shnum, &l) || !l.data || l.size == 0 || l.data[l.size - 1]) {
-                why = "bad symbol table";
-                goto done;
-            }
-            symtab = s[i].in.data; nsym = s[i].in.size / 24; strtab = l.data; symstr = l.size;
+            if (so->symtab || gpucompile_elf_read_section(so->e, so->size, so->s[i].in.link % so->shnum, &l) || !l.data || l.size == 0 ||
+                l.data[l.size - 1])
+                return "bad symbol table";
+            so->symtab = so->s[i].in.data; so->nsym = so->s[i].in.size / 24; so->strtab = l.data; so->symstr = l.size;
             continue;
         }
         if (type == 3) continue; /* .strtab, .shstrtab: rebuilt */
         if (type == 4) {           /* RELA: for .text and .rodata only, checked below */
-            uint32_t t = s[i].in.info;
-            if (t >= shnum || (strcmp(s[t].in.name, ".text") && strcmp(s[t].in.name, ".rodata"))) { why = "relocations outside .text and .rodata"; goto done; }
+            uint32_t t = so->s[i].in.info;
+            if (t >= so->shnum || (strcmp(so->s[t].in.name, ".text") && strcmp(so->s[t].in.name, ".rodata")))
+                return "relocations outside .text and .rodata";
             continue;
         }
-        if (!strcmp(s[i].in.name, ".note.GNU-stack") && !(flags & 2)) continue;
-        if (!strcmp(s[i].in.name, ".comment") && type == 1 && flags == 0x30) { comment_in = i; continue; }
-        if ((flags & 2) && !strncmp(s[i].in.name, ".rodata.", 8) && type == 1 && (flags & ~(uint64_t)0x20) == 0x12) {
-            for (j = 0; mg[j].sec && (s[mg[j].sec].in.flags != flags || s[mg[j].sec].in.align != s[i].in.align); j++) {}
-            if (mg[j].sec || j == GPUCOMPILE_AMDGPU__MERGES || !syn_index[RODATA]) { why = "mergeable sections of one kind, or before .rodata"; goto done; }
-            mg[j].sec = i;
-            s[i].merged = 1;
+        if (!strcmp(so->s[i].in.name, ".note.GNU-stack") && !(flags & 2)) continue;
+        if (!strcmp(so->s[i].in.name, ".comment") && type == 1 && flags == 0x30) { so->comment_in = i; continue; }
+        if ((flags & 2) && !strncmp(so->s[i].in.name, ".rodata.", 8) && type == 1 && (flags & ~(uint64_t)0x20) == 0x12) {
+            for (j = 0; so->mg[j].sec && (so->s[so->mg[j].sec].in.flags != flags || so->s[so->mg[j].sec].in.align != so->s[i].in.align); j++) {}
+            if (so->mg[j].sec || j == GPUCOMPILE_AMDGPU__MERGES || !so->syn_index[GPUCOMPILE_AMDGPU__RODATA])
+                return "mergeable sections of one kind, or before .rodata";
+            so->mg[j].sec = i;
+            so->s[i].merged = 1;
             continue;
         }
         if (flags & 2) {
-            int k = !strcmp(s[i].in.name, ".text") && type == 1 && flags == 6 ? TEXT
-                  : !strcmp(s[i].in.name, ".rodata") && type == 1 && flags == 2 ? RODATA
-                  : !strcmp(s[i].in.name, ".note") && type == 7 && flags == 2 ? NOTE : -1;
-            if (k < 0 || syn_index[k]) { why = "an allocated section other than .text, .rodata and .note"; goto done; }
-            syn_index[k] = i; /* the input section, for now */
+            int k = !strcmp(so->s[i].in.name, ".text") && type == 1 && flags == 6 ? GPUCOMPILE_AMDGPU__TEXT
+                  : !strcmp(so->s[i].in.name, ".rodata") && type == 1 && flags == 2 ? GPUCOMPILE_AMDGPU__RODATA
+                  : !strcmp(so->s[i].in.name, ".note") && type == 7 && flags == 2 ? GPUCOMPILE_AMDGPU__NOTE : -1;
+            if (k < 0 || so->syn_index[k]) return "an allocated section other than .text, .rodata and .note";
+            so->syn_index[k] = i; /* the input section, for now */
             continue;
         }
-        if (type != 1 || nextra == 64) { why = "a non-allocated section of an unknown kind"; goto done; }
-        extra[nextra++] = i;
+        if (type != 1 || so->nextra == 64) return "a non-allocated section of an unknown kind";
+        so->extra[so->nextra++] = i;
     }
-    if (!symtab || !syn_index[TEXT]) { why = "no symbol table or no .text"; goto done; }
-    for (j = 0; mg[j].sec; j++) {
-        const gpucompile_elf_section *in = &s[mg[j].sec].in;
-        if ((why = gpucompile_amdgpu__merge_pieces(&mg[j], in->data, in->size, in->flags, in->entsize, in->align)) != NULL)
-            goto done;
+    if (!so->symtab || !so->syn_index[GPUCOMPILE_AMDGPU__TEXT]) return "no symbol table or no .text";
+    for (j = 0; so->mg[j].sec; j++) {
+        const gpucompile_elf_section *in = &so->s[so->mg[j].sec].in;
+        if ((why = gpucompile_amdgpu__merge_pieces(&so->mg[j], in->data, in->size, in->flags, in->entsize, in->align)) != NULL)
+            return why;
     }
-    /* Symbols: locals (no section symbols) as they are; globals defined, not weak, not hidden. */
-    sym_out = (uint32_t *)gpucompile_alloc(a, (size_t)(nsym + 1) * sizeof *sym_out);
-    dyn = (gpucompile_amdgpu__dsym *)gpucompile_alloc(a, (size_t)(nsym + 1) * sizeof *dyn);
-    if (!sym_out || !dyn) { why = "out of memory"; goto done; }
-    for (i = 1; i < nsym; i++) {
-        const unsigned char *y = symtab + 24 * i;
+    return NULL;
+}
+
+/* The symbols: locals (no section symbols) as they are; globals defined, not weak, not hidden. */
+GPUCOMPILE_PRIVATE const char *gpucompile_amdgpu__so_symbols(gpucompile_amdgpu__so *so) {
+    uint32_t i;
+    so->sym_out = (uint32_t *)gpucompile_alloc(so->a, (size_t)(so->nsym + 1) * sizeof *so->sym_out);
+    so->dyn = (gpucompile_amdgpu__dsym *)gpucompile_alloc(so->a, (size_t)(so->nsym + 1) * sizeof *so->dyn);
+    if (!so->sym_out || !so->dyn) return "out of memory";
+    for (i = 1; i < so->nsym; i++) {
+        const unsigned char *y = so->symtab + 24 * i;
         unsigned bind = y[4] >> 4, vis = y[5] & 3;
         uint32_t shndx = (uint32_t)gpucompile_read_le(y + 6, 2);
-        if (gpucompile_read_le(y, 4) >= symstr) { why = "bad symbol name"; goto done; }
-        if (!gpucompile_amdgpu__kept(y, strtab, mg)) continue;
-        if (bind == 0) { nloc++; continue; }
-        if ((bind != 1 && bind != 2) || shndx == 0 || shndx >= 0xff00) { why = "an undefined or common global symbol"; goto done; }
-        if (vis == 1 || vis == 2) nloc++; /* hidden: local in the output, after the object's locals */
-        else dyn[ndyn++].sym = i;
+        if (gpucompile_read_le(y, 4) >= so->symstr) return "bad symbol name";
+        if (!gpucompile_amdgpu__kept(y, so->strtab, so->mg)) continue;
+        if (bind == 0) { so->nloc++; continue; }
+        if ((bind != 1 && bind != 2) || shndx == 0 || shndx >= 0xff00) return "an undefined or common global symbol";
+        if (vis == 1 || vis == 2) so->nloc++; /* hidden: local in the output, after the object's locals */
+        else so->dyn[so->ndyn++].sym = i;
     }
-    for (i = 0; i < nsym; i++) {
-        uint32_t shndx = (uint32_t)gpucompile_read_le(symtab + 24 * i + 6, 2);
-        if (shndx && shndx < 0xff00 && shndx >= shnum) { why = "a symbol in no section"; goto done; }
+    for (i = 0; i < so->nsym; i++) {
+        uint32_t shndx = (uint32_t)gpucompile_read_le(so->symtab + 24 * i + 6, 2);
+        if (shndx && shndx < 0xff00 && shndx >= so->shnum) return "a symbol in no section";
     }
-    /* The dynamic symbols' strings in symbol order, then lld's GNU hash order. */
-    gpucompile_buf_add(&dstr, "", 1);
-    for (i = 0; i < ndyn; i++) {
-        const char *n = (const char *)strtab + gpucompile_read_le(symtab + 24 * dyn[i].sym, 4);
-        dyn[i].name = (uint32_t)dstr.len;
-        dyn[i].hash = gpucompile_amdgpu__gnu_hash(n);
-        gpucompile_buf_add(&dstr, n, strlen(n) + 1);
+    return NULL;
+}
+
+/* The dynamic symbols' strings in symbol order, then lld's GNU hash order; the .comment. */
+GPUCOMPILE_PRIVATE const char *gpucompile_amdgpu__so_dynstr(gpucompile_amdgpu__so *so) {
+    uint32_t i;
+    gpucompile_buf_add(&so->dstr, "", 1);
+    for (i = 0; i < so->ndyn; i++) {
+        const char *n = (const char *)so->strtab + gpucompile_read_le(so->symtab + 24 * so->dyn[i].sym, 4);
+        so->dyn[i].name = (uint32_t)so->dstr.len;
+        so->dyn[i].hash = gpucompile_amdgpu__gnu_hash(n);
+        gpucompile_buf_add(&so->dstr, n, strlen(n) + 1);
     }
-    nbuckets = ndyn / 4 > 1 ? ndyn / 4 : 1;
-    for (i = 0; i < ndyn; i++) dyn[i].bucket = dyn[i].hash % nbuckets;
-    qsort(dyn, ndyn, sizeof *dyn, gpucompile_amdgpu__dsym_cmp);
-    for (maskwords = 1; maskwords <= ndyn * 12 / 64; maskwords <<= 1) {}
-    if ((why = gpucompile_amdgpu__comment(&comment, linker, comment_in ? s[comment_in].in.data : NULL,
-                                          comment_in ? (size_t)s[comment_in].in.size : 0)) != NULL)
-        goto done;
-    /* Layout: addresses and offsets as lld assigns them. */
-    nph = syn_index[NOTE] ? 8 : 7;
-    syn_size[NOTE] = syn_index[NOTE] ? s[syn_index[NOTE]].in.size : 0;
-    syn_size[DYNSYM] = 24 * (ndyn + 1); syn_size[GNUHASH] = 16 + 8 * maskwords + 4 * nbuckets + 4 * ndyn;
-    syn_size[HASH] = 4 * (2 + 2 * (ndyn + 1)); syn_size[DYNSTR] = dstr.len;
-    syn_size[RODATA] = syn_index[RODATA] ? s[syn_index[RODATA]].in.size : 0;
-    syn_size[TEXT] = s[syn_index[TEXT]].in.size; syn_size[DYNAMIC] = 7 * 16;
-    syn_align[NOTE] = syn_index[NOTE] ? s[syn_index[NOTE]].in.align : 1;
-    syn_align[DYNSYM] = 8; syn_align[GNUHASH] = 8; syn_align[HASH] = 4; syn_align[DYNSTR] = 1;
-    syn_align[RODATA] = syn_index[RODATA] ? s[syn_index[RODATA]].in.align : 1;
-    for (j = 0; mg[j].sec; j++) {
-        uint64_t al = s[mg[j].sec].in.align;
-        mg[j].start = gpucompile_amdgpu__up(syn_size[RODATA], al);
-        syn_size[RODATA] = mg[j].start + mg[j].data.len;
-        if (al > syn_align[RODATA]) syn_align[RODATA] = al;
+    so->nbuckets = so->ndyn / 4 > 1 ? so->ndyn / 4 : 1;
+    for (i = 0; i < so->ndyn; i++) so->dyn[i].bucket = so->dyn[i].hash % so->nbuckets;
+    qsort(so->dyn, so->ndyn, sizeof *so->dyn, gpucompile_amdgpu__dsym_cmp);
+    for (so->maskwords = 1; so->maskwords <= so->ndyn * 12 / 64; so->maskwords <<= 1) {}
+    return gpucompile_amdgpu__comment(&so->comment, so->linker, so->comment_in ? so->s[so->comment_in].in.data : NULL,
+                                      so->comment_in ? (size_t)so->s[so->comment_in].in.size : 0);
+}
+
+/* The layout: addresses and offsets as lld assigns them. */
+GPUCOMPILE_PRIVATE const char *gpucompile_amdgpu__so_layout(gpucompile_amdgpu__so *so) {
+    uint64_t *size = so->syn_size, *align = so->syn_align, dot;
+    uint32_t *index = so->syn_index, i, j;
+    const gpucompile_amdgpu__sec *note = &so->s[index[GPUCOMPILE_AMDGPU__NOTE]], *rodata = &so->s[index[GPUCOMPILE_AMDGPU__RODATA]];
+    const gpucompile_amdgpu__sec *text = &so->s[index[GPUCOMPILE_AMDGPU__TEXT]];
+    so->nph = index[GPUCOMPILE_AMDGPU__NOTE] ? 8 : 7;
+    size[GPUCOMPILE_AMDGPU__NOTE] = index[GPUCOMPILE_AMDGPU__NOTE] ? note->in.size : 0;
+    size[GPUCOMPILE_AMDGPU__DYNSYM] = 24 * (so->ndyn + 1);
+    size[GPUCOMPILE_AMDGPU__GNUHASH] = 16 + 8 * so->maskwords + 4 * so->nbuckets + 4 * so->ndyn;
+    size[GPUCOMPILE_AMDGPU__HASH] = 4 * (2 + 2 * (so->ndyn + 1));
+    size[GPUCOMPILE_AMDGPU__DYNSTR] = so->dstr.len;
+    size[GPUCOMPILE_AMDGPU__RODATA] = index[GPUCOMPILE_AMDGPU__RODATA] ? rodata->in.size : 0;
+    size[GPUCOMPILE_AMDGPU__TEXT] = text->in.size;
+    size[GPUCOMPILE_AMDGPU__DYNAMIC] = 7 * 16;
+    align[GPUCOMPILE_AMDGPU__NOTE] = index[GPUCOMPILE_AMDGPU__NOTE] ? note->in.align : 1;
+    align[GPUCOMPILE_AMDGPU__DYNSYM] = 8;
+    align[GPUCOMPILE_AMDGPU__GNUHASH] = 8;
+    align[GPUCOMPILE_AMDGPU__HASH] = 4;
+    align[GPUCOMPILE_AMDGPU__DYNSTR] = 1;
+    align[GPUCOMPILE_AMDGPU__RODATA] = index[GPUCOMPILE_AMDGPU__RODATA] ? rodata->in.align : 1;
+    for (j = 0; so->mg[j].sec; j++) {
+        uint64_t al = so->s[so->mg[j].sec].in.align;
+        so->mg[j].start = gpucompile_amdgpu__up(size[GPUCOMPILE_AMDGPU__RODATA], al);
+        size[GPUCOMPILE_AMDGPU__RODATA] = so->mg[j].start + so->mg[j].data.len;
+        if (al > align[GPUCOMPILE_AMDGPU__RODATA]) align[GPUCOMPILE_AMDGPU__RODATA] = al;
     }
-    syn_align[TEXT] = s[syn_index[TEXT]].in.align; syn_align[DYNAMIC] = 8; syn_align[PADDING] = 1;
-    for (i = 0; i < NSYN; i++)
-        if (syn_align[i] & (syn_align[i] - 1) || syn_align[i] > GPUCOMPILE_AMDGPU__PAGE) { why = "an alignment lld would treat otherwise"; goto done; }
-    off = dot = 64 + 56 * (uint64_t)nph;
-    for (i = 0, nout = 1; i < NSYN; i++) {
-        int present = i == NOTE ? syn_index[NOTE] != 0 : i == RODATA ? syn_index[RODATA] != 0 : 1;
-        if (!present) { syn_index[i] = 0; continue; }
-        if (i == TEXT || i == DYNAMIC) { /* a new segment: the next page, at the same offset in it */
-            dot = gpucompile_amdgpu__up(gpucompile_amdgpu__up(dot, GPUCOMPILE_AMDGPU__PAGE) + dot % GPUCOMPILE_AMDGPU__PAGE, syn_align[i]);
-            off += (dot - off) & (GPUCOMPILE_AMDGPU__PAGE - 1);
+    align[GPUCOMPILE_AMDGPU__TEXT] = text->in.align;
+    align[GPUCOMPILE_AMDGPU__DYNAMIC] = 8;
+    align[GPUCOMPILE_AMDGPU__PADDING] = 1;
+    for (i = 0; i < GPUCOMPILE_AMDGPU__NSYN; i++)
+        if (align[i] & (align[i] - 1) || align[i] > GPUCOMPILE_AMDGPU__PAGE) return "an alignment lld would treat otherwise";
+    so->off = dot = 64 + 56 * (uint64_t)so->nph;
+    for (i = 0, so->nout = 1; i < GPUCOMPILE_AMDGPU__NSYN; i++) {
+        int present = i == GPUCOMPILE_AMDGPU__NOTE || i == GPUCOMPILE_AMDGPU__RODATA ? index[i] != 0 : 1;
+        if (!present) { index[i] = 0; continue; }
+        if (i == GPUCOMPILE_AMDGPU__TEXT || i == GPUCOMPILE_AMDGPU__DYNAMIC) { /* a new segment: the next page, at the same offset in it */
+            dot = gpucompile_amdgpu__up(gpucompile_amdgpu__up(dot, GPUCOMPILE_AMDGPU__PAGE) + dot % GPUCOMPILE_AMDGPU__PAGE, align[i]);
+            so->off += (dot - so->off) & (GPUCOMPILE_AMDGPU__PAGE - 1);
         } else {
-            dot = gpucompile_amdgpu__up(dot, syn_align[i]);
-            off = i == PADDING ? off : gpucompile_amdgpu__up(off, syn_align[i]);
+            dot = gpucompile_amdgpu__up(dot, align[i]);
+            so->off = i == GPUCOMPILE_AMDGPU__PADDING ? so->off : gpucompile_amdgpu__up(so->off, align[i]);
         }
-        if (i == PADDING) syn_size[i] = gpucompile_amdgpu__up(dot, GPUCOMPILE_AMDGPU__PAGE) - dot;
-        if (i == NOTE || i == RODATA || i == TEXT) { s[syn_index[i]].addr = dot; s[syn_index[i]].out = nout; }
-        for (j = 0; i == RODATA && mg[j].sec; j++) { s[mg[j].sec].addr = dot + mg[j].start; s[mg[j].sec].out = nout; }
-        syn_addr[i] = dot; syn_off[i] = off; syn_index[i] = nout++;
-        dot += syn_size[i];
-        if (i != PADDING) off += syn_size[i];
+        if (i == GPUCOMPILE_AMDGPU__PADDING) size[i] = gpucompile_amdgpu__up(dot, GPUCOMPILE_AMDGPU__PAGE) - dot;
+        if (i == GPUCOMPILE_AMDGPU__NOTE || i == GPUCOMPILE_AMDGPU__RODATA || i == GPUCOMPILE_AMDGPU__TEXT) {
+            so->s[index[i]].addr = dot;
+            so->s[index[i]].out = so->nout;
+        }
+        for (j = 0; i == GPUCOMPILE_AMDGPU__RODATA && so->mg[j].sec; j++) {
+            so->s[so->mg[j].sec].addr = dot + so->mg[j].start;
+            so->s[so->mg[j].sec].out = so->nout;
+        }
+        so->syn_addr[i] = dot;
+        so->syn_off[i] = so->off;
+        index[i] = so->nout++;
+        dot += size[i];
+        if (i != GPUCOMPILE_AMDGPU__PADDING) so->off += size[i];
     }
-    for (i = 0; i < nextra; i++) {
-        uint64_t al = s[extra[i]].in.align;
-        s[extra[i]].out = nout++;
-        s[extra[i]].off = off = gpucompile_amdgpu__up(off, al ? al : 1);
-        off += s[extra[i]].in.size;
+    for (i = 0; i < so->nextra; i++) {
+        uint64_t al = so->s[so->extra[i]].in.align;
+        so->s[so->extra[i]].out = so->nout++;
+        so->s[so->extra[i]].off = so->off = gpucompile_amdgpu__up(so->off, al ? al : 1);
+        so->off += so->s[so->extra[i]].in.size;
     }
-    for (i = 1; i < nsym && !why; i++) {
-        uint32_t shndx = (uint32_t)gpucompile_read_le(symtab + 24 * i + 6, 2);
-        if (gpucompile_amdgpu__kept(symtab + 24 * i, strtab, mg) && shndx && shndx < 0xff00 && !s[shndx].out) why = "a symbol in a section lld drops";
+    for (i = 1; i < so->nsym; i++) {
+        uint32_t shndx = (uint32_t)gpucompile_read_le(so->symtab + 24 * i + 6, 2);
+        if (gpucompile_amdgpu__kept(so->symtab + 24 * i, so->strtab, so->mg) && shndx && shndx < 0xff00 && !so->s[shndx].out)
+            return "a symbol in a section lld drops";
     }
-    if (why) goto done;
-    /* .comment, .symtab, .shstrtab, .strtab */
-    gpucompile_buf_add(&shstr, "", 1);
-    for (i = 0; i < NSYN; i++)
-        if (syn_index[i]) gpucompile_buf_add(&shstr, synname[i], strlen(synname[i]) + 1);
-    for (i = 0; i < nextra; i++) {
-        for (j = 0; j < i && strcmp(s[extra[j]].in.name, s[extra[i]].in.name); j++) {}
-        if (j == i) gpucompile_buf_add(&shstr, s[extra[i]].in.name, strlen(s[extra[i]].in.name) + 1);
+    return NULL;
+}
+
+/* The names of the output's sections and symbols (.shstrtab, .strtab), the places of the
+   non-allocated sections at the end, and the output's buffer. */
+GPUCOMPILE_PRIVATE const char *gpucompile_amdgpu__so_names(gpucompile_amdgpu__so *so) {
+    uint32_t i, j;
+    gpucompile_buf_add(&so->shstr, "", 1);
+    for (i = 0; i < GPUCOMPILE_AMDGPU__NSYN; i++)
+        if (so->syn_index[i]) gpucompile_buf_add(&so->shstr, gpucompile_amdgpu__synname[i], strlen(gpucompile_amdgpu__synname[i]) + 1);
+    for (i = 0; i < so->nextra; i++) {
+        for (j = 0; j < i && strcmp(so->s[so->extra[j]].in.name, so->s[so->extra[i]].in.name); j++) {}
+        if (j == i) gpucompile_buf_add(&so->shstr, so->s[so->extra[i]].in.name, strlen(so->s[so->extra[i]].in.name) + 1);
     }
-    gpucompile_buf_add(&shstr, ".comment\0.symtab\0.shstrtab\0.strtab", 35);
-    str_out = nout + 3;
+    gpucompile_buf_add(&so->shstr, ".comment\0.symtab\0.shstrtab\0.strtab", 35);
+    so->str_out = so->nout + 3;
+    so->coff = so->off;
+    so->yoff = gpucompile_amdgpu__up(so->coff + so->comment.len, 8);
+    so->ysz = 24 * (1 + so->nloc + 1 + so->ndyn);
+    so->ssoff = so->yoff + so->ysz;
+    so->firstglob = 1 + so->nloc + 1; /* nloc: the hidden globals too */
+    gpucompile_buf_add(&so->str, "", 1);
+    for (i = 1; i < so->nsym; i++) /* local names, then globals', then _DYNAMIC's */
+        if (gpucompile_amdgpu__kept(so->symtab + 24 * i, so->strtab, so->mg) && so->symtab[24 * i + 4] >> 4 == 0) {
+            const char *n = (const char *)so->strtab + gpucompile_read_le(so->symtab + 24 * i, 4);
+            so->sym_out[i] = (uint32_t)so->str.len; gpucompile_buf_add(&so->str, n, strlen(n) + 1);
+        }
+    for (i = 1; i < so->nsym; i++)
+        if (gpucompile_amdgpu__kept(so->symtab + 24 * i, so->strtab, so->mg) && so->symtab[24 * i + 4] >> 4 != 0) {
+            const char *n = (const char *)so->strtab + gpucompile_read_le(so->symtab + 24 * i, 4);
+            so->sym_out[i] = (uint32_t)so->str.len; gpucompile_buf_add(&so->str, n, strlen(n) + 1);
+        }
+    so->sym_out[0] = (uint32_t)so->str.len; gpucompile_buf_add(&so->str, "_DYNAMIC", 9); /* sym_out[0]: _DYNAMIC's name */
+    so->stroff = so->ssoff + so->shstr.len;
+    so->shoff = gpucompile_amdgpu__up(so->stroff + so->str.len, 8);
+    if (so->comment.oom || so->shstr.oom || so->str.oom || so->dstr.oom) return "out of memory";
+    so->total = (size_t)(so->shoff + 64 * (uint64_t)(so->str_out + 1));
+    so->o = (unsigned char *)gpucompile_alloc(so->a, so->total);
+    if (!so->o) return "out of memory";
+    memset(so->o, 0, so->total);
+    return NULL;
+}
+
+/* The ELF header and the program headers: the read-only segment from the file's start, .text,
+   .dynamic with its relro padding (and as PT_DYNAMIC, PT_GNU_RELRO), the stack, the .note. */
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__so_headers(gpucompile_amdgpu__so *so) {
+    const uint64_t *off = so->syn_off, *addr = so->syn_addr, *size = so->syn_size;
+    const int text = GPUCOMPILE_AMDGPU__TEXT, dyn = GPUCOMPILE_AMDGPU__DYNAMIC, note = GPUCOMPILE_AMDGPU__NOTE;
+    /* the read-only segment ends with .rodata, or .dynstr without one */
+    const int ro = so->syn_index[GPUCOMPILE_AMDGPU__RODATA] ? GPUCOMPILE_AMDGPU__RODATA : GPUCOMPILE_AMDGPU__DYNSTR;
+    uint64_t rw = size[dyn] + size[GPUCOMPILE_AMDGPU__PADDING];
+    uint64_t row[8][6] = { /* flags << 32 | type, offset, address, file size, memory size, alignment */
+        {0x400000006ull, 64, 64, 56 * (uint64_t)so->nph, 56 * (uint64_t)so->nph, 8},
+        {0x400000001ull, 0, 0, off[ro] + size[ro], 0, 0x1000},
+        {0x500000001ull, off[text], addr[text], size[text], size[text], 0x1000},
+        {0x600000001ull, off[dyn], addr[dyn], size[dyn], rw, 0x1000},
+        {0x600000002ull, off[dyn], addr[dyn], size[dyn], size[dyn], 8},
+        {0x46474e552ull, off[dyn], addr[dyn], size[dyn], rw, 1},
+        {0x66474e551ull, 0, 0, 0, 0, 0},
+        {0x400000004ull, off[note], addr[note], size[note], size[note], so->syn_align[note]}};
+    unsigned char *o = so->o;
+    uint32_t i;
+    memcpy(o, so->e, 16);
+    gpucompile_amdgpu__wr(o + 16, 3, 2); gpucompile_amdgpu__wr(o + 18, 224, 2); gpucompile_amdgpu__wr(o + 20, 1, 4);
+    gpucompile_amdgpu__wr(o + 32, 64, 8); gpucompile_amdgpu__wr(o + 40, so->shoff, 8);
+    memcpy(o + 48, so->e + 48, 4); gpucompile_amdgpu__wr(o + 52, 64, 2); gpucompile_amdgpu__wr(o + 54, 56, 2);
+    gpucompile_amdgpu__wr(o + 56, so->nph, 2); gpucompile_amdgpu__wr(o + 58, 64, 2); gpucompile_amdgpu__wr(o + 60, so->str_out + 1, 2);
+    gpucompile_amdgpu__wr(o + 62, so->str_out - 1, 2);
+    row[1][4] = row[1][3];
+    for (i = 0; i < so->nph; i++) {
+        unsigned char *p = o + 64 + 56 * i;
+        gpucompile_amdgpu__wr(p, row[i][0] & 0xffffffffu, 4); gpucompile_amdgpu__wr(p + 4, row[i][0] >> 32, 4);
+        gpucompile_amdgpu__wr(p + 8, row[i][1], 8); gpucompile_amdgpu__wr(p + 16, row[i][2], 8); gpucompile_amdgpu__wr(p + 24, row[i][2], 8);
+        gpucompile_amdgpu__wr(p + 32, row[i][3], 8); gpucompile_amdgpu__wr(p + 40, row[i][4], 8); gpucompile_amdgpu__wr(p + 48, row[i][5], 8);
+    }
+}
+
+/* The contents of the input's sections, then their relocations resolved. */
+GPUCOMPILE_PRIVATE const char *gpucompile_amdgpu__so_contents(gpucompile_amdgpu__so *so) {
+    uint32_t i, j;
+    for (i = 0; i < so->shnum; i++)
+        if (so->s[i].out && so->s[i].in.type != 8 && !so->s[i].merged) {
+            int k = so->s[i].out == so->syn_index[GPUCOMPILE_AMDGPU__NOTE] ? GPUCOMPILE_AMDGPU__NOTE
+                  : so->s[i].out == so->syn_index[GPUCOMPILE_AMDGPU__RODATA] ? GPUCOMPILE_AMDGPU__RODATA : GPUCOMPILE_AMDGPU__TEXT;
+            uint64_t dst = so->s[i].addr ? so->syn_off[k] : so->s[i].off;
+            so->s[i].off = dst;
+            memcpy(so->o + dst, so->s[i].in.data, (size_t)so->s[i].in.size);
+        }
+    for (j = 0; so->mg[j].sec; j++)
+        memcpy(so->o + so->syn_off[GPUCOMPILE_AMDGPU__RODATA] + so->mg[j].start, so->mg[j].data.data, so->mg[j].data.len);
+    for (i = 1; i < so->shnum; i++) {
+        uint32_t t = so->s[i].in.info;
+        uint64_t r, n = so->s[i].in.size / 24;
+        if (so->s[i].in.type != 4) continue;
+        for (r = 0; r < n; r++) {
+            const unsigned char *q = so->s[i].in.data + 24 * r, *y;
+            uint64_t at = gpucompile_read_le(q, 8), info = gpucompile_read_le(q + 8, 8), sym = info >> 32, v;
+            uint32_t type = (uint32_t)info, shndx;
+            int64_t add = (int64_t)gpucompile_read_le(q + 16, 8);
+            int width = type == 5 ? 8 : 4;
+            if (sym == 0 || sym >= so->nsym) return "a relocation without a symbol";
+            y = so->symtab + 24 * sym;
+            shndx = (uint32_t)gpucompile_read_le(y + 6, 2);
+            if ((type != 5 && type != 10 && type != 11) || shndx == 0 || shndx >= so->shnum || !so->s[shndx].addr ||
+                (y[4] >> 4 != 0 && (y[5] & 3) == 0))
+                return "a relocation other than PC-relative to a symbol that cannot be preempted";
+            if (at > so->s[t].in.size || so->s[t].in.size - at < (uint64_t)width) return "a relocation outside its section";
+            v = (y[4] & 15) == 3 ? gpucompile_amdgpu__va(so->s, so->mg, shndx, gpucompile_read_le(y + 8, 8) + (uint64_t)add)
+                                 : gpucompile_amdgpu__va(so->s, so->mg, shndx, gpucompile_read_le(y + 8, 8)) + (uint64_t)add;
+            v -= so->s[t].addr + at;
+            gpucompile_amdgpu__wr(so->o + so->s[t].off + at, type == 11 ? v >> 32 : v, width);
+        }
+    }
+    return NULL;
+}
+
+/* .dynsym, .gnu.hash, .hash, .dynstr, .dynamic */
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__so_dynamic(gpucompile_amdgpu__so *so) {
+    uint32_t i;
+    for (i = 0; i < so->ndyn; i++) {
+        const unsigned char *y = so->symtab + 24 * so->dyn[i].sym;
+        unsigned char *p = so->o + so->syn_off[GPUCOMPILE_AMDGPU__DYNSYM] + 24 * (i + 1);
+        uint32_t shndx = (uint32_t)gpucompile_read_le(y + 6, 2);
+        gpucompile_amdgpu__wr(p, so->dyn[i].name, 4); p[4] = y[4]; p[5] = y[5];
+        gpucompile_amdgpu__wr(p + 6, shndx < 0xff00 ? so->s[shndx].out : shndx, 2);
+        gpucompile_amdgpu__wr(p + 8, shndx < 0xff00 ? gpucompile_amdgpu__va(so->s, so->mg, shndx, gpucompile_read_le(y + 8, 8))
+                                                    : gpucompile_read_le(y + 8, 8), 8);
+        memcpy(p + 16, y + 16, 8);
+    }
     {
-        uint64_t coff = off, yoff = gpucompile_amdgpu__up(coff + comment.len, 8), ysz = 24 * (1 + nloc + 1 + ndyn);
-        uint64_t ssoff = yoff + ysz, stroff;
-        uint32_t k = 1, firstglob = 1 + nloc + 1; /* nloc: the hidden globals too */
-        gpucompile_buf_add(&str, "", 1);
-        for (i = 1; i < nsym; i++) /* local names, then globals', then _DYNAMIC's */
-            if (gpucompile_amdgpu__kept(symtab + 24 * i, strtab, mg) && symtab[24 * i + 4] >> 4 == 0) {
-                const char *n = (const char *)strtab + gpucompile_read_le(symtab + 24 * i, 4);
-                sym_out[i] = (uint32_t)str.len; gpucompile_buf_add(&str, n, strlen(n) + 1);
-            }
-        for (i = 1; i < nsym; i++)
-            if (gpucompile_amdgpu__kept(symtab + 24 * i, strtab, mg) && symtab[24 * i + 4] >> 4 != 0) {
-                const char *n = (const char *)strtab + gpucompile_read_le(symtab + 24 * i, 4);
-                sym_out[i] = (uint32_t)str.len; gpucompile_buf_add(&str, n, strlen(n) + 1);
-            }
-        sym_out[0] = (uint32_t)str.len; gpucompile_buf_add(&str, "_DYNAMIC", 9); /* sym_out[0]: _DYNAMIC's name */
-        stroff = ssoff + shstr.len;
-        shoff = gpucompile_amdgpu__up(stroff + str.len, 8);
-        if (comment.oom || shstr.oom || str.oom || dstr.oom) { why = "out of memory"; goto done; }
-        total = (size_t)(shoff + 64 * (uint64_t)(str_out + 1));
-        o = (unsigned char *)gpucompile_alloc(a, total);
-        if (!o) { why = "out of memory"; goto done; }
-        memset(o, 0, total);
-        memset(&b, 0, sizeof b);
-        /* ELF header */
-        memcpy(o, e, 16);
-        gpucompile_amdgpu__wr(o + 16, 3, 2); gpucompile_amdgpu__wr(o + 18, 224, 2); gpucompile_amdgpu__wr(o + 20, 1, 4);
-        gpucompile_amdgpu__wr(o + 32, 64, 8); gpucompile_amdgpu__wr(o + 40, shoff, 8);
-        memcpy(o + 48, e + 48, 4); gpucompile_amdgpu__wr(o + 52, 64, 2); gpucompile_amdgpu__wr(o + 54, 56, 2);
-        gpucompile_amdgpu__wr(o + 56, nph, 2); gpucompile_amdgpu__wr(o + 58, 64, 2); gpucompile_amdgpu__wr(o + 60, str_out + 1, 2);
-        gpucompile_amdgpu__wr(o + 62, str_out - 1, 2);
-        /* program headers */
+        unsigned char *g = so->o + so->syn_off[GPUCOMPILE_AMDGPU__GNUHASH], *bl = g + 16, *bk = bl + 8 * so->maskwords, *hv = bk + 4 * so->nbuckets;
+        unsigned char *hs = so->o + so->syn_off[GPUCOMPILE_AMDGPU__HASH];
+        uint32_t nd = so->ndyn + 1;
+        gpucompile_amdgpu__wr(g, so->nbuckets, 4); gpucompile_amdgpu__wr(g + 4, 1, 4); gpucompile_amdgpu__wr(g + 8, so->maskwords, 4);
+        gpucompile_amdgpu__wr(g + 12, 26, 4);
+        for (i = 0; i < so->ndyn; i++) {
+            unsigned char *w = bl + 8 * ((so->dyn[i].hash / 64) & (so->maskwords - 1));
+            uint64_t m = gpucompile_read_le(w, 8) | 1ull << (so->dyn[i].hash % 64) | 1ull << ((so->dyn[i].hash >> 26) % 64);
+            int last = i + 1 == so->ndyn || so->dyn[i + 1].bucket != so->dyn[i].bucket;
+            gpucompile_amdgpu__wr(w, m, 8);
+            gpucompile_amdgpu__wr(hv + 4 * i, last ? so->dyn[i].hash | 1 : so->dyn[i].hash & ~1u, 4);
+            if (i == 0 || so->dyn[i - 1].bucket != so->dyn[i].bucket) gpucompile_amdgpu__wr(bk + 4 * so->dyn[i].bucket, i + 1, 4);
+        }
+        gpucompile_amdgpu__wr(hs, nd, 4); gpucompile_amdgpu__wr(hs + 4, nd, 4);
+        for (i = 0; i < so->ndyn; i++) {
+            uint32_t hb = gpucompile_amdgpu__sysv_hash((const char *)so->dstr.data + so->dyn[i].name) % nd;
+            memcpy(hs + 8 + 4 * nd + 4 * (i + 1), hs + 8 + 4 * hb, 4);
+            gpucompile_amdgpu__wr(hs + 8 + 4 * hb, i + 1, 4);
+        }
+        memcpy(so->o + so->syn_off[GPUCOMPILE_AMDGPU__DYNSTR], so->dstr.data, so->dstr.len);
         {
-            uint64_t rw = syn_size[DYNAMIC] + syn_size[PADDING];
-            uint64_t row[8][6] = { /* flags << 32 | type, offset, address, file size, memory size, alignment */
-                {0x400000006ull, 64, 64, 56 * (uint64_t)nph, 56 * (uint64_t)nph, 8},
-                {0x400000001ull, 0, 0, syn_off[TEXT - 1 - (syn_index[RODATA] ? 0 : 1)] + syn_size[TEXT - 1 - (syn_index[RODATA] ? 0 : 1)], 0, 0x1000},
-                {0x500000001ull, syn_off[TEXT], syn_addr[TEXT], syn_size[TEXT], syn_size[TEXT], 0x1000},
-                {0x600000001ull, syn_off[DYNAMIC], syn_addr[DYNAMIC], syn_size[DYNAMIC], rw, 0x1000},
-                {0x600000002ull, syn_off[DYNAMIC], syn_addr[DYNAMIC], syn_size[DYNAMIC], syn_size[DYNAMIC], 8},
-                {0x46474e552ull, syn_off[DYNAMIC], syn_addr[DYNAMIC], syn_size[DYNAMIC], rw, 1},
-                {0x66474e551ull, 0, 0, 0, 0, 0},
-                {0x400000004ull, syn_off[NOTE], syn_addr[NOTE], syn_size[NOTE], syn_size[NOTE], syn_align[NOTE]}};
-            row[1][4] = row[1][3];
-            for (i = 0; i < nph; i++) {
-                unsigned char *p = o + 64 + 56 * i;
-                gpucompile_amdgpu__wr(p, row[i][0] & 0xffffffffu, 4); gpucompile_amdgpu__wr(p + 4, row[i][0] >> 32, 4);
-                gpucompile_amdgpu__wr(p + 8, row[i][1], 8); gpucompile_amdgpu__wr(p + 16, row[i][2], 8); gpucompile_amdgpu__wr(p + 24, row[i][2], 8);
-                gpucompile_amdgpu__wr(p + 32, row[i][3], 8); gpucompile_amdgpu__wr(p + 40, row[i][4], 8); gpucompile_amdgpu__wr(p + 48, row[i][5], 8);
+            uint64_t d[7][2] = {{6, so->syn_addr[GPUCOMPILE_AMDGPU__DYNSYM]}, {11, 24}, {5, so->syn_addr[GPUCOMPILE_AMDGPU__DYNSTR]},
+                                {10, so->dstr.len}, {0x6ffffef5, so->syn_addr[GPUCOMPILE_AMDGPU__GNUHASH]},
+                                {4, so->syn_addr[GPUCOMPILE_AMDGPU__HASH]}, {0, 0}};
+            for (i = 0; i < 7; i++) {
+                gpucompile_amdgpu__wr(so->o + so->syn_off[GPUCOMPILE_AMDGPU__DYNAMIC] + 16 * i, d[i][0], 8);
+                gpucompile_amdgpu__wr(so->o + so->syn_off[GPUCOMPILE_AMDGPU__DYNAMIC] + 16 * i + 8, d[i][1], 8);
             }
         }
-        /* contents of the input's sections, then relocations resolved */
-        for (i = 0; i < shnum; i++)
-            if (s[i].out && s[i].in.type != 8 && !s[i].merged) {
-                uint64_t dst = s[i].addr ? syn_off[s[i].out == syn_index[NOTE] ? NOTE : s[i].out == syn_index[RODATA] ? RODATA : TEXT] : s[i].off;
-                s[i].off = dst;
-                memcpy(o + dst, s[i].in.data, (size_t)s[i].in.size);
-            }
-        for (j = 0; mg[j].sec; j++) memcpy(o + syn_off[RODATA] + mg[j].start, mg[j].data.data, mg[j].data.len);
-        for (i = 1; i < shnum && !why; i++) {
-            uint32_t t = s[i].in.info;
-            uint64_t r, n = s[i].in.size / 24;
-            if (s[i].in.type != 4) continue;
-            for (r = 0; r < n; r++) {
-                const unsigned char *q = s[i].in.data + 24 * r, *y;
-                uint64_t at = gpucompile_read_le(q, 8), info = gpucompile_read_le(q + 8, 8), sym = info >> 32, v;
-                uint32_t type = (uint32_t)info, shndx;
-                int64_t add = (int64_t)gpucompile_read_le(q + 16, 8);
-                int width = type == 5 ? 8 : 4;
-                if (sym == 0 || sym >= nsym) { why = "a relocation without a symbol"; break; }
-                y = symtab + 24 * sym;
-                shndx = (uint32_t)gpucompile_read_le(y + 6, 2);
-                if ((type != 5 && type != 10 && type != 11) || shndx == 0 || shndx >= shnum || !s[shndx].addr ||
-                    (y[4] >> 4 != 0 && (y[5] & 3) == 0)) { why = "a relocation other than PC-relative to a symbol that cannot be preempted"; break; }
-                if (at > s[t].in.size || s[t].in.size - at < (uint64_t)width) { why = "a relocation outside its section"; break; }
-                v = (y[4] & 15) == 3 ? gpucompile_amdgpu__va(s, mg, shndx, gpucompile_read_le(y + 8, 8) + (uint64_t)add)
-                                     : gpucompile_amdgpu__va(s, mg, shndx, gpucompile_read_le(y + 8, 8)) + (uint64_t)add;
-                v -= s[t].addr + at;
-                gpucompile_amdgpu__wr(o + s[t].off + at, type == 11 ? v >> 32 : v, width);
-            }
-        }
-        if (why) { gpucompile_free(a, o); goto done; }
-        /* .dynsym, .gnu.hash, .hash, .dynstr, .dynamic */
-        for (i = 0; i < ndyn; i++) {
-            const unsigned char *y = symtab + 24 * dyn[i].sym;
-            unsigned char *p = o + syn_off[DYNSYM] + 24 * (i + 1);
-            uint32_t shndx = (uint32_t)gpucompile_read_le(y + 6, 2);
-            gpucompile_amdgpu__wr(p, dyn[i].name, 4); p[4] = y[4]; p[5] = y[5];
-            gpucompile_amdgpu__wr(p + 6, shndx < 0xff00 ? s[shndx].out : shndx, 2);
-            gpucompile_amdgpu__wr(p + 8, shndx < 0xff00 ? gpucompile_amdgpu__va(s, mg, shndx, gpucompile_read_le(y + 8, 8)) : gpucompile_read_le(y + 8, 8), 8);
-            memcpy(p + 16, y + 16, 8);
-        }
-        {
-            unsigned char *g = o + syn_off[GNUHASH], *bl = g + 16, *bk = bl + 8 * maskwords, *hv = bk + 4 * nbuckets;
-            unsigned char *hs = o + syn_off[HASH];
-            uint32_t nd = ndyn + 1;
-            gpucompile_amdgpu__wr(g, nbuckets, 4); gpucompile_amdgpu__wr(g + 4, 1, 4); gpucompile_amdgpu__wr(g + 8, maskwords, 4);
-            gpucompile_amdgpu__wr(g + 12, 26, 4);
-            for (i = 0; i < ndyn; i++) {
-                unsigned char *w = bl + 8 * ((dyn[i].hash / 64) & (maskwords - 1));
-                uint64_t m = gpucompile_read_le(w, 8) | 1ull << (dyn[i].hash % 64) | 1ull << ((dyn[i].hash >> 26) % 64);
-                int last = i + 1 == ndyn || dyn[i + 1].bucket != dyn[i].bucket;
-                gpucompile_amdgpu__wr(w, m, 8);
-                gpucompile_amdgpu__wr(hv + 4 * i, last ? dyn[i].hash | 1 : dyn[i].hash & ~1u, 4);
-                if (i == 0 || dyn[i - 1].bucket != dyn[i].bucket) gpucompile_amdgpu__wr(bk + 4 * dyn[i].bucket, i + 1, 4);
-            }
-            gpucompile_amdgpu__wr(hs, nd, 4); gpucompile_amdgpu__wr(hs + 4, nd, 4);
-            for (i = 0; i < ndyn; i++) {
-                uint32_t hb = gpucompile_amdgpu__sysv_hash((const char *)dstr.data + dyn[i].name) % nd;
-                memcpy(hs + 8 + 4 * nd + 4 * (i + 1), hs + 8 + 4 * hb, 4);
-                gpucompile_amdgpu__wr(hs + 8 + 4 * hb, i + 1, 4);
-            }
-            memcpy(o + syn_off[DYNSTR], dstr.data, dstr.len);
-            {
-                uint64_t d[7][2] = {{6, syn_addr[DYNSYM]}, {11, 24}, {5, syn_addr[DYNSTR]}, {10, dstr.len}, {0x6ffffef5, syn_addr[GNUHASH]},
-                                    {4, syn_addr[HASH]}, {0, 0}};
-                for (i = 0; i < 7; i++) {
-                    gpucompile_amdgpu__wr(o + syn_off[DYNAMIC] + 16 * i, d[i][0], 8);
-                    gpucompile_amdgpu__wr(o + syn_off[DYNAMIC] + 16 * i + 8, d[i][1], 8);
-                }
-            }
-        }
-        /* .comment, .symtab, .shstrtab, .strtab */
-        memcpy(o + coff, comment.data, comment.len);
-        for (i = 1; i < nsym; i++) {
-            const unsigned char *y = symtab + 24 * i;
-            uint32_t shndx = (uint32_t)gpucompile_read_le(y + 6, 2);
-            unsigned char *p;
-            if (!gpucompile_amdgpu__kept(y, strtab, mg)) continue;
-            if (y[4] >> 4 == 0) p = o + yoff + 24 * k++;
-            else continue;
-            gpucompile_amdgpu__wr(p, sym_out[i], 4); p[4] = y[4]; p[5] = y[5];
-            gpucompile_amdgpu__wr(p + 6, shndx && shndx < 0xff00 ? s[shndx].out : shndx, 2);
-            gpucompile_amdgpu__wr(p + 8, shndx && shndx < 0xff00 ? gpucompile_amdgpu__va(s, mg, shndx, gpucompile_read_le(y + 8, 8)) : gpucompile_read_le(y + 8, 8), 8);
-            memcpy(p + 16, y + 16, 8);
-        }
-        for (i = 1; i < nsym; i++) {
-            const unsigned char *y = symtab + 24 * i;
-            uint32_t shndx = (uint32_t)gpucompile_read_le(y + 6, 2);
-            unsigned char *p;
-            if (!gpucompile_amdgpu__kept(y, strtab, mg) || y[4] >> 4 == 0 || ((y[5] & 3) != 1 && (y[5] & 3) != 2)) continue;
-            p = o + yoff + 24 * k++;
-            gpucompile_amdgpu__wr(p, sym_out[i], 4); p[4] = y[4] & 15; p[5] = y[5];
-            gpucompile_amdgpu__wr(p + 6, s[shndx].out, 2);
-            gpucompile_amdgpu__wr(p + 8, gpucompile_amdgpu__va(s, mg, shndx, gpucompile_read_le(y + 8, 8)), 8);
-            memcpy(p + 16, y + 16, 8);
-        }
-        {
-            unsigned char *p = o + yoff + 24 * k++;
-            gpucompile_amdgpu__wr(p, sym_out[0], 4); p[5] = 2;
-            gpucompile_amdgpu__wr(p + 6, syn_index[DYNAMIC], 2); gpucompile_amdgpu__wr(p + 8, syn_addr[DYNAMIC], 8);
-        }
-        for (i = 1; i < nsym; i++) {
-            const unsigned char *y = symtab + 24 * i;
-            uint32_t shndx = (uint32_t)gpucompile_read_le(y + 6, 2);
-            unsigned char *p;
-            if (!gpucompile_amdgpu__kept(y, strtab, mg) || y[4] >> 4 == 0 || (y[5] & 3) == 1 || (y[5] & 3) == 2) continue;
-            p = o + yoff + 24 * k++;
-            gpucompile_amdgpu__wr(p, sym_out[i], 4); p[4] = y[4]; p[5] = y[5];
-            gpucompile_amdgpu__wr(p + 6, s[shndx].out, 2);
-            gpucompile_amdgpu__wr(p + 8, gpucompile_amdgpu__va(s, mg, shndx, gpucompile_read_le(y + 8, 8)), 8);
-            memcpy(p + 16, y + 16, 8);
-        }
-        memcpy(o + ssoff, shstr.data, shstr.len);
-        memcpy(o + stroff, str.data, str.len);
-        /* section headers */
-        {
-            uint32_t at = 0, idx = 1;
-            for (i = 0; i < NSYN; i++) {
-                unsigned char *p;
-                static const uint32_t type[NSYN] = {7, 11, 0x6ffffff6, 5, 3, 1, 1, 6, 8};
-                static const uint64_t flags[NSYN] = {2, 2, 2, 2, 2, 2, 6, 3, 3};
-                static const uint64_t ent[NSYN] = {0, 24, 0, 4, 0, 0, 0, 16, 0};
-                uint64_t m;
-                if (!syn_index[i]) continue;
-                at = gpucompile_amdgpu__strat(&shstr, synname[i]);
-                p = o + shoff + 64 * idx++;
-                gpucompile_amdgpu__wr(p, at, 4); gpucompile_amdgpu__wr(p + 4, type[i], 4);
-                for (j = 0, m = flags[i]; i == RODATA && mg[j].sec; j++) m |= s[mg[j].sec].in.flags;
-                gpucompile_amdgpu__wr(p + 8, m, 8);
-                gpucompile_amdgpu__wr(p + 16, syn_addr[i], 8); gpucompile_amdgpu__wr(p + 24, syn_off[i], 8); gpucompile_amdgpu__wr(p + 32, syn_size[i], 8);
-                if (i == DYNSYM || i == DYNAMIC) gpucompile_amdgpu__wr(p + 40, syn_index[DYNSTR], 4);
-                if (i == GNUHASH || i == HASH) gpucompile_amdgpu__wr(p + 40, syn_index[DYNSYM], 4);
-                if (i == DYNSYM) gpucompile_amdgpu__wr(p + 44, 1, 4);
-                gpucompile_amdgpu__wr(p + 48, syn_align[i], 8); gpucompile_amdgpu__wr(p + 56, ent[i], 8);
-            }
-            for (i = 0; i < nextra; i++) {
-                const gpucompile_elf_section *in = &s[extra[i]].in;
-                unsigned char *p = o + shoff + 64 * idx++;
-                at = gpucompile_amdgpu__strat(&shstr, in->name);
-                gpucompile_amdgpu__wr(p, at, 4); gpucompile_amdgpu__wr(p + 4, in->type, 4); gpucompile_amdgpu__wr(p + 8, in->flags, 8);
-                gpucompile_amdgpu__wr(p + 24, s[extra[i]].off, 8); gpucompile_amdgpu__wr(p + 32, in->size, 8);
-                gpucompile_amdgpu__wr(p + 48, in->align, 8); gpucompile_amdgpu__wr(p + 56, in->entsize, 8);
-            }
-            {
-                uint64_t rows[4][7] = {{1, 0x30, coff, comment.len, 0, 0, 1}, {2, 0, yoff, ysz, str_out, firstglob, 8},
-                                       {3, 0, ssoff, shstr.len, 0, 0, 1}, {3, 0, stroff, str.len, 0, 0, 1}};
-                static const char *const names[4] = {".comment", ".symtab", ".shstrtab", ".strtab"};
-                for (i = 0; i < 4; i++) {
-                    unsigned char *p = o + shoff + 64 * idx++;
-                    at = gpucompile_amdgpu__strat(&shstr, names[i]);
-                    gpucompile_amdgpu__wr(p, at, 4); gpucompile_amdgpu__wr(p + 4, rows[i][0], 4); gpucompile_amdgpu__wr(p + 8, rows[i][1], 8);
-                    gpucompile_amdgpu__wr(p + 24, rows[i][2], 8); gpucompile_amdgpu__wr(p + 32, rows[i][3], 8);
-                    gpucompile_amdgpu__wr(p + 40, rows[i][4], 4); gpucompile_amdgpu__wr(p + 44, rows[i][5], 4);
-                    gpucompile_amdgpu__wr(p + 48, rows[i][6], 8); gpucompile_amdgpu__wr(p + 56, i == 0 ? 1 : i == 1 ? 24 : 0, 8);
-                }
-            }
-        }
-        *out = o;
-        *out_size = total;
     }
-done:
-    gpucompile_free(a, s); gpucompile_free(a, dyn); gpucompile_free(a, sym_out);
-    for (j = 0; j < GPUCOMPILE_AMDGPU__MERGES; j++) { gpucompile_free(a, mg[j].in); gpucompile_free(a, mg[j].data.data); }
-    gpucompile_free(a, comment.data); gpucompile_free(a, shstr.data); gpucompile_free(a, str.data); gpucompile_free(a, dstr.data);
+}
+
+/* .comment, .symtab (locals, hidden globals as locals, _DYNAMIC, the other globals), .shstrtab,
+   .strtab. */
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__so_symtab(gpucompile_amdgpu__so *so) {
+    uint32_t i, k = 1;
+    memcpy(so->o + so->coff, so->comment.data, so->comment.len);
+    for (i = 1; i < so->nsym; i++) {
+        const unsigned char *y = so->symtab + 24 * i;
+        uint32_t shndx = (uint32_t)gpucompile_read_le(y + 6, 2);
+        unsigned char *p;
+        if (!gpucompile_amdgpu__kept(y, so->strtab, so->mg)) continue;
+        if (y[4] >> 4 == 0) p = so->o + so->yoff + 24 * k++;
+        else continue;
+        gpucompile_amdgpu__wr(p, so->sym_out[i], 4); p[4] = y[4]; p[5] = y[5];
+        gpucompile_amdgpu__wr(p + 6, shndx && shndx < 0xff00 ? so->s[shndx].out : shndx, 2);
+        gpucompile_amdgpu__wr(p + 8, shndx && shndx < 0xff00 ? gpucompile_amdgpu__va(so->s, so->mg, shndx, gpucompile_read_le(y + 8, 8))
+                                                             : gpucompile_read_le(y + 8, 8), 8);
+        memcpy(p + 16, y + 16, 8);
+    }
+    for (i = 1; i < so->nsym; i++) {
+        const unsigned char *y = so->symtab + 24 * i;
+        uint32_t shndx = (uint32_t)gpucompile_read_le(y + 6, 2);
+        unsigned char *p;
+        if (!gpucompile_amdgpu__kept(y, so->strtab, so->mg) || y[4] >> 4 == 0 || ((y[5] & 3) != 1 && (y[5] & 3) != 2)) continue;
+        p = so->o + so->yoff + 24 * k++;
+        gpucompile_amdgpu__wr(p, so->sym_out[i], 4); p[4] = y[4] & 15; p[5] = y[5];
+        gpucompile_amdgpu__wr(p + 6, so->s[shndx].out, 2);
+        gpucompile_amdgpu__wr(p + 8, gpucompile_amdgpu__va(so->s, so->mg, shndx, gpucompile_read_le(y + 8, 8)), 8);
+        memcpy(p + 16, y + 16, 8);
+    }
+    {
+        unsigned char *p = so->o + so->yoff + 24 * k++;
+        gpucompile_amdgpu__wr(p, so->sym_out[0], 4); p[5] = 2;
+        gpucompile_amdgpu__wr(p + 6, so->syn_index[GPUCOMPILE_AMDGPU__DYNAMIC], 2);
+        gpucompile_amdgpu__wr(p + 8, so->syn_addr[GPUCOMPILE_AMDGPU__DYNAMIC], 8);
+    }
+    for (i = 1; i < so->nsym; i++) {
+        const unsigned char *y = so->symtab + 24 * i;
+        uint32_t shndx = (uint32_t)gpucompile_read_le(y + 6, 2);
+        unsigned char *p;
+        if (!gpucompile_amdgpu__kept(y, so->strtab, so->mg) || y[4] >> 4 == 0 || (y[5] & 3) == 1 || (y[5] & 3) == 2) continue;
+        p = so->o + so->yoff + 24 * k++;
+        gpucompile_amdgpu__wr(p, so->sym_out[i], 4); p[4] = y[4]; p[5] = y[5];
+        gpucompile_amdgpu__wr(p + 6, so->s[shndx].out, 2);
+        gpucompile_amdgpu__wr(p + 8, gpucompile_amdgpu__va(so->s, so->mg, shndx, gpucompile_read_le(y + 8, 8)), 8);
+        memcpy(p + 16, y + 16, 8);
+    }
+    memcpy(so->o + so->ssoff, so->shstr.data, so->shstr.len);
+    memcpy(so->o + so->stroff, so->str.data, so->str.len);
+}
+
+/* The section headers: lld's sections, the non-allocated ones, .comment, .symtab, .shstrtab, .strtab. */
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__so_section_headers(gpucompile_amdgpu__so *so) {
+    static const uint32_t type[GPUCOMPILE_AMDGPU__NSYN] = {GPUCOMPILE_AMDGPU__SYNTHETIC(GPUCOMPILE_AMDGPU__SYN_TYPE)};
+    static const uint64_t flags[GPUCOMPILE_AMDGPU__NSYN] = {GPUCOMPILE_AMDGPU__SYNTHETIC(GPUCOMPILE_AMDGPU__SYN_FLAGS)};
+    static const uint64_t ent[GPUCOMPILE_AMDGPU__NSYN] = {GPUCOMPILE_AMDGPU__SYNTHETIC(GPUCOMPILE_AMDGPU__SYN_ENT)};
+    uint32_t i, j, at = 0, idx = 1;
+    for (i = 0; i < GPUCOMPILE_AMDGPU__NSYN; i++) {
+        unsigned char *p;
+        uint64_t m;
+        if (!so->syn_index[i]) continue;
+        at = gpucompile_amdgpu__strat(&so->shstr, gpucompile_amdgpu__synname[i]);
+        p = so->o + so->shoff + 64 * idx++;
+        gpucompile_amdgpu__wr(p, at, 4); gpucompile_amdgpu__wr(p + 4, type[i], 4);
+        for (j = 0, m = flags[i]; i == GPUCOMPILE_AMDGPU__RODATA && so->mg[j].sec; j++) m |= so->s[so->mg[j].sec].in.flags;
+        gpucompile_amdgpu__wr(p + 8, m, 8);
+        gpucompile_amdgpu__wr(p + 16, so->syn_addr[i], 8); gpucompile_amdgpu__wr(p + 24, so->syn_off[i], 8); gpucompile_amdgpu__wr(p + 32, so->syn_size[i], 8);
+        if (i == GPUCOMPILE_AMDGPU__DYNSYM || i == GPUCOMPILE_AMDGPU__DYNAMIC) gpucompile_amdgpu__wr(p + 40, so->syn_index[GPUCOMPILE_AMDGPU__DYNSTR], 4);
+        if (i == GPUCOMPILE_AMDGPU__GNUHASH || i == GPUCOMPILE_AMDGPU__HASH) gpucompile_amdgpu__wr(p + 40, so->syn_index[GPUCOMPILE_AMDGPU__DYNSYM], 4);
+        if (i == GPUCOMPILE_AMDGPU__DYNSYM) gpucompile_amdgpu__wr(p + 44, 1, 4);
+        gpucompile_amdgpu__wr(p + 48, so->syn_align[i], 8); gpucompile_amdgpu__wr(p + 56, ent[i], 8);
+    }
+    for (i = 0; i < so->nextra; i++) {
+        const gpucompile_elf_section *in = &so->s[so->extra[i]].in;
+        unsigned char *p = so->o + so->shoff + 64 * idx++;
+        at = gpucompile_amdgpu__strat(&so->shstr, in->name);
+        gpucompile_amdgpu__wr(p, at, 4); gpucompile_amdgpu__wr(p + 4, in->type, 4); gpucompile_amdgpu__wr(p + 8, in->flags, 8);
+        gpucompile_amdgpu__wr(p + 24, so->s[so->extra[i]].off, 8); gpucompile_amdgpu__wr(p + 32, in->size, 8);
+        gpucompile_amdgpu__wr(p + 48, in->align, 8); gpucompile_amdgpu__wr(p + 56, in->entsize, 8);
+    }
+    {
+        uint64_t rows[4][7] = {{1, 0x30, so->coff, so->comment.len, 0, 0, 1}, {2, 0, so->yoff, so->ysz, so->str_out, so->firstglob, 8},
+                               {3, 0, so->ssoff, so->shstr.len, 0, 0, 1}, {3, 0, so->stroff, so->str.len, 0, 0, 1}};
+        static const char *const names[4] = {".comment", ".symtab", ".shstrtab", ".strtab"};
+        for (i = 0; i < 4; i++) {
+            unsigned char *p = so->o + so->shoff + 64 * idx++;
+            at = gpucompile_amdgpu__strat(&so->shstr, names[i]);
+            gpucompile_amdgpu__wr(p, at, 4); gpucompile_amdgpu__wr(p + 4, rows[i][0], 4); gpucompile_amdgpu__wr(p + 8, rows[i][1], 8);
+            gpucompile_amdgpu__wr(p + 24, rows[i][2], 8); gpucompile_amdgpu__wr(p + 32, rows[i][3], 8);
+            gpucompile_amdgpu__wr(p + 40, rows[i][4], 4); gpucompile_amdgpu__wr(p + 44, rows[i][5], 4);
+            gpucompile_amdgpu__wr(p + 48, rows[i][6], 8); gpucompile_amdgpu__wr(p + 56, i == 0 ? 1 : i == 1 ? 24 : 0, 8);
+        }
+    }
+}
+
+/* Writes the shared object into *out (the caller's allocator); returns NULL, or why not (then
+   nothing is allocated). linker: the .comment's "Linker: ..." string. */
+GPUCOMPILE_PRIVATE const char *gpucompile_amdgpu__write_so(const unsigned char *e, size_t size, const char *linker,
+                                                           const gpucompile_allocator *a, unsigned char **out, size_t *out_size) {
+    gpucompile_amdgpu__so so;
+    const char *why;
+    uint32_t j;
+    memset(&so, 0, sizeof so);
+    so.e = e;
+    so.size = size;
+    so.linker = linker;
+    so.a = so.comment.a = so.shstr.a = so.str.a = so.dstr.a = a;
+    for (j = 0; j <= GPUCOMPILE_AMDGPU__MERGES; j++) so.mg[j].data.a = a;
+    why = gpucompile_amdgpu__so_sections(&so);
+    if (!why) why = gpucompile_amdgpu__so_symbols(&so);
+    if (!why) why = gpucompile_amdgpu__so_dynstr(&so);
+    if (!why) why = gpucompile_amdgpu__so_layout(&so);
+    if (!why) why = gpucompile_amdgpu__so_names(&so);
+    if (!why) gpucompile_amdgpu__so_headers(&so);
+    if (!why) why = gpucompile_amdgpu__so_contents(&so);
+    if (!why) {
+        gpucompile_amdgpu__so_dynamic(&so);
+        gpucompile_amdgpu__so_symtab(&so);
+        gpucompile_amdgpu__so_section_headers(&so);
+        *out = so.o;
+        *out_size = so.total;
+        so.o = NULL;
+    }
+    gpucompile_free(a, so.o);
+    gpucompile_free(a, so.s); gpucompile_free(a, so.dyn); gpucompile_free(a, so.sym_out);
+    for (j = 0; j < GPUCOMPILE_AMDGPU__MERGES; j++) { gpucompile_free(a, so.mg[j].in); gpucompile_free(a, so.mg[j].data.data); }
+    gpucompile_free(a, so.comment.data); gpucompile_free(a, so.shstr.data); gpucompile_free(a, so.str.data); gpucompile_free(a, so.dstr.data);
     return why;
 }
 
 /* "Linker: <the vendor's> LLD <version>", the .comment that the ld.lld found writes, when that
    ld.lld is this LLVM's (its version string is in its file); LLD of this LLVM when none is found.
    0: another ld.lld, which then runs. Read once per path and process. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__linker(gpucompile_job *job, char *linker, size_t size) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__linker(gpucompile_job *job, char *linker, size_t size) {
     static char path[4096], found[128];
     static int known;
     static const char want[] = "LLD " LLVM_VERSION_STRING;
@@ -1548,7 +1629,7 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__linker(gpucompile_job *job, char *lin
 /* options.bin_method: "elf" the in-process writer only, "lld" ld.lld only; NULL: the writer,
    ld.lld for what it does not handle, for a named ld.lld, tool options, save_temps (the
    repro.sh replays the tool lines that ran), or another LLD. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__hsaco(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__hsaco(gpucompile_job *job) {
     const char *m = job->options->bin_method, *why;
     const char *opts = job->options->tool_options;
     char linker[128];
@@ -1583,7 +1664,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__hsaco(gpucompile_job *j
 
 /* The AMDGPU metadata note of a relocatable object: its descriptor and its section (*sec),
    which must hold that note alone. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__obj_note(const unsigned char *d, size_t size, const unsigned char **desc, size_t *desc_size,
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__obj_note(const unsigned char *d, size_t size, const unsigned char **desc, size_t *desc_size,
                                                     gpucompile_elf_section *sec) {
     return gpucompile_amdgpu__note(d, size, desc, desc_size, sec) &&
            sec->size == 12 + 8 + gpucompile_amdgpu__up(*desc_size, 4); /* "AMDGPU\0" padded to 8 */
@@ -1593,7 +1674,7 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__obj_note(const unsigned char *d, size
    then the kernels' maps (*items, *items_size bytes, *count of them), then the rest. */
 typedef struct gpucompile_amdgpu__split { size_t head; const unsigned char *items; size_t items_size; unsigned long long count; } gpucompile_amdgpu__split;
 
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__note_split(const unsigned char *desc, size_t size, gpucompile_amdgpu__split *sp) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__note_split(const unsigned char *desc, size_t size, gpucompile_amdgpu__split *sp) {
     gpucompile_amdgpu__mp m;
     gpucompile_amdgpu__mpv root;
     unsigned long long i;
@@ -1620,7 +1701,7 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__note_split(const unsigned char *desc,
     return root.kind == 'm' && found && !m.bad && m.p == m.end;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__join(gpucompile_job *job, gpucompile_format format, const LLVMMemoryBufferRef *parts, int n) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__join(gpucompile_job *job, gpucompile_format format, const LLVMMemoryBufferRef *parts, int n) {
     const gpucompile_allocator *a = &job->options->allocator;
     const char *m = job->options->bin_method;
     unsigned char **objs = (unsigned char **)gpucompile_job_alloc(job, (size_t)(n + 1) * sizeof *objs);
@@ -1744,7 +1825,7 @@ done:
     return r;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__finish(gpucompile_job *job, gpucompile_format format) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__finish(gpucompile_job *job, gpucompile_format format) {
     gpucompile_object *o = job->object;
     gpucompile_result r;
     int i;
@@ -1759,7 +1840,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__finish(gpucompile_job *
 }
 
 /* The ROCm roots searched, in order (the device libraries and ld.lld are found there). */
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__cache_key(gpucompile_job *job, char *buf, size_t size) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__cache_key(gpucompile_job *job, char *buf, size_t size) {
     const char *roots[8];
     int n = gpucompile_amdgpu__roots(job, roots, 1), i;
     size_t at = 0;
@@ -1771,17 +1852,17 @@ GPUCOMPILE__PRIVATE void gpucompile_amdgpu__cache_key(gpucompile_job *job, char 
 /* LLVM 19 aborts ("Unsupported calling convention") or crashes on any but these (ptx_kernel,
    spir_func, x86 ones, tailcc, ...), and on the graphics ones (amdgpu_ps, amdgpu_gfx, ...)
    under amdhsa: c, fast, cold, amdgpu_kernel, spir_kernel. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__calling_convention_ok(unsigned cc) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__calling_convention_ok(unsigned cc) {
     return cc == 0 || cc == 8 || cc == 9 || cc == 91 || cc == 76;
 }
 
-GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__bad_address_space(unsigned as) {
+GPUCOMPILE_PRIVATE const char *gpucompile_amdgpu__bad_address_space(unsigned as) {
     return as > 8 ? "an address space AMDGPU lacks" : NULL;
 }
 
 /* Casts only between 0, 1, 3, 4, 5, 6; no loads or stores through 2 or 8; no stack object of
    4 GiB. */
-GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__bad_instruction(LLVMValueRef in) {
+GPUCOMPILE_PRIVATE const char *gpucompile_amdgpu__bad_instruction(LLVMValueRef in) {
     LLVMOpcode op = LLVMGetInstructionOpcode(in);
     if (op == LLVMLoad || op == LLVMStore || op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg) {
         unsigned a = LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(in, op == LLVMStore ? 1 : 0)));
@@ -1799,8 +1880,12 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__bad_instruction(LLVMValueRef 
 }
 
 /* By-value aggregates: AMDGPU crashes from 64 KiB and takes minutes from 16 KiB. */
-static const gpucompile_code_rules gpucompile_amdgpu__code_rules = {
-    4096, gpucompile_amdgpu__bad_address_space, gpucompile_amdgpu__bad_instruction, NULL, NULL};
+static const gpucompile_code_rules gpucompile_amdgpu__code_rules = { /* in gpucompile_code_rules' order */
+    4096,                                 /* max_param_bytes */
+    gpucompile_amdgpu__bad_address_space, /* bad_address_space */
+    gpucompile_amdgpu__bad_instruction,   /* bad_instruction */
+    NULL,                                 /* bad_global */
+    NULL};                                /* bad_metadata */
 
 /* ---- the chip table ---- */
 /* The names LLVM_VERSION_MAJOR's AMDGPU backend accepts (llc -mcpu=help). LLVM 19 and 22 are
@@ -1849,7 +1934,7 @@ static const gpucompile_amdgpu__chip_entry gpucompile_amdgpu__chips[] = {
 
 /* The AMDGPU table entry for a target ID "gfx90a:sramecc-:xnack+" (each known feature at most
    once, with + or -, and only where the chip has it), or NULL. */
-GPUCOMPILE__PRIVATE const gpucompile_amdgpu__chip_entry *gpucompile_amdgpu__chip(const char *id) {
+GPUCOMPILE_PRIVATE const gpucompile_amdgpu__chip_entry *gpucompile_amdgpu__chip(const char *id) {
     const gpucompile_amdgpu__chip_entry *c;
     gpucompile_amdgpu__id s;
     if (gpucompile_amdgpu__split_id(id, &s)) return NULL;
@@ -1860,9 +1945,9 @@ GPUCOMPILE__PRIVATE const gpucompile_amdgpu__chip_entry *gpucompile_amdgpu__chip
 }
 
 /* ---- targets: chips, verification ---- */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__chip_supported(const char *chip) { return gpucompile_amdgpu__chip(chip) != NULL; }
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__chip_supported(const char *chip) { return gpucompile_amdgpu__chip(chip) != NULL; }
 
-GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__chip_name(int index, int *native) {
+GPUCOMPILE_PRIVATE const char *gpucompile_amdgpu__chip_name(int index, int *native) {
     int i;
     for (i = 0; gpucompile_amdgpu__chips[i].name; i++)
         if (i == index) {
@@ -1874,7 +1959,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__chip_name(int index, int *nat
 
 /* MLIR's abi check (in MLIR's words, quotes as they are). ABI "600" is accepted on every
    supported LLVM (LLVM 19 has code object v6; MLIR 19's verifier did not know it yet). */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__verify_params(const gpucompile_target *t, const gpucompile_logger *logger) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__verify_params(const gpucompile_target *t, const gpucompile_logger *logger) {
     const char *abi = gpucompile_target_abi(t);
     if (!gpucompile_in_list("400,500,600", abi, strlen(abi)))
         return gpucompile_log_target(logger, "Invalid ABI version, it must be `400`, `500` or '600'.");
@@ -1883,9 +1968,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__verify_params(const gpu
 
 /* A triple of this backend, a chip this LLVM knows, and generic chips only with abi "600"
    (they need code object version 6). */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_amdgpu__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
     const char *triple = gpucompile_target_triple(t), *chip = gpucompile_target_chip(t);
-    if (!gpucompile_in_list(GPUCOMPILE_AMDGPU__ARCHES, triple, strcspn(triple, "-")))
+    if (!gpucompile_triple_in(GPUCOMPILE_AMDGPU__TRIPLES, triple))
         return gpucompile_log_target(logger, "The target triple '%.200s' is not an AMDGPU triple (amdgcn-...).", triple);
     if (!gpucompile_amdgpu__chip_supported(chip))
         return gpucompile_log_target(logger, "The chip '%.200s' is not supported by LLVM %d (AMDGPU).", chip, LLVM_VERSION_MAJOR);
@@ -1901,7 +1986,7 @@ static const char *const gpucompile_amdgpu__kernel_metadata[8] = {
     "sgpr_count", "vgpr_count", "wavefront_size", "kernarg_segment_size"};
 
 /* ---- run-time selection: the rules are in [section: selection] ---- */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__select_score(const gpucompile_object *o, const char *device, const char **why) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__select_score(const gpucompile_object *o, const char *device, const char **why) {
     gpucompile_target *t = NULL;
     int score;
     if (o && gpucompile_target_parse(o->target, (size_t)-1, &o->allocator, NULL, &t) != GPUCOMPILE_OK) t = NULL;
@@ -1936,7 +2021,8 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_amdgpu_backend(void) {
         t.attribute[1] = "rocdl.target";
         t.defaults[0].triple = t.defaults[1].triple = "amdgcn-amd-amdhsa";
         t.defaults[0].chip = t.defaults[1].chip = "gfx900";
-        /* the seed's #gpu.amdgpu keeps code object v5; MLIR 22's #rocdl.target defaults to v6 */
+        /* gpucompile's own spelling #gpu.amdgpu keeps code object v5 (ABI "500") on every LLVM
+           (tests/test_target.c, test_defaults); MLIR 22's #rocdl.target defaults to v6 */
         t.defaults[0].abi = "500";
         t.defaults[1].abi = LLVM_VERSION_MAJOR >= 22 ? "600" : "500";
         t.verify_params = gpucompile_amdgpu__verify_params;
@@ -1944,7 +2030,7 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_amdgpu_backend(void) {
         t.calling_convention_ok = gpucompile_amdgpu__calling_convention_ok;
         t.refused_intrinsics = "llvm.frameaddress";
         t.code_rules = &gpucompile_amdgpu__code_rules;
-        t.arches = GPUCOMPILE_AMDGPU__ARCHES;
+        t.triples = GPUCOMPILE_AMDGPU__TRIPLES;
         t.select_score = gpucompile_amdgpu__select_score;
         t.device_help = "gfxNNN[:xnack+|-][:sramecc+|-]";
         /* LLVM 21 made the offload kinds bits (OpenMP 1, CUDA 2, HIP 4, SYCL 8); before, HIP was
@@ -1955,12 +2041,18 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_amdgpu_backend(void) {
         t.chip_supported = gpucompile_amdgpu__chip_supported;
         t.chip_name = gpucompile_amdgpu__chip_name;
         t.cache_key = gpucompile_amdgpu__cache_key;
+        t.file_ext[GPUCOMPILE_FORMAT_BIN] = "hsaco";
+        t.help = "AMD GPUs: AMDGCN assembly and hsaco code objects (no GPU needed)\n"
+                 "--toolkit: the ROCm root (else ROCM_PATH, ROCM_HOME, ROCM_ROOT)\n"
+                 "--bin-method elf (in-process) | lld, no fallback (default: in-process,\n"
+                 "  ld.lld for what the writer does not handle, said with -v)\n"
+                 "--opts: for ld.lld; --tool ld.lld";
         b = t;
     }
     return &b;
 }
 
-GPUCOMPILE__CONSTRUCTOR(gpucompile_amdgpu__register) { gpucompile_register_backend(gpucompile_amdgpu_backend()); }
+GPUCOMPILE_CONSTRUCTOR(gpucompile_amdgpu__register) { gpucompile_register_backend(gpucompile_amdgpu_backend()); }
 
 #ifdef __cplusplus
 }
@@ -1979,9 +2071,8 @@ GPUCOMPILE__CONSTRUCTOR(gpucompile_amdgpu__register) { gpucompile_register_backe
    objects only (as in MLIR's wrappers). One vendor runtime per program. */
 #if defined(GPUCOMPILE_AMDGPU_RUNTIME) && !defined(GPUCOMPILE_AMDGPU_RUNTIME_IMPLEMENTED)
 #define GPUCOMPILE_AMDGPU_RUNTIME_IMPLEMENTED
-#if defined(GPUCOMPILE_NVPTX_RUNTIME_IMPLEMENTED)
-#error "gpucompile: GPUCOMPILE_NVPTX_RUNTIME and GPUCOMPILE_AMDGPU_RUNTIME: one vendor runtime per program"
-#endif
+#define GPUCOMPILE_RUNTIME_VENDOR /* gpucompile_runtime.h refuses a second vendor runtime */
+#include "gpucompile_runtime.h"
 /* gpucompile_runtime.h's implementation: included by [section: selection] */
 #ifdef __cplusplus
 extern "C" {
@@ -2015,7 +2106,7 @@ static struct gpucompile_amdgpu__rt_hip {
 } gpucompile_amdgpu__rt;
 #undef GPUCOMPILE_AMDGPU__HIP_FIELD
 
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_check(int r, const char *call) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_check(int r, const char *call) {
     static const struct { int code; const char *text; } known[] = {
         {1, "hipErrorInvalidValue"}, {2, "hipErrorOutOfMemory"}, {3, "hipErrorNotInitialized"}, {4, "hipErrorDeinitialized"},
         {35, "hipErrorInsufficientDriver: the AMD GPU driver is too old or missing"},
@@ -2033,7 +2124,7 @@ GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_check(int r, const char *call) {
     gpucompile_runtime_report(call, r, msg);
 }
 
-GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__rt_load(void *lib) {
+GPUCOMPILE_PRIVATE const char *gpucompile_amdgpu__rt_load(void *lib) {
     struct gpucompile_amdgpu__rt_hip *tab = &gpucompile_amdgpu__rt;
     const char *missing = NULL;
     gpucompile_dlfn(lib, "hipGetErrorName", &tab->hipGetErrorName);
@@ -2048,7 +2139,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_amdgpu__rt_load(void *lib) {
 
 /* The gfx name from hipDeviceProp_t, whose layout changed between ROCm versions: the first
    string after the marketing name that starts with "gfx" and a digit is gcnArchName. */
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_arch(char *arch, size_t arch_size) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_arch(char *arch, size_t arch_size) {
     size_t size = 64 * 1024, i;
     unsigned char *props = (unsigned char *)calloc(1, size);
     if (!props) return;
@@ -2064,7 +2155,7 @@ GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_arch(char *arch, size_t arch_size
 }
 
 /* HIP and a device, made current. */
-GPUCOMPILE__PRIVATE int gpucompile_amdgpu__rt_start(int *device, char *arch, size_t arch_size, const char **call) {
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__rt_start(int *device, char *arch, size_t arch_size, const char **call) {
     struct gpucompile_amdgpu__rt_hip *h = &gpucompile_amdgpu__rt;
     int count = 0, r;
     h->device = *device;
@@ -2077,64 +2168,64 @@ GPUCOMPILE__PRIVATE int gpucompile_amdgpu__rt_start(int *device, char *arch, siz
     return r;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_enter(void) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_enter(void) {
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipSetDevice(gpucompile_amdgpu__rt.device), "hipSetDevice");
 }
 
-GPUCOMPILE__PRIVATE void *gpucompile_amdgpu__rt_module_load(const void *data, size_t size) {
+GPUCOMPILE_PRIVATE void *gpucompile_amdgpu__rt_module_load(const void *data, size_t size) {
     void *module = NULL;
     (void)size;
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipModuleLoadData(&module, data), "hipModuleLoadData");
     return module;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_module_unload(void *module) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_module_unload(void *module) {
     int r = gpucompile_amdgpu__rt.hipModuleUnload(module);
     if (r != 4) gpucompile_amdgpu__rt_check(r, "hipModuleUnload"); /* at exit the runtime may be gone already */
 }
 
-GPUCOMPILE__PRIVATE void *gpucompile_amdgpu__rt_get_function(void *module, const char *name) {
+GPUCOMPILE_PRIVATE void *gpucompile_amdgpu__rt_get_function(void *module, const char *name) {
     void *fn = NULL;
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipModuleGetFunction(&fn, module, name), "hipModuleGetFunction");
     return fn;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_launch(void *fn, const unsigned g[3], const unsigned b[3], unsigned smem, void *stream,
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_launch(void *fn, const unsigned g[3], const unsigned b[3], unsigned smem, void *stream,
                                                       void **params, void **extra) {
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipModuleLaunchKernel(fn, g[0], g[1], g[2], b[0], b[1], b[2], smem, stream, params,
                                                                             extra), "hipModuleLaunchKernel");
 }
 
-GPUCOMPILE__PRIVATE void *gpucompile_amdgpu__rt_stream_create(void) {
+GPUCOMPILE_PRIVATE void *gpucompile_amdgpu__rt_stream_create(void) {
     void *stream = NULL;
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipStreamCreate(&stream), "hipStreamCreate");
     return stream;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_stream_synchronize(void *stream) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_stream_synchronize(void *stream) {
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipStreamSynchronize(stream), "hipStreamSynchronize");
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_stream_destroy(void *stream) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_stream_destroy(void *stream) {
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipStreamDestroy(stream), "hipStreamDestroy");
 }
 
-GPUCOMPILE__PRIVATE void *gpucompile_amdgpu__rt_mem_alloc(uint64_t size, int host_shared) {
+GPUCOMPILE_PRIVATE void *gpucompile_amdgpu__rt_mem_alloc(uint64_t size, int host_shared) {
     void *p = NULL;
     if (host_shared) gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipMallocManaged(&p, (size_t)size, 1), "hipMallocManaged");
     else gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipMalloc(&p, (size_t)size), "hipMalloc");
     return p;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_mem_free(void *ptr) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_mem_free(void *ptr) {
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipFree(ptr), "hipFree");
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_mem_copy(void *dst, const void *src, size_t n, void *stream) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_mem_copy(void *dst, const void *src, size_t n, void *stream) {
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipMemcpyAsync(dst, src, n, 4 /* hipMemcpyDefault */, stream), "hipMemcpyAsync");
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_mem_set32(void *dst, unsigned value, size_t count, void *stream) {
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_mem_set32(void *dst, unsigned value, size_t count, void *stream) {
     gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipMemsetD32Async(dst, (int)value, count, stream), "hipMemsetD32Async");
 }
 
@@ -2143,15 +2234,18 @@ GPUCOMPILE__PRIVATE void gpucompile_amdgpu__rt_mem_set32(void *dst, unsigned val
 #else
 #define GPUCOMPILE_AMDGPU__LIBHIP "libamdhip64.so,libamdhip64.so.6,libamdhip64.so.5"
 #endif
-static const gpucompile_runtime_vendor gpucompile_amdgpu__rt_vendor = {
-    "HIP", "hipModuleLaunchKernel", "GPUCOMPILE_LIBHIP", GPUCOMPILE_AMDGPU__LIBHIP, "the HIP runtime", "ROCm not installed?",
-    "a HIP runtime library", gpucompile_amdgpu__rt_load, gpucompile_amdgpu__rt_start, gpucompile_amdgpu__rt_check, gpucompile_amdgpu__score, NULL,
-    gpucompile_amdgpu__rt_enter, NULL, gpucompile_amdgpu__rt_module_load, NULL, gpucompile_amdgpu__rt_module_unload,
-    gpucompile_amdgpu__rt_get_function, gpucompile_amdgpu__rt_launch, gpucompile_amdgpu__rt_stream_create,
-    gpucompile_amdgpu__rt_stream_synchronize, gpucompile_amdgpu__rt_stream_destroy, gpucompile_amdgpu__rt_mem_alloc,
-    gpucompile_amdgpu__rt_mem_free, gpucompile_amdgpu__rt_mem_copy, gpucompile_amdgpu__rt_mem_set32};
-
-GPUCOMPILE__CONSTRUCTOR(gpucompile_amdgpu__rt_register) { gpucompile_runtime_set_vendor(&gpucompile_amdgpu__rt_vendor); }
+/* The vendor behind mgpu*, filled by name before main (a constructor runs once). */
+#define GPUCOMPILE_AMDGPU__RT_ENTRY(f) v.f = gpucompile_amdgpu__rt_##f;
+GPUCOMPILE_CONSTRUCTOR(gpucompile_amdgpu__rt_register) {
+    static gpucompile_runtime_vendor v; /* left NULL: image_format (the generic kinds), leave, module_load_jit */
+    v.name = "HIP"; v.launch_call = "hipModuleLaunchKernel"; v.kind = "a HIP runtime library";
+    v.env = "GPUCOMPILE_LIBHIP"; v.library = GPUCOMPILE_AMDGPU__LIBHIP;
+    v.what = "the HIP runtime"; v.hint = "ROCm not installed?";
+    GPUCOMPILE_RUNTIME_ENTRIES(GPUCOMPILE_AMDGPU__RT_ENTRY)
+    v.score = gpucompile_amdgpu__score;
+    v.enter = gpucompile_amdgpu__rt_enter;
+    gpucompile_runtime_set_vendor(&v);
+}
 
 #ifdef __cplusplus
 }

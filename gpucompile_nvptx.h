@@ -62,7 +62,7 @@
        here: 1 (sqrt.rn, CUDA's default) unless `fast`.
 
    PTX version
-       The highest of: the chip's minimum (LLVM's table), the target's +ptxNN (the seed's
+       The highest of: the chip's minimum (LLVM's table), the target's +ptxNN (#gpu.nvptx's
        default +ptx60 too: sm_90 gives PTX 7.8), and the highest +ptxNN in the module's
        functions' "target-features" (clang writes "+ptx85,+sm_80" on every function: the PTX
        its CUDA headers and inline asm need, which the stripped attribute would otherwise lose).
@@ -181,7 +181,7 @@ typedef struct gpucompile_nvptx__driver {
 #undef GPUCOMPILE_NVPTX__CU_FIELD
 
 /* The entry points one user ('C' or 'R') needs, from lib into *d: the first one missing, or NULL. */
-GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__cu_load(void *lib, gpucompile_nvptx__driver *d, char user) {
+GPUCOMPILE_PRIVATE const char *gpucompile_nvptx__cu_load(void *lib, gpucompile_nvptx__driver *d, char user) {
     const char *missing = NULL;
     gpucompile_dlfn(lib, "cuGetErrorName", &d->cuGetErrorName);
 #define GPUCOMPILE_NVPTX__CU_LOAD(fn, sym, who, params) \
@@ -193,7 +193,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__cu_load(void *lib, gpucompile_
 
 /* A CUresult as text: the CUDA_ERROR_* names we can explain, else the driver's own name (the
    stub has none), else "CUDA error". */
-GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__cu_error(const gpucompile_nvptx__driver *d, int code) {
+GPUCOMPILE_PRIVATE const char *gpucompile_nvptx__cu_error(const gpucompile_nvptx__driver *d, int code) {
     static const struct { int code; const char *text; } known[] = {
         {1, "CUDA_ERROR_INVALID_VALUE"}, {2, "CUDA_ERROR_OUT_OF_MEMORY"}, {3, "CUDA_ERROR_NOT_INITIALIZED"},
         {4, "CUDA_ERROR_DEINITIALIZED"},
@@ -213,11 +213,11 @@ GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__cu_error(const gpucompile_nvpt
 }
 
 /* ---- selection rules (the backend's select_score and the runtime's) ---- */
-#define GPUCOMPILE_NVPTX__ARCHES "nvptx,nvptx64" /* the triples' architectures */
+#define GPUCOMPILE_NVPTX__TRIPLES "nvptx,nvptx64" /* the triples' architectures */
 
 /* "sm_90", "sm_90a", "compute_90", "90": the compute capability; *specific 1 for an 'a' chip, 2
    for an 'f' one (code for either runs on that chip only), else 0. 0 when not such a name. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__device(const char *s, int *cc, int *specific) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__device(const char *s, int *cc, int *specific) {
     const char *d;
     char *end;
     long v;
@@ -237,12 +237,12 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__device(const char *s, int *cc, int *sp
    them), higher is better. A cubin runs on its own chip and later ones of the same major
    architecture; PTX (alone or in a fatbin) on its own and later chips, compiled by the driver:
    the closer the better. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__score(const char *triple, const char *chip, const char *format, const char *features,
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__score(const char *triple, const char *chip, const char *format, const char *features,
                                                 const char *device, const char **why) {
     int d, dspec, c, cspec, same, major, older;
     (void)features;
     if (!gpucompile_nvptx__device(device, &d, &dspec)) return -2;
-    if (!format || !gpucompile_triple_in(GPUCOMPILE_NVPTX__ARCHES, triple) || !gpucompile_nvptx__device(chip, &c, &cspec)) return -1;
+    if (!format || !gpucompile_triple_in(GPUCOMPILE_NVPTX__TRIPLES, triple) || !gpucompile_nvptx__device(chip, &c, &cspec)) return -1;
     same = c == d, major = c / 10 == d / 10 && c <= d, older = c <= d;
     if (cspec && !same) return -1; /* sm_90a code runs on sm_90 only */
     if (strcmp(format, "bin") == 0) {
@@ -267,11 +267,11 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__score(const char *triple, const char *
 
 /* The format of an entry's image that does not name it: by NVIDIA's image kinds, else a fatbin
    by its magic (where the kind says neither object nor bitcode); NULL: not NVIDIA's to say. */
-GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__image_format(int kind, const unsigned char *image, size_t size) {
+GPUCOMPILE_PRIVATE const char *gpucompile_nvptx__image_format(int kind, const unsigned char *image, size_t size) {
     if (kind == GPUCOMPILE_NVPTX__IMG_CUBIN) return "bin";
     if (kind == GPUCOMPILE_NVPTX__IMG_FATBIN) return "fatbin";
     if (kind == GPUCOMPILE_NVPTX__IMG_PTX) return "isa";
-    if (kind != GPUCOMPILE__IMG_OBJECT && kind != GPUCOMPILE__IMG_BITCODE && size >= 4 && memcmp(image, "\x50\xED\x55\xBA", 4) == 0)
+    if (kind != GPUCOMPILE_IMG_OBJECT && kind != GPUCOMPILE_IMG_BITCODE && size >= 4 && memcmp(image, "\x50\xED\x55\xBA", 4) == 0)
         return "fatbin";
     return NULL;
 }
@@ -295,7 +295,6 @@ extern "C" {
 #endif
 
 #include <limits.h>
-#include <sys/stat.h>
 
 #define GPUCOMPILE_NVPTX__PATH 4096
 
@@ -351,38 +350,38 @@ static const gpucompile_nvptx__chip gpucompile_nvptx__chips[] = {
 #endif
 
 /* The PTX versions (+ptxNN features) this LLVM knows. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__llvm_knows_ptx(int v) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__llvm_knows_ptx(int v) {
     if (v == 32 || (v >= 40 && v <= 43) || v == 50 || (v >= 60 && v <= 65) || (v >= 70 && v <= 78)) return 1;
     return v >= 80 && v <= GPUCOMPILE_NVPTX__PTX_MAX && v != 89;
 }
 
 /* The highest PTX version this LLVM emits. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__llvm_max_ptx(void) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__llvm_max_ptx(void) {
     int v = 99;
     while (v > 32 && !gpucompile_nvptx__llvm_knows_ptx(v)) v--;
     return v;
 }
 
-GPUCOMPILE__PRIVATE const gpucompile_nvptx__chip *gpucompile_nvptx__chip_of(const char *chip) {
+GPUCOMPILE_PRIVATE const gpucompile_nvptx__chip *gpucompile_nvptx__chip_of(const char *chip) {
     const gpucompile_nvptx__chip *c;
     for (c = gpucompile_nvptx__chips; c->name; c++)
         if (strcmp(chip, c->name) == 0) return c;
     return NULL;
 }
 
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__chip_min_ptx(const char *chip) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__chip_min_ptx(const char *chip) {
     const gpucompile_nvptx__chip *c = gpucompile_nvptx__chip_of(chip);
     return c ? c->ptx : 0;
 }
 
 /* sm_100, sm_100a, sm_100f, ...: chips the table accepts that this LLVM lacks. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__newer_chip(const char *chip) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__newer_chip(const char *chip) {
     const gpucompile_nvptx__chip *c = gpucompile_nvptx__chip_of(chip);
     return c && (c->bits & GPUCOMPILE_NVPTX__FORWARD);
 }
 
 /* The highest PTX version a CUDA release's ptxas / nvJitLink reads. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__cuda_ptx_max(int major, int minor) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__cuda_ptx_max(int major, int minor) {
     if (major >= 13) return 90 + minor;
     if (major == 12) return minor <= 5 ? 80 + minor : minor == 6 ? 85 : 79 + minor; /* 12.8: 8.7, 12.9: 8.8 */
     if (major == 11) return 70 + minor;
@@ -392,43 +391,29 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__cuda_ptx_max(int major, int minor) {
 }
 
 /* ---- files, toolkit and tools ------------------------------------------------------- */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__exists(const char *path, int want_dir) {
-    struct stat st;
-    if (!path || !*path || stat(path, &st) != 0) return 0;
-    return want_dir ? (st.st_mode & S_IFMT) == S_IFDIR : (st.st_mode & S_IFMT) == S_IFREG;
-}
-
-#if defined(_WIN32)
-#define GPUCOMPILE_NVPTX__EXE ".exe"
-#else
-#define GPUCOMPILE_NVPTX__EXE ""
-#endif
-
 /* Searches $PATH for name (the core's search, .exe added on Windows); the full path in buf. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__on_path(const char *name, char *buf, size_t size) {
-    return gpucompile_which(name, buf, size) && gpucompile_nvptx__exists(buf, 0);
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__on_path(const char *name, char *buf, size_t size) {
+    return gpucompile_which(name, buf, size) && gpucompile_file_exists(buf, 'f');
 }
 
 /* The CUDA toolkit root into buf. GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND (logged) when the given
    path does not exist; when nothing is found, OK with buf empty. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__toolkit(gpucompile_job *job, char *buf, size_t size) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__toolkit(gpucompile_job *job, char *buf, size_t size) {
     static const char *const vars[] = {"CUDA_PATH", "CUDA_HOME", "CUDA_ROOT"};
     const char *given = job->options->toolkit_path;
     char nvcc[GPUCOMPILE_NVPTX__PATH];
     size_t i;
     buf[0] = 0;
     if (given && *given) {
-        if (!gpucompile_nvptx__exists(given, 1)) {
-            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND, NULL,
-                               "the CUDA toolkit path '%s' does not exist", given);
-            return GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND;
-        }
+        if (!gpucompile_file_exists(given, 'd'))
+            return gpucompile_job_fail(job, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND,
+                                       "the CUDA toolkit path '%s' does not exist", given);
         snprintf(buf, size, "%s", given);
         return GPUCOMPILE_OK;
     }
     for (i = 0; i < sizeof vars / sizeof vars[0]; i++) {
         const char *v = getenv(vars[i]);
-        if (v && *v && gpucompile_nvptx__exists(v, 1)) {
+        if (v && *v && gpucompile_file_exists(v, 'd')) {
             snprintf(buf, size, "%s", v);
             return GPUCOMPILE_OK;
         }
@@ -447,27 +432,27 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__toolkit(gpucompile_job *
         if ((slash = strrchr(nvcc, '/')) != NULL) *slash = 0;
         if ((slash = strrchr(nvcc, '/')) != NULL) {
             *slash = 0;
-            if (gpucompile_nvptx__exists(nvcc, 1)) {
+            if (gpucompile_file_exists(nvcc, 'd')) {
                 snprintf(buf, size, "%s", nvcc);
                 return GPUCOMPILE_OK;
             }
         }
     }
-    if (gpucompile_nvptx__exists(GPUCOMPILE_DEFAULT_CUDA_PATH, 1)) snprintf(buf, size, "%s", GPUCOMPILE_DEFAULT_CUDA_PATH);
+    if (gpucompile_file_exists(GPUCOMPILE_DEFAULT_CUDA_PATH, 'd')) snprintf(buf, size, "%s", GPUCOMPILE_DEFAULT_CUDA_PATH);
     return GPUCOMPILE_OK;
 }
 
 /* An executable tool: the options' path (must exist), else <toolkit>/bin/name, else $PATH. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__find_tool(gpucompile_job *job, const char *name, char *buf, size_t size) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__find_tool(gpucompile_job *job, const char *name, char *buf, size_t size) {
     const char *given = gpucompile_job_tool_path(job, name);
     char root[GPUCOMPILE_NVPTX__PATH];
     if (given) {
         snprintf(buf, size, "%s", given);
-        return gpucompile_nvptx__exists(given, 0);
+        return gpucompile_file_exists(given, 'f');
     }
     if (gpucompile_nvptx__toolkit(job, root, sizeof root) != GPUCOMPILE_OK) return 0;
-    if (root[0] && (size_t)snprintf(buf, size, "%s/bin/%s%s", root, name, GPUCOMPILE_NVPTX__EXE) < size &&
-        gpucompile_nvptx__exists(buf, 0))
+    if (root[0] && (size_t)snprintf(buf, size, "%s/bin/%s%s", root, name, GPUCOMPILE_EXE_SUFFIX) < size &&
+        gpucompile_file_exists(buf, 'f'))
         return 1;
     return gpucompile_nvptx__on_path(name, buf, size);
 }
@@ -502,7 +487,7 @@ typedef struct gpucompile_nvptx__lib {
 static gpucompile_nvptx__lib gpucompile_nvptx__libs[GPUCOMPILE_NVPTX__MAX_LIBS];
 static int gpucompile_nvptx__num_libs;
 
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__load_jitlink(gpucompile_nvptx__lib *l, void *dl) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__load_jitlink(gpucompile_nvptx__lib *l, void *dl) {
     static const char *const names[] = {"Create", "Destroy", "AddData", "Complete", "GetLinkedCubinSize", "GetLinkedCubin",
                                         "GetErrorLogSize", "GetErrorLog", "GetInfoLogSize", "GetInfoLog"};
     void *slots[10];
@@ -525,7 +510,7 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__load_jitlink(gpucompile_nvptx__lib *l,
 
 /* Opens nvJitLink (kind 1) or the driver (kind 2) once per process per path; NULL if unavailable.
    The libraries stay loaded: their handles are process-wide and cheap to keep. */
-GPUCOMPILE__PRIVATE const gpucompile_nvptx__lib *gpucompile_nvptx__open(gpucompile_job *job, int kind) {
+GPUCOMPILE_PRIVATE const gpucompile_nvptx__lib *gpucompile_nvptx__open(gpucompile_job *job, int kind) {
     const char *given = gpucompile_job_tool_path(job, kind == 1 ? "nvJitLink" : "libcuda");
     char root[GPUCOMPILE_NVPTX__PATH], cands[4][GPUCOMPILE_NVPTX__PATH];
     gpucompile_nvptx__lib *l = NULL;
@@ -585,7 +570,7 @@ GPUCOMPILE__PRIVATE const gpucompile_nvptx__lib *gpucompile_nvptx__open(gpucompi
 
 /* ---- the toolchain's PTX limit --------------------------------------------------------- */
 /* `ptxas --version` once per process per path: "release 13.0" -> major, minor. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__ptxas_version(gpucompile_job *job, const char *ptxas, int *major, int *minor) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__ptxas_version(gpucompile_job *job, const char *ptxas, int *major, int *minor) {
     static struct { char path[GPUCOMPILE_NVPTX__PATH]; int major, minor; } cache[8];
     static int num;
     const char *argv[3];
@@ -625,7 +610,7 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__ptxas_version(gpucompile_job *job, con
 /* The highest PTX version the cubin makers that may run read (without bin_method both nvJitLink
    and ptxas may: the size of the PTX picks the first, the other is the fallback), and the name of
    the one that reads least; 0 when unknown. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__tool_ptx_max(gpucompile_job *job, char *what, size_t size) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__tool_ptx_max(gpucompile_job *job, char *what, size_t size) {
     const char *m = job->options->bin_method;
     char ptxas[GPUCOMPILE_NVPTX__PATH];
     int major, minor, cap = 0, v;
@@ -646,7 +631,7 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__tool_ptx_max(gpucompile_job *job, char
 }
 
 /* nvJitLink's result codes by name (nvJitLink.h's order). */
-GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__jl_name(int rc) {
+GPUCOMPILE_PRIVATE const char *gpucompile_nvptx__jl_name(int rc) {
     static const char *const names[] = {
         "NVJITLINK_SUCCESS", "NVJITLINK_ERROR_UNRECOGNIZED_OPTION", "NVJITLINK_ERROR_MISSING_ARCH",
         "NVJITLINK_ERROR_INVALID_INPUT", "NVJITLINK_ERROR_PTX_COMPILE", "NVJITLINK_ERROR_NVVM_COMPILE",
@@ -659,7 +644,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__jl_name(int rc) {
 }
 
 /* ---- the toolkit's chips ---------------------------------------------------------------- */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__chip_cmp(const void *a, const void *b) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__chip_cmp(const void *a, const void *b) {
     const char *x = *(const char *const *)a, *y = *(const char *const *)b;
     int d = atoi(x + 3) - atoi(y + 3);
     return d ? d : strcmp(x, y);
@@ -667,7 +652,7 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__chip_cmp(const void *a, const void *b)
 
 /* ptxas --help's gpu-name values that are chips ("sm_75, sm_80, ..."), once per process per
    path; 0 when it does not say. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__ptxas_chips(gpucompile_job *job, const char *ptxas, char *list, size_t size) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__ptxas_chips(gpucompile_job *job, const char *ptxas, char *list, size_t size) {
     static struct { char path[GPUCOMPILE_NVPTX__PATH], list[1024]; } cache[8];
     static int num;
     const char *argv[3], *names[128];
@@ -714,7 +699,7 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__ptxas_chips(gpucompile_job *job, const
 /* Before any codegen for a cubin or fatbin: does the installed toolkit take the chip? (CUDA 13
    starts at sm_75, MLIR's default is sm_50.) nvJitLink is asked with a handle it makes and
    drops, ptxas by its list of gpu-name values. The driver, a GPU's own, is not asked. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__toolkit_chip(gpucompile_job *job, const char *chip) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__toolkit_chip(gpucompile_job *job, const char *chip) {
     const char *m = job->options->bin_method;
     char ptxas[GPUCOMPILE_NVPTX__PATH], list[1024], arch[64], jl[128] = "";
     int asked = 0;
@@ -757,24 +742,21 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__toolkit_chip(gpucompile_
         asked = 1;
     }
     if (!asked) return GPUCOMPILE_OK; /* nothing to ask: the cubin step says what is missing */
-    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
-                       "the installed CUDA toolkit cannot make a %s for %s (%s%s%s%s); choose a chip it takes with "
-                       "-t '#gpu.nvptx<chip = \"%.*s\">' (the target's chip), or -f isa for PTX only",
-                       job->format == GPUCOMPILE_FORMAT_FATBIN ? "fatbin" : "cubin", chip, jl, jl[0] && list[0] ? "; " : "",
-                       list[0] ? "ptxas takes " : "", list, list[0] ? (int)strcspn(list, ",") : 5, list[0] ? list : "sm_NN");
-    return GPUCOMPILE_ERROR_UNSUPPORTED;
+    return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED,
+                               "the installed CUDA toolkit cannot make a %s for %s (%s%s%s%s); choose a chip it takes with "
+                               "-t '#gpu.nvptx<chip = \"%.*s\">' (the target's chip), or -f isa for PTX only",
+                               job->format == GPUCOMPILE_FORMAT_FATBIN ? "fatbin" : "cubin", chip, jl, jl[0] && list[0] ? "; " : "",
+                               list[0] ? "ptxas takes " : "", list, list[0] ? (int)strcspn(list, ",") : 5, list[0] ? list : "sm_NN");
 }
 
 /* ---- configure: chip and PTX version before the target machine exists ------------------ */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__bad_features(gpucompile_job *job, const char *item, const char *why) {
-    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, NULL, "'%s' in features \"%s\": %s", item,
-                       job->features, why);
-    return GPUCOMPILE_ERROR_INVALID_TARGET;
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__bad_features(gpucompile_job *job, const char *item, const char *why) {
+    return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "'%s' in features \"%s\": %s", item, job->features, why);
 }
 
 /* The highest +ptxNN in the functions' "target-features" (clang writes there the PTX version
    its CUDA headers and inline asm need: "+ptx85,+sm_80"), and a function that asks for it. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__module_ptx(gpucompile_job *job, const char **who) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__module_ptx(gpucompile_job *job, const char **who) {
     LLVMValueRef fn;
     int best = 0;
     *who = NULL;
@@ -800,7 +782,7 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__module_ptx(gpucompile_job *job, const 
    the module's ask is capped at what this LLVM emits and the toolchain reads (the code may then
    still need more: ptxas says so). A target that pins a +ptxNN below what a function asks for
    is an error: the code cannot be compiled at the version the user chose. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__choose_ptx(gpucompile_job *job, int min, int requested, int *chosen) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__choose_ptx(gpucompile_job *job, int min, int requested, int *chosen) {
     gpucompile_target d = gpucompile_target_defaults(GPUCOMPILE_TARGET_NVPTX);
     const char *chip = job->cpu, *who;
     int pinned = requested && strcmp(gpucompile_target_features(job->target), gpucompile_target_features(&d)) != 0;
@@ -819,21 +801,22 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__choose_ptx(gpucompile_jo
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL,
                            "function '%s' asks for PTX %d.%d (+ptx%d), but %s: PTX %d.%d is tried", who, asked / 10, asked % 10,
                            asked, limit, use / 10, use % 10);
-    if (pinned && use > base) {
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, NULL,
-                           "function '%s' asks for PTX %d.%d (+ptx%d), but the target's features \"%s\" pin PTX %d.%d: "
-                           "raise the target's +ptxNN or leave it out", who, use / 10, use % 10, use, job->features,
-                           base / 10, base % 10);
-        return GPUCOMPILE_ERROR_INVALID_TARGET;
-    }
-    *chosen = use > base ? use : base;
-    if (cap && *chosen > cap) {
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
-                           "PTX %d.%d (%s %s) is newer than the installed %s reads (at most PTX %d.%d)", *chosen / 10, *chosen % 10,
-                           requested == *chosen ? "asked for by" : "the minimum for", requested == *chosen ? job->features : chip,
-                           what, cap / 10, cap % 10);
-        return GPUCOMPILE_ERROR_UNSUPPORTED;
-    }
+    if (pinned && use > base && job->target->no_verify_target) /* verifyTarget = false: the pinned version stands */
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL,
+                           "function '%s' asks for PTX %d.%d (+ptx%d), but the target's features \"%s\" pin PTX %d.%d "
+                           "(verifyTarget = false: PTX %d.%d is kept)", who, use / 10, use % 10, use, job->features,
+                           base / 10, base % 10, base / 10, base % 10);
+    else if (pinned && use > base)
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET,
+                                   "function '%s' asks for PTX %d.%d (+ptx%d), but the target's features \"%s\" pin PTX %d.%d: "
+                                   "raise the target's +ptxNN or leave it out", who, use / 10, use % 10, use, job->features,
+                                   base / 10, base % 10);
+    *chosen = use > base && !(pinned && job->target->no_verify_target) ? use : base;
+    if (cap && *chosen > cap)
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED,
+                                   "PTX %d.%d (%s %s) is newer than the installed %s reads (at most PTX %d.%d)", *chosen / 10, *chosen % 10,
+                                   requested == *chosen ? "asked for by" : "the minimum for", requested == *chosen ? job->features : chip,
+                                   what, cap / 10, cap % 10);
     if (asked) snprintf(mod, sizeof mod, "+ptx%d (function '%s')", asked, who);
     else snprintf(mod, sizeof mod, "none");
     if (requested) snprintf(tgt, sizeof tgt, "+ptx%d%s", requested, pinned ? "" : " (the default)");
@@ -846,20 +829,18 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__choose_ptx(gpucompile_jo
     return GPUCOMPILE_OK;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__configure(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__configure(gpucompile_job *job) {
     const char *chip = job->cpu, *p = job->features;
     gpucompile_buf out;
     char root[GPUCOMPILE_NVPTX__PATH];
-    int requested = 0, min, chosen;
+    int requested = 0, min, chosen = 0;
     gpucompile_result r;
     if ((r = gpucompile_nvptx__toolkit(job, root, sizeof root)) != GPUCOMPILE_OK) return r;
     min = gpucompile_nvptx__chip_min_ptx(chip);
     if (!min && gpucompile_nvptx__newer_chip(chip)) min = gpucompile_nvptx__chip_min_ptx("sm_90");
-    if (!min) {
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, NULL,
-                           "'%s' is not an NVPTX chip LLVM %d compiles for", chip, LLVM_VERSION_MAJOR);
-        return GPUCOMPILE_ERROR_INVALID_TARGET;
-    }
+    if (!min)
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET,
+                                   "'%s' is not an NVPTX chip LLVM %d compiles for", chip, LLVM_VERSION_MAJOR);
     /* Take the PTX version out of the features; keep the others as they are. */
     memset(&out, 0, sizeof out);
     out.a = &job->options->allocator;
@@ -880,10 +861,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__configure(gpucompile_job
             else if (item[0] != '+') r = gpucompile_nvptx__bad_features(job, item, "a PTX version is chosen with '+ptxNN' (LLVM ignores it otherwise)");
             else if (requested) r = gpucompile_nvptx__bad_features(job, item, "more than one PTX version");
             else if (!gpucompile_nvptx__llvm_knows_ptx(v)) {
-                gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, NULL,
-                                   "PTX version %d.%d ('%s') is not one LLVM %d can emit (the highest is +ptx%d)", v / 10, v % 10,
-                                   item, LLVM_VERSION_MAJOR, GPUCOMPILE_NVPTX__PTX_MAX);
-                r = GPUCOMPILE_ERROR_INVALID_TARGET;
+                r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET,
+                                        "PTX version %d.%d ('%s') is not one LLVM %d can emit (the highest is +ptx%d)", v / 10, v % 10,
+                                        item, LLVM_VERSION_MAJOR, GPUCOMPILE_NVPTX__PTX_MAX);
             } else requested = v;
         } else if (n && ((item[0] != '+' && item[0] != '-') || !gpucompile_nvptx__chip_min_ptx(s))) {
             /* LLVM's NVPTX features are ptxNN and sm_NN; it would print others on stderr and go on */
@@ -900,7 +880,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__configure(gpucompile_job
         return r != GPUCOMPILE_OK ? r : GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     }
     if ((r = gpucompile_nvptx__choose_ptx(job, min, requested, &chosen)) != GPUCOMPILE_OK ||
-        ((job->format == GPUCOMPILE_FORMAT_BIN || job->format == GPUCOMPILE_FORMAT_FATBIN) &&
+        ((job->format == GPUCOMPILE_FORMAT_BIN || job->format == GPUCOMPILE_FORMAT_FATBIN) && !job->target->no_verify_target &&
          (r = gpucompile_nvptx__toolkit_chip(job, gpucompile_target_chip(job->target))) != GPUCOMPILE_OK)) {
         gpucompile_free(out.a, out.data);
         return r;
@@ -925,7 +905,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__configure(gpucompile_job
 
 /* ---- prepare, libraries, post-link ------------------------------------------------------ */
 /* The function attributes for ftz / fast on every defined function. */
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__fn_attributes(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__fn_attributes(gpucompile_job *job) {
     static const char *const fast[] = {
 #if LLVM_VERSION_MAJOR < 22 /* LLVM 22 no longer reads "unsafe-fp-math": the instructions' fast-math flags say it */
         "unsafe-fp-math",
@@ -951,7 +931,7 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__fn_attributes(gpucompile_job *job) {
 /* `fast` calls libdevice's approximate functions, as nvcc's -use_fast_math does (sinf -> __sinf).
    tanhf only from LLVM 22: the CUDA 13 __nv_fast_tanhf uses llvm.nvvm.tanh.approx.f32, which
    LLVM 19 does not know (its PTX then calls an undefined function). */
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__fast_libdevice(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__fast_libdevice(gpucompile_job *job) {
     static const char *const names[] = {"sinf", "cosf", "tanf", "expf", "exp10f", "logf", "log2f", "log10f", "powf", "sincosf",
 #if LLVM_VERSION_MAJOR >= 22
                                         "tanhf"
@@ -971,7 +951,7 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__fast_libdevice(gpucompile_job *job) {
     }
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__prepare(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__prepare(gpucompile_job *job) {
     LLVMValueRef fn, inst;
     LLVMBasicBlockRef bb;
     if (gpucompile_target_ftz(job->target)) gpucompile_job_set_module_flag(job, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", 1);
@@ -986,28 +966,24 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__prepare(gpucompile_job *
     return GPUCOMPILE_OK;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__libraries(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__libraries(gpucompile_job *job) {
     char root[GPUCOMPILE_NVPTX__PATH], path[GPUCOMPILE_NVPTX__PATH + 64];
     gpucompile_result r;
     if (!gpucompile_job_references(job, "__nv_")) return GPUCOMPILE_OK;
     if ((r = gpucompile_nvptx__toolkit(job, root, sizeof root)) != GPUCOMPILE_OK) return r;
-    if (!root[0]) {
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND, NULL,
-                           "the module calls libdevice (__nv_*) but no CUDA toolkit was found "
-                           "(set the toolkit path, CUDA_PATH or CUDA_HOME)");
-        return GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND;
-    }
+    if (!root[0])
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND,
+                                   "the module calls libdevice (__nv_*) but no CUDA toolkit was found "
+                                   "(set the toolkit path, CUDA_PATH or CUDA_HOME)");
     snprintf(path, sizeof path, "%s/nvvm/libdevice/libdevice.10.bc", root);
-    if (!gpucompile_nvptx__exists(path, 0)) {
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND, NULL,
-                           "the module calls libdevice (__nv_*) but '%s' does not exist", path);
-        return GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND;
-    }
+    if (!gpucompile_file_exists(path, 'f'))
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND,
+                                   "the module calls libdevice (__nv_*) but '%s' does not exist", path);
     return gpucompile_job_add_library(job, path);
 }
 
 /* Is v the address of a constant string equal to s (the argument of __nvvm_reflect)? */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__is_string(LLVMValueRef v, const char *s) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__is_string(LLVMValueRef v, const char *s) {
     LLVMValueRef init;
     const char *str;
     size_t len = 0;
@@ -1019,7 +995,7 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__is_string(LLVMValueRef v, const char *
 
 /* LLVM 19's NVVMReflect knows __CUDA_FTZ and __CUDA_ARCH only: answer __CUDA_PREC_SQRT here
    (1 = sqrt.rn, CUDA's default; 0 = sqrt.approx with `fast`). */
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__reflect_prec_sqrt(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__reflect_prec_sqrt(gpucompile_job *job) {
     LLVMValueRef reflect = LLVMGetNamedFunction(job->module, "__nvvm_reflect");
     LLVMValueRef one = LLVMConstInt(LLVMInt32TypeInContext(job->context), gpucompile_target_fast(job->target) ? 0 : 1, 0);
     LLVMUseRef u;
@@ -1035,7 +1011,7 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__reflect_prec_sqrt(gpucompile_job *job
     }
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__post_link(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__post_link(gpucompile_job *job) {
     gpucompile_nvptx__fn_attributes(job); /* again: libdevice came after prepare */
     gpucompile_nvptx__reflect_prec_sqrt(job);
     return GPUCOMPILE_OK;
@@ -1043,7 +1019,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__post_link(gpucompile_job
 
 /* ---- PTX text -------------------------------------------------------------------------- */
 /* The emitted PTX, NUL-terminated, with ", debug" taken out of .target unless debugging. */
-GPUCOMPILE__PRIVATE char *gpucompile_nvptx__ptx(gpucompile_job *job, size_t *size) {
+GPUCOMPILE_PRIVATE char *gpucompile_nvptx__ptx(gpucompile_job *job, size_t *size) {
     size_t n = LLVMGetBufferSize(job->emitted);
     char *ptx = (char *)gpucompile_job_alloc(job, n + 1), *t, *eol, *d;
     if (!ptx) return NULL;
@@ -1062,7 +1038,7 @@ GPUCOMPILE__PRIVATE char *gpucompile_nvptx__ptx(gpucompile_job *job, size_t *siz
 }
 
 /* The chip's number for tools: sm_90a -> "90a". */
-GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__sm(const char *chip) { return strncmp(chip, "sm_", 3) == 0 ? chip + 3 : chip; }
+GPUCOMPILE_PRIVATE const char *gpucompile_nvptx__sm(const char *chip) { return strncmp(chip, "sm_", 3) == 0 ? chip + 3 : chip; }
 
 /* ---- one PTX module from partitions -------------------------------------------------------- */
 /* Code generated in N partitions gives N PTX modules: each keeps its own copies of the internal
@@ -1081,20 +1057,25 @@ typedef struct gpucompile_nvptx__item {
     char *renamed;
 } gpucompile_nvptx__item;
 
+/* One join's state: what the stages of gpucompile_nvptx__join_ptx hand on. */
 typedef struct gpucompile_nvptx__ptxs {
+    gpucompile_job *job;
+    int parts;                     /* how many partitions */
     gpucompile_nvptx__item *items;
     int num, cap, *slots, **files, *num_files; /* files[part][N]: the joined number of its .file N */
     size_t num_slots;
     int callseq, prototype, prototype_out; /* the call sequences and prototypes written so far */
     long prototype_in;
+    const char *body;              /* partition 0's text after its header */
+    gpucompile_buf out, x, y;      /* the joined module; two items' texts compared */
 } gpucompile_nvptx__ptxs;
 
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__idchar(char c) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__idchar(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$' || c == '%' || c == '.';
 }
 
 /* The slot of a name in the table (open addressing, FNV-1a). */
-GPUCOMPILE__PRIVATE int *gpucompile_nvptx__slot(gpucompile_nvptx__ptxs *j, const char *s, size_t n) {
+GPUCOMPILE_PRIVATE int *gpucompile_nvptx__slot(gpucompile_nvptx__ptxs *j, const char *s, size_t n) {
     uint32_t h = 2166136261u;
     size_t i, k;
     for (i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
@@ -1106,7 +1087,7 @@ GPUCOMPILE__PRIVATE int *gpucompile_nvptx__slot(gpucompile_nvptx__ptxs *j, const
 
 /* After a directive word at p, the symbol: a function's name (after its return parameters), a
    variable's first word that is not a directive or a number. */
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__symbol(gpucompile_nvptx__item *it, const char *p, const char *e) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__symbol(gpucompile_nvptx__item *it, const char *p, const char *e) {
     int depth = 0;
     while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
     if (it->kind == 'f' && p < e && *p == '(') {
@@ -1131,7 +1112,7 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__symbol(gpucompile_nvptx__item *it, co
 }
 
 /* The top-level statements of one partition's PTX after its header. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__items(gpucompile_job *job, gpucompile_nvptx__ptxs *j, int part,
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__items(gpucompile_job *job, gpucompile_nvptx__ptxs *j, int part,
                                                              const char *s, const char *e) {
     while (s < e) {
         gpucompile_nvptx__item *it;
@@ -1159,10 +1140,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__items(gpucompile_job *jo
                 done = w >= e || *w != ';';
             } else if (*p == ';' && brace == 0 && paren == 0) done = 1;
         }
-        if (!done) {
-            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_LINK, NULL, "partition %d's PTX ends inside a statement", part);
-            return GPUCOMPILE_ERROR_LINK;
-        }
+        if (!done)
+            return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LINK, "partition %d's PTX ends inside a statement", part);
         if (j->num == j->cap) {
             int cap = j->cap ? 2 * j->cap : 256;
             gpucompile_nvptx__item *d = (gpucompile_nvptx__item *)gpucompile_job_alloc(job, (size_t)cap * sizeof *d);
@@ -1206,7 +1185,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__items(gpucompile_job *jo
 }
 
 /* Item k's text, with its partition's renamed symbols. */
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__render(gpucompile_nvptx__ptxs *j, int k, const char *from, gpucompile_buf *b) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__render(gpucompile_nvptx__ptxs *j, int k, const char *from, gpucompile_buf *b) {
     const gpucompile_nvptx__item *it = &j->items[k];
     const char *p = from, *run = from, *e = it->s + it->len;
     while (p < e) {
@@ -1264,7 +1243,7 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__render(gpucompile_nvptx__ptxs *j, int
 }
 
 /* Skips white space and comments at *i: 1 if there were any. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__gap(const char *s, size_t *i, size_t n) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__gap(const char *s, size_t *i, size_t n) {
     size_t from = *i;
     while (*i < n) {
         if (s[*i] == ' ' || s[*i] == '\t' || s[*i] == '\n' || s[*i] == '\r') ++*i;
@@ -1277,7 +1256,7 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__gap(const char *s, size_t *i, size_t n
 
 /* Two texts the same but for comments and the numbers of labels ($L__BB12_3), local depots and
    call prototypes: LLVM counts those per module ("// callseq 156" too). */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__same(const char *a, size_t na, const char *b, size_t nb) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__same(const char *a, size_t na, const char *b, size_t nb) {
     size_t i = 0, k = 0;
     while (i < na && k < nb) {
         if (gpucompile_nvptx__gap(a, &i, na) != gpucompile_nvptx__gap(b, &k, nb)) return 0;
@@ -1300,7 +1279,7 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__same(const char *a, size_t na, const c
 
 /* The definition a non-internal name resolves to: the first visible one, else the first weak
    one; -1: none. *err: two visible ones. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__chosen(gpucompile_nvptx__ptxs *j, int head, int *err) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__chosen(gpucompile_nvptx__ptxs *j, int head, int *err) {
     int i, weak = -1, vis = -1;
     for (i = head; i >= 0; i = j->items[i].next) {
         const gpucompile_nvptx__item *it = &j->items[i];
@@ -1314,7 +1293,7 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__chosen(gpucompile_nvptx__ptxs *j, int 
 
 /* The joined numbers of the partitions' .file directives, one per file name (in order of first
    appearance; the later ones dropped); an 'F' item's target is its own number. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__files(gpucompile_job *job, gpucompile_nvptx__ptxs *j, int n) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__files(gpucompile_job *job, gpucompile_nvptx__ptxs *j, int n) {
     int i, k, p, joined = 0;
     if (!(j->files = (int **)gpucompile_job_alloc(job, (size_t)n * sizeof *j->files)) ||
         !(j->num_files = (int *)gpucompile_job_alloc(job, (size_t)n * sizeof *j->num_files)))
@@ -1348,24 +1327,15 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__files(gpucompile_job *jo
     return GPUCOMPILE_OK;
 }
 
-/* Joins the PTX of n partitions into one module in *out (the job's allocator). */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__join_ptx(gpucompile_job *job, const char *const *ptx, const size_t *size, int n,
-                                                                char **out, size_t *out_size) {
-    gpucompile_nvptx__ptxs j;
-    gpucompile_buf b, x, y;
-    const char *header[3] = {NULL, NULL, NULL}, *start = NULL;
+/* Each partition's header (.version, .target and .address_size, the same in each, in this
+   order) and its items. */
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__read_parts(gpucompile_nvptx__ptxs *j, const char *const *ptx, const size_t *size) {
+    static const char *const words[3] = {".version ", ".target ", ".address_size "};
+    const char *header[3] = {NULL, NULL, NULL};
     size_t header_len[3] = {0, 0, 0};
-    gpucompile_result r = GPUCOMPILE_OK;
-    int part, i, k, pass, changed;
-    memset(&j, 0, sizeof j);
-    memset(&b, 0, sizeof b);
-    b.a = &job->options->allocator;
-    x = y = b;
-    *out = NULL;
-    *out_size = 0;
-    /* the header: .version, .target and .address_size, the same in each, in this order */
-    for (part = 0; part < n && r == GPUCOMPILE_OK; part++) {
-        static const char *const words[3] = {".version ", ".target ", ".address_size "};
+    gpucompile_result r;
+    int part, i, k;
+    for (part = 0; part < j->parts; part++) {
         const char *at = ptx[part], *end = ptx[part] + size[part];
         for (k = 0; k < 3 && at < end;) {
             const char *eol = (const char *)memchr(at, '\n', (size_t)(end - at));
@@ -1377,144 +1347,187 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__join_ptx(gpucompile_job 
             }
             at = eol ? eol + 1 : end;
         }
-        if (k < 3) {
-            r = GPUCOMPILE_ERROR_LINK;
-            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, r, NULL, "partition %d's PTX header (.version, .target, .address_size) %s", part,
-                               part ? "differs from partition 0's" : "is incomplete");
-            break;
-        }
-        if (part == 0) start = at;
-        r = gpucompile_nvptx__items(job, &j, part, at, end);
+        if (k < 3)
+            return gpucompile_job_fail(j->job, GPUCOMPILE_ERROR_LINK, "partition %d's PTX header (.version, .target, .address_size) %s",
+                                       part, part ? "differs from partition 0's" : "is incomplete");
+        if (part == 0) j->body = at;
+        if ((r = gpucompile_nvptx__items(j->job, j, part, at, end)) != GPUCOMPILE_OK) return r;
     }
-    for (i = 0, k = 0; r == GPUCOMPILE_OK && i < j.num; i++) k += j.items[i].kind == 'S';
+    for (i = 0, k = 0; i < j->num; i++) k += j->items[i].kind == 'S';
     if (k) /* each partition's DWARF describes its own labels and files (options.debug keeps one module) */
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "the partitions' DWARF sections are left out of the joined PTX (line numbers stay)");
-    /* the names: a table of the first item of each, the rest chained in order */
-    for (j.num_slots = 64; r == GPUCOMPILE_OK && j.num_slots < 2 * (size_t)j.num + 2; j.num_slots *= 2) {}
-    if (r == GPUCOMPILE_OK && (j.slots = (int *)gpucompile_job_alloc(job, j.num_slots * sizeof *j.slots)) == NULL) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-    if (r == GPUCOMPILE_OK) memset(j.slots, 0xff, j.num_slots * sizeof *j.slots);
-    for (i = 0; r == GPUCOMPILE_OK && i < j.num; i++) {
+        gpucompile_job_log(j->job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, NULL, "the partitions' DWARF sections are left out of the joined PTX (line numbers stay)");
+    return GPUCOMPILE_OK;
+}
+
+/* The names: a table of the first item of each, the rest chained in order. */
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__index(gpucompile_nvptx__ptxs *j) {
+    int i, k;
+    for (j->num_slots = 64; j->num_slots < 2 * (size_t)j->num + 2; j->num_slots *= 2) {}
+    if (!(j->slots = (int *)gpucompile_job_alloc(j->job, j->num_slots * sizeof *j->slots))) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    memset(j->slots, 0xff, j->num_slots * sizeof *j->slots);
+    for (i = 0; i < j->num; i++) {
         int *slot;
-        if (!j.items[i].name) continue;
-        slot = gpucompile_nvptx__slot(&j, j.items[i].name, j.items[i].name_len);
+        if (!j->items[i].name) continue;
+        slot = gpucompile_nvptx__slot(j, j->items[i].name, j->items[i].name_len);
         if (*slot < 0) *slot = i;
         else {
-            for (k = *slot; j.items[k].next >= 0; k = j.items[k].next) {}
-            j.items[k].next = i;
+            for (k = *slot; j->items[k].next >= 0; k = j->items[k].next) {}
+            j->items[k].next = i;
         }
     }
-    if (r == GPUCOMPILE_OK) r = gpucompile_nvptx__files(job, &j, n); /* after the table: file names are no symbols */
-    /* an internal definition: the duplicate of the first earlier definition of its name (the
-       core's copy of what an earlier partition defines), until their texts differ; renamed
-       then, or where the name is another partition's external symbol */
-    for (i = 0; r == GPUCOMPILE_OK && i < j.num; i++) {
-        gpucompile_nvptx__item *it = &j.items[i];
+    return GPUCOMPILE_OK;
+}
+
+/* An internal definition: the duplicate of the first earlier definition of its name (the core's
+   copy of what an earlier partition defines), until their texts differ (gpucompile_nvptx__settle);
+   renamed then, or where the name is another partition's external symbol. */
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__fates(gpucompile_nvptx__ptxs *j) {
+    int i, k;
+    for (i = 0; i < j->num; i++) {
+        gpucompile_nvptx__item *it = &j->items[i];
         int external = 0, earlier = -1;
         if (!it->name || !it->def || it->link != 'l') continue;
-        for (k = *gpucompile_nvptx__slot(&j, it->name, it->name_len); k >= 0; k = j.items[k].next) {
-            if (j.items[k].link != 'l' && j.items[k].def && j.items[k].part != it->part) external = 1;
-            if (k < i && earlier < 0 && j.items[k].def && j.items[k].kind == it->kind && !j.items[k].fate) earlier = k;
+        for (k = *gpucompile_nvptx__slot(j, it->name, it->name_len); k >= 0; k = j->items[k].next) {
+            if (j->items[k].link != 'l' && j->items[k].def && j->items[k].part != it->part) external = 1;
+            if (k < i && earlier < 0 && j->items[k].def && j->items[k].kind == it->kind && !j->items[k].fate) earlier = k;
         }
         if (earlier >= 0) it->fate = 'd', it->target = earlier;
         else if (external) it->fate = 'r';
     }
+}
+
+/* The renamed get their new names, and a duplicate whose text (with those names) differs from
+   its original's is renamed too, until nothing changes. */
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__settle(gpucompile_nvptx__ptxs *j) {
+    int i, changed;
     do {
         changed = 0;
-        for (i = 0; r == GPUCOMPILE_OK && i < j.num; i++) {
-            gpucompile_nvptx__item *it = &j.items[i];
+        for (i = 0; i < j->num; i++) {
+            gpucompile_nvptx__item *it = &j->items[i];
             if (it->kind == 'F') continue; /* its fate is the file table's */
             if (it->fate == 'r' && !it->renamed) {
                 int c = 0;
                 gpucompile_buf nb;
                 memset(&nb, 0, sizeof nb);
-                nb.a = b.a;
+                nb.a = j->out.a;
                 do {
                     nb.len = 0;
                     gpucompile_buf_printf(&nb, c ? "%.*s_$p%d_%d" : "%.*s_$p%d", (int)it->name_len, it->name, it->part, c);
                     c++;
-                } while (!nb.oom && *gpucompile_nvptx__slot(&j, nb.data, nb.len) >= 0);
-                if (nb.oom) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+                } while (!nb.oom && *gpucompile_nvptx__slot(j, nb.data, nb.len) >= 0);
                 it->renamed = nb.data;
+                if (nb.oom) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
                 changed = 1;
             } else if (it->fate == 'd') {
-                x.len = y.len = 0;
-                gpucompile_nvptx__render(&j, i, it->rest, &x);
-                gpucompile_nvptx__render(&j, it->target, j.items[it->target].rest, &y);
-                if (x.oom || y.oom) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-                else if (!gpucompile_nvptx__same(x.data, x.len, y.data, y.len)) it->fate = 'r', changed = 1;
+                j->x.len = j->y.len = 0;
+                gpucompile_nvptx__render(j, i, it->rest, &j->x);
+                gpucompile_nvptx__render(j, it->target, j->items[it->target].rest, &j->y);
+                if (j->x.oom || j->y.oom) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+                if (!gpucompile_nvptx__same(j->x.data, j->x.len, j->y.data, j->y.len)) it->fate = 'r', changed = 1;
             }
         }
-    } while (changed && r == GPUCOMPILE_OK);
-    /* the module: the header, then declarations, variables, function definitions, the rest */
-    j.callseq = j.prototype = j.prototype_out = 0;
-    j.prototype_in = -1;
-    if (r == GPUCOMPILE_OK) {
-        gpucompile_buf_add(&b, ptx[0], (size_t)(start - ptx[0]));
-        gpucompile_buf_str(&b, "\n\n");
-    }
-    for (pass = 0; pass < 4 && r == GPUCOMPILE_OK; pass++) {
-        for (i = 0; i < j.num && r == GPUCOMPILE_OK; i++) {
-            gpucompile_nvptx__item *it = &j.items[i];
-            int head = it->name && it->kind != 'F' ? *gpucompile_nvptx__slot(&j, it->name, it->name_len) : -1, chosen = -1, err = -1, first = 1, local = 0;
-            const char *from = it->s;
-            if (pass != (it->kind == 'f' && !it->def ? 0 : it->kind == 'v' ? 1 : it->kind == 'f' ? 2 : 3)) continue;
-            if (head >= 0 && it->link != 'l') {
-                chosen = gpucompile_nvptx__chosen(&j, head, &err);
-                if (err >= 0) {
-                    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_LINK, NULL, "'%.*s' is defined in partitions %d and %d",
-                                       (int)it->name_len, it->name, j.items[chosen].part, j.items[err].part);
-                    r = GPUCOMPILE_ERROR_LINK;
-                    break;
-                }
-                for (k = head; k >= 0; k = j.items[k].next) {
-                    if (k < i && j.items[k].link != 'l' && j.items[k].kind == it->kind && j.items[k].def == it->def) first = 0;
-                    if (j.items[k].link == 'l' && j.items[k].def) local = 1;
-                }
-            }
-            if (it->fate == 'd' || it->kind == 'S') continue;
-            if (it->kind == 'F') {
-                gpucompile_buf_printf(&b, "\t.file\t%d %.*s\n", j.files[it->part][it->target], (int)it->name_len, it->name);
-                continue;
-            }
-            if (it->link == 'l' && it->name && !it->def) { /* an internal declaration goes with its definition */
-                for (k = head; k >= 0 && !(j.items[k].part == it->part && j.items[k].def); k = j.items[k].next) {}
-                if (k >= 0 && j.items[k].fate == 'd') continue;
-            } else if (it->link != 'l' && it->name && it->def) {
-                if (chosen != i) continue;
-            } else if (it->link != 'l' && it->name) {
-                /* the first declaration of its kind stands for all; one of what only a copy
-                   defines was left by code the core cut out */
-                if (!first || (chosen < 0 && local)) continue;
-                /* defined: the core defines a variable in the first partition that reaches it, so
-                   the initializers that name it come after it (ptxas warns of an .extern one) */
-                if (it->kind == 'v' && chosen >= 0) continue;
-                if (it->kind == 'f' && chosen >= 0) { /* the definition's linkage */
-                    gpucompile_buf_str(&b, j.items[chosen].link == 'v' ? ".visible " : ".weak ");
-                    from = it->rest;
-                }
-            } else if (!it->name) {
-                for (k = 0; k < i && !(j.items[k].kind == 'o' && j.items[k].len == it->len && memcmp(j.items[k].s, it->s, it->len) == 0); k++) {}
-                if (k < i) continue;
-            }
-            gpucompile_nvptx__render(&j, i, from, &b);
-            gpucompile_buf_str(&b, pass == 2 ? "\n\n" : "\n");
+    } while (changed);
+    return GPUCOMPILE_OK;
+}
+
+/* Item i into the module when pass is its own (0 function declarations, 1 variables, 2
+   function definitions, 3 the rest), unless it is dropped or another item stands for it. */
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__write_item(gpucompile_nvptx__ptxs *j, int i, int pass) {
+    gpucompile_nvptx__item *it = &j->items[i];
+    int head = it->name && it->kind != 'F' ? *gpucompile_nvptx__slot(j, it->name, it->name_len) : -1, chosen = -1, err = -1, first = 1, local = 0, k;
+    const char *from = it->s;
+    if (pass != (it->kind == 'f' && !it->def ? 0 : it->kind == 'v' ? 1 : it->kind == 'f' ? 2 : 3)) return GPUCOMPILE_OK;
+    if (head >= 0 && it->link != 'l') {
+        chosen = gpucompile_nvptx__chosen(j, head, &err);
+        if (err >= 0)
+            return gpucompile_job_fail(j->job, GPUCOMPILE_ERROR_LINK, "'%.*s' is defined in partitions %d and %d", (int)it->name_len,
+                                       it->name, j->items[chosen].part, j->items[err].part);
+        for (k = head; k >= 0; k = j->items[k].next) {
+            if (k < i && j->items[k].link != 'l' && j->items[k].kind == it->kind && j->items[k].def == it->def) first = 0;
+            if (j->items[k].link == 'l' && j->items[k].def) local = 1;
         }
     }
-    for (i = 0; i < j.num; i++) gpucompile_free(b.a, j.items[i].renamed);
-    for (part = 0; j.files && part < n; part++) gpucompile_job_free(job, j.files[part]);
-    gpucompile_job_free(job, j.files);
-    gpucompile_job_free(job, j.num_files);
-    gpucompile_job_free(job, j.items);
-    gpucompile_job_free(job, j.slots);
-    gpucompile_free(b.a, x.data);
-    gpucompile_free(b.a, y.data);
-    if (r == GPUCOMPILE_OK && b.oom) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    if (it->fate == 'd' || it->kind == 'S') return GPUCOMPILE_OK;
+    if (it->kind == 'F') {
+        gpucompile_buf_printf(&j->out, "\t.file\t%d %.*s\n", j->files[it->part][it->target], (int)it->name_len, it->name);
+        return GPUCOMPILE_OK;
+    }
+    if (it->link == 'l' && it->name && !it->def) { /* an internal declaration goes with its definition */
+        for (k = head; k >= 0 && !(j->items[k].part == it->part && j->items[k].def); k = j->items[k].next) {}
+        if (k >= 0 && j->items[k].fate == 'd') return GPUCOMPILE_OK;
+    } else if (it->link != 'l' && it->name && it->def) {
+        if (chosen != i) return GPUCOMPILE_OK;
+    } else if (it->link != 'l' && it->name) {
+        /* the first declaration of its kind stands for all; one of what only a copy
+           defines was left by code the core cut out */
+        if (!first || (chosen < 0 && local)) return GPUCOMPILE_OK;
+        /* defined: the core defines a variable in the first partition that reaches it, so
+           the initializers that name it come after it (ptxas warns of an .extern one) */
+        if (it->kind == 'v' && chosen >= 0) return GPUCOMPILE_OK;
+        if (it->kind == 'f' && chosen >= 0) { /* the definition's linkage */
+            gpucompile_buf_str(&j->out, j->items[chosen].link == 'v' ? ".visible " : ".weak ");
+            from = it->rest;
+        }
+    } else if (!it->name) {
+        for (k = 0; k < i && !(j->items[k].kind == 'o' && j->items[k].len == it->len && memcmp(j->items[k].s, it->s, it->len) == 0); k++) {}
+        if (k < i) return GPUCOMPILE_OK;
+    }
+    gpucompile_nvptx__render(j, i, from, &j->out);
+    gpucompile_buf_str(&j->out, pass == 2 ? "\n\n" : "\n");
+    return GPUCOMPILE_OK;
+}
+
+/* The module: partition 0's header, then declarations, variables, function definitions, the rest. */
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__write(gpucompile_nvptx__ptxs *j, const char *ptx0) {
+    gpucompile_result r = GPUCOMPILE_OK;
+    int pass, i;
+    j->callseq = j->prototype = j->prototype_out = 0;
+    j->prototype_in = -1;
+    gpucompile_buf_add(&j->out, ptx0, (size_t)(j->body - ptx0));
+    gpucompile_buf_str(&j->out, "\n\n");
+    for (pass = 0; pass < 4 && r == GPUCOMPILE_OK; pass++)
+        for (i = 0; i < j->num && r == GPUCOMPILE_OK; i++) r = gpucompile_nvptx__write_item(j, i, pass);
+    return r;
+}
+
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__ptxs_free(gpucompile_nvptx__ptxs *j) {
+    int i;
+    for (i = 0; i < j->num; i++) gpucompile_free(j->out.a, j->items[i].renamed);
+    for (i = 0; j->files && i < j->parts; i++) gpucompile_job_free(j->job, j->files[i]);
+    gpucompile_job_free(j->job, j->files);
+    gpucompile_job_free(j->job, j->num_files);
+    gpucompile_job_free(j->job, j->items);
+    gpucompile_job_free(j->job, j->slots);
+    gpucompile_free(j->out.a, j->x.data);
+    gpucompile_free(j->out.a, j->y.data);
+}
+
+/* Joins the PTX of n partitions into one module in *out (the job's allocator). */
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__join_ptx(gpucompile_job *job, const char *const *ptx, const size_t *size, int n,
+                                                                char **out, size_t *out_size) {
+    gpucompile_nvptx__ptxs j;
+    gpucompile_result r;
+    memset(&j, 0, sizeof j);
+    j.job = job;
+    j.parts = n;
+    j.out.a = &job->options->allocator;
+    j.x = j.y = j.out;
+    *out = NULL;
+    *out_size = 0;
+    r = gpucompile_nvptx__read_parts(&j, ptx, size);
+    if (r == GPUCOMPILE_OK) r = gpucompile_nvptx__index(&j);
+    if (r == GPUCOMPILE_OK) r = gpucompile_nvptx__files(job, &j, n); /* after the table: file names are no symbols */
+    if (r == GPUCOMPILE_OK) gpucompile_nvptx__fates(&j);
+    if (r == GPUCOMPILE_OK) r = gpucompile_nvptx__settle(&j);
+    if (r == GPUCOMPILE_OK) r = gpucompile_nvptx__write(&j, ptx[0]);
+    gpucompile_nvptx__ptxs_free(&j);
+    if (r == GPUCOMPILE_OK && j.out.oom) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     if (r != GPUCOMPILE_OK) {
-        gpucompile_free(b.a, b.data);
+        gpucompile_free(j.out.a, j.out.data);
         return r;
     }
-    *out = b.data;
-    *out_size = b.len;
+    *out = j.out.data;
+    *out_size = j.out.len;
     return GPUCOMPILE_OK;
 }
 
@@ -1525,7 +1538,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__join_ptx(gpucompile_job 
    each part at once, then nvJitLink linking the relocatable cubins, took 0.71-0.79x but made
    cubins 6-22% larger (each part's helper copies compiled and kept); nvJitLink given the N
    texts compiles them one after the other. And isa and fatbin need the one text anyway. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__join(gpucompile_job *job, gpucompile_format format, const LLVMMemoryBufferRef *parts, int n) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__join(gpucompile_job *job, gpucompile_format format, const LLVMMemoryBufferRef *parts, int n) {
     const char **ptx = (const char **)gpucompile_job_alloc(job, (size_t)n * sizeof *ptx);
     size_t *size = (size_t *)gpucompile_job_alloc(job, (size_t)n * sizeof *size), out_size = 0;
     char *out = NULL;
@@ -1551,7 +1564,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__join(gpucompile_job *job
 }
 
 /* ---- kernel metadata -------------------------------------------------------------------- */
-GPUCOMPILE__PRIVATE gpucompile_kernel *gpucompile_nvptx__kernel(gpucompile_object *o, const char *name, size_t len) {
+GPUCOMPILE_PRIVATE gpucompile_kernel *gpucompile_nvptx__kernel(gpucompile_object *o, const char *name, size_t len) {
     int i;
     for (i = 0; i < o->num_kernels; i++)
         if (strlen(o->kernels[i].name) == len && strncmp(o->kernels[i].name, name, len) == 0) return &o->kernels[i];
@@ -1560,7 +1573,7 @@ GPUCOMPILE__PRIVATE gpucompile_kernel *gpucompile_nvptx__kernel(gpucompile_objec
 
 /* A kernel's symbol index -> its metadata entry, by the symbol's name (sym: the symbol table,
    str: its strings; absent: data NULL). */
-GPUCOMPILE__PRIVATE gpucompile_kernel *gpucompile_nvptx__kernel_by_symbol(gpucompile_object *o, const gpucompile_elf_section *sym,
+GPUCOMPILE_PRIVATE gpucompile_kernel *gpucompile_nvptx__kernel_by_symbol(gpucompile_object *o, const gpucompile_elf_section *sym,
                                                                           const gpucompile_elf_section *str, uint64_t index) {
     const char *name;
     uint64_t at;
@@ -1575,7 +1588,7 @@ GPUCOMPILE__PRIVATE gpucompile_kernel *gpucompile_nvptx__kernel_by_symbol(gpucom
    (EIATTR_MAX_THREADS) and shared memory (.nv.shared.<kernel>) from a cubin (ELF64 LE) into o's
    kernels; add: first adds each entry function (a .nv.info.<kernel> section) o lacks. 0 when
    d is no such ELF. A section that cannot be read has the name "" and no data: it is skipped. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__elf_metadata(gpucompile_object *o, const unsigned char *d, size_t size, int add) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__elf_metadata(gpucompile_object *o, const unsigned char *d, size_t size, int add) {
     gpucompile_elf_section s, sym, str;
     unsigned i, n = gpucompile_elf_sections(d, size, NULL);
     size_t len;
@@ -1623,7 +1636,7 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__elf_metadata(gpucompile_object *o, con
 }
 
 /* PTX text: each `.entry NAME(...)` becomes a kernel of o, with its count of .param. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__ptx_entries(gpucompile_object *o, const char *ptx, size_t size) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__ptx_entries(gpucompile_object *o, const char *ptx, size_t size) {
     const char *p = ptx, *end = ptx + size;
     while ((size_t)(end - p) > 7 && (p = (const char *)memchr(p, '.', (size_t)(end - p))) != NULL) {
         const char *q = p + 6, *e;
@@ -1650,7 +1663,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__ptx_entries(gpucompile_o
 
 /* The backend's find_kernels: PTX .entry lines; a cubin's entry functions; a fatbin's first
    uncompressed cubin, else its PTX. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__find_kernels(gpucompile_object *o) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__find_kernels(gpucompile_object *o) {
     gpucompile_result r = GPUCOMPILE_OK;
     size_t i;
     if (o->format == GPUCOMPILE_FORMAT_ISA) r = gpucompile_nvptx__ptx_entries(o, (const char *)o->data, o->size);
@@ -1665,7 +1678,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__find_kernels(gpucompile_
 }
 
 /* ptxas-style info log: "Compiling entry function 'K'" ... "N bytes smem" gives shared memory. */
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__log_metadata(gpucompile_job *job, const char *log) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__log_metadata(gpucompile_job *job, const char *log) {
     const char *p = log;
     gpucompile_kernel *k = NULL;
     while (p && *p) {
@@ -1690,7 +1703,7 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__log_metadata(gpucompile_job *job, con
 }
 
 /* Logs a tool's log, one diagnostic per line. */
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__log_lines(gpucompile_job *job, gpucompile_severity sev, gpucompile_result res,
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__log_lines(gpucompile_job *job, gpucompile_severity sev, gpucompile_result res,
                                                      const char *origin, const char *log) {
     const char *p = log;
     while (p && *p) {
@@ -1707,7 +1720,120 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__log_lines(gpucompile_job *job, gpucom
    at sev (a warning when another method will be tried); any other failure is logged and final.
    On success, *cubin holds the bytes (job allocator) and *log the info log (job allocator, may
    be NULL). */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_job *job, const char *ptx, size_t ptx_size,
+/* --save-temps: nvJitLink's step for repro.sh. No tool runs it from a shell, so repro.sh builds
+   this small program (cc, -ldl) and makes the same call with the same options: the same cubin,
+   byte for byte. (ptxas on the same PTX compiles the same code, but nvJitLink's cubin is ptxas
+   -c plus its link step: another ELF; the equivalent ptxas line is written as a comment.) */
+static const char gpucompile_nvptx__repro_jitlink_c[] =
+    "/* Links one PTX file into a cubin with nvJitLink, as gpucompile did (written by gpucompile\n"
+    "   --save-temps for repro.sh). Usage: repro.nvjitlink LIBNVJITLINK IN.ptx OUT.cubin OPTION... */\n"
+    "#include <dlfcn.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n"
+    "typedef int (*create_fn)(void **, uint32_t, const char **);\n"
+    "typedef int (*add_fn)(void *, int, const void *, size_t, const char *);\n"
+    "typedef int (*handle_fn)(void *);\n"
+    "typedef int (*size_fn)(void *, size_t *);\n"
+    "typedef int (*get_fn)(void *, void *);\n"
+    "typedef int (*destroy_fn)(void **);\n"
+    "static void *dl;\n"
+    "static void *fn(const char *name) {\n"
+    "    void *f = dlsym(dl, name);\n"
+    "    if (!f) { fprintf(stderr, \"%s: not in the library\\n\", name); exit(1); }\n"
+    "    return f;\n"
+    "}\n"
+    "static void put_log(void *h, const char *size_name, const char *get_name, FILE *to) {\n"
+    "    size_t n = 0;\n"
+    "    char *log;\n"
+    "    if (((size_fn)fn(size_name))(h, &n) != 0 || n < 2 || !(log = (char *)calloc(n + 1, 1))) return;\n"
+    "    if (((get_fn)fn(get_name))(h, log) == 0) fputs(log, to);\n"
+    "    free(log);\n"
+    "}\n"
+    "int main(int argc, char **argv) {\n"
+    "    void *h = NULL, *cubin = NULL;\n"
+    "    char *ptx;\n"
+    "    size_t size = 0;\n"
+    "    long n;\n"
+    "    int rc;\n"
+    "    FILE *f;\n"
+    "    if (argc < 4) { fprintf(stderr, \"usage: %s LIBNVJITLINK IN.ptx OUT.cubin OPTION...\\n\", argv[0]); return 2; }\n"
+    "    if (!(dl = dlopen(argv[1], RTLD_NOW))) { fprintf(stderr, \"%s\\n\", dlerror()); return 1; }\n"
+    "    if (!(f = fopen(argv[2], \"rb\")) || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0 ||\n"
+    "        !(ptx = (char *)calloc((size_t)n + 1, 1)) || fread(ptx, 1, (size_t)n, f) != (size_t)n) {\n"
+    "        fprintf(stderr, \"cannot read %s\\n\", argv[2]);\n"
+    "        return 1;\n"
+    "    }\n"
+    "    fclose(f);\n"
+    "    rc = ((create_fn)fn(\"nvJitLinkCreate\"))(&h, (uint32_t)(argc - 4), (const char **)(argv + 4));\n"
+    "    if (rc) { fprintf(stderr, \"nvJitLinkCreate failed (%d)\\n\", rc); return 1; }\n"
+    "    rc = ((add_fn)fn(\"nvJitLinkAddData\"))(h, 2, ptx, (size_t)n + 1, \"gpucompile.ptx\"); /* 2: PTX, with its NUL */\n"
+    "    if (!rc) rc = ((handle_fn)fn(\"nvJitLinkComplete\"))(h);\n"
+    "    put_log(h, \"nvJitLinkGetInfoLogSize\", \"nvJitLinkGetInfoLog\", stdout);\n"
+    "    if (rc) { put_log(h, \"nvJitLinkGetErrorLogSize\", \"nvJitLinkGetErrorLog\", stderr); fprintf(stderr, \"nvJitLink failed (%d)\\n\", rc); return 1; }\n"
+    "    if (((size_fn)fn(\"nvJitLinkGetLinkedCubinSize\"))(h, &size) != 0 || !(cubin = malloc(size ? size : 1)) ||\n"
+    "        ((get_fn)fn(\"nvJitLinkGetLinkedCubin\"))(h, cubin) != 0) { fprintf(stderr, \"cannot read the cubin\\n\"); return 1; }\n"
+    "    if (!(f = fopen(argv[3], \"wb\")) || fwrite(cubin, 1, size, f) != size || fclose(f) != 0) { fprintf(stderr, \"cannot write %s\\n\", argv[3]); return 1; }\n"
+    "    ((destroy_fn)fn(\"nvJitLinkDestroy\"))(&h);\n"
+    "    return 0;\n"
+    "}\n";
+
+/* One word for a POSIX shell: bare when plain, else in '...'. */
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__shell_word(gpucompile_buf *b, const char *w) {
+    const char *p;
+    if (*w && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-./=:,+@%") == strlen(w)) {
+        gpucompile_buf_str(b, w);
+        return;
+    }
+    gpucompile_buf_str(b, "'");
+    for (p = w; *p; p++) {
+        if (*p == '\'') gpucompile_buf_str(b, "'\\''");
+        else gpucompile_buf_add(b, p, 1);
+    }
+    gpucompile_buf_str(b, "'");
+}
+
+/* repro.sh's lines for an nvJitLink cubin (into b, when saving): the program above with the
+   options nvJitLink was given, and, as a comment, the ptxas line with the same options. */
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__repro_jitlink(gpucompile_job *job, const char *lib, const char *const *opts, int n,
+                                                          gpucompile_buf *out) {
+    gpucompile_buf b;
+    char ptxas[GPUCOMPILE_NVPTX__PATH];
+    int k;
+    memset(out, 0, sizeof *out);
+    out->a = &job->options->allocator;
+    if (!gpucompile_job_saved_path(job, "", ptxas, sizeof ptxas)) return; /* not saving */
+    b = *out;
+    gpucompile_buf_str(&b, "# nvJitLink made the cubin in-process: the same call, from repro.nvjitlink.c\n"
+                           "\"${CC:-cc}\" -o repro.nvjitlink repro.nvjitlink.c -ldl\n./repro.nvjitlink ");
+    gpucompile_nvptx__shell_word(&b, lib);
+    gpucompile_buf_str(&b, " repro.isa.s repro.cubin");
+    for (k = 0; k < n; k++) {
+        gpucompile_buf_str(&b, " ");
+        gpucompile_nvptx__shell_word(&b, opts[k]);
+    }
+    gpucompile_buf_str(&b, "\n# the same code from ptxas (not the same bytes: nvJitLink links what ptxas -c makes):\n# ");
+    gpucompile_nvptx__shell_word(&b, gpucompile_nvptx__find_tool(job, "ptxas", ptxas, sizeof ptxas) ? ptxas : "ptxas");
+    for (k = 0; k < n; k++) {
+        const char *o = opts[k];
+        if (strcmp(o, "-verbose") == 0) o = "-v";
+        else if (strncmp(o, "-Xptxas=", 8) == 0) o += 8;
+        else if (strncmp(o, "-split-compile=", 15) == 0) { gpucompile_buf_str(&b, " --split-compile"); o += 15; }
+        gpucompile_buf_str(&b, " ");
+        gpucompile_nvptx__shell_word(&b, o);
+    }
+    gpucompile_buf_str(&b, " repro.isa.s -o repro.ptxas.cubin\n");
+    *out = b;
+}
+
+/* The step into repro.sh where the compile ends with it (its cubin, or its error; not a
+   failure that another method follows), then the lines are freed. */
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__repro_commit(gpucompile_job *job, gpucompile_buf *lines, int keep) {
+    if (keep && lines->data && !lines->oom)
+        gpucompile_job_repro_step(job, "repro.nvjitlink.c", gpucompile_nvptx__repro_jitlink_c, sizeof gpucompile_nvptx__repro_jitlink_c - 1,
+                                  lines->data);
+    gpucompile_free(lines->a, lines->data);
+    memset(lines, 0, sizeof *lines);
+}
+
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_job *job, const char *ptx, size_t ptx_size,
     const char *chip, unsigned char **cubin, size_t *cubin_size, char **log, gpucompile_severity sev) {
     const gpucompile_nvptx__lib *l = gpucompile_nvptx__open(job, 1);
     gpucompile_nvptx__jl_h h = NULL;
@@ -1717,6 +1843,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_
     int rc, num_user = 0, nx, k;
     size_t n = 0;
     char *err = NULL;
+    gpucompile_buf repro;
     gpucompile_result r;
     if (!l) {
         const char *given = gpucompile_job_tool_path(job, "nvJitLink");
@@ -1756,9 +1883,11 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_
                        l->path, arch, opt, opts[2], num_user + nx ? " " : "", num_user + nx ? opts[3] : "");
     if (strchr(l->path, '/')) gpucompile_job_add_dependency(job, l->path); /* a new nvJitLink: a new cubin */
     rc = l->jl.create(&h, (uint32_t)(3 + num_user + nx), opts);
+    gpucompile_nvptx__repro_jitlink(job, l->path, opts, 3 + num_user + nx, &repro);
     gpucompile_job_free(job, user);
     gpucompile_job_free(job, xptxas);
     if (rc != 0) {
+        gpucompile_nvptx__repro_commit(job, &repro, 0);
         /* A chip this nvJitLink does not know: another method may. */
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "nvJitLink", "nvJitLinkCreate(%s) failed: %s (%d)", arch, gpucompile_nvptx__jl_name(rc), rc);
         return GPUCOMPILE_ERROR_UNSUPPORTED;
@@ -1781,6 +1910,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_
             gpucompile_job_free(job, err);
         }
         l->jl.destroy(&h);
+        gpucompile_nvptx__repro_commit(job, &repro, sev == GPUCOMPILE_SEVERITY_ERROR);
         gpucompile_job_log(job, sev, GPUCOMPILE_ERROR_TOOL, "nvJitLink", "linking the PTX for %s failed: %s (%d)", chip, gpucompile_nvptx__jl_name(rc), rc);
         return GPUCOMPILE_ERROR_TOOL;
     }
@@ -1788,6 +1918,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_
     if (!rc && (*cubin = (unsigned char *)gpucompile_job_alloc(job, *cubin_size + 1)) == NULL) rc = -1;
     if (!rc) rc = l->jl.cubin(h, *cubin);
     l->jl.destroy(&h);
+    gpucompile_nvptx__repro_commit(job, &repro, !rc || sev == GPUCOMPILE_SEVERITY_ERROR);
     if (rc) {
         gpucompile_job_free(job, *cubin);
         *cubin = NULL;
@@ -1797,7 +1928,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_nvjitlink(gpucompile_
     return GPUCOMPILE_OK;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_ptxas(gpucompile_job *job, const char *ptx, size_t ptx_size,
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__by_ptxas(gpucompile_job *job, const char *ptx, size_t ptx_size,
     const char *chip, unsigned char **cubin, size_t *cubin_size, char **log, gpucompile_severity sev) {
     char ptxas[GPUCOMPILE_NVPTX__PATH], in[GPUCOMPILE_NVPTX__PATH], out[GPUCOMPILE_NVPTX__PATH], arch[64], opt[16], extra[4096], **user = NULL;
     const char *argv[10 + 256 + 32];
@@ -1849,7 +1980,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_ptxas(gpucompile_job 
     return GPUCOMPILE_OK;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_driver(gpucompile_job *job, const char *ptx, size_t ptx_size,
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__by_driver(gpucompile_job *job, const char *ptx, size_t ptx_size,
     const char *chip, unsigned char **cubin, size_t *cubin_size, char **log, gpucompile_severity sev) {
     enum { INFO = 3, INFO_SIZE = 4, ERR = 5, ERR_SIZE = 6, OPT_LEVEL = 7, TARGET = 9, VERBOSE = 12 };
     const gpucompile_nvptx__lib *l = gpucompile_nvptx__open(job, 2);
@@ -1927,7 +2058,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__by_driver(gpucompile_job
 #ifndef GPUCOMPILE_NVPTX_PTXAS_FROM
 #define GPUCOMPILE_NVPTX_PTXAS_FROM (512u * 1024u)
 #endif
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__cubin(gpucompile_job *job, const char *ptx, size_t ptx_size, const char *chip,
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__cubin(gpucompile_job *job, const char *ptx, size_t ptx_size, const char *chip,
     unsigned char **cubin, size_t *cubin_size, char **log) {
     typedef gpucompile_result (*method)(gpucompile_job *, const char *, size_t, const char *, unsigned char **, size_t *, char **,
                                         gpucompile_severity);
@@ -1943,11 +2074,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__cubin(gpucompile_job *jo
     *log = NULL;
     if (forced && *forced) {
         for (n = 0; n < 3 && strcmp(forced, names[n]) != 0; n++) {}
-        if (n == 3) {
-            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_ARGUMENT, NULL,
-                               "unknown bin_method '%s' (nvjitlink, ptxas or driver)", forced);
-            return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-        }
+        if (n == 3)
+            return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_ARGUMENT,
+                                       "unknown bin_method '%s' (nvjitlink, ptxas or driver)", forced);
         order[0] = n;
         n = 1;
     } else if (ptx_size >= GPUCOMPILE_NVPTX_PTXAS_FROM) {
@@ -1974,15 +2103,13 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__cubin(gpucompile_job *jo
         }
     }
     if (r == GPUCOMPILE_ERROR_UNSUPPORTED && rejected >= 0) {
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOL, NULL, "%s rejected the PTX (the warnings above) and %s is not available",
-                           origins[rejected], origins[order[1]]);
-        r = GPUCOMPILE_ERROR_TOOL;
+        r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_TOOL, "%s rejected the PTX (the warnings above) and %s is not available",
+                                origins[rejected], origins[order[1]]);
     } else if (r == GPUCOMPILE_ERROR_UNSUPPORTED) {
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND, NULL,
-                           forced && *forced ? "bin_method '%s' is not available (see the notes above)"
-                                             : "no way to make a cubin: nvJitLink, ptxas and the CUDA driver are all unavailable%s",
-                           forced && *forced ? forced : "");
-        r = GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND;
+        r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND,
+                                forced && *forced ? "bin_method '%s' is not available (see the notes above)"
+                                : "no way to make a cubin: nvJitLink, ptxas and the CUDA driver are all unavailable%s",
+                                forced && *forced ? forced : "");
     }
     if (r != GPUCOMPILE_OK) {
         gpucompile_job_free(job, *log);
@@ -1994,7 +2121,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__cubin(gpucompile_job *jo
 /* fatbinary -64 --create out --image3=kind=elf,sm=NN,file=cubin --image3=kind=ptx,sm=MM,file=ptx,
    run in the temporary directory with the files' own names: a path with ',' or '"' in it
    cannot be given in --image3's syntax. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__fatbin(gpucompile_job *job, const char *ptx, size_t ptx_size,
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__fatbin(gpucompile_job *job, const char *ptx, size_t ptx_size,
     const unsigned char *cubin, size_t cubin_size) {
     char tool[GPUCOMPILE_NVPTX__PATH], fptx[GPUCOMPILE_NVPTX__PATH], fcubin[GPUCOMPILE_NVPTX__PATH], fout[GPUCOMPILE_NVPTX__PATH];
     char create[GPUCOMPILE_NVPTX__PATH + 16], elf[GPUCOMPILE_NVPTX__PATH + 64], text[GPUCOMPILE_NVPTX__PATH + 64];
@@ -2002,11 +2129,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__fatbin(gpucompile_job *j
     char *out = NULL;
     int st = -1;
     gpucompile_result r;
-    if (!gpucompile_nvptx__find_tool(job, "fatbinary", tool, sizeof tool)) {
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND, NULL,
-                           "fatbinary not found (%s)", gpucompile_job_tool_path(job, "fatbinary") ? tool : "not in the toolkit nor on PATH");
-        return GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND;
-    }
+    if (!gpucompile_nvptx__find_tool(job, "fatbinary", tool, sizeof tool))
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_TOOLKIT_NOT_FOUND,
+                                   "fatbinary not found (%s)", gpucompile_job_tool_path(job, "fatbinary") ? tool : "not in the toolkit nor on PATH");
     if ((r = gpucompile_job_temp_file(job, ".ptx", fptx, sizeof fptx)) != GPUCOMPILE_OK ||
         (r = gpucompile_job_temp_file(job, ".cubin", fcubin, sizeof fcubin)) != GPUCOMPILE_OK ||
         (r = gpucompile_job_temp_file(job, ".fatbin", fout, sizeof fout)) != GPUCOMPILE_OK ||
@@ -2048,7 +2173,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__fatbin(gpucompile_job *j
     return GPUCOMPILE_OK;
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__finish(gpucompile_job *job, gpucompile_format format) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__finish(gpucompile_job *job, gpucompile_format format) {
     const char *chip = gpucompile_target_chip(job->target);
     size_t ptx_size = 0, cubin_size = 0;
     char *ptx = gpucompile_nvptx__ptx(job, &ptx_size), *log = NULL;
@@ -2078,14 +2203,14 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__finish(gpucompile_job *j
 }
 
 /* ---- the backend ---------------------------------------------------------------------- */
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__initialize(void) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__initialize(void) {
     LLVMInitializeNVPTXTargetInfo();
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
 }
 
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__is_kernel(gpucompile_job *job, LLVMValueRef fn) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__is_kernel(gpucompile_job *job, LLVMValueRef fn) {
     /* clang 19 (OpenCL, CUDA) marks kernels with !nvvm.annotations {fn, !"kernel", i32 1}. */
     LLVMModuleRef m = LLVMGetGlobalParent(fn);
     unsigned i, n = LLVMGetNamedMetadataNumOperands(m, "nvvm.annotations");
@@ -2107,7 +2232,7 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__is_kernel(gpucompile_job *job, LLVMVal
 }
 
 /* The toolkit root the environment picks (a given one is in the key already). */
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__cache_key(gpucompile_job *job, char *buf, size_t size) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__cache_key(gpucompile_job *job, char *buf, size_t size) {
     const char *given = job->options->toolkit_path;
     buf[0] = 0;
     if (!(given && *given)) gpucompile_nvptx__toolkit(job, buf, size);
@@ -2115,22 +2240,22 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__cache_key(gpucompile_job *job, char *
 
 /* ---- module checks: valid IR that NVPTX aborts or crashes on ---- */
 /* NVPTX survives every calling convention but AMDGPU's own (87-105), refused as foreign. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__calling_convention_ok(unsigned cc) { return cc < 87 || cc > 105; }
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__calling_convention_ok(unsigned cc) { return cc < 87 || cc > 105; }
 
 /* "Symbol name with unsupported characters": anything but [A-Za-z0-9_$.] in a visible name. */
-GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__bad_symbol_name(const char *p) {
+GPUCOMPILE_PRIVATE const char *gpucompile_nvptx__bad_symbol_name(const char *p) {
     for (; *p; p++)
         if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '$' || *p == '.'))
             return "PTX names may hold only letters, digits, '_', '$' and '.'";
     return NULL;
 }
 
-GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__bad_address_space(unsigned as) {
+GPUCOMPILE_PRIVATE const char *gpucompile_nvptx__bad_address_space(unsigned as) {
     return as != 0 && as != 1 && (as < 3 || as > 5) && as != 101 ? "an address space NVPTX lacks" : NULL;
 }
 
 /* Conversions between floats and integers wider than 128 bits cannot be selected. */
-GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__bad_instruction(LLVMValueRef in) {
+GPUCOMPILE_PRIVATE const char *gpucompile_nvptx__bad_instruction(LLVMValueRef in) {
     LLVMOpcode op = LLVMGetInstructionOpcode(in);
     if (op == LLVMFPToSI || op == LLVMFPToUI || op == LLVMSIToFP || op == LLVMUIToFP) {
         LLVMTypeRef t = op == LLVMFPToSI || op == LLVMFPToUI ? LLVMTypeOf(in) : LLVMTypeOf(LLVMGetOperand(in, 0));
@@ -2140,7 +2265,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__bad_instruction(LLVMValueRef i
     return NULL;
 }
 
-GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__bad_global(LLVMValueRef g) {
+GPUCOMPILE_PRIVATE const char *gpucompile_nvptx__bad_global(LLVMValueRef g) {
     LLVMValueRef init = LLVMIsDeclaration(g) ? NULL : LLVMGetInitializer(g);
     if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3 && init && !LLVMIsUndef(init))
         return "shared memory (address space 3) with an initial value";
@@ -2148,7 +2273,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__bad_global(LLVMValueRef g) {
 }
 
 /* NVPTX segfaults on an !nvvm.annotations entry that is not {value, (!"name", integer)*}. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__annotations_ok(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__annotations_ok(gpucompile_job *job) {
     LLVMModuleRef m = job->module;
     unsigned i, j, n = LLVMGetNamedMetadataNumOperands(m, "nvvm.annotations");
     LLVMValueRef *nodes, ops[64];
@@ -2169,7 +2294,7 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__annotations_ok(gpucompile_job *job) {
 }
 
 
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__bad_metadata(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__bad_metadata(gpucompile_job *job) {
     if (gpucompile_nvptx__annotations_ok(job)) return 0;
     gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL,
                        "!nvvm.annotations: each entry must be {value, !\"name\", integer, ...}");
@@ -2177,14 +2302,17 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__bad_metadata(gpucompile_job *job) {
 }
 
 /* By-value aggregates: NVPTX aborts from 64 KiB; CUDA allows 32764 bytes of parameters. */
-static const gpucompile_code_rules gpucompile_nvptx__code_rules = {
-    32764, gpucompile_nvptx__bad_address_space, gpucompile_nvptx__bad_instruction, gpucompile_nvptx__bad_global,
-    gpucompile_nvptx__bad_metadata};
+static const gpucompile_code_rules gpucompile_nvptx__code_rules = { /* in gpucompile_code_rules' order */
+    32764,                               /* max_param_bytes */
+    gpucompile_nvptx__bad_address_space, /* bad_address_space */
+    gpucompile_nvptx__bad_instruction,   /* bad_instruction */
+    gpucompile_nvptx__bad_global,        /* bad_global */
+    gpucompile_nvptx__bad_metadata};     /* bad_metadata */
 
 /* ---- targets: chips, verification ---- */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__chip_supported(const char *chip) { return gpucompile_nvptx__chip_of(chip) != NULL; }
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__chip_supported(const char *chip) { return gpucompile_nvptx__chip_of(chip) != NULL; }
 
-GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__chip_name(int index, int *native) {
+GPUCOMPILE_PRIVATE const char *gpucompile_nvptx__chip_name(int index, int *native) {
     int i;
     for (i = 0; gpucompile_nvptx__chips[i].name; i++)
         if (i == index) {
@@ -2196,9 +2324,9 @@ GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__chip_name(int index, int *nati
 
 /* A triple of this backend (another's would hand our chip name to that LLVM backend, which may
    abort on it) and a chip this LLVM knows. */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_nvptx__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_nvptx__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
     const char *triple = gpucompile_target_triple(t), *chip = gpucompile_target_chip(t);
-    if (!gpucompile_in_list(GPUCOMPILE_NVPTX__ARCHES, triple, strcspn(triple, "-")))
+    if (!gpucompile_triple_in(GPUCOMPILE_NVPTX__TRIPLES, triple))
         return gpucompile_log_target(logger, "The target triple '%.200s' is not an NVPTX triple (nvptx64-... or nvptx-...).", triple);
     if (!gpucompile_nvptx__chip_supported(chip))
         return gpucompile_log_target(logger, "The chip '%.200s' is not supported by LLVM %d (NVPTX).", chip, LLVM_VERSION_MAJOR);
@@ -2211,7 +2339,7 @@ static const char *const gpucompile_nvptx__kernel_metadata[8] = {
     "num_regs", "shared_size_bytes", "local_size_bytes", "max_threads_per_block", NULL, NULL, NULL, NULL};
 
 /* ---- run-time selection: the rules are in [section: the CUDA driver and selection] ---- */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__select_score(const gpucompile_object *o, const char *device, const char **why) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__select_score(const gpucompile_object *o, const char *device, const char **why) {
     return gpucompile_nvptx__score(o ? o->triple : NULL, o ? o->chip : NULL, o ? gpucompile_format_string(o->format) : NULL, NULL, device, why);
 }
 
@@ -2241,18 +2369,21 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
         t.attribute[1] = "nvvm.target";
         t.defaults[0].triple = t.defaults[1].triple = "nvptx64-nvidia-cuda";
         t.defaults[0].chip = t.defaults[1].chip = "sm_50";
-        /* the seed's #gpu.nvptx keeps "+ptx60"; MLIR 22's #nvvm.target has no default PTX
+        /* gpucompile's own spelling #gpu.nvptx keeps "+ptx60" on every LLVM (tests/test_target.c,
+           test_defaults); MLIR 22's #nvvm.target has no default PTX
            version (the chip's minimum is taken then) */
         t.defaults[0].features = "+ptx60";
         t.defaults[1].features = LLVM_VERSION_MAJOR >= 22 ? "" : "+ptx60";
-        t.params[0] = "O,triple,chip,features,flags,link";
+        /* MLIR 22's #nvvm.target parameters, all of them (verifyTarget: see
+           gpucompile_target.no_verify_target), for both spellings */
+        t.params[0] = "O,triple,chip,features,flags,link,verifyTarget";
         t.verify = gpucompile_nvptx__verify;
         t.chip_supported = gpucompile_nvptx__chip_supported;
         t.chip_name = gpucompile_nvptx__chip_name;
         t.calling_convention_ok = gpucompile_nvptx__calling_convention_ok;
         t.bad_symbol_name = gpucompile_nvptx__bad_symbol_name;
         t.code_rules = &gpucompile_nvptx__code_rules;
-        t.arches = GPUCOMPILE_NVPTX__ARCHES;
+        t.triples = GPUCOMPILE_NVPTX__TRIPLES;
         t.select_score = gpucompile_nvptx__select_score;
         t.device_help = "sm_XY, a compute capability";
         t.offload_kind = 2;  /* LLVM's OFK_Cuda */
@@ -2263,12 +2394,19 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
         t.kernel_metadata = gpucompile_nvptx__kernel_metadata;
         t.formats = 1u << GPUCOMPILE_FORMAT_LLVM | 1u << GPUCOMPILE_FORMAT_ISA | 1u << GPUCOMPILE_FORMAT_BIN | 1u << GPUCOMPILE_FORMAT_FATBIN;
         t.cache_key = gpucompile_nvptx__cache_key;
+        t.file_ext[GPUCOMPILE_FORMAT_ISA] = "ptx";
+        t.file_ext[GPUCOMPILE_FORMAT_BIN] = "cubin";
+        t.help = "NVIDIA GPUs: PTX, cubin (with the CUDA toolkit, no GPU needed) and fatbin\n"
+                 "--toolkit: the CUDA root (else CUDA_PATH, CUDA_HOME, CUDA_ROOT)\n"
+                 "--bin-method nvjitlink | ptxas | driver, no fallback (default: nvJitLink\n"
+                 "  below 512 KiB of PTX, else ptxas; the other when the first fails)\n"
+                 "--opts: for ptxas / nvJitLink; --tool ptxas, fatbinary, nvJitLink, libcuda";
         b = t;
     }
     return &b;
 }
 
-GPUCOMPILE__CONSTRUCTOR(gpucompile_nvptx__register) { gpucompile_register_backend(gpucompile_nvptx_backend()); }
+GPUCOMPILE_CONSTRUCTOR(gpucompile_nvptx__register) { gpucompile_register_backend(gpucompile_nvptx_backend()); }
 
 #ifdef __cplusplus
 }
@@ -2287,9 +2425,8 @@ GPUCOMPILE__CONSTRUCTOR(gpucompile_nvptx__register) { gpucompile_register_backen
    later call fails quietly (NULL / nothing). One vendor runtime per program. */
 #if defined(GPUCOMPILE_NVPTX_RUNTIME) && !defined(GPUCOMPILE_NVPTX_RUNTIME_IMPLEMENTED)
 #define GPUCOMPILE_NVPTX_RUNTIME_IMPLEMENTED
-#if defined(GPUCOMPILE_AMDGPU_RUNTIME_IMPLEMENTED)
-#error "gpucompile: GPUCOMPILE_NVPTX_RUNTIME and GPUCOMPILE_AMDGPU_RUNTIME: one vendor runtime per program"
-#endif
+#define GPUCOMPILE_RUNTIME_VENDOR /* gpucompile_runtime.h refuses a second vendor runtime */
+#include "gpucompile_runtime.h"
 /* gpucompile_runtime.h's implementation: included by [section: the CUDA driver and selection] */
 #ifdef __cplusplus
 extern "C" {
@@ -2298,18 +2435,18 @@ extern "C" {
 static gpucompile_nvptx__driver gpucompile_nvptx__cu; /* the runtime's driver */
 static void *gpucompile_nvptx__rt_context;            /* the device's primary context */
 
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_check(int r, const char *call) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_check(int r, const char *call) {
     char msg[256];
     if (r == 0) return;
     snprintf(msg, sizeof msg, "%s (%d)", gpucompile_nvptx__cu_error(&gpucompile_nvptx__cu, r), r);
     gpucompile_runtime_report(call, r, msg);
 }
 
-GPUCOMPILE__PRIVATE const char *gpucompile_nvptx__rt_load(void *lib) { return gpucompile_nvptx__cu_load(lib, &gpucompile_nvptx__cu, 'R'); }
+GPUCOMPILE_PRIVATE const char *gpucompile_nvptx__rt_load(void *lib) { return gpucompile_nvptx__cu_load(lib, &gpucompile_nvptx__cu, 'R'); }
 
 /* cuInit first (the stub answers it with CUDA_ERROR_STUB_LIBRARY), then the device's primary
    context and compute capability. */
-GPUCOMPILE__PRIVATE int gpucompile_nvptx__rt_start(int *dev, char *arch, size_t arch_size, const char **call) {
+GPUCOMPILE_PRIVATE int gpucompile_nvptx__rt_start(int *dev, char *arch, size_t arch_size, const char **call) {
     const gpucompile_nvptx__driver *d = &gpucompile_nvptx__cu;
     int major = 0, minor = 0, r;
     *call = "cuInit";
@@ -2322,23 +2459,23 @@ GPUCOMPILE__PRIVATE int gpucompile_nvptx__rt_start(int *dev, char *arch, size_t 
     return r;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_enter(void) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_enter(void) {
     gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuCtxPushCurrent(gpucompile_nvptx__rt_context), "cuCtxPushCurrent");
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_leave(void) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_leave(void) {
     void *ctx;
     gpucompile_nvptx__cu.cuCtxPopCurrent(&ctx);
 }
 
-GPUCOMPILE__PRIVATE void *gpucompile_nvptx__rt_module_load(const void *data, size_t size) {
+GPUCOMPILE_PRIVATE void *gpucompile_nvptx__rt_module_load(const void *data, size_t size) {
     void *module = NULL;
     (void)size;
     gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuModuleLoadData(&module, data), "cuModuleLoadData");
     return module;
 }
 
-GPUCOMPILE__PRIVATE void *gpucompile_nvptx__rt_module_load_jit(const void *data, int level) {
+GPUCOMPILE_PRIVATE void *gpucompile_nvptx__rt_module_load_jit(const void *data, int level) {
     void *module = NULL, *values[3];
     char log[4096];
     int options[3], r;
@@ -2355,18 +2492,18 @@ GPUCOMPILE__PRIVATE void *gpucompile_nvptx__rt_module_load_jit(const void *data,
     return module;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_module_unload(void *module) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_module_unload(void *module) {
     int r = gpucompile_nvptx__cu.cuModuleUnload(module);
     if (r != 4) gpucompile_nvptx__rt_check(r, "cuModuleUnload"); /* at exit the driver may be gone already */
 }
 
-GPUCOMPILE__PRIVATE void *gpucompile_nvptx__rt_get_function(void *module, const char *name) {
+GPUCOMPILE_PRIVATE void *gpucompile_nvptx__rt_get_function(void *module, const char *name) {
     void *fn = NULL;
     gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuModuleGetFunction(&fn, module, name), "cuModuleGetFunction");
     return fn;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_launch(void *fn, const unsigned g[3], const unsigned b[3], unsigned smem, void *stream,
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_launch(void *fn, const unsigned g[3], const unsigned b[3], unsigned smem, void *stream,
                                                      void **params, void **extra) {
     if (smem > 48 * 1024) /* above 48 KiB the kernel must opt in, as MLIR's wrappers do */
         gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuFuncSetAttribute(fn, 8, (int)smem), "cuFuncSetAttribute");
@@ -2374,51 +2511,56 @@ GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_launch(void *fn, const unsigned g[
                                "cuLaunchKernel");
 }
 
-GPUCOMPILE__PRIVATE void *gpucompile_nvptx__rt_stream_create(void) {
+GPUCOMPILE_PRIVATE void *gpucompile_nvptx__rt_stream_create(void) {
     void *stream = NULL;
     gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuStreamCreate(&stream, 1 /* CU_STREAM_NON_BLOCKING */), "cuStreamCreate");
     return stream;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_stream_synchronize(void *stream) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_stream_synchronize(void *stream) {
     gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuStreamSynchronize(stream), "cuStreamSynchronize");
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_stream_destroy(void *stream) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_stream_destroy(void *stream) {
     gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuStreamDestroy(stream), "cuStreamDestroy");
 }
 
-GPUCOMPILE__PRIVATE void *gpucompile_nvptx__rt_mem_alloc(uint64_t size, int host_shared) {
+GPUCOMPILE_PRIVATE void *gpucompile_nvptx__rt_mem_alloc(uint64_t size, int host_shared) {
     unsigned long long p = 0;
     if (host_shared) gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuMemAllocManaged(&p, (size_t)size, 1), "cuMemAllocManaged");
     else gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuMemAlloc(&p, (size_t)size), "cuMemAlloc");
     return (void *)(uintptr_t)p;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_mem_free(void *ptr) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_mem_free(void *ptr) {
     gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuMemFree((unsigned long long)(uintptr_t)ptr), "cuMemFree");
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_mem_copy(void *dst, const void *src, size_t n, void *stream) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_mem_copy(void *dst, const void *src, size_t n, void *stream) {
     gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuMemcpyAsync((unsigned long long)(uintptr_t)dst, (unsigned long long)(uintptr_t)src, n,
                                                                   stream), "cuMemcpyAsync");
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_nvptx__rt_mem_set32(void *dst, unsigned value, size_t count, void *stream) {
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_mem_set32(void *dst, unsigned value, size_t count, void *stream) {
     gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuMemsetD32Async((unsigned long long)(uintptr_t)dst, value, count, stream),
                                "cuMemsetD32Async");
 }
 
-static const gpucompile_runtime_vendor gpucompile_nvptx__rt_vendor = {
-    "CUDA", "cuLaunchKernel", "GPUCOMPILE_LIBCUDA", GPUCOMPILE_NVPTX__LIBCUDA, "the CUDA driver", "no NVIDIA driver installed?",
-    "a CUDA driver library", gpucompile_nvptx__rt_load, gpucompile_nvptx__rt_start, gpucompile_nvptx__rt_check, gpucompile_nvptx__score,
-    gpucompile_nvptx__image_format, gpucompile_nvptx__rt_enter, gpucompile_nvptx__rt_leave,
-    gpucompile_nvptx__rt_module_load, gpucompile_nvptx__rt_module_load_jit,
-    gpucompile_nvptx__rt_module_unload, gpucompile_nvptx__rt_get_function, gpucompile_nvptx__rt_launch, gpucompile_nvptx__rt_stream_create,
-    gpucompile_nvptx__rt_stream_synchronize, gpucompile_nvptx__rt_stream_destroy, gpucompile_nvptx__rt_mem_alloc,
-    gpucompile_nvptx__rt_mem_free, gpucompile_nvptx__rt_mem_copy, gpucompile_nvptx__rt_mem_set32};
-
-GPUCOMPILE__CONSTRUCTOR(gpucompile_nvptx__rt_register) { gpucompile_runtime_set_vendor(&gpucompile_nvptx__rt_vendor); }
+/* The vendor behind mgpu*, filled by name before main (a constructor runs once). */
+#define GPUCOMPILE_NVPTX__RT_ENTRY(f) v.f = gpucompile_nvptx__rt_##f;
+GPUCOMPILE_CONSTRUCTOR(gpucompile_nvptx__rt_register) {
+    static gpucompile_runtime_vendor v;
+    v.name = "CUDA"; v.launch_call = "cuLaunchKernel"; v.kind = "a CUDA driver library";
+    v.env = "GPUCOMPILE_LIBCUDA"; v.library = GPUCOMPILE_NVPTX__LIBCUDA;
+    v.what = "the CUDA driver"; v.hint = "no NVIDIA driver installed?";
+    GPUCOMPILE_RUNTIME_ENTRIES(GPUCOMPILE_NVPTX__RT_ENTRY)
+    v.score = gpucompile_nvptx__score;
+    v.image_format = gpucompile_nvptx__image_format;
+    v.enter = gpucompile_nvptx__rt_enter;
+    v.leave = gpucompile_nvptx__rt_leave;
+    v.module_load_jit = gpucompile_nvptx__rt_module_load_jit;
+    gpucompile_runtime_set_vendor(&v);
+}
 
 #ifdef __cplusplus
 }

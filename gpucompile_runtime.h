@@ -7,10 +7,11 @@
        LLVM offload binary and loads the object that suits the device present), and the table
        a vendor runtime fills in (gpucompile_runtime_vendor). The vendor runtimes are in the
        backend headers: the CUDA driver in gpucompile_nvptx.h (GPUCOMPILE_NVPTX_RUNTIME), HIP in
-       gpucompile_amdgpu.h (GPUCOMPILE_AMDGPU_RUNTIME); each opens its library at run time.
+       gpucompile_amdgpu.h (GPUCOMPILE_AMDGPU_RUNTIME), OpenCL in gpucompile_spirv.h
+       (GPUCOMPILE_SPIRV_RUNTIME); each opens its library at run time.
 
    Do this, in *one* C or C++ file of a program that loads and launches:
-       #define GPUCOMPILE_NVPTX_RUNTIME           // or GPUCOMPILE_AMDGPU_RUNTIME: one per program
+       #define GPUCOMPILE_NVPTX_RUNTIME           // or _AMDGPU_ / _SPIRV_: one per program
        #include "gpucompile_nvptx.h"              // includes this file with its implementation
    or, for a vendor runtime of your own (gpucompile_runtime_set_vendor):
        #define GPUCOMPILE_RUNTIME_IMPLEMENTATION
@@ -20,8 +21,8 @@
 
    Linking: libdl and threads, nothing else: no LLVM headers or libraries, no compiler:
        cc prog.c host.o -ldl -lpthread            (Windows: no -ldl; LoadLibraryA is used)
-   Off by default because MLIR's libmlir_cuda_runtime / libmlir_rocm_runtime define the same
-   mgpu* symbols: link one of those or this.
+   Off by default because MLIR's runtime wrappers (libmlir_cuda_runtime, libmlir_rocm_runtime, ...)
+   define the same mgpu* symbols: link one of those or this.
 
    Usage (host.o from `gpucompile --host`, which defines <binary>_<kernel>_launch)
        gpucompile_runtime_set_error_callback(on_error, NULL); // default: a line on stderr
@@ -33,7 +34,9 @@
    A vendor runtime of your own: fill a gpucompile_runtime_vendor (open the library, start the
    device, load a module, get a function, launch, streams, memory; each entry reports its own
    failures with gpucompile_runtime_report) and call gpucompile_runtime_set_vendor before the
-   first mgpu* call (gpucompile_nvptx.h and gpucompile_amdgpu.h do so in a constructor). The
+   first mgpu* call (the backend headers do so in a GPUCOMPILE_CONSTRUCTOR), defining
+   GPUCOMPILE_RUNTIME_VENDOR before including this file so that a second vendor runtime in the
+   file stops at [section: one vendor runtime]. The
    helpers of [section: shared] are there for it: gpucompile_lock / gpucompile_unlock,
    gpucompile_dlopen / gpucompile_dlsym / gpucompile_dlfn, gpucompile_in_list, gpucompile_triple_in.
 
@@ -84,20 +87,19 @@ typedef void (*gpucompile_runtime_error_func)(const char *call, int code, const 
 void gpucompile_runtime_set_error_callback(gpucompile_runtime_error_func func, void *user_data);
 /* Reports one failure as the runtime does (for a vendor runtime's entries). */
 void gpucompile_runtime_report(const char *call, int code, const char *message);
-/* The vendor library to open instead of the vendor's default (libcuda.so.1 / libamdhip64.so;
-   also the vendor's environment variable, GPUCOMPILE_LIBCUDA / GPUCOMPILE_LIBHIP); takes
-   effect before the first call only. */
+/* The vendor library to open instead of the vendor's default (libcuda.so.1, libamdhip64.so,
+   libOpenCL.so.1; also the vendor's environment variable, GPUCOMPILE_LIBCUDA, GPUCOMPILE_LIBHIP,
+   GPUCOMPILE_LIBOPENCL); takes effect before the first call only. */
 void gpucompile_runtime_set_library(const char *path);
 /* Opens the library and the device (once; a failure is reported once and remembered):
    1 when kernels can run, 0 otherwise. */
 int gpucompile_runtime_available(void);
-/* The device's architecture ("sm_90", "gfx90a:sramecc+:xnack-"); "" when none. */
+/* The device's architecture ("sm_90", "gfx90a:sramecc+:xnack-", "spirv"); "" when none. */
 const char *gpucompile_runtime_device_arch(void);
 /* Loads the object of an LLVM offload binary that suits the device (the RUNTIME handler's
-   loader): the vendor's score picks it (NVIDIA: exact cubin, then a fatbin, a cubin of the
-   same major, PTX for an older chip; AMD: hsaco for the gfx name or a generic target covering
-   it, xnack / sramecc agreeing), PTX goes through the JIT at its O. NULL on failure, reported
-   with what the binary holds. */
+   loader): the vendor's score picks it (the backend header's rule, as gpucompile_binary_select
+   applies it: gpucompile.h), assembly text goes through the vendor's JIT at its O. NULL on
+   failure, reported with what the binary holds. */
 void *gpucompile_runtime_load_offload_binary(const void *data, size_t size);
 
 /* A vendor runtime: the library, bringing the device up, and the calls behind mgpu*. Entries
@@ -105,7 +107,7 @@ void *gpucompile_runtime_load_offload_binary(const void *data, size_t size);
    (gpucompile_runtime_report) and return NULL / nothing. load and start run once, with the
    runtime's lock held and the library open; the rest only after start succeeded. */
 typedef struct gpucompile_runtime_vendor {
-    const char *name;           /* "CUDA", "HIP": in messages */
+    const char *name;           /* "CUDA", "HIP", "OpenCL": in messages */
     const char *launch_call;    /* the vendor's launch function: "cuLaunchKernel", named when sizes are refused */
     const char *env;            /* the variable naming the library to open: "GPUCOMPILE_LIBCUDA" */
     const char *library;        /* default names, comma-separated, tried in order */
@@ -136,6 +138,12 @@ typedef struct gpucompile_runtime_vendor {
     void (*mem_copy)(void *dst, const void *src, size_t size, void *stream);
     void (*mem_set32)(void *dst, unsigned value, size_t count, void *stream);
 } gpucompile_runtime_vendor;
+/* The entries every vendor runtime fills, in the order above: one whose functions are named
+   <prefix>load, <prefix>start, ... fills them all with GPUCOMPILE_RUNTIME_ENTRIES(X), X(f)
+   assigning <prefix>f to entry f (the backend headers do). */
+#define GPUCOMPILE_RUNTIME_ENTRIES(X) \
+    X(load) X(start) X(check) X(module_load) X(module_unload) X(get_function) X(launch) X(stream_create) \
+    X(stream_synchronize) X(stream_destroy) X(mem_alloc) X(mem_free) X(mem_copy) X(mem_set32)
 /* The vendor behind mgpu* (before the first call only). */
 void gpucompile_runtime_set_vendor(const gpucompile_runtime_vendor *vendor);
 
@@ -168,11 +176,11 @@ void gpucompile_runtime_set_vendor(const gpucompile_runtime_vendor *vendor);
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* Private helpers: some go unused in a given configuration (a backend left out). */
+/* Helpers private to a file: some go unused in a given configuration (a backend left out). */
 #if defined(__GNUC__)
-#define GPUCOMPILE__PRIVATE static __attribute__((unused))
+#define GPUCOMPILE_PRIVATE static __attribute__((unused))
 #else
-#define GPUCOMPILE__PRIVATE static
+#define GPUCOMPILE_PRIVATE static
 #endif
 
 /* The backend helpers below (gpucompile_lock ... gpucompile_triple_in) have public names: the
@@ -180,27 +188,27 @@ extern "C" {
    guards the lazily opened state of the code in this file; not recursive. */
 #if defined(_WIN32)
 static SRWLOCK gpucompile__mutex = SRWLOCK_INIT;
-GPUCOMPILE__PRIVATE void gpucompile_lock(void) { AcquireSRWLockExclusive(&gpucompile__mutex); }
-GPUCOMPILE__PRIVATE void gpucompile_unlock(void) { ReleaseSRWLockExclusive(&gpucompile__mutex); }
+GPUCOMPILE_PRIVATE void gpucompile_lock(void) { AcquireSRWLockExclusive(&gpucompile__mutex); }
+GPUCOMPILE_PRIVATE void gpucompile_unlock(void) { ReleaseSRWLockExclusive(&gpucompile__mutex); }
 #else
 static pthread_mutex_t gpucompile__mutex = PTHREAD_MUTEX_INITIALIZER;
-GPUCOMPILE__PRIVATE void gpucompile_lock(void) { pthread_mutex_lock(&gpucompile__mutex); }
-GPUCOMPILE__PRIVATE void gpucompile_unlock(void) { pthread_mutex_unlock(&gpucompile__mutex); }
+GPUCOMPILE_PRIVATE void gpucompile_lock(void) { pthread_mutex_lock(&gpucompile__mutex); }
+GPUCOMPILE_PRIVATE void gpucompile_unlock(void) { pthread_mutex_unlock(&gpucompile__mutex); }
 #endif
 
 /* Shared libraries opened at run time (vendor libraries are never linked). dlopen: NULL when
    missing, and dlerror then describes why (this thread's last failure). dlfn stores a function
    into the function pointer at fnptr (ISO C has no cast between data and function pointers). */
 #if defined(_WIN32)
-GPUCOMPILE__PRIVATE void *gpucompile_dlopen(const char *path) { return (void *)LoadLibraryA(path); }
-GPUCOMPILE__PRIVATE void *gpucompile_dlsym(void *lib, const char *name) {
+GPUCOMPILE_PRIVATE void *gpucompile_dlopen(const char *path) { return (void *)LoadLibraryA(path); }
+GPUCOMPILE_PRIVATE void *gpucompile_dlsym(void *lib, const char *name) {
     FARPROC f = GetProcAddress((HMODULE)lib, name);
     void *p;
     memcpy(&p, &f, sizeof p);
     return p;
 }
-GPUCOMPILE__PRIVATE void gpucompile__dlclose(void *lib) { if (lib) FreeLibrary((HMODULE)lib); }
-GPUCOMPILE__PRIVATE const char *gpucompile__dlerror(char *buf, size_t size) {
+GPUCOMPILE_PRIVATE void gpucompile__dlclose(void *lib) { if (lib) FreeLibrary((HMODULE)lib); }
+GPUCOMPILE_PRIVATE const char *gpucompile__dlerror(char *buf, size_t size) {
     DWORD e = GetLastError();
     size_t n;
     if (!size) return "";
@@ -210,33 +218,40 @@ GPUCOMPILE__PRIVATE const char *gpucompile__dlerror(char *buf, size_t size) {
     return buf;
 }
 #else
-GPUCOMPILE__PRIVATE void *gpucompile_dlopen(const char *path) { return dlopen(path, RTLD_NOW | RTLD_LOCAL); }
-GPUCOMPILE__PRIVATE void *gpucompile_dlsym(void *lib, const char *name) { return dlsym(lib, name); }
-GPUCOMPILE__PRIVATE void gpucompile__dlclose(void *lib) { if (lib) dlclose(lib); }
-GPUCOMPILE__PRIVATE const char *gpucompile__dlerror(char *buf, size_t size) {
+GPUCOMPILE_PRIVATE void *gpucompile_dlopen(const char *path) { return dlopen(path, RTLD_NOW | RTLD_LOCAL); }
+GPUCOMPILE_PRIVATE void *gpucompile_dlsym(void *lib, const char *name) { return dlsym(lib, name); }
+GPUCOMPILE_PRIVATE void gpucompile__dlclose(void *lib) { if (lib) dlclose(lib); }
+GPUCOMPILE_PRIVATE const char *gpucompile__dlerror(char *buf, size_t size) {
     const char *e = dlerror();
     if (size) snprintf(buf, size, "%s", e ? e : "unknown error");
     return size ? buf : "";
 }
 #endif
-GPUCOMPILE__PRIVATE int gpucompile_dlfn(void *lib, const char *name, void *fnptr) {
+GPUCOMPILE_PRIVATE int gpucompile_dlfn(void *lib, const char *name, void *fnptr) {
     void *s = lib ? gpucompile_dlsym(lib, name) : NULL;
     if (s) memcpy(fnptr, &s, sizeof s);
     return s != NULL;
 }
 
+/* What a program's file name ends with. */
+#if defined(_WIN32)
+#define GPUCOMPILE_EXE_SUFFIX ".exe"
+#else
+#define GPUCOMPILE_EXE_SUFFIX ""
+#endif
+
 /* Runs fn once per process at start-up (before main) where the compiler allows it. */
 #if defined(_MSC_VER) && !defined(__clang__)
 #pragma section(".CRT$XCU", read)
-#define GPUCOMPILE__CONSTRUCTOR(fn) \
+#define GPUCOMPILE_CONSTRUCTOR(fn) \
     static void fn(void); \
     __declspec(allocate(".CRT$XCU")) void (*fn##_ptr)(void) = fn; \
     static void fn(void)
 #else
-#define GPUCOMPILE__CONSTRUCTOR(fn) __attribute__((constructor)) static void fn(void)
+#define GPUCOMPILE_CONSTRUCTOR(fn) __attribute__((constructor)) static void fn(void)
 #endif
 
-GPUCOMPILE__PRIVATE uint64_t gpucompile_read_le(const unsigned char *p, int bytes) {
+GPUCOMPILE_PRIVATE uint64_t gpucompile_read_le(const unsigned char *p, int bytes) {
     uint64_t v = 0;
     int i;
     for (i = bytes - 1; i >= 0; i--) v = (v << 8) | p[i];
@@ -244,7 +259,7 @@ GPUCOMPILE__PRIVATE uint64_t gpucompile_read_le(const unsigned char *p, int byte
 }
 
 /* Is name one of the comma-separated words in list? */
-GPUCOMPILE__PRIVATE int gpucompile_in_list(const char *list, const char *name, size_t name_len) {
+GPUCOMPILE_PRIVATE int gpucompile_in_list(const char *list, const char *name, size_t name_len) {
     const char *p = list;
     while (p && *p) {
         const char *e = strchr(p, ',');
@@ -255,10 +270,41 @@ GPUCOMPILE__PRIVATE int gpucompile_in_list(const char *list, const char *name, s
     return 0;
 }
 
-/* Does an object's triple name one of arches ("aarch64,arm64": the part before the first '-')?
-   An object without a triple (NULL or "") leaves it to its chip: 1. */
-GPUCOMPILE__PRIVATE int gpucompile_triple_in(const char *arches, const char *triple) {
-    return !triple || !*triple || gpucompile_in_list(arches, triple, strcspn(triple, "-"));
+/* Does the n bytes at s match the m bytes of glob pattern p ('*': any run of characters)? */
+GPUCOMPILE_PRIVATE int gpucompile__glob(const char *p, size_t m, const char *s, size_t n) {
+    if (!m) return !n;
+    if (*p == '*') return gpucompile__glob(p + 1, m - 1, s, n) || (n && gpucompile__glob(p, m, s + 1, n - 1));
+    return n && *p == *s && gpucompile__glob(p + 1, m - 1, s + 1, n - 1);
+}
+
+/* Does triple match the m bytes of pattern p, part by part (ARCH-VENDOR-OS-ENVIRONMENT)? A part
+   the pattern leaves out matches anything; one the triple lacks reads "unknown", as LLVM's. */
+GPUCOMPILE_PRIVATE int gpucompile__triple_match(const char *p, size_t m, const char *triple) {
+    for (;;) {
+        const char *dash = (const char *)memchr(p, '-', m);
+        size_t pn = dash ? (size_t)(dash - p) : m, tn = strcspn(triple, "-");
+        if (!(*triple ? gpucompile__glob(p, pn, triple, tn) : gpucompile__glob(p, pn, "unknown", 7))) return 0;
+        if (!dash) return 1;
+        p = dash + 1;
+        m -= pn + 1;
+        triple += tn + (triple[tn] == '-');
+    }
+}
+
+/* Is an object's triple one of the comma-separated patterns (gpucompile_backend.triples:
+   "aarch64,x86_64-*-linux*,!*-*-*-musl")? It is when a pattern matches and no "!" pattern
+   does. An object without a triple (NULL or "") leaves it to its chip: 1. */
+GPUCOMPILE_PRIVATE int gpucompile_triple_in(const char *patterns, const char *triple) {
+    const char *p = patterns;
+    int in = 0;
+    if (!triple || !*triple) return 1;
+    while (p && *p) {
+        size_t n = strcspn(p, ",");
+        if (*p == '!' && gpucompile__triple_match(p + 1, n - 1, triple)) return 0;
+        if (*p != '!' && !in) in = gpucompile__triple_match(p, n, triple);
+        p += n + (p[n] == ',');
+    }
+    return in;
 }
 
 /* ---- LLVM offload binary (llvm/Object/OffloadBinary.h, version 1): one entry ----
@@ -267,13 +313,14 @@ GPUCOMPILE__PRIVATE int gpucompile_triple_in(const char *arches, const char *tri
    u64 image offset, u64 image size (40 bytes). Strings: (u64 key offset, u64 value offset)
    pairs, then the NUL-terminated strings. Image 8-aligned, total size 8-aligned. Little endian. */
 /* Plain ints (a backend's image kind is one), so no enum type mixes with int. */
+#define GPUCOMPILE__OB_MAGIC "\x10\xFF\x10\xAD" /* an offload binary's first 4 bytes */
 #define GPUCOMPILE__OB_HEADER 32
 #define GPUCOMPILE__OB_ENTRY 40
 /* The image kinds of no one vendor (the others are the backends': gpucompile_backend.image_kind_*,
    image_format). */
-#define GPUCOMPILE__IMG_NONE 0
-#define GPUCOMPILE__IMG_OBJECT 1
-#define GPUCOMPILE__IMG_BITCODE 2
+#define GPUCOMPILE_IMG_NONE 0
+#define GPUCOMPILE_IMG_OBJECT 1
+#define GPUCOMPILE_IMG_BITCODE 2
 typedef struct gpucompile__ob {
     const unsigned char *p;     /* the entry's first byte */
     uint64_t size;              /* its bytes: the next entry starts there */
@@ -283,7 +330,7 @@ typedef struct gpucompile__ob {
 
 /* A string at off inside [0, n): NULL unless NUL-terminated within bounds. *budget caps the bytes
    searched over all strings, so hostile offsets cannot make reading quadratic. */
-GPUCOMPILE__PRIVATE const char *gpucompile__bin_cstr(const unsigned char *p, uint64_t n, uint64_t off, uint64_t *budget) {
+GPUCOMPILE_PRIVATE const char *gpucompile__bin_cstr(const unsigned char *p, uint64_t n, uint64_t off, uint64_t *budget) {
     const unsigned char *z;
     uint64_t m;
     if (off >= n) return NULL;
@@ -294,11 +341,11 @@ GPUCOMPILE__PRIVATE const char *gpucompile__bin_cstr(const unsigned char *p, uin
 }
 
 /* Reads the entry at p (n bytes left) into *e, every string checked: NULL, or why not (in why). */
-GPUCOMPILE__PRIVATE const char *gpucompile__ob_read(const unsigned char *p, size_t n, gpucompile__ob *e, char *why, size_t why_size) {
+GPUCOMPILE_PRIVATE const char *gpucompile__ob_read(const unsigned char *p, size_t n, gpucompile__ob *e, char *why, size_t why_size) {
     uint64_t eoff, esize, i, budget;
     const unsigned char *h;
     memset(e, 0, sizeof *e);
-    if (n < GPUCOMPILE__OB_HEADER || memcmp(p, "\x10\xFF\x10\xAD", 4) != 0) return "no offload binary magic (0x10FF10AD)";
+    if (n < GPUCOMPILE__OB_HEADER || memcmp(p, GPUCOMPILE__OB_MAGIC, 4) != 0) return "no offload binary magic (0x10FF10AD)";
     if (gpucompile_read_le(p + 4, 4) != 1) {
         snprintf(why, why_size, "version %u is not supported (LLVM 19 writes version 1)", (unsigned)gpucompile_read_le(p + 4, 4));
         return why;
@@ -333,7 +380,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile__ob_read(const unsigned char *p, size
 }
 
 /* The value of key in a read entry (the last one, as a map built in order keeps), or NULL. */
-GPUCOMPILE__PRIVATE const char *gpucompile__ob_string(const gpucompile__ob *e, const char *key) {
+GPUCOMPILE_PRIVATE const char *gpucompile__ob_string(const gpucompile__ob *e, const char *key) {
     const char *v = NULL;
     uint64_t i;
     for (i = 0; i < e->num_strings; i++)
@@ -347,19 +394,19 @@ GPUCOMPILE__PRIVATE const char *gpucompile__ob_string(const gpucompile__ob *e, c
    or vendor runtime's image_format), else LLVM's object and bitcode kinds, else the image's magic
    (ELF, bitcode), else assembly text. */
 typedef const char *(*gpucompile__image_format_fn)(int image_kind, const unsigned char *image, size_t size);
-GPUCOMPILE__PRIVATE const char *gpucompile__ob_image_format(const gpucompile__ob *e, gpucompile__image_format_fn vendor) {
+GPUCOMPILE_PRIVATE const char *gpucompile__ob_image_format(const gpucompile__ob *e, gpucompile__image_format_fn vendor) {
     const unsigned char *img = e->p + e->image;
     const char *f = vendor ? vendor(e->image_kind, img, (size_t)e->image_size) : NULL;
     if (f) return f;
-    if (e->image_kind == GPUCOMPILE__IMG_OBJECT) return "bin";
-    if (e->image_kind == GPUCOMPILE__IMG_BITCODE) return "llvm";
+    if (e->image_kind == GPUCOMPILE_IMG_OBJECT) return "bin";
+    if (e->image_kind == GPUCOMPILE_IMG_BITCODE) return "llvm";
     if (e->image_size >= 4 && memcmp(img, "\x7F" "ELF", 4) == 0) return "bin";
     if (e->image_size >= 4 && (memcmp(img, "BC\xC0\xDE", 4) == 0 || memcmp(img, "\xDE\xC0\x17\x0B", 4) == 0)) return "llvm";
     return "isa";
 }
 
 /* gpucompile.format where written, else as above. */
-GPUCOMPILE__PRIVATE const char *gpucompile__ob_format(const gpucompile__ob *e, gpucompile__image_format_fn vendor) {
+GPUCOMPILE_PRIVATE const char *gpucompile__ob_format(const gpucompile__ob *e, gpucompile__image_format_fn vendor) {
     const char *f = gpucompile__ob_string(e, "gpucompile.format");
     return f && gpucompile_in_list("bin,isa,fatbin,llvm", f, strlen(f)) ? f : gpucompile__ob_image_format(e, vendor);
 }
@@ -369,10 +416,23 @@ GPUCOMPILE__PRIVATE const char *gpucompile__ob_format(const gpucompile__ob *e, g
 #endif
 #endif /* shared */
 
+/* ==== [section: one vendor runtime] ======================================================
+   A vendor runtime's section (GPUCOMPILE_NVPTX_RUNTIME, ..._AMDGPU_, ..._SPIRV_ in the backend
+   headers; one of your own) defines GPUCOMPILE_RUNTIME_VENDOR and includes this file: a second
+   one in the same file stops here (tests/cli_seam.sh). In two files the mgpu* functions would be
+   defined twice, which the linker refuses. */
+#if defined(GPUCOMPILE_RUNTIME_VENDOR)
+#undef GPUCOMPILE_RUNTIME_VENDOR
+#if defined(GPUCOMPILE__RUNTIME_VENDOR_DEFINED)
+#error "gpucompile_runtime.h: a vendor runtime is already defined in this program (one GPUCOMPILE_<BACKEND>_RUNTIME per program)"
+#endif
+#define GPUCOMPILE__RUNTIME_VENDOR_DEFINED
+#endif
+
 /* ==== [section: runtime] =================================================================
    The mgpu* functions over the vendor table, run-time selection, the error reporting. One
-   per program (GPUCOMPILE_RUNTIME_IMPLEMENTATION, which GPUCOMPILE_NVPTX_RUNTIME /
-   GPUCOMPILE_AMDGPU_RUNTIME define). */
+   per program (GPUCOMPILE_RUNTIME_IMPLEMENTATION, which each GPUCOMPILE_<BACKEND>_RUNTIME
+   defines). */
 #if defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION) && !defined(GPUCOMPILE__RUNTIME_IMPLEMENTED)
 #define GPUCOMPILE__RUNTIME_IMPLEMENTED
 #include <limits.h>
@@ -419,7 +479,7 @@ static const gpucompile_runtime_vendor *gpucompile__rt_enter(void) {
     if (s->state == 0 && !v) {
         s->state = -1;
         call = "gpucompile_runtime";
-        snprintf(msg, sizeof msg, "no vendor runtime: define GPUCOMPILE_NVPTX_RUNTIME or GPUCOMPILE_AMDGPU_RUNTIME in one file "
+        snprintf(msg, sizeof msg, "no vendor runtime: define a backend header's GPUCOMPILE_<BACKEND>_RUNTIME in one file "
                                   "(or call gpucompile_runtime_set_vendor)");
     } else if (s->state == 0) {
         path = s->path[0] ? s->path : getenv(v->env);

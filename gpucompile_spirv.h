@@ -40,6 +40,8 @@ GPUCOMPILE_API int gpucompile_spirv_available(void);
 #ifdef __cplusplus
 }
 #endif
+#elif !defined(GPUCOMPILE_SPIRV_RUNTIME)
+#error "gpucompile_spirv.h: include gpucompile.h first (or define GPUCOMPILE_SPIRV_RUNTIME for the runtime alone)"
 #endif
 #endif /* GPUCOMPILE_SPIRV_H */
 
@@ -59,17 +61,57 @@ GPUCOMPILE_API int gpucompile_spirv_available(void);
 #ifdef __cplusplus
 extern "C" {
 #endif
-#define GPUCOMPILE_SPIRV__ARCHES "spirv,spirv32,spirv64" /* the triples' architectures */
+#define GPUCOMPILE_SPIRV__TRIPLES "spirv,spirv32,spirv64,!*-*-vulkan*" /* OpenCL's SPIR-V triples, not Vulkan's */
+#define GPUCOMPILE_SPIRV__MAGIC "\x03\x02\x23\x07" /* 0x07230203, little-endian: a module's first word */
+
+/* A walk over a SPIR-V module's instructions (little-endian words, as LLVM writes them), the one
+   every reader of a module steps with: the kernels of an object, the check before loading, a
+   kernel's signature. */
+typedef struct gpucompile_spirv__walk {
+    const unsigned char *d; /* the module */
+    size_t n;               /* its words */
+    size_t at, wc;          /* the instruction: its first word and its word count */
+    unsigned op, w[5];      /* its opcode and its first five words (0 past its end) */
+    int bad;                /* the walk stopped at a word count of 0 or one that runs past the end */
+} gpucompile_spirv__walk;
+
+GPUCOMPILE_PRIVATE unsigned gpucompile_spirv__word(const unsigned char *d, size_t i) {
+    return (unsigned)d[4 * i] | (unsigned)d[4 * i + 1] << 8 | (unsigned)d[4 * i + 2] << 16 | (unsigned)d[4 * i + 3] << 24;
+}
+
+/* A walk of size bytes, before the first instruction after the five-word header. */
+GPUCOMPILE_PRIVATE void gpucompile_spirv__walk_init(gpucompile_spirv__walk *w, const void *data, size_t size) {
+    memset(w, 0, sizeof *w);
+    w->d = (const unsigned char *)data;
+    w->n = size / 4;
+    w->at = 5;
+}
+
+/* To the next instruction: 1, or 0 at the end of the module or at a malformed one (bad). */
+GPUCOMPILE_PRIVATE int gpucompile_spirv__next(gpucompile_spirv__walk *w) {
+    size_t k;
+    w->at += w->wc;
+    if (w->at >= w->n) return 0;
+    w->w[0] = gpucompile_spirv__word(w->d, w->at);
+    w->op = w->w[0] & 0xffff;
+    w->wc = w->w[0] >> 16;
+    if (w->wc == 0 || w->wc > w->n - w->at) {
+        w->bad = 1;
+        return 0;
+    }
+    for (k = 1; k < 5; k++) w->w[k] = k < w->wc ? gpucompile_spirv__word(w->d, w->at + k) : 0;
+    return 1;
+}
 
 /* The device "spirv" (an OpenCL device that takes SPIR-V) takes a SPIR-V module: an object of
    a SPIR-V triple in format bin (NULL: none), never one for Vulkan (spirv-unknown-vulkan1.3-compute:
    gpucompile_vulkan.h's); -2 for another device. An object without a triple
    (an offload entry of another writer) is told by its chip: not NVIDIA's or AMD's names. */
-GPUCOMPILE__PRIVATE int gpucompile_spirv__score(const char *triple, const char *chip, const char *format, const char *features,
+GPUCOMPILE_PRIVATE int gpucompile_spirv__score(const char *triple, const char *chip, const char *format, const char *features,
                                                 const char *device, const char **why) {
     (void)features;
     if (strcmp(device, "spirv") != 0) return -2;
-    if (!format || strcmp(format, "bin") != 0 || !chip || !gpucompile_triple_in(GPUCOMPILE_SPIRV__ARCHES, triple) || (triple && strstr(triple, "vulkan"))) return -1;
+    if (!format || strcmp(format, "bin") != 0 || !chip || !gpucompile_triple_in(GPUCOMPILE_SPIRV__TRIPLES, triple)) return -1;
     if ((!triple || !*triple) && (strncmp(chip, "sm_", 3) == 0 || strncmp(chip, "compute_", 8) == 0 || strncmp(chip, "gfx", 3) == 0))
         return -1;
     *why = "SPIR-V module";
@@ -120,16 +162,16 @@ GPUCOMPILE_DEF int gpucompile_spirv_available(void) {
     return ok;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_spirv__initialize(void) { /* under the core's lock, once */
+GPUCOMPILE_PRIVATE void gpucompile_spirv__initialize(void) { /* under the core's lock, once */
     int i;
     if (gpucompile_spirv__targets.state == 1)
         for (i = 0; i < 4; i++) gpucompile_spirv__targets.init[i]();
 }
 
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_spirv__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_spirv__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
     const char *triple = gpucompile_target_triple(t);
-    if (!gpucompile_in_list(GPUCOMPILE_SPIRV__ARCHES, triple, strcspn(triple, "-")))
-        return gpucompile_log_target(logger, "The target triple '%.200s' is not a SPIR-V triple (spirv64-..., spirv32-... or spirv-...).", triple);
+    if (!gpucompile_triple_in(GPUCOMPILE_SPIRV__TRIPLES, triple))
+        return gpucompile_log_target(logger, "The target triple '%.200s' is not a SPIR-V triple of OpenCL (spirv64-..., spirv32-... or spirv-...; Vulkan's are not).", triple);
     if (t->upstream && *gpucompile_target_features(t)) return gpucompile_log_target(logger, "#xevm.target takes no features.");
     if (!gpucompile_spirv_available())
         return gpucompile_log_target(logger, "LLVM %d here has no SPIR-V code generator (the SPIRV target; LLVM 22 has it).", LLVM_VERSION_MAJOR);
@@ -137,61 +179,49 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile_spirv__verify(const gpucompile_
 }
 
 /* c, fast, cold, spir_func, spir_kernel */
-GPUCOMPILE__PRIVATE int gpucompile_spirv__cc_ok(unsigned cc) { return cc == 0 || cc == 8 || cc == 9 || cc == 75 || cc == 76; }
+GPUCOMPILE_PRIVATE int gpucompile_spirv__cc_ok(unsigned cc) { return cc == 0 || cc == 8 || cc == 9 || cc == 75 || cc == 76; }
 
 /* Run-time selection: the rule is in [section: selection]. */
-GPUCOMPILE__PRIVATE int gpucompile_spirv__select_score(const gpucompile_object *o, const char *device, const char **why) {
+GPUCOMPILE_PRIVATE int gpucompile_spirv__select_score(const gpucompile_object *o, const char *device, const char **why) {
     return gpucompile_spirv__score(o ? o->triple : NULL, o ? o->chip : NULL, o ? gpucompile_format_string(o->format) : NULL, NULL,
                                    device, why);
 }
 
 /* LLVM's SPIR-V code generator knows no processors (it would warn on stderr about "bmg"). */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_spirv__configure(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_spirv__configure(gpucompile_job *job) {
     gpucompile_job_free(job, job->cpu);
     job->cpu = gpucompile_job_strdup(job, "");
     return job->cpu ? GPUCOMPILE_OK : GPUCOMPILE_ERROR_OUT_OF_MEMORY;
 }
 
-GPUCOMPILE__PRIVATE int gpucompile_spirv__is_kernel(gpucompile_job *job, LLVMValueRef fn) {
+GPUCOMPILE_PRIVATE int gpucompile_spirv__is_kernel(gpucompile_job *job, LLVMValueRef fn) {
     (void)job;
     return LLVMGetFunctionCallConv(fn) == 76; /* spir_kernel */
 }
 
-/* OpEntryPoint Kernel names of a SPIR-V module (little-endian words, as LLVM writes them). */
-GPUCOMPILE__PRIVATE gpucompile_result gpucompile_spirv__find_kernels(gpucompile_object *obj) {
-    const unsigned char *d = obj->data;
-    size_t nw = obj->size / 4, i, n = 0, pass;
-    if (obj->num_kernels || obj->format != GPUCOMPILE_FORMAT_BIN) return GPUCOMPILE_OK;
-    if (nw < 5 || memcmp(d, "\x03\x02\x23\x07", 4) != 0) return GPUCOMPILE_ERROR_INVALID_BINARY;
-    for (pass = 0; pass < 2; pass++) {
-        for (i = 5; i < nw;) {
-            unsigned w = (unsigned)d[4 * i] | (unsigned)d[4 * i + 1] << 8 | (unsigned)d[4 * i + 2] << 16 | (unsigned)d[4 * i + 3] << 24;
-            size_t wc = w >> 16;
-            if (wc == 0 || i + wc > nw) return GPUCOMPILE_ERROR_INVALID_BINARY;
-            if ((w & 0xffff) == 15 && wc > 3 && d[4 * (i + 1)] == 6) { /* OpEntryPoint Kernel */
-                const char *name = (const char *)d + 4 * (i + 3);
-                const char *end = (const char *)memchr(name, 0, 4 * (wc - 3));
-                size_t len = end ? (size_t)(end - name) : 0;
-                if (!end) return GPUCOMPILE_ERROR_INVALID_BINARY;
-                if (pass == 1) {
-                    gpucompile_kernel *k = &obj->kernels[obj->num_kernels++];
-                    memset(k, 0, sizeof *k);
-                    k->num_params = k->registers = k->shared_bytes = k->max_threads = k->sgprs = k->vgprs = -1;
-                    k->private_bytes = k->wavefront_size = k->kernarg_bytes = k->dynamic_shared = -1;
-                    if (!(k->name = (char *)gpucompile_alloc(&obj->allocator, len + 1))) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-                    memcpy(k->name, name, len + 1);
-                }
-                n++;
-            }
-            i += wc;
-        }
-        if (pass == 0) {
-            if (!n) return GPUCOMPILE_OK;
-            obj->kernels = (gpucompile_kernel *)gpucompile_alloc(&obj->allocator, n * sizeof(gpucompile_kernel));
-            if (!obj->kernels) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+/* The OpEntryPoint Kernel names of a SPIR-V module, added to obj when add (else only checked). */
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_spirv__entry_points(gpucompile_object *obj, int add) {
+    gpucompile_spirv__walk w;
+    gpucompile_result r;
+    gpucompile_spirv__walk_init(&w, obj->data, obj->size);
+    while (gpucompile_spirv__next(&w)) {
+        if (w.op == 15 && w.wc > 3 && w.w[1] == 6) { /* OpEntryPoint Kernel */
+            const char *name = (const char *)w.d + 4 * (w.at + 3);
+            const char *end = (const char *)memchr(name, 0, 4 * (w.wc - 3));
+            if (!end) return GPUCOMPILE_ERROR_INVALID_BINARY;
+            if (add && (r = gpucompile_object_add_kernel_n(obj, name, (size_t)(end - name))) != GPUCOMPILE_OK) return r;
         }
     }
-    return GPUCOMPILE_OK;
+    return w.bad ? GPUCOMPILE_ERROR_INVALID_BINARY : GPUCOMPILE_OK;
+}
+
+/* An object's kernels: none added unless the whole module reads. */
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_spirv__find_kernels(gpucompile_object *obj) {
+    gpucompile_result r;
+    if (obj->num_kernels || obj->format != GPUCOMPILE_FORMAT_BIN) return GPUCOMPILE_OK;
+    if (obj->size / 4 < 5 || memcmp(obj->data, GPUCOMPILE_SPIRV__MAGIC, 4) != 0) return GPUCOMPILE_ERROR_INVALID_BINARY;
+    if ((r = gpucompile_spirv__entry_points(obj, 0)) != GPUCOMPILE_OK) return r;
+    return gpucompile_spirv__entry_points(obj, 1);
 }
 
 GPUCOMPILE_DEF const gpucompile_backend *gpucompile_spirv_backend(void) {
@@ -223,12 +253,14 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_spirv_backend(void) {
         t.calling_convention_ok = gpucompile_spirv__cc_ok;
         t.select_score = gpucompile_spirv__select_score;
         t.device_help = "spirv (an OpenCL device that takes SPIR-V)";
-        t.arches = GPUCOMPILE_SPIRV__ARCHES;
+        t.triples = GPUCOMPILE_SPIRV__TRIPLES;
         /* SYCL's: LLVM's offload model gives that kind to the SPIR-V images its runtime hands
            to an OpenCL driver (clCreateProgramWithIL); there is no OpenCL kind */
         t.offload_kind = 8;
         t.image_kind_bin = 6; /* IMG_SPIRV */
         t.cache_version = "spirv 1";
+        t.help = "OpenCL devices that take SPIR-V (an LLVM with the SPIRV target: 22):\n"
+                 "SPIR-V assembly text and modules for clCreateProgramWithIL";
         gpucompile_lock();
         if (!b.name) b = t;
         gpucompile_unlock();
@@ -236,7 +268,7 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_spirv_backend(void) {
     return &b;
 }
 
-GPUCOMPILE__CONSTRUCTOR(gpucompile_spirv__register) { gpucompile_register_backend(gpucompile_spirv_backend()); }
+GPUCOMPILE_CONSTRUCTOR(gpucompile_spirv__register) { gpucompile_register_backend(gpucompile_spirv_backend()); }
 
 #ifdef __cplusplus
 }
@@ -252,6 +284,7 @@ GPUCOMPILE__CONSTRUCTOR(gpucompile_spirv__register) { gpucompile_register_backen
 #if !defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION)
 #define GPUCOMPILE_RUNTIME_IMPLEMENTATION
 #endif
+#define GPUCOMPILE_RUNTIME_VENDOR /* gpucompile_runtime.h refuses a second vendor runtime */
 #include "gpucompile_runtime.h"
 #include <limits.h>
 #ifdef __cplusplus
@@ -291,7 +324,7 @@ typedef struct gpucompile_spirv__cl {
 } gpucompile_spirv__cl;
 static gpucompile_spirv__cl gpucompile_spirv__rt;
 
-GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_check(int r, const char *call) {
+GPUCOMPILE_PRIVATE void gpucompile_spirv__rt_check(int r, const char *call) {
     static const struct { int code; const char *text; } known[] = {
         {-1, "CL_DEVICE_NOT_FOUND: no OpenCL device"}, {-4, "CL_MEM_OBJECT_ALLOCATION_FAILURE"},
         {-5, "CL_OUT_OF_RESOURCES"}, {-6, "CL_OUT_OF_HOST_MEMORY"}, {-11, "CL_BUILD_PROGRAM_FAILURE"},
@@ -310,7 +343,7 @@ GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_check(int r, const char *call) {
     gpucompile_runtime_report(call, r, msg);
 }
 
-GPUCOMPILE__PRIVATE const char *gpucompile_spirv__rt_load(void *lib) {
+GPUCOMPILE_PRIVATE const char *gpucompile_spirv__rt_load(void *lib) {
     static const char *const names[] = {"clGetPlatformIDs", "clGetDeviceIDs", "clGetDeviceInfo", "clCreateContext",
         "clCreateCommandQueueWithProperties", "clReleaseCommandQueue", "clFinish", "clCreateProgramWithIL", "clBuildProgram",
         "clGetProgramBuildInfo", "clReleaseProgram", "clCreateKernel", "clReleaseKernel", "clSetKernelArg",
@@ -327,7 +360,7 @@ GPUCOMPILE__PRIVATE const char *gpucompile_spirv__rt_load(void *lib) {
 }
 
 /* The mgpuSetDefaultDevice'th device, over all platforms, whose IL versions name SPIR-V. */
-GPUCOMPILE__PRIVATE int gpucompile_spirv__rt_start(int *ordinal, char *arch, size_t arch_size, const char **call) {
+GPUCOMPILE_PRIVATE int gpucompile_spirv__rt_start(int *ordinal, char *arch, size_t arch_size, const char **call) {
     gpucompile_spirv__cl *c = &gpucompile_spirv__rt;
     void *platforms[16], *devices[16];
     unsigned np = 0, nd, i, j;
@@ -364,11 +397,11 @@ GPUCOMPILE__PRIVATE int gpucompile_spirv__rt_start(int *ordinal, char *arch, siz
     return 0;
 }
 
-/* A loaded module: the program and a copy of the SPIR-V words (for the kernels' signatures). */
+/* A loaded module: the program and a copy of the SPIR-V module (for the kernels' signatures). */
 typedef struct gpucompile_spirv__module {
     void *program;
-    unsigned *words;
-    size_t num_words;
+    unsigned char *spirv;
+    size_t size;
     struct gpucompile_spirv__function *functions;
 } gpucompile_spirv__module;
 
@@ -381,33 +414,29 @@ typedef struct gpucompile_spirv__function {
     struct gpucompile_spirv__function *next;
 } gpucompile_spirv__function;
 
-GPUCOMPILE__PRIVATE void *gpucompile_spirv__rt_module_load(const void *data, size_t size) {
+GPUCOMPILE_PRIVATE void *gpucompile_spirv__rt_module_load(const void *data, size_t size) {
     gpucompile_spirv__cl *c = &gpucompile_spirv__rt;
     gpucompile_spirv__module *m;
     int r = 0;
-    if (!data || size < 20 || size % 4 || memcmp(data, "\x03\x02\x23\x07", 4) != 0) {
+    gpucompile_spirv__walk w;
+    if (!data || size < 20 || size % 4 || memcmp(data, GPUCOMPILE_SPIRV__MAGIC, 4) != 0) {
         gpucompile_runtime_report("clCreateProgramWithIL", -42, "not a SPIR-V module (little-endian, magic 0x07230203)");
         return NULL;
     }
-    { /* every instruction's word count fits: Intel's CPU runtime loops forever on a count of 0 */
-        const unsigned char *b = (const unsigned char *)data;
-        size_t i = 5, n = size / 4, wc = 1;
-        while (i < n && wc) {
-            wc = (size_t)b[4 * i + 2] | (size_t)b[4 * i + 3] << 8;
-            i += wc;
-        }
-        if (i != n) {
-            gpucompile_runtime_report("clCreateProgramWithIL", -42, "a malformed SPIR-V module (an instruction's word count is 0 or runs past the end)");
-            return NULL;
-        }
+    /* every instruction's word count fits: Intel's CPU runtime loops forever on a count of 0 */
+    gpucompile_spirv__walk_init(&w, data, size);
+    while (gpucompile_spirv__next(&w)) {}
+    if (w.bad) {
+        gpucompile_runtime_report("clCreateProgramWithIL", -42, "a malformed SPIR-V module (an instruction's word count is 0 or runs past the end)");
+        return NULL;
     }
-    if (!(m = (gpucompile_spirv__module *)calloc(1, sizeof *m)) || !(m->words = (unsigned *)malloc(size))) {
+    if (!(m = (gpucompile_spirv__module *)calloc(1, sizeof *m)) || !(m->spirv = (unsigned char *)malloc(size))) {
         free(m);
         gpucompile_runtime_report("mgpuModuleLoad", -6, "out of host memory");
         return NULL;
     }
-    memcpy(m->words, data, size);
-    m->num_words = size / 4;
+    memcpy(m->spirv, data, size);
+    m->size = size;
     m->program = c->CreateProgramWithIL(c->context, data, size, &r);
     if (r == 0 && (r = c->BuildProgram(m->program, 1, &c->device, "", NULL, NULL)) != 0) {
         size_t n = 0;
@@ -422,14 +451,14 @@ GPUCOMPILE__PRIVATE void *gpucompile_spirv__rt_module_load(const void *data, siz
     gpucompile_spirv__rt_check(r, m->program && r != 0 ? "clBuildProgram" : "clCreateProgramWithIL");
     if (r != 0) {
         if (m->program) c->ReleaseProgram(m->program);
-        free(m->words);
+        free(m->spirv);
         free(m);
         return NULL;
     }
     return m;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_module_unload(void *module) {
+GPUCOMPILE_PRIVATE void gpucompile_spirv__rt_module_unload(void *module) {
     gpucompile_spirv__module *m = (gpucompile_spirv__module *)module;
     gpucompile_spirv__function *f, *next;
     for (f = m->functions; f; f = next) {
@@ -439,44 +468,45 @@ GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_module_unload(void *module) {
         free(f);
     }
     gpucompile_spirv__rt.ReleaseProgram(m->program);
-    free(m->words);
+    free(m->spirv);
     free(m);
 }
 
-/* The parameters of entry point name from the module's words: each one's size and kind. */
-GPUCOMPILE__PRIVATE int gpucompile_spirv__signature(const gpucompile_spirv__module *m, const char *name, gpucompile_spirv__function *f) {
-    const unsigned *w = m->words;
-    size_t n = m->num_words, i, bound = w[3], ptr = 8;
+/* The parameters of entry point name from the module: each one's size and kind. */
+GPUCOMPILE_PRIVATE int gpucompile_spirv__signature(const gpucompile_spirv__module *m, const char *name, gpucompile_spirv__function *f) {
+    gpucompile_spirv__walk w;
+    size_t i, bound = gpucompile_spirv__word(m->spirv, 3), ptr = 8;
     size_t *size = (size_t *)calloc(bound ? bound : 1, sizeof *size);
     unsigned char *local = (unsigned char *)calloc(bound ? bound : 1, 1);
     size_t *fntype = (size_t *)calloc(bound ? bound : 1, sizeof *fntype);
     unsigned entry = 0, type = 0, p;
     int ok = 0;
     if (!size || !local || !fntype) goto done;
-    for (i = 5; i < n;) { /* entry point, addressing model, type sizes, function types */
-        unsigned op = w[i] & 0xffff, wc = w[i] >> 16;
-        if (wc == 0 || i + wc > n) goto done;
-        if (op == 14 && wc > 1) ptr = w[i + 1] == 1 ? 4 : 8; /* OpMemoryModel Physical32 / Physical64 */
-        if (op == 15 && wc > 3 && w[i + 1] == 6 && memchr(&w[i + 3], 0, 4 * (wc - 3)) && strcmp((const char *)&w[i + 3], name) == 0)
-            entry = w[i + 2];
-        if (wc > 2 && w[i + 1] < bound) {
-            unsigned id = w[i + 1];
-            if ((op == 21 || op == 22) && wc > 2) size[id] = w[i + 2] / 8; /* OpTypeInt, OpTypeFloat */
-            if (op == 23 && wc > 3 && w[i + 2] < bound) size[id] = size[w[i + 2]] * (w[i + 3] == 3 ? 4 : w[i + 3]); /* OpTypeVector */
-            if (op == 32 && wc > 3) { size[id] = ptr; local[id] = w[i + 2] == 4 ? 2 : 1; } /* OpTypePointer (Workgroup: local) */
-            if (op == 33) fntype[id] = i; /* OpTypeFunction */
+    gpucompile_spirv__walk_init(&w, m->spirv, m->size);
+    while (gpucompile_spirv__next(&w)) { /* entry point, addressing model, type sizes, function types */
+        const unsigned op = w.op, *a = w.w;
+        if (op == 14 && w.wc > 1) ptr = a[1] == 1 ? 4 : 8; /* OpMemoryModel Physical32 / Physical64 */
+        if (op == 15 && w.wc > 3 && a[1] == 6) { /* OpEntryPoint Kernel */
+            const char *label = (const char *)w.d + 4 * (w.at + 3);
+            if (memchr(label, 0, 4 * (w.wc - 3)) && strcmp(label, name) == 0) entry = a[2];
         }
-        if (op == 54 && wc > 4 && w[i + 2] == entry && entry) type = w[i + 4]; /* OpFunction */
-        i += wc;
+        if (w.wc > 2 && a[1] < bound) {
+            unsigned id = a[1];
+            if (op == 21 || op == 22) size[id] = a[2] / 8; /* OpTypeInt, OpTypeFloat */
+            if (op == 23 && w.wc > 3 && a[2] < bound) size[id] = size[a[2]] * (a[3] == 3 ? 4 : a[3]); /* OpTypeVector */
+            if (op == 32 && w.wc > 3) { size[id] = ptr; local[id] = a[2] == 4 ? 2 : 1; } /* OpTypePointer (Workgroup: local) */
+            if (op == 33) fntype[id] = w.at; /* OpTypeFunction */
+        }
+        if (op == 54 && w.wc > 4 && a[2] == entry && entry) type = a[4]; /* OpFunction */
     }
-    if (!type || type >= bound || !fntype[type]) goto done;
+    if (w.bad || !type || type >= bound || !fntype[type]) goto done;
     i = fntype[type];
-    f->num_params = (w[i] >> 16) - 3;
+    f->num_params = (gpucompile_spirv__word(m->spirv, i) >> 16) - 3;
     f->sizes = (size_t *)calloc(f->num_params + 1, sizeof *f->sizes + 1);
     if (!f->sizes) goto done;
     f->kinds = (unsigned char *)(f->sizes + f->num_params + 1);
     for (p = 0; p < f->num_params; p++) {
-        unsigned t = w[i + 3 + p];
+        unsigned t = gpucompile_spirv__word(m->spirv, i + 3 + p);
         if (t >= bound || !size[t]) goto done; /* a struct or other by-value aggregate: unknown size */
         f->sizes[p] = size[t];
         f->kinds[p] = local[t];
@@ -489,7 +519,7 @@ done:
     return ok;
 }
 
-GPUCOMPILE__PRIVATE void *gpucompile_spirv__rt_get_function(void *module, const char *name) {
+GPUCOMPILE_PRIVATE void *gpucompile_spirv__rt_get_function(void *module, const char *name) {
     gpucompile_spirv__module *m = (gpucompile_spirv__module *)module;
     gpucompile_spirv__function *f;
     int r = 0;
@@ -517,7 +547,7 @@ GPUCOMPILE__PRIVATE void *gpucompile_spirv__rt_get_function(void *module, const 
 
 /* The arguments and the launch under one lock: a cl_kernel's arguments are shared state, and
    the enqueue captures them. extra, when given: one size_t per parameter, for the by-value ones. */
-GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_launch(void *function, const unsigned grid[3], const unsigned block[3], unsigned smem,
+GPUCOMPILE_PRIVATE void gpucompile_spirv__rt_launch(void *function, const unsigned grid[3], const unsigned block[3], unsigned smem,
                                                    void *stream, void **params, void **extra) {
     gpucompile_spirv__cl *c = &gpucompile_spirv__rt;
     gpucompile_spirv__function *f = (gpucompile_spirv__function *)function;
@@ -548,7 +578,7 @@ GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_launch(void *function, const unsig
     if (r == 0 && !stream) gpucompile_spirv__rt_check(c->Finish(c->queue), "clFinish");
 }
 
-GPUCOMPILE__PRIVATE void *gpucompile_spirv__rt_stream_create(void) {
+GPUCOMPILE_PRIVATE void *gpucompile_spirv__rt_stream_create(void) {
     void *q;
     int r = 0;
     q = gpucompile_spirv__rt.CreateCommandQueueWithProperties(gpucompile_spirv__rt.context, gpucompile_spirv__rt.device, NULL, &r);
@@ -556,18 +586,18 @@ GPUCOMPILE__PRIVATE void *gpucompile_spirv__rt_stream_create(void) {
     return r == 0 ? q : NULL;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_stream_synchronize(void *stream) {
+GPUCOMPILE_PRIVATE void gpucompile_spirv__rt_stream_synchronize(void *stream) {
     gpucompile_spirv__rt_check(gpucompile_spirv__rt.Finish(stream ? stream : gpucompile_spirv__rt.queue), "clFinish");
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_stream_destroy(void *stream) {
+GPUCOMPILE_PRIVATE void gpucompile_spirv__rt_stream_destroy(void *stream) {
     if (!stream) return;
     gpucompile_spirv__rt_check(gpucompile_spirv__rt.ReleaseCommandQueue(stream), "clReleaseCommandQueue");
 }
 
 /* Shared virtual memory: the device's pointers are the host's, fine-grained where the device
    has it (then isHostShared costs nothing more). */
-GPUCOMPILE__PRIVATE void *gpucompile_spirv__rt_mem_alloc(uint64_t sizeBytes, int host_shared) {
+GPUCOMPILE_PRIVATE void *gpucompile_spirv__rt_mem_alloc(uint64_t sizeBytes, int host_shared) {
     void *p;
     (void)host_shared;
     if (sizeBytes == 0) return NULL;
@@ -577,31 +607,33 @@ GPUCOMPILE__PRIVATE void *gpucompile_spirv__rt_mem_alloc(uint64_t sizeBytes, int
     return p;
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_mem_free(void *ptr) {
+GPUCOMPILE_PRIVATE void gpucompile_spirv__rt_mem_free(void *ptr) {
     gpucompile_spirv__rt_check(gpucompile_spirv__rt.Finish(gpucompile_spirv__rt.queue), "clFinish");
     gpucompile_spirv__rt.SVMFree(gpucompile_spirv__rt.context, ptr);
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_mem_copy(void *dst, const void *src, size_t sizeBytes, void *stream) {
+GPUCOMPILE_PRIVATE void gpucompile_spirv__rt_mem_copy(void *dst, const void *src, size_t sizeBytes, void *stream) {
     gpucompile_spirv__rt_check(gpucompile_spirv__rt.EnqueueSVMMemcpy(stream ? stream : gpucompile_spirv__rt.queue, stream ? 0 : 1, dst, src,
                                                                      sizeBytes, 0, NULL, NULL), "clEnqueueSVMMemcpy");
 }
 
-GPUCOMPILE__PRIVATE void gpucompile_spirv__rt_mem_set32(void *dst, unsigned value, size_t count, void *stream) {
+GPUCOMPILE_PRIVATE void gpucompile_spirv__rt_mem_set32(void *dst, unsigned value, size_t count, void *stream) {
     gpucompile_spirv__rt_check(gpucompile_spirv__rt.EnqueueSVMMemFill(stream ? stream : gpucompile_spirv__rt.queue, dst, &value, 4,
                                                                       count * 4, 0, NULL, NULL), "clEnqueueSVMMemFill");
     if (!stream) gpucompile_spirv__rt_check(gpucompile_spirv__rt.Finish(gpucompile_spirv__rt.queue), "clFinish");
 }
 
-static const gpucompile_runtime_vendor gpucompile_spirv__rt_vendor = {
-    "OpenCL", "clEnqueueNDRangeKernel", "GPUCOMPILE_LIBOPENCL", GPUCOMPILE_SPIRV__LIBOPENCL, "the OpenCL loader",
-    "no OpenCL ICD loader installed? Debian: ocl-icd-libopencl1", "an OpenCL library", gpucompile_spirv__rt_load,
-    gpucompile_spirv__rt_start, gpucompile_spirv__rt_check, gpucompile_spirv__score, NULL, NULL, NULL, gpucompile_spirv__rt_module_load,
-    NULL, gpucompile_spirv__rt_module_unload, gpucompile_spirv__rt_get_function, gpucompile_spirv__rt_launch,
-    gpucompile_spirv__rt_stream_create, gpucompile_spirv__rt_stream_synchronize, gpucompile_spirv__rt_stream_destroy,
-    gpucompile_spirv__rt_mem_alloc, gpucompile_spirv__rt_mem_free, gpucompile_spirv__rt_mem_copy, gpucompile_spirv__rt_mem_set32};
-
-GPUCOMPILE__CONSTRUCTOR(gpucompile_spirv__rt_register) { gpucompile_runtime_set_vendor(&gpucompile_spirv__rt_vendor); }
+/* The vendor behind mgpu*, filled by name before main (a constructor runs once). */
+#define GPUCOMPILE_SPIRV__RT_ENTRY(f) v.f = gpucompile_spirv__rt_##f;
+GPUCOMPILE_CONSTRUCTOR(gpucompile_spirv__rt_register) {
+    static gpucompile_runtime_vendor v; /* left NULL: image_format (the generic kinds), enter, leave, module_load_jit */
+    v.name = "OpenCL"; v.launch_call = "clEnqueueNDRangeKernel"; v.kind = "an OpenCL library";
+    v.env = "GPUCOMPILE_LIBOPENCL"; v.library = GPUCOMPILE_SPIRV__LIBOPENCL;
+    v.what = "the OpenCL loader"; v.hint = "no OpenCL ICD loader installed? Debian: ocl-icd-libopencl1";
+    GPUCOMPILE_RUNTIME_ENTRIES(GPUCOMPILE_SPIRV__RT_ENTRY)
+    v.score = gpucompile_spirv__score;
+    gpucompile_runtime_set_vendor(&v);
+}
 
 #ifdef __cplusplus
 }

@@ -7,12 +7,14 @@
 # and the per-stage times of gpucompile -v (the first LLVM only). Then one big multi-kernel module
 # per target (the corpus' Eigen tensor driver as CUDA and as HIP) at -j 1 and -j 2 with peak
 # memory, and a batch of small AMDGPU kernels with the in-process hsaco writer against ld.lld.
+# And the first cache hit of each format in a fresh process (bench/first_hit.c), against 1 ms
+# and against the same hit without the dependencies' identity records.
 # Each row runs side by side in every repetition; the table shows medians and ratios. See
 # bench/README.md.
 #
 #   bench/run.sh [--reps N] [--max N] [--rows LIST]
 #     --max N      N darktable modules at most per target (default: all)
-#     --rows LIST  the groups of rows, comma-separated: darktable, big, small (default all)
+#     --rows LIST  the groups of rows, comma-separated: darktable, big, small, hit (default all)
 # Environment: GPUCOMPILE (default build/gpucompile), BENCH_ALSO (more "N:path/to/gpucompile"
 # built on LLVM N; default "19:build19/gpucompile" when that exists), GPUCOMPILE_CORPUS_CACHE
 # (default ${XDG_CACHE_HOME:-~/.cache}/gpucompile-corpus), CUDA_PATH (default /usr/local/cuda),
@@ -24,13 +26,13 @@ ROOT=$(cd "$HERE/.." && pwd)
 GPUCOMPILE=${GPUCOMPILE:-$ROOT/build/gpucompile}
 CACHE=${GPUCOMPILE_CORPUS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gpucompile-corpus}
 CUDA=${CUDA_PATH:-/usr/local/cuda}
-REPS=3 MAX=1000 ROWS=darktable,big,small
+REPS=3 MAX=1000 ROWS=darktable,big,small,hit
 while [ $# -gt 0 ]; do
     case $1 in
     --reps) REPS=$2; shift ;;
     --max) MAX=$2; shift ;;
     --rows) ROWS=$2; shift ;;
-    *) echo "usage: bench/run.sh [--reps N] [--max N] [--rows darktable,big,small]" >&2; exit 2 ;;
+    *) echo "usage: bench/run.sh [--reps N] [--max N] [--rows darktable,big,small,hit]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -323,6 +325,30 @@ small_rep() { # REP
 load() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null; }
 LOAD_START=$(load)
 
+# ---- the first cache hit of each format in a fresh process (milliseconds, measured inside the
+# process by bench/first_hit.c: what a program loading its cached kernels at start pays once) --
+HIT_FMTS="nvptx:isa nvptx:bin nvptx:fatbin nvptx:llvm amdgpu:isa amdgpu:bin"
+if want hit; then
+    # shellcheck disable=SC2046
+    cc -std=c11 -O2 $(llvm-config-$P --cflags) -I"$ROOT" "$HERE/first_hit.c" -o "$W/first_hit" $(llvm-config-$P --ldflags --libs) -ldl -lpthread ||
+        { echo "bench: cannot build bench/first_hit.c"; exit 1; }
+fi
+hit_rep() { # REP: per format, the first hit with the identity records, then without them
+    local hf t f tt in first later hit
+    for hf in $HIT_FMTS; do
+        t=${hf%%:*} f=${hf#*:}
+        if [ "$t" = nvptx ]; then tt="#nvvm.target<chip = \"$NV_CHIP\">" in=$ROOT/examples/kernels/saxpy_nvptx.ll
+        else tt="#rocdl.target<chip = \"$AMD_CHIP\">" in=$ROOT/examples/kernels/saxpy_amdgpu.ll; fi
+        rm -rf "$W/hits"; "$W/first_hit" "$W/hits" "$tt" "$f" "$in" 1 > /dev/null || { echo "bench: first_hit $hf failed"; exit 1; }
+        read -r first later hit < <("$W/first_hit" "$W/hits" "$tt" "$f" "$in" 5)
+        [ "$hit" = 1 ] || { echo "bench: first_hit $hf: not a cache hit"; exit 1; }
+        T[hit.$hf,$1]=$first T[hitlater.$hf,$1]=$later T[hit.one,$1]=1
+        rm -f "$W/hits"/ident-* # what every fresh process did before the records: run the tools again
+        read -r first later hit < <("$W/first_hit" "$W/hits" "$tt" "$f" "$in" 1)
+        T[hitnorec.$hf,$1]=$first
+    done
+}
+
 for rep in $(seq 1 "$REPS"); do
     echo "bench: repetition $rep of $REPS (load $(load)) ..."
     if want darktable; then
@@ -354,6 +380,7 @@ for rep in $(seq 1 "$REPS"); do
     fi
     want big && big_rep "$rep"
     want small && small_rep "$rep"
+    want hit && hit_rep "$rep"
 done
 LOAD_END=$(load)
 
@@ -460,5 +487,17 @@ if [ -n "$SMALL_BS" ]; then
         printf '  %s: %s of %s compiles by ld.lld in the default; per compile, LLVM %s: %.0f ms in process, %.0f ms with --bin-method lld\n' \
             "$b" "${SMALL_LLD[$b]}" "${SMALL_N[$b]}" "$P" "$(echo "1000 * $(median small.$b.elf$P) / ${SMALL_N[$b]}" | bc -l)" \
             "$(echo "1000 * $(median small.$b.lld$P) / ${SMALL_N[$b]}" | bc -l)"
+    done
+fi
+if want hit; then
+    echo
+    echo "First cache hit in a fresh process (milliseconds; saxpy, LLVM $P; B: 1 ms, or the same hit without the identity records):"
+    echo "| what                                                          |        A |        B | A / B | target | met  |"
+    echo "$HEAD"
+    for hf in $HIT_FMTS; do
+        n="${hf%%:*} ${hf#*:}"
+        row "LLVM $P: $n: first hit / 1 ms" hit.$hf hit.one 1.00
+        row "LLVM $P: $n: first hit / no identity records" hit.$hf hitnorec.$hf -
+        row "LLVM $P: $n: later hits / 1 ms" hitlater.$hf hit.one -
     done
 fi

@@ -7,7 +7,10 @@
    go into binaries (MLIR text and LLVM offload binaries, beside the NVPTX and AMDGPU objects),
    are cached when it gives a cache_version, and take part in run-time selection through its
    select_score. This one uses only the public API: it could sit in a project of its own.
-   Include it after gpucompile.h (it defines static functions; one file of a program). */
+   Include it after gpucompile.h (it defines static functions; one file of a program). A backend
+   that a program gets by including its header alone registers from GPUCOMPILE_CONSTRUCTOR and
+   fills help, file_ext and triples for --help, file names and other programs' offload entries:
+   tests/toy_backend.h is this backend written so. */
 #ifndef EXAMPLE_HOST_BACKEND_H
 #define EXAMPLE_HOST_BACKEND_H
 

@@ -21,11 +21,22 @@ check "PTX: the hit's bytes are the compile's" cmp -s "$T_TMP/a.ptx" "$T_TMP/b.p
 if [ -x "$CUDA/bin/ptxas" ] && [ -f "$CUDA/nvvm/libdevice/libdevice.10.bc" ]; then
     TK="$T_TMP/tk"; mkdir -p "$TK/bin" "$TK/nvvm/libdevice"
     cp "$CUDA/nvvm/libdevice/libdevice.10.bc" "$TK/nvvm/libdevice/"
-    fake() { printf '#!/bin/sh\n[ "$1" = --version ] && { echo "fake ptxas %s"; exit 0; }\nexec "%s" "$@"\n' "$1" "$CUDA/bin/ptxas" > "$TK/bin/ptxas"; chmod +x "$TK/bin/ptxas"; }
+    # (each --version run is logged: a hit in a new process must not need one)
+    fake() { printf '#!/bin/sh\n[ "$1" = --version ] && { echo x >> "%s"; echo "fake ptxas %s"; exit 0; }\nexec "%s" "$@"\n' "$T_TMP/versions" "$1" "$CUDA/bin/ptxas" > "$TK/bin/ptxas"; chmod +x "$TK/bin/ptxas"; }
     fake 1
     bin() { "$G" -t "$NV" --toolkit "$TK" --bin-method ptxas "$K/math_nvptx.ll" -o "$T_TMP/m.cubin" --cache-dir "$T_TMP/c2" --cache-stats 2>"$T_TMP/err"; }
-    bin; bin
+    bin; rm -f "$T_TMP/versions"; bin
     check "cubin: the same ptxas and libdevice hit" grep -q ': 1 hits, 0 remote hits, 0 misses' "$T_TMP/err"
+    check "cubin: a hit in a new process runs no ptxas --version (its identity is recorded beside its stat)" test ! -e "$T_TMP/versions"
+    check "cubin: the records are in the cache directory, not counted as entries" \
+      sh -c "ls '$T_TMP/c2' | grep -q '^ident-' && '$G' --cache-stats --cache-dir '$T_TMP/c2' | grep -q 'c2: 1 entries'"
+    # a ptxas replaced by another of the same size and mtime (another inode and ctime) is run again
+    cp -p "$TK/bin/ptxas" "$T_TMP/old-ptxas"; fake 3; touch -r "$T_TMP/old-ptxas" "$TK/bin/ptxas"
+    mv "$TK/bin/ptxas" "$T_TMP/new-ptxas"; cp -p "$T_TMP/new-ptxas" "$TK/bin/ptxas"; bin
+    check "cubin: a ptxas replaced with the same size and mtime, another --version: misses" grep -q ': 0 hits, 0 remote hits, 1 misses' "$T_TMP/err"
+    rm -f "$T_TMP/versions"; mv "$T_TMP/old-ptxas" "$TK/bin/ptxas"; bin
+    check "cubin: the earlier ptxas back (its stat recorded no more): run again, a miss (the entry was the other's)" \
+      sh -c "grep -q ' 1 misses' '$T_TMP/err' && test -s '$T_TMP/versions'"
     fake 2; bin
     check "cubin: a ptxas with another --version misses" grep -q ': 0 hits, 0 remote hits, 1 misses' "$T_TMP/err"
     bin
@@ -57,6 +68,10 @@ check "--cache-stats alone: 1 entry and its bytes" grep -q "c4: 1 entries, [1-9]
 touch "$T_TMP/c4/keepme"
 "$G" --cache-clear --cache-stats --cache-dir "$T_TMP/c4" > "$T_TMP/st"
 check "--cache-clear: no entry left" grep -q "c4: 0 entries, 0 bytes" "$T_TMP/st"
+if [ -d "$T_TMP/c2" ]; then
+  "$G" --cache-clear --cache-dir "$T_TMP/c2" > /dev/null
+  check "--cache-clear: the identity records go too" sh -c "! ls '$T_TMP/c2' | grep -q '^ident-'"
+fi
 check "--cache-clear: other files stay" test -f "$T_TMP/c4/keepme"
 
 # ---- the Redis store ----

@@ -74,6 +74,17 @@ check "a target pinning +ptx78 below the functions' +ptx85: exit 1" test $? -eq 
 check "a target pinning +ptx78: the error names both versions and the function" \
   grep -q "function '_Z4maskjj' asks for PTX 8.5 (+ptx85), but the target's features \"+ptx78\" pin PTX 7.8" "$T_TMP/err"
 check "a target pinning +ptx78: no output" test ! -e "$T_TMP/pinned.ptx"
+# MLIR 22's verifyTarget = false: what the code asks of the chip is not checked before codegen
+$G -t '#nvvm.target<chip = "sm_80", features = "+ptx78", verifyTarget = false>' -f isa $D/ptx85_bmsk_nvptx.ll -o "$T_TMP/nover.ptx" 2>"$T_TMP/err"
+check "verifyTarget = false, +ptx78 pinned below the functions' +ptx85: exit 0, PTX 7.8 kept" \
+  sh -c "grep -q '^\.version 7\.8$' '$T_TMP/nover.ptx' && grep -q 'warning: .*pin PTX 7.8 (verifyTarget = false: PTX 7.8 is kept)' '$T_TMP/err'"
+if [ -x "$CUDA/bin/ptxas" ]; then
+  $G -t '#nvvm.target<chip = "sm_70">' --bin-method ptxas $D/ptx85_bmsk_nvptx.ll -o "$T_TMP/sm70.cubin" 2>"$T_TMP/err"
+  check "sm_70, which CUDA 13 lacks: refused before codegen" sh -c "test $? -eq 1 && grep -q 'the installed CUDA toolkit cannot make a cubin for sm_70' '$T_TMP/err'"
+  $G -t '#nvvm.target<chip = "sm_70", verifyTarget = false>' --bin-method ptxas $D/ptx85_bmsk_nvptx.ll -o "$T_TMP/sm70.cubin" 2>"$T_TMP/err"
+  check "sm_70 with verifyTarget = false: not checked first, ptxas says it (exit 1)" \
+    sh -c "test $? -eq 1 && ! grep -q 'the installed CUDA toolkit cannot make' '$T_TMP/err' && grep -q ptxas '$T_TMP/err'"
+fi
 $G -t '#gpu.nvptx<chip = "sm_80", features = "+ptx85">' -f isa $D/ptx85_bmsk_nvptx.ll -o "$T_TMP/same.ptx"
 check "a target pinning the same +ptx85: PTX 8.5" grep -q '^\.version 8\.5$' "$T_TMP/same.ptx"
 $G -t '#gpu.nvptx<chip = "sm_90">' -f isa $D/ptx85_bmsk_nvptx.ll -o "$T_TMP/sm90.ptx"

@@ -88,6 +88,19 @@ touch "$TMPDIR/gpucompile-1-alive.ptx" "$TMPDIR/unrelated"
 G -t "$T80" --bin-method ptxas "$NV" -o "$T_TMP/out/s.cubin" 2>/dev/null
 check "SIGKILL: a later run removes those of dead PIDs, only those" test "$(ls -A "$TMPDIR" | tr '\n' ' ')" = "gpucompile-1-alive.ptx unrelated "
 rm -f "$TMPDIR"/*
+# ... also a later run that makes no temporary file of its own (PTX; an nvJitLink cubin): the
+# CLI sweeps once at its start
+"$GPUCOMPILE" --no-cache -t "$T80" --bin-method ptxas --tool ptxas="$SLOW" "$NV" -o "$T_TMP/out/s.cubin" 2>/dev/null &
+pid=$!
+slow_running
+kill -KILL "$pid" $(pgrep -P "$pid"); wait "$pid" 2>/dev/null
+pkill -f "$LEFT" 2>/dev/null
+check "SIGKILL again: its temporary files stay" sh -c "ls '$TMPDIR' | grep -q '^gpucompile-[0-9]*-'"
+dead=$(sh -c 'echo $$'); touch "$TMPDIR/gpucompile-$dead-0.cubin" "$TMPDIR/gpucompile-1-alive.ptx"
+G -f isa -t "$T80" "$NV" -o "$T_TMP/out/s.ptx" 2>/dev/null
+check "a later PTX compile (no temporary file of its own) removes those of dead PIDs, only those" \
+  test "$(ls -A "$TMPDIR" | tr '\n' ' ')" = "gpucompile-1-alive.ptx "
+rm -f "$TMPDIR"/*
 
 # ---- 3. bounded reads ------------------------------------------------------------------------
 rc=0; timeout 20 "$GPUCOMPILE" --no-cache /dev/zero -o "$T_TMP/out/z" 2>"$T_TMP/err" || rc=$?

@@ -53,6 +53,10 @@ check "no input exits 2" test $? -eq 2
 check "option without value exits 2" test $? -eq 2
 "$GPUCOMPILE" --help > "$T_TMP/help"
 check "--help exits 0 and lists --target" grep -q -- "--target" "$T_TMP/help"
+# its targets come from the backend table: every attribute, with the formats' file extensions
+check "--help lists every backend's attributes and file extensions" sh -c "grep -q '#gpu.nvptx<...>, #nvvm.target<...>' '$T_TMP/help' &&
+    grep -q '#gpu.amdgpu<...>, #rocdl.target<...>' '$T_TMP/help' && grep -q '#gpu.spirv<...>, #xevm.target<...>' '$T_TMP/help' &&
+    grep -q 'bin (.cubin)' '$T_TMP/help' && grep -q 'bin (.hsaco)' '$T_TMP/help'"
 # --version names the LLVM run on (LLVMGetVersion), the one llvm-config of that major reports
 "$GPUCOMPILE" --version | grep -q "(LLVM $(llvm-config --version | sed 's/[^0-9.].*//')"
 check "--version names the LLVM it runs on" test $? -eq 0

@@ -40,4 +40,30 @@ if [ -x "$PTXAS" ]; then
     check "an nvJitLink failure: its error names the saved isa.s, whose line is the bad instruction" sh -c \
       "grep -q 'kept as $D/isa.s' '$T_TMP/errj' && [ -n '$line' ] && sed -n '${line}p' '$D/isa.s' | grep -q bogus"
 else skip "a ptxas failure (no ptxas)"; fi
+# A cubin by either method (nvJitLink in-process, the default below 512 KiB of PTX; ptxas):
+# repro.sh redoes it, byte for byte
+if [ -x "$PTXAS" ]; then
+    for m in default nvjitlink ptxas; do
+        S="$T_TMP/s_cubin_$m"
+        "$GPUCOMPILE" --no-cache -t "$NV" $( [ $m = default ] || echo "--bin-method $m" ) "$K/saxpy_nvptx.ll" -o "$T_TMP/$m.cubin" --save-temps "$S"
+        D="$S/saxpy_nvptx.sm_90.bin"
+        sh "$D/repro.sh" > "$T_TMP/repro.log" 2>&1; rc=$?
+        out=$(ls "$D"/repro.cubin "$D"/repro.t*.cubin 2>/dev/null | head -n 1)
+        check "cubin ($m): repro.sh exits 0 and makes the same cubin" sh -c "[ $rc -eq 0 ] && [ -n '$out' ] && cmp -s '$T_TMP/$m.cubin' '$out'"
+    done
+    check "nvJitLink's cubin: repro.sh also names the equivalent ptxas line" grep -q '^# .*ptxas -arch=sm_90 -O2 -v repro.isa.s' "$T_TMP/s_cubin_nvjitlink/saxpy_nvptx.sm_90.bin/repro.sh"
+else skip "cubins' repro.sh (no ptxas)"; fi
+# AMDGPU -f bin saves its assembly too (a second code generation): an error of LLVM's there is
+# printed once, as without --save-temps
+{ echo 'target triple = "amdgcn-amd-amdhsa"'
+  echo '@lds = internal addrspace(3) global [100000 x i32] poison, align 4'
+  echo 'define amdgpu_kernel void @k(ptr addrspace(1) %p, i32 %i) {'
+  echo '  %g = getelementptr [100000 x i32], ptr addrspace(3) @lds, i32 0, i32 %i'
+  echo '  store volatile i32 1, ptr addrspace(3) %g'
+  echo '  ret void'
+  echo '}'; } > "$T_TMP/lds.ll"
+"$GPUCOMPILE" --no-cache -t "$AMD" "$T_TMP/lds.ll" -o "$T_TMP/lds.hsaco" 2>"$T_TMP/err0"
+"$GPUCOMPILE" --no-cache -t "$AMD" "$T_TMP/lds.ll" -o "$T_TMP/lds.hsaco" --save-temps "$T_TMP/s_lds" 2>"$T_TMP/err"; rc=$?
+check "AMDGPU --save-temps, a code generation error (LDS over its limit): exit 1, printed once" \
+  sh -c "[ $rc -eq 1 ] && [ \$(grep -c 'exceeds limit' '$T_TMP/err') -eq 1 ] && cmp -s '$T_TMP/err0' '$T_TMP/err'"
 tally cli_save_temps.sh

@@ -16,7 +16,7 @@ impl() {
 }
 # vendors, targets, toolkits, and the vendors' formats: cubin, hsaco, NVIDIA's image kinds and
 # fatbin magic (the core's own format names, fatbin among them, are not a vendor's)
-NAMES='(^|[^A-Za-z0-9])(nvptx|amdgpu|cuda|rocm|hip|nvvm|amdgcn|ptx|rocdl|gfx[0-9]|sm_[0-9]|cubin|hsaco|nvidia|amd)|IMG_(CUBIN|FATBIN|PTX)|x50.?xED'
+NAMES='(^|[^A-Za-z0-9])(nvptx|amdgpu|cuda|rocm|hip|nvvm|amdgcn|ptx|rocdl|gfx[0-9]|sm_[0-9]|cubin|hsaco|nvidia|amd|spir|opencl|xevm|vulkan|ftz|wave64)|IMG_(CUBIN|FATBIN|PTX)|x50.?xED'
 impl "$ROOT/gpucompile.h" >"$T_TMP/impl"
 n=$(wc -l <"$T_TMP/impl")
 check "the implementation block is found ($n lines)" test "$n" -gt 1000
@@ -30,10 +30,20 @@ check "gpucompile_runtime.h's shared section is found ($n lines)" test "$n" -gt 
 grep -i -E "$NAMES" "$T_TMP/shared" >"$T_TMP/hits"
 if [ -s "$T_TMP/hits" ]; then fail "vendor names in gpucompile_runtime.h's shared section:"; sed 's/^/    /' "$T_TMP/hits"
 else ok "no vendor name or vendor format in gpucompile_runtime.h's shared section"; fi
+# the command line knows its backends through its includes only (--help, extensions and the
+# default target come from the backend table)
+cli_names() { grep -v '^#include "gpucompile_' "$1" | grep -n -i -E "$NAMES"; }
+cli_names "$ROOT/tools/gpucompile.c" >"$T_TMP/hits"
+if [ -s "$T_TMP/hits" ]; then fail "vendor names in tools/gpucompile.c outside its includes:"; sed 's/^/    /' "$T_TMP/hits"
+else ok "no vendor name in tools/gpucompile.c outside its includes"; fi
+{ cat "$ROOT/tools/gpucompile.c"; echo '/* .hsaco */'; } >"$T_TMP/planted.c"
+check "a vendor name planted in tools/gpucompile.c is found" test -n "$(cli_names "$T_TMP/planted.c")"
 # the test itself can fail: a vendor name put into a copy of the core is found
-sed 's|^/\* ==== \[section: pipeline\]|/* NVPTX */ &|' "$ROOT/gpucompile.h" >"$T_TMP/planted.h"
-impl "$T_TMP/planted.h" | grep -q -i -E "$NAMES"
-check "a vendor name planted in the pipeline section is found" test $? -eq 0
+for name in NVPTX SPIR-V OpenCL xevm Vulkan ftz wave64; do
+    sed "s|^/\* ==== \[section: pipeline\]|/* $name */ &|" "$ROOT/gpucompile.h" >"$T_TMP/planted.h"
+    impl "$T_TMP/planted.h" | grep -q -i -E "$NAMES"
+    check "a vendor name planted in the pipeline section is found: $name" test $? -eq 0
+done
 # Platform code: every _WIN32 of gpucompile.h is in a platform section ([section: platform
 # headers], [section: platform]); the other sections are portable C calling its functions.
 outside_platform() {
@@ -55,17 +65,39 @@ for planted in 'return GPUCOMPILE__IMG_CUBIN;' 'if (memcmp(img, "\x50\xED\x55\xB
     check "a vendor format planted in the pipeline section is found: $planted" test $? -eq 0
 done
 # the backends reach the core through its public API only (gpucompile.h [section: backend
-# helpers]): no core private, gpucompile__name, in the backend headers or the example's backend
-# (their own privates, gpucompile_nvptx__name, are theirs); tests/split builds each alone
-privates() { grep -n -o -E '(^|[^A-Za-z0-9_])gpucompile__[a-z][a-z0-9_]*' "$1" | sed 's/:[^g]*gpucompile/: gpucompile/'; }
-for h in gpucompile_nvptx.h gpucompile_amdgpu.h gpucompile_spirv.h examples/05_host_backend.h; do
+# helpers]): no core private, gpucompile__name or GPUCOMPILE__NAME, in the backend headers or the
+# example's backend (their own privates, gpucompile_nvptx__name and GPUCOMPILE_NVPTX__NAME, are
+# theirs); tests/split builds each alone
+privates() { grep -n -o -E '(^|[^A-Za-z0-9_])(gpucompile__[a-z][a-z0-9_]*|GPUCOMPILE__[A-Z][A-Z0-9_]*)' "$1" | sed 's/:[^gG]*\(gpucompile\|GPUCOMPILE\)/: \1/'; }
+for h in gpucompile_nvptx.h gpucompile_amdgpu.h gpucompile_spirv.h gpucompile_vulkan.h examples/05_host_backend.h tests/toy_backend.h; do
     privates "$ROOT/$h" >"$T_TMP/priv"
-    if [ -s "$T_TMP/priv" ]; then fail "$h calls core privates:"; sed 's/^/    /' "$T_TMP/priv" | head -20
-    else ok "$h calls no core private"; fi
+    if [ -s "$T_TMP/priv" ]; then fail "$h uses core privates:"; sed 's/^/    /' "$T_TMP/priv" | head -20
+    else ok "$h uses no core private"; fi
 done
-sed 's|^GPUCOMPILE__PRIVATE int gpucompile_amdgpu__exists(const char \*path, int executable) {|& (void)gpucompile__which;|' \
-    "$ROOT/gpucompile_amdgpu.h" >"$T_TMP/planted_amdgpu.h"
-check "a core private planted in a backend is found" test -n "$(privates "$T_TMP/planted_amdgpu.h")"
+for planted in 'static void planted(void) { (void)gpucompile__which; }' '#define PLANTED GPUCOMPILE__OB_HEADER'; do
+    { cat "$ROOT/gpucompile_amdgpu.h"; printf '%s\n' "$planted"; } >"$T_TMP/planted_amdgpu.h"
+    check "a core private planted in a backend is found: $planted" test -n "$(privates "$T_TMP/planted_amdgpu.h")"
+done
+# One vendor runtime per program: two in one file stop at gpucompile_runtime.h's #error (each
+# alone compiles); a backend asked for without gpucompile.h stops too.
+runtime_file() { # the runtime of each backend named, its header included after the #define
+    for b in "$@"; do printf '#define GPUCOMPILE_%s_RUNTIME\n#include "gpucompile_%s.h"\n' "$b" "$(echo "$b" | tr A-Z a-z)"; done
+}
+for pair in "NVPTX SPIRV" "AMDGPU NVPTX" "SPIRV AMDGPU"; do
+    set -- $pair
+    runtime_file $1 >"$T_TMP/rt1.c"
+    runtime_file $1 $2 >"$T_TMP/rt2.c"
+    ${CC:-cc} -std=c11 -fsyntax-only -I"$ROOT" "$T_TMP/rt1.c" >"$T_TMP/err1" 2>&1; rc1=$?
+    ${CC:-cc} -std=c11 -fsyntax-only -I"$ROOT" "$T_TMP/rt2.c" >"$T_TMP/err2" 2>&1; rc2=$?
+    check "GPUCOMPILE_${1}_RUNTIME alone compiles, with GPUCOMPILE_${2}_RUNTIME it stops: one vendor runtime" \
+        sh -c "[ $rc1 = 0 ] && [ $rc2 != 0 ] && grep -q 'a vendor runtime is already defined in this program' '$T_TMP/err2'"
+done
+for b in nvptx amdgpu spirv; do
+    B=$(echo $b | tr a-z A-Z)
+    printf '#define GPUCOMPILE_%s_IMPLEMENTATION\n#include "gpucompile_%s.h"\n' "$B" "$b" >"$T_TMP/alone.c"
+    ${CC:-cc} -std=c11 -fsyntax-only -I"$ROOT" "$T_TMP/alone.c" >"$T_TMP/err" 2>&1
+    check "gpucompile_$b.h's backend without gpucompile.h stops with #error" grep -q "include gpucompile.h first" "$T_TMP/err"
+done
 # Sections: every [section: X] that a comment names exists (a marker line in one of the
 # headers), and gpucompile.h's table of contents lists the sections of its implementation in
 # file order (as "       NAME" in a field of 18, then what it holds).

@@ -104,6 +104,16 @@ cat > "$T_TMP/attrs" <<'EOF'
 #rocdl.target<chip = "gfx11-generic", abi = "600">
 #rocdl.target<abi = "500", chip = "gfx90a">
 EOF
+# MLIR 22's further parameters: #nvvm.target's verifyTarget (a bool, printed only when false),
+# and #xevm.target's (no features, linkFiles for link), every one of them
+if "$MLIR_OPT" --version | grep -q 'version 2[2-9]'; then
+  cat >> "$T_TMP/attrs" <<'EOF'
+#nvvm.target<verifyTarget = false>
+#nvvm.target<verifyTarget = true, chip = "sm_90">
+#nvvm.target<link = ["a.bc"], verifyTarget = false, O = 3, flags = {fast}, features = "+ptx80", triple = "nvptx64-nvidia-cuda", chip = "sm_80">
+#xevm.target<linkFiles = ["a.bc"], flags = {fast}, O = 3, triple = "spirv64-unknown-unknown", chip = "pvc">
+EOF
+fi
 {
   echo 'module attributes {gpu.container_module} {'
   i=0; while IFS= read -r a; do printf 'gpu.module @m%d [%s] {}\n' "$i" "$a"; i=$((i+1)); done < "$T_TMP/attrs"

@@ -1,4 +1,5 @@
-/* The persistent compile cache: hits, misses, corrupt entries, stale dependencies, eviction. */
+/* The persistent compile cache: hits, misses, corrupt entries, stale dependencies, eviction,
+   entries tagged under a cache secret. */
 #include "test.h"
 #include <sys/stat.h>
 #include <unistd.h>
@@ -182,6 +183,117 @@ static void test_eviction(void) {
     gpucompile_object_free(a);
 }
 
+/* The newest entry of d into path; the number of entries there. */
+static int newest_entry(const char *d, char *path, size_t n) {
+    char cmd[600], *out;
+    int c;
+    snprintf(cmd, sizeof cmd, "ls %s | grep -c '^[0-9a-f]\\{64\\}$'", d);
+    out = t_sh(cmd, NULL);
+    c = atoi(out);
+    free(out);
+    snprintf(cmd, sizeof cmd, "ls -t %s | head -1", d);
+    out = t_sh(cmd, NULL);
+    out[strcspn(out, "\n")] = 0;
+    snprintf(path, n, "%s/%s", d, out);
+    free(out);
+    return c;
+}
+
+static void put_file(const char *path, const void *d, size_t n) {
+    FILE *f = fopen(path, "wb");
+    if (!f) return;
+    fwrite(d, 1, n, f);
+    fclose(f);
+}
+
+/* options.cache_secret_file: tagged entries, other secrets (and none) see other keys, an entry
+   copied under another key is refused with one warning per process, an unusable secret turns
+   the cache off for that compile. */
+static void test_secret(void) {
+    gpucompile_options opts;
+    gpucompile_target t = gpucompile_target_defaults(GPUCOMPILE_TARGET_NVPTX);
+    gpucompile_object *a = NULL;
+    gpucompile_cache_stats st0, st;
+    char sdir[300], s1[300], s2[300], victim[600], other[600];
+    char *d, *o;
+    size_t n, on;
+    t_log l;
+    t.chip = "sm_80";
+    snprintf(sdir, sizeof sdir, "%s/secret", dir);
+    snprintf(s1, sizeof s1, "%s/secret1.txt", dir);
+    snprintf(s2, sizeof s2, "%s/secret2.txt", dir);
+    put_file(s1, "one team's secret, long enough\n", strlen("one team's secret, long enough\n"));
+    put_file(s2, "another team's secret, as long\n", strlen("another team's secret, as long\n"));
+    memset(&opts, 0, sizeof opts);
+    opts.cache_dir = sdir;
+    opts.format = GPUCOMPILE_FORMAT_ISA;
+    opts.cache_secret_file = s1;
+    CHECK(compile("examples/kernels/saxpy_nvptx.ll", &opts, &a) == GPUCOMPILE_OK);
+    CHECK(a && !a->from_cache);
+    gpucompile_object_free(a);
+    CHECK(newest_entry(sdir, victim, sizeof victim) == 1);
+    d = t_read(victim, &n);
+    CHECK(d && n > 40 && memcmp(d + n - 40, "GPUTAG01", 8) == 0);
+    free(d);
+    CHECK(compile("examples/kernels/saxpy_nvptx.ll", &opts, &a) == GPUCOMPILE_OK);
+    CHECK(a && a->from_cache == 1);
+    gpucompile_object_free(a);
+    /* another secret, and none: their own keys, plain misses */
+    opts.cache_secret_file = s2;
+    CHECK(compile("examples/kernels/saxpy_nvptx.ll", &opts, &a) == GPUCOMPILE_OK);
+    CHECK(a && !a->from_cache);
+    gpucompile_object_free(a);
+    CHECK(newest_entry(sdir, other, sizeof other) == 2 && strcmp(other, victim) != 0);
+    opts.cache_secret_file = NULL;
+    CHECK(compile("examples/kernels/saxpy_nvptx.ll", &opts, &a) == GPUCOMPILE_OK);
+    CHECK(a && !a->from_cache);
+    gpucompile_object_free(a);
+    CHECK(newest_entry(sdir, other, sizeof other) == 3);
+    d = t_read(other, &n);
+    CHECK(d && n > 40 && memcmp(d + n - 40, "GPUTAG01", 8) != 0); /* without a secret: no tag */
+    free(d);
+    /* another kernel's entry, tagged with the same secret, copied under saxpy's key */
+    opts.cache_secret_file = s1;
+    CHECK(compile("tests/data/loop_nvptx.ll", &opts, &a) == GPUCOMPILE_OK);
+    gpucompile_object_free(a);
+    CHECK(newest_entry(sdir, other, sizeof other) == 4);
+    o = t_read(other, &on);
+    CHECK(o != NULL);
+    if (!o) return;
+    put_file(victim, o, on);
+    gpucompile_cache_stats_get(sdir, &st0);
+    opts.logger = t_logger(&l);
+    CHECK(gpucompile_compile_file("examples/kernels/saxpy_nvptx.ll", &t, &opts, &a) == GPUCOMPILE_OK);
+    CHECK(a && !a->from_cache && strstr((char *)a->data, ".entry saxpy") && !strstr((char *)a->data, ".entry sum"));
+    gpucompile_object_free(a);
+    gpucompile_cache_stats_get(sdir, &st);
+    CHECK(st.refused == st0.refused + 1 && st.misses == st0.misses + 1);
+    CHECK_MSG(l.warnings == 1, "%d warnings:\n%s", l.warnings, l.text);
+    CHECK_LOG(&l, "no valid tag");
+    /* again: refused, but the warning was this process's one */
+    put_file(victim, o, on);
+    CHECK(gpucompile_compile_file("examples/kernels/saxpy_nvptx.ll", &t, &opts, &a) == GPUCOMPILE_OK);
+    CHECK(a && !a->from_cache && strstr((char *)a->data, ".entry saxpy"));
+    gpucompile_object_free(a);
+    gpucompile_cache_stats_get(sdir, &st);
+    CHECK(st.refused == st0.refused + 2);
+    CHECK_MSG(l.warnings == 1, "%d warnings:\n%s", l.warnings, l.text);
+    /* rewritten: a hit that replays no refusal */
+    CHECK(gpucompile_compile_file("examples/kernels/saxpy_nvptx.ll", &t, &opts, &a) == GPUCOMPILE_OK);
+    CHECK(a && a->from_cache == 1);
+    gpucompile_object_free(a);
+    CHECK(l.warnings == 1);
+    free(o);
+    /* an unusable secret: a warning, no cache (nothing read, nothing written) */
+    opts.cache_secret_file = "/nonexistent/secret";
+    CHECK(gpucompile_compile_file("examples/kernels/saxpy_nvptx.ll", &t, &opts, &a) == GPUCOMPILE_OK);
+    CHECK(a && !a->from_cache && strstr((char *)a->data, ".entry saxpy"));
+    gpucompile_object_free(a);
+    CHECK(l.warnings == 2);
+    CHECK_LOG(&l, "/nonexistent/secret");
+    CHECK(newest_entry(sdir, other, sizeof other) == 4);
+}
+
 static void test_default_dir(void) {
     char buf[512];
     setenv("XDG_CACHE_HOME", "/x/y", 1);
@@ -201,6 +313,7 @@ int main(void) {
     RUN(test_changed_library_is_a_miss);
     RUN(test_hooks_bypass_the_cache);
     RUN(test_eviction);
+    RUN(test_secret);
     RUN(test_default_dir);
     {
         char cmd[512];

@@ -1,12 +1,15 @@
-/* gpucompile: the command-line tool. See ../shared/DESIGN.md's command-line contract and
-   `gpucompile --help`. Exit 0 on success, 1 on an invalid target / input / failed compile
-   (message on stderr, no output file), 2 on a usage error, 128+N after SIGINT, SIGTERM or
-   SIGHUP. Compiles run in worker processes, so that LLVM aborting is one input's error. */
+/* gpucompile: the command-line tool (`gpucompile --help`; README.md). Exit 0 on success, 1 on
+   an invalid target / input / failed compile (message on stderr, no output file), 2 on a usage
+   error, 128+N after SIGINT, SIGTERM or SIGHUP. Compiles run in worker processes (this program
+   with --worker), so that LLVM aborting is one input's error. It knows its backends only
+   through the includes below: --help's targets, the batch's file extensions and the default
+   target (the first registered) come from the backend table. */
 #define GPUCOMPILE_IMPLEMENTATION
 #include "gpucompile.h"
 #include "gpucompile_nvptx.h"
 #include "gpucompile_amdgpu.h"
 #include "gpucompile_spirv.h"
+#include "gpucompile_vulkan.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -30,37 +33,43 @@ static const char *usage_text =
     "       gpucompile --merge [OPTIONS] BINARY...  (combine .gpubin or gpu.binary text files)\n"
     "       gpucompile --list BINARY [--select DEVICE]\n"
     "\n"
-    "  -t, --target ATTR    target: #gpu.nvptx<...>, #gpu.amdgpu<...>, #nvvm.target, #rocdl.target\n"
+    "  -t, --target ATTR    a target attribute (see Targets below; default: the first there)\n"
     "  -f, --format FMT     llvm | isa | bin | fatbin (or MLIR's offloading, assembly, binary, fatbinary)\n"
     "  -o, --output PATH    the object; an LLVM offload binary (several targets); a directory (batch)\n"
     "  --emit-text PATH     also write the binary as MLIR text: gpu.binary @NAME [#gpu.object<...>]\n"
     "  --name NAME          the binary's name (default: the input file's stem); with MLIR text that\n"
     "                       holds several gpu.binary ops: the one to take (else they are merged)\n"
     "  --section NAME       the ELF section the host module puts the binary in (MLIR's section)\n"
-    "  --opts OPTIONS       options for the binary step: ptxas / nvJitLink, ld.lld (MLIR's opts)\n"
+    "  --opts OPTIONS       options for the binary step's tool (MLIR's opts; see Targets)\n"
     "  --handler H          for --host: #gpu.select_object<N | TARGET> (default first) or runtime\n"
     "  --host PATH          also write a host LLVM module with NAME_KERNEL_launch() per kernel\n"
     "  -j, --jobs N         compile up to N targets, or N inputs of a batch, at once (default 1);\n"
-    "                       what is left over goes inside each module (ptxas / nvJitLink split compile)\n"
+    "                       what is left over goes inside each module (code generation in parts)\n"
     "  --merge              the inputs are binaries (offload or text), combined in order into one\n"
     "  --list BINARY        print a binary's objects (target, format, size) and kernels\n"
-    "  --select DEVICE      with --list: the object a device would load (sm_90, 90, gfx90a:xnack+)\n"
-    "  --toolkit PATH       CUDA or ROCm root (else CUDA_PATH/CUDA_HOME/CUDA_ROOT, ROCM_PATH/...)\n"
+    "  --select DEVICE      with --list: the object a device would load (devices: see Targets)\n"
+    "  --toolkit PATH       the vendor's toolkit root (see Targets)\n"
     "  -l, --link FILE      extra bitcode library, linked where needed; repeatable\n"
+    ;
+static const char *usage_cache = /* ISO C's longest literal is 4095 */
     "  --cache-dir DIR      compile cache (default $XDG_CACHE_HOME/gpucompile or ~/.cache/gpucompile)\n"
     "  --no-cache           do not read or write the compile cache\n"
-    "  --cache-remote URL   redis://HOST:PORT[/DB], a shared store behind the cache directory\n"
-    "                       (else $GPUCOMPILE_CACHE_REMOTE; its problems are one warning)\n"
+    "  --cache-remote URL   redis://[[USER:]PASSWORD@]HOST[:PORT][/DB], a shared store behind the\n"
+    "                       cache directory (else $GPUCOMPILE_CACHE_REMOTE; its problems are one\n"
+    "                       warning)\n"
+    "  --cache-remote-password-file FILE\n"
+    "                       the store's password, its first line, when the URL has none (else\n"
+    "                       $GPUCOMPILE_CACHE_REMOTE_PASSWORD_FILE); the URL may name the user\n"
+    "  --cache-secret-file FILE\n"
+    "                       the team's cache secret (else $GPUCOMPILE_CACHE_SECRET_FILE): entries\n"
+    "                       written carry a tag keyed by it; entries without a valid one are refused\n"
     "  --cache-stats        after the run: the cache's entries and bytes, this run's hits and\n"
     "                       misses (stdout without an input, else stderr)\n"
     "  --cache-clear        remove the cache directory's entries first (alone: only that)\n"
     "  --save-temps DIR     every stage per target in DIR/STEM.CHIP.FORMAT/ (input, linked and\n"
     "                       optimized IR, ISA, binary, tool logs, repro.sh); bypasses the cache\n"
-    "  --bin-method M       NVPTX cubin: nvjitlink | ptxas | driver, no fallback (default: nvJitLink\n"
-    "                       below 512 KiB of PTX, else ptxas; the other when the first fails);\n"
-    "                       AMDGPU hsaco: elf (in-process) | lld, no fallback (default: in-process,\n"
-    "                       ld.lld for what the writer does not handle, said with -v)\n"
-    "  --tool NAME=PATH     a tool or library: ptxas, fatbinary, nvJitLink, libcuda, ld.lld\n"
+    "  --bin-method M       how the binary step runs, no fallback (see Targets)\n"
+    "  --tool NAME=PATH     a tool or library the binary step uses (see Targets)\n"
     "  --tool-timeout S     kill an external tool after S seconds (default 300)\n"
     "  --debug              keep debug information\n"
     "  --isolate            a new compiler process for each compile (default: -j N reused workers)\n"
@@ -71,14 +80,14 @@ static const char *usage_text =
     "  -v, --verbose        kernel metadata, stage timings and tool command lines (shell-quoted)\n"
     "  --version            print the version\n"
     "  -h, --help           this text\n";
-static const char *usage_notes = /* two strings: ISO C's longest literal is 4095 */
+static const char *usage_notes =
     "\n"
     "Host symbols are NAME_..., with every character of NAME (and of a kernel's name) outside\n"
     "[A-Za-z0-9_] made '_' (and '_' before a leading digit): --name saxpy-v2 gives saxpy_v2_K_launch.\n"
-    "Several -t give one object per target. Batch: each input gives DIR/STEM.EXT, EXT by format:\n"
-    ".bc, .ptx or .s, .cubin or .hsaco, .fatbin, or .gpubin for several targets; a failed input\n"
-    "leaves no file and the others go on (exit 1). To combine per-vendor IR, compile each (with\n"
-    "--emit-text or -o) and --merge the results. A compile needs an output: -o PATH (- is stdout,\n"
+    "Several -t give one object per target. Batch: each input gives DIR/STEM.EXT, EXT by target and\n"
+    "format (see Targets), or .gpubin for several targets; a failed input leaves no file and the\n"
+    "others go on (exit 1). To combine per-vendor IR, compile each (with --emit-text or -o) and\n"
+    "--merge the results. A compile needs an output: -o PATH (- is stdout,\n"
     "/dev/null only checks), --emit-text, --host or --object-out. Compiles run in worker\n"
     "processes: LLVM aborting on one input is that input's error. Exit: 0 ok, 1 failed (message\n"
     "on stderr, no output left behind), 2 usage error, 128+N after signal N (SIGINT, SIGTERM,\n"
@@ -100,7 +109,7 @@ typedef struct cli {
     const char *emit_text, *name, *list, *select, *handler;
     const char *host;                   /* --host: the host LLVM module (.ll) */
     const char *section, *tool_options; /* --section, --opts */
-    const char *cache_remote, *save_temps;
+    const char *cache_remote, *save_temps, *cache_password_file, *cache_secret_file;
     int cache_stats, cache_clear;
 } cli;
 
@@ -116,32 +125,27 @@ static int usage_error(const char *msg, const char *arg) {
     return 2;
 }
 
-/* --handler text onto b (NULL b: only check the text). 0 when it is one we know. */
-static int set_handler(gpucompile_binary *b, const char *h) {
-    static const char sel[] = "#gpu.select_object<";
-    size_t n = strlen(h);
-    if (strcmp(h, "runtime") == 0 || strcmp(h, "#gpucompile.runtime_select") == 0)
-        return b ? (int)gpucompile_binary_set_handler(b, GPUCOMPILE_HANDLER_RUNTIME, 0, NULL) : 0;
-    if (strncmp(h, sel, sizeof sel - 1) != 0 || n < sizeof sel + 1 || h[n - 1] != '>') return 1;
-    if (h[sizeof sel - 1] == '#') { /* a target: the text between the outer <> */
-        char target[4096];
-        gpucompile_target *t = NULL;
-        int bad;
-        if (n - sizeof sel >= sizeof target) return 1;
-        memcpy(target, h + sizeof sel - 1, n - sizeof sel);
-        target[n - sizeof sel] = 0;
-        bad = gpucompile_target_parse(target, (size_t)-1, NULL, NULL, &t) != GPUCOMPILE_OK;
-        gpucompile_target_free(t);
-        if (bad) return 1;
-        return b ? (int)gpucompile_binary_set_handler(b, GPUCOMPILE_HANDLER_SELECT_TARGET, 0, target) : 0;
-    } else {
-        char *end;
-        long long i = strtoll(h + sizeof sel - 1, &end, 10);
-        while (*end == ' ') end++;
-        if (strncmp(end, ": i64", 5) == 0) end += 5;
-        if (*end != '>' || end[1] || i < 0) return 1;
-        return b ? (int)gpucompile_binary_set_handler(b, GPUCOMPILE_HANDLER_SELECT_INDEX, i, NULL) : 0;
+/* --help: the options, then the targets this program has (the registered backends). */
+static int help(void) {
+    size_t n = gpucompile_targets_help(NULL, 0);
+    char *targets = (char *)malloc(n + 1);
+    fputs(usage_text, stdout);
+    fputs(usage_cache, stdout);
+    fputs(usage_notes, stdout);
+    if (targets) {
+        gpucompile_targets_help(targets, n + 1);
+        printf("\nTargets (-t), with the formats they make and their file extensions:\n%s", targets);
     }
+    free(targets);
+    return 0;
+}
+
+/* The target without -t: the first backend registered's defaults. */
+static gpucompile_target default_target(void) {
+    const gpucompile_backend *b = gpucompile_backend_at(0);
+    gpucompile_target t = gpucompile_target_defaults(b ? b->kind : GPUCOMPILE_TARGET_CUSTOM);
+    t.backend = b;
+    return t;
 }
 
 /* Parses argv into c; returns -1 to go on, or an exit code. */
@@ -152,7 +156,7 @@ static int parse_args(int argc, char **argv, cli *c) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 #define TAKES(s, l) ((strcmp(a, s) == 0 || strcmp(a, l) == 0) ? (v ? (i++, 1) : (usage_error("missing value for", a), -1)) : 0)
         int t;
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) { fputs(usage_text, stdout); fputs(usage_notes, stdout); return 0; }
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) return help();
         if (strcmp(a, "--version") == 0) {
             unsigned ver[3];
             LLVMGetVersion(&ver[0], &ver[1], &ver[2]); /* the libLLVM run on, which may be newer than the headers */
@@ -178,6 +182,8 @@ static int parse_args(int argc, char **argv, cli *c) {
         if ((t = TAKES("--cache-dir", "--cache-dir")) != 0) { if (t < 0) return 2; c->cache_dir = v; continue; }
         if (strcmp(a, "--no-cache") == 0) { c->no_cache = 1; continue; }
         if ((t = TAKES("--cache-remote", "--cache-remote")) != 0) { if (t < 0) return 2; c->cache_remote = v; continue; }
+        if ((t = TAKES("--cache-remote-password-file", "--cache-remote-password-file")) != 0) { if (t < 0) return 2; c->cache_password_file = v; continue; }
+        if ((t = TAKES("--cache-secret-file", "--cache-secret-file")) != 0) { if (t < 0) return 2; c->cache_secret_file = v; continue; }
         if (strcmp(a, "--cache-stats") == 0) { c->cache_stats = 1; continue; }
         if (strcmp(a, "--cache-clear") == 0) { c->cache_clear = 1; continue; }
         if ((t = TAKES("--save-temps", "--save-temps")) != 0) { if (t < 0) return 2; c->save_temps = v; continue; }
@@ -218,7 +224,7 @@ static int parse_args(int argc, char **argv, cli *c) {
         if ((t = TAKES("--emit-text", "--emit-text")) != 0) { if (t < 0) return 2; c->emit_text = v; continue; }
         if ((t = TAKES("--handler", "--handler")) != 0) {
             if (t < 0) return 2;
-            if (set_handler(NULL, v) != 0) return usage_error("--handler wants runtime, #gpu.select_object<N> or #gpu.select_object<TARGET>", v);
+            if (gpucompile_handler_parse(v, NULL, NULL) != GPUCOMPILE_OK) return usage_error("--handler wants runtime, #gpu.select_object<N> or #gpu.select_object<TARGET>", v);
             c->handler = v;
             continue;
         }
@@ -288,6 +294,7 @@ static void print_object(const gpucompile_object *o) {
         if (k->wavefront_size >= 0) fprintf(stderr, ", wavefront %d", k->wavefront_size);
         if (k->kernarg_bytes >= 0) fprintf(stderr, ", kernarg %d bytes", k->kernarg_bytes);
         if (k->dynamic_shared > 0) fprintf(stderr, ", dynamic shared memory (sized at launch)");
+        if (k->metadata) fprintf(stderr, "\n    %s", k->metadata);
         fprintf(stderr, "\n");
     }
     fprintf(stderr, "  stages (ms):");
@@ -401,7 +408,7 @@ static int parse_targets(const cli *c, const gpucompile_logger *logger, gpucompi
 static int compile_binary(const cli *c, gpucompile_options *opts) {
     gpucompile_target *t[MAX_ITEMS];
     const gpucompile_target *tp[MAX_ITEMS];
-    gpucompile_target d = gpucompile_target_defaults(GPUCOMPILE_TARGET_NVPTX);
+    gpucompile_target d = default_target();
     gpucompile_binary *b = NULL;
     unsigned char *data = NULL;
     size_t size;
@@ -418,7 +425,8 @@ static int compile_binary(const cli *c, gpucompile_options *opts) {
         goto done;
     if (c->verbose)
         for (i = 0; i < b->num_objects; i++) print_object(b->objects[i]);
-    if (c->handler && (set_handler(b, c->handler) != 0 || gpucompile_binary_verify(b, &opts->logger) != GPUCOMPILE_OK)) goto done;
+    if (c->handler && (gpucompile_handler_parse(c->handler, b, &opts->logger) != GPUCOMPILE_OK ||
+                       gpucompile_binary_verify(b, &opts->logger) != GPUCOMPILE_OK)) goto done;
     rc = write_binary(c, b, n == 1, &opts->logger);
 done:
     gpucompile_binary_free(b);
@@ -440,14 +448,7 @@ static int read_binaries(const char *path, gpucompile_logger *logger, gpucompile
         return 1;
     }
     stem(path, name, sizeof name);
-    if (size >= 4 && memcmp(data, "\x10\xFF\x10\xAD", 4) == 0) {
-        *out = (gpucompile_binary **)malloc(sizeof **out);
-        r = *out ? gpucompile_binary_read_offload(data, size, name, NULL, logger, *out) : GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-        if (r == GPUCOMPILE_OK) *n = 1;
-        else { free(*out); *out = NULL; }
-    } else {
-        r = gpucompile_binary_parse_all((const char *)data, size, NULL, logger, out, n);
-    }
+    r = gpucompile_binary_read_all(data, size, name, NULL, logger, out, n);
     if (r != GPUCOMPILE_OK) fprintf(stderr, "gpucompile: error: '%s' is not a valid binary\n", path);
     gpucompile_free(NULL, data);
     return r != GPUCOMPILE_OK;
@@ -456,7 +457,7 @@ static int read_binaries(const char *path, gpucompile_logger *logger, gpucompile
 static void free_binaries(gpucompile_binary **b, int n) {
     int i;
     for (i = 0; i < n; i++) gpucompile_binary_free(b[i]);
-    free(b);
+    gpucompile_free(NULL, b);
 }
 
 /* One binary from path: with several (MLIR text), the one called want, else all merged. */
@@ -501,7 +502,7 @@ static int merge_binaries(const cli *c, gpucompile_logger *logger) {
         gpucompile_free(&all->allocator, all->name);
         all->name = n;
     }
-    if (c->handler && set_handler(all, c->handler) != 0) goto done;
+    if (c->handler && gpucompile_handler_parse(c->handler, all, logger) != GPUCOMPILE_OK) goto done;
     if (gpucompile_binary_verify(all, logger) != GPUCOMPILE_OK) goto done;
     rc = write_binary(c, all, 0, logger);
 done:
@@ -520,7 +521,10 @@ static void list_one(const gpucompile_binary *b) {
         const gpucompile_object *o = b->objects[i];
         printf("  [%d] %s: %s, %zu bytes\n", i, o->target, gpucompile_format_string(o->format), o->size);
         if (o->properties) printf("      properties: %s\n", o->properties);
-        for (k = 0; k < o->num_kernels; k++) printf("      kernel: %s\n", o->kernels[k].name);
+        for (k = 0; k < o->num_kernels; k++) {
+            printf("      kernel: %s\n", o->kernels[k].name);
+            if (o->kernels[k].metadata) printf("        metadata: {%s}\n", o->kernels[k].metadata);
+        }
     }
 }
 
@@ -558,7 +562,6 @@ static int list_binary(const cli *c, gpucompile_logger *logger) {
 /* ---- batch: several inputs in one process -------------------------------------------------- */
 /* One process for many modules keeps LLVM's target set-up, the vendor libraries and the core's
    library index warm; -j N compiles N inputs at once, each on its own thread and LLVM context. */
-#include <errno.h>
 #if defined(_WIN32)
 #include <direct.h>
 static int batch_tty(void) { return _isatty(_fileno(stderr)); }
@@ -579,18 +582,6 @@ typedef struct batch {
 } batch;
 
 typedef struct batch_input { batch *b; gpucompile_parallel *pool; const char *path; } batch_input;
-
-/* The file extension of every output: by format and target count (see --help). */
-static const char *batch_ext(gpucompile_format f, const gpucompile_target *const *t, int n) {
-    int nv = t[0]->kind == GPUCOMPILE_TARGET_NVPTX, amd = t[0]->kind == GPUCOMPILE_TARGET_AMDGPU;
-    if (n > 1) return "gpubin";
-    switch (f) {
-    case GPUCOMPILE_FORMAT_LLVM: return "bc";
-    case GPUCOMPILE_FORMAT_ISA: return nv ? "ptx" : "s";
-    case GPUCOMPILE_FORMAT_FATBIN: return "fatbin";
-    default: return nv ? "cubin" : amd ? "hsaco" : "bin";
-    }
-}
 
 /* The progress line is redrawn after each message; callers hold the pool's lock. */
 static void batch_show(batch *b, const char *current) {
@@ -690,7 +681,7 @@ static int batch_work(gpucompile_parallel *pool, int i, void *user) {
 static int compile_batch(const cli *c, const gpucompile_options *opts) {
     gpucompile_target *t[MAX_ITEMS];
     const gpucompile_target *tp[MAX_ITEMS];
-    gpucompile_target d = gpucompile_target_defaults(GPUCOMPILE_TARGET_NVPTX);
+    gpucompile_target d = default_target();
     batch b;
     char si[256], sj[256];
     int i, j, jobs = c->jobs > 0 ? c->jobs : 1, rc = 1;
@@ -715,7 +706,7 @@ static int compile_batch(const cli *c, const gpucompile_options *opts) {
     b.opts = opts;
     b.targets = tp;
     b.num_targets = c->num_targets ? c->num_targets : 1;
-    b.ext = batch_ext(opts->format ? opts->format : GPUCOMPILE_FORMAT_BIN, tp, b.num_targets);
+    b.ext = b.num_targets > 1 ? "gpubin" : gpucompile_format_ext(tp[0], opts->format); /* see --help */
     b.progress = batch_tty();
     if (jobs > c->num_inputs) jobs = c->num_inputs;
     if (jobs > 64) jobs = 64;
@@ -728,24 +719,6 @@ static int compile_batch(const cli *c, const gpucompile_options *opts) {
 done:
     for (i = 0; i < c->num_targets; i++) gpucompile_target_free(t[i]);
     return rc;
-}
-
-/* --worker: the requests come on stdin, the replies go to stdout; whatever else writes to
-   stdout (LLVM may) goes to stderr instead, so it cannot break the replies. */
-static int serve_worker(void) {
-#if defined(_WIN32)
-    int in = _dup(0), out = _dup(1), nul = _open("NUL", _O_RDONLY);
-    _setmode(in, _O_BINARY);
-    _setmode(out, _O_BINARY);
-    if (nul >= 0) _dup2(nul, 0);
-    _dup2(2, 1);
-#else
-    int in = dup(0), out = dup(1), nul = open("/dev/null", O_RDONLY);
-    if (nul >= 0) dup2(nul, 0);
-    dup2(2, 1);
-#endif
-    if (in < 0 || out < 0) return 1;
-    return gpucompile_worker_serve(in, out);
 }
 
 /* SIGINT, SIGTERM, SIGHUP: end the children, remove the temporary files (a half-written output
@@ -779,7 +752,7 @@ static int compile(cli *c, gpucompile_options *opts) {
     if (c->num_inputs > 1) return compile_batch(c, opts);
     if (c->num_targets > 1 || c->emit_text || c->jobs > 1 || c->host || c->handler) return compile_binary(c, opts);
     {
-        gpucompile_target d = gpucompile_target_defaults(GPUCOMPILE_TARGET_NVPTX);
+        gpucompile_target d = default_target();
         if (c->num_targets == 1 && gpucompile_target_parse(c->targets[0], (size_t)-1, NULL, &opts->logger, &t) != GPUCOMPILE_OK) return 1;
         r = gpucompile_compile_file(c->input, t ? t : &d, opts, &obj);
         gpucompile_target_free(t);
@@ -812,9 +785,9 @@ static int compile(cli *c, gpucompile_options *opts) {
 static void cache_report(const char *dir, FILE *f) {
     gpucompile_cache_stats st;
     if (gpucompile_cache_stats_get(dir, &st) != GPUCOMPILE_OK) return;
-    fprintf(f, "cache %s: %llu entries, %llu bytes; this run: %llu hits, %llu remote hits, %llu misses\n", dir,
+    fprintf(f, "cache %s: %llu entries, %llu bytes; this run: %llu hits, %llu remote hits, %llu misses, %llu refused\n", dir,
             (unsigned long long)st.entries, (unsigned long long)st.bytes, (unsigned long long)st.hits,
-            (unsigned long long)st.remote_hits, (unsigned long long)st.misses);
+            (unsigned long long)st.remote_hits, (unsigned long long)st.misses, (unsigned long long)st.refused);
 }
 
 /* --cache-clear / --cache-stats on dir (NULL: the one the options name); 1 when clearing failed. */
@@ -842,7 +815,7 @@ int main(int argc, char **argv) {
     _setmode(_fileno(stdin), _O_BINARY); /* objects and bitcode through - */
     _setmode(_fileno(stdout), _O_BINARY);
 #endif
-    if (argc == 2 && strcmp(argv[1], "--worker") == 0) return serve_worker();
+    if (argc == 2 && strcmp(argv[1], "--worker") == 0) return gpucompile_worker_main();
     if ((rc = parse_args(argc, argv, &c)) >= 0) return rc;
     memset(&opts, 0, sizeof opts);
     opts.logger.func = log_stderr;
@@ -875,6 +848,8 @@ int main(int argc, char **argv) {
             opts.cache_dir = cache_dir;
         if (c.no_cache) opts.cache_dir = NULL;
         opts.cache_remote = c.cache_remote ? c.cache_remote : getenv("GPUCOMPILE_CACHE_REMOTE");
+        opts.cache_remote_password_file = c.cache_password_file ? c.cache_password_file : getenv("GPUCOMPILE_CACHE_REMOTE_PASSWORD_FILE");
+        opts.cache_secret_file = c.cache_secret_file ? c.cache_secret_file : getenv("GPUCOMPILE_CACHE_SECRET_FILE");
         if (c.cache_clear && opts.cache_dir && cache_command(&c, opts.cache_dir) != 0) return 1;
     }
     opts.link = c.links;
@@ -893,6 +868,9 @@ int main(int argc, char **argv) {
     }
     opts.workers = workers;
     catch_signals();
+    /* what a killed run left in $TMPDIR goes now, even if no compile of this run writes a
+       temporary file of its own (PTX, nvJitLink cubins, hsaco, cache hits) */
+    gpucompile_sweep_temp_files();
     rc = compile(&c, &opts);
     gpucompile_workers_free(workers);
     if (c.cache_stats && opts.cache_dir) cache_report(opts.cache_dir, stderr);

@@ -39,7 +39,7 @@ check "spirv-val: saxpy" spirv-val "$D/sx.spv"
 check "spirv-val: OpenCL C kernels" spirv-val "$D/k.spv"
 check "the binary holds SPIR-V (SYCL's offload kind), NVPTX and AMDGPU" sh -c \
   "llvm-objdump --offloading '$D/sx.gpubin' > '$D/off' 2>&1 && grep -q spirv64 '$D/off' && grep -q sycl '$D/off' && grep -q nvptx64 '$D/off' && grep -q amdgcn '$D/off'"
-check "--select spirv picks the SPIR-V object" sh -c "'$G' --list '$D/sx.gpubin' --select spirv | grep -q 'device spirv: \[0\] #gpu.spirv'"
+check "--select spirv picks the SPIR-V object" sh -c "'$G' --list '$D/sx.gpubin' --select spirv | grep -q 'device spirv: \[0\] #xevm.target'"
 step "host modules: clang" sh -c "$CLANG -c -O1 '$D/sx.ll' -o '$D/sx.o' && $CLANG -c -O1 '$D/k.ll' -o '$D/k.o'"
 LLVM_CFLAGS=$(llvm-config-$T_LLVM_MAJOR --cflags | tr '\n' ' ')
 LLVM_LIBS=$(llvm-config-$T_LLVM_MAJOR --ldflags --libs | tr '\n' ' ')

@@ -1,11 +1,12 @@
 /* Each backend's implementation in a translation unit of its own (core.c, nvptx.c, amdgpu.c,
-   spirv.c, and the CUDA runtime in cuda_runtime.c), linked into one program: the backends
+   spirv.c, vulkan.c, and the CUDA runtime in cuda_runtime.c), linked into one program: the backends
    register themselves from their own files, compile through the public API and its backend
    helpers, and give the bytes the one-file build (the CLI, $GPUCOMPILE) gives. */
 #include "../test.h"
 #include "gpucompile_nvptx.h"
 #include "gpucompile_amdgpu.h"
 #include "gpucompile_spirv.h"
+#include "gpucompile_vulkan.h"
 
 #define T_DIR "/tmp"
 
@@ -15,6 +16,7 @@ static void test_registered(void) {
     CHECK(gpucompile_find_backend_named("gpu.nvptx", (size_t)-1, NULL) == gpucompile_nvptx_backend());
     CHECK(gpucompile_find_backend_named("rocdl.target", (size_t)-1, NULL) == gpucompile_amdgpu_backend());
     CHECK(gpucompile_find_backend_named("xevm.target", (size_t)-1, NULL) == gpucompile_spirv_backend());
+    CHECK(gpucompile_find_backend_named("spirv.target_env", (size_t)-1, NULL) == gpucompile_vulkan_backend());
 }
 
 /* Compiles examples/kernels or tests/ file `input` for `attr` in format f with this program
@@ -91,6 +93,21 @@ static void test_spirv(void) {
     gpucompile_object_free(o);
 }
 
+/* The Vulkan backend from its own file: the repairs and the reflection in the kernel metadata. */
+static void test_vulkan(void) {
+    gpucompile_object *o;
+    if (!gpucompile_vulkan_available()) SKIP("this LLVM has no SPIR-V target");
+    compile_both("examples/kernels/reduce_vulkan.ll", "#gpu.vulkan", GPUCOMPILE_FORMAT_BIN, NULL, &o);
+    CHECK(o && o->size > 20 && memcmp(o->data, "\x03\x02\x23\x07", 4) == 0);
+    CHECK(o && o->num_kernels == 1 && strcmp(o->kernels[0].name, "reduce") == 0 && o->kernels[0].shared_bytes == 256);
+    CHECK(o && o->kernels[0].metadata && strstr(o->kernels[0].metadata, "workgroup_size = array<i32: 64, 1, 1>"));
+    gpucompile_object_free(o);
+    compile_both("examples/kernels/saxpy_vulkan.ll", "#spirv.target_env<#spirv.vce<v1.6, [Shader], []>, #spirv.resource_limits<>>",
+                 GPUCOMPILE_FORMAT_ISA, NULL, &o);
+    CHECK(o && strstr((const char *)o->data, "OpEntryPoint GLCompute") && !strstr((const char *)o->data, "Int8"));
+    gpucompile_object_free(o);
+}
+
 /* The CUDA runtime's vendor table, registered from its own file: without a driver the first
    call says why libcuda cannot be used, never that there is no vendor runtime. */
 static char rt_message[1024];
@@ -112,6 +129,7 @@ int main(void) {
     RUN(test_amdgpu);
     RUN(test_backend_error);
     RUN(test_spirv);
+    RUN(test_vulkan);
     RUN(test_cuda_runtime);
     return TEST_END("test_split");
 }
