@@ -63,6 +63,32 @@ extern "C" {
 GPUCOMPILE_API const gpucompile_backend *gpucompile_vulkan_backend(void);
 /* 1 when the LLVM in use has the SPIR-V code generator. */
 GPUCOMPILE_API int gpucompile_vulkan_available(void);
+/* OpenCL/CUDA-style kernels into the Vulkan shape ([section: pointer kernels]; what the backend
+   does with them after optimization). */
+/* Zero means default. */
+typedef struct gpucompile_vulkan_lower_options {
+    unsigned local_size[3]; /* the workgroup size of a kernel without reqd_work_group_size (64,1,1) */
+    unsigned local_bytes;   /* bytes of workgroup memory for each local pointer parameter (4096) */
+} gpucompile_vulkan_lower_options;
+/* Rewrites module's kernels in place (see above). Errors go to job (gpucompile_job_fail) when
+   job is not NULL, else to logger (may be NULL). GPUCOMPILE_OK, or the first error's result
+   (the module is then in an unspecified state: dispose of it). *lowered (may be NULL): kernels. */
+GPUCOMPILE_API gpucompile_result gpucompile_vulkan_lower_kernels(gpucompile_job *job, LLVMModuleRef module, const gpucompile_vulkan_lower_options *options,
+                                                                 const gpucompile_logger *logger, int *lowered);
+/* 1 when fn is a kernel to lower (a defined spir_kernel, ptx_kernel or amdgpu_kernel function). */
+GPUCOMPILE_API int gpucompile_vulkan_is_pointer_kernel(LLVMValueRef fn);
+/* 1 when module has a kernel to lower (a defined spir_kernel, ptx_kernel or amdgpu_kernel
+   function): what a Vulkan backend checks before its own input rules. */
+GPUCOMPILE_API int gpucompile_vulkan_has_pointer_kernels(LLVMModuleRef module);
+/* Before optimization: every defined function but the kernels made alwaysinline (noinline and
+   optnone removed from all), so that the optimizer leaves no call that passes a pointer (which Vulkan
+   cannot express) and infers the address spaces of what it inlined. The number of functions. */
+GPUCOMPILE_API int gpucompile_vulkan_inline_helpers(LLVMModuleRef module);
+/* The SPIR-V module (size bytes, host byte order) code generation made of a lowered module,
+   with module's gpucompile.vulkan.params strings added as OpModuleProcessed, appended to out
+   (a zeroed gpucompile_buf; its data is the caller's). The words as they are when the module has
+   none. GPUCOMPILE_ERROR_INVALID_INPUT when they are not a SPIR-V module. */
+GPUCOMPILE_API gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef module, const void *spirv, size_t size, gpucompile_buf *out);
 #ifdef __cplusplus
 }
 #endif
@@ -750,7 +776,7 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__is_kernel(gpucompile_job *job, LLVMVal
     unsigned n;
     const char *v = gpucompile_vulkan__fn_attr(fn, "hlsl.shader", &n);
     (void)job;
-    return v && !LLVMIsDeclaration(fn) && n == 7 && strncmp(v, "compute", 7) == 0;
+    return (v && !LLVMIsDeclaration(fn) && n == 7 && strncmp(v, "compute", 7) == 0) || gpucompile_vulkan_is_pointer_kernel(fn);
 }
 
 /* The called function's name, "" when the call is indirect or in is no call. */
@@ -811,6 +837,15 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__prepare(gpucompile_job *
     LLVMValueRef fn, g, in, pc = NULL, calls[64];
     LLVMBasicBlockRef bb;
     int ncalls = 0, i, zeroed = 0;
+    if (gpucompile_vulkan_has_pointer_kernels(job->module)) {
+        /* OpenCL/CUDA-style kernels: rewritten after optimization (pre_emit), where these rules
+           then apply; their helpers inlined by the optimizer, so that no call passes a pointer */
+        int n = gpucompile_vulkan_inline_helpers(job->module);
+        if (n)
+            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d function%s marked alwaysinline (a Vulkan shader passes "
+                               "no pointers between functions)", n, n == 1 ? "" : "s");
+        return GPUCOMPILE_OK;
+    }
     for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) {
         const char *name = gpucompile_value_name(fn), *v;
         unsigned n, size[3];
@@ -1081,12 +1116,35 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__object(gpucompile_job *j
 }
 
 /* After optimization: the rewrites, then the checks again on what the optimizer made. */
+/* Pointer kernels into the Vulkan shape ([section: pointer kernels]), then the input rules on
+   what the rewrite made. Flags: workgroup_size = "X,Y,Z" (kernels without reqd_work_group_size;
+   default 64,1,1), local_memory = "BYTES" (each local pointer parameter's; default 4096). */
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__lower(gpucompile_job *job) {
+    gpucompile_vulkan_lower_options o;
+    const char *ws = gpucompile_target_flag_value(job->target, "workgroup_size"), *lm = gpucompile_target_flag_value(job->target, "local_memory");
+    gpucompile_result r;
+    int n = 0;
+    memset(&o, 0, sizeof o);
+    if (ws && *ws == '"') ws++;
+    if (lm && *lm == '"') lm++;
+    if (ws && sscanf(ws, "%u,%u,%u", &o.local_size[0], &o.local_size[1], &o.local_size[2]) < 1)
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "flag workgroup_size: \"X,Y,Z\" (kernels without reqd_work_group_size)");
+    if (lm && sscanf(lm, "%u", &o.local_bytes) != 1)
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "flag local_memory: the bytes of each local pointer parameter");
+    if ((r = gpucompile_vulkan_lower_kernels(job, job->module, &o, NULL, &n)) != GPUCOMPILE_OK) return r;
+    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d kernel%s rewritten into the Vulkan shape (buffers at the "
+                       "parameters' bindings, scalars in push constants, the parameters' order recorded)", n, n == 1 ? "" : "s");
+    return gpucompile_vulkan__prepare(job);
+}
+
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job *job) {
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(job->context);
+    LLVMBuilderRef b;
     LLVMValueRef fn, in, next;
     LLVMBasicBlockRef bb;
     gpucompile_result r = GPUCOMPILE_OK;
     int flattened = 0, hoisted = 0, fields = 0;
+    if (gpucompile_vulkan_has_pointer_kernels(job->module) && (r = gpucompile_vulkan__lower(job)) != GPUCOMPILE_OK) return r;
+    b = LLVMCreateBuilderInContext(job->context);
     for (fn = LLVMGetFirstFunction(job->module); fn && r == GPUCOMPILE_OK; fn = LLVMGetNextFunction(fn)) {
         LLVMBasicBlockRef entry = LLVMIsDeclaration(fn) ? NULL : LLVMGetEntryBasicBlock(fn);
         for (bb = entry; bb && r == GPUCOMPILE_OK; bb = LLVMGetNextBasicBlock(bb))
@@ -1632,6 +1690,19 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__finish_mod(gpucompile_jo
                            names == 1 ? "" : "s", int8 < 0 ? ", and the Int8 capability they alone needed" : "");
     if ((r = gpucompile_vulkan__check_env(&m)) != GPUCOMPILE_OK) return r;
     if ((r = gpucompile_vulkan__words(&m, &words, &nwords)) != GPUCOMPILE_OK) return r;
+    if (LLVMGetNamedMetadataNumOperands(job->module, "gpucompile.vulkan.params")) { /* pointer kernels: their parameters' order */
+        gpucompile_buf pb;
+        memset(&pb, 0, sizeof pb);
+        pb.a = &job->options->allocator;
+        r = gpucompile_vulkan_mark_params(job->module, words, nwords, &pb);
+        gpucompile_job_free(job, words);
+        if (r != GPUCOMPILE_OK) {
+            gpucompile_free(pb.a, pb.data);
+            return gpucompile_job_fail(job, r, "the parameters' order cannot be recorded in the module");
+        }
+        words = (unsigned char *)pb.data;
+        nwords = pb.len;
+    }
     if ((r = gpucompile_vulkan__reflect_into(job->object, words, nwords, 0)) != GPUCOMPILE_OK) {
         gpucompile_job_free(job, words);
         return r == GPUCOMPILE_ERROR_OUT_OF_MEMORY ? r : gpucompile_job_fail(job, r, "the repaired module cannot be read back");
@@ -1682,8 +1753,10 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__find_kernels(gpucompile_
     return gpucompile_vulkan__reflect_into(obj, obj->data, obj->size, 1);
 }
 
-/* c, fast, cold, spir_func */
-GPUCOMPILE_PRIVATE int gpucompile_vulkan__cc_ok(unsigned cc) { return cc == 0 || cc == 8 || cc == 9 || cc == 75; }
+/* c, fast, cold, spir_func; spir_kernel, ptx_kernel and amdgpu_kernel (pointer kernels, rewritten) */
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__cc_ok(unsigned cc) {
+    return cc == 0 || cc == 8 || cc == 9 || cc == 75 || cc == LLVMSPIRKERNELCallConv || cc == LLVMPTXKernelCallConv || cc == LLVMAMDGPUKERNELCallConv;
+}
 
 #define GPUCOMPILE_VULKAN__TRIPLES "spirv*-*-vulkan*" /* Vulkan's SPIR-V triples (OpenCL's are gpucompile_spirv.h's) */
 
@@ -1799,37 +1872,6 @@ GPUCOMPILE_CONSTRUCTOR(gpucompile_vulkan__register) { gpucompile_register_backen
    address that is not a whole number of elements off its parameter, function pointers (indirect
    calls, a function's address taken), recursion, printf, a generic pointer parameter, a
    variable in global memory (a constant table is private memory), a fence without a barrier. */
-#if defined(GPUCOMPILE_H) && !defined(GPUCOMPILE_VULKAN__PTR_API)
-#define GPUCOMPILE_VULKAN__PTR_API
-#ifdef __cplusplus
-extern "C" {
-#endif
-/* Zero means default. */
-typedef struct gpucompile_vulkan_lower_options {
-    unsigned local_size[3]; /* the workgroup size of a kernel without reqd_work_group_size (64,1,1) */
-    unsigned local_bytes;   /* bytes of workgroup memory for each local pointer parameter (4096) */
-} gpucompile_vulkan_lower_options;
-/* Rewrites module's kernels in place (see above). Errors go to job (gpucompile_job_fail) when
-   job is not NULL, else to logger (may be NULL). GPUCOMPILE_OK, or the first error's result
-   (the module is then in an unspecified state: dispose of it). *lowered (may be NULL): kernels. */
-GPUCOMPILE_API gpucompile_result gpucompile_vulkan_lower_kernels(gpucompile_job *job, LLVMModuleRef module, const gpucompile_vulkan_lower_options *options,
-                                                                 const gpucompile_logger *logger, int *lowered);
-/* 1 when module has a kernel to lower (a defined spir_kernel, ptx_kernel or amdgpu_kernel
-   function): what a Vulkan backend checks before its own input rules. */
-GPUCOMPILE_API int gpucompile_vulkan_has_pointer_kernels(LLVMModuleRef module);
-/* Before optimization: every defined function but the kernels made alwaysinline (noinline and
-   optnone removed from all), so that the optimizer leaves no call that passes a pointer (which Vulkan
-   cannot express) and infers the address spaces of what it inlined. The number of functions. */
-GPUCOMPILE_API int gpucompile_vulkan_inline_helpers(LLVMModuleRef module);
-/* The SPIR-V module (size bytes, host byte order) code generation made of a lowered module,
-   with module's gpucompile.vulkan.params strings added as OpModuleProcessed, appended to out
-   (a zeroed gpucompile_buf; its data is the caller's). The words as they are when the module has
-   none. GPUCOMPILE_ERROR_INVALID_INPUT when they are not a SPIR-V module. */
-GPUCOMPILE_API gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef module, const void *spirv, size_t size, gpucompile_buf *out);
-#ifdef __cplusplus
-}
-#endif
-#endif
 
 #if defined(GPUCOMPILE_H) && (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_VULKAN_IMPLEMENTATION)) && \
     !defined(GPUCOMPILE_VULKAN__PTR_IMPLEMENTED)
@@ -1904,9 +1946,9 @@ GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_refuse(gpucompile
     return GPUCOMPILE_ERROR_UNSUPPORTED;
 }
 
-GPUCOMPILE_VULKAN__PTR int gpucompile_vulkan__pk_is_entry(LLVMValueRef fn) {
-    unsigned cc = LLVMGetFunctionCallConv(fn);
-    return !LLVMIsDeclaration(fn) && (cc == LLVMSPIRKERNELCallConv || cc == LLVMPTXKernelCallConv || cc == LLVMAMDGPUKERNELCallConv);
+GPUCOMPILE_DEF int gpucompile_vulkan_is_pointer_kernel(LLVMValueRef fn) {
+    unsigned cc = fn ? LLVMGetFunctionCallConv(fn) : 0;
+    return fn && !LLVMIsDeclaration(fn) && (cc == LLVMSPIRKERNELCallConv || cc == LLVMPTXKernelCallConv || cc == LLVMAMDGPUKERNELCallConv);
 }
 
 GPUCOMPILE_VULKAN__PTR const char *gpucompile_vulkan__pk_callee_name(LLVMValueRef in) {
@@ -2755,7 +2797,7 @@ GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_check(gpucompile_
         }
     }
     for (fn = LLVMGetFirstFunction(w->m); fn; fn = LLVMGetNextFunction(fn))
-        if (gpucompile_vulkan__pk_is_entry(fn) && gpucompile_vulkan__pk_cycles(w, fn, seen, colour, &nseen, 0) != GPUCOMPILE_OK) return w->r;
+        if (gpucompile_vulkan_is_pointer_kernel(fn) && gpucompile_vulkan__pk_cycles(w, fn, seen, colour, &nseen, 0) != GPUCOMPILE_OK) return w->r;
     for (g = LLVMGetFirstGlobal(w->m); g; g = LLVMGetNextGlobal(g)) {
         unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(g));
         int dim;
@@ -3069,7 +3111,7 @@ GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_plan(gpucompile_v
     LLVMValueRef fn;
     for (fn = LLVMGetFirstFunction(w->m); fn; fn = LLVMGetNextFunction(fn)) {
         unsigned i, n, end = 0, off;
-        if (!gpucompile_vulkan__pk_is_entry(fn)) continue;
+        if (!gpucompile_vulkan_is_pointer_kernel(fn)) continue;
         for (i = 0, n = LLVMCountParams(fn); i < n; i++) {
             LLVMValueRef p = LLVMGetParam(fn, i);
             if (LLVMGetTypeKind(LLVMTypeOf(p)) != LLVMPointerTypeKind && LLVMGetFirstUse(p)) gpucompile_vulkan__pk_place(w, LLVMTypeOf(p), &end, &off);
@@ -3180,13 +3222,13 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_lower_kernels(gpucompile_job 
         goto done;
     }
     for (fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn))
-        if (gpucompile_vulkan__pk_is_entry(fn) && nk < 256) kernels[nk++] = fn;
+        if (gpucompile_vulkan_is_pointer_kernel(fn) && nk < 256) kernels[nk++] = fn;
     if (!nk) goto done;
     do { /* functions nothing calls (clang's copies of the OpenCL kernels): not rewritten, not refused */
         again = 0;
         for (fn = LLVMGetFirstFunction(module); fn; fn = next) {
             next = LLVMGetNextFunction(fn);
-            if (!LLVMGetFirstUse(fn) && !gpucompile_vulkan__pk_is_entry(fn)) {
+            if (!LLVMGetFirstUse(fn) && !gpucompile_vulkan_is_pointer_kernel(fn)) {
                 LLVMDeleteFunction(fn);
                 again = 1;
             }
@@ -3262,7 +3304,7 @@ done:
 GPUCOMPILE_DEF int gpucompile_vulkan_has_pointer_kernels(LLVMModuleRef module) {
     LLVMValueRef fn;
     for (fn = module ? LLVMGetFirstFunction(module) : NULL; fn; fn = LLVMGetNextFunction(fn))
-        if (gpucompile_vulkan__pk_is_entry(fn)) return 1;
+        if (gpucompile_vulkan_is_pointer_kernel(fn)) return 1;
     return 0;
 }
 
@@ -3280,7 +3322,7 @@ GPUCOMPILE_DEF int gpucompile_vulkan_inline_helpers(LLVMModuleRef module) {
         if (LLVMIsDeclaration(fn)) continue;
         LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, never);
         LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, optnone); /* kernels too: -O0 front-end output is optimized */
-        if (gpucompile_vulkan__pk_is_entry(fn)) continue;
+        if (gpucompile_vulkan_is_pointer_kernel(fn)) continue;
         LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, always, 0));
         n++;
     }
