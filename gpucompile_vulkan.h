@@ -41,6 +41,16 @@
    and the resource names' dead string variables go (with the Int8 capability they force); -v
    says what changed.
 
+   Also OpenCL/CUDA-style kernels (spir_kernel, ptx_kernel, amdgpu_kernel functions: pointer
+   and scalar parameters, work-item builtins, local memory, barriers, atomics, OpenCL math): their
+   helpers are inlined, and after optimization they are rewritten into the shape above
+   ([section: pointer kernels]): each pointer parameter a storage buffer, the scalars in the
+   push-constant block, the parameters' order recorded in the module, so that the launch code
+   --host writes for OpenCL runs them on Vulkan unchanged. Flags: workgroup_size = "X,Y,Z" (a
+   kernel without reqd_work_group_size; 64,1,1) and local_memory = "BYTES" (each local pointer
+   parameter's workgroup array; 4096). What Vulkan cannot express is refused before LLVM, naming
+   the function and the instruction (docs/vulkan-pointer-kernels.md).
+
    Formats: llvm (bitcode), isa (SPIR-V assembly text, as spirv-as reads it), bin (the module).
    Kernel metadata (MLIR's #gpu.kernel_metadata): workgroup_size = array<i32: X, Y, Z>, bindings =
    [{binding, read_only, set, stride}], push_constants = [{offset, size}], push_constant_bytes,
