@@ -1919,11 +1919,6 @@ typedef struct gpucompile_vulkan__pk_lw {
     long long es; /* the base's element size */
 } gpucompile_vulkan__pk_lw;
 
-GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_fail(gpucompile_vulkan__pk_lw *w, gpucompile_result r, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(GPUCOMPILE__PRINTF, 3, 4)))
-#endif
-    ;
 GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_fail(gpucompile_vulkan__pk_lw *w, gpucompile_result r, const char *fmt, ...) {
     char msg[2048];
     va_list ap;
@@ -2335,7 +2330,10 @@ GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_collect(gpucompil
             if (u->nderived == (int)(sizeof u->derived / sizeof u->derived[0]))
                 return gpucompile_vulkan__pk_refuse(w, user, "more derived pointers than the rewrite follows (512)");
             u->derived[u->nderived++] = user;
-            if (gpucompile_vulkan__pk_collect(w, user, u) != GPUCOMPILE_OK) return w->r;
+            { /* a nested refusal's result (in a quiet try w->r stays OK) */
+                gpucompile_result r = gpucompile_vulkan__pk_collect(w, user, u);
+                if (r != GPUCOMPILE_OK) return r;
+            }
             continue;
         }
         if (LLVMIsALoadInst(user)) t = LLVMTypeOf(user);
