@@ -1898,7 +1898,7 @@ extern "C" {
 #else
 #define GPUCOMPILE_VULKAN__PTR static
 #endif
-#define GPUCOMPILE_VULKAN__MAX_PARAMS 64
+#define GPUCOMPILE_VULKAN__MAX_PARAMS GPUCOMPILE_VULKAN_MAX_PARAMS /* what the reflection holds */
 
 /* One lowering: where errors go, the module, and the memo of offsets for one base. */
 typedef struct gpucompile_vulkan__pk_lw {
@@ -3340,7 +3340,7 @@ GPUCOMPILE_DEF int gpucompile_vulkan_inline_helpers(LLVMModuleRef module) {
 /* ---- the marker: the parameter strings as OpModuleProcessed ---- */
 GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef module, const void *spirv, size_t size, gpucompile_buf *out) {
     const uint32_t *w = (const uint32_t *)spirv;
-    size_t n = size / 4, at = 5, added = 0;
+    size_t n = size / 4, at = 5;
     unsigned k, count = module ? LLVMGetNamedMetadataNumOperands(module, "gpucompile.vulkan.params") : 0;
     LLVMValueRef *ops = NULL;
     uint32_t header[5];
@@ -3372,12 +3372,10 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef mod
             gpucompile_buf_add(out, &first, 4);
             gpucompile_buf_add(out, text, len);
             gpucompile_buf_add(out, &zero, (size_t)words * 4 - len);
-            added++;
         }
         free(ops);
     }
     gpucompile_buf_add(out, w + at, (n - at) * 4);
-    (void)added;
     return out->oom ? GPUCOMPILE_ERROR_OUT_OF_MEMORY : GPUCOMPILE_OK;
 }
 
