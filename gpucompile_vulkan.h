@@ -54,7 +54,8 @@
    Formats: llvm (bitcode), isa (SPIR-V assembly text, as spirv-as reads it), bin (the module).
    Kernel metadata (MLIR's #gpu.kernel_metadata): workgroup_size = array<i32: X, Y, Z>, bindings =
    [{binding, read_only, set, stride}], push_constants = [{offset, size}], push_constant_bytes,
-   workgroup_memory_bytes. On an LLVM without the SPIRV target (Debian's LLVM 19) the target
+   workgroup_memory_bytes; a pointer kernel's parameters = "TOKENS" (its parameters in order:
+   bN, pOFFSET:SIZE, lBYTES, -). On an LLVM without the SPIRV target (Debian's LLVM 19) the target
    fails verification, saying so.
 
    LLVM's SPIR-V code generator takes its extensions from a process-wide option: the backend
@@ -1628,6 +1629,18 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__metadata(const gpucompile_vulkan_kern
                                   (unsigned)k->bindings[i].binding, k->bindings[i].read_only ? "true" : "false", (unsigned)k->bindings[i].set,
                                   (unsigned)k->bindings[i].stride);
         gpucompile_buf_str(b, "], ");
+    }
+    if (k->num_params) { /* a pointer kernel's parameters in their order (the module's gpucompile.params tokens) */
+        gpucompile_buf_str(b, "parameters = \"");
+        for (i = 0; i < k->num_params; i++) {
+            const gpucompile_vulkan_param *q = &k->params[i];
+            if (i) gpucompile_buf_str(b, " ");
+            if (q->kind == GPUCOMPILE_VULKAN_PARAM_BINDING) gpucompile_buf_printf(b, "b%u", (unsigned)q->value);
+            else if (q->kind == GPUCOMPILE_VULKAN_PARAM_PUSH) gpucompile_buf_printf(b, "p%u:%u", (unsigned)q->value, (unsigned)q->size);
+            else if (q->kind == GPUCOMPILE_VULKAN_PARAM_LOCAL) gpucompile_buf_printf(b, "l%u", (unsigned)q->value);
+            else gpucompile_buf_str(b, "-");
+        }
+        gpucompile_buf_str(b, "\", ");
     }
     if (k->num_push) {
         gpucompile_buf_printf(b, "push_constant_bytes = %u : i32, push_constants = [", (unsigned)k->push_size);
