@@ -174,4 +174,22 @@ for b in gep_getpointer:"getelementptr on llvm.spv.resource.getpointer" null_nam
 done
 rc=0; "$G" --no-cache -t '#gpu.vulkan' -f bin $D/vulkan_bad_gep_getpointer.ll -o /dev/null 2>/dev/null; llc $D/vulkan_bad_gep_getpointer.ll -filetype=obj -o /dev/null 2>/dev/null || rc=$?
 check "(LLVM 22 alone crashes on the getpointer getelementptr: signal)" [ "$rc" -gt 128 ]
+# ---- pointer kernels (OpenCL C from clang-22): rewritten into the Vulkan shape
+if command -v clang-22 >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; then
+  clang-22 -cl-std=CL2.0 -target spirv64 -O0 -Xclang -disable-O0-optnone -emit-llvm -S tests/run/vulkan/pointer_kernels.cl -o "$T_TMP/pk.ll"
+  "$G" -v -t '#gpu.vulkan' -f bin "$T_TMP/pk.ll" -o "$T_TMP/pk.spv" > "$T_TMP/pk.log" 2>&1; rc=$?
+  check "OpenCL C pointer kernels for #gpu.vulkan: compiled, spirv-val --target-env vulkan1.3" sh -c "[ $rc = 0 ] && spirv-val --target-env vulkan1.3 '$T_TMP/pk.spv'"
+  check "... -v says they were rewritten" grep -q 'kernels rewritten into the Vulkan shape' "$T_TMP/pk.log"
+  check "... and in the kernel metadata" grep -q 'parameters = "p0:4 b1 b2 p4:4"' "$T_TMP/pk.log"
+  check "... the parameters' order is in the module (OpModuleProcessed)" sh -c "spirv-dis '$T_TMP/pk.spv' | grep -q 'OpModuleProcessed \"gpucompile.params saxpy p0:4 b1 b2 p4:4\"'"
+  "$G" -t '#gpu.vulkan<flags = {workgroup_size = "32,2,1"}>' -f bin "$T_TMP/pk.ll" -o "$T_TMP/pk2.spv" -v > "$T_TMP/pk2.log" 2>&1
+  check "flags workgroup_size: a kernel without reqd_work_group_size gets it" sh -c "grep -A1 'kernel math:' '$T_TMP/pk2.log' | grep -q 'workgroup_size = array<i32: 32, 2, 1>'"
+  printf 'kernel void k(global int *p, global int * global *q) { *q = p; }\n' > "$T_TMP/bad.cl"
+  clang-22 -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S "$T_TMP/bad.cl" -o "$T_TMP/bad.ll"
+  "$G" -t '#gpu.vulkan' -f bin "$T_TMP/bad.ll" -o /dev/null 2> "$T_TMP/err"; rc=$?
+  check "a pointer stored to memory: refused before LLVM, naming the function and the instruction" sh -c \
+    "[ $rc = 1 ] && grep -q \"function 'k': .store ptr addrspace(1).*a pointer stored to memory\" '$T_TMP/err'"
+else
+  skip "vulkan pointer kernels: no clang-22 or spirv-val"
+fi
 tally cli_vulkan

@@ -1,8 +1,9 @@
 /* OpenCL C kernels with known answers (tests/run/run.c checks them), compiled by clang for
-   spirv64; mylib_scale comes from a bitcode library (-l). */
+   spirv64; mylib_scale comes from a bitcode library (-l). Each kernel names the workgroup size
+   its launches use (Vulkan compiles it in); grid, launched with two, takes the Vulkan target's. */
 float mylib_scale(float x);
 
-kernel void reduce(global const float *in, global float *out, local float *scratch, int n) {
+kernel __attribute__((reqd_work_group_size(128, 1, 1))) void reduce(global const float *in, global float *out, local float *scratch, int n) {
     size_t l = get_local_id(0), g = get_global_id(0);
     scratch[l] = g < (size_t)n ? in[g] : 0.0f;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -13,7 +14,7 @@ kernel void reduce(global const float *in, global float *out, local float *scrat
     if (l == 0) out[get_group_id(0)] = scratch[0];
 }
 
-kernel void reduce_static(global const float *in, global float *out, local float *unused, int n) {
+kernel __attribute__((reqd_work_group_size(128, 1, 1))) void reduce_static(global const float *in, global float *out, local float *unused, int n) {
     local float scratch[128]; /* groups of 128 at most */
     size_t l = get_local_id(0), g = get_global_id(0);
     scratch[l] = g < (size_t)n ? in[g] : 0.0f;
@@ -25,7 +26,7 @@ kernel void reduce_static(global const float *in, global float *out, local float
     if (l == 0) out[get_group_id(0)] = scratch[0];
 }
 
-kernel void histogram(global const uint *in, volatile global uint *bins, volatile global uint *total, int n) {
+kernel __attribute__((reqd_work_group_size(64, 1, 1))) void histogram(global const uint *in, volatile global uint *bins, volatile global uint *total, int n) {
     size_t g = get_global_id(0);
     if (g < (size_t)n) {
         atomic_inc(&bins[in[g] % 16]);
@@ -40,7 +41,7 @@ kernel void grid(global int *out) {
     out[2 * i + 1] = (int)(get_group_id(0) + 100 * get_group_id(1) + 10000 * get_group_id(2) + 1000000 * get_local_size(0));
 }
 
-kernel void math(global const float *x, global float *out, int n) {
+kernel __attribute__((reqd_work_group_size(256, 1, 1))) void math(global const float *x, global float *out, int n) {
     size_t i = get_global_id(0);
     if (i < (size_t)n) {
         float v = x[i];
@@ -53,7 +54,7 @@ kernel void math(global const float *x, global float *out, int n) {
     }
 }
 
-kernel void uses_lib(global float *x, int n) {
+kernel __attribute__((reqd_work_group_size(64, 1, 1))) void uses_lib(global float *x, int n) {
     size_t i = get_global_id(0);
     if (i < (size_t)n) x[i] = mylib_scale(x[i]);
 }
