@@ -15,7 +15,9 @@
 #   bench/run.sh [--reps N] [--max N] [--rows LIST]
 #     --max N      N darktable modules at most per target (default: all)
 #     --rows LIST  the groups of rows, comma-separated: darktable, big, small, hit (default those
-#                  four), vulkan (bench/vulkan.sh: IR to the first Vulkan dispatch; only when named)
+#                  four), vulkan (bench/vulkan.sh: IR to the first Vulkan dispatch; only when named),
+#                  clvk (bench/clvk.sh: the same OpenCL C kernels for OpenCL SPIR-V and for Vulkan,
+#                  compiled, and run on the OpenCL and the Vulkan runtime; only when named)
 # Environment: GPUCOMPILE (default build/gpucompile), BENCH_ALSO (more "N:path/to/gpucompile"
 # built on LLVM N; default "19:build19/gpucompile" when that exists), GPUCOMPILE_CORPUS_CACHE
 # (default ${XDG_CACHE_HOME:-~/.cache}/gpucompile-corpus), CUDA_PATH (default /usr/local/cuda),
@@ -33,13 +35,23 @@ while [ $# -gt 0 ]; do
     --reps) REPS=$2; shift ;;
     --max) MAX=$2; shift ;;
     --rows) ROWS=$2; shift ;;
-    *) echo "usage: bench/run.sh [--reps N] [--max N] [--rows darktable,big,small,hit,vulkan]" >&2; exit 2 ;;
+    *) echo "usage: bench/run.sh [--reps N] [--max N] [--rows darktable,big,small,hit,vulkan,clvk]" >&2; exit 2 ;;
     esac
     shift
 done
 want() { case ",$ROWS," in *",$1,"*) return 0 ;; esac; return 1; }
-# The Vulkan rows (bench/vulkan.sh, on request) need none of the tools below: alone, they run alone.
-[ "$ROWS" = vulkan ] && exec bash "$HERE/vulkan.sh" --reps "$REPS"
+# The Vulkan rows (bench/vulkan.sh) and the OpenCL-vs-Vulkan rows (bench/clvk.sh), on request,
+# need none of the tools below: named alone, they run alone.
+case ",$ROWS," in
+,vulkan,) exec bash "$HERE/vulkan.sh" --reps "$REPS" ;;
+,clvk,) GPUCOMPILE=$GPUCOMPILE exec bash "$HERE/clvk.sh" --reps "$REPS" ;;
+,vulkan,clvk, | ,clvk,vulkan,)
+    bash "$HERE/vulkan.sh" --reps "$REPS"; r=$?; echo
+    GPUCOMPILE=$GPUCOMPILE bash "$HERE/clvk.sh" --reps "$REPS"; r2=$?
+    [ $r = 1 ] || [ $r2 = 1 ] && exit 1
+    [ $r = 0 ] || [ $r2 = 0 ] && exit 0
+    exit 77 ;;
+esac
 NV_CHIP=sm_80 NV_CHIP2=sm_90 AMD_CHIP=gfx90a
 
 # The LLVMs measured: GPUCOMPILE's (its --version names it), then BENCH_ALSO's.
@@ -507,4 +519,8 @@ fi
 if want vulkan; then
     echo
     bash "$HERE/vulkan.sh" --reps "$REPS" | grep -v '^bench vulkan: repetition'
+fi
+if want clvk; then
+    echo
+    GPUCOMPILE=$GPUCOMPILE bash "$HERE/clvk.sh" --reps "$REPS" | grep -v '^bench clvk: repetition'
 fi
