@@ -2472,14 +2472,20 @@ GPUCOMPILE_VULKAN__PTR LLVMValueRef gpucompile_vulkan__pk_atomic_call(gpucompile
     /* sequentially consistent at device scope: LLVM's default (system) scope is CrossDevice,
        which Vulkan refuses, and a monotonic one gets LLVM 22's null struct index */
     LLVMAtomicOrdering o = LLVMAtomicOrderingSequentiallyConsistent;
-    unsigned scope = LLVMGetSyncScopeID(w->ctx, "device", 6);
     if (!gpucompile_vulkan__pk_atomic_op(plain, args, &op, &n)) return NULL;
     LLVMPositionBuilderBefore(w->b, call);
+#if LLVM_VERSION_MAJOR >= 20 /* sync scopes in the C API; LLVM 19 has no SPIR-V target, so this never runs there */
     if (n == 2) {
-        LLVMValueRef x = LLVMBuildAtomicCmpXchgSyncScope(w->b, a, LLVMGetOperand(call, 1), LLVMGetOperand(call, 2), o, o, scope);
+        LLVMValueRef x = LLVMBuildAtomicCmpXchgSyncScope(w->b, a, LLVMGetOperand(call, 1), LLVMGetOperand(call, 2), o, o,
+                                                         LLVMGetSyncScopeID(w->ctx, "device", 6));
         return LLVMBuildExtractValue(w->b, x, 0, "");
     }
-    return LLVMBuildAtomicRMWSyncScope(w->b, op, a, n ? LLVMGetOperand(call, 1) : LLVMConstInt(t, 1, 0), o, scope);
+    return LLVMBuildAtomicRMWSyncScope(w->b, op, a, n ? LLVMGetOperand(call, 1) : LLVMConstInt(t, 1, 0), o,
+                                       LLVMGetSyncScopeID(w->ctx, "device", 6));
+#else
+    if (n == 2) return LLVMBuildExtractValue(w->b, LLVMBuildAtomicCmpXchg(w->b, a, LLVMGetOperand(call, 1), LLVMGetOperand(call, 2), o, o, 0), 0, "");
+    return LLVMBuildAtomicRMW(w->b, op, a, n ? LLVMGetOperand(call, 1) : LLVMConstInt(t, 1, 0), o, 0);
+#endif
 }
 
 /* Rewrites every access of base (collected in u) to address elements of handle's buffer or of
@@ -2543,9 +2549,11 @@ GPUCOMPILE_VULKAN__PTR gpucompile_result gpucompile_vulkan__pk_rewrite(gpucompil
             LLVMInstructionEraseFromParent(in);
         } else {
             LLVMSetOperand(in, op, a);
+#if LLVM_VERSION_MAJOR >= 20
             /* LLVM's default (system) scope is CrossDevice, which Vulkan refuses */
             if ((LLVMIsAAtomicRMWInst(in) || LLVMIsAAtomicCmpXchgInst(in)) && LLVMGetAtomicSyncScopeID(in) == LLVMGetSyncScopeID(w->ctx, "", 0))
                 LLVMSetAtomicSyncScopeID(in, LLVMGetSyncScopeID(w->ctx, "device", 6));
+#endif
         }
     }
     for (i = u->nderived - 1; i >= 0; i--) { /* users after their pointers: erased in reverse */
