@@ -1092,12 +1092,12 @@ GPUCOMPILE_API gpucompile_result gpucompile_compile_binary_module(LLVMModuleRef 
 /* Text form: MLIR's gpu.binary op with #gpu.object attributes. print is snprintf-style (returns
    the length needed). The text is for mlir-opt of the same LLVM major, so every target is
    written in MLIR's spelling: #gpu.nvptx / #gpu.amdgpu / #gpu.spirv become #nvvm.target /
-   #rocdl.target / #xevm.target with the same meaning (the seed defaults that differ from the
-   upstream ones spelled out: MLIR 22's #nvvm.target<features = "+ptx60">, #rocdl.target<abi =
+   #rocdl.target / #xevm.target with the same meaning (gpucompile's own defaults that differ from
+   the upstream ones spelled out: MLIR 22's #nvvm.target<features = "+ptx60">, #rocdl.target<abi =
    "500">; a #gpu.spirv with features, which #xevm.target lacks, stays as it is), the offload
-   binary's gpucompile.target likewise; the seed spellings remain input (and --print-target's
+   binary's gpucompile.target likewise; gpucompile's own spellings remain input (and --print-target's
    echo). The format keyword is then MLIR's: left out for a fatbin only (MLIR reads no keyword as
-   one; an object of a seed spelling read back without a keyword is a bin). The name is printed bare
+   one; an object of gpucompile's own spelling read back without a keyword is a bin). The name is printed bare
    when MLIR reads it so ([A-Za-z_][A-Za-z0-9_$.]*), else quoted (@"saxpy-v2"). Each object:
        #gpu.object<TARGET, properties = {O = 3 : i32, ...}, kernels = <[#gpu.kernel_metadata<"k",
            !llvm.func<void (f32, ptr<1>)>, metadata = {sgpr_count = 10 : i64, ...}>]>, bin = "...">
@@ -7688,9 +7688,9 @@ GPUCOMPILE__PRIVATE gpucompile_format gpucompile__bin_default_format(const char 
 }
 
 /* Target text in MLIR's upstream spelling (the backend's attribute[1] for its attribute[0]),
-   meaning the same: every parameter's value as the seed spelling resolves it, so that a default
-   that differs between the spellings is written out (a seed features or abi default that MLIR
-   22 changed); what the text is meant for is mlir-opt, which knows only the upstream spelling.
+   meaning the same: every parameter's value as gpucompile's own spelling resolves it, so that a
+   default that differs between the spellings is written out (a features or abi default that
+   MLIR 22 changed); what the text is meant for is mlir-opt, which knows only the upstream spelling.
    A new string (the caller frees it), or NULL to keep the text as it is: already upstream, a
    backend without an upstream attribute, a parameter the upstream one lacks (features, for
    one), not a target, out of memory. */
