@@ -31,7 +31,7 @@ LLVM_CFLAGS = $(shell $(LLVM_CONFIG) --cflags 2>/dev/null)
 LLVM_LIBS = $(shell $(LLVM_CONFIG) --ldflags --libs 2>/dev/null) -ldl -lpthread
 # A build directory holds one LLVM's objects: switching LLVM_CONFIG rebuilds them.
 LLVM_STAMP = $(BUILD)/.llvm-$(LLVM_MAJOR)
-HEADERS = gpucompile.h gpucompile_runtime.h gpucompile_nvptx.h gpucompile_amdgpu.h gpucompile_spirv.h gpucompile_vulkan.h $(LLVM_STAMP)
+HEADERS = gpucompile.h gpucompile_runtime.h gpucompile_nvptx.h gpucompile_amdgpu.h gpucompile_spirv.h gpucompile_lower.h gpucompile_vulkan.h $(LLVM_STAMP)
 TEST_SRCS = $(sort $(wildcard tests/test_*.c))
 TEST_BINS = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 
@@ -69,7 +69,7 @@ $(BUILD)/tests/%: tests/%.c tests/test.h $(BUILD)/impl.o
 
 # Each backend's implementation in a file of its own, the core's in another, linked into one
 # program (tests/split/main.c); the CUDA runtime's file is compiled without LLVM's flags.
-SPLIT_SRCS = tests/split/core.c tests/split/nvptx.c tests/split/amdgpu.c tests/split/spirv.c tests/split/vulkan.c tests/split/cuda_runtime.c
+SPLIT_SRCS = tests/split/core.c tests/split/nvptx.c tests/split/amdgpu.c tests/split/spirv.c tests/split/lower.c tests/split/vulkan.c tests/split/cuda_runtime.c
 SPLIT_OBJS = $(patsubst tests/split/%.c,$(BUILD)/split/%.o,$(SPLIT_SRCS))
 $(BUILD)/split/cuda_runtime.o: tests/split/cuda_runtime.c $(HEADERS)
 	@mkdir -p $(BUILD)/split

@@ -53,6 +53,28 @@ for ll in "$ROOT"/examples/kernels/*.ll "$ROOT"/tests/data/*.ll "$@"; do
     # several targets: the offload binary, its MLIR text and host code (both spellings)
     run "$name multi" -t "$NV" -t "$AMD" -t "$NVU" -f bin "$ll" -o OUT --emit-text OUT.mlir --host OUT.host.ll
 done
+# Vulkan (an LLVM with the SPIR-V target): the Vulkan-shaped inputs, and OpenCL C pointer kernels
+# as clang writes them (both spellings of the target; the flags the lowering takes)
+VK='#gpu.vulkan' VKE='#spirv.target_env<#spirv.vce<v1.5, [Shader, Int64], []>, api=Vulkan, #spirv.resource_limits<>>'
+VKF='#gpu.vulkan<flags = {workgroup_size = "32,2,1", local_memory = "1024"}>'
+CL=$(command -v clang-22 || command -v clang)
+vk_inputs=$(ls "$ROOT"/examples/kernels/*vulkan*.ll "$ROOT"/tests/data/vulkan_*.ll)
+if [ -n "$CL" ]; then
+    for cl in "$ROOT"/tests/run/vulkan/pointer_kernels.cl "$ROOT"/tests/run/kernels.cl; do
+        for o in O0 O2; do
+            "$CL" -cl-std=CL2.0 -target spirv64 -$o -Xclang -disable-O0-optnone -emit-llvm -S "$cl" \
+                -o "$WORK/$(basename "$cl" .cl)_$o.ll" 2>/dev/null && vk_inputs="$vk_inputs $WORK/$(basename "$cl" .cl)_$o.ll"
+        done
+    done
+fi
+for ll in $vk_inputs; do
+    name=$(basename "$ll")
+    for t in "$VK" "$VKE" "$VKF"; do
+        for f in llvm isa bin; do run "$name $t $f" -t "$t" -f "$f" "$ll" -o OUT; done
+        run "$name $t meta" -t "$t" -f isa -v "$ll" -o /dev/null
+    done
+    run "$name multi vulkan" -t "$VK" -t "$NV" -f bin "$ll" -o OUT --emit-text OUT.mlir --host OUT.host.ll
+done
 for a in "$NV" "$NVU" "$AMD" "$AMDU" "$AMDG" '#gpu.nvptx' '#nvvm.target' '#gpu.amdgpu' '#rocdl.target' \
     '#gpu.nvptx<O = 3, chip = "sm_90a", flags = {fast, ftz}>' '#gpu.amdgpu<chip = "gfx942:xnack+", flags = {wave64}>' \
     '#gpu.nvptx<chip = "sm_9">' '#gpu.amdgpu<chip = "gfx1">' '#rocdl.target<abi = "700">' '#gpu.foo<>' \

@@ -1,6 +1,6 @@
-/* Pointer kernels for Vulkan ([section: pointer kernels] of gpucompile_vulkan.h): OpenCL C from
+/* Pointer kernels for Vulkan ([section: lowering] of gpucompile_lower.h): OpenCL C from
    clang-22 (tests/run/vulkan/pointer_kernels.cl, -target spirv64 -O2) rewritten by
-   gpucompile_vulkan_lower_kernels, compiled by LLVM's SPIR-V code generator for
+   gpucompile_lower_kernels, compiled by LLVM's SPIR-V code generator for
    spirv1.6-unknown-vulkan1.3-compute, the parameter strings added (gpucompile_vulkan_mark_params),
    checked by spirv-val --target-env vulkan1.3, reflected, and run on the first Vulkan device
    (lavapipe here) through the runtime's mgpu* launch with the arguments in the kernels' own
@@ -59,7 +59,7 @@ static void patch_barriers(gpucompile_buf *m) {
 
 /* IR text -> lowered -> SPIR-V words (marked, barriers patched) in out; log: the errors. 1 on
    success. */
-static int compile_ir_opt(const char *ir, size_t len, gpucompile_buf *out, t_log *log, int *kernels, const gpucompile_vulkan_lower_options *o, int optimize) {
+static int compile_ir_opt(const char *ir, size_t len, gpucompile_buf *out, t_log *log, int *kernels, const gpucompile_lower_options *o, int optimize) {
     static const char *triple = "spirv1.6-unknown-vulkan1.3-compute";
     LLVMContextRef ctx = LLVMContextCreate();
     LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, len, "kernels.ll"), obj = NULL;
@@ -87,8 +87,8 @@ static int compile_ir_opt(const char *ir, size_t len, gpucompile_buf *out, t_log
     if (optimize) { /* what a backend does with front-end output: helpers inlined, then -O2 for the Vulkan target */
         LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
         LLVMErrorRef e;
-        CHECK(gpucompile_vulkan_has_pointer_kernels(m));
-        gpucompile_vulkan_inline_helpers(m);
+        CHECK(gpucompile_has_pointer_kernels(m));
+        gpucompile_inline_helpers(m);
         e = LLVMRunPasses(m, "default<O2>", tm, po);
         LLVMDisposePassBuilderOptions(po);
         if (e) {
@@ -98,7 +98,7 @@ static int compile_ir_opt(const char *ir, size_t len, gpucompile_buf *out, t_log
             goto done;
         }
     }
-    if (gpucompile_vulkan_lower_kernels(NULL, m, o, &logger, kernels) != GPUCOMPILE_OK) goto done;
+    if (gpucompile_lower_kernels(NULL, m, o, &logger, kernels) != GPUCOMPILE_OK) goto done;
     if (LLVMVerifyModule(m, LLVMPrintMessageAction, &msg)) {
         printf("  the lowered module does not verify\n");
         goto done;
@@ -122,7 +122,7 @@ done:
     return ok;
 }
 
-static int compile_ir(const char *ir, size_t len, gpucompile_buf *out, t_log *log, int *kernels, const gpucompile_vulkan_lower_options *o) {
+static int compile_ir(const char *ir, size_t len, gpucompile_buf *out, t_log *log, int *kernels, const gpucompile_lower_options *o) {
     return compile_ir_opt(ir, len, out, log, kernels, o, 0);
 }
 
@@ -612,7 +612,7 @@ static void test_run_kernels(void) {
     char *ir;
     size_t size;
     gpucompile_buf m;
-    gpucompile_vulkan_lower_options o;
+    gpucompile_lower_options o;
     t_log log;
     int n = 0, count = 1000, groups = 8, i, bad, before = runtime_errors;
     void *fmod = NULL, *args[4], *scratch = NULL;
@@ -733,7 +733,7 @@ static void test_from_O0(void) {
     char *ir;
     size_t size;
     gpucompile_buf m;
-    gpucompile_vulkan_lower_options o;
+    gpucompile_lower_options o;
     t_log log;
     int n = 0, count = 1000, groups = 8, i, bad = 0;
     void *fmod, *args[4], *scratch = NULL;

@@ -1,5 +1,5 @@
 /* OpenCL C kernels in their ordinary form (pointer and scalar parameters, work-item functions,
-   local memory, barriers, atomics), compiled for Vulkan through gpucompile_vulkan_lower_kernels
+   local memory, barriers, atomics), compiled for Vulkan through gpucompile_lower_kernels
    (tests/test_vulkan_ptr.c checks their answers on the first Vulkan device). */
 kernel __attribute__((reqd_work_group_size(64, 1, 1))) void saxpy(float a, global const float *x, global float *y, int n) {
     size_t i = get_global_id(0);
