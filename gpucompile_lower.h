@@ -6,8 +6,8 @@
 
    Include gpucompile.h first. The implementation is compiled where GPUCOMPILE_IMPLEMENTATION
    (with the core's) or GPUCOMPILE_LOWER_IMPLEMENTATION (in a file of its own; not with
-   GPUCOMPILE_STATIC) is defined. A backend that takes pointer kernels includes this header
-   (gpucompile_vulkan.h does); the calls and what they refuse are in [section: lowering]. */
+   GPUCOMPILE_STATIC) is defined. A backend that takes pointer kernels includes this header and
+   fills a gpucompile_lower_target; the calls and what they refuse are in [section: lowering]. */
 #ifndef GPUCOMPILE_LOWER_H
 #define GPUCOMPILE_LOWER_H
 #if !defined(GPUCOMPILE_H)
@@ -16,8 +16,24 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* OpenCL/CUDA-style kernels into the Vulkan shape ([section: lowering]; what the backend
-   does with them after optimization). */
+/* What a target gives the lowering: the points where the IR it writes is the target's own (its
+   code generator's intrinsics, types, attributes and address spaces) and its limits. A backend
+   fills one; every field is needed. */
+typedef struct gpucompile_lower_target {
+    const char *name;           /* the diagnostics' origin */
+    const char *api;            /* in messages: "a pointer stored to memory (API's buffers hold no pointers)" */
+    const char *work_item[4];   /* intrinsics (i32 dimension) -> i32: the global id, local id, group id, number of groups */
+    const char *barrier;        /* intrinsic: a workgroup barrier that orders workgroup memory */
+    const char *buffer_type;    /* target extension type of a buffer's handle: (array of the element; class, writable) */
+    unsigned buffer_class;      /* its first integer parameter (the storage class) */
+    const char *buffer_binding; /* intrinsic (i32 set, binding, count, index, ptr name) -> handle, overloaded on the handle */
+    const char *buffer_element; /* intrinsic (handle, i32 index) -> the element's address, overloaded on (address, handle) */
+    unsigned buffer_space, push_space, private_space; /* address spaces: a buffer's elements, the scalars' block, private memory */
+    const char *entry_attribute, *entry_value; /* the string attribute that makes an entry point */
+    const char *size_attribute;                /* the attribute of its workgroup size, "X,Y,Z" */
+    const char *params_metadata;               /* the named metadata of the parameter strings */
+    unsigned max_params, max_push_bytes;       /* a kernel's parameters; the scalars' block */
+} gpucompile_lower_target;
 /* Zero means default. */
 typedef struct gpucompile_lower_options {
     unsigned local_size[3]; /* the workgroup size of a kernel without reqd_work_group_size (64,1,1) */
@@ -26,16 +42,16 @@ typedef struct gpucompile_lower_options {
 /* Rewrites module's kernels in place (see above). Errors go to job (gpucompile_job_fail) when
    job is not NULL, else to logger (may be NULL). GPUCOMPILE_OK, or the first error's result
    (the module is then in an unspecified state: dispose of it). *lowered (may be NULL): kernels. */
-GPUCOMPILE_API gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, LLVMModuleRef module, const gpucompile_lower_options *options,
-                                                                 const gpucompile_logger *logger, int *lowered);
+GPUCOMPILE_API gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, LLVMModuleRef module, const gpucompile_lower_target *target,
+                                                          const gpucompile_lower_options *options, const gpucompile_logger *logger, int *lowered);
 /* 1 when fn is a kernel to lower (a defined spir_kernel, ptx_kernel or amdgpu_kernel function). */
 GPUCOMPILE_API int gpucompile_is_pointer_kernel(LLVMValueRef fn);
 /* 1 when module has a kernel to lower (a defined spir_kernel, ptx_kernel or amdgpu_kernel
-   function): what a Vulkan backend checks before its own input rules. */
+   function): what a backend checks before its own input rules. */
 GPUCOMPILE_API int gpucompile_has_pointer_kernels(LLVMModuleRef module);
 /* Before optimization: every defined function but the kernels made alwaysinline (noinline and
-   optnone removed from all), so that the optimizer leaves no call that passes a pointer (which Vulkan
-   cannot express) and infers the address spaces of what it inlined. The number of functions. */
+   optnone removed from all), so that the optimizer leaves no call that passes a pointer (which a
+   binding model cannot express) and infers the address spaces of what it inlined. The number of functions. */
 GPUCOMPILE_API int gpucompile_inline_helpers(LLVMModuleRef module);
 #ifdef __cplusplus
 }
@@ -44,42 +60,45 @@ GPUCOMPILE_API int gpucompile_inline_helpers(LLVMModuleRef module);
 
 /* ==== [section: lowering] ============================================================
    OpenCL/CUDA-style kernels (pointer and scalar parameters, work-item builtins, local memory,
-   barriers, atomics) rewritten, after optimization, into the Vulkan shape LLVM 22's SPIR-V code
-   generator takes (see the backend's input section above): the LLVM C API only.
+   barriers, atomics) rewritten, after optimization, into the shape the target's code generator
+   takes: the LLVM C API only. The names written are the target table's (gpucompile_lower_target:
+   its intrinsics, handle type, attributes, address spaces); the analysis is the same for every
+   target.
 
-   gpucompile_lower_kernels(job, module, options, logger): every kernel of module (a
-   spir_kernel, ptx_kernel or amdgpu_kernel function) becomes an entry point `void @k()` with
-   "hlsl.shader"="compute" and "hlsl.numthreads" (reqd_work_group_size, else options.local_size,
-   default 64,1,1):
+   gpucompile_lower_kernels(job, module, target, options, logger): every kernel of module (a
+   spir_kernel, ptx_kernel or amdgpu_kernel function) becomes an entry point `void @k()` with the
+   target's entry_attribute and size_attribute ("X,Y,Z": reqd_work_group_size, else
+   options.local_size, default 64,1,1):
    - a global (addrspace 1) or constant (addrspace 2) pointer parameter: a storage buffer, set 0,
      binding = the parameter's index (after the parameters of the module's earlier kernels: LLVM
      22 makes one variable of each (set, binding) in a module, so two kernels must not share
      one unless their types agree), of its one element type (read-only when nothing stores to
-     it); every access an element index into it (llvm.spv.resource.getpointer), derived from the
-     getelementptrs, phis and selects between the parameter and the access.
-     One binding per parameter, not one heap binding with offsets: each allocation of the mgpu*
-     runtime is a VkBuffer of its own (a heap would need one buffer for all of them, or an array
+     it): a handle from the target's buffer_binding, every access an element index into it
+     (buffer_element), derived from the getelementptrs, phis and selects between the parameter
+     and the access.
+     One binding per parameter, not one heap binding with offsets: each allocation of an mgpu*
+     runtime is a buffer of its own (a heap would need one buffer for all of them, or an array
      of descriptors), a binding has one element type in LLVM 22 (two are merged into an invalid
-     variable), so a heap would still need a binding per element type and an offset in push
-     constants per parameter, costing push-constant bytes (128 on lavapipe) and an add per access.
-   - a scalar parameter: bytes of the module's one push-constant block (Mesa refuses a module
-     with two), a struct of 32-bit words, loaded in the entry block; each kernel lays its scalars
-     out from offset 0, so the block is as long as the longest kernel's (128 bytes at most).
+     variable), so a heap would still need a binding per element type and an offset in the
+     scalars' block per parameter, costing its bytes (128 on many devices) and an add per access.
+   - a scalar parameter: bytes of the module's one scalars' block (push_space; a driver may
+     refuse a module with two), a struct of 32-bit words, loaded in the entry block; each kernel
+     lays its scalars out from offset 0, so the block is as long as the longest kernel's (at most
+     max_push_bytes).
    - a local (addrspace 3) pointer parameter: a workgroup array of options.local_bytes (default
-     4096) bytes: Vulkan has no dynamic workgroup memory, so the launch's sharedMemBytes may use
-     up to that; local (addrspace 3) variables: workgroup arrays of their access type.
+     4096) bytes: a binding model has no dynamic workgroup memory, so the launch's sharedMemBytes
+     may use up to that; local (addrspace 3) variables: workgroup arrays of their access type.
    - OpenCL's work-item functions (get_global_id, ...), the __spirv_BuiltIn* variables and
-     functions, NVVM's special registers: llvm.spv.thread.id and its kin, the local size a
-     constant; barrier/work_group_barrier/__spirv_ControlBarrier/llvm.nvvm.barrier0:
-     llvm.spv.group.memory.barrier.with.group.sync (LLVM 22 gives it no WorkgroupMemory
-     semantics: the backend's repair pass adds them); OpenCL 1.x atomic_* and atom_* functions:
-     atomicrmw / cmpxchg; OpenCL math functions: LLVM's intrinsics (GLSL.std.450).
-   - the original parameter order: named metadata gpucompile.vulkan.params, one string per
+     functions, NVVM's special registers: the target's work_item intrinsics, the local size a
+     constant; barrier/work_group_barrier/__spirv_ControlBarrier/llvm.nvvm.barrier0: its barrier
+     (what the code generator makes of it may need the backend's repair); OpenCL 1.x atomic_* and
+     atom_* functions: atomicrmw / cmpxchg; OpenCL math functions: LLVM's intrinsics.
+   - the original parameter order: named metadata (the target's params_metadata), one string per
      kernel, "gpucompile.params NAME T0 T1 ...", a token per parameter: bN (binding N), pO:S (S
-     bytes at offset O of the push-constant block), lB (local memory: the launch may ask for up
-     to B bytes), - (unused). gpucompile_vulkan_mark_params adds the strings to the module's
-     words as OpModuleProcessed; the reflection reader gives them as the kernel's params, and the
-     runtime's launch then takes params[] in the kernel's own order.
+     bytes at offset O of the scalars' block), lB (local memory: the launch may ask for up to B
+     bytes), - (unused). The backend adds the strings to the module it writes, its reflection
+     reader gives them back, and its runtime's launch then takes params[] in the kernel's own
+     order.
    Refused before llc, naming the function and the instruction: a pointer stored to or loaded from
    memory, a pointer parameter accessed as two element types, a pointer passed to a call, a
    pointer compared, converted or returned, a pointer that may point into two parameters, an
@@ -103,12 +122,12 @@ GPUCOMPILE_API int gpucompile_inline_helpers(LLVMModuleRef module);
 #ifdef __cplusplus
 extern "C" {
 #endif
-#define GPUCOMPILE_LOWER__MAX_PARAMS 64 /* what the reflection holds */
 
 /* One lowering: where errors go, the module, and the memo of offsets for one base. */
 typedef struct gpucompile_lower__state {
     gpucompile_job *job;
     const gpucompile_logger *logger;
+    const gpucompile_lower_target *t;
     LLVMModuleRef m;
     LLVMContextRef ctx;
     LLVMBuilderRef b;
@@ -138,7 +157,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__fail(gpucompile_lower__st
         d.severity = GPUCOMPILE_SEVERITY_ERROR;
         d.result = r;
         d.stage = GPUCOMPILE_STAGE_OPTIMIZE;
-        d.origin = "vulkan";
+        d.origin = w->t ? w->t->name : "lower";
         d.message = msg;
         w->logger->func(&d, w->logger->user_data);
     }
@@ -146,10 +165,14 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__fail(gpucompile_lower__st
 }
 
 /* Refuses instruction in of its function: "function 'f': `instruction`: why". */
-GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__refuse(gpucompile_lower__state *w, LLVMValueRef in, const char *why) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__refuse(gpucompile_lower__state *w, LLVMValueRef in, const char *fmt, ...) {
     LLVMValueRef fn = LLVMIsAInstruction(in) ? LLVMGetBasicBlockParent(LLVMGetInstructionParent(in)) : NULL;
-    char *text = LLVMPrintValueToString(in);
+    char *text = LLVMPrintValueToString(in), why[1024];
     const char *t = text ? text : "";
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
     while (*t == ' ') t++;
     gpucompile_lower__fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': `%.300s`: %s", fn ? gpucompile_value_name(fn) : "?", t, why);
     if (text) LLVMDisposeMessage(text);
@@ -234,13 +257,12 @@ GPUCOMPILE_PRIVATE int gpucompile_lower__builtin_kind(const char *name, int *dim
 
 /* The builtin's value in dimension dim (a constant 0..2) as an i32, at the builder. */
 GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__builtin_dim(gpucompile_lower__state *w, int kind, int dim) {
-    static const char *const spv[] = {NULL, "llvm.spv.thread.id", "llvm.spv.thread.id.in.group", "llvm.spv.group.id", "llvm.spv.num.workgroups"};
     LLVMValueRef arg, f;
     if (kind == GPUCOMPILE_LOWER__B_LOCAL_SIZE) return LLVMConstInt(w->i32, w->wg[dim], 0);
     if (kind == GPUCOMPILE_LOWER__B_OFFSET) return LLVMConstInt(w->i32, 0, 0);
     if (kind == GPUCOMPILE_LOWER__B_GLOBAL_SIZE)
         return LLVMBuildMul(w->b, gpucompile_lower__builtin_dim(w, GPUCOMPILE_LOWER__B_NUM_GROUPS, dim), LLVMConstInt(w->i32, w->wg[dim], 0), "");
-    f = gpucompile_lower__intrinsic(w, spv[kind], &w->i32, 1);
+    f = gpucompile_lower__intrinsic(w, w->t->work_item[kind - GPUCOMPILE_LOWER__B_GLOBAL_ID], &w->i32, 1);
     arg = LLVMConstInt(w->i32, (unsigned)dim, 0);
     return f ? gpucompile_lower__call(w, f, &arg, 1) : NULL;
 }
@@ -275,7 +297,7 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__builtin(gpucompile_lower__stat
     return LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) > 32 ? LLVMBuildZExt(w->b, v, t, "") : LLVMBuildIntCast2(w->b, v, t, 0, "");
 }
 
-/* ---- math: OpenCL's functions as LLVM's intrinsics (GLSL.std.450 in LLVM 22's Vulkan code) ---- */
+/* ---- math: OpenCL's functions as LLVM's intrinsics (GLSL.std.450 in LLVM 22's SPIR-V for shaders) ---- */
 GPUCOMPILE_PRIVATE const char *gpucompile_lower__math(const char *plain, const char *args, int *nargs) {
     static const struct { const char *cl, *llvm; int n; } t[] = {
         {"sin", "llvm.sin", 1}, {"cos", "llvm.cos", 1}, {"tan", "llvm.tan", 1}, {"asin", "llvm.asin", 1}, {"acos", "llvm.acos", 1},
@@ -517,7 +539,7 @@ GPUCOMPILE_PRIVATE int gpucompile_lower__has(const gpucompile_lower__uses *u, LL
 }
 
 /* Every pointer derived from p and every access through them, into u; refused (naming the
-   instruction) when a use cannot be expressed in Vulkan's buffer model. */
+   instruction) when a use cannot be expressed in a binding model's buffers. */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__collect(gpucompile_lower__state *w, LLVMValueRef p, gpucompile_lower__uses *u) {
     LLVMUseRef use;
     for (use = LLVMGetFirstUse(p); use; use = LLVMGetNextUse(use)) {
@@ -543,11 +565,11 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__collect(gpucompile_lower_
         }
         if (LLVMIsALoadInst(user)) t = LLVMTypeOf(user);
         else if (LLVMIsAStoreInst(user)) {
-            if (LLVMGetOperand(user, 0) == p) return gpucompile_lower__refuse(w, user, "a pointer stored to memory (Vulkan's buffers hold no pointers)");
+            if (LLVMGetOperand(user, 0) == p) return gpucompile_lower__refuse(w, user, "a pointer stored to memory (%s's buffers hold no pointers)", w->t->api);
             t = LLVMTypeOf(LLVMGetOperand(user, 0));
             u->writes = 1;
         } else if (LLVMIsAAtomicRMWInst(user) || LLVMIsAAtomicCmpXchgInst(user)) {
-            if (LLVMGetOperand(user, 0) != p) return gpucompile_lower__refuse(w, user, "a pointer stored to memory (Vulkan's buffers hold no pointers)");
+            if (LLVMGetOperand(user, 0) != p) return gpucompile_lower__refuse(w, user, "a pointer stored to memory (%s's buffers hold no pointers)", w->t->api);
             t = LLVMTypeOf(LLVMGetOperand(user, LLVMIsAAtomicRMWInst(user) ? 1 : 2));
             u->writes = 1;
         } else if (LLVMIsACallInst(user) && (callee = LLVMGetCalledValue(user)) && LLVMIsAFunction(callee)) {
@@ -557,13 +579,13 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__collect(gpucompile_lower_
             plain = gpucompile_lower__demangle(name, buf, sizeof buf, &args);
             if (strncmp(name, "llvm.lifetime.", 14) == 0) continue;
             if (!gpucompile_lower__atomic_op(plain, args, &op, &n) || LLVMGetOperand(user, 0) != p)
-                return gpucompile_lower__refuse(w, user, "a pointer passed to a call (Vulkan has no pointers to buffers: inline the callee)");
+                return gpucompile_lower__refuse(w, user, "a pointer passed to a call (%s has no pointers to buffers: inline the callee)", w->t->api);
             t = LLVMTypeOf(user);
             u->writes = 1;
         } else if (LLVMIsAICmpInst(user))
             return gpucompile_lower__refuse(w, user, "pointers compared (compare indices instead)");
         else
-            return gpucompile_lower__refuse(w, user, "a pointer converted, passed or returned (Vulkan's buffers are reached only through indices)");
+            return gpucompile_lower__refuse(w, user, "a pointer converted, passed or returned (%s's buffers are reached only through indices)", w->t->api);
         if (!u->type || LLVMStoreSizeOfType(w->dl, t) < LLVMStoreSizeOfType(w->dl, u->type)) u->type = t; /* the narrowest: the element (see pk_element) */
         if (u->nacc == (int)(sizeof u->acc / sizeof u->acc[0])) return gpucompile_lower__refuse(w, user, "more accesses than the rewrite follows (1024)");
         u->acc[u->nacc].in = user;
@@ -596,10 +618,10 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__element(gpucompile_lower_
             why = "an atomic access of another type than the buffer's other accesses";
         if (why) {
             char *a = LLVMPrintTypeToString(u->type), *c = LLVMPrintTypeToString(t), msg[300];
-            snprintf(msg, sizeof msg, "one pointer accessed as %s and as %s: %s (a Vulkan buffer has one element type)", a, c, why);
+            snprintf(msg, sizeof msg, "one pointer accessed as %s and as %s: %s (a %s buffer has one element type)", a, c, why, w->t->api);
             LLVMDisposeMessage(a);
             LLVMDisposeMessage(c);
-            return gpucompile_lower__refuse(w, u->acc[i].in, msg);
+            return gpucompile_lower__refuse(w, u->acc[i].in, "%s", msg);
         }
     }
     return GPUCOMPILE_OK;
@@ -629,8 +651,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__one_base(gpucompile_lower
     return GPUCOMPILE_OK;
 }
 
-/* The address an access uses, from its element index (i64, truncated to the i32 Vulkan's
-   indices are): getpointer(handle, index) for a buffer, one getelementptr off the array for
+/* The address an access uses, from its element index (i64, truncated to the i32 a shader's
+   indices are): the target's buffer_element(handle, index) for a buffer, one getelementptr off the array for
    workgroup memory (the shape LLVM 22 takes), before the access. */
 GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__address(gpucompile_lower__state *w, LLVMValueRef handle, LLVMValueRef array, LLVMValueRef index,
                                                                LLVMValueRef at) {
@@ -641,9 +663,9 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__address(gpucompile_lower__stat
     if (handle) {
         LLVMTypeRef tys[2];
         LLVMValueRef f, args[2];
-        tys[0] = LLVMPointerTypeInContext(w->ctx, 11);
+        tys[0] = LLVMPointerTypeInContext(w->ctx, w->t->buffer_space);
         tys[1] = LLVMTypeOf(handle);
-        if (!(f = gpucompile_lower__intrinsic(w, "llvm.spv.resource.getpointer", tys, 2))) return NULL;
+        if (!(f = gpucompile_lower__intrinsic(w, w->t->buffer_element, tys, 2))) return NULL;
         args[0] = handle;
         args[1] = ix;
         return gpucompile_lower__call(w, f, args, 2);
@@ -663,7 +685,7 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__atomic_call(gpucompile_lower__
     LLVMTypeRef t = LLVMTypeOf(call);
     int n;
     /* sequentially consistent at device scope: LLVM's default (system) scope is CrossDevice,
-       which Vulkan refuses, and a monotonic one gets LLVM 22's null struct index */
+       which a shader may not use, and a monotonic one gets LLVM 22's null struct index */
     LLVMAtomicOrdering o = LLVMAtomicOrderingSequentiallyConsistent;
     if (!gpucompile_lower__atomic_op(plain, args, &op, &n)) return NULL;
     LLVMPositionBuilderBefore(w->b, call);
@@ -697,7 +719,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__rewrite(gpucompile_lower_
         if (!(idx = gpucompile_lower__offset(w, p, in, 0)))
             return gpucompile_lower__refuse(w, in, "an address that is not a whole number of elements off its parameter or variable "
                                                      "(the buffer model indexes elements of one type)");
-        if (!(a = gpucompile_lower__address(w, handle, array, idx, in))) return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_LLVM, "no llvm.spv.resource.getpointer in this LLVM");
+        if (!(a = gpucompile_lower__address(w, handle, array, idx, in))) return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_LLVM, "no %s in this LLVM", w->t->buffer_element);
         if (u->acc[i].type != u->type) { /* a wider access: one per element, put together */
             LLVMTypeRef t = u->acc[i].type, bt = u->type;
             unsigned k, n = (unsigned)(LLVMStoreSizeOfType(w->dl, t) / (unsigned long long)w->es);
@@ -743,7 +765,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__rewrite(gpucompile_lower_
         } else {
             LLVMSetOperand(in, op, a);
 #if LLVM_VERSION_MAJOR >= 20
-            /* LLVM's default (system) scope is CrossDevice, which Vulkan refuses */
+            /* LLVM's default (system) scope is CrossDevice, which a shader may not use */
             if ((LLVMIsAAtomicRMWInst(in) || LLVMIsAAtomicCmpXchgInst(in)) && LLVMGetAtomicSyncScopeID(in) == LLVMGetSyncScopeID(w->ctx, "", 0))
                 LLVMSetAtomicSyncScopeID(in, LLVMGetSyncScopeID(w->ctx, "device", 6));
 #endif
@@ -770,12 +792,12 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__calls_in(gpucompile_lower
             int kind, dim, n;
             next = LLVMGetNextInstruction(in);
             if (LLVMIsALoadInst(in) && LLVMGetTypeKind(LLVMTypeOf(in)) == LLVMPointerTypeKind)
-                return gpucompile_lower__refuse(w, in, "a pointer loaded from memory (Vulkan's buffers hold no pointers)");
+                return gpucompile_lower__refuse(w, in, "a pointer loaded from memory (%s's buffers hold no pointers)", w->t->api);
             if (LLVMIsAFenceInst(in)) return gpucompile_lower__refuse(w, in, "a fence without a barrier (LLVM 22 writes an invalid OpMemoryBarrier)");
             if (!LLVMIsACallInst(in)) continue;
             callee = LLVMGetCalledValue(in);
             if (!callee || !LLVMIsAFunction(callee))
-                return gpucompile_lower__refuse(w, in, "an indirect call (function pointers cannot be expressed in a Vulkan shader)");
+                return gpucompile_lower__refuse(w, in, "an indirect call (function pointers cannot be expressed in a %s shader)", w->t->api);
             name = gpucompile_value_name(callee);
             plain = gpucompile_lower__demangle(name, buf, sizeof buf, &args);
             LLVMPositionBuilderBefore(w->b, in);
@@ -784,11 +806,11 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__calls_in(gpucompile_lower
                                                dim, LLVMTypeOf(in));
             } else if (strcmp(plain, "barrier") == 0 || strcmp(plain, "work_group_barrier") == 0 || strcmp(plain, "__spirv_ControlBarrier") == 0 ||
                        strcmp(name, "llvm.nvvm.barrier0") == 0 || strncmp(name, "llvm.nvvm.barrier.cta.sync", 26) == 0) {
-                LLVMValueRef f = gpucompile_lower__intrinsic(w, "llvm.spv.group.memory.barrier.with.group.sync", NULL, 0);
-                if (!f) return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_LLVM, "no llvm.spv.group.memory.barrier.with.group.sync in this LLVM");
+                LLVMValueRef f = gpucompile_lower__intrinsic(w, w->t->barrier, NULL, 0);
+                if (!f) return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_LLVM, "no %s in this LLVM", w->t->barrier);
                 v = gpucompile_lower__call(w, f, NULL, 0);
             } else if (strcmp(plain, "printf") == 0 || strcmp(name, "vprintf") == 0) {
-                return gpucompile_lower__refuse(w, in, "printf (a Vulkan shader has no output stream)");
+                return gpucompile_lower__refuse(w, in, "printf (a %s shader has no output stream)", w->t->api);
             } else if (strcmp(plain, "mem_fence") == 0 || strcmp(plain, "read_mem_fence") == 0 || strcmp(plain, "write_mem_fence") == 0 ||
                        strcmp(plain, "atomic_work_item_fence") == 0) {
                 return gpucompile_lower__refuse(w, in, "a fence without a barrier (LLVM 22 writes an invalid OpMemoryBarrier)");
@@ -857,7 +879,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__calls_in(gpucompile_lower
                        (name[8] != 's' || LLVMIsAConstantInt(LLVMGetOperand(in, 1)))) {
                 /* a copy or fill of a constant size: 32-bit words (bytes for a tail), all loads
                    before the stores, so that the addresses are element accesses like any other
-                   (Vulkan has no memcpy of buffers) */
+                   (a shader has no memcpy of buffers) */
                 unsigned long long len = LLVMConstIntGetZExtValue(LLVMGetOperand(in, 2)), off = 0, k = 0, nw = 0;
                 int set = name[8] == 's'; /* llvm.memset */
                 LLVMValueRef dst = LLVMGetOperand(in, 0), src = LLVMGetOperand(in, 1), vals[1024];
@@ -888,7 +910,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__calls_in(gpucompile_lower
                 v = LLVMBuildAdd(w->b, LLVMBuildMul(w->b, LLVMGetOperand(in, 0), LLVMGetOperand(in, 1), ""), LLVMGetOperand(in, 2), "");
             } else
                 continue;
-            if (!v) return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_LLVM, "no llvm.spv builtin intrinsics in this LLVM");
+            if (!v) return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_LLVM, "no %s in this LLVM", w->t->work_item[0]);
             LLVMReplaceAllUsesWith(in, v);
             LLVMInstructionEraseFromParent(in);
         }
@@ -992,7 +1014,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__cycles(gpucompile_lower__
             LLVMValueRef f = LLVMIsACallInst(in) ? LLVMGetCalledValue(in) : NULL;
             if (!f || !LLVMIsAFunction(f) || LLVMIsDeclaration(f)) continue;
             for (i = 0; i < *nseen; i++)
-                if (seen[i] == f && colour[i] == 1) return gpucompile_lower__refuse(w, in, "recursion (a Vulkan shader has no call stack)");
+                if (seen[i] == f && colour[i] == 1) return gpucompile_lower__refuse(w, in, "recursion (a %s shader has no call stack)", w->t->api);
             if (gpucompile_lower__cycles(w, f, seen, colour, nseen, depth + 1) != GPUCOMPILE_OK) return w->r;
         }
     colour[me] = 2;
@@ -1010,11 +1032,11 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__check(gpucompile_lower__s
         const char *args;
         if (strcmp(gpucompile_lower__demangle(gpucompile_value_name(fn), buf, sizeof buf, &args), "printf") == 0 && LLVMGetFirstUse(fn) &&
             LLVMIsAInstruction(LLVMGetUser(LLVMGetFirstUse(fn))))
-            return gpucompile_lower__refuse(w, LLVMGetUser(LLVMGetFirstUse(fn)), "printf (a Vulkan shader has no output stream)");
+            return gpucompile_lower__refuse(w, LLVMGetUser(LLVMGetFirstUse(fn)), "printf (a %s shader has no output stream)", w->t->api);
         for (use = LLVMGetFirstUse(fn); use; use = LLVMGetNextUse(use)) {
             LLVMValueRef user = LLVMGetUser(use);
             if (LLVMIsAInstruction(user) && !(LLVMIsACallInst(user) && LLVMGetCalledValue(user) == fn))
-                return gpucompile_lower__refuse(w, user, "a function's address taken (function pointers cannot be expressed in a Vulkan shader)");
+                return gpucompile_lower__refuse(w, user, "a function's address taken (function pointers cannot be expressed in a %s shader)", w->t->api);
         }
     }
     for (fn = LLVMGetFirstFunction(w->m); fn; fn = LLVMGetNextFunction(fn))
@@ -1024,7 +1046,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__check(gpucompile_lower__s
         int dim;
         if (!LLVMGetFirstUse(g) || gpucompile_lower__builtin_kind(gpucompile_value_name(g), &dim) != GPUCOMPILE_LOWER__B_NONE) continue;
         if ((as == 1 || as == 2) && !(LLVMIsGlobalConstant(g) && LLVMGetInitializer(g)))
-            return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "global '%s': a variable in %s memory (a Vulkan shader module has "
+            return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "global '%s': a variable in %s memory (a %s shader module has "
                                               "none: pass it as a buffer parameter)", gpucompile_value_name(g), as == 1 ? "global" : "constant");
     }
     return GPUCOMPILE_OK;
@@ -1045,14 +1067,14 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__generic(gpucompile_lower_
                 if (late) {
                     if (LLVMGetTypeKind(t) == LLVMPointerTypeKind && LLVMGetPointerAddressSpace(t) == 4)
                         return gpucompile_lower__refuse(w, in, "a generic pointer that is not one parameter's or variable's "
-                                                                  "(OpenCL's generic address space: Vulkan has none)");
+                                                                  "(OpenCL's generic address space: %s has none)", w->t->api);
                     continue;
                 }
                 if (!LLVMIsACallInst(in) || !LLVMIsAFunction(LLVMGetCalledValue(in)) || LLVMIsDeclaration(LLVMGetCalledValue(in))) continue;
                 for (k = 0, n = LLVMGetNumArgOperands(in); k < n; k++)
                     if (LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(in, k))) == LLVMPointerTypeKind)
                         return gpucompile_lower__refuse(w, in, "a pointer passed to a function that is not inlined (LLVM 22 cannot pass "
-                                                                  "pointers between functions of a Vulkan shader: inline the callee)");
+                                                                  "pointers between functions of a %s shader: inline the callee)", w->t->api);
             }
     }
     return GPUCOMPILE_OK;
@@ -1060,7 +1082,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__generic(gpucompile_lower_
 
 /* Workgroup (addrspace 3) variables as arrays of the one type they are accessed as, each access
    one getelementptr off the array; constant tables (addrspace 1 or 2 constants: OpenCL's
-   `constant float w[5] = {...}`) the same in private memory (addrspace 10) with their values,
+   `constant float w[5] = {...}`) the same in private memory (the target's private_space) with their values,
    when they are arrays of the type they are read as. */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__workgroup_vars(gpucompile_lower__state *w, gpucompile_lower__uses *u) {
     LLVMValueRef g, last = LLVMGetLastGlobal(w->m), next;
@@ -1088,11 +1110,11 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__workgroup_vars(gpucompile
         if (as != 3 && (LLVMGetTypeKind(at) != LLVMArrayTypeKind || LLVMGetElementType(at) != u->type))
             return gpucompile_lower__refuse(w, u->acc[0].in, "a constant table read as another type than its elements' (not rewritten)");
         snprintf(name, sizeof name, "%s", gpucompile_value_name(g));
-        a = LLVMAddGlobalInAddressSpace(w->m, at, "", as == 3 ? 3 : 10);
+        a = LLVMAddGlobalInAddressSpace(w->m, at, "", as == 3 ? 3 : w->t->private_space);
         LLVMSetLinkage(a, LLVMInternalLinkage);
         if (as == 3) LLVMSetInitializer(a, LLVMGetPoison(at)); /* workgroup memory starts undefined */
         else {
-            LLVMSetInitializer(a, LLVMGetInitializer(g)); /* not marked constant: LLVM 22 puts a constant in UniformConstant, invalid for Vulkan */
+            LLVMSetInitializer(a, LLVMGetInitializer(g)); /* not marked constant: LLVM 22 puts a constant in UniformConstant, invalid for a shader */
         }
         LLVMSetAlignment(a, LLVMGetAlignment(g));
         if (gpucompile_lower__rewrite(w, g, u, NULL, a) != GPUCOMPILE_OK) return w->r;
@@ -1152,7 +1174,7 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__name(gpucompile_lower__state *
     else snprintf(text, sizeof text, "%.60s.arg%u", kernel, i);
     snprintf(gname, sizeof gname, "%s.name", text);
     s = LLVMConstStringInContext2(w->ctx, text, strlen(text), 0);
-    g = LLVMAddGlobalInAddressSpace(w->m, LLVMTypeOf(s), gname, 0); /* the name argument's type (the Vulkan layout's globals default to 10) */
+    g = LLVMAddGlobalInAddressSpace(w->m, LLVMTypeOf(s), gname, 0); /* the name argument's type (a shader's globals default to private_space) */
     LLVMSetInitializer(g, s);
     LLVMSetGlobalConstant(g, 1);
     LLVMSetLinkage(g, LLVMPrivateLinkage);
@@ -1162,7 +1184,7 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__name(gpucompile_lower__state *
 
 /* The push-constant block: 32-bit words (one struct of i32 members), each kernel's scalar
    parameters laid out from offset 0 in order, each at a multiple of 4 bytes and of its own
-   alignment; the kernels of a module share the block (Mesa refuses a module with two), so it is
+   alignment; the kernels of a module share the block (a driver may refuse a module with two), so it is
    as long as the longest kernel's, not the sum of them. */
 typedef struct gpucompile_lower__push_plan {
     unsigned words; /* the block's */
@@ -1242,8 +1264,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__kernel(gpucompile_lower__
         }
     }
     gpucompile_buf_printf(md, "gpucompile.params %s", name);
-    if (n > GPUCOMPILE_LOWER__MAX_PARAMS)
-        return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': %u parameters (at most %d)", name, n, GPUCOMPILE_LOWER__MAX_PARAMS);
+    if (n > w->t->max_params)
+        return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': %u parameters (at most %u)", name, n, w->t->max_params);
     for (i = 0; i < n; i++) {
         LLVMValueRef p = LLVMGetParam(fn, i);
         LLVMTypeRef t = LLVMTypeOf(p);
@@ -1270,8 +1292,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__kernel(gpucompile_lower__
             LLVMValueRef handle = NULL, array = NULL;
             if (as != 1 && as != 2 && as != 3)
                 return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': parameter %u: a pointer to %s memory (address space %u) "
-                                                "cannot be a Vulkan entry point's parameter: only global, constant and local ones",
-                                                name, i, as == 4 ? "generic" : "private", as);
+                                                "cannot be a %s entry point's parameter: only global, constant and local ones",
+                                                name, i, as == 4 ? "generic" : "private", as, w->t->api);
             memset(u, 0, sizeof *u);
             if (gpucompile_lower__collect(w, p, u) != GPUCOMPILE_OK || gpucompile_lower__one_base(w, p, u) != GPUCOMPILE_OK) return w->r;
             if (!u->nacc) {
@@ -1293,11 +1315,11 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__kernel(gpucompile_lower__
                 LLVMTypeRef arr = LLVMArrayType2(u->type, 0), ht, f;
                 unsigned ints[2];
                 LLVMValueRef hf, args[5];
-                ints[0] = 12; /* StorageBuffer */
+                ints[0] = w->t->buffer_class;
                 ints[1] = u->writes && as == 1;
-                ht = LLVMTargetExtTypeInContext(w->ctx, "spirv.VulkanBuffer", &arr, 1, ints, 2);
-                if (!(hf = gpucompile_lower__intrinsic(w, "llvm.spv.resource.handlefrombinding", &ht, 1)))
-                    return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_LLVM, "no llvm.spv.resource.handlefrombinding in this LLVM");
+                ht = LLVMTargetExtTypeInContext(w->ctx, w->t->buffer_type, &arr, 1, ints, 2);
+                if (!(hf = gpucompile_lower__intrinsic(w, w->t->buffer_binding, &ht, 1)))
+                    return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_LLVM, "no %s in this LLVM", w->t->buffer_binding);
                 args[0] = LLVMConstInt(w->i32, 0, 0);
                 args[1] = LLVMConstInt(w->i32, first_binding + i, 0);
                 args[2] = LLVMConstInt(w->i32, 1, 0);
@@ -1314,8 +1336,10 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__kernel(gpucompile_lower__
     /* the entry point: void @name() with the body moved over */
     nf = LLVMAddFunction(w->m, "", LLVMFunctionType(LLVMVoidTypeInContext(w->ctx), NULL, 0, 0));
     snprintf(numthreads, sizeof numthreads, "%u,%u,%u", w->wg[0], w->wg[1], w->wg[2]);
-    LLVMAddAttributeAtIndex(nf, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(w->ctx, "hlsl.shader", 11, "compute", 7));
-    LLVMAddAttributeAtIndex(nf, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(w->ctx, "hlsl.numthreads", 15, numthreads, (unsigned)strlen(numthreads)));
+    LLVMAddAttributeAtIndex(nf, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(w->ctx, w->t->entry_attribute, (unsigned)strlen(w->t->entry_attribute),
+                                                                                     w->t->entry_value, (unsigned)strlen(w->t->entry_value)));
+    LLVMAddAttributeAtIndex(nf, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(w->ctx, w->t->size_attribute, (unsigned)strlen(w->t->size_attribute),
+                                                                                     numthreads, (unsigned)strlen(numthreads)));
     while ((bb = LLVMGetFirstBasicBlock(fn)) != NULL) {
         LLVMRemoveBasicBlockFromParent(bb);
         LLVMAppendExistingBasicBlock(nf, bb);
@@ -1326,8 +1350,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__kernel(gpucompile_lower__
     return GPUCOMPILE_OK;
 }
 
-/* The push-constant block's size: the longest kernel's parameters (128 bytes at most: what
-   every Vulkan device has). */
+/* The scalars' block's size: the longest kernel's parameters (at most the target's max_push_bytes). */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__plan(gpucompile_lower__state *w, gpucompile_lower__push_plan *pp) {
     LLVMValueRef fn;
     for (fn = LLVMGetFirstFunction(w->m); fn; fn = LLVMGetNextFunction(fn)) {
@@ -1337,9 +1360,9 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__plan(gpucompile_lower__st
             LLVMValueRef p = LLVMGetParam(fn, i);
             if (LLVMGetTypeKind(LLVMTypeOf(p)) != LLVMPointerTypeKind && LLVMGetFirstUse(p)) gpucompile_lower__place(w, LLVMTypeOf(p), &end, &off);
         }
-        if (end > 128)
+        if (end > w->t->max_push_bytes)
             return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': its scalar parameters need %u bytes of push constants: "
-                                              "above the 128 bytes every Vulkan device has", gpucompile_value_name(fn), end);
+                                              "above the %u bytes every %s device has", gpucompile_value_name(fn), end, w->t->max_push_bytes, w->t->api);
         if ((end + 3) / 4 > pp->words) pp->words = (end + 3) / 4;
     }
     return GPUCOMPILE_OK;
@@ -1381,7 +1404,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__shapes(gpucompile_lower__
                 else if (LLVMIsAAtomicCmpXchgInst(in)) { p = LLVMGetOperand(in, 0); t = LLVMTypeOf(LLVMGetOperand(in, 2)); }
                 else continue;
                 as = LLVMGetPointerAddressSpace(LLVMTypeOf(p));
-                if (as != 0 && as != 3 && as != 10) continue; /* buffers (11) and push constants (13) are the backend's */
+                if (as != 0 && as != 3 && as != w->t->private_space) continue; /* buffers and the scalars' block are the backend's */
                 base = (LLVMIsAGetElementPtrInst(p) || (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr)) ? LLVMGetOperand(p, 0) : p;
                 bt = LLVMIsAAllocaInst(base) ? LLVMGetAllocatedType(base) : LLVMIsAGlobalVariable(base) ? LLVMGlobalGetValueType(base) : NULL;
                 if (bt && (base == p ? bt == t : LLVMGetGEPSourceElementType(p) == bt && gpucompile_lower__indexed(p) == t)) continue;
@@ -1403,13 +1426,13 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__undefined(gpucompile_lowe
                 const char *c = gpucompile_lower__callee_name(in);
                 if (*c && strncmp(c, "llvm.", 5) != 0 && LLVMIsDeclaration(LLVMGetCalledValue(in)))
                     return gpucompile_lower__refuse(w, in, "a call to a function the module does not define (not an OpenCL function this "
-                                                             "rewrite knows; a Vulkan shader module links nothing)");
+                                                             "rewrite knows; a %s shader module links nothing)", w->t->api);
             }
     return GPUCOMPILE_OK;
 }
 
-GPUCOMPILE_DEF gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, LLVMModuleRef module, const gpucompile_lower_options *options,
-                                                                 const gpucompile_logger *logger, int *lowered) {
+GPUCOMPILE_DEF gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, LLVMModuleRef module, const gpucompile_lower_target *target,
+                                                          const gpucompile_lower_options *options, const gpucompile_logger *logger, int *lowered) {
     gpucompile_lower_options o;
     gpucompile_lower__state w;
     gpucompile_lower__push_plan pp;
@@ -1424,7 +1447,8 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, L
     if (lowered) *lowered = 0;
     w.job = job;
     w.logger = logger;
-    if (!module) return gpucompile_lower__fail(&w, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "gpucompile_lower_kernels: no module");
+    w.t = target;
+    if (!module || !target) return gpucompile_lower__fail(&w, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "gpucompile_lower_kernels: no %s", module ? "target" : "module");
     memset(&o, 0, sizeof o);
     if (options) o = *options;
     if (!o.local_size[0]) o.local_size[0] = 64;
@@ -1472,7 +1496,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, L
         unsigned k;
         for (k = 0; k < pp.words; k++) words[k] = w.i32;
         LLVMStructSetBody(st, words, pp.words, 0);
-        pc = LLVMAddGlobalInAddressSpace(module, st, "gpucompile.push", 13);
+        pc = LLVMAddGlobalInAddressSpace(module, st, "gpucompile.push", w.t->push_space);
         LLVMSetLinkage(pc, LLVMExternalLinkage);
         LLVMSetVisibility(pc, LLVMHiddenVisibility);
         LLVMSetExternallyInitialized(pc, 1);
@@ -1489,13 +1513,13 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, L
             goto done;
         }
         s = LLVMMDStringInContext(w.ctx, md.data, (unsigned)md.len);
-        LLVMAddNamedMetadataOperand(module, "gpucompile.vulkan.params", LLVMMDNodeInContext(w.ctx, &s, 1));
+        LLVMAddNamedMetadataOperand(module, w.t->params_metadata, LLVMMDNodeInContext(w.ctx, &s, 1));
     }
     do { /* what only the kernels used: the OpenCL front end's copies of the kernels, helpers, declarations */
         again = 0;
         for (fn = LLVMGetFirstFunction(module); fn; fn = next) {
             next = LLVMGetNextFunction(fn);
-            if (LLVMGetFirstUse(fn) || LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, "hlsl.shader", 11)) continue;
+            if (LLVMGetFirstUse(fn) || LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, w.t->entry_attribute, (unsigned)strlen(w.t->entry_attribute))) continue;
             LLVMDeleteFunction(fn);
             again = 1;
         }
@@ -1508,7 +1532,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, L
         }
     }
     for (fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn)) /* a shader module exports nothing (else: Linkage) */
-        if (!LLVMIsDeclaration(fn) && !LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, "hlsl.shader", 11)) LLVMSetLinkage(fn, LLVMInternalLinkage);
+        if (!LLVMIsDeclaration(fn) && !LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, w.t->entry_attribute, (unsigned)strlen(w.t->entry_attribute))) LLVMSetLinkage(fn, LLVMInternalLinkage);
     if (gpucompile_lower__undefined(&w) != GPUCOMPILE_OK || gpucompile_lower__generic(&w, 1) != GPUCOMPILE_OK ||
         gpucompile_lower__shapes(&w) != GPUCOMPILE_OK)
         goto done;

@@ -76,9 +76,14 @@ extern "C" {
 GPUCOMPILE_API const gpucompile_backend *gpucompile_vulkan_backend(void);
 /* 1 when the LLVM in use has the SPIR-V code generator. */
 GPUCOMPILE_API int gpucompile_vulkan_available(void);
-/* The pointer-kernel lowering's names before gpucompile_lower.h (kept for a release). */
+/* The pointer-kernel lowering's target for Vulkan (gpucompile_lower.h): the names LLVM 22's SPIR-V
+   code generator takes for a compute shader (the input section below), the limits every Vulkan
+   device has. */
+GPUCOMPILE_API const gpucompile_lower_target *gpucompile_vulkan_lower_target(void);
+/* The lowering's names before gpucompile_lower.h (kept for a release). */
 typedef gpucompile_lower_options gpucompile_vulkan_lower_options;
-#define gpucompile_vulkan_lower_kernels gpucompile_lower_kernels
+#define gpucompile_vulkan_lower_kernels(job, module, options, logger, lowered) \
+    gpucompile_lower_kernels(job, module, gpucompile_vulkan_lower_target(), options, logger, lowered)
 #define gpucompile_vulkan_is_pointer_kernel gpucompile_is_pointer_kernel
 #define gpucompile_vulkan_has_pointer_kernels gpucompile_has_pointer_kernels
 #define gpucompile_vulkan_inline_helpers gpucompile_inline_helpers
@@ -1547,7 +1552,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__lower(gpucompile_job *jo
         return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "flag workgroup_size: \"X,Y,Z\" (kernels without reqd_work_group_size)");
     if (lm && sscanf(lm, "%u", &o.local_bytes) != 1)
         return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "flag local_memory: the bytes of each local pointer parameter");
-    if ((r = gpucompile_lower_kernels(job, job->module, &o, NULL, &n)) != GPUCOMPILE_OK) return r;
+    if ((r = gpucompile_lower_kernels(job, job->module, gpucompile_vulkan_lower_target(), &o, NULL, &n)) != GPUCOMPILE_OK) return r;
     gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d kernel%s rewritten into the Vulkan shape (buffers at the "
                        "parameters' bindings, scalars in push constants, the parameters' order recorded)", n, n == 1 ? "" : "s");
     return gpucompile_vulkan__prepare(job);
@@ -2251,11 +2256,26 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_vulkan_backend(void) {
 GPUCOMPILE_CONSTRUCTOR(gpucompile_vulkan__register) { gpucompile_register_backend(gpucompile_vulkan_backend()); }
 
 
-/* ---- the marker: the parameter strings as OpModuleProcessed ---- */
+/* ---- the pointer kernels: the lowering's target, the parameter strings as OpModuleProcessed ---- */
+GPUCOMPILE_DEF const gpucompile_lower_target *gpucompile_vulkan_lower_target(void) {
+    static const gpucompile_lower_target t = {
+        "vulkan", "Vulkan",
+        {"llvm.spv.thread.id", "llvm.spv.thread.id.in.group", "llvm.spv.group.id", "llvm.spv.num.workgroups"},
+        "llvm.spv.group.memory.barrier.with.group.sync",
+        "spirv.VulkanBuffer", 12, /* StorageBuffer */
+        "llvm.spv.resource.handlefrombinding", "llvm.spv.resource.getpointer",
+        11, 13, 10, /* LLVM's SPIR-V address spaces for shaders: StorageBuffer, PushConstant, Private */
+        "hlsl.shader", "compute", "hlsl.numthreads",
+        "gpucompile.vulkan.params",
+        GPUCOMPILE_VULKAN_MAX_PARAMS, 128 /* the reflection's parameters; the push constants every device has */
+    };
+    return &t;
+}
+
 GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef module, const void *spirv, size_t size, gpucompile_buf *out) {
     const uint32_t *w = (const uint32_t *)spirv;
     size_t n = size / 4, at = 5;
-    unsigned k, count = module ? LLVMGetNamedMetadataNumOperands(module, "gpucompile.vulkan.params") : 0;
+    unsigned k, count = module ? LLVMGetNamedMetadataNumOperands(module, gpucompile_vulkan_lower_target()->params_metadata) : 0;
     LLVMValueRef *ops = NULL;
     uint32_t header[5];
     if (!spirv || size < 20 || size % 4 || w[0] != 0x07230203u) return GPUCOMPILE_ERROR_INVALID_INPUT;
@@ -2272,7 +2292,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef mod
     gpucompile_buf_add(out, header, sizeof header);
     gpucompile_buf_add(out, w + 5, (at - 5) * 4);
     if (count && (ops = (LLVMValueRef *)malloc(count * sizeof *ops)) != NULL) {
-        LLVMGetNamedMetadataOperands(module, "gpucompile.vulkan.params", ops);
+        LLVMGetNamedMetadataOperands(module, gpucompile_vulkan_lower_target()->params_metadata, ops);
         for (k = 0; k < count; k++) {
             LLVMValueRef s = NULL;
             const char *text;

@@ -133,5 +133,19 @@ check "a comment naming a missing section is found" test -n "$(cd "$T_TMP" && un
 sed 's|^/\* ==== \[section: jobs\]|/* ==== [section: objects]|; t; s|^/\* ==== \[section: objects\]|/* ==== [section: jobs]|' \
     "$ROOT/gpucompile.h" >"$T_TMP/swapped.h"
 check "two sections out of the table of contents' order are found" test -n "$(toc_out_of_order "$T_TMP/swapped.h")"
+# The pointer-kernel lowering is target-neutral: gpucompile_lower.h names no target's IR (Vulkan's
+# intrinsics, handle types and attributes come from the target table gpucompile_vulkan.h fills)
+target_names() { grep -n -i -E 'vulkan|hlsl|llvm\.spv|spirv\.|\bVk[A-Z]' "$1"; }
+target_names "$ROOT/gpucompile_lower.h" >"$T_TMP/hits"
+if [ -s "$T_TMP/hits" ]; then fail "gpucompile_lower.h names a target's IR outside its target table:"; sed 's/^/    /' "$T_TMP/hits"
+else ok "gpucompile_lower.h names no target's IR (its emit points are the target table's)"; fi
+check "gpucompile_vulkan.h fills the lowering's table with its names" grep -q '"llvm.spv.resource.getpointer"' "$ROOT/gpucompile_vulkan.h"
+for planted in 's|w->t->barrier, NULL, 0)|"llvm.spv.group.memory.barrier.with.group.sync", NULL, 0)|' \
+               's|w->t->entry_attribute, (unsigned)strlen(w->t->entry_attribute),|"hlsl.shader", 11,|' \
+               's|LLVMPointerTypeInContext(w->ctx, w->t->buffer_space)|LLVMPointerTypeInContext(w->ctx, 11) /* Vulkan StorageBuffer */|'; do
+    sed "$planted" "$ROOT/gpucompile_lower.h" >"$T_TMP/planted_lower.h"
+    cmp -s "$ROOT/gpucompile_lower.h" "$T_TMP/planted_lower.h" && fail "the plant did not apply: $planted"
+    check "a target's name planted in the lowering is found: $planted" test -n "$(target_names "$T_TMP/planted_lower.h")"
+done
 tally cli_seam
 [ "$T_FAIL" -eq 0 ]

@@ -98,7 +98,7 @@ static int compile_ir_opt(const char *ir, size_t len, gpucompile_buf *out, t_log
             goto done;
         }
     }
-    if (gpucompile_lower_kernels(NULL, m, o, &logger, kernels) != GPUCOMPILE_OK) goto done;
+    if (gpucompile_lower_kernels(NULL, m, gpucompile_vulkan_lower_target(), o, &logger, kernels) != GPUCOMPILE_OK) goto done;
     if (LLVMVerifyModule(m, LLVMPrintMessageAction, &msg)) {
         printf("  the lowered module does not verify\n");
         goto done;
@@ -796,6 +796,9 @@ static void refused(const char *ir, const char *function, const char *why) {
 
 #define T_HEAD "target triple = \"spirv64\"\n"
 static void test_refusals(void) {
+    /* no module, no target: an error, nothing else (the old name is the Vulkan target's call) */
+    CHECK(gpucompile_lower_kernels(NULL, NULL, gpucompile_vulkan_lower_target(), NULL, NULL, NULL) == GPUCOMPILE_ERROR_INVALID_ARGUMENT);
+    CHECK(gpucompile_vulkan_lower_kernels(NULL, NULL, NULL, NULL, NULL) == GPUCOMPILE_ERROR_INVALID_ARGUMENT);
     if (!gpucompile_vulkan_available()) SKIP("this LLVM has no SPIR-V target");
     refused(T_HEAD "define spir_kernel void @k(ptr addrspace(1) %p, ptr addrspace(1) %q) {\n"
                    "  store ptr addrspace(1) %q, ptr addrspace(1) %p\n  ret void\n}\n",
