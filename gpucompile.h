@@ -696,6 +696,10 @@ struct gpucompile_backend {
        SPIR-V, not Vulkan's). An offload entry another program wrote (no gpucompile.target) goes
        to the first backend whose triples hold its triple. */
     const char *triples;
+    /* the triples (the same patterns) of modules that are this backend's input as well as its
+       own: compiled for the target's triple without the warning a module of another
+       architecture gets. "spirv,spirv32,spirv64" (OpenCL C, the Vulkan backend's pointer kernels). */
+    const char *input_triples;
     unsigned short offload_kind;        /* LLVM offload binary's offload kind; 0: none */
     /* LLVM offload binary's image kinds of isa, bin and fatbin objects (LLVM's numbers: 1
        object, 6 SPIR-V, ...); 0: none for isa and fatbin, object for bin */
@@ -4265,7 +4269,9 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__setup(gpucompile_job *job) {
     {   /* a module written for another architecture (an x86-64 module given to a GPU backend) */
         const char *had = LLVMGetTarget(job->module);
         size_t n = strcspn(triple, "-");
-        if (had && *had && (strncmp(had, triple, n) != 0 || (had[n] != '-' && had[n] != 0)))
+        const gpucompile_backend *b = gpucompile__backend_of(job->target, NULL);
+        if (had && *had && (strncmp(had, triple, n) != 0 || (had[n] != '-' && had[n] != 0)) &&
+            !(b && b->input_triples && gpucompile_triple_in(b->input_triples, had)))
             gpucompile_job_log(job, GPUCOMPILE_SEVERITY_WARNING, GPUCOMPILE_OK, NULL,
                                "the module's triple '%s' names another target than '%s': compiled for '%s'", had, triple, triple);
     }

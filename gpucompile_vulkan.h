@@ -640,10 +640,11 @@ done:
     return found;
 }
 
-/* Run-time selection: the device "vulkan" (this header's runtime) takes a SPIR-V module (format
-   bin) for Vulkan: a SPIR-V triple whose environment names Vulkan
-   (spirv1.6-unknown-vulkan1.3-compute), never an OpenCL one (spirv64-unknown-unknown); -2 for
-   another device. An object without a triple must say vulkan in its chip. */
+/* Run-time selection, the one rule of the backend's select_score (gpucompile_binary_select,
+   --select vulkan) and of the runtime's loader: the device "vulkan" takes a SPIR-V module
+   (format bin) for Vulkan: a SPIR-V triple whose environment names Vulkan
+   (spirv1.6-unknown-vulkan1.3-compute), never an OpenCL one (spirv64-unknown-unknown) nor another
+   architecture's; -2 for another device. An object without a triple must say vulkan in its chip. */
 GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__score(const char *triple, const char *chip, const char *format, const char *features,
                                                         const char *device, const char **why) {
     (void)features;
@@ -2193,13 +2194,10 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__cc_ok(unsigned cc) {
 
 #define GPUCOMPILE_VULKAN__TRIPLES "spirv*-*-vulkan*" /* Vulkan's SPIR-V triples (OpenCL's are gpucompile_spirv.h's) */
 
-/* Run-time selection: the device "vulkan" takes a Vulkan shader module (a triple whose
-   environment is vulkan: an OpenCL SPIR-V module is not one). */
+/* Run-time selection: the rule is in [section: selection and reflection]. */
 GPUCOMPILE_PRIVATE int gpucompile_vulkan__select_score(const gpucompile_object *o, const char *device, const char **why) {
-    if (strcmp(device, "vulkan") != 0) return -2;
-    if (!o || o->format != GPUCOMPILE_FORMAT_BIN || !o->triple || !strstr(o->triple, "-vulkan")) return -1;
-    *why = "Vulkan shader module";
-    return 1;
+    return gpucompile_vulkan__score(o ? o->triple : NULL, o ? o->chip : NULL, o ? gpucompile_format_string(o->format) : NULL, NULL,
+                                    device, why);
 }
 
 GPUCOMPILE_DEF const gpucompile_backend *gpucompile_vulkan_backend(void) {
@@ -2237,6 +2235,7 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_vulkan_backend(void) {
         t.calling_convention_ok = gpucompile_vulkan__cc_ok;
         t.select_score = gpucompile_vulkan__select_score;
         t.triples = GPUCOMPILE_VULKAN__TRIPLES;
+        t.input_triples = "spirv,spirv32,spirv64"; /* OpenCL C as clang writes it: the pointer kernels' documented input */
         t.offload_kind = 8;   /* as the SPIR-V backend's: LLVM's offload model has no Vulkan kind */
         t.image_kind_bin = 6; /* IMG_SPIRV */
         t.kernel_metadata = kernel_metadata;

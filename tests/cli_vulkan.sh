@@ -180,6 +180,10 @@ if command -v clang-22 >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; 
   "$G" -v -t '#gpu.vulkan' -f bin "$T_TMP/pk.ll" -o "$T_TMP/pk.spv" > "$T_TMP/pk.log" 2>&1; rc=$?
   check "OpenCL C pointer kernels for #gpu.vulkan: compiled, spirv-val --target-env vulkan1.3" sh -c "[ $rc = 0 ] && spirv-val --target-env vulkan1.3 '$T_TMP/pk.spv'"
   check "... -v says they were rewritten" grep -q 'kernels rewritten into the Vulkan shape' "$T_TMP/pk.log"
+  check "... without a warning: spirv64 (clang's OpenCL C) is the backend's documented input" sh -c "! grep -q 'warning' '$T_TMP/pk.log'"
+  sed 's/^target triple = .*/target triple = "x86_64-pc-linux-gnu"/' examples/kernels/saxpy_vulkan.ll > "$T_TMP/x86.ll"
+  "$G" --no-cache -t '#gpu.vulkan' -f bin "$T_TMP/x86.ll" -o /dev/null 2> "$T_TMP/err"
+  check "... another architecture's triple still warns" grep -q "warning: the module's triple 'x86_64-pc-linux-gnu' names another target than 'spirv1.6-unknown-vulkan1.3-compute'" "$T_TMP/err"
   check "... and in the kernel metadata" grep -q 'parameters = "p0:4 b1 b2 p4:4"' "$T_TMP/pk.log"
   check "... the parameters' order is in the module (OpModuleProcessed)" sh -c "spirv-dis '$T_TMP/pk.spv' | grep -q 'OpModuleProcessed \"gpucompile.params saxpy p0:4 b1 b2 p4:4\"'"
   "$G" -t '#gpu.vulkan<flags = {workgroup_size = "32,2,1"}>' -f bin "$T_TMP/pk.ll" -o "$T_TMP/pk2.spv" -v > "$T_TMP/pk2.log" 2>&1

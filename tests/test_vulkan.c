@@ -248,6 +248,33 @@ static void test_selection_rule(void) {
     CHECK(gpucompile_vulkan__score("spirv1.6-unknown-vulkan1.3-compute", "", "bin", "", "sm_90", &why) == -2);
 }
 
+/* One rule: the compile side (the backend's select_score: --select, gpucompile_binary_select)
+   and the runtime's loader score every object alike, also without a triple. */
+static void test_one_selection_rule(void) {
+    static const struct { const char *triple, *chip; int score; } c[] = {
+        {"spirv1.6-unknown-vulkan1.3-compute", "vulkan", 1}, {"", "vulkan", 1}, {NULL, "vulkan", 1}, {"x-unknown-vulkan1.3", "vulkan", -1},
+        {"spirv64-unknown-unknown", "vulkan", -1}, {"", "bmg", -1}, {"spirv-unknown-vulkan1.3-compute", NULL, 1}};
+    const gpucompile_backend *b = gpucompile_vulkan_backend();
+    size_t i;
+    int f;
+    for (i = 0; i < sizeof c / sizeof c[0]; i++)
+        for (f = GPUCOMPILE_FORMAT_LLVM; f <= GPUCOMPILE_FORMAT_BIN; f++) {
+            gpucompile_object o;
+            const char *w1 = NULL, *w2 = NULL;
+            int compile_side, runtime_side;
+            memset(&o, 0, sizeof o);
+            o.format = (gpucompile_format)f;
+            o.triple = (char *)c[i].triple;
+            o.chip = (char *)c[i].chip;
+            compile_side = b->select_score(&o, "vulkan", &w1);
+            runtime_side = gpucompile_vulkan__score(c[i].triple, c[i].chip, gpucompile_format_string(o.format), NULL, "vulkan", &w2);
+            CHECK_MSG(compile_side == runtime_side, "%s / %s / %s: %d on the compile side, %d at run time", c[i].triple ? c[i].triple : "(null)",
+                      c[i].chip ? c[i].chip : "(null)", gpucompile_format_string(o.format), compile_side, runtime_side);
+            CHECK(runtime_side == (f == GPUCOMPILE_FORMAT_BIN ? c[i].score : -1));
+            CHECK(b->select_score(&o, "sm_90", &w1) == -2);
+        }
+}
+
 /* Our declarations of the Vulkan ABI against the real header. */
 static void test_abi_against_vulkan_h(void) {
 #if !defined(HAVE_VULKAN_H)
@@ -401,6 +428,7 @@ int main(void) {
     RUN(test_big_endian);
     RUN(test_garbage);
     RUN(test_selection_rule);
+    RUN(test_one_selection_rule);
     RUN(test_abi_against_vulkan_h);
     {
         char cmd[512];
