@@ -59,11 +59,14 @@
    bN, pOFFSET:SIZE, lBYTES, -). On an LLVM without the SPIRV target (Debian's LLVM 19) the target
    fails verification, saying so.
 
-   LLVM's SPIR-V code generator takes its extensions from a process-wide option: the backend
-   turns on SPV_EXT_shader_atomic_float_add and SPV_EXT_shader_atomic_float_min_max once (without
-   them a float atomic aborts inside LLVM); the target's lists decide whether the module that
-   uses them is kept. A program that passes -spirv-ext to LLVM itself conflicts with it (LLVM
-   exits on the option's second occurrence). */
+   LLVM's SPIR-V code generator takes its extensions only from a process-wide LLVM option
+   (-spirv-ext; LLVM 22 has no per-target-machine or per-module way in its C API), and a float
+   atomic aborts inside LLVM without SPV_EXT_shader_atomic_float_add / _min_max. Who sets it is
+   the program's choice (gpucompile_vulkan_set_llvm_options): by default the backend parses
+   -spirv-ext=+SPV_EXT_shader_atomic_float_add,+SPV_EXT_shader_atomic_float_min_max once, at its
+   first compile; a program that owns LLVM's options says so and either passes that option itself
+   or has float atomics refused by name before LLVM. The target's lists decide whether a module
+   that uses them is kept. */
 #ifndef GPUCOMPILE_VULKAN_H
 #define GPUCOMPILE_VULKAN_H
 #include <stddef.h>
@@ -76,6 +79,15 @@ extern "C" {
 GPUCOMPILE_API const gpucompile_backend *gpucompile_vulkan_backend(void);
 /* 1 when the LLVM in use has the SPIR-V code generator. */
 GPUCOMPILE_API int gpucompile_vulkan_available(void);
+/* Who sets LLVM's process-wide -spirv-ext option, which float atomics need:
+   GPUCOMPILE_VULKAN_LLVM_OPTIONS_SET (the default): the backend, once, with LLVMParseCommandLineOptions
+   at its first compile; _HOST: the program, which parses LLVM's options itself and has passed
+   -spirv-ext=+SPV_EXT_shader_atomic_float_add,+SPV_EXT_shader_atomic_float_min_max (LLVM exits on
+   a second -spirv-ext); _NONE: nobody, and float atomics are refused before LLVM, naming the
+   instruction. The backend parses nothing unless the mode is SET at its first compile (call this
+   first); after it parsed the option, the mode stays SET. Returns the mode in force. */
+enum { GPUCOMPILE_VULKAN_LLVM_OPTIONS_SET = 0, GPUCOMPILE_VULKAN_LLVM_OPTIONS_HOST = 1, GPUCOMPILE_VULKAN_LLVM_OPTIONS_NONE = 2 };
+GPUCOMPILE_API int gpucompile_vulkan_set_llvm_options(int mode);
 /* The pointer-kernel lowering's target for Vulkan (gpucompile_lower.h): the names LLVM 22's SPIR-V
    code generator takes for a compute shader (the input section below), the limits every Vulkan
    device has. */
@@ -1126,6 +1138,7 @@ typedef struct gpucompile_vulkan__llvm {
     int state; /* 0 not looked up, 1 found, -1 absent */
     void (*init[4])(void);
     void (*parse_options)(int, const char *const *, const char *);
+    int options, parsed; /* gpucompile_vulkan_set_llvm_options' mode; 1 once -spirv-ext was parsed */
 } gpucompile_vulkan__llvm;
 static gpucompile_vulkan__llvm gpucompile_vulkan__targets;
 
@@ -1147,14 +1160,37 @@ GPUCOMPILE_DEF int gpucompile_vulkan_available(void) {
     return ok;
 }
 
+GPUCOMPILE_DEF int gpucompile_vulkan_set_llvm_options(int mode) {
+    int now;
+    gpucompile_lock();
+    if (!gpucompile_vulkan__targets.parsed && mode >= GPUCOMPILE_VULKAN_LLVM_OPTIONS_SET && mode <= GPUCOMPILE_VULKAN_LLVM_OPTIONS_NONE)
+        gpucompile_vulkan__targets.options = mode;
+    now = gpucompile_vulkan__targets.options;
+    gpucompile_unlock();
+    return now;
+}
+
 /* Under the core's lock, once. The float atomics' extensions are a process-wide option of
-   LLVM's SPIR-V code generator: without them a float atomic aborts inside LLVM. */
+   LLVM's SPIR-V code generator (gpucompile_vulkan_set_llvm_options says who sets it). */
 GPUCOMPILE_PRIVATE void gpucompile_vulkan__initialize(void) {
     static const char *const argv[2] = {"gpucompile", "-spirv-ext=+SPV_EXT_shader_atomic_float_add,+SPV_EXT_shader_atomic_float_min_max"};
+    gpucompile_vulkan__llvm *s = &gpucompile_vulkan__targets;
     int i;
-    if (gpucompile_vulkan__targets.state != 1) return;
-    for (i = 0; i < 4; i++) gpucompile_vulkan__targets.init[i]();
-    gpucompile_vulkan__targets.parse_options(2, argv, "");
+    if (s->state != 1) return;
+    for (i = 0; i < 4; i++) s->init[i]();
+    if (s->options == GPUCOMPILE_VULKAN_LLVM_OPTIONS_SET) {
+        s->parse_options(2, argv, "");
+        s->parsed = 1;
+    }
+}
+
+/* 1 when float atomics can reach LLVM: the -spirv-ext option is set (by the backend or the host). */
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__float_atomics(void) {
+    int ok;
+    gpucompile_lock();
+    ok = gpucompile_vulkan__targets.options != GPUCOMPILE_VULKAN_LLVM_OPTIONS_NONE;
+    gpucompile_unlock();
+    return ok;
 }
 
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
@@ -1240,6 +1276,12 @@ GPUCOMPILE_PRIVATE const char *gpucompile_vulkan__bad_instruction(LLVMValueRef i
     }
     if (gpucompile_vulkan__calls(in, "llvm.spv.workgroup.size"))
         return "LLVM 22 writes an invalid module for llvm.spv.workgroup.size: use the constant (hlsl.numthreads)";
+    if (LLVMIsAAtomicRMWInst(in) && !gpucompile_vulkan__float_atomics()) {
+        LLVMAtomicRMWBinOp op = LLVMGetAtomicRMWBinOp(in);
+        if (op == LLVMAtomicRMWBinOpFAdd || op == LLVMAtomicRMWBinOpFSub || op == LLVMAtomicRMWBinOpFMax || op == LLVMAtomicRMWBinOpFMin)
+            return "a float atomic: LLVM 22 aborts on it without its -spirv-ext option, which this program leaves unset "
+                   "(gpucompile_vulkan_set_llvm_options(GPUCOMPILE_VULKAN_LLVM_OPTIONS_NONE))";
+    }
     return NULL;
 }
 

@@ -6,6 +6,7 @@
 #define GPUCOMPILE_VULKAN_RUNTIME
 #include "test.h"
 #include "gpucompile_vulkan.h"
+#include <llvm-c/Support.h>
 #include <stddef.h>
 #if defined(__has_include)
 #if __has_include(<vulkan/vulkan.h>)
@@ -275,6 +276,39 @@ static void test_one_selection_rule(void) {
         }
 }
 
+/* LLVM's -spirv-ext, which float atomics need, is the program's to set: with
+   GPUCOMPILE_VULKAN_LLVM_OPTIONS_NONE (before any Vulkan compile of this process) a float atomic
+   is refused by name and an integer one compiles; a program that parses the option itself says
+   so (HOST) and then compiles it. The mode SET is the one every other program here runs with. */
+static void test_llvm_options_the_programs(void) {
+    static const char *const argv[2] = {"host", "-spirv-ext=+SPV_EXT_shader_atomic_float_add,+SPV_EXT_shader_atomic_float_min_max"};
+    gpucompile_target *t = NULL;
+    gpucompile_object *o = NULL;
+    gpucompile_options opt;
+    t_log l;
+    char *ir;
+    size_t n;
+    CHECK(gpucompile_vulkan_set_llvm_options(GPUCOMPILE_VULKAN_LLVM_OPTIONS_NONE) == GPUCOMPILE_VULKAN_LLVM_OPTIONS_NONE);
+    CHECK(gpucompile_vulkan_set_llvm_options(7) == GPUCOMPILE_VULKAN_LLVM_OPTIONS_NONE); /* not a mode: nothing changes */
+    if (!gpucompile_vulkan_available()) SKIP("this LLVM has no SPIR-V target");
+    CHECK((ir = t_read("tests/data/vulkan_atomics.ll", &n)) != NULL);
+    CHECK(gpucompile_target_parse("#gpu.vulkan", (size_t)-1, NULL, NULL, &t) == GPUCOMPILE_OK);
+    if (!ir || !t) return;
+    opt = t_options(&l, GPUCOMPILE_FORMAT_BIN);
+    CHECK(gpucompile_compile_ir(ir, n, "vulkan_atomics.ll", t, &opt, &o) == GPUCOMPILE_ERROR_UNSUPPORTED && !o);
+    CHECK_LOG(&l, "atomicrmw fadd");
+    CHECK_LOG(&l, "a float atomic: LLVM 22 aborts on it without its -spirv-ext option");
+    gpucompile_object_free(o);
+    o = NULL;
+    LLVMParseCommandLineOptions(2, argv, "");
+    CHECK(gpucompile_vulkan_set_llvm_options(GPUCOMPILE_VULKAN_LLVM_OPTIONS_HOST) == GPUCOMPILE_VULKAN_LLVM_OPTIONS_HOST);
+    opt = t_options(&l, GPUCOMPILE_FORMAT_BIN);
+    CHECK_MSG(gpucompile_compile_ir(ir, n, "vulkan_atomics.ll", t, &opt, &o) == GPUCOMPILE_OK && o, "%s", l.text);
+    gpucompile_object_free(o);
+    gpucompile_target_free(t);
+    free(ir);
+}
+
 /* Our declarations of the Vulkan ABI against the real header. */
 static void test_abi_against_vulkan_h(void) {
 #if !defined(HAVE_VULKAN_H)
@@ -419,6 +453,7 @@ int main(void) {
     free(t_sh("llc --version 2>/dev/null | grep -q spirv", &st));
     have_llc = st == 0;
     have_glslang = t_have("glslangValidator");
+    RUN(test_llvm_options_the_programs); /* first: before any Vulkan compile of this process */
     RUN(test_llc_saxpy);
     RUN(test_llc_two_entries);
     RUN(test_llc_workgroup_memory);
