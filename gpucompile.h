@@ -872,6 +872,9 @@ GPUCOMPILE_API void gpucompile_buf_printf(gpucompile_buf *b, const char *fmt, ..
     __attribute__((format(GPUCOMPILE__PRINTF, 2, 3)))
 #endif
     ;
+/* Appends a, a NUL-terminated string, as one word that a POSIX shell reads back as a: as it is
+   when plain, else in single quotes (how repro.sh writes a tool's command line). */
+GPUCOMPILE_API void gpucompile_buf_shell_quote(gpucompile_buf *b, const char *a);
 /* size bytes (0 counts as 1) from a (NULL: the default allocator), or NULL; the caller frees
    them with gpucompile_free(a, .). */
 GPUCOMPILE_API void *gpucompile_alloc(const gpucompile_allocator *a, size_t size);
@@ -1423,6 +1426,22 @@ GPUCOMPILE_DEF void gpucompile_buf_printf(gpucompile_buf *b, const char *fmt, ..
         gpucompile_buf_add(b, big, (size_t)n);
         gpucompile_free(b->a, big);
     }
+}
+
+/* Bare when every character is one a shell leaves alone; else in '...', each ' as '\'' (the one
+   character a quoted word cannot hold). */
+GPUCOMPILE_DEF void gpucompile_buf_shell_quote(gpucompile_buf *b, const char *a) {
+    const char *p;
+    if (*a && strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-./=:,+@%") == strlen(a)) {
+        gpucompile_buf_str(b, a);
+        return;
+    }
+    gpucompile_buf_str(b, "'");
+    for (p = a; *p; p++) {
+        if (*p == '\'') gpucompile_buf_str(b, "'\\''");
+        else gpucompile_buf_add(b, p, 1);
+    }
+    gpucompile_buf_str(b, "'");
 }
 
 GPUCOMPILE__PRIVATE void gpucompile__log(const gpucompile_logger *l, gpucompile_severity sev, gpucompile_result res,
@@ -3949,33 +3968,18 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_job_write_temp(gpucompile_job *job, 
     return bad ? GPUCOMPILE_ERROR_IO : GPUCOMPILE_OK;
 }
 
-/* One argument as a POSIX shell reads it back: bare when it is plain, else in '...'. */
-GPUCOMPILE__PRIVATE void gpucompile__shell_quote(gpucompile_buf *b, const char *a) {
-    const char *p;
-    if (*a && strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-./=:,+@%") == strlen(a)) {
-        gpucompile_buf_str(b, a);
-        return;
-    }
-    gpucompile_buf_str(b, "'");
-    for (p = a; *p; p++) {
-        if (*p == '\'') gpucompile_buf_str(b, "'\\''");
-        else gpucompile_buf_add(b, p, 1);
-    }
-    gpucompile_buf_str(b, "'");
-}
-
 /* A tool's argv as one shell line (cwd: "cd DIR && ..."; subshell: in parentheses, so that a
    script's later lines keep their directory). */
 GPUCOMPILE__PRIVATE void gpucompile__command_line(gpucompile_buf *b, const char *cwd, const char *const *argv, int subshell) {
     int i;
     if (cwd) {
         gpucompile_buf_str(b, subshell ? "(cd " : "cd ");
-        gpucompile__shell_quote(b, cwd);
+        gpucompile_buf_shell_quote(b, cwd);
         gpucompile_buf_str(b, " && ");
     }
     for (i = 0; argv[i]; i++) {
         if (i) gpucompile_buf_str(b, " ");
-        gpucompile__shell_quote(b, argv[i]);
+        gpucompile_buf_shell_quote(b, argv[i]);
     }
     if (cwd && subshell) gpucompile_buf_str(b, ")");
 }
@@ -6604,20 +6608,20 @@ GPUCOMPILE__PRIVATE void gpucompile__save_repro(gpucompile_job *job) {
     gpucompile_buf_str(&b, "\"$(t llvm-link)\" linked.ll -o repro.linked.bc\n");
     gpucompile_buf_str(&b, "\"$(t opt)\" ");
     gpucompile_buf_str(&b, "-mtriple=");
-    gpucompile__shell_quote(&b, triple);
+    gpucompile_buf_shell_quote(&b, triple);
     gpucompile_buf_str(&b, " -mcpu=");
-    gpucompile__shell_quote(&b, job->cpu ? job->cpu : gpucompile_target_chip(job->target));
+    gpucompile_buf_shell_quote(&b, job->cpu ? job->cpu : gpucompile_target_chip(job->target));
     gpucompile_buf_str(&b, " -mattr=");
-    gpucompile__shell_quote(&b, job->features ? job->features : "");
+    gpucompile_buf_shell_quote(&b, job->features ? job->features : "");
     snprintf(line, sizeof line, " -passes='default<O%d>' repro.linked.bc -o repro.optimized.bc\n", job->target->O);
     gpucompile_buf_str(&b, line);
     for (i = 0; i < 1 + obj; i++) {
         gpucompile_buf_str(&b, "\"$(t llc)\" -mtriple=");
-        gpucompile__shell_quote(&b, triple);
+        gpucompile_buf_shell_quote(&b, triple);
         gpucompile_buf_str(&b, " -mcpu=");
-        gpucompile__shell_quote(&b, job->cpu ? job->cpu : gpucompile_target_chip(job->target));
+        gpucompile_buf_shell_quote(&b, job->cpu ? job->cpu : gpucompile_target_chip(job->target));
         gpucompile_buf_str(&b, " -mattr=");
-        gpucompile__shell_quote(&b, job->features ? job->features : "");
+        gpucompile_buf_shell_quote(&b, job->features ? job->features : "");
         snprintf(line, sizeof line, " -O%d %srepro.optimized.bc -o %s\n", job->target->O, i ? "-filetype=obj " : "-asm-verbose=false ", i ? "repro.object.o" : "repro.isa.s");
         gpucompile_buf_str(&b, line);
     }

@@ -699,6 +699,32 @@ GPUCOMPILE_PRIVATE int gpucompile_amdgpu__mp_is(const gpucompile_amdgpu__mpv *v,
     return v->kind == 's' && v->n == strlen(s) && memcmp(v->s, s, (size_t)v->n) == 0;
 }
 
+/* A map's entries in turn (the root map's, a kernel's): *left is how many remain, the map's n at
+   first. Each call reads the next key, skipping what a key holds (the note's keys are strings),
+   and the header of its value (*at, may be NULL: where that header starts); the caller reads or
+   skips what the value holds. 0 after the last entry or once the input is bad. */
+GPUCOMPILE_PRIVATE int gpucompile_amdgpu__mp_entry(gpucompile_amdgpu__mp *m, unsigned long long *left, gpucompile_amdgpu__mpv *key,
+                                                    gpucompile_amdgpu__mpv *val, const unsigned char **at) {
+    if (!*left || m->bad) return 0;
+    --*left;
+    *key = gpucompile_amdgpu__mp_read(m);
+    gpucompile_amdgpu__mp_skip(m, key, 1);
+    if (at) *at = m->p;
+    *val = gpucompile_amdgpu__mp_read(m);
+    return 1;
+}
+
+/* m over a note's descriptor (desc, size bytes), and how many entries its root map has (0 when
+   the root is no map). */
+GPUCOMPILE_PRIVATE unsigned long long gpucompile_amdgpu__mp_root(gpucompile_amdgpu__mp *m, const unsigned char *desc, size_t size) {
+    gpucompile_amdgpu__mpv root;
+    m->p = desc;
+    m->end = desc + size;
+    m->bad = 0;
+    root = gpucompile_amdgpu__mp_read(m);
+    return root.kind == 'm' ? root.n : 0;
+}
+
 /* One kernel's map: fills *k; *name (n bytes) is its .name (NULL when it has none). extra (may be
    NULL) gets the entries MLIR's ROCDL target also reads from the note, in its text and order:
    agpr_count, reqd_workgroup_size, sgpr_spill_count, vgpr_spill_count, workgroup_size_hint (the
@@ -710,19 +736,16 @@ GPUCOMPILE_PRIVATE void gpucompile_amdgpu__mp_kernel(gpucompile_amdgpu__mp *m, u
     static const char *const counts[] = {".agpr_count", ".sgpr_spill_count", ".vgpr_spill_count"};
     int *fields[7];
     long long count[3] = {-1, -1, -1}, dims[2][3] = {{-1, -1, -1}, {-1, -1, -1}};
-    unsigned long long p, d;
+    gpucompile_amdgpu__mpv key, val;
+    unsigned long long d;
     size_t f;
     fields[0] = &k->sgprs; fields[1] = &k->vgprs; fields[2] = &k->shared_bytes; fields[3] = &k->private_bytes;
     fields[4] = &k->wavefront_size; fields[5] = &k->kernarg_bytes; fields[6] = &k->max_threads;
     for (f = 0; f < 7; f++) *fields[f] = -1;
     *name = NULL;
     *n = 0;
-    for (p = 0; p < pairs && !m->bad; p++) {
-        gpucompile_amdgpu__mpv key = gpucompile_amdgpu__mp_read(m), val;
-        int dim;
-        gpucompile_amdgpu__mp_skip(m, &key, 1);
-        val = gpucompile_amdgpu__mp_read(m);
-        dim = gpucompile_amdgpu__mp_is(&key, ".reqd_workgroup_size") ? 0 : gpucompile_amdgpu__mp_is(&key, ".workgroup_size_hint") ? 1 : -1;
+    while (gpucompile_amdgpu__mp_entry(m, &pairs, &key, &val, NULL)) {
+        int dim = gpucompile_amdgpu__mp_is(&key, ".reqd_workgroup_size") ? 0 : gpucompile_amdgpu__mp_is(&key, ".workgroup_size_hint") ? 1 : -1;
         if (dim >= 0 && val.kind == 'a' && val.n == 3) {
             for (d = 0; d < 3; d++) {
                 gpucompile_amdgpu__mpv e = gpucompile_amdgpu__mp_read(m);
@@ -783,19 +806,13 @@ GPUCOMPILE_PRIVATE int gpucompile_amdgpu__note(const unsigned char *d, size_t si
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__note_kernels(const void *data, size_t size, const char *name, gpucompile_kernel *k,
                                                                       gpucompile_object *all, const gpucompile_allocator *a) {
     gpucompile_amdgpu__mp m;
-    gpucompile_amdgpu__mpv root;
+    gpucompile_amdgpu__mpv key, val;
     const unsigned char *desc, *found;
     size_t desc_size, n;
-    unsigned long long i, j;
+    unsigned long long left, j;
     if (!gpucompile_amdgpu__note((const unsigned char *)data, size, &desc, &desc_size, NULL)) return GPUCOMPILE_ERROR_INVALID_BINARY;
-    m.p = desc;
-    m.end = desc + desc_size;
-    m.bad = 0;
-    root = gpucompile_amdgpu__mp_read(&m);
-    for (i = 0; root.kind == 'm' && i < root.n && !m.bad; i++) {
-        gpucompile_amdgpu__mpv key = gpucompile_amdgpu__mp_read(&m), val;
-        gpucompile_amdgpu__mp_skip(&m, &key, 1);
-        val = gpucompile_amdgpu__mp_read(&m);
+    left = gpucompile_amdgpu__mp_root(&m, desc, desc_size);
+    while (gpucompile_amdgpu__mp_entry(&m, &left, &key, &val, NULL)) {
         if (!gpucompile_amdgpu__mp_is(&key, "amdhsa.kernels") || val.kind != 'a') {
             gpucompile_amdgpu__mp_skip(&m, &val, 1);
             continue;
@@ -1676,19 +1693,11 @@ typedef struct gpucompile_amdgpu__split { size_t head; const unsigned char *item
 
 GPUCOMPILE_PRIVATE int gpucompile_amdgpu__note_split(const unsigned char *desc, size_t size, gpucompile_amdgpu__split *sp) {
     gpucompile_amdgpu__mp m;
-    gpucompile_amdgpu__mpv root;
-    unsigned long long i;
+    gpucompile_amdgpu__mpv key, val;
+    const unsigned char *at;
+    unsigned long long left = gpucompile_amdgpu__mp_root(&m, desc, size);
     int found = 0;
-    m.p = desc;
-    m.end = desc + size;
-    m.bad = 0;
-    root = gpucompile_amdgpu__mp_read(&m);
-    for (i = 0; root.kind == 'm' && i < root.n && !m.bad; i++) {
-        gpucompile_amdgpu__mpv key = gpucompile_amdgpu__mp_read(&m), val;
-        const unsigned char *at;
-        gpucompile_amdgpu__mp_skip(&m, &key, 1);
-        at = m.p;
-        val = gpucompile_amdgpu__mp_read(&m);
+    while (gpucompile_amdgpu__mp_entry(&m, &left, &key, &val, &at)) {
         if (!found && gpucompile_amdgpu__mp_is(&key, "amdhsa.kernels") && val.kind == 'a') {
             found = 1;
             sp->head = (size_t)(at - desc);
@@ -1698,7 +1707,7 @@ GPUCOMPILE_PRIVATE int gpucompile_amdgpu__note_split(const unsigned char *desc, 
             sp->items_size = (size_t)(m.p - sp->items);
         } else gpucompile_amdgpu__mp_skip(&m, &val, 1);
     }
-    return root.kind == 'm' && found && !m.bad && m.p == m.end;
+    return found && !m.bad && m.p == m.end; /* found: the root is a map */
 }
 
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_amdgpu__join(gpucompile_job *job, gpucompile_format format, const LLVMMemoryBufferRef *parts, int n) {

@@ -1778,21 +1778,6 @@ static const char gpucompile_nvptx__repro_jitlink_c[] =
     "    return 0;\n"
     "}\n";
 
-/* One word for a POSIX shell: bare when plain, else in '...'. */
-GPUCOMPILE_PRIVATE void gpucompile_nvptx__shell_word(gpucompile_buf *b, const char *w) {
-    const char *p;
-    if (*w && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-./=:,+@%") == strlen(w)) {
-        gpucompile_buf_str(b, w);
-        return;
-    }
-    gpucompile_buf_str(b, "'");
-    for (p = w; *p; p++) {
-        if (*p == '\'') gpucompile_buf_str(b, "'\\''");
-        else gpucompile_buf_add(b, p, 1);
-    }
-    gpucompile_buf_str(b, "'");
-}
-
 /* repro.sh's lines for an nvJitLink cubin (into b, when saving): the program above with the
    options nvJitLink was given, and, as a comment, the ptxas line with the same options. */
 GPUCOMPILE_PRIVATE void gpucompile_nvptx__repro_jitlink(gpucompile_job *job, const char *lib, const char *const *opts, int n,
@@ -1806,21 +1791,21 @@ GPUCOMPILE_PRIVATE void gpucompile_nvptx__repro_jitlink(gpucompile_job *job, con
     b = *out;
     gpucompile_buf_str(&b, "# nvJitLink made the cubin in-process: the same call, from repro.nvjitlink.c\n"
                            "\"${CC:-cc}\" -o repro.nvjitlink repro.nvjitlink.c -ldl\n./repro.nvjitlink ");
-    gpucompile_nvptx__shell_word(&b, lib);
+    gpucompile_buf_shell_quote(&b, lib);
     gpucompile_buf_str(&b, " repro.isa.s repro.cubin");
     for (k = 0; k < n; k++) {
         gpucompile_buf_str(&b, " ");
-        gpucompile_nvptx__shell_word(&b, opts[k]);
+        gpucompile_buf_shell_quote(&b, opts[k]);
     }
     gpucompile_buf_str(&b, "\n# the same code from ptxas (not the same bytes: nvJitLink links what ptxas -c makes):\n# ");
-    gpucompile_nvptx__shell_word(&b, gpucompile_nvptx__find_tool(job, "ptxas", ptxas, sizeof ptxas) ? ptxas : "ptxas");
+    gpucompile_buf_shell_quote(&b, gpucompile_nvptx__find_tool(job, "ptxas", ptxas, sizeof ptxas) ? ptxas : "ptxas");
     for (k = 0; k < n; k++) {
         const char *o = opts[k];
         if (strcmp(o, "-verbose") == 0) o = "-v";
         else if (strncmp(o, "-Xptxas=", 8) == 0) o += 8;
         else if (strncmp(o, "-split-compile=", 15) == 0) { gpucompile_buf_str(&b, " --split-compile"); o += 15; }
         gpucompile_buf_str(&b, " ");
-        gpucompile_nvptx__shell_word(&b, o);
+        gpucompile_buf_shell_quote(&b, o);
     }
     gpucompile_buf_str(&b, " repro.isa.s -o repro.ptxas.cubin\n");
     *out = b;

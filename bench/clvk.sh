@@ -7,7 +7,7 @@
 # Both devices are CPU implementations: the run-time rows are for information, not a GPU's.
 #   compile: tests/run/kernels.cl (clang -O0 as tests/run/run.sh builds it, -l mylib.bc; 6
 #            kernels), tests/run/vulkan/pointer_kernels.cl (clang -O2 as tests/test_vulkan_ptr.c
-#            builds it; 12 kernels) and tests/run/saxpy_spirv.ll: one gpucompile --no-cache process each
+#            builds it; 7 kernels) and tests/run/saxpy_spirv.ll: one gpucompile --no-cache process each
 #   run:     kernels.cl's module through bench/clvk/launch.c, built once per runtime (no LLVM):
 #            module load, each kernel's first launch and the median of its later launches, in a
 #            fresh process per repetition (a fresh Mesa shader cache, no pipeline cache file)

@@ -75,31 +75,13 @@ fi
 check "--cache-clear: other files stay" test -f "$T_TMP/c4/keepme"
 
 # ---- the Redis store ----
-RS=$(command -v redis-server); RC=$(command -v redis-cli)
-HIREDIS=$(ls /usr/lib/*/libhiredis.so.0.14 /usr/lib/*/libhiredis.so.1.* 2>/dev/null | head -n 1)
-if [ -z "$RS" ] || [ -z "$RC" ] || [ -z "$HIREDIS" ]; then
+if ! t_redis_here; then
     skip "the Redis store (needs redis-server, redis-cli and libhiredis0.14)"
     tally cli_cache.sh; exit 0
 fi
-RDIR="$T_TMP/redis"; mkdir -p "$RDIR"
-start_redis() {
-    for try in 1 2 3 4 5; do
-        PORT=$(( 20000 + $(od -An -N2 -tu2 /dev/urandom) % 40000 ))
-        "$RS" --port "$PORT" --bind 127.0.0.1 --save '' --appendonly no --dir "$RDIR" --daemonize no > "$RDIR/log" 2>&1 &
-        RPID=$!
-        i=0; while [ $i -lt 50 ]; do
-            "$RC" -p "$PORT" ping 2>/dev/null | grep -q PONG && return 0
-            kill -0 "$RPID" 2>/dev/null || break
-            sleep 0.1; i=$((i+1))
-        done
-        kill -9 "$RPID" 2>/dev/null; wait "$RPID" 2>/dev/null
-    done
-    return 1
-}
-stop_redis() { [ -n "$RPID" ] && { kill -CONT "$RPID" 2>/dev/null; kill -9 "$RPID" 2>/dev/null; wait "$RPID" 2>/dev/null; }; RPID=; }
-trap 'stop_redis; rm -rf "$T_TMP"' EXIT
-trap 'exit 1' INT TERM HUP
-if ! start_redis; then fail "redis-server starts"; tally cli_cache.sh; exit 1; fi
+RC=$(command -v redis-cli)
+if ! t_redis_start; then fail "redis-server starts"; tally cli_cache.sh; exit 1; fi
+PORT=$T_REDIS_PORT
 R="redis://127.0.0.1:$PORT"
 
 # the batch: many distinct inputs (each its own key)
@@ -154,11 +136,11 @@ check "full server: exactly one warning, naming the refusal" sh -c "[ \$(grep -c
 "$RC" -p "$PORT" config set maxmemory 0 > /dev/null
 
 # a server that accepts but does not answer (stopped): the short timeout, one warning
-kill -STOP "$RPID"
+kill -STOP "$T_REDIS_PID"
 s0=$(date +%s)
 batch "$T_TMP/s1" "$T_TMP/rs1" 2>"$T_TMP/err"; rc=$?
 s1=$(date +%s)
-kill -CONT "$RPID"
+kill -CONT "$T_REDIS_PID"
 check "stopped server: exit 0, equal to --no-cache, one warning" sh -c "[ $rc -eq 0 ] && diff -r '$T_TMP/ref' '$T_TMP/s1' && [ \$(grep -c warning '$T_TMP/err') -eq 1 ]"
 check "stopped server: the batch waits at most one timeout ($((s1 - s0)) s)" test $((s1 - s0)) -lt 20
 
@@ -166,7 +148,7 @@ check "stopped server: the batch waits at most one timeout ($((s1 - s0)) s)" tes
 "$RC" -p "$PORT" flushall > /dev/null
 batch "$T_TMP/k1" "$T_TMP/rk1" 2>"$T_TMP/err" & P=$!
 i=0; while [ $i -lt 200 ] && [ "$("$RC" -p "$PORT" dbsize 2>/dev/null || echo 0)" -lt 3 ]; do sleep 0.05; i=$((i+1)); done
-stop_redis
+t_redis_stop
 wait $P; rc=$?
 check "killed mid-batch: exit 0, equal to --no-cache" sh -c "[ $rc -eq 0 ] && diff -r '$T_TMP/ref' '$T_TMP/k1'"
 check "killed mid-batch: at most one warning" test "$(grep -c warning "$T_TMP/err")" -le 1

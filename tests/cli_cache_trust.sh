@@ -14,36 +14,17 @@ NV='#gpu.nvptx<chip = "sm_90">'
 G="$GPUCOMPILE"
 unset GPUCOMPILE_CACHE_REMOTE GPUCOMPILE_CACHE_REMOTE_PASSWORD_FILE GPUCOMPILE_CACHE_SECRET_FILE
 
-RS=$(command -v redis-server); RC=$(command -v redis-cli)
-HIREDIS=$(ls /usr/lib/*/libhiredis.so.0.14 /usr/lib/*/libhiredis.so.1.* 2>/dev/null | head -n 1)
-if [ -z "$RS" ] || [ -z "$RC" ] || [ -z "$HIREDIS" ]; then
+if ! t_redis_here; then
     skip "a password-protected Redis store (needs redis-server, redis-cli and libhiredis0.14)"
     tally cli_cache_trust.sh; exit 0
 fi
+RC=$(command -v redis-cli)
 # the password holds what a URL parser trips on: ':', '@', '/', and a '%' that is no escape
 PW='s3cr:t@p/w%zz-9Kq'
 PW_ESC='s3cr%3At%40p%2Fw%25zz-9Kq'
 export REDISCLI_AUTH="$PW" # redis-cli's password, off its command line
-RDIR="$T_TMP/redis"; mkdir -p "$RDIR"
-start_redis() {
-    for try in 1 2 3 4 5; do
-        PORT=$(( 20000 + $(od -An -N2 -tu2 /dev/urandom) % 40000 ))
-        "$RS" --port "$PORT" --bind 127.0.0.1 --save '' --appendonly no --dir "$RDIR" --daemonize no \
-              --requirepass "$PW" > "$RDIR/log" 2>&1 &
-        RPID=$!
-        i=0; while [ $i -lt 50 ]; do
-            "$RC" -p "$PORT" ping 2>/dev/null | grep -q PONG && return 0
-            kill -0 "$RPID" 2>/dev/null || break
-            sleep 0.1; i=$((i+1))
-        done
-        kill -9 "$RPID" 2>/dev/null; wait "$RPID" 2>/dev/null
-    done
-    return 1
-}
-stop_redis() { [ -n "$RPID" ] && { kill -9 "$RPID" 2>/dev/null; wait "$RPID" 2>/dev/null; }; RPID=; }
-trap 'stop_redis; rm -rf "$T_TMP"' EXIT
-trap 'exit 1' INT TERM HUP
-if ! start_redis; then fail "redis-server starts"; tally cli_cache_trust.sh; exit 1; fi
+if ! t_redis_start --requirepass "$PW"; then fail "redis-server starts"; tally cli_cache_trust.sh; exit 1; fi
+PORT=$T_REDIS_PORT
 rc_() { "$RC" -p "$PORT" "$@"; }
 check "the server wants a password (redis-cli without one is refused)" sh -c "REDISCLI_AUTH= '$RC' -p $PORT get x 2>&1 | grep -q NOAUTH"
 H="127.0.0.1:$PORT"

@@ -64,3 +64,36 @@ check() {
 tally() { printf '%s: %d passed, %d failed, %d skipped\n' "$1" "$T_PASS" "$T_FAIL" "$T_SKIP"; }
 T_TMP=$(mktemp -d); trap 'rm -rf "$T_TMP"' EXIT
 export XDG_CACHE_HOME="$T_TMP/cache"   # a private compile cache per script
+# A redis-server of the script's own, for the remote cache's tests. t_redis_here: redis-server,
+# redis-cli and a libhiredis that gpucompile opens (0.14 or 1.x) are installed.
+t_redis_here() {
+  command -v redis-server >/dev/null && command -v redis-cli >/dev/null &&
+    [ -n "$(ls /usr/lib/*/libhiredis.so.0.14 /usr/lib/*/libhiredis.so.1.* 2>/dev/null)" ]
+}
+# t_redis_start [ARGS...]: starts one on 127.0.0.1, a random port, nothing saved, its files in
+# $T_TMP/redis, ARGS added to its command line (--requirepass PW: then REDISCLI_AUTH holds PW, for
+# the PING); 0 once it answers PING, with T_REDIS_PORT and T_REDIS_PID set, 1 when five ports
+# fail. It is stopped when the script exits (t_redis_stop: also one held with kill -STOP).
+t_redis_start() {
+  local try i
+  mkdir -p "$T_TMP/redis"
+  trap 't_redis_stop; rm -rf "$T_TMP"' EXIT
+  trap 'exit 1' INT TERM HUP
+  for try in 1 2 3 4 5; do
+    T_REDIS_PORT=$(( 20000 + $(od -An -N2 -tu2 /dev/urandom) % 40000 ))
+    redis-server --port "$T_REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no --dir "$T_TMP/redis" --daemonize no "$@" \
+      > "$T_TMP/redis/log" 2>&1 &
+    T_REDIS_PID=$!
+    i=0; while [ $i -lt 50 ]; do
+      redis-cli -p "$T_REDIS_PORT" ping 2>/dev/null | grep -q PONG && return 0
+      kill -0 "$T_REDIS_PID" 2>/dev/null || break
+      sleep 0.1; i=$((i+1))
+    done
+    t_redis_stop
+  done
+  return 1
+}
+t_redis_stop() {
+  [ -n "${T_REDIS_PID:-}" ] && { kill -CONT "$T_REDIS_PID" 2>/dev/null; kill -9 "$T_REDIS_PID" 2>/dev/null; wait "$T_REDIS_PID" 2>/dev/null; }
+  T_REDIS_PID=
+}

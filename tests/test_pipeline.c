@@ -555,12 +555,31 @@ static void test_strings(void) {
     CHECK_STR(gpucompile_stage_string(GPUCOMPILE_STAGE_OPTIMIZE), "optimize");
 }
 
+/* gpucompile_buf_shell_quote, which writes repro.sh's command lines (the core's and the NVPTX
+   backend's): a plain word as it is, anything else in '...' that a shell reads back as it was. */
+static void test_shell_quote(void) {
+    static const char *const words[][2] = {
+        {"-mcpu=sm_80", "-mcpu=sm_80"}, {"a/b_c.d,e+f@g%h:i", "a/b_c.d,e+f@g%h:i"}, {"", "''"},
+        {"with space", "'with space'"}, {"it's", "'it'\\''s'"}, {"$HOME;*", "'$HOME;*'"},
+    };
+    size_t i;
+    for (i = 0; i < sizeof words / sizeof words[0]; i++) {
+        gpucompile_buf b;
+        memset(&b, 0, sizeof b);
+        gpucompile_buf_shell_quote(&b, words[i][0]);
+        CHECK(!b.oom);
+        CHECK_STR(b.data, words[i][1]);
+        gpucompile_free(b.a, b.data);
+    }
+}
+
 int main(void) {
     char *d;
     snprintf(tmpdir, sizeof tmpdir, "%s/gpucompile-test-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     d = mkdtemp(tmpdir);
     if (!d) { printf("cannot create a temp dir\n"); return 1; }
     RUN(test_strings);
+    RUN(test_shell_quote);
     RUN(test_isa_and_llvm_formats);
     RUN(test_bad_inputs);
     RUN(test_invalid_ir_is_refused);

@@ -1,5 +1,6 @@
 /* Pointer kernels for Vulkan ([section: lowering] of gpucompile_lower.h): OpenCL C from
-   clang-22 (tests/run/vulkan/pointer_kernels.cl, -target spirv64 -O2) rewritten by
+   clang-22 (-target spirv64 -O2: tests/run/kernels.cl, the kernels tests/run/run.c also runs on
+   OpenCL, and tests/run/vulkan/pointer_kernels.cl, the ones only Vulkan's tests run) rewritten by
    gpucompile_lower_kernels, compiled by LLVM's SPIR-V code generator for
    spirv1.6-unknown-vulkan1.3-compute, the parameter strings added (gpucompile_vulkan_mark_params),
    checked by spirv-val --target-env vulkan1.3, reflected, and run on the first Vulkan device
@@ -147,7 +148,7 @@ static void test_compile(void) {
     memset(&log, 0, sizeof log);
     CHECK_MSG(compile_ir(ir, size, &spirv, &log, &n, NULL), "%s", log.text);
     free(ir);
-    CHECK(n == 11);
+    CHECK(n == 7);
     if (!spirv.len) return;
     snprintf(path, sizeof path, "%s/pk.spv", dir);
     CHECK((f = fopen(path, "wb")) != NULL);
@@ -158,7 +159,7 @@ static void test_compile(void) {
     snprintf(cmd, sizeof cmd, "spirv-val --target-env vulkan1.3 '%s'", path);
     valid = t_sh_ok(cmd);
     CHECK(valid);
-    CHECK(gpucompile_vulkan_reflect(spirv.data, spirv.len, k, 12) == 11);
+    CHECK(gpucompile_vulkan_reflect(spirv.data, spirv.len, k, 12) == 7);
     CHECK_STR(k[0].name, "saxpy");
     /* saxpy(float a, global const float *x, global float *y, int n) */
     CHECK(k[0].num_params == 4);
@@ -168,14 +169,11 @@ static void test_compile(void) {
     CHECK(k[0].params[3].kind == GPUCOMPILE_VULKAN_PARAM_PUSH && k[0].params[3].size == 4);
     CHECK(k[0].num_bindings == 2 && k[0].bindings[0].binding == 1 && k[0].bindings[0].read_only && !k[0].bindings[1].read_only);
     CHECK(k[0].local_size[0] == 64 && k[0].local_size[1] == 1);
-    CHECK_STR(k[1].name, "reduce");
-    CHECK(k[1].num_params == 4 && k[1].params[2].kind == GPUCOMPILE_VULKAN_PARAM_LOCAL && k[1].params[2].value == 4096);
+    CHECK_STR(k[1].name, "grid2d");
+    CHECK(k[1].local_size[0] == 8 && k[1].local_size[1] == 4);
     CHECK(k[1].params[0].kind == GPUCOMPILE_VULKAN_PARAM_BINDING && k[1].params[0].value == 4); /* after saxpy's four */
-    CHECK(k[1].local_size[0] == 128);
-    CHECK_STR(k[4].name, "grid2d");
-    CHECK(k[4].local_size[0] == 8 && k[4].local_size[1] == 4);
-    CHECK_STR(k[5].name, "math");
-    CHECK(k[5].local_size[0] == 64);
+    CHECK_STR(k[3].name, "blur");
+    CHECK(k[3].local_size[0] == 64 && k[3].local_size[1] == 1); /* no reqd_work_group_size: the default */
 }
 
 static void *alloc(size_t bytes) {
@@ -218,71 +216,6 @@ static void test_saxpy(void) {
     mgpuMemFree(y, NULL);
 }
 
-static void test_reduce_local_parameter(void) {
-    int n = 1000, groups = 8, i, g;
-    float *in, *out;
-    void *scratch = NULL, *args[4];
-    if (!have_device) SKIP("no Vulkan device");
-    in = (float *)alloc((size_t)n * 4);
-    out = (float *)alloc((size_t)groups * 4);
-    for (i = 0; i < n; i++) in[i] = (float)(i % 7);
-    args[0] = &in; args[1] = &out; args[2] = &scratch; args[3] = &n;
-    mgpuLaunchKernel(fn("reduce"), groups, 1, 1, 128, 1, 1, 128 * 4, NULL, args, NULL, 4);
-    for (g = 0; g < groups; g++) {
-        float want = 0;
-        for (i = g * 128; i < (g + 1) * 128 && i < n; i++) want += (float)(i % 7);
-        CHECK_MSG(out[g] == want, "group %d: %g, want %g", g, (double)out[g], (double)want);
-    }
-    runtime_error[0] = 0;
-    mgpuLaunchKernel(fn("reduce"), groups, 1, 1, 128, 1, 1, 8192, NULL, args, NULL, 4); /* more than compiled */
-    CHECK(strstr(runtime_error, "4096") != NULL);
-    mgpuMemFree(in, NULL);
-    mgpuMemFree(out, NULL);
-}
-
-static void test_reduce_static(void) {
-    int n = 1000, groups = 8, i, g, *in, *out;
-    void *args[3];
-    if (!have_device) SKIP("no Vulkan device");
-    in = (int *)alloc((size_t)n * 4);
-    out = (int *)alloc((size_t)groups * 4);
-    for (i = 0; i < n; i++) in[i] = i;
-    args[0] = &in; args[1] = &out; args[2] = &n;
-    mgpuLaunchKernel(fn("reduce_static"), groups, 1, 1, 128, 1, 1, 0, NULL, args, NULL, 4);
-    for (g = 0; g < groups; g++) {
-        int want = 0;
-        for (i = g * 128; i < (g + 1) * 128 && i < n; i++) want += i;
-        CHECK_MSG(out[g] == want, "group %d: %d, want %d", g, out[g], want);
-    }
-    mgpuMemFree(in, NULL);
-    mgpuMemFree(out, NULL);
-}
-
-static void test_histogram_atomics(void) {
-    int n = 1000, i;
-    unsigned *in, *bins, *total, want[16], sum = 0, max = 0;
-    void *args[4];
-    if (!have_device) SKIP("no Vulkan device");
-    in = (unsigned *)alloc((size_t)n * 4);
-    bins = (unsigned *)alloc(17 * 4);
-    total = (unsigned *)alloc(4);
-    memset(want, 0, sizeof want);
-    for (i = 0; i < n; i++) {
-        in[i] = (unsigned)(i * 7 + 3);
-        want[in[i] % 16]++;
-        sum += in[i];
-        if (in[i] > max) max = in[i];
-    }
-    args[0] = &in; args[1] = &bins; args[2] = &total; args[3] = &n;
-    mgpuLaunchKernel(fn("histogram"), (n + 63) / 64, 1, 1, 64, 1, 1, 0, NULL, args, NULL, 4);
-    for (i = 0; i < 16; i++) CHECK_MSG(bins[i] == want[i], "bin %d: %u, want %u", i, bins[i], want[i]);
-    CHECK_MSG(*total == sum, "%u, want %u", *total, sum);
-    CHECK_MSG(bins[16] == max, "%u, want %u", bins[16], max);
-    mgpuMemFree(in, NULL);
-    mgpuMemFree(bins, NULL);
-    mgpuMemFree(total, NULL);
-}
-
 static void test_grid2d(void) {
     int gx = 3, gy = 2, w = 8 * 3, h = 4 * 2, width = 7, x, y, bad = 0, *out;
     void *args[2];
@@ -321,29 +254,6 @@ static double t_exp(double v) {
 }
 static double t_abs(double v) { return v < 0 ? -v : v; }
 
-static void test_math(void) {
-    int n = 100, i, bad = 0;
-    float *x, *out;
-    void *args[3];
-    if (!have_device) SKIP("no Vulkan device");
-    x = (float *)alloc((size_t)n * 4);
-    out = (float *)alloc((size_t)n * 16);
-    for (i = 0; i < n; i++) x[i] = 0.05f * (float)(i + 1);
-    args[0] = &x; args[1] = &out; args[2] = &n;
-    mgpuLaunchKernel(fn("math"), (n + 63) / 64, 1, 1, 64, 1, 1, 0, NULL, args, NULL, 4);
-    for (i = 0; i < n; i++) { /* Vulkan's precision: GLSL.std.450's, a few ulp to 2^-11 */
-        double v = x[i];
-        bad += t_abs(out[4 * i] - t_sin(v)) > 1e-3;
-        bad += t_abs(out[4 * i + 1] - t_exp(v)) > 1e-3 * t_exp(v);
-        bad += t_abs((double)out[4 * i + 2] * out[4 * i + 2] - v) > 1e-3 * v;
-        bad += out[4 * i + 3] != (float)(v > 2.0 ? v : 2.0);
-    }
-    CHECK_MSG(bad == 0, "%d wrong; sin(%g) = %g", bad, (double)x[0], (double)out[0]);
-    mgpuMemFree(x, NULL);
-    mgpuMemFree(out, NULL);
-}
-
-
 /* scalars(global float *out, char, short, long, double, float4, uint): every size from the
    block's words. */
 static void test_push_scalars(void) {
@@ -356,12 +266,12 @@ static void test_push_scalars(void) {
     void *args[7];
     gpucompile_vulkan_kernel k[12];
     if (!have_device) SKIP("no Vulkan device");
-    CHECK(gpucompile_vulkan_reflect(spirv.data, spirv.len, k, 12) == 11);
-    CHECK_STR(k[6].name, "scalars");
+    CHECK(gpucompile_vulkan_reflect(spirv.data, spirv.len, k, 12) == 7);
+    CHECK_STR(k[2].name, "scalars");
     /* c at 0, s at 4, l at 8, d at 16, v at 32 (16-byte aligned), u at 48 */
-    CHECK(k[6].num_params == 7 && k[6].params[1].value == 0 && k[6].params[1].size == 1 && k[6].params[2].value == 4 &&
-          k[6].params[3].value == 8 && k[6].params[4].value == 16 && k[6].params[5].value == 32 && k[6].params[5].size == 16 &&
-          k[6].params[6].value == 48);
+    CHECK(k[2].num_params == 7 && k[2].params[1].value == 0 && k[2].params[1].size == 1 && k[2].params[2].value == 4 &&
+          k[2].params[3].value == 8 && k[2].params[4].value == 16 && k[2].params[5].value == 32 && k[2].params[5].size == 16 &&
+          k[2].params[6].value == 48);
     out = (float *)alloc(64);
     args[0] = &out; args[1] = &c; args[2] = &sh; args[3] = &l; args[4] = &d; args[5] = v; args[6] = &u;
     mgpuLaunchKernel(fn("scalars"), 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL, 7);
@@ -472,12 +382,12 @@ static void test_marker_mismatch(void) {
         if (memcmp(copy + i, want, strlen(want)) == 0) at = copy + i;
     CHECK(at != NULL);
     if (at) at[strlen("gpucompile.params saxpy p0:4 b")] = '9';
-    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 12) == 11);
-    CHECK(k[0].num_params == 0 && k[1].num_params == 4);
+    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 12) == 7);
+    CHECK(k[0].num_params == 0 && k[1].num_params == 2);
     if (at) memcpy(at, "gpucompile.params saxpy p0:4 b1 b2 p4:x", strlen(want)); /* malformed */
-    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 12) == 11 && k[0].num_params == 0);
+    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 12) == 7 && k[0].num_params == 0);
     if (at) memcpy(at, "gpucompile.params saxpx p0:4 b1 b2 p4:4", strlen(want)); /* another kernel's */
-    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 12) == 11 && k[0].num_params == 0);
+    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 12) == 7 && k[0].num_params == 0);
     free(copy);
 }
 
@@ -603,16 +513,18 @@ static void test_generic_pointer(void) {
     free(m.data);
 }
 
-/* tests/run/kernels.cl (the OpenCL rows' kernels, run there on Intel's CPU runtime) with the
-   bitcode library of its -l kernel: every kernel compiles for Vulkan, passes spirv-val, and
-   gives the same answers as tests/run/run.c expects (each kernel's reqd_work_group_size; grid,
-   which has none, with the option's 128). */
+/* tests/run/kernels.cl (the kernels tests/run/run.c also runs on OpenCL, on Intel's CPU runtime)
+   with the bitcode library of its -l kernel: every kernel compiles for Vulkan, passes spirv-val,
+   and gives the answers computed here (each kernel's reqd_work_group_size; grid, which has none,
+   with the option's 128); reduce's local parameter is an array of the default size, and a launch
+   that asks for more is refused. */
 static void test_run_kernels(void) {
     char cmd[2048], ll[512], linked[512], path[512];
     char *ir;
     size_t size;
     gpucompile_buf m;
     gpucompile_lower_options o;
+    gpucompile_vulkan_kernel k[8];
     t_log log;
     int n = 0, count = 1000, groups = 8, i, bad, before = runtime_errors;
     void *fmod = NULL, *args[4], *scratch = NULL;
@@ -630,6 +542,10 @@ static void test_run_kernels(void) {
     CHECK_MSG(compile_ir(ir, size, &m, &log, &n, &o), "%s", log.text);
     free(ir);
     CHECK(n == 6);
+    CHECK(gpucompile_vulkan_reflect(m.data, m.len, k, 8) == 6);
+    CHECK_STR(k[0].name, "reduce");
+    CHECK(k[0].num_params == 4 && k[0].params[2].kind == GPUCOMPILE_VULKAN_PARAM_LOCAL && k[0].params[2].value == 4096);
+    CHECK(k[0].local_size[0] == 128);
     snprintf(path, sizeof path, "%s/run_kernels.spv", dir);
     CHECK(t_save(dir, "run_kernels.spv", m.data, m.len, path, sizeof path));
     snprintf(cmd, sizeof cmd, "spirv-val --target-env vulkan1.3 '%s'", path);
@@ -655,6 +571,9 @@ static void test_run_kernels(void) {
             bad += out[i] != want;
         }
         CHECK_MSG(bad == 0, "reduce: %d groups wrong", bad);
+        runtime_error[0] = 0;
+        mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "reduce"), groups, 1, 1, 128, 1, 1, 8192, NULL, args, NULL, 4); /* more than compiled */
+        CHECK(strstr(runtime_error, "4096") != NULL);
         memset(out, 0, (size_t)groups * 4);
         mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "reduce_static"), groups, 1, 1, 128, 1, 1, 0, NULL, args, NULL, 4);
         for (bad = 0, i = 0; i < groups; i++) {
@@ -668,17 +587,20 @@ static void test_run_kernels(void) {
         mgpuMemFree(out, NULL);
     }
     if (fmod) { /* histogram: atomics */
-        unsigned *in = (unsigned *)alloc((size_t)count * 4), *bins = (unsigned *)alloc(64), *total = (unsigned *)alloc(4), want[16], sum = 0;
+        unsigned *in = (unsigned *)alloc((size_t)count * 4), *bins = (unsigned *)alloc(17 * 4), *total = (unsigned *)alloc(4), want[16];
+        unsigned sum = 0, max = 0;
         memset(want, 0, sizeof want);
         for (i = 0; i < count; i++) {
             in[i] = (unsigned)(i * 31 + 5);
             want[in[i] % 16]++;
             sum += in[i];
+            if (in[i] > max) max = in[i];
         }
         args[0] = &in; args[1] = &bins; args[2] = &total; args[3] = &count;
         mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "histogram"), (count + 63) / 64, 1, 1, 64, 1, 1, 0, NULL, args, NULL, 4);
         for (bad = 0, i = 0; i < 16; i++) bad += bins[i] != want[i];
         CHECK_MSG(bad == 0 && *total == sum, "histogram: %d bins wrong, total %u want %u", bad, *total, sum);
+        CHECK_MSG(bins[16] == max, "histogram: max %u, want %u", bins[16], max);
         mgpuMemFree(in, NULL);
         mgpuMemFree(bins, NULL);
         mgpuMemFree(total, NULL);
@@ -699,17 +621,18 @@ static void test_run_kernels(void) {
     }
     if (fmod) { /* math and uses_lib */
         int cnt = 200;
-        float *x = (float *)alloc((size_t)cnt * 4), *out = (float *)alloc((size_t)cnt * 24);
+        float *x = (float *)alloc((size_t)cnt * 4), *out = (float *)alloc((size_t)cnt * 28);
         for (i = 0; i < cnt; i++) x[i] = 0.02f * (float)(i + 1);
         args[0] = &x; args[1] = &out; args[2] = &cnt;
         mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "math"), (cnt + 255) / 256, 1, 1, 256, 1, 1, 0, NULL, args, NULL, 3);
         for (bad = 0, i = 0; i < cnt; i++) {
-            double v = x[i], s = out[6 * i], c = out[6 * i + 1];
+            double v = x[i], s = out[7 * i], c = out[7 * i + 1];
             bad += t_abs(s - t_sin(v)) > 1e-3 || t_abs(s * s + c * c - 1) > 1e-3;
-            bad += t_abs(out[6 * i + 2] - t_exp(v)) > 1e-3 * t_exp(v);
-            bad += t_abs(t_exp(out[6 * i + 3]) - v) > 1e-3 * v; /* log */
-            bad += t_abs((double)out[6 * i + 4] * out[6 * i + 4] - v) > 1e-3 * v;
-            bad += t_abs((double)out[6 * i + 5] * out[6 * i + 5] - v * v * v) > 1e-2 * v * v * v; /* pow(v, 1.5) */
+            bad += t_abs(out[7 * i + 2] - t_exp(v)) > 1e-3 * t_exp(v);
+            bad += t_abs(t_exp(out[7 * i + 3]) - v) > 1e-3 * v; /* log */
+            bad += t_abs((double)out[7 * i + 4] * out[7 * i + 4] - v) > 1e-3 * v;
+            bad += t_abs((double)out[7 * i + 5] * out[7 * i + 5] - v * v * v) > 1e-2 * v * v * v; /* pow(v, 1.5) */
+            bad += out[7 * i + 6] != (float)(v > 2.0 ? v : 2.0); /* fmax(v, 2) */
         }
         CHECK_MSG(bad == 0, "math: %d wrong", bad);
         args[0] = &x; args[1] = &cnt;
@@ -720,7 +643,7 @@ static void test_run_kernels(void) {
         mgpuMemFree(x, NULL);
         mgpuMemFree(out, NULL);
     }
-    CHECK(runtime_errors == before);
+    CHECK(runtime_errors == before + (fmod != NULL)); /* the one refusal asked for */
     if (fmod) mgpuModuleUnload(fmod);
     free(m.data);
 }
@@ -909,11 +832,7 @@ int main(int argc, char **argv) {
     RUN(test_compile);
     RUN(test_load);
     RUN(test_saxpy);
-    RUN(test_reduce_local_parameter);
-    RUN(test_reduce_static);
-    RUN(test_histogram_atomics);
     RUN(test_grid2d);
-    RUN(test_math);
     RUN(test_push_scalars);
     RUN(test_constant_table);
     RUN(test_mixed_widths);

@@ -90,9 +90,9 @@ int main(int argc, char **argv) {
     mod = mgpuModuleLoad(spv, (size_t)size);
     printf("load %.3f\n", now_ms() - t0);
     {
-        float *x = (float *)alloc((size_t)N * 4), *out = (float *)alloc((size_t)N * 24);
+        float *x = (float *)alloc((size_t)N * 4), *out = (float *)alloc((size_t)N * 28);
         float *part = (float *)alloc((size_t)(N / 128) * 4);
-        uint32_t *in = (uint32_t *)alloc((size_t)N * 4), *bins = (uint32_t *)alloc(16 * 4), *total = (uint32_t *)alloc(4);
+        uint32_t *in = (uint32_t *)alloc((size_t)N * 4), *bins = (uint32_t *)alloc(17 * 4), *total = (uint32_t *)alloc(4);
         int32_t *grid = (int32_t *)alloc((size_t)GX * 4 * GY * 2 * 8);
         void *scratch = NULL;
         int i;
@@ -110,7 +110,7 @@ int main(int argc, char **argv) {
                     mgpuLaunchKernel(fn, N / 128, 1, 1, 128, 1, 1, k == 0 ? 128 * 4 : 0, NULL, args, NULL, 4);
                     break;
                 case 2:
-                    mgpuMemset32(bins, 0, 16, NULL);
+                    mgpuMemset32(bins, 0, 17, NULL);
                     mgpuMemset32(total, 0, 1, NULL);
                     args[0] = &in; args[1] = &bins; args[2] = &total; args[3] = &n;
                     mgpuLaunchKernel(fn, N / 64, 1, 1, 64, 1, 1, 0, NULL, args, NULL, 4);
@@ -138,9 +138,9 @@ int main(int argc, char **argv) {
                 if (r == 0) { /* the checksum of the first launch's output */
                     switch (k) {
                     case 0: case 1: sum = sum_of(part, N / 128, 1); break;
-                    case 2: sum = sum_of(bins, 16, 0) + *total; break;
+                    case 2: sum = sum_of(bins, 17, 0) + *total; break;
                     case 3: sum = sum_of(grid, (size_t)GX * 4 * GY * 2 * 2, 0); break;
-                    case 4: sum = sum_of(out, (size_t)N * 6, 1); break;
+                    case 4: sum = sum_of(out, (size_t)N * 7, 1); break;
                     case 5: sum = sum_of(out, N, 1); break;
                     default: sum = 0; break;
                     }

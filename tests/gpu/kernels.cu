@@ -69,6 +69,7 @@ KERNEL histogram(const unsigned *in, unsigned *bins, unsigned *total, int n) {
     if (g < (size_t)n) {
         __atomic_fetch_add(&bins[in[g] % 16], 1u, __ATOMIC_RELAXED);
         __atomic_fetch_add(total, in[g], __ATOMIC_RELAXED);
+        __atomic_fetch_max(&bins[16], in[g], __ATOMIC_RELAXED);
     }
 }
 
@@ -83,12 +84,13 @@ KERNEL math(const float *x, float *out, int n) {
     size_t i = gid(0);
     if (i < (size_t)n) {
         float v = x[i];
-        out[6 * i] = sin_(v);
-        out[6 * i + 1] = cos_(v);
-        out[6 * i + 2] = exp_(v);
-        out[6 * i + 3] = log_(v);
-        out[6 * i + 4] = sqrt_(v);
-        out[6 * i + 5] = POW(v, 1.5f);
+        out[7 * i] = sin_(v);
+        out[7 * i + 1] = cos_(v);
+        out[7 * i + 2] = exp_(v);
+        out[7 * i + 3] = log_(v);
+        out[7 * i + 4] = sqrt_(v);
+        out[7 * i + 5] = POW(v, 1.5f);
+        out[7 * i + 6] = __builtin_fmaxf(v, 2.0f);
     }
 }
 

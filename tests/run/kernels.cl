@@ -1,6 +1,10 @@
-/* OpenCL C kernels with known answers (tests/run/run.c checks them), compiled by clang for
-   spirv64; mylib_scale comes from a bitcode library (-l). Each kernel names the workgroup size
-   its launches use (Vulkan compiles it in); grid, launched with two, takes the Vulkan target's. */
+/* The OpenCL C kernels that run on OpenCL and on Vulkan unchanged, with known answers computed on
+   the host: tests/run/run.c runs them on OpenCL (Intel's CPU runtime) and, from the same binary,
+   on Vulkan (tests/run/run.sh); tests/test_vulkan_ptr.c runs them through the Vulkan lowering at
+   -O2 and from -O0. Compiled by clang for spirv64; mylib_scale comes from a bitcode library (-l).
+   Each kernel names the workgroup size its launches use (Vulkan compiles it in); grid, launched
+   with two, takes the Vulkan target's. The kernels only the Vulkan tests run are in
+   tests/run/vulkan/pointer_kernels.cl; tests/gpu/kernels.cu holds these in CUDA/HIP. */
 float mylib_scale(float x);
 
 kernel __attribute__((reqd_work_group_size(128, 1, 1))) void reduce(global const float *in, global float *out, local float *scratch, int n) {
@@ -31,6 +35,7 @@ kernel __attribute__((reqd_work_group_size(64, 1, 1))) void histogram(global con
     if (g < (size_t)n) {
         atomic_inc(&bins[in[g] % 16]);
         atomic_add(total, in[g]);
+        atomic_max(&bins[16], in[g]); /* bins[16]: the largest input */
     }
 }
 
@@ -45,12 +50,13 @@ kernel __attribute__((reqd_work_group_size(256, 1, 1))) void math(global const f
     size_t i = get_global_id(0);
     if (i < (size_t)n) {
         float v = x[i];
-        out[6 * i] = sin(v);
-        out[6 * i + 1] = cos(v);
-        out[6 * i + 2] = exp(v);
-        out[6 * i + 3] = log(v);
-        out[6 * i + 4] = sqrt(v);
-        out[6 * i + 5] = pow(v, 1.5f);
+        out[7 * i] = sin(v);
+        out[7 * i + 1] = cos(v);
+        out[7 * i + 2] = exp(v);
+        out[7 * i + 3] = log(v);
+        out[7 * i + 4] = sqrt(v);
+        out[7 * i + 5] = pow(v, 1.5f);
+        out[7 * i + 6] = fmax(v, 2.0f);
     }
 }
 

@@ -139,8 +139,8 @@ static void test_reduce_static(void) { reduce_ok(k_reduce_static_launch, 0); }
 
 static void test_atomics(void) {
     int n = 10000, i;
-    unsigned *in = (unsigned *)alloc((size_t)n * 4), *bins = (unsigned *)alloc(16 * 4), *total = (unsigned *)alloc(4), want[16];
-    unsigned sum = 0;
+    unsigned *in = (unsigned *)alloc((size_t)n * 4), *bins = (unsigned *)alloc(17 * 4), *total = (unsigned *)alloc(4), want[16];
+    unsigned sum = 0, max = 0;
     void *args[4];
     args[0] = &in; args[1] = &bins; args[2] = &total; args[3] = &n;
     memset(want, 0, sizeof want);
@@ -148,11 +148,13 @@ static void test_atomics(void) {
         in[i] = (unsigned)(i * 7919 % 1000);
         want[in[i] % 16]++;
         sum += in[i];
+        if (in[i] > max) max = in[i];
     }
-    mgpuMemset32(bins, 0, 16, NULL);
+    mgpuMemset32(bins, 0, 17, NULL);
     k_histogram_launch((n + 63) / 64, 1, 1, 64, 1, 1, 0, NULL, args);
     for (i = 0; i < 16; i++) CHECK_MSG(bins[i] == want[i], "bin %d: %u, want %u", i, bins[i], want[i]);
     CHECK_MSG(*total == sum, "total %u, want %u", *total, sum);
+    CHECK_MSG(bins[16] == max, "max %u, want %u", bins[16], max);
     mgpuMemFree(in, NULL);
     mgpuMemFree(bins, NULL);
     mgpuMemFree(total, NULL);
@@ -201,22 +203,23 @@ static double ulps(float got, double exact) {
 
 /* OpenCL 3.0's full-profile limits for single precision (libdevice's and ocml's stated bounds are
    within them): sin, cos 4 ulp; exp, log 3; sqrt 3;
-   pow 16. */
+   pow 16; fmax exact. */
 static void test_math(void) {
-    static const double limit[6] = {4, 4, 3, 3, 3, 16};
-    static const char *const names[6] = {"sin", "cos", "exp", "log", "sqrt", "pow"};
+    static const double limit[7] = {4, 4, 3, 3, 3, 16, 0};
+    static const char *const names[7] = {"sin", "cos", "exp", "log", "sqrt", "pow", "fmax"};
     int n = 2000, i, k;
-    float *x = (float *)alloc((size_t)n * 4), *out = (float *)alloc((size_t)n * 24);
-    double worst[6] = {0};
+    float *x = (float *)alloc((size_t)n * 4), *out = (float *)alloc((size_t)n * 28);
+    double worst[7] = {0};
     void *args[3];
     args[0] = &x; args[1] = &out; args[2] = &n;
     for (i = 0; i < n; i++) x[i] = 0.01f + (float)i * 0.01f; /* 0.01 ... 20 */
     k_math_launch((n + 255) / 256, 1, 1, 256, 1, 1, 0, NULL, args);
     for (i = 0; i < n; i++) {
-        double v = x[i], exact[6];
+        double v = x[i], exact[7];
         exact[0] = sin(v); exact[1] = cos(v); exact[2] = exp(v); exact[3] = log(v); exact[4] = sqrt(v); exact[5] = pow(v, 1.5);
-        for (k = 0; k < 6; k++) {
-            double u = ulps(out[6 * i + k], exact[k]);
+        exact[6] = fmax(v, 2.0);
+        for (k = 0; k < 7; k++) {
+            double u = ulps(out[7 * i + k], exact[k]);
             if (u > worst[k]) worst[k] = u;
         }
     }
@@ -224,22 +227,23 @@ static void test_math(void) {
     /* Vulkan's precision (the Vulkan specification, "Precision and Operation of SPIR-V
        Instructions"): sin, cos 2^-11 absolute (in [-pi, pi]; 20 here, lavapipe keeps to it);
        exp 3 + 2|x| ulp; log 2^-21 absolute in [0.5, 2], else 3 ulp; sqrt as 1/inversesqrt (2.5
-       ulp taken as 3); pow from exp2(y log2 x): relative 2^-11 taken */
+       ulp taken as 3); pow from exp2(y log2 x): relative 2^-11 taken; fmax exact */
     for (i = 0; i < n; i++) {
-        double v = x[i], err[6], lim[6];
-        err[0] = fabs(out[6 * i] - sin(v)); lim[0] = 1.0 / 2048;
-        err[1] = fabs(out[6 * i + 1] - cos(v)); lim[1] = 1.0 / 2048;
-        err[2] = ulps(out[6 * i + 2], exp(v)); lim[2] = 3 + 2 * fabs(v);
-        err[3] = v >= 0.5 && v <= 2 ? fabs(out[6 * i + 3] - log(v)) : ulps(out[6 * i + 3], log(v)); lim[3] = v >= 0.5 && v <= 2 ? 1.0 / 2097152 : 3;
-        err[4] = ulps(out[6 * i + 4], sqrt(v)); lim[4] = 3;
-        err[5] = fabs(out[6 * i + 5] - pow(v, 1.5)) / pow(v, 1.5); lim[5] = 1.0 / 2048;
-        for (k = 0; k < 6; k++) CHECK_MSG(err[k] <= lim[k], "%s(%g) = %.9g: error %g, limit %g", names[k], v, (double)out[6 * i + k], err[k], lim[k]);
+        double v = x[i], err[7], lim[7];
+        err[0] = fabs(out[7 * i] - sin(v)); lim[0] = 1.0 / 2048;
+        err[1] = fabs(out[7 * i + 1] - cos(v)); lim[1] = 1.0 / 2048;
+        err[2] = ulps(out[7 * i + 2], exp(v)); lim[2] = 3 + 2 * fabs(v);
+        err[3] = v >= 0.5 && v <= 2 ? fabs(out[7 * i + 3] - log(v)) : ulps(out[7 * i + 3], log(v)); lim[3] = v >= 0.5 && v <= 2 ? 1.0 / 2097152 : 3;
+        err[4] = ulps(out[7 * i + 4], sqrt(v)); lim[4] = 3;
+        err[5] = fabs(out[7 * i + 5] - pow(v, 1.5)) / pow(v, 1.5); lim[5] = 1.0 / 2048;
+        err[6] = fabs(out[7 * i + 6] - fmax(v, 2.0)); lim[6] = 0;
+        for (k = 0; k < 7; k++) CHECK_MSG(err[k] <= lim[k], "%s(%g) = %.9g: error %g, limit %g", names[k], v, (double)out[7 * i + k], err[k], lim[k]);
         if (t__cur_failed) break;
     }
     (void)limit;
     (void)worst;
 #else
-    for (k = 0; k < 6; k++) {
+    for (k = 0; k < 7; k++) {
         printf("  %s: worst %.2f ulp (limit %g)\n", names[k], worst[k], limit[k]);
         CHECK_MSG(worst[k] <= limit[k], "%s: %.2f ulp", names[k], worst[k]);
     }
