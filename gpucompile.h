@@ -79,9 +79,9 @@
        compiles in a file of its own. examples/05_host_backend.h is such a backend in a header
        of its own; gpucompile_nvptx.h, gpucompile_amdgpu.h, gpucompile_spirv.h and
        gpucompile_vulkan.h are the full ones, each also compiled alone (tests/split), as is
-       gpucompile_lower.h. Isolation (options.isolate, options.workers)
-       runs `exe --worker`, which knows the backends that program registers: a program with a
-       backend of its own passes itself as exe and calls gpucompile_worker_main for --worker.
+       gpucompile_lower.h. Isolation (options.isolate, options.workers) runs `exe --worker`,
+       which knows the backends that program registers: a program with a backend of its own
+       passes itself as exe and calls gpucompile_worker_main for --worker.
 
    Do this:
        #define GPUCOMPILE_IMPLEMENTATION
