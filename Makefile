@@ -106,18 +106,24 @@ check-headers: $(HEADERS)
 	@echo "headers: gcc and clang, C11 and C++17, static, split, each backend in a file of its own, the runtime without LLVM: ok"
 
 # Examples: numbered single files, each with the implementation in it (its one `cc` line).
+# 09 is an engine with the Vulkan headers and loader of its own (libvulkan-dev).
 EXAMPLE_BINS = $(patsubst examples/%.c,$(BUILD)/examples/%,$(sort $(wildcard examples/[0-9][0-9]_*.c)))
 examples: $(EXAMPLE_BINS)
+$(BUILD)/examples/09_vulkan_engine: EXAMPLE_LIBS = -lvulkan
 $(BUILD)/examples/%: examples/%.c $(HEADERS) $(wildcard examples/*.h)
 	@mkdir -p $(BUILD)/examples
-	$(CC) -std=c11 $(WARN) -Werror $(CFLAGS) $(LLVM_CFLAGS) -I. $< -o $@ $(LLVM_LIBS)
+	$(CC) -std=c11 $(WARN) -Werror $(CFLAGS) $(LLVM_CFLAGS) -I. $< -o $@ $(EXAMPLE_LIBS) $(LLVM_LIBS)
 
 # The Windows code paths compile (objects only; nothing runs): Debian's mingw-w64 cross
-# compilers with LLVM's C headers, which need nothing but <windows.h> there.
+# compilers with LLVM's C headers, which need nothing but <windows.h> there, and for
+# examples/09 the Vulkan headers (platform-neutral), reached through a directory that holds
+# them alone so that nothing else of the host's /usr/include is seen.
 MINGW ?= x86_64-w64-mingw32-
 MINGW_FLAGS = $(WARN) -Werror -I$(shell $(LLVM_CONFIG) --includedir 2>/dev/null) -I.
+VULKAN_INCLUDE ?= /usr/include
 windows: $(HEADERS)
-	@mkdir -p $(BUILD)/windows
+	@mkdir -p $(BUILD)/windows/vulkan-headers
+	ln -sfn $(VULKAN_INCLUDE)/vulkan $(VULKAN_INCLUDE)/vk_video $(BUILD)/windows/vulkan-headers/
 	$(MINGW)gcc -std=c11 $(MINGW_FLAGS) -c tests/impl.c -o $(BUILD)/windows/impl_c.o
 	$(MINGW)gcc -std=c11 $(MINGW_FLAGS) -DGPUCOMPILE_STATIC -c tests/impl.c -o $(BUILD)/windows/impl_static.o
 	$(MINGW)g++ -std=c++17 -x c++ $(MINGW_FLAGS) -c tests/impl.c -o $(BUILD)/windows/impl_cxx.o
@@ -129,7 +135,7 @@ windows: $(HEADERS)
 	$(MINGW)g++ -std=c++17 -x c++ $(WARN) -Werror -I. -DGPUCOMPILE_VULKAN_RUNTIME -c gpucompile_vulkan.h -o $(BUILD)/windows/runtime_vulkan.o
 	$(MINGW)gcc -std=c11 $(MINGW_FLAGS) -c tools/gpucompile.c -o $(BUILD)/windows/gpucompile.o
 	for f in $(SPLIT_SRCS); do $(MINGW)gcc -std=c11 $(MINGW_FLAGS) -c $$f -o $(BUILD)/windows/split.o || exit 1; done
-	for f in examples/[0-9][0-9]_*.c; do $(MINGW)gcc -std=c11 $(MINGW_FLAGS) -c $$f -o $(BUILD)/windows/example.o || exit 1; done
+	for f in examples/[0-9][0-9]_*.c; do $(MINGW)gcc -std=c11 $(MINGW_FLAGS) -I$(BUILD)/windows/vulkan-headers -c $$f -o $(BUILD)/windows/example.o || exit 1; done
 	@echo "windows: mingw-w64 gcc and g++, C11, C++17, static, the runtimes (also without LLVM), CLI, examples: ok"
 
 # examples/cmake: the headers vendored into a CMake project with find_package(LLVM).
@@ -138,8 +144,8 @@ cmake-example: $(HEADERS)
 	cmake --build $(BUILD)/cmake
 	$(BUILD)/cmake/ex01 | grep -q '.entry saxpy' && echo "cmake-example: ex01 built and ran: ok"
 
-demo: setup all opencl $(BUILD)/examples/06_run_on_cpu $(BUILD)/examples/08_vulkan_engine
-	@PATH="$(LLVM_BINDIR):$$PATH" EX06=$(BUILD)/examples/06_run_on_cpu EX08=$(BUILD)/examples/08_vulkan_engine \
+demo: setup all opencl $(BUILD)/examples/06_run_on_cpu $(BUILD)/examples/08_vulkan_runtime $(BUILD)/examples/09_vulkan_engine
+	@PATH="$(LLVM_BINDIR):$$PATH" EX06=$(BUILD)/examples/06_run_on_cpu EX08=$(BUILD)/examples/08_vulkan_runtime EX09=$(BUILD)/examples/09_vulkan_engine \
 	  OCL_ICD_VENDORS=$(OPENCL_DIR)/vendors sh examples/demo.sh
 
 # make test T="cli_nvptx test_cache": only those units (docs/testing.md), and only what they need

@@ -2,15 +2,17 @@
 
    What it is
        MLIR's GPU "target attribute" model for C: a target (#gpu.nvptx<...>, #gpu.amdgpu<...>,
-       or MLIR's upstream #nvvm.target<...> / #rocdl.target<...>) is a struct with MLIR's
-       defaults, verified, parsed and printed in MLIR's syntax. A target plus options turns an
-       LLVM module (IR text, bitcode, or your LLVMModuleRef) into an object (bitcode, ISA text,
-       cubin/hsaco, fatbin) through one pipeline with hooks; several targets make one binary
-       (MLIR's gpu.binary, as text or as an LLVM offload binary) that can be embedded into a host
-       module with launch code. Backends plug in through a table of functions
-       (gpucompile_backend): gpucompile_nvptx.h, gpucompile_amdgpu.h and gpucompile_spirv.h, or
-       your own. examples/01_*.c ... 06_*.c show one use each; tools/gpucompile.c is the command
-       line.
+       #gpu.spirv<...>, #gpu.vulkan<...>, or MLIR's upstream #nvvm.target<...>, #rocdl.target<...>,
+       #xevm.target<...>, #spirv.target_env<...>) is a struct with MLIR's defaults, verified,
+       parsed and printed in MLIR's syntax. A target plus options turns an LLVM module (IR text,
+       bitcode, or your LLVMModuleRef) into an object (bitcode, ISA text, cubin/hsaco/SPIR-V,
+       fatbin) through one pipeline with hooks; several targets make one binary (MLIR's
+       gpu.binary, as text or as an LLVM offload binary) that can be embedded into a host module
+       with launch code. Backends plug in through a table of functions (gpucompile_backend):
+       gpucompile_nvptx.h, gpucompile_amdgpu.h, gpucompile_spirv.h (OpenCL's SPIR-V, LLVM 20+)
+       and gpucompile_vulkan.h (Vulkan compute shaders, LLVM 22; with gpucompile_lower.h, the
+       pointer-kernel lowering it runs), or your own. examples/01_*.c ... 09_*.c show one use
+       each; tools/gpucompile.c is the command line.
 
    Sections (search for "[section: NAME]"). The declarations come first: results and
    diagnostics, targets, options, objects, backends, [section: backend helpers], binaries, host
@@ -75,10 +77,11 @@
        gpucompile_lock, gpucompile_dlopen, gpucompile_read_le, gpucompile_elf_sections and
        gpucompile_elf_read_section (an ELF file's sections), gpucompile_in_list, ...), so it
        compiles in a file of its own. examples/05_host_backend.h is such a backend in a header
-       of its own; gpucompile_nvptx.h, gpucompile_amdgpu.h and gpucompile_spirv.h are the full
-       ones, each also compiled alone (tests/split). Isolation (options.isolate, options.workers)
-       runs `exe --worker`, which knows the backends that program registers: a program with a
-       backend of its own passes itself as exe and calls gpucompile_worker_main for --worker.
+       of its own; gpucompile_nvptx.h, gpucompile_amdgpu.h, gpucompile_spirv.h and
+       gpucompile_vulkan.h are the full ones, each also compiled alone (tests/split), as is
+       gpucompile_lower.h. Isolation (options.isolate, options.workers) runs `exe --worker`,
+       which knows the backends that program registers: a program with a backend of its own
+       passes itself as exe and calls gpucompile_worker_main for --worker.
 
    Do this:
        #define GPUCOMPILE_IMPLEMENTATION
@@ -95,18 +98,19 @@
        core.c:   #define GPUCOMPILE_IMPLEMENTATION        (and no backend header)
                  #include "gpucompile.h"
        nvptx.c:  #include "gpucompile.h"
-                 #define GPUCOMPILE_NVPTX_IMPLEMENTATION  (AMDGPU, SPIRV: the same)
-                 #include "gpucompile_nvptx.h"
+                 #define GPUCOMPILE_NVPTX_IMPLEMENTATION  (AMDGPU, SPIRV, VULKAN: the same; with
+                 #include "gpucompile_nvptx.h"         VULKAN, LOWER too, here or in a file of its own)
    A backend registers itself at start-up from its own file (a constructor calling
    gpucompile_register_backend; the core names none of them): link its object, which a linker
    drops from a static archive when nothing references it (gpucompile_nvptx_backend() does).
 
    Linking: LLVM's C API, libdl and threads, nothing else (vendor libraries such as nvJitLink,
-   libcuda and libamdhip64, and hiredis for the remote cache, are opened at run time, never linked):
+   libcuda, libamdhip64, libOpenCL and libvulkan, and hiredis for the remote cache, are opened at
+   run time, never linked):
        cc app.c $(llvm-config-22 --cflags) $(llvm-config-22 --ldflags --libs) -ldl -lpthread
        (or llvm-config-19, -20, -21). A static LLVM needs these components (plus llvm-config
-       --system-libs and -lstdc++):
-           core analysis bitreader bitwriter irreader linker passes target nvptx amdgpu native
+       --system-libs and -lstdc++; spirv for gpucompile_spirv.h and gpucompile_vulkan.h):
+           core analysis bitreader bitwriter irreader linker passes target nvptx amdgpu spirv native
        CMake: find_package(LLVM) and an INTERFACE library, see examples/cmake/CMakeLists.txt.
        Windows: the same LLVM libraries; no -ldl (LoadLibraryA / GetProcAddress are used).
        A program that only loads and launches what was compiled needs none of this (no LLVM, no
@@ -135,8 +139,9 @@
                                     compile-time default allocator: all three or none (a
                                     run-time allocator goes in options.allocator)
        GPUCOMPILE_NVPTX_IMPLEMENTATION / GPUCOMPILE_AMDGPU_IMPLEMENTATION / GPUCOMPILE_SPIRV_IMPLEMENTATION
-                                    one backend's implementation, next to the core's or in a
-                                    file of its own
+       / GPUCOMPILE_VULKAN_IMPLEMENTATION / GPUCOMPILE_LOWER_IMPLEMENTATION
+                                    one backend's implementation (or the lowering's, which
+                                    Vulkan's calls), next to the core's or in a file of its own
        GPUCOMPILE_BACKEND_IMPLEMENTATION
                                     your backend's implementation in a file without the core's:
                                     define it before including gpucompile.h (or, after it,
@@ -146,10 +151,13 @@
        GPUCOMPILE_DEFAULT_CUDA_PATH / GPUCOMPILE_DEFAULT_ROCM_PATH
                                     toolkit roots tried after $CUDA_PATH, $ROCM_PATH, ...
        GPUCOMPILE_NVPTX_RUNTIME / GPUCOMPILE_AMDGPU_RUNTIME / GPUCOMPILE_SPIRV_RUNTIME
+       / GPUCOMPILE_VULKAN_RUNTIME
                                     (backends) compile the mgpu* runtime for launch code (CUDA
-                                    driver / HIP / OpenCL; one per program): gpucompile_runtime.h, which
-                                    needs no LLVM (a program that only loads and launches
-                                    includes the backend header alone and links -ldl -lpthread)
+                                    driver / HIP / OpenCL / Vulkan; one per program):
+                                    gpucompile_runtime.h, which needs no LLVM (a program that
+                                    only loads and launches includes the backend header alone
+                                    and links -ldl -lpthread); Vulkan's also records into an
+                                    engine's own command buffers (examples/09_vulkan_engine.c)
 
    Target text
        Canonical text is MLIR's: parameters in declaration order, those equal to their default
@@ -853,8 +861,8 @@ GPUCOMPILE_API gpucompile_result gpucompile_job_temp_file(gpucompile_job *job, c
 
 /* ==== [section: backend helpers] ==========================================================
    What a backend's implementation calls besides the job functions above: with these it
-   compiles in a file of its own (gpucompile_nvptx.h, gpucompile_amdgpu.h, gpucompile_spirv.h
-   and examples/05_host_backend.h use nothing else of the core; tests/cli_seam.sh checks it).
+   compiles in a file of its own (the backend headers, gpucompile_lower.h and
+   examples/05_host_backend.h use nothing else of the core; tests/cli_seam.sh checks each).
    Defined by the core's implementation, except the last group (gpucompile_runtime.h). */
 /* A growable byte buffer. Zero it and set a (the allocator; NULL: the default). Each add
    appends and keeps data NUL-terminated; a failed allocation sets oom, after which adds do
@@ -1158,14 +1166,13 @@ GPUCOMPILE_API gpucompile_result gpucompile_binary_read_all(const void *data, si
     const gpucompile_allocator *allocator, const gpucompile_logger *logger, gpucompile_binary ***out, int *num);
 
 /* Runtime selection: each object's backend scores it for the device (its select_score; an
-   object of another backend's triple scores nothing), the best wins. The backend headers' rules:
-   NVIDIA: exact cubin, then a fatbin for that chip, then a cubin of the same major and a lower
-   minor (sm_80 runs on sm_86, never on sm_90), then a fatbin or PTX (isa) for an older-or-equal
-   chip, which the driver JITs; arch-specific chips (sm_90a) only on their own chip. AMD: hsaco
-   only; the gfx name must match (or an LLVM generic target covering it), and xnack / sramecc
-   set on both sides must agree (unset matches either; closer matches win). SPIR-V: the device
-   "spirv" takes a SPIR-V module (bin) of an OpenCL triple. Else GPUCOMPILE_ERROR_NO_OBJECT,
-   with a message listing what the binary holds. */
+   object of another backend's triple scores nothing), the best wins; else
+   GPUCOMPILE_ERROR_NO_OBJECT, with a message listing what the binary holds. Which objects a
+   device takes and which it prefers is each backend's rule, written once, in its header's
+   selection section (compiled into its runtime too):
+   gpucompile_nvptx.h [section: the CUDA driver and selection],
+   gpucompile_amdgpu.h and gpucompile_spirv.h [section: selection],
+   gpucompile_vulkan.h [section: selection and reflection]. */
 typedef struct gpucompile_device {
     const char *arch;           /* "sm_90", "90", "gfx90a:xnack+" ...; NULL: compute_capability */
     int compute_capability;     /* NVIDIA, when arch is NULL: 90 for 9.0 */

@@ -8,7 +8,7 @@
    output. Each module is written as a .spv file (what vkCreateShaderModule takes), with its
    reflection printed twice: from the kernel metadata of the compile, and read back from the
    module's bytes by gpucompile_vulkan_reflect, which needs no LLVM (what an engine calls:
-   examples/08_vulkan_engine.c loads these files and runs them).
+   examples/08_vulkan_runtime.c loads these files and runs them).
 
    Build: cc -std=c11 examples/07_vulkan.c -I. $(llvm-config-22 --cflags --ldflags --libs) -ldl -lpthread -o ex07
    Run:   ./ex07 [OUT_DIR]      (writes OUT_DIR/saxpy.spv and OUT_DIR/reduce.spv; default ".";

@@ -57,9 +57,14 @@ done
 command -v spirv-val >/dev/null && for k in saxpy reduce; do
   spirv-val --target-env vulkan1.3 "$OUT/vulkan/$k.spv" && echo "spirv-val --target-env vulkan1.3 $k.spv: valid"
 done
-if [ -x "${EX08:-build/examples/08_vulkan_engine}" ]; then
-  "${EX08:-build/examples/08_vulkan_engine}" "$OUT/vulkan"
+if [ -x "${EX08:-build/examples/08_vulkan_runtime}" ]; then
+  "${EX08:-build/examples/08_vulkan_runtime}" "$OUT/vulkan"
   [ $? = 77 ] && echo "(no Vulkan device here: Debian's mesa-vulkan-drivers has lavapipe, which runs on the CPU)"
+fi
+step "an engine that owns its Vulkan device: a kernel compiled at load time, recorded into the engine's command buffer (examples/09)"
+if [ -x "${EX09:-build/examples/09_vulkan_engine}" ]; then
+  "${EX09:-build/examples/09_vulkan_engine}"
+  [ $? = 77 ] && echo "(no Vulkan device, or no SPIR-V target in this LLVM: nothing run)"
 fi
 echo
 echo "outputs are in $OUT"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The documentation stays true: every relative link of README.md, docs/*.md and bench/README.md
 # resolves (the file, and a #anchor to one of its headings, as GitHub names them); the README's
-# C example compiles and its command-line example runs as written; and README, docs, tests,
+# C example compiles and its command-line example runs as written; gpucompile.h's first screen
+# names every header of the family and the examples there are; and README, docs, tests,
 # the Makefile and bench/ point at nothing outside the repository (no issue numbers or notes kept
 # elsewhere: a fact is in the repository or is not cited).
 . "$(dirname "$0")/lib.sh"
@@ -58,6 +59,43 @@ else
   done
   check "... whose host module defines saxpy_saxpy_launch, as it says" grep -q 'define.*@saxpy_saxpy_launch' "$T_TMP/ex/saxpy_host.ll"
 fi
+
+# gpucompile.h's first screen (its opening comment) knows the family: it names every
+# gpucompile_*.h in the tree, and the example range it names ("examples/01_*.c ... NN_*.c") ends
+# at the number of numbered examples (examples/[0-9][0-9]_*.c)
+first_screen() { awk '{ print } /\*\// { exit }' "$1"; }
+unnamed_headers() { # HEADER DIR: the gpucompile_*.h of DIR that HEADER's first screen does not name
+    first_screen "$1" >"$T_TMP/first"
+    for h in $(cd "$2" && ls gpucompile_*.h); do grep -qF "$h" "$T_TMP/first" || echo "$h"; done
+}
+examples_named() { # HEADER: the NN of the first screen's "examples/01_*.c ... NN_*.c"
+    first_screen "$1" | tr -s ' \n' '  ' | sed -n 's|.*examples/01_\*\.c \.\.\. \([0-9][0-9]\)_\*\.c.*|\1|p'
+}
+examples_wrong() { # HEADER DIR: "named NN, DIR has M" when they differ (or none is named)
+    named=$(examples_named "$1"); have=$(cd "$2" && ls examples/[0-9][0-9]_*.c | wc -l)
+    [ -n "$named" ] && [ "$((10#$named))" -eq "$have" ] || echo "the first screen names examples up to ${named:-none}; there are $have"
+}
+unnamed_headers gpucompile.h . >"$T_TMP/hits"
+if [ -s "$T_TMP/hits" ]; then fail "gpucompile.h's first screen does not name: $(echo $(cat "$T_TMP/hits"))"
+else ok "gpucompile.h's first screen names every gpucompile_*.h ($(echo $(ls gpucompile_*.h)))"; fi
+wrong=$(examples_wrong gpucompile.h .)
+check "gpucompile.h's first screen names the examples there are (${wrong:-$(ls examples/[0-9][0-9]_*.c | wc -l)})" test -z "$wrong"
+readme_wrong() { # README DIR: "names NN, DIR has M" when the README's "(01 to NN)" differs
+    named=$(sed -n 's/.*numbered programs (01 to \([0-9][0-9]\)).*/\1/p' "$1"); have=$(cd "$2" && ls examples/[0-9][0-9]_*.c | wc -l)
+    [ -n "$named" ] && [ "$((10#$named))" -eq "$have" ] || echo "the README names examples up to ${named:-none}; there are $have"
+}
+wrong=$(readme_wrong README.md .)
+check "the README names the examples there are${wrong:+ ($wrong)}" test -z "$wrong"
+# ... and each can fail: a header and an example added to a copy of the tree, and a header a
+# copy of gpucompile.h no longer names
+mkdir -p "$T_TMP/tree/examples"
+for f in gpucompile_*.h examples/[0-9][0-9]_*.c; do : >"$T_TMP/tree/$f"; done
+: >"$T_TMP/tree/gpucompile_planted.h"; : >"$T_TMP/tree/examples/99_planted.c"
+check "a header the first screen does not name is found" test "$(unnamed_headers gpucompile.h "$T_TMP/tree")" = gpucompile_planted.h
+check "an example beyond the range the first screen names is found" test -n "$(examples_wrong gpucompile.h "$T_TMP/tree")"
+check "an example beyond the range the README names is found" test -n "$(readme_wrong README.md "$T_TMP/tree")"
+awk '{ if (!done) gsub(/gpucompile_lower\.h/, "gpucompile_lowering.h"); print } /\*\// { done = 1 }' gpucompile.h >"$T_TMP/planted.h"
+check "a header dropped from a copy of the first screen is found" test "$(unnamed_headers "$T_TMP/planted.h" .)" = gpucompile_lower.h
 
 # nothing points outside the repository (this script names the patterns, so it is left out)
 grep -rnE 'issue [0-9]|\(issue|[Tt]he seed|seed'"'"'s|seed spelling|\.\./shared|shared/(REVIEW|FACTS|DESIGN|STYLE)|FACTS' \

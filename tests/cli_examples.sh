@@ -1,6 +1,6 @@
 #!/bin/sh
 # The numbered examples: `make examples` builds them all; those that need no GPU (01, 02, 03, 05;
-# 06 on an OpenCL CPU device, 07 and 08 on a Vulkan one) run here and their output is checked
+# 06 on an OpenCL CPU device, 07, 08 and 09 on a Vulkan one) run here and their output is checked
 # with the real tools (ptxas, llvm-readelf, llvm-objdump, mlir-opt, opt, spirv-val).
 . "$(dirname "$0")/lib.sh"
 cd "$(dirname "$0")/.."
@@ -120,7 +120,7 @@ else
     check "07 $k.spv passes spirv-val --target-env vulkan1.3" spirv-val --target-env vulkan1.3 "$T_TMP/vk/$k.spv"
   done
   check "08 builds with its one cc line: the runtime header alone, no LLVM" \
-    cc -std=c11 -Wall -Wextra -pedantic -Werror examples/08_vulkan_engine.c -I. -ldl -lpthread -o "$T_TMP/ex08"
+    cc -std=c11 -Wall -Wextra -pedantic -Werror examples/08_vulkan_runtime.c -I. -ldl -lpthread -o "$T_TMP/ex08"
   GPUCOMPILE_VULKAN_PIPELINE_CACHE=$T_TMP/vk/pipelines.bin MESA_SHADER_CACHE_DIR=$T_TMP/vk/mesa "$T_TMP/ex08" "$T_TMP/vk" >"$OUT" 2>"$ERR"; rc=$?
   if [ $rc -eq 77 ]; then skip "08: no Vulkan device ($(head -1 "$ERR"))"
   else
@@ -131,6 +131,20 @@ else
     check "08 no runtime error" [ ! -s "$ERR" ]
   fi
 fi
+
+# ---- 09: an engine that owns its Vulkan device (the Vulkan headers and loader): a kernel compiled
+# at load time, made a program on the engine's device, recorded into its command buffer, through
+# push descriptors and through a descriptor set of its own
+for mode in push sets; do
+  arg=; [ $mode = sets ] && arg=sets
+  MESA_SHADER_CACHE_DIR=$T_TMP/vk/mesa run 09_vulkan_engine $arg
+  if [ $rc -eq 77 ]; then skip "09: no Vulkan device or no SPIR-V target in this LLVM ($(head -1 "$ERR"))"; break; fi
+  check "09 ($mode) exits 0" [ $rc -eq 0 ]
+  check "09 ($mode) maps the kernel's parameters from the reflection" has "$OUT" 'saxpy: workgroup 64 x 1 x 1, 4 parameters, 2 bindings, 8 bytes of push constants'
+  check "09 ($mode) binds the buffers as asked" has "$OUT" "$([ $mode = sets ] && echo 'a descriptor set of its own' || echo 'push descriptors')"
+  check "09 ($mode) saxpy's answers" has "$OUT" 'saxpy: y = 3 x + 1 for 1000 elements in 16 workgroups, 0 wrong (y[999] = 2998)'
+  check "09 ($mode) nothing on stderr" [ ! -s "$ERR" ]
+done
 
 # ---- 05: custom host target, hooks dumping each stage
 mkdir -p "$T_TMP/dump"

@@ -69,7 +69,11 @@ done
 # example's backend (their own privates, gpucompile_nvptx__name and GPUCOMPILE_NVPTX__NAME, are
 # theirs); tests/split builds each alone
 privates() { grep -n -o -E '(^|[^A-Za-z0-9_])(gpucompile__[a-z][a-z0-9_]*|GPUCOMPILE__[A-Z][A-Z0-9_]*)' "$1" | sed 's/:[^gG]*\(gpucompile\|GPUCOMPILE\)/: \1/'; }
-for h in gpucompile_nvptx.h gpucompile_amdgpu.h gpucompile_spirv.h gpucompile_vulkan.h examples/05_host_backend.h tests/toy_backend.h; do
+# The family's headers besides the core and its runtime companion (backends, the lowering), from
+# the tree, so that a new header is held to these rules without editing this list
+FAMILY=$(cd "$ROOT" && ls gpucompile_*.h | grep -v '^gpucompile_runtime\.h$')
+check "the family's headers are found: $(echo $FAMILY)" test "$(echo "$FAMILY" | wc -l)" -ge 5
+for h in $FAMILY examples/05_host_backend.h tests/toy_backend.h; do
     privates "$ROOT/$h" >"$T_TMP/priv"
     if [ -s "$T_TMP/priv" ]; then fail "$h uses core privates:"; sed 's/^/    /' "$T_TMP/priv" | head -20
     else ok "$h uses no core private"; fi
@@ -79,12 +83,23 @@ for planted in 'static void planted(void) { (void)gpucompile__which; }' '#define
     check "a core private planted in a backend is found: $planted" test -n "$(privates "$T_TMP/planted_amdgpu.h")"
 done
 # One vendor runtime per program: two in one file stop at gpucompile_runtime.h's #error (each
-# alone compiles); a backend asked for without gpucompile.h stops too.
+# alone compiles); a header's implementation asked for without gpucompile.h stops too. The
+# runtimes: the headers that define GPUCOMPILE_<NAME>_RUNTIME; the pairs go round them, so that
+# each is once the first and once the second.
 runtime_file() { # the runtime of each backend named, its header included after the #define
     for b in "$@"; do printf '#define GPUCOMPILE_%s_RUNTIME\n#include "gpucompile_%s.h"\n' "$b" "$(echo "$b" | tr A-Z a-z)"; done
 }
-for pair in "NVPTX SPIRV" "AMDGPU NVPTX" "SPIRV AMDGPU"; do
-    set -- $pair
+RUNTIMES=
+for h in $FAMILY; do
+    b=${h#gpucompile_}; B=$(echo "${b%.h}" | tr a-z A-Z)
+    grep -q "GPUCOMPILE_${B}_RUNTIME" "$ROOT/$h" && RUNTIMES="$RUNTIMES $B"
+done
+check "the vendor runtimes are found:$RUNTIMES" test "$(echo $RUNTIMES | wc -w)" -ge 4
+set -- $RUNTIMES
+PAIRS=; prev=$1; first=$1; shift
+for b in "$@" "$first"; do PAIRS="$PAIRS $prev:$b"; prev=$b; done
+for pair in $PAIRS; do
+    set -- $(echo "$pair" | tr : ' ')
     runtime_file $1 >"$T_TMP/rt1.c"
     runtime_file $1 $2 >"$T_TMP/rt2.c"
     ${CC:-cc} -std=c11 -fsyntax-only -I"$ROOT" "$T_TMP/rt1.c" >"$T_TMP/err1" 2>&1; rc1=$?
@@ -92,16 +107,16 @@ for pair in "NVPTX SPIRV" "AMDGPU NVPTX" "SPIRV AMDGPU"; do
     check "GPUCOMPILE_${1}_RUNTIME alone compiles, with GPUCOMPILE_${2}_RUNTIME it stops: one vendor runtime" \
         sh -c "[ $rc1 = 0 ] && [ $rc2 != 0 ] && grep -q 'a vendor runtime is already defined in this program' '$T_TMP/err2'"
 done
-for b in nvptx amdgpu spirv; do
-    B=$(echo $b | tr a-z A-Z)
-    printf '#define GPUCOMPILE_%s_IMPLEMENTATION\n#include "gpucompile_%s.h"\n' "$B" "$b" >"$T_TMP/alone.c"
+for h in $FAMILY; do
+    b=${h#gpucompile_}; B=$(echo "${b%.h}" | tr a-z A-Z)
+    printf '#define GPUCOMPILE_%s_IMPLEMENTATION\n#include "%s"\n' "$B" "$h" >"$T_TMP/alone.c"
     ${CC:-cc} -std=c11 -fsyntax-only -I"$ROOT" "$T_TMP/alone.c" >"$T_TMP/err" 2>&1
-    check "gpucompile_$b.h's backend without gpucompile.h stops with #error" grep -q "include gpucompile.h first" "$T_TMP/err"
+    check "$h's implementation without gpucompile.h stops with #error" grep -q -E "#error.*gpucompile\.h (included )?first" "$T_TMP/err"
 done
 # Sections: every [section: X] that a comment names exists (a marker line in one of the
 # headers), and gpucompile.h's table of contents lists the sections of its implementation in
 # file order (as "       NAME" in a field of 18, then what it holds).
-HEADERS="gpucompile.h gpucompile_runtime.h gpucompile_nvptx.h gpucompile_amdgpu.h gpucompile_spirv.h"
+HEADERS=$(cd "$ROOT" && ls gpucompile*.h)
 markers() { sed -n 's|^/\* ==== \[section: \([^]]*\)\].*|\1|p' "$@"; }
 unknown_sections() { # the section names the files' comments name that no marker defines
     markers "$@" | sort -u >"$T_TMP/defined"

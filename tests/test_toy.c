@@ -1,4 +1,4 @@
-/* A fourth backend with no edit outside its header: tests/toy_backend.h, included here and
+/* One backend more, with no edit outside its header: tests/toy_backend.h, included here and
    nowhere else, gets --help text (gpucompile_targets_help), file extensions, compiles in this
    program's own workers (gpucompile_worker_main below), owns the offload entries of its triples
    and is chosen at run time. Beside it: the one lookup of an object's backend, with several

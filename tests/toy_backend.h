@@ -1,4 +1,4 @@
-/* toy_backend.h - a fourth backend that is one header: examples/05_host_backend.h under
+/* toy_backend.h - one backend more, in one header: examples/05_host_backend.h under
    another attribute (#toy.cpu) and triple (the host's architecture, environment "toy"), which
    registers itself at start-up. Including it in the one file that holds the implementation (or
    beside it) is all a program does: the target then parses, compiles (in this program's own

@@ -86,16 +86,16 @@ else
 fi
 tally run-vulkan-engine
 FAILED=$FAILED$T_FAIL; T_PASS=0; T_FAIL=0; T_SKIP=0
-# examples/08_vulkan_engine.c, the engine an engine author copies: kernels compiled by gpucompile
+# examples/08_vulkan_runtime.c, the engine an engine author copies: kernels compiled by gpucompile
 # (as examples/07_vulkan.c writes them), run natively here and, below, under Wine: the same answers
 mkdir -p "$D/ex"
 if [ -x "${GPUCOMPILE:-}" ] && "$GPUCOMPILE" --print-target '#gpu.vulkan' >/dev/null 2>&1; then
-  echo "== examples/08_vulkan_engine.c on kernels from gpucompile"
+  echo "== examples/08_vulkan_runtime.c on kernels from gpucompile"
   for k in saxpy reduce; do
     step "gpucompile: examples/kernels/${k}_vulkan.ll for #gpu.vulkan" "$GPUCOMPILE" --no-cache -t '#gpu.vulkan' -f bin "examples/kernels/${k}_vulkan.ll" -o "$D/ex/$k.spv"
     check "spirv-val --target-env vulkan1.3: $k (gpucompile)" spirv-val --target-env vulkan1.3 "$D/ex/$k.spv"
   done
-  step "examples/08_vulkan_engine.c with its one cc line" cc -std=c11 $W -I. examples/08_vulkan_engine.c -o "$D/ex08" -ldl -lpthread
+  step "examples/08_vulkan_runtime.c with its one cc line" cc -std=c11 $W -I. examples/08_vulkan_runtime.c -o "$D/ex08" -ldl -lpthread
   "$D/ex08" "$D/ex" > "$D/ex08.log" 2>&1
   sed 's/^/  /' "$D/ex08.log"
   check "the engine example: every answer right" grep -q '^every answer right$' "$D/ex08.log"
@@ -109,14 +109,41 @@ else
 fi
 tally run-vulkan-example
 FAILED=$FAILED$T_FAIL; T_PASS=0; T_FAIL=0; T_SKIP=0
+# examples/09_vulkan_engine.c, an engine that owns its device: built with its Build: line as
+# written (warnings made errors), run with push descriptors and with a descriptor set of its own,
+# each also under the Khronos validation layer (no message allowed)
+build09=$(sed -n 's/^   Build: \(cc .*\) -o ex09$/\1/p' examples/09_vulkan_engine.c)
+if [ -z "$build09" ]; then
+  fail "examples/09_vulkan_engine.c has a Build: line ending in -o ex09"
+elif [ ! -f /usr/include/vulkan/vulkan.h ] || ! command -v llvm-config-22 >/dev/null; then
+  skip "run-vulkan: no <vulkan/vulkan.h> or llvm-config-22 for examples/09_vulkan_engine.c (Debian: libvulkan-dev, llvm-22-dev)"
+else
+  echo "== examples/09_vulkan_engine.c: the engine's own device, a kernel compiled at load time"
+  step "examples/09_vulkan_engine.c with its one cc line: $build09" sh -c "$build09 $W -o '$D/ex09'"
+  for mode in push sets; do
+    arg=; [ $mode = sets ] && arg=sets
+    "$D/ex09" $arg > "$D/ex09.log" 2>&1; rc=$?
+    sed 's/^/  /' "$D/ex09.log"
+    if [ $rc = 77 ]; then skip "run-vulkan: examples/09_vulkan_engine.c: no Vulkan device or no SPIR-V target"; break; fi
+    want="push descriptors"; [ $mode = sets ] && want="a descriptor set of its own"
+    check "the engine example ($want): every answer right" sh -c "grep -qx 'every answer right' '$D/ex09.log' && grep -qF 'bytes of push constants, $want' '$D/ex09.log'"
+    if [ -f /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ] || [ -n "$VK_LAYER_PATH" ]; then
+      VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$D/ex09" $arg > "$D/ex09-val.log" 2>&1
+      check "the engine example ($want) under the validation layer: every answer right, no message" sh -c \
+        "grep -qx 'every answer right' '$D/ex09-val.log' && ! grep -qi 'validation' '$D/ex09-val.log'"
+    fi
+  done
+fi
+tally run-vulkan-engine-example
+FAILED=$FAILED$T_FAIL; T_PASS=0; T_FAIL=0; T_SKIP=0
 # Windows: the host program cross-built with mingw-w64, run under Wine (its vulkan-1.dll forwards to
 # this machine's loader and lavapipe, with an X display: xvfb-run): the same tests pass.
 MINGW=${MINGW:-x86_64-w64-mingw32-}
 if command -v "${MINGW}gcc" >/dev/null && command -v wine >/dev/null && command -v xvfb-run >/dev/null; then
   echo "== Windows: mingw-w64 build under Wine"
   step "the host program, cross-built (mingw-w64, static)" "${MINGW}gcc" -std=c11 $W -I. "$K/run_vulkan.c" -o "$D/run_vulkan.exe" -static -lpthread
-  [ -f "$D/ex/saxpy.spv" ] && step "examples/08_vulkan_engine.c, cross-built (mingw-w64, static)" \
-    "${MINGW}gcc" -std=c11 $W -I. examples/08_vulkan_engine.c -o "$D/ex08.exe" -static -lpthread
+  [ -f "$D/ex/saxpy.spv" ] && step "examples/08_vulkan_runtime.c, cross-built (mingw-w64, static)" \
+    "${MINGW}gcc" -std=c11 $W -I. examples/08_vulkan_runtime.c -o "$D/ex08.exe" -static -lpthread
   WINEPREFIX=${GPUCOMPILE_WINEPREFIX:-$(pwd)/build-deps/wine-prefix} WINEDEBUG=-all WINEDLLOVERRIDES=winedbg.exe=d; export WINEPREFIX WINEDEBUG WINEDLLOVERRIDES
   mkdir -p "$(dirname "$WINEPREFIX")"
   GPUCOMPILE_VULKAN_PIPELINE_CACHE="Z:$(echo "$D/pipelines-win.bin" | tr / '\\')"; export GPUCOMPILE_VULKAN_PIPELINE_CACHE

@@ -1,4 +1,4 @@
-/* 08_vulkan_engine.c - a plain C "engine" that runs Vulkan kernels with the runtime header alone.
+/* 08_vulkan_runtime.c - a plain C program runs Vulkan kernels with the runtime header alone.
 
    What it shows: what a game or an application ships: no LLVM, no compiler, no gpucompile.h,
    no Vulkan headers or import library. gpucompile_vulkan.h with GPUCOMPILE_VULKAN_RUNTIME opens
@@ -10,10 +10,10 @@
    the workgroup size and the number of workgroups. Then saxpy (on a stream) and a workgroup
    reduction run and their answers are checked. (An engine that owns its VkDevice and its
    submission uses gpucompile_vulkan_program_create and gpucompile_vulkan_record instead:
-   docs/runtime.md, and tests/run/vulkan/engine_vulkan.c.)
+   examples/09_vulkan_engine.c.)
 
-   Build: cc -std=c11 examples/08_vulkan_engine.c -I. -ldl -lpthread -o ex08
-          (Windows: x86_64-w64-mingw32-gcc -std=c11 examples/08_vulkan_engine.c -I. -static -lpthread -o ex08.exe)
+   Build: cc -std=c11 examples/08_vulkan_runtime.c -I. -ldl -lpthread -o ex08
+          (Windows: x86_64-w64-mingw32-gcc -std=c11 examples/08_vulkan_runtime.c -I. -static -lpthread -o ex08.exe)
    Run:   ./ex07 DIR && ./ex08 DIR     (DIR holds saxpy.spv and reduce.spv; exit 0: every answer
           right; 77: no Vulkan device; 1: a wrong answer or a failure, said on stderr) */
 #define GPUCOMPILE_VULKAN_RUNTIME
