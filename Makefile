@@ -172,9 +172,9 @@ test-run: setup all $(BUILD)/impl.o opencl
 gpu-check: setup all $(BUILD)/impl.o
 	@PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile bash tests/gpu/gpu.sh $(BUILD)
 
-# Real kernels from Debian packages, gpucompile against LLVM's own tools (tests/corpus/).
+# Real kernels from Debian packages, gpucompile against that LLVM's own tools (tests/corpus/).
 test-corpus: setup all
-	@GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile bash tests/corpus/corpus.sh; r=$$?; [ $$r = 77 ] || exit $$r
+	@PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile bash tests/corpus/corpus.sh; r=$$?; [ $$r = 77 ] || exit $$r
 
 # The benchmark (bench/README.md): many minutes, a table of ratios; not part of `make test`.
 # BENCH_ARGS="--reps 5" or "--max 10" to change it; `make bench-quick`: the big-module and
