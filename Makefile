@@ -22,9 +22,11 @@ DEBS = llvm-$(LLVM_MAJOR)-dev lld-$(LLVM_MAJOR) clang-$(LLVM_MAJOR) mlir-$(LLVM_
        mesa-vulkan-drivers libvulkan1 libvulkan-dev vulkan-validationlayers glslang-tools
 # what `make bench` needs besides: LLVM 19 beside the default (its rows, and the corpus' clang-19)
 BENCH_DEBS = llvm-19-dev lld-19 clang-19 mlir-19-tools bc python3
-# what CI's extra checks need besides (make windows, cmake-example, valgrind, sanitize, fuzz; the
-# Vulkan rows' Windows build under Wine)
-CI_DEBS = gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 cmake valgrind libclang-rt-$(LLVM_MAJOR)-dev libzstd-dev wine64 xvfb
+# what CI's extra checks need besides (make windows, cmake-example, valgrind, sanitize, fuzz)
+CI_DEBS = gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 cmake valgrind libclang-rt-$(LLVM_MAJOR)-dev libzstd-dev
+# what `make test-run` needs besides: the Vulkan rows' Windows build, run under Wine (about 100
+# packages: test-run's alone, not make test's)
+RUN_DEBS = gcc-mingw-w64-x86-64 wine64 xvfb
 LLVM_BINDIR = $(shell $(LLVM_CONFIG) --bindir 2>/dev/null)
 
 LLVM_CFLAGS = $(shell $(LLVM_CONFIG) --cflags 2>/dev/null)
@@ -35,7 +37,7 @@ HEADERS = gpucompile.h gpucompile_runtime.h gpucompile_nvptx.h gpucompile_amdgpu
 TEST_SRCS = $(sort $(wildcard tests/test_*.c))
 TEST_BINS = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 
-.PHONY: test-run opencl gpu-check
+.PHONY: test-run setup-run opencl gpu-check
 .PHONY: all setup setup-ci demo test check-headers examples windows cmake-example clean sanitize valgrind fuzz test-corpus bench bench-quick bench-vulkan setup-bench
 all: $(BUILD)/gpucompile
 
@@ -162,10 +164,13 @@ $(OPENCL_DIR)/vendors/intel-cpu.icd:
 	  && test -f $(OPENCL_DIR)/lib/libintelocl.so && mkdir -p $(OPENCL_DIR)/vendors \
 	  && echo "$(OPENCL_DIR)/lib/libintelocl.so" > $@ \
 	  || echo "opencl: pip could not install intel-opencl-rt (see build-deps/pip.log): the kernels will not run here"
-# The Vulkan rows (tests/run/vulkan.sh): on the first Vulkan device, lavapipe here.
-test-run: setup all $(BUILD)/impl.o opencl
+# The Vulkan rows (tests/run/vulkan.sh): on the first Vulkan device, lavapipe here; in test-run
+# also cross-built with mingw-w64 and run under Wine (GPUCOMPILE_RUN_WINDOWS=1).
+setup-run:
+	@$(MAKE) --no-print-directory setup DEBS="$(DEBS) $(RUN_DEBS)"
+test-run: setup-run all $(BUILD)/impl.o opencl
 	@PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE_OPENCL=$(OPENCL_DIR) GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile bash tests/run/run.sh $(BUILD); r=$$?; \
-	PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile bash tests/run/vulkan.sh $(BUILD) || r=1; exit $$r
+	PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile GPUCOMPILE_RUN_WINDOWS=1 bash tests/run/vulkan.sh $(BUILD) || r=1; exit $$r
 
 # The same kernels on NVIDIA and AMD GPUs through the CUDA driver and HIP (tests/gpu/gpu.sh);
 # without a GPU it builds everything and skips the runs with one line per vendor.
