@@ -19,12 +19,14 @@ CFLAGS ?= -O2 -g
 # libclc: 19 on every LLVM (Debian's libclc-22 conflicts with libclc-19; the tests read 19's).
 DEBS = llvm-$(LLVM_MAJOR)-dev lld-$(LLVM_MAJOR) clang-$(LLVM_MAJOR) mlir-$(LLVM_MAJOR)-tools rocm-device-libs libclc-19 redis-server libhiredis0.14 \
        ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers spirv-tools \
-       mesa-vulkan-drivers libvulkan1 libvulkan-dev vulkan-validationlayers glslang-tools
-# what `make bench` needs besides: LLVM 19 beside the default (its rows, and the corpus' clang-19)
+       mesa-vulkan-drivers libvulkan1 libvulkan-dev vulkan-validationlayers glslang-tools python3-venv
+# what `make bench` needs besides: LLVM 19 beside the default (its rows, and bench/run.sh's clang-19)
 BENCH_DEBS = llvm-19-dev lld-19 clang-19 mlir-19-tools bc python3
-# what CI's extra checks need besides (make windows, cmake-example, valgrind, sanitize, fuzz; the
-# Vulkan rows' Windows build under Wine)
-CI_DEBS = gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 cmake valgrind libclang-rt-$(LLVM_MAJOR)-dev libzstd-dev wine64 xvfb
+# what CI's extra checks need besides (make windows, cmake-example, valgrind, sanitize, fuzz)
+CI_DEBS = gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 cmake valgrind libclang-rt-$(LLVM_MAJOR)-dev libzstd-dev
+# what `make test-run` needs besides: the Vulkan rows' Windows build, run under Wine (about 100
+# packages: test-run's alone, not make test's)
+RUN_DEBS = gcc-mingw-w64-x86-64 wine64 xvfb
 LLVM_BINDIR = $(shell $(LLVM_CONFIG) --bindir 2>/dev/null)
 
 LLVM_CFLAGS = $(shell $(LLVM_CONFIG) --cflags 2>/dev/null)
@@ -35,7 +37,7 @@ HEADERS = gpucompile.h gpucompile_runtime.h gpucompile_nvptx.h gpucompile_amdgpu
 TEST_SRCS = $(sort $(wildcard tests/test_*.c))
 TEST_BINS = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 
-.PHONY: test-run opencl gpu-check
+.PHONY: test-run setup-run opencl gpu-check
 .PHONY: all setup setup-ci demo test check-headers examples windows cmake-example clean sanitize valgrind fuzz test-corpus bench bench-quick bench-vulkan setup-bench
 all: $(BUILD)/gpucompile
 
@@ -157,30 +159,36 @@ test: setup all $(TEST_NEEDS)
 	@PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE_OPENCL=$(OPENCL_DIR) T_ONLY="$(T_ONLY)" sh tests/run.sh $(BUILD) $(T_UNITS)
 
 # Kernels that run (tests/run/): SPIR-V on Intel's OpenCL CPU runtime, from PyPI into
-# build-deps/opencl (not committed; ~800 MB). Its own .icd names a placeholder path, so the
+# build-deps/opencl (not committed; ~800 MB), a virtual environment: Debian's pip installs outside
+# one under PREFIX/local (its posix_local scheme), a venv's pip under PREFIX/lib, where the .icd
+# and tests/run/run.sh look. Its own .icd names a placeholder path, so the
 # vendors directory is ours; tests/run/run.sh points OCL_ICD_VENDORS and LD_LIBRARY_PATH at it.
 # Where pip cannot install it, the suite skips with one line (no OpenCL device).
 OPENCL_DIR = $(CURDIR)/build-deps/opencl
 opencl: $(OPENCL_DIR)/vendors/intel-cpu.icd
 $(OPENCL_DIR)/vendors/intel-cpu.icd:
 	@echo "installing Intel's OpenCL CPU runtime (PyPI) into $(OPENCL_DIR)"
-	@mkdir -p $(CURDIR)/build-deps && pip install -q --disable-pip-version-check --prefix $(OPENCL_DIR) intel-opencl-rt intel-cmplr-lib-rt >$(CURDIR)/build-deps/pip.log 2>&1 \
+	@mkdir -p $(CURDIR)/build-deps && python3 -m venv $(OPENCL_DIR) >$(CURDIR)/build-deps/pip.log 2>&1 \
+	  && $(OPENCL_DIR)/bin/pip install -q --disable-pip-version-check intel-opencl-rt intel-cmplr-lib-rt >>$(CURDIR)/build-deps/pip.log 2>&1 \
 	  && test -f $(OPENCL_DIR)/lib/libintelocl.so && mkdir -p $(OPENCL_DIR)/vendors \
 	  && echo "$(OPENCL_DIR)/lib/libintelocl.so" > $@ \
 	  || echo "opencl: pip could not install intel-opencl-rt (see build-deps/pip.log): the kernels will not run here"
-# The Vulkan rows (tests/run/vulkan.sh): on the first Vulkan device, lavapipe here.
-test-run: setup all $(BUILD)/impl.o opencl
+# The Vulkan rows (tests/run/vulkan.sh): on the first Vulkan device, lavapipe here; in test-run
+# also cross-built with mingw-w64 and run under Wine (GPUCOMPILE_RUN_WINDOWS=1).
+setup-run:
+	@$(MAKE) --no-print-directory setup DEBS="$(DEBS) $(RUN_DEBS)"
+test-run: setup-run all $(BUILD)/impl.o opencl
 	@PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE_OPENCL=$(OPENCL_DIR) GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile bash tests/run/run.sh $(BUILD); r=$$?; \
-	PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile bash tests/run/vulkan.sh $(BUILD) || r=1; exit $$r
+	PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile GPUCOMPILE_RUN_WINDOWS=1 bash tests/run/vulkan.sh $(BUILD) || r=1; exit $$r
 
 # The same kernels on NVIDIA and AMD GPUs through the CUDA driver and HIP (tests/gpu/gpu.sh);
 # without a GPU it builds everything and skips the runs with one line per vendor.
 gpu-check: setup all $(BUILD)/impl.o
 	@PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile bash tests/gpu/gpu.sh $(BUILD)
 
-# Real kernels from Debian packages, gpucompile against LLVM's own tools (tests/corpus/).
+# Real kernels from Debian packages, gpucompile against that LLVM's own tools (tests/corpus/).
 test-corpus: setup all
-	@GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile bash tests/corpus/corpus.sh; r=$$?; [ $$r = 77 ] || exit $$r
+	@PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile bash tests/corpus/corpus.sh; r=$$?; [ $$r = 77 ] || exit $$r
 
 # The benchmark (bench/README.md): many minutes, a table of ratios; not part of `make test`.
 # BENCH_ARGS="--reps 5" or "--max 10" to change it; `make bench-quick`: the big-module and

@@ -1,6 +1,7 @@
-# Binaries from the command line: several targets, -j, the offload binary (clang-offload-packager-19
-# and -22 as the reference), the text form (mlir-opt of the same LLVM major, and mlir-opt-22's
-# gpu-module-to-binary output as the reference), --merge, --list, --select.
+# Binaries from the command line: several targets, -j, the offload binary (clang-offload-packager
+# as the reference), the text form (mlir-opt's gpu-module-to-binary output as the reference; both
+# are the LLVM in use's, by their plain names; MLIR 19's and 22's forms, as committed in
+# tests/data, are read by every build), --merge, --list, --select.
 . tests/lib.sh
 mkdir -p "$T_TMP/tmp"; export TMPDIR="$T_TMP/tmp"   # a private $TMPDIR: leftovers are ours
 G() { "$GPUCOMPILE" --no-cache "$@"; }
@@ -11,7 +12,7 @@ T80='#gpu.nvptx<chip = "sm_80">'
 T90='#nvvm.target<chip = "sm_90">'
 T75='#gpu.nvptx<chip = "sm_75", O = 3>'
 LLVM_MAJOR=$("$GPUCOMPILE" --version | sed -n 's/.*(LLVM \([0-9]*\)\..*/\1/p')
-MO=mlir-opt-$LLVM_MAJOR   # our text follows the MLIR of the LLVM we are built with
+MO=mlir-opt   # the LLVM in use's (lib.sh): our text follows the MLIR of the LLVM we are built with
 # Text for MLIR speaks its spelling: #gpu.nvptx<...> is written #nvvm.target<...> with #gpu.nvptx's
 # "+ptx60" spelled out where #nvvm.target's default differs (MLIR 22: "")
 P60=; [ "$LLVM_MAJOR" -ge 22 ] && P60=', features = "+ptx60"'
@@ -178,9 +179,10 @@ if command -v $MO >/dev/null; then
   fi
 fi
 
-# mlir-opt-22's gpu-module-to-binary output (every format, both targets, host code beside it):
-# read as it is, kernels recovered from the objects, printed again without losing anything, and
-# what we print mlir-opt-22 prints back unchanged
+# mlir-opt's gpu-module-to-binary output (every format, both targets, a section, host code beside
+# it): read as it is, kernels recovered from the objects, printed again without losing anything,
+# and what we print mlir-opt prints back unchanged. MLIR 20 on (the section= option); MLIR 19's
+# output is read by the $MO block below and from tests/data/mlir19_nvvm_isa.mlir.
 mlir_in() { # NAME TARGET KERNEL-ATTR: a gpu.module with one kernel, and a host function
   cat > "$D/$1.in.mlir" <<EOM
 module attributes {gpu.container_module} {
@@ -199,50 +201,52 @@ module attributes {gpu.container_module} {
 }
 EOM
 }
-if command -v mlir-opt-22 >/dev/null && command -v ld.lld-22 >/dev/null; then
-  mkdir -p "$D/rocm/llvm/bin" && ln -sf "$(command -v ld.lld-22)" "$D/rocm/llvm/bin/ld.lld"
+if [ "$LLVM_MAJOR" -lt 20 ]; then
+  skip "mlir-opt with section=: MLIR $LLVM_MAJOR has no such option (20 on)"
+elif command -v $MO >/dev/null && command -v ld.lld >/dev/null; then
+  mkdir -p "$D/rocm/llvm/bin" && ln -sf "$(command -v ld.lld)" "$D/rocm/llvm/bin/ld.lld"
   mlir_in nv '#nvvm.target<O = 3, chip = "sm_80">' nvvm.kernel
   mlir_in amd '#rocdl.target<chip = "gfx90a">' rocdl.kernel
   for t in nv amd; do
     for f in offloading assembly binary fatbinary; do
       nm="$t-$f"
-      ROCM_PATH="$D/rocm" mlir-opt-22 --gpu-module-to-binary="format=$f section=__gpu_$t" "$D/$t.in.mlir" > "$D/$nm.mlir" 2>/dev/null
+      ROCM_PATH="$D/rocm" $MO --gpu-module-to-binary="format=$f section=__gpu_$t" "$D/$t.in.mlir" > "$D/$nm.mlir" 2>/dev/null
       G --merge "$D/$nm.mlir" --emit-text "$D/$nm.ours" > /dev/null 2>"$D/err"
-      check "mlir-opt-22 $nm: read (host function skipped)" test $? -eq 0
+      check "$MO $nm: read (host function skipped)" test $? -eq 0
       # each property (with LLVM 19 the kernel names join them), and the kernel table where MLIR has one
       for kept in $(grep -o 'properties = {[^}]*}' "$D/$nm.mlir" | sed 's/^properties = {//; s/}$//; s/ //g; s/,/ /g'); do
-        check "mlir-opt-22 $nm: property $kept kept" sh -c "grep -o 'properties = {[^}]*}' '$D/$nm.ours' | sed 's/ //g' | grep -qF '$kept'"
+        check "$MO $nm: property $kept kept" sh -c "grep -o 'properties = {[^}]*}' '$D/$nm.ours' | sed 's/ //g' | grep -qF '$kept'"
       done
       table=$(grep -o 'kernels = <\[.*\]>' "$D/$nm.mlir")
       if [ -n "$table" ] && [ "$LLVM_MAJOR" -ge 20 ]; then
-        check "mlir-opt-22 $nm: kernel table kept" grep -qF "$table" "$D/$nm.ours"
+        check "$MO $nm: kernel table kept" grep -qF "$table" "$D/$nm.ours"
       elif [ -n "$table" ]; then
-        check "mlir-opt-22 $nm: kernel names kept (LLVM 19's form)" grep -qF 'kernels = ["saxpy"]' "$D/$nm.ours"
+        check "$MO $nm: kernel names kept (LLVM 19's form)" grep -qF 'kernels = ["saxpy"]' "$D/$nm.ours"
       fi
-      check "mlir-opt-22 $nm: the same bytes" test "$(grep -o '"[^"]*">]$' "$D/$nm.mlir")" = "$(grep -o '"[^"]*">]$' "$D/$nm.ours")"
+      check "$MO $nm: the same bytes" test "$(grep -o '"[^"]*">]$' "$D/$nm.mlir")" = "$(grep -o '"[^"]*">]$' "$D/$nm.ours")"
       if [ "$f" != offloading ]; then
-        check "mlir-opt-22 $nm: the kernel, from the object itself" sh -c "'$GPUCOMPILE' --list '$D/$nm.mlir' | grep -q 'kernel: saxpy$'"
+        check "$MO $nm: the kernel, from the object itself" sh -c "'$GPUCOMPILE' --list '$D/$nm.mlir' | grep -q 'kernel: saxpy$'"
       fi
-      mlir-opt-22 "$D/$nm.ours" 2>"$D/err" | grep 'gpu.binary' | sed 's/^ *//' > "$D/$nm.back"
-      check "mlir-opt-22 $nm: prints ours back unchanged" cmp -s "$D/$nm.ours" "$D/$nm.back"
+      $MO "$D/$nm.ours" 2>"$D/err" | grep 'gpu.binary' | sed 's/^ *//' > "$D/$nm.back"
+      check "$MO $nm: prints ours back unchanged" cmp -s "$D/$nm.ours" "$D/$nm.back"
     done
   done
-  # the metadata we read from mlir-opt-22's hsaco is what mlir-opt-22 read from it (we add kernarg_segment_size)
+  # the metadata we read from $MO's hsaco is what $MO read from it (we add kernarg_segment_size)
   if [ "$LLVM_MAJOR" -ge 20 ]; then
     G --merge "$D/amd-binary.mlir" -o "$D/amd-binary.gpubin" # the table found in the bytes goes into the offload binary
-    check "hsaco metadata found in the object = mlir-opt-22's kernel metadata" test \
+    check "hsaco metadata found in the object = $MO's kernel metadata" test \
       "$(strings "$D/amd-binary.gpubin" | grep -o 'metadata = {[^}]*}' | sed 's/kernarg_segment_size = [0-9]* : i64, //')" = \
       "$(grep -o 'metadata = {[^}]*}' "$D/amd-fatbinary.mlir")"
   fi
   # the O of the PTX object reaches the JIT, the section reaches the host module
   G --merge "$D/nv-assembly.mlir" --host "$D/nvjit.ll"
-  check "mlir-opt-22 PTX: --host passes the object's O to mgpuModuleLoadJIT" grep -q 'call ptr @mgpuModuleLoadJIT(ptr @kern_bin_cst, i32 3)' "$D/nvjit.ll"
-  check "mlir-opt-22 PTX: the binary sits in its section" grep -q '^@kern_bin_cst = internal constant .* section "__gpu_nv", align 8$' "$D/nvjit.ll"
-  check "mlir-opt-22 PTX: a launch function for the kernel found in the PTX" grep -q '^define void @kern_saxpy_launch(' "$D/nvjit.ll"
+  check "$MO PTX: --host passes the object's O to mgpuModuleLoadJIT" grep -q 'call ptr @mgpuModuleLoadJIT(ptr @kern_bin_cst, i32 3)' "$D/nvjit.ll"
+  check "$MO PTX: the binary sits in its section" grep -q '^@kern_bin_cst = internal constant .* section "__gpu_nv", align 8$' "$D/nvjit.ll"
+  check "$MO PTX: a launch function for the kernel found in the PTX" grep -q '^define void @kern_saxpy_launch(' "$D/nvjit.ll"
   G --merge "$D/amd-binary.mlir" --host "$D/amdh.ll"
-  check "mlir-opt-22 hsaco: a launch function for the kernel of the metadata note" grep -q '^define void @kern_saxpy_launch(' "$D/amdh.ll"
+  check "$MO hsaco: a launch function for the kernel of the metadata note" grep -q '^define void @kern_saxpy_launch(' "$D/amdh.ll"
   # several binaries in one text: listed each, --name picks one, merged otherwise
-  ROCM_PATH="$D/rocm" mlir-opt-22 --gpu-module-to-binary="format=isa" "$D/nv.in.mlir" | sed 's/@kern /@other /' > "$D/two.part"
+  ROCM_PATH="$D/rocm" $MO --gpu-module-to-binary="format=isa" "$D/nv.in.mlir" | sed 's/@kern /@other /' > "$D/two.part"
   { echo 'module attributes {gpu.container_module} {'; grep 'gpu.binary' "$D/nv-binary.mlir"; echo '  func.func @f() { return }'
     grep 'gpu.binary' "$D/two.part"; echo '}'; } > "$D/two.mlir"
   G --list "$D/two.mlir" > "$D/two.list" 2>&1
@@ -253,49 +257,52 @@ if command -v mlir-opt-22 >/dev/null && command -v ld.lld-22 >/dev/null; then
   check "without --name they are merged" sh -c "'$GPUCOMPILE' --list '$D/two.gpubin' | grep -q 'gpu.binary @kern: 2 objects'"
   G --merge "$D/two.mlir" --name none -o "$D/none.gpubin" 2>"$D/err"
   check "--name of no binary: exit 1, the names listed" sh -c "test ! -e '$D/none.gpubin' && grep -q 'has no gpu.binary @none; it holds @kern @other' '$D/err'"
-  # our own text: accepted by mlir-opt-22 as it is, for both vendors
+  # our own text: accepted by $MO as it is, for both vendors
   cp "$NV" "$D/saxpy-v2.ll"
   G -t '#nvvm.target<chip = "sm_90", O = 3>' -f isa "$D/saxpy-v2.ll" --emit-text "$D/v2.mlir" --section __nv_fatbin -o "$D/v2.ptx"
   check "a name MLIR cannot read bare is quoted" grep -q '^gpu.binary @"saxpy-v2"  \[#gpu.object<#nvvm.target<O = 3, chip = "sm_90">, properties = {O = 3 : i32, ' "$D/v2.mlir"
-  mlir-opt-22 "$D/v2.mlir" | grep 'gpu.binary' | sed 's/^ *//' > "$D/v2.back"
-  check "mlir-opt-22 prints our PTX binary back unchanged" cmp -s "$D/v2.mlir" "$D/v2.back"
+  $MO "$D/v2.mlir" | grep 'gpu.binary' | sed 's/^ *//' > "$D/v2.back"
+  check "$MO prints our PTX binary back unchanged" cmp -s "$D/v2.mlir" "$D/v2.back"
   if [ -n "$HAVE_LLD" ]; then
     check "gfx90a hsaco with --emit-text" G -t '#rocdl.target<chip = "gfx90a">' "$AMD" --emit-text "$D/ours-amd.mlir" -o "$D/ours.hsaco"
-    mlir-opt-22 "$D/ours-amd.mlir" | grep 'gpu.binary' | sed 's/^ *//' > "$D/ours-amd.back"
-    check "mlir-opt-22 prints our hsaco binary (kernel metadata) back unchanged" cmp -s "$D/ours-amd.mlir" "$D/ours-amd.back"
+    $MO "$D/ours-amd.mlir" | grep 'gpu.binary' | sed 's/^ *//' > "$D/ours-amd.back"
+    check "$MO prints our hsaco binary (kernel metadata) back unchanged" cmp -s "$D/ours-amd.mlir" "$D/ours-amd.back"
   fi
   G --merge "$D/v2.mlir" --host "$D/v2.ll"
   check "host symbols of @\"saxpy-v2\" are C identifiers" grep -q '^define void @saxpy_v2_saxpy_launch(' "$D/v2.ll"
   check "host module: the object's O and section" sh -c "grep -q 'mgpuModuleLoadJIT(ptr @saxpy_v2_bin_cst, i32 3)' '$D/v2.ll' && grep -q 'section \"__nv_fatbin\"' '$D/v2.ll'"
 else
-  skip "mlir-opt-22 or ld.lld-22 missing"
+  fail "$MO or ld.lld missing (mlir-$LLVM_MAJOR-tools, lld-$LLVM_MAJOR: make test installs them)"
 fi
 
-# mlir-opt-19's output (no kernel table there) is read too
-if command -v mlir-opt-19 >/dev/null; then
-  mlir_in nv19 '#nvvm.target<O = 1, chip = "sm_80">' nvvm.kernel
-  mlir-opt-19 --gpu-module-to-binary="format=isa" "$D/nv19.in.mlir" > "$D/nv19.mlir" 2>/dev/null
-  G --merge "$D/nv19.mlir" --host "$D/nv19.ll" --emit-text "$D/nv19.ours"
-  check "mlir-opt-19 PTX: read, its O kept" sh -c "grep -q 'properties = {O = 1 : i32}' '$D/nv19.mlir' && grep -q 'properties = {O = 1 : i32' '$D/nv19.ours'"
-  check "mlir-opt-19 PTX: the kernel found, launched at the object's O" sh -c "grep -q '^define void @kern_saxpy_launch(' '$D/nv19.ll' && grep -q 'mgpuModuleLoadJIT(ptr @kern_bin_cst, i32 1)' '$D/nv19.ll'"
+# Another MLIR's output, as committed (each file says which mlir-opt wrote it): every build reads
+# MLIR 19's form (no kernel table) and MLIR 22's (the kernel table with the hsaco's metadata).
+M19=tests/data/mlir19_nvvm_isa.mlir M22=tests/data/mlir22_rocdl_fatbinary.mlir
+G --merge "$M19" --host "$D/nv19.ll" --emit-text "$D/nv19.ours"
+check "MLIR 19's PTX object: read, its O kept" sh -c "grep -q 'properties = {O = 1 : i32}' '$M19' && grep -q 'properties = {O = 1 : i32' '$D/nv19.ours'"
+check "MLIR 19's PTX object: the kernel found, launched at the object's O" sh -c "grep -q '^define void @kern_saxpy_launch(' '$D/nv19.ll' && grep -q 'mgpuModuleLoadJIT(ptr @kern_bin_cst, i32 1)' '$D/nv19.ll'"
+G --merge "$M22" --host "$D/amd22.ll" --emit-text "$D/amd22.ours"
+check "MLIR 22's hsaco object: read, the kernel launched" grep -q '^define void @kern_saxpy_launch(' "$D/amd22.ll"
+if [ "$LLVM_MAJOR" -ge 20 ]; then
+  check "MLIR 22's hsaco object: its kernel table kept" grep -qF "$(grep -o 'kernels = <\[.*\]>' "$M22")" "$D/amd22.ours"
 else
-  skip "mlir-opt-19 missing"
+  check "MLIR 22's hsaco object: its kernel names kept (MLIR $LLVM_MAJOR's form)" grep -qF 'kernels = ["saxpy"]' "$D/amd22.ours"
 fi
+check "MLIR 22's hsaco object: the same bytes" test "$(grep -o '"[^"]*">]$' "$M22")" = "$(grep -o '"[^"]*">]$' "$D/amd22.ours")"
 
-# What clang-offload-packager writes (no gpucompile strings): the kernels come from the images
-for v in 19 22; do
-  if command -v clang-offload-packager-$v >/dev/null; then
-    G -f isa -t "$T80" "$NV" -o "$D/pk.ptx"
-    if [ -n "$HAVE_LLD" ]; then G -t '#gpu.amdgpu<chip = "gfx90a">' "$AMD" -o "$D/pk.hsaco"; else G -f isa -t '#gpu.amdgpu<chip = "gfx90a">' "$AMD" -o "$D/pk.hsaco"; fi
-    (cd "$D" && clang-offload-packager-$v -o pk$v.bin --image=file=pk.ptx,triple=nvptx64-nvidia-cuda,arch=sm_80,kind=cuda \
-       --image=file=pk.hsaco,triple=amdgcn-amd-amdhsa,arch=gfx90a,kind=hip)
-    check "clang-offload-packager-$v file: kernels found in each image" test "$(G --list "$D/pk$v.bin" | grep -c 'kernel: saxpy$')" -eq 2
-    G --merge "$D/pk$v.bin" --host "$D/pk$v.ll"
-    check "clang-offload-packager-$v file: --host has the launch function" grep -q '^define void @pk'$v'_saxpy_launch(' "$D/pk$v.ll"
-  else
-    skip "clang-offload-packager-$v missing"
-  fi
-done
+# What clang-offload-packager writes (no gpucompile strings): the kernels come from the images.
+# The LLVM in use's (LLVM 19's and 22's write the same version 1 format).
+if command -v clang-offload-packager >/dev/null; then
+  G -f isa -t "$T80" "$NV" -o "$D/pk.ptx"
+  if [ -n "$HAVE_LLD" ]; then G -t '#gpu.amdgpu<chip = "gfx90a">' "$AMD" -o "$D/pk.hsaco"; else G -f isa -t '#gpu.amdgpu<chip = "gfx90a">' "$AMD" -o "$D/pk.hsaco"; fi
+  (cd "$D" && clang-offload-packager -o pk.bin --image=file=pk.ptx,triple=nvptx64-nvidia-cuda,arch=sm_80,kind=cuda \
+     --image=file=pk.hsaco,triple=amdgcn-amd-amdhsa,arch=gfx90a,kind=hip)
+  check "clang-offload-packager's file: kernels found in each image" test "$(G --list "$D/pk.bin" | grep -c 'kernel: saxpy$')" -eq 2
+  G --merge "$D/pk.bin" --host "$D/pk.ll"
+  check "clang-offload-packager's file: --host has the launch function" grep -q '^define void @pk_saxpy_launch(' "$D/pk.ll"
+else
+  fail "clang-offload-packager missing (clang-$LLVM_MAJOR has it; make test installs it)"
+fi
 
 # --opts (MLIR's opts): passed to the binary step's tool, and part of the cache key
 if [ -n "$HAVE_CUDA" ]; then
@@ -326,12 +333,12 @@ check "--emit-text into a pipe: the text came through, the pipe is still one" sh
 G -f isa -t "$T80" "$NV" -o "$D/link.ptx"
 check "-o through a symbolic link: the link stays, its target gets the bytes" sh -c "test -L '$D/link.ptx' && cmp -s '$D/real.ptx' '$D/fifo.ptx'"
 
-# mlir-opt of our LLVM's major (19 or 22): its gpu-module-to-binary output for every format and
+# mlir-opt of our LLVM (19 or 22): its gpu-module-to-binary output for every format and
 # both vendors, printed by us, is byte for byte what it prints (its own text, and ours read
 # back); a module without kernels gives MLIR 22's empty kernel table (`kernels = <>`), and the
 # long #gpu.kernel_table<[...]> form of MLIR's tests is read and printed in the short form.
-if command -v $MO >/dev/null && command -v ld.lld-$LLVM_MAJOR >/dev/null; then
-  mkdir -p "$D/rocm$LLVM_MAJOR/llvm/bin" && ln -sf "$(command -v ld.lld-$LLVM_MAJOR)" "$D/rocm$LLVM_MAJOR/llvm/bin/ld.lld"
+if command -v $MO >/dev/null && command -v ld.lld >/dev/null; then
+  mkdir -p "$D/rocm$LLVM_MAJOR/llvm/bin" && ln -sf "$(command -v ld.lld)" "$D/rocm$LLVM_MAJOR/llvm/bin/ld.lld"
   mlir_in eq-nv '#nvvm.target<chip = "sm_80">' nvvm.kernel
   mlir_in eq-amd '#rocdl.target<chip = "gfx90a">' rocdl.kernel
   cat > "$D/eq-none.in.mlir" <<EOM
@@ -367,7 +374,7 @@ EOM
     check "the long kernel table form: printed as $MO prints it (short form, typed metadata)" cmp -s "$D/long.want" "$D/long.ours"
   fi
 else
-  skip "$MO or ld.lld-$LLVM_MAJOR missing"
+  fail "$MO or ld.lld missing (mlir-$LLVM_MAJOR-tools, lld-$LLVM_MAJOR: make test installs them)"
 fi
 
 # Failures: exit 1, nothing written

@@ -1,6 +1,6 @@
 # Modules as clang writes them for CUDA and HIP: dynamic shared memory (extern __shared__), the
 # module's own PTX version, per-function features against the target, the cubin method and
-# its fallback. Oracles: ptxas, llc-19 + ld.lld-19, llvm-readelf-19. CPU only.
+# its fallback. Oracles: ptxas, llc + ld.lld and llvm-readelf of the LLVM in use. CPU only.
 . tests/lib.sh
 mkdir -p "$T_TMP/tmp"; export TMPDIR="$T_TMP/tmp"   # a private $TMPDIR: leftovers are ours
 CUDA=${CUDA_PATH:-${CUDA_HOME:-/usr/local/cuda}}
@@ -13,8 +13,8 @@ GFX='#gpu.amdgpu<chip = "gfx90a">'
 $G -t "$SM80" -f isa $D/dynshared_nvptx.ll -o "$T_TMP/dyn.ptx" 2>"$T_TMP/err"
 check "extern __shared__ (NVPTX): PTX exit 0" test $? -eq 0
 check "extern __shared__ (NVPTX): the PTX declares it as llc does" grep -q '^\.extern \.shared \.align 4 \.b8 smem\[\];' "$T_TMP/dyn.ptx"
-llc-19 -mtriple=nvptx64-nvidia-cuda -mcpu=sm_80 $D/dynshared_nvptx.ll -o "$T_TMP/llc.ptx"
-check "extern __shared__ (NVPTX): the same declaration in llc-19's PTX" \
+llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_80 $D/dynshared_nvptx.ll -o "$T_TMP/llc.ptx"
+check "extern __shared__ (NVPTX): the same declaration in llc's PTX" \
   test "$(grep '^\.extern \.shared' "$T_TMP/dyn.ptx")" = "$(grep '^\.extern \.shared' "$T_TMP/llc.ptx")"
 sed 's/addrspace(3)/addrspace(1)/g' $D/dynshared_nvptx.ll > "$T_TMP/undef_global.ll"
 $G -t "$SM80" -f isa "$T_TMP/undef_global.ll" -o "$T_TMP/undef.ptx" 2>"$T_TMP/err"
@@ -26,7 +26,7 @@ if [ -x "$CUDA/bin/ptxas" ]; then
     $G -v --bin-method $m -t "$SM80" $D/dynshared_nvptx.ll -o "$T_TMP/dyn_$m.cubin" 2>"$T_TMP/verr"
     check "extern __shared__ (NVPTX), $m: cubin exit 0" test $? -eq 0
     check "extern __shared__ (NVPTX), $m: both kernels in the cubin" \
-      sh -c "llvm-readelf-19 -S '$T_TMP/dyn_$m.cubin' | grep -q ' .text._Z10swap_pairsPfPKf ' && llvm-readelf-19 -S '$T_TMP/dyn_$m.cubin' | grep -q ' .text._Z5scalePff '"
+      sh -c "llvm-readelf -S '$T_TMP/dyn_$m.cubin' | grep -q ' .text._Z10swap_pairsPfPKf ' && llvm-readelf -S '$T_TMP/dyn_$m.cubin' | grep -q ' .text._Z5scalePff '"
     check "extern __shared__ (NVPTX), $m: -v marks swap_pairs (through the function it calls)" \
       grep -q "kernel _Z10swap_pairsPfPKf: .*, dynamic shared memory (sized at launch)" "$T_TMP/verr"
     check "extern __shared__ (NVPTX), $m: -v does not mark scale" \
@@ -44,12 +44,12 @@ fi
 $G -v -t "$GFX" $D/dynshared_amdgpu.ll -o "$T_TMP/dyn.hsaco" 2>"$T_TMP/verr"
 check "extern __shared__ (AMDGPU): hsaco exit 0 (ld.lld --no-undefined)" test $? -eq 0
 check "extern __shared__ (AMDGPU): no undefined symbol in the hsaco" \
-  sh -c "! llvm-readelf-19 -s '$T_TMP/dyn.hsaco' | awk 'NR > 3 && \$7 == \"UND\" && \$8 != \"\"' | grep -q ."
-llc-19 -mtriple=amdgcn-amd-amdhsa -mcpu=gfx90a -filetype=obj $D/dynshared_amdgpu.ll -o "$T_TMP/llc.o" &&
-  ld.lld-19 -shared --no-undefined "$T_TMP/llc.o" -o "$T_TMP/llc.hsaco"
+  sh -c "! llvm-readelf -s '$T_TMP/dyn.hsaco' | awk 'NR > 3 && \$7 == \"UND\" && \$8 != \"\"' | grep -q ."
+llc -mtriple=amdgcn-amd-amdhsa -mcpu=gfx90a -filetype=obj $D/dynshared_amdgpu.ll -o "$T_TMP/llc.o" &&
+  ld.lld -shared --no-undefined "$T_TMP/llc.o" -o "$T_TMP/llc.hsaco"
 # the kernels whose kernarg list has hidden_dynamic_lds_size (it comes before the kernel's .name)
-dynlds() { llvm-readelf-19 --notes "$1" | awk '/hidden_dynamic_lds_size/ { d = 1 } /^ *\.name:/ { if (d) printf "%s ", $2; d = 0 }'; }
-check "extern __shared__ (AMDGPU): only swap_pairs takes the size, as with llc-19 + ld.lld-19" \
+dynlds() { llvm-readelf --notes "$1" | awk '/hidden_dynamic_lds_size/ { d = 1 } /^ *\.name:/ { if (d) printf "%s ", $2; d = 0 }'; }
+check "extern __shared__ (AMDGPU): only swap_pairs takes the size, as with llc + ld.lld" \
   sh -c "[ '$(dynlds "$T_TMP/dyn.hsaco")' = '_Z10swap_pairsPfPKf ' ] && [ '$(dynlds "$T_TMP/dyn.hsaco")' = '$(dynlds "$T_TMP/llc.hsaco")' ]"
 check "extern __shared__ (AMDGPU): -v marks swap_pairs" grep -q "kernel _Z10swap_pairsPfPKf: .*, dynamic shared memory (sized at launch)" "$T_TMP/verr"
 $G -v --isolate -t "$GFX" $D/dynshared_amdgpu.ll -o "$T_TMP/dyn_iso.hsaco" 2>"$T_TMP/verr2"
@@ -132,7 +132,7 @@ if [ -x "$CUDA/bin/ptxas" ]; then
   check "register cap: a warning says ptxas took over" grep -q "warning: cubin for sm_80 made by ptxas ([0-9]* bytes), after nvJitLink rejected the PTX" "$T_TMP/verr"
   check "register cap: no error line" sh -c "! grep -q 'error:' '$T_TMP/verr'"
   check "register cap: the cubin holds k, within 128 registers" \
-    sh -c "llvm-readelf-19 -S '$T_TMP/regcap.cubin' | grep -q ' .text.k ' && grep -q 'kernel k: params 2, registers \(12[0-8]\|1[01][0-9]\|[0-9][0-9]\?\),' '$T_TMP/verr'"
+    sh -c "llvm-readelf -S '$T_TMP/regcap.cubin' | grep -q ' .text.k ' && grep -q 'kernel k: params 2, registers \(12[0-8]\|1[01][0-9]\|[0-9][0-9]\?\),' '$T_TMP/verr'"
   $G --bin-method nvjitlink -t "$SM80" "$T_TMP/regcap.ll" -o "$T_TMP/forced.cubin" 2>"$T_TMP/err"
   check "register cap, --bin-method nvjitlink: forced, no fallback: exit 1" test $? -eq 1
   check "register cap, --bin-method nvjitlink: nvJitLink's error" grep -q "error: nvJitLink: .*with max regcount of 128 calls function 'f'" "$T_TMP/err"
@@ -150,7 +150,7 @@ if [ -x "$CUDA/bin/ptxas" ]; then
   check "PTX over 512 KiB, ptxas fails: nvJitLink makes it, exit 0" test $? -eq 0
   check "PTX over 512 KiB, ptxas fails: its message as a warning, and the note" \
     sh -c "grep -q 'warning: ptxas: ptxas fatal   : a stand-in that rejects every PTX' '$T_TMP/verr' && grep -q 'warning: cubin for sm_80 made by nvjitlink .*, after ptxas rejected the PTX' '$T_TMP/verr'"
-  check "PTX over 512 KiB, ptxas fails: the cubin holds big" sh -c "llvm-readelf-19 -S '$T_TMP/big2.cubin' | grep -q ' .text.big '"
+  check "PTX over 512 KiB, ptxas fails: the cubin holds big" sh -c "llvm-readelf -S '$T_TMP/big2.cubin' | grep -q ' .text.big '"
   $G --tool ptxas="$T_TMP/badptxas" --tool nvJitLink=/nonexistent/libnvJitLink.so -t "$SM80" "$T_TMP/big.ll" -o "$T_TMP/big3.cubin" 2>"$T_TMP/err"
   check "ptxas fails and nvJitLink is missing: exit 1" test $? -eq 1
   check "ptxas fails and nvJitLink is missing: said so" grep -q "error: ptxas rejected the PTX (the warnings above) and nvJitLink is not available" "$T_TMP/err"

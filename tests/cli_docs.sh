@@ -4,7 +4,8 @@
 # C example compiles and its command-line example runs as written; gpucompile.h's first screen
 # names every header of the family and the examples there are; and README, docs, tests,
 # the Makefile and bench/ point at nothing outside the repository (no issue numbers or notes kept
-# elsewhere: a fact is in the repository or is not cited).
+# elsewhere: a fact is in the repository or is not cited); and tests/ names LLVM's tools without a
+# version number (the LLVM in use's are first on PATH).
 . "$(dirname "$0")/lib.sh"
 cd "$(dirname "$0")/.." || exit 1
 DOCS="README.md bench/README.md $(ls docs/*.md)"
@@ -102,4 +103,27 @@ grep -rnE 'issue [0-9]|\(issue|[Tt]he seed|seed'"'"'s|seed spelling|\.\./shared|
   README.md docs Makefile bench tests examples tools ./*.h 2>/dev/null | grep -v '^tests/cli_docs.sh:' > "$T_TMP/outside"
 if [ -s "$T_TMP/outside" ]; then fail "references outside the repository in the headers, CLI, examples, README, docs, tests, Makefile, bench" "$T_TMP/outside"
 else ok "no references outside the repository in the headers, CLI, examples, README, docs, tests, Makefile, bench"; fi
+# tests/ names LLVM's tools by their plain names (llc, clang, mlir-opt, ld.lld, llvm-readelf, ...):
+# make test, lib.sh and corpus.sh put the bin directory of the LLVM in use first on PATH, so a
+# test's oracle follows that LLVM on any machine with it alone. Refused anywhere in tests/ (code,
+# comments, data): a tool with a version number (`llc-<N>`, `clang-<N>`, `llvm-config-<N>`).
+# Allowed: a version built from the variable that names the LLVM in use (`llvm-config-"$T_LLVM_MAJOR"`,
+# `clang-$LLVM_MAJOR`), a version in words (`clang 19`, `MLIR 22's mlir-opt`), and package names
+# (`libclc-19`, `llvm-22-dev`, `mlir-22-tools`).
+TOOLS='llc|opt|lli|clang|clang\+\+|clang-(cpp|cl|offload-packager|offload-bundler|linker-wrapper|nvlink-wrapper)'
+TOOLS="$TOOLS|mlir-[a-z][a-z-]*|llvm-[a-z][a-z-]*|ld\.lld|ld64\.lld|lld|lld-link|FileCheck|amdgpu-arch|nvptx-arch"
+versioned() { # DIR: each line of DIR's text files with a versioned tool name
+  grep -rInE "(^|[^A-Za-z0-9_.+-])($TOOLS)-[0-9]+([^A-Za-z0-9_]|\$)" "$1"
+}
+mkdir -p "$T_TMP/plant/tests"
+v=$(printf '%s' 19)   # the planted names are put together here, so this file holds none
+printf 'llc-%s -O2 k.ll\n# made with clang++-%s\n' "$v" "$v" > "$T_TMP/plant/tests/bad.sh"
+printf '%s\n' 'llvm-config-"$T_LLVM_MAJOR" --bindir' 'clang-$LLVM_MAJOR' "# clang $v, MLIR 22's mlir-opt" "libclc-$v llvm-$v-dev mlir-$v-tools" \
+  > "$T_TMP/plant/tests/good.sh"
+versioned "$T_TMP/plant/tests" > "$T_TMP/planted"
+check "a versioned tool name is found where planted (llc-N, clang++-N), nothing else" \
+  sh -c "[ \$(wc -l < '$T_TMP/planted') = 2 ] && grep -q 'bad.sh:1:llc-' '$T_TMP/planted' && grep -q 'bad.sh:2:.*clang++-' '$T_TMP/planted'"
+versioned tests > "$T_TMP/versioned"
+if [ -s "$T_TMP/versioned" ]; then fail "versioned LLVM tool names in tests/ (use the plain name: the LLVM in use's is first on PATH)" "$T_TMP/versioned"
+else ok "no versioned LLVM tool name in tests/ (the LLVM in use's tools by their plain names)"; fi
 tally cli_docs

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The SPIR-V backend (gpucompile_spirv.h) against its oracles: mlir-opt-22's #xevm.target
+# The SPIR-V backend (gpucompile_spirv.h) against its oracles: mlir-opt's #xevm.target (MLIR 22's)
 # (canonical text; gpu-module-to-binary of the same LLVM IR gives the same SPIR-V, once the
 # names the MLIR import drops are stripped from both), spirv-val on every module, spirv-as on
 # the isa text. Skips with one line on an LLVM without the SPIR-V target.

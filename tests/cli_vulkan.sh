@@ -1,5 +1,5 @@
 #!/bin/sh
-# The Vulkan backend (gpucompile_vulkan.h) against its oracles: mlir-opt-22's #spirv.target_env
+# The Vulkan backend (gpucompile_vulkan.h) against its oracles: mlir-opt's #spirv.target_env (MLIR 22's)
 # (canonical text, and the gpu.binary text of an object), spirv-val for the Vulkan version asked
 # on every module, spirv-as on the isa text, spirv-dis for each repair of what LLVM 22 writes
 # wrong, and each IR shape LLVM 22 crashes on refused (in process: a crash would end the run) or
@@ -12,7 +12,7 @@ K=examples/kernels
 if ! "$G" --print-target '#gpu.vulkan' >/dev/null 2>"$T_TMP/err"; then
   skip "vulkan: $(sed 's/^gpucompile: error: //' "$T_TMP/err" | head -1)"; tally cli_vulkan; exit 0
 fi
-# ---- targets: #spirv.target_env printed as mlir-opt-22 prints it
+# ---- targets: #spirv.target_env printed as mlir-opt prints it
 mlir_print() { # the attribute as mlir-opt prints it on a gpu.module
   printf 'module attributes {gpu.container_module} {\n  gpu.module @k [%s] {\n  }\n}\n' "$1" > "$T_TMP/t.mlir"
   mlir-opt "$T_TMP/t.mlir" 2>&1 | sed -n 's/.*gpu.module @k \[\(.*\)\] {/\1/p'
@@ -77,10 +77,10 @@ for k in $K/saxpy_vulkan.ll $K/reduce_vulkan.ll $D/vulkan_atomics.ll $D/vulkan_g
   check "$kn: no Int8 left (the name strings' only use)" sh -c "! spirv-dis '$T_TMP/$kn.spv' | grep -q 'OpCapability Int8\|OpTypeInt 8'"
 done
 check "llvm: bitcode with the entry point" sh -c "'$G' --no-cache -t '#gpu.vulkan' -f llvm $K/saxpy_vulkan.ll -o '$T_TMP/s.bc' && llvm-dis '$T_TMP/s.bc' -o - | grep -q 'hlsl.shader'"
-# clang-22's HLSL output (a reduction with groupshared memory and barriers)
+# clang's HLSL output (a reduction with groupshared memory and barriers)
 if clang -cc1 -triple spirv1.6-unknown-vulkan1.3-compute -x hlsl -hlsl-entry reduce -emit-llvm -O1 $D/vulkan_reduce.hlsl -o "$T_TMP/h.ll" 2>"$T_TMP/err"; then
   "$G" --no-cache -v -t '#gpu.vulkan' -f bin "$T_TMP/h.ll" -o "$T_TMP/h.spv" 2>"$T_TMP/hv"
-  check "HLSL (clang-22): spirv-val" spirv-val --target-env vulkan1.3 "$T_TMP/h.spv"
+  check "HLSL (clang): spirv-val" spirv-val --target-env vulkan1.3 "$T_TMP/h.spv"
   check "HLSL: groupshared written without clang's zero initializer (it needs shaderZeroInitializeWorkgroupMemory)" sh -c \
     "grep -q 'note: vulkan: 1 workgroup variable written without its zero initializer' '$T_TMP/hv' && ! spirv-dis '$T_TMP/h.spv' | grep -q 'OpVariable .* Workgroup %'"
   check "HLSL: barriers repaired, reflection" sh -c "grep -q '2 OpControlBarriers given the WorkgroupMemory semantics' '$T_TMP/hv' && \
@@ -118,7 +118,7 @@ check "-v: the push block's fields (float, i32, <2 x float>, i64, double)" grep 
 check "several entry points, one push-constant block, each its own workgroup size" sh -c "grep -q 'kernel fill: params 0' '$T_TMP/ev' && \
   grep -q 'kernel scale: params 0' '$T_TMP/ev' && grep -q 'array<i32: 32, 1, 1>' '$T_TMP/ev' && [ \$(spirv-dis '$T_TMP/e.spv' | grep -c 'OpVariable .* PushConstant') = 1 ]"
 "$G" --no-cache -t "$ENV" -f bin $K/reduce_vulkan.ll --emit-text "$T_TMP/r.mlir" -o /dev/null
-check "the gpu.binary text: mlir-opt-22 reads it and prints it the same" sh -c "mlir-opt '$T_TMP/r.mlir' | sed -n 2p | sed 's/^  //' | cmp -s - '$T_TMP/r.mlir'"
+check "the gpu.binary text: mlir-opt reads it and prints it the same" sh -c "mlir-opt '$T_TMP/r.mlir' | sed -n 2p | sed 's/^  //' | cmp -s - '$T_TMP/r.mlir'"
 check "the gpu.binary text carries the reflection" grep -q 'kernel_metadata<"reduce", !llvm.func<void ()>, metadata = {bindings = \[.*workgroup_memory_bytes = 256 : i64, workgroup_size = array<i32: 64, 1, 1>}' "$T_TMP/r.mlir"
 "$G" --no-cache -t '#gpu.vulkan' -t "$ENV" -f bin $D/vulkan_entries.ll -o "$T_TMP/e.gpubin"
 "$G" --list "$T_TMP/e.gpubin" > "$T_TMP/list"
@@ -174,9 +174,9 @@ for b in gep_getpointer:"getelementptr on llvm.spv.resource.getpointer" null_nam
 done
 rc=0; "$G" --no-cache -t '#gpu.vulkan' -f bin $D/vulkan_bad_gep_getpointer.ll -o /dev/null 2>/dev/null; llc $D/vulkan_bad_gep_getpointer.ll -filetype=obj -o /dev/null 2>/dev/null || rc=$?
 check "(LLVM 22 alone crashes on the getpointer getelementptr: signal)" [ "$rc" -gt 128 ]
-# ---- pointer kernels (OpenCL C from clang-22): rewritten into the Vulkan shape
-if command -v clang-22 >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; then
-  clang-22 -cl-std=CL2.0 -target spirv64 -O0 -Xclang -disable-O0-optnone -emit-llvm -S tests/run/vulkan/pointer_kernels.cl -o "$T_TMP/pk.ll"
+# ---- pointer kernels (OpenCL C from clang): rewritten into the Vulkan shape
+if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; then
+  clang -cl-std=CL2.0 -target spirv64 -O0 -Xclang -disable-O0-optnone -emit-llvm -S tests/run/vulkan/pointer_kernels.cl -o "$T_TMP/pk.ll"
   "$G" -v -t '#gpu.vulkan' -f bin "$T_TMP/pk.ll" -o "$T_TMP/pk.spv" > "$T_TMP/pk.log" 2>&1; rc=$?
   check "OpenCL C pointer kernels for #gpu.vulkan: compiled, spirv-val --target-env vulkan1.3" sh -c "[ $rc = 0 ] && spirv-val --target-env vulkan1.3 '$T_TMP/pk.spv'"
   check "... -v says they were rewritten" grep -q 'kernels rewritten into the Vulkan shape' "$T_TMP/pk.log"
@@ -189,11 +189,11 @@ if command -v clang-22 >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; 
   "$G" -t '#gpu.vulkan<flags = {workgroup_size = "32,2,1"}>' -f bin "$T_TMP/pk.ll" -o "$T_TMP/pk2.spv" -v > "$T_TMP/pk2.log" 2>&1
   check "flags workgroup_size: a kernel without reqd_work_group_size gets it" sh -c "grep -A1 'kernel blur:' '$T_TMP/pk2.log' | grep -q 'workgroup_size = array<i32: 32, 2, 1>'"
   printf 'kernel void k(global int *p, global int * global *q) { *q = p; }\n' > "$T_TMP/bad.cl"
-  clang-22 -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S "$T_TMP/bad.cl" -o "$T_TMP/bad.ll"
+  clang -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S "$T_TMP/bad.cl" -o "$T_TMP/bad.ll"
   "$G" -t '#gpu.vulkan' -f bin "$T_TMP/bad.ll" -o /dev/null 2> "$T_TMP/err"; rc=$?
   check "a pointer stored to memory: refused before LLVM, naming the function and the instruction" sh -c \
     "[ $rc = 1 ] && grep -q \"function 'k': .store ptr addrspace(1).*a pointer stored to memory\" '$T_TMP/err'"
 else
-  skip "vulkan pointer kernels: no clang-22 or spirv-val"
+  skip "vulkan pointer kernels: no clang or spirv-val"
 fi
 tally cli_vulkan

@@ -363,8 +363,8 @@ static void test_kernel_table_and_properties(void) {
 /* Objects from elsewhere: the backends find their kernels in the bytes. */
 /* Every form of MLIR's kernel table: the long #gpu.kernel_table<[...]> of MLIR's own tests, an
    element without its #gpu.kernel_metadata, function types and arg_attrs as given, and the empty
-   table (<> and #gpu.kernel_table<>), which mlir-opt-22 prints as <> and which is kept through
-   the text and the offload binary; <[]> is refused where mlir-opt-22 refuses it (1:73). */
+   table (<> and #gpu.kernel_table<>), which MLIR 22's mlir-opt prints as <> and which is kept through
+   the text and the offload binary; <[]> is refused where it refuses it (1:73). */
 static void test_kernel_table_forms(void) {
     static const char text[] =
         "gpu.binary @t [#gpu.object<#rocdl.target<chip = \"gfx90a\">, kernels = #gpu.kernel_table<["

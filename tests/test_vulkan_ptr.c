@@ -1,5 +1,5 @@
 /* Pointer kernels for Vulkan ([section: lowering] of gpucompile_lower.h): OpenCL C from
-   clang-22 (-target spirv64 -O2: tests/run/kernels.cl, the kernels tests/run/run.c also runs on
+   clang (-target spirv64 -O2: tests/run/kernels.cl, the kernels tests/run/run.c also runs on
    OpenCL, and tests/run/vulkan/pointer_kernels.cl, the ones only Vulkan's tests run) rewritten by
    gpucompile_lower_kernels, compiled by LLVM's SPIR-V code generator for
    spirv1.6-unknown-vulkan1.3-compute, the parameter strings added (gpucompile_vulkan_mark_params),
@@ -139,9 +139,9 @@ static void test_compile(void) {
     int n = 0;
     gpucompile_vulkan_kernel k[12];
     FILE *f;
-    if (!have_tools) SKIP("no clang-22 / spirv-val");
+    if (!have_tools) SKIP("no clang / spirv-val");
     snprintf(path, sizeof path, "%s/pk.ll", dir);
-    snprintf(cmd, sizeof cmd, "clang-22 -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S tests/run/vulkan/pointer_kernels.cl -o '%s'", path);
+    snprintf(cmd, sizeof cmd, "clang -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S tests/run/vulkan/pointer_kernels.cl -o '%s'", path);
     CHECK(t_sh_ok(cmd));
     CHECK((ir = (char *)t_read(path, &size)) != NULL);
     if (!ir) return;
@@ -528,11 +528,11 @@ static void test_run_kernels(void) {
     t_log log;
     int n = 0, count = 1000, groups = 8, i, bad, before = runtime_errors;
     void *fmod = NULL, *args[4], *scratch = NULL;
-    if (!have_tools) SKIP("no clang-22 / LLVM SPIR-V target");
+    if (!have_tools) SKIP("no clang / LLVM SPIR-V target");
     snprintf(ll, sizeof ll, "%s/run_kernels.ll", dir);
     snprintf(linked, sizeof linked, "%s/run_kernels_linked.ll", dir);
-    snprintf(cmd, sizeof cmd, "clang-22 -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S tests/run/kernels.cl -o '%s' && "
-             "llvm-link-22 -S '%s' tests/data/mylib.ll -o '%s' 2>/dev/null", ll, ll, linked);
+    snprintf(cmd, sizeof cmd, "clang -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S tests/run/kernels.cl -o '%s' && "
+             "llvm-link -S '%s' tests/data/mylib.ll -o '%s' 2>/dev/null", ll, ll, linked);
     CHECK(t_sh_ok(cmd));
     if (!(ir = (char *)t_read(linked, &size))) return;
     memset(&m, 0, sizeof m);
@@ -661,10 +661,10 @@ static void test_from_O0(void) {
     int n = 0, count = 1000, groups = 8, i, bad = 0;
     void *fmod, *args[4], *scratch = NULL;
     float *in, *out;
-    if (!have_tools) SKIP("no clang-22 / LLVM SPIR-V target");
+    if (!have_tools) SKIP("no clang / LLVM SPIR-V target");
     snprintf(ll, sizeof ll, "%s/o0.ll", dir);
-    snprintf(cmd, sizeof cmd, "clang-22 -x cl -cl-std=CL3.0 --target=spirv64 -Xclang -finclude-default-header -Xclang -disable-O0-optnone -O0 "
-             "-emit-llvm -S tests/run/kernels.cl -o '%s.0' && llvm-link-22 -S '%s.0' tests/data/mylib.ll -o '%s' 2>/dev/null", ll, ll, ll);
+    snprintf(cmd, sizeof cmd, "clang -x cl -cl-std=CL3.0 --target=spirv64 -Xclang -finclude-default-header -Xclang -disable-O0-optnone -O0 "
+             "-emit-llvm -S tests/run/kernels.cl -o '%s.0' && llvm-link -S '%s.0' tests/data/mylib.ll -o '%s' 2>/dev/null", ll, ll, ll);
     CHECK(t_sh_ok(cmd));
     if (!(ir = (char *)t_read(ll, &size))) return;
     memset(&m, 0, sizeof m);
@@ -825,7 +825,7 @@ int main(int argc, char **argv) {
     {
         LLVMTargetRef t;
         char *msg = NULL;
-        have_tools = t_sh_ok("command -v clang-22 >/dev/null && command -v spirv-val >/dev/null") &&
+        have_tools = t_sh_ok("command -v clang >/dev/null && command -v spirv-val >/dev/null") &&
                      !LLVMGetTargetFromTriple("spirv1.6-unknown-vulkan1.3-compute", &t, &msg);
         if (msg) LLVMDisposeMessage(msg);
     }

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The real-kernel corpus test. OpenCL C kernels from Debian packages (packages.txt, fetched at
-# test time, never installed) are compiled by clang-19 to LLVM IR for NVPTX and AMDGPU; so are
+# test time, never installed) are compiled by clang to LLVM IR for NVPTX and AMDGPU; so are
 # the CUDA C++ (cuda/*.cu, NVPTX) and HIP C++ (hip/*.hip, AMDGPU) driver files of this
 # directory, which instantiate the templates of header libraries from Debian packages. Each
 # module then goes through gpucompile and through LLVM's own chain on the same IR with the
-# same libraries (llvm-link --only-needed, opt -O2, llc, then ptxas / ld.lld). Where the
+# same libraries (llvm-link --only-needed, opt -O2, llc, then ptxas / ld.lld). clang and that
+# chain are the LLVM's that gpucompile runs on (its --bindir first on PATH). Where the
 # reference succeeds, gpucompile must too, its PTX must pass ptxas, its assembly must pass
 # llvm-mc, its cubin / hsaco must hold the same kernels (an hsaco of several also at -j 2 and 3,
 # in partitions, with the same metadata note), and its hsaco must be byte for byte the
@@ -27,13 +28,18 @@ export GPUCOMPILE=${GPUCOMPILE:-$ROOT/build/gpucompile}
 export CACHE=${GPUCOMPILE_CORPUS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gpucompile-corpus}
 export CUDA=${CUDA_PATH:-/usr/local/cuda}
 export KNOWN=$HERE/KNOWN.md
+# The LLVM gpucompile runs on: its bin directory first on PATH, so that clang, llvm-link, opt,
+# llc, llvm-mc, ld.lld and llvm-readelf by their plain names are that LLVM's (as in `make test`).
+LLVM_MAJOR=$("$GPUCOMPILE" --version 2>/dev/null | sed -n 's/.*(LLVM \([0-9]*\)\..*/\1/p')
+LLVM_BIN=$(llvm-config-"$LLVM_MAJOR" --bindir 2>/dev/null || llvm-config --bindir 2>/dev/null)
+[ -n "$LLVM_BIN" ] && PATH=$LLVM_BIN:$PATH && export PATH
 export NV_CHIP=sm_80 AMD_CHIP=gfx90a
 export NV_TARGET="#gpu.nvptx<chip = \"$NV_CHIP\">" AMD_TARGET="#gpu.amdgpu<chip = \"$AMD_CHIP\">"
 # Cheap modules that cover both outcomes: compiled by both sides, refused by both sides.
 QUICK="hashcat-data/amp_a3.cl hashcat-data/markov_le.cl darktable/bilateral.cl python3-silx/convolution.cl"
 QUICK="$QUICK cuda/cub_block.cu hip/rocprim_block.hip"
 
-# Flags for clang-19, after the way each application builds its kernels at run time.
+# Flags for clang, after the way each application builds its kernels at run time.
 pkg_flags() { # PKG TARGET DIR
     case $1 in
     darktable) # darktable's opencl.c: -cl-fast-relaxed-math -D<VENDOR>=1 -I<kernel dir>
@@ -64,30 +70,35 @@ pkg_flags() { # PKG TARGET DIR
 # -cl-no-stdinc + -finclude-default-header: the full opencl-c.h (the driver's default,
 # -fdeclare-opencl-builtins, lacks the cl_amd_media_ops functions hashcat calls).
 # -fgnu89-inline: darktable's plain `inline` functions get a body at -O0 (C99 rules give none).
-CLANG_FLAGS="-x cl -cl-std=CL1.2 -cl-no-stdinc -Xclang -finclude-default-header -emit-llvm -S
-    -O0 -Xclang -disable-O0-optnone -fgnu89-inline -w"
+# -D__IMAGE_SUPPORT__=1: what a driver defines for a device with images (OpenCL C 1.2, 6.10);
+# clang 22's opencl-c.h declares the image functions only then, clang 19's always.
+CLANG_FLAGS="-x cl -cl-std=CL1.2 -cl-no-stdinc -Xclang -finclude-default-header -D__IMAGE_SUPPORT__=1
+    -emit-llvm -S -O0 -Xclang -disable-O0-optnone -fgnu89-inline -w"
 export CLANG_FLAGS
-# CUDA: clang-19 takes CUDA 13 for a version it does not know; -target-sdk-version makes it use
+# CUDA: clang 19 takes CUDA 13 for a version it does not know; -target-sdk-version makes it use
 # the launch API of CUDA >= 9.2 for <<<>>> in host code (else: undeclared cudaConfigureCall),
 # and the shim's empty texture_*_functions.h stand for the headers CUDA 13 removed that
 # clang's CUDA wrapper still includes. CUDA 13 keeps its own CUB/Thrust (CCCL) out of the
 # default include path: last, after the Debian packages a driver names.
-# HIP: the headers of libamdhip64-dev (HIP 5.2), unpacked in the cache, with --hip-path.
+# HIP: the headers of libamdhip64-dev (HIP 5.2), unpacked in the cache, with --hip-path. They
+# read __AMDGCN_WAVEFRONT_SIZE and call __llvm_amdgcn_rcp_f16 / _2f16, which clang 19 defines
+# (64 on gfx90a; its HIP wrapper's 1 / x) and clang 22 no longer does: the flag and the shim's
+# hip_rcp.h (the same 1 / x, under names of its own) stand in for them on every clang.
 # Both: -O0 without optnone as for OpenCL, so that each side's optimizer does the work.
 CUDA_FLAGS="-x cuda --cuda-device-only -nocudalib --cuda-gpu-arch=$NV_CHIP -Wno-unknown-cuda-version
     -Xclang -target-sdk-version=12.5 -emit-llvm -S -O0 -Xclang -disable-O0-optnone -w"
-HIP_FLAGS="-x hip --cuda-device-only -nogpulib --offload-arch=$AMD_CHIP -emit-llvm -S -O0
-    -Xclang -disable-O0-optnone -w"
+HIP_FLAGS="-x hip --cuda-device-only -nogpulib --offload-arch=$AMD_CHIP -D__AMDGCN_WAVEFRONT_SIZE=64
+    -emit-llvm -S -O0 -Xclang -disable-O0-optnone -w"
 export CUDA_FLAGS HIP_FLAGS
 driver_packages() { sed -n '1s|^// packages:||p' "$1"; } # FILE: the packages a driver names
 
-# clang-19's command line for a CUDA or HIP driver, without the output.
+# clang's command line for a CUDA or HIP driver, without the output.
 driver_flags() { # FILE
     local p inc=""
     for p in $(driver_packages "$1"); do inc="$inc -isystem $CACHE/$p/$(pkg_dir "$p")"; done
     case $1 in
     *.cu) echo "$CUDA_FLAGS --cuda-path=$CUDA -I $WORK/shim $inc -isystem $CUDA/include/cccl" ;;
-    *.hip) echo "$HIP_FLAGS --hip-path=$CACHE/libamdhip64-dev/$(pkg_dir libamdhip64-dev) $inc" ;;
+    *.hip) echo "$HIP_FLAGS -include $WORK/shim/hip_rcp.h --hip-path=$CACHE/libamdhip64-dev/$(pkg_dir libamdhip64-dev) $inc" ;;
     esac
 }
 
@@ -103,9 +114,9 @@ why() {
 
 kernels() { # TARGET FILE: the kernel names in a cubin (STO_CUDA_ENTRY) or hsaco (*.kd)
     if [ "$1" = nvptx ]; then
-        llvm-readelf-19 --syms -W "$2" | awk '$4 == "FUNC" && /<other: 0x10>/ { print $NF }' | sort -u
+        llvm-readelf --syms -W "$2" | awk '$4 == "FUNC" && /<other: 0x10>/ { print $NF }' | sort -u
     else
-        llvm-readelf-19 --syms -W "$2" | awk '$4 == "OBJECT" && $NF ~ /\.kd$/ { sub(/\.kd$/, "", $NF); print $NF }' | sort -u
+        llvm-readelf --syms -W "$2" | awk '$4 == "OBJECT" && $NF ~ /\.kd$/ { sub(/\.kd$/, "", $NF); print $NF }' | sort -u
     fi
 }
 
@@ -118,16 +129,16 @@ reference() { # TARGET DIR
         local ptx
         ptx=$(grep -o '+ptx[0-9]*' "$d/in.ll" | sort -u -t x -k2,2n | tail -n1)
         # shellcheck disable=SC2086 # REF_LIBS: a list of paths
-        llvm-link-19 --only-needed -suppress-warnings "$d/in.ll" $REF_LIBS -o "$d/ref.bc" 2>"$d/ref.err" || { echo "llvm-link: $(why "$d/ref.err" "$d")"; return 1; }
-        opt-19 -O2 -mcpu=$NV_CHIP "$d/ref.bc" -o "$d/ref.opt.bc" 2>"$d/ref.err" || { echo "opt: $(why "$d/ref.err" "$d")"; return 1; }
-        llc-19 -O2 -mcpu=$NV_CHIP ${ptx:+-mattr=$ptx} "$d/ref.opt.bc" -o "$d/ref.ptx" 2>"$d/ref.err" || { echo "llc: $(why "$d/ref.err" "$d")"; return 1; }
+        llvm-link --only-needed -suppress-warnings "$d/in.ll" $REF_LIBS -o "$d/ref.bc" 2>"$d/ref.err" || { echo "llvm-link: $(why "$d/ref.err" "$d")"; return 1; }
+        opt -O2 -mcpu=$NV_CHIP "$d/ref.bc" -o "$d/ref.opt.bc" 2>"$d/ref.err" || { echo "opt: $(why "$d/ref.err" "$d")"; return 1; }
+        llc -O2 -mcpu=$NV_CHIP ${ptx:+-mattr=$ptx} "$d/ref.opt.bc" -o "$d/ref.ptx" 2>"$d/ref.err" || { echo "llc: $(why "$d/ref.err" "$d")"; return 1; }
         "$CUDA/bin/ptxas" -arch=$NV_CHIP "$d/ref.ptx" -o "$d/ref.bin" 2>"$d/ref.err" || { echo "ptxas: $(why "$d/ref.err" "$d")"; return 1; }
     else
         # shellcheck disable=SC2086 # REF_LIBS: a list of paths
-        llvm-link-19 --only-needed -suppress-warnings "$d/in.ll" $REF_LIBS -o "$d/ref.bc" 2>"$d/ref.err" || { echo "llvm-link: $(why "$d/ref.err" "$d")"; return 1; }
-        opt-19 -O2 -mcpu=$AMD_CHIP "$d/ref.bc" -o "$d/ref.opt.bc" 2>"$d/ref.err" || { echo "opt: $(why "$d/ref.err" "$d")"; return 1; }
-        llc-19 -O2 -mcpu=$AMD_CHIP -filetype=obj "$d/ref.opt.bc" -o "$d/ref.o" 2>"$d/ref.err" || { echo "llc: $(why "$d/ref.err" "$d")"; return 1; }
-        ld.lld-19 -shared --no-undefined "$d/ref.o" -o "$d/ref.bin" 2>"$d/ref.err" || { echo "ld.lld: $(why "$d/ref.err" "$d")"; return 1; }
+        llvm-link --only-needed -suppress-warnings "$d/in.ll" $REF_LIBS -o "$d/ref.bc" 2>"$d/ref.err" || { echo "llvm-link: $(why "$d/ref.err" "$d")"; return 1; }
+        opt -O2 -mcpu=$AMD_CHIP "$d/ref.bc" -o "$d/ref.opt.bc" 2>"$d/ref.err" || { echo "opt: $(why "$d/ref.err" "$d")"; return 1; }
+        llc -O2 -mcpu=$AMD_CHIP -filetype=obj "$d/ref.opt.bc" -o "$d/ref.o" 2>"$d/ref.err" || { echo "llc: $(why "$d/ref.err" "$d")"; return 1; }
+        ld.lld -shared --no-undefined "$d/ref.o" -o "$d/ref.bin" 2>"$d/ref.err" || { echo "ld.lld: $(why "$d/ref.err" "$d")"; return 1; }
     fi
 }
 
@@ -140,7 +151,7 @@ gpuc() { # TARGET DIR FORMAT OUT
     "$GPUCOMPILE" --no-cache ${GC_EXTRA:-} -t "$tt" -f "$3" "$2/in.ll" ${GC_LIB:+-l "$GC_LIB"} -o "$4" 2>"$2/gc.err"
 }
 
-# clang-19 on one module: TARGET PKG FILE OUT.ll (an absolute path; PKG: cuda or hip for the
+# clang on one module: TARGET PKG FILE OUT.ll (an absolute path; PKG: cuda or hip for the
 # driver files).
 frontend() {
     local t=$1 pkg=$2 f=$3 dir flags
@@ -152,13 +163,17 @@ frontend() {
     *) dir=$HERE/$pkg; flags=$(driver_flags "$dir/$f") ;;
     esac
     # shellcheck disable=SC2086
-    (cd "$dir" && clang-19 $flags "$f" -o "$4")
+    (cd "$dir" && clang $flags "$f" -o "$4")
 }
 
-# The empty headers that stand in (pkg_flags, CUDA_FLAGS), in $WORK/shim.
+# The headers that stand in (pkg_flags, CUDA_FLAGS, HIP_FLAGS), in $WORK/shim.
 shims() {
     mkdir -p "$WORK/shim" && : > "$WORK/shim/for_eclipse.h" && : > "$WORK/shim/texture_fetch_functions.h" &&
-        : > "$WORK/shim/texture_indirect_functions.h"
+        : > "$WORK/shim/texture_indirect_functions.h" &&
+        printf '%s\n' 'typedef _Float16 corpus_2f16 __attribute__((ext_vector_type(2)));' \
+            'static __attribute__((device)) inline _Float16 corpus_rcp_f16(_Float16 x) { return ((_Float16)1.0f) / x; }' \
+            'static __attribute__((device)) inline corpus_2f16 corpus_rcp_2f16(corpus_2f16 x) { return ((corpus_2f16)1.0f) / x; }' \
+            '#define __llvm_amdgcn_rcp_f16 corpus_rcp_f16' '#define __llvm_amdgcn_rcp_2f16 corpus_rcp_2f16' > "$WORK/shim/hip_rcp.h"
 }
 
 known() { grep -qF "| $1 | $2 |" "$KNOWN"; }
@@ -201,7 +216,7 @@ one() { # TARGET PKG FILE (PKG: cuda or hip for the driver files)
         "$CUDA/bin/ptxas" -arch=$NV_CHIP "$d/gc.isa" -o "$d/gc.isa.cubin" 2>"$d/as.err" ||
             { echo "fail|$t|$mod|ptxas rejects gpucompile's PTX: $(why "$d/as.err" "$d")"; return; }
     else
-        llvm-mc-19 -triple=amdgcn-amd-amdhsa -mcpu=$AMD_CHIP -filetype=obj "$d/gc.isa" -o "$d/gc.isa.o" 2>"$d/as.err" ||
+        llvm-mc -triple=amdgcn-amd-amdhsa -mcpu=$AMD_CHIP -filetype=obj "$d/gc.isa" -o "$d/gc.isa.o" 2>"$d/as.err" ||
             { echo "fail|$t|$mod|llvm-mc rejects gpucompile's assembly: $(why "$d/as.err" "$d")"; return; }
     fi
     # The in-process hsaco against ld.lld's of the same object (-v said which one was written).
@@ -231,7 +246,7 @@ one() { # TARGET PKG FILE (PKG: cuda or hip for the driver files)
 # -j 2 and -j 3 on a module of several kernels: code generation in partitions, whose hsaco must hold
 # one metadata note with the same kernels and per-kernel metadata as -j 1's (in any order; the
 # register counts may differ: the partitions are read back from bitcode, see hsaco_notes.awk).
-notes() { llvm-readelf-19 --notes "$1" | awk -v loose=1 -f "$ROOT/tests/hsaco_notes.awk" | sort; }
+notes() { llvm-readelf --notes "$1" | awk -v loose=1 -f "$ROOT/tests/hsaco_notes.awk" | sort; }
 partitions() { # DIR
     local j
     notes "$1/gc.bin" > "$1/gc.notes"
@@ -296,7 +311,7 @@ main() {
         shift
     done
 
-    for tool in clang-19 llvm-link-19 opt-19 llc-19 llvm-mc-19 ld.lld-19 llvm-readelf-19 dpkg apt-get "$CUDA/bin/ptxas" "$GPUCOMPILE"; do
+    for tool in clang llvm-link opt llc llvm-mc ld.lld llvm-readelf dpkg apt-get "$CUDA/bin/ptxas" "$GPUCOMPILE"; do
         command -v "$tool" >/dev/null 2>&1 || { echo "SKIP corpus: $tool not found"; exit 77; }
     done
     mkdir -p "$CACHE" || { echo "SKIP corpus: cannot create $CACHE"; exit 77; }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The corpus' OpenCL kernels for Vulkan (docs/vulkan-pointer-kernels.md has the counts): each
 # file of darktable, silx and the hashcat modules of packages.txt, fetched by corpus.sh into its
-# cache, compiled by clang-22 for spirv64 at -O0 with the flags their applications use, then the
+# cache, compiled by clang (the LLVM's of BUILD's gpucompile, first on PATH) for spirv64 at -O0 with the flags their applications use, then the
 # Vulkan backend's way (build/tests/test_vulkan_ptr --compile-optimize: helpers inlined, -O2 for
 # the Vulkan target, the pointer-kernel rewrite, LLVM's SPIR-V code generator), and each module
 # written is checked with spirv-val --target-env vulkan1.3. One line per module:
@@ -12,7 +12,11 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD=${1:-$HERE/../../build}
 CACHE=${GPUCOMPILE_CORPUS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gpucompile-corpus}
 T=$(cd "$BUILD" 2>/dev/null && pwd)/tests/test_vulkan_ptr
-for tool in clang-22 spirv-val; do command -v $tool >/dev/null || { echo "vulkan corpus: no $tool"; exit 77; }; done
+# the LLVM of BUILD's gpucompile: its bin directory first on PATH (clang by its plain name)
+LLVM_MAJOR=$("$BUILD/gpucompile" --version 2>/dev/null | sed -n 's/.*(LLVM \([0-9]*\)\..*/\1/p')
+LLVM_BIN=$(llvm-config-"$LLVM_MAJOR" --bindir 2>/dev/null || llvm-config --bindir 2>/dev/null)
+[ -n "$LLVM_BIN" ] && PATH=$LLVM_BIN:$PATH && export PATH
+for tool in clang spirv-val; do command -v $tool >/dev/null || { echo "vulkan corpus: no $tool"; exit 77; }; done
 [ -x "$T" ] || { echo "vulkan corpus: no $T (make $T)"; exit 77; }
 [ -d "$CACHE/darktable" ] || { echo "vulkan corpus: no cache at $CACHE (tests/corpus/corpus.sh fetches it)"; exit 77; }
 W=$(mktemp -d)
@@ -20,7 +24,7 @@ trap 'rm -rf "$W"' EXIT
 one() { # NAME FILE FLAGS...
   n=$1 f=$2; shift 2
   ll=$W/$(echo "$n" | tr / _).ll
-  if ! clang-22 -cl-std=CL2.0 -target spirv64 -O0 -Xclang -disable-O0-optnone -Xclang -finclude-default-header -emit-llvm -S "$@" "$f" -o "$ll" >"$W/err" 2>&1; then
+  if ! clang -cl-std=CL2.0 -target spirv64 -O0 -Xclang -disable-O0-optnone -Xclang -finclude-default-header -emit-llvm -S "$@" "$f" -o "$ll" >"$W/err" 2>&1; then
     echo "CLANG|$n|$(grep -m1 error: "$W/err")"; return
   fi
   timeout 300 "$T" --compile-optimize "$ll" "$W/o.spv" >"$W/log" 2>&1; rc=$?

@@ -1,4 +1,4 @@
-; clang-19 -x hip --cuda-device-only -nogpulib --offload-arch=gfx90a -O1 -emit-llvm, trimmed
+; clang 19: clang -x hip --cuda-device-only -nogpulib --offload-arch=gfx90a -O1 -emit-llvm, trimmed
 ; (the same source as dynshared_nvptx.ll, with HIP's extern __shared__):
 ; dynamic LDS (sized at launch) reached through a called function: swap_pairs uses it, scale
 ; does not.

@@ -1,4 +1,4 @@
-; clang-19 -x cuda --cuda-device-only -nocudalib --cuda-gpu-arch=sm_80 -O1 -emit-llvm, trimmed:
+; clang 19: clang -x cuda --cuda-device-only -nocudalib --cuda-gpu-arch=sm_80 -O1 -emit-llvm, trimmed:
 ;   extern __shared__ float smem[];
 ;   __device__ __noinline__ float stage(float v, unsigned t) { smem[t] = v; __syncthreads(); return smem[t ^ 1]; }
 ;   __global__ void swap_pairs(float *out, const float *in) { unsigned t = threadIdx.x; out[t] = stage(in[t], t); }

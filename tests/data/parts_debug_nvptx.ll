@@ -1,4 +1,4 @@
-; Two kernels calling one noinline function, with debug information (clang-19 -g of a small
+; Two kernels calling one noinline function, with debug information (clang 19's -g of a small
 ; CUDA file): with -j 2 each partition's PTX has its .file table, .loc lines and DWARF sections.
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"

@@ -1,4 +1,4 @@
-; As clang-19 writes CUDA for sm_80 with CUDA 12.5's headers: "+ptx85" on every function, and
+; As clang 19 writes CUDA for sm_80 with CUDA 12.5's headers: "+ptx85" on every function, and
 ; inline PTX that needs PTX 7.6 (bmsk, as in CUB), which sm_80's minimum (7.0) lacks:
 ;   __device__ unsigned mask(unsigned pos, unsigned len) {
 ;     unsigned r; asm("bmsk.clamp.b32 %0, %1, %2;" : "=r"(r) : "r"(pos), "r"(len)); return r; }

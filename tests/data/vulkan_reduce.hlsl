@@ -1,4 +1,4 @@
-// A workgroup reduction in HLSL, as clang-22 compiles it for Vulkan (clang -cc1 -triple
+// A workgroup reduction in HLSL, as clang 22 compiles it for Vulkan (clang -cc1 -triple
 // spirv1.6-unknown-vulkan1.3-compute -x hlsl -hlsl-entry reduce -emit-llvm -O1): Debian ships no
 // hlsl.h, so the types and the barrier are declared here.
 typedef unsigned int uint;

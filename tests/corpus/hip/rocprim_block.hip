@@ -2,7 +2,7 @@
 // rocPRIM 5.3's block- and warp-level primitives (Debian's librocprim-dev) on HIP 5.2's
 // headers: radix sort, reduce and scan over wave64 (DPP and ds_bpermute shuffles, ballots),
 // static and dynamic shared memory (HIP_DYNAMIC_SHARED), atomics, printf, ocml math, and
-// inline GCN asm (rocPRIM's own, in thread_load.hpp, does not compile with clang-19; rocRAND's
+// inline GCN asm (rocPRIM's own, in thread_load.hpp, does not compile with clang 19; rocRAND's
 // is disabled for gfx90a).
 #include <hip/hip_runtime.h>
 #include <rocprim/rocprim.hpp>

@@ -1,5 +1,5 @@
 /* Vulkan kernels with known answers, through the mgpu* ABI and gpucompile_vulkan.h's runtime
-   alone (no LLVM, no compiler, no Vulkan headers): the SPIR-V files in DIR come from llc-22
+   alone (no LLVM, no compiler, no Vulkan headers): the SPIR-V files in DIR come from llc
    (Vulkan-shaped LLVM IR) and glslangValidator (tests/run/vulkan/vulkan.sh makes them).
    Usage: run_vulkan DIR          every test; one closing line "run-vulkan: N passed, ..."
           run_vulkan DIR cache    loads the modules once and prints the pipeline cache's counters
