@@ -297,44 +297,6 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__builtin(gpucompile_lower__stat
     return LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) > 32 ? LLVMBuildZExt(w->b, v, t, "") : LLVMBuildIntCast2(w->b, v, t, 0, "");
 }
 
-/* ---- math: OpenCL's functions as LLVM's intrinsics (GLSL.std.450 in LLVM 22's SPIR-V for shaders) ---- */
-GPUCOMPILE_PRIVATE const char *gpucompile_lower__math(const char *plain, const char *args, int *nargs) {
-    static const struct { const char *cl, *llvm; int n; } t[] = {
-        {"sin", "llvm.sin", 1}, {"cos", "llvm.cos", 1}, {"tan", "llvm.tan", 1}, {"asin", "llvm.asin", 1}, {"acos", "llvm.acos", 1},
-        {"atan", "llvm.atan", 1}, {"sinh", "llvm.sinh", 1}, {"cosh", "llvm.cosh", 1}, {"tanh", "llvm.tanh", 1}, {"exp", "llvm.exp", 1},
-        {"exp2", "llvm.exp2", 1}, {"log", "llvm.log", 1}, {"log2", "llvm.log2", 1}, {"sqrt", "llvm.sqrt", 1}, {"fabs", "llvm.fabs", 1},
-        {"floor", "llvm.floor", 1}, {"ceil", "llvm.ceil", 1}, {"trunc", "llvm.trunc", 1}, {"round", "llvm.round", 1}, {"rint", "llvm.rint", 1},
-        {"pow", "llvm.pow", 2}, {"powr", "llvm.pow", 2}, {"fmin", "llvm.minnum", 2}, {"fmax", "llvm.maxnum", 2}, {"atan2", "llvm.atan2", 2},
-        {"copysign", "llvm.copysign", 2}, {"fma", "llvm.fma", 3}, {"mad", "llvm.fmuladd", 3},
-        {"native_sin", "llvm.sin", 1}, {"native_cos", "llvm.cos", 1}, {"native_exp", "llvm.exp", 1}, {"native_log", "llvm.log", 1},
-        {"native_sqrt", "llvm.sqrt", 1}, {"native_exp2", "llvm.exp2", 1}, {"native_log2", "llvm.log2", 1}, {"native_powr", "llvm.pow", 2},
-        {"half_sin", "llvm.sin", 1}, {"half_cos", "llvm.cos", 1}, {"half_exp", "llvm.exp", 1}, {"half_log", "llvm.log", 1},
-        {"half_sqrt", "llvm.sqrt", 1}};
-    size_t i;
-    const char *p = args;
-    while (*p == 'D' || *p == 'v' || (*p >= '0' && *p <= '9') || *p == '_') p++; /* Dv4_f */
-    if (*p != 'f' && *p != 'd' && *p != 'h' && *p != 'D') return NULL;       /* float, double, half */
-    for (i = 0; i < sizeof t / sizeof t[0]; i++)
-        if (strcmp(plain, t[i].cl) == 0) {
-            *nargs = t[i].n;
-            return t[i].llvm;
-        }
-    return NULL;
-}
-
-/* OpenCL's integer min/max/abs: LLVM's intrinsics (signedness from the mangled argument). */
-GPUCOMPILE_PRIVATE const char *gpucompile_lower__int_math(const char *plain, const char *args, int *nargs) {
-    const char *p = args;
-    int sign;
-    while (*p == 'D' || *p == 'v' || (*p >= '0' && *p <= '9') || *p == '_') p++;
-    if (!*p || !strchr("cahstijlm", *p)) return NULL;
-    sign = strchr("casil", *p) != NULL;
-    *nargs = 2;
-    if (strcmp(plain, "min") == 0) return sign ? "llvm.smin" : "llvm.umin";
-    if (strcmp(plain, "max") == 0) return sign ? "llvm.smax" : "llvm.umax";
-    return NULL;
-}
-
 /* ---- atomics: OpenCL 1.x functions ---- */
 GPUCOMPILE_PRIVATE int gpucompile_lower__atomic_op(const char *plain, const char *args, LLVMAtomicRMWBinOp *op, int *operands) {
     static const struct { const char *name; LLVMAtomicRMWBinOp op; int n; } t[] = {
@@ -780,6 +742,601 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__rewrite(gpucompile_lower_
     return GPUCOMPILE_OK;
 }
 
+/* ---- OpenCL C's built-in library, as IR at each call ----
+   A call of one of OpenCL C's built-in functions (math, integer, common, geometric, relational,
+   vector data) becomes IR where it stands: LLVM's intrinsics where the target's code generator
+   maps them (GLSL.std.450 for LLVM 22's SPIR-V shaders), instructions built here for the rest.
+   Why built here and not linked from a bitcode library: the header stays one file with no build
+   step and no file to find at run time (Debian's libclc packages have no SPIR-V or clspv
+   library, only amdgcn, r600 and nvptx ones), the C API makes the IR (no LLVM version's bitcode
+   baked in), and one handler serves every scalar and vector overload at the types at hand.
+   What LLVM 22's SPIR-V code generator cannot take for a shader is avoided: llvm.ctlz/cttz,
+   the saturating intrinsics, llvm.ldexp/frexp/exp10 (not legalized), i128 (no such type),
+   fcmp uno/ord (OpUnordered needs Kernel), 64-bit llvm.ctpop (OpBitCount takes 32 bits). */
+
+/* One call being rewritten: its arguments (a scalar where the result is a vector of it: the
+   overloads that take a vector and a scalar, splatted), types and signedness. */
+typedef struct gpucompile_lower__cl {
+    gpucompile_lower__state *w;
+    LLVMBuilderRef b;
+    LLVMValueRef in, a[4];
+    unsigned n;
+    LLVMTypeRef t, et; /* the result's type and its element type */
+    int sign;          /* the first argument's mangled type is a signed integer */
+} gpucompile_lower__cl;
+
+GPUCOMPILE_PRIVATE LLVMTypeRef gpucompile_lower__elem(LLVMTypeRef t) {
+    return LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetElementType(t) : t;
+}
+
+GPUCOMPILE_PRIVATE unsigned gpucompile_lower__lanes(LLVMTypeRef t) {
+    return LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetVectorSize(t) : 1;
+}
+
+GPUCOMPILE_PRIVATE int gpucompile_lower__is_fp(LLVMTypeRef t) {
+    LLVMTypeKind k = LLVMGetTypeKind(gpucompile_lower__elem(t));
+    return k == LLVMHalfTypeKind || k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind || k == LLVMBFloatTypeKind;
+}
+
+GPUCOMPILE_PRIVATE unsigned gpucompile_lower__bits(LLVMTypeRef t) {
+    LLVMTypeRef e = gpucompile_lower__elem(t);
+    switch (LLVMGetTypeKind(e)) {
+    case LLVMIntegerTypeKind: return LLVMGetIntTypeWidth(e);
+    case LLVMHalfTypeKind: case LLVMBFloatTypeKind: return 16;
+    case LLVMFloatTypeKind: return 32;
+    case LLVMDoubleTypeKind: return 64;
+    default: return 0;
+    }
+}
+
+/* t with its elements e (a vector of as many, or e) */
+GPUCOMPILE_PRIVATE LLVMTypeRef gpucompile_lower__like(LLVMTypeRef t, LLVMTypeRef e) {
+    return LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMVectorType(e, LLVMGetVectorSize(t)) : e;
+}
+
+/* the integer type of t's width and shape (float4 -> <4 x i32>) */
+GPUCOMPILE_PRIVATE LLVMTypeRef gpucompile_lower__int_like(LLVMTypeRef t) {
+    return gpucompile_lower__like(t, LLVMIntTypeInContext(LLVMGetTypeContext(t), gpucompile_lower__bits(t)));
+}
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__splat_const(LLVMTypeRef t, LLVMValueRef c) {
+    LLVMValueRef v[16];
+    unsigned k, n = gpucompile_lower__lanes(t);
+    if (LLVMGetTypeKind(t) != LLVMVectorTypeKind) return c;
+    for (k = 0; k < n && k < 16; k++) v[k] = c;
+    return LLVMConstVector(v, n < 16 ? n : 16);
+}
+
+/* constants of type t, every lane the same */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__kf(LLVMTypeRef t, double d) {
+    return gpucompile_lower__splat_const(t, LLVMConstReal(gpucompile_lower__elem(t), d));
+}
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__ki(LLVMTypeRef t, unsigned long long v) {
+    return gpucompile_lower__splat_const(t, LLVMConstInt(gpucompile_lower__elem(t), v, 0));
+}
+
+/* v (a scalar) in every lane of vector type t */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__splat(gpucompile_lower__state *w, LLVMValueRef v, LLVMTypeRef t) {
+    LLVMValueRef x;
+    if (LLVMGetTypeKind(t) != LLVMVectorTypeKind || LLVMTypeOf(v) == t) return v;
+    x = LLVMBuildInsertElement(w->b, LLVMGetPoison(t), v, LLVMConstInt(w->i32, 0, 0), "");
+    return LLVMBuildShuffleVector(w->b, x, LLVMGetPoison(t), LLVMConstNull(LLVMVectorType(w->i32, LLVMGetVectorSize(t))), "");
+}
+
+/* the intrinsic name overloaded on t, called with ops; NULL when this LLVM has none */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__intr(gpucompile_lower__state *w, const char *name, LLVMTypeRef t, LLVMValueRef *ops, unsigned n) {
+    LLVMValueRef f = gpucompile_lower__intrinsic(w, name, &t, 1);
+    return f ? gpucompile_lower__call(w, f, ops, n) : NULL;
+}
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__intr1(gpucompile_lower__state *w, const char *name, LLVMValueRef x) {
+    return gpucompile_lower__intr(w, name, LLVMTypeOf(x), &x, 1);
+}
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__intr2(gpucompile_lower__state *w, const char *name, LLVMValueRef x, LLVMValueRef y) {
+    LLVMValueRef ops[2];
+    if (!x || !y) return NULL;
+    ops[0] = x;
+    ops[1] = y;
+    return gpucompile_lower__intr(w, name, LLVMTypeOf(x), ops, 2);
+}
+
+/* llvm.is.fpclass(x, mask): an i1 (vector) without fcmp uno (which needs Kernel in SPIR-V) */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__fpclass(gpucompile_lower__state *w, LLVMValueRef x, unsigned mask) {
+    LLVMValueRef ops[2];
+    ops[0] = x;
+    ops[1] = LLVMConstInt(w->i32, mask, 0);
+    return gpucompile_lower__intr(w, "llvm.is.fpclass", LLVMTypeOf(x), ops, 2);
+}
+#define GPUCOMPILE_LOWER__NAN 0x003u    /* is.fpclass: signalling and quiet NaN */
+#define GPUCOMPILE_LOWER__INF 0x204u    /* -inf, +inf */
+#define GPUCOMPILE_LOWER__NORMAL 0x108u /* -normal, +normal */
+#define GPUCOMPILE_LOWER__FINITE 0x1f8u /* neither NaN nor infinite */
+#define GPUCOMPILE_LOWER__ZERO 0x060u   /* -0, +0 */
+#define GPUCOMPILE_LOWER__SUB 0x090u    /* subnormal */
+
+/* An OpenCL relational result from an i1 (vector): a scalar's is 1 or 0, a vector's lanes -1 or 0. */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__truth(gpucompile_lower__cl *c, LLVMValueRef cond) {
+    if (!cond) return NULL;
+    return LLVMGetTypeKind(c->t) == LLVMVectorTypeKind ? LLVMBuildSExt(c->b, cond, c->t, "") : LLVMBuildZExt(c->b, cond, c->t, "");
+}
+
+/* ---- integer functions ---- */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__popcount(gpucompile_lower__state *w, LLVMValueRef x) {
+    LLVMTypeRef t = LLVMTypeOf(x), t32 = gpucompile_lower__like(t, w->i32);
+    unsigned bits = gpucompile_lower__bits(t);
+    LLVMValueRef lo, hi;
+    if (bits == 32) return gpucompile_lower__intr1(w, "llvm.ctpop", x);
+    if (bits < 32) return LLVMBuildTrunc(w->b, gpucompile_lower__intr1(w, "llvm.ctpop", LLVMBuildZExt(w->b, x, t32, "")), t, "");
+    /* 64 bits: two halves (a shader's OpBitCount takes 32-bit integers) */
+    lo = gpucompile_lower__intr1(w, "llvm.ctpop", LLVMBuildTrunc(w->b, x, t32, ""));
+    hi = gpucompile_lower__intr1(w, "llvm.ctpop", LLVMBuildTrunc(w->b, LLVMBuildLShr(w->b, x, gpucompile_lower__ki(t, 32), ""), t32, ""));
+    return LLVMBuildZExt(w->b, LLVMBuildAdd(w->b, lo, hi, ""), t, "");
+}
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__clz(gpucompile_lower__state *w, LLVMValueRef x) {
+    LLVMTypeRef t = LLVMTypeOf(x);
+    unsigned bits = gpucompile_lower__bits(t), s;
+    for (s = 1; s < bits; s *= 2) x = LLVMBuildOr(w->b, x, LLVMBuildLShr(w->b, x, gpucompile_lower__ki(t, s), ""), ""); /* every bit below the highest set */
+    return LLVMBuildSub(w->b, gpucompile_lower__ki(t, bits), gpucompile_lower__popcount(w, x), "");
+}
+
+/* the high half of a * b (signed or not) without a type of twice the width where there is none (64 bits) */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__mul_hi(gpucompile_lower__state *w, LLVMValueRef a, LLVMValueRef b, int sign) {
+    LLVMTypeRef t = LLVMTypeOf(a);
+    unsigned bits = gpucompile_lower__bits(t);
+    LLVMValueRef m, a0, a1, b0, b1, p00, p01, p10, p11, mid, hi, lo32 = gpucompile_lower__ki(t, 0xffffffffu), k32 = gpucompile_lower__ki(t, 32);
+    if (bits <= 32) {
+        LLVMTypeRef wt = gpucompile_lower__like(t, LLVMIntTypeInContext(w->ctx, 2 * bits));
+        a = sign ? LLVMBuildSExt(w->b, a, wt, "") : LLVMBuildZExt(w->b, a, wt, "");
+        b = sign ? LLVMBuildSExt(w->b, b, wt, "") : LLVMBuildZExt(w->b, b, wt, "");
+        m = LLVMBuildMul(w->b, a, b, "");
+        return LLVMBuildTrunc(w->b, LLVMBuildLShr(w->b, m, gpucompile_lower__ki(wt, bits), ""), t, "");
+    }
+    a0 = LLVMBuildAnd(w->b, a, lo32, "");
+    a1 = LLVMBuildLShr(w->b, a, k32, "");
+    b0 = LLVMBuildAnd(w->b, b, lo32, "");
+    b1 = LLVMBuildLShr(w->b, b, k32, "");
+    p00 = LLVMBuildMul(w->b, a0, b0, "");
+    p01 = LLVMBuildMul(w->b, a0, b1, "");
+    p10 = LLVMBuildMul(w->b, a1, b0, "");
+    p11 = LLVMBuildMul(w->b, a1, b1, "");
+    mid = LLVMBuildAdd(w->b, LLVMBuildAdd(w->b, LLVMBuildLShr(w->b, p00, k32, ""), LLVMBuildAnd(w->b, p01, lo32, ""), ""), LLVMBuildAnd(w->b, p10, lo32, ""), "");
+    hi = LLVMBuildAdd(w->b, LLVMBuildAdd(w->b, p11, LLVMBuildLShr(w->b, p01, k32, ""), ""), LLVMBuildAdd(w->b, LLVMBuildLShr(w->b, p10, k32, ""), LLVMBuildLShr(w->b, mid, k32, ""), ""), "");
+    if (sign) { /* the unsigned product's high half less b where a < 0 and a where b < 0 */
+        LLVMValueRef z = gpucompile_lower__ki(t, 0);
+        hi = LLVMBuildSub(w->b, hi, LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, a, z, ""), b, z, ""), "");
+        hi = LLVMBuildSub(w->b, hi, LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, b, z, ""), a, z, ""), "");
+    }
+    return hi;
+}
+
+/* the smallest and largest value of integer type t */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__imin(LLVMTypeRef t, int sign) {
+    return gpucompile_lower__ki(t, sign ? 1ull << (gpucompile_lower__bits(t) - 1) : 0);
+}
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__imax(LLVMTypeRef t, int sign) {
+    unsigned bits = gpucompile_lower__bits(t);
+    unsigned long long all = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+    return gpucompile_lower__ki(t, sign ? all >> 1 : all);
+}
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__add_sat(gpucompile_lower__state *w, LLVMValueRef a, LLVMValueRef b, int sign) {
+    LLVMTypeRef t = LLVMTypeOf(a);
+    LLVMValueRef s = LLVMBuildAdd(w->b, a, b, ""), z = gpucompile_lower__ki(t, 0), ov;
+    if (!sign) return LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntULT, s, a, ""), gpucompile_lower__imax(t, 0), s, "");
+    ov = LLVMBuildICmp(w->b, LLVMIntSLT, LLVMBuildAnd(w->b, LLVMBuildXor(w->b, s, a, ""), LLVMBuildXor(w->b, s, b, ""), ""), z, "");
+    return LLVMBuildSelect(w->b, ov, LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, a, z, ""), gpucompile_lower__imin(t, 1), gpucompile_lower__imax(t, 1), ""), s, "");
+}
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__sub_sat(gpucompile_lower__state *w, LLVMValueRef a, LLVMValueRef b, int sign) {
+    LLVMTypeRef t = LLVMTypeOf(a);
+    LLVMValueRef d = LLVMBuildSub(w->b, a, b, ""), z = gpucompile_lower__ki(t, 0), ov;
+    if (!sign) return LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntULT, a, b, ""), z, d, "");
+    ov = LLVMBuildICmp(w->b, LLVMIntSLT, LLVMBuildAnd(w->b, LLVMBuildXor(w->b, a, b, ""), LLVMBuildXor(w->b, a, d, ""), ""), z, "");
+    return LLVMBuildSelect(w->b, ov, LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, a, z, ""), gpucompile_lower__imin(t, 1), gpucompile_lower__imax(t, 1), ""), d, "");
+}
+
+/* mad_sat: a * b + c saturated; at twice the width up to 32 bits, as a 128-bit (hi, lo) pair for 64 */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__mad_sat(gpucompile_lower__state *w, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c, int sign) {
+    LLVMTypeRef t = LLVMTypeOf(a);
+    unsigned bits = gpucompile_lower__bits(t);
+    LLVMValueRef lo, hi, lo2, carry, z = gpucompile_lower__ki(t, 0), fits;
+    if (bits <= 32) {
+        LLVMTypeRef wt = gpucompile_lower__like(t, LLVMIntTypeInContext(w->ctx, 2 * bits));
+        LLVMValueRef v;
+        a = sign ? LLVMBuildSExt(w->b, a, wt, "") : LLVMBuildZExt(w->b, a, wt, "");
+        b = sign ? LLVMBuildSExt(w->b, b, wt, "") : LLVMBuildZExt(w->b, b, wt, "");
+        c = sign ? LLVMBuildSExt(w->b, c, wt, "") : LLVMBuildZExt(w->b, c, wt, "");
+        v = LLVMBuildAdd(w->b, LLVMBuildMul(w->b, a, b, ""), c, "");
+        if (sign) v = gpucompile_lower__intr2(w, "llvm.smax", v, sign ? LLVMBuildSExt(w->b, gpucompile_lower__imin(t, 1), wt, "") : NULL);
+        v = gpucompile_lower__intr2(w, sign ? "llvm.smin" : "llvm.umin", v, LLVMBuildZExt(w->b, gpucompile_lower__imax(t, sign), wt, ""));
+        return v ? LLVMBuildTrunc(w->b, v, t, "") : NULL;
+    }
+    hi = gpucompile_lower__mul_hi(w, a, b, sign);
+    lo = LLVMBuildMul(w->b, a, b, "");
+    lo2 = LLVMBuildAdd(w->b, lo, c, "");
+    carry = LLVMBuildZExt(w->b, LLVMBuildICmp(w->b, LLVMIntULT, lo2, lo, ""), t, "");
+    hi = LLVMBuildAdd(w->b, hi, carry, "");
+    if (!sign) return LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntEQ, hi, z, ""), lo2, gpucompile_lower__imax(t, 0), "");
+    hi = LLVMBuildAdd(w->b, hi, LLVMBuildAShr(w->b, c, gpucompile_lower__ki(t, 63), ""), ""); /* c's sign extension */
+    fits = LLVMBuildICmp(w->b, LLVMIntEQ, hi, LLVMBuildAShr(w->b, lo2, gpucompile_lower__ki(t, 63), ""), "");
+    return LLVMBuildSelect(w->b, fits, lo2,
+                           LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, hi, z, ""), gpucompile_lower__imin(t, 1), gpucompile_lower__imax(t, 1), ""), "");
+}
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__ext(gpucompile_lower__cl *c, LLVMValueRef x, LLVMTypeRef t) {
+    return c->sign ? LLVMBuildSExt(c->b, x, t, "") : LLVMBuildZExt(c->b, x, t, "");
+}
+
+/* the integer functions, by name; NULL: not one (or an overload left to the refusal) */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__integer(gpucompile_lower__cl *c, const char *f) {
+    gpucompile_lower__state *w = c->w;
+    LLVMValueRef *a = c->a, one;
+    LLVMOpcode sh = c->sign ? LLVMAShr : LLVMLShr;
+    if (gpucompile_lower__is_fp(c->t) || LLVMGetTypeKind(c->et) != LLVMIntegerTypeKind) return NULL;
+    one = gpucompile_lower__ki(c->t, 1);
+    if (c->n == 1) {
+        if (strcmp(f, "abs") == 0) {
+            LLVMValueRef ops[2];
+            if (!c->sign) return a[0];
+            ops[0] = a[0];
+            ops[1] = LLVMConstInt(LLVMInt1TypeInContext(w->ctx), 0, 0);
+            return gpucompile_lower__intr(w, "llvm.abs", c->t, ops, 2);
+        }
+        if (strcmp(f, "popcount") == 0) return gpucompile_lower__popcount(w, a[0]);
+        if (strcmp(f, "clz") == 0) return gpucompile_lower__clz(w, a[0]);
+        if (strcmp(f, "ctz") == 0) /* the bits below the lowest set one */
+            return gpucompile_lower__popcount(w, LLVMBuildAnd(c->b, LLVMBuildNot(c->b, a[0], ""), LLVMBuildSub(c->b, a[0], one, ""), ""));
+        return NULL;
+    }
+    if (c->n == 2) {
+        if (strcmp(f, "min") == 0) return gpucompile_lower__intr2(w, c->sign ? "llvm.smin" : "llvm.umin", a[0], a[1]);
+        if (strcmp(f, "max") == 0) return gpucompile_lower__intr2(w, c->sign ? "llvm.smax" : "llvm.umax", a[0], a[1]);
+        if (strcmp(f, "abs_diff") == 0)
+            return LLVMBuildSub(c->b, gpucompile_lower__intr2(w, c->sign ? "llvm.smax" : "llvm.umax", a[0], a[1]),
+                                gpucompile_lower__intr2(w, c->sign ? "llvm.smin" : "llvm.umin", a[0], a[1]), "");
+        if (strcmp(f, "add_sat") == 0) return gpucompile_lower__add_sat(w, a[0], a[1], c->sign);
+        if (strcmp(f, "sub_sat") == 0) return gpucompile_lower__sub_sat(w, a[0], a[1], c->sign);
+        if (strcmp(f, "hadd") == 0 || strcmp(f, "rhadd") == 0) { /* (a >> 1) + (b >> 1) + the carry of the low bits: no overflow */
+            LLVMValueRef low = f[0] == 'r' ? LLVMBuildOr(c->b, a[0], a[1], "") : LLVMBuildAnd(c->b, a[0], a[1], "");
+            return LLVMBuildAdd(c->b, LLVMBuildAdd(c->b, LLVMBuildBinOp(c->b, sh, a[0], one, ""), LLVMBuildBinOp(c->b, sh, a[1], one, ""), ""),
+                                LLVMBuildAnd(c->b, low, one, ""), "");
+        }
+        if (strcmp(f, "mul_hi") == 0) return gpucompile_lower__mul_hi(w, a[0], a[1], c->sign);
+        if (strcmp(f, "rotate") == 0) { /* the count modulo the width; shifts, as LLVM 22 makes llvm.fshl an exported function (Linkage) */
+            LLVMValueRef m = gpucompile_lower__ki(c->t, gpucompile_lower__bits(c->t) - 1), s = LLVMBuildAnd(c->b, a[1], m, "");
+            LLVMValueRef r = LLVMBuildAnd(c->b, LLVMBuildSub(c->b, gpucompile_lower__ki(c->t, 0), s, ""), m, "");
+            return LLVMBuildOr(c->b, LLVMBuildShl(c->b, a[0], s, ""), LLVMBuildLShr(c->b, a[0], r, ""), "");
+        }
+        if (strcmp(f, "mul24") == 0) return LLVMBuildMul(c->b, a[0], a[1], "");
+        if (strcmp(f, "upsample") == 0 && LLVMTypeOf(a[0]) != c->t) { /* (hi << bits) | lo, at twice the width */
+            unsigned bits = gpucompile_lower__bits(LLVMTypeOf(a[0]));
+            return LLVMBuildOr(c->b, LLVMBuildShl(c->b, LLVMBuildZExt(c->b, a[0], c->t, ""), gpucompile_lower__ki(c->t, bits), ""),
+                               LLVMBuildZExt(c->b, a[1], c->t, ""), "");
+        }
+        return NULL;
+    }
+    if (c->n == 3) {
+        if (strcmp(f, "clamp") == 0)
+            return gpucompile_lower__intr2(w, c->sign ? "llvm.smin" : "llvm.umin", gpucompile_lower__intr2(w, c->sign ? "llvm.smax" : "llvm.umax", a[0], a[1]), a[2]);
+        if (strcmp(f, "mad_hi") == 0) return LLVMBuildAdd(c->b, gpucompile_lower__mul_hi(w, a[0], a[1], c->sign), a[2], "");
+        if (strcmp(f, "mad_sat") == 0) return gpucompile_lower__mad_sat(w, a[0], a[1], a[2], c->sign);
+        if (strcmp(f, "mad24") == 0) return LLVMBuildAdd(c->b, LLVMBuildMul(c->b, a[0], a[1], ""), a[2], "");
+    }
+    return NULL;
+}
+
+/* ---- relational functions and the selections (any type) ---- */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__relational(gpucompile_lower__cl *c, const char *f) {
+    static const struct { const char *name; LLVMRealPredicate p; } cmp[] = {
+        {"isequal", LLVMRealOEQ}, {"isnotequal", LLVMRealUNE}, {"isgreater", LLVMRealOGT}, {"isgreaterequal", LLVMRealOGE},
+        {"isless", LLVMRealOLT}, {"islessequal", LLVMRealOLE}, {"islessgreater", LLVMRealONE}};
+    static const struct { const char *name; unsigned mask; } cls[] = {
+        {"isnan", GPUCOMPILE_LOWER__NAN}, {"isinf", GPUCOMPILE_LOWER__INF}, {"isfinite", GPUCOMPILE_LOWER__FINITE}, {"isnormal", GPUCOMPILE_LOWER__NORMAL}};
+    gpucompile_lower__state *w = c->w;
+    LLVMValueRef *a = c->a;
+    size_t i;
+    LLVMTypeRef at = c->n ? LLVMTypeOf(a[0]) : NULL;
+    if (!at) return NULL;
+    if (c->n == 2 && gpucompile_lower__is_fp(at) && LLVMTypeOf(a[1]) == at) {
+        for (i = 0; i < sizeof cmp / sizeof cmp[0]; i++)
+            if (strcmp(f, cmp[i].name) == 0) return gpucompile_lower__truth(c, LLVMBuildFCmp(c->b, cmp[i].p, a[0], a[1], ""));
+        if (strcmp(f, "isordered") == 0 || strcmp(f, "isunordered") == 0) {
+            LLVMValueRef u = LLVMBuildOr(c->b, gpucompile_lower__fpclass(w, a[0], GPUCOMPILE_LOWER__NAN), gpucompile_lower__fpclass(w, a[1], GPUCOMPILE_LOWER__NAN), "");
+            return gpucompile_lower__truth(c, f[2] == 'o' ? LLVMBuildNot(c->b, u, "") : u);
+        }
+    }
+    if (c->n == 1 && gpucompile_lower__is_fp(at)) {
+        for (i = 0; i < sizeof cls / sizeof cls[0]; i++)
+            if (strcmp(f, cls[i].name) == 0) return gpucompile_lower__truth(c, gpucompile_lower__fpclass(w, a[0], cls[i].mask));
+        if (strcmp(f, "signbit") == 0)
+            return gpucompile_lower__truth(c, LLVMBuildICmp(c->b, LLVMIntSLT, LLVMBuildBitCast(c->b, a[0], gpucompile_lower__int_like(at), ""),
+                                                            gpucompile_lower__ki(gpucompile_lower__int_like(at), 0), ""));
+    }
+    if (c->n == 1 && LLVMGetTypeKind(gpucompile_lower__elem(at)) == LLVMIntegerTypeKind && (strcmp(f, "any") == 0 || strcmp(f, "all") == 0)) {
+        /* the sign bit of any or of every lane */
+        LLVMValueRef m = LLVMBuildICmp(c->b, LLVMIntSLT, a[0], gpucompile_lower__ki(at, 0), ""), r;
+        unsigned k, n = gpucompile_lower__lanes(at);
+        if (LLVMGetTypeKind(at) != LLVMVectorTypeKind) return LLVMBuildZExt(c->b, m, c->t, "");
+        r = LLVMBuildExtractElement(c->b, m, LLVMConstInt(w->i32, 0, 0), "");
+        for (k = 1; k < n; k++) {
+            LLVMValueRef e = LLVMBuildExtractElement(c->b, m, LLVMConstInt(w->i32, k, 0), "");
+            r = f[1] == 'n' ? LLVMBuildOr(c->b, r, e, "") : LLVMBuildAnd(c->b, r, e, "");
+        }
+        return LLVMBuildZExt(c->b, r, c->t, "");
+    }
+    if (c->n == 3 && strcmp(f, "bitselect") == 0 && LLVMTypeOf(a[1]) == at && LLVMTypeOf(a[2]) == at) { /* (a & ~c) | (b & c) */
+        LLVMTypeRef it = gpucompile_lower__int_like(at);
+        LLVMValueRef x = LLVMBuildBitCast(c->b, a[0], it, ""), y = LLVMBuildBitCast(c->b, a[1], it, ""), m = LLVMBuildBitCast(c->b, a[2], it, "");
+        LLVMValueRef r = LLVMBuildOr(c->b, LLVMBuildAnd(c->b, x, LLVMBuildNot(c->b, m, ""), ""), LLVMBuildAnd(c->b, y, m, ""), "");
+        return LLVMBuildBitCast(c->b, r, at, "");
+    }
+    if (c->n == 3 && strcmp(f, "select") == 0 && LLVMTypeOf(a[1]) == at && gpucompile_lower__lanes(LLVMTypeOf(a[2])) == gpucompile_lower__lanes(at) &&
+        LLVMGetTypeKind(gpucompile_lower__elem(LLVMTypeOf(a[2]))) == LLVMIntegerTypeKind) {
+        /* a scalar's condition: c != 0; a vector's: each lane's sign bit */
+        LLVMValueRef z = gpucompile_lower__ki(LLVMTypeOf(a[2]), 0);
+        LLVMValueRef m = LLVMBuildICmp(c->b, LLVMGetTypeKind(at) == LLVMVectorTypeKind ? LLVMIntSLT : LLVMIntNE, a[2], z, "");
+        return LLVMBuildSelect(c->b, m, a[1], a[0], "");
+    }
+    return NULL;
+}
+
+/* shuffle(x, mask), shuffle2(x, y, mask): a constant mask as a shufflevector, else lane by lane
+   (each mask lane taken modulo the lanes it chooses from, as OpenCL says) */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__shuffle(gpucompile_lower__cl *c, const char *f) {
+    gpucompile_lower__state *w = c->w;
+    int two = strcmp(f, "shuffle2") == 0;
+    LLVMValueRef x, y, mask, r, idx[16];
+    unsigned k, n, m;
+    if (!two && strcmp(f, "shuffle") != 0) return NULL;
+    if (c->n != (two ? 3u : 2u) || LLVMGetTypeKind(c->t) != LLVMVectorTypeKind) return NULL;
+    x = c->a[0];
+    y = two ? c->a[1] : LLVMGetPoison(LLVMTypeOf(x));
+    mask = c->a[two ? 2 : 1];
+    if (LLVMGetTypeKind(LLVMTypeOf(x)) != LLVMVectorTypeKind || LLVMGetTypeKind(LLVMTypeOf(mask)) != LLVMVectorTypeKind) return NULL;
+    n = LLVMGetVectorSize(LLVMTypeOf(x));
+    m = LLVMGetVectorSize(c->t);
+    if (m > 16 || (n & (n - 1))) return NULL;
+    if (LLVMIsAConstant(mask)) {
+        for (k = 0; k < m; k++) {
+            LLVMValueRef e = LLVMGetAggregateElement(mask, k);
+            if (!e || !LLVMIsAConstantInt(e)) break;
+            idx[k] = LLVMConstInt(w->i32, LLVMConstIntGetZExtValue(e) & ((two ? 2 * n : n) - 1), 0);
+        }
+        if (k == m) return LLVMBuildShuffleVector(c->b, x, y, LLVMConstVector(idx, m), "");
+    }
+    r = LLVMGetPoison(c->t);
+    for (k = 0; k < m; k++) {
+        LLVMValueRef i = LLVMBuildExtractElement(c->b, mask, LLVMConstInt(w->i32, k, 0), ""), lane, e;
+        LLVMTypeRef it = LLVMTypeOf(i);
+        lane = LLVMBuildAnd(c->b, i, LLVMConstInt(it, n - 1, 0), "");
+        e = LLVMBuildExtractElement(c->b, x, lane, "");
+        if (two)
+            e = LLVMBuildSelect(c->b, LLVMBuildICmp(c->b, LLVMIntEQ, LLVMBuildAnd(c->b, i, LLVMConstInt(it, n, 0), ""), LLVMConstInt(it, 0, 0), ""), e,
+                                LLVMBuildExtractElement(c->b, y, lane, ""), "");
+        r = LLVMBuildInsertElement(c->b, r, e, LLVMConstInt(w->i32, k, 0), "");
+    }
+    return r;
+}
+
+/* ---- common and geometric functions (floating point) ---- */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__dot(gpucompile_lower__state *w, LLVMValueRef x, LLVMValueRef y) {
+    LLVMValueRef p = LLVMBuildFMul(w->b, x, y, ""), s;
+    unsigned k, n;
+    if (LLVMGetTypeKind(LLVMTypeOf(p)) != LLVMVectorTypeKind) return p;
+    n = LLVMGetVectorSize(LLVMTypeOf(p));
+    s = LLVMBuildExtractElement(w->b, p, LLVMConstInt(w->i32, 0, 0), "");
+    for (k = 1; k < n; k++) s = LLVMBuildFAdd(w->b, s, LLVMBuildExtractElement(w->b, p, LLVMConstInt(w->i32, k, 0), ""), "");
+    return s;
+}
+
+/* length: the largest |lane| scaled out first, so that the squares neither overflow nor vanish */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__length(gpucompile_lower__state *w, LLVMValueRef x) {
+    LLVMTypeRef t = LLVMTypeOf(x), et = gpucompile_lower__elem(t);
+    LLVMValueRef ax = gpucompile_lower__intr1(w, "llvm.fabs", x), m, s, r;
+    unsigned k, n = gpucompile_lower__lanes(t);
+    if (n == 1) return ax;
+    m = LLVMBuildExtractElement(w->b, ax, LLVMConstInt(w->i32, 0, 0), "");
+    for (k = 1; k < n; k++) m = gpucompile_lower__intr2(w, "llvm.maxnum", m, LLVMBuildExtractElement(w->b, ax, LLVMConstInt(w->i32, k, 0), ""));
+    /* scaled by m: an infinite lane gives inf, a zero vector 0 */
+    s = LLVMBuildFDiv(w->b, x, gpucompile_lower__splat(w, m, t), "");
+    r = LLVMBuildFMul(w->b, gpucompile_lower__intr1(w, "llvm.sqrt", gpucompile_lower__dot(w, s, s)), m, "");
+    r = LLVMBuildSelect(w->b, LLVMBuildFCmp(w->b, LLVMRealOEQ, m, LLVMConstReal(et, 0.0), ""), LLVMConstReal(et, 0.0), r, "");
+    return LLVMBuildSelect(w->b, gpucompile_lower__fpclass(w, m, GPUCOMPILE_LOWER__INF), m, r, "");
+}
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__geometric(gpucompile_lower__cl *c, const char *f) {
+    gpucompile_lower__state *w = c->w;
+    LLVMValueRef *a = c->a;
+    if (strncmp(f, "fast_", 5) == 0) f += 5; /* the same, within the precision OpenCL allows them */
+    if (c->n == 2 && strcmp(f, "dot") == 0) return gpucompile_lower__dot(w, a[0], a[1]);
+    if (c->n == 2 && strcmp(f, "distance") == 0) return gpucompile_lower__length(w, LLVMBuildFSub(c->b, a[0], a[1], ""));
+    if (c->n == 1 && strcmp(f, "length") == 0) return gpucompile_lower__length(w, a[0]);
+    if (c->n == 1 && strcmp(f, "normalize") == 0) {
+        LLVMValueRef l = gpucompile_lower__length(w, a[0]), r;
+        r = LLVMBuildFDiv(c->b, a[0], gpucompile_lower__splat(w, l, c->t), "");
+        return LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, l, LLVMConstReal(c->et, 0.0), ""), a[0], r, "");
+    }
+    if (c->n == 2 && strcmp(f, "cross") == 0 && (gpucompile_lower__lanes(c->t) == 3 || gpucompile_lower__lanes(c->t) == 4)) {
+        /* (y1 z2 - z1 y2, z1 x2 - x1 z2, x1 y2 - y1 x2[, 0]) */
+        LLVMValueRef e[2][3], r = LLVMConstNull(c->t);
+        unsigned k, i;
+        for (i = 0; i < 2; i++)
+            for (k = 0; k < 3; k++) e[i][k] = LLVMBuildExtractElement(c->b, a[i], LLVMConstInt(w->i32, k, 0), "");
+        for (k = 0; k < 3; k++) {
+            unsigned p = (k + 1) % 3, q = (k + 2) % 3;
+            LLVMValueRef v = LLVMBuildFSub(c->b, LLVMBuildFMul(c->b, e[0][p], e[1][q], ""), LLVMBuildFMul(c->b, e[0][q], e[1][p], ""), "");
+            r = LLVMBuildInsertElement(c->b, r, v, LLVMConstInt(w->i32, k, 0), "");
+        }
+        return r;
+    }
+    return NULL;
+}
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__common(gpucompile_lower__cl *c, const char *f) {
+    gpucompile_lower__state *w = c->w;
+    LLVMValueRef *a = c->a, z = gpucompile_lower__kf(c->t, 0.0), one = gpucompile_lower__kf(c->t, 1.0);
+    if (c->n == 1 && strcmp(f, "degrees") == 0) return LLVMBuildFMul(c->b, a[0], gpucompile_lower__kf(c->t, 57.295779513082320876798), "");
+    if (c->n == 1 && strcmp(f, "radians") == 0) return LLVMBuildFMul(c->b, a[0], gpucompile_lower__kf(c->t, 0.017453292519943295769237), "");
+    if (c->n == 1 && strcmp(f, "sign") == 0) { /* 1, -1, the zero itself, 0 for NaN */
+        LLVMValueRef r = LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, a[0], z, ""), a[0], z, "");
+        r = LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, a[0], z, ""), gpucompile_lower__kf(c->t, -1.0), r, "");
+        return LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOGT, a[0], z, ""), one, r, "");
+    }
+    if (c->n == 2 && (strcmp(f, "min") == 0 || strcmp(f, "fmin") == 0)) return gpucompile_lower__intr2(w, "llvm.minnum", a[0], a[1]);
+    if (c->n == 2 && (strcmp(f, "max") == 0 || strcmp(f, "fmax") == 0)) return gpucompile_lower__intr2(w, "llvm.maxnum", a[0], a[1]);
+    if (c->n == 2 && strcmp(f, "step") == 0) return LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, a[1], a[0], ""), z, one, "");
+    if (c->n == 3 && strcmp(f, "clamp") == 0) return gpucompile_lower__intr2(w, "llvm.minnum", gpucompile_lower__intr2(w, "llvm.maxnum", a[0], a[1]), a[2]);
+    if (c->n == 3 && strcmp(f, "mix") == 0) return LLVMBuildFAdd(c->b, a[0], LLVMBuildFMul(c->b, LLVMBuildFSub(c->b, a[1], a[0], ""), a[2], ""), "");
+    if (c->n == 3 && strcmp(f, "smoothstep") == 0) { /* t = clamp((x - e0) / (e1 - e0), 0, 1); t * t * (3 - 2 t) */
+        LLVMValueRef t = LLVMBuildFDiv(c->b, LLVMBuildFSub(c->b, a[2], a[0], ""), LLVMBuildFSub(c->b, a[1], a[0], ""), "");
+        t = gpucompile_lower__intr2(w, "llvm.minnum", gpucompile_lower__intr2(w, "llvm.maxnum", t, z), one);
+        if (!t) return NULL;
+        return LLVMBuildFMul(c->b, LLVMBuildFMul(c->b, t, t, ""), LLVMBuildFSub(c->b, gpucompile_lower__kf(c->t, 3.0), LLVMBuildFMul(c->b, gpucompile_lower__kf(c->t, 2.0), t, ""), ""), "");
+    }
+    return NULL;
+}
+
+/* ---- conversions: convert_T[N][_sat][_rte|_rtz|_rtp|_rtn] ---- */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__convert(gpucompile_lower__cl *c, const char *f) {
+    gpucompile_lower__state *w = c->w;
+    LLVMValueRef x = c->n == 1 ? c->a[0] : NULL;
+    LLVMTypeRef st = x ? LLVMTypeOf(x) : NULL, dt = c->t;
+    const char *p = f + 8;
+    int dsign, sat, to_fp = gpucompile_lower__is_fp(dt), from_fp = st && gpucompile_lower__is_fp(st);
+    unsigned sb, db;
+    const char *mode = "";
+    if (strncmp(f, "convert_", 8) != 0 || !x || gpucompile_lower__lanes(st) != gpucompile_lower__lanes(dt)) return NULL;
+    dsign = *p != 'u';
+    while (*p && *p != '_') p++;
+    sat = strncmp(p, "_sat", 4) == 0;
+    if (sat) p += 4;
+    if (*p == '_') mode = p + 1;
+    sb = gpucompile_lower__bits(st);
+    db = gpucompile_lower__bits(dt);
+    if (!from_fp && !to_fp) {
+        if (sat) { /* at the wider width, the source's value compared in its own signedness */
+            LLVMTypeRef wt = sb >= db ? st : dt;
+            LLVMValueRef v = sb >= db ? x : gpucompile_lower__ext(c, x, dt);
+            if (db < sb) { /* narrower: both ends (an unsigned source's lower end is 0) */
+                LLVMValueRef hi = LLVMBuildZExt(c->b, gpucompile_lower__imax(dt, dsign), wt, ""), lo = dsign ? LLVMBuildSExt(c->b, gpucompile_lower__imin(dt, 1), wt, "") : gpucompile_lower__ki(wt, 0);
+                if (c->sign) v = gpucompile_lower__intr2(w, "llvm.smin", gpucompile_lower__intr2(w, "llvm.smax", v, lo), hi);
+                else v = gpucompile_lower__intr2(w, "llvm.umin", v, hi);
+                return v ? LLVMBuildTrunc(c->b, v, dt, "") : NULL;
+            }
+            if (c->sign && !dsign) return gpucompile_lower__intr2(w, "llvm.smax", v, gpucompile_lower__ki(wt, 0)); /* negatives to 0 */
+            if (!c->sign && dsign && db == sb) return gpucompile_lower__intr2(w, "llvm.umin", v, gpucompile_lower__imax(wt, 1));
+            return v; /* every value fits */
+        }
+        if (db == sb) return x;
+        return db < sb ? LLVMBuildTrunc(c->b, x, dt, "") : gpucompile_lower__ext(c, x, dt);
+    }
+    if (from_fp && to_fp) return db == sb ? x : db < sb ? LLVMBuildFPTrunc(c->b, x, dt, "") : LLVMBuildFPExt(c->b, x, dt, "");
+    if (!from_fp) return c->sign ? LLVMBuildSIToFP(c->b, x, dt, "") : LLVMBuildUIToFP(c->b, x, dt, "");
+    /* float to integer: rounded as asked (toward zero by default), saturated or not */
+    if (strcmp(mode, "rte") == 0) x = gpucompile_lower__intr1(w, "llvm.rint", x);
+    else if (strcmp(mode, "rtp") == 0) x = gpucompile_lower__intr1(w, "llvm.ceil", x);
+    else if (strcmp(mode, "rtn") == 0) x = gpucompile_lower__intr1(w, "llvm.floor", x);
+    if (!x) return NULL;
+    if (sat) { /* NaN -> 0; beyond the range: its ends; the bounds are powers of two, exact in any float */
+        double top = dsign ? (double)(1ull << (db - 1)) : 2.0 * (double)(1ull << (db - 1)), bottom = dsign ? -top : 0.0;
+        LLVMValueRef ok = LLVMBuildAnd(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, x, gpucompile_lower__kf(st, top), ""),
+                                       LLVMBuildFCmp(c->b, LLVMRealOGE, x, gpucompile_lower__kf(st, bottom), ""), "");
+        LLVMValueRef safe = LLVMBuildSelect(c->b, ok, x, gpucompile_lower__kf(st, 0.0), "");
+        LLVMValueRef v = dsign ? LLVMBuildFPToSI(c->b, safe, dt, "") : LLVMBuildFPToUI(c->b, safe, dt, "");
+        v = LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOGE, x, gpucompile_lower__kf(st, top), ""), gpucompile_lower__imax(dt, dsign), v, "");
+        return LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, x, gpucompile_lower__kf(st, bottom), ""), gpucompile_lower__imin(dt, dsign), v, "");
+    }
+    return dsign ? LLVMBuildFPToSI(c->b, x, dt, "") : LLVMBuildFPToUI(c->b, x, dt, "");
+}
+
+/* ---- math functions ---- */
+/* those with an intrinsic of their own (GLSL.std.450 in LLVM 22's shaders; its transcendental
+   instructions take 16- and 32-bit floats only: f64 = 0) */
+GPUCOMPILE_PRIVATE const char *gpucompile_lower__math(const char *f, unsigned n, int *f64) {
+    static const struct { const char *cl, *llvm; unsigned n; int f64; } t[] = {
+        {"sin", "llvm.sin", 1, 0}, {"cos", "llvm.cos", 1, 0}, {"tan", "llvm.tan", 1, 0}, {"asin", "llvm.asin", 1, 0}, {"acos", "llvm.acos", 1, 0},
+        {"atan", "llvm.atan", 1, 0}, {"sinh", "llvm.sinh", 1, 0}, {"cosh", "llvm.cosh", 1, 0}, {"tanh", "llvm.tanh", 1, 0}, {"exp", "llvm.exp", 1, 0},
+        {"exp2", "llvm.exp2", 1, 0}, {"log", "llvm.log", 1, 0}, {"log2", "llvm.log2", 1, 0}, {"sqrt", "llvm.sqrt", 1, 1}, {"fabs", "llvm.fabs", 1, 1},
+        {"floor", "llvm.floor", 1, 1}, {"ceil", "llvm.ceil", 1, 1}, {"trunc", "llvm.trunc", 1, 1}, {"round", "llvm.round", 1, 1}, {"rint", "llvm.rint", 1, 1},
+        {"pow", "llvm.pow", 2, 0}, {"powr", "llvm.pow", 2, 0}, {"fmin", "llvm.minnum", 2, 1}, {"fmax", "llvm.maxnum", 2, 1}, {"atan2", "llvm.atan2", 2, 0},
+        {"copysign", "llvm.copysign", 2, 1}, {"fma", "llvm.fma", 3, 1}, {"mad", "llvm.fmuladd", 3, 1}};
+    size_t i;
+    for (i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (t[i].n == n && strcmp(f, t[i].cl) == 0) {
+            *f64 = t[i].f64;
+            return t[i].llvm;
+        }
+    return NULL;
+}
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__math_call(gpucompile_lower__cl *c, const char *f, const char **why) {
+    gpucompile_lower__state *w = c->w;
+    LLVMValueRef *a = c->a;
+    int f64 = 0;
+    const char *m = gpucompile_lower__math(f, c->n, &f64);
+    if (m) {
+        if (!f64 && LLVMGetTypeKind(c->et) == LLVMDoubleTypeKind) {
+            *why = "double-precision: GLSL.std.450 has it for 16- and 32-bit floats only";
+            return NULL;
+        }
+        return gpucompile_lower__intr(w, m, c->t, a, c->n);
+    }
+    if (c->n == 1 && strcmp(f, "rsqrt") == 0) return LLVMBuildFDiv(c->b, gpucompile_lower__kf(c->t, 1.0), gpucompile_lower__intr1(w, "llvm.sqrt", a[0]), "");
+    if (c->n == 1 && strcmp(f, "recip") == 0) return LLVMBuildFDiv(c->b, gpucompile_lower__kf(c->t, 1.0), a[0], "");
+    if (c->n == 2 && strcmp(f, "divide") == 0) return LLVMBuildFDiv(c->b, a[0], a[1], "");
+    return NULL;
+}
+
+/* OpenCL's built-in function plain (demangled; args: its mangled parameters) called by in, as IR
+   at the builder; NULL when it is none this rewrite makes (then *why may say why). */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__library(gpucompile_lower__state *w, LLVMValueRef in, const char *plain, const char *args, const char **why) {
+    gpucompile_lower__cl c;
+    const char *f = plain, *p = args;
+    LLVMValueRef v = NULL, splats[4] = {NULL, NULL, NULL, NULL};
+    unsigned k;
+    memset(&c, 0, sizeof c);
+    c.w = w;
+    c.b = w->b;
+    c.in = in;
+    c.t = LLVMTypeOf(in);
+    c.et = gpucompile_lower__elem(c.t);
+    c.n = LLVMGetNumArgOperands(in);
+    if (c.n > 4 || !*args) return NULL; /* OpenCL's functions are mangled */
+    if (strncmp(p, "Dv", 2) == 0) { /* a vector: Dv4_i */
+        p += 2;
+        while (*p >= '0' && *p <= '9') p++;
+        if (*p == '_') p++;
+    }
+    c.sign = *p && strchr("casil", *p) != NULL; /* char (signed on SPIR), signed char, short, int, long */
+    for (k = 0; k < c.n; k++) {
+        c.a[k] = LLVMGetOperand(in, k);
+        if (LLVMGetTypeKind(c.t) == LLVMVectorTypeKind && LLVMTypeOf(c.a[k]) == c.et) c.a[k] = splats[k] = gpucompile_lower__splat(w, c.a[k], c.t);
+    }
+    if (strncmp(f, "native_", 7) == 0) f += 7; /* native_ and half_: within the precision they allow */
+    else if (strncmp(f, "half_", 5) == 0) f += 5;
+    if (LLVMGetTypeKind(c.t) == LLVMVoidTypeKind) return NULL;
+    if (!v) v = gpucompile_lower__integer(&c, f);
+    if (!v) v = gpucompile_lower__relational(&c, f);
+    if (!v) v = gpucompile_lower__shuffle(&c, f);
+    if (!v) v = gpucompile_lower__convert(&c, f);
+    if (!v && gpucompile_lower__is_fp(c.t)) {
+        v = gpucompile_lower__common(&c, f);
+        if (!v) v = gpucompile_lower__geometric(&c, f);
+        if (!v) v = gpucompile_lower__math_call(&c, f, why);
+    }
+    for (k = 0; !v && k < c.n; k++) /* not rewritten: no splat left behind */
+        if (splats[k] && LLVMIsAShuffleVectorInst(splats[k])) {
+            LLVMValueRef ins = LLVMGetOperand(splats[k], 0);
+            LLVMInstructionEraseFromParent(splats[k]);
+            if (LLVMIsAInstruction(ins) && !LLVMGetFirstUse(ins)) LLVMInstructionEraseFromParent(ins);
+        }
+    return v;
+}
+
 /* ---- calls: builtins, barriers, math; refusals ---- */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__calls_in(gpucompile_lower__state *w, LLVMValueRef fn) {
     LLVMBasicBlockRef bb;
@@ -787,9 +1344,9 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__calls_in(gpucompile_lower
     for (bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
         for (in = LLVMGetFirstInstruction(bb); in; in = next) {
             LLVMValueRef callee, v = NULL;
-            const char *name, *args, *plain, *m;
+            const char *name, *args, *plain, *why = NULL;
             char buf[128];
-            int kind, dim, n;
+            int kind, dim;
             next = LLVMGetNextInstruction(in);
             if (LLVMIsALoadInst(in) && LLVMGetTypeKind(LLVMTypeOf(in)) == LLVMPointerTypeKind)
                 return gpucompile_lower__refuse(w, in, "a pointer loaded from memory (%s's buffers hold no pointers)", w->t->api);
@@ -814,35 +1371,6 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__calls_in(gpucompile_lower
             } else if (strcmp(plain, "mem_fence") == 0 || strcmp(plain, "read_mem_fence") == 0 || strcmp(plain, "write_mem_fence") == 0 ||
                        strcmp(plain, "atomic_work_item_fence") == 0) {
                 return gpucompile_lower__refuse(w, in, "a fence without a barrier (LLVM 22 writes an invalid OpMemoryBarrier)");
-            } else if ((m = gpucompile_lower__math(plain, args, &n)) != NULL || (m = gpucompile_lower__int_math(plain, args, &n)) != NULL) {
-                LLVMTypeRef t = LLVMTypeOf(in);
-                LLVMValueRef f = gpucompile_lower__intrinsic(w, m, &t, 1), ops[3];
-                int k;
-                if (!f || (int)LLVMGetNumArgOperands(in) != n) continue; /* left for the undefined-function check */
-                for (k = 0; k < n; k++) ops[k] = LLVMGetOperand(in, (unsigned)k);
-                v = gpucompile_lower__call(w, f, ops, (unsigned)n);
-            } else if (strcmp(plain, "rsqrt") == 0 || strcmp(plain, "native_rsqrt") == 0 || strcmp(plain, "half_rsqrt") == 0) {
-                LLVMTypeRef t = LLVMTypeOf(in);
-                LLVMValueRef f = gpucompile_lower__intrinsic(w, "llvm.sqrt", &t, 1), x = LLVMGetOperand(in, 0);
-                if (!f) continue;
-                v = LLVMBuildFDiv(w->b, LLVMConstReal(LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetElementType(t) : t, 1.0), gpucompile_lower__call(w, f, &x, 1), "");
-                if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) continue; /* a vector's needs a splat: left as it is */
-            } else if (strcmp(plain, "clamp") == 0 && LLVMGetNumArgOperands(in) == 3 && LLVMTypeOf(LLVMGetOperand(in, 1)) == LLVMTypeOf(in)) {
-                LLVMTypeRef t = LLVMTypeOf(in);
-                const char *lo, *hi;
-                LLVMValueRef fl, fh, ops[2];
-                int fp = gpucompile_lower__math("fabs", args, &n) != NULL;
-                lo = fp ? "llvm.maxnum" : gpucompile_lower__int_math("max", args, &n);
-                hi = fp ? "llvm.minnum" : gpucompile_lower__int_math("min", args, &n);
-                if (!lo || !hi || !(fl = gpucompile_lower__intrinsic(w, lo, &t, 1)) || !(fh = gpucompile_lower__intrinsic(w, hi, &t, 1))) continue;
-                ops[0] = LLVMGetOperand(in, 0);
-                ops[1] = LLVMGetOperand(in, 1);
-                ops[0] = gpucompile_lower__call(w, fl, ops, 2);
-                ops[1] = LLVMGetOperand(in, 2);
-                v = gpucompile_lower__call(w, fh, ops, 2);
-            } else if (strcmp(plain, "mix") == 0 && LLVMGetNumArgOperands(in) == 3 && LLVMTypeOf(LLVMGetOperand(in, 2)) == LLVMTypeOf(in)) {
-                LLVMValueRef a0 = LLVMGetOperand(in, 0);
-                v = LLVMBuildFAdd(w->b, a0, LLVMBuildFMul(w->b, LLVMBuildFSub(w->b, LLVMGetOperand(in, 1), a0, ""), LLVMGetOperand(in, 2), ""), "");
             } else if ((strncmp(plain, "vload", 5) == 0 || strncmp(plain, "vstore", 6) == 0) && plain[plain[1] == 'l' ? 5 : 6] >= '1' &&
                        plain[plain[1] == 'l' ? 5 : 6] <= '9') {
                 /* vloadN(offset, p) / vstoreN(data, offset, p): N elements at p + offset * N,
@@ -904,10 +1432,12 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__calls_in(gpucompile_lower
                 }
                 LLVMInstructionEraseFromParent(in);
                 continue;
-            } else if (strcmp(plain, "mul24") == 0 && LLVMGetNumArgOperands(in) == 2) {
-                v = LLVMBuildMul(w->b, LLVMGetOperand(in, 0), LLVMGetOperand(in, 1), "");
-            } else if (strcmp(plain, "mad24") == 0 && LLVMGetNumArgOperands(in) == 3) {
-                v = LLVMBuildAdd(w->b, LLVMBuildMul(w->b, LLVMGetOperand(in, 0), LLVMGetOperand(in, 1), ""), LLVMGetOperand(in, 2), "");
+            } else if ((v = gpucompile_lower__library(w, in, plain, args, &why)) != NULL) {
+                LLVMReplaceAllUsesWith(in, v);
+                LLVMInstructionEraseFromParent(in);
+                continue;
+            } else if (why) {
+                return gpucompile_lower__refuse(w, in, "%s: %s", plain, why);
             } else
                 continue;
             if (!v) return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_LLVM, "no %s in this LLVM", w->t->work_item[0]);
