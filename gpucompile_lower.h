@@ -1260,10 +1260,10 @@ GPUCOMPILE_PRIVATE const char *gpucompile_lower__math(const char *f, unsigned n,
     static const struct { const char *cl, *llvm; unsigned n; int f64; } t[] = {
         {"sin", "llvm.sin", 1, 0}, {"cos", "llvm.cos", 1, 0}, {"tan", "llvm.tan", 1, 0}, {"asin", "llvm.asin", 1, 0}, {"acos", "llvm.acos", 1, 0},
         {"atan", "llvm.atan", 1, 0}, {"sinh", "llvm.sinh", 1, 0}, {"cosh", "llvm.cosh", 1, 0}, {"tanh", "llvm.tanh", 1, 0}, {"exp", "llvm.exp", 1, 0},
-        {"exp2", "llvm.exp2", 1, 0}, {"log", "llvm.log", 1, 0}, {"log2", "llvm.log2", 1, 0}, {"sqrt", "llvm.sqrt", 1, 1}, {"fabs", "llvm.fabs", 1, 1},
+        {"exp2", "llvm.exp2", 1, 0}, {"sqrt", "llvm.sqrt", 1, 1}, {"fabs", "llvm.fabs", 1, 1},
         {"floor", "llvm.floor", 1, 1}, {"ceil", "llvm.ceil", 1, 1}, {"trunc", "llvm.trunc", 1, 1}, {"round", "llvm.round", 1, 1}, {"rint", "llvm.rint", 1, 1},
-        {"pow", "llvm.pow", 2, 0}, {"powr", "llvm.pow", 2, 0}, {"fmin", "llvm.minnum", 2, 1}, {"fmax", "llvm.maxnum", 2, 1}, {"atan2", "llvm.atan2", 2, 0},
-        {"copysign", "llvm.copysign", 2, 1}, {"fma", "llvm.fma", 3, 1}, {"mad", "llvm.fmuladd", 3, 1}};
+        {"fmin", "llvm.minnum", 2, 1}, {"fmax", "llvm.maxnum", 2, 1}, {"atan2", "llvm.atan2", 2, 0},
+{"fma", "llvm.fma", 3, 1}, {"mad", "llvm.fmuladd", 3, 1}};
     size_t i;
     for (i = 0; i < sizeof t / sizeof t[0]; i++)
         if (t[i].n == n && strcmp(f, t[i].cl) == 0) {
@@ -1289,6 +1289,382 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__math_call(gpucompile_lower__cl
     if (c->n == 1 && strcmp(f, "recip") == 0) return LLVMBuildFDiv(c->b, gpucompile_lower__kf(c->t, 1.0), a[0], "");
     if (c->n == 2 && strcmp(f, "divide") == 0) return LLVMBuildFDiv(c->b, a[0], a[1], "");
     return NULL;
+}
+
+/* ---- math functions built from GLSL.std.450's (float) and bit operations ---- */
+/* the float format of t: mantissa bits, exponent bias */
+GPUCOMPILE_PRIVATE unsigned gpucompile_lower__mant(LLVMTypeRef t) {
+    unsigned bits = gpucompile_lower__bits(t);
+    return bits == 64 ? 52 : bits == 32 ? 23 : 10;
+}
+
+/* 2^k as a double (no <math.h> in the header) */
+GPUCOMPILE_PRIVATE double gpucompile_lower__pow2(int k) {
+    double r = 1.0;
+    for (; k > 0; k--) r *= 2.0;
+    for (; k < 0; k++) r *= 0.5;
+    return r;
+}
+
+/* +-inf or a quiet NaN of t's float format, from its bits */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__special(gpucompile_lower__state *w, LLVMTypeRef t, int nan, int neg) {
+    LLVMTypeRef it = gpucompile_lower__int_like(t);
+    unsigned bits = gpucompile_lower__bits(t), mant = gpucompile_lower__mant(t);
+    unsigned long long v = (((1ull << (bits - mant - 1)) - 1) << mant) | (nan ? 1ull << (mant - 1) : 0) | (neg ? 1ull << (bits - 1) : 0);
+    return LLVMBuildBitCast(w->b, gpucompile_lower__ki(it, v), t, "");
+}
+
+/* copysign by the bits (LLVM 22 cannot select llvm.copysign for a shader) */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__copysign(gpucompile_lower__state *w, LLVMValueRef x, LLVMValueRef y) {
+    LLVMTypeRef t = LLVMTypeOf(x), it = gpucompile_lower__int_like(t);
+    LLVMValueRef sm = gpucompile_lower__ki(it, 1ull << (gpucompile_lower__bits(t) - 1));
+    LLVMValueRef v = LLVMBuildOr(w->b, LLVMBuildAnd(w->b, LLVMBuildBitCast(w->b, x, it, ""), LLVMBuildNot(w->b, sm, ""), ""),
+                                 LLVMBuildAnd(w->b, LLVMBuildBitCast(w->b, y, it, ""), sm, ""), "");
+    return LLVMBuildBitCast(w->b, v, t, "");
+}
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__fsel(gpucompile_lower__state *w, LLVMValueRef x, unsigned mask, LLVMValueRef then, LLVMValueRef v) {
+    return LLVMBuildSelect(w->b, gpucompile_lower__fpclass(w, x, mask), then, v, "");
+}
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__fma(gpucompile_lower__state *w, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c) {
+    LLVMValueRef ops[3];
+    ops[0] = a;
+    ops[1] = b;
+    ops[2] = c;
+    return gpucompile_lower__intr(w, "llvm.fma", LLVMTypeOf(a), ops, 3);
+}
+
+/* 2^(x * hi) for the constant hi + lo (a log2 of a base split in two floats): the product's
+   rounding error (fma) and lo folded in as 2^e ~ 1 + e ln 2, so that the argument's rounding does
+   not grow with |x| (exp10, exp) */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__exp_base(gpucompile_lower__state *w, LLVMValueRef x, double hi, double lo) {
+    LLVMTypeRef t = LLVMTypeOf(x);
+    LLVMValueRef h = gpucompile_lower__kf(t, hi), p = LLVMBuildFMul(w->b, x, h, ""), e, r0, r;
+    e = LLVMBuildFAdd(w->b, gpucompile_lower__fma(w, x, h, LLVMBuildFNeg(w->b, p, "")), LLVMBuildFMul(w->b, x, gpucompile_lower__kf(t, lo), ""), "");
+    r0 = gpucompile_lower__intr1(w, "llvm.exp2", p);
+    r = gpucompile_lower__fma(w, r0, LLVMBuildFMul(w->b, e, gpucompile_lower__kf(t, 0.69314718055994530942), ""), r0);
+    return LLVMBuildSelect(w->b, gpucompile_lower__fpclass(w, e, GPUCOMPILE_LOWER__FINITE), r, r0, "");
+}
+
+/* x * 2^n (n: integers of x's shape), in three steps of at most 2^+-127 each (a float's 2^k
+   from its exponent bits), n clamped to what can change a float */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__ldexp(gpucompile_lower__state *w, LLVMValueRef x, LLVMValueRef n) {
+    LLVMTypeRef t = LLVMTypeOf(x), it = gpucompile_lower__int_like(t);
+    unsigned mant = gpucompile_lower__mant(t), bias = (1u << (gpucompile_lower__bits(t) - mant - 2)) - 1, k;
+    LLVMValueRef parts[3], m = LLVMBuildIntCast2(w->b, n, it, 1, "");
+    long long lim = 3 * (long long)bias;
+    m = gpucompile_lower__intr2(w, "llvm.smin", gpucompile_lower__intr2(w, "llvm.smax", m, gpucompile_lower__ki(it, (unsigned long long)-lim)), gpucompile_lower__ki(it, (unsigned long long)lim));
+    if (!m) return NULL;
+    parts[0] = LLVMBuildSDiv(w->b, m, gpucompile_lower__ki(it, 3), "");
+    parts[1] = LLVMBuildSDiv(w->b, LLVMBuildSub(w->b, m, parts[0], ""), gpucompile_lower__ki(it, 2), "");
+    parts[2] = LLVMBuildSub(w->b, LLVMBuildSub(w->b, m, parts[0], ""), parts[1], "");
+    for (k = 0; k < 3; k++) {
+        LLVMValueRef s = LLVMBuildShl(w->b, LLVMBuildAdd(w->b, parts[k], gpucompile_lower__ki(it, bias), ""), gpucompile_lower__ki(it, mant), "");
+        x = LLVMBuildFMul(w->b, x, LLVMBuildBitCast(w->b, s, t, ""), "");
+    }
+    return x;
+}
+
+/* The unbiased exponent of x (finite, not 0) as an integer of x's shape; subnormals scaled up first */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__exponent(gpucompile_lower__state *w, LLVMValueRef x, LLVMValueRef *scaled) {
+    LLVMTypeRef t = LLVMTypeOf(x), it = gpucompile_lower__int_like(t);
+    unsigned mant = gpucompile_lower__mant(t), ebits = gpucompile_lower__bits(t) - mant - 1, bias = (1u << (ebits - 1)) - 1;
+    LLVMValueRef sub = gpucompile_lower__fpclass(w, x, GPUCOMPILE_LOWER__SUB), big, bi, e;
+    big = LLVMBuildFMul(w->b, x, gpucompile_lower__kf(t, gpucompile_lower__pow2((int)mant + 1)), "");
+    x = LLVMBuildSelect(w->b, sub, big, x, "");
+    bi = LLVMBuildBitCast(w->b, x, it, "");
+    e = LLVMBuildAnd(w->b, LLVMBuildLShr(w->b, bi, gpucompile_lower__ki(it, mant), ""), gpucompile_lower__ki(it, (1u << ebits) - 1), "");
+    e = LLVMBuildSub(w->b, e, LLVMBuildSelect(w->b, sub, gpucompile_lower__ki(it, bias + mant + 1), gpucompile_lower__ki(it, bias), ""), "");
+    if (scaled) *scaled = x;
+    return e;
+}
+
+/* log(1 + f) for f in [sqrt(1/2) - 1, sqrt(2) - 1]: 2 atanh(s), s = f / (2 + f), by its series
+   (no cancellation to lose: Mesa's compiler may fold (1 + x) - 1 into x, so no trick that needs
+   that rounding exactly is used) */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__log_series(gpucompile_lower__state *w, LLVMValueRef f) {
+    static const double k[] = {1.0 / 11, 1.0 / 9, 1.0 / 7, 1.0 / 5, 1.0 / 3};
+    LLVMTypeRef t = LLVMTypeOf(f);
+    LLVMValueRef sv = LLVMBuildFDiv(w->b, f, LLVMBuildFAdd(w->b, f, gpucompile_lower__kf(t, 2.0), ""), ""), s2 = LLVMBuildFMul(w->b, sv, sv, ""), p, two_s;
+    unsigned i;
+    p = gpucompile_lower__kf(t, k[0]);
+    for (i = 1; i < sizeof k / sizeof k[0]; i++) p = LLVMBuildFAdd(w->b, LLVMBuildFMul(w->b, p, s2, ""), gpucompile_lower__kf(t, k[i]), "");
+    two_s = LLVMBuildFMul(w->b, sv, gpucompile_lower__kf(t, 2.0), "");
+    return LLVMBuildFAdd(w->b, two_s, LLVMBuildFMul(w->b, two_s, LLVMBuildFMul(w->b, s2, p, ""), ""), ""); /* the small part last */
+}
+
+/* log(x) in pieces (float): x = m 2^e with m in [sqrt(1/2), sqrt(2)), log(m) = 2 atanh(s),
+   s = (m - 1) / (m + 1), by its series; *e: e as a float. GLSL.std.450's Log and Log2 are
+   absolute-error instructions (hundreds of ULP near 1, measured on lavapipe): this is within 2. */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__log_m(gpucompile_lower__state *w, LLVMValueRef x, LLVMValueRef *ef) {
+    LLVMTypeRef t = LLVMTypeOf(x), it = gpucompile_lower__int_like(t);
+    unsigned mant = gpucompile_lower__mant(t), ebits = gpucompile_lower__bits(t) - mant - 1;
+    LLVMValueRef xs, e = gpucompile_lower__exponent(w, x, &xs), m, big, f;
+    unsigned long long keep = ~(((1ull << ebits) - 1) << mant), zero_exp = (((1ull << (ebits - 1)) - 1) << mant);
+    m = LLVMBuildBitCast(w->b, LLVMBuildOr(w->b, LLVMBuildAnd(w->b, LLVMBuildBitCast(w->b, xs, it, ""), gpucompile_lower__ki(it, keep), ""), gpucompile_lower__ki(it, zero_exp), ""), t, "");
+    big = LLVMBuildFCmp(w->b, LLVMRealOGT, m, gpucompile_lower__kf(t, 1.41421356237309504880), "");
+    m = LLVMBuildSelect(w->b, big, LLVMBuildFMul(w->b, m, gpucompile_lower__kf(t, 0.5), ""), m, "");
+    e = LLVMBuildAdd(w->b, e, LLVMBuildZExt(w->b, big, it, ""), "");
+    f = LLVMBuildFSub(w->b, m, gpucompile_lower__kf(t, 1.0), "");
+    *ef = LLVMBuildSIToFP(w->b, e, t, "");
+    return gpucompile_lower__log_series(w, f);
+}
+
+/* log, log2, log10 (which: 'e', '2', 'a'): e log(2) + log(m) in the base, the special values of x */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__log(gpucompile_lower__state *w, LLVMValueRef x, char which) {
+    LLVMTypeRef t = LLVMTypeOf(x);
+    LLVMValueRef ef, l = gpucompile_lower__log_m(w, x, &ef), r, z = gpucompile_lower__kf(t, 0.0);
+    /* the base's log 2 in a high part whose product with e is exact, and the rest */
+    double hi = which == 'e' ? 0.693145751953125 : which == 'a' ? 0.301025390625 : 1.0;
+    double lo = which == 'e' ? 1.4286068202862268e-06 : which == 'a' ? 4.6050389811980175e-06 : 0.0;
+    double scale = which == 'e' ? 1.0 : which == 'a' ? 0.43429448190325182765 : 1.44269504088896340736;
+    if (which != 'e') l = LLVMBuildFMul(w->b, l, gpucompile_lower__kf(t, scale), "");
+    r = LLVMBuildFAdd(w->b, LLVMBuildFMul(w->b, ef, gpucompile_lower__kf(t, hi), ""), LLVMBuildFAdd(w->b, l, LLVMBuildFMul(w->b, ef, gpucompile_lower__kf(t, lo), ""), ""), "");
+    r = LLVMBuildSelect(w->b, LLVMBuildFCmp(w->b, LLVMRealOEQ, x, z, ""), gpucompile_lower__special(w, t, 0, 1), r, "");
+    r = LLVMBuildSelect(w->b, LLVMBuildFCmp(w->b, LLVMRealOLT, x, z, ""), gpucompile_lower__special(w, t, 1, 0), r, "");
+    return gpucompile_lower__fsel(w, x, GPUCOMPILE_LOWER__INF | GPUCOMPILE_LOWER__NAN, LLVMBuildFAdd(w->b, x, x, ""), r); /* +inf, NaN: itself; -inf: NaN below */
+}
+
+/* sinpi/cospi of |x|: r = |x| mod 2 (exact), r = k/2 + f with |f| <= 1/4, then sin or cos of pi f */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__sinpi(gpucompile_lower__state *w, LLVMValueRef x, int cosine) {
+    LLVMTypeRef t = LLVMTypeOf(x), it = gpucompile_lower__int_like(t);
+    LLVMValueRef ax = gpucompile_lower__intr1(w, "llvm.fabs", x), r, k, f, pf, s, c, ki, b0, b1, v, neg, z = gpucompile_lower__kf(t, 0.0);
+    r = LLVMBuildFSub(w->b, ax, LLVMBuildFMul(w->b, gpucompile_lower__intr1(w, "llvm.floor", LLVMBuildFMul(w->b, ax, gpucompile_lower__kf(t, 0.5), "")),
+                                               gpucompile_lower__kf(t, 2.0), ""), "");
+    k = gpucompile_lower__intr1(w, "llvm.rint", LLVMBuildFMul(w->b, r, gpucompile_lower__kf(t, 2.0), ""));
+    f = LLVMBuildFSub(w->b, r, LLVMBuildFMul(w->b, k, gpucompile_lower__kf(t, 0.5), ""), "");
+    pf = LLVMBuildFMul(w->b, f, gpucompile_lower__kf(t, 3.14159265358979323846), "");
+    s = gpucompile_lower__intr1(w, "llvm.sin", pf);
+    c = gpucompile_lower__intr1(w, "llvm.cos", pf);
+    ki = LLVMBuildFPToSI(w->b, gpucompile_lower__fsel(w, k, GPUCOMPILE_LOWER__FINITE, k, z), it, "");
+    b0 = LLVMBuildTrunc(w->b, ki, gpucompile_lower__like(t, LLVMInt1TypeInContext(w->ctx)), "");
+    b1 = LLVMBuildTrunc(w->b, LLVMBuildLShr(w->b, ki, gpucompile_lower__ki(it, 1), ""), gpucompile_lower__like(t, LLVMInt1TypeInContext(w->ctx)), "");
+    /* sinpi: s, c, -s, -c; cospi: c, -s, -c, s (k = 0..3) */
+    v = cosine ? LLVMBuildSelect(w->b, b0, s, c, "") : LLVMBuildSelect(w->b, b0, c, s, "");
+    neg = cosine ? LLVMBuildXor(w->b, b0, b1, "") : b1;
+    v = LLVMBuildSelect(w->b, neg, LLVMBuildFNeg(w->b, v, ""), v, "");
+    if (cosine) return LLVMBuildSelect(w->b, LLVMBuildFCmp(w->b, LLVMRealOEQ, v, z, ""), z, v, ""); /* cospi(n + 1/2) = +0 */
+    v = LLVMBuildSelect(w->b, LLVMBuildFCmp(w->b, LLVMRealOEQ, v, z, ""), z, v, "");
+    return gpucompile_lower__fsel(w, x, 0x03cu /* negative */, LLVMBuildFNeg(w->b, v, ""), v); /* odd: sinpi(-x) = -sinpi(x), sinpi(-n) = -0 */
+}
+
+/* log(1 + x): the series itself near 0, log(1 + x) elsewhere */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__log1p(gpucompile_lower__state *w, LLVMValueRef x) {
+    LLVMTypeRef t = LLVMTypeOf(x);
+    LLVMValueRef lu = gpucompile_lower__log(w, LLVMBuildFAdd(w->b, x, gpucompile_lower__kf(t, 1.0), ""), 'e');
+    LLVMValueRef near = LLVMBuildAnd(w->b, LLVMBuildFCmp(w->b, LLVMRealOGT, x, gpucompile_lower__kf(t, -0.29289321881345247560), ""),
+                                     LLVMBuildFCmp(w->b, LLVMRealOLT, x, gpucompile_lower__kf(t, 0.41421356237309504880), ""), "");
+    return LLVMBuildSelect(w->b, near, gpucompile_lower__log_series(w, x), lu, "");
+}
+
+/* The OpenCL math functions that GLSL.std.450 lacks, built from its own; f: the name */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__math_built(gpucompile_lower__cl *c, const char *f, const char **why) {
+    gpucompile_lower__state *w = c->w;
+    LLVMValueRef *a = c->a, x = c->n ? a[0] : NULL, z, one, ax;
+    LLVMTypeRef t, it;
+    int glsl;
+    if (!x || !gpucompile_lower__is_fp(LLVMTypeOf(x))) return NULL;
+    t = LLVMTypeOf(x);
+    it = gpucompile_lower__int_like(t);
+    z = gpucompile_lower__kf(t, 0.0);
+    one = gpucompile_lower__kf(t, 1.0);
+    glsl = LLVMGetTypeKind(gpucompile_lower__elem(t)) != LLVMDoubleTypeKind; /* those that use GLSL.std.450's transcendental functions */
+#define GPUCOMPILE_LOWER__NEEDS_GLSL() do { if (!glsl) { *why = "double-precision: GLSL.std.450 has its functions for 16- and 32-bit floats only"; return NULL; } } while (0)
+    ax = gpucompile_lower__intr1(w, "llvm.fabs", x);
+    if (c->n == 1) {
+        if (strcmp(f, "exp10") == 0) { GPUCOMPILE_LOWER__NEEDS_GLSL(); return gpucompile_lower__exp_base(w, x, 3.32192802429199219, 3.32192809488736234787 - 3.32192802429199219); }
+        if (strcmp(f, "exp") == 0) { GPUCOMPILE_LOWER__NEEDS_GLSL(); return gpucompile_lower__exp_base(w, x, 1.44269502162933350, 1.44269504088896340736 - 1.44269502162933350); }
+        if ((strcmp(f, "log") == 0 || strcmp(f, "log2") == 0 || strcmp(f, "log10") == 0)) {
+            GPUCOMPILE_LOWER__NEEDS_GLSL(); /* the series' terms are a float's */
+            return gpucompile_lower__log(w, x, f[3] == 0 ? 'e' : f[3] == '2' ? '2' : 'a');
+        }
+        if (strcmp(f, "expm1") == 0) { /* Kahan: u = e^x rounded, (u - 1) * x / log(u) */
+            LLVMValueRef u, d, r;
+            GPUCOMPILE_LOWER__NEEDS_GLSL();
+            u = gpucompile_lower__exp_base(w, x, 1.44269502162933350, 1.44269504088896340736 - 1.44269502162933350);
+            d = LLVMBuildFSub(c->b, u, one, "");
+            r = LLVMBuildFDiv(c->b, LLVMBuildFMul(c->b, d, x, ""), gpucompile_lower__log(w, u, 'e'), "");
+            r = LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, u, one, ""), x, r, "");
+            r = LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, x, gpucompile_lower__kf(t, -20.0), ""), gpucompile_lower__kf(t, -1.0), r, "");
+            return gpucompile_lower__fsel(w, u, GPUCOMPILE_LOWER__INF, u, r);
+        }
+        if (strcmp(f, "log1p") == 0) { GPUCOMPILE_LOWER__NEEDS_GLSL(); return gpucompile_lower__log1p(w, x); }
+        if (strcmp(f, "cbrt") == 0) { /* 2^(log2|x| / 3), one Newton step, x's sign; subnormals scaled by 2^48 */
+            LLVMValueRef tiny, s, r;
+            GPUCOMPILE_LOWER__NEEDS_GLSL();
+            tiny = LLVMBuildFCmp(c->b, LLVMRealOLT, ax, gpucompile_lower__kf(t, gpucompile_lower__pow2(-100)), "");
+            s = LLVMBuildSelect(c->b, tiny, LLVMBuildFMul(c->b, ax, gpucompile_lower__kf(t, gpucompile_lower__pow2(48)), ""), ax, "");
+            r = gpucompile_lower__intr1(w, "llvm.exp2", LLVMBuildFMul(c->b, gpucompile_lower__intr1(w, "llvm.log2", s), gpucompile_lower__kf(t, 1.0 / 3.0), ""));
+            r = LLVMBuildFSub(c->b, r, LLVMBuildFMul(c->b, LLVMBuildFSub(c->b, r, LLVMBuildFDiv(c->b, s, LLVMBuildFMul(c->b, r, r, ""), ""), ""), gpucompile_lower__kf(t, 1.0 / 3.0), ""), "");
+            r = LLVMBuildSelect(c->b, tiny, LLVMBuildFMul(c->b, r, gpucompile_lower__kf(t, gpucompile_lower__pow2(-16)), ""), r, "");
+            r = gpucompile_lower__copysign(w, r, x);
+            return gpucompile_lower__fsel(w, x, GPUCOMPILE_LOWER__ZERO | GPUCOMPILE_LOWER__INF | GPUCOMPILE_LOWER__NAN, x, r);
+        }
+        if (strcmp(f, "sinpi") == 0 || strcmp(f, "cospi") == 0) { GPUCOMPILE_LOWER__NEEDS_GLSL(); return gpucompile_lower__sinpi(w, x, f[0] == 'c'); }
+        if (strcmp(f, "tanpi") == 0) {
+            GPUCOMPILE_LOWER__NEEDS_GLSL();
+            return LLVMBuildFDiv(c->b, gpucompile_lower__sinpi(w, x, 0), gpucompile_lower__sinpi(w, x, 1), "");
+        }
+        if (strcmp(f, "asinpi") == 0 || strcmp(f, "acospi") == 0 || strcmp(f, "atanpi") == 0) {
+            GPUCOMPILE_LOWER__NEEDS_GLSL();
+            return LLVMBuildFMul(c->b, gpucompile_lower__intr1(w, f[1] == 's' ? "llvm.asin" : f[1] == 'c' ? "llvm.acos" : "llvm.atan", x), gpucompile_lower__kf(t, 0.31830988618379067154), "");
+        }
+        if (strcmp(f, "asinh") == 0) { /* sign(x) log1p(|x| + x^2 / (1 + sqrt(1 + x^2))); log(|x|) + log 2 for large |x| */
+            LLVMValueRef x2 = LLVMBuildFMul(c->b, ax, ax, ""), r, big;
+            GPUCOMPILE_LOWER__NEEDS_GLSL();
+            r = gpucompile_lower__log1p(w, LLVMBuildFAdd(c->b, ax, LLVMBuildFDiv(c->b, x2, LLVMBuildFAdd(c->b, one, gpucompile_lower__intr1(w, "llvm.sqrt", LLVMBuildFAdd(c->b, one, x2, "")), ""), ""), ""));
+            big = LLVMBuildFAdd(c->b, gpucompile_lower__log(w, ax, 'e'), gpucompile_lower__kf(t, 0.69314718055994530942), "");
+            r = LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOGT, ax, gpucompile_lower__kf(t, 4096.0), ""), big, r, "");
+            return gpucompile_lower__copysign(w, r, x);
+        }
+        if (strcmp(f, "acosh") == 0) { /* log1p(t + sqrt(2t + t^2)), t = x - 1; log(x) + log 2 for large x */
+            LLVMValueRef tt = LLVMBuildFSub(c->b, x, one, ""), r, big;
+            GPUCOMPILE_LOWER__NEEDS_GLSL();
+            r = gpucompile_lower__log1p(w, LLVMBuildFAdd(c->b, tt, gpucompile_lower__intr1(w, "llvm.sqrt", LLVMBuildFMul(c->b, tt, LLVMBuildFAdd(c->b, tt, gpucompile_lower__kf(t, 2.0), ""), "")), ""));
+            big = LLVMBuildFAdd(c->b, gpucompile_lower__log(w, x, 'e'), gpucompile_lower__kf(t, 0.69314718055994530942), "");
+            return LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOGT, x, gpucompile_lower__kf(t, 4096.0), ""), big, r, "");
+        }
+        if (strcmp(f, "atanh") == 0) { /* sign(x) log1p(2|x| / (1 - |x|)) / 2 */
+            LLVMValueRef r;
+            GPUCOMPILE_LOWER__NEEDS_GLSL();
+            r = gpucompile_lower__log1p(w, LLVMBuildFDiv(c->b, LLVMBuildFMul(c->b, ax, gpucompile_lower__kf(t, 2.0), ""), LLVMBuildFSub(c->b, one, ax, ""), ""));
+            return gpucompile_lower__copysign(w, LLVMBuildFMul(c->b, r, gpucompile_lower__kf(t, 0.5), ""), x);
+        }
+        if (strcmp(f, "logb") == 0 || strcmp(f, "ilogb") == 0) { /* the exponent; 0: -inf (FP_ILOGB0, INT_MIN), inf: inf (INT_MAX), NaN: NaN (FP_ILOGBNAN, INT_MAX) */
+            LLVMValueRef e = gpucompile_lower__exponent(w, x, NULL);
+            if (f[0] == 'i') {
+                e = LLVMBuildIntCast2(c->b, e, c->t, 1, "");
+                e = gpucompile_lower__fsel(w, x, GPUCOMPILE_LOWER__ZERO, gpucompile_lower__imin(c->t, 1), e);
+                return gpucompile_lower__fsel(w, x, GPUCOMPILE_LOWER__INF | GPUCOMPILE_LOWER__NAN, gpucompile_lower__imax(c->t, 1), e);
+            }
+            e = LLVMBuildSIToFP(c->b, e, t, "");
+            e = gpucompile_lower__fsel(w, x, GPUCOMPILE_LOWER__ZERO, gpucompile_lower__special(w, t, 0, 1), e);
+            return gpucompile_lower__fsel(w, x, GPUCOMPILE_LOWER__INF | GPUCOMPILE_LOWER__NAN, ax, e);
+        }
+    }
+    if (c->n == 2 && LLVMTypeOf(a[1]) == t) {
+        LLVMValueRef y = a[1], ay = gpucompile_lower__intr1(w, "llvm.fabs", y);
+        LLVMValueRef nan = LLVMBuildOr(c->b, gpucompile_lower__fpclass(w, x, GPUCOMPILE_LOWER__NAN), gpucompile_lower__fpclass(w, y, GPUCOMPILE_LOWER__NAN), "");
+        if (strcmp(f, "hypot") == 0) { /* max * sqrt(1 + (min / max)^2); inf wins over NaN */
+            LLVMValueRef mx = gpucompile_lower__intr2(w, "llvm.maxnum", ax, ay), mn = gpucompile_lower__intr2(w, "llvm.minnum", ax, ay), q, r;
+            q = LLVMBuildFDiv(c->b, mn, mx, "");
+            r = LLVMBuildFMul(c->b, mx, gpucompile_lower__intr1(w, "llvm.sqrt", gpucompile_lower__fma(w, q, q, one)), "");
+            r = LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, mx, z, ""), z, r, "");
+            r = LLVMBuildSelect(c->b, nan, LLVMBuildFAdd(c->b, x, y, ""), r, "");
+            return LLVMBuildSelect(c->b, LLVMBuildOr(c->b, gpucompile_lower__fpclass(w, x, GPUCOMPILE_LOWER__INF), gpucompile_lower__fpclass(w, y, GPUCOMPILE_LOWER__INF), ""),
+                                   gpucompile_lower__special(w, t, 0, 0), r, "");
+        }
+        if (strcmp(f, "copysign") == 0) return gpucompile_lower__copysign(w, x, y);
+        if (strcmp(f, "fdim") == 0)
+            return LLVMBuildSelect(c->b, nan, LLVMBuildFAdd(c->b, x, y, ""), LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOGT, x, y, ""), LLVMBuildFSub(c->b, x, y, ""), z, ""), "");
+        if (strcmp(f, "maxmag") == 0 || strcmp(f, "minmag") == 0) {
+            int mx = f[1] == 'a';
+            LLVMValueRef r = gpucompile_lower__intr2(w, mx ? "llvm.maxnum" : "llvm.minnum", x, y);
+            r = LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, mx ? LLVMRealOGT : LLVMRealOLT, ay, ax, ""), y, r, "");
+            return LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, mx ? LLVMRealOGT : LLVMRealOLT, ax, ay, ""), x, r, "");
+        }
+        if (strcmp(f, "nextafter") == 0) { /* the neighbour toward y: one step of the bits */
+            LLVMValueRef ix = LLVMBuildBitCast(c->b, x, it, ""), up, r, tiny;
+            up = LLVMBuildXor(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, x, y, ""), LLVMBuildICmp(c->b, LLVMIntSLT, ix, gpucompile_lower__ki(it, 0), ""), "");
+            r = LLVMBuildBitCast(c->b, LLVMBuildSelect(c->b, up, LLVMBuildAdd(c->b, ix, gpucompile_lower__ki(it, 1), ""), LLVMBuildSub(c->b, ix, gpucompile_lower__ki(it, 1), ""), ""), t, "");
+            tiny = gpucompile_lower__copysign(w, LLVMBuildBitCast(c->b, gpucompile_lower__ki(it, 1), t, ""), y);
+            r = LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, x, z, ""), tiny, r, "");
+            r = LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, x, y, ""), y, r, "");
+            return LLVMBuildSelect(c->b, nan, LLVMBuildFAdd(c->b, x, y, ""), r, "");
+        }
+        if (strcmp(f, "fmod") == 0) return LLVMBuildFRem(c->b, x, y, "");
+        if (strcmp(f, "remainder") == 0) { /* x - y rint(x / y) */
+            LLVMValueRef q = gpucompile_lower__intr1(w, "llvm.rint", LLVMBuildFDiv(c->b, x, y, ""));
+            return gpucompile_lower__fma(w, LLVMBuildFNeg(c->b, q, ""), y, x);
+        }
+        if (strcmp(f, "atan2pi") == 0) {
+            GPUCOMPILE_LOWER__NEEDS_GLSL();
+            return LLVMBuildFMul(c->b, gpucompile_lower__intr2(w, "llvm.atan2", x, y), gpucompile_lower__kf(t, 0.31830988618379067154), "");
+        }
+        if (strcmp(f, "pow") == 0 || strcmp(f, "powr") == 0) { /* GLSL's Pow is defined for x > 0 only: the signs and zeros here */
+            LLVMValueRef r, yi, odd, half_y;
+            GPUCOMPILE_LOWER__NEEDS_GLSL();
+            r = gpucompile_lower__intr2(w, "llvm.pow", ax, y);
+            if (f[3] == 'r') return LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, x, z, ""), gpucompile_lower__special(w, t, 1, 0), r, "");
+            yi = LLVMBuildFCmp(c->b, LLVMRealOEQ, gpucompile_lower__intr1(w, "llvm.trunc", y), y, "");
+            half_y = LLVMBuildFMul(c->b, y, gpucompile_lower__kf(t, 0.5), "");
+            odd = LLVMBuildAnd(c->b, yi, LLVMBuildFCmp(c->b, LLVMRealONE, gpucompile_lower__intr1(w, "llvm.trunc", half_y), half_y, ""), "");
+            r = LLVMBuildSelect(c->b, LLVMBuildAnd(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, ax, z, ""), LLVMBuildFCmp(c->b, LLVMRealOLT, y, z, ""), ""), gpucompile_lower__special(w, t, 0, 0),
+                                LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, ax, z, ""), LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, y, z, ""), one, z, ""), r, ""), "");
+            r = LLVMBuildSelect(c->b, LLVMBuildAnd(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, x, z, ""), LLVMBuildNot(c->b, yi, ""), ""), gpucompile_lower__special(w, t, 1, 0), r, "");
+            r = LLVMBuildSelect(c->b, LLVMBuildAnd(c->b, odd, gpucompile_lower__fpclass(w, x, 0x03cu /* negative */), ""), LLVMBuildFNeg(c->b, r, ""), r, "");
+            return LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, y, z, ""), one, r, "");
+        }
+    }
+    if (c->n == 2 && gpucompile_lower__lanes(LLVMTypeOf(a[1])) == gpucompile_lower__lanes(t) && LLVMGetTypeKind(gpucompile_lower__elem(LLVMTypeOf(a[1]))) == LLVMIntegerTypeKind) {
+        LLVMValueRef nv = a[1];
+        if (strcmp(f, "ldexp") == 0) return gpucompile_lower__ldexp(w, x, nv);
+        if (strcmp(f, "pown") == 0 || strcmp(f, "rootn") == 0) {
+            LLVMValueRef yf = LLVMBuildSIToFP(c->b, nv, t, ""), r, odd = LLVMBuildTrunc(c->b, nv, gpucompile_lower__like(t, LLVMInt1TypeInContext(w->ctx)), "");
+            GPUCOMPILE_LOWER__NEEDS_GLSL();
+            if (f[0] == 'r') yf = LLVMBuildFDiv(c->b, one, yf, "");
+            r = gpucompile_lower__intr2(w, "llvm.pow", ax, yf);
+            r = LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, ax, z, ""),
+                                LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, yf, z, ""), gpucompile_lower__special(w, t, 0, 0), z, ""), r, "");
+            if (f[0] == 'r') r = LLVMBuildSelect(c->b, LLVMBuildAnd(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, x, z, ""), LLVMBuildNot(c->b, odd, ""), ""), gpucompile_lower__special(w, t, 1, 0), r, "");
+            r = LLVMBuildSelect(c->b, LLVMBuildAnd(c->b, odd, gpucompile_lower__fpclass(w, x, 0x03cu), ""), LLVMBuildFNeg(c->b, r, ""), r, "");
+            return LLVMBuildSelect(c->b, LLVMBuildICmp(c->b, LLVMIntEQ, nv, gpucompile_lower__ki(LLVMTypeOf(nv), 0), ""), f[0] == 'p' ? one : gpucompile_lower__special(w, t, 1, 0), r, "");
+        }
+    }
+    return NULL;
+#undef GPUCOMPILE_LOWER__NEEDS_GLSL
+}
+
+/* The functions with a pointer out-parameter (fract, modf, frexp, sincos, remquo): the value the
+   pointer receives stored through it (the rewrite then treats that store like any other). */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__math_out(gpucompile_lower__cl *c, const char *f, const char **why) {
+    gpucompile_lower__state *w = c->w;
+    LLVMValueRef *a = c->a, x, p, r = NULL, o = NULL, st;
+    LLVMTypeRef t;
+    if (c->n < 2 || LLVMGetTypeKind(LLVMTypeOf(a[c->n - 1])) != LLVMPointerTypeKind || !gpucompile_lower__is_fp(LLVMTypeOf(a[0]))) return NULL;
+    x = a[0];
+    t = LLVMTypeOf(x);
+    p = a[c->n - 1];
+    if (c->n == 2 && strcmp(f, "fract") == 0) { /* min(x - floor(x), the float below 1); inf: +-0 */
+        LLVMValueRef fl = gpucompile_lower__intr1(w, "llvm.floor", x);
+        double below = gpucompile_lower__bits(t) == 64 ? 1.0 - gpucompile_lower__pow2(-53) : gpucompile_lower__bits(t) == 32 ? 1.0 - gpucompile_lower__pow2(-24) : 1.0 - gpucompile_lower__pow2(-11);
+        r = gpucompile_lower__intr2(w, "llvm.minnum", LLVMBuildFSub(c->b, x, fl, ""), gpucompile_lower__kf(t, below));
+        r = gpucompile_lower__fsel(w, x, GPUCOMPILE_LOWER__INF, gpucompile_lower__copysign(w, gpucompile_lower__kf(t, 0.0), x), r);
+        r = gpucompile_lower__fsel(w, x, GPUCOMPILE_LOWER__NAN, x, r);
+        o = fl;
+    } else if (c->n == 2 && strcmp(f, "modf") == 0) { /* x - trunc(x) with x's sign; inf: +-0 */
+        LLVMValueRef i = gpucompile_lower__intr1(w, "llvm.trunc", x);
+        r = gpucompile_lower__fsel(w, x, GPUCOMPILE_LOWER__INF, gpucompile_lower__kf(t, 0.0), LLVMBuildFSub(c->b, x, i, ""));
+        r = gpucompile_lower__copysign(w, r, x);
+        o = i;
+    } else if (c->n == 2 && strcmp(f, "frexp") == 0) { /* mantissa in [1/2, 1) and exponent from the bits; 0, inf, NaN: x and 0 */
+        LLVMTypeRef it = gpucompile_lower__int_like(t);
+        unsigned mant = gpucompile_lower__mant(t), ebits = gpucompile_lower__bits(t) - mant - 1;
+        unsigned long long keep = ~(((1ull << ebits) - 1) << mant), half = (((1ull << (ebits - 1)) - 2) << mant);
+        LLVMValueRef s, e = gpucompile_lower__exponent(w, x, &s), m, special = gpucompile_lower__fpclass(w, x, GPUCOMPILE_LOWER__ZERO | GPUCOMPILE_LOWER__INF | GPUCOMPILE_LOWER__NAN);
+        m = LLVMBuildBitCast(c->b, LLVMBuildOr(c->b, LLVMBuildAnd(c->b, LLVMBuildBitCast(c->b, s, it, ""), gpucompile_lower__ki(it, keep), ""), gpucompile_lower__ki(it, half), ""), t, "");
+        r = LLVMBuildSelect(c->b, special, x, m, "");
+        e = LLVMBuildSelect(c->b, special, gpucompile_lower__ki(it, 0), LLVMBuildAdd(c->b, e, gpucompile_lower__ki(it, 1), ""), "");
+        o = LLVMBuildIntCast2(c->b, e, gpucompile_lower__like(t, w->i32), 1, "");
+    } else if (c->n == 2 && strcmp(f, "sincos") == 0) {
+        if (LLVMGetTypeKind(gpucompile_lower__elem(t)) == LLVMDoubleTypeKind) {
+            *why = "double-precision: GLSL.std.450 has its functions for 16- and 32-bit floats only";
+            return NULL;
+        }
+        r = gpucompile_lower__intr1(w, "llvm.sin", x);
+        o = gpucompile_lower__intr1(w, "llvm.cos", x);
+    } else if (c->n == 3 && strcmp(f, "remquo") == 0 && LLVMTypeOf(a[1]) == t) { /* x - y n, n = rint(x / y); the pointer gets n's low 7 bits with its sign */
+        LLVMTypeRef it = gpucompile_lower__like(t, w->i32);
+        LLVMValueRef q = gpucompile_lower__intr1(w, "llvm.rint", LLVMBuildFDiv(c->b, x, a[1], "")), qi;
+        r = gpucompile_lower__fma(w, LLVMBuildFNeg(c->b, q, ""), a[1], x);
+        qi = LLVMBuildFPToSI(c->b, gpucompile_lower__fsel(w, q, GPUCOMPILE_LOWER__FINITE, gpucompile_lower__intr1(w, "llvm.fabs", LLVMBuildFRem(c->b, q, gpucompile_lower__kf(t, 128.0), "")), gpucompile_lower__kf(t, 0.0)), it, "");
+        o = LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, q, gpucompile_lower__kf(t, 0.0), ""), LLVMBuildNeg(c->b, qi, ""), qi, "");
+    }
+    if (!r || !o) return NULL;
+    st = LLVMBuildStore(c->b, o, p);
+    LLVMSetAlignment(st, LLVMABIAlignmentOfType(w->dl, gpucompile_lower__elem(LLVMTypeOf(o))));
+    return r;
 }
 
 /* OpenCL's built-in function plain (demangled; args: its mangled parameters) called by in, as IR
@@ -1323,10 +1699,12 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__library(gpucompile_lower__stat
     if (!v) v = gpucompile_lower__relational(&c, f);
     if (!v) v = gpucompile_lower__shuffle(&c, f);
     if (!v) v = gpucompile_lower__convert(&c, f);
-    if (!v && gpucompile_lower__is_fp(c.t)) {
-        v = gpucompile_lower__common(&c, f);
-        if (!v) v = gpucompile_lower__geometric(&c, f);
-        if (!v) v = gpucompile_lower__math_call(&c, f, why);
+    if (!v && (gpucompile_lower__is_fp(c.t) || (c.n && gpucompile_lower__is_fp(LLVMTypeOf(c.a[0]))))) {
+        if (gpucompile_lower__is_fp(c.t)) v = gpucompile_lower__common(&c, f);
+        if (!v && gpucompile_lower__is_fp(c.t)) v = gpucompile_lower__geometric(&c, f);
+        if (!v && !*why) v = gpucompile_lower__math_call(&c, f, why);
+        if (!v && !*why) v = gpucompile_lower__math_built(&c, f, why);
+        if (!v && !*why) v = gpucompile_lower__math_out(&c, f, why);
     }
     for (k = 0; !v && k < c.n; k++) /* not rewritten: no splat left behind */
         if (splats[k] && LLVMIsAShuffleVectorInst(splats[k])) {
