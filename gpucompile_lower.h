@@ -92,7 +92,8 @@ GPUCOMPILE_API int gpucompile_inline_helpers(LLVMModuleRef module);
      functions, NVVM's special registers: the target's work_item intrinsics, the local size a
      constant; barrier/work_group_barrier/__spirv_ControlBarrier/llvm.nvvm.barrier0: its barrier
      (what the code generator makes of it may need the backend's repair); OpenCL 1.x atomic_* and
-     atom_* functions: atomicrmw / cmpxchg; OpenCL math functions: LLVM's intrinsics.
+     atom_* functions: atomicrmw / cmpxchg; OpenCL C's built-in library (math, integer, common,
+     geometric, relational, shuffles, conversions): IR at each call (gpucompile_lower__library).
    - the original parameter order: named metadata (the target's params_metadata), one string per
      kernel, "gpucompile.params NAME T0 T1 ...", a token per parameter: bN (binding N), pO:S (S
      bytes at offset O of the scalars' block), lB (local memory: the launch may ask for up to B
