@@ -67,7 +67,7 @@ $(BUILD)/impl.o: tests/impl.c $(HEADERS)
 
 $(BUILD)/tests/%: tests/%.c tests/test.h $(BUILD)/impl.o
 	@mkdir -p $(BUILD)/tests
-	$(CC) -std=c11 $(WARN) -Werror $(CFLAGS) $(LLVM_CFLAGS) -I. $< $(BUILD)/impl.o -o $@ $(LLVM_LIBS)
+	$(CC) -std=c11 $(WARN) -Werror $(CFLAGS) $(LLVM_CFLAGS) -I. $< $(BUILD)/impl.o -o $@ $(LLVM_LIBS) -lm
 
 # Each backend's implementation in a file of its own, the core's in another, linked into one
 # program (tests/split/main.c); the CUDA runtime's file is compiled without LLVM's flags.

@@ -92,7 +92,8 @@ GPUCOMPILE_API int gpucompile_inline_helpers(LLVMModuleRef module);
      functions, NVVM's special registers: the target's work_item intrinsics, the local size a
      constant; barrier/work_group_barrier/__spirv_ControlBarrier/llvm.nvvm.barrier0: its barrier
      (what the code generator makes of it may need the backend's repair); OpenCL 1.x atomic_* and
-     atom_* functions: atomicrmw / cmpxchg; OpenCL math functions: LLVM's intrinsics.
+     atom_* functions: atomicrmw / cmpxchg; OpenCL C's built-in library (math, integer, common,
+     geometric, relational, shuffles, conversions): IR at each call (gpucompile_lower__library).
    - the original parameter order: named metadata (the target's params_metadata), one string per
      kernel, "gpucompile.params NAME T0 T1 ...", a token per parameter: bN (binding N), pO:S (S
      bytes at offset O of the scalars' block), lB (local memory: the launch may ask for up to B
@@ -295,44 +296,6 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__builtin(gpucompile_lower__stat
     }
     if (!v) return NULL;
     return LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) > 32 ? LLVMBuildZExt(w->b, v, t, "") : LLVMBuildIntCast2(w->b, v, t, 0, "");
-}
-
-/* ---- math: OpenCL's functions as LLVM's intrinsics (GLSL.std.450 in LLVM 22's SPIR-V for shaders) ---- */
-GPUCOMPILE_PRIVATE const char *gpucompile_lower__math(const char *plain, const char *args, int *nargs) {
-    static const struct { const char *cl, *llvm; int n; } t[] = {
-        {"sin", "llvm.sin", 1}, {"cos", "llvm.cos", 1}, {"tan", "llvm.tan", 1}, {"asin", "llvm.asin", 1}, {"acos", "llvm.acos", 1},
-        {"atan", "llvm.atan", 1}, {"sinh", "llvm.sinh", 1}, {"cosh", "llvm.cosh", 1}, {"tanh", "llvm.tanh", 1}, {"exp", "llvm.exp", 1},
-        {"exp2", "llvm.exp2", 1}, {"log", "llvm.log", 1}, {"log2", "llvm.log2", 1}, {"sqrt", "llvm.sqrt", 1}, {"fabs", "llvm.fabs", 1},
-        {"floor", "llvm.floor", 1}, {"ceil", "llvm.ceil", 1}, {"trunc", "llvm.trunc", 1}, {"round", "llvm.round", 1}, {"rint", "llvm.rint", 1},
-        {"pow", "llvm.pow", 2}, {"powr", "llvm.pow", 2}, {"fmin", "llvm.minnum", 2}, {"fmax", "llvm.maxnum", 2}, {"atan2", "llvm.atan2", 2},
-        {"copysign", "llvm.copysign", 2}, {"fma", "llvm.fma", 3}, {"mad", "llvm.fmuladd", 3},
-        {"native_sin", "llvm.sin", 1}, {"native_cos", "llvm.cos", 1}, {"native_exp", "llvm.exp", 1}, {"native_log", "llvm.log", 1},
-        {"native_sqrt", "llvm.sqrt", 1}, {"native_exp2", "llvm.exp2", 1}, {"native_log2", "llvm.log2", 1}, {"native_powr", "llvm.pow", 2},
-        {"half_sin", "llvm.sin", 1}, {"half_cos", "llvm.cos", 1}, {"half_exp", "llvm.exp", 1}, {"half_log", "llvm.log", 1},
-        {"half_sqrt", "llvm.sqrt", 1}};
-    size_t i;
-    const char *p = args;
-    while (*p == 'D' || *p == 'v' || (*p >= '0' && *p <= '9') || *p == '_') p++; /* Dv4_f */
-    if (*p != 'f' && *p != 'd' && *p != 'h' && *p != 'D') return NULL;       /* float, double, half */
-    for (i = 0; i < sizeof t / sizeof t[0]; i++)
-        if (strcmp(plain, t[i].cl) == 0) {
-            *nargs = t[i].n;
-            return t[i].llvm;
-        }
-    return NULL;
-}
-
-/* OpenCL's integer min/max/abs: LLVM's intrinsics (signedness from the mangled argument). */
-GPUCOMPILE_PRIVATE const char *gpucompile_lower__int_math(const char *plain, const char *args, int *nargs) {
-    const char *p = args;
-    int sign;
-    while (*p == 'D' || *p == 'v' || (*p >= '0' && *p <= '9') || *p == '_') p++;
-    if (!*p || !strchr("cahstijlm", *p)) return NULL;
-    sign = strchr("casil", *p) != NULL;
-    *nargs = 2;
-    if (strcmp(plain, "min") == 0) return sign ? "llvm.smin" : "llvm.umin";
-    if (strcmp(plain, "max") == 0) return sign ? "llvm.smax" : "llvm.umax";
-    return NULL;
 }
 
 /* ---- atomics: OpenCL 1.x functions ---- */
@@ -780,6 +743,979 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__rewrite(gpucompile_lower_
     return GPUCOMPILE_OK;
 }
 
+/* ---- OpenCL C's built-in library, as IR at each call ----
+   A call of one of OpenCL C's built-in functions (math, integer, common, geometric, relational,
+   vector data) becomes IR where it stands: LLVM's intrinsics where the target's code generator
+   maps them (GLSL.std.450 for LLVM 22's SPIR-V shaders), instructions built here for the rest.
+   Why built here and not linked from a bitcode library: the header stays one file with no build
+   step and no file to find at run time (Debian's libclc packages have no SPIR-V or clspv
+   library, only amdgcn, r600 and nvptx ones), the C API makes the IR (no LLVM version's bitcode
+   baked in), and one handler serves every scalar and vector overload at the types at hand.
+   What LLVM 22's SPIR-V code generator cannot take for a shader is avoided: llvm.ctlz/cttz,
+   the saturating intrinsics, llvm.ldexp/frexp/exp10 (not legalized), i128 (no such type),
+   fcmp uno/ord (OpUnordered needs Kernel), 64-bit llvm.ctpop (OpBitCount takes 32 bits). */
+
+/* One call being rewritten: its arguments (a scalar where the result is a vector of it: the
+   overloads that take a vector and a scalar, splatted), types and signedness. */
+typedef struct gpucompile_lower__cl {
+    gpucompile_lower__state *w;
+    LLVMBuilderRef b;
+    LLVMValueRef in, a[4];
+    unsigned n;
+    LLVMTypeRef t, et; /* the result's type and its element type */
+    int sign;          /* the first argument's mangled type is a signed integer */
+} gpucompile_lower__cl;
+
+GPUCOMPILE_PRIVATE LLVMTypeRef gpucompile_lower__elem(LLVMTypeRef t) {
+    return LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetElementType(t) : t;
+}
+
+GPUCOMPILE_PRIVATE unsigned gpucompile_lower__lanes(LLVMTypeRef t) {
+    return LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetVectorSize(t) : 1;
+}
+
+GPUCOMPILE_PRIVATE int gpucompile_lower__is_fp(LLVMTypeRef t) {
+    LLVMTypeKind k = LLVMGetTypeKind(gpucompile_lower__elem(t));
+    return k == LLVMHalfTypeKind || k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind || k == LLVMBFloatTypeKind;
+}
+
+GPUCOMPILE_PRIVATE unsigned gpucompile_lower__bits(LLVMTypeRef t) {
+    LLVMTypeRef e = gpucompile_lower__elem(t);
+    switch (LLVMGetTypeKind(e)) {
+    case LLVMIntegerTypeKind: return LLVMGetIntTypeWidth(e);
+    case LLVMHalfTypeKind: case LLVMBFloatTypeKind: return 16;
+    case LLVMFloatTypeKind: return 32;
+    case LLVMDoubleTypeKind: return 64;
+    default: return 0;
+    }
+}
+
+/* t with its elements e (a vector of as many, or e) */
+GPUCOMPILE_PRIVATE LLVMTypeRef gpucompile_lower__like(LLVMTypeRef t, LLVMTypeRef e) {
+    return LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMVectorType(e, LLVMGetVectorSize(t)) : e;
+}
+
+/* the integer type of t's width and shape (float4 -> <4 x i32>) */
+GPUCOMPILE_PRIVATE LLVMTypeRef gpucompile_lower__int_like(LLVMTypeRef t) {
+    return gpucompile_lower__like(t, LLVMIntTypeInContext(LLVMGetTypeContext(t), gpucompile_lower__bits(t)));
+}
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__splat_const(LLVMTypeRef t, LLVMValueRef c) {
+    LLVMValueRef v[16];
+    unsigned k, n = gpucompile_lower__lanes(t);
+    if (LLVMGetTypeKind(t) != LLVMVectorTypeKind) return c;
+    for (k = 0; k < n && k < 16; k++) v[k] = c;
+    return LLVMConstVector(v, n < 16 ? n : 16);
+}
+
+/* constants of type t, every lane the same */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__kf(LLVMTypeRef t, double d) {
+    return gpucompile_lower__splat_const(t, LLVMConstReal(gpucompile_lower__elem(t), d));
+}
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__ki(LLVMTypeRef t, unsigned long long v) {
+    return gpucompile_lower__splat_const(t, LLVMConstInt(gpucompile_lower__elem(t), v, 0));
+}
+
+/* v (a scalar) in every lane of vector type t */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__splat(gpucompile_lower__state *w, LLVMValueRef v, LLVMTypeRef t) {
+    LLVMValueRef x;
+    if (LLVMGetTypeKind(t) != LLVMVectorTypeKind || LLVMTypeOf(v) == t) return v;
+    x = LLVMBuildInsertElement(w->b, LLVMGetPoison(t), v, LLVMConstInt(w->i32, 0, 0), "");
+    return LLVMBuildShuffleVector(w->b, x, LLVMGetPoison(t), LLVMConstNull(LLVMVectorType(w->i32, LLVMGetVectorSize(t))), "");
+}
+
+/* the intrinsic name overloaded on t, called with ops; NULL when this LLVM has none */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__intr(gpucompile_lower__state *w, const char *name, LLVMTypeRef t, LLVMValueRef *ops, unsigned n) {
+    LLVMValueRef f = gpucompile_lower__intrinsic(w, name, &t, 1);
+    return f ? gpucompile_lower__call(w, f, ops, n) : NULL;
+}
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__intr1(gpucompile_lower__state *w, const char *name, LLVMValueRef x) {
+    return gpucompile_lower__intr(w, name, LLVMTypeOf(x), &x, 1);
+}
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__intr2(gpucompile_lower__state *w, const char *name, LLVMValueRef x, LLVMValueRef y) {
+    LLVMValueRef ops[2];
+    if (!x || !y) return NULL;
+    ops[0] = x;
+    ops[1] = y;
+    return gpucompile_lower__intr(w, name, LLVMTypeOf(x), ops, 2);
+}
+
+/* llvm.is.fpclass(x, mask): an i1 (vector) without fcmp uno (which needs Kernel in SPIR-V) */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__fpclass(gpucompile_lower__state *w, LLVMValueRef x, unsigned mask) {
+    LLVMValueRef ops[2];
+    ops[0] = x;
+    ops[1] = LLVMConstInt(w->i32, mask, 0);
+    return gpucompile_lower__intr(w, "llvm.is.fpclass", LLVMTypeOf(x), ops, 2);
+}
+#define GPUCOMPILE_LOWER__NAN 0x003u    /* is.fpclass: signalling and quiet NaN */
+#define GPUCOMPILE_LOWER__INF 0x204u    /* -inf, +inf */
+#define GPUCOMPILE_LOWER__NORMAL 0x108u /* -normal, +normal */
+#define GPUCOMPILE_LOWER__FINITE 0x1f8u /* neither NaN nor infinite */
+#define GPUCOMPILE_LOWER__ZERO 0x060u   /* -0, +0 */
+#define GPUCOMPILE_LOWER__SUB 0x090u    /* subnormal */
+
+/* An OpenCL relational result from an i1 (vector): a scalar's is 1 or 0, a vector's lanes -1 or 0. */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__truth(gpucompile_lower__cl *c, LLVMValueRef cond) {
+    if (!cond) return NULL;
+    return LLVMGetTypeKind(c->t) == LLVMVectorTypeKind ? LLVMBuildSExt(c->b, cond, c->t, "") : LLVMBuildZExt(c->b, cond, c->t, "");
+}
+
+/* ---- integer functions ---- */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__popcount(gpucompile_lower__state *w, LLVMValueRef x) {
+    LLVMTypeRef t = LLVMTypeOf(x), t32 = gpucompile_lower__like(t, w->i32);
+    unsigned bits = gpucompile_lower__bits(t);
+    LLVMValueRef lo, hi;
+    if (bits == 32) return gpucompile_lower__intr1(w, "llvm.ctpop", x);
+    if (bits < 32) return LLVMBuildTrunc(w->b, gpucompile_lower__intr1(w, "llvm.ctpop", LLVMBuildZExt(w->b, x, t32, "")), t, "");
+    /* 64 bits: two halves (a shader's OpBitCount takes 32-bit integers) */
+    lo = gpucompile_lower__intr1(w, "llvm.ctpop", LLVMBuildTrunc(w->b, x, t32, ""));
+    hi = gpucompile_lower__intr1(w, "llvm.ctpop", LLVMBuildTrunc(w->b, LLVMBuildLShr(w->b, x, gpucompile_lower__ki(t, 32), ""), t32, ""));
+    return LLVMBuildZExt(w->b, LLVMBuildAdd(w->b, lo, hi, ""), t, "");
+}
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__clz(gpucompile_lower__state *w, LLVMValueRef x) {
+    LLVMTypeRef t = LLVMTypeOf(x);
+    unsigned bits = gpucompile_lower__bits(t), s;
+    for (s = 1; s < bits; s *= 2) x = LLVMBuildOr(w->b, x, LLVMBuildLShr(w->b, x, gpucompile_lower__ki(t, s), ""), ""); /* every bit below the highest set */
+    return LLVMBuildSub(w->b, gpucompile_lower__ki(t, bits), gpucompile_lower__popcount(w, x), "");
+}
+
+/* the high half of a * b (signed or not) without a type of twice the width where there is none (64 bits) */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__mul_hi(gpucompile_lower__state *w, LLVMValueRef a, LLVMValueRef b, int sign) {
+    LLVMTypeRef t = LLVMTypeOf(a);
+    unsigned bits = gpucompile_lower__bits(t);
+    LLVMValueRef m, a0, a1, b0, b1, p00, p01, p10, p11, mid, hi, lo32 = gpucompile_lower__ki(t, 0xffffffffu), k32 = gpucompile_lower__ki(t, 32);
+    if (bits <= 32) {
+        LLVMTypeRef wt = gpucompile_lower__like(t, LLVMIntTypeInContext(w->ctx, 2 * bits));
+        a = sign ? LLVMBuildSExt(w->b, a, wt, "") : LLVMBuildZExt(w->b, a, wt, "");
+        b = sign ? LLVMBuildSExt(w->b, b, wt, "") : LLVMBuildZExt(w->b, b, wt, "");
+        m = LLVMBuildMul(w->b, a, b, "");
+        return LLVMBuildTrunc(w->b, LLVMBuildLShr(w->b, m, gpucompile_lower__ki(wt, bits), ""), t, "");
+    }
+    a0 = LLVMBuildAnd(w->b, a, lo32, "");
+    a1 = LLVMBuildLShr(w->b, a, k32, "");
+    b0 = LLVMBuildAnd(w->b, b, lo32, "");
+    b1 = LLVMBuildLShr(w->b, b, k32, "");
+    p00 = LLVMBuildMul(w->b, a0, b0, "");
+    p01 = LLVMBuildMul(w->b, a0, b1, "");
+    p10 = LLVMBuildMul(w->b, a1, b0, "");
+    p11 = LLVMBuildMul(w->b, a1, b1, "");
+    mid = LLVMBuildAdd(w->b, LLVMBuildAdd(w->b, LLVMBuildLShr(w->b, p00, k32, ""), LLVMBuildAnd(w->b, p01, lo32, ""), ""), LLVMBuildAnd(w->b, p10, lo32, ""), "");
+    hi = LLVMBuildAdd(w->b, LLVMBuildAdd(w->b, p11, LLVMBuildLShr(w->b, p01, k32, ""), ""), LLVMBuildAdd(w->b, LLVMBuildLShr(w->b, p10, k32, ""), LLVMBuildLShr(w->b, mid, k32, ""), ""), "");
+    if (sign) { /* the unsigned product's high half less b where a < 0 and a where b < 0 */
+        LLVMValueRef z = gpucompile_lower__ki(t, 0);
+        hi = LLVMBuildSub(w->b, hi, LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, a, z, ""), b, z, ""), "");
+        hi = LLVMBuildSub(w->b, hi, LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, b, z, ""), a, z, ""), "");
+    }
+    return hi;
+}
+
+/* the smallest and largest value of integer type t */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__imin(LLVMTypeRef t, int sign) {
+    return gpucompile_lower__ki(t, sign ? 1ull << (gpucompile_lower__bits(t) - 1) : 0);
+}
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__imax(LLVMTypeRef t, int sign) {
+    unsigned bits = gpucompile_lower__bits(t);
+    unsigned long long all = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+    return gpucompile_lower__ki(t, sign ? all >> 1 : all);
+}
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__add_sat(gpucompile_lower__state *w, LLVMValueRef a, LLVMValueRef b, int sign) {
+    LLVMTypeRef t = LLVMTypeOf(a);
+    LLVMValueRef s = LLVMBuildAdd(w->b, a, b, ""), z = gpucompile_lower__ki(t, 0), ov;
+    if (!sign) return LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntULT, s, a, ""), gpucompile_lower__imax(t, 0), s, "");
+    ov = LLVMBuildICmp(w->b, LLVMIntSLT, LLVMBuildAnd(w->b, LLVMBuildXor(w->b, s, a, ""), LLVMBuildXor(w->b, s, b, ""), ""), z, "");
+    return LLVMBuildSelect(w->b, ov, LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, a, z, ""), gpucompile_lower__imin(t, 1), gpucompile_lower__imax(t, 1), ""), s, "");
+}
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__sub_sat(gpucompile_lower__state *w, LLVMValueRef a, LLVMValueRef b, int sign) {
+    LLVMTypeRef t = LLVMTypeOf(a);
+    LLVMValueRef d = LLVMBuildSub(w->b, a, b, ""), z = gpucompile_lower__ki(t, 0), ov;
+    if (!sign) return LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntULT, a, b, ""), z, d, "");
+    ov = LLVMBuildICmp(w->b, LLVMIntSLT, LLVMBuildAnd(w->b, LLVMBuildXor(w->b, a, b, ""), LLVMBuildXor(w->b, a, d, ""), ""), z, "");
+    return LLVMBuildSelect(w->b, ov, LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, a, z, ""), gpucompile_lower__imin(t, 1), gpucompile_lower__imax(t, 1), ""), d, "");
+}
+
+/* mad_sat: a * b + c saturated; at twice the width up to 32 bits, as a 128-bit (hi, lo) pair for 64 */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__mad_sat(gpucompile_lower__state *w, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c, int sign) {
+    LLVMTypeRef t = LLVMTypeOf(a);
+    unsigned bits = gpucompile_lower__bits(t);
+    LLVMValueRef lo, hi, lo2, carry, z = gpucompile_lower__ki(t, 0), fits;
+    if (bits <= 32) {
+        LLVMTypeRef wt = gpucompile_lower__like(t, LLVMIntTypeInContext(w->ctx, 2 * bits));
+        LLVMValueRef v;
+        a = sign ? LLVMBuildSExt(w->b, a, wt, "") : LLVMBuildZExt(w->b, a, wt, "");
+        b = sign ? LLVMBuildSExt(w->b, b, wt, "") : LLVMBuildZExt(w->b, b, wt, "");
+        c = sign ? LLVMBuildSExt(w->b, c, wt, "") : LLVMBuildZExt(w->b, c, wt, "");
+        v = LLVMBuildAdd(w->b, LLVMBuildMul(w->b, a, b, ""), c, "");
+        if (sign) v = gpucompile_lower__intr2(w, "llvm.smax", v, sign ? LLVMBuildSExt(w->b, gpucompile_lower__imin(t, 1), wt, "") : NULL);
+        v = gpucompile_lower__intr2(w, sign ? "llvm.smin" : "llvm.umin", v, LLVMBuildZExt(w->b, gpucompile_lower__imax(t, sign), wt, ""));
+        return v ? LLVMBuildTrunc(w->b, v, t, "") : NULL;
+    }
+    hi = gpucompile_lower__mul_hi(w, a, b, sign);
+    lo = LLVMBuildMul(w->b, a, b, "");
+    lo2 = LLVMBuildAdd(w->b, lo, c, "");
+    carry = LLVMBuildZExt(w->b, LLVMBuildICmp(w->b, LLVMIntULT, lo2, lo, ""), t, "");
+    hi = LLVMBuildAdd(w->b, hi, carry, "");
+    if (!sign) return LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntEQ, hi, z, ""), lo2, gpucompile_lower__imax(t, 0), "");
+    hi = LLVMBuildAdd(w->b, hi, LLVMBuildAShr(w->b, c, gpucompile_lower__ki(t, 63), ""), ""); /* c's sign extension */
+    fits = LLVMBuildICmp(w->b, LLVMIntEQ, hi, LLVMBuildAShr(w->b, lo2, gpucompile_lower__ki(t, 63), ""), "");
+    return LLVMBuildSelect(w->b, fits, lo2,
+                           LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, hi, z, ""), gpucompile_lower__imin(t, 1), gpucompile_lower__imax(t, 1), ""), "");
+}
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__ext(gpucompile_lower__cl *c, LLVMValueRef x, LLVMTypeRef t) {
+    return c->sign ? LLVMBuildSExt(c->b, x, t, "") : LLVMBuildZExt(c->b, x, t, "");
+}
+
+/* the integer functions, by name; NULL: not one (or an overload left to the refusal) */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__integer(gpucompile_lower__cl *c, const char *f) {
+    gpucompile_lower__state *w = c->w;
+    LLVMValueRef *a = c->a, one;
+    LLVMOpcode sh = c->sign ? LLVMAShr : LLVMLShr;
+    if (gpucompile_lower__is_fp(c->t) || LLVMGetTypeKind(c->et) != LLVMIntegerTypeKind) return NULL;
+    one = gpucompile_lower__ki(c->t, 1);
+    if (c->n == 1) {
+        if (strcmp(f, "abs") == 0) {
+            LLVMValueRef ops[2];
+            if (!c->sign) return a[0];
+            ops[0] = a[0];
+            ops[1] = LLVMConstInt(LLVMInt1TypeInContext(w->ctx), 0, 0);
+            return gpucompile_lower__intr(w, "llvm.abs", c->t, ops, 2);
+        }
+        if (strcmp(f, "popcount") == 0) return gpucompile_lower__popcount(w, a[0]);
+        if (strcmp(f, "clz") == 0) return gpucompile_lower__clz(w, a[0]);
+        if (strcmp(f, "ctz") == 0) /* the bits below the lowest set one */
+            return gpucompile_lower__popcount(w, LLVMBuildAnd(c->b, LLVMBuildNot(c->b, a[0], ""), LLVMBuildSub(c->b, a[0], one, ""), ""));
+        return NULL;
+    }
+    if (c->n == 2) {
+        if (strcmp(f, "min") == 0) return gpucompile_lower__intr2(w, c->sign ? "llvm.smin" : "llvm.umin", a[0], a[1]);
+        if (strcmp(f, "max") == 0) return gpucompile_lower__intr2(w, c->sign ? "llvm.smax" : "llvm.umax", a[0], a[1]);
+        if (strcmp(f, "abs_diff") == 0)
+            return LLVMBuildSub(c->b, gpucompile_lower__intr2(w, c->sign ? "llvm.smax" : "llvm.umax", a[0], a[1]),
+                                gpucompile_lower__intr2(w, c->sign ? "llvm.smin" : "llvm.umin", a[0], a[1]), "");
+        if (strcmp(f, "add_sat") == 0) return gpucompile_lower__add_sat(w, a[0], a[1], c->sign);
+        if (strcmp(f, "sub_sat") == 0) return gpucompile_lower__sub_sat(w, a[0], a[1], c->sign);
+        if (strcmp(f, "hadd") == 0 || strcmp(f, "rhadd") == 0) { /* (a >> 1) + (b >> 1) + the carry of the low bits: no overflow */
+            LLVMValueRef low = f[0] == 'r' ? LLVMBuildOr(c->b, a[0], a[1], "") : LLVMBuildAnd(c->b, a[0], a[1], "");
+            return LLVMBuildAdd(c->b, LLVMBuildAdd(c->b, LLVMBuildBinOp(c->b, sh, a[0], one, ""), LLVMBuildBinOp(c->b, sh, a[1], one, ""), ""),
+                                LLVMBuildAnd(c->b, low, one, ""), "");
+        }
+        if (strcmp(f, "mul_hi") == 0) return gpucompile_lower__mul_hi(w, a[0], a[1], c->sign);
+        if (strcmp(f, "rotate") == 0) { /* the count modulo the width; shifts, as LLVM 22 makes llvm.fshl an exported function (Linkage) */
+            LLVMValueRef m = gpucompile_lower__ki(c->t, gpucompile_lower__bits(c->t) - 1), s = LLVMBuildAnd(c->b, a[1], m, "");
+            LLVMValueRef r = LLVMBuildAnd(c->b, LLVMBuildSub(c->b, gpucompile_lower__ki(c->t, 0), s, ""), m, "");
+            return LLVMBuildOr(c->b, LLVMBuildShl(c->b, a[0], s, ""), LLVMBuildLShr(c->b, a[0], r, ""), "");
+        }
+        if (strcmp(f, "mul24") == 0) return LLVMBuildMul(c->b, a[0], a[1], "");
+        if (strcmp(f, "upsample") == 0 && LLVMTypeOf(a[0]) != c->t) { /* (hi << bits) | lo, at twice the width */
+            unsigned bits = gpucompile_lower__bits(LLVMTypeOf(a[0]));
+            return LLVMBuildOr(c->b, LLVMBuildShl(c->b, LLVMBuildZExt(c->b, a[0], c->t, ""), gpucompile_lower__ki(c->t, bits), ""),
+                               LLVMBuildZExt(c->b, a[1], c->t, ""), "");
+        }
+        return NULL;
+    }
+    if (c->n == 3) {
+        if (strcmp(f, "clamp") == 0)
+            return gpucompile_lower__intr2(w, c->sign ? "llvm.smin" : "llvm.umin", gpucompile_lower__intr2(w, c->sign ? "llvm.smax" : "llvm.umax", a[0], a[1]), a[2]);
+        if (strcmp(f, "mad_hi") == 0) return LLVMBuildAdd(c->b, gpucompile_lower__mul_hi(w, a[0], a[1], c->sign), a[2], "");
+        if (strcmp(f, "mad_sat") == 0) return gpucompile_lower__mad_sat(w, a[0], a[1], a[2], c->sign);
+        if (strcmp(f, "mad24") == 0) return LLVMBuildAdd(c->b, LLVMBuildMul(c->b, a[0], a[1], ""), a[2], "");
+    }
+    return NULL;
+}
+
+/* ---- relational functions and the selections (any type) ---- */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__relational(gpucompile_lower__cl *c, const char *f) {
+    static const struct { const char *name; LLVMRealPredicate p; } cmp[] = {
+        {"isequal", LLVMRealOEQ}, {"isnotequal", LLVMRealUNE}, {"isgreater", LLVMRealOGT}, {"isgreaterequal", LLVMRealOGE},
+        {"isless", LLVMRealOLT}, {"islessequal", LLVMRealOLE}, {"islessgreater", LLVMRealONE}};
+    static const struct { const char *name; unsigned mask; } cls[] = {
+        {"isnan", GPUCOMPILE_LOWER__NAN}, {"isinf", GPUCOMPILE_LOWER__INF}, {"isfinite", GPUCOMPILE_LOWER__FINITE}, {"isnormal", GPUCOMPILE_LOWER__NORMAL}};
+    gpucompile_lower__state *w = c->w;
+    LLVMValueRef *a = c->a;
+    size_t i;
+    LLVMTypeRef at = c->n ? LLVMTypeOf(a[0]) : NULL;
+    if (!at) return NULL;
+    if (c->n == 2 && gpucompile_lower__is_fp(at) && LLVMTypeOf(a[1]) == at) {
+        for (i = 0; i < sizeof cmp / sizeof cmp[0]; i++)
+            if (strcmp(f, cmp[i].name) == 0) return gpucompile_lower__truth(c, LLVMBuildFCmp(c->b, cmp[i].p, a[0], a[1], ""));
+        if (strcmp(f, "isordered") == 0 || strcmp(f, "isunordered") == 0) {
+            LLVMValueRef u = LLVMBuildOr(c->b, gpucompile_lower__fpclass(w, a[0], GPUCOMPILE_LOWER__NAN), gpucompile_lower__fpclass(w, a[1], GPUCOMPILE_LOWER__NAN), "");
+            return gpucompile_lower__truth(c, f[2] == 'o' ? LLVMBuildNot(c->b, u, "") : u);
+        }
+    }
+    if (c->n == 1 && gpucompile_lower__is_fp(at)) {
+        for (i = 0; i < sizeof cls / sizeof cls[0]; i++)
+            if (strcmp(f, cls[i].name) == 0) return gpucompile_lower__truth(c, gpucompile_lower__fpclass(w, a[0], cls[i].mask));
+        if (strcmp(f, "signbit") == 0)
+            return gpucompile_lower__truth(c, LLVMBuildICmp(c->b, LLVMIntSLT, LLVMBuildBitCast(c->b, a[0], gpucompile_lower__int_like(at), ""),
+                                                            gpucompile_lower__ki(gpucompile_lower__int_like(at), 0), ""));
+    }
+    if (c->n == 1 && LLVMGetTypeKind(gpucompile_lower__elem(at)) == LLVMIntegerTypeKind && (strcmp(f, "any") == 0 || strcmp(f, "all") == 0)) {
+        /* the sign bit of any or of every lane */
+        LLVMValueRef m = LLVMBuildICmp(c->b, LLVMIntSLT, a[0], gpucompile_lower__ki(at, 0), ""), r;
+        unsigned k, n = gpucompile_lower__lanes(at);
+        if (LLVMGetTypeKind(at) != LLVMVectorTypeKind) return LLVMBuildZExt(c->b, m, c->t, "");
+        r = LLVMBuildExtractElement(c->b, m, LLVMConstInt(w->i32, 0, 0), "");
+        for (k = 1; k < n; k++) {
+            LLVMValueRef e = LLVMBuildExtractElement(c->b, m, LLVMConstInt(w->i32, k, 0), "");
+            r = f[1] == 'n' ? LLVMBuildOr(c->b, r, e, "") : LLVMBuildAnd(c->b, r, e, "");
+        }
+        return LLVMBuildZExt(c->b, r, c->t, "");
+    }
+    if (c->n == 3 && strcmp(f, "bitselect") == 0 && LLVMTypeOf(a[1]) == at && LLVMTypeOf(a[2]) == at) { /* (a & ~c) | (b & c) */
+        LLVMTypeRef it = gpucompile_lower__int_like(at);
+        LLVMValueRef x = LLVMBuildBitCast(c->b, a[0], it, ""), y = LLVMBuildBitCast(c->b, a[1], it, ""), m = LLVMBuildBitCast(c->b, a[2], it, "");
+        LLVMValueRef r = LLVMBuildOr(c->b, LLVMBuildAnd(c->b, x, LLVMBuildNot(c->b, m, ""), ""), LLVMBuildAnd(c->b, y, m, ""), "");
+        return LLVMBuildBitCast(c->b, r, at, "");
+    }
+    if (c->n == 3 && strcmp(f, "select") == 0 && LLVMTypeOf(a[1]) == at && gpucompile_lower__lanes(LLVMTypeOf(a[2])) == gpucompile_lower__lanes(at) &&
+        LLVMGetTypeKind(gpucompile_lower__elem(LLVMTypeOf(a[2]))) == LLVMIntegerTypeKind) {
+        /* a scalar's condition: c != 0; a vector's: each lane's sign bit */
+        LLVMValueRef z = gpucompile_lower__ki(LLVMTypeOf(a[2]), 0);
+        LLVMValueRef m = LLVMBuildICmp(c->b, LLVMGetTypeKind(at) == LLVMVectorTypeKind ? LLVMIntSLT : LLVMIntNE, a[2], z, "");
+        return LLVMBuildSelect(c->b, m, a[1], a[0], "");
+    }
+    return NULL;
+}
+
+/* shuffle(x, mask), shuffle2(x, y, mask): a constant mask as a shufflevector, else lane by lane
+   (each mask lane taken modulo the lanes it chooses from, as OpenCL says) */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__shuffle(gpucompile_lower__cl *c, const char *f) {
+    gpucompile_lower__state *w = c->w;
+    int two = strcmp(f, "shuffle2") == 0;
+    LLVMValueRef x, y, mask, r, idx[16];
+    unsigned k, n, m;
+    if (!two && strcmp(f, "shuffle") != 0) return NULL;
+    if (c->n != (two ? 3u : 2u) || LLVMGetTypeKind(c->t) != LLVMVectorTypeKind) return NULL;
+    x = c->a[0];
+    y = two ? c->a[1] : LLVMGetPoison(LLVMTypeOf(x));
+    mask = c->a[two ? 2 : 1];
+    if (LLVMGetTypeKind(LLVMTypeOf(x)) != LLVMVectorTypeKind || LLVMGetTypeKind(LLVMTypeOf(mask)) != LLVMVectorTypeKind) return NULL;
+    n = LLVMGetVectorSize(LLVMTypeOf(x));
+    m = LLVMGetVectorSize(c->t);
+    if (m > 16 || (n & (n - 1))) return NULL;
+    if (LLVMIsAConstant(mask)) {
+        for (k = 0; k < m; k++) {
+            LLVMValueRef e = LLVMGetAggregateElement(mask, k);
+            if (!e || !LLVMIsAConstantInt(e)) break;
+            idx[k] = LLVMConstInt(w->i32, LLVMConstIntGetZExtValue(e) & ((two ? 2 * n : n) - 1), 0);
+        }
+        if (k == m) return LLVMBuildShuffleVector(c->b, x, y, LLVMConstVector(idx, m), "");
+    }
+    r = LLVMGetPoison(c->t);
+    for (k = 0; k < m; k++) {
+        LLVMValueRef i = LLVMBuildExtractElement(c->b, mask, LLVMConstInt(w->i32, k, 0), ""), lane, e;
+        LLVMTypeRef it = LLVMTypeOf(i);
+        lane = LLVMBuildAnd(c->b, i, LLVMConstInt(it, n - 1, 0), "");
+        e = LLVMBuildExtractElement(c->b, x, lane, "");
+        if (two)
+            e = LLVMBuildSelect(c->b, LLVMBuildICmp(c->b, LLVMIntEQ, LLVMBuildAnd(c->b, i, LLVMConstInt(it, n, 0), ""), LLVMConstInt(it, 0, 0), ""), e,
+                                LLVMBuildExtractElement(c->b, y, lane, ""), "");
+        r = LLVMBuildInsertElement(c->b, r, e, LLVMConstInt(w->i32, k, 0), "");
+    }
+    return r;
+}
+
+/* ---- common and geometric functions (floating point) ---- */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__dot(gpucompile_lower__state *w, LLVMValueRef x, LLVMValueRef y) {
+    LLVMValueRef p = LLVMBuildFMul(w->b, x, y, ""), s;
+    unsigned k, n;
+    if (LLVMGetTypeKind(LLVMTypeOf(p)) != LLVMVectorTypeKind) return p;
+    n = LLVMGetVectorSize(LLVMTypeOf(p));
+    s = LLVMBuildExtractElement(w->b, p, LLVMConstInt(w->i32, 0, 0), "");
+    for (k = 1; k < n; k++) s = LLVMBuildFAdd(w->b, s, LLVMBuildExtractElement(w->b, p, LLVMConstInt(w->i32, k, 0), ""), "");
+    return s;
+}
+
+/* length: the largest |lane| scaled out first, so that the squares neither overflow nor vanish */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__length(gpucompile_lower__state *w, LLVMValueRef x) {
+    LLVMTypeRef t = LLVMTypeOf(x), et = gpucompile_lower__elem(t);
+    LLVMValueRef ax = gpucompile_lower__intr1(w, "llvm.fabs", x), m, s, r;
+    unsigned k, n = gpucompile_lower__lanes(t);
+    if (n == 1) return ax;
+    m = LLVMBuildExtractElement(w->b, ax, LLVMConstInt(w->i32, 0, 0), "");
+    for (k = 1; k < n; k++) m = gpucompile_lower__intr2(w, "llvm.maxnum", m, LLVMBuildExtractElement(w->b, ax, LLVMConstInt(w->i32, k, 0), ""));
+    /* scaled by m: an infinite lane gives inf, a zero vector 0 */
+    s = LLVMBuildFDiv(w->b, x, gpucompile_lower__splat(w, m, t), "");
+    r = LLVMBuildFMul(w->b, gpucompile_lower__intr1(w, "llvm.sqrt", gpucompile_lower__dot(w, s, s)), m, "");
+    r = LLVMBuildSelect(w->b, LLVMBuildFCmp(w->b, LLVMRealOEQ, m, LLVMConstReal(et, 0.0), ""), LLVMConstReal(et, 0.0), r, "");
+    return LLVMBuildSelect(w->b, gpucompile_lower__fpclass(w, m, GPUCOMPILE_LOWER__INF), m, r, "");
+}
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__geometric(gpucompile_lower__cl *c, const char *f) {
+    gpucompile_lower__state *w = c->w;
+    LLVMValueRef *a = c->a;
+    if (strncmp(f, "fast_", 5) == 0) f += 5; /* the same, within the precision OpenCL allows them */
+    if (c->n == 2 && strcmp(f, "dot") == 0) return gpucompile_lower__dot(w, a[0], a[1]);
+    if (c->n == 2 && strcmp(f, "distance") == 0) return gpucompile_lower__length(w, LLVMBuildFSub(c->b, a[0], a[1], ""));
+    if (c->n == 1 && strcmp(f, "length") == 0) return gpucompile_lower__length(w, a[0]);
+    if (c->n == 1 && strcmp(f, "normalize") == 0) {
+        LLVMValueRef l = gpucompile_lower__length(w, a[0]), r;
+        r = LLVMBuildFDiv(c->b, a[0], gpucompile_lower__splat(w, l, c->t), "");
+        return LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, l, LLVMConstReal(c->et, 0.0), ""), a[0], r, "");
+    }
+    if (c->n == 2 && strcmp(f, "cross") == 0 && (gpucompile_lower__lanes(c->t) == 3 || gpucompile_lower__lanes(c->t) == 4)) {
+        /* (y1 z2 - z1 y2, z1 x2 - x1 z2, x1 y2 - y1 x2[, 0]) */
+        LLVMValueRef e[2][3], r = LLVMConstNull(c->t);
+        unsigned k, i;
+        for (i = 0; i < 2; i++)
+            for (k = 0; k < 3; k++) e[i][k] = LLVMBuildExtractElement(c->b, a[i], LLVMConstInt(w->i32, k, 0), "");
+        for (k = 0; k < 3; k++) {
+            unsigned p = (k + 1) % 3, q = (k + 2) % 3;
+            LLVMValueRef v = LLVMBuildFSub(c->b, LLVMBuildFMul(c->b, e[0][p], e[1][q], ""), LLVMBuildFMul(c->b, e[0][q], e[1][p], ""), "");
+            r = LLVMBuildInsertElement(c->b, r, v, LLVMConstInt(w->i32, k, 0), "");
+        }
+        return r;
+    }
+    return NULL;
+}
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__common(gpucompile_lower__cl *c, const char *f) {
+    gpucompile_lower__state *w = c->w;
+    LLVMValueRef *a = c->a, z = gpucompile_lower__kf(c->t, 0.0), one = gpucompile_lower__kf(c->t, 1.0);
+    if (c->n == 1 && strcmp(f, "degrees") == 0) return LLVMBuildFMul(c->b, a[0], gpucompile_lower__kf(c->t, 57.295779513082320876798), "");
+    if (c->n == 1 && strcmp(f, "radians") == 0) return LLVMBuildFMul(c->b, a[0], gpucompile_lower__kf(c->t, 0.017453292519943295769237), "");
+    if (c->n == 1 && strcmp(f, "sign") == 0) { /* 1, -1, the zero itself, 0 for NaN */
+        LLVMValueRef r = LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, a[0], z, ""), a[0], z, "");
+        r = LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, a[0], z, ""), gpucompile_lower__kf(c->t, -1.0), r, "");
+        return LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOGT, a[0], z, ""), one, r, "");
+    }
+    if (c->n == 2 && (strcmp(f, "min") == 0 || strcmp(f, "fmin") == 0)) return gpucompile_lower__intr2(w, "llvm.minnum", a[0], a[1]);
+    if (c->n == 2 && (strcmp(f, "max") == 0 || strcmp(f, "fmax") == 0)) return gpucompile_lower__intr2(w, "llvm.maxnum", a[0], a[1]);
+    if (c->n == 2 && strcmp(f, "step") == 0) return LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, a[1], a[0], ""), z, one, "");
+    if (c->n == 3 && strcmp(f, "clamp") == 0) return gpucompile_lower__intr2(w, "llvm.minnum", gpucompile_lower__intr2(w, "llvm.maxnum", a[0], a[1]), a[2]);
+    if (c->n == 3 && strcmp(f, "mix") == 0) return LLVMBuildFAdd(c->b, a[0], LLVMBuildFMul(c->b, LLVMBuildFSub(c->b, a[1], a[0], ""), a[2], ""), "");
+    if (c->n == 3 && strcmp(f, "smoothstep") == 0) { /* t = clamp((x - e0) / (e1 - e0), 0, 1); t * t * (3 - 2 t) */
+        LLVMValueRef t = LLVMBuildFDiv(c->b, LLVMBuildFSub(c->b, a[2], a[0], ""), LLVMBuildFSub(c->b, a[1], a[0], ""), "");
+        t = gpucompile_lower__intr2(w, "llvm.minnum", gpucompile_lower__intr2(w, "llvm.maxnum", t, z), one);
+        if (!t) return NULL;
+        return LLVMBuildFMul(c->b, LLVMBuildFMul(c->b, t, t, ""), LLVMBuildFSub(c->b, gpucompile_lower__kf(c->t, 3.0), LLVMBuildFMul(c->b, gpucompile_lower__kf(c->t, 2.0), t, ""), ""), "");
+    }
+    return NULL;
+}
+
+/* ---- conversions: convert_T[N][_sat][_rte|_rtz|_rtp|_rtn] ---- */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__convert(gpucompile_lower__cl *c, const char *f) {
+    gpucompile_lower__state *w = c->w;
+    LLVMValueRef x = c->n == 1 ? c->a[0] : NULL;
+    LLVMTypeRef st = x ? LLVMTypeOf(x) : NULL, dt = c->t;
+    const char *p = f + 8;
+    int dsign, sat, to_fp = gpucompile_lower__is_fp(dt), from_fp = st && gpucompile_lower__is_fp(st);
+    unsigned sb, db;
+    const char *mode = "";
+    if (strncmp(f, "convert_", 8) != 0 || !x || gpucompile_lower__lanes(st) != gpucompile_lower__lanes(dt)) return NULL;
+    dsign = *p != 'u';
+    while (*p && *p != '_') p++;
+    sat = strncmp(p, "_sat", 4) == 0;
+    if (sat) p += 4;
+    if (*p == '_') mode = p + 1;
+    sb = gpucompile_lower__bits(st);
+    db = gpucompile_lower__bits(dt);
+    if (!from_fp && !to_fp) {
+        if (sat) { /* at the wider width, the source's value compared in its own signedness */
+            LLVMTypeRef wt = sb >= db ? st : dt;
+            LLVMValueRef v = sb >= db ? x : gpucompile_lower__ext(c, x, dt);
+            if (db < sb) { /* narrower: both ends (an unsigned source's lower end is 0) */
+                LLVMValueRef hi = LLVMBuildZExt(c->b, gpucompile_lower__imax(dt, dsign), wt, ""), lo = dsign ? LLVMBuildSExt(c->b, gpucompile_lower__imin(dt, 1), wt, "") : gpucompile_lower__ki(wt, 0);
+                if (c->sign) v = gpucompile_lower__intr2(w, "llvm.smin", gpucompile_lower__intr2(w, "llvm.smax", v, lo), hi);
+                else v = gpucompile_lower__intr2(w, "llvm.umin", v, hi);
+                return v ? LLVMBuildTrunc(c->b, v, dt, "") : NULL;
+            }
+            if (c->sign && !dsign) return gpucompile_lower__intr2(w, "llvm.smax", v, gpucompile_lower__ki(wt, 0)); /* negatives to 0 */
+            if (!c->sign && dsign && db == sb) return gpucompile_lower__intr2(w, "llvm.umin", v, gpucompile_lower__imax(wt, 1));
+            return v; /* every value fits */
+        }
+        if (db == sb) return x;
+        return db < sb ? LLVMBuildTrunc(c->b, x, dt, "") : gpucompile_lower__ext(c, x, dt);
+    }
+    if (from_fp && to_fp) return db == sb ? x : db < sb ? LLVMBuildFPTrunc(c->b, x, dt, "") : LLVMBuildFPExt(c->b, x, dt, "");
+    if (!from_fp) return c->sign ? LLVMBuildSIToFP(c->b, x, dt, "") : LLVMBuildUIToFP(c->b, x, dt, "");
+    /* float to integer: rounded as asked (toward zero by default), saturated or not */
+    if (strcmp(mode, "rte") == 0) x = gpucompile_lower__intr1(w, "llvm.rint", x);
+    else if (strcmp(mode, "rtp") == 0) x = gpucompile_lower__intr1(w, "llvm.ceil", x);
+    else if (strcmp(mode, "rtn") == 0) x = gpucompile_lower__intr1(w, "llvm.floor", x);
+    if (!x) return NULL;
+    if (sat) { /* NaN -> 0; beyond the range: its ends; the bounds are powers of two, exact in any float */
+        double top = dsign ? (double)(1ull << (db - 1)) : 2.0 * (double)(1ull << (db - 1)), bottom = dsign ? -top : 0.0;
+        LLVMValueRef ok = LLVMBuildAnd(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, x, gpucompile_lower__kf(st, top), ""),
+                                       LLVMBuildFCmp(c->b, LLVMRealOGE, x, gpucompile_lower__kf(st, bottom), ""), "");
+        LLVMValueRef safe = LLVMBuildSelect(c->b, ok, x, gpucompile_lower__kf(st, 0.0), "");
+        LLVMValueRef v = dsign ? LLVMBuildFPToSI(c->b, safe, dt, "") : LLVMBuildFPToUI(c->b, safe, dt, "");
+        v = LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOGE, x, gpucompile_lower__kf(st, top), ""), gpucompile_lower__imax(dt, dsign), v, "");
+        return LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, x, gpucompile_lower__kf(st, bottom), ""), gpucompile_lower__imin(dt, dsign), v, "");
+    }
+    return dsign ? LLVMBuildFPToSI(c->b, x, dt, "") : LLVMBuildFPToUI(c->b, x, dt, "");
+}
+
+/* ---- math functions ---- */
+/* those with an intrinsic of their own (GLSL.std.450 in LLVM 22's shaders; its transcendental
+   instructions take 16- and 32-bit floats only: f64 = 0) */
+GPUCOMPILE_PRIVATE const char *gpucompile_lower__math(const char *f, unsigned n, int *f64) {
+    static const struct { const char *cl, *llvm; unsigned n; int f64; } t[] = {
+        {"sin", "llvm.sin", 1, 0}, {"cos", "llvm.cos", 1, 0}, {"tan", "llvm.tan", 1, 0}, {"asin", "llvm.asin", 1, 0}, {"acos", "llvm.acos", 1, 0},
+        {"atan", "llvm.atan", 1, 0}, {"sinh", "llvm.sinh", 1, 0}, {"cosh", "llvm.cosh", 1, 0}, {"tanh", "llvm.tanh", 1, 0}, {"exp", "llvm.exp", 1, 0},
+        {"exp2", "llvm.exp2", 1, 0}, {"sqrt", "llvm.sqrt", 1, 1}, {"fabs", "llvm.fabs", 1, 1},
+        {"floor", "llvm.floor", 1, 1}, {"ceil", "llvm.ceil", 1, 1}, {"trunc", "llvm.trunc", 1, 1}, {"round", "llvm.round", 1, 1}, {"rint", "llvm.rint", 1, 1},
+        {"fmin", "llvm.minnum", 2, 1}, {"fmax", "llvm.maxnum", 2, 1}, {"atan2", "llvm.atan2", 2, 0},
+{"fma", "llvm.fma", 3, 1}, {"mad", "llvm.fmuladd", 3, 1}};
+    size_t i;
+    for (i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (t[i].n == n && strcmp(f, t[i].cl) == 0) {
+            *f64 = t[i].f64;
+            return t[i].llvm;
+        }
+    return NULL;
+}
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__math_call(gpucompile_lower__cl *c, const char *f, const char **why) {
+    gpucompile_lower__state *w = c->w;
+    LLVMValueRef *a = c->a;
+    int f64 = 0;
+    const char *m = gpucompile_lower__math(f, c->n, &f64);
+    if (m) {
+        if (!f64 && LLVMGetTypeKind(c->et) == LLVMDoubleTypeKind) {
+            *why = "double-precision: GLSL.std.450 has it for 16- and 32-bit floats only";
+            return NULL;
+        }
+        return gpucompile_lower__intr(w, m, c->t, a, c->n);
+    }
+    if (c->n == 1 && strcmp(f, "rsqrt") == 0) return LLVMBuildFDiv(c->b, gpucompile_lower__kf(c->t, 1.0), gpucompile_lower__intr1(w, "llvm.sqrt", a[0]), "");
+    if (c->n == 1 && strcmp(f, "recip") == 0) return LLVMBuildFDiv(c->b, gpucompile_lower__kf(c->t, 1.0), a[0], "");
+    if (c->n == 2 && strcmp(f, "divide") == 0) return LLVMBuildFDiv(c->b, a[0], a[1], "");
+    return NULL;
+}
+
+/* ---- math functions built from GLSL.std.450's (float) and bit operations ---- */
+/* the float format of t: mantissa bits, exponent bias */
+GPUCOMPILE_PRIVATE unsigned gpucompile_lower__mant(LLVMTypeRef t) {
+    unsigned bits = gpucompile_lower__bits(t);
+    return bits == 64 ? 52 : bits == 32 ? 23 : 10;
+}
+
+/* 2^k as a double (no <math.h> in the header) */
+GPUCOMPILE_PRIVATE double gpucompile_lower__pow2(int k) {
+    double r = 1.0;
+    for (; k > 0; k--) r *= 2.0;
+    for (; k < 0; k++) r *= 0.5;
+    return r;
+}
+
+/* +-inf or a quiet NaN of t's float format, from its bits */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__special(gpucompile_lower__state *w, LLVMTypeRef t, int nan, int neg) {
+    LLVMTypeRef it = gpucompile_lower__int_like(t);
+    unsigned bits = gpucompile_lower__bits(t), mant = gpucompile_lower__mant(t);
+    unsigned long long v = (((1ull << (bits - mant - 1)) - 1) << mant) | (nan ? 1ull << (mant - 1) : 0) | (neg ? 1ull << (bits - 1) : 0);
+    return LLVMBuildBitCast(w->b, gpucompile_lower__ki(it, v), t, "");
+}
+
+/* copysign by the bits (LLVM 22 cannot select llvm.copysign for a shader) */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__copysign(gpucompile_lower__state *w, LLVMValueRef x, LLVMValueRef y) {
+    LLVMTypeRef t = LLVMTypeOf(x), it = gpucompile_lower__int_like(t);
+    LLVMValueRef sm = gpucompile_lower__ki(it, 1ull << (gpucompile_lower__bits(t) - 1));
+    LLVMValueRef v = LLVMBuildOr(w->b, LLVMBuildAnd(w->b, LLVMBuildBitCast(w->b, x, it, ""), LLVMBuildNot(w->b, sm, ""), ""),
+                                 LLVMBuildAnd(w->b, LLVMBuildBitCast(w->b, y, it, ""), sm, ""), "");
+    return LLVMBuildBitCast(w->b, v, t, "");
+}
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__fsel(gpucompile_lower__state *w, LLVMValueRef x, unsigned mask, LLVMValueRef then, LLVMValueRef v) {
+    return LLVMBuildSelect(w->b, gpucompile_lower__fpclass(w, x, mask), then, v, "");
+}
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__fma(gpucompile_lower__state *w, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c) {
+    LLVMValueRef ops[3];
+    ops[0] = a;
+    ops[1] = b;
+    ops[2] = c;
+    return gpucompile_lower__intr(w, "llvm.fma", LLVMTypeOf(a), ops, 3);
+}
+
+/* 2^(x * hi) for the constant hi + lo (a log2 of a base split in two floats): the product's
+   rounding error (fma) and lo folded in as 2^e ~ 1 + e ln 2, so that the argument's rounding does
+   not grow with |x| (exp10, exp) */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__exp_base(gpucompile_lower__state *w, LLVMValueRef x, double hi, double lo) {
+    LLVMTypeRef t = LLVMTypeOf(x);
+    LLVMValueRef h = gpucompile_lower__kf(t, hi), p = LLVMBuildFMul(w->b, x, h, ""), e, r0, r;
+    e = LLVMBuildFAdd(w->b, gpucompile_lower__fma(w, x, h, LLVMBuildFNeg(w->b, p, "")), LLVMBuildFMul(w->b, x, gpucompile_lower__kf(t, lo), ""), "");
+    r0 = gpucompile_lower__intr1(w, "llvm.exp2", p);
+    r = gpucompile_lower__fma(w, r0, LLVMBuildFMul(w->b, e, gpucompile_lower__kf(t, 0.69314718055994530942), ""), r0);
+    return LLVMBuildSelect(w->b, gpucompile_lower__fpclass(w, e, GPUCOMPILE_LOWER__FINITE), r, r0, "");
+}
+
+/* x * 2^n (n: integers of x's shape), in three steps of at most 2^+-127 each (a float's 2^k
+   from its exponent bits), n clamped to what can change a float */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__ldexp(gpucompile_lower__state *w, LLVMValueRef x, LLVMValueRef n) {
+    LLVMTypeRef t = LLVMTypeOf(x), it = gpucompile_lower__int_like(t);
+    unsigned mant = gpucompile_lower__mant(t), bias = (1u << (gpucompile_lower__bits(t) - mant - 2)) - 1, k;
+    LLVMValueRef parts[3], m = LLVMBuildIntCast2(w->b, n, it, 1, "");
+    long long lim = 3 * (long long)bias;
+    m = gpucompile_lower__intr2(w, "llvm.smin", gpucompile_lower__intr2(w, "llvm.smax", m, gpucompile_lower__ki(it, (unsigned long long)-lim)), gpucompile_lower__ki(it, (unsigned long long)lim));
+    if (!m) return NULL;
+    parts[0] = LLVMBuildSDiv(w->b, m, gpucompile_lower__ki(it, 3), "");
+    parts[1] = LLVMBuildSDiv(w->b, LLVMBuildSub(w->b, m, parts[0], ""), gpucompile_lower__ki(it, 2), "");
+    parts[2] = LLVMBuildSub(w->b, LLVMBuildSub(w->b, m, parts[0], ""), parts[1], "");
+    for (k = 0; k < 3; k++) {
+        LLVMValueRef s = LLVMBuildShl(w->b, LLVMBuildAdd(w->b, parts[k], gpucompile_lower__ki(it, bias), ""), gpucompile_lower__ki(it, mant), "");
+        x = LLVMBuildFMul(w->b, x, LLVMBuildBitCast(w->b, s, t, ""), "");
+    }
+    return x;
+}
+
+/* The unbiased exponent of x (finite, not 0) as an integer of x's shape; subnormals scaled up first */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__exponent(gpucompile_lower__state *w, LLVMValueRef x, LLVMValueRef *scaled) {
+    LLVMTypeRef t = LLVMTypeOf(x), it = gpucompile_lower__int_like(t);
+    unsigned mant = gpucompile_lower__mant(t), ebits = gpucompile_lower__bits(t) - mant - 1, bias = (1u << (ebits - 1)) - 1;
+    LLVMValueRef sub = gpucompile_lower__fpclass(w, x, GPUCOMPILE_LOWER__SUB), big, bi, e;
+    big = LLVMBuildFMul(w->b, x, gpucompile_lower__kf(t, gpucompile_lower__pow2((int)mant + 1)), "");
+    x = LLVMBuildSelect(w->b, sub, big, x, "");
+    bi = LLVMBuildBitCast(w->b, x, it, "");
+    e = LLVMBuildAnd(w->b, LLVMBuildLShr(w->b, bi, gpucompile_lower__ki(it, mant), ""), gpucompile_lower__ki(it, (1u << ebits) - 1), "");
+    e = LLVMBuildSub(w->b, e, LLVMBuildSelect(w->b, sub, gpucompile_lower__ki(it, bias + mant + 1), gpucompile_lower__ki(it, bias), ""), "");
+    if (scaled) *scaled = x;
+    return e;
+}
+
+/* log(1 + f) for f in [sqrt(1/2) - 1, sqrt(2) - 1]: 2 atanh(s), s = f / (2 + f), by its series
+   (no cancellation to lose: Mesa's compiler may fold (1 + x) - 1 into x, so no trick that needs
+   that rounding exactly is used) */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__log_series(gpucompile_lower__state *w, LLVMValueRef f) {
+    static const double k[] = {1.0 / 11, 1.0 / 9, 1.0 / 7, 1.0 / 5, 1.0 / 3};
+    LLVMTypeRef t = LLVMTypeOf(f);
+    LLVMValueRef sv = LLVMBuildFDiv(w->b, f, LLVMBuildFAdd(w->b, f, gpucompile_lower__kf(t, 2.0), ""), ""), s2 = LLVMBuildFMul(w->b, sv, sv, ""), p, two_s;
+    unsigned i;
+    p = gpucompile_lower__kf(t, k[0]);
+    for (i = 1; i < sizeof k / sizeof k[0]; i++) p = LLVMBuildFAdd(w->b, LLVMBuildFMul(w->b, p, s2, ""), gpucompile_lower__kf(t, k[i]), "");
+    two_s = LLVMBuildFMul(w->b, sv, gpucompile_lower__kf(t, 2.0), "");
+    return LLVMBuildFAdd(w->b, two_s, LLVMBuildFMul(w->b, two_s, LLVMBuildFMul(w->b, s2, p, ""), ""), ""); /* the small part last */
+}
+
+/* log(x) in pieces (float): x = m 2^e with m in [sqrt(1/2), sqrt(2)), log(m) = 2 atanh(s),
+   s = (m - 1) / (m + 1), by its series; *e: e as a float. GLSL.std.450's Log and Log2 are
+   absolute-error instructions (hundreds of ULP near 1, measured on lavapipe): this is within 2. */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__log_m(gpucompile_lower__state *w, LLVMValueRef x, LLVMValueRef *ef) {
+    LLVMTypeRef t = LLVMTypeOf(x), it = gpucompile_lower__int_like(t);
+    unsigned mant = gpucompile_lower__mant(t), ebits = gpucompile_lower__bits(t) - mant - 1;
+    LLVMValueRef xs, e = gpucompile_lower__exponent(w, x, &xs), m, big, f;
+    unsigned long long keep = ~(((1ull << ebits) - 1) << mant), zero_exp = (((1ull << (ebits - 1)) - 1) << mant);
+    m = LLVMBuildBitCast(w->b, LLVMBuildOr(w->b, LLVMBuildAnd(w->b, LLVMBuildBitCast(w->b, xs, it, ""), gpucompile_lower__ki(it, keep), ""), gpucompile_lower__ki(it, zero_exp), ""), t, "");
+    big = LLVMBuildFCmp(w->b, LLVMRealOGT, m, gpucompile_lower__kf(t, 1.41421356237309504880), "");
+    m = LLVMBuildSelect(w->b, big, LLVMBuildFMul(w->b, m, gpucompile_lower__kf(t, 0.5), ""), m, "");
+    e = LLVMBuildAdd(w->b, e, LLVMBuildZExt(w->b, big, it, ""), "");
+    f = LLVMBuildFSub(w->b, m, gpucompile_lower__kf(t, 1.0), "");
+    *ef = LLVMBuildSIToFP(w->b, e, t, "");
+    return gpucompile_lower__log_series(w, f);
+}
+
+/* log, log2, log10 (which: 'e', '2', 'a'): e log(2) + log(m) in the base, the special values of x */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__log(gpucompile_lower__state *w, LLVMValueRef x, char which) {
+    LLVMTypeRef t = LLVMTypeOf(x);
+    LLVMValueRef ef, l = gpucompile_lower__log_m(w, x, &ef), r, z = gpucompile_lower__kf(t, 0.0);
+    /* the base's log 2 in a high part whose product with e is exact, and the rest */
+    double hi = which == 'e' ? 0.693145751953125 : which == 'a' ? 0.301025390625 : 1.0;
+    double lo = which == 'e' ? 1.4286068202862268e-06 : which == 'a' ? 4.6050389811980175e-06 : 0.0;
+    double scale = which == 'e' ? 1.0 : which == 'a' ? 0.43429448190325182765 : 1.44269504088896340736;
+    if (which != 'e') l = LLVMBuildFMul(w->b, l, gpucompile_lower__kf(t, scale), "");
+    r = LLVMBuildFAdd(w->b, LLVMBuildFMul(w->b, ef, gpucompile_lower__kf(t, hi), ""), LLVMBuildFAdd(w->b, l, LLVMBuildFMul(w->b, ef, gpucompile_lower__kf(t, lo), ""), ""), "");
+    r = LLVMBuildSelect(w->b, LLVMBuildFCmp(w->b, LLVMRealOEQ, x, z, ""), gpucompile_lower__special(w, t, 0, 1), r, "");
+    r = LLVMBuildSelect(w->b, LLVMBuildFCmp(w->b, LLVMRealOLT, x, z, ""), gpucompile_lower__special(w, t, 1, 0), r, "");
+    return gpucompile_lower__fsel(w, x, GPUCOMPILE_LOWER__INF | GPUCOMPILE_LOWER__NAN, LLVMBuildFAdd(w->b, x, x, ""), r); /* +inf, NaN: itself; -inf: NaN below */
+}
+
+/* sinpi/cospi of |x|: r = |x| mod 2 (exact), r = k/2 + f with |f| <= 1/4, then sin or cos of pi f */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__sinpi(gpucompile_lower__state *w, LLVMValueRef x, int cosine) {
+    LLVMTypeRef t = LLVMTypeOf(x), it = gpucompile_lower__int_like(t);
+    LLVMValueRef ax = gpucompile_lower__intr1(w, "llvm.fabs", x), r, k, f, pf, s, c, ki, b0, b1, v, neg, z = gpucompile_lower__kf(t, 0.0);
+    r = LLVMBuildFSub(w->b, ax, LLVMBuildFMul(w->b, gpucompile_lower__intr1(w, "llvm.floor", LLVMBuildFMul(w->b, ax, gpucompile_lower__kf(t, 0.5), "")),
+                                               gpucompile_lower__kf(t, 2.0), ""), "");
+    k = gpucompile_lower__intr1(w, "llvm.rint", LLVMBuildFMul(w->b, r, gpucompile_lower__kf(t, 2.0), ""));
+    f = LLVMBuildFSub(w->b, r, LLVMBuildFMul(w->b, k, gpucompile_lower__kf(t, 0.5), ""), "");
+    pf = LLVMBuildFMul(w->b, f, gpucompile_lower__kf(t, 3.14159265358979323846), "");
+    s = gpucompile_lower__intr1(w, "llvm.sin", pf);
+    c = gpucompile_lower__intr1(w, "llvm.cos", pf);
+    ki = LLVMBuildFPToSI(w->b, gpucompile_lower__fsel(w, k, GPUCOMPILE_LOWER__FINITE, k, z), it, "");
+    b0 = LLVMBuildTrunc(w->b, ki, gpucompile_lower__like(t, LLVMInt1TypeInContext(w->ctx)), "");
+    b1 = LLVMBuildTrunc(w->b, LLVMBuildLShr(w->b, ki, gpucompile_lower__ki(it, 1), ""), gpucompile_lower__like(t, LLVMInt1TypeInContext(w->ctx)), "");
+    /* sinpi: s, c, -s, -c; cospi: c, -s, -c, s (k = 0..3) */
+    v = cosine ? LLVMBuildSelect(w->b, b0, s, c, "") : LLVMBuildSelect(w->b, b0, c, s, "");
+    neg = cosine ? LLVMBuildXor(w->b, b0, b1, "") : b1;
+    v = LLVMBuildSelect(w->b, neg, LLVMBuildFNeg(w->b, v, ""), v, "");
+    if (cosine) return LLVMBuildSelect(w->b, LLVMBuildFCmp(w->b, LLVMRealOEQ, v, z, ""), z, v, ""); /* cospi(n + 1/2) = +0 */
+    v = LLVMBuildSelect(w->b, LLVMBuildFCmp(w->b, LLVMRealOEQ, v, z, ""), z, v, "");
+    return gpucompile_lower__fsel(w, x, 0x03cu /* negative */, LLVMBuildFNeg(w->b, v, ""), v); /* odd: sinpi(-x) = -sinpi(x), sinpi(-n) = -0 */
+}
+
+/* log(1 + x): the series itself near 0, log(1 + x) elsewhere */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__log1p(gpucompile_lower__state *w, LLVMValueRef x) {
+    LLVMTypeRef t = LLVMTypeOf(x);
+    LLVMValueRef lu = gpucompile_lower__log(w, LLVMBuildFAdd(w->b, x, gpucompile_lower__kf(t, 1.0), ""), 'e');
+    LLVMValueRef near = LLVMBuildAnd(w->b, LLVMBuildFCmp(w->b, LLVMRealOGT, x, gpucompile_lower__kf(t, -0.29289321881345247560), ""),
+                                     LLVMBuildFCmp(w->b, LLVMRealOLT, x, gpucompile_lower__kf(t, 0.41421356237309504880), ""), "");
+    return LLVMBuildSelect(w->b, near, gpucompile_lower__log_series(w, x), lu, "");
+}
+
+/* The OpenCL math functions that GLSL.std.450 lacks, built from its own; f: the name */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__math_built(gpucompile_lower__cl *c, const char *f, const char **why) {
+    gpucompile_lower__state *w = c->w;
+    LLVMValueRef *a = c->a, x = c->n ? a[0] : NULL, z, one, ax;
+    LLVMTypeRef t, it;
+    int glsl;
+    if (!x || !gpucompile_lower__is_fp(LLVMTypeOf(x))) return NULL;
+    t = LLVMTypeOf(x);
+    it = gpucompile_lower__int_like(t);
+    z = gpucompile_lower__kf(t, 0.0);
+    one = gpucompile_lower__kf(t, 1.0);
+    glsl = LLVMGetTypeKind(gpucompile_lower__elem(t)) != LLVMDoubleTypeKind; /* those that use GLSL.std.450's transcendental functions */
+#define GPUCOMPILE_LOWER__NEEDS_GLSL() do { if (!glsl) { *why = "double-precision: GLSL.std.450 has its functions for 16- and 32-bit floats only"; return NULL; } } while (0)
+    ax = gpucompile_lower__intr1(w, "llvm.fabs", x);
+    if (c->n == 1) {
+        if (strcmp(f, "exp10") == 0) { GPUCOMPILE_LOWER__NEEDS_GLSL(); return gpucompile_lower__exp_base(w, x, 3.32192802429199219, 3.32192809488736234787 - 3.32192802429199219); }
+        if (strcmp(f, "exp") == 0) { GPUCOMPILE_LOWER__NEEDS_GLSL(); return gpucompile_lower__exp_base(w, x, 1.44269502162933350, 1.44269504088896340736 - 1.44269502162933350); }
+        if ((strcmp(f, "log") == 0 || strcmp(f, "log2") == 0 || strcmp(f, "log10") == 0)) {
+            GPUCOMPILE_LOWER__NEEDS_GLSL(); /* the series' terms are a float's */
+            return gpucompile_lower__log(w, x, f[3] == 0 ? 'e' : f[3] == '2' ? '2' : 'a');
+        }
+        if (strcmp(f, "expm1") == 0) { /* Kahan: u = e^x rounded, (u - 1) * x / log(u) */
+            LLVMValueRef u, d, r;
+            GPUCOMPILE_LOWER__NEEDS_GLSL();
+            u = gpucompile_lower__exp_base(w, x, 1.44269502162933350, 1.44269504088896340736 - 1.44269502162933350);
+            d = LLVMBuildFSub(c->b, u, one, "");
+            r = LLVMBuildFDiv(c->b, LLVMBuildFMul(c->b, d, x, ""), gpucompile_lower__log(w, u, 'e'), "");
+            r = LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, u, one, ""), x, r, "");
+            r = LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, x, gpucompile_lower__kf(t, -20.0), ""), gpucompile_lower__kf(t, -1.0), r, "");
+            return gpucompile_lower__fsel(w, u, GPUCOMPILE_LOWER__INF, u, r);
+        }
+        if (strcmp(f, "log1p") == 0) { GPUCOMPILE_LOWER__NEEDS_GLSL(); return gpucompile_lower__log1p(w, x); }
+        if (strcmp(f, "cbrt") == 0) { /* 2^(log2|x| / 3), one Newton step, x's sign; subnormals scaled by 2^48 */
+            LLVMValueRef tiny, s, r;
+            GPUCOMPILE_LOWER__NEEDS_GLSL();
+            tiny = LLVMBuildFCmp(c->b, LLVMRealOLT, ax, gpucompile_lower__kf(t, gpucompile_lower__pow2(-100)), "");
+            s = LLVMBuildSelect(c->b, tiny, LLVMBuildFMul(c->b, ax, gpucompile_lower__kf(t, gpucompile_lower__pow2(48)), ""), ax, "");
+            r = gpucompile_lower__intr1(w, "llvm.exp2", LLVMBuildFMul(c->b, gpucompile_lower__intr1(w, "llvm.log2", s), gpucompile_lower__kf(t, 1.0 / 3.0), ""));
+            r = LLVMBuildFSub(c->b, r, LLVMBuildFMul(c->b, LLVMBuildFSub(c->b, r, LLVMBuildFDiv(c->b, s, LLVMBuildFMul(c->b, r, r, ""), ""), ""), gpucompile_lower__kf(t, 1.0 / 3.0), ""), "");
+            r = LLVMBuildSelect(c->b, tiny, LLVMBuildFMul(c->b, r, gpucompile_lower__kf(t, gpucompile_lower__pow2(-16)), ""), r, "");
+            r = gpucompile_lower__copysign(w, r, x);
+            return gpucompile_lower__fsel(w, x, GPUCOMPILE_LOWER__ZERO | GPUCOMPILE_LOWER__INF | GPUCOMPILE_LOWER__NAN, x, r);
+        }
+        if (strcmp(f, "sinpi") == 0 || strcmp(f, "cospi") == 0) { GPUCOMPILE_LOWER__NEEDS_GLSL(); return gpucompile_lower__sinpi(w, x, f[0] == 'c'); }
+        if (strcmp(f, "tanpi") == 0) {
+            GPUCOMPILE_LOWER__NEEDS_GLSL();
+            return LLVMBuildFDiv(c->b, gpucompile_lower__sinpi(w, x, 0), gpucompile_lower__sinpi(w, x, 1), "");
+        }
+        if (strcmp(f, "asinpi") == 0 || strcmp(f, "acospi") == 0 || strcmp(f, "atanpi") == 0) {
+            GPUCOMPILE_LOWER__NEEDS_GLSL();
+            return LLVMBuildFMul(c->b, gpucompile_lower__intr1(w, f[1] == 's' ? "llvm.asin" : f[1] == 'c' ? "llvm.acos" : "llvm.atan", x), gpucompile_lower__kf(t, 0.31830988618379067154), "");
+        }
+        if (strcmp(f, "asinh") == 0) { /* sign(x) log1p(|x| + x^2 / (1 + sqrt(1 + x^2))); log(|x|) + log 2 for large |x| */
+            LLVMValueRef x2 = LLVMBuildFMul(c->b, ax, ax, ""), r, big;
+            GPUCOMPILE_LOWER__NEEDS_GLSL();
+            r = gpucompile_lower__log1p(w, LLVMBuildFAdd(c->b, ax, LLVMBuildFDiv(c->b, x2, LLVMBuildFAdd(c->b, one, gpucompile_lower__intr1(w, "llvm.sqrt", LLVMBuildFAdd(c->b, one, x2, "")), ""), ""), ""));
+            big = LLVMBuildFAdd(c->b, gpucompile_lower__log(w, ax, 'e'), gpucompile_lower__kf(t, 0.69314718055994530942), "");
+            r = LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOGT, ax, gpucompile_lower__kf(t, 4096.0), ""), big, r, "");
+            return gpucompile_lower__copysign(w, r, x);
+        }
+        if (strcmp(f, "acosh") == 0) { /* log1p(t + sqrt(2t + t^2)), t = x - 1; log(x) + log 2 for large x */
+            LLVMValueRef tt = LLVMBuildFSub(c->b, x, one, ""), r, big;
+            GPUCOMPILE_LOWER__NEEDS_GLSL();
+            r = gpucompile_lower__log1p(w, LLVMBuildFAdd(c->b, tt, gpucompile_lower__intr1(w, "llvm.sqrt", LLVMBuildFMul(c->b, tt, LLVMBuildFAdd(c->b, tt, gpucompile_lower__kf(t, 2.0), ""), "")), ""));
+            big = LLVMBuildFAdd(c->b, gpucompile_lower__log(w, x, 'e'), gpucompile_lower__kf(t, 0.69314718055994530942), "");
+            return LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOGT, x, gpucompile_lower__kf(t, 4096.0), ""), big, r, "");
+        }
+        if (strcmp(f, "atanh") == 0) { /* sign(x) log1p(2|x| / (1 - |x|)) / 2 */
+            LLVMValueRef r;
+            GPUCOMPILE_LOWER__NEEDS_GLSL();
+            r = gpucompile_lower__log1p(w, LLVMBuildFDiv(c->b, LLVMBuildFMul(c->b, ax, gpucompile_lower__kf(t, 2.0), ""), LLVMBuildFSub(c->b, one, ax, ""), ""));
+            return gpucompile_lower__copysign(w, LLVMBuildFMul(c->b, r, gpucompile_lower__kf(t, 0.5), ""), x);
+        }
+        if (strcmp(f, "logb") == 0 || strcmp(f, "ilogb") == 0) { /* the exponent; 0: -inf (FP_ILOGB0, INT_MIN), inf: inf (INT_MAX), NaN: NaN (FP_ILOGBNAN, INT_MAX) */
+            LLVMValueRef e = gpucompile_lower__exponent(w, x, NULL);
+            if (f[0] == 'i') {
+                e = LLVMBuildIntCast2(c->b, e, c->t, 1, "");
+                e = gpucompile_lower__fsel(w, x, GPUCOMPILE_LOWER__ZERO, gpucompile_lower__imin(c->t, 1), e);
+                return gpucompile_lower__fsel(w, x, GPUCOMPILE_LOWER__INF | GPUCOMPILE_LOWER__NAN, gpucompile_lower__imax(c->t, 1), e);
+            }
+            e = LLVMBuildSIToFP(c->b, e, t, "");
+            e = gpucompile_lower__fsel(w, x, GPUCOMPILE_LOWER__ZERO, gpucompile_lower__special(w, t, 0, 1), e);
+            return gpucompile_lower__fsel(w, x, GPUCOMPILE_LOWER__INF | GPUCOMPILE_LOWER__NAN, ax, e);
+        }
+    }
+    if (c->n == 2 && LLVMTypeOf(a[1]) == t) {
+        LLVMValueRef y = a[1], ay = gpucompile_lower__intr1(w, "llvm.fabs", y);
+        LLVMValueRef nan = LLVMBuildOr(c->b, gpucompile_lower__fpclass(w, x, GPUCOMPILE_LOWER__NAN), gpucompile_lower__fpclass(w, y, GPUCOMPILE_LOWER__NAN), "");
+        if (strcmp(f, "hypot") == 0) { /* max * sqrt(1 + (min / max)^2); inf wins over NaN */
+            LLVMValueRef mx = gpucompile_lower__intr2(w, "llvm.maxnum", ax, ay), mn = gpucompile_lower__intr2(w, "llvm.minnum", ax, ay), q, r;
+            q = LLVMBuildFDiv(c->b, mn, mx, "");
+            r = LLVMBuildFMul(c->b, mx, gpucompile_lower__intr1(w, "llvm.sqrt", gpucompile_lower__fma(w, q, q, one)), "");
+            r = LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, mx, z, ""), z, r, "");
+            r = LLVMBuildSelect(c->b, nan, LLVMBuildFAdd(c->b, x, y, ""), r, "");
+            return LLVMBuildSelect(c->b, LLVMBuildOr(c->b, gpucompile_lower__fpclass(w, x, GPUCOMPILE_LOWER__INF), gpucompile_lower__fpclass(w, y, GPUCOMPILE_LOWER__INF), ""),
+                                   gpucompile_lower__special(w, t, 0, 0), r, "");
+        }
+        if (strcmp(f, "copysign") == 0) return gpucompile_lower__copysign(w, x, y);
+        if (strcmp(f, "fdim") == 0)
+            return LLVMBuildSelect(c->b, nan, LLVMBuildFAdd(c->b, x, y, ""), LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOGT, x, y, ""), LLVMBuildFSub(c->b, x, y, ""), z, ""), "");
+        if (strcmp(f, "maxmag") == 0 || strcmp(f, "minmag") == 0) {
+            int mx = f[1] == 'a';
+            LLVMValueRef r = gpucompile_lower__intr2(w, mx ? "llvm.maxnum" : "llvm.minnum", x, y);
+            r = LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, mx ? LLVMRealOGT : LLVMRealOLT, ay, ax, ""), y, r, "");
+            return LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, mx ? LLVMRealOGT : LLVMRealOLT, ax, ay, ""), x, r, "");
+        }
+        if (strcmp(f, "nextafter") == 0) { /* the neighbour toward y: one step of the bits */
+            LLVMValueRef ix = LLVMBuildBitCast(c->b, x, it, ""), up, r, tiny;
+            up = LLVMBuildXor(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, x, y, ""), LLVMBuildICmp(c->b, LLVMIntSLT, ix, gpucompile_lower__ki(it, 0), ""), "");
+            r = LLVMBuildBitCast(c->b, LLVMBuildSelect(c->b, up, LLVMBuildAdd(c->b, ix, gpucompile_lower__ki(it, 1), ""), LLVMBuildSub(c->b, ix, gpucompile_lower__ki(it, 1), ""), ""), t, "");
+            tiny = gpucompile_lower__copysign(w, LLVMBuildBitCast(c->b, gpucompile_lower__ki(it, 1), t, ""), y);
+            r = LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, x, z, ""), tiny, r, "");
+            r = LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, x, y, ""), y, r, "");
+            return LLVMBuildSelect(c->b, nan, LLVMBuildFAdd(c->b, x, y, ""), r, "");
+        }
+        if (strcmp(f, "fmod") == 0) return LLVMBuildFRem(c->b, x, y, "");
+        if (strcmp(f, "remainder") == 0) { /* x - y rint(x / y) */
+            LLVMValueRef q = gpucompile_lower__intr1(w, "llvm.rint", LLVMBuildFDiv(c->b, x, y, ""));
+            return gpucompile_lower__fma(w, LLVMBuildFNeg(c->b, q, ""), y, x);
+        }
+        if (strcmp(f, "atan2pi") == 0) {
+            GPUCOMPILE_LOWER__NEEDS_GLSL();
+            return LLVMBuildFMul(c->b, gpucompile_lower__intr2(w, "llvm.atan2", x, y), gpucompile_lower__kf(t, 0.31830988618379067154), "");
+        }
+        if (strcmp(f, "pow") == 0 || strcmp(f, "powr") == 0) { /* GLSL's Pow is defined for x > 0 only: the signs and zeros here */
+            LLVMValueRef r, yi, odd, half_y;
+            GPUCOMPILE_LOWER__NEEDS_GLSL();
+            r = gpucompile_lower__intr2(w, "llvm.pow", ax, y);
+            if (f[3] == 'r') return LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, x, z, ""), gpucompile_lower__special(w, t, 1, 0), r, "");
+            yi = LLVMBuildFCmp(c->b, LLVMRealOEQ, gpucompile_lower__intr1(w, "llvm.trunc", y), y, "");
+            half_y = LLVMBuildFMul(c->b, y, gpucompile_lower__kf(t, 0.5), "");
+            odd = LLVMBuildAnd(c->b, yi, LLVMBuildFCmp(c->b, LLVMRealONE, gpucompile_lower__intr1(w, "llvm.trunc", half_y), half_y, ""), "");
+            r = LLVMBuildSelect(c->b, LLVMBuildAnd(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, ax, z, ""), LLVMBuildFCmp(c->b, LLVMRealOLT, y, z, ""), ""), gpucompile_lower__special(w, t, 0, 0),
+                                LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, ax, z, ""), LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, y, z, ""), one, z, ""), r, ""), "");
+            r = LLVMBuildSelect(c->b, LLVMBuildAnd(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, x, z, ""), LLVMBuildNot(c->b, yi, ""), ""), gpucompile_lower__special(w, t, 1, 0), r, "");
+            r = LLVMBuildSelect(c->b, LLVMBuildAnd(c->b, odd, gpucompile_lower__fpclass(w, x, 0x03cu /* negative */), ""), LLVMBuildFNeg(c->b, r, ""), r, "");
+            return LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, y, z, ""), one, r, "");
+        }
+    }
+    if (c->n == 2 && gpucompile_lower__lanes(LLVMTypeOf(a[1])) == gpucompile_lower__lanes(t) && LLVMGetTypeKind(gpucompile_lower__elem(LLVMTypeOf(a[1]))) == LLVMIntegerTypeKind) {
+        LLVMValueRef nv = a[1];
+        if (strcmp(f, "ldexp") == 0) return gpucompile_lower__ldexp(w, x, nv);
+        if (strcmp(f, "pown") == 0 || strcmp(f, "rootn") == 0) {
+            LLVMValueRef yf = LLVMBuildSIToFP(c->b, nv, t, ""), r, odd = LLVMBuildTrunc(c->b, nv, gpucompile_lower__like(t, LLVMInt1TypeInContext(w->ctx)), "");
+            GPUCOMPILE_LOWER__NEEDS_GLSL();
+            if (f[0] == 'r') yf = LLVMBuildFDiv(c->b, one, yf, "");
+            r = gpucompile_lower__intr2(w, "llvm.pow", ax, yf);
+            r = LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, ax, z, ""),
+                                LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, yf, z, ""), gpucompile_lower__special(w, t, 0, 0), z, ""), r, "");
+            if (f[0] == 'r') r = LLVMBuildSelect(c->b, LLVMBuildAnd(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, x, z, ""), LLVMBuildNot(c->b, odd, ""), ""), gpucompile_lower__special(w, t, 1, 0), r, "");
+            r = LLVMBuildSelect(c->b, LLVMBuildAnd(c->b, odd, gpucompile_lower__fpclass(w, x, 0x03cu), ""), LLVMBuildFNeg(c->b, r, ""), r, "");
+            return LLVMBuildSelect(c->b, LLVMBuildICmp(c->b, LLVMIntEQ, nv, gpucompile_lower__ki(LLVMTypeOf(nv), 0), ""), f[0] == 'p' ? one : gpucompile_lower__special(w, t, 1, 0), r, "");
+        }
+    }
+    return NULL;
+#undef GPUCOMPILE_LOWER__NEEDS_GLSL
+}
+
+/* The functions with a pointer out-parameter (fract, modf, frexp, sincos, remquo): the value the
+   pointer receives stored through it (the rewrite then treats that store like any other). */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__math_out(gpucompile_lower__cl *c, const char *f, const char **why) {
+    gpucompile_lower__state *w = c->w;
+    LLVMValueRef *a = c->a, x, p, r = NULL, o = NULL, st;
+    LLVMTypeRef t;
+    if (c->n < 2 || LLVMGetTypeKind(LLVMTypeOf(a[c->n - 1])) != LLVMPointerTypeKind || !gpucompile_lower__is_fp(LLVMTypeOf(a[0]))) return NULL;
+    x = a[0];
+    t = LLVMTypeOf(x);
+    p = a[c->n - 1];
+    if (c->n == 2 && strcmp(f, "fract") == 0) { /* min(x - floor(x), the float below 1); inf: +-0 */
+        LLVMValueRef fl = gpucompile_lower__intr1(w, "llvm.floor", x);
+        double below = gpucompile_lower__bits(t) == 64 ? 1.0 - gpucompile_lower__pow2(-53) : gpucompile_lower__bits(t) == 32 ? 1.0 - gpucompile_lower__pow2(-24) : 1.0 - gpucompile_lower__pow2(-11);
+        r = gpucompile_lower__intr2(w, "llvm.minnum", LLVMBuildFSub(c->b, x, fl, ""), gpucompile_lower__kf(t, below));
+        r = gpucompile_lower__fsel(w, x, GPUCOMPILE_LOWER__INF, gpucompile_lower__copysign(w, gpucompile_lower__kf(t, 0.0), x), r);
+        r = gpucompile_lower__fsel(w, x, GPUCOMPILE_LOWER__NAN, x, r);
+        o = fl;
+    } else if (c->n == 2 && strcmp(f, "modf") == 0) { /* x - trunc(x) with x's sign; inf: +-0 */
+        LLVMValueRef i = gpucompile_lower__intr1(w, "llvm.trunc", x);
+        r = gpucompile_lower__fsel(w, x, GPUCOMPILE_LOWER__INF, gpucompile_lower__kf(t, 0.0), LLVMBuildFSub(c->b, x, i, ""));
+        r = gpucompile_lower__copysign(w, r, x);
+        o = i;
+    } else if (c->n == 2 && strcmp(f, "frexp") == 0) { /* mantissa in [1/2, 1) and exponent from the bits; 0, inf, NaN: x and 0 */
+        LLVMTypeRef it = gpucompile_lower__int_like(t);
+        unsigned mant = gpucompile_lower__mant(t), ebits = gpucompile_lower__bits(t) - mant - 1;
+        unsigned long long keep = ~(((1ull << ebits) - 1) << mant), half = (((1ull << (ebits - 1)) - 2) << mant);
+        LLVMValueRef s, e = gpucompile_lower__exponent(w, x, &s), m, special = gpucompile_lower__fpclass(w, x, GPUCOMPILE_LOWER__ZERO | GPUCOMPILE_LOWER__INF | GPUCOMPILE_LOWER__NAN);
+        m = LLVMBuildBitCast(c->b, LLVMBuildOr(c->b, LLVMBuildAnd(c->b, LLVMBuildBitCast(c->b, s, it, ""), gpucompile_lower__ki(it, keep), ""), gpucompile_lower__ki(it, half), ""), t, "");
+        r = LLVMBuildSelect(c->b, special, x, m, "");
+        e = LLVMBuildSelect(c->b, special, gpucompile_lower__ki(it, 0), LLVMBuildAdd(c->b, e, gpucompile_lower__ki(it, 1), ""), "");
+        o = LLVMBuildIntCast2(c->b, e, gpucompile_lower__like(t, w->i32), 1, "");
+    } else if (c->n == 2 && strcmp(f, "sincos") == 0) {
+        if (LLVMGetTypeKind(gpucompile_lower__elem(t)) == LLVMDoubleTypeKind) {
+            *why = "double-precision: GLSL.std.450 has its functions for 16- and 32-bit floats only";
+            return NULL;
+        }
+        r = gpucompile_lower__intr1(w, "llvm.sin", x);
+        o = gpucompile_lower__intr1(w, "llvm.cos", x);
+    } else if (c->n == 3 && strcmp(f, "remquo") == 0 && LLVMTypeOf(a[1]) == t) { /* x - y n, n = rint(x / y); the pointer gets n's low 7 bits with its sign */
+        LLVMTypeRef it = gpucompile_lower__like(t, w->i32);
+        LLVMValueRef q = gpucompile_lower__intr1(w, "llvm.rint", LLVMBuildFDiv(c->b, x, a[1], "")), qi;
+        r = gpucompile_lower__fma(w, LLVMBuildFNeg(c->b, q, ""), a[1], x);
+        qi = LLVMBuildFPToSI(c->b, gpucompile_lower__fsel(w, q, GPUCOMPILE_LOWER__FINITE, gpucompile_lower__intr1(w, "llvm.fabs", LLVMBuildFRem(c->b, q, gpucompile_lower__kf(t, 128.0), "")), gpucompile_lower__kf(t, 0.0)), it, "");
+        o = LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, q, gpucompile_lower__kf(t, 0.0), ""), LLVMBuildNeg(c->b, qi, ""), qi, "");
+    }
+    if (!r || !o) return NULL;
+    st = LLVMBuildStore(c->b, o, p);
+    LLVMSetAlignment(st, LLVMABIAlignmentOfType(w->dl, gpucompile_lower__elem(LLVMTypeOf(o))));
+    return r;
+}
+
+/* OpenCL's built-in function plain (demangled; args: its mangled parameters) called by in, as IR
+   at the builder; NULL when it is none this rewrite makes (then *why may say why). */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__library(gpucompile_lower__state *w, LLVMValueRef in, const char *plain, const char *args, const char **why) {
+    gpucompile_lower__cl c;
+    const char *f = plain, *p = args;
+    LLVMValueRef v = NULL, splats[4] = {NULL, NULL, NULL, NULL};
+    unsigned k;
+    memset(&c, 0, sizeof c);
+    c.w = w;
+    c.b = w->b;
+    c.in = in;
+    c.t = LLVMTypeOf(in);
+    c.et = gpucompile_lower__elem(c.t);
+    c.n = LLVMGetNumArgOperands(in);
+    if (c.n > 4 || !*args) return NULL; /* OpenCL's functions are mangled */
+    if (strncmp(p, "Dv", 2) == 0) { /* a vector: Dv4_i */
+        p += 2;
+        while (*p >= '0' && *p <= '9') p++;
+        if (*p == '_') p++;
+    }
+    c.sign = *p && strchr("casil", *p) != NULL; /* char (signed on SPIR), signed char, short, int, long */
+    for (k = 0; k < c.n; k++) {
+        c.a[k] = LLVMGetOperand(in, k);
+        if (LLVMGetTypeKind(c.t) == LLVMVectorTypeKind && LLVMTypeOf(c.a[k]) == c.et) c.a[k] = splats[k] = gpucompile_lower__splat(w, c.a[k], c.t);
+    }
+    if (strncmp(f, "native_", 7) == 0) f += 7; /* native_ and half_: within the precision they allow */
+    else if (strncmp(f, "half_", 5) == 0) f += 5;
+    if (LLVMGetTypeKind(c.t) == LLVMVoidTypeKind) return NULL;
+    if (!v) v = gpucompile_lower__integer(&c, f);
+    if (!v) v = gpucompile_lower__relational(&c, f);
+    if (!v) v = gpucompile_lower__shuffle(&c, f);
+    if (!v) v = gpucompile_lower__convert(&c, f);
+    if (!v && (gpucompile_lower__is_fp(c.t) || (c.n && gpucompile_lower__is_fp(LLVMTypeOf(c.a[0]))))) {
+        if (gpucompile_lower__is_fp(c.t)) v = gpucompile_lower__common(&c, f);
+        if (!v && gpucompile_lower__is_fp(c.t)) v = gpucompile_lower__geometric(&c, f);
+        if (!v && !*why) v = gpucompile_lower__math_call(&c, f, why);
+        if (!v && !*why) v = gpucompile_lower__math_built(&c, f, why);
+        if (!v && !*why) v = gpucompile_lower__math_out(&c, f, why);
+    }
+    for (k = 0; !v && k < c.n; k++) /* not rewritten: no splat left behind */
+        if (splats[k] && LLVMIsAShuffleVectorInst(splats[k])) {
+            LLVMValueRef ins = LLVMGetOperand(splats[k], 0);
+            LLVMInstructionEraseFromParent(splats[k]);
+            if (LLVMIsAInstruction(ins) && !LLVMGetFirstUse(ins)) LLVMInstructionEraseFromParent(ins);
+        }
+    return v;
+}
+
 /* ---- calls: builtins, barriers, math; refusals ---- */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__calls_in(gpucompile_lower__state *w, LLVMValueRef fn) {
     LLVMBasicBlockRef bb;
@@ -787,9 +1723,9 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__calls_in(gpucompile_lower
     for (bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
         for (in = LLVMGetFirstInstruction(bb); in; in = next) {
             LLVMValueRef callee, v = NULL;
-            const char *name, *args, *plain, *m;
+            const char *name, *args, *plain, *why = NULL;
             char buf[128];
-            int kind, dim, n;
+            int kind, dim;
             next = LLVMGetNextInstruction(in);
             if (LLVMIsALoadInst(in) && LLVMGetTypeKind(LLVMTypeOf(in)) == LLVMPointerTypeKind)
                 return gpucompile_lower__refuse(w, in, "a pointer loaded from memory (%s's buffers hold no pointers)", w->t->api);
@@ -814,35 +1750,6 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__calls_in(gpucompile_lower
             } else if (strcmp(plain, "mem_fence") == 0 || strcmp(plain, "read_mem_fence") == 0 || strcmp(plain, "write_mem_fence") == 0 ||
                        strcmp(plain, "atomic_work_item_fence") == 0) {
                 return gpucompile_lower__refuse(w, in, "a fence without a barrier (LLVM 22 writes an invalid OpMemoryBarrier)");
-            } else if ((m = gpucompile_lower__math(plain, args, &n)) != NULL || (m = gpucompile_lower__int_math(plain, args, &n)) != NULL) {
-                LLVMTypeRef t = LLVMTypeOf(in);
-                LLVMValueRef f = gpucompile_lower__intrinsic(w, m, &t, 1), ops[3];
-                int k;
-                if (!f || (int)LLVMGetNumArgOperands(in) != n) continue; /* left for the undefined-function check */
-                for (k = 0; k < n; k++) ops[k] = LLVMGetOperand(in, (unsigned)k);
-                v = gpucompile_lower__call(w, f, ops, (unsigned)n);
-            } else if (strcmp(plain, "rsqrt") == 0 || strcmp(plain, "native_rsqrt") == 0 || strcmp(plain, "half_rsqrt") == 0) {
-                LLVMTypeRef t = LLVMTypeOf(in);
-                LLVMValueRef f = gpucompile_lower__intrinsic(w, "llvm.sqrt", &t, 1), x = LLVMGetOperand(in, 0);
-                if (!f) continue;
-                v = LLVMBuildFDiv(w->b, LLVMConstReal(LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetElementType(t) : t, 1.0), gpucompile_lower__call(w, f, &x, 1), "");
-                if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) continue; /* a vector's needs a splat: left as it is */
-            } else if (strcmp(plain, "clamp") == 0 && LLVMGetNumArgOperands(in) == 3 && LLVMTypeOf(LLVMGetOperand(in, 1)) == LLVMTypeOf(in)) {
-                LLVMTypeRef t = LLVMTypeOf(in);
-                const char *lo, *hi;
-                LLVMValueRef fl, fh, ops[2];
-                int fp = gpucompile_lower__math("fabs", args, &n) != NULL;
-                lo = fp ? "llvm.maxnum" : gpucompile_lower__int_math("max", args, &n);
-                hi = fp ? "llvm.minnum" : gpucompile_lower__int_math("min", args, &n);
-                if (!lo || !hi || !(fl = gpucompile_lower__intrinsic(w, lo, &t, 1)) || !(fh = gpucompile_lower__intrinsic(w, hi, &t, 1))) continue;
-                ops[0] = LLVMGetOperand(in, 0);
-                ops[1] = LLVMGetOperand(in, 1);
-                ops[0] = gpucompile_lower__call(w, fl, ops, 2);
-                ops[1] = LLVMGetOperand(in, 2);
-                v = gpucompile_lower__call(w, fh, ops, 2);
-            } else if (strcmp(plain, "mix") == 0 && LLVMGetNumArgOperands(in) == 3 && LLVMTypeOf(LLVMGetOperand(in, 2)) == LLVMTypeOf(in)) {
-                LLVMValueRef a0 = LLVMGetOperand(in, 0);
-                v = LLVMBuildFAdd(w->b, a0, LLVMBuildFMul(w->b, LLVMBuildFSub(w->b, LLVMGetOperand(in, 1), a0, ""), LLVMGetOperand(in, 2), ""), "");
             } else if ((strncmp(plain, "vload", 5) == 0 || strncmp(plain, "vstore", 6) == 0) && plain[plain[1] == 'l' ? 5 : 6] >= '1' &&
                        plain[plain[1] == 'l' ? 5 : 6] <= '9') {
                 /* vloadN(offset, p) / vstoreN(data, offset, p): N elements at p + offset * N,
@@ -904,10 +1811,12 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__calls_in(gpucompile_lower
                 }
                 LLVMInstructionEraseFromParent(in);
                 continue;
-            } else if (strcmp(plain, "mul24") == 0 && LLVMGetNumArgOperands(in) == 2) {
-                v = LLVMBuildMul(w->b, LLVMGetOperand(in, 0), LLVMGetOperand(in, 1), "");
-            } else if (strcmp(plain, "mad24") == 0 && LLVMGetNumArgOperands(in) == 3) {
-                v = LLVMBuildAdd(w->b, LLVMBuildMul(w->b, LLVMGetOperand(in, 0), LLVMGetOperand(in, 1), ""), LLVMGetOperand(in, 2), "");
+            } else if ((v = gpucompile_lower__library(w, in, plain, args, &why)) != NULL) {
+                LLVMReplaceAllUsesWith(in, v);
+                LLVMInstructionEraseFromParent(in);
+                continue;
+            } else if (why) {
+                return gpucompile_lower__refuse(w, in, "%s: %s", plain, why);
             } else
                 continue;
             if (!v) return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_LLVM, "no %s in this LLVM", w->t->work_item[0]);

@@ -1,0 +1,621 @@
+/* OpenCL C's built-in library on Vulkan ([section: lowering] of gpucompile_lower.h, the
+   library as IR at each call): tests/run/vulkan/builtins.cl (clang-22 -target spirv64 -O2)
+   rewritten by gpucompile_lower_kernels, compiled by LLVM's SPIR-V code generator for
+   spirv1.6-unknown-vulkan1.3-compute, checked by spirv-val, run on the first Vulkan device
+   (lavapipe here) through the runtime's mgpu* launch, and every answer compared with the host's:
+   exactly for the integer, relational and vector functions, within OpenCL's ULP limits (the ones
+   piglit checks) for the floating-point ones. */
+#define GPUCOMPILE_VULKAN_RUNTIME
+#include "test.h"
+#include "gpucompile_vulkan.h"
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <llvm-c/Analysis.h>
+#include <llvm-c/IRReader.h>
+#include <llvm-c/Target.h>
+
+static char dir[256];
+static int have_tools;
+static void *module;
+static char runtime_error[1024];
+static int runtime_errors; /* every report, validation messages among them */
+
+static void on_error(const char *call, int code, const char *message, void *user) {
+    (void)user;
+    runtime_errors++;
+    snprintf(runtime_error, sizeof runtime_error, "%s (%d): %s", call, code, message);
+    printf("  runtime: %s\n", runtime_error);
+}
+
+/* IR text -> lowered -> SPIR-V words in out (the parameter strings added); log: the errors. */
+static int compile_ir(const char *ir, size_t len, gpucompile_buf *out, t_log *log) {
+    static const char *triple = "spirv1.6-unknown-vulkan1.3-compute";
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, len, "builtins.ll"), obj = NULL;
+    LLVMModuleRef m = NULL;
+    LLVMTargetRef t;
+    LLVMTargetMachineRef tm = NULL;
+    LLVMTargetDataRef td;
+    gpucompile_logger logger;
+    char *msg = NULL, *dl;
+    int ok = 0, n = 0;
+    logger.func = t_log_func;
+    logger.user_data = log;
+    if (LLVMParseIRInContext(ctx, mb, &m, &msg) || LLVMGetTargetFromTriple(triple, &t, &msg)) {
+        printf("  %s\n", msg ? msg : "");
+        goto done;
+    }
+    tm = LLVMCreateTargetMachine(t, triple, "", "", LLVMCodeGenLevelDefault, LLVMRelocDefault, LLVMCodeModelDefault);
+    td = LLVMCreateTargetDataLayout(tm);
+    dl = LLVMCopyStringRepOfTargetData(td);
+    LLVMSetTarget(m, triple);
+    LLVMSetDataLayout(m, dl);
+    LLVMDisposeMessage(dl);
+    LLVMDisposeTargetData(td);
+    if (gpucompile_lower_kernels(NULL, m, gpucompile_vulkan_lower_target(), NULL, &logger, &n) != GPUCOMPILE_OK) goto done;
+    if (LLVMVerifyModule(m, LLVMPrintMessageAction, &msg)) goto done;
+    if (msg) LLVMDisposeMessage(msg);
+    msg = NULL;
+    if (getenv("T_DUMP")) LLVMDumpModule(m);
+    if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &msg, &obj)) {
+        printf("  codegen: %s\n", msg ? msg : "");
+        goto done;
+    }
+    ok = gpucompile_vulkan_mark_params(m, LLVMGetBufferStart(obj), LLVMGetBufferSize(obj), out) == GPUCOMPILE_OK;
+done:
+    if (msg) LLVMDisposeMessage(msg);
+    if (obj) LLVMDisposeMemoryBuffer(obj);
+    if (m) LLVMDisposeModule(m);
+    if (tm) LLVMDisposeTargetMachine(tm);
+    LLVMContextDispose(ctx);
+    return ok;
+}
+
+/* builtins.cl -> a loaded module (NULL: skipped or failed, said so) */
+static void test_compile(void) {
+    char cmd[1024], ll[512], spv[512];
+    size_t size;
+    char *ir;
+    t_log log;
+    gpucompile_buf m;
+    if (!have_tools) SKIP("no clang-22 / spirv-val / LLVM SPIR-V target");
+    snprintf(ll, sizeof ll, "%s/builtins.ll", dir);
+    snprintf(cmd, sizeof cmd, "clang-22 -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S tests/run/vulkan/builtins.cl -o '%s'", ll);
+    CHECK(t_sh_ok(cmd));
+    if (!(ir = (char *)t_read(ll, &size))) return;
+    memset(&log, 0, sizeof log);
+    memset(&m, 0, sizeof m);
+    CHECK_MSG(compile_ir(ir, size, &m, &log), "%s", log.text);
+    free(ir);
+    if (!m.len) return;
+    CHECK(t_save(dir, "builtins.spv", m.data, m.len, spv, sizeof spv));
+    snprintf(cmd, sizeof cmd, "spirv-val --target-env vulkan1.3 '%s'", spv);
+    if (!t_sh_ok(cmd)) {
+        CHECK(0);
+        free(m.data);
+        return;
+    }
+    gpucompile_runtime_set_error_callback(on_error, NULL);
+    module = mgpuModuleLoad(m.data, m.len);
+    free(m.data);
+    if (!module && !gpucompile_vulkan_runtime_info_get(NULL)) SKIP("no Vulkan device: %s", runtime_error);
+    CHECK(module != NULL);
+}
+
+static void *alloc(size_t bytes) {
+    void *p = mgpuMemAlloc(bytes, NULL, true);
+    if (p) memset(p, 0, bytes);
+    return p;
+}
+
+static void launch(const char *name, int n, void **args, int nargs) {
+    mgpuLaunchKernel(mgpuModuleGetFunction(module, name), (n + 63) / 64, 1, 1, 64, 1, 1, 0, NULL, args, NULL, nargs);
+}
+
+/* ---- the host's answers: integers ---- */
+typedef long long i64;
+typedef unsigned long long u64;
+static int32_t h_add_sat(int32_t a, int32_t b) { i64 s = (i64)a + b; return s > INT_MAX ? INT_MAX : s < INT_MIN ? INT_MIN : (int32_t)s; }
+static int32_t h_sub_sat(int32_t a, int32_t b) { i64 s = (i64)a - b; return s > INT_MAX ? INT_MAX : s < INT_MIN ? INT_MIN : (int32_t)s; }
+static i64 h_clamp64(i64 v, i64 lo, i64 hi) { return v < lo ? lo : v > hi ? hi : v; }
+static int h_clz(u64 x, int bits) { int n = 0; while (n < bits && !(x >> (bits - 1 - n) & 1)) n++; return n; }
+static int h_ctz(u64 x, int bits) { int n = 0; while (n < bits && !(x >> n & 1)) n++; return n; }
+static int h_pop(u64 x) { int n = 0; while (x) { n += (int)(x & 1); x >>= 1; } return n; }
+static uint32_t h_rot32(uint32_t x, uint32_t s) { s &= 31; return s ? x << s | x >> (32 - s) : x; }
+static u64 h_rot64(u64 x, u64 s) { s &= 63; return s ? x << s | x >> (64 - s) : x; }
+/* 64 x 64 -> the high 64 bits, by 32-bit halves (C has no wider type to check against) */
+static u64 h_umulhi(u64 a, u64 b) {
+    u64 a0 = a & 0xffffffffu, a1 = a >> 32, b0 = b & 0xffffffffu, b1 = b >> 32;
+    u64 p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+    u64 mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+    return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+}
+static i64 h_smulhi(i64 a, i64 b) {
+    u64 h = h_umulhi((u64)a, (u64)b);
+    if (a < 0) h -= (u64)b;
+    if (b < 0) h -= (u64)a;
+    return (i64)h;
+}
+/* a*b+c saturated at 64 bits: the exact 128-bit value as (hi, lo) */
+static i64 h_mad_sat64(i64 a, i64 b, i64 c) {
+    u64 lo = (u64)a * (u64)b, hi = (u64)h_smulhi(a, b), lo2 = lo + (u64)c;
+    hi += (lo2 < lo) + (c < 0 ? ~0ull : 0);
+    if (hi == (lo2 >> 63 ? ~0ull : 0)) return (i64)lo2;
+    return (i64)hi < 0 ? LLONG_MIN : LLONG_MAX;
+}
+static u64 h_umad_sat64(u64 a, u64 b, u64 c) {
+    u64 lo = a * b, hi = h_umulhi(a, b), lo2 = lo + c;
+    hi += lo2 < lo;
+    return hi ? ~0ull : lo2;
+}
+
+static const int32_t ivals[] = {0, 1, -1, INT_MAX, INT_MIN, 0x12345678, -0x789abcd, 255, 128, -128, 65535, 7, 31, 33, -32768, 0x7fff, 100000, -3, 0x40000000, 5};
+#define NIV ((int)(sizeof ivals / sizeof ivals[0]))
+
+static void test_integer(void) {
+    int n = 400, i, bad = 0, first = -1, slot = -1;
+    int32_t *a, *b, *c, *out;
+    i64 *wide;
+    void *args[6];
+    if (!module) SKIP("no module");
+    a = (int32_t *)alloc((size_t)n * 4);
+    b = (int32_t *)alloc((size_t)n * 4);
+    c = (int32_t *)alloc((size_t)n * 4);
+    out = (int32_t *)alloc((size_t)n * 40 * 4);
+    wide = (i64 *)alloc((size_t)n * 16 * 8);
+    for (i = 0; i < n; i++) {
+        a[i] = ivals[i % NIV];
+        b[i] = ivals[(i / NIV) % NIV];
+        c[i] = ivals[(i * 7 + 3) % NIV];
+    }
+    args[0] = &a; args[1] = &b; args[2] = &c; args[3] = &out; args[4] = &wide; args[5] = &n;
+    launch("ints", n, args, 6);
+    for (i = 0; i < n; i++) {
+        int32_t x = a[i], y = b[i], z = c[i], lo = y < z ? y : z, hi = y < z ? z : y, want[40];
+        uint32_t ux = (uint32_t)x, uy = (uint32_t)y, uz = (uint32_t)z;
+        int32_t v[4], u[4], r[4];
+        i64 lx = (i64)(((u64)(i64)x << 32) ^ (u64)(i64)y), ly = (i64)(((u64)(i64)y << 29) ^ (u64)(i64)z), lz = (i64)(((u64)(i64)z << 31) ^ (u64)(i64)x);
+        i64 wwant[16];
+        int k;
+        want[0] = (int32_t)(x < 0 ? 0u - ux : ux);
+        want[1] = (int32_t)(x > y ? ux - uy : uy - ux);
+        want[2] = h_add_sat(x, y);
+        want[3] = h_sub_sat(x, y);
+        want[4] = (int32_t)(ux + uy < ux ? UINT_MAX : ux + uy);
+        want[5] = (int32_t)(ux < uy ? 0 : ux - uy);
+        want[6] = (int32_t)(((i64)x + y) >> 1);
+        want[7] = (int32_t)(((i64)x + y + 1) >> 1);
+        want[8] = (int32_t)(((u64)ux + uy) >> 1);
+        want[9] = (int32_t)(((u64)ux + uy + 1) >> 1);
+        want[10] = h_clz(ux, 32);
+        want[11] = h_pop(ux);
+        want[12] = (int32_t)(((i64)x * y) >> 32);
+        want[13] = (int32_t)(((u64)ux * uy) >> 32);
+        want[14] = (int32_t)((uint32_t)(((i64)x * y) >> 32) + uz);
+        want[15] = (int32_t)h_rot32(ux, uy);
+        want[16] = (int32_t)h_clamp64((i64)x * y + z, INT_MIN, INT_MAX);
+        want[17] = (int32_t)(uint32_t)((u64)ux * uy + uz > UINT_MAX ? UINT_MAX : (u64)ux * uy + uz);
+        want[18] = x < lo ? lo : x > hi ? hi : x;
+        want[19] = (int32_t)h_clamp64((i64)(signed char)x + (signed char)y, -128, 127);
+        want[20] = (unsigned char)x < (unsigned char)y ? 0 : (unsigned char)x - (unsigned char)y;
+        want[21] = h_clz((uint16_t)x, 16);
+        want[22] = h_pop((unsigned char)x);
+        want[23] = (signed char)(((signed char)x * (signed char)y) >> 8);
+        want[24] = (int32_t)((uint32_t)(uint16_t)(int16_t)x << 16 | (uint16_t)y);
+        want[25] = (int32_t)(ux > uy ? ux - uy : uy - ux);
+        want[26] = (int32_t)(ux > uy ? ux : uy);
+        want[27] = (int32_t)(ux < uy ? ux : uy);
+        want[28] = h_ctz(ux, 32);
+        want[29] = (int16_t)h_clamp64((i64)(int16_t)x * (int16_t)y + (int16_t)z, -32768, 32767);
+        want[30] = (unsigned char)(((unsigned char)x << ((unsigned char)y & 7)) | ((unsigned char)x >> ((8 - ((unsigned char)y & 7)) & 7)));
+        want[31] = (int32_t)((uint32_t)(x & 0x7fffff) * (uint32_t)(y & 0x7fffff));
+        want[32] = (int32_t)((uint32_t)(x & 0x7fffff) * (uint32_t)(y & 0xffff) + uz);
+        v[0] = x; v[1] = y; v[2] = z; v[3] = x ^ y;
+        u[0] = y; u[1] = z; u[2] = x; u[3] = 7;
+        for (k = 0; k < 4; k++) {
+            static const int swz[4] = {1, 0, 3, 2};
+            int s = swz[k];
+            uint32_t ad = v[s] > u[s] ? (uint32_t)v[s] - (uint32_t)u[s] : (uint32_t)u[s] - (uint32_t)v[s];
+            uint32_t sum = (uint32_t)(v[k] > 3 ? v[k] : 3) + (uint32_t)(u[k] < v[k] ? u[k] : v[k]) - (uint32_t)(v[k] < -100 ? -100 : v[k] > 100 ? 100 : v[k]) +
+                           (uint32_t)h_add_sat(v[k], u[k]) + ad;
+            r[k] = (int32_t)sum;
+            want[33 + k] = r[k];
+        }
+        want[37] = h_pop((uint32_t)x) + 100 * h_clz(7, 32);
+        wwant[0] = h_smulhi(lx, ly);
+        wwant[1] = (i64)h_umulhi((u64)lx, (u64)ly);
+        wwant[2] = h_mad_sat64(lx, ly, lz);
+        wwant[3] = (i64)h_umad_sat64((u64)lx, (u64)ly, (u64)lz);
+        wwant[4] = (lx > 0 && ly > LLONG_MAX - lx) ? LLONG_MAX : (lx < 0 && ly < LLONG_MIN - lx) ? LLONG_MIN : lx + ly;
+        wwant[5] = (ly < 0 && lx > LLONG_MAX + ly) ? LLONG_MAX : (ly > 0 && lx < LLONG_MIN + ly) ? LLONG_MIN : lx - ly;
+        wwant[6] = h_pop((u64)lx);
+        wwant[7] = h_clz((u64)lx, 64);
+        wwant[8] = (i64)h_rot64((u64)lx, (u64)ly);
+        wwant[9] = (i64)((u64)(uint32_t)x << 32 | uy);
+        wwant[10] = (i64)(lx < 0 ? 0 - (u64)lx : (u64)lx);
+        wwant[11] = (lx >> 1) + (ly >> 1) + (lx & ly & 1);
+        wwant[12] = (i64)((u64)h_smulhi(lx, ly) + (u64)lz);
+        wwant[13] = h_ctz((u64)lx, 64);
+        wwant[14] = (i64)((u64)lx + (u64)ly < (u64)lx ? ~0ull : (u64)lx + (u64)ly);
+        wwant[15] = (i64)((u64)lx < (u64)ly ? 0 : (u64)lx - (u64)ly);
+        for (k = 0; k < 38; k++)
+            if (out[40 * i + k] != want[k]) {
+                if (first < 0) { first = i; slot = k; }
+                bad++;
+            }
+        for (k = 0; k < 16; k++)
+            if (wide[16 * i + k] != wwant[k]) {
+                if (first < 0) { first = i; slot = 100 + k; }
+                bad++;
+            }
+    }
+    CHECK_MSG(bad == 0, "%d wrong; first: item %d, result %d (x=%d y=%d z=%d): got %lld", bad, first, slot, first >= 0 ? a[first] : 0,
+              first >= 0 ? b[first] : 0, first >= 0 ? c[first] : 0,
+              first < 0 ? 0ll : slot >= 100 ? wide[16 * first + slot - 100] : (i64)out[40 * first + slot]);
+    mgpuMemFree(a, NULL);
+    mgpuMemFree(b, NULL);
+    mgpuMemFree(c, NULL);
+    mgpuMemFree(out, NULL);
+    mgpuMemFree(wide, NULL);
+}
+
+/* ---- floats ---- */
+static uint32_t f_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static float f_from(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+
+/* |got - want| in units of the last place of want as a float; 0 when both are NaN or equal */
+static double ulps(float got, double want) {
+    double e;
+    int x;
+    if (isnan(want)) return isnan(got) ? 0 : 1e9;
+    if (isnan(got)) return 1e9;
+    if (isinf(want) || isinf(got)) return (double)got == want ? 0 : 1e9;
+    if ((double)got == want) return 0;
+    frexp(want, &x);
+    if (x < -125) x = -125; /* subnormal: the smallest step */
+    e = ldexp(1.0, x - 24);
+    return fabs((double)got - want) / e;
+}
+
+static const float fspecial[] = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, -2.5f, 3.75f, 100.0f, -1e-3f, 1e30f, -1e30f, 1e-40f, 0.333333f, 2.0f, 1.5f};
+
+static void test_float_common(void) {
+    int n = 200, i, k, bad = 0;
+    float *a, *b, *c, *out;
+    int32_t *rel;
+    void *args[6];
+    char first[256] = "";
+    if (!module) SKIP("no module");
+    a = (float *)alloc((size_t)n * 4);
+    b = (float *)alloc((size_t)n * 4);
+    c = (float *)alloc((size_t)n * 4);
+    out = (float *)alloc((size_t)n * 32 * 4);
+    rel = (int32_t *)alloc((size_t)n * 32 * 4);
+    for (i = 0; i < n; i++) {
+        int ns = (int)(sizeof fspecial / sizeof fspecial[0]);
+        a[i] = i < 2 * ns ? fspecial[i % ns] : (float)sin(i * 0.731) * 4.0f;
+        b[i] = i < 2 * ns ? fspecial[(i / 2 + 3) % ns] : (float)cos(i * 1.37) * 3.0f;
+        c[i] = i < ns ? fspecial[(i * 7 + 1) % ns] : (float)sin(i * 2.1) * 2.0f;
+    }
+    a[40] = NAN; b[41] = NAN; a[42] = INFINITY; b[43] = -INFINITY; a[44] = -NAN;
+    args[0] = &a; args[1] = &b; args[2] = &c; args[3] = &out; args[4] = &rel; args[5] = &n;
+    launch("floats", n, args, 6);
+    for (i = 0; i < n; i++) {
+        float x = a[i], y = b[i], z = c[i], v[4], u[4];
+        double want[32], tol[32], dsum, l;
+        int32_t iw[32], finite = isfinite(x) && isfinite(y) && isfinite(z);
+        int nt = 32;
+        for (k = 0; k < 32; k++) { want[k] = NAN; tol[k] = -1; } /* -1: not checked */
+        v[0] = x; v[1] = y; v[2] = z; v[3] = 1.0f;
+        u[0] = y; u[1] = z; u[2] = 2.0f; u[3] = x;
+        want[0] = (double)x * (180.0 / M_PI); tol[0] = 2;
+        want[1] = (double)x * (M_PI / 180.0); tol[1] = 2;
+        if (!isnan(x) && !isnan(y)) { want[2] = x > y ? x : y; want[3] = x < y ? x : y; tol[2] = tol[3] = 0; }
+        want[4] = x > 0 ? 1.0 : x < 0 ? -1.0 : x == 0 ? (double)x : 0.0; tol[4] = 0;
+        want[5] = x < y ? 0.0 : 1.0; tol[5] = isnan(x) || isnan(y) ? -1 : 0;
+        if (isfinite(x)) { double t = (x + 1.0) / 3.0; t = t < 0 ? 0 : t > 1 ? 1 : t; want[6] = t * t * (3 - 2 * t); tol[6] = 64; } /* OpenCL: implementation precision; measured */
+        if (finite) { /* the rounding of y - x, relative to the result */
+            want[7] = x + (y - (double)x) * 0.25;
+            tol[7] = want[7] != 0 ? 4 + 2 * (fabs(x) + fabs(y)) / fabs(want[7]) : -1;
+        }
+        if (!isnan(x)) { want[8] = x < -1.5f ? -1.5 : x > 2.5f ? 2.5 : x; tol[8] = 0; }
+        want[9] = isnan(x) ? y : isnan(y) ? x : (x > y ? x : y); tol[9] = 0;
+        want[10] = z > 0 ? y : x; tol[10] = 0;
+        want[11] = f_from((f_bits(x) & ~f_bits(z)) | (f_bits(y) & f_bits(z))); tol[11] = 0;
+        if (finite) {
+            double p[4], s = 0, sq = 0, sqv = 0, d2 = 0;
+            for (k = 0; k < 4; k++) { p[k] = (double)v[k] * u[k]; s += p[k]; sq += fabs(p[k]); sqv += (double)v[k] * v[k]; d2 += ((double)v[k] - u[k]) * ((double)v[k] - u[k]); }
+            want[12] = s; tol[12] = sq == 0 ? 0 : 4 * sq * FLT_EPSILON / (fabs(s) > 1e-30 ? fabs(s) * FLT_EPSILON : 1) ; /* the dot's own rounding */
+            if (!(fabs(x) < 1e18 && fabs(y) < 1e18 && fabs(z) < 1e18)) tol[12] = -1; /* products past float's range */
+            l = sqrt(sqv);
+            want[13] = l; tol[13] = 4;
+            want[14] = sqrt(d2); tol[14] = 4;
+            want[15] = v[0] / l; want[16] = v[3] / l; tol[15] = tol[16] = 6;
+            dsum = 0;
+            want[17] = (double)v[1] * u[2] - (double)v[2] * u[1];
+            want[18] = (double)v[2] * u[0] - (double)v[0] * u[2];
+            want[19] = (double)v[0] * u[1] - (double)v[1] * u[0];
+            want[20] = 0; tol[20] = 0;
+            for (k = 17; k < 20; k++) tol[k] = fabs(want[k]) > 1e-30 ? 2 + 4 * (fabs((double)v[(k - 16) % 3] * u[(k - 15) % 3]) + fabs((double)v[(k - 15) % 3] * u[(k - 16) % 3])) / fabs(want[k]) : -1;
+            if (!(fabs(x) < 1e18 && fabs(y) < 1e18 && fabs(z) < 1e18)) tol[17] = tol[18] = tol[19] = tol[25] = tol[28] = -1;
+            for (k = 0; k < 4; k++) {
+                double t = ((double)u[k] - 0.0) / 1.0;
+                t = t < 0 ? 0 : t > 1 ? 1 : t;
+                want[21 + k] = (v[k] > 0.5f ? v[k] : 0.5) + (u[k] < 0.25f ? u[k] : 0.25) + (v[k] < 0 ? 0 : v[k] > 1 ? 1 : v[k]) +
+                               ((double)v[k] + ((double)u[k] - v[k]) * 0.5) + (v[k] < 0.5f ? 0 : 1) + t * t * (3 - 2 * t);
+                tol[21 + k] = fabs(want[21 + k]) > 1e-3 ? 8 + 8 * (fabs(v[k]) + fabs(u[k])) / fabs(want[21 + k]) : -1;
+            }
+            want[25] = (double)v[0] * u[0] + (double)v[1] * u[1];
+            tol[25] = fabs(want[25]) > 1e-30 ? 2 + 4 * (fabs(p[0]) + fabs(p[1])) / fabs(want[25]) : -1;
+            want[26] = sqrt((double)x * x + (double)y * y + (double)z * z); tol[26] = 4;
+            want[27] = l; tol[27] = 4; /* fast_length: OpenCL allows 8192 ulp; ours is length's */
+            want[28] = (x > y ? y : x) + (y > z ? z : y) * 10.0 + (z > 2.0f ? 2.0 : z) * 100.0; /* select(v, u, isgreater(v, u)): the smaller */
+            tol[28] = fabs(want[28]) > 1e-30 ? 4 + 4 * (fabs(x) + fabs(y) * 10 + fabs(z) * 100 + 200) / fabs(want[28]) : -1;
+            if (!(fabs(x) < 1e18 && fabs(y) < 1e18 && fabs(z) < 1e18)) tol[25] = tol[28] = -1;
+            (void)dsum;
+        }
+        if (!isnan(x)) { want[29] = 1.0 / sqrt(fabs((double)x) + 1.0f); tol[29] = 2; }
+        if (!isnan(y)) { want[30] = 1.0 / sqrt((double)(fabsf(y) + 1.0f)); tol[30] = 2; }
+        want[31] = f_from((f_bits(z) & ~f_bits(z)) | (f_bits(2.0f) & f_bits(z))); tol[31] = 0;
+        for (k = 0; k < nt; k++) {
+            double e;
+            if (tol[k] < 0) continue;
+            e = ulps(out[32 * i + k], want[k]);
+            if (e > tol[k]) {
+                if (getenv("T_VERBOSE")) printf("  item %d result %d: got %.9g want %.9g\n", i, k, (double)out[32 * i + k], want[k]);
+                if (!bad) snprintf(first, sizeof first, "item %d result %d (x=%g y=%g z=%g): got %.9g want %.9g (%.1f ulp)", i, k, (double)x, (double)y, (double)z,
+                                   (double)out[32 * i + k], want[k], e);
+                bad++;
+            }
+        }
+        iw[0] = x == y; iw[1] = x != y; iw[2] = x > y; iw[3] = x >= y; iw[4] = x < y; iw[5] = x <= y; iw[6] = x < y || x > y;
+        iw[7] = isfinite(x) != 0; iw[8] = isinf(x) != 0; iw[9] = isnan(x) != 0; iw[10] = isnormal(x) != 0; iw[11] = !isnan(x) && !isnan(y);
+        iw[12] = isnan(x) || isnan(y); iw[13] = signbit(x) != 0;
+        for (k = 0; k < 4; k++) iw[14 + k] = v[k] < u[k] ? -1 : 0;
+        iw[18] = iw[14] || iw[15] || iw[16] || iw[17];
+        iw[19] = iw[14] && iw[15] && iw[16] && iw[17];
+        iw[20] = 10 * (isfinite(x) && isfinite(y) && isfinite(z)); /* (int4)(x < 0, ...) holds 1, whose sign bit is clear */
+        for (k = 0; k < 4; k++) iw[21 + k] = isnan(v[k]) ? 5 + k : 1 + k;
+        iw[25] = signbit(x) ? -1 : 0;
+        iw[26] = isnormal(y) ? -1 : 0;
+        iw[27] = isinf(z) ? -1 : 0;
+        for (k = 0; k < 28; k++)
+            if (rel[32 * i + k] != iw[k]) {
+                if (!bad) snprintf(first, sizeof first, "item %d relational %d (x=%g y=%g z=%g): got %d want %d", i, k, (double)x, (double)y, (double)z,
+                                   rel[32 * i + k], iw[k]);
+                bad++;
+            }
+    }
+    CHECK_MSG(bad == 0, "%d wrong; first: %s", bad, first);
+    mgpuMemFree(a, NULL);
+    mgpuMemFree(b, NULL);
+    mgpuMemFree(c, NULL);
+    mgpuMemFree(out, NULL);
+    mgpuMemFree(rel, NULL);
+}
+
+static void test_shuffles(void) {
+    int n = 64, i, k, bad = 0;
+    float *a, *out;
+    uint32_t *m;
+    int32_t *iout;
+    void *args[5];
+    if (!module) SKIP("no module");
+    a = (float *)alloc((size_t)n * 16);
+    m = (uint32_t *)alloc((size_t)n * 16);
+    out = (float *)alloc((size_t)n * 64);
+    iout = (int32_t *)alloc((size_t)n * 32);
+    for (i = 0; i < 4 * n; i++) {
+        a[i] = (float)(i * 3 % 17) - 4.0f;
+        m[i] = (uint32_t)(i * 5 + i / 4) % 13; /* past 8: only the low bits count */
+    }
+    args[0] = &a; args[1] = &m; args[2] = &out; args[3] = &iout; args[4] = &n;
+    launch("shuffles", n, args, 5);
+    for (i = 0; i < n; i++) {
+        const float *x = a + 4 * i;
+        const uint32_t *km = m + 4 * i;
+        float want[16], y[4];
+        int32_t iw[8], iv[4], iy[4];
+        static const unsigned c2[4] = {0, 5, 2, 7};
+        unsigned s2[4];
+        for (k = 0; k < 4; k++) { y[k] = x[k] * 2.0f; iv[k] = (int32_t)x[k]; iy[k] = iv[k] + 100; }
+        s2[0] = km[1]; s2[1] = 6; s2[2] = km[3]; s2[3] = 1;
+        for (k = 0; k < 4; k++) {
+            unsigned j = km[k] & 7;
+            want[k] = x[3 - k];
+            want[4 + k] = x[km[k] & 3];
+            want[8 + k] = j < 4 ? x[j] : y[j - 4];
+            want[12 + k] = c2[k] < 4 ? x[c2[k]] : y[c2[k] - 4];
+            iw[k] = iv[km[k] & 3] + (k == 0 ? (int32_t)x[km[0] & 3] : k == 1 ? (int32_t)x[1] : 0);
+            iw[4 + k] = (s2[k] & 7) < 4 ? iv[s2[k] & 7] : iy[(s2[k] & 7) - 4];
+        }
+        for (k = 0; k < 16; k++) bad += out[16 * i + k] != want[k];
+        for (k = 0; k < 8; k++) bad += iout[8 * i + k] != iw[k];
+    }
+    CHECK_MSG(bad == 0, "%d wrong", bad);
+    mgpuMemFree(a, NULL);
+    mgpuMemFree(m, NULL);
+    mgpuMemFree(out, NULL);
+    mgpuMemFree(iout, NULL);
+}
+
+/* ---- math: each function's largest error in ULP over inputs across the float range, against
+   the host's double-precision libm, and OpenCL 1.2's limit for it (full profile; what piglit
+   checks). Where the limit is not met on this device the test says so: lim < 0 here means
+   measured and reported, not claimed. */
+typedef double (*m_fn)(double, double);
+static double m_sin(double x, double y) { (void)y; return sin(x); }
+static double m_cos(double x, double y) { (void)y; return cos(x); }
+static double m_tan(double x, double y) { (void)y; return tan(x); }
+static double m_exp(double x, double y) { (void)y; return exp(x); }
+static double m_exp2(double x, double y) { (void)y; return exp2(x); }
+static double m_log(double x, double y) { (void)y; return log(x); }
+static double m_log2(double x, double y) { (void)y; return log2(x); }
+static double m_pow(double x, double y) { return pow(x, y); }
+static double m_sqrt(double x, double y) { (void)y; return sqrt(x); }
+static double m_div(double x, double y) { return x / y; }
+static double m_asin(double x, double y) { (void)y; return asin(x); }
+static double m_acos(double x, double y) { (void)y; return acos(x); }
+static double m_atan(double x, double y) { (void)y; return atan(x); }
+static double m_atan2(double x, double y) { return atan2(x, y); }
+static double m_sinh(double x, double y) { (void)y; return sinh(x); }
+static double m_cosh(double x, double y) { (void)y; return cosh(x); }
+static double m_tanh(double x, double y) { (void)y; return tanh(x); }
+static double m_exp10(double x, double y) { (void)y; return pow(10.0, x); }
+static double m_log10(double x, double y) { (void)y; return log10(x); }
+static double m_cbrt(double x, double y) { (void)y; return cbrt(x); }
+static double m_hypot(double x, double y) { return hypot(x, y); }
+/* sin(pi x) with x reduced exactly first (x mod 2 is exact in double for a float x) */
+static double m_sinpi(double x, double y) { double r = fmod(x, 2.0); (void)y; return isinf(x) ? NAN : (r == 0 || r == 1 || r == -1) ? copysign(0.0, x) : sin(M_PI * r); }
+static double m_cospi(double x, double y) { double r = fmod(fabs(x), 2.0); (void)y; return isinf(x) ? NAN : (r == 0.5 || r == 1.5) ? 0.0 : cos(M_PI * r); }
+static double m_tanpi(double x, double y) { return m_sinpi(x, y) / m_cospi(x, y); }
+static double m_fdim(double x, double y) { return fdimf((float)x, (float)y); }
+static double m_fmod(double x, double y) { return fmod(x, y); }
+static double m_expm1(double x, double y) { (void)y; return expm1(x); }
+static double m_log1p(double x, double y) { (void)y; return log1p(x); }
+static double m_asinh(double x, double y) { (void)y; return asinh(x); }
+static double m_acosh(double x, double y) { (void)y; return acosh(x); }
+static double m_atanh(double x, double y) { (void)y; return atanh(x); }
+static double m_logb(double x, double y) { (void)y; return logbf((float)x); }
+static double m_maxmag(double x, double y) { return fabs(x) > fabs(y) ? x : fabs(y) > fabs(x) ? y : fmax(x, y); }
+static double m_minmag(double x, double y) { return fabs(x) < fabs(y) ? x : fabs(y) < fabs(x) ? y : fmin(x, y); }
+static double m_nextafter(double x, double y) { return nextafterf((float)x, (float)y); }
+static double m_rsqrt(double x, double y) { (void)y; return 1.0 / sqrt(x); }
+static double m_pown(double x, double y) { return pow(x, (double)(int)y); }
+static double m_rootn(double x, double y) {
+    int n = (int)y;
+    if (n == 0 || (x < 0 && n % 2 == 0)) return NAN;
+    return x < 0 ? -pow(-x, 1.0 / n) : pow(x, 1.0 / n);
+}
+static double m_powr(double x, double y) { return x < 0 ? NAN : pow(x, y); }
+static double m_remainder(double x, double y) { return remainder(x, y); }
+static double m_asinpi(double x, double y) { (void)y; return asin(x) / M_PI; }
+static double m_acospi(double x, double y) { (void)y; return acos(x) / M_PI; }
+static double m_atanpi(double x, double y) { (void)y; return atan(x) / M_PI; }
+static double m_atan2pi(double x, double y) { return atan2(x, y) / M_PI; }
+static double m_ldexp(double x, double y) { return ldexpf((float)x, (int)y); }
+static double m_copysign(double x, double y) { return copysign(x, y); }
+
+static const struct { const char *name; m_fn f; double lim; double lo, hi; } mfns[48] = {
+    /* lim: OpenCL's ULP limit where this device meets it over [lo, hi]; -1: measured only (GLSL.std.450's instruction as the device implements it) */
+    {"sin", m_sin, 4, -3.15, 3.15}, {"cos", m_cos, 4, -3.15, 3.15}, {"tan", m_tan, 5, -1.5, 1.5}, {"exp", m_exp, -1, -80, 80},
+    {"exp2", m_exp2, 3, -120, 120}, {"log", m_log, 3, 1e-30, 1e30}, {"log2", m_log2, 3, 1e-30, 1e30}, {"pow", m_pow, -1, 0, 1e10},
+    {"sqrt", m_sqrt, 3, 0, 1e38}, {"divide", m_div, 2.5, -1e30, 1e30}, {"asin", m_asin, -1, -1, 1}, {"acos", m_acos, -1, -1, 1},
+    {"atan", m_atan, -1, -1e30, 1e30}, {"atan2", m_atan2, -1, -1e30, 1e30}, {"sinh", m_sinh, -1, -80, 80}, {"cosh", m_cosh, -1, -80, 80},
+    {"tanh", m_tanh, -1, -80, 80}, {"exp10", m_exp10, -1, -37, 37}, {"log10", m_log10, 3, 1e-30, 1e30}, {"cbrt", m_cbrt, 2, -1e38, 1e38},
+    {"hypot", m_hypot, 4, -1e38, 1e38}, {"sinpi", m_sinpi, 4, -1e38, 1e38}, {"cospi", m_cospi, 4, -1e38, 1e38}, {"tanpi", m_tanpi, 6, -1e38, 1e38},
+    {"fdim", m_fdim, 0, -1e38, 1e38}, {"fmod", m_fmod, -1, -1e38, 1e38}, {"expm1", m_expm1, -1, -80, 80}, {"log1p", m_log1p, -1, -0.99, 1e30},
+    {"asinh", m_asinh, 4, -1e30, 1e30}, {"acosh", m_acosh, 4, 1, 1e30}, {"atanh", m_atanh, 4, -0.999, 0.999}, {"logb", m_logb, 0, -1e38, 1e38},
+    {"maxmag", m_maxmag, 0, -1e38, 1e38}, {"minmag", m_minmag, 0, -1e38, 1e38}, {"nextafter", m_nextafter, 0, -1e38, 1e38}, {"rsqrt", m_rsqrt, -1, 1e-30, 1e30},
+    {"pown", m_pown, -1, -1e4, 1e4}, {"rootn", m_rootn, -1, -1e30, 1e30}, {"powr", m_powr, -1, 0, 1e10}, {"remainder", m_remainder, -1, -1e38, 1e38},
+    {"asinpi", m_asinpi, -1, -1, 1}, {"acospi", m_acospi, -1, -1, 1}, {"atanpi", m_atanpi, -1, -1e30, 1e30}, {"atan2pi", m_atan2pi, -1, -1e30, 1e30},
+    {"ldexp", m_ldexp, 0, -1e38, 1e38}, {"copysign", m_copysign, 0, -1e38, 1e38}, {"native_exp", m_exp, -1, -80, 80}, {"half_log", m_log, -1, 1e-30, 1e30}};
+
+static void test_math(void) {
+    int n = 4096, i, k, bad = 0;
+    float *a, *b, *out;
+    int32_t *iout;
+    void *args[5];
+    double worst[48];
+    int where[48];
+    char first[300] = "";
+    if (!module) SKIP("no module");
+    a = (float *)alloc((size_t)n * 4);
+    b = (float *)alloc((size_t)n * 4);
+    out = (float *)alloc((size_t)n * 48 * 4);
+    iout = (int32_t *)alloc((size_t)n * 8 * 4);
+    for (i = 0; i < n; i++) { /* magnitudes 2^-40 .. 2^40 both signs, a dense stretch in [-4, 4], a few special values */
+        uint32_t h = (uint32_t)i * 2654435761u;
+        double m = 1.0 + (double)(h >> 8) / 16777216.0;
+        a[i] = (float)((i & 1 ? -1 : 1) * m * ldexp(1.0, (i / 2) % 81 - 40));
+        if (i % 3 == 0) a[i] = (float)(((double)(h >> 8) / 16777216.0) * 8.0 - 4.0);
+        b[i] = (float)(((double)((h * 7u) >> 8) / 16777216.0) * 16.0 - 8.0);
+    }
+    a[0] = 0.0f; a[1] = -0.0f; a[2] = INFINITY; a[3] = -INFINITY; a[4] = NAN; a[5] = 1.0f; a[6] = 1e-40f; a[7] = 0.5f; a[8] = 2.0f; a[9] = 27.0f;
+    a[10] = (float)ldexp(1.0, 20); a[11] = (float)ldexp(1.0, 24); a[12] = (float)ldexp(1.0, 120); a[13] = 7.0f; a[14] = 8.0f; a[15] = 1.12345f;
+    args[0] = &a; args[1] = &b; args[2] = &out; args[3] = &iout; args[4] = &n;
+    launch("math", n, args, 5);
+    for (k = 0; k < 48; k++) { worst[k] = 0; where[k] = -1; }
+    for (i = 0; i < n; i++) {
+        float x = a[i], y = b[i], fr, ip, mf, mi, fx;
+        int e;
+        for (k = 0; k < 48; k++) {
+            double want = mfns[k].f(x, y), err;
+            if (!(x >= mfns[k].lo && x <= mfns[k].hi) && !(isnan(x) && k > 0)) continue;
+            if (fabs(want) > FLT_MAX && !isinf(want)) continue; /* past float's range: inf is right, so is the largest float */
+            err = ulps(out[48 * i + k], want);
+            if (err > worst[k]) { worst[k] = err; where[k] = i; }
+        }
+        /* ilogb, fract, modf, frexp, sincos: exact (sincos: the same as sin and cos) */
+        fx = x;
+        fr = isinf(x) ? copysignf(0.0f, x) : isnan(x) ? x : fminf(x - floorf(x), 0x1.fffffep-1f);
+        ip = floorf(x);
+        mf = modff(x, &mi);
+        fx = frexpf(x, &e);
+        if (iout[8 * i] != (x == 0 ? INT_MIN : isnan(x) || isinf(x) ? INT_MAX : ilogbf(x)) ||
+            memcmp(&iout[8 * i + 1], &fr, 4) || memcmp(&iout[8 * i + 2], &ip, 4) || memcmp(&iout[8 * i + 3], &mf, 4) || memcmp(&iout[8 * i + 4], &mi, 4) ||
+            (!isnan(x) && (memcmp(&iout[8 * i + 5], &fx, 4) || iout[8 * i + 6] != (isinf(x) ? 0 : e))) || (!isnan(x) && iout[8 * i + 7] != 0)) {
+            if (!bad) snprintf(first, sizeof first, "x=%a: ilogb %d fract %a/%a modf %a/%a frexp %a/%d sincos %d", (double)x, iout[8 * i],
+                               (double)f_from((uint32_t)iout[8 * i + 1]), (double)f_from((uint32_t)iout[8 * i + 2]), (double)f_from((uint32_t)iout[8 * i + 3]),
+                               (double)f_from((uint32_t)iout[8 * i + 4]), (double)f_from((uint32_t)iout[8 * i + 5]), iout[8 * i + 6], iout[8 * i + 7]);
+            bad++;
+        }
+    }
+    for (k = 0; k < 48; k++) {
+        int at = where[k];
+        printf("  %-10s %10.1f ulp%s", mfns[k].name, worst[k], mfns[k].lim >= 0 ? "" : " (measured)");
+        if (at >= 0 && worst[k] > 0) printf("  at x=%a y=%a: %a want %a", (double)a[at], (double)b[at], (double)out[48 * at + k], mfns[k].f(a[at], b[at]));
+        printf("\n");
+        if (mfns[k].lim >= 0 && worst[k] > mfns[k].lim) {
+            if (!bad) snprintf(first, sizeof first, "%s: %.1f ulp (OpenCL's limit: %g)", mfns[k].name, worst[k], mfns[k].lim);
+            bad++;
+        }
+    }
+    CHECK_MSG(bad == 0, "%d wrong; first: %s", bad, first);
+    mgpuMemFree(a, NULL);
+    mgpuMemFree(b, NULL);
+    mgpuMemFree(out, NULL);
+    mgpuMemFree(iout, NULL);
+}
+
+/* the runtime reported nothing (with the validation layer on where it is installed: none of its messages) */
+static void test_runtime_quiet(void) {
+    if (!module) SKIP("no module");
+    CHECK_MSG(runtime_errors == 0, "%d reports; the last: %s", runtime_errors, runtime_error);
+}
+
+int main(void) {
+    LLVMInitializeAllTargetInfos();
+    LLVMInitializeAllTargets();
+    LLVMInitializeAllTargetMCs();
+    LLVMInitializeAllAsmPrinters();
+    snprintf(dir, sizeof dir, "%s/gpucompile-vkbi-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(dir)) {
+        printf("cannot make a scratch directory\n");
+        return 1;
+    }
+    if (!getenv("GPUCOMPILE_VULKAN_VALIDATION") && access("/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json", R_OK) == 0)
+        setenv("GPUCOMPILE_VULKAN_VALIDATION", "1", 1);
+    {
+        LLVMTargetRef t;
+        char *msg = NULL;
+        have_tools = t_sh_ok("command -v clang-22 >/dev/null && command -v spirv-val >/dev/null") &&
+                     !LLVMGetTargetFromTriple("spirv1.6-unknown-vulkan1.3-compute", &t, &msg);
+        if (msg) LLVMDisposeMessage(msg);
+    }
+    RUN(test_compile);
+    RUN(test_integer);
+    RUN(test_float_common);
+    RUN(test_shuffles);
+    RUN(test_math);
+    RUN(test_runtime_quiet);
+    if (module) mgpuModuleUnload(module);
+    {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+        free(t_sh(cmd, NULL));
+    }
+    return TEST_END("test_vulkan_builtins");
+}
