@@ -812,113 +812,35 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__versions(const char *triple, int *spir
    <#spirv.vce<vX.Y, [caps], [exts]>, [api=API,] [VENDOR[:TYPE[:ID]],] #spirv.resource_limits<...>>
    It becomes parameters: triple (from the SPIR-V version), features "+Cap,...,+SPV_ext,..." (the
    capabilities first, each list in its order), flags {api, device, limits}: strings holding
-   their canonical text. Printing turns them back, as mlir-opt-22 prints. */
-typedef struct gpucompile_vulkan__rd {
-    const char *s;
-    size_t n, pos, column;
-    const gpucompile_logger *logger;
-    int failed;
-} gpucompile_vulkan__rd;
-
-GPUCOMPILE_PRIVATE int gpucompile_vulkan__err(gpucompile_vulkan__rd *r, size_t at, const char *fmt, ...) {
-    char msg[512];
-    va_list ap;
-    if (r->failed++) return 0;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    gpucompile_log_target(r->logger, "column %lu: %s%s", (unsigned long)(r->column + at + 1), msg,
-                          at >= r->n ? " (the text ends there)" : "");
-    return 0;
-}
-
-GPUCOMPILE_PRIVATE int gpucompile_vulkan__ws(gpucompile_vulkan__rd *r) {
-    for (;;) {
-        while (r->pos < r->n && (r->s[r->pos] == ' ' || r->s[r->pos] == '\t' || r->s[r->pos] == '\n' || r->s[r->pos] == '\r')) r->pos++;
-        if (r->pos + 1 < r->n && r->s[r->pos] == '/' && r->s[r->pos + 1] == '/')
-            while (r->pos < r->n && r->s[r->pos] != '\n') r->pos++;
-        else return r->pos < r->n ? (unsigned char)r->s[r->pos] : -1;
-    }
-}
-
-GPUCOMPILE_PRIVATE int gpucompile_vulkan__eat(gpucompile_vulkan__rd *r, int c) {
-    if (gpucompile_vulkan__ws(r) != c) return 0;
-    r->pos++;
-    return 1;
-}
-
-GPUCOMPILE_PRIVATE int gpucompile_vulkan__expect(gpucompile_vulkan__rd *r, int c) {
-    return gpucompile_vulkan__eat(r, c) || gpucompile_vulkan__err(r, r->pos, "expected '%c'", c);
-}
-
-/* A bare word (MLIR's keyword: [A-Za-z_][A-Za-z0-9_$.]*) at the cursor: its length, 0 if none. */
-GPUCOMPILE_PRIVATE size_t gpucompile_vulkan__word(gpucompile_vulkan__rd *r, const char **w) {
-    size_t at;
-    int c = gpucompile_vulkan__ws(r);
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_')) return 0;
-    at = r->pos;
-    while (r->pos < r->n) {
-        c = (unsigned char)r->s[r->pos];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$' || c == '.')) break;
-        r->pos++;
-    }
-    *w = r->s + at;
-    return r->pos - at;
-}
-
-GPUCOMPILE_PRIVATE int gpucompile_vulkan__is(const char *w, size_t n, const char *s) { return strlen(s) == n && strncmp(w, s, n) == 0; }
-
-/* An integer: decimal or 0x hex, optionally negative, within [lo, hi]. */
-GPUCOMPILE_PRIVATE int gpucompile_vulkan__int(gpucompile_vulkan__rd *r, long long lo, long long hi, long long *v, const char *what) {
-    size_t at;
-    int neg = 0, any = 0, base = 10;
-    unsigned long long x = 0;
-    gpucompile_vulkan__ws(r);
-    at = r->pos;
-    if (r->pos < r->n && r->s[r->pos] == '-') { neg = 1; r->pos++; }
-    if (r->pos + 1 < r->n && r->s[r->pos] == '0' && (r->s[r->pos + 1] == 'x' || r->s[r->pos + 1] == 'X')) { base = 16; r->pos += 2; }
-    while (r->pos < r->n) {
-        int c = (unsigned char)r->s[r->pos], d = c >= '0' && c <= '9' ? c - '0' : base == 16 && c >= 'a' && c <= 'f' ? c - 'a' + 10 :
-                                                 base == 16 && c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-        if (d < 0) break;
-        if (x > 0xFFFFFFFFFull) return gpucompile_vulkan__err(r, at, "integer too large for %s", what);
-        x = x * (unsigned)base + (unsigned)d;
-        any = 1;
-        r->pos++;
-    }
-    if (!any) return gpucompile_vulkan__err(r, at, "expected an integer for %s", what);
-    *v = neg ? -(long long)x : (long long)x;
-    if (*v < lo || *v > hi) return gpucompile_vulkan__err(r, at, "integer out of range for %s", what);
-    return 1;
-}
-
+   their canonical text. Printing turns them back, as mlir-opt-22 prints. Read with the core's
+   lexer (gpucompile_lexer). */
 /* [w, w, ...] of known names into out as "+w" words (prefix: nothing; errors name kind). */
-GPUCOMPILE_PRIVATE int gpucompile_vulkan__names(gpucompile_vulkan__rd *r, gpucompile_buf *out, int exts) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__names(gpucompile_lexer *r, gpucompile_buf *out, int exts) {
     const char *w;
     size_t n, at;
-    if (!gpucompile_vulkan__expect(r, '[')) return 0;
-    if (gpucompile_vulkan__eat(r, ']')) return 1;
+    if (!gpucompile_lex_expect(r, '[', NULL)) return 0;
+    if (gpucompile_lex_eat(r, ']')) return 1;
     for (;;) {
-        gpucompile_vulkan__ws(r);
+        gpucompile_lex_ws(r);
         at = r->pos;
-        n = gpucompile_vulkan__word(r, &w);
-        if (!n) return gpucompile_vulkan__err(r, at, "expected a %s name", exts ? "extension" : "capability");
+        n = gpucompile_lex_word(r, &w, NULL);
+        if (!n) return gpucompile_lex_error(r, at, "expected a %s name", exts ? "extension" : "capability");
         if (!gpucompile_vulkan__known(w, n) || (strncmp(w, "SPV_", 4) == 0) != exts)
-            return gpucompile_vulkan__err(r, at, "unknown %s: %.*s", exts ? "extension" : "capability", (int)(n < 80 ? n : 80), w);
+            return gpucompile_lex_error(r, at, "unknown %s: %.*s", exts ? "extension" : "capability", (int)(n < 80 ? n : 80), w);
         gpucompile_buf_printf(out, "%s+%.*s", out->len ? "," : "", (int)n, w);
-        if (gpucompile_vulkan__eat(r, ',')) continue;
-        return gpucompile_vulkan__expect(r, ']');
+        if (gpucompile_lex_eat(r, ',')) continue;
+        return gpucompile_lex_expect(r, ']', NULL);
     }
 }
 
 /* One of the words of list (comma-separated), or an error "unknown WHAT: w". */
-GPUCOMPILE_PRIVATE int gpucompile_vulkan__enum(gpucompile_vulkan__rd *r, const char *list, const char *what, const char **w, size_t *n) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__enum(gpucompile_lexer *r, const char *list, const char *what, const char **w, size_t *n) {
     size_t at;
-    gpucompile_vulkan__ws(r);
+    gpucompile_lex_ws(r);
     at = r->pos;
-    *n = gpucompile_vulkan__word(r, w);
-    if (!*n) return gpucompile_vulkan__err(r, at, "expected a %s", what);
-    if (!gpucompile_in_list(list, *w, *n)) return gpucompile_vulkan__err(r, at, "unknown %s: %.*s", what, (int)(*n < 80 ? *n : 80), *w);
+    *n = gpucompile_lex_word(r, w, NULL);
+    if (!*n) return gpucompile_lex_error(r, at, "expected a %s", what);
+    if (!gpucompile_in_list(list, *w, *n)) return gpucompile_lex_error(r, at, "unknown %s: %.*s", what, (int)(*n < 80 ? *n : 80), *w);
     return 1;
 }
 
@@ -928,68 +850,68 @@ static const char *const gpucompile_vulkan__limits[8] = {
     "max_compute_shared_memory_size", "max_compute_workgroup_invocations", "max_compute_workgroup_size", "subgroup_size",
     "min_subgroup_size", "max_subgroup_size", "cooperative_matrix_properties_khr", "cooperative_matrix_properties_nv"};
 
-GPUCOMPILE_PRIVATE int gpucompile_vulkan__plimits(gpucompile_vulkan__rd *r, gpucompile_buf *out) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__plimits(gpucompile_lexer *r, gpucompile_buf *out) {
     static const long long defaults[4] = {16384, 128, -1, 32};
     char value[8][256];
     int seen[8] = {0}, i;
     const char *w;
     size_t n, at;
-    if (!gpucompile_vulkan__expect(r, '#')) return 0;
+    if (!gpucompile_lex_expect(r, '#', NULL)) return 0;
     at = r->pos;
-    n = gpucompile_vulkan__word(r, &w);
-    if (!gpucompile_vulkan__is(w, n, "spirv.resource_limits")) return gpucompile_vulkan__err(r, at, "expected #spirv.resource_limits<...>");
-    if (!gpucompile_vulkan__expect(r, '<')) return 0;
-    if (!gpucompile_vulkan__eat(r, '>'))
+    n = gpucompile_lex_word(r, &w, NULL);
+    if (!gpucompile_in_list("spirv.resource_limits", w, n)) return gpucompile_lex_error(r, at, "expected #spirv.resource_limits<...>");
+    if (!gpucompile_lex_expect(r, '<', NULL)) return 0;
+    if (!gpucompile_lex_eat(r, '>'))
         for (;;) {
             long long v;
-            gpucompile_vulkan__ws(r);
+            gpucompile_lex_ws(r);
             at = r->pos;
-            n = gpucompile_vulkan__word(r, &w);
-            for (i = 0; i < 8 && !gpucompile_vulkan__is(w, n, gpucompile_vulkan__limits[i]); i++) {}
+            n = gpucompile_lex_word(r, &w, NULL);
+            for (i = 0; i < 8 && !gpucompile_in_list(gpucompile_vulkan__limits[i], w, n); i++) {}
             if (!n || i == 8 || seen[i])
-                return gpucompile_vulkan__err(r, at, "duplicate or unknown struct parameter name: %.*s", (int)(n < 80 ? n : 80), w);
+                return gpucompile_lex_error(r, at, "duplicate or unknown struct parameter name: %.*s", (int)(n < 80 ? n : 80), w);
             seen[i] = 1;
             value[i][0] = 0;
-            if (!gpucompile_vulkan__expect(r, '=')) return 0;
+            if (!gpucompile_lex_expect(r, '=', NULL)) return 0;
             if (i == 2) { /* an array of integers, each "N" (i64) or "N : iK" */
                 int all_default = 1, k = 0;
                 size_t len = 0;
                 static const long long want[3] = {128, 128, 64};
-                if (!gpucompile_vulkan__expect(r, '[')) return 0;
+                if (!gpucompile_lex_expect(r, '[', NULL)) return 0;
                 len += (size_t)snprintf(value[i], sizeof value[i], "[");
-                if (!gpucompile_vulkan__eat(r, ']')) for (;; k++) {
+                if (!gpucompile_lex_eat(r, ']')) for (;; k++) {
                     long long bits = 64;
-                    if (!gpucompile_vulkan__int(r, -2147483647LL - 1, 2147483647LL, &v, gpucompile_vulkan__limits[i])) return 0;
-                    if (gpucompile_vulkan__eat(r, ':')) {
-                        gpucompile_vulkan__ws(r);
+                    if (!gpucompile_lex_int(r, -2147483647LL - 1, 2147483647LL, &v, gpucompile_vulkan__limits[i])) return 0;
+                    if (gpucompile_lex_eat(r, ':')) {
+                        gpucompile_lex_ws(r);
                         at = r->pos;
-                        if (r->pos >= r->n || r->s[r->pos] != 'i') return gpucompile_vulkan__err(r, at, "expected an integer type");
+                        if (r->pos >= r->n || r->s[r->pos] != 'i') return gpucompile_lex_error(r, at, "expected an integer type");
                         r->pos++;
-                        if (!gpucompile_vulkan__int(r, 1, 64, &bits, "an integer type")) return 0;
+                        if (!gpucompile_lex_int(r, 1, 64, &bits, "an integer type")) return 0;
                     }
                     if (len < sizeof value[i])
                         len += (size_t)snprintf(value[i] + len, sizeof value[i] - len, bits == 64 ? "%s%lld" : "%s%lld : i%lld", k ? ", " : "", v, bits);
                     if (k >= 3 || bits != 32 || v != want[k]) all_default = 0;
-                    if (gpucompile_vulkan__eat(r, ',')) continue;
-                    if (!gpucompile_vulkan__expect(r, ']')) return 0;
+                    if (gpucompile_lex_eat(r, ',')) continue;
+                    if (!gpucompile_lex_expect(r, ']', NULL)) return 0;
                     break;
                 }
                 if (k != 2) all_default = 0;
                 if (len < sizeof value[i]) snprintf(value[i] + len, sizeof value[i] - len, "]");
-                if (len + 1 >= sizeof value[i]) return gpucompile_vulkan__err(r, at, "max_compute_workgroup_size is too long");
+                if (len + 1 >= sizeof value[i]) return gpucompile_lex_error(r, at, "max_compute_workgroup_size is too long");
                 if (all_default) seen[i] = 0;
             } else if (i >= 6) { /* the cooperative matrix tables: only empty ones are read */
                 at = r->pos;
-                if (!gpucompile_vulkan__eat(r, '[') || !gpucompile_vulkan__eat(r, ']'))
-                    return gpucompile_vulkan__err(r, at, "gpucompile reads %s only as []", gpucompile_vulkan__limits[i]);
+                if (!gpucompile_lex_eat(r, '[') || !gpucompile_lex_eat(r, ']'))
+                    return gpucompile_lex_error(r, at, "gpucompile reads %s only as []", gpucompile_vulkan__limits[i]);
                 snprintf(value[i], sizeof value[i], "[]");
             } else {
-                if (!gpucompile_vulkan__int(r, -2147483647LL - 1, 2147483647LL, &v, gpucompile_vulkan__limits[i])) return 0;
+                if (!gpucompile_lex_int(r, -2147483647LL - 1, 2147483647LL, &v, gpucompile_vulkan__limits[i])) return 0;
                 snprintf(value[i], sizeof value[i], "%lld", v);
                 if (i < 4 && v == defaults[i]) seen[i] = 0;
             }
-            if (gpucompile_vulkan__eat(r, ',')) continue;
-            if (!gpucompile_vulkan__expect(r, '>')) return 0;
+            if (gpucompile_lex_eat(r, ',')) continue;
+            if (!gpucompile_lex_expect(r, '>', NULL)) return 0;
             break;
         }
     for (i = 0; i < 8; i++)
@@ -1001,66 +923,62 @@ GPUCOMPILE_PRIVATE size_t gpucompile_vulkan__parse_env(const char *text, size_t 
                                                         char *params, size_t size) {
     static const char *const vendors = "AMD,Apple,ARM,Imagination,Intel,NVIDIA,Qualcomm,SwiftShader,Unknown";
     static const char *const types = "DiscreteGPU,IntegratedGPU,CPU,VirtualGPU,Other,Unknown";
-    gpucompile_vulkan__rd r;
+    gpucompile_lexer r;
     gpucompile_buf caps, exts, limits;
     char api[32] = "", device[96] = "";
     const char *w;
     size_t wn, at;
     int minor = -1, ok = 0;
-    memset(&r, 0, sizeof r);
+    gpucompile_lex_init(&r, text, n, column, logger);
     memset(&caps, 0, sizeof caps);
     memset(&exts, 0, sizeof exts);
     memset(&limits, 0, sizeof limits);
-    r.s = text;
-    r.n = n;
-    r.column = column;
-    r.logger = logger;
     do {
-        if (!gpucompile_vulkan__expect(&r, '<') || !gpucompile_vulkan__expect(&r, '#')) break;
+        if (!gpucompile_lex_expect(&r, '<', NULL) || !gpucompile_lex_expect(&r, '#', NULL)) break;
         at = r.pos;
-        wn = gpucompile_vulkan__word(&r, &w);
-        if (!gpucompile_vulkan__is(w, wn, "spirv.vce")) { gpucompile_vulkan__err(&r, at, "expected #spirv.vce<...>"); break; }
-        if (!gpucompile_vulkan__expect(&r, '<')) break;
-        gpucompile_vulkan__ws(&r);
+        wn = gpucompile_lex_word(&r, &w, NULL);
+        if (!gpucompile_in_list("spirv.vce", w, wn)) { gpucompile_lex_error(&r, at, "expected #spirv.vce<...>"); break; }
+        if (!gpucompile_lex_expect(&r, '<', NULL)) break;
+        gpucompile_lex_ws(&r);
         at = r.pos;
-        wn = gpucompile_vulkan__word(&r, &w);
+        wn = gpucompile_lex_word(&r, &w, NULL);
         if (wn != 4 || strncmp(w, "v1.", 3) != 0 || w[3] < '0' || w[3] > '6') {
-            gpucompile_vulkan__err(&r, at, "unknown version: %.*s", (int)(wn < 40 ? wn : 40), w);
+            gpucompile_lex_error(&r, at, "unknown version: %.*s", (int)(wn < 40 ? wn : 40), w);
             break;
         }
         minor = w[3] - '0';
-        if (!gpucompile_vulkan__expect(&r, ',') || !gpucompile_vulkan__names(&r, &caps, 0) || !gpucompile_vulkan__expect(&r, ',') ||
-            !gpucompile_vulkan__names(&r, &exts, 1) || !gpucompile_vulkan__expect(&r, '>') || !gpucompile_vulkan__expect(&r, ','))
+        if (!gpucompile_lex_expect(&r, ',', NULL) || !gpucompile_vulkan__names(&r, &caps, 0) || !gpucompile_lex_expect(&r, ',', NULL) ||
+            !gpucompile_vulkan__names(&r, &exts, 1) || !gpucompile_lex_expect(&r, '>', NULL) || !gpucompile_lex_expect(&r, ',', NULL))
             break;
         at = r.pos;
-        if (gpucompile_vulkan__word(&r, &w) == 3 && strncmp(w, "api", 3) == 0) {
-            if (!gpucompile_vulkan__expect(&r, '=') || !gpucompile_vulkan__enum(&r, "Metal,OpenCL,Vulkan,WebGPU,Unknown", "client API", &w, &wn) ||
-                !gpucompile_vulkan__expect(&r, ','))
+        if (gpucompile_lex_word(&r, &w, NULL) == 3 && strncmp(w, "api", 3) == 0) {
+            if (!gpucompile_lex_expect(&r, '=', NULL) || !gpucompile_vulkan__enum(&r, "Metal,OpenCL,Vulkan,WebGPU,Unknown", "client API", &w, &wn) ||
+                !gpucompile_lex_expect(&r, ',', NULL))
                 break;
-            if (!gpucompile_vulkan__is(w, wn, "Unknown")) snprintf(api, sizeof api, "%.*s", (int)wn, w);
+            if (!gpucompile_in_list("Unknown", w, wn)) snprintf(api, sizeof api, "%.*s", (int)wn, w);
         } else r.pos = at;
-        if (gpucompile_vulkan__ws(&r) != '#') {
+        if (gpucompile_lex_ws(&r) != '#') {
             char vendor[32];
             long long id = 0x7FFFFFFF;
             if (!gpucompile_vulkan__enum(&r, vendors, "vendor", &w, &wn)) break;
             snprintf(vendor, sizeof vendor, "%.*s", (int)wn, w);
             if (strcmp(vendor, "Unknown") != 0) snprintf(device, sizeof device, "%s", vendor);
-            if (gpucompile_vulkan__eat(&r, ':')) {
+            if (gpucompile_lex_eat(&r, ':')) {
                 if (!gpucompile_vulkan__enum(&r, types, "device type", &w, &wn)) break;
-                if (*device && !gpucompile_vulkan__is(w, wn, "Unknown")) {
+                if (*device && !gpucompile_in_list("Unknown", w, wn)) {
                     snprintf(device + strlen(device), sizeof device - strlen(device), ":%.*s", (int)wn, w);
-                    if (gpucompile_vulkan__eat(&r, ':')) {
-                        if (!gpucompile_vulkan__int(&r, 0, 0xFFFFFFFFLL, &id, "the device id")) break;
+                    if (gpucompile_lex_eat(&r, ':')) {
+                        if (!gpucompile_lex_int(&r, 0, 0xFFFFFFFFLL, &id, "the device id")) break;
                         if (id != 0x7FFFFFFF) snprintf(device + strlen(device), sizeof device - strlen(device), ":%lld", id);
                     }
-                } else if (gpucompile_vulkan__eat(&r, ':') && !gpucompile_vulkan__int(&r, 0, 0xFFFFFFFFLL, &id, "the device id")) break;
+                } else if (gpucompile_lex_eat(&r, ':') && !gpucompile_lex_int(&r, 0, 0xFFFFFFFFLL, &id, "the device id")) break;
             }
-            if (!gpucompile_vulkan__expect(&r, ',')) break;
+            if (!gpucompile_lex_expect(&r, ',', NULL)) break;
         }
-        if (!gpucompile_vulkan__plimits(&r, &limits) || !gpucompile_vulkan__expect(&r, '>')) break;
+        if (!gpucompile_vulkan__plimits(&r, &limits) || !gpucompile_lex_expect(&r, '>', NULL)) break;
         ok = 1;
     } while (0);
-    if (ok && (caps.oom || exts.oom || limits.oom)) ok = gpucompile_vulkan__err(&r, 0, "out of memory");
+    if (ok && (caps.oom || exts.oom || limits.oom)) ok = gpucompile_lex_error(&r, 0, "out of memory");
     if (ok) { /* SPIR-V 1.6: Vulkan 1.3, 1.4-1.5: 1.2, 1.1-1.3: 1.1, 1.0: 1.0 */
         gpucompile_buf p;
         const char *sep = "";
@@ -1075,7 +993,7 @@ GPUCOMPILE_PRIVATE size_t gpucompile_vulkan__parse_env(const char *text, size_t 
             if (limits.len) gpucompile_buf_printf(&p, "%slimits = \"%s\"", sep, limits.data);
             gpucompile_buf_str(&p, "}");
         }
-        if (p.oom || p.len >= size) ok = gpucompile_vulkan__err(&r, 0, "the target text is too long");
+        if (p.oom || p.len >= size) ok = gpucompile_lex_error(&r, 0, "the target text is too long");
         else memcpy(params, p.data, p.len + 1);
         gpucompile_free(p.a, p.data);
     }
