@@ -254,6 +254,9 @@ enum {
     GPUCOMPILE_VULKAN__OP_SPEC_CONSTANT_COMPOSITE = 51, GPUCOMPILE_VULKAN__OP_FUNCTION = 54, GPUCOMPILE_VULKAN__OP_FUNCTION_END = 56,
     GPUCOMPILE_VULKAN__OP_FUNCTION_CALL = 57, GPUCOMPILE_VULKAN__OP_VARIABLE = 59, GPUCOMPILE_VULKAN__OP_DECORATE = 71,
     GPUCOMPILE_VULKAN__OP_MEMBER_DECORATE = 72, GPUCOMPILE_VULKAN__OP_CONTROL_BARRIER = 224, GPUCOMPILE_VULKAN__OP_EXECUTION_MODE_ID = 331,
+    GPUCOMPILE_VULKAN__OP_SOURCE_CONTINUED = 2, GPUCOMPILE_VULKAN__OP_SOURCE = 3, GPUCOMPILE_VULKAN__OP_SOURCE_EXTENSION = 4,
+    GPUCOMPILE_VULKAN__OP_MEMBER_NAME = 6, GPUCOMPILE_VULKAN__OP_STRING = 7, GPUCOMPILE_VULKAN__OP_EXT_INST_IMPORT = 11,
+    GPUCOMPILE_VULKAN__OP_MEMORY_MODEL = 14, GPUCOMPILE_VULKAN__OP_MODULE_PROCESSED = 330,
     GPUCOMPILE_VULKAN__MODEL_GLCOMPUTE = 5, GPUCOMPILE_VULKAN__MODE_LOCAL_SIZE = 17, GPUCOMPILE_VULKAN__MODE_LOCAL_SIZE_ID = 38,
     GPUCOMPILE_VULKAN__DEC_BLOCK = 2, GPUCOMPILE_VULKAN__DEC_BUFFER_BLOCK = 3, GPUCOMPILE_VULKAN__DEC_ARRAY_STRIDE = 6,
     GPUCOMPILE_VULKAN__DEC_MATRIX_STRIDE = 7, GPUCOMPILE_VULKAN__DEC_BUILTIN = 11, GPUCOMPILE_VULKAN__DEC_NON_WRITABLE = 24,
@@ -283,6 +286,16 @@ enum {
 #define GPUCOMPILE_VULKAN__REFLECT_IMPLEMENTED
 #include <stdlib.h>
 #include <string.h>
+#if defined(GPUCOMPILE_VULKAN_RUNTIME) && !defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION)
+#define GPUCOMPILE_RUNTIME_IMPLEMENTATION
+#endif
+#if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_VULKAN_IMPLEMENTATION)) && !defined(GPUCOMPILE_BACKEND_IMPLEMENTATION)
+#define GPUCOMPILE_BACKEND_IMPLEMENTATION /* the backend helpers of gpucompile_runtime.h, also without the core */
+#endif
+#if !defined(GPUCOMPILE_SPIRV_WORDS)
+#define GPUCOMPILE_SPIRV_WORDS /* gpucompile_runtime.h's walk over a module's instructions */
+#endif
+#include "gpucompile_runtime.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -323,13 +336,13 @@ GPUCOMPILE_VULKAN__PRIVATE const uint32_t *gpucompile_vulkan__spv_def(const gpuc
     const uint32_t *i;
     if (id >= s->cap || !s->ids[id].def) return NULL;
     i = s->w + s->ids[id].def;
-    return (op == 0 || (i[0] & 0xffffu) == op) && (i[0] >> 16) >= min_wc ? i : NULL;
+    return (op == 0 || gpucompile_spirv_opcode(i[0]) == op) && gpucompile_spirv_count(i[0]) >= min_wc ? i : NULL;
 }
 
 /* The value of an OpConstant / OpSpecConstant (its low word), else def. */
 GPUCOMPILE_VULKAN__PRIVATE uint32_t gpucompile_vulkan__const(const gpucompile_vulkan__spv *s, uint32_t id, uint32_t def) {
     const uint32_t *i = gpucompile_vulkan__spv_def(s, id, 0, 4);
-    if (!i || ((i[0] & 0xffffu) != GPUCOMPILE_VULKAN__OP_CONSTANT && (i[0] & 0xffffu) != GPUCOMPILE_VULKAN__OP_SPEC_CONSTANT)) return def;
+    if (!i || (gpucompile_spirv_opcode(i[0]) != GPUCOMPILE_VULKAN__OP_CONSTANT && gpucompile_spirv_opcode(i[0]) != GPUCOMPILE_VULKAN__OP_SPEC_CONSTANT)) return def;
     return i[3];
 }
 
@@ -341,8 +354,8 @@ GPUCOMPILE_VULKAN__PRIVATE uint64_t gpucompile_vulkan__size(const gpucompile_vul
     uint32_t wc, k;
     uint64_t size = 0, e;
     if (!i || depth > 16) return 0;
-    wc = i[0] >> 16;
-    switch (i[0] & 0xffffu) {
+    wc = gpucompile_spirv_count(i[0]);
+    switch (gpucompile_spirv_opcode(i[0])) {
     case GPUCOMPILE_VULKAN__OP_TYPE_BOOL: return 4;
     case GPUCOMPILE_VULKAN__OP_TYPE_INT:
     case GPUCOMPILE_VULKAN__OP_TYPE_FLOAT: return wc >= 3 ? i[2] / 8 : 0;
@@ -368,22 +381,28 @@ GPUCOMPILE_VULKAN__PRIVATE uint64_t gpucompile_vulkan__size(const gpucompile_vul
     }
 }
 
+/* A walk over the words from the instruction at word at (5: the first). */
+GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__walk(const gpucompile_vulkan__spv *s, gpucompile_spirv_inst *it, size_t at) {
+    gpucompile_spirv_begin(it, s->w, s->n * 4);
+    it->at = at;
+}
+
 /* Marks the global variables that function fn and the functions it calls name. visited: per id. */
 GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__mark_uses(gpucompile_vulkan__spv *s, uint32_t fn, unsigned char *visited, int depth) {
     const uint32_t *f = gpucompile_vulkan__spv_def(s, fn, GPUCOMPILE_VULKAN__OP_FUNCTION, 5);
-    size_t at;
+    gpucompile_spirv_inst it;
     if (!f || visited[fn] || depth > 64) return;
     visited[fn] = 1;
-    for (at = (size_t)(f - s->w); at < s->n;) {
-        uint32_t op = s->w[at] & 0xffffu, wc = s->w[at] >> 16, k;
-        if (op == GPUCOMPILE_VULKAN__OP_FUNCTION_END) break;
-        for (k = 1; k < wc; k++) {
-            uint32_t v = s->w[at + k];
+    for (gpucompile_vulkan__walk(s, &it, (size_t)(f - s->w)); gpucompile_spirv_next(&it);) {
+        const uint32_t *i = s->w + it.at;
+        size_t k;
+        if (it.op == GPUCOMPILE_VULKAN__OP_FUNCTION_END) break;
+        for (k = 1; k < it.wc; k++) {
+            uint32_t v = i[k];
             const uint32_t *d = gpucompile_vulkan__spv_def(s, v, GPUCOMPILE_VULKAN__OP_VARIABLE, 4);
             if (d && d[3] != GPUCOMPILE_VULKAN__SC_FUNCTION) s->ids[v].used = 1;
         }
-        if (op == GPUCOMPILE_VULKAN__OP_FUNCTION_CALL && wc >= 4) gpucompile_vulkan__mark_uses(s, s->w[at + 3], visited, depth + 1);
-        at += wc;
+        if (it.op == GPUCOMPILE_VULKAN__OP_FUNCTION_CALL && it.wc >= 4) gpucompile_vulkan__mark_uses(s, i[3], visited, depth + 1);
     }
 }
 
@@ -397,13 +416,13 @@ GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__binding_less(const gpucompile_
    0 without one, or when a token is malformed or names a binding or push-constant bytes the
    entry point does not have (the launch then takes the default convention). */
 GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__params(const gpucompile_vulkan__spv *s, gpucompile_vulkan_kernel *k) {
-    size_t at, nlen = strlen(k->name);
-    for (at = 5; at < s->n; at += s->w[at] >> 16) {
-        const char *t = (const char *)(s->w + at + 1), *end;
-        uint32_t wc = s->w[at] >> 16;
-        size_t max = (size_t)(wc - 1) * 4, len = 0;
+    size_t nlen = strlen(k->name);
+    gpucompile_spirv_inst it;
+    for (gpucompile_vulkan__walk(s, &it, 5); gpucompile_spirv_next(&it);) {
+        const char *t = (const char *)(s->w + it.at + 1), *end;
+        size_t max = (it.wc - 1) * 4, len = 0;
         int n = 0, ok = 1;
-        if ((s->w[at] & 0xffffu) != 330u || wc < 2) continue; /* OpModuleProcessed */
+        if (it.op != GPUCOMPILE_VULKAN__OP_MODULE_PROCESSED || it.wc < 2) continue;
         while (len < max && t[len]) len++;
         if (len == max || len < 18 + nlen || memcmp(t, "gpucompile.params ", 18) != 0 || memcmp(t + 18, k->name, nlen) != 0 ||
             (t[18 + nlen] != ' ' && t[18 + nlen] != 0))
@@ -452,8 +471,8 @@ GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__params(const gpucompile_vulka
 
 GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__entry(gpucompile_vulkan__spv *s, size_t e, unsigned char *visited, gpucompile_vulkan_kernel *k) {
     const uint32_t *ep = s->w + e;
-    uint32_t wc = ep[0] >> 16, fn = ep[2], name_words = 0, id, j;
-    size_t at;
+    uint32_t wc = gpucompile_spirv_count(ep[0]), fn = ep[2], name_words = 0, id, j;
+    gpucompile_spirv_inst it;
     int pc_done = 0;
     memset(k, 0, sizeof *k);
     { /* the name: a NUL-terminated literal inside the instruction */
@@ -463,9 +482,9 @@ GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__entry(gpucompile_vulkan__spv 
         memcpy(k->name, name, len < sizeof k->name ? len : sizeof k->name - 1);
         name_words = (uint32_t)(len / 4 + 1);
     }
-    for (at = 5; at < s->n; at += s->w[at] >> 16) { /* LocalSize, LocalSizeId */
-        const uint32_t *i = s->w + at;
-        uint32_t op = i[0] & 0xffffu, iwc = i[0] >> 16;
+    for (gpucompile_vulkan__walk(s, &it, 5); gpucompile_spirv_next(&it);) { /* LocalSize, LocalSizeId */
+        const uint32_t *i = s->w + it.at;
+        uint32_t op = it.op, iwc = (uint32_t)it.wc;
         if ((op == GPUCOMPILE_VULKAN__OP_EXECUTION_MODE || op == GPUCOMPILE_VULKAN__OP_EXECUTION_MODE_ID) && iwc >= 6 && i[1] == fn) {
             for (j = 0; j < 3; j++) {
                 if (op == GPUCOMPILE_VULKAN__OP_EXECUTION_MODE && i[2] == GPUCOMPILE_VULKAN__MODE_LOCAL_SIZE) k->local_size[j] = i[3 + j];
@@ -476,7 +495,7 @@ GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__entry(gpucompile_vulkan__spv 
     }
     if (s->wg_size_id) {
         const uint32_t *c = gpucompile_vulkan__spv_def(s, s->wg_size_id, 0, 6);
-        if (c && ((c[0] & 0xffffu) == GPUCOMPILE_VULKAN__OP_CONSTANT_COMPOSITE || (c[0] & 0xffffu) == GPUCOMPILE_VULKAN__OP_SPEC_CONSTANT_COMPOSITE))
+        if (c && (gpucompile_spirv_opcode(c[0]) == GPUCOMPILE_VULKAN__OP_CONSTANT_COMPOSITE || gpucompile_spirv_opcode(c[0]) == GPUCOMPILE_VULKAN__OP_SPEC_CONSTANT_COMPOSITE))
             for (j = 0; j < 3; j++) k->local_size[j] = gpucompile_vulkan__const(s, c[3 + j], k->local_size[j]);
     }
     /* the global variables it uses: those its functions name (static use, as Vulkan's layout
@@ -504,10 +523,10 @@ GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__entry(gpucompile_vulkan__spv 
             const uint32_t *t = gpucompile_vulkan__spv_def(s, type, 0, 2), *last;
             uint32_t count = 1, members, m, nonwritable = 0;
             memset(&b, 0, sizeof b);
-            if (t && (t[0] & 0xffffu) == GPUCOMPILE_VULKAN__OP_TYPE_ARRAY && (t[0] >> 16) >= 4) { /* an array of blocks */
+            if (t && gpucompile_spirv_opcode(t[0]) == GPUCOMPILE_VULKAN__OP_TYPE_ARRAY && gpucompile_spirv_count(t[0]) >= 4) { /* an array of blocks */
                 count = gpucompile_vulkan__const(s, t[3], 0);
                 type = t[2];
-            } else if (t && (t[0] & 0xffffu) == GPUCOMPILE_VULKAN__OP_TYPE_RUNTIME_ARRAY && (t[0] >> 16) >= 3) {
+            } else if (t && gpucompile_spirv_opcode(t[0]) == GPUCOMPILE_VULKAN__OP_TYPE_RUNTIME_ARRAY && gpucompile_spirv_count(t[0]) >= 3) {
                 count = 0;
                 type = t[2];
             }
@@ -516,10 +535,10 @@ GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__entry(gpucompile_vulkan__spv 
             b.binding = s->ids[id].binding;
             b.count = count;
             b.descriptor_type = sc == GPUCOMPILE_VULKAN__SC_UNIFORM && !(t && (s->ids[type].flags & GPUCOMPILE_VULKAN__F_BUFFER_BLOCK)) ? 6 : 7;
-            members = t ? (t[0] >> 16) - 2 : 0;
+            members = t ? gpucompile_spirv_count(t[0]) - 2 : 0;
             if (members) {
                 last = gpucompile_vulkan__spv_def(s, t[1 + members], 0, 3);
-                if (last && ((last[0] & 0xffffu) == GPUCOMPILE_VULKAN__OP_TYPE_ARRAY || (last[0] & 0xffffu) == GPUCOMPILE_VULKAN__OP_TYPE_RUNTIME_ARRAY) &&
+                if (last && (gpucompile_spirv_opcode(last[0]) == GPUCOMPILE_VULKAN__OP_TYPE_ARRAY || gpucompile_spirv_opcode(last[0]) == GPUCOMPILE_VULKAN__OP_TYPE_RUNTIME_ARRAY) &&
                     (s->ids[t[1 + members]].flags & GPUCOMPILE_VULKAN__F_STRIDE))
                     b.stride = s->ids[t[1 + members]].stride;
                 for (m = 0; m < members; m++) {
@@ -540,7 +559,7 @@ GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__entry(gpucompile_vulkan__spv 
             }
         } else if (sc == GPUCOMPILE_VULKAN__SC_PUSH_CONSTANT && !pc_done) {
             const uint32_t *t = gpucompile_vulkan__spv_def(s, type, GPUCOMPILE_VULKAN__OP_TYPE_STRUCT, 2);
-            uint32_t members = t ? (t[0] >> 16) - 2 : 0, m;
+            uint32_t members = t ? gpucompile_spirv_count(t[0]) - 2 : 0, m;
             pc_done = 1;
             for (m = 0; m < members; m++) {
                 gpucompile_vulkan_push_field f;
@@ -574,33 +593,25 @@ GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__entry(gpucompile_vulkan__spv 
 }
 
 GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__reflect(const void *spirv, size_t size, gpucompile_vulkan_kernel *out, int max) {
-    const unsigned char *b = (const unsigned char *)spirv;
     gpucompile_vulkan__spv s;
+    gpucompile_spirv_inst it;
     unsigned char *visited = NULL;
-    size_t at, i, members_cap = 0;
-    int swap, found = -1;
+    size_t i, members_cap = 0;
+    int found = -1;
     memset(&s, 0, sizeof s);
-    if (!spirv || size < 20 || size % 4) return -1;
-    if (memcmp(b, "\x03\x02\x23\x07", 4) == 0) swap = 0;
-    else if (memcmp(b, "\x07\x23\x02\x03", 4) == 0) swap = 1;
-    else return -1;
+    if (size % 4 || !gpucompile_spirv_begin(&it, spirv, size)) return -1;
     s.n = size / 4;
     if (!(s.w = (uint32_t *)malloc(size))) return -1;
-    for (i = 0; i < s.n; i++) {
-        const unsigned char *p = b + 4 * i;
-        s.w[i] = swap ? (uint32_t)p[3] | (uint32_t)p[2] << 8 | (uint32_t)p[1] << 16 | (uint32_t)p[0] << 24
-                      : (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-    }
+    for (i = 0; i < s.n; i++) s.w[i] = gpucompile_spirv_word(&it, i); /* in host order */
     /* ids are tracked below the bound, capped by what the words could define (a hostile bound
        must not cost memory; tools write compact ids) */
     s.cap = 4u * (uint32_t)(s.n < 0x3fffffu ? s.n : 0x3fffffu) + 64;
     if (s.w[3] < s.cap) s.cap = s.w[3];
     if (!(s.ids = (gpucompile_vulkan__id *)calloc(s.cap ? s.cap : 1, sizeof *s.ids)) || !(visited = (unsigned char *)calloc(s.cap ? s.cap : 1, 1)))
         goto done;
-    for (at = 5; at < s.n;) { /* every instruction fits; definitions and decorations */
-        const uint32_t *w = s.w + at;
-        uint32_t op = w[0] & 0xffffu, wc = w[0] >> 16;
-        if (wc == 0 || wc > s.n - at) goto done;
+    for (gpucompile_vulkan__walk(&s, &it, 5); gpucompile_spirv_next(&it);) { /* definitions and decorations */
+        const uint32_t *w = s.w + it.at;
+        uint32_t op = it.op, wc = (uint32_t)it.wc, at = (uint32_t)it.at;
         if ((op >= GPUCOMPILE_VULKAN__OP_TYPE_BOOL && op <= GPUCOMPILE_VULKAN__OP_TYPE_POINTER) && wc >= 2 && w[1] < s.cap) {
             s.ids[w[1]].def = (uint32_t)at;
         } else if ((op == GPUCOMPILE_VULKAN__OP_CONSTANT || op == GPUCOMPILE_VULKAN__OP_CONSTANT_COMPOSITE || op == GPUCOMPILE_VULKAN__OP_SPEC_CONSTANT ||
@@ -635,13 +646,13 @@ GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__reflect(const void *spirv, siz
             s.members[s.num_members].flags = w[3] == GPUCOMPILE_VULKAN__DEC_OFFSET ? 1u : 2u;
             s.num_members++;
         }
-        at += wc;
     }
+    if (it.bad) goto done; /* every instruction fits */
     found = 0;
-    for (at = 5; at < s.n; at += s.w[at] >> 16) {
-        const uint32_t *w = s.w + at;
-        if ((w[0] & 0xffffu) != GPUCOMPILE_VULKAN__OP_ENTRY_POINT || (w[0] >> 16) < 4 || w[1] != GPUCOMPILE_VULKAN__MODEL_GLCOMPUTE) continue;
-        if (out && found < max) gpucompile_vulkan__entry(&s, at, visited, &out[found]);
+    for (gpucompile_vulkan__walk(&s, &it, 5); gpucompile_spirv_next(&it);) {
+        const uint32_t *w = s.w + it.at;
+        if (it.op != GPUCOMPILE_VULKAN__OP_ENTRY_POINT || it.wc < 4 || w[1] != GPUCOMPILE_VULKAN__MODEL_GLCOMPUTE) continue;
+        if (out && found < max) gpucompile_vulkan__entry(&s, it.at, visited, &out[found]);
         found++;
     }
 done:
@@ -1624,7 +1635,7 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__weak(uint32_t op) {
    what LLVM writes in the module's header and type section, every word for the rest (a literal
    taken for an id keeps something alive: never the wrong way). Returns their positions. */
 GPUCOMPILE_PRIVATE int gpucompile_vulkan__uses(const uint32_t *w, uint32_t wc, uint32_t pos[], int max) {
-    uint32_t op = w[0] & 0xffff, i, from = 1, to = wc;
+    uint32_t op = gpucompile_spirv_opcode(w[0]), i, from = 1, to = wc;
     int n = 0, rk = gpucompile_vulkan__result(op);
     switch (op) {
     case 3: case 4: case 7: case 10: case 11: case 14: case 16: case 17: case 21: case 22: case 330: case 8: case 317:
@@ -1672,17 +1683,17 @@ typedef struct gpucompile_vulkan__mod {
     int nins;
 } gpucompile_vulkan__mod;
 
-#define GPUCOMPILE_VULKAN__OP(m, i) ((m)->w[(m)->at[i]] & 0xffff)
-#define GPUCOMPILE_VULKAN__WC(m, i) ((m)->w[(m)->at[i]] >> 16)
+#define GPUCOMPILE_VULKAN__OP(m, i) gpucompile_spirv_opcode((m)->w[(m)->at[i]])
+#define GPUCOMPILE_VULKAN__WC(m, i) gpucompile_spirv_count((m)->w[(m)->at[i]])
 
 GPUCOMPILE_PRIVATE void gpucompile_vulkan__count(gpucompile_vulkan__mod *m, size_t i, int delta) {
     uint32_t pos[64];
     const uint32_t *w = m->w + m->at[i];
     int k, n;
-    if (gpucompile_vulkan__weak(w[0] & 0xffff)) return;
-    n = gpucompile_vulkan__uses(w, w[0] >> 16, pos, 64);
+    if (gpucompile_vulkan__weak(GPUCOMPILE_VULKAN__OP(m, i))) return;
+    n = gpucompile_vulkan__uses(w, GPUCOMPILE_VULKAN__WC(m, i), pos, 64);
     if (n == 64) { /* a long instruction: every word */
-        for (k = 1; k < (int)(w[0] >> 16); k++)
+        for (k = 1; k < (int)GPUCOMPILE_VULKAN__WC(m, i); k++)
             if (w[k] < m->w[3]) m->used[w[k]] += (uint32_t)delta;
         return;
     }
@@ -1692,7 +1703,8 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__count(gpucompile_vulkan__mod *m, size
 
 /* Reads the words: every instruction's word count fits, the header is SPIR-V's. */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__read(gpucompile_vulkan__mod *m, const void *data, size_t size) {
-    size_t i, bound, k = 0;
+    size_t bound, k = 0;
+    gpucompile_spirv_inst it;
     gpucompile_job *job = m->job;
     if (size < 20 || size % 4) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "LLVM wrote no SPIR-V module (%lu bytes)", (unsigned long)size);
     m->n = size / 4;
@@ -1702,9 +1714,9 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__read(gpucompile_vulkan__
     memcpy(m->w, data, size);
     memcpy(m->orig, data, size);
     bound = m->w[3];
-    if (m->w[0] != 0x07230203u || bound > 0x1000000) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "LLVM wrote no SPIR-V module");
-    for (i = 5; i < m->n; i += m->w[i] >> 16, k++)
-        if ((m->w[i] >> 16) == 0 || i + (m->w[i] >> 16) > m->n) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "LLVM wrote a malformed SPIR-V module");
+    if (m->w[0] != GPUCOMPILE_SPIRV_MAGIC || bound > 0x1000000) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "LLVM wrote no SPIR-V module");
+    for (gpucompile_spirv_begin(&it, m->w, size); gpucompile_spirv_next(&it);) k++;
+    if (it.bad) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "LLVM wrote a malformed SPIR-V module");
     m->count = k;
     m->at = (size_t *)gpucompile_job_alloc(job, (k + 1) * sizeof *m->at);
     m->del = (unsigned char *)gpucompile_job_alloc(job, 2 * (k + 1));
@@ -1715,10 +1727,10 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__read(gpucompile_vulkan__
     memset(m->del, 0, 2 * (k + 1));
     memset(m->def, 0, (bound + 32) * sizeof *m->def);
     memset(m->used, 0, (bound + 32) * sizeof *m->used);
-    for (i = 5, k = 0; i < m->n; i += m->w[i] >> 16, k++) {
-        int rk = gpucompile_vulkan__result(m->w[i] & 0xffff);
-        m->at[k] = i;
-        if (rk && (m->w[i] >> 16) > (uint32_t)rk && m->w[i + (size_t)rk] < bound) m->def[m->w[i + (size_t)rk]] = k + 1;
+    for (gpucompile_spirv_begin(&it, m->w, size), k = 0; gpucompile_spirv_next(&it); k++) {
+        int rk = gpucompile_vulkan__result(it.op);
+        m->at[k] = it.at;
+        if (rk && it.wc > (size_t)rk && m->w[it.at + (size_t)rk] < bound) m->def[m->w[it.at + (size_t)rk]] = k + 1;
     }
     for (k = 0; k < m->count; k++) gpucompile_vulkan__count(m, k, 1);
     return GPUCOMPILE_OK;
@@ -1748,7 +1760,7 @@ GPUCOMPILE_PRIVATE uint32_t gpucompile_vulkan__constant(gpucompile_vulkan__mod *
     if (m->nins == 16) return 0;
     x = &m->ins[m->nins++];
     x->after = after;
-    x->w[0] = 4u << 16 | GPUCOMPILE_VULKAN__OP_CONSTANT;
+    x->w[0] = gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_CONSTANT, 4);
     x->w[1] = type;
     x->w[2] = m->w[3]++; /* a new id */
     x->w[3] = v;
@@ -1830,7 +1842,9 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__fix_names(gpucompile_vulkan__mod *m, i
     for (i = 0; i < m->count; i++) {
         size_t p, a, e;
         const uint32_t *w = m->w + m->at[i];
-        if (m->del[i] || (w[0] & 0xffff) != GPUCOMPILE_VULKAN__OP_VARIABLE || (w[0] >> 16) != 5 || w[3] != 7 || m->used[w[2]]) continue;
+        if (m->del[i] || GPUCOMPILE_VULKAN__OP(m, i) != GPUCOMPILE_VULKAN__OP_VARIABLE || GPUCOMPILE_VULKAN__WC(m, i) != 5 || w[3] != GPUCOMPILE_VULKAN__SC_FUNCTION ||
+            m->used[w[2]])
+            continue;
         p = gpucompile_vulkan__def(m, w[1]);
         a = p == (size_t)-1 ? p : gpucompile_vulkan__def(m, m->w[m->at[p] + 3]);
         e = a == (size_t)-1 || GPUCOMPILE_VULKAN__OP(m, a) != GPUCOMPILE_VULKAN__OP_TYPE_ARRAY ? (size_t)-1 : gpucompile_vulkan__def(m, m->w[m->at[a] + 2]);
@@ -1873,7 +1887,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__check_env(gpucompile_vul
     size_t i;
     for (i = 0; i < m->count; i++) {
         const uint32_t *w = m->w + m->at[i];
-        uint32_t op = w[0] & 0xffff, wc = w[0] >> 16;
+        uint32_t op = GPUCOMPILE_VULKAN__OP(m, i), wc = GPUCOMPILE_VULKAN__WC(m, i);
         if (m->del[i] || wc < 2) continue;
         if (op == GPUCOMPILE_VULKAN__OP_CAPABILITY) {
             const char *name = gpucompile_vulkan__cap_name(w[1]);
@@ -1933,8 +1947,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__text(gpucompile_vulkan__
             if (i >= m->count) break;
             if (m->changed[i] && !m->del[i]) {
                 const uint32_t *w = m->w + m->at[i], *ow = m->orig + m->at[i];
-                int rk = gpucompile_vulkan__result(w[0] & 0xffff);
-                uint32_t wc = w[0] >> 16, j, ntok = 0;
+                int rk = gpucompile_vulkan__result(GPUCOMPILE_VULKAN__OP(m, i));
+                uint32_t wc = GPUCOMPILE_VULKAN__WC(m, i), j, ntok = 0;
                 const char *tok[64];
                 size_t tl[64], q = s, skip = rk ? 3 : 1; /* "%r = OpX" or "OpX" */
                 size_t stop = e;
@@ -2232,24 +2246,27 @@ GPUCOMPILE_DEF const gpucompile_lower_target *gpucompile_vulkan_lower_target(voi
 }
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef module, const void *spirv, size_t size, gpucompile_buf *out) {
-    const uint32_t *w = (const uint32_t *)spirv;
-    size_t n = size / 4, at = 5;
+    const unsigned char *w = (const unsigned char *)spirv;
+    gpucompile_spirv_inst it;
+    size_t at;
     unsigned k, count = module ? LLVMGetNamedMetadataNumOperands(module, gpucompile_vulkan_lower_target()->params_metadata) : 0;
     LLVMValueRef *ops = NULL;
-    uint32_t header[5];
-    if (!spirv || size < 20 || size % 4 || w[0] != 0x07230203u) return GPUCOMPILE_ERROR_INVALID_INPUT;
+    const uint32_t magic = GPUCOMPILE_SPIRV_MAGIC;
+    /* in host order, as the words added are */
+    if (size % 4 || !gpucompile_spirv_begin(&it, spirv, size) || memcmp(spirv, &magic, 4) != 0) return GPUCOMPILE_ERROR_INVALID_INPUT;
     /* after the debug section's names (7b), before the annotations: where 7c is */
-    while (at < n) {
-        uint32_t op = w[at] & 0xffffu, wc = w[at] >> 16;
-        if (!wc || wc > n - at) return GPUCOMPILE_ERROR_INVALID_INPUT;
-        if (!(op == 17 || op == 10 || op == 11 || op == 14 || op == 15 || op == 16 || op == 331 || op == 7 || op == 4 || op == 3 || op == 2 ||
-              op == 5 || op == 6 || op == 330))
+    while (gpucompile_spirv_next(&it)) {
+        uint32_t op = it.op;
+        if (!(op == GPUCOMPILE_VULKAN__OP_CAPABILITY || op == GPUCOMPILE_VULKAN__OP_EXTENSION || op == GPUCOMPILE_VULKAN__OP_EXT_INST_IMPORT ||
+              op == GPUCOMPILE_VULKAN__OP_MEMORY_MODEL || op == GPUCOMPILE_VULKAN__OP_ENTRY_POINT || op == GPUCOMPILE_VULKAN__OP_EXECUTION_MODE ||
+              op == GPUCOMPILE_VULKAN__OP_EXECUTION_MODE_ID || op == GPUCOMPILE_VULKAN__OP_STRING || op == GPUCOMPILE_VULKAN__OP_SOURCE_EXTENSION ||
+              op == GPUCOMPILE_VULKAN__OP_SOURCE || op == GPUCOMPILE_VULKAN__OP_SOURCE_CONTINUED || op == GPUCOMPILE_VULKAN__OP_NAME ||
+              op == GPUCOMPILE_VULKAN__OP_MEMBER_NAME || op == GPUCOMPILE_VULKAN__OP_MODULE_PROCESSED))
             break;
-        at += wc;
     }
-    memcpy(header, w, sizeof header);
-    gpucompile_buf_add(out, header, sizeof header);
-    gpucompile_buf_add(out, w + 5, (at - 5) * 4);
+    if (it.bad) return GPUCOMPILE_ERROR_INVALID_INPUT;
+    at = it.at;
+    gpucompile_buf_add(out, w, at * 4);
     if (count && (ops = (LLVMValueRef *)malloc(count * sizeof *ops)) != NULL) {
         LLVMGetNamedMetadataOperands(module, gpucompile_vulkan_lower_target()->params_metadata, ops);
         for (k = 0; k < count; k++) {
@@ -2261,14 +2278,14 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef mod
             LLVMGetMDNodeOperands(ops[k], &s);
             if (!s || !(text = LLVMGetMDString(s, &len))) continue;
             words = len / 4 + 1;
-            first = (1u + words) << 16 | 330u; /* OpModuleProcessed */
+            first = gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_MODULE_PROCESSED, 1u + words);
             gpucompile_buf_add(out, &first, 4);
             gpucompile_buf_add(out, text, len);
             gpucompile_buf_add(out, &zero, (size_t)words * 4 - len);
         }
         free(ops);
     }
-    gpucompile_buf_add(out, w + at, (n - at) * 4);
+    gpucompile_buf_add(out, w + 4 * at, size - 4 * at);
     return out->oom ? GPUCOMPILE_ERROR_OUT_OF_MEMORY : GPUCOMPILE_OK;
 }
 
