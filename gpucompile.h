@@ -930,6 +930,14 @@ GPUCOMPILE_API int gpucompile_lex_int(gpucompile_lexer *lx, long long lo, long l
    or FF inside is an error. Its bytes are appended to out (NULL: only skipped). no_nul: a NUL
    byte, raw or \00, is an error (for a C string). */
 GPUCOMPILE_API int gpucompile_lex_string(gpucompile_lexer *lx, gpucompile_buf *out, int no_nul);
+/* An LLVM target that an LLVM may be built without (a program must link all the same), its
+   name the one LLVM gives it ("SPIRV" for LLVMInitializeSPIRVTargetInfo, ...Target, ...TargetMC
+   and ...AsmPrinter): available looks its initialisers up at run time, once per process (and
+   takes the lock): 1 when it has all four. initialize runs them, for a backend's initialize
+   (which the core calls under its lock, and so does not lock): 1, or 0 when available has not
+   found them. */
+GPUCOMPILE_API int gpucompile_llvm_target_available(const char *name);
+GPUCOMPILE_API int gpucompile_llvm_target_initialize(const char *name);
 /* An LLVM value's name (LLVM's string, valid while the value is; "" when it has none). */
 GPUCOMPILE_API const char *gpucompile_value_name(LLVMValueRef v);
 /* Appends a kernel named by the len bytes at name (copied, with o's allocator) to o, its
@@ -3617,6 +3625,57 @@ GPUCOMPILE__PRIVATE void gpucompile__initialize(const gpucompile_backend *b) {
         }
     }
     gpucompile_unlock();
+}
+
+/* LLVM targets a backend looks up at run time (gpucompile_llvm_target_available): each one's
+   four initialisers, found or not, remembered once per process. */
+typedef struct gpucompile__llvm_target {
+    char name[32];
+    int found;
+    void (*init[4])(void);
+} gpucompile__llvm_target;
+static gpucompile__llvm_target gpucompile__llvm_targets[GPUCOMPILE__MAX_BACKENDS];
+
+/* The entry of name under the lock (NULL: the table is full). */
+GPUCOMPILE__PRIVATE gpucompile__llvm_target *gpucompile__llvm_target_of(const char *name) {
+    static const char *const parts[4] = {"TargetInfo", "Target", "TargetMC", "AsmPrinter"};
+    gpucompile__llvm_target *t;
+    char fn[96];
+    int i, k;
+    for (i = 0; i < GPUCOMPILE__MAX_BACKENDS; i++) {
+        t = &gpucompile__llvm_targets[i];
+        if (strcmp(t->name, name) == 0) return t;
+        if (!t->name[0]) break;
+    }
+    if (i == GPUCOMPILE__MAX_BACKENDS || strlen(name) >= sizeof t->name) return NULL;
+    snprintf(t->name, sizeof t->name, "%s", name);
+    t->found = 1;
+    for (k = 0; k < 4; k++) {
+        snprintf(fn, sizeof fn, "LLVMInitialize%s%s", name, parts[k]);
+        if (!gpucompile_dlfn(gpucompile_dlopen(NULL), fn, &t->init[k])) t->found = 0;
+    }
+    return t;
+}
+
+GPUCOMPILE_DEF int gpucompile_llvm_target_available(const char *name) {
+    gpucompile__llvm_target *t;
+    int found;
+    if (!name || !*name) return 0;
+    gpucompile_lock();
+    t = gpucompile__llvm_target_of(name);
+    found = t && t->found;
+    gpucompile_unlock();
+    return found;
+}
+
+GPUCOMPILE_DEF int gpucompile_llvm_target_initialize(const char *name) {
+    int i, k;
+    for (i = 0; name && i < GPUCOMPILE__MAX_BACKENDS && gpucompile__llvm_targets[i].name[0]; i++)
+        if (strcmp(gpucompile__llvm_targets[i].name, name) == 0 && gpucompile__llvm_targets[i].found) {
+            for (k = 0; k < 4; k++) gpucompile__llvm_targets[i].init[k]();
+            return 1;
+        }
+    return 0;
 }
 
 /* ==== [section: objects] ================================================================= */

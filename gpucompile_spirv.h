@@ -101,36 +101,11 @@ GPUCOMPILE_PRIVATE int gpucompile_spirv__score(const char *triple, const char *c
 extern "C" {
 #endif
 
-/* LLVM's SPIRV initialisers, looked up at run time: an LLVM built without the target (Debian's
-   LLVM 19) has none of them, and the program must still link. */
-typedef struct gpucompile_spirv__llvm {
-    int state; /* 0 not looked up, 1 found, -1 absent */
-    void (*init[4])(void);
-} gpucompile_spirv__llvm;
-static gpucompile_spirv__llvm gpucompile_spirv__targets;
+/* An LLVM built without the SPIR-V target (Debian's LLVM 19) has none of its initialisers:
+   they are looked up at run time. */
+GPUCOMPILE_DEF int gpucompile_spirv_available(void) { return gpucompile_llvm_target_available("SPIRV"); }
 
-GPUCOMPILE_DEF int gpucompile_spirv_available(void) {
-    static const char *const names[4] = {"LLVMInitializeSPIRVTargetInfo", "LLVMInitializeSPIRVTarget",
-                                         "LLVMInitializeSPIRVTargetMC", "LLVMInitializeSPIRVAsmPrinter"};
-    gpucompile_spirv__llvm *s = &gpucompile_spirv__targets;
-    int i, ok;
-    gpucompile_lock();
-    if (s->state == 0) {
-        void *self = gpucompile_dlopen(NULL);
-        s->state = 1;
-        for (i = 0; i < 4; i++)
-            if (!gpucompile_dlfn(self, names[i], &s->init[i])) s->state = -1;
-    }
-    ok = s->state == 1;
-    gpucompile_unlock();
-    return ok;
-}
-
-GPUCOMPILE_PRIVATE void gpucompile_spirv__initialize(void) { /* under the core's lock, once */
-    int i;
-    if (gpucompile_spirv__targets.state == 1)
-        for (i = 0; i < 4; i++) gpucompile_spirv__targets.init[i]();
-}
+GPUCOMPILE_PRIVATE void gpucompile_spirv__initialize(void) { gpucompile_llvm_target_initialize("SPIRV"); }
 
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_spirv__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
     const char *triple = gpucompile_target_triple(t);

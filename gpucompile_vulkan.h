@@ -1061,29 +1061,21 @@ GPUCOMPILE_PRIVATE size_t gpucompile_vulkan__print_env(const gpucompile_target *
 }
 
 /* ---- LLVM's SPIR-V target ---- */
-/* Its initialisers, looked up at run time: an LLVM built without the target (Debian's LLVM 19)
-   has none of them, and the program must still link. */
+/* Its initialisers are looked up at run time (gpucompile_llvm_target_available): an LLVM built
+   without the target (Debian's LLVM 19) has none of them, and the program must still link. */
 typedef struct gpucompile_vulkan__llvm {
     int state; /* 0 not looked up, 1 found, -1 absent */
-    void (*init[4])(void);
     void (*parse_options)(int, const char *const *, const char *);
     int options, parsed; /* gpucompile_vulkan_set_llvm_options' mode; 1 once -spirv-ext was parsed */
 } gpucompile_vulkan__llvm;
 static gpucompile_vulkan__llvm gpucompile_vulkan__targets;
 
 GPUCOMPILE_DEF int gpucompile_vulkan_available(void) {
-    static const char *const names[4] = {"LLVMInitializeSPIRVTargetInfo", "LLVMInitializeSPIRVTarget",
-                                         "LLVMInitializeSPIRVTargetMC", "LLVMInitializeSPIRVAsmPrinter"};
     gpucompile_vulkan__llvm *s = &gpucompile_vulkan__targets;
-    int i, ok;
+    int found = gpucompile_llvm_target_available("SPIRV"), ok;
     gpucompile_lock();
-    if (s->state == 0) {
-        void *self = gpucompile_dlopen(NULL);
-        s->state = 1;
-        for (i = 0; i < 4; i++)
-            if (!gpucompile_dlfn(self, names[i], &s->init[i])) s->state = -1;
-        if (!gpucompile_dlfn(self, "LLVMParseCommandLineOptions", &s->parse_options)) s->state = -1;
-    }
+    if (s->state == 0)
+        s->state = found && gpucompile_dlfn(gpucompile_dlopen(NULL), "LLVMParseCommandLineOptions", &s->parse_options) ? 1 : -1;
     ok = s->state == 1;
     gpucompile_unlock();
     return ok;
@@ -1104,9 +1096,7 @@ GPUCOMPILE_DEF int gpucompile_vulkan_set_llvm_options(int mode) {
 GPUCOMPILE_PRIVATE void gpucompile_vulkan__initialize(void) {
     static const char *const argv[2] = {"gpucompile", "-spirv-ext=+SPV_EXT_shader_atomic_float_add,+SPV_EXT_shader_atomic_float_min_max"};
     gpucompile_vulkan__llvm *s = &gpucompile_vulkan__targets;
-    int i;
-    if (s->state != 1) return;
-    for (i = 0; i < 4; i++) s->init[i]();
+    if (s->state != 1 || !gpucompile_llvm_target_initialize("SPIRV")) return;
     if (s->options == GPUCOMPILE_VULKAN_LLVM_OPTIONS_SET) {
         s->parse_options(2, argv, "");
         s->parsed = 1;
