@@ -899,6 +899,56 @@ GPUCOMPILE_API gpucompile_result gpucompile_job_write_temp(gpucompile_job *job, 
 /* A program as gpucompile_job_run_tool would find it: a name with a directory as it is, else
    the first match on PATH. 1 with its path in out (size bytes), 0 when not found. */
 GPUCOMPILE_API int gpucompile_which(const char *name, char *out, size_t size);
+/* MLIR's lexical rules, as mlir-opt reads them: what a backend's parse_text reads its text with
+   (the core reads the target and gpu.binary texts with the same). Between tokens: space, tab,
+   LF, CR and // comments to the end of the line. gpucompile_lex_init sets a lexer over the n
+   bytes at text, a part of a target text that starts at column (parse_text's column), so that
+   messages say "column N: ..." of the whole text; positions (pos, at) count from text. Only the
+   first error is logged (GPUCOMPILE_ERROR_PARSE, stage target), with what is found there when
+   it cannot be seen (the end of the text, a byte that is not printable); result then says so.
+   Every function below skips white space first, and returns 0 (or -1) without moving past what
+   it did not read. */
+typedef struct gpucompile_lexer {
+    const char *s;
+    size_t n, pos;             /* the text's length, the cursor */
+    size_t column;             /* where the text starts in the whole target text */
+    const gpucompile_logger *logger;
+    gpucompile_stage stage;    /* GPUCOMPILE_STAGE_TARGET: positions as columns, else as LINE:COLUMN */
+    gpucompile_result result;  /* GPUCOMPILE_ERROR_PARSE after the first error */
+    const gpucompile_allocator *a; /* for what a reader on it keeps (NULL: the default) */
+} gpucompile_lexer;
+GPUCOMPILE_API void gpucompile_lex_init(gpucompile_lexer *lx, const char *text, size_t n, size_t column, const gpucompile_logger *logger);
+/* Logs "column N: what" for the byte at (the first error only); returns 0. */
+GPUCOMPILE_API int gpucompile_lex_error(gpucompile_lexer *lx, size_t at, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(GPUCOMPILE__PRINTF, 3, 4)))
+#endif
+    ;
+/* The byte at the cursor after white space and comments; -1 at the end. */
+GPUCOMPILE_API int gpucompile_lex_ws(gpucompile_lexer *lx);
+/* eat: 1 and past c when c is next, else 0. expect: the same, else the error "expected 'c'"
+   followed by where (NULL: nothing), e.g. "between dictionary entries". */
+GPUCOMPILE_API int gpucompile_lex_eat(gpucompile_lexer *lx, int c);
+GPUCOMPILE_API int gpucompile_lex_expect(gpucompile_lexer *lx, int c, const char *where);
+/* A bare word [A-Za-z_][A-Za-z0-9_$.]* (also taking the characters of also, NULL: none): its
+   length, the cursor past it and *word (may be NULL) at it; 0 when none (*word at the cursor). */
+GPUCOMPILE_API size_t gpucompile_lex_word(gpucompile_lexer *lx, const char **word, const char *also);
+/* An integer in [lo, hi] into *v: decimal or 0x hex, optionally negative ('-' right before it),
+   of at most 40 bits. The errors name what: "expected an integer for WHAT", "integer too large
+   for WHAT", "integer out of range for WHAT". */
+GPUCOMPILE_API int gpucompile_lex_int(gpucompile_lexer *lx, long long lo, long long hi, long long *v, const char *what);
+/* A string literal: "..." with the escapes \" \\ \n \t and \XX (two hex digits); a raw LF, VT
+   or FF inside is an error. Its bytes are appended to out (NULL: only skipped). no_nul: a NUL
+   byte, raw or \00, is an error (for a C string). */
+GPUCOMPILE_API int gpucompile_lex_string(gpucompile_lexer *lx, gpucompile_buf *out, int no_nul);
+/* An LLVM target that an LLVM may be built without (a program must link all the same), its
+   name the one LLVM gives it ("SPIRV" for LLVMInitializeSPIRVTargetInfo, ...Target, ...TargetMC
+   and ...AsmPrinter): available looks its initialisers up at run time, once per process (and
+   takes the lock): 1 when it has all four. initialize runs them, for a backend's initialize
+   (which the core calls under its lock, and so does not lock): 1, or 0 when available has not
+   found them. */
+GPUCOMPILE_API int gpucompile_llvm_target_available(const char *name);
+GPUCOMPILE_API int gpucompile_llvm_target_initialize(const char *name);
 /* An LLVM value's name (LLVM's string, valid while the value is; "" when it has none). */
 GPUCOMPILE_API const char *gpucompile_value_name(LLVMValueRef v);
 /* Appends a kernel named by the len bytes at name (copied, with o's allocator) to o, its
@@ -2688,25 +2738,11 @@ GPUCOMPILE__PRIVATE void gpucompile__out_add(gpucompile__out *o, const char *s, 
 
 GPUCOMPILE__PRIVATE void gpucompile__out_str(gpucompile__out *o, const char *s) { gpucompile__out_add(o, s, strlen(s)); }
 
-/* ---- MLIR's lexical rules (as mlir-opt reads and prints them), for the target text and the
-   gpu.binary text alike ----
-   - White space: space, tab, LF, CR; a comment runs from // to the end of the line.
-   - Names: bare identifiers [A-Za-z_][A-Za-z0-9_$.]*; attribute names and words after '#'
-     also take '-'.
-   - Strings: "..." with the escapes \" \\ \n \t and \XX (two hex digits); a raw LF, VT or FF
-     inside is an error, other raw bytes are kept. Printed with llvm::printEscapedString's rule
-     (gpucompile__escape).
-   - Errors: the first one only, where it is ("column N" in a target text, "LINE:COLUMN" in a
-     gpu.binary text), with what was found there when it cannot be seen. */
-typedef struct gpucompile__lex {
-    const char *s;
-    size_t n, pos;
-    const gpucompile_logger *logger;
-    gpucompile_stage stage;    /* GPUCOMPILE_STAGE_TARGET: a target text (positions as columns) */
-    gpucompile_result result;  /* GPUCOMPILE_ERROR_PARSE after the first error */
-    const gpucompile_allocator *a; /* for what a parser on it keeps (the gpu.binary reader's) */
-} gpucompile__lex;
-
+/* ---- MLIR's lexical rules (gpucompile_lexer, [section: backend helpers]), for the target text
+   and the gpu.binary text alike, as mlir-opt reads and prints them ----
+   - Names: attribute names and words after '#' also take '-'.
+   - Strings are printed with llvm::printEscapedString's rule (gpucompile__escape).
+   - Errors: "column N" in a target text, "LINE:COLUMN" in a gpu.binary text. */
 GPUCOMPILE__PRIVATE int gpucompile__is_id_start(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 GPUCOMPILE__PRIVATE int gpucompile__is_id_char(int c) { return gpucompile__is_id_start(c) || (c >= '0' && c <= '9') || c == '$' || c == '.'; }
 
@@ -2727,11 +2763,20 @@ GPUCOMPILE__PRIVATE int gpucompile__hexval(int c) {
     return -1;
 }
 
+GPUCOMPILE_DEF void gpucompile_lex_init(gpucompile_lexer *lx, const char *text, size_t n, size_t column, const gpucompile_logger *logger) {
+    memset(lx, 0, sizeof *lx);
+    lx->s = text;
+    lx->n = n;
+    lx->column = column;
+    lx->logger = logger;
+    lx->stage = GPUCOMPILE_STAGE_TARGET;
+}
+
 /* Where byte at is, for a message: "column N" or "LINE:COLUMN" (both counting bytes from 1). */
-GPUCOMPILE__PRIVATE void gpucompile__lex_where(const gpucompile__lex *lx, size_t at, char *buf, size_t size) {
+GPUCOMPILE__PRIVATE void gpucompile__lex_where(const gpucompile_lexer *lx, size_t at, char *buf, size_t size) {
     size_t i, line = 1, col = 1;
     if (lx->stage == GPUCOMPILE_STAGE_TARGET) {
-        snprintf(buf, size, "column %lu", (unsigned long)(at + 1));
+        snprintf(buf, size, "column %lu", (unsigned long)(lx->column + at + 1));
         return;
     }
     for (i = 0; i < at && i < lx->n; i++) {
@@ -2740,14 +2785,9 @@ GPUCOMPILE__PRIVATE void gpucompile__lex_where(const gpucompile__lex *lx, size_t
     snprintf(buf, size, "%lu:%lu", (unsigned long)line, (unsigned long)col);
 }
 
-/* Reports the first error only, "WHERE: what", plus what was found where that is not visible in
-   the text (its end, a NUL byte, a non-printable byte). Returns 0. */
-GPUCOMPILE__PRIVATE int gpucompile__lex_err(gpucompile__lex *lx, size_t at, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(GPUCOMPILE__PRINTF, 3, 4)))
-#endif
-    ;
-GPUCOMPILE__PRIVATE int gpucompile__lex_err(gpucompile__lex *lx, size_t at, const char *fmt, ...) {
+/* "WHERE: what", plus what was found where that is not visible in the text (its end, a NUL
+   byte, a non-printable byte). */
+GPUCOMPILE_DEF int gpucompile_lex_error(gpucompile_lexer *lx, size_t at, const char *fmt, ...) {
     char msg[2048], where[48], found[48] = "";
     va_list ap;
     if (lx->result != GPUCOMPILE_OK) return 0;
@@ -2764,17 +2804,16 @@ GPUCOMPILE__PRIVATE int gpucompile__lex_err(gpucompile__lex *lx, size_t at, cons
     return 0;
 }
 
-GPUCOMPILE__PRIVATE int gpucompile__lex_peek(const gpucompile__lex *lx) { return lx->pos < lx->n ? (unsigned char)lx->s[lx->pos] : -1; }
+GPUCOMPILE__PRIVATE int gpucompile__lex_peek(const gpucompile_lexer *lx) { return lx->pos < lx->n ? (unsigned char)lx->s[lx->pos] : -1; }
 
 /* A comment at the cursor: skipped up to (not over) the end of its line. */
-GPUCOMPILE__PRIVATE int gpucompile__lex_comment(gpucompile__lex *lx) {
+GPUCOMPILE__PRIVATE int gpucompile__lex_comment(gpucompile_lexer *lx) {
     if (lx->pos + 1 >= lx->n || lx->s[lx->pos] != '/' || lx->s[lx->pos + 1] != '/') return 0;
     while (lx->pos < lx->n && lx->s[lx->pos] != '\n') lx->pos++;
     return 1;
 }
 
-/* Skips white space and comments; the byte then at the cursor, -1 at the end. */
-GPUCOMPILE__PRIVATE int gpucompile__lex_ws(gpucompile__lex *lx) {
+GPUCOMPILE_DEF int gpucompile_lex_ws(gpucompile_lexer *lx) {
     for (;;) {
         while (lx->pos < lx->n && (lx->s[lx->pos] == ' ' || lx->s[lx->pos] == '\t' || lx->s[lx->pos] == '\n' || lx->s[lx->pos] == '\r'))
             lx->pos++;
@@ -2782,21 +2821,60 @@ GPUCOMPILE__PRIVATE int gpucompile__lex_ws(gpucompile__lex *lx) {
     }
 }
 
-/* The string literal at the cursor, its bytes appended to out (NULL: only skipped). no_nul:
-   a NUL byte, raw or \00, is an error (the string becomes a C string). */
-GPUCOMPILE__PRIVATE int gpucompile__lex_string(gpucompile__lex *lx, gpucompile_buf *out, int no_nul) {
-    size_t start = lx->pos;
-    char where[48];
-    if (gpucompile__lex_peek(lx) != '"') return gpucompile__lex_err(lx, lx->pos, "expected a string literal");
+GPUCOMPILE_DEF int gpucompile_lex_eat(gpucompile_lexer *lx, int c) {
+    if (gpucompile_lex_ws(lx) != c) return 0;
     lx->pos++;
+    return 1;
+}
+
+GPUCOMPILE_DEF int gpucompile_lex_expect(gpucompile_lexer *lx, int c, const char *where) {
+    return gpucompile_lex_eat(lx, c) || gpucompile_lex_error(lx, lx->pos, "expected '%c'%s%s", c, where ? " " : "", where ? where : "");
+}
+
+GPUCOMPILE_DEF size_t gpucompile_lex_word(gpucompile_lexer *lx, const char **word, const char *also) {
+    size_t at;
+    int c = gpucompile_lex_ws(lx);
+    if (word) *word = lx->s + lx->pos;
+    if (c < 0 || !gpucompile__is_id_start(c)) return 0;
+    for (at = lx->pos++; (c = gpucompile__lex_peek(lx)) >= 0 && (gpucompile__is_id_char(c) || (c && also && strchr(also, c))); lx->pos++) {}
+    if (word) *word = lx->s + at;
+    return lx->pos - at;
+}
+
+/* Magnitudes are read up to 2^40: past what any range of 32-bit values holds, never wrapped. */
+GPUCOMPILE_DEF int gpucompile_lex_int(gpucompile_lexer *lx, long long lo, long long hi, long long *v, const char *what) {
+    size_t at;
+    int neg = 0, any = 0, base = 10, d;
+    unsigned long long x = 0;
+    gpucompile_lex_ws(lx);
+    at = lx->pos;
+    if (gpucompile__lex_peek(lx) == '-') { neg = 1; lx->pos++; }
+    if (lx->pos + 1 < lx->n && lx->s[lx->pos] == '0' && (lx->s[lx->pos + 1] == 'x' || lx->s[lx->pos + 1] == 'X')) { base = 16; lx->pos += 2; }
+    while ((d = gpucompile__lex_peek(lx)) >= 0 && (d = gpucompile__hexval(d)) >= 0 && d < base) {
+        if (x > 0xFFFFFFFFFull) return gpucompile_lex_error(lx, at, "integer too large for %s", what);
+        x = x * (unsigned)base + (unsigned)d;
+        any = 1;
+        lx->pos++;
+    }
+    if (!any) return gpucompile_lex_error(lx, at, "expected an integer for %s", what);
+    *v = neg ? -(long long)x : (long long)x;
+    if (*v < lo || *v > hi) return gpucompile_lex_error(lx, at, "integer out of range for %s", what);
+    return 1;
+}
+
+GPUCOMPILE_DEF int gpucompile_lex_string(gpucompile_lexer *lx, gpucompile_buf *out, int no_nul) {
+    size_t start;
+    char where[48];
+    if (gpucompile_lex_ws(lx) != '"') return gpucompile_lex_error(lx, lx->pos, "expected a string literal");
+    start = lx->pos++;
     for (;;) {
         int c = gpucompile__lex_peek(lx);
         char b;
         if (c < 0 || c == '\n' || c == '\v' || c == '\f') {
             gpucompile__lex_where(lx, start, where, sizeof where);
-            return gpucompile__lex_err(lx, lx->pos, "expected '\"' to close the string that starts at %s", where);
+            return gpucompile_lex_error(lx, lx->pos, "expected '\"' to close the string that starts at %s", where);
         }
-        if (c == 0 && no_nul) return gpucompile__lex_err(lx, lx->pos, "NUL bytes are not allowed in strings");
+        if (c == 0 && no_nul) return gpucompile_lex_error(lx, lx->pos, "NUL bytes are not allowed in strings");
         if (c == '"') { lx->pos++; return 1; }
         if (c == '\\') {
             int e = lx->pos + 1 < lx->n ? (unsigned char)lx->s[lx->pos + 1] : -1;
@@ -2805,10 +2883,10 @@ GPUCOMPILE__PRIVATE int gpucompile__lex_string(gpucompile__lex *lx, gpucompile_b
             else if (e == 'n') { b = '\n'; lx->pos += 2; }
             else if (e == 't') { b = '\t'; lx->pos += 2; }
             else if (h1 >= 0 && h2 >= 0) {
-                if (h1 == 0 && h2 == 0 && no_nul) return gpucompile__lex_err(lx, lx->pos, "NUL bytes are not allowed in strings");
+                if (h1 == 0 && h2 == 0 && no_nul) return gpucompile_lex_error(lx, lx->pos, "NUL bytes are not allowed in strings");
                 b = (char)(h1 * 16 + h2);
                 lx->pos += 3;
-            } else return gpucompile__lex_err(lx, lx->pos, "unknown escape in string (expected \\\", \\\\, \\n, \\t or two hex digits)");
+            } else return gpucompile_lex_error(lx, lx->pos, "unknown escape in string (expected \\\", \\\\, \\n, \\t or two hex digits)");
         } else {
             b = (char)c;
             lx->pos++;
@@ -2822,29 +2900,29 @@ GPUCOMPILE__PRIVATE int gpucompile__lex_string(gpucompile__lex *lx, gpucompile_b
    closed by its own kind ("->" is no bracket, strings are skipped), up to ',' or a closing
    bracket of ends at depth 0, or the end of the text (the caller says what it expected there).
    what names the value in errors ("'link'"). */
-GPUCOMPILE__PRIVATE int gpucompile__lex_skip_value(gpucompile__lex *lx, const char *ends, const char *what) {
+GPUCOMPILE__PRIVATE int gpucompile__lex_skip_value(gpucompile_lexer *lx, const char *ends, const char *what) {
     static const char open[] = "[{(<", close[] = "]})>";
     char stack[32];
     size_t depth = 0;
     for (;;) {
-        int c = gpucompile__lex_ws(lx);
-        if (c < 0) return depth == 0 || gpucompile__lex_err(lx, lx->pos, "expected '%c' to close %s", stack[depth - 1], what);
+        int c = gpucompile_lex_ws(lx);
+        if (c < 0) return depth == 0 || gpucompile_lex_error(lx, lx->pos, "expected '%c' to close %s", stack[depth - 1], what);
         if (depth == 0 && (c == ',' || (c && strchr(ends, c)))) return 1;
         if (c == '"') {
-            if (!gpucompile__lex_string(lx, NULL, 0)) return 0;
+            if (!gpucompile_lex_string(lx, NULL, 0)) return 0;
         } else if (c == '-' && lx->pos + 1 < lx->n && lx->s[lx->pos + 1] == '>') {
             lx->pos += 2;
         } else if (c && strchr(open, c)) {
-            if (depth == sizeof stack) return gpucompile__lex_err(lx, lx->pos, "%s is nested too deeply", what);
+            if (depth == sizeof stack) return gpucompile_lex_error(lx, lx->pos, "%s is nested too deeply", what);
             stack[depth++] = close[strchr(open, c) - open];
             lx->pos++;
         } else if (c && strchr(close, c)) {
-            if (depth == 0 || stack[depth - 1] != c) return gpucompile__lex_err(lx, lx->pos, "unbalanced '%c' in %s", c, what);
+            if (depth == 0 || stack[depth - 1] != c) return gpucompile_lex_error(lx, lx->pos, "unbalanced '%c' in %s", c, what);
             depth--;
             lx->pos++;
         } else if (gpucompile__is_id_char(c) || (c && strchr("-+:=@#!*?,", c))) {
             lx->pos++;
-        } else return gpucompile__lex_err(lx, lx->pos, "unexpected character in %s", what);
+        } else return gpucompile_lex_error(lx, lx->pos, "unexpected character in %s", what);
     }
 }
 
@@ -3005,7 +3083,7 @@ static const char *const gpucompile__param_names[GPUCOMPILE__P_COUNT] = {"O", "t
 #define GPUCOMPILE__UNSET ((size_t)-1)
 
 typedef struct gpucompile__parser {
-    gpucompile__lex lx;            /* the text, the cursor and the first error */
+    gpucompile_lexer lx;            /* the text, the cursor and the first error */
     gpucompile_buf strs;          /* decoded strings, each NUL-terminated */
     gpucompile_buf flags, links;  /* size_t offsets into strs (links: GPUCOMPILE__UNSET = not a string) */
     gpucompile_buf values, val;   /* per flag: offset of its value text or GPUCOMPILE__UNSET; a value being read */
@@ -3020,7 +3098,7 @@ typedef struct gpucompile__parser {
    gets its offset. */
 GPUCOMPILE__PRIVATE int gpucompile__pstring(gpucompile__parser *p, size_t *off) {
     *off = p->strs.len;
-    if (!gpucompile__lex_string(&p->lx, &p->strs, 1)) return 0;
+    if (!gpucompile_lex_string(&p->lx, &p->strs, 1)) return 0;
     gpucompile_buf_add(&p->strs, "", 1);
     return 1;
 }
@@ -3031,9 +3109,9 @@ GPUCOMPILE__PRIVATE int gpucompile__pint(gpucompile__parser *p, const char *name
     size_t start = p->lx.pos;
     int neg = 0, base = 10, any = 0;
     unsigned long long v = 0;
-    if (gpucompile__lex_peek(&p->lx) == '-') { neg = 1; p->lx.pos++; gpucompile__lex_ws(&p->lx); }
+    if (gpucompile__lex_peek(&p->lx) == '-') { neg = 1; p->lx.pos++; gpucompile_lex_ws(&p->lx); }
     if (gpucompile__lex_peek(&p->lx) < '0' || gpucompile__lex_peek(&p->lx) > '9')
-        return gpucompile__lex_err(&p->lx, p->lx.pos, "expected an integer for '%s'", name);
+        return gpucompile_lex_error(&p->lx, p->lx.pos, "expected an integer for '%s'", name);
     if (p->lx.pos + 1 < p->lx.n && p->lx.s[p->lx.pos] == '0' && (p->lx.s[p->lx.pos + 1] == 'x' || p->lx.s[p->lx.pos + 1] == 'X'))
         { base = 16; p->lx.pos += 2; }
     for (;;) {
@@ -3043,10 +3121,10 @@ GPUCOMPILE__PRIVATE int gpucompile__pint(gpucompile__parser *p, const char *name
         any = 1;
         p->lx.pos++;
     }
-    if (!any) return gpucompile__lex_err(&p->lx, p->lx.pos, "expected hex digits for '%s'", name);
+    if (!any) return gpucompile_lex_error(&p->lx, p->lx.pos, "expected hex digits for '%s'", name);
     if (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx)))
-        return gpucompile__lex_err(&p->lx, p->lx.pos, "expected an integer for '%s'", name);
-    if (v > (neg ? 0x80000000ull : 0x7FFFFFFFull)) return gpucompile__lex_err(&p->lx, start, "integer value too large for '%s'", name);
+        return gpucompile_lex_error(&p->lx, p->lx.pos, "expected an integer for '%s'", name);
+    if (v > (neg ? 0x80000000ull : 0x7FFFFFFFull)) return gpucompile_lex_error(&p->lx, start, "integer value too large for '%s'", name);
     p->O = neg ? (int)(0 - (long long)v) : (int)v;
     return 1;
 }
@@ -3059,7 +3137,7 @@ GPUCOMPILE__PRIVATE size_t gpucompile__off(const gpucompile_buf *b, size_t i) {
 
 /* A flag's value (see the parser's notes), appended to p->val in MLIR's canonical text. */
 GPUCOMPILE__PRIVATE int gpucompile__pvalue(gpucompile__parser *p, int depth) {
-    int c = gpucompile__lex_ws(&p->lx);
+    int c = gpucompile_lex_ws(&p->lx);
     size_t at = p->lx.pos;
     if (c == '"') {
         size_t off, keep = p->strs.len, k;
@@ -3072,14 +3150,14 @@ GPUCOMPILE__PRIVATE int gpucompile__pvalue(gpucompile__parser *p, int depth) {
         return 1;
     }
     if (c == '[') {
-        if (depth == 8) return gpucompile__lex_err(&p->lx, at, "a flag's value is nested too deeply");
+        if (depth == 8) return gpucompile_lex_error(&p->lx, at, "a flag's value is nested too deeply");
         p->lx.pos++;
         gpucompile_buf_add(&p->val, "[", 1);
-        if (gpucompile__lex_ws(&p->lx) == ']') { p->lx.pos++; gpucompile_buf_add(&p->val, "]", 1); return 1; }
+        if (gpucompile_lex_ws(&p->lx) == ']') { p->lx.pos++; gpucompile_buf_add(&p->val, "]", 1); return 1; }
         for (;;) {
             if (!gpucompile__pvalue(p, depth + 1)) return 0;
-            c = gpucompile__lex_ws(&p->lx);
-            if (c != ',' && c != ']') return gpucompile__lex_err(&p->lx, p->lx.pos, "expected ',' or ']' in a flag's value");
+            c = gpucompile_lex_ws(&p->lx);
+            if (c != ',' && c != ']') return gpucompile_lex_error(&p->lx, p->lx.pos, "expected ',' or ']' in a flag's value");
             p->lx.pos++;
             gpucompile_buf_str(&p->val, c == ',' ? ", " : "]");
             if (c == ']') return 1;
@@ -3088,73 +3166,72 @@ GPUCOMPILE__PRIVATE int gpucompile__pvalue(gpucompile__parser *p, int depth) {
     if (c == '-' || (c >= '0' && c <= '9')) {
         int neg = c == '-', base = 10, any = 0, bits = 64;
         unsigned long long v = 0;
-        if (neg) { p->lx.pos++; gpucompile__lex_ws(&p->lx); }
+        if (neg) { p->lx.pos++; gpucompile_lex_ws(&p->lx); }
         if (p->lx.pos + 1 < p->lx.n && p->lx.s[p->lx.pos] == '0' && (p->lx.s[p->lx.pos + 1] == 'x' || p->lx.s[p->lx.pos + 1] == 'X'))
             { base = 16; p->lx.pos += 2; }
         for (;;) {
             int d = gpucompile__lex_peek(&p->lx) < 0 ? -1 : gpucompile__hexval(gpucompile__lex_peek(&p->lx));
             if (d < 0 || d >= base) break;
             if (v > ((1ull << 63) - (unsigned)d) / (unsigned)base)
-                return gpucompile__lex_err(&p->lx, at, "integer value too large in a flag's value");
+                return gpucompile_lex_error(&p->lx, at, "integer value too large in a flag's value");
             v = v * (unsigned)base + (unsigned)d;
             any = 1;
             p->lx.pos++;
         }
         if (!any || gpucompile__lex_peek(&p->lx) == '.' || gpucompile__is_id_char(gpucompile__lex_peek(&p->lx)))
-            return gpucompile__lex_err(&p->lx, at, "expected an integer in a flag's value (floats are not read)");
-        if (gpucompile__lex_ws(&p->lx) == ':') {
+            return gpucompile_lex_error(&p->lx, at, "expected an integer in a flag's value (floats are not read)");
+        if (gpucompile_lex_ws(&p->lx) == ':') {
             size_t t;
             const char *w;
             p->lx.pos++;
-            gpucompile__lex_ws(&p->lx);
+            gpucompile_lex_ws(&p->lx);
             t = p->lx.pos;
-            while (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx))) p->lx.pos++;
+            gpucompile_lex_word(&p->lx, NULL, NULL);
             w = p->lx.s + t;
             bits = p->lx.pos - t == 2 && strncmp(w, "i8", 2) == 0 ? 8 : p->lx.pos - t == 3 && strncmp(w, "i16", 3) == 0 ? 16
                  : p->lx.pos - t == 3 && strncmp(w, "i32", 3) == 0 ? 32 : p->lx.pos - t == 3 && strncmp(w, "i64", 3) == 0 ? 64 : 0;
-            if (!bits) return gpucompile__lex_err(&p->lx, t, "expected i8, i16, i32 or i64 as an integer's type in a flag's value");
+            if (!bits) return gpucompile_lex_error(&p->lx, t, "expected i8, i16, i32 or i64 as an integer's type in a flag's value");
         }
         if (v > (1ull << (bits - 1)) - (neg ? 0 : 1))
-            return gpucompile__lex_err(&p->lx, at, "integer value out of range for i%d in a flag's value", bits);
+            return gpucompile_lex_error(&p->lx, at, "integer value out of range for i%d in a flag's value", bits);
         gpucompile_buf_printf(&p->val, "%s%llu", neg && v ? "-" : "", v);
         if (bits != 64 || depth == 0) gpucompile_buf_printf(&p->val, " : i%d", bits); /* MLIR elides i64 inside arrays */
         return 1;
     }
-    while (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx))) p->lx.pos++;
+    gpucompile_lex_word(&p->lx, NULL, NULL);
     if ((p->lx.pos - at == 4 && (strncmp(p->lx.s + at, "true", 4) == 0 || strncmp(p->lx.s + at, "unit", 4) == 0)) ||
         (p->lx.pos - at == 5 && strncmp(p->lx.s + at, "false", 5) == 0)) {
         gpucompile_buf_add(&p->val, p->lx.s + at, p->lx.pos - at);
         return 1;
     }
-    return gpucompile__lex_err(&p->lx, at, "expected a flag value: a string, an integer, true, false, unit or [...]");
+    return gpucompile_lex_error(&p->lx, at, "expected a flag value: a string, an integer, true, false, unit or [...]");
 }
 
 /* flags = {a, "b-c", "tool-options" = ["-v"]}: names (bare identifiers or strings), each
    at most once, some with a value. */
 GPUCOMPILE__PRIVATE int gpucompile__pflags(gpucompile__parser *p) {
-    if (gpucompile__lex_peek(&p->lx) != '{') return gpucompile__lex_err(&p->lx, p->lx.pos, "expected '{' for 'flags'");
+    if (gpucompile__lex_peek(&p->lx) != '{') return gpucompile_lex_error(&p->lx, p->lx.pos, "expected '{' for 'flags'");
     p->lx.pos++;
-    if (gpucompile__lex_ws(&p->lx) == '}') { p->lx.pos++; return 1; }
+    if (gpucompile_lex_ws(&p->lx) == '}') { p->lx.pos++; return 1; }
     for (;;) {
-        int c = gpucompile__lex_ws(&p->lx);
+        int c = gpucompile_lex_ws(&p->lx);
         size_t at = p->lx.pos, off = p->strs.len, i, n;
         if (c == '"') {
             if (!gpucompile__pstring(p, &off)) return 0;
-        } else if (c >= 0 && gpucompile__is_id_start(c)) {
-            while (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx))) p->lx.pos++;
+        } else if (gpucompile_lex_word(&p->lx, NULL, NULL)) {
             gpucompile_buf_add(&p->strs, p->lx.s + at, p->lx.pos - at);
             gpucompile_buf_add(&p->strs, "", 1);
-        } else return gpucompile__lex_err(&p->lx, at, "expected a flag name in 'flags'");
+        } else return gpucompile_lex_error(&p->lx, at, "expected a flag name in 'flags'");
         if (p->strs.oom) return 0;
-        if (!p->strs.data[off]) return gpucompile__lex_err(&p->lx, at, "expected a non-empty flag name");
+        if (!p->strs.data[off]) return gpucompile_lex_error(&p->lx, at, "expected a non-empty flag name");
         n = p->flags.len / sizeof(size_t);
-        if (n == 1024) return gpucompile__lex_err(&p->lx, at, "too many flags (at most 1024)"); /* repeats are found in n^2 */
+        if (n == 1024) return gpucompile_lex_error(&p->lx, at, "too many flags (at most 1024)"); /* repeats are found in n^2 */
         for (i = 0; i < n; i++)
             if (strcmp(p->strs.data + gpucompile__off(&p->flags, i), p->strs.data + off) == 0)
-                return gpucompile__lex_err(&p->lx, at, "flag '%.100s' is repeated", p->strs.data + off);
+                return gpucompile_lex_error(&p->lx, at, "flag '%.100s' is repeated", p->strs.data + off);
         gpucompile_buf_add(&p->flags, &off, sizeof off);
         off = GPUCOMPILE__UNSET;
-        if ((c = gpucompile__lex_ws(&p->lx)) == '=') {
+        if ((c = gpucompile_lex_ws(&p->lx)) == '=') {
             p->lx.pos++;
             p->val.len = 0;
             if (!gpucompile__pvalue(p, 0) || p->val.oom) return 0;
@@ -3163,10 +3240,10 @@ GPUCOMPILE__PRIVATE int gpucompile__pflags(gpucompile__parser *p) {
                 gpucompile_buf_add(&p->strs, p->val.data, p->val.len);
                 gpucompile_buf_add(&p->strs, "", 1);
             }
-            c = gpucompile__lex_ws(&p->lx);
+            c = gpucompile_lex_ws(&p->lx);
         }
         gpucompile_buf_add(&p->values, &off, sizeof off);
-        if (c != ',' && c != '}') return gpucompile__lex_err(&p->lx, p->lx.pos, "expected ',' or '}' in 'flags'");
+        if (c != ',' && c != '}') return gpucompile_lex_error(&p->lx, p->lx.pos, "expected ',' or '}' in 'flags'");
         p->lx.pos++;
         if (c == '}') return 1;
     }
@@ -3177,25 +3254,25 @@ GPUCOMPILE__PRIVATE int gpucompile__pflags(gpucompile__parser *p) {
 GPUCOMPILE__PRIVATE int gpucompile__pskip_attr(gpucompile__parser *p) {
     size_t start = p->lx.pos;
     if (!gpucompile__lex_skip_value(&p->lx, "]", "'link'")) return 0;
-    if (gpucompile__lex_peek(&p->lx) < 0) return gpucompile__lex_err(&p->lx, p->lx.pos, "expected ']' to close 'link'");
-    if (p->lx.pos == start) return gpucompile__lex_err(&p->lx, p->lx.pos, "expected a value in 'link'");
+    if (gpucompile__lex_peek(&p->lx) < 0) return gpucompile_lex_error(&p->lx, p->lx.pos, "expected ']' to close 'link'");
+    if (p->lx.pos == start) return gpucompile_lex_error(&p->lx, p->lx.pos, "expected a value in 'link'");
     return 1;
 }
 
 /* link = ["a.bc", "b.bc"]. */
 GPUCOMPILE__PRIVATE int gpucompile__plink(gpucompile__parser *p) {
-    if (gpucompile__lex_peek(&p->lx) != '[') return gpucompile__lex_err(&p->lx, p->lx.pos, "expected '[' for 'link'");
+    if (gpucompile__lex_peek(&p->lx) != '[') return gpucompile_lex_error(&p->lx, p->lx.pos, "expected '[' for 'link'");
     p->lx.pos++;
-    if (gpucompile__lex_ws(&p->lx) == ']') { p->lx.pos++; return 1; }
+    if (gpucompile_lex_ws(&p->lx) == ']') { p->lx.pos++; return 1; }
     for (;;) {
         size_t off = GPUCOMPILE__UNSET;
-        int c = gpucompile__lex_ws(&p->lx);
+        int c = gpucompile_lex_ws(&p->lx);
         if (c == '"') {
             if (!gpucompile__pstring(p, &off)) return 0;
         } else if (!gpucompile__pskip_attr(p)) return 0;
         gpucompile_buf_add(&p->links, &off, sizeof off);
-        c = gpucompile__lex_ws(&p->lx);
-        if (c != ',' && c != ']') return gpucompile__lex_err(&p->lx, p->lx.pos, "expected ',' or ']' in 'link'");
+        c = gpucompile_lex_ws(&p->lx);
+        if (c != ',' && c != ']') return gpucompile_lex_error(&p->lx, p->lx.pos, "expected ',' or ']' in 'link'");
         p->lx.pos++;
         if (c == ']') return 1;
     }
@@ -3207,8 +3284,7 @@ GPUCOMPILE__PRIVATE int gpucompile__pparam(gpucompile__parser *p, const gpucompi
     char expected[128], *e;
     int upstream = b && b->attribute[1] && strcmp(attr, b->attribute[1]) == 0;
     const char *link = gpucompile__link_name(b, upstream);
-    while (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx))) p->lx.pos++;
-    n = p->lx.pos - at;
+    n = gpucompile_lex_word(&p->lx, NULL, NULL);
     for (id = 0; id < GPUCOMPILE__P_COUNT; id++)
         if (strlen(gpucompile__param_names[id]) == n && strncmp(gpucompile__param_names[id], p->lx.s + at, n) == 0) break;
     if (id == GPUCOMPILE__P_LINK && strcmp(link, "link") != 0) id = GPUCOMPILE__P_COUNT;
@@ -3219,29 +3295,29 @@ GPUCOMPILE__PRIVATE int gpucompile__pparam(gpucompile__parser *p, const gpucompi
             if (gpucompile__takes_param(b, upstream, gpucompile__param_names[id]))
                 e += snprintf(e, (size_t)(expected + sizeof expected - e), "%s%s", e == expected ? "" : ", ",
                               id == GPUCOMPILE__P_LINK ? link : gpucompile__param_names[id]);
-        return gpucompile__lex_err(&p->lx, at, "unknown parameter '%.*s' for #%s; expected one of %s",
+        return gpucompile_lex_error(&p->lx, at, "unknown parameter '%.*s' for #%s; expected one of %s",
                                    (int)(n < 64 ? n : 64), p->lx.s + at, attr, expected);
     }
-    if (p->seen[id]) return gpucompile__lex_err(&p->lx, at, "parameter '%s' is repeated", gpucompile__param_names[id]);
+    if (p->seen[id]) return gpucompile_lex_error(&p->lx, at, "parameter '%s' is repeated", gpucompile__param_names[id]);
     p->seen[id] = 1;
     p->last = id;
-    if (gpucompile__lex_ws(&p->lx) != '=')
-        return gpucompile__lex_err(&p->lx, p->lx.pos, "expected '=' after parameter name '%s'", gpucompile__param_names[id]);
+    if (gpucompile_lex_ws(&p->lx) != '=')
+        return gpucompile_lex_error(&p->lx, p->lx.pos, "expected '=' after parameter name '%s'", gpucompile__param_names[id]);
     p->lx.pos++;
-    gpucompile__lex_ws(&p->lx);
+    gpucompile_lex_ws(&p->lx);
     if (id == GPUCOMPILE__P_O) return gpucompile__pint(p, "O");
     if (id == GPUCOMPILE__P_FLAGS) return gpucompile__pflags(p);
     if (id == GPUCOMPILE__P_LINK) return gpucompile__plink(p);
     if (id == GPUCOMPILE__P_VERIFY) { /* a bool: true or false, as MLIR writes it */
         size_t w = p->lx.pos;
-        while (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx))) p->lx.pos++;
+        gpucompile_lex_word(&p->lx, NULL, NULL);
         if (p->lx.pos - w == 4 && strncmp(p->lx.s + w, "true", 4) == 0) p->no_verify = 0;
         else if (p->lx.pos - w == 5 && strncmp(p->lx.s + w, "false", 5) == 0) p->no_verify = 1;
-        else return gpucompile__lex_err(&p->lx, w, "expected true or false for 'verifyTarget'");
+        else return gpucompile_lex_error(&p->lx, w, "expected true or false for 'verifyTarget'");
         return 1;
     }
     if (gpucompile__lex_peek(&p->lx) != '"')
-        return gpucompile__lex_err(&p->lx, p->lx.pos, "expected a string for '%s'", gpucompile__param_names[id]);
+        return gpucompile_lex_error(&p->lx, p->lx.pos, "expected a string for '%s'", gpucompile__param_names[id]);
     return gpucompile__pstring(p, &p->str[id]);
 }
 
@@ -3264,17 +3340,17 @@ GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__pattr(gpucompile__pars
     const gpucompile_backend *b;
     size_t at, n;
     char names[512], text[8192];
-    gpucompile__lex real;
+    gpucompile_lexer real;
     int c;
     memset(&real, 0, sizeof real);
-    if (gpucompile__lex_ws(&p->lx) != '#') { gpucompile__lex_err(&p->lx, p->lx.pos, "expected '#' to start a target attribute"); return NULL; }
+    if (gpucompile_lex_ws(&p->lx) != '#') { gpucompile_lex_error(&p->lx, p->lx.pos, "expected '#' to start a target attribute"); return NULL; }
     at = ++p->lx.pos;
     while (gpucompile__is_id_char(gpucompile__lex_peek(&p->lx)) || gpucompile__lex_peek(&p->lx) == '-') p->lx.pos++;
     n = p->lx.pos - at;
     b = n ? gpucompile_find_backend_named(p->lx.s + at, n, upstream) : NULL;
     if (!b) {
         gpucompile__attribute_names(names, sizeof names);
-        gpucompile__lex_err(&p->lx, at - 1, "unknown target attribute '#%.*s'%s%s",
+        gpucompile_lex_error(&p->lx, at - 1, "unknown target attribute '#%.*s'%s%s",
                             (int)(n < 64 ? n : 64), p->lx.s + at, *names ? "; expected " : "", names);
         return NULL;
     }
@@ -3290,29 +3366,29 @@ GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__pattr(gpucompile__pars
         p->lx.pos = 0;
         real.pos += used;
     }
-    if (gpucompile__lex_ws(&p->lx) == '<') {
+    if (gpucompile_lex_ws(&p->lx) == '<') {
         p->lx.pos++;
-        c = gpucompile__lex_ws(&p->lx);
+        c = gpucompile_lex_ws(&p->lx);
         if (c == '>') p->lx.pos++; /* <> as MLIR allows */
         else for (;;) {
             if (c < 0 || !gpucompile__is_id_start(c))
-                { gpucompile__lex_err(&p->lx, p->lx.pos, "expected a parameter name or '>'"); return NULL; }
+                { gpucompile_lex_error(&p->lx, p->lx.pos, "expected a parameter name or '>'"); return NULL; }
             if (!gpucompile__pparam(p, b, *attr)) return NULL;
-            c = gpucompile__lex_ws(&p->lx);
+            c = gpucompile_lex_ws(&p->lx);
             if (c == '>') { p->lx.pos++; break; }
             if (c != ',') {
-                gpucompile__lex_err(&p->lx, p->lx.pos, "expected ',' or '>' after the value of '%s'", gpucompile__param_names[p->last]);
+                gpucompile_lex_error(&p->lx, p->lx.pos, "expected ',' or '>' after the value of '%s'", gpucompile__param_names[p->last]);
                 return NULL;
             }
             p->lx.pos++;
-            c = gpucompile__lex_ws(&p->lx);
+            c = gpucompile_lex_ws(&p->lx);
         }
     }
     if (real.s) {
         real.result = p->lx.result;
         p->lx = real;
     }
-    if (gpucompile__lex_ws(&p->lx) >= 0) { gpucompile__lex_err(&p->lx, p->lx.pos, "unexpected text after the target attribute"); return NULL; }
+    if (gpucompile_lex_ws(&p->lx) >= 0) { gpucompile_lex_error(&p->lx, p->lx.pos, "unexpected text after the target attribute"); return NULL; }
     return b;
 }
 
@@ -3344,7 +3420,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_target_parse(const char *text, size_
     p.strs.a = p.flags.a = p.links.a = p.values.a = p.val.a = &a;
     for (i = 0; i < GPUCOMPILE__P_COUNT; i++) p.str[i] = GPUCOMPILE__UNSET;
     if (memchr(text, 0, p.lx.n)) /* never valid: not whitespace, and strings cannot hold one */
-        gpucompile__lex_err(&p.lx, (size_t)((const char *)memchr(text, 0, p.lx.n) - text), "unexpected NUL byte in the text");
+        gpucompile_lex_error(&p.lx, (size_t)((const char *)memchr(text, 0, p.lx.n) - text), "unexpected NUL byte in the text");
     else b = gpucompile__pattr(&p, &upstream, &attr);
     if (p.strs.oom || p.flags.oom || p.links.oom || p.values.oom || p.val.oom) p.lx.result = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     if (p.lx.result == GPUCOMPILE_OK) {
@@ -3575,6 +3651,57 @@ GPUCOMPILE__PRIVATE void gpucompile__initialize(const gpucompile_backend *b) {
         }
     }
     gpucompile_unlock();
+}
+
+/* LLVM targets a backend looks up at run time (gpucompile_llvm_target_available): each one's
+   four initialisers, found or not, remembered once per process. */
+typedef struct gpucompile__llvm_target {
+    char name[32];
+    int found;
+    void (*init[4])(void);
+} gpucompile__llvm_target;
+static gpucompile__llvm_target gpucompile__llvm_targets[GPUCOMPILE__MAX_BACKENDS];
+
+/* The entry of name under the lock (NULL: the table is full). */
+GPUCOMPILE__PRIVATE gpucompile__llvm_target *gpucompile__llvm_target_of(const char *name) {
+    static const char *const parts[4] = {"TargetInfo", "Target", "TargetMC", "AsmPrinter"};
+    gpucompile__llvm_target *t;
+    char fn[96];
+    int i, k;
+    for (i = 0; i < GPUCOMPILE__MAX_BACKENDS; i++) {
+        t = &gpucompile__llvm_targets[i];
+        if (strcmp(t->name, name) == 0) return t;
+        if (!t->name[0]) break;
+    }
+    if (i == GPUCOMPILE__MAX_BACKENDS || strlen(name) >= sizeof t->name) return NULL;
+    snprintf(t->name, sizeof t->name, "%s", name);
+    t->found = 1;
+    for (k = 0; k < 4; k++) {
+        snprintf(fn, sizeof fn, "LLVMInitialize%s%s", name, parts[k]);
+        if (!gpucompile_dlfn(gpucompile_dlopen(NULL), fn, &t->init[k])) t->found = 0;
+    }
+    return t;
+}
+
+GPUCOMPILE_DEF int gpucompile_llvm_target_available(const char *name) {
+    gpucompile__llvm_target *t;
+    int found;
+    if (!name || !*name) return 0;
+    gpucompile_lock();
+    t = gpucompile__llvm_target_of(name);
+    found = t && t->found;
+    gpucompile_unlock();
+    return found;
+}
+
+GPUCOMPILE_DEF int gpucompile_llvm_target_initialize(const char *name) {
+    int i, k;
+    for (i = 0; name && i < GPUCOMPILE__MAX_BACKENDS && gpucompile__llvm_targets[i].name[0]; i++)
+        if (strcmp(gpucompile__llvm_targets[i].name, name) == 0 && gpucompile__llvm_targets[i].found) {
+            for (k = 0; k < 4; k++) gpucompile__llvm_targets[i].init[k]();
+            return 1;
+        }
+    return 0;
 }
 
 /* ==== [section: objects] ================================================================= */
@@ -3908,21 +4035,21 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_job_flag_strings(gpucompile_job *job
     p.lx.n = strlen(text);
     p.lx.stage = GPUCOMPILE_STAGE_TARGET;
     p.strs.a = offs.a = &job->options->allocator;
-    array = gpucompile__lex_ws(&p.lx) == '[';
+    array = gpucompile_lex_ws(&p.lx) == '[';
     if (array) p.lx.pos++;
-    for (c = gpucompile__lex_ws(&p.lx); p.lx.result == GPUCOMPILE_OK && !(array && c == ']' && !offs.len);) {
+    for (c = gpucompile_lex_ws(&p.lx); p.lx.result == GPUCOMPILE_OK && !(array && c == ']' && !offs.len);) {
         size_t off;
         if (c != '"' || !gpucompile__pstring(&p, &off)) { p.lx.result = GPUCOMPILE_ERROR_PARSE; break; }
         gpucompile_buf_add(&offs, &off, sizeof off);
-        c = gpucompile__lex_ws(&p.lx);
+        c = gpucompile_lex_ws(&p.lx);
         if (!array || c == ']') break;
         if (c != ',') p.lx.result = GPUCOMPILE_ERROR_PARSE;
         p.lx.pos++;
-        c = gpucompile__lex_ws(&p.lx);
+        c = gpucompile_lex_ws(&p.lx);
     }
     if (array && p.lx.result == GPUCOMPILE_OK) p.lx.pos++; /* the ']' */
     n = offs.len / sizeof(size_t);
-    if (p.lx.result != GPUCOMPILE_OK || gpucompile__lex_ws(&p.lx) >= 0 || n > 256) {
+    if (p.lx.result != GPUCOMPILE_OK || gpucompile_lex_ws(&p.lx) >= 0 || n > 256) {
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_TARGET, NULL,
                            "flag '%s' = %.200s: expected a string or an array of at most 256 strings", flag, text);
         p.lx.result = GPUCOMPILE_ERROR_INVALID_TARGET;
@@ -7750,25 +7877,14 @@ GPUCOMPILE__PRIVATE const char *gpucompile__bin_field_name(size_t f, const gpuco
 }
 
 /* The parser: the lexer's cursor over the text (errors as LINE:COLUMN). */
-typedef gpucompile__lex gpucompile__bin_p;
+typedef gpucompile_lexer gpucompile__bin_p;
 
-GPUCOMPILE__PRIVATE int gpucompile__bin_eat(gpucompile__bin_p *p, char c) {
-    if (gpucompile__lex_ws(p) != (unsigned char)c) return 0;
-    p->pos++;
-    return 1;
-}
-
-GPUCOMPILE__PRIVATE int gpucompile__bin_expect(gpucompile__bin_p *p, char c, const char *where) {
-    if (gpucompile__bin_eat(p, c)) return 1;
-    return gpucompile__lex_err(p, p->pos, "expected '%c' %s", c, where);
-}
-
-/* A bare word [A-Za-z_][A-Za-z0-9_$.-]* at the cursor (after white space); its length or 0. */
+/* The length of the bare word at the cursor (after white space), '-' taken too (see
+   gpucompile__bin_id_char); the cursor stays before it. */
 GPUCOMPILE__PRIVATE size_t gpucompile__bin_word(gpucompile__bin_p *p) {
-    size_t e;
-    if (gpucompile__lex_ws(p) < 0 || !gpucompile__is_id_start((unsigned char)p->s[p->pos])) return 0;
-    for (e = p->pos + 1; e < p->n && gpucompile__bin_id_char((unsigned char)p->s[e]); e++) {}
-    return e - p->pos;
+    size_t n = gpucompile_lex_word(p, NULL, "-");
+    p->pos -= n;
+    return n;
 }
 
 GPUCOMPILE__PRIVATE int gpucompile__bin_keyword_is(gpucompile__bin_p *p, const char *kw) {
@@ -7781,34 +7897,34 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_keyword_is(gpucompile__bin_p *p, const c
 /* A string literal (NUL bytes allowed: object bytes) into out (NULL: only skipped). */
 GPUCOMPILE__PRIVATE int gpucompile__bin_pstring(gpucompile__bin_p *p, gpucompile_buf *out) {
     size_t start;
-    gpucompile__lex_ws(p);
+    gpucompile_lex_ws(p);
     start = p->pos;
-    if (!gpucompile__lex_string(p, out, 0)) return 0;
+    if (!gpucompile_lex_string(p, out, 0)) return 0;
     if (!out) return 1;
     gpucompile_buf_add(out, NULL, 0);
-    return !out->oom || gpucompile__lex_err(p, start, "out of memory");
+    return !out->oom || gpucompile_lex_error(p, start, "out of memory");
 }
 
 /* An attribute `#name` or `#name<...>` (balanced angles, strings skipped); its extent. */
 GPUCOMPILE__PRIVATE int gpucompile__bin_attr(gpucompile__bin_p *p, size_t *start, size_t *len) {
     size_t e;
     int depth = 0;
-    if (gpucompile__lex_ws(p) != '#') return gpucompile__lex_err(p, p->pos, "expected an attribute ('#...')");
+    if (gpucompile_lex_ws(p) != '#') return gpucompile_lex_error(p, p->pos, "expected an attribute ('#...')");
     *start = p->pos;
     for (e = p->pos + 1; e < p->n && gpucompile__bin_id_char((unsigned char)p->s[e]); e++) {}
-    if (e == p->pos + 1) return gpucompile__lex_err(p, p->pos, "expected an attribute name after '#'");
+    if (e == p->pos + 1) return gpucompile_lex_error(p, p->pos, "expected an attribute name after '#'");
     if (e < p->n && p->s[e] == '<') {
         for (p->pos = e; p->pos < p->n;) {
             char c = p->s[p->pos];
             if (c == '"') {
-                if (!gpucompile__lex_string(p, NULL, 0)) return 0;
+                if (!gpucompile_lex_string(p, NULL, 0)) return 0;
                 continue;
             }
             p->pos++;
             if (c == '<') depth++;
             else if (c == '>' && --depth == 0) break;
         }
-        if (depth) return gpucompile__lex_err(p, *start, "unbalanced '<' in attribute");
+        if (depth) return gpucompile_lex_error(p, *start, "unbalanced '<' in attribute");
         e = p->pos;
     }
     *len = e - *start;
@@ -7824,7 +7940,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_is(const gpucompile__bin_p *p, size_t st
 GPUCOMPILE__PRIVATE int gpucompile__bin_phandler(gpucompile__bin_p *p, gpucompile_binary *b) {
     size_t start, len, at = p->pos;
     gpucompile_result r = GPUCOMPILE_OK;
-    if (gpucompile__lex_ws(p) != '#') return gpucompile__lex_err(p, at, "invalid kind of attribute specified");
+    if (gpucompile_lex_ws(p) != '#') return gpucompile_lex_error(p, at, "invalid kind of attribute specified");
     if (!gpucompile__bin_attr(p, &start, &len)) return 0;
     if (gpucompile__bin_is(p, start, len, "#gpucompile.runtime_select"))
         r = gpucompile_binary_set_handler(b, GPUCOMPILE_HANDLER_RUNTIME, 0, NULL);
@@ -7836,7 +7952,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_phandler(gpucompile__bin_p *p, gpucompil
         int c;
         q.pos = start + 19;
         q.n = start + len - 1;
-        c = gpucompile__lex_ws(&q);
+        c = gpucompile_lex_ws(&q);
         if (c == '-' || (c >= '0' && c <= '9')) {
             char num[32];
             size_t e = q.pos + 1, k;
@@ -7845,20 +7961,20 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_phandler(gpucompile__bin_p *p, gpucompil
             memcpy(num, p->s + q.pos, k);
             num[k] = 0;
             q.pos = e;
-            if (gpucompile__bin_eat(&q, ':')) q.pos += gpucompile__bin_word(&q); /* ": i64" */
-            if (gpucompile__lex_ws(&q) >= 0 || k < 1 || (num[0] == '-' && k < 2))
-                return gpucompile__lex_err(p, q.pos, "expected an integer in #gpu.select_object");
-            if (num[0] == '-') return gpucompile__lex_err(p, start + 19, "the object index must be positive");
+            if (gpucompile_lex_eat(&q, ':')) q.pos += gpucompile__bin_word(&q); /* ": i64" */
+            if (gpucompile_lex_ws(&q) >= 0 || k < 1 || (num[0] == '-' && k < 2))
+                return gpucompile_lex_error(p, q.pos, "expected an integer in #gpu.select_object");
+            if (num[0] == '-') return gpucompile_lex_error(p, start + 19, "the object index must be positive");
             r = gpucompile_binary_set_handler(b, GPUCOMPILE_HANDLER_SELECT_INDEX, (int64_t)strtoll(num, NULL, 10), NULL);
-        } else if (c == '#' && gpucompile__bin_attr(&q, &ts, &tl) && gpucompile__lex_ws(&q) < 0) {
+        } else if (c == '#' && gpucompile__bin_attr(&q, &ts, &tl) && gpucompile_lex_ws(&q) < 0) {
             char *t = gpucompile__strndup(p->a, p->s + ts, tl);
             r = t ? gpucompile_binary_set_handler(b, GPUCOMPILE_HANDLER_SELECT_TARGET, 0, t) : GPUCOMPILE_ERROR_OUT_OF_MEMORY;
             gpucompile_free(p->a, t);
         } else {
-            return gpucompile__lex_err(p, start + 19, "the target attribute must be a GPU Target attribute");
+            return gpucompile_lex_error(p, start + 19, "the target attribute must be a GPU Target attribute");
         }
-    } else return gpucompile__lex_err(p, at, "invalid kind of attribute specified");
-    if (r != GPUCOMPILE_OK) return gpucompile__lex_err(p, at, "%s", gpucompile_result_string(r));
+    } else return gpucompile_lex_error(p, at, "invalid kind of attribute specified");
+    if (r != GPUCOMPILE_OK) return gpucompile_lex_error(p, at, "%s", gpucompile_result_string(r));
     return 1;
 }
 
@@ -7876,7 +7992,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_handler_parse(const char *text, gpuc
     p.logger = logger;
     p.a = &h->allocator;
     if (!gpucompile__bin_phandler(&p, h)) r = GPUCOMPILE_ERROR_PARSE;
-    else if (gpucompile__lex_ws(&p) >= 0) r = (gpucompile__lex_err(&p, p.pos, "expected the end of the handler"), GPUCOMPILE_ERROR_PARSE);
+    else if (gpucompile_lex_ws(&p) >= 0) r = (gpucompile_lex_error(&p, p.pos, "expected the end of the handler"), GPUCOMPILE_ERROR_PARSE);
     else if (h->handler.kind == GPUCOMPILE_HANDLER_SELECT_TARGET)
         r = gpucompile_target_parse(h->handler.target, (size_t)-1, NULL, logger, &t) == GPUCOMPILE_OK ? GPUCOMPILE_OK : GPUCOMPILE_ERROR_PARSE;
     if (r == GPUCOMPILE_OK && binary) r = gpucompile_binary_set_handler(binary, h->handler.kind, h->handler.index, h->handler.target);
@@ -7902,38 +8018,38 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_ent_cmp(const void *a, const void *b) {
 /* Entries `key [= value], ...` up to close (eaten) or, close 0, the end of the text; appended to
    list (a buffer of gpucompile__bin_ent pointing into the text). */
 GPUCOMPILE__PRIVATE int gpucompile__bin_pentries(gpucompile__bin_p *p, gpucompile_buf *list, int close) {
-    if (close ? gpucompile__bin_eat(p, (char)close) : gpucompile__lex_ws(p) < 0) return 1;
+    if (close ? gpucompile_lex_eat(p, (char)close) : gpucompile_lex_ws(p) < 0) return 1;
     for (;;) {
         gpucompile__bin_ent e;
         size_t at;
         memset(&e, 0, sizeof e);
-        gpucompile__lex_ws(p);
+        gpucompile_lex_ws(p);
         at = p->pos;
         if (p->pos < p->n && p->s[p->pos] == '"') {
             if (!gpucompile__bin_pstring(p, NULL)) return 0;
         } else if (!(p->pos += gpucompile__bin_word(p), p->pos - at)) {
-            return gpucompile__lex_err(p, p->pos, "expected an attribute name in the dictionary");
+            return gpucompile_lex_error(p, p->pos, "expected an attribute name in the dictionary");
         }
         e.k = p->s + at;
         e.kn = p->pos - at;
-        if (gpucompile__bin_eat(p, '=')) {
-            gpucompile__lex_ws(p);
+        if (gpucompile_lex_eat(p, '=')) {
+            gpucompile_lex_ws(p);
             at = p->pos;
             if (!gpucompile__lex_skip_value(p, "]})>", "the attribute value")) return 0;
             e.v = p->s + at;
             for (e.vn = p->pos - at; e.vn && (e.v[e.vn - 1] == ' ' || e.v[e.vn - 1] == '\n' || e.v[e.vn - 1] == '\t'); e.vn--) {}
-            if (!e.vn) return gpucompile__lex_err(p, at, "expected an attribute value");
+            if (!e.vn) return gpucompile_lex_error(p, at, "expected an attribute value");
         }
         gpucompile_buf_add(list, &e, sizeof e);
-        if (list->oom) return gpucompile__lex_err(p, at, "out of memory");
-        if (close ? gpucompile__bin_eat(p, (char)close) : gpucompile__lex_ws(p) < 0) return 1;
-        if (!gpucompile__bin_expect(p, ',', close ? "or '}' between dictionary entries" : "between dictionary entries")) return 0;
+        if (list->oom) return gpucompile_lex_error(p, at, "out of memory");
+        if (close ? gpucompile_lex_eat(p, (char)close) : gpucompile_lex_ws(p) < 0) return 1;
+        if (!gpucompile_lex_expect(p, ',', close ? "or '}' between dictionary entries" : "between dictionary entries")) return 0;
     }
 }
 
 /* Attribute text kept as text, as MLIR prints it: its string literals escaped the one way. */
 GPUCOMPILE__PRIVATE void gpucompile__bin_put_text(gpucompile_buf *out, const char *s, size_t n) {
-    gpucompile__lex lx;
+    gpucompile_lexer lx;
     gpucompile_buf str;
     memset(&lx, 0, sizeof lx);
     memset(&str, 0, sizeof str);
@@ -7948,7 +8064,7 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_put_text(gpucompile_buf *out, const cha
             continue;
         }
         str.len = 0;
-        if (!gpucompile__lex_string(&lx, &str, 0)) { /* parsed before: cannot happen */
+        if (!gpucompile_lex_string(&lx, &str, 0)) { /* parsed before: cannot happen */
             gpucompile_buf_add(out, s + at, n - at);
             break;
         }
@@ -8202,7 +8318,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_keep_rest(gpucompile__bin_p *p, size_t a
     if (ok) {
         gpucompile_free(p->a, *field);
         *field = gpucompile__bin_join_entries(rest, p->a, &oom);
-        if (oom || rest->oom) ok = gpucompile__lex_err(p, at, "out of memory");
+        if (oom || rest->oom) ok = gpucompile_lex_error(p, at, "out of memory");
     }
     gpucompile_free(p->a, list->data);
     gpucompile_free(p->a, rest->data);
@@ -8217,7 +8333,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pmetadata(gpucompile__bin_p *p, const gp
     memset(&list, 0, sizeof list);
     memset(&rest, 0, sizeof rest);
     list.a = rest.a = p->a;
-    ok = gpucompile__bin_expect(p, '{', "to open the kernel metadata") && gpucompile__bin_pentries(p, &list, '}');
+    ok = gpucompile_lex_expect(p, '{', "to open the kernel metadata") && gpucompile__bin_pentries(p, &list, '}');
     for (i = 0; ok && i < list.len / sizeof(gpucompile__bin_ent); i++) {
         const gpucompile__bin_ent *e = (const gpucompile__bin_ent *)list.data + i;
         int kept = 0;
@@ -8237,13 +8353,13 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pmetadata(gpucompile__bin_p *p, const gp
 /* A value's text (up to ',' or a closing bracket) into a new string at *out. */
 GPUCOMPILE__PRIVATE int gpucompile__bin_pvalue_text(gpucompile__bin_p *p, char **out) {
     size_t at, n;
-    gpucompile__lex_ws(p);
+    gpucompile_lex_ws(p);
     at = p->pos;
     if (!gpucompile__lex_skip_value(p, "]})>", "the attribute value")) return 0;
     for (n = p->pos - at; n && (p->s[at + n - 1] == ' ' || p->s[at + n - 1] == '\n'); n--) {}
-    if (!n) return gpucompile__lex_err(p, at, "expected a value");
+    if (!n) return gpucompile_lex_error(p, at, "expected a value");
     gpucompile_free(p->a, *out);
-    if (!(*out = gpucompile__strndup(p->a, p->s + at, n))) return gpucompile__lex_err(p, at, "out of memory");
+    if (!(*out = gpucompile__strndup(p->a, p->s + at, n))) return gpucompile_lex_error(p, at, "out of memory");
     return 1;
 }
 
@@ -8253,47 +8369,47 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pvalue_text(gpucompile__bin_p *p, char *
    #gpu.kernel_table<> (MLIR refuses <[]>, and so do we). */
 GPUCOMPILE__PRIVATE int gpucompile__bin_ptable(gpucompile__bin_p *p, gpucompile_object *o) {
     size_t at0;
-    gpucompile__lex_ws(p);
+    gpucompile_lex_ws(p);
     at0 = p->pos;
-    if (gpucompile__bin_eat(p, '#') && !gpucompile__bin_keyword_is(p, "gpu.kernel_table"))
-        return gpucompile__lex_err(p, at0, "expected the kernel table: <[...]> or #gpu.kernel_table<[...]>");
-    if (!gpucompile__bin_expect(p, '<', "to open the kernel table")) return 0;
+    if (gpucompile_lex_eat(p, '#') && !gpucompile__bin_keyword_is(p, "gpu.kernel_table"))
+        return gpucompile_lex_error(p, at0, "expected the kernel table: <[...]> or #gpu.kernel_table<[...]>");
+    if (!gpucompile_lex_expect(p, '<', "to open the kernel table")) return 0;
     o->kernel_table = 1;
-    if (gpucompile__bin_eat(p, '>')) return 1; /* empty */
-    if (!gpucompile__bin_expect(p, '[', "to open the kernel table's list")) return 0;
+    if (gpucompile_lex_eat(p, '>')) return 1; /* empty */
+    if (!gpucompile_lex_expect(p, '[', "to open the kernel table's list")) return 0;
     for (;;) {
         gpucompile_buf name;
         gpucompile_kernel *k;
         size_t at;
         int ok;
-        gpucompile__lex_ws(p);
+        gpucompile_lex_ws(p);
         at = p->pos;
-        if (gpucompile__bin_eat(p, '#') && !gpucompile__bin_keyword_is(p, "gpu.kernel_metadata"))
-            return gpucompile__lex_err(p, at, "expected '#gpu.kernel_metadata<...>'");
-        if (!gpucompile__bin_eat(p, '<')) return gpucompile__lex_err(p, p->pos, "expected '#gpu.kernel_metadata<...>' or '<'");
+        if (gpucompile_lex_eat(p, '#') && !gpucompile__bin_keyword_is(p, "gpu.kernel_metadata"))
+            return gpucompile_lex_error(p, at, "expected '#gpu.kernel_metadata<...>'");
+        if (!gpucompile_lex_eat(p, '<')) return gpucompile_lex_error(p, p->pos, "expected '#gpu.kernel_metadata<...>' or '<'");
         memset(&name, 0, sizeof name);
         name.a = p->a;
         ok = gpucompile__bin_pstring(p, &name) &&
-             (gpucompile_object_add_kernel_n(o, name.data, name.len) == GPUCOMPILE_OK || gpucompile__lex_err(p, at, "out of memory"));
+             (gpucompile_object_add_kernel_n(o, name.data, name.len) == GPUCOMPILE_OK || gpucompile_lex_error(p, at, "out of memory"));
         gpucompile_free(p->a, name.data);
         if (!ok) return 0;
         k = &o->kernels[o->num_kernels - 1];
-        if (!gpucompile__bin_expect(p, ',', "after the kernel's name") || !gpucompile__bin_pvalue_text(p, &k->type)) return 0;
+        if (!gpucompile_lex_expect(p, ',', "after the kernel's name") || !gpucompile__bin_pvalue_text(p, &k->type)) return 0;
         k->num_params = gpucompile__bin_count_params(k->type);
-        while (gpucompile__bin_eat(p, ',')) {
+        while (gpucompile_lex_eat(p, ',')) {
             size_t n = gpucompile__bin_word(p), w = p->pos;
             p->pos += n;
-            if (!gpucompile__bin_expect(p, '=', "after the kernel parameter's name")) return 0;
+            if (!gpucompile_lex_expect(p, '=', "after the kernel parameter's name")) return 0;
             if (n == 8 && strncmp(p->s + w, "metadata", 8) == 0) ok = gpucompile__bin_pmetadata(p, o, k);
             else if (n == 9 && strncmp(p->s + w, "arg_attrs", 9) == 0) ok = gpucompile__bin_pvalue_text(p, &k->arg_attrs);
-            else ok = gpucompile__lex_err(p, w, "unknown #gpu.kernel_metadata parameter; expected arg_attrs or metadata");
+            else ok = gpucompile_lex_error(p, w, "unknown #gpu.kernel_metadata parameter; expected arg_attrs or metadata");
             if (!ok) return 0;
         }
-        if (!gpucompile__bin_expect(p, '>', "to close #gpu.kernel_metadata")) return 0;
-        if (gpucompile__bin_eat(p, ']')) break;
-        if (!gpucompile__bin_expect(p, ',', "or ']' between kernels")) return 0;
+        if (!gpucompile_lex_expect(p, '>', "to close #gpu.kernel_metadata")) return 0;
+        if (gpucompile_lex_eat(p, ']')) break;
+        if (!gpucompile_lex_expect(p, ',', "or ']' between kernels")) return 0;
     }
-    return gpucompile__bin_expect(p, '>', "to close the kernel table");
+    return gpucompile_lex_expect(p, '>', "to close the kernel table");
 }
 
 /* properties = {...}: kept as text, except LLVM 19's kernels = ["a", ...] (kernel names). */
@@ -8304,21 +8420,21 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pprops(gpucompile__bin_p *p, gpucompile_
     memset(&list, 0, sizeof list);
     memset(&rest, 0, sizeof rest);
     list.a = rest.a = p->a;
-    ok = gpucompile__bin_expect(p, '{', "to open the properties") && gpucompile__bin_pentries(p, &list, '}');
+    ok = gpucompile_lex_expect(p, '{', "to open the properties") && gpucompile__bin_pentries(p, &list, '}');
     for (i = 0; ok && i < list.len / sizeof(gpucompile__bin_ent); i++) {
         const gpucompile__bin_ent *e = (const gpucompile__bin_ent *)list.data + i;
         if (e->kn == 7 && strncmp(e->k, "kernels", 7) == 0 && e->vn && e->v[0] == '[') {
             gpucompile__bin_p q = *p; /* the names, inside the value's extent */
             q.pos = (size_t)(e->v - p->s) + 1;
             q.n = (size_t)(e->v - p->s) + e->vn - 1;
-            while (ok && gpucompile__lex_ws(&q) >= 0) {
+            while (ok && gpucompile_lex_ws(&q) >= 0) {
                 gpucompile_buf name;
                 memset(&name, 0, sizeof name);
                 name.a = p->a;
                 ok = gpucompile__bin_pstring(&q, &name) &&
-                     (gpucompile_object_add_kernel_n(o, name.data, name.len) == GPUCOMPILE_OK || gpucompile__lex_err(&q, q.pos, "out of memory"));
+                     (gpucompile_object_add_kernel_n(o, name.data, name.len) == GPUCOMPILE_OK || gpucompile_lex_error(&q, q.pos, "out of memory"));
                 gpucompile_free(p->a, name.data);
-                if (ok && gpucompile__lex_ws(&q) >= 0) ok = gpucompile__bin_expect(&q, ',', "between kernel names");
+                if (ok && gpucompile_lex_ws(&q) >= 0) ok = gpucompile_lex_expect(&q, ',', "between kernel names");
             }
             if (!ok) p->result = GPUCOMPILE_ERROR_PARSE; /* q reported it */
         } else gpucompile_buf_add(&rest, e, sizeof *e);
@@ -8334,29 +8450,29 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pobject(gpucompile__bin_p *p, gpucompile
     gpucompile_object *o = NULL;
     gpucompile_result r;
     char *target;
-    if (!gpucompile__bin_eat(p, '#') || !gpucompile__bin_keyword_is(p, "gpu.object") || p->pos >= p->n || p->s[p->pos] != '<')
-        return gpucompile__lex_err(p, at, "expected '#gpu.object<...>'");
+    if (!gpucompile_lex_eat(p, '#') || !gpucompile__bin_keyword_is(p, "gpu.object") || p->pos >= p->n || p->s[p->pos] != '<')
+        return gpucompile_lex_error(p, at, "expected '#gpu.object<...>'");
     p->pos++;
     if (!gpucompile__bin_attr(p, &ts, &tl)) return 0;
-    if (!gpucompile__bin_expect(p, ',', "after the object's target")) return 0;
+    if (!gpucompile_lex_expect(p, ',', "after the object's target")) return 0;
     while ((n = gpucompile__bin_word(p)) != 0) {
         size_t w = p->pos;
         char kw[32];
         p->pos += n;
-        if (!gpucompile__bin_expect(p, '=', n == 10 || n == 7 ? "after the object parameter's name" : "after the object format")) return 0;
+        if (!gpucompile_lex_expect(p, '=', n == 10 || n == 7 ? "after the object parameter's name" : "after the object format")) return 0;
         if ((n == 10 && strncmp(p->s + w, "properties", 10) == 0) || (n == 7 && strncmp(p->s + w, "kernels", 7) == 0)) {
             *(n == 10 ? &props : &table) = p->pos;
-            if (!gpucompile__lex_skip_value(p, "]})>", "the attribute value") || !gpucompile__bin_expect(p, ',', "after the object parameter")) return 0;
+            if (!gpucompile__lex_skip_value(p, "]})>", "the attribute value") || !gpucompile_lex_expect(p, ',', "after the object parameter")) return 0;
             continue;
         }
         snprintf(kw, sizeof kw, "%.*s", (int)(n < 31 ? n : 31), p->s + w);
         f = gpucompile_format_from_string(kw);
-        if (!f) return gpucompile__lex_err(p, w, "unknown object format '%s'; expected offload, assembly, bin or fatbin", kw);
+        if (!f) return gpucompile_lex_error(p, w, "unknown object format '%s'; expected offload, assembly, bin or fatbin", kw);
         break;
     }
     memset(&bytes, 0, sizeof bytes);
     bytes.a = p->a;
-    if (!gpucompile__bin_pstring(p, &bytes) || !gpucompile__bin_expect(p, '>', "to close #gpu.object")) {
+    if (!gpucompile__bin_pstring(p, &bytes) || !gpucompile_lex_expect(p, '>', "to close #gpu.object")) {
         gpucompile_free(p->a, bytes.data);
         return 0;
     }
@@ -8368,7 +8484,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pobject(gpucompile__bin_p *p, gpucompile
     }
     gpucompile_free(p->a, target);
     gpucompile_free(p->a, bytes.data);
-    if (r != GPUCOMPILE_OK) return gpucompile__lex_err(p, ts, "invalid object target: %s", gpucompile_result_string(r));
+    if (r != GPUCOMPILE_OK) return gpucompile_lex_error(p, ts, "invalid object target: %s", gpucompile_result_string(r));
     {
         size_t end = p->pos;
         int ok = 1;
@@ -8377,13 +8493,13 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pobject(gpucompile__bin_p *p, gpucompile
         p->pos = end;
         if (ok && !o->num_kernels && !o->kernel_table) {
             o->kernel_table = -1; /* none given: found in the bytes, not printed (mlir-opt prints none) */
-            if (gpucompile_object_find_kernels(o) == GPUCOMPILE_ERROR_OUT_OF_MEMORY) ok = gpucompile__lex_err(p, at, "out of memory");
+            if (gpucompile_object_find_kernels(o) == GPUCOMPILE_ERROR_OUT_OF_MEMORY) ok = gpucompile_lex_error(p, at, "out of memory");
         }
         if (!ok) { gpucompile_object_free(o); return 0; }
     }
     if (gpucompile_binary_add(b, o) != GPUCOMPILE_OK) {
         gpucompile_object_free(o);
-        return gpucompile__lex_err(p, at, "out of memory");
+        return gpucompile_lex_error(p, at, "out of memory");
     }
     return 1;
 }
@@ -8392,9 +8508,9 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pobject(gpucompile__bin_p *p, gpucompile
 GPUCOMPILE__PRIVATE char *gpucompile__bin_psymbol(gpucompile__bin_p *p) {
     size_t at, n;
     char *s;
-    gpucompile__lex_ws(p);
+    gpucompile_lex_ws(p);
     at = p->pos;
-    if (!gpucompile__bin_eat(p, '@')) { gpucompile__lex_err(p, at, "expected '@' and a symbol name"); return NULL; }
+    if (!gpucompile_lex_eat(p, '@')) { gpucompile_lex_error(p, at, "expected '@' and a symbol name"); return NULL; }
     if (p->pos < p->n && p->s[p->pos] == '"') {
         gpucompile_buf name;
         memset(&name, 0, sizeof name);
@@ -8403,8 +8519,8 @@ GPUCOMPILE__PRIVATE char *gpucompile__bin_psymbol(gpucompile__bin_p *p) {
         return name.data ? name.data : gpucompile__strdup(p->a, "");
     }
     n = (p->pos < p->n && gpucompile__is_id_start((unsigned char)p->s[p->pos])) ? gpucompile__bin_word(p) : 0;
-    if (!n) { gpucompile__lex_err(p, at, "expected a symbol name after '@'"); return NULL; }
-    if (!(s = gpucompile__strndup(p->a, p->s + p->pos, n))) gpucompile__lex_err(p, at, "out of memory");
+    if (!n) { gpucompile_lex_error(p, at, "expected a symbol name after '@'"); return NULL; }
+    if (!(s = gpucompile__strndup(p->a, p->s + p->pos, n))) gpucompile_lex_error(p, at, "out of memory");
     p->pos += n;
     return s;
 }
@@ -8415,24 +8531,24 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_pbinary(gpucompile__bin_p *p, gpucompile
     if (!name) return 0;
     gpucompile_free(&b->allocator, b->name);
     b->name = name;
-    if (gpucompile__bin_eat(p, '<')) {
-        if (!gpucompile__bin_phandler(p, b) || !gpucompile__bin_expect(p, '>', "after the offloading handler")) return 0;
+    if (gpucompile_lex_eat(p, '<')) {
+        if (!gpucompile__bin_phandler(p, b) || !gpucompile_lex_expect(p, '>', "after the offloading handler")) return 0;
     }
     if (gpucompile__bin_keyword_is(p, "attributes")) { /* discardable attributes of the op: not kept */
         gpucompile_buf list;
         int ok;
         memset(&list, 0, sizeof list);
         list.a = p->a;
-        ok = gpucompile__bin_expect(p, '{', "after 'attributes'") && gpucompile__bin_pentries(p, &list, '}');
+        ok = gpucompile_lex_expect(p, '{', "after 'attributes'") && gpucompile__bin_pentries(p, &list, '}');
         gpucompile_free(p->a, list.data);
         if (!ok) return 0;
     }
-    if (!gpucompile__bin_expect(p, '[', "to open the object list")) return 0;
-    if (gpucompile__bin_eat(p, ']')) return 1;
+    if (!gpucompile_lex_expect(p, '[', "to open the object list")) return 0;
+    if (gpucompile_lex_eat(p, ']')) return 1;
     for (;;) {
         if (!gpucompile__bin_pobject(p, b)) return 0;
-        if (gpucompile__bin_eat(p, ']')) return 1;
-        if (!gpucompile__bin_expect(p, ',', "or ']' between objects")) return 0;
+        if (gpucompile_lex_eat(p, ']')) return 1;
+        if (!gpucompile_lex_expect(p, ',', "or ']' between objects")) return 0;
     }
 }
 
@@ -8452,39 +8568,39 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_skip_op(gpucompile__bin_p *p) {
         if (c == '(' || c == '[' || c == '{') depth++;
         else if (c == ')' || c == ']' || c == '}') {
             if (depth == 0) {
-                if (p->pos == at) return gpucompile__lex_err(p, at, "unexpected '%c'", c);
+                if (p->pos == at) return gpucompile_lex_error(p, at, "unexpected '%c'", c);
                 return 1;
             }
             depth--;
         }
         p->pos++;
     }
-    return depth ? gpucompile__lex_err(p, at, "unbalanced brackets in this operation") : 1;
+    return depth ? gpucompile_lex_error(p, at, "unbalanced brackets in this operation") : 1;
 }
 
 /* The operations of a region (close '}') or of the whole text (close 0): every gpu.binary read
    into list (a buffer of gpucompile_binary pointers), modules entered, the rest skipped. */
 GPUCOMPILE__PRIVATE int gpucompile__bin_pregion(gpucompile__bin_p *p, gpucompile_buf *list, int close, int depth) {
     for (;;) {
-        int c = gpucompile__lex_ws(p);
-        if (c < 0) return close ? gpucompile__lex_err(p, p->pos, "expected '}' to close the module") : 1;
+        int c = gpucompile_lex_ws(p);
+        if (c < 0) return close ? gpucompile_lex_error(p, p->pos, "expected '}' to close the module") : 1;
         if (c == '}' && close) { p->pos++; return 1; }
         if (gpucompile__bin_keyword_is(p, "gpu.binary")) {
             gpucompile_binary *b = NULL;
-            if (gpucompile_binary_create(NULL, p->a, &b) != GPUCOMPILE_OK) return gpucompile__lex_err(p, p->pos, "out of memory");
+            if (gpucompile_binary_create(NULL, p->a, &b) != GPUCOMPILE_OK) return gpucompile_lex_error(p, p->pos, "out of memory");
             gpucompile_buf_add(list, &b, sizeof b);
-            if (list->oom) { gpucompile_binary_free(b); return gpucompile__lex_err(p, p->pos, "out of memory"); }
+            if (list->oom) { gpucompile_binary_free(b); return gpucompile_lex_error(p, p->pos, "out of memory"); }
             if (!gpucompile__bin_pbinary(p, b)) return 0;
         } else if (gpucompile__bin_keyword_is(p, "module") || gpucompile__bin_keyword_is(p, "builtin.module")) {
             gpucompile_buf attrs;
-            int ok = depth < 32 || gpucompile__lex_err(p, p->pos, "modules nested too deeply");
+            int ok = depth < 32 || gpucompile_lex_error(p, p->pos, "modules nested too deeply");
             memset(&attrs, 0, sizeof attrs);
             attrs.a = p->a;
-            if (ok && gpucompile__lex_ws(p) == '@') gpucompile_free(p->a, gpucompile__bin_psymbol(p));
+            if (ok && gpucompile_lex_ws(p) == '@') gpucompile_free(p->a, gpucompile__bin_psymbol(p));
             if (ok && gpucompile__bin_keyword_is(p, "attributes"))
-                ok = gpucompile__bin_expect(p, '{', "after 'attributes'") && gpucompile__bin_pentries(p, &attrs, '}');
+                ok = gpucompile_lex_expect(p, '{', "after 'attributes'") && gpucompile__bin_pentries(p, &attrs, '}');
             gpucompile_free(p->a, attrs.data);
-            if (p->result || !ok || !gpucompile__bin_expect(p, '{', "to open the module") || !gpucompile__bin_pregion(p, list, '}', depth + 1))
+            if (p->result || !ok || !gpucompile_lex_expect(p, '{', "to open the module") || !gpucompile__bin_pregion(p, list, '}', depth + 1))
                 return 0;
         } else if (!gpucompile__bin_skip_op(p)) return 0;
     }
@@ -8508,14 +8624,14 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_parse_all(const char *text, s
     p.logger = logger;
     p.a = list.a = allocator;
     if (memchr(text, 0, p.n)) { /* MLIR text has none; one inside must not end it silently */
-        gpucompile__lex_err(&p, (size_t)((const char *)memchr(text, 0, p.n) - text), "a NUL byte in the text");
+        gpucompile_lex_error(&p, (size_t)((const char *)memchr(text, 0, p.n) - text), "a NUL byte in the text");
         return GPUCOMPILE_ERROR_PARSE;
     }
     if (!gpucompile__bin_pregion(&p, &list, 0, 0)) r = GPUCOMPILE_ERROR_PARSE;
     b = (gpucompile_binary **)(void *)list.data;
     n = (int)(list.len / sizeof *b);
     if (r == GPUCOMPILE_OK && !n) {
-        gpucompile__lex_err(&p, 0, "no gpu.binary in the text");
+        gpucompile_lex_error(&p, 0, "no gpu.binary in the text");
         r = GPUCOMPILE_ERROR_PARSE;
     }
     for (i = 0; r == GPUCOMPILE_OK && i < n; i++) r = gpucompile_binary_verify(b[i], logger);
@@ -8711,7 +8827,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
         tp.n = strlen(table);
         tp.logger = logger;
         tp.a = &b->allocator;
-        if (!gpucompile__bin_ptable(&tp, o) || gpucompile__lex_ws(&tp) >= 0) {
+        if (!gpucompile__bin_ptable(&tp, o) || gpucompile_lex_ws(&tp) >= 0) {
             gpucompile_object_free(o);
             GPUCOMPILE__BAD("offload binary entry %d: invalid kernel table", index);
         }
@@ -8743,7 +8859,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
         hp.n = strlen(handler);
         hp.logger = logger;
         hp.a = &b->allocator;
-        if (!gpucompile__bin_phandler(&hp, b) || gpucompile__lex_ws(&hp) >= 0)
+        if (!gpucompile__bin_phandler(&hp, b) || gpucompile_lex_ws(&hp) >= 0)
             GPUCOMPILE__BAD("offload binary entry %d: invalid handler '%s'", index, handler);
     }
     *used = (size_t)e.size;

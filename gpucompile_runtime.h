@@ -416,6 +416,86 @@ GPUCOMPILE_PRIVATE const char *gpucompile__ob_format(const gpucompile__ob *e, gp
 #endif
 #endif /* shared */
 
+/* ==== [section: SPIR-V words] =============================================================
+   A SPIR-V module's instructions, for gpucompile_spirv.h and gpucompile_vulkan.h: their backends
+   (the repair after llc, the kernels of an object), their runtimes and the Vulkan reflection
+   reader alike, so no LLVM. Compiled where one of them defines GPUCOMPILE_SPIRV_WORDS and asks
+   for [section: shared]; not into the core, which knows no target's format (tests/cli_seam.sh).
+   A module is 32-bit words: five of header (magic 0x07230203, version, generator, id bound,
+   0), then instructions, each a first word (word count << 16 | opcode) and its operands. Words
+   are read in the byte order the magic is written in, so the bytes as written and a copy in
+   host order read the same. A walk reads nothing outside the module: a word count of 0 or one
+   that runs past the end stops it. */
+#if defined(GPUCOMPILE_SPIRV_WORDS) && defined(GPUCOMPILE__SHARED_IMPLEMENTED) && !defined(GPUCOMPILE__SPIRV_WORDS_IMPLEMENTED)
+#define GPUCOMPILE__SPIRV_WORDS_IMPLEMENTED
+#ifdef __cplusplus
+extern "C" {
+#endif
+#define GPUCOMPILE_SPIRV_MAGIC 0x07230203u
+
+/* An instruction's first word: its opcode, its word count, or made of them. */
+GPUCOMPILE_PRIVATE uint32_t gpucompile_spirv_opcode(uint32_t first) { return first & 0xffffu; }
+GPUCOMPILE_PRIVATE uint32_t gpucompile_spirv_count(uint32_t first) { return first >> 16; }
+GPUCOMPILE_PRIVATE uint32_t gpucompile_spirv_first(uint32_t opcode, uint32_t count) { return count << 16 | opcode; }
+
+/* A walk over a module's instructions. at may be set to an instruction's first word (with wc 0)
+   for the walk to go on from there. */
+typedef struct gpucompile_spirv_inst {
+    const unsigned char *d; /* the module */
+    size_t n;               /* its words */
+    int big;                /* in big-endian order */
+    size_t at, wc;          /* the instruction: its first word and its word count */
+    uint32_t op;            /* its opcode */
+    int bad;                /* the walk stopped at a malformed instruction */
+} gpucompile_spirv_inst;
+
+/* Word i (< n) of the module. */
+GPUCOMPILE_PRIVATE uint32_t gpucompile_spirv_word(const gpucompile_spirv_inst *s, size_t i) {
+    const unsigned char *p = s->d + 4 * i;
+    return s->big ? (uint32_t)p[3] | (uint32_t)p[2] << 8 | (uint32_t)p[1] << 16 | (uint32_t)p[0] << 24
+                  : (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Word k of the instruction (0: its first word); 0 past its end. */
+GPUCOMPILE_PRIVATE uint32_t gpucompile_spirv_operand(const gpucompile_spirv_inst *s, size_t k) {
+    return k < s->wc ? gpucompile_spirv_word(s, s->at + k) : 0;
+}
+
+/* A walk of the size bytes at module, before its first instruction: 1, or 0 (a walk over
+   nothing) when they are no SPIR-V module (under five words, or no magic in either order). */
+GPUCOMPILE_PRIVATE int gpucompile_spirv_begin(gpucompile_spirv_inst *s, const void *module, size_t size) {
+    const unsigned char *d = (const unsigned char *)module;
+    memset(s, 0, sizeof *s);
+    s->d = d;
+    s->at = 5;
+    if (!d || size < 20) return 0;
+    s->big = d[0] == 0x07 && d[1] == 0x23 && d[2] == 0x02 && d[3] == 0x03;
+    if (gpucompile_spirv_word(s, 0) != GPUCOMPILE_SPIRV_MAGIC) return 0;
+    s->n = size / 4;
+    return 1;
+}
+
+/* To the next instruction: 1, or 0 at the end of the module or at a malformed one (bad). */
+GPUCOMPILE_PRIVATE int gpucompile_spirv_next(gpucompile_spirv_inst *s) {
+    uint32_t first;
+    s->at += s->wc;
+    s->wc = 0;
+    if (s->bad || s->at >= s->n) return 0;
+    first = gpucompile_spirv_word(s, s->at);
+    s->op = gpucompile_spirv_opcode(first);
+    s->wc = gpucompile_spirv_count(first);
+    if (s->wc == 0 || s->wc > s->n - s->at) {
+        s->wc = 0;
+        s->bad = 1;
+        return 0;
+    }
+    return 1;
+}
+#ifdef __cplusplus
+}
+#endif
+#endif /* SPIR-V words */
+
 /* ==== [section: one vendor runtime] ======================================================
    A vendor runtime's section (GPUCOMPILE_NVPTX_RUNTIME, ..._AMDGPU_, ..._SPIRV_ in the backend
    headers; one of your own) defines GPUCOMPILE_RUNTIME_VENDOR and includes this file: a second

@@ -57,51 +57,15 @@ GPUCOMPILE_API int gpucompile_spirv_available(void);
 #if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_SPIRV_IMPLEMENTATION)) && !defined(GPUCOMPILE_BACKEND_IMPLEMENTATION)
 #define GPUCOMPILE_BACKEND_IMPLEMENTATION /* the backend helpers of gpucompile_runtime.h, also without the core */
 #endif
+#if !defined(GPUCOMPILE_SPIRV_WORDS)
+#define GPUCOMPILE_SPIRV_WORDS /* gpucompile_runtime.h's walk over a module's instructions */
+#endif
 #include "gpucompile_runtime.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
 #define GPUCOMPILE_SPIRV__TRIPLES "spirv,spirv32,spirv64,!*-*-vulkan*" /* OpenCL's SPIR-V triples, not Vulkan's */
 #define GPUCOMPILE_SPIRV__MAGIC "\x03\x02\x23\x07" /* 0x07230203, little-endian: a module's first word */
-
-/* A walk over a SPIR-V module's instructions (little-endian words, as LLVM writes them), the one
-   every reader of a module steps with: the kernels of an object, the check before loading, a
-   kernel's signature. */
-typedef struct gpucompile_spirv__walk {
-    const unsigned char *d; /* the module */
-    size_t n;               /* its words */
-    size_t at, wc;          /* the instruction: its first word and its word count */
-    unsigned op, w[5];      /* its opcode and its first five words (0 past its end) */
-    int bad;                /* the walk stopped at a word count of 0 or one that runs past the end */
-} gpucompile_spirv__walk;
-
-GPUCOMPILE_PRIVATE unsigned gpucompile_spirv__word(const unsigned char *d, size_t i) {
-    return (unsigned)d[4 * i] | (unsigned)d[4 * i + 1] << 8 | (unsigned)d[4 * i + 2] << 16 | (unsigned)d[4 * i + 3] << 24;
-}
-
-/* A walk of size bytes, before the first instruction after the five-word header. */
-GPUCOMPILE_PRIVATE void gpucompile_spirv__walk_init(gpucompile_spirv__walk *w, const void *data, size_t size) {
-    memset(w, 0, sizeof *w);
-    w->d = (const unsigned char *)data;
-    w->n = size / 4;
-    w->at = 5;
-}
-
-/* To the next instruction: 1, or 0 at the end of the module or at a malformed one (bad). */
-GPUCOMPILE_PRIVATE int gpucompile_spirv__next(gpucompile_spirv__walk *w) {
-    size_t k;
-    w->at += w->wc;
-    if (w->at >= w->n) return 0;
-    w->w[0] = gpucompile_spirv__word(w->d, w->at);
-    w->op = w->w[0] & 0xffff;
-    w->wc = w->w[0] >> 16;
-    if (w->wc == 0 || w->wc > w->n - w->at) {
-        w->bad = 1;
-        return 0;
-    }
-    for (k = 1; k < 5; k++) w->w[k] = k < w->wc ? gpucompile_spirv__word(w->d, w->at + k) : 0;
-    return 1;
-}
 
 /* The device "spirv" (an OpenCL device that takes SPIR-V) takes a SPIR-V module: an object of
    a SPIR-V triple in format bin (NULL: none), never one for Vulkan (spirv-unknown-vulkan1.3-compute:
@@ -137,36 +101,11 @@ GPUCOMPILE_PRIVATE int gpucompile_spirv__score(const char *triple, const char *c
 extern "C" {
 #endif
 
-/* LLVM's SPIRV initialisers, looked up at run time: an LLVM built without the target (Debian's
-   LLVM 19) has none of them, and the program must still link. */
-typedef struct gpucompile_spirv__llvm {
-    int state; /* 0 not looked up, 1 found, -1 absent */
-    void (*init[4])(void);
-} gpucompile_spirv__llvm;
-static gpucompile_spirv__llvm gpucompile_spirv__targets;
+/* An LLVM built without the SPIR-V target (Debian's LLVM 19) has none of its initialisers:
+   they are looked up at run time. */
+GPUCOMPILE_DEF int gpucompile_spirv_available(void) { return gpucompile_llvm_target_available("SPIRV"); }
 
-GPUCOMPILE_DEF int gpucompile_spirv_available(void) {
-    static const char *const names[4] = {"LLVMInitializeSPIRVTargetInfo", "LLVMInitializeSPIRVTarget",
-                                         "LLVMInitializeSPIRVTargetMC", "LLVMInitializeSPIRVAsmPrinter"};
-    gpucompile_spirv__llvm *s = &gpucompile_spirv__targets;
-    int i, ok;
-    gpucompile_lock();
-    if (s->state == 0) {
-        void *self = gpucompile_dlopen(NULL);
-        s->state = 1;
-        for (i = 0; i < 4; i++)
-            if (!gpucompile_dlfn(self, names[i], &s->init[i])) s->state = -1;
-    }
-    ok = s->state == 1;
-    gpucompile_unlock();
-    return ok;
-}
-
-GPUCOMPILE_PRIVATE void gpucompile_spirv__initialize(void) { /* under the core's lock, once */
-    int i;
-    if (gpucompile_spirv__targets.state == 1)
-        for (i = 0; i < 4; i++) gpucompile_spirv__targets.init[i]();
-}
+GPUCOMPILE_PRIVATE void gpucompile_spirv__initialize(void) { gpucompile_llvm_target_initialize("SPIRV"); }
 
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_spirv__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
     const char *triple = gpucompile_target_triple(t);
@@ -201,11 +140,11 @@ GPUCOMPILE_PRIVATE int gpucompile_spirv__is_kernel(gpucompile_job *job, LLVMValu
 
 /* The OpEntryPoint Kernel names of a SPIR-V module, added to obj when add (else only checked). */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_spirv__entry_points(gpucompile_object *obj, int add) {
-    gpucompile_spirv__walk w;
+    gpucompile_spirv_inst w;
     gpucompile_result r;
-    gpucompile_spirv__walk_init(&w, obj->data, obj->size);
-    while (gpucompile_spirv__next(&w)) {
-        if (w.op == 15 && w.wc > 3 && w.w[1] == 6) { /* OpEntryPoint Kernel */
+    gpucompile_spirv_begin(&w, obj->data, obj->size);
+    while (gpucompile_spirv_next(&w)) {
+        if (w.op == 15 && w.wc > 3 && gpucompile_spirv_operand(&w, 1) == 6) { /* OpEntryPoint Kernel */
             const char *name = (const char *)w.d + 4 * (w.at + 3);
             const char *end = (const char *)memchr(name, 0, 4 * (w.wc - 3));
             if (!end) return GPUCOMPILE_ERROR_INVALID_BINARY;
@@ -418,14 +357,14 @@ GPUCOMPILE_PRIVATE void *gpucompile_spirv__rt_module_load(const void *data, size
     gpucompile_spirv__cl *c = &gpucompile_spirv__rt;
     gpucompile_spirv__module *m;
     int r = 0;
-    gpucompile_spirv__walk w;
+    gpucompile_spirv_inst w;
     if (!data || size < 20 || size % 4 || memcmp(data, GPUCOMPILE_SPIRV__MAGIC, 4) != 0) {
         gpucompile_runtime_report("clCreateProgramWithIL", -42, "not a SPIR-V module (little-endian, magic 0x07230203)");
         return NULL;
     }
     /* every instruction's word count fits: Intel's CPU runtime loops forever on a count of 0 */
-    gpucompile_spirv__walk_init(&w, data, size);
-    while (gpucompile_spirv__next(&w)) {}
+    gpucompile_spirv_begin(&w, data, size);
+    while (gpucompile_spirv_next(&w)) {}
     if (w.bad) {
         gpucompile_runtime_report("clCreateProgramWithIL", -42, "a malformed SPIR-V module (an instruction's word count is 0 or runs past the end)");
         return NULL;
@@ -474,17 +413,21 @@ GPUCOMPILE_PRIVATE void gpucompile_spirv__rt_module_unload(void *module) {
 
 /* The parameters of entry point name from the module: each one's size and kind. */
 GPUCOMPILE_PRIVATE int gpucompile_spirv__signature(const gpucompile_spirv__module *m, const char *name, gpucompile_spirv__function *f) {
-    gpucompile_spirv__walk w;
-    size_t i, bound = gpucompile_spirv__word(m->spirv, 3), ptr = 8;
-    size_t *size = (size_t *)calloc(bound ? bound : 1, sizeof *size);
-    unsigned char *local = (unsigned char *)calloc(bound ? bound : 1, 1);
-    size_t *fntype = (size_t *)calloc(bound ? bound : 1, sizeof *fntype);
+    gpucompile_spirv_inst w;
+    size_t i, bound, ptr = 8;
+    size_t *size, *fntype;
+    unsigned char *local;
     unsigned entry = 0, type = 0, p;
     int ok = 0;
+    bound = gpucompile_spirv_begin(&w, m->spirv, m->size) ? gpucompile_spirv_word(&w, 3) : 0; /* loading checked the header */
+    size = (size_t *)calloc(bound ? bound : 1, sizeof *size);
+    local = (unsigned char *)calloc(bound ? bound : 1, 1);
+    fntype = (size_t *)calloc(bound ? bound : 1, sizeof *fntype);
     if (!size || !local || !fntype) goto done;
-    gpucompile_spirv__walk_init(&w, m->spirv, m->size);
-    while (gpucompile_spirv__next(&w)) { /* entry point, addressing model, type sizes, function types */
-        const unsigned op = w.op, *a = w.w;
+    while (gpucompile_spirv_next(&w)) { /* entry point, addressing model, type sizes, function types */
+        const unsigned op = w.op;
+        unsigned a[5], k;
+        for (k = 0; k < 5; k++) a[k] = gpucompile_spirv_operand(&w, k);
         if (op == 14 && w.wc > 1) ptr = a[1] == 1 ? 4 : 8; /* OpMemoryModel Physical32 / Physical64 */
         if (op == 15 && w.wc > 3 && a[1] == 6) { /* OpEntryPoint Kernel */
             const char *label = (const char *)w.d + 4 * (w.at + 3);
@@ -501,12 +444,12 @@ GPUCOMPILE_PRIVATE int gpucompile_spirv__signature(const gpucompile_spirv__modul
     }
     if (w.bad || !type || type >= bound || !fntype[type]) goto done;
     i = fntype[type];
-    f->num_params = (gpucompile_spirv__word(m->spirv, i) >> 16) - 3;
+    f->num_params = gpucompile_spirv_count(gpucompile_spirv_word(&w, i)) - 3;
     f->sizes = (size_t *)calloc(f->num_params + 1, sizeof *f->sizes + 1);
     if (!f->sizes) goto done;
     f->kinds = (unsigned char *)(f->sizes + f->num_params + 1);
     for (p = 0; p < f->num_params; p++) {
-        unsigned t = gpucompile_spirv__word(m->spirv, i + 3 + p);
+        unsigned t = gpucompile_spirv_word(&w, i + 3 + p);
         if (t >= bound || !size[t]) goto done; /* a struct or other by-value aggregate: unknown size */
         f->sizes[p] = size[t];
         f->kinds[p] = local[t];

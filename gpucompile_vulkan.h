@@ -254,6 +254,9 @@ enum {
     GPUCOMPILE_VULKAN__OP_SPEC_CONSTANT_COMPOSITE = 51, GPUCOMPILE_VULKAN__OP_FUNCTION = 54, GPUCOMPILE_VULKAN__OP_FUNCTION_END = 56,
     GPUCOMPILE_VULKAN__OP_FUNCTION_CALL = 57, GPUCOMPILE_VULKAN__OP_VARIABLE = 59, GPUCOMPILE_VULKAN__OP_DECORATE = 71,
     GPUCOMPILE_VULKAN__OP_MEMBER_DECORATE = 72, GPUCOMPILE_VULKAN__OP_CONTROL_BARRIER = 224, GPUCOMPILE_VULKAN__OP_EXECUTION_MODE_ID = 331,
+    GPUCOMPILE_VULKAN__OP_SOURCE_CONTINUED = 2, GPUCOMPILE_VULKAN__OP_SOURCE = 3, GPUCOMPILE_VULKAN__OP_SOURCE_EXTENSION = 4,
+    GPUCOMPILE_VULKAN__OP_MEMBER_NAME = 6, GPUCOMPILE_VULKAN__OP_STRING = 7, GPUCOMPILE_VULKAN__OP_EXT_INST_IMPORT = 11,
+    GPUCOMPILE_VULKAN__OP_MEMORY_MODEL = 14, GPUCOMPILE_VULKAN__OP_MODULE_PROCESSED = 330,
     GPUCOMPILE_VULKAN__MODEL_GLCOMPUTE = 5, GPUCOMPILE_VULKAN__MODE_LOCAL_SIZE = 17, GPUCOMPILE_VULKAN__MODE_LOCAL_SIZE_ID = 38,
     GPUCOMPILE_VULKAN__DEC_BLOCK = 2, GPUCOMPILE_VULKAN__DEC_BUFFER_BLOCK = 3, GPUCOMPILE_VULKAN__DEC_ARRAY_STRIDE = 6,
     GPUCOMPILE_VULKAN__DEC_MATRIX_STRIDE = 7, GPUCOMPILE_VULKAN__DEC_BUILTIN = 11, GPUCOMPILE_VULKAN__DEC_NON_WRITABLE = 24,
@@ -283,6 +286,16 @@ enum {
 #define GPUCOMPILE_VULKAN__REFLECT_IMPLEMENTED
 #include <stdlib.h>
 #include <string.h>
+#if defined(GPUCOMPILE_VULKAN_RUNTIME) && !defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION)
+#define GPUCOMPILE_RUNTIME_IMPLEMENTATION
+#endif
+#if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_VULKAN_IMPLEMENTATION)) && !defined(GPUCOMPILE_BACKEND_IMPLEMENTATION)
+#define GPUCOMPILE_BACKEND_IMPLEMENTATION /* the backend helpers of gpucompile_runtime.h, also without the core */
+#endif
+#if !defined(GPUCOMPILE_SPIRV_WORDS)
+#define GPUCOMPILE_SPIRV_WORDS /* gpucompile_runtime.h's walk over a module's instructions */
+#endif
+#include "gpucompile_runtime.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -323,13 +336,13 @@ GPUCOMPILE_VULKAN__PRIVATE const uint32_t *gpucompile_vulkan__spv_def(const gpuc
     const uint32_t *i;
     if (id >= s->cap || !s->ids[id].def) return NULL;
     i = s->w + s->ids[id].def;
-    return (op == 0 || (i[0] & 0xffffu) == op) && (i[0] >> 16) >= min_wc ? i : NULL;
+    return (op == 0 || gpucompile_spirv_opcode(i[0]) == op) && gpucompile_spirv_count(i[0]) >= min_wc ? i : NULL;
 }
 
 /* The value of an OpConstant / OpSpecConstant (its low word), else def. */
 GPUCOMPILE_VULKAN__PRIVATE uint32_t gpucompile_vulkan__const(const gpucompile_vulkan__spv *s, uint32_t id, uint32_t def) {
     const uint32_t *i = gpucompile_vulkan__spv_def(s, id, 0, 4);
-    if (!i || ((i[0] & 0xffffu) != GPUCOMPILE_VULKAN__OP_CONSTANT && (i[0] & 0xffffu) != GPUCOMPILE_VULKAN__OP_SPEC_CONSTANT)) return def;
+    if (!i || (gpucompile_spirv_opcode(i[0]) != GPUCOMPILE_VULKAN__OP_CONSTANT && gpucompile_spirv_opcode(i[0]) != GPUCOMPILE_VULKAN__OP_SPEC_CONSTANT)) return def;
     return i[3];
 }
 
@@ -341,8 +354,8 @@ GPUCOMPILE_VULKAN__PRIVATE uint64_t gpucompile_vulkan__size(const gpucompile_vul
     uint32_t wc, k;
     uint64_t size = 0, e;
     if (!i || depth > 16) return 0;
-    wc = i[0] >> 16;
-    switch (i[0] & 0xffffu) {
+    wc = gpucompile_spirv_count(i[0]);
+    switch (gpucompile_spirv_opcode(i[0])) {
     case GPUCOMPILE_VULKAN__OP_TYPE_BOOL: return 4;
     case GPUCOMPILE_VULKAN__OP_TYPE_INT:
     case GPUCOMPILE_VULKAN__OP_TYPE_FLOAT: return wc >= 3 ? i[2] / 8 : 0;
@@ -368,22 +381,28 @@ GPUCOMPILE_VULKAN__PRIVATE uint64_t gpucompile_vulkan__size(const gpucompile_vul
     }
 }
 
+/* A walk over the words from the instruction at word at (5: the first). */
+GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__walk(const gpucompile_vulkan__spv *s, gpucompile_spirv_inst *it, size_t at) {
+    gpucompile_spirv_begin(it, s->w, s->n * 4);
+    it->at = at;
+}
+
 /* Marks the global variables that function fn and the functions it calls name. visited: per id. */
 GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__mark_uses(gpucompile_vulkan__spv *s, uint32_t fn, unsigned char *visited, int depth) {
     const uint32_t *f = gpucompile_vulkan__spv_def(s, fn, GPUCOMPILE_VULKAN__OP_FUNCTION, 5);
-    size_t at;
+    gpucompile_spirv_inst it;
     if (!f || visited[fn] || depth > 64) return;
     visited[fn] = 1;
-    for (at = (size_t)(f - s->w); at < s->n;) {
-        uint32_t op = s->w[at] & 0xffffu, wc = s->w[at] >> 16, k;
-        if (op == GPUCOMPILE_VULKAN__OP_FUNCTION_END) break;
-        for (k = 1; k < wc; k++) {
-            uint32_t v = s->w[at + k];
+    for (gpucompile_vulkan__walk(s, &it, (size_t)(f - s->w)); gpucompile_spirv_next(&it);) {
+        const uint32_t *i = s->w + it.at;
+        size_t k;
+        if (it.op == GPUCOMPILE_VULKAN__OP_FUNCTION_END) break;
+        for (k = 1; k < it.wc; k++) {
+            uint32_t v = i[k];
             const uint32_t *d = gpucompile_vulkan__spv_def(s, v, GPUCOMPILE_VULKAN__OP_VARIABLE, 4);
             if (d && d[3] != GPUCOMPILE_VULKAN__SC_FUNCTION) s->ids[v].used = 1;
         }
-        if (op == GPUCOMPILE_VULKAN__OP_FUNCTION_CALL && wc >= 4) gpucompile_vulkan__mark_uses(s, s->w[at + 3], visited, depth + 1);
-        at += wc;
+        if (it.op == GPUCOMPILE_VULKAN__OP_FUNCTION_CALL && it.wc >= 4) gpucompile_vulkan__mark_uses(s, i[3], visited, depth + 1);
     }
 }
 
@@ -397,13 +416,13 @@ GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__binding_less(const gpucompile_
    0 without one, or when a token is malformed or names a binding or push-constant bytes the
    entry point does not have (the launch then takes the default convention). */
 GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__params(const gpucompile_vulkan__spv *s, gpucompile_vulkan_kernel *k) {
-    size_t at, nlen = strlen(k->name);
-    for (at = 5; at < s->n; at += s->w[at] >> 16) {
-        const char *t = (const char *)(s->w + at + 1), *end;
-        uint32_t wc = s->w[at] >> 16;
-        size_t max = (size_t)(wc - 1) * 4, len = 0;
+    size_t nlen = strlen(k->name);
+    gpucompile_spirv_inst it;
+    for (gpucompile_vulkan__walk(s, &it, 5); gpucompile_spirv_next(&it);) {
+        const char *t = (const char *)(s->w + it.at + 1), *end;
+        size_t max = (it.wc - 1) * 4, len = 0;
         int n = 0, ok = 1;
-        if ((s->w[at] & 0xffffu) != 330u || wc < 2) continue; /* OpModuleProcessed */
+        if (it.op != GPUCOMPILE_VULKAN__OP_MODULE_PROCESSED || it.wc < 2) continue;
         while (len < max && t[len]) len++;
         if (len == max || len < 18 + nlen || memcmp(t, "gpucompile.params ", 18) != 0 || memcmp(t + 18, k->name, nlen) != 0 ||
             (t[18 + nlen] != ' ' && t[18 + nlen] != 0))
@@ -452,8 +471,8 @@ GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__params(const gpucompile_vulka
 
 GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__entry(gpucompile_vulkan__spv *s, size_t e, unsigned char *visited, gpucompile_vulkan_kernel *k) {
     const uint32_t *ep = s->w + e;
-    uint32_t wc = ep[0] >> 16, fn = ep[2], name_words = 0, id, j;
-    size_t at;
+    uint32_t wc = gpucompile_spirv_count(ep[0]), fn = ep[2], name_words = 0, id, j;
+    gpucompile_spirv_inst it;
     int pc_done = 0;
     memset(k, 0, sizeof *k);
     { /* the name: a NUL-terminated literal inside the instruction */
@@ -463,9 +482,9 @@ GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__entry(gpucompile_vulkan__spv 
         memcpy(k->name, name, len < sizeof k->name ? len : sizeof k->name - 1);
         name_words = (uint32_t)(len / 4 + 1);
     }
-    for (at = 5; at < s->n; at += s->w[at] >> 16) { /* LocalSize, LocalSizeId */
-        const uint32_t *i = s->w + at;
-        uint32_t op = i[0] & 0xffffu, iwc = i[0] >> 16;
+    for (gpucompile_vulkan__walk(s, &it, 5); gpucompile_spirv_next(&it);) { /* LocalSize, LocalSizeId */
+        const uint32_t *i = s->w + it.at;
+        uint32_t op = it.op, iwc = (uint32_t)it.wc;
         if ((op == GPUCOMPILE_VULKAN__OP_EXECUTION_MODE || op == GPUCOMPILE_VULKAN__OP_EXECUTION_MODE_ID) && iwc >= 6 && i[1] == fn) {
             for (j = 0; j < 3; j++) {
                 if (op == GPUCOMPILE_VULKAN__OP_EXECUTION_MODE && i[2] == GPUCOMPILE_VULKAN__MODE_LOCAL_SIZE) k->local_size[j] = i[3 + j];
@@ -476,7 +495,7 @@ GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__entry(gpucompile_vulkan__spv 
     }
     if (s->wg_size_id) {
         const uint32_t *c = gpucompile_vulkan__spv_def(s, s->wg_size_id, 0, 6);
-        if (c && ((c[0] & 0xffffu) == GPUCOMPILE_VULKAN__OP_CONSTANT_COMPOSITE || (c[0] & 0xffffu) == GPUCOMPILE_VULKAN__OP_SPEC_CONSTANT_COMPOSITE))
+        if (c && (gpucompile_spirv_opcode(c[0]) == GPUCOMPILE_VULKAN__OP_CONSTANT_COMPOSITE || gpucompile_spirv_opcode(c[0]) == GPUCOMPILE_VULKAN__OP_SPEC_CONSTANT_COMPOSITE))
             for (j = 0; j < 3; j++) k->local_size[j] = gpucompile_vulkan__const(s, c[3 + j], k->local_size[j]);
     }
     /* the global variables it uses: those its functions name (static use, as Vulkan's layout
@@ -504,10 +523,10 @@ GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__entry(gpucompile_vulkan__spv 
             const uint32_t *t = gpucompile_vulkan__spv_def(s, type, 0, 2), *last;
             uint32_t count = 1, members, m, nonwritable = 0;
             memset(&b, 0, sizeof b);
-            if (t && (t[0] & 0xffffu) == GPUCOMPILE_VULKAN__OP_TYPE_ARRAY && (t[0] >> 16) >= 4) { /* an array of blocks */
+            if (t && gpucompile_spirv_opcode(t[0]) == GPUCOMPILE_VULKAN__OP_TYPE_ARRAY && gpucompile_spirv_count(t[0]) >= 4) { /* an array of blocks */
                 count = gpucompile_vulkan__const(s, t[3], 0);
                 type = t[2];
-            } else if (t && (t[0] & 0xffffu) == GPUCOMPILE_VULKAN__OP_TYPE_RUNTIME_ARRAY && (t[0] >> 16) >= 3) {
+            } else if (t && gpucompile_spirv_opcode(t[0]) == GPUCOMPILE_VULKAN__OP_TYPE_RUNTIME_ARRAY && gpucompile_spirv_count(t[0]) >= 3) {
                 count = 0;
                 type = t[2];
             }
@@ -516,10 +535,10 @@ GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__entry(gpucompile_vulkan__spv 
             b.binding = s->ids[id].binding;
             b.count = count;
             b.descriptor_type = sc == GPUCOMPILE_VULKAN__SC_UNIFORM && !(t && (s->ids[type].flags & GPUCOMPILE_VULKAN__F_BUFFER_BLOCK)) ? 6 : 7;
-            members = t ? (t[0] >> 16) - 2 : 0;
+            members = t ? gpucompile_spirv_count(t[0]) - 2 : 0;
             if (members) {
                 last = gpucompile_vulkan__spv_def(s, t[1 + members], 0, 3);
-                if (last && ((last[0] & 0xffffu) == GPUCOMPILE_VULKAN__OP_TYPE_ARRAY || (last[0] & 0xffffu) == GPUCOMPILE_VULKAN__OP_TYPE_RUNTIME_ARRAY) &&
+                if (last && (gpucompile_spirv_opcode(last[0]) == GPUCOMPILE_VULKAN__OP_TYPE_ARRAY || gpucompile_spirv_opcode(last[0]) == GPUCOMPILE_VULKAN__OP_TYPE_RUNTIME_ARRAY) &&
                     (s->ids[t[1 + members]].flags & GPUCOMPILE_VULKAN__F_STRIDE))
                     b.stride = s->ids[t[1 + members]].stride;
                 for (m = 0; m < members; m++) {
@@ -540,7 +559,7 @@ GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__entry(gpucompile_vulkan__spv 
             }
         } else if (sc == GPUCOMPILE_VULKAN__SC_PUSH_CONSTANT && !pc_done) {
             const uint32_t *t = gpucompile_vulkan__spv_def(s, type, GPUCOMPILE_VULKAN__OP_TYPE_STRUCT, 2);
-            uint32_t members = t ? (t[0] >> 16) - 2 : 0, m;
+            uint32_t members = t ? gpucompile_spirv_count(t[0]) - 2 : 0, m;
             pc_done = 1;
             for (m = 0; m < members; m++) {
                 gpucompile_vulkan_push_field f;
@@ -574,33 +593,25 @@ GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__entry(gpucompile_vulkan__spv 
 }
 
 GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__reflect(const void *spirv, size_t size, gpucompile_vulkan_kernel *out, int max) {
-    const unsigned char *b = (const unsigned char *)spirv;
     gpucompile_vulkan__spv s;
+    gpucompile_spirv_inst it;
     unsigned char *visited = NULL;
-    size_t at, i, members_cap = 0;
-    int swap, found = -1;
+    size_t i, members_cap = 0;
+    int found = -1;
     memset(&s, 0, sizeof s);
-    if (!spirv || size < 20 || size % 4) return -1;
-    if (memcmp(b, "\x03\x02\x23\x07", 4) == 0) swap = 0;
-    else if (memcmp(b, "\x07\x23\x02\x03", 4) == 0) swap = 1;
-    else return -1;
+    if (size % 4 || !gpucompile_spirv_begin(&it, spirv, size)) return -1;
     s.n = size / 4;
     if (!(s.w = (uint32_t *)malloc(size))) return -1;
-    for (i = 0; i < s.n; i++) {
-        const unsigned char *p = b + 4 * i;
-        s.w[i] = swap ? (uint32_t)p[3] | (uint32_t)p[2] << 8 | (uint32_t)p[1] << 16 | (uint32_t)p[0] << 24
-                      : (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-    }
+    for (i = 0; i < s.n; i++) s.w[i] = gpucompile_spirv_word(&it, i); /* in host order */
     /* ids are tracked below the bound, capped by what the words could define (a hostile bound
        must not cost memory; tools write compact ids) */
     s.cap = 4u * (uint32_t)(s.n < 0x3fffffu ? s.n : 0x3fffffu) + 64;
     if (s.w[3] < s.cap) s.cap = s.w[3];
     if (!(s.ids = (gpucompile_vulkan__id *)calloc(s.cap ? s.cap : 1, sizeof *s.ids)) || !(visited = (unsigned char *)calloc(s.cap ? s.cap : 1, 1)))
         goto done;
-    for (at = 5; at < s.n;) { /* every instruction fits; definitions and decorations */
-        const uint32_t *w = s.w + at;
-        uint32_t op = w[0] & 0xffffu, wc = w[0] >> 16;
-        if (wc == 0 || wc > s.n - at) goto done;
+    for (gpucompile_vulkan__walk(&s, &it, 5); gpucompile_spirv_next(&it);) { /* definitions and decorations */
+        const uint32_t *w = s.w + it.at;
+        uint32_t op = it.op, wc = (uint32_t)it.wc, at = (uint32_t)it.at;
         if ((op >= GPUCOMPILE_VULKAN__OP_TYPE_BOOL && op <= GPUCOMPILE_VULKAN__OP_TYPE_POINTER) && wc >= 2 && w[1] < s.cap) {
             s.ids[w[1]].def = (uint32_t)at;
         } else if ((op == GPUCOMPILE_VULKAN__OP_CONSTANT || op == GPUCOMPILE_VULKAN__OP_CONSTANT_COMPOSITE || op == GPUCOMPILE_VULKAN__OP_SPEC_CONSTANT ||
@@ -635,13 +646,13 @@ GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__reflect(const void *spirv, siz
             s.members[s.num_members].flags = w[3] == GPUCOMPILE_VULKAN__DEC_OFFSET ? 1u : 2u;
             s.num_members++;
         }
-        at += wc;
     }
+    if (it.bad) goto done; /* every instruction fits */
     found = 0;
-    for (at = 5; at < s.n; at += s.w[at] >> 16) {
-        const uint32_t *w = s.w + at;
-        if ((w[0] & 0xffffu) != GPUCOMPILE_VULKAN__OP_ENTRY_POINT || (w[0] >> 16) < 4 || w[1] != GPUCOMPILE_VULKAN__MODEL_GLCOMPUTE) continue;
-        if (out && found < max) gpucompile_vulkan__entry(&s, at, visited, &out[found]);
+    for (gpucompile_vulkan__walk(&s, &it, 5); gpucompile_spirv_next(&it);) {
+        const uint32_t *w = s.w + it.at;
+        if (it.op != GPUCOMPILE_VULKAN__OP_ENTRY_POINT || it.wc < 4 || w[1] != GPUCOMPILE_VULKAN__MODEL_GLCOMPUTE) continue;
+        if (out && found < max) gpucompile_vulkan__entry(&s, it.at, visited, &out[found]);
         found++;
     }
 done:
@@ -812,113 +823,35 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__versions(const char *triple, int *spir
    <#spirv.vce<vX.Y, [caps], [exts]>, [api=API,] [VENDOR[:TYPE[:ID]],] #spirv.resource_limits<...>>
    It becomes parameters: triple (from the SPIR-V version), features "+Cap,...,+SPV_ext,..." (the
    capabilities first, each list in its order), flags {api, device, limits}: strings holding
-   their canonical text. Printing turns them back, as mlir-opt-22 prints. */
-typedef struct gpucompile_vulkan__rd {
-    const char *s;
-    size_t n, pos, column;
-    const gpucompile_logger *logger;
-    int failed;
-} gpucompile_vulkan__rd;
-
-GPUCOMPILE_PRIVATE int gpucompile_vulkan__err(gpucompile_vulkan__rd *r, size_t at, const char *fmt, ...) {
-    char msg[512];
-    va_list ap;
-    if (r->failed++) return 0;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    gpucompile_log_target(r->logger, "column %lu: %s%s", (unsigned long)(r->column + at + 1), msg,
-                          at >= r->n ? " (the text ends there)" : "");
-    return 0;
-}
-
-GPUCOMPILE_PRIVATE int gpucompile_vulkan__ws(gpucompile_vulkan__rd *r) {
-    for (;;) {
-        while (r->pos < r->n && (r->s[r->pos] == ' ' || r->s[r->pos] == '\t' || r->s[r->pos] == '\n' || r->s[r->pos] == '\r')) r->pos++;
-        if (r->pos + 1 < r->n && r->s[r->pos] == '/' && r->s[r->pos + 1] == '/')
-            while (r->pos < r->n && r->s[r->pos] != '\n') r->pos++;
-        else return r->pos < r->n ? (unsigned char)r->s[r->pos] : -1;
-    }
-}
-
-GPUCOMPILE_PRIVATE int gpucompile_vulkan__eat(gpucompile_vulkan__rd *r, int c) {
-    if (gpucompile_vulkan__ws(r) != c) return 0;
-    r->pos++;
-    return 1;
-}
-
-GPUCOMPILE_PRIVATE int gpucompile_vulkan__expect(gpucompile_vulkan__rd *r, int c) {
-    return gpucompile_vulkan__eat(r, c) || gpucompile_vulkan__err(r, r->pos, "expected '%c'", c);
-}
-
-/* A bare word (MLIR's keyword: [A-Za-z_][A-Za-z0-9_$.]*) at the cursor: its length, 0 if none. */
-GPUCOMPILE_PRIVATE size_t gpucompile_vulkan__word(gpucompile_vulkan__rd *r, const char **w) {
-    size_t at;
-    int c = gpucompile_vulkan__ws(r);
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_')) return 0;
-    at = r->pos;
-    while (r->pos < r->n) {
-        c = (unsigned char)r->s[r->pos];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$' || c == '.')) break;
-        r->pos++;
-    }
-    *w = r->s + at;
-    return r->pos - at;
-}
-
-GPUCOMPILE_PRIVATE int gpucompile_vulkan__is(const char *w, size_t n, const char *s) { return strlen(s) == n && strncmp(w, s, n) == 0; }
-
-/* An integer: decimal or 0x hex, optionally negative, within [lo, hi]. */
-GPUCOMPILE_PRIVATE int gpucompile_vulkan__int(gpucompile_vulkan__rd *r, long long lo, long long hi, long long *v, const char *what) {
-    size_t at;
-    int neg = 0, any = 0, base = 10;
-    unsigned long long x = 0;
-    gpucompile_vulkan__ws(r);
-    at = r->pos;
-    if (r->pos < r->n && r->s[r->pos] == '-') { neg = 1; r->pos++; }
-    if (r->pos + 1 < r->n && r->s[r->pos] == '0' && (r->s[r->pos + 1] == 'x' || r->s[r->pos + 1] == 'X')) { base = 16; r->pos += 2; }
-    while (r->pos < r->n) {
-        int c = (unsigned char)r->s[r->pos], d = c >= '0' && c <= '9' ? c - '0' : base == 16 && c >= 'a' && c <= 'f' ? c - 'a' + 10 :
-                                                 base == 16 && c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-        if (d < 0) break;
-        if (x > 0xFFFFFFFFFull) return gpucompile_vulkan__err(r, at, "integer too large for %s", what);
-        x = x * (unsigned)base + (unsigned)d;
-        any = 1;
-        r->pos++;
-    }
-    if (!any) return gpucompile_vulkan__err(r, at, "expected an integer for %s", what);
-    *v = neg ? -(long long)x : (long long)x;
-    if (*v < lo || *v > hi) return gpucompile_vulkan__err(r, at, "integer out of range for %s", what);
-    return 1;
-}
-
+   their canonical text. Printing turns them back, as mlir-opt-22 prints. Read with the core's
+   lexer (gpucompile_lexer). */
 /* [w, w, ...] of known names into out as "+w" words (prefix: nothing; errors name kind). */
-GPUCOMPILE_PRIVATE int gpucompile_vulkan__names(gpucompile_vulkan__rd *r, gpucompile_buf *out, int exts) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__names(gpucompile_lexer *r, gpucompile_buf *out, int exts) {
     const char *w;
     size_t n, at;
-    if (!gpucompile_vulkan__expect(r, '[')) return 0;
-    if (gpucompile_vulkan__eat(r, ']')) return 1;
+    if (!gpucompile_lex_expect(r, '[', NULL)) return 0;
+    if (gpucompile_lex_eat(r, ']')) return 1;
     for (;;) {
-        gpucompile_vulkan__ws(r);
+        gpucompile_lex_ws(r);
         at = r->pos;
-        n = gpucompile_vulkan__word(r, &w);
-        if (!n) return gpucompile_vulkan__err(r, at, "expected a %s name", exts ? "extension" : "capability");
+        n = gpucompile_lex_word(r, &w, NULL);
+        if (!n) return gpucompile_lex_error(r, at, "expected a %s name", exts ? "extension" : "capability");
         if (!gpucompile_vulkan__known(w, n) || (strncmp(w, "SPV_", 4) == 0) != exts)
-            return gpucompile_vulkan__err(r, at, "unknown %s: %.*s", exts ? "extension" : "capability", (int)(n < 80 ? n : 80), w);
+            return gpucompile_lex_error(r, at, "unknown %s: %.*s", exts ? "extension" : "capability", (int)(n < 80 ? n : 80), w);
         gpucompile_buf_printf(out, "%s+%.*s", out->len ? "," : "", (int)n, w);
-        if (gpucompile_vulkan__eat(r, ',')) continue;
-        return gpucompile_vulkan__expect(r, ']');
+        if (gpucompile_lex_eat(r, ',')) continue;
+        return gpucompile_lex_expect(r, ']', NULL);
     }
 }
 
 /* One of the words of list (comma-separated), or an error "unknown WHAT: w". */
-GPUCOMPILE_PRIVATE int gpucompile_vulkan__enum(gpucompile_vulkan__rd *r, const char *list, const char *what, const char **w, size_t *n) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__enum(gpucompile_lexer *r, const char *list, const char *what, const char **w, size_t *n) {
     size_t at;
-    gpucompile_vulkan__ws(r);
+    gpucompile_lex_ws(r);
     at = r->pos;
-    *n = gpucompile_vulkan__word(r, w);
-    if (!*n) return gpucompile_vulkan__err(r, at, "expected a %s", what);
-    if (!gpucompile_in_list(list, *w, *n)) return gpucompile_vulkan__err(r, at, "unknown %s: %.*s", what, (int)(*n < 80 ? *n : 80), *w);
+    *n = gpucompile_lex_word(r, w, NULL);
+    if (!*n) return gpucompile_lex_error(r, at, "expected a %s", what);
+    if (!gpucompile_in_list(list, *w, *n)) return gpucompile_lex_error(r, at, "unknown %s: %.*s", what, (int)(*n < 80 ? *n : 80), *w);
     return 1;
 }
 
@@ -928,68 +861,68 @@ static const char *const gpucompile_vulkan__limits[8] = {
     "max_compute_shared_memory_size", "max_compute_workgroup_invocations", "max_compute_workgroup_size", "subgroup_size",
     "min_subgroup_size", "max_subgroup_size", "cooperative_matrix_properties_khr", "cooperative_matrix_properties_nv"};
 
-GPUCOMPILE_PRIVATE int gpucompile_vulkan__plimits(gpucompile_vulkan__rd *r, gpucompile_buf *out) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__plimits(gpucompile_lexer *r, gpucompile_buf *out) {
     static const long long defaults[4] = {16384, 128, -1, 32};
     char value[8][256];
     int seen[8] = {0}, i;
     const char *w;
     size_t n, at;
-    if (!gpucompile_vulkan__expect(r, '#')) return 0;
+    if (!gpucompile_lex_expect(r, '#', NULL)) return 0;
     at = r->pos;
-    n = gpucompile_vulkan__word(r, &w);
-    if (!gpucompile_vulkan__is(w, n, "spirv.resource_limits")) return gpucompile_vulkan__err(r, at, "expected #spirv.resource_limits<...>");
-    if (!gpucompile_vulkan__expect(r, '<')) return 0;
-    if (!gpucompile_vulkan__eat(r, '>'))
+    n = gpucompile_lex_word(r, &w, NULL);
+    if (!gpucompile_in_list("spirv.resource_limits", w, n)) return gpucompile_lex_error(r, at, "expected #spirv.resource_limits<...>");
+    if (!gpucompile_lex_expect(r, '<', NULL)) return 0;
+    if (!gpucompile_lex_eat(r, '>'))
         for (;;) {
             long long v;
-            gpucompile_vulkan__ws(r);
+            gpucompile_lex_ws(r);
             at = r->pos;
-            n = gpucompile_vulkan__word(r, &w);
-            for (i = 0; i < 8 && !gpucompile_vulkan__is(w, n, gpucompile_vulkan__limits[i]); i++) {}
+            n = gpucompile_lex_word(r, &w, NULL);
+            for (i = 0; i < 8 && !gpucompile_in_list(gpucompile_vulkan__limits[i], w, n); i++) {}
             if (!n || i == 8 || seen[i])
-                return gpucompile_vulkan__err(r, at, "duplicate or unknown struct parameter name: %.*s", (int)(n < 80 ? n : 80), w);
+                return gpucompile_lex_error(r, at, "duplicate or unknown struct parameter name: %.*s", (int)(n < 80 ? n : 80), w);
             seen[i] = 1;
             value[i][0] = 0;
-            if (!gpucompile_vulkan__expect(r, '=')) return 0;
+            if (!gpucompile_lex_expect(r, '=', NULL)) return 0;
             if (i == 2) { /* an array of integers, each "N" (i64) or "N : iK" */
                 int all_default = 1, k = 0;
                 size_t len = 0;
                 static const long long want[3] = {128, 128, 64};
-                if (!gpucompile_vulkan__expect(r, '[')) return 0;
+                if (!gpucompile_lex_expect(r, '[', NULL)) return 0;
                 len += (size_t)snprintf(value[i], sizeof value[i], "[");
-                if (!gpucompile_vulkan__eat(r, ']')) for (;; k++) {
+                if (!gpucompile_lex_eat(r, ']')) for (;; k++) {
                     long long bits = 64;
-                    if (!gpucompile_vulkan__int(r, -2147483647LL - 1, 2147483647LL, &v, gpucompile_vulkan__limits[i])) return 0;
-                    if (gpucompile_vulkan__eat(r, ':')) {
-                        gpucompile_vulkan__ws(r);
+                    if (!gpucompile_lex_int(r, -2147483647LL - 1, 2147483647LL, &v, gpucompile_vulkan__limits[i])) return 0;
+                    if (gpucompile_lex_eat(r, ':')) {
+                        gpucompile_lex_ws(r);
                         at = r->pos;
-                        if (r->pos >= r->n || r->s[r->pos] != 'i') return gpucompile_vulkan__err(r, at, "expected an integer type");
+                        if (r->pos >= r->n || r->s[r->pos] != 'i') return gpucompile_lex_error(r, at, "expected an integer type");
                         r->pos++;
-                        if (!gpucompile_vulkan__int(r, 1, 64, &bits, "an integer type")) return 0;
+                        if (!gpucompile_lex_int(r, 1, 64, &bits, "an integer type")) return 0;
                     }
                     if (len < sizeof value[i])
                         len += (size_t)snprintf(value[i] + len, sizeof value[i] - len, bits == 64 ? "%s%lld" : "%s%lld : i%lld", k ? ", " : "", v, bits);
                     if (k >= 3 || bits != 32 || v != want[k]) all_default = 0;
-                    if (gpucompile_vulkan__eat(r, ',')) continue;
-                    if (!gpucompile_vulkan__expect(r, ']')) return 0;
+                    if (gpucompile_lex_eat(r, ',')) continue;
+                    if (!gpucompile_lex_expect(r, ']', NULL)) return 0;
                     break;
                 }
                 if (k != 2) all_default = 0;
                 if (len < sizeof value[i]) snprintf(value[i] + len, sizeof value[i] - len, "]");
-                if (len + 1 >= sizeof value[i]) return gpucompile_vulkan__err(r, at, "max_compute_workgroup_size is too long");
+                if (len + 1 >= sizeof value[i]) return gpucompile_lex_error(r, at, "max_compute_workgroup_size is too long");
                 if (all_default) seen[i] = 0;
             } else if (i >= 6) { /* the cooperative matrix tables: only empty ones are read */
                 at = r->pos;
-                if (!gpucompile_vulkan__eat(r, '[') || !gpucompile_vulkan__eat(r, ']'))
-                    return gpucompile_vulkan__err(r, at, "gpucompile reads %s only as []", gpucompile_vulkan__limits[i]);
+                if (!gpucompile_lex_eat(r, '[') || !gpucompile_lex_eat(r, ']'))
+                    return gpucompile_lex_error(r, at, "gpucompile reads %s only as []", gpucompile_vulkan__limits[i]);
                 snprintf(value[i], sizeof value[i], "[]");
             } else {
-                if (!gpucompile_vulkan__int(r, -2147483647LL - 1, 2147483647LL, &v, gpucompile_vulkan__limits[i])) return 0;
+                if (!gpucompile_lex_int(r, -2147483647LL - 1, 2147483647LL, &v, gpucompile_vulkan__limits[i])) return 0;
                 snprintf(value[i], sizeof value[i], "%lld", v);
                 if (i < 4 && v == defaults[i]) seen[i] = 0;
             }
-            if (gpucompile_vulkan__eat(r, ',')) continue;
-            if (!gpucompile_vulkan__expect(r, '>')) return 0;
+            if (gpucompile_lex_eat(r, ',')) continue;
+            if (!gpucompile_lex_expect(r, '>', NULL)) return 0;
             break;
         }
     for (i = 0; i < 8; i++)
@@ -1001,66 +934,62 @@ GPUCOMPILE_PRIVATE size_t gpucompile_vulkan__parse_env(const char *text, size_t 
                                                         char *params, size_t size) {
     static const char *const vendors = "AMD,Apple,ARM,Imagination,Intel,NVIDIA,Qualcomm,SwiftShader,Unknown";
     static const char *const types = "DiscreteGPU,IntegratedGPU,CPU,VirtualGPU,Other,Unknown";
-    gpucompile_vulkan__rd r;
+    gpucompile_lexer r;
     gpucompile_buf caps, exts, limits;
     char api[32] = "", device[96] = "";
     const char *w;
     size_t wn, at;
     int minor = -1, ok = 0;
-    memset(&r, 0, sizeof r);
+    gpucompile_lex_init(&r, text, n, column, logger);
     memset(&caps, 0, sizeof caps);
     memset(&exts, 0, sizeof exts);
     memset(&limits, 0, sizeof limits);
-    r.s = text;
-    r.n = n;
-    r.column = column;
-    r.logger = logger;
     do {
-        if (!gpucompile_vulkan__expect(&r, '<') || !gpucompile_vulkan__expect(&r, '#')) break;
+        if (!gpucompile_lex_expect(&r, '<', NULL) || !gpucompile_lex_expect(&r, '#', NULL)) break;
         at = r.pos;
-        wn = gpucompile_vulkan__word(&r, &w);
-        if (!gpucompile_vulkan__is(w, wn, "spirv.vce")) { gpucompile_vulkan__err(&r, at, "expected #spirv.vce<...>"); break; }
-        if (!gpucompile_vulkan__expect(&r, '<')) break;
-        gpucompile_vulkan__ws(&r);
+        wn = gpucompile_lex_word(&r, &w, NULL);
+        if (!gpucompile_in_list("spirv.vce", w, wn)) { gpucompile_lex_error(&r, at, "expected #spirv.vce<...>"); break; }
+        if (!gpucompile_lex_expect(&r, '<', NULL)) break;
+        gpucompile_lex_ws(&r);
         at = r.pos;
-        wn = gpucompile_vulkan__word(&r, &w);
+        wn = gpucompile_lex_word(&r, &w, NULL);
         if (wn != 4 || strncmp(w, "v1.", 3) != 0 || w[3] < '0' || w[3] > '6') {
-            gpucompile_vulkan__err(&r, at, "unknown version: %.*s", (int)(wn < 40 ? wn : 40), w);
+            gpucompile_lex_error(&r, at, "unknown version: %.*s", (int)(wn < 40 ? wn : 40), w);
             break;
         }
         minor = w[3] - '0';
-        if (!gpucompile_vulkan__expect(&r, ',') || !gpucompile_vulkan__names(&r, &caps, 0) || !gpucompile_vulkan__expect(&r, ',') ||
-            !gpucompile_vulkan__names(&r, &exts, 1) || !gpucompile_vulkan__expect(&r, '>') || !gpucompile_vulkan__expect(&r, ','))
+        if (!gpucompile_lex_expect(&r, ',', NULL) || !gpucompile_vulkan__names(&r, &caps, 0) || !gpucompile_lex_expect(&r, ',', NULL) ||
+            !gpucompile_vulkan__names(&r, &exts, 1) || !gpucompile_lex_expect(&r, '>', NULL) || !gpucompile_lex_expect(&r, ',', NULL))
             break;
         at = r.pos;
-        if (gpucompile_vulkan__word(&r, &w) == 3 && strncmp(w, "api", 3) == 0) {
-            if (!gpucompile_vulkan__expect(&r, '=') || !gpucompile_vulkan__enum(&r, "Metal,OpenCL,Vulkan,WebGPU,Unknown", "client API", &w, &wn) ||
-                !gpucompile_vulkan__expect(&r, ','))
+        if (gpucompile_lex_word(&r, &w, NULL) == 3 && strncmp(w, "api", 3) == 0) {
+            if (!gpucompile_lex_expect(&r, '=', NULL) || !gpucompile_vulkan__enum(&r, "Metal,OpenCL,Vulkan,WebGPU,Unknown", "client API", &w, &wn) ||
+                !gpucompile_lex_expect(&r, ',', NULL))
                 break;
-            if (!gpucompile_vulkan__is(w, wn, "Unknown")) snprintf(api, sizeof api, "%.*s", (int)wn, w);
+            if (!gpucompile_in_list("Unknown", w, wn)) snprintf(api, sizeof api, "%.*s", (int)wn, w);
         } else r.pos = at;
-        if (gpucompile_vulkan__ws(&r) != '#') {
+        if (gpucompile_lex_ws(&r) != '#') {
             char vendor[32];
             long long id = 0x7FFFFFFF;
             if (!gpucompile_vulkan__enum(&r, vendors, "vendor", &w, &wn)) break;
             snprintf(vendor, sizeof vendor, "%.*s", (int)wn, w);
             if (strcmp(vendor, "Unknown") != 0) snprintf(device, sizeof device, "%s", vendor);
-            if (gpucompile_vulkan__eat(&r, ':')) {
+            if (gpucompile_lex_eat(&r, ':')) {
                 if (!gpucompile_vulkan__enum(&r, types, "device type", &w, &wn)) break;
-                if (*device && !gpucompile_vulkan__is(w, wn, "Unknown")) {
+                if (*device && !gpucompile_in_list("Unknown", w, wn)) {
                     snprintf(device + strlen(device), sizeof device - strlen(device), ":%.*s", (int)wn, w);
-                    if (gpucompile_vulkan__eat(&r, ':')) {
-                        if (!gpucompile_vulkan__int(&r, 0, 0xFFFFFFFFLL, &id, "the device id")) break;
+                    if (gpucompile_lex_eat(&r, ':')) {
+                        if (!gpucompile_lex_int(&r, 0, 0xFFFFFFFFLL, &id, "the device id")) break;
                         if (id != 0x7FFFFFFF) snprintf(device + strlen(device), sizeof device - strlen(device), ":%lld", id);
                     }
-                } else if (gpucompile_vulkan__eat(&r, ':') && !gpucompile_vulkan__int(&r, 0, 0xFFFFFFFFLL, &id, "the device id")) break;
+                } else if (gpucompile_lex_eat(&r, ':') && !gpucompile_lex_int(&r, 0, 0xFFFFFFFFLL, &id, "the device id")) break;
             }
-            if (!gpucompile_vulkan__expect(&r, ',')) break;
+            if (!gpucompile_lex_expect(&r, ',', NULL)) break;
         }
-        if (!gpucompile_vulkan__plimits(&r, &limits) || !gpucompile_vulkan__expect(&r, '>')) break;
+        if (!gpucompile_vulkan__plimits(&r, &limits) || !gpucompile_lex_expect(&r, '>', NULL)) break;
         ok = 1;
     } while (0);
-    if (ok && (caps.oom || exts.oom || limits.oom)) ok = gpucompile_vulkan__err(&r, 0, "out of memory");
+    if (ok && (caps.oom || exts.oom || limits.oom)) ok = gpucompile_lex_error(&r, 0, "out of memory");
     if (ok) { /* SPIR-V 1.6: Vulkan 1.3, 1.4-1.5: 1.2, 1.1-1.3: 1.1, 1.0: 1.0 */
         gpucompile_buf p;
         const char *sep = "";
@@ -1075,7 +1004,7 @@ GPUCOMPILE_PRIVATE size_t gpucompile_vulkan__parse_env(const char *text, size_t 
             if (limits.len) gpucompile_buf_printf(&p, "%slimits = \"%s\"", sep, limits.data);
             gpucompile_buf_str(&p, "}");
         }
-        if (p.oom || p.len >= size) ok = gpucompile_vulkan__err(&r, 0, "the target text is too long");
+        if (p.oom || p.len >= size) ok = gpucompile_lex_error(&r, 0, "the target text is too long");
         else memcpy(params, p.data, p.len + 1);
         gpucompile_free(p.a, p.data);
     }
@@ -1132,29 +1061,21 @@ GPUCOMPILE_PRIVATE size_t gpucompile_vulkan__print_env(const gpucompile_target *
 }
 
 /* ---- LLVM's SPIR-V target ---- */
-/* Its initialisers, looked up at run time: an LLVM built without the target (Debian's LLVM 19)
-   has none of them, and the program must still link. */
+/* Its initialisers are looked up at run time (gpucompile_llvm_target_available): an LLVM built
+   without the target (Debian's LLVM 19) has none of them, and the program must still link. */
 typedef struct gpucompile_vulkan__llvm {
     int state; /* 0 not looked up, 1 found, -1 absent */
-    void (*init[4])(void);
     void (*parse_options)(int, const char *const *, const char *);
     int options, parsed; /* gpucompile_vulkan_set_llvm_options' mode; 1 once -spirv-ext was parsed */
 } gpucompile_vulkan__llvm;
 static gpucompile_vulkan__llvm gpucompile_vulkan__targets;
 
 GPUCOMPILE_DEF int gpucompile_vulkan_available(void) {
-    static const char *const names[4] = {"LLVMInitializeSPIRVTargetInfo", "LLVMInitializeSPIRVTarget",
-                                         "LLVMInitializeSPIRVTargetMC", "LLVMInitializeSPIRVAsmPrinter"};
     gpucompile_vulkan__llvm *s = &gpucompile_vulkan__targets;
-    int i, ok;
+    int found = gpucompile_llvm_target_available("SPIRV"), ok;
     gpucompile_lock();
-    if (s->state == 0) {
-        void *self = gpucompile_dlopen(NULL);
-        s->state = 1;
-        for (i = 0; i < 4; i++)
-            if (!gpucompile_dlfn(self, names[i], &s->init[i])) s->state = -1;
-        if (!gpucompile_dlfn(self, "LLVMParseCommandLineOptions", &s->parse_options)) s->state = -1;
-    }
+    if (s->state == 0)
+        s->state = found && gpucompile_dlfn(gpucompile_dlopen(NULL), "LLVMParseCommandLineOptions", &s->parse_options) ? 1 : -1;
     ok = s->state == 1;
     gpucompile_unlock();
     return ok;
@@ -1175,9 +1096,7 @@ GPUCOMPILE_DEF int gpucompile_vulkan_set_llvm_options(int mode) {
 GPUCOMPILE_PRIVATE void gpucompile_vulkan__initialize(void) {
     static const char *const argv[2] = {"gpucompile", "-spirv-ext=+SPV_EXT_shader_atomic_float_add,+SPV_EXT_shader_atomic_float_min_max"};
     gpucompile_vulkan__llvm *s = &gpucompile_vulkan__targets;
-    int i;
-    if (s->state != 1) return;
-    for (i = 0; i < 4; i++) s->init[i]();
+    if (s->state != 1 || !gpucompile_llvm_target_initialize("SPIRV")) return;
     if (s->options == GPUCOMPILE_VULKAN_LLVM_OPTIONS_SET) {
         s->parse_options(2, argv, "");
         s->parsed = 1;
@@ -1706,7 +1625,7 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__weak(uint32_t op) {
    what LLVM writes in the module's header and type section, every word for the rest (a literal
    taken for an id keeps something alive: never the wrong way). Returns their positions. */
 GPUCOMPILE_PRIVATE int gpucompile_vulkan__uses(const uint32_t *w, uint32_t wc, uint32_t pos[], int max) {
-    uint32_t op = w[0] & 0xffff, i, from = 1, to = wc;
+    uint32_t op = gpucompile_spirv_opcode(w[0]), i, from = 1, to = wc;
     int n = 0, rk = gpucompile_vulkan__result(op);
     switch (op) {
     case 3: case 4: case 7: case 10: case 11: case 14: case 16: case 17: case 21: case 22: case 330: case 8: case 317:
@@ -1754,17 +1673,17 @@ typedef struct gpucompile_vulkan__mod {
     int nins;
 } gpucompile_vulkan__mod;
 
-#define GPUCOMPILE_VULKAN__OP(m, i) ((m)->w[(m)->at[i]] & 0xffff)
-#define GPUCOMPILE_VULKAN__WC(m, i) ((m)->w[(m)->at[i]] >> 16)
+#define GPUCOMPILE_VULKAN__OP(m, i) gpucompile_spirv_opcode((m)->w[(m)->at[i]])
+#define GPUCOMPILE_VULKAN__WC(m, i) gpucompile_spirv_count((m)->w[(m)->at[i]])
 
 GPUCOMPILE_PRIVATE void gpucompile_vulkan__count(gpucompile_vulkan__mod *m, size_t i, int delta) {
     uint32_t pos[64];
     const uint32_t *w = m->w + m->at[i];
     int k, n;
-    if (gpucompile_vulkan__weak(w[0] & 0xffff)) return;
-    n = gpucompile_vulkan__uses(w, w[0] >> 16, pos, 64);
+    if (gpucompile_vulkan__weak(GPUCOMPILE_VULKAN__OP(m, i))) return;
+    n = gpucompile_vulkan__uses(w, GPUCOMPILE_VULKAN__WC(m, i), pos, 64);
     if (n == 64) { /* a long instruction: every word */
-        for (k = 1; k < (int)(w[0] >> 16); k++)
+        for (k = 1; k < (int)GPUCOMPILE_VULKAN__WC(m, i); k++)
             if (w[k] < m->w[3]) m->used[w[k]] += (uint32_t)delta;
         return;
     }
@@ -1774,7 +1693,8 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__count(gpucompile_vulkan__mod *m, size
 
 /* Reads the words: every instruction's word count fits, the header is SPIR-V's. */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__read(gpucompile_vulkan__mod *m, const void *data, size_t size) {
-    size_t i, bound, k = 0;
+    size_t bound, k = 0;
+    gpucompile_spirv_inst it;
     gpucompile_job *job = m->job;
     if (size < 20 || size % 4) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "LLVM wrote no SPIR-V module (%lu bytes)", (unsigned long)size);
     m->n = size / 4;
@@ -1784,9 +1704,9 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__read(gpucompile_vulkan__
     memcpy(m->w, data, size);
     memcpy(m->orig, data, size);
     bound = m->w[3];
-    if (m->w[0] != 0x07230203u || bound > 0x1000000) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "LLVM wrote no SPIR-V module");
-    for (i = 5; i < m->n; i += m->w[i] >> 16, k++)
-        if ((m->w[i] >> 16) == 0 || i + (m->w[i] >> 16) > m->n) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "LLVM wrote a malformed SPIR-V module");
+    if (m->w[0] != GPUCOMPILE_SPIRV_MAGIC || bound > 0x1000000) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "LLVM wrote no SPIR-V module");
+    for (gpucompile_spirv_begin(&it, m->w, size); gpucompile_spirv_next(&it);) k++;
+    if (it.bad) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "LLVM wrote a malformed SPIR-V module");
     m->count = k;
     m->at = (size_t *)gpucompile_job_alloc(job, (k + 1) * sizeof *m->at);
     m->del = (unsigned char *)gpucompile_job_alloc(job, 2 * (k + 1));
@@ -1797,10 +1717,10 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__read(gpucompile_vulkan__
     memset(m->del, 0, 2 * (k + 1));
     memset(m->def, 0, (bound + 32) * sizeof *m->def);
     memset(m->used, 0, (bound + 32) * sizeof *m->used);
-    for (i = 5, k = 0; i < m->n; i += m->w[i] >> 16, k++) {
-        int rk = gpucompile_vulkan__result(m->w[i] & 0xffff);
-        m->at[k] = i;
-        if (rk && (m->w[i] >> 16) > (uint32_t)rk && m->w[i + (size_t)rk] < bound) m->def[m->w[i + (size_t)rk]] = k + 1;
+    for (gpucompile_spirv_begin(&it, m->w, size), k = 0; gpucompile_spirv_next(&it); k++) {
+        int rk = gpucompile_vulkan__result(it.op);
+        m->at[k] = it.at;
+        if (rk && it.wc > (size_t)rk && m->w[it.at + (size_t)rk] < bound) m->def[m->w[it.at + (size_t)rk]] = k + 1;
     }
     for (k = 0; k < m->count; k++) gpucompile_vulkan__count(m, k, 1);
     return GPUCOMPILE_OK;
@@ -1830,7 +1750,7 @@ GPUCOMPILE_PRIVATE uint32_t gpucompile_vulkan__constant(gpucompile_vulkan__mod *
     if (m->nins == 16) return 0;
     x = &m->ins[m->nins++];
     x->after = after;
-    x->w[0] = 4u << 16 | GPUCOMPILE_VULKAN__OP_CONSTANT;
+    x->w[0] = gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_CONSTANT, 4);
     x->w[1] = type;
     x->w[2] = m->w[3]++; /* a new id */
     x->w[3] = v;
@@ -1912,7 +1832,9 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__fix_names(gpucompile_vulkan__mod *m, i
     for (i = 0; i < m->count; i++) {
         size_t p, a, e;
         const uint32_t *w = m->w + m->at[i];
-        if (m->del[i] || (w[0] & 0xffff) != GPUCOMPILE_VULKAN__OP_VARIABLE || (w[0] >> 16) != 5 || w[3] != 7 || m->used[w[2]]) continue;
+        if (m->del[i] || GPUCOMPILE_VULKAN__OP(m, i) != GPUCOMPILE_VULKAN__OP_VARIABLE || GPUCOMPILE_VULKAN__WC(m, i) != 5 || w[3] != GPUCOMPILE_VULKAN__SC_FUNCTION ||
+            m->used[w[2]])
+            continue;
         p = gpucompile_vulkan__def(m, w[1]);
         a = p == (size_t)-1 ? p : gpucompile_vulkan__def(m, m->w[m->at[p] + 3]);
         e = a == (size_t)-1 || GPUCOMPILE_VULKAN__OP(m, a) != GPUCOMPILE_VULKAN__OP_TYPE_ARRAY ? (size_t)-1 : gpucompile_vulkan__def(m, m->w[m->at[a] + 2]);
@@ -1955,7 +1877,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__check_env(gpucompile_vul
     size_t i;
     for (i = 0; i < m->count; i++) {
         const uint32_t *w = m->w + m->at[i];
-        uint32_t op = w[0] & 0xffff, wc = w[0] >> 16;
+        uint32_t op = GPUCOMPILE_VULKAN__OP(m, i), wc = GPUCOMPILE_VULKAN__WC(m, i);
         if (m->del[i] || wc < 2) continue;
         if (op == GPUCOMPILE_VULKAN__OP_CAPABILITY) {
             const char *name = gpucompile_vulkan__cap_name(w[1]);
@@ -2015,8 +1937,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__text(gpucompile_vulkan__
             if (i >= m->count) break;
             if (m->changed[i] && !m->del[i]) {
                 const uint32_t *w = m->w + m->at[i], *ow = m->orig + m->at[i];
-                int rk = gpucompile_vulkan__result(w[0] & 0xffff);
-                uint32_t wc = w[0] >> 16, j, ntok = 0;
+                int rk = gpucompile_vulkan__result(GPUCOMPILE_VULKAN__OP(m, i));
+                uint32_t wc = GPUCOMPILE_VULKAN__WC(m, i), j, ntok = 0;
                 const char *tok[64];
                 size_t tl[64], q = s, skip = rk ? 3 : 1; /* "%r = OpX" or "OpX" */
                 size_t stop = e;
@@ -2314,24 +2236,27 @@ GPUCOMPILE_DEF const gpucompile_lower_target *gpucompile_vulkan_lower_target(voi
 }
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef module, const void *spirv, size_t size, gpucompile_buf *out) {
-    const uint32_t *w = (const uint32_t *)spirv;
-    size_t n = size / 4, at = 5;
+    const unsigned char *w = (const unsigned char *)spirv;
+    gpucompile_spirv_inst it;
+    size_t at;
     unsigned k, count = module ? LLVMGetNamedMetadataNumOperands(module, gpucompile_vulkan_lower_target()->params_metadata) : 0;
     LLVMValueRef *ops = NULL;
-    uint32_t header[5];
-    if (!spirv || size < 20 || size % 4 || w[0] != 0x07230203u) return GPUCOMPILE_ERROR_INVALID_INPUT;
+    const uint32_t magic = GPUCOMPILE_SPIRV_MAGIC;
+    /* in host order, as the words added are */
+    if (size % 4 || !gpucompile_spirv_begin(&it, spirv, size) || memcmp(spirv, &magic, 4) != 0) return GPUCOMPILE_ERROR_INVALID_INPUT;
     /* after the debug section's names (7b), before the annotations: where 7c is */
-    while (at < n) {
-        uint32_t op = w[at] & 0xffffu, wc = w[at] >> 16;
-        if (!wc || wc > n - at) return GPUCOMPILE_ERROR_INVALID_INPUT;
-        if (!(op == 17 || op == 10 || op == 11 || op == 14 || op == 15 || op == 16 || op == 331 || op == 7 || op == 4 || op == 3 || op == 2 ||
-              op == 5 || op == 6 || op == 330))
+    while (gpucompile_spirv_next(&it)) {
+        uint32_t op = it.op;
+        if (!(op == GPUCOMPILE_VULKAN__OP_CAPABILITY || op == GPUCOMPILE_VULKAN__OP_EXTENSION || op == GPUCOMPILE_VULKAN__OP_EXT_INST_IMPORT ||
+              op == GPUCOMPILE_VULKAN__OP_MEMORY_MODEL || op == GPUCOMPILE_VULKAN__OP_ENTRY_POINT || op == GPUCOMPILE_VULKAN__OP_EXECUTION_MODE ||
+              op == GPUCOMPILE_VULKAN__OP_EXECUTION_MODE_ID || op == GPUCOMPILE_VULKAN__OP_STRING || op == GPUCOMPILE_VULKAN__OP_SOURCE_EXTENSION ||
+              op == GPUCOMPILE_VULKAN__OP_SOURCE || op == GPUCOMPILE_VULKAN__OP_SOURCE_CONTINUED || op == GPUCOMPILE_VULKAN__OP_NAME ||
+              op == GPUCOMPILE_VULKAN__OP_MEMBER_NAME || op == GPUCOMPILE_VULKAN__OP_MODULE_PROCESSED))
             break;
-        at += wc;
     }
-    memcpy(header, w, sizeof header);
-    gpucompile_buf_add(out, header, sizeof header);
-    gpucompile_buf_add(out, w + 5, (at - 5) * 4);
+    if (it.bad) return GPUCOMPILE_ERROR_INVALID_INPUT;
+    at = it.at;
+    gpucompile_buf_add(out, w, at * 4);
     if (count && (ops = (LLVMValueRef *)malloc(count * sizeof *ops)) != NULL) {
         LLVMGetNamedMetadataOperands(module, gpucompile_vulkan_lower_target()->params_metadata, ops);
         for (k = 0; k < count; k++) {
@@ -2343,14 +2268,14 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef mod
             LLVMGetMDNodeOperands(ops[k], &s);
             if (!s || !(text = LLVMGetMDString(s, &len))) continue;
             words = len / 4 + 1;
-            first = (1u + words) << 16 | 330u; /* OpModuleProcessed */
+            first = gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_MODULE_PROCESSED, 1u + words);
             gpucompile_buf_add(out, &first, 4);
             gpucompile_buf_add(out, text, len);
             gpucompile_buf_add(out, &zero, (size_t)words * 4 - len);
         }
         free(ops);
     }
-    gpucompile_buf_add(out, w + at, (n - at) * 4);
+    gpucompile_buf_add(out, w + 4 * at, size - 4 * at);
     return out->oom ? GPUCOMPILE_ERROR_OUT_OF_MEMORY : GPUCOMPILE_OK;
 }
 

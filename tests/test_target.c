@@ -810,6 +810,54 @@ static void test_allocator(void) {
     CHECK(saw_oom);
 }
 
+/* The lexer a backend's parse_text reads with (gpucompile_lex_*, as gpucompile_vulkan.h's
+   #spirv.target_env reader does): positions as columns of the whole text, words, integers in a
+   range, strings, expect's wording, the first error only. */
+static void test_lexer_helpers(void) {
+    static const char text[] = " // a comment\n  name.x-y = -0x1F, \"a\\tb\" [";
+    s_log l;
+    gpucompile_logger g = s_logger(&l);
+    gpucompile_lexer lx;
+    gpucompile_buf b;
+    const char *w = NULL;
+    long long v = 0;
+    char want[128];
+    memset(&b, 0, sizeof b);
+    gpucompile_lex_init(&lx, text, strlen(text), 10, &g);
+    CHECK(gpucompile_lex_word(&lx, &w, NULL) == 6 && strncmp(w, "name.x", 6) == 0);
+    lx.pos -= 6;
+    CHECK(gpucompile_lex_word(&lx, &w, "-") == 8 && strncmp(w, "name.x-y", 8) == 0);
+    CHECK(!gpucompile_lex_eat(&lx, ':') && gpucompile_lex_eat(&lx, '='));
+    CHECK(gpucompile_lex_word(&lx, &w, "-") == 0 && *w == '-'); /* no word starts with '-' */
+    CHECK(gpucompile_lex_int(&lx, -100, 100, &v, "x") && v == -31);
+    CHECK(gpucompile_lex_expect(&lx, ',', NULL));
+    CHECK(gpucompile_lex_string(&lx, &b, 1) && b.len == 3 && memcmp(b.data, "a\tb", 3) == 0);
+    CHECK(l.count == 0 && lx.result == GPUCOMPILE_OK);
+    CHECK(!gpucompile_lex_expect(&lx, ']', "to close the list"));
+    snprintf(want, sizeof want, "column %d: expected ']' to close the list\n", (int)(10 + strchr(text, '[') - text + 1));
+    CHECK_LOG(&l.log, want);
+    CHECK(l.count == 1 && l.result == GPUCOMPILE_ERROR_PARSE && l.stage == GPUCOMPILE_STAGE_TARGET && lx.result == GPUCOMPILE_ERROR_PARSE);
+    CHECK(!gpucompile_lex_error(&lx, 0, "a second error") && l.count == 1); /* the first one only */
+    gpucompile_free(b.a, b.data);
+
+    g = s_logger(&l);
+    gpucompile_lex_init(&lx, "300", 3, 0, &g);
+    CHECK(!gpucompile_lex_int(&lx, 0, 255, &v, "a byte"));
+    CHECK_LOG(&l.log, "column 1: integer out of range for a byte\n");
+    g = s_logger(&l);
+    gpucompile_lex_init(&lx, " 0x", 3, 4, &g);
+    CHECK(!gpucompile_lex_int(&lx, 0, 255, &v, "a byte"));
+    CHECK_LOG(&l.log, "column 6: expected an integer for a byte\n");
+    g = s_logger(&l);
+    gpucompile_lex_init(&lx, "0x10000000000", 13, 0, &g);
+    CHECK(!gpucompile_lex_int(&lx, 0, 255, &v, "a byte"));
+    CHECK_LOG(&l.log, "column 1: integer too large for a byte\n");
+    g = s_logger(&l);
+    gpucompile_lex_init(&lx, "  ", 2, 0, &g);
+    CHECK(!gpucompile_lex_expect(&lx, '<', NULL) && gpucompile_lex_ws(&lx) == -1);
+    CHECK_LOG(&l.log, "column 3: expected '<' (the text ends there)\n");
+}
+
 int main(void) {
     (void)t_read; /* test.h's file reader: not needed here */
     RUN(test_defaults);
@@ -822,6 +870,7 @@ int main(void) {
     RUN(test_link_non_string);
     RUN(test_round_trips);
     RUN(test_lexical_rules);
+    RUN(test_lexer_helpers);
     RUN(test_parse_errors);
     RUN(test_nul_bytes);
     RUN(test_truncation);

@@ -443,6 +443,44 @@ static void test_abi_against_vulkan_h(void) {
 #endif
 }
 
+/* gpucompile_runtime.h's walk over a module's instructions, which the reflection reader, the
+   repair after llc and mark_params step with: the byte order read from the magic (the bytes
+   as written either way, a copy in host order), and a malformed word count stops it inside
+   the module. */
+static void test_spirv_walk(void) {
+    /* the header, OpCapability Shader, OpMemoryModel Logical GLSL450 */
+    static const uint32_t words[10] = {0x07230203u, 0x00010600u, 0, 8, 0, 2u << 16 | 17, 1, 3u << 16 | 14, 0, 1};
+    unsigned char le[40], be[40], cut[40];
+    gpucompile_spirv_inst it;
+    size_t i;
+    int k;
+    for (i = 0; i < 40; i++) {
+        le[i] = (unsigned char)(words[i / 4] >> (8 * (i % 4)));
+        be[i] = (unsigned char)(words[i / 4] >> (8 * (3 - i % 4)));
+    }
+    for (k = 0; k < 3; k++) {
+        const void *m = k == 0 ? (const void *)le : k == 1 ? (const void *)be : (const void *)words;
+        CHECK(gpucompile_spirv_begin(&it, m, 40));
+        CHECK(k == 2 || it.big == (k == 1));
+        CHECK(gpucompile_spirv_next(&it) && it.op == 17 && it.wc == 2 && it.at == 5);
+        CHECK(gpucompile_spirv_operand(&it, 1) == 1 && gpucompile_spirv_operand(&it, 2) == 0); /* 0 past its end */
+        CHECK(gpucompile_spirv_next(&it) && it.op == 14 && it.wc == 3 && gpucompile_spirv_operand(&it, 2) == 1);
+        CHECK(!gpucompile_spirv_next(&it) && !it.bad && !gpucompile_spirv_next(&it));
+    }
+    CHECK(!gpucompile_spirv_begin(&it, le, 16) && !gpucompile_spirv_next(&it)); /* under five words */
+    CHECK(!gpucompile_spirv_begin(&it, le + 4, 36));                            /* no magic */
+    CHECK(!gpucompile_spirv_begin(&it, NULL, 40));
+    memcpy(cut, le, sizeof cut);
+    cut[4 * 5 + 2] = 0; /* OpCapability's word count 0 */
+    CHECK(gpucompile_spirv_begin(&it, cut, 40));
+    while (gpucompile_spirv_next(&it)) {}
+    CHECK(it.bad && it.at == 5 && it.wc == 0);
+    CHECK(gpucompile_spirv_begin(&it, le, 36)); /* OpMemoryModel runs past the end */
+    while (gpucompile_spirv_next(&it)) {}
+    CHECK(it.bad && it.at == 7 && it.wc == 0);
+    CHECK(gpucompile_spirv_first(14, 3) == words[7] && gpucompile_spirv_opcode(words[7]) == 14 && gpucompile_spirv_count(words[7]) == 3);
+}
+
 int main(void) {
     int st;
     snprintf(dir, sizeof dir, "%s/gpucompile-vulkan-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -462,6 +500,7 @@ int main(void) {
     RUN(test_glsl_sets_uniforms_spec_size);
     RUN(test_big_endian);
     RUN(test_garbage);
+    RUN(test_spirv_walk);
     RUN(test_selection_rule);
     RUN(test_one_selection_rule);
     RUN(test_abi_against_vulkan_h);
