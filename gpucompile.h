@@ -1382,22 +1382,20 @@ extern "C" {
 #endif
 
 /* ==== [section: core utilities] ========================================================== */
-GPUCOMPILE_DEF const char *gpucompile_result_string(gpucompile_result r) {
-    static const char *const texts[] = {
+/* The text of value i of an X-macro list's texts (n of them), else unknown: never NULL. */
 #define GPUCOMPILE__TEXT(name, text) text,
-        GPUCOMPILE_RESULTS(GPUCOMPILE__TEXT)
-#undef GPUCOMPILE__TEXT
-    };
-    return ((unsigned)r < (unsigned)GPUCOMPILE_RESULT_COUNT) ? texts[r] : "unknown result";
+GPUCOMPILE__PRIVATE const char *gpucompile__text(const char *const *texts, unsigned n, unsigned i, const char *unknown) {
+    return i < n ? texts[i] : unknown;
+}
+
+GPUCOMPILE_DEF const char *gpucompile_result_string(gpucompile_result r) {
+    static const char *const texts[] = {GPUCOMPILE_RESULTS(GPUCOMPILE__TEXT)};
+    return gpucompile__text(texts, GPUCOMPILE_RESULT_COUNT, (unsigned)r, "unknown result");
 }
 
 GPUCOMPILE_DEF const char *gpucompile_stage_string(gpucompile_stage s) {
-    static const char *const texts[] = {
-#define GPUCOMPILE__TEXT(name, text) text,
-        GPUCOMPILE_STAGES(GPUCOMPILE__TEXT)
-#undef GPUCOMPILE__TEXT
-    };
-    return ((unsigned)s < (unsigned)GPUCOMPILE_STAGE_COUNT) ? texts[s] : "unknown stage";
+    static const char *const texts[] = {GPUCOMPILE_STAGES(GPUCOMPILE__TEXT)};
+    return gpucompile__text(texts, GPUCOMPILE_STAGE_COUNT, (unsigned)s, "unknown stage");
 }
 
 GPUCOMPILE_DEF const char *gpucompile_severity_string(gpucompile_severity s) {

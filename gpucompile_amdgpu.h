@@ -241,9 +241,6 @@ GPUCOMPILE_PRIVATE int gpucompile_amdgpu__score(const char *triple, const char *
 /* ==== [section: backend] ================================================================= */
 #if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_AMDGPU_IMPLEMENTATION)) && !defined(GPUCOMPILE_AMDGPU_IMPLEMENTED)
 #define GPUCOMPILE_AMDGPU_IMPLEMENTED
-#if defined(GPUCOMPILE_STATIC) && !defined(GPUCOMPILE_IMPLEMENTED)
-#error "gpucompile_amdgpu.h: with GPUCOMPILE_STATIC the backend's implementation goes in the core's file (GPUCOMPILE_IMPLEMENTATION)"
-#endif
 #include <limits.h>
 #ifdef __cplusplus
 extern "C" {

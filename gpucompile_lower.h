@@ -109,12 +109,7 @@ GPUCOMPILE_API int gpucompile_inline_helpers(LLVMModuleRef module);
 
 #if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_LOWER_IMPLEMENTATION)) && !defined(GPUCOMPILE_LOWER_IMPLEMENTED)
 #define GPUCOMPILE_LOWER_IMPLEMENTED
-#if defined(GPUCOMPILE_STATIC) && !defined(GPUCOMPILE_IMPLEMENTED)
-#error "gpucompile_lower.h: with GPUCOMPILE_STATIC the implementation goes in the core's file (GPUCOMPILE_IMPLEMENTATION)"
-#endif
-#if !defined(GPUCOMPILE_BACKEND_IMPLEMENTATION)
 #define GPUCOMPILE_BACKEND_IMPLEMENTATION /* the backend helpers of gpucompile_runtime.h, also without the core */
-#endif
 #include "gpucompile_runtime.h"
 #include <stdarg.h>
 #include <stdio.h>

@@ -284,9 +284,6 @@ GPUCOMPILE_PRIVATE const char *gpucompile_nvptx__image_format(int kind, const un
 /* ==== [section: backend] ================================================================= */
 #if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_NVPTX_IMPLEMENTATION)) && !defined(GPUCOMPILE_NVPTX_IMPLEMENTED)
 #define GPUCOMPILE_NVPTX_IMPLEMENTED
-#if defined(GPUCOMPILE_STATIC) && !defined(GPUCOMPILE_IMPLEMENTED)
-#error "gpucompile_nvptx.h: with GPUCOMPILE_STATIC the backend's implementation goes in the core's file (GPUCOMPILE_IMPLEMENTATION)"
-#endif
 #ifndef GPUCOMPILE_DEFAULT_CUDA_PATH
 #define GPUCOMPILE_DEFAULT_CUDA_PATH "/usr/local/cuda"
 #endif

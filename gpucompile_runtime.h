@@ -161,6 +161,9 @@ void gpucompile_runtime_set_vendor(const gpucompile_runtime_vendor *vendor);
    that a program may hold several in one file or in many: the lock is one per such file.
    GPUCOMPILE_BACKEND_IMPLEMENTATION asks for this section in a file that holds a backend's
    implementation without the core's (the backend headers define it themselves). */
+#if defined(GPUCOMPILE_BACKEND_IMPLEMENTATION) && defined(GPUCOMPILE_STATIC) && !defined(GPUCOMPILE_IMPLEMENTED)
+#error "gpucompile: with GPUCOMPILE_STATIC a backend's (or gpucompile_lower.h's) implementation goes in the core's file (GPUCOMPILE_IMPLEMENTATION)"
+#endif
 #if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION) || defined(GPUCOMPILE_BACKEND_IMPLEMENTATION)) && \
     !defined(GPUCOMPILE__SHARED_IMPLEMENTED)
 #define GPUCOMPILE__SHARED_IMPLEMENTED

@@ -90,12 +90,7 @@ GPUCOMPILE_PRIVATE int gpucompile_spirv__score(const char *triple, const char *c
 #if defined(GPUCOMPILE_H) && (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_SPIRV_IMPLEMENTATION)) && \
     !defined(GPUCOMPILE_SPIRV_IMPLEMENTED)
 #define GPUCOMPILE_SPIRV_IMPLEMENTED
-#if defined(GPUCOMPILE_STATIC) && !defined(GPUCOMPILE_IMPLEMENTED)
-#error "gpucompile_spirv.h: with GPUCOMPILE_STATIC the backend's implementation goes in the core's file (GPUCOMPILE_IMPLEMENTATION)"
-#endif
-#if !defined(GPUCOMPILE_BACKEND_IMPLEMENTATION)
 #define GPUCOMPILE_BACKEND_IMPLEMENTATION /* the backend helpers of gpucompile_runtime.h, also without the core */
-#endif
 #include "gpucompile_runtime.h"
 #ifdef __cplusplus
 extern "C" {

@@ -701,12 +701,7 @@ GPUCOMPILE_VULKAN__API int gpucompile_vulkan_reflect(const void *spirv, size_t s
 #if defined(GPUCOMPILE_H) && (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_VULKAN_IMPLEMENTATION)) && \
     !defined(GPUCOMPILE_VULKAN_IMPLEMENTED)
 #define GPUCOMPILE_VULKAN_IMPLEMENTED
-#if defined(GPUCOMPILE_STATIC) && !defined(GPUCOMPILE_IMPLEMENTED)
-#error "gpucompile_vulkan.h: with GPUCOMPILE_STATIC the backend's implementation goes in the core's file (GPUCOMPILE_IMPLEMENTATION)"
-#endif
-#if !defined(GPUCOMPILE_BACKEND_IMPLEMENTATION)
 #define GPUCOMPILE_BACKEND_IMPLEMENTATION /* the backend helpers of gpucompile_runtime.h, also without the core */
-#endif
 #include "gpucompile_runtime.h"
 #include <llvm-c/BitReader.h>
 #include <llvm-c/BitWriter.h>
