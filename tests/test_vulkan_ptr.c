@@ -136,7 +136,7 @@ static void test_compile(void) {
     char *ir;
     t_log log;
     int n = 0;
-    gpucompile_vulkan_kernel k[12];
+    gpucompile_vulkan_kernel k[16];
     FILE *f;
     if (!have_tools) SKIP("no clang-22 / spirv-val");
     snprintf(path, sizeof path, "%s/pk.ll", dir);
@@ -147,7 +147,7 @@ static void test_compile(void) {
     memset(&log, 0, sizeof log);
     CHECK_MSG(compile_ir(ir, size, &spirv, &log, &n, NULL), "%s", log.text);
     free(ir);
-    CHECK(n == 11);
+    CHECK(n == 13);
     if (!spirv.len) return;
     snprintf(path, sizeof path, "%s/pk.spv", dir);
     CHECK((f = fopen(path, "wb")) != NULL);
@@ -158,7 +158,7 @@ static void test_compile(void) {
     snprintf(cmd, sizeof cmd, "spirv-val --target-env vulkan1.3 '%s'", path);
     valid = t_sh_ok(cmd);
     CHECK(valid);
-    CHECK(gpucompile_vulkan_reflect(spirv.data, spirv.len, k, 12) == 11);
+    CHECK(gpucompile_vulkan_reflect(spirv.data, spirv.len, k, 16) == 13);
     CHECK_STR(k[0].name, "saxpy");
     /* saxpy(float a, global const float *x, global float *y, int n) */
     CHECK(k[0].num_params == 4);
@@ -168,14 +168,27 @@ static void test_compile(void) {
     CHECK(k[0].params[3].kind == GPUCOMPILE_VULKAN_PARAM_PUSH && k[0].params[3].size == 4);
     CHECK(k[0].num_bindings == 2 && k[0].bindings[0].binding == 1 && k[0].bindings[0].read_only && !k[0].bindings[1].read_only);
     CHECK(k[0].local_size[0] == 64 && k[0].local_size[1] == 1);
+    CHECK(k[0].num_launch == 0); /* reqd_work_group_size: compiled in */
     CHECK_STR(k[1].name, "reduce");
-    CHECK(k[1].num_params == 4 && k[1].params[2].kind == GPUCOMPILE_VULKAN_PARAM_LOCAL && k[1].params[2].value == 4096);
+    /* the local parameter: the launch's sharedMemBytes, the length of an array of floats (SpecId 3, default 1) */
+    CHECK(k[1].num_params == 4 && k[1].params[2].kind == GPUCOMPILE_VULKAN_PARAM_LOCAL && k[1].params[2].value == 0);
+    CHECK(k[1].num_launch == 1 && k[1].launch[0].kind == GPUCOMPILE_VULKAN_LAUNCH_SHARED && k[1].launch[0].spec_id == 3 &&
+          k[1].launch[0].arg == 4 && k[1].launch[0].value == 1 && k[1].workgroup_bytes == 4);
     CHECK(k[1].params[0].kind == GPUCOMPILE_VULKAN_PARAM_BINDING && k[1].params[0].value == 4); /* after saxpy's four */
     CHECK(k[1].local_size[0] == 128);
     CHECK_STR(k[4].name, "grid2d");
     CHECK(k[4].local_size[0] == 8 && k[4].local_size[1] == 4);
     CHECK_STR(k[5].name, "math");
-    CHECK(k[5].local_size[0] == 64);
+    CHECK(k[5].local_size[0] == 64); /* the default, until a launch sets it */
+    CHECK(k[5].num_launch == 3);
+    for (n = 0; n < 3 && n < k[5].num_launch; n++)
+        CHECK(k[5].launch[n].kind == GPUCOMPILE_VULKAN_LAUNCH_LOCAL_SIZE && k[5].launch[n].arg == (uint32_t)n && k[5].launch[n].spec_id == (uint32_t)n &&
+              k[5].launch[n].value == (n ? 1u : 64u));
+    CHECK_STR(k[11].name, "sized_reduce");
+    CHECK(k[11].num_launch == 4 && k[11].launch[3].kind == GPUCOMPILE_VULKAN_LAUNCH_SHARED && k[11].launch[3].spec_id == 4);
+    CHECK(k[11].num_params == 4 && k[11].params[2].kind == GPUCOMPILE_VULKAN_PARAM_LOCAL && k[11].params[2].value == 0);
+    CHECK_STR(k[12].name, "sizes3d");
+    CHECK(k[12].num_launch == 3 && k[12].workgroup_bytes == 0);
 }
 
 static void *alloc(size_t bytes) {
@@ -233,10 +246,69 @@ static void test_reduce_local_parameter(void) {
         for (i = g * 128; i < (g + 1) * 128 && i < n; i++) want += (float)(i % 7);
         CHECK_MSG(out[g] == want, "group %d: %g, want %g", g, (double)out[g], (double)want);
     }
+    for (i = 0; i < groups; i++) out[i] = -1.0f;
+    mgpuLaunchKernel(fn("reduce"), groups, 1, 1, 128, 1, 1, 8192, NULL, args, NULL, 4); /* more than it needs: fine */
+    CHECK_MSG(out[0] == 379.0f && out[7] != -1.0f, "%g", (double)out[0]); /* sum of i %% 7 below 128 */
     runtime_error[0] = 0;
-    mgpuLaunchKernel(fn("reduce"), groups, 1, 1, 128, 1, 1, 8192, NULL, args, NULL, 4); /* more than compiled */
-    CHECK(strstr(runtime_error, "4096") != NULL);
+    mgpuLaunchKernel(fn("reduce"), groups, 1, 1, 128, 1, 1, 1 << 24, NULL, args, NULL, 4); /* more than any device has */
+    CHECK_MSG(strstr(runtime_error, "above the device's maxComputeSharedMemorySize") != NULL, "%s", runtime_error);
     mgpuMemFree(in, NULL);
+    mgpuMemFree(out, NULL);
+}
+
+/* sized_reduce (no reqd_work_group_size, a local parameter): the workgroup size and the local
+   memory from each launch, a pipeline made at the first launch of each size and kept. */
+static void sized_reduce_at(int block, float *in, float *out, int n) {
+    int groups = n / block, g, i, bad = 0;
+    void *scratch = NULL, *args[4];
+    args[0] = &in; args[1] = &out; args[2] = &scratch; args[3] = &n;
+    for (g = 0; g < groups; g++) out[g] = -1.0f;
+    mgpuLaunchKernel(fn("sized_reduce"), groups, 1, 1, block, 1, 1, block * 4, NULL, args, NULL, 4);
+    for (g = 0; g < groups; g++) {
+        float want = 0;
+        for (i = g * block; i < (g + 1) * block; i++) want += in[i];
+        bad += out[g] != want;
+    }
+    CHECK_MSG(bad == 0, "blocks of %d: %d groups wrong; out[0] = %g", block, bad, (double)out[0]);
+}
+
+static void test_sizes_at_launch(void) {
+    static const int blocks[] = {32, 64, 256, 1, 128};
+    int n = 1024, i, b;
+    float *in, *out;
+    gpucompile_vulkan_runtime_info before, after;
+    if (!have_device) SKIP("no Vulkan device");
+    in = (float *)alloc((size_t)n * 4);
+    out = (float *)alloc((size_t)n * 4);
+    for (i = 0; i < n; i++) in[i] = (float)(i % 5);
+    CHECK(gpucompile_vulkan_runtime_info_get(&before));
+    for (b = 0; b < 5; b++) sized_reduce_at(blocks[b], in, out, n);
+    CHECK(gpucompile_vulkan_runtime_info_get(&after));
+    CHECK_MSG(after.pipelines == before.pipelines + 5, "%u pipelines made, 5 expected (one per size)", after.pipelines - before.pipelines);
+    for (b = 0; b < 5; b++) sized_reduce_at(blocks[b], in, out, n); /* again: the pipelines kept */
+    CHECK(gpucompile_vulkan_runtime_info_get(&before));
+    CHECK_MSG(before.pipelines == after.pipelines, "%u pipelines made again", before.pipelines - after.pipelines);
+    mgpuMemFree(in, NULL);
+    mgpuMemFree(out, NULL);
+}
+
+/* sizes3d: get_local_size and get_global_size in three dimensions, as the launches give them. */
+static void test_sizes_3d(void) {
+    static const int shapes[][6] = {{4, 2, 2, 2, 3, 2}, {8, 8, 1, 1, 2, 3}, {64, 1, 1, 2, 1, 1}, {1, 1, 16, 3, 1, 1}};
+    int s, i, *out;
+    void *args[1];
+    if (!have_device) SKIP("no Vulkan device");
+    out = (int *)alloc(4096 * 8);
+    args[0] = &out;
+    for (s = 0; s < 4; s++) {
+        const int *b = shapes[s], *g = shapes[s] + 3;
+        int total = b[0] * b[1] * b[2] * g[0] * g[1] * g[2], bad = 0;
+        int want_local = b[0] + 100 * b[1] + 10000 * b[2], want_global = b[0] * g[0] + 100 * b[1] * g[1] + 10000 * b[2] * g[2];
+        memset(out, 0, 4096 * 8);
+        mgpuLaunchKernel(fn("sizes3d"), g[0], g[1], g[2], b[0], b[1], b[2], 0, NULL, args, NULL, 1);
+        for (i = 0; i < total; i++) bad += out[2 * i] != want_local || out[2 * i + 1] != want_global;
+        CHECK_MSG(bad == 0, "blocks %dx%dx%d: %d wrong; out[0..1] = %d %d", b[0], b[1], b[2], bad, out[0], out[1]);
+    }
     mgpuMemFree(out, NULL);
 }
 
@@ -354,9 +426,9 @@ static void test_push_scalars(void) {
     double d = 0.125;
     unsigned u = 4000000000u;
     void *args[7];
-    gpucompile_vulkan_kernel k[12];
+    gpucompile_vulkan_kernel k[16];
     if (!have_device) SKIP("no Vulkan device");
-    CHECK(gpucompile_vulkan_reflect(spirv.data, spirv.len, k, 12) == 11);
+    CHECK(gpucompile_vulkan_reflect(spirv.data, spirv.len, k, 16) == 13);
     CHECK_STR(k[6].name, "scalars");
     /* c at 0, s at 4, l at 8, d at 16, v at 32 (16-byte aligned), u at 48 */
     CHECK(k[6].num_params == 7 && k[6].params[1].value == 0 && k[6].params[1].size == 1 && k[6].params[2].value == 4 &&
@@ -461,7 +533,7 @@ static void test_private_memset(void) {
 /* A marker that does not match the module (a binding it lacks) is ignored: num_params 0, and
    the launch takes the default convention. */
 static void test_marker_mismatch(void) {
-    gpucompile_vulkan_kernel k[12];
+    gpucompile_vulkan_kernel k[16];
     char *copy, *at;
     const char *want = "gpucompile.params saxpy p0:4 b1 b2 p4:4";
     size_t i;
@@ -472,12 +544,12 @@ static void test_marker_mismatch(void) {
         if (memcmp(copy + i, want, strlen(want)) == 0) at = copy + i;
     CHECK(at != NULL);
     if (at) at[strlen("gpucompile.params saxpy p0:4 b")] = '9';
-    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 12) == 11);
+    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 16) == 13);
     CHECK(k[0].num_params == 0 && k[1].num_params == 4);
     if (at) memcpy(at, "gpucompile.params saxpy p0:4 b1 b2 p4:x", strlen(want)); /* malformed */
-    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 12) == 11 && k[0].num_params == 0);
+    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 16) == 13 && k[0].num_params == 0);
     if (at) memcpy(at, "gpucompile.params saxpx p0:4 b1 b2 p4:4", strlen(want)); /* another kernel's */
-    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 12) == 11 && k[0].num_params == 0);
+    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 16) == 13 && k[0].num_params == 0);
     free(copy);
 }
 
@@ -910,6 +982,8 @@ int main(int argc, char **argv) {
     RUN(test_load);
     RUN(test_saxpy);
     RUN(test_reduce_local_parameter);
+    RUN(test_sizes_at_launch);
+    RUN(test_sizes_3d);
     RUN(test_reduce_static);
     RUN(test_histogram_atomics);
     RUN(test_grid2d);
