@@ -600,6 +600,130 @@ static const char cuda_style[] =
     "  ret void\n"
     "}\n";
 
+/* CUDA's dynamic shared memory: an extern __shared__ array (clang's `external addrspace(3)
+   global [0 x float]`), sized by each launch's sharedMemBytes, and blockDim from the launch. Each
+   block reverses its slice of the input through the shared array. */
+static const char cuda_shared[] =
+    "target triple = \"spirv64\"\n"
+    "@smem = external addrspace(3) global [0 x float], align 4\n"
+    "declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()\n"
+    "declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()\n"
+    "declare void @llvm.nvvm.barrier0()\n"
+    "define ptx_kernel void @reverse(ptr addrspace(1) %in, ptr addrspace(1) %out) {\n"
+    "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "  %b = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()\n"
+    "  %n = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()\n"
+    "  %base = mul i32 %b, %n\n"
+    "  %g = add i32 %base, %t\n"
+    "  %pi = getelementptr float, ptr addrspace(1) %in, i32 %g\n"
+    "  %v = load float, ptr addrspace(1) %pi\n"
+    "  %ps = getelementptr [0 x float], ptr addrspace(3) @smem, i32 0, i32 %t\n"
+    "  store float %v, ptr addrspace(3) %ps\n"
+    "  call void @llvm.nvvm.barrier0()\n"
+    "  %last = sub i32 %n, 1\n"
+    "  %r = sub i32 %last, %t\n"
+    "  %pr = getelementptr [0 x float], ptr addrspace(3) @smem, i32 0, i32 %r\n"
+    "  %w = load float, ptr addrspace(3) %pr\n"
+    "  %po = getelementptr float, ptr addrspace(1) %out, i32 %g\n"
+    "  store float %w, ptr addrspace(1) %po\n"
+    "  ret void\n"
+    "}\n";
+
+static void test_cuda_dynamic_shared(void) {
+    static const int blocks[] = {32, 256, 8};
+    gpucompile_buf m;
+    t_log log;
+    int n = 0, count = 1024, i, b, before = runtime_errors;
+    float *in, *out;
+    void *fmod = NULL, *args[2];
+    gpucompile_vulkan_kernel k[2];
+    if (!have_tools) SKIP("no LLVM SPIR-V target");
+    memset(&m, 0, sizeof m);
+    memset(&log, 0, sizeof log);
+    CHECK_MSG(compile_ir(cuda_shared, strlen(cuda_shared), &m, &log, &n, NULL), "%s", log.text);
+    CHECK(gpucompile_vulkan_reflect(m.data, m.len, k, 2) == 1);
+    CHECK(k[0].num_launch == 4 && k[0].launch[3].kind == GPUCOMPILE_VULKAN_LAUNCH_SHARED && k[0].launch[3].arg == 4);
+    if (!have_device || !m.len) {
+        free(m.data);
+        if (!have_device) SKIP("no Vulkan device");
+        return;
+    }
+    CHECK((fmod = mgpuModuleLoad(m.data, m.len)) != NULL);
+    in = (float *)alloc((size_t)count * 4);
+    out = (float *)alloc((size_t)count * 4);
+    for (i = 0; i < count; i++) in[i] = (float)i;
+    args[0] = &in; args[1] = &out;
+    for (b = 0; b < 3 && fmod; b++) {
+        int bad = 0, bs = blocks[b];
+        memset(out, 0, (size_t)count * 4);
+        mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "reverse"), count / bs, 1, 1, bs, 1, 1, bs * 4, NULL, args, NULL, 2);
+        for (i = 0; i < count; i++) bad += out[i] != in[(i / bs) * bs + bs - 1 - i % bs];
+        CHECK_MSG(bad == 0, "blocks of %d: %d wrong; out[0] = %g", bs, bad, (double)out[0]);
+    }
+    CHECK(runtime_errors == before);
+    if (fmod) mgpuModuleUnload(fmod);
+    mgpuMemFree(in, NULL);
+    mgpuMemFree(out, NULL);
+    free(m.data);
+}
+
+/* The sizes compiled in, as gpucompile_lower_options asks (the backend's workgroup_size and
+   local_memory flags): the launch must match them, as before sizes could be set at launch. */
+static void test_sizes_compiled_in(void) {
+    char cmd[1024], path[512];
+    size_t size;
+    char *ir;
+    gpucompile_buf m;
+    gpucompile_lower_options o;
+    gpucompile_vulkan_kernel k[16];
+    t_log log;
+    int n = 0, before = runtime_errors, i;
+    void *fmod = NULL;
+    if (!have_tools) SKIP("no clang-22 / spirv-val");
+    snprintf(path, sizeof path, "%s/pk.ll", dir);
+    if (!(ir = (char *)t_read(path, &size))) {
+        CHECK(0);
+        return;
+    }
+    memset(&m, 0, sizeof m);
+    memset(&log, 0, sizeof log);
+    memset(&o, 0, sizeof o);
+    o.local_size[0] = 64;
+    o.local_size[1] = o.local_size[2] = 1;
+    o.local_bytes = 4096;
+    CHECK_MSG(compile_ir(ir, size, &m, &log, &n, &o), "%s", log.text);
+    free(ir);
+    CHECK(gpucompile_vulkan_reflect(m.data, m.len, k, 16) == 13);
+    for (i = 0; i < 13; i++) CHECK_MSG(k[i].num_launch == 0, "%s: %d sizes set at launch", k[i].name, k[i].num_launch);
+    CHECK(k[11].params[2].kind == GPUCOMPILE_VULKAN_PARAM_LOCAL && k[11].params[2].value == 4096 && k[11].local_size[0] == 64);
+    snprintf(path, sizeof path, "%s/pk_fixed.spv", dir);
+    CHECK(t_save(dir, "pk_fixed.spv", m.data, m.len, path, sizeof path));
+    snprintf(cmd, sizeof cmd, "spirv-val --target-env vulkan1.3 '%s'", path);
+    CHECK(t_sh_ok(cmd));
+    if (have_device && m.len && (fmod = mgpuModuleLoad(m.data, m.len)) != NULL) {
+        float *in = (float *)alloc(1024 * 4), *out = (float *)alloc(1024 * 4);
+        int count = 1024;
+        void *scratch = NULL, *args[4];
+        args[0] = &in; args[1] = &out; args[2] = &scratch; args[3] = &count;
+        for (i = 0; i < count; i++) in[i] = 1.0f;
+        mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "sized_reduce"), 16, 1, 1, 64, 1, 1, 256, NULL, args, NULL, 4);
+        CHECK(out[0] == 64.0f && out[15] == 64.0f);
+        runtime_error[0] = 0;
+        mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "sized_reduce"), 8, 1, 1, 128, 1, 1, 512, NULL, args, NULL, 4);
+        CHECK_MSG(strstr(runtime_error, "has workgroup size 64x1x1, compiled in") != NULL, "%s", runtime_error);
+        runtime_error[0] = 0;
+        mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "sized_reduce"), 16, 1, 1, 64, 1, 1, 8192, NULL, args, NULL, 4);
+        CHECK_MSG(strstr(runtime_error, "compiled with 4096") != NULL, "%s", runtime_error);
+        CHECK(runtime_errors == before + 2);
+        runtime_errors = before; /* the two refusals asked for */
+        mgpuModuleUnload(fmod);
+        mgpuMemFree(in, NULL);
+        mgpuMemFree(out, NULL);
+    }
+    free(m.data);
+}
+
 static void test_cuda_style_ir(void) {
     gpucompile_buf m;
     t_log log;
@@ -995,6 +1119,8 @@ int main(int argc, char **argv) {
     RUN(test_private_memset);
     RUN(test_marker_mismatch);
     RUN(test_cuda_style_ir);
+    RUN(test_cuda_dynamic_shared);
+    RUN(test_sizes_compiled_in);
     RUN(test_generic_pointer);
     RUN(test_run_kernels);
     RUN(test_from_O0);
