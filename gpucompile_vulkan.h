@@ -47,16 +47,24 @@
    helpers are inlined, and after optimization they are rewritten into the shape above
    ([section: lowering]): each pointer parameter a storage buffer, the scalars in the
    push-constant block, the parameters' order recorded in the module, so that the launch code
-   --host writes for OpenCL runs them on Vulkan unchanged. Flags: workgroup_size = "X,Y,Z" (a
-   kernel without reqd_work_group_size; 64,1,1) and local_memory = "BYTES" (each local pointer
-   parameter's workgroup array; 4096). What Vulkan cannot express is refused before LLVM, naming
-   the function and the instruction (docs/vulkan-pointer-kernels.md).
+   --host writes for OpenCL runs them on Vulkan unchanged. Sizes are the launch's, as on the
+   other APIs: a kernel without reqd_work_group_size takes its workgroup size from the launch's
+   block (LocalSizeId of the specialization constants 0, 1, 2; default 64,1,1), a local pointer
+   parameter and CUDA's extern __shared__ array their bytes from its sharedMemBytes (a workgroup
+   array whose length is a specialization constant, SpecId 3 and up); the runtime makes a
+   pipeline per size. Flags compile them in: workgroup_size = "X,Y,Z" (a kernel without
+   reqd_work_group_size; the launch's block must equal it) and local_memory = "BYTES" (each local
+   pointer parameter's workgroup array; the launch may ask for up to that). What Vulkan cannot
+   express is refused before LLVM, naming the function and the instruction
+   (docs/vulkan-pointer-kernels.md).
 
    Formats: llvm (bitcode), isa (SPIR-V assembly text, as spirv-as reads it), bin (the module).
    Kernel metadata (MLIR's #gpu.kernel_metadata): workgroup_size = array<i32: X, Y, Z>, bindings =
    [{binding, read_only, set, stride}], push_constants = [{offset, size}], push_constant_bytes,
    workgroup_memory_bytes; a pointer kernel's parameters = "TOKENS" (its parameters in order:
-   bN, pOFFSET:SIZE, lBYTES, -). On an LLVM without the SPIRV target (Debian's LLVM 19) the target
+   bN, pOFFSET:SIZE, lBYTES (l0: set at launch), -); launch_sizes = "local_size_x=0 ...
+   shared=3/4" where sizes are set at launch (their SpecIds; shared: a workgroup array of 4-byte
+   elements). On an LLVM without the SPIRV target (Debian's LLVM 19) the target
    fails verification, saying so.
 
    LLVM's SPIR-V code generator takes its extensions only from a process-wide LLVM option
@@ -100,9 +108,12 @@ typedef gpucompile_lower_options gpucompile_vulkan_lower_options;
 #define gpucompile_vulkan_has_pointer_kernels gpucompile_has_pointer_kernels
 #define gpucompile_vulkan_inline_helpers gpucompile_inline_helpers
 /* The SPIR-V module (size bytes, host byte order) code generation made of a lowered module,
-   with module's gpucompile.vulkan.params strings added as OpModuleProcessed, appended to out
-   (a zeroed gpucompile_buf; its data is the caller's). The words as they are when the module has
-   none. GPUCOMPILE_ERROR_INVALID_INPUT when they are not a SPIR-V module. */
+   with module's gpucompile.vulkan.params strings added as OpModuleProcessed and the sizes the
+   lowering left to the launch made specialization constants (a marked entry point's LocalSize
+   becomes LocalSizeId of SpecIds 0, 1, 2; a marked workgroup array's length the SpecId its
+   metadata names), appended to out (a zeroed gpucompile_buf; its data is the caller's). The
+   words as they are when the module has none. GPUCOMPILE_ERROR_INVALID_INPUT when they are not
+   a SPIR-V module. */
 GPUCOMPILE_API gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef module, const void *spirv, size_t size, gpucompile_buf *out);
 #ifdef __cplusplus
 }
@@ -139,7 +150,8 @@ typedef struct gpucompile_vulkan_push_field { uint32_t offset, size; } gpucompil
 /* One original parameter of a kernel compiled from pointer parameters. kind: BINDING (a
    pointer: the storage buffer at set 0, binding value), PUSH (size bytes copied to offset value
    of the push-constant block), LOCAL (local memory: the launch's sharedMemBytes may be up to
-   value bytes, compiled in), UNUSED (the argument is not read). */
+   value bytes, compiled in; 0: its array's length is set at launch, see launch below), UNUSED
+   (the argument is not read). */
 #define GPUCOMPILE_VULKAN_MAX_PARAMS 64
 enum { GPUCOMPILE_VULKAN_PARAM_UNUSED = 0, GPUCOMPILE_VULKAN_PARAM_BINDING = 1, GPUCOMPILE_VULKAN_PARAM_PUSH = 2, GPUCOMPILE_VULKAN_PARAM_LOCAL = 3 };
 typedef struct gpucompile_vulkan_param { uint32_t kind, value, size; } gpucompile_vulkan_param;
@@ -1645,7 +1657,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__object(gpucompile_job *j
 /* After optimization: the rewrites, then the checks again on what the optimizer made. */
 /* Pointer kernels into the Vulkan shape ([section: lowering]), then the input rules on
    what the rewrite made. Flags: workgroup_size = "X,Y,Z" (kernels without reqd_work_group_size;
-   default 64,1,1), local_memory = "BYTES" (each local pointer parameter's; default 4096). */
+   without it: set at launch), local_memory = "BYTES" (each local pointer parameter's; without
+   it: set at launch). */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__lower(gpucompile_job *job) {
     gpucompile_lower_options o;
     const char *ws = gpucompile_target_flag_value(job->target, "workgroup_size"), *lm = gpucompile_target_flag_value(job->target, "local_memory");
@@ -2628,14 +2641,23 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef mod
        carries an OpModuleProcessed "gpucompile.params" string, the reflection's params) is
        launched in its own parameter order instead, as on every other backend: params[i] is
        the i-th parameter of the OpenCL/CUDA kernel (a pointer's address, a scalar's value, a
-       local pointer's placeholder), each routed to its binding or push-constant offset; the
-       launch's sharedMemBytes may be up to what its local parameters were compiled with.
+       local pointer's placeholder), each routed to its binding or push-constant offset.
        The runtime ABI does not pass the argument count to the vendor: it is taken from the
        reflection (bindings + block members, or params), never checked against paramsCount. `extra` is not
        used. A uniform buffer's descriptor covers at most maxUniformBufferRange bytes.
-       The block size must equal the entry point's LocalSize (it is compiled in): a mismatch is
-       refused, naming both; dynamic shared memory (smem > 0) is refused (Vulkan has none: size
-       workgroup memory in the kernel). Bindings are set through push descriptors when every
+       Sizes set at launch (the reflection's launch[]: specialization constants): a workgroup size
+       from LocalSizeId's or the WorkgroupSize built-in's specialization constants takes the
+       launch's block, each workgroup array whose length is a specialization constant the launch's
+       sharedMemBytes (CUDA's dynamic shared memory; every such array that many bytes, as every
+       local parameter on OpenCL); the entry point's pipeline for those values is made at the
+       first launch with them (through the pipeline cache) and kept with the function, beside
+       the one made at load with the defaults: a repeated launch at a known size finds it. A
+       workgroup size compiled in must equal the block (a mismatch is refused, naming both); the
+       block must be within maxComputeWorkGroupSize and maxComputeWorkGroupInvocations, the
+       workgroup memory (compiled in plus the arrays at the launch's size) within
+       maxComputeSharedMemorySize; sharedMemBytes given to a kernel with no array set at launch
+       is refused, or, where its local parameters were compiled with their size, above that.
+       Not set at launch: a global offset (get_global_offset is 0). Bindings are set through push descriptors when every
        binding is in set 0 and the device has VK_KHR_push_descriptor, else through descriptor sets
        ($GPUCOMPILE_VULKAN_NO_PUSH_DESCRIPTORS=1 takes that path on any device).
        Streams: a stream is a command buffer that records launches, copies between allocations
@@ -2645,7 +2667,8 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef mod
        stream first and is done by the host. One thread at a time per stream; launches on the NULL
        stream may come from many threads (the queue is guarded).
        Pipeline cache: a VkPipelineCache read at start from a file and written back (whole, by a
-       rename) after each module load that created pipelines: $GPUCOMPILE_VULKAN_PIPELINE_CACHE or
+       rename) after each module load that created pipelines, and at the unload of a module after
+       pipelines were made at launches: $GPUCOMPILE_VULKAN_PIPELINE_CACHE or
        gpucompile_vulkan_set_pipeline_cache() (before the first call) names the file ("off":
        none); by default it lies beside gpucompile's compile cache: $XDG_CACHE_HOME/gpucompile
        (else $HOME/.cache/gpucompile; Windows %LOCALAPPDATA%\gpucompile), one file per device,
