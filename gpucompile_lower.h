@@ -33,12 +33,31 @@ typedef struct gpucompile_lower_target {
     const char *size_attribute;                /* the attribute of its workgroup size, "X,Y,Z" */
     const char *params_metadata;               /* the named metadata of the parameter strings */
     unsigned max_params, max_push_bytes;       /* a kernel's parameters; the scalars' block */
+    /* a function (i32 id, i32 default) -> i32 that the code generator makes a specialization
+       constant (a value given when the pipeline is made): what lets sizes be set at launch (see
+       GPUCOMPILE_LOWER_LAUNCH_SIZE); NULL: the target has none, every size is compiled in */
+    const char *spec_constant;
 } gpucompile_lower_target;
 /* Zero means default. */
 typedef struct gpucompile_lower_options {
-    unsigned local_size[3]; /* the workgroup size of a kernel without reqd_work_group_size (64,1,1) */
-    unsigned local_bytes;   /* bytes of workgroup memory for each local pointer parameter (4096) */
+    /* the workgroup size of a kernel without reqd_work_group_size; 0,0,0: set at launch where the
+       target has spec_constant (64,1,1 until a launch says otherwise), else 64,1,1 */
+    unsigned local_size[3];
+    /* bytes of workgroup memory for each local pointer parameter; 0: the launch's sharedMemBytes
+       where the target has spec_constant, else 4096 */
+    unsigned local_bytes;
 } gpucompile_lower_options;
+/* What the lowering leaves for the backend where a size is set at launch (target->spec_constant):
+   an entry point whose workgroup size the launch gives has the string attribute
+   GPUCOMPILE_LOWER_LAUNCH_SIZE (its size_attribute holds the default), and its work-item sizes
+   read spec_constant(0, 1, 2: the dimension; the default). A workgroup array whose length the
+   launch's sharedMemBytes gives (a local pointer parameter, CUDA's extern __shared__ array) has
+   the metadata GPUCOMPILE_LOWER_LAUNCH_LENGTH, !{i32 ID}: the backend makes its length the
+   specialization constant ID (GPUCOMPILE_LOWER_FIRST_LENGTH and up; the IR's length, 4096
+   bytes, is a placeholder). */
+#define GPUCOMPILE_LOWER_LAUNCH_SIZE "gpucompile.launch_size"
+#define GPUCOMPILE_LOWER_LAUNCH_LENGTH "gpucompile.launch_length"
+#define GPUCOMPILE_LOWER_FIRST_LENGTH 3
 /* Rewrites module's kernels in place (see above). Errors go to job (gpucompile_job_fail) when
    job is not NULL, else to logger (may be NULL). GPUCOMPILE_OK, or the first error's result
    (the module is then in an unspecified state: dispose of it). *lowered (may be NULL): kernels. */
@@ -68,7 +87,8 @@ GPUCOMPILE_API int gpucompile_inline_helpers(LLVMModuleRef module);
    gpucompile_lower_kernels(job, module, target, options, logger): every kernel of module (a
    spir_kernel, ptx_kernel or amdgpu_kernel function) becomes an entry point `void @k()` with the
    target's entry_attribute and size_attribute ("X,Y,Z": reqd_work_group_size, else
-   options.local_size, default 64,1,1):
+   options.local_size, default 64,1,1; without reqd_work_group_size and options.local_size, and
+   where the target has spec_constant, the size is the launch's: GPUCOMPILE_LOWER_LAUNCH_SIZE):
    - a global (addrspace 1) or constant (addrspace 2) pointer parameter: a storage buffer, set 0,
      binding = the parameter's index (after the parameters of the module's earlier kernels: LLVM
      22 makes one variable of each (set, binding) in a module, so two kernels must not share
@@ -85,19 +105,23 @@ GPUCOMPILE_API int gpucompile_inline_helpers(LLVMModuleRef module);
      refuse a module with two), a struct of 32-bit words, loaded in the entry block; each kernel
      lays its scalars out from offset 0, so the block is as long as the longest kernel's (at most
      max_push_bytes).
-   - a local (addrspace 3) pointer parameter: a workgroup array of options.local_bytes (default
-     4096) bytes: a binding model has no dynamic workgroup memory, so the launch's sharedMemBytes
-     may use up to that; local (addrspace 3) variables: workgroup arrays of their access type.
+   - a local (addrspace 3) pointer parameter: a workgroup array of its access type whose length
+     the launch's sharedMemBytes gives (GPUCOMPILE_LOWER_LAUNCH_LENGTH: a binding model has no
+     dynamic workgroup memory, a specialization constant stands in), or of options.local_bytes
+     bytes when given (or the target has no spec_constant: 4096), compiled in, which the launch's
+     sharedMemBytes may use up to; local (addrspace 3) variables: workgroup arrays of their access
+     type; CUDA's extern __shared__ arrays (declarations in addrspace 3) the launch's, as local
+     parameters are (each its own array: two of them do not alias, as they do in CUDA).
    - OpenCL's work-item functions (get_global_id, ...), the __spirv_BuiltIn* variables and
      functions, NVVM's special registers: the target's work_item intrinsics, the local size a
-     constant; barrier/work_group_barrier/__spirv_ControlBarrier/llvm.nvvm.barrier0: its barrier
+     constant, or spec_constant(dimension) where the launch gives it; the global offset 0; barrier/work_group_barrier/__spirv_ControlBarrier/llvm.nvvm.barrier0: its barrier
      (what the code generator makes of it may need the backend's repair); OpenCL 1.x atomic_* and
      atom_* functions: atomicrmw / cmpxchg; OpenCL C's built-in library (math, integer, common,
      geometric, relational, shuffles, conversions): IR at each call (gpucompile_lower__library).
    - the original parameter order: named metadata (the target's params_metadata), one string per
      kernel, "gpucompile.params NAME T0 T1 ...", a token per parameter: bN (binding N), pO:S (S
      bytes at offset O of the scalars' block), lB (local memory: the launch may ask for up to B
-     bytes), - (unused). The backend adds the strings to the module it writes, its reflection
+     bytes; l0: the launch's sharedMemBytes sizes it), - (unused). The backend adds the strings to the module it writes, its reflection
      reader gives them back, and its runtime's launch then takes params[] in the kernel's own
      order.
    Refused before llc, naming the function and the instruction: a pointer stored to or loaded from
@@ -131,6 +155,10 @@ typedef struct gpucompile_lower__state {
     LLVMTypeRef i32, i64;
     gpucompile_result r;
     unsigned wg[3];
+    int launch;                  /* the function being rewritten takes its workgroup size from the launch */
+    int size_launch, bytes_launch; /* options: kernels without reqd_work_group_size, local memory set at launch */
+    unsigned next_spec;          /* the next array length's specialization constant */
+    unsigned def_wg[3];          /* the workgroup size of a kernel without reqd_work_group_size */
     /* offsets of the pointers derived from the base being rewritten (element units, i64) */
     LLVMValueRef *ptrs, *offs;
     int nptrs, cap;
@@ -251,13 +279,30 @@ GPUCOMPILE_PRIVATE int gpucompile_lower__builtin_kind(const char *name, int *dim
     return GPUCOMPILE_LOWER__B_NONE;
 }
 
+/* The target's specialization constant id (default def) at the builder. */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__spec(gpucompile_lower__state *w, unsigned id, unsigned def) {
+    LLVMTypeRef ps[2], ft;
+    LLVMValueRef f = LLVMGetNamedFunction(w->m, w->t->spec_constant), args[2];
+    ps[0] = ps[1] = w->i32;
+    ft = LLVMFunctionType(w->i32, ps, 2, 0);
+    if (!f) f = LLVMAddFunction(w->m, w->t->spec_constant, ft);
+    args[0] = LLVMConstInt(w->i32, id, 0);
+    args[1] = LLVMConstInt(w->i32, def, 0);
+    return LLVMBuildCall2(w->b, ft, f, args, 2, "");
+}
+
+/* The workgroup size in dimension dim: compiled in, or the launch's (specialization constant dim). */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__local_size(gpucompile_lower__state *w, int dim) {
+    return w->launch ? gpucompile_lower__spec(w, (unsigned)dim, w->wg[dim]) : LLVMConstInt(w->i32, w->wg[dim], 0);
+}
+
 /* The builtin's value in dimension dim (a constant 0..2) as an i32, at the builder. */
 GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__builtin_dim(gpucompile_lower__state *w, int kind, int dim) {
     LLVMValueRef arg, f;
-    if (kind == GPUCOMPILE_LOWER__B_LOCAL_SIZE) return LLVMConstInt(w->i32, w->wg[dim], 0);
+    if (kind == GPUCOMPILE_LOWER__B_LOCAL_SIZE) return gpucompile_lower__local_size(w, dim);
     if (kind == GPUCOMPILE_LOWER__B_OFFSET) return LLVMConstInt(w->i32, 0, 0);
     if (kind == GPUCOMPILE_LOWER__B_GLOBAL_SIZE)
-        return LLVMBuildMul(w->b, gpucompile_lower__builtin_dim(w, GPUCOMPILE_LOWER__B_NUM_GROUPS, dim), LLVMConstInt(w->i32, w->wg[dim], 0), "");
+        return LLVMBuildMul(w->b, gpucompile_lower__builtin_dim(w, GPUCOMPILE_LOWER__B_NUM_GROUPS, dim), gpucompile_lower__local_size(w, dim), "");
     f = gpucompile_lower__intrinsic(w, w->t->work_item[kind - GPUCOMPILE_LOWER__B_GLOBAL_ID], &w->i32, 1);
     arg = LLVMConstInt(w->i32, (unsigned)dim, 0);
     return f ? gpucompile_lower__call(w, f, &arg, 1) : NULL;
@@ -1821,10 +1866,13 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__calls_in(gpucompile_lower
     return GPUCOMPILE_OK;
 }
 
+GPUCOMPILE_PRIVATE void gpucompile_lower__wg_size(gpucompile_lower__state *w, LLVMValueRef fn, const unsigned def[3], unsigned out[3]);
+
 /* A load of a __spirv_BuiltIn* variable (or of an element: off bytes in) as the builtin's value. */
 GPUCOMPILE_PRIVATE void gpucompile_lower__builtin_load(gpucompile_lower__state *w, int kind, LLVMValueRef ld, long long off) {
     LLVMTypeRef t = LLVMTypeOf(ld);
     LLVMValueRef v;
+    gpucompile_lower__wg_size(w, LLVMGetBasicBlockParent(LLVMGetInstructionParent(ld)), w->def_wg, w->wg); /* its function's */
     LLVMPositionBuilderBefore(w->b, ld);
     if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) {
         unsigned k, n = LLVMGetVectorSize(t);
@@ -1881,12 +1929,13 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__builtin_vars(gpucompile_l
 }
 
 /* ---- the module ---- */
-/* The workgroup size: reqd_work_group_size, else def. */
+/* The workgroup size: reqd_work_group_size, else def; w->launch: def is the launch's. */
 GPUCOMPILE_PRIVATE void gpucompile_lower__wg_size(gpucompile_lower__state *w, LLVMValueRef fn, const unsigned def[3], unsigned out[3]) {
     unsigned kind = LLVMGetMDKindIDInContext(w->ctx, "reqd_work_group_size", 20), k;
     size_t n = 0, i;
     LLVMValueMetadataEntry *md = LLVMGlobalCopyAllMetadata(fn, &n);
     memcpy(out, def, 3 * sizeof *out);
+    w->launch = w->size_launch;
     for (i = 0; i < n; i++) {
         LLVMValueRef node, ops[3];
         if (LLVMValueMetadataEntriesGetKind(md, (unsigned)i) != kind) continue;
@@ -1895,6 +1944,7 @@ GPUCOMPILE_PRIVATE void gpucompile_lower__wg_size(gpucompile_lower__state *w, LL
         LLVMGetMDNodeOperands(node, ops);
         for (k = 0; k < 3; k++)
             if (ops[k] && LLVMIsAConstantInt(ops[k]) && LLVMConstIntGetZExtValue(ops[k])) out[k] = (unsigned)LLVMConstIntGetZExtValue(ops[k]);
+        w->launch = 0;
     }
     if (md) LLVMDisposeValueMetadataEntries(md);
 }
@@ -1984,10 +2034,18 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__generic(gpucompile_lower_
     return GPUCOMPILE_OK;
 }
 
+/* Marks a workgroup array whose length the launch gives: the next specialization constant. */
+GPUCOMPILE_PRIVATE void gpucompile_lower__launch_length(gpucompile_lower__state *w, LLVMValueRef array) {
+    LLVMMetadataRef id = LLVMValueAsMetadata(LLVMConstInt(w->i32, w->next_spec++, 0));
+    LLVMGlobalSetMetadata(array, LLVMGetMDKindIDInContext(w->ctx, GPUCOMPILE_LOWER_LAUNCH_LENGTH, (unsigned)strlen(GPUCOMPILE_LOWER_LAUNCH_LENGTH)),
+                          LLVMMDNodeInContext2(w->ctx, &id, 1));
+}
+
 /* Workgroup (addrspace 3) variables as arrays of the one type they are accessed as, each access
    one getelementptr off the array; constant tables (addrspace 1 or 2 constants: OpenCL's
    `constant float w[5] = {...}`) the same in private memory (the target's private_space) with their values,
-   when they are arrays of the type they are read as. */
+   when they are arrays of the type they are read as. CUDA's extern __shared__ arrays (workgroup
+   declarations) where the target has spec_constant: arrays whose length the launch gives. */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__workgroup_vars(gpucompile_lower__state *w, gpucompile_lower__uses *u) {
     LLVMValueRef g, last = LLVMGetLastGlobal(w->m), next;
     int done = !last;
@@ -1997,18 +2055,19 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__workgroup_vars(gpucompile
         unsigned long long size, es;
         char name[256];
         unsigned as;
-        int dim;
+        int dim, dynamic;
         next = LLVMGetNextGlobal(g);
         done = g == last;
         as = LLVMGetPointerAddressSpace(LLVMTypeOf(g));
-        if (LLVMIsDeclaration(g) || !(as == 3 || ((as == 1 || as == 2) && LLVMIsGlobalConstant(g))) ||
+        dynamic = as == 3 && LLVMIsDeclaration(g) && w->t->spec_constant;
+        if ((LLVMIsDeclaration(g) && !dynamic) || !(as == 3 || ((as == 1 || as == 2) && LLVMIsGlobalConstant(g))) ||
             gpucompile_lower__builtin_kind(gpucompile_value_name(g), &dim) != GPUCOMPILE_LOWER__B_NONE)
             continue;
         memset(u, 0, sizeof *u);
         if (gpucompile_lower__collect(w, g, u) != GPUCOMPILE_OK || gpucompile_lower__one_base(w, g, u) != GPUCOMPILE_OK) return w->r;
         if (!u->nacc) continue;
         if (gpucompile_lower__element(w, u) != GPUCOMPILE_OK) return w->r;
-        size = LLVMABISizeOfType(w->dl, LLVMGlobalGetValueType(g));
+        size = dynamic ? 4096 : LLVMABISizeOfType(w->dl, LLVMGlobalGetValueType(g)); /* dynamic: a placeholder */
         es = LLVMABISizeOfType(w->dl, u->type);
         at = as == 3 ? LLVMArrayType2(u->type, es ? (size + es - 1) / es : 1) : LLVMGlobalGetValueType(g);
         if (as != 3 && (LLVMGetTypeKind(at) != LLVMArrayTypeKind || LLVMGetElementType(at) != u->type))
@@ -2017,7 +2076,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__workgroup_vars(gpucompile
         a = LLVMAddGlobalInAddressSpace(w->m, at, "", as == 3 ? 3 : w->t->private_space);
         LLVMSetLinkage(a, LLVMInternalLinkage);
         if (as == 3) LLVMSetInitializer(a, LLVMGetPoison(at)); /* workgroup memory starts undefined */
-        else {
+        if (dynamic) gpucompile_lower__launch_length(w, a);
+        if (as != 3) {
             LLVMSetInitializer(a, LLVMGetInitializer(g)); /* not marked constant: LLVM 22 puts a constant in UniformConstant, invalid for a shader */
         }
         LLVMSetAlignment(a, LLVMGetAlignment(g));
@@ -2152,8 +2212,10 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__kernel(gpucompile_lower__
     LLVMValueRef br, nf;
     unsigned i, n = LLVMCountParams(fn), end = 0;
     char name[256], numthreads[64];
+    int launch;
     snprintf(name, sizeof name, "%s", gpucompile_value_name(fn));
     gpucompile_lower__wg_size(w, fn, o->local_size, w->wg);
+    launch = w->launch;
     entry = LLVMInsertBasicBlockInContext(w->ctx, first, "entry");
     LLVMPositionBuilderAtEnd(w->b, entry);
     br = LLVMBuildBr(w->b, first);
@@ -2214,7 +2276,11 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__kernel(gpucompile_lower__
                 LLVMSetLinkage(array, LLVMInternalLinkage);
                 LLVMSetInitializer(array, LLVMGetPoison(at));
                 LLVMSetAlignment(array, 16);
-                gpucompile_buf_printf(md, " l%llu", (unsigned long long)LLVMABISizeOfType(w->dl, at));
+                if (w->bytes_launch) {
+                    gpucompile_lower__launch_length(w, array);
+                    gpucompile_buf_str(md, " l0");
+                } else
+                    gpucompile_buf_printf(md, " l%llu", (unsigned long long)LLVMABISizeOfType(w->dl, at));
             } else {
                 LLVMTypeRef arr = LLVMArrayType2(u->type, 0), ht, f;
                 unsigned ints[2];
@@ -2244,6 +2310,9 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__kernel(gpucompile_lower__
                                                                                      w->t->entry_value, (unsigned)strlen(w->t->entry_value)));
     LLVMAddAttributeAtIndex(nf, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(w->ctx, w->t->size_attribute, (unsigned)strlen(w->t->size_attribute),
                                                                                      numthreads, (unsigned)strlen(numthreads)));
+    if (launch)
+        LLVMAddAttributeAtIndex(nf, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(w->ctx, GPUCOMPILE_LOWER_LAUNCH_SIZE,
+                                                                                         (unsigned)strlen(GPUCOMPILE_LOWER_LAUNCH_SIZE), "", 0));
     while ((bb = LLVMGetFirstBasicBlock(fn)) != NULL) {
         LLVMRemoveBasicBlockFromParent(bb);
         LLVMAppendExistingBasicBlock(nf, bb);
@@ -2328,7 +2397,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__undefined(gpucompile_lowe
         for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
             for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
                 const char *c = gpucompile_lower__callee_name(in);
-                if (*c && strncmp(c, "llvm.", 5) != 0 && LLVMIsDeclaration(LLVMGetCalledValue(in)))
+                if (*c && strncmp(c, "llvm.", 5) != 0 && LLVMIsDeclaration(LLVMGetCalledValue(in)) &&
+                    !(w->t->spec_constant && strcmp(c, w->t->spec_constant) == 0))
                     return gpucompile_lower__refuse(w, in, "a call to a function the module does not define (not an OpenCL function this "
                                                              "rewrite knows; a %s shader module links nothing)", w->t->api);
             }
@@ -2355,6 +2425,10 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, L
     if (!module || !target) return gpucompile_lower__fail(&w, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "gpucompile_lower_kernels: no %s", module ? "target" : "module");
     memset(&o, 0, sizeof o);
     if (options) o = *options;
+    /* sizes not given are the launch's where the target can take them then */
+    w.size_launch = target->spec_constant && !o.local_size[0] && !o.local_size[1] && !o.local_size[2];
+    w.bytes_launch = target->spec_constant && !o.local_bytes;
+    w.next_spec = GPUCOMPILE_LOWER_FIRST_LENGTH;
     if (!o.local_size[0]) o.local_size[0] = 64;
     if (!o.local_size[1]) o.local_size[1] = 1;
     if (!o.local_size[2]) o.local_size[2] = 1;
@@ -2366,6 +2440,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, L
     w.i64 = LLVMInt64TypeInContext(w.ctx);
     w.b = LLVMCreateBuilderInContext(w.ctx);
     memcpy(w.wg, o.local_size, sizeof w.wg);
+    memcpy(w.def_wg, o.local_size, sizeof w.def_wg);
     if (!(u = (gpucompile_lower__uses *)malloc(sizeof *u))) {
         gpucompile_lower__fail(&w, GPUCOMPILE_ERROR_OUT_OF_MEMORY, "out of memory");
         goto done;

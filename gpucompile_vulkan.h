@@ -47,16 +47,24 @@
    helpers are inlined, and after optimization they are rewritten into the shape above
    ([section: lowering]): each pointer parameter a storage buffer, the scalars in the
    push-constant block, the parameters' order recorded in the module, so that the launch code
-   --host writes for OpenCL runs them on Vulkan unchanged. Flags: workgroup_size = "X,Y,Z" (a
-   kernel without reqd_work_group_size; 64,1,1) and local_memory = "BYTES" (each local pointer
-   parameter's workgroup array; 4096). What Vulkan cannot express is refused before LLVM, naming
-   the function and the instruction (docs/vulkan-pointer-kernels.md).
+   --host writes for OpenCL runs them on Vulkan unchanged. Sizes are the launch's, as on the
+   other APIs: a kernel without reqd_work_group_size takes its workgroup size from the launch's
+   block (LocalSizeId of the specialization constants 0, 1, 2; default 64,1,1), a local pointer
+   parameter and CUDA's extern __shared__ array their bytes from its sharedMemBytes (a workgroup
+   array whose length is a specialization constant, SpecId 3 and up); the runtime makes a
+   pipeline per size. Flags compile them in: workgroup_size = "X,Y,Z" (a kernel without
+   reqd_work_group_size; the launch's block must equal it) and local_memory = "BYTES" (each local
+   pointer parameter's workgroup array; the launch may ask for up to that). What Vulkan cannot
+   express is refused before LLVM, naming the function and the instruction
+   (docs/vulkan-pointer-kernels.md).
 
    Formats: llvm (bitcode), isa (SPIR-V assembly text, as spirv-as reads it), bin (the module).
    Kernel metadata (MLIR's #gpu.kernel_metadata): workgroup_size = array<i32: X, Y, Z>, bindings =
    [{binding, read_only, set, stride}], push_constants = [{offset, size}], push_constant_bytes,
    workgroup_memory_bytes; a pointer kernel's parameters = "TOKENS" (its parameters in order:
-   bN, pOFFSET:SIZE, lBYTES, -). On an LLVM without the SPIRV target (Debian's LLVM 19) the target
+   bN, pOFFSET:SIZE, lBYTES (l0: set at launch), -); launch_sizes = "local_size_x=0 ...
+   shared=3/4" where sizes are set at launch (their SpecIds; shared: a workgroup array of 4-byte
+   elements). On an LLVM without the SPIRV target (Debian's LLVM 19) the target
    fails verification, saying so.
 
    LLVM's SPIR-V code generator takes its extensions only from a process-wide LLVM option
@@ -100,9 +108,12 @@ typedef gpucompile_lower_options gpucompile_vulkan_lower_options;
 #define gpucompile_vulkan_has_pointer_kernels gpucompile_has_pointer_kernels
 #define gpucompile_vulkan_inline_helpers gpucompile_inline_helpers
 /* The SPIR-V module (size bytes, host byte order) code generation made of a lowered module,
-   with module's gpucompile.vulkan.params strings added as OpModuleProcessed, appended to out
-   (a zeroed gpucompile_buf; its data is the caller's). The words as they are when the module has
-   none. GPUCOMPILE_ERROR_INVALID_INPUT when they are not a SPIR-V module. */
+   with module's gpucompile.vulkan.params strings added as OpModuleProcessed and the sizes the
+   lowering left to the launch made specialization constants (a marked entry point's LocalSize
+   becomes LocalSizeId of SpecIds 0, 1, 2; a marked workgroup array's length the SpecId its
+   metadata names), appended to out (a zeroed gpucompile_buf; its data is the caller's). The
+   words as they are when the module has none. GPUCOMPILE_ERROR_INVALID_INPUT when they are not
+   a SPIR-V module. */
 GPUCOMPILE_API gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef module, const void *spirv, size_t size, gpucompile_buf *out);
 #ifdef __cplusplus
 }
@@ -139,12 +150,24 @@ typedef struct gpucompile_vulkan_push_field { uint32_t offset, size; } gpucompil
 /* One original parameter of a kernel compiled from pointer parameters. kind: BINDING (a
    pointer: the storage buffer at set 0, binding value), PUSH (size bytes copied to offset value
    of the push-constant block), LOCAL (local memory: the launch's sharedMemBytes may be up to
-   value bytes, compiled in), UNUSED (the argument is not read). */
+   value bytes, compiled in; 0: its array's length is set at launch, see launch below), UNUSED
+   (the argument is not read). */
 #define GPUCOMPILE_VULKAN_MAX_PARAMS 64
 enum { GPUCOMPILE_VULKAN_PARAM_UNUSED = 0, GPUCOMPILE_VULKAN_PARAM_BINDING = 1, GPUCOMPILE_VULKAN_PARAM_PUSH = 2, GPUCOMPILE_VULKAN_PARAM_LOCAL = 3 };
 typedef struct gpucompile_vulkan_param { uint32_t kind, value, size; } gpucompile_vulkan_param;
+/* A size set at launch: a specialization constant (SpecId spec_id, a 32-bit integer) that the
+   runtime gives when it makes the entry point's pipeline for a launch. kind LOCAL_SIZE:
+   dimension arg (0..2) of the workgroup size (LocalSizeId's operand or the WorkgroupSize
+   built-in's component), from the launch's block; SHARED: the length of a workgroup array of
+   arg-byte elements (its OpTypeArray's length), from the launch's sharedMemBytes (divided by
+   arg, rounded up; a launch without sharedMemBytes keeps the default). value: the module's
+   default. */
+enum { GPUCOMPILE_VULKAN_LAUNCH_LOCAL_SIZE = 1, GPUCOMPILE_VULKAN_LAUNCH_SHARED = 2 };
+typedef struct gpucompile_vulkan_launch_value { uint32_t kind, spec_id, arg, value; } gpucompile_vulkan_launch_value;
+#define GPUCOMPILE_VULKAN_MAX_LAUNCH 16
 /* One GLCompute entry point. name: as OpEntryPoint spells it (cut at 127 bytes). local_size:
-   LocalSize, or LocalSizeId's constants, or the WorkgroupSize built-in constant (which wins).
+   LocalSize, or LocalSizeId's constants, or the WorkgroupSize built-in constant (which wins);
+   a specialization constant's default.
    bindings: sorted by (set, binding), at most 32; push: the block's members by offset, at most
    32; push_size: the end of its last member (0: no block). workgroup_bytes: the sizes of the
    Workgroup variables' types, added up (natural sizes, no padding). */
@@ -162,6 +185,11 @@ typedef struct gpucompile_vulkan_kernel {
        for a module without one (the launch then takes the bindings, then the push members). */
     int num_params;
     gpucompile_vulkan_param params[GPUCOMPILE_VULKAN_MAX_PARAMS];
+    /* The sizes set at launch (none: all compiled in), local sizes first in dimension order, then
+       the workgroup arrays; at most GPUCOMPILE_VULKAN_MAX_LAUNCH, one per SpecId. workgroup_bytes
+       counts those arrays at their default lengths. */
+    int num_launch;
+    gpucompile_vulkan_launch_value launch[GPUCOMPILE_VULKAN_MAX_LAUNCH];
 } gpucompile_vulkan_kernel;
 /* Reads every GLCompute entry point of a SPIR-V module (little- or big-endian words, any
    alignment): the number found (out[0 .. min(found, max)-1] filled), -1 if the bytes are not a
@@ -233,6 +261,22 @@ typedef struct gpucompile_vulkan_buffer { uint64_t buffer, offset, range; } gpuc
    0, or -1 (reported) with nothing recorded. */
 int gpucompile_vulkan_record(const gpucompile_vulkan_program *program, const char *name, void *command_buffer, const uint32_t groups[3],
                              const gpucompile_vulkan_buffer *buffers, int num_buffers, const void *push, uint32_t push_size);
+/* Entry points with sizes set at launch (their kernel's num_launch): the pipeline for blocks of
+   block[0..2] threads (NULL: the defaults) and shared_bytes of dynamic workgroup memory (each
+   array set at launch that many bytes; 0: their defaults), made through the engine's pipeline
+   cache at the first call with those sizes and kept by the program (thread-safe). 1 with *out
+   filled as gpucompile_vulkan_program_entry fills it (pipeline: that one), 0 when the program has
+   no such entry point, -1 (reported) when the sizes are refused (a workgroup size compiled in and
+   not block, or a pipeline that cannot be made). The engine checks its device's limits: the
+   program knows none of them. gpucompile_vulkan_program_entry and gpucompile_vulkan_record use the
+   defaults. Where an entry point's workgroup size is set at launch (LocalSizeId), the engine's
+   device needs the maintenance4 feature enabled (Vulkan 1.3 devices all have it). */
+int gpucompile_vulkan_program_specialize(const gpucompile_vulkan_program *program, const char *name, const uint32_t block[3], uint32_t shared_bytes,
+                                         gpucompile_vulkan_entry *out);
+/* gpucompile_vulkan_record with the launch's sizes (block, shared_bytes as above). */
+int gpucompile_vulkan_record_sized(const gpucompile_vulkan_program *program, const char *name, void *command_buffer, const uint32_t groups[3],
+                                   const uint32_t block[3], uint32_t shared_bytes, const gpucompile_vulkan_buffer *buffers, int num_buffers,
+                                   const void *push, uint32_t push_size);
 
 #ifdef __cplusplus
 }
@@ -258,7 +302,7 @@ enum {
     GPUCOMPILE_VULKAN__OP_MEMBER_NAME = 6, GPUCOMPILE_VULKAN__OP_STRING = 7, GPUCOMPILE_VULKAN__OP_EXT_INST_IMPORT = 11,
     GPUCOMPILE_VULKAN__OP_MEMORY_MODEL = 14, GPUCOMPILE_VULKAN__OP_MODULE_PROCESSED = 330,
     GPUCOMPILE_VULKAN__MODEL_GLCOMPUTE = 5, GPUCOMPILE_VULKAN__MODE_LOCAL_SIZE = 17, GPUCOMPILE_VULKAN__MODE_LOCAL_SIZE_ID = 38,
-    GPUCOMPILE_VULKAN__DEC_BLOCK = 2, GPUCOMPILE_VULKAN__DEC_BUFFER_BLOCK = 3, GPUCOMPILE_VULKAN__DEC_ARRAY_STRIDE = 6,
+    GPUCOMPILE_VULKAN__DEC_SPEC_ID = 1, GPUCOMPILE_VULKAN__DEC_BLOCK = 2, GPUCOMPILE_VULKAN__DEC_BUFFER_BLOCK = 3, GPUCOMPILE_VULKAN__DEC_ARRAY_STRIDE = 6,
     GPUCOMPILE_VULKAN__DEC_MATRIX_STRIDE = 7, GPUCOMPILE_VULKAN__DEC_BUILTIN = 11, GPUCOMPILE_VULKAN__DEC_NON_WRITABLE = 24,
     GPUCOMPILE_VULKAN__DEC_BINDING = 33, GPUCOMPILE_VULKAN__DEC_SET = 34, GPUCOMPILE_VULKAN__DEC_OFFSET = 35,
     GPUCOMPILE_VULKAN__BUILTIN_WORKGROUP_SIZE = 25, GPUCOMPILE_VULKAN__SC_UNIFORM = 2, GPUCOMPILE_VULKAN__SC_WORKGROUP = 4,
@@ -313,10 +357,11 @@ extern "C" {
 #define GPUCOMPILE_VULKAN__F_BINDING 16u
 #define GPUCOMPILE_VULKAN__F_STRIDE 32u
 #define GPUCOMPILE_VULKAN__F_WORKGROUP_SIZE 64u
+#define GPUCOMPILE_VULKAN__F_SPEC_ID 128u
 
 typedef struct gpucompile_vulkan__id {
     uint32_t def;               /* the word index of the instruction that defines it; 0 none */
-    uint32_t flags, set, binding, stride;
+    uint32_t flags, set, binding, stride, spec_id;
     unsigned char used;         /* by the entry point being read */
 } gpucompile_vulkan__id;
 
@@ -469,9 +514,23 @@ GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__params(const gpucompile_vulka
     }
 }
 
+/* id, when it is a 32-bit OpSpecConstant with a SpecId not yet listed, as one of k's sizes set at launch. */
+GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__launch_value(const gpucompile_vulkan__spv *s, gpucompile_vulkan_kernel *k, uint32_t id, uint32_t kind, uint32_t arg) {
+    const uint32_t *c = id ? gpucompile_vulkan__spv_def(s, id, GPUCOMPILE_VULKAN__OP_SPEC_CONSTANT, 4) : NULL;
+    const uint32_t *t = c ? gpucompile_vulkan__spv_def(s, c[1], GPUCOMPILE_VULKAN__OP_TYPE_INT, 3) : NULL;
+    int i;
+    if (!t || t[2] != 32 || !(s->ids[id].flags & GPUCOMPILE_VULKAN__F_SPEC_ID) || k->num_launch == GPUCOMPILE_VULKAN_MAX_LAUNCH) return;
+    for (i = 0; i < k->num_launch; i++)
+        if (k->launch[i].spec_id == s->ids[id].spec_id) return;
+    k->launch[k->num_launch].kind = kind;
+    k->launch[k->num_launch].spec_id = s->ids[id].spec_id;
+    k->launch[k->num_launch].arg = arg;
+    k->launch[k->num_launch++].value = c[3];
+}
+
 GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__entry(gpucompile_vulkan__spv *s, size_t e, unsigned char *visited, gpucompile_vulkan_kernel *k) {
     const uint32_t *ep = s->w + e;
-    uint32_t wc = gpucompile_spirv_count(ep[0]), fn = ep[2], name_words = 0, id, j;
+    uint32_t wc = gpucompile_spirv_count(ep[0]), fn = ep[2], name_words = 0, id, j, size_ids[3] = {0, 0, 0};
     gpucompile_spirv_inst it;
     int pc_done = 0;
     memset(k, 0, sizeof *k);
@@ -488,16 +547,22 @@ GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__entry(gpucompile_vulkan__spv 
         if ((op == GPUCOMPILE_VULKAN__OP_EXECUTION_MODE || op == GPUCOMPILE_VULKAN__OP_EXECUTION_MODE_ID) && iwc >= 6 && i[1] == fn) {
             for (j = 0; j < 3; j++) {
                 if (op == GPUCOMPILE_VULKAN__OP_EXECUTION_MODE && i[2] == GPUCOMPILE_VULKAN__MODE_LOCAL_SIZE) k->local_size[j] = i[3 + j];
-                if (op == GPUCOMPILE_VULKAN__OP_EXECUTION_MODE_ID && i[2] == GPUCOMPILE_VULKAN__MODE_LOCAL_SIZE_ID)
+                if (op == GPUCOMPILE_VULKAN__OP_EXECUTION_MODE_ID && i[2] == GPUCOMPILE_VULKAN__MODE_LOCAL_SIZE_ID) {
                     k->local_size[j] = gpucompile_vulkan__const(s, i[3 + j], 0);
+                    size_ids[j] = i[3 + j];
+                }
             }
         }
     }
     if (s->wg_size_id) {
         const uint32_t *c = gpucompile_vulkan__spv_def(s, s->wg_size_id, 0, 6);
         if (c && (gpucompile_spirv_opcode(c[0]) == GPUCOMPILE_VULKAN__OP_CONSTANT_COMPOSITE || gpucompile_spirv_opcode(c[0]) == GPUCOMPILE_VULKAN__OP_SPEC_CONSTANT_COMPOSITE))
-            for (j = 0; j < 3; j++) k->local_size[j] = gpucompile_vulkan__const(s, c[3 + j], k->local_size[j]);
+            for (j = 0; j < 3; j++) {
+                k->local_size[j] = gpucompile_vulkan__const(s, c[3 + j], k->local_size[j]);
+                size_ids[j] = c[3 + j];
+            }
     }
+    for (j = 0; j < 3; j++) gpucompile_vulkan__launch_value(s, k, size_ids[j], GPUCOMPILE_VULKAN_LAUNCH_LOCAL_SIZE, j);
     /* the global variables it uses: those its functions name (static use, as Vulkan's layout
        rules count it; glslang lists unused ones in SPIR-V 1.4+ interfaces), and from 1.4 on
        only those the interface lists too (a literal operand that equals a variable's id is not
@@ -586,7 +651,12 @@ GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__entry(gpucompile_vulkan__spv 
             }
         } else if (sc == GPUCOMPILE_VULKAN__SC_WORKGROUP) {
             uint64_t sz = k->workgroup_bytes + gpucompile_vulkan__size(s, type, 0, 0);
+            const uint32_t *a = gpucompile_vulkan__spv_def(s, type, GPUCOMPILE_VULKAN__OP_TYPE_ARRAY, 4);
             k->workgroup_bytes = sz > 0xffffffffu ? 0xffffffffu : (uint32_t)sz;
+            if (a) { /* a length set at launch */
+                uint64_t es = gpucompile_vulkan__size(s, a[2], 0, 0);
+                if (es && es <= 0xffffffffu) gpucompile_vulkan__launch_value(s, k, a[3], GPUCOMPILE_VULKAN_LAUNCH_SHARED, (uint32_t)es);
+            }
         }
     }
     gpucompile_vulkan__params(s, k);
@@ -629,6 +699,7 @@ GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__reflect(const void *spirv, siz
             case GPUCOMPILE_VULKAN__DEC_BINDING: if (wc >= 4) { d->flags |= GPUCOMPILE_VULKAN__F_BINDING; d->binding = w[3]; } break;
             case GPUCOMPILE_VULKAN__DEC_ARRAY_STRIDE: if (wc >= 4) { d->flags |= GPUCOMPILE_VULKAN__F_STRIDE; d->stride = w[3]; } break;
             case GPUCOMPILE_VULKAN__DEC_BUILTIN: if (wc >= 4 && w[3] == GPUCOMPILE_VULKAN__BUILTIN_WORKGROUP_SIZE) s.wg_size_id = w[1]; break;
+            case GPUCOMPILE_VULKAN__DEC_SPEC_ID: if (wc >= 4) { d->flags |= GPUCOMPILE_VULKAN__F_SPEC_ID; d->spec_id = w[3]; } break;
             default: break;
             }
         } else if (op == GPUCOMPILE_VULKAN__OP_MEMBER_DECORATE && wc >= 4 &&
@@ -709,6 +780,10 @@ GPUCOMPILE_VULKAN__API int gpucompile_vulkan_reflect(const void *spirv, size_t s
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The function LLVM 22's SPIR-V code generator makes an OpSpecConstant decorated SpecId of
+   (__spirv_SpecConstant(int id, int default), as the SPIR-V translator's builtins name it). */
+#define GPUCOMPILE_VULKAN__SPEC_CONSTANT "_Z20__spirv_SpecConstantii"
 
 /* ==== [section: vulkan target] ===========================================================
    The two spellings, the capability and extension names, what a target allows. */
@@ -1228,7 +1303,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__prepare(gpucompile_job *
         const char *name = gpucompile_value_name(fn), *v;
         unsigned n, size[3];
         if (LLVMIsDeclaration(fn)) {
-            if (LLVMGetFirstUse(fn) && strncmp(name, "llvm.", 5) != 0)
+            if (LLVMGetFirstUse(fn) && strncmp(name, "llvm.", 5) != 0 && strcmp(name, GPUCOMPILE_VULKAN__SPEC_CONSTANT) != 0)
                 return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNRESOLVED, "undefined function '%s': a Vulkan shader module links nothing "
                                            "(LLVM 22 would import it, which needs the Linkage capability)", name);
             continue;
@@ -1496,7 +1571,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__object(gpucompile_job *j
 /* After optimization: the rewrites, then the checks again on what the optimizer made. */
 /* Pointer kernels into the Vulkan shape ([section: lowering]), then the input rules on
    what the rewrite made. Flags: workgroup_size = "X,Y,Z" (kernels without reqd_work_group_size;
-   default 64,1,1), local_memory = "BYTES" (each local pointer parameter's; default 4096). */
+   without it: set at launch), local_memory = "BYTES" (each local pointer parameter's; without
+   it: set at launch). */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__lower(gpucompile_job *job) {
     gpucompile_lower_options o;
     const char *ws = gpucompile_target_flag_value(job->target, "workgroup_size"), *lm = gpucompile_target_flag_value(job->target, "local_memory");
@@ -2000,6 +2076,16 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__metadata(const gpucompile_vulkan_kern
                                   (unsigned)k->bindings[i].stride);
         gpucompile_buf_str(b, "], ");
     }
+    if (k->num_launch) { /* the sizes set at launch, by SpecId: local_size_x=0 (the block's x), shared=3/4 (an array of 4-byte elements) */
+        gpucompile_buf_str(b, "launch_sizes = \"");
+        for (i = 0; i < k->num_launch; i++) {
+            const gpucompile_vulkan_launch_value *v = &k->launch[i];
+            if (i) gpucompile_buf_str(b, " ");
+            if (v->kind == GPUCOMPILE_VULKAN_LAUNCH_LOCAL_SIZE) gpucompile_buf_printf(b, "local_size_%c=%u", "xyz"[v->arg % 3], (unsigned)v->spec_id);
+            else gpucompile_buf_printf(b, "shared=%u/%u", (unsigned)v->spec_id, (unsigned)v->arg);
+        }
+        gpucompile_buf_str(b, "\", ");
+    }
     if (k->num_params) { /* a pointer kernel's parameters in their order (the module's gpucompile.params tokens) */
         gpucompile_buf_str(b, "parameters = \"");
         for (i = 0; i < k->num_params; i++) {
@@ -2225,9 +2311,161 @@ GPUCOMPILE_DEF const gpucompile_lower_target *gpucompile_vulkan_lower_target(voi
         11, 13, 10, /* LLVM's SPIR-V address spaces for shaders: StorageBuffer, PushConstant, Private */
         "hlsl.shader", "compute", "hlsl.numthreads",
         "gpucompile.vulkan.params",
-        GPUCOMPILE_VULKAN_MAX_PARAMS, 128 /* the reflection's parameters; the push constants every device has */
+        GPUCOMPILE_VULKAN_MAX_PARAMS, 128, /* the reflection's parameters; the push constants every device has */
+        GPUCOMPILE_VULKAN__SPEC_CONSTANT /* OpSpecConstant with SpecId (LLVM 22's SPIR-V builtins): sizes set at launch */
     };
     return &t;
+}
+
+/* Sizes set at launch (gpucompile_lower.h: GPUCOMPILE_LOWER_LAUNCH_SIZE, _LENGTH) made so in the
+   module's words: each such entry point's LocalSize becomes LocalSizeId of the specialization
+   constants 0, 1, 2 (one of those LLVM wrote for its work-item sizes, else a new one, LocalSize's
+   value its default): per entry point, unlike the WorkgroupSize built-in, which would size every
+   entry point of the module; each such workgroup array gets a type of its own whose length is the
+   specialization constant its metadata names (default 1), and its variable a pointer type to it.
+   In b (its words replaced); GPUCOMPILE_OK with nothing to do. */
+typedef struct gpucompile_vulkan__length { char name[256]; uint32_t spec, var; } gpucompile_vulkan__length;
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__launch_sizes(LLVMModuleRef module, gpucompile_buf *b) {
+    enum { MAX = 64 };
+    char entries[MAX][128];
+    gpucompile_vulkan__length arrays[MAX];
+    unsigned kind = LLVMGetMDKindIDInContext(LLVMGetModuleContext(module), GPUCOMPILE_LOWER_LAUNCH_LENGTH, (unsigned)strlen(GPUCOMPILE_LOWER_LAUNCH_LENGTH));
+    int ne = 0, na = 0, i, d, found_types = 0;
+    LLVMValueRef fn, g;
+    uint32_t *w = (uint32_t *)(void *)b->data, bound, uint_id = 0, spec_wg[3] = {0, 0, 0}, def_wg[3] = {64, 1, 1}, next, new_uint = 0;
+    uint32_t arr_spec[MAX], arr_type[MAX], arr_ptr[MAX], arr_elem[MAX];
+    size_t n = b->len / 4, at, *def = NULL;
+    uint32_t *specid = NULL;
+    unsigned char *launch = NULL;
+    gpucompile_buf o;
+    for (fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn))
+        if (ne < MAX && LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, GPUCOMPILE_LOWER_LAUNCH_SIZE, (unsigned)strlen(GPUCOMPILE_LOWER_LAUNCH_SIZE)))
+            snprintf(entries[ne++], sizeof entries[0], "%s", gpucompile_value_name(fn));
+    for (g = LLVMGetFirstGlobal(module); g; g = LLVMGetNextGlobal(g)) {
+        LLVMValueRef md = LLVMGetMetadata(g, kind), id;
+        if (!md || na == MAX || LLVMGetMDNodeNumOperands(md) != 1) continue;
+        LLVMGetMDNodeOperands(md, &id);
+        if (!id || !LLVMIsAConstantInt(id)) continue;
+        snprintf(arrays[na].name, sizeof arrays[na].name, "%s", gpucompile_value_name(g));
+        arrays[na].spec = (uint32_t)LLVMConstIntGetZExtValue(id);
+        arrays[na++].var = 0;
+    }
+    if ((!ne && !na) || n < 5) return GPUCOMPILE_OK;
+    bound = w[3];
+    def = (size_t *)calloc(bound + 1, sizeof *def);
+    specid = (uint32_t *)calloc(bound + 1, sizeof *specid);
+    launch = (unsigned char *)calloc(bound + 1, 1);
+    if (!def || !specid || !launch) {
+        free(def); free(specid); free(launch);
+        return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    }
+    /* what is where: definitions, SpecIds, the entry points and variables by name */
+    for (at = 5; at < n; at += w[at] >> 16) {
+        uint32_t op = w[at] & 0xffffu, wc = w[at] >> 16;
+        int rk = gpucompile_vulkan__result(op);
+        if (!wc || wc > n - at) { free(def); free(specid); free(launch); return GPUCOMPILE_ERROR_INVALID_INPUT; }
+        if (rk && wc > (uint32_t)rk && w[at + (size_t)rk] < bound) def[w[at + (size_t)rk]] = at;
+        if (op == GPUCOMPILE_VULKAN__OP_TYPE_INT && wc == 4 && w[at + 2] == 32 && w[at + 3] == 0 && !uint_id) uint_id = w[at + 1];
+        if (op == GPUCOMPILE_VULKAN__OP_DECORATE && wc == 4 && w[at + 2] == 1 /* SpecId */ && w[at + 1] < bound) specid[w[at + 1]] = w[at + 3] + 1;
+        if ((op == GPUCOMPILE_VULKAN__OP_ENTRY_POINT && wc >= 4) || (op == GPUCOMPILE_VULKAN__OP_NAME && wc >= 3)) {
+            const char *name = (const char *)(w + at + (op == GPUCOMPILE_VULKAN__OP_NAME ? 2 : 3));
+            uint32_t target = w[at + (op == GPUCOMPILE_VULKAN__OP_NAME ? 1 : 2)];
+            size_t max = (size_t)(wc - (op == GPUCOMPILE_VULKAN__OP_NAME ? 2 : 3)) * 4;
+            for (i = 0; op == GPUCOMPILE_VULKAN__OP_ENTRY_POINT && i < ne; i++)
+                if (memchr(name, 0, max) && strcmp(name, entries[i]) == 0 && target < bound) launch[target] = 1;
+            for (i = 0; op == GPUCOMPILE_VULKAN__OP_NAME && i < na; i++)
+                if (memchr(name, 0, max) && strcmp(name, arrays[i].name) == 0 && target < bound && !arrays[i].var) arrays[i].var = target;
+        }
+        if (op == GPUCOMPILE_VULKAN__OP_EXECUTION_MODE && wc == 6 && w[at + 1] < bound && launch[w[at + 1]] && w[at + 2] == GPUCOMPILE_VULKAN__MODE_LOCAL_SIZE)
+            for (d = 0; d < 3; d++) def_wg[d] = w[at + 3 + d];
+    }
+    for (at = 5; at < n; at += w[at] >> 16) /* the work-item sizes' constants LLVM wrote */
+        if ((w[at] & 0xffffu) == GPUCOMPILE_VULKAN__OP_SPEC_CONSTANT && (w[at] >> 16) == 4 && w[at + 1] == uint_id && w[at + 2] < bound &&
+            specid[w[at + 2]] >= 1 && specid[w[at + 2]] <= 3 && !spec_wg[specid[w[at + 2]] - 1])
+            spec_wg[specid[w[at + 2]] - 1] = w[at + 2];
+    next = bound;
+    if (!uint_id) uint_id = new_uint = next++;
+    for (d = 0; d < 3; d++)
+        if (ne && !spec_wg[d]) spec_wg[d] = next++ | 0x80000000u; /* new: made below */
+    for (i = 0; i < na; i++) { /* the variable, its pointer type, its array type */
+        size_t v = arrays[i].var ? def[arrays[i].var] : 0, p, a;
+        arr_type[i] = 0;
+        if (!v || (w[v] & 0xffffu) != GPUCOMPILE_VULKAN__OP_VARIABLE || (w[v] >> 16) < 4 || w[v + 3] != GPUCOMPILE_VULKAN__SC_WORKGROUP || w[v + 1] >= bound) continue;
+        p = def[w[v + 1]];
+        if (!p || (w[p] & 0xffffu) != GPUCOMPILE_VULKAN__OP_TYPE_POINTER || (w[p] >> 16) != 4 || w[p + 3] >= bound) continue;
+        a = def[w[p + 3]];
+        if (!a || (w[a] & 0xffffu) != GPUCOMPILE_VULKAN__OP_TYPE_ARRAY || (w[a] >> 16) != 4) continue;
+        arr_elem[i] = w[a + 2];
+        arr_spec[i] = next++;
+        arr_type[i] = next++;
+        arr_ptr[i] = next++;
+    }
+    memset(&o, 0, sizeof o);
+    o.a = b->a;
+    gpucompile_buf_add(&o, w, 5 * 4);
+    for (at = 5; at < n; at += w[at] >> 16) {
+        uint32_t op = w[at] & 0xffffu, wc = w[at] >> 16, x[6];
+        int preamble = op == 17 || op == 10 || op == 11 || op == 14 || op == 15 || op == 16 || op == 331 || (op >= 2 && op <= 8) || op == 330 ||
+                       (op >= 71 && op <= 75) || op == 332 || op == 5632 || op == 5633 || op == 317;
+        if (!preamble && !found_types) { /* the end of the annotations: the new SpecIds; a 32-bit unsigned type if none */
+            found_types = 1;
+            for (d = 0; d < 3; d++)
+                if (ne) {
+                    x[0] = 4u << 16 | GPUCOMPILE_VULKAN__OP_DECORATE; x[1] = spec_wg[d] & 0x7fffffffu; x[2] = 1; x[3] = (uint32_t)d;
+                    if (spec_wg[d] & 0x80000000u) gpucompile_buf_add(&o, x, 16);
+                }
+            for (i = 0; i < na; i++)
+                if (arr_type[i]) {
+                    x[0] = 4u << 16 | GPUCOMPILE_VULKAN__OP_DECORATE; x[1] = arr_spec[i]; x[2] = 1; x[3] = arrays[i].spec;
+                    gpucompile_buf_add(&o, x, 16);
+                }
+            if (new_uint) {
+                x[0] = 4u << 16 | GPUCOMPILE_VULKAN__OP_TYPE_INT; x[1] = new_uint; x[2] = 32; x[3] = 0;
+                gpucompile_buf_add(&o, x, 16);
+            }
+        }
+        if (op == GPUCOMPILE_VULKAN__OP_EXECUTION_MODE && wc == 6 && w[at + 1] < bound && launch[w[at + 1]] && w[at + 2] == GPUCOMPILE_VULKAN__MODE_LOCAL_SIZE) {
+            x[0] = 6u << 16 | GPUCOMPILE_VULKAN__OP_EXECUTION_MODE_ID; x[1] = w[at + 1]; x[2] = GPUCOMPILE_VULKAN__MODE_LOCAL_SIZE_ID;
+            for (d = 0; d < 3; d++) x[3 + d] = spec_wg[d] & 0x7fffffffu;
+            gpucompile_buf_add(&o, x, 24);
+            continue;
+        }
+        if (op == GPUCOMPILE_VULKAN__OP_VARIABLE && wc >= 4) {
+            for (i = 0; i < na && !(arr_type[i] && arrays[i].var == w[at + 2]); i++) {}
+            if (i < na) {
+                x[0] = 4u << 16 | GPUCOMPILE_VULKAN__OP_SPEC_CONSTANT; x[1] = uint_id; x[2] = arr_spec[i]; x[3] = 1;
+                gpucompile_buf_add(&o, x, 16);
+                x[0] = 4u << 16 | GPUCOMPILE_VULKAN__OP_TYPE_ARRAY; x[1] = arr_type[i]; x[2] = arr_elem[i]; x[3] = arr_spec[i];
+                gpucompile_buf_add(&o, x, 16);
+                x[0] = 4u << 16 | GPUCOMPILE_VULKAN__OP_TYPE_POINTER; x[1] = arr_ptr[i]; x[2] = GPUCOMPILE_VULKAN__SC_WORKGROUP; x[3] = arr_type[i];
+                gpucompile_buf_add(&o, x, 16);
+                gpucompile_buf_add(&o, w + at, 4);
+                gpucompile_buf_add(&o, &arr_ptr[i], 4);
+                gpucompile_buf_add(&o, w + at + 2, (size_t)(wc - 2) * 4);
+                continue;
+            }
+        }
+        gpucompile_buf_add(&o, w + at, (size_t)wc * 4);
+        if ((op == GPUCOMPILE_VULKAN__OP_TYPE_INT && w[at + 1] == uint_id) || (new_uint && found_types == 1)) { /* after the type: the work-item sizes' constants */
+            found_types = 2;
+            for (d = 0; d < 3; d++)
+                if (ne && (spec_wg[d] & 0x80000000u)) {
+                    x[0] = 4u << 16 | GPUCOMPILE_VULKAN__OP_SPEC_CONSTANT; x[1] = uint_id; x[2] = spec_wg[d] & 0x7fffffffu; x[3] = def_wg[d];
+                    gpucompile_buf_add(&o, x, 16);
+                }
+        }
+    }
+    free(def);
+    free(specid);
+    free(launch);
+    if (o.oom) {
+        gpucompile_free(o.a, o.data);
+        return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    }
+    ((uint32_t *)(void *)o.data)[3] = next;
+    gpucompile_free(b->a, b->data);
+    *b = o;
+    return GPUCOMPILE_OK;
 }
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef module, const void *spirv, size_t size, gpucompile_buf *out) {
@@ -2237,6 +2475,8 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef mod
     unsigned k, count = module ? LLVMGetNamedMetadataNumOperands(module, gpucompile_vulkan_lower_target()->params_metadata) : 0;
     LLVMValueRef *ops = NULL;
     const uint32_t magic = GPUCOMPILE_SPIRV_MAGIC;
+    gpucompile_buf t;
+    gpucompile_result r;
     /* in host order, as the words added are */
     if (size % 4 || !gpucompile_spirv_begin(&it, spirv, size) || memcmp(spirv, &magic, 4) != 0) return GPUCOMPILE_ERROR_INVALID_INPUT;
     /* after the debug section's names (7b), before the annotations: where 7c is */
@@ -2251,7 +2491,9 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef mod
     }
     if (it.bad) return GPUCOMPILE_ERROR_INVALID_INPUT;
     at = it.at;
-    gpucompile_buf_add(out, w, at * 4);
+    memset(&t, 0, sizeof t);
+    t.a = out->a;
+    gpucompile_buf_add(&t, w, at * 4);
     if (count && (ops = (LLVMValueRef *)malloc(count * sizeof *ops)) != NULL) {
         LLVMGetNamedMetadataOperands(module, gpucompile_vulkan_lower_target()->params_metadata, ops);
         for (k = 0; k < count; k++) {
@@ -2264,14 +2506,17 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef mod
             if (!s || !(text = LLVMGetMDString(s, &len))) continue;
             words = len / 4 + 1;
             first = gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_MODULE_PROCESSED, 1u + words);
-            gpucompile_buf_add(out, &first, 4);
-            gpucompile_buf_add(out, text, len);
-            gpucompile_buf_add(out, &zero, (size_t)words * 4 - len);
+            gpucompile_buf_add(&t, &first, 4);
+            gpucompile_buf_add(&t, text, len);
+            gpucompile_buf_add(&t, &zero, (size_t)words * 4 - len);
         }
         free(ops);
     }
-    gpucompile_buf_add(out, w + 4 * at, size - 4 * at);
-    return out->oom ? GPUCOMPILE_ERROR_OUT_OF_MEMORY : GPUCOMPILE_OK;
+    gpucompile_buf_add(&t, w + 4 * at, size - 4 * at);
+    r = t.oom ? GPUCOMPILE_ERROR_OUT_OF_MEMORY : module ? gpucompile_vulkan__launch_sizes(module, &t) : GPUCOMPILE_OK;
+    if (r == GPUCOMPILE_OK) gpucompile_buf_add(out, t.data, t.len);
+    gpucompile_free(t.a, t.data);
+    return r != GPUCOMPILE_OK ? r : out->oom ? GPUCOMPILE_ERROR_OUT_OF_MEMORY : GPUCOMPILE_OK;
 }
 
 #ifdef __cplusplus
@@ -2316,14 +2561,23 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef mod
        carries an OpModuleProcessed "gpucompile.params" string, the reflection's params) is
        launched in its own parameter order instead, as on every other backend: params[i] is
        the i-th parameter of the OpenCL/CUDA kernel (a pointer's address, a scalar's value, a
-       local pointer's placeholder), each routed to its binding or push-constant offset; the
-       launch's sharedMemBytes may be up to what its local parameters were compiled with.
+       local pointer's placeholder), each routed to its binding or push-constant offset.
        The runtime ABI does not pass the argument count to the vendor: it is taken from the
        reflection (bindings + block members, or params), never checked against paramsCount. `extra` is not
        used. A uniform buffer's descriptor covers at most maxUniformBufferRange bytes.
-       The block size must equal the entry point's LocalSize (it is compiled in): a mismatch is
-       refused, naming both; dynamic shared memory (smem > 0) is refused (Vulkan has none: size
-       workgroup memory in the kernel). Bindings are set through push descriptors when every
+       Sizes set at launch (the reflection's launch[]: specialization constants): a workgroup size
+       from LocalSizeId's or the WorkgroupSize built-in's specialization constants takes the
+       launch's block, each workgroup array whose length is a specialization constant the launch's
+       sharedMemBytes (CUDA's dynamic shared memory; every such array that many bytes, as every
+       local parameter on OpenCL); the entry point's pipeline for those values is made at the
+       first launch with them (through the pipeline cache) and kept with the function, beside
+       the one made at load with the defaults: a repeated launch at a known size finds it. A
+       workgroup size compiled in must equal the block (a mismatch is refused, naming both); the
+       block must be within maxComputeWorkGroupSize and maxComputeWorkGroupInvocations, the
+       workgroup memory (compiled in plus the arrays at the launch's size) within
+       maxComputeSharedMemorySize; sharedMemBytes given to a kernel with no array set at launch
+       is refused, or, where its local parameters were compiled with their size, above that.
+       Not set at launch: a global offset (get_global_offset is 0). Bindings are set through push descriptors when every
        binding is in set 0 and the device has VK_KHR_push_descriptor, else through descriptor sets
        ($GPUCOMPILE_VULKAN_NO_PUSH_DESCRIPTORS=1 takes that path on any device).
        Streams: a stream is a command buffer that records launches, copies between allocations
@@ -2333,7 +2587,8 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef mod
        stream first and is done by the host. One thread at a time per stream; launches on the NULL
        stream may come from many threads (the queue is guarded).
        Pipeline cache: a VkPipelineCache read at start from a file and written back (whole, by a
-       rename) after each module load that created pipelines: $GPUCOMPILE_VULKAN_PIPELINE_CACHE or
+       rename) after each module load that created pipelines, and at the unload of a module after
+       pipelines were made at launches: $GPUCOMPILE_VULKAN_PIPELINE_CACHE or
        gpucompile_vulkan_set_pipeline_cache() (before the first call) names the file ("off":
        none); by default it lies beside gpucompile's compile cache: $XDG_CACHE_HOME/gpucompile
        (else $HOME/.cache/gpucompile; Windows %LOCALAPPDATA%\gpucompile), one file per device,
@@ -2426,7 +2681,9 @@ typedef struct gpucompile_vulkan__set_binding { uint32_t binding, type, count, s
 typedef struct gpucompile_vulkan__set_layout_info { uint32_t sType; const void *pNext; uint32_t flags, count; const gpucompile_vulkan__set_binding *bindings; } gpucompile_vulkan__set_layout_info;
 typedef struct gpucompile_vulkan__push_range { uint32_t stages, offset, size; } gpucompile_vulkan__push_range;
 typedef struct gpucompile_vulkan__layout_info { uint32_t sType; const void *pNext; uint32_t flags, set_count; const uint64_t *sets; uint32_t range_count; const gpucompile_vulkan__push_range *ranges; } gpucompile_vulkan__layout_info;
-typedef struct gpucompile_vulkan__stage_info { uint32_t sType; const void *pNext; uint32_t flags, stage; uint64_t module; const char *name; const void *specialization; } gpucompile_vulkan__stage_info;
+typedef struct gpucompile_vulkan__spec_entry { uint32_t id, offset; size_t size; } gpucompile_vulkan__spec_entry;
+typedef struct gpucompile_vulkan__spec_info { uint32_t count; const gpucompile_vulkan__spec_entry *entries; size_t size; const void *data; } gpucompile_vulkan__spec_info;
+typedef struct gpucompile_vulkan__stage_info { uint32_t sType; const void *pNext; uint32_t flags, stage; uint64_t module; const char *name; const gpucompile_vulkan__spec_info *specialization; } gpucompile_vulkan__stage_info;
 typedef struct gpucompile_vulkan__pipeline_info { uint32_t sType; const void *pNext; uint32_t flags; gpucompile_vulkan__stage_info stage; uint64_t layout, base; int32_t base_index; } gpucompile_vulkan__pipeline_info;
 typedef struct gpucompile_vulkan__cache_info { uint32_t sType; const void *pNext; uint32_t flags; size_t size; const void *data; } gpucompile_vulkan__cache_info;
 typedef struct gpucompile_vulkan__feedback { uint32_t flags; uint64_t duration; } gpucompile_vulkan__feedback;
@@ -2557,12 +2814,17 @@ typedef struct gpucompile_vulkan__ctx {
 } gpucompile_vulkan__ctx;
 
 struct gpucompile_vulkan__module;
-/* A function: one entry point's reflection, layouts and pipeline. */
+/* A pipeline of an entry point with sizes set at launch: the values it was made with. */
+typedef struct gpucompile_vulkan__variant { uint32_t values[GPUCOMPILE_VULKAN_MAX_LAUNCH]; uint64_t pipeline; } gpucompile_vulkan__variant;
+/* A function: one entry point's reflection, layouts and pipeline (made with the defaults of the
+   sizes set at launch); the pipelines made for other sizes (guarded by the runtime's lock). */
 typedef struct gpucompile_vulkan__function {
     gpucompile_vulkan_kernel k;
-    uint64_t sets[4], layout, pipeline;
+    uint64_t sets[4], layout, pipeline, shader;
     uint32_t num_sets;
     int push_descriptors; /* its bindings go through vkCmdPushDescriptorSetKHR */
+    gpucompile_vulkan__variant *variants;
+    int num_variants, cap_variants, last;
 } gpucompile_vulkan__function;
 
 typedef struct gpucompile_vulkan__module {
@@ -2580,6 +2842,7 @@ typedef struct gpucompile_vulkan__state {
     uint32_t max_push, max_groups[3], max_invocations, max_uniform_range, max_group_size[3], max_shared;
     uint64_t storage_align, uniform_align;
     int push_descriptors, int8, int16, int64, float_atomics, starting;
+    int unsaved; /* pipelines made at launches since the cache file was written (guarded by the lock) */
     char cache_path[1024];
     int cache_path_set;
     /* guarded by the lock below */
@@ -3050,13 +3313,20 @@ static int gpucompile_vulkan__start(int *ordinal, char *arch, size_t arch_size, 
 /* ---- modules and functions ---- */
 static void gpucompile_vulkan__function_free(gpucompile_vulkan__state *s, gpucompile_vulkan__function *f) {
     uint32_t i;
+    int v;
+    for (v = 0; v < f->num_variants; v++) s->vk.DestroyPipeline(s->device, f->variants[v].pipeline, NULL);
+    free(f->variants);
     if (f->pipeline) s->vk.DestroyPipeline(s->device, f->pipeline, NULL);
     if (f->layout) s->vk.DestroyPipelineLayout(s->device, f->layout, NULL);
     for (i = 0; i < f->num_sets; i++)
         if (f->sets[i]) s->vk.DestroyDescriptorSetLayout(s->device, f->sets[i], NULL);
 }
 
-/* The layouts and the pipeline of one entry point: 0, or a Vulkan error (*call) or -1 with why. */
+static int gpucompile_vulkan__pipeline_make(gpucompile_vulkan__state *s, const gpucompile_vulkan__function *f, const uint32_t *values, uint64_t *out,
+                                            const char **call);
+
+/* The layouts and the pipeline of one entry point (its sizes set at launch at their defaults):
+   0, or a Vulkan error (*call) or -1 with why. */
 static int gpucompile_vulkan__function_make(gpucompile_vulkan__state *s, uint64_t shader, gpucompile_vulkan__function *f, const char **call,
                                             char *why, size_t why_size) {
     const gpucompile_vulkan_kernel *k = &f->k;
@@ -3064,13 +3334,9 @@ static int gpucompile_vulkan__function_make(gpucompile_vulkan__state *s, uint64_
     gpucompile_vulkan__set_layout_info sl;
     gpucompile_vulkan__layout_info li;
     gpucompile_vulkan__push_range pr;
-    gpucompile_vulkan__pipeline_info pi;
-    gpucompile_vulkan__feedback fb;
-    gpucompile_vulkan__feedback_info fi;
     uint64_t threads = (uint64_t)k->local_size[0] * k->local_size[1] * k->local_size[2];
-    uint32_t set, nb;
+    uint32_t set, nb, defaults[GPUCOMPILE_VULKAN_MAX_LAUNCH];
     int i, r;
-    double t0;
     if (!threads || threads > s->max_invocations || k->local_size[0] > s->max_group_size[0] || k->local_size[1] > s->max_group_size[1] ||
         k->local_size[2] > s->max_group_size[2]) {
         snprintf(why, why_size, "entry point '%s': workgroup size %ux%ux%u (the device takes 1 to %u threads, at most %ux%ux%u)", k->name,
@@ -3125,6 +3391,31 @@ static int gpucompile_vulkan__function_make(gpucompile_vulkan__state *s, uint64_
     li.ranges = &pr;
     *call = "vkCreatePipelineLayout";
     if ((r = s->vk.CreatePipelineLayout(s->device, &li, NULL, &f->layout)) != 0) return r;
+    f->shader = shader;
+    for (i = 0; i < k->num_launch; i++) defaults[i] = k->launch[i].value;
+    return gpucompile_vulkan__pipeline_make(s, f, defaults, &f->pipeline, call);
+}
+
+/* f's compute pipeline with its sizes set at launch given values (through the pipeline cache). */
+static int gpucompile_vulkan__pipeline_make(gpucompile_vulkan__state *s, const gpucompile_vulkan__function *f, const uint32_t *values, uint64_t *out,
+                                            const char **call) {
+    const gpucompile_vulkan_kernel *k = &f->k;
+    gpucompile_vulkan__pipeline_info pi;
+    gpucompile_vulkan__feedback fb;
+    gpucompile_vulkan__feedback_info fi;
+    gpucompile_vulkan__spec_entry se[GPUCOMPILE_VULKAN_MAX_LAUNCH];
+    gpucompile_vulkan__spec_info sp;
+    double t0;
+    int i, r;
+    for (i = 0; i < k->num_launch; i++) {
+        se[i].id = k->launch[i].spec_id;
+        se[i].offset = (uint32_t)(4 * i);
+        se[i].size = 4;
+    }
+    sp.count = (uint32_t)k->num_launch;
+    sp.entries = se;
+    sp.size = (size_t)(4 * k->num_launch);
+    sp.data = values;
     memset(&fb, 0, sizeof fb);
     memset(&fi, 0, sizeof fi);
     fi.sType = GPUCOMPILE_VULKAN__ST_CREATION_FEEDBACK;
@@ -3134,13 +3425,14 @@ static int gpucompile_vulkan__function_make(gpucompile_vulkan__state *s, uint64_
     pi.pNext = &fi;
     pi.stage.sType = GPUCOMPILE_VULKAN__ST_SHADER_STAGE;
     pi.stage.stage = GPUCOMPILE_VULKAN__COMPUTE_STAGE;
-    pi.stage.module = shader;
+    pi.stage.module = f->shader;
     pi.stage.name = k->name;
+    pi.stage.specialization = k->num_launch ? &sp : NULL;
     pi.layout = f->layout;
     pi.base_index = -1;
     *call = "vkCreateComputePipelines";
     t0 = gpucompile_vulkan__ms();
-    r = s->vk.CreateComputePipelines(s->device, s->cache, 1, &pi, NULL, &f->pipeline);
+    r = s->vk.CreateComputePipelines(s->device, s->cache, 1, &pi, NULL, out);
     gpucompile_vulkan__lock();
     s->info.pipeline_ms += gpucompile_vulkan__ms() - t0;
     s->info.pipelines += r == 0;
@@ -3158,7 +3450,14 @@ static void gpucompile_vulkan__module_free(gpucompile_vulkan__state *s, gpucompi
 }
 
 static void gpucompile_vulkan__module_unload(void *module) {
-    gpucompile_vulkan__module_free(&gpucompile_vulkan__rt, (gpucompile_vulkan__module *)module);
+    gpucompile_vulkan__state *s = &gpucompile_vulkan__rt;
+    int unsaved;
+    gpucompile_vulkan__lock();
+    unsaved = s->unsaved;
+    s->unsaved = 0;
+    gpucompile_vulkan__unlock();
+    if (unsaved) gpucompile_vulkan__cache_save(s); /* the pipelines made at launches, for the next process */
+    gpucompile_vulkan__module_free(s, (gpucompile_vulkan__module *)module);
 }
 
 /* The shader module, and per entry point its layouts and pipeline, on s's device. */
@@ -3501,6 +3800,121 @@ static int gpucompile_vulkan__sets(gpucompile_vulkan__state *s, gpucompile_vulka
     }
 }
 
+/* The values of f's sizes set at launch for a launch's block (NULL: the defaults) and
+   sharedMemBytes, checked against what is compiled in and the device's limits: 0, or -1 with why. */
+static int gpucompile_vulkan__sizes(const gpucompile_vulkan__state *s, const gpucompile_vulkan__function *f, const unsigned *block, unsigned smem,
+                                    uint32_t *values, char *msg, size_t size) {
+    const gpucompile_vulkan_kernel *k = &f->k;
+    uint32_t wg[3];
+    uint64_t shared = k->workgroup_bytes, fixed = k->workgroup_bytes, threads;
+    int i, at_launch[3] = {0, 0, 0}, arrays = 0;
+    unsigned long long local = 0;
+    memcpy(wg, k->local_size, sizeof wg);
+    for (i = 0; i < k->num_params; i++)
+        if (k->params[i].kind == GPUCOMPILE_VULKAN_PARAM_LOCAL) local += k->params[i].value;
+    for (i = 0; i < k->num_launch; i++) {
+        const gpucompile_vulkan_launch_value *v = &k->launch[i];
+        values[i] = v->value;
+        if (v->kind == GPUCOMPILE_VULKAN_LAUNCH_LOCAL_SIZE && v->arg < 3) {
+            at_launch[v->arg] = 1;
+            if (block) values[i] = wg[v->arg] = block[v->arg];
+        } else if (v->kind == GPUCOMPILE_VULKAN_LAUNCH_SHARED) {
+            arrays++;
+            fixed -= (uint64_t)v->value * v->arg;
+            if (smem) {
+                values[i] = (smem + v->arg - 1) / v->arg;
+                shared += (uint64_t)values[i] * v->arg - (uint64_t)v->value * v->arg;
+            }
+        }
+    }
+    if (block && ((!at_launch[0] && block[0] != wg[0]) || (!at_launch[1] && block[1] != wg[1]) || (!at_launch[2] && block[2] != wg[2]))) {
+        snprintf(msg, size, "kernel '%s' has workgroup size %ux%ux%u, compiled in%s; the launch asks for blocks of %ux%ux%u", k->name, wg[0], wg[1], wg[2],
+                 at_launch[0] || at_launch[1] || at_launch[2] ? " where not set at launch" : "", block[0], block[1], block[2]);
+        return -1;
+    }
+    threads = (uint64_t)wg[0] * wg[1] * wg[2];
+    if (!threads || threads > s->max_invocations || wg[0] > s->max_group_size[0] || wg[1] > s->max_group_size[1] || wg[2] > s->max_group_size[2]) {
+        snprintf(msg, size, "kernel '%s': workgroup size %ux%ux%u (the device takes 1 to %u threads, at most %ux%ux%u)", k->name, wg[0], wg[1], wg[2],
+                 s->max_invocations, s->max_group_size[0], s->max_group_size[1], s->max_group_size[2]);
+        return -1;
+    }
+    if (smem && !arrays && !local) {
+        snprintf(msg, size, "kernel '%s': %u bytes of dynamic workgroup memory asked; the kernel has none (no local pointer parameter or "
+                 "extern __shared__ array whose size is set at launch)", k->name, smem);
+        return -1;
+    }
+    if (smem && !arrays && smem > local) {
+        snprintf(msg, size, "kernel '%s': %u bytes of local memory asked; its local parameters were compiled with %llu (compile it without "
+                 "local_memory to set it at launch)", k->name, smem, local);
+        return -1;
+    }
+    if (shared > s->max_shared) {
+        snprintf(msg, size, "kernel '%s': %llu bytes of workgroup memory (sharedMemBytes %u for each of its %d array%s set at launch, %llu bytes "
+                 "besides): above the device's maxComputeSharedMemorySize, %u", k->name, (unsigned long long)shared, smem, arrays,
+                 arrays == 1 ? "" : "s", (unsigned long long)fixed, s->max_shared);
+        return -1;
+    }
+    return 0;
+}
+
+/* f's pipeline for values: the one made with the defaults, else one made at an earlier launch with
+   the same values, else made now and kept. 0, or a Vulkan error (*call). */
+static int gpucompile_vulkan__pipeline_for(gpucompile_vulkan__state *s, gpucompile_vulkan__function *f, const uint32_t *values, uint64_t *out,
+                                           const char **call) {
+    size_t bytes = (size_t)f->k.num_launch * 4;
+    uint64_t made = 0;
+    int i, r, found = -1;
+    for (i = 0; i < f->k.num_launch && values[i] == f->k.launch[i].value; i++) {}
+    if (i == f->k.num_launch) { /* the defaults (and a kernel with every size compiled in) */
+        *out = f->pipeline;
+        return 0;
+    }
+    gpucompile_vulkan__lock();
+    if (f->last >= 0 && f->last < f->num_variants && memcmp(f->variants[f->last].values, values, bytes) == 0) found = f->last;
+    for (i = 0; i < f->num_variants && found < 0; i++)
+        if (memcmp(f->variants[i].values, values, bytes) == 0) found = i;
+    if (found >= 0) {
+        f->last = found;
+        *out = f->variants[found].pipeline;
+    }
+    gpucompile_vulkan__unlock();
+    if (found >= 0) return 0;
+    if ((r = gpucompile_vulkan__pipeline_make(s, f, values, &made, call)) != 0) return r; /* outside the lock: it compiles */
+    gpucompile_vulkan__lock();
+    for (i = 0; i < f->num_variants && found < 0; i++) /* another thread's, made meanwhile */
+        if (memcmp(f->variants[i].values, values, bytes) == 0) found = i;
+    if (found < 0 && f->num_variants == f->cap_variants) {
+        int nc = f->cap_variants ? 2 * f->cap_variants : 4;
+        gpucompile_vulkan__variant *nv = (gpucompile_vulkan__variant *)realloc(f->variants, (size_t)nc * sizeof *nv);
+        if (nv) {
+            f->variants = nv;
+            f->cap_variants = nc;
+        }
+    }
+    if (found < 0 && f->num_variants < f->cap_variants) {
+        found = f->num_variants++;
+        memset(&f->variants[found], 0, sizeof f->variants[found]);
+        memcpy(f->variants[found].values, values, bytes);
+        f->variants[found].pipeline = made;
+        made = 0;
+        s->unsaved++;
+    }
+    if (found >= 0) {
+        f->last = found;
+        *out = f->variants[found].pipeline;
+    }
+    gpucompile_vulkan__unlock();
+    if (made) { /* not kept: another thread's is, or no memory (then this launch's alone) */
+        if (found >= 0) s->vk.DestroyPipeline(s->device, made, NULL);
+        else {
+            *call = "mgpuLaunchKernel (out of host memory)";
+            s->vk.DestroyPipeline(s->device, made, NULL);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* The launch: arguments checked before anything is recorded (see the top of this section). */
 static void gpucompile_vulkan__launch(void *function, const unsigned grid[3], const unsigned block[3], unsigned smem, void *stream,
                                       void **params, void **extra) {
@@ -3510,12 +3924,12 @@ static void gpucompile_vulkan__launch(void *function, const unsigned grid[3], co
     gpucompile_vulkan__buffer_desc bufs[32];
     gpucompile_vulkan__write_set ws[32];
     gpucompile_vulkan__ctx *c;
-    uint64_t sets[4];
+    uint64_t sets[4], pipeline = 0;
     unsigned char push[256];
     char msg[512];
     const char *call = "mgpuLaunchKernel";
     int i, r = 0, bad = -1, slot[32], nargs;
-    uint64_t local = 0;
+    uint32_t values[GPUCOMPILE_VULKAN_MAX_LAUNCH];
     (void)extra;
     msg[0] = 0;
     if (!f) {
@@ -3529,7 +3943,6 @@ static void gpucompile_vulkan__launch(void *function, const unsigned grid[3], co
     for (i = 0; i < k->num_bindings; i++) slot[i] = k->num_params ? -1 : i;
     for (i = 0; i < k->num_params; i++) {
         int j;
-        if (k->params[i].kind == GPUCOMPILE_VULKAN_PARAM_LOCAL) local += k->params[i].value;
         if (k->params[i].kind != GPUCOMPILE_VULKAN_PARAM_BINDING) continue;
         for (j = 0; j < k->num_bindings; j++)
             if (k->bindings[j].set == 0 && k->bindings[j].binding == k->params[i].value) slot[j] = i;
@@ -3541,14 +3954,7 @@ static void gpucompile_vulkan__launch(void *function, const unsigned grid[3], co
         gpucompile_runtime_report("mgpuLaunchKernel", -1, msg);
         return;
     }
-    if (block[0] != k->local_size[0] || block[1] != k->local_size[1] || block[2] != k->local_size[2])
-        snprintf(msg, sizeof msg, "kernel '%s' has workgroup size %ux%ux%u, compiled in; the launch asks for blocks of %ux%ux%u", k->name,
-                 k->local_size[0], k->local_size[1], k->local_size[2], block[0], block[1], block[2]);
-    else if (smem && !local)
-        snprintf(msg, sizeof msg, "kernel '%s': Vulkan has no dynamic workgroup memory (%u bytes asked): size it in the kernel", k->name, smem);
-    else if (smem > local)
-        snprintf(msg, sizeof msg, "kernel '%s': %u bytes of local memory asked; its local parameters were compiled with %llu (Vulkan has no "
-                 "dynamic workgroup memory)", k->name, smem, (unsigned long long)local);
+    if (gpucompile_vulkan__sizes(s, f, block, smem, values, msg, sizeof msg) != 0) {}
     else if (grid[0] > s->max_groups[0] || grid[1] > s->max_groups[1] || grid[2] > s->max_groups[2])
         snprintf(msg, sizeof msg, "kernel '%s': grid %ux%ux%u is above the device's %ux%ux%u workgroups", k->name, grid[0], grid[1], grid[2],
                  s->max_groups[0], s->max_groups[1], s->max_groups[2]);
@@ -3609,6 +4015,10 @@ static void gpucompile_vulkan__launch(void *function, const unsigned grid[3], co
         ws[i].type = k->bindings[i].descriptor_type;
         ws[i].buffers = &bufs[i];
     }
+    if ((r = gpucompile_vulkan__pipeline_for(s, f, values, &pipeline, &call)) != 0) {
+        gpucompile_vulkan__vk_check(r, call);
+        return;
+    }
     if (!(c = stream ? (gpucompile_vulkan__ctx *)stream : gpucompile_vulkan__ctx_borrow(s))) return;
     if ((r = gpucompile_vulkan__ctx_next(s, c)) == 0) {
         if (f->num_sets && !f->push_descriptors && (r = gpucompile_vulkan__sets(s, c, f, sets, &call)) == 0) {
@@ -3616,7 +4026,7 @@ static void gpucompile_vulkan__launch(void *function, const unsigned grid[3], co
             s->vk.UpdateDescriptorSets(s->device, (uint32_t)k->num_bindings, ws, 0, NULL);
         }
         if (r == 0) {
-            s->vk.CmdBindPipeline(c->cmd, 1u /* COMPUTE */, f->pipeline);
+            s->vk.CmdBindPipeline(c->cmd, 1u /* COMPUTE */, pipeline);
             if (f->num_sets && f->push_descriptors) s->vk.CmdPushDescriptorSetKHR(c->cmd, 1u, f->layout, 0, (uint32_t)k->num_bindings, ws);
             else if (f->num_sets) s->vk.CmdBindDescriptorSets(c->cmd, 1u, f->layout, 0, f->num_sets, sets, 0, NULL);
             if (k->push_size) s->vk.CmdPushConstants(c->cmd, f->layout, GPUCOMPILE_VULKAN__COMPUTE_STAGE, 0, (k->push_size + 3u) & ~3u, push);
@@ -3789,13 +4199,56 @@ int gpucompile_vulkan_program_entry(const gpucompile_vulkan_program *program, co
     return 1;
 }
 
+/* The pipeline of f (a program's) for block and shared_bytes: 0, or -1 reported. */
+static int gpucompile_vulkan__program_pipeline(const gpucompile_vulkan_program *program, gpucompile_vulkan__function *f, const uint32_t *block,
+                                               uint32_t shared_bytes, uint64_t *pipeline, const char *caller) {
+    gpucompile_vulkan__state *s = (gpucompile_vulkan__state *)&program->dev; /* its pipelines' list and counters change */
+    uint32_t values[GPUCOMPILE_VULKAN_MAX_LAUNCH];
+    unsigned b[3];
+    char msg[512];
+    const char *call = "vkCreateComputePipelines";
+    int r;
+    if (block) {
+        b[0] = block[0];
+        b[1] = block[1];
+        b[2] = block[2];
+    }
+    if (gpucompile_vulkan__sizes(s, f, block ? b : NULL, shared_bytes, values, msg, sizeof msg) != 0) {
+        gpucompile_runtime_report(caller, -1, msg);
+        return -1;
+    }
+    if ((r = gpucompile_vulkan__pipeline_for(s, f, values, pipeline, &call)) != 0) {
+        gpucompile_vulkan__vk_check(r, call);
+        return -1;
+    }
+    return 0;
+}
+
+int gpucompile_vulkan_program_specialize(const gpucompile_vulkan_program *program, const char *name, const uint32_t block[3], uint32_t shared_bytes,
+                                         gpucompile_vulkan_entry *out) {
+    gpucompile_vulkan__function *f = gpucompile_vulkan__program_function(program, name);
+    uint64_t pipeline;
+    if (!f) return 0;
+    if (gpucompile_vulkan__program_pipeline(program, f, block, shared_bytes, &pipeline, "gpucompile_vulkan_program_specialize") != 0) return -1;
+    gpucompile_vulkan_program_entry(program, name, out);
+    out->pipeline = pipeline;
+    return 1;
+}
+
 int gpucompile_vulkan_record(const gpucompile_vulkan_program *program, const char *name, void *command_buffer, const uint32_t groups[3],
                              const gpucompile_vulkan_buffer *buffers, int num_buffers, const void *push, uint32_t push_size) {
+    return gpucompile_vulkan_record_sized(program, name, command_buffer, groups, NULL, 0, buffers, num_buffers, push, push_size);
+}
+
+int gpucompile_vulkan_record_sized(const gpucompile_vulkan_program *program, const char *name, void *command_buffer, const uint32_t groups[3],
+                                   const uint32_t block_size[3], uint32_t shared_bytes, const gpucompile_vulkan_buffer *buffers, int num_buffers,
+                                   const void *push, uint32_t push_size) {
     gpucompile_vulkan__function *f = gpucompile_vulkan__program_function(program, name);
     const gpucompile_vulkan__state *s = program ? &program->dev : NULL;
     gpucompile_vulkan__write_set ws[32];
     unsigned char block[256];
     char msg[300];
+    uint64_t pipeline = 0;
     int i;
     msg[0] = 0;
     if (!f) snprintf(msg, sizeof msg, "no entry point '%.200s' in the program", name ? name : "(null)");
@@ -3810,7 +4263,8 @@ int gpucompile_vulkan_record(const gpucompile_vulkan_program *program, const cha
         gpucompile_runtime_report("gpucompile_vulkan_record", -1, msg);
         return -1;
     }
-    s->vk.CmdBindPipeline(command_buffer, 1u, f->pipeline);
+    if (gpucompile_vulkan__program_pipeline(program, f, block_size, shared_bytes, &pipeline, "gpucompile_vulkan_record") != 0) return -1;
+    s->vk.CmdBindPipeline(command_buffer, 1u, pipeline);
     if (buffers && f->num_sets) {
         for (i = 0; i < f->k.num_bindings; i++) {
             memset(&ws[i], 0, sizeof ws[i]);

@@ -9,6 +9,11 @@
 # a fresh Mesa shader cache (lavapipe compiles at the first dispatch, through Mesa's cache; its
 # VkPipelineCache holds only a header); warm: both kept from the cold run of the same module.
 # Every side runs in every repetition, one after the other; the table shows medians (ms).
+# The sizes rows (where clang-N is installed): bench/vulkan/sized_reduce.cl compiled with its
+# workgroup size and local memory set at launch, and compiled in (workgroup_size 64,
+# local_memory 256), run by bench/vulkan/sizes.c: the first launch of a new block size (its
+# pipeline made at that launch; Mesa's shader cache cold, then warm) beside a repeated launch at
+# a size launched before, and that beside the same launch of the compiled-in module.
 #   bench/vulkan.sh [--reps N]       (default 5)
 # Environment: GPUCOMPILE (default build/gpucompile). Exit: 0 measured, 1 failed, 77 cannot run here.
 set -u
@@ -32,6 +37,21 @@ done
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 cc -std=c11 -O2 -I"$ROOT" "$HERE/vulkan/first.c" -o "$W/first" -ldl -lpthread || exit 1
+SIZES=
+if command -v "clang-$P" >/dev/null 2>&1; then
+    cc -std=c11 -O2 -I"$ROOT" "$HERE/vulkan/sizes.c" -o "$W/sizes" -ldl -lpthread || exit 1
+    "clang-$P" -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S "$HERE/vulkan/sized_reduce.cl" -o "$W/sized.ll" || exit 1
+    "$GPUCOMPILE" --no-cache -t '#gpu.vulkan' -f bin "$W/sized.ll" -o "$W/sized_launch.spv" || exit 1
+    "$GPUCOMPILE" --no-cache -t '#gpu.vulkan<flags = {workgroup_size = "64,1,1", local_memory = "256"}>' -f bin "$W/sized.ll" -o "$W/sized_fixed.spv" || exit 1
+    SIZES=1
+fi
+sizes() { # REP TAG: bench/vulkan/sizes.c; the Mesa cache named by TAG
+    local line
+    line=$(GPUCOMPILE_VULKAN_PIPELINE_CACHE=off MESA_SHADER_CACHE_DIR=$W/mesa.sizes.$2 "$W/sizes" "$W/sized_launch.spv" "$W/sized_fixed.spv" 200 2>"$W/err") ||
+        { echo "bench vulkan: sizes: $(head -3 "$W/err")"; exit 1; }
+    set -- $1 $2 $line
+    T[sizes.new.$2,$1]=$4 T[sizes.repeat.$2,$1]=$6 T[sizes.fixed.$2,$1]=$8 T[sizes.repeat256.$2,$1]=${10}
+}
 KERNELS="saxpy reduce"
 now() { echo "${EPOCHREALTIME/,/.}"; }
 declare -A T # T[what,rep] milliseconds
@@ -70,6 +90,12 @@ for rep in $(seq 1 "$REPS"); do
         cmp -s "$W/hit.$k.spv" "$W/gc.$k.spv" || { echo "bench vulkan: the compile cache gave other bytes"; exit 1; }
         for s in gc gl; do spirv-val --target-env vulkan1.3 "$W/$s.$k.spv" || { echo "bench vulkan: $s.$k.spv is not valid"; exit 1; }; done
     done
+    if [ -n "$SIZES" ]; then
+        rm -rf "$W"/mesa.sizes.*
+        sizes "$rep" cold
+        cp -r "$W/mesa.sizes.cold" "$W/mesa.sizes.warm" # the cold run's Mesa cache, kept
+        sizes "$rep" warm
+    fi
 done
 LOAD_END=$(load)
 
@@ -103,6 +129,11 @@ for k in $KERNELS; do
     row "$k: compile: gpucompile / llc-$P alone (same IR)" "$(median gc.$k)" "$(median llc.$k)"
     row "$k: compile: gpucompile / glslangValidator -V" "$(median gc.$k)" "$(median gl.$k)"
 done
+if [ -n "$SIZES" ]; then
+    row "sized_reduce: first launch at a new size, Mesa cache cold / a repeated launch" "$(median sizes.new.cold)" "$(median sizes.repeat.cold)"
+    row "sized_reduce: first launch at a new size, Mesa cache warm / a repeated launch" "$(median sizes.new.warm)" "$(median sizes.repeat.warm)"
+    row "sized_reduce: a repeated launch (64): size set at launch / compiled in" "$(median sizes.repeat.warm)" "$(median sizes.fixed.warm)"
+fi
 echo
 echo "Steps (medians, ms): compile gpucompile / glslangValidator / llc-$P / gpucompile cache hit; pipeline creation;"
 echo "first dispatch cold / warm; device start (not in the rows):"
@@ -119,3 +150,9 @@ for k in $KERNELS; do
     else r="wrong answers ($(head -1 "$W/err"))"; fi
     echo "  llc-$P alone's $k module, run the same way: $r"
 done
+if [ -n "$SIZES" ]; then
+    printf '  sized_reduce (NULL-stream launches, each waited for): new size %.1f cold / %.2f warm; repeated %.3f (at 256: %.3f), compiled in %.3f\n' \
+        "$(median sizes.new.cold)" "$(median sizes.new.warm)" "$(median sizes.repeat.warm)" "$(median sizes.repeat256.warm)" "$(median sizes.fixed.warm)"
+else
+    echo "  sizes rows: no clang-$P for bench/vulkan/sized_reduce.cl"
+fi

@@ -188,6 +188,12 @@ if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; the
   check "... the parameters' order is in the module (OpModuleProcessed)" sh -c "spirv-dis '$T_TMP/pk.spv' | grep -q 'OpModuleProcessed \"gpucompile.params saxpy p0:4 b1 b2 p4:4\"'"
   "$G" -t '#gpu.vulkan<flags = {workgroup_size = "32,2,1"}>' -f bin "$T_TMP/pk.ll" -o "$T_TMP/pk2.spv" -v > "$T_TMP/pk2.log" 2>&1
   check "flags workgroup_size: a kernel without reqd_work_group_size gets it" sh -c "grep -A1 'kernel blur:' '$T_TMP/pk2.log' | grep -q 'workgroup_size = array<i32: 32, 2, 1>'"
+  check "... compiled in: no size set at launch" sh -c "! grep -A1 'kernel blur:' '$T_TMP/pk2.log' | grep -q 'launch_sizes'"
+  check "without the flag: its workgroup size is set at launch (the metadata's launch_sizes)" sh -c \
+    "grep -A1 'kernel blur:' '$T_TMP/pk.log' | grep -q 'launch_sizes = \"local_size_x=0 local_size_y=1 local_size_z=2\"'"
+  check "... a local parameter's array too (shared=SPECID/4)" sh -c "grep -A1 'kernel sized_reduce:' '$T_TMP/pk.log' | grep -q 'shared=[0-9]*/4\"'"
+  check "... a kernel with reqd_work_group_size keeps LocalSize" sh -c "spirv-dis '$T_TMP/pk.spv' | grep -q 'OpExecutionMode %saxpy LocalSize 64 1 1' && \
+    spirv-dis '$T_TMP/pk.spv' | grep -q 'OpExecutionModeId %blur LocalSizeId'"
   printf 'kernel void k(global int *p, global int * global *q) { *q = p; }\n' > "$T_TMP/bad.cl"
   clang -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S "$T_TMP/bad.cl" -o "$T_TMP/bad.ll"
   "$G" -t '#gpu.vulkan' -f bin "$T_TMP/bad.ll" -o /dev/null 2> "$T_TMP/err"; rc=$?

@@ -159,7 +159,38 @@ static void test_glsl_sets_uniforms_spec_size(void) {
     CHECK(k.bindings[2].set == 1 && k.bindings[2].binding == 3 && k.bindings[2].read_only && k.bindings[2].descriptor_type == 6);
     CHECK(k.bindings[2].stride == 16); /* v[4]: its ArrayStride */
     CHECK_MSG(k.workgroup_bytes == 16 * 16 + 3 * 4, "%u", k.workgroup_bytes);
+    /* the size set at launch: x, SpecId 0 (y is compiled in) */
+    CHECK_MSG(k.num_launch == 1 && k.launch[0].kind == GPUCOMPILE_VULKAN_LAUNCH_LOCAL_SIZE && k.launch[0].arg == 0 && k.launch[0].spec_id == 0 &&
+              k.launch[0].value == 1, "%d sizes set at launch", k.num_launch);
     free(m);
+}
+
+/* A workgroup array whose length is a specialization constant (what the backend makes of local
+   pointer parameters and extern __shared__ arrays): a size set at launch, whatever wrote it. */
+static void test_glsl_spec_length(void) {
+    static const char *const src =
+        "#version 450\n"
+        "layout(local_size_x = 32, local_size_y_id = 7) in;\n"
+        "layout(constant_id = 5) const uint N = 8;\n"
+        "layout(set = 0, binding = 0) buffer B { float x[]; } b;\n"
+        "shared vec2 s[N]; shared float fixed_one[4];\n"
+        "void main() { s[gl_LocalInvocationIndex % N] = vec2(b.x[0]); fixed_one[0] = 1.0; barrier(); b.x[1] = s[0].y + fixed_one[0]; }\n";
+    const char *const envs[] = {"vulkan1.3", "vulkan1.1"};
+    int e;
+    if (!have_glslang) SKIP("no glslangValidator");
+    for (e = 0; e < 2; e++) { /* LocalSizeId (SPIR-V 1.6) and the WorkgroupSize built-in (1.3) */
+        gpucompile_vulkan_kernel k;
+        size_t size;
+        unsigned char *m = glsl("speclen.comp", src, envs[e], &size);
+        CHECK(m != NULL);
+        if (!m) continue;
+        CHECK(gpucompile_vulkan_reflect(m, size, &k, 1) == 1);
+        CHECK_MSG(k.num_launch == 2, "%s: %d", envs[e], k.num_launch);
+        CHECK(k.launch[0].kind == GPUCOMPILE_VULKAN_LAUNCH_LOCAL_SIZE && k.launch[0].arg == 1 && k.launch[0].spec_id == 7 && k.launch[0].value == 1);
+        CHECK(k.launch[1].kind == GPUCOMPILE_VULKAN_LAUNCH_SHARED && k.launch[1].spec_id == 5 && k.launch[1].arg == 8 && k.launch[1].value == 8);
+        CHECK(k.local_size[0] == 32 && k.local_size[1] == 1 && k.workgroup_bytes == 8 * 8 + 16);
+        free(m);
+    }
 }
 
 /* The module's words byte-swapped: the same reflection. */
@@ -371,6 +402,14 @@ static void test_abi_against_vulkan_h(void) {
     SAME(gpucompile_vulkan__stage_info, VkPipelineShaderStageCreateInfo);
     AT(gpucompile_vulkan__stage_info, module, VkPipelineShaderStageCreateInfo, module);
     AT(gpucompile_vulkan__stage_info, name, VkPipelineShaderStageCreateInfo, pName);
+    AT(gpucompile_vulkan__stage_info, specialization, VkPipelineShaderStageCreateInfo, pSpecializationInfo);
+    SAME(gpucompile_vulkan__spec_entry, VkSpecializationMapEntry);
+    AT(gpucompile_vulkan__spec_entry, offset, VkSpecializationMapEntry, offset);
+    AT(gpucompile_vulkan__spec_entry, size, VkSpecializationMapEntry, size);
+    SAME(gpucompile_vulkan__spec_info, VkSpecializationInfo);
+    AT(gpucompile_vulkan__spec_info, entries, VkSpecializationInfo, pMapEntries);
+    AT(gpucompile_vulkan__spec_info, size, VkSpecializationInfo, dataSize);
+    AT(gpucompile_vulkan__spec_info, data, VkSpecializationInfo, pData);
     SAME(gpucompile_vulkan__pipeline_info, VkComputePipelineCreateInfo);
     AT(gpucompile_vulkan__pipeline_info, layout, VkComputePipelineCreateInfo, layout);
     AT(gpucompile_vulkan__pipeline_info, base_index, VkComputePipelineCreateInfo, basePipelineIndex);
@@ -498,6 +537,7 @@ int main(void) {
     RUN(test_glsl_reduce_both_versions);
     RUN(test_glsl_push_block);
     RUN(test_glsl_sets_uniforms_spec_size);
+    RUN(test_glsl_spec_length);
     RUN(test_big_endian);
     RUN(test_garbage);
     RUN(test_spirv_walk);

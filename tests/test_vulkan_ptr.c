@@ -137,7 +137,7 @@ static void test_compile(void) {
     char *ir;
     t_log log;
     int n = 0;
-    gpucompile_vulkan_kernel k[12];
+    gpucompile_vulkan_kernel k[16];
     FILE *f;
     if (!have_tools) SKIP("no clang / spirv-val");
     snprintf(path, sizeof path, "%s/pk.ll", dir);
@@ -148,7 +148,7 @@ static void test_compile(void) {
     memset(&log, 0, sizeof log);
     CHECK_MSG(compile_ir(ir, size, &spirv, &log, &n, NULL), "%s", log.text);
     free(ir);
-    CHECK(n == 7);
+    CHECK(n == 9);
     if (!spirv.len) return;
     snprintf(path, sizeof path, "%s/pk.spv", dir);
     CHECK((f = fopen(path, "wb")) != NULL);
@@ -159,7 +159,7 @@ static void test_compile(void) {
     snprintf(cmd, sizeof cmd, "spirv-val --target-env vulkan1.3 '%s'", path);
     valid = t_sh_ok(cmd);
     CHECK(valid);
-    CHECK(gpucompile_vulkan_reflect(spirv.data, spirv.len, k, 12) == 7);
+    CHECK(gpucompile_vulkan_reflect(spirv.data, spirv.len, k, 12) == 9);
     CHECK_STR(k[0].name, "saxpy");
     /* saxpy(float a, global const float *x, global float *y, int n) */
     CHECK(k[0].num_params == 4);
@@ -169,11 +169,21 @@ static void test_compile(void) {
     CHECK(k[0].params[3].kind == GPUCOMPILE_VULKAN_PARAM_PUSH && k[0].params[3].size == 4);
     CHECK(k[0].num_bindings == 2 && k[0].bindings[0].binding == 1 && k[0].bindings[0].read_only && !k[0].bindings[1].read_only);
     CHECK(k[0].local_size[0] == 64 && k[0].local_size[1] == 1);
+    CHECK(k[0].num_launch == 0); /* reqd_work_group_size: compiled in */
     CHECK_STR(k[1].name, "grid2d");
     CHECK(k[1].local_size[0] == 8 && k[1].local_size[1] == 4);
     CHECK(k[1].params[0].kind == GPUCOMPILE_VULKAN_PARAM_BINDING && k[1].params[0].value == 4); /* after saxpy's four */
     CHECK_STR(k[3].name, "blur");
-    CHECK(k[3].local_size[0] == 64 && k[3].local_size[1] == 1); /* no reqd_work_group_size: the default */
+    CHECK(k[3].local_size[0] == 64 && k[3].local_size[1] == 1); /* no reqd_work_group_size: the default, until a launch sets it */
+    CHECK(k[3].num_launch == 3);
+    for (n = 0; n < 3 && n < k[3].num_launch; n++)
+        CHECK(k[3].launch[n].kind == GPUCOMPILE_VULKAN_LAUNCH_LOCAL_SIZE && k[3].launch[n].arg == (uint32_t)n && k[3].launch[n].spec_id == (uint32_t)n &&
+              k[3].launch[n].value == (n ? 1u : 64u));
+    CHECK_STR(k[7].name, "sized_reduce");
+    CHECK(k[7].num_launch == 4 && k[7].launch[3].kind == GPUCOMPILE_VULKAN_LAUNCH_SHARED && k[7].launch[3].spec_id == 3);
+    CHECK(k[7].num_params == 4 && k[7].params[2].kind == GPUCOMPILE_VULKAN_PARAM_LOCAL && k[7].params[2].value == 0);
+    CHECK_STR(k[8].name, "sizes3d");
+    CHECK(k[8].num_launch == 3 && k[8].workgroup_bytes == 0);
 }
 
 static void *alloc(size_t bytes) {
@@ -214,6 +224,62 @@ static void test_saxpy(void) {
     CHECK_MSG(bad == 0, "%d wrong, y[1] = %g", bad, (double)y[1]);
     mgpuMemFree(x, NULL);
     mgpuMemFree(y, NULL);
+}
+
+/* sized_reduce (no reqd_work_group_size, a local parameter): the workgroup size and the local
+   memory from each launch, a pipeline made at the first launch of each size and kept. */
+static void sized_reduce_at(int block, float *in, float *out, int n) {
+    int groups = n / block, g, i, bad = 0;
+    void *scratch = NULL, *args[4];
+    args[0] = &in; args[1] = &out; args[2] = &scratch; args[3] = &n;
+    for (g = 0; g < groups; g++) out[g] = -1.0f;
+    mgpuLaunchKernel(fn("sized_reduce"), groups, 1, 1, block, 1, 1, block * 4, NULL, args, NULL, 4);
+    for (g = 0; g < groups; g++) {
+        float want = 0;
+        for (i = g * block; i < (g + 1) * block; i++) want += in[i];
+        bad += out[g] != want;
+    }
+    CHECK_MSG(bad == 0, "blocks of %d: %d groups wrong; out[0] = %g", block, bad, (double)out[0]);
+}
+
+static void test_sizes_at_launch(void) {
+    static const int blocks[] = {32, 64, 256, 1, 128};
+    int n = 1024, i, b;
+    float *in, *out;
+    gpucompile_vulkan_runtime_info before, after;
+    if (!have_device) SKIP("no Vulkan device");
+    in = (float *)alloc((size_t)n * 4);
+    out = (float *)alloc((size_t)n * 4);
+    for (i = 0; i < n; i++) in[i] = (float)(i % 5);
+    CHECK(gpucompile_vulkan_runtime_info_get(&before));
+    for (b = 0; b < 5; b++) sized_reduce_at(blocks[b], in, out, n);
+    CHECK(gpucompile_vulkan_runtime_info_get(&after));
+    CHECK_MSG(after.pipelines == before.pipelines + 5, "%u pipelines made, 5 expected (one per size)", after.pipelines - before.pipelines);
+    for (b = 0; b < 5; b++) sized_reduce_at(blocks[b], in, out, n); /* again: the pipelines kept */
+    CHECK(gpucompile_vulkan_runtime_info_get(&before));
+    CHECK_MSG(before.pipelines == after.pipelines, "%u pipelines made again", before.pipelines - after.pipelines);
+    mgpuMemFree(in, NULL);
+    mgpuMemFree(out, NULL);
+}
+
+/* sizes3d: get_local_size and get_global_size in three dimensions, as the launches give them. */
+static void test_sizes_3d(void) {
+    static const int shapes[][6] = {{4, 2, 2, 2, 3, 2}, {8, 8, 1, 1, 2, 3}, {64, 1, 1, 2, 1, 1}, {1, 1, 16, 3, 1, 1}};
+    int s, i, *out;
+    void *args[1];
+    if (!have_device) SKIP("no Vulkan device");
+    out = (int *)alloc(4096 * 8);
+    args[0] = &out;
+    for (s = 0; s < 4; s++) {
+        const int *b = shapes[s], *g = shapes[s] + 3;
+        int total = b[0] * b[1] * b[2] * g[0] * g[1] * g[2], bad = 0;
+        int want_local = b[0] + 100 * b[1] + 10000 * b[2], want_global = b[0] * g[0] + 100 * b[1] * g[1] + 10000 * b[2] * g[2];
+        memset(out, 0, 4096 * 8);
+        mgpuLaunchKernel(fn("sizes3d"), g[0], g[1], g[2], b[0], b[1], b[2], 0, NULL, args, NULL, 1);
+        for (i = 0; i < total; i++) bad += out[2 * i] != want_local || out[2 * i + 1] != want_global;
+        CHECK_MSG(bad == 0, "blocks %dx%dx%d: %d wrong; out[0..1] = %d %d", b[0], b[1], b[2], bad, out[0], out[1]);
+    }
+    mgpuMemFree(out, NULL);
 }
 
 static void test_grid2d(void) {
@@ -264,9 +330,9 @@ static void test_push_scalars(void) {
     double d = 0.125;
     unsigned u = 4000000000u;
     void *args[7];
-    gpucompile_vulkan_kernel k[12];
+    gpucompile_vulkan_kernel k[16];
     if (!have_device) SKIP("no Vulkan device");
-    CHECK(gpucompile_vulkan_reflect(spirv.data, spirv.len, k, 12) == 7);
+    CHECK(gpucompile_vulkan_reflect(spirv.data, spirv.len, k, 12) == 9);
     CHECK_STR(k[2].name, "scalars");
     /* c at 0, s at 4, l at 8, d at 16, v at 32 (16-byte aligned), u at 48 */
     CHECK(k[2].num_params == 7 && k[2].params[1].value == 0 && k[2].params[1].size == 1 && k[2].params[2].value == 4 &&
@@ -371,7 +437,7 @@ static void test_private_memset(void) {
 /* A marker that does not match the module (a binding it lacks) is ignored: num_params 0, and
    the launch takes the default convention. */
 static void test_marker_mismatch(void) {
-    gpucompile_vulkan_kernel k[12];
+    gpucompile_vulkan_kernel k[16];
     char *copy, *at;
     const char *want = "gpucompile.params saxpy p0:4 b1 b2 p4:4";
     size_t i;
@@ -382,12 +448,12 @@ static void test_marker_mismatch(void) {
         if (memcmp(copy + i, want, strlen(want)) == 0) at = copy + i;
     CHECK(at != NULL);
     if (at) at[strlen("gpucompile.params saxpy p0:4 b")] = '9';
-    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 12) == 7);
+    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 12) == 9);
     CHECK(k[0].num_params == 0 && k[1].num_params == 2);
     if (at) memcpy(at, "gpucompile.params saxpy p0:4 b1 b2 p4:x", strlen(want)); /* malformed */
-    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 12) == 7 && k[0].num_params == 0);
+    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 12) == 9 && k[0].num_params == 0);
     if (at) memcpy(at, "gpucompile.params saxpx p0:4 b1 b2 p4:4", strlen(want)); /* another kernel's */
-    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 12) == 7 && k[0].num_params == 0);
+    CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 12) == 9 && k[0].num_params == 0);
     free(copy);
 }
 
@@ -437,6 +503,130 @@ static const char cuda_style[] =
     "done:\n"
     "  ret void\n"
     "}\n";
+
+/* CUDA's dynamic shared memory: an extern __shared__ array (clang's `external addrspace(3)
+   global [0 x float]`), sized by each launch's sharedMemBytes, and blockDim from the launch. Each
+   block reverses its slice of the input through the shared array. */
+static const char cuda_shared[] =
+    "target triple = \"spirv64\"\n"
+    "@smem = external addrspace(3) global [0 x float], align 4\n"
+    "declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()\n"
+    "declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()\n"
+    "declare void @llvm.nvvm.barrier0()\n"
+    "define ptx_kernel void @reverse(ptr addrspace(1) %in, ptr addrspace(1) %out) {\n"
+    "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+    "  %b = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()\n"
+    "  %n = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()\n"
+    "  %base = mul i32 %b, %n\n"
+    "  %g = add i32 %base, %t\n"
+    "  %pi = getelementptr float, ptr addrspace(1) %in, i32 %g\n"
+    "  %v = load float, ptr addrspace(1) %pi\n"
+    "  %ps = getelementptr [0 x float], ptr addrspace(3) @smem, i32 0, i32 %t\n"
+    "  store float %v, ptr addrspace(3) %ps\n"
+    "  call void @llvm.nvvm.barrier0()\n"
+    "  %last = sub i32 %n, 1\n"
+    "  %r = sub i32 %last, %t\n"
+    "  %pr = getelementptr [0 x float], ptr addrspace(3) @smem, i32 0, i32 %r\n"
+    "  %w = load float, ptr addrspace(3) %pr\n"
+    "  %po = getelementptr float, ptr addrspace(1) %out, i32 %g\n"
+    "  store float %w, ptr addrspace(1) %po\n"
+    "  ret void\n"
+    "}\n";
+
+static void test_cuda_dynamic_shared(void) {
+    static const int blocks[] = {32, 256, 8};
+    gpucompile_buf m;
+    t_log log;
+    int n = 0, count = 1024, i, b, before = runtime_errors;
+    float *in, *out;
+    void *fmod = NULL, *args[2];
+    gpucompile_vulkan_kernel k[2];
+    if (!have_tools) SKIP("no LLVM SPIR-V target");
+    memset(&m, 0, sizeof m);
+    memset(&log, 0, sizeof log);
+    CHECK_MSG(compile_ir(cuda_shared, strlen(cuda_shared), &m, &log, &n, NULL), "%s", log.text);
+    CHECK(gpucompile_vulkan_reflect(m.data, m.len, k, 2) == 1);
+    CHECK(k[0].num_launch == 4 && k[0].launch[3].kind == GPUCOMPILE_VULKAN_LAUNCH_SHARED && k[0].launch[3].arg == 4);
+    if (!have_device || !m.len) {
+        free(m.data);
+        if (!have_device) SKIP("no Vulkan device");
+        return;
+    }
+    CHECK((fmod = mgpuModuleLoad(m.data, m.len)) != NULL);
+    in = (float *)alloc((size_t)count * 4);
+    out = (float *)alloc((size_t)count * 4);
+    for (i = 0; i < count; i++) in[i] = (float)i;
+    args[0] = &in; args[1] = &out;
+    for (b = 0; b < 3 && fmod; b++) {
+        int bad = 0, bs = blocks[b];
+        memset(out, 0, (size_t)count * 4);
+        mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "reverse"), count / bs, 1, 1, bs, 1, 1, bs * 4, NULL, args, NULL, 2);
+        for (i = 0; i < count; i++) bad += out[i] != in[(i / bs) * bs + bs - 1 - i % bs];
+        CHECK_MSG(bad == 0, "blocks of %d: %d wrong; out[0] = %g", bs, bad, (double)out[0]);
+    }
+    CHECK(runtime_errors == before);
+    if (fmod) mgpuModuleUnload(fmod);
+    mgpuMemFree(in, NULL);
+    mgpuMemFree(out, NULL);
+    free(m.data);
+}
+
+/* The sizes compiled in, as gpucompile_lower_options asks (the backend's workgroup_size and
+   local_memory flags): the launch must match them, as before sizes could be set at launch. */
+static void test_sizes_compiled_in(void) {
+    char cmd[1024], path[512];
+    size_t size;
+    char *ir;
+    gpucompile_buf m;
+    gpucompile_lower_options o;
+    gpucompile_vulkan_kernel k[16];
+    t_log log;
+    int n = 0, before = runtime_errors, i;
+    void *fmod = NULL;
+    if (!have_tools) SKIP("no clang / spirv-val");
+    snprintf(path, sizeof path, "%s/pk.ll", dir);
+    if (!(ir = (char *)t_read(path, &size))) {
+        CHECK(0);
+        return;
+    }
+    memset(&m, 0, sizeof m);
+    memset(&log, 0, sizeof log);
+    memset(&o, 0, sizeof o);
+    o.local_size[0] = 64;
+    o.local_size[1] = o.local_size[2] = 1;
+    o.local_bytes = 4096;
+    CHECK_MSG(compile_ir(ir, size, &m, &log, &n, &o), "%s", log.text);
+    free(ir);
+    CHECK(gpucompile_vulkan_reflect(m.data, m.len, k, 16) == 9);
+    for (i = 0; i < 9; i++) CHECK_MSG(k[i].num_launch == 0, "%s: %d sizes set at launch", k[i].name, k[i].num_launch);
+    CHECK(k[7].params[2].kind == GPUCOMPILE_VULKAN_PARAM_LOCAL && k[7].params[2].value == 4096 && k[7].local_size[0] == 64);
+    snprintf(path, sizeof path, "%s/pk_fixed.spv", dir);
+    CHECK(t_save(dir, "pk_fixed.spv", m.data, m.len, path, sizeof path));
+    snprintf(cmd, sizeof cmd, "spirv-val --target-env vulkan1.3 '%s'", path);
+    CHECK(t_sh_ok(cmd));
+    if (have_device && m.len && (fmod = mgpuModuleLoad(m.data, m.len)) != NULL) {
+        float *in = (float *)alloc(1024 * 4), *out = (float *)alloc(1024 * 4);
+        int count = 1024;
+        void *scratch = NULL, *args[4];
+        args[0] = &in; args[1] = &out; args[2] = &scratch; args[3] = &count;
+        for (i = 0; i < count; i++) in[i] = 1.0f;
+        mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "sized_reduce"), 16, 1, 1, 64, 1, 1, 256, NULL, args, NULL, 4);
+        CHECK(out[0] == 64.0f && out[15] == 64.0f);
+        runtime_error[0] = 0;
+        mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "sized_reduce"), 8, 1, 1, 128, 1, 1, 512, NULL, args, NULL, 4);
+        CHECK_MSG(strstr(runtime_error, "has workgroup size 64x1x1, compiled in") != NULL, "%s", runtime_error);
+        runtime_error[0] = 0;
+        mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "sized_reduce"), 16, 1, 1, 64, 1, 1, 8192, NULL, args, NULL, 4);
+        CHECK_MSG(strstr(runtime_error, "compiled with 4096") != NULL, "%s", runtime_error);
+        CHECK(runtime_errors == before + 2);
+        runtime_errors = before; /* the two refusals asked for */
+        mgpuModuleUnload(fmod);
+        mgpuMemFree(in, NULL);
+        mgpuMemFree(out, NULL);
+    }
+    free(m.data);
+}
 
 static void test_cuda_style_ir(void) {
     gpucompile_buf m;
@@ -544,7 +734,10 @@ static void test_run_kernels(void) {
     CHECK(n == 6);
     CHECK(gpucompile_vulkan_reflect(m.data, m.len, k, 8) == 6);
     CHECK_STR(k[0].name, "reduce");
-    CHECK(k[0].num_params == 4 && k[0].params[2].kind == GPUCOMPILE_VULKAN_PARAM_LOCAL && k[0].params[2].value == 4096);
+    /* the local parameter: the launch's sharedMemBytes, the length of an array of floats (SpecId 3, default 1) */
+    CHECK(k[0].num_params == 4 && k[0].params[2].kind == GPUCOMPILE_VULKAN_PARAM_LOCAL && k[0].params[2].value == 0);
+    CHECK(k[0].num_launch == 1 && k[0].launch[0].kind == GPUCOMPILE_VULKAN_LAUNCH_SHARED && k[0].launch[0].spec_id == 3 &&
+          k[0].launch[0].arg == 4 && k[0].launch[0].value == 1 && k[0].workgroup_bytes == 4);
     CHECK(k[0].local_size[0] == 128);
     snprintf(path, sizeof path, "%s/run_kernels.spv", dir);
     CHECK(t_save(dir, "run_kernels.spv", m.data, m.len, path, sizeof path));
@@ -572,8 +765,11 @@ static void test_run_kernels(void) {
         }
         CHECK_MSG(bad == 0, "reduce: %d groups wrong", bad);
         runtime_error[0] = 0;
-        mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "reduce"), groups, 1, 1, 128, 1, 1, 8192, NULL, args, NULL, 4); /* more than compiled */
-        CHECK(strstr(runtime_error, "4096") != NULL);
+        out[0] = out[7] = -1.0f;
+        mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "reduce"), groups, 1, 1, 128, 1, 1, 8192, NULL, args, NULL, 4); /* more than it needs: fine */
+        CHECK_MSG(out[0] == 379.0f && out[7] != -1.0f, "%g", (double)out[0]); /* the sum of i %% 7 below 128 */
+        mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "reduce"), groups, 1, 1, 128, 1, 1, 1 << 24, NULL, args, NULL, 4); /* more than any device has */
+        CHECK_MSG(strstr(runtime_error, "above the device's maxComputeSharedMemorySize") != NULL, "%s", runtime_error);
         memset(out, 0, (size_t)groups * 4);
         mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "reduce_static"), groups, 1, 1, 128, 1, 1, 0, NULL, args, NULL, 4);
         for (bad = 0, i = 0; i < groups; i++) {
@@ -832,6 +1028,8 @@ int main(int argc, char **argv) {
     RUN(test_compile);
     RUN(test_load);
     RUN(test_saxpy);
+    RUN(test_sizes_at_launch);
+    RUN(test_sizes_3d);
     RUN(test_grid2d);
     RUN(test_push_scalars);
     RUN(test_constant_table);
@@ -840,6 +1038,8 @@ int main(int argc, char **argv) {
     RUN(test_private_memset);
     RUN(test_marker_mismatch);
     RUN(test_cuda_style_ir);
+    RUN(test_cuda_dynamic_shared);
+    RUN(test_sizes_compiled_in);
     RUN(test_generic_pointer);
     RUN(test_run_kernels);
     RUN(test_from_O0);

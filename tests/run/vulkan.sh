@@ -24,10 +24,10 @@ step() { # NAME COMMAND...: a build step; its failure fails the suite, with its 
 for k in saxpy two_entries; do
   step "llc: $k.ll for spirv1.6-unknown-vulkan1.3-compute" "$LLC" -O2 -mtriple=spirv1.6-unknown-vulkan1.3-compute -filetype=obj "$K/$k.ll" -o "$D/$k.spv"
 done
-for k in reduce atomics grid2d grid3d push; do
+for k in reduce atomics grid2d grid3d push sizes; do
   step "glslangValidator: $k.comp" glslangValidator -V --target-env vulkan1.3 "$K/$k.comp" -o "$D/$k.spv"
 done
-for k in saxpy two_entries reduce atomics grid2d grid3d push; do
+for k in saxpy two_entries reduce atomics grid2d grid3d push sizes; do
   check "spirv-val --target-env vulkan1.3: $k" spirv-val --target-env vulkan1.3 "$D/$k.spv"
 done
 W="-Wall -Wextra -pedantic -Werror"

@@ -1,7 +1,9 @@
 /* A plain C "engine" that owns its Vulkan device, queue and submission (the real Vulkan headers
    and loader, as an engine has them) and runs saxpy.spv through gpucompile_vulkan.h's program
    API: the program is made on the engine's device, its launch recorded into the engine's
-   command buffer, which the engine submits. Usage: engine_vulkan DIR (saxpy.spv in DIR). */
+   command buffer, which the engine submits; then sizes.spv, whose workgroup size and shared
+   array are set at launch, recorded at several sizes (a pipeline each, made at the first and kept).
+   Usage: engine_vulkan DIR (saxpy.spv and sizes.spv in DIR). */
 #define GPUCOMPILE_VULKAN_RUNTIME
 #include "gpucompile_vulkan.h"
 #include <vulkan/vulkan.h>
@@ -18,6 +20,26 @@ static void on_error(const char *call, int code, const char *message, void *user
     errors++;
 }
 #define CHECK(c) do { if (!(c)) { failed = 1; printf("  FAIL %s:%d: %s\n", __FILE__, __LINE__, #c); } } while (0)
+
+static void *read_file(const char *dir, const char *name, size_t *size) {
+    char path[1024];
+    FILE *f;
+    void *p;
+    long n;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (!(f = fopen(path, "rb"))) return NULL;
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    p = malloc((size_t)n);
+    if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
+        free(p);
+        p = NULL;
+    }
+    fclose(f);
+    *size = (size_t)n;
+    return p;
+}
 
 static uint32_t memory_type(VkPhysicalDevice pd) {
     VkPhysicalDeviceMemoryProperties mp;
@@ -65,6 +87,7 @@ int main(int argc, char **argv) {
     uint32_t count = 1, family = 0, nq = 16, i, type;
     VkQueueFamilyProperties qf[16];
     VkPhysicalDeviceVulkan12Features f12;
+    VkPhysicalDeviceVulkan13Features f13;
     VkDeviceQueueCreateInfo qi;
     VkDeviceCreateInfo di;
     const char *ext = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
@@ -113,6 +136,10 @@ int main(int argc, char **argv) {
     memset(&f12, 0, sizeof f12);
     f12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
     f12.shaderInt8 = VK_TRUE; /* llc's modules declare Int8 */
+    f12.pNext = &f13;
+    memset(&f13, 0, sizeof f13);
+    f13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
+    f13.maintenance4 = VK_TRUE; /* LocalSizeId: a workgroup size set at launch */
     memset(&qi, 0, sizeof qi);
     qi.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
     qi.queueFamilyIndex = family;
@@ -186,11 +213,49 @@ int main(int argc, char **argv) {
     for (i = 0; i < 256; i++) bad += y[i] != (i < 250 ? a * (float)i + 1.0f : 1.0f);
     CHECK(bad == 0);
     gpucompile_vulkan_program_destroy(program);
+    { /* sizes set at launch: blocks of 8, 64, 8 again, 256 threads, the shared array as long */
+        static const uint32_t blocks[4] = {8, 64, 8, 256};
+        size_t size = 0;
+        void *sizes = read_file(dir, "sizes.spv", &size);
+        gpucompile_vulkan_buffer out;
+        uint32_t *o, k, one[3] = {1, 1, 1};
+        gpucompile_vulkan_entry e8, e8b;
+        CHECK(sizes != NULL);
+        CHECK((program = sizes ? gpucompile_vulkan_program_create(&engine, sizes, size) : NULL) != NULL);
+        if (!program) return 1;
+        CHECK(gpucompile_vulkan_program_entry(program, "main", &entry) == 1 && entry.kernel->num_launch == 2);
+        CHECK(gpucompile_vulkan_program_specialize(program, "main", (uint32_t[3]){8, 1, 1}, 32, &e8) == 1 && e8.pipeline && e8.pipeline != entry.pipeline);
+        CHECK(gpucompile_vulkan_program_specialize(program, "main", (uint32_t[3]){8, 1, 1}, 32, &e8b) == 1 && e8b.pipeline == e8.pipeline); /* kept */
+        out.buffer = (uint64_t)buffer(dev, type, 4 * 256 * 2, (void **)&o);
+        out.offset = 0;
+        out.range = VK_WHOLE_SIZE;
+        for (k = 0; k < 4; k++) {
+            memset(o, 0, 4 * 256 * 2);
+            vkResetCommandPool(dev, pool, 0);
+            vkBeginCommandBuffer(cmd, &cbi);
+            groups[0] = 2;
+            CHECK(gpucompile_vulkan_record_sized(program, "main", cmd, groups, (uint32_t[3]){blocks[k], 1, 1}, 4 * blocks[k], &out, 1, NULL, 0) == 0);
+            vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+            vkEndCommandBuffer(cmd);
+            vkResetFences(dev, 1, &fence);
+            CHECK(vkQueueSubmit(queue, 1, &si, fence) == VK_SUCCESS);
+            CHECK(vkWaitForFences(dev, 1, &fence, VK_TRUE, ~(uint64_t)0) == VK_SUCCESS);
+            for (bad = 0, i = 0; i < 2 * blocks[k]; i++) bad += o[i] != blocks[k] - 1 - i % blocks[k] + 1000 * blocks[k];
+            CHECK(bad == 0);
+            if (bad) printf("  blocks of %u: %u wrong; o[0] = %u\n", blocks[k], bad, o[0]);
+        }
+        errors = 0;
+        CHECK(gpucompile_vulkan_record_sized(program, "main", cmd, groups, (uint32_t[3]){8, 2, 1}, 32, &out, 1, NULL, 0) == -1); /* y is compiled in */
+        CHECK(errors == 1 && strstr(last_error, "compiled in where not set at launch"));
+        CHECK(gpucompile_vulkan_program_specialize(program, "main", one, 0, &e8) == 1);
+        gpucompile_vulkan_program_destroy(program);
+        free(sizes);
+    }
     vkDestroyFence(dev, fence, NULL);
     vkDestroyCommandPool(dev, pool, NULL);
     vkDestroyPipelineCache(dev, cache, NULL);
     free(spv);
-    printf("%s engine: saxpy recorded into the engine's command buffer\n", failed ? "FAIL" : "ok  ");
+    printf("%s engine: saxpy recorded into the engine's command buffer; a kernel recorded at four sizes set at launch\n", failed ? "FAIL" : "ok  ");
     printf("engine-vulkan: %d passed, %d failed, 0 skipped\n", !failed, failed);
     return failed;
 }

@@ -28,7 +28,7 @@ kernel __attribute__((reqd_work_group_size(1, 1, 1))) void scalars(global float 
     out[8] = (float)u;
 }
 
-/* a constant table (private memory in Vulkan); no reqd_work_group_size: the default (64) */
+/* a constant table (private memory in Vulkan); no reqd_work_group_size: its size is the launch's */
 constant float weights[5] = {0.0625f, 0.25f, 0.375f, 0.25f, 0.0625f};
 kernel void blur(global const float *in, global float *out, int n) {
     int i = (int)get_global_id(0);
@@ -68,4 +68,24 @@ kernel __attribute__((reqd_work_group_size(64, 1, 1))) void private_hist(global 
     int i = (int)get_global_id(0);
     for (int k = 0; k < 32; k++) h[in[(i * 32 + k) % n] & 15]++;
     for (int k = 0; k < 16; k++) out[i * 16 + k] = h[k];
+}
+
+/* no reqd_work_group_size: the workgroup size and the local memory are the launch's (set when
+   its pipeline is made, one per size) */
+kernel void sized_reduce(global const float *in, global float *out, local float *scratch, int n) {
+    size_t l = get_local_id(0), g = get_global_id(0);
+    scratch[l] = g < (size_t)n ? in[g] : 0.0f;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (size_t s = get_local_size(0) / 2; s > 0; s /= 2) {
+        if (l < s) scratch[l] += scratch[l + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (l == 0) out[get_group_id(0)] = scratch[0];
+}
+
+/* every size in three dimensions, from the launch */
+kernel void sizes3d(global int *out) {
+    size_t i = get_global_id(0) + get_global_size(0) * (get_global_id(1) + get_global_size(1) * get_global_id(2));
+    out[2 * i] = (int)(get_local_size(0) + 100 * get_local_size(1) + 10000 * get_local_size(2));
+    out[2 * i + 1] = (int)(get_global_size(0) + 100 * get_global_size(1) + 10000 * get_global_size(2));
 }
