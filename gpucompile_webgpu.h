@@ -1,0 +1,1542 @@
+/* gpucompile_webgpu.h - the WebGPU backend of gpucompile: #gpu.webgpu to a SPIR-V compute module
+   that WebGPU implementations' SPIR-V readers take (wgpu's naga, Dawn's Tint), within what WGSL
+   can express, with the kernels' reflection in their metadata (readable without LLVM); and an mgpu*
+   runtime over webgpu.h (wgpu-native or Dawn, opened at run time), which on users' machines runs
+   on D3D12, Metal or Vulkan (docs/webgpu.md).
+
+   Include gpucompile.h first for the backend. Its implementation is compiled where
+   GPUCOMPILE_IMPLEMENTATION (with the core's) or GPUCOMPILE_WEBGPU_IMPLEMENTATION (in a file of its
+   own; not with GPUCOMPILE_STATIC) is defined; it registers itself at start-up. It compiles through
+   the Vulkan backend (gpucompile_vulkan.h, which this header includes, and its pointer-kernel
+   lowering, gpucompile_lower.h): that backend's table does the work, on a Vulkan target that
+   allows only what WGSL has; this header refuses what WebGPU cannot express before code
+   generation and reshapes the module for WebGPU's readers after it. The reflection reader
+   (gpucompile_webgpu_reflect) and the runtime need neither LLVM nor gpucompile.h:
+   GPUCOMPILE_WEBGPU_RUNTIME compiles them alone ([section: selection and reflection],
+   [section: runtime]). One vendor runtime per program, as the family's others.
+
+   Target: #gpu.webgpu<O, triple, chip, features, flags> (ours). triple:
+   "spirv1.6-unknown-vulkan1.3-compute" (the default; "spirv1.5-unknown-vulkan1.2-compute" too);
+   chip "webgpu" (the adapter is chosen at run time); features: WebGPU feature names, +name
+   (shader-f16: f16 arithmetic and f16 in buffers); flags as the Vulkan target's for pointer kernels
+   (workgroup_size = "X,Y,Z", local_memory = "BYTES") and WebGPU's limits where a device has more
+   than the defaults (max_invocations = "N", 256; max_workgroup_memory = "BYTES", 16384).
+   What the module may hold is what WGSL has: 32-bit integers and floats (f16 with shader-f16),
+   bool, vectors of them, storage buffers (read-only or read-write per binding), one uniform block
+   for the scalars, workgroup memory, barriers, 32-bit integer atomics. Refused before code
+   generation, naming the function and the instruction: 64-bit integers, double, 8- and 16-bit
+   integers, half without shader-f16, float atomics, fences; an entry point whose name WGSL does not
+   take, whose workgroup size exceeds 256 invocations (x, y <= 256, z <= 64), or whose workgroup
+   memory exceeds 16 KiB.
+
+   After code generation, on the module's words: no memory-access operands on loads and stores
+   (naga refuses `Aligned`), the push-constant block becomes a uniform buffer (set 0, the binding
+   after the module's last; WebGPU has no push constants: wgpu's "immediates" are native-only),
+   a read-only storage buffer says NonWritable on its variable too (naga reads that one), and each
+   entry point's interface lists only the variables it uses.
+
+   Formats: llvm (bitcode), bin (the SPIR-V module; spirv-dis reads it). Kernel metadata as
+   #gpu.vulkan's (workgroup_size, bindings, parameters, workgroup_memory_bytes) with the uniform
+   block as uniform_binding = N, uniform_bytes = N, uniforms = [{offset, size}].
+
+   Input: what #gpu.vulkan takes (Vulkan-shaped IR: "hlsl.shader"="compute" entry points, its
+   storage buffers, its push-constant block, which here becomes the uniform block) and pointer
+   kernels (OpenCL C, CUDA-style), lowered as for Vulkan (32-bit sizes: WGSL has no 64-bit size_t).
+*/
+#if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_WEBGPU_RUNTIME)) && !defined(_WIN32) && !defined(_POSIX_C_SOURCE) && \
+    !defined(_GNU_SOURCE)
+#define _POSIX_C_SOURCE 200809L /* before any system header: nanosleep */
+#endif
+#ifndef GPUCOMPILE_WEBGPU_H
+#define GPUCOMPILE_WEBGPU_H
+#include <stddef.h>
+#include <stdint.h>
+#if defined(GPUCOMPILE_H)
+#include "gpucompile_vulkan.h" /* the backend it compiles through */
+#ifdef __cplusplus
+extern "C" {
+#endif
+GPUCOMPILE_API const gpucompile_backend *gpucompile_webgpu_backend(void);
+#ifdef __cplusplus
+}
+#endif
+#endif
+#endif /* GPUCOMPILE_WEBGPU_H */
+
+#ifndef GPUCOMPILE_WEBGPU_RUNTIME_API
+#define GPUCOMPILE_WEBGPU_RUNTIME_API
+#include "gpucompile_vulkan.h" /* the reflection's types (LLVM-free) */
+#if defined(GPUCOMPILE_STATIC)
+#if defined(__GNUC__)
+#define GPUCOMPILE_WEBGPU__API static __attribute__((unused))
+#else
+#define GPUCOMPILE_WEBGPU__API static
+#endif
+#else
+#define GPUCOMPILE_WEBGPU__API extern
+#endif
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- reflection ----
+   One entry point of a #gpu.webgpu module: Vulkan's reflection (gpucompile_vulkan_kernel: the
+   storage buffers as bindings, the parameters' order) with the uniform block where Vulkan has
+   its push constants: k.push / k.push_size are the block's members and size, and it sits at
+   (uniform_set, uniform_binding) when has_uniforms. */
+typedef struct gpucompile_webgpu_kernel {
+    gpucompile_vulkan_kernel k;
+    int has_uniforms;
+    uint32_t uniform_set, uniform_binding;
+} gpucompile_webgpu_kernel;
+/* Every GLCompute entry point (as gpucompile_vulkan_reflect): the number found, -1 if the bytes are
+   not a SPIR-V module. The uniform block is the one the module's OpModuleProcessed
+   "gpucompile.webgpu.uniforms SET BINDING" names (the backend writes it); without one a uniform
+   buffer is an ordinary binding (descriptor_type 6). Untrusted input is fine. */
+GPUCOMPILE_WEBGPU__API int gpucompile_webgpu_reflect(const void *spirv, size_t size, gpucompile_webgpu_kernel *out, int max);
+
+/* ---- the runtime's own additions (GPUCOMPILE_WEBGPU_RUNTIME) ---- */
+typedef struct gpucompile_webgpu_runtime_info {
+    char implementation[32];  /* "wgpu-native", "Dawn" */
+    char abi[64];             /* which webgpu.h revision the library has: "webgpu.h", "Dawn (Chromium 133: *2 entry points)" */
+    uint32_t version;         /* wgpuGetVersion (wgpu-native), else 0 */
+    char adapter[256];        /* the adapter's description ("llvmpipe (LLVM 15.0.6, 256 bits)") */
+    char backend[16];         /* what it runs on: "Vulkan", "D3D12", "Metal", ... */
+    uint32_t vendor_id, device_id;
+    int shader_f16;           /* the device has shader-f16 (enabled when the adapter has it) */
+} gpucompile_webgpu_runtime_info;
+/* 1 and *out filled when the device is up (it starts it), else 0. */
+int gpucompile_webgpu_runtime_info_get(gpucompile_webgpu_runtime_info *out);
+/* The reflection of a function from mgpuModuleGetFunction (NULL for NULL). */
+const gpucompile_webgpu_kernel *gpucompile_webgpu_function_kernel(void *function);
+
+/* ---- for engines that own their WGPUDevice (GPUCOMPILE_WEBGPU_RUNTIME) ----
+   A program is a module made on the engine's device: its shader module and, per entry point, its
+   bind group layouts, pipeline layout and compute pipeline, owned by the program. A launch is
+   recorded into the engine's compute pass encoder (gpucompile_webgpu_record): the pipeline, bind
+   groups made of the engine's buffers and, for the scalars, a uniform buffer the call makes and
+   fills through the device's queue (wgpuQueueWriteBuffer: the data reach the GPU before the
+   engine's next submit). The mgpu* device is never started by these calls. Errors go to
+   gpucompile_runtime_report; the device's own errors are the engine's (its callbacks). */
+typedef struct gpucompile_webgpu_engine {
+    void *device;          /* WGPUDevice */
+    const char *library;   /* the webgpu.h library the engine uses: a path or file name; NULL: the runtime's rule */
+} gpucompile_webgpu_engine;
+typedef struct gpucompile_webgpu_program gpucompile_webgpu_program;
+gpucompile_webgpu_program *gpucompile_webgpu_program_create(const gpucompile_webgpu_engine *engine, const void *spirv, size_t size);
+void gpucompile_webgpu_program_destroy(gpucompile_webgpu_program *program);
+/* One entry point's objects: its reflection, WGPUComputePipeline, WGPUBindGroupLayouts (bind
+   groups 0 .. num_groups-1). 1, or 0 without such an entry point. */
+typedef struct gpucompile_webgpu_entry {
+    const gpucompile_webgpu_kernel *kernel;
+    void *pipeline;
+    void *bind_group_layouts[4];
+    uint32_t num_groups;
+} gpucompile_webgpu_entry;
+int gpucompile_webgpu_program_entry(const gpucompile_webgpu_program *program, const char *name, gpucompile_webgpu_entry *out);
+/* A WGPUBuffer, an offset into it (a multiple of 256), a size (0: the rest). */
+typedef struct gpucompile_webgpu_buffer { void *buffer; uint64_t offset, size; } gpucompile_webgpu_buffer;
+/* Records entry point name into pass (a WGPUComputePassEncoder): the pipeline, its buffers (one
+   per binding in the reflection's order; the uniform block not among them), the uniform block's
+   bytes (uniforms, size >= the block's), dispatchWorkgroups(groups). 0, or -1 (reported). */
+int gpucompile_webgpu_record(const gpucompile_webgpu_program *program, const char *name, void *pass, const uint32_t groups[3],
+                             const gpucompile_webgpu_buffer *buffers, int num_buffers, const void *uniforms, uint32_t size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GPUCOMPILE_WEBGPU_RUNTIME_API */
+
+/* ==== [section: selection and reflection] ==============================================
+   Without LLVM and without gpucompile.h. Compiled where GPUCOMPILE_IMPLEMENTATION or
+   GPUCOMPILE_WEBGPU_IMPLEMENTATION is defined (the backend's file) and in the runtime's file
+   (GPUCOMPILE_WEBGPU_RUNTIME); the public gpucompile_webgpu_reflect in the first, or in the
+   runtime's when that file does not include gpucompile.h. Vulkan's reader does the reading
+   (gpucompile_vulkan.h's private copy, GPUCOMPILE_VULKAN_REFLECTION). */
+#if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_WEBGPU_IMPLEMENTATION) || defined(GPUCOMPILE_WEBGPU_RUNTIME)) && \
+    !defined(GPUCOMPILE_WEBGPU__REFLECT_IMPLEMENTED)
+#define GPUCOMPILE_WEBGPU__REFLECT_IMPLEMENTED
+#if !defined(GPUCOMPILE_VULKAN_REFLECTION)
+#define GPUCOMPILE_VULKAN_REFLECTION
+#endif
+#include "gpucompile_vulkan.h"
+#include <stdlib.h>
+#include <string.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GPUCOMPILE_WEBGPU__UNIFORMS "gpucompile.webgpu.uniforms " /* OpModuleProcessed: SET BINDING of the uniform block */
+
+/* The (set, binding) an OpModuleProcessed "gpucompile.webgpu.uniforms SET BINDING" names in the
+   words w[0..n): 1, or 0 without one. */
+GPUCOMPILE_VULKAN__PRIVATE int gpucompile_webgpu__uniform_mark(const uint32_t *w, size_t n, uint32_t *set, uint32_t *binding) {
+    size_t at;
+    for (at = 5; at < n && (w[at] >> 16);) {
+        uint32_t wc = w[at] >> 16;
+        if (wc > n - at) return 0;
+        if ((w[at] & 0xffffu) == 330u && wc >= 2) {
+            const char *t = (const char *)(w + at + 1);
+            size_t max = (size_t)(wc - 1) * 4, len = 0, pl = strlen(GPUCOMPILE_WEBGPU__UNIFORMS);
+            unsigned long a, b;
+            char buf[64], *e;
+            while (len < max && t[len]) len++;
+            if (len < max && len > pl && len < sizeof buf && memcmp(t, GPUCOMPILE_WEBGPU__UNIFORMS, pl) == 0) {
+                memcpy(buf, t, len + 1);
+                a = strtoul(buf + pl, &e, 10);
+                if (e != buf + pl && *e == ' ') {
+                    char *f;
+                    b = strtoul(e + 1, &f, 10);
+                    if (f != e + 1 && *f == 0 && a < 64 && b < 0x10000u) {
+                        *set = (uint32_t)a;
+                        *binding = (uint32_t)b;
+                        return 1;
+                    }
+                }
+            }
+        }
+        at += wc;
+    }
+    return 0;
+}
+
+GPUCOMPILE_VULKAN__PRIVATE int gpucompile_webgpu__reflect(const void *spirv, size_t size, gpucompile_webgpu_kernel *out, int max) {
+    const unsigned char *b = (const unsigned char *)spirv;
+    uint32_t *w, set = 0, binding = 0, var = 0;
+    gpucompile_vulkan_kernel *ks = NULL;
+    size_t n, i, at;
+    int found, marked, swap;
+    if (!spirv || size < 20 || size % 4) return -1;
+    if (memcmp(b, "\x03\x02\x23\x07", 4) == 0) swap = 0;
+    else if (memcmp(b, "\x07\x23\x02\x03", 4) == 0) swap = 1;
+    else return -1;
+    n = size / 4;
+    if (!(w = (uint32_t *)malloc(size))) return -1;
+    for (i = 0; i < n; i++) {
+        const unsigned char *p = b + 4 * i;
+        w[i] = swap ? (uint32_t)p[3] | (uint32_t)p[2] << 8 | (uint32_t)p[1] << 16 | (uint32_t)p[0] << 24
+                    : (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    }
+    w[0] = 0x07230203u; /* host order from here on */
+    marked = gpucompile_webgpu__uniform_mark(w, n, &set, &binding);
+    if (marked) { /* the block's variable: read as Vulkan's push-constant block */
+        uint32_t has_set[1], cand = 0;
+        for (at = 5; at < n && (w[at] >> 16) && (w[at] >> 16) <= n - at; at += w[at] >> 16) {
+            if ((w[at] & 0xffffu) == GPUCOMPILE_VULKAN__OP_DECORATE && (w[at] >> 16) >= 4 && w[at + 2] == GPUCOMPILE_VULKAN__DEC_BINDING &&
+                w[at + 3] == binding)
+                cand = w[at + 1];
+        }
+        has_set[0] = 0;
+        for (at = 5; cand && at < n && (w[at] >> 16) && (w[at] >> 16) <= n - at; at += w[at] >> 16)
+            if ((w[at] & 0xffffu) == GPUCOMPILE_VULKAN__OP_DECORATE && (w[at] >> 16) >= 4 && w[at + 1] == cand &&
+                w[at + 2] == GPUCOMPILE_VULKAN__DEC_SET)
+                has_set[0] = w[at + 3] == set;
+        if (has_set[0]) var = cand;
+        for (at = 5; var && at < n && (w[at] >> 16) && (w[at] >> 16) <= n - at; at += w[at] >> 16)
+            if ((w[at] & 0xffffu) == GPUCOMPILE_VULKAN__OP_VARIABLE && (w[at] >> 16) >= 4 && w[at + 2] == var &&
+                w[at + 3] == GPUCOMPILE_VULKAN__SC_UNIFORM)
+                w[at + 3] = GPUCOMPILE_VULKAN__SC_PUSH_CONSTANT;
+    }
+    if (max > 0 && out) ks = (gpucompile_vulkan_kernel *)malloc((size_t)max * sizeof *ks);
+    found = gpucompile_vulkan__reflect(w, size, ks, ks ? max : 0);
+    for (i = 0; ks && found > 0 && i < (size_t)found && i < (size_t)max; i++) {
+        memset(&out[i], 0, sizeof out[i]);
+        out[i].k = ks[i];
+        out[i].has_uniforms = var && ks[i].push_size > 0;
+        out[i].uniform_set = set;
+        out[i].uniform_binding = binding;
+    }
+    free(ks);
+    free(w);
+    return found;
+}
+
+/* Run-time selection, one rule for the compile side (gpucompile_binary_select) and the runtime:
+   the device "webgpu" (this header's runtime) takes a #gpu.webgpu module: format bin, chip
+   "webgpu" (a Vulkan module's chip is "vulkan": its scalars are push constants, which WebGPU has
+   not); -2 for another device. */
+GPUCOMPILE_VULKAN__PRIVATE int gpucompile_webgpu__score(const char *triple, const char *chip, const char *format, const char *features,
+                                                        const char *device, const char **why) {
+    (void)features;
+    (void)triple;
+    if (!device || strcmp(device, "webgpu") != 0) return -2;
+    if (!format || strcmp(format, "bin") != 0 || !chip || strcmp(chip, "webgpu") != 0) return -1;
+    *why = "SPIR-V module for WebGPU";
+    return 1;
+}
+
+#if defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_WEBGPU_IMPLEMENTATION) || (defined(GPUCOMPILE_WEBGPU_RUNTIME) && !defined(GPUCOMPILE_H))
+GPUCOMPILE_WEBGPU__API int gpucompile_webgpu_reflect(const void *spirv, size_t size, gpucompile_webgpu_kernel *out, int max) {
+    return gpucompile_webgpu__reflect(spirv, size, out, max);
+}
+#endif
+#ifdef __cplusplus
+}
+#endif
+#endif /* reflection */
+
+/* @@BACKEND@@ */
+
+/* ==== [section: runtime] =================================================================
+
+   The runtime (GPUCOMPILE_WEBGPU_RUNTIME in one file; one vendor runtime per program)
+       Library: $GPUCOMPILE_LIBWEBGPU or gpucompile_runtime_set_library(), else the first of
+       wgpu-native's and Dawn's names that opens (Linux libwgpu_native.so, libwebgpu_dawn.so;
+       Windows wgpu_native.dll, webgpu_dawn.dll; macOS libwgpu_native.dylib, libwebgpu_dawn.dylib).
+       The few webgpu.h types it uses are declared here. Two revisions of webgpu.h's ABI are
+       read, told apart by their entry points: webgpu.h as webgpu-headers has it (wgpu-native
+       v25 and later, Dawn from 2025), and Dawn's of Chromium 133 (dawn-python 0.3.0:
+       wgpuInstanceRequestAdapter2 and the other *2 entry points, BufferBindingType and
+       FeatureName numbered without Undefined, WGPUBindGroupLayoutEntry without bindingArraySize,
+       the queue's work-done callback without a message); tests/test_webgpu.c checks the layouts
+       against wgpu-native's webgpu.h.
+       Device: the mgpuSetDefaultDevice'th adapter (wgpuInstanceEnumerateAdapters where the
+       library has it, wgpu-native's; else the one wgpuInstanceRequestAdapter gives, ordinal 0
+       only) and a device with WebGPU's default limits (what #gpu.webgpu's checks assume) and
+       shader-f16 when the adapter has it. gpucompile_runtime_device_arch() answers "webgpu".
+       Its errors come through the runtime's error callback: the uncaptured-error callback
+       ("WebGPU uncaptured error", its WGPUErrorType as the code), device loss ("WebGPU device
+       lost": every later call is refused), and validation errors of module creation (the module
+       is not made: mgpuModuleLoad returns NULL).
+       Memory: WebGPU has no memory that shader and host share. mgpuMemAlloc makes a storage
+       buffer (its size rounded up to 4 bytes) and returns the address of a host block of the same
+       size, which only names it (every address inside is the buffer at that offset). The host
+       must not read or write it but through mgpuMemcpy / mgpuMemset32, except when it was
+       allocated isHostShared: then the block is the host's mirror of the buffer, copied to the
+       buffer before a launch that uses it (unless a launch not yet synchronized wrote it) and
+       back when the stream that launched is synchronized (a NULL-stream launch: when
+       mgpuLaunchKernel returns).
+       mgpuMemcpy: host -> buffer through wgpuQueueWriteBuffer (the host memory may be reused
+       when the call returns); buffer -> host through a staging buffer mapped for reading: on the
+       NULL stream the host memory holds the data when mgpuMemcpy returns, on a stream only after
+       mgpuStreamSynchronize of that stream (until then it is not written); buffer -> buffer a
+       copy in the stream's commands. Offsets and sizes into buffers are multiples of 4 (WebGPU's
+       copies are made of whole words); a read may end anywhere. mgpuMemset32 writes through the
+       queue.
+       Module: mgpuModuleLoad(SPIR-V words of #gpu.webgpu) makes the shader module and, per
+       GLCompute entry point, its bind group layouts (read-only storage buffers as
+       read-only-storage, the uniform block as uniform), pipeline layout and compute pipeline,
+       kept until mgpuModuleUnload. mgpuModuleGetFunction names an entry point.
+       Arguments: as the Vulkan runtime's (gpucompile_vulkan.h): the bindings in (set, binding)
+       order, then the uniform block's members in offset order; a pointer kernel's in its
+       original order (the same --host launch code as CUDA, HIP, OpenCL and Vulkan). A pointer
+       inside an allocation is that buffer from that offset, which must be a multiple of 256
+       (minStorageBufferOffsetAlignment); the binding's size is the rest of the allocation, at
+       most 128 MiB (maxStorageBufferBindingSize). The block size must equal the entry point's
+       workgroup size; the grid at most 65535 groups a dimension; dynamic shared memory is
+       refused but up to what a pointer kernel's local parameters were compiled with.
+       Streams: a stream is a command encoder: launches (a compute pass each) and copies are
+       recorded into it and submitted when the stream is synchronized, or before a queue write
+       (mgpuMemcpy from the host, mgpuMemset32, a host-shared mirror's upload) so that the write
+       lands after the commands recorded before it. The NULL stream submits and waits each time.
+       Waits: a map or the queue's work-done callback, driven by wgpuDevicePoll (wgpu-native) or
+       wgpuInstanceProcessEvents (Dawn), at most $GPUCOMPILE_WEBGPU_TIMEOUT_MS (60000) ms; a
+       timeout is reported and the device is no longer used.
+       One thread at a time: each mgpu* call holds the runtime's lock.
+       Nothing aborts: every failure is reported through gpucompile_runtime_report.
+*/
+#if defined(GPUCOMPILE_WEBGPU_RUNTIME) && !defined(GPUCOMPILE_WEBGPU__RUNTIME_IMPLEMENTED)
+#define GPUCOMPILE_WEBGPU__RUNTIME_IMPLEMENTED
+#if !defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION)
+#define GPUCOMPILE_RUNTIME_IMPLEMENTATION
+#endif
+#define GPUCOMPILE_RUNTIME_VENDOR /* gpucompile_runtime.h refuses a second vendor runtime */
+#include "gpucompile_runtime.h"
+#include <time.h>
+#if !defined(_WIN32)
+#include <sched.h>
+#endif
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define GPUCOMPILE_WEBGPU__LIBRARY "wgpu_native.dll,webgpu_dawn.dll,libwebgpu_dawn.dll"
+#elif defined(__APPLE__)
+#define GPUCOMPILE_WEBGPU__LIBRARY "libwgpu_native.dylib,libwebgpu_dawn.dylib"
+#else
+#define GPUCOMPILE_WEBGPU__LIBRARY "libwgpu_native.so,libwgpu_native-release.so,libwebgpu_dawn.so,libwebgpu_dawn_x86_64.so"
+#endif
+
+/* ---- webgpu.h's ABI, declared here (field for field, what is used) ---- */
+typedef struct gpucompile_webgpu__sv { const char *data; size_t length; } gpucompile_webgpu__sv; /* WGPUStringView */
+typedef struct gpucompile_webgpu__future { uint64_t id; } gpucompile_webgpu__future;
+typedef struct gpucompile_webgpu__chain { const struct gpucompile_webgpu__chain *next; uint32_t stype; } gpucompile_webgpu__chain;
+typedef void (*gpucompile_webgpu__fn)(void);
+/* every WGPU*CallbackInfo but the uncaptured-error one */
+typedef struct gpucompile_webgpu__cbinfo { const void *next; uint32_t mode; gpucompile_webgpu__fn callback; void *userdata1, *userdata2; } gpucompile_webgpu__cbinfo;
+typedef struct gpucompile_webgpu__errinfo { const void *next; gpucompile_webgpu__fn callback; void *userdata1, *userdata2; } gpucompile_webgpu__errinfo;
+typedef struct gpucompile_webgpu__labeled { const void *next; gpucompile_webgpu__sv label; } gpucompile_webgpu__labeled;
+typedef struct gpucompile_webgpu__spirv { gpucompile_webgpu__chain chain; uint32_t code_size; const uint32_t *code; } gpucompile_webgpu__spirv;
+typedef struct gpucompile_webgpu__buffer_desc {
+    const void *next; gpucompile_webgpu__sv label; uint64_t usage, size; uint32_t mapped_at_creation;
+} gpucompile_webgpu__buffer_desc;
+typedef struct gpucompile_webgpu__buffer_layout { const void *next; uint32_t type, has_dynamic_offset; uint64_t min_binding_size; } gpucompile_webgpu__buffer_layout;
+typedef struct gpucompile_webgpu__sampler_layout { const void *next; uint32_t type; } gpucompile_webgpu__sampler_layout;
+typedef struct gpucompile_webgpu__texture_layout { const void *next; uint32_t a, b, c; } gpucompile_webgpu__texture_layout;
+typedef struct gpucompile_webgpu__layout_entry { /* webgpu.h's WGPUBindGroupLayoutEntry */
+    const void *next; uint32_t binding; uint64_t visibility; uint32_t binding_array_size;
+    gpucompile_webgpu__buffer_layout buffer; gpucompile_webgpu__sampler_layout sampler;
+    gpucompile_webgpu__texture_layout texture, storage_texture;
+} gpucompile_webgpu__layout_entry;
+typedef struct gpucompile_webgpu__layout_entry_133 { /* Dawn's of Chromium 133 */
+    const void *next; uint32_t binding; uint64_t visibility;
+    gpucompile_webgpu__buffer_layout buffer; gpucompile_webgpu__sampler_layout sampler;
+    gpucompile_webgpu__texture_layout texture, storage_texture;
+} gpucompile_webgpu__layout_entry_133;
+typedef struct gpucompile_webgpu__list_desc { const void *next; gpucompile_webgpu__sv label; size_t count; const void *items; } gpucompile_webgpu__list_desc;
+typedef struct gpucompile_webgpu__pl_desc {
+    const void *next; gpucompile_webgpu__sv label; size_t count; void *const *layouts; uint32_t immediate_size;
+} gpucompile_webgpu__pl_desc;
+typedef struct gpucompile_webgpu__cp_desc {
+    const void *next; gpucompile_webgpu__sv label; void *layout;
+    const void *cnext; void *module; gpucompile_webgpu__sv entry_point; size_t constant_count; const void *constants; /* WGPUComputeState */
+} gpucompile_webgpu__cp_desc;
+typedef struct gpucompile_webgpu__bg_entry { const void *next; uint32_t binding; void *buffer; uint64_t offset, size; void *sampler, *view; } gpucompile_webgpu__bg_entry;
+typedef struct gpucompile_webgpu__bg_desc { const void *next; gpucompile_webgpu__sv label; void *layout; size_t count; const gpucompile_webgpu__bg_entry *entries; } gpucompile_webgpu__bg_desc;
+typedef struct gpucompile_webgpu__pass_desc { const void *next; gpucompile_webgpu__sv label; const void *timestamp_writes; } gpucompile_webgpu__pass_desc;
+typedef struct gpucompile_webgpu__device_desc {
+    const void *next; gpucompile_webgpu__sv label; size_t feature_count; const uint32_t *features; const void *limits;
+    gpucompile_webgpu__labeled default_queue; gpucompile_webgpu__cbinfo lost; gpucompile_webgpu__errinfo uncaptured;
+} gpucompile_webgpu__device_desc;
+typedef struct gpucompile_webgpu__adapter_info {
+    const void *next; gpucompile_webgpu__sv vendor, architecture, device, description;
+    uint32_t backend_type, adapter_type, vendor_id, device_id, rest[2];
+} gpucompile_webgpu__adapter_info;
+
+enum {
+    GPUCOMPILE_WEBGPU__STYPE_SPIRV = 1, GPUCOMPILE_WEBGPU__MODE_PROCESS_EVENTS = 2, GPUCOMPILE_WEBGPU__MODE_SPONTANEOUS = 3,
+    GPUCOMPILE_WEBGPU__OK = 1 /* every *Status_Success */, GPUCOMPILE_WEBGPU__FILTER_VALIDATION = 1, GPUCOMPILE_WEBGPU__NO_ERROR = 1,
+    GPUCOMPILE_WEBGPU__LOST_DESTROYED = 2, GPUCOMPILE_WEBGPU__LOST_INSTANCE_DROPPED = 3
+};
+#define GPUCOMPILE_WEBGPU__USAGE_MAP_READ 0x1u
+#define GPUCOMPILE_WEBGPU__USAGE_COPY_SRC 0x4u
+#define GPUCOMPILE_WEBGPU__USAGE_COPY_DST 0x8u
+#define GPUCOMPILE_WEBGPU__USAGE_UNIFORM 0x40u
+#define GPUCOMPILE_WEBGPU__USAGE_STORAGE 0x80u
+#define GPUCOMPILE_WEBGPU__STAGE_COMPUTE 0x4u
+#define GPUCOMPILE_WEBGPU__MAP_READ 0x1u
+#define GPUCOMPILE_WEBGPU__ALIGN 256u                 /* minStorageBufferOffsetAlignment, WebGPU's default */
+#define GPUCOMPILE_WEBGPU__MAX_BINDING (128u << 20)   /* maxStorageBufferBindingSize */
+#define GPUCOMPILE_WEBGPU__MAX_GROUPS 65535u          /* maxComputeWorkgroupsPerDimension */
+
+#define GPUCOMPILE_WEBGPU__FN(ret, name, args) ret (*name) args
+typedef struct gpucompile_webgpu__api {
+    GPUCOMPILE_WEBGPU__FN(void *, CreateInstance, (const void *));
+    GPUCOMPILE_WEBGPU__FN(void, InstanceProcessEvents, (void *));
+    GPUCOMPILE_WEBGPU__FN(gpucompile_webgpu__future, InstanceRequestAdapter, (void *, const void *, gpucompile_webgpu__cbinfo));
+    GPUCOMPILE_WEBGPU__FN(gpucompile_webgpu__future, AdapterRequestDevice, (void *, const gpucompile_webgpu__device_desc *, gpucompile_webgpu__cbinfo));
+    GPUCOMPILE_WEBGPU__FN(uint32_t, AdapterGetInfo, (void *, gpucompile_webgpu__adapter_info *));
+    GPUCOMPILE_WEBGPU__FN(void, AdapterInfoFreeMembers, (gpucompile_webgpu__adapter_info));
+    GPUCOMPILE_WEBGPU__FN(uint32_t, AdapterHasFeature, (void *, uint32_t));
+    GPUCOMPILE_WEBGPU__FN(void, AdapterRelease, (void *));
+    GPUCOMPILE_WEBGPU__FN(void *, DeviceGetQueue, (void *));
+    GPUCOMPILE_WEBGPU__FN(void *, DeviceCreateBuffer, (void *, const gpucompile_webgpu__buffer_desc *));
+    GPUCOMPILE_WEBGPU__FN(void, BufferRelease, (void *));
+    GPUCOMPILE_WEBGPU__FN(gpucompile_webgpu__future, BufferMapAsync, (void *, uint64_t, size_t, size_t, gpucompile_webgpu__cbinfo));
+    GPUCOMPILE_WEBGPU__FN(const void *, BufferGetConstMappedRange, (void *, size_t, size_t));
+    GPUCOMPILE_WEBGPU__FN(void, BufferUnmap, (void *));
+    GPUCOMPILE_WEBGPU__FN(void *, DeviceCreateShaderModule, (void *, const gpucompile_webgpu__labeled *));
+    GPUCOMPILE_WEBGPU__FN(void, ShaderModuleRelease, (void *));
+    GPUCOMPILE_WEBGPU__FN(void *, DeviceCreateBindGroupLayout, (void *, const gpucompile_webgpu__list_desc *));
+    GPUCOMPILE_WEBGPU__FN(void, BindGroupLayoutRelease, (void *));
+    GPUCOMPILE_WEBGPU__FN(void *, DeviceCreatePipelineLayout, (void *, const gpucompile_webgpu__pl_desc *));
+    GPUCOMPILE_WEBGPU__FN(void, PipelineLayoutRelease, (void *));
+    GPUCOMPILE_WEBGPU__FN(void *, DeviceCreateComputePipeline, (void *, const gpucompile_webgpu__cp_desc *));
+    GPUCOMPILE_WEBGPU__FN(void, ComputePipelineRelease, (void *));
+    GPUCOMPILE_WEBGPU__FN(void *, DeviceCreateBindGroup, (void *, const gpucompile_webgpu__bg_desc *));
+    GPUCOMPILE_WEBGPU__FN(void, BindGroupRelease, (void *));
+    GPUCOMPILE_WEBGPU__FN(void *, DeviceCreateCommandEncoder, (void *, const gpucompile_webgpu__labeled *));
+    GPUCOMPILE_WEBGPU__FN(void, CommandEncoderRelease, (void *));
+    GPUCOMPILE_WEBGPU__FN(void *, CommandEncoderBeginComputePass, (void *, const gpucompile_webgpu__pass_desc *));
+    GPUCOMPILE_WEBGPU__FN(void, CommandEncoderCopyBufferToBuffer, (void *, void *, uint64_t, void *, uint64_t, uint64_t));
+    GPUCOMPILE_WEBGPU__FN(void *, CommandEncoderFinish, (void *, const gpucompile_webgpu__labeled *));
+    GPUCOMPILE_WEBGPU__FN(void, CommandBufferRelease, (void *));
+    GPUCOMPILE_WEBGPU__FN(void, ComputePassEncoderSetPipeline, (void *, void *));
+    GPUCOMPILE_WEBGPU__FN(void, ComputePassEncoderSetBindGroup, (void *, uint32_t, void *, size_t, const uint32_t *));
+    GPUCOMPILE_WEBGPU__FN(void, ComputePassEncoderDispatchWorkgroups, (void *, uint32_t, uint32_t, uint32_t));
+    GPUCOMPILE_WEBGPU__FN(void, ComputePassEncoderEnd, (void *));
+    GPUCOMPILE_WEBGPU__FN(void, ComputePassEncoderRelease, (void *));
+    GPUCOMPILE_WEBGPU__FN(void, QueueSubmit, (void *, size_t, void *const *));
+    GPUCOMPILE_WEBGPU__FN(void, QueueWriteBuffer, (void *, void *, uint64_t, const void *, size_t));
+    GPUCOMPILE_WEBGPU__FN(gpucompile_webgpu__future, QueueOnSubmittedWorkDone, (void *, gpucompile_webgpu__cbinfo));
+    GPUCOMPILE_WEBGPU__FN(void, DevicePushErrorScope, (void *, uint32_t));
+    GPUCOMPILE_WEBGPU__FN(gpucompile_webgpu__future, DevicePopErrorScope, (void *, gpucompile_webgpu__cbinfo));
+    /* optional: wgpu-native's (wgpu.h) */
+    GPUCOMPILE_WEBGPU__FN(size_t, InstanceEnumerateAdapters, (void *, const void *, void **));
+    GPUCOMPILE_WEBGPU__FN(uint32_t, DevicePoll, (void *, uint32_t, const uint64_t *));
+    GPUCOMPILE_WEBGPU__FN(uint32_t, GetVersion, (void));
+} gpucompile_webgpu__api;
+
+/* Names in the order above; '*' marks those Dawn of Chromium 133 has as NAME2 (the plain name is
+   its older form there), '?' the optional ones. */
+static const char *const gpucompile_webgpu__names[] = {
+    "wgpuCreateInstance", "wgpuInstanceProcessEvents", "*wgpuInstanceRequestAdapter", "*wgpuAdapterRequestDevice", "wgpuAdapterGetInfo",
+    "wgpuAdapterInfoFreeMembers", "wgpuAdapterHasFeature", "wgpuAdapterRelease", "wgpuDeviceGetQueue", "wgpuDeviceCreateBuffer", "wgpuBufferRelease",
+    "*wgpuBufferMapAsync", "wgpuBufferGetConstMappedRange", "wgpuBufferUnmap", "wgpuDeviceCreateShaderModule", "wgpuShaderModuleRelease",
+    "wgpuDeviceCreateBindGroupLayout", "wgpuBindGroupLayoutRelease", "wgpuDeviceCreatePipelineLayout", "wgpuPipelineLayoutRelease",
+    "wgpuDeviceCreateComputePipeline", "wgpuComputePipelineRelease", "wgpuDeviceCreateBindGroup", "wgpuBindGroupRelease",
+    "wgpuDeviceCreateCommandEncoder", "wgpuCommandEncoderRelease", "wgpuCommandEncoderBeginComputePass",
+    "wgpuCommandEncoderCopyBufferToBuffer", "wgpuCommandEncoderFinish", "wgpuCommandBufferRelease", "wgpuComputePassEncoderSetPipeline",
+    "wgpuComputePassEncoderSetBindGroup", "wgpuComputePassEncoderDispatchWorkgroups", "wgpuComputePassEncoderEnd",
+    "wgpuComputePassEncoderRelease", "wgpuQueueSubmit", "wgpuQueueWriteBuffer", "*wgpuQueueOnSubmittedWorkDone",
+    "wgpuDevicePushErrorScope", "*wgpuDevicePopErrorScope", "?wgpuInstanceEnumerateAdapters", "?wgpuDevicePoll", "?wgpuGetVersion"};
+
+/* What differs between the two ABIs. */
+typedef struct gpucompile_webgpu__abi {
+    int dawn133;
+    uint32_t uniform, storage, read_only; /* WGPUBufferBindingType */
+    uint32_t shader_f16;                  /* WGPUFeatureName */
+} gpucompile_webgpu__abi;
+
+/* Resolves the table from lib: NULL, or the first name missing. */
+static const char *gpucompile_webgpu__resolve(void *lib, gpucompile_webgpu__api *api, gpucompile_webgpu__abi *abi) {
+    size_t i;
+    char name[96];
+    abi->dawn133 = gpucompile_dlsym(lib, "wgpuInstanceRequestAdapter2") != NULL;
+    abi->uniform = abi->dawn133 ? 1 : 2;
+    abi->storage = abi->dawn133 ? 2 : 3;
+    abi->read_only = abi->dawn133 ? 3 : 4;
+    abi->shader_f16 = abi->dawn133 ? 8 : 11;
+    for (i = 0; i < sizeof gpucompile_webgpu__names / sizeof gpucompile_webgpu__names[0]; i++) {
+        const char *n = gpucompile_webgpu__names[i];
+        void *f;
+        int optional = n[0] == '?';
+        snprintf(name, sizeof name, "%s%s", n + (n[0] == '*' || optional), n[0] == '*' && abi->dawn133 ? "2" : "");
+        f = gpucompile_dlsym(lib, name);
+        if (!f && !optional) return gpucompile_webgpu__names[i] + (n[0] == '*');
+        memcpy((char *)api + i * sizeof(gpucompile_webgpu__fn), &f, sizeof f);
+    }
+    return NULL;
+}
+
+/* ---- the state ---- */
+typedef struct gpucompile_webgpu__alloc {
+    unsigned char *host;   /* the address handed out; the mirror when shared */
+    uint64_t size, bytes;  /* asked for; the buffer's (rounded up to 4) */
+    void *buffer;
+    int shared;
+    void *pending;         /* a stream that launched with it, not yet synchronized (shared only) */
+} gpucompile_webgpu__alloc;
+
+typedef struct gpucompile_webgpu__readback { void *staging; unsigned char *dst; size_t size, skip; } gpucompile_webgpu__readback;
+
+typedef struct gpucompile_webgpu__stream {
+    void *encoder;                        /* recording; NULL when nothing is */
+    gpucompile_webgpu__readback *reads;
+    size_t num_reads, cap_reads;
+} gpucompile_webgpu__stream;
+
+typedef struct gpucompile_webgpu__wait { volatile int done; uint32_t status, type; char message[1024]; } gpucompile_webgpu__wait;
+
+/* A device: the runtime's own, or an engine's (instance NULL then: waits are the engine's). */
+typedef struct gpucompile_webgpu__dev {
+    gpucompile_webgpu__api fn;
+    gpucompile_webgpu__abi abi;
+    void *instance, *adapter, *device, *queue;
+    int lost, stuck;
+    double timeout_ms;
+    gpucompile_webgpu__wait wait;
+} gpucompile_webgpu__dev;
+
+typedef struct gpucompile_webgpu__function {
+    gpucompile_webgpu_kernel k;
+    void *pipeline, *layout, *groups[4];
+    uint32_t num_groups;
+} gpucompile_webgpu__function;
+
+typedef struct gpucompile_webgpu__module {
+    void *shader;
+    int num;
+    gpucompile_webgpu__function *fns;
+} gpucompile_webgpu__module;
+
+typedef struct gpucompile_webgpu__state {
+    gpucompile_webgpu__dev d;
+    gpucompile_webgpu_runtime_info info;
+    gpucompile_webgpu__alloc *allocs; /* sorted by host address */
+    size_t num_allocs, cap_allocs;
+    gpucompile_webgpu__stream null_stream;
+} gpucompile_webgpu__state;
+static gpucompile_webgpu__state gpucompile_webgpu__rt;
+
+static double gpucompile_webgpu__ms(void) {
+    struct timespec t;
+    timespec_get(&t, TIME_UTC);
+    return 1000.0 * (double)t.tv_sec + (double)t.tv_nsec / 1e6;
+}
+
+static void gpucompile_webgpu__pause(void) {
+#if defined(_WIN32)
+    Sleep(0);
+#else
+    struct timespec t;
+    t.tv_sec = 0;
+    t.tv_nsec = 50000;
+    nanosleep(&t, NULL);
+#endif
+}
+
+static void gpucompile_webgpu__report_sv(const char *call, int code, const char *what, gpucompile_webgpu__sv m) {
+    char msg[1200];
+    size_t n = m.data ? (m.length == (size_t)-1 ? strlen(m.data) : m.length) : 0;
+    snprintf(msg, sizeof msg, "%s%s%.*s", what, n && *what ? ": " : "", (int)(n < 1100 ? n : 1100), m.data ? m.data : "");
+    gpucompile_runtime_report(call, code, msg);
+}
+
+static void gpucompile_webgpu__sv_copy(char *out, size_t size, gpucompile_webgpu__sv m) {
+    size_t n = m.data ? (m.length == (size_t)-1 ? strlen(m.data) : m.length) : 0;
+    if (n >= size) n = size - 1;
+    if (n) memcpy(out, m.data, n);
+    out[n] = 0;
+}
+
+static gpucompile_webgpu__sv gpucompile_webgpu__str(const char *s) {
+    gpucompile_webgpu__sv v;
+    v.data = s;
+    v.length = s ? strlen(s) : 0;
+    return v;
+}
+
+/* ---- callbacks: each writes into the wait record its userdata1 names ---- */
+static void gpucompile_webgpu__on_adapter(uint32_t status, void *adapter, gpucompile_webgpu__sv message, void *u1, void *u2) {
+    gpucompile_webgpu__wait *w = (gpucompile_webgpu__wait *)u1;
+    *(void **)u2 = status == GPUCOMPILE_WEBGPU__OK ? adapter : NULL;
+    w->status = status;
+    gpucompile_webgpu__sv_copy(w->message, sizeof w->message, message);
+    w->done = 1;
+}
+static void gpucompile_webgpu__on_device(uint32_t status, void *device, gpucompile_webgpu__sv message, void *u1, void *u2) {
+    gpucompile_webgpu__on_adapter(status, device, message, u1, u2);
+}
+static void gpucompile_webgpu__on_map(uint32_t status, gpucompile_webgpu__sv message, void *u1, void *u2) {
+    gpucompile_webgpu__wait *w = (gpucompile_webgpu__wait *)u1;
+    (void)u2;
+    w->status = status;
+    gpucompile_webgpu__sv_copy(w->message, sizeof w->message, message);
+    w->done = 1;
+}
+static void gpucompile_webgpu__on_done(uint32_t status, gpucompile_webgpu__sv message, void *u1, void *u2) {
+    gpucompile_webgpu__on_map(status, message, u1, u2);
+}
+static void gpucompile_webgpu__on_done_133(uint32_t status, void *u1, void *u2) {
+    gpucompile_webgpu__sv none;
+    none.data = NULL;
+    none.length = 0;
+    gpucompile_webgpu__on_map(status, none, u1, u2);
+}
+static void gpucompile_webgpu__on_pop(uint32_t status, uint32_t type, gpucompile_webgpu__sv message, void *u1, void *u2) {
+    gpucompile_webgpu__wait *w = (gpucompile_webgpu__wait *)u1;
+    (void)u2;
+    w->status = status;
+    w->type = type;
+    gpucompile_webgpu__sv_copy(w->message, sizeof w->message, message);
+    w->done = 1;
+}
+static void gpucompile_webgpu__on_lost(void *const *device, uint32_t reason, gpucompile_webgpu__sv message, void *u1, void *u2) {
+    gpucompile_webgpu__dev *d = (gpucompile_webgpu__dev *)u1;
+    (void)device;
+    (void)u2;
+    d->lost = 1;
+    if (reason != GPUCOMPILE_WEBGPU__LOST_DESTROYED && reason != GPUCOMPILE_WEBGPU__LOST_INSTANCE_DROPPED)
+        gpucompile_webgpu__report_sv("WebGPU device lost", (int)reason, "the device is lost", message);
+}
+static void gpucompile_webgpu__on_error(void *const *device, uint32_t type, gpucompile_webgpu__sv message, void *u1, void *u2) {
+    (void)device;
+    (void)u1;
+    (void)u2;
+    gpucompile_webgpu__report_sv("WebGPU uncaptured error", (int)type, "", message);
+}
+
+static gpucompile_webgpu__cbinfo gpucompile_webgpu__cb(gpucompile_webgpu__fn f, void *u1, void *u2) {
+    gpucompile_webgpu__cbinfo c;
+    memset(&c, 0, sizeof c);
+    c.mode = GPUCOMPILE_WEBGPU__MODE_PROCESS_EVENTS;
+    c.callback = f;
+    c.userdata1 = u1;
+    c.userdata2 = u2;
+    return c;
+}
+#define GPUCOMPILE_WEBGPU__CB(f, u1, u2) gpucompile_webgpu__cb((gpucompile_webgpu__fn)(f), u1, u2)
+
+/* Drives the library until w->done: 1, or 0 when the device is lost or nothing answered in time
+   (reported). */
+static int gpucompile_webgpu__await(gpucompile_webgpu__dev *d, gpucompile_webgpu__wait *w, const char *call) {
+    double t0 = gpucompile_webgpu__ms();
+    unsigned spins = 0;
+    while (!w->done) {
+        if (d->fn.DevicePoll && d->device) d->fn.DevicePoll(d->device, 1, NULL);
+        if (d->instance) d->fn.InstanceProcessEvents(d->instance);
+        if (w->done) break;
+        if (d->lost) {
+            gpucompile_runtime_report(call, -1, "the WebGPU device is lost");
+            return 0;
+        }
+        if (gpucompile_webgpu__ms() - t0 > d->timeout_ms) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "no answer from the WebGPU library in %.0f ms ($GPUCOMPILE_WEBGPU_TIMEOUT_MS): the device is no longer used", d->timeout_ms);
+            d->stuck = 1;
+            gpucompile_runtime_report(call, -1, msg);
+            return 0;
+        }
+        if (++spins > 64) gpucompile_webgpu__pause();
+    }
+    return 1;
+}
+
+static void gpucompile_webgpu__wait_reset(gpucompile_webgpu__wait *w) {
+    w->done = 0;
+    w->status = w->type = 0;
+    w->message[0] = 0;
+}
+
+/* Waits for what the queue was given so far. */
+static int gpucompile_webgpu__idle(gpucompile_webgpu__dev *d, const char *call) {
+    gpucompile_webgpu__wait_reset(&d->wait);
+    if (d->abi.dawn133) d->fn.QueueOnSubmittedWorkDone(d->queue, GPUCOMPILE_WEBGPU__CB(gpucompile_webgpu__on_done_133, &d->wait, NULL));
+    else d->fn.QueueOnSubmittedWorkDone(d->queue, GPUCOMPILE_WEBGPU__CB(gpucompile_webgpu__on_done, &d->wait, NULL));
+    if (!gpucompile_webgpu__await(d, &d->wait, call)) return 0;
+    if (d->wait.status != GPUCOMPILE_WEBGPU__OK) {
+        char msg[1200];
+        snprintf(msg, sizeof msg, "the queue's work did not complete%s%s", d->wait.message[0] ? ": " : "", d->wait.message);
+        gpucompile_runtime_report(call, (int)d->wait.status, msg);
+        return 0;
+    }
+    return 1;
+}
+
+/* The error of what ran since the matching wgpuDevicePushErrorScope: 1 none, 0 one (reported). */
+static int gpucompile_webgpu__pop(gpucompile_webgpu__dev *d, const char *call) {
+    gpucompile_webgpu__wait_reset(&d->wait);
+    d->fn.DevicePopErrorScope(d->device, GPUCOMPILE_WEBGPU__CB(gpucompile_webgpu__on_pop, &d->wait, NULL));
+    if (d->instance && !gpucompile_webgpu__await(d, &d->wait, call)) return 0;
+    if (!d->wait.done) return 1; /* an engine's device: its callbacks fire in its own event loop */
+    if (d->wait.status == GPUCOMPILE_WEBGPU__OK && d->wait.type != GPUCOMPILE_WEBGPU__NO_ERROR) {
+        gpucompile_runtime_report(call, (int)d->wait.type, d->wait.message[0] ? d->wait.message : "a WebGPU validation error");
+        return 0;
+    }
+    return 1;
+}
+
+static const char *gpucompile_webgpu__load(void *lib) {
+    gpucompile_webgpu__state *s = &gpucompile_webgpu__rt;
+    return gpucompile_webgpu__resolve(lib, &s->d.fn, &s->d.abi);
+}
+
+/* start's codes: 1000 no adapter at the ordinal, 1001 an ordinal > 0 without enumeration, 2000 +
+   WGPURequestAdapterStatus, 3000 + WGPURequestDeviceStatus (the message in the wait record), -2
+   reported already. */
+static void gpucompile_webgpu__check(int code, const char *call) {
+    gpucompile_webgpu__dev *d = &gpucompile_webgpu__rt.d;
+    char msg[1200];
+    if (!code || code == -2) return;
+    if (code == 1000) snprintf(msg, sizeof msg, "no WebGPU adapter at mgpuSetDefaultDevice's ordinal");
+    else if (code == 1001) snprintf(msg, sizeof msg, "this library has no wgpuInstanceEnumerateAdapters: only adapter 0 (the one wgpuInstanceRequestAdapter gives)");
+    else if (code >= 2000) snprintf(msg, sizeof msg, "%s (status %d)%s%s", code >= 3000 ? "no device" : "no adapter", code % 1000,
+                                    d->wait.message[0] ? ": " : "", d->wait.message);
+    else snprintf(msg, sizeof msg, "the WebGPU library returned nothing");
+    gpucompile_runtime_report(call, code, msg);
+}
+
+static const char *gpucompile_webgpu__backend_name(uint32_t t) {
+    static const char *const names[] = {"undefined", "null", "WebGPU", "D3D11", "D3D12", "Metal", "Vulkan", "OpenGL", "OpenGLES"};
+    return t < sizeof names / sizeof names[0] ? names[t] : "unknown";
+}
+
+static double gpucompile_webgpu__timeout(void) {
+    const char *e = getenv("GPUCOMPILE_WEBGPU_TIMEOUT_MS");
+    double v = e && *e ? atof(e) : 0.0;
+    return v > 0 ? v : 60000.0;
+}
+
+static int gpucompile_webgpu__start(int *device, char *arch, size_t arch_size, const char **call) {
+    gpucompile_webgpu__state *s = &gpucompile_webgpu__rt;
+    gpucompile_webgpu__dev *d = &s->d;
+    gpucompile_webgpu__device_desc dd;
+    gpucompile_webgpu__adapter_info ai;
+    uint32_t f16;
+    int ordinal = *device;
+    d->timeout_ms = gpucompile_webgpu__timeout();
+    snprintf(s->info.implementation, sizeof s->info.implementation, "%s", d->fn.DevicePoll ? "wgpu-native" : "Dawn");
+    snprintf(s->info.abi, sizeof s->info.abi, "%s", d->abi.dawn133 ? "Dawn (Chromium 133: *2 entry points)" : "webgpu.h");
+    s->info.version = d->fn.GetVersion ? d->fn.GetVersion() : 0;
+    *call = "wgpuCreateInstance";
+    if (!(d->instance = d->fn.CreateInstance(NULL))) return -1;
+    if (d->fn.InstanceEnumerateAdapters) {
+        void *list[64];
+        size_t n = d->fn.InstanceEnumerateAdapters(d->instance, NULL, NULL), i;
+        *call = "wgpuInstanceEnumerateAdapters";
+        if (n > 64) n = 64;
+        if (ordinal < 0 || (size_t)ordinal >= n) return 1000;
+        d->fn.InstanceEnumerateAdapters(d->instance, NULL, list);
+        d->adapter = list[ordinal];
+        for (i = 0; i < n; i++) /* the others are not ours to keep */
+            if (i != (size_t)ordinal) d->fn.AdapterRelease(list[i]);
+    } else {
+        *call = "wgpuInstanceRequestAdapter";
+        if (ordinal != 0) return 1001;
+        gpucompile_webgpu__wait_reset(&d->wait);
+        d->fn.InstanceRequestAdapter(d->instance, NULL, GPUCOMPILE_WEBGPU__CB(gpucompile_webgpu__on_adapter, &d->wait, &d->adapter));
+        if (!gpucompile_webgpu__await(d, &d->wait, *call)) return -2;
+        if (!d->adapter) return (int)(d->wait.status ? d->wait.status : 1002u) + 2000;
+    }
+    memset(&ai, 0, sizeof ai);
+    if (d->fn.AdapterGetInfo(d->adapter, &ai) == GPUCOMPILE_WEBGPU__OK) {
+        gpucompile_webgpu__sv_copy(s->info.adapter, sizeof s->info.adapter, ai.description.length || ai.description.data ? ai.description : ai.device);
+        if (!s->info.adapter[0]) gpucompile_webgpu__sv_copy(s->info.adapter, sizeof s->info.adapter, ai.device);
+        snprintf(s->info.backend, sizeof s->info.backend, "%s", gpucompile_webgpu__backend_name(ai.backend_type));
+        s->info.vendor_id = ai.vendor_id;
+        s->info.device_id = ai.device_id;
+        d->fn.AdapterInfoFreeMembers(ai);
+    }
+    memset(&dd, 0, sizeof dd);
+    f16 = d->abi.shader_f16;
+    if (d->fn.AdapterHasFeature(d->adapter, f16)) {
+        dd.feature_count = 1;
+        dd.features = &f16;
+        s->info.shader_f16 = 1;
+    }
+    dd.lost.mode = GPUCOMPILE_WEBGPU__MODE_SPONTANEOUS;
+    dd.lost.callback = (gpucompile_webgpu__fn)gpucompile_webgpu__on_lost;
+    dd.lost.userdata1 = d;
+    dd.uncaptured.callback = (gpucompile_webgpu__fn)gpucompile_webgpu__on_error;
+    *call = "wgpuAdapterRequestDevice";
+    gpucompile_webgpu__wait_reset(&d->wait);
+    d->fn.AdapterRequestDevice(d->adapter, &dd, GPUCOMPILE_WEBGPU__CB(gpucompile_webgpu__on_device, &d->wait, &d->device));
+    if (!gpucompile_webgpu__await(d, &d->wait, *call)) return -2;
+    if (!d->device) return (int)(d->wait.status ? d->wait.status : 1002u) + 3000;
+    d->queue = d->fn.DeviceGetQueue(d->device);
+    snprintf(arch, arch_size, "webgpu");
+    *device = 0;
+    return 0;
+}
+
+/* ---- memory ---- */
+/* The allocation holding [p, p + n), or NULL. */
+static gpucompile_webgpu__alloc *gpucompile_webgpu__find(gpucompile_webgpu__state *s, const void *p, uint64_t n) {
+    size_t lo = 0, hi = s->num_allocs;
+    const unsigned char *q = (const unsigned char *)p;
+    while (lo < hi) { /* the last allocation starting at or below p */
+        size_t mid = (lo + hi) / 2;
+        if (s->allocs[mid].host <= q) lo = mid + 1;
+        else hi = mid;
+    }
+    if (!lo) return NULL;
+    {
+        gpucompile_webgpu__alloc *a = &s->allocs[lo - 1];
+        uint64_t off = (uint64_t)(q - a->host);
+        return off < a->bytes && n <= a->bytes - off ? a : NULL;
+    }
+}
+
+static void *gpucompile_webgpu__buffer(gpucompile_webgpu__dev *d, uint64_t size, uint64_t usage) {
+    gpucompile_webgpu__buffer_desc bd;
+    memset(&bd, 0, sizeof bd);
+    bd.usage = usage;
+    bd.size = size;
+    return d->fn.DeviceCreateBuffer(d->device, &bd);
+}
+
+static void *gpucompile_webgpu__mem_alloc(uint64_t size, int host_shared) {
+    gpucompile_webgpu__state *s = &gpucompile_webgpu__rt;
+    gpucompile_webgpu__alloc a;
+    size_t i;
+    memset(&a, 0, sizeof a);
+    a.size = size;
+    a.bytes = size < 4 ? 4 : (size + 3) & ~(uint64_t)3;
+    a.shared = host_shared;
+    if (s->d.lost || s->d.stuck) {
+        gpucompile_runtime_report("mgpuMemAlloc", -1, "the WebGPU device is lost");
+        return NULL;
+    }
+    if (a.bytes != (size_t)a.bytes || !(a.host = (unsigned char *)(host_shared ? calloc(1, (size_t)a.bytes) : malloc((size_t)a.bytes)))) {
+        gpucompile_runtime_report("mgpuMemAlloc", -1, "out of host memory (each allocation has a host block that names it)");
+        return NULL;
+    }
+    if (!(a.buffer = gpucompile_webgpu__buffer(&s->d, a.bytes, GPUCOMPILE_WEBGPU__USAGE_STORAGE | GPUCOMPILE_WEBGPU__USAGE_COPY_SRC |
+                                                                     GPUCOMPILE_WEBGPU__USAGE_COPY_DST))) {
+        gpucompile_runtime_report("wgpuDeviceCreateBuffer", -1, "no buffer");
+        free(a.host);
+        return NULL;
+    }
+    if (s->num_allocs == s->cap_allocs) {
+        size_t nc = s->cap_allocs ? 2 * s->cap_allocs : 64;
+        gpucompile_webgpu__alloc *na = (gpucompile_webgpu__alloc *)realloc(s->allocs, nc * sizeof *na);
+        if (!na) {
+            s->d.fn.BufferRelease(a.buffer);
+            free(a.host);
+            gpucompile_runtime_report("mgpuMemAlloc", -1, "out of host memory");
+            return NULL;
+        }
+        s->allocs = na;
+        s->cap_allocs = nc;
+    }
+    for (i = s->num_allocs; i > 0 && s->allocs[i - 1].host > a.host; i--) s->allocs[i] = s->allocs[i - 1];
+    s->allocs[i] = a;
+    s->num_allocs++;
+    return a.host;
+}
+
+static void gpucompile_webgpu__mem_free(void *ptr) {
+    gpucompile_webgpu__state *s = &gpucompile_webgpu__rt;
+    gpucompile_webgpu__alloc *a = ptr ? gpucompile_webgpu__find(s, ptr, 1) : NULL;
+    size_t i;
+    if (!ptr) return;
+    if (!a || a->host != (unsigned char *)ptr) {
+        gpucompile_runtime_report("mgpuMemFree", -1, "not an address mgpuMemAlloc returned");
+        return;
+    }
+    s->d.fn.BufferRelease(a->buffer); /* commands that use it keep it alive */
+    free(a->host);
+    for (i = (size_t)(a - s->allocs); i + 1 < s->num_allocs; i++) s->allocs[i] = s->allocs[i + 1];
+    s->num_allocs--;
+}
+
+/* ---- streams ---- */
+static void *gpucompile_webgpu__encoder(gpucompile_webgpu__dev *d, gpucompile_webgpu__stream *st) {
+    if (!st->encoder && !(st->encoder = d->fn.DeviceCreateCommandEncoder(d->device, NULL)))
+        gpucompile_runtime_report("wgpuDeviceCreateCommandEncoder", -1, "no command encoder");
+    return st->encoder;
+}
+
+/* Submits what the stream recorded. */
+static int gpucompile_webgpu__flush(gpucompile_webgpu__dev *d, gpucompile_webgpu__stream *st) {
+    void *cb;
+    if (!st->encoder) return 1;
+    cb = d->fn.CommandEncoderFinish(st->encoder, NULL);
+    d->fn.CommandEncoderRelease(st->encoder);
+    st->encoder = NULL;
+    if (!cb) {
+        gpucompile_runtime_report("wgpuCommandEncoderFinish", -1, "no command buffer");
+        return 0;
+    }
+    d->fn.QueueSubmit(d->queue, 1, &cb);
+    d->fn.CommandBufferRelease(cb);
+    return 1;
+}
+
+/* Records a copy of [off, off + size) of buffer into a new staging buffer, read into dst when the
+   stream is synchronized. */
+static int gpucompile_webgpu__read_later(gpucompile_webgpu__dev *d, gpucompile_webgpu__stream *st, void *buffer, uint64_t off, size_t size,
+                                         unsigned char *dst) {
+    uint64_t start = off & ~(uint64_t)3, bytes = ((off + size + 3) & ~(uint64_t)3) - start;
+    gpucompile_webgpu__readback r;
+    void *enc;
+    if (st->num_reads == st->cap_reads) {
+        size_t nc = st->cap_reads ? 2 * st->cap_reads : 8;
+        gpucompile_webgpu__readback *nr = (gpucompile_webgpu__readback *)realloc(st->reads, nc * sizeof *nr);
+        if (!nr) {
+            gpucompile_runtime_report("mgpuMemcpy", -1, "out of host memory");
+            return 0;
+        }
+        st->reads = nr;
+        st->cap_reads = nc;
+    }
+    if (!(enc = gpucompile_webgpu__encoder(d, st))) return 0;
+    if (!(r.staging = gpucompile_webgpu__buffer(d, bytes, GPUCOMPILE_WEBGPU__USAGE_MAP_READ | GPUCOMPILE_WEBGPU__USAGE_COPY_DST))) {
+        gpucompile_runtime_report("wgpuDeviceCreateBuffer", -1, "no staging buffer");
+        return 0;
+    }
+    d->fn.CommandEncoderCopyBufferToBuffer(enc, buffer, start, r.staging, 0, bytes);
+    r.dst = dst;
+    r.size = size;
+    r.skip = (size_t)(off - start);
+    st->reads[st->num_reads++] = r;
+    return 1;
+}
+
+/* Submits the stream and waits for it: the shared mirrors it wrote and its readbacks are then
+   in host memory. */
+static int gpucompile_webgpu__sync(gpucompile_webgpu__state *s, gpucompile_webgpu__stream *st, const char *call) {
+    gpucompile_webgpu__dev *d = &s->d;
+    size_t i;
+    int ok = 1;
+    for (i = 0; i < s->num_allocs; i++)
+        if (s->allocs[i].pending == (void *)st) {
+            s->allocs[i].pending = NULL;
+            ok &= gpucompile_webgpu__read_later(d, st, s->allocs[i].buffer, 0, (size_t)s->allocs[i].size, s->allocs[i].host);
+        }
+    ok &= gpucompile_webgpu__flush(d, st);
+    if (!st->num_reads) return ok && gpucompile_webgpu__idle(d, call);
+    for (i = 0; i < st->num_reads; i++) {
+        gpucompile_webgpu__readback *r = &st->reads[i];
+        if (ok && !d->stuck) {
+            const unsigned char *p;
+            gpucompile_webgpu__wait_reset(&d->wait);
+            d->fn.BufferMapAsync(r->staging, GPUCOMPILE_WEBGPU__MAP_READ, 0, (size_t)(((r->skip + r->size + 3) & ~(size_t)3)),
+                                 GPUCOMPILE_WEBGPU__CB(gpucompile_webgpu__on_map, &d->wait, NULL));
+            if (!gpucompile_webgpu__await(d, &d->wait, call)) ok = 0;
+            else if (d->wait.status != GPUCOMPILE_WEBGPU__OK) {
+                char msg[1200];
+                snprintf(msg, sizeof msg, "a readback buffer could not be mapped%s%s", d->wait.message[0] ? ": " : "", d->wait.message);
+                gpucompile_runtime_report("wgpuBufferMapAsync", (int)d->wait.status, msg);
+                ok = 0;
+            } else if (!(p = (const unsigned char *)d->fn.BufferGetConstMappedRange(r->staging, 0, (r->skip + r->size + 3) & ~(size_t)3))) {
+                gpucompile_runtime_report("wgpuBufferGetConstMappedRange", -1, "no mapped range");
+                d->fn.BufferUnmap(r->staging);
+                ok = 0;
+            } else {
+                memcpy(r->dst, p + r->skip, r->size);
+                d->fn.BufferUnmap(r->staging);
+            }
+        }
+        d->fn.BufferRelease(r->staging);
+    }
+    st->num_reads = 0;
+    return ok;
+}
+
+static gpucompile_webgpu__stream *gpucompile_webgpu__stream_of(void *stream) {
+    return stream ? (gpucompile_webgpu__stream *)stream : &gpucompile_webgpu__rt.null_stream;
+}
+
+static void *gpucompile_webgpu__stream_create(void) {
+    gpucompile_webgpu__stream *st = (gpucompile_webgpu__stream *)calloc(1, sizeof *st);
+    if (!st) gpucompile_runtime_report("mgpuStreamCreate", -1, "out of host memory");
+    return st;
+}
+
+static void gpucompile_webgpu__stream_synchronize(void *stream) {
+    gpucompile_webgpu__sync(&gpucompile_webgpu__rt, gpucompile_webgpu__stream_of(stream), "mgpuStreamSynchronize");
+}
+
+static void gpucompile_webgpu__stream_destroy(void *stream) {
+    gpucompile_webgpu__state *s = &gpucompile_webgpu__rt;
+    gpucompile_webgpu__stream *st = (gpucompile_webgpu__stream *)stream;
+    if (!st) return;
+    gpucompile_webgpu__sync(s, st, "mgpuStreamDestroy"); /* its readbacks land, as CUDA's would */
+    free(st->reads);
+    free(st);
+}
+
+/* Submits the stream before a queue write, so that the write lands after what it recorded. */
+static int gpucompile_webgpu__before_write(gpucompile_webgpu__dev *d, gpucompile_webgpu__stream *st) {
+    return gpucompile_webgpu__flush(d, st);
+}
+
+static void gpucompile_webgpu__mem_copy(void *dst, const void *src, size_t size, void *stream) {
+    gpucompile_webgpu__state *s = &gpucompile_webgpu__rt;
+    gpucompile_webgpu__dev *d = &s->d;
+    gpucompile_webgpu__stream *st = gpucompile_webgpu__stream_of(stream);
+    gpucompile_webgpu__alloc *da = size ? gpucompile_webgpu__find(s, dst, size) : NULL, *sa = size ? gpucompile_webgpu__find(s, src, size) : NULL;
+    uint64_t doff = da ? (uint64_t)((unsigned char *)dst - da->host) : 0, soff = sa ? (uint64_t)((const unsigned char *)src - sa->host) : 0;
+    if (!size) return;
+    if (d->lost || d->stuck) {
+        gpucompile_runtime_report("mgpuMemcpy", -1, "the WebGPU device is lost");
+        return;
+    }
+    if (da && (doff % 4 || (size % 4 && doff + size < da->size))) {
+        gpucompile_runtime_report("mgpuMemcpy", -1, "a copy into a buffer starts and ends on 4-byte boundaries (WebGPU copies whole words)");
+        return;
+    }
+    if (da && !sa) { /* host -> buffer */
+        unsigned char tail[4] = {0, 0, 0, 0};
+        size_t whole = size & ~(size_t)3;
+        if (!gpucompile_webgpu__before_write(d, st)) return;
+        if (whole) d->fn.QueueWriteBuffer(d->queue, da->buffer, doff, src, whole);
+        if (whole < size) { /* the allocation's last bytes: its padding is the buffer's */
+            memcpy(tail, (const unsigned char *)src + whole, size - whole);
+            d->fn.QueueWriteBuffer(d->queue, da->buffer, doff + whole, tail, 4);
+        }
+        if (da->shared) memcpy(dst, src, size);
+        if (!stream) gpucompile_webgpu__sync(s, st, "mgpuMemcpy");
+    } else if (sa && !da) { /* buffer -> host */
+        if (gpucompile_webgpu__read_later(d, st, sa->buffer, soff, size, (unsigned char *)dst) && !stream) gpucompile_webgpu__sync(s, st, "mgpuMemcpy");
+    } else if (sa && da) {
+        void *enc;
+        if (soff % 4 || size % 4) {
+            gpucompile_runtime_report("mgpuMemcpy", -1, "a copy between buffers starts and ends on 4-byte boundaries (WebGPU copies whole words)");
+            return;
+        }
+        if (!(enc = gpucompile_webgpu__encoder(d, st))) return;
+        d->fn.CommandEncoderCopyBufferToBuffer(enc, sa->buffer, soff, da->buffer, doff, size);
+        if (!stream) gpucompile_webgpu__sync(s, st, "mgpuMemcpy");
+    } else { /* host -> host, after what the stream does */
+        if (stream) gpucompile_webgpu__sync(s, st, "mgpuMemcpy");
+        memmove(dst, src, size);
+    }
+}
+
+static void gpucompile_webgpu__mem_set32(void *dst, unsigned value, size_t count, void *stream) {
+    gpucompile_webgpu__state *s = &gpucompile_webgpu__rt;
+    gpucompile_webgpu__dev *d = &s->d;
+    gpucompile_webgpu__stream *st = gpucompile_webgpu__stream_of(stream);
+    gpucompile_webgpu__alloc *a = count ? gpucompile_webgpu__find(s, dst, (uint64_t)count * 4) : NULL;
+    uint32_t *fill;
+    size_t i;
+    if (!count) return;
+    if (!a || ((unsigned char *)dst - a->host) % 4) {
+        gpucompile_runtime_report("mgpuMemset32", -1, "not 4-byte aligned words inside one mgpuMemAlloc allocation");
+        return;
+    }
+    if (!(fill = (uint32_t *)malloc(count * 4))) {
+        gpucompile_runtime_report("mgpuMemset32", -1, "out of host memory");
+        return;
+    }
+    for (i = 0; i < count; i++) fill[i] = value;
+    if (gpucompile_webgpu__before_write(d, st)) {
+        d->fn.QueueWriteBuffer(d->queue, a->buffer, (uint64_t)((unsigned char *)dst - a->host), fill, count * 4);
+        if (a->shared) memcpy(dst, fill, count * 4);
+        if (!stream) gpucompile_webgpu__sync(s, st, "mgpuMemset32");
+    }
+    free(fill);
+}
+
+/* ---- modules ---- */
+static void gpucompile_webgpu__function_free(gpucompile_webgpu__dev *d, gpucompile_webgpu__function *f) {
+    uint32_t i;
+    if (f->pipeline) d->fn.ComputePipelineRelease(f->pipeline);
+    if (f->layout) d->fn.PipelineLayoutRelease(f->layout);
+    for (i = 0; i < 4; i++)
+        if (f->groups[i]) d->fn.BindGroupLayoutRelease(f->groups[i]);
+    memset(f, 0, sizeof *f);
+}
+
+static void gpucompile_webgpu__module_free(gpucompile_webgpu__dev *d, gpucompile_webgpu__module *m) {
+    int i;
+    if (!m) return;
+    for (i = 0; i < m->num; i++) gpucompile_webgpu__function_free(d, &m->fns[i]);
+    if (m->shader) d->fn.ShaderModuleRelease(m->shader);
+    free(m->fns);
+    free(m);
+}
+
+/* One entry point's layouts and pipeline: 1, or 0 (the error scope then says why). */
+static int gpucompile_webgpu__function_make(gpucompile_webgpu__dev *d, void *shader, gpucompile_webgpu__function *f) {
+    const gpucompile_vulkan_kernel *k = &f->k.k;
+    gpucompile_webgpu__layout_entry e[33];
+    gpucompile_webgpu__layout_entry_133 e133[33];
+    gpucompile_webgpu__pl_desc pd;
+    gpucompile_webgpu__cp_desc cd;
+    uint32_t set;
+    int i;
+    f->num_groups = f->k.has_uniforms ? f->k.uniform_set + 1 : 0;
+    for (i = 0; i < k->num_bindings; i++) {
+        if (k->bindings[i].set >= 4) return 0; /* reported by the caller: WebGPU has 4 bind groups */
+        if (k->bindings[i].set + 1 > f->num_groups) f->num_groups = k->bindings[i].set + 1;
+    }
+    for (set = 0; set < f->num_groups; set++) {
+        gpucompile_webgpu__list_desc ld;
+        int n = 0;
+        for (i = 0; i <= k->num_bindings; i++) {
+            uint32_t binding, type;
+            if (i < k->num_bindings) {
+                if (k->bindings[i].set != set) continue;
+                binding = k->bindings[i].binding;
+                type = k->bindings[i].descriptor_type == 6 ? d->abi.uniform : k->bindings[i].read_only ? d->abi.read_only : d->abi.storage;
+            } else {
+                if (!f->k.has_uniforms || f->k.uniform_set != set) continue;
+                binding = f->k.uniform_binding;
+                type = d->abi.uniform;
+            }
+            memset(&e[n], 0, sizeof e[n]);
+            memset(&e133[n], 0, sizeof e133[n]);
+            e[n].binding = e133[n].binding = binding;
+            e[n].visibility = e133[n].visibility = GPUCOMPILE_WEBGPU__STAGE_COMPUTE;
+            e[n].buffer.type = e133[n].buffer.type = type;
+            n++;
+        }
+        memset(&ld, 0, sizeof ld);
+        ld.count = (size_t)n;
+        ld.items = d->abi.dawn133 ? (const void *)e133 : (const void *)e;
+        if (!(f->groups[set] = d->fn.DeviceCreateBindGroupLayout(d->device, &ld))) return 0;
+    }
+    memset(&pd, 0, sizeof pd);
+    pd.count = f->num_groups;
+    pd.layouts = f->groups;
+    if (!(f->layout = d->fn.DeviceCreatePipelineLayout(d->device, &pd))) return 0;
+    memset(&cd, 0, sizeof cd);
+    cd.layout = f->layout;
+    cd.module = shader;
+    cd.entry_point = gpucompile_webgpu__str(k->name);
+    return (f->pipeline = d->fn.DeviceCreateComputePipeline(d->device, &cd)) != NULL;
+}
+
+static gpucompile_webgpu__module *gpucompile_webgpu__module_make(gpucompile_webgpu__dev *d, const void *data, size_t size) {
+    gpucompile_webgpu__module *m;
+    gpucompile_webgpu__labeled sd;
+    gpucompile_webgpu__spirv src;
+    gpucompile_webgpu_kernel *ks;
+    uint32_t *words;
+    int n, i, ok = 1;
+    if (d->lost || d->stuck) {
+        gpucompile_runtime_report("mgpuModuleLoad", -1, "the WebGPU device is lost");
+        return NULL;
+    }
+    if ((n = gpucompile_webgpu__reflect(data, size, NULL, 0)) <= 0) {
+        gpucompile_runtime_report("mgpuModuleLoad", -1, n < 0 ? "not a SPIR-V module" : "a SPIR-V module without a GLCompute entry point");
+        return NULL;
+    }
+    m = (gpucompile_webgpu__module *)calloc(1, sizeof *m);
+    ks = (gpucompile_webgpu_kernel *)calloc((size_t)n, sizeof *ks);
+    words = (uint32_t *)malloc(size);
+    if (!m || !ks || !words || !(m->fns = (gpucompile_webgpu__function *)calloc((size_t)n, sizeof *m->fns))) {
+        gpucompile_runtime_report("mgpuModuleLoad", -1, "out of host memory");
+        free(ks);
+        free(words);
+        if (m) free(m->fns);
+        free(m);
+        return NULL;
+    }
+    gpucompile_webgpu__reflect(data, size, ks, n);
+    memcpy(words, data, size);
+    if (words[0] == 0x03022307u) /* the other byte order: WebGPU takes host-order words */
+        for (i = 0; (size_t)i < size / 4; i++)
+            words[i] = words[i] >> 24 | (words[i] >> 8 & 0xff00u) | (words[i] << 8 & 0xff0000u) | words[i] << 24;
+    m->num = n;
+    d->fn.DevicePushErrorScope(d->device, GPUCOMPILE_WEBGPU__FILTER_VALIDATION);
+    memset(&sd, 0, sizeof sd);
+    memset(&src, 0, sizeof src);
+    src.chain.stype = GPUCOMPILE_WEBGPU__STYPE_SPIRV;
+    src.code_size = (uint32_t)(size / 4);
+    src.code = words;
+    sd.next = &src;
+    m->shader = d->fn.DeviceCreateShaderModule(d->device, &sd);
+    for (i = 0; i < n && m->shader; i++) {
+        m->fns[i].k = ks[i];
+        if (!gpucompile_webgpu__function_make(d, m->shader, &m->fns[i])) ok = 0;
+    }
+    if (!gpucompile_webgpu__pop(d, "wgpuDeviceCreateShaderModule") || !m->shader || !ok) {
+        if (ok && m->shader) gpucompile_runtime_report("wgpuDeviceCreateComputePipeline", -1, "the module was not made");
+        else if (!m->shader) gpucompile_runtime_report("wgpuDeviceCreateShaderModule", -1, "no shader module");
+        else {
+            for (i = 0; i < n; i++)
+                if (ks[i].k.num_bindings && ks[i].k.bindings[ks[i].k.num_bindings - 1].set >= 4)
+                    gpucompile_runtime_report("mgpuModuleLoad", -1, "a binding in descriptor set 4 or above (WebGPU has bind groups 0-3)");
+        }
+        gpucompile_webgpu__module_free(d, m);
+        m = NULL;
+    }
+    free(ks);
+    free(words);
+    return m;
+}
+
+static void *gpucompile_webgpu__module_load(const void *data, size_t size) { return gpucompile_webgpu__module_make(&gpucompile_webgpu__rt.d, data, size); }
+static void gpucompile_webgpu__module_unload(void *module) {
+    gpucompile_webgpu__module_free(&gpucompile_webgpu__rt.d, (gpucompile_webgpu__module *)module);
+}
+
+static gpucompile_webgpu__function *gpucompile_webgpu__lookup(const gpucompile_webgpu__module *m, const char *name) {
+    int i;
+    for (i = 0; m && name && i < m->num; i++)
+        if (strcmp(m->fns[i].k.k.name, name) == 0) return &m->fns[i];
+    return NULL;
+}
+
+static void *gpucompile_webgpu__get_function(void *module, const char *name) {
+    gpucompile_webgpu__function *f = gpucompile_webgpu__lookup((const gpucompile_webgpu__module *)module, name);
+    if (!f) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "the module has no entry point '%.120s'", name ? name : "(null)");
+        gpucompile_runtime_report("mgpuModuleGetFunction", -1, msg);
+    }
+    return f;
+}
+
+/* ---- launches ---- */
+/* Makes f's bind groups (groups[0 .. f->num_groups)) of the buffers (one per binding, in the
+   reflection's order) and the uniform block's bytes (a uniform buffer written through the
+   queue). 1, or 0 (reported); what was made is in groups and *ubuf either way. */
+static int gpucompile_webgpu__bind(gpucompile_webgpu__dev *d, const gpucompile_webgpu__function *f, const gpucompile_webgpu_buffer *buffers,
+                                   const void *uniforms, void *groups[4], void **ubuf) {
+    const gpucompile_vulkan_kernel *k = &f->k.k;
+    gpucompile_webgpu__bg_entry e[33];
+    uint32_t set;
+    int i;
+    *ubuf = NULL;
+    if (f->k.has_uniforms) {
+        uint64_t bytes = ((uint64_t)k->push_size + 15) & ~(uint64_t)15;
+        if (!(*ubuf = gpucompile_webgpu__buffer(d, bytes, GPUCOMPILE_WEBGPU__USAGE_UNIFORM | GPUCOMPILE_WEBGPU__USAGE_COPY_DST))) {
+            gpucompile_runtime_report("wgpuDeviceCreateBuffer", -1, "no uniform buffer");
+            return 0;
+        }
+        {
+            unsigned char block[4096];
+            memset(block, 0, sizeof block);
+            memcpy(block, uniforms, k->push_size < sizeof block ? k->push_size : sizeof block);
+            d->fn.QueueWriteBuffer(d->queue, *ubuf, 0, block, (size_t)(bytes < sizeof block ? bytes : sizeof block));
+        }
+    }
+    for (set = 0; set < f->num_groups; set++) {
+        gpucompile_webgpu__bg_desc bd;
+        int n = 0;
+        for (i = 0; i <= k->num_bindings; i++) {
+            memset(&e[n], 0, sizeof e[n]);
+            if (i < k->num_bindings) {
+                if (k->bindings[i].set != set) continue;
+                e[n].binding = k->bindings[i].binding;
+                e[n].buffer = buffers[i].buffer;
+                e[n].offset = buffers[i].offset;
+                e[n].size = buffers[i].size;
+            } else {
+                if (!f->k.has_uniforms || f->k.uniform_set != set) continue;
+                e[n].binding = f->k.uniform_binding;
+                e[n].buffer = *ubuf;
+                e[n].size = ((uint64_t)k->push_size + 15) & ~(uint64_t)15;
+            }
+            n++;
+        }
+        memset(&bd, 0, sizeof bd);
+        bd.layout = f->groups[set];
+        bd.count = (size_t)n;
+        bd.entries = e;
+        if (!(groups[set] = d->fn.DeviceCreateBindGroup(d->device, &bd))) {
+            gpucompile_runtime_report("wgpuDeviceCreateBindGroup", -1, "no bind group");
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static void gpucompile_webgpu__encode(gpucompile_webgpu__dev *d, void *pass, const gpucompile_webgpu__function *f, void *const groups[4],
+                                      const uint32_t g[3]) {
+    uint32_t set;
+    d->fn.ComputePassEncoderSetPipeline(pass, f->pipeline);
+    for (set = 0; set < f->num_groups; set++) d->fn.ComputePassEncoderSetBindGroup(pass, set, groups[set], 0, NULL);
+    d->fn.ComputePassEncoderDispatchWorkgroups(pass, g[0], g[1], g[2]);
+}
+
+static void gpucompile_webgpu__unbind(gpucompile_webgpu__dev *d, void *groups[4], void *ubuf) {
+    int i;
+    for (i = 0; i < 4; i++)
+        if (groups[i]) d->fn.BindGroupRelease(groups[i]);
+    if (ubuf) d->fn.BufferRelease(ubuf);
+}
+
+static void gpucompile_webgpu__launch(void *function, const unsigned grid[3], const unsigned block[3], unsigned smem, void *stream, void **params,
+                                      void **extra) {
+    gpucompile_webgpu__state *s = &gpucompile_webgpu__rt;
+    gpucompile_webgpu__dev *d = &s->d;
+    gpucompile_webgpu__stream *st = gpucompile_webgpu__stream_of(stream);
+    const gpucompile_webgpu__function *f = (const gpucompile_webgpu__function *)function;
+    const gpucompile_vulkan_kernel *k = f ? &f->k.k : NULL;
+    gpucompile_webgpu_buffer bufs[32];
+    gpucompile_webgpu__alloc *used[32];
+    unsigned char uniforms[4096];
+    void *groups[4] = {NULL, NULL, NULL, NULL}, *ubuf = NULL, *enc, *pass;
+    uint32_t g[3], local_max = 0;
+    char msg[300];
+    int i, nb = 0, ok = 1;
+    (void)extra;
+    if (!f) return;
+    if (d->lost || d->stuck) {
+        gpucompile_runtime_report("mgpuLaunchKernel", -1, "the WebGPU device is lost");
+        return;
+    }
+    if (block[0] != k->local_size[0] || block[1] != k->local_size[1] || block[2] != k->local_size[2]) {
+        snprintf(msg, sizeof msg, "the block %ux%ux%u is not the workgroup size %ux%ux%u compiled into '%s'", block[0], block[1], block[2],
+                 (unsigned)k->local_size[0], (unsigned)k->local_size[1], (unsigned)k->local_size[2], k->name);
+        gpucompile_runtime_report("mgpuLaunchKernel", -1, msg);
+        return;
+    }
+    for (i = 0; i < 3; i++) {
+        if (grid[i] > GPUCOMPILE_WEBGPU__MAX_GROUPS) {
+            snprintf(msg, sizeof msg, "%u workgroups in dimension %d: WebGPU's maxComputeWorkgroupsPerDimension is 65535", grid[i], i);
+            gpucompile_runtime_report("mgpuLaunchKernel", -1, msg);
+            return;
+        }
+        g[i] = grid[i];
+    }
+    if (!g[0] || !g[1] || !g[2]) return;
+    memset(uniforms, 0, sizeof uniforms);
+    memset(bufs, 0, sizeof bufs);
+    memset(used, 0, sizeof used);
+    { /* the arguments: each binding's pointer, the uniform block's bytes */
+        const void *ptrs[32];
+        int p = 0;
+        memset(ptrs, 0, sizeof ptrs);
+        if (k->num_params) {
+            for (i = 0; i < k->num_params; i++) {
+                const gpucompile_vulkan_param *q = &k->params[i];
+                if (q->kind == GPUCOMPILE_VULKAN_PARAM_BINDING) {
+                    int j;
+                    for (j = 0; j < k->num_bindings; j++)
+                        if (k->bindings[j].set == 0 && k->bindings[j].binding == q->value) ptrs[j] = *(void *const *)params[i];
+                } else if (q->kind == GPUCOMPILE_VULKAN_PARAM_PUSH && q->value + q->size <= sizeof uniforms) {
+                    memcpy(uniforms + q->value, params[i], q->size);
+                } else if (q->kind == GPUCOMPILE_VULKAN_PARAM_LOCAL && q->value > local_max) {
+                    local_max = q->value;
+                }
+            }
+        } else {
+            for (i = 0; i < k->num_bindings; i++) ptrs[i] = *(void *const *)params[p++];
+            for (i = 0; i < k->num_push; i++)
+                if (k->push[i].offset + k->push[i].size <= sizeof uniforms) memcpy(uniforms + k->push[i].offset, params[p++], k->push[i].size);
+        }
+        if (smem > local_max) {
+            snprintf(msg, sizeof msg, "%u bytes of dynamic shared memory: WebGPU has none (size workgroup memory in the kernel)%s", smem,
+                     local_max ? "; more than its local parameters were compiled with" : "");
+            gpucompile_runtime_report("mgpuLaunchKernel", -1, msg);
+            return;
+        }
+        for (i = 0; i < k->num_bindings; i++) {
+            gpucompile_webgpu__alloc *a = ptrs[i] ? gpucompile_webgpu__find(s, ptrs[i], 1) : NULL;
+            uint64_t off;
+            if (!a) {
+                snprintf(msg, sizeof msg, "argument for binding %u of '%s' is not an address inside an mgpuMemAlloc allocation",
+                         (unsigned)k->bindings[i].binding, k->name);
+                gpucompile_runtime_report("mgpuLaunchKernel", -1, msg);
+                return;
+            }
+            off = (uint64_t)((const unsigned char *)ptrs[i] - a->host);
+            if (off % GPUCOMPILE_WEBGPU__ALIGN) {
+                snprintf(msg, sizeof msg, "binding %u of '%s' starts %llu bytes into its buffer: WebGPU binds at multiples of 256 "
+                         "(minStorageBufferOffsetAlignment)", (unsigned)k->bindings[i].binding, k->name, (unsigned long long)off);
+                gpucompile_runtime_report("mgpuLaunchKernel", -1, msg);
+                return;
+            }
+            bufs[i].buffer = a->buffer;
+            bufs[i].offset = off;
+            bufs[i].size = (a->bytes - off) & ~(uint64_t)3;
+            if (bufs[i].size > GPUCOMPILE_WEBGPU__MAX_BINDING) bufs[i].size = GPUCOMPILE_WEBGPU__MAX_BINDING;
+            if (a->shared) used[nb++] = a;
+        }
+    }
+    if (!gpucompile_webgpu__before_write(d, st)) return; /* the uniform block and the mirrors land after what came before */
+    for (i = 0; i < nb; i++)
+        if (!used[i]->pending) d->fn.QueueWriteBuffer(d->queue, used[i]->buffer, 0, used[i]->host, (size_t)used[i]->bytes);
+    if (gpucompile_webgpu__bind(d, f, bufs, uniforms, groups, &ubuf) && (enc = gpucompile_webgpu__encoder(d, st)) != NULL) {
+        if ((pass = d->fn.CommandEncoderBeginComputePass(enc, NULL)) != NULL) {
+            gpucompile_webgpu__encode(d, pass, f, groups, g);
+            d->fn.ComputePassEncoderEnd(pass);
+            d->fn.ComputePassEncoderRelease(pass);
+            for (i = 0; i < nb; i++) used[i]->pending = st;
+        } else {
+            gpucompile_runtime_report("wgpuCommandEncoderBeginComputePass", -1, "no compute pass");
+            ok = 0;
+        }
+    }
+    gpucompile_webgpu__unbind(d, groups, ubuf);
+    if (ok && !stream) gpucompile_webgpu__sync(s, st, "mgpuLaunchKernel");
+}
+
+static const char *gpucompile_webgpu__image_format(int image_kind, const unsigned char *image, size_t size) {
+    (void)image_kind;
+    return size >= 4 && (memcmp(image, "\x03\x02\x23\x07", 4) == 0 || memcmp(image, "\x07\x23\x02\x03", 4) == 0) ? "bin" : NULL;
+}
+
+/* The vendor behind mgpu*, filled before main. */
+#define GPUCOMPILE_WEBGPU__RT_ENTRY(f) v.f = gpucompile_webgpu__##f;
+GPUCOMPILE_CONSTRUCTOR(gpucompile_webgpu__rt_register) {
+    static gpucompile_runtime_vendor v; /* left NULL: enter, leave, module_load_jit (SPIR-V modules only) */
+    v.name = "WebGPU"; v.launch_call = "wgpuComputePassEncoderDispatchWorkgroups"; v.kind = "a webgpu.h library (wgpu-native or Dawn)";
+    v.env = "GPUCOMPILE_LIBWEBGPU"; v.library = GPUCOMPILE_WEBGPU__LIBRARY;
+    v.what = "the WebGPU library";
+    v.hint = "wgpu-native or Dawn: PyPI's wgpu wheel holds libwgpu_native-release.so, dawn-python libwebgpu_dawn_x86_64.so; set GPUCOMPILE_LIBWEBGPU";
+    GPUCOMPILE_RUNTIME_ENTRIES(GPUCOMPILE_WEBGPU__RT_ENTRY)
+    v.score = gpucompile_webgpu__score;
+    v.image_format = gpucompile_webgpu__image_format;
+    gpucompile_runtime_set_vendor(&v);
+}
+
+int gpucompile_webgpu_runtime_info_get(gpucompile_webgpu_runtime_info *out) {
+    if (!gpucompile_runtime_available()) return 0;
+    gpucompile_lock();
+    *out = gpucompile_webgpu__rt.info;
+    gpucompile_unlock();
+    return 1;
+}
+
+const gpucompile_webgpu_kernel *gpucompile_webgpu_function_kernel(void *function) {
+    return function ? &((const gpucompile_webgpu__function *)function)->k : NULL;
+}
+
+/* ---- engines ---- */
+struct gpucompile_webgpu_program {
+    gpucompile_webgpu__dev d; /* the engine's device, our table of its library */
+    void *lib;
+    gpucompile_webgpu__module *module;
+};
+
+gpucompile_webgpu_program *gpucompile_webgpu_program_create(const gpucompile_webgpu_engine *engine, const void *spirv, size_t size) {
+    gpucompile_webgpu_program *p;
+    const char *names, *missing = NULL;
+    char msg[400], one[256];
+    if (!engine || !engine->device) {
+        gpucompile_runtime_report("gpucompile_webgpu_program_create", -1, "no engine device");
+        return NULL;
+    }
+    if (!(p = (gpucompile_webgpu_program *)calloc(1, sizeof *p))) {
+        gpucompile_runtime_report("gpucompile_webgpu_program_create", -1, "out of host memory");
+        return NULL;
+    }
+    names = engine->library ? engine->library : getenv("GPUCOMPILE_LIBWEBGPU");
+    if (!names || !*names) names = GPUCOMPILE_WEBGPU__LIBRARY;
+    while (*names && !p->lib) { /* the engine's library is loaded already: this finds it */
+        size_t n = strcspn(names, ",");
+        snprintf(one, sizeof one, "%.*s", (int)n, names);
+        p->lib = gpucompile_dlopen(one);
+        names += n + (names[n] == ',');
+    }
+    if (!p->lib || (missing = gpucompile_webgpu__resolve(p->lib, &p->d.fn, &p->d.abi)) != NULL) {
+        snprintf(msg, sizeof msg, missing ? "the WebGPU library has no '%s'" : "cannot open the WebGPU library%s", missing ? missing : "");
+        gpucompile_runtime_report("gpucompile_webgpu_program_create", -1, msg);
+        if (p->lib) gpucompile__dlclose(p->lib);
+        free(p);
+        return NULL;
+    }
+    p->d.device = engine->device;
+    p->d.queue = p->d.fn.DeviceGetQueue(engine->device);
+    p->d.timeout_ms = gpucompile_webgpu__timeout();
+    if (!(p->module = gpucompile_webgpu__module_make(&p->d, spirv, size))) {
+        gpucompile__dlclose(p->lib);
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+void gpucompile_webgpu_program_destroy(gpucompile_webgpu_program *program) {
+    if (!program) return;
+    gpucompile_webgpu__module_free(&program->d, program->module);
+    gpucompile__dlclose(program->lib);
+    free(program);
+}
+
+int gpucompile_webgpu_program_entry(const gpucompile_webgpu_program *program, const char *name, gpucompile_webgpu_entry *out) {
+    const gpucompile_webgpu__function *f = program ? gpucompile_webgpu__lookup(program->module, name) : NULL;
+    uint32_t i;
+    if (!f || !out) return 0;
+    memset(out, 0, sizeof *out);
+    out->kernel = &f->k;
+    out->pipeline = f->pipeline;
+    out->num_groups = f->num_groups;
+    for (i = 0; i < 4; i++) out->bind_group_layouts[i] = f->groups[i];
+    return 1;
+}
+
+int gpucompile_webgpu_record(const gpucompile_webgpu_program *program, const char *name, void *pass, const uint32_t groups[3],
+                             const gpucompile_webgpu_buffer *buffers, int num_buffers, const void *uniforms, uint32_t size) {
+    const gpucompile_webgpu__function *f = program ? gpucompile_webgpu__lookup(program->module, name) : NULL;
+    gpucompile_webgpu__dev *d;
+    void *bg[4] = {NULL, NULL, NULL, NULL}, *ubuf = NULL;
+    char msg[300];
+    int ok;
+    if (!f || !pass || !groups) {
+        snprintf(msg, sizeof msg, "no entry point '%.120s' in the program, or no pass", name ? name : "(null)");
+        gpucompile_runtime_report("gpucompile_webgpu_record", -1, msg);
+        return -1;
+    }
+    d = (gpucompile_webgpu__dev *)&program->d;
+    if (num_buffers != f->k.k.num_bindings || (f->k.has_uniforms && (!uniforms || size < f->k.k.push_size))) {
+        snprintf(msg, sizeof msg, "'%s' takes %d buffers and %u bytes of uniforms, not %d and %u", f->k.k.name, f->k.k.num_bindings,
+                 f->k.has_uniforms ? (unsigned)f->k.k.push_size : 0u, num_buffers, (unsigned)size);
+        gpucompile_runtime_report("gpucompile_webgpu_record", -1, msg);
+        return -1;
+    }
+    ok = gpucompile_webgpu__bind(d, f, buffers, uniforms, bg, &ubuf);
+    if (ok) gpucompile_webgpu__encode(d, pass, f, bg, groups);
+    gpucompile_webgpu__unbind(d, bg, ubuf);
+    return ok ? 0 : -1;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GPUCOMPILE_WEBGPU_RUNTIME */
+
+/* ==== [section: end] ====================================================================== */
+/*
+   Licence: as the rest of gpucompile (see README.md).
+*/
