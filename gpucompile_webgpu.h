@@ -275,7 +275,591 @@ GPUCOMPILE_WEBGPU__API int gpucompile_webgpu_reflect(const void *spirv, size_t s
 #endif
 #endif /* reflection */
 
-/* @@BACKEND@@ */
+/* ==== [section: backend] ================================================================= */
+
+#if defined(GPUCOMPILE_WEBGPU_IMPLEMENTATION) && !defined(GPUCOMPILE_H)
+#error "gpucompile_webgpu.h: the backend needs gpucompile.h included first (GPUCOMPILE_WEBGPU_RUNTIME alone needs neither)"
+#endif
+
+#if defined(GPUCOMPILE_H) && (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_WEBGPU_IMPLEMENTATION)) && \
+    !defined(GPUCOMPILE_WEBGPU_IMPLEMENTED)
+#define GPUCOMPILE_WEBGPU_IMPLEMENTED
+#if defined(GPUCOMPILE_STATIC) && !defined(GPUCOMPILE_IMPLEMENTED)
+#error "gpucompile_webgpu.h: with GPUCOMPILE_STATIC the backend's implementation goes in the core's file (GPUCOMPILE_IMPLEMENTATION)"
+#endif
+#if !defined(GPUCOMPILE_BACKEND_IMPLEMENTATION)
+#define GPUCOMPILE_BACKEND_IMPLEMENTATION
+#endif
+#include "gpucompile_runtime.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ==== [section: webgpu target] ===========================================================
+   What WebGPU has, as the Vulkan target that compiles it: the capabilities bare #gpu.vulkan
+   allows that WGSL has no type or operation for are taken away. */
+#define GPUCOMPILE_WEBGPU__NOT_WGSL \
+    "-Int8,-Int16,-Int64,-Float64,-Int64Atomics,-StorageBuffer8BitAccess,-UniformAndStorageBuffer8BitAccess,-StoragePushConstant8," \
+    "-StoragePushConstant16,-AtomicFloat32AddEXT,-SPV_KHR_8bit_storage,-SPV_EXT_shader_atomic_float_add,-GroupNonUniform," \
+    "-GroupNonUniformVote,-GroupNonUniformArithmetic,-GroupNonUniformBallot,-GroupNonUniformShuffle,-GroupNonUniformShuffleRelative," \
+    "-GroupNonUniformClustered,-GroupNonUniformQuad"
+#define GPUCOMPILE_WEBGPU__NO_F16 ",-Float16,-StorageBuffer16BitAccess,-UniformAndStorageBuffer16BitAccess,-SPV_KHR_16bit_storage"
+#define GPUCOMPILE_WEBGPU__FEATURES "shader-f16"
+
+/* The WGSL words an entry point's name must not be (keywords, reserved words). */
+static const char *const gpucompile_webgpu__reserved =
+    "alias,break,case,const,const_assert,continue,continuing,default,diagnostic,discard,else,enable,false,fn,for,if,let,loop,override,"
+    "requires,return,struct,switch,true,var,while,NULL,Self,abstract,active,alignas,alignof,as,asm,asm_fragment,async,attribute,auto,"
+    "await,become,binding_array,cast,catch,class,co_await,co_return,co_yield,coherent,column_major,common,compile,compile_fragment,"
+    "concept,const_cast,consteval,constexpr,constinit,crate,debugger,decltype,delete,demote,demote_to_helper,do,dynamic_cast,enum,"
+    "explicit,export,extends,extern,external,fallthrough,filter,final,finally,friend,from,fxgroup,get,goto,groupshared,highp,impl,"
+    "implements,import,inline,instanceof,interface,layout,lowp,macro,macro_rules,match,mediump,meta,mod,module,move,mut,mutable,"
+    "namespace,new,nil,noexcept,noinline,nointerpolation,noperspective,null,nullptr,of,operator,package,packoffset,partition,pass,"
+    "patch,pixelfragment,precise,precision,premerge,priv,protected,pub,public,readonly,ref,regardless,register,reinterpret_cast,"
+    "require,resource,restrict,self,set,shared,sizeof,smooth,snorm,static,static_assert,static_cast,std,subroutine,super,target,"
+    "template,this,thread_local,throw,trait,try,type,typedef,typeid,typename,typeof,union,unless,unorm,unsafe,unsized,use,using,"
+    "varying,virtual,volatile,wgsl,where,with,writeonly,yield";
+
+GPUCOMPILE_PRIVATE int gpucompile_webgpu__f16(const gpucompile_target *t) {
+    const char *f = gpucompile_target_features(t);
+    return f && strstr(f, "+shader-f16") != NULL;
+}
+
+/* A flag's unsigned value ("N" or N), def when absent; -1 when malformed. */
+GPUCOMPILE_PRIVATE long gpucompile_webgpu__flag_u(const gpucompile_target *t, const char *name, long def) {
+    const char *v = gpucompile_target_flag_value(t, name);
+    char *e;
+    long n;
+    if (!v) return def;
+    if (*v == '"') v++;
+    n = strtol(v, &e, 10);
+    return e == v || n < 0 || (*e && *e != '"' && *e != ' ') ? -1 : n;
+}
+
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__verify(const gpucompile_target *t, const gpucompile_logger *logger) {
+    const char *triple = gpucompile_target_triple(t), *f = gpucompile_target_features(t);
+    if (strcmp(triple, "spirv1.6-unknown-vulkan1.3-compute") != 0 && strcmp(triple, "spirv1.5-unknown-vulkan1.2-compute") != 0)
+        return gpucompile_log_target(logger, "The target triple of #gpu.webgpu is spirv1.6-unknown-vulkan1.3-compute (the default) or "
+                                     "spirv1.5-unknown-vulkan1.2-compute, not '%.200s' (WebGPU's readers take Vulkan's SPIR-V).", triple);
+    if (strcmp(gpucompile_target_chip(t), "webgpu") != 0)
+        return gpucompile_log_target(logger, "The chip of a WebGPU target is \"webgpu\" (the adapter is chosen at run time), not '%.100s'.",
+                                     gpucompile_target_chip(t));
+    while (f && *f) {
+        size_t w = strcspn(f, ",");
+        if (w < 2 || f[0] != '+' || !gpucompile_in_list(GPUCOMPILE_WEBGPU__FEATURES, f + 1, w - 1))
+            return gpucompile_log_target(logger, "The feature '%.*s' is not +NAME of a WebGPU feature gpucompile compiles for (%s).",
+                                         (int)(w < 100 ? w : 100), f, GPUCOMPILE_WEBGPU__FEATURES);
+        f += w + (f[w] == ',');
+    }
+    if (gpucompile_webgpu__flag_u(t, "max_invocations", 256) < 1 || gpucompile_webgpu__flag_u(t, "max_workgroup_memory", 16384) < 0)
+        return gpucompile_log_target(logger, "The flags max_invocations and max_workgroup_memory are numbers (\"256\", \"16384\").");
+    if (!gpucompile_vulkan_available())
+        return gpucompile_log_target(logger, "LLVM %d here has no SPIR-V code generator (the SPIRV target; LLVM 22 has it).", LLVM_VERSION_MAJOR);
+    return GPUCOMPILE_OK;
+}
+
+/* ---- the job: the Vulkan backend's, on a Vulkan target made of ours ---- */
+typedef struct gpucompile_webgpu__job {
+    const gpucompile_target *target;      /* ours, as the job was given it */
+    gpucompile_target vk;                 /* what the Vulkan backend compiles */
+    char features[512];
+    void *vk_data;                        /* the Vulkan backend's job->backend_data */
+} gpucompile_webgpu__job;
+
+#define GPUCOMPILE_WEBGPU__VK() (gpucompile_vulkan_backend())
+
+/* Runs a hook of the Vulkan backend's table with its own backend_data in the job. */
+#define GPUCOMPILE_WEBGPU__CALL_VK(job, st, call) \
+    do { (job)->backend_data = (st)->vk_data; r = (call); (st)->vk_data = (job)->backend_data; (job)->backend_data = (st); } while (0)
+
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__init(gpucompile_job *job) {
+    const gpucompile_backend *vk = GPUCOMPILE_WEBGPU__VK();
+    gpucompile_webgpu__job *st = (gpucompile_webgpu__job *)gpucompile_job_alloc(job, sizeof *st);
+    gpucompile_result r = GPUCOMPILE_OK;
+    if (!st) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    memset(st, 0, sizeof *st);
+    st->target = job->target;
+    st->vk = *job->target;
+    st->vk.backend = vk;
+    st->vk.custom_name = "gpu.vulkan";
+    st->vk.upstream = 0;
+    st->vk.chip = "vulkan";
+    snprintf(st->features, sizeof st->features, "%s%s", GPUCOMPILE_WEBGPU__NOT_WGSL, gpucompile_webgpu__f16(job->target) ? "" : GPUCOMPILE_WEBGPU__NO_F16);
+    st->vk.features = st->features;
+    job->target = &st->vk;
+    job->backend_data = st;
+    if (vk->init) GPUCOMPILE_WEBGPU__CALL_VK(job, st, vk->init(job));
+    return r;
+}
+
+GPUCOMPILE_PRIVATE void gpucompile_webgpu__release(gpucompile_job *job) {
+    gpucompile_webgpu__job *st = (gpucompile_webgpu__job *)job->backend_data;
+    const gpucompile_backend *vk = GPUCOMPILE_WEBGPU__VK();
+    if (!st) return;
+    job->backend_data = st->vk_data;
+    if (vk->release) vk->release(job);
+    job->target = st->target;
+    job->backend_data = NULL;
+    gpucompile_job_free(job, st);
+}
+
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__configure(gpucompile_job *job) {
+    gpucompile_webgpu__job *st = (gpucompile_webgpu__job *)job->backend_data;
+    gpucompile_result r = GPUCOMPILE_OK;
+    gpucompile_job_free(job, job->features); /* the Vulkan target's words are not LLVM's features */
+    if (!(job->features = gpucompile_job_strdup(job, ""))) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    if (GPUCOMPILE_WEBGPU__VK()->configure) GPUCOMPILE_WEBGPU__CALL_VK(job, st, GPUCOMPILE_WEBGPU__VK()->configure(job));
+    return r;
+}
+
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__prepare(gpucompile_job *job) {
+    gpucompile_webgpu__job *st = (gpucompile_webgpu__job *)job->backend_data;
+    gpucompile_result r = GPUCOMPILE_OK;
+    if (GPUCOMPILE_WEBGPU__VK()->prepare) GPUCOMPILE_WEBGPU__CALL_VK(job, st, GPUCOMPILE_WEBGPU__VK()->prepare(job));
+    return r;
+}
+
+/* ---- what WGSL cannot express, refused before code generation ---- */
+/* Why type t is not WGSL's (NULL when it is). */
+GPUCOMPILE_PRIVATE const char *gpucompile_webgpu__bad_type(LLVMTypeRef t, int f16, int depth) {
+    if (!t || depth > 8) return NULL;
+    switch (LLVMGetTypeKind(t)) {
+    case LLVMIntegerTypeKind: {
+        unsigned w = LLVMGetIntTypeWidth(t);
+        if (w == 1 || w == 32) return NULL;
+        return w == 64 ? "a 64-bit integer (WGSL has i32 and u32 only)" : w == 8 ? "an 8-bit integer (WGSL has none, in memory or not)" :
+               w == 16 ? "a 16-bit integer (WGSL has none)" : "an integer of a width WGSL does not have";
+    }
+    case LLVMDoubleTypeKind: return "a double (WGSL has no f64)";
+    case LLVMHalfTypeKind: return f16 ? NULL : "a half (f16 needs the target feature +shader-f16)";
+    case LLVMFloatTypeKind: case LLVMPointerTypeKind: case LLVMVoidTypeKind: case LLVMLabelTypeKind: case LLVMMetadataTypeKind:
+    case LLVMTargetExtTypeKind: case LLVMTokenTypeKind: return NULL;
+    case LLVMVectorTypeKind: {
+        unsigned n = LLVMGetVectorSize(t);
+        if (n > 4) return "a vector of more than 4 elements (WGSL has vec2, vec3, vec4)";
+        return gpucompile_webgpu__bad_type(LLVMGetElementType(t), f16, depth + 1);
+    }
+    case LLVMArrayTypeKind: return gpucompile_webgpu__bad_type(LLVMGetElementType(t), f16, depth + 1);
+    case LLVMStructTypeKind: {
+        unsigned i, n = LLVMCountStructElementTypes(t);
+        for (i = 0; i < n; i++) {
+            const char *why = gpucompile_webgpu__bad_type(LLVMStructGetTypeAtIndex(t, i), f16, depth + 1);
+            if (why) return why;
+        }
+        return NULL;
+    }
+    default: return "a type WGSL does not have";
+    }
+}
+
+/* Why instruction in is not WGSL's, NULL when it is. */
+GPUCOMPILE_PRIVATE const char *gpucompile_webgpu__bad_instruction(LLVMValueRef in, int f16) {
+    const char *why = gpucompile_webgpu__bad_type(LLVMTypeOf(in), f16, 0);
+    int i, n = LLVMGetNumOperands(in);
+    if (why) return why;
+    if (LLVMIsAAllocaInst(in) && (why = gpucompile_webgpu__bad_type(LLVMGetAllocatedType(in), f16, 0)) != NULL) return why;
+    if (LLVMIsAGetElementPtrInst(in) && (why = gpucompile_webgpu__bad_type(LLVMGetGEPSourceElementType(in), f16, 0)) != NULL) return why;
+    for (i = 0; i < n; i++) {
+        LLVMValueRef op = LLVMGetOperand(in, (unsigned)i);
+        if (op && !LLVMIsABasicBlock(op) && !LLVMIsAFunction(op) && (why = gpucompile_webgpu__bad_type(LLVMTypeOf(op), f16, 0)) != NULL) return why;
+    }
+    if (LLVMGetInstructionOpcode(in) == LLVMAtomicRMW) {
+        LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(in));
+        if (k == LLVMFloatTypeKind || k == LLVMHalfTypeKind) return "a float atomic (WGSL's atomics are on i32 and u32)";
+    }
+    return NULL;
+}
+
+GPUCOMPILE_PRIVATE int gpucompile_webgpu__wgsl_name(const char *s) {
+    size_t i, n = strlen(s);
+    if (!n || (s[0] >= '0' && s[0] <= '9') || (n == 1 && s[0] == '_') || (n >= 2 && s[0] == '_' && s[1] == '_')) return 0;
+    for (i = 0; i < n; i++)
+        if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_')) return 0;
+    return !gpucompile_in_list(gpucompile_webgpu__reserved, s, n);
+}
+
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__refuse(gpucompile_job *job, LLVMValueRef in, const char *why) {
+    LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(in));
+    char *text = LLVMPrintValueToString(in);
+    const char *t = text ? text : "";
+    gpucompile_result r;
+    while (*t == ' ') t++;
+    r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': `%.300s`: WebGPU cannot express %s", gpucompile_value_name(fn), t, why);
+    if (text) LLVMDisposeMessage(text);
+    return r;
+}
+
+/* After the Vulkan backend's rewrites (the pointer kernels lowered): every instruction, every
+   entry point's name, workgroup size and workgroup memory against what WebGPU has. */
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__check(gpucompile_job *job, const gpucompile_target *t) {
+    LLVMValueRef fn, in, g;
+    LLVMBasicBlockRef bb;
+    LLVMTargetDataRef dl = LLVMGetModuleDataLayout(job->module);
+    int f16 = gpucompile_webgpu__f16(t);
+    long max_inv = gpucompile_webgpu__flag_u(t, "max_invocations", 256), max_mem = gpucompile_webgpu__flag_u(t, "max_workgroup_memory", 16384);
+    unsigned long long shared = 0;
+    for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) {
+        const char *name = gpucompile_value_name(fn);
+        LLVMAttributeRef a;
+        if (LLVMIsDeclaration(fn)) continue;
+        for (bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+                const char *why = gpucompile_webgpu__bad_instruction(in, f16);
+                if (why) return gpucompile_webgpu__refuse(job, in, why);
+            }
+        if ((a = LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, "hlsl.numthreads", 15)) != NULL) {
+            unsigned len = 0, x = 1, y = 1, z = 1;
+            const char *v = LLVMGetStringAttributeValue(a, &len);
+            char buf[64];
+            snprintf(buf, sizeof buf, "%.*s", (int)(len < 63 ? len : 63), v);
+            sscanf(buf, "%u,%u,%u", &x, &y, &z);
+            if (!gpucompile_webgpu__wgsl_name(name))
+                return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': WGSL does not take that name for an entry point "
+                                           "(an identifier: letters, digits, '_', not starting with a digit or '__', not a keyword or reserved word)", name);
+            if (x > 256 || y > 256 || z > 64 || (unsigned long long)x * y * z > (unsigned long long)max_inv)
+                return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': workgroup size %u,%u,%u: WebGPU's limits are %ld "
+                                           "invocations, x and y <= 256, z <= 64 (flag max_invocations for a device with more)", name, x, y, z, max_inv);
+        }
+    }
+    for (g = LLVMGetFirstGlobal(job->module); g; g = LLVMGetNextGlobal(g))
+        if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3 && LLVMGetFirstUse(g)) {
+            const char *why = gpucompile_webgpu__bad_type(LLVMGlobalGetValueType(g), f16, 0);
+            if (why) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "global '%s': WebGPU cannot express %s", gpucompile_value_name(g), why);
+            shared += LLVMABISizeOfType(dl, LLVMGlobalGetValueType(g));
+        }
+    if (shared > (unsigned long long)max_mem)
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "%llu bytes of workgroup memory: WebGPU's limit is %ld "
+                                   "(maxComputeWorkgroupStorageSize; flag max_workgroup_memory for a device with more)", shared, max_mem);
+    return GPUCOMPILE_OK;
+}
+
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__pre_emit(gpucompile_job *job) {
+    gpucompile_webgpu__job *st = (gpucompile_webgpu__job *)job->backend_data;
+    gpucompile_result r = GPUCOMPILE_OK;
+    if (GPUCOMPILE_WEBGPU__VK()->pre_emit) GPUCOMPILE_WEBGPU__CALL_VK(job, st, GPUCOMPILE_WEBGPU__VK()->pre_emit(job));
+    if (r != GPUCOMPILE_OK) return r;
+    return gpucompile_webgpu__check(job, st->target);
+}
+
+/* ==== [section: webgpu words] ============================================================
+   The Vulkan module reshaped for WebGPU's readers. */
+typedef struct gpucompile_webgpu__spv {
+    const uint32_t *w;
+    size_t n;
+    size_t *at;       /* each instruction's first word */
+    size_t count;
+} gpucompile_webgpu__spv;
+
+#define GPUCOMPILE_WEBGPU__OP(s, i) ((s)->w[(s)->at[i]] & 0xffffu)
+#define GPUCOMPILE_WEBGPU__WC(s, i) ((s)->w[(s)->at[i]] >> 16)
+#define GPUCOMPILE_WEBGPU__W(s, i, k) ((s)->w[(s)->at[i] + (k)])
+
+/* Marks the global variables fn and its callees name (a word equal to a variable's id). */
+GPUCOMPILE_PRIVATE void gpucompile_webgpu__uses(const gpucompile_webgpu__spv *s, const unsigned char *is_var, size_t bound, uint32_t fn,
+                                                unsigned char *used, unsigned char *seen, int depth) {
+    size_t i, k;
+    if (fn >= bound || seen[fn] || depth > 64) return;
+    seen[fn] = 1;
+    for (i = 0; i < s->count; i++)
+        if (GPUCOMPILE_WEBGPU__OP(s, i) == 54 && GPUCOMPILE_WEBGPU__WC(s, i) >= 3 && GPUCOMPILE_WEBGPU__W(s, i, 2) == fn) break; /* OpFunction */
+    for (i++; i < s->count && GPUCOMPILE_WEBGPU__OP(s, i) != 56; i++) { /* until OpFunctionEnd */
+        for (k = 1; k < GPUCOMPILE_WEBGPU__WC(s, i); k++) {
+            uint32_t v = GPUCOMPILE_WEBGPU__W(s, i, k);
+            if (v < bound && is_var[v]) used[v] = 1;
+        }
+        if (GPUCOMPILE_WEBGPU__OP(s, i) == 57 && GPUCOMPILE_WEBGPU__WC(s, i) >= 4) /* OpFunctionCall */
+            gpucompile_webgpu__uses(s, is_var, bound, GPUCOMPILE_WEBGPU__W(s, i, 3), used, seen, depth + 1);
+    }
+}
+
+/* The words w[0..n) (host order) as WebGPU's readers take them, appended to out. */
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__reshape(gpucompile_job *job, const uint32_t *w, size_t n, gpucompile_buf *out,
+                                                                 int *uniform_binding) {
+    gpucompile_webgpu__spv s;
+    size_t i, at, bound = n > 5 ? w[3] : 0, first_annotation = 0;
+    unsigned char *is_var = NULL, *used = NULL, *seen = NULL, *nonwritable_var = NULL, *storage = NULL;
+    uint32_t pc = 0, max_binding = 0, any_binding = 0, k;
+    gpucompile_result r = GPUCOMPILE_OK;
+    uint32_t *set0 = NULL;
+    memset(&s, 0, sizeof s);
+    *uniform_binding = -1;
+    if (n < 5 || w[0] != 0x07230203u || bound > 4u * n + 64) return GPUCOMPILE_ERROR_INVALID_BINARY;
+    s.w = w;
+    s.n = n;
+    if (!(s.at = (size_t *)gpucompile_job_alloc(job, n * sizeof *s.at)) || !(is_var = (unsigned char *)gpucompile_job_alloc(job, bound * 5 + 5))) {
+        r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+        goto done;
+    }
+    memset(is_var, 0, bound * 5 + 5);
+    used = is_var + bound + 1;
+    seen = used + bound + 1;
+    nonwritable_var = seen + bound + 1;
+    storage = nonwritable_var + bound + 1; /* each variable's storage class (below 256) */
+    set0 = NULL;
+    for (at = 5; at < n; at += w[at] >> 16) {
+        if (!(w[at] >> 16) || (w[at] >> 16) > n - at) { r = GPUCOMPILE_ERROR_INVALID_BINARY; goto done; }
+        s.at[s.count++] = at;
+    }
+    for (i = 0; i < s.count; i++) { /* variables, the push-constant block, the bindings in set 0 */
+        uint32_t op = GPUCOMPILE_WEBGPU__OP(&s, i), wc = GPUCOMPILE_WEBGPU__WC(&s, i);
+        if (op == 59 && wc >= 4 && GPUCOMPILE_WEBGPU__W(&s, i, 2) < bound && GPUCOMPILE_WEBGPU__W(&s, i, 3) != 7) { /* OpVariable, not Function */
+            is_var[GPUCOMPILE_WEBGPU__W(&s, i, 2)] = 1;
+            storage[GPUCOMPILE_WEBGPU__W(&s, i, 2)] = (unsigned char)(GPUCOMPILE_WEBGPU__W(&s, i, 3) < 256 ? GPUCOMPILE_WEBGPU__W(&s, i, 3) : 255);
+            if (GPUCOMPILE_WEBGPU__W(&s, i, 3) == 9) pc = GPUCOMPILE_WEBGPU__W(&s, i, 2);
+        }
+        if ((op == 71 || op == 72) && !first_annotation) first_annotation = i;
+        if (op == 71 && wc >= 4 && GPUCOMPILE_WEBGPU__W(&s, i, 2) == 33) { /* Binding: set 0 is all the Vulkan backend writes */
+            any_binding = 1;
+            if (GPUCOMPILE_WEBGPU__W(&s, i, 3) > max_binding) max_binding = GPUCOMPILE_WEBGPU__W(&s, i, 3);
+        }
+        if (op == 71 && wc >= 3 && GPUCOMPILE_WEBGPU__W(&s, i, 2) == 24 && GPUCOMPILE_WEBGPU__W(&s, i, 1) < bound) /* NonWritable */
+            nonwritable_var[GPUCOMPILE_WEBGPU__W(&s, i, 1)] = 1;
+    }
+    if (!first_annotation) first_annotation = s.count;
+    for (i = 0; i < s.count; i++) { /* a Uniform pointer type the push-constant ones would duplicate */
+        if (pc && GPUCOMPILE_WEBGPU__OP(&s, i) == 32 && GPUCOMPILE_WEBGPU__WC(&s, i) >= 4 && GPUCOMPILE_WEBGPU__W(&s, i, 2) == 2) {
+            size_t j;
+            for (j = 0; j < s.count; j++)
+                if (GPUCOMPILE_WEBGPU__OP(&s, j) == 32 && GPUCOMPILE_WEBGPU__WC(&s, j) >= 4 && GPUCOMPILE_WEBGPU__W(&s, j, 2) == 9 &&
+                    GPUCOMPILE_WEBGPU__W(&s, j, 3) == GPUCOMPILE_WEBGPU__W(&s, i, 3)) {
+                    r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "the module has a uniform buffer of the push-constant block's type: "
+                                            "WebGPU's uniform block cannot be told apart from it");
+                    goto done;
+                }
+        }
+    }
+    if (pc) *uniform_binding = (int)(any_binding ? max_binding + 1 : 0);
+    { /* SPIR-V 1.3: the newest Dawn's reader of Chromium 133 takes (naga takes any) */
+        uint32_t head[5];
+        memcpy(head, w, 20);
+        head[1] = 0x00010300u;
+        gpucompile_buf_add(out, head, 20);
+    }
+    for (i = 0; i < s.count; i++) {
+        uint32_t op = GPUCOMPILE_WEBGPU__OP(&s, i), wc = GPUCOMPILE_WEBGPU__WC(&s, i);
+        const uint32_t *iw = w + s.at[i];
+        if (i == first_annotation) { /* the uniform block's name and binding; read-only buffers' NonWritable */
+            if (pc) {
+                char text[64];
+                size_t len = (size_t)snprintf(text, sizeof text, "%s0 %d", GPUCOMPILE_WEBGPU__UNIFORMS, *uniform_binding), words = len / 4 + 1;
+                uint32_t head = (uint32_t)((1 + words) << 16 | 330u), zero = 0, d[4];
+                gpucompile_buf_add(out, &head, 4);
+                gpucompile_buf_add(out, text, len);
+                gpucompile_buf_add(out, &zero, words * 4 - len);
+                d[0] = 4u << 16 | 71u; d[1] = pc; d[2] = 34; d[3] = 0; /* DescriptorSet 0 */
+                gpucompile_buf_add(out, d, 16);
+                d[2] = 33; d[3] = (uint32_t)*uniform_binding;   /* Binding */
+                gpucompile_buf_add(out, d, 16);
+            }
+            for (k = 0; k < s.count; k++) { /* StorageBuffer variables whose block is all NonWritable */
+                size_t j, q;
+                uint32_t var, ptr_type, block = 0, members = 0, nw = 0;
+                if (GPUCOMPILE_WEBGPU__OP(&s, k) != 59 || GPUCOMPILE_WEBGPU__WC(&s, k) < 4 || GPUCOMPILE_WEBGPU__W(&s, k, 3) != 12) continue;
+                var = GPUCOMPILE_WEBGPU__W(&s, k, 2);
+                ptr_type = GPUCOMPILE_WEBGPU__W(&s, k, 1);
+                if (var >= bound || nonwritable_var[var]) continue;
+                for (j = 0; j < s.count; j++)
+                    if (GPUCOMPILE_WEBGPU__OP(&s, j) == 32 && GPUCOMPILE_WEBGPU__WC(&s, j) >= 4 && GPUCOMPILE_WEBGPU__W(&s, j, 1) == ptr_type)
+                        block = GPUCOMPILE_WEBGPU__W(&s, j, 3);
+                for (j = 0; block && j < s.count; j++)
+                    if (GPUCOMPILE_WEBGPU__OP(&s, j) == 30 && GPUCOMPILE_WEBGPU__W(&s, j, 1) == block) members = GPUCOMPILE_WEBGPU__WC(&s, j) - 2;
+                for (q = 0; q < s.count; q++)
+                    if (GPUCOMPILE_WEBGPU__OP(&s, q) == 72 && GPUCOMPILE_WEBGPU__WC(&s, q) >= 4 && GPUCOMPILE_WEBGPU__W(&s, q, 1) == block &&
+                        GPUCOMPILE_WEBGPU__W(&s, q, 3) == 24)
+                        nw++;
+                if (members && nw >= members) {
+                    uint32_t d[3];
+                    d[0] = 3u << 16 | 71u; d[1] = var; d[2] = 24; /* NonWritable */
+                    gpucompile_buf_add(out, d, 12);
+                }
+            }
+        }
+        if (op == 5 || op == 6) continue; /* OpName, OpMemberName: LLVM's names are not WGSL's ("pc.1") */
+        if (op == 15 && wc >= 4) { /* OpEntryPoint: the interface its function uses, nothing more */
+            const char *name = (const char *)(iw + 3);
+            size_t max = (size_t)(wc - 3) * 4, len = 0, nw, j, kept = 0;
+            uint32_t head;
+            while (len < max && name[len]) len++;
+            nw = len / 4 + 1;
+            if (3 + nw > wc) { r = GPUCOMPILE_ERROR_INVALID_BINARY; goto done; }
+            memset(used, 0, bound + 1);
+            memset(seen, 0, bound + 1);
+            gpucompile_webgpu__uses(&s, is_var, bound, iw[2], used, seen, 0);
+            for (j = 3 + nw; j < wc; j++) /* SPIR-V 1.3 lists the Input and Output variables only */
+                if (iw[j] < bound && used[iw[j]] && storage[iw[j]] != 1 && storage[iw[j]] != 3) used[iw[j]] = 0;
+            for (j = 3 + nw; j < wc; j++) kept += iw[j] < bound && used[iw[j]];
+            head = (uint32_t)((3 + nw + kept) << 16 | 15u);
+            gpucompile_buf_add(out, &head, 4);
+            gpucompile_buf_add(out, iw + 1, (2 + nw) * 4);
+            for (j = 3 + nw; j < wc; j++)
+                if (iw[j] < bound && used[iw[j]]) gpucompile_buf_add(out, &iw[j], 4);
+            continue;
+        }
+        if ((op == 61 && wc > 4) || (op == 62 && wc > 3) || (op == 63 && wc > 3)) { /* OpLoad, OpStore, OpCopyMemory: no memory operands */
+            uint32_t keep = op == 61 ? 4 : 3, head = keep << 16 | op;
+            gpucompile_buf_add(out, &head, 4);
+            gpucompile_buf_add(out, iw + 1, (keep - 1) * 4);
+            continue;
+        }
+        if (pc && ((op == 32 && wc >= 4 && iw[2] == 9) || (op == 59 && wc >= 4 && iw[3] == 9))) { /* PushConstant -> Uniform */
+            uint32_t copy[8];
+            memcpy(copy, iw, (wc < 8 ? wc : 4) * 4);
+            copy[op == 32 ? 2 : 3] = 2;
+            gpucompile_buf_add(out, copy, 16);
+            if (wc > 4) gpucompile_buf_add(out, iw + 4, (wc - 4) * 4);
+            continue;
+        }
+        if (op == 17 && wc == 2 && (iw[1] == 4435 || iw[1] == 4450)) continue; /* StoragePushConstant16/8: no push constants left */
+        gpucompile_buf_add(out, iw, (size_t)wc * 4);
+    }
+    if (out->oom) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+done:
+    gpucompile_job_free(job, s.at);
+    gpucompile_job_free(job, is_var);
+    (void)set0;
+    return r;
+}
+
+/* ==== [section: webgpu objects] ==========================================================
+   The reshaped module, its kernels' reflection as MLIR kernel metadata, the backend table. */
+GPUCOMPILE_PRIVATE void gpucompile_webgpu__metadata(const gpucompile_webgpu_kernel *wk, gpucompile_buf *b) {
+    const gpucompile_vulkan_kernel *k = &wk->k;
+    int i;
+    if (k->num_bindings) {
+        gpucompile_buf_str(b, "bindings = [");
+        for (i = 0; i < k->num_bindings; i++)
+            gpucompile_buf_printf(b, "%s{binding = %u : i32, read_only = %s, set = %u : i32, stride = %u : i32}", i ? ", " : "",
+                                  (unsigned)k->bindings[i].binding, k->bindings[i].read_only ? "true" : "false", (unsigned)k->bindings[i].set,
+                                  (unsigned)k->bindings[i].stride);
+        gpucompile_buf_str(b, "], ");
+    }
+    if (k->num_params) {
+        gpucompile_buf_str(b, "parameters = \"");
+        for (i = 0; i < k->num_params; i++) {
+            const gpucompile_vulkan_param *q = &k->params[i];
+            if (i) gpucompile_buf_str(b, " ");
+            if (q->kind == GPUCOMPILE_VULKAN_PARAM_BINDING) gpucompile_buf_printf(b, "b%u", (unsigned)q->value);
+            else if (q->kind == GPUCOMPILE_VULKAN_PARAM_PUSH) gpucompile_buf_printf(b, "p%u:%u", (unsigned)q->value, (unsigned)q->size);
+            else if (q->kind == GPUCOMPILE_VULKAN_PARAM_LOCAL) gpucompile_buf_printf(b, "l%u", (unsigned)q->value);
+            else gpucompile_buf_str(b, "-");
+        }
+        gpucompile_buf_str(b, "\", ");
+    }
+    if (wk->has_uniforms) {
+        gpucompile_buf_printf(b, "uniform_binding = %u : i32, uniform_bytes = %u : i32, uniforms = [", (unsigned)wk->uniform_binding, (unsigned)k->push_size);
+        for (i = 0; i < k->num_push; i++)
+            gpucompile_buf_printf(b, "%s{offset = %u : i32, size = %u : i32}", i ? ", " : "", (unsigned)k->push[i].offset, (unsigned)k->push[i].size);
+        gpucompile_buf_str(b, "], ");
+    }
+    gpucompile_buf_printf(b, "workgroup_size = array<i32: %u, %u, %u>", (unsigned)k->local_size[0], (unsigned)k->local_size[1], (unsigned)k->local_size[2]);
+}
+
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__reflect_into(gpucompile_object *o, const void *words, size_t size, int add) {
+    gpucompile_webgpu_kernel *ks;
+    int n, i, j;
+    gpucompile_result r = GPUCOMPILE_OK;
+    if (!(ks = (gpucompile_webgpu_kernel *)gpucompile_alloc(&o->allocator, 64 * sizeof *ks))) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    n = gpucompile_webgpu__reflect(words, size, ks, 64);
+    if (n < 0) r = GPUCOMPILE_ERROR_INVALID_BINARY;
+    if (n > 64) n = 64;
+    for (i = 0; i < n && r == GPUCOMPILE_OK; i++) {
+        gpucompile_kernel *k = NULL;
+        gpucompile_buf b;
+        if (add && (r = gpucompile_object_add_kernel(o, ks[i].k.name)) != GPUCOMPILE_OK) break;
+        for (j = 0; j < o->num_kernels; j++)
+            if (strcmp(o->kernels[j].name, ks[i].k.name) == 0) k = &o->kernels[j];
+        if (!k) continue;
+        memset(&b, 0, sizeof b);
+        b.a = &o->allocator;
+        gpucompile_webgpu__metadata(&ks[i], &b);
+        if (b.oom) { r = GPUCOMPILE_ERROR_OUT_OF_MEMORY; break; }
+        gpucompile_free(&o->allocator, k->metadata);
+        k->metadata = b.data;
+        k->shared_bytes = (int)ks[i].k.workgroup_bytes;
+        if (add) k->num_params = 0;
+    }
+    gpucompile_free(&o->allocator, ks);
+    if (add && r == GPUCOMPILE_OK) qsort(o->kernels, (size_t)o->num_kernels, sizeof *o->kernels, gpucompile_kernel_cmp);
+    return r;
+}
+
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__finish(gpucompile_job *job, gpucompile_format format) {
+    gpucompile_webgpu__job *st = (gpucompile_webgpu__job *)job->backend_data;
+    gpucompile_result r = GPUCOMPILE_OK;
+    gpucompile_buf out;
+    int binding = -1;
+    GPUCOMPILE_WEBGPU__CALL_VK(job, st, GPUCOMPILE_WEBGPU__VK()->finish(job, format));
+    if (r != GPUCOMPILE_OK || format != GPUCOMPILE_FORMAT_BIN) return r;
+    memset(&out, 0, sizeof out);
+    out.a = &job->options->allocator;
+    r = gpucompile_webgpu__reshape(job, (const uint32_t *)job->result_data, job->result_size / 4, &out, &binding);
+    if (r != GPUCOMPILE_OK) {
+        gpucompile_free(out.a, out.data);
+        return r == GPUCOMPILE_ERROR_INVALID_BINARY ? gpucompile_job_fail(job, r, "the Vulkan module cannot be read for WebGPU") : r;
+    }
+    gpucompile_job_free(job, job->result_data);
+    job->result_data = (unsigned char *)out.data;
+    job->result_size = out.len;
+    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "webgpu", "for WebGPU's readers: memory operands dropped, names dropped, "
+                       "interfaces pruned%s", binding >= 0 ? ", the push-constant block made the uniform buffer at set 0" : "");
+    if (binding >= 0) gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "webgpu", "uniform block: set 0, binding %d", binding);
+    if ((r = gpucompile_webgpu__reflect_into(job->object, job->result_data, job->result_size, 0)) != GPUCOMPILE_OK)
+        return r == GPUCOMPILE_ERROR_OUT_OF_MEMORY ? r : gpucompile_job_fail(job, r, "the WebGPU module cannot be read back");
+    return GPUCOMPILE_OK;
+}
+
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__find_kernels(gpucompile_object *obj) {
+    if (obj->num_kernels || obj->format != GPUCOMPILE_FORMAT_BIN) return GPUCOMPILE_OK;
+    return gpucompile_webgpu__reflect_into(obj, obj->data, obj->size, 1);
+}
+
+/* The compile side of the one selection rule (gpucompile_webgpu__score). */
+GPUCOMPILE_PRIVATE int gpucompile_webgpu__select_score(const gpucompile_object *o, const char *device, const char **why) {
+    if (!o) return strcmp(device, "webgpu") == 0 ? -1 : -2;
+    return gpucompile_webgpu__score(o->triple, o->chip, gpucompile_format_string(o->format), NULL, device, why);
+}
+
+GPUCOMPILE_DEF const gpucompile_backend *gpucompile_webgpu_backend(void) {
+    static gpucompile_backend b;
+    if (!b.name) {
+        gpucompile_backend t = *gpucompile_vulkan_backend();
+        t.name = "webgpu";
+        t.attribute[0] = "gpu.webgpu";
+        t.attribute[1] = NULL;
+        t.params[0] = "O,triple,chip,features,flags";
+        t.params[1] = NULL;
+        t.parse_text[1] = NULL;
+        t.print_text[1] = NULL;
+        t.defaults[0].triple = "spirv1.6-unknown-vulkan1.3-compute";
+        t.defaults[0].chip = "webgpu";
+        t.init = gpucompile_webgpu__init;
+        t.configure = gpucompile_webgpu__configure;
+        t.release = gpucompile_webgpu__release;
+        t.prepare = gpucompile_webgpu__prepare;
+        t.pre_emit = gpucompile_webgpu__pre_emit;
+        t.finish = gpucompile_webgpu__finish;
+        t.find_kernels = gpucompile_webgpu__find_kernels;
+        t.verify = gpucompile_webgpu__verify;
+        t.select_score = gpucompile_webgpu__select_score;
+        t.formats = 1u << GPUCOMPILE_FORMAT_LLVM | 1u << GPUCOMPILE_FORMAT_BIN;
+        t.file_ext[GPUCOMPILE_FORMAT_ISA] = NULL;
+        t.cache_version = "webgpu 1";
+        t.device_help = "webgpu (a WebGPU adapter through wgpu-native or Dawn)";
+        t.help = "WebGPU compute (an LLVM with the SPIRV target: 22): SPIR-V modules that wgpu's and\n"
+                 "Dawn's readers take, within WGSL's types and limits, with their reflection";
+        gpucompile_lock();
+        if (!b.name) b = t;
+        gpucompile_unlock();
+    }
+    return &b;
+}
+
+GPUCOMPILE_CONSTRUCTOR(gpucompile_webgpu__register) { gpucompile_register_backend(gpucompile_webgpu_backend()); }
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GPUCOMPILE_WEBGPU_IMPLEMENTATION */
 
 /* ==== [section: runtime] =================================================================
 
