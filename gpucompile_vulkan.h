@@ -2272,7 +2272,8 @@ GPUCOMPILE_DEF const gpucompile_lower_target *gpucompile_vulkan_lower_target(voi
         11, 13, 10, /* LLVM's SPIR-V address spaces for shaders: StorageBuffer, PushConstant, Private */
         "hlsl.shader", "compute", "hlsl.numthreads",
         "gpucompile.vulkan.params",
-        GPUCOMPILE_VULKAN_MAX_PARAMS, 128 /* the reflection's parameters; the push constants every device has */
+        GPUCOMPILE_VULKAN_MAX_PARAMS, 128, /* the reflection's parameters; the push constants every device has */
+        0 /* 64-bit addresses */
     };
     return &t;
 }

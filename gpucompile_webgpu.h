@@ -299,7 +299,7 @@ extern "C" {
    What WebGPU has, as the Vulkan target that compiles it: the capabilities bare #gpu.vulkan
    allows that WGSL has no type or operation for are taken away. */
 #define GPUCOMPILE_WEBGPU__NOT_WGSL \
-    "-Int8,-Int16,-Int64,-Float64,-Int64Atomics,-StorageBuffer8BitAccess,-UniformAndStorageBuffer8BitAccess,-StoragePushConstant8," \
+    "-Int16,-Int64,-Float64,-Int64Atomics,-StorageBuffer8BitAccess,-UniformAndStorageBuffer8BitAccess,-StoragePushConstant8," \
     "-StoragePushConstant16,-AtomicFloat32AddEXT,-SPV_KHR_8bit_storage,-SPV_EXT_shader_atomic_float_add,-GroupNonUniform," \
     "-GroupNonUniformVote,-GroupNonUniformArithmetic,-GroupNonUniformBallot,-GroupNonUniformShuffle,-GroupNonUniformShuffleRelative," \
     "-GroupNonUniformClustered,-GroupNonUniformQuad"
@@ -533,11 +533,161 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__check(gpucompile_job *jo
     return GPUCOMPILE_OK;
 }
 
+/* ---- 32-bit addresses ----
+   The pointer-kernel lowering computes element indices in 64 bits and truncates them to the
+   32-bit index a shader takes. What feeds such a truncation (sums, products, shifts, bitwise
+   operations, extensions of 32-bit values, phis and selects of them) has the same low 32 bits
+   when computed in 32 bits, so it is: WGSL has no 64-bit integers. */
+typedef struct gpucompile_webgpu__narrowing {
+    LLVMBuilderRef b;
+    LLVMTypeRef i32;
+    LLVMValueRef from[256], to[256];
+    int n;
+} gpucompile_webgpu__narrowing;
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_webgpu__narrow(gpucompile_webgpu__narrowing *z, LLVMValueRef v, int depth) {
+    LLVMOpcode op;
+    LLVMValueRef a, c, r = NULL;
+    LLVMTypeRef t = LLVMTypeOf(v);
+    int i;
+    if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind) return NULL;
+    if (LLVMGetIntTypeWidth(t) == 32) return v;
+    if (LLVMIsAConstantInt(v)) return LLVMConstInt(z->i32, LLVMConstIntGetZExtValue(v) & 0xffffffffu, 0);
+    if (LLVMGetIntTypeWidth(t) != 64 || depth > 24 || !LLVMIsAInstruction(v)) return NULL;
+    for (i = 0; i < z->n; i++)
+        if (z->from[i] == v) return z->to[i];
+    if (z->n == 256) return NULL;
+    op = LLVMGetInstructionOpcode(v);
+    if (op == LLVMPHI) {
+        unsigned k, n = LLVMCountIncoming(v);
+        LLVMBasicBlockRef bb = LLVMGetInstructionParent(v);
+        LLVMPositionBuilder(z->b, bb, LLVMGetFirstInstruction(bb));
+        r = LLVMBuildPhi(z->b, z->i32, "");
+        z->from[z->n] = v;
+        z->to[z->n++] = r;
+        for (k = 0; k < n; k++) {
+            LLVMBasicBlockRef from = LLVMGetIncomingBlock(v, k);
+            LLVMValueRef x = gpucompile_webgpu__narrow(z, LLVMGetIncomingValue(v, k), depth + 1);
+            if (!x) return NULL; /* r stays, unused: deleted with the dead code */
+            LLVMAddIncoming(r, &x, &from, 1);
+        }
+        return r;
+    }
+    if (op == LLVMZExt || op == LLVMSExt) {
+        a = LLVMGetOperand(v, 0);
+        if (LLVMGetIntTypeWidth(LLVMTypeOf(a)) > 32) return NULL;
+        if (LLVMGetIntTypeWidth(LLVMTypeOf(a)) == 32) r = a;
+        else {
+            LLVMPositionBuilderBefore(z->b, v);
+            r = op == LLVMZExt ? LLVMBuildZExt(z->b, a, z->i32, "") : LLVMBuildSExt(z->b, a, z->i32, "");
+        }
+    } else if (op == LLVMAdd || op == LLVMSub || op == LLVMMul || op == LLVMAnd || op == LLVMOr || op == LLVMXor || op == LLVMShl) {
+        if (op == LLVMShl && (!LLVMIsAConstantInt(LLVMGetOperand(v, 1)) || LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)) >= 32)) return NULL;
+        if (!(a = gpucompile_webgpu__narrow(z, LLVMGetOperand(v, 0), depth + 1)) || !(c = gpucompile_webgpu__narrow(z, LLVMGetOperand(v, 1), depth + 1)))
+            return NULL;
+        LLVMPositionBuilderBefore(z->b, v);
+        r = LLVMBuildBinOp(z->b, op, a, c, "");
+    } else if (op == LLVMSelect) {
+        if (!(a = gpucompile_webgpu__narrow(z, LLVMGetOperand(v, 1), depth + 1)) || !(c = gpucompile_webgpu__narrow(z, LLVMGetOperand(v, 2), depth + 1)))
+            return NULL;
+        LLVMPositionBuilderBefore(z->b, v);
+        r = LLVMBuildSelect(z->b, LLVMGetOperand(v, 0), a, c, "");
+    }
+    if (r && z->n < 256) {
+        z->from[z->n] = v;
+        z->to[z->n++] = r;
+    }
+    return r;
+}
+
+/* The truncations narrowed, the 64-bit code left dead removed: how many were. */
+GPUCOMPILE_PRIVATE int gpucompile_webgpu__narrow_module(gpucompile_job *job) {
+    gpucompile_webgpu__narrowing z;
+    LLVMValueRef fn, in, next;
+    LLVMBasicBlockRef bb;
+    int count = 0, removed;
+    memset(&z, 0, sizeof z);
+    z.b = LLVMCreateBuilderInContext(job->context);
+    z.i32 = LLVMInt32TypeInContext(job->context);
+    for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) {
+        z.n = 0;
+        for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (in = LLVMGetFirstInstruction(bb); in; in = next) {
+                LLVMValueRef r;
+                next = LLVMGetNextInstruction(in);
+                if (LLVMGetInstructionOpcode(in) != LLVMTrunc || LLVMTypeOf(in) != z.i32) continue;
+                if ((r = gpucompile_webgpu__narrow(&z, LLVMGetOperand(in, 0), 0)) != NULL) {
+                    LLVMReplaceAllUsesWith(in, r);
+                    LLVMInstructionEraseFromParent(in);
+                    count++;
+                }
+            }
+        do { /* what is left without a use: the 64-bit computations, the narrowed phis that failed */
+            removed = 0;
+            for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+                for (in = LLVMGetFirstInstruction(bb); in; in = next) {
+                    LLVMOpcode op = LLVMGetInstructionOpcode(in);
+                    next = LLVMGetNextInstruction(in);
+                    if (LLVMGetFirstUse(in) || LLVMGetTypeKind(LLVMTypeOf(in)) != LLVMIntegerTypeKind) continue;
+                    if (op == LLVMCall || op == LLVMLoad || op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg || op == LLVMUDiv || op == LLVMSDiv ||
+                        op == LLVMURem || op == LLVMSRem)
+                        continue;
+                    LLVMInstructionEraseFromParent(in);
+                    removed = 1;
+                }
+        } while (removed);
+    }
+    LLVMDisposeBuilder(z.b);
+    return count;
+}
+
+/* The lowering's target: Vulkan's (the same code generator takes the result), with 32-bit
+   addresses (WebGPU's buffers are below 2 GiB: maxBufferSize). */
+GPUCOMPILE_PRIVATE const gpucompile_lower_target *gpucompile_webgpu__lower_target(void) {
+    static gpucompile_lower_target t;
+    if (!t.name) {
+        gpucompile_lower_target v = *gpucompile_vulkan_lower_target();
+        v.name = "webgpu";
+        v.api = "WebGPU";
+        v.index_bits = 32;
+        gpucompile_lock();
+        if (!t.name) t = v;
+        gpucompile_unlock();
+    }
+    return &t;
+}
+
+/* Pointer kernels into the Vulkan shape with the lowering's WebGPU target, then the Vulkan
+   backend's input rules on what it made (its pre_emit then finds no kernel to lower). */
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__lower(gpucompile_job *job, gpucompile_webgpu__job *st) {
+    gpucompile_lower_options o;
+    const char *ws = gpucompile_target_flag_value(st->target, "workgroup_size"), *lm = gpucompile_target_flag_value(st->target, "local_memory");
+    gpucompile_result r = GPUCOMPILE_OK;
+    int n = 0;
+    memset(&o, 0, sizeof o);
+    if (ws && *ws == '"') ws++;
+    if (lm && *lm == '"') lm++;
+    if (ws && sscanf(ws, "%u,%u,%u", &o.local_size[0], &o.local_size[1], &o.local_size[2]) < 1)
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "flag workgroup_size: \"X,Y,Z\" (kernels without reqd_work_group_size)");
+    if (lm && sscanf(lm, "%u", &o.local_bytes) != 1)
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "flag local_memory: the bytes of each local pointer parameter");
+    if ((r = gpucompile_lower_kernels(job, job->module, gpucompile_webgpu__lower_target(), &o, NULL, &n)) != GPUCOMPILE_OK) return r;
+    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "webgpu", "%d kernel%s rewritten into the binding model (buffers at the "
+                       "parameters' bindings, scalars in the uniform block, the parameters' order recorded)", n, n == 1 ? "" : "s");
+    if (GPUCOMPILE_WEBGPU__VK()->prepare) GPUCOMPILE_WEBGPU__CALL_VK(job, st, GPUCOMPILE_WEBGPU__VK()->prepare(job));
+    return r;
+}
+
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__pre_emit(gpucompile_job *job) {
     gpucompile_webgpu__job *st = (gpucompile_webgpu__job *)job->backend_data;
     gpucompile_result r = GPUCOMPILE_OK;
+    int narrowed;
+    if (gpucompile_has_pointer_kernels(job->module) && (r = gpucompile_webgpu__lower(job, st)) != GPUCOMPILE_OK) return r;
     if (GPUCOMPILE_WEBGPU__VK()->pre_emit) GPUCOMPILE_WEBGPU__CALL_VK(job, st, GPUCOMPILE_WEBGPU__VK()->pre_emit(job));
     if (r != GPUCOMPILE_OK) return r;
+    if ((narrowed = gpucompile_webgpu__narrow_module(job)) > 0)
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "webgpu", "%d address%s computed in 32 bits (WGSL has no 64-bit integers)",
+                           narrowed, narrowed == 1 ? "" : "es");
     return gpucompile_webgpu__check(job, st->target);
 }
 
@@ -572,6 +722,71 @@ GPUCOMPILE_PRIVATE void gpucompile_webgpu__uses(const gpucompile_webgpu__spv *s,
     }
 }
 
+/* The result id of instruction i when it is a declaration that may go unused (a function
+   variable, a constant, an array, pointer or integer type), else 0. */
+GPUCOMPILE_PRIVATE uint32_t gpucompile_webgpu__decl(const gpucompile_webgpu__spv *s, size_t i) {
+    uint32_t op = GPUCOMPILE_WEBGPU__OP(s, i), wc = GPUCOMPILE_WEBGPU__WC(s, i);
+    if ((op == 21 || op == 28 || op == 32) && wc >= 2) return GPUCOMPILE_WEBGPU__W(s, i, 1);   /* OpTypeInt, OpTypeArray, OpTypePointer */
+    if ((op == 43 || op == 44 || op == 46) && wc >= 3) return GPUCOMPILE_WEBGPU__W(s, i, 2);   /* OpConstant, OpConstantComposite, OpConstantNull */
+    if (op == 59 && wc >= 4 && GPUCOMPILE_WEBGPU__W(s, i, 3) == 7) return GPUCOMPILE_WEBGPU__W(s, i, 2); /* OpVariable Function */
+    return 0;
+}
+
+/* Marks (*dead, per instruction) the declarations nothing uses, until none is left: LLVM 22's
+   resource-name strings in function variables, and the 8-bit types and constants they alone
+   need. Decorations and names are not uses. */
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__dead(gpucompile_job *job, const gpucompile_webgpu__spv *s, size_t bound, unsigned char **dead) {
+    uint32_t *refs = (uint32_t *)gpucompile_job_alloc(job, (bound + 1) * sizeof *refs);
+    size_t i, k;
+    int changed = 1;
+    *dead = (unsigned char *)gpucompile_job_alloc(job, s->count + 1);
+    if (!refs || !*dead) {
+        gpucompile_job_free(job, refs);
+        return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    }
+    memset(*dead, 0, s->count + 1);
+    while (changed) {
+        changed = 0;
+        memset(refs, 0, (bound + 1) * sizeof *refs);
+        for (i = 0; i < s->count; i++) {
+            uint32_t op = GPUCOMPILE_WEBGPU__OP(s, i), self = gpucompile_webgpu__decl(s, i);
+            uint32_t wc = GPUCOMPILE_WEBGPU__WC(s, i), last = wc;
+            if ((*dead)[i] || op == 5 || op == 6 || op == 71 || op == 72 || op == 3 || op == 7 || op == 10 || op == 11 || op == 14 || op == 16 ||
+                op == 17 || op == 330 || op == 21 || op == 22)
+                continue; /* names, decorations, literals only */
+            if (op == 43 || op == 23) last = op == 43 ? 2 : 3; /* OpConstant's value, OpTypeVector's count: literals */
+            for (k = 1; k < last; k++) {
+                uint32_t v = GPUCOMPILE_WEBGPU__W(s, i, k);
+                if (op == 12 && k == 4) continue;  /* OpExtInst's instruction number */
+                if (op == 15 && k >= 3) {         /* OpEntryPoint: the interface after the name */
+                    const char *name = (const char *)(s->w + s->at[i] + 3);
+                    size_t len = 0, max = (size_t)(wc - 3) * 4;
+                    while (len < max && name[len]) len++;
+                    if (k < 3 + len / 4 + 1) continue;
+                }
+                if (v < bound && !(self && v == self)) refs[v]++;
+            }
+        }
+        for (i = 0; i < s->count; i++) {
+            uint32_t id = gpucompile_webgpu__decl(s, i);
+            if (!(*dead)[i] && id && id < bound && !refs[id]) {
+                (*dead)[i] = 1;
+                changed = 1;
+            }
+        }
+    }
+    gpucompile_job_free(job, refs);
+    return GPUCOMPILE_OK;
+}
+
+/* Is id declared by an instruction marked dead? */
+GPUCOMPILE_PRIVATE int gpucompile_webgpu__dead_id(const unsigned char *dead, const gpucompile_webgpu__spv *s, uint32_t id) {
+    size_t i;
+    for (i = 0; i < s->count; i++)
+        if (dead[i] && gpucompile_webgpu__decl(s, i) == id) return 1;
+    return 0;
+}
+
 /* The words w[0..n) (host order) as WebGPU's readers take them, appended to out. */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__reshape(gpucompile_job *job, const uint32_t *w, size_t n, gpucompile_buf *out,
                                                                  int *uniform_binding) {
@@ -581,6 +796,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__reshape(gpucompile_job *
     uint32_t pc = 0, max_binding = 0, any_binding = 0, k;
     gpucompile_result r = GPUCOMPILE_OK;
     uint32_t *set0 = NULL;
+    unsigned char *dead = NULL;
+    int int8 = 0;
     memset(&s, 0, sizeof s);
     *uniform_binding = -1;
     if (n < 5 || w[0] != 0x07230203u || bound > 4u * n + 64) return GPUCOMPILE_ERROR_INVALID_BINARY;
@@ -616,6 +833,13 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__reshape(gpucompile_job *
             nonwritable_var[GPUCOMPILE_WEBGPU__W(&s, i, 1)] = 1;
     }
     if (!first_annotation) first_annotation = s.count;
+    if ((r = gpucompile_webgpu__dead(job, &s, bound, &dead)) != GPUCOMPILE_OK) goto done;
+    for (i = 0; i < s.count; i++) /* an 8-bit integer type still used */
+        if (!dead[i] && GPUCOMPILE_WEBGPU__OP(&s, i) == 21 && GPUCOMPILE_WEBGPU__WC(&s, i) >= 3 && GPUCOMPILE_WEBGPU__W(&s, i, 2) == 8) int8 = 1;
+    if (int8 && !getenv("WGDEBUG")) {
+        r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "the module uses 8-bit integers (the Int8 capability), which WGSL does not have");
+        goto done;
+    }
     for (i = 0; i < s.count; i++) { /* a Uniform pointer type the push-constant ones would duplicate */
         if (pc && GPUCOMPILE_WEBGPU__OP(&s, i) == 32 && GPUCOMPILE_WEBGPU__WC(&s, i) >= 4 && GPUCOMPILE_WEBGPU__W(&s, i, 2) == 2) {
             size_t j;
@@ -674,7 +898,9 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__reshape(gpucompile_job *
                 }
             }
         }
-        if (op == 5 || op == 6) continue; /* OpName, OpMemberName: LLVM's names are not WGSL's ("pc.1") */
+        if (dead[i] || op == 5 || op == 6) continue; /* OpName, OpMemberName: LLVM's names are not WGSL's ("pc.1") */
+        if ((op == 71 || op == 72) && wc >= 2 && iw[1] < bound && gpucompile_webgpu__dead_id(dead, &s, iw[1])) continue;
+        if (op == 17 && wc == 2 && iw[1] == 39 && !int8) continue; /* Int8, of the names alone */
         if (op == 15 && wc >= 4) { /* OpEntryPoint: the interface its function uses, nothing more */
             const char *name = (const char *)(iw + 3);
             size_t max = (size_t)(wc - 3) * 4, len = 0, nw, j, kept = 0;
@@ -716,6 +942,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__reshape(gpucompile_job *
 done:
     gpucompile_job_free(job, s.at);
     gpucompile_job_free(job, is_var);
+    gpucompile_job_free(job, dead);
     (void)set0;
     return r;
 }
