@@ -600,6 +600,42 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_webgpu__narrow(gpucompile_webgpu__nar
     return r;
 }
 
+/* llvm.smax / smin / abs as a comparison and a select: LLVM writes them as GLSL.std.450's SMax,
+   SMin, SAbs on 32-bit integers it types unsigned, which naga reads as unsigned max, min (a
+   clamp of a negative index then goes wrong); its comparisons it reads with their signedness. */
+GPUCOMPILE_PRIVATE int gpucompile_webgpu__signed_ops(gpucompile_job *job) {
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(job->context);
+    LLVMValueRef fn, in, next;
+    LLVMBasicBlockRef bb;
+    int count = 0;
+    for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn))
+        for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (in = LLVMGetFirstInstruction(bb); in; in = next) {
+                LLVMValueRef callee, a, c, r;
+                const char *name;
+                int kind;
+                next = LLVMGetNextInstruction(in);
+                if (!LLVMIsACallInst(in) || !(callee = LLVMGetCalledValue(in)) || !LLVMIsAFunction(callee)) continue;
+                name = gpucompile_value_name(callee);
+                kind = strncmp(name, "llvm.smax.", 10) == 0 ? 1 : strncmp(name, "llvm.smin.", 10) == 0 ? 2 : strncmp(name, "llvm.abs.", 9) == 0 ? 3 : 0;
+                if (!kind) continue;
+                LLVMPositionBuilderBefore(b, in);
+                a = LLVMGetOperand(in, 0);
+                if (kind == 3) {
+                    LLVMValueRef neg = LLVMBuildNeg(b, a, "");
+                    r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, a, LLVMConstNull(LLVMTypeOf(a)), ""), neg, a, "");
+                } else {
+                    c = LLVMGetOperand(in, 1);
+                    r = LLVMBuildSelect(b, LLVMBuildICmp(b, kind == 1 ? LLVMIntSGT : LLVMIntSLT, a, c, ""), a, c, "");
+                }
+                LLVMReplaceAllUsesWith(in, r);
+                LLVMInstructionEraseFromParent(in);
+                count++;
+            }
+    LLVMDisposeBuilder(b);
+    return count;
+}
+
 /* The truncations narrowed, the 64-bit code left dead removed: how many were. */
 GPUCOMPILE_PRIVATE int gpucompile_webgpu__narrow_module(gpucompile_job *job) {
     gpucompile_webgpu__narrowing z;
@@ -685,6 +721,9 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__pre_emit(gpucompile_job 
     if (gpucompile_has_pointer_kernels(job->module) && (r = gpucompile_webgpu__lower(job, st)) != GPUCOMPILE_OK) return r;
     if (GPUCOMPILE_WEBGPU__VK()->pre_emit) GPUCOMPILE_WEBGPU__CALL_VK(job, st, GPUCOMPILE_WEBGPU__VK()->pre_emit(job));
     if (r != GPUCOMPILE_OK) return r;
+    if ((narrowed = gpucompile_webgpu__signed_ops(job)) > 0)
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "webgpu", "%d signed min/max/abs written as a comparison and a select "
+                           "(naga reads GLSL.std.450's SMax and SMin on LLVM's unsigned types as unsigned)", narrowed);
     if ((narrowed = gpucompile_webgpu__narrow_module(job)) > 0)
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "webgpu", "%d address%s computed in 32 bits (WGSL has no 64-bit integers)",
                            narrowed, narrowed == 1 ? "" : "es");
@@ -704,6 +743,8 @@ typedef struct gpucompile_webgpu__spv {
 #define GPUCOMPILE_WEBGPU__WC(s, i) ((s)->w[(s)->at[i]] >> 16)
 #define GPUCOMPILE_WEBGPU__W(s, i, k) ((s)->w[(s)->at[i] + (k)])
 
+GPUCOMPILE_PRIVATE int gpucompile_webgpu__literal(uint32_t op, size_t k);
+
 /* Marks the global variables fn and its callees name (a word equal to a variable's id). */
 GPUCOMPILE_PRIVATE void gpucompile_webgpu__uses(const gpucompile_webgpu__spv *s, const unsigned char *is_var, size_t bound, uint32_t fn,
                                                 unsigned char *used, unsigned char *seen, int depth) {
@@ -713,8 +754,10 @@ GPUCOMPILE_PRIVATE void gpucompile_webgpu__uses(const gpucompile_webgpu__spv *s,
     for (i = 0; i < s->count; i++)
         if (GPUCOMPILE_WEBGPU__OP(s, i) == 54 && GPUCOMPILE_WEBGPU__WC(s, i) >= 3 && GPUCOMPILE_WEBGPU__W(s, i, 2) == fn) break; /* OpFunction */
     for (i++; i < s->count && GPUCOMPILE_WEBGPU__OP(s, i) != 56; i++) { /* until OpFunctionEnd */
+        uint32_t op = GPUCOMPILE_WEBGPU__OP(s, i);
         for (k = 1; k < GPUCOMPILE_WEBGPU__WC(s, i); k++) {
             uint32_t v = GPUCOMPILE_WEBGPU__W(s, i, k);
+            if (gpucompile_webgpu__literal(op, k)) continue;
             if (v < bound && is_var[v]) used[v] = 1;
         }
         if (GPUCOMPILE_WEBGPU__OP(s, i) == 57 && GPUCOMPILE_WEBGPU__WC(s, i) >= 4) /* OpFunctionCall */
@@ -785,6 +828,115 @@ GPUCOMPILE_PRIVATE int gpucompile_webgpu__dead_id(const unsigned char *dead, con
     for (i = 0; i < s->count; i++)
         if (dead[i] && gpucompile_webgpu__decl(s, i) == id) return 1;
     return 0;
+}
+
+/* Is word k of an instruction of opcode op (inside a function) a literal, not an id: memory
+   operands, composite indices, merge and loop controls, branch weights, switch cases, an
+   extended instruction's number? */
+GPUCOMPILE_PRIVATE int gpucompile_webgpu__literal(uint32_t op, size_t k) {
+    return (op == 61 && k >= 4) || (op == 62 && k >= 3) || (op == 81 && k >= 4) || (op == 82 && k >= 5) || (op == 79 && k >= 5) ||
+           (op == 247 && k >= 2) || (op == 246 && k >= 3) || (op == 250 && k >= 4) || (op == 251 && k >= 3 && (k - 3) % 2 == 0) ||
+           (op == 12 && k == 4);
+}
+
+/* Each entry point its own Input variables: Dawn's reader of Chromium 133 refuses a module whose
+   entry points share several built-in variables ("missing entry point IO attribute on
+   parameter"), as LLVM writes them. A copy of the words w[0..n) with a new variable (and its
+   decorations) for each entry point after the first that uses one, its function's uses renamed;
+   an entry point that calls functions keeps the shared ones. Appended to out. */
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__split_inputs(gpucompile_job *job, const uint32_t *w, size_t n, gpucompile_buf *out) {
+    gpucompile_webgpu__spv s;
+    size_t i, at, k, bound = n > 5 ? w[3] : 0, e, ne = 0, nnew = 0;
+    unsigned char *is_var = NULL, *used, *seen, *claimed;
+    uint32_t *fresh = NULL; /* per entry index * bound: the new id of a variable, 0 none (entries <= 64) */
+    uint32_t entries[64], next = (uint32_t)bound;
+    gpucompile_result r = GPUCOMPILE_OK;
+    memset(&s, 0, sizeof s);
+    s.w = w;
+    s.n = n;
+    if (n < 5 || bound > 4u * n + 64) return GPUCOMPILE_ERROR_INVALID_BINARY;
+    if (!(s.at = (size_t *)gpucompile_job_alloc(job, n * sizeof *s.at)) || !(is_var = (unsigned char *)gpucompile_job_alloc(job, 4 * (bound + 1)))) {
+        r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+        goto done;
+    }
+    memset(is_var, 0, 4 * (bound + 1));
+    used = is_var + bound + 1;
+    seen = used + bound + 1;
+    claimed = seen + bound + 1;
+    for (at = 5; at < n; at += w[at] >> 16) {
+        if (!(w[at] >> 16) || (w[at] >> 16) > n - at) { r = GPUCOMPILE_ERROR_INVALID_BINARY; goto done; }
+        s.at[s.count++] = at;
+    }
+    for (i = 0; i < s.count; i++) {
+        if (GPUCOMPILE_WEBGPU__OP(&s, i) == 59 && GPUCOMPILE_WEBGPU__WC(&s, i) >= 4 && GPUCOMPILE_WEBGPU__W(&s, i, 3) == 1 &&
+            GPUCOMPILE_WEBGPU__W(&s, i, 2) < bound)
+            is_var[GPUCOMPILE_WEBGPU__W(&s, i, 2)] = 1; /* Input */
+        if (GPUCOMPILE_WEBGPU__OP(&s, i) == 15 && GPUCOMPILE_WEBGPU__WC(&s, i) >= 3 && ne < 64) entries[ne++] = GPUCOMPILE_WEBGPU__W(&s, i, 2);
+    }
+    if (ne < 2) { gpucompile_buf_add(out, w, n * 4); goto done; }
+    if (!(fresh = (uint32_t *)gpucompile_job_alloc(job, ne * (bound + 1) * sizeof *fresh))) { r = GPUCOMPILE_ERROR_OUT_OF_MEMORY; goto done; }
+    memset(fresh, 0, ne * (bound + 1) * sizeof *fresh);
+    for (e = 0; e < ne; e++) {
+        int calls = 0;
+        memset(used, 0, bound + 1);
+        memset(seen, 0, bound + 1);
+        gpucompile_webgpu__uses(&s, is_var, bound, entries[e], used, seen, 0);
+        for (k = 0; k < bound; k++) calls += seen[k] && k != entries[e];
+        for (k = 0; k < bound; k++) {
+            if (!used[k]) continue;
+            if (claimed[k] && !calls) { fresh[e * (bound + 1) + k] = next++; nnew++; }
+            claimed[k] = 1;
+        }
+    }
+    { /* the header with the new bound */
+        uint32_t head[5];
+        memcpy(head, w, 20);
+        head[3] = next;
+        gpucompile_buf_add(out, head, 20);
+    }
+    for (i = 0, e = (size_t)-1; i < s.count; i++) {
+        uint32_t op = GPUCOMPILE_WEBGPU__OP(&s, i), wc = GPUCOMPILE_WEBGPU__WC(&s, i), copy[64];
+        const uint32_t *iw = w + s.at[i];
+        size_t q;
+        if (op == 54 && wc >= 3) { /* OpFunction: which entry point's body follows */
+            for (e = (size_t)-1, q = 0; q < ne; q++)
+                if (entries[q] == iw[2]) e = q;
+        }
+        if (op == 15 && wc >= 3 && wc <= 64) { /* its interface with its own variables */
+            for (q = 0; q < ne && entries[q] != iw[2]; q++) {}
+            memcpy(copy, iw, wc * 4);
+            for (k = 3; q < ne && k < wc; k++)
+                if (copy[k] < bound && fresh[q * (bound + 1) + copy[k]]) copy[k] = fresh[q * (bound + 1) + copy[k]];
+            gpucompile_buf_add(out, copy, wc * 4);
+            continue;
+        }
+        if (e != (size_t)-1 && wc <= 64 && op != 54) { /* inside an entry point's function */
+            memcpy(copy, iw, wc * 4);
+            for (k = 1; k < wc; k++)
+                if (!gpucompile_webgpu__literal(op, k) && copy[k] < bound && fresh[e * (bound + 1) + copy[k]]) copy[k] = fresh[e * (bound + 1) + copy[k]];
+            gpucompile_buf_add(out, copy, wc * 4);
+            if (op == 56) e = (size_t)-1;
+            continue;
+        }
+        gpucompile_buf_add(out, iw, (size_t)wc * 4);
+        if ((op == 71 && wc >= 3 && wc <= 64 && iw[1] < bound && is_var[iw[1]]) || (op == 59 && wc == 4 && iw[2] < bound && is_var[iw[2]])) {
+            size_t idpos = op == 71 ? 1 : 2; /* the copies' decorations, the copies */
+            for (q = 0; q < ne; q++)
+                if (fresh[q * (bound + 1) + iw[idpos]]) {
+                    memcpy(copy, iw, wc * 4);
+                    copy[idpos] = fresh[q * (bound + 1) + iw[idpos]];
+                    gpucompile_buf_add(out, copy, wc * 4);
+                }
+        }
+    }
+    if (nnew) gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "webgpu", "%lu built-in input variable%s given to one entry point each",
+                                 (unsigned long)nnew, nnew == 1 ? "" : "s");
+done:
+    if (out->oom && r == GPUCOMPILE_OK) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    gpucompile_job_free(job, s.at);
+    gpucompile_job_free(job, is_var);
+    gpucompile_job_free(job, fresh);
+    return r;
 }
 
 /* The words w[0..n) (host order) as WebGPU's readers take them, appended to out. */
@@ -1019,7 +1171,14 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__finish(gpucompile_job *j
     if (r != GPUCOMPILE_OK || format != GPUCOMPILE_FORMAT_BIN) return r;
     memset(&out, 0, sizeof out);
     out.a = &job->options->allocator;
-    r = gpucompile_webgpu__reshape(job, (const uint32_t *)job->result_data, job->result_size / 4, &out, &binding);
+    {
+        gpucompile_buf split;
+        memset(&split, 0, sizeof split);
+        split.a = &job->options->allocator;
+        r = gpucompile_webgpu__split_inputs(job, (const uint32_t *)job->result_data, job->result_size / 4, &split);
+        if (r == GPUCOMPILE_OK) r = gpucompile_webgpu__reshape(job, (const uint32_t *)split.data, split.len / 4, &out, &binding);
+        gpucompile_free(split.a, split.data);
+    }
     if (r != GPUCOMPILE_OK) {
         gpucompile_free(out.a, out.data);
         return r == GPUCOMPILE_ERROR_INVALID_BINARY ? gpucompile_job_fail(job, r, "the Vulkan module cannot be read for WebGPU") : r;
