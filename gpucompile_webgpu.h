@@ -427,7 +427,7 @@ GPUCOMPILE_PRIVATE const char *gpucompile_webgpu__bad_type(LLVMTypeRef t, int f1
     case LLVMIntegerTypeKind: {
         unsigned w = LLVMGetIntTypeWidth(t);
         if (w == 1 || w == 32) return NULL;
-        return w == 64 ? "a 64-bit integer (WGSL has i32 and u32 only)" : w == 8 ? "an 8-bit integer (WGSL has none, in memory or not)" :
+        return w == 64 ? "a 64-bit integer (WGSL has i32 and u32 only; OpenCL C: clang -target spirv32, whose size_t is 32-bit)" : w == 8 ? "an 8-bit integer (WGSL has none, in memory or not)" :
                w == 16 ? "a 16-bit integer (WGSL has none)" : "an integer of a width WGSL does not have";
     }
     case LLVMDoubleTypeKind: return "a double (WGSL has no f64)";
@@ -718,7 +718,18 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__pre_emit(gpucompile_job 
     gpucompile_webgpu__job *st = (gpucompile_webgpu__job *)job->backend_data;
     gpucompile_result r = GPUCOMPILE_OK;
     int narrowed;
-    if (gpucompile_has_pointer_kernels(job->module) && (r = gpucompile_webgpu__lower(job, st)) != GPUCOMPILE_OK) return r;
+    if (gpucompile_has_pointer_kernels(job->module)) { /* double and half first: the lowering splits them into integers */
+        LLVMValueRef fn, in;
+        LLVMBasicBlockRef bb;
+        int f16 = gpucompile_webgpu__f16(st->target);
+        for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn))
+            for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+                for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+                    const char *why = gpucompile_webgpu__bad_instruction(in, f16);
+                    if (why && (strncmp(why, "a double", 8) == 0 || strncmp(why, "a half", 6) == 0)) return gpucompile_webgpu__refuse(job, in, why);
+                }
+        if ((r = gpucompile_webgpu__lower(job, st)) != GPUCOMPILE_OK) return r;
+    }
     if (GPUCOMPILE_WEBGPU__VK()->pre_emit) GPUCOMPILE_WEBGPU__CALL_VK(job, st, GPUCOMPILE_WEBGPU__VK()->pre_emit(job));
     if (r != GPUCOMPILE_OK) return r;
     if ((narrowed = gpucompile_webgpu__signed_ops(job)) > 0)
