@@ -41,7 +41,7 @@ step "the binary of every backend's object" sh -c "clang-22 -cl-std=CL2.0 -targe
   $G -t '#gpu.webgpu' -t '#gpu.vulkan' '$D/sx32.ll' -o '$D/a.gpubin' && $G -t '#gpu.spirv' '$D/sx64.ll' -t '#gpu.vulkan' -o '$D/b.gpubin' && \
   $G -f isa -t '#gpu.nvptx<chip = \"sm_80\">' -t '#gpu.nvptx<chip = \"sm_90\">' examples/kernels/saxpy_nvptx.ll -o '$D/c.gpubin' && \
   $G -f isa -t '#gpu.amdgpu<chip = \"gfx90a\">' -t '#gpu.amdgpu<chip = \"gfx1100\">' examples/kernels/saxpy_amdgpu.ll -o '$D/d.gpubin' && \
-  $G --merge '$D/c.gpubin' '$D/d.gpubin' '$D/b.gpubin' '$D/a.gpubin' -o '$D/all.bin'"
+  $G --merge '$D/c.gpubin' '$D/d.gpubin' '$D/b.gpubin' '$D/a.gpubin' -o '$D/all.bin' --handler runtime --host '$D/all_host.ll' --name sx"
 for dev in webgpu:gpu.webgpu vulkan:gpu.vulkan; do
   check "gpucompile --list --select ${dev%%:*}: the #${dev#*:} object" sh -c "$GPUCOMPILE --list '$D/all.bin' --select ${dev%%:*} | grep -q '^device ${dev%%:*}: \[[0-9]*\] #${dev#*:} bin'"
 done
@@ -49,6 +49,9 @@ W="-Wall -Wextra -pedantic -Werror"
 step "the host program with the WebGPU runtime alone: plain cc, no LLVM, no webgpu.h" \
   cc -std=c11 $W -O1 -g -I. tests/run/webgpu/run_webgpu.c -o "$D/run_webgpu" -ldl -lpthread -lm
 step "the same as C++17" c++ -std=c++17 -x c++ $W -I. -c tests/run/webgpu/run_webgpu.c -o "$D/run_webgpu_cxx.o"
+step "the --host launch code (run-time selection) with the WebGPU runtime alone" sh -c \
+  "clang-22 -c -O1 '$D/all_host.ll' -o '$D/all_host.o' && cc -std=c11 $W -I. tests/run/webgpu/host_webgpu.c '$D/all_host.o' -o '$D/host_webgpu' -ldl -lpthread"
+step "the same launch code with the Vulkan runtime" cc -std=c11 $W -DRUN_VULKAN -I. tests/run/webgpu/host_webgpu.c "$D/all_host.o" -o "$D/host_vulkan" -ldl -lpthread
 tally run-webgpu-build
 FAILED=$FAILED$T_FAIL; T_PASS=0; T_FAIL=0; T_SKIP=0
 # Mesa's lavapipe asks for a Wayland/X runtime directory it does not need: one of our own, quiet
@@ -65,5 +68,12 @@ for impl in wgpu-native:$WGPU Dawn:$DAWN; do
   grep -q "^SKIP run-webgpu" "$D/$name.log" && continue
   if [ $rc != 0 ] || ! grep -q "^run-webgpu: [0-9]* passed, 0 failed" "$D/$name.log"; then FAILED=${FAILED}1; fi
   grep -q "^$name " "$D/$name.log" || { echo "FAIL run-webgpu-$name: the runtime did not open $name"; FAILED=${FAILED}1; }
+  XDG_RUNTIME_DIR="$D/xdg" GPUCOMPILE_LIBWEBGPU="$(pwd)/$lib" timeout 300 "$D/host_webgpu" > "$D/$name-host.log" 2>&1; rc=$?
+  sed "s/^run-webgpu-host:/run-webgpu-host-$name:/" "$D/$name-host.log"
+  if [ $rc != 0 ] || ! grep -q "^run-webgpu-host: [0-9]* passed, 0 failed" "$D/$name-host.log"; then FAILED=${FAILED}1; fi
 done
+echo "== the binary of every backend's object with the Vulkan runtime (its selection: the #gpu.vulkan object)"
+XDG_RUNTIME_DIR="$D/xdg" GPUCOMPILE_VULKAN_PIPELINE_CACHE=off timeout 300 "$D/host_vulkan" > "$D/vk-host.log" 2>&1; rc=$?
+sed "s/^run-webgpu-host:/run-webgpu-host-vulkan:/" "$D/vk-host.log"
+if ! grep -q "^SKIP" "$D/vk-host.log" && { [ $rc != 0 ] || ! grep -q "^runtime: vulkan" "$D/vk-host.log"; }; then FAILED=${FAILED}1; fi
 [ -z "$(echo "$FAILED" | tr -d 0)" ]
