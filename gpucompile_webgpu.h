@@ -491,7 +491,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__refuse(gpucompile_job *j
 
 /* After the Vulkan backend's rewrites (the pointer kernels lowered): every instruction, every
    entry point's name, workgroup size and workgroup memory against what WebGPU has. */
-GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__check(gpucompile_job *job, const gpucompile_target *t) {
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__check_module(gpucompile_job *job, const gpucompile_target *t) {
     LLVMValueRef fn, in, g;
     LLVMBasicBlockRef bb;
     LLVMTargetDataRef dl = LLVMGetModuleDataLayout(job->module);
@@ -738,7 +738,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__pre_emit(gpucompile_job 
     if ((narrowed = gpucompile_webgpu__narrow_module(job)) > 0)
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "webgpu", "%d address%s computed in 32 bits (WGSL has no 64-bit integers)",
                            narrowed, narrowed == 1 ? "" : "es");
-    return gpucompile_webgpu__check(job, st->target);
+    return gpucompile_webgpu__check_module(job, st->target);
 }
 
 /* ==== [section: webgpu words] ============================================================

@@ -51,6 +51,7 @@ step "the host program with the WebGPU runtime alone: plain cc, no LLVM, no webg
 step "the same as C++17" c++ -std=c++17 -x c++ $W -I. -c tests/run/webgpu/run_webgpu.c -o "$D/run_webgpu_cxx.o"
 step "the --host launch code (run-time selection) with the WebGPU runtime alone" sh -c \
   "clang-22 -c -O1 '$D/all_host.ll' -o '$D/all_host.o' && cc -std=c11 $W -I. tests/run/webgpu/host_webgpu.c '$D/all_host.o' -o '$D/host_webgpu' -ldl -lpthread"
+step "examples/09_webgpu.c with its one cc line" sh -c "cc -std=c11 $W examples/09_webgpu.c -I. \$(llvm-config-22 --cflags --ldflags --libs) -ldl -lpthread -o '$D/ex09'"
 step "the same launch code with the Vulkan runtime" cc -std=c11 $W -DRUN_VULKAN -I. tests/run/webgpu/host_webgpu.c "$D/all_host.o" -o "$D/host_vulkan" -ldl -lpthread
 tally run-webgpu-build
 FAILED=$FAILED$T_FAIL; T_PASS=0; T_FAIL=0; T_SKIP=0
@@ -70,6 +71,9 @@ for impl in wgpu-native:$WGPU Dawn:$DAWN; do
   grep -q "^$name " "$D/$name.log" || { echo "FAIL run-webgpu-$name: the runtime did not open $name"; FAILED=${FAILED}1; }
   XDG_RUNTIME_DIR="$D/xdg" GPUCOMPILE_LIBWEBGPU="$(pwd)/$lib" timeout 300 "$D/host_webgpu" > "$D/$name-host.log" 2>&1; rc=$?
   sed "s/^run-webgpu-host:/run-webgpu-host-$name:/" "$D/$name-host.log"
+  XDG_RUNTIME_DIR="$D/xdg" GPUCOMPILE_LIBWEBGPU="$(pwd)/$lib" timeout 300 "$D/ex09" > "$D/$name-ex09.log" 2>&1; rc=$?
+  if [ $rc = 0 ] && grep -q "^y = 2 x + 1 over 1000 floats: right" "$D/$name-ex09.log"; then echo "ok   examples/09_webgpu.c on $name: the answers right"
+  else echo "FAIL examples/09_webgpu.c on $name (exit $rc)"; sed 's/^/  /' "$D/$name-ex09.log" | tail -5; FAILED=${FAILED}1; fi
   if [ $rc != 0 ] || ! grep -q "^run-webgpu-host: [0-9]* passed, 0 failed" "$D/$name-host.log"; then FAILED=${FAILED}1; fi
 done
 echo "== the binary of every backend's object with the Vulkan runtime (its selection: the #gpu.vulkan object)"
