@@ -43,10 +43,6 @@
    storage buffers, its push-constant block, which here becomes the uniform block) and pointer
    kernels (OpenCL C, CUDA-style), lowered as for Vulkan (32-bit sizes: WGSL has no 64-bit size_t).
 */
-#if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_WEBGPU_RUNTIME)) && !defined(_WIN32) && !defined(_POSIX_C_SOURCE) && \
-    !defined(_GNU_SOURCE)
-#define _POSIX_C_SOURCE 200809L /* before any system header: nanosleep */
-#endif
 #ifndef GPUCOMPILE_WEBGPU_H
 #define GPUCOMPILE_WEBGPU_H
 #include <stddef.h>
@@ -1542,19 +1538,24 @@ typedef struct gpucompile_webgpu__state {
 static gpucompile_webgpu__state gpucompile_webgpu__rt;
 
 static double gpucompile_webgpu__ms(void) {
+#if defined(_WIN32)
+    LARGE_INTEGER f, c;
+    QueryPerformanceFrequency(&f);
+    QueryPerformanceCounter(&c);
+    return 1000.0 * (double)c.QuadPart / (double)f.QuadPart;
+#else
     struct timespec t;
     timespec_get(&t, TIME_UTC);
     return 1000.0 * (double)t.tv_sec + (double)t.tv_nsec / 1e6;
+#endif
 }
 
+/* Between polls of a library that has no blocking wait (Dawn): the CPU to the threads that work. */
 static void gpucompile_webgpu__pause(void) {
 #if defined(_WIN32)
     Sleep(0);
 #else
-    struct timespec t;
-    t.tv_sec = 0;
-    t.tv_nsec = 50000;
-    nanosleep(&t, NULL);
+    sched_yield();
 #endif
 }
 
