@@ -151,7 +151,7 @@ demo: setup all opencl $(BUILD)/examples/06_run_on_cpu $(BUILD)/examples/08_vulk
 # is built; T_ONLY=NAME: only the RUN tests of the test programs whose name holds NAME.
 T_UNITS = $(foreach t,$(T),$(basename $(notdir $(t))))
 TEST_NEEDS = $(if $(T),$(patsubst %,$(BUILD)/tests/%,$(filter test_%,$(T_UNITS))) $(if $(filter run gpu,$(T_UNITS)),$(BUILD)/impl.o) \
-  $(if $(filter run cli_examples,$(T_UNITS)),opencl),$(TEST_BINS) $(BUILD)/tests/test_split check-headers opencl)
+  $(if $(filter run cli_examples,$(T_UNITS)),opencl) $(if $(filter webgpu cli_webgpu,$(T_UNITS)),webgpu-deps),$(TEST_BINS) $(BUILD)/tests/test_split check-headers opencl webgpu-deps)
 test: setup all $(TEST_NEEDS)
 	@PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE_OPENCL=$(OPENCL_DIR) T_ONLY="$(T_ONLY)" sh tests/run.sh $(BUILD) $(T_UNITS)
 

@@ -72,8 +72,12 @@ for impl in wgpu-native:$WGPU Dawn:$DAWN; do
   XDG_RUNTIME_DIR="$D/xdg" GPUCOMPILE_LIBWEBGPU="$(pwd)/$lib" timeout 300 "$D/host_webgpu" > "$D/$name-host.log" 2>&1; rc=$?
   sed "s/^run-webgpu-host:/run-webgpu-host-$name:/" "$D/$name-host.log"
   XDG_RUNTIME_DIR="$D/xdg" GPUCOMPILE_LIBWEBGPU="$(pwd)/$lib" timeout 300 "$D/ex09" > "$D/$name-ex09.log" 2>&1; rc=$?
-  if [ $rc = 0 ] && grep -q "^y = 2 x + 1 over 1000 floats: right" "$D/$name-ex09.log"; then echo "ok   examples/09_webgpu.c on $name: the answers right"
-  else echo "FAIL examples/09_webgpu.c on $name (exit $rc)"; sed 's/^/  /' "$D/$name-ex09.log" | tail -5; FAILED=${FAILED}1; fi
+  if [ $rc = 0 ] && grep -q "^y = 2 x + 1 over 1000 floats: right" "$D/$name-ex09.log"; then
+    echo "ok   examples/09_webgpu.c on $name: the answers right"; echo "run-webgpu-example-$name: 1 passed, 0 failed"
+  else
+    echo "FAIL examples/09_webgpu.c on $name (exit $rc)"; sed 's/^/  /' "$D/$name-ex09.log" | tail -5; FAILED=${FAILED}1
+    echo "run-webgpu-example-$name: 0 passed, 1 failed"
+  fi
   if [ $rc != 0 ] || ! grep -q "^run-webgpu-host: [0-9]* passed, 0 failed" "$D/$name-host.log"; then FAILED=${FAILED}1; fi
 done
 echo "== the binary of every backend's object with the Vulkan runtime (its selection: the #gpu.vulkan object)"
