@@ -130,7 +130,7 @@ typedef struct gpucompile_webgpu_entry {
     uint32_t num_groups;
 } gpucompile_webgpu_entry;
 int gpucompile_webgpu_program_entry(const gpucompile_webgpu_program *program, const char *name, gpucompile_webgpu_entry *out);
-/* A WGPUBuffer, an offset into it (a multiple of 256), a size (0: the rest). */
+/* A WGPUBuffer, an offset into it (a multiple of 256), a size (0: the rest; a multiple of 4). */
 typedef struct gpucompile_webgpu_buffer { void *buffer; uint64_t offset, size; } gpucompile_webgpu_buffer;
 /* Records entry point name into pass (a WGPUComputePassEncoder): the pipeline, its buffers (one
    per binding in the reflection's order; the uniform block not among them), the uniform block's
@@ -2250,7 +2250,7 @@ static int gpucompile_webgpu__bind(gpucompile_webgpu__dev *d, const gpucompile_w
                 e[n].binding = k->bindings[i].binding;
                 e[n].buffer = buffers[i].buffer;
                 e[n].offset = buffers[i].offset;
-                e[n].size = buffers[i].size;
+                e[n].size = buffers[i].size ? buffers[i].size : ~(uint64_t)0; /* WGPU_WHOLE_SIZE: 0 would be invalid (wgpu-native panics) */
             } else {
                 if (!f->k.has_uniforms || f->k.uniform_set != set) continue;
                 e[n].binding = f->k.uniform_binding;
@@ -2505,6 +2505,16 @@ int gpucompile_webgpu_record(const gpucompile_webgpu_program *program, const cha
         snprintf(msg, sizeof msg, "'%s' takes %d buffers and %u bytes of uniforms, not %d and %u", f->k.k.name, f->k.k.num_bindings,
                  f->k.has_uniforms ? (unsigned)f->k.k.push_size : 0u, num_buffers, (unsigned)size);
         gpucompile_runtime_report("gpucompile_webgpu_record", -1, msg);
+        return -1;
+    }
+    for (ok = 0; ok < num_buffers; ok++) /* what the library would not survive: checked here (wgpu-native aborts on it) */
+        if (!buffers[ok].buffer || buffers[ok].offset % GPUCOMPILE_WEBGPU__ALIGN) {
+            snprintf(msg, sizeof msg, "buffer %d of '%s': %s", ok, f->k.k.name, buffers[ok].buffer ? "its offset is not a multiple of 256" : "NULL");
+            gpucompile_runtime_report("gpucompile_webgpu_record", -1, msg);
+            return -1;
+        }
+    if (groups[0] > GPUCOMPILE_WEBGPU__MAX_GROUPS || groups[1] > GPUCOMPILE_WEBGPU__MAX_GROUPS || groups[2] > GPUCOMPILE_WEBGPU__MAX_GROUPS) {
+        gpucompile_runtime_report("gpucompile_webgpu_record", -1, "more than 65535 workgroups in a dimension (maxComputeWorkgroupsPerDimension)");
         return -1;
     }
     ok = gpucompile_webgpu__bind(d, f, buffers, uniforms, bg, &ubuf);

@@ -80,6 +80,20 @@ for impl in wgpu-native:$WGPU Dawn:$DAWN; do
   fi
   if [ $rc != 0 ] || ! grep -q "^run-webgpu-host: [0-9]* passed, 0 failed" "$D/$name-host.log"; then FAILED=${FAILED}1; fi
 done
+# an engine that owns its WGPUDevice: the real webgpu.h (wgpu-native's), linked against its library
+if [ -f "$W_DIR/wgpu/resources/webgpu.h" ] && [ -f "$WGPU" ]; then
+  echo "== an engine that owns its device (wgpu-native's webgpu.h and library)"
+  if cc -std=c11 $W -I. -I"$W_DIR/wgpu/resources" tests/run/webgpu/engine_webgpu.c -o "$D/engine" "$WGPU" -Wl,-rpath,"$(cd "$(dirname "$WGPU")" && pwd)" \
+       -ldl -lpthread > "$D/out" 2>&1; then
+    XDG_RUNTIME_DIR="$D/xdg" GPUCOMPILE_LIBWEBGPU="$(pwd)/$WGPU" timeout 300 "$D/engine" "$D" > "$D/engine.log" 2>&1; rc=$?
+    cat "$D/engine.log"
+    if ! grep -q "^SKIP" "$D/engine.log" && { [ $rc != 0 ] || ! grep -q "^run-webgpu-engine: [0-9]* passed, 0 failed" "$D/engine.log"; }; then FAILED=${FAILED}1; fi
+  else
+    echo "FAIL the engine program builds against wgpu-native's webgpu.h"; sed 's/^/  /' "$D/out" | head; echo "run-webgpu-engine: 0 passed, 1 failed"; FAILED=${FAILED}1
+  fi
+else
+  echo "SKIP run-webgpu-engine: no wgpu-native header and library in $W_DIR"
+fi
 echo "== the binary of every backend's object with the Vulkan runtime (its selection: the #gpu.vulkan object)"
 XDG_RUNTIME_DIR="$D/xdg" GPUCOMPILE_VULKAN_PIPELINE_CACHE=off timeout 300 "$D/host_vulkan" > "$D/vk-host.log" 2>&1; rc=$?
 sed "s/^run-webgpu-host:/run-webgpu-host-vulkan:/" "$D/vk-host.log"
