@@ -2393,6 +2393,18 @@ static void gpucompile_webgpu__launch(void *function, const unsigned grid[3], co
     if (ok && !stream) gpucompile_webgpu__sync(s, st, "mgpuLaunchKernel");
 }
 
+/* One mgpu* call at a time: WebGPU's objects here (the streams' encoders, the wait record, the
+   allocation table) are the runtime's, not each thread's. */
+#if defined(_WIN32)
+static SRWLOCK gpucompile_webgpu__mutex = SRWLOCK_INIT;
+static void gpucompile_webgpu__enter(void) { AcquireSRWLockExclusive(&gpucompile_webgpu__mutex); }
+static void gpucompile_webgpu__leave(void) { ReleaseSRWLockExclusive(&gpucompile_webgpu__mutex); }
+#else
+static pthread_mutex_t gpucompile_webgpu__mutex = PTHREAD_MUTEX_INITIALIZER;
+static void gpucompile_webgpu__enter(void) { pthread_mutex_lock(&gpucompile_webgpu__mutex); }
+static void gpucompile_webgpu__leave(void) { pthread_mutex_unlock(&gpucompile_webgpu__mutex); }
+#endif
+
 static const char *gpucompile_webgpu__image_format(int image_kind, const unsigned char *image, size_t size) {
     (void)image_kind;
     return size >= 4 && (memcmp(image, "\x03\x02\x23\x07", 4) == 0 || memcmp(image, "\x07\x23\x02\x03", 4) == 0) ? "bin" : NULL;
@@ -2401,7 +2413,7 @@ static const char *gpucompile_webgpu__image_format(int image_kind, const unsigne
 /* The vendor behind mgpu*, filled before main. */
 #define GPUCOMPILE_WEBGPU__RT_ENTRY(f) v.f = gpucompile_webgpu__##f;
 GPUCOMPILE_CONSTRUCTOR(gpucompile_webgpu__rt_register) {
-    static gpucompile_runtime_vendor v; /* left NULL: enter, leave, module_load_jit (SPIR-V modules only) */
+    static gpucompile_runtime_vendor v; /* left NULL: module_load_jit (SPIR-V modules only) */
     v.name = "WebGPU"; v.launch_call = "wgpuComputePassEncoderDispatchWorkgroups"; v.kind = "a webgpu.h library (wgpu-native or Dawn)";
     v.env = "GPUCOMPILE_LIBWEBGPU"; v.library = GPUCOMPILE_WEBGPU__LIBRARY;
     v.what = "the WebGPU library";
@@ -2409,6 +2421,8 @@ GPUCOMPILE_CONSTRUCTOR(gpucompile_webgpu__rt_register) {
     GPUCOMPILE_RUNTIME_ENTRIES(GPUCOMPILE_WEBGPU__RT_ENTRY)
     v.score = gpucompile_webgpu__score;
     v.image_format = gpucompile_webgpu__image_format;
+    v.enter = gpucompile_webgpu__enter;
+    v.leave = gpucompile_webgpu__leave;
     gpucompile_runtime_set_vendor(&v);
 }
 
