@@ -429,7 +429,13 @@ GPUCOMPILE_PRIVATE const char *gpucompile_webgpu__bad_type(LLVMTypeRef t, int f1
     case LLVMDoubleTypeKind: return "a double (WGSL has no f64)";
     case LLVMHalfTypeKind: return f16 ? NULL : "a half (f16 needs the target feature +shader-f16)";
     case LLVMFloatTypeKind: case LLVMPointerTypeKind: case LLVMVoidTypeKind: case LLVMLabelTypeKind: case LLVMMetadataTypeKind:
-    case LLVMTargetExtTypeKind: case LLVMTokenTypeKind: return NULL;
+    case LLVMTokenTypeKind: return NULL;
+    case LLVMTargetExtTypeKind: { /* buffers yes; images and samplers: not WebGPU's kind of them (yet) */
+        char *text = LLVMPrintTypeToString(t);
+        int image = text && (strstr(text, "spirv.Image") || strstr(text, "spirv.Sampler") || strstr(text, "spirv.SampledImage"));
+        if (text) LLVMDisposeMessage(text);
+        return image ? "an image or a sampler (WebGPU's textures and samplers are not compiled for #gpu.webgpu)" : NULL;
+    }
     case LLVMVectorTypeKind: {
         unsigned n = LLVMGetVectorSize(t);
         if (n > 4) return "a vector of more than 4 elements (WGSL has vec2, vec3, vec4)";

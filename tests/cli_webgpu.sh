@@ -66,6 +66,11 @@ kernel void k(global char *o) { o[get_global_id(0)] = 7; }|an 8-bit integer
 kernel void k(global short *o, short v) { o[get_global_id(0)] = v; }|a 16-bit integer
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable\nkernel void k(global float *o, float v) { half h = (half)v; o[get_global_id(0)] = (float)(h * h); }|a half
 CASES
+  printf 'kernel void k(write_only image2d_t im, global float *o) { write_imagef(im, (int2)(get_global_id(0), 0), (float4)(o[0])); }\n' > "$T_TMP/im.cl"
+  clang-22 -cl-std=CL2.0 -target spirv32 -O2 -emit-llvm -S "$T_TMP/im.cl" -o "$T_TMP/im.ll" 2>/dev/null
+  rc=0; $G -t '#gpu.webgpu' -f bin "$T_TMP/im.ll" -o "$T_TMP/im.spv" 2>"$T_TMP/err" || rc=$?
+  check "refused: an image parameter (naming the function and the parameter)" sh -c \
+    "[ $rc = 1 ] && grep -q \"function 'k': parameter 0: a target(\\\"spirv.Image\\\"\" '$T_TMP/err' && [ ! -e '$T_TMP/im.spv' ]"
 else
   skip "webgpu: no clang-22 for the OpenCL C kernels (Debian: clang-22)"
 fi
