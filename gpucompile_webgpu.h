@@ -29,11 +29,17 @@
    take, whose workgroup size exceeds 256 invocations (x, y <= 256, z <= 64), or whose workgroup
    memory exceeds 16 KiB.
 
-   After code generation, on the module's words: no memory-access operands on loads and stores
-   (naga refuses `Aligned`), the push-constant block becomes a uniform buffer (set 0, the binding
-   after the module's last; WebGPU has no push constants: wgpu's "immediates" are native-only),
-   a read-only storage buffer says NonWritable on its variable too (naga reads that one), and each
-   entry point's interface lists only the variables it uses.
+   Before code generation: pointer kernels lowered with 32-bit addresses (the lowering's
+   index_bits) and the 64-bit index arithmetic that feeds a 32-bit index computed in 32 bits;
+   llvm.smax/smin/abs written as a comparison and a select (naga reads GLSL.std.450's SMax on
+   LLVM's unsigned types as unsigned). After it, on the module's words: SPIR-V 1.3 (the newest
+   Dawn's reader of Chromium 133 takes), no memory-access operands on loads and stores (naga
+   refuses `Aligned`), the push-constant block becomes a uniform buffer (set 0, the binding after
+   the module's last; WebGPU has no push constants: wgpu's "immediates" are native-only), a
+   read-only storage buffer says NonWritable on its variable too (naga reads that one), each entry
+   point its own built-in input variables (Dawn refuses entry points that share several) and an
+   interface of only what it uses, no debug names, no dead declarations (LLVM 22's resource-name
+   strings, with the Int8 capability they need).
 
    Formats: llvm (bitcode), bin (the SPIR-V module; spirv-dis reads it). Kernel metadata as
    #gpu.vulkan's (workgroup_size, bindings, parameters, workgroup_memory_bytes) with the uniform
