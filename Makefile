@@ -33,11 +33,11 @@ LLVM_CFLAGS = $(shell $(LLVM_CONFIG) --cflags 2>/dev/null)
 LLVM_LIBS = $(shell $(LLVM_CONFIG) --ldflags --libs 2>/dev/null) -ldl -lpthread
 # A build directory holds one LLVM's objects: switching LLVM_CONFIG rebuilds them.
 LLVM_STAMP = $(BUILD)/.llvm-$(LLVM_MAJOR)
-HEADERS = gpucompile.h gpucompile_runtime.h gpucompile_nvptx.h gpucompile_amdgpu.h gpucompile_spirv.h gpucompile_lower.h gpucompile_vulkan.h $(LLVM_STAMP)
+HEADERS = gpucompile.h gpucompile_runtime.h gpucompile_nvptx.h gpucompile_amdgpu.h gpucompile_spirv.h gpucompile_lower.h gpucompile_vulkan.h gpucompile_webgpu.h $(LLVM_STAMP)
 TEST_SRCS = $(sort $(wildcard tests/test_*.c))
 TEST_BINS = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 
-.PHONY: test-run setup-run opencl gpu-check
+.PHONY: test-run setup-run opencl webgpu-deps gpu-check
 .PHONY: all setup setup-ci demo test check-headers examples windows cmake-example clean sanitize valgrind fuzz test-corpus bench bench-quick bench-vulkan setup-bench
 all: $(BUILD)/gpucompile
 
@@ -71,7 +71,7 @@ $(BUILD)/tests/%: tests/%.c tests/test.h $(BUILD)/impl.o
 
 # Each backend's implementation in a file of its own, the core's in another, linked into one
 # program (tests/split/main.c); the CUDA runtime's file is compiled without LLVM's flags.
-SPLIT_SRCS = tests/split/core.c tests/split/nvptx.c tests/split/amdgpu.c tests/split/spirv.c tests/split/lower.c tests/split/vulkan.c tests/split/cuda_runtime.c
+SPLIT_SRCS = tests/split/core.c tests/split/nvptx.c tests/split/amdgpu.c tests/split/spirv.c tests/split/lower.c tests/split/vulkan.c tests/split/webgpu.c tests/split/cuda_runtime.c
 SPLIT_OBJS = $(patsubst tests/split/%.c,$(BUILD)/split/%.o,$(SPLIT_SRCS))
 $(BUILD)/split/cuda_runtime.o: tests/split/cuda_runtime.c $(HEADERS)
 	@mkdir -p $(BUILD)/split
@@ -99,6 +99,9 @@ check-headers: $(HEADERS)
 	$(CLANG) -std=c11 $(WARN) -Werror -I. -DHIP -c tests/data/embed_runtime.c -o $(BUILD)/hdr/runtime_hip.o
 	$(CC) -std=c11 $(WARN) -Werror -x c -I. -DGPUCOMPILE_VULKAN_RUNTIME -c gpucompile_vulkan.h -o $(BUILD)/hdr/vulkan_rt_c.o
 	$(CLANGXX) -std=c++17 $(WARN) -Werror -x c++ -I. -DGPUCOMPILE_VULKAN_RUNTIME -c gpucompile_vulkan.h -o $(BUILD)/hdr/vulkan_rt_cxx.o
+	$(CC) -std=c11 $(WARN) -Werror -x c -I. -DGPUCOMPILE_WEBGPU_RUNTIME -c gpucompile_webgpu.h -o $(BUILD)/hdr/webgpu_rt_c.o
+	$(CLANGXX) -std=c++17 $(WARN) -Werror -x c++ -I. -DGPUCOMPILE_WEBGPU_RUNTIME -c gpucompile_webgpu.h -o $(BUILD)/hdr/webgpu_rt_cxx.o
+	$(CLANG) -std=c11 $(WARN) -Werror -x c -I. -DGPUCOMPILE_WEBGPU_RUNTIME -c gpucompile_webgpu.h -o $(BUILD)/hdr/webgpu_rt_clang.o
 	$(CC) -std=c11 $(WARN) -Werror -I. -c tests/data/vulkan_reflect.c -o $(BUILD)/hdr/vulkan_reflect_c.o
 	$(CLANGXX) -std=c++17 -x c++ $(WARN) -Werror -I. -c tests/data/vulkan_reflect.c -o $(BUILD)/hdr/vulkan_reflect_cxx.o
 	for f in $(SPLIT_SRCS); do \
@@ -135,6 +138,8 @@ windows: $(HEADERS)
 	$(MINGW)g++ -std=c++17 -x c++ $(WARN) -Werror -I. -DHIP -c tests/data/embed_runtime.c -o $(BUILD)/windows/runtime_hip.o
 	$(MINGW)gcc -std=c11 $(WARN) -Werror -I. tests/run/vulkan/run_vulkan.c -o $(BUILD)/windows/run_vulkan.exe -static -lpthread
 	$(MINGW)g++ -std=c++17 -x c++ $(WARN) -Werror -I. -DGPUCOMPILE_VULKAN_RUNTIME -c gpucompile_vulkan.h -o $(BUILD)/windows/runtime_vulkan.o
+	$(MINGW)gcc -std=c11 $(WARN) -Werror -I. tests/run/webgpu/run_webgpu.c -o $(BUILD)/windows/run_webgpu.exe -static -lpthread
+	$(MINGW)g++ -std=c++17 -x c++ $(WARN) -Werror -I. -DGPUCOMPILE_WEBGPU_RUNTIME -c gpucompile_webgpu.h -o $(BUILD)/windows/runtime_webgpu.o
 	$(MINGW)gcc -std=c11 $(MINGW_FLAGS) -c tools/gpucompile.c -o $(BUILD)/windows/gpucompile.o
 	for f in $(SPLIT_SRCS); do $(MINGW)gcc -std=c11 $(MINGW_FLAGS) -c $$f -o $(BUILD)/windows/split.o || exit 1; done
 	for f in examples/[0-9][0-9]_*.c; do $(MINGW)gcc -std=c11 $(MINGW_FLAGS) -I$(BUILD)/windows/vulkan-headers -c $$f -o $(BUILD)/windows/example.o || exit 1; done
@@ -154,7 +159,7 @@ demo: setup all opencl $(BUILD)/examples/06_run_on_cpu $(BUILD)/examples/08_vulk
 # is built; T_ONLY=NAME: only the RUN tests of the test programs whose name holds NAME.
 T_UNITS = $(foreach t,$(T),$(basename $(notdir $(t))))
 TEST_NEEDS = $(if $(T),$(patsubst %,$(BUILD)/tests/%,$(filter test_%,$(T_UNITS))) $(if $(filter run gpu,$(T_UNITS)),$(BUILD)/impl.o) \
-  $(if $(filter run cli_examples,$(T_UNITS)),opencl),$(TEST_BINS) $(BUILD)/tests/test_split check-headers opencl)
+  $(if $(filter run cli_examples,$(T_UNITS)),opencl) $(if $(filter webgpu cli_webgpu,$(T_UNITS)),webgpu-deps),$(TEST_BINS) $(BUILD)/tests/test_split check-headers opencl webgpu-deps)
 test: setup all $(TEST_NEEDS)
 	@PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE_OPENCL=$(OPENCL_DIR) T_ONLY="$(T_ONLY)" sh tests/run.sh $(BUILD) $(T_UNITS)
 
@@ -173,13 +178,25 @@ $(OPENCL_DIR)/vendors/intel-cpu.icd:
 	  && test -f $(OPENCL_DIR)/lib/libintelocl.so && mkdir -p $(OPENCL_DIR)/vendors \
 	  && echo "$(OPENCL_DIR)/lib/libintelocl.so" > $@ \
 	  || echo "opencl: pip could not install intel-opencl-rt (see build-deps/pip.log): the kernels will not run here"
+# The WebGPU implementations (tests/run/webgpu.sh): PyPI's wgpu wheel (wgpu-native) and
+# dawn-python (Dawn), their C libraries only (--no-deps), into build-deps/webgpu (not committed),
+# with a virtual environment's pip (a fresh Debian 12 has no pip; python3-venv is in DEBS).
+WEBGPU_DIR = $(CURDIR)/build-deps/webgpu
+webgpu-deps: $(WEBGPU_DIR)/.installed
+$(WEBGPU_DIR)/.installed:
+	@echo "installing wgpu-native and Dawn (PyPI: wgpu, dawn-python) into $(WEBGPU_DIR)"
+	@mkdir -p $(CURDIR)/build-deps && python3 -m venv $(CURDIR)/build-deps/webgpu-pip >$(CURDIR)/build-deps/pip-webgpu.log 2>&1 \
+	  && $(CURDIR)/build-deps/webgpu-pip/bin/pip install -q --disable-pip-version-check --no-deps --target $(WEBGPU_DIR) wgpu==0.32.0 dawn-python==0.3.0 >>$(CURDIR)/build-deps/pip-webgpu.log 2>&1 \
+	  && touch $@ || echo "webgpu: pip could not install wgpu / dawn-python (see build-deps/pip-webgpu.log): the WebGPU rows will skip"
 # The Vulkan rows (tests/run/vulkan.sh): on the first Vulkan device, lavapipe here; in test-run
-# also cross-built with mingw-w64 and run under Wine (GPUCOMPILE_RUN_WINDOWS=1).
+# also cross-built with mingw-w64 and run under Wine (GPUCOMPILE_RUN_WINDOWS=1). The WebGPU rows
+# (tests/run/webgpu.sh): on wgpu-native and on Dawn, each on its first adapter.
 setup-run:
 	@$(MAKE) --no-print-directory setup DEBS="$(DEBS) $(RUN_DEBS)"
-test-run: setup-run all $(BUILD)/impl.o opencl
+test-run: setup-run all $(BUILD)/impl.o opencl webgpu-deps
 	@PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE_OPENCL=$(OPENCL_DIR) GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile bash tests/run/run.sh $(BUILD); r=$$?; \
-	PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile GPUCOMPILE_RUN_WINDOWS=1 bash tests/run/vulkan.sh $(BUILD) || r=1; exit $$r
+	PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile GPUCOMPILE_RUN_WINDOWS=1 bash tests/run/vulkan.sh $(BUILD) || r=1; \
+	PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile GPUCOMPILE_WEBGPU_DEPS=$(WEBGPU_DIR) bash tests/run/webgpu.sh $(BUILD) || r=1; exit $$r
 
 # The same kernels on NVIDIA and AMD GPUs through the CUDA driver and HIP (tests/gpu/gpu.sh);
 # without a GPU it builds everything and skips the runs with one line per vendor.

@@ -37,6 +37,9 @@ typedef struct gpucompile_lower_target {
        constant (a value given when the pipeline is made): what lets sizes be set at launch (see
        GPUCOMPILE_LOWER_LAUNCH_SIZE); NULL: the target has none, every size is compiled in */
     const char *spec_constant;
+    /* 32: every address is below 2^31 bytes (WebGPU's buffers), so that an extension of a 32-bit
+       index computation is read as exact whether or not it carries nsw/nuw; 0: 64-bit addresses */
+    unsigned index_bits;
 } gpucompile_lower_target;
 /* Zero means default. */
 typedef struct gpucompile_lower_options {
@@ -381,7 +384,7 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__scaled(gpucompile_lower__state
         LLVMValueRef x = gpucompile_lower__i64(w, v);
         return scale == w->es ? x : LLVMBuildMul(w->b, x, LLVMConstInt(w->i64, (unsigned long long)(scale / w->es), 1), "");
     }
-    if (depth > 6 || !LLVMIsAInstruction(v) || LLVMTypeOf(v) != w->i64) return NULL;
+    if (depth > 6 || !LLVMIsAInstruction(v) || (LLVMTypeOf(v) != w->i64 && LLVMTypeOf(v) != w->i32)) return NULL; /* i32: 32-bit size_t (spirv32) */
     op = LLVMGetInstructionOpcode(v);
     if (op == LLVMShl && LLVMIsAConstantInt(LLVMGetOperand(v, 1)) && LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)) < 32)
         return gpucompile_lower__scaled(w, LLVMGetOperand(v, 0), scale << LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)), depth + 1);
@@ -411,7 +414,7 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__scaled(gpucompile_lower__state
         LLVMValueRef x = LLVMGetOperand(v, 0), a, c;
         LLVMOpcode xo = LLVMGetInstructionOpcode(x);
         int sgn = op == LLVMSExt;
-        if (!(xo == LLVMShl || xo == LLVMMul || xo == LLVMAdd) || !(sgn ? LLVMGetNSW(x) : LLVMGetNUW(x))) return NULL;
+        if (!(xo == LLVMShl || xo == LLVMMul || xo == LLVMAdd) || (!(sgn ? LLVMGetNSW(x) : LLVMGetNUW(x)) && w->t->index_bits != 32)) return NULL;
         a = sgn ? LLVMBuildSExt(w->b, LLVMGetOperand(x, 0), w->i64, "") : LLVMBuildZExt(w->b, LLVMGetOperand(x, 0), w->i64, "");
         if (xo != LLVMAdd && LLVMIsAConstantInt(LLVMGetOperand(x, 1))) {
             unsigned long long k = LLVMConstIntGetZExtValue(LLVMGetOperand(x, 1));

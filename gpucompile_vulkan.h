@@ -285,8 +285,8 @@ int gpucompile_vulkan_record_sized(const gpucompile_vulkan_program *program, con
 
 /* SPIR-V's numbers that the backend's repair and the reflection reader use (the SPIR-V
    specification, section 3): one list for both, compiled with either. */
-#if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_VULKAN_IMPLEMENTATION) || defined(GPUCOMPILE_VULKAN_RUNTIME)) && \
-    !defined(GPUCOMPILE_VULKAN__OPS_DEFINED)
+#if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_VULKAN_IMPLEMENTATION) || defined(GPUCOMPILE_VULKAN_RUNTIME) || \
+     defined(GPUCOMPILE_VULKAN_REFLECTION)) && !defined(GPUCOMPILE_VULKAN__OPS_DEFINED)
 #define GPUCOMPILE_VULKAN__OPS_DEFINED
 enum {
     GPUCOMPILE_VULKAN__OP_NAME = 5, GPUCOMPILE_VULKAN__OP_EXTENSION = 10, GPUCOMPILE_VULKAN__OP_CAPABILITY = 17,
@@ -319,14 +319,17 @@ enum {
    is defined (the backend's file), and in the runtime's file (GPUCOMPILE_VULKAN_RUNTIME) when that
    file does not include gpucompile.h (a program without the compiler); the runtime itself uses
    a private copy, so a program may link the compiler and the runtime from different files.
+   GPUCOMPILE_VULKAN_REFLECTION asks for the private copy alone (gpucompile_vulkan__reflect and
+   the selection rule, static, no public name): gpucompile_webgpu.h, which reads Vulkan-shaped
+   SPIR-V for another runtime, defines it.
 */
 
 
 /* ---- reflection: the implementation ----
    A private copy in every file that needs it (the runtime's, the backend's); the public name
    where the header's rules above put it. */
-#if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_VULKAN_IMPLEMENTATION) || defined(GPUCOMPILE_VULKAN_RUNTIME)) && \
-    !defined(GPUCOMPILE_VULKAN__REFLECT_IMPLEMENTED)
+#if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_VULKAN_IMPLEMENTATION) || defined(GPUCOMPILE_VULKAN_RUNTIME) || \
+     defined(GPUCOMPILE_VULKAN_REFLECTION)) && !defined(GPUCOMPILE_VULKAN__REFLECT_IMPLEMENTED)
 #define GPUCOMPILE_VULKAN__REFLECT_IMPLEMENTED
 #include <stdlib.h>
 #include <string.h>
@@ -744,6 +747,7 @@ GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__score(const char *triple, cons
     (void)features;
     if (strcmp(device, "vulkan") != 0) return -2;
     if (!format || strcmp(format, "bin") != 0) return -1;
+    if (chip && strcmp(chip, "webgpu") == 0) return -1; /* gpucompile_webgpu.h's objects: scalars in a uniform block, not push constants */
     if (!triple || !*triple) {
         if (!chip || !strstr(chip, "vulkan")) return -1;
     } else if (strncmp(triple, "spirv", 5) != 0 || !strchr(triple, '-') || !strstr(strchr(triple, '-'), "vulkan")) {
@@ -753,7 +757,7 @@ GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__score(const char *triple, cons
     return 1;
 }
 
-#if defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_VULKAN_IMPLEMENTATION) || !defined(GPUCOMPILE_H)
+#if defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_VULKAN_IMPLEMENTATION) || (defined(GPUCOMPILE_VULKAN_RUNTIME) && !defined(GPUCOMPILE_H))
 GPUCOMPILE_VULKAN__API int gpucompile_vulkan_reflect(const void *spirv, size_t size, gpucompile_vulkan_kernel *out, int max) {
     return gpucompile_vulkan__reflect(spirv, size, out, max);
 }
@@ -2312,7 +2316,8 @@ GPUCOMPILE_DEF const gpucompile_lower_target *gpucompile_vulkan_lower_target(voi
         "hlsl.shader", "compute", "hlsl.numthreads",
         "gpucompile.vulkan.params",
         GPUCOMPILE_VULKAN_MAX_PARAMS, 128, /* the reflection's parameters; the push constants every device has */
-        GPUCOMPILE_VULKAN__SPEC_CONSTANT /* OpSpecConstant with SpecId (LLVM 22's SPIR-V builtins): sizes set at launch */
+        GPUCOMPILE_VULKAN__SPEC_CONSTANT, /* OpSpecConstant with SpecId (LLVM 22's SPIR-V builtins): sizes set at launch */
+        0 /* 64-bit addresses */
     };
     return &t;
 }

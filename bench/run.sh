@@ -35,7 +35,7 @@ while [ $# -gt 0 ]; do
     --reps) REPS=$2; shift ;;
     --max) MAX=$2; shift ;;
     --rows) ROWS=$2; shift ;;
-    *) echo "usage: bench/run.sh [--reps N] [--max N] [--rows darktable,big,small,hit,vulkan,clvk]" >&2; exit 2 ;;
+    *) echo "usage: bench/run.sh [--reps N] [--max N] [--rows darktable,big,small,hit,vulkan,clvk,webgpu]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -44,6 +44,7 @@ want() { case ",$ROWS," in *",$1,"*) return 0 ;; esac; return 1; }
 # need none of the tools below: named alone, they run alone.
 case ",$ROWS," in
 ,vulkan,) exec bash "$HERE/vulkan.sh" --reps "$REPS" ;;
+,webgpu,) exec bash "$HERE/webgpu.sh" --reps "$REPS" ;;
 ,clvk,) GPUCOMPILE=$GPUCOMPILE exec bash "$HERE/clvk.sh" --reps "$REPS" ;;
 ,vulkan,clvk, | ,clvk,vulkan,)
     bash "$HERE/vulkan.sh" --reps "$REPS"; r=$?; echo

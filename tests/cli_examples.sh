@@ -145,6 +145,22 @@ for mode in push sets; do
   check "09 ($mode) saxpy's answers" has "$OUT" 'saxpy: y = 3 x + 1 for 1000 elements in 16 workgroups, 0 wrong (y[999] = 2998)'
   check "09 ($mode) nothing on stderr" [ ! -s "$ERR" ]
 done
+# ---- 10: a kernel compiled for #gpu.webgpu and run through the WebGPU runtime, on each library
+# make test-run installs (build-deps/webgpu); without them it says so and exits 77
+W_LIB=${GPUCOMPILE_WEBGPU_DEPS:-build-deps/webgpu}/wgpu/resources/libwgpu_native-release.so
+mkdir -p "$T_TMP/xdg" && chmod 700 "$T_TMP/xdg"
+if [ -f "$W_LIB" ]; then
+  XDG_RUNTIME_DIR=$T_TMP/xdg GPUCOMPILE_LIBWEBGPU=$(pwd)/$W_LIB run 10_webgpu
+  if [ $rc -eq 77 ]; then skip "10: no SPIR-V target or no WebGPU adapter ($(tail -1 "$OUT"))"
+  else
+    check "10 exits 0" [ $rc -eq 0 ]
+    check "10 the uniform block in the metadata" has "$OUT" 'uniform_binding = 2 : i32, uniform_bytes = 8 : i32'
+    check "10 ran on wgpu-native, the answers right" sh -c "grep -q '^wgpu-native: ' '$OUT' && grep -q '^y = 2 x + 1 over 1000 floats: right' '$OUT'"
+  fi
+else
+  XDG_RUNTIME_DIR=$T_TMP/xdg GPUCOMPILE_LIBWEBGPU=/nonexistent/libwgpu_native.so run 10_webgpu
+  check "10 without a WebGPU library: says so, exit 77 (or 77 for no SPIR-V target)" sh -c "[ $rc -eq 77 ]"
+fi
 
 # ---- 05: custom host target, hooks dumping each stage
 mkdir -p "$T_TMP/dump"

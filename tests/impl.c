@@ -5,3 +5,4 @@
 #include "gpucompile_amdgpu.h"
 #include "gpucompile_spirv.h"
 #include "gpucompile_vulkan.h"
+#include "gpucompile_webgpu.h"

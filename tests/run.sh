@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs the test units and prints one closing line "N passed, N failed, N skipped".
 # Usage: tests/run.sh [BUILD [UNIT...]]. A unit is a test program (test_cache, test_split, ...),
-# a CLI script (cli_nvptx, ...), run (tests/run/run.sh) or gpu (tests/gpu/gpu.sh, building only);
+# a CLI script (cli_nvptx, ...), run (tests/run/run.sh), vulkan (tests/run/vulkan.sh), webgpu
+# (tests/run/webgpu.sh) or gpu (tests/gpu/gpu.sh, building only);
 # with no UNIT every one runs (`make test`), else those named (`make test T="cli_nvptx test_cache"`).
 # T_ONLY=NAME in the environment runs only the RUN tests of the test programs whose name holds
 # NAME (tests/test.h). A program or script that dies (a signal, an exit without its own closing
@@ -44,11 +45,12 @@ for s in tests/cli_*.sh; do
 done
 wanted run && run tests/run/run.sh bash tests/run/run.sh "$BUILD"
 wanted vulkan && run tests/run/vulkan.sh bash tests/run/vulkan.sh "$BUILD"
+wanted webgpu && run tests/run/webgpu.sh bash tests/run/webgpu.sh "$BUILD"
 wanted gpu && run tests/gpu/gpu.sh bash tests/gpu/gpu.sh "$BUILD" build # building only: make gpu-check runs it
 rm -f "$OUT"
 for u in $UNITS; do
   case " $ran " in *" $u "*) ;; *)
-    echo "$u: 0 passed, 1 failed, 0 skipped (no such unit: test_* programs in $BUILD/tests, cli_* scripts in tests/, run, vulkan, gpu)" | tee -a "$LOG" ;;
+    echo "$u: 0 passed, 1 failed, 0 skipped (no such unit: test_* programs in $BUILD/tests, cli_* scripts in tests/, run, vulkan, webgpu, gpu)" | tee -a "$LOG" ;;
   esac
 done
 awk '/^[A-Za-z0-9_.\/-]+: [0-9]+ passed, [0-9]+ failed/ { p += $2; f += $4; s += $6 }

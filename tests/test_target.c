@@ -557,7 +557,7 @@ static void test_parse_errors(void) {
         {"   ", "column 4: expected '#'"},
         {"gpu.nvptx", "column 1: expected '#'"},
         {"#", "column 1: unknown target attribute '#'"},
-        {"#gpu.nvtpx<chip = \"sm_90\">", "column 1: unknown target attribute '#gpu.nvtpx'; expected #gpu.nvptx, #gpu.amdgpu, #gpu.spirv, #gpu.vulkan, #nvvm.target, #rocdl.target, #xevm.target or #spirv.target_env"},
+        {"#gpu.nvtpx<chip = \"sm_90\">", "column 1: unknown target attribute '#gpu.nvtpx'; expected #gpu.nvptx, #gpu.amdgpu, #gpu.spirv, #gpu.vulkan, #gpu.webgpu, #nvvm.target, #rocdl.target, #xevm.target or #spirv.target_env"},
         {"#gpu.nvptx<chip = \"sm_90\", chip = \"sm_80\">", "column 28: parameter 'chip' is repeated"},
         {"#gpu.nvptx<O = 1, O = 1>", "column 19: parameter 'O' is repeated"},
         {"#gpu.nvptx<foo = 1>", "column 12: unknown parameter 'foo' for #gpu.nvptx; expected one of O, triple, chip, features, flags, link, verifyTarget"},

@@ -4,6 +4,7 @@
 #include "gpucompile_amdgpu.h"
 #include "gpucompile_spirv.h"
 #include "gpucompile_vulkan.h"
+#include "gpucompile_webgpu.h"
 
 int main(void) {
     gpucompile_target t = gpucompile_target_defaults(GPUCOMPILE_TARGET_NVPTX);

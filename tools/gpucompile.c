@@ -10,6 +10,7 @@
 #include "gpucompile_amdgpu.h"
 #include "gpucompile_spirv.h"
 #include "gpucompile_vulkan.h"
+#include "gpucompile_webgpu.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -7,6 +7,7 @@
 #include "gpucompile_amdgpu.h"
 #include "gpucompile_spirv.h"
 #include "gpucompile_vulkan.h"
+#include "gpucompile_webgpu.h"
 
 #define T_DIR "/tmp"
 
@@ -17,6 +18,7 @@ static void test_registered(void) {
     CHECK(gpucompile_find_backend_named("rocdl.target", (size_t)-1, NULL) == gpucompile_amdgpu_backend());
     CHECK(gpucompile_find_backend_named("xevm.target", (size_t)-1, NULL) == gpucompile_spirv_backend());
     CHECK(gpucompile_find_backend_named("spirv.target_env", (size_t)-1, NULL) == gpucompile_vulkan_backend());
+    CHECK(gpucompile_find_backend_named("gpu.webgpu", (size_t)-1, NULL) == gpucompile_webgpu_backend());
 }
 
 /* Compiles examples/kernels or tests/ file `input` for `attr` in format f with this program
@@ -93,6 +95,17 @@ static void test_spirv(void) {
     gpucompile_object_free(o);
 }
 
+/* The WebGPU backend from its own file, through the Vulkan backend's from another: the uniform
+   block in the reflection, the same bytes as the CLI's. */
+static void test_webgpu(void) {
+    gpucompile_object *o;
+    if (!gpucompile_vulkan_available()) SKIP("this LLVM has no SPIR-V target");
+    compile_both("examples/kernels/saxpy_vulkan.ll", "#gpu.webgpu", GPUCOMPILE_FORMAT_BIN, NULL, &o);
+    CHECK(o && o->size > 20 && memcmp(o->data, "\x03\x02\x23\x07\x00\x03\x01\x00", 8) == 0); /* SPIR-V 1.3 */
+    CHECK(o && o->num_kernels == 1 && o->kernels[0].metadata && strstr(o->kernels[0].metadata, "uniform_binding = 2 : i32, uniform_bytes = 8 : i32"));
+    gpucompile_object_free(o);
+}
+
 /* The Vulkan backend from its own file: the repairs and the reflection in the kernel metadata. */
 static void test_vulkan(void) {
     gpucompile_object *o;
@@ -130,6 +143,7 @@ int main(void) {
     RUN(test_backend_error);
     RUN(test_spirv);
     RUN(test_vulkan);
+    RUN(test_webgpu);
     RUN(test_cuda_runtime);
     return TEST_END("test_split");
 }
