@@ -10,9 +10,10 @@
        gpu.binary, as text or as an LLVM offload binary) that can be embedded into a host module
        with launch code. Backends plug in through a table of functions (gpucompile_backend):
        gpucompile_nvptx.h, gpucompile_amdgpu.h, gpucompile_spirv.h (OpenCL's SPIR-V, LLVM 20+)
-       and gpucompile_vulkan.h (Vulkan compute shaders, LLVM 22; with gpucompile_lower.h, the
-       pointer-kernel lowering it runs), or your own. examples/01_*.c ... 09_*.c show one use
-       each; tools/gpucompile.c is the command line.
+       gpucompile_vulkan.h (Vulkan compute shaders, LLVM 22; with gpucompile_lower.h, the
+       pointer-kernel lowering it runs) and gpucompile_webgpu.h (SPIR-V that WebGPU's readers
+       take, run through wgpu-native or Dawn: D3D12, Metal, Vulkan), or your own.
+       examples/01_*.c ... 10_*.c show one use each; tools/gpucompile.c is the command line.
 
    Sections (search for "[section: NAME]"). The declarations come first: results and
    diagnostics, targets, options, objects, backends, [section: backend helpers], binaries, host
@@ -139,9 +140,10 @@
                                     compile-time default allocator: all three or none (a
                                     run-time allocator goes in options.allocator)
        GPUCOMPILE_NVPTX_IMPLEMENTATION / GPUCOMPILE_AMDGPU_IMPLEMENTATION / GPUCOMPILE_SPIRV_IMPLEMENTATION
-       / GPUCOMPILE_VULKAN_IMPLEMENTATION / GPUCOMPILE_LOWER_IMPLEMENTATION
+       / GPUCOMPILE_VULKAN_IMPLEMENTATION / GPUCOMPILE_WEBGPU_IMPLEMENTATION / GPUCOMPILE_LOWER_IMPLEMENTATION
                                     one backend's implementation (or the lowering's, which
-                                    Vulkan's calls), next to the core's or in a file of its own
+                                    Vulkan's and WebGPU's call), next to the core's or in a file
+                                    of its own
        GPUCOMPILE_BACKEND_IMPLEMENTATION
                                     your backend's implementation in a file without the core's:
                                     define it before including gpucompile.h (or, after it,
@@ -151,9 +153,9 @@
        GPUCOMPILE_DEFAULT_CUDA_PATH / GPUCOMPILE_DEFAULT_ROCM_PATH
                                     toolkit roots tried after $CUDA_PATH, $ROCM_PATH, ...
        GPUCOMPILE_NVPTX_RUNTIME / GPUCOMPILE_AMDGPU_RUNTIME / GPUCOMPILE_SPIRV_RUNTIME
-       / GPUCOMPILE_VULKAN_RUNTIME
+       / GPUCOMPILE_VULKAN_RUNTIME / GPUCOMPILE_WEBGPU_RUNTIME
                                     (backends) compile the mgpu* runtime for launch code (CUDA
-                                    driver / HIP / OpenCL / Vulkan; one per program):
+                                    driver / HIP / OpenCL / Vulkan / webgpu.h; one per program):
                                     gpucompile_runtime.h, which needs no LLVM (a program that
                                     only loads and launches includes the backend header alone
                                     and links -ldl -lpthread); Vulkan's also records into an
