@@ -1497,9 +1497,9 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__sinpi(gpucompile_lower__state 
 GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__log1p(gpucompile_lower__state *w, LLVMValueRef x) {
     LLVMTypeRef t = LLVMTypeOf(x);
     LLVMValueRef lu = gpucompile_lower__log(w, LLVMBuildFAdd(w->b, x, gpucompile_lower__kf(t, 1.0), ""), 'e');
-    LLVMValueRef near = LLVMBuildAnd(w->b, LLVMBuildFCmp(w->b, LLVMRealOGT, x, gpucompile_lower__kf(t, -0.29289321881345247560), ""),
+    LLVMValueRef small = LLVMBuildAnd(w->b, LLVMBuildFCmp(w->b, LLVMRealOGT, x, gpucompile_lower__kf(t, -0.29289321881345247560), ""),
                                      LLVMBuildFCmp(w->b, LLVMRealOLT, x, gpucompile_lower__kf(t, 0.41421356237309504880), ""), "");
-    return LLVMBuildSelect(w->b, near, gpucompile_lower__log_series(w, x), lu, "");
+    return LLVMBuildSelect(w->b, small, gpucompile_lower__log_series(w, x), lu, "");
 }
 
 /* The OpenCL math functions that GLSL.std.450 lacks, built from its own; f: the name */

@@ -161,6 +161,13 @@ int gpucompile_webgpu_record(const gpucompile_webgpu_program *program, const cha
 #if !defined(GPUCOMPILE_VULKAN_REFLECTION)
 #define GPUCOMPILE_VULKAN_REFLECTION
 #endif
+/* Vulkan's reader walks the words with gpucompile_runtime.h's shared helpers: this file's */
+#if defined(GPUCOMPILE_WEBGPU_RUNTIME) && !defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION)
+#define GPUCOMPILE_RUNTIME_IMPLEMENTATION
+#endif
+#if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_WEBGPU_IMPLEMENTATION)) && !defined(GPUCOMPILE_BACKEND_IMPLEMENTATION)
+#define GPUCOMPILE_BACKEND_IMPLEMENTATION
+#endif
 #include "gpucompile_vulkan.h"
 #include <stdlib.h>
 #include <string.h>
