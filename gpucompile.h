@@ -992,7 +992,7 @@ GPUCOMPILE_API void gpucompile_dir_close(gpucompile_dir *d);
    backend's with GPUCOMPILE_BACKEND_IMPLEMENTATION, a runtime's):
        gpucompile_lock(), gpucompile_unlock()   that file's lock, for lazily opened state
                                                 (not recursive; call nothing of the core in it)
-       gpucompile_dlopen(path), gpucompile_dlsym(lib, name), gpucompile_dlfn(lib, name, &fnptr)
+       gpucompile_dlopen(path), gpucompile_dlsym(lib, name), gpucompile_dlfn(lib, name, &fnptr), gpucompile_dlclose(lib)
                                                 shared libraries opened at run time
        gpucompile_read_le(p, bytes)             a little-endian unsigned integer of 1 to 8
                                                 bytes (ELF files, offload binaries)
@@ -6148,7 +6148,7 @@ GPUCOMPILE__PRIVATE int gpucompile__hiredis_open(void) {
             gpucompile__hiredis.v1 = i > 0; /* 1.x added a double before len */
             break;
         }
-        gpucompile__dlclose(lib);
+        gpucompile_dlclose(lib);
     }
     gpucompile__hiredis.tried = 1;
     i = gpucompile__hiredis.lib != NULL && !gpucompile__hiredis.off;

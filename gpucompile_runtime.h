@@ -210,7 +210,7 @@ GPUCOMPILE_PRIVATE void *gpucompile_dlsym(void *lib, const char *name) {
     memcpy(&p, &f, sizeof p);
     return p;
 }
-GPUCOMPILE_PRIVATE void gpucompile__dlclose(void *lib) { if (lib) FreeLibrary((HMODULE)lib); }
+GPUCOMPILE_PRIVATE void gpucompile_dlclose(void *lib) { if (lib) FreeLibrary((HMODULE)lib); }
 GPUCOMPILE_PRIVATE const char *gpucompile__dlerror(char *buf, size_t size) {
     DWORD e = GetLastError();
     size_t n;
@@ -223,7 +223,7 @@ GPUCOMPILE_PRIVATE const char *gpucompile__dlerror(char *buf, size_t size) {
 #else
 GPUCOMPILE_PRIVATE void *gpucompile_dlopen(const char *path) { return dlopen(path, RTLD_NOW | RTLD_LOCAL); }
 GPUCOMPILE_PRIVATE void *gpucompile_dlsym(void *lib, const char *name) { return dlsym(lib, name); }
-GPUCOMPILE_PRIVATE void gpucompile__dlclose(void *lib) { if (lib) dlclose(lib); }
+GPUCOMPILE_PRIVATE void gpucompile_dlclose(void *lib) { if (lib) dlclose(lib); }
 GPUCOMPILE_PRIVATE const char *gpucompile__dlerror(char *buf, size_t size) {
     const char *e = dlerror();
     if (size) snprintf(buf, size, "%s", e ? e : "unknown error");

@@ -2488,7 +2488,7 @@ gpucompile_webgpu_program *gpucompile_webgpu_program_create(const gpucompile_web
     if (!p->lib || (missing = gpucompile_webgpu__resolve(p->lib, &p->d.fn, &p->d.abi)) != NULL) {
         snprintf(msg, sizeof msg, missing ? "the WebGPU library has no '%s'" : "cannot open the WebGPU library%s", missing ? missing : "");
         gpucompile_runtime_report("gpucompile_webgpu_program_create", -1, msg);
-        if (p->lib) gpucompile__dlclose(p->lib);
+        if (p->lib) gpucompile_dlclose(p->lib);
         free(p);
         return NULL;
     }
@@ -2496,7 +2496,7 @@ gpucompile_webgpu_program *gpucompile_webgpu_program_create(const gpucompile_web
     p->d.queue = p->d.fn.DeviceGetQueue(engine->device);
     p->d.timeout_ms = gpucompile_webgpu__timeout();
     if (!(p->module = gpucompile_webgpu__module_make(&p->d, spirv, size))) {
-        gpucompile__dlclose(p->lib);
+        gpucompile_dlclose(p->lib);
         free(p);
         return NULL;
     }
@@ -2506,7 +2506,7 @@ gpucompile_webgpu_program *gpucompile_webgpu_program_create(const gpucompile_web
 void gpucompile_webgpu_program_destroy(gpucompile_webgpu_program *program) {
     if (!program) return;
     gpucompile_webgpu__module_free(&program->d, program->module);
-    gpucompile__dlclose(program->lib);
+    gpucompile_dlclose(program->lib);
     free(program);
 }
 
