@@ -147,10 +147,10 @@ for mode in push sets; do
 done
 # ---- 10: a kernel compiled for #gpu.webgpu and run through the WebGPU runtime, on each library
 # make test-run installs (build-deps/webgpu); without them it says so and exits 77
-W_LIB=${GPUCOMPILE_WEBGPU_DEPS:-build-deps/webgpu}/wgpu/resources/libwgpu_native-release.so
+W_LIB=${GPUCOMPILE_WEBGPU_DEPS:-$(pwd)/build-deps/webgpu}/wgpu/resources/libwgpu_native-release.so
 mkdir -p "$T_TMP/xdg" && chmod 700 "$T_TMP/xdg"
 if [ -f "$W_LIB" ]; then
-  XDG_RUNTIME_DIR=$T_TMP/xdg GPUCOMPILE_LIBWEBGPU=$(pwd)/$W_LIB run 10_webgpu
+  XDG_RUNTIME_DIR=$T_TMP/xdg GPUCOMPILE_LIBWEBGPU=$W_LIB run 10_webgpu
   if [ $rc -eq 77 ]; then skip "10: no SPIR-V target or no WebGPU adapter ($(tail -1 "$OUT"))"
   else
     check "10 exits 0" [ $rc -eq 0 ]

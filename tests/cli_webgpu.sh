@@ -11,7 +11,7 @@
 cd "$(dirname "$0")/.."
 G="$GPUCOMPILE --no-cache"
 K=examples/kernels
-W_DIR=${GPUCOMPILE_WEBGPU_DEPS:-build-deps/webgpu}
+W_DIR=${GPUCOMPILE_WEBGPU_DEPS:-$(pwd)/build-deps/webgpu} # absolute: the programs run from elsewhere
 if ! "$GPUCOMPILE" --print-target '#gpu.webgpu' >/dev/null 2>"$T_TMP/err"; then
   skip "webgpu: $(sed 's/^gpucompile: error: //' "$T_TMP/err" | head -1)"; tally cli_webgpu; exit 0
 fi
@@ -119,7 +119,7 @@ mods="$T_TMP/saxpy_vulkan.spv $T_TMP/reduce_vulkan.spv $T_TMP/two_entries.spv $T
 for impl in "naga (wgpu-native):$W_DIR/wgpu/resources/libwgpu_native-release.so" "Tint (Dawn):$W_DIR/pydawn/lib/libwebgpu_dawn_x86_64.so"; do
   lib=${impl#*:}
   if [ -f "$lib" ] && [ -x "$T_TMP/check" ]; then
-    XDG_RUNTIME_DIR="$T_TMP/xdg" GPUCOMPILE_LIBWEBGPU="$(pwd)/$lib" timeout 120 "$T_TMP/check" $mods > "$T_TMP/load.txt" 2>&1; rc=$?
+    XDG_RUNTIME_DIR="$T_TMP/xdg" GPUCOMPILE_LIBWEBGPU="$lib" timeout 120 "$T_TMP/check" $mods > "$T_TMP/load.txt" 2>&1; rc=$?
     if grep -q "no WebGPU adapter\|cannot open" "$T_TMP/load.txt" && ! grep -q "load ok" "$T_TMP/load.txt"; then
       skip "webgpu: ${impl%%:*}: no adapter here"
     else

@@ -12,7 +12,7 @@ BUILD=${1:-build}
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
 D=$T_TMP
-W_DIR=${GPUCOMPILE_WEBGPU_DEPS:-build-deps/webgpu}
+W_DIR=${GPUCOMPILE_WEBGPU_DEPS:-$(pwd)/build-deps/webgpu} # absolute: the programs run from elsewhere
 WGPU=$W_DIR/wgpu/resources/libwgpu_native-release.so
 DAWN=$W_DIR/pydawn/lib/libwebgpu_dawn_x86_64.so
 for tool in clang spirv-val cc; do
@@ -64,14 +64,14 @@ for impl in wgpu-native:$WGPU Dawn:$DAWN; do
     continue
   fi
   echo "== $name ($lib)"
-  XDG_RUNTIME_DIR="$D/xdg" GPUCOMPILE_LIBWEBGPU="$(pwd)/$lib" timeout 300 "$D/run_webgpu" "$D" > "$D/$name.log" 2>&1; rc=$?
+  XDG_RUNTIME_DIR="$D/xdg" GPUCOMPILE_LIBWEBGPU="$lib" timeout 300 "$D/run_webgpu" "$D" > "$D/$name.log" 2>&1; rc=$?
   sed "s/^run-webgpu:/run-webgpu-$name:/" "$D/$name.log"
   grep -q "^SKIP run-webgpu" "$D/$name.log" && continue
   if [ $rc != 0 ] || ! grep -q "^run-webgpu: [0-9]* passed, 0 failed" "$D/$name.log"; then FAILED=${FAILED}1; fi
   grep -q "^$name " "$D/$name.log" || { echo "FAIL run-webgpu-$name: the runtime did not open $name"; FAILED=${FAILED}1; }
-  XDG_RUNTIME_DIR="$D/xdg" GPUCOMPILE_LIBWEBGPU="$(pwd)/$lib" timeout 300 "$D/host_webgpu" > "$D/$name-host.log" 2>&1; rc=$?
+  XDG_RUNTIME_DIR="$D/xdg" GPUCOMPILE_LIBWEBGPU="$lib" timeout 300 "$D/host_webgpu" > "$D/$name-host.log" 2>&1; rc=$?
   sed "s/^run-webgpu-host:/run-webgpu-host-$name:/" "$D/$name-host.log"
-  XDG_RUNTIME_DIR="$D/xdg" GPUCOMPILE_LIBWEBGPU="$(pwd)/$lib" timeout 300 "$D/ex10" > "$D/$name-ex10.log" 2>&1; rc=$?
+  XDG_RUNTIME_DIR="$D/xdg" GPUCOMPILE_LIBWEBGPU="$lib" timeout 300 "$D/ex10" > "$D/$name-ex10.log" 2>&1; rc=$?
   if [ $rc = 0 ] && grep -q "^y = 2 x + 1 over 1000 floats: right" "$D/$name-ex10.log"; then
     echo "ok   examples/10_webgpu.c on $name: the answers right"; echo "run-webgpu-example-$name: 1 passed, 0 failed"
   else
@@ -85,7 +85,7 @@ if [ -f "$W_DIR/wgpu/resources/webgpu.h" ] && [ -f "$WGPU" ]; then
   echo "== an engine that owns its device (wgpu-native's webgpu.h and library)"
   if cc -std=c11 $W -I. -I"$W_DIR/wgpu/resources" tests/run/webgpu/engine_webgpu.c -o "$D/engine" "$WGPU" -Wl,-rpath,"$(cd "$(dirname "$WGPU")" && pwd)" \
        -ldl -lpthread > "$D/out" 2>&1; then
-    XDG_RUNTIME_DIR="$D/xdg" GPUCOMPILE_LIBWEBGPU="$(pwd)/$WGPU" timeout 300 "$D/engine" "$D" > "$D/engine.log" 2>&1; rc=$?
+    XDG_RUNTIME_DIR="$D/xdg" GPUCOMPILE_LIBWEBGPU="$WGPU" timeout 300 "$D/engine" "$D" > "$D/engine.log" 2>&1; rc=$?
     cat "$D/engine.log"
     if ! grep -q "^SKIP" "$D/engine.log" && { [ $rc != 0 ] || ! grep -q "^run-webgpu-engine: [0-9]* passed, 0 failed" "$D/engine.log"; }; then FAILED=${FAILED}1; fi
   else
