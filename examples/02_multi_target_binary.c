@@ -10,7 +10,7 @@
    bin = "...">, ...]`, which mlir-opt parses). The offload binary is then read back and asked
    which object a device would load (gpucompile_binary_select). cubins need the CUDA toolkit
    (nvJitLink or ptxas); without it the NVIDIA objects are PTX, which the driver compiles when
-   it loads them. hsaco needs ld.lld (Debian: lld-19).
+   it loads them. hsaco needs ld.lld (Debian: the lld package of your LLVM, as make setup installs it).
 
    Build: cc -std=c11 examples/02_multi_target_binary.c -I. $(llvm-config-22 --cflags --ldflags --libs) -ldl -lpthread -o ex02
    Run:   ./ex02 [OUT_PREFIX]     (default "saxpy": writes saxpy.offload and saxpy.mlir;
