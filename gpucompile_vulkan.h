@@ -2340,6 +2340,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__launch_sizes(LLVMModuleR
     uint32_t *w = (uint32_t *)(void *)b->data, bound, uint_id = 0, spec_wg[3] = {0, 0, 0}, def_wg[3] = {64, 1, 1}, next, new_uint = 0;
     uint32_t arr_spec[MAX], arr_type[MAX], arr_ptr[MAX], arr_elem[MAX];
     size_t n = b->len / 4, at, *def = NULL;
+    gpucompile_spirv_inst it;
     uint32_t *specid = NULL;
     unsigned char *launch = NULL;
     gpucompile_buf o;
@@ -2365,10 +2366,10 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__launch_sizes(LLVMModuleR
         return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     }
     /* what is where: definitions, SpecIds, the entry points and variables by name */
-    for (at = 5; at < n; at += w[at] >> 16) {
-        uint32_t op = w[at] & 0xffffu, wc = w[at] >> 16;
+    for (gpucompile_spirv_begin(&it, w, n * 4); gpucompile_spirv_next(&it);) {
+        uint32_t op = it.op, wc = (uint32_t)it.wc;
         int rk = gpucompile_vulkan__result(op);
-        if (!wc || wc > n - at) { free(def); free(specid); free(launch); return GPUCOMPILE_ERROR_INVALID_INPUT; }
+        at = it.at;
         if (rk && wc > (uint32_t)rk && w[at + (size_t)rk] < bound) def[w[at + (size_t)rk]] = at;
         if (op == GPUCOMPILE_VULKAN__OP_TYPE_INT && wc == 4 && w[at + 2] == 32 && w[at + 3] == 0 && !uint_id) uint_id = w[at + 1];
         if (op == GPUCOMPILE_VULKAN__OP_DECORATE && wc == 4 && w[at + 2] == 1 /* SpecId */ && w[at + 1] < bound) specid[w[at + 1]] = w[at + 3] + 1;
@@ -2384,10 +2385,11 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__launch_sizes(LLVMModuleR
         if (op == GPUCOMPILE_VULKAN__OP_EXECUTION_MODE && wc == 6 && w[at + 1] < bound && launch[w[at + 1]] && w[at + 2] == GPUCOMPILE_VULKAN__MODE_LOCAL_SIZE)
             for (d = 0; d < 3; d++) def_wg[d] = w[at + 3 + d];
     }
-    for (at = 5; at < n; at += w[at] >> 16) /* the work-item sizes' constants LLVM wrote */
-        if ((w[at] & 0xffffu) == GPUCOMPILE_VULKAN__OP_SPEC_CONSTANT && (w[at] >> 16) == 4 && w[at + 1] == uint_id && w[at + 2] < bound &&
-            specid[w[at + 2]] >= 1 && specid[w[at + 2]] <= 3 && !spec_wg[specid[w[at + 2]] - 1])
-            spec_wg[specid[w[at + 2]] - 1] = w[at + 2];
+    if (it.bad) { free(def); free(specid); free(launch); return GPUCOMPILE_ERROR_INVALID_INPUT; }
+    for (gpucompile_spirv_begin(&it, w, n * 4); gpucompile_spirv_next(&it);) /* the work-item sizes' constants LLVM wrote */
+        if (it.op == GPUCOMPILE_VULKAN__OP_SPEC_CONSTANT && it.wc == 4 && w[it.at + 1] == uint_id && w[it.at + 2] < bound &&
+            specid[w[it.at + 2]] >= 1 && specid[w[it.at + 2]] <= 3 && !spec_wg[specid[w[it.at + 2]] - 1])
+            spec_wg[specid[w[it.at + 2]] - 1] = w[it.at + 2];
     next = bound;
     if (!uint_id) uint_id = new_uint = next++;
     for (d = 0; d < 3; d++)
@@ -2395,11 +2397,11 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__launch_sizes(LLVMModuleR
     for (i = 0; i < na; i++) { /* the variable, its pointer type, its array type */
         size_t v = arrays[i].var ? def[arrays[i].var] : 0, p, a;
         arr_type[i] = 0;
-        if (!v || (w[v] & 0xffffu) != GPUCOMPILE_VULKAN__OP_VARIABLE || (w[v] >> 16) < 4 || w[v + 3] != GPUCOMPILE_VULKAN__SC_WORKGROUP || w[v + 1] >= bound) continue;
+        if (!v || gpucompile_spirv_opcode(w[v]) != GPUCOMPILE_VULKAN__OP_VARIABLE || gpucompile_spirv_count(w[v]) < 4 || w[v + 3] != GPUCOMPILE_VULKAN__SC_WORKGROUP || w[v + 1] >= bound) continue;
         p = def[w[v + 1]];
-        if (!p || (w[p] & 0xffffu) != GPUCOMPILE_VULKAN__OP_TYPE_POINTER || (w[p] >> 16) != 4 || w[p + 3] >= bound) continue;
+        if (!p || gpucompile_spirv_opcode(w[p]) != GPUCOMPILE_VULKAN__OP_TYPE_POINTER || gpucompile_spirv_count(w[p]) != 4 || w[p + 3] >= bound) continue;
         a = def[w[p + 3]];
-        if (!a || (w[a] & 0xffffu) != GPUCOMPILE_VULKAN__OP_TYPE_ARRAY || (w[a] >> 16) != 4) continue;
+        if (!a || gpucompile_spirv_opcode(w[a]) != GPUCOMPILE_VULKAN__OP_TYPE_ARRAY || gpucompile_spirv_count(w[a]) != 4) continue;
         arr_elem[i] = w[a + 2];
         arr_spec[i] = next++;
         arr_type[i] = next++;
@@ -2408,29 +2410,31 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__launch_sizes(LLVMModuleR
     memset(&o, 0, sizeof o);
     o.a = b->a;
     gpucompile_buf_add(&o, w, 5 * 4);
-    for (at = 5; at < n; at += w[at] >> 16) {
-        uint32_t op = w[at] & 0xffffu, wc = w[at] >> 16, x[6];
-        int preamble = op == 17 || op == 10 || op == 11 || op == 14 || op == 15 || op == 16 || op == 331 || (op >= 2 && op <= 8) || op == 330 ||
+    for (gpucompile_spirv_begin(&it, w, n * 4); gpucompile_spirv_next(&it);) {
+        uint32_t op = it.op, wc = (uint32_t)it.wc, x[6];
+        int preamble; /* the sections before the types: capabilities ... debug, annotations */
+        at = it.at;
+        preamble = op == 17 || op == 10 || op == 11 || op == 14 || op == 15 || op == 16 || op == 331 || (op >= 2 && op <= 8) || op == 330 ||
                        (op >= 71 && op <= 75) || op == 332 || op == 5632 || op == 5633 || op == 317;
         if (!preamble && !found_types) { /* the end of the annotations: the new SpecIds; a 32-bit unsigned type if none */
             found_types = 1;
             for (d = 0; d < 3; d++)
                 if (ne) {
-                    x[0] = 4u << 16 | GPUCOMPILE_VULKAN__OP_DECORATE; x[1] = spec_wg[d] & 0x7fffffffu; x[2] = 1; x[3] = (uint32_t)d;
+                    x[0] = gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_DECORATE, 4); x[1] = spec_wg[d] & 0x7fffffffu; x[2] = 1; x[3] = (uint32_t)d;
                     if (spec_wg[d] & 0x80000000u) gpucompile_buf_add(&o, x, 16);
                 }
             for (i = 0; i < na; i++)
                 if (arr_type[i]) {
-                    x[0] = 4u << 16 | GPUCOMPILE_VULKAN__OP_DECORATE; x[1] = arr_spec[i]; x[2] = 1; x[3] = arrays[i].spec;
+                    x[0] = gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_DECORATE, 4); x[1] = arr_spec[i]; x[2] = 1; x[3] = arrays[i].spec;
                     gpucompile_buf_add(&o, x, 16);
                 }
             if (new_uint) {
-                x[0] = 4u << 16 | GPUCOMPILE_VULKAN__OP_TYPE_INT; x[1] = new_uint; x[2] = 32; x[3] = 0;
+                x[0] = gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_TYPE_INT, 4); x[1] = new_uint; x[2] = 32; x[3] = 0;
                 gpucompile_buf_add(&o, x, 16);
             }
         }
         if (op == GPUCOMPILE_VULKAN__OP_EXECUTION_MODE && wc == 6 && w[at + 1] < bound && launch[w[at + 1]] && w[at + 2] == GPUCOMPILE_VULKAN__MODE_LOCAL_SIZE) {
-            x[0] = 6u << 16 | GPUCOMPILE_VULKAN__OP_EXECUTION_MODE_ID; x[1] = w[at + 1]; x[2] = GPUCOMPILE_VULKAN__MODE_LOCAL_SIZE_ID;
+            x[0] = gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_EXECUTION_MODE_ID, 6); x[1] = w[at + 1]; x[2] = GPUCOMPILE_VULKAN__MODE_LOCAL_SIZE_ID;
             for (d = 0; d < 3; d++) x[3 + d] = spec_wg[d] & 0x7fffffffu;
             gpucompile_buf_add(&o, x, 24);
             continue;
@@ -2438,11 +2442,11 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__launch_sizes(LLVMModuleR
         if (op == GPUCOMPILE_VULKAN__OP_VARIABLE && wc >= 4) {
             for (i = 0; i < na && !(arr_type[i] && arrays[i].var == w[at + 2]); i++) {}
             if (i < na) {
-                x[0] = 4u << 16 | GPUCOMPILE_VULKAN__OP_SPEC_CONSTANT; x[1] = uint_id; x[2] = arr_spec[i]; x[3] = 1;
+                x[0] = gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_SPEC_CONSTANT, 4); x[1] = uint_id; x[2] = arr_spec[i]; x[3] = 1;
                 gpucompile_buf_add(&o, x, 16);
-                x[0] = 4u << 16 | GPUCOMPILE_VULKAN__OP_TYPE_ARRAY; x[1] = arr_type[i]; x[2] = arr_elem[i]; x[3] = arr_spec[i];
+                x[0] = gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_TYPE_ARRAY, 4); x[1] = arr_type[i]; x[2] = arr_elem[i]; x[3] = arr_spec[i];
                 gpucompile_buf_add(&o, x, 16);
-                x[0] = 4u << 16 | GPUCOMPILE_VULKAN__OP_TYPE_POINTER; x[1] = arr_ptr[i]; x[2] = GPUCOMPILE_VULKAN__SC_WORKGROUP; x[3] = arr_type[i];
+                x[0] = gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_TYPE_POINTER, 4); x[1] = arr_ptr[i]; x[2] = GPUCOMPILE_VULKAN__SC_WORKGROUP; x[3] = arr_type[i];
                 gpucompile_buf_add(&o, x, 16);
                 gpucompile_buf_add(&o, w + at, 4);
                 gpucompile_buf_add(&o, &arr_ptr[i], 4);
@@ -2455,7 +2459,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__launch_sizes(LLVMModuleR
             found_types = 2;
             for (d = 0; d < 3; d++)
                 if (ne && (spec_wg[d] & 0x80000000u)) {
-                    x[0] = 4u << 16 | GPUCOMPILE_VULKAN__OP_SPEC_CONSTANT; x[1] = uint_id; x[2] = spec_wg[d] & 0x7fffffffu; x[3] = def_wg[d];
+                    x[0] = gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_SPEC_CONSTANT, 4); x[1] = uint_id; x[2] = spec_wg[d] & 0x7fffffffu; x[3] = def_wg[d];
                     gpucompile_buf_add(&o, x, 16);
                 }
         }
