@@ -494,6 +494,98 @@ GPUCOMPILE_PRIVATE int gpucompile_spirv_next(gpucompile_spirv_inst *s) {
     }
     return 1;
 }
+
+/* Where an instruction's result id is: 0 none, 1 word 1, 2 word 2 (word 1 its type). */
+GPUCOMPILE_PRIVATE int gpucompile_spirv_result(uint32_t op) {
+    switch (op) {
+    case 0: case 2: case 3: case 4: case 5: case 6: case 8: case 10: case 14: case 15: case 16: case 17: case 39: case 56: case 62:
+    case 63: case 64: case 71: case 72: case 74: case 75: case 224: case 225: case 228: case 246: case 247: case 249: case 250:
+    case 251: case 252: case 253: case 254: case 255: case 256: case 257: case 317: case 319: case 330: case 331: case 332:
+    case 4416: case 5632: case 5633:
+        return 0;
+    case 7: case 11: case 73: case 248: case 322: case 327: case 4417: case 4456: case 4472: case 5341:
+        return 1;
+    default:
+        return op >= 19 && op <= 38 ? 1 : 2;
+    }
+}
+
+/* The word where id's result is (its instruction's first word + the result's place), 0: none. */
+GPUCOMPILE_PRIVATE size_t gpucompile_spirv__def(const uint32_t *w, size_t n, uint32_t id) {
+    gpucompile_spirv_inst it;
+    for (gpucompile_spirv_begin(&it, w, n * 4); gpucompile_spirv_next(&it);) {
+        int rk = gpucompile_spirv_result(it.op);
+        if (rk && it.wc > (size_t)rk && w[it.at + (size_t)rk] == id) return it.at;
+    }
+    return 0;
+}
+
+/* Block ids, on the words w[0..n) as LLVM wrote them (host order). LLVM 22's SPIR-V code
+   generator keeps the ids it gives basic blocks in a table that outlives each compile
+   (SPIRVModuleAnalysis::MAI, a static, its BBNumToRegMap keyed by the MachineFunction's address
+   and the block's number, never emptied): a later compile in the same process whose
+   MachineFunction the heap puts where an earlier one was gets the earlier module's id for the
+   block, an id this module gives something else as well ("Id N is defined more than once") or
+   one past its bound. Another context, target machine or try does not help (the table is the
+   process's, and fills up as it compiles). The block has that id at each of its uses, so the
+   labels that clash get new ids (the bound grows) in their function: at the OpLabel and where a
+   branch, merge, switch or phi names the block. Returns how many, or -1 when an id is defined
+   twice and that cannot mend it (one not a label's, one label id twice in a function: its
+   branches cannot tell which block), or no memory (GPUCOMPILE_SPIRV_RELABELED and _FAILED: the messages). */
+#define GPUCOMPILE_SPIRV_RELABELED "%d block id(s) LLVM 22 kept from an earlier compile in this process replaced"
+#define GPUCOMPILE_SPIRV_RELABEL_FAILED "LLVM 22's SPIR-V code generator defined an id twice (a block's id kept from an earlier compile in this process), and the module cannot be mended"
+GPUCOMPILE_PRIVATE int gpucompile_spirv_relabel(uint32_t *w, size_t n) {
+    gpucompile_spirv_inst it;
+    uint32_t bound, *tag, *map = NULL, f = 0, nmap = 0, cap = 0, k; /* tag per id: 0 free, ~0 not a label, else the label's function */
+    size_t fn = 0, p;
+    int r = 0;
+    if (!gpucompile_spirv_begin(&it, w, n * 4) || w[0] != GPUCOMPILE_SPIRV_MAGIC || (bound = w[3]) > 0x1000000u) return -1;
+    if (!(tag = (uint32_t *)calloc((size_t)bound + 1, sizeof *tag))) return -1;
+    while (r >= 0 && gpucompile_spirv_next(&it)) { /* everything but labels */
+        int rk = gpucompile_spirv_result(it.op);
+        uint32_t id = gpucompile_spirv_operand(&it, (size_t)rk);
+        if (!rk || it.op == 248) continue;
+        if (id >= bound || tag[id]) r = -1;
+        else tag[id] = ~0u;
+    }
+    for (gpucompile_spirv_begin(&it, w, n * 4); r >= 0 && gpucompile_spirv_next(&it);) {
+        uint32_t id = gpucompile_spirv_operand(&it, 1);
+        if (it.op == 54) fn = it.at, f++, nmap = 0; /* OpFunction */
+        if (it.op == 248 && id < bound && !tag[id]) tag[id] = f;
+        else if (it.op == 248) { /* OpLabel, its id already another's: a new one */
+            for (k = 0; k < nmap && map[2 * k] != id; k++) {}
+            if (k < nmap || tag[id] == f) r = -1;
+            else {
+                uint32_t *m2 = nmap < cap ? map : (uint32_t *)realloc(map, (cap = 2 * cap + 8) * 2 * sizeof *map);
+                if (!m2) r = -1;
+                else map = m2, map[2 * nmap] = id, map[2 * nmap + 1] = w[3]++, nmap++, r++;
+            }
+        }
+        if (it.op != 56 || !nmap || r < 0) continue; /* OpFunctionEnd: the function's blocks renamed */
+        for (p = fn; p < it.at; p += gpucompile_spirv_count(w[p])) {
+            uint32_t op = gpucompile_spirv_opcode(w[p]), wc = gpucompile_spirv_count(w[p]), from = 1, to = 0, step = 1, j;
+            if (op == 248 || op == 249 || op == 247) to = 2; /* OpLabel, OpBranch, OpSelectionMerge */
+            else if (op == 246) to = 3;                       /* OpLoopMerge: merge, continue */
+            else if (op == 250) from = 2, to = 4;             /* OpBranchConditional */
+            else if (op == 245) from = 4, to = wc, step = 2;  /* OpPhi: value, parent, ... */
+            else if (op == 251 && wc > 2) {                   /* OpSwitch: selector, default, (literal, target)...: the literal as wide as the selector's type */
+                size_t d = gpucompile_spirv__def(w, n, w[p + 1]), t = d ? gpucompile_spirv__def(w, n, w[d + 1]) : 0;
+                step = t && gpucompile_spirv_opcode(w[t]) == 21 && w[t + 2] > 32 ? 3 : 2;
+                from = 2, to = wc;
+                for (j = 3 + step - 1; j < wc; j += step)
+                    for (k = 0; k < nmap; k++)
+                        if (w[p + j] == map[2 * k]) w[p + j] = map[2 * k + 1];
+                step = wc; /* the default, below */
+            }
+            for (j = from; j < to && j < wc; j += step)
+                for (k = 0; k < nmap; k++)
+                    if (w[p + j] == map[2 * k]) w[p + j] = map[2 * k + 1];
+        }
+    }
+    free(tag);
+    free(map);
+    return r;
+}
 #ifdef __cplusplus
 }
 #endif

@@ -158,6 +158,26 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_spirv__find_kernels(gpucompile_o
     return gpucompile_spirv__entry_points(obj, 1);
 }
 
+/* The module's words: blocks LLVM 22 gave an earlier compile's id get their own
+   (gpucompile_spirv_relabel). Assembly text is LLVM's as it is. */
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_spirv__finish(gpucompile_job *job, gpucompile_format format) {
+    size_t n = LLVMGetBufferSize(job->emitted);
+    uint32_t *w;
+    int relabeled;
+    if (format != GPUCOMPILE_FORMAT_BIN || n % 4) return GPUCOMPILE_OK;
+    if (!(w = (uint32_t *)gpucompile_job_alloc(job, n))) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    memcpy(w, LLVMGetBufferStart(job->emitted), n);
+    if ((relabeled = gpucompile_spirv_relabel(w, n / 4)) < 0) {
+        gpucompile_job_free(job, w);
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, GPUCOMPILE_SPIRV_RELABEL_FAILED);
+    }
+    if (relabeled)
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "spirv", GPUCOMPILE_SPIRV_RELABELED, relabeled);
+    job->result_data = (unsigned char *)w;
+    job->result_size = n;
+    return GPUCOMPILE_OK;
+}
+
 GPUCOMPILE_DEF const gpucompile_backend *gpucompile_spirv_backend(void) {
     static gpucompile_backend b;
     if (!b.name) {
@@ -182,6 +202,7 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_spirv_backend(void) {
         t.configure = gpucompile_spirv__configure;
         t.is_kernel = gpucompile_spirv__is_kernel;
         t.bin_from = LLVMObjectFile; /* the SPIR-V module as it is */
+        t.finish = gpucompile_spirv__finish;
         t.find_kernels = gpucompile_spirv__find_kernels;
         t.verify = gpucompile_spirv__verify;
         t.calling_convention_ok = gpucompile_spirv__cc_ok;

@@ -111,9 +111,11 @@ typedef gpucompile_lower_options gpucompile_vulkan_lower_options;
    with module's gpucompile.vulkan.params strings added as OpModuleProcessed and the sizes the
    lowering left to the launch made specialization constants (a marked entry point's LocalSize
    becomes LocalSizeId of SpecIds 0, 1, 2; a marked workgroup array's length the SpecId its
-   metadata names), appended to out (a zeroed gpucompile_buf; its data is the caller's). The
-   words as they are when the module has none. GPUCOMPILE_ERROR_INVALID_INPUT when they are not
-   a SPIR-V module. */
+   metadata names), appended to out (a zeroed gpucompile_buf; its data is the caller's), blocks
+   LLVM 22 gave an earlier compile's id given their own (gpucompile_spirv_relabel in
+   gpucompile_runtime.h). The words as they are when the module has none of these.
+   GPUCOMPILE_ERROR_INVALID_INPUT when they are not a SPIR-V module, GPUCOMPILE_ERROR_LLVM when an
+   id defined twice cannot be mended. */
 GPUCOMPILE_API gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef module, const void *spirv, size_t size, gpucompile_buf *out);
 #ifdef __cplusplus
 }
@@ -1676,21 +1678,6 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job 
    What LLVM 22 writes wrong, repaired on the module's words (no LLVM), and mirrored on its
    assembly text (format isa: LLVM's text has one line per instruction, in the same order). */
 
-/* Where an instruction's result id is: 0 none, 1 word 1, 2 word 2 (word 1 its type). */
-GPUCOMPILE_PRIVATE int gpucompile_vulkan__result(uint32_t op) {
-    switch (op) {
-    case 0: case 2: case 3: case 4: case 5: case 6: case 8: case 10: case 14: case 15: case 16: case 17: case 39: case 56: case 62:
-    case 63: case 64: case 71: case 72: case 74: case 75: case 224: case 225: case 228: case 246: case 247: case 249: case 250:
-    case 251: case 252: case 253: case 254: case 255: case 256: case 257: case 317: case 319: case 330: case 331: case 332:
-    case 4416: case 5632: case 5633:
-        return 0;
-    case 7: case 11: case 73: case 248: case 322: case 327: case 4417: case 4456: case 4472: case 5341:
-        return 1;
-    default:
-        return op >= 19 && op <= 38 ? 1 : 2;
-    }
-}
-
 /* Annotations and names: they follow their target, they do not keep it alive. */
 GPUCOMPILE_PRIVATE int gpucompile_vulkan__weak(uint32_t op) {
     return op == 5 || op == 6 || op == 71 || op == 72 || op == 332 || op == 5632 || op == 5633;
@@ -1701,7 +1688,7 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__weak(uint32_t op) {
    taken for an id keeps something alive: never the wrong way). Returns their positions. */
 GPUCOMPILE_PRIVATE int gpucompile_vulkan__uses(const uint32_t *w, uint32_t wc, uint32_t pos[], int max) {
     uint32_t op = gpucompile_spirv_opcode(w[0]), i, from = 1, to = wc;
-    int n = 0, rk = gpucompile_vulkan__result(op);
+    int n = 0, rk = gpucompile_spirv_result(op);
     switch (op) {
     case 3: case 4: case 7: case 10: case 11: case 14: case 16: case 17: case 21: case 22: case 330: case 8: case 317:
         return 0;
@@ -1769,6 +1756,7 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__count(gpucompile_vulkan__mod *m, size
 /* Reads the words: every instruction's word count fits, the header is SPIR-V's. */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__read(gpucompile_vulkan__mod *m, const void *data, size_t size) {
     size_t bound, k = 0;
+    int relabeled;
     gpucompile_spirv_inst it;
     gpucompile_job *job = m->job;
     if (size < 20 || size % 4) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "LLVM wrote no SPIR-V module (%lu bytes)", (unsigned long)size);
@@ -1780,6 +1768,10 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__read(gpucompile_vulkan__
     memcpy(m->orig, data, size);
     bound = m->w[3];
     if (m->w[0] != GPUCOMPILE_SPIRV_MAGIC || bound > 0x1000000) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "LLVM wrote no SPIR-V module");
+    if ((relabeled = gpucompile_spirv_relabel(m->w, m->n)) < 0) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, GPUCOMPILE_SPIRV_RELABEL_FAILED);
+    if (relabeled)
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", GPUCOMPILE_SPIRV_RELABELED, relabeled);
+    bound = m->w[3];
     for (gpucompile_spirv_begin(&it, m->w, size); gpucompile_spirv_next(&it);) k++;
     if (it.bad) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "LLVM wrote a malformed SPIR-V module");
     m->count = k;
@@ -1793,7 +1785,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__read(gpucompile_vulkan__
     memset(m->def, 0, (bound + 32) * sizeof *m->def);
     memset(m->used, 0, (bound + 32) * sizeof *m->used);
     for (gpucompile_spirv_begin(&it, m->w, size), k = 0; gpucompile_spirv_next(&it); k++) {
-        int rk = gpucompile_vulkan__result(it.op);
+        int rk = gpucompile_spirv_result(it.op);
         m->at[k] = it.at;
         if (rk && it.wc > (size_t)rk && m->w[it.at + (size_t)rk] < bound) m->def[m->w[it.at + (size_t)rk]] = k + 1;
     }
@@ -2012,7 +2004,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__text(gpucompile_vulkan__
             if (i >= m->count) break;
             if (m->changed[i] && !m->del[i]) {
                 const uint32_t *w = m->w + m->at[i], *ow = m->orig + m->at[i];
-                int rk = gpucompile_vulkan__result(GPUCOMPILE_VULKAN__OP(m, i));
+                int rk = gpucompile_spirv_result(GPUCOMPILE_VULKAN__OP(m, i));
                 uint32_t wc = GPUCOMPILE_VULKAN__WC(m, i), j, ntok = 0;
                 const char *tok[64];
                 size_t tl[64], q = s, skip = rk ? 3 : 1; /* "%r = OpX" or "OpX" */
@@ -2368,7 +2360,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__launch_sizes(LLVMModuleR
     /* what is where: definitions, SpecIds, the entry points and variables by name */
     for (gpucompile_spirv_begin(&it, w, n * 4); gpucompile_spirv_next(&it);) {
         uint32_t op = it.op, wc = (uint32_t)it.wc;
-        int rk = gpucompile_vulkan__result(op);
+        int rk = gpucompile_spirv_result(op);
         at = it.at;
         if (rk && wc > (uint32_t)rk && w[at + (size_t)rk] < bound) def[w[at + (size_t)rk]] = at;
         if (op == GPUCOMPILE_VULKAN__OP_TYPE_INT && wc == 4 && w[at + 2] == 32 && w[at + 3] == 0 && !uint_id) uint_id = w[at + 1];
@@ -2522,7 +2514,8 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef mod
         free(ops);
     }
     gpucompile_buf_add(&t, w + 4 * at, size - 4 * at);
-    r = t.oom ? GPUCOMPILE_ERROR_OUT_OF_MEMORY : module ? gpucompile_vulkan__launch_sizes(module, &t) : GPUCOMPILE_OK;
+    r = t.oom ? GPUCOMPILE_ERROR_OUT_OF_MEMORY : gpucompile_spirv_relabel((uint32_t *)(void *)t.data, t.len / 4) < 0 ? GPUCOMPILE_ERROR_LLVM
+        : module ? gpucompile_vulkan__launch_sizes(module, &t) : GPUCOMPILE_OK;
     if (r == GPUCOMPILE_OK) gpucompile_buf_add(out, t.data, t.len);
     gpucompile_free(t.a, t.data);
     return r != GPUCOMPILE_OK ? r : out->oom ? GPUCOMPILE_ERROR_OUT_OF_MEMORY : GPUCOMPILE_OK;
