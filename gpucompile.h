@@ -753,6 +753,11 @@ struct gpucompile_backend {
        optimized module (the optimizer makes some of it), rewritten or refused (gpucompile_job_fail).
        NULL: nothing. */
     gpucompile_result (*pre_emit)(gpucompile_job *job);
+    /* What is wrong with the object file code generation made (size bytes at data), NULL when
+       nothing: for a code generator whose output depends on where the heap puts things. Where
+       set, the core writes the module as bitcode before code generation and, when this says
+       something, makes the object again from it (gpucompile_job_emit_copy, 8 tries). NULL: none. */
+    const char *(*emitted_wrong)(const void *data, size_t size);
     /* per spelling ([upstream]): an attribute whose text is not `key = value` parameters (MLIR's
        #spirv.target_env is positional). parse_text reads the text after the attribute's name (n
        bytes; column: where it starts in the whole text, for messages), writes the same target as
@@ -895,6 +900,13 @@ GPUCOMPILE_API gpucompile_result gpucompile_job_fail(gpucompile_job *job, gpucom
     __attribute__((format(GPUCOMPILE__PRINTF, 3, 4)))
 #endif
     ;
+/* Code generation of bitcode (the module written before any code generation: that changes the
+   module it runs on) in a context and target machine of its own: type's file in *out. Again,
+   with the heap laid out otherwise, up to tries times in all while wrong (NULL: none) says what
+   is wrong with what it made: for a code generator whose output depends on where the heap puts
+   things (gpucompile_backend.emitted_wrong). GPUCOMPILE_ERROR_LLVM, logged, when no try is taken. */
+GPUCOMPILE_API gpucompile_result gpucompile_job_emit_copy(gpucompile_job *job, LLVMMemoryBufferRef bitcode, LLVMCodeGenFileType type,
+                                                          const char *(*wrong)(const void *data, size_t size), int tries, LLVMMemoryBufferRef *out);
 /* Fills path, a file from gpucompile_job_temp_file, in place, so that it keeps its 0600 mode
    (and stays the job's, removed when the job ends); a failure is logged (GPUCOMPILE_ERROR_IO). */
 GPUCOMPILE_API gpucompile_result gpucompile_job_write_temp(gpucompile_job *job, const char *path, const void *data, size_t size);
@@ -4933,8 +4945,48 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit_file(gpucompile_job *job,
     return GPUCOMPILE_OK;
 }
 
+GPUCOMPILE_DEF gpucompile_result gpucompile_job_emit_copy(gpucompile_job *job, LLVMMemoryBufferRef bitcode, LLVMCodeGenFileType type,
+                                                          const char *(*wrong)(const void *data, size_t size), int tries, LLVMMemoryBufferRef *out) {
+    gpucompile_result r = GPUCOMPILE_ERROR_LLVM;
+    const char *why = "code generation failed";
+    int k, h;
+    *out = NULL;
+    for (k = 0; k < tries && r == GPUCOMPILE_ERROR_LLVM && !job->failed; k++) {
+        LLVMContextRef ctx = LLVMContextCreate();
+        LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRange(LLVMGetBufferStart(bitcode), LLVMGetBufferSize(bitcode), "copy", 0);
+        LLVMModuleRef m = NULL;
+        LLVMTargetRef t;
+        LLVMTargetMachineRef tm = NULL;
+        char *msg = NULL;
+        void *held[64]; /* from the second try: blocks of the sizes LLVM's objects take (from malloc, as they are), held while it runs, so that they land elsewhere */
+        for (h = 0; h < 8 * k && h < 64; h++) held[h] = malloc((size_t)64 << (h % 8));
+        LLVMContextSetDiagnosticHandler(ctx, gpucompile__diag_handler, job);
+        if (LLVMParseBitcodeInContext2(ctx, mb, &m) || !m) r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "the module cannot be copied");
+        else if (LLVMGetTargetFromTriple(gpucompile_target_triple(job->target), &t, &msg) || !(tm = gpucompile__machine(job, t)))
+            r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "no target machine: %s", msg ? msg : "");
+        else if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, type, &msg, out) || job->failed) {
+            r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "code generation failed: %s", msg ? msg : "");
+            if (*out) LLVMDisposeMemoryBuffer(*out);
+            *out = NULL;
+        } else if (wrong && (why = wrong(LLVMGetBufferStart(*out), LLVMGetBufferSize(*out))) != NULL) {
+            LLVMDisposeMemoryBuffer(*out);
+            *out = NULL;
+        } else
+            r = GPUCOMPILE_OK;
+        while (h-- > 0) free(held[h]);
+        if (msg) LLVMDisposeMessage(msg);
+        if (tm) LLVMDisposeTargetMachine(tm);
+        if (m) LLVMDisposeModule(m);
+        LLVMDisposeMemoryBuffer(mb);
+        LLVMContextDispose(ctx);
+    }
+    if (r != GPUCOMPILE_OK && !job->failed) r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "%s (%d tries)", why, tries);
+    return r;
+}
+
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit(gpucompile_job *job) {
     const gpucompile_hooks *h = job->options->hooks;
+    LLVMMemoryBufferRef bc = NULL;
     gpucompile_result r = GPUCOMPILE_OK;
     LLVMCodeGenFileType type = job->format == GPUCOMPILE_FORMAT_ISA ? LLVMAssemblyFile : job->backend->bin_from;
     if (job->format == GPUCOMPILE_FORMAT_LLVM) {
@@ -4948,7 +5000,14 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit(gpucompile_job *job) {
         if (isa) LLVMDisposeMemoryBuffer(isa);
         if (r != GPUCOMPILE_OK) return job->failed ? r : gpucompile_job_fail(job, r, "the isa hook stopped the compile");
     }
+    if (job->backend->emitted_wrong && type == LLVMObjectFile && !(bc = LLVMWriteBitcodeToMemoryBuffer(job->module)))
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "cannot write bitcode");
     r = gpucompile__emit_file(job, type, &job->emitted);
+    if (r == GPUCOMPILE_OK && bc && job->backend->emitted_wrong(LLVMGetBufferStart(job->emitted), LLVMGetBufferSize(job->emitted))) {
+        LLVMDisposeMemoryBuffer(job->emitted);
+        r = gpucompile_job_emit_copy(job, bc, type, job->backend->emitted_wrong, 8, &job->emitted);
+    }
+    if (bc) LLVMDisposeMemoryBuffer(bc);
     if (r == GPUCOMPILE_OK && h && h->isa && type == LLVMAssemblyFile) {
         r = h->isa(job, LLVMGetBufferStart(job->emitted), LLVMGetBufferSize(job->emitted), h->user_data);
         if (r != GPUCOMPILE_OK) return gpucompile_job_fail(job, r, "the isa hook stopped the compile");

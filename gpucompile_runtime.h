@@ -532,33 +532,45 @@ GPUCOMPILE_PRIVATE size_t gpucompile_spirv__def(const uint32_t *w, size_t n, uin
    branch, merge, switch or phi names the block. Returns how many, or -1 when an id is defined
    twice and that cannot mend it (one not a label's, one label id twice in a function: its
    branches cannot tell which block), or no memory (GPUCOMPILE_SPIRV_RELABELED and _FAILED: the messages). */
+/* *x by map's pairs (old, new). */
+GPUCOMPILE_PRIVATE void gpucompile_spirv__remap(uint32_t *x, const uint32_t *map, uint32_t nmap) {
+    uint32_t k;
+    for (k = 0; k < nmap; k++)
+        if (*x == map[2 * k]) {
+            *x = map[2 * k + 1];
+            return;
+        }
+}
+
 #define GPUCOMPILE_SPIRV_RELABELED "%d block id(s) LLVM 22 kept from an earlier compile in this process replaced"
 #define GPUCOMPILE_SPIRV_RELABEL_FAILED "LLVM 22's SPIR-V code generator defined an id twice (a block's id kept from an earlier compile in this process), and the module cannot be mended"
 GPUCOMPILE_PRIVATE int gpucompile_spirv_relabel(uint32_t *w, size_t n) {
     gpucompile_spirv_inst it;
-    uint32_t bound, *tag, *map = NULL, f = 0, nmap = 0, cap = 0, k; /* tag per id: 0 free, ~0 not a label, else the label's function */
+    uint32_t bound, top, *tag, *map = NULL, f = 0, nmap = 0, cap = 0, k; /* tag per id: 0 free, ~0 not a label, else the label's function */
     size_t fn = 0, p;
     int r = 0;
     if (!gpucompile_spirv_begin(&it, w, n * 4) || w[0] != GPUCOMPILE_SPIRV_MAGIC || (bound = w[3]) > 0x1000000u) return -1;
     if (!(tag = (uint32_t *)calloc((size_t)bound + 1, sizeof *tag))) return -1;
-    while (r >= 0 && gpucompile_spirv_next(&it)) { /* everything but labels */
+    for (top = bound; r >= 0 && gpucompile_spirv_next(&it);) { /* everything but labels; new ids from top, above any label's */
         int rk = gpucompile_spirv_result(it.op);
         uint32_t id = gpucompile_spirv_operand(&it, (size_t)rk);
+        if (it.op == 248 && id >= top) top = id + 1;
         if (!rk || it.op == 248) continue;
         if (id >= bound || tag[id]) r = -1;
         else tag[id] = ~0u;
     }
+    if (top > 0x1000000u) r = -1;
     for (gpucompile_spirv_begin(&it, w, n * 4); r >= 0 && gpucompile_spirv_next(&it);) {
         uint32_t id = gpucompile_spirv_operand(&it, 1);
         if (it.op == 54) fn = it.at, f++, nmap = 0; /* OpFunction */
         if (it.op == 248 && id < bound && !tag[id]) tag[id] = f;
         else if (it.op == 248) { /* OpLabel, its id already another's: a new one */
             for (k = 0; k < nmap && map[2 * k] != id; k++) {}
-            if (k < nmap || tag[id] == f) r = -1;
+            if (k < nmap || (id < bound && tag[id] == f)) r = -1;
             else {
                 uint32_t *m2 = nmap < cap ? map : (uint32_t *)realloc(map, (cap = 2 * cap + 8) * 2 * sizeof *map);
                 if (!m2) r = -1;
-                else map = m2, map[2 * nmap] = id, map[2 * nmap + 1] = w[3]++, nmap++, r++;
+                else map = m2, map[2 * nmap] = id, map[2 * nmap + 1] = top++, w[3] = top, nmap++, r++;
             }
         }
         if (it.op != 56 || !nmap || r < 0) continue; /* OpFunctionEnd: the function's blocks renamed */
@@ -572,19 +584,24 @@ GPUCOMPILE_PRIVATE int gpucompile_spirv_relabel(uint32_t *w, size_t n) {
                 size_t d = gpucompile_spirv__def(w, n, w[p + 1]), t = d ? gpucompile_spirv__def(w, n, w[d + 1]) : 0;
                 step = t && gpucompile_spirv_opcode(w[t]) == 21 && w[t + 2] > 32 ? 3 : 2;
                 from = 2, to = wc;
-                for (j = 3 + step - 1; j < wc; j += step)
-                    for (k = 0; k < nmap; k++)
-                        if (w[p + j] == map[2 * k]) w[p + j] = map[2 * k + 1];
+                for (j = 3 + step - 1; j < wc; j += step) gpucompile_spirv__remap(w + p + j, map, nmap);
                 step = wc; /* the default, below */
             }
-            for (j = from; j < to && j < wc; j += step)
-                for (k = 0; k < nmap; k++)
-                    if (w[p + j] == map[2 * k]) w[p + j] = map[2 * k + 1];
+            for (j = from; j < to && j < wc; j += step) gpucompile_spirv__remap(w + p + j, map, nmap);
         }
     }
     free(tag);
     free(map);
     return r;
+}
+
+/* What is wrong with LLVM's words (size bytes at data) that gpucompile_spirv_relabel cannot
+   mend: GPUCOMPILE_SPIRV_RELABEL_FAILED, or NULL (gpucompile_backend.emitted_wrong). */
+GPUCOMPILE_PRIVATE const char *gpucompile_spirv_ids_wrong(const void *data, size_t size) {
+    uint32_t *w = (uint32_t *)malloc(size ? size : 1);
+    int r = w && size % 4 == 0 ? (memcpy(w, data, size), gpucompile_spirv_relabel(w, size / 4)) : -1;
+    free(w);
+    return r < 0 ? GPUCOMPILE_SPIRV_RELABEL_FAILED : NULL;
 }
 #ifdef __cplusplus
 }

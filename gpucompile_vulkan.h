@@ -1526,54 +1526,6 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__workgroup(gpucompile_job *job, LLVMBui
     return done;
 }
 
-/* LLVM's diagnostics in object's private context: errors are the job's. */
-typedef struct gpucompile_vulkan__diag { gpucompile_job *job; int failed; } gpucompile_vulkan__diag;
-GPUCOMPILE_PRIVATE void gpucompile_vulkan__diag_handler(LLVMDiagnosticInfoRef di, void *user) {
-    gpucompile_vulkan__diag *d = (gpucompile_vulkan__diag *)user;
-    char *msg;
-    if (LLVMGetDiagInfoSeverity(di) != LLVMDSError) return;
-    msg = LLVMGetDiagInfoDescription(di);
-    gpucompile_job_log(d->job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_LLVM, "llvm", "%s", msg);
-    LLVMDisposeMessage(msg);
-    d->failed = 1;
-}
-
-/* The module's SPIR-V words beside the assembly text the core emits (format isa): from a copy
-   in a context and target machine of its own, since LLVM 22's SPIR-V code generator, run twice
-   in one context, crashes. */
-GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__object(gpucompile_job *job, LLVMMemoryBufferRef *out) {
-    static const LLVMCodeGenOptLevel levels[4] = {LLVMCodeGenLevelNone, LLVMCodeGenLevelLess, LLVMCodeGenLevelDefault, LLVMCodeGenLevelAggressive};
-    const char *triple = gpucompile_target_triple(job->target);
-    LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(job->module);
-    LLVMContextRef ctx = LLVMContextCreate();
-    LLVMModuleRef mod = NULL;
-    LLVMTargetRef t = NULL;
-    LLVMTargetMachineRef tm = NULL;
-    gpucompile_vulkan__diag d;
-    gpucompile_result r = GPUCOMPILE_OK;
-    char *msg = NULL;
-    d.job = job;
-    d.failed = 0;
-    *out = NULL;
-    LLVMContextSetDiagnosticHandler(ctx, gpucompile_vulkan__diag_handler, &d);
-    if (!bc || LLVMParseBitcodeInContext2(ctx, bc, &mod)) r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "the module cannot be copied");
-    else if (LLVMGetTargetFromTriple(triple, &t, &msg)) r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "%s", msg ? msg : "no SPIR-V target");
-    else if (!(tm = LLVMCreateTargetMachine(t, triple, "", job->features ? job->features : "", levels[job->target->O & 3], LLVMRelocDefault,
-                                            LLVMCodeModelDefault)))
-        r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "no target machine for %s", triple);
-    else if (LLVMTargetMachineEmitToMemoryBuffer(tm, mod, LLVMObjectFile, &msg, out) || d.failed) {
-        r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "code generation failed: %s", msg ? msg : "");
-        if (*out) LLVMDisposeMemoryBuffer(*out);
-        *out = NULL;
-    }
-    if (msg) LLVMDisposeMessage(msg);
-    if (tm) LLVMDisposeTargetMachine(tm);
-    if (mod) LLVMDisposeModule(mod);
-    if (bc) LLVMDisposeMemoryBuffer(bc);
-    LLVMContextDispose(ctx);
-    return r;
-}
-
 /* After optimization: the rewrites, then the checks again on what the optimizer made. */
 /* Pointer kernels into the Vulkan shape ([section: lowering]), then the input rules on
    what the rewrite made. Flags: workgroup_size = "X,Y,Z" (kernels without reqd_work_group_size;
@@ -1667,8 +1619,12 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job 
                 if (why) return gpucompile_vulkan__refuse(job, in, why);
             }
     if (job->format == GPUCOMPILE_FORMAT_ISA) { /* isa: the module's words too, for finish's repairs */
-        LLVMMemoryBufferRef obj = NULL;
-        if ((r = gpucompile_vulkan__object(job, &obj)) != GPUCOMPILE_OK) return r;
+        LLVMMemoryBufferRef obj = NULL, bc = LLVMWriteBitcodeToMemoryBuffer(job->module);
+        /* from a copy, in a context and target machine of its own: LLVM 22's SPIR-V code generator crashes run twice on one module */
+        r = bc ? gpucompile_job_emit_copy(job, bc, LLVMObjectFile, gpucompile_spirv_ids_wrong, 8, &obj)
+               : gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "the module cannot be copied");
+        if (bc) LLVMDisposeMemoryBuffer(bc);
+        if (r != GPUCOMPILE_OK) return r;
         job->backend_data = obj;
     }
     return r;
@@ -2268,6 +2224,7 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_vulkan_backend(void) {
         t.release = gpucompile_vulkan__release;
         t.prepare = gpucompile_vulkan__prepare;
         t.pre_emit = gpucompile_vulkan__pre_emit;
+        t.emitted_wrong = gpucompile_spirv_ids_wrong;
         t.is_kernel = gpucompile_vulkan__is_kernel;
         t.bin_from = LLVMObjectFile;
         t.finish = gpucompile_vulkan__finish;

@@ -1250,6 +1250,7 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_webgpu_backend(void) {
         t.release = gpucompile_webgpu__release;
         t.prepare = gpucompile_webgpu__prepare;
         t.pre_emit = gpucompile_webgpu__pre_emit;
+        t.emitted_wrong = gpucompile_spirv_ids_wrong; /* the Vulkan backend's words */
         t.finish = gpucompile_webgpu__finish;
         t.find_kernels = gpucompile_webgpu__find_kernels;
         t.verify = gpucompile_webgpu__verify;

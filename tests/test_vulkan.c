@@ -340,6 +340,57 @@ static void test_llvm_options_the_programs(void) {
     free(ir);
 }
 
+/* Many modules in one process, each different: LLVM 22's SPIR-V code generator keeps block ids
+   from one compile to the next, and gives a block of a later module an id that module defines
+   elsewhere (gpucompile_spirv_relabel). Each module, for Vulkan and for OpenCL, is taken through
+   the library: no id defined twice, and spirv-val passes. */
+static void test_many_modules(void) {
+    static const char *const targets[2] = {"#gpu.vulkan", "#gpu.spirv"};
+    static const char *const envs[2] = {"--target-env vulkan1.3", ""};
+    gpucompile_target *t[2] = {NULL, NULL};
+    char path[512], cmd[1024];
+    int i, k, ok[2] = {0, 0};
+    if (!gpucompile_vulkan_available()) SKIP("this LLVM has no SPIR-V target");
+    for (k = 0; k < 2; k++) CHECK(gpucompile_target_parse(targets[k], (size_t)-1, NULL, NULL, &t[k]) == GPUCOMPILE_OK);
+    for (i = 0; i < 50 && t[0] && t[1]; i++) {
+        gpucompile_buf ir;
+        int b, nb = 1 + i % 5;
+        memset(&ir, 0, sizeof ir);
+        gpucompile_buf_printf(&ir, "target triple = \"spirv64-unknown-unknown\"\n"
+                              "define spir_kernel void @k%d(ptr addrspace(1) %%p, i32 %%n) {\nentry:\n  br label %%b0\n", i);
+        for (b = 0; b < nb; b++) /* a loop of nb blocks (named, as a front end's may be) */
+            gpucompile_buf_printf(&ir, "b%d:\n  %%x%d = add i32 %%n, %d\n  store i32 %%x%d, ptr addrspace(1) %%p\n  %%c%d = icmp slt i32 %%x%d, %d\n"
+                                  "  br i1 %%c%d, label %%b%d, label %%out\n", b, b, b + i, b, b, b, 100 + i, b, (b + 1) % nb);
+        gpucompile_buf_str(&ir, "out:\n  ret void\n}\n");
+        for (k = 0; k < 2; k++) {
+            gpucompile_object *o = NULL;
+            t_log l;
+            gpucompile_options opt = t_options(&l, GPUCOMPILE_FORMAT_BIN);
+            uint32_t *w;
+            FILE *f;
+            CHECK_MSG(gpucompile_compile_ir(ir.data, ir.len, "many.ll", t[k], &opt, &o) == GPUCOMPILE_OK && o, "module %d for %s: %s", i, targets[k], l.text);
+            if (!o) continue;
+            CHECK((w = (uint32_t *)malloc(o->size)) != NULL);
+            if (w) memcpy(w, o->data, o->size);
+            CHECK_MSG(w && gpucompile_spirv_relabel(w, o->size / 4) == 0, "module %d for %s: an id defined twice", i, targets[k]);
+            free(w);
+            snprintf(path, sizeof path, "%s/many%d.spv", dir, k);
+            if ((f = fopen(path, "wb")) != NULL) {
+                fwrite(o->data, 1, o->size, f);
+                fclose(f);
+            }
+            snprintf(cmd, sizeof cmd, "spirv-val %s '%s'", envs[k], path);
+            if (!t_have("spirv-val") || t_sh_ok(cmd)) ok[k]++;
+            else CHECK_MSG(0, "module %d for %s: spirv-val fails", i, targets[k]);
+            gpucompile_object_free(o);
+        }
+        gpucompile_free(NULL, ir.data);
+    }
+    CHECK(ok[0] == 50 && ok[1] == 50);
+    gpucompile_target_free(t[0]);
+    gpucompile_target_free(t[1]);
+}
+
 /* Our declarations of the Vulkan ABI against the real header. */
 static void test_abi_against_vulkan_h(void) {
 #if !defined(HAVE_VULKAN_H)
@@ -541,6 +592,7 @@ int main(void) {
     RUN(test_big_endian);
     RUN(test_garbage);
     RUN(test_spirv_walk);
+    RUN(test_many_modules);
     RUN(test_selection_rule);
     RUN(test_one_selection_rule);
     RUN(test_abi_against_vulkan_h);

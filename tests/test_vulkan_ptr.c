@@ -64,13 +64,13 @@ static int compile_ir_opt(const char *ir, size_t len, gpucompile_buf *out, t_log
     static const char *triple = "spirv1.6-unknown-vulkan1.3-compute";
     LLVMContextRef ctx = LLVMContextCreate();
     LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, len, "kernels.ll"), obj = NULL;
-    LLVMModuleRef m = NULL;
+    LLVMModuleRef m = NULL, copy = NULL;
     LLVMTargetRef t;
     LLVMTargetMachineRef tm = NULL;
     LLVMTargetDataRef td;
     gpucompile_logger logger;
     char *msg = NULL, *dl;
-    int ok = 0;
+    int ok = 0, tries;
     logger.func = t_log_func;
     logger.user_data = log;
     if (LLVMParseIRInContext(ctx, mb, &m, &msg)) {
@@ -107,9 +107,24 @@ static int compile_ir_opt(const char *ir, size_t len, gpucompile_buf *out, t_log
     if (msg) LLVMDisposeMessage(msg);
     msg = NULL;
     if (getenv("T_DUMP")) LLVMDumpModule(m);
-    if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &msg, &obj)) {
-        printf("  codegen: %s\n", msg ? msg : "");
-        goto done;
+    /* as the library does (gpucompile_backend.emitted_wrong): block ids LLVM 22 kept from an
+       earlier compile that gpucompile_spirv_relabel cannot mend, another try from a copy of the
+       module before code generation, in a target machine of its own */
+    copy = LLVMCloneModule(m);
+    for (tries = 0; tries < 8; tries++) {
+        if (tries) {
+            LLVMDisposeModule(m);
+            LLVMDisposeTargetMachine(tm);
+            LLVMDisposeMemoryBuffer(obj);
+            obj = NULL;
+            m = LLVMCloneModule(copy);
+            tm = LLVMCreateTargetMachine(t, triple, "", "", LLVMCodeGenLevelDefault, LLVMRelocDefault, LLVMCodeModelDefault);
+        }
+        if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &msg, &obj)) {
+            printf("  codegen: %s\n", msg ? msg : "");
+            goto done;
+        }
+        if (!gpucompile_spirv_ids_wrong(LLVMGetBufferStart(obj), LLVMGetBufferSize(obj))) break;
     }
     if (gpucompile_vulkan_mark_params(m, LLVMGetBufferStart(obj), LLVMGetBufferSize(obj), out) != GPUCOMPILE_OK) goto done;
     patch_barriers(out);
@@ -117,6 +132,7 @@ static int compile_ir_opt(const char *ir, size_t len, gpucompile_buf *out, t_log
 done:
     if (msg) LLVMDisposeMessage(msg);
     if (obj) LLVMDisposeMemoryBuffer(obj);
+    if (copy) LLVMDisposeModule(copy);
     if (m) LLVMDisposeModule(m);
     if (tm) LLVMDisposeTargetMachine(tm);
     LLVMContextDispose(ctx);
