@@ -4987,6 +4987,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_job_emit_copy(gpucompile_job *job, L
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit(gpucompile_job *job) {
     const gpucompile_hooks *h = job->options->hooks;
     LLVMMemoryBufferRef bc = NULL;
+    const char *why;
     gpucompile_result r = GPUCOMPILE_OK;
     LLVMCodeGenFileType type = job->format == GPUCOMPILE_FORMAT_ISA ? LLVMAssemblyFile : job->backend->bin_from;
     if (job->format == GPUCOMPILE_FORMAT_LLVM) {
@@ -5003,7 +5004,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit(gpucompile_job *job) {
     if (job->backend->emitted_wrong && type == LLVMObjectFile && !(bc = LLVMWriteBitcodeToMemoryBuffer(job->module)))
         return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "cannot write bitcode");
     r = gpucompile__emit_file(job, type, &job->emitted);
-    if (r == GPUCOMPILE_OK && bc && job->backend->emitted_wrong(LLVMGetBufferStart(job->emitted), LLVMGetBufferSize(job->emitted))) {
+    if (r == GPUCOMPILE_OK && bc && (why = job->backend->emitted_wrong(LLVMGetBufferStart(job->emitted), LLVMGetBufferSize(job->emitted))) != NULL) {
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, job->backend->name, "%s: code generation again, from a copy", why);
         LLVMDisposeMemoryBuffer(job->emitted);
         r = gpucompile_job_emit_copy(job, bc, type, job->backend->emitted_wrong, 8, &job->emitted);
     }
