@@ -756,7 +756,8 @@ struct gpucompile_backend {
     /* What is wrong with the object file code generation made (size bytes at data), NULL when
        nothing: for a code generator whose output depends on where the heap puts things. Where
        set, the core writes the module as bitcode before code generation and, when this says
-       something, makes the object again from it (gpucompile_job_emit_copy, 8 tries). NULL: none. */
+       something, makes the object again from it (gpucompile_job_emit_copy, 8 tries); such a
+       code generator runs one at a time in the process. NULL: none. */
     const char *(*emitted_wrong)(const void *data, size_t size);
     /* per spelling ([upstream]): an attribute whose text is not `key = value` parameters (MLIR's
        #spirv.target_env is positional). parse_text reads the text after the attribute's name (n
@@ -2327,6 +2328,7 @@ GPUCOMPILE__PRIVATE void gpucompile__thread_join(gpucompile__thread *t) {
     WaitForSingleObject(t->h, INFINITE);
     CloseHandle(t->h);
 }
+#define GPUCOMPILE__MTX_INIT SRWLOCK_INIT
 GPUCOMPILE__PRIVATE void gpucompile__mtx_init(gpucompile__mtx *m) { InitializeSRWLock(m); }
 GPUCOMPILE__PRIVATE void gpucompile__mtx_destroy(gpucompile__mtx *m) { (void)m; }
 GPUCOMPILE__PRIVATE void gpucompile__mtx_lock(gpucompile__mtx *m) { AcquireSRWLockExclusive(m); }
@@ -2356,6 +2358,7 @@ GPUCOMPILE__PRIVATE int gpucompile__thread_start(gpucompile__thread *t, void (*f
     return ok;
 }
 GPUCOMPILE__PRIVATE void gpucompile__thread_join(gpucompile__thread *t) { pthread_join(t->h, NULL); }
+#define GPUCOMPILE__MTX_INIT PTHREAD_MUTEX_INITIALIZER
 GPUCOMPILE__PRIVATE void gpucompile__mtx_init(gpucompile__mtx *m) { pthread_mutex_init(m, NULL); }
 GPUCOMPILE__PRIVATE void gpucompile__mtx_destroy(gpucompile__mtx *m) { pthread_mutex_destroy(m); }
 GPUCOMPILE__PRIVATE void gpucompile__mtx_lock(gpucompile__mtx *m) { pthread_mutex_lock(m); }
@@ -4933,9 +4936,23 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__mark_dynamic_shared(gpucompile
     return GPUCOMPILE_OK;
 }
 
+/* Code generation, one at a time in the process for a backend whose code generator keeps
+   process-wide state (gpucompile_backend.emitted_wrong set, the backend says which): two such
+   compiles on two threads (gpucompile_compile_binary with jobs > 1) abort inside LLVM or corrupt
+   the heap. */
+GPUCOMPILE__PRIVATE int gpucompile__emit_one(gpucompile_job *job, LLVMTargetMachineRef tm, LLVMModuleRef m, LLVMCodeGenFileType type,
+                                             char **msg, LLVMMemoryBufferRef *out) {
+    static gpucompile__mtx one = GPUCOMPILE__MTX_INIT;
+    int failed;
+    if (job->backend->emitted_wrong) gpucompile__mtx_lock(&one);
+    failed = LLVMTargetMachineEmitToMemoryBuffer(tm, m, type, msg, out) != 0;
+    if (job->backend->emitted_wrong) gpucompile__mtx_unlock(&one);
+    return failed;
+}
+
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit_file(gpucompile_job *job, LLVMCodeGenFileType type, LLVMMemoryBufferRef *out) {
     char *msg = NULL;
-    if (LLVMTargetMachineEmitToMemoryBuffer(job->machine, job->module, type, &msg, out)) {
+    if (gpucompile__emit_one(job, job->machine, job->module, type, &msg, out)) {
         gpucompile_result r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "code generation failed: %s", msg ? msg : "");
         if (msg) LLVMDisposeMessage(msg);
         *out = NULL;
@@ -4964,7 +4981,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_job_emit_copy(gpucompile_job *job, L
         if (LLVMParseBitcodeInContext2(ctx, mb, &m) || !m) r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "the module cannot be copied");
         else if (LLVMGetTargetFromTriple(gpucompile_target_triple(job->target), &t, &msg) || !(tm = gpucompile__machine(job, t)))
             r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "no target machine: %s", msg ? msg : "");
-        else if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, type, &msg, out) || job->failed) {
+        else if (gpucompile__emit_one(job, tm, m, type, &msg, out) || job->failed) {
             r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "code generation failed: %s", msg ? msg : "");
             if (*out) LLVMDisposeMemoryBuffer(*out);
             *out = NULL;
@@ -5369,8 +5386,7 @@ GPUCOMPILE__PRIVATE void gpucompile__part_run(gpucompile__part *pt) {
     else if (!gpucompile__part_cut(pt, m)) gpucompile__part_note(pt, "cannot cut the module into partitions (out of memory?)");
     else if (LLVMGetTargetFromTriple(gpucompile_target_triple(job->target), &t, &msg) || !(tm = gpucompile__machine(job, t)))
         gpucompile__part_note(pt, "cannot create a target machine");
-    else if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, job->format == GPUCOMPILE_FORMAT_ISA ? LLVMAssemblyFile : job->backend->bin_from,
-                                                 &msg, &pt->out)) {
+    else if (gpucompile__emit_one(job, tm, m, job->format == GPUCOMPILE_FORMAT_ISA ? LLVMAssemblyFile : job->backend->bin_from, &msg, &pt->out)) {
         gpucompile__part_note(pt, msg ? msg : "code generation failed");
         pt->out = NULL;
     }

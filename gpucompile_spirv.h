@@ -203,7 +203,7 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_spirv_backend(void) {
         t.is_kernel = gpucompile_spirv__is_kernel;
         t.bin_from = LLVMObjectFile; /* the SPIR-V module as it is */
         t.finish = gpucompile_spirv__finish;
-        t.emitted_wrong = gpucompile_spirv_ids_wrong;
+        t.emitted_wrong = gpucompile_spirv_ids_wrong; /* LLVM 22 keeps its module analysis in a static: block ids of an earlier compile, one compile at a time */
         t.find_kernels = gpucompile_spirv__find_kernels;
         t.verify = gpucompile_spirv__verify;
         t.calling_convention_ok = gpucompile_spirv__cc_ok;

@@ -2224,7 +2224,7 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_vulkan_backend(void) {
         t.release = gpucompile_vulkan__release;
         t.prepare = gpucompile_vulkan__prepare;
         t.pre_emit = gpucompile_vulkan__pre_emit;
-        t.emitted_wrong = gpucompile_spirv_ids_wrong;
+        t.emitted_wrong = gpucompile_spirv_ids_wrong; /* LLVM 22 keeps its module analysis in a static: block ids of an earlier compile, one compile at a time */
         t.is_kernel = gpucompile_vulkan__is_kernel;
         t.bin_from = LLVMObjectFile;
         t.finish = gpucompile_vulkan__finish;

@@ -394,6 +394,45 @@ static void test_many_modules(void) {
     gpucompile_target_free(t[1]);
 }
 
+/* LLVM 22's SPIR-V code generator keeps process-wide state: targets compiled at once on threads
+   (jobs > 1) would abort inside LLVM or corrupt the heap, so the core runs its code generation
+   one at a time. Four SPIR-V targets, four threads, twenty binaries. */
+static void test_parallel_targets(void) {
+    static const char *const names[4] = {"#gpu.vulkan<O = 0>", "#gpu.spirv<O = 1>", "#gpu.vulkan<O = 2>", "#gpu.spirv<O = 3>"};
+    gpucompile_target *t[4] = {NULL, NULL, NULL, NULL};
+    gpucompile_buf ir;
+    int i, k, b, made = 0, wrong = 0;
+    if (!gpucompile_vulkan_available()) SKIP("this LLVM has no SPIR-V target");
+    for (k = 0; k < 4; k++) CHECK(gpucompile_target_parse(names[k], (size_t)-1, NULL, NULL, &t[k]) == GPUCOMPILE_OK);
+    memset(&ir, 0, sizeof ir);
+    gpucompile_buf_str(&ir, "target triple = \"spirv64-unknown-unknown\"\n");
+    for (k = 0; k < 6; k++) { /* six kernels of a loop of k + 2 blocks */
+        gpucompile_buf_printf(&ir, "define spir_kernel void @k%d(ptr addrspace(1) %%p, i32 %%n) {\nentry:\n  br label %%b0\n", k);
+        for (b = 0; b < k + 2; b++)
+            gpucompile_buf_printf(&ir, "b%d:\n  %%x%d = mul i32 %%n, %d\n  store i32 %%x%d, ptr addrspace(1) %%p\n  %%c%d = icmp slt i32 %%x%d, %d\n"
+                                  "  br i1 %%c%d, label %%b%d, label %%out\n", b, b, b + 3, b, b, b, 50 + k, b, (b + 1) % (k + 2));
+        gpucompile_buf_str(&ir, "out:\n  ret void\n}\n");
+    }
+    for (i = 0; i < 20 && t[0] && t[1] && t[2] && t[3]; i++) {
+        gpucompile_binary *bin = NULL;
+        t_log l;
+        gpucompile_options opt = t_options(&l, GPUCOMPILE_FORMAT_BIN);
+        CHECK_MSG(gpucompile_compile_binary(ir.data, ir.len, "par.ll", (const gpucompile_target *const *)t, 4, &opt, 4, "par", &bin) == GPUCOMPILE_OK && bin,
+                  "binary %d: %s", i, l.text);
+        for (k = 0; bin && k < bin->num_objects; k++) {
+            uint32_t *w = (uint32_t *)malloc(bin->objects[k]->size);
+            if (w) memcpy(w, bin->objects[k]->data, bin->objects[k]->size);
+            wrong += !w || gpucompile_spirv_relabel(w, bin->objects[k]->size / 4) != 0;
+            made++;
+            free(w);
+        }
+        gpucompile_binary_free(bin);
+    }
+    CHECK_MSG(made == 80 && wrong == 0, "%d objects made, %d with an id defined twice", made, wrong);
+    gpucompile_free(NULL, ir.data);
+    for (k = 0; k < 4; k++) gpucompile_target_free(t[k]);
+}
+
 /* Our declarations of the Vulkan ABI against the real header. */
 static void test_abi_against_vulkan_h(void) {
 #if !defined(HAVE_VULKAN_H)
@@ -596,6 +635,7 @@ int main(void) {
     RUN(test_garbage);
     RUN(test_spirv_walk);
     RUN(test_many_modules);
+    RUN(test_parallel_targets);
     RUN(test_selection_rule);
     RUN(test_one_selection_rule);
     RUN(test_abi_against_vulkan_h);
