@@ -38,7 +38,7 @@ TEST_SRCS = $(sort $(wildcard tests/test_*.c))
 TEST_BINS = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 
 .PHONY: test-run setup-run opencl webgpu-deps gpu-check
-.PHONY: all setup setup-ci demo test check-headers examples windows cmake-example clean sanitize valgrind fuzz test-corpus bench bench-quick bench-vulkan setup-bench
+.PHONY: all setup setup-ci demo test check-headers examples windows cmake-example clean sanitize valgrind fuzz test-corpus test-piglit bench bench-quick bench-vulkan setup-bench
 all: $(BUILD)/gpucompile
 
 # Installs what is missing (root on a fresh Debian machine; sudo otherwise).
@@ -202,6 +202,14 @@ test-run: setup-run all $(BUILD)/impl.o opencl webgpu-deps
 # without a GPU it builds everything and skips the runs with one line per vendor.
 gpu-check: setup all $(BUILD)/impl.o
 	@PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile bash tests/gpu/gpu.sh $(BUILD)
+
+# piglit's OpenCL program tests run on Vulkan (lavapipe), counted per file (tests/corpus/piglit.sh;
+# PIGLIT_FLAGS: its options, e.g. --mode both). Not part of make test: it fetches the package.
+$(BUILD)/tests/piglit_run: tests/corpus/piglit_run.c gpucompile_runtime.h gpucompile_vulkan.h
+	@mkdir -p $(BUILD)/tests
+	$(CC) -std=c11 $(WARN) -Werror $(CFLAGS) -I. $< -o $@ -ldl -lpthread -lm
+test-piglit: setup all $(BUILD)/tests/piglit_run
+	@bash tests/corpus/piglit.sh $(PIGLIT_FLAGS) $(BUILD); r=$$?; [ $$r = 77 ] || exit $$r
 
 # Real kernels from Debian packages, gpucompile against that LLVM's own tools (tests/corpus/).
 test-corpus: setup all

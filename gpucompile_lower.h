@@ -1305,7 +1305,7 @@ GPUCOMPILE_PRIVATE const char *gpucompile_lower__math(const char *f, unsigned n,
         {"sin", "llvm.sin", 1, 0}, {"cos", "llvm.cos", 1, 0}, {"tan", "llvm.tan", 1, 0}, {"asin", "llvm.asin", 1, 0}, {"acos", "llvm.acos", 1, 0},
         {"atan", "llvm.atan", 1, 0}, {"sinh", "llvm.sinh", 1, 0}, {"cosh", "llvm.cosh", 1, 0}, {"tanh", "llvm.tanh", 1, 0}, {"exp", "llvm.exp", 1, 0},
         {"exp2", "llvm.exp2", 1, 0}, {"sqrt", "llvm.sqrt", 1, 1}, {"fabs", "llvm.fabs", 1, 1},
-        {"floor", "llvm.floor", 1, 1}, {"ceil", "llvm.ceil", 1, 1}, {"trunc", "llvm.trunc", 1, 1}, {"round", "llvm.round", 1, 1}, {"rint", "llvm.rint", 1, 1},
+        {"floor", "llvm.floor", 1, 1}, {"ceil", "llvm.ceil", 1, 1}, {"trunc", "llvm.trunc", 1, 1}, {"rint", "llvm.rint", 1, 1},
         {"fmin", "llvm.minnum", 2, 1}, {"fmax", "llvm.maxnum", 2, 1}, {"atan2", "llvm.atan2", 2, 0},
 {"fma", "llvm.fma", 3, 1}, {"mad", "llvm.fmuladd", 3, 1}};
     size_t i;
@@ -1322,6 +1322,12 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__math_call(gpucompile_lower__cl
     LLVMValueRef *a = c->a;
     int f64 = 0;
     const char *m = gpucompile_lower__math(f, c->n, &f64);
+    if (c->n == 1 && strcmp(f, "round") == 0) { /* halves away from zero: GLSL's Round may take them to even (lavapipe does) */
+        LLVMValueRef t = gpucompile_lower__intr1(w, "llvm.trunc", a[0]), one = gpucompile_lower__kf(c->t, 1.0);
+        LLVMValueRef up = LLVMBuildFCmp(c->b, LLVMRealOGE, gpucompile_lower__intr1(w, "llvm.fabs", LLVMBuildFSub(c->b, a[0], t, "")), gpucompile_lower__kf(c->t, 0.5), "");
+        LLVMValueRef step = LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, a[0], gpucompile_lower__kf(c->t, 0.0), ""), LLVMBuildFNeg(c->b, one, ""), one, "");
+        return LLVMBuildSelect(c->b, up, LLVMBuildFAdd(c->b, t, step, ""), t, "");
+    }
     if (m) {
         if (!f64 && LLVMGetTypeKind(c->et) == LLVMDoubleTypeKind) {
             *why = "double-precision: GLSL.std.450 has it for 16- and 32-bit floats only";
@@ -1641,6 +1647,8 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__math_built(gpucompile_lower__c
             return LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, y, z, ""), one, r, "");
         }
     }
+    if (c->n == 2 && strcmp(f, "ldexp") == 0 && LLVMGetTypeKind(t) == LLVMVectorTypeKind && LLVMGetTypeKind(LLVMTypeOf(a[1])) == LLVMIntegerTypeKind)
+        a[1] = gpucompile_lower__splat(w, a[1], gpucompile_lower__like(t, LLVMTypeOf(a[1]))); /* ldexp(floatN, int) */
     if (c->n == 2 && gpucompile_lower__lanes(LLVMTypeOf(a[1])) == gpucompile_lower__lanes(t) && LLVMGetTypeKind(gpucompile_lower__elem(LLVMTypeOf(a[1]))) == LLVMIntegerTypeKind) {
         LLVMValueRef nv = a[1];
         if (strcmp(f, "ldexp") == 0) return gpucompile_lower__ldexp(w, x, nv);

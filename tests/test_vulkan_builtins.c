@@ -580,6 +580,31 @@ static void test_math(void) {
     mgpuMemFree(iout, NULL);
 }
 
+/* round: halves away from zero (GLSL's Round may take them to even); ldexp(float4, int) */
+static void test_round_ldexp(void) {
+    static const float v[16] = {0.5f, -0.5f, 1.5f, 2.5f, -2.5f, 0.49999997f, -0.49999997f, 0.0f, -0.0f, 3.99f, -3.99f, 8388609.0f, 1e30f, -1e-30f, 0.6f, -0.4f};
+    float *a, *out;
+    int i, k = 3, bad = 0;
+    void *args[3];
+    char first[200] = "";
+    if (!module) SKIP("no module");
+    a = (float *)alloc(sizeof v);
+    out = (float *)alloc(2 * sizeof v);
+    memcpy(a, v, sizeof v);
+    args[0] = &a; args[1] = &out; args[2] = &k;
+    mgpuLaunchKernel(mgpuModuleGetFunction(module, "round_ldexp"), 1, 1, 1, 4, 1, 1, 0, NULL, args, NULL, 3);
+    for (i = 0; i < 16; i++) {
+        float r = roundf(v[i]), l = ldexpf(v[i], k), gr = out[8 * (i / 4) + i % 4], gl = out[8 * (i / 4) + 4 + i % 4];
+        if (memcmp(&r, &gr, 4) || memcmp(&l, &gl, 4)) {
+            if (!bad) snprintf(first, sizeof first, "x=%a: round %a (want %a), ldexp %a (want %a)", (double)v[i], (double)gr, (double)r, (double)gl, (double)l);
+            bad++;
+        }
+    }
+    CHECK_MSG(bad == 0, "%d wrong; first: %s", bad, first);
+    mgpuMemFree(a, NULL);
+    mgpuMemFree(out, NULL);
+}
+
 /* the runtime reported nothing (with the validation layer on where it is installed: none of its messages) */
 static void test_runtime_quiet(void) {
     if (!module) SKIP("no module");
@@ -610,6 +635,7 @@ int main(void) {
     RUN(test_float_common);
     RUN(test_shuffles);
     RUN(test_math);
+    RUN(test_round_ldexp);
     RUN(test_runtime_quiet);
     if (module) mgpuModuleUnload(module);
     {

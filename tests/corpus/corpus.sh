@@ -18,6 +18,7 @@
 #     --target T   nvptx or amdgpu only
 #     --results    also write one line per module: STATUS|TARGET|MODULE|DETAIL|MS
 #     --keep DIR   keep every intermediate file under DIR
+#   corpus.sh --fetch PKG...   only fetch packages into the cache (tests/corpus/piglit.sh's)
 # Environment: GPUCOMPILE (default build/gpucompile), GPUCOMPILE_CORPUS_CACHE (default
 # ${XDG_CACHE_HOME:-~/.cache}/gpucompile-corpus), CUDA_PATH (default /usr/local/cuda).
 # Exit: 0 no module failed; 1 some failed; 77 nothing to test (no network, no tools).
@@ -411,6 +412,10 @@ if [ "${1:-}" = --ir ]; then # TARGET PKG FILE OUT.ll: one module's IR as the co
     frontend "$t" "$pkg" "$f" "$out"; exit $?
 fi
 if [ "${1:-}" = --kernels ]; then kernels "$2" "$3"; exit $?; fi # TARGET BINARY (bench/)
+if [ "${1:-}" = --fetch ]; then # PKG...: into the cache, once (piglit.sh); 77 when one cannot be
+    shift; mkdir -p "$CACHE" || exit 77
+    for p in "$@"; do fetch "$p" || exit 77; done; exit 0
+fi
 if [ "${1:-}" = --one ]; then # one module, with its time in ms
     shift; libraries; start=$(date +%s%N); line=$(one "$@")
     echo "$line|$(( ($(date +%s%N) - start) / 1000000 ))"; exit 0

@@ -219,3 +219,10 @@ kernel void math(global const float *a, global const float *b, global float *out
     float sc, ss = sincos(x, &sc);
     io[7] = as_int(ss - sin(x)) | as_int(sc - cos(x));
 }
+
+/* round (halves away from zero) and ldexp's vector-with-scalar overload */
+kernel void round_ldexp(global const float4 *a, global float4 *out, int k) {
+    int i = (int)get_global_id(0);
+    out[2 * i] = round(a[i]);
+    out[2 * i + 1] = ldexp(a[i], k);
+}
