@@ -2391,6 +2391,52 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__shapes(gpucompile_lower__
     return GPUCOMPILE_OK;
 }
 
+/* LLVM's own passes by name (pipeline: LLVMRunPasses' text), for the shapes LLVM 22's SPIR-V
+   code generator fails on that an LLVM pass already rewrites. */
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__passes(gpucompile_lower__state *w, const char *pipeline) {
+    LLVMPassBuilderOptionsRef pbo = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef err = LLVMRunPasses(w->m, pipeline, NULL, pbo);
+    LLVMDisposePassBuilderOptions(pbo);
+    if (err) {
+        char *msg = LLVMGetErrorMessage(err);
+        gpucompile_lower__fail(w, GPUCOMPILE_ERROR_LLVM, "LLVM's passes '%s': %s", pipeline, msg);
+        LLVMDisposeErrorMessage(msg);
+    }
+    return w->r;
+}
+
+/* An instruction of fn that makes or takes a vector of more than 4 lanes, NULL if none. */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__wide(LLVMValueRef fn) {
+    LLVMBasicBlockRef bb;
+    LLVMValueRef in;
+    for (bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+            int k, n = LLVMGetNumOperands(in);
+            for (k = -1; k < n; k++) {
+                LLVMTypeRef t = LLVMTypeOf(k < 0 ? in : LLVMGetOperand(in, (unsigned)k));
+                if (LLVMGetTypeKind(t) == LLVMVectorTypeKind && LLVMGetVectorSize(t) > 4) return in;
+            }
+        }
+    return NULL;
+}
+
+/* Vectors of more than 4 lanes (OpenCL's float8, int16, vload8, vstore16, ...): a Vulkan shader
+   has none (Vector16 is a Kernel capability) and LLVM 22's code generator stops on them ("unable
+   to legalize instruction"). Where a module has one, LLVM's scalarizer splits every instruction on
+   vectors, loads and stores among them, into scalars, before the buffers are rewritten: pieces
+   of 4 lanes (its min-bits) would leave a compare's or a conversion's vector whole where its
+   operands' and its result's elements differ in width. What it leaves wide is refused. */
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__split_wide(gpucompile_lower__state *w, int late) {
+    LLVMValueRef fn, at;
+    int any = 0;
+    for (fn = LLVMGetFirstFunction(w->m); fn; fn = LLVMGetNextFunction(fn))
+        if (!LLVMIsDeclaration(fn) && (at = gpucompile_lower__wide(fn)) != NULL) {
+            if (late) return gpucompile_lower__refuse(w, at, "a vector of more than 4 lanes that LLVM's scalarizer left whole (a %s shader has none)", w->t->api);
+            any = 1;
+        }
+    return any ? gpucompile_lower__passes(w, "function(scalarizer<load-store;variable-insert-extract>,instcombine,dce)") : GPUCOMPILE_OK;
+}
+
 /* Calls to functions the module does not define, left after the rewrite (LLVM 22 would import
    them, which needs the Linkage capability). */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__undefined(gpucompile_lower__state *w) {
@@ -2470,6 +2516,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, L
         gpucompile_lower__wg_size(&w, fn, o.local_size, w.wg); /* a helper sees the default */
         if (gpucompile_lower__calls_in(&w, fn) != GPUCOMPILE_OK) goto done;
     }
+    if (gpucompile_lower__split_wide(&w, 0) != GPUCOMPILE_OK || gpucompile_lower__split_wide(&w, 1) != GPUCOMPILE_OK) goto done;
     for (fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn))
         if (!LLVMIsDeclaration(fn) && gpucompile_lower__private_arrays(&w, fn, u) != GPUCOMPILE_OK) goto done;
     if (gpucompile_lower__generic(&w, 0) != GPUCOMPILE_OK || gpucompile_lower__workgroup_vars(&w, u) != GPUCOMPILE_OK || gpucompile_lower__plan(&w, &pp) != GPUCOMPILE_OK) goto done;

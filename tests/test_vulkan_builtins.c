@@ -73,16 +73,18 @@ done:
     return ok;
 }
 
-/* builtins.cl -> a loaded module (NULL: skipped or failed, said so) */
-static void test_compile(void) {
-    char cmd[1024], ll[512], spv[512];
+/* OpenCL C source -> clang -O2 -> lowered -> spirv-val -> a loaded module in *out (NULL: skipped
+   or failed, said so) */
+static void compile_cl(const char *source, const char *stem, void **out) {
+    char cmd[1024], ll[512], spv[512], name[64];
     size_t size;
     char *ir;
     t_log log;
     gpucompile_buf m;
+    *out = NULL;
     if (!have_tools) SKIP("no clang / spirv-val / LLVM SPIR-V target");
-    snprintf(ll, sizeof ll, "%s/builtins.ll", dir);
-    snprintf(cmd, sizeof cmd, "clang -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S tests/run/vulkan/builtins.cl -o '%s'", ll);
+    snprintf(ll, sizeof ll, "%s/%s.ll", dir, stem);
+    snprintf(cmd, sizeof cmd, "clang -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S %s -o '%s'", source, ll);
     CHECK(t_sh_ok(cmd));
     if (!(ir = (char *)t_read(ll, &size))) return;
     memset(&log, 0, sizeof log);
@@ -90,7 +92,8 @@ static void test_compile(void) {
     CHECK_MSG(compile_ir(ir, size, &m, &log), "%s", log.text);
     free(ir);
     if (!m.len) return;
-    CHECK(t_save(dir, "builtins.spv", m.data, m.len, spv, sizeof spv));
+    snprintf(name, sizeof name, "%s.spv", stem);
+    CHECK(t_save(dir, name, m.data, m.len, spv, sizeof spv));
     snprintf(cmd, sizeof cmd, "spirv-val --target-env vulkan1.3 '%s'", spv);
     if (!t_sh_ok(cmd)) {
         CHECK(0);
@@ -98,10 +101,15 @@ static void test_compile(void) {
         return;
     }
     gpucompile_runtime_set_error_callback(on_error, NULL);
-    module = mgpuModuleLoad(m.data, m.len);
+    *out = mgpuModuleLoad(m.data, m.len);
     free(m.data);
-    if (!module && !gpucompile_vulkan_runtime_info_get(NULL)) SKIP("no Vulkan device: %s", runtime_error);
-    CHECK(module != NULL);
+    if (!*out && !gpucompile_vulkan_runtime_info_get(NULL)) SKIP("no Vulkan device: %s", runtime_error);
+    CHECK(*out != NULL);
+}
+
+/* builtins.cl -> module */
+static void test_compile(void) {
+    compile_cl("tests/run/vulkan/builtins.cl", "builtins", &module);
 }
 
 static void *alloc(size_t bytes) {
@@ -110,8 +118,12 @@ static void *alloc(size_t bytes) {
     return p;
 }
 
+static void launch_in(void *mod, const char *name, int n, void **args, int nargs) {
+    mgpuLaunchKernel(mgpuModuleGetFunction(mod, name), (n + 63) / 64, 1, 1, 64, 1, 1, 0, NULL, args, NULL, nargs);
+}
+
 static void launch(const char *name, int n, void **args, int nargs) {
-    mgpuLaunchKernel(mgpuModuleGetFunction(module, name), (n + 63) / 64, 1, 1, 64, 1, 1, 0, NULL, args, NULL, nargs);
+    launch_in(module, name, n, args, nargs);
 }
 
 /* ---- the host's answers: integers ---- */
@@ -580,6 +592,53 @@ static void test_math(void) {
     mgpuMemFree(iout, NULL);
 }
 
+/* tests/data/vulkan_wide.cl: vectors of 8 and 16 lanes, split by the lowering; every lane
+   against the host's */
+static void test_wide(void) {
+    void *mod;
+    int n = 256, steps = 3, i, k, bad = 0, first = -1;
+    int32_t *a, *out;
+    float *f;
+    compile_cl("tests/data/vulkan_wide.cl", "wide", &mod);
+    if (!mod) return;
+    a = (int32_t *)alloc(16 * sizeof *a * (size_t)n);
+    out = (int32_t *)alloc(16 * sizeof *out * (size_t)n);
+    f = (float *)alloc(8 * sizeof *f * (size_t)n);
+    if (!a || !out || !f) { CHECK(0); return; }
+    for (i = 0; i < 16 * n; i++) a[i] = (int32_t)((i * 2654435761u) >> 20) - 2048;
+    {
+        void *args[4] = {&a, &out, &f, &steps};
+        launch_in(mod, "wide", n, args, 4);
+    }
+    for (i = 0; i < n && bad < 1; i++) {
+        int32_t w[16], s[16], h[8], t[8], x, j;
+        float g[8];
+        for (k = 0; k < 16; k++) w[k] = a[16 * i + k] > 3 ? a[16 * i + k] * 3 - 1 : -a[16 * i + k];
+        for (k = 0; k < 16; k++) s[k] = w[15 - k] ^ i;
+        for (k = 0; k < 8; k++) h[k] = s[k] + s[k + 8];
+        for (j = 0; j < steps; j++) {
+            for (k = 0; k < 8; k++) t[k] = h[(k + 1) & 7] + j;
+            memcpy(h, t, sizeof h);
+        }
+        j = a[16 * i] & 7;
+        x = h[j];
+        h[(j + 1) & 7] = x * 2;
+        for (k = 0; k < 8; k++) {
+            g[k] = (float)h[k] * 0.5f;
+            g[k] = fmaxf(g[k], fabsf(g[k]) - 1.0f) + floorf(g[k]);
+            if (memcmp(&f[8 * i + k], &g[k], 4) || out[16 * i + k] != (int32_t)g[k] + h[k] || out[16 * i + 8 + k] != s[k]) {
+                if (!bad++) first = 8 * i + k;
+            }
+        }
+    }
+    CHECK_MSG(bad == 0, "work-item %d lane %d: f %a out %d %d", first / 8, first % 8, first >= 0 ? (double)f[first] : 0.0,
+              first >= 0 ? out[first / 8 * 16 + first % 8] : 0, first >= 0 ? out[first / 8 * 16 + 8 + first % 8] : 0);
+    mgpuMemFree(a, NULL);
+    mgpuMemFree(out, NULL);
+    mgpuMemFree(f, NULL);
+    mgpuModuleUnload(mod);
+}
+
 /* the runtime reported nothing (with the validation layer on where it is installed: none of its messages) */
 static void test_runtime_quiet(void) {
     if (!module) SKIP("no module");
@@ -610,6 +669,7 @@ int main(void) {
     RUN(test_float_common);
     RUN(test_shuffles);
     RUN(test_math);
+    RUN(test_wide);
     RUN(test_runtime_quiet);
     if (module) mgpuModuleUnload(module);
     {
