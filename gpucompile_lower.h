@@ -138,6 +138,7 @@ GPUCOMPILE_API int gpucompile_inline_helpers(LLVMModuleRef module);
 #define GPUCOMPILE_LOWER_IMPLEMENTED
 #define GPUCOMPILE_BACKEND_IMPLEMENTATION /* the backend helpers of gpucompile_runtime.h, also without the core */
 #include "gpucompile_runtime.h"
+#include <llvm-c/Transforms/PassBuilder.h> /* LLVMRunPasses: the scalarizer (gpucompile_lower__passes) */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
