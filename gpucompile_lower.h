@@ -2489,7 +2489,7 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__wide(LLVMValueRef fn) {
     return NULL;
 }
 
-/* Vectors of more than 4 lanes (OpenCL's float8, int16, vload8, vstore16, ...): a Vulkan shader
+/* Vectors of more than 4 lanes (OpenCL's float8, int16, vload8, vstore16, ...): a shader
    has none (Vector16 is a Kernel capability) and LLVM 22's code generator stops on them ("unable
    to legalize instruction"). Where a module has one, LLVM's scalarizer splits every instruction on
    vectors, loads and stores among them, into scalars, before the buffers are rewritten: pieces
