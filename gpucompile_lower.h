@@ -138,6 +138,7 @@ GPUCOMPILE_API int gpucompile_inline_helpers(LLVMModuleRef module);
 #define GPUCOMPILE_LOWER_IMPLEMENTED
 #define GPUCOMPILE_BACKEND_IMPLEMENTATION /* the backend helpers of gpucompile_runtime.h, also without the core */
 #include "gpucompile_runtime.h"
+#include <llvm-c/Transforms/PassBuilder.h> /* LLVMRunPasses: the scalarizer (gpucompile_lower__passes) */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1767,6 +1768,60 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__library(gpucompile_lower__stat
     return v;
 }
 
+/* ---- half in memory: vload_half, vstore_half (16-bit integers, converted by their bits: exact,
+   each rounding mode as OpenCL defines it, whatever the device's float controls) ---- */
+/* the float of half bits h (i16, or a vector of them): exact */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__from_half(gpucompile_lower__state *w, LLVMValueRef h) {
+    LLVMTypeRef t = gpucompile_lower__like(LLVMTypeOf(h), w->i32), ft = gpucompile_lower__like(t, LLVMFloatTypeInContext(w->ctx));
+    LLVMBuilderRef b = w->b;
+    LLVMValueRef x = LLVMBuildZExt(b, h, t, ""), e = LLVMBuildAnd(b, LLVMBuildLShr(b, x, gpucompile_lower__ki(t, 10), ""), gpucompile_lower__ki(t, 31), "");
+    LLVMValueRef m = LLVMBuildAnd(b, x, gpucompile_lower__ki(t, 0x3ff), ""), m13 = LLVMBuildShl(b, m, gpucompile_lower__ki(t, 13), "");
+    LLVMValueRef normal = LLVMBuildOr(b, LLVMBuildShl(b, LLVMBuildAdd(b, e, gpucompile_lower__ki(t, 112), ""), gpucompile_lower__ki(t, 23), ""), m13, "");
+    LLVMValueRef special = LLVMBuildOr(b, m13, gpucompile_lower__ki(t, 0x7f800000), ""); /* inf, NaN */
+    LLVMValueRef sub = LLVMBuildBitCast(b, LLVMBuildFMul(b, LLVMBuildUIToFP(b, m, ft, ""), gpucompile_lower__kf(ft, 0x1p-24), ""), t, ""); /* exact */
+    LLVMValueRef v = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, e, gpucompile_lower__ki(t, 0), ""), sub,
+                                     LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, e, gpucompile_lower__ki(t, 31), ""), special, normal, ""), "");
+    v = LLVMBuildOr(b, v, LLVMBuildShl(b, LLVMBuildAnd(b, x, gpucompile_lower__ki(t, 0x8000), ""), gpucompile_lower__ki(t, 16), ""), "");
+    return LLVMBuildBitCast(b, v, ft, "");
+}
+
+/* the half bits (i16) of float f, rounded by mode: 'e' to nearest even, 'z' toward zero, 'p' up,
+   'n' down. The magnitude's bits shifted to half's unit (2^-24 below 2^-14, its exponent's ulp
+   above), rounded on the bits shifted out; past half's range the mode's largest finite or inf. */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__to_half(gpucompile_lower__state *w, LLVMValueRef f, char mode) {
+    LLVMTypeRef t = gpucompile_lower__like(LLVMTypeOf(f), w->i32);
+    LLVMBuilderRef b = w->b;
+    LLVMValueRef u = LLVMBuildBitCast(b, f, t, ""), zero = gpucompile_lower__ki(t, 0), one = gpucompile_lower__ki(t, 1);
+    LLVMValueRef sign = LLVMBuildAnd(b, LLVMBuildLShr(b, u, gpucompile_lower__ki(t, 16), ""), gpucompile_lower__ki(t, 0x8000), "");
+    LLVMValueRef neg = LLVMBuildICmp(b, LLVMIntNE, sign, zero, "");
+    LLVMValueRef a = LLVMBuildAnd(b, u, gpucompile_lower__ki(t, 0x7fffffff), ""), e = LLVMBuildLShr(b, a, gpucompile_lower__ki(t, 23), "");
+    LLVMValueRef small = LLVMBuildICmp(b, LLVMIntULT, a, gpucompile_lower__ki(t, 0x38800000), ""); /* below 2^-14: a subnormal half */
+    LLVMValueRef m = LLVMBuildOr(b, LLVMBuildAnd(b, a, gpucompile_lower__ki(t, 0x7fffff), ""),
+                                 LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, e, zero, ""), zero, gpucompile_lower__ki(t, 0x800000), ""), "");
+    LLVMValueRef sh = LLVMBuildSub(b, gpucompile_lower__ki(t, 126), e, ""), bits, h, rem, halfway, up, inexact, big;
+    sh = LLVMBuildSelect(b, small, LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, sh, gpucompile_lower__ki(t, 31), ""), gpucompile_lower__ki(t, 31), sh, ""),
+                         gpucompile_lower__ki(t, 13), "");
+    bits = LLVMBuildSelect(b, small, m, LLVMBuildSub(b, a, gpucompile_lower__ki(t, 0x38000000), ""), ""); /* rebiased: 127 - 15 = 112 */
+    h = LLVMBuildLShr(b, bits, sh, "");
+    rem = LLVMBuildSub(b, bits, LLVMBuildShl(b, h, sh, ""), "");
+    halfway = LLVMBuildShl(b, one, LLVMBuildSub(b, sh, one, ""), "");
+    inexact = LLVMBuildICmp(b, LLVMIntNE, rem, zero, "");
+    if (mode == 'z') up = NULL;
+    else if (mode == 'p') up = LLVMBuildAnd(b, inexact, LLVMBuildNot(b, neg, ""), "");
+    else if (mode == 'n') up = LLVMBuildAnd(b, inexact, neg, "");
+    else
+        up = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntUGT, rem, halfway, ""),
+                         LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, rem, halfway, ""), LLVMBuildTrunc(b, h, LLVMTypeOf(inexact), ""), ""), "");
+    if (up) h = LLVMBuildAdd(b, h, LLVMBuildZExt(b, up, t, ""), ""); /* a carry moves into the exponent, to inf past 65504 */
+    /* from 2^16 on: inf, or the largest finite where the mode rounds toward zero */
+    big = mode == 'z' ? gpucompile_lower__ki(t, 0x7bff) : mode == 'e' ? gpucompile_lower__ki(t, 0x7c00)
+          : LLVMBuildSelect(b, neg, gpucompile_lower__ki(t, mode == 'p' ? 0x7bff : 0x7c00), gpucompile_lower__ki(t, mode == 'p' ? 0x7c00 : 0x7bff), "");
+    h = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGE, a, gpucompile_lower__ki(t, 0x47800000), ""), big, h, "");
+    h = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, a, gpucompile_lower__ki(t, 0x7f800000), ""), gpucompile_lower__ki(t, 0x7c00), h, "");
+    h = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, a, gpucompile_lower__ki(t, 0x7f800000), ""), gpucompile_lower__ki(t, 0x7e00), h, "");
+    return LLVMBuildTrunc(b, LLVMBuildOr(b, h, sign, ""), gpucompile_lower__like(t, LLVMInt16TypeInContext(w->ctx)), "");
+}
+
 /* ---- calls: builtins, barriers, math; refusals ---- */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__calls_in(gpucompile_lower__state *w, LLVMValueRef fn) {
     LLVMBasicBlockRef bb;
@@ -1801,31 +1856,45 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__calls_in(gpucompile_lower
             } else if (strcmp(plain, "mem_fence") == 0 || strcmp(plain, "read_mem_fence") == 0 || strcmp(plain, "write_mem_fence") == 0 ||
                        strcmp(plain, "atomic_work_item_fence") == 0) {
                 return gpucompile_lower__refuse(w, in, "a fence without a barrier (LLVM 22 writes an invalid OpMemoryBarrier)");
-            } else if ((strncmp(plain, "vload", 5) == 0 || strncmp(plain, "vstore", 6) == 0) && plain[plain[1] == 'l' ? 5 : 6] >= '1' &&
-                       plain[plain[1] == 'l' ? 5 : 6] <= '9') {
+            } else if ((strncmp(plain, "vload", 5) == 0 || strncmp(plain, "vstore", 6) == 0) &&
+                       ((plain[plain[1] == 'l' ? 5 : 6] >= '1' && plain[plain[1] == 'l' ? 5 : 6] <= '9') || strstr(plain, "_half"))) {
                 /* vloadN(offset, p) / vstoreN(data, offset, p): N elements at p + offset * N,
-                   as a load or store of the vector (split into the buffer's elements later) */
-                int st = plain[1] == 's';
+                   as a load or store of the vector (split into the buffer's elements later);
+                   vload_halfN / vstore_halfN[_rte,_rtz,_rtp,_rtn] (vloada_/vstorea_: 3 lanes
+                   at offset * 4): the halves as 16-bit integers, converted by their bits */
+                int st = plain[1] == 's', half = strstr(plain, "_half") != NULL, aligned = plain[st ? 6 : 5] == 'a';
+                const char *rt = strstr(plain, "_rt");
                 LLVMValueRef data = st ? LLVMGetOperand(in, 0) : NULL, off = LLVMGetOperand(in, st ? 1u : 0u), ptr = LLVMGetOperand(in, st ? 2u : 1u), g, x;
                 LLVMTypeRef vt = st ? LLVMTypeOf(data) : LLVMTypeOf(in), et;
                 LLVMValueRef cast = LLVMIsAAddrSpaceCastInst(ptr) ? ptr : NULL;
-                if (LLVMGetTypeKind(vt) != LLVMVectorTypeKind) continue;
-                et = LLVMGetElementType(vt);
+                unsigned lanes = LLVMGetTypeKind(vt) == LLVMVectorTypeKind ? LLVMGetVectorSize(vt) : 1;
+                if (!half && lanes == 1) continue;
+                if (half && LLVMGetTypeKind(gpucompile_lower__elem(vt)) != LLVMFloatTypeKind)
+                    return gpucompile_lower__refuse(w, in, "%s of a double: not built (a float's conversion only)", plain);
+                if (half) vt = gpucompile_lower__like(vt, LLVMInt16TypeInContext(w->ctx));
+                et = gpucompile_lower__elem(vt);
                 if (cast) ptr = LLVMGetOperand(cast, 0);
-                off = LLVMBuildMul(w->b, LLVMBuildIntCast2(w->b, off, w->i64, 0, ""), LLVMConstInt(w->i64, LLVMGetVectorSize(vt), 0), "");
-                g = LLVMBuildGEP2(w->b, et, ptr, &off, 1, "");
-                if (st) x = LLVMBuildStore(w->b, data, g);
-                else x = v = LLVMBuildLoad2(w->b, vt, g, "");
-                LLVMSetAlignment(x, LLVMABIAlignmentOfType(w->dl, et));
-                if (st) {
-                    LLVMInstructionEraseFromParent(in);
-                    if (cast && !LLVMGetFirstUse(cast)) {
-                        if (cast == next) next = LLVMGetNextInstruction(cast);
-                        LLVMInstructionEraseFromParent(cast);
+                off = LLVMBuildMul(w->b, LLVMBuildIntCast2(w->b, off, w->i64, 0, ""), LLVMConstInt(w->i64, aligned && lanes == 3 ? 4 : lanes, 0), "");
+                if (half) { /* lane by lane: a buffer of 16-bit elements (vstorea_half3's are 4 apart: not a vector of 3) */
+                    unsigned k;
+                    if (st) data = gpucompile_lower__to_half(w, data, rt ? rt[3] : 'e');
+                    v = lanes > 1 ? LLVMGetPoison(vt) : NULL;
+                    for (k = 0; k < lanes; k++) {
+                        LLVMValueRef at = LLVMBuildAdd(w->b, off, LLVMConstInt(w->i64, k, 0), ""), lane = LLVMConstInt(w->i32, k, 0);
+                        g = LLVMBuildGEP2(w->b, et, ptr, &at, 1, "");
+                        if (st) x = LLVMBuildStore(w->b, lanes > 1 ? LLVMBuildExtractElement(w->b, data, lane, "") : data, g);
+                        else x = LLVMBuildLoad2(w->b, et, g, "");
+                        LLVMSetAlignment(x, 2);
+                        if (!st) v = lanes > 1 ? LLVMBuildInsertElement(w->b, v, x, lane, "") : x;
                     }
-                    continue;
+                    if (!st) v = gpucompile_lower__from_half(w, v);
+                } else {
+                    g = LLVMBuildGEP2(w->b, et, ptr, &off, 1, "");
+                    if (st) x = LLVMBuildStore(w->b, data, g);
+                    else x = v = LLVMBuildLoad2(w->b, vt, g, "");
+                    LLVMSetAlignment(x, LLVMABIAlignmentOfType(w->dl, et));
                 }
-                LLVMReplaceAllUsesWith(in, v);
+                if (!st) LLVMReplaceAllUsesWith(in, v);
                 LLVMInstructionEraseFromParent(in);
                 if (cast && !LLVMGetFirstUse(cast)) {
                     if (cast == next) next = LLVMGetNextInstruction(cast);
@@ -2399,6 +2468,52 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__shapes(gpucompile_lower__
     return GPUCOMPILE_OK;
 }
 
+/* LLVM's own passes by name (pipeline: LLVMRunPasses' text), for the shapes LLVM 22's SPIR-V
+   code generator fails on that an LLVM pass already rewrites. */
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__passes(gpucompile_lower__state *w, const char *pipeline) {
+    LLVMPassBuilderOptionsRef pbo = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef err = LLVMRunPasses(w->m, pipeline, NULL, pbo);
+    LLVMDisposePassBuilderOptions(pbo);
+    if (err) {
+        char *msg = LLVMGetErrorMessage(err);
+        gpucompile_lower__fail(w, GPUCOMPILE_ERROR_LLVM, "LLVM's passes '%s': %s", pipeline, msg);
+        LLVMDisposeErrorMessage(msg);
+    }
+    return w->r;
+}
+
+/* An instruction of fn that makes or takes a vector of more than 4 lanes, NULL if none. */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__wide(LLVMValueRef fn) {
+    LLVMBasicBlockRef bb;
+    LLVMValueRef in;
+    for (bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+            int k, n = LLVMGetNumOperands(in);
+            for (k = -1; k < n; k++) {
+                LLVMTypeRef t = LLVMTypeOf(k < 0 ? in : LLVMGetOperand(in, (unsigned)k));
+                if (LLVMGetTypeKind(t) == LLVMVectorTypeKind && LLVMGetVectorSize(t) > 4) return in;
+            }
+        }
+    return NULL;
+}
+
+/* Vectors of more than 4 lanes (OpenCL's float8, int16, vload8, vstore16, ...): a shader
+   has none (Vector16 is a Kernel capability) and LLVM 22's code generator stops on them ("unable
+   to legalize instruction"). Where a module has one, LLVM's scalarizer splits every instruction on
+   vectors, loads and stores among them, into scalars, before the buffers are rewritten: pieces
+   of 4 lanes (its min-bits) would leave a compare's or a conversion's vector whole where its
+   operands' and its result's elements differ in width. What it leaves wide is refused. */
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__split_wide(gpucompile_lower__state *w, int late) {
+    LLVMValueRef fn, at;
+    int any = 0;
+    for (fn = LLVMGetFirstFunction(w->m); fn; fn = LLVMGetNextFunction(fn))
+        if (!LLVMIsDeclaration(fn) && (at = gpucompile_lower__wide(fn)) != NULL) {
+            if (late) return gpucompile_lower__refuse(w, at, "a vector of more than 4 lanes that LLVM's scalarizer left whole (a %s shader has none)", w->t->api);
+            any = 1;
+        }
+    return any ? gpucompile_lower__passes(w, "function(scalarizer<load-store;variable-insert-extract>,instcombine,dce)") : GPUCOMPILE_OK;
+}
+
 /* Calls to functions the module does not define, left after the rewrite (LLVM 22 would import
    them, which needs the Linkage capability). */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__undefined(gpucompile_lower__state *w) {
@@ -2478,6 +2593,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, L
         gpucompile_lower__wg_size(&w, fn, o.local_size, w.wg); /* a helper sees the default */
         if (gpucompile_lower__calls_in(&w, fn) != GPUCOMPILE_OK) goto done;
     }
+    if (gpucompile_lower__split_wide(&w, 0) != GPUCOMPILE_OK || gpucompile_lower__split_wide(&w, 1) != GPUCOMPILE_OK) goto done;
     for (fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn))
         if (!LLVMIsDeclaration(fn) && gpucompile_lower__private_arrays(&w, fn, u) != GPUCOMPILE_OK) goto done;
     if (gpucompile_lower__generic(&w, 0) != GPUCOMPILE_OK || gpucompile_lower__workgroup_vars(&w, u) != GPUCOMPILE_OK || gpucompile_lower__plan(&w, &pp) != GPUCOMPILE_OK) goto done;

@@ -1271,6 +1271,12 @@ GPUCOMPILE_PRIVATE const char *gpucompile_vulkan__bad_instruction(LLVMValueRef i
     }
     if (gpucompile_vulkan__calls(in, "llvm.spv.workgroup.size"))
         return "LLVM 22 writes an invalid module for llvm.spv.workgroup.size: use the constant (hlsl.numthreads)";
+    if (LLVMIsAAtomicCmpXchgInst(in))
+        return "a compare-and-swap (OpenCL's atomic_cmpxchg, atom_cmpxchg): LLVM 22's code generator crashes on every cmpxchg for "
+               "Vulkan (its pointer cast to the { value, i1 } result, in \"SPIRV legalize bitcast\"), and it takes no other spelling of one";
+    if (LLVMIsAAtomicRMWInst(in) && LLVMGetTypeKind(LLVMTypeOf(in)) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(LLVMTypeOf(in)) == 64)
+        return "a 64-bit atomic (OpenCL's atom_add on long, ...): LLVM 22's code generator stops on it for Vulkan ('Unable to meet "
+               "SPIR-V requirements': it never declares Int64Atomics for a shader)";
     if (LLVMIsAAtomicRMWInst(in) && !gpucompile_vulkan__float_atomics()) {
         LLVMAtomicRMWBinOp op = LLVMGetAtomicRMWBinOp(in);
         if (op == LLVMAtomicRMWBinOpFAdd || op == LLVMAtomicRMWBinOpFSub || op == LLVMAtomicRMWBinOpFMax || op == LLVMAtomicRMWBinOpFMin)

@@ -163,7 +163,7 @@ done
 for b in gep_getpointer:"getelementptr on llvm.spv.resource.getpointer" null_name:"a resource's name must be a private constant string" \
          no_numthreads:"needs \"hlsl.numthreads\"" fence:"invalid OpMemoryBarrier" two_push:"two push-constant blocks" \
          two_types:"a binding is used with two types" undefined:"undefined function '__spirv_ControlBarrier'" \
-         wg_init:"workgroup memory cannot be given initial values"; do
+         wg_init:"workgroup memory cannot be given initial values" cmpxchg:"a compare-and-swap" atomic64:"a 64-bit atomic"; do
   f=$D/vulkan_bad_${b%%:*}.ll; want=${b#*:}
   rc=0; "$G" --in-process --no-cache -t '#gpu.vulkan' -f bin "$f" -o "$T_TMP/bad.spv" 2>"$T_TMP/err" || rc=$?
   if [ $rc = 1 ] && grep -qF -- "$want" "$T_TMP/err" && grep -q "function 'k'\|globals 'pa' and 'pb'\|undefined function\|global 'tile'" "$T_TMP/err" && [ ! -e "$T_TMP/bad.spv" ]; then
@@ -174,6 +174,10 @@ for b in gep_getpointer:"getelementptr on llvm.spv.resource.getpointer" null_nam
 done
 rc=0; "$G" --no-cache -t '#gpu.vulkan' -f bin $D/vulkan_bad_gep_getpointer.ll -o /dev/null 2>/dev/null; llc $D/vulkan_bad_gep_getpointer.ll -filetype=obj -o /dev/null 2>/dev/null || rc=$?
 check "(LLVM 22 alone crashes on the getpointer getelementptr: signal)" [ "$rc" -gt 128 ]
+for b in cmpxchg atomic64; do
+  rc=0; llc $D/vulkan_bad_$b.ll -filetype=obj -o /dev/null 2>/dev/null || rc=$?
+  check "(LLVM 22 alone dies on $b: signal)" [ "$rc" -gt 128 ]
+done
 # ---- pointer kernels (OpenCL C from clang): rewritten into the Vulkan shape
 if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; then
   clang -cl-std=CL2.0 -target spirv64 -O0 -Xclang -disable-O0-optnone -emit-llvm -S tests/run/vulkan/pointer_kernels.cl -o "$T_TMP/pk.ll"

@@ -73,16 +73,18 @@ done:
     return ok;
 }
 
-/* builtins.cl -> a loaded module (NULL: skipped or failed, said so) */
-static void test_compile(void) {
-    char cmd[1024], ll[512], spv[512];
+/* OpenCL C source -> clang -O2 -> lowered -> spirv-val -> a loaded module in *out (NULL: skipped
+   or failed, said so) */
+static void compile_cl(const char *source, const char *stem, void **out) {
+    char cmd[1024], ll[512], spv[512], name[64];
     size_t size;
     char *ir;
     t_log log;
     gpucompile_buf m;
+    *out = NULL;
     if (!have_tools) SKIP("no clang / spirv-val / LLVM SPIR-V target");
-    snprintf(ll, sizeof ll, "%s/builtins.ll", dir);
-    snprintf(cmd, sizeof cmd, "clang -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S tests/run/vulkan/builtins.cl -o '%s'", ll);
+    snprintf(ll, sizeof ll, "%s/%s.ll", dir, stem);
+    snprintf(cmd, sizeof cmd, "clang -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S %s -o '%s'", source, ll);
     CHECK(t_sh_ok(cmd));
     if (!(ir = (char *)t_read(ll, &size))) return;
     memset(&log, 0, sizeof log);
@@ -90,7 +92,8 @@ static void test_compile(void) {
     CHECK_MSG(compile_ir(ir, size, &m, &log), "%s", log.text);
     free(ir);
     if (!m.len) return;
-    CHECK(t_save(dir, "builtins.spv", m.data, m.len, spv, sizeof spv));
+    snprintf(name, sizeof name, "%s.spv", stem);
+    CHECK(t_save(dir, name, m.data, m.len, spv, sizeof spv));
     snprintf(cmd, sizeof cmd, "spirv-val --target-env vulkan1.3 '%s'", spv);
     if (!t_sh_ok(cmd)) {
         CHECK(0);
@@ -98,10 +101,15 @@ static void test_compile(void) {
         return;
     }
     gpucompile_runtime_set_error_callback(on_error, NULL);
-    module = mgpuModuleLoad(m.data, m.len);
+    *out = mgpuModuleLoad(m.data, m.len);
     free(m.data);
-    if (!module && !gpucompile_vulkan_runtime_info_get(NULL)) SKIP("no Vulkan device: %s", runtime_error);
-    CHECK(module != NULL);
+    if (!*out && !gpucompile_vulkan_runtime_info_get(NULL)) SKIP("no Vulkan device: %s", runtime_error);
+    CHECK(*out != NULL);
+}
+
+/* builtins.cl -> module */
+static void test_compile(void) {
+    compile_cl("tests/run/vulkan/builtins.cl", "builtins", &module);
 }
 
 static void *alloc(size_t bytes) {
@@ -110,8 +118,12 @@ static void *alloc(size_t bytes) {
     return p;
 }
 
+static void launch_in(void *mod, const char *name, int n, void **args, int nargs) {
+    mgpuLaunchKernel(mgpuModuleGetFunction(mod, name), (n + 63) / 64, 1, 1, 64, 1, 1, 0, NULL, args, NULL, nargs);
+}
+
 static void launch(const char *name, int n, void **args, int nargs) {
-    mgpuLaunchKernel(mgpuModuleGetFunction(module, name), (n + 63) / 64, 1, 1, 64, 1, 1, 0, NULL, args, NULL, nargs);
+    launch_in(module, name, n, args, nargs);
 }
 
 /* ---- the host's answers: integers ---- */
@@ -605,6 +617,147 @@ static void test_round_ldexp(void) {
     mgpuMemFree(out, NULL);
 }
 
+/* tests/data/vulkan_wide.cl: vectors of 8 and 16 lanes, split by the lowering; every lane
+   against the host's */
+static void test_wide(void) {
+    void *mod;
+    int n = 256, steps = 3, i, k, bad = 0, first = -1;
+    int32_t *a, *out;
+    float *f;
+    compile_cl("tests/data/vulkan_wide.cl", "wide", &mod);
+    if (!mod) return;
+    a = (int32_t *)alloc(16 * sizeof *a * (size_t)n);
+    out = (int32_t *)alloc(16 * sizeof *out * (size_t)n);
+    f = (float *)alloc(8 * sizeof *f * (size_t)n);
+    if (!a || !out || !f) { CHECK(0); return; }
+    for (i = 0; i < 16 * n; i++) a[i] = (int32_t)((i * 2654435761u) >> 20) - 2048;
+    {
+        void *args[4] = {&a, &out, &f, &steps};
+        launch_in(mod, "wide", n, args, 4);
+    }
+    for (i = 0; i < n && bad < 1; i++) {
+        int32_t w[16], s[16], h[8], t[8], x, j;
+        float g[8];
+        for (k = 0; k < 16; k++) w[k] = a[16 * i + k] > 3 ? a[16 * i + k] * 3 - 1 : -a[16 * i + k];
+        for (k = 0; k < 16; k++) s[k] = w[15 - k] ^ i;
+        for (k = 0; k < 8; k++) h[k] = s[k] + s[k + 8];
+        for (j = 0; j < steps; j++) {
+            for (k = 0; k < 8; k++) t[k] = h[(k + 1) & 7] + j;
+            memcpy(h, t, sizeof h);
+        }
+        j = a[16 * i] & 7;
+        x = h[j];
+        h[(j + 1) & 7] = x * 2;
+        for (k = 0; k < 8; k++) {
+            g[k] = (float)h[k] * 0.5f;
+            g[k] = fmaxf(g[k], fabsf(g[k]) - 1.0f) + floorf(g[k]);
+            if (memcmp(&f[8 * i + k], &g[k], 4) || out[16 * i + k] != (int32_t)g[k] + h[k] || out[16 * i + 8 + k] != s[k]) {
+                if (!bad++) first = 8 * i + k;
+            }
+        }
+    }
+    CHECK_MSG(bad == 0, "work-item %d lane %d: f %a out %d %d", first / 8, first % 8, first >= 0 ? (double)f[first] : 0.0,
+              first >= 0 ? out[first / 8 * 16 + first % 8] : 0, first >= 0 ? out[first / 8 * 16 + 8 + first % 8] : 0);
+    mgpuMemFree(a, NULL);
+    mgpuMemFree(out, NULL);
+    mgpuMemFree(f, NULL);
+    mgpuModuleUnload(mod);
+}
+
+/* ---- the host's halves: a float from the bits, and a float rounded to the bits by search (not by
+   the device's shifts) ---- */
+static float h_from_half(unsigned h) {
+    int e = (int)(h >> 10 & 31);
+    unsigned m = h & 0x3ff;
+    float v = e == 31 ? (m ? NAN : INFINITY) : e ? ldexpf((float)(m | 0x400), e - 25) : ldexpf((float)m, -24);
+    return h & 0x8000 ? -v : v;
+}
+
+static unsigned h_to_half(float x, char mode) {
+    unsigned sign = signbit(x) ? 0x8000 : 0, lo = 0, hi = 0x7c00, mid;
+    float a = fabsf(x), l, u;
+    int up;
+    if (isnan(x)) return 0x7e00 | sign;
+    while (hi - lo > 1) { /* the largest magnitude at most a (0x7c00: inf, as 65536 for the rounding) */
+        mid = (lo + hi) / 2;
+        if (h_from_half(mid) <= a) lo = mid;
+        else hi = mid;
+    }
+    if (a == INFINITY) return 0x7c00 | sign;
+    l = h_from_half(lo);
+    if (l == a) return lo | sign;
+    u = lo == 0x7bff ? 65536.0f : h_from_half(lo + 1);
+    up = mode == 'z' ? 0 : mode == 'p' ? !sign : mode == 'n' ? sign != 0 : (a - l > u - a || (a - l == u - a && (lo & 1)));
+    return (up ? lo + 1 : lo) | sign;
+}
+
+/* tests/data/vulkan_half.cl: vload_half, vstore_half in the four rounding modes, vload_half4,
+   vstorea_half3; every half's bits against the host's */
+static void test_half(void) {
+    static const float edge[] = {0.0f, -0.0f, 1.0f, 65504.0f, 65519.99f, 65520.0f, 65536.0f, 1e6f, 0x1p-24f, 0x1p-25f, 0x1.8p-25f, 0x1.002p0f,
+                                 0x1.006p0f, 0x1.ffep-15f, 0x1p-14f, 0x1.ff8p-15f, 3.0e-8f, 1e-10f, 0x1p-149f};
+    void *mod;
+    int n = 4096, i, k, bad = 0;
+    char first[256] = "";
+    float *x, *back, *f;
+    uint16_t *h, *o;
+    compile_cl("tests/data/vulkan_half.cl", "half", &mod);
+    if (!mod) return;
+    x = (float *)alloc(sizeof *x * (size_t)n);
+    back = (float *)alloc(sizeof *back * (size_t)n);
+    f = (float *)alloc(4 * sizeof *f * (size_t)n);
+    h = (uint16_t *)alloc(4 * sizeof *h * (size_t)n);
+    o = (uint16_t *)alloc(4 * sizeof *o * (size_t)n);
+    if (!x || !back || !f || !h || !o) { CHECK(0); return; }
+    for (i = 0; i < n; i++) {
+        int e = edge[0] == 0 && i < 2 * (int)(sizeof edge / sizeof *edge);
+        uint32_t r = (uint32_t)i * 2654435761u;
+        x[i] = e ? (i & 1 ? -edge[i / 2] : edge[i / 2]) : ldexpf((float)(r >> 8) * 0x1p-24f + 1.0f, (int)(r % 50) - 30) * (r & 0x80 ? -1.0f : 1.0f);
+    }
+    x[n - 1] = INFINITY;
+    x[n - 2] = -INFINITY;
+    x[n - 3] = NAN;
+    {
+        void *args[3] = {&x, &h, &back};
+        launch_in(mod, "half_round", n, args, 3);
+    }
+    for (i = 0; i < n; i++) {
+        for (k = 0; k < 4; k++) {
+            unsigned want = h_to_half(x[i], "ezpn"[k]), got = h[4 * i + k];
+            if (isnan(x[i]) ? (got & 0x7c00) != 0x7c00 || !(got & 0x3ff) : got != want) {
+                if (!bad++) snprintf(first, sizeof first, "vstore_half_rt%c(%a): 0x%04x, want 0x%04x", "ezpn"[k], (double)x[i], got, want);
+            }
+        }
+        if (!isnan(x[i]) && memcmp(&back[i], &(float){h_from_half(h[4 * i + 2])}, 4)) {
+            if (!bad++) snprintf(first, sizeof first, "vload_half(0x%04x): %a", h[4 * i + 2], (double)back[i]);
+        }
+    }
+    for (i = 0; i < 4 * n; i++) h[i] = (uint16_t)(((uint32_t)i * 2654435761u) >> 16);
+    {
+        void *args[3] = {&h, &o, &f};
+        launch_in(mod, "half_vec", n, args, 3);
+    }
+    for (i = 0; i < 4 * n; i++) {
+        float want = h_from_half(h[i]);
+        if (isnan(want) ? !isnan(f[i]) : memcmp(&f[i], &want, 4)) {
+            if (!bad++) snprintf(first, sizeof first, "vload_half4(0x%04x): %a", h[i], (double)f[i]);
+        }
+        if (i % 4 < 3 && !isnan(want) && o[i] != h_to_half(want * 3.0f, 'e')) {
+            if (!bad++) snprintf(first, sizeof first, "vstorea_half3_rte(%a): 0x%04x, want 0x%04x", (double)(want * 3.0f), o[i], h_to_half(want * 3.0f, 'e'));
+        }
+        if (i % 4 == 3 && o[i] != 0) {
+            if (!bad++) snprintf(first, sizeof first, "vstorea_half3 wrote its fourth half");
+        }
+    }
+    CHECK_MSG(bad == 0, "%d wrong; first: %s", bad, first);
+    mgpuMemFree(x, NULL);
+    mgpuMemFree(back, NULL);
+    mgpuMemFree(f, NULL);
+    mgpuMemFree(h, NULL);
+    mgpuMemFree(o, NULL);
+    mgpuModuleUnload(mod);
+}
+
 /* the runtime reported nothing (with the validation layer on where it is installed: none of its messages) */
 static void test_runtime_quiet(void) {
     if (!module) SKIP("no module");
@@ -636,6 +789,8 @@ int main(void) {
     RUN(test_shuffles);
     RUN(test_math);
     RUN(test_round_ldexp);
+    RUN(test_wide);
+    RUN(test_half);
     RUN(test_runtime_quiet);
     if (module) mgpuModuleUnload(module);
     {
