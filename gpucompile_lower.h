@@ -66,6 +66,11 @@ typedef struct gpucompile_lower_options {
    (the module is then in an unspecified state: dispose of it). *lowered (may be NULL): kernels. */
 GPUCOMPILE_API gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, LLVMModuleRef module, const gpucompile_lower_target *target,
                                                           const gpucompile_lower_options *options, const gpucompile_logger *logger, int *lowered);
+/* 64-bit integer code computed in 32 bits where that is exact (see [section: lowering], 32-bit
+   integers where the values fit): what feeds a truncation to i32, and comparisons of extended
+   32-bit values; so that a module declares Int64 only for what needs it. gpucompile_lower_kernels
+   does it; a backend calls it for modules it did not lower. The number rewritten. */
+GPUCOMPILE_API int gpucompile_lower_narrow(LLVMModuleRef module);
 /* 1 when fn is a kernel to lower (a defined spir_kernel, ptx_kernel or amdgpu_kernel function). */
 GPUCOMPILE_API int gpucompile_is_pointer_kernel(LLVMValueRef fn);
 /* 1 when module has a kernel to lower (a defined spir_kernel, ptx_kernel or amdgpu_kernel
@@ -2408,6 +2413,172 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__undefined(gpucompile_lowe
     return GPUCOMPILE_OK;
 }
 
+/* ---- 32-bit integers where the values fit ----
+   OpenCL's size_t is 64-bit on spirv64, so get_global_id and the index arithmetic off it are
+   i64, and one i64 makes the module declare Int64, which many devices lack (most mobile GPUs).
+   Computed in 32 bits instead, exactly: what feeds a truncation to i32 (the lowering's element
+   indices: sums, products, shifts, bitwise operations, extensions of 32-bit values, phis and
+   selects of them) has the same low 32 bits either way; a comparison of two extended 32-bit
+   values (or constants that fit) has the same answer as one of the 32-bit values (a zero- and a
+   sign-extended one: the unsigned comparison, decided by the sign where the sign-extended one is
+   negative). What is left (a 64-bit loop counter, a long in memory) stays 64-bit. */
+typedef struct gpucompile_lower__narrowing {
+    LLVMBuilderRef b;
+    LLVMTypeRef i32;
+    LLVMValueRef from[256], to[256];
+    int n;
+} gpucompile_lower__narrowing;
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__narrow(gpucompile_lower__narrowing *z, LLVMValueRef v, int depth) {
+    LLVMOpcode op;
+    LLVMValueRef a, c, r = NULL;
+    LLVMTypeRef t = LLVMTypeOf(v);
+    int i;
+    if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind) return NULL;
+    if (LLVMGetIntTypeWidth(t) == 32) return v;
+    if (LLVMIsAConstantInt(v)) return LLVMConstInt(z->i32, LLVMConstIntGetZExtValue(v) & 0xffffffffu, 0);
+    if (LLVMGetIntTypeWidth(t) != 64 || depth > 24 || !LLVMIsAInstruction(v)) return NULL;
+    for (i = 0; i < z->n; i++)
+        if (z->from[i] == v) return z->to[i];
+    if (z->n == 256) return NULL;
+    op = LLVMGetInstructionOpcode(v);
+    if (op == LLVMPHI) {
+        unsigned k, n = LLVMCountIncoming(v);
+        LLVMBasicBlockRef bb = LLVMGetInstructionParent(v);
+        LLVMPositionBuilder(z->b, bb, LLVMGetFirstInstruction(bb));
+        r = LLVMBuildPhi(z->b, z->i32, "");
+        z->from[z->n] = v;
+        z->to[z->n++] = r;
+        for (k = 0; k < n; k++) {
+            LLVMBasicBlockRef from = LLVMGetIncomingBlock(v, k);
+            LLVMValueRef x = gpucompile_lower__narrow(z, LLVMGetIncomingValue(v, k), depth + 1);
+            if (!x) return NULL; /* r stays, unused: deleted with the dead code */
+            LLVMAddIncoming(r, &x, &from, 1);
+        }
+        return r;
+    }
+    if (op == LLVMZExt || op == LLVMSExt) {
+        a = LLVMGetOperand(v, 0);
+        if (LLVMGetIntTypeWidth(LLVMTypeOf(a)) > 32) return NULL;
+        if (LLVMGetIntTypeWidth(LLVMTypeOf(a)) == 32) r = a;
+        else {
+            LLVMPositionBuilderBefore(z->b, v);
+            r = op == LLVMZExt ? LLVMBuildZExt(z->b, a, z->i32, "") : LLVMBuildSExt(z->b, a, z->i32, "");
+        }
+    } else if (op == LLVMAdd || op == LLVMSub || op == LLVMMul || op == LLVMAnd || op == LLVMOr || op == LLVMXor || op == LLVMShl) {
+        if (op == LLVMShl && (!LLVMIsAConstantInt(LLVMGetOperand(v, 1)) || LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)) >= 32)) return NULL;
+        if (!(a = gpucompile_lower__narrow(z, LLVMGetOperand(v, 0), depth + 1)) || !(c = gpucompile_lower__narrow(z, LLVMGetOperand(v, 1), depth + 1)))
+            return NULL;
+        LLVMPositionBuilderBefore(z->b, v);
+        r = LLVMBuildBinOp(z->b, op, a, c, "");
+    } else if (op == LLVMSelect) {
+        if (!(a = gpucompile_lower__narrow(z, LLVMGetOperand(v, 1), depth + 1)) || !(c = gpucompile_lower__narrow(z, LLVMGetOperand(v, 2), depth + 1)))
+            return NULL;
+        LLVMPositionBuilderBefore(z->b, v);
+        r = LLVMBuildSelect(z->b, LLVMGetOperand(v, 0), a, c, "");
+    }
+    if (r && z->n < 256) {
+        z->from[z->n] = v;
+        z->to[z->n++] = r;
+    }
+    return r;
+}
+
+/* A comparison's 64-bit operand as a 32-bit value and how it was extended: 'z' (zero), 's'
+   (sign), 'b' (both: a constant in [0, 2^31), a zext nneg); 0 when it is neither. */
+GPUCOMPILE_PRIVATE int gpucompile_lower__extended(gpucompile_lower__narrowing *z, LLVMValueRef v, LLVMValueRef at, LLVMValueRef *out) {
+    LLVMOpcode op;
+    LLVMValueRef a;
+    unsigned w;
+    if (LLVMIsAConstantInt(v)) {
+        long long c = LLVMConstIntGetSExtValue(v);
+        if (c < -2147483648LL || c > 4294967295LL) return 0;
+        *out = LLVMConstInt(z->i32, (unsigned long long)c & 0xffffffffu, 0);
+        return c < 0 ? 's' : c > 2147483647LL ? 'z' : 'b';
+    }
+    if (!LLVMIsAInstruction(v) || ((op = LLVMGetInstructionOpcode(v)) != LLVMZExt && op != LLVMSExt)) return 0;
+    a = LLVMGetOperand(v, 0);
+    if ((w = LLVMGetIntTypeWidth(LLVMTypeOf(a))) > 32) return 0;
+    if (w < 32) {
+        LLVMPositionBuilderBefore(z->b, at);
+        a = op == LLVMZExt ? LLVMBuildZExt(z->b, a, z->i32, "") : LLVMBuildSExt(z->b, a, z->i32, "");
+    }
+    *out = a;
+    return op == LLVMSExt ? 's' : LLVMGetNNeg(v) ? 'b' : 'z';
+}
+
+/* in (an icmp of 64-bit integers) as 32-bit comparisons, or NULL. */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__narrow_cmp(gpucompile_lower__narrowing *z, LLVMValueRef in) {
+    LLVMIntPredicate p = LLVMGetICmpPredicate(in), u;
+    LLVMValueRef a, c, r, neg;
+    int ka, kc, tmp;
+    if (LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(in, 0))) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(LLVMTypeOf(LLVMGetOperand(in, 0))) != 64 ||
+        !(ka = gpucompile_lower__extended(z, LLVMGetOperand(in, 0), in, &a)) || !(kc = gpucompile_lower__extended(z, LLVMGetOperand(in, 1), in, &c)))
+        return NULL;
+    if (ka == 's' && kc == 'z') { /* the zero-extended one first */
+        r = a; a = c; c = r;
+        tmp = ka; ka = kc; kc = tmp;
+        p = p == LLVMIntUGT ? LLVMIntULT : p == LLVMIntULT ? LLVMIntUGT : p == LLVMIntUGE ? LLVMIntULE : p == LLVMIntULE ? LLVMIntUGE :
+            p == LLVMIntSGT ? LLVMIntSLT : p == LLVMIntSLT ? LLVMIntSGT : p == LLVMIntSGE ? LLVMIntSLE : p == LLVMIntSLE ? LLVMIntSGE : p;
+    }
+    u = p >= LLVMIntSGT ? (LLVMIntPredicate)(p - 4) : p; /* SGT..SLE -> UGT..ULE */
+    LLVMPositionBuilderBefore(z->b, in);
+    if (ka == 's' || kc == 's') {
+        if (ka != 'z') return LLVMBuildICmp(z->b, p, a, c, ""); /* both sign-extended (or one that is both) */
+        /* zext a against sext c: c negative is below every zext as signed, above every one as unsigned */
+        r = LLVMBuildICmp(z->b, u, a, c, "");
+        if (p == LLVMIntNE || p == LLVMIntULT || p == LLVMIntULE || p == LLVMIntSGT || p == LLVMIntSGE) { /* true where c < 0 */
+            neg = LLVMBuildICmp(z->b, LLVMIntSLT, c, LLVMConstNull(z->i32), "");
+            return LLVMBuildOr(z->b, neg, r, "");
+        }
+        neg = LLVMBuildICmp(z->b, LLVMIntSGE, c, LLVMConstNull(z->i32), "");
+        return LLVMBuildAnd(z->b, neg, r, "");
+    }
+    return LLVMBuildICmp(z->b, u, a, c, ""); /* both zero-extended: non-negative, signed or not */
+}
+
+GPUCOMPILE_DEF int gpucompile_lower_narrow(LLVMModuleRef module) {
+    gpucompile_lower__narrowing z;
+    LLVMValueRef fn, in, next;
+    LLVMBasicBlockRef bb;
+    int removed, count = 0;
+    if (!module) return 0;
+    memset(&z, 0, sizeof z);
+    z.b = LLVMCreateBuilderInContext(LLVMGetModuleContext(module));
+    z.i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(module));
+    for (fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn)) {
+        z.n = 0;
+        for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (in = LLVMGetFirstInstruction(bb); in; in = next) {
+                LLVMValueRef r = NULL;
+                next = LLVMGetNextInstruction(in);
+                if (LLVMGetInstructionOpcode(in) == LLVMTrunc && LLVMTypeOf(in) == z.i32) r = gpucompile_lower__narrow(&z, LLVMGetOperand(in, 0), 0);
+                else if (LLVMGetInstructionOpcode(in) == LLVMICmp) r = gpucompile_lower__narrow_cmp(&z, in);
+                if (r) {
+                    LLVMReplaceAllUsesWith(in, r);
+                    LLVMInstructionEraseFromParent(in);
+                    count++;
+                }
+            }
+        do { /* what is left without a use: the 64-bit computations, the narrowed phis that failed */
+            removed = 0;
+            for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+                for (in = LLVMGetFirstInstruction(bb); in; in = next) {
+                    LLVMOpcode op = LLVMGetInstructionOpcode(in);
+                    next = LLVMGetNextInstruction(in);
+                    if (LLVMGetFirstUse(in) || LLVMGetTypeKind(LLVMTypeOf(in)) != LLVMIntegerTypeKind) continue;
+                    if (op == LLVMCall || op == LLVMLoad || op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg || op == LLVMUDiv || op == LLVMSDiv ||
+                        op == LLVMURem || op == LLVMSRem)
+                        continue;
+                    LLVMInstructionEraseFromParent(in);
+                    removed = 1;
+                }
+        } while (removed);
+    }
+    LLVMDisposeBuilder(z.b);
+    return count;
+}
+
 GPUCOMPILE_DEF gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, LLVMModuleRef module, const gpucompile_lower_target *target,
                                                           const gpucompile_lower_options *options, const gpucompile_logger *logger, int *lowered) {
     gpucompile_lower_options o;
@@ -2518,6 +2689,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, L
     if (gpucompile_lower__undefined(&w) != GPUCOMPILE_OK || gpucompile_lower__generic(&w, 1) != GPUCOMPILE_OK ||
         gpucompile_lower__shapes(&w) != GPUCOMPILE_OK)
         goto done;
+    gpucompile_lower_narrow(module); /* the element indices this rewrite computes in 64 bits among them */
     if (lowered) *lowered = nk;
 done:
     if (md.data) gpucompile_free(md.a, md.data);

@@ -788,6 +788,7 @@ extern "C" {
 /* The function LLVM 22's SPIR-V code generator makes an OpSpecConstant decorated SpecId of
    (__spirv_SpecConstant(int id, int default), as the SPIR-V translator's builtins name it). */
 #define GPUCOMPILE_VULKAN__SPEC_CONSTANT "_Z20__spirv_SpecConstantii"
+#define GPUCOMPILE_VULKAN__INDEX_BITS "gpucompile.vulkan.index_bits" /* named metadata: the input was spirv32 (gpucompile_vulkan__configure) */
 
 /* ==== [section: vulkan target] ===========================================================
    The two spellings, the capability and extension names, what a target allows. */
@@ -1579,6 +1580,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__object(gpucompile_job *j
    it: set at launch). */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__lower(gpucompile_job *job) {
     gpucompile_lower_options o;
+    gpucompile_lower_target t;
     const char *ws = gpucompile_target_flag_value(job->target, "workgroup_size"), *lm = gpucompile_target_flag_value(job->target, "local_memory");
     gpucompile_result r;
     int n = 0;
@@ -1589,7 +1591,9 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__lower(gpucompile_job *jo
         return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "flag workgroup_size: \"X,Y,Z\" (kernels without reqd_work_group_size)");
     if (lm && sscanf(lm, "%u", &o.local_bytes) != 1)
         return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "flag local_memory: the bytes of each local pointer parameter");
-    if ((r = gpucompile_lower_kernels(job, job->module, gpucompile_vulkan_lower_target(), &o, NULL, &n)) != GPUCOMPILE_OK) return r;
+    t = *gpucompile_vulkan_lower_target();
+    if (LLVMGetNamedMetadataNumOperands(job->module, GPUCOMPILE_VULKAN__INDEX_BITS)) t.index_bits = 32; /* spirv32: size_t and its arithmetic are 32-bit */
+    if ((r = gpucompile_lower_kernels(job, job->module, &t, &o, NULL, &n)) != GPUCOMPILE_OK) return r;
     gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d kernel%s rewritten into the Vulkan shape (buffers at the "
                        "parameters' bindings, scalars in push constants, the parameters' order recorded)", n, n == 1 ? "" : "s");
     return gpucompile_vulkan__prepare(job);
@@ -1658,6 +1662,9 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job 
     if (hoisted)
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d push-constant load%s moved into the entry block "
                            "(LLVM 22 crashes on them elsewhere)", hoisted, hoisted == 1 ? "" : "s");
+    if ((fields = gpucompile_lower_narrow(job->module)) > 0) /* Vulkan-shaped input too (the lowering did its own) */
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d 64-bit index computation%s or comparison%s done in 32 bits "
+                           "(no Int64 where nothing else needs it)", fields, fields == 1 ? "" : "s", fields == 1 ? "" : "s");
     for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn))
         for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
             for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
@@ -2213,8 +2220,15 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__finish(gpucompile_job *j
     return r;
 }
 
-/* LLVM's SPIR-V code generator knows no processors (it would warn on stderr about "vulkan"). */
+/* LLVM's SPIR-V code generator knows no processors (it would warn on stderr about "vulkan").
+   A spirv32 module (OpenCL C's 32-bit size_t) is marked before its triple and data layout become
+   Vulkan's (64-bit pointers), for the lowering's 32-bit index arithmetic (gpucompile_vulkan__lower). */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__configure(gpucompile_job *job) {
+    const char *triple = LLVMGetTarget(job->module);
+    if (triple && strncmp(triple, "spirv32", 7) == 0 && gpucompile_has_pointer_kernels(job->module)) {
+        LLVMValueRef s = LLVMMDStringInContext(job->context, "32", 2);
+        LLVMAddNamedMetadataOperand(job->module, GPUCOMPILE_VULKAN__INDEX_BITS, LLVMMDNodeInContext(job->context, &s, 1));
+    }
     gpucompile_job_free(job, job->cpu);
     job->cpu = gpucompile_job_strdup(job, "");
     return job->cpu ? GPUCOMPILE_OK : GPUCOMPILE_ERROR_OUT_OF_MEMORY;

@@ -30,7 +30,7 @@
    memory exceeds 16 KiB.
 
    Before code generation: pointer kernels lowered with 32-bit addresses (the lowering's
-   index_bits) and the 64-bit index arithmetic that feeds a 32-bit index computed in 32 bits;
+   index_bits; it computes 64-bit indices and comparisons of 32-bit values in 32 bits);
    llvm.smax/smin/abs written as a comparison and a select (naga reads GLSL.std.450's SMax on
    LLVM's unsigned types as unsigned). After it, on the module's words: SPIR-V 1.3 (the newest
    Dawn's reader of Chromium 133 takes), no memory-access operands on loads and stores (naga
@@ -548,73 +548,6 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__check_module(gpucompile_
     return GPUCOMPILE_OK;
 }
 
-/* ---- 32-bit addresses ----
-   The pointer-kernel lowering computes element indices in 64 bits and truncates them to the
-   32-bit index a shader takes. What feeds such a truncation (sums, products, shifts, bitwise
-   operations, extensions of 32-bit values, phis and selects of them) has the same low 32 bits
-   when computed in 32 bits, so it is: WGSL has no 64-bit integers. */
-typedef struct gpucompile_webgpu__narrowing {
-    LLVMBuilderRef b;
-    LLVMTypeRef i32;
-    LLVMValueRef from[256], to[256];
-    int n;
-} gpucompile_webgpu__narrowing;
-
-GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_webgpu__narrow(gpucompile_webgpu__narrowing *z, LLVMValueRef v, int depth) {
-    LLVMOpcode op;
-    LLVMValueRef a, c, r = NULL;
-    LLVMTypeRef t = LLVMTypeOf(v);
-    int i;
-    if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind) return NULL;
-    if (LLVMGetIntTypeWidth(t) == 32) return v;
-    if (LLVMIsAConstantInt(v)) return LLVMConstInt(z->i32, LLVMConstIntGetZExtValue(v) & 0xffffffffu, 0);
-    if (LLVMGetIntTypeWidth(t) != 64 || depth > 24 || !LLVMIsAInstruction(v)) return NULL;
-    for (i = 0; i < z->n; i++)
-        if (z->from[i] == v) return z->to[i];
-    if (z->n == 256) return NULL;
-    op = LLVMGetInstructionOpcode(v);
-    if (op == LLVMPHI) {
-        unsigned k, n = LLVMCountIncoming(v);
-        LLVMBasicBlockRef bb = LLVMGetInstructionParent(v);
-        LLVMPositionBuilder(z->b, bb, LLVMGetFirstInstruction(bb));
-        r = LLVMBuildPhi(z->b, z->i32, "");
-        z->from[z->n] = v;
-        z->to[z->n++] = r;
-        for (k = 0; k < n; k++) {
-            LLVMBasicBlockRef from = LLVMGetIncomingBlock(v, k);
-            LLVMValueRef x = gpucompile_webgpu__narrow(z, LLVMGetIncomingValue(v, k), depth + 1);
-            if (!x) return NULL; /* r stays, unused: deleted with the dead code */
-            LLVMAddIncoming(r, &x, &from, 1);
-        }
-        return r;
-    }
-    if (op == LLVMZExt || op == LLVMSExt) {
-        a = LLVMGetOperand(v, 0);
-        if (LLVMGetIntTypeWidth(LLVMTypeOf(a)) > 32) return NULL;
-        if (LLVMGetIntTypeWidth(LLVMTypeOf(a)) == 32) r = a;
-        else {
-            LLVMPositionBuilderBefore(z->b, v);
-            r = op == LLVMZExt ? LLVMBuildZExt(z->b, a, z->i32, "") : LLVMBuildSExt(z->b, a, z->i32, "");
-        }
-    } else if (op == LLVMAdd || op == LLVMSub || op == LLVMMul || op == LLVMAnd || op == LLVMOr || op == LLVMXor || op == LLVMShl) {
-        if (op == LLVMShl && (!LLVMIsAConstantInt(LLVMGetOperand(v, 1)) || LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)) >= 32)) return NULL;
-        if (!(a = gpucompile_webgpu__narrow(z, LLVMGetOperand(v, 0), depth + 1)) || !(c = gpucompile_webgpu__narrow(z, LLVMGetOperand(v, 1), depth + 1)))
-            return NULL;
-        LLVMPositionBuilderBefore(z->b, v);
-        r = LLVMBuildBinOp(z->b, op, a, c, "");
-    } else if (op == LLVMSelect) {
-        if (!(a = gpucompile_webgpu__narrow(z, LLVMGetOperand(v, 1), depth + 1)) || !(c = gpucompile_webgpu__narrow(z, LLVMGetOperand(v, 2), depth + 1)))
-            return NULL;
-        LLVMPositionBuilderBefore(z->b, v);
-        r = LLVMBuildSelect(z->b, LLVMGetOperand(v, 0), a, c, "");
-    }
-    if (r && z->n < 256) {
-        z->from[z->n] = v;
-        z->to[z->n++] = r;
-    }
-    return r;
-}
-
 /* llvm.smax / smin / abs as a comparison and a select: LLVM writes them as GLSL.std.450's SMax,
    SMin, SAbs on 32-bit integers it types unsigned, which naga reads as unsigned max, min (a
    clamp of a negative index then goes wrong); its comparisons it reads with their signedness. */
@@ -648,47 +581,6 @@ GPUCOMPILE_PRIVATE int gpucompile_webgpu__signed_ops(gpucompile_job *job) {
                 count++;
             }
     LLVMDisposeBuilder(b);
-    return count;
-}
-
-/* The truncations narrowed, the 64-bit code left dead removed: how many were. */
-GPUCOMPILE_PRIVATE int gpucompile_webgpu__narrow_module(gpucompile_job *job) {
-    gpucompile_webgpu__narrowing z;
-    LLVMValueRef fn, in, next;
-    LLVMBasicBlockRef bb;
-    int count = 0, removed;
-    memset(&z, 0, sizeof z);
-    z.b = LLVMCreateBuilderInContext(job->context);
-    z.i32 = LLVMInt32TypeInContext(job->context);
-    for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) {
-        z.n = 0;
-        for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-            for (in = LLVMGetFirstInstruction(bb); in; in = next) {
-                LLVMValueRef r;
-                next = LLVMGetNextInstruction(in);
-                if (LLVMGetInstructionOpcode(in) != LLVMTrunc || LLVMTypeOf(in) != z.i32) continue;
-                if ((r = gpucompile_webgpu__narrow(&z, LLVMGetOperand(in, 0), 0)) != NULL) {
-                    LLVMReplaceAllUsesWith(in, r);
-                    LLVMInstructionEraseFromParent(in);
-                    count++;
-                }
-            }
-        do { /* what is left without a use: the 64-bit computations, the narrowed phis that failed */
-            removed = 0;
-            for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-                for (in = LLVMGetFirstInstruction(bb); in; in = next) {
-                    LLVMOpcode op = LLVMGetInstructionOpcode(in);
-                    next = LLVMGetNextInstruction(in);
-                    if (LLVMGetFirstUse(in) || LLVMGetTypeKind(LLVMTypeOf(in)) != LLVMIntegerTypeKind) continue;
-                    if (op == LLVMCall || op == LLVMLoad || op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg || op == LLVMUDiv || op == LLVMSDiv ||
-                        op == LLVMURem || op == LLVMSRem)
-                        continue;
-                    LLVMInstructionEraseFromParent(in);
-                    removed = 1;
-                }
-        } while (removed);
-    }
-    LLVMDisposeBuilder(z.b);
     return count;
 }
 
@@ -734,6 +626,9 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__pre_emit(gpucompile_job 
     gpucompile_webgpu__job *st = (gpucompile_webgpu__job *)job->backend_data;
     gpucompile_result r = GPUCOMPILE_OK;
     int narrowed;
+    if ((narrowed = gpucompile_webgpu__signed_ops(job)) > 0) /* before the lowering, whose 32-bit narrowing then takes their 64-bit ones */
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "webgpu", "%d signed min/max/abs written as a comparison and a select "
+                           "(naga reads GLSL.std.450's SMax and SMin on LLVM's unsigned types as unsigned)", narrowed);
     if (gpucompile_has_pointer_kernels(job->module)) { /* double and half first: the lowering splits them into integers */
         LLVMValueRef fn, in;
         LLVMBasicBlockRef bb;
@@ -748,12 +643,6 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__pre_emit(gpucompile_job 
     }
     if (GPUCOMPILE_WEBGPU__VK()->pre_emit) GPUCOMPILE_WEBGPU__CALL_VK(job, st, GPUCOMPILE_WEBGPU__VK()->pre_emit(job));
     if (r != GPUCOMPILE_OK) return r;
-    if ((narrowed = gpucompile_webgpu__signed_ops(job)) > 0)
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "webgpu", "%d signed min/max/abs written as a comparison and a select "
-                           "(naga reads GLSL.std.450's SMax and SMin on LLVM's unsigned types as unsigned)", narrowed);
-    if ((narrowed = gpucompile_webgpu__narrow_module(job)) > 0)
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "webgpu", "%d address%s computed in 32 bits (WGSL has no 64-bit integers)",
-                           narrowed, narrowed == 1 ? "" : "es");
     return gpucompile_webgpu__check_module(job, st->target);
 }
 

@@ -194,6 +194,18 @@ if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; the
   check "... a local parameter's array too (shared=SPECID/4)" sh -c "grep -A1 'kernel sized_reduce:' '$T_TMP/pk.log' | grep -q 'shared=[0-9]*/4\"'"
   check "... a kernel with reqd_work_group_size keeps LocalSize" sh -c "spirv-dis '$T_TMP/pk.spv' | grep -q 'OpExecutionMode %saxpy LocalSize 64 1 1' && \
     spirv-dis '$T_TMP/pk.spv' | grep -q 'OpExecutionModeId %blur LocalSizeId'"
+  # only the capabilities the kernel's own code needs: OpenCL's 64-bit size_t computed in 32 bits
+  printf 'kernel void saxpy(int n, float a, global const float *x, global float *y) {\n  size_t i = get_global_id(0);\n  if (i < n) y[i] = a * x[i] + y[i];\n}\n' > "$T_TMP/saxpy.cl"
+  for t in spirv64 spirv32; do
+    clang -cl-std=CL2.0 -target $t -O2 -emit-llvm -S "$T_TMP/saxpy.cl" -o "$T_TMP/saxpy.ll"
+    "$G" --no-cache -t '#gpu.vulkan' -f bin "$T_TMP/saxpy.ll" -o "$T_TMP/saxpy.spv"
+    check "saxpy (clang -target $t -O2): valid, Shader its only capability (no Int64, Int8, Int16)" sh -c \
+      "spirv-val --target-env vulkan1.3 '$T_TMP/saxpy.spv' && [ \"\$(spirv-dis '$T_TMP/saxpy.spv' | grep -c OpCapability)\" = 1 ] && spirv-dis '$T_TMP/saxpy.spv' | grep -q 'OpCapability Shader'"
+  done
+  printf 'kernel void add(global long *x, long v) { x[get_global_id(0)] += v; }\n' > "$T_TMP/longs.cl"
+  clang -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S "$T_TMP/longs.cl" -o "$T_TMP/longs.ll"
+  "$G" --no-cache -t '#gpu.vulkan' -f bin "$T_TMP/longs.ll" -o "$T_TMP/longs.spv"
+  check "... a long buffer keeps Int64" sh -c "spirv-val --target-env vulkan1.3 '$T_TMP/longs.spv' && spirv-dis '$T_TMP/longs.spv' | grep -q 'OpCapability Int64'"
   printf 'kernel void k(global int *p, global int * global *q) { *q = p; }\n' > "$T_TMP/bad.cl"
   clang -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S "$T_TMP/bad.cl" -o "$T_TMP/bad.ll"
   "$G" -t '#gpu.vulkan' -f bin "$T_TMP/bad.ll" -o /dev/null 2> "$T_TMP/err"; rc=$?
