@@ -97,11 +97,13 @@ GPUCOMPILE_API int gpucompile_inline_helpers(LLVMModuleRef module);
    target's entry_attribute and size_attribute ("X,Y,Z": reqd_work_group_size, else
    options.local_size, default 64,1,1; without reqd_work_group_size and options.local_size, and
    where the target has spec_constant, the size is the launch's: GPUCOMPILE_LOWER_LAUNCH_SIZE):
-   - a global (addrspace 1) or constant (addrspace 2) pointer parameter: a storage buffer, set 0,
-     binding = the parameter's index (after the parameters of the module's earlier kernels: LLVM
-     22 makes one variable of each (set, binding) in a module, so two kernels must not share
-     one unless their types agree), of its one element type (read-only when nothing stores to
-     it): a handle from the target's buffer_binding, every access an element index into it
+   - a global (addrspace 1) or constant (addrspace 2) pointer parameter: a storage buffer, its
+     binding the kernel's own count of buffers before it (each kernel's from 0, so that a module
+     of many kernels fits a device's limits), in a descriptor set of the kernel's own (its index
+     among the module's kernels: LLVM 22 makes one variable of each (set, binding) in a module,
+     and two kernels' binding 0 may differ in type), which the backend makes set 0 in the module
+     it writes (gpucompile_vulkan_mark_params), of its one element type (read-only when nothing
+     stores to it): a handle from the target's buffer_binding, every access an element index into it
      (buffer_element), derived from the getelementptrs, phis and selects between the parameter
      and the access.
      One binding per parameter, not one heap binding with offsets: each allocation of an mgpu*
@@ -127,7 +129,7 @@ GPUCOMPILE_API int gpucompile_inline_helpers(LLVMModuleRef module);
      atom_* functions: atomicrmw / cmpxchg; OpenCL C's built-in library (math, integer, common,
      geometric, relational, shuffles, conversions): IR at each call (gpucompile_lower__library).
    - the original parameter order: named metadata (the target's params_metadata), one string per
-     kernel, "gpucompile.params NAME T0 T1 ...", a token per parameter: bN (binding N), pO:S (S
+     kernel, "gpucompile.params NAME T0 T1 ...", a token per parameter: bN (binding N of set 0), pO:S (S
      bytes at offset O of the scalars' block), lB (local memory: the launch may ask for up to B
      bytes; l0: the launch's sharedMemBytes sizes it), - (unused). The backend adds the strings to the module it writes, its reflection
      reader gives them back, and its runtime's launch then takes params[] in the kernel's own
@@ -2213,12 +2215,13 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__push_load(gpucompile_lower__st
     return v;
 }
 
-/* One kernel as an entry point (see the top of this section); its parameter string into md. */
+/* One kernel as an entry point (see the top of this section), its buffers in descriptor set
+   `set` (the kernel's own: see the top of this section); its parameter string into md. */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__kernel(gpucompile_lower__state *w, LLVMValueRef fn, const gpucompile_lower_options *o,
-                                                                   LLVMValueRef pc, gpucompile_lower__uses *u, unsigned first_binding, gpucompile_buf *md) {
+                                                                   LLVMValueRef pc, gpucompile_lower__uses *u, unsigned set, gpucompile_buf *md) {
     LLVMBasicBlockRef first = LLVMGetEntryBasicBlock(fn), entry, bb;
     LLVMValueRef br, nf;
-    unsigned i, n = LLVMCountParams(fn), end = 0;
+    unsigned i, n = LLVMCountParams(fn), end = 0, binding = 0;
     char name[256], numthreads[64];
     int launch;
     snprintf(name, sizeof name, "%s", gpucompile_value_name(fn));
@@ -2298,15 +2301,15 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__kernel(gpucompile_lower__
                 ht = LLVMTargetExtTypeInContext(w->ctx, w->t->buffer_type, &arr, 1, ints, 2);
                 if (!(hf = gpucompile_lower__intrinsic(w, w->t->buffer_binding, &ht, 1)))
                     return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_LLVM, "no %s in this LLVM", w->t->buffer_binding);
-                args[0] = LLVMConstInt(w->i32, 0, 0);
-                args[1] = LLVMConstInt(w->i32, first_binding + i, 0);
+                args[0] = LLVMConstInt(w->i32, set, 0);
+                args[1] = LLVMConstInt(w->i32, binding, 0);
                 args[2] = LLVMConstInt(w->i32, 1, 0);
                 args[3] = LLVMConstInt(w->i32, 0, 0);
                 args[4] = gpucompile_lower__name(w, name, p, i);
                 LLVMPositionBuilderBefore(w->b, br);
                 f = LLVMGlobalGetValueType(hf);
                 handle = LLVMBuildCall2(w->b, f, hf, args, 5, "");
-                gpucompile_buf_printf(md, " b%u", first_binding + i);
+                gpucompile_buf_printf(md, " b%u", binding++);
             }
             if (gpucompile_lower__rewrite(w, p, u, handle, array) != GPUCOMPILE_OK) return w->r;
         }
@@ -2588,7 +2591,6 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, L
     gpucompile_buf md;
     LLVMValueRef fn, next, pc = NULL, kernels[256];
     int nk = 0, i, again;
-    unsigned binding = 0;
     memset(&w, 0, sizeof w);
     memset(&pp, 0, sizeof pp);
     memset(&md, 0, sizeof md);
@@ -2658,9 +2660,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, L
         LLVMValueRef s;
         md.len = 0;
         gpucompile_buf_str(&md, "");
-        unsigned params = LLVMCountParams(kernels[i]);
-        if (gpucompile_lower__kernel(&w, kernels[i], &o, pc, u, binding, &md) != GPUCOMPILE_OK) goto done;
-        binding += params;
+        if (gpucompile_lower__kernel(&w, kernels[i], &o, pc, u, (unsigned)i, &md) != GPUCOMPILE_OK) goto done;
         if (md.oom) {
             gpucompile_lower__fail(&w, GPUCOMPILE_ERROR_OUT_OF_MEMORY, "out of memory");
             goto done;

@@ -2537,6 +2537,11 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef mod
     }
     gpucompile_buf_add(&t, w + 4 * at, size - 4 * at);
     r = t.oom ? GPUCOMPILE_ERROR_OUT_OF_MEMORY : module ? gpucompile_vulkan__launch_sizes(module, &t) : GPUCOMPILE_OK;
+    if (r == GPUCOMPILE_OK && count) { /* the lowering's set per kernel (one variable per kernel's binding from LLVM 22): all set 0 */
+        uint32_t *tw = (uint32_t *)(void *)t.data;
+        for (gpucompile_spirv_begin(&it, tw, t.len); gpucompile_spirv_next(&it);)
+            if (it.op == GPUCOMPILE_VULKAN__OP_DECORATE && it.wc == 4 && tw[it.at + 2] == GPUCOMPILE_VULKAN__DEC_SET) tw[it.at + 3] = 0;
+    }
     if (r == GPUCOMPILE_OK) gpucompile_buf_add(out, t.data, t.len);
     gpucompile_free(t.a, t.data);
     return r != GPUCOMPILE_OK ? r : out->oom ? GPUCOMPILE_ERROR_OUT_OF_MEMORY : GPUCOMPILE_OK;

@@ -164,15 +164,17 @@ static void test_compile(void) {
     /* saxpy(float a, global const float *x, global float *y, int n) */
     CHECK(k[0].num_params == 4);
     CHECK(k[0].params[0].kind == GPUCOMPILE_VULKAN_PARAM_PUSH && k[0].params[0].size == 4);
-    CHECK(k[0].params[1].kind == GPUCOMPILE_VULKAN_PARAM_BINDING && k[0].params[1].value == 1);
-    CHECK(k[0].params[2].kind == GPUCOMPILE_VULKAN_PARAM_BINDING && k[0].params[2].value == 2);
+    CHECK(k[0].params[1].kind == GPUCOMPILE_VULKAN_PARAM_BINDING && k[0].params[1].value == 0);
+    CHECK(k[0].params[2].kind == GPUCOMPILE_VULKAN_PARAM_BINDING && k[0].params[2].value == 1);
     CHECK(k[0].params[3].kind == GPUCOMPILE_VULKAN_PARAM_PUSH && k[0].params[3].size == 4);
-    CHECK(k[0].num_bindings == 2 && k[0].bindings[0].binding == 1 && k[0].bindings[0].read_only && !k[0].bindings[1].read_only);
+    CHECK(k[0].num_bindings == 2 && k[0].bindings[0].binding == 0 && k[0].bindings[0].read_only && !k[0].bindings[1].read_only);
     CHECK(k[0].local_size[0] == 64 && k[0].local_size[1] == 1);
     CHECK(k[0].num_launch == 0); /* reqd_work_group_size: compiled in */
     CHECK_STR(k[1].name, "grid2d");
     CHECK(k[1].local_size[0] == 8 && k[1].local_size[1] == 4);
-    CHECK(k[1].params[0].kind == GPUCOMPILE_VULKAN_PARAM_BINDING && k[1].params[0].value == 4); /* after saxpy's four */
+    CHECK(k[1].params[0].kind == GPUCOMPILE_VULKAN_PARAM_BINDING && k[1].params[0].value == 0); /* each kernel's bindings its own, from 0 */
+    for (n = 0; n < 9; n++) /* set 0, and no kernel's binding above its buffers' count */
+        CHECK(k[n].num_bindings == 0 || (k[n].bindings[k[n].num_bindings - 1].set == 0 && k[n].bindings[k[n].num_bindings - 1].binding == (uint32_t)k[n].num_bindings - 1));
     CHECK_STR(k[3].name, "blur");
     CHECK(k[3].local_size[0] == 64 && k[3].local_size[1] == 1); /* no reqd_work_group_size: the default, until a launch sets it */
     CHECK(k[3].num_launch == 3);
@@ -514,7 +516,7 @@ static void test_private_memset(void) {
 static void test_marker_mismatch(void) {
     gpucompile_vulkan_kernel k[16];
     char *copy, *at;
-    const char *want = "gpucompile.params saxpy p0:4 b1 b2 p4:4";
+    const char *want = "gpucompile.params saxpy p0:4 b0 b1 p4:4";
     size_t i;
     if (!valid) SKIP("no valid module");
     copy = (char *)malloc(spirv.len);
@@ -525,9 +527,9 @@ static void test_marker_mismatch(void) {
     if (at) at[strlen("gpucompile.params saxpy p0:4 b")] = '9';
     CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 12) == 9);
     CHECK(k[0].num_params == 0 && k[1].num_params == 2);
-    if (at) memcpy(at, "gpucompile.params saxpy p0:4 b1 b2 p4:x", strlen(want)); /* malformed */
+    if (at) memcpy(at, "gpucompile.params saxpy p0:4 b0 b1 p4:x", strlen(want)); /* malformed */
     CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 12) == 9 && k[0].num_params == 0);
-    if (at) memcpy(at, "gpucompile.params saxpx p0:4 b1 b2 p4:4", strlen(want)); /* another kernel's */
+    if (at) memcpy(at, "gpucompile.params saxpx p0:4 b0 b1 p4:4", strlen(want)); /* another kernel's */
     CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 12) == 9 && k[0].num_params == 0);
     free(copy);
 }
