@@ -626,9 +626,6 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__pre_emit(gpucompile_job 
     gpucompile_webgpu__job *st = (gpucompile_webgpu__job *)job->backend_data;
     gpucompile_result r = GPUCOMPILE_OK;
     int narrowed;
-    if ((narrowed = gpucompile_webgpu__signed_ops(job)) > 0) /* before the lowering, whose 32-bit narrowing then takes their 64-bit ones */
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "webgpu", "%d signed min/max/abs written as a comparison and a select "
-                           "(naga reads GLSL.std.450's SMax and SMin on LLVM's unsigned types as unsigned)", narrowed);
     if (gpucompile_has_pointer_kernels(job->module)) { /* double and half first: the lowering splits them into integers */
         LLVMValueRef fn, in;
         LLVMBasicBlockRef bb;
@@ -641,6 +638,9 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__pre_emit(gpucompile_job 
                 }
         if ((r = gpucompile_webgpu__lower(job, st)) != GPUCOMPILE_OK) return r;
     }
+    if ((narrowed = gpucompile_webgpu__signed_ops(job)) > 0) /* after the lowering (its clamp, min, max), before the Vulkan backend's narrowing (their 64-bit ones) */
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "webgpu", "%d signed min/max/abs written as a comparison and a select "
+                           "(naga reads GLSL.std.450's SMax and SMin on LLVM's unsigned types as unsigned)", narrowed);
     if (GPUCOMPILE_WEBGPU__VK()->pre_emit) GPUCOMPILE_WEBGPU__CALL_VK(job, st, GPUCOMPILE_WEBGPU__VK()->pre_emit(job));
     if (r != GPUCOMPILE_OK) return r;
     return gpucompile_webgpu__check_module(job, st->target);
