@@ -37,9 +37,12 @@
    the instruction (a getelementptr on a getpointer result, a null resource name, a fence, two
    element types on one binding, an entry point without a workgroup size, a call to a function
    the module does not define). Addresses keep 32-bit indices where the optimizer widened them
-   (a 64-bit index declares Int64, which a target may not allow). After LLVM, on the module's words: the barrier gets the WorkgroupMemory
+   (a 64-bit index declares Int64, which a target may not allow), and 64-bit index arithmetic and
+   comparisons of 32-bit values are computed in 32 bits (gpucompile_lower_narrow). After LLVM, on
+   the module's words: the barrier gets the WorkgroupMemory
    semantics LLVM 22 leaves out, atomics' null constants (monotonic ordering) become constants,
-   and the resource names' dead string variables go (with the Int8 capability they force); -v
+   the resource names' dead string variables go (with the Int8 capability they force), and each
+   entry point's interface lists only the variables it uses (LLVM 22 lists the module's all); -v
    says what changed.
 
    Also OpenCL/CUDA-style kernels (spir_kernel, ptx_kernel, amdgpu_kernel functions: pointer
@@ -735,6 +738,54 @@ done:
     free(s.members);
     free(visited);
     return found;
+}
+
+/* Each entry point's interface only the global variables its function and the functions it
+   calls use: LLVM 22 lists every variable of the module in every entry point, so each kernel
+   would name the others' buffers, push-constant block and built-ins (a driver may count them; a
+   reader of the interface sees them). In place on the words w[0..*n) (host order), *n the count
+   after; 0, or -1 (malformed, out of memory: unchanged). */
+GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__own_interfaces(uint32_t *w, size_t *n) {
+    gpucompile_vulkan__spv s;
+    gpucompile_spirv_inst it;
+    unsigned char *visited = NULL;
+    size_t out = 5;
+    int r = -1;
+    memset(&s, 0, sizeof s);
+    if (*n < 5 || !gpucompile_spirv_begin(&it, w, *n * 4)) return -1;
+    s.w = w;
+    s.n = *n;
+    s.cap = w[3] < 4u * (uint32_t)(*n < 0x3fffffu ? *n : 0x3fffffu) + 64 ? w[3] : 4u * (uint32_t)(*n < 0x3fffffu ? *n : 0x3fffffu) + 64;
+    if (!(s.ids = (gpucompile_vulkan__id *)calloc(s.cap ? s.cap : 1, sizeof *s.ids)) || !(visited = (unsigned char *)calloc(s.cap ? s.cap : 1, 1)))
+        goto done;
+    for (gpucompile_vulkan__walk(&s, &it, 5); gpucompile_spirv_next(&it);) /* what mark_uses looks up: functions, variables */
+        if (((it.op == GPUCOMPILE_VULKAN__OP_FUNCTION && it.wc >= 5) || (it.op == GPUCOMPILE_VULKAN__OP_VARIABLE && it.wc >= 4)) && w[it.at + 2] < s.cap)
+            s.ids[w[it.at + 2]].def = (uint32_t)it.at;
+    if (it.bad) goto done;
+    for (gpucompile_vulkan__walk(&s, &it, 5); gpucompile_spirv_next(&it);) {
+        const uint32_t *i = w + it.at;
+        size_t wc = it.wc, k, name = 3, kept;
+        if (it.op != GPUCOMPILE_VULKAN__OP_ENTRY_POINT || wc < 4) { /* moved down over what went */
+            memmove(w + out, i, wc * 4);
+            out += wc;
+            continue;
+        }
+        while (name < wc && (i[name] >> 24)) name++; /* the name's last word (its NUL in the top byte or before) */
+        memset(visited, 0, s.cap);
+        for (k = 0; k < s.cap; k++) s.ids[k].used = 0;
+        gpucompile_vulkan__mark_uses(&s, i[2], visited, 0);
+        memmove(w + out, i, (name + 1 < wc ? name + 1 : wc) * 4);
+        for (kept = name + 1, k = name + 1; k < wc; k++)
+            if (i[k] < s.cap && s.ids[i[k]].used) w[out + kept++] = i[k];
+        w[out] = gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_ENTRY_POINT, (uint32_t)kept);
+        out += kept;
+    }
+    *n = out;
+    r = 0;
+done:
+    free(s.ids);
+    free(visited);
+    return r;
 }
 
 /* Run-time selection, the one rule of the backend's select_score (gpucompile_binary_select,
@@ -2192,6 +2243,13 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__finish_mod(gpucompile_jo
         }
         words = (unsigned char *)pb.data;
         nwords = pb.len;
+    } else { /* what gpucompile_vulkan_mark_params does for pointer kernels: each entry point's interface its own variables */
+        size_t nw = nwords / 4;
+        if (gpucompile_vulkan__own_interfaces((uint32_t *)(void *)words, &nw) != 0) {
+            gpucompile_job_free(job, words);
+            return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+        }
+        nwords = nw * 4;
     }
     if ((r = gpucompile_vulkan__reflect_into(job->object, words, nwords, 0)) != GPUCOMPILE_OK) {
         gpucompile_job_free(job, words);
@@ -2541,6 +2599,11 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef mod
         uint32_t *tw = (uint32_t *)(void *)t.data;
         for (gpucompile_spirv_begin(&it, tw, t.len); gpucompile_spirv_next(&it);)
             if (it.op == GPUCOMPILE_VULKAN__OP_DECORATE && it.wc == 4 && tw[it.at + 2] == GPUCOMPILE_VULKAN__DEC_SET) tw[it.at + 3] = 0;
+    }
+    if (r == GPUCOMPILE_OK) { /* each entry point's interface its own variables */
+        size_t nw = t.len / 4;
+        if (gpucompile_vulkan__own_interfaces((uint32_t *)(void *)t.data, &nw) != 0) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+        t.len = nw * 4;
     }
     if (r == GPUCOMPILE_OK) gpucompile_buf_add(out, t.data, t.len);
     gpucompile_free(t.a, t.data);

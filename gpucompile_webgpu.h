@@ -860,7 +860,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__reshape(gpucompile_job *
                                                                  int *uniform_binding) {
     gpucompile_webgpu__spv s;
     size_t i, at, bound = n > 5 ? w[3] : 0, first_annotation = 0;
-    unsigned char *is_var = NULL, *used = NULL, *seen = NULL, *nonwritable_var = NULL, *storage = NULL;
+    unsigned char *is_var = NULL, *nonwritable_var = NULL, *storage = NULL;
     uint32_t pc = 0, max_binding = 0, any_binding = 0, k;
     gpucompile_result r = GPUCOMPILE_OK;
     uint32_t *set0 = NULL;
@@ -871,14 +871,12 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__reshape(gpucompile_job *
     if (n < 5 || w[0] != 0x07230203u || bound > 4u * n + 64) return GPUCOMPILE_ERROR_INVALID_BINARY;
     s.w = w;
     s.n = n;
-    if (!(s.at = (size_t *)gpucompile_job_alloc(job, n * sizeof *s.at)) || !(is_var = (unsigned char *)gpucompile_job_alloc(job, bound * 5 + 5))) {
+    if (!(s.at = (size_t *)gpucompile_job_alloc(job, n * sizeof *s.at)) || !(is_var = (unsigned char *)gpucompile_job_alloc(job, bound * 3 + 3))) {
         r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
         goto done;
     }
-    memset(is_var, 0, bound * 5 + 5);
-    used = is_var + bound + 1;
-    seen = used + bound + 1;
-    nonwritable_var = seen + bound + 1;
+    memset(is_var, 0, bound * 3 + 3);
+    nonwritable_var = is_var + bound + 1;
     storage = nonwritable_var + bound + 1; /* each variable's storage class (below 256) */
     set0 = NULL;
     for (at = 5; at < n; at += w[at] >> 16) {
@@ -969,24 +967,19 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__reshape(gpucompile_job *
         if (dead[i] || op == 5 || op == 6) continue; /* OpName, OpMemberName: LLVM's names are not WGSL's ("pc.1") */
         if ((op == 71 || op == 72) && wc >= 2 && iw[1] < bound && gpucompile_webgpu__dead_id(dead, &s, iw[1])) continue;
         if (op == 17 && wc == 2 && iw[1] == 39 && !int8) continue; /* Int8, of the names alone */
-        if (op == 15 && wc >= 4) { /* OpEntryPoint: the interface its function uses, nothing more */
+        if (op == 15 && wc >= 4) { /* OpEntryPoint: SPIR-V 1.3 lists the Input and Output variables only (the Vulkan backend left those its function uses) */
             const char *name = (const char *)(iw + 3);
             size_t max = (size_t)(wc - 3) * 4, len = 0, nw, j, kept = 0;
             uint32_t head;
             while (len < max && name[len]) len++;
             nw = len / 4 + 1;
             if (3 + nw > wc) { r = GPUCOMPILE_ERROR_INVALID_BINARY; goto done; }
-            memset(used, 0, bound + 1);
-            memset(seen, 0, bound + 1);
-            gpucompile_webgpu__uses(&s, is_var, bound, iw[2], used, seen, 0);
-            for (j = 3 + nw; j < wc; j++) /* SPIR-V 1.3 lists the Input and Output variables only */
-                if (iw[j] < bound && used[iw[j]] && storage[iw[j]] != 1 && storage[iw[j]] != 3) used[iw[j]] = 0;
-            for (j = 3 + nw; j < wc; j++) kept += iw[j] < bound && used[iw[j]];
+            for (j = 3 + nw; j < wc; j++) kept += iw[j] < bound && (storage[iw[j]] == 1 || storage[iw[j]] == 3);
             head = (uint32_t)((3 + nw + kept) << 16 | 15u);
             gpucompile_buf_add(out, &head, 4);
             gpucompile_buf_add(out, iw + 1, (2 + nw) * 4);
             for (j = 3 + nw; j < wc; j++)
-                if (iw[j] < bound && used[iw[j]]) gpucompile_buf_add(out, &iw[j], 4);
+                if (iw[j] < bound && (storage[iw[j]] == 1 || storage[iw[j]] == 3)) gpucompile_buf_add(out, &iw[j], 4);
             continue;
         }
         if ((op == 61 && wc > 4) || (op == 62 && wc > 3) || (op == 63 && wc > 3)) { /* OpLoad, OpStore, OpCopyMemory: no memory operands */

@@ -189,6 +189,9 @@ if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; the
   check "each kernel's bindings its own, from 0, in set 0 (nine kernels, 15 buffers: the highest binding 1)" sh -c \
     "spirv-dis '$T_TMP/pk.spv' > '$T_TMP/pk.txt' && [ \"\$(sed -n 's/.* Binding \([0-9]*\)\$/\1/p' '$T_TMP/pk.txt' | sort -n | tail -1)\" = 1 ] && \
      [ \"\$(grep -c ' DescriptorSet 0\$' '$T_TMP/pk.txt')\" = \"\$(grep -c ' Binding ' '$T_TMP/pk.txt')\" ]"
+  check "each entry point's interface only its own variables (LLVM 22 lists the module's all in each)" sh -c \
+    "[ \"\$(grep 'OpEntryPoint.*%scalars ' '$T_TMP/pk.txt' | wc -w)\" = 6 ] && \
+     [ \"\$(grep -c 'OpEntryPoint.* %grid2d_arg0' '$T_TMP/pk.txt')\" = 1 ] && [ \"\$(grep 'OpEntryPoint.*%saxpy ' '$T_TMP/pk.txt' | wc -w)\" = 8 ]"
   "$G" -t '#gpu.vulkan<flags = {workgroup_size = "32,2,1"}>' -f bin "$T_TMP/pk.ll" -o "$T_TMP/pk2.spv" -v > "$T_TMP/pk2.log" 2>&1
   check "flags workgroup_size: a kernel without reqd_work_group_size gets it" sh -c "grep -A1 'kernel blur:' '$T_TMP/pk2.log' | grep -q 'workgroup_size = array<i32: 32, 2, 1>'"
   check "... compiled in: no size set at launch" sh -c "! grep -A1 'kernel blur:' '$T_TMP/pk2.log' | grep -q 'launch_sizes'"
