@@ -102,7 +102,7 @@ GPUCOMPILE_API int gpucompile_inline_helpers(LLVMModuleRef module);
      of many kernels fits a device's limits), in a descriptor set of the kernel's own (its index
      among the module's kernels: LLVM 22 makes one variable of each (set, binding) in a module,
      and two kernels' binding 0 may differ in type), which the backend makes set 0 in the module
-     it writes (gpucompile_vulkan_mark_params), of its one element type (read-only when nothing
+     it writes (after code generation), of its one element type (read-only when nothing
      stores to it): a handle from the target's buffer_binding, every access an element index into it
      (buffer_element), derived from the getelementptrs, phis and selects between the parameter
      and the access.

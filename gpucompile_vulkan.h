@@ -12,17 +12,23 @@
 
    Targets:
    - #gpu.vulkan<O, triple, chip, features, flags> (ours). triple: "spirv1.6-unknown-vulkan1.3-
-     compute" (default) or "spirv1.5-unknown-vulkan1.2-compute"; chip "vulkan" (the device is
-     chosen at run time). features: what the target allows besides the default set, as +Name /
-     -Name words, Name a SPIR-V capability (Int64, AtomicFloat32MinMaxEXT, ...) or extension
-     (SPV_KHR_16bit_storage, ...). The default set is what Mesa's lavapipe and current desktop
-     drivers have: Shader, Int8, Int16, Int64, Float16, Float64, Int64Atomics, the GroupNonUniform
-     family, 8- and 16-bit storage, AtomicFloat32AddEXT (with their extensions).
+     compute" (default) or "spirv1.5-unknown-vulkan1.2-compute"; chip: the class of device the
+     module must load on (the device itself is chosen at run time), "vulkan" (default: what
+     Mesa's lavapipe and current desktop drivers have: Shader, Int8, Int16, Int64, Float16,
+     Float64, Int64Atomics, the GroupNonUniform family, 8- and 16-bit storage,
+     AtomicFloat32AddEXT, with their extensions) or "android" (Khronos' Android baseline profile:
+     Shader and GroupNonUniform only, no 64-, 16-, 8-bit integers, half, double or 8/16-bit
+     storage; 16 KiB of workgroup memory, 128 bytes of push constants). features: what the target
+     allows besides the chip's set, as +Name / -Name words, Name a SPIR-V capability (Int64,
+     AtomicFloat32MinMaxEXT, ...) or extension (SPV_KHR_16bit_storage, ...).
    - #spirv.target_env<#spirv.vce<v1.6, [Shader, ...], [SPV_...]>, api=Vulkan, VENDOR:TYPE:ID,
      #spirv.resource_limits<...>> (MLIR 22's, read and printed as mlir-opt-22 does). The lists
      are all the target allows: nothing is added to them. SPIR-V 1.5 and 1.6 are compiled (as
      Vulkan 1.2 and 1.3). cooperative_matrix_properties_* are read only as [].
-   A module that needs a capability or extension the target does not allow is refused, naming it.
+   A module that needs a capability or extension the target does not allow is refused, naming it:
+   a value that needs one (a 64-bit integer without Int64, ...) before code generation, naming the
+   function and the instruction, as is more workgroup memory in an entry point than the target's
+   devices have (chip "android"; #spirv.resource_limits' max_compute_shared_memory_size).
 
    Inputs: LLVM IR in the shape LLVM's SPIR-V backend takes for Vulkan (clang's HLSL output):
    an entry point is `define void @k()` with "hlsl.shader"="compute" and "hlsl.numthreads"="X,Y,Z";
@@ -888,6 +894,13 @@ static const char *const gpucompile_vulkan__exts[] = {
     "StoragePushConstant8,StorageBuffer16BitAccess,UniformAndStorageBuffer16BitAccess,StoragePushConstant16," \
     "AtomicFloat32AddEXT,SPV_KHR_8bit_storage,SPV_KHR_16bit_storage,SPV_KHR_storage_buffer_storage_class," \
     "SPV_EXT_shader_atomic_float_add"
+/* What chip = "android" allows: Khronos' Android baseline profile (VP_ANDROID_baseline_2021),
+   what every Android device of 2021 on has: no 64-, 16- or 8-bit integers, no half or double, no
+   8- or 16-bit storage; its limits: GPUCOMPILE_VULKAN__ANDROID_SHARED bytes of workgroup memory,
+   128 bytes of push constants (gpucompile_vulkan__profile_limits). */
+#define GPUCOMPILE_VULKAN__ANDROID_SET "Shader,Matrix,GroupNonUniform,SPV_KHR_storage_buffer_storage_class"
+#define GPUCOMPILE_VULKAN__ANDROID_SHARED 16384
+#define GPUCOMPILE_VULKAN__ANDROID_PUSH 128
 /* What a capability brings along (a module declares both; a target lists the first). */
 static const char *const gpucompile_vulkan__implied[][2] = {
     {"Shader", "Matrix"}, {"UniformAndStorageBuffer8BitAccess", "StorageBuffer8BitAccess"},
@@ -917,7 +930,8 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__known(const char *name, size_t n) {
 GPUCOMPILE_PRIVATE int gpucompile_vulkan__allows_1(const gpucompile_target *t, const char *name) {
     const char *f = gpucompile_target_features(t);
     size_t n = strlen(name);
-    int yes = !t->upstream && gpucompile_in_list(GPUCOMPILE_VULKAN__DEFAULT_SET, name, n);
+    int android = strcmp(gpucompile_target_chip(t), "android") == 0;
+    int yes = !t->upstream && gpucompile_in_list(android ? GPUCOMPILE_VULKAN__ANDROID_SET : GPUCOMPILE_VULKAN__DEFAULT_SET, name, n);
     while (*f) {
         size_t w = strcspn(f, ",");
         if (w == n + 1 && strncmp(f + 1, name, n) == 0) yes = f[0] == '+';
@@ -1247,8 +1261,9 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__verify(const gpucompile_
             return gpucompile_log_target(logger, "SPIR-V 1.%d (Vulkan 1.%d) is not compiled: LLVM writes Vulkan shaders as SPIR-V 1.5 (Vulkan 1.2) or 1.6 (Vulkan 1.3).", s, v);
         return gpucompile_log_target(logger, "The target triple '%.200s' is not a Vulkan compute triple (spirv1.6-unknown-vulkan1.3-compute or spirv1.5-unknown-vulkan1.2-compute).", triple);
     }
-    if (strcmp(gpucompile_target_chip(t), "vulkan") != 0)
-        return gpucompile_log_target(logger, "The chip of a Vulkan target is \"vulkan\" (the device is chosen at run time), not '%.100s'.", gpucompile_target_chip(t));
+    if (strcmp(gpucompile_target_chip(t), "vulkan") != 0 && strcmp(gpucompile_target_chip(t), "android") != 0)
+        return gpucompile_log_target(logger, "The chip of a Vulkan target is \"vulkan\" (the device is chosen at run time) or \"android\" (Android's "
+                                     "baseline profile: what every Android device has), not '%.100s'.", gpucompile_target_chip(t));
     while (*f) {
         size_t w = strcspn(f, ",");
         if (w < 2 || (f[0] != '+' && f[0] != '-') || !gpucompile_vulkan__known(f + 1, w - 1))
@@ -1576,6 +1591,122 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__workgroup(gpucompile_job *job, LLVMBui
     return done;
 }
 
+/* ---- what the target's devices lack, refused by name before code generation ----
+   The capability an instruction's values need (64-, 16-, 8-bit integers, double, half; 8- and
+   16-bit values in storage buffers and push constants) that the target does not allow: chip =
+   "android", #spirv.vce's list, features = "-Int64". Else LLVM writes the capability and the
+   backend refuses the module after code generation, naming neither function nor instruction. */
+typedef struct gpucompile_vulkan__need { const char *cap, *what; } gpucompile_vulkan__need;
+
+GPUCOMPILE_PRIVATE const gpucompile_vulkan__need *gpucompile_vulkan__type_lacks(const gpucompile_target *t, LLVMTypeRef ty, unsigned space, int depth) {
+    static const gpucompile_vulkan__need needs[] = {
+        {"Int64", "a 64-bit integer"}, {"Int16", "a 16-bit integer"}, {"Int8", "an 8-bit integer"}, {"Float64", "a double"},
+        {"Float16", "a half"}, {"StorageBuffer16BitAccess", "a 16-bit value in a storage buffer"},
+        {"StorageBuffer8BitAccess", "an 8-bit value in a storage buffer"}, {"StoragePushConstant16", "a 16-bit push constant"},
+        {"StoragePushConstant8", "an 8-bit push constant"}};
+    LLVMTypeKind k = LLVMGetTypeKind(ty);
+    int i = -1, bits = 0;
+    unsigned j, n;
+    if (depth > 8) return NULL;
+    if (k == LLVMVectorTypeKind || k == LLVMArrayTypeKind) return gpucompile_vulkan__type_lacks(t, LLVMGetElementType(ty), space, depth + 1);
+    if (k == LLVMStructTypeKind) {
+        for (j = 0, n = LLVMCountStructElementTypes(ty); j < n; j++) {
+            const gpucompile_vulkan__need *x = gpucompile_vulkan__type_lacks(t, LLVMStructGetTypeAtIndex(ty, j), space, depth + 1);
+            if (x) return x;
+        }
+        return NULL;
+    }
+    if (k == LLVMIntegerTypeKind) bits = (int)LLVMGetIntTypeWidth(ty);
+    if (k == LLVMHalfTypeKind || k == LLVMBFloatTypeKind) bits = 16;
+    if (bits == 64) i = 0;
+    else if (bits == 16) i = k == LLVMIntegerTypeKind ? 1 : 4;
+    else if (bits == 8) i = 2;
+    else if (k == LLVMDoubleTypeKind) i = 3;
+    if (i >= 0 && !gpucompile_vulkan__allows(t, needs[i].cap)) return &needs[i];
+    if ((bits == 8 || bits == 16) && (space == 11 || space == 13)) { /* in memory: StorageBuffer, PushConstant */
+        i = 5 + (bits == 8) + 2 * (space == 13);
+        if (!gpucompile_vulkan__allows(t, needs[i].cap)) return &needs[i];
+    }
+    return NULL;
+}
+
+/* What instruction in needs that the target does not allow (its result, its operands, what it
+   loads or stores), or NULL. */
+GPUCOMPILE_PRIVATE const gpucompile_vulkan__need *gpucompile_vulkan__lacks(const gpucompile_target *t, LLVMValueRef in) {
+    const gpucompile_vulkan__need *x;
+    int k, n = LLVMGetNumOperands(in);
+    if (LLVMIsACallInst(in) && strncmp(gpucompile_vulkan__callee(in), "llvm.lifetime.", 14) == 0) return NULL; /* no code */
+    if ((x = gpucompile_vulkan__type_lacks(t, LLVMTypeOf(in), 0, 0)) != NULL) return x;
+    for (k = 0; k < n; k++)
+        if ((x = gpucompile_vulkan__type_lacks(t, LLVMTypeOf(LLVMGetOperand(in, (unsigned)k)), 0, 0)) != NULL) return x;
+    if (LLVMIsALoadInst(in) || LLVMIsAStoreInst(in)) {
+        LLVMValueRef p = LLVMGetOperand(in, LLVMIsALoadInst(in) ? 0 : 1);
+        return gpucompile_vulkan__type_lacks(t, LLVMIsALoadInst(in) ? LLVMTypeOf(in) : LLVMTypeOf(LLVMGetOperand(in, 0)),
+                                             LLVMGetPointerAddressSpace(LLVMTypeOf(p)), 0);
+    }
+    return NULL;
+}
+
+/* The bytes of workgroup memory the target's devices have: #spirv.resource_limits'
+   max_compute_shared_memory_size (MLIR's default, 16384, where not given), chip = "android"'s;
+   0: the device's, checked at launch (bare #gpu.vulkan). Push constants: chip = "android"'s 128,
+   else 0 (the lowering keeps to 128, every device's minimum). */
+GPUCOMPILE_PRIVATE void gpucompile_vulkan__profile_limits(const gpucompile_target *t, unsigned long *shared, unsigned long *push) {
+    char limits[4096];
+    const char *at;
+    int android = strcmp(gpucompile_target_chip(t), "android") == 0;
+    gpucompile_vulkan__flag_string(t, "limits", limits, sizeof limits);
+    *shared = android ? GPUCOMPILE_VULKAN__ANDROID_SHARED : t->upstream ? 16384 : 0;
+    *push = android ? GPUCOMPILE_VULKAN__ANDROID_PUSH : 0;
+    if ((at = strstr(limits, "max_compute_shared_memory_size = ")) != NULL) *shared = strtoul(at + 33, NULL, 0);
+}
+
+/* Is v (a global, a constant expression off one) used in function fn? */
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__used_in(LLVMValueRef v, LLVMValueRef fn, int depth) {
+    LLVMUseRef u;
+    for (u = LLVMGetFirstUse(v); u && depth < 4; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (LLVMIsAInstruction(user) ? LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)) == fn : gpucompile_vulkan__used_in(user, fn, depth + 1)) return 1;
+    }
+    return 0;
+}
+
+/* Refused before code generation, by name: what the target's devices lack (above). */
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__check_profile(gpucompile_job *job) {
+    const gpucompile_target *t = job->target;
+    const char *chip = gpucompile_target_chip(t);
+    unsigned kind = LLVMGetMDKindIDInContext(job->context, GPUCOMPILE_LOWER_LAUNCH_LENGTH, (unsigned)strlen(GPUCOMPILE_LOWER_LAUNCH_LENGTH));
+    unsigned long shared, push, bytes;
+    LLVMTargetDataRef dl = LLVMGetModuleDataLayout(job->module);
+    LLVMValueRef fn, in, g;
+    LLVMBasicBlockRef bb;
+    char why[512];
+    const char *hint = t->upstream ? "add it to #spirv.vce's capabilities" : strcmp(chip, "android") == 0 ? "chip \"android\": Android's baseline devices lack it" : "the target's features remove it";
+    for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn))
+        for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+                const gpucompile_vulkan__need *x = gpucompile_vulkan__lacks(t, in);
+                if (!x) continue;
+                snprintf(why, sizeof why, "%s needs the SPIR-V capability %s, which the target does not allow (%s)", x->what, x->cap, hint);
+                return gpucompile_vulkan__refuse(job, in, why);
+            }
+    gpucompile_vulkan__profile_limits(t, &shared, &push);
+    for (g = LLVMGetFirstGlobal(job->module); g; g = LLVMGetNextGlobal(g))
+        if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 13 && push && LLVMABISizeOfType(dl, LLVMGlobalGetValueType(g)) > push)
+            return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "global '%s': a %lu-byte push-constant block; the target's devices have %lu bytes (chip \"%s\")",
+                                       gpucompile_value_name(g), (unsigned long)LLVMABISizeOfType(dl, LLVMGlobalGetValueType(g)), push, chip);
+    for (fn = shared ? LLVMGetFirstFunction(job->module) : NULL; fn; fn = LLVMGetNextFunction(fn)) { /* each entry point's (helpers are inlined) */
+        if (!gpucompile_vulkan__is_kernel(job, fn)) continue;
+        for (bytes = 0, g = LLVMGetFirstGlobal(job->module); g; g = LLVMGetNextGlobal(g))
+            if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3 && !LLVMGetMetadata(g, kind) && gpucompile_vulkan__used_in(g, fn, 0))
+                bytes += (unsigned long)LLVMABISizeOfType(dl, LLVMGlobalGetValueType(g)); /* not the sizes set at launch: the runtime checks those */
+        if (bytes > shared)
+            return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': %lu bytes of workgroup memory; the target's devices have %lu (%s)",
+                                       gpucompile_value_name(fn), bytes, shared, t->upstream ? "#spirv.resource_limits' max_compute_shared_memory_size" : "chip \"android\"");
+    }
+    return GPUCOMPILE_OK;
+}
+
 /* LLVM's diagnostics in object's private context: errors are the job's. */
 typedef struct gpucompile_vulkan__diag { gpucompile_job *job; int failed; } gpucompile_vulkan__diag;
 GPUCOMPILE_PRIVATE void gpucompile_vulkan__diag_handler(LLVMDiagnosticInfoRef di, void *user) {
@@ -1722,6 +1853,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job 
                 const char *why = gpucompile_vulkan__bad_instruction(in);
                 if (why) return gpucompile_vulkan__refuse(job, in, why);
             }
+    /* the WebGPU backend compiles through this one and refuses what WGSL lacks in its own words */
+    if (job->backend == gpucompile_vulkan_backend() && (r = gpucompile_vulkan__check_profile(job)) != GPUCOMPILE_OK) return r;
     if (job->format == GPUCOMPILE_FORMAT_ISA) { /* isa: the module's words too, for finish's repairs */
         LLVMMemoryBufferRef obj = NULL;
         if ((r = gpucompile_vulkan__object(job, &obj)) != GPUCOMPILE_OK) return r;

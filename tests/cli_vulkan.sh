@@ -212,6 +212,28 @@ if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; the
   clang -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S "$T_TMP/longs.cl" -o "$T_TMP/longs.ll"
   "$G" --no-cache -t '#gpu.vulkan' -f bin "$T_TMP/longs.ll" -o "$T_TMP/longs.spv"
   check "... a long buffer keeps Int64" sh -c "spirv-val --target-env vulkan1.3 '$T_TMP/longs.spv' && spirv-dis '$T_TMP/longs.spv' | grep -q 'OpCapability Int64'"
+  # chip = "android": what Android's baseline devices have; what they lack refused by name before code generation
+  check "#gpu.vulkan<chip = \"android\">: printed as written" [ "$("$G" --print-target '#gpu.vulkan<chip = "android">')" = '#gpu.vulkan<chip = "android">' ]
+  "$G" --no-cache -t '#gpu.vulkan<chip = "android">' -f bin "$T_TMP/saxpy.ll" -o "$T_TMP/saxpy_android.spv"
+  check "... saxpy: the same module as for bare #gpu.vulkan (Shader only)" cmp -s "$T_TMP/saxpy.spv" "$T_TMP/saxpy_android.spv"
+  printf 'kernel void c(global char *x) { x[get_global_id(0)] += 1; }\n' > "$T_TMP/chars.cl"
+  printf 'kernel __attribute__((reqd_work_group_size(64, 1, 1))) void big(global float *x) {\n  local float t[8192];\n  size_t i = get_local_id(0);\n  t[i * 128] = x[i];\n  barrier(CLK_LOCAL_MEM_FENCE);\n  x[i] = t[(63 - i) * 128];\n}\n' > "$T_TMP/big.cl"
+  clang -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S "$T_TMP/chars.cl" -o "$T_TMP/chars.ll"
+  clang -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S "$T_TMP/big.cl" -o "$T_TMP/big.ll"
+  for c in "longs|chip = \"android\"|function 'add': .*: a 64-bit integer needs the SPIR-V capability Int64, which the target does not allow (chip \"android\"" \
+           "chars|chip = \"android\"|function 'c': .*load i8, ptr addrspace(11).*: an 8-bit integer needs the SPIR-V capability Int8" \
+           "chars|chip = \"android\", features = \"+Int8\"|function 'c': .*load i8.*: an 8-bit value in a storage buffer needs the SPIR-V capability StorageBuffer8BitAccess" \
+           "big|chip = \"android\"|function 'big': 32768 bytes of workgroup memory; the target's devices have 16384 (chip \"android\")"; do
+    k=${c%%|*}; rest=${c#*|}; a=${rest%%|*}; want=${rest#*|}
+    rc=0; "$G" --in-process --no-cache -t "#gpu.vulkan<$a>" -f bin "$T_TMP/$k.ll" -o "$T_TMP/refused.spv" 2>"$T_TMP/err" || rc=$?
+    check "#gpu.vulkan<$a>: $k refused before code generation, by name" sh -c '[ "$1" = 1 ] && grep -q -- "$2" "$3" && [ ! -e "$4" ]' _ "$rc" "$want" "$T_TMP/err" "$T_TMP/refused.spv"
+  done
+  rc=0; "$G" --no-cache -t '#spirv.target_env<#spirv.vce<v1.6, [Shader], []>, #spirv.resource_limits<>>' -f bin "$T_TMP/longs.ll" -o /dev/null 2>"$T_TMP/err" || rc=$?
+  check "#spirv.target_env without Int64: the same refusal, naming the function and the instruction" sh -c \
+    "[ $rc = 1 ] && grep -q \"function 'add': .*Int64, which the target does not allow (add it to #spirv.vce's capabilities)\" '$T_TMP/err'"
+  rc=0; "$G" --no-cache -t '#spirv.target_env<#spirv.vce<v1.6, [Shader], []>, #spirv.resource_limits<max_compute_shared_memory_size = 65536>>' -f bin "$T_TMP/big.ll" -o "$T_TMP/big.spv" 2>"$T_TMP/err" || rc=$?
+  check "... its max_compute_shared_memory_size read (65536: 32 KiB taken; MLIR's default, 16384, refuses it)" sh -c \
+    "[ $rc = 0 ] && ! '$G' --no-cache -t '#spirv.target_env<#spirv.vce<v1.6, [Shader], []>, #spirv.resource_limits<>>' -f bin '$T_TMP/big.ll' -o /dev/null 2>/dev/null"
   printf 'kernel void k(global int *p, global int * global *q) { *q = p; }\n' > "$T_TMP/bad.cl"
   clang -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S "$T_TMP/bad.cl" -o "$T_TMP/bad.ll"
   "$G" -t '#gpu.vulkan' -f bin "$T_TMP/bad.ll" -o /dev/null 2> "$T_TMP/err"; rc=$?
