@@ -2424,13 +2424,40 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__undefined(gpucompile_lowe
    selects of them) has the same low 32 bits either way; a comparison of two extended 32-bit
    values (or constants that fit) has the same answer as one of the 32-bit values (a zero- and a
    sign-extended one: the unsigned comparison, decided by the sign where the sign-extended one is
-   negative). What is left (a 64-bit loop counter, a long in memory) stays 64-bit. */
+   negative); a value whose top 32 bits are zero (gpucompile_lower__fits) counts as zero-extended.
+   What is left (a counter that grows, a long in memory) stays 64-bit. */
 typedef struct gpucompile_lower__narrowing {
     LLVMBuilderRef b;
     LLVMTypeRef i32;
-    LLVMValueRef from[256], to[256];
+    LLVMValueRef from[256], to[256]; /* to NULL: cannot be narrowed */
     int n;
+    LLVMValueRef open[32]; /* the phis gpucompile_lower__fits is inside */
+    int nopen;
 } gpucompile_lower__narrowing;
+
+/* Are the top 32 bits of v (i64) zero? Extensions of 32-bit values, constants below 2^32, and
+   what cannot make a value larger (lshr, udiv, urem of one, and with one, phis and selects of
+   them: a loop's counter halved each time, as `for (size_t s = n / 2; s > 0; s /= 2)`). */
+GPUCOMPILE_PRIVATE int gpucompile_lower__fits(gpucompile_lower__narrowing *z, LLVMValueRef v, int depth) {
+    LLVMOpcode op;
+    int i, ok = 1;
+    unsigned k, n;
+    if (LLVMIsAConstantInt(v)) return LLVMConstIntGetZExtValue(v) <= 0xffffffffu;
+    if (depth > 16 || !LLVMIsAInstruction(v)) return 0;
+    op = LLVMGetInstructionOpcode(v);
+    if (op == LLVMZExt) return LLVMGetIntTypeWidth(LLVMTypeOf(LLVMGetOperand(v, 0))) <= 32;
+    if (op == LLVMLShr || op == LLVMUDiv || op == LLVMURem) return gpucompile_lower__fits(z, LLVMGetOperand(v, 0), depth + 1);
+    if (op == LLVMAnd) return gpucompile_lower__fits(z, LLVMGetOperand(v, 0), depth + 1) || gpucompile_lower__fits(z, LLVMGetOperand(v, 1), depth + 1);
+    if (op == LLVMSelect) return gpucompile_lower__fits(z, LLVMGetOperand(v, 1), depth + 1) && gpucompile_lower__fits(z, LLVMGetOperand(v, 2), depth + 1);
+    if (op != LLVMPHI) return 0;
+    for (i = 0; i < z->nopen; i++) /* around a loop: fits if what enters it does */
+        if (z->open[i] == v) return 1;
+    if (z->nopen == 32) return 0;
+    z->open[z->nopen++] = v;
+    for (k = 0, n = LLVMCountIncoming(v); k < n && ok; k++) ok = gpucompile_lower__fits(z, LLVMGetIncomingValue(v, k), depth + 1);
+    z->nopen--;
+    return ok;
+}
 
 GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__narrow(gpucompile_lower__narrowing *z, LLVMValueRef v, int depth) {
     LLVMOpcode op;
@@ -2447,6 +2474,7 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__narrow(gpucompile_lower__narro
     op = LLVMGetInstructionOpcode(v);
     if (op == LLVMPHI) {
         unsigned k, n = LLVMCountIncoming(v);
+        int at = z->n;
         LLVMBasicBlockRef bb = LLVMGetInstructionParent(v);
         LLVMPositionBuilder(z->b, bb, LLVMGetFirstInstruction(bb));
         r = LLVMBuildPhi(z->b, z->i32, "");
@@ -2455,7 +2483,11 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__narrow(gpucompile_lower__narro
         for (k = 0; k < n; k++) {
             LLVMBasicBlockRef from = LLVMGetIncomingBlock(v, k);
             LLVMValueRef x = gpucompile_lower__narrow(z, LLVMGetIncomingValue(v, k), depth + 1);
-            if (!x) return NULL; /* r stays, unused: deleted with the dead code */
+            if (!x) { /* r and what was made off it stay unused: deleted with the dead code */
+                z->to[at] = NULL;
+                z->n = at + 1;
+                return NULL;
+            }
             LLVMAddIncoming(r, &x, &from, 1);
         }
         return r;
@@ -2470,6 +2502,13 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__narrow(gpucompile_lower__narro
         }
     } else if (op == LLVMAdd || op == LLVMSub || op == LLVMMul || op == LLVMAnd || op == LLVMOr || op == LLVMXor || op == LLVMShl) {
         if (op == LLVMShl && (!LLVMIsAConstantInt(LLVMGetOperand(v, 1)) || LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)) >= 32)) return NULL;
+        if (!(a = gpucompile_lower__narrow(z, LLVMGetOperand(v, 0), depth + 1)) || !(c = gpucompile_lower__narrow(z, LLVMGetOperand(v, 1), depth + 1)))
+            return NULL;
+        LLVMPositionBuilderBefore(z->b, v);
+        r = LLVMBuildBinOp(z->b, op, a, c, "");
+    } else if ((op == LLVMLShr || op == LLVMUDiv || op == LLVMURem) && gpucompile_lower__fits(z, LLVMGetOperand(v, 0), 0) &&
+               (op == LLVMLShr ? LLVMIsAConstantInt(LLVMGetOperand(v, 1)) && LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)) < 32
+                               : gpucompile_lower__fits(z, LLVMGetOperand(v, 1), 0))) { /* the top bits zero: the same low 32 bits */
         if (!(a = gpucompile_lower__narrow(z, LLVMGetOperand(v, 0), depth + 1)) || !(c = gpucompile_lower__narrow(z, LLVMGetOperand(v, 1), depth + 1)))
             return NULL;
         LLVMPositionBuilderBefore(z->b, v);
@@ -2499,6 +2538,8 @@ GPUCOMPILE_PRIVATE int gpucompile_lower__extended(gpucompile_lower__narrowing *z
         *out = LLVMConstInt(z->i32, (unsigned long long)c & 0xffffffffu, 0);
         return c < 0 ? 's' : c > 2147483647LL ? 'z' : 'b';
     }
+    if (LLVMIsAInstruction(v) && LLVMGetInstructionOpcode(v) != LLVMZExt && LLVMGetInstructionOpcode(v) != LLVMSExt && gpucompile_lower__fits(z, v, 0))
+        return (*out = gpucompile_lower__narrow(z, v, 0)) != NULL ? 'z' : 0; /* its top bits zero: as if zero-extended */
     if (!LLVMIsAInstruction(v) || ((op = LLVMGetInstructionOpcode(v)) != LLVMZExt && op != LLVMSExt)) return 0;
     a = LLVMGetOperand(v, 0);
     if ((w = LLVMGetIntTypeWidth(LLVMTypeOf(a))) > 32) return 0;
@@ -2540,11 +2581,71 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__narrow_cmp(gpucompile_lower__n
     return LLVMBuildICmp(z->b, u, a, c, ""); /* both zero-extended: non-negative, signed or not */
 }
 
+static int gpucompile_lower__ptr_cmp(const void *a, const void *b) {
+    uintptr_t x = (uintptr_t) * (const LLVMValueRef *)a, y = (uintptr_t) * (const LLVMValueRef *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Integer computations of fn that nothing with an effect uses, removed: the 64-bit code the
+   narrowing left, loops of it too (a phi and its step use each other), the phis it could not
+   finish. Calls, loads and atomics stay. */
+GPUCOMPILE_PRIVATE void gpucompile_lower__dead_integers(LLVMValueRef fn) {
+    LLVMBasicBlockRef bb;
+    LLVMValueRef in, *r = NULL, *work;
+    unsigned char *live;
+    size_t n = 0, cap = 0, i, nw = 0;
+    for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+            LLVMOpcode op = LLVMGetInstructionOpcode(in);
+            if (LLVMGetTypeKind(LLVMTypeOf(in)) != LLVMIntegerTypeKind || op == LLVMCall || op == LLVMLoad || op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg)
+                continue;
+            if (n == cap) {
+                LLVMValueRef *m = (LLVMValueRef *)realloc(r, (cap = cap ? 2 * cap : 256) * sizeof *r);
+                if (!m) { free(r); return; } /* nothing removed: still correct */
+                r = m;
+            }
+            r[n++] = in;
+        }
+    live = n ? (unsigned char *)calloc(n, 1) : NULL;
+    work = n ? (LLVMValueRef *)malloc(n * sizeof *work) : NULL;
+    if (!live || !work) { /* nothing removed: still correct */
+        free(live); free(work); free(r);
+        return;
+    }
+    qsort(r, n, sizeof *r, gpucompile_lower__ptr_cmp);
+    for (i = 0; i < n; i++) { /* used by something that stays: live */
+        LLVMUseRef u;
+        for (u = LLVMGetFirstUse(r[i]); u && !live[i]; u = LLVMGetNextUse(u)) {
+            LLVMValueRef user = LLVMGetUser(u);
+            if (!bsearch(&user, r, n, sizeof *r, gpucompile_lower__ptr_cmp)) live[i] = 1;
+        }
+        if (live[i]) work[nw++] = r[i];
+    }
+    while (nw) { /* and what the live ones use */
+        LLVMValueRef x = work[--nw];
+        int k, ops = LLVMGetNumOperands(x);
+        for (k = 0; k < ops; k++) {
+            LLVMValueRef o = LLVMGetOperand(x, (unsigned)k), *at = (LLVMValueRef *)bsearch(&o, r, n, sizeof *r, gpucompile_lower__ptr_cmp);
+            if (at && !live[at - r]) {
+                live[at - r] = 1;
+                work[nw++] = o;
+            }
+        }
+    }
+    for (i = 0; i < n; i++)
+        if (!live[i]) LLVMReplaceAllUsesWith(r[i], LLVMGetPoison(LLVMTypeOf(r[i])));
+    for (i = 0; i < n; i++)
+        if (!live[i]) LLVMInstructionEraseFromParent(r[i]);
+    free(live);
+    free(work);
+    free(r);
+}
+
 GPUCOMPILE_DEF int gpucompile_lower_narrow(LLVMModuleRef module) {
     gpucompile_lower__narrowing z;
     LLVMValueRef fn, in, next;
     LLVMBasicBlockRef bb;
-    int removed, count = 0;
+    int count = 0;
     if (!module) return 0;
     memset(&z, 0, sizeof z);
     z.b = LLVMCreateBuilderInContext(LLVMGetModuleContext(module));
@@ -2563,20 +2664,7 @@ GPUCOMPILE_DEF int gpucompile_lower_narrow(LLVMModuleRef module) {
                     count++;
                 }
             }
-        do { /* what is left without a use: the 64-bit computations, the narrowed phis that failed */
-            removed = 0;
-            for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-                for (in = LLVMGetFirstInstruction(bb); in; in = next) {
-                    LLVMOpcode op = LLVMGetInstructionOpcode(in);
-                    next = LLVMGetNextInstruction(in);
-                    if (LLVMGetFirstUse(in) || LLVMGetTypeKind(LLVMTypeOf(in)) != LLVMIntegerTypeKind) continue;
-                    if (op == LLVMCall || op == LLVMLoad || op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg || op == LLVMUDiv || op == LLVMSDiv ||
-                        op == LLVMURem || op == LLVMSRem)
-                        continue;
-                    LLVMInstructionEraseFromParent(in);
-                    removed = 1;
-                }
-        } while (removed);
+        gpucompile_lower__dead_integers(fn);
     }
     LLVMDisposeBuilder(z.b);
     return count;

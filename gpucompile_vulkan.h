@@ -1901,12 +1901,17 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__uses(const uint32_t *w, uint32_t wc, u
         for (from = 3; from < wc && (w[from] >> 24) != 0 && (w[from] & 0xff0000) && (w[from] & 0xff00) && (w[from] & 0xff); from++) {}
         from++;
         break;
+    case 12: /* OpExtInst: type, result, set, the instruction's number (a literal: GLSL.std.450's 80 kept %80 alive), operands */
+        if (wc > 1) pos[n++] = 1;
+        if (wc > 3) pos[n++] = 3;
+        from = 5;
+        break;
     case 23: to = wc > 3 ? 3 : wc; break;                 /* OpTypeVector: component type, count */
     case 32: from = 3; break;                             /* OpTypePointer: storage class, type */
     case 59: to = wc > 3 ? 3 : wc; from = 1;              /* OpVariable: type, result, class, [init] */
         if (wc > 4 && n < max) pos[n++] = 4;
         break;
-    case 43: to = wc > 2 ? 2 : wc; break;                 /* OpConstant: type, result, literal */
+    case 43: case 50: to = wc > 2 ? 2 : wc; break;        /* OpConstant, OpSpecConstant: type, result, literal */
     case 61: to = wc > 4 ? 4 : wc; break;                 /* OpLoad: type, result, pointer, [access] */
     case 62: to = wc > 3 ? 3 : wc; break;                 /* OpStore: pointer, object, [access] */
     case 81: to = wc > 4 ? 4 : wc; break;                 /* OpCompositeExtract: literal indices */
@@ -2098,17 +2103,23 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__fix_names(gpucompile_vulkan__mod *m, i
     for (i = 0; i < m->count; i++) {
         size_t p, a, e;
         const uint32_t *w = m->w + m->at[i];
-        if (m->del[i] || GPUCOMPILE_VULKAN__OP(m, i) != GPUCOMPILE_VULKAN__OP_VARIABLE || GPUCOMPILE_VULKAN__WC(m, i) != 5 || w[3] != GPUCOMPILE_VULKAN__SC_FUNCTION ||
-            m->used[w[2]])
-            continue;
-        p = gpucompile_vulkan__def(m, w[1]);
-        a = p == (size_t)-1 ? p : gpucompile_vulkan__def(m, m->w[m->at[p] + 3]);
+        /* an unused Function variable of i8s, or such a string alone (LLVM 22 leaves some without their variable) */
+        int var = GPUCOMPILE_VULKAN__OP(m, i) == GPUCOMPILE_VULKAN__OP_VARIABLE && GPUCOMPILE_VULKAN__WC(m, i) == 5 && w[3] == GPUCOMPILE_VULKAN__SC_FUNCTION;
+        int str = GPUCOMPILE_VULKAN__OP(m, i) == GPUCOMPILE_VULKAN__OP_CONSTANT_COMPOSITE && GPUCOMPILE_VULKAN__WC(m, i) >= 3;
+        if (m->del[i] || !(var || str) || m->used[w[2]]) continue;
+        p = var ? gpucompile_vulkan__def(m, w[1]) : (size_t)-1;
+        a = var ? (p == (size_t)-1 ? p : gpucompile_vulkan__def(m, m->w[m->at[p] + 3])) : gpucompile_vulkan__def(m, w[1]);
         e = a == (size_t)-1 || GPUCOMPILE_VULKAN__OP(m, a) != GPUCOMPILE_VULKAN__OP_TYPE_ARRAY ? (size_t)-1 : gpucompile_vulkan__def(m, m->w[m->at[a] + 2]);
         if (e == (size_t)-1 || GPUCOMPILE_VULKAN__OP(m, e) != GPUCOMPILE_VULKAN__OP_TYPE_INT || m->w[m->at[e] + 2] != 8) continue;
         gpucompile_vulkan__delete(m, i);
         removed++;
-        work[nwork++] = w[1];
-        work[nwork++] = w[4];
+        if (var) {
+            work[nwork++] = w[1];
+            work[nwork++] = w[4];
+        } else {
+            uint32_t k;
+            for (k = 1; k < GPUCOMPILE_VULKAN__WC(m, i) && nwork < cap * 4; k++) if (k != 2) work[nwork++] = w[k];
+        }
     }
     while (nwork) { /* what only they used */
         uint32_t id = work[--nwork];

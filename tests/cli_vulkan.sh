@@ -208,6 +208,10 @@ if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; the
     check "saxpy (clang -target $t -O2): valid, Shader its only capability (no Int64, Int8, Int16)" sh -c \
       "spirv-val --target-env vulkan1.3 '$T_TMP/saxpy.spv' && [ \"\$(spirv-dis '$T_TMP/saxpy.spv' | grep -c OpCapability)\" = 1 ] && spirv-dis '$T_TMP/saxpy.spv' | grep -q 'OpCapability Shader'"
   done
+  clang -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S tests/run/kernels.cl -o "$T_TMP/rk.ll" && llvm-link -S "$T_TMP/rk.ll" $D/mylib.ll -o "$T_TMP/rkl.ll"
+  "$G" --no-cache -t '#gpu.vulkan<chip = "android">' -f bin "$T_TMP/rkl.ll" -o "$T_TMP/rk.spv"
+  check "tests/run/kernels.cl (six kernels; size_t loop counters halved): valid, Shader its only capability, for chip \"android\" too" sh -c \
+    "spirv-val --target-env vulkan1.3 '$T_TMP/rk.spv' && [ \"\$(spirv-dis '$T_TMP/rk.spv' | grep OpCapability)\" = '               OpCapability Shader' ]"
   printf 'kernel void add(global long *x, long v) { x[get_global_id(0)] += v; }\n' > "$T_TMP/longs.cl"
   clang -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S "$T_TMP/longs.cl" -o "$T_TMP/longs.ll"
   "$G" --no-cache -t '#gpu.vulkan' -f bin "$T_TMP/longs.ll" -o "$T_TMP/longs.spv"
