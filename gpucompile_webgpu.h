@@ -860,7 +860,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__reshape(gpucompile_job *
                                                                  int *uniform_binding) {
     gpucompile_webgpu__spv s;
     size_t i, at, bound = n > 5 ? w[3] : 0, first_annotation = 0;
-    unsigned char *is_var = NULL, *nonwritable_var = NULL, *storage = NULL;
+    unsigned char *nonwritable_var = NULL, *storage = NULL;
     uint32_t pc = 0, max_binding = 0, any_binding = 0, k;
     gpucompile_result r = GPUCOMPILE_OK;
     uint32_t *set0 = NULL;
@@ -871,12 +871,11 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__reshape(gpucompile_job *
     if (n < 5 || w[0] != 0x07230203u || bound > 4u * n + 64) return GPUCOMPILE_ERROR_INVALID_BINARY;
     s.w = w;
     s.n = n;
-    if (!(s.at = (size_t *)gpucompile_job_alloc(job, n * sizeof *s.at)) || !(is_var = (unsigned char *)gpucompile_job_alloc(job, bound * 3 + 3))) {
+    if (!(s.at = (size_t *)gpucompile_job_alloc(job, n * sizeof *s.at)) || !(nonwritable_var = (unsigned char *)gpucompile_job_alloc(job, bound * 2 + 2))) {
         r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
         goto done;
     }
-    memset(is_var, 0, bound * 3 + 3);
-    nonwritable_var = is_var + bound + 1;
+    memset(nonwritable_var, 0, bound * 2 + 2);
     storage = nonwritable_var + bound + 1; /* each variable's storage class (below 256) */
     set0 = NULL;
     for (at = 5; at < n; at += w[at] >> 16) {
@@ -886,7 +885,6 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__reshape(gpucompile_job *
     for (i = 0; i < s.count; i++) { /* variables, the push-constant block, the bindings in set 0 */
         uint32_t op = GPUCOMPILE_WEBGPU__OP(&s, i), wc = GPUCOMPILE_WEBGPU__WC(&s, i);
         if (op == 59 && wc >= 4 && GPUCOMPILE_WEBGPU__W(&s, i, 2) < bound && GPUCOMPILE_WEBGPU__W(&s, i, 3) != 7) { /* OpVariable, not Function */
-            is_var[GPUCOMPILE_WEBGPU__W(&s, i, 2)] = 1;
             storage[GPUCOMPILE_WEBGPU__W(&s, i, 2)] = (unsigned char)(GPUCOMPILE_WEBGPU__W(&s, i, 3) < 256 ? GPUCOMPILE_WEBGPU__W(&s, i, 3) : 255);
             if (GPUCOMPILE_WEBGPU__W(&s, i, 3) == 9) pc = GPUCOMPILE_WEBGPU__W(&s, i, 2);
         }
@@ -1002,7 +1000,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__reshape(gpucompile_job *
     if (out->oom) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
 done:
     gpucompile_job_free(job, s.at);
-    gpucompile_job_free(job, is_var);
+    gpucompile_job_free(job, nonwritable_var);
     gpucompile_job_free(job, dead);
     (void)set0;
     return r;
