@@ -66,6 +66,11 @@ typedef struct gpucompile_lower_options {
    (the module is then in an unspecified state: dispose of it). *lowered (may be NULL): kernels. */
 GPUCOMPILE_API gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, LLVMModuleRef module, const gpucompile_lower_target *target,
                                                           const gpucompile_lower_options *options, const gpucompile_logger *logger, int *lowered);
+/* 64-bit integer code computed in 32 bits where that is exact (see [section: lowering], 32-bit
+   integers where the values fit): what feeds a truncation to i32, and comparisons of extended
+   32-bit values; so that a module declares Int64 only for what needs it. gpucompile_lower_kernels
+   does it; a backend calls it for modules it did not lower. The number rewritten. */
+GPUCOMPILE_API int gpucompile_lower_narrow(LLVMModuleRef module);
 /* 1 when fn is a kernel to lower (a defined spir_kernel, ptx_kernel or amdgpu_kernel function). */
 GPUCOMPILE_API int gpucompile_is_pointer_kernel(LLVMValueRef fn);
 /* 1 when module has a kernel to lower (a defined spir_kernel, ptx_kernel or amdgpu_kernel
@@ -92,11 +97,13 @@ GPUCOMPILE_API int gpucompile_inline_helpers(LLVMModuleRef module);
    target's entry_attribute and size_attribute ("X,Y,Z": reqd_work_group_size, else
    options.local_size, default 64,1,1; without reqd_work_group_size and options.local_size, and
    where the target has spec_constant, the size is the launch's: GPUCOMPILE_LOWER_LAUNCH_SIZE):
-   - a global (addrspace 1) or constant (addrspace 2) pointer parameter: a storage buffer, set 0,
-     binding = the parameter's index (after the parameters of the module's earlier kernels: LLVM
-     22 makes one variable of each (set, binding) in a module, so two kernels must not share
-     one unless their types agree), of its one element type (read-only when nothing stores to
-     it): a handle from the target's buffer_binding, every access an element index into it
+   - a global (addrspace 1) or constant (addrspace 2) pointer parameter: a storage buffer, its
+     binding the kernel's own count of buffers before it (each kernel's from 0, so that a module
+     of many kernels fits a device's limits), in a descriptor set of the kernel's own (its index
+     among the module's kernels: LLVM 22 makes one variable of each (set, binding) in a module,
+     and two kernels' binding 0 may differ in type), which the backend makes set 0 in the module
+     it writes (after code generation), of its one element type (read-only when nothing
+     stores to it): a handle from the target's buffer_binding, every access an element index into it
      (buffer_element), derived from the getelementptrs, phis and selects between the parameter
      and the access.
      One binding per parameter, not one heap binding with offsets: each allocation of an mgpu*
@@ -122,7 +129,7 @@ GPUCOMPILE_API int gpucompile_inline_helpers(LLVMModuleRef module);
      atom_* functions: atomicrmw / cmpxchg; OpenCL C's built-in library (math, integer, common,
      geometric, relational, shuffles, conversions): IR at each call (gpucompile_lower__library).
    - the original parameter order: named metadata (the target's params_metadata), one string per
-     kernel, "gpucompile.params NAME T0 T1 ...", a token per parameter: bN (binding N), pO:S (S
+     kernel, "gpucompile.params NAME T0 T1 ...", a token per parameter: bN (binding N of set 0), pO:S (S
      bytes at offset O of the scalars' block), lB (local memory: the launch may ask for up to B
      bytes; l0: the launch's sharedMemBytes sizes it), - (unused). The backend adds the strings to the module it writes, its reflection
      reader gives them back, and its runtime's launch then takes params[] in the kernel's own
@@ -2285,12 +2292,13 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__push_load(gpucompile_lower__st
     return v;
 }
 
-/* One kernel as an entry point (see the top of this section); its parameter string into md. */
+/* One kernel as an entry point (see the top of this section), its buffers in descriptor set
+   `set` (the kernel's own: see the top of this section); its parameter string into md. */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__kernel(gpucompile_lower__state *w, LLVMValueRef fn, const gpucompile_lower_options *o,
-                                                                   LLVMValueRef pc, gpucompile_lower__uses *u, unsigned first_binding, gpucompile_buf *md) {
+                                                                   LLVMValueRef pc, gpucompile_lower__uses *u, unsigned set, gpucompile_buf *md) {
     LLVMBasicBlockRef first = LLVMGetEntryBasicBlock(fn), entry, bb;
     LLVMValueRef br, nf;
-    unsigned i, n = LLVMCountParams(fn), end = 0;
+    unsigned i, n = LLVMCountParams(fn), end = 0, binding = 0;
     char name[256], numthreads[64];
     int launch;
     snprintf(name, sizeof name, "%s", gpucompile_value_name(fn));
@@ -2370,15 +2378,15 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__kernel(gpucompile_lower__
                 ht = LLVMTargetExtTypeInContext(w->ctx, w->t->buffer_type, &arr, 1, ints, 2);
                 if (!(hf = gpucompile_lower__intrinsic(w, w->t->buffer_binding, &ht, 1)))
                     return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_LLVM, "no %s in this LLVM", w->t->buffer_binding);
-                args[0] = LLVMConstInt(w->i32, 0, 0);
-                args[1] = LLVMConstInt(w->i32, first_binding + i, 0);
+                args[0] = LLVMConstInt(w->i32, set, 0);
+                args[1] = LLVMConstInt(w->i32, binding, 0);
                 args[2] = LLVMConstInt(w->i32, 1, 0);
                 args[3] = LLVMConstInt(w->i32, 0, 0);
                 args[4] = gpucompile_lower__name(w, name, p, i);
                 LLVMPositionBuilderBefore(w->b, br);
                 f = LLVMGlobalGetValueType(hf);
                 handle = LLVMBuildCall2(w->b, f, hf, args, 5, "");
-                gpucompile_buf_printf(md, " b%u", first_binding + i);
+                gpucompile_buf_printf(md, " b%u", binding++);
             }
             if (gpucompile_lower__rewrite(w, p, u, handle, array) != GPUCOMPILE_OK) return w->r;
         }
@@ -2531,6 +2539,260 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__undefined(gpucompile_lowe
     return GPUCOMPILE_OK;
 }
 
+/* ---- 32-bit integers where the values fit ----
+   OpenCL's size_t is 64-bit on spirv64, so get_global_id and the index arithmetic off it are
+   i64, and one i64 makes the module declare Int64, which many devices lack (most mobile GPUs).
+   Computed in 32 bits instead, exactly: what feeds a truncation to i32 (the lowering's element
+   indices: sums, products, shifts, bitwise operations, extensions of 32-bit values, phis and
+   selects of them) has the same low 32 bits either way; a comparison of two extended 32-bit
+   values (or constants that fit) has the same answer as one of the 32-bit values (a zero- and a
+   sign-extended one: the unsigned comparison, decided by the sign where the sign-extended one is
+   negative); a value whose top 32 bits are zero (gpucompile_lower__fits) counts as zero-extended.
+   What is left (a counter that grows, a long in memory) stays 64-bit. */
+typedef struct gpucompile_lower__narrowing {
+    LLVMBuilderRef b;
+    LLVMTypeRef i32;
+    LLVMValueRef from[256], to[256]; /* to NULL: cannot be narrowed */
+    int n;
+    LLVMValueRef open[32]; /* the phis gpucompile_lower__fits is inside */
+    int nopen;
+} gpucompile_lower__narrowing;
+
+/* Are the top 32 bits of v (i64) zero? Extensions of 32-bit values, constants below 2^32, and
+   what cannot make a value larger (lshr, udiv, urem of one, and with one, phis and selects of
+   them: a loop's counter halved each time, as `for (size_t s = n / 2; s > 0; s /= 2)`). */
+GPUCOMPILE_PRIVATE int gpucompile_lower__fits(gpucompile_lower__narrowing *z, LLVMValueRef v, int depth) {
+    LLVMOpcode op;
+    int i, ok = 1;
+    unsigned k, n;
+    if (LLVMIsAConstantInt(v)) return LLVMConstIntGetZExtValue(v) <= 0xffffffffu;
+    if (depth > 16 || !LLVMIsAInstruction(v)) return 0;
+    op = LLVMGetInstructionOpcode(v);
+    if (op == LLVMZExt) return LLVMGetIntTypeWidth(LLVMTypeOf(LLVMGetOperand(v, 0))) <= 32;
+    if (op == LLVMLShr || op == LLVMUDiv || op == LLVMURem) return gpucompile_lower__fits(z, LLVMGetOperand(v, 0), depth + 1);
+    if (op == LLVMAnd) return gpucompile_lower__fits(z, LLVMGetOperand(v, 0), depth + 1) || gpucompile_lower__fits(z, LLVMGetOperand(v, 1), depth + 1);
+    if (op == LLVMSelect) return gpucompile_lower__fits(z, LLVMGetOperand(v, 1), depth + 1) && gpucompile_lower__fits(z, LLVMGetOperand(v, 2), depth + 1);
+    if (op != LLVMPHI) return 0;
+    for (i = 0; i < z->nopen; i++) /* around a loop: fits if what enters it does */
+        if (z->open[i] == v) return 1;
+    if (z->nopen == 32) return 0;
+    z->open[z->nopen++] = v;
+    for (k = 0, n = LLVMCountIncoming(v); k < n && ok; k++) ok = gpucompile_lower__fits(z, LLVMGetIncomingValue(v, k), depth + 1);
+    z->nopen--;
+    return ok;
+}
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__narrow(gpucompile_lower__narrowing *z, LLVMValueRef v, int depth) {
+    LLVMOpcode op;
+    LLVMValueRef a, c, r = NULL;
+    LLVMTypeRef t = LLVMTypeOf(v);
+    int i;
+    if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind) return NULL;
+    if (LLVMGetIntTypeWidth(t) == 32) return v;
+    if (LLVMIsAConstantInt(v)) return LLVMConstInt(z->i32, LLVMConstIntGetZExtValue(v) & 0xffffffffu, 0);
+    if (LLVMGetIntTypeWidth(t) != 64 || depth > 24 || !LLVMIsAInstruction(v)) return NULL;
+    for (i = 0; i < z->n; i++)
+        if (z->from[i] == v) return z->to[i];
+    if (z->n == 256) return NULL;
+    op = LLVMGetInstructionOpcode(v);
+    if (op == LLVMPHI) {
+        unsigned k, n = LLVMCountIncoming(v);
+        int at = z->n;
+        LLVMBasicBlockRef bb = LLVMGetInstructionParent(v);
+        LLVMPositionBuilder(z->b, bb, LLVMGetFirstInstruction(bb));
+        r = LLVMBuildPhi(z->b, z->i32, "");
+        z->from[z->n] = v;
+        z->to[z->n++] = r;
+        for (k = 0; k < n; k++) {
+            LLVMBasicBlockRef from = LLVMGetIncomingBlock(v, k);
+            LLVMValueRef x = gpucompile_lower__narrow(z, LLVMGetIncomingValue(v, k), depth + 1);
+            if (!x) { /* r and what was made off it stay unused: deleted with the dead code */
+                z->to[at] = NULL;
+                z->n = at + 1;
+                return NULL;
+            }
+            LLVMAddIncoming(r, &x, &from, 1);
+        }
+        return r;
+    }
+    if (op == LLVMZExt || op == LLVMSExt) {
+        a = LLVMGetOperand(v, 0);
+        if (LLVMGetIntTypeWidth(LLVMTypeOf(a)) > 32) return NULL;
+        if (LLVMGetIntTypeWidth(LLVMTypeOf(a)) == 32) r = a;
+        else {
+            LLVMPositionBuilderBefore(z->b, v);
+            r = op == LLVMZExt ? LLVMBuildZExt(z->b, a, z->i32, "") : LLVMBuildSExt(z->b, a, z->i32, "");
+        }
+    } else if (op == LLVMAdd || op == LLVMSub || op == LLVMMul || op == LLVMAnd || op == LLVMOr || op == LLVMXor || op == LLVMShl) {
+        if (op == LLVMShl && (!LLVMIsAConstantInt(LLVMGetOperand(v, 1)) || LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)) >= 32)) return NULL;
+        if (!(a = gpucompile_lower__narrow(z, LLVMGetOperand(v, 0), depth + 1)) || !(c = gpucompile_lower__narrow(z, LLVMGetOperand(v, 1), depth + 1)))
+            return NULL;
+        LLVMPositionBuilderBefore(z->b, v);
+        r = LLVMBuildBinOp(z->b, op, a, c, "");
+    } else if ((op == LLVMLShr || op == LLVMUDiv || op == LLVMURem) && gpucompile_lower__fits(z, LLVMGetOperand(v, 0), 0) &&
+               (op == LLVMLShr ? LLVMIsAConstantInt(LLVMGetOperand(v, 1)) && LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)) < 32
+                               : gpucompile_lower__fits(z, LLVMGetOperand(v, 1), 0))) { /* the top bits zero: the same low 32 bits */
+        if (!(a = gpucompile_lower__narrow(z, LLVMGetOperand(v, 0), depth + 1)) || !(c = gpucompile_lower__narrow(z, LLVMGetOperand(v, 1), depth + 1)))
+            return NULL;
+        LLVMPositionBuilderBefore(z->b, v);
+        r = LLVMBuildBinOp(z->b, op, a, c, "");
+    } else if (op == LLVMSelect) {
+        if (!(a = gpucompile_lower__narrow(z, LLVMGetOperand(v, 1), depth + 1)) || !(c = gpucompile_lower__narrow(z, LLVMGetOperand(v, 2), depth + 1)))
+            return NULL;
+        LLVMPositionBuilderBefore(z->b, v);
+        r = LLVMBuildSelect(z->b, LLVMGetOperand(v, 0), a, c, "");
+    }
+    if (r && z->n < 256) {
+        z->from[z->n] = v;
+        z->to[z->n++] = r;
+    }
+    return r;
+}
+
+/* A comparison's 64-bit operand as a 32-bit value and how it was extended: 'z' (zero), 's'
+   (sign), 'b' (both: a constant in [0, 2^31), a zext nneg); 0 when it is neither. */
+GPUCOMPILE_PRIVATE int gpucompile_lower__extended(gpucompile_lower__narrowing *z, LLVMValueRef v, LLVMValueRef at, LLVMValueRef *out) {
+    LLVMOpcode op;
+    LLVMValueRef a;
+    unsigned w;
+    if (LLVMIsAConstantInt(v)) {
+        long long c = LLVMConstIntGetSExtValue(v);
+        if (c < -2147483648LL || c > 4294967295LL) return 0;
+        *out = LLVMConstInt(z->i32, (unsigned long long)c & 0xffffffffu, 0);
+        return c < 0 ? 's' : c > 2147483647LL ? 'z' : 'b';
+    }
+    if (LLVMIsAInstruction(v) && LLVMGetInstructionOpcode(v) != LLVMZExt && LLVMGetInstructionOpcode(v) != LLVMSExt && gpucompile_lower__fits(z, v, 0))
+        return (*out = gpucompile_lower__narrow(z, v, 0)) != NULL ? 'z' : 0; /* its top bits zero: as if zero-extended */
+    if (!LLVMIsAInstruction(v) || ((op = LLVMGetInstructionOpcode(v)) != LLVMZExt && op != LLVMSExt)) return 0;
+    a = LLVMGetOperand(v, 0);
+    if ((w = LLVMGetIntTypeWidth(LLVMTypeOf(a))) > 32) return 0;
+    if (w < 32) {
+        LLVMPositionBuilderBefore(z->b, at);
+        a = op == LLVMZExt ? LLVMBuildZExt(z->b, a, z->i32, "") : LLVMBuildSExt(z->b, a, z->i32, "");
+    }
+    *out = a;
+    return op == LLVMSExt ? 's' : LLVMGetNNeg(v) ? 'b' : 'z';
+}
+
+/* in (an icmp of 64-bit integers) as 32-bit comparisons, or NULL. */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__narrow_cmp(gpucompile_lower__narrowing *z, LLVMValueRef in) {
+    LLVMIntPredicate p = LLVMGetICmpPredicate(in), u;
+    LLVMValueRef a, c, r, neg;
+    int ka, kc, tmp;
+    if (LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(in, 0))) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(LLVMTypeOf(LLVMGetOperand(in, 0))) != 64 ||
+        !(ka = gpucompile_lower__extended(z, LLVMGetOperand(in, 0), in, &a)) || !(kc = gpucompile_lower__extended(z, LLVMGetOperand(in, 1), in, &c)))
+        return NULL;
+    if (ka == 's' && kc == 'z') { /* the zero-extended one first */
+        r = a; a = c; c = r;
+        tmp = ka; ka = kc; kc = tmp;
+        p = p == LLVMIntUGT ? LLVMIntULT : p == LLVMIntULT ? LLVMIntUGT : p == LLVMIntUGE ? LLVMIntULE : p == LLVMIntULE ? LLVMIntUGE :
+            p == LLVMIntSGT ? LLVMIntSLT : p == LLVMIntSLT ? LLVMIntSGT : p == LLVMIntSGE ? LLVMIntSLE : p == LLVMIntSLE ? LLVMIntSGE : p;
+    }
+    u = p >= LLVMIntSGT ? (LLVMIntPredicate)(p - 4) : p; /* SGT..SLE -> UGT..ULE */
+    LLVMPositionBuilderBefore(z->b, in);
+    if (ka == 's' || kc == 's') {
+        if (ka != 'z') return LLVMBuildICmp(z->b, p, a, c, ""); /* both sign-extended (or one that is both) */
+        /* zext a against sext c: c negative is below every zext as signed, above every one as unsigned */
+        r = LLVMBuildICmp(z->b, u, a, c, "");
+        if (p == LLVMIntNE || p == LLVMIntULT || p == LLVMIntULE || p == LLVMIntSGT || p == LLVMIntSGE) { /* true where c < 0 */
+            neg = LLVMBuildICmp(z->b, LLVMIntSLT, c, LLVMConstNull(z->i32), "");
+            return LLVMBuildOr(z->b, neg, r, "");
+        }
+        neg = LLVMBuildICmp(z->b, LLVMIntSGE, c, LLVMConstNull(z->i32), "");
+        return LLVMBuildAnd(z->b, neg, r, "");
+    }
+    return LLVMBuildICmp(z->b, u, a, c, ""); /* both zero-extended: non-negative, signed or not */
+}
+
+static int gpucompile_lower__ptr_cmp(const void *a, const void *b) {
+    uintptr_t x = (uintptr_t) * (const LLVMValueRef *)a, y = (uintptr_t) * (const LLVMValueRef *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Integer computations of fn that nothing with an effect uses, removed: the 64-bit code the
+   narrowing left, loops of it too (a phi and its step use each other), the phis it could not
+   finish. Calls, loads and atomics stay. */
+GPUCOMPILE_PRIVATE void gpucompile_lower__dead_integers(LLVMValueRef fn) {
+    LLVMBasicBlockRef bb;
+    LLVMValueRef in, *r = NULL, *work;
+    unsigned char *live;
+    size_t n = 0, cap = 0, i, nw = 0;
+    for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+            LLVMOpcode op = LLVMGetInstructionOpcode(in);
+            if (LLVMGetTypeKind(LLVMTypeOf(in)) != LLVMIntegerTypeKind || op == LLVMCall || op == LLVMLoad || op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg)
+                continue;
+            if (n == cap) {
+                LLVMValueRef *m = (LLVMValueRef *)realloc(r, (cap = cap ? 2 * cap : 256) * sizeof *r);
+                if (!m) { free(r); return; } /* nothing removed: still correct */
+                r = m;
+            }
+            r[n++] = in;
+        }
+    live = n ? (unsigned char *)calloc(n, 1) : NULL;
+    work = n ? (LLVMValueRef *)malloc(n * sizeof *work) : NULL;
+    if (!live || !work) { /* nothing removed: still correct */
+        free(live); free(work); free(r);
+        return;
+    }
+    qsort(r, n, sizeof *r, gpucompile_lower__ptr_cmp);
+    for (i = 0; i < n; i++) { /* used by something that stays: live */
+        LLVMUseRef u;
+        for (u = LLVMGetFirstUse(r[i]); u && !live[i]; u = LLVMGetNextUse(u)) {
+            LLVMValueRef user = LLVMGetUser(u);
+            if (!bsearch(&user, r, n, sizeof *r, gpucompile_lower__ptr_cmp)) live[i] = 1;
+        }
+        if (live[i]) work[nw++] = r[i];
+    }
+    while (nw) { /* and what the live ones use */
+        LLVMValueRef x = work[--nw];
+        int k, ops = LLVMGetNumOperands(x);
+        for (k = 0; k < ops; k++) {
+            LLVMValueRef o = LLVMGetOperand(x, (unsigned)k), *at = (LLVMValueRef *)bsearch(&o, r, n, sizeof *r, gpucompile_lower__ptr_cmp);
+            if (at && !live[at - r]) {
+                live[at - r] = 1;
+                work[nw++] = o;
+            }
+        }
+    }
+    for (i = 0; i < n; i++)
+        if (!live[i]) LLVMReplaceAllUsesWith(r[i], LLVMGetPoison(LLVMTypeOf(r[i])));
+    for (i = 0; i < n; i++)
+        if (!live[i]) LLVMInstructionEraseFromParent(r[i]);
+    free(live);
+    free(work);
+    free(r);
+}
+
+GPUCOMPILE_DEF int gpucompile_lower_narrow(LLVMModuleRef module) {
+    gpucompile_lower__narrowing z;
+    LLVMValueRef fn, in, next;
+    LLVMBasicBlockRef bb;
+    int count = 0;
+    if (!module) return 0;
+    memset(&z, 0, sizeof z);
+    z.b = LLVMCreateBuilderInContext(LLVMGetModuleContext(module));
+    z.i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(module));
+    for (fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn)) {
+        z.n = 0;
+        for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (in = LLVMGetFirstInstruction(bb); in; in = next) {
+                LLVMValueRef r = NULL;
+                next = LLVMGetNextInstruction(in);
+                if (LLVMGetInstructionOpcode(in) == LLVMTrunc && LLVMTypeOf(in) == z.i32) r = gpucompile_lower__narrow(&z, LLVMGetOperand(in, 0), 0);
+                else if (LLVMGetInstructionOpcode(in) == LLVMICmp) r = gpucompile_lower__narrow_cmp(&z, in);
+                if (r) {
+                    LLVMReplaceAllUsesWith(in, r);
+                    LLVMInstructionEraseFromParent(in);
+                    count++;
+                }
+            }
+        gpucompile_lower__dead_integers(fn);
+    }
+    LLVMDisposeBuilder(z.b);
+    return count;
+}
+
 GPUCOMPILE_DEF gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, LLVMModuleRef module, const gpucompile_lower_target *target,
                                                           const gpucompile_lower_options *options, const gpucompile_logger *logger, int *lowered) {
     gpucompile_lower_options o;
@@ -2540,7 +2802,6 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, L
     gpucompile_buf md;
     LLVMValueRef fn, next, pc = NULL, kernels[256];
     int nk = 0, i, again;
-    unsigned binding = 0;
     memset(&w, 0, sizeof w);
     memset(&pp, 0, sizeof pp);
     memset(&md, 0, sizeof md);
@@ -2611,9 +2872,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, L
         LLVMValueRef s;
         md.len = 0;
         gpucompile_buf_str(&md, "");
-        unsigned params = LLVMCountParams(kernels[i]);
-        if (gpucompile_lower__kernel(&w, kernels[i], &o, pc, u, binding, &md) != GPUCOMPILE_OK) goto done;
-        binding += params;
+        if (gpucompile_lower__kernel(&w, kernels[i], &o, pc, u, (unsigned)i, &md) != GPUCOMPILE_OK) goto done;
         if (md.oom) {
             gpucompile_lower__fail(&w, GPUCOMPILE_ERROR_OUT_OF_MEMORY, "out of memory");
             goto done;
@@ -2642,6 +2901,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, L
     if (gpucompile_lower__undefined(&w) != GPUCOMPILE_OK || gpucompile_lower__generic(&w, 1) != GPUCOMPILE_OK ||
         gpucompile_lower__shapes(&w) != GPUCOMPILE_OK)
         goto done;
+    gpucompile_lower_narrow(module); /* the element indices this rewrite computes in 64 bits among them */
     if (lowered) *lowered = nk;
 done:
     if (md.data) gpucompile_free(md.a, md.data);

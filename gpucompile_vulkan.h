@@ -12,17 +12,23 @@
 
    Targets:
    - #gpu.vulkan<O, triple, chip, features, flags> (ours). triple: "spirv1.6-unknown-vulkan1.3-
-     compute" (default) or "spirv1.5-unknown-vulkan1.2-compute"; chip "vulkan" (the device is
-     chosen at run time). features: what the target allows besides the default set, as +Name /
-     -Name words, Name a SPIR-V capability (Int64, AtomicFloat32MinMaxEXT, ...) or extension
-     (SPV_KHR_16bit_storage, ...). The default set is what Mesa's lavapipe and current desktop
-     drivers have: Shader, Int8, Int16, Int64, Float16, Float64, Int64Atomics, the GroupNonUniform
-     family, 8- and 16-bit storage, AtomicFloat32AddEXT (with their extensions).
+     compute" (default) or "spirv1.5-unknown-vulkan1.2-compute"; chip: the class of device the
+     module must load on (the device itself is chosen at run time), "vulkan" (default: what
+     Mesa's lavapipe and current desktop drivers have: Shader, Int8, Int16, Int64, Float16,
+     Float64, Int64Atomics, the GroupNonUniform family, 8- and 16-bit storage,
+     AtomicFloat32AddEXT, with their extensions) or "android" (Khronos' Android baseline profile:
+     Shader and GroupNonUniform only, no 64-, 16-, 8-bit integers, half, double or 8/16-bit
+     storage; 16 KiB of workgroup memory, 128 bytes of push constants). features: what the target
+     allows besides the chip's set, as +Name / -Name words, Name a SPIR-V capability (Int64,
+     AtomicFloat32MinMaxEXT, ...) or extension (SPV_KHR_16bit_storage, ...).
    - #spirv.target_env<#spirv.vce<v1.6, [Shader, ...], [SPV_...]>, api=Vulkan, VENDOR:TYPE:ID,
      #spirv.resource_limits<...>> (MLIR 22's, read and printed as mlir-opt-22 does). The lists
      are all the target allows: nothing is added to them. SPIR-V 1.5 and 1.6 are compiled (as
      Vulkan 1.2 and 1.3). cooperative_matrix_properties_* are read only as [].
-   A module that needs a capability or extension the target does not allow is refused, naming it.
+   A module that needs a capability or extension the target does not allow is refused, naming it:
+   a value that needs one (a 64-bit integer without Int64, ...) before code generation, naming the
+   function and the instruction, as is more workgroup memory in an entry point than the target's
+   devices have (chip "android"; #spirv.resource_limits' max_compute_shared_memory_size).
 
    Inputs: LLVM IR in the shape LLVM's SPIR-V backend takes for Vulkan (clang's HLSL output):
    an entry point is `define void @k()` with "hlsl.shader"="compute" and "hlsl.numthreads"="X,Y,Z";
@@ -37,9 +43,12 @@
    the instruction (a getelementptr on a getpointer result, a null resource name, a fence, two
    element types on one binding, an entry point without a workgroup size, a call to a function
    the module does not define). Addresses keep 32-bit indices where the optimizer widened them
-   (a 64-bit index declares Int64, which a target may not allow). After LLVM, on the module's words: the barrier gets the WorkgroupMemory
+   (a 64-bit index declares Int64, which a target may not allow), and 64-bit index arithmetic and
+   comparisons of 32-bit values are computed in 32 bits (gpucompile_lower_narrow). After LLVM, on
+   the module's words: the barrier gets the WorkgroupMemory
    semantics LLVM 22 leaves out, atomics' null constants (monotonic ordering) become constants,
-   and the resource names' dead string variables go (with the Int8 capability they force); -v
+   the resource names' dead string variables go (with the Int8 capability they force), and each
+   entry point's interface lists only the variables it uses (LLVM 22 lists the module's all); -v
    says what changed.
 
    Also OpenCL/CUDA-style kernels (spir_kernel, ptx_kernel, amdgpu_kernel functions: pointer
@@ -739,6 +748,54 @@ done:
     return found;
 }
 
+/* Each entry point's interface only the global variables its function and the functions it
+   calls use: LLVM 22 lists every variable of the module in every entry point, so each kernel
+   would name the others' buffers, push-constant block and built-ins (a driver may count them; a
+   reader of the interface sees them). In place on the words w[0..*n) (host order), *n the count
+   after; 0, or -1 (malformed, out of memory: unchanged). */
+GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__own_interfaces(uint32_t *w, size_t *n) {
+    gpucompile_vulkan__spv s;
+    gpucompile_spirv_inst it;
+    unsigned char *visited = NULL;
+    size_t out = 5;
+    int r = -1;
+    memset(&s, 0, sizeof s);
+    if (*n < 5 || !gpucompile_spirv_begin(&it, w, *n * 4)) return -1;
+    s.w = w;
+    s.n = *n;
+    s.cap = w[3] < 4u * (uint32_t)(*n < 0x3fffffu ? *n : 0x3fffffu) + 64 ? w[3] : 4u * (uint32_t)(*n < 0x3fffffu ? *n : 0x3fffffu) + 64;
+    if (!(s.ids = (gpucompile_vulkan__id *)calloc(s.cap ? s.cap : 1, sizeof *s.ids)) || !(visited = (unsigned char *)calloc(s.cap ? s.cap : 1, 1)))
+        goto done;
+    for (gpucompile_vulkan__walk(&s, &it, 5); gpucompile_spirv_next(&it);) /* what mark_uses looks up: functions, variables */
+        if (((it.op == GPUCOMPILE_VULKAN__OP_FUNCTION && it.wc >= 5) || (it.op == GPUCOMPILE_VULKAN__OP_VARIABLE && it.wc >= 4)) && w[it.at + 2] < s.cap)
+            s.ids[w[it.at + 2]].def = (uint32_t)it.at;
+    if (it.bad) goto done;
+    for (gpucompile_vulkan__walk(&s, &it, 5); gpucompile_spirv_next(&it);) {
+        const uint32_t *i = w + it.at;
+        size_t wc = it.wc, k, name = 3, kept;
+        if (it.op != GPUCOMPILE_VULKAN__OP_ENTRY_POINT || wc < 4) { /* moved down over what went */
+            memmove(w + out, i, wc * 4);
+            out += wc;
+            continue;
+        }
+        while (name < wc && (i[name] >> 24)) name++; /* the name's last word (its NUL in the top byte or before) */
+        memset(visited, 0, s.cap);
+        for (k = 0; k < s.cap; k++) s.ids[k].used = 0;
+        gpucompile_vulkan__mark_uses(&s, i[2], visited, 0);
+        memmove(w + out, i, (name + 1 < wc ? name + 1 : wc) * 4);
+        for (kept = name + 1, k = name + 1; k < wc; k++)
+            if (i[k] < s.cap && s.ids[i[k]].used) w[out + kept++] = i[k];
+        w[out] = gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_ENTRY_POINT, (uint32_t)kept);
+        out += kept;
+    }
+    *n = out;
+    r = 0;
+done:
+    free(s.ids);
+    free(visited);
+    return r;
+}
+
 /* Run-time selection, the one rule of the backend's select_score (gpucompile_binary_select,
    --select vulkan) and of the runtime's loader: the device "vulkan" takes a SPIR-V module
    (format bin) for Vulkan: a SPIR-V triple whose environment names Vulkan
@@ -790,6 +847,7 @@ extern "C" {
 /* The function LLVM 22's SPIR-V code generator makes an OpSpecConstant decorated SpecId of
    (__spirv_SpecConstant(int id, int default), as the SPIR-V translator's builtins name it). */
 #define GPUCOMPILE_VULKAN__SPEC_CONSTANT "_Z20__spirv_SpecConstantii"
+#define GPUCOMPILE_VULKAN__INDEX_BITS "gpucompile.vulkan.index_bits" /* named metadata: the input was spirv32 (gpucompile_vulkan__configure) */
 
 /* ==== [section: vulkan target] ===========================================================
    The two spellings, the capability and extension names, what a target allows. */
@@ -838,6 +896,13 @@ static const char *const gpucompile_vulkan__exts[] = {
     "StoragePushConstant8,StorageBuffer16BitAccess,UniformAndStorageBuffer16BitAccess,StoragePushConstant16," \
     "AtomicFloat32AddEXT,SPV_KHR_8bit_storage,SPV_KHR_16bit_storage,SPV_KHR_storage_buffer_storage_class," \
     "SPV_EXT_shader_atomic_float_add"
+/* What chip = "android" allows: Khronos' Android baseline profile (VP_ANDROID_baseline_2021),
+   what every Android device of 2021 on has: no 64-, 16- or 8-bit integers, no half or double, no
+   8- or 16-bit storage; its limits: GPUCOMPILE_VULKAN__ANDROID_SHARED bytes of workgroup memory,
+   128 bytes of push constants (gpucompile_vulkan__profile_limits). */
+#define GPUCOMPILE_VULKAN__ANDROID_SET "Shader,Matrix,GroupNonUniform,SPV_KHR_storage_buffer_storage_class"
+#define GPUCOMPILE_VULKAN__ANDROID_SHARED 16384
+#define GPUCOMPILE_VULKAN__ANDROID_PUSH 128
 /* What a capability brings along (a module declares both; a target lists the first). */
 static const char *const gpucompile_vulkan__implied[][2] = {
     {"Shader", "Matrix"}, {"UniformAndStorageBuffer8BitAccess", "StorageBuffer8BitAccess"},
@@ -867,7 +932,8 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__known(const char *name, size_t n) {
 GPUCOMPILE_PRIVATE int gpucompile_vulkan__allows_1(const gpucompile_target *t, const char *name) {
     const char *f = gpucompile_target_features(t);
     size_t n = strlen(name);
-    int yes = !t->upstream && gpucompile_in_list(GPUCOMPILE_VULKAN__DEFAULT_SET, name, n);
+    int android = strcmp(gpucompile_target_chip(t), "android") == 0;
+    int yes = !t->upstream && gpucompile_in_list(android ? GPUCOMPILE_VULKAN__ANDROID_SET : GPUCOMPILE_VULKAN__DEFAULT_SET, name, n);
     while (*f) {
         size_t w = strcspn(f, ",");
         if (w == n + 1 && strncmp(f + 1, name, n) == 0) yes = f[0] == '+';
@@ -1197,8 +1263,9 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__verify(const gpucompile_
             return gpucompile_log_target(logger, "SPIR-V 1.%d (Vulkan 1.%d) is not compiled: LLVM writes Vulkan shaders as SPIR-V 1.5 (Vulkan 1.2) or 1.6 (Vulkan 1.3).", s, v);
         return gpucompile_log_target(logger, "The target triple '%.200s' is not a Vulkan compute triple (spirv1.6-unknown-vulkan1.3-compute or spirv1.5-unknown-vulkan1.2-compute).", triple);
     }
-    if (strcmp(gpucompile_target_chip(t), "vulkan") != 0)
-        return gpucompile_log_target(logger, "The chip of a Vulkan target is \"vulkan\" (the device is chosen at run time), not '%.100s'.", gpucompile_target_chip(t));
+    if (strcmp(gpucompile_target_chip(t), "vulkan") != 0 && strcmp(gpucompile_target_chip(t), "android") != 0)
+        return gpucompile_log_target(logger, "The chip of a Vulkan target is \"vulkan\" (the device is chosen at run time) or \"android\" (Android's "
+                                     "baseline profile: what every Android device has), not '%.100s'.", gpucompile_target_chip(t));
     while (*f) {
         size_t w = strcspn(f, ",");
         if (w < 2 || (f[0] != '+' && f[0] != '-') || !gpucompile_vulkan__known(f + 1, w - 1))
@@ -1532,6 +1599,134 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__workgroup(gpucompile_job *job, LLVMBui
     return done;
 }
 
+/* ---- what the target's devices lack, refused by name before code generation ----
+   The capability an instruction's values need (64-, 16-, 8-bit integers, double, half; 8- and
+   16-bit values in storage buffers and push constants) that the target does not allow: chip =
+   "android", #spirv.vce's list, features = "-Int64". Else LLVM writes the capability and the
+   backend refuses the module after code generation, naming neither function nor instruction. */
+typedef struct gpucompile_vulkan__need { const char *cap, *what; } gpucompile_vulkan__need;
+
+GPUCOMPILE_PRIVATE const gpucompile_vulkan__need *gpucompile_vulkan__type_lacks(const gpucompile_target *t, LLVMTypeRef ty, unsigned space, int depth) {
+    static const gpucompile_vulkan__need needs[] = {
+        {"Int64", "a 64-bit integer"}, {"Int16", "a 16-bit integer"}, {"Int8", "an 8-bit integer"}, {"Float64", "a double"},
+        {"Float16", "a half"}, {"StorageBuffer16BitAccess", "a 16-bit value in a storage buffer"},
+        {"StorageBuffer8BitAccess", "an 8-bit value in a storage buffer"}, {"StoragePushConstant16", "a 16-bit push constant"},
+        {"StoragePushConstant8", "an 8-bit push constant"}};
+    LLVMTypeKind k = LLVMGetTypeKind(ty);
+    int i = -1, bits = 0;
+    unsigned j, n;
+    if (depth > 8) return NULL;
+    if (k == LLVMVectorTypeKind || k == LLVMArrayTypeKind) return gpucompile_vulkan__type_lacks(t, LLVMGetElementType(ty), space, depth + 1);
+    if (k == LLVMStructTypeKind) {
+        for (j = 0, n = LLVMCountStructElementTypes(ty); j < n; j++) {
+            const gpucompile_vulkan__need *x = gpucompile_vulkan__type_lacks(t, LLVMStructGetTypeAtIndex(ty, j), space, depth + 1);
+            if (x) return x;
+        }
+        return NULL;
+    }
+    if (k == LLVMIntegerTypeKind) bits = (int)LLVMGetIntTypeWidth(ty);
+    if (k == LLVMHalfTypeKind || k == LLVMBFloatTypeKind) bits = 16;
+    if (bits == 64) i = 0;
+    else if (bits == 16) i = k == LLVMIntegerTypeKind ? 1 : 4;
+    else if (bits == 8) i = 2;
+    else if (k == LLVMDoubleTypeKind) i = 3;
+    if (i >= 0 && !gpucompile_vulkan__allows(t, needs[i].cap)) return &needs[i];
+    if ((bits == 8 || bits == 16) && (space == 11 || space == 13)) { /* in memory: StorageBuffer, PushConstant */
+        i = 5 + (bits == 8) + 2 * (space == 13);
+        if (!gpucompile_vulkan__allows(t, needs[i].cap)) return &needs[i];
+    }
+    return NULL;
+}
+
+/* What instruction in needs that the target does not allow (its result, its operands, what it
+   loads or stores), or NULL. */
+GPUCOMPILE_PRIVATE const gpucompile_vulkan__need *gpucompile_vulkan__lacks(const gpucompile_target *t, LLVMValueRef in) {
+    const gpucompile_vulkan__need *x;
+    int k, n = LLVMGetNumOperands(in);
+    if (LLVMIsACallInst(in) && strncmp(gpucompile_vulkan__callee(in), "llvm.lifetime.", 14) == 0) return NULL; /* no code */
+    if ((x = gpucompile_vulkan__type_lacks(t, LLVMTypeOf(in), 0, 0)) != NULL) return x;
+    for (k = 0; k < n; k++)
+        if ((x = gpucompile_vulkan__type_lacks(t, LLVMTypeOf(LLVMGetOperand(in, (unsigned)k)), 0, 0)) != NULL) return x;
+    if (LLVMIsALoadInst(in) || LLVMIsAStoreInst(in)) {
+        LLVMValueRef p = LLVMGetOperand(in, LLVMIsALoadInst(in) ? 0 : 1);
+        return gpucompile_vulkan__type_lacks(t, LLVMIsALoadInst(in) ? LLVMTypeOf(in) : LLVMTypeOf(LLVMGetOperand(in, 0)),
+                                             LLVMGetPointerAddressSpace(LLVMTypeOf(p)), 0);
+    }
+    return NULL;
+}
+
+/* The bytes of workgroup memory the target's devices have: #spirv.resource_limits'
+   max_compute_shared_memory_size (MLIR's default, 16384, where not given), chip = "android"'s;
+   0: the device's, checked at launch (bare #gpu.vulkan). Push constants: chip = "android"'s 128,
+   else 0 (the lowering keeps to 128, every device's minimum). */
+GPUCOMPILE_PRIVATE void gpucompile_vulkan__profile_limits(const gpucompile_target *t, unsigned long *shared, unsigned long *push) {
+    char limits[4096];
+    const char *at;
+    int android = strcmp(gpucompile_target_chip(t), "android") == 0;
+    gpucompile_vulkan__flag_string(t, "limits", limits, sizeof limits);
+    *shared = android ? GPUCOMPILE_VULKAN__ANDROID_SHARED : t->upstream ? 16384 : 0;
+    *push = android ? GPUCOMPILE_VULKAN__ANDROID_PUSH : 0;
+    if ((at = strstr(limits, "max_compute_shared_memory_size = ")) != NULL) *shared = strtoul(at + 33, NULL, 0);
+}
+
+/* Is v (a global, a constant expression off one) used in function fn? */
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__used_in(LLVMValueRef v, LLVMValueRef fn, int depth) {
+    LLVMUseRef u;
+    for (u = LLVMGetFirstUse(v); u && depth < 4; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (LLVMIsAInstruction(user) ? LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)) == fn : gpucompile_vulkan__used_in(user, fn, depth + 1)) return 1;
+    }
+    return 0;
+}
+
+/* Refused before code generation, by name: what the target's devices lack (above). */
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__check_profile(gpucompile_job *job) {
+    const gpucompile_target *t = job->target;
+    const char *chip = gpucompile_target_chip(t);
+    unsigned kind = LLVMGetMDKindIDInContext(job->context, GPUCOMPILE_LOWER_LAUNCH_LENGTH, (unsigned)strlen(GPUCOMPILE_LOWER_LAUNCH_LENGTH));
+    unsigned long shared, push, bytes;
+    LLVMTargetDataRef dl = LLVMGetModuleDataLayout(job->module);
+    LLVMValueRef fn, in, g;
+    LLVMBasicBlockRef bb;
+    char why[512];
+    const char *hint = t->upstream ? "add it to #spirv.vce's capabilities" : strcmp(chip, "android") == 0 ? "chip \"android\": Android's baseline devices lack it" : "the target's features remove it";
+    for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn))
+        for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+                const gpucompile_vulkan__need *x = gpucompile_vulkan__lacks(t, in);
+                if (!x) continue;
+                snprintf(why, sizeof why, "%s needs the SPIR-V capability %s, which the target does not allow (%s)", x->what, x->cap, hint);
+                return gpucompile_vulkan__refuse(job, in, why);
+            }
+    gpucompile_vulkan__profile_limits(t, &shared, &push);
+    for (g = LLVMGetFirstGlobal(job->module); g; g = LLVMGetNextGlobal(g))
+        if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 13 && push && LLVMABISizeOfType(dl, LLVMGlobalGetValueType(g)) > push)
+            return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "global '%s': a %lu-byte push-constant block; the target's devices have %lu bytes (chip \"%s\")",
+                                       gpucompile_value_name(g), (unsigned long)LLVMABISizeOfType(dl, LLVMGlobalGetValueType(g)), push, chip);
+    for (fn = shared ? LLVMGetFirstFunction(job->module) : NULL; fn; fn = LLVMGetNextFunction(fn)) { /* each entry point's (helpers are inlined) */
+        if (!gpucompile_vulkan__is_kernel(job, fn)) continue;
+        for (bytes = 0, g = LLVMGetFirstGlobal(job->module); g; g = LLVMGetNextGlobal(g))
+            if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3 && !LLVMGetMetadata(g, kind) && gpucompile_vulkan__used_in(g, fn, 0))
+                bytes += (unsigned long)LLVMABISizeOfType(dl, LLVMGlobalGetValueType(g)); /* not the sizes set at launch: the runtime checks those */
+        if (bytes > shared)
+            return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': %lu bytes of workgroup memory; the target's devices have %lu (%s)",
+                                       gpucompile_value_name(fn), bytes, shared, t->upstream ? "#spirv.resource_limits' max_compute_shared_memory_size" : "chip \"android\"");
+    }
+    return GPUCOMPILE_OK;
+}
+
+/* LLVM's diagnostics in object's private context: errors are the job's. */
+typedef struct gpucompile_vulkan__diag { gpucompile_job *job; int failed; } gpucompile_vulkan__diag;
+GPUCOMPILE_PRIVATE void gpucompile_vulkan__diag_handler(LLVMDiagnosticInfoRef di, void *user) {
+    gpucompile_vulkan__diag *d = (gpucompile_vulkan__diag *)user;
+    char *msg;
+    if (LLVMGetDiagInfoSeverity(di) != LLVMDSError) return;
+    msg = LLVMGetDiagInfoDescription(di);
+    gpucompile_job_log(d->job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_LLVM, "llvm", "%s", msg);
+    LLVMDisposeMessage(msg);
+    d->failed = 1;
+}
+
 /* After optimization: the rewrites, then the checks again on what the optimizer made. */
 /* Pointer kernels into the Vulkan shape ([section: lowering]), then the input rules on
    what the rewrite made. Flags: workgroup_size = "X,Y,Z" (kernels without reqd_work_group_size;
@@ -1539,6 +1734,7 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__workgroup(gpucompile_job *job, LLVMBui
    it: set at launch). */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__lower(gpucompile_job *job) {
     gpucompile_lower_options o;
+    gpucompile_lower_target t;
     const char *ws = gpucompile_target_flag_value(job->target, "workgroup_size"), *lm = gpucompile_target_flag_value(job->target, "local_memory");
     gpucompile_result r;
     int n = 0;
@@ -1549,7 +1745,9 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__lower(gpucompile_job *jo
         return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "flag workgroup_size: \"X,Y,Z\" (kernels without reqd_work_group_size)");
     if (lm && sscanf(lm, "%u", &o.local_bytes) != 1)
         return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "flag local_memory: the bytes of each local pointer parameter");
-    if ((r = gpucompile_lower_kernels(job, job->module, gpucompile_vulkan_lower_target(), &o, NULL, &n)) != GPUCOMPILE_OK) return r;
+    t = *gpucompile_vulkan_lower_target();
+    if (LLVMGetNamedMetadataNumOperands(job->module, GPUCOMPILE_VULKAN__INDEX_BITS)) t.index_bits = 32; /* spirv32: size_t and its arithmetic are 32-bit */
+    if ((r = gpucompile_lower_kernels(job, job->module, &t, &o, NULL, &n)) != GPUCOMPILE_OK) return r;
     gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d kernel%s rewritten into the Vulkan shape (buffers at the "
                        "parameters' bindings, scalars in push constants, the parameters' order recorded)", n, n == 1 ? "" : "s");
     return gpucompile_vulkan__prepare(job);
@@ -1618,12 +1816,17 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job 
     if (hoisted)
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d push-constant load%s moved into the entry block "
                            "(LLVM 22 crashes on them elsewhere)", hoisted, hoisted == 1 ? "" : "s");
+    if ((fields = gpucompile_lower_narrow(job->module)) > 0) /* Vulkan-shaped input too (the lowering did its own) */
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d 64-bit index computation%s or comparison%s done in 32 bits "
+                           "(no Int64 where nothing else needs it)", fields, fields == 1 ? "" : "s", fields == 1 ? "" : "s");
     for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn))
         for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
             for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
                 const char *why = gpucompile_vulkan__bad_instruction(in);
                 if (why) return gpucompile_vulkan__refuse(job, in, why);
             }
+    /* the WebGPU backend compiles through this one and refuses what WGSL lacks in its own words */
+    if (job->backend == gpucompile_vulkan_backend() && (r = gpucompile_vulkan__check_profile(job)) != GPUCOMPILE_OK) return r;
     if (job->format == GPUCOMPILE_FORMAT_ISA) { /* isa: the module's words too, for finish's repairs */
         LLVMMemoryBufferRef obj = NULL, bc = LLVMWriteBitcodeToMemoryBuffer(job->module);
         /* from a copy, in a context and target machine of its own: LLVM 22's SPIR-V code generator crashes run twice on one module */
@@ -1659,12 +1862,17 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__uses(const uint32_t *w, uint32_t wc, u
         for (from = 3; from < wc && (w[from] >> 24) != 0 && (w[from] & 0xff0000) && (w[from] & 0xff00) && (w[from] & 0xff); from++) {}
         from++;
         break;
+    case 12: /* OpExtInst: type, result, set, the instruction's number (a literal: GLSL.std.450's 80 kept %80 alive), operands */
+        if (wc > 1) pos[n++] = 1;
+        if (wc > 3) pos[n++] = 3;
+        from = 5;
+        break;
     case 23: to = wc > 3 ? 3 : wc; break;                 /* OpTypeVector: component type, count */
     case 32: from = 3; break;                             /* OpTypePointer: storage class, type */
     case 59: to = wc > 3 ? 3 : wc; from = 1;              /* OpVariable: type, result, class, [init] */
         if (wc > 4 && n < max) pos[n++] = 4;
         break;
-    case 43: to = wc > 2 ? 2 : wc; break;                 /* OpConstant: type, result, literal */
+    case 43: case 50: to = wc > 2 ? 2 : wc; break;        /* OpConstant, OpSpecConstant: type, result, literal */
     case 61: to = wc > 4 ? 4 : wc; break;                 /* OpLoad: type, result, pointer, [access] */
     case 62: to = wc > 3 ? 3 : wc; break;                 /* OpStore: pointer, object, [access] */
     case 81: to = wc > 4 ? 4 : wc; break;                 /* OpCompositeExtract: literal indices */
@@ -1861,17 +2069,23 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__fix_names(gpucompile_vulkan__mod *m, i
     for (i = 0; i < m->count; i++) {
         size_t p, a, e;
         const uint32_t *w = m->w + m->at[i];
-        if (m->del[i] || GPUCOMPILE_VULKAN__OP(m, i) != GPUCOMPILE_VULKAN__OP_VARIABLE || GPUCOMPILE_VULKAN__WC(m, i) != 5 || w[3] != GPUCOMPILE_VULKAN__SC_FUNCTION ||
-            m->used[w[2]])
-            continue;
-        p = gpucompile_vulkan__def(m, w[1]);
-        a = p == (size_t)-1 ? p : gpucompile_vulkan__def(m, m->w[m->at[p] + 3]);
+        /* an unused Function variable of i8s, or such a string alone (LLVM 22 leaves some without their variable) */
+        int var = GPUCOMPILE_VULKAN__OP(m, i) == GPUCOMPILE_VULKAN__OP_VARIABLE && GPUCOMPILE_VULKAN__WC(m, i) == 5 && w[3] == GPUCOMPILE_VULKAN__SC_FUNCTION;
+        int str = GPUCOMPILE_VULKAN__OP(m, i) == GPUCOMPILE_VULKAN__OP_CONSTANT_COMPOSITE && GPUCOMPILE_VULKAN__WC(m, i) >= 3;
+        if (m->del[i] || !(var || str) || m->used[w[2]]) continue;
+        p = var ? gpucompile_vulkan__def(m, w[1]) : (size_t)-1;
+        a = var ? (p == (size_t)-1 ? p : gpucompile_vulkan__def(m, m->w[m->at[p] + 3])) : gpucompile_vulkan__def(m, w[1]);
         e = a == (size_t)-1 || GPUCOMPILE_VULKAN__OP(m, a) != GPUCOMPILE_VULKAN__OP_TYPE_ARRAY ? (size_t)-1 : gpucompile_vulkan__def(m, m->w[m->at[a] + 2]);
         if (e == (size_t)-1 || GPUCOMPILE_VULKAN__OP(m, e) != GPUCOMPILE_VULKAN__OP_TYPE_INT || m->w[m->at[e] + 2] != 8) continue;
         gpucompile_vulkan__delete(m, i);
         removed++;
-        work[nwork++] = w[1];
-        work[nwork++] = w[4];
+        if (var) {
+            work[nwork++] = w[1];
+            work[nwork++] = w[4];
+        } else {
+            uint32_t k;
+            for (k = 1; k < GPUCOMPILE_VULKAN__WC(m, i) && nwork < cap * 4; k++) if (k != 2) work[nwork++] = w[k];
+        }
     }
     while (nwork) { /* what only they used */
         uint32_t id = work[--nwork];
@@ -2139,6 +2353,13 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__finish_mod(gpucompile_jo
         }
         words = (unsigned char *)pb.data;
         nwords = pb.len;
+    } else { /* what gpucompile_vulkan_mark_params does for pointer kernels: each entry point's interface its own variables */
+        size_t nw = nwords / 4;
+        if (gpucompile_vulkan__own_interfaces((uint32_t *)(void *)words, &nw) != 0) {
+            gpucompile_job_free(job, words);
+            return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+        }
+        nwords = nw * 4;
     }
     if ((r = gpucompile_vulkan__reflect_into(job->object, words, nwords, 0)) != GPUCOMPILE_OK) {
         gpucompile_job_free(job, words);
@@ -2167,8 +2388,15 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__finish(gpucompile_job *j
     return r;
 }
 
-/* LLVM's SPIR-V code generator knows no processors (it would warn on stderr about "vulkan"). */
+/* LLVM's SPIR-V code generator knows no processors (it would warn on stderr about "vulkan").
+   A spirv32 module (OpenCL C's 32-bit size_t) is marked before its triple and data layout become
+   Vulkan's (64-bit pointers), for the lowering's 32-bit index arithmetic (gpucompile_vulkan__lower). */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__configure(gpucompile_job *job) {
+    const char *triple = LLVMGetTarget(job->module);
+    if (triple && strncmp(triple, "spirv32", 7) == 0 && gpucompile_has_pointer_kernels(job->module)) {
+        LLVMValueRef s = LLVMMDStringInContext(job->context, "32", 2);
+        LLVMAddNamedMetadataOperand(job->module, GPUCOMPILE_VULKAN__INDEX_BITS, LLVMMDNodeInContext(job->context, &s, 1));
+    }
     gpucompile_job_free(job, job->cpu);
     job->cpu = gpucompile_job_strdup(job, "");
     return job->cpu ? GPUCOMPILE_OK : GPUCOMPILE_ERROR_OUT_OF_MEMORY;
@@ -2479,6 +2707,16 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef mod
     gpucompile_buf_add(&t, w + 4 * at, size - 4 * at);
     r = t.oom ? GPUCOMPILE_ERROR_OUT_OF_MEMORY : gpucompile_spirv_relabel((uint32_t *)(void *)t.data, t.len / 4) < 0 ? GPUCOMPILE_ERROR_LLVM
         : module ? gpucompile_vulkan__launch_sizes(module, &t) : GPUCOMPILE_OK;
+    if (r == GPUCOMPILE_OK && count) { /* the lowering's set per kernel (one variable per kernel's binding from LLVM 22): all set 0 */
+        uint32_t *tw = (uint32_t *)(void *)t.data;
+        for (gpucompile_spirv_begin(&it, tw, t.len); gpucompile_spirv_next(&it);)
+            if (it.op == GPUCOMPILE_VULKAN__OP_DECORATE && it.wc == 4 && tw[it.at + 2] == GPUCOMPILE_VULKAN__DEC_SET) tw[it.at + 3] = 0;
+    }
+    if (r == GPUCOMPILE_OK) { /* each entry point's interface its own variables */
+        size_t nw = t.len / 4;
+        if (gpucompile_vulkan__own_interfaces((uint32_t *)(void *)t.data, &nw) != 0) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+        t.len = nw * 4;
+    }
     if (r == GPUCOMPILE_OK) gpucompile_buf_add(out, t.data, t.len);
     gpucompile_free(t.a, t.data);
     return r != GPUCOMPILE_OK ? r : out->oom ? GPUCOMPILE_ERROR_OUT_OF_MEMORY : GPUCOMPILE_OK;

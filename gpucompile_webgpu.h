@@ -30,7 +30,7 @@
    memory exceeds 16 KiB.
 
    Before code generation: pointer kernels lowered with 32-bit addresses (the lowering's
-   index_bits) and the 64-bit index arithmetic that feeds a 32-bit index computed in 32 bits;
+   index_bits; it computes 64-bit indices and comparisons of 32-bit values in 32 bits);
    llvm.smax/smin/abs written as a comparison and a select (naga reads GLSL.std.450's SMax on
    LLVM's unsigned types as unsigned). After it, on the module's words: SPIR-V 1.3 (the newest
    Dawn's reader of Chromium 133 takes), no memory-access operands on loads and stores (naga
@@ -548,73 +548,6 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__check_module(gpucompile_
     return GPUCOMPILE_OK;
 }
 
-/* ---- 32-bit addresses ----
-   The pointer-kernel lowering computes element indices in 64 bits and truncates them to the
-   32-bit index a shader takes. What feeds such a truncation (sums, products, shifts, bitwise
-   operations, extensions of 32-bit values, phis and selects of them) has the same low 32 bits
-   when computed in 32 bits, so it is: WGSL has no 64-bit integers. */
-typedef struct gpucompile_webgpu__narrowing {
-    LLVMBuilderRef b;
-    LLVMTypeRef i32;
-    LLVMValueRef from[256], to[256];
-    int n;
-} gpucompile_webgpu__narrowing;
-
-GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_webgpu__narrow(gpucompile_webgpu__narrowing *z, LLVMValueRef v, int depth) {
-    LLVMOpcode op;
-    LLVMValueRef a, c, r = NULL;
-    LLVMTypeRef t = LLVMTypeOf(v);
-    int i;
-    if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind) return NULL;
-    if (LLVMGetIntTypeWidth(t) == 32) return v;
-    if (LLVMIsAConstantInt(v)) return LLVMConstInt(z->i32, LLVMConstIntGetZExtValue(v) & 0xffffffffu, 0);
-    if (LLVMGetIntTypeWidth(t) != 64 || depth > 24 || !LLVMIsAInstruction(v)) return NULL;
-    for (i = 0; i < z->n; i++)
-        if (z->from[i] == v) return z->to[i];
-    if (z->n == 256) return NULL;
-    op = LLVMGetInstructionOpcode(v);
-    if (op == LLVMPHI) {
-        unsigned k, n = LLVMCountIncoming(v);
-        LLVMBasicBlockRef bb = LLVMGetInstructionParent(v);
-        LLVMPositionBuilder(z->b, bb, LLVMGetFirstInstruction(bb));
-        r = LLVMBuildPhi(z->b, z->i32, "");
-        z->from[z->n] = v;
-        z->to[z->n++] = r;
-        for (k = 0; k < n; k++) {
-            LLVMBasicBlockRef from = LLVMGetIncomingBlock(v, k);
-            LLVMValueRef x = gpucompile_webgpu__narrow(z, LLVMGetIncomingValue(v, k), depth + 1);
-            if (!x) return NULL; /* r stays, unused: deleted with the dead code */
-            LLVMAddIncoming(r, &x, &from, 1);
-        }
-        return r;
-    }
-    if (op == LLVMZExt || op == LLVMSExt) {
-        a = LLVMGetOperand(v, 0);
-        if (LLVMGetIntTypeWidth(LLVMTypeOf(a)) > 32) return NULL;
-        if (LLVMGetIntTypeWidth(LLVMTypeOf(a)) == 32) r = a;
-        else {
-            LLVMPositionBuilderBefore(z->b, v);
-            r = op == LLVMZExt ? LLVMBuildZExt(z->b, a, z->i32, "") : LLVMBuildSExt(z->b, a, z->i32, "");
-        }
-    } else if (op == LLVMAdd || op == LLVMSub || op == LLVMMul || op == LLVMAnd || op == LLVMOr || op == LLVMXor || op == LLVMShl) {
-        if (op == LLVMShl && (!LLVMIsAConstantInt(LLVMGetOperand(v, 1)) || LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)) >= 32)) return NULL;
-        if (!(a = gpucompile_webgpu__narrow(z, LLVMGetOperand(v, 0), depth + 1)) || !(c = gpucompile_webgpu__narrow(z, LLVMGetOperand(v, 1), depth + 1)))
-            return NULL;
-        LLVMPositionBuilderBefore(z->b, v);
-        r = LLVMBuildBinOp(z->b, op, a, c, "");
-    } else if (op == LLVMSelect) {
-        if (!(a = gpucompile_webgpu__narrow(z, LLVMGetOperand(v, 1), depth + 1)) || !(c = gpucompile_webgpu__narrow(z, LLVMGetOperand(v, 2), depth + 1)))
-            return NULL;
-        LLVMPositionBuilderBefore(z->b, v);
-        r = LLVMBuildSelect(z->b, LLVMGetOperand(v, 0), a, c, "");
-    }
-    if (r && z->n < 256) {
-        z->from[z->n] = v;
-        z->to[z->n++] = r;
-    }
-    return r;
-}
-
 /* llvm.smax / smin / abs as a comparison and a select: LLVM writes them as GLSL.std.450's SMax,
    SMin, SAbs on 32-bit integers it types unsigned, which naga reads as unsigned max, min (a
    clamp of a negative index then goes wrong); its comparisons it reads with their signedness. */
@@ -648,47 +581,6 @@ GPUCOMPILE_PRIVATE int gpucompile_webgpu__signed_ops(gpucompile_job *job) {
                 count++;
             }
     LLVMDisposeBuilder(b);
-    return count;
-}
-
-/* The truncations narrowed, the 64-bit code left dead removed: how many were. */
-GPUCOMPILE_PRIVATE int gpucompile_webgpu__narrow_module(gpucompile_job *job) {
-    gpucompile_webgpu__narrowing z;
-    LLVMValueRef fn, in, next;
-    LLVMBasicBlockRef bb;
-    int count = 0, removed;
-    memset(&z, 0, sizeof z);
-    z.b = LLVMCreateBuilderInContext(job->context);
-    z.i32 = LLVMInt32TypeInContext(job->context);
-    for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) {
-        z.n = 0;
-        for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-            for (in = LLVMGetFirstInstruction(bb); in; in = next) {
-                LLVMValueRef r;
-                next = LLVMGetNextInstruction(in);
-                if (LLVMGetInstructionOpcode(in) != LLVMTrunc || LLVMTypeOf(in) != z.i32) continue;
-                if ((r = gpucompile_webgpu__narrow(&z, LLVMGetOperand(in, 0), 0)) != NULL) {
-                    LLVMReplaceAllUsesWith(in, r);
-                    LLVMInstructionEraseFromParent(in);
-                    count++;
-                }
-            }
-        do { /* what is left without a use: the 64-bit computations, the narrowed phis that failed */
-            removed = 0;
-            for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-                for (in = LLVMGetFirstInstruction(bb); in; in = next) {
-                    LLVMOpcode op = LLVMGetInstructionOpcode(in);
-                    next = LLVMGetNextInstruction(in);
-                    if (LLVMGetFirstUse(in) || LLVMGetTypeKind(LLVMTypeOf(in)) != LLVMIntegerTypeKind) continue;
-                    if (op == LLVMCall || op == LLVMLoad || op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg || op == LLVMUDiv || op == LLVMSDiv ||
-                        op == LLVMURem || op == LLVMSRem)
-                        continue;
-                    LLVMInstructionEraseFromParent(in);
-                    removed = 1;
-                }
-        } while (removed);
-    }
-    LLVMDisposeBuilder(z.b);
     return count;
 }
 
@@ -746,14 +638,11 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__pre_emit(gpucompile_job 
                 }
         if ((r = gpucompile_webgpu__lower(job, st)) != GPUCOMPILE_OK) return r;
     }
-    if (GPUCOMPILE_WEBGPU__VK()->pre_emit) GPUCOMPILE_WEBGPU__CALL_VK(job, st, GPUCOMPILE_WEBGPU__VK()->pre_emit(job));
-    if (r != GPUCOMPILE_OK) return r;
-    if ((narrowed = gpucompile_webgpu__signed_ops(job)) > 0)
+    if ((narrowed = gpucompile_webgpu__signed_ops(job)) > 0) /* after the lowering (its clamp, min, max), before the Vulkan backend's narrowing (their 64-bit ones) */
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "webgpu", "%d signed min/max/abs written as a comparison and a select "
                            "(naga reads GLSL.std.450's SMax and SMin on LLVM's unsigned types as unsigned)", narrowed);
-    if ((narrowed = gpucompile_webgpu__narrow_module(job)) > 0)
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "webgpu", "%d address%s computed in 32 bits (WGSL has no 64-bit integers)",
-                           narrowed, narrowed == 1 ? "" : "es");
+    if (GPUCOMPILE_WEBGPU__VK()->pre_emit) GPUCOMPILE_WEBGPU__CALL_VK(job, st, GPUCOMPILE_WEBGPU__VK()->pre_emit(job));
+    if (r != GPUCOMPILE_OK) return r;
     return gpucompile_webgpu__check_module(job, st->target);
 }
 
@@ -971,7 +860,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__reshape(gpucompile_job *
                                                                  int *uniform_binding) {
     gpucompile_webgpu__spv s;
     size_t i, at, bound = n > 5 ? w[3] : 0, first_annotation = 0;
-    unsigned char *is_var = NULL, *used = NULL, *seen = NULL, *nonwritable_var = NULL, *storage = NULL;
+    unsigned char *nonwritable_var = NULL, *storage = NULL;
     uint32_t pc = 0, max_binding = 0, any_binding = 0, k;
     gpucompile_result r = GPUCOMPILE_OK;
     uint32_t *set0 = NULL;
@@ -982,14 +871,11 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__reshape(gpucompile_job *
     if (n < 5 || w[0] != 0x07230203u || bound > 4u * n + 64) return GPUCOMPILE_ERROR_INVALID_BINARY;
     s.w = w;
     s.n = n;
-    if (!(s.at = (size_t *)gpucompile_job_alloc(job, n * sizeof *s.at)) || !(is_var = (unsigned char *)gpucompile_job_alloc(job, bound * 5 + 5))) {
+    if (!(s.at = (size_t *)gpucompile_job_alloc(job, n * sizeof *s.at)) || !(nonwritable_var = (unsigned char *)gpucompile_job_alloc(job, bound * 2 + 2))) {
         r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
         goto done;
     }
-    memset(is_var, 0, bound * 5 + 5);
-    used = is_var + bound + 1;
-    seen = used + bound + 1;
-    nonwritable_var = seen + bound + 1;
+    memset(nonwritable_var, 0, bound * 2 + 2);
     storage = nonwritable_var + bound + 1; /* each variable's storage class (below 256) */
     set0 = NULL;
     for (at = 5; at < n; at += w[at] >> 16) {
@@ -999,7 +885,6 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__reshape(gpucompile_job *
     for (i = 0; i < s.count; i++) { /* variables, the push-constant block, the bindings in set 0 */
         uint32_t op = GPUCOMPILE_WEBGPU__OP(&s, i), wc = GPUCOMPILE_WEBGPU__WC(&s, i);
         if (op == 59 && wc >= 4 && GPUCOMPILE_WEBGPU__W(&s, i, 2) < bound && GPUCOMPILE_WEBGPU__W(&s, i, 3) != 7) { /* OpVariable, not Function */
-            is_var[GPUCOMPILE_WEBGPU__W(&s, i, 2)] = 1;
             storage[GPUCOMPILE_WEBGPU__W(&s, i, 2)] = (unsigned char)(GPUCOMPILE_WEBGPU__W(&s, i, 3) < 256 ? GPUCOMPILE_WEBGPU__W(&s, i, 3) : 255);
             if (GPUCOMPILE_WEBGPU__W(&s, i, 3) == 9) pc = GPUCOMPILE_WEBGPU__W(&s, i, 2);
         }
@@ -1080,24 +965,19 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__reshape(gpucompile_job *
         if (dead[i] || op == 5 || op == 6) continue; /* OpName, OpMemberName: LLVM's names are not WGSL's ("pc.1") */
         if ((op == 71 || op == 72) && wc >= 2 && iw[1] < bound && gpucompile_webgpu__dead_id(dead, &s, iw[1])) continue;
         if (op == 17 && wc == 2 && iw[1] == 39 && !int8) continue; /* Int8, of the names alone */
-        if (op == 15 && wc >= 4) { /* OpEntryPoint: the interface its function uses, nothing more */
+        if (op == 15 && wc >= 4) { /* OpEntryPoint: SPIR-V 1.3 lists the Input and Output variables only (the Vulkan backend left those its function uses) */
             const char *name = (const char *)(iw + 3);
             size_t max = (size_t)(wc - 3) * 4, len = 0, nw, j, kept = 0;
             uint32_t head;
             while (len < max && name[len]) len++;
             nw = len / 4 + 1;
             if (3 + nw > wc) { r = GPUCOMPILE_ERROR_INVALID_BINARY; goto done; }
-            memset(used, 0, bound + 1);
-            memset(seen, 0, bound + 1);
-            gpucompile_webgpu__uses(&s, is_var, bound, iw[2], used, seen, 0);
-            for (j = 3 + nw; j < wc; j++) /* SPIR-V 1.3 lists the Input and Output variables only */
-                if (iw[j] < bound && used[iw[j]] && storage[iw[j]] != 1 && storage[iw[j]] != 3) used[iw[j]] = 0;
-            for (j = 3 + nw; j < wc; j++) kept += iw[j] < bound && used[iw[j]];
+            for (j = 3 + nw; j < wc; j++) kept += iw[j] < bound && (storage[iw[j]] == 1 || storage[iw[j]] == 3);
             head = (uint32_t)((3 + nw + kept) << 16 | 15u);
             gpucompile_buf_add(out, &head, 4);
             gpucompile_buf_add(out, iw + 1, (2 + nw) * 4);
             for (j = 3 + nw; j < wc; j++)
-                if (iw[j] < bound && used[iw[j]]) gpucompile_buf_add(out, &iw[j], 4);
+                if (iw[j] < bound && (storage[iw[j]] == 1 || storage[iw[j]] == 3)) gpucompile_buf_add(out, &iw[j], 4);
             continue;
         }
         if ((op == 61 && wc > 4) || (op == 62 && wc > 3) || (op == 63 && wc > 3)) { /* OpLoad, OpStore, OpCopyMemory: no memory operands */
@@ -1120,7 +1000,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__reshape(gpucompile_job *
     if (out->oom) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
 done:
     gpucompile_job_free(job, s.at);
-    gpucompile_job_free(job, is_var);
+    gpucompile_job_free(job, nonwritable_var);
     gpucompile_job_free(job, dead);
     (void)set0;
     return r;

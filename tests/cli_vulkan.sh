@@ -188,8 +188,14 @@ if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; the
   sed 's/^target triple = .*/target triple = "x86_64-pc-linux-gnu"/' examples/kernels/saxpy_vulkan.ll > "$T_TMP/x86.ll"
   "$G" --no-cache -t '#gpu.vulkan' -f bin "$T_TMP/x86.ll" -o /dev/null 2> "$T_TMP/err"
   check "... another architecture's triple still warns" grep -q "warning: the module's triple 'x86_64-pc-linux-gnu' names another target than 'spirv1.6-unknown-vulkan1.3-compute'" "$T_TMP/err"
-  check "... and in the kernel metadata" grep -q 'parameters = "p0:4 b1 b2 p4:4"' "$T_TMP/pk.log"
-  check "... the parameters' order is in the module (OpModuleProcessed)" sh -c "spirv-dis '$T_TMP/pk.spv' | grep -q 'OpModuleProcessed \"gpucompile.params saxpy p0:4 b1 b2 p4:4\"'"
+  check "... and in the kernel metadata" grep -q 'parameters = "p0:4 b0 b1 p4:4"' "$T_TMP/pk.log"
+  check "... the parameters' order is in the module (OpModuleProcessed)" sh -c "spirv-dis '$T_TMP/pk.spv' | grep -q 'OpModuleProcessed \"gpucompile.params saxpy p0:4 b0 b1 p4:4\"'"
+  check "each kernel's bindings its own, from 0, in set 0 (nine kernels, 15 buffers: the highest binding 1)" sh -c \
+    "spirv-dis '$T_TMP/pk.spv' > '$T_TMP/pk.txt' && [ \"\$(sed -n 's/.* Binding \([0-9]*\)\$/\1/p' '$T_TMP/pk.txt' | sort -n | tail -1)\" = 1 ] && \
+     [ \"\$(grep -c ' DescriptorSet 0\$' '$T_TMP/pk.txt')\" = \"\$(grep -c ' Binding ' '$T_TMP/pk.txt')\" ]"
+  check "each entry point's interface only its own variables (LLVM 22 lists the module's all in each)" sh -c \
+    "[ \"\$(grep 'OpEntryPoint.*%scalars ' '$T_TMP/pk.txt' | wc -w)\" = 6 ] && \
+     [ \"\$(grep -c 'OpEntryPoint.* %grid2d_arg0' '$T_TMP/pk.txt')\" = 1 ] && [ \"\$(grep 'OpEntryPoint.*%saxpy ' '$T_TMP/pk.txt' | wc -w)\" = 8 ]"
   "$G" -t '#gpu.vulkan<flags = {workgroup_size = "32,2,1"}>' -f bin "$T_TMP/pk.ll" -o "$T_TMP/pk2.spv" -v > "$T_TMP/pk2.log" 2>&1
   check "flags workgroup_size: a kernel without reqd_work_group_size gets it" sh -c "grep -A1 'kernel blur:' '$T_TMP/pk2.log' | grep -q 'workgroup_size = array<i32: 32, 2, 1>'"
   check "... compiled in: no size set at launch" sh -c "! grep -A1 'kernel blur:' '$T_TMP/pk2.log' | grep -q 'launch_sizes'"
@@ -198,6 +204,47 @@ if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; the
   check "... a local parameter's array too (shared=SPECID/4)" sh -c "grep -A1 'kernel sized_reduce:' '$T_TMP/pk.log' | grep -q 'shared=[0-9]*/4\"'"
   check "... a kernel with reqd_work_group_size keeps LocalSize" sh -c "spirv-dis '$T_TMP/pk.spv' | grep -q 'OpExecutionMode %saxpy LocalSize 64 1 1' && \
     spirv-dis '$T_TMP/pk.spv' | grep -q 'OpExecutionModeId %blur LocalSizeId'"
+  # only the capabilities the kernel's own code needs: OpenCL's 64-bit size_t computed in 32 bits
+  printf 'kernel void saxpy(int n, float a, global const float *x, global float *y) {\n  size_t i = get_global_id(0);\n  if (i < n) y[i] = a * x[i] + y[i];\n}\n' > "$T_TMP/saxpy.cl"
+  for t in spirv64 spirv32; do
+    clang -cl-std=CL2.0 -target $t -O2 -emit-llvm -S "$T_TMP/saxpy.cl" -o "$T_TMP/saxpy.ll"
+    "$G" --no-cache -t '#gpu.vulkan' -f bin "$T_TMP/saxpy.ll" -o "$T_TMP/saxpy.spv"
+    check "saxpy (clang -target $t -O2): valid, Shader its only capability (no Int64, Int8, Int16)" sh -c \
+      "spirv-val --target-env vulkan1.3 '$T_TMP/saxpy.spv' && [ \"\$(spirv-dis '$T_TMP/saxpy.spv' | grep -c OpCapability)\" = 1 ] && spirv-dis '$T_TMP/saxpy.spv' | grep -q 'OpCapability Shader'"
+  done
+  clang -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S tests/run/kernels.cl -o "$T_TMP/rk.ll" && llvm-link -S "$T_TMP/rk.ll" $D/mylib.ll -o "$T_TMP/rkl.ll"
+  "$G" --no-cache -t '#gpu.vulkan<chip = "android">' -f bin "$T_TMP/rkl.ll" -o "$T_TMP/rk.spv"
+  check "tests/run/kernels.cl (six kernels; size_t loop counters halved): valid, Shader its only capability, for chip \"android\" too" sh -c \
+    "spirv-val --target-env vulkan1.3 '$T_TMP/rk.spv' && [ \"\$(spirv-dis '$T_TMP/rk.spv' | grep OpCapability)\" = '               OpCapability Shader' ]"
+  printf 'kernel void add(global long *x, long v) { x[get_global_id(0)] += v; }\n' > "$T_TMP/longs.cl"
+  clang -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S "$T_TMP/longs.cl" -o "$T_TMP/longs.ll"
+  "$G" --no-cache -t '#gpu.vulkan' -f bin "$T_TMP/longs.ll" -o "$T_TMP/longs.spv"
+  check "... a long buffer keeps Int64" sh -c "spirv-val --target-env vulkan1.3 '$T_TMP/longs.spv' && spirv-dis '$T_TMP/longs.spv' | grep -q 'OpCapability Int64'"
+  # chip = "android": what Android's baseline devices have; what they lack refused by name before code generation
+  check "#gpu.vulkan<chip = \"android\">: printed as written" [ "$("$G" --print-target '#gpu.vulkan<chip = "android">')" = '#gpu.vulkan<chip = "android">' ]
+  "$G" --no-cache -t '#gpu.vulkan<chip = "android">' -f bin "$T_TMP/saxpy.ll" -o "$T_TMP/saxpy_android.spv"
+  check "... saxpy: the same module as for bare #gpu.vulkan (Shader only)" cmp -s "$T_TMP/saxpy.spv" "$T_TMP/saxpy_android.spv"
+  "$G" --no-cache -t '#spirv.target_env<#spirv.vce<v1.6, [Shader, GroupNonUniform], [SPV_KHR_storage_buffer_storage_class]>, api=Vulkan, #spirv.resource_limits<>>' \
+    -f bin "$T_TMP/saxpy.ll" -o "$T_TMP/saxpy_env.spv"
+  check "... and as for its #spirv.target_env spelling (docs/formats.md)" cmp -s "$T_TMP/saxpy_env.spv" "$T_TMP/saxpy_android.spv"
+  printf 'kernel void c(global char *x) { x[get_global_id(0)] += 1; }\n' > "$T_TMP/chars.cl"
+  printf 'kernel __attribute__((reqd_work_group_size(64, 1, 1))) void big(global float *x) {\n  local float t[8192];\n  size_t i = get_local_id(0);\n  t[i * 128] = x[i];\n  barrier(CLK_LOCAL_MEM_FENCE);\n  x[i] = t[(63 - i) * 128];\n}\n' > "$T_TMP/big.cl"
+  clang -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S "$T_TMP/chars.cl" -o "$T_TMP/chars.ll"
+  clang -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S "$T_TMP/big.cl" -o "$T_TMP/big.ll"
+  for c in "longs|chip = \"android\"|function 'add': .*: a 64-bit integer needs the SPIR-V capability Int64, which the target does not allow (chip \"android\"" \
+           "chars|chip = \"android\"|function 'c': .*load i8, ptr addrspace(11).*: an 8-bit integer needs the SPIR-V capability Int8" \
+           "chars|chip = \"android\", features = \"+Int8\"|function 'c': .*load i8.*: an 8-bit value in a storage buffer needs the SPIR-V capability StorageBuffer8BitAccess" \
+           "big|chip = \"android\"|function 'big': 32768 bytes of workgroup memory; the target's devices have 16384 (chip \"android\")"; do
+    k=${c%%|*}; rest=${c#*|}; a=${rest%%|*}; want=${rest#*|}
+    rc=0; "$G" --in-process --no-cache -t "#gpu.vulkan<$a>" -f bin "$T_TMP/$k.ll" -o "$T_TMP/refused.spv" 2>"$T_TMP/err" || rc=$?
+    check "#gpu.vulkan<$a>: $k refused before code generation, by name" sh -c '[ "$1" = 1 ] && grep -q -- "$2" "$3" && [ ! -e "$4" ]' _ "$rc" "$want" "$T_TMP/err" "$T_TMP/refused.spv"
+  done
+  rc=0; "$G" --no-cache -t '#spirv.target_env<#spirv.vce<v1.6, [Shader], []>, #spirv.resource_limits<>>' -f bin "$T_TMP/longs.ll" -o /dev/null 2>"$T_TMP/err" || rc=$?
+  check "#spirv.target_env without Int64: the same refusal, naming the function and the instruction" sh -c \
+    "[ $rc = 1 ] && grep -q \"function 'add': .*Int64, which the target does not allow (add it to #spirv.vce's capabilities)\" '$T_TMP/err'"
+  rc=0; "$G" --no-cache -t '#spirv.target_env<#spirv.vce<v1.6, [Shader], []>, #spirv.resource_limits<max_compute_shared_memory_size = 65536>>' -f bin "$T_TMP/big.ll" -o "$T_TMP/big.spv" 2>"$T_TMP/err" || rc=$?
+  check "... its max_compute_shared_memory_size read (65536: 32 KiB taken; MLIR's default, 16384, refuses it)" sh -c \
+    "[ $rc = 0 ] && ! '$G' --no-cache -t '#spirv.target_env<#spirv.vce<v1.6, [Shader], []>, #spirv.resource_limits<>>' -f bin '$T_TMP/big.ll' -o /dev/null 2>/dev/null"
   printf 'kernel void k(global int *p, global int * global *q) { *q = p; }\n' > "$T_TMP/bad.cl"
   clang -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S "$T_TMP/bad.cl" -o "$T_TMP/bad.ll"
   "$G" -t '#gpu.vulkan' -f bin "$T_TMP/bad.ll" -o /dev/null 2> "$T_TMP/err"; rc=$?

@@ -52,7 +52,7 @@ if command -v clang >/dev/null; then
   check "the OpenCL C kernels: no Int8/Int64, saxpy's interface only its own built-in" sh -c \
     "! grep -q 'Capability Int' '$T_TMP/k.txt' && grep -q 'OpEntryPoint GLCompute %[0-9]* \"saxpy\" %gl_GlobalInvocationID\$' '$T_TMP/k.txt'"
   check "the OpenCL C kernels: saxpy's parameters in their order (the uniform block's a and n, buffers x and y)" grep -q \
-    'parameters = "p0:4 b1 b2 p4:4", uniform_binding = [0-9]* : i32, uniform_bytes = 12 : i32' "$T_TMP/k.mlir"
+    'parameters = "p0:4 b0 b1 p4:4", uniform_binding = [0-9]* : i32, uniform_bytes = 12 : i32' "$T_TMP/k.mlir"
   # what WGSL cannot express: refused before code generation, naming the function and the instruction
   while IFS='|' read -r src want; do
     printf '%b\n' "$src" > "$T_TMP/bad.cl"

@@ -180,15 +180,17 @@ static void test_compile(void) {
     /* saxpy(float a, global const float *x, global float *y, int n) */
     CHECK(k[0].num_params == 4);
     CHECK(k[0].params[0].kind == GPUCOMPILE_VULKAN_PARAM_PUSH && k[0].params[0].size == 4);
-    CHECK(k[0].params[1].kind == GPUCOMPILE_VULKAN_PARAM_BINDING && k[0].params[1].value == 1);
-    CHECK(k[0].params[2].kind == GPUCOMPILE_VULKAN_PARAM_BINDING && k[0].params[2].value == 2);
+    CHECK(k[0].params[1].kind == GPUCOMPILE_VULKAN_PARAM_BINDING && k[0].params[1].value == 0);
+    CHECK(k[0].params[2].kind == GPUCOMPILE_VULKAN_PARAM_BINDING && k[0].params[2].value == 1);
     CHECK(k[0].params[3].kind == GPUCOMPILE_VULKAN_PARAM_PUSH && k[0].params[3].size == 4);
-    CHECK(k[0].num_bindings == 2 && k[0].bindings[0].binding == 1 && k[0].bindings[0].read_only && !k[0].bindings[1].read_only);
+    CHECK(k[0].num_bindings == 2 && k[0].bindings[0].binding == 0 && k[0].bindings[0].read_only && !k[0].bindings[1].read_only);
     CHECK(k[0].local_size[0] == 64 && k[0].local_size[1] == 1);
     CHECK(k[0].num_launch == 0); /* reqd_work_group_size: compiled in */
     CHECK_STR(k[1].name, "grid2d");
     CHECK(k[1].local_size[0] == 8 && k[1].local_size[1] == 4);
-    CHECK(k[1].params[0].kind == GPUCOMPILE_VULKAN_PARAM_BINDING && k[1].params[0].value == 4); /* after saxpy's four */
+    CHECK(k[1].params[0].kind == GPUCOMPILE_VULKAN_PARAM_BINDING && k[1].params[0].value == 0); /* each kernel's bindings its own, from 0 */
+    for (n = 0; n < 9; n++) /* set 0, and no kernel's binding above its buffers' count */
+        CHECK(k[n].num_bindings == 0 || (k[n].bindings[k[n].num_bindings - 1].set == 0 && k[n].bindings[k[n].num_bindings - 1].binding == (uint32_t)k[n].num_bindings - 1));
     CHECK_STR(k[3].name, "blur");
     CHECK(k[3].local_size[0] == 64 && k[3].local_size[1] == 1); /* no reqd_work_group_size: the default, until a launch sets it */
     CHECK(k[3].num_launch == 3);
@@ -240,6 +242,81 @@ static void test_saxpy(void) {
     CHECK_MSG(bad == 0, "%d wrong, y[1] = %g", bad, (double)y[1]);
     mgpuMemFree(x, NULL);
     mgpuMemFree(y, NULL);
+}
+
+/* Does the module declare the capability? */
+static int has_capability(const gpucompile_buf *m, uint32_t cap) {
+    const uint32_t *w = (const uint32_t *)(const void *)m->data;
+    size_t n = m->len / 4, at;
+    for (at = 5; at < n && (w[at] >> 16); at += w[at] >> 16)
+        if ((w[at] & 0xffffu) == 17u && w[at + 1] == cap) return 1; /* OpCapability */
+    return 0;
+}
+
+/* OpenCL C compiled alone (clang -O2 for target), lowered, loaded: the module or NULL. */
+static void *compile_cl(const char *name, const char *target, const char *source, gpucompile_buf *m) {
+    char cmd[2048], path[512];
+    size_t size;
+    char *ir;
+    t_log log;
+    int n = 0;
+    void *mod = NULL;
+    memset(m, 0, sizeof *m);
+    memset(&log, 0, sizeof log);
+    if (!t_save(dir, name, source, strlen(source), path, sizeof path)) return NULL;
+    snprintf(cmd, sizeof cmd, "clang -x cl -cl-std=CL2.0 -target %s -O2 -emit-llvm -S '%s' -o '%s.ll'", target, path, path);
+    if (!t_sh_ok(cmd)) return NULL;
+    snprintf(path + strlen(path), sizeof path - strlen(path), ".ll");
+    if (!(ir = (char *)t_read(path, &size))) return NULL;
+    CHECK_MSG(compile_ir(ir, size, m, &log, &n, NULL), "%s", log.text);
+    free(ir);
+    CHECK(m->len && t_save(dir, "cl.spv", m->data, m->len, path, sizeof path));
+    snprintf(cmd, sizeof cmd, "spirv-val --target-env vulkan1.3 '%s'", path);
+    CHECK(m->len && t_sh_ok(cmd));
+    if (have_device && m->len) CHECK((mod = mgpuModuleLoad(m->data, m->len)) != NULL);
+    return mod;
+}
+
+/* OpenCL's 64-bit size_t (clang -target spirv64): get_global_id and the index arithmetic done in
+   32 bits, so saxpy declares no Int64 (spirv32's the same); a long buffer keeps it. Both run. */
+static void test_no_int64(void) {
+    static const char saxpy_cl[] = "kernel void saxpy(int n, float a, global const float *x, global float *y) {\n"
+                                   "    size_t i = get_global_id(0);\n    if (i < n) y[i] = a * x[i] + y[i];\n}\n";
+    static const char longs_cl[] = "kernel void add(global long *x, long v) { x[get_global_id(0)] += v; }\n";
+    const char *targets[2] = {"spirv64", "spirv32"};
+    gpucompile_buf m;
+    void *mod, *args[4];
+    int t, i, n = 1000, bad;
+    if (!have_tools) SKIP("no clang / spirv-val");
+    for (t = 0; t < 2; t++) {
+        mod = compile_cl("saxpy.cl", targets[t], saxpy_cl, &m);
+        CHECK_MSG(m.len && !has_capability(&m, 11), "%s: Int64 declared", targets[t]); /* Int64 */
+        if (mod) {
+            float a = 2.5f, *x = (float *)alloc((size_t)n * 4), *y = (float *)alloc((size_t)n * 4);
+            for (i = 0; i < n; i++) { x[i] = (float)i; y[i] = (float)(n - i); }
+            args[0] = &n; args[1] = &a; args[2] = &x; args[3] = &y;
+            mgpuLaunchKernel(mgpuModuleGetFunction(mod, "saxpy"), (intptr_t)((n + 127) / 64), 1, 1, 64, 1, 1, 0, NULL, args, NULL, 4);
+            for (bad = 0, i = 0; i < n; i++) bad += y[i] != 2.5f * (float)i + (float)(n - i);
+            CHECK_MSG(bad == 0, "%s: %d wrong", targets[t], bad);
+            mgpuMemFree(x, NULL);
+            mgpuMemFree(y, NULL);
+            mgpuModuleUnload(mod);
+        }
+        free(m.data);
+    }
+    mod = compile_cl("longs.cl", "spirv64", longs_cl, &m);
+    CHECK(m.len && has_capability(&m, 11));
+    if (mod) {
+        long long v = 0x100000001LL, *x = (long long *)alloc((size_t)n * 8);
+        for (i = 0; i < n; i++) x[i] = (long long)i << 33;
+        args[0] = &x; args[1] = &v;
+        mgpuLaunchKernel(mgpuModuleGetFunction(mod, "add"), (intptr_t)(n / 8), 1, 1, 8, 1, 1, 0, NULL, args, NULL, 2);
+        for (bad = 0, i = 0; i < n; i++) bad += x[i] != ((long long)i << 33) + v;
+        CHECK_MSG(bad == 0, "%d wrong", bad);
+        mgpuMemFree(x, NULL);
+        mgpuModuleUnload(mod);
+    }
+    free(m.data);
 }
 
 /* sized_reduce (no reqd_work_group_size, a local parameter): the workgroup size and the local
@@ -455,7 +532,7 @@ static void test_private_memset(void) {
 static void test_marker_mismatch(void) {
     gpucompile_vulkan_kernel k[16];
     char *copy, *at;
-    const char *want = "gpucompile.params saxpy p0:4 b1 b2 p4:4";
+    const char *want = "gpucompile.params saxpy p0:4 b0 b1 p4:4";
     size_t i;
     if (!valid) SKIP("no valid module");
     copy = (char *)malloc(spirv.len);
@@ -466,9 +543,9 @@ static void test_marker_mismatch(void) {
     if (at) at[strlen("gpucompile.params saxpy p0:4 b")] = '9';
     CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 12) == 9);
     CHECK(k[0].num_params == 0 && k[1].num_params == 2);
-    if (at) memcpy(at, "gpucompile.params saxpy p0:4 b1 b2 p4:x", strlen(want)); /* malformed */
+    if (at) memcpy(at, "gpucompile.params saxpy p0:4 b0 b1 p4:x", strlen(want)); /* malformed */
     CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 12) == 9 && k[0].num_params == 0);
-    if (at) memcpy(at, "gpucompile.params saxpx p0:4 b1 b2 p4:4", strlen(want)); /* another kernel's */
+    if (at) memcpy(at, "gpucompile.params saxpx p0:4 b0 b1 p4:4", strlen(want)); /* another kernel's */
     CHECK(gpucompile_vulkan_reflect(copy, spirv.len, k, 12) == 9 && k[0].num_params == 0);
     free(copy);
 }
@@ -755,6 +832,7 @@ static void test_run_kernels(void) {
     CHECK(k[0].num_launch == 1 && k[0].launch[0].kind == GPUCOMPILE_VULKAN_LAUNCH_SHARED && k[0].launch[0].spec_id == 3 &&
           k[0].launch[0].arg == 4 && k[0].launch[0].value == 1 && k[0].workgroup_bytes == 4);
     CHECK(k[0].local_size[0] == 128);
+    CHECK(!has_capability(&m, 11)); /* no Int64: size_t's index arithmetic and loop counters in 32 bits */
     snprintf(path, sizeof path, "%s/run_kernels.spv", dir);
     CHECK(t_save(dir, "run_kernels.spv", m.data, m.len, path, sizeof path));
     snprintf(cmd, sizeof cmd, "spirv-val --target-env vulkan1.3 '%s'", path);
@@ -1044,6 +1122,7 @@ int main(int argc, char **argv) {
     RUN(test_compile);
     RUN(test_load);
     RUN(test_saxpy);
+    RUN(test_no_int64);
     RUN(test_sizes_at_launch);
     RUN(test_sizes_3d);
     RUN(test_grid2d);
