@@ -1013,8 +1013,10 @@ GPUCOMPILE_API void gpucompile_dir_close(gpucompile_dir *d);
                                                 comma-separated list (a feature list, ...)?
        gpucompile_triple_in(patterns, triple)   is the triple one of the patterns (the form of
                                                 gpucompile_backend.triples)? 1 for no triple
+       gpucompile_clock_ms()                    milliseconds from an arbitrary start (durations)
    and its macros: GPUCOMPILE_PRIVATE before a helper function (static, unused without a
-   warning), GPUCOMPILE_CONSTRUCTOR(fn) { ... } (fn runs at start-up: how a backend registers
+   warning), GPUCOMPILE_LOCK_DEFINE(mutex, lock, unlock) (a static lock of its own and its two
+   functions), GPUCOMPILE_CONSTRUCTOR(fn) { ... } (fn runs at start-up: how a backend registers
    itself), GPUCOMPILE_IMG_NONE / _OBJECT / _BITCODE (LLVM's image kinds of no one vendor),
    GPUCOMPILE_EXE_SUFFIX (what a program's file name ends with: ".exe" on Windows, else ""). */
 /* ==== [section: end of backend helpers] =================================================== */

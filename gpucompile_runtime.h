@@ -170,6 +170,7 @@ void gpucompile_runtime_set_vendor(const gpucompile_runtime_vendor *vendor);
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #if defined(_WIN32)
 #include <windows.h>
 #else
@@ -188,16 +189,36 @@ extern "C" {
 
 /* The backend helpers below (gpucompile_lock ... gpucompile_triple_in) have public names: the
    backends use them, see gpucompile.h [section: backend helpers]. The lock is this file's: it
-   guards the lazily opened state of the code in this file; not recursive. */
+   guards the lazily opened state of the code in this file; not recursive.
+   GPUCOMPILE_LOCK_DEFINE(mutex, lock, unlock) defines a static mutex and its two functions: the
+   file's lock, and any other a vendor runtime keeps apart from it. */
 #if defined(_WIN32)
-static SRWLOCK gpucompile__mutex = SRWLOCK_INIT;
-GPUCOMPILE_PRIVATE void gpucompile_lock(void) { AcquireSRWLockExclusive(&gpucompile__mutex); }
-GPUCOMPILE_PRIVATE void gpucompile_unlock(void) { ReleaseSRWLockExclusive(&gpucompile__mutex); }
+#define GPUCOMPILE_LOCK_DEFINE(mutex, lock, unlock)                             \
+    static SRWLOCK mutex = SRWLOCK_INIT;                                        \
+    GPUCOMPILE_PRIVATE void lock(void) { AcquireSRWLockExclusive(&mutex); }     \
+    GPUCOMPILE_PRIVATE void unlock(void) { ReleaseSRWLockExclusive(&mutex); }
 #else
-static pthread_mutex_t gpucompile__mutex = PTHREAD_MUTEX_INITIALIZER;
-GPUCOMPILE_PRIVATE void gpucompile_lock(void) { pthread_mutex_lock(&gpucompile__mutex); }
-GPUCOMPILE_PRIVATE void gpucompile_unlock(void) { pthread_mutex_unlock(&gpucompile__mutex); }
+#define GPUCOMPILE_LOCK_DEFINE(mutex, lock, unlock)                             \
+    static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;                   \
+    GPUCOMPILE_PRIVATE void lock(void) { pthread_mutex_lock(&mutex); }          \
+    GPUCOMPILE_PRIVATE void unlock(void) { pthread_mutex_unlock(&mutex); }
 #endif
+GPUCOMPILE_LOCK_DEFINE(gpucompile__mutex, gpucompile_lock, gpucompile_unlock)
+
+/* Milliseconds from an arbitrary start, for durations; 0 when there is no clock. C11's clock
+   off Windows: no POSIX feature macro is needed where system headers came first. */
+GPUCOMPILE_PRIVATE double gpucompile_clock_ms(void) {
+#if defined(_WIN32)
+    LARGE_INTEGER f, c;
+    QueryPerformanceFrequency(&f);
+    QueryPerformanceCounter(&c);
+    return 1000.0 * (double)c.QuadPart / (double)f.QuadPart;
+#else
+    struct timespec t;
+    if (!timespec_get(&t, TIME_UTC)) return 0;
+    return 1000.0 * (double)t.tv_sec + (double)t.tv_nsec / 1e6;
+#endif
+}
 
 /* Shared libraries opened at run time (vendor libraries are never linked). dlopen: NULL when
    missing, and dlerror then describes why (this thread's last failure). dlfn stores a function

@@ -3062,28 +3062,7 @@ static gpucompile_vulkan__state gpucompile_vulkan__rt;
 /* Our own lock (the queue, the allocation table, the free commands, the counters): never held
    while reporting, and apart from gpucompile_lock, which the runtime holds while starting and
    the error callback takes (a validation message may come from inside any Vulkan call). */
-#if defined(_WIN32)
-static SRWLOCK gpucompile_vulkan__mutex = SRWLOCK_INIT;
-static void gpucompile_vulkan__lock(void) { AcquireSRWLockExclusive(&gpucompile_vulkan__mutex); }
-static void gpucompile_vulkan__unlock(void) { ReleaseSRWLockExclusive(&gpucompile_vulkan__mutex); }
-#else
-static pthread_mutex_t gpucompile_vulkan__mutex = PTHREAD_MUTEX_INITIALIZER;
-static void gpucompile_vulkan__lock(void) { pthread_mutex_lock(&gpucompile_vulkan__mutex); }
-static void gpucompile_vulkan__unlock(void) { pthread_mutex_unlock(&gpucompile_vulkan__mutex); }
-#endif
-
-static double gpucompile_vulkan__ms(void) {
-#if defined(_WIN32)
-    LARGE_INTEGER f, c;
-    QueryPerformanceFrequency(&f);
-    QueryPerformanceCounter(&c);
-    return 1000.0 * (double)c.QuadPart / (double)f.QuadPart;
-#else
-    struct timespec t; /* C11's clock: no POSIX feature macro needed where system headers came first */
-    if (!timespec_get(&t, TIME_UTC)) return 0;
-    return 1000.0 * (double)t.tv_sec + (double)t.tv_nsec / 1e6;
-#endif
-}
+GPUCOMPILE_LOCK_DEFINE(gpucompile_vulkan__mutex, gpucompile_vulkan__lock, gpucompile_vulkan__unlock)
 
 static const char *gpucompile_vulkan__result_name(int r) {
     switch (r) {
@@ -3634,10 +3613,10 @@ static int gpucompile_vulkan__pipeline_make(gpucompile_vulkan__state *s, const g
     pi.layout = f->layout;
     pi.base_index = -1;
     *call = "vkCreateComputePipelines";
-    t0 = gpucompile_vulkan__ms();
+    t0 = gpucompile_clock_ms();
     r = s->vk.CreateComputePipelines(s->device, s->cache, 1, &pi, NULL, out);
     gpucompile_vulkan__lock();
-    s->info.pipeline_ms += gpucompile_vulkan__ms() - t0;
+    s->info.pipeline_ms += gpucompile_clock_ms() - t0;
     s->info.pipelines += r == 0;
     s->info.cache_hits += r == 0 && (fb.flags & 3u) == 3u; /* VALID | APPLICATION_PIPELINE_CACHE_HIT */
     gpucompile_vulkan__unlock();

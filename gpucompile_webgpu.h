@@ -1438,19 +1438,6 @@ typedef struct gpucompile_webgpu__state {
 } gpucompile_webgpu__state;
 static gpucompile_webgpu__state gpucompile_webgpu__rt;
 
-static double gpucompile_webgpu__ms(void) {
-#if defined(_WIN32)
-    LARGE_INTEGER f, c;
-    QueryPerformanceFrequency(&f);
-    QueryPerformanceCounter(&c);
-    return 1000.0 * (double)c.QuadPart / (double)f.QuadPart;
-#else
-    struct timespec t;
-    timespec_get(&t, TIME_UTC);
-    return 1000.0 * (double)t.tv_sec + (double)t.tv_nsec / 1e6;
-#endif
-}
-
 /* Between polls of a library that has no blocking wait (Dawn): the CPU to the threads that work. */
 static void gpucompile_webgpu__pause(void) {
 #if defined(_WIN32)
@@ -1545,7 +1532,7 @@ static gpucompile_webgpu__cbinfo gpucompile_webgpu__cb(gpucompile_webgpu__fn f, 
 /* Drives the library until w->done: 1, or 0 when the device is lost or nothing answered in time
    (reported). */
 static int gpucompile_webgpu__await(gpucompile_webgpu__dev *d, gpucompile_webgpu__wait *w, const char *call) {
-    double t0 = gpucompile_webgpu__ms();
+    double t0 = gpucompile_clock_ms();
     unsigned spins = 0;
     while (!w->done) {
         if (d->fn.DevicePoll && d->device) d->fn.DevicePoll(d->device, 1, NULL);
@@ -1555,7 +1542,7 @@ static int gpucompile_webgpu__await(gpucompile_webgpu__dev *d, gpucompile_webgpu
             gpucompile_runtime_report(call, -1, "the WebGPU device is lost");
             return 0;
         }
-        if (gpucompile_webgpu__ms() - t0 > d->timeout_ms) {
+        if (gpucompile_clock_ms() - t0 > d->timeout_ms) {
             char msg[160];
             snprintf(msg, sizeof msg, "no answer from the WebGPU library in %.0f ms ($GPUCOMPILE_WEBGPU_TIMEOUT_MS): the device is no longer used", d->timeout_ms);
             d->stuck = 1;
@@ -2296,15 +2283,7 @@ static void gpucompile_webgpu__launch(void *function, const unsigned grid[3], co
 
 /* One mgpu* call at a time: WebGPU's objects here (the streams' encoders, the wait record, the
    allocation table) are the runtime's, not each thread's. */
-#if defined(_WIN32)
-static SRWLOCK gpucompile_webgpu__mutex = SRWLOCK_INIT;
-static void gpucompile_webgpu__enter(void) { AcquireSRWLockExclusive(&gpucompile_webgpu__mutex); }
-static void gpucompile_webgpu__leave(void) { ReleaseSRWLockExclusive(&gpucompile_webgpu__mutex); }
-#else
-static pthread_mutex_t gpucompile_webgpu__mutex = PTHREAD_MUTEX_INITIALIZER;
-static void gpucompile_webgpu__enter(void) { pthread_mutex_lock(&gpucompile_webgpu__mutex); }
-static void gpucompile_webgpu__leave(void) { pthread_mutex_unlock(&gpucompile_webgpu__mutex); }
-#endif
+GPUCOMPILE_LOCK_DEFINE(gpucompile_webgpu__mutex, gpucompile_webgpu__enter, gpucompile_webgpu__leave)
 
 static const char *gpucompile_webgpu__image_format(int image_kind, const unsigned char *image, size_t size) {
     (void)image_kind;
