@@ -71,6 +71,12 @@ GPUCOMPILE_API gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, L
    32-bit values; so that a module declares Int64 only for what needs it. gpucompile_lower_kernels
    does it; a backend calls it for modules it did not lower. The number rewritten. */
 GPUCOMPILE_API int gpucompile_lower_narrow(LLVMModuleRef module);
+/* Calls of LLVM intrinsics that a shader's code generator may not select, whoever wrote them
+   (the optimizer makes llvm.cttz of a counting loop, llvm.uadd.sat of a compare and select),
+   rewritten as plain IR: llvm.ctlz, llvm.cttz, llvm.[us]add.sat, llvm.[us]sub.sat, llvm.abs but
+   of 32 bits, llvm.copysign. gpucompile_lower_kernels does it last; a backend calls it for modules it did not
+   lower and after passes of its own. The number rewritten. */
+GPUCOMPILE_API int gpucompile_lower_expand(LLVMModuleRef module);
 /* 1 when fn is a kernel to lower (a defined spir_kernel, ptx_kernel or amdgpu_kernel function). */
 GPUCOMPILE_API int gpucompile_is_pointer_kernel(LLVMValueRef fn);
 /* 1 when module has a kernel to lower (a defined spir_kernel, ptx_kernel or amdgpu_kernel
@@ -934,6 +940,10 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__clz(gpucompile_lower__state *w
     return LLVMBuildSub(w->b, gpucompile_lower__ki(t, bits), gpucompile_lower__popcount(w, x), "");
 }
 
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__ctz(gpucompile_lower__state *w, LLVMValueRef x) { /* the bits below the lowest set one */
+    return gpucompile_lower__popcount(w, LLVMBuildAnd(w->b, LLVMBuildNot(w->b, x, ""), LLVMBuildSub(w->b, x, gpucompile_lower__ki(LLVMTypeOf(x), 1), ""), ""));
+}
+
 /* the high half of a * b (signed or not) without a type of twice the width where there is none (64 bits) */
 GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__mul_hi(gpucompile_lower__state *w, LLVMValueRef a, LLVMValueRef b, int sign) {
     LLVMTypeRef t = LLVMTypeOf(a);
@@ -1040,8 +1050,7 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__integer(gpucompile_lower__cl *
         }
         if (strcmp(f, "popcount") == 0) return gpucompile_lower__popcount(w, a[0]);
         if (strcmp(f, "clz") == 0) return gpucompile_lower__clz(w, a[0]);
-        if (strcmp(f, "ctz") == 0) /* the bits below the lowest set one */
-            return gpucompile_lower__popcount(w, LLVMBuildAnd(c->b, LLVMBuildNot(c->b, a[0], ""), LLVMBuildSub(c->b, a[0], one, ""), ""));
+        if (strcmp(f, "ctz") == 0) return gpucompile_lower__ctz(w, a[0]);
         return NULL;
     }
     if (c->n == 2) {
@@ -2793,6 +2802,54 @@ GPUCOMPILE_DEF int gpucompile_lower_narrow(LLVMModuleRef module) {
     return count;
 }
 
+GPUCOMPILE_DEF int gpucompile_lower_expand(LLVMModuleRef module) {
+    static const char *const names[] = {"llvm.ctlz.", "llvm.cttz.", "llvm.uadd.sat.", "llvm.sadd.sat.", "llvm.usub.sat.", "llvm.ssub.sat.", "llvm.abs.",
+                                        "llvm.copysign."};
+    gpucompile_lower__state w;
+    LLVMValueRef fn, in, next;
+    LLVMBasicBlockRef bb;
+    int count = 0;
+    if (!module) return 0;
+    memset(&w, 0, sizeof w);
+    w.m = module;
+    w.ctx = LLVMGetModuleContext(module);
+    w.b = LLVMCreateBuilderInContext(w.ctx);
+    w.i32 = LLVMInt32TypeInContext(w.ctx);
+    w.i64 = LLVMInt64TypeInContext(w.ctx);
+    for (fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn))
+        for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (in = LLVMGetFirstInstruction(bb); in; in = next) {
+                LLVMValueRef f = LLVMIsACallInst(in) ? LLVMGetCalledValue(in) : NULL, a, r = NULL;
+                const char *name = f && LLVMIsAFunction(f) ? LLVMGetValueName(f) : "";
+                unsigned k;
+                next = LLVMGetNextInstruction(in);
+                for (k = 0; k < sizeof names / sizeof *names; k++)
+                    if (strncmp(name, names[k], strlen(names[k])) == 0) break;
+                if (k == sizeof names / sizeof *names) continue;
+                a = LLVMGetOperand(in, 0);
+                if (k == 6 && gpucompile_lower__bits(LLVMTypeOf(a)) == 32) continue; /* GLSL's SAbs */
+                LLVMPositionBuilderBefore(w.b, in);
+                switch (k) {
+                case 0: r = gpucompile_lower__clz(&w, a); break;
+                case 1: r = gpucompile_lower__ctz(&w, a); break;
+                case 2: case 3: r = gpucompile_lower__add_sat(&w, a, LLVMGetOperand(in, 1), k == 3); break;
+                case 4: case 5: r = gpucompile_lower__sub_sat(&w, a, LLVMGetOperand(in, 1), k == 5); break;
+                case 6: {
+                    LLVMValueRef z = gpucompile_lower__ki(LLVMTypeOf(a), 0);
+                    r = LLVMBuildSelect(w.b, LLVMBuildICmp(w.b, LLVMIntSLT, a, z, ""), LLVMBuildSub(w.b, z, a, ""), a, "");
+                    break;
+                }
+                default: r = gpucompile_lower__copysign(&w, a, LLVMGetOperand(in, 1)); break;
+                }
+                if (!r) continue;
+                LLVMReplaceAllUsesWith(in, r);
+                LLVMInstructionEraseFromParent(in);
+                count++;
+            }
+    LLVMDisposeBuilder(w.b);
+    return count;
+}
+
 GPUCOMPILE_DEF gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, LLVMModuleRef module, const gpucompile_lower_target *target,
                                                           const gpucompile_lower_options *options, const gpucompile_logger *logger, int *lowered) {
     gpucompile_lower_options o;
@@ -2855,6 +2912,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, L
         if (gpucompile_lower__calls_in(&w, fn) != GPUCOMPILE_OK) goto done;
     }
     if (gpucompile_lower__split_wide(&w, 0) != GPUCOMPILE_OK || gpucompile_lower__split_wide(&w, 1) != GPUCOMPILE_OK) goto done;
+    gpucompile_lower_expand(module); /* after the passes above: what they made of the library's IR */
     for (fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn))
         if (!LLVMIsDeclaration(fn) && gpucompile_lower__private_arrays(&w, fn, u) != GPUCOMPILE_OK) goto done;
     if (gpucompile_lower__generic(&w, 0) != GPUCOMPILE_OK || gpucompile_lower__workgroup_vars(&w, u) != GPUCOMPILE_OK || gpucompile_lower__plan(&w, &pp) != GPUCOMPILE_OK) goto done;

@@ -1819,6 +1819,9 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job 
     if ((fields = gpucompile_lower_narrow(job->module)) > 0) /* Vulkan-shaped input too (the lowering did its own) */
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d 64-bit index computation%s or comparison%s done in 32 bits "
                            "(no Int64 where nothing else needs it)", fields, fields == 1 ? "" : "s", fields == 1 ? "" : "s");
+    if ((fields = gpucompile_lower_expand(job->module)) > 0) /* Vulkan-shaped input too */
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d call%s of llvm.ctlz, cttz, the saturating intrinsics or "
+                           "copysign written as plain IR (LLVM 22 selects none of them for a shader)", fields, fields == 1 ? "" : "s");
     for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn))
         for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
             for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {

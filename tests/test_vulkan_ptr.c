@@ -796,6 +796,95 @@ static void test_generic_pointer(void) {
     free(m.data);
 }
 
+/* Intrinsics the optimizer writes (a counting loop's llvm.cttz, a compare and select's
+   llvm.uadd.sat, instcombine's llvm.abs of an i1 after the wide vectors are split) that LLVM 22's
+   SPIR-V code generator does not select for a shader: written as plain IR by the lowering, and
+   right on the device. */
+static void test_expand(void) {
+    static const char ir[] =
+        "target triple = \"spirv64\"\n"
+        "declare spir_func i64 @_Z13get_global_idj(i32)\n"
+        "declare i32 @llvm.cttz.i32(i32, i1)\n"
+        "declare i32 @llvm.ctlz.i32(i32, i1)\n"
+        "declare i64 @llvm.uadd.sat.i64(i64, i64)\n"
+        "declare i32 @llvm.ssub.sat.i32(i32, i32)\n"
+        "declare i16 @llvm.abs.i16(i16, i1)\n"
+        "declare float @llvm.copysign.f32(float, float)\n"
+        "define spir_kernel void @x(ptr addrspace(1) %a, ptr addrspace(1) %o) {\n"
+        "  %id = call spir_func i64 @_Z13get_global_idj(i32 0)\n"
+        "  %pa = getelementptr i32, ptr addrspace(1) %a, i64 %id\n"
+        "  %v = load i32, ptr addrspace(1) %pa\n"
+        "  %base = mul i64 %id, 6\n"
+        "  %tz = call i32 @llvm.cttz.i32(i32 %v, i1 false)\n"
+        "  %lz = call i32 @llvm.ctlz.i32(i32 %v, i1 false)\n"
+        "  %w = zext i32 %v to i64\n"
+        "  %big = shl i64 %w, 32\n"
+        "  %sat = call i64 @llvm.uadd.sat.i64(i64 %big, i64 %big)\n"
+        "  %sath = lshr i64 %sat, 32\n"
+        "  %sat32 = trunc i64 %sath to i32\n"
+        "  %ss = call i32 @llvm.ssub.sat.i32(i32 %v, i32 2147483647)\n"
+        "  %h = trunc i32 %v to i16\n"
+        "  %ab = call i16 @llvm.abs.i16(i16 %h, i1 false)\n"
+        "  %ab32 = zext i16 %ab to i32\n"
+        "  %f = uitofp i32 %v to float\n"
+        "  %neg = sub i32 0, %v\n"
+        "  %s = sitofp i32 %neg to float\n"
+        "  %cs = call float @llvm.copysign.f32(float %f, float %s)\n"
+        "  %csi = bitcast float %cs to i32\n"
+        "  %p0 = getelementptr i32, ptr addrspace(1) %o, i64 %base\n"
+        "  store i32 %tz, ptr addrspace(1) %p0\n"
+        "  %b1 = add i64 %base, 1\n  %p1 = getelementptr i32, ptr addrspace(1) %o, i64 %b1\n  store i32 %lz, ptr addrspace(1) %p1\n"
+        "  %b2 = add i64 %base, 2\n  %p2 = getelementptr i32, ptr addrspace(1) %o, i64 %b2\n  store i32 %sat32, ptr addrspace(1) %p2\n"
+        "  %b3 = add i64 %base, 3\n  %p3 = getelementptr i32, ptr addrspace(1) %o, i64 %b3\n  store i32 %ss, ptr addrspace(1) %p3\n"
+        "  %b4 = add i64 %base, 4\n  %p4 = getelementptr i32, ptr addrspace(1) %o, i64 %b4\n  store i32 %ab32, ptr addrspace(1) %p4\n"
+        "  %b5 = add i64 %base, 5\n  %p5 = getelementptr i32, ptr addrspace(1) %o, i64 %b5\n  store i32 %csi, ptr addrspace(1) %p5\n"
+        "  ret void\n"
+        "}\n";
+    gpucompile_buf m;
+    t_log log;
+    int n = 0, count = 256, i, k, bad = 0, first = -1;
+    unsigned *a, *out;
+    void *fmod = NULL, *args[2];
+    if (!have_tools) SKIP("no LLVM SPIR-V target");
+    memset(&m, 0, sizeof m);
+    memset(&log, 0, sizeof log);
+    CHECK_MSG(compile_ir(ir, strlen(ir), &m, &log, &n, NULL), "%s", log.text);
+    if (!have_device || !m.len) {
+        free(m.data);
+        return;
+    }
+    CHECK((fmod = mgpuModuleLoad(m.data, m.len)) != NULL);
+    a = (unsigned *)alloc((size_t)count * 4);
+    out = (unsigned *)alloc((size_t)count * 24);
+    for (i = 0; i < count; i++) a[i] = i == 0 ? 0 : i == 1 ? 0x80000000u : i == 2 ? 0xffffffffu : (unsigned)i * 2654435761u >> (i % 29);
+    args[0] = &a;
+    args[1] = &out;
+    if (fmod) mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "x"), count / 64, 1, 1, 64, 1, 1, 0, NULL, args, NULL, 2);
+    for (i = 0; i < count; i++) {
+        unsigned v = a[i], want[6], tz = 0, lz = 0;
+        long long d = (long long)(int)v - 2147483647LL;
+        short h = (short)v;
+        float f = (float)v, c;
+        while (tz < 32 && !(v >> tz & 1)) tz++;
+        while (lz < 32 && !(v << lz & 0x80000000u)) lz++;
+        c = (int)(0u - v) < 0 ? -f : f;
+        want[0] = tz;
+        want[1] = lz;
+        want[2] = v >= 0x80000000u ? 0xffffffffu : v * 2; /* (v << 32) * 2 saturated, its high half */
+        want[3] = (unsigned)(d < -2147483648LL ? -2147483648LL : d);
+        want[4] = (unsigned)(unsigned short)(h < 0 ? -h : h);
+        memcpy(&want[5], &c, 4);
+        for (k = 0; k < 6; k++)
+            if (out[6 * i + k] != want[k] && first < 0) first = 6 * i + k;
+        bad += memcmp(&out[6 * i], want, sizeof want) != 0;
+    }
+    CHECK_MSG(bad == 0, "%d wrong; first: a[%d] = 0x%x, result %d: 0x%x", bad, first / 6, first >= 0 ? a[first / 6] : 0, first % 6, first >= 0 ? out[first] : 0);
+    mgpuMemFree(a, NULL);
+    mgpuMemFree(out, NULL);
+    if (fmod) mgpuModuleUnload(fmod);
+    free(m.data);
+}
+
 /* tests/run/kernels.cl (the kernels tests/run/run.c also runs on OpenCL, on Intel's CPU runtime)
    with the bitcode library of its -l kernel: every kernel compiles for Vulkan, passes spirv-val,
    and gives the answers computed here (each kernel's reqd_work_group_size; grid, which has none,
@@ -1136,6 +1225,7 @@ int main(int argc, char **argv) {
     RUN(test_cuda_dynamic_shared);
     RUN(test_sizes_compiled_in);
     RUN(test_generic_pointer);
+    RUN(test_expand);
     RUN(test_run_kernels);
     RUN(test_from_O0);
     RUN(test_refusals);
