@@ -2520,15 +2520,61 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__wide(LLVMValueRef fn) {
    vectors, loads and stores among them, into scalars, before the buffers are rewritten: pieces
    of 4 lanes (its min-bits) would leave a compare's or a conversion's vector whole where its
    operands' and its result's elements differ in width. What it leaves wide is refused. */
+/* A bitcast between vectors of other lane counts with more than 4 lanes on a side (OpenCL's
+   as_uchar16 of an int4), which LLVM's scalarizer leaves whole: lane by lane (little-endian), each
+   lane shifted out of or into the wider elements. */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__bitcast_lanes(gpucompile_lower__state *w, LLVMValueRef in) {
+    LLVMTypeRef st = LLVMTypeOf(LLVMGetOperand(in, 0)), dt = LLVMTypeOf(in), se, de, si, di;
+    LLVMValueRef src = LLVMGetOperand(in, 0), r;
+    unsigned sn, dn, sb, db, k, t;
+    if (LLVMGetTypeKind(st) != LLVMVectorTypeKind || LLVMGetTypeKind(dt) != LLVMVectorTypeKind) return NULL;
+    sn = LLVMGetVectorSize(st), dn = LLVMGetVectorSize(dt);
+    se = LLVMGetElementType(st), de = LLVMGetElementType(dt);
+    sb = gpucompile_lower__bits(se), db = gpucompile_lower__bits(de);
+    if (sn == dn || (sn <= 4 && dn <= 4) || !sb || !db || sn * sb != dn * db || (sb % db && db % sb)) return NULL;
+    si = LLVMIntTypeInContext(w->ctx, sb), di = LLVMIntTypeInContext(w->ctx, db);
+    LLVMPositionBuilderBefore(w->b, in);
+    r = LLVMGetPoison(dt);
+    for (k = 0; k < dn; k++) {
+        LLVMValueRef v;
+        if (db <= sb) { /* a piece of source lane k / (sb / db) */
+            v = LLVMBuildBitCast(w->b, LLVMBuildExtractElement(w->b, src, LLVMConstInt(w->i32, k / (sb / db), 0), ""), si, "");
+            v = LLVMBuildTrunc(w->b, LLVMBuildLShr(w->b, v, LLVMConstInt(si, db * (k % (sb / db)), 0), ""), di, "");
+        } else /* source lanes k * n ... k * n + n - 1, the first lowest */
+            for (v = LLVMConstInt(di, 0, 0), t = 0; t < db / sb; t++) {
+                LLVMValueRef p = LLVMBuildBitCast(w->b, LLVMBuildExtractElement(w->b, src, LLVMConstInt(w->i32, k * (db / sb) + t, 0), ""), si, "");
+                v = LLVMBuildOr(w->b, v, LLVMBuildShl(w->b, LLVMBuildZExt(w->b, p, di, ""), LLVMConstInt(di, sb * t, 0), ""), "");
+            }
+        r = LLVMBuildInsertElement(w->b, r, LLVMBuildBitCast(w->b, v, de, ""), LLVMConstInt(w->i32, k, 0), "");
+    }
+    return r;
+}
+
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__split_wide(gpucompile_lower__state *w, int late) {
-    LLVMValueRef fn, at;
-    int any = 0;
-    for (fn = LLVMGetFirstFunction(w->m); fn; fn = LLVMGetNextFunction(fn))
-        if (!LLVMIsDeclaration(fn) && (at = gpucompile_lower__wide(fn)) != NULL) {
-            if (late) return gpucompile_lower__refuse(w, at, "a vector of more than 4 lanes that LLVM's scalarizer left whole (a %s shader has none)", w->t->api);
-            any = 1;
-        }
-    return any ? gpucompile_lower__passes(w, "function(scalarizer<load-store;variable-insert-extract>,instcombine,dce)") : GPUCOMPILE_OK;
+    LLVMValueRef fn, at = NULL, in, next, r;
+    LLVMBasicBlockRef bb;
+    int round;
+    for (round = 0; round < 2; round++) {
+        for (fn = LLVMGetFirstFunction(w->m); fn; fn = LLVMGetNextFunction(fn))
+            for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+                for (in = LLVMGetFirstInstruction(bb); in; in = next) {
+                    next = LLVMGetNextInstruction(in);
+                    if (LLVMGetInstructionOpcode(in) == LLVMBitCast && (r = gpucompile_lower__bitcast_lanes(w, in)) != NULL) {
+                        LLVMReplaceAllUsesWith(in, r);
+                        LLVMInstructionEraseFromParent(in);
+                    }
+                }
+        for (at = NULL, fn = LLVMGetFirstFunction(w->m); fn && !at; fn = LLVMGetNextFunction(fn))
+            if (!LLVMIsDeclaration(fn)) at = gpucompile_lower__wide(fn);
+        if (!at || round == 1) break;
+        /* the second time without instcombine, which would fold the lanes of a bitcast above back into one */
+        if (gpucompile_lower__passes(w, late ? "function(scalarizer<load-store;variable-insert-extract>,dce)"
+                                             : "function(scalarizer<load-store;variable-insert-extract>,instcombine,dce)") != GPUCOMPILE_OK)
+            return w->r;
+        if (!late) return GPUCOMPILE_OK;
+    }
+    return at ? gpucompile_lower__refuse(w, at, "a vector of more than 4 lanes that LLVM's scalarizer left whole (a %s shader has none)", w->t->api)
+              : GPUCOMPILE_OK;
 }
 
 /* Calls to functions the module does not define, left after the rewrite (LLVM 22 would import

@@ -664,6 +664,38 @@ static void test_wide(void) {
     mgpuModuleUnload(mod);
 }
 
+/* tests/data/vulkan_wide.cl's wide_bitcast: as_uchar16(int4), as_int4(uchar16), every byte
+   against the host's (little-endian, as OpenCL's devices and Vulkan's are) */
+static void test_wide_bitcast(void) {
+    void *mod;
+    int n = 128, i, k, bad = 0;
+    int32_t *a, *back, key[4] = {0x03020100, 0x07060504, 0x0b0a0908, (int32_t)0x8f0e0d0cu};
+    uint8_t *bytes;
+    compile_cl("tests/data/vulkan_wide.cl", "wide_bitcast", &mod);
+    if (!mod) return;
+    a = (int32_t *)alloc(16 * (size_t)n);
+    bytes = (uint8_t *)alloc(16 * (size_t)n);
+    back = (int32_t *)alloc(16 * (size_t)n);
+    if (!a || !bytes || !back) { CHECK(0); return; }
+    for (i = 0; i < 4 * n; i++) a[i] = (int32_t)((uint32_t)i * 2654435761u);
+    {
+        void *args[4] = {&a, &bytes, &back, key};
+        launch_in(mod, "wide_bitcast", n, args, 4);
+    }
+    for (i = 0; i < n; i++) {
+        uint8_t u[16], v[16], kb[16];
+        memcpy(u, &a[4 * i], 16);
+        memcpy(kb, key, 16);
+        for (k = 0; k < 16; k++) u[k] ^= kb[k], v[k] = (uint8_t)(u[k] + 1);
+        bad += memcmp(&bytes[16 * i], u, 16) != 0 || memcmp(&back[4 * i], v, 16) != 0;
+    }
+    CHECK_MSG(bad == 0, "%d of %d work-items wrong", bad, n);
+    mgpuMemFree(a, NULL);
+    mgpuMemFree(bytes, NULL);
+    mgpuMemFree(back, NULL);
+    mgpuModuleUnload(mod);
+}
+
 /* ---- the host's halves: a float from the bits, and a float rounded to the bits by search (not by
    the device's shifts) ---- */
 static float h_from_half(unsigned h) {
@@ -790,6 +822,7 @@ int main(void) {
     RUN(test_math);
     RUN(test_round_ldexp);
     RUN(test_wide);
+    RUN(test_wide_bitcast);
     RUN(test_half);
     RUN(test_runtime_quiet);
     if (module) mgpuModuleUnload(module);

@@ -18,3 +18,12 @@ kernel void wide(global const int *a, global int *out, global float8 *f, int n) 
     vstore8(convert_int8_rtz(g) + h, 0, out + 16 * i);
     vstore8(s.lo, 1, out + 16 * i);
 }
+
+/* as_uchar16 of an int4 and as_int4 of a uchar16 (a bitcast between lane counts, which LLVM's
+   scalarizer leaves whole where the int4 is a parameter): lane by lane (test_wide_bitcast) */
+kernel void wide_bitcast(global const int4 *a, global uchar16 *bytes, global int4 *back, int4 key) {
+    int i = get_global_id(0);
+    uchar16 u = as_uchar16(a[i]) ^ as_uchar16(key);
+    bytes[i] = u;
+    back[i] = as_int4(u + (uchar16)(1));
+}
