@@ -74,7 +74,7 @@ GPUCOMPILE_API int gpucompile_lower_narrow(LLVMModuleRef module);
 /* Calls of LLVM intrinsics that a shader's code generator may not select, whoever wrote them
    (the optimizer makes llvm.cttz of a counting loop, llvm.uadd.sat of a compare and select),
    rewritten as plain IR: llvm.ctlz, llvm.cttz, llvm.[us]add.sat, llvm.[us]sub.sat, llvm.abs but
-   of 32 bits, llvm.copysign. gpucompile_lower_kernels does it last; a backend calls it for modules it did not
+   of 32 bits, llvm.fshl, llvm.fshr, llvm.copysign. gpucompile_lower_kernels does it last; a backend calls it for modules it did not
    lower and after passes of its own. The number rewritten. */
 GPUCOMPILE_API int gpucompile_lower_expand(LLVMModuleRef module);
 /* 1 when fn is a kernel to lower (a defined spir_kernel, ptx_kernel or amdgpu_kernel function). */
@@ -940,6 +940,17 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__clz(gpucompile_lower__state *w
     return LLVMBuildSub(w->b, gpucompile_lower__ki(t, bits), gpucompile_lower__popcount(w, x), "");
 }
 
+/* llvm.fshl (right: llvm.fshr) as shifts, the count modulo the width (OpenCL's rotate is
+   fshl(x, x, n)): LLVM 22 makes llvm.fshl an exported function (Linkage). The other half shifted
+   by one and then by width - 1 - n, so that n = 0 shifts nothing in. */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__funnel(gpucompile_lower__state *w, LLVMValueRef hi, LLVMValueRef lo, LLVMValueRef n, int right) {
+    LLVMTypeRef t = LLVMTypeOf(hi);
+    LLVMValueRef m = gpucompile_lower__ki(t, gpucompile_lower__bits(t) - 1), one = gpucompile_lower__ki(t, 1), s = LLVMBuildAnd(w->b, n, m, "");
+    LLVMValueRef r = LLVMBuildXor(w->b, s, m, "");
+    if (right) return LLVMBuildOr(w->b, LLVMBuildLShr(w->b, lo, s, ""), LLVMBuildShl(w->b, LLVMBuildShl(w->b, hi, one, ""), r, ""), "");
+    return LLVMBuildOr(w->b, LLVMBuildShl(w->b, hi, s, ""), LLVMBuildLShr(w->b, LLVMBuildLShr(w->b, lo, one, ""), r, ""), "");
+}
+
 GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__ctz(gpucompile_lower__state *w, LLVMValueRef x) { /* the bits below the lowest set one */
     return gpucompile_lower__popcount(w, LLVMBuildAnd(w->b, LLVMBuildNot(w->b, x, ""), LLVMBuildSub(w->b, x, gpucompile_lower__ki(LLVMTypeOf(x), 1), ""), ""));
 }
@@ -1067,11 +1078,7 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__integer(gpucompile_lower__cl *
                                 LLVMBuildAnd(c->b, low, one, ""), "");
         }
         if (strcmp(f, "mul_hi") == 0) return gpucompile_lower__mul_hi(w, a[0], a[1], c->sign);
-        if (strcmp(f, "rotate") == 0) { /* the count modulo the width; shifts, as LLVM 22 makes llvm.fshl an exported function (Linkage) */
-            LLVMValueRef m = gpucompile_lower__ki(c->t, gpucompile_lower__bits(c->t) - 1), s = LLVMBuildAnd(c->b, a[1], m, "");
-            LLVMValueRef r = LLVMBuildAnd(c->b, LLVMBuildSub(c->b, gpucompile_lower__ki(c->t, 0), s, ""), m, "");
-            return LLVMBuildOr(c->b, LLVMBuildShl(c->b, a[0], s, ""), LLVMBuildLShr(c->b, a[0], r, ""), "");
-        }
+        if (strcmp(f, "rotate") == 0) return gpucompile_lower__funnel(w, a[0], a[0], a[1], 0);
         if (strcmp(f, "mul24") == 0) return LLVMBuildMul(c->b, a[0], a[1], "");
         if (strcmp(f, "upsample") == 0 && LLVMTypeOf(a[0]) != c->t) { /* (hi << bits) | lo, at twice the width */
             unsigned bits = gpucompile_lower__bits(LLVMTypeOf(a[0]));
@@ -2850,7 +2857,7 @@ GPUCOMPILE_DEF int gpucompile_lower_narrow(LLVMModuleRef module) {
 
 GPUCOMPILE_DEF int gpucompile_lower_expand(LLVMModuleRef module) {
     static const char *const names[] = {"llvm.ctlz.", "llvm.cttz.", "llvm.uadd.sat.", "llvm.sadd.sat.", "llvm.usub.sat.", "llvm.ssub.sat.", "llvm.abs.",
-                                        "llvm.copysign."};
+                                        "llvm.fshl.", "llvm.fshr.", "llvm.copysign."};
     gpucompile_lower__state w;
     LLVMValueRef fn, in, next;
     LLVMBasicBlockRef bb;
@@ -2885,6 +2892,7 @@ GPUCOMPILE_DEF int gpucompile_lower_expand(LLVMModuleRef module) {
                     r = LLVMBuildSelect(w.b, LLVMBuildICmp(w.b, LLVMIntSLT, a, z, ""), LLVMBuildSub(w.b, z, a, ""), a, "");
                     break;
                 }
+                case 7: case 8: r = gpucompile_lower__funnel(&w, a, LLVMGetOperand(in, 1), LLVMGetOperand(in, 2), k == 8); break;
                 default: r = gpucompile_lower__copysign(&w, a, LLVMGetOperand(in, 1)); break;
                 }
                 if (!r) continue;

@@ -797,7 +797,8 @@ static void test_generic_pointer(void) {
 }
 
 /* Intrinsics the optimizer writes (a counting loop's llvm.cttz, a compare and select's
-   llvm.uadd.sat, instcombine's llvm.abs of an i1 after the wide vectors are split) that LLVM 22's
+   llvm.uadd.sat, instcombine's llvm.abs of an i1 and llvm.fshl of a rotate's shifts after the
+   wide vectors are split) that LLVM 22's
    SPIR-V code generator does not select for a shader: written as plain IR by the lowering, and
    right on the device. */
 static void test_expand(void) {
@@ -810,11 +811,13 @@ static void test_expand(void) {
         "declare i32 @llvm.ssub.sat.i32(i32, i32)\n"
         "declare i16 @llvm.abs.i16(i16, i1)\n"
         "declare float @llvm.copysign.f32(float, float)\n"
+        "declare i32 @llvm.fshl.i32(i32, i32, i32)\n"
+        "declare i32 @llvm.fshr.i32(i32, i32, i32)\n"
         "define spir_kernel void @x(ptr addrspace(1) %a, ptr addrspace(1) %o) {\n"
         "  %id = call spir_func i64 @_Z13get_global_idj(i32 0)\n"
         "  %pa = getelementptr i32, ptr addrspace(1) %a, i64 %id\n"
         "  %v = load i32, ptr addrspace(1) %pa\n"
-        "  %base = mul i64 %id, 6\n"
+        "  %base = mul i64 %id, 8\n"
         "  %tz = call i32 @llvm.cttz.i32(i32 %v, i1 false)\n"
         "  %lz = call i32 @llvm.ctlz.i32(i32 %v, i1 false)\n"
         "  %w = zext i32 %v to i64\n"
@@ -838,6 +841,10 @@ static void test_expand(void) {
         "  %b3 = add i64 %base, 3\n  %p3 = getelementptr i32, ptr addrspace(1) %o, i64 %b3\n  store i32 %ss, ptr addrspace(1) %p3\n"
         "  %b4 = add i64 %base, 4\n  %p4 = getelementptr i32, ptr addrspace(1) %o, i64 %b4\n  store i32 %ab32, ptr addrspace(1) %p4\n"
         "  %b5 = add i64 %base, 5\n  %p5 = getelementptr i32, ptr addrspace(1) %o, i64 %b5\n  store i32 %csi, ptr addrspace(1) %p5\n"
+        "  %rot = call i32 @llvm.fshl.i32(i32 %v, i32 %ss, i32 %v)\n"
+        "  %b6 = add i64 %base, 6\n  %p6 = getelementptr i32, ptr addrspace(1) %o, i64 %b6\n  store i32 %rot, ptr addrspace(1) %p6\n"
+        "  %ror = call i32 @llvm.fshr.i32(i32 %v, i32 %ss, i32 %tz)\n"
+        "  %b7 = add i64 %base, 7\n  %p7 = getelementptr i32, ptr addrspace(1) %o, i64 %b7\n  store i32 %ror, ptr addrspace(1) %p7\n"
         "  ret void\n"
         "}\n";
     gpucompile_buf m;
@@ -855,13 +862,13 @@ static void test_expand(void) {
     }
     CHECK((fmod = mgpuModuleLoad(m.data, m.len)) != NULL);
     a = (unsigned *)alloc((size_t)count * 4);
-    out = (unsigned *)alloc((size_t)count * 24);
+    out = (unsigned *)alloc((size_t)count * 32);
     for (i = 0; i < count; i++) a[i] = i == 0 ? 0 : i == 1 ? 0x80000000u : i == 2 ? 0xffffffffu : (unsigned)i * 2654435761u >> (i % 29);
     args[0] = &a;
     args[1] = &out;
     if (fmod) mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "x"), count / 64, 1, 1, 64, 1, 1, 0, NULL, args, NULL, 2);
     for (i = 0; i < count; i++) {
-        unsigned v = a[i], want[6], tz = 0, lz = 0;
+        unsigned v = a[i], want[8], tz = 0, lz = 0, sh;
         long long d = (long long)(int)v - 2147483647LL;
         short h = (short)v;
         float f = (float)v, c;
@@ -874,11 +881,15 @@ static void test_expand(void) {
         want[3] = (unsigned)(d < -2147483648LL ? -2147483648LL : d);
         want[4] = (unsigned)(unsigned short)(h < 0 ? -h : h);
         memcpy(&want[5], &c, 4);
-        for (k = 0; k < 6; k++)
-            if (out[6 * i + k] != want[k] && first < 0) first = 6 * i + k;
-        bad += memcmp(&out[6 * i], want, sizeof want) != 0;
+        sh = v & 31; /* fshl(v, ss, v), fshr(v, ss, tz): the count modulo 32 */
+        want[6] = sh ? v << sh | want[3] >> (32 - sh) : v;
+        sh = tz & 31;
+        want[7] = sh ? want[3] >> sh | v << (32 - sh) : want[3];
+        for (k = 0; k < 8; k++)
+            if (out[8 * i + k] != want[k] && first < 0) first = 8 * i + k;
+        bad += memcmp(&out[8 * i], want, sizeof want) != 0;
     }
-    CHECK_MSG(bad == 0, "%d wrong; first: a[%d] = 0x%x, result %d: 0x%x", bad, first / 6, first >= 0 ? a[first / 6] : 0, first % 6, first >= 0 ? out[first] : 0);
+    CHECK_MSG(bad == 0, "%d wrong; first: a[%d] = 0x%x, result %d: 0x%x", bad, first / 8, first >= 0 ? a[first / 8] : 0, first % 8, first >= 0 ? out[first] : 0);
     mgpuMemFree(a, NULL);
     mgpuMemFree(out, NULL);
     if (fmod) mgpuModuleUnload(fmod);
