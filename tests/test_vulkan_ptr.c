@@ -760,6 +760,19 @@ static void test_cuda_style_ir(void) {
 
 /* OpenCL 2.0's generic address space: a generic pointer cast from a buffer parameter is that
    buffer (its getelementptrs and accesses rewritten as the parameter's). */
+/* IR text compiled (the errors a failed check) and loaded on the device: NULL without a device,
+   a module or a load; *m holds the words (free m->data). */
+static void *compile_load(const char *ir, gpucompile_buf *m) {
+    t_log log;
+    int n = 0;
+    void *fmod = NULL;
+    memset(m, 0, sizeof *m);
+    memset(&log, 0, sizeof log);
+    CHECK_MSG(compile_ir(ir, strlen(ir), m, &log, &n, NULL), "%s", log.text);
+    if (have_device && m->len) CHECK((fmod = mgpuModuleLoad(m->data, m->len)) != NULL);
+    return fmod;
+}
+
 static void test_generic_pointer(void) {
     static const char ir[] =
         "target triple = \"spirv64\"\n"
@@ -774,25 +787,20 @@ static void test_generic_pointer(void) {
         "  ret void\n"
         "}\n";
     gpucompile_buf m;
-    t_log log;
-    int n = 0, count = 128, k = 3, i, bad = 0, *out;
+    int count = 128, k = 3, i, bad = 0, *out;
     void *fmod, *args[2];
     if (!have_tools) SKIP("no LLVM SPIR-V target");
-    memset(&m, 0, sizeof m);
-    memset(&log, 0, sizeof log);
-    CHECK_MSG(compile_ir(ir, strlen(ir), &m, &log, &n, NULL), "%s", log.text);
-    if (!have_device || !m.len) {
+    if (!(fmod = compile_load(ir, &m))) {
         free(m.data);
         return;
     }
-    CHECK((fmod = mgpuModuleLoad(m.data, m.len)) != NULL);
     out = (int *)alloc((size_t)count * 4);
     args[0] = &out; args[1] = &k;
-    if (fmod) mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "g"), count / 64, 1, 1, 64, 1, 1, 0, NULL, args, NULL, 2);
+    mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "g"), count / 64, 1, 1, 64, 1, 1, 0, NULL, args, NULL, 2);
     for (i = 0; i < count; i++) bad += out[i] != 3 * i;
     CHECK_MSG(bad == 0, "%d wrong", bad);
     mgpuMemFree(out, NULL);
-    if (fmod) mgpuModuleUnload(fmod);
+    mgpuModuleUnload(fmod);
     free(m.data);
 }
 
@@ -848,25 +856,20 @@ static void test_expand(void) {
         "  ret void\n"
         "}\n";
     gpucompile_buf m;
-    t_log log;
-    int n = 0, count = 256, i, k, bad = 0, first = -1;
+    int count = 256, i, k, bad = 0, first = -1;
     unsigned *a, *out;
-    void *fmod = NULL, *args[2];
+    void *fmod, *args[2];
     if (!have_tools) SKIP("no LLVM SPIR-V target");
-    memset(&m, 0, sizeof m);
-    memset(&log, 0, sizeof log);
-    CHECK_MSG(compile_ir(ir, strlen(ir), &m, &log, &n, NULL), "%s", log.text);
-    if (!have_device || !m.len) {
+    if (!(fmod = compile_load(ir, &m))) {
         free(m.data);
         return;
     }
-    CHECK((fmod = mgpuModuleLoad(m.data, m.len)) != NULL);
     a = (unsigned *)alloc((size_t)count * 4);
     out = (unsigned *)alloc((size_t)count * 32);
     for (i = 0; i < count; i++) a[i] = i == 0 ? 0 : i == 1 ? 0x80000000u : i == 2 ? 0xffffffffu : (unsigned)i * 2654435761u >> (i % 29);
     args[0] = &a;
     args[1] = &out;
-    if (fmod) mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "x"), count / 64, 1, 1, 64, 1, 1, 0, NULL, args, NULL, 2);
+    mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "x"), count / 64, 1, 1, 64, 1, 1, 0, NULL, args, NULL, 2);
     for (i = 0; i < count; i++) {
         unsigned v = a[i], want[8], tz = 0, lz = 0, sh;
         long long d = (long long)(int)v - 2147483647LL;
@@ -892,7 +895,7 @@ static void test_expand(void) {
     CHECK_MSG(bad == 0, "%d wrong; first: a[%d] = 0x%x, result %d: 0x%x", bad, first / 8, first >= 0 ? a[first / 8] : 0, first % 8, first >= 0 ? out[first] : 0);
     mgpuMemFree(a, NULL);
     mgpuMemFree(out, NULL);
-    if (fmod) mgpuModuleUnload(fmod);
+    mgpuModuleUnload(fmod);
     free(m.data);
 }
 

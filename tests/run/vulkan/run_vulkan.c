@@ -65,19 +65,6 @@ static void *load(const char *name) {
     return m;
 }
 
-static double now_ms(void) {
-#if defined(_WIN32)
-    LARGE_INTEGER f, c;
-    QueryPerformanceFrequency(&f);
-    QueryPerformanceCounter(&c);
-    return 1000.0 * (double)c.QuadPart / (double)f.QuadPart;
-#else
-    struct timespec t;
-    timespec_get(&t, TIME_UTC);
-    return 1000.0 * (double)t.tv_sec + (double)t.tv_nsec / 1e6;
-#endif
-}
-
 /* y = a * x + y over n floats, 64 threads a group: the argument convention (bindings x, y,
    then the push constants a, n). */
 static void saxpy(void *fn, float *x, float *y, float a, unsigned n, void *stream) {
@@ -482,9 +469,9 @@ static void test_thousand_launches_flat_memory(void) {
     }
     for (i = 0; i < 100; i++) saxpy(saxpy_fn, x, y, 1.0f, n, NULL); /* warm */
     before = rss_kb();
-    t0 = now_ms();
+    t0 = gpucompile_clock_ms();
     for (i = 0; i < 1000; i++) saxpy(saxpy_fn, x, y, 1.0f, n, NULL);
-    t1 = now_ms();
+    t1 = gpucompile_clock_ms();
     for (i = 0; i < 1000; i++) {
         saxpy(saxpy_fn, x, y, 1.0f, n, stream);
         if (i % 300 == 299) mgpuStreamSynchronize(stream);
@@ -512,7 +499,7 @@ static void test_pipeline_cache_file(void) {
 static int cache_mode(void) {
     gpucompile_vulkan_runtime_info info;
     const char *files[] = {"reduce.spv", "atomics.spv", "grid2d.spv", "grid3d.spv", "two_entries.spv", "push.spv", "saxpy.spv"};
-    double t0 = now_ms(), t1, t2;
+    double t0 = gpucompile_clock_ms(), t1, t2;
     size_t i;
     void *m = NULL, *fn;
     float *x = (float *)mgpuMemAlloc(256, NULL, true), *y = (float *)mgpuMemAlloc(256, NULL, true);
@@ -520,10 +507,10 @@ static int cache_mode(void) {
         if (m) mgpuModuleUnload(m);
         if (!(m = load(files[i]))) return 1;
     }
-    t1 = now_ms();
+    t1 = gpucompile_clock_ms();
     if (!(fn = mgpuModuleGetFunction(m, "saxpy")) || !x || !y) return 1;
     saxpy(fn, x, y, 1.0f, 64, NULL); /* lavapipe compiles the shader at its first dispatch */
-    t2 = now_ms();
+    t2 = gpucompile_clock_ms();
     if (!gpucompile_vulkan_runtime_info_get(&info)) return 1;
     printf("cache loaded=%llu saved=%llu pipelines=%u hits=%u pipeline_ms=%.2f load_ms=%.2f first_dispatch_ms=%.2f\n",
            (unsigned long long)info.cache_bytes_loaded, (unsigned long long)info.cache_bytes_saved, info.pipelines, info.cache_hits,
