@@ -151,9 +151,9 @@ cmake-example: $(HEADERS)
 	cmake --build $(BUILD)/cmake
 	$(BUILD)/cmake/ex01 | grep -q '.entry saxpy' && echo "cmake-example: ex01 built and ran: ok"
 
-demo: setup all opencl $(BUILD)/examples/06_run_on_cpu $(BUILD)/examples/08_vulkan_runtime $(BUILD)/examples/09_vulkan_engine
+demo: setup all opencl webgpu-deps $(BUILD)/examples/06_run_on_cpu $(BUILD)/examples/08_vulkan_runtime $(BUILD)/examples/09_vulkan_engine $(BUILD)/examples/10_webgpu
 	@PATH="$(LLVM_BINDIR):$$PATH" EX06=$(BUILD)/examples/06_run_on_cpu EX08=$(BUILD)/examples/08_vulkan_runtime EX09=$(BUILD)/examples/09_vulkan_engine \
-	  OCL_ICD_VENDORS=$(OPENCL_DIR)/vendors sh examples/demo.sh
+	  EX10=$(BUILD)/examples/10_webgpu WEBGPU_DIR=$(WEBGPU_DIR) OCL_ICD_VENDORS=$(OPENCL_DIR)/vendors sh examples/demo.sh
 
 # make test T="cli_nvptx test_cache": only those units (docs/testing.md), and only what they need
 # is built; T_ONLY=NAME: only the RUN tests of the test programs whose name holds NAME.

@@ -66,5 +66,17 @@ if [ -x "${EX09:-build/examples/09_vulkan_engine}" ]; then
   "${EX09:-build/examples/09_vulkan_engine}"
   [ $? = 77 ] && echo "(no Vulkan device, or no SPIR-V target in this LLVM: nothing run)"
 fi
+step "WebGPU: saxpy compiled for #gpu.webgpu and run through webgpu.h on wgpu-native and on Dawn, each on its first adapter (examples/10)"
+W=${WEBGPU_DIR:-$PWD/build-deps/webgpu}
+for lib in "$W/wgpu/resources/libwgpu_native-release.so" "$W/pydawn/lib/libwebgpu_dawn_x86_64.so"; do
+  if [ ! -f "$lib" ] || [ ! -x "${EX10:-build/examples/10_webgpu}" ]; then
+    echo "(not here: $lib; make webgpu-deps installs PyPI's wgpu and dawn-python)"
+    continue
+  fi
+  echo "$ GPUCOMPILE_LIBWEBGPU=$lib ${EX10:-build/examples/10_webgpu}"
+  mkdir -p "$OUT/xdg" && chmod 700 "$OUT/xdg"  # the WebGPU libraries ask for one (absolute), as a desktop session has
+  XDG_RUNTIME_DIR="$(cd "$OUT/xdg" && pwd)" GPUCOMPILE_LIBWEBGPU="$lib" "${EX10:-build/examples/10_webgpu}"
+  [ $? = 77 ] && echo "(no WebGPU adapter here)"
+done
 echo
 echo "outputs are in $OUT"
