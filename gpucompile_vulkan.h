@@ -1759,6 +1759,11 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job 
     LLVMBasicBlockRef bb;
     gpucompile_result r = GPUCOMPILE_OK;
     int flattened = 0, hoisted = 0, fields = 0;
+    for (fn = LLVMGetFirstFunction(job->module); fn && !gpucompile_vulkan__is_kernel(job, fn); fn = LLVMGetNextFunction(fn)) {}
+    if (!fn) /* else LLVM 22 writes a library module (Linkage), which no Vulkan device loads */
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "the module has no kernel (a compute shader module needs an entry point: "
+                                   "a spir_kernel, ptx_kernel or amdgpu_kernel function, or \"hlsl.shader\"=\"compute\"); a library of helpers "
+                                   "is compiled with the kernels that call it");
     if (gpucompile_has_pointer_kernels(job->module) && (r = gpucompile_vulkan__lower(job)) != GPUCOMPILE_OK) return r;
     b = LLVMCreateBuilderInContext(job->context);
     for (fn = LLVMGetFirstFunction(job->module); fn && r == GPUCOMPILE_OK; fn = LLVMGetNextFunction(fn)) {

@@ -172,6 +172,10 @@ for b in gep_getpointer:"getelementptr on llvm.spv.resource.getpointer" null_nam
     fail "refused: ${b%%:*} (exit $rc): $(head -1 "$T_TMP/err")"
   fi
 done
+# a module of helpers and no kernel: LLVM 22 writes a library (Linkage), which no device loads
+printf 'target triple = "spirv64"\ndefine spir_func float @twice(float %%x) {\n  %%y = fadd float %%x, %%x\n  ret float %%y\n}\n' > "$T_TMP/lib.ll"
+rc=0; "$G" --no-cache -t '#gpu.vulkan' -f bin "$T_TMP/lib.ll" -o "$T_TMP/lib.spv" 2>"$T_TMP/err" || rc=$?
+check "no kernel: refused as such (exit 1), nothing written" sh -c "[ $rc = 1 ] && grep -q 'the module has no kernel' '$T_TMP/err' && [ ! -e '$T_TMP/lib.spv' ]"
 rc=0; "$G" --no-cache -t '#gpu.vulkan' -f bin $D/vulkan_bad_gep_getpointer.ll -o /dev/null 2>/dev/null; llc $D/vulkan_bad_gep_getpointer.ll -filetype=obj -o /dev/null 2>/dev/null || rc=$?
 check "(LLVM 22 alone crashes on the getpointer getelementptr: signal)" [ "$rc" -gt 128 ]
 for b in cmpxchg atomic64; do
