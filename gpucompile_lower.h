@@ -37,6 +37,9 @@ typedef struct gpucompile_lower_target {
        constant (a value given when the pipeline is made): what lets sizes be set at launch (see
        GPUCOMPILE_LOWER_LAUNCH_SIZE); NULL: the target has none, every size is compiled in */
     const char *spec_constant;
+    /* Where the target has spec_constant: the first of GPUCOMPILE_LOWER_LAUNCH_VALUES specialization
+       constant ids that the launch gives besides the sizes (GPUCOMPILE_LOWER_SPEC_WORK_DIM ...) */
+    unsigned launch_spec;
     /* 32: every address is below 2^31 bytes (WebGPU's buffers), so that an extension of a 32-bit
        index computation is read as exact whether or not it carries nsw/nuw; 0: 64-bit addresses */
     unsigned index_bits;
@@ -61,6 +64,18 @@ typedef struct gpucompile_lower_options {
 #define GPUCOMPILE_LOWER_LAUNCH_SIZE "gpucompile.launch_size"
 #define GPUCOMPILE_LOWER_LAUNCH_LENGTH "gpucompile.launch_length"
 #define GPUCOMPILE_LOWER_FIRST_LENGTH 3
+/* What else the launch gives (target->spec_constant), as specialization constants at
+   target->launch_spec plus these: the work dimension (get_work_dim; default 3, as an mgpu* launch
+   is three-dimensional), the global offset in each dimension (get_global_offset, added to
+   get_global_id; default 0), and the launch's number of workgroups in each dimension when the
+   runtime splits it into several dispatches (default 0: the dispatch's own, the NumWorkgroups
+   built-in). Specialization constants, not push constants: a launch with the defaults runs the
+   pipeline made at load, the kernel's scalars keep the whole push block, and the driver folds the
+   values into the code. */
+#define GPUCOMPILE_LOWER_SPEC_WORK_DIM 0
+#define GPUCOMPILE_LOWER_SPEC_OFFSET 1 /* + dimension */
+#define GPUCOMPILE_LOWER_SPEC_GROUPS 4 /* + dimension */
+#define GPUCOMPILE_LOWER_LAUNCH_VALUES 7
 /* Rewrites module's kernels in place (see above). Errors go to job (gpucompile_job_fail) when
    job is not NULL, else to logger (may be NULL). GPUCOMPILE_OK, or the first error's result
    (the module is then in an unspecified state: dispose of it). *lowered (may be NULL): kernels. */
@@ -130,7 +145,9 @@ GPUCOMPILE_API int gpucompile_inline_helpers(LLVMModuleRef module);
      parameters are (each its own array: two of them do not alias, as they do in CUDA).
    - OpenCL's work-item functions (get_global_id, ...), the __spirv_BuiltIn* variables and
      functions, NVVM's special registers: the target's work_item intrinsics, the local size a
-     constant, or spec_constant(dimension) where the launch gives it; the global offset 0; barrier/work_group_barrier/__spirv_ControlBarrier/llvm.nvvm.barrier0: its barrier
+     constant, or spec_constant(dimension) where the launch gives it; the work dimension, the global
+     offset and a split launch's number of workgroups the launch's (GPUCOMPILE_LOWER_SPEC_WORK_DIM),
+     else 3, 0 and the dispatch's; barrier/work_group_barrier/__spirv_ControlBarrier/llvm.nvvm.barrier0: its barrier
      (what the code generator makes of it may need the backend's repair); OpenCL 1.x atomic_* and
      atom_* functions: atomicrmw / cmpxchg; OpenCL C's built-in library (math, integer, common,
      geometric, relational, shuffles, conversions): IR at each call (gpucompile_lower__library).
@@ -313,16 +330,36 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__local_size(gpucompile_lower__s
     return w->launch ? gpucompile_lower__spec(w, (unsigned)dim, w->wg[dim]) : LLVMConstInt(w->i32, w->wg[dim], 0);
 }
 
-/* The builtin's value in dimension dim (a constant 0..2) as an i32, at the builder. */
-GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__builtin_dim(gpucompile_lower__state *w, int kind, int dim) {
-    LLVMValueRef arg, f;
+/* The launch value GPUCOMPILE_LOWER_SPEC_* which (default def) at the builder; def where the target
+   has no specialization constants. */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__launch_value(gpucompile_lower__state *w, unsigned which, unsigned def) {
+    return w->t->spec_constant ? gpucompile_lower__spec(w, w->t->launch_spec + which, def) : LLVMConstInt(w->i32, def, 0);
+}
+
+/* The builtin's value in dimension dim (a constant 0..2) as an i32, at the builder. raw: the global
+   id without the global offset (what get_global_linear_id counts from). */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__builtin_at(gpucompile_lower__state *w, int kind, int dim, int raw) {
+    LLVMValueRef arg, f, v;
     if (kind == GPUCOMPILE_LOWER__B_LOCAL_SIZE) return gpucompile_lower__local_size(w, dim);
-    if (kind == GPUCOMPILE_LOWER__B_OFFSET) return LLVMConstInt(w->i32, 0, 0);
+    if (kind == GPUCOMPILE_LOWER__B_OFFSET) return gpucompile_lower__launch_value(w, GPUCOMPILE_LOWER_SPEC_OFFSET + (unsigned)dim, 0);
     if (kind == GPUCOMPILE_LOWER__B_GLOBAL_SIZE)
-        return LLVMBuildMul(w->b, gpucompile_lower__builtin_dim(w, GPUCOMPILE_LOWER__B_NUM_GROUPS, dim), gpucompile_lower__local_size(w, dim), "");
+        return LLVMBuildMul(w->b, gpucompile_lower__builtin_at(w, GPUCOMPILE_LOWER__B_NUM_GROUPS, dim, 0), gpucompile_lower__local_size(w, dim), "");
     f = gpucompile_lower__intrinsic(w, w->t->work_item[kind - GPUCOMPILE_LOWER__B_GLOBAL_ID], &w->i32, 1);
     arg = LLVMConstInt(w->i32, (unsigned)dim, 0);
-    return f ? gpucompile_lower__call(w, f, &arg, 1) : NULL;
+    if (!f) return NULL;
+    v = gpucompile_lower__call(w, f, &arg, 1);
+    if (!w->t->spec_constant) return v;
+    if (kind == GPUCOMPILE_LOWER__B_GLOBAL_ID && !raw) /* OpenCL's global id counts from the offset */
+        return LLVMBuildAdd(w->b, v, gpucompile_lower__builtin_at(w, GPUCOMPILE_LOWER__B_OFFSET, dim, 0), "");
+    if (kind == GPUCOMPILE_LOWER__B_NUM_GROUPS) { /* a launch split into dispatches: the whole launch's */
+        LLVMValueRef g = gpucompile_lower__launch_value(w, GPUCOMPILE_LOWER_SPEC_GROUPS + (unsigned)dim, 0);
+        return LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntNE, g, LLVMConstInt(w->i32, 0, 0), ""), g, v, "");
+    }
+    return v;
+}
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__builtin_dim(gpucompile_lower__state *w, int kind, int dim) {
+    return gpucompile_lower__builtin_at(w, kind, dim, 0);
 }
 
 /* The builtin's value (type t) for dimension d (a value, or -1 with fixed), at the builder:
@@ -331,10 +368,10 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__builtin(gpucompile_lower__stat
     int sizes = kind == GPUCOMPILE_LOWER__B_NUM_GROUPS || kind == GPUCOMPILE_LOWER__B_LOCAL_SIZE || kind == GPUCOMPILE_LOWER__B_GLOBAL_SIZE;
     LLVMValueRef v;
     int k;
-    if (kind == GPUCOMPILE_LOWER__B_WORK_DIM) return LLVMConstInt(t, 3, 0); /* mgpu* launches are three-dimensional */
+    if (kind == GPUCOMPILE_LOWER__B_WORK_DIM) return LLVMBuildZExtOrBitCast(w->b, gpucompile_lower__launch_value(w, GPUCOMPILE_LOWER_SPEC_WORK_DIM, 3), t, "");
     if (kind == GPUCOMPILE_LOWER__B_LOCAL_LINEAR || kind == GPUCOMPILE_LOWER__B_GLOBAL_LINEAR) {
         int id = kind == GPUCOMPILE_LOWER__B_LOCAL_LINEAR ? GPUCOMPILE_LOWER__B_LOCAL_ID : GPUCOMPILE_LOWER__B_GLOBAL_ID;
-        LLVMValueRef x = gpucompile_lower__builtin_dim(w, id, 0), y = gpucompile_lower__builtin_dim(w, id, 1), z = gpucompile_lower__builtin_dim(w, id, 2);
+        LLVMValueRef x = gpucompile_lower__builtin_at(w, id, 0, 1), y = gpucompile_lower__builtin_at(w, id, 1, 1), z = gpucompile_lower__builtin_at(w, id, 2, 1);
         LLVMValueRef sx = gpucompile_lower__builtin_dim(w, id == GPUCOMPILE_LOWER__B_LOCAL_ID ? GPUCOMPILE_LOWER__B_LOCAL_SIZE : GPUCOMPILE_LOWER__B_GLOBAL_SIZE, 0);
         LLVMValueRef sy = gpucompile_lower__builtin_dim(w, id == GPUCOMPILE_LOWER__B_LOCAL_ID ? GPUCOMPILE_LOWER__B_LOCAL_SIZE : GPUCOMPILE_LOWER__B_GLOBAL_SIZE, 1);
         v = LLVMBuildAdd(w->b, LLVMBuildMul(w->b, LLVMBuildAdd(w->b, LLVMBuildMul(w->b, z, sy, ""), y, ""), sx, ""), x, "");

@@ -73,7 +73,8 @@
    workgroup_memory_bytes; a pointer kernel's parameters = "TOKENS" (its parameters in order:
    bN, pOFFSET:SIZE, lBYTES (l0: set at launch), -); launch_sizes = "local_size_x=0 ...
    shared=3/4" where sizes are set at launch (their SpecIds; shared: a workgroup array of 4-byte
-   elements). On an LLVM without the SPIRV target (Debian's LLVM 19) the target
+   elements); launch_values = "work_dim=65536 offset_x=65537 ... groups_x=65540" where the kernel
+   reads the lowering's other launch values. On an LLVM without the SPIRV target (Debian's LLVM 19) the target
    fails verification, saying so.
 
    LLVM's SPIR-V code generator takes its extensions only from a process-wide LLVM option
@@ -172,10 +173,16 @@ typedef struct gpucompile_vulkan_param { uint32_t kind, value, size; } gpucompil
    built-in's component), from the launch's block; SHARED: the length of a workgroup array of
    arg-byte elements (its OpTypeArray's length), from the launch's sharedMemBytes (divided by
    arg, rounded up; a launch without sharedMemBytes keeps the default). value: the module's
-   default. */
-enum { GPUCOMPILE_VULKAN_LAUNCH_LOCAL_SIZE = 1, GPUCOMPILE_VULKAN_LAUNCH_SHARED = 2 };
+   default. In a module from the pointer-kernel lowering (one with gpucompile.params strings), the
+   specialization constants with SpecId GPUCOMPILE_VULKAN_SPEC_LAUNCH + 0 .. 6 too: WORK_DIM (the
+   launch's work dimension, 1 to 3; default 3), OFFSET (dimension arg of the global offset; default
+   0) and GROUPS (dimension arg of the whole launch's workgroups when the runtime splits it into
+   dispatches; default 0: not split). */
+enum { GPUCOMPILE_VULKAN_LAUNCH_LOCAL_SIZE = 1, GPUCOMPILE_VULKAN_LAUNCH_SHARED = 2, GPUCOMPILE_VULKAN_LAUNCH_WORK_DIM = 3,
+       GPUCOMPILE_VULKAN_LAUNCH_OFFSET = 4, GPUCOMPILE_VULKAN_LAUNCH_GROUPS = 5 };
+#define GPUCOMPILE_VULKAN_SPEC_LAUNCH 65536u /* far above the arrays' SpecIds (3 and up, one per array) */
 typedef struct gpucompile_vulkan_launch_value { uint32_t kind, spec_id, arg, value; } gpucompile_vulkan_launch_value;
-#define GPUCOMPILE_VULKAN_MAX_LAUNCH 16
+#define GPUCOMPILE_VULKAN_MAX_LAUNCH 24
 /* One GLCompute entry point. name: as OpEntryPoint spells it (cut at 127 bytes). local_size:
    LocalSize, or LocalSizeId's constants, or the WorkgroupSize built-in constant (which wins);
    a specialization constant's default.
@@ -227,6 +234,19 @@ typedef struct gpucompile_vulkan_runtime_info {
 int gpucompile_vulkan_runtime_info_get(gpucompile_vulkan_runtime_info *out);
 /* The reflection of a function from mgpuModuleGetFunction (NULL for NULL). */
 const gpucompile_vulkan_kernel *gpucompile_vulkan_function_kernel(void *function);
+/* What an OpenCL launch gives besides mgpuLaunchKernel's sizes (zero: the defaults). work_dim:
+   1 to 3 (get_work_dim; 0: 3); offset: the global offset (get_global_offset, added to
+   get_global_id), in the dimensions below work_dim; max_groups: for gpucompile_vulkan_record_launch
+   only, the engine's device's maxComputeWorkGroupCount (0: 65535, every device's). A kernel reads
+   them as specialization constants (GPUCOMPILE_VULKAN_LAUNCH_WORK_DIM, ..._OFFSET): a launch with
+   other values than the last one's costs a pipeline, made once and kept. */
+typedef struct gpucompile_vulkan_launch_info {
+    uint32_t work_dim, offset[3], max_groups[3];
+} gpucompile_vulkan_launch_info;
+/* mgpuLaunchKernel with info (NULL: the defaults, as mgpuLaunchKernel). Errors are reported as
+   mgpuLaunchKernel's. */
+void gpucompile_vulkan_launch_kernel(void *function, const gpucompile_vulkan_launch_info *info, const uint32_t grid[3], const uint32_t block[3],
+                                     uint32_t shared_bytes, void *stream, void **params);
 
 /* ---- for engines that own the device, the queue and submission (GPUCOMPILE_VULKAN_RUNTIME) ----
    A program is a SPIR-V module made on the engine's VkDevice: the shader module and, per entry
@@ -288,6 +308,13 @@ int gpucompile_vulkan_program_specialize(const gpucompile_vulkan_program *progra
 int gpucompile_vulkan_record_sized(const gpucompile_vulkan_program *program, const char *name, void *command_buffer, const uint32_t groups[3],
                                    const uint32_t block[3], uint32_t shared_bytes, const gpucompile_vulkan_buffer *buffers, int num_buffers,
                                    const void *push, uint32_t push_size);
+/* gpucompile_vulkan_record_sized with info (NULL: the defaults): the work dimension and global
+   offset, and groups above info->max_groups split into several vkCmdDispatchBase (an entry point
+   from the pointer-kernel lowering, whose ids and get_num_groups are then those of one launch; the
+   engine's device needs Vulkan 1.1). */
+int gpucompile_vulkan_record_launch(const gpucompile_vulkan_program *program, const char *name, void *command_buffer, const uint32_t groups[3],
+                                    const uint32_t block[3], uint32_t shared_bytes, const gpucompile_vulkan_launch_info *info,
+                                    const gpucompile_vulkan_buffer *buffers, int num_buffers, const void *push, uint32_t push_size);
 
 #ifdef __cplusplus
 }
@@ -474,7 +501,8 @@ GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__binding_less(const gpucompile_
    (written by gpucompile_vulkan_mark_params; see [section: lowering]): num_params stays
    0 without one, or when a token is malformed or names a binding or push-constant bytes the
    entry point does not have (the launch then takes the default convention). */
-GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__params(const gpucompile_vulkan__spv *s, gpucompile_vulkan_kernel *k) {
+/* 1 when the module has k's parameter string (k from the pointer-kernel lowering), which fills k->params. */
+GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__params(const gpucompile_vulkan__spv *s, gpucompile_vulkan_kernel *k) {
     size_t nlen = strlen(k->name);
     gpucompile_spirv_inst it;
     for (gpucompile_vulkan__walk(s, &it, 5); gpucompile_spirv_next(&it);) {
@@ -524,8 +552,9 @@ GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__params(const gpucompile_vulka
             if (ok) k->params[n++] = p;
         }
         k->num_params = ok ? n : 0;
-        return;
+        return 1;
     }
+    return 0;
 }
 
 /* id, when it is a 32-bit OpSpecConstant with a SpecId not yet listed, as one of k's sizes set at launch. */
@@ -673,7 +702,13 @@ GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__entry(gpucompile_vulkan__spv 
             }
         }
     }
-    gpucompile_vulkan__params(s, k);
+    if (gpucompile_vulkan__params(s, k)) /* the lowering's other launch values */
+        for (id = 1; id < s->cap; id++) {
+            uint32_t sid = s->ids[id].spec_id - GPUCOMPILE_VULKAN_SPEC_LAUNCH;
+            if (!(s->ids[id].flags & GPUCOMPILE_VULKAN__F_SPEC_ID) || s->ids[id].spec_id < GPUCOMPILE_VULKAN_SPEC_LAUNCH || sid >= 7) continue;
+            gpucompile_vulkan__launch_value(s, k, id, sid == 0 ? GPUCOMPILE_VULKAN_LAUNCH_WORK_DIM : sid < 4 ? GPUCOMPILE_VULKAN_LAUNCH_OFFSET : GPUCOMPILE_VULKAN_LAUNCH_GROUPS,
+                                            sid == 0 ? 0 : (sid - 1) % 3);
+        }
 }
 
 GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__reflect(const void *spirv, size_t size, gpucompile_vulkan_kernel *out, int max) {
@@ -2256,15 +2291,22 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__metadata(const gpucompile_vulkan_kern
                                   (unsigned)k->bindings[i].stride);
         gpucompile_buf_str(b, "], ");
     }
-    if (k->num_launch) { /* the sizes set at launch, by SpecId: local_size_x=0 (the block's x), shared=3/4 (an array of 4-byte elements) */
-        gpucompile_buf_str(b, "launch_sizes = \"");
-        for (i = 0; i < k->num_launch; i++) {
-            const gpucompile_vulkan_launch_value *v = &k->launch[i];
-            if (i) gpucompile_buf_str(b, " ");
-            if (v->kind == GPUCOMPILE_VULKAN_LAUNCH_LOCAL_SIZE) gpucompile_buf_printf(b, "local_size_%c=%u", "xyz"[v->arg % 3], (unsigned)v->spec_id);
-            else gpucompile_buf_printf(b, "shared=%u/%u", (unsigned)v->spec_id, (unsigned)v->arg);
+    { /* what is set at launch, by SpecId: the sizes (local_size_x=0: the block's x; shared=3/4: an array of
+         4-byte elements), then the lowering's other values (work_dim=65536, offset_x=..., groups_x=...) */
+        int pass, n;
+        for (pass = 0; pass < 2; pass++) {
+            for (i = 0, n = 0; i < k->num_launch; i++) {
+                const gpucompile_vulkan_launch_value *v = &k->launch[i];
+                int size = v->kind == GPUCOMPILE_VULKAN_LAUNCH_LOCAL_SIZE || v->kind == GPUCOMPILE_VULKAN_LAUNCH_SHARED;
+                if (size != !pass) continue;
+                gpucompile_buf_str(b, n++ ? " " : pass ? "launch_values = \"" : "launch_sizes = \"");
+                if (v->kind == GPUCOMPILE_VULKAN_LAUNCH_LOCAL_SIZE) gpucompile_buf_printf(b, "local_size_%c=%u", "xyz"[v->arg % 3], (unsigned)v->spec_id);
+                else if (v->kind == GPUCOMPILE_VULKAN_LAUNCH_SHARED) gpucompile_buf_printf(b, "shared=%u/%u", (unsigned)v->spec_id, (unsigned)v->arg);
+                else if (v->kind == GPUCOMPILE_VULKAN_LAUNCH_WORK_DIM) gpucompile_buf_printf(b, "work_dim=%u", (unsigned)v->spec_id);
+                else gpucompile_buf_printf(b, "%s_%c=%u", v->kind == GPUCOMPILE_VULKAN_LAUNCH_OFFSET ? "offset" : "groups", "xyz"[v->arg % 3], (unsigned)v->spec_id);
+            }
+            if (n) gpucompile_buf_str(b, "\", ");
         }
-        gpucompile_buf_str(b, "\", ");
     }
     if (k->num_params) { /* a pointer kernel's parameters in their order (the module's gpucompile.params tokens) */
         gpucompile_buf_str(b, "parameters = \"");
@@ -2508,6 +2550,7 @@ GPUCOMPILE_DEF const gpucompile_lower_target *gpucompile_vulkan_lower_target(voi
         "gpucompile.vulkan.params",
         GPUCOMPILE_VULKAN_MAX_PARAMS, 128, /* the reflection's parameters; the push constants every device has */
         GPUCOMPILE_VULKAN__SPEC_CONSTANT, /* OpSpecConstant with SpecId (LLVM 22's SPIR-V builtins): sizes set at launch */
+        GPUCOMPILE_VULKAN_SPEC_LAUNCH,    /* the work dimension, global offset, split launch's groups */
         0 /* 64-bit addresses */
     };
     return &t;
@@ -2991,6 +3034,7 @@ typedef struct gpucompile_vulkan__fns {
     GPUCOMPILE_VULKAN__FN(void, CmdPushConstants, (void *, uint64_t, uint32_t, uint32_t, uint32_t, const void *));
     GPUCOMPILE_VULKAN__FN(void, CmdPushDescriptorSetKHR, (void *, uint32_t, uint64_t, uint32_t, uint32_t, const gpucompile_vulkan__write_set *));
     GPUCOMPILE_VULKAN__FN(void, CmdDispatch, (void *, uint32_t, uint32_t, uint32_t));
+    GPUCOMPILE_VULKAN__FN(void, CmdDispatchBase, (void *, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t));
     GPUCOMPILE_VULKAN__FN(void, CmdPipelineBarrier, (void *, uint32_t, uint32_t, uint32_t, uint32_t, const gpucompile_vulkan__memory_barrier *, uint32_t, const void *, uint32_t, const void *));
     GPUCOMPILE_VULKAN__FN(void, CmdCopyBuffer, (void *, uint64_t, uint64_t, uint32_t, const gpucompile_vulkan__buffer_copy *));
     GPUCOMPILE_VULKAN__FN(void, CmdFillBuffer, (void *, uint64_t, uint64_t, uint64_t, uint32_t));
@@ -3011,7 +3055,7 @@ static const char *const gpucompile_vulkan__device_names[] = {"vkGetDeviceQueue"
     "vkEndCommandBuffer", "vkCreateFence", "vkDestroyFence", "vkWaitForFences", "vkResetFences", "vkQueueSubmit",
     "vkCreateDescriptorPool", "vkDestroyDescriptorPool", "vkResetDescriptorPool", "vkAllocateDescriptorSets",
     "vkUpdateDescriptorSets", "vkCmdBindPipeline", "vkCmdBindDescriptorSets", "vkCmdPushConstants", "?vkCmdPushDescriptorSetKHR",
-    "vkCmdDispatch", "vkCmdPipelineBarrier", "vkCmdCopyBuffer", "vkCmdFillBuffer"};
+    "vkCmdDispatch", "?vkCmdDispatchBase", "vkCmdPipelineBarrier", "vkCmdCopyBuffer", "vkCmdFillBuffer"};
 
 /* An allocation: [base, base + size) of the host's address space, mapped from buffer's memory. */
 typedef struct gpucompile_vulkan__alloc { uintptr_t base; uint64_t size, buffer, memory; } gpucompile_vulkan__alloc;
@@ -3620,6 +3664,7 @@ static int gpucompile_vulkan__pipeline_make(gpucompile_vulkan__state *s, const g
     pi.stage.specialization = k->num_launch ? &sp : NULL;
     pi.layout = f->layout;
     pi.base_index = -1;
+    if (k->num_params && s->vk.CmdDispatchBase) pi.flags = 0x10u; /* DISPATCH_BASE: a lowered kernel's launch may be split */
     *call = "vkCreateComputePipelines";
     t0 = gpucompile_clock_ms();
     r = s->vk.CreateComputePipelines(s->device, s->cache, 1, &pi, NULL, out);
@@ -3991,15 +4036,21 @@ static int gpucompile_vulkan__sets(gpucompile_vulkan__state *s, gpucompile_vulka
 }
 
 /* The values of f's sizes set at launch for a launch's block (NULL: the defaults) and
-   sharedMemBytes, checked against what is compiled in and the device's limits: 0, or -1 with why. */
+   sharedMemBytes, its info (NULL: the defaults) and its whole grid when it is split into dispatches
+   (split; NULL: one dispatch), checked against what is compiled in and the device's limits: 0, or
+   -1 with why. */
 static int gpucompile_vulkan__sizes(const gpucompile_vulkan__state *s, const gpucompile_vulkan__function *f, const unsigned *block, unsigned smem,
-                                    uint32_t *values, char *msg, size_t size) {
+                                    const gpucompile_vulkan_launch_info *info, const unsigned *split, uint32_t *values, char *msg, size_t size) {
     const gpucompile_vulkan_kernel *k = &f->k;
     uint32_t wg[3];
     uint64_t shared = k->workgroup_bytes, fixed = k->workgroup_bytes, threads;
     int i, at_launch[3] = {0, 0, 0}, arrays = 0;
     unsigned long long local = 0;
     memcpy(wg, k->local_size, sizeof wg);
+    if (info && info->work_dim > 3) {
+        snprintf(msg, size, "kernel '%s': work dimension %u (1 to 3)", k->name, info->work_dim);
+        return -1;
+    }
     for (i = 0; i < k->num_params; i++)
         if (k->params[i].kind == GPUCOMPILE_VULKAN_PARAM_LOCAL) local += k->params[i].value;
     for (i = 0; i < k->num_launch; i++) {
@@ -4008,6 +4059,12 @@ static int gpucompile_vulkan__sizes(const gpucompile_vulkan__state *s, const gpu
         if (v->kind == GPUCOMPILE_VULKAN_LAUNCH_LOCAL_SIZE && v->arg < 3) {
             at_launch[v->arg] = 1;
             if (block) values[i] = wg[v->arg] = block[v->arg];
+        } else if (v->kind == GPUCOMPILE_VULKAN_LAUNCH_WORK_DIM && info && info->work_dim) {
+            values[i] = info->work_dim;
+        } else if (v->kind == GPUCOMPILE_VULKAN_LAUNCH_OFFSET && info && v->arg < 3) {
+            values[i] = v->arg < (info->work_dim ? info->work_dim : 3) ? info->offset[v->arg] : 0;
+        } else if (v->kind == GPUCOMPILE_VULKAN_LAUNCH_GROUPS && split && v->arg < 3) {
+            values[i] = split[v->arg];
         } else if (v->kind == GPUCOMPILE_VULKAN_LAUNCH_SHARED) {
             arrays++;
             fixed -= (uint64_t)v->value * v->arg;
@@ -4105,9 +4162,51 @@ static int gpucompile_vulkan__pipeline_for(gpucompile_vulkan__state *s, gpucompi
     return 0;
 }
 
+/* Whether a launch of grid (blocks of block, or k's compiled size) is one dispatch under max: 0;
+   split into dispatches: 1; neither: -1 with why. Split only where the kernel's ids and group
+   counts then stay those of one launch: a lowered kernel (its number of groups a specialization
+   constant), pipelines made with DISPATCH_BASE, and 32-bit global ids. */
+static int gpucompile_vulkan__split(const gpucompile_vulkan__fns *vk, const gpucompile_vulkan_kernel *k, const unsigned grid[3], const unsigned *block,
+                                    const uint32_t max[3], char *msg, size_t size) {
+    int d;
+    if (grid[0] <= max[0] && grid[1] <= max[1] && grid[2] <= max[2]) return 0;
+    for (d = 0; d < 3; d++)
+        if ((uint64_t)grid[d] * (block ? block[d] : k->local_size[d]) > 0xffffffffu) {
+            snprintf(msg, size, "kernel '%s': grid %ux%ux%u: %c's global size is above 2^32 - 1 (Vulkan's ids are 32-bit)", k->name, grid[0], grid[1],
+                     grid[2], "xyz"[d]);
+            return -1;
+        }
+    if (!k->num_params || !vk->CmdDispatchBase) {
+        snprintf(msg, size, "kernel '%s': grid %ux%ux%u is above the device's %ux%ux%u workgroups (%s)", k->name, grid[0], grid[1], grid[2], max[0],
+                 max[1], max[2], !vk->CmdDispatchBase ? "no vkCmdDispatchBase to split it with" : "split only for kernels from pointer parameters, "
+                 "whose number of workgroups the launch sets");
+        return -1;
+    }
+    return 1;
+}
+
+/* vkCmdDispatch of grid, or (split) vkCmdDispatchBase of each piece of at most max groups. */
+static void gpucompile_vulkan__dispatch(const gpucompile_vulkan__fns *vk, void *cmd, const unsigned grid[3], const uint32_t max[3], int split) {
+    uint32_t b[3], n[3];
+    if (!split) {
+        vk->CmdDispatch(cmd, grid[0], grid[1], grid[2]);
+        return;
+    }
+    for (b[2] = 0; b[2] < grid[2]; b[2] += n[2]) {
+        n[2] = grid[2] - b[2] < max[2] ? grid[2] - b[2] : max[2];
+        for (b[1] = 0; b[1] < grid[1]; b[1] += n[1]) {
+            n[1] = grid[1] - b[1] < max[1] ? grid[1] - b[1] : max[1];
+            for (b[0] = 0; b[0] < grid[0]; b[0] += n[0]) {
+                n[0] = grid[0] - b[0] < max[0] ? grid[0] - b[0] : max[0];
+                vk->CmdDispatchBase(cmd, b[0], b[1], b[2], n[0], n[1], n[2]);
+            }
+        }
+    }
+}
+
 /* The launch: arguments checked before anything is recorded (see the top of this section). */
-static void gpucompile_vulkan__launch(void *function, const unsigned grid[3], const unsigned block[3], unsigned smem, void *stream,
-                                      void **params, void **extra) {
+static void gpucompile_vulkan__launch_info(void *function, const gpucompile_vulkan_launch_info *info, const unsigned grid[3], const unsigned block[3],
+                                           unsigned smem, void *stream, void **params) {
     gpucompile_vulkan__state *s = &gpucompile_vulkan__rt;
     gpucompile_vulkan__function *f = (gpucompile_vulkan__function *)function;
     const gpucompile_vulkan_kernel *k;
@@ -4118,9 +4217,8 @@ static void gpucompile_vulkan__launch(void *function, const unsigned grid[3], co
     unsigned char push[256];
     char msg[512];
     const char *call = "mgpuLaunchKernel";
-    int i, r = 0, bad = -1, slot[32], nargs;
+    int i, r = 0, bad = -1, slot[32], nargs, split = 0;
     uint32_t values[GPUCOMPILE_VULKAN_MAX_LAUNCH];
-    (void)extra;
     msg[0] = 0;
     if (!f) {
         gpucompile_runtime_report("mgpuLaunchKernel", -1, "no function (mgpuModuleGetFunction failed?)");
@@ -4144,10 +4242,8 @@ static void gpucompile_vulkan__launch(void *function, const unsigned grid[3], co
         gpucompile_runtime_report("mgpuLaunchKernel", -1, msg);
         return;
     }
-    if (gpucompile_vulkan__sizes(s, f, block, smem, values, msg, sizeof msg) != 0) {}
-    else if (grid[0] > s->max_groups[0] || grid[1] > s->max_groups[1] || grid[2] > s->max_groups[2])
-        snprintf(msg, sizeof msg, "kernel '%s': grid %ux%ux%u is above the device's %ux%ux%u workgroups", k->name, grid[0], grid[1], grid[2],
-                 s->max_groups[0], s->max_groups[1], s->max_groups[2]);
+    if ((split = gpucompile_vulkan__split(&s->vk, k, grid, block, s->max_groups, msg, sizeof msg)) < 0) {}
+    else if (gpucompile_vulkan__sizes(s, f, block, smem, info, split ? grid : NULL, values, msg, sizeof msg) != 0) {}
     else if (!params && nargs > 0)
         snprintf(msg, sizeof msg, "kernel '%s' takes %d arguments; params is NULL", k->name, nargs);
     if (msg[0]) {
@@ -4220,7 +4316,7 @@ static void gpucompile_vulkan__launch(void *function, const unsigned grid[3], co
             if (f->num_sets && f->push_descriptors) s->vk.CmdPushDescriptorSetKHR(c->cmd, 1u, f->layout, 0, (uint32_t)k->num_bindings, ws);
             else if (f->num_sets) s->vk.CmdBindDescriptorSets(c->cmd, 1u, f->layout, 0, f->num_sets, sets, 0, NULL);
             if (k->push_size) s->vk.CmdPushConstants(c->cmd, f->layout, GPUCOMPILE_VULKAN__COMPUTE_STAGE, 0, (k->push_size + 3u) & ~3u, push);
-            s->vk.CmdDispatch(c->cmd, grid[0], grid[1], grid[2]);
+            gpucompile_vulkan__dispatch(&s->vk, c->cmd, grid, s->max_groups, split);
         } else {
             gpucompile_vulkan__vk_check(r, call);
         }
@@ -4229,6 +4325,27 @@ static void gpucompile_vulkan__launch(void *function, const unsigned grid[3], co
         gpucompile_vulkan__ctx_flush(s, c);
         gpucompile_vulkan__ctx_return(s, c);
     }
+}
+
+static void gpucompile_vulkan__launch(void *function, const unsigned grid[3], const unsigned block[3], unsigned smem, void *stream,
+                                      void **params, void **extra) {
+    (void)extra;
+    gpucompile_vulkan__launch_info(function, NULL, grid, block, smem, stream, params);
+}
+
+void gpucompile_vulkan_launch_kernel(void *function, const gpucompile_vulkan_launch_info *info, const uint32_t grid[3], const uint32_t block[3],
+                                     uint32_t shared_bytes, void *stream, void **params) {
+    unsigned g[3], b[3];
+    int d;
+    if (!grid || !block) {
+        gpucompile_runtime_report("mgpuLaunchKernel", -1, "gpucompile_vulkan_launch_kernel: no grid or no block");
+        return;
+    }
+    for (d = 0; d < 3; d++) {
+        g[d] = grid[d];
+        b[d] = block[d];
+    }
+    gpucompile_vulkan__launch_info(function, info, g, b, shared_bytes, stream, params);
 }
 
 /* Copies and fills: recorded on a stream when every byte is in allocations, else done by the
@@ -4391,7 +4508,8 @@ int gpucompile_vulkan_program_entry(const gpucompile_vulkan_program *program, co
 
 /* The pipeline of f (a program's) for block and shared_bytes: 0, or -1 reported. */
 static int gpucompile_vulkan__program_pipeline(const gpucompile_vulkan_program *program, gpucompile_vulkan__function *f, const uint32_t *block,
-                                               uint32_t shared_bytes, uint64_t *pipeline, const char *caller) {
+                                               uint32_t shared_bytes, const gpucompile_vulkan_launch_info *info, const unsigned *split,
+                                               uint64_t *pipeline, const char *caller) {
     gpucompile_vulkan__state *s = (gpucompile_vulkan__state *)&program->dev; /* its pipelines' list and counters change */
     uint32_t values[GPUCOMPILE_VULKAN_MAX_LAUNCH];
     unsigned b[3];
@@ -4403,7 +4521,7 @@ static int gpucompile_vulkan__program_pipeline(const gpucompile_vulkan_program *
         b[1] = block[1];
         b[2] = block[2];
     }
-    if (gpucompile_vulkan__sizes(s, f, block ? b : NULL, shared_bytes, values, msg, sizeof msg) != 0) {
+    if (gpucompile_vulkan__sizes(s, f, block ? b : NULL, shared_bytes, info, split, values, msg, sizeof msg) != 0) {
         gpucompile_runtime_report(caller, -1, msg);
         return -1;
     }
@@ -4419,7 +4537,7 @@ int gpucompile_vulkan_program_specialize(const gpucompile_vulkan_program *progra
     gpucompile_vulkan__function *f = gpucompile_vulkan__program_function(program, name);
     uint64_t pipeline;
     if (!f) return 0;
-    if (gpucompile_vulkan__program_pipeline(program, f, block, shared_bytes, &pipeline, "gpucompile_vulkan_program_specialize") != 0) return -1;
+    if (gpucompile_vulkan__program_pipeline(program, f, block, shared_bytes, NULL, NULL, &pipeline, "gpucompile_vulkan_program_specialize") != 0) return -1;
     gpucompile_vulkan_program_entry(program, name, out);
     out->pipeline = pipeline;
     return 1;
@@ -4433,14 +4551,26 @@ int gpucompile_vulkan_record(const gpucompile_vulkan_program *program, const cha
 int gpucompile_vulkan_record_sized(const gpucompile_vulkan_program *program, const char *name, void *command_buffer, const uint32_t groups[3],
                                    const uint32_t block_size[3], uint32_t shared_bytes, const gpucompile_vulkan_buffer *buffers, int num_buffers,
                                    const void *push, uint32_t push_size) {
+    return gpucompile_vulkan_record_launch(program, name, command_buffer, groups, block_size, shared_bytes, NULL, buffers, num_buffers, push, push_size);
+}
+
+int gpucompile_vulkan_record_launch(const gpucompile_vulkan_program *program, const char *name, void *command_buffer, const uint32_t groups[3],
+                                    const uint32_t block_size[3], uint32_t shared_bytes, const gpucompile_vulkan_launch_info *info,
+                                    const gpucompile_vulkan_buffer *buffers, int num_buffers, const void *push, uint32_t push_size) {
     gpucompile_vulkan__function *f = gpucompile_vulkan__program_function(program, name);
     const gpucompile_vulkan__state *s = program ? &program->dev : NULL;
     gpucompile_vulkan__write_set ws[32];
     unsigned char block[256];
     char msg[300];
     uint64_t pipeline = 0;
-    int i;
+    uint32_t max[3];
+    unsigned grid[3];
+    int i, split = 0;
     msg[0] = 0;
+    for (i = 0; i < 3; i++) {
+        max[i] = info && info->max_groups[i] ? info->max_groups[i] : 65535u;
+        grid[i] = groups ? groups[i] : 0;
+    }
     if (!f) snprintf(msg, sizeof msg, "no entry point '%.200s' in the program", name ? name : "(null)");
     else if (!command_buffer || !groups) snprintf(msg, sizeof msg, "'%s': no command buffer or no group counts", f->k.name);
     else if (buffers && num_buffers != f->k.num_bindings)
@@ -4449,11 +4579,13 @@ int gpucompile_vulkan_record_sized(const gpucompile_vulkan_program *program, con
         snprintf(msg, sizeof msg, "'%s': buffers are pushed only with push descriptors in set 0; bind your own sets (gpucompile_vulkan_program_entry)", f->k.name);
     else if (push_size < f->k.push_size || (f->k.push_size && !push) || f->k.push_size > sizeof block)
         snprintf(msg, sizeof msg, "'%s' has a %u-byte push-constant block; %u bytes given", f->k.name, f->k.push_size, push_size);
+    else split = gpucompile_vulkan__split(&s->vk, &f->k, grid, block_size, max, msg, sizeof msg);
     if (msg[0]) {
         gpucompile_runtime_report("gpucompile_vulkan_record", -1, msg);
         return -1;
     }
-    if (gpucompile_vulkan__program_pipeline(program, f, block_size, shared_bytes, &pipeline, "gpucompile_vulkan_record") != 0) return -1;
+    if (gpucompile_vulkan__program_pipeline(program, f, block_size, shared_bytes, info, split ? grid : NULL, &pipeline, "gpucompile_vulkan_record") != 0)
+        return -1;
     s->vk.CmdBindPipeline(command_buffer, 1u, pipeline);
     if (buffers && f->num_sets) {
         for (i = 0; i < f->k.num_bindings; i++) {
@@ -4471,7 +4603,7 @@ int gpucompile_vulkan_record_sized(const gpucompile_vulkan_program *program, con
         memcpy(block, push, f->k.push_size);
         s->vk.CmdPushConstants(command_buffer, f->layout, GPUCOMPILE_VULKAN__COMPUTE_STAGE, 0, (f->k.push_size + 3u) & ~3u, block);
     }
-    s->vk.CmdDispatch(command_buffer, groups[0], groups[1], groups[2]);
+    gpucompile_vulkan__dispatch(&s->vk, command_buffer, grid, max, split);
     return 0;
 }
 

@@ -143,6 +143,13 @@ static int compile_ir(const char *ir, size_t len, gpucompile_buf *out, t_log *lo
     return compile_ir_opt(ir, len, out, log, kernels, o, 0);
 }
 
+/* A kernel's sizes set at launch (its workgroup size, its arrays), not its other launch values. */
+static int sizes_at_launch(const gpucompile_vulkan_kernel *k) {
+    int i, n = 0;
+    for (i = 0; i < k->num_launch; i++) n += k->launch[i].kind == GPUCOMPILE_VULKAN_LAUNCH_LOCAL_SIZE || k->launch[i].kind == GPUCOMPILE_VULKAN_LAUNCH_SHARED;
+    return n;
+}
+
 static gpucompile_buf spirv; /* pointer_kernels.cl's module */
 static void *module;
 static int valid;
@@ -185,7 +192,7 @@ static void test_compile(void) {
     CHECK(k[0].params[3].kind == GPUCOMPILE_VULKAN_PARAM_PUSH && k[0].params[3].size == 4);
     CHECK(k[0].num_bindings == 2 && k[0].bindings[0].binding == 0 && k[0].bindings[0].read_only && !k[0].bindings[1].read_only);
     CHECK(k[0].local_size[0] == 64 && k[0].local_size[1] == 1);
-    CHECK(k[0].num_launch == 0); /* reqd_work_group_size: compiled in */
+    CHECK(sizes_at_launch(&k[0]) == 0); /* reqd_work_group_size: compiled in */
     CHECK_STR(k[1].name, "grid2d");
     CHECK(k[1].local_size[0] == 8 && k[1].local_size[1] == 4);
     CHECK(k[1].params[0].kind == GPUCOMPILE_VULKAN_PARAM_BINDING && k[1].params[0].value == 0); /* each kernel's bindings its own, from 0 */
@@ -193,15 +200,15 @@ static void test_compile(void) {
         CHECK(k[n].num_bindings == 0 || (k[n].bindings[k[n].num_bindings - 1].set == 0 && k[n].bindings[k[n].num_bindings - 1].binding == (uint32_t)k[n].num_bindings - 1));
     CHECK_STR(k[3].name, "blur");
     CHECK(k[3].local_size[0] == 64 && k[3].local_size[1] == 1); /* no reqd_work_group_size: the default, until a launch sets it */
-    CHECK(k[3].num_launch == 3);
+    CHECK(sizes_at_launch(&k[3]) == 3);
     for (n = 0; n < 3 && n < k[3].num_launch; n++)
         CHECK(k[3].launch[n].kind == GPUCOMPILE_VULKAN_LAUNCH_LOCAL_SIZE && k[3].launch[n].arg == (uint32_t)n && k[3].launch[n].spec_id == (uint32_t)n &&
               k[3].launch[n].value == (n ? 1u : 64u));
     CHECK_STR(k[7].name, "sized_reduce");
-    CHECK(k[7].num_launch == 4 && k[7].launch[3].kind == GPUCOMPILE_VULKAN_LAUNCH_SHARED && k[7].launch[3].spec_id == 3);
+    CHECK(sizes_at_launch(&k[7]) == 4 && k[7].launch[3].kind == GPUCOMPILE_VULKAN_LAUNCH_SHARED && k[7].launch[3].spec_id == 3);
     CHECK(k[7].num_params == 4 && k[7].params[2].kind == GPUCOMPILE_VULKAN_PARAM_LOCAL && k[7].params[2].value == 0);
     CHECK_STR(k[8].name, "sizes3d");
-    CHECK(k[8].num_launch == 3 && k[8].workgroup_bytes == 0);
+    CHECK(sizes_at_launch(&k[8]) == 3 && k[8].workgroup_bytes == 0);
 }
 
 static void *alloc(size_t bytes) {
@@ -640,7 +647,7 @@ static void test_cuda_dynamic_shared(void) {
     memset(&log, 0, sizeof log);
     CHECK_MSG(compile_ir(cuda_shared, strlen(cuda_shared), &m, &log, &n, NULL), "%s", log.text);
     CHECK(gpucompile_vulkan_reflect(m.data, m.len, k, 2) == 1);
-    CHECK(k[0].num_launch == 4 && k[0].launch[3].kind == GPUCOMPILE_VULKAN_LAUNCH_SHARED && k[0].launch[3].arg == 4);
+    CHECK(sizes_at_launch(&k[0]) == 4 && k[0].launch[3].kind == GPUCOMPILE_VULKAN_LAUNCH_SHARED && k[0].launch[3].arg == 4);
     if (!have_device || !m.len) {
         free(m.data);
         if (!have_device) SKIP("no Vulkan device");
@@ -692,7 +699,7 @@ static void test_sizes_compiled_in(void) {
     CHECK_MSG(compile_ir(ir, size, &m, &log, &n, &o), "%s", log.text);
     free(ir);
     CHECK(gpucompile_vulkan_reflect(m.data, m.len, k, 16) == 9);
-    for (i = 0; i < 9; i++) CHECK_MSG(k[i].num_launch == 0, "%s: %d sizes set at launch", k[i].name, k[i].num_launch);
+    for (i = 0; i < 9; i++) CHECK_MSG(sizes_at_launch(&k[i]) == 0, "%s: %d sizes set at launch", k[i].name, sizes_at_launch(&k[i]));
     CHECK(k[7].params[2].kind == GPUCOMPILE_VULKAN_PARAM_LOCAL && k[7].params[2].value == 4096 && k[7].local_size[0] == 64);
     snprintf(path, sizeof path, "%s/pk_fixed.spv", dir);
     CHECK(t_save(dir, "pk_fixed.spv", m.data, m.len, path, sizeof path));
@@ -932,7 +939,7 @@ static void test_run_kernels(void) {
     CHECK_STR(k[0].name, "reduce");
     /* the local parameter: the launch's sharedMemBytes, the length of an array of floats (SpecId 3, default 1) */
     CHECK(k[0].num_params == 4 && k[0].params[2].kind == GPUCOMPILE_VULKAN_PARAM_LOCAL && k[0].params[2].value == 0);
-    CHECK(k[0].num_launch == 1 && k[0].launch[0].kind == GPUCOMPILE_VULKAN_LAUNCH_SHARED && k[0].launch[0].spec_id == 3 &&
+    CHECK(sizes_at_launch(&k[0]) == 1 && k[0].launch[0].kind == GPUCOMPILE_VULKAN_LAUNCH_SHARED && k[0].launch[0].spec_id == 3 &&
           k[0].launch[0].arg == 4 && k[0].launch[0].value == 1 && k[0].workgroup_bytes == 4);
     CHECK(k[0].local_size[0] == 128);
     CHECK(!has_capability(&m, 11)); /* no Int64: size_t's index arithmetic and loop counters in 32 bits */
@@ -1167,6 +1174,88 @@ static void test_refusals(void) {
             "k", "two parameters");
 }
 
+/* What an OpenCL launch gives besides its sizes (gpucompile_vulkan_launch_kernel): the work
+   dimension and the global offset, read as specialization constants, the offset added to the
+   global id as OpenCL says (and not to the linear id); mgpuLaunchKernel's defaults 3 and 0. */
+static void test_work_dim_offset(void) {
+    static const char src[] = "kernel void ids(global int *o) {\n"
+                              "    size_t i = get_global_linear_id() * 6;\n"
+                              "    o[i] = get_work_dim(); o[i + 1] = get_global_offset(0); o[i + 2] = get_global_offset(1);\n"
+                              "    o[i + 3] = get_global_offset(2); o[i + 4] = get_global_id(0); o[i + 5] = get_global_id(1);\n}\n";
+    gpucompile_buf m;
+    gpucompile_vulkan_launch_info info;
+    const gpucompile_vulkan_kernel *k;
+    uint32_t grid[3] = {2, 3, 1}, block[3] = {4, 1, 1};
+    void *mod, *f, *args[1];
+    int *o, i, bad = 0, x, y, pass;
+    if (!have_tools) SKIP("no clang / spirv-val");
+    gpucompile_runtime_set_error_callback(on_error, NULL);
+    if (!have_device) { gpucompile_vulkan_runtime_info ri; have_device = gpucompile_vulkan_runtime_info_get(&ri); } /* run alone (T_ONLY) */
+    mod = compile_cl("ids.cl", "spirv64", src, &m);
+    free(m.data);
+    if (!mod) SKIP("no Vulkan device");
+    f = mgpuModuleGetFunction(mod, "ids");
+    k = gpucompile_vulkan_function_kernel(f);
+    for (i = 0, x = 0; k && i < k->num_launch; i++) /* the work dimension, the offset's three */
+        x += k->launch[i].kind == GPUCOMPILE_VULKAN_LAUNCH_WORK_DIM || k->launch[i].kind == GPUCOMPILE_VULKAN_LAUNCH_OFFSET;
+    CHECK_MSG(x == 4, "%d launch values", k ? k->num_launch : -1);
+    o = (int *)alloc(8 * 3 * 6 * sizeof *o);
+    args[0] = &o;
+    for (pass = 0; pass < 2; pass++) { /* mgpuLaunchKernel, then 2D with offset 9, 8, 7 (z's is not the launch's: 0) */
+        memset(&info, 0, sizeof info);
+        info.work_dim = 2;
+        info.offset[0] = 9; info.offset[1] = 8; info.offset[2] = 7;
+        if (pass == 0) mgpuLaunchKernel(f, 2, 3, 1, 4, 1, 1, 0, NULL, args, NULL, 1);
+        else gpucompile_vulkan_launch_kernel(f, &info, grid, block, 0, NULL, args);
+        for (y = 0; y < 3; y++)
+            for (x = 0; x < 8; x++) {
+                const int *r = o + (y * 8 + x) * 6;
+                int want[6] = {3, 0, 0, 0, x, y};
+                if (pass) want[0] = 2, want[1] = 9, want[2] = 8, want[4] = x + 9, want[5] = y + 8;
+                for (i = 0; i < 6; i++) bad += r[i] != want[i];
+            }
+        CHECK_MSG(bad == 0, "pass %d: %d wrong; item 1: %d %d %d %d %d %d", pass, bad, o[6], o[7], o[8], o[9], o[10], o[11]);
+    }
+    mgpuMemFree(o, NULL);
+    mgpuModuleUnload(mod);
+}
+
+/* A grid above the device's maxComputeWorkGroupCount (65535 on lavapipe) split into dispatches
+   (vkCmdDispatchBase): every group and global id once, and get_num_groups the whole launch's. */
+static void test_split_grid(void) {
+    static const char src[] = "kernel void g(global int *o, global int *n) {\n"
+                              "    size_t i = get_global_id(0) + get_global_size(0) * get_global_id(1);\n"
+                              "    o[i] = get_group_id(0) + 100000 * get_group_id(1);\n"
+                              "    if (i == 0) { n[0] = get_num_groups(0); n[1] = get_num_groups(1); }\n}\n";
+    static const unsigned grids[2][2] = {{70000, 1}, {3, 66000}};
+    gpucompile_buf m;
+    void *mod, *f, *args[2];
+    int *o, *n, bad, g, x, y;
+    if (!have_tools) SKIP("no clang / spirv-val");
+    gpucompile_runtime_set_error_callback(on_error, NULL);
+    if (!have_device) { gpucompile_vulkan_runtime_info ri; have_device = gpucompile_vulkan_runtime_info_get(&ri); } /* run alone (T_ONLY) */
+    mod = compile_cl("split.cl", "spirv64", src, &m);
+    free(m.data);
+    if (!mod) SKIP("no Vulkan device");
+    f = mgpuModuleGetFunction(mod, "g");
+    o = (int *)alloc(2 * 3 * 66000 * sizeof *o);
+    n = (int *)alloc(2 * sizeof *n);
+    args[0] = &o;
+    args[1] = &n;
+    for (g = 0; g < 2; g++) { /* x above the limit, then y; blocks of 2x1 */
+        int gx = (int)grids[g][0], gy = (int)grids[g][1];
+        runtime_error[0] = 0;
+        mgpuLaunchKernel(f, gx, gy, 1, 2, 1, 1, 0, NULL, args, NULL, 2);
+        CHECK_MSG(!runtime_error[0], "%s", runtime_error);
+        for (bad = 0, y = 0; y < gy; y++)
+            for (x = 0; x < 2 * gx; x++) bad += o[y * 2 * gx + x] != x / 2 + 100000 * y;
+        CHECK_MSG(bad == 0 && n[0] == gx && n[1] == gy, "grid %dx%d: %d wrong, groups %d %d", gx, gy, bad, n[0], n[1]);
+    }
+    mgpuMemFree(o, NULL);
+    mgpuMemFree(n, NULL);
+    mgpuModuleUnload(mod);
+}
+
 /* Every report of the runtime was one a test asked for (with the validation layer on where it
    is installed: none of its messages). */
 static void test_runtime_quiet(void) {
@@ -1243,6 +1332,8 @@ int main(int argc, char **argv) {
     RUN(test_run_kernels);
     RUN(test_from_O0);
     RUN(test_refusals);
+    RUN(test_work_dim_offset);
+    RUN(test_split_grid);
     RUN(test_runtime_quiet);
     if (module) mgpuModuleUnload(module);
     free(spirv.data);

@@ -42,7 +42,7 @@ typedef struct {
 typedef struct {
     char name[256], kernel[256];
     int dims, expect_fail, local_null;
-    size_t global[3], local[3];
+    size_t global[3], local[3], offset[3];
     arg in[MAX_ARGS], out[MAX_ARGS];
 } test;
 
@@ -198,7 +198,7 @@ static int parse_file(const char *path, char *why, size_t whysize) {
     size_t size;
     char *src = read_all(path, &size), *start, *end, *line, *next;
     int in_config = 0, dims = 1, expect_fail = 0, local_null = 1;
-    size_t global[3] = {1, 1, 1}, local[3] = {1, 1, 1};
+    size_t global[3] = {1, 1, 1}, local[3] = {1, 1, 1}, offset[3] = {0, 0, 0};
     char kernel[256] = "";
     test *t = NULL;
     if (!src) return snprintf(why, whysize, "cannot read %s", path), 0;
@@ -233,6 +233,7 @@ static int parse_file(const char *path, char *why, size_t whysize) {
                 t->dims = dims, t->expect_fail = expect_fail, t->local_null = local_null;
                 memcpy(t->global, global, sizeof global);
                 memcpy(t->local, local, sizeof local);
+                memcpy(t->offset, offset, sizeof offset);
                 in_config = 0;
             } else in_config = 0, t = NULL; /* [program source] and the like: not these tests' */
             continue;
@@ -243,10 +244,11 @@ static int parse_file(const char *path, char *why, size_t whysize) {
         if (in_config || t) {
             char *k = t ? t->kernel : kernel;
             int *d = t ? &t->dims : &dims, *ef = t ? &t->expect_fail : &expect_fail, *ln = t ? &t->local_null : &local_null;
-            size_t *g = t ? t->global : global, *l = t ? t->local : local;
+            size_t *g = t ? t->global : global, *l = t ? t->local : local, *o = t ? t->offset : offset;
             if (strcmp(key, "kernel_name") == 0) snprintf(k, 256, "%s", val);
             else if (strcmp(key, "dimensions") == 0) *d = atoi(val);
             else if (strcmp(key, "global_size") == 0) sizes3(val, g);
+            else if (strcmp(key, "global_offset") == 0) sizes3(val, o);
             else if (strcmp(key, "local_size") == 0) {
                 *ln = strcmp(val, "NULL") == 0 || strcmp(val, "null") == 0;
                 if (!*ln) sizes3(val, l);
@@ -382,7 +384,17 @@ static int run_test(void *module, const test *t, char *why, size_t whysize) {
     }
     launched = ok;
     if (ok) {
-        mgpuLaunchKernel(f, (intptr_t)grid[0], (intptr_t)grid[1], (intptr_t)grid[2], (intptr_t)l[0], (intptr_t)l[1], (intptr_t)l[2], 0, NULL, params, NULL, (intptr_t)n);
+        /* the work dimension and global offset too, which mgpuLaunchKernel has not */
+        gpucompile_vulkan_launch_info info;
+        uint32_t g32[3], l32[3];
+        memset(&info, 0, sizeof info);
+        info.work_dim = (uint32_t)(t->dims >= 1 && t->dims <= 3 ? t->dims : 3);
+        for (d = 0; d < 3; d++) {
+            info.offset[d] = (uint32_t)t->offset[d];
+            g32[d] = (uint32_t)grid[d];
+            l32[d] = (uint32_t)l[d];
+        }
+        gpucompile_vulkan_launch_kernel(f, &info, g32, l32, 0, NULL, params);
         if (runtime_error[0]) snprintf(why, whysize, "%s", runtime_error), ok = 0, launched = 0;
     }
     for (i = 0; (ok || piglit_ok) && i < n; i++) {
