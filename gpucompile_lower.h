@@ -1367,7 +1367,7 @@ GPUCOMPILE_PRIVATE const char *gpucompile_lower__math(const char *f, unsigned n,
         {"atan", "llvm.atan", 1, 0}, {"sinh", "llvm.sinh", 1, 0}, {"cosh", "llvm.cosh", 1, 0}, {"tanh", "llvm.tanh", 1, 0}, {"exp", "llvm.exp", 1, 0},
         {"exp2", "llvm.exp2", 1, 0}, {"sqrt", "llvm.sqrt", 1, 1}, {"fabs", "llvm.fabs", 1, 1},
         {"floor", "llvm.floor", 1, 1}, {"ceil", "llvm.ceil", 1, 1}, {"trunc", "llvm.trunc", 1, 1}, {"rint", "llvm.rint", 1, 1},
-        {"fmin", "llvm.minnum", 2, 1}, {"fmax", "llvm.maxnum", 2, 1}, {"atan2", "llvm.atan2", 2, 0},
+        {"fmin", "llvm.minnum", 2, 1}, {"fmax", "llvm.maxnum", 2, 1},
 {"fma", "llvm.fma", 3, 1}, {"mad", "llvm.fmuladd", 3, 1}};
     size_t i;
     for (i = 0; i < sizeof t / sizeof t[0]; i++)
@@ -1432,6 +1432,23 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__copysign(gpucompile_lower__sta
     LLVMValueRef v = LLVMBuildOr(w->b, LLVMBuildAnd(w->b, LLVMBuildBitCast(w->b, x, it, ""), LLVMBuildNot(w->b, sm, ""), ""),
                                  LLVMBuildAnd(w->b, LLVMBuildBitCast(w->b, y, it, ""), sm, ""), "");
     return LLVMBuildBitCast(w->b, v, t, "");
+}
+
+/* atan2(y, x) with C99 Annex F's zeros, infinities and NaNs, which GLSL's Atan leaves undefined
+   (lavapipe gives 3pi/4 for atan2(0, 0)): the sign is y's, the size pi or 0 by x's sign where y is
+   0 or x infinite, pi/2, pi/4 or 3pi/4 where y is infinite. */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__atan2(gpucompile_lower__state *w, LLVMValueRef y, LLVMValueRef x) {
+    LLVMTypeRef t = LLVMTypeOf(y);
+    LLVMValueRef r = gpucompile_lower__intr2(w, "llvm.atan2", y, x), pi = gpucompile_lower__kf(t, 3.14159265358979323846), z = gpucompile_lower__kf(t, 0);
+    LLVMValueRef xneg = LLVMBuildFCmp(w->b, LLVMRealOLT, gpucompile_lower__copysign(w, gpucompile_lower__kf(t, 1), x), z, "");
+    LLVMValueRef xinf = gpucompile_lower__fpclass(w, x, GPUCOMPILE_LOWER__INF), yinf = gpucompile_lower__fpclass(w, y, GPUCOMPILE_LOWER__INF);
+    LLVMValueRef yfin = gpucompile_lower__fpclass(w, y, GPUCOMPILE_LOWER__FINITE);
+    LLVMValueRef flat = LLVMBuildOr(w->b, LLVMBuildFCmp(w->b, LLVMRealOEQ, y, z, ""), LLVMBuildAnd(w->b, xinf, yfin, ""), "");
+    LLVMValueRef nan = LLVMBuildOr(w->b, gpucompile_lower__fpclass(w, x, GPUCOMPILE_LOWER__NAN), gpucompile_lower__fpclass(w, y, GPUCOMPILE_LOWER__NAN), "");
+    r = LLVMBuildSelect(w->b, flat, LLVMBuildSelect(w->b, xneg, pi, z, ""), r, "");
+    r = LLVMBuildSelect(w->b, yinf, LLVMBuildSelect(w->b, xinf, LLVMBuildSelect(w->b, xneg, gpucompile_lower__kf(t, 2.35619449019234492885), gpucompile_lower__kf(t, 0.78539816339744830962), ""),
+                                                    gpucompile_lower__kf(t, 1.57079632679489661923), ""), r, "");
+    return LLVMBuildSelect(w->b, nan, LLVMBuildFAdd(w->b, x, y, ""), gpucompile_lower__copysign(w, r, y), "");
 }
 
 GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__fsel(gpucompile_lower__state *w, LLVMValueRef x, unsigned mask, LLVMValueRef then, LLVMValueRef v) {
@@ -1667,6 +1684,10 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__math_built(gpucompile_lower__c
                                    gpucompile_lower__special(w, t, 0, 0), r, "");
         }
         if (strcmp(f, "copysign") == 0) return gpucompile_lower__copysign(w, x, y);
+        if (strcmp(f, "atan2") == 0) {
+            GPUCOMPILE_LOWER__NEEDS_GLSL();
+            return gpucompile_lower__atan2(w, x, y);
+        }
         if (strcmp(f, "fdim") == 0)
             return LLVMBuildSelect(c->b, nan, LLVMBuildFAdd(c->b, x, y, ""), LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOGT, x, y, ""), LLVMBuildFSub(c->b, x, y, ""), z, ""), "");
         if (strcmp(f, "maxmag") == 0 || strcmp(f, "minmag") == 0) {
@@ -1685,13 +1706,16 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__math_built(gpucompile_lower__c
             return LLVMBuildSelect(c->b, nan, LLVMBuildFAdd(c->b, x, y, ""), r, "");
         }
         if (strcmp(f, "fmod") == 0) return LLVMBuildFRem(c->b, x, y, "");
-        if (strcmp(f, "remainder") == 0) { /* x - y rint(x / y) */
+        if (strcmp(f, "remainder") == 0) { /* x - y rint(x / y); x where x is finite and y infinite (Annex F: not inf * 0) */
             LLVMValueRef q = gpucompile_lower__intr1(w, "llvm.rint", LLVMBuildFDiv(c->b, x, y, ""));
-            return gpucompile_lower__fma(w, LLVMBuildFNeg(c->b, q, ""), y, x);
+            LLVMValueRef keep = LLVMBuildAnd(c->b, gpucompile_lower__fpclass(w, y, GPUCOMPILE_LOWER__INF), gpucompile_lower__fpclass(w, x, GPUCOMPILE_LOWER__FINITE), "");
+            LLVMValueRef r = gpucompile_lower__fma(w, LLVMBuildFNeg(c->b, q, ""), y, x);
+            r = LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, r, z, ""), gpucompile_lower__copysign(w, z, x), r, ""); /* a zero has x's sign */
+            return LLVMBuildSelect(c->b, keep, x, r, "");
         }
         if (strcmp(f, "atan2pi") == 0) {
             GPUCOMPILE_LOWER__NEEDS_GLSL();
-            return LLVMBuildFMul(c->b, gpucompile_lower__intr2(w, "llvm.atan2", x, y), gpucompile_lower__kf(t, 0.31830988618379067154), "");
+            return LLVMBuildFMul(c->b, gpucompile_lower__atan2(w, x, y), gpucompile_lower__kf(t, 0.31830988618379067154), "");
         }
         if (strcmp(f, "pow") == 0 || strcmp(f, "powr") == 0) { /* GLSL's Pow is defined for x > 0 only: the signs and zeros here */
             LLVMValueRef r, yi, odd, half_y;

@@ -790,6 +790,46 @@ static void test_half(void) {
     mgpuModuleUnload(mod);
 }
 
+/* atan2 and remainder at C99 Annex F's edges (zeros of both signs, infinities, NaN), where
+   GLSL's Atan and x - y rint(x / y) gave other answers on lavapipe (atan2(0, 0) 3pi/4, remainder
+   by an infinity NaN): against the host's libm, the zeros' signs too. */
+static void test_annex_f(void) {
+    static const char src[] = "kernel void edges(global const float *y, global const float *x, global float *o) {\n"
+                              "    size_t i = get_global_id(0);\n    o[2 * i] = atan2(y[i], x[i]); o[2 * i + 1] = remainder(y[i], x[i]);\n}\n";
+    static const float v[] = {0.0f, -0.0f, 1.0f, -1.0f, 5.1f, -3.0f, INFINITY, -INFINITY, NAN};
+    enum { NV = sizeof v / sizeof v[0], N = NV * NV };
+    char path[512];
+    void *mod, *args[3];
+    float *y, *x, *o;
+    int i, bad = 0;
+    char first[256] = "";
+    if (!have_tools) SKIP("no clang / spirv-val / LLVM SPIR-V target");
+    CHECK(t_save(dir, "edges.cl", src, sizeof src - 1, path, sizeof path));
+    compile_cl(path, "edges", &mod);
+    if (!mod) return;
+    y = (float *)alloc(N * 4);
+    x = (float *)alloc(N * 4);
+    o = (float *)alloc(2 * N * 4);
+    for (i = 0; i < N; i++) {
+        y[i] = v[i / NV];
+        x[i] = v[i % NV];
+    }
+    args[0] = &y; args[1] = &x; args[2] = &o;
+    mgpuLaunchKernel(mgpuModuleGetFunction(mod, "edges"), 1, 1, 1, N, 1, 1, 0, NULL, args, NULL, 3);
+    for (i = 0; i < 2 * N; i++) {
+        float want = i % 2 ? remainderf(y[i / 2], x[i / 2]) : atan2f(y[i / 2], x[i / 2]);
+        int edge = !isnormal(y[i / 2]) || !isnormal(x[i / 2]); /* both normal: GLSL's Atan's precision, not these rules */
+        int ok = !edge || (ulps(o[i], want) <= 6 && (isnan(want) || signbit(o[i]) == signbit(want)));
+        if (!ok && !bad++)
+            snprintf(first, sizeof first, "%s(%g, %g) = %g, want %g", i % 2 ? "remainder" : "atan2", (double)y[i / 2], (double)x[i / 2], (double)o[i], (double)want);
+    }
+    CHECK_MSG(bad == 0, "%d wrong; %s", bad, first);
+    mgpuMemFree(y, NULL);
+    mgpuMemFree(x, NULL);
+    mgpuMemFree(o, NULL);
+    mgpuModuleUnload(mod);
+}
+
 /* the runtime reported nothing (with the validation layer on where it is installed: none of its messages) */
 static void test_runtime_quiet(void) {
     if (!module) SKIP("no module");
@@ -824,6 +864,7 @@ int main(void) {
     RUN(test_wide);
     RUN(test_wide_bitcast);
     RUN(test_half);
+    RUN(test_annex_f);
     RUN(test_runtime_quiet);
     if (module) mgpuModuleUnload(module);
     {
