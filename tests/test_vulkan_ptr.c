@@ -1174,6 +1174,20 @@ static void test_refusals(void) {
             "k", "two parameters");
 }
 
+/* compile_cl for spirv64, the device started first where the tests run alone (T_ONLY). */
+static void *load_cl(const char *name, const char *source) {
+    gpucompile_buf m;
+    void *mod;
+    gpucompile_runtime_set_error_callback(on_error, NULL);
+    if (!have_device) {
+        gpucompile_vulkan_runtime_info ri;
+        have_device = gpucompile_vulkan_runtime_info_get(&ri);
+    }
+    mod = compile_cl(name, "spirv64", source, &m);
+    free(m.data);
+    return mod;
+}
+
 /* What an OpenCL launch gives besides its sizes (gpucompile_vulkan_launch_kernel): the work
    dimension and the global offset, read as specialization constants, the offset added to the
    global id as OpenCL says (and not to the linear id); mgpuLaunchKernel's defaults 3 and 0. */
@@ -1182,18 +1196,13 @@ static void test_work_dim_offset(void) {
                               "    size_t i = get_global_linear_id() * 6;\n"
                               "    o[i] = get_work_dim(); o[i + 1] = get_global_offset(0); o[i + 2] = get_global_offset(1);\n"
                               "    o[i + 3] = get_global_offset(2); o[i + 4] = get_global_id(0); o[i + 5] = get_global_id(1);\n}\n";
-    gpucompile_buf m;
     gpucompile_vulkan_launch_info info;
     const gpucompile_vulkan_kernel *k;
     uint32_t grid[3] = {2, 3, 1}, block[3] = {4, 1, 1};
     void *mod, *f, *args[1];
     int *o, i, bad = 0, x, y, pass;
     if (!have_tools) SKIP("no clang / spirv-val");
-    gpucompile_runtime_set_error_callback(on_error, NULL);
-    if (!have_device) { gpucompile_vulkan_runtime_info ri; have_device = gpucompile_vulkan_runtime_info_get(&ri); } /* run alone (T_ONLY) */
-    mod = compile_cl("ids.cl", "spirv64", src, &m);
-    free(m.data);
-    if (!mod) SKIP("no Vulkan device");
+    if (!(mod = load_cl("ids.cl", src))) SKIP("no Vulkan device");
     f = mgpuModuleGetFunction(mod, "ids");
     k = gpucompile_vulkan_function_kernel(f);
     for (i = 0, x = 0; k && i < k->num_launch; i++) /* the work dimension, the offset's three */
@@ -1228,15 +1237,10 @@ static void test_split_grid(void) {
                               "    o[i] = get_group_id(0) + 100000 * get_group_id(1);\n"
                               "    if (i == 0) { n[0] = get_num_groups(0); n[1] = get_num_groups(1); }\n}\n";
     static const unsigned grids[2][2] = {{70000, 1}, {3, 66000}};
-    gpucompile_buf m;
     void *mod, *f, *args[2];
     int *o, *n, bad, g, x, y;
     if (!have_tools) SKIP("no clang / spirv-val");
-    gpucompile_runtime_set_error_callback(on_error, NULL);
-    if (!have_device) { gpucompile_vulkan_runtime_info ri; have_device = gpucompile_vulkan_runtime_info_get(&ri); } /* run alone (T_ONLY) */
-    mod = compile_cl("split.cl", "spirv64", src, &m);
-    free(m.data);
-    if (!mod) SKIP("no Vulkan device");
+    if (!(mod = load_cl("split.cl", src))) SKIP("no Vulkan device");
     f = mgpuModuleGetFunction(mod, "g");
     o = (int *)alloc(2 * 3 * 66000 * sizeof *o);
     n = (int *)alloc(2 * sizeof *n);
