@@ -1775,59 +1775,45 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__lower(gpucompile_job *jo
     return gpucompile_vulkan__prepare(job);
 }
 
-/* Each cmpxchg gpucompile_vulkan__cas takes becomes the call llvm.spv.cmpxchg(pointer, comparator,
+/* A cmpxchg gpucompile_vulkan__cas takes becomes the call llvm.spv.cmpxchg(pointer, comparator,
    value, scope, Equal, Unequal), and success old == comparator: LLVM 22 crashes on the
    instruction (in "SPIRV legalize bitcast") and selects the call as OpAtomicCompareExchange. It
    writes the call's result as a mistyped { old, success } that gpucompile_vulkan__fix_cas makes
    old again. The semantics are relaxed (0), as good as the other atomics' LLVM 22 writes (their
    SequentiallyConsistent names no storage class: it orders no memory in Vulkan), and lavapipe
    loses updates of a contended compare-exchange with any other (tests/data/vulkan_cas.cl).
-   Returns how many. */
-GPUCOMPILE_PRIVATE int gpucompile_vulkan__rewrite_cas(gpucompile_job *job) {
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(job->context);
-    LLVMTypeRef i32 = LLVMInt32TypeInContext(job->context);
-    LLVMValueRef fn, in, next;
-    LLVMBasicBlockRef bb;
-    int n = 0;
-    for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn))
-        for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-            for (in = LLVMGetFirstInstruction(bb); in; in = next) {
-                LLVMTypeRef pt, ft;
-                LLVMValueRef f, args[6], old, ok, agg;
-                LLVMUseRef u, un;
-                unsigned scope;
-                char name[32];
-                next = LLVMGetNextInstruction(in);
-                if (!gpucompile_vulkan__cas(in, &scope)) continue;
-                pt = LLVMTypeOf(LLVMGetOperand(in, 0));
-                snprintf(name, sizeof name, "llvm.spv.cmpxchg.p%u", LLVMGetPointerAddressSpace(pt));
-                ft = LLVMFunctionType(i32, &pt, 1, 1);
-                if (!(f = LLVMGetNamedFunction(job->module, name))) f = LLVMAddFunction(job->module, name, ft);
-                args[0] = LLVMGetOperand(in, 0);
-                args[1] = LLVMGetOperand(in, 1);
-                args[2] = LLVMGetOperand(in, 2);
-                args[3] = LLVMConstInt(i32, scope, 0);
-                args[4] = args[5] = LLVMConstInt(i32, 0, 0);
-                LLVMPositionBuilderBefore(b, in);
-                old = LLVMBuildCall2(b, ft, f, args, 6, "");
-                ok = LLVMBuildICmp(b, LLVMIntEQ, old, args[1], "");
-                for (u = LLVMGetFirstUse(in); u; u = un) { /* the pair's extractvalues: old, ok */
-                    LLVMValueRef x = LLVMGetUser(u);
-                    un = LLVMGetNextUse(u);
-                    if (!LLVMIsAExtractValueInst(x) || LLVMGetNumIndices(x) != 1) continue;
-                    if (x == next) next = LLVMGetNextInstruction(x);
-                    LLVMReplaceAllUsesWith(x, LLVMGetIndices(x)[0] ? ok : old);
-                    LLVMInstructionEraseFromParent(x);
-                }
-                if (LLVMGetFirstUse(in)) { /* any other use: the pair itself */
-                    agg = LLVMBuildInsertValue(b, LLVMGetPoison(LLVMTypeOf(in)), old, 0, "");
-                    LLVMReplaceAllUsesWith(in, LLVMBuildInsertValue(b, agg, ok, 1, ""));
-                }
-                LLVMInstructionEraseFromParent(in);
-                n++;
-            }
-    LLVMDisposeBuilder(b);
-    return n;
+   Returns the instruction after it. */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_vulkan__rewrite_cas(gpucompile_job *job, LLVMBuilderRef b, LLVMValueRef in) {
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(job->context), pt = LLVMTypeOf(LLVMGetOperand(in, 0)), ft = LLVMFunctionType(i32, &pt, 1, 1);
+    LLVMValueRef f, args[6], old, ok, agg, next = LLVMGetNextInstruction(in);
+    LLVMUseRef u, un;
+    unsigned scope = 0;
+    char name[32];
+    gpucompile_vulkan__cas(in, &scope);
+    snprintf(name, sizeof name, "llvm.spv.cmpxchg.p%u", LLVMGetPointerAddressSpace(pt));
+    if (!(f = LLVMGetNamedFunction(job->module, name))) f = LLVMAddFunction(job->module, name, ft);
+    args[0] = LLVMGetOperand(in, 0);
+    args[1] = LLVMGetOperand(in, 1);
+    args[2] = LLVMGetOperand(in, 2);
+    args[3] = LLVMConstInt(i32, scope, 0);
+    args[4] = args[5] = LLVMConstInt(i32, 0, 0);
+    LLVMPositionBuilderBefore(b, in);
+    old = LLVMBuildCall2(b, ft, f, args, 6, "");
+    ok = LLVMBuildICmp(b, LLVMIntEQ, old, args[1], "");
+    for (u = LLVMGetFirstUse(in); u; u = un) { /* the pair's extractvalues: old, ok */
+        LLVMValueRef x = LLVMGetUser(u);
+        un = LLVMGetNextUse(u);
+        if (!LLVMIsAExtractValueInst(x) || LLVMGetNumIndices(x) != 1) continue;
+        if (x == next) next = LLVMGetNextInstruction(x);
+        LLVMReplaceAllUsesWith(x, LLVMGetIndices(x)[0] ? ok : old);
+        LLVMInstructionEraseFromParent(x);
+    }
+    if (LLVMGetFirstUse(in)) { /* any other use: the pair itself */
+        agg = LLVMBuildInsertValue(b, LLVMGetPoison(LLVMTypeOf(in)), old, 0, "");
+        LLVMReplaceAllUsesWith(in, LLVMBuildInsertValue(b, agg, ok, 1, ""));
+    }
+    LLVMInstructionEraseFromParent(in);
+    return next;
 }
 
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job *job) {
@@ -1904,15 +1890,25 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job 
     if ((fields = gpucompile_lower_expand(job->module)) > 0) /* Vulkan-shaped input too */
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d call%s of llvm.ctlz, cttz, the saturating intrinsics or "
                            "copysign written as plain IR (LLVM 22 selects none of them for a shader)", fields, fields == 1 ? "" : "s");
-    if ((fields = gpucompile_vulkan__rewrite_cas(job)) > 0)
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d cmpxchg%s written as llvm.spv.cmpxchg (LLVM 22 "
-                           "crashes on the instruction)", fields, fields == 1 ? "" : "s");
+    b = LLVMCreateBuilderInContext(job->context);
+    fields = 0;
     for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn))
         for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-            for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
-                const char *why = gpucompile_vulkan__bad_instruction(in);
-                if (why) return gpucompile_vulkan__refuse(job, in, why);
+            for (in = LLVMGetFirstInstruction(bb); in; in = next) {
+                const char *why;
+                next = LLVMGetNextInstruction(in);
+                if (gpucompile_vulkan__cas(in, NULL)) {
+                    next = gpucompile_vulkan__rewrite_cas(job, b, in);
+                    fields++;
+                } else if ((why = gpucompile_vulkan__bad_instruction(in)) != NULL) {
+                    LLVMDisposeBuilder(b);
+                    return gpucompile_vulkan__refuse(job, in, why);
+                }
             }
+    LLVMDisposeBuilder(b);
+    if (fields)
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d cmpxchg%s written as llvm.spv.cmpxchg (LLVM 22 "
+                           "crashes on the instruction)", fields, fields == 1 ? "" : "s");
     /* the WebGPU backend compiles through this one and refuses what WGSL lacks in its own words */
     if (job->backend == gpucompile_vulkan_backend() && (r = gpucompile_vulkan__check_profile(job)) != GPUCOMPILE_OK) return r;
     if (job->format == GPUCOMPILE_FORMAT_ISA) { /* isa: the module's words too, for finish's repairs */
