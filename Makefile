@@ -159,7 +159,8 @@ demo: setup all opencl webgpu-deps $(BUILD)/examples/06_run_on_cpu $(BUILD)/exam
 # is built; T_ONLY=NAME: only the RUN tests of the test programs whose name holds NAME.
 T_UNITS = $(foreach t,$(T),$(basename $(notdir $(t))))
 TEST_NEEDS = $(if $(T),$(patsubst %,$(BUILD)/tests/%,$(filter test_%,$(T_UNITS))) $(if $(filter run gpu,$(T_UNITS)),$(BUILD)/impl.o) \
-  $(if $(filter run cli_examples,$(T_UNITS)),opencl) $(if $(filter webgpu cli_webgpu,$(T_UNITS)),webgpu-deps),$(TEST_BINS) $(BUILD)/tests/test_split check-headers opencl webgpu-deps)
+  $(if $(filter run cli_examples,$(T_UNITS)),opencl) $(if $(filter webgpu cli_webgpu,$(T_UNITS)),webgpu-deps) \
+  $(if $(filter cli_vulkan,$(T_UNITS)),$(BUILD)/tests/piglit_run),$(TEST_BINS) $(BUILD)/tests/test_split $(BUILD)/tests/piglit_run check-headers opencl webgpu-deps)
 test: setup all $(TEST_NEEDS)
 	@PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE_OPENCL=$(OPENCL_DIR) T_ONLY="$(T_ONLY)" sh tests/run.sh $(BUILD) $(T_UNITS)
 

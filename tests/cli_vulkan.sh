@@ -163,7 +163,7 @@ done
 for b in gep_getpointer:"getelementptr on llvm.spv.resource.getpointer" null_name:"a resource's name must be a private constant string" \
          no_numthreads:"needs \"hlsl.numthreads\"" fence:"invalid OpMemoryBarrier" two_push:"two push-constant blocks" \
          two_types:"a binding is used with two types" undefined:"undefined function '__spirv_ControlBarrier'" \
-         wg_init:"workgroup memory cannot be given initial values" cmpxchg:"a compare-and-swap" atomic64:"a 64-bit atomic"; do
+         wg_init:"workgroup memory cannot be given initial values" atomic64:"a 64-bit atomic"; do
   f=$D/vulkan_bad_${b%%:*}.ll; want=${b#*:}
   rc=0; "$G" --in-process --no-cache -t '#gpu.vulkan' -f bin "$f" -o "$T_TMP/bad.spv" 2>"$T_TMP/err" || rc=$?
   if [ $rc = 1 ] && grep -qF -- "$want" "$T_TMP/err" && grep -q "function 'k'\|globals 'pa' and 'pb'\|undefined function\|global 'tile'" "$T_TMP/err" && [ ! -e "$T_TMP/bad.spv" ]; then
@@ -178,10 +178,17 @@ rc=0; "$G" --no-cache -t '#gpu.vulkan' -f bin "$T_TMP/lib.ll" -o "$T_TMP/lib.spv
 check "no kernel: refused as such (exit 1), nothing written" sh -c "[ $rc = 1 ] && grep -q 'the module has no kernel' '$T_TMP/err' && [ ! -e '$T_TMP/lib.spv' ]"
 rc=0; "$G" --no-cache -t '#gpu.vulkan' -f bin $D/vulkan_bad_gep_getpointer.ll -o /dev/null 2>/dev/null; llc $D/vulkan_bad_gep_getpointer.ll -filetype=obj -o /dev/null 2>/dev/null || rc=$?
 check "(LLVM 22 alone crashes on the getpointer getelementptr: signal)" [ "$rc" -gt 128 ]
-for b in cmpxchg atomic64; do
-  rc=0; llc $D/vulkan_bad_$b.ll -filetype=obj -o /dev/null 2>/dev/null || rc=$?
-  check "(LLVM 22 alone dies on $b: signal)" [ "$rc" -gt 128 ]
+for f in vulkan_cmpxchg vulkan_bad_atomic64; do
+  rc=0; llc $D/$f.ll -filetype=obj -o /dev/null 2>/dev/null || rc=$?
+  check "(LLVM 22 alone dies on $f: signal)" [ "$rc" -gt 128 ]
 done
+# ---- a cmpxchg: written as llvm.spv.cmpxchg, its { old, success } result repaired (both formats)
+"$G" --no-cache -v -t '#gpu.vulkan' -f bin $D/vulkan_cmpxchg.ll -o "$T_TMP/cas.spv" 2>"$T_TMP/casv"
+check "cmpxchg: compiled (-v says so), spirv-val, one OpAtomicCompareExchange at scope Device" sh -c \
+  "grep -q '1 cmpxchg written as llvm.spv.cmpxchg' '$T_TMP/casv' && spirv-val --target-env vulkan1.3 '$T_TMP/cas.spv' && \
+   spirv-dis '$T_TMP/cas.spv' | grep -q 'OpAtomicCompareExchange %uint %[0-9]* %uint_1 '"
+check "... the isa text the same repairs: spirv-as and spirv-val take it" sh -c "'$G' --no-cache -t '#gpu.vulkan' -f isa $D/vulkan_cmpxchg.ll -o '$T_TMP/cas.s' && \
+  spirv-as --target-env vulkan1.3 '$T_TMP/cas.s' -o '$T_TMP/cas2.spv' && spirv-val --target-env vulkan1.3 '$T_TMP/cas2.spv' && grep -q OpSelect '$T_TMP/cas.s'"
 # ---- pointer kernels (OpenCL C from clang): rewritten into the Vulkan shape
 if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; then
   clang -cl-std=CL2.0 -target spirv64 -O0 -Xclang -disable-O0-optnone -emit-llvm -S tests/run/vulkan/pointer_kernels.cl -o "$T_TMP/pk.ll"
@@ -254,6 +261,15 @@ if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; the
   "$G" -t '#gpu.vulkan' -f bin "$T_TMP/bad.ll" -o /dev/null 2> "$T_TMP/err"; rc=$?
   check "a pointer stored to memory: refused before LLVM, naming the function and the instruction" sh -c \
     "[ $rc = 1 ] && grep -q \"function 'k': .store ptr addrspace(1).*a pointer stored to memory\" '$T_TMP/err'"
+  # compare-and-swap loops of 1024 work-items in a buffer and in workgroup memory, on the device
+  R=$(dirname "$G")/tests/piglit_run
+  clang -cl-std=CL1.2 -target spirv64 -O2 -Xclang -finclude-default-header -emit-llvm -S $D/vulkan_cas.cl -o "$T_TMP/cas.ll"
+  check "vulkan_cas.cl (atomic_cmpxchg in buffers and workgroup memory): compiled, spirv-val" sh -c \
+    "'$G' --no-cache -t '#gpu.vulkan' -f bin '$T_TMP/cas.ll' -o '$T_TMP/cas.spv' && spirv-val --target-env vulkan1.3 '$T_TMP/cas.spv'"
+  if [ -x "$R" ] && GPUCOMPILE_VULKAN_VALIDATION=1 "$R" "$T_TMP/cas.spv" $D/vulkan_cas.cl > "$T_TMP/casrun" 2>&1 && ! grep -qv '^PASS' "$T_TMP/casrun"; then ok "... the counter, maximum and sums right on the device, the validation layer quiet"
+  elif [ -x "$R" ] && grep -q 'no Vulkan device\|cannot be loaded' "$T_TMP/casrun"; then skip "vulkan_cas.cl on a device: $(head -1 "$T_TMP/casrun")"
+  elif [ -x "$R" ]; then fail "vulkan_cas.cl on the device: $(grep -v '^PASS' "$T_TMP/casrun" | head -1)"
+  else skip "vulkan_cas.cl on a device: no $R"; fi
 else
   skip "vulkan pointer kernels: no clang or spirv-val"
 fi

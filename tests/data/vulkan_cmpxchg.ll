@@ -1,5 +1,6 @@
-; A compare-and-swap (OpenCL's atomic_cmpxchg): LLVM 22 crashes on it for Vulkan (signal 11 in
-; "SPIRV legalize bitcast": the pointer cast to the { i32, i1 } result it makes has no handler).
+; A compare-and-swap (OpenCL's atomic_cmpxchg): LLVM 22 alone crashes on it for Vulkan (signal 11
+; in "SPIRV legalize bitcast": the pointer cast to the { i32, i1 } result it makes has no handler);
+; gpucompile writes it as llvm.spv.cmpxchg and repairs the result (tests/cli_vulkan.sh).
 target triple = "spirv1.6-unknown-vulkan1.3-compute"
 @.c = private unnamed_addr constant [2 x i8] c"c\00"
 define void @k() #0 {
