@@ -753,6 +753,9 @@ struct gpucompile_backend {
        optimized module (the optimizer makes some of it), rewritten or refused (gpucompile_job_fail).
        NULL: nothing. */
     gpucompile_result (*pre_emit)(gpucompile_job *job);
+    /* Nonzero: code generation at LLVM's level None whatever the target's O (the module is
+       optimized at O before it): for a code generator whose optimizations make wrong output. */
+    int emit_unoptimized;
     /* What is wrong with the object file code generation made (size bytes at data), NULL when
        nothing: for a code generator whose output depends on where the heap puts things. Where
        set, the core writes the module as bitcode before code generation and, when this says
@@ -4403,7 +4406,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__parse(gpucompile_job *job, con
 /* The job's target machine (one more for each partition's thread). */
 GPUCOMPILE__PRIVATE LLVMTargetMachineRef gpucompile__machine(gpucompile_job *job, LLVMTargetRef t) {
     LLVMCodeGenOptLevel levels[4] = {LLVMCodeGenLevelNone, LLVMCodeGenLevelLess, LLVMCodeGenLevelDefault, LLVMCodeGenLevelAggressive};
-    return LLVMCreateTargetMachine(t, gpucompile_target_triple(job->target), job->cpu, job->features, levels[job->target->O & 3],
+    return LLVMCreateTargetMachine(t, gpucompile_target_triple(job->target), job->cpu, job->features,
+                                   job->backend->emit_unoptimized ? LLVMCodeGenLevelNone : levels[job->target->O & 3],
                                    LLVMRelocDefault, LLVMCodeModelDefault);
 }
 
@@ -6835,7 +6839,7 @@ GPUCOMPILE__PRIVATE void gpucompile__save_repro(gpucompile_job *job) {
         gpucompile_buf_shell_quote(&b, job->cpu ? job->cpu : gpucompile_target_chip(job->target));
         gpucompile_buf_str(&b, " -mattr=");
         gpucompile_buf_shell_quote(&b, job->features ? job->features : "");
-        snprintf(line, sizeof line, " -O%d %srepro.optimized.bc -o %s\n", job->target->O, i ? "-filetype=obj " : "-asm-verbose=false ", i ? "repro.object.o" : "repro.isa.s");
+        snprintf(line, sizeof line, " -O%d %srepro.optimized.bc -o %s\n", job->backend->emit_unoptimized ? 0 : job->target->O, i ? "-filetype=obj " : "-asm-verbose=false ", i ? "repro.object.o" : "repro.isa.s");
         gpucompile_buf_str(&b, line);
     }
     if (j->repro.data) gpucompile_buf_add(&b, j->repro.data, j->repro.len);

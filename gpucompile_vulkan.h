@@ -876,6 +876,7 @@ GPUCOMPILE_VULKAN__API int gpucompile_vulkan_reflect(const void *spirv, size_t s
 #include "gpucompile_runtime.h"
 #include <llvm-c/BitReader.h>
 #include <llvm-c/BitWriter.h>
+#include <llvm-c/Transforms/PassBuilder.h> /* LLVMRunPasses: structured control flow (pre_emit) */
 #include <stdarg.h>
 #ifdef __cplusplus
 extern "C" {
@@ -1925,6 +1926,21 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job 
     if ((fields = gpucompile_lower_expand(job->module)) > 0) /* Vulkan-shaped input too */
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d call%s of llvm.ctlz, cttz, the saturating intrinsics or "
                            "copysign written as plain IR (LLVM 22 selects none of them for a shader)", fields, fields == 1 ? "" : "s");
+    {   /* LLVM 22's SPIR-V structurizer writes merges spirv-val rejects for loops of several exits,
+           a loop in a branch of a selection, and blocks its code generator's optimizations merge
+           afterwards (darktable's dwt, silx's linalg and histogram, five of pyFAI's): its own
+           passes first give it one exit per loop and regions of one entry and one exit, and the
+           code generator runs unoptimized (emit_unoptimized): tests/corpus/vulkan.sh counts them */
+        LLVMPassBuilderOptionsRef pbo = LLVMCreatePassBuilderOptions();
+        LLVMErrorRef err = LLVMRunPasses(job->module, "fix-irreducible,unify-loop-exits,structurizecfg", NULL, pbo);
+        LLVMDisposePassBuilderOptions(pbo);
+        if (err) {
+            char *msg = LLVMGetErrorMessage(err);
+            r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "LLVM's passes for structured control flow: %s", msg);
+            LLVMDisposeErrorMessage(msg);
+            return r;
+        }
+    }
     b = LLVMCreateBuilderInContext(job->context);
     fields = 0;
     for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn))
@@ -2632,6 +2648,7 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_vulkan_backend(void) {
         t.release = gpucompile_vulkan__release;
         t.prepare = gpucompile_vulkan__prepare;
         t.pre_emit = gpucompile_vulkan__pre_emit;
+        t.emit_unoptimized = 1; /* LLVM 22's optimizations after its structurizer break the merges (pre_emit) */
         t.emitted_wrong = gpucompile_spirv_ids_wrong; /* LLVM 22 keeps its module analysis in a static: block ids of an earlier compile, one compile at a time */
         t.is_kernel = gpucompile_vulkan__is_kernel;
         t.bin_from = LLVMObjectFile;
