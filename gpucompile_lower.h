@@ -76,6 +76,10 @@ typedef struct gpucompile_lower_options {
 #define GPUCOMPILE_LOWER_SPEC_OFFSET 1 /* + dimension */
 #define GPUCOMPILE_LOWER_SPEC_GROUPS 4 /* + dimension */
 #define GPUCOMPILE_LOWER_LAUNCH_VALUES 7
+/* options from a target's flags workgroup_size = "X,Y,Z" (kernels without reqd_work_group_size)
+   and local_memory = "BYTES" (each local pointer parameter's): the flags of every target that
+   lowers pointer kernels. A malformed flag fails job. */
+GPUCOMPILE_API gpucompile_result gpucompile_lower_flags(gpucompile_job *job, const gpucompile_target *target, gpucompile_lower_options *options);
 /* Rewrites module's kernels in place (see above). Errors go to job (gpucompile_job_fail) when
    job is not NULL, else to logger (may be NULL). GPUCOMPILE_OK, or the first error's result
    (the module is then in an unspecified state: dispose of it). *lowered (may be NULL): kernels. */
@@ -2963,6 +2967,18 @@ GPUCOMPILE_DEF int gpucompile_lower_expand(LLVMModuleRef module) {
             }
     LLVMDisposeBuilder(w.b);
     return count;
+}
+
+GPUCOMPILE_DEF gpucompile_result gpucompile_lower_flags(gpucompile_job *job, const gpucompile_target *target, gpucompile_lower_options *options) {
+    const char *ws = gpucompile_target_flag_value(target, "workgroup_size"), *lm = gpucompile_target_flag_value(target, "local_memory");
+    memset(options, 0, sizeof *options);
+    if (ws && *ws == '"') ws++;
+    if (lm && *lm == '"') lm++;
+    if (ws && sscanf(ws, "%u,%u,%u", &options->local_size[0], &options->local_size[1], &options->local_size[2]) < 1)
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "flag workgroup_size: \"X,Y,Z\" (kernels without reqd_work_group_size)");
+    if (lm && sscanf(lm, "%u", &options->local_bytes) != 1)
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "flag local_memory: the bytes of each local pointer parameter");
+    return GPUCOMPILE_OK;
 }
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, LLVMModuleRef module, const gpucompile_lower_target *target,

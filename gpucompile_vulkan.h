@@ -127,6 +127,15 @@ typedef gpucompile_lower_options gpucompile_vulkan_lower_options;
    GPUCOMPILE_ERROR_INVALID_INPUT when they are not a SPIR-V module, GPUCOMPILE_ERROR_LLVM when an
    id defined twice cannot be mended. */
 GPUCOMPILE_API gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef module, const void *spirv, size_t size, gpucompile_buf *out);
+/* A reader of a module's kernels, as gpucompile_vulkan_reflect, that also says where the scalars
+   are when a uniform buffer holds them in place of push constants: *uniform_binding its binding
+   (set 0), -1 where they are push constants. */
+struct gpucompile_vulkan_kernel;
+typedef int (*gpucompile_vulkan_reader)(const void *spirv, size_t size, struct gpucompile_vulkan_kernel *out, int max, long *uniform_binding);
+/* Each kernel that reader (NULL: gpucompile_vulkan_reflect) finds in the words, its reflection as
+   MLIR kernel metadata into o's kernel of that name (o's memory), or into a kernel added to o when
+   add (an object read back): for a backend that compiles through this one. */
+GPUCOMPILE_API gpucompile_result gpucompile_vulkan_reflect_into(gpucompile_object *o, const void *words, size_t size, int add, gpucompile_vulkan_reader reader);
 #ifdef __cplusplus
 }
 #endif
@@ -1793,16 +1802,9 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__diag_handler(LLVMDiagnosticInfoRef di
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__lower(gpucompile_job *job) {
     gpucompile_lower_options o;
     gpucompile_lower_target t;
-    const char *ws = gpucompile_target_flag_value(job->target, "workgroup_size"), *lm = gpucompile_target_flag_value(job->target, "local_memory");
     gpucompile_result r;
     int n = 0;
-    memset(&o, 0, sizeof o);
-    if (ws && *ws == '"') ws++;
-    if (lm && *lm == '"') lm++;
-    if (ws && sscanf(ws, "%u,%u,%u", &o.local_size[0], &o.local_size[1], &o.local_size[2]) < 1)
-        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "flag workgroup_size: \"X,Y,Z\" (kernels without reqd_work_group_size)");
-    if (lm && sscanf(lm, "%u", &o.local_bytes) != 1)
-        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "flag local_memory: the bytes of each local pointer parameter");
+    if ((r = gpucompile_lower_flags(job, job->target, &o)) != GPUCOMPILE_OK) return r;
     t = *gpucompile_vulkan_lower_target();
     if (LLVMGetNamedMetadataNumOperands(job->module, GPUCOMPILE_VULKAN__INDEX_BITS)) t.index_bits = 32; /* spirv32: size_t and its arithmetic are 32-bit */
     if ((r = gpucompile_lower_kernels(job, job->module, &t, &o, NULL, &n)) != GPUCOMPILE_OK) return r;
@@ -2416,8 +2418,9 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__text(gpucompile_vulkan__
 /* ==== [section: vulkan objects] ==========================================================
    The repaired module, its kernels' reflection as MLIR kernel metadata, the backend table. */
 
-/* MLIR's metadata dictionary entries of a kernel (sorted by name, as the core prints them). */
-GPUCOMPILE_PRIVATE void gpucompile_vulkan__metadata(const gpucompile_vulkan_kernel *k, gpucompile_buf *b) {
+/* MLIR's metadata dictionary entries of a kernel (sorted by name, as the core prints them); the
+   scalars as push constants, or as the uniform buffer at uniform_binding (>= 0). */
+GPUCOMPILE_PRIVATE void gpucompile_vulkan__metadata(const gpucompile_vulkan_kernel *k, long uniform_binding, gpucompile_buf *b) {
     int i;
     if (k->num_bindings) {
         gpucompile_buf_str(b, "bindings = [");
@@ -2457,7 +2460,8 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__metadata(const gpucompile_vulkan_kern
         gpucompile_buf_str(b, "\", ");
     }
     if (k->num_push) {
-        gpucompile_buf_printf(b, "push_constant_bytes = %u : i32, push_constants = [", (unsigned)k->push_size);
+        if (uniform_binding < 0) gpucompile_buf_printf(b, "push_constant_bytes = %u : i32, push_constants = [", (unsigned)k->push_size);
+        else gpucompile_buf_printf(b, "uniform_binding = %u : i32, uniform_bytes = %u : i32, uniforms = [", (unsigned)uniform_binding, (unsigned)k->push_size);
         for (i = 0; i < k->num_push; i++)
             gpucompile_buf_printf(b, "%s{offset = %u : i32, size = %u : i32}", i ? ", " : "", (unsigned)k->push[i].offset, (unsigned)k->push[i].size);
         gpucompile_buf_str(b, "], ");
@@ -2466,15 +2470,14 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__metadata(const gpucompile_vulkan_kern
                           (unsigned)k->local_size[2]);
 }
 
-/* Each kernel's reflection from the module's words into its metadata (a's memory). add: the
-   kernels are added to o (an object read back) rather than looked up in it. */
-GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__reflect_into(gpucompile_object *o, const void *words, size_t size, int add) {
+GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_reflect_into(gpucompile_object *o, const void *words, size_t size, int add, gpucompile_vulkan_reader reader) {
     gpucompile_vulkan_kernel *ks;
+    long uniform_binding = -1;
     int n, i, j;
     gpucompile_result r = GPUCOMPILE_OK;
     ks = (gpucompile_vulkan_kernel *)gpucompile_alloc(&o->allocator, 64 * sizeof *ks);
     if (!ks) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-    n = gpucompile_vulkan_reflect(words, size, ks, 64);
+    n = reader ? reader(words, size, ks, 64, &uniform_binding) : gpucompile_vulkan_reflect(words, size, ks, 64);
     if (n < 0) r = GPUCOMPILE_ERROR_INVALID_BINARY;
     if (n > 64) n = 64;
     for (i = 0; i < n && r == GPUCOMPILE_OK; i++) {
@@ -2486,7 +2489,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__reflect_into(gpucompile_
         if (!k) continue;
         memset(&b, 0, sizeof b);
         b.a = &o->allocator;
-        gpucompile_vulkan__metadata(&ks[i], &b);
+        gpucompile_vulkan__metadata(&ks[i], uniform_binding, &b);
         if (b.oom) { r = GPUCOMPILE_ERROR_OUT_OF_MEMORY; break; }
         gpucompile_free(&o->allocator, k->metadata);
         k->metadata = b.data;
@@ -2551,7 +2554,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__finish_mod(gpucompile_jo
         }
         nwords = nw * 4;
     }
-    if ((r = gpucompile_vulkan__reflect_into(job->object, words, nwords, 0)) != GPUCOMPILE_OK) {
+    if ((r = gpucompile_vulkan_reflect_into(job->object, words, nwords, 0, NULL)) != GPUCOMPILE_OK) {
         gpucompile_job_free(job, words);
         return r == GPUCOMPILE_ERROR_OUT_OF_MEMORY ? r : gpucompile_job_fail(job, r, "the repaired module cannot be read back");
     }
@@ -2605,7 +2608,7 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__release(gpucompile_job *job) {
 /* Kernels of a module that did not come from a compile here (read back from a binary). */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__find_kernels(gpucompile_object *obj) {
     if (obj->num_kernels || obj->format != GPUCOMPILE_FORMAT_BIN) return GPUCOMPILE_OK;
-    return gpucompile_vulkan__reflect_into(obj, obj->data, obj->size, 1);
+    return gpucompile_vulkan_reflect_into(obj, obj->data, obj->size, 1, NULL);
 }
 
 /* c, fast, cold, spir_func; spir_kernel, ptx_kernel and amdgpu_kernel (pointer kernels, rewritten) */

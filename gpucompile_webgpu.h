@@ -209,10 +209,12 @@ GPUCOMPILE_VULKAN__PRIVATE int gpucompile_webgpu__uniform_mark(const uint32_t *w
     return 0;
 }
 
-GPUCOMPILE_VULKAN__PRIVATE int gpucompile_webgpu__reflect(const void *spirv, size_t size, gpucompile_webgpu_kernel *out, int max) {
+/* Vulkan's reading of the words (gpucompile_vulkan_reader), the uniform block read as the
+   push-constant block: *uniform_binding its binding (-1: none), *uniform_set its set. */
+GPUCOMPILE_VULKAN__PRIVATE int gpucompile_webgpu__read_at(const void *spirv, size_t size, gpucompile_vulkan_kernel *out, int max, long *uniform_binding,
+                                                          uint32_t *uniform_set) {
     const unsigned char *b = (const unsigned char *)spirv;
     uint32_t *w, set = 0, binding = 0, var = 0;
-    gpucompile_vulkan_kernel *ks = NULL;
     size_t n, i, at;
     int found, marked, swap;
     if (!spirv || size < 20 || size % 4) return -1;
@@ -246,17 +248,33 @@ GPUCOMPILE_VULKAN__PRIVATE int gpucompile_webgpu__reflect(const void *spirv, siz
                 w[at + 3] == GPUCOMPILE_VULKAN__SC_UNIFORM)
                 w[at + 3] = GPUCOMPILE_VULKAN__SC_PUSH_CONSTANT;
     }
+    found = gpucompile_vulkan__reflect(w, size, out, max);
+    *uniform_binding = var ? (long)binding : -1;
+    *uniform_set = set;
+    free(w);
+    return found;
+}
+
+GPUCOMPILE_VULKAN__PRIVATE int gpucompile_webgpu__read(const void *spirv, size_t size, gpucompile_vulkan_kernel *out, int max, long *uniform_binding) {
+    uint32_t set;
+    return gpucompile_webgpu__read_at(spirv, size, out, max, uniform_binding, &set);
+}
+
+GPUCOMPILE_VULKAN__PRIVATE int gpucompile_webgpu__reflect(const void *spirv, size_t size, gpucompile_webgpu_kernel *out, int max) {
+    gpucompile_vulkan_kernel *ks = NULL;
+    long binding;
+    uint32_t set;
+    int found, i;
     if (max > 0 && out) ks = (gpucompile_vulkan_kernel *)malloc((size_t)max * sizeof *ks);
-    found = gpucompile_vulkan__reflect(w, size, ks, ks ? max : 0);
-    for (i = 0; ks && found > 0 && i < (size_t)found && i < (size_t)max; i++) {
+    found = gpucompile_webgpu__read_at(spirv, size, ks, ks ? max : 0, &binding, &set);
+    for (i = 0; ks && i < found && i < max; i++) {
         memset(&out[i], 0, sizeof out[i]);
         out[i].k = ks[i];
-        out[i].has_uniforms = var && ks[i].push_size > 0;
+        out[i].has_uniforms = binding >= 0 && ks[i].push_size > 0;
         out[i].uniform_set = set;
-        out[i].uniform_binding = binding;
+        out[i].uniform_binding = (uint32_t)binding;
     }
     free(ks);
-    free(w);
     return found;
 }
 
@@ -605,16 +623,9 @@ GPUCOMPILE_PRIVATE const gpucompile_lower_target *gpucompile_webgpu__lower_targe
    backend's input rules on what it made (its pre_emit then finds no kernel to lower). */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__lower(gpucompile_job *job, gpucompile_webgpu__job *st) {
     gpucompile_lower_options o;
-    const char *ws = gpucompile_target_flag_value(st->target, "workgroup_size"), *lm = gpucompile_target_flag_value(st->target, "local_memory");
-    gpucompile_result r = GPUCOMPILE_OK;
+    gpucompile_result r;
     int n = 0;
-    memset(&o, 0, sizeof o);
-    if (ws && *ws == '"') ws++;
-    if (lm && *lm == '"') lm++;
-    if (ws && sscanf(ws, "%u,%u,%u", &o.local_size[0], &o.local_size[1], &o.local_size[2]) < 1)
-        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "flag workgroup_size: \"X,Y,Z\" (kernels without reqd_work_group_size)");
-    if (lm && sscanf(lm, "%u", &o.local_bytes) != 1)
-        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "flag local_memory: the bytes of each local pointer parameter");
+    if ((r = gpucompile_lower_flags(job, st->target, &o)) != GPUCOMPILE_OK) return r;
     if ((r = gpucompile_lower_kernels(job, job->module, gpucompile_webgpu__lower_target(), &o, NULL, &n)) != GPUCOMPILE_OK) return r;
     gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "webgpu", "%d kernel%s rewritten into the binding model (buffers at the "
                        "parameters' bindings, scalars in the uniform block, the parameters' order recorded)", n, n == 1 ? "" : "s");
@@ -1008,67 +1019,6 @@ done:
 
 /* ==== [section: webgpu objects] ==========================================================
    The reshaped module, its kernels' reflection as MLIR kernel metadata, the backend table. */
-GPUCOMPILE_PRIVATE void gpucompile_webgpu__metadata(const gpucompile_webgpu_kernel *wk, gpucompile_buf *b) {
-    const gpucompile_vulkan_kernel *k = &wk->k;
-    int i;
-    if (k->num_bindings) {
-        gpucompile_buf_str(b, "bindings = [");
-        for (i = 0; i < k->num_bindings; i++)
-            gpucompile_buf_printf(b, "%s{binding = %u : i32, read_only = %s, set = %u : i32, stride = %u : i32}", i ? ", " : "",
-                                  (unsigned)k->bindings[i].binding, k->bindings[i].read_only ? "true" : "false", (unsigned)k->bindings[i].set,
-                                  (unsigned)k->bindings[i].stride);
-        gpucompile_buf_str(b, "], ");
-    }
-    if (k->num_params) {
-        gpucompile_buf_str(b, "parameters = \"");
-        for (i = 0; i < k->num_params; i++) {
-            const gpucompile_vulkan_param *q = &k->params[i];
-            if (i) gpucompile_buf_str(b, " ");
-            if (q->kind == GPUCOMPILE_VULKAN_PARAM_BINDING) gpucompile_buf_printf(b, "b%u", (unsigned)q->value);
-            else if (q->kind == GPUCOMPILE_VULKAN_PARAM_PUSH) gpucompile_buf_printf(b, "p%u:%u", (unsigned)q->value, (unsigned)q->size);
-            else if (q->kind == GPUCOMPILE_VULKAN_PARAM_LOCAL) gpucompile_buf_printf(b, "l%u", (unsigned)q->value);
-            else gpucompile_buf_str(b, "-");
-        }
-        gpucompile_buf_str(b, "\", ");
-    }
-    if (wk->has_uniforms) {
-        gpucompile_buf_printf(b, "uniform_binding = %u : i32, uniform_bytes = %u : i32, uniforms = [", (unsigned)wk->uniform_binding, (unsigned)k->push_size);
-        for (i = 0; i < k->num_push; i++)
-            gpucompile_buf_printf(b, "%s{offset = %u : i32, size = %u : i32}", i ? ", " : "", (unsigned)k->push[i].offset, (unsigned)k->push[i].size);
-        gpucompile_buf_str(b, "], ");
-    }
-    gpucompile_buf_printf(b, "workgroup_size = array<i32: %u, %u, %u>", (unsigned)k->local_size[0], (unsigned)k->local_size[1], (unsigned)k->local_size[2]);
-}
-
-GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__reflect_into(gpucompile_object *o, const void *words, size_t size, int add) {
-    gpucompile_webgpu_kernel *ks;
-    int n, i, j;
-    gpucompile_result r = GPUCOMPILE_OK;
-    if (!(ks = (gpucompile_webgpu_kernel *)gpucompile_alloc(&o->allocator, 64 * sizeof *ks))) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-    n = gpucompile_webgpu__reflect(words, size, ks, 64);
-    if (n < 0) r = GPUCOMPILE_ERROR_INVALID_BINARY;
-    if (n > 64) n = 64;
-    for (i = 0; i < n && r == GPUCOMPILE_OK; i++) {
-        gpucompile_kernel *k = NULL;
-        gpucompile_buf b;
-        if (add && (r = gpucompile_object_add_kernel(o, ks[i].k.name)) != GPUCOMPILE_OK) break;
-        for (j = 0; j < o->num_kernels; j++)
-            if (strcmp(o->kernels[j].name, ks[i].k.name) == 0) k = &o->kernels[j];
-        if (!k) continue;
-        memset(&b, 0, sizeof b);
-        b.a = &o->allocator;
-        gpucompile_webgpu__metadata(&ks[i], &b);
-        if (b.oom) { r = GPUCOMPILE_ERROR_OUT_OF_MEMORY; break; }
-        gpucompile_free(&o->allocator, k->metadata);
-        k->metadata = b.data;
-        k->shared_bytes = (int)ks[i].k.workgroup_bytes;
-        if (add) k->num_params = 0;
-    }
-    gpucompile_free(&o->allocator, ks);
-    if (add && r == GPUCOMPILE_OK) qsort(o->kernels, (size_t)o->num_kernels, sizeof *o->kernels, gpucompile_kernel_cmp);
-    return r;
-}
-
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__finish(gpucompile_job *job, gpucompile_format format) {
     gpucompile_webgpu__job *st = (gpucompile_webgpu__job *)job->backend_data;
     gpucompile_result r = GPUCOMPILE_OK;
@@ -1096,14 +1046,14 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__finish(gpucompile_job *j
     gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "webgpu", "for WebGPU's readers: memory operands dropped, names dropped, "
                        "interfaces pruned%s", binding >= 0 ? ", the push-constant block made the uniform buffer at set 0" : "");
     if (binding >= 0) gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "webgpu", "uniform block: set 0, binding %d", binding);
-    if ((r = gpucompile_webgpu__reflect_into(job->object, job->result_data, job->result_size, 0)) != GPUCOMPILE_OK)
+    if ((r = gpucompile_vulkan_reflect_into(job->object, job->result_data, job->result_size, 0, gpucompile_webgpu__read)) != GPUCOMPILE_OK)
         return r == GPUCOMPILE_ERROR_OUT_OF_MEMORY ? r : gpucompile_job_fail(job, r, "the WebGPU module cannot be read back");
     return GPUCOMPILE_OK;
 }
 
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__find_kernels(gpucompile_object *obj) {
     if (obj->num_kernels || obj->format != GPUCOMPILE_FORMAT_BIN) return GPUCOMPILE_OK;
-    return gpucompile_webgpu__reflect_into(obj, obj->data, obj->size, 1);
+    return gpucompile_vulkan_reflect_into(obj, obj->data, obj->size, 1, gpucompile_webgpu__read);
 }
 
 /* The compile side of the one selection rule (gpucompile_webgpu__score). */
