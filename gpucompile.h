@@ -969,6 +969,10 @@ GPUCOMPILE_API int gpucompile_llvm_target_available(const char *name);
 GPUCOMPILE_API int gpucompile_llvm_target_initialize(const char *name);
 /* An LLVM value's name (LLVM's string, valid while the value is; "" when it has none). */
 GPUCOMPILE_API const char *gpucompile_value_name(LLVMValueRef v);
+/* The instruction after in, in module order (each function's blocks, in turn); with in NULL the
+   module's first; NULL after the last: `for (in = gpucompile_next_instruction(m, NULL); in; in =
+   gpucompile_next_instruction(m, in))`. A walk that erases in takes the next one first. */
+GPUCOMPILE_API LLVMValueRef gpucompile_next_instruction(LLVMModuleRef module, LLVMValueRef in);
 /* Appends a kernel named by the len bytes at name (copied, with o's allocator) to o, its
    metadata fields -1 (unknown). gpucompile_object_add_kernel is the same for a C string. */
 GPUCOMPILE_API gpucompile_result gpucompile_object_add_kernel_n(gpucompile_object *o, const char *name, size_t len);
@@ -1559,6 +1563,26 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__logf(const gpucompile_logger *
 GPUCOMPILE_DEF const char *gpucompile_value_name(LLVMValueRef v) {
     size_t n;
     return LLVMGetValueName2(v, &n);
+}
+
+GPUCOMPILE_DEF LLVMValueRef gpucompile_next_instruction(LLVMModuleRef module, LLVMValueRef in) {
+    LLVMValueRef fn, next;
+    LLVMBasicBlockRef bb;
+    if (in) {
+        if ((next = LLVMGetNextInstruction(in)) != NULL) return next;
+        bb = LLVMGetInstructionParent(in);
+        fn = LLVMGetBasicBlockParent(bb);
+        bb = LLVMGetNextBasicBlock(bb);
+    } else {
+        fn = LLVMGetFirstFunction(module);
+        bb = fn ? LLVMGetFirstBasicBlock(fn) : NULL; /* NULL for a declaration */
+    }
+    while (fn) {
+        for (; bb; bb = LLVMGetNextBasicBlock(bb))
+            if ((next = LLVMGetFirstInstruction(bb)) != NULL) return next;
+        if ((fn = LLVMGetNextFunction(fn)) != NULL) bb = LLVMGetFirstBasicBlock(fn);
+    }
+    return NULL;
 }
 
 GPUCOMPILE__PRIVATE int gpucompile__starts_with(const char *s, const char *prefix) {
@@ -4504,8 +4528,7 @@ GPUCOMPILE__PRIVATE int gpucompile__check_code(gpucompile_job *job) {
     const gpucompile_code_rules *rules = job->backend->code_rules;
     LLVMTargetDataRef dl = LLVMGetModuleDataLayout(job->module);
     unsigned long long max_param = rules ? rules->max_param_bytes : 0;
-    LLVMValueRef fn, g;
-    LLVMBasicBlockRef bb;
+    LLVMValueRef fn, g, in;
     if (!rules) return 0;
     if (rules->bad_metadata && rules->bad_metadata(job)) return 1;
     for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) {
@@ -4531,19 +4554,14 @@ GPUCOMPILE__PRIVATE int gpucompile__check_code(gpucompile_job *job) {
             return 1;
         }
     }
-    for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn))
-        for (bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
-            LLVMValueRef in;
-            for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
-                const char *why = gpucompile__bad_instruction(rules, in);
-                if (why) {
-                    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL,
-                                       "function '%s': LLVM cannot compile it for %s: %s", gpucompile_value_name(fn),
-                                       gpucompile_target_triple(job->target), why);
-                    return 1;
-                }
-            }
+    for (in = gpucompile_next_instruction(job->module, NULL); in; in = gpucompile_next_instruction(job->module, in)) {
+        const char *why = gpucompile__bad_instruction(rules, in);
+        if (why) {
+            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_UNSUPPORTED, NULL, "function '%s': LLVM cannot compile it for %s: %s",
+                               gpucompile_value_name(LLVMGetBasicBlockParent(LLVMGetInstructionParent(in))), gpucompile_target_triple(job->target), why);
+            return 1;
         }
+    }
     return 0;
 }
 

@@ -2532,28 +2532,25 @@ GPUCOMPILE_PRIVATE LLVMTypeRef gpucompile_lower__indexed(LLVMValueRef g) {
    type (byte offsets, a getelementptr off another one, a pointer chosen by a phi crash it in
    "SPIRV legalize bitcast"). What the rewrite left otherwise is refused here. */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__shapes(gpucompile_lower__state *w) {
-    LLVMValueRef fn, in;
-    LLVMBasicBlockRef bb;
-    for (fn = LLVMGetFirstFunction(w->m); fn; fn = LLVMGetNextFunction(fn))
-        for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-            for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
-                LLVMValueRef p, base;
-                LLVMTypeRef t, bt;
-                unsigned as;
-                if (LLVMIsALoadInst(in)) { p = LLVMGetOperand(in, 0); t = LLVMTypeOf(in); }
-                else if (LLVMIsAStoreInst(in)) { p = LLVMGetOperand(in, 1); t = LLVMTypeOf(LLVMGetOperand(in, 0)); }
-                else if (LLVMIsAAtomicRMWInst(in)) { p = LLVMGetOperand(in, 0); t = LLVMTypeOf(LLVMGetOperand(in, 1)); }
-                else if (LLVMIsAAtomicCmpXchgInst(in)) { p = LLVMGetOperand(in, 0); t = LLVMTypeOf(LLVMGetOperand(in, 2)); }
-                else continue;
-                as = LLVMGetPointerAddressSpace(LLVMTypeOf(p));
-                if (as != 0 && as != 3 && as != w->t->private_space) continue; /* buffers and the scalars' block are the backend's */
-                base = (LLVMIsAGetElementPtrInst(p) || (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr)) ? LLVMGetOperand(p, 0) : p;
-                bt = LLVMIsAAllocaInst(base) ? LLVMGetAllocatedType(base) : LLVMIsAGlobalVariable(base) ? LLVMGlobalGetValueType(base) : NULL;
-                if (bt && (base == p ? bt == t : LLVMGetGEPSourceElementType(p) == bt && gpucompile_lower__indexed(p) == t)) continue;
-                return gpucompile_lower__refuse(w, in, as == 3 ? "workgroup memory addressed in a shape LLVM 22's code generator crashes on"
-                                                                   : "private memory addressed in a shape LLVM 22's code generator crashes on "
-                                                                     "(an array the rewrite could not index: passed to a call, or chosen by a phi)");
-            }
+    LLVMValueRef in;
+    for (in = gpucompile_next_instruction(w->m, NULL); in; in = gpucompile_next_instruction(w->m, in)) {
+        LLVMValueRef p, base;
+        LLVMTypeRef t, bt;
+        unsigned as;
+        if (LLVMIsALoadInst(in)) { p = LLVMGetOperand(in, 0); t = LLVMTypeOf(in); }
+        else if (LLVMIsAStoreInst(in)) { p = LLVMGetOperand(in, 1); t = LLVMTypeOf(LLVMGetOperand(in, 0)); }
+        else if (LLVMIsAAtomicRMWInst(in)) { p = LLVMGetOperand(in, 0); t = LLVMTypeOf(LLVMGetOperand(in, 1)); }
+        else if (LLVMIsAAtomicCmpXchgInst(in)) { p = LLVMGetOperand(in, 0); t = LLVMTypeOf(LLVMGetOperand(in, 2)); }
+        else continue;
+        as = LLVMGetPointerAddressSpace(LLVMTypeOf(p));
+        if (as != 0 && as != 3 && as != w->t->private_space) continue; /* buffers and the scalars' block are the backend's */
+        base = (LLVMIsAGetElementPtrInst(p) || (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr)) ? LLVMGetOperand(p, 0) : p;
+        bt = LLVMIsAAllocaInst(base) ? LLVMGetAllocatedType(base) : LLVMIsAGlobalVariable(base) ? LLVMGlobalGetValueType(base) : NULL;
+        if (bt && (base == p ? bt == t : LLVMGetGEPSourceElementType(p) == bt && gpucompile_lower__indexed(p) == t)) continue;
+        return gpucompile_lower__refuse(w, in, as == 3 ? "workgroup memory addressed in a shape LLVM 22's code generator crashes on"
+                                                           : "private memory addressed in a shape LLVM 22's code generator crashes on "
+                                                             "(an array the rewrite could not index: passed to a call, or chosen by a phi)");
+    }
     return GPUCOMPILE_OK;
 }
 
@@ -2624,18 +2621,15 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__bitcast_lanes(gpucompile_lower
 
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__split_wide(gpucompile_lower__state *w, int late) {
     LLVMValueRef fn, at = NULL, in, next, r;
-    LLVMBasicBlockRef bb;
     int round;
     for (round = 0; round < 2; round++) {
-        for (fn = LLVMGetFirstFunction(w->m); fn; fn = LLVMGetNextFunction(fn))
-            for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-                for (in = LLVMGetFirstInstruction(bb); in; in = next) {
-                    next = LLVMGetNextInstruction(in);
-                    if (LLVMGetInstructionOpcode(in) == LLVMBitCast && (r = gpucompile_lower__bitcast_lanes(w, in)) != NULL) {
-                        LLVMReplaceAllUsesWith(in, r);
-                        LLVMInstructionEraseFromParent(in);
-                    }
-                }
+        for (in = gpucompile_next_instruction(w->m, NULL); in; in = next) {
+            next = gpucompile_next_instruction(w->m, in);
+            if (LLVMGetInstructionOpcode(in) == LLVMBitCast && (r = gpucompile_lower__bitcast_lanes(w, in)) != NULL) {
+                LLVMReplaceAllUsesWith(in, r);
+                LLVMInstructionEraseFromParent(in);
+            }
+        }
         for (at = NULL, fn = LLVMGetFirstFunction(w->m); fn && !at; fn = LLVMGetNextFunction(fn))
             if (!LLVMIsDeclaration(fn)) at = gpucompile_lower__wide(fn);
         if (!at || round == 1) break;
@@ -2652,17 +2646,14 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__split_wide(gpucompile_low
 /* Calls to functions the module does not define, left after the rewrite (LLVM 22 would import
    them, which needs the Linkage capability). */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__undefined(gpucompile_lower__state *w) {
-    LLVMValueRef fn, in;
-    LLVMBasicBlockRef bb;
-    for (fn = LLVMGetFirstFunction(w->m); fn; fn = LLVMGetNextFunction(fn))
-        for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-            for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
-                const char *c = gpucompile_lower__callee_name(in);
-                if (*c && strncmp(c, "llvm.", 5) != 0 && LLVMIsDeclaration(LLVMGetCalledValue(in)) &&
-                    !(w->t->spec_constant && strcmp(c, w->t->spec_constant) == 0))
-                    return gpucompile_lower__refuse(w, in, "a call to a function the module does not define (not an OpenCL function this "
-                                                             "rewrite knows; a %s shader module links nothing)", w->t->api);
-            }
+    LLVMValueRef in;
+    for (in = gpucompile_next_instruction(w->m, NULL); in; in = gpucompile_next_instruction(w->m, in)) {
+        const char *c = gpucompile_lower__callee_name(in);
+        if (*c && strncmp(c, "llvm.", 5) != 0 && LLVMIsDeclaration(LLVMGetCalledValue(in)) &&
+            !(w->t->spec_constant && strcmp(c, w->t->spec_constant) == 0))
+            return gpucompile_lower__refuse(w, in, "a call to a function the module does not define (not an OpenCL function this "
+                                                     "rewrite knows; a %s shader module links nothing)", w->t->api);
+    }
     return GPUCOMPILE_OK;
 }
 
@@ -2924,8 +2915,7 @@ GPUCOMPILE_DEF int gpucompile_lower_expand(LLVMModuleRef module) {
     static const char *const names[] = {"llvm.ctlz.", "llvm.cttz.", "llvm.uadd.sat.", "llvm.sadd.sat.", "llvm.usub.sat.", "llvm.ssub.sat.", "llvm.abs.",
                                         "llvm.fshl.", "llvm.fshr.", "llvm.copysign."};
     gpucompile_lower__state w;
-    LLVMValueRef fn, in, next;
-    LLVMBasicBlockRef bb;
+    LLVMValueRef in, next;
     int count = 0;
     if (!module) return 0;
     memset(&w, 0, sizeof w);
@@ -2934,37 +2924,35 @@ GPUCOMPILE_DEF int gpucompile_lower_expand(LLVMModuleRef module) {
     w.b = LLVMCreateBuilderInContext(w.ctx);
     w.i32 = LLVMInt32TypeInContext(w.ctx);
     w.i64 = LLVMInt64TypeInContext(w.ctx);
-    for (fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn))
-        for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-            for (in = LLVMGetFirstInstruction(bb); in; in = next) {
-                LLVMValueRef f = LLVMIsACallInst(in) ? LLVMGetCalledValue(in) : NULL, a, r = NULL;
-                const char *name = f && LLVMIsAFunction(f) ? LLVMGetValueName(f) : "";
-                unsigned k;
-                next = LLVMGetNextInstruction(in);
-                for (k = 0; k < sizeof names / sizeof *names; k++)
-                    if (strncmp(name, names[k], strlen(names[k])) == 0) break;
-                if (k == sizeof names / sizeof *names) continue;
-                a = LLVMGetOperand(in, 0);
-                if (k == 6 && gpucompile_lower__bits(LLVMTypeOf(a)) == 32) continue; /* GLSL's SAbs */
-                LLVMPositionBuilderBefore(w.b, in);
-                switch (k) {
-                case 0: r = gpucompile_lower__clz(&w, a); break;
-                case 1: r = gpucompile_lower__ctz(&w, a); break;
-                case 2: case 3: r = gpucompile_lower__add_sat(&w, a, LLVMGetOperand(in, 1), k == 3); break;
-                case 4: case 5: r = gpucompile_lower__sub_sat(&w, a, LLVMGetOperand(in, 1), k == 5); break;
-                case 6: {
-                    LLVMValueRef z = gpucompile_lower__ki(LLVMTypeOf(a), 0);
-                    r = LLVMBuildSelect(w.b, LLVMBuildICmp(w.b, LLVMIntSLT, a, z, ""), LLVMBuildSub(w.b, z, a, ""), a, "");
-                    break;
-                }
-                case 7: case 8: r = gpucompile_lower__funnel(&w, a, LLVMGetOperand(in, 1), LLVMGetOperand(in, 2), k == 8); break;
-                default: r = gpucompile_lower__copysign(&w, a, LLVMGetOperand(in, 1)); break;
-                }
-                if (!r) continue;
-                LLVMReplaceAllUsesWith(in, r);
-                LLVMInstructionEraseFromParent(in);
-                count++;
-            }
+    for (in = gpucompile_next_instruction(module, NULL); in; in = next) {
+        LLVMValueRef f = LLVMIsACallInst(in) ? LLVMGetCalledValue(in) : NULL, a, r = NULL;
+        const char *name = f && LLVMIsAFunction(f) ? LLVMGetValueName(f) : "";
+        unsigned k;
+        next = gpucompile_next_instruction(module, in);
+        for (k = 0; k < sizeof names / sizeof *names; k++)
+            if (strncmp(name, names[k], strlen(names[k])) == 0) break;
+        if (k == sizeof names / sizeof *names) continue;
+        a = LLVMGetOperand(in, 0);
+        if (k == 6 && gpucompile_lower__bits(LLVMTypeOf(a)) == 32) continue; /* GLSL's SAbs */
+        LLVMPositionBuilderBefore(w.b, in);
+        switch (k) {
+        case 0: r = gpucompile_lower__clz(&w, a); break;
+        case 1: r = gpucompile_lower__ctz(&w, a); break;
+        case 2: case 3: r = gpucompile_lower__add_sat(&w, a, LLVMGetOperand(in, 1), k == 3); break;
+        case 4: case 5: r = gpucompile_lower__sub_sat(&w, a, LLVMGetOperand(in, 1), k == 5); break;
+        case 6: {
+            LLVMValueRef z = gpucompile_lower__ki(LLVMTypeOf(a), 0);
+            r = LLVMBuildSelect(w.b, LLVMBuildICmp(w.b, LLVMIntSLT, a, z, ""), LLVMBuildSub(w.b, z, a, ""), a, "");
+            break;
+        }
+        case 7: case 8: r = gpucompile_lower__funnel(&w, a, LLVMGetOperand(in, 1), LLVMGetOperand(in, 2), k == 8); break;
+        default: r = gpucompile_lower__copysign(&w, a, LLVMGetOperand(in, 1)); break;
+        }
+        if (!r) continue;
+        LLVMReplaceAllUsesWith(in, r);
+        LLVMInstructionEraseFromParent(in);
+        count++;
+    }
     LLVMDisposeBuilder(w.b);
     return count;
 }

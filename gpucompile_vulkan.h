@@ -1754,17 +1754,14 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__check_profile(gpucompile
     unsigned long shared, push, bytes;
     LLVMTargetDataRef dl = LLVMGetModuleDataLayout(job->module);
     LLVMValueRef fn, in, g;
-    LLVMBasicBlockRef bb;
     char why[512];
     const char *hint = t->upstream ? "add it to #spirv.vce's capabilities" : strcmp(chip, "android") == 0 ? "chip \"android\": Android's baseline devices lack it" : "the target's features remove it";
-    for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn))
-        for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-            for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
-                const gpucompile_vulkan__need *x = gpucompile_vulkan__lacks(t, in);
-                if (!x) continue;
-                snprintf(why, sizeof why, "%s needs the SPIR-V capability %s, which the target does not allow (%s)", x->what, x->cap, hint);
-                return gpucompile_vulkan__refuse(job, in, why);
-            }
+    for (in = gpucompile_next_instruction(job->module, NULL); in; in = gpucompile_next_instruction(job->module, in)) {
+        const gpucompile_vulkan__need *x = gpucompile_vulkan__lacks(t, in);
+        if (!x) continue;
+        snprintf(why, sizeof why, "%s needs the SPIR-V capability %s, which the target does not allow (%s)", x->what, x->cap, hint);
+        return gpucompile_vulkan__refuse(job, in, why);
+    }
     gpucompile_vulkan__profile_limits(t, &shared, &push);
     for (g = LLVMGetFirstGlobal(job->module); g; g = LLVMGetNextGlobal(g))
         if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 13 && push && LLVMABISizeOfType(dl, LLVMGlobalGetValueType(g)) > push)
@@ -1945,19 +1942,17 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job 
     }
     b = LLVMCreateBuilderInContext(job->context);
     fields = 0;
-    for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn))
-        for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-            for (in = LLVMGetFirstInstruction(bb); in; in = next) {
-                const char *why;
-                next = LLVMGetNextInstruction(in);
-                if (gpucompile_vulkan__cas(in, NULL)) {
-                    next = gpucompile_vulkan__rewrite_cas(job, b, in);
-                    fields++;
-                } else if ((why = gpucompile_vulkan__bad_instruction(in)) != NULL) {
-                    LLVMDisposeBuilder(b);
-                    return gpucompile_vulkan__refuse(job, in, why);
-                }
-            }
+    for (in = gpucompile_next_instruction(job->module, NULL); in; in = next) {
+        const char *why;
+        next = gpucompile_next_instruction(job->module, in);
+        if (gpucompile_vulkan__cas(in, NULL)) {
+            next = gpucompile_vulkan__rewrite_cas(job, b, in);
+            fields++;
+        } else if ((why = gpucompile_vulkan__bad_instruction(in)) != NULL) {
+            LLVMDisposeBuilder(b);
+            return gpucompile_vulkan__refuse(job, in, why);
+        }
+    }
     LLVMDisposeBuilder(b);
     if (fields)
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d cmpxchg%s written as llvm.spv.cmpxchg (LLVM 22 "

@@ -571,33 +571,30 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__check_module(gpucompile_
    clamp of a negative index then goes wrong); its comparisons it reads with their signedness. */
 GPUCOMPILE_PRIVATE int gpucompile_webgpu__signed_ops(gpucompile_job *job) {
     LLVMBuilderRef b = LLVMCreateBuilderInContext(job->context);
-    LLVMValueRef fn, in, next;
-    LLVMBasicBlockRef bb;
+    LLVMValueRef in, next;
     int count = 0;
-    for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn))
-        for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-            for (in = LLVMGetFirstInstruction(bb); in; in = next) {
-                LLVMValueRef callee, a, c, r;
-                const char *name;
-                int kind;
-                next = LLVMGetNextInstruction(in);
-                if (!LLVMIsACallInst(in) || !(callee = LLVMGetCalledValue(in)) || !LLVMIsAFunction(callee)) continue;
-                name = gpucompile_value_name(callee);
-                kind = strncmp(name, "llvm.smax.", 10) == 0 ? 1 : strncmp(name, "llvm.smin.", 10) == 0 ? 2 : strncmp(name, "llvm.abs.", 9) == 0 ? 3 : 0;
-                if (!kind) continue;
-                LLVMPositionBuilderBefore(b, in);
-                a = LLVMGetOperand(in, 0);
-                if (kind == 3) {
-                    LLVMValueRef neg = LLVMBuildNeg(b, a, "");
-                    r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, a, LLVMConstNull(LLVMTypeOf(a)), ""), neg, a, "");
-                } else {
-                    c = LLVMGetOperand(in, 1);
-                    r = LLVMBuildSelect(b, LLVMBuildICmp(b, kind == 1 ? LLVMIntSGT : LLVMIntSLT, a, c, ""), a, c, "");
-                }
-                LLVMReplaceAllUsesWith(in, r);
-                LLVMInstructionEraseFromParent(in);
-                count++;
-            }
+    for (in = gpucompile_next_instruction(job->module, NULL); in; in = next) {
+        LLVMValueRef callee, a, c, r;
+        const char *name;
+        int kind;
+        next = gpucompile_next_instruction(job->module, in);
+        if (!LLVMIsACallInst(in) || !(callee = LLVMGetCalledValue(in)) || !LLVMIsAFunction(callee)) continue;
+        name = gpucompile_value_name(callee);
+        kind = strncmp(name, "llvm.smax.", 10) == 0 ? 1 : strncmp(name, "llvm.smin.", 10) == 0 ? 2 : strncmp(name, "llvm.abs.", 9) == 0 ? 3 : 0;
+        if (!kind) continue;
+        LLVMPositionBuilderBefore(b, in);
+        a = LLVMGetOperand(in, 0);
+        if (kind == 3) {
+            LLVMValueRef neg = LLVMBuildNeg(b, a, "");
+            r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, a, LLVMConstNull(LLVMTypeOf(a)), ""), neg, a, "");
+        } else {
+            c = LLVMGetOperand(in, 1);
+            r = LLVMBuildSelect(b, LLVMBuildICmp(b, kind == 1 ? LLVMIntSGT : LLVMIntSLT, a, c, ""), a, c, "");
+        }
+        LLVMReplaceAllUsesWith(in, r);
+        LLVMInstructionEraseFromParent(in);
+        count++;
+    }
     LLVMDisposeBuilder(b);
     return count;
 }
@@ -638,15 +635,12 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__pre_emit(gpucompile_job 
     gpucompile_result r = GPUCOMPILE_OK;
     int narrowed;
     if (gpucompile_has_pointer_kernels(job->module)) { /* double and half first: the lowering splits them into integers */
-        LLVMValueRef fn, in;
-        LLVMBasicBlockRef bb;
+        LLVMValueRef in;
         int f16 = gpucompile_webgpu__f16(st->target);
-        for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn))
-            for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-                for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
-                    const char *why = gpucompile_webgpu__bad_instruction(in, f16);
-                    if (why && (strncmp(why, "a double", 8) == 0 || strncmp(why, "a half", 6) == 0)) return gpucompile_webgpu__refuse(job, in, why);
-                }
+        for (in = gpucompile_next_instruction(job->module, NULL); in; in = gpucompile_next_instruction(job->module, in)) {
+            const char *why = gpucompile_webgpu__bad_instruction(in, f16);
+            if (why && (strncmp(why, "a double", 8) == 0 || strncmp(why, "a half", 6) == 0)) return gpucompile_webgpu__refuse(job, in, why);
+        }
         if ((r = gpucompile_webgpu__lower(job, st)) != GPUCOMPILE_OK) return r;
     }
     if ((narrowed = gpucompile_webgpu__signed_ops(job)) > 0) /* after the lowering (its clamp, min, max), before the Vulkan backend's narrowing (their 64-bit ones) */
