@@ -3009,20 +3009,16 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef mod
 #include <time.h>
 #if defined(_WIN32)
 #include <direct.h>
-#else
-#include <sys/stat.h>
-#include <unistd.h>
-#endif
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-#if defined(_WIN32)
 #define GPUCOMPILE_VULKAN__LIBRARY "vulkan-1.dll"
 #define GPUCOMPILE_VULKAN__CALL __stdcall /* VKAPI_CALL: matters on 32-bit x86 only */
 #else
+#include <sys/stat.h>
+#include <unistd.h>
 #define GPUCOMPILE_VULKAN__LIBRARY "libvulkan.so.1,libvulkan.so"
 #define GPUCOMPILE_VULKAN__CALL
+#endif
+#ifdef __cplusplus
+extern "C" {
 #endif
 
 /* The Vulkan ABI we use, declared here (vulkan_core.h's layouts, field for field, for what is
