@@ -5025,6 +5025,20 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_job_emit_copy(gpucompile_job *job, L
     return r;
 }
 
+/* The module's assembly text beside its object, made from a copy in a context and target machine
+   of its own: code generation changes the module it runs on, and LLVM 22's SPIR-V code generator
+   unoptimized (emit_unoptimized) died generating code twice in one context and target machine
+   (a Vulkan kernel with --save-temps: signal 11). */
+GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit_aside(gpucompile_job *job, LLVMMemoryBufferRef *out) {
+    LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(job->module);
+    gpucompile_result r;
+    *out = NULL;
+    if (!bc) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "cannot write bitcode");
+    r = gpucompile_job_emit_copy(job, bc, LLVMAssemblyFile, NULL, 1, out);
+    LLVMDisposeMemoryBuffer(bc);
+    return r;
+}
+
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit(gpucompile_job *job) {
     const gpucompile_hooks *h = job->options->hooks;
     LLVMMemoryBufferRef bc = NULL;
@@ -5037,7 +5051,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit(gpucompile_job *job) {
     }
     if (h && h->isa && type != LLVMAssemblyFile) { /* the ISA text as well, for the hook only */
         LLVMMemoryBufferRef isa = NULL;
-        r = gpucompile__emit_file(job, LLVMAssemblyFile, &isa);
+        r = gpucompile__emit_aside(job, &isa);
         if (r == GPUCOMPILE_OK) r = h->isa(job, LLVMGetBufferStart(isa), LLVMGetBufferSize(isa), h->user_data);
         if (isa) LLVMDisposeMemoryBuffer(isa);
         if (r != GPUCOMPILE_OK) return job->failed ? r : gpucompile_job_fail(job, r, "the isa hook stopped the compile");
@@ -6716,24 +6730,16 @@ GPUCOMPILE__PRIVATE void gpucompile__save_begin(gpucompile_job *job, const char 
 GPUCOMPILE__PRIVATE void gpucompile__save_isa(gpucompile_job *job) {
     gpucompile__job *j = (gpucompile__job *)job;
     LLVMMemoryBufferRef isa = NULL;
-    LLVMModuleRef m = job->module;
     const gpucompile_logger *logger = j->logger;
     gpucompile_result llvm_error = j->llvm_error;
     int failed = job->failed;
-    if (!j->save_dir || job->format == GPUCOMPILE_FORMAT_LLVM || job->format == GPUCOMPILE_FORMAT_ISA ||
-        job->backend->bin_from == LLVMAssemblyFile || !(job->module = LLVMCloneModule(m))) {
-        job->module = m;
-        return;
-    }
+    if (!j->save_dir || job->format == GPUCOMPILE_FORMAT_LLVM || job->format == GPUCOMPILE_FORMAT_ISA || job->backend->bin_from == LLVMAssemblyFile) return;
     j->logger = NULL;
-    if (gpucompile__emit_file(job, LLVMAssemblyFile, &isa) == GPUCOMPILE_OK)
-        gpucompile__save(job, "isa.s", LLVMGetBufferStart(isa), LLVMGetBufferSize(isa));
+    if (gpucompile__emit_aside(job, &isa) == GPUCOMPILE_OK) gpucompile__save(job, "isa.s", LLVMGetBufferStart(isa), LLVMGetBufferSize(isa));
     j->logger = logger;
     j->llvm_error = llvm_error;
     job->failed = failed;
     if (isa) LLVMDisposeMemoryBuffer(isa);
-    LLVMDisposeModule(job->module);
-    job->module = m;
 }
 
 /* The emitted ISA or object, after emit. */

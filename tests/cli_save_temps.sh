@@ -66,4 +66,13 @@ else skip "cubins' repro.sh (no ptxas)"; fi
 "$GPUCOMPILE" --no-cache -t "$AMD" "$T_TMP/lds.ll" -o "$T_TMP/lds.hsaco" --save-temps "$T_TMP/s_lds" 2>"$T_TMP/err"; rc=$?
 check "AMDGPU --save-temps, a code generation error (LDS over its limit): exit 1, printed once" \
   sh -c "[ $rc -eq 1 ] && [ \$(grep -c 'exceeds limit' '$T_TMP/err') -eq 1 ] && cmp -s '$T_TMP/err0' '$T_TMP/err'"
+# Vulkan, in process: the assembly beside the object comes from a copy in a context and target
+# machine of its own (LLVM 22's SPIR-V code generator, unoptimized, died generating code twice in
+# one: signal 11)
+if "$GPUCOMPILE" --print-target '#gpu.vulkan' >/dev/null 2>&1; then
+    "$GPUCOMPILE" --in-process --no-cache -t '#gpu.vulkan' "$K/saxpy_vulkan.ll" -o "$T_TMP/v.spv" --save-temps "$T_TMP/s_vk"; rc=$?
+    D="$T_TMP/s_vk/saxpy_vulkan.vulkan.bin"
+    check "Vulkan --save-temps in process: exit 0, assembly, object and module saved" sh -c "[ $rc -eq 0 ] && cd '$D' && ls isa.s object.o binary.bin >/dev/null"
+    check "Vulkan --save-temps: the module is valid" spirv-val --target-env vulkan1.3 "$T_TMP/v.spv"
+else skip "Vulkan --save-temps (no SPIR-V target in this LLVM)"; fi
 tally cli_save_temps.sh
