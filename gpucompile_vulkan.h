@@ -1370,6 +1370,17 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__refuse(gpucompile_job *j
     return r;
 }
 
+/* 64-bit atomics: LLVM 22 never declares Int64Atomics for a shader and stops on them ('Unable to
+   meet SPIR-V requirements'). Each is written as a volatile load of the old value and volatile
+   stores of its operands at its address (cmpxchg: the comparator, then the value), which LLVM
+   writes as they are, marked by their alignment: 2^(GPUCOMPILE_VULKAN__A64 + the operation's
+   index in gpucompile_vulkan__a64_ops, LLVM's atomicrmw operations in their order, then cmpxchg's
+   value and its comparator). gpucompile_vulkan__fix_atomic64 makes them the atomic instruction
+   again on the words, and declares Int64Atomics. */
+#define GPUCOMPILE_VULKAN__A64 16
+#define GPUCOMPILE_VULKAN__A64_CAS 11 /* cmpxchg's value; its comparator is the one after */
+static const uint32_t gpucompile_vulkan__a64_ops[] = {229, 234, 235, 240, 0 /* nand: none */, 241, 242, 238, 236, 239, 237, 230, 230};
+
 /* The bits of a cmpxchg's value, 0 for another instruction. */
 GPUCOMPILE_PRIVATE unsigned gpucompile_vulkan__cas_width(LLVMValueRef in) {
     LLVMTypeRef t = LLVMIsAAtomicCmpXchgInst(in) ? LLVMTypeOf(LLVMGetOperand(in, 2)) : NULL;
@@ -1386,6 +1397,26 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__cas(LLVMValueRef in, unsigned *scope) 
     if (as != 11 && as != 3) return 0;
     if (scope) *scope = as == 3 ? 2 : 1;
     return 1;
+}
+
+/* A 64-bit atomic in a buffer or workgroup memory that gpucompile_vulkan__rewrite_atomics writes
+   as marked loads and stores: its index in gpucompile_vulkan__a64_ops + 1; else 0. */
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__atomic64(LLVMValueRef in) {
+    unsigned as, op;
+    int k;
+    if (gpucompile_vulkan__cas_width(in) == 64) k = GPUCOMPILE_VULKAN__A64_CAS;
+    else if (LLVMIsAAtomicRMWInst(in) && LLVMGetTypeKind(LLVMTypeOf(in)) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(LLVMTypeOf(in)) == 64 &&
+             (op = (unsigned)LLVMGetAtomicRMWBinOp(in)) < GPUCOMPILE_VULKAN__A64_CAS && gpucompile_vulkan__a64_ops[op])
+        k = (int)op;
+    else return 0;
+    as = LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(in, 0)));
+    return as == 11 || as == 3 ? k + 1 : 0;
+}
+
+/* Marks a load or store of gpucompile_vulkan__rewrite_atomics (the operation's index k). */
+GPUCOMPILE_PRIVATE void gpucompile_vulkan__a64_mark(LLVMValueRef v, int k) {
+    LLVMSetVolatile(v, 1);
+    LLVMSetAlignment(v, 1u << (GPUCOMPILE_VULKAN__A64 + k));
 }
 
 /* Why LLVM 22 cannot take instruction in (crash or invalid module), NULL when it can. */
@@ -1407,10 +1438,10 @@ GPUCOMPILE_PRIVATE const char *gpucompile_vulkan__bad_instruction(LLVMValueRef i
         return "a compare-and-swap (OpenCL's atomic_cmpxchg, atom_cmpxchg) outside a buffer and workgroup memory, or not of a 32-bit "
                "integer: LLVM 22's code generator crashes on every cmpxchg for Vulkan (in \"SPIRV legalize bitcast\"), and gpucompile "
                "writes only these as llvm.spv.cmpxchg";
-    if ((LLVMIsAAtomicRMWInst(in) && LLVMGetTypeKind(LLVMTypeOf(in)) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(LLVMTypeOf(in)) == 64) ||
-        gpucompile_vulkan__cas_width(in) == 64)
-        return "a 64-bit atomic (OpenCL's atom_add on long, ...): LLVM 22's code generator stops on it for Vulkan ('Unable to meet "
-               "SPIR-V requirements': it never declares Int64Atomics for a shader)";
+    if (((LLVMIsAAtomicRMWInst(in) && LLVMGetTypeKind(LLVMTypeOf(in)) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(LLVMTypeOf(in)) == 64) ||
+         gpucompile_vulkan__cas_width(in) == 64) && !gpucompile_vulkan__atomic64(in))
+        return "a 64-bit atomic outside a buffer and workgroup memory, or a nand: LLVM 22's code generator stops on 64-bit atomics for "
+               "Vulkan ('Unable to meet SPIR-V requirements'), and gpucompile writes only the others (OpenCL's atom_* on long) itself";
     if (LLVMIsAAtomicRMWInst(in) && !gpucompile_vulkan__float_atomics()) {
         LLVMAtomicRMWBinOp op = LLVMGetAtomicRMWBinOp(in);
         if (op == LLVMAtomicRMWBinOpFAdd || op == LLVMAtomicRMWBinOpFSub || op == LLVMAtomicRMWBinOpFMax || op == LLVMAtomicRMWBinOpFMin)
@@ -1708,9 +1739,11 @@ GPUCOMPILE_PRIVATE const gpucompile_vulkan__need *gpucompile_vulkan__type_lacks(
 /* What instruction in needs that the target does not allow (its result, its operands, what it
    loads or stores), or NULL. */
 GPUCOMPILE_PRIVATE const gpucompile_vulkan__need *gpucompile_vulkan__lacks(const gpucompile_target *t, LLVMValueRef in) {
+    static const gpucompile_vulkan__need atomic64 = {"Int64Atomics", "a 64-bit atomic"};
     const gpucompile_vulkan__need *x;
     int k, n = LLVMGetNumOperands(in);
     if (LLVMIsACallInst(in) && strncmp(gpucompile_vulkan__callee(in), "llvm.lifetime.", 14) == 0) return NULL; /* no code */
+    if (gpucompile_vulkan__atomic64(in) && !gpucompile_vulkan__allows(t, atomic64.cap)) return &atomic64;
     if ((x = gpucompile_vulkan__type_lacks(t, LLVMTypeOf(in), 0, 0)) != NULL) return x;
     for (k = 0; k < n; k++)
         if ((x = gpucompile_vulkan__type_lacks(t, LLVMTypeOf(LLVMGetOperand(in, (unsigned)k)), 0, 0)) != NULL) return x;
@@ -1810,6 +1843,16 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__lower(gpucompile_job *jo
     return gpucompile_vulkan__prepare(job);
 }
 
+/* The marked load of the old value and stores of the operands that stand for 64-bit atomic in
+   (gpucompile_vulkan__a64_ops' index k), at the builder: the old value. */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_vulkan__rewrite_atomics(gpucompile_job *job, LLVMBuilderRef b, LLVMValueRef in, int k) {
+    LLVMValueRef p = LLVMGetOperand(in, 0), old = LLVMBuildLoad2(b, LLVMInt64TypeInContext(job->context), p, "");
+    gpucompile_vulkan__a64_mark(old, k);
+    if (k == GPUCOMPILE_VULKAN__A64_CAS) gpucompile_vulkan__a64_mark(LLVMBuildStore(b, LLVMGetOperand(in, 1), p), k + 1);
+    gpucompile_vulkan__a64_mark(LLVMBuildStore(b, LLVMGetOperand(in, k == GPUCOMPILE_VULKAN__A64_CAS ? 2 : 1), p), k);
+    return old;
+}
+
 /* A cmpxchg gpucompile_vulkan__cas takes becomes the call llvm.spv.cmpxchg(pointer, comparator,
    value, scope, Equal, Unequal), and success old == comparator: LLVM 22 crashes on the
    instruction (in "SPIRV legalize bitcast") and selects the call as OpAtomicCompareExchange. It
@@ -1824,16 +1867,19 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_vulkan__rewrite_cas(gpucompile_job *j
     LLVMUseRef u, un;
     unsigned scope = 0;
     char name[32];
-    gpucompile_vulkan__cas(in, &scope);
-    snprintf(name, sizeof name, "llvm.spv.cmpxchg.p%u", LLVMGetPointerAddressSpace(pt));
-    if (!(f = LLVMGetNamedFunction(job->module, name))) f = LLVMAddFunction(job->module, name, ft);
     args[0] = LLVMGetOperand(in, 0);
     args[1] = LLVMGetOperand(in, 1);
     args[2] = LLVMGetOperand(in, 2);
-    args[3] = LLVMConstInt(i32, scope, 0);
-    args[4] = args[5] = LLVMConstInt(i32, 0, 0);
     LLVMPositionBuilderBefore(b, in);
-    old = LLVMBuildCall2(b, ft, f, args, 6, "");
+    if (gpucompile_vulkan__atomic64(in)) old = gpucompile_vulkan__rewrite_atomics(job, b, in, GPUCOMPILE_VULKAN__A64_CAS);
+    else {
+        gpucompile_vulkan__cas(in, &scope);
+        snprintf(name, sizeof name, "llvm.spv.cmpxchg.p%u", LLVMGetPointerAddressSpace(pt));
+        if (!(f = LLVMGetNamedFunction(job->module, name))) f = LLVMAddFunction(job->module, name, ft);
+        args[3] = LLVMConstInt(i32, scope, 0);
+        args[4] = args[5] = LLVMConstInt(i32, 0, 0);
+        old = LLVMBuildCall2(b, ft, f, args, 6, "");
+    }
     ok = LLVMBuildICmp(b, LLVMIntEQ, old, args[1], "");
     for (u = LLVMGetFirstUse(in); u; u = un) { /* the pair's extractvalues: old, ok */
         LLVMValueRef x = LLVMGetUser(u);
@@ -1856,7 +1902,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job 
     LLVMValueRef fn, in, next;
     LLVMBasicBlockRef bb;
     gpucompile_result r = GPUCOMPILE_OK;
-    int flattened = 0, hoisted = 0, fields = 0;
+    int flattened = 0, hoisted = 0, fields = 0, wide = 0;
     for (fn = LLVMGetFirstFunction(job->module); fn && !gpucompile_vulkan__is_kernel(job, fn); fn = LLVMGetNextFunction(fn)) {}
     if (!fn) /* else LLVM 22 writes a library module (Linkage), which no Vulkan device loads */
         return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "the module has no kernel (a compute shader module needs an entry point: "
@@ -1940,14 +1986,23 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job 
             return r;
         }
     }
+    /* the WebGPU backend compiles through this one and refuses what WGSL lacks in its own words */
+    if (job->backend == gpucompile_vulkan_backend() && (r = gpucompile_vulkan__check_profile(job)) != GPUCOMPILE_OK) return r;
     b = LLVMCreateBuilderInContext(job->context);
     fields = 0;
     for (in = gpucompile_next_instruction(job->module, NULL); in; in = next) {
         const char *why;
+        int a64 = gpucompile_vulkan__atomic64(in);
         next = gpucompile_next_instruction(job->module, in);
-        if (gpucompile_vulkan__cas(in, NULL)) {
+        if (gpucompile_vulkan__cas(in, NULL) || (a64 && LLVMIsAAtomicCmpXchgInst(in))) {
             next = gpucompile_vulkan__rewrite_cas(job, b, in);
-            fields++;
+            if (a64) wide++;
+            else fields++;
+        } else if (a64) {
+            LLVMPositionBuilderBefore(b, in);
+            LLVMReplaceAllUsesWith(in, gpucompile_vulkan__rewrite_atomics(job, b, in, a64 - 1));
+            LLVMInstructionEraseFromParent(in);
+            wide++;
         } else if ((why = gpucompile_vulkan__bad_instruction(in)) != NULL) {
             LLVMDisposeBuilder(b);
             return gpucompile_vulkan__refuse(job, in, why);
@@ -1957,8 +2012,9 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job 
     if (fields)
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d cmpxchg%s written as llvm.spv.cmpxchg (LLVM 22 "
                            "crashes on the instruction)", fields, fields == 1 ? "" : "s");
-    /* the WebGPU backend compiles through this one and refuses what WGSL lacks in its own words */
-    if (job->backend == gpucompile_vulkan_backend() && (r = gpucompile_vulkan__check_profile(job)) != GPUCOMPILE_OK) return r;
+    if (wide)
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d 64-bit atomic%s written as marked loads and stores, "
+                           "made atomic again after code generation (LLVM 22 never declares Int64Atomics for a shader)", wide, wide == 1 ? "" : "s");
     if (job->format == GPUCOMPILE_FORMAT_ISA) { /* isa: the module's words too, for finish's repairs */
         LLVMMemoryBufferRef obj = NULL, bc = LLVMWriteBitcodeToMemoryBuffer(job->module);
         /* from a copy, in a context and target machine of its own: LLVM 22's SPIR-V code generator crashes run twice on one module */
@@ -2021,7 +2077,7 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__uses(const uint32_t *w, uint32_t wc, u
     return n;
 }
 
-typedef struct gpucompile_vulkan__insert { size_t after; uint32_t w[4]; } gpucompile_vulkan__insert;
+typedef struct gpucompile_vulkan__insert { size_t after; uint32_t w[9]; } gpucompile_vulkan__insert; /* an instruction of up to 9 words */
 
 /* The module being repaired: its words (a copy), its instructions, and what changes. */
 typedef struct gpucompile_vulkan__mod {
@@ -2033,7 +2089,7 @@ typedef struct gpucompile_vulkan__mod {
     unsigned char *del, *changed;
     size_t *def;             /* instruction defining id + 1 (0: none) */
     uint32_t *used;          /* per id: how many instructions use it (weak ones left out) */
-    gpucompile_vulkan__insert ins[16];
+    gpucompile_vulkan__insert ins[64];
     int nins;
 } gpucompile_vulkan__mod;
 
@@ -2115,8 +2171,9 @@ GPUCOMPILE_PRIVATE uint32_t gpucompile_vulkan__constant(gpucompile_vulkan__mod *
             m->w[m->at[i] + 1] == type && m->w[m->at[i] + 3] == v)
             return m->w[m->at[i] + 2];
     for (i = 0; i < (size_t)m->nins; i++)
-        if (m->ins[i].w[1] == type && m->ins[i].w[3] == v) return m->ins[i].w[2];
-    if (m->nins == 16) return 0;
+        if (m->ins[i].w[0] == gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_CONSTANT, 4) && m->ins[i].w[1] == type && m->ins[i].w[3] == v)
+            return m->ins[i].w[2];
+    if (m->nins == 64) return 0;
     x = &m->ins[m->nins++];
     x->after = after;
     x->w[0] = gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_CONSTANT, 4);
@@ -2230,6 +2287,70 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__fix_cas(gpucompile_vulkan__mod *m) {
     return fixed;
 }
 
+/* gpucompile_vulkan__rewrite_atomics' marked loads and stores, the 64-bit atomics they stand for
+   again: the load becomes the atomic (its result the old value; scope Device and semantics
+   SequentiallyConsistent, as LLVM 22 writes its 32-bit ones; cmpxchg's relaxed, as
+   gpucompile_vulkan__rewrite_cas'), its stores go, and the module declares Int64Atomics. The number
+   made; -1 when a marked load has not its stores after it. */
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__fix_atomic64(gpucompile_vulkan__mod *m) {
+    size_t i, j, last_cap = 0;
+    uint32_t uint_t = 0, has = 0, mark;
+    int made = 0;
+    for (i = 0; i < m->count; i++) {
+        const uint32_t *a = m->w + m->at[i];
+        if (GPUCOMPILE_VULKAN__OP(m, i) == GPUCOMPILE_VULKAN__OP_CAPABILITY) {
+            last_cap = i;
+            has |= a[1] == 12; /* Int64Atomics */
+        }
+        if (GPUCOMPILE_VULKAN__OP(m, i) == GPUCOMPILE_VULKAN__OP_TYPE_INT && a[2] == 32 && a[3] == 0 && !uint_t) uint_t = a[1];
+    }
+    for (i = 0; i < m->count; i++) {
+        const uint32_t *a = m->w + m->at[i];
+        uint32_t k, val = 0, cmp = 0, scope, sem;
+        gpucompile_vulkan__insert *x;
+        if (m->del[i] || GPUCOMPILE_VULKAN__OP(m, i) != 61 || GPUCOMPILE_VULKAN__WC(m, i) != 6 || a[4] != 3) continue; /* OpLoad Volatile|Aligned */
+        for (k = 0; k <= GPUCOMPILE_VULKAN__A64_CAS && a[5] != 1u << (GPUCOMPILE_VULKAN__A64 + k); k++) {}
+        if (k > GPUCOMPILE_VULKAN__A64_CAS) continue;
+        for (j = i + 1; j < m->count && GPUCOMPILE_VULKAN__OP(m, j) != GPUCOMPILE_VULKAN__OP_FUNCTION_END && !val; j++) {
+            const uint32_t *st = m->w + m->at[j];
+            if (m->del[j] || GPUCOMPILE_VULKAN__OP(m, j) != 62 || GPUCOMPILE_VULKAN__WC(m, j) != 5 || st[1] != a[3] || st[3] != 3) continue;
+            mark = st[4];
+            if (mark == 1u << (GPUCOMPILE_VULKAN__A64 + k)) val = st[2];
+            else if (k == GPUCOMPILE_VULKAN__A64_CAS && mark == 1u << (GPUCOMPILE_VULKAN__A64 + k + 1)) cmp = st[2];
+            else continue;
+            gpucompile_vulkan__delete(m, j);
+        }
+        if (!val || (k == GPUCOMPILE_VULKAN__A64_CAS && !cmp) || !uint_t || m->nins == 64) return -1;
+        scope = gpucompile_vulkan__constant(m, uint_t, 1, gpucompile_vulkan__def(m, uint_t));
+        sem = gpucompile_vulkan__constant(m, uint_t, k == GPUCOMPILE_VULKAN__A64_CAS ? 0 : 16, gpucompile_vulkan__def(m, uint_t));
+        if (!scope || !sem || m->nins == 64) return -1;
+        x = &m->ins[m->nins++];
+        x->after = i;
+        x->w[0] = gpucompile_spirv_first(gpucompile_vulkan__a64_ops[k], k == GPUCOMPILE_VULKAN__A64_CAS ? 9 : 7);
+        x->w[1] = a[1];
+        x->w[2] = a[2];
+        x->w[3] = a[3];
+        x->w[4] = scope;
+        x->w[5] = x->w[6] = sem;
+        if (k == GPUCOMPILE_VULKAN__A64_CAS) {
+            x->w[7] = val;
+            x->w[8] = cmp;
+        } else x->w[6] = val;
+        gpucompile_vulkan__delete(m, i);
+        made++;
+    }
+    if (made && !has) {
+        if (m->nins == 64) return -1;
+        {
+            gpucompile_vulkan__insert *x = &m->ins[m->nins++];
+            x->after = last_cap;
+            x->w[0] = gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_CAPABILITY, 2);
+            x->w[1] = 12;
+        }
+    }
+    return made;
+}
+
 /* Every resource's name string (llvm.spv.resource.handlefrombinding's last argument) stays in
    the module as an unused Function variable of i8s, and declares Int8. They go, with the
    constants and types only they used, and Int8 when nothing else has an 8-bit integer. */
@@ -2316,7 +2437,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__check_env(gpucompile_vul
 
 /* The repaired words, header's bound updated, into *out (job memory). */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__words(gpucompile_vulkan__mod *m, unsigned char **out, size_t *size) {
-    uint32_t *o = (uint32_t *)gpucompile_job_alloc(m->job, (m->n + 4 * (size_t)m->nins) * 4);
+    uint32_t *o = (uint32_t *)gpucompile_job_alloc(m->job, (m->n + 9 * (size_t)m->nins) * 4);
     size_t i, n = 5;
     int k;
     if (!o) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
@@ -2327,11 +2448,36 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__words(gpucompile_vulkan_
             n += GPUCOMPILE_VULKAN__WC(m, i);
         }
         for (k = 0; k < m->nins; k++)
-            if (m->ins[k].after == i) { memcpy(o + n, m->ins[k].w, 16); n += 4; }
+            if (m->ins[k].after == i) {
+                memcpy(o + n, m->ins[k].w, gpucompile_spirv_count(m->ins[k].w[0]) * 4);
+                n += gpucompile_spirv_count(m->ins[k].w[0]);
+            }
     }
     *out = (unsigned char *)o;
     *size = n * 4;
     return GPUCOMPILE_OK;
+}
+
+/* An inserted instruction's line: OpCapability, OpConstant (a literal value) or an atomic (ids). */
+GPUCOMPILE_PRIVATE void gpucompile_vulkan__insert_text(gpucompile_buf *b, const uint32_t *w) {
+    static const struct { uint32_t op; const char *name; } names[] = {
+        {229, "OpAtomicExchange"}, {230, "OpAtomicCompareExchange"}, {234, "OpAtomicIAdd"}, {235, "OpAtomicISub"}, {236, "OpAtomicSMin"},
+        {237, "OpAtomicUMin"}, {238, "OpAtomicSMax"}, {239, "OpAtomicUMax"}, {240, "OpAtomicAnd"}, {241, "OpAtomicOr"}, {242, "OpAtomicXor"}};
+    uint32_t op = gpucompile_spirv_opcode(w[0]), wc = gpucompile_spirv_count(w[0]), j;
+    size_t i;
+    if (op == GPUCOMPILE_VULKAN__OP_CAPABILITY) {
+        for (i = 0; i < sizeof gpucompile_vulkan__caps / sizeof gpucompile_vulkan__caps[0] && gpucompile_vulkan__caps[i].id != w[1]; i++) {}
+        if (i < sizeof gpucompile_vulkan__caps / sizeof gpucompile_vulkan__caps[0]) gpucompile_buf_printf(b, "\tOpCapability %s\n", gpucompile_vulkan__caps[i].name);
+        return;
+    }
+    if (op == GPUCOMPILE_VULKAN__OP_CONSTANT) {
+        gpucompile_buf_printf(b, "\t%%%u = OpConstant %%%u %u\n", w[2], w[1], w[3]);
+        return;
+    }
+    for (i = 0; i < sizeof names / sizeof names[0] && names[i].op != op; i++) {}
+    gpucompile_buf_printf(b, "\t%%%u = %s %%%u", w[2], i < sizeof names / sizeof names[0] ? names[i].name : "OpNop", w[1]);
+    for (j = 3; j < wc; j++) gpucompile_buf_printf(b, " %%%u", w[j]);
+    gpucompile_buf_str(b, "\n");
 }
 
 /* The assembly text with the same changes: LLVM's lines, one per instruction in order (comment
@@ -2391,7 +2537,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__text(gpucompile_vulkan__
                 gpucompile_buf_str(&b, "\n");
             }
             for (k = 0; k < m->nins; k++)
-                if (m->ins[k].after == i) gpucompile_buf_printf(&b, "\t%%%u = OpConstant %%%u %u\n", m->ins[k].w[2], m->ins[k].w[1], m->ins[k].w[3]);
+                if (m->ins[k].after == i) gpucompile_vulkan__insert_text(&b, m->ins[k].w);
             i++;
         }
         p = e + 1;
@@ -2502,7 +2648,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__finish_mod(gpucompile_jo
     gpucompile_result r;
     unsigned char *words = NULL;
     size_t nwords = 0;
-    int barriers, nulls, names, int8, cas;
+    int barriers, nulls, names, int8, cas, wide;
     if (format == GPUCOMPILE_FORMAT_ISA) { /* the words of the same module (pre_emit), for the repairs */
         if (!(obj = (LLVMMemoryBufferRef)job->backend_data)) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "no module words for the assembly text");
     }
@@ -2515,6 +2661,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__finish_mod(gpucompile_jo
     nulls = gpucompile_vulkan__fix_nulls(&m);
     cas = gpucompile_vulkan__fix_cas(&m);
     if ((names = gpucompile_vulkan__fix_names(&m, &int8)) < 0) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    if ((wide = gpucompile_vulkan__fix_atomic64(&m)) < 0)
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "LLVM 22 did not write a 64-bit atomic's marked load and stores as they were");
     if (barriers)
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d OpControlBarrier%s given the WorkgroupMemory semantics "
                            "(0x148: AcquireRelease|UniformMemory|WorkgroupMemory; LLVM 22 writes none)", barriers, barriers == 1 ? "" : "s");
@@ -2524,6 +2672,9 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__finish_mod(gpucompile_jo
     if (cas)
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d OpAtomicCompareExchange%s result%s made the old value "
                            "again (LLVM 22 writes it as a mistyped { old, success })", cas, cas == 1 ? "" : "s", cas == 1 ? "" : "s");
+    if (wide)
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d 64-bit atomic%s made of %s marked load and stores, "
+                           "Int64Atomics declared", wide, wide == 1 ? "" : "s", wide == 1 ? "its" : "their");
     if (names)
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d unused resource name string%s removed%s", names,
                            names == 1 ? "" : "s", int8 < 0 ? ", and the Int8 capability they alone needed" : "");

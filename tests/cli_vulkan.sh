@@ -163,7 +163,7 @@ done
 for b in gep_getpointer:"getelementptr on llvm.spv.resource.getpointer" null_name:"a resource's name must be a private constant string" \
          no_numthreads:"needs \"hlsl.numthreads\"" fence:"invalid OpMemoryBarrier" two_push:"two push-constant blocks" \
          two_types:"a binding is used with two types" undefined:"undefined function '__spirv_ControlBarrier'" \
-         wg_init:"workgroup memory cannot be given initial values" atomic64:"a 64-bit atomic"; do
+         wg_init:"workgroup memory cannot be given initial values" atomic64_nand:"a 64-bit atomic outside a buffer and workgroup memory, or a nand"; do
   f=$D/vulkan_bad_${b%%:*}.ll; want=${b#*:}
   rc=0; "$G" --in-process --no-cache -t '#gpu.vulkan' -f bin "$f" -o "$T_TMP/bad.spv" 2>"$T_TMP/err" || rc=$?
   if [ $rc = 1 ] && grep -qF -- "$want" "$T_TMP/err" && grep -q "function 'k'\|globals 'pa' and 'pb'\|undefined function\|global 'tile'" "$T_TMP/err" && [ ! -e "$T_TMP/bad.spv" ]; then
@@ -178,7 +178,7 @@ rc=0; "$G" --no-cache -t '#gpu.vulkan' -f bin "$T_TMP/lib.ll" -o "$T_TMP/lib.spv
 check "no kernel: refused as such (exit 1), nothing written" sh -c "[ $rc = 1 ] && grep -q 'the module has no kernel' '$T_TMP/err' && [ ! -e '$T_TMP/lib.spv' ]"
 rc=0; "$G" --no-cache -t '#gpu.vulkan' -f bin $D/vulkan_bad_gep_getpointer.ll -o /dev/null 2>/dev/null; llc $D/vulkan_bad_gep_getpointer.ll -filetype=obj -o /dev/null 2>/dev/null || rc=$?
 check "(LLVM 22 alone crashes on the getpointer getelementptr: signal)" [ "$rc" -gt 128 ]
-for f in vulkan_cmpxchg vulkan_bad_atomic64; do
+for f in vulkan_cmpxchg vulkan_atomic64; do
   rc=0; llc $D/$f.ll -filetype=obj -o /dev/null 2>/dev/null || rc=$?
   check "(LLVM 22 alone dies on $f: signal)" [ "$rc" -gt 128 ]
 done
@@ -189,6 +189,15 @@ check "cmpxchg: compiled (-v says so), spirv-val, one OpAtomicCompareExchange at
    spirv-dis '$T_TMP/cas.spv' | grep -q 'OpAtomicCompareExchange %uint %[0-9]* %uint_1 '"
 check "... the isa text the same repairs: spirv-as and spirv-val take it" sh -c "'$G' --no-cache -t '#gpu.vulkan' -f isa $D/vulkan_cmpxchg.ll -o '$T_TMP/cas.s' && \
   spirv-as --target-env vulkan1.3 '$T_TMP/cas.s' -o '$T_TMP/cas2.spv' && spirv-val --target-env vulkan1.3 '$T_TMP/cas2.spv' && grep -q OpSelect '$T_TMP/cas.s'"
+# ---- a 64-bit atomic: a marked load and store before LLVM, OpAtomicIAdd of a ulong after (both formats)
+"$G" --no-cache -v -t '#gpu.vulkan' -f bin $D/vulkan_atomic64.ll -o "$T_TMP/a64.spv" 2>"$T_TMP/a64v"
+check "64-bit atomic: compiled (-v says so), spirv-val, OpAtomicIAdd of a ulong, Int64Atomics declared" sh -c \
+  "grep -q '1 64-bit atomic made of its marked load and stores' '$T_TMP/a64v' && spirv-val --target-env vulkan1.3 '$T_TMP/a64.spv' && \
+   spirv-dis '$T_TMP/a64.spv' | grep -q 'OpAtomicIAdd %ulong %[0-9]* %uint_1 %uint_16' && spirv-dis '$T_TMP/a64.spv' | grep -q 'OpCapability Int64Atomics'"
+check "... the isa text too: spirv-as and spirv-val take it" sh -c "'$G' --no-cache -t '#gpu.vulkan' -f isa $D/vulkan_atomic64.ll -o '$T_TMP/a64.s' && \
+  spirv-as --target-env vulkan1.3 '$T_TMP/a64.s' -o '$T_TMP/a642.spv' && spirv-val --target-env vulkan1.3 '$T_TMP/a642.spv' && grep -q 'OpCapability Int64Atomics' '$T_TMP/a64.s'"
+rc=0; "$G" --no-cache -t '#spirv.target_env<#spirv.vce<v1.6, [Shader, Int64], []>, #spirv.resource_limits<>>' -f bin $D/vulkan_atomic64.ll -o /dev/null 2>"$T_TMP/err" || rc=$?
+check "... a target without Int64Atomics: refused naming it" sh -c "[ $rc = 1 ] && grep -q 'a 64-bit atomic needs the SPIR-V capability Int64Atomics' '$T_TMP/err'"
 # ---- pointer kernels (OpenCL C from clang): rewritten into the Vulkan shape
 if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; then
   clang -cl-std=CL2.0 -target spirv64 -O0 -Xclang -disable-O0-optnone -emit-llvm -S tests/run/vulkan/pointer_kernels.cl -o "$T_TMP/pk.ll"
@@ -261,15 +270,19 @@ if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; the
   "$G" -t '#gpu.vulkan' -f bin "$T_TMP/bad.ll" -o /dev/null 2> "$T_TMP/err"; rc=$?
   check "a pointer stored to memory: refused before LLVM, naming the function and the instruction" sh -c \
     "[ $rc = 1 ] && grep -q \"function 'k': .store ptr addrspace(1).*a pointer stored to memory\" '$T_TMP/err'"
-  # compare-and-swap loops of 1024 work-items in a buffer and in workgroup memory, on the device
+  # atomics of 1024 work-items in a buffer and in workgroup memory, on the device: compare-and-swap
+  # loops (32-bit), and 64-bit ones
   R=$(dirname "$G")/tests/piglit_run
-  clang -cl-std=CL1.2 -target spirv64 -O2 -Xclang -finclude-default-header -emit-llvm -S $D/vulkan_cas.cl -o "$T_TMP/cas.ll"
-  check "vulkan_cas.cl (atomic_cmpxchg in buffers and workgroup memory): compiled, spirv-val" sh -c \
-    "'$G' --no-cache -t '#gpu.vulkan' -f bin '$T_TMP/cas.ll' -o '$T_TMP/cas.spv' && spirv-val --target-env vulkan1.3 '$T_TMP/cas.spv'"
-  if [ -x "$R" ] && GPUCOMPILE_VULKAN_VALIDATION=1 "$R" "$T_TMP/cas.spv" $D/vulkan_cas.cl > "$T_TMP/casrun" 2>&1 && ! grep -qv '^PASS' "$T_TMP/casrun"; then ok "... the counter, maximum and sums right on the device, the validation layer quiet"
-  elif [ -x "$R" ] && grep -q 'no Vulkan device\|cannot be loaded' "$T_TMP/casrun"; then skip "vulkan_cas.cl on a device: $(head -1 "$T_TMP/casrun")"
-  elif [ -x "$R" ]; then fail "vulkan_cas.cl on the device: $(grep -v '^PASS' "$T_TMP/casrun" | head -1)"
-  else skip "vulkan_cas.cl on a device: no $R"; fi
+  for a in cas:"atomic_cmpxchg in buffers and workgroup memory" atomic64:"64-bit atomics in buffers and workgroup memory"; do
+    f=vulkan_${a%%:*}.cl
+    clang -cl-std=CL1.2 -target spirv64 -O2 -Xclang -finclude-default-header -emit-llvm -S $D/$f -o "$T_TMP/a.ll"
+    check "$f (${a#*:}): compiled, spirv-val" sh -c \
+      "'$G' --no-cache -t '#gpu.vulkan' -f bin '$T_TMP/a.ll' -o '$T_TMP/a.spv' && spirv-val --target-env vulkan1.3 '$T_TMP/a.spv'"
+    if [ -x "$R" ] && GPUCOMPILE_VULKAN_VALIDATION=1 "$R" "$T_TMP/a.spv" $D/$f > "$T_TMP/arun" 2>&1 && ! grep -qv '^PASS' "$T_TMP/arun"; then ok "... right on the device (the values of its comment), the validation layer quiet"
+    elif [ -x "$R" ] && grep -q 'no Vulkan device\|cannot be loaded' "$T_TMP/arun"; then skip "$f on a device: $(head -1 "$T_TMP/arun")"
+    elif [ -x "$R" ]; then fail "$f on the device: $(grep -v '^PASS' "$T_TMP/arun" | head -1)"
+    else skip "$f on a device: no $R"; fi
+  done
 else
   skip "vulkan pointer kernels: no clang or spirv-val"
 fi

@@ -1,5 +1,6 @@
-; A 64-bit atomic (OpenCL's atom_add on long): LLVM 22 stops on it for Vulkan ("Unable to meet
-; SPIR-V requirements for this target": it never declares Int64Atomics for a shader).
+; A 64-bit atomic (OpenCL's atom_add on long): LLVM 22 alone stops on it for Vulkan ("Unable to
+; meet SPIR-V requirements for this target": it never declares Int64Atomics for a shader);
+; gpucompile writes it as a marked load and store and makes them OpAtomicIAdd again after.
 target triple = "spirv1.6-unknown-vulkan1.3-compute"
 @.c = private unnamed_addr constant [2 x i8] c"c\00"
 define void @k() #0 {
