@@ -93,7 +93,7 @@ GPUCOMPILE_API int gpucompile_lower_narrow(LLVMModuleRef module);
 /* Calls of LLVM intrinsics that a shader's code generator may not select, whoever wrote them
    (the optimizer makes llvm.cttz of a counting loop, llvm.uadd.sat of a compare and select),
    rewritten as plain IR: llvm.ctlz, llvm.cttz, llvm.[us]add.sat, llvm.[us]sub.sat, llvm.abs but
-   of 32 bits, llvm.fshl, llvm.fshr, llvm.copysign. gpucompile_lower_kernels does it last; a backend calls it for modules it did not
+   of 32 bits, llvm.fshl, llvm.fshr, llvm.copysign, llvm.bswap (imported otherwise: Linkage). gpucompile_lower_kernels does it last; a backend calls it for modules it did not
    lower and after passes of its own. The number rewritten. */
 GPUCOMPILE_API int gpucompile_lower_expand(LLVMModuleRef module);
 /* 1 when fn is a kernel to lower (a defined spir_kernel, ptx_kernel or amdgpu_kernel function). */
@@ -101,9 +101,10 @@ GPUCOMPILE_API int gpucompile_is_pointer_kernel(LLVMValueRef fn);
 /* 1 when module has a kernel to lower (a defined spir_kernel, ptx_kernel or amdgpu_kernel
    function): what a backend checks before its own input rules. */
 GPUCOMPILE_API int gpucompile_has_pointer_kernels(LLVMModuleRef module);
-/* Before optimization: every defined function but the kernels made alwaysinline (noinline and
-   optnone removed from all), so that the optimizer leaves no call that passes a pointer (which a
-   binding model cannot express) and infers the address spaces of what it inlined. The number of functions. */
+/* Before optimization: every defined function but the kernels made alwaysinline and internal
+   (noinline and optnone removed from all), so that the optimizer leaves no call that passes a
+   pointer (which a binding model cannot express), infers the address spaces of what it inlined,
+   and keeps no helper (a module that links nothing exports none). The number of functions. */
 GPUCOMPILE_API int gpucompile_inline_helpers(LLVMModuleRef module);
 #ifdef __cplusplus
 }
@@ -2913,7 +2914,7 @@ GPUCOMPILE_DEF int gpucompile_lower_narrow(LLVMModuleRef module) {
 
 GPUCOMPILE_DEF int gpucompile_lower_expand(LLVMModuleRef module) {
     static const char *const names[] = {"llvm.ctlz.", "llvm.cttz.", "llvm.uadd.sat.", "llvm.sadd.sat.", "llvm.usub.sat.", "llvm.ssub.sat.", "llvm.abs.",
-                                        "llvm.fshl.", "llvm.fshr.", "llvm.copysign."};
+                                        "llvm.fshl.", "llvm.fshr.", "llvm.copysign.", "llvm.bswap."};
     gpucompile_lower__state w;
     LLVMValueRef in, next;
     int count = 0;
@@ -2946,7 +2947,17 @@ GPUCOMPILE_DEF int gpucompile_lower_expand(LLVMModuleRef module) {
             break;
         }
         case 7: case 8: r = gpucompile_lower__funnel(&w, a, LLVMGetOperand(in, 1), LLVMGetOperand(in, 2), k == 8); break;
-        default: r = gpucompile_lower__copysign(&w, a, LLVMGetOperand(in, 1)); break;
+        case 9: r = gpucompile_lower__copysign(&w, a, LLVMGetOperand(in, 1)); break;
+        default: { /* bswap: byte k to byte n - 1 - k, by shifts and masks */
+            LLVMTypeRef t = LLVMTypeOf(a);
+            unsigned bits = gpucompile_lower__bits(t), j;
+            for (j = 0; j < bits / 8; j++) {
+                LLVMValueRef byte = LLVMBuildAnd(w.b, LLVMBuildLShr(w.b, a, gpucompile_lower__ki(t, 8 * j), ""), gpucompile_lower__ki(t, 0xff), "");
+                byte = LLVMBuildShl(w.b, byte, gpucompile_lower__ki(t, bits - 8 - 8 * j), "");
+                r = r ? LLVMBuildOr(w.b, r, byte, "") : byte;
+            }
+            break;
+        }
         }
         if (!r) continue;
         LLVMReplaceAllUsesWith(in, r);
@@ -3112,6 +3123,7 @@ GPUCOMPILE_DEF int gpucompile_inline_helpers(LLVMModuleRef module) {
         LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, optnone); /* kernels too: -O0 front-end output is optimized */
         if (gpucompile_is_pointer_kernel(fn)) continue;
         LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, always, 0));
+        LLVMSetLinkage(fn, LLVMInternalLinkage); /* gone once inlined: a kept external one is exported, which needs Linkage */
         n++;
     }
     return n;

@@ -828,11 +828,12 @@ static void test_expand(void) {
         "declare float @llvm.copysign.f32(float, float)\n"
         "declare i32 @llvm.fshl.i32(i32, i32, i32)\n"
         "declare i32 @llvm.fshr.i32(i32, i32, i32)\n"
+        "declare i32 @llvm.bswap.i32(i32)\n"
         "define spir_kernel void @x(ptr addrspace(1) %a, ptr addrspace(1) %o) {\n"
         "  %id = call spir_func i64 @_Z13get_global_idj(i32 0)\n"
         "  %pa = getelementptr i32, ptr addrspace(1) %a, i64 %id\n"
         "  %v = load i32, ptr addrspace(1) %pa\n"
-        "  %base = mul i64 %id, 8\n"
+        "  %base = mul i64 %id, 9\n"
         "  %tz = call i32 @llvm.cttz.i32(i32 %v, i1 false)\n"
         "  %lz = call i32 @llvm.ctlz.i32(i32 %v, i1 false)\n"
         "  %w = zext i32 %v to i64\n"
@@ -860,6 +861,8 @@ static void test_expand(void) {
         "  %b6 = add i64 %base, 6\n  %p6 = getelementptr i32, ptr addrspace(1) %o, i64 %b6\n  store i32 %rot, ptr addrspace(1) %p6\n"
         "  %ror = call i32 @llvm.fshr.i32(i32 %v, i32 %ss, i32 %tz)\n"
         "  %b7 = add i64 %base, 7\n  %p7 = getelementptr i32, ptr addrspace(1) %o, i64 %b7\n  store i32 %ror, ptr addrspace(1) %p7\n"
+        "  %bs = call i32 @llvm.bswap.i32(i32 %v)\n"
+        "  %b8 = add i64 %base, 8\n  %p8 = getelementptr i32, ptr addrspace(1) %o, i64 %b8\n  store i32 %bs, ptr addrspace(1) %p8\n"
         "  ret void\n"
         "}\n";
     gpucompile_buf m;
@@ -872,13 +875,13 @@ static void test_expand(void) {
         return;
     }
     a = (unsigned *)alloc((size_t)count * 4);
-    out = (unsigned *)alloc((size_t)count * 32);
+    out = (unsigned *)alloc((size_t)count * 36);
     for (i = 0; i < count; i++) a[i] = i == 0 ? 0 : i == 1 ? 0x80000000u : i == 2 ? 0xffffffffu : (unsigned)i * 2654435761u >> (i % 29);
     args[0] = &a;
     args[1] = &out;
     mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "x"), count / 64, 1, 1, 64, 1, 1, 0, NULL, args, NULL, 2);
     for (i = 0; i < count; i++) {
-        unsigned v = a[i], want[8], tz = 0, lz = 0, sh;
+        unsigned v = a[i], want[9], tz = 0, lz = 0, sh;
         long long d = (long long)(int)v - 2147483647LL;
         short h = (short)v;
         float f = (float)v, c;
@@ -895,11 +898,12 @@ static void test_expand(void) {
         want[6] = sh ? v << sh | want[3] >> (32 - sh) : v;
         sh = tz & 31;
         want[7] = sh ? want[3] >> sh | v << (32 - sh) : want[3];
-        for (k = 0; k < 8; k++)
-            if (out[8 * i + k] != want[k] && first < 0) first = 8 * i + k;
-        bad += memcmp(&out[8 * i], want, sizeof want) != 0;
+        want[8] = v >> 24 | (v >> 8 & 0xff00u) | (v << 8 & 0xff0000u) | v << 24;
+        for (k = 0; k < 9; k++)
+            if (out[9 * i + k] != want[k] && first < 0) first = 9 * i + k;
+        bad += memcmp(&out[9 * i], want, sizeof want) != 0;
     }
-    CHECK_MSG(bad == 0, "%d wrong; first: a[%d] = 0x%x, result %d: 0x%x", bad, first / 8, first >= 0 ? a[first / 8] : 0, first % 8, first >= 0 ? out[first] : 0);
+    CHECK_MSG(bad == 0, "%d wrong; first: a[%d] = 0x%x, result %d: 0x%x", bad, first / 9, first >= 0 ? a[first / 9] : 0, first % 9, first >= 0 ? out[first] : 0);
     mgpuMemFree(a, NULL);
     mgpuMemFree(out, NULL);
     mgpuModuleUnload(fmod);
