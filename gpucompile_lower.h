@@ -2374,6 +2374,30 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__push_load(gpucompile_lower__st
     return v;
 }
 
+/* v, a chain of insertelements, with each extractelement of a constant lane from it made that
+   lane's value, and the chain gone where nothing else uses it: the scalarizer has split a wide
+   vector parameter's uses into lanes before its load is written here (a shader has no vector
+   of more than 4). */
+GPUCOMPILE_PRIVATE void gpucompile_lower__lanes_out(LLVMValueRef v) {
+    LLVMUseRef u, un;
+    for (u = LLVMGetFirstUse(v); u; u = un) {
+        LLVMValueRef x = LLVMGetUser(u), c, lane = NULL;
+        un = LLVMGetNextUse(u);
+        if (!LLVMIsAExtractElementInst(x) || !LLVMIsAConstantInt(LLVMGetOperand(x, 1))) continue;
+        for (c = v; c && LLVMIsAInsertElementInst(c) && !lane; c = LLVMGetOperand(c, 0))
+            if (LLVMIsAConstantInt(LLVMGetOperand(c, 2)) && LLVMConstIntGetZExtValue(LLVMGetOperand(c, 2)) == LLVMConstIntGetZExtValue(LLVMGetOperand(x, 1)))
+                lane = LLVMGetOperand(c, 1);
+        if (!lane) continue;
+        LLVMReplaceAllUsesWith(x, lane);
+        LLVMInstructionEraseFromParent(x);
+    }
+    while (v && LLVMIsAInsertElementInst(v) && !LLVMGetFirstUse(v)) {
+        LLVMValueRef prev = LLVMGetOperand(v, 0);
+        LLVMInstructionEraseFromParent(v);
+        v = prev;
+    }
+}
+
 /* One kernel as an entry point (see the top of this section), its buffers in descriptor set
    `set` (the kernel's own: see the top of this section); its parameter string into md. */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__kernel(gpucompile_lower__state *w, LLVMValueRef fn, const gpucompile_lower_options *o,
@@ -2419,7 +2443,11 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__kernel(gpucompile_lower__
                 return w->r;
             }
             LLVMPositionBuilderBefore(w->b, br);
-            LLVMReplaceAllUsesWith(p, gpucompile_lower__push_load(w, pc, t, off));
+            {
+                LLVMValueRef v = gpucompile_lower__push_load(w, pc, t, off);
+                LLVMReplaceAllUsesWith(p, v);
+                gpucompile_lower__lanes_out(v);
+            }
             gpucompile_buf_printf(md, " p%u:%u", off, (unsigned)LLVMStoreSizeOfType(w->dl, t));
             continue;
         }
@@ -2576,6 +2604,8 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__wide(LLVMValueRef fn) {
     for (bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
         for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
             int k, n = LLVMGetNumOperands(in);
+            if (LLVMIsAExtractElementInst(in) && LLVMIsAArgument(LLVMGetOperand(in, 0)) && LLVMIsAConstantInt(LLVMGetOperand(in, 1)))
+                continue; /* a lane of a kernel's parameter: read from its own word (gpucompile_lower__lanes_out) */
             for (k = -1; k < n; k++) {
                 LLVMTypeRef t = LLVMTypeOf(k < 0 ? in : LLVMGetOperand(in, (unsigned)k));
                 if (LLVMGetTypeKind(t) == LLVMVectorTypeKind && LLVMGetVectorSize(t) > 4) return in;

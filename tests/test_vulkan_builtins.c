@@ -696,6 +696,26 @@ static void test_wide_bitcast(void) {
     mgpuModuleUnload(mod);
 }
 
+/* tests/data/vulkan_wide.cl's wide_param: a float8 parameter, every lane of every work-item */
+static void test_wide_param(void) {
+    void *mod;
+    int n = 64, i, k, bad = 0;
+    int32_t *out;
+    float p[8] = {0.5f, -1.25f, 3.0f, 7.75f, -0.5f, 100.0f, 2.5f, -9.0f};
+    compile_cl("tests/data/vulkan_wide.cl", "wide_param", &mod);
+    if (!mod) return;
+    if (!(out = (int32_t *)alloc(32 * (size_t)n))) { CHECK(0); return; }
+    {
+        void *args[2] = {&out, p};
+        launch_in(mod, "wide_param", n, args, 2);
+    }
+    for (i = 0; i < n; i++)
+        for (k = 0; k < 8; k++) bad += out[8 * i + k] != (int32_t)(p[k] * (float)i);
+    CHECK_MSG(bad == 0, "%d of %d lanes wrong", bad, 8 * n);
+    mgpuMemFree(out, NULL);
+    mgpuModuleUnload(mod);
+}
+
 /* ---- the host's halves: a float from the bits, and a float rounded to the bits by search (not by
    the device's shifts) ---- */
 static float h_from_half(unsigned h) {
@@ -863,6 +883,7 @@ int main(void) {
     RUN(test_round_ldexp);
     RUN(test_wide);
     RUN(test_wide_bitcast);
+    RUN(test_wide_param);
     RUN(test_half);
     RUN(test_annex_f);
     RUN(test_runtime_quiet);

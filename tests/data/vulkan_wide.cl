@@ -27,3 +27,9 @@ kernel void wide_bitcast(global const int4 *a, global uchar16 *bytes, global int
     bytes[i] = u;
     back[i] = as_int4(u + (uchar16)(1));
 }
+
+/* A float8 parameter (OpenCL's vector-conversion test): each lane read from its own word of the
+   scalars' block, where the scalarizer split its uses (test_wide_param) */
+kernel void wide_param(global int *out, float8 p) {
+    vstore8(convert_int8_rtz(p * (float)get_global_id(0)), get_global_id(0), out);
+}
