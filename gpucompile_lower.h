@@ -446,23 +446,30 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__scaled(gpucompile_lower__state
         return gpucompile_lower__scaled(w, LLVMGetOperand(v, 0), scale << LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)), depth + 1);
     if (op == LLVMMul && LLVMIsAConstantInt(LLVMGetOperand(v, 1)))
         return gpucompile_lower__scaled(w, LLVMGetOperand(v, 0), scale * LLVMConstIntGetSExtValue(LLVMGetOperand(v, 1)), depth + 1);
-    if (op == LLVMAShr && LLVMIsAConstantInt(LLVMGetOperand(v, 1)) && LLVMIsAInstruction(LLVMGetOperand(v, 0)) &&
-        (LLVMGetInstructionOpcode(LLVMGetOperand(v, 0)) == LLVMShl || LLVMGetInstructionOpcode(LLVMGetOperand(v, 0)) == LLVMMul) &&
-        LLVMIsAConstantInt(LLVMGetOperand(LLVMGetOperand(v, 0), 1))) {
+    if (op == LLVMAShr && LLVMIsAConstantInt(LLVMGetOperand(v, 1)) && LLVMIsAInstruction(LLVMGetOperand(v, 0))) {
         /* the optimizer's sign extension of a 32-bit index: ashr (shl x, a), b and ashr (mul x,
-           c << a), b with a >= b are sext(trunc(x) [* c]) << (a - b) */
-        LLVMValueRef in = LLVMGetOperand(v, 0), x;
-        unsigned long long sb = LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)), k = LLVMConstIntGetZExtValue(LLVMGetOperand(in, 1)), sa = 0, c = 1;
+           c << a), b with a >= b are sext(trunc(x) [* c]) << (a - b); with a constant d << a added
+           before the shift (x + d: an index off a constant), sext(trunc(x) [* c] + d) << (a - b) */
+        LLVMValueRef in = LLVMGetOperand(v, 0), x, add = NULL;
+        unsigned long long sb = LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)), k, sa = 0, c = 1;
         LLVMTypeRef nt;
+        if (LLVMGetInstructionOpcode(in) == LLVMAdd && LLVMIsAConstantInt(LLVMGetOperand(in, 1)) && LLVMIsAInstruction(LLVMGetOperand(in, 0))) {
+            add = LLVMGetOperand(in, 1);
+            in = LLVMGetOperand(in, 0);
+        }
+        if ((LLVMGetInstructionOpcode(in) != LLVMShl && LLVMGetInstructionOpcode(in) != LLVMMul) || !LLVMIsAConstantInt(LLVMGetOperand(in, 1))) return NULL;
+        k = LLVMConstIntGetZExtValue(LLVMGetOperand(in, 1));
         if (LLVMGetInstructionOpcode(in) == LLVMShl) sa = k;
         else if (k) {
             while (!(k & 1)) { k >>= 1; sa++; }
             c = k;
         }
         if (sa < sb || sa >= 64 || sa - sb >= 32) return NULL;
+        if (add && (LLVMConstIntGetZExtValue(add) & ((1ull << sa) - 1))) return NULL;
         nt = LLVMIntTypeInContext(w->ctx, (unsigned)(64 - sa));
         x = LLVMBuildTrunc(w->b, LLVMGetOperand(in, 0), nt, "");
         if (c != 1) x = LLVMBuildMul(w->b, x, LLVMConstInt(nt, c, 0), "");
+        if (add) x = LLVMBuildAdd(w->b, x, LLVMConstInt(nt, LLVMConstIntGetZExtValue(add) >> sa, 0), "");
         return gpucompile_lower__scaled(w, LLVMBuildSExt(w->b, x, w->i64, ""), scale << (sa - sb), depth + 1);
     }
     if ((op == LLVMSExt || op == LLVMZExt) && LLVMIsAInstruction(LLVMGetOperand(v, 0))) {

@@ -1233,6 +1233,26 @@ static void test_work_dim_offset(void) {
     mgpuModuleUnload(mod);
 }
 
+/* out[i + 4] with a 32-bit index: the optimizer writes its byte offset as ashr (add (shl i, 32),
+   4 << 32), 30 (piglit's local-memory.cl), an index off a constant the lowering reads as i + 4 */
+static void test_index_off_constant(void) {
+    static const char src[] = "kernel void two(global int *out) {\n"
+                              "    local int a[4], b[4];\n    int i = get_local_id(0);\n"
+                              "    a[i] = i; b[i] = i * 2;\n    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                              "    out[i] = a[3 - i]; out[i + 4] = b[3 - i];\n}\n";
+    void *mod, *args[1];
+    int *o, i, bad = 0;
+    if (!have_tools) SKIP("no clang / spirv-val");
+    if (!(mod = load_cl("two.cl", src))) SKIP("no Vulkan device");
+    o = (int *)alloc(8 * sizeof *o);
+    args[0] = &o;
+    mgpuLaunchKernel(mgpuModuleGetFunction(mod, "two"), 1, 1, 1, 4, 1, 1, 0, NULL, args, NULL, 1);
+    for (i = 0; i < 4; i++) bad += o[i] != 3 - i || o[i + 4] != 2 * (3 - i);
+    CHECK_MSG(bad == 0, "%d wrong: %d %d %d %d %d %d %d %d", bad, o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7]);
+    mgpuMemFree(o, NULL);
+    mgpuModuleUnload(mod);
+}
+
 /* A grid above the device's maxComputeWorkGroupCount (65535 on lavapipe) split into dispatches
    (vkCmdDispatchBase): every group and global id once, and get_num_groups the whole launch's. */
 static void test_split_grid(void) {
@@ -1342,6 +1362,7 @@ int main(int argc, char **argv) {
     RUN(test_refusals);
     RUN(test_work_dim_offset);
     RUN(test_split_grid);
+    RUN(test_index_off_constant);
     RUN(test_runtime_quiet);
     if (module) mgpuModuleUnload(module);
     free(spirv.data);
