@@ -2217,6 +2217,85 @@ GPUCOMPILE_PRIVATE void gpucompile_lower__launch_length(gpucompile_lower__state 
                           LLVMMDNodeInContext2(w->ctx, &id, 1));
 }
 
+/* The bytes of constant c at out (size bytes, zeroed), laid out as the data layout lays out its
+   type: 1, or 0 where a value is not a number (a pointer, an expression, a half). */
+GPUCOMPILE_PRIVATE int gpucompile_lower__const_bytes(gpucompile_lower__state *w, LLVMValueRef c, unsigned char *out, size_t size, int depth) {
+    LLVMTypeRef t = LLVMTypeOf(c);
+    LLVMTypeKind k = LLVMGetTypeKind(t);
+    size_t bytes = (size_t)LLVMStoreSizeOfType(w->dl, t);
+    unsigned i, n;
+    LLVMBool lost;
+    if (bytes > size || depth > 8) return 0;
+    if (LLVMIsUndef(c) || LLVMIsNull(c)) return 1; /* zeroes */
+    if (k == LLVMIntegerTypeKind && bytes <= 8 && LLVMIsAConstantInt(c)) {
+        unsigned long long v = LLVMConstIntGetZExtValue(c);
+        for (i = 0; i < bytes; i++) out[i] = (unsigned char)(v >> (8 * i));
+        return 1;
+    }
+    if ((k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind) && LLVMIsAConstantFP(c)) {
+        double d = LLVMConstRealGetDouble(c, &lost);
+        float f = (float)d;
+        unsigned long long v = 0;
+        uint32_t v32 = 0;
+        if (k == LLVMDoubleTypeKind) memcpy(&v, &d, 8);
+        else memcpy(&v32, &f, 4), v = v32;
+        for (i = 0; i < bytes; i++) out[i] = (unsigned char)(v >> (8 * i));
+        return 1;
+    }
+    if (k != LLVMArrayTypeKind && k != LLVMVectorTypeKind && k != LLVMStructTypeKind) return 0;
+    n = k == LLVMStructTypeKind ? LLVMCountStructElementTypes(t) : k == LLVMArrayTypeKind ? (unsigned)LLVMGetArrayLength2(t) : LLVMGetVectorSize(t);
+    for (i = 0; i < n; i++) {
+        LLVMValueRef e = LLVMGetAggregateElement(c, i);
+        size_t at = k == LLVMStructTypeKind ? (size_t)LLVMOffsetOfElement(w->dl, t, i)
+                    : i * (size_t)(k == LLVMArrayTypeKind ? LLVMABISizeOfType(w->dl, LLVMGetElementType(t)) : LLVMStoreSizeOfType(w->dl, LLVMGetElementType(t)));
+        if (!e || at > size || !gpucompile_lower__const_bytes(w, e, out + at, size - at, depth + 1)) return 0;
+    }
+    return 1;
+}
+
+/* Constant c (size bytes) as an array of t, a number or a vector of numbers, from its bytes;
+   NULL where that cannot be (see gpucompile_lower__const_bytes, or not a whole number of t). */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__as_array(gpucompile_lower__state *w, LLVMValueRef c, size_t size, LLVMTypeRef t) {
+    LLVMTypeRef et = LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetElementType(t) : t;
+    LLVMTypeKind ek = LLVMGetTypeKind(et);
+    unsigned lanes = LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetVectorSize(t) : 1, j;
+    size_t es = (size_t)LLVMABISizeOfType(w->dl, t), eb = (size_t)LLVMStoreSizeOfType(w->dl, et), n, i;
+    unsigned char *bytes;
+    LLVMValueRef *items, lane[16], r = NULL;
+    if (!c || !es || size % es || lanes > 16 || eb > 8 || (ek != LLVMIntegerTypeKind && ek != LLVMFloatTypeKind && ek != LLVMDoubleTypeKind) ||
+        (size_t)LLVMStoreSizeOfType(w->dl, t) != lanes * eb)
+        return NULL;
+    n = size / es;
+    bytes = (unsigned char *)calloc(size ? size : 1, 1);
+    items = (LLVMValueRef *)calloc(n ? n : 1, sizeof *items);
+    if (bytes && items && gpucompile_lower__const_bytes(w, c, bytes, size, 0)) {
+        for (i = 0; i < n; i++) {
+            for (j = 0; j < lanes; j++) {
+                const unsigned char *b = bytes + i * es + j * eb;
+                unsigned long long v = 0;
+                unsigned q;
+                for (q = 0; q < eb; q++) v |= (unsigned long long)b[q] << (8 * q);
+                if (ek == LLVMIntegerTypeKind) lane[j] = LLVMConstInt(et, v, 0);
+                else if (ek == LLVMFloatTypeKind) {
+                    uint32_t v32 = (uint32_t)v;
+                    float f;
+                    memcpy(&f, &v32, 4);
+                    lane[j] = LLVMConstReal(et, f);
+                } else {
+                    double d;
+                    memcpy(&d, &v, 8);
+                    lane[j] = LLVMConstReal(et, d);
+                }
+            }
+            items[i] = lanes > 1 ? LLVMConstVector(lane, lanes) : lane[0];
+        }
+        r = LLVMConstArray2(t, items, n);
+    }
+    free(bytes);
+    free(items);
+    return r;
+}
+
 /* Workgroup (addrspace 3) variables as arrays of the one type they are accessed as, each access
    one getelementptr off the array; constant tables (addrspace 1 or 2 constants: OpenCL's
    `constant float w[5] = {...}`) the same in private memory (the target's private_space) with their values,
@@ -2226,7 +2305,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__workgroup_vars(gpucompile
     LLVMValueRef g, last = LLVMGetLastGlobal(w->m), next;
     int done = !last;
     for (g = LLVMGetFirstGlobal(w->m); !done; g = next) { /* up to the last one before: the arrays made here come after it */
-        LLVMValueRef a;
+        LLVMValueRef a, table = NULL;
         LLVMTypeRef at;
         unsigned long long size, es;
         char name[256];
@@ -2246,15 +2325,20 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__workgroup_vars(gpucompile
         size = dynamic ? 4096 : LLVMABISizeOfType(w->dl, LLVMGlobalGetValueType(g)); /* dynamic: a placeholder */
         es = LLVMABISizeOfType(w->dl, u->type);
         at = as == 3 ? LLVMArrayType2(u->type, es ? (size + es - 1) / es : 1) : LLVMGlobalGetValueType(g);
-        if (as != 3 && (LLVMGetTypeKind(at) != LLVMArrayTypeKind || LLVMGetElementType(at) != u->type))
-            return gpucompile_lower__refuse(w, u->acc[0].in, "a constant table read as another type than its elements' (not rewritten)");
+        if (as != 3 && (LLVMGetTypeKind(at) != LLVMArrayTypeKind || LLVMGetElementType(at) != u->type)) { /* its bytes as the type read */
+            LLVMValueRef init = gpucompile_lower__as_array(w, LLVMGetInitializer(g), (size_t)size, u->type);
+            if (!init) return gpucompile_lower__refuse(w, u->acc[0].in, "a constant table read as another type than its elements' (its values "
+                                                                          "not numbers, or not a whole number of the type read)");
+            at = LLVMTypeOf(init);
+            table = init;
+        }
         snprintf(name, sizeof name, "%s", gpucompile_value_name(g));
         a = LLVMAddGlobalInAddressSpace(w->m, at, "", as == 3 ? 3 : w->t->private_space);
         LLVMSetLinkage(a, LLVMInternalLinkage);
         if (as == 3) LLVMSetInitializer(a, LLVMGetPoison(at)); /* workgroup memory starts undefined */
         if (dynamic) gpucompile_lower__launch_length(w, a);
         if (as != 3) {
-            LLVMSetInitializer(a, LLVMGetInitializer(g)); /* not marked constant: LLVM 22 puts a constant in UniformConstant, invalid for a shader */
+            LLVMSetInitializer(a, table ? table : LLVMGetInitializer(g)); /* not marked constant: LLVM 22 puts a constant in UniformConstant, invalid for a shader */
         }
         LLVMSetAlignment(a, LLVMGetAlignment(g));
         if (gpucompile_lower__rewrite(w, g, u, NULL, a) != GPUCOMPILE_OK) return w->r;

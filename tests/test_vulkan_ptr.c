@@ -1253,6 +1253,38 @@ static void test_index_off_constant(void) {
     mgpuModuleUnload(mod);
 }
 
+/* Constant tables read as another type than their elements' (piglit's program-scope-arrays.cl):
+   a table of structs read field by field, one of chars read as ints: private arrays of the type
+   read, their values made of the table's bytes */
+static void test_table_as_other_type(void) {
+    static const char src[] = "constant struct foo { float a; int b; } fs[] = {{31.0f, 41}, {32.0f, 42}, {33.0f, 43}, {34.0f, 44}};\n"
+                              "constant uchar cs[8] = {1, 2, 3, 4, 5, 6, 7, 8};\n"
+                              "kernel void tables(global float *a, global int *b, global uint *c, global const uchar *in) {\n"
+                              "    int i = get_global_id(0);\n    a[i] = fs[in[i]].a;\n    b[i] = fs[in[i]].b;\n"
+                              "    c[i] = ((constant uint *)cs)[in[i] & 1];\n}\n";
+    void *mod, *args[4];
+    float *a;
+    int *b, i, bad = 0, n = 64;
+    unsigned *c;
+    unsigned char *in;
+    if (!have_tools) SKIP("no clang / spirv-val");
+    if (!(mod = load_cl("tables.cl", src))) SKIP("no Vulkan device");
+    a = (float *)alloc((size_t)n * 4);
+    b = (int *)alloc((size_t)n * 4);
+    c = (unsigned *)alloc((size_t)n * 4);
+    in = (unsigned char *)alloc((size_t)n);
+    for (i = 0; i < n; i++) in[i] = (unsigned char)(i * 7 % 4);
+    args[0] = &a; args[1] = &b; args[2] = &c; args[3] = &in;
+    mgpuLaunchKernel(mgpuModuleGetFunction(mod, "tables"), 1, 1, 1, 64, 1, 1, 0, NULL, args, NULL, 4);
+    for (i = 0; i < n; i++) bad += a[i] != 31.0f + in[i] || b[i] != 41 + in[i] || c[i] != (in[i] & 1 ? 0x08070605u : 0x04030201u);
+    CHECK_MSG(bad == 0, "%d wrong; 0: %g %d 0x%x", bad, (double)a[0], b[0], c[0]);
+    mgpuMemFree(a, NULL);
+    mgpuMemFree(b, NULL);
+    mgpuMemFree(c, NULL);
+    mgpuMemFree(in, NULL);
+    mgpuModuleUnload(mod);
+}
+
 /* A grid above the device's maxComputeWorkGroupCount (65535 on lavapipe) split into dispatches
    (vkCmdDispatchBase): every group and global id once, and get_num_groups the whole launch's. */
 static void test_split_grid(void) {
@@ -1363,6 +1395,7 @@ int main(int argc, char **argv) {
     RUN(test_work_dim_offset);
     RUN(test_split_grid);
     RUN(test_index_off_constant);
+    RUN(test_table_as_other_type);
     RUN(test_runtime_quiet);
     if (module) mgpuModuleUnload(module);
     free(spirv.data);
