@@ -196,7 +196,9 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_spirv_backend(void) {
         t.params[1] = "O,triple,chip,flags,link"; /* MLIR's #xevm.target has no features */
         t.link_name[1] = "linkFiles";
         t.intrinsic_prefixes = "spv";
-        t.allowed_undefined = "_Z*,__spirv_*"; /* OpenCL builtins (mangled) and SPIR-V ones: the code generator's */
+        /* OpenCL builtins (mangled) and SPIR-V ones: the code generator's; clang's call for a
+           program-scope sampler_t, which it writes as OpConstantSampler */
+        t.allowed_undefined = "_Z*,__spirv_*,__translate_sampler_initializer";
         t.shared_address_space = 3; /* OpenCL local (Workgroup) */
         t.initialize = gpucompile_spirv__initialize;
         t.configure = gpucompile_spirv__configure;
