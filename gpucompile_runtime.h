@@ -953,16 +953,16 @@ void *mgpuImageCreate(int32_t type, int32_t order, int32_t dataType, intptr_t wi
     else if (!pixel) snprintf(msg, sizeof msg, "%s is no OpenCL image format", format);
     for (k = 0; k < 4 && !msg[0]; k++) {
         if (has[t] >> k & 1 ? given[k] < 1 : given[k] < 0 || given[k] > 1)
-            snprintf(msg, sizeof msg, has[t] >> k & 1 ? "an %s's %s must be at least 1 (%ld)" : "an %s has no %s: 0 or 1 (%ld)", types[t],
-                     dims[k], (long)given[k]);
+            snprintf(msg, sizeof msg, has[t] >> k & 1 ? "an %s's %s must be at least 1 (%lld)" : "an %s has no %s: 0 or 1 (%lld)", types[t],
+                     dims[k], (long long)given[k]);
         extent[k] = given[k] < 1 ? 1 : (size_t)given[k];
     }
     if (msg[0]) {
         gpucompile_runtime_report("mgpuImageCreate", -1, msg);
         return NULL;
     }
-    snprintf(what, sizeof what, "an %s of %lux%lux%lu pixels, %lu layer(s), %s", types[t], (unsigned long)extent[0],
-             (unsigned long)extent[1], (unsigned long)extent[2], (unsigned long)extent[3], format);
+    snprintf(what, sizeof what, "an %s of %llux%llux%llu pixels, %llu layer(s), %s", types[t], (unsigned long long)extent[0],
+             (unsigned long long)extent[1], (unsigned long long)extent[2], (unsigned long long)extent[3], format);
     if ((v = gpucompile__rt_enter_images("mgpuImageCreate")) != NULL) {
         image = v->image_create(type, order, dataType, extent, pixel, what, stream);
         gpucompile__rt_leave(v);
