@@ -1,7 +1,8 @@
 #!/bin/sh
 # make test-run: kernels with known answers through the whole chain. OpenCL C (clang for
 # spirv64) and LLVM IR -> gpucompile -> binaries (saxpy: SPIR-V, Vulkan, NVPTX and AMDGPU
-# objects; the OpenCL C kernels: SPIR-V and Vulkan) -> --host with run-time selection -> clang
+# objects; the OpenCL C kernels: SPIR-V and Vulkan; the image kernels: SPIR-V) -> --host with
+# run-time selection (the image kernels: without) -> clang
 # -> linked with gpucompile_spirv.h's OpenCL runtime -> run on the first OpenCL device that
 # takes SPIR-V; and the same host modules linked with gpucompile_vulkan.h's runtime -> run on the
 # first Vulkan device (lavapipe here): one binary, one launch code, the same expected answers
