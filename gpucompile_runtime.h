@@ -78,6 +78,17 @@ void mgpuMemFree(void *ptr, void *stream);
 void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream);
 void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream);
 void mgpuSetDefaultDevice(int32_t device);
+/* An image, as OpenCL describes one: type is OpenCL's cl_mem_object_type (0x10F1 CL_MEM_OBJECT_IMAGE2D,
+   0x10F2 IMAGE3D, 0x10F3 IMAGE2D_ARRAY, 0x10F4 IMAGE1D, 0x10F5 IMAGE1D_ARRAY, 0x10F6 IMAGE1D_BUFFER),
+   order and dataType OpenCL's cl_channel_order / cl_channel_type values (CL_RGBA 0x10B5, CL_R 0x10B0,
+   CL_UNORM_INT8 0x10D2, CL_FLOAT 0x10DE, CL_UNSIGNED_INT32 0x10DC, ...); height, depth, layers 0 or 1 where
+   the type has none. NULL (and the runtime's report) on failure. */
+void *mgpuImageCreate(int32_t type, int32_t order, int32_t dataType, intptr_t width, intptr_t height,
+                      intptr_t depth, intptr_t layers, void *stream);
+/* whole image, tightly packed rows (width * pixel size), slices, then layers */
+void mgpuImageWrite(void *image, const void *src, void *stream);
+void mgpuImageRead(void *dst, void *image, void *stream);
+void mgpuImageFree(void *image, void *stream);
 
 /* ---- our runtime's own additions ---- */
 /* Every failure of the runtime goes here (call: the vendor function or "dlopen", code: the
@@ -137,6 +148,13 @@ typedef struct gpucompile_runtime_vendor {
     void (*mem_free)(void *ptr);
     void (*mem_copy)(void *dst, const void *src, size_t size, void *stream);
     void (*mem_set32)(void *dst, unsigned value, size_t count, void *stream);
+    /* images (mgpuImageCreate's arguments checked: extent is width, height, depth, layers, each at
+       least 1; pixel the bytes of one; what names the image in messages, "an image2d of 4x4x1 pixels,
+       1 layer(s), CL_RGBA / CL_UNORM_INT8"); copy writes host to the image (to_image 1) or reads it. NULL: no images */
+    void *(*image_create)(int32_t type, int32_t order, int32_t data_type, const size_t extent[4], size_t pixel,
+                          const char *what, void *stream);
+    void (*image_copy)(void *image, void *host, int to_image, void *stream);
+    void (*image_free)(void *image, void *stream);
 } gpucompile_runtime_vendor;
 /* The entries every vendor runtime fills, in the order above: one whose functions are named
    <prefix>load, <prefix>start, ... fills them all with GPUCOMPILE_RUNTIME_ENTRIES(X), X(f)
@@ -520,7 +538,7 @@ GPUCOMPILE_PRIVATE int gpucompile_spirv_next(gpucompile_spirv_inst *s) {
 GPUCOMPILE_PRIVATE int gpucompile_spirv_result(uint32_t op) {
     switch (op) {
     case 0: case 2: case 3: case 4: case 5: case 6: case 8: case 10: case 14: case 15: case 16: case 17: case 39: case 56: case 62:
-    case 63: case 64: case 71: case 72: case 74: case 75: case 224: case 225: case 228: case 246: case 247: case 249: case 250:
+    case 63: case 64: case 71: case 72: case 74: case 75: case 99: case 224: case 225: case 228: case 246: case 247: case 249: case 250:
     case 251: case 252: case 253: case 254: case 255: case 256: case 257: case 317: case 319: case 330: case 331: case 332:
     case 4416: case 5632: case 5633:
         return 0;
@@ -883,6 +901,98 @@ void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream) {
     const gpucompile_runtime_vendor *v = gpucompile__rt_enter();
     if (!v) return;
     v->mem_set32(dst, value, count, stream);
+    gpucompile__rt_leave(v);
+}
+
+/* An image's pixel: the bytes of one in format (OpenCL's channel order, from 0x10B0 CL_R, and
+   channel type, from 0x10D0 CL_SNORM_INT8), and its name; 0 for a format OpenCL does not define.
+   The packed types (565, 555, 101010, 24-bit) are a whole pixel. */
+static size_t gpucompile__rt_pixel(int32_t order, int32_t type, char *name, size_t size) {
+    static const char *const orders[20] = {"R", "A", "RG", "RA", "RGB", "RGBA", "BGRA", "ARGB", "INTENSITY", "LUMINANCE",
+                                           "Rx", "RGx", "RGBx", "DEPTH", "DEPTH_STENCIL", "sRGB", "sRGBx", "sRGBA", "sBGRA", "ABGR"};
+    static const unsigned char channels[20] = {1, 1, 2, 2, 3, 4, 4, 4, 1, 1, 2, 3, 4, 1, 2, 3, 4, 4, 4, 4};
+    static const char *const types[17] = {"SNORM_INT8", "SNORM_INT16", "UNORM_INT8", "UNORM_INT16", "UNORM_SHORT_565",
+                                          "UNORM_SHORT_555", "UNORM_INT_101010", "SIGNED_INT8", "SIGNED_INT16", "SIGNED_INT32",
+                                          "UNSIGNED_INT8", "UNSIGNED_INT16", "UNSIGNED_INT32", "HALF_FLOAT", "FLOAT",
+                                          "UNORM_INT24", "UNORM_INT_101010_2"};
+    static const signed char bytes[17] = {1, 2, 1, 2, -2, -2, -4, 1, 2, 4, 1, 2, 4, 2, 4, -4, -4}; /* < 0: packed */
+    unsigned o = (unsigned)order - 0x10B0u, t = (unsigned)type - 0x10D0u;
+    if (o >= 20 || t >= 17) {
+        snprintf(name, size, "channel order 0x%X / type 0x%X", (unsigned)order, (unsigned)type);
+        return 0;
+    }
+    snprintf(name, size, "CL_%s / CL_%s", orders[o], types[t]);
+    return bytes[t] < 0 ? (size_t)-bytes[t] : channels[o] * (size_t)bytes[t];
+}
+
+/* The vendor for an image call (entered), or NULL: not started, or a vendor without images (said). */
+static const gpucompile_runtime_vendor *gpucompile__rt_enter_images(const char *call) {
+    const gpucompile_runtime_vendor *v = gpucompile__rt_enter();
+    char msg[128];
+    if (!v || v->image_create) return v;
+    gpucompile__rt_leave(v);
+    snprintf(msg, sizeof msg, "the %s runtime has no images", v->name);
+    gpucompile_runtime_report(call, -1, msg);
+    return NULL;
+}
+
+void *mgpuImageCreate(int32_t type, int32_t order, int32_t dataType, intptr_t width, intptr_t height,
+                      intptr_t depth, intptr_t layers, void *stream) {
+    static const char *const types[6] = {"image2d", "image3d", "image2d_array", "image1d", "image1d_array", "image1d_buffer"};
+    static const unsigned char has[6] = {3, 7, 11, 1, 9, 1}; /* per type: 1 width, 2 height, 4 depth, 8 layers */
+    static const char *const dims[4] = {"width", "height", "depth", "layers"};
+    const intptr_t given[4] = {width, height, depth, layers};
+    const gpucompile_runtime_vendor *v;
+    unsigned t = (unsigned)type - 0x10F1u, k;
+    size_t extent[4], pixel;
+    char format[96], what[192], msg[256];
+    void *image = NULL;
+    msg[0] = 0;
+    pixel = gpucompile__rt_pixel(order, dataType, format, sizeof format);
+    if (t >= 6) snprintf(msg, sizeof msg, "image type 0x%X is none of OpenCL's (0x10F1 CL_MEM_OBJECT_IMAGE2D ... 0x10F6 IMAGE1D_BUFFER)", (unsigned)type);
+    else if (!pixel) snprintf(msg, sizeof msg, "%s is no OpenCL image format", format);
+    for (k = 0; k < 4 && !msg[0]; k++) {
+        if (has[t] >> k & 1 ? given[k] < 1 : given[k] < 0 || given[k] > 1)
+            snprintf(msg, sizeof msg, has[t] >> k & 1 ? "an %s's %s must be at least 1 (%lld)" : "an %s has no %s: 0 or 1 (%lld)", types[t],
+                     dims[k], (long long)given[k]);
+        extent[k] = given[k] < 1 ? 1 : (size_t)given[k];
+    }
+    if (msg[0]) {
+        gpucompile_runtime_report("mgpuImageCreate", -1, msg);
+        return NULL;
+    }
+    snprintf(what, sizeof what, "an %s of %llux%llux%llu pixels, %llu layer(s), %s", types[t], (unsigned long long)extent[0],
+             (unsigned long long)extent[1], (unsigned long long)extent[2], (unsigned long long)extent[3], format);
+    if ((v = gpucompile__rt_enter_images("mgpuImageCreate")) != NULL) {
+        image = v->image_create(type, order, dataType, extent, pixel, what, stream);
+        gpucompile__rt_leave(v);
+    }
+    return image;
+}
+
+/* A whole image from host memory or to it. */
+static void gpucompile__rt_image_copy(const char *call, void *image, void *host, int to_image, void *stream) {
+    const gpucompile_runtime_vendor *v;
+    if (!image || !host) {
+        gpucompile_runtime_report(call, -1, !image ? "the image is NULL" : "the host memory is NULL");
+        return;
+    }
+    if (!(v = gpucompile__rt_enter_images(call))) return;
+    v->image_copy(image, host, to_image, stream);
+    gpucompile__rt_leave(v);
+}
+
+void mgpuImageWrite(void *image, const void *src, void *stream) { gpucompile__rt_image_copy("mgpuImageWrite", image, (void *)src, 1, stream); }
+void mgpuImageRead(void *dst, void *image, void *stream) { gpucompile__rt_image_copy("mgpuImageRead", image, dst, 0, stream); }
+
+void mgpuImageFree(void *image, void *stream) {
+    const gpucompile_runtime_vendor *v;
+    if (!image) {
+        gpucompile_runtime_report("mgpuImageFree", -1, "the image is NULL");
+        return;
+    }
+    if (!(v = gpucompile__rt_enter_images("mgpuImageFree"))) return;
+    v->image_free(image, stream);
     gpucompile__rt_leave(v);
 }
 

@@ -27,7 +27,10 @@
    type), so host code from gpucompile --host or MLIR needs nothing extra; a caller may instead
    pass `extra` as an array of size_t sizes, one per parameter. A kernel parameter that is a pointer to
    Workgroup (local) memory is OpenCL's form of dynamic shared memory: it gets the launch's
-   sharedMemBytes (clSetKernelArg with a NULL value), whatever the host passed for it. */
+   sharedMemBytes (clSetKernelArg with a NULL value), whatever the host passed for it. Images:
+   mgpuImageCreate (clCreateImage), mgpuImageWrite / mgpuImageRead (on the stream's queue),
+   mgpuImageFree; an image parameter takes the handle as a pointer parameter does, a sampler_t
+   parameter an int32_t of OpenCL C's sampler bits (one cl_sampler per value, kept). */
 #ifndef GPUCOMPILE_SPIRV_H
 #define GPUCOMPILE_SPIRV_H
 #if defined(GPUCOMPILE_H) /* the backend; the runtime alone needs neither LLVM nor gpucompile.h */
@@ -196,7 +199,9 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_spirv_backend(void) {
         t.params[1] = "O,triple,chip,flags,link"; /* MLIR's #xevm.target has no features */
         t.link_name[1] = "linkFiles";
         t.intrinsic_prefixes = "spv";
-        t.allowed_undefined = "_Z*,__spirv_*"; /* OpenCL builtins (mangled) and SPIR-V ones: the code generator's */
+        /* OpenCL builtins (mangled) and SPIR-V ones: the code generator's; clang's call for a
+           program-scope sampler_t, which it writes as OpConstantSampler */
+        t.allowed_undefined = "_Z*,__spirv_*,__translate_sampler_initializer";
         t.shared_address_space = 3; /* OpenCL local (Workgroup) */
         t.initialize = gpucompile_spirv__initialize;
         t.configure = gpucompile_spirv__configure;
@@ -253,10 +258,29 @@ extern "C" {
 #define GPUCOMPILE_SPIRV__LIBOPENCL "libOpenCL.so.1"
 #endif
 
+/* An image of mgpuImageCreate: its cl_mem, an image1d_buffer's buffer, the region a copy covers. */
+typedef struct gpucompile_spirv__image {
+    void *mem, *buffer;
+    size_t region[3];
+    struct gpucompile_spirv__image *next;
+} gpucompile_spirv__image;
+
+/* cl.h's cl_image_desc (OpenCL 2.0's: the union's first member, buffer) */
+typedef struct gpucompile_spirv__image_desc {
+    unsigned type;
+    size_t width, height, depth, array_size, row_pitch, slice_pitch;
+    unsigned mip_levels, samples;
+    void *buffer;
+} gpucompile_spirv__image_desc;
+
 /* The OpenCL entry points we use (cl.h's types reduced to what the ABI needs). */
 typedef struct gpucompile_spirv__cl {
     void *platform, *device, *context, *queue; /* queue: for calls without a stream */
     int fine_grain;                              /* CL_DEVICE_SVM_FINE_GRAIN_BUFFER */
+    /* the images made and not freed: a launch, a copy or a free tells them from anything else by
+       this list (a SPIR-V module says which parameters are images, not what the host passed) */
+    gpucompile_spirv__image *images;
+    void *samplers[64]; /* per sampler_t value (its bits < 64): made at its first launch, kept to the end */
     int (*GetPlatformIDs)(unsigned, void **, unsigned *);
     int (*GetDeviceIDs)(void *, unsigned long long, unsigned, void **, unsigned *);
     int (*GetDeviceInfo)(void *, unsigned, size_t, void *, size_t *);
@@ -277,38 +301,52 @@ typedef struct gpucompile_spirv__cl {
     void (*SVMFree)(void *, void *);
     int (*EnqueueSVMMemcpy)(void *, unsigned, void *, const void *, size_t, unsigned, const void *, void *);
     int (*EnqueueSVMMemFill)(void *, void *, const void *, size_t, size_t, unsigned, const void *, void *);
+    void *(*CreateBuffer)(void *, unsigned long long, size_t, void *, int *);
+    void *(*CreateImage)(void *, unsigned long long, const unsigned *, const gpucompile_spirv__image_desc *, void *, int *);
+    int (*ReleaseMemObject)(void *);
+    int (*EnqueueWriteImage)(void *, void *, unsigned, const size_t *, const size_t *, size_t, size_t, const void *, unsigned, const void *, void *);
+    int (*EnqueueReadImage)(void *, void *, unsigned, const size_t *, const size_t *, size_t, size_t, void *, unsigned, const void *, void *);
+    void *(*CreateSamplerWithProperties)(void *, const unsigned long long *, int *);
 } gpucompile_spirv__cl;
 static gpucompile_spirv__cl gpucompile_spirv__rt;
 
-GPUCOMPILE_PRIVATE void gpucompile_spirv__rt_check(int r, const char *call) {
+/* Reports an OpenCL error code by name, and what it concerns (may be NULL). */
+GPUCOMPILE_PRIVATE void gpucompile_spirv__rt_check_for(int r, const char *call, const char *what) {
     static const struct { int code; const char *text; } known[] = {
         {-1, "CL_DEVICE_NOT_FOUND: no OpenCL device"}, {-4, "CL_MEM_OBJECT_ALLOCATION_FAILURE"},
-        {-5, "CL_OUT_OF_RESOURCES"}, {-6, "CL_OUT_OF_HOST_MEMORY"}, {-11, "CL_BUILD_PROGRAM_FAILURE"},
-        {-30, "CL_INVALID_VALUE"}, {-36, "CL_INVALID_COMMAND_QUEUE"}, {-42, "CL_INVALID_BINARY"},
+        {-5, "CL_OUT_OF_RESOURCES"}, {-6, "CL_OUT_OF_HOST_MEMORY"}, {-10, "CL_IMAGE_FORMAT_NOT_SUPPORTED"},
+        {-11, "CL_BUILD_PROGRAM_FAILURE"}, {-30, "CL_INVALID_VALUE"}, {-36, "CL_INVALID_COMMAND_QUEUE"},
+        {-38, "CL_INVALID_MEM_OBJECT"}, {-39, "CL_INVALID_IMAGE_FORMAT_DESCRIPTOR"}, {-40, "CL_INVALID_IMAGE_SIZE"},
+        {-41, "CL_INVALID_SAMPLER"}, {-42, "CL_INVALID_BINARY"},
         {-44, "CL_INVALID_PROGRAM"}, {-45, "CL_INVALID_PROGRAM_EXECUTABLE"}, {-46, "CL_INVALID_KERNEL_NAME"},
         {-48, "CL_INVALID_KERNEL"}, {-49, "CL_INVALID_ARG_INDEX"}, {-50, "CL_INVALID_ARG_VALUE"},
         {-51, "CL_INVALID_ARG_SIZE"}, {-52, "CL_INVALID_KERNEL_ARGS"}, {-53, "CL_INVALID_WORK_DIMENSION"},
-        {-54, "CL_INVALID_WORK_GROUP_SIZE"}, {-55, "CL_INVALID_WORK_ITEM_SIZE"}, {-1001, "CL_PLATFORM_NOT_FOUND_KHR: no OpenCL platform (no ICD?)"}};
-    char msg[160];
+        {-54, "CL_INVALID_WORK_GROUP_SIZE"}, {-55, "CL_INVALID_WORK_ITEM_SIZE"}, {-65, "CL_INVALID_IMAGE_DESCRIPTOR"},
+        {-1001, "CL_PLATFORM_NOT_FOUND_KHR: no OpenCL platform (no ICD?)"}};
+    char msg[384];
     const char *name = "OpenCL error";
     size_t i;
     if (r == 0) return;
     for (i = 0; i < sizeof known / sizeof known[0]; i++)
         if (known[i].code == r) name = known[i].text;
-    snprintf(msg, sizeof msg, "%s (%d)", name, r);
+    snprintf(msg, sizeof msg, "%s (%d)%s%s", name, r, what ? ": " : "", what ? what : "");
     gpucompile_runtime_report(call, r, msg);
 }
+
+GPUCOMPILE_PRIVATE void gpucompile_spirv__rt_check(int r, const char *call) { gpucompile_spirv__rt_check_for(r, call, NULL); }
 
 GPUCOMPILE_PRIVATE const char *gpucompile_spirv__rt_load(void *lib) {
     static const char *const names[] = {"clGetPlatformIDs", "clGetDeviceIDs", "clGetDeviceInfo", "clCreateContext",
         "clCreateCommandQueueWithProperties", "clReleaseCommandQueue", "clFinish", "clCreateProgramWithIL", "clBuildProgram",
         "clGetProgramBuildInfo", "clReleaseProgram", "clCreateKernel", "clReleaseKernel", "clSetKernelArg",
-        "clSetKernelArgSVMPointer", "clEnqueueNDRangeKernel", "clSVMAlloc", "clSVMFree", "clEnqueueSVMMemcpy", "clEnqueueSVMMemFill"};
+        "clSetKernelArgSVMPointer", "clEnqueueNDRangeKernel", "clSVMAlloc", "clSVMFree", "clEnqueueSVMMemcpy", "clEnqueueSVMMemFill",
+        "clCreateBuffer", "clCreateImage", "clReleaseMemObject", "clEnqueueWriteImage", "clEnqueueReadImage", "clCreateSamplerWithProperties"};
     gpucompile_spirv__cl *c = &gpucompile_spirv__rt;
     void *fns[] = {&c->GetPlatformIDs, &c->GetDeviceIDs, &c->GetDeviceInfo, &c->CreateContext, &c->CreateCommandQueueWithProperties,
         &c->ReleaseCommandQueue, &c->Finish, &c->CreateProgramWithIL, &c->BuildProgram, &c->GetProgramBuildInfo, &c->ReleaseProgram,
         &c->CreateKernel, &c->ReleaseKernel, &c->SetKernelArg, &c->SetKernelArgSVMPointer, &c->EnqueueNDRangeKernel, &c->SVMAlloc,
-        &c->SVMFree, &c->EnqueueSVMMemcpy, &c->EnqueueSVMMemFill};
+        &c->SVMFree, &c->EnqueueSVMMemcpy, &c->EnqueueSVMMemFill, &c->CreateBuffer, &c->CreateImage, &c->ReleaseMemObject,
+        &c->EnqueueWriteImage, &c->EnqueueReadImage, &c->CreateSamplerWithProperties};
     size_t i;
     for (i = 0; i < sizeof names / sizeof names[0]; i++)
         if (!gpucompile_dlfn(lib, names[i], fns[i])) return names[i];
@@ -361,7 +399,8 @@ typedef struct gpucompile_spirv__module {
     struct gpucompile_spirv__function *functions;
 } gpucompile_spirv__module;
 
-/* A kernel: per parameter its size and kind (0 by value, 1 global pointer, 2 local memory). */
+/* A kernel: per parameter its size and kind (0 by value, 1 global pointer, 2 local memory, 3 image,
+   4 sampler). */
 typedef struct gpucompile_spirv__function {
     void *kernel;
     unsigned num_params;
@@ -433,14 +472,14 @@ GPUCOMPILE_PRIVATE int gpucompile_spirv__signature(const gpucompile_spirv__modul
     gpucompile_spirv_inst w;
     size_t i, bound, ptr = 8;
     size_t *size, *fntype;
-    unsigned char *local;
+    unsigned char *kind;
     unsigned entry = 0, type = 0, p;
     int ok = 0;
     bound = gpucompile_spirv_begin(&w, m->spirv, m->size) ? gpucompile_spirv_word(&w, 3) : 0; /* loading checked the header */
     size = (size_t *)calloc(bound ? bound : 1, sizeof *size);
-    local = (unsigned char *)calloc(bound ? bound : 1, 1);
+    kind = (unsigned char *)calloc(bound ? bound : 1, 1);
     fntype = (size_t *)calloc(bound ? bound : 1, sizeof *fntype);
-    if (!size || !local || !fntype) goto done;
+    if (!size || !kind || !fntype) goto done;
     while (gpucompile_spirv_next(&w)) { /* entry point, addressing model, type sizes, function types */
         const unsigned op = w.op;
         unsigned a[5], k;
@@ -454,9 +493,10 @@ GPUCOMPILE_PRIVATE int gpucompile_spirv__signature(const gpucompile_spirv__modul
             unsigned id = a[1];
             if (op == 21 || op == 22) size[id] = a[2] / 8; /* OpTypeInt, OpTypeFloat */
             if (op == 23 && w.wc > 3 && a[2] < bound) size[id] = size[a[2]] * (a[3] == 3 ? 4 : a[3]); /* OpTypeVector */
-            if (op == 32 && w.wc > 3) { size[id] = ptr; local[id] = a[2] == 4 ? 2 : 1; } /* OpTypePointer (Workgroup: local) */
+            if (op == 32 && w.wc > 3) { size[id] = ptr; kind[id] = a[2] == 4 ? 2 : 1; } /* OpTypePointer (Workgroup: local) */
             if (op == 33) fntype[id] = w.at; /* OpTypeFunction */
         }
+        if ((op == 25 || op == 26) && a[1] < bound) { size[a[1]] = ptr; kind[a[1]] = op == 25 ? 3 : 4; } /* OpTypeImage, OpTypeSampler: handles */
         if (op == 54 && w.wc > 4 && a[2] == entry && entry) type = a[4]; /* OpFunction */
     }
     if (w.bad || !type || type >= bound || !fntype[type]) goto done;
@@ -469,12 +509,12 @@ GPUCOMPILE_PRIVATE int gpucompile_spirv__signature(const gpucompile_spirv__modul
         unsigned t = gpucompile_spirv_word(&w, i + 3 + p);
         if (t >= bound || !size[t]) goto done; /* a struct or other by-value aggregate: unknown size */
         f->sizes[p] = size[t];
-        f->kinds[p] = local[t];
+        f->kinds[p] = kind[t];
     }
     ok = 1;
 done:
     free(size);
-    free(local);
+    free(kind);
     free(fntype);
     return ok;
 }
@@ -505,8 +545,46 @@ GPUCOMPILE_PRIVATE void *gpucompile_spirv__rt_get_function(void *module, const c
     return f;
 }
 
+/* The image of mgpuImageCreate that handle is, or NULL; unlinked from the list with unlink.
+   The lock is held. */
+GPUCOMPILE_PRIVATE gpucompile_spirv__image *gpucompile_spirv__image_find(const void *handle, int unlink) {
+    gpucompile_spirv__image **p;
+    for (p = &gpucompile_spirv__rt.images; *p; p = &(*p)->next)
+        if (*p == handle) {
+            gpucompile_spirv__image *im = *p;
+            if (unlink) *p = im->next;
+            return im;
+        }
+    return NULL;
+}
+
+/* The cl_sampler for OpenCL C's sampler_t bits (CLK_NORMALIZED_COORDS_TRUE 1, CLK_ADDRESS_* 0 to
+   8, CLK_FILTER_NEAREST 0x10 or LINEAR 0x20; neither is nearest), made at the first launch that
+   passes them. *r: the error; bits that are no sampler are CL_INVALID_SAMPLER. The lock is held. */
+GPUCOMPILE_PRIVATE void *gpucompile_spirv__sampler(int32_t bits, int *r) {
+    gpucompile_spirv__cl *c = &gpucompile_spirv__rt;
+    unsigned long long props[7];
+    unsigned address = (unsigned)bits >> 1 & 7;
+    if (bits < 0 || bits > 0x3F || address > 4 || (bits & 0x30) == 0x30) {
+        *r = -41;
+        return NULL;
+    }
+    if (!c->samplers[bits]) {
+        props[0] = 0x1152; props[1] = (unsigned)bits & 1;      /* CL_SAMPLER_NORMALIZED_COORDS */
+        props[2] = 0x1153; props[3] = 0x1130 + address;        /* CL_SAMPLER_ADDRESSING_MODE: CL_ADDRESS_NONE + */
+        props[4] = 0x1154; props[5] = bits & 0x20 ? 0x1141 : 0x1140; /* CL_SAMPLER_FILTER_MODE: LINEAR, NEAREST */
+        props[6] = 0;
+        c->samplers[bits] = c->CreateSamplerWithProperties(c->context, props, r);
+    }
+    return c->samplers[bits];
+}
+
 /* The arguments and the launch under one lock: a cl_kernel's arguments are shared state, and
-   the enqueue captures them. extra, when given: one size_t per parameter, for the by-value ones. */
+   the enqueue captures them. extra, when given: one size_t per parameter, for the by-value ones.
+   An image parameter takes the cl_mem of the image params[i] points to, a sampler one the
+   cl_sampler for the int32_t bits params[i] points to: the module's parameter types say which
+   (OpTypeImage, OpTypeSampler): for a program made from SPIR-V, Intel's CPU runtime answers
+   clGetKernelArgInfo with CL_KERNEL_ARG_INFO_NOT_AVAILABLE, even built with -cl-kernel-arg-info. */
 GPUCOMPILE_PRIVATE void gpucompile_spirv__rt_launch(void *function, const unsigned grid[3], const unsigned block[3], unsigned smem,
                                                    void *stream, void **params, void **extra) {
     gpucompile_spirv__cl *c = &gpucompile_spirv__rt;
@@ -514,9 +592,11 @@ GPUCOMPILE_PRIVATE void gpucompile_spirv__rt_launch(void *function, const unsign
     const size_t *sizes = (const size_t *)(void *)extra;
     size_t global[3], local[3];
     const char *call = NULL;
+    char what[96];
     unsigned i;
     int r = 0;
     if (!f) return;
+    what[0] = 0;
     for (i = 0; i < 3; i++) {
         global[i] = (size_t)grid[i] * block[i];
         local[i] = block[i];
@@ -527,14 +607,22 @@ GPUCOMPILE_PRIVATE void gpucompile_spirv__rt_launch(void *function, const unsign
         if (f->kinds[i] == 2) r = c->SetKernelArg(f->kernel, i, (size_t)(smem ? smem : 1), NULL);
         else if (!params || !params[i]) r = -50;
         else if (f->kinds[i] == 1) { call = "clSetKernelArgSVMPointer"; r = c->SetKernelArgSVMPointer(f->kernel, i, *(void **)params[i]); }
-        else r = c->SetKernelArg(f->kernel, i, sizes ? sizes[i] : f->sizes[i], params[i]);
+        else if (f->kinds[i] == 3) {
+            gpucompile_spirv__image *im = gpucompile_spirv__image_find(*(void **)params[i], 0);
+            r = im ? c->SetKernelArg(f->kernel, i, sizeof im->mem, &im->mem) : -38;
+            if (!im) snprintf(what, sizeof what, "argument %u is an image parameter: not an image of mgpuImageCreate", i);
+        } else if (f->kinds[i] == 4) {
+            void *sampler = gpucompile_spirv__sampler(*(const int32_t *)params[i], &r);
+            if (r == 0) r = c->SetKernelArg(f->kernel, i, sizeof sampler, &sampler);
+            else snprintf(what, sizeof what, "argument %u is a sampler: bits 0x%X", i, (unsigned)*(const int32_t *)params[i]);
+        } else r = c->SetKernelArg(f->kernel, i, sizes ? sizes[i] : f->sizes[i], params[i]);
     }
     if (r == 0) {
         call = "clEnqueueNDRangeKernel";
         r = c->EnqueueNDRangeKernel(stream ? stream : c->queue, f->kernel, 3, NULL, global, local, 0, NULL, NULL);
     }
     gpucompile_unlock();
-    gpucompile_spirv__rt_check(r, call);
+    gpucompile_spirv__rt_check_for(r, call, what[0] ? what : NULL);
     if (r == 0 && !stream) gpucompile_spirv__rt_check(c->Finish(c->queue), "clFinish");
 }
 
@@ -583,6 +671,80 @@ GPUCOMPILE_PRIVATE void gpucompile_spirv__rt_mem_set32(void *dst, unsigned value
     if (!stream) gpucompile_spirv__rt_check(gpucompile_spirv__rt.Finish(gpucompile_spirv__rt.queue), "clFinish");
 }
 
+/* An image in the device's memory (CL_MEM_READ_WRITE: a kernel may read or write it); an
+   image1d_buffer's pixels in a buffer of its own. */
+GPUCOMPILE_PRIVATE void *gpucompile_spirv__rt_image_create(int32_t type, int32_t order, int32_t data_type, const size_t extent[4],
+                                                          size_t pixel, const char *what, void *stream) {
+    gpucompile_spirv__cl *c = &gpucompile_spirv__rt;
+    gpucompile_spirv__image *im = (gpucompile_spirv__image *)calloc(1, sizeof *im);
+    gpucompile_spirv__image_desc desc;
+    unsigned format[2];
+    const char *call = "clCreateBuffer";
+    int r = 0;
+    (void)stream;
+    if (!im) {
+        gpucompile_runtime_report("mgpuImageCreate", -6, "out of host memory");
+        return NULL;
+    }
+    memset(&desc, 0, sizeof desc);
+    format[0] = (unsigned)order;
+    format[1] = (unsigned)data_type;
+    desc.type = (unsigned)type;
+    desc.width = im->region[0] = extent[0];
+    desc.height = extent[1];
+    desc.depth = extent[2];
+    desc.array_size = extent[3];
+    im->region[1] = type == 0x10F5 ? extent[3] : extent[1]; /* an image1d_array's layers are its rows */
+    im->region[2] = type == 0x10F3 ? extent[3] : extent[2]; /* an image2d_array's its slices */
+    if (type == 0x10F6) desc.buffer = im->buffer = c->CreateBuffer(c->context, 1 /* CL_MEM_READ_WRITE */, extent[0] * pixel, NULL, &r);
+    if (r == 0) {
+        call = "clCreateImage";
+        im->mem = c->CreateImage(c->context, 1, format, &desc, NULL, &r);
+    }
+    if (r != 0) {
+        gpucompile_spirv__rt_check_for(r, call, what);
+        if (im->buffer) c->ReleaseMemObject(im->buffer);
+        free(im);
+        return NULL;
+    }
+    gpucompile_lock();
+    im->next = c->images;
+    c->images = im;
+    gpucompile_unlock();
+    return im;
+}
+
+/* On a stream: queued after its launches, and the host memory must stay until it is synchronized
+   (as mgpuMemcpy's); without one, done when this returns. */
+GPUCOMPILE_PRIVATE void gpucompile_spirv__rt_image_copy(void *image, void *host, int to_image, void *stream) {
+    gpucompile_spirv__cl *c = &gpucompile_spirv__rt;
+    static const size_t origin[3] = {0, 0, 0};
+    gpucompile_spirv__image *im;
+    void *q = stream ? stream : c->queue;
+    gpucompile_lock();
+    im = gpucompile_spirv__image_find(image, 0);
+    gpucompile_unlock();
+    if (!im) gpucompile_runtime_report(to_image ? "mgpuImageWrite" : "mgpuImageRead", -38, "not an image of mgpuImageCreate (or freed)");
+    else if (to_image) gpucompile_spirv__rt_check(c->EnqueueWriteImage(q, im->mem, !stream, origin, im->region, 0, 0, host, 0, NULL, NULL), "clEnqueueWriteImage");
+    else gpucompile_spirv__rt_check(c->EnqueueReadImage(q, im->mem, !stream, origin, im->region, 0, 0, host, 0, NULL, NULL), "clEnqueueReadImage");
+}
+
+/* No wait: OpenCL keeps the memory until the commands queued with it have finished. */
+GPUCOMPILE_PRIVATE void gpucompile_spirv__rt_image_free(void *image, void *stream) {
+    gpucompile_spirv__image *im;
+    (void)stream;
+    gpucompile_lock();
+    im = gpucompile_spirv__image_find(image, 1);
+    gpucompile_unlock();
+    if (!im) {
+        gpucompile_runtime_report("mgpuImageFree", -38, "not an image of mgpuImageCreate (or freed already)");
+        return;
+    }
+    gpucompile_spirv__rt_check(gpucompile_spirv__rt.ReleaseMemObject(im->mem), "clReleaseMemObject");
+    if (im->buffer) gpucompile_spirv__rt_check(gpucompile_spirv__rt.ReleaseMemObject(im->buffer), "clReleaseMemObject");
+    free(im);
+}
+
 /* The vendor behind mgpu*, filled by name before main (a constructor runs once). */
 #define GPUCOMPILE_SPIRV__RT_ENTRY(f) v.f = gpucompile_spirv__rt_##f;
 GPUCOMPILE_CONSTRUCTOR(gpucompile_spirv__rt_register) {
@@ -591,6 +753,9 @@ GPUCOMPILE_CONSTRUCTOR(gpucompile_spirv__rt_register) {
     v.env = "GPUCOMPILE_LIBOPENCL"; v.library = GPUCOMPILE_SPIRV__LIBOPENCL;
     v.what = "the OpenCL loader"; v.hint = "no OpenCL ICD loader installed? Debian: ocl-icd-libopencl1";
     GPUCOMPILE_RUNTIME_ENTRIES(GPUCOMPILE_SPIRV__RT_ENTRY)
+    v.image_create = gpucompile_spirv__rt_image_create;
+    v.image_copy = gpucompile_spirv__rt_image_copy;
+    v.image_free = gpucompile_spirv__rt_image_free;
     v.score = gpucompile_spirv__score;
     gpucompile_runtime_set_vendor(&v);
 }

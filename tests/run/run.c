@@ -6,7 +6,7 @@
    -DRUN_VULKAN, gpucompile_vulkan.h's runtime on the first Vulkan device (the same OpenCL C
    kernels compiled by the Vulkan backend, in the same binaries, launched by the same host code;
    Vulkan's precision rules for the math functions, and its workgroup size compiled in).
-   Usage: run DIR (DIR: kernels.ll, saxpy.ll for the runtime's target, mylib.bc). Built with
+   Usage: run DIR (DIR: kernels.ll, images.ll, saxpy.ll for the runtime's target, mylib.bc). Built with
    -Wl,--wrap=gpucompile_runtime_load_offload_binary, to count the loads. Buffers are padded: a
    kernel that writes past its end would corrupt the CPU device's heap. */
 #include "gpucompile.h"
@@ -371,6 +371,276 @@ static void test_api_errors(void) {
     gpucompile_object_free(obj);
 }
 
+#ifdef GPUCOMPILE_SPIRV_RUNTIME
+/* ---- images and samplers (tests/run/images.cl): mgpuImageCreate, ... ---- */
+enum { IMAGE2D = 0x10F1, IMAGE3D, IMAGE2D_ARRAY, IMAGE1D, IMAGE1D_ARRAY, IMAGE1D_BUFFER };
+enum { CL_R = 0x10B0, CL_RGB = 0x10B4, CL_RGBA = 0x10B5 };
+enum { CL_UNORM_INT8 = 0x10D2, CL_UNSIGNED_INT8 = 0x10DA, CL_UNSIGNED_INT16 = 0x10DB, CL_UNSIGNED_INT32 = 0x10DC, CL_FLOAT = 0x10DE };
+
+launch_fn img_blur_launch; /* gpucompile --host's, from images.cl's binary */
+
+typedef struct images { gpucompile_object *obj; void *module; } images;
+
+/* images.cl compiled and loaded; 0 when it is not (said). */
+static int images_load(images *im) {
+    im->obj = compile("images.ll", NULL);
+    im->module = im->obj ? mgpuModuleLoad(im->obj->data, im->obj->size) : NULL;
+    CHECK(im->module != NULL);
+    return im->module != NULL;
+}
+
+static void images_unload(images *im) {
+    mgpuModuleUnload(im->module);
+    gpucompile_object_free(im->obj);
+}
+
+/* A launch of images.cl's kernel name over w x h x d work-items in blocks of 4x2x1. */
+static void images_launch(images *im, const char *name, int w, int h, int d, void *stream, void **args, size_t n) {
+    void *f = mgpuModuleGetFunction(im->module, name);
+    CHECK_MSG(f != NULL, "%s", name);
+    if (f) mgpuLaunchKernel(f, (w + 3) / 4, (h + 1) / 2, d, 4, 2, 1, 0, stream, args, NULL, n);
+}
+
+/* A texel of a w x h one-channel image with clamp-to-edge addressing. */
+static double texel_clamped(const float *t, int w, int h, int x, int y) {
+    x = x < 0 ? 0 : x >= w ? w - 1 : x;
+    y = y < 0 ? 0 : y >= h ? h - 1 : y;
+    return t[y * w + x];
+}
+
+/* OpenCL's CLK_FILTER_LINEAR at normalized (u, v): the four texels around (u w - 0.5, v h - 0.5),
+   weighted by the fractions. */
+static double bilinear(const float *t, int w, int h, double u, double v) {
+    double px = u * w - 0.5, py = v * h - 0.5, i = floor(px), j = floor(py), a = px - i, b = py - j;
+    int x = (int)i, y = (int)j;
+    return (1 - a) * (1 - b) * texel_clamped(t, w, h, x, y) + a * (1 - b) * texel_clamped(t, w, h, x + 1, y) +
+           (1 - a) * b * texel_clamped(t, w, h, x, y + 1) + a * b * texel_clamped(t, w, h, x + 1, y + 1);
+}
+
+/* blur, launched by gpucompile --host's code: a sampler passed as an argument (normalized
+   coordinates, clamp to edge, linear), taps between texels, get_image_width / get_image_height.
+   OpenCL leaves the precision of the filter's weights to the device: 8 bits of them (as GPUs'
+   samplers have) move a tap by at most 2^-8 of the step between two texels, at most 1 here; the
+   worst error is printed. */
+static void test_image_blur_linear_sampler(void) {
+    enum { W = 13, H = 9 };
+    float src[W * H], dst[W * H];
+    int32_t sampler = 1 | 2 | 0x20; /* CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_LINEAR */
+    int *size = (int *)alloc(8), x, y, dx, dy;
+    double worst = 0;
+    void *a, *b, *args[4];
+    for (y = 0; y < H; y++)
+        for (x = 0; x < W; x++) src[y * W + x] = (float)((x * 7 + y * 13) % 17) / 16.0f;
+    a = mgpuImageCreate(IMAGE2D, CL_R, CL_FLOAT, W, H, 0, 0, NULL);
+    b = mgpuImageCreate(IMAGE2D, CL_R, CL_FLOAT, W, H, 1, 1, NULL);
+    CHECK(a && b);
+    mgpuImageWrite(a, src, NULL);
+    args[0] = &a; args[1] = &sampler; args[2] = &b; args[3] = &size;
+    img_blur_launch((W + 3) / 4, (H + 1) / 2, 1, 4, 2, 1, 0, NULL, args);
+    mgpuImageRead(dst, b, NULL);
+    CHECK_MSG(size[0] == W && size[1] == H, "get_image_width %d, get_image_height %d", size[0], size[1]);
+    for (y = 0; y < H; y++)
+        for (x = 0; x < W; x++) {
+            double want = 0;
+            for (dy = -1; dy <= 1; dy++)
+                for (dx = -1; dx <= 1; dx++)
+                    want += bilinear(src, W, H, ((float)(x + dx) + 0.75f) / (float)W, ((float)(y + dy) + 0.375f) / (float)H);
+            want /= 9;
+            if (fabs(dst[y * W + x] - want) > worst) worst = fabs(dst[y * W + x] - want);
+        }
+    printf("  linear filtering: worst error %.3g (limit 2^-8)\n", worst);
+    CHECK(worst <= 1.0 / 256);
+    mgpuImageFree(a, NULL);
+    mgpuImageFree(b, NULL);
+    mgpuMemFree(size, NULL);
+}
+
+/* to_yuv: RGBA8 unorm read through the program's constant sampler, a float image written. */
+static void test_image_rgba8_to_float(void) {
+    enum { W = 10, H = 7 };
+    unsigned char src[W * H * 4];
+    float dst[W * H * 4];
+    double worst = 0;
+    void *a, *b, *args[2];
+    int i, k;
+    images im;
+    if (!images_load(&im)) return;
+    for (i = 0; i < W * H * 4; i++) src[i] = (unsigned char)(i * 37 % 256);
+    a = mgpuImageCreate(IMAGE2D, CL_RGBA, CL_UNORM_INT8, W, H, 1, 0, NULL);
+    b = mgpuImageCreate(IMAGE2D, CL_RGBA, CL_FLOAT, W, H, 0, 0, NULL);
+    CHECK(a && b);
+    mgpuImageWrite(a, src, NULL);
+    args[0] = &a; args[1] = &b;
+    images_launch(&im, "to_yuv", W, H, 1, NULL, args, 2);
+    mgpuImageRead(dst, b, NULL);
+    for (i = 0; i < W * H; i++) {
+        const unsigned char *c = src + 4 * i;
+        double r = c[0] / 255.0, g = c[1] / 255.0, bl = c[2] / 255.0, y = 0.299 * r + 0.587 * g + 0.114 * bl, want[4];
+        want[0] = y; want[1] = (bl - y) * 0.565; want[2] = (r - y) * 0.713; want[3] = c[3] / 255.0;
+        for (k = 0; k < 4; k++)
+            if (fabs(dst[4 * i + k] - want[k]) > worst) worst = fabs(dst[4 * i + k] - want[k]);
+    }
+    CHECK_MSG(worst < 1e-5, "worst error %g", worst); /* unorm8 to float within 1.5 ulp, then a few float operations */
+    mgpuImageFree(a, NULL);
+    mgpuImageFree(b, NULL);
+    images_unload(&im);
+}
+
+/* scale_uint: read_imageui / write_imageui on RGBA UINT32, the copies and the launch on a stream. */
+static void test_image_uint_on_stream(void) {
+    enum { W = 9, H = 5 };
+    uint32_t src[W * H * 4], dst[W * H * 4];
+    void *a, *b, *args[2], *s = mgpuStreamCreate();
+    int x, y, k, bad = 0;
+    images im;
+    if (!images_load(&im)) return;
+    for (k = 0; k < W * H * 4; k++) src[k] = (uint32_t)k * 2654435761u;
+    a = mgpuImageCreate(IMAGE2D, CL_RGBA, CL_UNSIGNED_INT32, W, H, 0, 0, s);
+    b = mgpuImageCreate(IMAGE2D, CL_RGBA, CL_UNSIGNED_INT32, W, H, 0, 0, s);
+    CHECK(a && b && s);
+    mgpuImageWrite(a, src, s);
+    args[0] = &a; args[1] = &b;
+    images_launch(&im, "scale_uint", W, H, 1, s, args, 2);
+    mgpuImageRead(dst, b, s);
+    mgpuStreamSynchronize(s);
+    for (y = 0; y < H; y++)
+        for (x = 0; x < W; x++)
+            for (k = 0; k < 4; k++) {
+                const uint32_t add[4] = {(uint32_t)x, (uint32_t)y, 7, 0};
+                bad += dst[(y * W + x) * 4 + k] != src[(y * W + x) * 4 + k] * 3u + add[k];
+            }
+    CHECK_MSG(bad == 0, "%d wrong", bad);
+    mgpuImageFree(a, s);
+    mgpuImageFree(b, s);
+    mgpuStreamDestroy(s);
+    images_unload(&im);
+}
+
+/* volume: a 3D image (slices in the host's layout), get_image_depth; read back as written. */
+static void test_image_3d(void) {
+    enum { W = 5, H = 4, D = 3, N = W * H * D };
+    float src[N], back[N], *out = (float *)alloc(N * 4);
+    void *a, *args[2];
+    int i, bad = 0;
+    images im;
+    if (!images_load(&im)) return;
+    for (i = 0; i < N; i++) src[i] = (float)i * 0.5f;
+    a = mgpuImageCreate(IMAGE3D, CL_R, CL_FLOAT, W, H, D, 0, NULL);
+    CHECK(a != NULL);
+    mgpuImageWrite(a, src, NULL);
+    args[0] = &a; args[1] = &out;
+    images_launch(&im, "volume", W, H, D, NULL, args, 2);
+    mgpuImageRead(back, a, NULL);
+    for (i = 0; i < N; i++) bad += out[i] != src[i] * 2.0f + (float)(W + 10 * H + 100 * D) || back[i] != src[i];
+    CHECK_MSG(bad == 0, "%d wrong (out[1] = %g)", bad, out[1]);
+    mgpuImageFree(a, NULL);
+    mgpuMemFree(out, NULL);
+    images_unload(&im);
+}
+
+/* layers: a 2D image array of RGBA UINT8 (layers after one another), get_image_array_size. */
+static void test_image_2d_array(void) {
+    enum { W = 6, H = 4, L = 3, N = W * H * L };
+    unsigned char src[N * 4], back[N * 4];
+    uint32_t *out = (uint32_t *)alloc(N * 4);
+    void *a, *args[2];
+    int i, bad = 0;
+    images im;
+    if (!images_load(&im)) return;
+    for (i = 0; i < N * 4; i++) src[i] = (unsigned char)(i * 11 % 251);
+    a = mgpuImageCreate(IMAGE2D_ARRAY, CL_RGBA, CL_UNSIGNED_INT8, W, H, 0, L, NULL);
+    CHECK(a != NULL);
+    mgpuImageWrite(a, src, NULL);
+    args[0] = &a; args[1] = &out;
+    images_launch(&im, "layers", W, H, L, NULL, args, 2);
+    mgpuImageRead(back, a, NULL);
+    for (i = 0; i < N; i++) bad += out[i] != (uint32_t)(src[4 * i] + src[4 * i + 1] + src[4 * i + 2] + src[4 * i + 3]) + 1000u * L;
+    CHECK_MSG(bad == 0 && memcmp(src, back, sizeof src) == 0, "%d wrong", bad);
+    mgpuImageFree(a, NULL);
+    mgpuMemFree(out, NULL);
+    images_unload(&im);
+}
+
+/* The 1D kinds: what is written reads back (an image1d_array's layers are its rows; an
+   image1d_buffer's pixels are in a buffer). */
+static void test_image_1d_round_trip(void) {
+    uint16_t src[5 * 3], back[5 * 3];
+    unsigned char bytes[17 * 4], bytes_back[17 * 4];
+    void *a = mgpuImageCreate(IMAGE1D_ARRAY, CL_R, CL_UNSIGNED_INT16, 5, 0, 0, 3, NULL);
+    void *b = mgpuImageCreate(IMAGE1D_BUFFER, CL_RGBA, CL_UNSIGNED_INT8, 17, 1, 1, 1, NULL);
+    void *c = mgpuImageCreate(IMAGE1D, CL_RGBA, CL_UNSIGNED_INT8, 17, 0, 0, 0, NULL);
+    int i;
+    CHECK(a && b && c);
+    for (i = 0; i < 15; i++) src[i] = (uint16_t)(i * 4099);
+    for (i = 0; i < 68; i++) bytes[i] = (unsigned char)(i * 3 + 1);
+    mgpuImageWrite(a, src, NULL);
+    mgpuImageRead(back, a, NULL);
+    CHECK(memcmp(src, back, sizeof src) == 0);
+    mgpuImageWrite(b, bytes, NULL);
+    mgpuImageRead(bytes_back, b, NULL);
+    CHECK(memcmp(bytes, bytes_back, sizeof bytes) == 0);
+    memset(bytes_back, 0, sizeof bytes_back);
+    mgpuImageWrite(c, bytes, NULL);
+    mgpuImageRead(bytes_back, c, NULL);
+    CHECK(memcmp(bytes, bytes_back, sizeof bytes) == 0);
+    mgpuImageFree(a, NULL);
+    mgpuImageFree(b, NULL);
+    mgpuImageFree(c, NULL);
+}
+
+/* A refusal: f() returned what it should (ok), and the report holds needle. */
+#define REFUSED(ok, needle) do { CHECK(ok); CHECK_MSG(strstr(last_error, needle) != NULL, "report \"%s\" lacks \"%s\"", last_error, needle); \
+    last_error[0] = 0; } while (0)
+
+/* Bad input: each refused with a report that says what, nothing crashes. */
+static void test_image_errors(void) {
+    uint32_t pixels[16] = {0};
+    int32_t bad_sampler = 0x30, sampler = 0x10 | 2; /* nearest, clamp to edge (blur's taps fall outside) */
+    void *buffer = alloc(64), *img = NULL, *f1, *f2, *args[4];
+    int *size = (int *)alloc(8);
+    images im;
+    last_error[0] = 0;
+    REFUSED(mgpuImageCreate(IMAGE2D, CL_RGB, CL_FLOAT, 4, 4, 0, 0, NULL) == NULL, "CL_RGB / CL_FLOAT");
+    REFUSED(mgpuImageCreate(IMAGE2D, 0x1234, CL_FLOAT, 4, 4, 0, 0, NULL) == NULL, "channel order 0x1234");
+    REFUSED(mgpuImageCreate(0x1234, CL_R, CL_FLOAT, 4, 4, 0, 0, NULL) == NULL, "image type 0x1234");
+    REFUSED(mgpuImageCreate(IMAGE2D, CL_R, CL_FLOAT, 4, 4, 5, 0, NULL) == NULL, "image2d has no depth");
+    REFUSED(mgpuImageCreate(IMAGE2D_ARRAY, CL_R, CL_FLOAT, 4, 4, 0, 0, NULL) == NULL, "layers must be at least 1");
+    REFUSED(mgpuImageCreate(IMAGE1D, CL_R, CL_FLOAT, 0, 0, 0, 0, NULL) == NULL, "width must be at least 1");
+    REFUSED(mgpuImageCreate(IMAGE2D, CL_R, CL_FLOAT, (intptr_t)1 << 40, 1, 0, 0, NULL) == NULL, "an image2d of 1099511627776x1x1 pixels");
+    mgpuImageFree(NULL, NULL);
+    REFUSED(1, "the image is NULL");
+    mgpuImageFree(buffer, NULL);
+    REFUSED(1, "not an image of mgpuImageCreate");
+    mgpuImageWrite(buffer, pixels, NULL);
+    REFUSED(1, "not an image of mgpuImageCreate");
+    img = mgpuImageCreate(IMAGE2D, CL_RGBA, CL_UNSIGNED_INT32, 2, 2, 0, 0, NULL);
+    f1 = mgpuImageCreate(IMAGE2D, CL_R, CL_FLOAT, 2, 2, 0, 0, NULL);
+    f2 = mgpuImageCreate(IMAGE2D, CL_R, CL_FLOAT, 2, 2, 0, 0, NULL);
+    CHECK(img && f1 && f2);
+    mgpuImageRead(NULL, img, NULL);
+    REFUSED(1, "the host memory is NULL");
+    if (images_load(&im)) {
+        args[0] = &buffer; args[1] = &img; /* a buffer where scale_uint reads an image */
+        images_launch(&im, "scale_uint", 2, 2, 1, NULL, args, 2);
+        REFUSED(1, "argument 0 is an image parameter: not an image of mgpuImageCreate");
+        args[0] = &f1; args[1] = &bad_sampler; args[2] = &f2; args[3] = &size;
+        images_launch(&im, "blur", 2, 2, 1, NULL, args, 4);
+        REFUSED(1, "argument 1 is a sampler: bits 0x30");
+        args[1] = &sampler; /* then a good one: the kernel still launches */
+        images_launch(&im, "blur", 2, 2, 1, NULL, args, 4);
+        CHECK_MSG(last_error[0] == 0 && size[0] == 2, "%s", last_error);
+        images_unload(&im);
+    }
+    mgpuImageFree(f1, NULL);
+    mgpuImageFree(f2, NULL);
+    mgpuImageFree(img, NULL);
+    mgpuImageFree(img, NULL); /* twice */
+    REFUSED(1, "or freed already");
+    mgpuMemFree(buffer, NULL);
+    mgpuMemFree(size, NULL);
+}
+#endif
+
 int main(int argc, char **argv) {
     (void)t_read; /* test.h's, unused here */
     (void)t_sh;
@@ -396,5 +666,14 @@ int main(int argc, char **argv) {
     RUN(test_api_saxpy_1000_launches);
     RUN(test_api_opencl_c_with_library);
     RUN(test_api_errors);
+#ifdef GPUCOMPILE_SPIRV_RUNTIME
+    RUN(test_image_blur_linear_sampler);
+    RUN(test_image_rgba8_to_float);
+    RUN(test_image_uint_on_stream);
+    RUN(test_image_3d);
+    RUN(test_image_2d_array);
+    RUN(test_image_1d_round_trip);
+    RUN(test_image_errors);
+#endif
     return TEST_END(SUITE);
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # make test-run: kernels with known answers through the whole chain. OpenCL C (clang for
 # spirv64) and LLVM IR -> gpucompile -> binaries (saxpy: SPIR-V, Vulkan, NVPTX and AMDGPU
-# objects; the OpenCL C kernels: SPIR-V and Vulkan) -> --host with run-time selection -> clang
+# objects; the OpenCL C kernels: SPIR-V and Vulkan; the image kernels: SPIR-V) -> --host with
+# run-time selection (the image kernels: without) -> clang
 # -> linked with gpucompile_spirv.h's OpenCL runtime -> run on the first OpenCL device that
 # takes SPIR-V; and the same host modules linked with gpucompile_vulkan.h's runtime -> run on the
 # first Vulkan device (lavapipe here): one binary, one launch code, the same expected answers
@@ -28,6 +29,7 @@ step() { # NAME COMMAND...: a build step; its failure fails the suite, with its 
   if "$@" >"$D/out" 2>&1; then ok "$n"; else fail "$n"; sed 's/^/  /' "$D/out" | head -20; tally run; exit 1; fi
 }
 step "clang: OpenCL C for spirv64" $CLANG $CL tests/run/kernels.cl -o "$D/kernels.ll"
+step "clang: the image kernels for spirv64" $CLANG $CL tests/run/images.cl -o "$D/images.ll"
 step "the bitcode library" llvm-as tests/data/mylib.ll -o "$D/mylib.bc"
 cp tests/run/saxpy_spirv.ll "$D/saxpy.ll"
 # saxpy: three objects, the SPIR-V one picked at run time
@@ -48,6 +50,8 @@ step "OpenCL C kernels: one binary (SPIR-V and Vulkan), run-time selection, host
   "$G" --merge "$D/k1.mlir" "$D/k2.mlir" -o "$D/k.gpubin" --handler runtime --host "$D/k.ll" --name k
 check "spirv-val: saxpy" spirv-val "$D/sx.spv"
 check "spirv-val: OpenCL C kernels" spirv-val "$D/k.spv"
+step "the image kernels: SPIR-V, host module" "$G" -t '#gpu.spirv' -f bin "$D/images.ll" -o "$D/images.spv" --host "$D/img.ll" --name img
+check "spirv-val: the image kernels" spirv-val "$D/images.spv"
 check "spirv-val --target-env vulkan1.3: saxpy and the OpenCL C kernels for Vulkan" sh -c \
   "spirv-val --target-env vulkan1.3 '$D/sxv.spv' && spirv-val --target-env vulkan1.3 '$D/kv.spv'"
 check "--select vulkan picks the Vulkan object of both binaries" sh -c \
@@ -55,11 +59,11 @@ check "--select vulkan picks the Vulkan object of both binaries" sh -c \
 check "the binary holds SPIR-V (SYCL's offload kind), NVPTX and AMDGPU" sh -c \
   "llvm-objdump --offloading '$D/sx.gpubin' > '$D/off' 2>&1 && grep -q spirv64 '$D/off' && grep -q sycl '$D/off' && grep -q nvptx64 '$D/off' && grep -q amdgcn '$D/off'"
 check "--select spirv picks the SPIR-V object" sh -c "'$G' --list '$D/sx.gpubin' --select spirv | grep -q 'device spirv: \[0\] #xevm.target'"
-step "host modules: clang" sh -c "$CLANG -c -O1 '$D/sx.ll' -o '$D/sx.o' && $CLANG -c -O1 '$D/k.ll' -o '$D/k.o'"
+step "host modules: clang" sh -c "$CLANG -c -O1 '$D/sx.ll' -o '$D/sx.o' && $CLANG -c -O1 '$D/k.ll' -o '$D/k.o' && $CLANG -c -O1 '$D/img.ll' -o '$D/img.o'"
 LLVM_CFLAGS=$(llvm-config-$T_LLVM_MAJOR --cflags | tr '\n' ' ')
 LLVM_LIBS=$(llvm-config-$T_LLVM_MAJOR --ldflags --libs | tr '\n' ' ')
 step "link with the OpenCL runtime" sh -c "cc -std=c11 -Wall -Wextra -pedantic -Werror -O1 -g $LLVM_CFLAGS -I. \
-  tests/run/run.c '$D/sx.o' '$D/k.o' $BUILD/impl.o -Wl,--wrap=gpucompile_runtime_load_offload_binary -o '$D/run' $LLVM_LIBS -lm -ldl -lpthread"
+  tests/run/run.c '$D/sx.o' '$D/k.o' '$D/img.o' $BUILD/impl.o -Wl,--wrap=gpucompile_runtime_load_offload_binary -o '$D/run' $LLVM_LIBS -lm -ldl -lpthread"
 printf '#define GPUCOMPILE_SPIRV_RUNTIME\n#include "gpucompile_spirv.h"\nint main(void) { return !gpucompile_runtime_available(); }\n' > "$D/alone.c"
 check "the OpenCL runtime alone: plain cc, no LLVM, C and C++" sh -c "cc -std=c11 -Wall -Wextra -pedantic -Werror -I. '$D/alone.c' -o '$D/alone' -ldl -lpthread && \
   c++ -std=c++17 -x c++ -Wall -Wextra -pedantic -Werror -I. -c '$D/alone.c' -o '$D/alone_cxx.o'"
