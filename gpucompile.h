@@ -5026,9 +5026,9 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_job_emit_copy(gpucompile_job *job, L
 }
 
 /* The module's assembly text beside its object, made from a copy in a context and target machine
-   of its own: code generation changes the module it runs on, and LLVM 22's SPIR-V code generator
-   unoptimized (emit_unoptimized) died generating code twice in one context and target machine
-   (a Vulkan kernel with --save-temps: signal 11). */
+   of its own: code generation changes the module it runs on, and a code generator that runs
+   unoptimized (a backend's emit_unoptimized) died generating code twice in one context and
+   target machine (signal 11; tests/cli_save_temps.sh). */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__emit_aside(gpucompile_job *job, LLVMMemoryBufferRef *out) {
     LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(job->module);
     gpucompile_result r;
