@@ -1854,12 +1854,42 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_vulkan__rewrite_cas(gpucompile_job *j
     return next;
 }
 
+/* LLVM 22's SPIR-V code generator rewrites a select whose condition is a multiply compared with
+   zero (fcmp olt or ult, ogt or ugt swapped) and whose operands are opposites into GLSL's
+   FaceForward, for shaders at every level, and crashes in its pre-legalizer on what that leaves:
+   OpenCL's round of a product (select(x < 0, -1.0, 1.0) of the lowering), pyFAI's separate.cl.
+   The inverse comparison with the operands swapped is the same value and not that shape, so any
+   such select is written so (1), whatever its operands. */
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__faceforward(LLVMBuilderRef b, LLVMValueRef in) {
+    static const LLVMRealPredicate from[4] = {LLVMRealOLT, LLVMRealULT, LLVMRealOGT, LLVMRealUGT};
+    static const LLVMRealPredicate to[4] = {LLVMRealUGE, LLVMRealOGE, LLVMRealULE, LLVMRealOLE};
+    LLVMValueRef c = LLVMIsASelectInst(in) ? LLVMGetOperand(in, 0) : NULL, x, z, t;
+    LLVMBool loses;
+    int i = 0, k;
+    if (!c || !LLVMIsAFCmpInst(c)) return 0;
+    for (k = 0; k < 2; k++) { /* the multiply on either side, a zero on the other */
+        x = LLVMGetOperand(c, (unsigned)k);
+        z = LLVMGetOperand(c, (unsigned)(1 - k));
+        if (LLVMIsAInstruction(x) && LLVMGetInstructionOpcode(x) == LLVMFMul && LLVMIsAConstantFP(z) && LLVMConstRealGetDouble(z, &loses) == 0.0)
+            break;
+    }
+    while (i < 4 && from[i] != LLVMGetFCmpPredicate(c)) i++;
+    if (k == 2 || i == 4) return 0;
+    LLVMPositionBuilderBefore(b, in);
+    t = LLVMGetOperand(in, 1);
+    LLVMSetOperand(in, 0, LLVMBuildFCmp(b, to[i], LLVMGetOperand(c, 0), LLVMGetOperand(c, 1), ""));
+    LLVMSetOperand(in, 1, LLVMGetOperand(in, 2));
+    LLVMSetOperand(in, 2, t);
+    if (!LLVMGetFirstUse(c)) LLVMInstructionEraseFromParent(c); /* it dominates in: never the walk's next */
+    return 1;
+}
+
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job *job) {
     LLVMBuilderRef b;
     LLVMValueRef fn, in, next;
     LLVMBasicBlockRef bb;
     gpucompile_result r = GPUCOMPILE_OK;
-    int flattened = 0, hoisted = 0, fields = 0;
+    int flattened = 0, hoisted = 0, fields = 0, inverted = 0;
     for (fn = LLVMGetFirstFunction(job->module); fn && !gpucompile_vulkan__is_kernel(job, fn); fn = LLVMGetNextFunction(fn)) {}
     if (!fn) /* else LLVM 22 writes a library module (Linkage), which no Vulkan device loads */
         return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "the module has no kernel (a compute shader module needs an entry point: "
@@ -1953,6 +1983,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job 
                 if (gpucompile_vulkan__cas(in, NULL)) {
                     next = gpucompile_vulkan__rewrite_cas(job, b, in);
                     fields++;
+                } else if (gpucompile_vulkan__faceforward(b, in)) {
+                    inverted++;
                 } else if ((why = gpucompile_vulkan__bad_instruction(in)) != NULL) {
                     LLVMDisposeBuilder(b);
                     return gpucompile_vulkan__refuse(job, in, why);
@@ -1962,6 +1994,9 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job 
     if (fields)
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d cmpxchg%s written as llvm.spv.cmpxchg (LLVM 22 "
                            "crashes on the instruction)", fields, fields == 1 ? "" : "s");
+    if (inverted)
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d select%s of a product compared with zero written "
+                           "with the inverse comparison (LLVM 22 crashes on its FaceForward of them)", inverted, inverted == 1 ? "" : "s");
     /* the WebGPU backend compiles through this one and refuses what WGSL lacks in its own words */
     if (job->backend == gpucompile_vulkan_backend() && (r = gpucompile_vulkan__check_profile(job)) != GPUCOMPILE_OK) return r;
     if (job->format == GPUCOMPILE_FORMAT_ISA) { /* isa: the module's words too, for finish's repairs */

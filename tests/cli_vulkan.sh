@@ -189,6 +189,12 @@ check "cmpxchg: compiled (-v says so), spirv-val, one OpAtomicCompareExchange at
    spirv-dis '$T_TMP/cas.spv' | grep -q 'OpAtomicCompareExchange %uint %[0-9]* %uint_1 '"
 check "... the isa text the same repairs: spirv-as and spirv-val take it" sh -c "'$G' --no-cache -t '#gpu.vulkan' -f isa $D/vulkan_cmpxchg.ll -o '$T_TMP/cas.s' && \
   spirv-as --target-env vulkan1.3 '$T_TMP/cas.s' -o '$T_TMP/cas2.spv' && spirv-val --target-env vulkan1.3 '$T_TMP/cas2.spv' && grep -q OpSelect '$T_TMP/cas.s'"
+# ---- a select of opposites on a product compared with zero (pyFAI's separate.cl: OpenCL's round of
+# a product): LLVM 22 made it FaceForward and died; written with the inverse comparison first
+rc=0; "$G" --no-cache -v -t '#gpu.vulkan' -f bin $D/vulkan_faceforward.ll -o "$T_TMP/ff.spv" 2>"$T_TMP/ffv" || rc=$?
+check "vulkan_faceforward.ll: compiled (-v says the select was rewritten), spirv-val, no FaceForward" sh -c \
+  "[ $rc = 0 ] && grep -q '1 select of a product compared with zero written with the inverse comparison' '$T_TMP/ffv' && \
+   spirv-val --target-env vulkan1.3 '$T_TMP/ff.spv' && ! spirv-dis '$T_TMP/ff.spv' | grep -q FaceForward"
 # ---- pointer kernels (OpenCL C from clang): rewritten into the Vulkan shape
 if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; then
   clang -cl-std=CL2.0 -target spirv64 -O0 -Xclang -disable-O0-optnone -emit-llvm -S tests/run/vulkan/pointer_kernels.cl -o "$T_TMP/pk.ll"
