@@ -1962,9 +1962,11 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job 
            a loop in a branch of a selection, and blocks its code generator's optimizations merge
            afterwards (darktable's dwt, silx's linalg and histogram, five of pyFAI's): its own
            passes first give it one exit per loop and regions of one entry and one exit, and the
-           code generator runs unoptimized (emit_unoptimized): tests/corpus/vulkan.sh counts them */
+           code generator runs unoptimized (emit_unoptimized): tests/corpus/vulkan.sh counts them.
+           Switches become branches first: unify-loop-exits crashes on a switch in a loop, as
+           LLVM 22's own structurizer does without it (tests/data/vulkan_cf_switch.cl) */
         LLVMPassBuilderOptionsRef pbo = LLVMCreatePassBuilderOptions();
-        LLVMErrorRef err = LLVMRunPasses(job->module, "fix-irreducible,unify-loop-exits,structurizecfg", NULL, pbo);
+        LLVMErrorRef err = LLVMRunPasses(job->module, "lower-switch,fix-irreducible,unify-loop-exits,structurizecfg", NULL, pbo);
         LLVMDisposePassBuilderOptions(pbo);
         if (err) {
             char *msg = LLVMGetErrorMessage(err);

@@ -276,6 +276,13 @@ if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; the
   elif [ -x "$R" ] && grep -q 'no Vulkan device\|cannot be loaded' "$T_TMP/casrun"; then skip "vulkan_cas.cl on a device: $(head -1 "$T_TMP/casrun")"
   elif [ -x "$R" ]; then fail "vulkan_cas.cl on the device: $(grep -v '^PASS' "$T_TMP/casrun" | head -1)"
   else skip "vulkan_cas.cl on a device: no $R"; fi
+  # structured control flow: LLVM 22's SPIR-V structurizer wrote merges spirv-val rejects for each
+  # (or crashed); LLVM's own passes before it and its code generator unoptimized make them valid
+  for f in $D/vulkan_cf_*.cl; do
+    clang -cl-std=CL1.2 -target spirv64 -O2 -Xclang -finclude-default-header -emit-llvm -c "$f" -o "$T_TMP/cf.bc"
+    check "$(basename "$f"): compiled, spirv-val" sh -c \
+      "'$G' --no-cache -t '#gpu.vulkan' -f bin '$T_TMP/cf.bc' -o '$T_TMP/cf.spv' && spirv-val --target-env vulkan1.3 '$T_TMP/cf.spv'"
+  done
 else
   skip "vulkan pointer kernels: no clang or spirv-val"
 fi
