@@ -1858,8 +1858,8 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_vulkan__rewrite_cas(gpucompile_job *j
    zero (fcmp olt or ult, ogt or ugt swapped) and whose operands are opposites into GLSL's
    FaceForward, for shaders at every level, and crashes in its pre-legalizer on what that leaves:
    OpenCL's round of a product (select(x < 0, -1.0, 1.0) of the lowering), pyFAI's separate.cl.
-   The inverse comparison with the operands swapped is the same value and not that shape, so any
-   such select is written so (1), whatever its operands. */
+   The inverse comparison with the operands swapped is the same value and not that shape: any
+   such select is written so, whatever its operands. 1 when in was. */
 GPUCOMPILE_PRIVATE int gpucompile_vulkan__faceforward(LLVMBuilderRef b, LLVMValueRef in) {
     static const LLVMRealPredicate from[4] = {LLVMRealOLT, LLVMRealULT, LLVMRealOGT, LLVMRealUGT};
     static const LLVMRealPredicate to[4] = {LLVMRealUGE, LLVMRealOGE, LLVMRealULE, LLVMRealOLE};
