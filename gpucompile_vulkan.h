@@ -1897,12 +1897,42 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_vulkan__rewrite_cas(gpucompile_job *j
     return next;
 }
 
+/* LLVM 22's SPIR-V code generator rewrites a select whose condition is a multiply compared with
+   zero (fcmp olt or ult, ogt or ugt swapped) and whose operands are opposites into GLSL's
+   FaceForward, for shaders at every level, and crashes in its pre-legalizer on what that leaves:
+   OpenCL's round of a product (select(x < 0, -1.0, 1.0) of the lowering), pyFAI's separate.cl.
+   The inverse comparison with the operands swapped is the same value and not that shape: any
+   such select is written so, whatever its operands. 1 when in was. */
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__faceforward(LLVMBuilderRef b, LLVMValueRef in) {
+    static const LLVMRealPredicate from[4] = {LLVMRealOLT, LLVMRealULT, LLVMRealOGT, LLVMRealUGT};
+    static const LLVMRealPredicate to[4] = {LLVMRealUGE, LLVMRealOGE, LLVMRealULE, LLVMRealOLE};
+    LLVMValueRef c = LLVMIsASelectInst(in) ? LLVMGetOperand(in, 0) : NULL, x, z, t;
+    LLVMBool loses;
+    int i = 0, k;
+    if (!c || !LLVMIsAFCmpInst(c)) return 0;
+    for (k = 0; k < 2; k++) { /* the multiply on either side, a zero on the other */
+        x = LLVMGetOperand(c, (unsigned)k);
+        z = LLVMGetOperand(c, (unsigned)(1 - k));
+        if (LLVMIsAInstruction(x) && LLVMGetInstructionOpcode(x) == LLVMFMul && LLVMIsAConstantFP(z) && LLVMConstRealGetDouble(z, &loses) == 0.0)
+            break;
+    }
+    while (i < 4 && from[i] != LLVMGetFCmpPredicate(c)) i++;
+    if (k == 2 || i == 4) return 0;
+    LLVMPositionBuilderBefore(b, in);
+    t = LLVMGetOperand(in, 1);
+    LLVMSetOperand(in, 0, LLVMBuildFCmp(b, to[i], LLVMGetOperand(c, 0), LLVMGetOperand(c, 1), ""));
+    LLVMSetOperand(in, 1, LLVMGetOperand(in, 2));
+    LLVMSetOperand(in, 2, t);
+    if (!LLVMGetFirstUse(c)) LLVMInstructionEraseFromParent(c); /* it dominates in: never the walk's next */
+    return 1;
+}
+
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job *job) {
     LLVMBuilderRef b;
     LLVMValueRef fn, in, next;
     LLVMBasicBlockRef bb;
     gpucompile_result r = GPUCOMPILE_OK;
-    int flattened = 0, hoisted = 0, fields = 0, wide = 0;
+    int flattened = 0, hoisted = 0, fields = 0, wide = 0, inverted = 0;
     for (fn = LLVMGetFirstFunction(job->module); fn && !gpucompile_vulkan__is_kernel(job, fn); fn = LLVMGetNextFunction(fn)) {}
     if (!fn) /* else LLVM 22 writes a library module (Linkage), which no Vulkan device loads */
         return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "the module has no kernel (a compute shader module needs an entry point: "
@@ -1975,9 +2005,11 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job 
            a loop in a branch of a selection, and blocks its code generator's optimizations merge
            afterwards (darktable's dwt, silx's linalg and histogram, five of pyFAI's): its own
            passes first give it one exit per loop and regions of one entry and one exit, and the
-           code generator runs unoptimized (emit_unoptimized): tests/corpus/vulkan.sh counts them */
+           code generator runs unoptimized (emit_unoptimized): tests/corpus/vulkan.sh counts them.
+           Switches become branches first: unify-loop-exits crashes on a switch in a loop, as
+           LLVM 22's own structurizer does without it (tests/data/vulkan_cf_switch.cl) */
         LLVMPassBuilderOptionsRef pbo = LLVMCreatePassBuilderOptions();
-        LLVMErrorRef err = LLVMRunPasses(job->module, "fix-irreducible,unify-loop-exits,structurizecfg", NULL, pbo);
+        LLVMErrorRef err = LLVMRunPasses(job->module, "lower-switch,fix-irreducible,unify-loop-exits,structurizecfg", NULL, pbo);
         LLVMDisposePassBuilderOptions(pbo);
         if (err) {
             char *msg = LLVMGetErrorMessage(err);
@@ -2003,6 +2035,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job 
             LLVMReplaceAllUsesWith(in, gpucompile_vulkan__rewrite_atomics(job, b, in, a64 - 1));
             LLVMInstructionEraseFromParent(in);
             wide++;
+        } else if (gpucompile_vulkan__faceforward(b, in)) {
+            inverted++;
         } else if ((why = gpucompile_vulkan__bad_instruction(in)) != NULL) {
             LLVMDisposeBuilder(b);
             return gpucompile_vulkan__refuse(job, in, why);
@@ -2015,6 +2049,9 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job 
     if (wide)
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d 64-bit atomic%s written as marked loads and stores, "
                            "made atomic again after code generation (LLVM 22 never declares Int64Atomics for a shader)", wide, wide == 1 ? "" : "s");
+    if (inverted)
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d select%s of a product compared with zero written "
+                           "with the inverse comparison (LLVM 22 crashes on its FaceForward of them)", inverted, inverted == 1 ? "" : "s");
     if (job->format == GPUCOMPILE_FORMAT_ISA) { /* isa: the module's words too, for finish's repairs */
         LLVMMemoryBufferRef obj = NULL, bc = LLVMWriteBitcodeToMemoryBuffer(job->module);
         /* from a copy, in a context and target machine of its own: LLVM 22's SPIR-V code generator crashes run twice on one module */
