@@ -2315,7 +2315,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__workgroup_vars(gpucompile
         done = g == last;
         as = LLVMGetPointerAddressSpace(LLVMTypeOf(g));
         dynamic = as == 3 && LLVMIsDeclaration(g) && w->t->spec_constant;
-        if ((LLVMIsDeclaration(g) && !dynamic) || !(as == 3 || ((as == 1 || as == 2) && LLVMIsGlobalConstant(g))) ||
+        if ((LLVMIsDeclaration(g) && !dynamic) || !(as == 3 || ((as == 1 || as == 2 || as == w->t->private_space) && LLVMIsGlobalConstant(g))) ||
             gpucompile_lower__builtin_kind(gpucompile_value_name(g), &dim) != GPUCOMPILE_LOWER__B_NONE)
             continue;
         memset(u, 0, sizeof *u);
