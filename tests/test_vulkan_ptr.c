@@ -1352,6 +1352,30 @@ static void *backend_cl(const char *file, const char *source) {
     return mod;
 }
 
+/* A switch the optimizer makes a lookup table (a constant array in private memory: hashcat's
+   m22000), compiled by the backend and run: the table a private array with its values. */
+static void test_switch_table(void) {
+    static const char src[] = "kernel void lut(global int *o, global const int *in) {\n    int i = get_global_id(0), v;\n"
+                              "    switch (in[i] & 7) {\n    case 0: v = 13; break;\n    case 1: v = 7; break;\n    case 2: v = 99; break;\n"
+                              "    case 3: v = -4; break;\n    case 4: v = 1000; break;\n    case 5: v = 5; break;\n    case 6: v = 61; break;\n"
+                              "    default: v = 2;\n    }\n    o[i] = v;\n}\n";
+    static const int want[8] = {13, 7, 99, -4, 1000, 5, 61, 2};
+    void *mod, *args[2];
+    int *o, *in, i, bad = 0, n = 64;
+    if (!have_tools) SKIP("no clang / spirv-val");
+    if (!(mod = backend_cl("lut.cl", src))) SKIP("no Vulkan device");
+    o = (int *)alloc((size_t)n * sizeof *o);
+    in = (int *)alloc((size_t)n * sizeof *in);
+    for (i = 0; i < n; i++) in[i] = i * 5;
+    args[0] = &o; args[1] = &in;
+    mgpuLaunchKernel(mgpuModuleGetFunction(mod, "lut"), 1, 1, 1, 64, 1, 1, 0, NULL, args, NULL, 2);
+    for (i = 0; i < n; i++) bad += o[i] != want[in[i] & 7];
+    CHECK_MSG(bad == 0, "%d wrong: %d %d %d", bad, o[0], o[1], o[2]);
+    mgpuMemFree(o, NULL);
+    mgpuMemFree(in, NULL);
+    mgpuModuleUnload(mod);
+}
+
 /* Control flow LLVM 22's SPIR-V structurizer wrote wrong or crashed on (tests/data/vulkan_cf_*.cl,
    cli_vulkan.sh validates them all) and a round of a product (its select of opposites rewritten:
    tests/data/vulkan_faceforward.ll) run, each answer the host's. vulkan_cf_nested_break.cl is not
@@ -1504,6 +1528,7 @@ int main(int argc, char **argv) {
     RUN(test_index_off_constant);
     RUN(test_table_as_other_type);
     RUN(test_structured_cf);
+    RUN(test_switch_table);
     RUN(test_runtime_quiet);
     if (module) mgpuModuleUnload(module);
     free(spirv.data);
