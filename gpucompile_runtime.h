@@ -520,7 +520,7 @@ GPUCOMPILE_PRIVATE int gpucompile_spirv_next(gpucompile_spirv_inst *s) {
 GPUCOMPILE_PRIVATE int gpucompile_spirv_result(uint32_t op) {
     switch (op) {
     case 0: case 2: case 3: case 4: case 5: case 6: case 8: case 10: case 14: case 15: case 16: case 17: case 39: case 56: case 62:
-    case 63: case 64: case 71: case 72: case 74: case 75: case 224: case 225: case 228: case 246: case 247: case 249: case 250:
+    case 63: case 64: case 71: case 72: case 74: case 75: case 99: case 224: case 225: case 228: case 246: case 247: case 249: case 250:
     case 251: case 252: case 253: case 254: case 255: case 256: case 257: case 317: case 319: case 330: case 331: case 332:
     case 4416: case 5632: case 5633:
         return 0;

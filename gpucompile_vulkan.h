@@ -337,7 +337,9 @@ enum {
     GPUCOMPILE_VULKAN__OP_FUNCTION_CALL = 57, GPUCOMPILE_VULKAN__OP_VARIABLE = 59, GPUCOMPILE_VULKAN__OP_DECORATE = 71,
     GPUCOMPILE_VULKAN__OP_MEMBER_DECORATE = 72, GPUCOMPILE_VULKAN__OP_CONTROL_BARRIER = 224, GPUCOMPILE_VULKAN__OP_EXECUTION_MODE_ID = 331,
     GPUCOMPILE_VULKAN__OP_COMPOSITE_INSERT = 82, GPUCOMPILE_VULKAN__OP_SELECT = 169, GPUCOMPILE_VULKAN__OP_IEQUAL = 170,
-    GPUCOMPILE_VULKAN__OP_ATOMIC_COMPARE_EXCHANGE = 230,
+    GPUCOMPILE_VULKAN__OP_ATOMIC_COMPARE_EXCHANGE = 230, GPUCOMPILE_VULKAN__OP_TYPE_IMAGE = 25, GPUCOMPILE_VULKAN__OP_TYPE_SAMPLER = 26,
+    GPUCOMPILE_VULKAN__OP_TYPE_SAMPLED_IMAGE = 27, GPUCOMPILE_VULKAN__OP_LOAD = 61, GPUCOMPILE_VULKAN__OP_IMAGE_FETCH = 95,
+    GPUCOMPILE_VULKAN__OP_IMAGE_READ = 98, GPUCOMPILE_VULKAN__OP_IMAGE_WRITE = 99,
     GPUCOMPILE_VULKAN__OP_SOURCE_CONTINUED = 2, GPUCOMPILE_VULKAN__OP_SOURCE = 3, GPUCOMPILE_VULKAN__OP_SOURCE_EXTENSION = 4,
     GPUCOMPILE_VULKAN__OP_MEMBER_NAME = 6, GPUCOMPILE_VULKAN__OP_STRING = 7, GPUCOMPILE_VULKAN__OP_EXT_INST_IMPORT = 11,
     GPUCOMPILE_VULKAN__OP_MEMORY_MODEL = 14, GPUCOMPILE_VULKAN__OP_MODULE_PROCESSED = 330,
@@ -933,12 +935,12 @@ static const char *const gpucompile_vulkan__exts[] = {
     "GroupNonUniformClustered,GroupNonUniformQuad,StorageBuffer8BitAccess,UniformAndStorageBuffer8BitAccess," \
     "StoragePushConstant8,StorageBuffer16BitAccess,UniformAndStorageBuffer16BitAccess,StoragePushConstant16," \
     "AtomicFloat32AddEXT,SPV_KHR_8bit_storage,SPV_KHR_16bit_storage,SPV_KHR_storage_buffer_storage_class," \
-    "SPV_EXT_shader_atomic_float_add"
+    "SPV_EXT_shader_atomic_float_add,ImageQuery,Image1D,Sampled1D,StorageImageReadWithoutFormat,StorageImageWriteWithoutFormat"
 /* What chip = "android" allows: Khronos' Android baseline profile (VP_ANDROID_baseline_2021),
    what every Android device of 2021 on has: no 64-, 16- or 8-bit integers, no half or double, no
    8- or 16-bit storage; its limits: GPUCOMPILE_VULKAN__ANDROID_SHARED bytes of workgroup memory,
    128 bytes of push constants (gpucompile_vulkan__profile_limits). */
-#define GPUCOMPILE_VULKAN__ANDROID_SET "Shader,Matrix,GroupNonUniform,SPV_KHR_storage_buffer_storage_class"
+#define GPUCOMPILE_VULKAN__ANDROID_SET "Shader,Matrix,GroupNonUniform,SPV_KHR_storage_buffer_storage_class,ImageQuery,Image1D,Sampled1D"
 #define GPUCOMPILE_VULKAN__ANDROID_SHARED 16384
 #define GPUCOMPILE_VULKAN__ANDROID_PUSH 128
 /* What a capability brings along (a module declares both; a target lists the first). */
@@ -1323,6 +1325,12 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__verify(const gpucompile_
    invalid module, rewritten where the optimizer made a shape it crashes on. */
 
 /* The value of fn's string attribute name; NULL when it has none. */
+/* The functions the lowering's image reads and writes call for LLVM 22 (gpucompile_lower_target's
+   image_coordinate and image_size), replaced in the module's words by gpucompile_vulkan__fix_images. */
+#define GPUCOMPILE_VULKAN__IMAGE_PREFIX "gpucompile.image."
+#define GPUCOMPILE_VULKAN__IMAGE_COORDINATE GPUCOMPILE_VULKAN__IMAGE_PREFIX "coordinate"
+#define GPUCOMPILE_VULKAN__IMAGE_SIZE GPUCOMPILE_VULKAN__IMAGE_PREFIX "size"
+
 GPUCOMPILE_PRIVATE const char *gpucompile_vulkan__fn_attr(LLVMValueRef fn, const char *name, unsigned *len) {
     LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, name, (unsigned)strlen(name));
     *len = 0;
@@ -1440,7 +1448,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__prepare(gpucompile_job *
         const char *name = gpucompile_value_name(fn), *v;
         unsigned n, size[3];
         if (LLVMIsDeclaration(fn)) {
-            if (LLVMGetFirstUse(fn) && strncmp(name, "llvm.", 5) != 0 && strcmp(name, GPUCOMPILE_VULKAN__SPEC_CONSTANT) != 0)
+            if (LLVMGetFirstUse(fn) && strncmp(name, "llvm.", 5) != 0 && strcmp(name, GPUCOMPILE_VULKAN__SPEC_CONSTANT) != 0 &&
+                strncmp(name, GPUCOMPILE_VULKAN__IMAGE_PREFIX, strlen(GPUCOMPILE_VULKAN__IMAGE_PREFIX)) != 0) /* the lowering's image functions: replaced after llc */
                 return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNRESOLVED, "undefined function '%s': a Vulkan shader module links nothing "
                                            "(LLVM 22 would import it, which needs the Linkage capability)", name);
             continue;
@@ -2024,7 +2033,9 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__uses(const uint32_t *w, uint32_t wc, u
     return n;
 }
 
-typedef struct gpucompile_vulkan__insert { size_t after; uint32_t w[4]; } gpucompile_vulkan__insert;
+/* An instruction put in after instruction `after` (its words, the first one's count at most 10). */
+typedef struct gpucompile_vulkan__insert { size_t after; uint32_t w[10]; } gpucompile_vulkan__insert;
+#define GPUCOMPILE_VULKAN__MAX_INSERTS 256
 
 /* The module being repaired: its words (a copy), its instructions, and what changes. */
 typedef struct gpucompile_vulkan__mod {
@@ -2036,7 +2047,7 @@ typedef struct gpucompile_vulkan__mod {
     unsigned char *del, *changed;
     size_t *def;             /* instruction defining id + 1 (0: none) */
     uint32_t *used;          /* per id: how many instructions use it (weak ones left out) */
-    gpucompile_vulkan__insert ins[16];
+    gpucompile_vulkan__insert *ins; /* GPUCOMPILE_VULKAN__MAX_INSERTS */
     int nins;
 } gpucompile_vulkan__mod;
 
@@ -2084,7 +2095,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__read(gpucompile_vulkan__
     m->del = (unsigned char *)gpucompile_job_alloc(job, 2 * (k + 1));
     m->def = (size_t *)gpucompile_job_alloc(job, (bound + 32) * sizeof *m->def);
     m->used = (uint32_t *)gpucompile_job_alloc(job, (bound + 32) * sizeof *m->used);
-    if (!m->at || !m->del || !m->def || !m->used) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    m->ins = (gpucompile_vulkan__insert *)gpucompile_job_alloc(job, GPUCOMPILE_VULKAN__MAX_INSERTS * sizeof *m->ins);
+    if (!m->at || !m->del || !m->def || !m->used || !m->ins) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     m->changed = m->del + k + 1;
     memset(m->del, 0, 2 * (k + 1));
     memset(m->def, 0, (bound + 32) * sizeof *m->def);
@@ -2109,6 +2121,16 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__delete(gpucompile_vulkan__mod *m, siz
     m->del[i] = 1;
 }
 
+/* A new instruction after instruction `after` (its words to fill), or NULL when there are too many. */
+GPUCOMPILE_PRIVATE gpucompile_vulkan__insert *gpucompile_vulkan__insert_at(gpucompile_vulkan__mod *m, size_t after) {
+    gpucompile_vulkan__insert *x;
+    if (m->nins == GPUCOMPILE_VULKAN__MAX_INSERTS) return NULL;
+    x = &m->ins[m->nins++];
+    memset(x, 0, sizeof *x);
+    x->after = after;
+    return x;
+}
+
 /* An OpConstant of type type and value v: one already there, or a new one after instruction after. */
 GPUCOMPILE_PRIVATE uint32_t gpucompile_vulkan__constant(gpucompile_vulkan__mod *m, uint32_t type, uint32_t v, size_t after) {
     size_t i;
@@ -2118,10 +2140,8 @@ GPUCOMPILE_PRIVATE uint32_t gpucompile_vulkan__constant(gpucompile_vulkan__mod *
             m->w[m->at[i] + 1] == type && m->w[m->at[i] + 3] == v)
             return m->w[m->at[i] + 2];
     for (i = 0; i < (size_t)m->nins; i++)
-        if (m->ins[i].w[1] == type && m->ins[i].w[3] == v) return m->ins[i].w[2];
-    if (m->nins == 16) return 0;
-    x = &m->ins[m->nins++];
-    x->after = after;
+        if (m->ins[i].w[0] == gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_CONSTANT, 4) && m->ins[i].w[1] == type && m->ins[i].w[3] == v) return m->ins[i].w[2];
+    if (!(x = gpucompile_vulkan__insert_at(m, after))) return 0;
     x->w[0] = gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_CONSTANT, 4);
     x->w[1] = type;
     x->w[2] = m->w[3]++; /* a new id */
@@ -2233,6 +2253,153 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__fix_cas(gpucompile_vulkan__mod *m) {
     return fixed;
 }
 
+/* The names and decorations of what went. */
+GPUCOMPILE_PRIVATE void gpucompile_vulkan__drop_names(gpucompile_vulkan__mod *m) {
+    size_t i;
+    for (i = 0; i < m->count; i++)
+        if (!m->del[i] && gpucompile_vulkan__weak(GPUCOMPILE_VULKAN__OP(m, i)) && GPUCOMPILE_VULKAN__WC(m, i) > 1) {
+            uint32_t t = m->w[m->at[i] + 1];
+            if (t < m->w[3] && m->def[t] && m->del[m->def[t] - 1]) m->del[i] = 1;
+        }
+}
+
+/* Images (gpucompile_lower.h's image_* names): LLVM 22 reads and writes an image at an i32 index
+   only and has no sampling or size query for a shader, so the lowering calls two functions it
+   declares: GPUCOMPILE_VULKAN__IMAGE_COORDINATE (the coordinate vector) -> i32, whose result is
+   the index, and GPUCOMPILE_VULKAN__IMAGE_SIZE (<N x i32> poison) -> i32, an index that makes the
+   read a size query. LLVM writes them as OpFunctionCall of imported functions; here each
+   OpImageRead / OpImageFetch / OpImageWrite gets its coordinate back, a read through an image
+   and sampler (OpTypeSampledImage: LLVM's OpImageRead or OpImageFetch of it is invalid) becomes
+   OpImageSampleExplicitLod at level 0, a size query OpImageQuerySize (a storage image) or
+   OpImageQuerySizeLod of level 0, its N sizes the first lanes of the read's four; the calls and
+   functions go, and Linkage, which only they needed. Returns the instructions made, -1 when
+   there are more than the inserts hold. */
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__fix_images(gpucompile_vulkan__mod *m) {
+    uint32_t fns[16], kinds[16], *arg, *kind, imagequery = 0, uint_t = 0, v4uint = 0;
+    int nfn = 0, made = 0, k;
+    size_t i, j, first_cap = (size_t)-1;
+    for (i = 0; i < m->count; i++) { /* the functions: by their LinkageAttributes (41) */
+        const uint32_t *w = m->w + m->at[i];
+        const char *name = (const char *)(w + 3);
+        size_t pl = strlen(GPUCOMPILE_VULKAN__IMAGE_PREFIX);
+        if (GPUCOMPILE_VULKAN__OP(m, i) == GPUCOMPILE_VULKAN__OP_CAPABILITY && first_cap == (size_t)-1) first_cap = i;
+        if (GPUCOMPILE_VULKAN__OP(m, i) == GPUCOMPILE_VULKAN__OP_CAPABILITY && w[1] == 50) imagequery = 1;
+        if (GPUCOMPILE_VULKAN__OP(m, i) != GPUCOMPILE_VULKAN__OP_DECORATE || GPUCOMPILE_VULKAN__WC(m, i) < 4 + pl / 4 || w[2] != 41 ||
+            strncmp(name, GPUCOMPILE_VULKAN__IMAGE_PREFIX, pl) != 0 || nfn == 16)
+            continue;
+        fns[nfn] = w[1];
+        kinds[nfn++] = strncmp(name, GPUCOMPILE_VULKAN__IMAGE_SIZE, strlen(GPUCOMPILE_VULKAN__IMAGE_SIZE)) == 0 ? 2 : 1;
+    }
+    if (!nfn) return 0;
+    arg = (uint32_t *)gpucompile_job_alloc(m->job, 2 * (size_t)(m->w[3] + 1) * sizeof *arg);
+    if (!arg) return -1;
+    kind = arg + m->w[3] + 1;
+    memset(arg, 0, 2 * (size_t)(m->w[3] + 1) * sizeof *arg);
+    for (i = 0; i < m->count; i++) { /* the calls: result -> argument */
+        const uint32_t *w = m->w + m->at[i];
+        if (GPUCOMPILE_VULKAN__OP(m, i) != GPUCOMPILE_VULKAN__OP_FUNCTION_CALL || GPUCOMPILE_VULKAN__WC(m, i) != 5 || w[2] > m->w[3]) continue;
+        for (k = 0; k < nfn && fns[k] != w[3]; k++) {}
+        if (k == nfn) continue;
+        arg[w[2]] = w[4];
+        kind[w[2]] = kinds[k];
+        uint_t = w[1]; /* the functions return a 32-bit integer */
+        gpucompile_vulkan__delete(m, i);
+    }
+    for (i = 0; i < m->count; i++) /* four of them: a size query's lanes */
+        if (!m->del[i] && GPUCOMPILE_VULKAN__OP(m, i) == GPUCOMPILE_VULKAN__OP_TYPE_VECTOR && m->w[m->at[i] + 2] == uint_t && m->w[m->at[i] + 3] == 4)
+            v4uint = m->w[m->at[i] + 1];
+    for (i = 0; i < m->count; i++) {
+        const uint32_t *w = m->w + m->at[i];
+        uint32_t op = GPUCOMPILE_VULKAN__OP(m, i), at = op == GPUCOMPILE_VULKAN__OP_IMAGE_WRITE ? 2 : 4, c, t = 0;
+        size_t d, ti;
+        gpucompile_vulkan__insert *x, *y;
+        if (m->del[i] || (op != GPUCOMPILE_VULKAN__OP_IMAGE_READ && op != GPUCOMPILE_VULKAN__OP_IMAGE_FETCH && op != GPUCOMPILE_VULKAN__OP_IMAGE_WRITE) ||
+            GPUCOMPILE_VULKAN__WC(m, i) <= at || (c = w[at]) > m->w[3] || !kind[c])
+            continue;
+        d = gpucompile_vulkan__def(m, w[at - 1]); /* the image: an OpLoad of its variable */
+        ti = d == (size_t)-1 ? d : gpucompile_vulkan__def(m, m->w[m->at[d] + 1]);
+        if (ti != (size_t)-1) t = GPUCOMPILE_VULKAN__OP(m, ti);
+        if (kind[c] == 1 && !(op != GPUCOMPILE_VULKAN__OP_IMAGE_WRITE && t == GPUCOMPILE_VULKAN__OP_TYPE_SAMPLED_IMAGE)) {
+            gpucompile_vulkan__set(m, i, at, arg[c]);
+            continue;
+        }
+        if (op == GPUCOMPILE_VULKAN__OP_IMAGE_WRITE || ti == (size_t)-1) continue;
+        if (!(x = gpucompile_vulkan__insert_at(m, i))) return -1;
+        if (kind[c] == 1) { /* sampled: OpImageSampleExplicitLod type result sampled-image coordinate Lod 0.0 */
+            size_t ct = gpucompile_vulkan__def(m, arg[c]), vt;
+            uint32_t ft = ct == (size_t)-1 ? 0 : m->w[m->at[ct] + 1];
+            vt = gpucompile_vulkan__def(m, ft);
+            if (vt != (size_t)-1 && GPUCOMPILE_VULKAN__OP(m, vt) == GPUCOMPILE_VULKAN__OP_TYPE_VECTOR) ft = m->w[m->at[vt] + 2];
+            x->w[0] = gpucompile_spirv_first(88, 7);
+            x->w[1] = w[1];
+            x->w[2] = w[2];
+            x->w[3] = w[3];
+            x->w[4] = arg[c];
+            x->w[5] = 2; /* Lod */
+            if (!(x->w[6] = gpucompile_vulkan__constant(m, ft, 0, gpucompile_vulkan__def(m, ft)))) return -1;
+        } else { /* a size query: the first N lanes of the read's result (its bits, a float image's) */
+            size_t at_def = gpucompile_vulkan__def(m, arg[c]);
+            uint32_t vn = at_def == (size_t)-1 ? 0 : m->w[m->at[at_def] + 1], n = 1, q = m->w[3]++, lanes = w[1] == v4uint ? w[2] : m->w[3]++;
+            size_t vd = gpucompile_vulkan__def(m, vn);
+            if (vd != (size_t)-1 && GPUCOMPILE_VULKAN__OP(m, vd) == GPUCOMPILE_VULKAN__OP_TYPE_VECTOR) n = m->w[m->at[vd] + 3];
+            if (t == GPUCOMPILE_VULKAN__OP_TYPE_SAMPLED_IMAGE || !v4uint) continue; /* the lowering queries images of their own, as integers */
+            x->w[1] = vn;
+            x->w[2] = q;
+            x->w[3] = w[3];
+            if (m->w[m->at[ti] + 7] == 2) x->w[0] = gpucompile_spirv_first(104, 4); /* a storage image */
+            else {
+                x->w[0] = gpucompile_spirv_first(103, 5);
+                if (!(x->w[4] = gpucompile_vulkan__constant(m, uint_t, 0, gpucompile_vulkan__def(m, uint_t)))) return -1;
+            }
+            if (!(y = gpucompile_vulkan__insert_at(m, i))) return -1;
+            y->w[1] = v4uint;
+            y->w[2] = lanes;
+            if (n == 1) {
+                y->w[0] = gpucompile_spirv_first(80, 7); /* OpCompositeConstruct: q four times */
+                for (j = 3; j < 7; j++) y->w[j] = q;
+            } else {
+                y->w[0] = gpucompile_spirv_first(79, 9); /* OpVectorShuffle q q: its lanes, then lane 0 */
+                y->w[3] = y->w[4] = q;
+                for (j = 0; j < 4; j++) y->w[5 + j] = j < n ? (uint32_t)j : 0;
+            }
+            if (lanes != w[2]) { /* as the read's type */
+                if (!(y = gpucompile_vulkan__insert_at(m, i))) return -1;
+                y->w[0] = gpucompile_spirv_first(124, 4); /* OpBitcast */
+                y->w[1] = w[1];
+                y->w[2] = w[2];
+                y->w[3] = lanes;
+            }
+            if (!imagequery && first_cap != (size_t)-1) {
+                gpucompile_vulkan__insert *cap = gpucompile_vulkan__insert_at(m, first_cap);
+                if (!cap) return -1;
+                cap->w[0] = gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_CAPABILITY, 2);
+                cap->w[1] = 50; /* ImageQuery */
+                imagequery = 1;
+            }
+        }
+        gpucompile_vulkan__delete(m, i);
+        made++;
+    }
+    for (i = 0; i < m->count; i++) { /* the functions */
+        const uint32_t *w = m->w + m->at[i];
+        if (GPUCOMPILE_VULKAN__OP(m, i) != GPUCOMPILE_VULKAN__OP_FUNCTION) continue;
+        for (k = 0; k < nfn && fns[k] != w[2]; k++) {}
+        if (k == nfn) continue;
+        for (j = i; j < m->count; j++) {
+            int end = GPUCOMPILE_VULKAN__OP(m, j) == GPUCOMPILE_VULKAN__OP_FUNCTION_END;
+            gpucompile_vulkan__delete(m, j);
+            if (end) break;
+        }
+    }
+    gpucompile_vulkan__drop_names(m);
+    for (k = 0, i = 0; i < m->count; i++) /* Linkage, when nothing else is linked */
+        if (!m->del[i] && GPUCOMPILE_VULKAN__OP(m, i) == GPUCOMPILE_VULKAN__OP_DECORATE && m->w[m->at[i] + 2] == 41) k = 1;
+    for (i = 0; i < m->count && !k; i++)
+        if (!m->del[i] && GPUCOMPILE_VULKAN__OP(m, i) == GPUCOMPILE_VULKAN__OP_CAPABILITY && m->w[m->at[i] + 1] == 5) m->del[i] = 1;
+    gpucompile_job_free(m->job, arg);
+    return made + 1;
+}
+
 /* Every resource's name string (llvm.spv.resource.handlefrombinding's last argument) stays in
    the module as an unused Function variable of i8s, and declares Int8. They go, with the
    constants and types only they used, and Int8 when nothing else has an 8-bit integer. */
@@ -2274,11 +2441,7 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__fix_names(gpucompile_vulkan__mod *m, i
         n = gpucompile_vulkan__uses(m->w + m->at[d], GPUCOMPILE_VULKAN__WC(m, d), pos, 64);
         for (k = 0; k < n && nwork < cap * 4; k++) work[nwork++] = m->w[m->at[d] + pos[k]];
     }
-    for (i = 0; i < m->count; i++) /* the names and decorations of what went */
-        if (!m->del[i] && gpucompile_vulkan__weak(GPUCOMPILE_VULKAN__OP(m, i)) && GPUCOMPILE_VULKAN__WC(m, i) > 1) {
-            uint32_t t = m->w[m->at[i] + 1];
-            if (t < m->w[3] && m->def[t] && m->del[m->def[t] - 1]) m->del[i] = 1;
-        }
+    gpucompile_vulkan__drop_names(m);
     for (i = 0; i < m->count; i++)
         if (!m->del[i] && GPUCOMPILE_VULKAN__OP(m, i) == GPUCOMPILE_VULKAN__OP_TYPE_INT && m->w[m->at[i] + 2] == 8) *int8 = 1;
     if (!*int8 && removed)
@@ -2319,7 +2482,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__check_env(gpucompile_vul
 
 /* The repaired words, header's bound updated, into *out (job memory). */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__words(gpucompile_vulkan__mod *m, unsigned char **out, size_t *size) {
-    uint32_t *o = (uint32_t *)gpucompile_job_alloc(m->job, (m->n + 4 * (size_t)m->nins) * 4);
+    uint32_t *o = (uint32_t *)gpucompile_job_alloc(m->job, (m->n + 10 * (size_t)m->nins) * 4);
     size_t i, n = 5;
     int k;
     if (!o) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
@@ -2330,11 +2493,34 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__words(gpucompile_vulkan_
             n += GPUCOMPILE_VULKAN__WC(m, i);
         }
         for (k = 0; k < m->nins; k++)
-            if (m->ins[k].after == i) { memcpy(o + n, m->ins[k].w, 16); n += 4; }
+            if (m->ins[k].after == i) {
+                memcpy(o + n, m->ins[k].w, gpucompile_spirv_count(m->ins[k].w[0]) * 4);
+                n += gpucompile_spirv_count(m->ins[k].w[0]);
+            }
     }
     *out = (unsigned char *)o;
     *size = n * 4;
     return GPUCOMPILE_OK;
+}
+
+/* An instruction the repairs put in, as assembly text (the few kinds they make). */
+GPUCOMPILE_PRIVATE void gpucompile_vulkan__print(gpucompile_buf *b, const uint32_t *w) {
+    static const struct { uint32_t op; const char *name; uint32_t literal; } ops[] = { /* literal: the first word that is no id */
+        {17, "OpCapability", 1}, {43, "OpConstant", 3}, {79, "OpVectorShuffle", 5}, {80, "OpCompositeConstruct", 99},
+        {88, "OpImageSampleExplicitLod", 99}, {103, "OpImageQuerySizeLod", 99}, {104, "OpImageQuerySize", 99}, {124, "OpBitcast", 99}};
+    uint32_t op = gpucompile_spirv_opcode(w[0]), wc = gpucompile_spirv_count(w[0]), j, k = 0;
+    int rk = gpucompile_spirv_result(op);
+    while (k + 1 < sizeof ops / sizeof ops[0] && ops[k].op != op) k++;
+    gpucompile_buf_str(b, "\t");
+    if (rk) gpucompile_buf_printf(b, "%%%u = ", w[rk]);
+    gpucompile_buf_str(b, ops[k].name);
+    for (j = 1; j < wc; j++) {
+        if (rk && j == (uint32_t)rk) continue;
+        if (op == 17) gpucompile_buf_printf(b, " %s", gpucompile_vulkan__cap_name(w[j]) ? gpucompile_vulkan__cap_name(w[j]) : "?");
+        else if (op == 88 && j == 5) gpucompile_buf_str(b, " Lod");
+        else gpucompile_buf_printf(b, j >= ops[k].literal ? " %u" : " %%%u", w[j]);
+    }
+    gpucompile_buf_str(b, "\n");
 }
 
 /* The assembly text with the same changes: LLVM's lines, one per instruction in order (comment
@@ -2394,7 +2580,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__text(gpucompile_vulkan__
                 gpucompile_buf_str(&b, "\n");
             }
             for (k = 0; k < m->nins; k++)
-                if (m->ins[k].after == i) gpucompile_buf_printf(&b, "\t%%%u = OpConstant %%%u %u\n", m->ins[k].w[2], m->ins[k].w[1], m->ins[k].w[3]);
+                if (m->ins[k].after == i) gpucompile_vulkan__print(&b, m->ins[k].w);
             i++;
         }
         p = e + 1;
@@ -2504,7 +2690,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__finish_mod(gpucompile_jo
     gpucompile_result r;
     unsigned char *words = NULL;
     size_t nwords = 0;
-    int barriers, nulls, names, int8, cas;
+    int barriers, nulls, names, int8, cas, images;
     if (format == GPUCOMPILE_FORMAT_ISA) { /* the words of the same module (pre_emit), for the repairs */
         if (!(obj = (LLVMMemoryBufferRef)job->backend_data)) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "no module words for the assembly text");
     }
@@ -2516,6 +2702,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__finish_mod(gpucompile_jo
     barriers = gpucompile_vulkan__fix_barriers(&m);
     nulls = gpucompile_vulkan__fix_nulls(&m);
     cas = gpucompile_vulkan__fix_cas(&m);
+    if ((images = gpucompile_vulkan__fix_images(&m)) < 0)
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "more than %d image instructions to write in one module", GPUCOMPILE_VULKAN__MAX_INSERTS / 2);
     if ((names = gpucompile_vulkan__fix_names(&m, &int8)) < 0) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     if (barriers)
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d OpControlBarrier%s given the WorkgroupMemory semantics "
@@ -2526,6 +2714,9 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__finish_mod(gpucompile_jo
     if (cas)
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d OpAtomicCompareExchange%s result%s made the old value "
                            "again (LLVM 22 writes it as a mistyped { old, success })", cas, cas == 1 ? "" : "s", cas == 1 ? "" : "s");
+    if (images > 1)
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d image sample%s and size quer%s written (LLVM 22 has none for shaders)",
+                           images - 1, images == 2 ? "" : "s", images == 2 ? "y" : "ies");
     if (names)
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d unused resource name string%s removed%s", names,
                            names == 1 ? "" : "s", int8 < 0 ? ", and the Int8 capability they alone needed" : "");
@@ -2575,6 +2766,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__finish(gpucompile_job *j
     gpucompile_job_free(job, m.del);
     gpucompile_job_free(job, m.def);
     gpucompile_job_free(job, m.used);
+    gpucompile_job_free(job, m.ins);
     return r;
 }
 
@@ -2692,7 +2884,11 @@ GPUCOMPILE_DEF const gpucompile_lower_target *gpucompile_vulkan_lower_target(voi
         GPUCOMPILE_VULKAN_MAX_PARAMS, 128, /* the reflection's parameters; the push constants every device has */
         GPUCOMPILE_VULKAN__SPEC_CONSTANT, /* OpSpecConstant with SpecId (LLVM 22's SPIR-V builtins): sizes set at launch */
         GPUCOMPILE_VULKAN_SPEC_LAUNCH,    /* the work dimension, global offset, split launch's groups */
-        0 /* 64-bit addresses */
+        0, /* 64-bit addresses */
+        /* images: LLVM 22's typed-buffer reads and writes on image handles, the coordinate and
+           size queries put in afterwards (gpucompile_vulkan__fix_images) */
+        "spirv.Image", "spirv.SampledImage", "llvm.spv.resource.load.typedbuffer", "llvm.spv.resource.store.typedbuffer",
+        GPUCOMPILE_VULKAN__IMAGE_COORDINATE, GPUCOMPILE_VULKAN__IMAGE_SIZE, "spirv.Sampler"
     };
     return &t;
 }
