@@ -69,9 +69,12 @@
 
    Formats: llvm (bitcode), isa (SPIR-V assembly text, as spirv-as reads it), bin (the module).
    Kernel metadata (MLIR's #gpu.kernel_metadata): workgroup_size = array<i32: X, Y, Z>, bindings =
-   [{binding, read_only, set, stride}], push_constants = [{offset, size}], push_constant_bytes,
-   workgroup_memory_bytes; a pointer kernel's parameters = "TOKENS" (its parameters in order:
-   bN, pOFFSET:SIZE, lBYTES (l0: set at launch), -); launch_sizes = "local_size_x=0 ...
+   [{binding, [dim, image,] read_only, set, stride}] (an image's dim "1D", "2D", "3D", "2DArray",
+   ...; image "storage_image", "sampled_image", "image_sampler" or "sampler"), push_constants =
+   [{offset, size}], push_constant_bytes, workgroup_memory_bytes; a pointer kernel's parameters =
+   "TOKENS" (its parameters in order: bN, pOFFSET:SIZE, lBYTES (l0: set at launch), -, an image's
+   bindings iB[:sJ|:kC][+B...] (through sampler parameter J, or the constant sampler of OpenCL's
+   bits C), s a sampler); launch_sizes = "local_size_x=0 ...
    shared=3/4" where sizes are set at launch (their SpecIds; shared: a workgroup array of 4-byte
    elements); launch_values = "work_dim=65536 offset_x=65537 ... groups_x=65540" where the kernel
    reads the lowering's other launch values. On an LLVM without the SPIRV target (Debian's LLVM 19) the target
@@ -151,21 +154,39 @@ extern "C" {
 #endif
 
 /* ---- reflection ---- */
-/* A buffer an entry point uses. descriptor_type is Vulkan's VkDescriptorType: 7 a storage buffer
-   (StorageBuffer, or Uniform with BufferBlock), 6 a uniform buffer (Uniform with Block). stride:
-   the ArrayStride of the block's last member when it is an array (the runtime array of an
-   element type), else 0. read_only: NonWritable on the variable or on every member, or a
-   uniform buffer. count: the descriptor count (1; an array of blocks: its length, 0 unsized). */
-typedef struct gpucompile_vulkan_binding { uint32_t set, binding, stride; int read_only; uint32_t descriptor_type, count; } gpucompile_vulkan_binding;
+/* A buffer or image an entry point uses. descriptor_type is Vulkan's VkDescriptorType: 7 a
+   storage buffer (StorageBuffer, or Uniform with BufferBlock), 6 a uniform buffer (Uniform with
+   Block), 3 a storage image (OpTypeImage with Sampled 2), 2 a sampled image (Sampled 1), 1 an
+   image and sampler (OpTypeSampledImage), 0 a sampler. stride: the ArrayStride of the block's
+   last member when it is an array (the runtime array of an element type), else 0. read_only:
+   NonWritable on the variable or on every member, a uniform buffer, or an image that is not a
+   storage image. count: the descriptor count (1; an array of blocks: its length, 0 unsized).
+   An image's: dim (SPIR-V's Dim: 0 1D, 1 2D, 2 3D, 5 a buffer), arrayed, format (SPIR-V's
+   ImageFormat: 0 unknown, the view's own), integer (1: its texels are integers, 0 floats).
+   param: the kernel's original parameter it holds (a kernel compiled from OpenCL C: see
+   gpucompile_vulkan_param), -1 without one. An image and sampler's sampler: the parameter
+   sampler_param (an int32_t of OpenCL's sampler bits), or the constant sampler_bits where
+   sampler_param is -1 (OpenCL's CLK_* bits). */
+typedef struct gpucompile_vulkan_binding {
+    uint32_t set, binding, stride;
+    int read_only;
+    uint32_t descriptor_type, count;
+    uint32_t dim, arrayed, format, integer;
+    int32_t param, sampler_param;
+    uint32_t sampler_bits;
+} gpucompile_vulkan_binding;
 /* One member of the push-constant block: its Offset and the size of its type. */
 typedef struct gpucompile_vulkan_push_field { uint32_t offset, size; } gpucompile_vulkan_push_field;
 /* One original parameter of a kernel compiled from pointer parameters. kind: BINDING (a
    pointer: the storage buffer at set 0, binding value), PUSH (size bytes copied to offset value
    of the push-constant block), LOCAL (local memory: the launch's sharedMemBytes may be up to
    value bytes, compiled in; 0: its array's length is set at launch, see launch below), UNUSED
-   (the argument is not read). */
+   (the argument is not read), IMAGE (an image: the bindings whose param is its index, value the
+   first of them; the argument as a buffer's, the image's handle), SAMPLER (a sampler_t: an
+   int32_t of OpenCL's sampler bits, read by the image-and-sampler bindings that name it). */
 #define GPUCOMPILE_VULKAN_MAX_PARAMS 64
-enum { GPUCOMPILE_VULKAN_PARAM_UNUSED = 0, GPUCOMPILE_VULKAN_PARAM_BINDING = 1, GPUCOMPILE_VULKAN_PARAM_PUSH = 2, GPUCOMPILE_VULKAN_PARAM_LOCAL = 3 };
+enum { GPUCOMPILE_VULKAN_PARAM_UNUSED = 0, GPUCOMPILE_VULKAN_PARAM_BINDING = 1, GPUCOMPILE_VULKAN_PARAM_PUSH = 2, GPUCOMPILE_VULKAN_PARAM_LOCAL = 3,
+       GPUCOMPILE_VULKAN_PARAM_IMAGE = 4, GPUCOMPILE_VULKAN_PARAM_SAMPLER = 5 };
 typedef struct gpucompile_vulkan_param { uint32_t kind, value, size; } gpucompile_vulkan_param;
 /* A size set at launch: a specialization constant (SpecId spec_id, a 32-bit integer) that the
    runtime gives when it makes the entry point's pipeline for a launch. kind LOCAL_SIZE:
@@ -348,7 +369,7 @@ enum {
     GPUCOMPILE_VULKAN__DEC_MATRIX_STRIDE = 7, GPUCOMPILE_VULKAN__DEC_BUILTIN = 11, GPUCOMPILE_VULKAN__DEC_NON_WRITABLE = 24,
     GPUCOMPILE_VULKAN__DEC_BINDING = 33, GPUCOMPILE_VULKAN__DEC_SET = 34, GPUCOMPILE_VULKAN__DEC_OFFSET = 35,
     GPUCOMPILE_VULKAN__BUILTIN_WORKGROUP_SIZE = 25, GPUCOMPILE_VULKAN__SC_UNIFORM = 2, GPUCOMPILE_VULKAN__SC_WORKGROUP = 4,
-    GPUCOMPILE_VULKAN__SC_FUNCTION = 7, GPUCOMPILE_VULKAN__SC_PUSH_CONSTANT = 9, GPUCOMPILE_VULKAN__SC_STORAGE_BUFFER = 12
+    GPUCOMPILE_VULKAN__SC_FUNCTION = 7, GPUCOMPILE_VULKAN__SC_UNIFORM_CONSTANT = 0, GPUCOMPILE_VULKAN__SC_PUSH_CONSTANT = 9, GPUCOMPILE_VULKAN__SC_STORAGE_BUFFER = 12
 };
 #endif
 
@@ -500,6 +521,19 @@ GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__binding_less(const gpucompile_
     return a->set < b->set || (a->set == b->set && a->binding < b->binding);
 }
 
+/* b into k's bindings, sorted (32 at most), its parameter not known yet. */
+GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__add_binding(gpucompile_vulkan_kernel *k, gpucompile_vulkan_binding *b) {
+    int q;
+    if (k->num_bindings == 32) return;
+    b->param = b->sampler_param = -1;
+    q = k->num_bindings++;
+    while (q > 0 && gpucompile_vulkan__binding_less(b, &k->bindings[q - 1])) {
+        k->bindings[q] = k->bindings[q - 1];
+        q--;
+    }
+    k->bindings[q] = *b;
+}
+
 /* One entry point (the OpEntryPoint at word e) into *k. */
 /* The kernel's original parameters, from an OpModuleProcessed "gpucompile.params NAME T0 T1 ..."
    (written by gpucompile_vulkan_mark_params; see [section: lowering]): num_params stays
@@ -528,9 +562,30 @@ GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__params(const gpucompile_vulkan
             while (t < end && *t == ' ') t++;
             if (t == end) break;
             memset(&p, 0, sizeof p);
-            if (*t == '-') {
-                p.kind = GPUCOMPILE_VULKAN_PARAM_UNUSED;
+            if (*t == '-' || *t == 's') {
+                p.kind = *t == 's' ? GPUCOMPILE_VULKAN_PARAM_SAMPLER : GPUCOMPILE_VULKAN_PARAM_UNUSED;
                 t++;
+            } else if (*t == 'i') { /* an image's bindings: B, B:sJ (through sampler parameter J), B:kC (constant sampler C), joined by + */
+                p.kind = GPUCOMPILE_VULKAN_PARAM_IMAGE;
+                int first = 1;
+                do {
+                    gpucompile_vulkan_binding *b = NULL;
+                    a = strtoul(t + 1, &e, 10);
+                    if (e == t + 1) ok = 0;
+                    for (j = 0; ok && j < k->num_bindings; j++)
+                        if (k->bindings[j].set == 0 && k->bindings[j].binding == a && k->bindings[j].descriptor_type <= 3) b = &k->bindings[j];
+                    if (!b) ok = 0;
+                    if (ok && first) p.value = (uint32_t)a;
+                    if (ok) b->param = n;
+                    first = 0;
+                    t = e;
+                    if (ok && *t == ':' && (t[1] == 's' || t[1] == 'k')) {
+                        b->sampler_bits = (uint32_t)strtoul(t + 2, &e, 10);
+                        b->sampler_param = t[1] == 's' ? (int32_t)b->sampler_bits : -1;
+                        if (e == t + 2) ok = 0;
+                        t = e;
+                    }
+                } while (ok && *t == '+');
             } else if (*t == 'b' || *t == 'l' || *t == 'p') {
                 char c = *t;
                 a = strtoul(t + 1, &e, 10);
@@ -550,6 +605,7 @@ GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__params(const gpucompile_vulkan
                 for (j = 0; j < k->num_bindings; j++)
                     if (k->bindings[j].set == 0 && k->bindings[j].binding == p.value) break;
                 ok = j < k->num_bindings;
+                if (ok) k->bindings[j].param = n;
             }
             if (ok && p.kind == GPUCOMPILE_VULKAN_PARAM_PUSH) ok = (uint64_t)p.value + p.size <= k->push_size && p.size > 0;
             if (ok && n == GPUCOMPILE_VULKAN_MAX_PARAMS) ok = 0;
@@ -661,14 +717,29 @@ GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__entry(gpucompile_vulkan__spv 
                 }
             }
             b.read_only = (s->ids[id].flags & GPUCOMPILE_VULKAN__F_NON_WRITABLE) || (members && nonwritable == members) || b.descriptor_type == 6;
-            if (k->num_bindings < 32) { /* insertion, sorted */
-                int q = k->num_bindings++;
-                while (q > 0 && gpucompile_vulkan__binding_less(&b, &k->bindings[q - 1])) {
-                    k->bindings[q] = k->bindings[q - 1];
-                    q--;
-                }
-                k->bindings[q] = b;
+            gpucompile_vulkan__add_binding(k, &b);
+        } else if (sc == GPUCOMPILE_VULKAN__SC_UNIFORM_CONSTANT && (s->ids[id].flags & (GPUCOMPILE_VULKAN__F_SET | GPUCOMPILE_VULKAN__F_BINDING))) {
+            const uint32_t *t = gpucompile_vulkan__spv_def(s, type, 0, 2), *im = t;
+            gpucompile_vulkan_binding b;
+            memset(&b, 0, sizeof b);
+            if (t && gpucompile_spirv_opcode(t[0]) == GPUCOMPILE_VULKAN__OP_TYPE_SAMPLED_IMAGE && gpucompile_spirv_count(t[0]) >= 3)
+                im = gpucompile_vulkan__spv_def(s, t[2], GPUCOMPILE_VULKAN__OP_TYPE_IMAGE, 9);
+            else if (!t || (gpucompile_spirv_opcode(t[0]) != GPUCOMPILE_VULKAN__OP_TYPE_IMAGE && gpucompile_spirv_opcode(t[0]) != GPUCOMPILE_VULKAN__OP_TYPE_SAMPLER))
+                continue; /* an array of them: not yet */
+            if (im && gpucompile_spirv_opcode(im[0]) == GPUCOMPILE_VULKAN__OP_TYPE_IMAGE && gpucompile_spirv_count(im[0]) >= 9) {
+                const uint32_t *st = gpucompile_vulkan__spv_def(s, im[2], 0, 2);
+                b.dim = im[3];
+                b.arrayed = im[5];
+                b.format = im[8];
+                b.integer = st && gpucompile_spirv_opcode(st[0]) == GPUCOMPILE_VULKAN__OP_TYPE_INT;
             }
+            b.set = s->ids[id].set;
+            b.binding = s->ids[id].binding;
+            b.count = 1;
+            b.descriptor_type = gpucompile_spirv_opcode(t[0]) == GPUCOMPILE_VULKAN__OP_TYPE_SAMPLER ? 0 : gpucompile_spirv_opcode(t[0]) == GPUCOMPILE_VULKAN__OP_TYPE_SAMPLED_IMAGE ? 1
+                                : im[7] == 2 ? 3 : 2;
+            b.read_only = b.descriptor_type != 3 || (s->ids[id].flags & GPUCOMPILE_VULKAN__F_NON_WRITABLE);
+            gpucompile_vulkan__add_binding(k, &b);
         } else if (sc == GPUCOMPILE_VULKAN__SC_PUSH_CONSTANT && !pc_done) {
             const uint32_t *t = gpucompile_vulkan__spv_def(s, type, GPUCOMPILE_VULKAN__OP_TYPE_STRUCT, 2);
             uint32_t members = t ? gpucompile_spirv_count(t[0]) - 2 : 0, m;
@@ -2607,10 +2678,14 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__metadata(const gpucompile_vulkan_kern
     int i;
     if (k->num_bindings) {
         gpucompile_buf_str(b, "bindings = [");
-        for (i = 0; i < k->num_bindings; i++)
-            gpucompile_buf_printf(b, "%s{binding = %u : i32, read_only = %s, set = %u : i32, stride = %u : i32}", i ? ", " : "",
-                                  (unsigned)k->bindings[i].binding, k->bindings[i].read_only ? "true" : "false", (unsigned)k->bindings[i].set,
-                                  (unsigned)k->bindings[i].stride);
+        for (i = 0; i < k->num_bindings; i++) {
+            const gpucompile_vulkan_binding *x = &k->bindings[i];
+            static const char *const kinds[] = {"sampler", "image_sampler", "sampled_image", "storage_image"}, *const dims[] = {"1D", "2D", "3D", "Cube", "Rect", "Buffer"};
+            gpucompile_buf_printf(b, "%s{binding = %u : i32, ", i ? ", " : "", (unsigned)x->binding);
+            if (x->descriptor_type <= 3) /* an image: its dimensionality and kind */
+                gpucompile_buf_printf(b, "dim = \"%s%s\", image = \"%s\", ", x->dim < 6 ? dims[x->dim] : "?", x->arrayed ? "Array" : "", kinds[x->descriptor_type]);
+            gpucompile_buf_printf(b, "read_only = %s, set = %u : i32, stride = %u : i32}", x->read_only ? "true" : "false", (unsigned)x->set, (unsigned)x->stride);
+        }
         gpucompile_buf_str(b, "], ");
     }
     { /* what is set at launch, by SpecId: the sizes (local_size_x=0: the block's x; shared=3/4: an array of
@@ -2638,7 +2713,16 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__metadata(const gpucompile_vulkan_kern
             if (q->kind == GPUCOMPILE_VULKAN_PARAM_BINDING) gpucompile_buf_printf(b, "b%u", (unsigned)q->value);
             else if (q->kind == GPUCOMPILE_VULKAN_PARAM_PUSH) gpucompile_buf_printf(b, "p%u:%u", (unsigned)q->value, (unsigned)q->size);
             else if (q->kind == GPUCOMPILE_VULKAN_PARAM_LOCAL) gpucompile_buf_printf(b, "l%u", (unsigned)q->value);
-            else gpucompile_buf_str(b, "-");
+            else if (q->kind == GPUCOMPILE_VULKAN_PARAM_SAMPLER) gpucompile_buf_str(b, "s");
+            else if (q->kind == GPUCOMPILE_VULKAN_PARAM_IMAGE) { /* its bindings, as the module's string has them */
+                int j, n = 0;
+                for (j = 0; j < k->num_bindings; j++) {
+                    const gpucompile_vulkan_binding *x = &k->bindings[j];
+                    if (x->param != i) continue;
+                    gpucompile_buf_printf(b, "%s%u", n++ ? "+" : "i", (unsigned)x->binding);
+                    if (x->descriptor_type == 1) gpucompile_buf_printf(b, x->sampler_param < 0 ? ":k%u" : ":s%u", (unsigned)x->sampler_bits);
+                }
+            } else gpucompile_buf_str(b, "-");
         }
         gpucompile_buf_str(b, "\", ");
     }
