@@ -79,6 +79,22 @@ void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream);
 void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream);
 void mgpuSetDefaultDevice(int32_t device);
 
+/* ---- images (our addition; OpenCL's image objects, for kernels with image parameters) ----
+   An image, as OpenCL describes one: type is OpenCL's cl_mem_object_type (0x10F1 CL_MEM_OBJECT_IMAGE2D,
+   0x10F2 IMAGE3D, 0x10F3 IMAGE2D_ARRAY, 0x10F4 IMAGE1D, 0x10F5 IMAGE1D_ARRAY, 0x10F6 IMAGE1D_BUFFER),
+   order and dataType OpenCL's cl_channel_order / cl_channel_type values (CL_RGBA 0x10B5, CL_R 0x10B0,
+   CL_UNORM_INT8 0x10D2, CL_FLOAT 0x10DE, CL_UNSIGNED_INT32 0x10DC, ...); height, depth, layers 0 or 1 where
+   the type has none. NULL (and the runtime's report) on failure. A kernel's image argument is passed
+   as a buffer's: params[i] points to the void * from mgpuImageCreate; a sampler_t argument: params[i]
+   points to an int32_t of OpenCL's sampler bits (CLK_NORMALIZED_COORDS_TRUE 1; CLK_ADDRESS_NONE 0,
+   CLAMP_TO_EDGE 2, CLAMP 4, REPEAT 6, MIRRORED_REPEAT 8; CLK_FILTER_NEAREST 0x10, LINEAR 0x20). */
+void *mgpuImageCreate(int32_t type, int32_t order, int32_t dataType, intptr_t width, intptr_t height,
+                      intptr_t depth, intptr_t layers, void *stream);
+/* whole image, tightly packed rows (width * pixel size), slices, then layers */
+void mgpuImageWrite(void *image, const void *src, void *stream);
+void mgpuImageRead(void *dst, void *image, void *stream);
+void mgpuImageFree(void *image, void *stream);
+
 /* ---- our runtime's own additions ---- */
 /* Every failure of the runtime goes here (call: the vendor function or "dlopen", code: the
    vendor's error code or -1). Default (func NULL): one line on stderr, as MLIR's wrappers print.
@@ -137,6 +153,11 @@ typedef struct gpucompile_runtime_vendor {
     void (*mem_free)(void *ptr);
     void (*mem_copy)(void *dst, const void *src, size_t size, void *stream);
     void (*mem_set32)(void *dst, unsigned value, size_t count, void *stream);
+    /* images (mgpuImage*; NULL: the vendor has none, reported by name) */
+    void *(*image_create)(int type, int order, int data_type, const uint64_t size[4], void *stream); /* width, height, depth, layers */
+    void (*image_write)(void *image, const void *src, void *stream);
+    void (*image_read)(void *dst, void *image, void *stream);
+    void (*image_free)(void *image);
 } gpucompile_runtime_vendor;
 /* The entries every vendor runtime fills, in the order above: one whose functions are named
    <prefix>load, <prefix>start, ... fills them all with GPUCOMPILE_RUNTIME_ENTRIES(X), X(f)
@@ -883,6 +904,59 @@ void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream) {
     const gpucompile_runtime_vendor *v = gpucompile__rt_enter();
     if (!v) return;
     v->mem_set32(dst, value, count, stream);
+    gpucompile__rt_leave(v);
+}
+
+/* The vendor for an mgpuImage* call, or NULL (reported when it has no images). */
+static const gpucompile_runtime_vendor *gpucompile__rt_images(const char *call) {
+    const gpucompile_runtime_vendor *v = gpucompile__rt_enter();
+    char msg[128];
+    if (v && !v->image_create) {
+        snprintf(msg, sizeof msg, "images: not in the %s runtime yet", v->name);
+        gpucompile__rt_leave(v);
+        gpucompile_runtime_report(call, -1, msg);
+        return NULL;
+    }
+    return v;
+}
+
+void *mgpuImageCreate(int32_t type, int32_t order, int32_t dataType, intptr_t width, intptr_t height, intptr_t depth, intptr_t layers, void *stream) {
+    const gpucompile_runtime_vendor *v;
+    uint64_t size[4];
+    void *p;
+    if (width <= 0 || height < 0 || depth < 0 || layers < 0) {
+        gpucompile_runtime_report("mgpuImageCreate", -1, "a size below 1 (width) or below 0 (height, depth, layers)");
+        return NULL;
+    }
+    if (!(v = gpucompile__rt_images("mgpuImageCreate"))) return NULL;
+    size[0] = (uint64_t)width;
+    size[1] = height ? (uint64_t)height : 1;
+    size[2] = depth ? (uint64_t)depth : 1;
+    size[3] = layers ? (uint64_t)layers : 1;
+    p = v->image_create(type, order, dataType, size, stream);
+    gpucompile__rt_leave(v);
+    return p;
+}
+
+void mgpuImageWrite(void *image, const void *src, void *stream) {
+    const gpucompile_runtime_vendor *v;
+    if (!image || !src || !(v = gpucompile__rt_images("mgpuImageWrite"))) return;
+    v->image_write(image, src, stream);
+    gpucompile__rt_leave(v);
+}
+
+void mgpuImageRead(void *dst, void *image, void *stream) {
+    const gpucompile_runtime_vendor *v;
+    if (!image || !dst || !(v = gpucompile__rt_images("mgpuImageRead"))) return;
+    v->image_read(dst, image, stream);
+    gpucompile__rt_leave(v);
+}
+
+void mgpuImageFree(void *image, void *stream) {
+    const gpucompile_runtime_vendor *v;
+    (void)stream;
+    if (!image || !(v = gpucompile__rt_images("mgpuImageFree"))) return;
+    v->image_free(image);
     gpucompile__rt_leave(v);
 }
 

@@ -2343,7 +2343,8 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__drop_names(gpucompile_vulkan__mod *m)
    and sampler (OpTypeSampledImage: LLVM's OpImageRead or OpImageFetch of it is invalid) becomes
    OpImageSampleExplicitLod at level 0, a size query OpImageQuerySize (a storage image) or
    OpImageQuerySizeLod of level 0, its N sizes the first lanes of the read's four; the calls and
-   functions go, and Linkage, which only they needed. Returns the instructions made, -1 when
+   functions go, and Linkage, which only they needed (and StorageImageReadWithoutFormat where
+   only size queries were reads). Returns the instructions made, -1 when
    there are more than the inserts hold. */
 GPUCOMPILE_PRIVATE int gpucompile_vulkan__fix_images(gpucompile_vulkan__mod *m) {
     uint32_t fns[16], kinds[16], *arg, *kind, imagequery = 0, uint_t = 0, v4uint = 0;
@@ -2463,6 +2464,10 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__fix_images(gpucompile_vulkan__mod *m) 
         }
     }
     gpucompile_vulkan__drop_names(m);
+    for (k = 0, i = 0; i < m->count; i++) /* StorageImageReadWithoutFormat, when the reads LLVM wrote it for were size queries */
+        if (!m->del[i] && GPUCOMPILE_VULKAN__OP(m, i) == GPUCOMPILE_VULKAN__OP_IMAGE_READ) k = 1;
+    for (i = 0; i < m->count && !k; i++)
+        if (!m->del[i] && GPUCOMPILE_VULKAN__OP(m, i) == GPUCOMPILE_VULKAN__OP_CAPABILITY && m->w[m->at[i] + 1] == 55) m->del[i] = 1;
     for (k = 0, i = 0; i < m->count; i++) /* Linkage, when nothing else is linked */
         if (!m->del[i] && GPUCOMPILE_VULKAN__OP(m, i) == GPUCOMPILE_VULKAN__OP_DECORATE && m->w[m->at[i] + 2] == 41) k = 1;
     for (i = 0; i < m->count && !k; i++)
@@ -3321,8 +3326,11 @@ enum {
     GPUCOMPILE_VULKAN__ST_COMMAND_BUFFER_ALLOCATE = 40, GPUCOMPILE_VULKAN__ST_COMMAND_BUFFER_BEGIN = 42,
     GPUCOMPILE_VULKAN__ST_MEMORY_BARRIER = 46, GPUCOMPILE_VULKAN__ST_FEATURES_2 = 1000059000, GPUCOMPILE_VULKAN__ST_FEATURES_11 = 49,
     GPUCOMPILE_VULKAN__ST_FEATURES_12 = 51, GPUCOMPILE_VULKAN__ST_FEATURES_13 = 53, GPUCOMPILE_VULKAN__ST_ATOMIC_FLOAT = 1000260000,
-    GPUCOMPILE_VULKAN__ST_CREATION_FEEDBACK = 1000192000, GPUCOMPILE_VULKAN__ST_MESSENGER = 1000128004
+    GPUCOMPILE_VULKAN__ST_CREATION_FEEDBACK = 1000192000, GPUCOMPILE_VULKAN__ST_MESSENGER = 1000128004,
+    GPUCOMPILE_VULKAN__ST_IMAGE = 14, GPUCOMPILE_VULKAN__ST_IMAGE_VIEW = 15, GPUCOMPILE_VULKAN__ST_SAMPLER = 31,
+    GPUCOMPILE_VULKAN__ST_IMAGE_BARRIER = 45
 };
+#define GPUCOMPILE_VULKAN__LAYOUT_GENERAL 1u /* VK_IMAGE_LAYOUT_GENERAL: every image of the mgpu* runtime, always */
 #define GPUCOMPILE_VULKAN__API_1_3 ((1u << 22) | (3u << 12))
 #define GPUCOMPILE_VULKAN__WHOLE_SIZE (~(uint64_t)0)
 #define GPUCOMPILE_VULKAN__COMPUTE_STAGE 0x20u             /* VK_SHADER_STAGE_COMPUTE_BIT */
@@ -3375,6 +3383,13 @@ typedef struct gpucompile_vulkan__pool_size { uint32_t type, count; } gpucompile
 typedef struct gpucompile_vulkan__descriptor_pool_info { uint32_t sType; const void *pNext; uint32_t flags, max_sets, size_count; const gpucompile_vulkan__pool_size *sizes; } gpucompile_vulkan__descriptor_pool_info;
 typedef struct gpucompile_vulkan__set_allocate_info { uint32_t sType; const void *pNext; uint64_t pool; uint32_t count; const uint64_t *layouts; } gpucompile_vulkan__set_allocate_info;
 typedef struct gpucompile_vulkan__buffer_copy { uint64_t src, dst, size; } gpucompile_vulkan__buffer_copy;
+typedef struct gpucompile_vulkan__image_info { uint32_t sType; const void *pNext; uint32_t flags, type, format, extent[3], mips, layers, samples, tiling, usage, sharing, family_count; const uint32_t *families; uint32_t layout; } gpucompile_vulkan__image_info;
+typedef struct gpucompile_vulkan__view_info { uint32_t sType; const void *pNext; uint32_t flags; uint64_t image; uint32_t type, format, components[4], aspect, base_mip, mips, base_layer, layers; } gpucompile_vulkan__view_info;
+typedef struct gpucompile_vulkan__sampler_info { uint32_t sType; const void *pNext; uint32_t flags, mag, min, mipmap, u, v, w; float bias; uint32_t anisotropy; float max_anisotropy; uint32_t compare, compare_op; float min_lod, max_lod; uint32_t border, unnormalized; } gpucompile_vulkan__sampler_info;
+typedef struct gpucompile_vulkan__image_copy { uint64_t offset; uint32_t row_length, image_height, aspect, mip, base_layer, layers; int32_t at[3]; uint32_t extent[3]; } gpucompile_vulkan__image_copy;
+typedef struct gpucompile_vulkan__image_barrier { uint32_t sType; const void *pNext; uint32_t src, dst, old_layout, new_layout, src_family, dst_family; uint64_t image; uint32_t aspect, base_mip, mips, base_layer, layers; } gpucompile_vulkan__image_barrier;
+typedef struct gpucompile_vulkan__image_desc { uint64_t sampler, view; uint32_t layout; } gpucompile_vulkan__image_desc;
+typedef struct gpucompile_vulkan__format_properties { uint32_t linear, optimal, buffer; } gpucompile_vulkan__format_properties;
 /* VkDebugUtilsMessengerCallbackDataEXT up to the message (the part read) */
 typedef struct gpucompile_vulkan__message { uint32_t sType; const void *pNext; uint32_t flags; const char *id_name; int32_t id; const char *message; } gpucompile_vulkan__message;
 typedef uint32_t (GPUCOMPILE_VULKAN__CALL *gpucompile_vulkan__messenger_fn)(uint32_t severity, uint32_t types, const gpucompile_vulkan__message *data, void *user);
@@ -3415,6 +3430,7 @@ typedef struct gpucompile_vulkan__fns {
     GPUCOMPILE_VULKAN__FN(void, GetPhysicalDeviceFeatures2, (void *, gpucompile_vulkan__features *));
     GPUCOMPILE_VULKAN__FN(int, EnumerateDeviceExtensionProperties, (void *, const char *, uint32_t *, gpucompile_vulkan__extension *));
     GPUCOMPILE_VULKAN__FN(int, CreateDevice, (void *, const gpucompile_vulkan__device_info *, const void *, void **));
+    GPUCOMPILE_VULKAN__FN(void, GetPhysicalDeviceFormatProperties, (void *, uint32_t, gpucompile_vulkan__format_properties *));
     GPUCOMPILE_VULKAN__FN(int, CreateDebugUtilsMessengerEXT, (void *, const gpucompile_vulkan__messenger_info *, const void *, uint64_t *));
     GPUCOMPILE_VULKAN__FN(void, GetDeviceQueue, (void *, uint32_t, uint32_t, void **));
     GPUCOMPILE_VULKAN__FN(int, CreateBuffer, (void *, const gpucompile_vulkan__buffer_info *, const void *, uint64_t *));
@@ -3459,6 +3475,16 @@ typedef struct gpucompile_vulkan__fns {
     GPUCOMPILE_VULKAN__FN(void, CmdPipelineBarrier, (void *, uint32_t, uint32_t, uint32_t, uint32_t, const gpucompile_vulkan__memory_barrier *, uint32_t, const void *, uint32_t, const void *));
     GPUCOMPILE_VULKAN__FN(void, CmdCopyBuffer, (void *, uint64_t, uint64_t, uint32_t, const gpucompile_vulkan__buffer_copy *));
     GPUCOMPILE_VULKAN__FN(void, CmdFillBuffer, (void *, uint64_t, uint64_t, uint64_t, uint32_t));
+    GPUCOMPILE_VULKAN__FN(int, CreateImage, (void *, const gpucompile_vulkan__image_info *, const void *, uint64_t *));
+    GPUCOMPILE_VULKAN__FN(void, DestroyImage, (void *, uint64_t, const void *));
+    GPUCOMPILE_VULKAN__FN(void, GetImageMemoryRequirements, (void *, uint64_t, gpucompile_vulkan__memory_requirements *));
+    GPUCOMPILE_VULKAN__FN(int, BindImageMemory, (void *, uint64_t, uint64_t, uint64_t));
+    GPUCOMPILE_VULKAN__FN(int, CreateImageView, (void *, const gpucompile_vulkan__view_info *, const void *, uint64_t *));
+    GPUCOMPILE_VULKAN__FN(void, DestroyImageView, (void *, uint64_t, const void *));
+    GPUCOMPILE_VULKAN__FN(int, CreateSampler, (void *, const gpucompile_vulkan__sampler_info *, const void *, uint64_t *));
+    GPUCOMPILE_VULKAN__FN(void, DestroySampler, (void *, uint64_t, const void *));
+    GPUCOMPILE_VULKAN__FN(void, CmdCopyBufferToImage, (void *, uint64_t, uint64_t, uint32_t, uint32_t, const gpucompile_vulkan__image_copy *));
+    GPUCOMPILE_VULKAN__FN(void, CmdCopyImageToBuffer, (void *, uint64_t, uint32_t, uint64_t, uint32_t, const gpucompile_vulkan__image_copy *));
 } gpucompile_vulkan__fns;
 
 /* The instance-level and device-level entry points, by name, in gpucompile_vulkan__fns' order
@@ -3467,7 +3493,7 @@ static const char *const gpucompile_vulkan__global_names[] = {"vkCreateInstance"
     "vkEnumerateInstanceExtensionProperties"};
 static const char *const gpucompile_vulkan__instance_names[] = {"vkEnumeratePhysicalDevices", "vkGetPhysicalDeviceProperties",
     "vkGetPhysicalDeviceQueueFamilyProperties", "vkGetPhysicalDeviceMemoryProperties", "vkGetPhysicalDeviceFeatures2",
-    "vkEnumerateDeviceExtensionProperties", "vkCreateDevice", "?vkCreateDebugUtilsMessengerEXT"};
+    "vkEnumerateDeviceExtensionProperties", "vkCreateDevice", "vkGetPhysicalDeviceFormatProperties", "?vkCreateDebugUtilsMessengerEXT"};
 static const char *const gpucompile_vulkan__device_names[] = {"vkGetDeviceQueue", "vkCreateBuffer", "vkDestroyBuffer",
     "vkGetBufferMemoryRequirements", "vkAllocateMemory", "vkFreeMemory", "vkBindBufferMemory", "vkMapMemory", "vkCreateShaderModule",
     "vkDestroyShaderModule", "vkCreateDescriptorSetLayout", "vkDestroyDescriptorSetLayout", "vkCreatePipelineLayout",
@@ -3476,7 +3502,9 @@ static const char *const gpucompile_vulkan__device_names[] = {"vkGetDeviceQueue"
     "vkEndCommandBuffer", "vkCreateFence", "vkDestroyFence", "vkWaitForFences", "vkResetFences", "vkQueueSubmit",
     "vkCreateDescriptorPool", "vkDestroyDescriptorPool", "vkResetDescriptorPool", "vkAllocateDescriptorSets",
     "vkUpdateDescriptorSets", "vkCmdBindPipeline", "vkCmdBindDescriptorSets", "vkCmdPushConstants", "?vkCmdPushDescriptorSetKHR",
-    "vkCmdDispatch", "?vkCmdDispatchBase", "vkCmdPipelineBarrier", "vkCmdCopyBuffer", "vkCmdFillBuffer"};
+    "vkCmdDispatch", "?vkCmdDispatchBase", "vkCmdPipelineBarrier", "vkCmdCopyBuffer", "vkCmdFillBuffer", "vkCreateImage", "vkDestroyImage",
+    "vkGetImageMemoryRequirements", "vkBindImageMemory", "vkCreateImageView", "vkDestroyImageView", "vkCreateSampler", "vkDestroySampler",
+    "vkCmdCopyBufferToImage", "vkCmdCopyImageToBuffer"};
 
 /* An allocation: [base, base + size) of the host's address space, mapped from buffer's memory. */
 typedef struct gpucompile_vulkan__alloc { uintptr_t base; uint64_t size, buffer, memory; } gpucompile_vulkan__alloc;
@@ -3509,6 +3537,13 @@ typedef struct gpucompile_vulkan__module {
     gpucompile_vulkan__function *functions;
 } gpucompile_vulkan__module;
 
+/* An image of mgpuImageCreate: its VkImage (always in VK_IMAGE_LAYOUT_GENERAL), memory, view. */
+typedef struct gpucompile_vulkan__image {
+    uint64_t image, memory, view;
+    uint32_t format, extent[3], layers, pixel, integer;
+    struct gpucompile_vulkan__image *next;
+} gpucompile_vulkan__image;
+
 typedef struct gpucompile_vulkan__state {
     gpucompile_vulkan__fns vk;
     void *instance, *physical, *device, *queue;
@@ -3518,6 +3553,7 @@ typedef struct gpucompile_vulkan__state {
     uint32_t max_push, max_groups[3], max_invocations, max_uniform_range, max_group_size[3], max_shared;
     uint64_t storage_align, uniform_align;
     int push_descriptors, int8, int16, int64, float_atomics, starting;
+    int read_without_format, write_without_format; /* shaderStorageImageRead/WriteWithoutFormat */
     int unsaved; /* pipelines made at launches since the cache file was written (guarded by the lock) */
     char cache_path[1024];
     int cache_path_set;
@@ -3525,6 +3561,9 @@ typedef struct gpucompile_vulkan__state {
     gpucompile_vulkan__alloc *allocs; /* sorted by base */
     size_t num_allocs, cap_allocs;
     gpucompile_vulkan__ctx *free_ctx;
+    struct gpucompile_vulkan__image *images;      /* mgpuImageCreate's */
+    struct { uint32_t key; uint64_t sampler; } samplers[64]; /* one per OpenCL sampler mode (and texel kind), kept */
+    int num_samplers;
     gpucompile_vulkan_runtime_info info;
     char deferred[1024];  /* validation messages during start (written then only), reported at the next call */
     unsigned num_deferred;
@@ -3776,7 +3815,7 @@ static int gpucompile_vulkan__start_locked(gpucompile_vulkan__state *s, int ordi
     const char *v = getenv("GPUCOMPILE_VULKAN_VALIDATION"), *il = getenv("VK_INSTANCE_LAYERS");
     int r, want_validation = v && *v && strcmp(v, "0") != 0, debug_utils = 0, atomic_float = 0;
     static const float priority = 1.0f;
-    static const int core[] = {39, 40, 41}, v11[] = {0, 1, 2}, v12[] = {2, 3, 4, 5, 6, 7, 8, 31, 33, 34, 41, 42},
+    static const int core[] = {29, 31, 32, 39, 40, 41}, v11[] = {0, 1, 2}, v12[] = {2, 3, 4, 5, 6, 7, 8, 31, 33, 34, 41, 42},
                      v13[] = {7, 8, 11, 13, 14}, vaf[] = {0, 1, 2, 3, 4, 5, 6, 7};
     /* instance: layers and extensions */
     if (want_validation) {
@@ -3900,6 +3939,8 @@ static int gpucompile_vulkan__start_locked(gpucompile_vulkan__state *s, int ordi
     s->int8 = (int)ef12.f[8];
     s->int16 = (int)ef.f[41];
     s->int64 = (int)ef.f[40];
+    s->read_without_format = (int)ef.f[31];
+    s->write_without_format = (int)ef.f[32];
     s->float_atomics = (int)(efa.f[0] | efa.f[1]);
     memset(&qi, 0, sizeof qi);
     qi.sType = GPUCOMPILE_VULKAN__ST_DEVICE_QUEUE;
@@ -4147,7 +4188,16 @@ static gpucompile_vulkan__module *gpucompile_vulkan__module_make(gpucompile_vulk
     si.size = size;
     si.code = code;
     call = "vkCreateShaderModule";
-    if ((r = s->vk.CreateShaderModule(s->device, &si, NULL, &m->shader)) == 0) {
+    { /* storage images without a format need the device's features */
+        gpucompile_spirv_inst it;
+        for (gpucompile_spirv_begin(&it, code, size); r != 0 && !why[0] && gpucompile_spirv_next(&it);)
+            if (it.op == GPUCOMPILE_VULKAN__OP_CAPABILITY && it.wc == 2 &&
+                ((code[it.at + 1] == 55 && !s->read_without_format) || (code[it.at + 1] == 56 && !s->write_without_format)))
+                snprintf(why, sizeof why, "the module %s storage images without a format (SPIR-V's StorageImage%sWithoutFormat); the device "
+                         "lacks shaderStorageImage%sWithoutFormat", code[it.at + 1] == 55 ? "reads" : "writes", code[it.at + 1] == 55 ? "Read" : "Write",
+                         code[it.at + 1] == 55 ? "Read" : "Write");
+    }
+    if (!why[0] && (r = s->vk.CreateShaderModule(s->device, &si, NULL, &m->shader)) == 0) {
         for (i = 0; i < n && r == 0; i++) {
             m->functions[i].k = k[i];
             m->num_functions = i + 1;
@@ -4422,6 +4472,259 @@ static void gpucompile_vulkan__stream_destroy(void *stream) {
     gpucompile_vulkan__ctx_destroy(&gpucompile_vulkan__rt, (gpucompile_vulkan__ctx *)stream);
 }
 
+/* ---- images (mgpuImage*) ----
+   Every image is a VkImage of optimal tiling in VK_IMAGE_LAYOUT_GENERAL from its creation to its
+   end: GENERAL serves storage images, sampled images and transfers alike, so a kernel may write
+   an image that the next one samples with no transition between launches (and none an engine
+   must know of); on lavapipe and desktop GPUs it costs nothing measurable for compute. Usage:
+   sampled, transfer, and storage where the format allows it. Transfers go through a staging
+   allocation and wait for the stream first and for themselves after. */
+
+/* The VkFormat of an OpenCL channel order and type (0: none), and its texel's bytes. */
+static uint32_t gpucompile_vulkan__format(int order, int type, uint32_t *pixel, uint32_t *integer) {
+    /* per type: its bytes per channel, then the R, RG, RGBA formats (0: none) */
+    static const struct { int type; uint32_t bytes, r, rg, rgba; } t[] = {
+        {0x10D0, 1, 10, 17, 38}, {0x10D1, 2, 71, 78, 92}, {0x10D2, 1, 9, 16, 37}, {0x10D3, 2, 70, 77, 91},
+        {0x10D7, 1, 14, 21, 42}, {0x10D8, 2, 75, 82, 96}, {0x10D9, 4, 99, 102, 108}, {0x10DA, 1, 13, 20, 41},
+        {0x10DB, 2, 74, 81, 95}, {0x10DC, 4, 98, 101, 107}, {0x10DD, 2, 76, 83, 97}, {0x10DE, 4, 100, 103, 109}};
+    size_t i;
+    for (i = 0; i < sizeof t / sizeof t[0] && t[i].type != type; i++) {}
+    if (i == sizeof t / sizeof t[0]) return 0;
+    *integer = type >= 0x10D7 && type <= 0x10DC;
+    switch (order) {
+    case 0x10B0: *pixel = t[i].bytes; return t[i].r;      /* CL_R */
+    case 0x10B2: *pixel = 2 * t[i].bytes; return t[i].rg; /* CL_RG */
+    case 0x10B5: *pixel = 4 * t[i].bytes; return t[i].rgba; /* CL_RGBA */
+    case 0x10B6: *pixel = 4; return type == 0x10D2 ? 44u : 0u; /* CL_BGRA: unorm8 only (B8G8R8A8_UNORM) */
+    default: return 0;
+    }
+}
+
+static gpucompile_vulkan__image *gpucompile_vulkan__image_find(gpucompile_vulkan__state *s, const void *p) {
+    gpucompile_vulkan__image *x;
+    gpucompile_vulkan__lock();
+    for (x = s->images; x && x != p; x = x->next) {}
+    gpucompile_vulkan__unlock();
+    return x;
+}
+
+/* A borrowed context recording after everything before it (stream first waited for). */
+static gpucompile_vulkan__ctx *gpucompile_vulkan__ctx_begin(gpucompile_vulkan__state *s, void *stream) {
+    gpucompile_vulkan__ctx *c;
+    if (stream) gpucompile_vulkan__ctx_flush(s, (gpucompile_vulkan__ctx *)stream);
+    if (!(c = gpucompile_vulkan__ctx_borrow(s))) return NULL;
+    if (gpucompile_vulkan__ctx_next(s, c) != 0) {
+        gpucompile_vulkan__ctx_return(s, c);
+        return NULL;
+    }
+    gpucompile_vulkan__barrier(s, c, GPUCOMPILE_VULKAN__STAGES_WORK, GPUCOMPILE_VULKAN__STAGES_WORK, GPUCOMPILE_VULKAN__ACCESS_WORK);
+    return c;
+}
+
+static int gpucompile_vulkan__ctx_end(gpucompile_vulkan__state *s, gpucompile_vulkan__ctx *c) {
+    int r = gpucompile_vulkan__ctx_flush(s, c);
+    gpucompile_vulkan__ctx_return(s, c);
+    return r;
+}
+
+static void gpucompile_vulkan__image_destroy(gpucompile_vulkan__state *s, gpucompile_vulkan__image *x) {
+    if (x->view) s->vk.DestroyImageView(s->device, x->view, NULL);
+    if (x->image) s->vk.DestroyImage(s->device, x->image, NULL);
+    if (x->memory) s->vk.FreeMemory(s->device, x->memory, NULL);
+    free(x);
+}
+
+static void *gpucompile_vulkan__image_create(int type, int order, int data_type, const uint64_t size[4], void *stream) {
+    gpucompile_vulkan__state *s = &gpucompile_vulkan__rt;
+    gpucompile_vulkan__image *x;
+    gpucompile_vulkan__image_info ii;
+    gpucompile_vulkan__view_info vi;
+    gpucompile_vulkan__memory_requirements mr;
+    gpucompile_vulkan__memory_properties mp;
+    gpucompile_vulkan__allocate_info ai;
+    gpucompile_vulkan__format_properties fp;
+    gpucompile_vulkan__image_barrier b;
+    gpucompile_vulkan__ctx *c;
+    /* per OpenCL type (0x10F1..): VkImageType, VkImageViewType */
+    static const uint32_t itype[6] = {1, 2, 1, 0, 0, 0}, vtype[6] = {1, 2, 5, 0, 4, 0};
+    const char *call = "vkCreateImage";
+    uint32_t t, k, pixel = 0, integer = 0, format = gpucompile_vulkan__format(order, data_type, &pixel, &integer);
+    char msg[160];
+    int r;
+    t = (uint32_t)(type - 0x10F1);
+    if (t >= 6 || t == 5 || !format) {
+        snprintf(msg, sizeof msg, t == 5 ? "image type 0x%x (CL_MEM_OBJECT_IMAGE1D_BUFFER): not yet on Vulkan" :
+                 t >= 6 ? "image type 0x%x: not an OpenCL image type" : "image type 0x%x: channel order 0x%x with type 0x%x has no Vulkan format here "
+                 "(CL_R, CL_RG, CL_RGBA of the 8-, 16- and 32-bit types; CL_BGRA of CL_UNORM_INT8)", (unsigned)type, (unsigned)order, (unsigned)data_type);
+        gpucompile_runtime_report("mgpuImageCreate", -1, msg);
+        return NULL;
+    }
+    if (!(x = (gpucompile_vulkan__image *)calloc(1, sizeof *x))) {
+        gpucompile_runtime_report("mgpuImageCreate", -1, "out of host memory");
+        return NULL;
+    }
+    x->format = format;
+    x->pixel = pixel;
+    x->integer = integer;
+    x->extent[0] = (uint32_t)size[0];
+    x->extent[1] = itype[t] >= 1 ? (uint32_t)size[1] : 1;
+    x->extent[2] = itype[t] == 2 ? (uint32_t)size[2] : 1;
+    x->layers = vtype[t] >= 4 ? (uint32_t)size[3] : 1;
+    s->vk.GetPhysicalDeviceFormatProperties(s->physical, format, &fp);
+    memset(&ii, 0, sizeof ii);
+    ii.sType = GPUCOMPILE_VULKAN__ST_IMAGE;
+    ii.type = itype[t];
+    ii.format = format;
+    memcpy(ii.extent, x->extent, sizeof ii.extent);
+    ii.mips = 1;
+    ii.layers = x->layers;
+    ii.samples = 1;
+    ii.usage = 0x7u | (fp.optimal & 0x2u ? 0x8u : 0u); /* TRANSFER_SRC | TRANSFER_DST | SAMPLED, STORAGE where the format has STORAGE_IMAGE */
+    if ((r = s->vk.CreateImage(s->device, &ii, NULL, &x->image)) == 0) {
+        s->vk.GetImageMemoryRequirements(s->device, x->image, &mr);
+        s->vk.GetPhysicalDeviceMemoryProperties(s->physical, &mp);
+        for (k = 0; k < mp.type_count && !((mr.type_bits >> k & 1u) && (mp.types[k].flags & 1u)); k++) {} /* device-local */
+        if (k == mp.type_count) for (k = 0; k < mp.type_count && !(mr.type_bits >> k & 1u); k++) {}
+        memset(&ai, 0, sizeof ai);
+        ai.sType = GPUCOMPILE_VULKAN__ST_MEMORY_ALLOCATE;
+        ai.size = mr.size;
+        ai.type = k;
+        call = "vkAllocateMemory";
+        if ((r = k == mp.type_count ? -2 : s->vk.AllocateMemory(s->device, &ai, NULL, &x->memory)) == 0) {
+            call = "vkBindImageMemory";
+            if ((r = s->vk.BindImageMemory(s->device, x->image, x->memory, 0)) == 0) {
+                memset(&vi, 0, sizeof vi);
+                vi.sType = GPUCOMPILE_VULKAN__ST_IMAGE_VIEW;
+                vi.image = x->image;
+                vi.type = vtype[t];
+                vi.format = format;
+                vi.aspect = 1u; /* COLOR */
+                vi.mips = 1;
+                vi.layers = x->layers;
+                call = "vkCreateImageView";
+                r = s->vk.CreateImageView(s->device, &vi, NULL, &x->view);
+            }
+        }
+    }
+    if (r == 0 && (c = gpucompile_vulkan__ctx_begin(s, stream)) != NULL) { /* into GENERAL, for good */
+        memset(&b, 0, sizeof b);
+        b.sType = GPUCOMPILE_VULKAN__ST_IMAGE_BARRIER;
+        b.dst = GPUCOMPILE_VULKAN__ACCESS_WORK;
+        b.new_layout = GPUCOMPILE_VULKAN__LAYOUT_GENERAL;
+        b.src_family = b.dst_family = ~0u;
+        b.image = x->image;
+        b.aspect = 1u;
+        b.mips = 1;
+        b.layers = x->layers;
+        s->vk.CmdPipelineBarrier(c->cmd, GPUCOMPILE_VULKAN__STAGES_WORK, GPUCOMPILE_VULKAN__STAGES_WORK, 0, 0, NULL, 0, NULL, 1, &b);
+        r = gpucompile_vulkan__ctx_end(s, c);
+        call = NULL; /* reported */
+    } else if (r == 0)
+        r = -1, call = NULL;
+    if (r != 0) {
+        if (call) gpucompile_vulkan__vk_check(r, call);
+        gpucompile_vulkan__image_destroy(s, x);
+        return NULL;
+    }
+    gpucompile_vulkan__lock();
+    x->next = s->images;
+    s->images = x;
+    gpucompile_vulkan__unlock();
+    return x;
+}
+
+/* The whole image to (read) or from host memory p, through a staging allocation. */
+static void gpucompile_vulkan__image_transfer(void *image, void *p, int read, void *stream) {
+    gpucompile_vulkan__state *s = &gpucompile_vulkan__rt;
+    gpucompile_vulkan__image *x = gpucompile_vulkan__image_find(s, image);
+    gpucompile_vulkan__image_copy ic;
+    gpucompile_vulkan__alloc *a;
+    gpucompile_vulkan__ctx *c;
+    uint64_t bytes;
+    void *stage;
+    if (!x) {
+        gpucompile_runtime_report(read ? "mgpuImageRead" : "mgpuImageWrite", -1, "not an image from mgpuImageCreate");
+        return;
+    }
+    bytes = (uint64_t)x->pixel * x->extent[0] * x->extent[1] * x->extent[2] * x->layers;
+    if (!(stage = gpucompile_vulkan__mem_alloc(bytes, 0))) return;
+    gpucompile_vulkan__lock();
+    a = gpucompile_vulkan__find(s, stage, 0);
+    gpucompile_vulkan__unlock();
+    if (!read) memcpy(stage, p, (size_t)bytes);
+    memset(&ic, 0, sizeof ic);
+    ic.aspect = 1u;
+    ic.layers = x->layers;
+    memcpy(ic.extent, x->extent, sizeof ic.extent);
+    if (a && (c = gpucompile_vulkan__ctx_begin(s, stream)) != NULL) {
+        if (read) s->vk.CmdCopyImageToBuffer(c->cmd, x->image, GPUCOMPILE_VULKAN__LAYOUT_GENERAL, a->buffer, 1, &ic);
+        else s->vk.CmdCopyBufferToImage(c->cmd, a->buffer, x->image, GPUCOMPILE_VULKAN__LAYOUT_GENERAL, 1, &ic);
+        if (gpucompile_vulkan__ctx_end(s, c) == 0 && read) memcpy(p, stage, (size_t)bytes);
+    }
+    gpucompile_vulkan__mem_free(stage);
+}
+
+static void gpucompile_vulkan__image_write(void *image, const void *src, void *stream) {
+    gpucompile_vulkan__image_transfer(image, (void *)(uintptr_t)src, 0, stream);
+}
+
+static void gpucompile_vulkan__image_read(void *dst, void *image, void *stream) { gpucompile_vulkan__image_transfer(image, dst, 1, stream); }
+
+static void gpucompile_vulkan__image_free(void *image) {
+    gpucompile_vulkan__state *s = &gpucompile_vulkan__rt;
+    gpucompile_vulkan__image **p, *x = NULL;
+    gpucompile_vulkan__lock();
+    for (p = &s->images; *p && *p != image; p = &(*p)->next) {}
+    if (*p) {
+        x = *p;
+        *p = x->next;
+    }
+    gpucompile_vulkan__unlock();
+    if (!x) gpucompile_runtime_report("mgpuImageFree", -1, "not an image from mgpuImageCreate");
+    else gpucompile_vulkan__image_destroy(s, x);
+}
+
+/* The VkSampler of OpenCL's sampler bits for an image of integers or not (made once, kept):
+   normalized coordinates (bit 0), the address mode (bits 1-3: none and clamp-to-edge as
+   CLAMP_TO_EDGE, clamp as CLAMP_TO_BORDER with transparent black, repeat, mirrored repeat), the
+   filter (0x10 nearest, 0x20 linear). Unnormalized coordinates take no repeat (OpenCL allows none,
+   Vulkan neither): clamp to the edge. 0 when none can be made (reported). */
+static uint64_t gpucompile_vulkan__sampler(gpucompile_vulkan__state *s, uint32_t bits, uint32_t integer) {
+    static const uint32_t address[5] = {2, 2, 3, 0, 1}; /* CLK_ADDRESS_* / 2 -> VkSamplerAddressMode */
+    gpucompile_vulkan__sampler_info si;
+    uint32_t key = (bits & 0x3fu) | integer << 8, mode = (bits >> 1 & 7u) < 5 ? address[bits >> 1 & 7u] : 2u;
+    uint64_t smp = 0;
+    int i, r;
+    gpucompile_vulkan__lock();
+    for (i = 0; i < s->num_samplers; i++)
+        if (s->samplers[i].key == key) smp = s->samplers[i].sampler;
+    gpucompile_vulkan__unlock();
+    if (smp) return smp;
+    memset(&si, 0, sizeof si);
+    si.sType = GPUCOMPILE_VULKAN__ST_SAMPLER;
+    si.mag = si.min = (bits & 0x20u) ? 1u : 0u; /* LINEAR : NEAREST */
+    si.unnormalized = !(bits & 1u);
+    if (si.unnormalized && mode < 2) mode = 2;
+    si.u = si.v = si.w = mode;
+    si.border = integer; /* FLOAT_ / INT_TRANSPARENT_BLACK */
+    if ((r = s->vk.CreateSampler(s->device, &si, NULL, &smp)) != 0) {
+        gpucompile_vulkan__vk_check(r, "vkCreateSampler");
+        return 0;
+    }
+    gpucompile_vulkan__lock();
+    if (s->num_samplers < 64) {
+        s->samplers[s->num_samplers].key = key;
+        s->samplers[s->num_samplers++].sampler = smp;
+    } else {
+        gpucompile_vulkan__unlock();
+        s->vk.DestroySampler(s->device, smp, NULL);
+        gpucompile_runtime_report("mgpuLaunchKernel", -1, "more than 64 sampler modes");
+        return 0;
+    }
+    gpucompile_vulkan__unlock();
+    return smp;
+}
+
 /* Descriptor sets for f's bindings from c's pool (made on first use; when full, c is flushed
    and the pool reset once). */
 static int gpucompile_vulkan__sets(gpucompile_vulkan__state *s, gpucompile_vulkan__ctx *c, const gpucompile_vulkan__function *f, uint64_t *sets,
@@ -4429,16 +4732,17 @@ static int gpucompile_vulkan__sets(gpucompile_vulkan__state *s, gpucompile_vulka
     gpucompile_vulkan__set_allocate_info ai;
     int r, attempt;
     if (!c->descriptors) {
-        gpucompile_vulkan__pool_size ps[2];
+        gpucompile_vulkan__pool_size ps[5];
         gpucompile_vulkan__descriptor_pool_info pi;
-        ps[0].type = 7;
-        ps[0].count = 1024;
-        ps[1].type = 6;
-        ps[1].count = 256;
+        uint32_t t;
+        for (t = 0; t < 5; t++) { /* storage buffers, uniform buffers; storage images, sampled images, images and samplers */
+            ps[t].type = t < 2 ? 7 - t : 5 - t;
+            ps[t].count = t ? 256 : 1024;
+        }
         memset(&pi, 0, sizeof pi);
         pi.sType = GPUCOMPILE_VULKAN__ST_DESCRIPTOR_POOL;
         pi.max_sets = 256;
-        pi.size_count = 2;
+        pi.size_count = 5;
         pi.sizes = ps;
         *call = "vkCreateDescriptorPool";
         if ((r = s->vk.CreateDescriptorPool(s->device, &pi, NULL, &c->descriptors)) != 0) return r;
@@ -4632,6 +4936,7 @@ static void gpucompile_vulkan__launch_info(void *function, const gpucompile_vulk
     gpucompile_vulkan__function *f = (gpucompile_vulkan__function *)function;
     const gpucompile_vulkan_kernel *k;
     gpucompile_vulkan__buffer_desc bufs[32];
+    gpucompile_vulkan__image_desc imgs[32];
     gpucompile_vulkan__write_set ws[32];
     gpucompile_vulkan__ctx *c;
     uint64_t sets[4], pipeline = 0;
@@ -4649,13 +4954,7 @@ static void gpucompile_vulkan__launch_info(void *function, const gpucompile_vulk
     /* which argument each binding takes: by default the i-th; a kernel with its original
        parameters recorded (num_params) names them */
     nargs = k->num_params ? k->num_params : k->num_bindings + k->num_push;
-    for (i = 0; i < k->num_bindings; i++) slot[i] = k->num_params ? -1 : i;
-    for (i = 0; i < k->num_params; i++) {
-        int j;
-        if (k->params[i].kind != GPUCOMPILE_VULKAN_PARAM_BINDING) continue;
-        for (j = 0; j < k->num_bindings; j++)
-            if (k->bindings[j].set == 0 && k->bindings[j].binding == k->params[i].value) slot[j] = i;
-    }
+    for (i = 0; i < k->num_bindings; i++) slot[i] = k->num_params ? k->bindings[i].param : i;
     for (i = 0; i < k->num_bindings && !msg[0]; i++)
         if (slot[i] < 0)
             snprintf(msg, sizeof msg, "kernel '%s': binding %u is none of its parameters", k->name, k->bindings[i].binding);
@@ -4671,11 +4970,37 @@ static void gpucompile_vulkan__launch_info(void *function, const gpucompile_vulk
         gpucompile_runtime_report("mgpuLaunchKernel", -1, msg);
         return;
     }
+    /* images: argument i an image from mgpuImageCreate; an image and sampler's sampler made of
+       the sampler argument's bits or the constant's */
+    for (i = 0; i < k->num_bindings && !msg[0]; i++) {
+        const gpucompile_vulkan_binding *x = &k->bindings[i];
+        void *p = x->descriptor_type <= 3 && params[slot[i]] ? *(void **)params[slot[i]] : NULL;
+        gpucompile_vulkan__image *im = p ? gpucompile_vulkan__image_find(s, p) : NULL;
+        const int32_t *bits = x->sampler_param >= 0 && x->sampler_param < nargs ? (const int32_t *)params[x->sampler_param] : NULL;
+        if (x->descriptor_type > 3) continue;
+        memset(&imgs[i], 0, sizeof imgs[i]);
+        imgs[i].layout = GPUCOMPILE_VULKAN__LAYOUT_GENERAL;
+        if (!im || x->descriptor_type == 0)
+            snprintf(msg, sizeof msg, "kernel '%s', argument %d (binding %u): %p is not an image from mgpuImageCreate", k->name, slot[i], x->binding, p);
+        else if (im->integer != x->integer)
+            snprintf(msg, sizeof msg, "kernel '%s', argument %d (binding %u): an image of %s read as %s", k->name, slot[i], x->binding,
+                     im->integer ? "integers" : "floats", x->integer ? "integers (read_imagei/ui, write_imagei/ui)" : "floats (read_imagef, write_imagef)");
+        else if (x->descriptor_type == 1 && x->sampler_param >= 0 && !bits)
+            snprintf(msg, sizeof msg, "kernel '%s', argument %d (a sampler_t): NULL", k->name, x->sampler_param);
+        else if (x->descriptor_type == 1 && !(imgs[i].sampler = gpucompile_vulkan__sampler(s, bits ? (uint32_t)*bits : x->sampler_bits, x->integer)))
+            return;
+        imgs[i].view = im ? im->view : 0;
+    }
+    if (msg[0]) {
+        gpucompile_runtime_report("mgpuLaunchKernel", -1, msg);
+        return;
+    }
     /* bindings: argument i is a pointer into an allocation */
     gpucompile_vulkan__lock();
     for (i = 0; i < k->num_bindings && bad < 0; i++) {
-        void *p = params[slot[i]] ? *(void **)params[slot[i]] : NULL;
+        void *p = k->bindings[i].descriptor_type > 3 && params[slot[i]] ? *(void **)params[slot[i]] : NULL;
         gpucompile_vulkan__alloc *a = p ? gpucompile_vulkan__find(s, p, 0) : NULL;
+        if (k->bindings[i].descriptor_type <= 3) continue;
         uint64_t off = a ? (uint64_t)((uintptr_t)p - a->base) : 0, align = k->bindings[i].descriptor_type == 6 ? s->uniform_align : s->storage_align;
         if (!a || (align && off % align)) bad = i;
         else {
@@ -4720,7 +5045,8 @@ static void gpucompile_vulkan__launch_info(void *function, const gpucompile_vulk
         ws[i].binding = k->bindings[i].binding;
         ws[i].count = 1; /* one write per binding: lavapipe mishandles several array elements in one push */
         ws[i].type = k->bindings[i].descriptor_type;
-        ws[i].buffers = &bufs[i];
+        if (ws[i].type <= 3) ws[i].images = &imgs[i];
+        else ws[i].buffers = &bufs[i];
     }
     if ((r = gpucompile_vulkan__pipeline_for(s, f, values, &pipeline, &call)) != 0) {
         gpucompile_vulkan__vk_check(r, call);
@@ -4836,6 +5162,10 @@ GPUCOMPILE_CONSTRUCTOR(gpucompile_vulkan__rt_register) {
     v.env = "GPUCOMPILE_LIBVULKAN"; v.library = GPUCOMPILE_VULKAN__LIBRARY;
     v.what = "the Vulkan loader"; v.hint = "no Vulkan loader installed? Debian: libvulkan1 mesa-vulkan-drivers";
     GPUCOMPILE_RUNTIME_ENTRIES(GPUCOMPILE_VULKAN__RT_ENTRY)
+    v.image_create = gpucompile_vulkan__image_create;
+    v.image_write = gpucompile_vulkan__image_write;
+    v.image_read = gpucompile_vulkan__image_read;
+    v.image_free = gpucompile_vulkan__image_free;
     v.score = gpucompile_vulkan__score;
     v.image_format = gpucompile_vulkan__image_format;
     v.enter = gpucompile_vulkan__enter;
@@ -4853,7 +5183,7 @@ void gpucompile_vulkan_set_pipeline_cache(const char *path) {
 int gpucompile_vulkan_runtime_info_get(gpucompile_vulkan_runtime_info *out) {
     if (!gpucompile_runtime_available()) return 0;
     gpucompile_vulkan__lock();
-    *out = gpucompile_vulkan__rt.info;
+    if (out) *out = gpucompile_vulkan__rt.info; /* NULL: only whether the device is up */
     gpucompile_vulkan__unlock();
     return 1;
 }
@@ -4981,6 +5311,7 @@ int gpucompile_vulkan_record_launch(const gpucompile_vulkan_program *program, co
     gpucompile_vulkan__function *f = gpucompile_vulkan__program_function(program, name);
     const gpucompile_vulkan__state *s = program ? &program->dev : NULL;
     gpucompile_vulkan__write_set ws[32];
+    gpucompile_vulkan__image_desc imgs[32];
     unsigned char block[256];
     char msg[300];
     uint64_t pipeline = 0;
@@ -5015,7 +5346,13 @@ int gpucompile_vulkan_record_launch(const gpucompile_vulkan_program *program, co
             ws[i].binding = f->k.bindings[i].binding;
             ws[i].count = 1;
             ws[i].type = f->k.bindings[i].descriptor_type;
-            ws[i].buffers = (const gpucompile_vulkan__buffer_desc *)(const void *)&buffers[i];
+            if (ws[i].type <= 3) { /* an image: the view, the sampler, the layout (0: GENERAL) in the entry's three words */
+                imgs[i].view = buffers[i].buffer;
+                imgs[i].sampler = buffers[i].offset;
+                imgs[i].layout = buffers[i].range ? (uint32_t)buffers[i].range : GPUCOMPILE_VULKAN__LAYOUT_GENERAL;
+                ws[i].images = &imgs[i];
+            } else
+                ws[i].buffers = (const gpucompile_vulkan__buffer_desc *)(const void *)&buffers[i];
         }
         s->vk.CmdPushDescriptorSetKHR(command_buffer, 1u, f->layout, 0, (uint32_t)f->k.num_bindings, ws);
     }
