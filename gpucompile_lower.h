@@ -2405,7 +2405,8 @@ typedef struct gpucompile_lower__image_binding {
 } gpucompile_lower__image_binding;
 
 /* Is t the target extension type `name` (an OpenCL image: printed as target("NAME", void, Dim,
-   Depth, Arrayed, MS, Sampled, Format, Access))? 1 with dim, arrayed and access filled. */
+   Depth, Arrayed, MS, Sampled, Format, Access))? 1 with dim (99: a depth or multisampled
+   image), arrayed and access filled. */
 GPUCOMPILE_PRIVATE int gpucompile_lower__image_kind(LLVMTypeRef t, const char *name, unsigned *dim, unsigned *arrayed, unsigned *access) {
     char *s;
     const char *q;
@@ -2416,7 +2417,7 @@ GPUCOMPILE_PRIVATE int gpucompile_lower__image_kind(LLVMTypeRef t, const char *n
     q = strchr(s, ',');
     ok = strncmp(s, "target(\"", 8) == 0 && strncmp(s + 8, name, strlen(name)) == 0 && s[8 + strlen(name)] == '"';
     if (ok && q && sscanf(q, ", void, %u, %u, %u, %u, %u, %u, %u", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6]) == 7) {
-        *dim = v[0];
+        *dim = v[1] || v[3] ? 99 : v[0]; /* a depth or multisampled image: none of these */
         *arrayed = v[2];
         *access = v[6];
     } else if (ok)
@@ -2498,8 +2499,9 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__image(gpucompile_lower__s
     LLVMUseRef use, next;
     gpucompile_lower__image_kind(LLVMTypeOf(p), w->t->image_type, &dim, &arrayed, &access);
     if (dim > 2)
-        return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': parameter %u: an image1d_buffer_t (not yet on %s: "
-                                      "image1d_t, image2d_t, image3d_t and their arrays are)", name, i, w->t->api);
+        return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': parameter %u: an %s (not yet on %s: "
+                                      "image1d_t, image2d_t, image3d_t and their arrays are)", name, i,
+                                      dim == 5 ? "image1d_buffer_t" : "image of depth or multisamples", w->t->api);
     n = dim + 1 + arrayed; /* the coordinate's lanes */
     for (pass = 0; pass < 2; pass++) /* the reads and writes, then the size queries (through a binding already there) */
     for (use = LLVMGetFirstUse(p); use; use = next) {
