@@ -2106,7 +2106,7 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__uses(const uint32_t *w, uint32_t wc, u
 
 /* An instruction put in after instruction `after` (its words, the first one's count at most 10). */
 typedef struct gpucompile_vulkan__insert { size_t after; uint32_t w[10]; } gpucompile_vulkan__insert;
-#define GPUCOMPILE_VULKAN__MAX_INSERTS 256
+#define GPUCOMPILE_VULKAN__MAX_INSERTS 8192
 
 /* The module being repaired: its words (a copy), its instructions, and what changes. */
 typedef struct gpucompile_vulkan__mod {
@@ -2556,23 +2556,34 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__check_env(gpucompile_vul
     return GPUCOMPILE_OK;
 }
 
+/* The inserts in the order they go in: by the instruction they follow, those after one
+   instruction in the order they were made (an insertion sort: most come in order). */
+GPUCOMPILE_PRIVATE void gpucompile_vulkan__order_inserts(gpucompile_vulkan__mod *m) {
+    int k, j;
+    for (k = 1; k < m->nins; k++) {
+        gpucompile_vulkan__insert x = m->ins[k];
+        for (j = k; j > 0 && m->ins[j - 1].after > x.after; j--) m->ins[j] = m->ins[j - 1];
+        m->ins[j] = x;
+    }
+}
+
 /* The repaired words, header's bound updated, into *out (job memory). */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__words(gpucompile_vulkan__mod *m, unsigned char **out, size_t *size) {
     uint32_t *o = (uint32_t *)gpucompile_job_alloc(m->job, (m->n + 10 * (size_t)m->nins) * 4);
     size_t i, n = 5;
-    int k;
+    int k = 0;
     if (!o) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     memcpy(o, m->w, 5 * 4);
+    gpucompile_vulkan__order_inserts(m);
     for (i = 0; i < m->count; i++) {
         if (!m->del[i]) {
             memcpy(o + n, m->w + m->at[i], GPUCOMPILE_VULKAN__WC(m, i) * 4);
             n += GPUCOMPILE_VULKAN__WC(m, i);
         }
-        for (k = 0; k < m->nins; k++)
-            if (m->ins[k].after == i) {
-                memcpy(o + n, m->ins[k].w, gpucompile_spirv_count(m->ins[k].w[0]) * 4);
-                n += gpucompile_spirv_count(m->ins[k].w[0]);
-            }
+        for (; k < m->nins && m->ins[k].after == i; k++) {
+            memcpy(o + n, m->ins[k].w, gpucompile_spirv_count(m->ins[k].w[0]) * 4);
+            n += gpucompile_spirv_count(m->ins[k].w[0]);
+        }
     }
     *out = (unsigned char *)o;
     *size = n * 4;
@@ -2604,9 +2615,10 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__print(gpucompile_buf *b, const uint32
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__text(gpucompile_vulkan__mod *m, const char *text, size_t len, unsigned char **out, size_t *size) {
     gpucompile_buf b;
     size_t i = 0, p = 0;
-    int k;
+    int k = 0;
     memset(&b, 0, sizeof b);
     b.a = &m->job->options->allocator;
+    gpucompile_vulkan__order_inserts(m);
     while (p < len) {
         size_t e = p, s;
         while (e < len && text[e] != '\n') e++;
@@ -2655,8 +2667,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__text(gpucompile_vulkan__
                 gpucompile_buf_add(&b, text + p, e - p);
                 gpucompile_buf_str(&b, "\n");
             }
-            for (k = 0; k < m->nins; k++)
-                if (m->ins[k].after == i) gpucompile_vulkan__print(&b, m->ins[k].w);
+            for (; k < m->nins && m->ins[k].after == i; k++) gpucompile_vulkan__print(&b, m->ins[k].w);
             i++;
         }
         p = e + 1;
@@ -4480,12 +4491,15 @@ static void gpucompile_vulkan__stream_destroy(void *stream) {
    sampled, transfer, and storage where the format allows it. Transfers go through a staging
    allocation and wait for the stream first and for themselves after. */
 
-/* The VkFormat of an OpenCL channel order and type (0: none), and its texel's bytes. */
+/* The VkFormat of an OpenCL channel order and type (0: none), and its texel's bytes. A kernel's
+   integer images are unsigned ones (LLVM 22 writes no signed integer type; Vulkan wants the view's
+   numeric type to be the shader's), so CL_SIGNED_INT32 is the unsigned format of the same bits,
+   and the 8- and 16-bit signed types, whose reads would lose their sign extension, have none. */
 static uint32_t gpucompile_vulkan__format(int order, int type, uint32_t *pixel, uint32_t *integer) {
     /* per type: its bytes per channel, then the R, RG, RGBA formats (0: none) */
     static const struct { int type; uint32_t bytes, r, rg, rgba; } t[] = {
         {0x10D0, 1, 10, 17, 38}, {0x10D1, 2, 71, 78, 92}, {0x10D2, 1, 9, 16, 37}, {0x10D3, 2, 70, 77, 91},
-        {0x10D7, 1, 14, 21, 42}, {0x10D8, 2, 75, 82, 96}, {0x10D9, 4, 99, 102, 108}, {0x10DA, 1, 13, 20, 41},
+        {0x10D9, 4, 98, 101, 107}, {0x10DA, 1, 13, 20, 41},
         {0x10DB, 2, 74, 81, 95}, {0x10DC, 4, 98, 101, 107}, {0x10DD, 2, 76, 83, 97}, {0x10DE, 4, 100, 103, 109}};
     size_t i;
     for (i = 0; i < sizeof t / sizeof t[0] && t[i].type != type; i++) {}
@@ -4555,7 +4569,8 @@ static void *gpucompile_vulkan__image_create(int type, int order, int data_type,
     if (t >= 6 || t == 5 || !format) {
         snprintf(msg, sizeof msg, t == 5 ? "image type 0x%x (CL_MEM_OBJECT_IMAGE1D_BUFFER): not yet on Vulkan" :
                  t >= 6 ? "image type 0x%x: not an OpenCL image type" : "image type 0x%x: channel order 0x%x with type 0x%x has no Vulkan format here "
-                 "(CL_R, CL_RG, CL_RGBA of the 8-, 16- and 32-bit types; CL_BGRA of CL_UNORM_INT8)", (unsigned)type, (unsigned)order, (unsigned)data_type);
+                 "(CL_R, CL_RG, CL_RGBA of the 8-, 16- and 32-bit types but CL_SIGNED_INT8 and 16; CL_BGRA of CL_UNORM_INT8)",
+                 (unsigned)type, (unsigned)order, (unsigned)data_type);
         gpucompile_runtime_report("mgpuImageCreate", -1, msg);
         return NULL;
     }
