@@ -308,7 +308,11 @@ int gpucompile_vulkan_program_entry(const gpucompile_vulkan_program *program, co
 typedef struct gpucompile_vulkan_buffer { uint64_t buffer, offset, range; } gpucompile_vulkan_buffer;
 /* Records entry point name into command_buffer (recording, a compute-capable queue's): binds its
    pipeline; its buffers, one per binding in the reflection's (set, binding) order, through
-   push descriptors (buffers NULL: the engine bound its own sets with the entry's layouts); the
+   push descriptors (buffers NULL: the engine bound its own sets with the entry's layouts; an
+   image binding's entry: buffer its VkImageView, offset its VkSampler (an image and sampler,
+   made by the engine from the binding's sampler_param argument or sampler_bits; else 0), range
+   the VkImageLayout it is in (0: GENERAL, which a storage image needs; a sampled one may be
+   SHADER_READ_ONLY_OPTIMAL)); the
    push-constant block's bytes (push, push_size >= the block's size); vkCmdDispatch(groups).
    0, or -1 (reported) with nothing recorded. */
 int gpucompile_vulkan_record(const gpucompile_vulkan_program *program, const char *name, void *command_buffer, const uint32_t groups[3],
@@ -3226,8 +3230,11 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef mod
        known, so it is started with every one of these the device supports and nothing else:
        shaderInt8/Int16/Int64/Float16/Float64, 8- and 16-bit storage and push constants, 64-bit
        integer atomics, scalar block layout, the Vulkan memory model, maintenance4, zero-initialised
-       workgroup memory, subgroup size control, integer dot products, and VK_EXT_shader_atomic_float
-       (buffer and shared, 32 and 64 bit); VK_KHR_push_descriptor when present.
+       workgroup memory, subgroup size control, integer dot products, storage images of the
+       extended formats and without a format (read, write), and VK_EXT_shader_atomic_float
+       (buffer and shared, 32 and 64 bit); VK_KHR_push_descriptor when present. A module that
+       reads or writes storage images without a format is refused at load where the device
+       lacks the feature.
        gpucompile_runtime_device_arch() answers "vulkan": run-time selection takes a SPIR-V module
        (format bin) whose triple names Vulkan (spirv1.6-unknown-vulkan1.3-compute), never an
        OpenCL one (spirv64-unknown-unknown).
@@ -3237,6 +3244,12 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef mod
        and offset. On lavapipe and integrated GPUs that memory is the device's; on a discrete GPU
        it is device-local memory the host can map (resizable BAR) where the device offers it, else
        system memory the GPU reads over PCIe (correct, slower: staging copies are not done).
+       Images (mgpuImageCreate, gpucompile_runtime.h): a VkImage of optimal tiling and its view in
+       device-local memory, in VK_IMAGE_LAYOUT_GENERAL from creation to end (storage, sampled and
+       transfer use alike: no transitions between launches); written and read whole through a
+       staging allocation, after the stream and before returning. A kernel's image argument is
+       passed as a buffer's (params[i] points to the image), a sampler_t as an int32_t of
+       OpenCL's bits; one VkSampler per mode, made at its first use and kept.
        Module: mgpuModuleLoad(SPIR-V words) makes the shader module and, per GLCompute entry
        point, its layouts and compute pipeline (through the pipeline cache). mgpuModuleGetFunction
        names an entry point.
