@@ -10,25 +10,25 @@
 #define GPUCOMPILE_VULKAN_RUNTIME
 #include "test.h"
 #include "gpucompile_vulkan.h"
-#include <llvm-c/Target.h>
 
 static char dir[256];
 static int have_tools, have_device;
 static void *module;
-static char runtime_error[1024];
-static int runtime_errors; /* every report, validation messages among them */
 
-static void on_error(const char *call, int code, const char *message, void *user) {
-    (void)user;
-    runtime_errors++;
-    snprintf(runtime_error, sizeof runtime_error, "%s (%d): %s", call, code, message);
-    printf("  runtime: %s\n", runtime_error);
-}
 
 enum { IMAGE2D = 0x10F1, IMAGE3D = 0x10F2, IMAGE2D_ARRAY = 0x10F3, R = 0x10B0, RGBA = 0x10B5, UNORM8 = 0x10D2, UINT32 = 0x10DC, FLOAT = 0x10DE };
 enum { W = 13, H = 7 }; /* odd sizes: rows are not a power of two */
 
 static void *fn(const char *name) { return module ? mgpuModuleGetFunction(module, name) : NULL; }
+
+/* Two W x H images, a (written with in) and b: 1, or 0 when either cannot be made. */
+static int two_images(void **a, int order_a, int type_a, const void *in, void **b, int order_b, int type_b) {
+    *a = mgpuImageCreate(IMAGE2D, order_a, type_a, W, H, 0, 0, NULL);
+    *b = mgpuImageCreate(IMAGE2D, order_b, type_b, W, H, 0, 0, NULL);
+    CHECK(*a && *b);
+    if (*a) mgpuImageWrite(*a, in, NULL);
+    return *a && *b;
+}
 
 static void launch2d(const char *name, int w, int h, void **args, int n) {
     mgpuLaunchKernel(fn(name), (w + 7) / 8, (h + 7) / 8, 1, 8, 8, 1, 0, NULL, args, NULL, (size_t)n);
@@ -62,10 +62,10 @@ static void test_compile(void) {
     gpucompile_object *obj;
     if (!have_tools) SKIP("no clang / spirv-val / LLVM SPIR-V target");
     if (!compile("vulkan_images", &obj)) return;
-    gpucompile_runtime_set_error_callback(on_error, NULL);
+    gpucompile_runtime_set_error_callback(t_on_runtime_error, NULL);
     module = mgpuModuleLoad(obj->data, obj->size);
     gpucompile_object_free(obj);
-    if (!module && !gpucompile_vulkan_runtime_info_get(NULL)) SKIP("no Vulkan device: %s", runtime_error);
+    if (!module && !gpucompile_vulkan_runtime_info_get(NULL)) SKIP("no Vulkan device: %s", t_runtime_error);
     CHECK(module != NULL);
     have_device = module != NULL;
 }
@@ -108,12 +108,8 @@ static void test_blur(void) {
     void *a, *b, *args[4];
     if (!have_device) SKIP("no Vulkan device");
     for (x = 0; x < W * H * 4; x++) in[x] = (float)((x * 37) % 101) / 8.0f;
-    a = mgpuImageCreate(IMAGE2D, RGBA, FLOAT, W, H, 0, 0, NULL);
-    b = mgpuImageCreate(IMAGE2D, RGBA, FLOAT, W, H, 0, 0, NULL);
     mid = (float *)mgpuMemAlloc(W * H * 4 * sizeof *mid + 16, NULL, true);
-    CHECK(a && b && mid);
-    if (!a || !b || !mid) return;
-    mgpuImageWrite(a, in, NULL);
+    if (!two_images(&a, RGBA, FLOAT, in, &b, RGBA, FLOAT) || !mid) return;
     args[0] = &a; args[1] = &smp; args[2] = &b; args[3] = &mid;
     launch2d("blur", W, H, args, 4);
     mgpuImageRead(out, b, NULL);
@@ -143,11 +139,7 @@ static void test_colour(void) {
     void *a, *b, *args[2];
     if (!have_device) SKIP("no Vulkan device");
     for (i = 0; i < W * H * 4; i++) in[i] = (unsigned char)(i * 29 + 7);
-    a = mgpuImageCreate(IMAGE2D, RGBA, UNORM8, W, H, 0, 0, NULL);
-    b = mgpuImageCreate(IMAGE2D, RGBA, FLOAT, W, H, 0, 0, NULL);
-    CHECK(a && b);
-    if (!a || !b) return;
-    mgpuImageWrite(a, in, NULL);
+    if (!two_images(&a, RGBA, UNORM8, in, &b, RGBA, FLOAT)) return;
     args[0] = &a; args[1] = &b;
     launch2d("luma", W, H, args, 2);
     mgpuImageRead(out, b, NULL);
@@ -173,11 +165,7 @@ static void test_integer(void) {
         in[i] = (uint32_t)i * 2654435761u;
         acc[i] = (uint32_t)i;
     }
-    a = mgpuImageCreate(IMAGE2D, RGBA, UINT32, W, H, 0, 0, NULL);
-    b = mgpuImageCreate(IMAGE2D, RGBA, UINT32, W, H, 0, 0, NULL);
-    CHECK(a && b);
-    if (!a || !b) return;
-    mgpuImageWrite(a, in, NULL);
+    if (!two_images(&a, RGBA, UINT32, in, &b, RGBA, UINT32)) return;
     args[0] = &a; args[1] = &b;
     launch2d("ints", W, H, args, 2);
     mgpuImageRead(out, b, NULL);
@@ -187,13 +175,13 @@ static void test_integer(void) {
     }
     CHECK_MSG(bad == 0, "%d wrong; 0: %u", bad, out[0]);
     if (compile("vulkan_images_rw", &obj)) {
-        int before = runtime_errors;
+        int before = t_runtime_errors;
         rw = mgpuModuleLoad(obj->data, obj->size);
         gpucompile_object_free(obj);
         if (!rw) { /* the one report expected */
-            CHECK_MSG(strstr(runtime_error, "lacks shaderStorageImageReadWithoutFormat") != NULL, "%s", runtime_error);
-            CHECK(runtime_errors == before + 1);
-            runtime_errors = before;
+            CHECK_MSG(strstr(t_runtime_error, "lacks shaderStorageImageReadWithoutFormat") != NULL, "%s", t_runtime_error);
+            CHECK(t_runtime_errors == before + 1);
+            t_runtime_errors = before;
             printf("  read_write image: the device lacks shaderStorageImageReadWithoutFormat (refused by name)\n");
         }
     }
@@ -266,15 +254,15 @@ static void test_refusals(void) {
     int smp = 0x10;
     float *buf;
     if (!have_device) SKIP("no Vulkan device");
-    runtime_errors = 0;
-    CHECK(mgpuImageCreate(IMAGE2D, 0x10B8 /* CL_INTENSITY */, FLOAT, 4, 4, 0, 0, NULL) == NULL && strstr(runtime_error, "no Vulkan format"));
+    t_runtime_errors = 0;
+    CHECK(mgpuImageCreate(IMAGE2D, 0x10B8 /* CL_INTENSITY */, FLOAT, 4, 4, 0, 0, NULL) == NULL && strstr(t_runtime_error, "no Vulkan format"));
     buf = (float *)mgpuMemAlloc(64, NULL, true);
     p = buf;
     args[0] = &p; args[1] = &smp; args[2] = &p; args[3] = &p;
     launch2d("blur", 4, 4, args, 4);
-    CHECK(strstr(runtime_error, "is not an image from mgpuImageCreate") != NULL);
-    CHECK(runtime_errors == 2);
-    runtime_errors = 0;
+    CHECK(strstr(t_runtime_error, "is not an image from mgpuImageCreate") != NULL);
+    CHECK(t_runtime_errors == 2);
+    t_runtime_errors = 0;
     mgpuMemFree(buf, NULL);
 }
 
@@ -283,28 +271,11 @@ static void test_quiet(void) {
     if (!have_device) SKIP("no Vulkan device");
     CHECK(gpucompile_vulkan_runtime_info_get(&info));
     if (getenv("GPUCOMPILE_VULKAN_VALIDATION")) CHECK(info.validation);
-    CHECK_MSG(runtime_errors == 0, "%d reports; the last: %s", runtime_errors, runtime_error);
+    CHECK_MSG(t_runtime_errors == 0, "%d reports; the last: %s", t_runtime_errors, t_runtime_error);
 }
 
 int main(void) {
-    LLVMInitializeAllTargetInfos();
-    LLVMInitializeAllTargets();
-    LLVMInitializeAllTargetMCs();
-    LLVMInitializeAllAsmPrinters();
-    snprintf(dir, sizeof dir, "%s/gpucompile-vkimg-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(dir)) {
-        printf("cannot make a scratch directory\n");
-        return 1;
-    }
-    if (!getenv("GPUCOMPILE_VULKAN_VALIDATION") && access("/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json", R_OK) == 0)
-        setenv("GPUCOMPILE_VULKAN_VALIDATION", "1", 1); /* no message allowed (test_quiet) */
-    {
-        LLVMTargetRef t;
-        char *msg = NULL;
-        have_tools = t_sh_ok("command -v clang >/dev/null && command -v spirv-val >/dev/null") &&
-                     !LLVMGetTargetFromTriple("spirv1.6-unknown-vulkan1.3-compute", &t, &msg);
-        if (msg) LLVMDisposeMessage(msg);
-    }
+    if (!t_vulkan_start(dir, sizeof dir, "vkimg", &have_tools)) return 1; /* the validation layer: no message allowed */
     RUN(test_compile);
     RUN(test_reflection);
     RUN(test_blur);
@@ -314,11 +285,6 @@ int main(void) {
     RUN(test_3d_and_array);
     RUN(test_quiet);
     RUN(test_refusals);
-    if (module) mgpuModuleUnload(module);
-    {
-        char cmd[512];
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-        free(t_sh(cmd, NULL));
-    }
+    t_vulkan_end(dir, module);
     return TEST_END("test_vulkan_images");
 }
