@@ -9,7 +9,7 @@
 # Each module written is checked with spirv-val --target-env vulkan1.3. One line per module and
 # recipe: OK|INVALID|REFUSED|CRASH|LIBRARY|CLANG, the recipe, the module, the first error
 # (LIBRARY: no kernel, helpers that the application prepends to other files), a module whose
-# kernels take images or samplers marked "images";
+# kernels take images or samplers named "NAME (images)";
 # then per package and recipe the counts, and the refusals counted by reason.
 # Usage: vulkan.sh [--recipe O0|O2] [--only TEXT] [BUILD]. Exit 0, or 77 when the cache or the
 # tools are missing.
@@ -58,10 +58,10 @@ one() { # NAME FILE FLAGS...
     fi
     # a file of helpers that its application prepends to others (silx's kahan.cl, doubleword.cl)
     if ! grep -q '^define spir_kernel' "$ll"; then echo "LIBRARY|$r|$n|"; continue; fi
-    img=; grep -q '^define spir_kernel .*target("spirv\.\(Image\|Sampler\)' "$ll" && img=" images"
+    img=; grep -q '^define spir_kernel .*target("spirv\.\(Image\|Sampler\)' "$ll" && img=" (images)"
     if [ $r = O0 ]; then timeout 300 "$T" --compile-optimize "$ll" "$W/o.spv" >"$W/log" 2>&1
     else timeout 300 "$G" --no-cache -t '#gpu.vulkan' -f bin "$ll" -o "$W/o.spv" >"$W/log" 2>&1; fi
-    echo "$(verdict $? "$W/log" $r "$n")$img"
+    verdict $? "$W/log" $r "$n$img"
   done
 }
 {
