@@ -3,7 +3,8 @@
    checked by spirv-val --target-env vulkan1.3, and run on the first Vulkan device (lavapipe here)
    through the runtime's mgpuImage* and mgpuLaunchKernel with the kernels' own parameters, under
    the Khronos validation layer where it is installed (no message allowed), against answers
-   computed here: a blur through a linear sampler with normalized coordinates, a colour conversion
+   computed here: a blur through a linear sampler with normalized coordinates, a 1D image through
+   repeat and mirrored-repeat samplers, a colour conversion
    from an 8-bit unorm image into a float storage image, integer images read and written (one read
    and written in place), a constant sampler with integer coordinates, a 3D image, an image array,
    and the size queries. */
@@ -248,6 +249,33 @@ static void test_3d_and_array(void) {
     mgpuMemFree(out, NULL);
 }
 
+/* A 1D image through a normalized nearest sampler with repeat, then mirrored repeat (a sampler
+   each), at coordinates from -2 to 2. */
+static void test_wrap(void) {
+    float in[W], *out;
+    int i, mode, bad = 0;
+    void *a, *args[3];
+    if (!have_device) SKIP("no Vulkan device");
+    for (i = 0; i < W; i++) in[i] = (float)(i * i);
+    a = mgpuImageCreate(0x10F4 /* IMAGE1D */, R, FLOAT, W, 0, 0, 0, NULL);
+    out = (float *)mgpuMemAlloc(4 * W * sizeof *out, NULL, true);
+    CHECK(a && out);
+    if (!a || !out) return;
+    mgpuImageWrite(a, in, NULL);
+    for (mode = 6; mode <= 8; mode += 2) { /* CLK_ADDRESS_REPEAT, CLK_ADDRESS_MIRRORED_REPEAT */
+        int smp = 0x10 | mode | 1;
+        args[0] = &a; args[1] = &smp; args[2] = &out;
+        mgpuLaunchKernel(fn("wrap"), 1, 1, 1, 64, 1, 1, 0, NULL, args, NULL, 3);
+        for (i = 0; i < 4 * W; i++) {
+            int j = i % (2 * W), t = mode == 6 ? i % W : j < W ? j : 2 * W - 1 - j;
+            bad += out[i] != in[t];
+        }
+        CHECK_MSG(bad == 0, "mode %d: %d wrong; 0: %g", mode, bad, (double)out[0]);
+    }
+    mgpuImageFree(a, NULL);
+    mgpuMemFree(out, NULL);
+}
+
 /* What the runtime refuses: an image where a buffer goes, a format it has no Vulkan one for. */
 static void test_refusals(void) {
     void *p, *args[4];
@@ -283,6 +311,7 @@ int main(void) {
     RUN(test_integer);
     RUN(test_constant_sampler);
     RUN(test_3d_and_array);
+    RUN(test_wrap);
     RUN(test_quiet);
     RUN(test_refusals);
     t_vulkan_end(dir, module);

@@ -54,3 +54,10 @@ kernel void volume(read_only image3d_t v, read_only image2d_array_t a, global fl
         s[0] = w; s[1] = h; s[2] = d; s[3] = n; s[4] = ad.x; s[5] = ad.y;
     }
 }
+
+/* A 1D image read through the sampler argument at normalized coordinates from -2 to 2 (texel
+   centres): repeat and mirrored repeat wrap them. */
+kernel void wrap(read_only image1d_t in, sampler_t s, global float *out) {
+    int i = get_global_id(0), w = get_image_width(in);
+    if (i < 4 * w) out[i] = read_imagef(in, s, ((float)(i - 2 * w) + 0.5f) / w).x;
+}
