@@ -2524,8 +2524,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__image(gpucompile_lower__s
                     strcmp(q, "array_size") == 0 ? 4 : strcmp(q, "dim") == 0 ? 5 : 0;
             if (!query) return gpucompile_lower__refuse(w, in, "%s: not yet on %s (image sizes are)", plain, w->t->api);
         } else if (!((strncmp(plain, "read_image", 10) == 0 || strncmp(plain, "write_image", 11) == 0) &&
-                     (strcmp(strchr(plain, '_') + 6, "f") == 0 || strcmp(strchr(plain, '_') + 6, "i") == 0 || strcmp(strchr(plain, '_') + 6, "ui") == 0)))
-            return gpucompile_lower__refuse(w, in, "%s: not an image built-in this rewrite knows (read_imagef/i/ui, write_imagef/i/ui, "
+                     strchr("fih", plain[strlen(plain) - 1]) && strlen(strchr(plain, '_') + 6) <= 2))
+            return gpucompile_lower__refuse(w, in, "%s: not an image built-in this rewrite knows (read_imagef/i/ui/h, write_imagef/i/ui/h, "
                                                    "get_image_width/height/depth/array_size/dim)", plain);
         if (query) {
             LLVMValueRef lanes;
@@ -2593,11 +2593,16 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__image(gpucompile_lower__s
             idx = gpucompile_lower__marker(w, w->t->image_coordinate, c);
             args[0] = h;
             args[1] = idx;
-            ty[0] = write ? LLVMTypeOf(h) : LLVMTypeOf(in);
-            ty[1] = write ? LLVMTypeOf(LLVMGetOperand(in, 2)) : LLVMTypeOf(h);
-            if (!(f = gpucompile_lower__intrinsic(w, write ? w->t->image_write : w->t->image_read, ty, 2))) break;
-            if (write) args[2] = LLVMGetOperand(in, 2);
-            v = gpucompile_lower__call(w, f, args, write ? 3u : 2u);
+            { /* read_imageh / write_imageh: the floats' texels, converted */
+                LLVMTypeRef texel = write ? LLVMTypeOf(LLVMGetOperand(in, 2)) : LLVMTypeOf(in), ft = LLVMVectorType(LLVMFloatTypeInContext(w->ctx), 4);
+                int half = LLVMGetTypeKind(gpucompile_lower__elem(texel)) == LLVMHalfTypeKind;
+                ty[0] = write ? LLVMTypeOf(h) : half ? ft : texel;
+                ty[1] = write ? (half ? ft : texel) : LLVMTypeOf(h);
+                if (!(f = gpucompile_lower__intrinsic(w, write ? w->t->image_write : w->t->image_read, ty, 2))) break;
+                if (write) args[2] = half ? LLVMBuildFPExt(w->b, LLVMGetOperand(in, 2), ft, "") : LLVMGetOperand(in, 2);
+                v = gpucompile_lower__call(w, f, args, write ? 3u : 2u);
+                if (half && !write) v = LLVMBuildFPTrunc(w->b, v, texel, "");
+            }
         }
         {
             LLVMValueRef smp = !query && nargs == 3 && plain[0] == 'r' ? LLVMGetOperand(in, 1) : NULL;

@@ -4,7 +4,7 @@
    through the runtime's mgpuImage* and mgpuLaunchKernel with the kernels' own parameters, under
    the Khronos validation layer where it is installed (no message allowed), against answers
    computed here: a blur through a linear sampler with normalized coordinates, a 1D image through
-   repeat and mirrored-repeat samplers, a colour conversion
+   repeat and mirrored-repeat samplers, read_imageh / write_imageh, a colour conversion
    from an 8-bit unorm image into a float storage image, integer images read and written (one read
    and written in place), a constant sampler with integer coordinates, a 3D image, an image array,
    and the size queries. */
@@ -149,6 +149,23 @@ static void test_colour(void) {
         bad += !near(out[i * 4], l) || !near(out[i * 4 + 1], l) || !near(out[i * 4 + 2], l) || !near(out[i * 4 + 3], in[i * 4 + 3] / 255.0f);
     }
     CHECK_MSG(bad == 0, "%d wrong; 0: %g %g %g %g", bad, (double)out[0], (double)out[1], (double)out[2], (double)out[3]);
+    mgpuImageFree(a, NULL);
+    mgpuImageFree(b, NULL);
+}
+
+/* read_imageh / write_imageh: float texels read as halves, doubled, written (exact for these). */
+static void test_halves(void) {
+    float in[W * H * 4], out[W * H * 4];
+    int i, bad = 0;
+    void *a, *b, *args[2];
+    if (!have_device) SKIP("no Vulkan device");
+    for (i = 0; i < W * H * 4; i++) in[i] = (float)(i % 64) * 0.125f - 3.0f;
+    if (!two_images(&a, RGBA, FLOAT, in, &b, RGBA, FLOAT)) return;
+    args[0] = &a; args[1] = &b;
+    launch2d("halves", W, H, args, 2);
+    mgpuImageRead(out, b, NULL);
+    for (i = 0; i < W * H * 4; i++) bad += out[i] != 2 * in[i];
+    CHECK_MSG(bad == 0, "%d wrong; 1: %g", bad, (double)out[1]);
     mgpuImageFree(a, NULL);
     mgpuImageFree(b, NULL);
 }
@@ -308,6 +325,7 @@ int main(void) {
     RUN(test_reflection);
     RUN(test_blur);
     RUN(test_colour);
+    RUN(test_halves);
     RUN(test_integer);
     RUN(test_constant_sampler);
     RUN(test_3d_and_array);

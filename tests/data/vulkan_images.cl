@@ -61,3 +61,10 @@ kernel void wrap(read_only image1d_t in, sampler_t s, global float *out) {
     int i = get_global_id(0), w = get_image_width(in);
     if (i < 4 * w) out[i] = read_imagef(in, s, ((float)(i - 2 * w) + 0.5f) / w).x;
 }
+
+/* read_imageh / write_imageh: halves of a float image, doubled, into another. */
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+kernel void halves(read_only image2d_t in, write_only image2d_t out) {
+    int2 p = (int2)(get_global_id(0), get_global_id(1));
+    if (p.x < get_image_width(in) && p.y < get_image_height(in)) write_imageh(out, p, read_imageh(in, p) * (half)2);
+}
