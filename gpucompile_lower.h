@@ -2,7 +2,8 @@
    (pointer and scalar parameters, work-item builtins, local memory, barriers, atomics, OpenCL's
    math) rewritten, after optimization, into the resource model of an API that binds buffers
    (each pointer parameter a buffer at a binding, the scalars in one block, local memory as
-   workgroup arrays), with the kernels' parameter order recorded. The LLVM C API only.
+   workgroup arrays, OpenCL's images as image bindings), with the kernels' parameter order
+   recorded. The LLVM C API only.
 
    Include gpucompile.h first. The implementation is compiled where GPUCOMPILE_IMPLEMENTATION
    (with the core's) or GPUCOMPILE_LOWER_IMPLEMENTATION (in a file of its own; not with
@@ -18,7 +19,7 @@ extern "C" {
 #endif
 /* What a target gives the lowering: the points where the IR it writes is the target's own (its
    code generator's intrinsics, types, attributes and address spaces) and its limits. A backend
-   fills one; every field is needed. */
+   fills one; every field is needed but the images' (NULL: images refused). */
 typedef struct gpucompile_lower_target {
     const char *name;           /* the diagnostics' origin */
     const char *api;            /* in messages: "a pointer stored to memory (API's buffers hold no pointers)" */
@@ -2917,14 +2918,14 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__split_wide(gpucompile_low
               : GPUCOMPILE_OK;
 }
 
-/* Calls to functions the module does not define, left after the rewrite (LLVM 22 would import
-   them, which needs the Linkage capability). */
 /* One of the image functions the backend replaces (target->image_coordinate, image_size). */
 GPUCOMPILE_PRIVATE int gpucompile_lower__is_marker(const gpucompile_lower__state *w, const char *c) {
     return w->t->image_type && ((strncmp(c, w->t->image_coordinate, strlen(w->t->image_coordinate)) == 0 && c[strlen(w->t->image_coordinate)] == '.') ||
                                 (strncmp(c, w->t->image_size, strlen(w->t->image_size)) == 0 && c[strlen(w->t->image_size)] == '.'));
 }
 
+/* Calls to functions the module does not define, left after the rewrite (LLVM 22 would import
+   them, which needs the Linkage capability). */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__undefined(gpucompile_lower__state *w) {
     LLVMValueRef fn, in;
     LLVMBasicBlockRef bb;
