@@ -5015,6 +5015,9 @@ static void gpucompile_vulkan__launch_info(void *function, const gpucompile_vulk
                      im->integer ? "integers" : "floats", x->integer ? "integers (read_imagei/ui, write_imagei/ui)" : "floats (read_imagef, write_imagef)");
         else if (x->descriptor_type == 1 && x->sampler_param >= 0 && !bits)
             snprintf(msg, sizeof msg, "kernel '%s', argument %d (a sampler_t): NULL", k->name, x->sampler_param);
+        else if (x->descriptor_type == 1 && !((bits ? (uint32_t)*bits : x->sampler_bits) & 1u) && (x->dim == 2 || x->arrayed))
+            snprintf(msg, sizeof msg, "kernel '%s', binding %u: a sampler of unnormalized coordinates on a %s (Vulkan samples only 1D and 2D images "
+                     "so)", k->name, x->binding, x->dim == 2 ? "3D image" : "image array");
         else if (x->descriptor_type == 1 && !(imgs[i].sampler = gpucompile_vulkan__sampler(s, bits ? (uint32_t)*bits : x->sampler_bits, x->integer)))
             return;
         imgs[i].view = im ? im->view : 0;

@@ -306,7 +306,23 @@ static void test_refusals(void) {
     args[0] = &p; args[1] = &smp; args[2] = &p; args[3] = &p;
     launch2d("blur", 4, 4, args, 4);
     CHECK(strstr(t_runtime_error, "is not an image from mgpuImageCreate") != NULL);
-    CHECK(t_runtime_errors == 2);
+    { /* a 3D image: sampled with normalized coordinates, refused with unnormalized ones */
+        float v[27], got = -1;
+        int i;
+        for (i = 0; i < 27; i++) v[i] = (float)i;
+        p = mgpuImageCreate(IMAGE3D, R, FLOAT, 3, 3, 3, 0, NULL);
+        mgpuImageWrite(p, v, NULL);
+        smp = 0x10 | 2 | 1;
+        args[0] = &p; args[2] = &buf;
+        mgpuLaunchKernel(fn("sample3d"), 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL, 3);
+        memcpy(&got, buf, sizeof got);
+        CHECK_MSG(got == 13.0f, "the middle texel: %g", (double)got);
+        smp = 0x10 | 2;
+        mgpuLaunchKernel(fn("sample3d"), 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL, 3);
+        CHECK(strstr(t_runtime_error, "unnormalized coordinates on a 3D image") != NULL);
+        mgpuImageFree(p, NULL);
+    }
+    CHECK(t_runtime_errors == 3);
     t_runtime_errors = 0;
     mgpuMemFree(buf, NULL);
 }

@@ -68,3 +68,9 @@ kernel void halves(read_only image2d_t in, write_only image2d_t out) {
     int2 p = (int2)(get_global_id(0), get_global_id(1));
     if (p.x < get_image_width(in) && p.y < get_image_height(in)) write_imageh(out, p, read_imageh(in, p) * (half)2);
 }
+
+/* A 3D image through the sampler argument: the middle texel's value with normalized coordinates
+   (unnormalized ones are refused at launch: Vulkan samples only 1D and 2D images so). */
+kernel void sample3d(read_only image3d_t v, sampler_t s, global float *out) {
+    out[0] = read_imagef(v, s, (float4)(0.5f, 0.5f, 0.5f, 0.0f)).x;
+}
