@@ -2,7 +2,8 @@
    (pointer and scalar parameters, work-item builtins, local memory, barriers, atomics, OpenCL's
    math) rewritten, after optimization, into the resource model of an API that binds buffers
    (each pointer parameter a buffer at a binding, the scalars in one block, local memory as
-   workgroup arrays), with the kernels' parameter order recorded. The LLVM C API only.
+   workgroup arrays, OpenCL's images as image bindings), with the kernels' parameter order
+   recorded. The LLVM C API only.
 
    Include gpucompile.h first. The implementation is compiled where GPUCOMPILE_IMPLEMENTATION
    (with the core's) or GPUCOMPILE_LOWER_IMPLEMENTATION (in a file of its own; not with
@@ -18,7 +19,7 @@ extern "C" {
 #endif
 /* What a target gives the lowering: the points where the IR it writes is the target's own (its
    code generator's intrinsics, types, attributes and address spaces) and its limits. A backend
-   fills one; every field is needed. */
+   fills one; every field is needed but the images' (NULL: images refused). */
 typedef struct gpucompile_lower_target {
     const char *name;           /* the diagnostics' origin */
     const char *api;            /* in messages: "a pointer stored to memory (API's buffers hold no pointers)" */
@@ -43,6 +44,23 @@ typedef struct gpucompile_lower_target {
     /* 32: every address is below 2^31 bytes (WebGPU's buffers), so that an extension of a 32-bit
        index computation is read as exact whether or not it carries nsw/nuw; 0: 64-bit addresses */
     unsigned index_bits;
+    /* OpenCL images (image_type NULL: the target has none, and an image or sampler parameter is
+       refused by name). image_type: the target extension type of an image's handle, with
+       OpenCL's parameters (sampled type; Dim, Depth, Arrayed, MS, Sampled: 1 read through a
+       sampler or fetched, 2 a storage image; Format); sampled_type: an image and its sampler in
+       one handle (the same parameters). image_read, image_write: intrinsics (handle, i32 index)
+       -> <4 x T> and (handle, i32 index, <4 x T>), overloaded on (result, handle) and (handle,
+       texel). The index is an i32 only, so a coordinate vector goes through image_coordinate, a
+       function (the coordinate) -> i32 whose result the backend replaces by its argument; and a
+       read whose index is image_size's result, a function (<N x i32> poison) -> i32, is a query
+       of the image's N sizes (width, height, depth or layers), the first N lanes of the read
+       (read as the image's type: a float one's lanes are the integers' bits).
+       Both names are declared in the module (the backend removes them); a read of a sampled_type
+       handle samples (at level 0). */
+    const char *image_type, *sampled_type, *image_read, *image_write, *image_coordinate, *image_size;
+    /* the type of a sampler parameter; it and image_type are also how clang spells OpenCL's image
+       and sampler parameters for spirv64 (the names LLVM's SPIR-V code generator shares) */
+    const char *sampler_type;
 } gpucompile_lower_target;
 /* Zero means default. */
 typedef struct gpucompile_lower_options {
@@ -2489,6 +2507,244 @@ GPUCOMPILE_PRIVATE void gpucompile_lower__lanes_out(LLVMValueRef v) {
     }
 }
 
+/* ---- images ----
+   OpenCL's image built-ins become reads, writes and size queries of handles at bindings (the
+   target's image_* names). Each image parameter gets a binding per way it is read: its own
+   (a storage image when the kernel may write it; read_only: an image fetched without a sampler)
+   and one per sampler it is read through, image and sampler as one handle: OpenCL pairs them
+   only at the call, a constant sampler has no object of its own to bind, and LLVM 22 has no
+   instruction that takes a sampler handle, so the pair is bound together and the sampler is
+   made by whoever binds it (from a sampler parameter's bits, or the constant's). Each distinct
+   sampled type (float, or int for read_imagei/ui and write_imagei/ui) its own binding too: a
+   format is numeric one way or the other. */
+typedef struct gpucompile_lower__image_binding {
+    int sampled; /* 0 its own, 1 with a sampler */
+    int integer;
+    long sampler; /* with a sampler: the sampler parameter's index, or 0x10000 + the constant's bits */
+    unsigned binding;
+    LLVMValueRef handle;
+} gpucompile_lower__image_binding;
+
+/* Is t the target extension type `name` (an OpenCL image: printed as target("NAME", void, Dim,
+   Depth, Arrayed, MS, Sampled, Format, Access))? 1 with dim (99: a depth or multisampled
+   image), arrayed and access filled. */
+GPUCOMPILE_PRIVATE int gpucompile_lower__image_kind(LLVMTypeRef t, const char *name, unsigned *dim, unsigned *arrayed, unsigned *access) {
+    char *s;
+    const char *q;
+    unsigned v[7];
+    int ok;
+    if (LLVMGetTypeKind(t) != LLVMTargetExtTypeKind) return 0;
+    s = LLVMPrintTypeToString(t);
+    q = strchr(s, ',');
+    ok = strncmp(s, "target(\"", 8) == 0 && strncmp(s + 8, name, strlen(name)) == 0 && s[8 + strlen(name)] == '"';
+    if (ok && q && sscanf(q, ", void, %u, %u, %u, %u, %u, %u, %u", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6]) == 7) {
+        *dim = v[1] || v[3] ? 99 : v[0]; /* a depth or multisampled image: none of these */
+        *arrayed = v[2];
+        *access = v[6];
+    } else if (ok)
+        *dim = *arrayed = *access = 0;
+    LLVMDisposeMessage(s);
+    return ok;
+}
+
+/* A declared function name.T (argument t) -> i32: the target's image_coordinate or image_size. */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__marker(gpucompile_lower__state *w, const char *name, LLVMValueRef arg) {
+    LLVMTypeRef t = LLVMTypeOf(arg), ft = LLVMFunctionType(w->i32, &t, 1, 0);
+    char fname[96];
+    LLVMValueRef f;
+    snprintf(fname, sizeof fname, "%s.%c%u", name, gpucompile_lower__is_fp(t) ? 'f' : 'i', gpucompile_lower__lanes(t));
+    if (!(f = LLVMGetNamedFunction(w->m, fname))) f = LLVMAddFunction(w->m, fname, ft);
+    return gpucompile_lower__call(w, f, &arg, 1);
+}
+
+/* The first n lanes of v (a scalar: itself; lanes past v's: zero). */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__lanes_of(gpucompile_lower__state *w, LLVMValueRef v, unsigned n) {
+    LLVMValueRef mask[4];
+    unsigned k, have = gpucompile_lower__lanes(LLVMTypeOf(v));
+    if (LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMVectorTypeKind) {
+        if (n == 1) return v;
+        v = LLVMBuildInsertElement(w->b, LLVMGetPoison(LLVMVectorType(LLVMTypeOf(v), 1)), v, LLVMConstInt(w->i32, 0, 0), "");
+        have = 1;
+    }
+    if (n == 1) return LLVMBuildExtractElement(w->b, v, LLVMConstInt(w->i32, 0, 0), "");
+    for (k = 0; k < n; k++) mask[k] = LLVMConstInt(w->i32, k < have ? k : have, 0);
+    return LLVMBuildShuffleVector(w->b, v, LLVMConstNull(LLVMTypeOf(v)), LLVMConstVector(mask, n), "");
+}
+
+/* The binding of image parameter p for one way of reading it (found, or made at the next binding). */
+GPUCOMPILE_PRIVATE gpucompile_lower__image_binding *gpucompile_lower__image_handle(gpucompile_lower__state *w, gpucompile_lower__image_binding *hb, int *nhb, int sampled, int integer,
+                                                               long sampler, unsigned dim, unsigned arrayed, unsigned access, const char *kernel,
+                                                               LLVMValueRef p, unsigned i, unsigned set, unsigned *binding, LLVMValueRef at) {
+    int k;
+    char kb[160];
+    unsigned ints[6];
+    LLVMTypeRef et = integer ? w->i32 : LLVMFloatTypeInContext(w->ctx), ht;
+    LLVMValueRef hf, args[5];
+    for (k = 0; k < *nhb; k++)
+        if (hb[k].sampled == sampled && hb[k].sampler == sampler && (hb[k].integer == integer || integer < 0)) return &hb[k];
+    if (*nhb == 16) return NULL;
+    if (integer < 0) et = LLVMFloatTypeInContext(w->ctx), integer = 0; /* a size query: any */
+    ints[0] = dim;
+    /* Depth: unknown (2) for an image of its own, 0 (not a depth image) in an image-and-sampler:
+       LLVM 22 mistakes one for the other where the two types are the same image type */
+    ints[1] = sampled ? 0 : 2;
+    ints[2] = arrayed;
+    ints[3] = 0;        /* single-sampled */
+    ints[4] = sampled || access == 0 ? 1 : 2; /* read through a sampler or fetched; else a storage image */
+    ints[5] = 0;        /* the format: unknown (the image bound decides) */
+    ht = LLVMTargetExtTypeInContext(w->ctx, sampled ? w->t->sampled_type : w->t->image_type, &et, 1, ints, 6);
+    if (!(hf = gpucompile_lower__intrinsic(w, w->t->buffer_binding, &ht, 1))) return NULL;
+    args[0] = LLVMConstInt(w->i32, set, 0);
+    args[1] = LLVMConstInt(w->i32, *binding, 0);
+    args[2] = LLVMConstInt(w->i32, 1, 0);
+    args[3] = LLVMConstInt(w->i32, 0, 0);
+    snprintf(kb, sizeof kb, "%.60s.b%u", kernel, *binding); /* a name per binding: LLVM 22 makes one variable of each name */
+    args[4] = gpucompile_lower__name(w, kb, p, i);
+    LLVMPositionBuilderBefore(w->b, at);
+    hb[*nhb].sampled = sampled;
+    hb[*nhb].integer = integer;
+    hb[*nhb].sampler = sampler;
+    hb[*nhb].binding = (*binding)++;
+    hb[*nhb].handle = gpucompile_lower__call(w, hf, args, 5);
+    return &hb[(*nhb)++];
+}
+
+/* Image parameter i (p) of kernel `name`: each built-in call on it rewritten (see above); its
+   bindings into md as `iB[:sJ|:kC][+B...]` (B a binding; J the sampler parameter, C the constant
+   sampler's bits), `-` when unused. at: where the handles are made (the entry block's end). */
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__image(gpucompile_lower__state *w, const char *name, LLVMValueRef p, unsigned i, unsigned set,
+                                                             unsigned *binding, gpucompile_buf *md, LLVMValueRef at) {
+    gpucompile_lower__image_binding hb[16];
+    int nhb = 0, k, pass;
+    unsigned dim, arrayed, access, n;
+    LLVMUseRef use, next;
+    gpucompile_lower__image_kind(LLVMTypeOf(p), w->t->image_type, &dim, &arrayed, &access);
+    if (dim > 2)
+        return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': parameter %u: an %s (not yet on %s: "
+                                      "image1d_t, image2d_t, image3d_t and their arrays are)", name, i,
+                                      dim == 5 ? "image1d_buffer_t" : "image of depth or multisamples", w->t->api);
+    n = dim + 1 + arrayed; /* the coordinate's lanes */
+    for (pass = 0; pass < 2; pass++) /* the reads and writes, then the size queries (through a binding already there) */
+    for (use = LLVMGetFirstUse(p); use; use = next) {
+        LLVMValueRef in = LLVMGetUser(use), h, v = NULL, c, idx, f, args[3];
+        gpucompile_lower__image_binding *x;
+        const char *args_s, *plain;
+        char buf[64];
+        unsigned nargs = LLVMIsACallInst(in) ? (unsigned)LLVMGetNumArgOperands(in) : 0;
+        int query = 0, integer, sampled;
+        long sampler = 0;
+        next = LLVMGetNextUse(use);
+        plain = gpucompile_lower__demangle(gpucompile_lower__callee_name(in), buf, sizeof buf, &args_s);
+        if (!nargs || LLVMGetOperand(in, 0) != p)
+            return gpucompile_lower__refuse(w, in, "an image used other than as the first argument of an image built-in");
+        if ((strncmp(plain, "get_image_", 10) == 0) != pass) continue;
+        LLVMPositionBuilderBefore(w->b, in);
+        if (strncmp(plain, "get_image_", 10) == 0) {
+            const char *q = plain + 10;
+            query = strcmp(q, "width") == 0 ? 1 : strcmp(q, "height") == 0 ? 2 : strcmp(q, "depth") == 0 ? 3 :
+                    strcmp(q, "array_size") == 0 ? 4 : strcmp(q, "dim") == 0 ? 5 : 0;
+            if (!query) return gpucompile_lower__refuse(w, in, "%s: not yet on %s (image sizes are)", plain, w->t->api);
+        } else if (!((strncmp(plain, "read_image", 10) == 0 || strncmp(plain, "write_image", 11) == 0) &&
+                     strchr("fih", plain[strlen(plain) - 1]) && strlen(strchr(plain, '_') + 6) <= 2))
+            return gpucompile_lower__refuse(w, in, "%s: not an image built-in this rewrite knows (read_imagef/i/ui/h, write_imagef/i/ui/h, "
+                                                   "get_image_width/height/depth/array_size/dim)", plain);
+        if (query) {
+            LLVMValueRef lanes;
+            if (!(x = gpucompile_lower__image_handle(w, hb, &nhb, 0, -1, 0, dim, arrayed, access, name, p, i, set, binding, at))) break;
+            h = x->handle;
+            LLVMPositionBuilderBefore(w->b, in);
+            idx = gpucompile_lower__marker(w, w->t->image_size, LLVMGetPoison(n > 1 ? LLVMVectorType(w->i32, n) : w->i32));
+            args[0] = h;
+            args[1] = idx;
+            {
+                LLVMTypeRef ty[2];
+                /* read as the image's own type (LLVM 22 mistypes the image of a read of another) */
+                ty[0] = LLVMVectorType(x->integer ? w->i32 : LLVMFloatTypeInContext(w->ctx), 4);
+                ty[1] = LLVMTypeOf(h);
+                if (!(f = gpucompile_lower__intrinsic(w, w->t->image_read, ty, 2))) break;
+            }
+            lanes = gpucompile_lower__call(w, f, args, 2);
+            if (!x->integer) lanes = LLVMBuildBitCast(w->b, lanes, LLVMVectorType(w->i32, 4), "");
+            if (query == 5) { /* int2 (w, h) or int4 (w, h, d, 0) */
+                LLVMValueRef m[4];
+                m[0] = LLVMConstInt(w->i32, 0, 0);
+                m[1] = LLVMConstInt(w->i32, 1, 0);
+                m[2] = LLVMConstInt(w->i32, dim == 2 ? 2 : 4, 0);
+                m[3] = LLVMConstInt(w->i32, 4, 0);
+                v = LLVMBuildShuffleVector(w->b, lanes, LLVMConstNull(LLVMTypeOf(lanes)), LLVMConstVector(m, 4), "");
+                v = gpucompile_lower__lanes_of(w, v, gpucompile_lower__lanes(LLVMTypeOf(in)));
+            }
+            else if ((query == 2 && dim < 1) || (query == 3 && dim < 2) || (query == 4 && !arrayed))
+                v = LLVMConstInt(w->i32, 1, 0);
+            else
+                v = LLVMBuildExtractElement(w->b, lanes, LLVMConstInt(w->i32, query == 4 ? dim + 1 : (unsigned)query - 1, 0), "");
+        } else {
+            int write = plain[0] == 'w';
+            LLVMValueRef coord = LLVMGetOperand(in, nargs == 3 && !write ? 2u : 1u), smp = nargs == 3 && !write ? LLVMGetOperand(in, 1) : NULL;
+            LLVMTypeRef ty[2];
+            integer = plain[strlen(plain) - 1] == 'i';
+            sampled = smp != NULL;
+            if (smp && LLVMIsAArgument(smp)) {
+                unsigned j;
+                for (j = 0; LLVMGetParam(LLVMGetParamParent(smp), j) != smp; j++) {}
+                sampler = (long)j;
+            } else if (smp && LLVMIsACallInst(smp) && strcmp(gpucompile_lower__callee_name(smp), "__translate_sampler_initializer") == 0 &&
+                       LLVMIsAConstantInt(LLVMGetOperand(smp, 0)))
+                sampler = 0x10000 + (long)(LLVMConstIntGetZExtValue(LLVMGetOperand(smp, 0)) & 0xffff);
+            else if (smp)
+                return gpucompile_lower__refuse(w, in, "%s: a sampler that is neither a parameter nor a constant", plain);
+            if (write && access == 0) return gpucompile_lower__refuse(w, in, "%s of a read_only image", plain);
+            if (sampled && access != 0) return gpucompile_lower__refuse(w, in, "%s of a %s image through a sampler (OpenCL samples read_only images)", plain,
+                                                                  access == 1 ? "write_only" : "read_write");
+            if (!(x = gpucompile_lower__image_handle(w, hb, &nhb, sampled, integer, sampler, dim, arrayed, access, name, p, i, set, binding, at))) break;
+            h = x->handle;
+            LLVMPositionBuilderBefore(w->b, in);
+            c = gpucompile_lower__lanes_of(w, coord, n);
+            if (sampled && !gpucompile_lower__is_fp(LLVMTypeOf(c))) { /* a texel's centre: unnormalized coordinates, nearest (OpenCL's rule for int ones) */
+                LLVMTypeRef ft = gpucompile_lower__like(LLVMTypeOf(c), LLVMFloatTypeInContext(w->ctx));
+                c = LLVMBuildSIToFP(w->b, c, ft, "");
+                { /* the layer (an array's last lane): no half */
+                    LLVMValueRef half[4];
+                    unsigned k2;
+                    for (k2 = 0; k2 < n; k2++) half[k2] = gpucompile_lower__kf(LLVMFloatTypeInContext(w->ctx), arrayed && k2 == n - 1 ? 0 : 0.5);
+                    c = LLVMBuildFAdd(w->b, c, n > 1 ? LLVMConstVector(half, n) : half[0], "");
+                }
+            } else if (!sampled && gpucompile_lower__is_fp(LLVMTypeOf(c)))
+                return gpucompile_lower__refuse(w, in, "%s with float coordinates and no sampler", plain);
+            idx = gpucompile_lower__marker(w, w->t->image_coordinate, c);
+            args[0] = h;
+            args[1] = idx;
+            { /* read_imageh / write_imageh: the floats' texels, converted */
+                LLVMTypeRef texel = write ? LLVMTypeOf(LLVMGetOperand(in, 2)) : LLVMTypeOf(in), ft = LLVMVectorType(LLVMFloatTypeInContext(w->ctx), 4);
+                int half = LLVMGetTypeKind(gpucompile_lower__elem(texel)) == LLVMHalfTypeKind;
+                ty[0] = write ? LLVMTypeOf(h) : half ? ft : texel;
+                ty[1] = write ? (half ? ft : texel) : LLVMTypeOf(h);
+                if (!(f = gpucompile_lower__intrinsic(w, write ? w->t->image_write : w->t->image_read, ty, 2))) break;
+                if (write) args[2] = half ? LLVMBuildFPExt(w->b, LLVMGetOperand(in, 2), ft, "") : LLVMGetOperand(in, 2);
+                v = gpucompile_lower__call(w, f, args, write ? 3u : 2u);
+                if (half && !write) v = LLVMBuildFPTrunc(w->b, v, texel, "");
+            }
+        }
+        {
+            LLVMValueRef smp = !query && nargs == 3 && plain[0] == 'r' ? LLVMGetOperand(in, 1) : NULL;
+            LLVMReplaceAllUsesWith(in, v);
+            LLVMInstructionEraseFromParent(in);
+            if (smp && LLVMIsACallInst(smp) && !LLVMGetFirstUse(smp)) LLVMInstructionEraseFromParent(smp); /* a constant sampler's */
+        }
+    }
+    if (LLVMGetFirstUse(p)) return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_LLVM, "function '%s': parameter %u: no image handle (more than 16 ways to read it, "
+                                           "or this LLVM lacks %s)", name, i, w->t->image_read);
+    if (!nhb) {
+        gpucompile_buf_str(md, " -");
+        return GPUCOMPILE_OK;
+    }
+    for (k = 0; k < nhb; k++) {
+        gpucompile_buf_printf(md, k ? "+%u" : " i%u", hb[k].binding);
+        if (hb[k].sampled) gpucompile_buf_printf(md, hb[k].sampler >= 0x10000 ? ":k%ld" : ":s%ld", hb[k].sampler & 0xffff);
+    }
+    return GPUCOMPILE_OK;
+}
+
 /* One kernel as an entry point (see the top of this section), its buffers in descriptor set
    `set` (the kernel's own: see the top of this section); its parameter string into md. */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__kernel(gpucompile_lower__state *w, LLVMValueRef fn, const gpucompile_lower_options *o,
@@ -2520,6 +2776,23 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__kernel(gpucompile_lower__
     for (i = 0; i < n; i++) {
         LLVMValueRef p = LLVMGetParam(fn, i);
         LLVMTypeRef t = LLVMTypeOf(p);
+        if (LLVMGetTypeKind(t) == LLVMTargetExtTypeKind) { /* an image or a sampler */
+            unsigned d, a, acc;
+            int image, sampler;
+            if (!w->t->image_type)
+                return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': parameter %u: an OpenCL image or sampler (%s has no images yet)",
+                                              name, i, w->t->api);
+            image = gpucompile_lower__image_kind(t, w->t->image_type, &d, &a, &acc);
+            sampler = !image && gpucompile_lower__image_kind(t, w->t->sampler_type, &d, &a, &acc);
+            if (image) {
+                if (gpucompile_lower__image(w, name, p, i, set, &binding, md, br) != GPUCOMPILE_OK) return w->r;
+                continue;
+            }
+            if (sampler) { /* read at each image read through it (the image's binding names it) */
+                gpucompile_buf_str(md, " s");
+                continue;
+            }
+        }
         if (LLVMGetTypeKind(t) != LLVMPointerTypeKind) {
             unsigned off;
             if (!LLVMGetFirstUse(p)) {
@@ -2765,6 +3038,12 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__split_wide(gpucompile_low
               : GPUCOMPILE_OK;
 }
 
+/* One of the image functions the backend replaces (target->image_coordinate, image_size). */
+GPUCOMPILE_PRIVATE int gpucompile_lower__is_marker(const gpucompile_lower__state *w, const char *c) {
+    return w->t->image_type && ((strncmp(c, w->t->image_coordinate, strlen(w->t->image_coordinate)) == 0 && c[strlen(w->t->image_coordinate)] == '.') ||
+                                (strncmp(c, w->t->image_size, strlen(w->t->image_size)) == 0 && c[strlen(w->t->image_size)] == '.'));
+}
+
 /* Calls to functions the module does not define, left after the rewrite (LLVM 22 would import
    them, which needs the Linkage capability). */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__undefined(gpucompile_lower__state *w) {
@@ -2772,7 +3051,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__undefined(gpucompile_lowe
     for (in = gpucompile_next_instruction(w->m, NULL); in; in = gpucompile_next_instruction(w->m, in)) {
         const char *c = gpucompile_lower__callee_name(in);
         if (*c && strncmp(c, "llvm.", 5) != 0 && LLVMIsDeclaration(LLVMGetCalledValue(in)) &&
-            !(w->t->spec_constant && strcmp(c, w->t->spec_constant) == 0))
+            !(w->t->spec_constant && strcmp(c, w->t->spec_constant) == 0) && !gpucompile_lower__is_marker(w, c))
             return gpucompile_lower__refuse(w, in, "a call to a function the module does not define (not an OpenCL function this "
                                                      "rewrite knows; a %s shader module links nothing)", w->t->api);
     }

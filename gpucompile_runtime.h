@@ -90,6 +90,22 @@ void mgpuImageWrite(void *image, const void *src, void *stream);
 void mgpuImageRead(void *dst, void *image, void *stream);
 void mgpuImageFree(void *image, void *stream);
 
+/* ---- images (our addition; OpenCL's image objects, for kernels with image parameters) ----
+   An image, as OpenCL describes one: type is OpenCL's cl_mem_object_type (0x10F1 CL_MEM_OBJECT_IMAGE2D,
+   0x10F2 IMAGE3D, 0x10F3 IMAGE2D_ARRAY, 0x10F4 IMAGE1D, 0x10F5 IMAGE1D_ARRAY, 0x10F6 IMAGE1D_BUFFER),
+   order and dataType OpenCL's cl_channel_order / cl_channel_type values (CL_RGBA 0x10B5, CL_R 0x10B0,
+   CL_UNORM_INT8 0x10D2, CL_FLOAT 0x10DE, CL_UNSIGNED_INT32 0x10DC, ...); height, depth, layers 0 or 1 where
+   the type has none. NULL (and the runtime's report) on failure. A kernel's image argument is passed
+   as a buffer's: params[i] points to the void * from mgpuImageCreate; a sampler_t argument: params[i]
+   points to an int32_t of OpenCL's sampler bits (CLK_NORMALIZED_COORDS_TRUE 1; CLK_ADDRESS_NONE 0,
+   CLAMP_TO_EDGE 2, CLAMP 4, REPEAT 6, MIRRORED_REPEAT 8; CLK_FILTER_NEAREST 0x10, LINEAR 0x20). */
+void *mgpuImageCreate(int32_t type, int32_t order, int32_t dataType, intptr_t width, intptr_t height,
+                      intptr_t depth, intptr_t layers, void *stream);
+/* whole image, tightly packed rows (width * pixel size), slices, then layers */
+void mgpuImageWrite(void *image, const void *src, void *stream);
+void mgpuImageRead(void *dst, void *image, void *stream);
+void mgpuImageFree(void *image, void *stream);
+
 /* ---- our runtime's own additions ---- */
 /* Every failure of the runtime goes here (call: the vendor function or "dlopen", code: the
    vendor's error code or -1). Default (func NULL): one line on stderr, as MLIR's wrappers print.

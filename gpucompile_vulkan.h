@@ -69,9 +69,12 @@
 
    Formats: llvm (bitcode), isa (SPIR-V assembly text, as spirv-as reads it), bin (the module).
    Kernel metadata (MLIR's #gpu.kernel_metadata): workgroup_size = array<i32: X, Y, Z>, bindings =
-   [{binding, read_only, set, stride}], push_constants = [{offset, size}], push_constant_bytes,
-   workgroup_memory_bytes; a pointer kernel's parameters = "TOKENS" (its parameters in order:
-   bN, pOFFSET:SIZE, lBYTES (l0: set at launch), -); launch_sizes = "local_size_x=0 ...
+   [{binding, [dim, image,] read_only, set, stride}] (an image's dim "1D", "2D", "3D", "2DArray",
+   ...; image "storage_image", "sampled_image", "image_sampler" or "sampler"), push_constants =
+   [{offset, size}], push_constant_bytes, workgroup_memory_bytes; a pointer kernel's parameters =
+   "TOKENS" (its parameters in order: bN, pOFFSET:SIZE, lBYTES (l0: set at launch), -, an image's
+   bindings iB[:sJ|:kC][+B...] (through sampler parameter J, or the constant sampler of OpenCL's
+   bits C), s a sampler); launch_sizes = "local_size_x=0 ...
    shared=3/4" where sizes are set at launch (their SpecIds; shared: a workgroup array of 4-byte
    elements); launch_values = "work_dim=65536 offset_x=65537 ... groups_x=65540" where the kernel
    reads the lowering's other launch values. On an LLVM without the SPIRV target (Debian's LLVM 19) the target
@@ -160,21 +163,39 @@ extern "C" {
 #endif
 
 /* ---- reflection ---- */
-/* A buffer an entry point uses. descriptor_type is Vulkan's VkDescriptorType: 7 a storage buffer
-   (StorageBuffer, or Uniform with BufferBlock), 6 a uniform buffer (Uniform with Block). stride:
-   the ArrayStride of the block's last member when it is an array (the runtime array of an
-   element type), else 0. read_only: NonWritable on the variable or on every member, or a
-   uniform buffer. count: the descriptor count (1; an array of blocks: its length, 0 unsized). */
-typedef struct gpucompile_vulkan_binding { uint32_t set, binding, stride; int read_only; uint32_t descriptor_type, count; } gpucompile_vulkan_binding;
+/* A buffer or image an entry point uses. descriptor_type is Vulkan's VkDescriptorType: 7 a
+   storage buffer (StorageBuffer, or Uniform with BufferBlock), 6 a uniform buffer (Uniform with
+   Block), 3 a storage image (OpTypeImage with Sampled 2), 2 a sampled image (Sampled 1), 1 an
+   image and sampler (OpTypeSampledImage), 0 a sampler. stride: the ArrayStride of the block's
+   last member when it is an array (the runtime array of an element type), else 0. read_only:
+   NonWritable on the variable or on every member, a uniform buffer, or an image that is not a
+   storage image. count: the descriptor count (1; an array of blocks: its length, 0 unsized).
+   An image's: dim (SPIR-V's Dim: 0 1D, 1 2D, 2 3D, 5 a buffer), arrayed, format (SPIR-V's
+   ImageFormat: 0 unknown, the view's own), integer (1: its texels are integers, 0 floats).
+   param: the kernel's original parameter it holds (a kernel compiled from OpenCL C: see
+   gpucompile_vulkan_param), -1 without one. An image and sampler's sampler: the parameter
+   sampler_param (an int32_t of OpenCL's sampler bits), or the constant sampler_bits where
+   sampler_param is -1 (OpenCL's CLK_* bits). */
+typedef struct gpucompile_vulkan_binding {
+    uint32_t set, binding, stride;
+    int read_only;
+    uint32_t descriptor_type, count;
+    uint32_t dim, arrayed, format, integer;
+    int32_t param, sampler_param;
+    uint32_t sampler_bits;
+} gpucompile_vulkan_binding;
 /* One member of the push-constant block: its Offset and the size of its type. */
 typedef struct gpucompile_vulkan_push_field { uint32_t offset, size; } gpucompile_vulkan_push_field;
 /* One original parameter of a kernel compiled from pointer parameters. kind: BINDING (a
    pointer: the storage buffer at set 0, binding value), PUSH (size bytes copied to offset value
    of the push-constant block), LOCAL (local memory: the launch's sharedMemBytes may be up to
    value bytes, compiled in; 0: its array's length is set at launch, see launch below), UNUSED
-   (the argument is not read). */
+   (the argument is not read), IMAGE (an image: the bindings whose param is its index, value the
+   first of them; the argument as a buffer's, the image's handle), SAMPLER (a sampler_t: an
+   int32_t of OpenCL's sampler bits, read by the image-and-sampler bindings that name it). */
 #define GPUCOMPILE_VULKAN_MAX_PARAMS 64
-enum { GPUCOMPILE_VULKAN_PARAM_UNUSED = 0, GPUCOMPILE_VULKAN_PARAM_BINDING = 1, GPUCOMPILE_VULKAN_PARAM_PUSH = 2, GPUCOMPILE_VULKAN_PARAM_LOCAL = 3 };
+enum { GPUCOMPILE_VULKAN_PARAM_UNUSED = 0, GPUCOMPILE_VULKAN_PARAM_BINDING = 1, GPUCOMPILE_VULKAN_PARAM_PUSH = 2, GPUCOMPILE_VULKAN_PARAM_LOCAL = 3,
+       GPUCOMPILE_VULKAN_PARAM_IMAGE = 4, GPUCOMPILE_VULKAN_PARAM_SAMPLER = 5 };
 typedef struct gpucompile_vulkan_param { uint32_t kind, value, size; } gpucompile_vulkan_param;
 /* A size set at launch: a specialization constant (SpecId spec_id, a 32-bit integer) that the
    runtime gives when it makes the entry point's pipeline for a launch. kind LOCAL_SIZE:
@@ -296,7 +317,11 @@ int gpucompile_vulkan_program_entry(const gpucompile_vulkan_program *program, co
 typedef struct gpucompile_vulkan_buffer { uint64_t buffer, offset, range; } gpucompile_vulkan_buffer;
 /* Records entry point name into command_buffer (recording, a compute-capable queue's): binds its
    pipeline; its buffers, one per binding in the reflection's (set, binding) order, through
-   push descriptors (buffers NULL: the engine bound its own sets with the entry's layouts); the
+   push descriptors (buffers NULL: the engine bound its own sets with the entry's layouts; an
+   image binding's entry: buffer its VkImageView, offset its VkSampler (an image and sampler,
+   made by the engine from the binding's sampler_param argument or sampler_bits; else 0), range
+   the VkImageLayout it is in (0: GENERAL, which a storage image needs; a sampled one may be
+   SHADER_READ_ONLY_OPTIMAL)); the
    push-constant block's bytes (push, push_size >= the block's size); vkCmdDispatch(groups).
    0, or -1 (reported) with nothing recorded. */
 int gpucompile_vulkan_record(const gpucompile_vulkan_program *program, const char *name, void *command_buffer, const uint32_t groups[3],
@@ -346,7 +371,9 @@ enum {
     GPUCOMPILE_VULKAN__OP_FUNCTION_CALL = 57, GPUCOMPILE_VULKAN__OP_VARIABLE = 59, GPUCOMPILE_VULKAN__OP_DECORATE = 71,
     GPUCOMPILE_VULKAN__OP_MEMBER_DECORATE = 72, GPUCOMPILE_VULKAN__OP_CONTROL_BARRIER = 224, GPUCOMPILE_VULKAN__OP_EXECUTION_MODE_ID = 331,
     GPUCOMPILE_VULKAN__OP_COMPOSITE_INSERT = 82, GPUCOMPILE_VULKAN__OP_SELECT = 169, GPUCOMPILE_VULKAN__OP_IEQUAL = 170,
-    GPUCOMPILE_VULKAN__OP_ATOMIC_COMPARE_EXCHANGE = 230,
+    GPUCOMPILE_VULKAN__OP_ATOMIC_COMPARE_EXCHANGE = 230, GPUCOMPILE_VULKAN__OP_TYPE_IMAGE = 25, GPUCOMPILE_VULKAN__OP_TYPE_SAMPLER = 26,
+    GPUCOMPILE_VULKAN__OP_TYPE_SAMPLED_IMAGE = 27, GPUCOMPILE_VULKAN__OP_LOAD = 61, GPUCOMPILE_VULKAN__OP_IMAGE_FETCH = 95,
+    GPUCOMPILE_VULKAN__OP_IMAGE_READ = 98, GPUCOMPILE_VULKAN__OP_IMAGE_WRITE = 99,
     GPUCOMPILE_VULKAN__OP_SOURCE_CONTINUED = 2, GPUCOMPILE_VULKAN__OP_SOURCE = 3, GPUCOMPILE_VULKAN__OP_SOURCE_EXTENSION = 4,
     GPUCOMPILE_VULKAN__OP_MEMBER_NAME = 6, GPUCOMPILE_VULKAN__OP_STRING = 7, GPUCOMPILE_VULKAN__OP_EXT_INST_IMPORT = 11,
     GPUCOMPILE_VULKAN__OP_MEMORY_MODEL = 14, GPUCOMPILE_VULKAN__OP_MODULE_PROCESSED = 330,
@@ -355,7 +382,7 @@ enum {
     GPUCOMPILE_VULKAN__DEC_MATRIX_STRIDE = 7, GPUCOMPILE_VULKAN__DEC_BUILTIN = 11, GPUCOMPILE_VULKAN__DEC_NON_WRITABLE = 24,
     GPUCOMPILE_VULKAN__DEC_BINDING = 33, GPUCOMPILE_VULKAN__DEC_SET = 34, GPUCOMPILE_VULKAN__DEC_OFFSET = 35,
     GPUCOMPILE_VULKAN__BUILTIN_WORKGROUP_SIZE = 25, GPUCOMPILE_VULKAN__SC_UNIFORM = 2, GPUCOMPILE_VULKAN__SC_WORKGROUP = 4,
-    GPUCOMPILE_VULKAN__SC_FUNCTION = 7, GPUCOMPILE_VULKAN__SC_PUSH_CONSTANT = 9, GPUCOMPILE_VULKAN__SC_STORAGE_BUFFER = 12
+    GPUCOMPILE_VULKAN__SC_FUNCTION = 7, GPUCOMPILE_VULKAN__SC_UNIFORM_CONSTANT = 0, GPUCOMPILE_VULKAN__SC_PUSH_CONSTANT = 9, GPUCOMPILE_VULKAN__SC_STORAGE_BUFFER = 12
 };
 #endif
 
@@ -507,6 +534,19 @@ GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__binding_less(const gpucompile_
     return a->set < b->set || (a->set == b->set && a->binding < b->binding);
 }
 
+/* b into k's bindings, sorted (32 at most), its parameter not known yet. */
+GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__add_binding(gpucompile_vulkan_kernel *k, gpucompile_vulkan_binding *b) {
+    int q;
+    if (k->num_bindings == 32) return;
+    b->param = b->sampler_param = -1;
+    q = k->num_bindings++;
+    while (q > 0 && gpucompile_vulkan__binding_less(b, &k->bindings[q - 1])) {
+        k->bindings[q] = k->bindings[q - 1];
+        q--;
+    }
+    k->bindings[q] = *b;
+}
+
 /* One entry point (the OpEntryPoint at word e) into *k. */
 /* The kernel's original parameters, from an OpModuleProcessed "gpucompile.params NAME T0 T1 ..."
    (written by gpucompile_vulkan_mark_params; see [section: lowering]): num_params stays
@@ -535,9 +575,30 @@ GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__params(const gpucompile_vulkan
             while (t < end && *t == ' ') t++;
             if (t == end) break;
             memset(&p, 0, sizeof p);
-            if (*t == '-') {
-                p.kind = GPUCOMPILE_VULKAN_PARAM_UNUSED;
+            if (*t == '-' || *t == 's') {
+                p.kind = *t == 's' ? GPUCOMPILE_VULKAN_PARAM_SAMPLER : GPUCOMPILE_VULKAN_PARAM_UNUSED;
                 t++;
+            } else if (*t == 'i') { /* an image's bindings: B, B:sJ (through sampler parameter J), B:kC (constant sampler C), joined by + */
+                p.kind = GPUCOMPILE_VULKAN_PARAM_IMAGE;
+                int first = 1;
+                do {
+                    gpucompile_vulkan_binding *b = NULL;
+                    a = strtoul(t + 1, &e, 10);
+                    if (e == t + 1) ok = 0;
+                    for (j = 0; ok && j < k->num_bindings; j++)
+                        if (k->bindings[j].set == 0 && k->bindings[j].binding == a && k->bindings[j].descriptor_type <= 3) b = &k->bindings[j];
+                    if (!b) ok = 0;
+                    if (ok && first) p.value = (uint32_t)a;
+                    if (ok) b->param = n;
+                    first = 0;
+                    t = e;
+                    if (ok && *t == ':' && (t[1] == 's' || t[1] == 'k')) {
+                        b->sampler_bits = (uint32_t)strtoul(t + 2, &e, 10);
+                        b->sampler_param = t[1] == 's' ? (int32_t)b->sampler_bits : -1;
+                        if (e == t + 2) ok = 0;
+                        t = e;
+                    }
+                } while (ok && *t == '+');
             } else if (*t == 'b' || *t == 'l' || *t == 'p') {
                 char c = *t;
                 a = strtoul(t + 1, &e, 10);
@@ -557,6 +618,7 @@ GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__params(const gpucompile_vulkan
                 for (j = 0; j < k->num_bindings; j++)
                     if (k->bindings[j].set == 0 && k->bindings[j].binding == p.value) break;
                 ok = j < k->num_bindings;
+                if (ok) k->bindings[j].param = n;
             }
             if (ok && p.kind == GPUCOMPILE_VULKAN_PARAM_PUSH) ok = (uint64_t)p.value + p.size <= k->push_size && p.size > 0;
             if (ok && n == GPUCOMPILE_VULKAN_MAX_PARAMS) ok = 0;
@@ -668,14 +730,29 @@ GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__entry(gpucompile_vulkan__spv 
                 }
             }
             b.read_only = (s->ids[id].flags & GPUCOMPILE_VULKAN__F_NON_WRITABLE) || (members && nonwritable == members) || b.descriptor_type == 6;
-            if (k->num_bindings < 32) { /* insertion, sorted */
-                int q = k->num_bindings++;
-                while (q > 0 && gpucompile_vulkan__binding_less(&b, &k->bindings[q - 1])) {
-                    k->bindings[q] = k->bindings[q - 1];
-                    q--;
-                }
-                k->bindings[q] = b;
+            gpucompile_vulkan__add_binding(k, &b);
+        } else if (sc == GPUCOMPILE_VULKAN__SC_UNIFORM_CONSTANT && (s->ids[id].flags & (GPUCOMPILE_VULKAN__F_SET | GPUCOMPILE_VULKAN__F_BINDING))) {
+            const uint32_t *t = gpucompile_vulkan__spv_def(s, type, 0, 2), *im = t;
+            gpucompile_vulkan_binding b;
+            memset(&b, 0, sizeof b);
+            if (t && gpucompile_spirv_opcode(t[0]) == GPUCOMPILE_VULKAN__OP_TYPE_SAMPLED_IMAGE && gpucompile_spirv_count(t[0]) >= 3)
+                im = gpucompile_vulkan__spv_def(s, t[2], GPUCOMPILE_VULKAN__OP_TYPE_IMAGE, 9);
+            else if (!t || (gpucompile_spirv_opcode(t[0]) != GPUCOMPILE_VULKAN__OP_TYPE_IMAGE && gpucompile_spirv_opcode(t[0]) != GPUCOMPILE_VULKAN__OP_TYPE_SAMPLER))
+                continue; /* an array of them: not yet */
+            if (im && gpucompile_spirv_opcode(im[0]) == GPUCOMPILE_VULKAN__OP_TYPE_IMAGE && gpucompile_spirv_count(im[0]) >= 9) {
+                const uint32_t *st = gpucompile_vulkan__spv_def(s, im[2], 0, 2);
+                b.dim = im[3];
+                b.arrayed = im[5];
+                b.format = im[8];
+                b.integer = st && gpucompile_spirv_opcode(st[0]) == GPUCOMPILE_VULKAN__OP_TYPE_INT;
             }
+            b.set = s->ids[id].set;
+            b.binding = s->ids[id].binding;
+            b.count = 1;
+            b.descriptor_type = gpucompile_spirv_opcode(t[0]) == GPUCOMPILE_VULKAN__OP_TYPE_SAMPLER ? 0 : gpucompile_spirv_opcode(t[0]) == GPUCOMPILE_VULKAN__OP_TYPE_SAMPLED_IMAGE ? 1
+                                : im[7] == 2 ? 3 : 2;
+            b.read_only = b.descriptor_type != 3 || (s->ids[id].flags & GPUCOMPILE_VULKAN__F_NON_WRITABLE);
+            gpucompile_vulkan__add_binding(k, &b);
         } else if (sc == GPUCOMPILE_VULKAN__SC_PUSH_CONSTANT && !pc_done) {
             const uint32_t *t = gpucompile_vulkan__spv_def(s, type, GPUCOMPILE_VULKAN__OP_TYPE_STRUCT, 2);
             uint32_t members = t ? gpucompile_spirv_count(t[0]) - 2 : 0, m;
@@ -942,12 +1019,12 @@ static const char *const gpucompile_vulkan__exts[] = {
     "GroupNonUniformClustered,GroupNonUniformQuad,StorageBuffer8BitAccess,UniformAndStorageBuffer8BitAccess," \
     "StoragePushConstant8,StorageBuffer16BitAccess,UniformAndStorageBuffer16BitAccess,StoragePushConstant16," \
     "AtomicFloat32AddEXT,SPV_KHR_8bit_storage,SPV_KHR_16bit_storage,SPV_KHR_storage_buffer_storage_class," \
-    "SPV_EXT_shader_atomic_float_add"
+    "SPV_EXT_shader_atomic_float_add,ImageQuery,Image1D,Sampled1D,StorageImageReadWithoutFormat,StorageImageWriteWithoutFormat"
 /* What chip = "android" allows: Khronos' Android baseline profile (VP_ANDROID_baseline_2021),
    what every Android device of 2021 on has: no 64-, 16- or 8-bit integers, no half or double, no
    8- or 16-bit storage; its limits: GPUCOMPILE_VULKAN__ANDROID_SHARED bytes of workgroup memory,
    128 bytes of push constants (gpucompile_vulkan__profile_limits). */
-#define GPUCOMPILE_VULKAN__ANDROID_SET "Shader,Matrix,GroupNonUniform,SPV_KHR_storage_buffer_storage_class"
+#define GPUCOMPILE_VULKAN__ANDROID_SET "Shader,Matrix,GroupNonUniform,SPV_KHR_storage_buffer_storage_class,ImageQuery,Image1D,Sampled1D"
 #define GPUCOMPILE_VULKAN__ANDROID_SHARED 16384
 #define GPUCOMPILE_VULKAN__ANDROID_PUSH 128
 /* What a capability brings along (a module declares both; a target lists the first). */
@@ -1332,6 +1409,12 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__verify(const gpucompile_
    invalid module, rewritten where the optimizer made a shape it crashes on. */
 
 /* The value of fn's string attribute name; NULL when it has none. */
+/* The functions the lowering's image reads and writes call for LLVM 22 (gpucompile_lower_target's
+   image_coordinate and image_size), replaced in the module's words by gpucompile_vulkan__fix_images. */
+#define GPUCOMPILE_VULKAN__IMAGE_PREFIX "gpucompile.image."
+#define GPUCOMPILE_VULKAN__IMAGE_COORDINATE GPUCOMPILE_VULKAN__IMAGE_PREFIX "coordinate"
+#define GPUCOMPILE_VULKAN__IMAGE_SIZE GPUCOMPILE_VULKAN__IMAGE_PREFIX "size"
+
 GPUCOMPILE_PRIVATE const char *gpucompile_vulkan__fn_attr(LLVMValueRef fn, const char *name, unsigned *len) {
     LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, name, (unsigned)strlen(name));
     *len = 0;
@@ -1480,7 +1563,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__prepare(gpucompile_job *
         const char *name = gpucompile_value_name(fn), *v;
         unsigned n, size[3];
         if (LLVMIsDeclaration(fn)) {
-            if (LLVMGetFirstUse(fn) && strncmp(name, "llvm.", 5) != 0 && strcmp(name, GPUCOMPILE_VULKAN__SPEC_CONSTANT) != 0)
+            if (LLVMGetFirstUse(fn) && strncmp(name, "llvm.", 5) != 0 && strcmp(name, GPUCOMPILE_VULKAN__SPEC_CONSTANT) != 0 &&
+                strncmp(name, GPUCOMPILE_VULKAN__IMAGE_PREFIX, strlen(GPUCOMPILE_VULKAN__IMAGE_PREFIX)) != 0) /* the lowering's image functions: replaced after llc */
                 return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNRESOLVED, "undefined function '%s': a Vulkan shader module links nothing "
                                            "(LLVM 22 would import it, which needs the Linkage capability)", name);
             continue;
@@ -2114,7 +2198,9 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__uses(const uint32_t *w, uint32_t wc, u
     return n;
 }
 
-typedef struct gpucompile_vulkan__insert { size_t after; uint32_t w[9]; } gpucompile_vulkan__insert; /* an instruction of up to 9 words */
+/* An instruction put in after instruction `after` (its words, the first one's count at most 10). */
+typedef struct gpucompile_vulkan__insert { size_t after; uint32_t w[10]; } gpucompile_vulkan__insert;
+#define GPUCOMPILE_VULKAN__MAX_INSERTS 8192
 
 /* The module being repaired: its words (a copy), its instructions, and what changes. */
 typedef struct gpucompile_vulkan__mod {
@@ -2126,7 +2212,7 @@ typedef struct gpucompile_vulkan__mod {
     unsigned char *del, *changed;
     size_t *def;             /* instruction defining id + 1 (0: none) */
     uint32_t *used;          /* per id: how many instructions use it (weak ones left out) */
-    gpucompile_vulkan__insert ins[64];
+    gpucompile_vulkan__insert *ins; /* GPUCOMPILE_VULKAN__MAX_INSERTS */
     int nins;
 } gpucompile_vulkan__mod;
 
@@ -2174,7 +2260,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__read(gpucompile_vulkan__
     m->del = (unsigned char *)gpucompile_job_alloc(job, 2 * (k + 1));
     m->def = (size_t *)gpucompile_job_alloc(job, (bound + 32) * sizeof *m->def);
     m->used = (uint32_t *)gpucompile_job_alloc(job, (bound + 32) * sizeof *m->used);
-    if (!m->at || !m->del || !m->def || !m->used) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    m->ins = (gpucompile_vulkan__insert *)gpucompile_job_alloc(job, GPUCOMPILE_VULKAN__MAX_INSERTS * sizeof *m->ins);
+    if (!m->at || !m->del || !m->def || !m->used || !m->ins) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     m->changed = m->del + k + 1;
     memset(m->del, 0, 2 * (k + 1));
     memset(m->def, 0, (bound + 32) * sizeof *m->def);
@@ -2199,6 +2286,16 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__delete(gpucompile_vulkan__mod *m, siz
     m->del[i] = 1;
 }
 
+/* A new instruction after instruction `after` (its words to fill), or NULL when there are too many. */
+GPUCOMPILE_PRIVATE gpucompile_vulkan__insert *gpucompile_vulkan__insert_at(gpucompile_vulkan__mod *m, size_t after) {
+    gpucompile_vulkan__insert *x;
+    if (m->nins == GPUCOMPILE_VULKAN__MAX_INSERTS) return NULL;
+    x = &m->ins[m->nins++];
+    memset(x, 0, sizeof *x);
+    x->after = after;
+    return x;
+}
+
 /* An OpConstant of type type and value v: one already there, or a new one after instruction after. */
 GPUCOMPILE_PRIVATE uint32_t gpucompile_vulkan__constant(gpucompile_vulkan__mod *m, uint32_t type, uint32_t v, size_t after) {
     size_t i;
@@ -2208,11 +2305,8 @@ GPUCOMPILE_PRIVATE uint32_t gpucompile_vulkan__constant(gpucompile_vulkan__mod *
             m->w[m->at[i] + 1] == type && m->w[m->at[i] + 3] == v)
             return m->w[m->at[i] + 2];
     for (i = 0; i < (size_t)m->nins; i++)
-        if (m->ins[i].w[0] == gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_CONSTANT, 4) && m->ins[i].w[1] == type && m->ins[i].w[3] == v)
-            return m->ins[i].w[2];
-    if (m->nins == 64) return 0;
-    x = &m->ins[m->nins++];
-    x->after = after;
+        if (m->ins[i].w[0] == gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_CONSTANT, 4) && m->ins[i].w[1] == type && m->ins[i].w[3] == v) return m->ins[i].w[2];
+    if (!(x = gpucompile_vulkan__insert_at(m, after))) return 0;
     x->w[0] = gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_CONSTANT, 4);
     x->w[1] = type;
     x->w[2] = m->w[3]++; /* a new id */
@@ -2357,12 +2451,10 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__fix_atomic64(gpucompile_vulkan__mod *m
             else continue;
             gpucompile_vulkan__delete(m, j);
         }
-        if (!val || (k == GPUCOMPILE_VULKAN__A64_CAS && !cmp) || !uint_t || m->nins == 64) return -1;
+        if (!val || (k == GPUCOMPILE_VULKAN__A64_CAS && !cmp) || !uint_t) return -1;
         scope = gpucompile_vulkan__constant(m, uint_t, 1, gpucompile_vulkan__def(m, uint_t));
         sem = gpucompile_vulkan__constant(m, uint_t, k == GPUCOMPILE_VULKAN__A64_CAS ? 0 : 16, gpucompile_vulkan__def(m, uint_t));
-        if (!scope || !sem || m->nins == 64) return -1;
-        x = &m->ins[m->nins++];
-        x->after = i;
+        if (!scope || !sem || !(x = gpucompile_vulkan__insert_at(m, i))) return -1;
         x->w[0] = gpucompile_spirv_first(gpucompile_vulkan__a64_ops[k], k == GPUCOMPILE_VULKAN__A64_CAS ? 9 : 7);
         x->w[1] = a[1];
         x->w[2] = a[2];
@@ -2377,15 +2469,164 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__fix_atomic64(gpucompile_vulkan__mod *m
         made++;
     }
     if (made && !has) {
-        if (m->nins == 64) return -1;
-        {
-            gpucompile_vulkan__insert *x = &m->ins[m->nins++];
-            x->after = last_cap;
-            x->w[0] = gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_CAPABILITY, 2);
-            x->w[1] = 12;
-        }
+        gpucompile_vulkan__insert *x = gpucompile_vulkan__insert_at(m, last_cap);
+        if (!x) return -1;
+        x->w[0] = gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_CAPABILITY, 2);
+        x->w[1] = 12;
     }
     return made;
+}
+
+/* The names and decorations of what went. */
+GPUCOMPILE_PRIVATE void gpucompile_vulkan__drop_names(gpucompile_vulkan__mod *m) {
+    size_t i;
+    for (i = 0; i < m->count; i++)
+        if (!m->del[i] && gpucompile_vulkan__weak(GPUCOMPILE_VULKAN__OP(m, i)) && GPUCOMPILE_VULKAN__WC(m, i) > 1) {
+            uint32_t t = m->w[m->at[i] + 1];
+            if (t < m->w[3] && m->def[t] && m->del[m->def[t] - 1]) m->del[i] = 1;
+        }
+}
+
+/* Images (gpucompile_lower.h's image_* names): LLVM 22 reads and writes an image at an i32 index
+   only and has no sampling or size query for a shader, so the lowering calls two functions it
+   declares: GPUCOMPILE_VULKAN__IMAGE_COORDINATE (the coordinate vector) -> i32, whose result is
+   the index, and GPUCOMPILE_VULKAN__IMAGE_SIZE (<N x i32> poison) -> i32, an index that makes the
+   read a size query. LLVM writes them as OpFunctionCall of imported functions; here each
+   OpImageRead / OpImageFetch / OpImageWrite gets its coordinate back, a read through an image
+   and sampler (OpTypeSampledImage: LLVM's OpImageRead or OpImageFetch of it is invalid) becomes
+   OpImageSampleExplicitLod at level 0, a size query OpImageQuerySize (a storage image) or
+   OpImageQuerySizeLod of level 0, its N sizes the first lanes of the read's four; the calls and
+   functions go, and Linkage, which only they needed (and StorageImageReadWithoutFormat where
+   only size queries were reads). Returns the instructions made, -1 when
+   there are more than the inserts hold. */
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__fix_images(gpucompile_vulkan__mod *m) {
+    uint32_t fns[16], kinds[16], *arg, *kind, imagequery = 0, uint_t = 0, v4uint = 0;
+    int nfn = 0, made = 0, k;
+    size_t i, j, first_cap = (size_t)-1;
+    for (i = 0; i < m->count; i++) { /* the functions: by their LinkageAttributes (41) */
+        const uint32_t *w = m->w + m->at[i];
+        const char *name = (const char *)(w + 3);
+        size_t pl = strlen(GPUCOMPILE_VULKAN__IMAGE_PREFIX);
+        if (GPUCOMPILE_VULKAN__OP(m, i) == GPUCOMPILE_VULKAN__OP_CAPABILITY && first_cap == (size_t)-1) first_cap = i;
+        if (GPUCOMPILE_VULKAN__OP(m, i) == GPUCOMPILE_VULKAN__OP_CAPABILITY && w[1] == 50) imagequery = 1;
+        if (GPUCOMPILE_VULKAN__OP(m, i) != GPUCOMPILE_VULKAN__OP_DECORATE || GPUCOMPILE_VULKAN__WC(m, i) < 4 + pl / 4 || w[2] != 41 ||
+            strncmp(name, GPUCOMPILE_VULKAN__IMAGE_PREFIX, pl) != 0 || nfn == 16)
+            continue;
+        fns[nfn] = w[1];
+        kinds[nfn++] = strncmp(name, GPUCOMPILE_VULKAN__IMAGE_SIZE, strlen(GPUCOMPILE_VULKAN__IMAGE_SIZE)) == 0 ? 2 : 1;
+    }
+    if (!nfn) return 0;
+    arg = (uint32_t *)gpucompile_job_alloc(m->job, 2 * (size_t)(m->w[3] + 1) * sizeof *arg);
+    if (!arg) return -1;
+    kind = arg + m->w[3] + 1;
+    memset(arg, 0, 2 * (size_t)(m->w[3] + 1) * sizeof *arg);
+    for (i = 0; i < m->count; i++) { /* the calls: result -> argument */
+        const uint32_t *w = m->w + m->at[i];
+        if (GPUCOMPILE_VULKAN__OP(m, i) != GPUCOMPILE_VULKAN__OP_FUNCTION_CALL || GPUCOMPILE_VULKAN__WC(m, i) != 5 || w[2] > m->w[3]) continue;
+        for (k = 0; k < nfn && fns[k] != w[3]; k++) {}
+        if (k == nfn) continue;
+        arg[w[2]] = w[4];
+        kind[w[2]] = kinds[k];
+        uint_t = w[1]; /* the functions return a 32-bit integer */
+        gpucompile_vulkan__delete(m, i);
+    }
+    for (i = 0; i < m->count; i++) /* four of them: a size query's lanes */
+        if (!m->del[i] && GPUCOMPILE_VULKAN__OP(m, i) == GPUCOMPILE_VULKAN__OP_TYPE_VECTOR && m->w[m->at[i] + 2] == uint_t && m->w[m->at[i] + 3] == 4)
+            v4uint = m->w[m->at[i] + 1];
+    for (i = 0; i < m->count; i++) {
+        const uint32_t *w = m->w + m->at[i];
+        uint32_t op = GPUCOMPILE_VULKAN__OP(m, i), at = op == GPUCOMPILE_VULKAN__OP_IMAGE_WRITE ? 2 : 4, c, t = 0;
+        size_t d, ti;
+        gpucompile_vulkan__insert *x, *y;
+        if (m->del[i] || (op != GPUCOMPILE_VULKAN__OP_IMAGE_READ && op != GPUCOMPILE_VULKAN__OP_IMAGE_FETCH && op != GPUCOMPILE_VULKAN__OP_IMAGE_WRITE) ||
+            GPUCOMPILE_VULKAN__WC(m, i) <= at || (c = w[at]) > m->w[3] || !kind[c])
+            continue;
+        d = gpucompile_vulkan__def(m, w[at - 1]); /* the image: an OpLoad of its variable */
+        ti = d == (size_t)-1 ? d : gpucompile_vulkan__def(m, m->w[m->at[d] + 1]);
+        if (ti != (size_t)-1) t = GPUCOMPILE_VULKAN__OP(m, ti);
+        if (kind[c] == 1 && !(op != GPUCOMPILE_VULKAN__OP_IMAGE_WRITE && t == GPUCOMPILE_VULKAN__OP_TYPE_SAMPLED_IMAGE)) {
+            gpucompile_vulkan__set(m, i, at, arg[c]);
+            continue;
+        }
+        if (op == GPUCOMPILE_VULKAN__OP_IMAGE_WRITE || ti == (size_t)-1) continue;
+        if (!(x = gpucompile_vulkan__insert_at(m, i))) return -1;
+        if (kind[c] == 1) { /* sampled: OpImageSampleExplicitLod type result sampled-image coordinate Lod 0.0 */
+            size_t ct = gpucompile_vulkan__def(m, arg[c]), vt;
+            uint32_t ft = ct == (size_t)-1 ? 0 : m->w[m->at[ct] + 1];
+            vt = gpucompile_vulkan__def(m, ft);
+            if (vt != (size_t)-1 && GPUCOMPILE_VULKAN__OP(m, vt) == GPUCOMPILE_VULKAN__OP_TYPE_VECTOR) ft = m->w[m->at[vt] + 2];
+            x->w[0] = gpucompile_spirv_first(88, 7);
+            x->w[1] = w[1];
+            x->w[2] = w[2];
+            x->w[3] = w[3];
+            x->w[4] = arg[c];
+            x->w[5] = 2; /* Lod */
+            if (!(x->w[6] = gpucompile_vulkan__constant(m, ft, 0, gpucompile_vulkan__def(m, ft)))) return -1;
+        } else { /* a size query: the first N lanes of the read's result (its bits, a float image's) */
+            size_t at_def = gpucompile_vulkan__def(m, arg[c]);
+            uint32_t vn = at_def == (size_t)-1 ? 0 : m->w[m->at[at_def] + 1], n = 1, q = m->w[3]++, lanes = w[1] == v4uint ? w[2] : m->w[3]++;
+            size_t vd = gpucompile_vulkan__def(m, vn);
+            if (vd != (size_t)-1 && GPUCOMPILE_VULKAN__OP(m, vd) == GPUCOMPILE_VULKAN__OP_TYPE_VECTOR) n = m->w[m->at[vd] + 3];
+            if (t == GPUCOMPILE_VULKAN__OP_TYPE_SAMPLED_IMAGE || !v4uint) continue; /* the lowering queries images of their own, as integers */
+            x->w[1] = vn;
+            x->w[2] = q;
+            x->w[3] = w[3];
+            if (m->w[m->at[ti] + 7] == 2) x->w[0] = gpucompile_spirv_first(104, 4); /* a storage image */
+            else {
+                x->w[0] = gpucompile_spirv_first(103, 5);
+                if (!(x->w[4] = gpucompile_vulkan__constant(m, uint_t, 0, gpucompile_vulkan__def(m, uint_t)))) return -1;
+            }
+            if (!(y = gpucompile_vulkan__insert_at(m, i))) return -1;
+            y->w[1] = v4uint;
+            y->w[2] = lanes;
+            if (n == 1) {
+                y->w[0] = gpucompile_spirv_first(80, 7); /* OpCompositeConstruct: q four times */
+                for (j = 3; j < 7; j++) y->w[j] = q;
+            } else {
+                y->w[0] = gpucompile_spirv_first(79, 9); /* OpVectorShuffle q q: its lanes, then lane 0 */
+                y->w[3] = y->w[4] = q;
+                for (j = 0; j < 4; j++) y->w[5 + j] = j < n ? (uint32_t)j : 0;
+            }
+            if (lanes != w[2]) { /* as the read's type */
+                if (!(y = gpucompile_vulkan__insert_at(m, i))) return -1;
+                y->w[0] = gpucompile_spirv_first(124, 4); /* OpBitcast */
+                y->w[1] = w[1];
+                y->w[2] = w[2];
+                y->w[3] = lanes;
+            }
+            if (!imagequery && first_cap != (size_t)-1) {
+                gpucompile_vulkan__insert *cap = gpucompile_vulkan__insert_at(m, first_cap);
+                if (!cap) return -1;
+                cap->w[0] = gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_CAPABILITY, 2);
+                cap->w[1] = 50; /* ImageQuery */
+                imagequery = 1;
+            }
+        }
+        gpucompile_vulkan__delete(m, i);
+        made++;
+    }
+    for (i = 0; i < m->count; i++) { /* the functions */
+        const uint32_t *w = m->w + m->at[i];
+        if (GPUCOMPILE_VULKAN__OP(m, i) != GPUCOMPILE_VULKAN__OP_FUNCTION) continue;
+        for (k = 0; k < nfn && fns[k] != w[2]; k++) {}
+        if (k == nfn) continue;
+        for (j = i; j < m->count; j++) {
+            int end = GPUCOMPILE_VULKAN__OP(m, j) == GPUCOMPILE_VULKAN__OP_FUNCTION_END;
+            gpucompile_vulkan__delete(m, j);
+            if (end) break;
+        }
+    }
+    gpucompile_vulkan__drop_names(m);
+    for (k = 0, i = 0; i < m->count; i++) /* StorageImageReadWithoutFormat, when the reads LLVM wrote it for were size queries */
+        if (!m->del[i] && GPUCOMPILE_VULKAN__OP(m, i) == GPUCOMPILE_VULKAN__OP_IMAGE_READ) k = 1;
+    for (i = 0; i < m->count && !k; i++)
+        if (!m->del[i] && GPUCOMPILE_VULKAN__OP(m, i) == GPUCOMPILE_VULKAN__OP_CAPABILITY && m->w[m->at[i] + 1] == 55) m->del[i] = 1;
+    for (k = 0, i = 0; i < m->count; i++) /* Linkage, when nothing else is linked */
+        if (!m->del[i] && GPUCOMPILE_VULKAN__OP(m, i) == GPUCOMPILE_VULKAN__OP_DECORATE && m->w[m->at[i] + 2] == 41) k = 1;
+    for (i = 0; i < m->count && !k; i++)
+        if (!m->del[i] && GPUCOMPILE_VULKAN__OP(m, i) == GPUCOMPILE_VULKAN__OP_CAPABILITY && m->w[m->at[i] + 1] == 5) m->del[i] = 1;
+    gpucompile_job_free(m->job, arg);
+    return made + 1;
 }
 
 /* Every resource's name string (llvm.spv.resource.handlefrombinding's last argument) stays in
@@ -2429,11 +2670,7 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__fix_names(gpucompile_vulkan__mod *m, i
         n = gpucompile_vulkan__uses(m->w + m->at[d], GPUCOMPILE_VULKAN__WC(m, d), pos, 64);
         for (k = 0; k < n && nwork < cap * 4; k++) work[nwork++] = m->w[m->at[d] + pos[k]];
     }
-    for (i = 0; i < m->count; i++) /* the names and decorations of what went */
-        if (!m->del[i] && gpucompile_vulkan__weak(GPUCOMPILE_VULKAN__OP(m, i)) && GPUCOMPILE_VULKAN__WC(m, i) > 1) {
-            uint32_t t = m->w[m->at[i] + 1];
-            if (t < m->w[3] && m->def[t] && m->del[m->def[t] - 1]) m->del[i] = 1;
-        }
+    gpucompile_vulkan__drop_names(m);
     for (i = 0; i < m->count; i++)
         if (!m->del[i] && GPUCOMPILE_VULKAN__OP(m, i) == GPUCOMPILE_VULKAN__OP_TYPE_INT && m->w[m->at[i] + 2] == 8) *int8 = 1;
     if (!*int8 && removed)
@@ -2472,48 +2709,59 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__check_env(gpucompile_vul
     return GPUCOMPILE_OK;
 }
 
+/* The inserts in the order they go in: by the instruction they follow, those after one
+   instruction in the order they were made (an insertion sort: most come in order). */
+GPUCOMPILE_PRIVATE void gpucompile_vulkan__order_inserts(gpucompile_vulkan__mod *m) {
+    int k, j;
+    for (k = 1; k < m->nins; k++) {
+        gpucompile_vulkan__insert x = m->ins[k];
+        for (j = k; j > 0 && m->ins[j - 1].after > x.after; j--) m->ins[j] = m->ins[j - 1];
+        m->ins[j] = x;
+    }
+}
+
 /* The repaired words, header's bound updated, into *out (job memory). */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__words(gpucompile_vulkan__mod *m, unsigned char **out, size_t *size) {
-    uint32_t *o = (uint32_t *)gpucompile_job_alloc(m->job, (m->n + 9 * (size_t)m->nins) * 4);
+    uint32_t *o = (uint32_t *)gpucompile_job_alloc(m->job, (m->n + 10 * (size_t)m->nins) * 4);
     size_t i, n = 5;
-    int k;
+    int k = 0;
     if (!o) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     memcpy(o, m->w, 5 * 4);
+    gpucompile_vulkan__order_inserts(m);
     for (i = 0; i < m->count; i++) {
         if (!m->del[i]) {
             memcpy(o + n, m->w + m->at[i], GPUCOMPILE_VULKAN__WC(m, i) * 4);
             n += GPUCOMPILE_VULKAN__WC(m, i);
         }
-        for (k = 0; k < m->nins; k++)
-            if (m->ins[k].after == i) {
-                memcpy(o + n, m->ins[k].w, gpucompile_spirv_count(m->ins[k].w[0]) * 4);
-                n += gpucompile_spirv_count(m->ins[k].w[0]);
-            }
+        for (; k < m->nins && m->ins[k].after == i; k++) {
+            memcpy(o + n, m->ins[k].w, gpucompile_spirv_count(m->ins[k].w[0]) * 4);
+            n += gpucompile_spirv_count(m->ins[k].w[0]);
+        }
     }
     *out = (unsigned char *)o;
     *size = n * 4;
     return GPUCOMPILE_OK;
 }
 
-/* An inserted instruction's line: OpCapability, OpConstant (a literal value) or an atomic (ids). */
-GPUCOMPILE_PRIVATE void gpucompile_vulkan__insert_text(gpucompile_buf *b, const uint32_t *w) {
-    static const struct { uint32_t op; const char *name; } names[] = {
-        {229, "OpAtomicExchange"}, {230, "OpAtomicCompareExchange"}, {234, "OpAtomicIAdd"}, {235, "OpAtomicISub"}, {236, "OpAtomicSMin"},
-        {237, "OpAtomicUMin"}, {238, "OpAtomicSMax"}, {239, "OpAtomicUMax"}, {240, "OpAtomicAnd"}, {241, "OpAtomicOr"}, {242, "OpAtomicXor"}};
-    uint32_t op = gpucompile_spirv_opcode(w[0]), wc = gpucompile_spirv_count(w[0]), j;
-    size_t i;
-    if (op == GPUCOMPILE_VULKAN__OP_CAPABILITY) {
-        for (i = 0; i < sizeof gpucompile_vulkan__caps / sizeof gpucompile_vulkan__caps[0] && gpucompile_vulkan__caps[i].id != w[1]; i++) {}
-        if (i < sizeof gpucompile_vulkan__caps / sizeof gpucompile_vulkan__caps[0]) gpucompile_buf_printf(b, "\tOpCapability %s\n", gpucompile_vulkan__caps[i].name);
-        return;
+/* An instruction the repairs put in, as assembly text (the few kinds they make). */
+GPUCOMPILE_PRIVATE void gpucompile_vulkan__print(gpucompile_buf *b, const uint32_t *w) {
+    static const struct { uint32_t op; const char *name; uint32_t literal; } ops[] = { /* literal: the first word that is no id */
+        {229, "OpAtomicExchange", 99}, {230, "OpAtomicCompareExchange", 99}, {234, "OpAtomicIAdd", 99}, {235, "OpAtomicISub", 99},
+        {236, "OpAtomicSMin", 99}, {237, "OpAtomicUMin", 99}, {238, "OpAtomicSMax", 99}, {239, "OpAtomicUMax", 99}, {240, "OpAtomicAnd", 99},
+        {241, "OpAtomicOr", 99}, {242, "OpAtomicXor", 99}, {17, "OpCapability", 1}, {43, "OpConstant", 3}, {79, "OpVectorShuffle", 5}, {80, "OpCompositeConstruct", 99},
+        {88, "OpImageSampleExplicitLod", 99}, {103, "OpImageQuerySizeLod", 99}, {104, "OpImageQuerySize", 99}, {124, "OpBitcast", 99}};
+    uint32_t op = gpucompile_spirv_opcode(w[0]), wc = gpucompile_spirv_count(w[0]), j, k = 0;
+    int rk = gpucompile_spirv_result(op);
+    while (k + 1 < sizeof ops / sizeof ops[0] && ops[k].op != op) k++;
+    gpucompile_buf_str(b, "\t");
+    if (rk) gpucompile_buf_printf(b, "%%%u = ", w[rk]);
+    gpucompile_buf_str(b, ops[k].name);
+    for (j = 1; j < wc; j++) {
+        if (rk && j == (uint32_t)rk) continue;
+        if (op == 17) gpucompile_buf_printf(b, " %s", gpucompile_vulkan__cap_name(w[j]) ? gpucompile_vulkan__cap_name(w[j]) : "?");
+        else if (op == 88 && j == 5) gpucompile_buf_str(b, " Lod");
+        else gpucompile_buf_printf(b, j >= ops[k].literal ? " %u" : " %%%u", w[j]);
     }
-    if (op == GPUCOMPILE_VULKAN__OP_CONSTANT) {
-        gpucompile_buf_printf(b, "\t%%%u = OpConstant %%%u %u\n", w[2], w[1], w[3]);
-        return;
-    }
-    for (i = 0; i < sizeof names / sizeof names[0] && names[i].op != op; i++) {}
-    gpucompile_buf_printf(b, "\t%%%u = %s %%%u", w[2], i < sizeof names / sizeof names[0] ? names[i].name : "OpNop", w[1]);
-    for (j = 3; j < wc; j++) gpucompile_buf_printf(b, " %%%u", w[j]);
     gpucompile_buf_str(b, "\n");
 }
 
@@ -2522,9 +2770,10 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__insert_text(gpucompile_buf *b, const 
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__text(gpucompile_vulkan__mod *m, const char *text, size_t len, unsigned char **out, size_t *size) {
     gpucompile_buf b;
     size_t i = 0, p = 0;
-    int k;
+    int k = 0;
     memset(&b, 0, sizeof b);
     b.a = &m->job->options->allocator;
+    gpucompile_vulkan__order_inserts(m);
     while (p < len) {
         size_t e = p, s;
         while (e < len && text[e] != '\n') e++;
@@ -2573,8 +2822,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__text(gpucompile_vulkan__
                 gpucompile_buf_add(&b, text + p, e - p);
                 gpucompile_buf_str(&b, "\n");
             }
-            for (k = 0; k < m->nins; k++)
-                if (m->ins[k].after == i) gpucompile_vulkan__insert_text(&b, m->ins[k].w);
+            for (; k < m->nins && m->ins[k].after == i; k++) gpucompile_vulkan__print(&b, m->ins[k].w);
             i++;
         }
         p = e + 1;
@@ -2602,10 +2850,14 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__metadata(const gpucompile_vulkan_kern
     int i;
     if (k->num_bindings) {
         gpucompile_buf_str(b, "bindings = [");
-        for (i = 0; i < k->num_bindings; i++)
-            gpucompile_buf_printf(b, "%s{binding = %u : i32, read_only = %s, set = %u : i32, stride = %u : i32}", i ? ", " : "",
-                                  (unsigned)k->bindings[i].binding, k->bindings[i].read_only ? "true" : "false", (unsigned)k->bindings[i].set,
-                                  (unsigned)k->bindings[i].stride);
+        for (i = 0; i < k->num_bindings; i++) {
+            const gpucompile_vulkan_binding *x = &k->bindings[i];
+            static const char *const kinds[] = {"sampler", "image_sampler", "sampled_image", "storage_image"}, *const dims[] = {"1D", "2D", "3D", "Cube", "Rect", "Buffer"};
+            gpucompile_buf_printf(b, "%s{binding = %u : i32, ", i ? ", " : "", (unsigned)x->binding);
+            if (x->descriptor_type <= 3) /* an image: its dimensionality and kind */
+                gpucompile_buf_printf(b, "dim = \"%s%s\", image = \"%s\", ", x->dim < 6 ? dims[x->dim] : "?", x->arrayed ? "Array" : "", kinds[x->descriptor_type]);
+            gpucompile_buf_printf(b, "read_only = %s, set = %u : i32, stride = %u : i32}", x->read_only ? "true" : "false", (unsigned)x->set, (unsigned)x->stride);
+        }
         gpucompile_buf_str(b, "], ");
     }
     { /* what is set at launch, by SpecId: the sizes (local_size_x=0: the block's x; shared=3/4: an array of
@@ -2633,7 +2885,16 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__metadata(const gpucompile_vulkan_kern
             if (q->kind == GPUCOMPILE_VULKAN_PARAM_BINDING) gpucompile_buf_printf(b, "b%u", (unsigned)q->value);
             else if (q->kind == GPUCOMPILE_VULKAN_PARAM_PUSH) gpucompile_buf_printf(b, "p%u:%u", (unsigned)q->value, (unsigned)q->size);
             else if (q->kind == GPUCOMPILE_VULKAN_PARAM_LOCAL) gpucompile_buf_printf(b, "l%u", (unsigned)q->value);
-            else gpucompile_buf_str(b, "-");
+            else if (q->kind == GPUCOMPILE_VULKAN_PARAM_SAMPLER) gpucompile_buf_str(b, "s");
+            else if (q->kind == GPUCOMPILE_VULKAN_PARAM_IMAGE) { /* its bindings, as the module's string has them */
+                int j, n = 0;
+                for (j = 0; j < k->num_bindings; j++) {
+                    const gpucompile_vulkan_binding *x = &k->bindings[j];
+                    if (x->param != i) continue;
+                    gpucompile_buf_printf(b, "%s%u", n++ ? "+" : "i", (unsigned)x->binding);
+                    if (x->descriptor_type == 1) gpucompile_buf_printf(b, x->sampler_param < 0 ? ":k%u" : ":s%u", (unsigned)x->sampler_bits);
+                }
+            } else gpucompile_buf_str(b, "-");
         }
         gpucompile_buf_str(b, "\", ");
     }
@@ -2685,7 +2946,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__finish_mod(gpucompile_jo
     gpucompile_result r;
     unsigned char *words = NULL;
     size_t nwords = 0;
-    int barriers, nulls, names, int8, cas, wide;
+    int barriers, nulls, names, int8, cas, wide, images;
     if (format == GPUCOMPILE_FORMAT_ISA) { /* the words of the same module (pre_emit), for the repairs */
         if (!(obj = (LLVMMemoryBufferRef)job->backend_data)) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "no module words for the assembly text");
     }
@@ -2697,6 +2958,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__finish_mod(gpucompile_jo
     barriers = gpucompile_vulkan__fix_barriers(&m);
     nulls = gpucompile_vulkan__fix_nulls(&m);
     cas = gpucompile_vulkan__fix_cas(&m);
+    if ((images = gpucompile_vulkan__fix_images(&m)) < 0)
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "more than %d image instructions to write in one module", GPUCOMPILE_VULKAN__MAX_INSERTS / 2);
     if ((names = gpucompile_vulkan__fix_names(&m, &int8)) < 0) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     if ((wide = gpucompile_vulkan__fix_atomic64(&m)) < 0)
         return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "LLVM 22 did not write a 64-bit atomic's marked load and stores as they were");
@@ -2712,6 +2975,9 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__finish_mod(gpucompile_jo
     if (wide)
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d 64-bit atomic%s made of %s marked load and stores, "
                            "Int64Atomics declared", wide, wide == 1 ? "" : "s", wide == 1 ? "its" : "their");
+    if (images > 1)
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d image sample%s and size quer%s written (LLVM 22 has none for shaders)",
+                           images - 1, images == 2 ? "" : "s", images == 2 ? "y" : "ies");
     if (names)
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d unused resource name string%s removed%s", names,
                            names == 1 ? "" : "s", int8 < 0 ? ", and the Int8 capability they alone needed" : "");
@@ -2761,6 +3027,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__finish(gpucompile_job *j
     gpucompile_job_free(job, m.del);
     gpucompile_job_free(job, m.def);
     gpucompile_job_free(job, m.used);
+    gpucompile_job_free(job, m.ins);
     return r;
 }
 
@@ -2878,7 +3145,11 @@ GPUCOMPILE_DEF const gpucompile_lower_target *gpucompile_vulkan_lower_target(voi
         GPUCOMPILE_VULKAN_MAX_PARAMS, 128, /* the reflection's parameters; the push constants every device has */
         GPUCOMPILE_VULKAN__SPEC_CONSTANT, /* OpSpecConstant with SpecId (LLVM 22's SPIR-V builtins): sizes set at launch */
         GPUCOMPILE_VULKAN_SPEC_LAUNCH,    /* the work dimension, global offset, split launch's groups */
-        0 /* 64-bit addresses */
+        0, /* 64-bit addresses */
+        /* images: LLVM 22's typed-buffer reads and writes on image handles, the coordinate and
+           size queries put in afterwards (gpucompile_vulkan__fix_images) */
+        "spirv.Image", "spirv.SampledImage", "llvm.spv.resource.load.typedbuffer", "llvm.spv.resource.store.typedbuffer",
+        GPUCOMPILE_VULKAN__IMAGE_COORDINATE, GPUCOMPILE_VULKAN__IMAGE_SIZE, "spirv.Sampler"
     };
     return &t;
 }
@@ -3116,8 +3387,11 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef mod
        known, so it is started with every one of these the device supports and nothing else:
        shaderInt8/Int16/Int64/Float16/Float64, 8- and 16-bit storage and push constants, 64-bit
        integer atomics, scalar block layout, the Vulkan memory model, maintenance4, zero-initialised
-       workgroup memory, subgroup size control, integer dot products, and VK_EXT_shader_atomic_float
-       (buffer and shared, 32 and 64 bit); VK_KHR_push_descriptor when present.
+       workgroup memory, subgroup size control, integer dot products, storage images of the
+       extended formats and without a format (read, write), and VK_EXT_shader_atomic_float
+       (buffer and shared, 32 and 64 bit); VK_KHR_push_descriptor when present. A module that
+       reads or writes storage images without a format is refused at load where the device
+       lacks the feature.
        gpucompile_runtime_device_arch() answers "vulkan": run-time selection takes a SPIR-V module
        (format bin) whose triple names Vulkan (spirv1.6-unknown-vulkan1.3-compute), never an
        OpenCL one (spirv64-unknown-unknown).
@@ -3127,6 +3401,12 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef mod
        and offset. On lavapipe and integrated GPUs that memory is the device's; on a discrete GPU
        it is device-local memory the host can map (resizable BAR) where the device offers it, else
        system memory the GPU reads over PCIe (correct, slower: staging copies are not done).
+       Images (mgpuImageCreate, gpucompile_runtime.h): a VkImage of optimal tiling and its view in
+       device-local memory, in VK_IMAGE_LAYOUT_GENERAL from creation to end (storage, sampled and
+       transfer use alike: no transitions between launches); written and read whole through a
+       staging allocation, after the stream and before returning. A kernel's image argument is
+       passed as a buffer's (params[i] points to the image), a sampler_t as an int32_t of
+       OpenCL's bits; one VkSampler per mode, made at its first use and kept.
        Module: mgpuModuleLoad(SPIR-V words) makes the shader module and, per GLCompute entry
        point, its layouts and compute pipeline (through the pipeline cache). mgpuModuleGetFunction
        names an entry point.
@@ -3223,8 +3503,11 @@ enum {
     GPUCOMPILE_VULKAN__ST_COMMAND_BUFFER_ALLOCATE = 40, GPUCOMPILE_VULKAN__ST_COMMAND_BUFFER_BEGIN = 42,
     GPUCOMPILE_VULKAN__ST_MEMORY_BARRIER = 46, GPUCOMPILE_VULKAN__ST_FEATURES_2 = 1000059000, GPUCOMPILE_VULKAN__ST_FEATURES_11 = 49,
     GPUCOMPILE_VULKAN__ST_FEATURES_12 = 51, GPUCOMPILE_VULKAN__ST_FEATURES_13 = 53, GPUCOMPILE_VULKAN__ST_ATOMIC_FLOAT = 1000260000,
-    GPUCOMPILE_VULKAN__ST_CREATION_FEEDBACK = 1000192000, GPUCOMPILE_VULKAN__ST_MESSENGER = 1000128004
+    GPUCOMPILE_VULKAN__ST_CREATION_FEEDBACK = 1000192000, GPUCOMPILE_VULKAN__ST_MESSENGER = 1000128004,
+    GPUCOMPILE_VULKAN__ST_IMAGE = 14, GPUCOMPILE_VULKAN__ST_IMAGE_VIEW = 15, GPUCOMPILE_VULKAN__ST_SAMPLER = 31,
+    GPUCOMPILE_VULKAN__ST_IMAGE_BARRIER = 45
 };
+#define GPUCOMPILE_VULKAN__LAYOUT_GENERAL 1u /* VK_IMAGE_LAYOUT_GENERAL: every image of the mgpu* runtime, always */
 #define GPUCOMPILE_VULKAN__API_1_3 ((1u << 22) | (3u << 12))
 #define GPUCOMPILE_VULKAN__WHOLE_SIZE (~(uint64_t)0)
 #define GPUCOMPILE_VULKAN__COMPUTE_STAGE 0x20u             /* VK_SHADER_STAGE_COMPUTE_BIT */
@@ -3277,6 +3560,13 @@ typedef struct gpucompile_vulkan__pool_size { uint32_t type, count; } gpucompile
 typedef struct gpucompile_vulkan__descriptor_pool_info { uint32_t sType; const void *pNext; uint32_t flags, max_sets, size_count; const gpucompile_vulkan__pool_size *sizes; } gpucompile_vulkan__descriptor_pool_info;
 typedef struct gpucompile_vulkan__set_allocate_info { uint32_t sType; const void *pNext; uint64_t pool; uint32_t count; const uint64_t *layouts; } gpucompile_vulkan__set_allocate_info;
 typedef struct gpucompile_vulkan__buffer_copy { uint64_t src, dst, size; } gpucompile_vulkan__buffer_copy;
+typedef struct gpucompile_vulkan__image_info { uint32_t sType; const void *pNext; uint32_t flags, type, format, extent[3], mips, layers, samples, tiling, usage, sharing, family_count; const uint32_t *families; uint32_t layout; } gpucompile_vulkan__image_info;
+typedef struct gpucompile_vulkan__view_info { uint32_t sType; const void *pNext; uint32_t flags; uint64_t image; uint32_t type, format, components[4], aspect, base_mip, mips, base_layer, layers; } gpucompile_vulkan__view_info;
+typedef struct gpucompile_vulkan__sampler_info { uint32_t sType; const void *pNext; uint32_t flags, mag, min, mipmap, u, v, w; float bias; uint32_t anisotropy; float max_anisotropy; uint32_t compare, compare_op; float min_lod, max_lod; uint32_t border, unnormalized; } gpucompile_vulkan__sampler_info;
+typedef struct gpucompile_vulkan__image_copy { uint64_t offset; uint32_t row_length, image_height, aspect, mip, base_layer, layers; int32_t at[3]; uint32_t extent[3]; } gpucompile_vulkan__image_copy;
+typedef struct gpucompile_vulkan__image_barrier { uint32_t sType; const void *pNext; uint32_t src, dst, old_layout, new_layout, src_family, dst_family; uint64_t image; uint32_t aspect, base_mip, mips, base_layer, layers; } gpucompile_vulkan__image_barrier;
+typedef struct gpucompile_vulkan__image_desc { uint64_t sampler, view; uint32_t layout; } gpucompile_vulkan__image_desc;
+typedef struct gpucompile_vulkan__format_properties { uint32_t linear, optimal, buffer; } gpucompile_vulkan__format_properties;
 /* VkDebugUtilsMessengerCallbackDataEXT up to the message (the part read) */
 typedef struct gpucompile_vulkan__message { uint32_t sType; const void *pNext; uint32_t flags; const char *id_name; int32_t id; const char *message; } gpucompile_vulkan__message;
 typedef uint32_t (GPUCOMPILE_VULKAN__CALL *gpucompile_vulkan__messenger_fn)(uint32_t severity, uint32_t types, const gpucompile_vulkan__message *data, void *user);
@@ -3317,6 +3607,7 @@ typedef struct gpucompile_vulkan__fns {
     GPUCOMPILE_VULKAN__FN(void, GetPhysicalDeviceFeatures2, (void *, gpucompile_vulkan__features *));
     GPUCOMPILE_VULKAN__FN(int, EnumerateDeviceExtensionProperties, (void *, const char *, uint32_t *, gpucompile_vulkan__extension *));
     GPUCOMPILE_VULKAN__FN(int, CreateDevice, (void *, const gpucompile_vulkan__device_info *, const void *, void **));
+    GPUCOMPILE_VULKAN__FN(void, GetPhysicalDeviceFormatProperties, (void *, uint32_t, gpucompile_vulkan__format_properties *));
     GPUCOMPILE_VULKAN__FN(int, CreateDebugUtilsMessengerEXT, (void *, const gpucompile_vulkan__messenger_info *, const void *, uint64_t *));
     GPUCOMPILE_VULKAN__FN(void, GetDeviceQueue, (void *, uint32_t, uint32_t, void **));
     GPUCOMPILE_VULKAN__FN(int, CreateBuffer, (void *, const gpucompile_vulkan__buffer_info *, const void *, uint64_t *));
@@ -3361,6 +3652,16 @@ typedef struct gpucompile_vulkan__fns {
     GPUCOMPILE_VULKAN__FN(void, CmdPipelineBarrier, (void *, uint32_t, uint32_t, uint32_t, uint32_t, const gpucompile_vulkan__memory_barrier *, uint32_t, const void *, uint32_t, const void *));
     GPUCOMPILE_VULKAN__FN(void, CmdCopyBuffer, (void *, uint64_t, uint64_t, uint32_t, const gpucompile_vulkan__buffer_copy *));
     GPUCOMPILE_VULKAN__FN(void, CmdFillBuffer, (void *, uint64_t, uint64_t, uint64_t, uint32_t));
+    GPUCOMPILE_VULKAN__FN(int, CreateImage, (void *, const gpucompile_vulkan__image_info *, const void *, uint64_t *));
+    GPUCOMPILE_VULKAN__FN(void, DestroyImage, (void *, uint64_t, const void *));
+    GPUCOMPILE_VULKAN__FN(void, GetImageMemoryRequirements, (void *, uint64_t, gpucompile_vulkan__memory_requirements *));
+    GPUCOMPILE_VULKAN__FN(int, BindImageMemory, (void *, uint64_t, uint64_t, uint64_t));
+    GPUCOMPILE_VULKAN__FN(int, CreateImageView, (void *, const gpucompile_vulkan__view_info *, const void *, uint64_t *));
+    GPUCOMPILE_VULKAN__FN(void, DestroyImageView, (void *, uint64_t, const void *));
+    GPUCOMPILE_VULKAN__FN(int, CreateSampler, (void *, const gpucompile_vulkan__sampler_info *, const void *, uint64_t *));
+    GPUCOMPILE_VULKAN__FN(void, DestroySampler, (void *, uint64_t, const void *));
+    GPUCOMPILE_VULKAN__FN(void, CmdCopyBufferToImage, (void *, uint64_t, uint64_t, uint32_t, uint32_t, const gpucompile_vulkan__image_copy *));
+    GPUCOMPILE_VULKAN__FN(void, CmdCopyImageToBuffer, (void *, uint64_t, uint32_t, uint64_t, uint32_t, const gpucompile_vulkan__image_copy *));
 } gpucompile_vulkan__fns;
 
 /* The instance-level and device-level entry points, by name, in gpucompile_vulkan__fns' order
@@ -3369,7 +3670,7 @@ static const char *const gpucompile_vulkan__global_names[] = {"vkCreateInstance"
     "vkEnumerateInstanceExtensionProperties"};
 static const char *const gpucompile_vulkan__instance_names[] = {"vkEnumeratePhysicalDevices", "vkGetPhysicalDeviceProperties",
     "vkGetPhysicalDeviceQueueFamilyProperties", "vkGetPhysicalDeviceMemoryProperties", "vkGetPhysicalDeviceFeatures2",
-    "vkEnumerateDeviceExtensionProperties", "vkCreateDevice", "?vkCreateDebugUtilsMessengerEXT"};
+    "vkEnumerateDeviceExtensionProperties", "vkCreateDevice", "vkGetPhysicalDeviceFormatProperties", "?vkCreateDebugUtilsMessengerEXT"};
 static const char *const gpucompile_vulkan__device_names[] = {"vkGetDeviceQueue", "vkCreateBuffer", "vkDestroyBuffer",
     "vkGetBufferMemoryRequirements", "vkAllocateMemory", "vkFreeMemory", "vkBindBufferMemory", "vkMapMemory", "vkCreateShaderModule",
     "vkDestroyShaderModule", "vkCreateDescriptorSetLayout", "vkDestroyDescriptorSetLayout", "vkCreatePipelineLayout",
@@ -3378,7 +3679,9 @@ static const char *const gpucompile_vulkan__device_names[] = {"vkGetDeviceQueue"
     "vkEndCommandBuffer", "vkCreateFence", "vkDestroyFence", "vkWaitForFences", "vkResetFences", "vkQueueSubmit",
     "vkCreateDescriptorPool", "vkDestroyDescriptorPool", "vkResetDescriptorPool", "vkAllocateDescriptorSets",
     "vkUpdateDescriptorSets", "vkCmdBindPipeline", "vkCmdBindDescriptorSets", "vkCmdPushConstants", "?vkCmdPushDescriptorSetKHR",
-    "vkCmdDispatch", "?vkCmdDispatchBase", "vkCmdPipelineBarrier", "vkCmdCopyBuffer", "vkCmdFillBuffer"};
+    "vkCmdDispatch", "?vkCmdDispatchBase", "vkCmdPipelineBarrier", "vkCmdCopyBuffer", "vkCmdFillBuffer", "vkCreateImage", "vkDestroyImage",
+    "vkGetImageMemoryRequirements", "vkBindImageMemory", "vkCreateImageView", "vkDestroyImageView", "vkCreateSampler", "vkDestroySampler",
+    "vkCmdCopyBufferToImage", "vkCmdCopyImageToBuffer"};
 
 /* An allocation: [base, base + size) of the host's address space, mapped from buffer's memory. */
 typedef struct gpucompile_vulkan__alloc { uintptr_t base; uint64_t size, buffer, memory; } gpucompile_vulkan__alloc;
@@ -3411,6 +3714,13 @@ typedef struct gpucompile_vulkan__module {
     gpucompile_vulkan__function *functions;
 } gpucompile_vulkan__module;
 
+/* An image of mgpuImageCreate: its VkImage (always in VK_IMAGE_LAYOUT_GENERAL), memory, view. */
+typedef struct gpucompile_vulkan__image {
+    uint64_t image, memory, view;
+    uint32_t format, extent[3], layers, pixel, integer;
+    struct gpucompile_vulkan__image *next;
+} gpucompile_vulkan__image;
+
 typedef struct gpucompile_vulkan__state {
     gpucompile_vulkan__fns vk;
     void *instance, *physical, *device, *queue;
@@ -3420,6 +3730,7 @@ typedef struct gpucompile_vulkan__state {
     uint32_t max_push, max_groups[3], max_invocations, max_uniform_range, max_group_size[3], max_shared;
     uint64_t storage_align, uniform_align;
     int push_descriptors, int8, int16, int64, float_atomics, starting;
+    int read_without_format, write_without_format; /* shaderStorageImageRead/WriteWithoutFormat */
     int unsaved; /* pipelines made at launches since the cache file was written (guarded by the lock) */
     char cache_path[1024];
     int cache_path_set;
@@ -3427,6 +3738,9 @@ typedef struct gpucompile_vulkan__state {
     gpucompile_vulkan__alloc *allocs; /* sorted by base */
     size_t num_allocs, cap_allocs;
     gpucompile_vulkan__ctx *free_ctx;
+    struct gpucompile_vulkan__image *images;      /* mgpuImageCreate's */
+    struct { uint32_t key; uint64_t sampler; } samplers[64]; /* one per OpenCL sampler mode (and texel kind), kept */
+    int num_samplers;
     gpucompile_vulkan_runtime_info info;
     char deferred[1024];  /* validation messages during start (written then only), reported at the next call */
     unsigned num_deferred;
@@ -3678,7 +3992,7 @@ static int gpucompile_vulkan__start_locked(gpucompile_vulkan__state *s, int ordi
     const char *v = getenv("GPUCOMPILE_VULKAN_VALIDATION"), *il = getenv("VK_INSTANCE_LAYERS");
     int r, want_validation = v && *v && strcmp(v, "0") != 0, debug_utils = 0, atomic_float = 0;
     static const float priority = 1.0f;
-    static const int core[] = {39, 40, 41}, v11[] = {0, 1, 2}, v12[] = {2, 3, 4, 5, 6, 7, 8, 31, 33, 34, 41, 42},
+    static const int core[] = {29, 31, 32, 39, 40, 41}, v11[] = {0, 1, 2}, v12[] = {2, 3, 4, 5, 6, 7, 8, 31, 33, 34, 41, 42},
                      v13[] = {7, 8, 11, 13, 14}, vaf[] = {0, 1, 2, 3, 4, 5, 6, 7};
     /* instance: layers and extensions */
     if (want_validation) {
@@ -3802,6 +4116,8 @@ static int gpucompile_vulkan__start_locked(gpucompile_vulkan__state *s, int ordi
     s->int8 = (int)ef12.f[8];
     s->int16 = (int)ef.f[41];
     s->int64 = (int)ef.f[40];
+    s->read_without_format = (int)ef.f[31];
+    s->write_without_format = (int)ef.f[32];
     s->float_atomics = (int)(efa.f[0] | efa.f[1]);
     memset(&qi, 0, sizeof qi);
     qi.sType = GPUCOMPILE_VULKAN__ST_DEVICE_QUEUE;
@@ -4049,7 +4365,16 @@ static gpucompile_vulkan__module *gpucompile_vulkan__module_make(gpucompile_vulk
     si.size = size;
     si.code = code;
     call = "vkCreateShaderModule";
-    if ((r = s->vk.CreateShaderModule(s->device, &si, NULL, &m->shader)) == 0) {
+    { /* storage images without a format need the device's features */
+        gpucompile_spirv_inst it;
+        for (gpucompile_spirv_begin(&it, code, size); r != 0 && !why[0] && gpucompile_spirv_next(&it);)
+            if (it.op == GPUCOMPILE_VULKAN__OP_CAPABILITY && it.wc == 2 &&
+                ((code[it.at + 1] == 55 && !s->read_without_format) || (code[it.at + 1] == 56 && !s->write_without_format)))
+                snprintf(why, sizeof why, "the module %s storage images without a format (SPIR-V's StorageImage%sWithoutFormat); the device "
+                         "lacks shaderStorageImage%sWithoutFormat", code[it.at + 1] == 55 ? "reads" : "writes", code[it.at + 1] == 55 ? "Read" : "Write",
+                         code[it.at + 1] == 55 ? "Read" : "Write");
+    }
+    if (!why[0] && (r = s->vk.CreateShaderModule(s->device, &si, NULL, &m->shader)) == 0) {
         for (i = 0; i < n && r == 0; i++) {
             m->functions[i].k = k[i];
             m->num_functions = i + 1;
@@ -4324,6 +4649,259 @@ static void gpucompile_vulkan__stream_destroy(void *stream) {
     gpucompile_vulkan__ctx_destroy(&gpucompile_vulkan__rt, (gpucompile_vulkan__ctx *)stream);
 }
 
+/* ---- images (mgpuImage*) ----
+   Every image is a VkImage of optimal tiling in VK_IMAGE_LAYOUT_GENERAL from its creation to its
+   end: GENERAL serves storage images, sampled images and transfers alike, so a kernel may write
+   an image that the next one samples with no transition between launches (and none an engine
+   must know of); on lavapipe and desktop GPUs it costs nothing measurable for compute. Usage:
+   sampled, transfer, and storage where the format allows it. Transfers go through a staging
+   allocation and wait for the stream first and for themselves after. */
+
+/* The VkFormat of an OpenCL channel order and type (0: none), and its texel's bytes. A kernel's
+   integer images are unsigned ones (LLVM 22 writes no signed integer type; Vulkan wants the view's
+   numeric type to be the shader's), so CL_SIGNED_INT32 is the unsigned format of the same bits,
+   and the 8- and 16-bit signed types, whose reads would lose their sign extension, have none. */
+static uint32_t gpucompile_vulkan__format(int order, int type, uint32_t *pixel, uint32_t *integer) {
+    /* per type: its bytes per channel, then the R, RG, RGBA formats (0: none) */
+    static const struct { int type; uint32_t bytes, r, rg, rgba; } t[] = {
+        {0x10D0, 1, 10, 17, 38}, {0x10D1, 2, 71, 78, 92}, {0x10D2, 1, 9, 16, 37}, {0x10D3, 2, 70, 77, 91},
+        {0x10D9, 4, 98, 101, 107}, {0x10DA, 1, 13, 20, 41},
+        {0x10DB, 2, 74, 81, 95}, {0x10DC, 4, 98, 101, 107}, {0x10DD, 2, 76, 83, 97}, {0x10DE, 4, 100, 103, 109}};
+    size_t i;
+    for (i = 0; i < sizeof t / sizeof t[0] && t[i].type != type; i++) {}
+    if (i == sizeof t / sizeof t[0]) return 0;
+    *integer = type >= 0x10D7 && type <= 0x10DC;
+    switch (order) {
+    case 0x10B0: *pixel = t[i].bytes; return t[i].r;      /* CL_R */
+    case 0x10B2: *pixel = 2 * t[i].bytes; return t[i].rg; /* CL_RG */
+    case 0x10B5: *pixel = 4 * t[i].bytes; return t[i].rgba; /* CL_RGBA */
+    case 0x10B6: *pixel = 4; return type == 0x10D2 ? 44u : 0u; /* CL_BGRA: unorm8 only (B8G8R8A8_UNORM) */
+    default: return 0;
+    }
+}
+
+static gpucompile_vulkan__image *gpucompile_vulkan__image_find(gpucompile_vulkan__state *s, const void *p) {
+    gpucompile_vulkan__image *x;
+    gpucompile_vulkan__lock();
+    for (x = s->images; x && x != p; x = x->next) {}
+    gpucompile_vulkan__unlock();
+    return x;
+}
+
+/* A borrowed context recording after everything before it (stream first waited for). */
+static gpucompile_vulkan__ctx *gpucompile_vulkan__ctx_begin(gpucompile_vulkan__state *s, void *stream) {
+    gpucompile_vulkan__ctx *c;
+    if (stream) gpucompile_vulkan__ctx_flush(s, (gpucompile_vulkan__ctx *)stream);
+    if (!(c = gpucompile_vulkan__ctx_borrow(s))) return NULL;
+    if (gpucompile_vulkan__ctx_next(s, c) != 0) {
+        gpucompile_vulkan__ctx_return(s, c);
+        return NULL;
+    }
+    gpucompile_vulkan__barrier(s, c, GPUCOMPILE_VULKAN__STAGES_WORK, GPUCOMPILE_VULKAN__STAGES_WORK, GPUCOMPILE_VULKAN__ACCESS_WORK);
+    return c;
+}
+
+static int gpucompile_vulkan__ctx_end(gpucompile_vulkan__state *s, gpucompile_vulkan__ctx *c) {
+    int r = gpucompile_vulkan__ctx_flush(s, c);
+    gpucompile_vulkan__ctx_return(s, c);
+    return r;
+}
+
+static void gpucompile_vulkan__image_destroy(gpucompile_vulkan__state *s, gpucompile_vulkan__image *x) {
+    if (x->view) s->vk.DestroyImageView(s->device, x->view, NULL);
+    if (x->image) s->vk.DestroyImage(s->device, x->image, NULL);
+    if (x->memory) s->vk.FreeMemory(s->device, x->memory, NULL);
+    free(x);
+}
+
+static void *gpucompile_vulkan__image_create(int32_t type, int32_t order, int32_t data_type, const size_t extent[4], size_t pixel_size,
+                                             const char *what, void *stream) {
+    gpucompile_vulkan__state *s = &gpucompile_vulkan__rt;
+    gpucompile_vulkan__image *x;
+    gpucompile_vulkan__image_info ii;
+    gpucompile_vulkan__view_info vi;
+    gpucompile_vulkan__memory_requirements mr;
+    gpucompile_vulkan__memory_properties mp;
+    gpucompile_vulkan__allocate_info ai;
+    gpucompile_vulkan__format_properties fp;
+    gpucompile_vulkan__image_barrier b;
+    gpucompile_vulkan__ctx *c;
+    /* per OpenCL type (0x10F1..): VkImageType, VkImageViewType */
+    static const uint32_t itype[6] = {1, 2, 1, 0, 0, 0}, vtype[6] = {1, 2, 5, 0, 4, 0};
+    const char *call = "vkCreateImage";
+    uint32_t t, k, pixel = 0, integer = 0, format = gpucompile_vulkan__format(order, data_type, &pixel, &integer);
+    char msg[384];
+    int r;
+    (void)pixel_size; /* the format's own */
+    t = (uint32_t)(type - 0x10F1);
+    if (t == 5 || !format) {
+        snprintf(msg, sizeof msg, t == 5 ? "%s: CL_MEM_OBJECT_IMAGE1D_BUFFER not yet on Vulkan" : "%s: no Vulkan format here (CL_R, CL_RG, "
+                 "CL_RGBA of the 8-, 16- and 32-bit types but CL_SIGNED_INT8 and 16; CL_BGRA of CL_UNORM_INT8)", what);
+        gpucompile_runtime_report("mgpuImageCreate", -1, msg);
+        return NULL;
+    }
+    if (!(x = (gpucompile_vulkan__image *)calloc(1, sizeof *x))) {
+        gpucompile_runtime_report("mgpuImageCreate", -1, "out of host memory");
+        return NULL;
+    }
+    x->format = format;
+    x->pixel = pixel;
+    x->integer = integer;
+    x->extent[0] = (uint32_t)extent[0];
+    x->extent[1] = itype[t] >= 1 ? (uint32_t)extent[1] : 1;
+    x->extent[2] = itype[t] == 2 ? (uint32_t)extent[2] : 1;
+    x->layers = vtype[t] >= 4 ? (uint32_t)extent[3] : 1;
+    s->vk.GetPhysicalDeviceFormatProperties(s->physical, format, &fp);
+    memset(&ii, 0, sizeof ii);
+    ii.sType = GPUCOMPILE_VULKAN__ST_IMAGE;
+    ii.type = itype[t];
+    ii.format = format;
+    memcpy(ii.extent, x->extent, sizeof ii.extent);
+    ii.mips = 1;
+    ii.layers = x->layers;
+    ii.samples = 1;
+    ii.usage = 0x7u | (fp.optimal & 0x2u ? 0x8u : 0u); /* TRANSFER_SRC | TRANSFER_DST | SAMPLED, STORAGE where the format has STORAGE_IMAGE */
+    if ((r = s->vk.CreateImage(s->device, &ii, NULL, &x->image)) == 0) {
+        s->vk.GetImageMemoryRequirements(s->device, x->image, &mr);
+        s->vk.GetPhysicalDeviceMemoryProperties(s->physical, &mp);
+        for (k = 0; k < mp.type_count && !((mr.type_bits >> k & 1u) && (mp.types[k].flags & 1u)); k++) {} /* device-local */
+        if (k == mp.type_count) for (k = 0; k < mp.type_count && !(mr.type_bits >> k & 1u); k++) {}
+        memset(&ai, 0, sizeof ai);
+        ai.sType = GPUCOMPILE_VULKAN__ST_MEMORY_ALLOCATE;
+        ai.size = mr.size;
+        ai.type = k;
+        call = "vkAllocateMemory";
+        if ((r = k == mp.type_count ? -2 : s->vk.AllocateMemory(s->device, &ai, NULL, &x->memory)) == 0) {
+            call = "vkBindImageMemory";
+            if ((r = s->vk.BindImageMemory(s->device, x->image, x->memory, 0)) == 0) {
+                memset(&vi, 0, sizeof vi);
+                vi.sType = GPUCOMPILE_VULKAN__ST_IMAGE_VIEW;
+                vi.image = x->image;
+                vi.type = vtype[t];
+                vi.format = format;
+                vi.aspect = 1u; /* COLOR */
+                vi.mips = 1;
+                vi.layers = x->layers;
+                call = "vkCreateImageView";
+                r = s->vk.CreateImageView(s->device, &vi, NULL, &x->view);
+            }
+        }
+    }
+    if (r == 0 && (c = gpucompile_vulkan__ctx_begin(s, stream)) != NULL) { /* into GENERAL, for good */
+        memset(&b, 0, sizeof b);
+        b.sType = GPUCOMPILE_VULKAN__ST_IMAGE_BARRIER;
+        b.dst = GPUCOMPILE_VULKAN__ACCESS_WORK;
+        b.new_layout = GPUCOMPILE_VULKAN__LAYOUT_GENERAL;
+        b.src_family = b.dst_family = ~0u;
+        b.image = x->image;
+        b.aspect = 1u;
+        b.mips = 1;
+        b.layers = x->layers;
+        s->vk.CmdPipelineBarrier(c->cmd, GPUCOMPILE_VULKAN__STAGES_WORK, GPUCOMPILE_VULKAN__STAGES_WORK, 0, 0, NULL, 0, NULL, 1, &b);
+        r = gpucompile_vulkan__ctx_end(s, c);
+        call = NULL; /* reported */
+    } else if (r == 0)
+        r = -1, call = NULL;
+    if (r != 0) {
+        if (call) gpucompile_vulkan__vk_check(r, call);
+        gpucompile_vulkan__image_destroy(s, x);
+        return NULL;
+    }
+    gpucompile_vulkan__lock();
+    x->next = s->images;
+    s->images = x;
+    gpucompile_vulkan__unlock();
+    return x;
+}
+
+/* The whole image from host memory p (to_image) or to it, through a staging allocation. */
+static void gpucompile_vulkan__image_transfer(void *image, void *p, int to_image, void *stream) {
+    gpucompile_vulkan__state *s = &gpucompile_vulkan__rt;
+    gpucompile_vulkan__image *x = gpucompile_vulkan__image_find(s, image);
+    gpucompile_vulkan__image_copy ic;
+    gpucompile_vulkan__alloc *a;
+    gpucompile_vulkan__ctx *c;
+    uint64_t bytes;
+    void *stage;
+    int read = !to_image;
+    if (!x) {
+        gpucompile_runtime_report(read ? "mgpuImageRead" : "mgpuImageWrite", -1, "not an image from mgpuImageCreate");
+        return;
+    }
+    bytes = (uint64_t)x->pixel * x->extent[0] * x->extent[1] * x->extent[2] * x->layers;
+    if (!(stage = gpucompile_vulkan__mem_alloc(bytes, 0))) return;
+    gpucompile_vulkan__lock();
+    a = gpucompile_vulkan__find(s, stage, 0);
+    gpucompile_vulkan__unlock();
+    if (!read) memcpy(stage, p, (size_t)bytes);
+    memset(&ic, 0, sizeof ic);
+    ic.aspect = 1u;
+    ic.layers = x->layers;
+    memcpy(ic.extent, x->extent, sizeof ic.extent);
+    if (a && (c = gpucompile_vulkan__ctx_begin(s, stream)) != NULL) {
+        if (read) s->vk.CmdCopyImageToBuffer(c->cmd, x->image, GPUCOMPILE_VULKAN__LAYOUT_GENERAL, a->buffer, 1, &ic);
+        else s->vk.CmdCopyBufferToImage(c->cmd, a->buffer, x->image, GPUCOMPILE_VULKAN__LAYOUT_GENERAL, 1, &ic);
+        if (gpucompile_vulkan__ctx_end(s, c) == 0 && read) memcpy(p, stage, (size_t)bytes);
+    }
+    gpucompile_vulkan__mem_free(stage);
+}
+
+static void gpucompile_vulkan__image_free(void *image, void *stream) {
+    gpucompile_vulkan__state *s = &gpucompile_vulkan__rt;
+    gpucompile_vulkan__image **p, *x = NULL;
+    (void)stream;
+    gpucompile_vulkan__lock();
+    for (p = &s->images; *p && *p != image; p = &(*p)->next) {}
+    if (*p) {
+        x = *p;
+        *p = x->next;
+    }
+    gpucompile_vulkan__unlock();
+    if (!x) gpucompile_runtime_report("mgpuImageFree", -1, "not an image from mgpuImageCreate");
+    else gpucompile_vulkan__image_destroy(s, x);
+}
+
+/* The VkSampler of OpenCL's sampler bits for an image of integers or not (made once, kept):
+   normalized coordinates (bit 0), the address mode (bits 1-3: none and clamp-to-edge as
+   CLAMP_TO_EDGE, clamp as CLAMP_TO_BORDER with transparent black, repeat, mirrored repeat), the
+   filter (0x10 nearest, 0x20 linear). Unnormalized coordinates take no repeat (OpenCL allows none,
+   Vulkan neither): clamp to the edge. 0 when none can be made (reported). */
+static uint64_t gpucompile_vulkan__sampler(gpucompile_vulkan__state *s, uint32_t bits, uint32_t integer) {
+    static const uint32_t address[5] = {2, 2, 3, 0, 1}; /* CLK_ADDRESS_* / 2 -> VkSamplerAddressMode */
+    gpucompile_vulkan__sampler_info si;
+    uint32_t key = (bits & 0x3fu) | integer << 8, mode = (bits >> 1 & 7u) < 5 ? address[bits >> 1 & 7u] : 2u;
+    uint64_t smp = 0;
+    int i, r;
+    gpucompile_vulkan__lock();
+    for (i = 0; i < s->num_samplers; i++)
+        if (s->samplers[i].key == key) smp = s->samplers[i].sampler;
+    gpucompile_vulkan__unlock();
+    if (smp) return smp;
+    memset(&si, 0, sizeof si);
+    si.sType = GPUCOMPILE_VULKAN__ST_SAMPLER;
+    si.mag = si.min = (bits & 0x20u) ? 1u : 0u; /* LINEAR : NEAREST */
+    si.unnormalized = !(bits & 1u);
+    if (si.unnormalized && mode < 2) mode = 2;
+    si.u = si.v = si.w = mode;
+    si.border = integer; /* FLOAT_ / INT_TRANSPARENT_BLACK */
+    if ((r = s->vk.CreateSampler(s->device, &si, NULL, &smp)) != 0) {
+        gpucompile_vulkan__vk_check(r, "vkCreateSampler");
+        return 0;
+    }
+    gpucompile_vulkan__lock();
+    if (s->num_samplers < 64) {
+        s->samplers[s->num_samplers].key = key;
+        s->samplers[s->num_samplers++].sampler = smp;
+    } else {
+        gpucompile_vulkan__unlock();
+        s->vk.DestroySampler(s->device, smp, NULL);
+        gpucompile_runtime_report("mgpuLaunchKernel", -1, "more than 64 sampler modes");
+        return 0;
+    }
+    gpucompile_vulkan__unlock();
+    return smp;
+}
+
 /* Descriptor sets for f's bindings from c's pool (made on first use; when full, c is flushed
    and the pool reset once). */
 static int gpucompile_vulkan__sets(gpucompile_vulkan__state *s, gpucompile_vulkan__ctx *c, const gpucompile_vulkan__function *f, uint64_t *sets,
@@ -4331,16 +4909,17 @@ static int gpucompile_vulkan__sets(gpucompile_vulkan__state *s, gpucompile_vulka
     gpucompile_vulkan__set_allocate_info ai;
     int r, attempt;
     if (!c->descriptors) {
-        gpucompile_vulkan__pool_size ps[2];
+        gpucompile_vulkan__pool_size ps[5];
         gpucompile_vulkan__descriptor_pool_info pi;
-        ps[0].type = 7;
-        ps[0].count = 1024;
-        ps[1].type = 6;
-        ps[1].count = 256;
+        uint32_t t;
+        for (t = 0; t < 5; t++) { /* storage buffers, uniform buffers; storage images, sampled images, images and samplers */
+            ps[t].type = t < 2 ? 7 - t : 5 - t;
+            ps[t].count = t ? 256 : 1024;
+        }
         memset(&pi, 0, sizeof pi);
         pi.sType = GPUCOMPILE_VULKAN__ST_DESCRIPTOR_POOL;
         pi.max_sets = 256;
-        pi.size_count = 2;
+        pi.size_count = 5;
         pi.sizes = ps;
         *call = "vkCreateDescriptorPool";
         if ((r = s->vk.CreateDescriptorPool(s->device, &pi, NULL, &c->descriptors)) != 0) return r;
@@ -4534,6 +5113,7 @@ static void gpucompile_vulkan__launch_info(void *function, const gpucompile_vulk
     gpucompile_vulkan__function *f = (gpucompile_vulkan__function *)function;
     const gpucompile_vulkan_kernel *k;
     gpucompile_vulkan__buffer_desc bufs[32];
+    gpucompile_vulkan__image_desc imgs[32];
     gpucompile_vulkan__write_set ws[32];
     gpucompile_vulkan__ctx *c;
     uint64_t sets[4], pipeline = 0;
@@ -4551,13 +5131,7 @@ static void gpucompile_vulkan__launch_info(void *function, const gpucompile_vulk
     /* which argument each binding takes: by default the i-th; a kernel with its original
        parameters recorded (num_params) names them */
     nargs = k->num_params ? k->num_params : k->num_bindings + k->num_push;
-    for (i = 0; i < k->num_bindings; i++) slot[i] = k->num_params ? -1 : i;
-    for (i = 0; i < k->num_params; i++) {
-        int j;
-        if (k->params[i].kind != GPUCOMPILE_VULKAN_PARAM_BINDING) continue;
-        for (j = 0; j < k->num_bindings; j++)
-            if (k->bindings[j].set == 0 && k->bindings[j].binding == k->params[i].value) slot[j] = i;
-    }
+    for (i = 0; i < k->num_bindings; i++) slot[i] = k->num_params ? k->bindings[i].param : i;
     for (i = 0; i < k->num_bindings && !msg[0]; i++)
         if (slot[i] < 0)
             snprintf(msg, sizeof msg, "kernel '%s': binding %u is none of its parameters", k->name, k->bindings[i].binding);
@@ -4573,11 +5147,40 @@ static void gpucompile_vulkan__launch_info(void *function, const gpucompile_vulk
         gpucompile_runtime_report("mgpuLaunchKernel", -1, msg);
         return;
     }
+    /* images: argument i an image from mgpuImageCreate; an image and sampler's sampler made of
+       the sampler argument's bits or the constant's */
+    for (i = 0; i < k->num_bindings && !msg[0]; i++) {
+        const gpucompile_vulkan_binding *x = &k->bindings[i];
+        void *p = x->descriptor_type <= 3 && params[slot[i]] ? *(void **)params[slot[i]] : NULL;
+        gpucompile_vulkan__image *im = p ? gpucompile_vulkan__image_find(s, p) : NULL;
+        const int32_t *bits = x->sampler_param >= 0 && x->sampler_param < nargs ? (const int32_t *)params[x->sampler_param] : NULL;
+        if (x->descriptor_type > 3) continue;
+        memset(&imgs[i], 0, sizeof imgs[i]);
+        imgs[i].layout = GPUCOMPILE_VULKAN__LAYOUT_GENERAL;
+        if (!im || x->descriptor_type == 0)
+            snprintf(msg, sizeof msg, "kernel '%s', argument %d (binding %u): %p is not an image from mgpuImageCreate", k->name, slot[i], x->binding, p);
+        else if (im->integer != x->integer)
+            snprintf(msg, sizeof msg, "kernel '%s', argument %d (binding %u): an image of %s read as %s", k->name, slot[i], x->binding,
+                     im->integer ? "integers" : "floats", x->integer ? "integers (read_imagei/ui, write_imagei/ui)" : "floats (read_imagef, write_imagef)");
+        else if (x->descriptor_type == 1 && x->sampler_param >= 0 && !bits)
+            snprintf(msg, sizeof msg, "kernel '%s', argument %d (a sampler_t): NULL", k->name, x->sampler_param);
+        else if (x->descriptor_type == 1 && !((bits ? (uint32_t)*bits : x->sampler_bits) & 1u) && (x->dim == 2 || x->arrayed))
+            snprintf(msg, sizeof msg, "kernel '%s', binding %u: a sampler of unnormalized coordinates on a %s (Vulkan samples only 1D and 2D images "
+                     "so)", k->name, x->binding, x->dim == 2 ? "3D image" : "image array");
+        else if (x->descriptor_type == 1 && !(imgs[i].sampler = gpucompile_vulkan__sampler(s, bits ? (uint32_t)*bits : x->sampler_bits, x->integer)))
+            return;
+        imgs[i].view = im ? im->view : 0;
+    }
+    if (msg[0]) {
+        gpucompile_runtime_report("mgpuLaunchKernel", -1, msg);
+        return;
+    }
     /* bindings: argument i is a pointer into an allocation */
     gpucompile_vulkan__lock();
     for (i = 0; i < k->num_bindings && bad < 0; i++) {
-        void *p = params[slot[i]] ? *(void **)params[slot[i]] : NULL;
+        void *p = k->bindings[i].descriptor_type > 3 && params[slot[i]] ? *(void **)params[slot[i]] : NULL;
         gpucompile_vulkan__alloc *a = p ? gpucompile_vulkan__find(s, p, 0) : NULL;
+        if (k->bindings[i].descriptor_type <= 3) continue;
         uint64_t off = a ? (uint64_t)((uintptr_t)p - a->base) : 0, align = k->bindings[i].descriptor_type == 6 ? s->uniform_align : s->storage_align;
         if (!a || (align && off % align)) bad = i;
         else {
@@ -4622,7 +5225,8 @@ static void gpucompile_vulkan__launch_info(void *function, const gpucompile_vulk
         ws[i].binding = k->bindings[i].binding;
         ws[i].count = 1; /* one write per binding: lavapipe mishandles several array elements in one push */
         ws[i].type = k->bindings[i].descriptor_type;
-        ws[i].buffers = &bufs[i];
+        if (ws[i].type <= 3) ws[i].images = &imgs[i];
+        else ws[i].buffers = &bufs[i];
     }
     if ((r = gpucompile_vulkan__pipeline_for(s, f, values, &pipeline, &call)) != 0) {
         gpucompile_vulkan__vk_check(r, call);
@@ -4738,6 +5342,9 @@ GPUCOMPILE_CONSTRUCTOR(gpucompile_vulkan__rt_register) {
     v.env = "GPUCOMPILE_LIBVULKAN"; v.library = GPUCOMPILE_VULKAN__LIBRARY;
     v.what = "the Vulkan loader"; v.hint = "no Vulkan loader installed? Debian: libvulkan1 mesa-vulkan-drivers";
     GPUCOMPILE_RUNTIME_ENTRIES(GPUCOMPILE_VULKAN__RT_ENTRY)
+    v.image_create = gpucompile_vulkan__image_create;
+    v.image_copy = gpucompile_vulkan__image_transfer;
+    v.image_free = gpucompile_vulkan__image_free;
     v.score = gpucompile_vulkan__score;
     v.image_format = gpucompile_vulkan__image_format;
     v.enter = gpucompile_vulkan__enter;
@@ -4755,7 +5362,7 @@ void gpucompile_vulkan_set_pipeline_cache(const char *path) {
 int gpucompile_vulkan_runtime_info_get(gpucompile_vulkan_runtime_info *out) {
     if (!gpucompile_runtime_available()) return 0;
     gpucompile_vulkan__lock();
-    *out = gpucompile_vulkan__rt.info;
+    if (out) *out = gpucompile_vulkan__rt.info; /* NULL: only whether the device is up */
     gpucompile_vulkan__unlock();
     return 1;
 }
@@ -4883,6 +5490,7 @@ int gpucompile_vulkan_record_launch(const gpucompile_vulkan_program *program, co
     gpucompile_vulkan__function *f = gpucompile_vulkan__program_function(program, name);
     const gpucompile_vulkan__state *s = program ? &program->dev : NULL;
     gpucompile_vulkan__write_set ws[32];
+    gpucompile_vulkan__image_desc imgs[32];
     unsigned char block[256];
     char msg[300];
     uint64_t pipeline = 0;
@@ -4917,7 +5525,13 @@ int gpucompile_vulkan_record_launch(const gpucompile_vulkan_program *program, co
             ws[i].binding = f->k.bindings[i].binding;
             ws[i].count = 1;
             ws[i].type = f->k.bindings[i].descriptor_type;
-            ws[i].buffers = (const gpucompile_vulkan__buffer_desc *)(const void *)&buffers[i];
+            if (ws[i].type <= 3) { /* an image: the view, the sampler, the layout (0: GENERAL) in the entry's three words */
+                imgs[i].view = buffers[i].buffer;
+                imgs[i].sampler = buffers[i].offset;
+                imgs[i].layout = buffers[i].range ? (uint32_t)buffers[i].range : GPUCOMPILE_VULKAN__LAYOUT_GENERAL;
+                ws[i].images = &imgs[i];
+            } else
+                ws[i].buffers = (const gpucompile_vulkan__buffer_desc *)(const void *)&buffers[i];
         }
         s->vk.CmdPushDescriptorSetKHR(command_buffer, 1u, f->layout, 0, (uint32_t)f->k.num_bindings, ws);
     }

@@ -276,6 +276,32 @@ if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; the
   "$G" -t '#gpu.vulkan' -f bin "$T_TMP/bad.ll" -o /dev/null 2> "$T_TMP/err"; rc=$?
   check "a pointer stored to memory: refused before LLVM, naming the function and the instruction" sh -c \
     "[ $rc = 1 ] && grep -q \"function 'k': .store ptr addrspace(1).*a pointer stored to memory\" '$T_TMP/err'"
+  # OpenCL images (tests/test_vulkan_images.c runs them): valid modules at -O2 and -O0, as bin and as isa
+  for o in O2 O0; do
+    clang -cl-std=CL2.0 -target spirv64 -$o -emit-llvm -S $D/vulkan_images.cl -o "$T_TMP/img$o.ll"
+    check "vulkan_images.cl (-$o): image bindings, samplers, size queries: spirv-val" sh -c \
+      "'$G' --no-cache -t '#gpu.vulkan' -f bin '$T_TMP/img$o.ll' -o '$T_TMP/img$o.spv' && spirv-val --target-env vulkan1.3 '$T_TMP/img$o.spv'"
+  done
+  check "... as isa through spirv-as: valid, no Linkage left" sh -c "'$G' --no-cache -t '#gpu.vulkan' -f isa '$T_TMP/imgO2.ll' -o '$T_TMP/img.s' && \
+    spirv-as --target-env vulkan1.3 '$T_TMP/img.s' -o '$T_TMP/img_s.spv' && spirv-val --target-env vulkan1.3 '$T_TMP/img_s.spv' && ! grep -q 'Linkage' '$T_TMP/img.s'"
+  check "... sampled at level 0, sizes queried, no image read without a format" sh -c "spirv-dis '$T_TMP/imgO2.spv' > '$T_TMP/img.dis' && \
+    grep -q 'OpImageSampleExplicitLod .* Lod ' '$T_TMP/img.dis' && grep -q 'OpImageQuerySizeLod' '$T_TMP/img.dis' && grep -q 'OpImageQuerySize ' '$T_TMP/img.dis' && \
+    ! grep -q 'StorageImageReadWithoutFormat\|OpCapability Linkage' '$T_TMP/img.dis'"
+  "$G" --no-cache -t '#gpu.vulkan' -f bin "$T_TMP/imgO2.ll" -o /dev/null --emit-text "$T_TMP/img.txt"
+  check "... the metadata: blur's parameters (image and sampler, sampler, storage image, buffer) and its bindings' kinds" sh -c \
+    "grep -q 'parameters = \"i0:s1+1 s i2 b3\"' '$T_TMP/img.txt' && grep -q 'dim = \"2D\", image = \"image_sampler\"' '$T_TMP/img.txt' && \
+     grep -q 'dim = \"3D\", image = \"sampled_image\"' '$T_TMP/img.txt' && grep -q 'dim = \"2DArray\", image = \"sampled_image\"' '$T_TMP/img.txt'"
+  # what stays refused, by name
+  for c in "kernel void k(read_only image1d_buffer_t a, global float4 *o) { *o = read_imagef(a, 0); }|parameter 0: an image1d_buffer_t (not yet on Vulkan" \
+           "kernel void k(read_only image2d_t a, global int *o) { *o = get_image_channel_order(a); }|get_image_channel_order: not yet on Vulkan" \
+           "kernel void k(read_only image2d_t a, global int *o) { *o = get_image_channel_data_type(a); }|get_image_channel_data_type: not yet on Vulkan" \
+           "kernel void k(read_only image2d_depth_t a, global float *o) { *o = read_imagef(a, (int2)(0)); }|parameter 0: an image of depth or multisamples (not yet on Vulkan"; do
+    printf "${c%%|*}\n" > "$T_TMP/ri.cl"
+    clang -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S "$T_TMP/ri.cl" -o "$T_TMP/ri.ll" 2>/dev/null
+    rc=0; "$G" --no-cache -t '#gpu.vulkan' -f bin "$T_TMP/ri.ll" -o "$T_TMP/ri.spv" 2>"$T_TMP/err" || rc=$?
+    check "refused by name: ${c#*|}" sh -c '[ "$1" = 1 ] && grep -q -- "$2" "$3" && [ ! -e "$4" ]' _ "$rc" "${c#*|}" "$T_TMP/err" "$T_TMP/ri.spv"
+  done
+  # compare-and-swap loops of 1024 work-items in a buffer and in workgroup memory, on the device
   # atomics of 1024 work-items in a buffer and in workgroup memory, on the device: compare-and-swap
   # loops (32-bit), and 64-bit ones
   R=$(dirname "$G")/tests/piglit_run

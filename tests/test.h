@@ -192,4 +192,54 @@ T_HELPER int t_sh_ok(const char *cmd) {
     free(out);
     return st == 0;
 }
+
+#if defined(GPUCOMPILE_VULKAN_RUNTIME)
+/* The tests that run Vulkan kernels: the runtime's reports counted, the last kept, each printed
+   (install with gpucompile_runtime_set_error_callback(t_on_runtime_error, NULL)), and their start. */
+#include <llvm-c/Target.h>
+static char t_runtime_error[1024];
+static int t_runtime_errors; /* every report, validation messages among them */
+
+T_HELPER void t_on_runtime_error(const char *call, int code, const char *message, void *user) {
+    (void)user;
+    t_runtime_errors++;
+    snprintf(t_runtime_error, sizeof t_runtime_error, "%s (%d): %s", call, code, message);
+    printf("  runtime: %s\n", t_runtime_error);
+}
+
+T_HELPER void t_llvm_targets(void) {
+    LLVMInitializeAllTargetInfos();
+    LLVMInitializeAllTargets();
+    LLVMInitializeAllTargetMCs();
+    LLVMInitializeAllAsmPrinters();
+}
+
+/* The end of such a program: its module unloaded, its scratch directory removed. */
+T_HELPER void t_vulkan_end(const char *dir, void *module) {
+    char cmd[512];
+    if (module) mgpuModuleUnload(module);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    free(t_sh(cmd, NULL));
+}
+
+/* LLVM's targets; a scratch directory into dir (gpucompile-STEM-XXXXXX under $TMPDIR or /tmp);
+   the Khronos validation layer on where it is installed (its messages are reports); 1 when clang,
+   spirv-val and LLVM's SPIR-V target are there into *have_tools. 0 without a scratch directory. */
+T_HELPER int t_vulkan_start(char *dir, size_t size, const char *stem, int *have_tools) {
+    LLVMTargetRef t;
+    char *msg = NULL;
+    t_llvm_targets();
+    snprintf(dir, size, "%s/gpucompile-%s-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", stem);
+    if (!mkdtemp(dir)) {
+        printf("cannot make a scratch directory\n");
+        return 0;
+    }
+    if (!getenv("GPUCOMPILE_VULKAN_VALIDATION") && access("/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json", R_OK) == 0)
+        setenv("GPUCOMPILE_VULKAN_VALIDATION", "1", 1);
+    *have_tools = t_sh_ok("command -v clang >/dev/null && command -v spirv-val >/dev/null") &&
+                  !LLVMGetTargetFromTriple("spirv1.6-unknown-vulkan1.3-compute", &t, &msg);
+    if (msg) LLVMDisposeMessage(msg);
+    return 1;
+}
+#endif
 #endif

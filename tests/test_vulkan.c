@@ -523,6 +523,32 @@ static void test_abi_against_vulkan_h(void) {
     SAME(gpucompile_vulkan__write_set, VkWriteDescriptorSet);
     AT(gpucompile_vulkan__write_set, type, VkWriteDescriptorSet, descriptorType);
     AT(gpucompile_vulkan__write_set, buffers, VkWriteDescriptorSet, pBufferInfo);
+    AT(gpucompile_vulkan__write_set, images, VkWriteDescriptorSet, pImageInfo);
+    AT(gpucompile_vulkan__features, f[29], VkPhysicalDeviceFeatures2, features.shaderStorageImageExtendedFormats);
+    AT(gpucompile_vulkan__features, f[31], VkPhysicalDeviceFeatures2, features.shaderStorageImageReadWithoutFormat);
+    AT(gpucompile_vulkan__features, f[32], VkPhysicalDeviceFeatures2, features.shaderStorageImageWriteWithoutFormat);
+    SAME(gpucompile_vulkan__image_info, VkImageCreateInfo);
+    AT(gpucompile_vulkan__image_info, usage, VkImageCreateInfo, usage);
+    AT(gpucompile_vulkan__image_info, families, VkImageCreateInfo, pQueueFamilyIndices);
+    AT(gpucompile_vulkan__image_info, layout, VkImageCreateInfo, initialLayout);
+    SAME(gpucompile_vulkan__view_info, VkImageViewCreateInfo);
+    AT(gpucompile_vulkan__view_info, image, VkImageViewCreateInfo, image);
+    AT(gpucompile_vulkan__view_info, aspect, VkImageViewCreateInfo, subresourceRange.aspectMask);
+    AT(gpucompile_vulkan__view_info, layers, VkImageViewCreateInfo, subresourceRange.layerCount);
+    SAME(gpucompile_vulkan__sampler_info, VkSamplerCreateInfo);
+    AT(gpucompile_vulkan__sampler_info, bias, VkSamplerCreateInfo, mipLodBias);
+    AT(gpucompile_vulkan__sampler_info, unnormalized, VkSamplerCreateInfo, unnormalizedCoordinates);
+    SAME(gpucompile_vulkan__image_copy, VkBufferImageCopy);
+    AT(gpucompile_vulkan__image_copy, at, VkBufferImageCopy, imageOffset);
+    AT(gpucompile_vulkan__image_copy, extent, VkBufferImageCopy, imageExtent);
+    SAME(gpucompile_vulkan__image_barrier, VkImageMemoryBarrier);
+    AT(gpucompile_vulkan__image_barrier, image, VkImageMemoryBarrier, image);
+    AT(gpucompile_vulkan__image_barrier, layers, VkImageMemoryBarrier, subresourceRange.layerCount);
+    SAME(gpucompile_vulkan__image_desc, VkDescriptorImageInfo);
+    SAME(gpucompile_vulkan__format_properties, VkFormatProperties);
+    CHECK((int)GPUCOMPILE_VULKAN__ST_IMAGE == (int)VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO && (int)GPUCOMPILE_VULKAN__ST_IMAGE_VIEW == (int)VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO &&
+          (int)GPUCOMPILE_VULKAN__ST_SAMPLER == (int)VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO && (int)GPUCOMPILE_VULKAN__ST_IMAGE_BARRIER == (int)VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER);
+    CHECK(GPUCOMPILE_VULKAN__LAYOUT_GENERAL == VK_IMAGE_LAYOUT_GENERAL);
     SAME(gpucompile_vulkan__pool_size, VkDescriptorPoolSize);
     SAME(gpucompile_vulkan__descriptor_pool_info, VkDescriptorPoolCreateInfo);
     SAME(gpucompile_vulkan__set_allocate_info, VkDescriptorSetAllocateInfo);
@@ -568,7 +594,7 @@ static void test_abi_against_vulkan_h(void) {
                                              VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT));
     CHECK(GPUCOMPILE_VULKAN__ACCESS_HOST_READ == VK_ACCESS_HOST_READ_BIT && GPUCOMPILE_VULKAN__STAGE_HOST == VK_PIPELINE_STAGE_HOST_BIT);
     /* the entry points' table: one pointer per name, in order */
-    CHECK(offsetof(gpucompile_vulkan__fns, CmdFillBuffer) - offsetof(gpucompile_vulkan__fns, GetDeviceQueue) ==
+    CHECK(offsetof(gpucompile_vulkan__fns, CmdCopyImageToBuffer) - offsetof(gpucompile_vulkan__fns, GetDeviceQueue) ==
           (sizeof gpucompile_vulkan__device_names / sizeof gpucompile_vulkan__device_names[0] - 1) * sizeof(void (*)(void)));
     CHECK(offsetof(gpucompile_vulkan__fns, CreateDebugUtilsMessengerEXT) - offsetof(gpucompile_vulkan__fns, EnumeratePhysicalDevices) ==
           (sizeof gpucompile_vulkan__instance_names / sizeof gpucompile_vulkan__instance_names[0] - 1) * sizeof(void (*)(void)));

@@ -19,15 +19,7 @@
 static char dir[256];
 static int have_tools;
 static void *module;
-static char runtime_error[1024];
-static int runtime_errors; /* every report, validation messages among them */
 
-static void on_error(const char *call, int code, const char *message, void *user) {
-    (void)user;
-    runtime_errors++;
-    snprintf(runtime_error, sizeof runtime_error, "%s (%d): %s", call, code, message);
-    printf("  runtime: %s\n", runtime_error);
-}
 
 /* IR text -> lowered -> SPIR-V words in out (the parameter strings added); log: the errors. */
 static int compile_ir(const char *ir, size_t len, gpucompile_buf *out, t_log *log) {
@@ -100,10 +92,10 @@ static void compile_cl(const char *source, const char *stem, void **out) {
         free(m.data);
         return;
     }
-    gpucompile_runtime_set_error_callback(on_error, NULL);
+    gpucompile_runtime_set_error_callback(t_on_runtime_error, NULL);
     *out = mgpuModuleLoad(m.data, m.len);
     free(m.data);
-    if (!*out && !gpucompile_vulkan_runtime_info_get(NULL)) SKIP("no Vulkan device: %s", runtime_error);
+    if (!*out && !gpucompile_vulkan_runtime_info_get(NULL)) SKIP("no Vulkan device: %s", t_runtime_error);
     CHECK(*out != NULL);
 }
 
@@ -853,28 +845,11 @@ static void test_annex_f(void) {
 /* the runtime reported nothing (with the validation layer on where it is installed: none of its messages) */
 static void test_runtime_quiet(void) {
     if (!module) SKIP("no module");
-    CHECK_MSG(runtime_errors == 0, "%d reports; the last: %s", runtime_errors, runtime_error);
+    CHECK_MSG(t_runtime_errors == 0, "%d reports; the last: %s", t_runtime_errors, t_runtime_error);
 }
 
 int main(void) {
-    LLVMInitializeAllTargetInfos();
-    LLVMInitializeAllTargets();
-    LLVMInitializeAllTargetMCs();
-    LLVMInitializeAllAsmPrinters();
-    snprintf(dir, sizeof dir, "%s/gpucompile-vkbi-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(dir)) {
-        printf("cannot make a scratch directory\n");
-        return 1;
-    }
-    if (!getenv("GPUCOMPILE_VULKAN_VALIDATION") && access("/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json", R_OK) == 0)
-        setenv("GPUCOMPILE_VULKAN_VALIDATION", "1", 1);
-    {
-        LLVMTargetRef t;
-        char *msg = NULL;
-        have_tools = t_sh_ok("command -v clang >/dev/null && command -v spirv-val >/dev/null") &&
-                     !LLVMGetTargetFromTriple("spirv1.6-unknown-vulkan1.3-compute", &t, &msg);
-        if (msg) LLVMDisposeMessage(msg);
-    }
+    if (!t_vulkan_start(dir, sizeof dir, "vkbi", &have_tools)) return 1; /* the validation layer: no message allowed */
     RUN(test_compile);
     RUN(test_integer);
     RUN(test_float_common);
@@ -887,11 +862,6 @@ int main(void) {
     RUN(test_half);
     RUN(test_annex_f);
     RUN(test_runtime_quiet);
-    if (module) mgpuModuleUnload(module);
-    {
-        char cmd[512];
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-        free(t_sh(cmd, NULL));
-    }
+    t_vulkan_end(dir, module);
     return TEST_END("test_vulkan_builtins");
 }

@@ -19,15 +19,7 @@
 
 static char dir[256];
 static int have_tools, have_device;
-static char runtime_error[1024];
-static int runtime_errors; /* every report, validation messages among them */
 
-static void on_error(const char *call, int code, const char *message, void *user) {
-    (void)user;
-    runtime_errors++;
-    snprintf(runtime_error, sizeof runtime_error, "%s (%d): %s", call, code, message);
-    printf("  runtime: %s\n", runtime_error);
-}
 
 /* LLVM 22 writes the barrier as OpControlBarrier Workgroup Workgroup 0x10 (no WorkgroupMemory):
    each barrier gets a constant of its own, 0x148 (AcquireRelease|UniformMemory|WorkgroupMemory). */
@@ -224,10 +216,10 @@ static void *fn(const char *name) {
 
 static void test_load(void) {
     if (!valid) SKIP("no valid module");
-    gpucompile_runtime_set_error_callback(on_error, NULL);
+    gpucompile_runtime_set_error_callback(t_on_runtime_error, NULL);
     module = mgpuModuleLoad(spirv.data, spirv.len);
     if (!module) {
-        if (!gpucompile_vulkan_runtime_info_get(NULL)) SKIP("no Vulkan device: %s", runtime_error);
+        if (!gpucompile_vulkan_runtime_info_get(NULL)) SKIP("no Vulkan device: %s", t_runtime_error);
     }
     CHECK(module != NULL);
     have_device = module != NULL;
@@ -639,7 +631,7 @@ static void test_cuda_dynamic_shared(void) {
     static const int blocks[] = {32, 256, 8};
     gpucompile_buf m;
     t_log log;
-    int n = 0, count = 1024, i, b, before = runtime_errors;
+    int n = 0, count = 1024, i, b, before = t_runtime_errors;
     float *in, *out;
     void *fmod = NULL, *args[2];
     gpucompile_vulkan_kernel k[2];
@@ -666,7 +658,7 @@ static void test_cuda_dynamic_shared(void) {
         for (i = 0; i < count; i++) bad += out[i] != in[(i / bs) * bs + bs - 1 - i % bs];
         CHECK_MSG(bad == 0, "blocks of %d: %d wrong; out[0] = %g", bs, bad, (double)out[0]);
     }
-    CHECK(runtime_errors == before);
+    CHECK(t_runtime_errors == before);
     if (fmod) mgpuModuleUnload(fmod);
     mgpuMemFree(in, NULL);
     mgpuMemFree(out, NULL);
@@ -683,7 +675,7 @@ static void test_sizes_compiled_in(void) {
     gpucompile_lower_options o;
     gpucompile_vulkan_kernel k[16];
     t_log log;
-    int n = 0, before = runtime_errors, i;
+    int n = 0, before = t_runtime_errors, i;
     void *fmod = NULL;
     if (!have_tools) SKIP("no clang / spirv-val");
     snprintf(path, sizeof path, "%s/pk.ll", dir);
@@ -714,14 +706,14 @@ static void test_sizes_compiled_in(void) {
         for (i = 0; i < count; i++) in[i] = 1.0f;
         mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "sized_reduce"), 16, 1, 1, 64, 1, 1, 256, NULL, args, NULL, 4);
         CHECK(out[0] == 64.0f && out[15] == 64.0f);
-        runtime_error[0] = 0;
+        t_runtime_error[0] = 0;
         mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "sized_reduce"), 8, 1, 1, 128, 1, 1, 512, NULL, args, NULL, 4);
-        CHECK_MSG(strstr(runtime_error, "has workgroup size 64x1x1, compiled in") != NULL, "%s", runtime_error);
-        runtime_error[0] = 0;
+        CHECK_MSG(strstr(t_runtime_error, "has workgroup size 64x1x1, compiled in") != NULL, "%s", t_runtime_error);
+        t_runtime_error[0] = 0;
         mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "sized_reduce"), 16, 1, 1, 64, 1, 1, 8192, NULL, args, NULL, 4);
-        CHECK_MSG(strstr(runtime_error, "compiled with 4096") != NULL, "%s", runtime_error);
-        CHECK(runtime_errors == before + 2);
-        runtime_errors = before; /* the two refusals asked for */
+        CHECK_MSG(strstr(t_runtime_error, "compiled with 4096") != NULL, "%s", t_runtime_error);
+        CHECK(t_runtime_errors == before + 2);
+        t_runtime_errors = before; /* the two refusals asked for */
         mgpuModuleUnload(fmod);
         mgpuMemFree(in, NULL);
         mgpuMemFree(out, NULL);
@@ -732,7 +724,7 @@ static void test_sizes_compiled_in(void) {
 static void test_cuda_style_ir(void) {
     gpucompile_buf m;
     t_log log;
-    int n = 0, count = 300, i, bad = 0, before = runtime_errors;
+    int n = 0, count = 300, i, bad = 0, before = t_runtime_errors;
     float *in, *out;
     void *fmod = NULL, *args[3];
     gpucompile_vulkan_kernel k[2];
@@ -758,7 +750,7 @@ static void test_cuda_style_ir(void) {
         for (i = 0; i < count; i++)
             bad += out[i] != in[4 * i] + in[4 * i + 1] + in[4 * i + 2] + in[4 * i + 3];
         CHECK_MSG(bad == 0, "%d wrong; out[1] = %g", bad, (double)out[1]);
-        CHECK(runtime_errors == before);
+        CHECK(t_runtime_errors == before);
         mgpuMemFree(in, NULL);
         mgpuMemFree(out, NULL);
         if (fmod) mgpuModuleUnload(fmod);
@@ -924,7 +916,7 @@ static void test_run_kernels(void) {
     gpucompile_lower_options o;
     gpucompile_vulkan_kernel k[8];
     t_log log;
-    int n = 0, count = 1000, groups = 8, i, bad, before = runtime_errors;
+    int n = 0, count = 1000, groups = 8, i, bad, before = t_runtime_errors;
     void *fmod = NULL, *args[4], *scratch = NULL;
     if (!have_tools) SKIP("no clang / LLVM SPIR-V target");
     snprintf(ll, sizeof ll, "%s/run_kernels.ll", dir);
@@ -973,12 +965,12 @@ static void test_run_kernels(void) {
             bad += out[i] != want;
         }
         CHECK_MSG(bad == 0, "reduce: %d groups wrong", bad);
-        runtime_error[0] = 0;
+        t_runtime_error[0] = 0;
         out[0] = out[7] = -1.0f;
         mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "reduce"), groups, 1, 1, 128, 1, 1, 8192, NULL, args, NULL, 4); /* more than it needs: fine */
         CHECK_MSG(out[0] == 379.0f && out[7] != -1.0f, "%g", (double)out[0]); /* the sum of i %% 7 below 128 */
         mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "reduce"), groups, 1, 1, 128, 1, 1, 1 << 24, NULL, args, NULL, 4); /* more than any device has */
-        CHECK_MSG(strstr(runtime_error, "above the device's maxComputeSharedMemorySize") != NULL, "%s", runtime_error);
+        CHECK_MSG(strstr(t_runtime_error, "above the device's maxComputeSharedMemorySize") != NULL, "%s", t_runtime_error);
         memset(out, 0, (size_t)groups * 4);
         mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "reduce_static"), groups, 1, 1, 128, 1, 1, 0, NULL, args, NULL, 4);
         for (bad = 0, i = 0; i < groups; i++) {
@@ -1048,7 +1040,7 @@ static void test_run_kernels(void) {
         mgpuMemFree(x, NULL);
         mgpuMemFree(out, NULL);
     }
-    CHECK(runtime_errors == before + (fmod != NULL)); /* the one refusal asked for */
+    CHECK(t_runtime_errors == before + (fmod != NULL)); /* the one refusal asked for */
     if (fmod) mgpuModuleUnload(fmod);
     free(m.data);
 }
@@ -1183,7 +1175,7 @@ static void test_refusals(void) {
 static void *load_cl(const char *name, const char *source) {
     gpucompile_buf m;
     void *mod;
-    gpucompile_runtime_set_error_callback(on_error, NULL);
+    gpucompile_runtime_set_error_callback(t_on_runtime_error, NULL);
     if (!have_device) {
         gpucompile_vulkan_runtime_info ri;
         have_device = gpucompile_vulkan_runtime_info_get(&ri);
@@ -1305,9 +1297,9 @@ static void test_split_grid(void) {
     args[1] = &n;
     for (g = 0; g < 2; g++) { /* x above the limit, then y; blocks of 2x1 */
         int gx = (int)grids[g][0], gy = (int)grids[g][1];
-        runtime_error[0] = 0;
+        t_runtime_error[0] = 0;
         mgpuLaunchKernel(f, gx, gy, 1, 2, 1, 1, 0, NULL, args, NULL, 2);
-        CHECK_MSG(!runtime_error[0], "%s", runtime_error);
+        CHECK_MSG(!t_runtime_error[0], "%s", t_runtime_error);
         for (bad = 0, y = 0; y < gy; y++)
             for (x = 0; x < 2 * gx; x++) bad += o[y * 2 * gx + x] != x / 2 + 100000 * y;
         CHECK_MSG(bad == 0 && n[0] == gx && n[1] == gy, "grid %dx%d: %d wrong, groups %d %d", gx, gy, bad, n[0], n[1]);
@@ -1454,7 +1446,7 @@ static void test_runtime_quiet(void) {
     if (!have_device) SKIP("no Vulkan device");
     CHECK(gpucompile_vulkan_runtime_info_get(&info));
     if (getenv("GPUCOMPILE_VULKAN_VALIDATION")) CHECK(info.validation);
-    CHECK_MSG(runtime_errors == 1, "%d reports (1 expected: the local memory refusal)", runtime_errors);
+    CHECK_MSG(t_runtime_errors == 1, "%d reports (1 expected: the local memory refusal)", t_runtime_errors);
 }
 
 /* test_vulkan_ptr --compile IN.ll OUT.spv: one optimized module through the same steps, its
@@ -1482,26 +1474,10 @@ static int compile_one(const char *in, const char *out, int optimize) {
 }
 
 int main(int argc, char **argv) {
-    LLVMInitializeAllTargetInfos();
-    LLVMInitializeAllTargets();
-    LLVMInitializeAllTargetMCs();
-    LLVMInitializeAllAsmPrinters();
+    t_llvm_targets();
     if (argc == 4 && strcmp(argv[1], "--compile") == 0) return compile_one(argv[2], argv[3], 0);
     if (argc == 4 && strcmp(argv[1], "--compile-optimize") == 0) return compile_one(argv[2], argv[3], 1); /* front-end output, -O0 */
-    snprintf(dir, sizeof dir, "%s/gpucompile-vkptr-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(dir)) {
-        printf("cannot make a scratch directory\n");
-        return 1;
-    }
-    if (!getenv("GPUCOMPILE_VULKAN_VALIDATION") && access("/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json", R_OK) == 0)
-        setenv("GPUCOMPILE_VULKAN_VALIDATION", "1", 1); /* no message allowed (test_runtime_quiet) */
-    {
-        LLVMTargetRef t;
-        char *msg = NULL;
-        have_tools = t_sh_ok("command -v clang >/dev/null && command -v spirv-val >/dev/null") &&
-                     !LLVMGetTargetFromTriple("spirv1.6-unknown-vulkan1.3-compute", &t, &msg);
-        if (msg) LLVMDisposeMessage(msg);
-    }
+    if (!t_vulkan_start(dir, sizeof dir, "vkptr", &have_tools)) return 1; /* the validation layer: no message allowed */
     RUN(test_compile);
     RUN(test_load);
     RUN(test_saxpy);
@@ -1530,12 +1506,7 @@ int main(int argc, char **argv) {
     RUN(test_structured_cf);
     RUN(test_switch_table);
     RUN(test_runtime_quiet);
-    if (module) mgpuModuleUnload(module);
     free(spirv.data);
-    {
-        char cmd[512];
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-        free(t_sh(cmd, NULL));
-    }
+    t_vulkan_end(dir, module);
     return TEST_END("test_vulkan_ptr");
 }

@@ -7,9 +7,9 @@
 #       -O2 for the Vulkan target, the pointer-kernel rewrite, LLVM's SPIR-V code generator);
 #   O2: as a user runs it: clang -target spirv64 -O2, then gpucompile -t '#gpu.vulkan' -f bin.
 # Each module written is checked with spirv-val --target-env vulkan1.3. One line per module and
-# recipe: OK|INVALID|REFUSED|CRASH|IMAGE|LIBRARY|CLANG, the recipe, the module, the first error
-# (IMAGE: a kernel takes an image or a sampler, not yet built, whatever else happens to the
-# module; LIBRARY: no kernel, helpers that the application prepends to other files);
+# recipe: OK|INVALID|REFUSED|CRASH|LIBRARY|CLANG, the recipe, the module, the first error
+# (LIBRARY: no kernel, helpers that the application prepends to other files), a module whose
+# kernels take images or samplers named "NAME (images)";
 # then per package and recipe the counts, and the refusals counted by reason.
 # Usage: vulkan.sh [--recipe O0|O2] [--only TEXT] [BUILD]. Exit 0, or 77 when the cache or the
 # tools are missing.
@@ -58,10 +58,10 @@ one() { # NAME FILE FLAGS...
     fi
     # a file of helpers that its application prepends to others (silx's kahan.cl, doubleword.cl)
     if ! grep -q '^define spir_kernel' "$ll"; then echo "LIBRARY|$r|$n|"; continue; fi
-    if grep -q '^define spir_kernel .*target("spirv\.\(Image\|Sampler\)' "$ll"; then echo "IMAGE|$r|$n|"; continue; fi
+    img=; grep -q '^define spir_kernel .*target("spirv\.\(Image\|Sampler\)' "$ll" && img=" (images)"
     if [ $r = O0 ]; then timeout 300 "$T" --compile-optimize "$ll" "$W/o.spv" >"$W/log" 2>&1
     else timeout 300 "$G" --no-cache -t '#gpu.vulkan' -f bin "$ll" -o "$W/o.spv" >"$W/log" 2>&1; fi
-    verdict $? "$W/log" $r "$n"
+    verdict $? "$W/log" $r "$n$img"
   done
 }
 {
@@ -86,7 +86,7 @@ one() { # NAME FILE FLAGS...
 # values, the text in quotes, taken out)
 echo "package recipe: counts"
 awk -F'|' '{ split($3, p, "/"); k = p[1] " " $2; c[k, $1]++; keys[k] = 1 }
-  END { for (k in keys) { s = k ":"; n = split("OK INVALID REFUSED CRASH IMAGE LIBRARY CLANG", st, " ")
+  END { for (k in keys) { s = k ":"; n = split("OK INVALID REFUSED CRASH LIBRARY CLANG", st, " ")
         for (i = 1; i <= n; i++) if (c[k, st[i]]) s = s " " st[i] " " c[k, st[i]]; print s } }' "$W/results" | sort
 echo "refusals by reason:"
 awk -F'|' '$1 == "REFUSED" { r = $4; gsub(/'"'"'[^'"'"']*'"'"'|"[^"]*"|@[A-Za-z0-9_.]+|%[A-Za-z0-9_.]+|[0-9]+/, "_", r); print $2 ": " substr(r, 1, 140) }' "$W/results" | sort | uniq -c | sort -rn
