@@ -1337,7 +1337,7 @@ static void *backend_cl(const char *file, const char *source) {
     CHECK(t_save(dir, "cf.spv", o->data, o->size, path, sizeof path));
     snprintf(cmd, sizeof cmd, "spirv-val --target-env vulkan1.3 '%s'", path);
     CHECK(t_sh_ok(cmd));
-    gpucompile_runtime_set_error_callback(on_error, NULL);
+    gpucompile_runtime_set_error_callback(t_on_runtime_error, NULL);
     if (!have_device) have_device = gpucompile_vulkan_runtime_info_get(&ri);
     if (have_device) CHECK((mod = mgpuModuleLoad(o->data, o->size)) != NULL);
     gpucompile_object_free(o);
