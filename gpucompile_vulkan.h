@@ -2136,14 +2136,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job 
     if (inverted)
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d select%s of a product compared with zero written "
                            "with the inverse comparison (LLVM 22 crashes on its FaceForward of them)", inverted, inverted == 1 ? "" : "s");
-    if (job->format == GPUCOMPILE_FORMAT_ISA) { /* isa: the module's words too, for finish's repairs */
-        LLVMMemoryBufferRef obj = NULL, bc = LLVMWriteBitcodeToMemoryBuffer(job->module);
-        /* from a copy, in a context and target machine of its own: LLVM 22's SPIR-V code generator crashes run twice on one module */
-        r = bc ? gpucompile_job_emit_copy(job, bc, LLVMObjectFile, gpucompile_spirv_ids_wrong, 8, &obj)
-               : gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "the module cannot be copied");
-        if (bc) LLVMDisposeMemoryBuffer(bc);
-        if (r != GPUCOMPILE_OK) return r;
-        job->backend_data = obj;
+    if (job->format == GPUCOMPILE_FORMAT_ISA) { /* isa: the module as it is now, whose words finish emits for its repairs */
+        if (!(job->backend_data = LLVMWriteBitcodeToMemoryBuffer(job->module))) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "the module cannot be copied");
     }
     return r;
 }
@@ -2946,9 +2940,24 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__finish_mod(gpucompile_jo
     gpucompile_result r;
     unsigned char *words = NULL;
     size_t nwords = 0;
+<<<<<<< HEAD
     int barriers, nulls, names, int8, cas, wide, images;
     if (format == GPUCOMPILE_FORMAT_ISA) { /* the words of the same module (pre_emit), for the repairs */
         if (!(obj = (LLVMMemoryBufferRef)job->backend_data)) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "no module words for the assembly text");
+=======
+    int barriers, nulls, names, int8, cas, images;
+    if (format == GPUCOMPILE_FORMAT_ISA) { /* the words of the same module (pre_emit's copy), for the repairs: emitted after the
+                                              text, from the copy in a context and target machine of its own (LLVM 22's SPIR-V code
+                                              generator crashes run twice on one module), so that the text is its process's first
+                                              code generation (a later one may reuse a block's id, which the words are mended of and
+                                              the text is not) */
+        LLVMMemoryBufferRef bc = (LLVMMemoryBufferRef)job->backend_data;
+        gpucompile_result r2 = bc ? gpucompile_job_emit_copy(job, bc, LLVMObjectFile, gpucompile_spirv_ids_wrong, 8, &obj)
+                                  : gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "no module words for the assembly text");
+        if (bc) LLVMDisposeMemoryBuffer(bc);
+        job->backend_data = obj;
+        if (r2 != GPUCOMPILE_OK) return r2;
+>>>>>>> images
     }
     memset(&m, 0, sizeof m);
     m.job = job;
