@@ -2940,12 +2940,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__finish_mod(gpucompile_jo
     gpucompile_result r;
     unsigned char *words = NULL;
     size_t nwords = 0;
-<<<<<<< HEAD
     int barriers, nulls, names, int8, cas, wide, images;
-    if (format == GPUCOMPILE_FORMAT_ISA) { /* the words of the same module (pre_emit), for the repairs */
-        if (!(obj = (LLVMMemoryBufferRef)job->backend_data)) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "no module words for the assembly text");
-=======
-    int barriers, nulls, names, int8, cas, images;
     if (format == GPUCOMPILE_FORMAT_ISA) { /* the words of the same module (pre_emit's copy), for the repairs: emitted after the
                                               text, from the copy in a context and target machine of its own (LLVM 22's SPIR-V code
                                               generator crashes run twice on one module), so that the text is its process's first
@@ -2957,7 +2952,6 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__finish_mod(gpucompile_jo
         if (bc) LLVMDisposeMemoryBuffer(bc);
         job->backend_data = obj;
         if (r2 != GPUCOMPILE_OK) return r2;
->>>>>>> images
     }
     memset(&m, 0, sizeof m);
     m.job = job;
