@@ -815,31 +815,47 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__rewrite(gpucompile_lower_
                else a vector bitcast */
             int direct = LLVMGetTypeKind(t) == LLVMVectorTypeKind && LLVMGetElementType(t) == bt;
             int ints = !direct && LLVMGetTypeKind(bt) == LLVMIntegerTypeKind;
-            unsigned bits = (unsigned)w->es * 8;
-            LLVMTypeRef wide = ints ? LLVMIntTypeInContext(w->ctx, bits * n) : NULL, vt = n == 1 ? bt : LLVMVectorType(bt, n);
-            LLVMValueRef v = NULL, parts = NULL;
+            unsigned bits = (unsigned)w->es * 8, lanes = 1, per = n, j;
+            LLVMTypeRef wide, vt = n == 1 ? bt : LLVMVectorType(bt, n);
+            LLVMValueRef v = NULL, parts = NULL, whole = NULL;
+            /* of integer elements, a vector lane by lane where one integer of it all would pass
+               64 bits (a float4 over ints: LLVM 22 stops the process on an i128) */
+            if (ints && bits * n > 64 && LLVMGetTypeKind(t) == LLVMVectorTypeKind && n % LLVMGetVectorSize(t) == 0) lanes = LLVMGetVectorSize(t), per = n / lanes;
+            if (ints && bits * per > 64)
+                return gpucompile_lower__refuse(w, in, "an access of %u bytes of a buffer of %u-byte integers, more than 8 bytes of them in one "
+                                                       "value (LLVM 22 stops the process on integers wider than 64 bits)", (unsigned)(w->es * n), (unsigned)w->es);
+            wide = ints ? LLVMIntTypeInContext(w->ctx, bits * per) : NULL;
             LLVMPositionBuilderBefore(w->b, in);
             if (LLVMIsAStoreInst(in)) {
-                parts = LLVMGetOperand(in, 0);
-                if (ints && LLVMTypeOf(parts) != wide) parts = LLVMBuildBitCast(w->b, parts, wide, "");
-                else if (!ints && !direct) parts = LLVMBuildBitCast(w->b, parts, vt, "");
+                whole = LLVMGetOperand(in, 0);
+                if (!ints && !direct) whole = LLVMBuildBitCast(w->b, whole, vt, "");
             } else
-                v = ints ? LLVMConstInt(wide, 0, 0) : n > 1 ? LLVMGetPoison(direct ? t : vt) : NULL;
-            for (k = 0; k < n; k++) {
-                LLVMValueRef ak = k ? gpucompile_lower__address(w, handle, array, LLVMBuildAdd(w->b, idx, LLVMConstInt(w->i64, k, 0), ""), in) : a;
-                LLVMPositionBuilderBefore(w->b, in);
-                if (LLVMIsAStoreInst(in)) {
-                    LLVMValueRef e = ints ? LLVMBuildTrunc(w->b, k ? LLVMBuildLShr(w->b, parts, LLVMConstInt(wide, k * bits, 0), "") : parts, bt, "")
-                                          : n == 1 ? parts : LLVMBuildExtractElement(w->b, parts, LLVMConstInt(w->i32, k, 0), "");
-                    LLVMBuildStore(w->b, e, ak);
-                } else {
-                    LLVMValueRef e = LLVMBuildLoad2(w->b, bt, ak, "");
-                    if (ints) {
-                        e = LLVMBuildZExt(w->b, e, wide, "");
-                        v = LLVMBuildOr(w->b, v, k ? LLVMBuildShl(w->b, e, LLVMConstInt(wide, k * bits, 0), "") : e, "");
-                    } else
-                        v = n == 1 ? e : LLVMBuildInsertElement(w->b, v, e, LLVMConstInt(w->i32, k, 0), "");
+                v = n > 1 && !(ints && lanes == 1) ? LLVMGetPoison(direct ? t : ints ? t : vt) : NULL;
+            for (j = 0; j < lanes; j++) {
+                LLVMValueRef acc = ints ? LLVMConstInt(wide, 0, 0) : NULL;
+                if (whole) {
+                    parts = lanes > 1 ? LLVMBuildExtractElement(w->b, whole, LLVMConstInt(w->i32, j, 0), "") : whole;
+                    if (ints && LLVMTypeOf(parts) != wide) parts = LLVMBuildBitCast(w->b, parts, wide, "");
                 }
+                for (k = j * per; k < (j + 1) * per; k++) {
+                    unsigned q = k - j * per;
+                    LLVMValueRef ak = k ? gpucompile_lower__address(w, handle, array, LLVMBuildAdd(w->b, idx, LLVMConstInt(w->i64, k, 0), ""), in) : a;
+                    LLVMPositionBuilderBefore(w->b, in);
+                    if (whole) {
+                        LLVMValueRef e = ints ? LLVMBuildTrunc(w->b, q ? LLVMBuildLShr(w->b, parts, LLVMConstInt(wide, q * bits, 0), "") : parts, bt, "")
+                                              : n == 1 ? parts : LLVMBuildExtractElement(w->b, parts, LLVMConstInt(w->i32, k, 0), "");
+                        LLVMBuildStore(w->b, e, ak);
+                    } else {
+                        LLVMValueRef e = LLVMBuildLoad2(w->b, bt, ak, "");
+                        if (ints) {
+                            e = LLVMBuildZExt(w->b, e, wide, "");
+                            acc = LLVMBuildOr(w->b, acc, q ? LLVMBuildShl(w->b, e, LLVMConstInt(wide, q * bits, 0), "") : e, "");
+                        } else
+                            v = n == 1 ? e : LLVMBuildInsertElement(w->b, v, e, LLVMConstInt(w->i32, k, 0), "");
+                    }
+                }
+                if (!whole && ints) /* the lane (or the whole value) put together */
+                    v = lanes > 1 ? LLVMBuildInsertElement(w->b, v, LLVMBuildBitCast(w->b, acc, LLVMGetElementType(t), ""), LLVMConstInt(w->i32, j, 0), "") : acc;
             }
             if (!LLVMIsAStoreInst(in)) LLVMReplaceAllUsesWith(in, LLVMTypeOf(v) == t ? v : LLVMBuildBitCast(w->b, v, t, ""));
             LLVMInstructionEraseFromParent(in);

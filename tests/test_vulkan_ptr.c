@@ -1246,6 +1246,36 @@ static void test_index_off_constant(void) {
     mgpuModuleUnload(mod);
 }
 
+/* A float4 buffer also written as ints: the buffer of ints, each float4 access lane by lane (one
+   integer of it all would be an i128, on which LLVM 22 stops the process) */
+static void test_float4_over_ints(void) {
+    static const char src[] = "kernel void mix(global float4 *p, global const int *q, global float4 *o) {\n"
+                              "    int i = get_global_id(0);\n    ((global int *)p)[i * 8] = q[i];\n"
+                              "    p[2 * i + 1] = (float4)(1.0f, 2.0f, (float)i, -0.5f);\n    o[i] = p[2 * i + 1] + (float4)(0.5f);\n}\n";
+    void *mod, *args[3];
+    float *p, *o;
+    int *q, i, bad = 0, n = 64;
+    if (!have_tools) SKIP("no clang / spirv-val");
+    if (!(mod = load_cl("mix.cl", src))) SKIP("no Vulkan device");
+    p = (float *)alloc((size_t)n * 32);
+    q = (int *)alloc((size_t)n * 4);
+    o = (float *)alloc((size_t)n * 16);
+    for (i = 0; i < n; i++) q[i] = 1000 + i;
+    args[0] = &p; args[1] = &q; args[2] = &o;
+    mgpuLaunchKernel(mgpuModuleGetFunction(mod, "mix"), 1, 1, 1, 64, 1, 1, 0, NULL, args, NULL, 3);
+    for (i = 0; i < n; i++) {
+        int bits;
+        memcpy(&bits, &p[8 * i], 4);
+        bad += bits != 1000 + i || p[8 * i + 4] != 1.0f || p[8 * i + 6] != (float)i || p[8 * i + 7] != -0.5f;
+        bad += o[4 * i] != 1.5f || o[4 * i + 1] != 2.5f || o[4 * i + 2] != (float)i + 0.5f || o[4 * i + 3] != 0.0f;
+    }
+    CHECK_MSG(bad == 0, "%d wrong", bad);
+    mgpuMemFree(p, NULL);
+    mgpuMemFree(q, NULL);
+    mgpuMemFree(o, NULL);
+    mgpuModuleUnload(mod);
+}
+
 /* Constant tables read as another type than their elements' (piglit's program-scope-arrays.cl):
    a table of structs read field by field, one of chars read as ints: private arrays of the type
    read, their values made of the table's bytes */
@@ -1503,6 +1533,7 @@ int main(int argc, char **argv) {
     RUN(test_split_grid);
     RUN(test_index_off_constant);
     RUN(test_table_as_other_type);
+    RUN(test_float4_over_ints);
     RUN(test_structured_cf);
     RUN(test_switch_table);
     RUN(test_runtime_quiet);
