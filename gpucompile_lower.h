@@ -815,8 +815,10 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__rewrite(gpucompile_lower_
                else a vector bitcast */
             int direct = LLVMGetTypeKind(t) == LLVMVectorTypeKind && LLVMGetElementType(t) == bt;
             int ints = !direct && LLVMGetTypeKind(bt) == LLVMIntegerTypeKind;
-            unsigned bits = (unsigned)w->es * 8, lanes = 1, per = n, j;
-            LLVMTypeRef wide, vt = n == 1 ? bt : LLVMVectorType(bt, n);
+            unsigned bits = (unsigned)w->es * 8, lanes = 1, per = n, j, l;
+            /* of vector elements (a float2 buffer read as float4), the elements' lanes in one vector */
+            unsigned m = LLVMGetTypeKind(bt) == LLVMVectorTypeKind ? LLVMGetVectorSize(bt) : 1;
+            LLVMTypeRef wide, vt = n == 1 ? bt : LLVMVectorType(m > 1 ? LLVMGetElementType(bt) : bt, n * m);
             LLVMValueRef v = NULL, parts = NULL, whole = NULL;
             /* of integer elements, a vector lane by lane where one integer of it all would pass
                64 bits (a float4 over ints: LLVM 22 stops the process on an i128) */
@@ -842,16 +844,25 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__rewrite(gpucompile_lower_
                     LLVMValueRef ak = k ? gpucompile_lower__address(w, handle, array, LLVMBuildAdd(w->b, idx, LLVMConstInt(w->i64, k, 0), ""), in) : a;
                     LLVMPositionBuilderBefore(w->b, in);
                     if (whole) {
-                        LLVMValueRef e = ints ? LLVMBuildTrunc(w->b, q ? LLVMBuildLShr(w->b, parts, LLVMConstInt(wide, q * bits, 0), "") : parts, bt, "")
-                                              : n == 1 ? parts : LLVMBuildExtractElement(w->b, parts, LLVMConstInt(w->i32, k, 0), "");
+                        LLVMValueRef e, mask[16];
+                        if (ints) e = LLVMBuildTrunc(w->b, q ? LLVMBuildLShr(w->b, parts, LLVMConstInt(wide, q * bits, 0), "") : parts, bt, "");
+                        else if (n == 1) e = parts;
+                        else if (m == 1) e = LLVMBuildExtractElement(w->b, parts, LLVMConstInt(w->i32, k, 0), "");
+                        else {
+                            for (l = 0; l < m && l < 16; l++) mask[l] = LLVMConstInt(w->i32, k * m + l, 0);
+                            e = LLVMBuildShuffleVector(w->b, parts, LLVMGetPoison(vt), LLVMConstVector(mask, m), "");
+                        }
                         LLVMBuildStore(w->b, e, ak);
                     } else {
                         LLVMValueRef e = LLVMBuildLoad2(w->b, bt, ak, "");
                         if (ints) {
                             e = LLVMBuildZExt(w->b, e, wide, "");
                             acc = LLVMBuildOr(w->b, acc, q ? LLVMBuildShl(w->b, e, LLVMConstInt(wide, q * bits, 0), "") : e, "");
-                        } else
+                        } else if (n == 1 || m == 1)
                             v = n == 1 ? e : LLVMBuildInsertElement(w->b, v, e, LLVMConstInt(w->i32, k, 0), "");
+                        else
+                            for (l = 0; l < m; l++)
+                                v = LLVMBuildInsertElement(w->b, v, LLVMBuildExtractElement(w->b, e, LLVMConstInt(w->i32, l, 0), ""), LLVMConstInt(w->i32, k * m + l, 0), "");
                     }
                 }
                 if (!whole && ints) /* the lane (or the whole value) put together */

@@ -1247,32 +1247,38 @@ static void test_index_off_constant(void) {
 }
 
 /* A float4 buffer also written as ints: the buffer of ints, each float4 access lane by lane (one
-   integer of it all would be an i128, on which LLVM 22 stops the process) */
+   integer of it all would be an i128, on which LLVM 22 stops the process); a float2 buffer read
+   and written as float4: each float2's lanes in the float4 (no vector of vectors) */
 static void test_float4_over_ints(void) {
-    static const char src[] = "kernel void mix(global float4 *p, global const int *q, global float4 *o) {\n"
+    static const char src[] = "kernel void mix(global float4 *p, global const int *q, global float4 *o, global float2 *h) {\n"
                               "    int i = get_global_id(0);\n    ((global int *)p)[i * 8] = q[i];\n"
-                              "    p[2 * i + 1] = (float4)(1.0f, 2.0f, (float)i, -0.5f);\n    o[i] = p[2 * i + 1] + (float4)(0.5f);\n}\n";
-    void *mod, *args[3];
-    float *p, *o;
+                              "    p[2 * i + 1] = (float4)(1.0f, 2.0f, (float)i, -0.5f);\n    o[i] = p[2 * i + 1] + (float4)(0.5f);\n"
+                              "    h[2 * i] = (float2)(3.0f, (float)i);\n    ((global float4 *)h)[i] += (float4)(1.0f);\n}\n";
+    void *mod, *args[4];
+    float *p, *o, *h;
     int *q, i, bad = 0, n = 64;
     if (!have_tools) SKIP("no clang / spirv-val");
     if (!(mod = load_cl("mix.cl", src))) SKIP("no Vulkan device");
     p = (float *)alloc((size_t)n * 32);
     q = (int *)alloc((size_t)n * 4);
     o = (float *)alloc((size_t)n * 16);
+    h = (float *)alloc((size_t)n * 16);
     for (i = 0; i < n; i++) q[i] = 1000 + i;
-    args[0] = &p; args[1] = &q; args[2] = &o;
-    mgpuLaunchKernel(mgpuModuleGetFunction(mod, "mix"), 1, 1, 1, 64, 1, 1, 0, NULL, args, NULL, 3);
+    for (i = 0; i < 4 * n; i++) h[i] = 10.0f;
+    args[0] = &p; args[1] = &q; args[2] = &o; args[3] = &h;
+    mgpuLaunchKernel(mgpuModuleGetFunction(mod, "mix"), 1, 1, 1, 64, 1, 1, 0, NULL, args, NULL, 4);
     for (i = 0; i < n; i++) {
         int bits;
         memcpy(&bits, &p[8 * i], 4);
         bad += bits != 1000 + i || p[8 * i + 4] != 1.0f || p[8 * i + 6] != (float)i || p[8 * i + 7] != -0.5f;
         bad += o[4 * i] != 1.5f || o[4 * i + 1] != 2.5f || o[4 * i + 2] != (float)i + 0.5f || o[4 * i + 3] != 0.0f;
+        bad += h[4 * i] != 4.0f || h[4 * i + 1] != (float)i + 1.0f || h[4 * i + 2] != 11.0f || h[4 * i + 3] != 11.0f;
     }
     CHECK_MSG(bad == 0, "%d wrong", bad);
     mgpuMemFree(p, NULL);
     mgpuMemFree(q, NULL);
     mgpuMemFree(o, NULL);
+    mgpuMemFree(h, NULL);
     mgpuModuleUnload(mod);
 }
 
