@@ -817,8 +817,9 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__rewrite(gpucompile_lower_
             int ints = !direct && LLVMGetTypeKind(bt) == LLVMIntegerTypeKind;
             unsigned bits = (unsigned)w->es * 8, lanes = 1, per = n, j, l;
             /* of vector elements (a float2 buffer read as float4), the elements' lanes in one vector */
-            unsigned m = LLVMGetTypeKind(bt) == LLVMVectorTypeKind ? LLVMGetVectorSize(bt) : 1;
-            LLVMTypeRef wide, vt = n == 1 ? bt : LLVMVectorType(m > 1 ? LLVMGetElementType(bt) : bt, n * m);
+            int vec = LLVMGetTypeKind(bt) == LLVMVectorTypeKind;
+            unsigned m = vec ? LLVMGetVectorSize(bt) : 1;
+            LLVMTypeRef wide, vt = n == 1 ? bt : LLVMVectorType(vec ? LLVMGetElementType(bt) : bt, n * m);
             LLVMValueRef v = NULL, parts = NULL, whole = NULL;
             /* of integer elements, a vector lane by lane where one integer of it all would pass
                64 bits (a float4 over ints: LLVM 22 stops the process on an i128) */
@@ -847,7 +848,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__rewrite(gpucompile_lower_
                         LLVMValueRef e, mask[16];
                         if (ints) e = LLVMBuildTrunc(w->b, q ? LLVMBuildLShr(w->b, parts, LLVMConstInt(wide, q * bits, 0), "") : parts, bt, "");
                         else if (n == 1) e = parts;
-                        else if (m == 1) e = LLVMBuildExtractElement(w->b, parts, LLVMConstInt(w->i32, k, 0), "");
+                        else if (!vec) e = LLVMBuildExtractElement(w->b, parts, LLVMConstInt(w->i32, k, 0), "");
                         else {
                             for (l = 0; l < m && l < 16; l++) mask[l] = LLVMConstInt(w->i32, k * m + l, 0);
                             e = LLVMBuildShuffleVector(w->b, parts, LLVMGetPoison(vt), LLVMConstVector(mask, m), "");
@@ -858,7 +859,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__rewrite(gpucompile_lower_
                         if (ints) {
                             e = LLVMBuildZExt(w->b, e, wide, "");
                             acc = LLVMBuildOr(w->b, acc, q ? LLVMBuildShl(w->b, e, LLVMConstInt(wide, q * bits, 0), "") : e, "");
-                        } else if (n == 1 || m == 1)
+                        } else if (n == 1 || !vec)
                             v = n == 1 ? e : LLVMBuildInsertElement(w->b, v, e, LLVMConstInt(w->i32, k, 0), "");
                         else
                             for (l = 0; l < m; l++)
@@ -2988,7 +2989,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__passes(gpucompile_lower__
     return w->r;
 }
 
-/* An instruction of fn that makes or takes a vector of more than 4 lanes, NULL if none. */
+/* An instruction of fn that makes or takes a vector of more than 4 lanes, or of one (SPIR-V's
+   vectors have 2 to 4), NULL if none. */
 GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__wide(LLVMValueRef fn) {
     LLVMBasicBlockRef bb;
     LLVMValueRef in;
@@ -2999,7 +3001,7 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__wide(LLVMValueRef fn) {
                 continue; /* a lane of a kernel's parameter: read from its own word (gpucompile_lower__lanes_out) */
             for (k = -1; k < n; k++) {
                 LLVMTypeRef t = LLVMTypeOf(k < 0 ? in : LLVMGetOperand(in, (unsigned)k));
-                if (LLVMGetTypeKind(t) == LLVMVectorTypeKind && LLVMGetVectorSize(t) > 4) return in;
+                if (LLVMGetTypeKind(t) == LLVMVectorTypeKind && (LLVMGetVectorSize(t) > 4 || LLVMGetVectorSize(t) == 1)) return in; /* 1: not a SPIR-V vector */
             }
         }
     return NULL;
@@ -3061,7 +3063,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__split_wide(gpucompile_low
             return w->r;
         if (!late) return GPUCOMPILE_OK;
     }
-    return at ? gpucompile_lower__refuse(w, at, "a vector of more than 4 lanes that LLVM's scalarizer left whole (a %s shader has none)", w->t->api)
+    return at ? gpucompile_lower__refuse(w, at, "a vector of more than 4 lanes, or of one, that LLVM's scalarizer left whole (a %s shader has none)", w->t->api)
               : GPUCOMPILE_OK;
 }
 

@@ -189,6 +189,10 @@ check "cmpxchg: compiled (-v says so), spirv-val, one OpAtomicCompareExchange at
    spirv-dis '$T_TMP/cas.spv' | grep -q 'OpAtomicCompareExchange %uint %[0-9]* %uint_1 '"
 check "... the isa text the same repairs: spirv-as and spirv-val take it" sh -c "'$G' --no-cache -t '#gpu.vulkan' -f isa $D/vulkan_cmpxchg.ll -o '$T_TMP/cas.s' && \
   spirv-as --target-env vulkan1.3 '$T_TMP/cas.s' -o '$T_TMP/cas2.spv' && spirv-val --target-env vulkan1.3 '$T_TMP/cas2.spv' && grep -q OpSelect '$T_TMP/cas.s'"
+# ---- a one-lane vector read from a private array of float2 (darktable's liquify.cl): LLVM 22 died
+# on the vector of vectors the rewrite made (a fatal error: in process, the host's end)
+rc=0; "$G" --in-process --no-cache -t '#gpu.vulkan' -f bin $D/vulkan_one_lane.ll -o "$T_TMP/ol.spv" 2>"$T_TMP/err" || rc=$?
+check "vulkan_one_lane.ll: compiled in process, spirv-val (no one-lane vector)" sh -c "[ $rc = 0 ] && spirv-val --target-env vulkan1.3 '$T_TMP/ol.spv'"
 # ---- a 64-bit atomic: a marked load and store before LLVM, OpAtomicIAdd of a ulong after (both formats)
 "$G" --no-cache -v -t '#gpu.vulkan' -f bin $D/vulkan_atomic64.ll -o "$T_TMP/a64.spv" 2>"$T_TMP/a64v"
 check "64-bit atomic: compiled (-v says so), spirv-val, OpAtomicIAdd of a ulong, Int64Atomics declared" sh -c \
