@@ -3734,6 +3734,7 @@ typedef struct gpucompile_vulkan__state {
     uint64_t storage_align, uniform_align;
     int push_descriptors, int8, int16, int64, float_atomics, starting;
     int read_without_format, write_without_format; /* shaderStorageImageRead/WriteWithoutFormat */
+    int int64_atomics;                             /* shaderBufferInt64Atomics */
     int unsaved; /* pipelines made at launches since the cache file was written (guarded by the lock) */
     char cache_path[1024];
     int cache_path_set;
@@ -4121,6 +4122,7 @@ static int gpucompile_vulkan__start_locked(gpucompile_vulkan__state *s, int ordi
     s->int64 = (int)ef.f[40];
     s->read_without_format = (int)ef.f[31];
     s->write_without_format = (int)ef.f[32];
+    s->int64_atomics = (int)ef12.f[5];
     s->float_atomics = (int)(efa.f[0] | efa.f[1]);
     memset(&qi, 0, sizeof qi);
     qi.sType = GPUCOMPILE_VULKAN__ST_DEVICE_QUEUE;
@@ -4368,7 +4370,7 @@ static gpucompile_vulkan__module *gpucompile_vulkan__module_make(gpucompile_vulk
     si.size = size;
     si.code = code;
     call = "vkCreateShaderModule";
-    { /* storage images without a format need the device's features */
+    { /* storage images without a format and 64-bit atomics need the device's features */
         gpucompile_spirv_inst it;
         for (gpucompile_spirv_begin(&it, code, size); r != 0 && !why[0] && gpucompile_spirv_next(&it);)
             if (it.op == GPUCOMPILE_VULKAN__OP_CAPABILITY && it.wc == 2 &&
@@ -4376,6 +4378,8 @@ static gpucompile_vulkan__module *gpucompile_vulkan__module_make(gpucompile_vulk
                 snprintf(why, sizeof why, "the module %s storage images without a format (SPIR-V's StorageImage%sWithoutFormat); the device "
                          "lacks shaderStorageImage%sWithoutFormat", code[it.at + 1] == 55 ? "reads" : "writes", code[it.at + 1] == 55 ? "Read" : "Write",
                          code[it.at + 1] == 55 ? "Read" : "Write");
+            else if (it.op == GPUCOMPILE_VULKAN__OP_CAPABILITY && it.wc == 2 && code[it.at + 1] == 12 && !s->int64_atomics)
+                snprintf(why, sizeof why, "the module has 64-bit atomics (SPIR-V's Int64Atomics); the device lacks shaderBufferInt64Atomics");
     }
     if (!why[0] && (r = s->vk.CreateShaderModule(s->device, &si, NULL, &m->shader)) == 0) {
         for (i = 0; i < n && r == 0; i++) {
@@ -5397,6 +5401,7 @@ gpucompile_vulkan_program *gpucompile_vulkan_program_create(const gpucompile_vul
     p->dev.cache = engine->pipeline_cache;
     p->dev.max_push = p->dev.max_invocations = p->dev.max_shared = 0xffffffffu; /* the driver's to check */
     p->dev.max_group_size[0] = p->dev.max_group_size[1] = p->dev.max_group_size[2] = 0xffffffffu;
+    p->dev.read_without_format = p->dev.write_without_format = p->dev.int64_atomics = 1; /* the features the engine enabled: the driver's too */
     if ((missing = gpucompile_vulkan__resolve(&p->dev, engine->device, 1, gpucompile_vulkan__device_names,
                                               sizeof gpucompile_vulkan__device_names / sizeof gpucompile_vulkan__device_names[0], &p->dev.vk.GetDeviceQueue)) != NULL) {
         snprintf(msg, sizeof msg, "the engine's device has no '%s'", missing);
