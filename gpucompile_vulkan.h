@@ -512,6 +512,28 @@ GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__walk(const gpucompile_vulkan_
 }
 
 /* Marks the global variables that function fn and the functions it calls name. visited: per id. */
+/* Whether word k of an instruction of opcode op in a function is a literal (not an id) among
+   those LLVM 22 and the repairs write: a GLSL.std.450 instruction's number (NMax is 80, an id
+   too), memory and image operand masks and their literals, composite indices, shuffle
+   components, merge controls, a switch's case values, branch weights. */
+GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__literal(uint32_t op, size_t k) {
+    switch (op) {
+    case 12: return k == 4;                            /* OpExtInst: the set's instruction */
+    case 61: return k >= 4;                            /* OpLoad: memory access */
+    case 62: return k >= 3;                            /* OpStore */
+    case 63: return k >= 3;                            /* OpCopyMemory */
+    case 79: return k >= 5;                            /* OpVectorShuffle: components */
+    case 81: return k >= 4;                            /* OpCompositeExtract: indices */
+    case 82: return k >= 5;                            /* OpCompositeInsert */
+    case 246: return k >= 3;                           /* OpLoopMerge: control */
+    case 247: return k >= 2;                           /* OpSelectionMerge */
+    case 250: return k >= 4;                           /* OpBranchConditional: weights */
+    case 251: return k >= 3 && (k - 3) % 2 == 0;       /* OpSwitch: case values */
+    case 99: return k == 4;                            /* OpImageWrite: the operands' mask */
+    default: return (op >= 87 && op <= 98) && k == 5;  /* image samples, fetches, reads: the operands' mask */
+    }
+}
+
 GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__mark_uses(gpucompile_vulkan__spv *s, uint32_t fn, unsigned char *visited, int depth) {
     const uint32_t *f = gpucompile_vulkan__spv_def(s, fn, GPUCOMPILE_VULKAN__OP_FUNCTION, 5);
     gpucompile_spirv_inst it;
@@ -523,7 +545,7 @@ GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__mark_uses(gpucompile_vulkan__
         if (it.op == GPUCOMPILE_VULKAN__OP_FUNCTION_END) break;
         for (k = 1; k < it.wc; k++) {
             uint32_t v = i[k];
-            const uint32_t *d = gpucompile_vulkan__spv_def(s, v, GPUCOMPILE_VULKAN__OP_VARIABLE, 4);
+            const uint32_t *d = gpucompile_vulkan__literal(it.op, k) ? NULL : gpucompile_vulkan__spv_def(s, v, GPUCOMPILE_VULKAN__OP_VARIABLE, 4);
             if (d && d[3] != GPUCOMPILE_VULKAN__SC_FUNCTION) s->ids[v].used = 1;
         }
         if (it.op == GPUCOMPILE_VULKAN__OP_FUNCTION_CALL && it.wc >= 4) gpucompile_vulkan__mark_uses(s, i[3], visited, depth + 1);

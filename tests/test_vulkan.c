@@ -601,6 +601,41 @@ static void test_abi_against_vulkan_h(void) {
 #endif
 }
 
+/* A literal that equals a variable's id is no use of it: kernel a's GLSL.std.450 NMax (instruction
+   80) beside b's buffer %80, both entry points listing both buffers (as LLVM 22 writes them). Each
+   kernel reflects the binding its function uses only (a's NMax was read as a use of %80, and the
+   Vulkan backend's interfaces kept it: piglit's smoothstep). */
+static void test_literal_not_a_use(void) {
+    static const char text[] =
+        "OpCapability Shader\n%1 = OpExtInstImport \"GLSL.std.450\"\nOpMemoryModel Logical GLSL450\n"
+        "OpEntryPoint GLCompute %a \"a\" %80 %81\nOpEntryPoint GLCompute %b \"b\" %80 %81\n"
+        "OpExecutionMode %a LocalSize 1 1 1\nOpExecutionMode %b LocalSize 1 1 1\n"
+        "OpDecorate %rt ArrayStride 4\nOpMemberDecorate %st 0 Offset 0\nOpDecorate %st Block\n"
+        "OpDecorate %80 DescriptorSet 0\nOpDecorate %80 Binding 0\nOpDecorate %81 DescriptorSet 0\nOpDecorate %81 Binding 1\n"
+        "%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%float = OpTypeFloat 32\n%uint = OpTypeInt 32 0\n"
+        "%rt = OpTypeRuntimeArray %float\n%st = OpTypeStruct %rt\n%pst = OpTypePointer StorageBuffer %st\n"
+        "%pf = OpTypePointer StorageBuffer %float\n%u0 = OpConstant %uint 0\n%f1 = OpConstant %float 1\n"
+        "%80 = OpVariable %pst StorageBuffer\n%81 = OpVariable %pst StorageBuffer\n"
+        "%a = OpFunction %void None %fn\n%la = OpLabel\n%pa = OpAccessChain %pf %81 %u0 %u0\n"
+        "%x = OpExtInst %float %1 NMax %f1 %f1\nOpStore %pa %x\nOpReturn\nOpFunctionEnd\n"
+        "%b = OpFunction %void None %fn\n%lb = OpLabel\n%pb = OpAccessChain %pf %80 %u0 %u0\nOpStore %pb %f1\nOpReturn\nOpFunctionEnd\n";
+    char path[512], cmd[1200], out[512];
+    gpucompile_vulkan_kernel k[2];
+    unsigned char *m;
+    size_t size = 0;
+    int n, i;
+    if (!t_save(dir, "literal.spvasm", text, strlen(text), path, sizeof path)) { CHECK(0); return; }
+    snprintf(out, sizeof out, "%s/literal.spv", dir);
+    snprintf(cmd, sizeof cmd, "spirv-as --preserve-numeric-ids --target-env vulkan1.3 '%s' -o '%s'", path, out);
+    if (!t_sh_ok(cmd)) SKIP("no spirv-as");
+    m = (unsigned char *)t_read(out, &size);
+    n = gpucompile_vulkan_reflect(m, size, k, 2);
+    CHECK(n == 2);
+    for (i = 0; i < n && i < 2; i++)
+        CHECK_MSG(k[i].num_bindings == 1 && k[i].bindings[0].binding == (strcmp(k[i].name, "a") == 0 ? 1u : 0u), "%s: %d bindings", k[i].name, k[i].num_bindings);
+    free(m);
+}
+
 /* gpucompile_runtime.h's walk over a module's instructions, which the reflection reader, the
    repair after llc and mark_params step with: the byte order read from the magic (the bytes
    as written either way, a copy in host order), and a malformed word count stops it inside
@@ -660,6 +695,7 @@ int main(void) {
     RUN(test_big_endian);
     RUN(test_garbage);
     RUN(test_spirv_walk);
+    RUN(test_literal_not_a_use);
     RUN(test_many_modules);
     RUN(test_parallel_targets);
     RUN(test_selection_rule);
