@@ -70,7 +70,9 @@
        an object of another triple), and shows in a program's --help (help, file_ext:
        gpucompile_targets_help, gpucompile_format_ext). A backend in a header of its own registers
        from GPUCOMPILE_CONSTRUCTOR, so that including it is all a program does (tests/
-       toy_backend.h, tests/test_toy.c). The built-in kinds
+       toy_backend.h, tests/test_toy.c); the backend headers write gpucompile_<name>__fill and
+       GPUCOMPILE_BACKEND_DEFINE(name), which makes the table once under the lock and registers
+       it. The built-in kinds
        NVPTX and AMDGPU are the same tables registered under their kinds (the enum values stay
        for existing users: a kind names the backend registered for it). A backend's code
        calls the public API only: the job functions (gpucompile_job_log, _run_tool, _temp_file,
@@ -778,6 +780,18 @@ struct gpucompile_backend {
    replaces the one registered with the same built-in kind, or (custom) the same attribute[0]
    (else name). The table must outlive every use: it is kept, not copied. */
 GPUCOMPILE_API gpucompile_result gpucompile_register_backend(const gpucompile_backend *backend);
+/* A backend header's table, made once: the first call fills a zeroed copy with fill and publishes
+   it in *table under the library's lock (two threads may both fill; one table wins); later calls
+   return table as it is. */
+GPUCOMPILE_API const gpucompile_backend *gpucompile_backend_once(gpucompile_backend *table, void (*fill)(gpucompile_backend *t));
+/* A backend header's gpucompile_<name>_backend(): its table, filled once by the header's
+   gpucompile_<name>__fill (gpucompile_backend_once), and registered before main. */
+#define GPUCOMPILE_BACKEND_DEFINE(name) \
+    GPUCOMPILE_DEF const gpucompile_backend *gpucompile_##name##_backend(void) { \
+        static gpucompile_backend b; \
+        return gpucompile_backend_once(&b, gpucompile_##name##__fill); \
+    } \
+    GPUCOMPILE_CONSTRUCTOR(gpucompile_##name##__register) { gpucompile_register_backend(gpucompile_##name##_backend()); }
 GPUCOMPILE_API const gpucompile_backend *gpucompile_find_backend(gpucompile_target_kind kind);
 /* The backend whose attribute[0] or attribute[1] is name (without '#'; n bytes, (size_t)-1:
    up to the NUL); *upstream (may be NULL) says which. NULL when none is registered. */
@@ -3579,6 +3593,22 @@ GPUCOMPILE__PRIVATE int gpucompile__same_backend(const gpucompile_backend *a, co
     const char *x = a->attribute[0] ? a->attribute[0] : a->name, *y = b->attribute[0] ? b->attribute[0] : b->name;
     if (a->kind != GPUCOMPILE_TARGET_CUSTOM || b->kind != GPUCOMPILE_TARGET_CUSTOM) return a->kind == b->kind;
     return x && y && strcmp(x, y) == 0;
+}
+
+GPUCOMPILE_DEF const gpucompile_backend *gpucompile_backend_once(gpucompile_backend *table, void (*fill)(gpucompile_backend *t)) {
+    gpucompile_backend t;
+    gpucompile_lock();
+    if (table->name) {
+        gpucompile_unlock();
+        return table;
+    }
+    gpucompile_unlock();
+    memset(&t, 0, sizeof t);
+    fill(&t); /* outside the lock: a fill may ask for another backend's table */
+    gpucompile_lock();
+    if (!table->name) *table = t;
+    gpucompile_unlock();
+    return table;
 }
 
 /* Kept in order: the built-in kinds by kind (so that listings do not depend on the order the

@@ -2002,63 +2002,56 @@ GPUCOMPILE_PRIVATE int gpucompile_amdgpu__select_score(const gpucompile_object *
     return score;
 }
 
-GPUCOMPILE_DEF const gpucompile_backend *gpucompile_amdgpu_backend(void) {
-    static gpucompile_backend b;
-    if (!b.name) {
-        gpucompile_backend t;
-        memset(&t, 0, sizeof t);
-        t.name = "amdgpu";
-        t.kind = GPUCOMPILE_TARGET_AMDGPU;
-        t.intrinsic_prefixes = "amdgcn,r600";
-        t.shared_address_space = 3;
-        t.initialize = gpucompile_amdgpu__initialize;
-        t.init = gpucompile_amdgpu__init;
-        t.release = gpucompile_amdgpu__release;
-        t.configure = gpucompile_amdgpu__configure;
-        t.prepare = gpucompile_amdgpu__prepare;
-        t.libraries = gpucompile_amdgpu__libraries;
-        t.is_kernel = gpucompile_amdgpu__is_kernel;
-        t.bin_from = LLVMObjectFile;
-        t.finish = gpucompile_amdgpu__finish;
-        t.join = gpucompile_amdgpu__join;
-        t.join_formats = 1u << GPUCOMPILE_FORMAT_BIN; /* isa: one module's text, as LLVM writes it */
-        t.find_kernels = gpucompile_amdgpu__find_kernels;
-        t.attribute[0] = "gpu.amdgpu";
-        t.attribute[1] = "rocdl.target";
-        t.defaults[0].triple = t.defaults[1].triple = "amdgcn-amd-amdhsa";
-        t.defaults[0].chip = t.defaults[1].chip = "gfx900";
-        /* gpucompile's own spelling #gpu.amdgpu keeps code object v5 (ABI "500") on every LLVM
-           (tests/test_target.c, test_defaults); MLIR 22's #rocdl.target defaults to v6 */
-        t.defaults[0].abi = "500";
-        t.defaults[1].abi = LLVM_VERSION_MAJOR >= 22 ? "600" : "500";
-        t.verify_params = gpucompile_amdgpu__verify_params;
-        t.verify = gpucompile_amdgpu__verify;
-        t.calling_convention_ok = gpucompile_amdgpu__calling_convention_ok;
-        t.refused_intrinsics = "llvm.frameaddress";
-        t.code_rules = &gpucompile_amdgpu__code_rules;
-        t.triples = GPUCOMPILE_AMDGPU__TRIPLES;
-        t.select_score = gpucompile_amdgpu__select_score;
-        t.device_help = "gfxNNN[:xnack+|-][:sramecc+|-]";
-        /* LLVM 21 made the offload kinds bits (OpenMP 1, CUDA 2, HIP 4, SYCL 8); before, HIP was
-           3: written as the LLVM in use numbers it, so its tools name the producer */
-        t.offload_kind = LLVM_VERSION_MAJOR >= 21 ? 4 : 3;
-        t.image_kind_bin = 1; /* IMG_Object */
-        t.kernel_metadata = gpucompile_amdgpu__kernel_metadata;
-        t.chip_supported = gpucompile_amdgpu__chip_supported;
-        t.chip_name = gpucompile_amdgpu__chip_name;
-        t.cache_key = gpucompile_amdgpu__cache_key;
-        t.file_ext[GPUCOMPILE_FORMAT_BIN] = "hsaco";
-        t.help = "AMD GPUs: AMDGCN assembly and hsaco code objects (no GPU needed)\n"
-                 "--toolkit: the ROCm root (else ROCM_PATH, ROCM_HOME, ROCM_ROOT)\n"
-                 "--bin-method elf (in-process) | lld, no fallback (default: in-process,\n"
-                 "  ld.lld for what the writer does not handle, said with -v)\n"
-                 "--opts: for ld.lld; --tool ld.lld";
-        b = t;
-    }
-    return &b;
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__fill(gpucompile_backend *t) {
+    t->name = "amdgpu";
+    t->kind = GPUCOMPILE_TARGET_AMDGPU;
+    t->intrinsic_prefixes = "amdgcn,r600";
+    t->shared_address_space = 3;
+    t->initialize = gpucompile_amdgpu__initialize;
+    t->init = gpucompile_amdgpu__init;
+    t->release = gpucompile_amdgpu__release;
+    t->configure = gpucompile_amdgpu__configure;
+    t->prepare = gpucompile_amdgpu__prepare;
+    t->libraries = gpucompile_amdgpu__libraries;
+    t->is_kernel = gpucompile_amdgpu__is_kernel;
+    t->bin_from = LLVMObjectFile;
+    t->finish = gpucompile_amdgpu__finish;
+    t->join = gpucompile_amdgpu__join;
+    t->join_formats = 1u << GPUCOMPILE_FORMAT_BIN; /* isa: one module's text, as LLVM writes it */
+    t->find_kernels = gpucompile_amdgpu__find_kernels;
+    t->attribute[0] = "gpu.amdgpu";
+    t->attribute[1] = "rocdl.target";
+    t->defaults[0].triple = t->defaults[1].triple = "amdgcn-amd-amdhsa";
+    t->defaults[0].chip = t->defaults[1].chip = "gfx900";
+    /* gpucompile's own spelling #gpu.amdgpu keeps code object v5 (ABI "500") on every LLVM
+       (tests/test_target.c, test_defaults); MLIR 22's #rocdl.target defaults to v6 */
+    t->defaults[0].abi = "500";
+    t->defaults[1].abi = LLVM_VERSION_MAJOR >= 22 ? "600" : "500";
+    t->verify_params = gpucompile_amdgpu__verify_params;
+    t->verify = gpucompile_amdgpu__verify;
+    t->calling_convention_ok = gpucompile_amdgpu__calling_convention_ok;
+    t->refused_intrinsics = "llvm.frameaddress";
+    t->code_rules = &gpucompile_amdgpu__code_rules;
+    t->triples = GPUCOMPILE_AMDGPU__TRIPLES;
+    t->select_score = gpucompile_amdgpu__select_score;
+    t->device_help = "gfxNNN[:xnack+|-][:sramecc+|-]";
+    /* LLVM 21 made the offload kinds bits (OpenMP 1, CUDA 2, HIP 4, SYCL 8); before, HIP was
+       3: written as the LLVM in use numbers it, so its tools name the producer */
+    t->offload_kind = LLVM_VERSION_MAJOR >= 21 ? 4 : 3;
+    t->image_kind_bin = 1; /* IMG_Object */
+    t->kernel_metadata = gpucompile_amdgpu__kernel_metadata;
+    t->chip_supported = gpucompile_amdgpu__chip_supported;
+    t->chip_name = gpucompile_amdgpu__chip_name;
+    t->cache_key = gpucompile_amdgpu__cache_key;
+    t->file_ext[GPUCOMPILE_FORMAT_BIN] = "hsaco";
+    t->help = "AMD GPUs: AMDGCN assembly and hsaco code objects (no GPU needed)\n"
+              "--toolkit: the ROCm root (else ROCM_PATH, ROCM_HOME, ROCM_ROOT)\n"
+              "--bin-method elf (in-process) | lld, no fallback (default: in-process,\n"
+              "  ld.lld for what the writer does not handle, said with -v)\n"
+              "--opts: for ld.lld; --tool ld.lld";
 }
 
-GPUCOMPILE_CONSTRUCTOR(gpucompile_amdgpu__register) { gpucompile_register_backend(gpucompile_amdgpu_backend()); }
+GPUCOMPILE_BACKEND_DEFINE(amdgpu)
 
 #ifdef __cplusplus
 }

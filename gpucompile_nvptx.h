@@ -2328,70 +2328,63 @@ GPUCOMPILE_PRIVATE int gpucompile_nvptx__select_score(const gpucompile_object *o
     return gpucompile_nvptx__score(o ? o->triple : NULL, o ? o->chip : NULL, o ? gpucompile_format_string(o->format) : NULL, NULL, device, why);
 }
 
-GPUCOMPILE_DEF const gpucompile_backend *gpucompile_nvptx_backend(void) {
-    static gpucompile_backend b;
-    if (!b.name) {
-        gpucompile_backend t;
-        memset(&t, 0, sizeof t);
-        t.name = "nvptx";
-        t.kind = GPUCOMPILE_TARGET_NVPTX;
-        t.intrinsic_prefixes = "nvvm";
-        /* The CUDA system calls that ptxas and nvJitLink resolve themselves (device printf,
-           malloc/free, assert), beside the reflect call that the pipeline folds. */
-        t.allowed_undefined = "__nvvm_reflect,vprintf,malloc,free,__assertfail";
-        t.shared_address_space = 3;
-        t.initialize = gpucompile_nvptx__initialize;
-        t.configure = gpucompile_nvptx__configure;
-        t.prepare = gpucompile_nvptx__prepare;
-        t.libraries = gpucompile_nvptx__libraries;
-        t.post_link = gpucompile_nvptx__post_link;
-        t.is_kernel = gpucompile_nvptx__is_kernel;
-        t.bin_from = LLVMAssemblyFile;
-        t.finish = gpucompile_nvptx__finish;
-        t.join = gpucompile_nvptx__join;
-        t.find_kernels = gpucompile_nvptx__find_kernels;
-        t.attribute[0] = "gpu.nvptx";
-        t.attribute[1] = "nvvm.target";
-        t.defaults[0].triple = t.defaults[1].triple = "nvptx64-nvidia-cuda";
-        t.defaults[0].chip = t.defaults[1].chip = "sm_50";
-        /* gpucompile's own spelling #gpu.nvptx keeps "+ptx60" on every LLVM (tests/test_target.c,
-           test_defaults); MLIR 22's #nvvm.target has no default PTX
-           version (the chip's minimum is taken then) */
-        t.defaults[0].features = "+ptx60";
-        t.defaults[1].features = LLVM_VERSION_MAJOR >= 22 ? "" : "+ptx60";
-        /* MLIR 22's #nvvm.target parameters, all of them (verifyTarget: see
-           gpucompile_target.no_verify_target), for both spellings */
-        t.params[0] = "O,triple,chip,features,flags,link,verifyTarget";
-        t.verify = gpucompile_nvptx__verify;
-        t.chip_supported = gpucompile_nvptx__chip_supported;
-        t.chip_name = gpucompile_nvptx__chip_name;
-        t.calling_convention_ok = gpucompile_nvptx__calling_convention_ok;
-        t.bad_symbol_name = gpucompile_nvptx__bad_symbol_name;
-        t.code_rules = &gpucompile_nvptx__code_rules;
-        t.triples = GPUCOMPILE_NVPTX__TRIPLES;
-        t.select_score = gpucompile_nvptx__select_score;
-        t.device_help = "sm_XY, a compute capability";
-        t.offload_kind = 2;  /* LLVM's OFK_Cuda */
-        t.image_kind_isa = GPUCOMPILE_NVPTX__IMG_PTX;
-        t.image_kind_bin = GPUCOMPILE_NVPTX__IMG_CUBIN;
-        t.image_kind_fatbin = GPUCOMPILE_NVPTX__IMG_FATBIN;
-        t.image_format = gpucompile_nvptx__image_format;
-        t.kernel_metadata = gpucompile_nvptx__kernel_metadata;
-        t.formats = 1u << GPUCOMPILE_FORMAT_LLVM | 1u << GPUCOMPILE_FORMAT_ISA | 1u << GPUCOMPILE_FORMAT_BIN | 1u << GPUCOMPILE_FORMAT_FATBIN;
-        t.cache_key = gpucompile_nvptx__cache_key;
-        t.file_ext[GPUCOMPILE_FORMAT_ISA] = "ptx";
-        t.file_ext[GPUCOMPILE_FORMAT_BIN] = "cubin";
-        t.help = "NVIDIA GPUs: PTX, cubin (with the CUDA toolkit, no GPU needed) and fatbin\n"
-                 "--toolkit: the CUDA root (else CUDA_PATH, CUDA_HOME, CUDA_ROOT)\n"
-                 "--bin-method nvjitlink | ptxas | driver, no fallback (default: nvJitLink\n"
-                 "  below 512 KiB of PTX, else ptxas; the other when the first fails)\n"
-                 "--opts: for ptxas / nvJitLink; --tool ptxas, fatbinary, nvJitLink, libcuda";
-        b = t;
-    }
-    return &b;
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__fill(gpucompile_backend *t) {
+    t->name = "nvptx";
+    t->kind = GPUCOMPILE_TARGET_NVPTX;
+    t->intrinsic_prefixes = "nvvm";
+    /* The CUDA system calls that ptxas and nvJitLink resolve themselves (device printf,
+       malloc/free, assert), beside the reflect call that the pipeline folds. */
+    t->allowed_undefined = "__nvvm_reflect,vprintf,malloc,free,__assertfail";
+    t->shared_address_space = 3;
+    t->initialize = gpucompile_nvptx__initialize;
+    t->configure = gpucompile_nvptx__configure;
+    t->prepare = gpucompile_nvptx__prepare;
+    t->libraries = gpucompile_nvptx__libraries;
+    t->post_link = gpucompile_nvptx__post_link;
+    t->is_kernel = gpucompile_nvptx__is_kernel;
+    t->bin_from = LLVMAssemblyFile;
+    t->finish = gpucompile_nvptx__finish;
+    t->join = gpucompile_nvptx__join;
+    t->find_kernels = gpucompile_nvptx__find_kernels;
+    t->attribute[0] = "gpu.nvptx";
+    t->attribute[1] = "nvvm.target";
+    t->defaults[0].triple = t->defaults[1].triple = "nvptx64-nvidia-cuda";
+    t->defaults[0].chip = t->defaults[1].chip = "sm_50";
+    /* gpucompile's own spelling #gpu.nvptx keeps "+ptx60" on every LLVM (tests/test_target.c,
+       test_defaults); MLIR 22's #nvvm.target has no default PTX
+       version (the chip's minimum is taken then) */
+    t->defaults[0].features = "+ptx60";
+    t->defaults[1].features = LLVM_VERSION_MAJOR >= 22 ? "" : "+ptx60";
+    /* MLIR 22's #nvvm.target parameters, all of them (verifyTarget: see
+       gpucompile_target.no_verify_target), for both spellings */
+    t->params[0] = "O,triple,chip,features,flags,link,verifyTarget";
+    t->verify = gpucompile_nvptx__verify;
+    t->chip_supported = gpucompile_nvptx__chip_supported;
+    t->chip_name = gpucompile_nvptx__chip_name;
+    t->calling_convention_ok = gpucompile_nvptx__calling_convention_ok;
+    t->bad_symbol_name = gpucompile_nvptx__bad_symbol_name;
+    t->code_rules = &gpucompile_nvptx__code_rules;
+    t->triples = GPUCOMPILE_NVPTX__TRIPLES;
+    t->select_score = gpucompile_nvptx__select_score;
+    t->device_help = "sm_XY, a compute capability";
+    t->offload_kind = 2;  /* LLVM's OFK_Cuda */
+    t->image_kind_isa = GPUCOMPILE_NVPTX__IMG_PTX;
+    t->image_kind_bin = GPUCOMPILE_NVPTX__IMG_CUBIN;
+    t->image_kind_fatbin = GPUCOMPILE_NVPTX__IMG_FATBIN;
+    t->image_format = gpucompile_nvptx__image_format;
+    t->kernel_metadata = gpucompile_nvptx__kernel_metadata;
+    t->formats = 1u << GPUCOMPILE_FORMAT_LLVM | 1u << GPUCOMPILE_FORMAT_ISA | 1u << GPUCOMPILE_FORMAT_BIN | 1u << GPUCOMPILE_FORMAT_FATBIN;
+    t->cache_key = gpucompile_nvptx__cache_key;
+    t->file_ext[GPUCOMPILE_FORMAT_ISA] = "ptx";
+    t->file_ext[GPUCOMPILE_FORMAT_BIN] = "cubin";
+    t->help = "NVIDIA GPUs: PTX, cubin (with the CUDA toolkit, no GPU needed) and fatbin\n"
+              "--toolkit: the CUDA root (else CUDA_PATH, CUDA_HOME, CUDA_ROOT)\n"
+              "--bin-method nvjitlink | ptxas | driver, no fallback (default: nvJitLink\n"
+              "  below 512 KiB of PTX, else ptxas; the other when the first fails)\n"
+              "--opts: for ptxas / nvJitLink; --tool ptxas, fatbinary, nvJitLink, libcuda";
 }
 
-GPUCOMPILE_CONSTRUCTOR(gpucompile_nvptx__register) { gpucompile_register_backend(gpucompile_nvptx_backend()); }
+GPUCOMPILE_BACKEND_DEFINE(nvptx)
 
 #ifdef __cplusplus
 }

@@ -181,55 +181,46 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_spirv__finish(gpucompile_job *jo
     return GPUCOMPILE_OK;
 }
 
-GPUCOMPILE_DEF const gpucompile_backend *gpucompile_spirv_backend(void) {
-    static gpucompile_backend b;
-    if (!b.name) {
-        gpucompile_backend t;
-        int i;
-        memset(&t, 0, sizeof t);
-        t.name = "spirv";
-        t.kind = GPUCOMPILE_TARGET_CUSTOM;
-        t.attribute[0] = "gpu.spirv";
-        t.attribute[1] = "xevm.target";
-        for (i = 0; i < 2; i++) {
-            t.defaults[i].triple = "spirv64-unknown-unknown";
-            t.defaults[i].chip = "bmg";
-        }
-        t.params[0] = "O,triple,chip,features,flags,link";
-        t.params[1] = "O,triple,chip,flags,link"; /* MLIR's #xevm.target has no features */
-        t.link_name[1] = "linkFiles";
-        t.intrinsic_prefixes = "spv";
-        /* OpenCL builtins (mangled) and SPIR-V ones: the code generator's; clang's call for a
-           program-scope sampler_t, which it writes as OpConstantSampler */
-        t.allowed_undefined = "_Z*,__spirv_*,__translate_sampler_initializer";
-        t.shared_address_space = 3; /* OpenCL local (Workgroup) */
-        t.initialize = gpucompile_spirv__initialize;
-        t.configure = gpucompile_spirv__configure;
-        t.is_kernel = gpucompile_spirv__is_kernel;
-        t.bin_from = LLVMObjectFile; /* the SPIR-V module as it is */
-        t.finish = gpucompile_spirv__finish;
-        t.emitted_wrong = gpucompile_spirv_ids_wrong; /* LLVM 22 keeps its module analysis in a static: block ids of an earlier compile, one compile at a time */
-        t.find_kernels = gpucompile_spirv__find_kernels;
-        t.verify = gpucompile_spirv__verify;
-        t.calling_convention_ok = gpucompile_spirv__cc_ok;
-        t.select_score = gpucompile_spirv__select_score;
-        t.device_help = "spirv (an OpenCL device that takes SPIR-V)";
-        t.triples = GPUCOMPILE_SPIRV__TRIPLES;
-        /* SYCL's: LLVM's offload model gives that kind to the SPIR-V images its runtime hands
-           to an OpenCL driver (clCreateProgramWithIL); there is no OpenCL kind */
-        t.offload_kind = 8;
-        t.image_kind_bin = 6; /* IMG_SPIRV */
-        t.cache_version = "spirv 1";
-        t.help = "OpenCL devices that take SPIR-V (an LLVM with the SPIRV target: 22):\n"
-                 "SPIR-V assembly text and modules for clCreateProgramWithIL";
-        gpucompile_lock();
-        if (!b.name) b = t;
-        gpucompile_unlock();
+GPUCOMPILE_PRIVATE void gpucompile_spirv__fill(gpucompile_backend *t) {
+    int i;
+    t->name = "spirv";
+    t->kind = GPUCOMPILE_TARGET_CUSTOM;
+    t->attribute[0] = "gpu.spirv";
+    t->attribute[1] = "xevm.target";
+    for (i = 0; i < 2; i++) {
+        t->defaults[i].triple = "spirv64-unknown-unknown";
+        t->defaults[i].chip = "bmg";
     }
-    return &b;
+    t->params[0] = "O,triple,chip,features,flags,link";
+    t->params[1] = "O,triple,chip,flags,link"; /* MLIR's #xevm.target has no features */
+    t->link_name[1] = "linkFiles";
+    t->intrinsic_prefixes = "spv";
+    /* OpenCL builtins (mangled) and SPIR-V ones: the code generator's; clang's call for a
+       program-scope sampler_t, which it writes as OpConstantSampler */
+    t->allowed_undefined = "_Z*,__spirv_*,__translate_sampler_initializer";
+    t->shared_address_space = 3; /* OpenCL local (Workgroup) */
+    t->initialize = gpucompile_spirv__initialize;
+    t->configure = gpucompile_spirv__configure;
+    t->is_kernel = gpucompile_spirv__is_kernel;
+    t->bin_from = LLVMObjectFile; /* the SPIR-V module as it is */
+    t->finish = gpucompile_spirv__finish;
+    t->emitted_wrong = gpucompile_spirv_ids_wrong; /* LLVM 22 keeps its module analysis in a static: block ids of an earlier compile, one compile at a time */
+    t->find_kernels = gpucompile_spirv__find_kernels;
+    t->verify = gpucompile_spirv__verify;
+    t->calling_convention_ok = gpucompile_spirv__cc_ok;
+    t->select_score = gpucompile_spirv__select_score;
+    t->device_help = "spirv (an OpenCL device that takes SPIR-V)";
+    t->triples = GPUCOMPILE_SPIRV__TRIPLES;
+    /* SYCL's: LLVM's offload model gives that kind to the SPIR-V images its runtime hands
+       to an OpenCL driver (clCreateProgramWithIL); there is no OpenCL kind */
+    t->offload_kind = 8;
+    t->image_kind_bin = 6; /* IMG_SPIRV */
+    t->cache_version = "spirv 1";
+    t->help = "OpenCL devices that take SPIR-V (an LLVM with the SPIRV target: 22):\n"
+              "SPIR-V assembly text and modules for clCreateProgramWithIL";
 }
 
-GPUCOMPILE_CONSTRUCTOR(gpucompile_spirv__register) { gpucompile_register_backend(gpucompile_spirv_backend()); }
+GPUCOMPILE_BACKEND_DEFINE(spirv)
 
 #ifdef __cplusplus
 }

@@ -3099,62 +3099,52 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__select_score(const gpucompile_object *
                                     device, why);
 }
 
-GPUCOMPILE_DEF const gpucompile_backend *gpucompile_vulkan_backend(void) {
-    static gpucompile_backend b;
+GPUCOMPILE_PRIVATE void gpucompile_vulkan__fill(gpucompile_backend *t) {
     static const char *const kernel_metadata[8] = {NULL, "workgroup_memory_bytes", NULL, NULL, NULL, NULL, NULL, NULL};
-    if (!b.name) {
-        gpucompile_backend t;
-        int i;
-        memset(&t, 0, sizeof t);
-        t.name = "vulkan";
-        t.kind = GPUCOMPILE_TARGET_CUSTOM;
-        t.attribute[0] = "gpu.vulkan";
-        t.attribute[1] = "spirv.target_env";
-        for (i = 0; i < 2; i++) {
-            t.defaults[i].triple = "spirv1.6-unknown-vulkan1.3-compute";
-            t.defaults[i].chip = "vulkan";
-        }
-        t.params[0] = "O,triple,chip,features,flags";
-        t.params[1] = "triple,features,flags"; /* what parse_text makes of MLIR's positional text */
-        t.parse_text[1] = gpucompile_vulkan__parse_env;
-        t.print_text[1] = gpucompile_vulkan__print_env;
-        t.intrinsic_prefixes = "spv";
-        t.allowed_undefined = "*"; /* the push-constant block is external; prepare checks the rest */
-        t.initialize = gpucompile_vulkan__initialize;
-        t.init = gpucompile_vulkan__init;
-        t.configure = gpucompile_vulkan__configure;
-        t.release = gpucompile_vulkan__release;
-        t.prepare = gpucompile_vulkan__prepare;
-        t.pre_emit = gpucompile_vulkan__pre_emit;
-        t.emit_unoptimized = 1; /* LLVM 22's optimizations after its structurizer break the merges (pre_emit) */
-        t.emitted_wrong = gpucompile_spirv_ids_wrong; /* LLVM 22 keeps its module analysis in a static: block ids of an earlier compile, one compile at a time */
-        t.is_kernel = gpucompile_vulkan__is_kernel;
-        t.bin_from = LLVMObjectFile;
-        t.finish = gpucompile_vulkan__finish;
-        t.find_kernels = gpucompile_vulkan__find_kernels;
-        t.verify = gpucompile_vulkan__verify;
-        t.calling_convention_ok = gpucompile_vulkan__cc_ok;
-        t.select_score = gpucompile_vulkan__select_score;
-        t.triples = GPUCOMPILE_VULKAN__TRIPLES;
-        t.input_triples = "spirv,spirv32,spirv64"; /* OpenCL C as clang writes it: the pointer kernels' documented input */
-        t.offload_kind = 8;   /* as the SPIR-V backend's: LLVM's offload model has no Vulkan kind */
-        t.image_kind_bin = 6; /* IMG_SPIRV */
-        t.kernel_metadata = kernel_metadata;
-        t.cache_version = "vulkan 2"; /* 64-bit atomics, images, structured control flow */
-        t.device_help = "vulkan (a Vulkan 1.2+ device with a compute queue)";
-        t.file_ext[GPUCOMPILE_FORMAT_ISA] = "spvasm";
-        t.file_ext[GPUCOMPILE_FORMAT_BIN] = "spv";
-        t.help = "Vulkan compute (an LLVM with the SPIRV target: 22): SPIR-V assembly text and\n"
-                 "shader modules (GLCompute) with their reflection in the kernel metadata";
-        gpucompile_lock();
-        if (!b.name) b = t;
-        gpucompile_unlock();
+    int i;
+    t->name = "vulkan";
+    t->kind = GPUCOMPILE_TARGET_CUSTOM;
+    t->attribute[0] = "gpu.vulkan";
+    t->attribute[1] = "spirv.target_env";
+    for (i = 0; i < 2; i++) {
+        t->defaults[i].triple = "spirv1.6-unknown-vulkan1.3-compute";
+        t->defaults[i].chip = "vulkan";
     }
-    return &b;
+    t->params[0] = "O,triple,chip,features,flags";
+    t->params[1] = "triple,features,flags"; /* what parse_text makes of MLIR's positional text */
+    t->parse_text[1] = gpucompile_vulkan__parse_env;
+    t->print_text[1] = gpucompile_vulkan__print_env;
+    t->intrinsic_prefixes = "spv";
+    t->allowed_undefined = "*"; /* the push-constant block is external; prepare checks the rest */
+    t->initialize = gpucompile_vulkan__initialize;
+    t->init = gpucompile_vulkan__init;
+    t->configure = gpucompile_vulkan__configure;
+    t->release = gpucompile_vulkan__release;
+    t->prepare = gpucompile_vulkan__prepare;
+    t->pre_emit = gpucompile_vulkan__pre_emit;
+    t->emit_unoptimized = 1; /* LLVM 22's optimizations after its structurizer break the merges (pre_emit) */
+    t->emitted_wrong = gpucompile_spirv_ids_wrong; /* LLVM 22 keeps its module analysis in a static: block ids of an earlier compile, one compile at a time */
+    t->is_kernel = gpucompile_vulkan__is_kernel;
+    t->bin_from = LLVMObjectFile;
+    t->finish = gpucompile_vulkan__finish;
+    t->find_kernels = gpucompile_vulkan__find_kernels;
+    t->verify = gpucompile_vulkan__verify;
+    t->calling_convention_ok = gpucompile_vulkan__cc_ok;
+    t->select_score = gpucompile_vulkan__select_score;
+    t->triples = GPUCOMPILE_VULKAN__TRIPLES;
+    t->input_triples = "spirv,spirv32,spirv64"; /* OpenCL C as clang writes it: the pointer kernels' documented input */
+    t->offload_kind = 8;   /* as the SPIR-V backend's: LLVM's offload model has no Vulkan kind */
+    t->image_kind_bin = 6; /* IMG_SPIRV */
+    t->kernel_metadata = kernel_metadata;
+    t->cache_version = "vulkan 2"; /* 64-bit atomics, images, structured control flow */
+    t->device_help = "vulkan (a Vulkan 1.2+ device with a compute queue)";
+    t->file_ext[GPUCOMPILE_FORMAT_ISA] = "spvasm";
+    t->file_ext[GPUCOMPILE_FORMAT_BIN] = "spv";
+    t->help = "Vulkan compute (an LLVM with the SPIRV target: 22): SPIR-V assembly text and\n"
+              "shader modules (GLCompute) with their reflection in the kernel metadata";
 }
 
-GPUCOMPILE_CONSTRUCTOR(gpucompile_vulkan__register) { gpucompile_register_backend(gpucompile_vulkan_backend()); }
-
+GPUCOMPILE_BACKEND_DEFINE(vulkan)
 
 /* ---- the pointer kernels: the lowering's target, the parameter strings as OpModuleProcessed ---- */
 GPUCOMPILE_DEF const gpucompile_lower_target *gpucompile_vulkan_lower_target(void) {

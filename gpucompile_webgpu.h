@@ -1057,43 +1057,36 @@ GPUCOMPILE_PRIVATE int gpucompile_webgpu__select_score(const gpucompile_object *
     return gpucompile_webgpu__score(o->triple, o->chip, gpucompile_format_string(o->format), NULL, device, why);
 }
 
-GPUCOMPILE_DEF const gpucompile_backend *gpucompile_webgpu_backend(void) {
-    static gpucompile_backend b;
-    if (!b.name) {
-        gpucompile_backend t = *gpucompile_vulkan_backend();
-        t.name = "webgpu";
-        t.attribute[0] = "gpu.webgpu";
-        t.attribute[1] = NULL;
-        t.params[0] = "O,triple,chip,features,flags";
-        t.params[1] = NULL;
-        t.parse_text[1] = NULL;
-        t.print_text[1] = NULL;
-        t.defaults[0].triple = "spirv1.6-unknown-vulkan1.3-compute";
-        t.defaults[0].chip = "webgpu";
-        t.init = gpucompile_webgpu__init;
-        t.configure = gpucompile_webgpu__configure;
-        t.release = gpucompile_webgpu__release;
-        t.prepare = gpucompile_webgpu__prepare;
-        t.pre_emit = gpucompile_webgpu__pre_emit;
-        t.emitted_wrong = gpucompile_spirv_ids_wrong; /* the Vulkan backend's words */
-        t.finish = gpucompile_webgpu__finish;
-        t.find_kernels = gpucompile_webgpu__find_kernels;
-        t.verify = gpucompile_webgpu__verify;
-        t.select_score = gpucompile_webgpu__select_score;
-        t.formats = 1u << GPUCOMPILE_FORMAT_LLVM | 1u << GPUCOMPILE_FORMAT_BIN;
-        t.file_ext[GPUCOMPILE_FORMAT_ISA] = NULL;
-        t.cache_version = "webgpu 2"; /* through the Vulkan backend's "vulkan 2" */
-        t.device_help = "webgpu (a WebGPU adapter through wgpu-native or Dawn)";
-        t.help = "WebGPU compute (an LLVM with the SPIRV target: 22): SPIR-V modules that wgpu's and\n"
-                 "Dawn's readers take, within WGSL's types and limits, with their reflection";
-        gpucompile_lock();
-        if (!b.name) b = t;
-        gpucompile_unlock();
-    }
-    return &b;
+GPUCOMPILE_PRIVATE void gpucompile_webgpu__fill(gpucompile_backend *t) {
+    *t = *gpucompile_vulkan_backend();
+    t->name = "webgpu";
+    t->attribute[0] = "gpu.webgpu";
+    t->attribute[1] = NULL;
+    t->params[0] = "O,triple,chip,features,flags";
+    t->params[1] = NULL;
+    t->parse_text[1] = NULL;
+    t->print_text[1] = NULL;
+    t->defaults[0].triple = "spirv1.6-unknown-vulkan1.3-compute";
+    t->defaults[0].chip = "webgpu";
+    t->init = gpucompile_webgpu__init;
+    t->configure = gpucompile_webgpu__configure;
+    t->release = gpucompile_webgpu__release;
+    t->prepare = gpucompile_webgpu__prepare;
+    t->pre_emit = gpucompile_webgpu__pre_emit;
+    t->emitted_wrong = gpucompile_spirv_ids_wrong; /* the Vulkan backend's words */
+    t->finish = gpucompile_webgpu__finish;
+    t->find_kernels = gpucompile_webgpu__find_kernels;
+    t->verify = gpucompile_webgpu__verify;
+    t->select_score = gpucompile_webgpu__select_score;
+    t->formats = 1u << GPUCOMPILE_FORMAT_LLVM | 1u << GPUCOMPILE_FORMAT_BIN;
+    t->file_ext[GPUCOMPILE_FORMAT_ISA] = NULL;
+    t->cache_version = "webgpu 2"; /* through the Vulkan backend's "vulkan 2" */
+    t->device_help = "webgpu (a WebGPU adapter through wgpu-native or Dawn)";
+    t->help = "WebGPU compute (an LLVM with the SPIRV target: 22): SPIR-V modules that wgpu's and\n"
+              "Dawn's readers take, within WGSL's types and limits, with their reflection";
 }
 
-GPUCOMPILE_CONSTRUCTOR(gpucompile_webgpu__register) { gpucompile_register_backend(gpucompile_webgpu_backend()); }
+GPUCOMPILE_BACKEND_DEFINE(webgpu)
 
 #ifdef __cplusplus
 }
