@@ -377,6 +377,8 @@ enum {
     GPUCOMPILE_VULKAN__OP_SOURCE_CONTINUED = 2, GPUCOMPILE_VULKAN__OP_SOURCE = 3, GPUCOMPILE_VULKAN__OP_SOURCE_EXTENSION = 4,
     GPUCOMPILE_VULKAN__OP_MEMBER_NAME = 6, GPUCOMPILE_VULKAN__OP_STRING = 7, GPUCOMPILE_VULKAN__OP_EXT_INST_IMPORT = 11,
     GPUCOMPILE_VULKAN__OP_MEMORY_MODEL = 14, GPUCOMPILE_VULKAN__OP_MODULE_PROCESSED = 330,
+    GPUCOMPILE_VULKAN__OP_PHI = 245, GPUCOMPILE_VULKAN__OP_LOOP_MERGE = 246, GPUCOMPILE_VULKAN__OP_SELECTION_MERGE = 247,
+    GPUCOMPILE_VULKAN__OP_LABEL = 248, GPUCOMPILE_VULKAN__OP_BRANCH = 249, GPUCOMPILE_VULKAN__OP_BRANCH_CONDITIONAL = 250,
     GPUCOMPILE_VULKAN__MODEL_GLCOMPUTE = 5, GPUCOMPILE_VULKAN__MODE_LOCAL_SIZE = 17, GPUCOMPILE_VULKAN__MODE_LOCAL_SIZE_ID = 38,
     GPUCOMPILE_VULKAN__DEC_SPEC_ID = 1, GPUCOMPILE_VULKAN__DEC_BLOCK = 2, GPUCOMPILE_VULKAN__DEC_BUFFER_BLOCK = 3, GPUCOMPILE_VULKAN__DEC_ARRAY_STRIDE = 6,
     GPUCOMPILE_VULKAN__DEC_MATRIX_STRIDE = 7, GPUCOMPILE_VULKAN__DEC_BUILTIN = 11, GPUCOMPILE_VULKAN__DEC_NON_WRITABLE = 24,
@@ -2358,6 +2360,69 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__fix_barriers(gpucompile_vulkan__mod *m
     return fixed;
 }
 
+/* How many branches and merges of the module name label id. */
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__label_refs(const gpucompile_vulkan__mod *m, uint32_t id) {
+    size_t i;
+    uint32_t k;
+    int n = 0;
+    for (i = 0; i < m->count; i++) {
+        uint32_t op = GPUCOMPILE_VULKAN__OP(m, i);
+        if (m->del[i] || op < GPUCOMPILE_VULKAN__OP_LOOP_MERGE || op > 251 /* OpSwitch */ || op == GPUCOMPILE_VULKAN__OP_LABEL) continue;
+        for (k = 1; k < GPUCOMPILE_VULKAN__WC(m, i); k++) n += m->w[m->at[i] + k] == id;
+    }
+    return n;
+}
+
+/* A loop's exit taken beside its continue target: LLVM 22 ends a body block (B) whose one
+   successor is the loop's continue target (C, a block of one OpBranch back to the header) with
+   `OpBranchConditional %x Merge C`, as structurizecfg leaves every loop that breaks. Mesa's
+   lavapipe (22.3) runs such a loop on past the break (a search by break finds nothing:
+   tests/data/vulkan_cf_nested_break.cl); the same exit taken from the continue target, the
+   do-while form, runs right. B then branches to C, and C takes B's condition back to the
+   header; phis of the merge block name C for B. */
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__fix_latches(gpucompile_vulkan__mod *m) {
+    size_t i, c, b, h, p;
+    int fixed = 0;
+    for (i = 0; i < m->count; i++) {
+        uint32_t merge, cont, head, from, k, *t;
+        gpucompile_vulkan__insert *x, *y;
+        if (m->del[i] || GPUCOMPILE_VULKAN__OP(m, i) != GPUCOMPILE_VULKAN__OP_LOOP_MERGE) continue;
+        merge = m->w[m->at[i] + 1];
+        cont = m->w[m->at[i] + 2];
+        for (h = i; h > 0 && GPUCOMPILE_VULKAN__OP(m, h) != GPUCOMPILE_VULKAN__OP_LABEL; h--) {}
+        head = m->w[m->at[h] + 1];
+        c = gpucompile_vulkan__def(m, cont);
+        if (c == (size_t)-1 || c + 1 >= m->count || GPUCOMPILE_VULKAN__OP(m, c + 1) != GPUCOMPILE_VULKAN__OP_BRANCH ||
+            m->w[m->at[c + 1] + 1] != head || gpucompile_vulkan__label_refs(m, cont) != 2) /* the loop merge and B */
+            continue;
+        for (b = 0; b < m->count; b++) { /* B: the branch to C */
+            t = m->w + m->at[b];
+            if (!m->del[b] && GPUCOMPILE_VULKAN__OP(m, b) == GPUCOMPILE_VULKAN__OP_BRANCH_CONDITIONAL &&
+                ((t[2] == merge && t[3] == cont) || (t[2] == cont && t[3] == merge)))
+                break;
+        }
+        if (b == m->count || b <= h + 1 || GPUCOMPILE_VULKAN__OP(m, b - 1) == GPUCOMPILE_VULKAN__OP_SELECTION_MERGE ||
+            GPUCOMPILE_VULKAN__OP(m, b - 1) == GPUCOMPILE_VULKAN__OP_LOOP_MERGE || m->nins + 2 > GPUCOMPILE_VULKAN__MAX_INSERTS)
+            continue;
+        x = gpucompile_vulkan__insert_at(m, b);
+        y = gpucompile_vulkan__insert_at(m, c + 1);
+        t = m->w + m->at[b];
+        memcpy(y->w, t, GPUCOMPILE_VULKAN__WC(m, b) * 4); /* C: B's condition, weights and all, back to the header */
+        y->w[t[2] == cont ? 2 : 3] = head;
+        x->w[0] = gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_BRANCH, 2);
+        x->w[1] = cont;
+        for (p = b; p > 0 && GPUCOMPILE_VULKAN__OP(m, p) != GPUCOMPILE_VULKAN__OP_LABEL; p--) {}
+        from = m->w[m->at[p] + 1];
+        gpucompile_vulkan__delete(m, b);
+        gpucompile_vulkan__delete(m, c + 1);
+        for (p = gpucompile_vulkan__def(m, merge) + 1; p < m->count && GPUCOMPILE_VULKAN__OP(m, p) == GPUCOMPILE_VULKAN__OP_PHI; p++)
+            for (k = 4; k < GPUCOMPILE_VULKAN__WC(m, p); k += 2)
+                if (m->w[m->at[p] + k] == from) gpucompile_vulkan__set(m, p, k, cont);
+        fixed++;
+    }
+    return fixed;
+}
+
 /* monotonic atomics: LLVM 22 writes a 32-bit OpConstantNull for the scope and semantics, and
    the access chain to the element then indexes a struct with it (spirv-val refuses). A
    struct index and semantics become the constant 0, a memory scope Device (1), an execution
@@ -2765,7 +2830,8 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__print(gpucompile_buf *b, const uint32
         {229, "OpAtomicExchange", 99}, {230, "OpAtomicCompareExchange", 99}, {234, "OpAtomicIAdd", 99}, {235, "OpAtomicISub", 99},
         {236, "OpAtomicSMin", 99}, {237, "OpAtomicUMin", 99}, {238, "OpAtomicSMax", 99}, {239, "OpAtomicUMax", 99}, {240, "OpAtomicAnd", 99},
         {241, "OpAtomicOr", 99}, {242, "OpAtomicXor", 99}, {17, "OpCapability", 1}, {43, "OpConstant", 3}, {79, "OpVectorShuffle", 5}, {80, "OpCompositeConstruct", 99},
-        {88, "OpImageSampleExplicitLod", 99}, {103, "OpImageQuerySizeLod", 99}, {104, "OpImageQuerySize", 99}, {124, "OpBitcast", 99}};
+        {88, "OpImageSampleExplicitLod", 99}, {103, "OpImageQuerySizeLod", 99}, {104, "OpImageQuerySize", 99}, {124, "OpBitcast", 99},
+        {249, "OpBranch", 99}, {250, "OpBranchConditional", 4}};
     uint32_t op = gpucompile_spirv_opcode(w[0]), wc = gpucompile_spirv_count(w[0]), j, k = 0;
     int rk = gpucompile_spirv_result(op);
     while (k + 1 < sizeof ops / sizeof ops[0] && ops[k].op != op) k++;
@@ -2962,7 +3028,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__finish_mod(gpucompile_jo
     gpucompile_result r;
     unsigned char *words = NULL;
     size_t nwords = 0;
-    int barriers, nulls, names, int8, cas, wide, images;
+    int barriers, nulls, names, int8, cas, wide, images, latches;
     if (format == GPUCOMPILE_FORMAT_ISA) { /* the words of the same module (pre_emit's copy), for the repairs: emitted after the
                                               text, from the copy in a context and target machine of its own (LLVM 22's SPIR-V code
                                               generator crashes run twice on one module), so that the text is its process's first
@@ -2988,6 +3054,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__finish_mod(gpucompile_jo
     if ((names = gpucompile_vulkan__fix_names(&m, &int8)) < 0) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     if ((wide = gpucompile_vulkan__fix_atomic64(&m)) < 0)
         return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "LLVM 22 did not write a 64-bit atomic's marked load and stores as they were");
+    latches = gpucompile_vulkan__fix_latches(&m);
     if (barriers)
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d OpControlBarrier%s given the WorkgroupMemory semantics "
                            "(0x148: AcquireRelease|UniformMemory|WorkgroupMemory; LLVM 22 writes none)", barriers, barriers == 1 ? "" : "s");
@@ -3000,6 +3067,9 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__finish_mod(gpucompile_jo
     if (wide)
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d 64-bit atomic%s made of %s marked load and stores, "
                            "Int64Atomics declared", wide, wide == 1 ? "" : "s", wide == 1 ? "its" : "their");
+    if (latches)
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d loop exit%s taken from the continue target "
+                           "(lavapipe runs a loop on past a break beside it)", latches, latches == 1 ? "" : "s");
     if (images > 1)
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d image sample%s and size quer%s written (LLVM 22 has none for shaders)",
                            images - 1, images == 2 ? "" : "s", images == 2 ? "y" : "ies");
