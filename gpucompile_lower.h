@@ -764,30 +764,79 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__address(gpucompile_lower__stat
     }
 }
 
+/* An atomic operation at address a, sequentially consistent at device scope: LLVM's default
+   (system) scope is CrossDevice, which a shader may not use, and a monotonic one gets LLVM 22's
+   null struct index. With cmp, a compare-and-swap of v for cmp (its { old, stored } pair). */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__atomic(gpucompile_lower__state *w, LLVMAtomicRMWBinOp op, LLVMValueRef a, LLVMValueRef cmp, LLVMValueRef v) {
+    LLVMAtomicOrdering o = LLVMAtomicOrderingSequentiallyConsistent;
+#if LLVM_VERSION_MAJOR >= 20 /* sync scopes in the C API; LLVM 19 has no SPIR-V target, so this never runs there */
+    unsigned scope = LLVMGetSyncScopeID(w->ctx, "device", 6);
+    return cmp ? LLVMBuildAtomicCmpXchgSyncScope(w->b, a, cmp, v, o, o, scope) : LLVMBuildAtomicRMWSyncScope(w->b, op, a, v, o, scope);
+#else
+    return cmp ? LLVMBuildAtomicCmpXchg(w->b, a, cmp, v, o, o, 0) : LLVMBuildAtomicRMW(w->b, op, a, v, o, 0);
+#endif
+}
+
 /* An OpenCL atomic function call as the instruction it is, on address a. */
 GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__atomic_call(gpucompile_lower__state *w, LLVMValueRef call, LLVMValueRef a) {
     char buf[128];
     const char *args, *plain = gpucompile_lower__demangle(gpucompile_lower__callee_name(call), buf, sizeof buf, &args);
     LLVMAtomicRMWBinOp op;
-    LLVMTypeRef t = LLVMTypeOf(call);
+    LLVMValueRef v;
     int n;
-    /* sequentially consistent at device scope: LLVM's default (system) scope is CrossDevice,
-       which a shader may not use, and a monotonic one gets LLVM 22's null struct index */
-    LLVMAtomicOrdering o = LLVMAtomicOrderingSequentiallyConsistent;
     if (!gpucompile_lower__atomic_op(plain, args, &op, &n)) return NULL;
     LLVMPositionBuilderBefore(w->b, call);
-#if LLVM_VERSION_MAJOR >= 20 /* sync scopes in the C API; LLVM 19 has no SPIR-V target, so this never runs there */
-    if (n == 2) {
-        LLVMValueRef x = LLVMBuildAtomicCmpXchgSyncScope(w->b, a, LLVMGetOperand(call, 1), LLVMGetOperand(call, 2), o, o,
-                                                         LLVMGetSyncScopeID(w->ctx, "device", 6));
-        return LLVMBuildExtractValue(w->b, x, 0, "");
+    v = n ? LLVMGetOperand(call, n) : LLVMConstInt(LLVMTypeOf(call), 1, 0);
+    if (n == 2) return LLVMBuildExtractValue(w->b, gpucompile_lower__atomic(w, op, a, LLVMGetOperand(call, 1), v), 0, "");
+    return gpucompile_lower__atomic(w, op, a, NULL, v);
+}
+
+/* OpenCL 2.0's atomic functions (atomic_fetch_<op>, atomic_exchange, atomic_load, atomic_store,
+   atomic_compare_exchange_strong/_weak, each also _explicit; atomic_init, atomic_flag_test_and_set,
+   atomic_flag_clear) as the instructions OpenCL 1.x's become, at the builder, on their (generic)
+   pointer, which the rewrite then follows like any other; their order and scope arguments aside
+   (sequentially consistent at device scope: at least what they ask). A load is an `or` of 0,
+   a store an exchange; of atomic_float and _double only exchanges, stores and initializations.
+   NULL: none of these. */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__atomic2(gpucompile_lower__state *w, LLVMValueRef call, const char *plain, const char *args) {
+    static const struct { const char *name; LLVMAtomicRMWBinOp op; } t[] = {
+        {"atomic_fetch_add", LLVMAtomicRMWBinOpAdd}, {"atomic_fetch_sub", LLVMAtomicRMWBinOpSub}, {"atomic_fetch_or", LLVMAtomicRMWBinOpOr},
+        {"atomic_fetch_xor", LLVMAtomicRMWBinOpXor}, {"atomic_fetch_and", LLVMAtomicRMWBinOpAnd}, {"atomic_fetch_min", LLVMAtomicRMWBinOpMin},
+        {"atomic_fetch_max", LLVMAtomicRMWBinOpMax}, {"atomic_exchange", LLVMAtomicRMWBinOpXchg}, {"atomic_store", LLVMAtomicRMWBinOpXchg},
+        {"atomic_init", LLVMAtomicRMWBinOpXchg}, {"atomic_load", LLVMAtomicRMWBinOpOr}, {"atomic_compare_exchange_strong", LLVMAtomicRMWBinOpXchg},
+        {"atomic_compare_exchange_weak", LLVMAtomicRMWBinOpXchg}, {"atomic_flag_test_and_set", LLVMAtomicRMWBinOpXchg},
+        {"atomic_flag_clear", LLVMAtomicRMWBinOpXchg}};
+    const char *a = strstr(args, "U7_Atomic");
+    size_t n = strlen(plain), k;
+    LLVMValueRef p = LLVMGetOperand(call, 0), v, x;
+    LLVMAtomicRMWBinOp op;
+    int cas, flag, fp;
+    if (n > 9 && strcmp(plain + n - 9, "_explicit") == 0) n -= 9;
+    for (k = 0; k < sizeof t / sizeof t[0]; k++)
+        if (strlen(t[k].name) == n && strncmp(plain, t[k].name, n) == 0) break;
+    if (k == sizeof t / sizeof t[0] || !a || !strchr("ijlmfd", a[9])) return NULL;
+    op = t[k].op;
+    if (a[9] == 'j' || a[9] == 'm') op = op == LLVMAtomicRMWBinOpMin ? LLVMAtomicRMWBinOpUMin : op == LLVMAtomicRMWBinOpMax ? LLVMAtomicRMWBinOpUMax : op;
+    cas = k == 11 || k == 12;
+    flag = k >= 13;
+    fp = a[9] == 'f' || a[9] == 'd';
+    if (fp && (cas || op != LLVMAtomicRMWBinOpXchg)) return NULL; /* cmpxchg and arithmetic of integers only */
+    if (k == 9) return LLVMBuildStore(w->b, LLVMGetOperand(call, 1), p); /* atomic_init: before any other access */
+    if (flag) v = LLVMConstInt(w->i32, k == 13, 0);
+    else if (k == 10) v = LLVMConstNull(LLVMTypeOf(call));
+    else v = LLVMGetOperand(call, cas ? 2u : 1u);
+    if (cas) { /* the expected value read from, and the old one written to, its private variable */
+        LLVMValueRef e = LLVMGetOperand(call, 1);
+        if ((LLVMIsAAddrSpaceCastInst(e) || (LLVMIsAConstantExpr(e) && LLVMGetConstOpcode(e) == LLVMAddrSpaceCast)) &&
+            LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(e, 0))) == 0)
+            e = LLVMGetOperand(e, 0);
+        x = gpucompile_lower__atomic(w, op, p, LLVMBuildLoad2(w->b, LLVMTypeOf(v), e, ""), v);
+        LLVMBuildStore(w->b, LLVMBuildExtractValue(w->b, x, 0, ""), e);
+        x = LLVMBuildExtractValue(w->b, x, 1, "");
+        return LLVMTypeOf(call) == LLVMTypeOf(x) ? x : LLVMBuildZExt(w->b, x, LLVMTypeOf(call), "");
     }
-    return LLVMBuildAtomicRMWSyncScope(w->b, op, a, n ? LLVMGetOperand(call, 1) : LLVMConstInt(t, 1, 0), o,
-                                       LLVMGetSyncScopeID(w->ctx, "device", 6));
-#else
-    if (n == 2) return LLVMBuildExtractValue(w->b, LLVMBuildAtomicCmpXchg(w->b, a, LLVMGetOperand(call, 1), LLVMGetOperand(call, 2), o, o, 0), 0, "");
-    return LLVMBuildAtomicRMW(w->b, op, a, n ? LLVMGetOperand(call, 1) : LLVMConstInt(t, 1, 0), o, 0);
-#endif
+    x = gpucompile_lower__atomic(w, op, p, NULL, v);
+    return k == 13 ? LLVMBuildICmp(w->b, LLVMIntNE, x, LLVMConstNull(w->i32), "") : x;
 }
 
 /* Rewrites every access of base (collected in u) to address elements of handle's buffer or of
@@ -1993,6 +2042,11 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__calls_in(gpucompile_lower
                 LLVMValueRef f = gpucompile_lower__intrinsic(w, w->t->barrier, NULL, 0);
                 if (!f) return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_LLVM, "no %s in this LLVM", w->t->barrier);
                 v = gpucompile_lower__call(w, f, NULL, 0);
+            } else if (strncmp(plain, "atomic_", 7) == 0 && (v = gpucompile_lower__atomic2(w, in, plain, args)) != NULL) {
+                if (LLVMIsAStoreInst(v) || LLVMGetTypeKind(LLVMTypeOf(in)) == LLVMVoidTypeKind) { /* nothing to replace */
+                    LLVMInstructionEraseFromParent(in);
+                    continue;
+                }
             } else if (strcmp(plain, "printf") == 0 || strcmp(name, "vprintf") == 0) {
                 return gpucompile_lower__refuse(w, in, "printf (a %s shader has no output stream)", w->t->api);
             } else if (strcmp(plain, "mem_fence") == 0 || strcmp(plain, "read_mem_fence") == 0 || strcmp(plain, "write_mem_fence") == 0 ||

@@ -305,13 +305,14 @@ if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; the
     rc=0; "$G" --no-cache -t '#gpu.vulkan' -f bin "$T_TMP/ri.ll" -o "$T_TMP/ri.spv" 2>"$T_TMP/err" || rc=$?
     check "refused by name: ${c#*|}" sh -c '[ "$1" = 1 ] && grep -q -- "$2" "$3" && [ ! -e "$4" ]' _ "$rc" "${c#*|}" "$T_TMP/err" "$T_TMP/ri.spv"
   done
-  # compare-and-swap loops of 1024 work-items in a buffer and in workgroup memory, on the device
   # atomics of 1024 work-items in a buffer and in workgroup memory, on the device: compare-and-swap
-  # loops (32-bit), and 64-bit ones
+  # loops (32-bit), 64-bit ones, and OpenCL 2.0's functions (a file ending _cl20: OpenCL C 2.0)
   R=$(dirname "$G")/tests/piglit_run
-  for a in cas:"atomic_cmpxchg in buffers and workgroup memory" atomic64:"64-bit atomics in buffers and workgroup memory"; do
-    f=vulkan_${a%%:*}.cl
-    clang -cl-std=CL1.2 -target spirv64 -O2 -Xclang -finclude-default-header -emit-llvm -S $D/$f -o "$T_TMP/a.ll"
+  for a in cas:"atomic_cmpxchg in buffers and workgroup memory" atomic64:"64-bit atomics in buffers and workgroup memory" \
+           atomics_cl20:"OpenCL 2.0's atomic functions in buffers and workgroup memory"; do
+    f=vulkan_${a%%:*}.cl std=CL1.2
+    case $f in *_cl20.cl) std=CL2.0 ;; esac
+    clang -cl-std=$std -target spirv64 -O2 -Xclang -finclude-default-header -emit-llvm -S $D/$f -o "$T_TMP/a.ll"
     check "$f (${a#*:}): compiled, spirv-val" sh -c \
       "'$G' --no-cache -t '#gpu.vulkan' -f bin '$T_TMP/a.ll' -o '$T_TMP/a.spv' && spirv-val --target-env vulkan1.3 '$T_TMP/a.spv'"
     if [ -x "$R" ] && GPUCOMPILE_VULKAN_VALIDATION=1 "$R" "$T_TMP/a.spv" $D/$f > "$T_TMP/arun" 2>&1 && ! grep -qv '^PASS' "$T_TMP/arun"; then ok "... right on the device (the values of its comment), the validation layer quiet"
