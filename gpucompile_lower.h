@@ -222,6 +222,7 @@ typedef struct gpucompile_lower__state {
     int quiet; /* trying: a refusal is no error (private arrays the rewrite leaves as they are) */
     LLVMValueRef base;
     long long es; /* the base's element size */
+    int inline_after; /* functions of the module's own made for calls (async copies): inlined once the calls are done */
 } gpucompile_lower__state;
 
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__fail(gpucompile_lower__state *w, gpucompile_result r, const char *fmt, ...) {
@@ -467,13 +468,15 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__scaled(gpucompile_lower__state
     if (op == LLVMAShr && LLVMIsAConstantInt(LLVMGetOperand(v, 1)) && LLVMIsAInstruction(LLVMGetOperand(v, 0))) {
         /* the optimizer's sign extension of a 32-bit index: ashr (shl x, a), b and ashr (mul x,
            c << a), b with a >= b are sext(trunc(x) [* c]) << (a - b); with a constant d << a added
-           before the shift (x + d: an index off a constant), sext(trunc(x) [* c] + d) << (a - b) */
+           before the shift (x + d: an index off a constant), sext(trunc(x) [* c] + d) << (a - b),
+           and the same with x subtracted from it (d - x: an index counted down) */
         LLVMValueRef in = LLVMGetOperand(v, 0), x, add = NULL;
         unsigned long long sb = LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)), k, sa = 0, c = 1;
         LLVMTypeRef nt;
-        if (LLVMGetInstructionOpcode(in) == LLVMAdd && LLVMIsAConstantInt(LLVMGetOperand(in, 1)) && LLVMIsAInstruction(LLVMGetOperand(in, 0))) {
-            add = LLVMGetOperand(in, 1);
-            in = LLVMGetOperand(in, 0);
+        int down = LLVMGetInstructionOpcode(in) == LLVMSub && LLVMIsAConstantInt(LLVMGetOperand(in, 0)) && LLVMIsAInstruction(LLVMGetOperand(in, 1));
+        if (down || (LLVMGetInstructionOpcode(in) == LLVMAdd && LLVMIsAConstantInt(LLVMGetOperand(in, 1)) && LLVMIsAInstruction(LLVMGetOperand(in, 0)))) {
+            add = LLVMGetOperand(in, down ? 0 : 1);
+            in = LLVMGetOperand(in, down ? 1 : 0);
         }
         if ((LLVMGetInstructionOpcode(in) != LLVMShl && LLVMGetInstructionOpcode(in) != LLVMMul) || !LLVMIsAConstantInt(LLVMGetOperand(in, 1))) return NULL;
         k = LLVMConstIntGetZExtValue(LLVMGetOperand(in, 1));
@@ -487,7 +490,10 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__scaled(gpucompile_lower__state
         nt = LLVMIntTypeInContext(w->ctx, (unsigned)(64 - sa));
         x = LLVMBuildTrunc(w->b, LLVMGetOperand(in, 0), nt, "");
         if (c != 1) x = LLVMBuildMul(w->b, x, LLVMConstInt(nt, c, 0), "");
-        if (add) x = LLVMBuildAdd(w->b, x, LLVMConstInt(nt, LLVMConstIntGetZExtValue(add) >> sa, 0), "");
+        if (add) {
+            LLVMValueRef d = LLVMConstInt(nt, LLVMConstIntGetZExtValue(add) >> sa, 0);
+            x = down ? LLVMBuildSub(w->b, d, x, "") : LLVMBuildAdd(w->b, x, d, "");
+        }
         return gpucompile_lower__scaled(w, LLVMBuildSExt(w->b, x, w->i64, ""), scale << (sa - sb), depth + 1);
     }
     if ((op == LLVMSExt || op == LLVMZExt) && LLVMIsAInstruction(LLVMGetOperand(v, 0))) {
@@ -508,10 +514,10 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__scaled(gpucompile_lower__state
         c = a ? gpucompile_lower__scaled(w, c, scale, depth + 1) : NULL;
         return c ? LLVMBuildAdd(w->b, a, c, "") : NULL;
     }
-    if (op == LLVMAdd || (op == LLVMOr && LLVMGetIsDisjoint(v))) {
+    if (op == LLVMAdd || op == LLVMSub || (op == LLVMOr && LLVMGetIsDisjoint(v))) {
         LLVMValueRef a = gpucompile_lower__scaled(w, LLVMGetOperand(v, 0), scale, depth + 1);
         LLVMValueRef c = a ? gpucompile_lower__scaled(w, LLVMGetOperand(v, 1), scale, depth + 1) : NULL;
-        return c ? LLVMBuildAdd(w->b, a, c, "") : NULL;
+        return c ? (op == LLVMSub ? LLVMBuildSub(w->b, a, c, "") : LLVMBuildAdd(w->b, a, c, "")) : NULL;
     }
     return NULL;
 }
@@ -1911,6 +1917,91 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__math_out(gpucompile_lower__cl 
     return r;
 }
 
+/* The type of OpenCL C's that a mangled pointer parameter at s points to (a scalar or Dv<N>_ of
+   one, any address space and qualifiers), or NULL. */
+GPUCOMPILE_PRIVATE LLVMTypeRef gpucompile_lower__pointee(gpucompile_lower__state *w, const char *s) {
+    unsigned long lanes = 0;
+    LLVMTypeRef t;
+    char *end;
+    if (*s++ != 'P') return NULL;
+    if (strncmp(s, "U3AS", 4) == 0 && s[4]) s += 5;
+    while (*s == 'K' || *s == 'V' || *s == 'r') s++;
+    if (strncmp(s, "Dv", 2) == 0) {
+        lanes = strtoul(s + 2, &end, 10);
+        s = *end == '_' ? end + 1 : end;
+    }
+    switch (*s) {
+    case 'c': case 'a': case 'h': t = LLVMInt8TypeInContext(w->ctx); break;
+    case 's': case 't': t = LLVMInt16TypeInContext(w->ctx); break;
+    case 'i': case 'j': t = w->i32; break;
+    case 'l': case 'm': t = w->i64; break;
+    case 'f': t = LLVMFloatTypeInContext(w->ctx); break;
+    case 'd': t = LLVMDoubleTypeInContext(w->ctx); break;
+    case 'D': t = s[1] == 'h' ? LLVMHalfTypeInContext(w->ctx) : NULL; break;
+    default: t = NULL;
+    }
+    return t && lanes ? LLVMVectorType(t, (unsigned)lanes) : t;
+}
+
+/* async_work_group_copy(dst, src, n, event) and async_work_group_strided_copy(dst, src, n,
+   stride, event) at the builder: the work-items of the group copy elements id, id + size, ...
+   (id the local linear id, size the group's), synchronously, in a loop of a function of the
+   module's own that gpucompile_lower_kernels inlines after the calls are done (the rewrite then
+   follows dst and src like any pointers); the event returned is the one given (none:
+   wait_group_events is a barrier, which makes the copies seen). NULL: an element type this
+   does not know. */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__async_copy(gpucompile_lower__state *w, LLVMValueRef in, const char *args, int strided) {
+    LLVMTypeRef t = gpucompile_lower__pointee(w, args), pt[7];
+    LLVMValueRef f, a[7], i, next, one = LLVMConstInt(w->i64, 1, 0), at, sz;
+    LLVMBasicBlockRef entry, check, body, done;
+    LLVMBuilderRef b;
+    int k, to_local = LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(in, 0))) == 3;
+    if (!t) return NULL;
+    for (k = 0; k < 2; k++) pt[k] = LLVMTypeOf(LLVMGetOperand(in, (unsigned)k));
+    for (k = 2; k < 7; k++) pt[k] = w->i64;
+    f = LLVMAddFunction(w->m, "gpucompile.async_copy", LLVMFunctionType(LLVMVoidTypeInContext(w->ctx), pt, 7, 0));
+    LLVMSetLinkage(f, LLVMInternalLinkage);
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(w->ctx, LLVMGetEnumAttributeKindForName("alwaysinline", 12), 0));
+    /* the arguments: dst, src, n, dst's stride, src's stride, the first element, the step */
+    a[0] = LLVMGetOperand(in, 0);
+    a[1] = LLVMGetOperand(in, 1);
+    a[2] = LLVMBuildIntCast2(w->b, LLVMGetOperand(in, 2), w->i64, 0, "");
+    a[3] = strided && !to_local ? LLVMBuildIntCast2(w->b, LLVMGetOperand(in, 3), w->i64, 0, "") : one;
+    a[4] = strided && to_local ? LLVMBuildIntCast2(w->b, LLVMGetOperand(in, 3), w->i64, 0, "") : one;
+    a[5] = gpucompile_lower__builtin(w, GPUCOMPILE_LOWER__B_LOCAL_LINEAR, NULL, 0, w->i64);
+    for (sz = NULL, k = 0; k < 3; k++) {
+        LLVMValueRef d = gpucompile_lower__builtin_dim(w, GPUCOMPILE_LOWER__B_LOCAL_SIZE, k);
+        sz = sz ? LLVMBuildMul(w->b, sz, d, "") : d;
+    }
+    a[6] = LLVMBuildZExt(w->b, sz, w->i64, "");
+    LLVMBuildCall2(w->b, LLVMGlobalGetValueType(f), f, a, 7, "");
+    b = LLVMCreateBuilderInContext(w->ctx);
+    entry = LLVMAppendBasicBlockInContext(w->ctx, f, "entry");
+    check = LLVMAppendBasicBlockInContext(w->ctx, f, "check");
+    body = LLVMAppendBasicBlockInContext(w->ctx, f, "copy");
+    done = LLVMAppendBasicBlockInContext(w->ctx, f, "done");
+    LLVMPositionBuilderAtEnd(b, entry);
+    LLVMBuildBr(b, check);
+    LLVMPositionBuilderAtEnd(b, check);
+    i = LLVMBuildPhi(b, w->i64, "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, i, LLVMGetParam(f, 2), ""), body, done);
+    LLVMPositionBuilderAtEnd(b, body);
+    at = LLVMBuildMul(b, i, LLVMGetParam(f, 4), "");
+    at = LLVMBuildLoad2(b, t, LLVMBuildGEP2(b, t, LLVMGetParam(f, 1), &at, 1, ""), "");
+    next = LLVMBuildMul(b, i, LLVMGetParam(f, 3), "");
+    LLVMBuildStore(b, at, LLVMBuildGEP2(b, t, LLVMGetParam(f, 0), &next, 1, ""));
+    next = LLVMBuildAdd(b, i, LLVMGetParam(f, 6), "");
+    LLVMBuildBr(b, check);
+    a[0] = LLVMGetParam(f, 5);
+    LLVMAddIncoming(i, a, &entry, 1);
+    LLVMAddIncoming(i, &next, &body, 1);
+    LLVMPositionBuilderAtEnd(b, done);
+    LLVMBuildRetVoid(b);
+    LLVMDisposeBuilder(b);
+    w->inline_after = 1;
+    return LLVMGetOperand(in, strided ? 4u : 3u);
+}
+
 /* OpenCL's built-in function plain (demangled; args: its mangled parameters) called by in, as IR
    at the builder; NULL when it is none this rewrite makes (then *why may say why). */
 GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__library(gpucompile_lower__state *w, LLVMValueRef in, const char *plain, const char *args, const char **why) {
@@ -2047,6 +2138,15 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__calls_in(gpucompile_lower
                     LLVMInstructionEraseFromParent(in);
                     continue;
                 }
+            } else if (strncmp(plain, "async_work_group_", 17) == 0 && (strcmp(plain + 17, "copy") == 0 || strcmp(plain + 17, "strided_copy") == 0)) {
+                if (!(v = gpucompile_lower__async_copy(w, in, args, plain[17] == 's')))
+                    return gpucompile_lower__refuse(w, in, "%s of this element type: not built", plain);
+            } else if (strcmp(plain, "wait_group_events") == 0 || strcmp(plain, "prefetch") == 0) { /* a barrier; nothing */
+                LLVMValueRef f = plain[0] == 'w' ? gpucompile_lower__intrinsic(w, w->t->barrier, NULL, 0) : NULL;
+                if (f) gpucompile_lower__call(w, f, NULL, 0);
+                else if (plain[0] == 'w') return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_LLVM, "no %s in this LLVM", w->t->barrier);
+                LLVMInstructionEraseFromParent(in);
+                continue;
             } else if (strcmp(plain, "printf") == 0 || strcmp(name, "vprintf") == 0) {
                 return gpucompile_lower__refuse(w, in, "printf (a %s shader has no output stream)", w->t->api);
             } else if (strcmp(plain, "mem_fence") == 0 || strcmp(plain, "read_mem_fence") == 0 || strcmp(plain, "write_mem_fence") == 0 ||
@@ -2143,6 +2243,35 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__calls_in(gpucompile_lower
 }
 
 GPUCOMPILE_PRIVATE void gpucompile_lower__wg_size(gpucompile_lower__state *w, LLVMValueRef fn, const unsigned def[3], unsigned out[3]);
+/* The functions gpucompile_lower__calls_in made (async copies' loops) inlined, and the events
+   those calls returned no more: OpenCL's event_t variables, written and never read now
+   (wait_group_events is a barrier), go with their stores. */
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__inline_made(gpucompile_lower__state *w) {
+    LLVMPassBuilderOptionsRef pbo = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef err = LLVMRunPasses(w->m, "always-inline", NULL, pbo);
+    LLVMValueRef in, next;
+    LLVMDisposePassBuilderOptions(pbo);
+    if (err) {
+        char *msg = LLVMGetErrorMessage(err);
+        gpucompile_lower__fail(w, GPUCOMPILE_ERROR_LLVM, "LLVM's always-inline pass: %s", msg);
+        LLVMDisposeErrorMessage(msg);
+        return w->r;
+    }
+    for (in = gpucompile_next_instruction(w->m, NULL); in; in = next) {
+        next = gpucompile_next_instruction(w->m, in);
+        if (LLVMIsAAllocaInst(in) && LLVMGetTypeKind(LLVMGetAllocatedType(in)) == LLVMTargetExtTypeKind) {
+            LLVMValueRef user;
+            while (LLVMGetFirstUse(in) && (user = LLVMGetUser(LLVMGetFirstUse(in))) != NULL &&
+                   (LLVMIsAStoreInst(user) || (LLVMIsACallInst(user) && strncmp(gpucompile_lower__callee_name(user), "llvm.lifetime.", 14) == 0))) {
+                if (user == next) next = gpucompile_next_instruction(w->m, next);
+                LLVMInstructionEraseFromParent(user);
+            }
+            if (!LLVMGetFirstUse(in)) LLVMInstructionEraseFromParent(in);
+        }
+    }
+    return GPUCOMPILE_OK;
+}
+
 
 /* A load of a __spirv_BuiltIn* variable (or of an element: off bytes in) as the builtin's value. */
 GPUCOMPILE_PRIVATE void gpucompile_lower__builtin_load(gpucompile_lower__state *w, int kind, LLVMValueRef ld, long long off) {
@@ -3524,6 +3653,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, L
         gpucompile_lower__wg_size(&w, fn, o.local_size, w.wg); /* a helper sees the default */
         if (gpucompile_lower__calls_in(&w, fn) != GPUCOMPILE_OK) goto done;
     }
+    if (w.inline_after && gpucompile_lower__inline_made(&w) != GPUCOMPILE_OK) goto done;
     if (gpucompile_lower__split_wide(&w, 0) != GPUCOMPILE_OK || gpucompile_lower__split_wide(&w, 1) != GPUCOMPILE_OK) goto done;
     gpucompile_lower_expand(module); /* after the passes above: what they made of the library's IR */
     for (fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn))

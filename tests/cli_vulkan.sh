@@ -306,10 +306,11 @@ if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; the
     check "refused by name: ${c#*|}" sh -c '[ "$1" = 1 ] && grep -q -- "$2" "$3" && [ ! -e "$4" ]' _ "$rc" "${c#*|}" "$T_TMP/err" "$T_TMP/ri.spv"
   done
   # atomics of 1024 work-items in a buffer and in workgroup memory, on the device: compare-and-swap
-  # loops (32-bit), 64-bit ones, and OpenCL 2.0's functions (a file ending _cl20: OpenCL C 2.0)
+  # loops (32-bit), 64-bit ones, and OpenCL 2.0's functions (a file ending _cl20: OpenCL C 2.0);
+  # async copies
   R=$(dirname "$G")/tests/piglit_run
   for a in cas:"atomic_cmpxchg in buffers and workgroup memory" atomic64:"64-bit atomics in buffers and workgroup memory" \
-           atomics_cl20:"OpenCL 2.0's atomic functions in buffers and workgroup memory"; do
+           atomics_cl20:"OpenCL 2.0's atomic functions in buffers and workgroup memory" async_copy:"async copies in and out of workgroup memory"; do
     f=vulkan_${a%%:*}.cl std=CL1.2
     case $f in *_cl20.cl) std=CL2.0 ;; esac
     clang -cl-std=$std -target spirv64 -O2 -Xclang -finclude-default-header -emit-llvm -S $D/$f -o "$T_TMP/a.ll"
