@@ -61,6 +61,12 @@ typedef struct gpucompile_lower_target {
     /* the type of a sampler parameter; it and image_type are also how clang spells OpenCL's image
        and sampler parameters for spirv64 (the names LLVM's SPIR-V code generator shares) */
     const char *sampler_type;
+    /* OpenCL's sub-groups (cl_khr_subgroups; NULL: the target has none, each function refused
+       by name): intrinsics () -> i32: the sub-group's size, the work-item's id in it, the
+       sub-group's id in the workgroup; (T) -> T over the sub-group: the sum, the minimum and
+       maximum (signed or floating), the unsigned minimum and maximum; (i1) -> i1: all, any;
+       (T, i32 id) -> T: the value of the work-item id. Those of T overloaded on T. */
+    const char *subgroup[11];
 } gpucompile_lower_target;
 /* Zero means default. */
 typedef struct gpucompile_lower_options {
@@ -1943,6 +1949,91 @@ GPUCOMPILE_PRIVATE LLVMTypeRef gpucompile_lower__pointee(gpucompile_lower__state
     return t && lanes ? LLVMVectorType(t, (unsigned)lanes) : t;
 }
 
+/* OpenCL's sub-group functions (cl_khr_subgroups) at the builder, through the target's
+   subgroup intrinsics: the sizes and ids (get_sub_group_size the work-items the sub-group has,
+   the last one of a workgroup perhaps fewer), all, any, broadcast, reductions of add, min and
+   max, and their inclusive and exclusive scans, made of the value of the work-item d below
+   (d = 1, 2, 4, ... 64: a sub-group has at most 128), each work-item's steps in uniform control
+   flow as OpenCL has the calls. NULL: another function, or *why says why it is not built. */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__subgroup(gpucompile_lower__state *w, LLVMValueRef in, const char *plain, const char *args, const char **why) {
+    static const char *const ids[] = {"get_sub_group_size", "get_max_sub_group_size", "get_num_sub_groups", "get_enqueued_num_sub_groups",
+                                      "get_sub_group_id", "get_sub_group_local_id"};
+    const char *const *sg = w->t->subgroup;
+    LLVMTypeRef t = LLVMTypeOf(in), it[1];
+    LLVMValueRef size, x, lid, f, a[2];
+    int k, op, sign = *args && strchr("cail", *args) != NULL, fp = gpucompile_lower__is_fp(t), scan, excl, d;
+    for (k = 0; k < 6 && strcmp(plain, ids[k]) != 0; k++) {}
+    if (k == 6 && strncmp(plain, "sub_group_", 10) != 0) return NULL;
+    if (!sg[0] || !(f = gpucompile_lower__intrinsic(w, sg[0], NULL, 0))) {
+        *why = sg[0] ? "no sub-group intrinsics in this LLVM" : "sub-groups: not on this target";
+        return NULL;
+    }
+    size = gpucompile_lower__call(w, f, NULL, 0);
+    if (k < 6) {
+        LLVMValueRef total = NULL, id;
+        for (d = 0; d < 3; d++) {
+            LLVMValueRef s = gpucompile_lower__builtin_dim(w, GPUCOMPILE_LOWER__B_LOCAL_SIZE, d);
+            total = total ? LLVMBuildMul(w->b, total, s, "") : s;
+        }
+        if (k == 1) return size;
+        if (k == 2 || k == 3) return LLVMBuildUDiv(w->b, LLVMBuildAdd(w->b, total, LLVMBuildSub(w->b, size, LLVMConstInt(w->i32, 1, 0), ""), ""), size, "");
+        id = gpucompile_lower__call(w, gpucompile_lower__intrinsic(w, sg[k == 5 ? 1 : 2], NULL, 0), NULL, 0);
+        if (k > 3) return id;
+        x = LLVMBuildSub(w->b, total, LLVMBuildMul(w->b, id, size, ""), ""); /* what is left for this sub-group */
+        return LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntULT, x, size, ""), x, size, "");
+    }
+    if (strcmp(plain, "sub_group_all") == 0 || strcmp(plain, "sub_group_any") == 0) {
+        a[0] = LLVMBuildICmp(w->b, LLVMIntNE, LLVMGetOperand(in, 0), LLVMConstNull(LLVMTypeOf(LLVMGetOperand(in, 0))), "");
+        x = gpucompile_lower__call(w, gpucompile_lower__intrinsic(w, sg[plain[12] == 'l' ? 8 : 9], NULL, 0), a, 1);
+        return LLVMBuildZExt(w->b, x, t, "");
+    }
+    it[0] = t;
+    lid = gpucompile_lower__call(w, gpucompile_lower__intrinsic(w, sg[1], NULL, 0), NULL, 0);
+    if (strcmp(plain, "sub_group_broadcast") == 0 && LLVMGetTypeKind(t) != LLVMVectorTypeKind) {
+        a[0] = LLVMGetOperand(in, 0);
+        a[1] = LLVMBuildIntCast2(w->b, LLVMGetOperand(in, 1), w->i32, 0, "");
+        return gpucompile_lower__call(w, gpucompile_lower__intrinsic(w, sg[10], it, 1), a, 2);
+    }
+    scan = strncmp(plain, "sub_group_scan_", 15) == 0;
+    excl = scan && strncmp(plain + 15, "exclusive_", 10) == 0;
+    if (strncmp(plain, "sub_group_reduce_", 17) == 0) op = 17;
+    else if (scan && (excl || strncmp(plain + 15, "inclusive_", 10) == 0)) op = 25;
+    else op = 0;
+    if (!op || LLVMGetTypeKind(t) == LLVMVectorTypeKind || (strcmp(plain + op, "add") != 0 && strcmp(plain + op, "min") != 0 && strcmp(plain + op, "max") != 0)) {
+        *why = "not built (of OpenCL's sub-group functions: the sizes and ids, all, any, broadcast, reduce and scan)";
+        return NULL;
+    }
+    op = plain[op + 1] == 'd' ? 0 : plain[op + 1] == 'i' ? 1 : 2; /* add, min, max */
+    x = LLVMGetOperand(in, 0);
+    if (!scan) {
+        a[0] = x;
+        return gpucompile_lower__call(w, gpucompile_lower__intrinsic(w, sg[op == 0 ? 3 : 3 + op + (!fp && !sign ? 2 : 0)], it, 1), a, 1);
+    }
+    for (d = 1; d <= 64; d *= 2) { /* x: the scan over the work-items d and fewer below */
+        LLVMValueRef has = LLVMBuildICmp(w->b, LLVMIntUGE, lid, LLVMConstInt(w->i32, (unsigned)d, 0), ""), y, c;
+        a[0] = x;
+        a[1] = LLVMBuildSelect(w->b, has, LLVMBuildSub(w->b, lid, LLVMConstInt(w->i32, (unsigned)d, 0), ""), lid, "");
+        y = gpucompile_lower__call(w, gpucompile_lower__intrinsic(w, sg[10], it, 1), a, 2);
+        if (op == 0) c = fp ? LLVMBuildFAdd(w->b, x, y, "") : LLVMBuildAdd(w->b, x, y, "");
+        else if (fp) c = LLVMBuildSelect(w->b, LLVMBuildFCmp(w->b, op == 1 ? LLVMRealOLT : LLVMRealOGT, y, x, ""), y, x, "");
+        else c = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, op == 1 ? (sign ? LLVMIntSLT : LLVMIntULT) : (sign ? LLVMIntSGT : LLVMIntUGT), y, x, ""), y, x, "");
+        x = LLVMBuildSelect(w->b, has, c, x, "");
+    }
+    if (excl) { /* the work-item below's, the identity for the first */
+        LLVMValueRef first = LLVMBuildICmp(w->b, LLVMIntEQ, lid, LLVMConstInt(w->i32, 0, 0), ""), id;
+        unsigned bits = fp ? 0 : LLVMGetIntTypeWidth(t);
+        a[0] = x;
+        a[1] = LLVMBuildSelect(w->b, first, lid, LLVMBuildSub(w->b, lid, LLVMConstInt(w->i32, 1, 0), ""), "");
+        x = gpucompile_lower__call(w, gpucompile_lower__intrinsic(w, sg[10], it, 1), a, 2);
+        if (op == 0) id = LLVMConstNull(t);
+        else if (fp) id = LLVMConstRealOfString(t, op == 1 ? "inf" : "-inf");
+        else if (op == 1) id = sign ? LLVMConstInt(t, (1ull << (bits - 1)) - 1, 0) : LLVMConstAllOnes(t);
+        else id = sign ? LLVMConstInt(t, 1ull << (bits - 1), 0) : LLVMConstNull(t);
+        x = LLVMBuildSelect(w->b, first, id, x, "");
+    }
+    return x;
+}
+
 /* async_work_group_copy(dst, src, n, event) and async_work_group_strided_copy(dst, src, n,
    stride, event) at the builder: the work-items of the group copy elements id, id + size, ...
    (id the local linear id, size the group's), synchronously, in a loop of a function of the
@@ -2138,6 +2229,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__calls_in(gpucompile_lower
                     LLVMInstructionEraseFromParent(in);
                     continue;
                 }
+            } else if ((v = gpucompile_lower__subgroup(w, in, plain, args, &why)) != NULL || why) {
+                if (!v) return gpucompile_lower__refuse(w, in, "%s: %s", plain, why);
             } else if (strncmp(plain, "async_work_group_", 17) == 0 && (strcmp(plain + 17, "copy") == 0 || strcmp(plain + 17, "strided_copy") == 0)) {
                 if (!(v = gpucompile_lower__async_copy(w, in, args, plain[17] == 's')))
                     return gpucompile_lower__refuse(w, in, "%s of this element type: not built", plain);

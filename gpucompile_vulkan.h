@@ -254,6 +254,7 @@ typedef struct gpucompile_vulkan_runtime_info {
     char device_name[256];
     uint32_t api_version, vendor_id, device_id;
     int push_descriptors, int8, int16, int64, float_atomics; /* enabled on the device */
+    uint32_t subgroup_size, subgroup_operations; /* VkPhysicalDeviceSubgroupProperties: size, operations in compute shaders */
     int validation;                    /* VK_LAYER_KHRONOS_validation enabled by us */
     char pipeline_cache[1024];         /* the file; "" none */
     uint64_t cache_bytes_loaded, cache_bytes_saved;
@@ -3234,7 +3235,12 @@ GPUCOMPILE_DEF const gpucompile_lower_target *gpucompile_vulkan_lower_target(voi
         /* images: LLVM 22's typed-buffer reads and writes on image handles, the coordinate and
            size queries put in afterwards (gpucompile_vulkan__fix_images) */
         "spirv.Image", "spirv.SampledImage", "llvm.spv.resource.load.typedbuffer", "llvm.spv.resource.store.typedbuffer",
-        GPUCOMPILE_VULKAN__IMAGE_COORDINATE, GPUCOMPILE_VULKAN__IMAGE_SIZE, "spirv.Sampler"
+        GPUCOMPILE_VULKAN__IMAGE_COORDINATE, GPUCOMPILE_VULKAN__IMAGE_SIZE, "spirv.Sampler",
+        /* sub-groups: the GroupNonUniform instructions (the device's supported operations are
+           checked at load) */
+        {"llvm.spv.subgroup.size", "llvm.spv.subgroup.local.invocation.id", "llvm.spv.subgroup.id", "llvm.spv.wave.reduce.sum",
+         "llvm.spv.wave.reduce.min", "llvm.spv.wave.reduce.max", "llvm.spv.wave.reduce.umin", "llvm.spv.wave.reduce.umax",
+         "llvm.spv.wave.all", "llvm.spv.wave.any", "llvm.spv.wave.readlane"}
     };
     return &t;
 }
@@ -3590,7 +3596,7 @@ enum {
     GPUCOMPILE_VULKAN__ST_FEATURES_12 = 51, GPUCOMPILE_VULKAN__ST_FEATURES_13 = 53, GPUCOMPILE_VULKAN__ST_ATOMIC_FLOAT = 1000260000,
     GPUCOMPILE_VULKAN__ST_CREATION_FEEDBACK = 1000192000, GPUCOMPILE_VULKAN__ST_MESSENGER = 1000128004,
     GPUCOMPILE_VULKAN__ST_IMAGE = 14, GPUCOMPILE_VULKAN__ST_IMAGE_VIEW = 15, GPUCOMPILE_VULKAN__ST_SAMPLER = 31,
-    GPUCOMPILE_VULKAN__ST_IMAGE_BARRIER = 45
+    GPUCOMPILE_VULKAN__ST_IMAGE_BARRIER = 45, GPUCOMPILE_VULKAN__ST_PROPERTIES_2 = 1000059001, GPUCOMPILE_VULKAN__ST_SUBGROUP_PROPERTIES = 1000094000
 };
 #define GPUCOMPILE_VULKAN__LAYOUT_GENERAL 1u /* VK_IMAGE_LAYOUT_GENERAL: every image of the mgpu* runtime, always */
 #define GPUCOMPILE_VULKAN__API_1_3 ((1u << 22) | (3u << 12))
@@ -3617,6 +3623,8 @@ typedef struct gpucompile_vulkan__features { uint32_t sType; void *pNext; uint32
 typedef struct gpucompile_vulkan__features11 { uint32_t sType; void *pNext; uint32_t f[12]; } gpucompile_vulkan__features11;
 typedef struct gpucompile_vulkan__features12 { uint32_t sType; void *pNext; uint32_t f[47]; } gpucompile_vulkan__features12;
 typedef struct gpucompile_vulkan__features13 { uint32_t sType; void *pNext; uint32_t f[15]; } gpucompile_vulkan__features13;
+/* VkPhysicalDeviceSubgroupProperties: size, supportedStages, supportedOperations, quadOperationsInAllStages */
+typedef struct gpucompile_vulkan__subgroup_properties { uint32_t sType; void *pNext; uint32_t size, stages, operations, quad; } gpucompile_vulkan__subgroup_properties;
 typedef struct gpucompile_vulkan__atomic_float { uint32_t sType; void *pNext; uint32_t f[12]; } gpucompile_vulkan__atomic_float;
 typedef struct gpucompile_vulkan__buffer_info { uint32_t sType; const void *pNext; uint32_t flags; uint64_t size; uint32_t usage, sharing, family_count; const uint32_t *families; } gpucompile_vulkan__buffer_info;
 typedef struct gpucompile_vulkan__memory_requirements { uint64_t size, alignment; uint32_t type_bits; } gpucompile_vulkan__memory_requirements;
@@ -3690,6 +3698,7 @@ typedef struct gpucompile_vulkan__fns {
     GPUCOMPILE_VULKAN__FN(void, GetPhysicalDeviceQueueFamilyProperties, (void *, uint32_t *, gpucompile_vulkan__queue_family *));
     GPUCOMPILE_VULKAN__FN(void, GetPhysicalDeviceMemoryProperties, (void *, gpucompile_vulkan__memory_properties *));
     GPUCOMPILE_VULKAN__FN(void, GetPhysicalDeviceFeatures2, (void *, gpucompile_vulkan__features *));
+    GPUCOMPILE_VULKAN__FN(void, GetPhysicalDeviceProperties2, (void *, void *));
     GPUCOMPILE_VULKAN__FN(int, EnumerateDeviceExtensionProperties, (void *, const char *, uint32_t *, gpucompile_vulkan__extension *));
     GPUCOMPILE_VULKAN__FN(int, CreateDevice, (void *, const gpucompile_vulkan__device_info *, const void *, void **));
     GPUCOMPILE_VULKAN__FN(void, GetPhysicalDeviceFormatProperties, (void *, uint32_t, gpucompile_vulkan__format_properties *));
@@ -3755,7 +3764,7 @@ static const char *const gpucompile_vulkan__global_names[] = {"vkCreateInstance"
     "vkEnumerateInstanceExtensionProperties"};
 static const char *const gpucompile_vulkan__instance_names[] = {"vkEnumeratePhysicalDevices", "vkGetPhysicalDeviceProperties",
     "vkGetPhysicalDeviceQueueFamilyProperties", "vkGetPhysicalDeviceMemoryProperties", "vkGetPhysicalDeviceFeatures2",
-    "vkEnumerateDeviceExtensionProperties", "vkCreateDevice", "vkGetPhysicalDeviceFormatProperties", "?vkCreateDebugUtilsMessengerEXT"};
+    "vkGetPhysicalDeviceProperties2", "vkEnumerateDeviceExtensionProperties", "vkCreateDevice", "vkGetPhysicalDeviceFormatProperties", "?vkCreateDebugUtilsMessengerEXT"};
 static const char *const gpucompile_vulkan__device_names[] = {"vkGetDeviceQueue", "vkCreateBuffer", "vkDestroyBuffer",
     "vkGetBufferMemoryRequirements", "vkAllocateMemory", "vkFreeMemory", "vkBindBufferMemory", "vkMapMemory", "vkCreateShaderModule",
     "vkDestroyShaderModule", "vkCreateDescriptorSetLayout", "vkDestroyDescriptorSetLayout", "vkCreatePipelineLayout",
@@ -3817,6 +3826,7 @@ typedef struct gpucompile_vulkan__state {
     int push_descriptors, int8, int16, int64, float_atomics, starting;
     int read_without_format, write_without_format; /* shaderStorageImageRead/WriteWithoutFormat */
     int int64_atomics;                             /* shaderBufferInt64Atomics */
+    uint32_t subgroup_ops;                         /* subgroupSupportedOperations in compute shaders */
     int unsaved; /* pipelines made at launches since the cache file was written (guarded by the lock) */
     char cache_path[1024];
     int cache_path_set;
@@ -4206,6 +4216,19 @@ static int gpucompile_vulkan__start_locked(gpucompile_vulkan__state *s, int ordi
     s->write_without_format = (int)ef.f[32];
     s->int64_atomics = (int)ef12.f[5];
     s->float_atomics = (int)(efa.f[0] | efa.f[1]);
+    { /* the sub-group operations of compute shaders (Vulkan 1.1 has at least the basic ones) */
+        struct { uint32_t sType; void *pNext; uint64_t p[GPUCOMPILE_VULKAN__PROPS_SIZE / 8]; } p2;
+        gpucompile_vulkan__subgroup_properties sp;
+        memset(&p2, 0, sizeof p2);
+        memset(&sp, 0, sizeof sp);
+        p2.sType = GPUCOMPILE_VULKAN__ST_PROPERTIES_2;
+        p2.pNext = &sp;
+        sp.sType = GPUCOMPILE_VULKAN__ST_SUBGROUP_PROPERTIES;
+        s->vk.GetPhysicalDeviceProperties2(s->physical, &p2);
+        s->subgroup_ops = sp.stages & 0x20 ? sp.operations : 0; /* VK_SHADER_STAGE_COMPUTE_BIT */
+        s->info.subgroup_size = sp.size;
+        s->info.subgroup_operations = s->subgroup_ops;
+    }
     memset(&qi, 0, sizeof qi);
     qi.sType = GPUCOMPILE_VULKAN__ST_DEVICE_QUEUE;
     qi.family = s->family;
@@ -4462,6 +4485,12 @@ static gpucompile_vulkan__module *gpucompile_vulkan__module_make(gpucompile_vulk
                          code[it.at + 1] == 55 ? "Read" : "Write");
             else if (it.op == GPUCOMPILE_VULKAN__OP_CAPABILITY && it.wc == 2 && code[it.at + 1] == 12 && !s->int64_atomics)
                 snprintf(why, sizeof why, "the module has 64-bit atomics (SPIR-V's Int64Atomics); the device lacks shaderBufferInt64Atomics");
+            else if (it.op == GPUCOMPILE_VULKAN__OP_CAPABILITY && it.wc == 2 && code[it.at + 1] >= 61 && code[it.at + 1] <= 68 &&
+                     !(s->subgroup_ops >> (code[it.at + 1] - 61) & 1)) { /* GroupNonUniform ... Quad: VkSubgroupFeatureFlagBits in order */
+                static const char *const ops[] = {"BASIC", "VOTE", "ARITHMETIC", "BALLOT", "SHUFFLE", "SHUFFLE_RELATIVE", "CLUSTERED", "QUAD"};
+                snprintf(why, sizeof why, "the module has sub-group operations the device lacks in compute shaders "
+                         "(VK_SUBGROUP_FEATURE_%s_BIT: SPIR-V's capability %u)", ops[code[it.at + 1] - 61], (unsigned)code[it.at + 1]);
+            }
     }
     if (!why[0] && (r = s->vk.CreateShaderModule(s->device, &si, NULL, &m->shader)) == 0) {
         for (i = 0; i < n && r == 0; i++) {
@@ -5484,6 +5513,7 @@ gpucompile_vulkan_program *gpucompile_vulkan_program_create(const gpucompile_vul
     p->dev.max_push = p->dev.max_invocations = p->dev.max_shared = 0xffffffffu; /* the driver's to check */
     p->dev.max_group_size[0] = p->dev.max_group_size[1] = p->dev.max_group_size[2] = 0xffffffffu;
     p->dev.read_without_format = p->dev.write_without_format = p->dev.int64_atomics = 1; /* the features the engine enabled: the driver's too */
+    p->dev.subgroup_ops = 0xffffffffu;
     if ((missing = gpucompile_vulkan__resolve(&p->dev, engine->device, 1, gpucompile_vulkan__device_names,
                                               sizeof gpucompile_vulkan__device_names / sizeof gpucompile_vulkan__device_names[0], &p->dev.vk.GetDeviceQueue)) != NULL) {
         snprintf(msg, sizeof msg, "the engine's device has no '%s'", missing);

@@ -610,6 +610,7 @@ GPUCOMPILE_PRIVATE const gpucompile_lower_target *gpucompile_webgpu__lower_targe
         v.index_bits = 32;
         v.spec_constant = NULL; /* the runtime makes each pipeline once: every size compiled in */
         v.image_type = NULL;    /* no images yet: refused by name */
+        memset(v.subgroup, 0, sizeof v.subgroup); /* WebGPU's core has no sub-groups: refused by name */
         gpucompile_lock();
         if (!t.name) t = v;
         gpucompile_unlock();

@@ -307,10 +307,11 @@ if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; the
   done
   # atomics of 1024 work-items in a buffer and in workgroup memory, on the device: compare-and-swap
   # loops (32-bit), 64-bit ones, and OpenCL 2.0's functions (a file ending _cl20: OpenCL C 2.0);
-  # async copies
+  # async copies; sub-groups (the last: its module is the next checks')
   R=$(dirname "$G")/tests/piglit_run
   for a in cas:"atomic_cmpxchg in buffers and workgroup memory" atomic64:"64-bit atomics in buffers and workgroup memory" \
-           atomics_cl20:"OpenCL 2.0's atomic functions in buffers and workgroup memory" async_copy:"async copies in and out of workgroup memory"; do
+           atomics_cl20:"OpenCL 2.0's atomic functions in buffers and workgroup memory" async_copy:"async copies in and out of workgroup memory" \
+           subgroups_cl20:"OpenCL's sub-group functions"; do
     f=vulkan_${a%%:*}.cl std=CL1.2
     case $f in *_cl20.cl) std=CL2.0 ;; esac
     clang -cl-std=$std -target spirv64 -O2 -Xclang -finclude-default-header -emit-llvm -S $D/$f -o "$T_TMP/a.ll"
@@ -321,6 +322,14 @@ if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; the
     elif [ -x "$R" ]; then fail "$f on the device: $(grep -v '^PASS' "$T_TMP/arun" | head -1)"
     else skip "$f on a device: no $R"; fi
   done
+  # sub-groups where the target has none or not all: refused by name
+  printf '#pragma OPENCL EXTENSION cl_khr_subgroups : enable\nkernel void k(global int *o) { o[get_global_id(0)] = sub_group_reduce_add(o[0]); }\n' > "$T_TMP/sg.cl"
+  clang -cl-std=CL2.0 -target spirv64 -O2 -Xclang -finclude-default-header -emit-llvm -S "$T_TMP/sg.cl" -o "$T_TMP/sg.ll"
+  rc=0; "$G" --no-cache -t '#gpu.vulkan<chip = "android">' -f bin "$T_TMP/sg.ll" -o "$T_TMP/sg.spv" 2>"$T_TMP/err" || rc=$?
+  check "sub-group reductions for chip android (its baseline has GroupNonUniform alone): refused naming the capability" sh -c \
+    "[ $rc = 1 ] && grep -q 'GroupNonUniformArithmetic' '$T_TMP/err' && [ ! -e '$T_TMP/sg.spv' ]"
+  rc=0; "$G" --no-cache -t '#gpu.webgpu' -f bin "$T_TMP/a.ll" -o "$T_TMP/sg.spv" 2>"$T_TMP/err" || rc=$?
+  check "sub-groups for #gpu.webgpu: refused by name" sh -c "[ $rc = 1 ] && grep -q 'sub-groups: not on this target' '$T_TMP/err' && [ ! -e '$T_TMP/sg.spv' ]"
   # structured control flow: LLVM 22's SPIR-V structurizer wrote merges spirv-val rejects for each
   # (or crashed); LLVM's own passes before it and its code generator unoptimized make them valid
   for f in $D/vulkan_cf_*.cl; do
