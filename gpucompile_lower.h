@@ -2637,21 +2637,45 @@ GPUCOMPILE_PRIVATE gpucompile_lower__image_binding *gpucompile_lower__image_hand
     return &hb[(*nhb)++];
 }
 
+/* Does image parameter p's kernel ask for its channel order or data type? Those are no property
+   of the handle (the image bound at launch decides them), so the launch gives them: one word of
+   the push-constant block, order | data type << 16 (OpenCL's values), placed as a scalar
+   parameter would be (the plan and the kernel's rewrite place it alike). */
+GPUCOMPILE_PRIVATE int gpucompile_lower__image_channels(LLVMValueRef p) {
+    LLVMUseRef use;
+    char buf[64];
+    const char *args_s;
+    for (use = LLVMGetFirstUse(p); use; use = LLVMGetNextUse(use))
+        if (strncmp(gpucompile_lower__demangle(gpucompile_lower__callee_name(LLVMGetUser(use)), buf, sizeof buf, &args_s), "get_image_channel_", 18) == 0)
+            return 1;
+    return 0;
+}
+
 /* Image parameter i (p) of kernel `name`: each built-in call on it rewritten (see above); its
-   bindings into md as `iB[:sJ|:kC][+B...]` (B a binding; J the sampler parameter, C the constant
-   sampler's bits), `-` when unused. at: where the handles are made (the entry block's end). */
+   bindings into md as `iB[:sJ|:kC][+B...][@O]` (B a binding; J the sampler parameter, C the
+   constant sampler's bits; O the push-constant offset of its channel word, see above: `i@O` when
+   that is all it reads), `-` when unused. at: where the handles are made (the entry block's
+   end); pc, end: the push-constant block and the end of its parameters so far. */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__image(gpucompile_lower__state *w, const char *name, LLVMValueRef p, unsigned i, unsigned set,
-                                                             unsigned *binding, gpucompile_buf *md, LLVMValueRef at) {
+                                                             unsigned *binding, gpucompile_buf *md, LLVMValueRef at, LLVMValueRef pc, unsigned *end) {
     gpucompile_lower__image_binding hb[16];
     int nhb = 0, k, pass;
-    unsigned dim, arrayed, access, n;
+    unsigned dim, arrayed, access, n, channel_at = 0;
     LLVMUseRef use, next;
+    LLVMValueRef channels = NULL;
     gpucompile_lower__image_kind(LLVMTypeOf(p), w->t->image_type, &dim, &arrayed, &access);
     if (dim > 2)
         return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': parameter %u: an %s (not yet on %s: "
                                       "image1d_t, image2d_t, image3d_t and their arrays are)", name, i,
                                       dim == 5 ? "image1d_buffer_t" : "image of depth or multisamples", w->t->api);
     n = dim + 1 + arrayed; /* the coordinate's lanes */
+    if (gpucompile_lower__image_channels(p)) {
+        if (!pc || !gpucompile_lower__place(w, w->i32, end, &channel_at))
+            return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': parameter %u: its channel order or data type "
+                                          "(a push constant; the block has no room)", name, i);
+        LLVMPositionBuilderBefore(w->b, at);
+        channels = gpucompile_lower__push_load(w, pc, w->i32, channel_at);
+    }
     for (pass = 0; pass < 2; pass++) /* the reads and writes, then the size queries (through a binding already there) */
     for (use = LLVMGetFirstUse(p); use; use = next) {
         LLVMValueRef in = LLVMGetUser(use), h, v = NULL, c, idx, f, args[3];
@@ -2670,13 +2694,16 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__image(gpucompile_lower__s
         if (strncmp(plain, "get_image_", 10) == 0) {
             const char *q = plain + 10;
             query = strcmp(q, "width") == 0 ? 1 : strcmp(q, "height") == 0 ? 2 : strcmp(q, "depth") == 0 ? 3 :
-                    strcmp(q, "array_size") == 0 ? 4 : strcmp(q, "dim") == 0 ? 5 : 0;
-            if (!query) return gpucompile_lower__refuse(w, in, "%s: not yet on %s (image sizes are)", plain, w->t->api);
+                    strcmp(q, "array_size") == 0 ? 4 : strcmp(q, "dim") == 0 ? 5 : strcmp(q, "channel_order") == 0 ? 6 :
+                    strcmp(q, "channel_data_type") == 0 ? 7 : 0;
+            if (!query) return gpucompile_lower__refuse(w, in, "%s: not an image query this rewrite knows", plain);
         } else if (!((strncmp(plain, "read_image", 10) == 0 || strncmp(plain, "write_image", 11) == 0) &&
                      strchr("fih", plain[strlen(plain) - 1]) && strlen(strchr(plain, '_') + 6) <= 2))
             return gpucompile_lower__refuse(w, in, "%s: not an image built-in this rewrite knows (read_imagef/i/ui/h, write_imagef/i/ui/h, "
-                                                   "get_image_width/height/depth/array_size/dim)", plain);
-        if (query) {
+                                                   "get_image_width/height/depth/array_size/dim/channel_order/channel_data_type)", plain);
+        if (query >= 6) /* the launch's word (see gpucompile_lower__image_channels) */
+            v = query == 6 ? LLVMBuildAnd(w->b, channels, LLVMConstInt(w->i32, 0xffff, 0), "") : LLVMBuildLShr(w->b, channels, LLVMConstInt(w->i32, 16, 0), "");
+        else if (query) {
             LLVMValueRef lanes;
             if (!(x = gpucompile_lower__image_handle(w, hb, &nhb, 0, -1, 0, dim, arrayed, access, name, p, i, set, binding, at))) break;
             h = x->handle;
@@ -2762,14 +2789,16 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__image(gpucompile_lower__s
     }
     if (LLVMGetFirstUse(p)) return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_LLVM, "function '%s': parameter %u: no image handle (more than 16 ways to read it, "
                                            "or this LLVM lacks %s)", name, i, w->t->image_read);
-    if (!nhb) {
+    if (!nhb && !channels) {
         gpucompile_buf_str(md, " -");
         return GPUCOMPILE_OK;
     }
+    gpucompile_buf_str(md, " i");
     for (k = 0; k < nhb; k++) {
-        gpucompile_buf_printf(md, k ? "+%u" : " i%u", hb[k].binding);
+        gpucompile_buf_printf(md, k ? "+%u" : "%u", hb[k].binding);
         if (hb[k].sampled) gpucompile_buf_printf(md, hb[k].sampler >= 0x10000 ? ":k%ld" : ":s%ld", hb[k].sampler & 0xffff);
     }
+    if (channels) gpucompile_buf_printf(md, "@%u", channel_at);
     return GPUCOMPILE_OK;
 }
 
@@ -2813,7 +2842,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__kernel(gpucompile_lower__
             image = gpucompile_lower__image_kind(t, w->t->image_type, &d, &a, &acc);
             sampler = !image && gpucompile_lower__image_kind(t, w->t->sampler_type, &d, &a, &acc);
             if (image) {
-                if (gpucompile_lower__image(w, name, p, i, set, &binding, md, br) != GPUCOMPILE_OK) return w->r;
+                if (gpucompile_lower__image(w, name, p, i, set, &binding, md, br, pc, &end) != GPUCOMPILE_OK) return w->r;
                 continue;
             }
             if (sampler) { /* read at each image read through it (the image's binding names it) */
@@ -2921,7 +2950,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__plan(gpucompile_lower__st
         if (!gpucompile_is_pointer_kernel(fn)) continue;
         for (i = 0, n = LLVMCountParams(fn); i < n; i++) {
             LLVMValueRef p = LLVMGetParam(fn, i);
-            if (LLVMGetTypeKind(LLVMTypeOf(p)) != LLVMPointerTypeKind && LLVMGetFirstUse(p)) gpucompile_lower__place(w, LLVMTypeOf(p), &end, &off);
+            if (LLVMGetTypeKind(LLVMTypeOf(p)) != LLVMPointerTypeKind && LLVMGetFirstUse(p))
+                gpucompile_lower__place(w, gpucompile_lower__image_channels(p) ? w->i32 : LLVMTypeOf(p), &end, &off);
         }
         if (end > w->t->max_push_bytes)
             return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': its scalar parameters need %u bytes of push constants: "

@@ -191,12 +191,16 @@ typedef struct gpucompile_vulkan_push_field { uint32_t offset, size; } gpucompil
    of the push-constant block), LOCAL (local memory: the launch's sharedMemBytes may be up to
    value bytes, compiled in; 0: its array's length is set at launch, see launch below), UNUSED
    (the argument is not read), IMAGE (an image: the bindings whose param is its index, value the
-   first of them; the argument as a buffer's, the image's handle), SAMPLER (a sampler_t: an
-   int32_t of OpenCL's sampler bits, read by the image-and-sampler bindings that name it). */
+   first of them; the argument as a buffer's, the image's handle; size 4 when the kernel asks for
+   its channel order or data type: a uint32_t at push-constant offset push, order | data type <<
+   16 (OpenCL's cl_channel_order and cl_channel_type values), which mgpuLaunchKernel writes from
+   the image's mgpuImageCreate and an engine writes into the push bytes it records), SAMPLER (a
+   sampler_t: an int32_t of OpenCL's sampler bits, read by the image-and-sampler bindings that
+   name it). */
 #define GPUCOMPILE_VULKAN_MAX_PARAMS 64
 enum { GPUCOMPILE_VULKAN_PARAM_UNUSED = 0, GPUCOMPILE_VULKAN_PARAM_BINDING = 1, GPUCOMPILE_VULKAN_PARAM_PUSH = 2, GPUCOMPILE_VULKAN_PARAM_LOCAL = 3,
        GPUCOMPILE_VULKAN_PARAM_IMAGE = 4, GPUCOMPILE_VULKAN_PARAM_SAMPLER = 5 };
-typedef struct gpucompile_vulkan_param { uint32_t kind, value, size; } gpucompile_vulkan_param;
+typedef struct gpucompile_vulkan_param { uint32_t kind, value, size, push; } gpucompile_vulkan_param;
 /* A size set at launch: a specialization constant (SpecId spec_id, a 32-bit integer) that the
    runtime gives when it makes the entry point's pipeline for a launch. kind LOCAL_SIZE:
    dimension arg (0..2) of the workgroup size (LocalSizeId's operand or the WorkgroupSize
@@ -600,10 +604,12 @@ GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__params(const gpucompile_vulkan
             if (*t == '-' || *t == 's') {
                 p.kind = *t == 's' ? GPUCOMPILE_VULKAN_PARAM_SAMPLER : GPUCOMPILE_VULKAN_PARAM_UNUSED;
                 t++;
-            } else if (*t == 'i') { /* an image's bindings: B, B:sJ (through sampler parameter J), B:kC (constant sampler C), joined by + */
+            } else if (*t == 'i') { /* an image's bindings: B, B:sJ (through sampler parameter J), B:kC (constant sampler C), joined by +;
+                                       then @O, its channel word's push-constant offset (alone: no binding) */
                 p.kind = GPUCOMPILE_VULKAN_PARAM_IMAGE;
                 int first = 1;
-                do {
+                if (t[1] == '@') t++;
+                else do {
                     gpucompile_vulkan_binding *b = NULL;
                     a = strtoul(t + 1, &e, 10);
                     if (e == t + 1) ok = 0;
@@ -621,6 +627,12 @@ GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__params(const gpucompile_vulkan
                         t = e;
                     }
                 } while (ok && *t == '+');
+                if (ok && *t == '@') {
+                    p.push = (uint32_t)strtoul(t + 1, &e, 10);
+                    p.size = 4;
+                    ok = e != t + 1 && (uint64_t)p.push + 4 <= k->push_size;
+                    t = e;
+                }
             } else if (*t == 'b' || *t == 'l' || *t == 'p') {
                 char c = *t;
                 a = strtoul(t + 1, &e, 10);
@@ -2910,6 +2922,7 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__metadata(const gpucompile_vulkan_kern
                     gpucompile_buf_printf(b, "%s%u", n++ ? "+" : "i", (unsigned)x->binding);
                     if (x->descriptor_type == 1) gpucompile_buf_printf(b, x->sampler_param < 0 ? ":k%u" : ":s%u", (unsigned)x->sampler_bits);
                 }
+                if (q->size) gpucompile_buf_printf(b, "%s@%u", n ? "" : "i", (unsigned)q->push);
             } else gpucompile_buf_str(b, "-");
         }
         gpucompile_buf_str(b, "\", ");
@@ -3742,7 +3755,7 @@ typedef struct gpucompile_vulkan__module {
 /* An image of mgpuImageCreate: its VkImage (always in VK_IMAGE_LAYOUT_GENERAL), memory, view. */
 typedef struct gpucompile_vulkan__image {
     uint64_t image, memory, view;
-    uint32_t format, extent[3], layers, pixel, integer;
+    uint32_t format, extent[3], layers, pixel, integer, channels; /* channels: order | data type << 16 */
     struct gpucompile_vulkan__image *next;
 } gpucompile_vulkan__image;
 
@@ -4774,6 +4787,7 @@ static void *gpucompile_vulkan__image_create(int32_t type, int32_t order, int32_
         return NULL;
     }
     x->format = format;
+    x->channels = (uint32_t)order | (uint32_t)data_type << 16;
     x->pixel = pixel;
     x->integer = integer;
     x->extent[0] = (uint32_t)extent[0];
@@ -5237,6 +5251,16 @@ static void gpucompile_vulkan__launch_info(void *function, const gpucompile_vulk
             return;
         }
         memcpy(push + q->value, params[i], q->size);
+    }
+    for (i = 0; i < k->num_params; i++) { /* an image's channel order and data type (see gpucompile_vulkan_param) */
+        const gpucompile_vulkan__image *im;
+        if (k->params[i].kind != GPUCOMPILE_VULKAN_PARAM_IMAGE || !k->params[i].size) continue;
+        if (!(im = params[i] ? gpucompile_vulkan__image_find(s, *(void **)params[i]) : NULL)) {
+            snprintf(msg, sizeof msg, "kernel '%s', argument %d: %p is not an image from mgpuImageCreate", k->name, i, params[i] ? *(void **)params[i] : NULL);
+            gpucompile_runtime_report("mgpuLaunchKernel", -1, msg);
+            return;
+        }
+        memcpy(push + k->params[i].push, &im->channels, 4);
     }
     for (i = 0; i < k->num_push && !k->num_params; i++) {
         const void *v = params[k->num_bindings + i];

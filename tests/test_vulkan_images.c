@@ -7,7 +7,8 @@
    repeat and mirrored-repeat samplers, read_imageh / write_imageh, a colour conversion
    from an 8-bit unorm image into a float storage image, integer images read and written (one read
    and written in place), a constant sampler with integer coordinates, a 3D image, an image array,
-   and the size queries. */
+   the size queries, and the channel order and data type queries (from the launch's push
+   constants; the reflection's image parameters say where). */
 #define GPUCOMPILE_VULKAN_RUNTIME
 #include "test.h"
 #include "gpucompile_vulkan.h"
@@ -17,7 +18,8 @@ static int have_tools, have_device;
 static void *module;
 
 
-enum { IMAGE2D = 0x10F1, IMAGE3D = 0x10F2, IMAGE2D_ARRAY = 0x10F3, R = 0x10B0, RGBA = 0x10B5, UNORM8 = 0x10D2, UINT32 = 0x10DC, FLOAT = 0x10DE };
+enum { IMAGE2D = 0x10F1, IMAGE3D = 0x10F2, IMAGE2D_ARRAY = 0x10F3, R = 0x10B0, RG = 0x10B2, RGBA = 0x10B5, UNORM8 = 0x10D2, HALF = 0x10DD, UINT32 = 0x10DC,
+       FLOAT = 0x10DE };
 enum { W = 13, H = 7 }; /* odd sizes: rows are not a power of two */
 
 static void *fn(const char *name) { return module ? mgpuModuleGetFunction(module, name) : NULL; }
@@ -293,6 +295,43 @@ static void test_wrap(void) {
     mgpuMemFree(out, NULL);
 }
 
+/* get_image_channel_order / _data_type of images of several formats, the same kernel launched
+   with others; the reflection: which parameters take the channel word, and where. */
+static void test_channels(void) {
+    static const int fmt[2][6] = {{RGBA, UNORM8, R, FLOAT, RG, HALF}, {R, FLOAT, RGBA, HALF, RGBA, UINT32}};
+    const gpucompile_vulkan_kernel *k;
+    int *out, run, kk = 1000;
+    void *img[3], *args[5];
+    if (!have_device) SKIP("no Vulkan device");
+    k = gpucompile_vulkan_function_kernel(fn("channels"));
+    CHECK(k && k->num_params == 5);
+    if (!k || k->num_params != 5) return;
+    CHECK_MSG(k->params[0].kind == GPUCOMPILE_VULKAN_PARAM_IMAGE && k->params[0].size == 4 && k->params[1].kind == GPUCOMPILE_VULKAN_PARAM_PUSH &&
+              k->params[2].kind == GPUCOMPILE_VULKAN_PARAM_IMAGE && k->params[2].size == 4 && k->params[3].size == 4 && k->params[4].size == 0,
+              "sizes %u %u %u %u", k->params[0].size, k->params[1].size, k->params[2].size, k->params[3].size);
+    CHECK_MSG(k->params[0].push != k->params[1].value && k->params[0].push != k->params[2].push && k->params[2].push != k->params[3].push &&
+              k->params[3].push + 4 <= k->push_size, "offsets %u %u %u %u", k->params[0].push, k->params[1].value, k->params[2].push, k->params[3].push);
+    out = (int *)mgpuMemAlloc(8 * sizeof *out, NULL, true);
+    CHECK(out != NULL);
+    for (run = 0; run < 2 && out; run++) {
+        float texel[W * H * 4];
+        int i;
+        for (i = 0; i < 3; i++) img[i] = mgpuImageCreate(IMAGE2D, fmt[run][2 * i], fmt[run][2 * i + 1], W, H, 0, 0, NULL);
+        CHECK(img[0] && img[1] && img[2]);
+        if (!img[0] || !img[1] || !img[2]) break;
+        for (i = 0; i < W * H * 4; i++) texel[i] = 5.0f; /* b: R FLOAT, then RGBA HALF (5.0 = 0x4500) */
+        if (run) for (i = 0; i < W * H * 4; i++) ((uint16_t *)texel)[i] = 0x4500;
+        mgpuImageWrite(img[1], texel, NULL);
+        args[0] = &img[0]; args[1] = &kk; args[2] = &img[1]; args[3] = &img[2]; args[4] = &out;
+        mgpuLaunchKernel(fn("channels"), 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL, 5);
+        CHECK_MSG(out[0] == fmt[run][0] + kk && out[1] == fmt[run][1] && out[2] == fmt[run][2] && out[3] == fmt[run][3] &&
+                  out[4] == fmt[run][5] - fmt[run][4] && out[5] == 5 + W,
+                  "run %d: %x %x %x %x %d %d", run, out[0], out[1], out[2], out[3], out[4], out[5]);
+        for (i = 0; i < 3; i++) mgpuImageFree(img[i], NULL);
+    }
+    mgpuMemFree(out, NULL);
+}
+
 /* What the runtime refuses: an image where a buffer goes, a format it has no Vulkan one for. */
 static void test_refusals(void) {
     void *p, *args[4];
@@ -346,6 +385,7 @@ int main(void) {
     RUN(test_constant_sampler);
     RUN(test_3d_and_array);
     RUN(test_wrap);
+    RUN(test_channels);
     RUN(test_quiet);
     RUN(test_refusals);
     t_vulkan_end(dir, module);
