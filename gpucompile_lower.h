@@ -2637,45 +2637,51 @@ GPUCOMPILE_PRIVATE gpucompile_lower__image_binding *gpucompile_lower__image_hand
     return &hb[(*nhb)++];
 }
 
-/* Does image parameter p's kernel ask for its channel order or data type? Those are no property
-   of the handle (the image bound at launch decides them), so the launch gives them: one word of
-   the push-constant block, order | data type << 16 (OpenCL's values), placed as a scalar
-   parameter would be (the plan and the kernel's rewrite place it alike). */
-GPUCOMPILE_PRIVATE int gpucompile_lower__image_channels(LLVMValueRef p) {
+/* The push-constant words image parameter p takes from the launch, placed as scalar parameters
+   would be (the plan and the kernel's rewrite place them alike; *offset the first's): an image's
+   channel order and data type are no property of its handle (the image bound at launch decides
+   them), so a kernel that asks for them gets one word, order | data type << 16 (OpenCL's values);
+   an image the kernel only asks about (no read or write) has no binding, whose numeric type would
+   have to be the image's, unknown here: five words, that one, then its width, height, depth and
+   layers. 0: none. */
+GPUCOMPILE_PRIVATE unsigned gpucompile_lower__image_words(gpucompile_lower__state *w, LLVMValueRef p, unsigned *end, unsigned *offset) {
     LLVMUseRef use;
     char buf[64];
-    const char *args_s;
-    for (use = LLVMGetFirstUse(p); use; use = LLVMGetNextUse(use))
-        if (strncmp(gpucompile_lower__demangle(gpucompile_lower__callee_name(LLVMGetUser(use)), buf, sizeof buf, &args_s), "get_image_channel_", 18) == 0)
-            return 1;
-    return 0;
+    const char *args_s, *plain;
+    int channels = 0, access = 0;
+    unsigned k, n, off;
+    for (use = LLVMGetFirstUse(p); use; use = LLVMGetNextUse(use)) {
+        plain = gpucompile_lower__demangle(gpucompile_lower__callee_name(LLVMGetUser(use)), buf, sizeof buf, &args_s);
+        channels |= strncmp(plain, "get_image_channel_", 18) == 0;
+        access |= strncmp(plain, "get_image_", 10) != 0;
+    }
+    n = !LLVMGetFirstUse(p) || (access && !channels) ? 0 : access ? 1 : 5;
+    for (k = 0; k < n; k++) {
+        gpucompile_lower__place(w, w->i32, end, &off);
+        if (!k) *offset = off;
+    }
+    return n;
 }
 
 /* Image parameter i (p) of kernel `name`: each built-in call on it rewritten (see above); its
    bindings into md as `iB[:sJ|:kC][+B...][@O]` (B a binding; J the sampler parameter, C the
-   constant sampler's bits; O the push-constant offset of its channel word, see above: `i@O` when
-   that is all it reads), `-` when unused. at: where the handles are made (the entry block's
+   constant sampler's bits; O the push-constant offset of its words, see above: `i@O` without a
+   binding), `-` when unused. at: where the handles are made (the entry block's
    end); pc, end: the push-constant block and the end of its parameters so far. */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__image(gpucompile_lower__state *w, const char *name, LLVMValueRef p, unsigned i, unsigned set,
                                                              unsigned *binding, gpucompile_buf *md, LLVMValueRef at, LLVMValueRef pc, unsigned *end) {
     gpucompile_lower__image_binding hb[16];
     int nhb = 0, k, pass;
-    unsigned dim, arrayed, access, n, channel_at = 0;
+    unsigned dim, arrayed, access, n, push_at = 0, words;
     LLVMUseRef use, next;
-    LLVMValueRef channels = NULL;
     gpucompile_lower__image_kind(LLVMTypeOf(p), w->t->image_type, &dim, &arrayed, &access);
     if (dim > 2)
         return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': parameter %u: an %s (not yet on %s: "
                                       "image1d_t, image2d_t, image3d_t and their arrays are)", name, i,
                                       dim == 5 ? "image1d_buffer_t" : "image of depth or multisamples", w->t->api);
     n = dim + 1 + arrayed; /* the coordinate's lanes */
-    if (gpucompile_lower__image_channels(p)) {
-        if (!pc || !gpucompile_lower__place(w, w->i32, end, &channel_at))
-            return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': parameter %u: its channel order or data type "
-                                          "(a push constant; the block has no room)", name, i);
-        LLVMPositionBuilderBefore(w->b, at);
-        channels = gpucompile_lower__push_load(w, pc, w->i32, channel_at);
-    }
+    if ((words = gpucompile_lower__image_words(w, p, end, &push_at)) && !pc)
+        return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_LLVM, "function '%s': parameter %u: no push-constant block for its channel order or sizes", name, i);
     for (pass = 0; pass < 2; pass++) /* the reads and writes, then the size queries (through a binding already there) */
     for (use = LLVMGetFirstUse(p); use; use = next) {
         LLVMValueRef in = LLVMGetUser(use), h, v = NULL, c, idx, f, args[3];
@@ -2701,25 +2707,34 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__image(gpucompile_lower__s
                      strchr("fih", plain[strlen(plain) - 1]) && strlen(strchr(plain, '_') + 6) <= 2))
             return gpucompile_lower__refuse(w, in, "%s: not an image built-in this rewrite knows (read_imagef/i/ui/h, write_imagef/i/ui/h, "
                                                    "get_image_width/height/depth/array_size/dim/channel_order/channel_data_type)", plain);
-        if (query >= 6) /* the launch's word (see gpucompile_lower__image_channels) */
-            v = query == 6 ? LLVMBuildAnd(w->b, channels, LLVMConstInt(w->i32, 0xffff, 0), "") : LLVMBuildLShr(w->b, channels, LLVMConstInt(w->i32, 16, 0), "");
-        else if (query) {
+        if (query >= 6) { /* the launch's word (see gpucompile_lower__image_words) */
+            LLVMValueRef c6 = gpucompile_lower__push_load(w, pc, w->i32, push_at);
+            v = query == 6 ? LLVMBuildAnd(w->b, c6, LLVMConstInt(w->i32, 0xffff, 0), "") : LLVMBuildLShr(w->b, c6, LLVMConstInt(w->i32, 16, 0), "");
+        } else if (query) {
             LLVMValueRef lanes;
-            if (!(x = gpucompile_lower__image_handle(w, hb, &nhb, 0, -1, 0, dim, arrayed, access, name, p, i, set, binding, at))) break;
-            h = x->handle;
-            LLVMPositionBuilderBefore(w->b, in);
-            idx = gpucompile_lower__marker(w, w->t->image_size, LLVMGetPoison(n > 1 ? LLVMVectorType(w->i32, n) : w->i32));
-            args[0] = h;
-            args[1] = idx;
-            {
-                LLVMTypeRef ty[2];
-                /* read as the image's own type (LLVM 22 mistypes the image of a read of another) */
-                ty[0] = LLVMVectorType(x->integer ? w->i32 : LLVMFloatTypeInContext(w->ctx), 4);
-                ty[1] = LLVMTypeOf(h);
-                if (!(f = gpucompile_lower__intrinsic(w, w->t->image_read, ty, 2))) break;
+            if (words == 5) { /* the launch's words, as the query's lanes: the sizes of its dimensions, then its layers */
+                unsigned k2;
+                lanes = LLVMConstNull(LLVMVectorType(w->i32, 4));
+                for (k2 = 0; k2 <= dim + arrayed && k2 < 4; k2++)
+                    lanes = LLVMBuildInsertElement(w->b, lanes, gpucompile_lower__push_load(w, pc, w->i32, push_at + 4 * (k2 <= dim ? k2 + 1 : 4)),
+                                                   LLVMConstInt(w->i32, k2, 0), "");
+            } else {
+                if (!(x = gpucompile_lower__image_handle(w, hb, &nhb, 0, -1, 0, dim, arrayed, access, name, p, i, set, binding, at))) break;
+                h = x->handle;
+                LLVMPositionBuilderBefore(w->b, in);
+                idx = gpucompile_lower__marker(w, w->t->image_size, LLVMGetPoison(n > 1 ? LLVMVectorType(w->i32, n) : w->i32));
+                args[0] = h;
+                args[1] = idx;
+                {
+                    LLVMTypeRef ty[2];
+                    /* read as the image's own type (LLVM 22 mistypes the image of a read of another) */
+                    ty[0] = LLVMVectorType(x->integer ? w->i32 : LLVMFloatTypeInContext(w->ctx), 4);
+                    ty[1] = LLVMTypeOf(h);
+                    if (!(f = gpucompile_lower__intrinsic(w, w->t->image_read, ty, 2))) break;
+                }
+                lanes = gpucompile_lower__call(w, f, args, 2);
+                if (!x->integer) lanes = LLVMBuildBitCast(w->b, lanes, LLVMVectorType(w->i32, 4), "");
             }
-            lanes = gpucompile_lower__call(w, f, args, 2);
-            if (!x->integer) lanes = LLVMBuildBitCast(w->b, lanes, LLVMVectorType(w->i32, 4), "");
             if (query == 5) { /* int2 (w, h) or int4 (w, h, d, 0) */
                 LLVMValueRef m[4];
                 m[0] = LLVMConstInt(w->i32, 0, 0);
@@ -2789,7 +2804,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__image(gpucompile_lower__s
     }
     if (LLVMGetFirstUse(p)) return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_LLVM, "function '%s': parameter %u: no image handle (more than 16 ways to read it, "
                                            "or this LLVM lacks %s)", name, i, w->t->image_read);
-    if (!nhb && !channels) {
+    if (!nhb && !words) {
         gpucompile_buf_str(md, " -");
         return GPUCOMPILE_OK;
     }
@@ -2798,7 +2813,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__image(gpucompile_lower__s
         gpucompile_buf_printf(md, k ? "+%u" : "%u", hb[k].binding);
         if (hb[k].sampled) gpucompile_buf_printf(md, hb[k].sampler >= 0x10000 ? ":k%ld" : ":s%ld", hb[k].sampler & 0xffff);
     }
-    if (channels) gpucompile_buf_printf(md, "@%u", channel_at);
+    if (words) gpucompile_buf_printf(md, "@%u", push_at);
     return GPUCOMPILE_OK;
 }
 
@@ -2950,8 +2965,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__plan(gpucompile_lower__st
         if (!gpucompile_is_pointer_kernel(fn)) continue;
         for (i = 0, n = LLVMCountParams(fn); i < n; i++) {
             LLVMValueRef p = LLVMGetParam(fn, i);
-            if (LLVMGetTypeKind(LLVMTypeOf(p)) != LLVMPointerTypeKind && LLVMGetFirstUse(p))
-                gpucompile_lower__place(w, gpucompile_lower__image_channels(p) ? w->i32 : LLVMTypeOf(p), &end, &off);
+            if (LLVMGetTypeKind(LLVMTypeOf(p)) == LLVMTargetExtTypeKind) gpucompile_lower__image_words(w, p, &end, &off);
+            else if (LLVMGetTypeKind(LLVMTypeOf(p)) != LLVMPointerTypeKind && LLVMGetFirstUse(p)) gpucompile_lower__place(w, LLVMTypeOf(p), &end, &off);
         }
         if (end > w->t->max_push_bytes)
             return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': its scalar parameters need %u bytes of push constants: "

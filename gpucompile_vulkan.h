@@ -193,8 +193,10 @@ typedef struct gpucompile_vulkan_push_field { uint32_t offset, size; } gpucompil
    (the argument is not read), IMAGE (an image: the bindings whose param is its index, value the
    first of them; the argument as a buffer's, the image's handle; size 4 when the kernel asks for
    its channel order or data type: a uint32_t at push-constant offset push, order | data type <<
-   16 (OpenCL's cl_channel_order and cl_channel_type values), which mgpuLaunchKernel writes from
-   the image's mgpuImageCreate and an engine writes into the push bytes it records), SAMPLER (a
+   16 (OpenCL's cl_channel_order and cl_channel_type values); size 20 when the kernel only asks
+   about the image (no binding then): that word, then its width, height, depth and layers (1 where
+   it has none); mgpuLaunchKernel writes them from the image's mgpuImageCreate, an engine into the
+   push bytes it records), SAMPLER (a
    sampler_t: an int32_t of OpenCL's sampler bits, read by the image-and-sampler bindings that
    name it). */
 #define GPUCOMPILE_VULKAN_MAX_PARAMS 64
@@ -629,8 +631,8 @@ GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__params(const gpucompile_vulkan
                 } while (ok && *t == '+');
                 if (ok && *t == '@') {
                     p.push = (uint32_t)strtoul(t + 1, &e, 10);
-                    p.size = 4;
-                    ok = e != t + 1 && (uint64_t)p.push + 4 <= k->push_size;
+                    p.size = first ? 20 : 4;
+                    ok = e != t + 1 && (uint64_t)p.push + p.size <= k->push_size;
                     t = e;
                 }
             } else if (*t == 'b' || *t == 'l' || *t == 'p') {
@@ -5252,7 +5254,7 @@ static void gpucompile_vulkan__launch_info(void *function, const gpucompile_vulk
         }
         memcpy(push + q->value, params[i], q->size);
     }
-    for (i = 0; i < k->num_params; i++) { /* an image's channel order and data type (see gpucompile_vulkan_param) */
+    for (i = 0; i < k->num_params; i++) { /* an image's channel order and data type, and sizes (see gpucompile_vulkan_param) */
         const gpucompile_vulkan__image *im;
         if (k->params[i].kind != GPUCOMPILE_VULKAN_PARAM_IMAGE || !k->params[i].size) continue;
         if (!(im = params[i] ? gpucompile_vulkan__image_find(s, *(void **)params[i]) : NULL)) {
@@ -5260,7 +5262,13 @@ static void gpucompile_vulkan__launch_info(void *function, const gpucompile_vulk
             gpucompile_runtime_report("mgpuLaunchKernel", -1, msg);
             return;
         }
-        memcpy(push + k->params[i].push, &im->channels, 4);
+        {
+            uint32_t v[5];
+            v[0] = im->channels;
+            memcpy(v + 1, im->extent, sizeof im->extent);
+            v[4] = im->layers;
+            memcpy(push + k->params[i].push, v, k->params[i].size);
+        }
     }
     for (i = 0; i < k->num_push && !k->num_params; i++) {
         const void *v = params[k->num_bindings + i];

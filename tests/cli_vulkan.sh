@@ -295,8 +295,8 @@ if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; the
   check "... the metadata: blur's parameters (image and sampler, sampler, storage image, buffer) and its bindings' kinds" sh -c \
     "grep -q 'parameters = \"i0:s1+1 s i2 b3\"' '$T_TMP/img.txt' && grep -q 'dim = \"2D\", image = \"image_sampler\"' '$T_TMP/img.txt' && \
      grep -q 'dim = \"3D\", image = \"sampled_image\"' '$T_TMP/img.txt' && grep -q 'dim = \"2DArray\", image = \"sampled_image\"' '$T_TMP/img.txt'"
-  check "... channels' parameters: each image's channel word at its push-constant offset, after the scalar's (i@O alone, i0@O with a binding)" \
-    grep -q 'parameters = "i@0 p4:4 i0@8 i@12 b1"' "$T_TMP/img.txt"
+  check "... channels' parameters: each image's words at their push-constant offset, between the scalar's (i@O alone: five words, i0@O with a binding: one)" \
+    grep -q 'parameters = "i@0 p20:4 i0@24 i@28 b1 i@48"' "$T_TMP/img.txt"
   # what stays refused, by name
   for c in "kernel void k(read_only image1d_buffer_t a, global float4 *o) { *o = read_imagef(a, 0); }|parameter 0: an image1d_buffer_t (not yet on Vulkan" \
            "kernel void k(read_only image2d_depth_t a, global float *o) { *o = read_imagef(a, (int2)(0)); }|parameter 0: an image of depth or multisamples (not yet on Vulkan"; do

@@ -296,38 +296,44 @@ static void test_wrap(void) {
 }
 
 /* get_image_channel_order / _data_type of images of several formats, the same kernel launched
-   with others; the reflection: which parameters take the channel word, and where. */
+   with others; the sizes of images the kernel only asks about (no binding: from the launch too);
+   the reflection: which parameters take the launch's words, and where. */
 static void test_channels(void) {
     static const int fmt[2][6] = {{RGBA, UNORM8, R, FLOAT, RG, HALF}, {R, FLOAT, RGBA, HALF, RGBA, UINT32}};
+    static const int size[3][2] = {{5, 3}, {W, H}, {2, 9}};
     const gpucompile_vulkan_kernel *k;
+    const gpucompile_vulkan_param *q;
     int *out, run, kk = 1000;
-    void *img[3], *args[5];
+    void *img[4], *args[6];
     if (!have_device) SKIP("no Vulkan device");
     k = gpucompile_vulkan_function_kernel(fn("channels"));
-    CHECK(k && k->num_params == 5);
-    if (!k || k->num_params != 5) return;
-    CHECK_MSG(k->params[0].kind == GPUCOMPILE_VULKAN_PARAM_IMAGE && k->params[0].size == 4 && k->params[1].kind == GPUCOMPILE_VULKAN_PARAM_PUSH &&
-              k->params[2].kind == GPUCOMPILE_VULKAN_PARAM_IMAGE && k->params[2].size == 4 && k->params[3].size == 4 && k->params[4].size == 0,
-              "sizes %u %u %u %u", k->params[0].size, k->params[1].size, k->params[2].size, k->params[3].size);
-    CHECK_MSG(k->params[0].push != k->params[1].value && k->params[0].push != k->params[2].push && k->params[2].push != k->params[3].push &&
-              k->params[3].push + 4 <= k->push_size, "offsets %u %u %u %u", k->params[0].push, k->params[1].value, k->params[2].push, k->params[3].push);
-    out = (int *)mgpuMemAlloc(8 * sizeof *out, NULL, true);
+    CHECK(k && k->num_params == 6);
+    if (!k || k->num_params != 6) return;
+    q = k->params;
+    CHECK_MSG(q[0].kind == GPUCOMPILE_VULKAN_PARAM_IMAGE && q[0].size == 20 && q[1].kind == GPUCOMPILE_VULKAN_PARAM_PUSH &&
+              q[2].kind == GPUCOMPILE_VULKAN_PARAM_IMAGE && q[2].size == 4 && q[3].size == 20 && q[4].size == 0 && q[5].size == 20,
+              "sizes %u %u %u %u %u", q[0].size, q[1].size, q[2].size, q[3].size, q[5].size);
+    CHECK_MSG(q[1].value >= q[0].push + 20 && q[2].push >= q[1].value + 4 && q[3].push >= q[2].push + 4 && q[5].push >= q[3].push + 20 &&
+              q[5].push + 20 <= k->push_size, "offsets %u %u %u %u %u", q[0].push, q[1].value, q[2].push, q[3].push, q[5].push);
+    out = (int *)mgpuMemAlloc(16 * sizeof *out, NULL, true);
     CHECK(out != NULL);
     for (run = 0; run < 2 && out; run++) {
         float texel[W * H * 4];
         int i;
-        for (i = 0; i < 3; i++) img[i] = mgpuImageCreate(IMAGE2D, fmt[run][2 * i], fmt[run][2 * i + 1], W, H, 0, 0, NULL);
-        CHECK(img[0] && img[1] && img[2]);
-        if (!img[0] || !img[1] || !img[2]) break;
+        for (i = 0; i < 3; i++) img[i] = mgpuImageCreate(IMAGE2D, fmt[run][2 * i], fmt[run][2 * i + 1], size[i][0], size[i][1], 0, 0, NULL);
+        img[3] = mgpuImageCreate(IMAGE2D_ARRAY, R, run ? UINT32 : FLOAT, 4, 5, 0, 6, NULL);
+        CHECK(img[0] && img[1] && img[2] && img[3]);
+        if (!img[0] || !img[1] || !img[2] || !img[3]) break;
         for (i = 0; i < W * H * 4; i++) texel[i] = 5.0f; /* b: R FLOAT, then RGBA HALF (5.0 = 0x4500) */
         if (run) for (i = 0; i < W * H * 4; i++) ((uint16_t *)texel)[i] = 0x4500;
         mgpuImageWrite(img[1], texel, NULL);
-        args[0] = &img[0]; args[1] = &kk; args[2] = &img[1]; args[3] = &img[2]; args[4] = &out;
-        mgpuLaunchKernel(fn("channels"), 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL, 5);
+        args[0] = &img[0]; args[1] = &kk; args[2] = &img[1]; args[3] = &img[2]; args[4] = &out; args[5] = &img[3];
+        mgpuLaunchKernel(fn("channels"), 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL, 6);
         CHECK_MSG(out[0] == fmt[run][0] + kk && out[1] == fmt[run][1] && out[2] == fmt[run][2] && out[3] == fmt[run][3] &&
                   out[4] == fmt[run][5] - fmt[run][4] && out[5] == 5 + W,
                   "run %d: %x %x %x %x %d %d", run, out[0], out[1], out[2], out[3], out[4], out[5]);
-        for (i = 0; i < 3; i++) mgpuImageFree(img[i], NULL);
+        CHECK_MSG(out[6] == 503 && out[7] == 209 && out[8] == 60405, "run %d: sizes %d %d %d", run, out[6], out[7], out[8]);
+        for (i = 0; i < 4; i++) mgpuImageFree(img[i], NULL);
     }
     mgpuMemFree(out, NULL);
 }

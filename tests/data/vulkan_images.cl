@@ -75,13 +75,17 @@ kernel void sample3d(read_only image3d_t v, sampler_t s, global float *out) {
     out[0] = read_imagef(v, s, (float4)(0.5f, 0.5f, 0.5f, 0.0f)).x;
 }
 
-/* The channel order and data type of the images bound (the launch's push constants): a and c
-   only asked, b also read; k a scalar between them (its push constant and theirs apart). */
-kernel void channels(read_only image2d_t a, int k, read_only image2d_t b, write_only image2d_t c, global int *out) {
+/* The channel order and data type of the images bound (the launch's push constants): a, c and d
+   only asked about (their sizes from the launch too), b also read; k a scalar between them (its
+   push constant and theirs apart). */
+kernel void channels(read_only image2d_t a, int k, read_only image2d_t b, write_only image2d_t c, global int *out, read_only image2d_array_t d) {
     out[0] = get_image_channel_order(a) + k;
     out[1] = get_image_channel_data_type(a);
     out[2] = get_image_channel_order(b);
     out[3] = get_image_channel_data_type(b);
     out[4] = get_image_channel_data_type(c) - get_image_channel_order(c);
     out[5] = (int)read_imagef(b, (int2)(0, 0)).x + get_image_width(b);
+    out[6] = get_image_width(a) * 100 + get_image_height(a);
+    out[7] = get_image_dim(c).x * 100 + get_image_dim(c).y;
+    out[8] = (int)get_image_array_size(d) * 10000 + get_image_width(d) * 100 + get_image_height(d);
 }
