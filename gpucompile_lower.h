@@ -2641,6 +2641,8 @@ GPUCOMPILE_PRIVATE gpucompile_lower__image_binding *gpucompile_lower__image_hand
    would be (the plan and the kernel's rewrite place them alike; *offset the first's): an image's
    channel order and data type are no property of its handle (the image bound at launch decides
    them), so a kernel that asks for them gets one word, order | data type << 16 (OpenCL's values);
+   so does one that reads or writes it with read_imagei / write_imagei (an 8- or 16-bit signed
+   image is bound through the unsigned format of its bits: see gpucompile_lower__image_signed);
    an image the kernel only asks about (no read or write) has no binding, whose numeric type would
    have to be the image's, unknown here: five words, that one, then its width, height, depth and
    layers. 0: none. */
@@ -2652,7 +2654,7 @@ GPUCOMPILE_PRIVATE unsigned gpucompile_lower__image_words(gpucompile_lower__stat
     unsigned k, n, off;
     for (use = LLVMGetFirstUse(p); use; use = LLVMGetNextUse(use)) {
         plain = gpucompile_lower__demangle(gpucompile_lower__callee_name(LLVMGetUser(use)), buf, sizeof buf, &args_s);
-        channels |= strncmp(plain, "get_image_channel_", 18) == 0;
+        channels |= strncmp(plain, "get_image_channel_", 18) == 0 || strcmp(plain, "read_imagei") == 0 || strcmp(plain, "write_imagei") == 0;
         access |= strncmp(plain, "get_image_", 10) != 0;
     }
     n = !LLVMGetFirstUse(p) || (access && !channels) ? 0 : access ? 1 : 5;
@@ -2661,6 +2663,30 @@ GPUCOMPILE_PRIVATE unsigned gpucompile_lower__image_words(gpucompile_lower__stat
         if (!k) *offset = off;
     }
     return n;
+}
+
+/* A signed integer image's texel v (int4) as read_imagei reads it (write 0) or as write_imagei
+   writes it (write 1): the target's formats read integers as they are stored (no signed format
+   here: a kernel's integer handles are unsigned), so by the launch's data type (the word at
+   push_at) an 8- or 16-bit one's texels read are sign-extended, and those written saturated to
+   its range (OpenCL's convert_char_sat / short_sat) and cut to its bits. */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__image_signed(gpucompile_lower__state *w, LLVMValueRef pc, unsigned push_at, LLVMValueRef v, int write) {
+    LLVMValueRef type = LLVMBuildLShr(w->b, gpucompile_lower__push_load(w, pc, w->i32, push_at), LLVMConstInt(w->i32, 16, 0), ""), x[3], zero[4];
+    LLVMValueRef is8 = LLVMBuildICmp(w->b, LLVMIntEQ, type, LLVMConstInt(w->i32, 0x10D7, 0), ""), is16 = LLVMBuildICmp(w->b, LLVMIntEQ, type, LLVMConstInt(w->i32, 0x10D8, 0), "");
+    /* per 8-bit, 16-bit, other: the shift (a read); the mask, the least and the greatest value (a write) */
+    static const unsigned long long by[4][3] = {{24, 16, 0}, {0xff, 0xffff, 0xffffffffu}, {0xffffff80u, 0xffff8000u, 0x80000000u}, {0x7f, 0x7fff, 0x7fffffff}};
+    unsigned k, j;
+    for (k = 0; k < 4; k++) zero[k] = LLVMConstInt(w->i32, 0, 0);
+    for (j = 0; j < (write ? 3u : 1u); j++) { /* each value by the data type, in every lane */
+        const unsigned long long *c = by[write ? j + 1 : 0];
+        x[j] = LLVMBuildSelect(w->b, is8, LLVMConstInt(w->i32, c[0], 0), LLVMBuildSelect(w->b, is16, LLVMConstInt(w->i32, c[1], 0), LLVMConstInt(w->i32, c[2], 0), ""), "");
+        x[j] = LLVMBuildInsertElement(w->b, LLVMGetPoison(LLVMTypeOf(v)), x[j], zero[0], "");
+        x[j] = LLVMBuildShuffleVector(w->b, x[j], LLVMGetPoison(LLVMTypeOf(v)), LLVMConstVector(zero, 4), "");
+    }
+    if (!write) return LLVMBuildAShr(w->b, LLVMBuildShl(w->b, v, x[0], ""), x[0], "");
+    v = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, v, x[1], ""), x[1], v, "");
+    v = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSGT, v, x[2], ""), x[2], v, "");
+    return LLVMBuildAnd(w->b, v, x[0], "");
 }
 
 /* Image parameter i (p) of kernel `name`: each built-in call on it rewritten (see above); its
@@ -2791,8 +2817,10 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__image(gpucompile_lower__s
                 ty[1] = write ? (half ? ft : texel) : LLVMTypeOf(h);
                 if (!(f = gpucompile_lower__intrinsic(w, write ? w->t->image_write : w->t->image_read, ty, 2))) break;
                 if (write) args[2] = half ? LLVMBuildFPExt(w->b, LLVMGetOperand(in, 2), ft, "") : LLVMGetOperand(in, 2);
+                if (write && strcmp(plain, "write_imagei") == 0) args[2] = gpucompile_lower__image_signed(w, pc, push_at, args[2], 1);
                 v = gpucompile_lower__call(w, f, args, write ? 3u : 2u);
                 if (half && !write) v = LLVMBuildFPTrunc(w->b, v, texel, "");
+                if (!write && strcmp(plain, "read_imagei") == 0) v = gpucompile_lower__image_signed(w, pc, push_at, v, 0);
             }
         }
         {

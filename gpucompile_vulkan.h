@@ -4703,13 +4703,14 @@ static void gpucompile_vulkan__stream_destroy(void *stream) {
 
 /* The VkFormat of an OpenCL channel order and type (0: none), and its texel's bytes. A kernel's
    integer images are unsigned ones (LLVM 22 writes no signed integer type; Vulkan wants the view's
-   numeric type to be the shader's), so CL_SIGNED_INT32 is the unsigned format of the same bits,
-   and the 8- and 16-bit signed types, whose reads would lose their sign extension, have none. */
+   numeric type to be the shader's), so each signed type is the unsigned format of the same bits:
+   read_imagei sign-extends an 8- or 16-bit one's texels by the image's data type, which the
+   launch gives (see gpucompile_vulkan_param). */
 static uint32_t gpucompile_vulkan__format(int order, int type, uint32_t *pixel, uint32_t *integer) {
     /* per type: its bytes per channel, then the R, RG, RGBA formats (0: none) */
     static const struct { int type; uint32_t bytes, r, rg, rgba; } t[] = {
         {0x10D0, 1, 10, 17, 38}, {0x10D1, 2, 71, 78, 92}, {0x10D2, 1, 9, 16, 37}, {0x10D3, 2, 70, 77, 91},
-        {0x10D9, 4, 98, 101, 107}, {0x10DA, 1, 13, 20, 41},
+        {0x10D7, 1, 13, 20, 41}, {0x10D8, 2, 74, 81, 95}, {0x10D9, 4, 98, 101, 107}, {0x10DA, 1, 13, 20, 41},
         {0x10DB, 2, 74, 81, 95}, {0x10DC, 4, 98, 101, 107}, {0x10DD, 2, 76, 83, 97}, {0x10DE, 4, 100, 103, 109}};
     size_t i;
     for (i = 0; i < sizeof t / sizeof t[0] && t[i].type != type; i++) {}
@@ -4780,7 +4781,7 @@ static void *gpucompile_vulkan__image_create(int32_t type, int32_t order, int32_
     t = (uint32_t)(type - 0x10F1);
     if (t == 5 || !format) {
         snprintf(msg, sizeof msg, t == 5 ? "%s: CL_MEM_OBJECT_IMAGE1D_BUFFER not yet on Vulkan" : "%s: no Vulkan format here (CL_R, CL_RG, "
-                 "CL_RGBA of the 8-, 16- and 32-bit types but CL_SIGNED_INT8 and 16; CL_BGRA of CL_UNORM_INT8)", what);
+                 "CL_RGBA of the 8-, 16- and 32-bit types; CL_BGRA of CL_UNORM_INT8)", what);
         gpucompile_runtime_report("mgpuImageCreate", -1, msg);
         return NULL;
     }

@@ -7,7 +7,7 @@
    repeat and mirrored-repeat samplers, read_imageh / write_imageh, a colour conversion
    from an 8-bit unorm image into a float storage image, integer images read and written (one read
    and written in place), a constant sampler with integer coordinates, a 3D image, an image array,
-   the size queries, and the channel order and data type queries (from the launch's push
+   the size queries, signed 8-, 16- and 32-bit integer images, and the channel order and data type queries (from the launch's push
    constants; the reflection's image parameters say where). */
 #define GPUCOMPILE_VULKAN_RUNTIME
 #include "test.h"
@@ -338,6 +338,48 @@ static void test_channels(void) {
     mgpuMemFree(out, NULL);
 }
 
+/* read_imagei / write_imagei of CL_SIGNED_INT8, 16 and 32 images (the first two through the
+   unsigned format of their bits, their sign and saturation by the launch's data type): each
+   texel times -3 plus x, saturated to the type; the first lane through a sampler, sign-extended. */
+static void test_signed(void) {
+    enum { SINT8 = 0x10D7, SINT16 = 0x10D8, SINT32 = 0x10D9 };
+    static const int types[3] = {SINT8, SINT16, SINT32};
+    long long lo, hi;
+    int t, i, smp = 0x10, *first;
+    void *a, *b, *args[4];
+    if (!have_device) SKIP("no Vulkan device");
+    first = (int *)mgpuMemAlloc(W * H * sizeof *first, NULL, true);
+    CHECK(first != NULL);
+    for (t = 0; t < 3 && first; t++) {
+        int bytes = 1 << t, bad = 0, bad_first = 0;
+        unsigned char in[W * H * 4 * 4], out[W * H * 4 * 4];
+        lo = -(1ll << (8 * bytes - 1)), hi = (1ll << (8 * bytes - 1)) - 1;
+        for (i = 0; i < W * H * 4; i++) { /* both signs, the extremes among them */
+            long long v = i % 7 == 0 ? lo : i % 7 == 1 ? hi : (long long)((i * 2654435761u) % (unsigned)(hi + 1)) * (i % 2 ? -1 : 1);
+            memcpy(in + (size_t)i * (size_t)bytes, &v, (size_t)bytes); /* little-endian: the low bytes */
+        }
+        if (!two_images(&a, RGBA, types[t], in, &b, RGBA, types[t]) || !first) break;
+        args[0] = &a; args[1] = &smp; args[2] = &b; args[3] = &first;
+        launch2d("signed_ints", W, H, args, 4);
+        mgpuImageRead(out, b, NULL);
+        for (i = 0; i < W * H * 4; i++) {
+            long long v = 0, got = 0, want;
+            memcpy(&v, in + (size_t)i * (size_t)bytes, (size_t)bytes);
+            memcpy(&got, out + (size_t)i * (size_t)bytes, (size_t)bytes);
+            v = (v << (64 - 8 * bytes)) >> (64 - 8 * bytes);
+            got = (got << (64 - 8 * bytes)) >> (64 - 8 * bytes);
+            want = (long long)(int32_t)((uint32_t)v * (uint32_t)-3 + (uint32_t)(i / 4 % W)); /* int arithmetic wraps */
+            want = want < lo ? lo : want > hi ? hi : want;
+            bad += got != want;
+            if (i % 4 == 0) bad_first += first[i / 4] != v;
+        }
+        CHECK_MSG(bad == 0 && bad_first == 0, "type %x: %d wrong, %d first lanes wrong", types[t], bad, bad_first);
+        mgpuImageFree(a, NULL);
+        mgpuImageFree(b, NULL);
+    }
+    mgpuMemFree(first, NULL);
+}
+
 /* What the runtime refuses: an image where a buffer goes, a format it has no Vulkan one for. */
 static void test_refusals(void) {
     void *p, *args[4];
@@ -392,6 +434,7 @@ int main(void) {
     RUN(test_3d_and_array);
     RUN(test_wrap);
     RUN(test_channels);
+    RUN(test_signed);
     RUN(test_quiet);
     RUN(test_refusals);
     t_vulkan_end(dir, module);

@@ -89,3 +89,13 @@ kernel void channels(read_only image2d_t a, int k, read_only image2d_t b, write_
     out[7] = get_image_dim(c).x * 100 + get_image_dim(c).y;
     out[8] = (int)get_image_array_size(d) * 10000 + get_image_width(d) * 100 + get_image_height(d);
 }
+
+/* read_imagei / write_imagei of signed images (8-, 16- and 32-bit: the launch's data type says
+   which): each texel times -3 plus the work-item's x (saturated where the image is narrower), and
+   the first lane read through the sampler argument into a buffer. */
+kernel void signed_ints(read_only image2d_t in, sampler_t s, write_only image2d_t out, global int *first) {
+    int2 p = (int2)(get_global_id(0), get_global_id(1));
+    if (p.x >= get_image_width(in) || p.y >= get_image_height(in)) return;
+    write_imagei(out, p, read_imagei(in, p) * -3 + p.x);
+    first[p.y * get_image_width(in) + p.x] = read_imagei(in, s, p).x;
+}
