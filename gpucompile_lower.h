@@ -2701,10 +2701,10 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__image(gpucompile_lower__s
     unsigned dim, arrayed, access, n, push_at = 0, words;
     LLVMUseRef use, next;
     gpucompile_lower__image_kind(LLVMTypeOf(p), w->t->image_type, &dim, &arrayed, &access);
+    if (dim == 5) dim = 0; /* an image1d_buffer_t: a 1D image's handle (read without a sampler, OpenCL's rule), the runtime's image1d_buffer one */
     if (dim > 2)
-        return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': parameter %u: an %s (not yet on %s: "
-                                      "image1d_t, image2d_t, image3d_t and their arrays are)", name, i,
-                                      dim == 5 ? "image1d_buffer_t" : "image of depth or multisamples", w->t->api);
+        return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': parameter %u: an image of depth or multisamples (not yet on %s: "
+                                      "image1d_t, image1d_buffer_t, image2d_t, image3d_t and their arrays are)", name, i, w->t->api);
     n = dim + 1 + arrayed; /* the coordinate's lanes */
     if ((words = gpucompile_lower__image_words(w, p, end, &push_at)) && !pc)
         return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_LLVM, "function '%s': parameter %u: no push-constant block for its channel order or sizes", name, i);

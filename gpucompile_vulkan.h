@@ -4779,9 +4779,15 @@ static void *gpucompile_vulkan__image_create(int32_t type, int32_t order, int32_
     int r;
     (void)pixel_size; /* the format's own */
     t = (uint32_t)(type - 0x10F1);
-    if (t == 5 || !format) {
-        snprintf(msg, sizeof msg, t == 5 ? "%s: CL_MEM_OBJECT_IMAGE1D_BUFFER not yet on Vulkan" : "%s: no Vulkan format here (CL_R, CL_RG, "
-                 "CL_RGBA of the 8-, 16- and 32-bit types; CL_BGRA of CL_UNORM_INT8)", what);
+    /* an image1d_buffer is a 1D image (the kernel's handle is one: see the lowering's images), so
+       it is as wide as the device's maxImageDimension1D allows (a texel buffer's
+       maxTexelBufferElements is more) */
+    if ((t == 5 && extent[0] > gpucompile_vulkan__u32(s, GPUCOMPILE_VULKAN__P_LIMITS)) || !format) {
+        if (format)
+            snprintf(msg, sizeof msg, "%s: wider than the device's maxImageDimension1D (%u; an image1d_buffer is a 1D image on Vulkan)", what,
+                     gpucompile_vulkan__u32(s, GPUCOMPILE_VULKAN__P_LIMITS));
+        else
+            snprintf(msg, sizeof msg, "%s: no Vulkan format here (CL_R, CL_RG, CL_RGBA of the 8-, 16- and 32-bit types; CL_BGRA of CL_UNORM_INT8)", what);
         gpucompile_runtime_report("mgpuImageCreate", -1, msg);
         return NULL;
     }

@@ -7,7 +7,7 @@
    repeat and mirrored-repeat samplers, read_imageh / write_imageh, a colour conversion
    from an 8-bit unorm image into a float storage image, integer images read and written (one read
    and written in place), a constant sampler with integer coordinates, a 3D image, an image array,
-   the size queries, signed 8-, 16- and 32-bit integer images, and the channel order and data type queries (from the launch's push
+   the size queries, signed 8-, 16- and 32-bit integer images, image1d_buffer_t, and the channel order and data type queries (from the launch's push
    constants; the reflection's image parameters say where). */
 #define GPUCOMPILE_VULKAN_RUNTIME
 #include "test.h"
@@ -380,6 +380,37 @@ static void test_signed(void) {
     mgpuMemFree(first, NULL);
 }
 
+/* image1d_buffer_t (a 1D image on Vulkan): RGBA UINT8 texels reversed into another one, its
+   width; one wider than maxImageDimension1D refused by name. */
+static void test_1d_buffer(void) {
+    enum { N = 1000 };
+    unsigned char in[N * 4], out[N * 4];
+    int i, bad = 0, *width;
+    void *a, *b, *args[3];
+    if (!have_device) SKIP("no Vulkan device");
+    for (i = 0; i < N * 4; i++) in[i] = (unsigned char)(i * 13 + 5);
+    a = mgpuImageCreate(0x10F6 /* IMAGE1D_BUFFER */, RGBA, 0x10DA /* UNSIGNED_INT8 */, N, 0, 0, 0, NULL);
+    b = mgpuImageCreate(0x10F6, RGBA, 0x10DA, N, 0, 0, 0, NULL);
+    width = (int *)mgpuMemAlloc(sizeof *width, NULL, true);
+    CHECK(a && b && width);
+    if (!a || !b || !width) return;
+    mgpuImageWrite(a, in, NULL);
+    args[0] = &a; args[1] = &b; args[2] = &width;
+    mgpuLaunchKernel(fn("texels"), (N + 63) / 64, 1, 1, 64, 1, 1, 0, NULL, args, NULL, 3);
+    mgpuImageRead(out, b, NULL);
+    for (i = 0; i < N * 4; i++) bad += out[i] != in[i / 4 * 4 + 3 - i % 4];
+    CHECK_MSG(bad == 0 && *width == N, "%d wrong; width %d", bad, *width);
+    mgpuImageFree(a, NULL);
+    mgpuImageFree(b, NULL);
+    mgpuMemFree(width, NULL);
+    {
+        int before = t_runtime_errors;
+        CHECK(mgpuImageCreate(0x10F6, RGBA, 0x10DA, 1 << 30, 0, 0, 0, NULL) == NULL && strstr(t_runtime_error, "maxImageDimension1D"));
+        CHECK(t_runtime_errors == before + 1);
+        t_runtime_errors = before;
+    }
+}
+
 /* What the runtime refuses: an image where a buffer goes, a format it has no Vulkan one for. */
 static void test_refusals(void) {
     void *p, *args[4];
@@ -435,6 +466,7 @@ int main(void) {
     RUN(test_wrap);
     RUN(test_channels);
     RUN(test_signed);
+    RUN(test_1d_buffer);
     RUN(test_quiet);
     RUN(test_refusals);
     t_vulkan_end(dir, module);

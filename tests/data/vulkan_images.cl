@@ -99,3 +99,10 @@ kernel void signed_ints(read_only image2d_t in, sampler_t s, write_only image2d_
     write_imagei(out, p, read_imagei(in, p) * -3 + p.x);
     first[p.y * get_image_width(in) + p.x] = read_imagei(in, s, p).x;
 }
+
+/* image1d_buffer_t: each texel's lanes reversed into another, and the width. */
+kernel void texels(read_only image1d_buffer_t in, write_only image1d_buffer_t out, global int *width) {
+    int i = get_global_id(0);
+    if (i == 0) *width = get_image_width(in);
+    if (i < get_image_width(out)) write_imageui(out, i, read_imageui(in, i).wzyx);
+}
