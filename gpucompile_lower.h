@@ -2554,9 +2554,9 @@ typedef struct gpucompile_lower__image_binding {
 } gpucompile_lower__image_binding;
 
 /* Is t the target extension type `name` (an OpenCL image: printed as target("NAME", void, Dim,
-   Depth, Arrayed, MS, Sampled, Format, Access))? 1 with dim (99: a depth or multisampled
-   image), arrayed and access filled. */
-GPUCOMPILE_PRIVATE int gpucompile_lower__image_kind(LLVMTypeRef t, const char *name, unsigned *dim, unsigned *arrayed, unsigned *access) {
+   Depth, Arrayed, MS, Sampled, Format, Access))? 1 with dim (99: a multisampled image), depth,
+   arrayed and access filled. */
+GPUCOMPILE_PRIVATE int gpucompile_lower__image_kind(LLVMTypeRef t, const char *name, unsigned *dim, unsigned *depth, unsigned *arrayed, unsigned *access) {
     char *s;
     const char *q;
     unsigned v[7];
@@ -2566,11 +2566,12 @@ GPUCOMPILE_PRIVATE int gpucompile_lower__image_kind(LLVMTypeRef t, const char *n
     q = strchr(s, ',');
     ok = strncmp(s, "target(\"", 8) == 0 && strncmp(s + 8, name, strlen(name)) == 0 && s[8 + strlen(name)] == '"';
     if (ok && q && sscanf(q, ", void, %u, %u, %u, %u, %u, %u, %u", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6]) == 7) {
-        *dim = v[1] || v[3] ? 99 : v[0]; /* a depth or multisampled image: none of these */
+        *dim = v[3] ? 99 : v[0]; /* a multisampled image: none of these */
+        *depth = v[1];
         *arrayed = v[2];
         *access = v[6];
     } else if (ok)
-        *dim = *arrayed = *access = 0;
+        *dim = *depth = *arrayed = *access = 0;
     LLVMDisposeMessage(s);
     return ok;
 }
@@ -2698,13 +2699,13 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__image(gpucompile_lower__s
                                                              unsigned *binding, gpucompile_buf *md, LLVMValueRef at, LLVMValueRef pc, unsigned *end) {
     gpucompile_lower__image_binding hb[16];
     int nhb = 0, k, pass;
-    unsigned dim, arrayed, access, n, push_at = 0, words;
+    unsigned dim, depth, arrayed, access, n, push_at = 0, words;
     LLVMUseRef use, next;
-    gpucompile_lower__image_kind(LLVMTypeOf(p), w->t->image_type, &dim, &arrayed, &access);
+    gpucompile_lower__image_kind(LLVMTypeOf(p), w->t->image_type, &dim, &depth, &arrayed, &access);
     if (dim == 5) dim = 0; /* an image1d_buffer_t: a 1D image's handle (read without a sampler, OpenCL's rule), the runtime's image1d_buffer one */
     if (dim > 2)
-        return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': parameter %u: an image of depth or multisamples (not yet on %s: "
-                                      "image1d_t, image1d_buffer_t, image2d_t, image3d_t and their arrays are)", name, i, w->t->api);
+        return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': parameter %u: a multisampled image (not yet on %s: "
+                                      "image1d_t, image1d_buffer_t, image2d_t, image3d_t, their arrays and depth images are)", name, i, w->t->api);
     n = dim + 1 + arrayed; /* the coordinate's lanes */
     if ((words = gpucompile_lower__image_words(w, p, end, &push_at)) && !pc)
         return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_LLVM, "function '%s': parameter %u: no push-constant block for its channel order or sizes", name, i);
@@ -2810,16 +2811,18 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__image(gpucompile_lower__s
             idx = gpucompile_lower__marker(w, w->t->image_coordinate, c);
             args[0] = h;
             args[1] = idx;
-            { /* read_imageh / write_imageh: the floats' texels, converted */
+            { /* read_imageh / write_imageh: the floats' texels, converted; a depth image's: the first lane of a float4 */
                 LLVMTypeRef texel = write ? LLVMTypeOf(LLVMGetOperand(in, 2)) : LLVMTypeOf(in), ft = LLVMVectorType(LLVMFloatTypeInContext(w->ctx), 4);
                 int half = LLVMGetTypeKind(gpucompile_lower__elem(texel)) == LLVMHalfTypeKind;
-                ty[0] = write ? LLVMTypeOf(h) : half ? ft : texel;
-                ty[1] = write ? (half ? ft : texel) : LLVMTypeOf(h);
+                ty[0] = write ? LLVMTypeOf(h) : half || depth ? ft : texel;
+                ty[1] = write ? (half || depth ? ft : texel) : LLVMTypeOf(h);
                 if (!(f = gpucompile_lower__intrinsic(w, write ? w->t->image_write : w->t->image_read, ty, 2))) break;
                 if (write) args[2] = half ? LLVMBuildFPExt(w->b, LLVMGetOperand(in, 2), ft, "") : LLVMGetOperand(in, 2);
+                if (write && depth) args[2] = LLVMBuildInsertElement(w->b, LLVMConstNull(ft), args[2], LLVMConstInt(w->i32, 0, 0), "");
                 if (write && strcmp(plain, "write_imagei") == 0) args[2] = gpucompile_lower__image_signed(w, pc, push_at, args[2], 1);
                 v = gpucompile_lower__call(w, f, args, write ? 3u : 2u);
                 if (half && !write) v = LLVMBuildFPTrunc(w->b, v, texel, "");
+                if (depth && !write) v = LLVMBuildExtractElement(w->b, v, LLVMConstInt(w->i32, 0, 0), "");
                 if (!write && strcmp(plain, "read_imagei") == 0) v = gpucompile_lower__image_signed(w, pc, push_at, v, 0);
             }
         }
@@ -2877,13 +2880,13 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__kernel(gpucompile_lower__
         LLVMValueRef p = LLVMGetParam(fn, i);
         LLVMTypeRef t = LLVMTypeOf(p);
         if (LLVMGetTypeKind(t) == LLVMTargetExtTypeKind) { /* an image or a sampler */
-            unsigned d, a, acc;
+            unsigned d, dp, a, acc;
             int image, sampler;
             if (!w->t->image_type)
                 return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': parameter %u: an OpenCL image or sampler (%s has no images yet)",
                                               name, i, w->t->api);
-            image = gpucompile_lower__image_kind(t, w->t->image_type, &d, &a, &acc);
-            sampler = !image && gpucompile_lower__image_kind(t, w->t->sampler_type, &d, &a, &acc);
+            image = gpucompile_lower__image_kind(t, w->t->image_type, &d, &dp, &a, &acc);
+            sampler = !image && gpucompile_lower__image_kind(t, w->t->sampler_type, &d, &dp, &a, &acc);
             if (image) {
                 if (gpucompile_lower__image(w, name, p, i, set, &binding, md, br, pc, &end) != GPUCOMPILE_OK) return w->r;
                 continue;

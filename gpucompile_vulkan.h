@@ -4721,6 +4721,7 @@ static uint32_t gpucompile_vulkan__format(int order, int type, uint32_t *pixel, 
     case 0x10B2: *pixel = 2 * t[i].bytes; return t[i].rg; /* CL_RG */
     case 0x10B5: *pixel = 4 * t[i].bytes; return t[i].rgba; /* CL_RGBA */
     case 0x10B6: *pixel = 4; return type == 0x10D2 ? 44u : 0u; /* CL_BGRA: unorm8 only (B8G8R8A8_UNORM) */
+    case 0x10BD: *pixel = t[i].bytes; return type == 0x10DE || type == 0x10D3 ? t[i].r : 0u; /* CL_DEPTH: of floats or 16-bit unorm, as CL_R (a depth image's kernel reads a colour one's first lane) */
     default: return 0;
     }
 }
@@ -4787,7 +4788,7 @@ static void *gpucompile_vulkan__image_create(int32_t type, int32_t order, int32_
             snprintf(msg, sizeof msg, "%s: wider than the device's maxImageDimension1D (%u; an image1d_buffer is a 1D image on Vulkan)", what,
                      gpucompile_vulkan__u32(s, GPUCOMPILE_VULKAN__P_LIMITS));
         else
-            snprintf(msg, sizeof msg, "%s: no Vulkan format here (CL_R, CL_RG, CL_RGBA of the 8-, 16- and 32-bit types; CL_BGRA of CL_UNORM_INT8)", what);
+            snprintf(msg, sizeof msg, "%s: no Vulkan format here (CL_R, CL_RG, CL_RGBA of the 8-, 16- and 32-bit types; CL_BGRA of CL_UNORM_INT8; CL_DEPTH of CL_FLOAT and CL_UNORM_INT16)", what);
         gpucompile_runtime_report("mgpuImageCreate", -1, msg);
         return NULL;
     }

@@ -7,7 +7,7 @@
    repeat and mirrored-repeat samplers, read_imageh / write_imageh, a colour conversion
    from an 8-bit unorm image into a float storage image, integer images read and written (one read
    and written in place), a constant sampler with integer coordinates, a 3D image, an image array,
-   the size queries, signed 8-, 16- and 32-bit integer images, image1d_buffer_t, and the channel order and data type queries (from the launch's push
+   the size queries, signed 8-, 16- and 32-bit integer images, image1d_buffer_t, depth images, and the channel order and data type queries (from the launch's push
    constants; the reflection's image parameters say where). */
 #define GPUCOMPILE_VULKAN_RUNTIME
 #include "test.h"
@@ -411,6 +411,40 @@ static void test_1d_buffer(void) {
     }
 }
 
+/* Depth images (CL_DEPTH of CL_FLOAT and CL_UNORM_INT16, a 2D one and an array): read
+   fetched and through a nearest sampler, written, the channel order. */
+static void test_depth(void) {
+    enum { DEPTH = 0x10BD, UNORM16 = 0x10D3, L = 3 };
+    float in[W * H], layers[W * H * L], *out;
+    uint16_t back[W * H];
+    int i, bad = 0, smp = 0x10;
+    void *a, *b, *c, *args[5];
+    if (!have_device) SKIP("no Vulkan device");
+    for (i = 0; i < W * H; i++) in[i] = (float)(i * 7 % 100);
+    for (i = 0; i < W * H * L; i++) layers[i] = (float)i * 0.5f;
+    a = mgpuImageCreate(IMAGE2D, DEPTH, FLOAT, W, H, 0, 0, NULL);
+    b = mgpuImageCreate(IMAGE2D, DEPTH, UNORM16, W, H, 0, 0, NULL);
+    c = mgpuImageCreate(IMAGE2D_ARRAY, DEPTH, FLOAT, W, H, 0, L, NULL);
+    out = (float *)mgpuMemAlloc((2 * W * H + 1) * sizeof *out, NULL, true);
+    CHECK(a && b && c && out);
+    if (!a || !b || !c || !out) return;
+    mgpuImageWrite(a, in, NULL);
+    mgpuImageWrite(c, layers, NULL);
+    args[0] = &a; args[1] = &smp; args[2] = &b; args[3] = &c; args[4] = &out;
+    launch2d("depth", W, H, args, 5);
+    mgpuImageRead(back, b, NULL);
+    for (i = 0; i < W * H; i++) {
+        int want = (int)(in[i] / 100.0f * 65535.0f + 0.5f);
+        bad += out[i] != 2 * in[i] || out[W * H + i] != layers[W * H + i] || back[i] - want > 1 || want - back[i] > 1;
+    }
+    CHECK_MSG(bad == 0, "%d wrong; 1: %g %g %u", bad, (double)out[1], (double)out[W * H + 1], back[1]);
+    CHECK_MSG(out[2 * W * H] == (float)DEPTH, "channel order %g", (double)out[2 * W * H]);
+    mgpuImageFree(a, NULL);
+    mgpuImageFree(b, NULL);
+    mgpuImageFree(c, NULL);
+    mgpuMemFree(out, NULL);
+}
+
 /* What the runtime refuses: an image where a buffer goes, a format it has no Vulkan one for. */
 static void test_refusals(void) {
     void *p, *args[4];
@@ -467,6 +501,7 @@ int main(void) {
     RUN(test_channels);
     RUN(test_signed);
     RUN(test_1d_buffer);
+    RUN(test_depth);
     RUN(test_quiet);
     RUN(test_refusals);
     t_vulkan_end(dir, module);

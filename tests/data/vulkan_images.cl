@@ -106,3 +106,16 @@ kernel void texels(read_only image1d_buffer_t in, write_only image1d_buffer_t ou
     if (i == 0) *width = get_image_width(in);
     if (i < get_image_width(out)) write_imageui(out, i, read_imageui(in, i).wzyx);
 }
+
+/* Depth images (a colour image's first lane): a read twice (fetched, and through the sampler
+   argument at the texel), its hundredth written to b, layer 1 of c; a's channel order. */
+kernel void depth(read_only image2d_depth_t a, sampler_t s, write_only image2d_depth_t b, read_only image2d_array_depth_t c, global float *out) {
+    int2 p = (int2)(get_global_id(0), get_global_id(1));
+    int w = get_image_width(a), h = get_image_height(a);
+    if (p.x == 0 && p.y == 0) out[2 * w * h] = (float)get_image_channel_order(a);
+    if (p.x >= w || p.y >= h) return;
+    float d = read_imagef(a, p);
+    out[p.y * w + p.x] = d + read_imagef(a, s, p);
+    write_imagef(b, p, d / 100.0f);
+    out[w * h + p.y * w + p.x] = read_imagef(c, (int4)(p.x, p.y, 1, 0));
+}
