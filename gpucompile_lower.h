@@ -2830,9 +2830,9 @@ typedef struct gpucompile_lower__image_binding {
 } gpucompile_lower__image_binding;
 
 /* Is t the target extension type `name` (an OpenCL image: printed as target("NAME", void, Dim,
-   Depth, Arrayed, MS, Sampled, Format, Access))? 1 with dim (99: a depth or multisampled
-   image), arrayed and access filled. */
-GPUCOMPILE_PRIVATE int gpucompile_lower__image_kind(LLVMTypeRef t, const char *name, unsigned *dim, unsigned *arrayed, unsigned *access) {
+   Depth, Arrayed, MS, Sampled, Format, Access))? 1 with dim (99: a multisampled image), depth,
+   arrayed and access filled. */
+GPUCOMPILE_PRIVATE int gpucompile_lower__image_kind(LLVMTypeRef t, const char *name, unsigned *dim, unsigned *depth, unsigned *arrayed, unsigned *access) {
     char *s;
     const char *q;
     unsigned v[7];
@@ -2842,11 +2842,12 @@ GPUCOMPILE_PRIVATE int gpucompile_lower__image_kind(LLVMTypeRef t, const char *n
     q = strchr(s, ',');
     ok = strncmp(s, "target(\"", 8) == 0 && strncmp(s + 8, name, strlen(name)) == 0 && s[8 + strlen(name)] == '"';
     if (ok && q && sscanf(q, ", void, %u, %u, %u, %u, %u, %u, %u", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6]) == 7) {
-        *dim = v[1] || v[3] ? 99 : v[0]; /* a depth or multisampled image: none of these */
+        *dim = v[3] ? 99 : v[0]; /* a multisampled image: none of these */
+        *depth = v[1];
         *arrayed = v[2];
         *access = v[6];
     } else if (ok)
-        *dim = *arrayed = *access = 0;
+        *dim = *depth = *arrayed = *access = 0;
     LLVMDisposeMessage(s);
     return ok;
 }
@@ -2913,21 +2914,77 @@ GPUCOMPILE_PRIVATE gpucompile_lower__image_binding *gpucompile_lower__image_hand
     return &hb[(*nhb)++];
 }
 
+/* The push-constant words image parameter p takes from the launch, placed as scalar parameters
+   would be (the plan and the kernel's rewrite place them alike; *offset the first's): an image's
+   channel order and data type are no property of its handle (the image bound at launch decides
+   them), so a kernel that asks for them gets one word, order | data type << 16 (OpenCL's values);
+   so does one that reads or writes it with read_imagei / write_imagei (an 8- or 16-bit signed
+   image is bound through the unsigned format of its bits: see gpucompile_lower__image_signed);
+   an image the kernel only asks about (no read or write) has no binding, whose numeric type would
+   have to be the image's, unknown here: five words, that one, then its width, height, depth and
+   layers. 0: none. */
+GPUCOMPILE_PRIVATE unsigned gpucompile_lower__image_words(gpucompile_lower__state *w, LLVMValueRef p, unsigned *end, unsigned *offset) {
+    LLVMUseRef use;
+    char buf[64];
+    const char *args_s, *plain;
+    int channels = 0, access = 0;
+    unsigned k, n, off;
+    for (use = LLVMGetFirstUse(p); use; use = LLVMGetNextUse(use)) {
+        plain = gpucompile_lower__demangle(gpucompile_lower__callee_name(LLVMGetUser(use)), buf, sizeof buf, &args_s);
+        channels |= strncmp(plain, "get_image_channel_", 18) == 0 || strcmp(plain, "read_imagei") == 0 || strcmp(plain, "write_imagei") == 0;
+        access |= strncmp(plain, "get_image_", 10) != 0;
+    }
+    n = !LLVMGetFirstUse(p) || (access && !channels) ? 0 : access ? 1 : 5;
+    for (k = 0; k < n; k++) {
+        gpucompile_lower__place(w, w->i32, end, &off);
+        if (!k) *offset = off;
+    }
+    return n;
+}
+
+/* A signed integer image's texel v (int4) as read_imagei reads it (write 0) or as write_imagei
+   writes it (write 1): the target's formats read integers as they are stored (no signed format
+   here: a kernel's integer handles are unsigned), so by the launch's data type (the word at
+   push_at) an 8- or 16-bit one's texels read are sign-extended, and those written saturated to
+   its range (OpenCL's convert_char_sat / short_sat) and cut to its bits. */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__image_signed(gpucompile_lower__state *w, LLVMValueRef pc, unsigned push_at, LLVMValueRef v, int write) {
+    LLVMValueRef type = LLVMBuildLShr(w->b, gpucompile_lower__push_load(w, pc, w->i32, push_at), LLVMConstInt(w->i32, 16, 0), ""), x[3], zero[4];
+    LLVMValueRef is8 = LLVMBuildICmp(w->b, LLVMIntEQ, type, LLVMConstInt(w->i32, 0x10D7, 0), ""), is16 = LLVMBuildICmp(w->b, LLVMIntEQ, type, LLVMConstInt(w->i32, 0x10D8, 0), "");
+    /* per 8-bit, 16-bit, other: the shift (a read); the mask, the least and the greatest value (a write) */
+    static const unsigned long long by[4][3] = {{24, 16, 0}, {0xff, 0xffff, 0xffffffffu}, {0xffffff80u, 0xffff8000u, 0x80000000u}, {0x7f, 0x7fff, 0x7fffffff}};
+    unsigned k, j;
+    for (k = 0; k < 4; k++) zero[k] = LLVMConstInt(w->i32, 0, 0);
+    for (j = 0; j < (write ? 3u : 1u); j++) { /* each value by the data type, in every lane */
+        const unsigned long long *c = by[write ? j + 1 : 0];
+        x[j] = LLVMBuildSelect(w->b, is8, LLVMConstInt(w->i32, c[0], 0), LLVMBuildSelect(w->b, is16, LLVMConstInt(w->i32, c[1], 0), LLVMConstInt(w->i32, c[2], 0), ""), "");
+        x[j] = LLVMBuildInsertElement(w->b, LLVMGetPoison(LLVMTypeOf(v)), x[j], zero[0], "");
+        x[j] = LLVMBuildShuffleVector(w->b, x[j], LLVMGetPoison(LLVMTypeOf(v)), LLVMConstVector(zero, 4), "");
+    }
+    if (!write) return LLVMBuildAShr(w->b, LLVMBuildShl(w->b, v, x[0], ""), x[0], "");
+    v = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, v, x[1], ""), x[1], v, "");
+    v = LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSGT, v, x[2], ""), x[2], v, "");
+    return LLVMBuildAnd(w->b, v, x[0], "");
+}
+
 /* Image parameter i (p) of kernel `name`: each built-in call on it rewritten (see above); its
-   bindings into md as `iB[:sJ|:kC][+B...]` (B a binding; J the sampler parameter, C the constant
-   sampler's bits), `-` when unused. at: where the handles are made (the entry block's end). */
+   bindings into md as `iB[:sJ|:kC][+B...][@O]` (B a binding; J the sampler parameter, C the
+   constant sampler's bits; O the push-constant offset of its words, see above: `i@O` without a
+   binding), `-` when unused. at: where the handles are made (the entry block's
+   end); pc, end: the push-constant block and the end of its parameters so far. */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__image(gpucompile_lower__state *w, const char *name, LLVMValueRef p, unsigned i, unsigned set,
-                                                             unsigned *binding, gpucompile_buf *md, LLVMValueRef at) {
+                                                             unsigned *binding, gpucompile_buf *md, LLVMValueRef at, LLVMValueRef pc, unsigned *end) {
     gpucompile_lower__image_binding hb[16];
     int nhb = 0, k, pass;
-    unsigned dim, arrayed, access, n;
+    unsigned dim, depth, arrayed, access, n, push_at = 0, words;
     LLVMUseRef use, next;
-    gpucompile_lower__image_kind(LLVMTypeOf(p), w->t->image_type, &dim, &arrayed, &access);
+    gpucompile_lower__image_kind(LLVMTypeOf(p), w->t->image_type, &dim, &depth, &arrayed, &access);
+    if (dim == 5) dim = 0; /* an image1d_buffer_t: a 1D image's handle (read without a sampler, OpenCL's rule), the runtime's image1d_buffer one */
     if (dim > 2)
-        return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': parameter %u: an %s (not yet on %s: "
-                                      "image1d_t, image2d_t, image3d_t and their arrays are)", name, i,
-                                      dim == 5 ? "image1d_buffer_t" : "image of depth or multisamples", w->t->api);
+        return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': parameter %u: a multisampled image (not yet on %s: "
+                                      "image1d_t, image1d_buffer_t, image2d_t, image3d_t, their arrays and depth images are)", name, i, w->t->api);
     n = dim + 1 + arrayed; /* the coordinate's lanes */
+    if ((words = gpucompile_lower__image_words(w, p, end, &push_at)) && !pc)
+        return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_LLVM, "function '%s': parameter %u: no push-constant block for its channel order or sizes", name, i);
     for (pass = 0; pass < 2; pass++) /* the reads and writes, then the size queries (through a binding already there) */
     for (use = LLVMGetFirstUse(p); use; use = next) {
         LLVMValueRef in = LLVMGetUser(use), h, v = NULL, c, idx, f, args[3];
@@ -2946,29 +3003,41 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__image(gpucompile_lower__s
         if (strncmp(plain, "get_image_", 10) == 0) {
             const char *q = plain + 10;
             query = strcmp(q, "width") == 0 ? 1 : strcmp(q, "height") == 0 ? 2 : strcmp(q, "depth") == 0 ? 3 :
-                    strcmp(q, "array_size") == 0 ? 4 : strcmp(q, "dim") == 0 ? 5 : 0;
-            if (!query) return gpucompile_lower__refuse(w, in, "%s: not yet on %s (image sizes are)", plain, w->t->api);
+                    strcmp(q, "array_size") == 0 ? 4 : strcmp(q, "dim") == 0 ? 5 : strcmp(q, "channel_order") == 0 ? 6 :
+                    strcmp(q, "channel_data_type") == 0 ? 7 : 0;
+            if (!query) return gpucompile_lower__refuse(w, in, "%s: not an image query this rewrite knows", plain);
         } else if (!((strncmp(plain, "read_image", 10) == 0 || strncmp(plain, "write_image", 11) == 0) &&
                      strchr("fih", plain[strlen(plain) - 1]) && strlen(strchr(plain, '_') + 6) <= 2))
             return gpucompile_lower__refuse(w, in, "%s: not an image built-in this rewrite knows (read_imagef/i/ui/h, write_imagef/i/ui/h, "
-                                                   "get_image_width/height/depth/array_size/dim)", plain);
-        if (query) {
+                                                   "get_image_width/height/depth/array_size/dim/channel_order/channel_data_type)", plain);
+        if (query >= 6) { /* the launch's word (see gpucompile_lower__image_words) */
+            LLVMValueRef c6 = gpucompile_lower__push_load(w, pc, w->i32, push_at);
+            v = query == 6 ? LLVMBuildAnd(w->b, c6, LLVMConstInt(w->i32, 0xffff, 0), "") : LLVMBuildLShr(w->b, c6, LLVMConstInt(w->i32, 16, 0), "");
+        } else if (query) {
             LLVMValueRef lanes;
-            if (!(x = gpucompile_lower__image_handle(w, hb, &nhb, 0, -1, 0, dim, arrayed, access, name, p, i, set, binding, at))) break;
-            h = x->handle;
-            LLVMPositionBuilderBefore(w->b, in);
-            idx = gpucompile_lower__marker(w, w->t->image_size, LLVMGetPoison(n > 1 ? LLVMVectorType(w->i32, n) : w->i32));
-            args[0] = h;
-            args[1] = idx;
-            {
-                LLVMTypeRef ty[2];
-                /* read as the image's own type (LLVM 22 mistypes the image of a read of another) */
-                ty[0] = LLVMVectorType(x->integer ? w->i32 : LLVMFloatTypeInContext(w->ctx), 4);
-                ty[1] = LLVMTypeOf(h);
-                if (!(f = gpucompile_lower__intrinsic(w, w->t->image_read, ty, 2))) break;
+            if (words == 5) { /* the launch's words, as the query's lanes: the sizes of its dimensions, then its layers */
+                unsigned k2;
+                lanes = LLVMConstNull(LLVMVectorType(w->i32, 4));
+                for (k2 = 0; k2 <= dim + arrayed && k2 < 4; k2++)
+                    lanes = LLVMBuildInsertElement(w->b, lanes, gpucompile_lower__push_load(w, pc, w->i32, push_at + 4 * (k2 <= dim ? k2 + 1 : 4)),
+                                                   LLVMConstInt(w->i32, k2, 0), "");
+            } else {
+                if (!(x = gpucompile_lower__image_handle(w, hb, &nhb, 0, -1, 0, dim, arrayed, access, name, p, i, set, binding, at))) break;
+                h = x->handle;
+                LLVMPositionBuilderBefore(w->b, in);
+                idx = gpucompile_lower__marker(w, w->t->image_size, LLVMGetPoison(n > 1 ? LLVMVectorType(w->i32, n) : w->i32));
+                args[0] = h;
+                args[1] = idx;
+                {
+                    LLVMTypeRef ty[2];
+                    /* read as the image's own type (LLVM 22 mistypes the image of a read of another) */
+                    ty[0] = LLVMVectorType(x->integer ? w->i32 : LLVMFloatTypeInContext(w->ctx), 4);
+                    ty[1] = LLVMTypeOf(h);
+                    if (!(f = gpucompile_lower__intrinsic(w, w->t->image_read, ty, 2))) break;
+                }
+                lanes = gpucompile_lower__call(w, f, args, 2);
+                if (!x->integer) lanes = LLVMBuildBitCast(w->b, lanes, LLVMVectorType(w->i32, 4), "");
             }
-            lanes = gpucompile_lower__call(w, f, args, 2);
-            if (!x->integer) lanes = LLVMBuildBitCast(w->b, lanes, LLVMVectorType(w->i32, 4), "");
             if (query == 5) { /* int2 (w, h) or int4 (w, h, d, 0) */
                 LLVMValueRef m[4];
                 m[0] = LLVMConstInt(w->i32, 0, 0);
@@ -3018,15 +3087,19 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__image(gpucompile_lower__s
             idx = gpucompile_lower__marker(w, w->t->image_coordinate, c);
             args[0] = h;
             args[1] = idx;
-            { /* read_imageh / write_imageh: the floats' texels, converted */
+            { /* read_imageh / write_imageh: the floats' texels, converted; a depth image's: the first lane of a float4 */
                 LLVMTypeRef texel = write ? LLVMTypeOf(LLVMGetOperand(in, 2)) : LLVMTypeOf(in), ft = LLVMVectorType(LLVMFloatTypeInContext(w->ctx), 4);
                 int half = LLVMGetTypeKind(gpucompile_lower__elem(texel)) == LLVMHalfTypeKind;
-                ty[0] = write ? LLVMTypeOf(h) : half ? ft : texel;
-                ty[1] = write ? (half ? ft : texel) : LLVMTypeOf(h);
+                ty[0] = write ? LLVMTypeOf(h) : half || depth ? ft : texel;
+                ty[1] = write ? (half || depth ? ft : texel) : LLVMTypeOf(h);
                 if (!(f = gpucompile_lower__intrinsic(w, write ? w->t->image_write : w->t->image_read, ty, 2))) break;
                 if (write) args[2] = half ? LLVMBuildFPExt(w->b, LLVMGetOperand(in, 2), ft, "") : LLVMGetOperand(in, 2);
+                if (write && depth) args[2] = LLVMBuildInsertElement(w->b, LLVMConstNull(ft), args[2], LLVMConstInt(w->i32, 0, 0), "");
+                if (write && strcmp(plain, "write_imagei") == 0) args[2] = gpucompile_lower__image_signed(w, pc, push_at, args[2], 1);
                 v = gpucompile_lower__call(w, f, args, write ? 3u : 2u);
                 if (half && !write) v = LLVMBuildFPTrunc(w->b, v, texel, "");
+                if (depth && !write) v = LLVMBuildExtractElement(w->b, v, LLVMConstInt(w->i32, 0, 0), "");
+                if (!write && strcmp(plain, "read_imagei") == 0) v = gpucompile_lower__image_signed(w, pc, push_at, v, 0);
             }
         }
         {
@@ -3038,14 +3111,16 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__image(gpucompile_lower__s
     }
     if (LLVMGetFirstUse(p)) return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_LLVM, "function '%s': parameter %u: no image handle (more than 16 ways to read it, "
                                            "or this LLVM lacks %s)", name, i, w->t->image_read);
-    if (!nhb) {
+    if (!nhb && !words) {
         gpucompile_buf_str(md, " -");
         return GPUCOMPILE_OK;
     }
+    gpucompile_buf_str(md, " i");
     for (k = 0; k < nhb; k++) {
-        gpucompile_buf_printf(md, k ? "+%u" : " i%u", hb[k].binding);
+        gpucompile_buf_printf(md, k ? "+%u" : "%u", hb[k].binding);
         if (hb[k].sampled) gpucompile_buf_printf(md, hb[k].sampler >= 0x10000 ? ":k%ld" : ":s%ld", hb[k].sampler & 0xffff);
     }
+    if (words) gpucompile_buf_printf(md, "@%u", push_at);
     return GPUCOMPILE_OK;
 }
 
@@ -3081,15 +3156,15 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__kernel(gpucompile_lower__
         LLVMValueRef p = LLVMGetParam(fn, i);
         LLVMTypeRef t = LLVMTypeOf(p);
         if (LLVMGetTypeKind(t) == LLVMTargetExtTypeKind) { /* an image or a sampler */
-            unsigned d, a, acc;
+            unsigned d, dp, a, acc;
             int image, sampler;
             if (!w->t->image_type)
                 return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': parameter %u: an OpenCL image or sampler (%s has no images yet)",
                                               name, i, w->t->api);
-            image = gpucompile_lower__image_kind(t, w->t->image_type, &d, &a, &acc);
-            sampler = !image && gpucompile_lower__image_kind(t, w->t->sampler_type, &d, &a, &acc);
+            image = gpucompile_lower__image_kind(t, w->t->image_type, &d, &dp, &a, &acc);
+            sampler = !image && gpucompile_lower__image_kind(t, w->t->sampler_type, &d, &dp, &a, &acc);
             if (image) {
-                if (gpucompile_lower__image(w, name, p, i, set, &binding, md, br) != GPUCOMPILE_OK) return w->r;
+                if (gpucompile_lower__image(w, name, p, i, set, &binding, md, br, pc, &end) != GPUCOMPILE_OK) return w->r;
                 continue;
             }
             if (sampler) { /* read at each image read through it (the image's binding names it) */
@@ -3197,7 +3272,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__plan(gpucompile_lower__st
         if (!gpucompile_is_pointer_kernel(fn)) continue;
         for (i = 0, n = LLVMCountParams(fn); i < n; i++) {
             LLVMValueRef p = LLVMGetParam(fn, i);
-            if (LLVMGetTypeKind(LLVMTypeOf(p)) != LLVMPointerTypeKind && LLVMGetFirstUse(p)) gpucompile_lower__place(w, LLVMTypeOf(p), &end, &off);
+            if (LLVMGetTypeKind(LLVMTypeOf(p)) == LLVMTargetExtTypeKind) gpucompile_lower__image_words(w, p, &end, &off);
+            else if (LLVMGetTypeKind(LLVMTypeOf(p)) != LLVMPointerTypeKind && LLVMGetFirstUse(p)) gpucompile_lower__place(w, LLVMTypeOf(p), &end, &off);
         }
         if (end > w->t->max_push_bytes)
             return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': its scalar parameters need %u bytes of push constants: "

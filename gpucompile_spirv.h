@@ -136,6 +136,32 @@ GPUCOMPILE_PRIVATE int gpucompile_spirv__is_kernel(gpucompile_job *job, LLVMValu
     return LLVMGetFunctionCallConv(fn) == 76; /* spir_kernel */
 }
 
+/* OpenCL C's get_image_channel_data_type answers CLK_SNORM_INT8 (0x10D0) and up; SPIR-V's
+   OpImageQueryFormat answers its Image Channel Data Type (SnormInt8 0 and up), to which the
+   OpenCL SPIR-V environment adds 0x10D0, as the Khronos translator writes. LLVM 22 writes the
+   built-in's call as the instruction alone (Intel's CPU runtime then answers 7 for
+   CL_SIGNED_INT8), so each call's result gets the 0x10D0 here (get_image_channel_order stays a
+   call the driver's library answers). After linking: library code's calls too. */
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_spirv__post_link(gpucompile_job *job) {
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(job->module));
+    LLVMValueRef fn;
+    for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) {
+        LLVMUseRef u, next;
+        if (!LLVMIsDeclaration(fn) || strncmp(gpucompile_value_name(fn), "_Z27get_image_channel_data_type", 31) != 0) continue;
+        for (u = LLVMGetFirstUse(fn); u; u = next) {
+            LLVMValueRef call = LLVMGetUser(u), add;
+            next = LLVMGetNextUse(u);
+            if (!LLVMIsACallInst(call) || LLVMGetCalledValue(call) != fn) continue;
+            LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(call));
+            add = LLVMBuildAdd(b, call, LLVMConstInt(LLVMTypeOf(call), 0x10D0, 0), "");
+            LLVMReplaceAllUsesWith(call, add);
+            LLVMSetOperand(add, 0, call);
+        }
+    }
+    LLVMDisposeBuilder(b);
+    return GPUCOMPILE_OK;
+}
+
 /* The OpEntryPoint Kernel names of a SPIR-V module, added to obj when add (else only checked). */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_spirv__entry_points(gpucompile_object *obj, int add) {
     gpucompile_spirv_inst w;
@@ -201,6 +227,7 @@ GPUCOMPILE_PRIVATE void gpucompile_spirv__fill(gpucompile_backend *t) {
     t->shared_address_space = 3; /* OpenCL local (Workgroup) */
     t->initialize = gpucompile_spirv__initialize;
     t->configure = gpucompile_spirv__configure;
+    t->post_link = gpucompile_spirv__post_link;
     t->is_kernel = gpucompile_spirv__is_kernel;
     t->bin_from = LLVMObjectFile; /* the SPIR-V module as it is */
     t->finish = gpucompile_spirv__finish;
@@ -215,7 +242,7 @@ GPUCOMPILE_PRIVATE void gpucompile_spirv__fill(gpucompile_backend *t) {
        to an OpenCL driver (clCreateProgramWithIL); there is no OpenCL kind */
     t->offload_kind = 8;
     t->image_kind_bin = 6; /* IMG_SPIRV */
-    t->cache_version = "spirv 1";
+    t->cache_version = "spirv 2"; /* 2: get_image_channel_data_type's 0x10D0 */
     t->help = "OpenCL devices that take SPIR-V (an LLVM with the SPIRV target: 22):\n"
               "SPIR-V assembly text and modules for clCreateProgramWithIL";
 }

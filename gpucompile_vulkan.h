@@ -191,12 +191,18 @@ typedef struct gpucompile_vulkan_push_field { uint32_t offset, size; } gpucompil
    of the push-constant block), LOCAL (local memory: the launch's sharedMemBytes may be up to
    value bytes, compiled in; 0: its array's length is set at launch, see launch below), UNUSED
    (the argument is not read), IMAGE (an image: the bindings whose param is its index, value the
-   first of them; the argument as a buffer's, the image's handle), SAMPLER (a sampler_t: an
-   int32_t of OpenCL's sampler bits, read by the image-and-sampler bindings that name it). */
+   first of them; the argument as a buffer's, the image's handle; size 4 when the kernel asks for
+   its channel order or data type: a uint32_t at push-constant offset push, order | data type <<
+   16 (OpenCL's cl_channel_order and cl_channel_type values); size 20 when the kernel only asks
+   about the image (no binding then): that word, then its width, height, depth and layers (1 where
+   it has none); mgpuLaunchKernel writes them from the image's mgpuImageCreate, an engine into the
+   push bytes it records), SAMPLER (a
+   sampler_t: an int32_t of OpenCL's sampler bits, read by the image-and-sampler bindings that
+   name it). */
 #define GPUCOMPILE_VULKAN_MAX_PARAMS 64
 enum { GPUCOMPILE_VULKAN_PARAM_UNUSED = 0, GPUCOMPILE_VULKAN_PARAM_BINDING = 1, GPUCOMPILE_VULKAN_PARAM_PUSH = 2, GPUCOMPILE_VULKAN_PARAM_LOCAL = 3,
        GPUCOMPILE_VULKAN_PARAM_IMAGE = 4, GPUCOMPILE_VULKAN_PARAM_SAMPLER = 5 };
-typedef struct gpucompile_vulkan_param { uint32_t kind, value, size; } gpucompile_vulkan_param;
+typedef struct gpucompile_vulkan_param { uint32_t kind, value, size, push; } gpucompile_vulkan_param;
 /* A size set at launch: a specialization constant (SpecId spec_id, a 32-bit integer) that the
    runtime gives when it makes the entry point's pipeline for a launch. kind LOCAL_SIZE:
    dimension arg (0..2) of the workgroup size (LocalSizeId's operand or the WorkgroupSize
@@ -603,10 +609,12 @@ GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__params(const gpucompile_vulkan
             if (*t == '-' || *t == 's') {
                 p.kind = *t == 's' ? GPUCOMPILE_VULKAN_PARAM_SAMPLER : GPUCOMPILE_VULKAN_PARAM_UNUSED;
                 t++;
-            } else if (*t == 'i') { /* an image's bindings: B, B:sJ (through sampler parameter J), B:kC (constant sampler C), joined by + */
+            } else if (*t == 'i') { /* an image's bindings: B, B:sJ (through sampler parameter J), B:kC (constant sampler C), joined by +;
+                                       then @O, its channel word's push-constant offset (alone: no binding) */
                 p.kind = GPUCOMPILE_VULKAN_PARAM_IMAGE;
                 int first = 1;
-                do {
+                if (t[1] == '@') t++;
+                else do {
                     gpucompile_vulkan_binding *b = NULL;
                     a = strtoul(t + 1, &e, 10);
                     if (e == t + 1) ok = 0;
@@ -624,6 +632,12 @@ GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__params(const gpucompile_vulkan
                         t = e;
                     }
                 } while (ok && *t == '+');
+                if (ok && *t == '@') {
+                    p.push = (uint32_t)strtoul(t + 1, &e, 10);
+                    p.size = first ? 20 : 4;
+                    ok = e != t + 1 && (uint64_t)p.push + p.size <= k->push_size;
+                    t = e;
+                }
             } else if (*t == 'b' || *t == 'l' || *t == 'p') {
                 char c = *t;
                 a = strtoul(t + 1, &e, 10);
@@ -2977,6 +2991,7 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__metadata(const gpucompile_vulkan_kern
                     gpucompile_buf_printf(b, "%s%u", n++ ? "+" : "i", (unsigned)x->binding);
                     if (x->descriptor_type == 1) gpucompile_buf_printf(b, x->sampler_param < 0 ? ":k%u" : ":s%u", (unsigned)x->sampler_bits);
                 }
+                if (q->size) gpucompile_buf_printf(b, "%s@%u", n ? "" : "i", (unsigned)q->push);
             } else gpucompile_buf_str(b, "-");
         }
         gpucompile_buf_str(b, "\", ");
@@ -3811,7 +3826,7 @@ typedef struct gpucompile_vulkan__module {
 /* An image of mgpuImageCreate: its VkImage (always in VK_IMAGE_LAYOUT_GENERAL), memory, view. */
 typedef struct gpucompile_vulkan__image {
     uint64_t image, memory, view;
-    uint32_t format, extent[3], layers, pixel, integer;
+    uint32_t format, extent[3], layers, pixel, integer, channels; /* channels: order | data type << 16 */
     struct gpucompile_vulkan__image *next;
 } gpucompile_vulkan__image;
 
@@ -4777,13 +4792,14 @@ static void gpucompile_vulkan__stream_destroy(void *stream) {
 
 /* The VkFormat of an OpenCL channel order and type (0: none), and its texel's bytes. A kernel's
    integer images are unsigned ones (LLVM 22 writes no signed integer type; Vulkan wants the view's
-   numeric type to be the shader's), so CL_SIGNED_INT32 is the unsigned format of the same bits,
-   and the 8- and 16-bit signed types, whose reads would lose their sign extension, have none. */
+   numeric type to be the shader's), so each signed type is the unsigned format of the same bits:
+   read_imagei sign-extends an 8- or 16-bit one's texels by the image's data type, which the
+   launch gives (see gpucompile_vulkan_param). */
 static uint32_t gpucompile_vulkan__format(int order, int type, uint32_t *pixel, uint32_t *integer) {
     /* per type: its bytes per channel, then the R, RG, RGBA formats (0: none) */
     static const struct { int type; uint32_t bytes, r, rg, rgba; } t[] = {
         {0x10D0, 1, 10, 17, 38}, {0x10D1, 2, 71, 78, 92}, {0x10D2, 1, 9, 16, 37}, {0x10D3, 2, 70, 77, 91},
-        {0x10D9, 4, 98, 101, 107}, {0x10DA, 1, 13, 20, 41},
+        {0x10D7, 1, 13, 20, 41}, {0x10D8, 2, 74, 81, 95}, {0x10D9, 4, 98, 101, 107}, {0x10DA, 1, 13, 20, 41},
         {0x10DB, 2, 74, 81, 95}, {0x10DC, 4, 98, 101, 107}, {0x10DD, 2, 76, 83, 97}, {0x10DE, 4, 100, 103, 109}};
     size_t i;
     for (i = 0; i < sizeof t / sizeof t[0] && t[i].type != type; i++) {}
@@ -4794,6 +4810,7 @@ static uint32_t gpucompile_vulkan__format(int order, int type, uint32_t *pixel, 
     case 0x10B2: *pixel = 2 * t[i].bytes; return t[i].rg; /* CL_RG */
     case 0x10B5: *pixel = 4 * t[i].bytes; return t[i].rgba; /* CL_RGBA */
     case 0x10B6: *pixel = 4; return type == 0x10D2 ? 44u : 0u; /* CL_BGRA: unorm8 only (B8G8R8A8_UNORM) */
+    case 0x10BD: *pixel = t[i].bytes; return type == 0x10DE || type == 0x10D3 ? t[i].r : 0u; /* CL_DEPTH: of floats or 16-bit unorm, as CL_R (a depth image's kernel reads a colour one's first lane) */
     default: return 0;
     }
 }
@@ -4852,9 +4869,15 @@ static void *gpucompile_vulkan__image_create(int32_t type, int32_t order, int32_
     int r;
     (void)pixel_size; /* the format's own */
     t = (uint32_t)(type - 0x10F1);
-    if (t == 5 || !format) {
-        snprintf(msg, sizeof msg, t == 5 ? "%s: CL_MEM_OBJECT_IMAGE1D_BUFFER not yet on Vulkan" : "%s: no Vulkan format here (CL_R, CL_RG, "
-                 "CL_RGBA of the 8-, 16- and 32-bit types but CL_SIGNED_INT8 and 16; CL_BGRA of CL_UNORM_INT8)", what);
+    /* an image1d_buffer is a 1D image (the kernel's handle is one: see the lowering's images), so
+       it is as wide as the device's maxImageDimension1D allows (a texel buffer's
+       maxTexelBufferElements is more) */
+    if ((t == 5 && extent[0] > gpucompile_vulkan__u32(s, GPUCOMPILE_VULKAN__P_LIMITS)) || !format) {
+        if (format)
+            snprintf(msg, sizeof msg, "%s: wider than the device's maxImageDimension1D (%u; an image1d_buffer is a 1D image on Vulkan)", what,
+                     gpucompile_vulkan__u32(s, GPUCOMPILE_VULKAN__P_LIMITS));
+        else
+            snprintf(msg, sizeof msg, "%s: no Vulkan format here (CL_R, CL_RG, CL_RGBA of the 8-, 16- and 32-bit types; CL_BGRA of CL_UNORM_INT8; CL_DEPTH of CL_FLOAT and CL_UNORM_INT16)", what);
         gpucompile_runtime_report("mgpuImageCreate", -1, msg);
         return NULL;
     }
@@ -4863,6 +4886,7 @@ static void *gpucompile_vulkan__image_create(int32_t type, int32_t order, int32_
         return NULL;
     }
     x->format = format;
+    x->channels = (uint32_t)order | (uint32_t)data_type << 16;
     x->pixel = pixel;
     x->integer = integer;
     x->extent[0] = (uint32_t)extent[0];
@@ -5326,6 +5350,22 @@ static void gpucompile_vulkan__launch_info(void *function, const gpucompile_vulk
             return;
         }
         memcpy(push + q->value, params[i], q->size);
+    }
+    for (i = 0; i < k->num_params; i++) { /* an image's channel order and data type, and sizes (see gpucompile_vulkan_param) */
+        const gpucompile_vulkan__image *im;
+        if (k->params[i].kind != GPUCOMPILE_VULKAN_PARAM_IMAGE || !k->params[i].size) continue;
+        if (!(im = params[i] ? gpucompile_vulkan__image_find(s, *(void **)params[i]) : NULL)) {
+            snprintf(msg, sizeof msg, "kernel '%s', argument %d: %p is not an image from mgpuImageCreate", k->name, i, params[i] ? *(void **)params[i] : NULL);
+            gpucompile_runtime_report("mgpuLaunchKernel", -1, msg);
+            return;
+        }
+        {
+            uint32_t v[5];
+            v[0] = im->channels;
+            memcpy(v + 1, im->extent, sizeof im->extent);
+            v[4] = im->layers;
+            memcpy(push + k->params[i].push, v, k->params[i].size);
+        }
     }
     for (i = 0; i < k->num_push && !k->num_params; i++) {
         const void *v = params[k->num_bindings + i];

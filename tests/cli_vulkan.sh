@@ -295,12 +295,11 @@ if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; the
   check "... the metadata: blur's parameters (image and sampler, sampler, storage image, buffer) and its bindings' kinds" sh -c \
     "grep -q 'parameters = \"i0:s1+1 s i2 b3\"' '$T_TMP/img.txt' && grep -q 'dim = \"2D\", image = \"image_sampler\"' '$T_TMP/img.txt' && \
      grep -q 'dim = \"3D\", image = \"sampled_image\"' '$T_TMP/img.txt' && grep -q 'dim = \"2DArray\", image = \"sampled_image\"' '$T_TMP/img.txt'"
+  check "... channels' parameters: each image's words at their push-constant offset, between the scalar's (i@O alone: five words, i0@O with a binding: one)" \
+    grep -q 'parameters = "i@0 p20:4 i0@24 i@28 b1 i@48"' "$T_TMP/img.txt"
   # what stays refused, by name
-  for c in "kernel void k(read_only image1d_buffer_t a, global float4 *o) { *o = read_imagef(a, 0); }|parameter 0: an image1d_buffer_t (not yet on Vulkan" \
-           "kernel void k(read_only image2d_t a, global int *o) { *o = get_image_channel_order(a); }|get_image_channel_order: not yet on Vulkan" \
-           "kernel void k(read_only image2d_t a, global int *o) { *o = get_image_channel_data_type(a); }|get_image_channel_data_type: not yet on Vulkan" \
-           "kernel void k(read_only image2d_depth_t a, global float *o) { *o = read_imagef(a, (int2)(0)); }|parameter 0: an image of depth or multisamples (not yet on Vulkan"; do
-    printf "${c%%|*}\n" > "$T_TMP/ri.cl"
+  for c in "#pragma OPENCL EXTENSION cl_khr_gl_msaa_sharing : enable\nkernel void k(read_only image2d_msaa_t a, global float4 *o) { *o = read_imagef(a, (int2)(0), 1); }|parameter 0: a multisampled image (not yet on Vulkan"; do
+    printf "${c%%|*}\n" > "$T_TMP/ri.cl"; rm -f "$T_TMP/ri.spv"
     clang -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S "$T_TMP/ri.cl" -o "$T_TMP/ri.ll" 2>/dev/null
     rc=0; "$G" --no-cache -t '#gpu.vulkan' -f bin "$T_TMP/ri.ll" -o "$T_TMP/ri.spv" 2>"$T_TMP/err" || rc=$?
     check "refused by name: ${c#*|}" sh -c '[ "$1" = 1 ] && grep -q -- "$2" "$3" && [ ! -e "$4" ]' _ "$rc" "${c#*|}" "$T_TMP/err" "$T_TMP/ri.spv"

@@ -7,7 +7,8 @@
    repeat and mirrored-repeat samplers, read_imageh / write_imageh, a colour conversion
    from an 8-bit unorm image into a float storage image, integer images read and written (one read
    and written in place), a constant sampler with integer coordinates, a 3D image, an image array,
-   and the size queries. */
+   the size queries, signed 8-, 16- and 32-bit integer images, image1d_buffer_t, depth images, and the channel order and data type queries (from the launch's push
+   constants; the reflection's image parameters say where). */
 #define GPUCOMPILE_VULKAN_RUNTIME
 #include "test.h"
 #include "gpucompile_vulkan.h"
@@ -17,7 +18,8 @@ static int have_tools, have_device;
 static void *module;
 
 
-enum { IMAGE2D = 0x10F1, IMAGE3D = 0x10F2, IMAGE2D_ARRAY = 0x10F3, R = 0x10B0, RGBA = 0x10B5, UNORM8 = 0x10D2, UINT32 = 0x10DC, FLOAT = 0x10DE };
+enum { IMAGE2D = 0x10F1, IMAGE3D = 0x10F2, IMAGE2D_ARRAY = 0x10F3, R = 0x10B0, RG = 0x10B2, RGBA = 0x10B5, UNORM8 = 0x10D2, HALF = 0x10DD, UINT32 = 0x10DC,
+       FLOAT = 0x10DE };
 enum { W = 13, H = 7 }; /* odd sizes: rows are not a power of two */
 
 static void *fn(const char *name) { return module ? mgpuModuleGetFunction(module, name) : NULL; }
@@ -293,6 +295,156 @@ static void test_wrap(void) {
     mgpuMemFree(out, NULL);
 }
 
+/* get_image_channel_order / _data_type of images of several formats, the same kernel launched
+   with others; the sizes of images the kernel only asks about (no binding: from the launch too);
+   the reflection: which parameters take the launch's words, and where. */
+static void test_channels(void) {
+    static const int fmt[2][6] = {{RGBA, UNORM8, R, FLOAT, RG, HALF}, {R, FLOAT, RGBA, HALF, RGBA, UINT32}};
+    static const int size[3][2] = {{5, 3}, {W, H}, {2, 9}};
+    const gpucompile_vulkan_kernel *k;
+    const gpucompile_vulkan_param *q;
+    int *out, run, kk = 1000;
+    void *img[4], *args[6];
+    if (!have_device) SKIP("no Vulkan device");
+    k = gpucompile_vulkan_function_kernel(fn("channels"));
+    CHECK(k && k->num_params == 6);
+    if (!k || k->num_params != 6) return;
+    q = k->params;
+    CHECK_MSG(q[0].kind == GPUCOMPILE_VULKAN_PARAM_IMAGE && q[0].size == 20 && q[1].kind == GPUCOMPILE_VULKAN_PARAM_PUSH &&
+              q[2].kind == GPUCOMPILE_VULKAN_PARAM_IMAGE && q[2].size == 4 && q[3].size == 20 && q[4].size == 0 && q[5].size == 20,
+              "sizes %u %u %u %u %u", q[0].size, q[1].size, q[2].size, q[3].size, q[5].size);
+    CHECK_MSG(q[1].value >= q[0].push + 20 && q[2].push >= q[1].value + 4 && q[3].push >= q[2].push + 4 && q[5].push >= q[3].push + 20 &&
+              q[5].push + 20 <= k->push_size, "offsets %u %u %u %u %u", q[0].push, q[1].value, q[2].push, q[3].push, q[5].push);
+    out = (int *)mgpuMemAlloc(16 * sizeof *out, NULL, true);
+    CHECK(out != NULL);
+    for (run = 0; run < 2 && out; run++) {
+        float texel[W * H * 4];
+        int i;
+        for (i = 0; i < 3; i++) img[i] = mgpuImageCreate(IMAGE2D, fmt[run][2 * i], fmt[run][2 * i + 1], size[i][0], size[i][1], 0, 0, NULL);
+        img[3] = mgpuImageCreate(IMAGE2D_ARRAY, R, run ? UINT32 : FLOAT, 4, 5, 0, 6, NULL);
+        CHECK(img[0] && img[1] && img[2] && img[3]);
+        if (!img[0] || !img[1] || !img[2] || !img[3]) break;
+        for (i = 0; i < W * H * 4; i++) texel[i] = 5.0f; /* b: R FLOAT, then RGBA HALF (5.0 = 0x4500) */
+        if (run) for (i = 0; i < W * H * 4; i++) ((uint16_t *)texel)[i] = 0x4500;
+        mgpuImageWrite(img[1], texel, NULL);
+        args[0] = &img[0]; args[1] = &kk; args[2] = &img[1]; args[3] = &img[2]; args[4] = &out; args[5] = &img[3];
+        mgpuLaunchKernel(fn("channels"), 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL, 6);
+        CHECK_MSG(out[0] == fmt[run][0] + kk && out[1] == fmt[run][1] && out[2] == fmt[run][2] && out[3] == fmt[run][3] &&
+                  out[4] == fmt[run][5] - fmt[run][4] && out[5] == 5 + W,
+                  "run %d: %x %x %x %x %d %d", run, out[0], out[1], out[2], out[3], out[4], out[5]);
+        CHECK_MSG(out[6] == 503 && out[7] == 209 && out[8] == 60405, "run %d: sizes %d %d %d", run, out[6], out[7], out[8]);
+        for (i = 0; i < 4; i++) mgpuImageFree(img[i], NULL);
+    }
+    mgpuMemFree(out, NULL);
+}
+
+/* read_imagei / write_imagei of CL_SIGNED_INT8, 16 and 32 images (the first two through the
+   unsigned format of their bits, their sign and saturation by the launch's data type): each
+   texel times -3 plus x, saturated to the type; the first lane through a sampler, sign-extended. */
+static void test_signed(void) {
+    enum { SINT8 = 0x10D7, SINT16 = 0x10D8, SINT32 = 0x10D9 };
+    static const int types[3] = {SINT8, SINT16, SINT32};
+    long long lo, hi;
+    int t, i, smp = 0x10, *first;
+    void *a, *b, *args[4];
+    if (!have_device) SKIP("no Vulkan device");
+    first = (int *)mgpuMemAlloc(W * H * sizeof *first, NULL, true);
+    CHECK(first != NULL);
+    for (t = 0; t < 3 && first; t++) {
+        int bytes = 1 << t, bad = 0, bad_first = 0;
+        unsigned char in[W * H * 4 * 4], out[W * H * 4 * 4];
+        lo = -(1ll << (8 * bytes - 1)), hi = (1ll << (8 * bytes - 1)) - 1;
+        for (i = 0; i < W * H * 4; i++) { /* both signs, the extremes among them */
+            long long v = i % 7 == 0 ? lo : i % 7 == 1 ? hi : (long long)((i * 2654435761u) % (unsigned)(hi + 1)) * (i % 2 ? -1 : 1);
+            memcpy(in + (size_t)i * (size_t)bytes, &v, (size_t)bytes); /* little-endian: the low bytes */
+        }
+        if (!two_images(&a, RGBA, types[t], in, &b, RGBA, types[t]) || !first) break;
+        args[0] = &a; args[1] = &smp; args[2] = &b; args[3] = &first;
+        launch2d("signed_ints", W, H, args, 4);
+        mgpuImageRead(out, b, NULL);
+        for (i = 0; i < W * H * 4; i++) {
+            long long v = 0, got = 0, want;
+            memcpy(&v, in + (size_t)i * (size_t)bytes, (size_t)bytes);
+            memcpy(&got, out + (size_t)i * (size_t)bytes, (size_t)bytes);
+            v = (v << (64 - 8 * bytes)) >> (64 - 8 * bytes);
+            got = (got << (64 - 8 * bytes)) >> (64 - 8 * bytes);
+            want = (long long)(int32_t)((uint32_t)v * (uint32_t)-3 + (uint32_t)(i / 4 % W)); /* int arithmetic wraps */
+            want = want < lo ? lo : want > hi ? hi : want;
+            bad += got != want;
+            if (i % 4 == 0) bad_first += first[i / 4] != v;
+        }
+        CHECK_MSG(bad == 0 && bad_first == 0, "type %x: %d wrong, %d first lanes wrong", types[t], bad, bad_first);
+        mgpuImageFree(a, NULL);
+        mgpuImageFree(b, NULL);
+    }
+    mgpuMemFree(first, NULL);
+}
+
+/* image1d_buffer_t (a 1D image on Vulkan): RGBA UINT8 texels reversed into another one, its
+   width; one wider than maxImageDimension1D refused by name. */
+static void test_1d_buffer(void) {
+    enum { N = 1000 };
+    unsigned char in[N * 4], out[N * 4];
+    int i, bad = 0, *width;
+    void *a, *b, *args[3];
+    if (!have_device) SKIP("no Vulkan device");
+    for (i = 0; i < N * 4; i++) in[i] = (unsigned char)(i * 13 + 5);
+    a = mgpuImageCreate(0x10F6 /* IMAGE1D_BUFFER */, RGBA, 0x10DA /* UNSIGNED_INT8 */, N, 0, 0, 0, NULL);
+    b = mgpuImageCreate(0x10F6, RGBA, 0x10DA, N, 0, 0, 0, NULL);
+    width = (int *)mgpuMemAlloc(sizeof *width, NULL, true);
+    CHECK(a && b && width);
+    if (!a || !b || !width) return;
+    mgpuImageWrite(a, in, NULL);
+    args[0] = &a; args[1] = &b; args[2] = &width;
+    mgpuLaunchKernel(fn("texels"), (N + 63) / 64, 1, 1, 64, 1, 1, 0, NULL, args, NULL, 3);
+    mgpuImageRead(out, b, NULL);
+    for (i = 0; i < N * 4; i++) bad += out[i] != in[i / 4 * 4 + 3 - i % 4];
+    CHECK_MSG(bad == 0 && *width == N, "%d wrong; width %d", bad, *width);
+    mgpuImageFree(a, NULL);
+    mgpuImageFree(b, NULL);
+    mgpuMemFree(width, NULL);
+    {
+        int before = t_runtime_errors;
+        CHECK(mgpuImageCreate(0x10F6, RGBA, 0x10DA, 1 << 30, 0, 0, 0, NULL) == NULL && strstr(t_runtime_error, "maxImageDimension1D"));
+        CHECK(t_runtime_errors == before + 1);
+        t_runtime_errors = before;
+    }
+}
+
+/* Depth images (CL_DEPTH of CL_FLOAT and CL_UNORM_INT16, a 2D one and an array): read
+   fetched and through a nearest sampler, written, the channel order. */
+static void test_depth(void) {
+    enum { DEPTH = 0x10BD, UNORM16 = 0x10D3, L = 3 };
+    float in[W * H], layers[W * H * L], *out;
+    uint16_t back[W * H];
+    int i, bad = 0, smp = 0x10;
+    void *a, *b, *c, *args[5];
+    if (!have_device) SKIP("no Vulkan device");
+    for (i = 0; i < W * H; i++) in[i] = (float)(i * 7 % 100);
+    for (i = 0; i < W * H * L; i++) layers[i] = (float)i * 0.5f;
+    a = mgpuImageCreate(IMAGE2D, DEPTH, FLOAT, W, H, 0, 0, NULL);
+    b = mgpuImageCreate(IMAGE2D, DEPTH, UNORM16, W, H, 0, 0, NULL);
+    c = mgpuImageCreate(IMAGE2D_ARRAY, DEPTH, FLOAT, W, H, 0, L, NULL);
+    out = (float *)mgpuMemAlloc((2 * W * H + 1) * sizeof *out, NULL, true);
+    CHECK(a && b && c && out);
+    if (!a || !b || !c || !out) return;
+    mgpuImageWrite(a, in, NULL);
+    mgpuImageWrite(c, layers, NULL);
+    args[0] = &a; args[1] = &smp; args[2] = &b; args[3] = &c; args[4] = &out;
+    launch2d("depth", W, H, args, 5);
+    mgpuImageRead(back, b, NULL);
+    for (i = 0; i < W * H; i++) {
+        int want = (int)(in[i] / 100.0f * 65535.0f + 0.5f);
+        bad += out[i] != 2 * in[i] || out[W * H + i] != layers[W * H + i] || back[i] - want > 1 || want - back[i] > 1;
+    }
+    CHECK_MSG(bad == 0, "%d wrong; 1: %g %g %u", bad, (double)out[1], (double)out[W * H + 1], back[1]);
+    CHECK_MSG(out[2 * W * H] == (float)DEPTH, "channel order %g", (double)out[2 * W * H]);
+    mgpuImageFree(a, NULL);
+    mgpuImageFree(b, NULL);
+    mgpuImageFree(c, NULL);
+    mgpuMemFree(out, NULL);
+}
+
 /* What the runtime refuses: an image where a buffer goes, a format it has no Vulkan one for. */
 static void test_refusals(void) {
     void *p, *args[4];
@@ -346,6 +498,10 @@ int main(void) {
     RUN(test_constant_sampler);
     RUN(test_3d_and_array);
     RUN(test_wrap);
+    RUN(test_channels);
+    RUN(test_signed);
+    RUN(test_1d_buffer);
+    RUN(test_depth);
     RUN(test_quiet);
     RUN(test_refusals);
     t_vulkan_end(dir, module);

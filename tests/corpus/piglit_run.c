@@ -16,7 +16,10 @@
    in the last place, "tolerance X" by absolute difference; a NaN matches any NaN, an infinity the
    same infinity. piglit's own probe (piglit_cl_probe_floating) is looser: it compares the absolute
    difference with N for "N ulp", and with the bits of X read as an integer for "X": a test that
-   fails here and passes that reading says so ("(piglit's probe passes)"). */
+   fails here and passes that reading says so ("(piglit's probe passes)"). Arguments: values and
+   buffers of piglit's types (half ones as 16-bit floats), images (an image of the runtime's
+   mgpuImageCreate, written with the values before the launch, an output one read back after it)
+   and samplers (OpenCL's sampler bits). */
 #define GPUCOMPILE_VULKAN_RUNTIME
 #include "gpucompile_vulkan.h"
 #include <math.h>
@@ -28,7 +31,10 @@ enum { MAX_ARGS = 32, MAX_TESTS = 512 };
 
 typedef struct {
     int set;                 /* described by the file */
-    int buffer;              /* a buffer (else a value) */
+    int buffer;              /* a buffer or an image (else a value) */
+    int image;               /* an image: type, order, data type OpenCL's values; extent width, height, depth, layers */
+    int image_type, order, data_type;
+    size_t extent[4];
     int is_null;             /* NULL */
     char base;               /* 'i' signed, 'u' unsigned, 'f' floating */
     int bytes;               /* of one component */
@@ -85,7 +91,7 @@ static char *trim(char *s) {
 static int parse_type(const char *t, arg *a) {
     static const struct { const char *name; char base; int bytes; } types[] = {
         {"uchar", 'u', 1}, {"char", 'i', 1}, {"ushort", 'u', 2}, {"short", 'i', 2}, {"uint", 'u', 4}, {"int", 'i', 4},
-        {"ulong", 'u', 8}, {"long", 'i', 8}, {"float", 'f', 4}, {"double", 'f', 8}};
+        {"ulong", 'u', 8}, {"long", 'i', 8}, {"float", 'f', 4}, {"double", 'f', 8}, {"half", 'f', 2}};
     size_t i, l;
     for (i = 0; i < sizeof types / sizeof types[0]; i++) {
         l = strlen(types[i].name);
@@ -102,11 +108,42 @@ static int parse_type(const char *t, arg *a) {
     return 0;
 }
 
+/* A half's bits of f, rounded to the nearest even. */
+static unsigned short to_half(float f) {
+    uint32_t u, sign, e, m;
+    memcpy(&u, &f, 4);
+    sign = u >> 16 & 0x8000u, e = u >> 23 & 0xff, m = u & 0x7fffff;
+    if (e == 0xff) return (unsigned short)(sign | 0x7c00u | (m ? 0x200u : 0u));
+    if (e > 142) return (unsigned short)(sign | 0x7c00u); /* 65520 and up */
+    if (e < 113) { /* a subnormal half, or zero */
+        uint32_t shift = 126 - e, r, h;
+        if (shift > 24) return (unsigned short)sign;
+        m |= 0x800000u;
+        h = m >> shift, r = m & ((1u << shift) - 1);
+        if (r > 1u << (shift - 1) || (r == 1u << (shift - 1) && (h & 1))) h++;
+        return (unsigned short)(sign | h);
+    }
+    {
+        uint32_t h = (e - 112) << 10 | m >> 13, r = m & 0x1fff;
+        if (r > 0x1000 || (r == 0x1000 && (h & 1))) h++; /* a carry into the exponent is right */
+        return (unsigned short)(sign | h);
+    }
+}
+
+static double from_half(unsigned short h) {
+    int e = h >> 10 & 0x1f, m = h & 0x3ff;
+    double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(m | 0x400, e - 25);
+    return h & 0x8000 ? -v : v;
+}
+
 static void put(arg *a, size_t at, const char *v) {
     unsigned char *p = a->data + at * (size_t)a->bytes;
     if (a->base == 'f') {
         double d = strtod(v, NULL);
-        if (a->bytes == 4) {
+        if (a->bytes == 2) {
+            unsigned short h = to_half((float)d);
+            memcpy(p, &h, 2);
+        } else if (a->bytes == 4) {
             float f = (float)d;
             memcpy(p, &f, 4);
         } else memcpy(p, &d, 8);
@@ -121,7 +158,66 @@ static void put(arg *a, size_t at, const char *v) {
 
 static int parse_arg_tokens(char **tok, int nt, arg *a, char *why, size_t whysize);
 
-/* "INDEX TYPE VALUES" or "INDEX buffer TYPE[N] VALUES|random|repeat VALUES|NULL [tolerance X [ulp]]" */
+/* OpenCL's value of a name piglit's image and sampler arguments use (0 for none). */
+static int cl_name(const char *key, const char *v) {
+    static const struct { const char *key, *name; int value; } names[] = {
+        {"image_type", "1d", 0x10F4}, {"image_type", "1d_array", 0x10F5}, {"image_type", "1d_buffer", 0x10F6},
+        {"image_type", "2d", 0x10F1}, {"image_type", "2d_array", 0x10F3}, {"image_type", "3d", 0x10F2},
+        {"image_channel_order", "R", 0x10B0}, {"image_channel_order", "A", 0x10B1}, {"image_channel_order", "RG", 0x10B2},
+        {"image_channel_order", "RA", 0x10B3}, {"image_channel_order", "RGB", 0x10B4}, {"image_channel_order", "RGBA", 0x10B5},
+        {"image_channel_order", "BGRA", 0x10B6}, {"image_channel_order", "ARGB", 0x10B7}, {"image_channel_order", "INTENSITY", 0x10B8},
+        {"image_channel_order", "LUMINANCE", 0x10B9},
+        {"image_channel_data_type", "SNORM_INT8", 0x10D0}, {"image_channel_data_type", "SNORM_INT16", 0x10D1},
+        {"image_channel_data_type", "UNORM_INT8", 0x10D2}, {"image_channel_data_type", "UNORM_INT16", 0x10D3},
+        {"image_channel_data_type", "SIGNED_INT8", 0x10D7}, {"image_channel_data_type", "SIGNED_INT16", 0x10D8},
+        {"image_channel_data_type", "SIGNED_INT32", 0x10D9}, {"image_channel_data_type", "UNSIGNED_INT8", 0x10DA},
+        {"image_channel_data_type", "UNSIGNED_INT16", 0x10DB}, {"image_channel_data_type", "UNSIGNED_INT32", 0x10DC},
+        {"image_channel_data_type", "HALF_FLOAT", 0x10DD}, {"image_channel_data_type", "FLOAT", 0x10DE},
+        {"addressing_mode", "NONE", 0}, {"addressing_mode", "CLAMP_TO_EDGE", 2}, {"addressing_mode", "CLAMP", 4},
+        {"addressing_mode", "REPEAT", 6}, {"addressing_mode", "MIRRORED_REPEAT", 8},
+        {"filter_mode", "NEAREST", 0x10}, {"filter_mode", "LINEAR", 0x20}};
+    size_t i;
+    for (i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(key, names[i].key) == 0 && strcmp(v, names[i].name) == 0) return names[i].value;
+    return -1;
+}
+
+/* "INDEX image TYPE VALUES image_KEY VALUE ...": the image's keys into a (the values are the
+   tokens before the first key, *nt cut there); "INDEX sampler KEY VALUE ...": its bits. */
+static int parse_keys(char **tok, int *nt, int first, arg *a, char *why, size_t whysize) {
+    int i, k, bits = 0;
+    for (k = first; k < *nt && (a->image ? strncmp(tok[k], "image_", 6) != 0 : 0); k++) {}
+    for (i = k; i + 1 < *nt; i += 2) {
+        const char *key = tok[i], *v = tok[i + 1];
+        int c = cl_name(key, v);
+        if (a->image && strcmp(key, "image_width") == 0) a->extent[0] = (size_t)strtoull(v, NULL, 10);
+        else if (a->image && strcmp(key, "image_height") == 0) a->extent[1] = (size_t)strtoull(v, NULL, 10);
+        else if (a->image && strcmp(key, "image_depth") == 0) a->extent[2] = (size_t)strtoull(v, NULL, 10);
+        else if (a->image && strcmp(key, "image_array_size") == 0) a->extent[3] = (size_t)strtoull(v, NULL, 10);
+        else if (!a->image && strcmp(key, "normalized_coords") == 0) bits |= atoi(v) ? 1 : 0;
+        else if (c < 0 || (a->image != (strncmp(key, "image_", 6) == 0)))
+            return snprintf(why, whysize, "%s %s: not a key and value this runner knows", key, v), 0;
+        else if (strcmp(key, "image_type") == 0) a->image_type = c;
+        else if (strcmp(key, "image_channel_order") == 0) a->order = c;
+        else if (strcmp(key, "image_channel_data_type") == 0) a->data_type = c;
+        else bits |= c;
+    }
+    if (i < *nt) return snprintf(why, whysize, "%s without a value", tok[i]), 0;
+    *nt = k;
+    if (!a->image) {
+        a->base = 'i', a->bytes = 4, a->n = a->mem_n = 1, a->length = 1;
+        if (!(a->data = (unsigned char *)calloc(1, 4))) return snprintf(why, whysize, "out of memory"), 0;
+        memcpy(a->data, &bits, 4);
+        return 1;
+    }
+    if (!a->image_type || !a->order || !a->data_type || !a->extent[0]) return snprintf(why, whysize, "an image without its type, width, channel order or data type"), 0;
+    a->length = a->extent[0];
+    for (i = 1; i < 4; i++) a->length *= a->extent[i] ? a->extent[i] : 1;
+    return 1;
+}
+
+/* "INDEX TYPE VALUES" or "INDEX buffer TYPE[N] VALUES|random|repeat VALUES|NULL [tolerance X [ulp]]",
+   "INDEX image TYPE VALUES image_KEY VALUE ... [tolerance X [ulp]]", "INDEX sampler KEY VALUE ..." */
 static int parse_arg(char *s, arg *args, char *why, size_t whysize) {
     char **tok = (char **)malloc((strlen(s) / 2 + 2) * sizeof *tok), *p; /* one per two characters at most */
     int nt = 0, r;
@@ -147,6 +243,12 @@ static int parse_arg_tokens(char **tok, int nt, arg *a, char *why, size_t whysiz
         a->length = (size_t)strtoull(br + 1, NULL, 10);
         if (!parse_type(tok[2], a)) return snprintf(why, whysize, "type %s", tok[2]), 0;
         first = 3;
+    } else if (strcmp(tok[1], "sampler") == 0) {
+        return parse_keys(tok, &nt, 2, a, why, whysize);
+    } else if (strcmp(tok[1], "image") == 0) {
+        a->buffer = a->image = 1;
+        if (!parse_type(tok[2], a)) return snprintf(why, whysize, "type %s", tok[2]), 0;
+        first = 3;
     } else {
         if (!parse_type(tok[1], a)) return snprintf(why, whysize, "type %s", tok[1]), 0;
         a->length = 1;
@@ -159,6 +261,7 @@ static int parse_arg_tokens(char **tok, int nt, arg *a, char *why, size_t whysiz
             nt = i;
             break;
         }
+    if (a->image && !parse_keys(tok, &nt, first, a, why, whysize)) return 0;
     a->data = (unsigned char *)calloc(a->length * (size_t)a->mem_n + 1, (size_t)a->bytes);
     if (!a->data) return snprintf(why, whysize, "out of memory"), 0;
     if (first < nt && (strcmp(tok[first], "NULL") == 0 || strcmp(tok[first], "null") == 0)) {
@@ -303,7 +406,11 @@ static int same(const arg *e, const unsigned char *got, size_t at, char *why, si
     const unsigned char *pe = e->data + at * (size_t)e->bytes, *pg = got + at * (size_t)e->bytes;
     if (e->base == 'f') {
         double de, dg;
-        if (e->bytes == 4) {
+        if (e->bytes == 2) {
+            unsigned short he, hg;
+            memcpy(&he, pe, 2), memcpy(&hg, pg, 2);
+            de = from_half(he), dg = from_half(hg);
+        } else if (e->bytes == 4) {
             float fe, fg;
             memcpy(&fe, pe, 4), memcpy(&fg, pg, 4);
             de = fe, dg = fg;
@@ -317,6 +424,7 @@ static int same(const arg *e, const unsigned char *got, size_t at, char *why, si
             /* compared as signed distances of the ordered bit patterns */
             int64_t dist = (int64_t)(a - b);
             if (e->bytes == 4) dist = (int64_t)(int32_t)(uint32_t)(a - b);
+            if (e->bytes == 2) dist = (int64_t)(int16_t)(uint16_t)(a - b);
             if (dist < 0) dist = -dist;
             if ((double)dist <= e->tol) return 1;
         } else if (fabs(de - dg) <= e->tol) return 1;
@@ -370,7 +478,20 @@ static int run_test(void *module, const test *t, char *why, size_t whysize) {
             params[i] = a->data;
             continue;
         }
-        if (!a->is_null) {
+        if (a->image) {
+            if (!(dev[i] = mgpuImageCreate(a->image_type, a->order, a->data_type, (intptr_t)a->extent[0], (intptr_t)a->extent[1],
+                                           (intptr_t)a->extent[2], (intptr_t)a->extent[3], NULL))) {
+                snprintf(why, whysize, "mgpuImageCreate: %s", runtime_error);
+                ok = 0;
+                break;
+            }
+            if (t->in[i].set) mgpuImageWrite(dev[i], t->in[i].data, NULL);
+            else { /* an output one: zeros, as a buffer's */
+                unsigned char *z = (unsigned char *)calloc(arg_bytes(a) + 1, 1);
+                if (z) mgpuImageWrite(dev[i], z, NULL);
+                free(z);
+            }
+        } else if (!a->is_null) {
             size_t bytes = arg_bytes(a);
             if (!(dev[i] = mgpuMemAlloc(bytes ? bytes : 1, NULL, true))) {
                 snprintf(why, whysize, "mgpuMemAlloc: %s", runtime_error);
@@ -403,7 +524,8 @@ static int run_test(void *module, const test *t, char *why, size_t whysize) {
         unsigned char *got;
         if (!e->set || !e->buffer || e->is_null || !dev[i]) continue;
         if (!(got = (unsigned char *)malloc(arg_bytes(e) + 1))) break;
-        mgpuMemcpy(got, dev[i], arg_bytes(e), NULL);
+        if (e->image) mgpuImageRead(got, dev[i], NULL);
+        else mgpuMemcpy(got, dev[i], arg_bytes(e), NULL);
         count = e->length * (size_t)e->mem_n;
         for (k = 0; k < count && (ok || piglit_ok); k++) {
             int here = 1;
@@ -415,7 +537,8 @@ static int run_test(void *module, const test *t, char *why, size_t whysize) {
         free(got);
     }
     for (i = 0; i < n; i++)
-        if (dev[i]) mgpuMemFree(dev[i], NULL);
+        if (dev[i] && (t->in[i].image || t->out[i].image)) mgpuImageFree(dev[i], NULL);
+        else if (dev[i]) mgpuMemFree(dev[i], NULL);
     if (!ok && launched && piglit_ok && strlen(why) + 30 < whysize) strcat(why, " (piglit's probe passes)");
     if (t->expect_fail && launched) {
         if (ok) snprintf(why, whysize, "expected to fail, passed");

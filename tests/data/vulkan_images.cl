@@ -74,3 +74,48 @@ kernel void halves(read_only image2d_t in, write_only image2d_t out) {
 kernel void sample3d(read_only image3d_t v, sampler_t s, global float *out) {
     out[0] = read_imagef(v, s, (float4)(0.5f, 0.5f, 0.5f, 0.0f)).x;
 }
+
+/* The channel order and data type of the images bound (the launch's push constants): a, c and d
+   only asked about (their sizes from the launch too), b also read; k a scalar between them (its
+   push constant and theirs apart). */
+kernel void channels(read_only image2d_t a, int k, read_only image2d_t b, write_only image2d_t c, global int *out, read_only image2d_array_t d) {
+    out[0] = get_image_channel_order(a) + k;
+    out[1] = get_image_channel_data_type(a);
+    out[2] = get_image_channel_order(b);
+    out[3] = get_image_channel_data_type(b);
+    out[4] = get_image_channel_data_type(c) - get_image_channel_order(c);
+    out[5] = (int)read_imagef(b, (int2)(0, 0)).x + get_image_width(b);
+    out[6] = get_image_width(a) * 100 + get_image_height(a);
+    out[7] = get_image_dim(c).x * 100 + get_image_dim(c).y;
+    out[8] = (int)get_image_array_size(d) * 10000 + get_image_width(d) * 100 + get_image_height(d);
+}
+
+/* read_imagei / write_imagei of signed images (8-, 16- and 32-bit: the launch's data type says
+   which): each texel times -3 plus the work-item's x (saturated where the image is narrower), and
+   the first lane read through the sampler argument into a buffer. */
+kernel void signed_ints(read_only image2d_t in, sampler_t s, write_only image2d_t out, global int *first) {
+    int2 p = (int2)(get_global_id(0), get_global_id(1));
+    if (p.x >= get_image_width(in) || p.y >= get_image_height(in)) return;
+    write_imagei(out, p, read_imagei(in, p) * -3 + p.x);
+    first[p.y * get_image_width(in) + p.x] = read_imagei(in, s, p).x;
+}
+
+/* image1d_buffer_t: each texel's lanes reversed into another, and the width. */
+kernel void texels(read_only image1d_buffer_t in, write_only image1d_buffer_t out, global int *width) {
+    int i = get_global_id(0);
+    if (i == 0) *width = get_image_width(in);
+    if (i < get_image_width(out)) write_imageui(out, i, read_imageui(in, i).wzyx);
+}
+
+/* Depth images (a colour image's first lane): a read twice (fetched, and through the sampler
+   argument at the texel), its hundredth written to b, layer 1 of c; a's channel order. */
+kernel void depth(read_only image2d_depth_t a, sampler_t s, write_only image2d_depth_t b, read_only image2d_array_depth_t c, global float *out) {
+    int2 p = (int2)(get_global_id(0), get_global_id(1));
+    int w = get_image_width(a), h = get_image_height(a);
+    if (p.x == 0 && p.y == 0) out[2 * w * h] = (float)get_image_channel_order(a);
+    if (p.x >= w || p.y >= h) return;
+    float d = read_imagef(a, p);
+    out[p.y * w + p.x] = d + read_imagef(a, s, p);
+    write_imagef(b, p, d / 100.0f);
+    out[w * h + p.y * w + p.x] = read_imagef(c, (int4)(p.x, p.y, 1, 0));
+}

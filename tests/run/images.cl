@@ -51,3 +51,23 @@ kernel void layers(read_only image2d_array_t src, global uint *out) {
     uint4 v = read_imageui(src, (int4)(x, y, l, 0));
     out[(l * h + y) * w + x] = v.x + v.y + v.z + v.w + 1000u * (uint)n;
 }
+
+/* Signed integers (CL_SIGNED_INT8 or 16): each texel times -3 plus x, written saturated to the
+   image's type; the data type and order of both images into info. */
+kernel void signed_ints(read_only image2d_t src, write_only image2d_t dst, global int *info) {
+    int2 p = (int2)(get_global_id(0), get_global_id(1));
+    if (p.x == 0 && p.y == 0) {
+        info[0] = get_image_channel_data_type(src); info[1] = get_image_channel_order(src);
+        info[2] = get_image_channel_data_type(dst); info[3] = get_image_channel_order(dst);
+    }
+    if (p.x >= get_image_width(src) || p.y >= get_image_height(src)) return;
+    write_imagei(dst, p, read_imagei(src, p) * -3 + p.x);
+}
+
+/* An image1d_buffer_t (no sampler: OpenCL allows none on one): each texel's lanes summed, and
+   its width. */
+kernel void texels(read_only image1d_buffer_t src, global uint *out) {
+    int i = get_global_id(0), w = get_image_width(src);
+    if (i == 0) out[w] = (uint)w;
+    if (i < w) { uint4 v = read_imageui(src, i); out[i] = v.x + v.y * 10u + v.z * 100u + v.w * 1000u; }
+}

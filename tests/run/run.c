@@ -375,7 +375,7 @@ static void test_api_errors(void) {
 /* ---- images and samplers (tests/run/images.cl): mgpuImageCreate, ... ---- */
 enum { IMAGE2D = 0x10F1, IMAGE3D, IMAGE2D_ARRAY, IMAGE1D, IMAGE1D_ARRAY, IMAGE1D_BUFFER };
 enum { CL_R = 0x10B0, CL_RGB = 0x10B4, CL_RGBA = 0x10B5 };
-enum { CL_UNORM_INT8 = 0x10D2, CL_UNSIGNED_INT8 = 0x10DA, CL_UNSIGNED_INT16 = 0x10DB, CL_UNSIGNED_INT32 = 0x10DC, CL_FLOAT = 0x10DE };
+enum { CL_UNORM_INT8 = 0x10D2, CL_SIGNED_INT8 = 0x10D7, CL_SIGNED_INT16 = 0x10D8, CL_UNSIGNED_INT8 = 0x10DA, CL_UNSIGNED_INT16 = 0x10DB, CL_UNSIGNED_INT32 = 0x10DC, CL_FLOAT = 0x10DE };
 
 launch_fn img_blur_launch; /* gpucompile --host's, from images.cl's binary */
 
@@ -588,6 +588,67 @@ static void test_image_1d_round_trip(void) {
     mgpuImageFree(c, NULL);
 }
 
+/* signed_ints: CL_SIGNED_INT8 and 16 images read with read_imagei (sign-extended) and written with
+   write_imagei (saturated), and get_image_channel_data_type / order. */
+static void test_image_signed(void) {
+    enum { W = 9, H = 5, N = W * H * 4 };
+    int t, i;
+    images im;
+    if (!images_load(&im)) return;
+    for (t = 0; t < 2; t++) {
+        int bytes = t + 1, type = t ? CL_SIGNED_INT16 : CL_SIGNED_INT8, bad = 0, *info = (int *)alloc(4 * sizeof(int));
+        long long lo = -(1ll << (8 * bytes - 1)), hi = (1ll << (8 * bytes - 1)) - 1;
+        unsigned char src[N * 2], dst[N * 2];
+        void *a = mgpuImageCreate(IMAGE2D, CL_RGBA, type, W, H, 0, 0, NULL), *b = mgpuImageCreate(IMAGE2D, CL_RGBA, type, W, H, 0, 0, NULL), *args[3];
+        CHECK(a && b);
+        for (i = 0; i < N; i++) {
+            long long v = i % 5 == 0 ? lo : i % 5 == 1 ? hi : (long long)((i * 2654435761u) % (unsigned)(hi + 1)) * (i % 2 ? -1 : 1);
+            memcpy(src + (size_t)i * (size_t)bytes, &v, (size_t)bytes); /* little-endian: the low bytes */
+        }
+        mgpuImageWrite(a, src, NULL);
+        args[0] = &a; args[1] = &b; args[2] = &info;
+        images_launch(&im, "signed_ints", W, H, 1, NULL, args, 3);
+        mgpuImageRead(dst, b, NULL);
+        for (i = 0; i < N; i++) {
+            long long v = 0, got = 0, want;
+            memcpy(&v, src + (size_t)i * (size_t)bytes, (size_t)bytes);
+            memcpy(&got, dst + (size_t)i * (size_t)bytes, (size_t)bytes);
+            v = (v << (64 - 8 * bytes)) >> (64 - 8 * bytes);
+            got = (got << (64 - 8 * bytes)) >> (64 - 8 * bytes);
+            want = v * -3 + i / 4 % W;
+            bad += got != (want < lo ? lo : want > hi ? hi : want);
+        }
+        CHECK_MSG(bad == 0, "type %x: %d wrong", type, bad);
+        CHECK_MSG(info[0] == type && info[1] == CL_RGBA && info[2] == type && info[3] == CL_RGBA, "%x %x %x %x", info[0], info[1], info[2], info[3]);
+        mgpuImageFree(a, NULL);
+        mgpuImageFree(b, NULL);
+        mgpuMemFree(info, NULL);
+    }
+    images_unload(&im);
+}
+
+/* texels: an image1d_buffer read without a sampler, its width. */
+static void test_image_1d_buffer(void) {
+    enum { W = 37 };
+    unsigned char src[W * 4];
+    uint32_t *out = (uint32_t *)alloc((W + 1) * 4);
+    void *a, *args[2];
+    int i, bad = 0;
+    images im;
+    if (!images_load(&im)) return;
+    for (i = 0; i < W * 4; i++) src[i] = (unsigned char)(i * 7 % 10);
+    a = mgpuImageCreate(IMAGE1D_BUFFER, CL_RGBA, CL_UNSIGNED_INT8, W, 0, 0, 0, NULL);
+    CHECK(a != NULL);
+    mgpuImageWrite(a, src, NULL);
+    args[0] = &a; args[1] = &out;
+    mgpuLaunchKernel(mgpuModuleGetFunction(im.module, "texels"), (W + 7) / 8, 1, 1, 8, 1, 1, 0, NULL, args, NULL, 2);
+    for (i = 0; i < W; i++) bad += out[i] != (uint32_t)(src[4 * i] + src[4 * i + 1] * 10 + src[4 * i + 2] * 100 + src[4 * i + 3] * 1000);
+    CHECK_MSG(bad == 0 && out[W] == W, "%d wrong; width %u", bad, out[W]);
+    mgpuImageFree(a, NULL);
+    mgpuMemFree(out, NULL);
+    images_unload(&im);
+}
+
 /* A refusal: f() returned what it should (ok), and the report holds needle. */
 #define REFUSED(ok, needle) do { CHECK(ok); CHECK_MSG(strstr(last_error, needle) != NULL, "report \"%s\" lacks \"%s\"", last_error, needle); \
     last_error[0] = 0; } while (0)
@@ -673,6 +734,8 @@ int main(int argc, char **argv) {
     RUN(test_image_3d);
     RUN(test_image_2d_array);
     RUN(test_image_1d_round_trip);
+    RUN(test_image_signed);
+    RUN(test_image_1d_buffer);
     RUN(test_image_errors);
 #endif
     return TEST_END(SUITE);
