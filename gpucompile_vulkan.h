@@ -261,7 +261,7 @@ typedef struct gpucompile_vulkan_runtime_info {
     uint32_t api_version, vendor_id, device_id;
     int push_descriptors, int8, int16, int64, float_atomics; /* enabled on the device */
     uint32_t subgroup_size, subgroup_operations; /* VkPhysicalDeviceSubgroupProperties: size, operations in compute shaders */
-    int validation;                    /* VK_LAYER_KHRONOS_validation enabled by us */
+    int validation;                    /* VK_LAYER_KHRONOS_validation enabled by us, its messages to the error callback */
     char pipeline_cache[1024];         /* the file; "" none */
     uint64_t cache_bytes_loaded, cache_bytes_saved;
     unsigned pipelines, cache_hits;    /* pipelines created; of them, found in the cache (the driver's feedback) */
@@ -4136,7 +4136,7 @@ static int gpucompile_vulkan__start_locked(gpucompile_vulkan__state *s, int ordi
     memset(&mi, 0, sizeof mi);
     mi.sType = GPUCOMPILE_VULKAN__ST_MESSENGER;
     mi.severities = 0x1100u; /* WARNING | ERROR */
-    mi.types = 7u;           /* GENERAL | VALIDATION | PERFORMANCE */
+    mi.types = 3u;           /* GENERAL | VALIDATION (not PERFORMANCE: its advice on the GENERAL layout every image keeps is no error) */
     mi.callback = gpucompile_vulkan__on_message;
     memset(&ii, 0, sizeof ii);
     ii.sType = GPUCOMPILE_VULKAN__ST_INSTANCE;
@@ -4153,7 +4153,8 @@ static int gpucompile_vulkan__start_locked(gpucompile_vulkan__state *s, int ordi
     {
         gpucompile_vulkan__void_fn gdpa = s->vk.GetInstanceProcAddr(s->instance, "vkGetDeviceProcAddr");
         memcpy(&s->vk.GetDeviceProcAddr, &gdpa, sizeof gdpa);
-        if (!gdpa || gpucompile_vulkan__resolve(s, s->instance, 0, gpucompile_vulkan__instance_names, 8, &s->vk.EnumeratePhysicalDevices)) return -3;
+        if (!gdpa || gpucompile_vulkan__resolve(s, s->instance, 0, gpucompile_vulkan__instance_names,
+                                             sizeof gpucompile_vulkan__instance_names / sizeof gpucompile_vulkan__instance_names[0], &s->vk.EnumeratePhysicalDevices)) return -3;
     }
     if (debug_utils && s->vk.CreateDebugUtilsMessengerEXT) s->vk.CreateDebugUtilsMessengerEXT(s->instance, &mi, NULL, &s->messenger);
     /* the device */
@@ -4294,7 +4295,7 @@ static int gpucompile_vulkan__start_locked(gpucompile_vulkan__state *s, int ordi
     s->info.int16 = s->int16;
     s->info.int64 = s->int64;
     s->info.float_atomics = s->float_atomics;
-    s->info.validation = num_layers == 1;
+    s->info.validation = num_layers == 1 && s->messenger; /* its messages reach the error callback */
     return 0;
 }
 
