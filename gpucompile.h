@@ -784,6 +784,10 @@ GPUCOMPILE_API gpucompile_result gpucompile_register_backend(const gpucompile_ba
    it in *table under the library's lock (two threads may both fill; one table wins); later calls
    return table as it is. */
 GPUCOMPILE_API const gpucompile_backend *gpucompile_backend_once(gpucompile_backend *table, void (*fill)(gpucompile_backend *t));
+/* A table's names: its kind, name, attribute[0] (gpucompile's spelling) and [1] (MLIR's; may be
+   NULL), and both spellings' default triple and chip. */
+GPUCOMPILE_API void gpucompile_backend_names(gpucompile_backend *t, gpucompile_target_kind kind, const char *name, const char *attribute,
+                                             const char *mlir_attribute, const char *triple, const char *chip);
 /* A backend header's gpucompile_<name>_backend(): its table, filled once by the header's
    gpucompile_<name>__fill (gpucompile_backend_once), and registered before main. */
 #define GPUCOMPILE_BACKEND_DEFINE(name) \
@@ -3609,6 +3613,19 @@ GPUCOMPILE_DEF const gpucompile_backend *gpucompile_backend_once(gpucompile_back
     if (!table->name) *table = t;
     gpucompile_unlock();
     return table;
+}
+
+GPUCOMPILE_DEF void gpucompile_backend_names(gpucompile_backend *t, gpucompile_target_kind kind, const char *name, const char *attribute,
+                                             const char *mlir_attribute, const char *triple, const char *chip) {
+    int i;
+    t->kind = kind;
+    t->name = name;
+    t->attribute[0] = attribute;
+    t->attribute[1] = mlir_attribute;
+    for (i = 0; i < 2; i++) {
+        t->defaults[i].triple = triple;
+        t->defaults[i].chip = chip;
+    }
 }
 
 /* Kept in order: the built-in kinds by kind (so that listings do not depend on the order the

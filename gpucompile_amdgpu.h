@@ -2003,8 +2003,7 @@ GPUCOMPILE_PRIVATE int gpucompile_amdgpu__select_score(const gpucompile_object *
 }
 
 GPUCOMPILE_PRIVATE void gpucompile_amdgpu__fill(gpucompile_backend *t) {
-    t->name = "amdgpu";
-    t->kind = GPUCOMPILE_TARGET_AMDGPU;
+    gpucompile_backend_names(t, GPUCOMPILE_TARGET_AMDGPU, "amdgpu", "gpu.amdgpu", "rocdl.target", "amdgcn-amd-amdhsa", "gfx900");
     t->intrinsic_prefixes = "amdgcn,r600";
     t->shared_address_space = 3;
     t->initialize = gpucompile_amdgpu__initialize;
@@ -2019,10 +2018,6 @@ GPUCOMPILE_PRIVATE void gpucompile_amdgpu__fill(gpucompile_backend *t) {
     t->join = gpucompile_amdgpu__join;
     t->join_formats = 1u << GPUCOMPILE_FORMAT_BIN; /* isa: one module's text, as LLVM writes it */
     t->find_kernels = gpucompile_amdgpu__find_kernels;
-    t->attribute[0] = "gpu.amdgpu";
-    t->attribute[1] = "rocdl.target";
-    t->defaults[0].triple = t->defaults[1].triple = "amdgcn-amd-amdhsa";
-    t->defaults[0].chip = t->defaults[1].chip = "gfx900";
     /* gpucompile's own spelling #gpu.amdgpu keeps code object v5 (ABI "500") on every LLVM
        (tests/test_target.c, test_defaults); MLIR 22's #rocdl.target defaults to v6 */
     t->defaults[0].abi = "500";

@@ -2329,8 +2329,7 @@ GPUCOMPILE_PRIVATE int gpucompile_nvptx__select_score(const gpucompile_object *o
 }
 
 GPUCOMPILE_PRIVATE void gpucompile_nvptx__fill(gpucompile_backend *t) {
-    t->name = "nvptx";
-    t->kind = GPUCOMPILE_TARGET_NVPTX;
+    gpucompile_backend_names(t, GPUCOMPILE_TARGET_NVPTX, "nvptx", "gpu.nvptx", "nvvm.target", "nvptx64-nvidia-cuda", "sm_50");
     t->intrinsic_prefixes = "nvvm";
     /* The CUDA system calls that ptxas and nvJitLink resolve themselves (device printf,
        malloc/free, assert), beside the reflect call that the pipeline folds. */
@@ -2346,10 +2345,6 @@ GPUCOMPILE_PRIVATE void gpucompile_nvptx__fill(gpucompile_backend *t) {
     t->finish = gpucompile_nvptx__finish;
     t->join = gpucompile_nvptx__join;
     t->find_kernels = gpucompile_nvptx__find_kernels;
-    t->attribute[0] = "gpu.nvptx";
-    t->attribute[1] = "nvvm.target";
-    t->defaults[0].triple = t->defaults[1].triple = "nvptx64-nvidia-cuda";
-    t->defaults[0].chip = t->defaults[1].chip = "sm_50";
     /* gpucompile's own spelling #gpu.nvptx keeps "+ptx60" on every LLVM (tests/test_target.c,
        test_defaults); MLIR 22's #nvvm.target has no default PTX
        version (the chip's minimum is taken then) */

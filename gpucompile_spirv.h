@@ -208,15 +208,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_spirv__finish(gpucompile_job *jo
 }
 
 GPUCOMPILE_PRIVATE void gpucompile_spirv__fill(gpucompile_backend *t) {
-    int i;
-    t->name = "spirv";
-    t->kind = GPUCOMPILE_TARGET_CUSTOM;
-    t->attribute[0] = "gpu.spirv";
-    t->attribute[1] = "xevm.target";
-    for (i = 0; i < 2; i++) {
-        t->defaults[i].triple = "spirv64-unknown-unknown";
-        t->defaults[i].chip = "bmg";
-    }
+    gpucompile_backend_names(t, GPUCOMPILE_TARGET_CUSTOM, "spirv", "gpu.spirv", "xevm.target", "spirv64-unknown-unknown", "bmg");
     t->params[0] = "O,triple,chip,features,flags,link";
     t->params[1] = "O,triple,chip,flags,link"; /* MLIR's #xevm.target has no features */
     t->link_name[1] = "linkFiles";

@@ -3187,15 +3187,7 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__select_score(const gpucompile_object *
 
 GPUCOMPILE_PRIVATE void gpucompile_vulkan__fill(gpucompile_backend *t) {
     static const char *const kernel_metadata[8] = {NULL, "workgroup_memory_bytes", NULL, NULL, NULL, NULL, NULL, NULL};
-    int i;
-    t->name = "vulkan";
-    t->kind = GPUCOMPILE_TARGET_CUSTOM;
-    t->attribute[0] = "gpu.vulkan";
-    t->attribute[1] = "spirv.target_env";
-    for (i = 0; i < 2; i++) {
-        t->defaults[i].triple = "spirv1.6-unknown-vulkan1.3-compute";
-        t->defaults[i].chip = "vulkan";
-    }
+    gpucompile_backend_names(t, GPUCOMPILE_TARGET_CUSTOM, "vulkan", "gpu.vulkan", "spirv.target_env", "spirv1.6-unknown-vulkan1.3-compute", "vulkan");
     t->params[0] = "O,triple,chip,features,flags";
     t->params[1] = "triple,features,flags"; /* what parse_text makes of MLIR's positional text */
     t->parse_text[1] = gpucompile_vulkan__parse_env;

@@ -1060,15 +1060,11 @@ GPUCOMPILE_PRIVATE int gpucompile_webgpu__select_score(const gpucompile_object *
 
 GPUCOMPILE_PRIVATE void gpucompile_webgpu__fill(gpucompile_backend *t) {
     *t = *gpucompile_vulkan_backend();
-    t->name = "webgpu";
-    t->attribute[0] = "gpu.webgpu";
-    t->attribute[1] = NULL;
+    gpucompile_backend_names(t, GPUCOMPILE_TARGET_CUSTOM, "webgpu", "gpu.webgpu", NULL, "spirv1.6-unknown-vulkan1.3-compute", "webgpu");
     t->params[0] = "O,triple,chip,features,flags";
     t->params[1] = NULL;
     t->parse_text[1] = NULL;
     t->print_text[1] = NULL;
-    t->defaults[0].triple = "spirv1.6-unknown-vulkan1.3-compute";
-    t->defaults[0].chip = "webgpu";
     t->init = gpucompile_webgpu__init;
     t->configure = gpucompile_webgpu__configure;
     t->release = gpucompile_webgpu__release;
