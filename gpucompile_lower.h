@@ -1816,7 +1816,11 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__erf_small(gpucompile_lower__st
 }
 
 /* erfc(v) for v from 3/4 on: e^-v^2 H(v) / v, H fitted in v below 2 and in 1/v above (relative
-   error 3e-8 each); v^2's rounding error (fma) folded in as e^-d ~ 1 - d; v past 10.1: 0 */
+   error 3e-8 each); v past 10.1: 0. e^-v^2 = 2^-(h^2 L1) 2^-(h^2 L2 + (v^2 - h^2) L), h: v with 8
+   significant bits (by its bits), L1: log2(e) with 8, so that h^2 L1 is exact (v^2 rounded would not
+   do, nor its fma error term: that left erfc 100 ULP off on lavapipe); its integer
+   part as 2^n by ldexp, one exp2 for the rest (Mesa's compiler merges exp2(a) exp2(b) into
+   exp2(a + b), which would round h^2 L1 again) */
 GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__erfc_big(gpucompile_lower__state *w, LLVMValueRef v) {
     static const double near[] = {4.720318486e-01, 8.986212083e-02, -6.075505912e-02, 3.416987189e-02, -1.701143977e-02, 7.730247385e-03,
                                   -3.263037179e-03, 1.285432942e-03, -4.834651606e-04, 1.977730119e-04, -6.816832886e-05};
@@ -1824,11 +1828,16 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__erfc_big(gpucompile_lower__sta
                                  3.415560438e-01, -2.660663181e-01, -1.928364979e-01, 8.742303735e-01, -9.706936365e-01};
     LLVMTypeRef t = LLVMTypeOf(v);
     LLVMBuilderRef b = w->b;
-    LLVMValueRef x = gpucompile_lower__intr2(w, "llvm.minnum", v, gpucompile_lower__kf(t, 10.1)), x2, d, e, isfar, u, h;
-    x2 = LLVMBuildFMul(b, x, x, "");
-    d = gpucompile_lower__fma(w, x, x, LLVMBuildFNeg(b, x2, ""));
-    e = gpucompile_lower__exp_base(w, LLVMBuildFNeg(b, x2, ""), 1.44269502162933350, 1.44269504088896340736 - 1.44269502162933350);
-    e = LLVMBuildFSub(b, e, LLVMBuildFMul(b, e, d, ""), "");
+    LLVMTypeRef it = gpucompile_lower__int_like(t);
+    LLVMValueRef x = gpucompile_lower__intr2(w, "llvm.minnum", v, gpucompile_lower__kf(t, 10.1)), xh, h2, e, n, isfar, u, h;
+    xh = LLVMBuildBitCast(b, LLVMBuildAnd(b, LLVMBuildBitCast(b, x, it, ""), gpucompile_lower__ki(it, 0xffff0000u), ""), t, "");
+    h2 = LLVMBuildFMul(b, xh, xh, "");
+    e = LLVMBuildFMul(b, LLVMBuildFMul(b, h2, gpucompile_lower__kf(t, 1.4375), ""), gpucompile_lower__kf(t, -1.0), "");
+    u = LLVMBuildFMul(b, LLVMBuildFSub(b, x, xh, ""), LLVMBuildFAdd(b, x, xh, ""), ""); /* v^2 - h^2 */
+    u = LLVMBuildFAdd(b, LLVMBuildFMul(b, h2, gpucompile_lower__kf(t, 1.44269504088896340736 - 1.4375), ""), LLVMBuildFMul(b, u, gpucompile_lower__kf(t, 1.44269504088896340736), ""), "");
+    n = gpucompile_lower__intr1(w, "llvm.floor", e);
+    e = gpucompile_lower__intr1(w, "llvm.exp2", LLVMBuildFSub(b, LLVMBuildFSub(b, e, n, ""), u, ""));
+    e = gpucompile_lower__ldexp(w, e, LLVMBuildFPToSI(b, n, it, ""));
     isfar = LLVMBuildFCmp(b, LLVMRealOGE, x, gpucompile_lower__kf(t, 2.0), "");
     u = LLVMBuildSelect(b, isfar, LLVMBuildFSub(b, LLVMBuildFDiv(b, gpucompile_lower__kf(t, 1.0), x, ""), gpucompile_lower__kf(t, 0.3), ""),
                         LLVMBuildFSub(b, x, gpucompile_lower__kf(t, 1.375), ""), "");
@@ -1874,7 +1883,7 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__lgamma_pos(gpucompile_lower__s
     rm = LLVMBuildSelect(b, small, LLVMBuildFSub(b, rm, l, ""), rm, "");
     ia = LLVMBuildFDiv(b, one, a, "");
     rs = LLVMBuildFMul(b, ia, LLVMBuildFSub(b, gpucompile_lower__kf(t, 1.0 / 12), LLVMBuildFMul(b, LLVMBuildFMul(b, ia, ia, ""), gpucompile_lower__kf(t, 1.0 / 360), ""), ""), "");
-    rs = LLVMBuildFAdd(b, LLVMBuildFSub(b, LLVMBuildFMul(b, LLVMBuildFSub(b, a, gpucompile_lower__kf(t, 0.5), ""), l, ""), a, ""),
+    rs = LLVMBuildFAdd(b, LLVMBuildFSub(b, LLVMBuildFMul(b, a, LLVMBuildFSub(b, l, one, ""), ""), LLVMBuildFMul(b, l, gpucompile_lower__kf(t, 0.5), ""), ""), /* a (l - 1): no overflow before the result's */
                        LLVMBuildFAdd(b, gpucompile_lower__kf(t, 0.91893853320467274178), rs, ""), "");
     r = LLVMBuildSelect(b, mid, rm, LLVMBuildSelect(b, big, rs, l, ""), "");
     return gpucompile_lower__fsel(w, v, GPUCOMPILE_LOWER__INF, v, r);

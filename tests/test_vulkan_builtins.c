@@ -842,6 +842,95 @@ static void test_annex_f(void) {
     mgpuModuleUnload(mod);
 }
 
+/* A dense sweep against the host's libm (double): the functions built at OpenCL's precision where
+   GLSL.std.450's falls short (sin, cos, tan, atan, atan2, acos over every magnitude; erf, erfc,
+   tgamma, lgamma, lgamma_r, new) each within OpenCL's ULP limit, and native_sin, native_cos,
+   native_tan (GLSL.std.450's, kept for native_) measured only. A result below FLT_MIN may be
+   flushed to 0, one past FLT_MAX may be inf. */
+enum { P_N = 1 << 17, P_F = 16 };
+static double p_ref(int k, float a, float u, float b, float g) {
+    switch (k) {
+    case 0: case 13: return sin(a);
+    case 1: case 14: return cos(a);
+    case 2: case 15: return tan(a);
+    case 3: return atan(a);
+    case 4: return atan2(b, g);
+    case 5: return acos(u);
+    case 6: return erf(b);
+    case 7: return erfc(b);
+    case 8: return g == 0 ? copysign(INFINITY, g) : g < 0 && g == floor(g) ? NAN : tgamma(g);
+    case 9: case 10: return g <= 0 && g == floor(g) ? INFINITY : lgamma(g);
+    case 11: return lgamma(fabs(a));
+    case 12: return acos(u) / M_PI;
+    }
+    return 0;
+}
+
+static void test_precision(void) {
+    static const char src[] =
+        "kernel void sweep(global const float *a, global const float *u, global const float *b, global const float *g, global float *o, global int *s) {\n"
+        "    size_t i = get_global_id(0);\n    global float *r = o + 16 * i;\n    float x = a[i];\n"
+        "    r[0] = sin(x); r[1] = cos(x); r[2] = tan(x); r[3] = atan(x); r[4] = atan2(b[i], g[i]); r[5] = acos(u[i]);\n"
+        "    r[6] = erf(b[i]); r[7] = erfc(b[i]); r[8] = tgamma(g[i]); r[9] = lgamma(g[i]); r[10] = lgamma_r(g[i], s + i); r[11] = lgamma(fabs(x));\n"
+        "    r[12] = acospi(u[i]); r[13] = native_sin(x); r[14] = native_cos(x); r[15] = native_tan(x);\n}\n";
+    static const struct { const char *name; double lim; } fn[P_F] = {
+        {"sin", 4}, {"cos", 4}, {"tan", 5}, {"atan", 5}, {"atan2", 6}, {"acos", 4}, {"erf", 16}, {"erfc", 16}, {"tgamma", 16},
+        {"lgamma", -1}, {"lgamma_r", -1}, {"lgamma(|x|)", 16}, {"acospi", 5}, {"native_sin", -1}, {"native_cos", -1}, {"native_tan", -1}};
+    char path[512], first[300] = "";
+    void *mod, *args[6];
+    float *a, *u, *b, *g, *o;
+    int32_t *sg;
+    double worst[P_F], worst_pos = 0;
+    int i, k, bad = 0, where[P_F];
+    if (!have_tools) SKIP("no clang / spirv-val / LLVM SPIR-V target");
+    CHECK(t_save(dir, "sweep.cl", src, sizeof src - 1, path, sizeof path));
+    compile_cl(path, "sweep", &mod);
+    if (!mod) return;
+    a = (float *)alloc(P_N * 4); u = (float *)alloc(P_N * 4); b = (float *)alloc(P_N * 4); g = (float *)alloc(P_N * 4);
+    o = (float *)alloc((size_t)P_N * P_F * 4);
+    sg = (int32_t *)alloc(P_N * 4);
+    for (i = 0; i < P_N; i++) { /* a: every exponent, both signs, evenly in the bits; u, b, g: evenly in [-1, 1], [-12, 12], [-40, 40] */
+        a[i] = f_from((uint32_t)(i / 2) * (0x7f800000u / (P_N / 2)) | (uint32_t)(i & 1) << 31);
+        u[i] = (float)(2.0 * i / P_N - 1.0);
+        b[i] = (float)(24.0 * i / P_N - 12.0);
+        g[i] = (float)(80.0 * i / P_N - 40.0);
+    }
+    g[1] = 0.0f; g[2] = -0.0f; g[3] = -3.0f; g[4] = 1.0f; g[5] = 2.0f; g[6] = 0.5f; g[7] = 1e-15f; g[8] = INFINITY; g[9] = NAN;
+    b[1] = INFINITY; b[2] = -INFINITY; b[3] = 0.0f; b[4] = -0.0f;
+    args[0] = &a; args[1] = &u; args[2] = &b; args[3] = &g; args[4] = &o; args[5] = &sg;
+    launch_in(mod, "sweep", P_N, args, 6);
+    for (k = 0; k < P_F; k++) { worst[k] = 0; where[k] = -1; }
+    for (i = 0; i < P_N; i++) {
+        int want_sign;
+        for (k = 0; k < P_F; k++) {
+            double want = p_ref(k, a[i], u[i], b[i], g[i]), err;
+            float got = o[P_F * i + k];
+            if (fabs(want) > FLT_MAX && !isinf(want) && isinf(got)) continue;
+            if (fabs(want) < FLT_MIN && got == 0) continue;
+            err = ulps(got, want);
+            if (k == 9 && g[i] > 0 && err > worst_pos) worst_pos = err;
+            if (err > worst[k]) { worst[k] = err; where[k] = i; }
+        }
+        want_sign = g[i] == floor(g[i]) && g[i] <= 0 ? 0 : g[i] > 0 || isnan(g[i]) || fmod(floor(g[i]), 2.0) == 0 ? -1 : 1;
+        if (g[i] > 0 || isnan(g[i])) want_sign = 1;
+        else if (want_sign != 0) want_sign = tgamma(g[i]) < 0 ? -1 : 1;
+        if (sg[i] != want_sign && !bad++) snprintf(first, sizeof first, "lgamma_r(%a) sign %d, want %d", (double)g[i], sg[i], want_sign);
+    }
+    for (k = 0; k < P_F; k++) {
+        int at = where[k];
+        printf("  %-11s %10.1f ulp%s", fn[k].name, worst[k], fn[k].lim >= 0 ? "" : " (measured)");
+        if (at >= 0 && worst[k] > 0)
+            printf("  at a=%a u=%a b=%a g=%a: %a want %a", (double)a[at], (double)u[at], (double)b[at], (double)g[at], (double)o[P_F * at + k], p_ref(k, a[at], u[at], b[at], g[at]));
+        printf("\n");
+        if (fn[k].lim >= 0 && worst[k] > fn[k].lim && !bad++) snprintf(first, sizeof first, "%s: %.1f ulp (OpenCL's limit: %g)", fn[k].name, worst[k], fn[k].lim);
+    }
+    printf("  lgamma of x > 0: %.1f ulp\n", worst_pos);
+    if (worst_pos > 16 && !bad++) snprintf(first, sizeof first, "lgamma of x > 0: %.1f ulp", worst_pos);
+    CHECK_MSG(bad == 0, "%d wrong; first: %s", bad, first);
+    mgpuMemFree(a, NULL); mgpuMemFree(u, NULL); mgpuMemFree(b, NULL); mgpuMemFree(g, NULL); mgpuMemFree(o, NULL); mgpuMemFree(sg, NULL);
+    mgpuModuleUnload(mod);
+}
+
 /* the runtime reported nothing (with the validation layer on where it is installed: none of its messages) */
 static void test_runtime_quiet(void) {
     if (!module) SKIP("no module");
@@ -861,6 +950,7 @@ int main(void) {
     RUN(test_wide_param);
     RUN(test_half);
     RUN(test_annex_f);
+    RUN(test_precision);
     RUN(test_runtime_quiet);
     t_vulkan_end(dir, module);
     return TEST_END("test_vulkan_builtins");
