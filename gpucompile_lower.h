@@ -1611,9 +1611,9 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__log_series(gpucompile_lower__s
 }
 
 /* log(x) in pieces (float): x = m 2^e with m in [sqrt(1/2), sqrt(2)), log(m) = 2 atanh(s),
-   s = (m - 1) / (m + 1), by its series; *e: e as a float. GLSL.std.450's Log and Log2 are
+   s = (m - 1) / (m + 1), by its series; *e: e as a float (log_f: m - 1 itself). GLSL.std.450's Log and Log2 are
    absolute-error instructions (hundreds of ULP near 1, measured on lavapipe): this is within 2. */
-GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__log_m(gpucompile_lower__state *w, LLVMValueRef x, LLVMValueRef *ef) {
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__log_f(gpucompile_lower__state *w, LLVMValueRef x, LLVMValueRef *ef) {
     LLVMTypeRef t = LLVMTypeOf(x), it = gpucompile_lower__int_like(t);
     unsigned mant = gpucompile_lower__mant(t), ebits = gpucompile_lower__bits(t) - mant - 1;
     LLVMValueRef xs, e = gpucompile_lower__exponent(w, x, &xs), m, big, f;
@@ -1624,7 +1624,11 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__log_m(gpucompile_lower__state 
     e = LLVMBuildAdd(w->b, e, LLVMBuildZExt(w->b, big, it, ""), "");
     f = LLVMBuildFSub(w->b, m, gpucompile_lower__kf(t, 1.0), "");
     *ef = LLVMBuildSIToFP(w->b, e, t, "");
-    return gpucompile_lower__log_series(w, f);
+    return f;
+}
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__log_m(gpucompile_lower__state *w, LLVMValueRef x, LLVMValueRef *ef) {
+    return gpucompile_lower__log_series(w, gpucompile_lower__log_f(w, x, ef));
 }
 
 /* log, log2, log10 (which: 'e', '2', 'a'): e log(2) + log(m) in the base, the special values of x */
@@ -1920,6 +1924,73 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__gamma(gpucompile_lower__state 
     return r;
 }
 
+/* the float of x's top 12 significant bits (by its bits: the rest, x less it, is exact), so that
+   the product of two is exact */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__hi12(gpucompile_lower__state *w, LLVMValueRef x) {
+    LLVMTypeRef it = gpucompile_lower__int_like(LLVMTypeOf(x));
+    return LLVMBuildBitCast(w->b, LLVMBuildAnd(w->b, LLVMBuildBitCast(w->b, x, it, ""), gpucompile_lower__ki(it, 0xfffff000u), ""), LLVMTypeOf(x), "");
+}
+
+/* ax^y for ax >= 0 (float; pow's signs and zeros are the caller's): 2^(y log2 ax) with y log2 ax
+   in pieces, so that its rounding (2^-17 of it at 100) does not reach the result. log2 ax = e + a
+   + l: log(m) = 2 s + s^3 P(s^2), s = (m - 1) / (m + 1) as s_h (12 bits) + s_l, s_l from the
+   exact remainder, a = 2 s_h k_h exact (k_h: 1/log 2's 12 top bits). y log2 ax: the exact
+   products of 12-bit halves (y_h e, y_l e, y_h a_h), each less its nearest integer (exact), plus
+   the small rest; 2^n by ldexp, one exp2 for the fraction. No error term by an fma or a two-sum:
+   on lavapipe an fma's is 0 and Mesa's compiler folds (a + b) - a into b. one: pow's 1^y = 1 for
+   every y (powr's 1^inf is NaN) */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__pow_pos(gpucompile_lower__state *w, LLVMValueRef ax, LLVMValueRef y, int one) {
+    static const double k[] = {2.0 / 3, 2.0 / 5, 2.0 / 7, 2.0 / 9, 2.0 / 11, 2.0 / 13};
+    const double inv_ln2 = 1.44269504088896340736, kh = 1.4423828125; /* kh: its 12 top bits */
+    LLVMTypeRef t = LLVMTypeOf(ax), it = gpucompile_lower__int_like(t);
+    LLVMBuilderRef b = w->b;
+    LLVMValueRef ef, f = gpucompile_lower__log_f(w, ax, &ef), den, sv, sh, fh, r, sl, s1, s2, lo, a, ah, ll, yh, yl, part[3], zl, n, v, zs;
+    LLVMValueRef z = gpucompile_lower__kf(t, 0.0), inf = gpucompile_lower__special(w, t, 0, 0), big;
+    unsigned i;
+    den = LLVMBuildFAdd(b, f, gpucompile_lower__kf(t, 2.0), "");
+    sv = LLVMBuildFDiv(b, f, den, "");
+    sh = gpucompile_lower__hi12(w, sv);
+    fh = gpucompile_lower__hi12(w, f);
+    r = LLVMBuildFSub(b, LLVMBuildFSub(b, LLVMBuildFSub(b, f, LLVMBuildFMul(b, sh, gpucompile_lower__kf(t, 2.0), ""), ""), LLVMBuildFMul(b, sh, fh, ""), ""),
+                      LLVMBuildFMul(b, sh, LLVMBuildFSub(b, f, fh, ""), ""), ""); /* f - s_h (2 + f) */
+    sl = LLVMBuildFDiv(b, r, den, "");
+    s1 = LLVMBuildFAdd(b, sh, sl, "");
+    s2 = LLVMBuildFMul(b, s1, s1, "");
+    lo = LLVMBuildFAdd(b, LLVMBuildFMul(b, sl, gpucompile_lower__kf(t, 2.0), ""), LLVMBuildFMul(b, LLVMBuildFMul(b, s1, s2, ""), gpucompile_lower__poly(w, s2, k, NULL, NULL, 6), ""), "");
+    a = LLVMBuildFMul(b, LLVMBuildFMul(b, sh, gpucompile_lower__kf(t, 2.0), ""), gpucompile_lower__kf(t, kh), "");
+    ll = LLVMBuildFAdd(b, LLVMBuildFMul(b, LLVMBuildFMul(b, sh, gpucompile_lower__kf(t, 2.0), ""), gpucompile_lower__kf(t, inv_ln2 - kh), ""),
+                       LLVMBuildFMul(b, lo, gpucompile_lower__kf(t, inv_ln2), ""), "");
+    yh = gpucompile_lower__hi12(w, y);
+    yl = LLVMBuildFSub(b, y, yh, "");
+    ah = gpucompile_lower__hi12(w, a);
+    part[0] = LLVMBuildFMul(b, yh, ef, "");
+    part[1] = LLVMBuildFMul(b, yl, ef, "");
+    part[2] = LLVMBuildFMul(b, yh, ah, "");
+    zl = LLVMBuildFAdd(b, LLVMBuildFAdd(b, LLVMBuildFMul(b, yh, LLVMBuildFSub(b, a, ah, ""), ""), LLVMBuildFMul(b, yl, a, ""), ""), LLVMBuildFMul(b, y, ll, ""), "");
+    zs = zl;
+    n = z;
+    for (i = 0; i < 3; i++) {
+        LLVMValueRef ni = gpucompile_lower__intr1(w, "llvm.rint", part[i]);
+        zl = LLVMBuildFAdd(b, zl, LLVMBuildFSub(b, part[i], ni, ""), "");
+        n = LLVMBuildFAdd(b, n, ni, "");
+        zs = LLVMBuildFAdd(b, zs, part[i], "");
+    }
+    n = gpucompile_lower__intr2(w, "llvm.minnum", gpucompile_lower__intr2(w, "llvm.maxnum", n, gpucompile_lower__kf(t, -400.0)), gpucompile_lower__kf(t, 400.0));
+    v = gpucompile_lower__intr1(w, "llvm.exp2", zl);
+    v = gpucompile_lower__ldexp(w, v, LLVMBuildFPToSI(b, gpucompile_lower__fsel(w, n, GPUCOMPILE_LOWER__NAN, z, n), it, ""));
+    v = gpucompile_lower__fsel(w, zs, GPUCOMPILE_LOWER__NAN, zs, v);
+    v = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, zs, gpucompile_lower__kf(t, 129.0), ""), inf, v, "");
+    v = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, zs, gpucompile_lower__kf(t, -160.0), ""), z, v, "");
+    v = gpucompile_lower__fsel(w, ax, GPUCOMPILE_LOWER__NAN, ax, v); /* log_f reads a NaN's bits as a number */
+    /* the infinities: ax = inf, y = +-inf (2^(y log2 ax) as the limit) */
+    v = gpucompile_lower__fsel(w, ax, GPUCOMPILE_LOWER__INF, LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, y, z, ""), inf, z, ""), v);
+    big = LLVMBuildFCmp(b, LLVMRealOGT, ax, gpucompile_lower__kf(t, 1.0), "");
+    v = gpucompile_lower__fsel(w, y, GPUCOMPILE_LOWER__INF, LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, big, LLVMBuildFCmp(b, LLVMRealOGT, y, z, ""), ""), inf, z, ""), v);
+    return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOEQ, ax, gpucompile_lower__kf(t, 1.0), ""),
+                           LLVMBuildSelect(b, gpucompile_lower__fpclass(w, y, one ? GPUCOMPILE_LOWER__NAN : GPUCOMPILE_LOWER__NAN | GPUCOMPILE_LOWER__INF),
+                                           one ? gpucompile_lower__kf(t, 1.0) : gpucompile_lower__special(w, t, 1, 0), gpucompile_lower__kf(t, 1.0), ""), v, "");
+}
+
 /* The OpenCL math functions that GLSL.std.450 lacks, built from its own; f: the name */
 GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__math_built(gpucompile_lower__cl *c, const char *f, const char **why) {
     gpucompile_lower__state *w = c->w;
@@ -2071,7 +2142,7 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__math_built(gpucompile_lower__c
         if (strcmp(f, "pow") == 0 || strcmp(f, "powr") == 0) { /* GLSL's Pow is defined for x > 0 only: the signs and zeros here */
             LLVMValueRef r, yi, odd, half_y;
             GPUCOMPILE_LOWER__NEEDS_GLSL();
-            r = gpucompile_lower__intr2(w, "llvm.pow", ax, y);
+            r = gpucompile_lower__precise(c) ? gpucompile_lower__pow_pos(w, ax, y, f[3] != 'r') : gpucompile_lower__intr2(w, "llvm.pow", ax, y);
             if (f[3] == 'r') return LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, x, z, ""), gpucompile_lower__special(w, t, 1, 0), r, "");
             yi = LLVMBuildFCmp(c->b, LLVMRealOEQ, gpucompile_lower__intr1(w, "llvm.trunc", y), y, "");
             half_y = LLVMBuildFMul(c->b, y, gpucompile_lower__kf(t, 0.5), "");
@@ -2092,7 +2163,7 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__math_built(gpucompile_lower__c
             LLVMValueRef yf = LLVMBuildSIToFP(c->b, nv, t, ""), r, odd = LLVMBuildTrunc(c->b, nv, gpucompile_lower__like(t, LLVMInt1TypeInContext(w->ctx)), "");
             GPUCOMPILE_LOWER__NEEDS_GLSL();
             if (f[0] == 'r') yf = LLVMBuildFDiv(c->b, one, yf, "");
-            r = gpucompile_lower__intr2(w, "llvm.pow", ax, yf);
+            r = gpucompile_lower__precise(c) ? gpucompile_lower__pow_pos(w, ax, yf, 1) : gpucompile_lower__intr2(w, "llvm.pow", ax, yf);
             r = LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, ax, z, ""),
                                 LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, yf, z, ""), gpucompile_lower__special(w, t, 0, 0), z, ""), r, "");
             if (f[0] == 'r') r = LLVMBuildSelect(c->b, LLVMBuildAnd(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, x, z, ""), LLVMBuildNot(c->b, odd, ""), ""), gpucompile_lower__special(w, t, 1, 0), r, "");

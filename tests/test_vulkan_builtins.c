@@ -505,7 +505,7 @@ static double m_copysign(double x, double y) { return copysign(x, y); }
 static const struct { const char *name; m_fn f; double lim; double lo, hi; } mfns[48] = {
     /* lim: OpenCL's ULP limit where this device meets it over [lo, hi]; -1: measured only (GLSL.std.450's instruction as the device implements it) */
     {"sin", m_sin, 4, -1e38, 1e38}, {"cos", m_cos, 4, -1e38, 1e38}, {"tan", m_tan, 5, -1e38, 1e38}, {"exp", m_exp, -1, -80, 80},
-    {"exp2", m_exp2, 3, -120, 120}, {"log", m_log, 3, 1e-30, 1e30}, {"log2", m_log2, 3, 1e-30, 1e30}, {"pow", m_pow, -1, 0, 1e10},
+    {"exp2", m_exp2, 3, -120, 120}, {"log", m_log, 3, 1e-30, 1e30}, {"log2", m_log2, 3, 1e-30, 1e30}, {"pow", m_pow, 16, 0, 1e10},
     {"sqrt", m_sqrt, 3, 0, 1e38}, {"divide", m_div, 2.5, -1e30, 1e30}, {"asin", m_asin, -1, -1, 1}, {"acos", m_acos, 4, -1, 1},
     {"atan", m_atan, 5, -1e38, 1e38}, {"atan2", m_atan2, 6, -1e38, 1e38}, {"sinh", m_sinh, -1, -80, 80}, {"cosh", m_cosh, -1, -80, 80},
     {"tanh", m_tanh, -1, -80, 80}, {"exp10", m_exp10, -1, -37, 37}, {"log10", m_log10, 3, 1e-30, 1e30}, {"cbrt", m_cbrt, 2, -1e38, 1e38},
@@ -513,7 +513,7 @@ static const struct { const char *name; m_fn f; double lim; double lo, hi; } mfn
     {"fdim", m_fdim, 0, -1e38, 1e38}, {"fmod", m_fmod, -1, -1e38, 1e38}, {"expm1", m_expm1, -1, -80, 80}, {"log1p", m_log1p, -1, -0.99, 1e30},
     {"asinh", m_asinh, 4, -1e30, 1e30}, {"acosh", m_acosh, 4, 1, 1e30}, {"atanh", m_atanh, 4, -0.999, 0.999}, {"logb", m_logb, 0, -1e38, 1e38},
     {"maxmag", m_maxmag, 0, -1e38, 1e38}, {"minmag", m_minmag, 0, -1e38, 1e38}, {"nextafter", m_nextafter, 0, -1e38, 1e38}, {"rsqrt", m_rsqrt, -1, 1e-30, 1e30},
-    {"pown", m_pown, -1, -1e4, 1e4}, {"rootn", m_rootn, -1, -1e30, 1e30}, {"powr", m_powr, -1, 0, 1e10}, {"remainder", m_remainder, -1, -1e38, 1e38},
+    {"pown", m_pown, 16, -1e4, 1e4}, {"rootn", m_rootn, 16, -1e30, 1e30}, {"powr", m_powr, 16, 0, 1e10}, {"remainder", m_remainder, -1, -1e38, 1e38},
     {"asinpi", m_asinpi, -1, -1, 1}, {"acospi", m_acospi, 5, -1, 1}, {"atanpi", m_atanpi, 5, -1e38, 1e38}, {"atan2pi", m_atan2pi, 6, -1e38, 1e38},
     {"ldexp", m_ldexp, 0, -1e38, 1e38}, {"copysign", m_copysign, 0, -1e38, 1e38}, {"native_exp", m_exp, -1, -80, 80}, {"half_log", m_log, -1, 1e-30, 1e30}};
 
@@ -847,7 +847,7 @@ static void test_annex_f(void) {
    tgamma, lgamma, lgamma_r, new) each within OpenCL's ULP limit, and native_sin, native_cos,
    native_tan (GLSL.std.450's, kept for native_) measured only. A result below FLT_MIN may be
    flushed to 0, one past FLT_MAX may be inf. */
-enum { P_N = 1 << 17, P_F = 16 };
+enum { P_N = 1 << 17, P_F = 20 };
 static double p_ref(int k, float a, float u, float b, float g) {
     switch (k) {
     case 0: case 13: return sin(a);
@@ -862,6 +862,10 @@ static double p_ref(int k, float a, float u, float b, float g) {
     case 9: case 10: return g <= 0 && g == floor(g) ? INFINITY : lgamma(g);
     case 11: return lgamma(fabs(a));
     case 12: return acos(u) / M_PI;
+    case 16: return pow(fabs(a), b);
+    case 17: return pow(fabs(g), 4.0 * b);
+    case 18: return pow(g, (int)b);
+    case 19: return pow(fabs(g), b);
     }
     return 0;
 }
@@ -869,13 +873,15 @@ static double p_ref(int k, float a, float u, float b, float g) {
 static void test_precision(void) {
     static const char src[] =
         "kernel void sweep(global const float *a, global const float *u, global const float *b, global const float *g, global float *o, global int *s) {\n"
-        "    size_t i = get_global_id(0);\n    global float *r = o + 16 * i;\n    float x = a[i];\n"
+        "    size_t i = get_global_id(0);\n    global float *r = o + 20 * i;\n    float x = a[i];\n"
         "    r[0] = sin(x); r[1] = cos(x); r[2] = tan(x); r[3] = atan(x); r[4] = atan2(b[i], g[i]); r[5] = acos(u[i]);\n"
         "    r[6] = erf(b[i]); r[7] = erfc(b[i]); r[8] = tgamma(g[i]); r[9] = lgamma(g[i]); r[10] = lgamma_r(g[i], s + i); r[11] = lgamma(fabs(x));\n"
-        "    r[12] = acospi(u[i]); r[13] = native_sin(x); r[14] = native_cos(x); r[15] = native_tan(x);\n}\n";
+        "    r[12] = acospi(u[i]); r[13] = native_sin(x); r[14] = native_cos(x); r[15] = native_tan(x);\n"
+        "    r[16] = pow(fabs(x), b[i]); r[17] = pow(fabs(g[i]), 4.0f * b[i]); r[18] = pown(g[i], (int)b[i]); r[19] = powr(fabs(g[i]), b[i]);\n}\n";
     static const struct { const char *name; double lim; } fn[P_F] = {
         {"sin", 4}, {"cos", 4}, {"tan", 5}, {"atan", 5}, {"atan2", 6}, {"acos", 4}, {"erf", 16}, {"erfc", 16}, {"tgamma", 16},
-        {"lgamma", -1}, {"lgamma_r", -1}, {"lgamma(|x|)", 16}, {"acospi", 5}, {"native_sin", -1}, {"native_cos", -1}, {"native_tan", -1}};
+        {"lgamma", -1}, {"lgamma_r", -1}, {"lgamma(|x|)", 16}, {"acospi", 5}, {"native_sin", -1}, {"native_cos", -1}, {"native_tan", -1},
+        {"pow", 16}, {"pow", 16}, {"pown", 16}, {"powr", 16}};
     char path[512], first[300] = "";
     void *mod, *args[6];
     float *a, *u, *b, *g, *o;
