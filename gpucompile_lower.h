@@ -2335,6 +2335,20 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__to_half(gpucompile_lower__stat
     return LLVMBuildTrunc(b, LLVMBuildOr(b, h, sign, ""), gpucompile_lower__like(t, LLVMInt16TypeInContext(w->ctx)), "");
 }
 
+/* the float of double d rounded to odd (toward zero, the last bit set where inexact): exact or
+   between the same two halves as d with the same tie-breaking bit, so that a half rounded from it
+   in any mode is d's own (a float rounded to nearest could round d twice). Past float's range:
+   the largest float, odd, which every mode takes to the half it takes d to. */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__odd_float(gpucompile_lower__state *w, LLVMValueRef d) {
+    LLVMTypeRef ft = gpucompile_lower__like(LLVMTypeOf(d), LLVMFloatTypeInContext(w->ctx)), it = gpucompile_lower__like(ft, w->i32);
+    LLVMBuilderRef b = w->b;
+    LLVMValueRef f = LLVMBuildFPTrunc(b, d, ft, ""), back = LLVMBuildFPExt(b, f, LLVMTypeOf(d), ""), u = LLVMBuildBitCast(b, f, it, "");
+    LLVMValueRef away = LLVMBuildFCmp(b, LLVMRealOGT, gpucompile_lower__intr1(w, "llvm.fabs", back), gpucompile_lower__intr1(w, "llvm.fabs", d), "");
+    u = LLVMBuildSelect(b, away, LLVMBuildSub(b, u, gpucompile_lower__ki(it, 1), ""), u, ""); /* toward zero: one step less in magnitude */
+    u = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealONE, back, d, ""), LLVMBuildOr(b, u, gpucompile_lower__ki(it, 1), ""), u, "");
+    return LLVMBuildBitCast(b, u, ft, "");
+}
+
 /* ---- calls: builtins, barriers, math; refusals ---- */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__calls_in(gpucompile_lower__state *w, LLVMValueRef fn) {
     LLVMBasicBlockRef bb;
@@ -2382,14 +2396,15 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__calls_in(gpucompile_lower
                 LLVMValueRef cast = LLVMIsAAddrSpaceCastInst(ptr) ? ptr : NULL;
                 unsigned lanes = LLVMGetTypeKind(vt) == LLVMVectorTypeKind ? LLVMGetVectorSize(vt) : 1;
                 if (!half && lanes == 1) continue;
-                if (half && LLVMGetTypeKind(gpucompile_lower__elem(vt)) != LLVMFloatTypeKind)
-                    return gpucompile_lower__refuse(w, in, "%s of a double: not built (a float's conversion only)", plain);
+                if (half && LLVMGetTypeKind(gpucompile_lower__elem(vt)) != LLVMFloatTypeKind && (!st || LLVMGetTypeKind(gpucompile_lower__elem(vt)) != LLVMDoubleTypeKind))
+                    return gpucompile_lower__refuse(w, in, "%s: not of a float or double", plain);
                 if (half) vt = gpucompile_lower__like(vt, LLVMInt16TypeInContext(w->ctx));
                 et = gpucompile_lower__elem(vt);
                 if (cast) ptr = LLVMGetOperand(cast, 0);
                 off = LLVMBuildMul(w->b, LLVMBuildIntCast2(w->b, off, w->i64, 0, ""), LLVMConstInt(w->i64, aligned && lanes == 3 ? 4 : lanes, 0), "");
                 if (half) { /* lane by lane: a buffer of 16-bit elements (vstorea_half3's are 4 apart: not a vector of 3) */
                     unsigned k;
+                    if (st && LLVMGetTypeKind(gpucompile_lower__elem(LLVMTypeOf(data))) == LLVMDoubleTypeKind) data = gpucompile_lower__odd_float(w, data);
                     if (st) data = gpucompile_lower__to_half(w, data, rt ? rt[3] : 'e');
                     v = lanes > 1 ? LLVMGetPoison(vt) : NULL;
                     for (k = 0; k < lanes; k++) {

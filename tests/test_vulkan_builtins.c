@@ -708,8 +708,8 @@ static void test_wide_param(void) {
     mgpuModuleUnload(mod);
 }
 
-/* ---- the host's halves: a float from the bits, and a float rounded to the bits by search (not by
-   the device's shifts) ---- */
+/* ---- the host's halves: a float from the bits, and a float or double rounded to the bits by
+   search (not by the device's shifts) ---- */
 static float h_from_half(unsigned h) {
     int e = (int)(h >> 10 & 31);
     unsigned m = h & 0x3ff;
@@ -717,9 +717,9 @@ static float h_from_half(unsigned h) {
     return h & 0x8000 ? -v : v;
 }
 
-static unsigned h_to_half(float x, char mode) {
+static unsigned h_to_half(double x, char mode) {
     unsigned sign = signbit(x) ? 0x8000 : 0, lo = 0, hi = 0x7c00, mid;
-    float a = fabsf(x), l, u;
+    double a = fabs(x), l, u;
     int up;
     if (isnan(x)) return 0x7e00 | sign;
     while (hi - lo > 1) { /* the largest magnitude at most a (0x7c00: inf, as 65536 for the rounding) */
@@ -730,7 +730,7 @@ static unsigned h_to_half(float x, char mode) {
     if (a == INFINITY) return 0x7c00 | sign;
     l = h_from_half(lo);
     if (l == a) return lo | sign;
-    u = lo == 0x7bff ? 65536.0f : h_from_half(lo + 1);
+    u = lo == 0x7bff ? 65536.0 : h_from_half(lo + 1);
     up = mode == 'z' ? 0 : mode == 'p' ? !sign : mode == 'n' ? sign != 0 : (a - l > u - a || (a - l == u - a && (lo & 1)));
     return (up ? lo + 1 : lo) | sign;
 }
@@ -799,6 +799,48 @@ static void test_half(void) {
     mgpuMemFree(f, NULL);
     mgpuMemFree(h, NULL);
     mgpuMemFree(o, NULL);
+    mgpuModuleUnload(mod);
+}
+
+/* vstore_half of a double in the four rounding modes (and vstorea_half2_rtz of a double2): rounded
+   once, from the double (between two halves by less than a float's precision: a float on the way
+   would round twice) */
+static void test_half_double(void) {
+    static const char src[] = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+                              "kernel void hd(global const double *x, global half *h) {\n    size_t i = get_global_id(0);\n"
+                              "    vstore_half_rte(x[i], 6 * i, h); vstore_half_rtz(x[i], 6 * i + 1, h); vstore_half_rtp(x[i], 6 * i + 2, h);\n"
+                              "    vstore_half_rtn(x[i], 6 * i + 3, h); vstorea_half2_rtz((double2)(x[i], -x[i]), 3 * i + 2, h);\n}\n";
+    static const double edge[] = {0.0, -0.0, 1.0, 0x1.002p0 + 0x1p-40, 0x1.002p0 - 0x1p-40, 0x1.006p0 - 0x1p-45, 65504.0, 65520.0 - 0x1p-30, 65520.0, 1e300, -1e300,
+                                  0x1p-24, 0x1p-25 + 0x1p-60, 0x1p-25, 1e-300, 0x1p-14 - 0x1p-50, 3.0e-8, INFINITY, -INFINITY, NAN};
+    enum { N = 4096 };
+    char path[512], first[300] = "";
+    void *mod, *args[2];
+    double *x;
+    uint16_t *h;
+    int i, k, bad = 0;
+    if (!have_tools) SKIP("no clang / spirv-val / LLVM SPIR-V target");
+    CHECK(t_save(dir, "half_double.cl", src, sizeof src - 1, path, sizeof path));
+    compile_cl(path, "half_double", &mod);
+    if (!mod) return;
+    x = (double *)alloc(N * 8);
+    h = (uint16_t *)alloc(N * 6 * 2);
+    for (i = 0; i < N; i++) { /* magnitudes 2^-30 .. 2^18 both signs, with bits past a float's */
+        uint64_t r = (uint64_t)i * 0x9e3779b97f4a7c15ull;
+        x[i] = (i & 1 ? -1 : 1) * ldexp(1.0 + (double)(r >> 11) / 9007199254740992.0, (i / 2) % 49 - 30);
+        if (i < (int)(sizeof edge / sizeof edge[0])) x[i] = edge[i];
+    }
+    args[0] = &x; args[1] = &h;
+    launch_in(mod, "hd", N, args, 2);
+    for (i = 0; i < N; i++)
+        for (k = 0; k < 6; k++) {
+            double v = k == 5 ? -x[i] : x[i];
+            unsigned want = h_to_half(v, k < 4 ? "ezpn"[k] : 'z'), got = h[6 * i + k];
+            int ok = isnan(v) ? (got & 0x7c00) == 0x7c00 && (got & 0x3ff) : got == want;
+            if (!ok && !bad++) snprintf(first, sizeof first, "%s(%a): 0x%04x, want 0x%04x", k < 4 ? "vstore_half_rt?" : "vstorea_half2_rtz", v, got, want);
+        }
+    CHECK_MSG(bad == 0, "%d wrong; first: %s", bad, first);
+    mgpuMemFree(x, NULL);
+    mgpuMemFree(h, NULL);
     mgpuModuleUnload(mod);
 }
 
@@ -955,6 +997,7 @@ int main(void) {
     RUN(test_wide_bitcast);
     RUN(test_wide_param);
     RUN(test_half);
+    RUN(test_half_double);
     RUN(test_annex_f);
     RUN(test_precision);
     RUN(test_runtime_quiet);
