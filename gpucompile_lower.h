@@ -1938,7 +1938,7 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__hi12(gpucompile_lower__state *
    products of 12-bit halves (y_h e, y_l e, y_h a_h), each less its nearest integer (exact), plus
    the small rest; 2^n by ldexp, one exp2 for the fraction. No error term by an fma or a two-sum:
    on lavapipe an fma's is 0 and Mesa's compiler folds (a + b) - a into b. one: pow's 1^y = 1 for
-   every y (powr's 1^inf is NaN) */
+   every y (powr's 1^inf, 0^0 and inf^0 are NaN) */
 GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__pow_pos(gpucompile_lower__state *w, LLVMValueRef ax, LLVMValueRef y, int one) {
     static const double k[] = {2.0 / 3, 2.0 / 5, 2.0 / 7, 2.0 / 9, 2.0 / 11, 2.0 / 13};
     const double inv_ln2 = 1.44269504088896340736, kh = 1.4423828125; /* kh: its 12 top bits */
@@ -1982,10 +1982,15 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__pow_pos(gpucompile_lower__stat
     v = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, zs, gpucompile_lower__kf(t, 129.0), ""), inf, v, "");
     v = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, zs, gpucompile_lower__kf(t, -160.0), ""), z, v, "");
     v = gpucompile_lower__fsel(w, ax, GPUCOMPILE_LOWER__NAN, ax, v); /* log_f reads a NaN's bits as a number */
+    v = gpucompile_lower__fsel(w, ax, GPUCOMPILE_LOWER__ZERO, LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, y, z, ""), inf, z, ""), v); /* and 0's */
+    if (!one) /* powr: 0^0, inf^0 NaN */
+        v = LLVMBuildSelect(b, LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealOEQ, y, z, ""), gpucompile_lower__fpclass(w, ax, GPUCOMPILE_LOWER__ZERO | GPUCOMPILE_LOWER__INF), ""),
+                            gpucompile_lower__special(w, t, 1, 0), v, "");
     /* the infinities: ax = inf, y = +-inf (2^(y log2 ax) as the limit) */
     v = gpucompile_lower__fsel(w, ax, GPUCOMPILE_LOWER__INF, LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, y, z, ""), inf, z, ""), v);
     big = LLVMBuildFCmp(b, LLVMRealOGT, ax, gpucompile_lower__kf(t, 1.0), "");
     v = gpucompile_lower__fsel(w, y, GPUCOMPILE_LOWER__INF, LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, big, LLVMBuildFCmp(b, LLVMRealOGT, y, z, ""), ""), inf, z, ""), v);
+    v = gpucompile_lower__fsel(w, y, GPUCOMPILE_LOWER__NAN, y, gpucompile_lower__fsel(w, ax, GPUCOMPILE_LOWER__NAN, ax, v));
     return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOEQ, ax, gpucompile_lower__kf(t, 1.0), ""),
                            LLVMBuildSelect(b, gpucompile_lower__fpclass(w, y, one ? GPUCOMPILE_LOWER__NAN : GPUCOMPILE_LOWER__NAN | GPUCOMPILE_LOWER__INF),
                                            one ? gpucompile_lower__kf(t, 1.0) : gpucompile_lower__special(w, t, 1, 0), gpucompile_lower__kf(t, 1.0), ""), v, "");
@@ -2149,8 +2154,10 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__math_built(gpucompile_lower__c
             odd = LLVMBuildAnd(c->b, yi, LLVMBuildFCmp(c->b, LLVMRealONE, gpucompile_lower__intr1(w, "llvm.trunc", half_y), half_y, ""), "");
             r = LLVMBuildSelect(c->b, LLVMBuildAnd(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, ax, z, ""), LLVMBuildFCmp(c->b, LLVMRealOLT, y, z, ""), ""), gpucompile_lower__special(w, t, 0, 0),
                                 LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, ax, z, ""), LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, y, z, ""), one, z, ""), r, ""), "");
-            r = LLVMBuildSelect(c->b, LLVMBuildAnd(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, x, z, ""), LLVMBuildNot(c->b, yi, ""), ""), gpucompile_lower__special(w, t, 1, 0), r, "");
+            /* a negative x, not 0 nor -inf, to a non-integer: NaN (-inf's is inf or 0, as |x|'s) */
+            r = LLVMBuildSelect(c->b, LLVMBuildAnd(c->b, gpucompile_lower__fpclass(w, x, 0x018u /* negative normal or subnormal */), LLVMBuildNot(c->b, yi, ""), ""), gpucompile_lower__special(w, t, 1, 0), r, "");
             r = LLVMBuildSelect(c->b, LLVMBuildAnd(c->b, odd, gpucompile_lower__fpclass(w, x, 0x03cu /* negative */), ""), LLVMBuildFNeg(c->b, r, ""), r, "");
+            r = gpucompile_lower__fsel(w, y, GPUCOMPILE_LOWER__NAN, LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, x, one, ""), one, y, ""), r); /* 1^NaN = 1 */
             return LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, y, z, ""), one, r, "");
         }
     }

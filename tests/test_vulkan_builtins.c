@@ -844,12 +844,12 @@ static void test_half_double(void) {
     mgpuModuleUnload(mod);
 }
 
-/* atan2 and remainder at C99 Annex F's edges (zeros of both signs, infinities, NaN), where
+/* atan2, remainder and pow at C99 Annex F's edges (zeros of both signs, infinities, NaN), where
    GLSL's Atan and x - y rint(x / y) gave other answers on lavapipe (atan2(0, 0) 3pi/4, remainder
    by an infinity NaN): against the host's libm, the zeros' signs too. */
 static void test_annex_f(void) {
     static const char src[] = "kernel void edges(global const float *y, global const float *x, global float *o) {\n"
-                              "    size_t i = get_global_id(0);\n    o[2 * i] = atan2(y[i], x[i]); o[2 * i + 1] = remainder(y[i], x[i]);\n}\n";
+                              "    size_t i = get_global_id(0);\n    o[3 * i] = atan2(y[i], x[i]); o[3 * i + 1] = remainder(y[i], x[i]); o[3 * i + 2] = pow(y[i], x[i]);\n}\n";
     static const float v[] = {0.0f, -0.0f, 1.0f, -1.0f, 5.1f, -3.0f, INFINITY, -INFINITY, NAN};
     enum { NV = sizeof v / sizeof v[0], N = NV * NV };
     char path[512];
@@ -863,19 +863,19 @@ static void test_annex_f(void) {
     if (!mod) return;
     y = (float *)alloc(N * 4);
     x = (float *)alloc(N * 4);
-    o = (float *)alloc(2 * N * 4);
+    o = (float *)alloc(3 * N * 4);
     for (i = 0; i < N; i++) {
         y[i] = v[i / NV];
         x[i] = v[i % NV];
     }
     args[0] = &y; args[1] = &x; args[2] = &o;
     mgpuLaunchKernel(mgpuModuleGetFunction(mod, "edges"), 1, 1, 1, N, 1, 1, 0, NULL, args, NULL, 3);
-    for (i = 0; i < 2 * N; i++) {
-        float want = i % 2 ? remainderf(y[i / 2], x[i / 2]) : atan2f(y[i / 2], x[i / 2]);
-        int edge = !isnormal(y[i / 2]) || !isnormal(x[i / 2]); /* both normal: GLSL's Atan's precision, not these rules */
-        int ok = !edge || (ulps(o[i], want) <= 6 && (isnan(want) || signbit(o[i]) == signbit(want)));
+    for (i = 0; i < 3 * N; i++) {
+        float yi = y[i / 3], xi = x[i / 3], want = i % 3 == 2 ? powf(yi, xi) : i % 3 ? remainderf(yi, xi) : atan2f(yi, xi);
+        int edge = !isnormal(yi) || !isnormal(xi) || (i % 3 == 2 && (fabsf(yi) == 1 || xi == truncf(xi))); /* both normal: the functions' precision, not these rules */
+        int ok = !edge || (ulps(o[i], want) <= (i % 3 == 2 ? 16 : 6) && (isnan(want) || signbit(o[i]) == signbit(want)));
         if (!ok && !bad++)
-            snprintf(first, sizeof first, "%s(%g, %g) = %g, want %g", i % 2 ? "remainder" : "atan2", (double)y[i / 2], (double)x[i / 2], (double)o[i], (double)want);
+            snprintf(first, sizeof first, "%s(%g, %g) = %g, want %g", i % 3 == 2 ? "pow" : i % 3 ? "remainder" : "atan2", (double)yi, (double)xi, (double)o[i], (double)want);
     }
     CHECK_MSG(bad == 0, "%d wrong; %s", bad, first);
     mgpuMemFree(y, NULL);
@@ -907,7 +907,7 @@ static double p_ref(int k, float a, float u, float b, float g) {
     case 16: return pow(fabs(a), b);
     case 17: return pow(fabs(g), 4.0 * b);
     case 18: return pow(g, (int)b);
-    case 19: return pow(fabs(g), b);
+    case 19: return ((g == 0 || isinf(g)) && b == 0) || (fabs(g) == 1 && isinf(b)) ? NAN : pow(fabs(g), b); /* powr: OpenCL's NaNs */
     }
     return 0;
 }
