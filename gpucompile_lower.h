@@ -1432,7 +1432,7 @@ GPUCOMPILE_PRIVATE int gpucompile_lower__precise(const gpucompile_lower__cl *c) 
     return !c->native && LLVMGetTypeKind(gpucompile_lower__elem(c->n ? LLVMTypeOf(c->a[0]) : c->t)) == LLVMFloatTypeKind;
 }
 GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__trig(gpucompile_lower__state *w, LLVMValueRef x, char which);
-GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__acos(gpucompile_lower__state *w, LLVMValueRef x);
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__acos(gpucompile_lower__state *w, LLVMValueRef x, char which);
 GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__atan_pos(gpucompile_lower__state *w, LLVMValueRef a);
 GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__copysign(gpucompile_lower__state *w, LLVMValueRef x, LLVMValueRef y);
 
@@ -1468,7 +1468,7 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__math_call(gpucompile_lower__cl
     }
     if (c->n == 1 && gpucompile_lower__precise(c)) { /* where GLSL.std.450's misses OpenCL's limit */
         if (strcmp(f, "sin") == 0 || strcmp(f, "cos") == 0 || strcmp(f, "tan") == 0) return gpucompile_lower__trig(w, a[0], f[0] == 's' ? 's' : f[0]);
-        if (strcmp(f, "acos") == 0) return gpucompile_lower__acos(w, a[0]);
+        if (strcmp(f, "acos") == 0 || strcmp(f, "asin") == 0) return gpucompile_lower__acos(w, a[0], f[1] == 's' ? 's' : 'c');
         if (strcmp(f, "atan") == 0) return gpucompile_lower__copysign(w, gpucompile_lower__atan_pos(w, gpucompile_lower__intr1(w, "llvm.fabs", a[0])), a[0]);
     }
     if (m) {
@@ -1798,19 +1798,23 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__atan_pos(gpucompile_lower__sta
     return LLVMBuildFAdd(b, y0, LLVMBuildFAdd(b, u, LLVMBuildFMul(b, LLVMBuildFMul(b, u, z, ""), gpucompile_lower__poly(w, z, k, NULL, NULL, 4), ""), ""), "");
 }
 
-/* acos (Cephes' acosf: asin's polynomial on x below 1/2, else on sqrt((1 - |x|) / 2)) */
-GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__acos(gpucompile_lower__state *w, LLVMValueRef x) {
+/* acos or asin (which: 'c', 's'; Cephes' acosf and asinf: asin's polynomial on x up to 1/2, else on
+   sqrt((1 - |x|) / 2)) */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__acos(gpucompile_lower__state *w, LLVMValueRef x, char which) {
     static const double k[] = {1.6666752422e-1, 7.4953002686e-2, 4.5470025998e-2, 2.4181311049e-2, 4.2163199048e-2};
     LLVMTypeRef t = LLVMTypeOf(x);
     LLVMBuilderRef b = w->b;
     LLVMValueRef ax = gpucompile_lower__intr1(w, "llvm.fabs", x), big = LLVMBuildFCmp(b, LLVMRealOGT, ax, gpucompile_lower__kf(t, 0.5), ""), a, z, p, two_p;
-    a = LLVMBuildSelect(b, big, gpucompile_lower__intr1(w, "llvm.sqrt", LLVMBuildFMul(b, LLVMBuildFSub(b, gpucompile_lower__kf(t, 1.0), ax, ""), gpucompile_lower__kf(t, 0.5), "")), x, "");
+    LLVMValueRef half_pi = gpucompile_lower__kf(t, 1.57079632679489661923);
+    a = LLVMBuildSelect(b, big, gpucompile_lower__intr1(w, "llvm.sqrt", LLVMBuildFMul(b, LLVMBuildFSub(b, gpucompile_lower__kf(t, 1.0), ax, ""), gpucompile_lower__kf(t, 0.5), "")),
+                        which == 's' ? ax : x, "");
     z = LLVMBuildFMul(b, a, a, "");
     p = LLVMBuildFAdd(b, a, LLVMBuildFMul(b, LLVMBuildFMul(b, a, z, ""), gpucompile_lower__poly(w, z, k, NULL, NULL, 5), ""), ""); /* asin(a) */
     two_p = LLVMBuildFMul(b, p, gpucompile_lower__kf(t, 2.0), "");
+    if (which == 's') return gpucompile_lower__copysign(w, LLVMBuildSelect(b, big, LLVMBuildFSub(b, half_pi, two_p, ""), p, ""), x);
     return LLVMBuildSelect(b, big, LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, x, gpucompile_lower__kf(t, 0.0), ""),
                                                    LLVMBuildFSub(b, gpucompile_lower__kf(t, 3.14159265358979323846), two_p, ""), two_p, ""),
-                           LLVMBuildFSub(b, gpucompile_lower__kf(t, 1.57079632679489661923), p, ""), "");
+                           LLVMBuildFSub(b, half_pi, p, ""), "");
 }
 
 /* erf(|x|) below 1: x P(x^2) (fitted on [0, 1]) */
@@ -2046,8 +2050,8 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__math_built(gpucompile_lower__c
         }
         if (strcmp(f, "asinpi") == 0 || strcmp(f, "acospi") == 0 || strcmp(f, "atanpi") == 0) {
             GPUCOMPILE_LOWER__NEEDS_GLSL();
-            LLVMValueRef r = f[1] != 's' && gpucompile_lower__precise(c) ? f[1] == 'c' ? gpucompile_lower__acos(w, x) : gpucompile_lower__copysign(w, gpucompile_lower__atan_pos(w, ax), x)
-                           : gpucompile_lower__intr1(w, f[1] == 's' ? "llvm.asin" : f[1] == 'c' ? "llvm.acos" : "llvm.atan", x);
+            LLVMValueRef r = !gpucompile_lower__precise(c) ? gpucompile_lower__intr1(w, f[1] == 's' ? "llvm.asin" : f[1] == 'c' ? "llvm.acos" : "llvm.atan", x)
+                             : f[1] == 't' ? gpucompile_lower__copysign(w, gpucompile_lower__atan_pos(w, ax), x) : gpucompile_lower__acos(w, x, f[1]);
             return LLVMBuildFMul(c->b, r, gpucompile_lower__kf(t, 0.31830988618379067154), "");
         }
         if (strcmp(f, "asinh") == 0) { /* sign(x) log1p(|x| + x^2 / (1 + sqrt(1 + x^2))); log(|x|) + log 2 for large |x| */

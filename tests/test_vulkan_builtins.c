@@ -506,7 +506,7 @@ static const struct { const char *name; m_fn f; double lim; double lo, hi; } mfn
     /* lim: OpenCL's ULP limit where this device meets it over [lo, hi]; -1: measured only (GLSL.std.450's instruction as the device implements it) */
     {"sin", m_sin, 4, -1e38, 1e38}, {"cos", m_cos, 4, -1e38, 1e38}, {"tan", m_tan, 5, -1e38, 1e38}, {"exp", m_exp, -1, -80, 80},
     {"exp2", m_exp2, 3, -120, 120}, {"log", m_log, 3, 1e-30, 1e30}, {"log2", m_log2, 3, 1e-30, 1e30}, {"pow", m_pow, 16, 0, 1e10},
-    {"sqrt", m_sqrt, 3, 0, 1e38}, {"divide", m_div, 2.5, -1e30, 1e30}, {"asin", m_asin, -1, -1, 1}, {"acos", m_acos, 4, -1, 1},
+    {"sqrt", m_sqrt, 3, 0, 1e38}, {"divide", m_div, 2.5, -1e30, 1e30}, {"asin", m_asin, 4, -1, 1}, {"acos", m_acos, 4, -1, 1},
     {"atan", m_atan, 5, -1e38, 1e38}, {"atan2", m_atan2, 6, -1e38, 1e38}, {"sinh", m_sinh, -1, -80, 80}, {"cosh", m_cosh, -1, -80, 80},
     {"tanh", m_tanh, -1, -80, 80}, {"exp10", m_exp10, -1, -37, 37}, {"log10", m_log10, 3, 1e-30, 1e30}, {"cbrt", m_cbrt, 2, -1e38, 1e38},
     {"hypot", m_hypot, 4, -1e38, 1e38}, {"sinpi", m_sinpi, 4, -1e38, 1e38}, {"cospi", m_cospi, 4, -1e38, 1e38}, {"tanpi", m_tanpi, 6, -1e38, 1e38},
@@ -514,7 +514,7 @@ static const struct { const char *name; m_fn f; double lim; double lo, hi; } mfn
     {"asinh", m_asinh, 4, -1e30, 1e30}, {"acosh", m_acosh, 4, 1, 1e30}, {"atanh", m_atanh, 4, -0.999, 0.999}, {"logb", m_logb, 0, -1e38, 1e38},
     {"maxmag", m_maxmag, 0, -1e38, 1e38}, {"minmag", m_minmag, 0, -1e38, 1e38}, {"nextafter", m_nextafter, 0, -1e38, 1e38}, {"rsqrt", m_rsqrt, -1, 1e-30, 1e30},
     {"pown", m_pown, 16, -1e4, 1e4}, {"rootn", m_rootn, 16, -1e30, 1e30}, {"powr", m_powr, 16, 0, 1e10}, {"remainder", m_remainder, -1, -1e38, 1e38},
-    {"asinpi", m_asinpi, -1, -1, 1}, {"acospi", m_acospi, 5, -1, 1}, {"atanpi", m_atanpi, 5, -1e38, 1e38}, {"atan2pi", m_atan2pi, 6, -1e38, 1e38},
+    {"asinpi", m_asinpi, 5, -1, 1}, {"acospi", m_acospi, 5, -1, 1}, {"atanpi", m_atanpi, 5, -1e38, 1e38}, {"atan2pi", m_atan2pi, 6, -1e38, 1e38},
     {"ldexp", m_ldexp, 0, -1e38, 1e38}, {"copysign", m_copysign, 0, -1e38, 1e38}, {"native_exp", m_exp, -1, -80, 80}, {"half_log", m_log, -1, 1e-30, 1e30}};
 
 static void test_math(void) {
