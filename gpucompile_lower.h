@@ -1679,11 +1679,14 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__log1p(gpucompile_lower__state 
 }
 
 /* ---- OpenCL's precision where GLSL.std.450's falls short (float) ----
-   Vulkan gives GLSL.std.450's Sin, Cos, Acos and Atan no precision, and lavapipe's miss OpenCL's
-   limits (sin of 1.33e36 gave -1; acos, atan, atan2 5 to 20 ULP off): these are built here from
-   polynomials (Cephes' for sin, cos, tan, asin and atan; fitted to the host's long-double libm on
-   Chebyshev nodes for erf, erfc, tgamma and lgamma), with integer arithmetic where exactness
-   matters (Mesa's compiler may reassociate float sums, so no double-float trick is used). */
+   A shader's GLSL.std.450 Sin, Cos, Asin, Acos, Atan and Pow have no precision given, and lavapipe's miss
+   OpenCL's limits (sin of 1.33e36 gave -1; asin ~3700 ULP off, acos, atan, atan2 5 to 20, pow 16+
+   at 8.2e30): these are built here from polynomials (Cephes' for sin, cos, tan, asin, acos and
+   atan; fitted to the host's long-double libm on Chebyshev nodes for erf, erfc, tgamma and
+   lgamma), with integer arithmetic or bit masks where exactness matters: on lavapipe an fma's
+   error term fma(a, b, -(a * b)) is 0, and Mesa's compiler folds (a + b) - a into b and
+   exp2(a) exp2(b) into exp2(a + b), so no double-float trick that needs them is used. The
+   half-precision and native_ forms keep GLSL.std.450's. */
 
 /* k[0] + k[1] u + ... + k[n-1] u^(n-1) (Horner); where sel (an i1 of u's shape) holds, k2's instead */
 GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__poly(gpucompile_lower__state *w, LLVMValueRef u, const double *k, const double *k2, LLVMValueRef sel, unsigned n) {
@@ -1781,7 +1784,9 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__trig(gpucompile_lower__state *
         flip = flip ? LLVMBuildXor(b, flip, xneg, "") : xneg;
     }
     v = LLVMBuildSelect(b, flip, LLVMBuildFNeg(b, v, ""), v, "");
-    return gpucompile_lower__fsel(w, x, GPUCOMPILE_LOWER__INF | GPUCOMPILE_LOWER__NAN, gpucompile_lower__special(w, t, 1, 0), v);
+    /* inf and NaN: NaN from x's bits (WGSL has no NaN constant, naga refuses one) */
+    return gpucompile_lower__fsel(w, x, GPUCOMPILE_LOWER__INF | GPUCOMPILE_LOWER__NAN,
+                                  LLVMBuildBitCast(b, LLVMBuildOr(b, LLVMBuildBitCast(b, x, it, ""), gpucompile_lower__ki(it, 0x7fc00000u), ""), t, ""), v);
 }
 
 /* atan(a) for a >= 0 (Cephes' atanf: a reduced below tan(pi/8) by pi/4 or pi/2 steps) */
