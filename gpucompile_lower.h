@@ -977,6 +977,7 @@ typedef struct gpucompile_lower__cl {
     unsigned n;
     LLVMTypeRef t, et; /* the result's type and its element type */
     int sign;          /* the first argument's mangled type is a signed integer */
+    int native;        /* native_ or half_: GLSL.std.450's precision will do */
 } gpucompile_lower__cl;
 
 GPUCOMPILE_PRIVATE LLVMTypeRef gpucompile_lower__elem(LLVMTypeRef t) {
@@ -1111,11 +1112,29 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__ctz(gpucompile_lower__state *w
     return gpucompile_lower__popcount(w, LLVMBuildAnd(w->b, LLVMBuildNot(w->b, x, ""), LLVMBuildSub(w->b, x, gpucompile_lower__ki(LLVMTypeOf(x), 1), ""), ""));
 }
 
-/* the high half of a * b (signed or not) without a type of twice the width where there is none (64 bits) */
+/* the unsigned high half of a * b from products of half-width pieces (no type of twice the width:
+   64 bits, and 32 bits where a target has no 64-bit integers) */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__umul_hi(gpucompile_lower__state *w, LLVMValueRef a, LLVMValueRef b) {
+    LLVMTypeRef t = LLVMTypeOf(a);
+    unsigned half = gpucompile_lower__bits(t) / 2;
+    LLVMValueRef lo = gpucompile_lower__ki(t, (1ull << half) - 1), k = gpucompile_lower__ki(t, half), a0, a1, b0, b1, p00, p01, p10, p11, mid;
+    a0 = LLVMBuildAnd(w->b, a, lo, "");
+    a1 = LLVMBuildLShr(w->b, a, k, "");
+    b0 = LLVMBuildAnd(w->b, b, lo, "");
+    b1 = LLVMBuildLShr(w->b, b, k, "");
+    p00 = LLVMBuildMul(w->b, a0, b0, "");
+    p01 = LLVMBuildMul(w->b, a0, b1, "");
+    p10 = LLVMBuildMul(w->b, a1, b0, "");
+    p11 = LLVMBuildMul(w->b, a1, b1, "");
+    mid = LLVMBuildAdd(w->b, LLVMBuildAdd(w->b, LLVMBuildLShr(w->b, p00, k, ""), LLVMBuildAnd(w->b, p01, lo, ""), ""), LLVMBuildAnd(w->b, p10, lo, ""), "");
+    return LLVMBuildAdd(w->b, LLVMBuildAdd(w->b, p11, LLVMBuildLShr(w->b, p01, k, ""), ""), LLVMBuildAdd(w->b, LLVMBuildLShr(w->b, p10, k, ""), LLVMBuildLShr(w->b, mid, k, ""), ""), "");
+}
+
+/* the high half of a * b (signed or not): at twice the width up to 32 bits, else in pieces */
 GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__mul_hi(gpucompile_lower__state *w, LLVMValueRef a, LLVMValueRef b, int sign) {
     LLVMTypeRef t = LLVMTypeOf(a);
     unsigned bits = gpucompile_lower__bits(t);
-    LLVMValueRef m, a0, a1, b0, b1, p00, p01, p10, p11, mid, hi, lo32 = gpucompile_lower__ki(t, 0xffffffffu), k32 = gpucompile_lower__ki(t, 32);
+    LLVMValueRef m, hi;
     if (bits <= 32) {
         LLVMTypeRef wt = gpucompile_lower__like(t, LLVMIntTypeInContext(w->ctx, 2 * bits));
         a = sign ? LLVMBuildSExt(w->b, a, wt, "") : LLVMBuildZExt(w->b, a, wt, "");
@@ -1123,16 +1142,7 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__mul_hi(gpucompile_lower__state
         m = LLVMBuildMul(w->b, a, b, "");
         return LLVMBuildTrunc(w->b, LLVMBuildLShr(w->b, m, gpucompile_lower__ki(wt, bits), ""), t, "");
     }
-    a0 = LLVMBuildAnd(w->b, a, lo32, "");
-    a1 = LLVMBuildLShr(w->b, a, k32, "");
-    b0 = LLVMBuildAnd(w->b, b, lo32, "");
-    b1 = LLVMBuildLShr(w->b, b, k32, "");
-    p00 = LLVMBuildMul(w->b, a0, b0, "");
-    p01 = LLVMBuildMul(w->b, a0, b1, "");
-    p10 = LLVMBuildMul(w->b, a1, b0, "");
-    p11 = LLVMBuildMul(w->b, a1, b1, "");
-    mid = LLVMBuildAdd(w->b, LLVMBuildAdd(w->b, LLVMBuildLShr(w->b, p00, k32, ""), LLVMBuildAnd(w->b, p01, lo32, ""), ""), LLVMBuildAnd(w->b, p10, lo32, ""), "");
-    hi = LLVMBuildAdd(w->b, LLVMBuildAdd(w->b, p11, LLVMBuildLShr(w->b, p01, k32, ""), ""), LLVMBuildAdd(w->b, LLVMBuildLShr(w->b, p10, k32, ""), LLVMBuildLShr(w->b, mid, k32, ""), ""), "");
+    hi = gpucompile_lower__umul_hi(w, a, b);
     if (sign) { /* the unsigned product's high half less b where a < 0 and a where b < 0 */
         LLVMValueRef z = gpucompile_lower__ki(t, 0);
         hi = LLVMBuildSub(w->b, hi, LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, a, z, ""), b, z, ""), "");
@@ -1478,6 +1488,15 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__convert(gpucompile_lower__cl *
 }
 
 /* ---- math functions ---- */
+/* a float call built at OpenCL's precision here rather than by GLSL.std.450's instruction */
+GPUCOMPILE_PRIVATE int gpucompile_lower__precise(const gpucompile_lower__cl *c) {
+    return !c->native && LLVMGetTypeKind(gpucompile_lower__elem(c->n ? LLVMTypeOf(c->a[0]) : c->t)) == LLVMFloatTypeKind;
+}
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__trig(gpucompile_lower__state *w, LLVMValueRef x, char which);
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__acos(gpucompile_lower__state *w, LLVMValueRef x, char which);
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__atan_pos(gpucompile_lower__state *w, LLVMValueRef a);
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__copysign(gpucompile_lower__state *w, LLVMValueRef x, LLVMValueRef y);
+
 /* those with an intrinsic of their own (GLSL.std.450 in LLVM 22's shaders; its transcendental
    instructions take 16- and 32-bit floats only: f64 = 0) */
 GPUCOMPILE_PRIVATE const char *gpucompile_lower__math(const char *f, unsigned n, int *f64) {
@@ -1507,6 +1526,11 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__math_call(gpucompile_lower__cl
         LLVMValueRef up = LLVMBuildFCmp(c->b, LLVMRealOGE, gpucompile_lower__intr1(w, "llvm.fabs", LLVMBuildFSub(c->b, a[0], t, "")), gpucompile_lower__kf(c->t, 0.5), "");
         LLVMValueRef step = LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, a[0], gpucompile_lower__kf(c->t, 0.0), ""), LLVMBuildFNeg(c->b, one, ""), one, "");
         return LLVMBuildSelect(c->b, up, LLVMBuildFAdd(c->b, t, step, ""), t, "");
+    }
+    if (c->n == 1 && gpucompile_lower__precise(c)) { /* where GLSL.std.450's misses OpenCL's limit */
+        if (strcmp(f, "sin") == 0 || strcmp(f, "cos") == 0 || strcmp(f, "tan") == 0) return gpucompile_lower__trig(w, a[0], f[0] == 's' ? 's' : f[0]);
+        if (strcmp(f, "acos") == 0 || strcmp(f, "asin") == 0) return gpucompile_lower__acos(w, a[0], f[1] == 's' ? 's' : 'c');
+        if (strcmp(f, "atan") == 0) return gpucompile_lower__copysign(w, gpucompile_lower__atan_pos(w, gpucompile_lower__intr1(w, "llvm.fabs", a[0])), a[0]);
     }
     if (m) {
         if (!f64 && LLVMGetTypeKind(c->et) == LLVMDoubleTypeKind) {
@@ -1556,14 +1580,20 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__copysign(gpucompile_lower__sta
 /* atan2(y, x) with C99 Annex F's zeros, infinities and NaNs, which GLSL's Atan leaves undefined
    (lavapipe gives 3pi/4 for atan2(0, 0)): the sign is y's, the size pi or 0 by x's sign where y is
    0 or x infinite, pi/2, pi/4 or 3pi/4 where y is infinite. */
-GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__atan2(gpucompile_lower__state *w, LLVMValueRef y, LLVMValueRef x) {
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__atan2(gpucompile_lower__state *w, LLVMValueRef y, LLVMValueRef x, int precise) {
     LLVMTypeRef t = LLVMTypeOf(y);
-    LLVMValueRef r = gpucompile_lower__intr2(w, "llvm.atan2", y, x), pi = gpucompile_lower__kf(t, 3.14159265358979323846), z = gpucompile_lower__kf(t, 0);
+    LLVMValueRef r = precise ? NULL : gpucompile_lower__intr2(w, "llvm.atan2", y, x), pi = gpucompile_lower__kf(t, 3.14159265358979323846), z = gpucompile_lower__kf(t, 0);
     LLVMValueRef xneg = LLVMBuildFCmp(w->b, LLVMRealOLT, gpucompile_lower__copysign(w, gpucompile_lower__kf(t, 1), x), z, "");
     LLVMValueRef xinf = gpucompile_lower__fpclass(w, x, GPUCOMPILE_LOWER__INF), yinf = gpucompile_lower__fpclass(w, y, GPUCOMPILE_LOWER__INF);
     LLVMValueRef yfin = gpucompile_lower__fpclass(w, y, GPUCOMPILE_LOWER__FINITE);
     LLVMValueRef flat = LLVMBuildOr(w->b, LLVMBuildFCmp(w->b, LLVMRealOEQ, y, z, ""), LLVMBuildAnd(w->b, xinf, yfin, ""), "");
     LLVMValueRef nan = LLVMBuildOr(w->b, gpucompile_lower__fpclass(w, x, GPUCOMPILE_LOWER__NAN), gpucompile_lower__fpclass(w, y, GPUCOMPILE_LOWER__NAN), "");
+    if (precise) { /* atan of the smaller |.| over the larger, then pi/2 - r and pi - r by where (x, y) lies */
+        LLVMValueRef ax = gpucompile_lower__intr1(w, "llvm.fabs", x), ay = gpucompile_lower__intr1(w, "llvm.fabs", y), swap = LLVMBuildFCmp(w->b, LLVMRealOGT, ay, ax, "");
+        r = gpucompile_lower__atan_pos(w, LLVMBuildFDiv(w->b, gpucompile_lower__intr2(w, "llvm.minnum", ax, ay), gpucompile_lower__intr2(w, "llvm.maxnum", ax, ay), ""));
+        r = LLVMBuildSelect(w->b, swap, LLVMBuildFSub(w->b, gpucompile_lower__kf(t, 1.57079632679489661923), r, ""), r, "");
+        r = LLVMBuildSelect(w->b, xneg, LLVMBuildFSub(w->b, pi, r, ""), r, "");
+    }
     r = LLVMBuildSelect(w->b, flat, LLVMBuildSelect(w->b, xneg, pi, z, ""), r, "");
     r = LLVMBuildSelect(w->b, yinf, LLVMBuildSelect(w->b, xinf, LLVMBuildSelect(w->b, xneg, gpucompile_lower__kf(t, 2.35619449019234492885), gpucompile_lower__kf(t, 0.78539816339744830962), ""),
                                                     gpucompile_lower__kf(t, 1.57079632679489661923), ""), r, "");
@@ -1642,9 +1672,9 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__log_series(gpucompile_lower__s
 }
 
 /* log(x) in pieces (float): x = m 2^e with m in [sqrt(1/2), sqrt(2)), log(m) = 2 atanh(s),
-   s = (m - 1) / (m + 1), by its series; *e: e as a float. GLSL.std.450's Log and Log2 are
+   s = (m - 1) / (m + 1), by its series; *e: e as a float (log_f: m - 1 itself). GLSL.std.450's Log and Log2 are
    absolute-error instructions (hundreds of ULP near 1, measured on lavapipe): this is within 2. */
-GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__log_m(gpucompile_lower__state *w, LLVMValueRef x, LLVMValueRef *ef) {
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__log_f(gpucompile_lower__state *w, LLVMValueRef x, LLVMValueRef *ef) {
     LLVMTypeRef t = LLVMTypeOf(x), it = gpucompile_lower__int_like(t);
     unsigned mant = gpucompile_lower__mant(t), ebits = gpucompile_lower__bits(t) - mant - 1;
     LLVMValueRef xs, e = gpucompile_lower__exponent(w, x, &xs), m, big, f;
@@ -1655,7 +1685,11 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__log_m(gpucompile_lower__state 
     e = LLVMBuildAdd(w->b, e, LLVMBuildZExt(w->b, big, it, ""), "");
     f = LLVMBuildFSub(w->b, m, gpucompile_lower__kf(t, 1.0), "");
     *ef = LLVMBuildSIToFP(w->b, e, t, "");
-    return gpucompile_lower__log_series(w, f);
+    return f;
+}
+
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__log_m(gpucompile_lower__state *w, LLVMValueRef x, LLVMValueRef *ef) {
+    return gpucompile_lower__log_series(w, gpucompile_lower__log_f(w, x, ef));
 }
 
 /* log, log2, log10 (which: 'e', '2', 'a'): e log(2) + log(m) in the base, the special values of x */
@@ -1703,6 +1737,333 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__log1p(gpucompile_lower__state 
     LLVMValueRef small = LLVMBuildAnd(w->b, LLVMBuildFCmp(w->b, LLVMRealOGT, x, gpucompile_lower__kf(t, -0.29289321881345247560), ""),
                                      LLVMBuildFCmp(w->b, LLVMRealOLT, x, gpucompile_lower__kf(t, 0.41421356237309504880), ""), "");
     return LLVMBuildSelect(w->b, small, gpucompile_lower__log_series(w, x), lu, "");
+}
+
+/* ---- OpenCL's precision where GLSL.std.450's falls short (float) ----
+   A shader's GLSL.std.450 Sin, Cos, Asin, Acos, Atan and Pow have no precision given, and lavapipe's miss
+   OpenCL's limits (sin of 1.33e36 gave -1; asin ~3700 ULP off, acos, atan, atan2 5 to 20, pow 16+
+   at 8.2e30): these are built here from polynomials (Cephes' for sin, cos, tan, asin, acos and
+   atan; fitted to the host's long-double libm on Chebyshev nodes for erf, erfc, tgamma and
+   lgamma), with integer arithmetic or bit masks where exactness matters: on lavapipe an fma's
+   error term fma(a, b, -(a * b)) is 0, and Mesa's compiler folds (a + b) - a into b and
+   exp2(a) exp2(b) into exp2(a + b), so no double-float trick that needs them is used. The
+   half-precision and native_ forms keep GLSL.std.450's. */
+
+/* k[0] + k[1] u + ... + k[n-1] u^(n-1) (Horner); where sel (an i1 of u's shape) holds, k2's instead */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__poly(gpucompile_lower__state *w, LLVMValueRef u, const double *k, const double *k2, LLVMValueRef sel, unsigned n) {
+    LLVMTypeRef t = LLVMTypeOf(u);
+    LLVMValueRef r = NULL;
+    unsigned i = n;
+    while (i-- > 0) {
+        LLVMValueRef c = gpucompile_lower__kf(t, k[i]);
+        if (k2) c = LLVMBuildSelect(w->b, sel, gpucompile_lower__kf(t, k2[i]), c, "");
+        r = r ? LLVMBuildFAdd(w->b, LLVMBuildFMul(w->b, r, u, ""), c, "") : c;
+    }
+    return r;
+}
+
+/* |x| (a float's, finite, from pi/4 up) = (q + r / (pi/2)) pi/2 with |r| <= pi/4; *q: q (i32 lanes).
+   Payne and Hanek's reduction in 32-bit integers: x's mantissa m times the 96 bits of 2/pi that
+   matter at x's exponent (those above weigh multiples of 4, those below less than 2^-60), modulo
+   2^96; the quadrant is the top two bits, the rest the fraction, normalized and times pi/2. */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__trig_reduce(gpucompile_lower__state *w, LLVMValueRef ax, LLVMValueRef *q) {
+    static const unsigned two_over_pi[8] = {0, 0xa2f9836eu, 0x4e441529u, 0xfc2757d1u, 0xf534ddc0u, 0xdb629599u, 0x3c439041u, 0xfe5163abu}; /* after 32 zero bits */
+    LLVMTypeRef it = gpucompile_lower__int_like(LLVMTypeOf(ax));
+    LLVMBuilderRef b = w->b;
+    LLVMValueRef bits = LLVMBuildBitCast(b, ax, it, ""), e, m, pos, wi, sh, word[4], v[3], lo0, hi0, lo1, hi1, p2, w1, w2, hi, lo, neg, z, k, s, p, r, scale;
+    unsigned i, j;
+    e = LLVMBuildSub(b, LLVMBuildLShr(b, bits, gpucompile_lower__ki(it, 23), ""), gpucompile_lower__ki(it, 127), "");
+    e = gpucompile_lower__intr2(w, "llvm.smin", gpucompile_lower__intr2(w, "llvm.smax", e, gpucompile_lower__ki(it, (unsigned long long)-1)), gpucompile_lower__ki(it, 127));
+    if (!e) return NULL;
+    m = LLVMBuildOr(b, LLVMBuildAnd(b, bits, gpucompile_lower__ki(it, 0x7fffff), ""), gpucompile_lower__ki(it, 0x800000), "");
+    pos = LLVMBuildAdd(b, e, gpucompile_lower__ki(it, 7), ""); /* the first bit that matters: x's ulp times it weighs 2 */
+    wi = LLVMBuildLShr(b, pos, gpucompile_lower__ki(it, 5), "");
+    sh = LLVMBuildAnd(b, pos, gpucompile_lower__ki(it, 31), "");
+    for (i = 0; i < 4; i++) { /* the words wi .. wi + 3 of the table, chosen by selects (wi <= 4) */
+        LLVMValueRef idx = LLVMBuildAdd(b, wi, gpucompile_lower__ki(it, i), "");
+        word[i] = gpucompile_lower__ki(it, two_over_pi[7]);
+        for (j = 7; j-- > 0;)
+            word[i] = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, idx, gpucompile_lower__ki(it, j), ""), gpucompile_lower__ki(it, two_over_pi[j]), word[i], "");
+    }
+    for (i = 0; i < 3; i++) v[i] = gpucompile_lower__funnel(w, word[i], word[i + 1], sh, 0); /* v[0]: the top 32 of the 96 bits */
+    lo0 = LLVMBuildMul(b, m, v[2], "");
+    hi0 = gpucompile_lower__umul_hi(w, m, v[2]);
+    lo1 = LLVMBuildMul(b, m, v[1], "");
+    hi1 = gpucompile_lower__umul_hi(w, m, v[1]);
+    p2 = LLVMBuildMul(b, m, v[0], "");
+    w1 = LLVMBuildAdd(b, hi0, lo1, "");
+    w2 = LLVMBuildAdd(b, LLVMBuildAdd(b, hi1, p2, ""), LLVMBuildZExt(b, LLVMBuildICmp(b, LLVMIntULT, w1, lo1, ""), it, ""), "");
+    /* the fraction's top 64 bits (hi, lo), signed: from 1/2 on it is f - 1 of the next quadrant */
+    hi = LLVMBuildOr(b, LLVMBuildShl(b, w2, gpucompile_lower__ki(it, 2), ""), LLVMBuildLShr(b, w1, gpucompile_lower__ki(it, 30), ""), "");
+    lo = LLVMBuildOr(b, LLVMBuildShl(b, w1, gpucompile_lower__ki(it, 2), ""), LLVMBuildLShr(b, lo0, gpucompile_lower__ki(it, 30), ""), "");
+    neg = LLVMBuildICmp(b, LLVMIntSLT, hi, gpucompile_lower__ki(it, 0), "");
+    *q = LLVMBuildAdd(b, LLVMBuildLShr(b, w2, gpucompile_lower__ki(it, 30), ""), LLVMBuildZExt(b, neg, it, ""), "");
+    z = LLVMBuildNeg(b, lo, "");
+    hi = LLVMBuildSelect(b, neg, LLVMBuildAdd(b, LLVMBuildNot(b, hi, ""), LLVMBuildZExt(b, LLVMBuildICmp(b, LLVMIntEQ, lo, gpucompile_lower__ki(it, 0), ""), it, ""), ""), hi, "");
+    lo = LLVMBuildSelect(b, neg, z, lo, "");
+    z = LLVMBuildICmp(b, LLVMIntEQ, hi, gpucompile_lower__ki(it, 0), ""); /* normalized: the first set bit on top */
+    k = LLVMBuildSelect(b, z, gpucompile_lower__ki(it, 32), gpucompile_lower__ki(it, 0), "");
+    hi = LLVMBuildSelect(b, z, lo, hi, "");
+    lo = LLVMBuildSelect(b, z, gpucompile_lower__ki(it, 0), lo, "");
+    s = gpucompile_lower__clz(w, hi);
+    hi = gpucompile_lower__funnel(w, hi, lo, s, 0);
+    p = gpucompile_lower__umul_hi(w, hi, gpucompile_lower__ki(it, 0xc90fdaa2u)); /* pi/2 in 2^31 units */
+    scale = LLVMBuildBitCast(b, LLVMBuildShl(b, LLVMBuildSub(b, LLVMBuildSub(b, gpucompile_lower__ki(it, 96), k, ""), s, ""), gpucompile_lower__ki(it, 23), ""), LLVMTypeOf(ax), "");
+    r = LLVMBuildFMul(b, LLVMBuildUIToFP(b, p, LLVMTypeOf(ax), ""), scale, "");
+    return LLVMBuildSelect(b, neg, LLVMBuildFNeg(b, r, ""), r, "");
+}
+
+/* sin, cos or tan (which: 's', 'c', 't') of a float: r and the quadrant q of |x| (|x| itself below
+   pi/4), Cephes' sinf, cosf and tanf polynomials on r, chosen and signed by q and x's sign */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__trig(gpucompile_lower__state *w, LLVMValueRef x, char which) {
+    static const double ks[] = {-1.6666654611e-1, 8.3321608736e-3, -1.9515295891e-4};
+    static const double kc[] = {4.166664568298827e-2, -1.388731625493765e-3, 2.443315711809948e-5};
+    static const double kt[] = {3.33331568548e-1, 1.33387994085e-1, 5.34112807005e-2, 2.44301354525e-2, 3.11992232697e-3, 9.38540185543e-3};
+    LLVMTypeRef t = LLVMTypeOf(x), it = gpucompile_lower__int_like(t), i1 = gpucompile_lower__like(t, LLVMInt1TypeInContext(w->ctx));
+    LLVMBuilderRef b = w->b;
+    LLVMValueRef ax = gpucompile_lower__intr1(w, "llvm.fabs", x), q, r = gpucompile_lower__trig_reduce(w, ax, &q), small, z, v, s, c, odd, flip;
+    if (!r) return NULL;
+    small = LLVMBuildFCmp(b, LLVMRealOLT, ax, gpucompile_lower__kf(t, 0.78539816339744830962), "");
+    r = LLVMBuildSelect(b, small, ax, r, "");
+    q = LLVMBuildSelect(b, small, gpucompile_lower__ki(it, 0), q, "");
+    if (which == 'c') q = LLVMBuildAdd(b, q, gpucompile_lower__ki(it, 1), ""); /* cos x = sin(x + pi/2) */
+    odd = LLVMBuildTrunc(b, q, i1, "");
+    z = LLVMBuildFMul(b, r, r, "");
+    if (which == 't') {
+        v = LLVMBuildFAdd(b, r, LLVMBuildFMul(b, LLVMBuildFMul(b, r, z, ""), gpucompile_lower__poly(w, z, kt, NULL, NULL, 6), ""), "");
+        v = LLVMBuildSelect(b, odd, LLVMBuildFDiv(b, gpucompile_lower__kf(t, -1.0), v, ""), v, "");
+        flip = NULL;
+    } else {
+        s = LLVMBuildFAdd(b, r, LLVMBuildFMul(b, LLVMBuildFMul(b, r, z, ""), gpucompile_lower__poly(w, z, ks, NULL, NULL, 3), ""), "");
+        c = LLVMBuildFAdd(b, LLVMBuildFSub(b, gpucompile_lower__kf(t, 1.0), LLVMBuildFMul(b, z, gpucompile_lower__kf(t, 0.5), ""), ""),
+                          LLVMBuildFMul(b, LLVMBuildFMul(b, z, z, ""), gpucompile_lower__poly(w, z, kc, NULL, NULL, 3), ""), "");
+        v = LLVMBuildSelect(b, odd, c, s, "");
+        flip = LLVMBuildTrunc(b, LLVMBuildLShr(b, q, gpucompile_lower__ki(it, 1), ""), i1, "");
+    }
+    if (which != 'c') { /* odd functions: x's sign */
+        LLVMValueRef xneg = LLVMBuildICmp(b, LLVMIntSLT, LLVMBuildBitCast(b, x, it, ""), gpucompile_lower__ki(it, 0), "");
+        flip = flip ? LLVMBuildXor(b, flip, xneg, "") : xneg;
+    }
+    v = LLVMBuildSelect(b, flip, LLVMBuildFNeg(b, v, ""), v, "");
+    /* inf and NaN: NaN from x's bits (WGSL has no NaN constant, naga refuses one) */
+    return gpucompile_lower__fsel(w, x, GPUCOMPILE_LOWER__INF | GPUCOMPILE_LOWER__NAN,
+                                  LLVMBuildBitCast(b, LLVMBuildOr(b, LLVMBuildBitCast(b, x, it, ""), gpucompile_lower__ki(it, 0x7fc00000u), ""), t, ""), v);
+}
+
+/* atan(a) for a >= 0 (Cephes' atanf: a reduced below tan(pi/8) by pi/4 or pi/2 steps) */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__atan_pos(gpucompile_lower__state *w, LLVMValueRef a) {
+    static const double k[] = {-3.33329491539e-1, 1.99777106478e-1, -1.38776856032e-1, 8.05374449538e-2};
+    LLVMTypeRef t = LLVMTypeOf(a);
+    LLVMBuilderRef b = w->b;
+    LLVMValueRef one = gpucompile_lower__kf(t, 1.0), big = LLVMBuildFCmp(b, LLVMRealOGT, a, gpucompile_lower__kf(t, 2.414213562373095), "");
+    LLVMValueRef mid = LLVMBuildFCmp(b, LLVMRealOGT, a, gpucompile_lower__kf(t, 0.4142135623730950), ""), y0, u, z;
+    y0 = LLVMBuildSelect(b, big, gpucompile_lower__kf(t, 1.57079632679489661923), LLVMBuildSelect(b, mid, gpucompile_lower__kf(t, 0.78539816339744830962), gpucompile_lower__kf(t, 0.0), ""), "");
+    u = LLVMBuildSelect(b, big, LLVMBuildFDiv(b, gpucompile_lower__kf(t, -1.0), a, ""),
+                        LLVMBuildSelect(b, mid, LLVMBuildFDiv(b, LLVMBuildFSub(b, a, one, ""), LLVMBuildFAdd(b, a, one, ""), ""), a, ""), "");
+    z = LLVMBuildFMul(b, u, u, "");
+    return LLVMBuildFAdd(b, y0, LLVMBuildFAdd(b, u, LLVMBuildFMul(b, LLVMBuildFMul(b, u, z, ""), gpucompile_lower__poly(w, z, k, NULL, NULL, 4), ""), ""), "");
+}
+
+/* acos or asin (which: 'c', 's'; Cephes' acosf and asinf: asin's polynomial on x up to 1/2, else on
+   sqrt((1 - |x|) / 2)) */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__acos(gpucompile_lower__state *w, LLVMValueRef x, char which) {
+    static const double k[] = {1.6666752422e-1, 7.4953002686e-2, 4.5470025998e-2, 2.4181311049e-2, 4.2163199048e-2};
+    LLVMTypeRef t = LLVMTypeOf(x);
+    LLVMBuilderRef b = w->b;
+    LLVMValueRef ax = gpucompile_lower__intr1(w, "llvm.fabs", x), big = LLVMBuildFCmp(b, LLVMRealOGT, ax, gpucompile_lower__kf(t, 0.5), ""), a, z, p, two_p;
+    LLVMValueRef half_pi = gpucompile_lower__kf(t, 1.57079632679489661923);
+    a = LLVMBuildSelect(b, big, gpucompile_lower__intr1(w, "llvm.sqrt", LLVMBuildFMul(b, LLVMBuildFSub(b, gpucompile_lower__kf(t, 1.0), ax, ""), gpucompile_lower__kf(t, 0.5), "")),
+                        which == 's' ? ax : x, "");
+    z = LLVMBuildFMul(b, a, a, "");
+    p = LLVMBuildFAdd(b, a, LLVMBuildFMul(b, LLVMBuildFMul(b, a, z, ""), gpucompile_lower__poly(w, z, k, NULL, NULL, 5), ""), ""); /* asin(a) */
+    two_p = LLVMBuildFMul(b, p, gpucompile_lower__kf(t, 2.0), "");
+    if (which == 's') return gpucompile_lower__copysign(w, LLVMBuildSelect(b, big, LLVMBuildFSub(b, half_pi, two_p, ""), p, ""), x);
+    return LLVMBuildSelect(b, big, LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, x, gpucompile_lower__kf(t, 0.0), ""),
+                                                   LLVMBuildFSub(b, gpucompile_lower__kf(t, 3.14159265358979323846), two_p, ""), two_p, ""),
+                           LLVMBuildFSub(b, half_pi, p, ""), "");
+}
+
+/* erf(|x|) below 1: x P(x^2) (fitted on [0, 1]) */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__erf_small(gpucompile_lower__state *w, LLVMValueRef x) {
+    static const double k[] = {1.128379167e+00, -3.761263848e-01, 1.128378262e-01, -2.686543831e-02, 5.221053413e-03, -8.484396551e-04, 1.126825389e-04, -9.673590812e-06};
+    return LLVMBuildFMul(w->b, x, gpucompile_lower__poly(w, LLVMBuildFMul(w->b, x, x, ""), k, NULL, NULL, 8), "");
+}
+
+/* erfc(v) for v from 3/4 on: e^-v^2 H(v) / v, H fitted in v below 2 and in 1/v above (relative
+   error 3e-8 each); v past 10.1: 0. e^-v^2 = 2^-(h^2 L1) 2^-(h^2 L2 + (v^2 - h^2) L), h: v with 8
+   significant bits (by its bits), L1: log2(e) with 8, so that h^2 L1 is exact (v^2 rounded would not
+   do, nor its fma error term: that left erfc 100 ULP off on lavapipe); its integer
+   part as 2^n by ldexp, one exp2 for the rest (Mesa's compiler merges exp2(a) exp2(b) into
+   exp2(a + b), which would round h^2 L1 again) */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__erfc_big(gpucompile_lower__state *w, LLVMValueRef v) {
+    static const double near[] = {4.720318486e-01, 8.986212083e-02, -6.075505912e-02, 3.416987189e-02, -1.701143977e-02, 7.730247385e-03,
+                                  -3.263037179e-03, 1.285432942e-03, -4.834651606e-04, 1.977730119e-04, -6.816832886e-05};
+    static const double far[] = {5.416332031e-01, -1.346010143e-01, -1.355838496e-01, 2.080724788e-01, -8.154725714e-02, -1.584573139e-01,
+                                 3.415560438e-01, -2.660663181e-01, -1.928364979e-01, 8.742303735e-01, -9.706936365e-01};
+    LLVMTypeRef t = LLVMTypeOf(v);
+    LLVMBuilderRef b = w->b;
+    LLVMTypeRef it = gpucompile_lower__int_like(t);
+    LLVMValueRef x = gpucompile_lower__intr2(w, "llvm.minnum", v, gpucompile_lower__kf(t, 10.1)), xh, h2, e, n, isfar, u, h;
+    xh = LLVMBuildBitCast(b, LLVMBuildAnd(b, LLVMBuildBitCast(b, x, it, ""), gpucompile_lower__ki(it, 0xffff0000u), ""), t, "");
+    h2 = LLVMBuildFMul(b, xh, xh, "");
+    e = LLVMBuildFMul(b, LLVMBuildFMul(b, h2, gpucompile_lower__kf(t, 1.4375), ""), gpucompile_lower__kf(t, -1.0), "");
+    u = LLVMBuildFMul(b, LLVMBuildFSub(b, x, xh, ""), LLVMBuildFAdd(b, x, xh, ""), ""); /* v^2 - h^2 */
+    u = LLVMBuildFAdd(b, LLVMBuildFMul(b, h2, gpucompile_lower__kf(t, 1.44269504088896340736 - 1.4375), ""), LLVMBuildFMul(b, u, gpucompile_lower__kf(t, 1.44269504088896340736), ""), "");
+    n = gpucompile_lower__intr1(w, "llvm.floor", e);
+    e = gpucompile_lower__intr1(w, "llvm.exp2", LLVMBuildFSub(b, LLVMBuildFSub(b, e, n, ""), u, ""));
+    e = gpucompile_lower__ldexp(w, e, LLVMBuildFPToSI(b, n, it, ""));
+    isfar = LLVMBuildFCmp(b, LLVMRealOGE, x, gpucompile_lower__kf(t, 2.0), "");
+    u = LLVMBuildSelect(b, isfar, LLVMBuildFSub(b, LLVMBuildFDiv(b, gpucompile_lower__kf(t, 1.0), x, ""), gpucompile_lower__kf(t, 0.3), ""),
+                        LLVMBuildFSub(b, x, gpucompile_lower__kf(t, 1.375), ""), "");
+    h = gpucompile_lower__poly(w, u, near, far, isfar, 11);
+    return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGE, v, gpucompile_lower__kf(t, 10.1), ""), gpucompile_lower__kf(t, 0.0),
+                           LLVMBuildFDiv(b, LLVMBuildFMul(b, e, h, ""), x, ""), "");
+}
+
+/* tgamma(v) for v > 0: v below 1 as tgamma(v + 1) / v; a = f + n with f in [1, 2) (exact: f keeps a's
+   last bit), tgamma(f) fitted, times f (f + 1) ... (f + n - 1), each f + k exact; inf past 35.1 */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__tgamma_pos(gpucompile_lower__state *w, LLVMValueRef v) {
+    static const double k[] = {8.862269246e-01, 3.233828362e-02, 4.148137082e-01, -1.072858207e-01, 1.446336499e-01, -7.772028495e-02,
+                               5.880590467e-02, -3.625772053e-02, 2.438126141e-02, -2.374981865e-02, 1.634585786e-02};
+    LLVMTypeRef t = LLVMTypeOf(v);
+    LLVMBuilderRef b = w->b;
+    LLVMValueRef one = gpucompile_lower__kf(t, 1.0), small = LLVMBuildFCmp(b, LLVMRealOLT, v, one, ""), a, n, f, r;
+    unsigned i;
+    a = LLVMBuildSelect(b, small, LLVMBuildFAdd(b, v, one, ""), gpucompile_lower__intr2(w, "llvm.minnum", v, gpucompile_lower__kf(t, 35.5)), "");
+    n = LLVMBuildFSub(b, gpucompile_lower__intr1(w, "llvm.floor", a), one, "");
+    f = LLVMBuildFSub(b, a, n, "");
+    r = gpucompile_lower__poly(w, LLVMBuildFSub(b, f, gpucompile_lower__kf(t, 1.5), ""), k, NULL, NULL, 11);
+    for (i = 0; i < 35; i++)
+        r = LLVMBuildFMul(b, r, LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, gpucompile_lower__kf(t, (double)i), n, ""),
+                                                LLVMBuildFAdd(b, f, gpucompile_lower__kf(t, (double)i), ""), one, ""), "");
+    r = LLVMBuildSelect(b, small, LLVMBuildFDiv(b, r, v, ""), r, "");
+    return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, v, gpucompile_lower__kf(t, 35.1), ""), gpucompile_lower__special(w, t, 0, 0), r, "");
+}
+
+/* lgamma(v) for v >= 0: (a - 1)(a - 2) P(a) on [3/4, 11/4] (fitted: no cancellation at its zeros),
+   less log v where a = v + 1; log tgamma(a) below 10; Stirling's series above */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__lgamma_pos(gpucompile_lower__state *w, LLVMValueRef v) {
+    static const double k[] = {4.501393172e-01, -1.194813630e-01, 4.451995724e-02, -1.906003193e-02, 8.783960623e-03, -4.179593243e-03, 2.051966158e-03,
+                               -1.210823420e-03, 6.615468539e-04, -5.663713008e-05, -5.371029600e-06, -2.268940273e-04, 1.322979261e-04};
+    LLVMTypeRef t = LLVMTypeOf(v);
+    LLVMBuilderRef b = w->b;
+    LLVMValueRef one = gpucompile_lower__kf(t, 1.0), small = LLVMBuildFCmp(b, LLVMRealOLT, v, gpucompile_lower__kf(t, 0.75), ""), a, mid, big, l, rm, rs, ia, r;
+    a = LLVMBuildSelect(b, small, LLVMBuildFAdd(b, v, one, ""), v, "");
+    mid = LLVMBuildFCmp(b, LLVMRealOLT, a, gpucompile_lower__kf(t, 2.75), "");
+    big = LLVMBuildFCmp(b, LLVMRealOGE, a, gpucompile_lower__kf(t, 10.0), "");
+    l = gpucompile_lower__log(w, LLVMBuildSelect(b, small, v, LLVMBuildSelect(b, big, a, gpucompile_lower__tgamma_pos(w, gpucompile_lower__intr2(w, "llvm.minnum", a, gpucompile_lower__kf(t, 10.0))), ""), ""), 'e');
+    rm = LLVMBuildFMul(b, LLVMBuildFMul(b, LLVMBuildFSub(b, a, one, ""), LLVMBuildFSub(b, a, gpucompile_lower__kf(t, 2.0), ""), ""),
+                       gpucompile_lower__poly(w, LLVMBuildFSub(b, a, gpucompile_lower__kf(t, 1.75), ""), k, NULL, NULL, 13), "");
+    rm = LLVMBuildSelect(b, small, LLVMBuildFSub(b, rm, l, ""), rm, "");
+    ia = LLVMBuildFDiv(b, one, a, "");
+    rs = LLVMBuildFMul(b, ia, LLVMBuildFSub(b, gpucompile_lower__kf(t, 1.0 / 12), LLVMBuildFMul(b, LLVMBuildFMul(b, ia, ia, ""), gpucompile_lower__kf(t, 1.0 / 360), ""), ""), "");
+    rs = LLVMBuildFAdd(b, LLVMBuildFSub(b, LLVMBuildFMul(b, a, LLVMBuildFSub(b, l, one, ""), ""), LLVMBuildFMul(b, l, gpucompile_lower__kf(t, 0.5), ""), ""), /* a (l - 1): no overflow before the result's */
+                       LLVMBuildFAdd(b, gpucompile_lower__kf(t, 0.91893853320467274178), rs, ""), "");
+    r = LLVMBuildSelect(b, mid, rm, LLVMBuildSelect(b, big, rs, l, ""), "");
+    return gpucompile_lower__fsel(w, v, GPUCOMPILE_LOWER__INF, v, r);
+}
+
+/* tgamma or lgamma (which: 't', 'l') of a float; sign: where not NULL, lgamma_r's sign of tgamma
+   (an i32 of x's shape: 1 or -1, 0 at zero and the negative integers). Below 0 by reflection,
+   gamma(x) gamma(-x) = -pi / (x sin(pi x)) (-x exact) */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__gamma(gpucompile_lower__state *w, LLVMValueRef x, char which, LLVMValueRef *sign) {
+    LLVMTypeRef t = LLVMTypeOf(x), it = gpucompile_lower__int_like(t);
+    LLVMBuilderRef b = w->b;
+    LLVMValueRef z = gpucompile_lower__kf(t, 0.0), v = gpucompile_lower__intr1(w, "llvm.fabs", x), neg = LLVMBuildFCmp(b, LLVMRealOLT, x, z, "");
+    LLVMValueRef sp = gpucompile_lower__sinpi(w, x, 0), pole = LLVMBuildAnd(b, neg, LLVMBuildFCmp(b, LLVMRealOEQ, sp, z, ""), ""), r, p;
+    if (which == 't') {
+        p = gpucompile_lower__tgamma_pos(w, v);
+        r = LLVMBuildFDiv(b, gpucompile_lower__kf(t, -3.14159265358979323846), LLVMBuildFMul(b, LLVMBuildFMul(b, x, sp, ""), p, ""), "");
+        r = LLVMBuildSelect(b, neg, r, p, "");
+        r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOEQ, x, z, ""), gpucompile_lower__copysign(w, gpucompile_lower__special(w, t, 0, 0), x), r, "");
+        r = LLVMBuildSelect(b, pole, gpucompile_lower__special(w, t, 1, 0), r, ""); /* the negative integers and -inf */
+        return gpucompile_lower__fsel(w, x, GPUCOMPILE_LOWER__NAN, x, r);
+    }
+    p = gpucompile_lower__lgamma_pos(w, v);
+    r = LLVMBuildFSub(b, LLVMBuildFSub(b, gpucompile_lower__log(w, LLVMBuildFDiv(b, gpucompile_lower__kf(t, 3.14159265358979323846), gpucompile_lower__intr1(w, "llvm.fabs", sp), ""), 'e'),
+                                       gpucompile_lower__log(w, v, 'e'), ""), p, "");
+    r = LLVMBuildSelect(b, neg, r, p, "");
+    r = LLVMBuildSelect(b, pole, gpucompile_lower__special(w, t, 0, 0), r, "");
+    r = gpucompile_lower__fsel(w, x, GPUCOMPILE_LOWER__INF, gpucompile_lower__special(w, t, 0, 0), r);
+    r = gpucompile_lower__fsel(w, x, GPUCOMPILE_LOWER__NAN, x, r);
+    if (sign) {
+        LLVMValueRef s = LLVMBuildSelect(b, LLVMBuildAnd(b, neg, LLVMBuildFCmp(b, LLVMRealOLT, sp, z, ""), ""), gpucompile_lower__ki(it, (unsigned long long)-1), gpucompile_lower__ki(it, 1), "");
+        s = LLVMBuildSelect(b, LLVMBuildOr(b, pole, LLVMBuildFCmp(b, LLVMRealOEQ, x, z, ""), ""), gpucompile_lower__ki(it, 0), s, "");
+        *sign = s;
+    }
+    return r;
+}
+
+/* the float of x's top 12 significant bits (by its bits: the rest, x less it, is exact), so that
+   the product of two is exact */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__hi12(gpucompile_lower__state *w, LLVMValueRef x) {
+    LLVMTypeRef it = gpucompile_lower__int_like(LLVMTypeOf(x));
+    return LLVMBuildBitCast(w->b, LLVMBuildAnd(w->b, LLVMBuildBitCast(w->b, x, it, ""), gpucompile_lower__ki(it, 0xfffff000u), ""), LLVMTypeOf(x), "");
+}
+
+/* ax^y for ax >= 0 (float; pow's signs and zeros are the caller's): 2^(y log2 ax) with y log2 ax
+   in pieces, so that its rounding (2^-17 of it at 100) does not reach the result. log2 ax = e + a
+   + l: log(m) = 2 s + s^3 P(s^2), s = (m - 1) / (m + 1) as s_h (12 bits) + s_l, s_l from the
+   exact remainder, a = 2 s_h k_h exact (k_h: 1/log 2's 12 top bits). y log2 ax: the exact
+   products of 12-bit halves (y_h e, y_l e, y_h a_h), each less its nearest integer (exact), plus
+   the small rest; 2^n by ldexp, one exp2 for the fraction. No error term by an fma or a two-sum:
+   on lavapipe an fma's is 0 and Mesa's compiler folds (a + b) - a into b. one: pow's 1^y = 1 for
+   every y (powr's 1^inf, 0^0 and inf^0 are NaN) */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__pow_pos(gpucompile_lower__state *w, LLVMValueRef ax, LLVMValueRef y, int one) {
+    static const double k[] = {2.0 / 3, 2.0 / 5, 2.0 / 7, 2.0 / 9, 2.0 / 11, 2.0 / 13};
+    const double inv_ln2 = 1.44269504088896340736, kh = 1.4423828125; /* kh: its 12 top bits */
+    LLVMTypeRef t = LLVMTypeOf(ax), it = gpucompile_lower__int_like(t);
+    LLVMBuilderRef b = w->b;
+    LLVMValueRef ef, f = gpucompile_lower__log_f(w, ax, &ef), den, sv, sh, fh, r, sl, s1, s2, lo, a, ah, ll, yh, yl, part[3], zl, n, v, zs;
+    LLVMValueRef z = gpucompile_lower__kf(t, 0.0), inf = gpucompile_lower__special(w, t, 0, 0), big;
+    unsigned i;
+    den = LLVMBuildFAdd(b, f, gpucompile_lower__kf(t, 2.0), "");
+    sv = LLVMBuildFDiv(b, f, den, "");
+    sh = gpucompile_lower__hi12(w, sv);
+    fh = gpucompile_lower__hi12(w, f);
+    r = LLVMBuildFSub(b, LLVMBuildFSub(b, LLVMBuildFSub(b, f, LLVMBuildFMul(b, sh, gpucompile_lower__kf(t, 2.0), ""), ""), LLVMBuildFMul(b, sh, fh, ""), ""),
+                      LLVMBuildFMul(b, sh, LLVMBuildFSub(b, f, fh, ""), ""), ""); /* f - s_h (2 + f) */
+    sl = LLVMBuildFDiv(b, r, den, "");
+    s1 = LLVMBuildFAdd(b, sh, sl, "");
+    s2 = LLVMBuildFMul(b, s1, s1, "");
+    lo = LLVMBuildFAdd(b, LLVMBuildFMul(b, sl, gpucompile_lower__kf(t, 2.0), ""), LLVMBuildFMul(b, LLVMBuildFMul(b, s1, s2, ""), gpucompile_lower__poly(w, s2, k, NULL, NULL, 6), ""), "");
+    a = LLVMBuildFMul(b, LLVMBuildFMul(b, sh, gpucompile_lower__kf(t, 2.0), ""), gpucompile_lower__kf(t, kh), "");
+    ll = LLVMBuildFAdd(b, LLVMBuildFMul(b, LLVMBuildFMul(b, sh, gpucompile_lower__kf(t, 2.0), ""), gpucompile_lower__kf(t, inv_ln2 - kh), ""),
+                       LLVMBuildFMul(b, lo, gpucompile_lower__kf(t, inv_ln2), ""), "");
+    yh = gpucompile_lower__hi12(w, y);
+    yl = LLVMBuildFSub(b, y, yh, "");
+    ah = gpucompile_lower__hi12(w, a);
+    part[0] = LLVMBuildFMul(b, yh, ef, "");
+    part[1] = LLVMBuildFMul(b, yl, ef, "");
+    part[2] = LLVMBuildFMul(b, yh, ah, "");
+    zl = LLVMBuildFAdd(b, LLVMBuildFAdd(b, LLVMBuildFMul(b, yh, LLVMBuildFSub(b, a, ah, ""), ""), LLVMBuildFMul(b, yl, a, ""), ""), LLVMBuildFMul(b, y, ll, ""), "");
+    zs = zl;
+    n = z;
+    for (i = 0; i < 3; i++) {
+        LLVMValueRef ni = gpucompile_lower__intr1(w, "llvm.rint", part[i]);
+        zl = LLVMBuildFAdd(b, zl, LLVMBuildFSub(b, part[i], ni, ""), "");
+        n = LLVMBuildFAdd(b, n, ni, "");
+        zs = LLVMBuildFAdd(b, zs, part[i], "");
+    }
+    n = gpucompile_lower__intr2(w, "llvm.minnum", gpucompile_lower__intr2(w, "llvm.maxnum", n, gpucompile_lower__kf(t, -400.0)), gpucompile_lower__kf(t, 400.0));
+    v = gpucompile_lower__intr1(w, "llvm.exp2", zl);
+    v = gpucompile_lower__ldexp(w, v, LLVMBuildFPToSI(b, gpucompile_lower__fsel(w, n, GPUCOMPILE_LOWER__NAN, z, n), it, ""));
+    v = gpucompile_lower__fsel(w, zs, GPUCOMPILE_LOWER__NAN, zs, v);
+    v = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, zs, gpucompile_lower__kf(t, 129.0), ""), inf, v, "");
+    v = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, zs, gpucompile_lower__kf(t, -160.0), ""), z, v, "");
+    v = gpucompile_lower__fsel(w, ax, GPUCOMPILE_LOWER__NAN, ax, v); /* log_f reads a NaN's bits as a number */
+    v = gpucompile_lower__fsel(w, ax, GPUCOMPILE_LOWER__ZERO, LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, y, z, ""), inf, z, ""), v); /* and 0's */
+    if (!one) /* powr: 0^0, inf^0 NaN */
+        v = LLVMBuildSelect(b, LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealOEQ, y, z, ""), gpucompile_lower__fpclass(w, ax, GPUCOMPILE_LOWER__ZERO | GPUCOMPILE_LOWER__INF), ""),
+                            gpucompile_lower__special(w, t, 1, 0), v, "");
+    /* the infinities: ax = inf, y = +-inf (2^(y log2 ax) as the limit) */
+    v = gpucompile_lower__fsel(w, ax, GPUCOMPILE_LOWER__INF, LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGT, y, z, ""), inf, z, ""), v);
+    big = LLVMBuildFCmp(b, LLVMRealOGT, ax, gpucompile_lower__kf(t, 1.0), "");
+    v = gpucompile_lower__fsel(w, y, GPUCOMPILE_LOWER__INF, LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, big, LLVMBuildFCmp(b, LLVMRealOGT, y, z, ""), ""), inf, z, ""), v);
+    v = gpucompile_lower__fsel(w, y, GPUCOMPILE_LOWER__NAN, y, gpucompile_lower__fsel(w, ax, GPUCOMPILE_LOWER__NAN, ax, v));
+    return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOEQ, ax, gpucompile_lower__kf(t, 1.0), ""),
+                           LLVMBuildSelect(b, gpucompile_lower__fpclass(w, y, one ? GPUCOMPILE_LOWER__NAN : GPUCOMPILE_LOWER__NAN | GPUCOMPILE_LOWER__INF),
+                                           one ? gpucompile_lower__kf(t, 1.0) : gpucompile_lower__special(w, t, 1, 0), gpucompile_lower__kf(t, 1.0), ""), v, "");
 }
 
 /* The OpenCL math functions that GLSL.std.450 lacks, built from its own; f: the name */
@@ -1755,7 +2116,9 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__math_built(gpucompile_lower__c
         }
         if (strcmp(f, "asinpi") == 0 || strcmp(f, "acospi") == 0 || strcmp(f, "atanpi") == 0) {
             GPUCOMPILE_LOWER__NEEDS_GLSL();
-            return LLVMBuildFMul(c->b, gpucompile_lower__intr1(w, f[1] == 's' ? "llvm.asin" : f[1] == 'c' ? "llvm.acos" : "llvm.atan", x), gpucompile_lower__kf(t, 0.31830988618379067154), "");
+            LLVMValueRef r = !gpucompile_lower__precise(c) ? gpucompile_lower__intr1(w, f[1] == 's' ? "llvm.asin" : f[1] == 'c' ? "llvm.acos" : "llvm.atan", x)
+                             : f[1] == 't' ? gpucompile_lower__copysign(w, gpucompile_lower__atan_pos(w, ax), x) : gpucompile_lower__acos(w, x, f[1]);
+            return LLVMBuildFMul(c->b, r, gpucompile_lower__kf(t, 0.31830988618379067154), "");
         }
         if (strcmp(f, "asinh") == 0) { /* sign(x) log1p(|x| + x^2 / (1 + sqrt(1 + x^2))); log(|x|) + log 2 for large |x| */
             LLVMValueRef x2 = LLVMBuildFMul(c->b, ax, ax, ""), r, big;
@@ -1777,6 +2140,21 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__math_built(gpucompile_lower__c
             GPUCOMPILE_LOWER__NEEDS_GLSL();
             r = gpucompile_lower__log1p(w, LLVMBuildFDiv(c->b, LLVMBuildFMul(c->b, ax, gpucompile_lower__kf(t, 2.0), ""), LLVMBuildFSub(c->b, one, ax, ""), ""));
             return gpucompile_lower__copysign(w, LLVMBuildFMul(c->b, r, gpucompile_lower__kf(t, 0.5), ""), x);
+        }
+        if (strcmp(f, "erf") == 0 || strcmp(f, "erfc") == 0 || strcmp(f, "tgamma") == 0 || strcmp(f, "lgamma") == 0) {
+            LLVMValueRef e;
+            if (LLVMGetTypeKind(gpucompile_lower__elem(t)) != LLVMFloatTypeKind) {
+                *why = "not built for half or double (their polynomials are fitted for float)";
+                return NULL;
+            }
+            if (f[0] != 'e') return gpucompile_lower__gamma(w, x, f[0], NULL);
+            e = gpucompile_lower__erfc_big(w, ax);
+            if (f[3] == 'c') { /* 1 - erf below 3/4, 2 - erfc(-x) below -3/4 */
+                LLVMValueRef r = LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, x, z, ""), LLVMBuildFSub(c->b, gpucompile_lower__kf(t, 2.0), e, ""), e, "");
+                return LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, ax, gpucompile_lower__kf(t, 0.75), ""), LLVMBuildFSub(c->b, one, gpucompile_lower__erf_small(w, x), ""), r, "");
+            }
+            e = LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, ax, one, ""), gpucompile_lower__erf_small(w, ax), LLVMBuildFSub(c->b, one, e, ""), "");
+            return gpucompile_lower__copysign(w, e, x);
         }
         if (strcmp(f, "logb") == 0 || strcmp(f, "ilogb") == 0) { /* the exponent; 0: -inf (FP_ILOGB0, INT_MIN), inf: inf (INT_MAX), NaN: NaN (FP_ILOGBNAN, INT_MAX) */
             LLVMValueRef e = gpucompile_lower__exponent(w, x, NULL);
@@ -1805,7 +2183,7 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__math_built(gpucompile_lower__c
         if (strcmp(f, "copysign") == 0) return gpucompile_lower__copysign(w, x, y);
         if (strcmp(f, "atan2") == 0) {
             GPUCOMPILE_LOWER__NEEDS_GLSL();
-            return gpucompile_lower__atan2(w, x, y);
+            return gpucompile_lower__atan2(w, x, y, gpucompile_lower__precise(c));
         }
         if (strcmp(f, "fdim") == 0)
             return LLVMBuildSelect(c->b, nan, LLVMBuildFAdd(c->b, x, y, ""), LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOGT, x, y, ""), LLVMBuildFSub(c->b, x, y, ""), z, ""), "");
@@ -1834,20 +2212,22 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__math_built(gpucompile_lower__c
         }
         if (strcmp(f, "atan2pi") == 0) {
             GPUCOMPILE_LOWER__NEEDS_GLSL();
-            return LLVMBuildFMul(c->b, gpucompile_lower__atan2(w, x, y), gpucompile_lower__kf(t, 0.31830988618379067154), "");
+            return LLVMBuildFMul(c->b, gpucompile_lower__atan2(w, x, y, gpucompile_lower__precise(c)), gpucompile_lower__kf(t, 0.31830988618379067154), "");
         }
         if (strcmp(f, "pow") == 0 || strcmp(f, "powr") == 0) { /* GLSL's Pow is defined for x > 0 only: the signs and zeros here */
             LLVMValueRef r, yi, odd, half_y;
             GPUCOMPILE_LOWER__NEEDS_GLSL();
-            r = gpucompile_lower__intr2(w, "llvm.pow", ax, y);
+            r = gpucompile_lower__precise(c) ? gpucompile_lower__pow_pos(w, ax, y, f[3] != 'r') : gpucompile_lower__intr2(w, "llvm.pow", ax, y);
             if (f[3] == 'r') return LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, x, z, ""), gpucompile_lower__special(w, t, 1, 0), r, "");
             yi = LLVMBuildFCmp(c->b, LLVMRealOEQ, gpucompile_lower__intr1(w, "llvm.trunc", y), y, "");
             half_y = LLVMBuildFMul(c->b, y, gpucompile_lower__kf(t, 0.5), "");
             odd = LLVMBuildAnd(c->b, yi, LLVMBuildFCmp(c->b, LLVMRealONE, gpucompile_lower__intr1(w, "llvm.trunc", half_y), half_y, ""), "");
             r = LLVMBuildSelect(c->b, LLVMBuildAnd(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, ax, z, ""), LLVMBuildFCmp(c->b, LLVMRealOLT, y, z, ""), ""), gpucompile_lower__special(w, t, 0, 0),
                                 LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, ax, z, ""), LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, y, z, ""), one, z, ""), r, ""), "");
-            r = LLVMBuildSelect(c->b, LLVMBuildAnd(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, x, z, ""), LLVMBuildNot(c->b, yi, ""), ""), gpucompile_lower__special(w, t, 1, 0), r, "");
+            /* a negative x, not 0 nor -inf, to a non-integer: NaN (-inf's is inf or 0, as |x|'s) */
+            r = LLVMBuildSelect(c->b, LLVMBuildAnd(c->b, gpucompile_lower__fpclass(w, x, 0x018u /* negative normal or subnormal */), LLVMBuildNot(c->b, yi, ""), ""), gpucompile_lower__special(w, t, 1, 0), r, "");
             r = LLVMBuildSelect(c->b, LLVMBuildAnd(c->b, odd, gpucompile_lower__fpclass(w, x, 0x03cu /* negative */), ""), LLVMBuildFNeg(c->b, r, ""), r, "");
+            r = gpucompile_lower__fsel(w, y, GPUCOMPILE_LOWER__NAN, LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, x, one, ""), one, y, ""), r); /* 1^NaN = 1 */
             return LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, y, z, ""), one, r, "");
         }
     }
@@ -1860,7 +2240,7 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__math_built(gpucompile_lower__c
             LLVMValueRef yf = LLVMBuildSIToFP(c->b, nv, t, ""), r, odd = LLVMBuildTrunc(c->b, nv, gpucompile_lower__like(t, LLVMInt1TypeInContext(w->ctx)), "");
             GPUCOMPILE_LOWER__NEEDS_GLSL();
             if (f[0] == 'r') yf = LLVMBuildFDiv(c->b, one, yf, "");
-            r = gpucompile_lower__intr2(w, "llvm.pow", ax, yf);
+            r = gpucompile_lower__precise(c) ? gpucompile_lower__pow_pos(w, ax, yf, 1) : gpucompile_lower__intr2(w, "llvm.pow", ax, yf);
             r = LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOEQ, ax, z, ""),
                                 LLVMBuildSelect(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, yf, z, ""), gpucompile_lower__special(w, t, 0, 0), z, ""), r, "");
             if (f[0] == 'r') r = LLVMBuildSelect(c->b, LLVMBuildAnd(c->b, LLVMBuildFCmp(c->b, LLVMRealOLT, x, z, ""), LLVMBuildNot(c->b, odd, ""), ""), gpucompile_lower__special(w, t, 1, 0), r, "");
@@ -1908,8 +2288,14 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__math_out(gpucompile_lower__cl 
             *why = "double-precision: GLSL.std.450 has its functions for 16- and 32-bit floats only";
             return NULL;
         }
-        r = gpucompile_lower__intr1(w, "llvm.sin", x);
-        o = gpucompile_lower__intr1(w, "llvm.cos", x);
+        r = gpucompile_lower__precise(c) ? gpucompile_lower__trig(w, x, 's') : gpucompile_lower__intr1(w, "llvm.sin", x);
+        o = gpucompile_lower__precise(c) ? gpucompile_lower__trig(w, x, 'c') : gpucompile_lower__intr1(w, "llvm.cos", x);
+    } else if (c->n == 2 && strcmp(f, "lgamma_r") == 0) {
+        if (LLVMGetTypeKind(gpucompile_lower__elem(t)) != LLVMFloatTypeKind) {
+            *why = "not built for half or double (their polynomials are fitted for float)";
+            return NULL;
+        }
+        r = gpucompile_lower__gamma(w, x, 'l', &o);
     } else if (c->n == 3 && strcmp(f, "remquo") == 0 && LLVMTypeOf(a[1]) == t) { /* x - y n, n = rint(x / y); the pointer gets n's low 7 bits with its sign */
         LLVMTypeRef it = gpucompile_lower__like(t, w->i32);
         LLVMValueRef q = gpucompile_lower__intr1(w, "llvm.rint", LLVMBuildFDiv(c->b, x, a[1], "")), qi;
@@ -2120,6 +2506,7 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__library(gpucompile_lower__stat
     }
     if (strncmp(f, "native_", 7) == 0) f += 7; /* native_ and half_: within the precision they allow */
     else if (strncmp(f, "half_", 5) == 0) f += 5;
+    c.native = f != plain;
     if (LLVMGetTypeKind(c.t) == LLVMVoidTypeKind) return NULL;
     if (!v) v = gpucompile_lower__integer(&c, f);
     if (!v) v = gpucompile_lower__relational(&c, f);
@@ -2195,6 +2582,20 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__to_half(gpucompile_lower__stat
     return LLVMBuildTrunc(b, LLVMBuildOr(b, h, sign, ""), gpucompile_lower__like(t, LLVMInt16TypeInContext(w->ctx)), "");
 }
 
+/* the float of double d rounded to odd (toward zero, the last bit set where inexact): exact or
+   between the same two halves as d with the same tie-breaking bit, so that a half rounded from it
+   in any mode is d's own (a float rounded to nearest could round d twice). Past float's range:
+   the largest float, odd, which every mode takes to the half it takes d to. */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__odd_float(gpucompile_lower__state *w, LLVMValueRef d) {
+    LLVMTypeRef ft = gpucompile_lower__like(LLVMTypeOf(d), LLVMFloatTypeInContext(w->ctx)), it = gpucompile_lower__like(ft, w->i32);
+    LLVMBuilderRef b = w->b;
+    LLVMValueRef f = LLVMBuildFPTrunc(b, d, ft, ""), back = LLVMBuildFPExt(b, f, LLVMTypeOf(d), ""), u = LLVMBuildBitCast(b, f, it, "");
+    LLVMValueRef away = LLVMBuildFCmp(b, LLVMRealOGT, gpucompile_lower__intr1(w, "llvm.fabs", back), gpucompile_lower__intr1(w, "llvm.fabs", d), "");
+    u = LLVMBuildSelect(b, away, LLVMBuildSub(b, u, gpucompile_lower__ki(it, 1), ""), u, ""); /* toward zero: one step less in magnitude */
+    u = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealONE, back, d, ""), LLVMBuildOr(b, u, gpucompile_lower__ki(it, 1), ""), u, "");
+    return LLVMBuildBitCast(b, u, ft, "");
+}
+
 /* ---- calls: builtins, barriers, math; refusals ---- */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__calls_in(gpucompile_lower__state *w, LLVMValueRef fn) {
     LLVMBasicBlockRef bb;
@@ -2258,14 +2659,15 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__calls_in(gpucompile_lower
                 LLVMValueRef cast = LLVMIsAAddrSpaceCastInst(ptr) ? ptr : NULL;
                 unsigned lanes = LLVMGetTypeKind(vt) == LLVMVectorTypeKind ? LLVMGetVectorSize(vt) : 1;
                 if (!half && lanes == 1) continue;
-                if (half && LLVMGetTypeKind(gpucompile_lower__elem(vt)) != LLVMFloatTypeKind)
-                    return gpucompile_lower__refuse(w, in, "%s of a double: not built (a float's conversion only)", plain);
+                if (half && LLVMGetTypeKind(gpucompile_lower__elem(vt)) != LLVMFloatTypeKind && (!st || LLVMGetTypeKind(gpucompile_lower__elem(vt)) != LLVMDoubleTypeKind))
+                    return gpucompile_lower__refuse(w, in, "%s: not of a float or double", plain);
                 if (half) vt = gpucompile_lower__like(vt, LLVMInt16TypeInContext(w->ctx));
                 et = gpucompile_lower__elem(vt);
                 if (cast) ptr = LLVMGetOperand(cast, 0);
                 off = LLVMBuildMul(w->b, LLVMBuildIntCast2(w->b, off, w->i64, 0, ""), LLVMConstInt(w->i64, aligned && lanes == 3 ? 4 : lanes, 0), "");
                 if (half) { /* lane by lane: a buffer of 16-bit elements (vstorea_half3's are 4 apart: not a vector of 3) */
                     unsigned k;
+                    if (st && LLVMGetTypeKind(gpucompile_lower__elem(LLVMTypeOf(data))) == LLVMDoubleTypeKind) data = gpucompile_lower__odd_float(w, data);
                     if (st) data = gpucompile_lower__to_half(w, data, rt ? rt[3] : 'e');
                     v = lanes > 1 ? LLVMGetPoison(vt) : NULL;
                     for (k = 0; k < lanes; k++) {

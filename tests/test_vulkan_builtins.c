@@ -504,17 +504,17 @@ static double m_copysign(double x, double y) { return copysign(x, y); }
 
 static const struct { const char *name; m_fn f; double lim; double lo, hi; } mfns[48] = {
     /* lim: OpenCL's ULP limit where this device meets it over [lo, hi]; -1: measured only (GLSL.std.450's instruction as the device implements it) */
-    {"sin", m_sin, 4, -3.15, 3.15}, {"cos", m_cos, 4, -3.15, 3.15}, {"tan", m_tan, 5, -1.5, 1.5}, {"exp", m_exp, -1, -80, 80},
-    {"exp2", m_exp2, 3, -120, 120}, {"log", m_log, 3, 1e-30, 1e30}, {"log2", m_log2, 3, 1e-30, 1e30}, {"pow", m_pow, -1, 0, 1e10},
-    {"sqrt", m_sqrt, 3, 0, 1e38}, {"divide", m_div, 2.5, -1e30, 1e30}, {"asin", m_asin, -1, -1, 1}, {"acos", m_acos, -1, -1, 1},
-    {"atan", m_atan, -1, -1e30, 1e30}, {"atan2", m_atan2, -1, -1e30, 1e30}, {"sinh", m_sinh, -1, -80, 80}, {"cosh", m_cosh, -1, -80, 80},
+    {"sin", m_sin, 4, -1e38, 1e38}, {"cos", m_cos, 4, -1e38, 1e38}, {"tan", m_tan, 5, -1e38, 1e38}, {"exp", m_exp, -1, -80, 80},
+    {"exp2", m_exp2, 3, -120, 120}, {"log", m_log, 3, 1e-30, 1e30}, {"log2", m_log2, 3, 1e-30, 1e30}, {"pow", m_pow, 16, 0, 1e10},
+    {"sqrt", m_sqrt, 3, 0, 1e38}, {"divide", m_div, 2.5, -1e30, 1e30}, {"asin", m_asin, 4, -1, 1}, {"acos", m_acos, 4, -1, 1},
+    {"atan", m_atan, 5, -1e38, 1e38}, {"atan2", m_atan2, 6, -1e38, 1e38}, {"sinh", m_sinh, -1, -80, 80}, {"cosh", m_cosh, -1, -80, 80},
     {"tanh", m_tanh, -1, -80, 80}, {"exp10", m_exp10, -1, -37, 37}, {"log10", m_log10, 3, 1e-30, 1e30}, {"cbrt", m_cbrt, 2, -1e38, 1e38},
     {"hypot", m_hypot, 4, -1e38, 1e38}, {"sinpi", m_sinpi, 4, -1e38, 1e38}, {"cospi", m_cospi, 4, -1e38, 1e38}, {"tanpi", m_tanpi, 6, -1e38, 1e38},
     {"fdim", m_fdim, 0, -1e38, 1e38}, {"fmod", m_fmod, -1, -1e38, 1e38}, {"expm1", m_expm1, -1, -80, 80}, {"log1p", m_log1p, -1, -0.99, 1e30},
     {"asinh", m_asinh, 4, -1e30, 1e30}, {"acosh", m_acosh, 4, 1, 1e30}, {"atanh", m_atanh, 4, -0.999, 0.999}, {"logb", m_logb, 0, -1e38, 1e38},
     {"maxmag", m_maxmag, 0, -1e38, 1e38}, {"minmag", m_minmag, 0, -1e38, 1e38}, {"nextafter", m_nextafter, 0, -1e38, 1e38}, {"rsqrt", m_rsqrt, -1, 1e-30, 1e30},
-    {"pown", m_pown, -1, -1e4, 1e4}, {"rootn", m_rootn, -1, -1e30, 1e30}, {"powr", m_powr, -1, 0, 1e10}, {"remainder", m_remainder, -1, -1e38, 1e38},
-    {"asinpi", m_asinpi, -1, -1, 1}, {"acospi", m_acospi, -1, -1, 1}, {"atanpi", m_atanpi, -1, -1e30, 1e30}, {"atan2pi", m_atan2pi, -1, -1e30, 1e30},
+    {"pown", m_pown, 16, -1e4, 1e4}, {"rootn", m_rootn, 16, -1e30, 1e30}, {"powr", m_powr, 16, 0, 1e10}, {"remainder", m_remainder, -1, -1e38, 1e38},
+    {"asinpi", m_asinpi, 5, -1, 1}, {"acospi", m_acospi, 5, -1, 1}, {"atanpi", m_atanpi, 5, -1e38, 1e38}, {"atan2pi", m_atan2pi, 6, -1e38, 1e38},
     {"ldexp", m_ldexp, 0, -1e38, 1e38}, {"copysign", m_copysign, 0, -1e38, 1e38}, {"native_exp", m_exp, -1, -80, 80}, {"half_log", m_log, -1, 1e-30, 1e30}};
 
 static void test_math(void) {
@@ -708,8 +708,8 @@ static void test_wide_param(void) {
     mgpuModuleUnload(mod);
 }
 
-/* ---- the host's halves: a float from the bits, and a float rounded to the bits by search (not by
-   the device's shifts) ---- */
+/* ---- the host's halves: a float from the bits, and a float or double rounded to the bits by
+   search (not by the device's shifts) ---- */
 static float h_from_half(unsigned h) {
     int e = (int)(h >> 10 & 31);
     unsigned m = h & 0x3ff;
@@ -717,9 +717,9 @@ static float h_from_half(unsigned h) {
     return h & 0x8000 ? -v : v;
 }
 
-static unsigned h_to_half(float x, char mode) {
+static unsigned h_to_half(double x, char mode) {
     unsigned sign = signbit(x) ? 0x8000 : 0, lo = 0, hi = 0x7c00, mid;
-    float a = fabsf(x), l, u;
+    double a = fabs(x), l, u;
     int up;
     if (isnan(x)) return 0x7e00 | sign;
     while (hi - lo > 1) { /* the largest magnitude at most a (0x7c00: inf, as 65536 for the rounding) */
@@ -730,7 +730,7 @@ static unsigned h_to_half(float x, char mode) {
     if (a == INFINITY) return 0x7c00 | sign;
     l = h_from_half(lo);
     if (l == a) return lo | sign;
-    u = lo == 0x7bff ? 65536.0f : h_from_half(lo + 1);
+    u = lo == 0x7bff ? 65536.0 : h_from_half(lo + 1);
     up = mode == 'z' ? 0 : mode == 'p' ? !sign : mode == 'n' ? sign != 0 : (a - l > u - a || (a - l == u - a && (lo & 1)));
     return (up ? lo + 1 : lo) | sign;
 }
@@ -802,12 +802,54 @@ static void test_half(void) {
     mgpuModuleUnload(mod);
 }
 
-/* atan2 and remainder at C99 Annex F's edges (zeros of both signs, infinities, NaN), where
+/* vstore_half of a double in the four rounding modes (and vstorea_half2_rtz of a double2): rounded
+   once, from the double (between two halves by less than a float's precision: a float on the way
+   would round twice) */
+static void test_half_double(void) {
+    static const char src[] = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+                              "kernel void hd(global const double *x, global half *h) {\n    size_t i = get_global_id(0);\n"
+                              "    vstore_half_rte(x[i], 6 * i, h); vstore_half_rtz(x[i], 6 * i + 1, h); vstore_half_rtp(x[i], 6 * i + 2, h);\n"
+                              "    vstore_half_rtn(x[i], 6 * i + 3, h); vstorea_half2_rtz((double2)(x[i], -x[i]), 3 * i + 2, h);\n}\n";
+    static const double edge[] = {0.0, -0.0, 1.0, 0x1.002p0 + 0x1p-40, 0x1.002p0 - 0x1p-40, 0x1.006p0 - 0x1p-45, 65504.0, 65520.0 - 0x1p-30, 65520.0, 1e300, -1e300,
+                                  0x1p-24, 0x1p-25 + 0x1p-60, 0x1p-25, 1e-300, 0x1p-14 - 0x1p-50, 3.0e-8, INFINITY, -INFINITY, NAN};
+    enum { N = 4096 };
+    char path[512], first[300] = "";
+    void *mod, *args[2];
+    double *x;
+    uint16_t *h;
+    int i, k, bad = 0;
+    if (!have_tools) SKIP("no clang / spirv-val / LLVM SPIR-V target");
+    CHECK(t_save(dir, "half_double.cl", src, sizeof src - 1, path, sizeof path));
+    compile_cl(path, "half_double", &mod);
+    if (!mod) return;
+    x = (double *)alloc(N * 8);
+    h = (uint16_t *)alloc(N * 6 * 2);
+    for (i = 0; i < N; i++) { /* magnitudes 2^-30 .. 2^18 both signs, with bits past a float's */
+        uint64_t r = (uint64_t)i * 0x9e3779b97f4a7c15ull;
+        x[i] = (i & 1 ? -1 : 1) * ldexp(1.0 + (double)(r >> 11) / 9007199254740992.0, (i / 2) % 49 - 30);
+        if (i < (int)(sizeof edge / sizeof edge[0])) x[i] = edge[i];
+    }
+    args[0] = &x; args[1] = &h;
+    launch_in(mod, "hd", N, args, 2);
+    for (i = 0; i < N; i++)
+        for (k = 0; k < 6; k++) {
+            double v = k == 5 ? -x[i] : x[i];
+            unsigned want = h_to_half(v, k < 4 ? "ezpn"[k] : 'z'), got = h[6 * i + k];
+            int ok = isnan(v) ? (got & 0x7c00) == 0x7c00 && (got & 0x3ff) : got == want;
+            if (!ok && !bad++) snprintf(first, sizeof first, "%s(%a): 0x%04x, want 0x%04x", k < 4 ? "vstore_half_rt?" : "vstorea_half2_rtz", v, got, want);
+        }
+    CHECK_MSG(bad == 0, "%d wrong; first: %s", bad, first);
+    mgpuMemFree(x, NULL);
+    mgpuMemFree(h, NULL);
+    mgpuModuleUnload(mod);
+}
+
+/* atan2, remainder and pow at C99 Annex F's edges (zeros of both signs, infinities, NaN), where
    GLSL's Atan and x - y rint(x / y) gave other answers on lavapipe (atan2(0, 0) 3pi/4, remainder
    by an infinity NaN): against the host's libm, the zeros' signs too. */
 static void test_annex_f(void) {
     static const char src[] = "kernel void edges(global const float *y, global const float *x, global float *o) {\n"
-                              "    size_t i = get_global_id(0);\n    o[2 * i] = atan2(y[i], x[i]); o[2 * i + 1] = remainder(y[i], x[i]);\n}\n";
+                              "    size_t i = get_global_id(0);\n    o[3 * i] = atan2(y[i], x[i]); o[3 * i + 1] = remainder(y[i], x[i]); o[3 * i + 2] = pow(y[i], x[i]);\n}\n";
     static const float v[] = {0.0f, -0.0f, 1.0f, -1.0f, 5.1f, -3.0f, INFINITY, -INFINITY, NAN};
     enum { NV = sizeof v / sizeof v[0], N = NV * NV };
     char path[512];
@@ -821,24 +863,119 @@ static void test_annex_f(void) {
     if (!mod) return;
     y = (float *)alloc(N * 4);
     x = (float *)alloc(N * 4);
-    o = (float *)alloc(2 * N * 4);
+    o = (float *)alloc(3 * N * 4);
     for (i = 0; i < N; i++) {
         y[i] = v[i / NV];
         x[i] = v[i % NV];
     }
     args[0] = &y; args[1] = &x; args[2] = &o;
     mgpuLaunchKernel(mgpuModuleGetFunction(mod, "edges"), 1, 1, 1, N, 1, 1, 0, NULL, args, NULL, 3);
-    for (i = 0; i < 2 * N; i++) {
-        float want = i % 2 ? remainderf(y[i / 2], x[i / 2]) : atan2f(y[i / 2], x[i / 2]);
-        int edge = !isnormal(y[i / 2]) || !isnormal(x[i / 2]); /* both normal: GLSL's Atan's precision, not these rules */
-        int ok = !edge || (ulps(o[i], want) <= 6 && (isnan(want) || signbit(o[i]) == signbit(want)));
+    for (i = 0; i < 3 * N; i++) {
+        float yi = y[i / 3], xi = x[i / 3], want = i % 3 == 2 ? powf(yi, xi) : i % 3 ? remainderf(yi, xi) : atan2f(yi, xi);
+        int edge = !isnormal(yi) || !isnormal(xi) || (i % 3 == 2 && (fabsf(yi) == 1 || xi == truncf(xi))); /* both normal: the functions' precision, not these rules */
+        int ok = !edge || (ulps(o[i], want) <= (i % 3 == 2 ? 16 : 6) && (isnan(want) || signbit(o[i]) == signbit(want)));
         if (!ok && !bad++)
-            snprintf(first, sizeof first, "%s(%g, %g) = %g, want %g", i % 2 ? "remainder" : "atan2", (double)y[i / 2], (double)x[i / 2], (double)o[i], (double)want);
+            snprintf(first, sizeof first, "%s(%g, %g) = %g, want %g", i % 3 == 2 ? "pow" : i % 3 ? "remainder" : "atan2", (double)yi, (double)xi, (double)o[i], (double)want);
     }
     CHECK_MSG(bad == 0, "%d wrong; %s", bad, first);
     mgpuMemFree(y, NULL);
     mgpuMemFree(x, NULL);
     mgpuMemFree(o, NULL);
+    mgpuModuleUnload(mod);
+}
+
+/* A dense sweep against the host's libm (double): the functions built at OpenCL's precision where
+   GLSL.std.450's falls short (sin, cos, tan, atan, atan2, acos over every magnitude; erf, erfc,
+   tgamma, lgamma, lgamma_r, new) each within OpenCL's ULP limit, and native_sin, native_cos,
+   native_tan (GLSL.std.450's, kept for native_) measured only. A result below FLT_MIN may be
+   flushed to 0, one past FLT_MAX may be inf. */
+enum { P_N = 1 << 17, P_F = 20 };
+static double p_ref(int k, float a, float u, float b, float g) {
+    switch (k) {
+    case 0: case 13: return sin(a);
+    case 1: case 14: return cos(a);
+    case 2: case 15: return tan(a);
+    case 3: return atan(a);
+    case 4: return atan2(b, g);
+    case 5: return acos(u);
+    case 6: return erf(b);
+    case 7: return erfc(b);
+    case 8: return g == 0 ? copysign(INFINITY, g) : g < 0 && g == floor(g) ? NAN : tgamma(g);
+    case 9: case 10: return g <= 0 && g == floor(g) ? INFINITY : lgamma(g);
+    case 11: return lgamma(fabs(a));
+    case 12: return acos(u) / M_PI;
+    case 16: return pow(fabs(a), b);
+    case 17: return pow(fabs(g), 4.0 * b);
+    case 18: return pow(g, (int)b);
+    case 19: return ((g == 0 || isinf(g)) && b == 0) || (fabs(g) == 1 && isinf(b)) ? NAN : pow(fabs(g), b); /* powr: OpenCL's NaNs */
+    }
+    return 0;
+}
+
+static void test_precision(void) {
+    static const char src[] =
+        "kernel void sweep(global const float *a, global const float *u, global const float *b, global const float *g, global float *o, global int *s) {\n"
+        "    size_t i = get_global_id(0);\n    global float *r = o + 20 * i;\n    float x = a[i];\n"
+        "    r[0] = sin(x); r[1] = cos(x); r[2] = tan(x); r[3] = atan(x); r[4] = atan2(b[i], g[i]); r[5] = acos(u[i]);\n"
+        "    r[6] = erf(b[i]); r[7] = erfc(b[i]); r[8] = tgamma(g[i]); r[9] = lgamma(g[i]); r[10] = lgamma_r(g[i], s + i); r[11] = lgamma(fabs(x));\n"
+        "    r[12] = acospi(u[i]); r[13] = native_sin(x); r[14] = native_cos(x); r[15] = native_tan(x);\n"
+        "    r[16] = pow(fabs(x), b[i]); r[17] = pow(fabs(g[i]), 4.0f * b[i]); r[18] = pown(g[i], (int)b[i]); r[19] = powr(fabs(g[i]), b[i]);\n}\n";
+    static const struct { const char *name; double lim; } fn[P_F] = {
+        {"sin", 4}, {"cos", 4}, {"tan", 5}, {"atan", 5}, {"atan2", 6}, {"acos", 4}, {"erf", 16}, {"erfc", 16}, {"tgamma", 16},
+        {"lgamma", -1}, {"lgamma_r", -1}, {"lgamma(|x|)", 16}, {"acospi", 5}, {"native_sin", -1}, {"native_cos", -1}, {"native_tan", -1},
+        {"pow", 16}, {"pow", 16}, {"pown", 16}, {"powr", 16}};
+    char path[512], first[300] = "";
+    void *mod, *args[6];
+    float *a, *u, *b, *g, *o;
+    int32_t *sg;
+    double worst[P_F], worst_pos = 0;
+    int i, k, bad = 0, where[P_F];
+    if (!have_tools) SKIP("no clang / spirv-val / LLVM SPIR-V target");
+    CHECK(t_save(dir, "sweep.cl", src, sizeof src - 1, path, sizeof path));
+    compile_cl(path, "sweep", &mod);
+    if (!mod) return;
+    a = (float *)alloc(P_N * 4); u = (float *)alloc(P_N * 4); b = (float *)alloc(P_N * 4); g = (float *)alloc(P_N * 4);
+    o = (float *)alloc((size_t)P_N * P_F * 4);
+    sg = (int32_t *)alloc(P_N * 4);
+    for (i = 0; i < P_N; i++) { /* a: every exponent, both signs, evenly in the bits; u, b, g: evenly in [-1, 1], [-12, 12], [-40, 40] */
+        a[i] = f_from((uint32_t)(i / 2) * (0x7f800000u / (P_N / 2)) | (uint32_t)(i & 1) << 31);
+        u[i] = (float)(2.0 * i / P_N - 1.0);
+        b[i] = (float)(24.0 * i / P_N - 12.0);
+        g[i] = (float)(80.0 * i / P_N - 40.0);
+    }
+    g[1] = 0.0f; g[2] = -0.0f; g[3] = -3.0f; g[4] = 1.0f; g[5] = 2.0f; g[6] = 0.5f; g[7] = 1e-15f; g[8] = INFINITY; g[9] = NAN;
+    b[1] = INFINITY; b[2] = -INFINITY; b[3] = 0.0f; b[4] = -0.0f;
+    args[0] = &a; args[1] = &u; args[2] = &b; args[3] = &g; args[4] = &o; args[5] = &sg;
+    launch_in(mod, "sweep", P_N, args, 6);
+    for (k = 0; k < P_F; k++) { worst[k] = 0; where[k] = -1; }
+    for (i = 0; i < P_N; i++) {
+        int want_sign;
+        for (k = 0; k < P_F; k++) {
+            double want = p_ref(k, a[i], u[i], b[i], g[i]), err;
+            float got = o[P_F * i + k];
+            if (fabs(want) > FLT_MAX && !isinf(want) && isinf(got)) continue;
+            if (fabs(want) < FLT_MIN && got == 0) continue;
+            err = ulps(got, want);
+            if (k == 9 && g[i] > 0 && err > worst_pos) worst_pos = err;
+            if (err > worst[k]) { worst[k] = err; where[k] = i; }
+        }
+        want_sign = g[i] == floor(g[i]) && g[i] <= 0 ? 0 : g[i] > 0 || isnan(g[i]) || fmod(floor(g[i]), 2.0) == 0 ? -1 : 1;
+        if (g[i] > 0 || isnan(g[i])) want_sign = 1;
+        else if (want_sign != 0) want_sign = tgamma(g[i]) < 0 ? -1 : 1;
+        if (sg[i] != want_sign && !bad++) snprintf(first, sizeof first, "lgamma_r(%a) sign %d, want %d", (double)g[i], sg[i], want_sign);
+    }
+    for (k = 0; k < P_F; k++) {
+        int at = where[k];
+        printf("  %-11s %10.1f ulp%s", fn[k].name, worst[k], fn[k].lim >= 0 ? "" : " (measured)");
+        if (at >= 0 && worst[k] > 0)
+            printf("  at a=%a u=%a b=%a g=%a: %a want %a", (double)a[at], (double)u[at], (double)b[at], (double)g[at], (double)o[P_F * at + k], p_ref(k, a[at], u[at], b[at], g[at]));
+        printf("\n");
+        if (fn[k].lim >= 0 && worst[k] > fn[k].lim && !bad++) snprintf(first, sizeof first, "%s: %.1f ulp (OpenCL's limit: %g)", fn[k].name, worst[k], fn[k].lim);
+    }
+    printf("  lgamma of x > 0: %.1f ulp\n", worst_pos);
+    if (worst_pos > 16 && !bad++) snprintf(first, sizeof first, "lgamma of x > 0: %.1f ulp", worst_pos);
+    CHECK_MSG(bad == 0, "%d wrong; first: %s", bad, first);
+    mgpuMemFree(a, NULL); mgpuMemFree(u, NULL); mgpuMemFree(b, NULL); mgpuMemFree(g, NULL); mgpuMemFree(o, NULL); mgpuMemFree(sg, NULL);
     mgpuModuleUnload(mod);
 }
 
@@ -860,7 +997,9 @@ int main(void) {
     RUN(test_wide_bitcast);
     RUN(test_wide_param);
     RUN(test_half);
+    RUN(test_half_double);
     RUN(test_annex_f);
+    RUN(test_precision);
     RUN(test_runtime_quiet);
     t_vulkan_end(dir, module);
     return TEST_END("test_vulkan_builtins");
