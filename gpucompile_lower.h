@@ -2924,8 +2924,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__plan(gpucompile_lower__st
             if (LLVMGetTypeKind(LLVMTypeOf(p)) != LLVMPointerTypeKind && LLVMGetFirstUse(p)) gpucompile_lower__place(w, LLVMTypeOf(p), &end, &off);
         }
         if (end > w->t->max_push_bytes)
-            return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': its scalar parameters need %u bytes of push constants: "
-                                              "above the %u bytes every %s device has", gpucompile_value_name(fn), end, w->t->max_push_bytes, w->t->api);
+            return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': its scalar parameters need %u bytes: above the %u bytes "
+                                              "of the scalars' block", gpucompile_value_name(fn), end, w->t->max_push_bytes);
         if ((end + 3) / 4 > pp->words) pp->words = (end + 3) / 4;
     }
     return GPUCOMPILE_OK;
@@ -3476,10 +3476,15 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, L
         if (!LLVMIsDeclaration(fn) && gpucompile_lower__private_arrays(&w, fn, u) != GPUCOMPILE_OK) goto done;
     if (gpucompile_lower__generic(&w, 0) != GPUCOMPILE_OK || gpucompile_lower__workgroup_vars(&w, u) != GPUCOMPILE_OK || gpucompile_lower__plan(&w, &pp) != GPUCOMPILE_OK) goto done;
     if (pp.words) {
-        LLVMTypeRef st = LLVMStructCreateNamed(w.ctx, "gpucompile.push"), words[32];
+        LLVMTypeRef st = LLVMStructCreateNamed(w.ctx, "gpucompile.push"), *words = (LLVMTypeRef *)malloc(pp.words * sizeof *words);
         unsigned k;
+        if (!words) {
+            gpucompile_lower__fail(&w, GPUCOMPILE_ERROR_OUT_OF_MEMORY, "out of memory");
+            goto done;
+        }
         for (k = 0; k < pp.words; k++) words[k] = w.i32;
         LLVMStructSetBody(st, words, pp.words, 0);
+        free(words);
         pc = LLVMAddGlobalInAddressSpace(module, st, "gpucompile.push", w.t->push_space);
         LLVMSetLinkage(pc, LLVMExternalLinkage);
         LLVMSetVisibility(pc, LLVMHiddenVisibility);
