@@ -309,7 +309,8 @@ if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; the
   # atomics of 1024 work-items in a buffer and in workgroup memory, on the device: compare-and-swap
   # loops (32-bit), and 64-bit ones
   R=$(dirname "$G")/tests/piglit_run
-  for a in cas:"atomic_cmpxchg in buffers and workgroup memory" atomic64:"64-bit atomics in buffers and workgroup memory"; do
+  for a in cas:"atomic_cmpxchg in buffers and workgroup memory" atomic64:"64-bit atomics in buffers and workgroup memory" \
+           volatile_wide:"volatile long16 and int8 split lane by lane, a private variable's address aligned"; do
     f=vulkan_${a%%:*}.cl
     clang -cl-std=CL1.2 -target spirv64 -O2 -Xclang -finclude-default-header -emit-llvm -S $D/$f -o "$T_TMP/a.ll"
     check "$f (${a#*:}): compiled, spirv-val" sh -c \

@@ -1195,6 +1195,9 @@ static void test_refusals(void) {
     refused(T_HEAD "define spir_kernel void @k(ptr addrspace(1) %p, ptr addrspace(1) %q) {\n"
                    "  %c = icmp ult ptr addrspace(1) %p, %q\n  %v = zext i1 %c to i32\n  store i32 %v, ptr addrspace(1) %q\n  ret void\n}\n",
             "k", "pointers compared");
+    refused(T_HEAD "define spir_kernel void @k(ptr addrspace(1) %p) {\n"
+                   "  %a = ptrtoint ptr addrspace(1) %p to i64\n  %v = trunc i64 %a to i32\n  store i32 %v, ptr addrspace(1) %p\n  ret void\n}\n",
+            "k", "a pointer made an integer: a Vulkan shader's memory has no addresses");
     refused(T_HEAD "@f = internal global i32 0\n"
                    "define spir_func void @h(i32 %x) {\n  ret void\n}\n"
                    "define spir_kernel void @k(ptr addrspace(1) %p) {\n  %f = select i1 true, ptr @h, ptr @h\n"
