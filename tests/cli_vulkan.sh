@@ -320,6 +320,9 @@ if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; the
     elif [ -x "$R" ]; then fail "$f on the device: $(grep -v '^PASS' "$T_TMP/arun" | head -1)"
     else skip "$f on a device: no $R"; fi
   done
+  check "vulkan_dead_table.ll: a constant table named only by unused constant expressions deleted (spirv-val, no array in UniformConstant)" sh -c \
+    "'$G' --no-cache -t '#gpu.vulkan' -f bin $D/vulkan_dead_table.ll -o '$T_TMP/dt.spv' && spirv-val --target-env vulkan1.3 '$T_TMP/dt.spv' && \
+     ! spirv-dis '$T_TMP/dt.spv' | grep -q 'OpVariable %_ptr_UniformConstant__arr'"
   # structured control flow: LLVM 22's SPIR-V structurizer wrote merges spirv-val rejects for each
   # (or crashed); LLVM's own passes before it and its code generator unoptimized make them valid
   for f in $D/vulkan_cf_*.cl; do
