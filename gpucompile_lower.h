@@ -513,6 +513,11 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__scaled(gpucompile_lower__state
         LLVMValueRef c = a ? gpucompile_lower__scaled(w, LLVMGetOperand(v, 1), scale, depth + 1) : NULL;
         return c ? LLVMBuildAdd(w->b, a, c, "") : NULL;
     }
+    if (op == LLVMSelect) { /* one of two byte offsets (silx's `i < n ? i : 0` folded into the address) */
+        LLVMValueRef a = gpucompile_lower__scaled(w, LLVMGetOperand(v, 1), scale, depth + 1);
+        LLVMValueRef c = a ? gpucompile_lower__scaled(w, LLVMGetOperand(v, 2), scale, depth + 1) : NULL;
+        return c ? LLVMBuildSelect(w->b, LLVMGetOperand(v, 0), a, c, "") : NULL;
+    }
     return NULL;
 }
 
@@ -666,11 +671,17 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__collect(gpucompile_lower_
             plain = gpucompile_lower__demangle(name, buf, sizeof buf, &args);
             if (strncmp(name, "llvm.lifetime.", 14) == 0) continue;
             if (!gpucompile_lower__atomic_op(plain, args, &op, &n) || LLVMGetOperand(user, 0) != p)
-                return gpucompile_lower__refuse(w, user, "a pointer passed to a call (%s has no pointers to buffers: inline the callee)", w->t->api);
+                return gpucompile_lower__refuse(w, user, LLVMIsDeclaration(callee) ? "a pointer passed to a function the module does not define (C99's "
+                                                "`inline` without `static` gives no body of its own, which clang does not emit: make it `static inline`)"
+                                                : "a pointer passed to a call (%s has no pointers to buffers: inline the callee)", w->t->api);
             t = LLVMTypeOf(user);
             u->writes = 1;
-        } else if (LLVMIsAICmpInst(user))
-            return gpucompile_lower__refuse(w, user, "pointers compared (compare indices instead)");
+        } else if (LLVMIsAICmpInst(user)) {
+            LLVMValueRef o = LLVMGetOperand(user, LLVMGetOperand(user, 0) == p);
+            if (LLVMIsAConstantExpr(o) && LLVMGetConstOpcode(o) == LLVMAddrSpaceCast) o = LLVMGetOperand(o, 0);
+            return gpucompile_lower__refuse(w, user, LLVMIsNull(o) ? "a pointer compared with NULL (a %s binding always holds a buffer and a launch "
+                                            "passes none for NULL: an optional buffer needs a flag of its own)" : "pointers compared (compare indices instead)", w->t->api);
+        }
         else
             return gpucompile_lower__refuse(w, user, "a pointer converted, passed or returned (%s's buffers are reached only through indices)", w->t->api);
         if (!u->type || LLVMStoreSizeOfType(w->dl, t) < LLVMStoreSizeOfType(w->dl, u->type)) u->type = t; /* the narrowest: the element (see pk_element) */

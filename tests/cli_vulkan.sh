@@ -310,7 +310,8 @@ if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; the
   # loops (32-bit), and 64-bit ones
   R=$(dirname "$G")/tests/piglit_run
   for a in cas:"atomic_cmpxchg in buffers and workgroup memory" atomic64:"64-bit atomics in buffers and workgroup memory" \
-           volatile_wide:"volatile long16 and int8 split lane by lane, a private variable's address aligned"; do
+           volatile_wide:"volatile long16 and int8 split lane by lane, a private variable's address aligned" \
+           select_offset:"an element chosen between two byte offsets"; do
     f=vulkan_${a%%:*}.cl
     clang -cl-std=CL1.2 -target spirv64 -O2 -Xclang -finclude-default-header -emit-llvm -S $D/$f -o "$T_TMP/a.ll"
     check "$f (${a#*:}): compiled, spirv-val" sh -c \

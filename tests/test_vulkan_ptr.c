@@ -1198,6 +1198,10 @@ static void test_refusals(void) {
     refused(T_HEAD "define spir_kernel void @k(ptr addrspace(1) %p) {\n"
                    "  %a = ptrtoint ptr addrspace(1) %p to i64\n  %v = trunc i64 %a to i32\n  store i32 %v, ptr addrspace(1) %p\n  ret void\n}\n",
             "k", "a pointer made an integer: a Vulkan shader's memory has no addresses");
+    refused(T_HEAD "define spir_kernel void @k(ptr addrspace(1) %p) {\n"
+                   "  %c = icmp eq ptr addrspace(1) %p, addrspacecast (ptr addrspace(4) null to ptr addrspace(1))\n"
+                   "  %v = zext i1 %c to i32\n  store i32 %v, ptr addrspace(1) %p\n  ret void\n}\n",
+            "k", "a pointer compared with NULL (a Vulkan binding always holds a buffer");
     refused(T_HEAD "@f = internal global i32 0\n"
                    "define spir_func void @h(i32 %x) {\n  ret void\n}\n"
                    "define spir_kernel void @k(ptr addrspace(1) %p) {\n  %f = select i1 true, ptr @h, ptr @h\n"
@@ -1213,7 +1217,7 @@ static void test_refusals(void) {
             "k", "printf");
     refused(T_HEAD "declare spir_func void @ext(ptr addrspace(1))\n"
                    "define spir_kernel void @k(ptr addrspace(1) %p) {\n  call spir_func void @ext(ptr addrspace(1) %p)\n  ret void\n}\n",
-            "k", "a pointer passed to a call");
+            "k", "a pointer passed to a function the module does not define (C99's `inline` without `static`");
     refused(T_HEAD "define spir_kernel void @k(ptr addrspace(1) %p, ptr addrspace(1) %q, i1 %c) {\n"
                    "  %s = select i1 %c, ptr addrspace(1) %p, ptr addrspace(1) %q\n  store i32 1, ptr addrspace(1) %s\n  ret void\n}\n",
             "k", "two parameters");
