@@ -865,6 +865,74 @@ GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__uniform_mark(const uint32_t *w
     return 0;
 }
 
+/* The push-constant block made a uniform buffer (set 0, the binding after the module's last),
+   named by OpModuleProcessed "gpucompile.uniforms 0 BINDING" (read back by the reflection):
+   the words w[0..n) (host order) with PushConstant pointers and the block's variable in the
+   Uniform storage class, StoragePushConstant8/16 dropped, into *out (malloc'd, *out_n words);
+   *binding its binding, -1 (the words as they are) without a block. The block's layout stays (a
+   struct of 32-bit words, as the lowering makes it, is laid out alike in both). Its size has no
+   128-byte minimum limit there: every Vulkan device's maxUniformBufferRange is at least 16384
+   bytes, WebGPU's maxUniformBufferBindingSize 65536. 0; -1 for words that are no module, -2
+   where the module has a uniform buffer of the block's type (the reflection could not tell the
+   two apart), -3 out of memory. */
+GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__uniform_block(const uint32_t *w, size_t n, uint32_t **out, size_t *out_n, int *binding) {
+    size_t at, first_annotation = 0, bat, o = 0;
+    uint32_t pc = 0, max_binding = 0, any_binding = 0, *d;
+    *binding = -1;
+    *out = NULL;
+    *out_n = 0;
+    if (n < 5) return -1;
+    for (at = 5; at < n; at += w[at] >> 16) { /* the block's variable, the bindings */
+        uint32_t op = w[at] & 0xffffu, wc = w[at] >> 16;
+        if (!wc || wc > n - at) return -1;
+        if (op == GPUCOMPILE_VULKAN__OP_VARIABLE && wc >= 4 && w[at + 3] == GPUCOMPILE_VULKAN__SC_PUSH_CONSTANT) pc = w[at + 2];
+        if ((op == GPUCOMPILE_VULKAN__OP_DECORATE || op == GPUCOMPILE_VULKAN__OP_MEMBER_DECORATE) && !first_annotation) first_annotation = at;
+        if (op == GPUCOMPILE_VULKAN__OP_DECORATE && wc >= 4 && w[at + 2] == GPUCOMPILE_VULKAN__DEC_BINDING) {
+            any_binding = 1;
+            if (w[at + 3] > max_binding) max_binding = w[at + 3];
+        }
+    }
+    for (at = 5; pc && at < n; at += w[at] >> 16) /* a Uniform pointer to the block's type */
+        if ((w[at] & 0xffffu) == GPUCOMPILE_VULKAN__OP_TYPE_POINTER && (w[at] >> 16) >= 4 && w[at + 2] == GPUCOMPILE_VULKAN__SC_UNIFORM)
+            for (bat = 5; bat < n; bat += w[bat] >> 16)
+                if ((w[bat] & 0xffffu) == GPUCOMPILE_VULKAN__OP_TYPE_POINTER && (w[bat] >> 16) >= 4 && w[bat + 2] == GPUCOMPILE_VULKAN__SC_PUSH_CONSTANT &&
+                    w[bat + 3] == w[at + 3])
+                    return -2;
+    if (!(d = (uint32_t *)malloc((n + 32) * 4))) return -3;
+    *out = d;
+    memcpy(d, w, (pc ? 5 : n) * 4);
+    *out_n = pc ? 5 : n;
+    if (!pc) return 0;
+    *binding = (int)(any_binding ? max_binding + 1 : 0);
+    if (!first_annotation) first_annotation = n;
+    for (o = 5, at = 5; at <= n; at += at < n ? w[at] >> 16 : 1) {
+        uint32_t op = at < n ? w[at] & 0xffffu : 0, wc = at < n ? w[at] >> 16 : 0;
+        if (at == first_annotation) { /* the mark (the debug section's last), then the variable's set and binding */
+            char text[64];
+            size_t len = (size_t)snprintf(text, sizeof text, "%s0 %d", GPUCOMPILE_VULKAN__UNIFORMS, *binding), words = len / 4 + 1;
+            d[o] = gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_MODULE_PROCESSED, (uint32_t)(1 + words));
+            memset(d + o + 1, 0, words * 4);
+            memcpy(d + o + 1, text, len);
+            o += 1 + words;
+            d[o] = d[o + 4] = gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_DECORATE, 4);
+            d[o + 1] = d[o + 5] = pc;
+            d[o + 2] = GPUCOMPILE_VULKAN__DEC_SET;
+            d[o + 3] = 0;
+            d[o + 6] = GPUCOMPILE_VULKAN__DEC_BINDING;
+            d[o + 7] = (uint32_t)*binding;
+            o += 8;
+        }
+        if (at == n) break;
+        if (op == GPUCOMPILE_VULKAN__OP_CAPABILITY && wc == 2 && (w[at + 1] == 4435 || w[at + 1] == 4450)) continue; /* StoragePushConstant16/8 */
+        memcpy(d + o, w + at, (size_t)wc * 4);
+        if (op == GPUCOMPILE_VULKAN__OP_TYPE_POINTER && wc >= 4 && w[at + 2] == GPUCOMPILE_VULKAN__SC_PUSH_CONSTANT) d[o + 2] = GPUCOMPILE_VULKAN__SC_UNIFORM;
+        if (op == GPUCOMPILE_VULKAN__OP_VARIABLE && wc >= 4 && w[at + 3] == GPUCOMPILE_VULKAN__SC_PUSH_CONSTANT) d[o + 3] = GPUCOMPILE_VULKAN__SC_UNIFORM;
+        o += wc;
+    }
+    *out_n = o;
+    return 0;
+}
+
 GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__reflect(const void *spirv, size_t size, gpucompile_vulkan_kernel *out, int max) {
     gpucompile_vulkan__spv s;
     uint32_t uset = 0, ubinding = 0, uvar = 0;
@@ -2919,78 +2987,6 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__text(gpucompile_vulkan__
     return GPUCOMPILE_OK;
 }
 
-/* The push-constant block made a uniform buffer (set 0, the binding after the module's last),
-   named by OpModuleProcessed "gpucompile.uniforms 0 BINDING" (read back by the reflection):
-   the words w[0..n) (host order) with PushConstant pointers and the block's variable in the
-   Uniform storage class, StoragePushConstant8/16 dropped, appended to out; *binding its binding,
-   -1 (the words as they are) without a block. GPUCOMPILE_ERROR_UNSUPPORTED where the module has
-   a uniform buffer of the block's type (the reflection could not tell the two apart),
-   GPUCOMPILE_ERROR_INVALID_BINARY for words that are no module. The block's layout stays (a struct of 32-bit
-   words, as the lowering makes it, is laid out alike in both). Its size has no 128-byte minimum
-   limit there: every Vulkan device's maxUniformBufferRange is at least 16384 bytes, WebGPU's
-   maxUniformBufferBindingSize 65536. */
-GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__uniform_block(const uint32_t *w, size_t n, gpucompile_buf *out, int *binding) {
-    size_t at, first_annotation = 0, bat;
-    uint32_t pc = 0, max_binding = 0, any_binding = 0;
-    *binding = -1;
-    if (n < 5) return GPUCOMPILE_ERROR_INVALID_BINARY;
-    for (at = 5; at < n; at += w[at] >> 16) { /* the block's variable, the bindings */
-        uint32_t op = w[at] & 0xffffu, wc = w[at] >> 16;
-        if (!wc || wc > n - at) return GPUCOMPILE_ERROR_INVALID_BINARY;
-        if (op == GPUCOMPILE_VULKAN__OP_VARIABLE && wc >= 4 && w[at + 3] == GPUCOMPILE_VULKAN__SC_PUSH_CONSTANT) pc = w[at + 2];
-        if ((op == GPUCOMPILE_VULKAN__OP_DECORATE || op == 72) && !first_annotation) first_annotation = at;
-        if (op == GPUCOMPILE_VULKAN__OP_DECORATE && wc >= 4 && w[at + 2] == GPUCOMPILE_VULKAN__DEC_BINDING) {
-            any_binding = 1;
-            if (w[at + 3] > max_binding) max_binding = w[at + 3];
-        }
-    }
-    if (!pc) {
-        gpucompile_buf_add(out, w, n * 4);
-        return out->oom ? GPUCOMPILE_ERROR_OUT_OF_MEMORY : GPUCOMPILE_OK;
-    }
-    for (at = 5; at < n; at += w[at] >> 16) /* a Uniform pointer to the block's type: the reflection could not tell the two apart */
-        if ((w[at] & 0xffffu) == GPUCOMPILE_VULKAN__OP_TYPE_POINTER && (w[at] >> 16) >= 4 && w[at + 2] == GPUCOMPILE_VULKAN__SC_UNIFORM)
-            for (bat = 5; bat < n; bat += w[bat] >> 16)
-                if ((w[bat] & 0xffffu) == GPUCOMPILE_VULKAN__OP_TYPE_POINTER && (w[bat] >> 16) >= 4 && w[bat + 2] == GPUCOMPILE_VULKAN__SC_PUSH_CONSTANT &&
-                    w[bat + 3] == w[at + 3])
-                    return GPUCOMPILE_ERROR_UNSUPPORTED;
-    *binding = (int)(any_binding ? max_binding + 1 : 0);
-    if (!first_annotation) first_annotation = n;
-    gpucompile_buf_add(out, w, 20);
-    for (at = 5; at <= n; at += at < n ? w[at] >> 16 : 1) {
-        uint32_t op = at < n ? w[at] & 0xffffu : 0, wc = at < n ? w[at] >> 16 : 0;
-        if (at == first_annotation) { /* the mark (the debug section's last), then the variable's set and binding */
-            char text[64];
-            size_t len = (size_t)snprintf(text, sizeof text, "%s0 %d", GPUCOMPILE_VULKAN__UNIFORMS, *binding), words = len / 4 + 1;
-            uint32_t head = gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_MODULE_PROCESSED, (uint32_t)(1 + words)), zero = 0, d[4];
-            gpucompile_buf_add(out, &head, 4);
-            gpucompile_buf_add(out, text, len);
-            gpucompile_buf_add(out, &zero, words * 4 - len);
-            d[0] = gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_DECORATE, 4);
-            d[1] = pc;
-            d[2] = GPUCOMPILE_VULKAN__DEC_SET;
-            d[3] = 0;
-            gpucompile_buf_add(out, d, 16);
-            d[2] = GPUCOMPILE_VULKAN__DEC_BINDING;
-            d[3] = (uint32_t)*binding;
-            gpucompile_buf_add(out, d, 16);
-        }
-        if (at == n) break;
-        if (op == GPUCOMPILE_VULKAN__OP_CAPABILITY && wc == 2 && (w[at + 1] == 4435 || w[at + 1] == 4450)) continue; /* StoragePushConstant16/8 */
-        if ((op == GPUCOMPILE_VULKAN__OP_TYPE_POINTER && wc >= 4 && w[at + 2] == GPUCOMPILE_VULKAN__SC_PUSH_CONSTANT) ||
-            (op == GPUCOMPILE_VULKAN__OP_VARIABLE && wc >= 4 && w[at + 3] == GPUCOMPILE_VULKAN__SC_PUSH_CONSTANT)) {
-            uint32_t copy[4], sc = GPUCOMPILE_VULKAN__SC_UNIFORM;
-            memcpy(copy, w + at, 16);
-            copy[op == GPUCOMPILE_VULKAN__OP_TYPE_POINTER ? 2 : 3] = sc;
-            gpucompile_buf_add(out, copy, 16);
-            if (wc > 4) gpucompile_buf_add(out, w + at + 4, (wc - 4) * 4);
-            continue;
-        }
-        gpucompile_buf_add(out, w + at, (size_t)wc * 4);
-    }
-    return out->oom ? GPUCOMPILE_ERROR_OUT_OF_MEMORY : GPUCOMPILE_OK;
-}
-
 /* ==== [section: vulkan objects] ==========================================================
    The repaired module, its kernels' reflection as MLIR kernel metadata, the backend table. */
 
@@ -3483,11 +3479,9 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__launch_sizes(LLVMModuleR
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__large_block(gpucompile_buf *b) {
     gpucompile_vulkan_kernel *ks = (gpucompile_vulkan_kernel *)malloc(64 * sizeof *ks);
     const uint32_t *w = (const uint32_t *)(void *)b->data;
-    uint32_t bytes = 0;
-    size_t at, n = b->len / 4;
-    gpucompile_result r;
-    gpucompile_buf out;
-    int i, found, binding;
+    uint32_t bytes = 0, *d = NULL;
+    size_t at, n = b->len / 4, dn = 0;
+    int i, found, binding, r;
     if (!ks) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     found = gpucompile_vulkan_reflect(b->data, b->len, ks, 64);
     for (i = 0; i < found && i < 64; i++)
@@ -3497,15 +3491,14 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__large_block(gpucompile_b
     for (at = 5; at < n && (w[at] >> 16) && (w[at] >> 16) <= n - at; at += w[at] >> 16)
         if ((w[at] & 0xffffu) == GPUCOMPILE_VULKAN__OP_CAPABILITY && (w[at] >> 16) == 2 && (w[at + 1] == 4435 || w[at + 1] == 4450))
             return GPUCOMPILE_ERROR_UNSUPPORTED;
-    memset(&out, 0, sizeof out);
-    out.a = b->a;
-    if ((r = gpucompile_vulkan__uniform_block(w, n, &out, &binding)) != GPUCOMPILE_OK) {
-        gpucompile_free(out.a, out.data);
-        return r;
+    if ((r = gpucompile_vulkan__uniform_block(w, n, &d, &dn, &binding)) != 0) {
+        free(d);
+        return r == -1 ? GPUCOMPILE_ERROR_INVALID_INPUT : r == -2 ? GPUCOMPILE_ERROR_UNSUPPORTED : GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     }
-    gpucompile_free(b->a, b->data);
-    *b = out;
-    return GPUCOMPILE_OK;
+    b->len = 0; /* the words again, made longer */
+    gpucompile_buf_add(b, d, dn * 4);
+    free(d);
+    return b->oom ? GPUCOMPILE_ERROR_OUT_OF_MEMORY : GPUCOMPILE_OK;
 }
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef module, const void *spirv, size_t size, gpucompile_buf *out) {

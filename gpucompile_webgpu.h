@@ -893,16 +893,20 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__finish(gpucompile_job *j
     memset(&out, 0, sizeof out);
     out.a = &job->options->allocator;
     {
-        gpucompile_buf split, uniform;
+        gpucompile_buf split;
+        uint32_t *uniform = NULL;
+        size_t nu = 0;
+        int u = 0;
         memset(&split, 0, sizeof split);
         split.a = &job->options->allocator;
-        uniform = split;
         r = gpucompile_webgpu__split_inputs(job, (const uint32_t *)job->result_data, job->result_size / 4, &split);
-        if (r == GPUCOMPILE_OK && (r = gpucompile_vulkan__uniform_block((const uint32_t *)split.data, split.len / 4, &uniform, &binding)) == GPUCOMPILE_ERROR_UNSUPPORTED)
-            r = gpucompile_job_fail(job, r, "the module has a uniform buffer of the push-constant block's type: WebGPU's uniform block cannot be told apart from it");
-        if (r == GPUCOMPILE_OK) r = gpucompile_webgpu__reshape(job, (const uint32_t *)uniform.data, uniform.len / 4, &out);
+        if (r == GPUCOMPILE_OK && (u = gpucompile_vulkan__uniform_block((const uint32_t *)split.data, split.len / 4, &uniform, &nu, &binding)) != 0)
+            r = u == -1 ? GPUCOMPILE_ERROR_INVALID_BINARY : u == -3 ? GPUCOMPILE_ERROR_OUT_OF_MEMORY
+              : gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "the module has a uniform buffer of the push-constant block's type: "
+                                    "WebGPU's uniform block cannot be told apart from it");
+        if (r == GPUCOMPILE_OK) r = gpucompile_webgpu__reshape(job, uniform, nu, &out);
         gpucompile_free(split.a, split.data);
-        gpucompile_free(uniform.a, uniform.data);
+        free(uniform);
     }
     if (r != GPUCOMPILE_OK) {
         gpucompile_free(out.a, out.data);
