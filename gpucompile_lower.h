@@ -3089,7 +3089,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__addresses(gpucompile_lowe
    put together), or the store, NULL when the instruction is no such access. */
 GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__volatile_lanes(gpucompile_lower__state *w, LLVMValueRef in) {
     int store = LLVMIsAStoreInst(in) != NULL;
-    LLVMValueRef p, base, r = NULL;
+    LLVMValueRef p, r = NULL;
     LLVMTypeRef vt, et, bt;
     unsigned n, k, align, es;
     if ((!store && !LLVMIsALoadInst(in)) || !LLVMGetVolatile(in)) return NULL;
@@ -3099,8 +3099,7 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__volatile_lanes(gpucompile_lowe
     es = (unsigned)LLVMABISizeOfType(w->dl, et);
     align = LLVMGetAlignment(in);
     p = LLVMGetOperand(in, store ? 1 : 0);
-    base = p;
-    bt = LLVMIsAAllocaInst(base) ? LLVMGetAllocatedType(base) : LLVMIsAGlobalVariable(base) ? LLVMGlobalGetValueType(base) : NULL;
+    bt = LLVMIsAAllocaInst(p) ? LLVMGetAllocatedType(p) : LLVMIsAGlobalVariable(p) ? LLVMGlobalGetValueType(p) : NULL;
     LLVMPositionBuilderBefore(w->b, in);
     if (!store) r = LLVMGetPoison(vt);
     for (k = 0; k < n; k++) {

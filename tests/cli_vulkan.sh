@@ -257,6 +257,11 @@ if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; the
   "$G" --no-cache -t '#spirv.target_env<#spirv.vce<v1.6, [Shader, GroupNonUniform], [SPV_KHR_storage_buffer_storage_class]>, api=Vulkan, #spirv.resource_limits<>>' \
     -f bin "$T_TMP/saxpy.ll" -o "$T_TMP/saxpy_env.spv"
   check "... and as for its #spirv.target_env spelling (docs/formats.md)" cmp -s "$T_TMP/saxpy_env.spv" "$T_TMP/saxpy_android.spv"
+  clang -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S $D/vulkan_many_scalars.cl -o "$T_TMP/many.ll"
+  check "vulkan_many_scalars.cl (164 bytes of scalars), chip = \"android\" too: the uniform buffer at binding 1, valid, in the metadata" sh -c \
+    "'$G' --no-cache -t '#gpu.vulkan<chip = \"android\">' -f bin '$T_TMP/many.ll' -o '$T_TMP/many.spv' --emit-text '$T_TMP/many.txt' && \
+     spirv-val --target-env vulkan1.3 '$T_TMP/many.spv' && spirv-dis '$T_TMP/many.spv' | grep -q 'OpModuleProcessed \"gpucompile.uniforms 0 1\"' && \
+     grep -q 'uniform_binding = 1 : i32, uniform_bytes = 164 : i32' '$T_TMP/many.txt' && ! grep -q push_constant '$T_TMP/many.txt'"
   printf 'kernel void c(global char *x) { x[get_global_id(0)] += 1; }\n' > "$T_TMP/chars.cl"
   printf 'kernel __attribute__((reqd_work_group_size(64, 1, 1))) void big(global float *x) {\n  local float t[8192];\n  size_t i = get_local_id(0);\n  t[i * 128] = x[i];\n  barrier(CLK_LOCAL_MEM_FENCE);\n  x[i] = t[(63 - i) * 128];\n}\n' > "$T_TMP/big.cl"
   clang -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S "$T_TMP/chars.cl" -o "$T_TMP/chars.ll"
