@@ -525,6 +525,11 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__scaled(gpucompile_lower__state
         LLVMValueRef c = a ? gpucompile_lower__scaled(w, LLVMGetOperand(v, 1), scale, depth + 1) : NULL;
         return c ? (op == LLVMSub ? LLVMBuildSub(w->b, a, c, "") : LLVMBuildAdd(w->b, a, c, "")) : NULL;
     }
+    if (op == LLVMSelect) { /* one of two byte offsets (silx's `i < n ? i : 0` folded into the address) */
+        LLVMValueRef a = gpucompile_lower__scaled(w, LLVMGetOperand(v, 1), scale, depth + 1);
+        LLVMValueRef c = a ? gpucompile_lower__scaled(w, LLVMGetOperand(v, 2), scale, depth + 1) : NULL;
+        return c ? LLVMBuildSelect(w->b, LLVMGetOperand(v, 0), a, c, "") : NULL;
+    }
     return NULL;
 }
 
@@ -678,11 +683,17 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__collect(gpucompile_lower_
             plain = gpucompile_lower__demangle(name, buf, sizeof buf, &args);
             if (strncmp(name, "llvm.lifetime.", 14) == 0) continue;
             if (!gpucompile_lower__atomic_op(plain, args, &op, &n) || LLVMGetOperand(user, 0) != p)
-                return gpucompile_lower__refuse(w, user, "a pointer passed to a call (%s has no pointers to buffers: inline the callee)", w->t->api);
+                return gpucompile_lower__refuse(w, user, LLVMIsDeclaration(callee) ? "a pointer passed to a function the module does not define (C99's "
+                                                "`inline` without `static` gives no body of its own, which clang does not emit: make it `static inline`)"
+                                                : "a pointer passed to a call (%s has no pointers to buffers: inline the callee)", w->t->api);
             t = LLVMTypeOf(user);
             u->writes = 1;
-        } else if (LLVMIsAICmpInst(user))
-            return gpucompile_lower__refuse(w, user, "pointers compared (compare indices instead)");
+        } else if (LLVMIsAICmpInst(user)) {
+            LLVMValueRef o = LLVMGetOperand(user, LLVMGetOperand(user, 0) == p);
+            if (LLVMIsAConstantExpr(o) && LLVMGetConstOpcode(o) == LLVMAddrSpaceCast) o = LLVMGetOperand(o, 0);
+            return gpucompile_lower__refuse(w, user, LLVMIsNull(o) ? "a pointer compared with NULL (a %s binding always holds a buffer and a launch "
+                                            "passes none for NULL: an optional buffer needs a flag of its own)" : "pointers compared (compare indices instead)", w->t->api);
+        }
         else
             return gpucompile_lower__refuse(w, user, "a pointer converted, passed or returned (%s's buffers are reached only through indices)", w->t->api);
         if (!u->type || LLVMStoreSizeOfType(w->dl, t) < LLVMStoreSizeOfType(w->dl, u->type)) u->type = t; /* the narrowest: the element (see pk_element) */
@@ -3678,8 +3689,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__plan(gpucompile_lower__st
             else if (LLVMGetTypeKind(LLVMTypeOf(p)) != LLVMPointerTypeKind && LLVMGetFirstUse(p)) gpucompile_lower__place(w, LLVMTypeOf(p), &end, &off);
         }
         if (end > w->t->max_push_bytes)
-            return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': its scalar parameters need %u bytes of push constants: "
-                                              "above the %u bytes every %s device has", gpucompile_value_name(fn), end, w->t->max_push_bytes, w->t->api);
+            return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': its scalar parameters need %u bytes: above the %u bytes "
+                                              "of the scalars' block", gpucompile_value_name(fn), end, w->t->max_push_bytes);
         if ((end + 3) / 4 > pp->words) pp->words = (end + 3) / 4;
     }
     return GPUCOMPILE_OK;
@@ -3797,14 +3808,82 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__bitcast_lanes(gpucompile_lower
     return r;
 }
 
+/* A private variable's address as an integer (ptrtoint of an alloca: OpenCL's
+   `(uintptr_t)&x`, to test its alignment): a shader's variables have none, and LLVM 22's code
+   generator aborts on it ("Unable to meet SPIR-V requirements"). Where no integer becomes a
+   pointer again (no inttoptr in the module), an address is only a number compared and computed
+   with, so each variable gets one of its own: distinct, apart by its size, aligned to 4096 (each
+   variable's alignment, up to that). Any other ptrtoint is refused by name. */
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__addresses(gpucompile_lower__state *w) {
+    LLVMValueRef in, next;
+    unsigned long long at = 4096;
+    int back = 0;
+    for (in = gpucompile_next_instruction(w->m, NULL); in; in = gpucompile_next_instruction(w->m, in))
+        back |= LLVMGetInstructionOpcode(in) == LLVMIntToPtr;
+    for (in = gpucompile_next_instruction(w->m, NULL); in; in = next) {
+        LLVMValueRef a;
+        next = gpucompile_next_instruction(w->m, in);
+        if (LLVMGetInstructionOpcode(in) != LLVMPtrToInt) continue;
+        a = LLVMGetOperand(in, 0);
+        if (back || !LLVMIsAAllocaInst(a))
+            return gpucompile_lower__refuse(w, in, "a pointer made an integer: a %s shader's memory has no addresses%s", w->t->api,
+                                            back ? " (and the module makes integers pointers)" : "");
+        LLVMReplaceAllUsesWith(in, LLVMConstInt(LLVMTypeOf(in), at, 0));
+        LLVMInstructionEraseFromParent(in);
+        at += (LLVMABISizeOfType(w->dl, LLVMGetAllocatedType(a)) + 4095) / 4096 * 4096;
+    }
+    return GPUCOMPILE_OK;
+}
+
+/* A volatile load or store of a vector of more than 4 lanes (OpenCL's `volatile long16 x = 0`),
+   which LLVM's scalarizer leaves whole (it keeps volatile accesses as they are): lane by lane,
+   each lane's access volatile, in lane order. The lanes' addresses: off a variable of the
+   vector's own type, (0, lane) into it (the one shape of private memory the code generator
+   takes, gpucompile_lower__shapes), else the element's type, lane. The load's value (the lanes
+   put together), or the store, NULL when the instruction is no such access. */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__volatile_lanes(gpucompile_lower__state *w, LLVMValueRef in) {
+    int store = LLVMIsAStoreInst(in) != NULL;
+    LLVMValueRef p, r = NULL;
+    LLVMTypeRef vt, et, bt;
+    unsigned n, k, align, es;
+    if ((!store && !LLVMIsALoadInst(in)) || !LLVMGetVolatile(in)) return NULL;
+    vt = store ? LLVMTypeOf(LLVMGetOperand(in, 0)) : LLVMTypeOf(in);
+    if (LLVMGetTypeKind(vt) != LLVMVectorTypeKind || (n = LLVMGetVectorSize(vt)) <= 4) return NULL;
+    et = LLVMGetElementType(vt);
+    es = (unsigned)LLVMABISizeOfType(w->dl, et);
+    align = LLVMGetAlignment(in);
+    p = LLVMGetOperand(in, store ? 1 : 0);
+    bt = LLVMIsAAllocaInst(p) ? LLVMGetAllocatedType(p) : LLVMIsAGlobalVariable(p) ? LLVMGlobalGetValueType(p) : NULL;
+    LLVMPositionBuilderBefore(w->b, in);
+    if (!store) r = LLVMGetPoison(vt);
+    for (k = 0; k < n; k++) {
+        LLVMValueRef idx[2], a, lane;
+        unsigned la = align;
+        idx[0] = LLVMConstInt(w->i32, 0, 0);
+        idx[1] = LLVMConstInt(w->i32, k, 0);
+        a = bt == vt ? LLVMBuildGEP2(w->b, vt, p, idx, 2, "") : LLVMBuildGEP2(w->b, et, p, idx + 1, 1, "");
+        while (la > 1 && (k * es) % la) la /= 2; /* the lane's own alignment */
+        if (store) {
+            lane = LLVMBuildStore(w->b, LLVMBuildExtractElement(w->b, LLVMGetOperand(in, 0), idx[1], ""), a);
+        } else {
+            lane = LLVMBuildLoad2(w->b, et, a, "");
+            r = LLVMBuildInsertElement(w->b, r, lane, idx[1], "");
+        }
+        LLVMSetVolatile(lane, 1);
+        if (la) LLVMSetAlignment(lane, la);
+    }
+    return store ? in : r;
+}
+
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__split_wide(gpucompile_lower__state *w, int late) {
     LLVMValueRef fn, at = NULL, in, next, r;
     int round;
     for (round = 0; round < 2; round++) {
         for (in = gpucompile_next_instruction(w->m, NULL); in; in = next) {
             next = gpucompile_next_instruction(w->m, in);
-            if (LLVMGetInstructionOpcode(in) == LLVMBitCast && (r = gpucompile_lower__bitcast_lanes(w, in)) != NULL) {
-                LLVMReplaceAllUsesWith(in, r);
+            if ((LLVMGetInstructionOpcode(in) == LLVMBitCast && (r = gpucompile_lower__bitcast_lanes(w, in)) != NULL) ||
+                (r = gpucompile_lower__volatile_lanes(w, in)) != NULL) {
+                if (r != in) LLVMReplaceAllUsesWith(in, r);
                 LLVMInstructionEraseFromParent(in);
             }
         }
@@ -4163,6 +4242,18 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_lower_flags(gpucompile_job *job, con
     return GPUCOMPILE_OK;
 }
 
+/* Is v used: by an instruction, another variable's initializer, or a constant expression that
+   is (the optimizer leaves constant expressions nothing uses, off a table it copied and
+   dropped). */
+GPUCOMPILE_PRIVATE int gpucompile_lower__live(LLVMValueRef v, int depth) {
+    LLVMUseRef u;
+    for (u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (!LLVMIsAConstantExpr(user) || depth > 8 || gpucompile_lower__live(user, depth + 1)) return 1;
+    }
+    return 0;
+}
+
 GPUCOMPILE_DEF gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, LLVMModuleRef module, const gpucompile_lower_target *target,
                                                           const gpucompile_lower_options *options, const gpucompile_logger *logger, int *lowered) {
     gpucompile_lower_options o;
@@ -4225,16 +4316,23 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, L
         if (gpucompile_lower__calls_in(&w, fn) != GPUCOMPILE_OK) goto done;
     }
     if (w.inline_after && gpucompile_lower__inline_made(&w) != GPUCOMPILE_OK) goto done;
-    if (gpucompile_lower__split_wide(&w, 0) != GPUCOMPILE_OK || gpucompile_lower__split_wide(&w, 1) != GPUCOMPILE_OK) goto done;
+    if (gpucompile_lower__split_wide(&w, 0) != GPUCOMPILE_OK || gpucompile_lower__split_wide(&w, 1) != GPUCOMPILE_OK ||
+        gpucompile_lower__addresses(&w) != GPUCOMPILE_OK)
+        goto done;
     gpucompile_lower_expand(module); /* after the passes above: what they made of the library's IR */
     for (fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn))
         if (!LLVMIsDeclaration(fn) && gpucompile_lower__private_arrays(&w, fn, u) != GPUCOMPILE_OK) goto done;
     if (gpucompile_lower__generic(&w, 0) != GPUCOMPILE_OK || gpucompile_lower__workgroup_vars(&w, u) != GPUCOMPILE_OK || gpucompile_lower__plan(&w, &pp) != GPUCOMPILE_OK) goto done;
     if (pp.words) {
-        LLVMTypeRef st = LLVMStructCreateNamed(w.ctx, "gpucompile.push"), words[32];
+        LLVMTypeRef st = LLVMStructCreateNamed(w.ctx, "gpucompile.push"), *words = (LLVMTypeRef *)malloc(pp.words * sizeof *words);
         unsigned k;
+        if (!words) {
+            gpucompile_lower__fail(&w, GPUCOMPILE_ERROR_OUT_OF_MEMORY, "out of memory");
+            goto done;
+        }
         for (k = 0; k < pp.words; k++) words[k] = w.i32;
         LLVMStructSetBody(st, words, pp.words, 0);
+        free(words);
         pc = LLVMAddGlobalInAddressSpace(module, st, "gpucompile.push", w.t->push_space);
         LLVMSetLinkage(pc, LLVMExternalLinkage);
         LLVMSetVisibility(pc, LLVMHiddenVisibility);
@@ -4265,7 +4363,10 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, L
         LLVMValueRef g, gnext;
         for (g = LLVMGetFirstGlobal(module); g; g = gnext) { /* unused variables: LLVM 22 would still declare them (a constant one as UniformConstant, invalid) */
             gnext = LLVMGetNextGlobal(g);
-            if (!LLVMGetFirstUse(g) && g != pc) LLVMDeleteGlobal(g);
+            if (!gpucompile_lower__live(g, 0) && g != pc) {
+                LLVMReplaceAllUsesWith(g, LLVMGetPoison(LLVMTypeOf(g))); /* what still names it: constant expressions nothing uses */
+                LLVMDeleteGlobal(g);
+            }
         }
     }
     for (fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn)) /* a shader module exports nothing (else: Linkage) */

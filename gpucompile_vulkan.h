@@ -130,15 +130,10 @@ typedef gpucompile_lower_options gpucompile_vulkan_lower_options;
    GPUCOMPILE_ERROR_INVALID_INPUT when they are not a SPIR-V module, GPUCOMPILE_ERROR_LLVM when an
    id defined twice cannot be mended. */
 GPUCOMPILE_API gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef module, const void *spirv, size_t size, gpucompile_buf *out);
-/* A reader of a module's kernels, as gpucompile_vulkan_reflect, that also says where the scalars
-   are when a uniform buffer holds them in place of push constants: *uniform_binding its binding
-   (set 0), -1 where they are push constants. */
-struct gpucompile_vulkan_kernel;
-typedef int (*gpucompile_vulkan_reader)(const void *spirv, size_t size, struct gpucompile_vulkan_kernel *out, int max, long *uniform_binding);
-/* Each kernel that reader (NULL: gpucompile_vulkan_reflect) finds in the words, its reflection as
-   MLIR kernel metadata into o's kernel of that name (o's memory), or into a kernel added to o when
-   add (an object read back): for a backend that compiles through this one. */
-GPUCOMPILE_API gpucompile_result gpucompile_vulkan_reflect_into(gpucompile_object *o, const void *words, size_t size, int add, gpucompile_vulkan_reader reader);
+/* Each kernel gpucompile_vulkan_reflect finds in the words, its reflection as MLIR kernel
+   metadata into o's kernel of that name (o's memory), or into a kernel added to o when add (an
+   object read back): for a backend that compiles through this one. */
+GPUCOMPILE_API gpucompile_result gpucompile_vulkan_reflect_into(gpucompile_object *o, const void *words, size_t size, int add);
 #ifdef __cplusplus
 }
 #endif
@@ -244,6 +239,13 @@ typedef struct gpucompile_vulkan_kernel {
        counts those arrays at their default lengths. */
     int num_launch;
     gpucompile_vulkan_launch_value launch[GPUCOMPILE_VULKAN_MAX_LAUNCH];
+    /* has_uniforms: push / push_size are not push constants but a uniform buffer's bytes, at
+       (uniform_set, uniform_binding), laid out alike: the scalars' block of a kernel that needs
+       more than the 128 bytes of push constants every device has (or of a #gpu.webgpu module,
+       which has no push constants); the module's OpModuleProcessed "gpucompile.uniforms SET
+       BINDING" names it. Not among bindings. */
+    int has_uniforms;
+    uint32_t uniform_set, uniform_binding;
 } gpucompile_vulkan_kernel;
 /* Reads every GLCompute entry point of a SPIR-V module (little- or big-endian words, any
    alignment): the number found (out[0 .. min(found, max)-1] filled), -1 if the bytes are not a
@@ -330,6 +332,14 @@ typedef struct gpucompile_vulkan_buffer { uint64_t buffer, offset, range; } gpuc
    the VkImageLayout it is in (0: GENERAL, which a storage image needs; a sampled one may be
    SHADER_READ_ONLY_OPTIMAL)); the
    push-constant block's bytes (push, push_size >= the block's size); vkCmdDispatch(groups).
+   An entry point whose kernel has_uniforms (scalars above the 128 bytes of push constants)
+   takes one more buffer, last (num_buffers = num_bindings + 1): a buffer the engine made with
+   VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, of at least push_size
+   bytes from its offset (a multiple of 4 and of minUniformBufferOffsetAlignment); the call
+   records the block's bytes (push) into it with vkCmdUpdateBuffer between pipeline barriers
+   and binds it at (uniform_set, uniform_binding), so one such buffer serves every launch
+   recorded for one queue. With buffers NULL the engine's own sets hold that uniform buffer and
+   the engine writes the bytes there itself (push is not read).
    0, or -1 (reported) with nothing recorded. */
 int gpucompile_vulkan_record(const gpucompile_vulkan_program *program, const char *name, void *command_buffer, const uint32_t groups[3],
                              const gpucompile_vulkan_buffer *buffers, int num_buffers, const void *push, uint32_t push_size);
@@ -367,6 +377,10 @@ int gpucompile_vulkan_record_launch(const gpucompile_vulkan_program *program, co
 #if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_VULKAN_IMPLEMENTATION) || defined(GPUCOMPILE_VULKAN_RUNTIME) || \
      defined(GPUCOMPILE_VULKAN_REFLECTION)) && !defined(GPUCOMPILE_VULKAN__OPS_DEFINED)
 #define GPUCOMPILE_VULKAN__OPS_DEFINED
+/* The scalars' block's largest size: 64 parameters of at most 64 bytes. Above the 128 bytes of
+   push constants every device has it is a uniform buffer, whose range is at least 16384 bytes on
+   every device. */
+#define GPUCOMPILE_VULKAN__MAX_BLOCK 4096
 enum {
     GPUCOMPILE_VULKAN__OP_NAME = 5, GPUCOMPILE_VULKAN__OP_EXTENSION = 10, GPUCOMPILE_VULKAN__OP_CAPABILITY = 17,
     GPUCOMPILE_VULKAN__OP_ENTRY_POINT = 15, GPUCOMPILE_VULKAN__OP_EXECUTION_MODE = 16, GPUCOMPILE_VULKAN__OP_TYPE_BOOL = 20,
@@ -838,8 +852,107 @@ GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__entry(gpucompile_vulkan__spv 
         }
 }
 
+#define GPUCOMPILE_VULKAN__UNIFORMS "gpucompile.uniforms " /* OpModuleProcessed: SET BINDING of the scalars' uniform block */
+
+/* The (set, binding) an OpModuleProcessed "gpucompile.uniforms SET BINDING" names in the words
+   w[0..n) (host order): 1, or 0 without one. */
+GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__uniform_mark(const uint32_t *w, size_t n, uint32_t *set, uint32_t *binding) {
+    size_t at;
+    for (at = 5; at < n && (w[at] >> 16);) {
+        uint32_t wc = w[at] >> 16;
+        if (wc > n - at) return 0;
+        if ((w[at] & 0xffffu) == GPUCOMPILE_VULKAN__OP_MODULE_PROCESSED && wc >= 2) {
+            const char *t = (const char *)(w + at + 1);
+            size_t max = (size_t)(wc - 1) * 4, len = 0, pl = strlen(GPUCOMPILE_VULKAN__UNIFORMS);
+            unsigned long a, b;
+            char buf[64], *e, *f;
+            while (len < max && t[len]) len++;
+            if (len < max && len > pl && len < sizeof buf && memcmp(t, GPUCOMPILE_VULKAN__UNIFORMS, pl) == 0) {
+                memcpy(buf, t, len + 1);
+                a = strtoul(buf + pl, &e, 10);
+                if (e != buf + pl && *e == ' ' && (b = strtoul(e + 1, &f, 10), f != e + 1) && *f == 0 && a < 64 && b < 0x10000u) {
+                    *set = (uint32_t)a;
+                    *binding = (uint32_t)b;
+                    return 1;
+                }
+            }
+        }
+        at += wc;
+    }
+    return 0;
+}
+
+/* The push-constant block made a uniform buffer (set 0, the binding after the module's last),
+   named by OpModuleProcessed "gpucompile.uniforms 0 BINDING" (read back by the reflection):
+   the words w[0..n) (host order) with PushConstant pointers and the block's variable in the
+   Uniform storage class, StoragePushConstant8/16 dropped, into *out (malloc'd, *out_n words);
+   *binding its binding, -1 (the words as they are) without a block. The block's layout stays (a
+   struct of 32-bit words, as the lowering makes it, is laid out alike in both). Its size has no
+   128-byte minimum limit there: every Vulkan device's maxUniformBufferRange is at least 16384
+   bytes, WebGPU's maxUniformBufferBindingSize 65536. 0; -1 for words that are no module, -2
+   where the module has a uniform buffer of the block's type (the reflection could not tell the
+   two apart), -3 out of memory. */
+GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__uniform_block(const uint32_t *w, size_t n, uint32_t **out, size_t *out_n, int *binding) {
+    size_t at, first_annotation = 0, bat, o = 0;
+    uint32_t pc = 0, max_binding = 0, any_binding = 0, *d;
+    *binding = -1;
+    *out = NULL;
+    *out_n = 0;
+    if (n < 5) return -1;
+    for (at = 5; at < n; at += w[at] >> 16) { /* the block's variable, the bindings */
+        uint32_t op = w[at] & 0xffffu, wc = w[at] >> 16;
+        if (!wc || wc > n - at) return -1;
+        if (op == GPUCOMPILE_VULKAN__OP_VARIABLE && wc >= 4 && w[at + 3] == GPUCOMPILE_VULKAN__SC_PUSH_CONSTANT) pc = w[at + 2];
+        if ((op == GPUCOMPILE_VULKAN__OP_DECORATE || op == GPUCOMPILE_VULKAN__OP_MEMBER_DECORATE) && !first_annotation) first_annotation = at;
+        if (op == GPUCOMPILE_VULKAN__OP_DECORATE && wc >= 4 && w[at + 2] == GPUCOMPILE_VULKAN__DEC_BINDING) {
+            any_binding = 1;
+            if (w[at + 3] > max_binding) max_binding = w[at + 3];
+        }
+    }
+    for (at = 5; pc && at < n; at += w[at] >> 16) /* a Uniform pointer to the block's type */
+        if ((w[at] & 0xffffu) == GPUCOMPILE_VULKAN__OP_TYPE_POINTER && (w[at] >> 16) >= 4 && w[at + 2] == GPUCOMPILE_VULKAN__SC_UNIFORM)
+            for (bat = 5; bat < n; bat += w[bat] >> 16)
+                if ((w[bat] & 0xffffu) == GPUCOMPILE_VULKAN__OP_TYPE_POINTER && (w[bat] >> 16) >= 4 && w[bat + 2] == GPUCOMPILE_VULKAN__SC_PUSH_CONSTANT &&
+                    w[bat + 3] == w[at + 3])
+                    return -2;
+    if (!(d = (uint32_t *)malloc((n + 32) * 4))) return -3;
+    *out = d;
+    memcpy(d, w, (pc ? 5 : n) * 4);
+    *out_n = pc ? 5 : n;
+    if (!pc) return 0;
+    *binding = (int)(any_binding ? max_binding + 1 : 0);
+    if (!first_annotation) first_annotation = n;
+    for (o = 5, at = 5; at <= n; at += at < n ? w[at] >> 16 : 1) {
+        uint32_t op = at < n ? w[at] & 0xffffu : 0, wc = at < n ? w[at] >> 16 : 0;
+        if (at == first_annotation) { /* the mark (the debug section's last), then the variable's set and binding */
+            char text[64];
+            size_t len = (size_t)snprintf(text, sizeof text, "%s0 %d", GPUCOMPILE_VULKAN__UNIFORMS, *binding), words = len / 4 + 1;
+            d[o] = gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_MODULE_PROCESSED, (uint32_t)(1 + words));
+            memset(d + o + 1, 0, words * 4);
+            memcpy(d + o + 1, text, len);
+            o += 1 + words;
+            d[o] = d[o + 4] = gpucompile_spirv_first(GPUCOMPILE_VULKAN__OP_DECORATE, 4);
+            d[o + 1] = d[o + 5] = pc;
+            d[o + 2] = GPUCOMPILE_VULKAN__DEC_SET;
+            d[o + 3] = 0;
+            d[o + 6] = GPUCOMPILE_VULKAN__DEC_BINDING;
+            d[o + 7] = (uint32_t)*binding;
+            o += 8;
+        }
+        if (at == n) break;
+        if (op == GPUCOMPILE_VULKAN__OP_CAPABILITY && wc == 2 && (w[at + 1] == 4435 || w[at + 1] == 4450)) continue; /* StoragePushConstant16/8 */
+        memcpy(d + o, w + at, (size_t)wc * 4);
+        if (op == GPUCOMPILE_VULKAN__OP_TYPE_POINTER && wc >= 4 && w[at + 2] == GPUCOMPILE_VULKAN__SC_PUSH_CONSTANT) d[o + 2] = GPUCOMPILE_VULKAN__SC_UNIFORM;
+        if (op == GPUCOMPILE_VULKAN__OP_VARIABLE && wc >= 4 && w[at + 3] == GPUCOMPILE_VULKAN__SC_PUSH_CONSTANT) d[o + 3] = GPUCOMPILE_VULKAN__SC_UNIFORM;
+        o += wc;
+    }
+    *out_n = o;
+    return 0;
+}
+
 GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__reflect(const void *spirv, size_t size, gpucompile_vulkan_kernel *out, int max) {
     gpucompile_vulkan__spv s;
+    uint32_t uset = 0, ubinding = 0, uvar = 0;
     gpucompile_spirv_inst it;
     unsigned char *visited = NULL;
     size_t i, members_cap = 0;
@@ -895,11 +1008,26 @@ GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__reflect(const void *spirv, siz
         }
     }
     if (it.bad) goto done; /* every instruction fits */
+    if (gpucompile_vulkan__uniform_mark(s.w, s.n, &uset, &ubinding)) /* the scalars' uniform block: read as the push-constant block */
+        for (i = 1; i < s.cap && !uvar; i++) {
+            const uint32_t *v = gpucompile_vulkan__spv_def(&s, (uint32_t)i, GPUCOMPILE_VULKAN__OP_VARIABLE, 4);
+            if (v && v[3] == GPUCOMPILE_VULKAN__SC_UNIFORM && (s.ids[i].flags & GPUCOMPILE_VULKAN__F_SET) && (s.ids[i].flags & GPUCOMPILE_VULKAN__F_BINDING) &&
+                s.ids[i].set == uset && s.ids[i].binding == ubinding) {
+                uvar = (uint32_t)i;
+                s.w[s.ids[i].def + 3] = GPUCOMPILE_VULKAN__SC_PUSH_CONSTANT;
+            }
+        }
     found = 0;
     for (gpucompile_vulkan__walk(&s, &it, 5); gpucompile_spirv_next(&it);) {
         const uint32_t *w = s.w + it.at;
         if (it.op != GPUCOMPILE_VULKAN__OP_ENTRY_POINT || it.wc < 4 || w[1] != GPUCOMPILE_VULKAN__MODEL_GLCOMPUTE) continue;
-        if (out && found < max) gpucompile_vulkan__entry(&s, it.at, visited, &out[found]);
+        if (out && found < max) {
+            gpucompile_vulkan_kernel *k = &out[found];
+            gpucompile_vulkan__entry(&s, it.at, visited, k);
+            k->has_uniforms = uvar && k->push_size > 0;
+            k->uniform_set = k->has_uniforms ? uset : 0;
+            k->uniform_binding = k->has_uniforms ? ubinding : 0;
+        }
         found++;
     }
 done:
@@ -1881,7 +2009,8 @@ GPUCOMPILE_PRIVATE const gpucompile_vulkan__need *gpucompile_vulkan__lacks(const
 /* The bytes of workgroup memory the target's devices have: #spirv.resource_limits'
    max_compute_shared_memory_size (MLIR's default, 16384, where not given), chip = "android"'s;
    0: the device's, checked at launch (bare #gpu.vulkan). Push constants: chip = "android"'s 128,
-   else 0 (the lowering keeps to 128, every device's minimum). */
+   else 0 (the pointer-kernel lowering's block above 128 bytes, every device's minimum, becomes a
+   uniform buffer: gpucompile_vulkan__large_block). */
 GPUCOMPILE_PRIVATE void gpucompile_vulkan__profile_limits(const gpucompile_target *t, unsigned long *shared, unsigned long *push) {
     char limits[4096];
     const char *at;
@@ -1920,7 +2049,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__check_profile(gpucompile
     }
     gpucompile_vulkan__profile_limits(t, &shared, &push);
     for (g = LLVMGetFirstGlobal(job->module); g; g = LLVMGetNextGlobal(g))
-        if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 13 && push && LLVMABISizeOfType(dl, LLVMGlobalGetValueType(g)) > push)
+        if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 13 && push && LLVMABISizeOfType(dl, LLVMGlobalGetValueType(g)) > push &&
+            !LLVMGetNamedMetadataNumOperands(job->module, gpucompile_vulkan_lower_target()->params_metadata))
             return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "global '%s': a %lu-byte push-constant block; the target's devices have %lu bytes (chip \"%s\")",
                                        gpucompile_value_name(g), (unsigned long)LLVMABISizeOfType(dl, LLVMGlobalGetValueType(g)), push, chip);
     for (fn = shared ? LLVMGetFirstFunction(job->module) : NULL; fn; fn = LLVMGetNextFunction(fn)) { /* each entry point's (helpers are inlined) */
@@ -2942,8 +3072,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__text(gpucompile_vulkan__
    The repaired module, its kernels' reflection as MLIR kernel metadata, the backend table. */
 
 /* MLIR's metadata dictionary entries of a kernel (sorted by name, as the core prints them); the
-   scalars as push constants, or as the uniform buffer at uniform_binding (>= 0). */
-GPUCOMPILE_PRIVATE void gpucompile_vulkan__metadata(const gpucompile_vulkan_kernel *k, long uniform_binding, gpucompile_buf *b) {
+   scalars as push constants, or as the uniform buffer (has_uniforms). */
+GPUCOMPILE_PRIVATE void gpucompile_vulkan__metadata(const gpucompile_vulkan_kernel *k, gpucompile_buf *b) {
     int i;
     if (k->num_bindings) {
         gpucompile_buf_str(b, "bindings = [");
@@ -2997,8 +3127,8 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__metadata(const gpucompile_vulkan_kern
         gpucompile_buf_str(b, "\", ");
     }
     if (k->num_push) {
-        if (uniform_binding < 0) gpucompile_buf_printf(b, "push_constant_bytes = %u : i32, push_constants = [", (unsigned)k->push_size);
-        else gpucompile_buf_printf(b, "uniform_binding = %u : i32, uniform_bytes = %u : i32, uniforms = [", (unsigned)uniform_binding, (unsigned)k->push_size);
+        if (!k->has_uniforms) gpucompile_buf_printf(b, "push_constant_bytes = %u : i32, push_constants = [", (unsigned)k->push_size);
+        else gpucompile_buf_printf(b, "uniform_binding = %u : i32, uniform_bytes = %u : i32, uniforms = [", (unsigned)k->uniform_binding, (unsigned)k->push_size);
         for (i = 0; i < k->num_push; i++)
             gpucompile_buf_printf(b, "%s{offset = %u : i32, size = %u : i32}", i ? ", " : "", (unsigned)k->push[i].offset, (unsigned)k->push[i].size);
         gpucompile_buf_str(b, "], ");
@@ -3007,14 +3137,13 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__metadata(const gpucompile_vulkan_kern
                           (unsigned)k->local_size[2]);
 }
 
-GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_reflect_into(gpucompile_object *o, const void *words, size_t size, int add, gpucompile_vulkan_reader reader) {
+GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_reflect_into(gpucompile_object *o, const void *words, size_t size, int add) {
     gpucompile_vulkan_kernel *ks;
-    long uniform_binding = -1;
     int n, i, j;
     gpucompile_result r = GPUCOMPILE_OK;
     ks = (gpucompile_vulkan_kernel *)gpucompile_alloc(&o->allocator, 64 * sizeof *ks);
     if (!ks) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-    n = reader ? reader(words, size, ks, 64, &uniform_binding) : gpucompile_vulkan_reflect(words, size, ks, 64);
+    n = gpucompile_vulkan_reflect(words, size, ks, 64);
     if (n < 0) r = GPUCOMPILE_ERROR_INVALID_BINARY;
     if (n > 64) n = 64;
     for (i = 0; i < n && r == GPUCOMPILE_OK; i++) {
@@ -3026,7 +3155,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_reflect_into(gpucompile_objec
         if (!k) continue;
         memset(&b, 0, sizeof b);
         b.a = &o->allocator;
-        gpucompile_vulkan__metadata(&ks[i], uniform_binding, &b);
+        gpucompile_vulkan__metadata(&ks[i], &b);
         if (b.oom) { r = GPUCOMPILE_ERROR_OUT_OF_MEMORY; break; }
         gpucompile_free(&o->allocator, k->metadata);
         k->metadata = b.data;
@@ -3102,7 +3231,9 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__finish_mod(gpucompile_jo
         gpucompile_job_free(job, words);
         if (r != GPUCOMPILE_OK) {
             gpucompile_free(pb.a, pb.data);
-            return gpucompile_job_fail(job, r, "the parameters' order cannot be recorded in the module");
+            return gpucompile_job_fail(job, r, r == GPUCOMPILE_ERROR_UNSUPPORTED ? "the scalars' block is above the 128 bytes of push constants every "
+                                       "device has and cannot be made a uniform buffer (8- or 16-bit members, or a uniform buffer of its type)"
+                                       : "the parameters' order cannot be recorded in the module");
         }
         words = (unsigned char *)pb.data;
         nwords = pb.len;
@@ -3114,7 +3245,13 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__finish_mod(gpucompile_jo
         }
         nwords = nw * 4;
     }
-    if ((r = gpucompile_vulkan_reflect_into(job->object, words, nwords, 0, NULL)) != GPUCOMPILE_OK) {
+    {
+        uint32_t set, binding;
+        if (gpucompile_vulkan__uniform_mark((const uint32_t *)(void *)words, nwords / 4, &set, &binding))
+            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "the scalars' block above the 128 bytes of push constants "
+                               "every device has: the uniform buffer at set %u, binding %u", (unsigned)set, (unsigned)binding);
+    }
+    if ((r = gpucompile_vulkan_reflect_into(job->object, words, nwords, 0)) != GPUCOMPILE_OK) {
         gpucompile_job_free(job, words);
         return r == GPUCOMPILE_ERROR_OUT_OF_MEMORY ? r : gpucompile_job_fail(job, r, "the repaired module cannot be read back");
     }
@@ -3169,7 +3306,7 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__release(gpucompile_job *job) {
 /* Kernels of a module that did not come from a compile here (read back from a binary). */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__find_kernels(gpucompile_object *obj) {
     if (obj->num_kernels || obj->format != GPUCOMPILE_FORMAT_BIN) return GPUCOMPILE_OK;
-    return gpucompile_vulkan_reflect_into(obj, obj->data, obj->size, 1, NULL);
+    return gpucompile_vulkan_reflect_into(obj, obj->data, obj->size, 1);
 }
 
 /* c, fast, cold, spir_func; spir_kernel, ptx_kernel and amdgpu_kernel (pointer kernels, rewritten) */
@@ -3214,7 +3351,7 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__fill(gpucompile_backend *t) {
     t->offload_kind = 8;   /* as the SPIR-V backend's: LLVM's offload model has no Vulkan kind */
     t->image_kind_bin = 6; /* IMG_SPIRV */
     t->kernel_metadata = kernel_metadata;
-    t->cache_version = "vulkan 3"; /* loop exits from the continue target */
+    t->cache_version = "vulkan 4"; /* loop exits from the continue target, the scalars above 128 bytes a uniform buffer */
     t->device_help = "vulkan (a Vulkan 1.2+ device with a compute queue)";
     t->file_ext[GPUCOMPILE_FORMAT_ISA] = "spvasm";
     t->file_ext[GPUCOMPILE_FORMAT_BIN] = "spv";
@@ -3235,7 +3372,8 @@ GPUCOMPILE_DEF const gpucompile_lower_target *gpucompile_vulkan_lower_target(voi
         11, 13, 10, /* LLVM's SPIR-V address spaces for shaders: StorageBuffer, PushConstant, Private */
         "hlsl.shader", "compute", "hlsl.numthreads",
         "gpucompile.vulkan.params",
-        GPUCOMPILE_VULKAN_MAX_PARAMS, 128, /* the reflection's parameters; the push constants every device has */
+        GPUCOMPILE_VULKAN_MAX_PARAMS, /* the reflection's parameters */
+        GPUCOMPILE_VULKAN__MAX_BLOCK, /* above 128 bytes (every device's push constants) the block is a uniform buffer (gpucompile_vulkan__large_block) */
         GPUCOMPILE_VULKAN__SPEC_CONSTANT, /* OpSpecConstant with SpecId (LLVM 22's SPIR-V builtins): sizes set at launch */
         GPUCOMPILE_VULKAN_SPEC_LAUNCH,    /* the work dimension, global offset, split launch's groups */
         0, /* 64-bit addresses */
@@ -3407,6 +3545,35 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__launch_sizes(LLVMModuleR
     return GPUCOMPILE_OK;
 }
 
+/* A push-constant block above the 128 bytes every device has (the lowering's, for a kernel's many
+   scalars) made a uniform buffer (gpucompile_vulkan__uniform_block), in b (its words replaced).
+   GPUCOMPILE_ERROR_UNSUPPORTED where it has 8- or 16-bit members (StoragePushConstant8/16: in a
+   uniform buffer they would need other features). */
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__large_block(gpucompile_buf *b) {
+    gpucompile_vulkan_kernel *ks = (gpucompile_vulkan_kernel *)malloc(64 * sizeof *ks);
+    const uint32_t *w = (const uint32_t *)(void *)b->data;
+    uint32_t bytes = 0, *d = NULL;
+    size_t at, n = b->len / 4, dn = 0;
+    int i, found, binding, r;
+    if (!ks) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    found = gpucompile_vulkan_reflect(b->data, b->len, ks, 64);
+    for (i = 0; i < found && i < 64; i++)
+        if (!ks[i].has_uniforms && ks[i].push_size > bytes) bytes = ks[i].push_size;
+    free(ks);
+    if (bytes <= 128) return GPUCOMPILE_OK;
+    for (at = 5; at < n && (w[at] >> 16) && (w[at] >> 16) <= n - at; at += w[at] >> 16)
+        if ((w[at] & 0xffffu) == GPUCOMPILE_VULKAN__OP_CAPABILITY && (w[at] >> 16) == 2 && (w[at + 1] == 4435 || w[at + 1] == 4450))
+            return GPUCOMPILE_ERROR_UNSUPPORTED;
+    if ((r = gpucompile_vulkan__uniform_block(w, n, &d, &dn, &binding)) != 0) {
+        free(d);
+        return r == -1 ? GPUCOMPILE_ERROR_INVALID_INPUT : r == -2 ? GPUCOMPILE_ERROR_UNSUPPORTED : GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    }
+    b->len = 0; /* the words again, made longer */
+    gpucompile_buf_add(b, d, dn * 4);
+    free(d);
+    return b->oom ? GPUCOMPILE_ERROR_OUT_OF_MEMORY : GPUCOMPILE_OK;
+}
+
 GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef module, const void *spirv, size_t size, gpucompile_buf *out) {
     const unsigned char *w = (const unsigned char *)spirv;
     gpucompile_spirv_inst it;
@@ -3464,6 +3631,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef mod
         if (gpucompile_vulkan__own_interfaces((uint32_t *)(void *)t.data, &nw) != 0) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
         t.len = nw * 4;
     }
+    if (r == GPUCOMPILE_OK) r = gpucompile_vulkan__large_block(&t);
     if (r == GPUCOMPILE_OK) gpucompile_buf_add(out, t.data, t.len);
     gpucompile_free(t.a, t.data);
     return r != GPUCOMPILE_OK ? r : out->oom ? GPUCOMPILE_ERROR_OUT_OF_MEMORY : GPUCOMPILE_OK;
@@ -3763,6 +3931,7 @@ typedef struct gpucompile_vulkan__fns {
     GPUCOMPILE_VULKAN__FN(void, DestroySampler, (void *, uint64_t, const void *));
     GPUCOMPILE_VULKAN__FN(void, CmdCopyBufferToImage, (void *, uint64_t, uint64_t, uint32_t, uint32_t, const gpucompile_vulkan__image_copy *));
     GPUCOMPILE_VULKAN__FN(void, CmdCopyImageToBuffer, (void *, uint64_t, uint32_t, uint64_t, uint32_t, const gpucompile_vulkan__image_copy *));
+    GPUCOMPILE_VULKAN__FN(void, CmdUpdateBuffer, (void *, uint64_t, uint64_t, uint64_t, const void *));
 } gpucompile_vulkan__fns;
 
 /* The instance-level and device-level entry points, by name, in gpucompile_vulkan__fns' order
@@ -3782,7 +3951,7 @@ static const char *const gpucompile_vulkan__device_names[] = {"vkGetDeviceQueue"
     "vkUpdateDescriptorSets", "vkCmdBindPipeline", "vkCmdBindDescriptorSets", "vkCmdPushConstants", "?vkCmdPushDescriptorSetKHR",
     "vkCmdDispatch", "?vkCmdDispatchBase", "vkCmdPipelineBarrier", "vkCmdCopyBuffer", "vkCmdFillBuffer", "vkCreateImage", "vkDestroyImage",
     "vkGetImageMemoryRequirements", "vkBindImageMemory", "vkCreateImageView", "vkDestroyImageView", "vkCreateSampler", "vkDestroySampler",
-    "vkCmdCopyBufferToImage", "vkCmdCopyImageToBuffer"};
+    "vkCmdCopyBufferToImage", "vkCmdCopyImageToBuffer", "vkCmdUpdateBuffer"};
 
 /* An allocation: [base, base + size) of the host's address space, mapped from buffer's memory. */
 typedef struct gpucompile_vulkan__alloc { uintptr_t base; uint64_t size, buffer, memory; } gpucompile_vulkan__alloc;
@@ -3805,6 +3974,7 @@ typedef struct gpucompile_vulkan__function {
     uint64_t sets[4], layout, pipeline, shader;
     uint32_t num_sets;
     int push_descriptors; /* its bindings go through vkCmdPushDescriptorSetKHR */
+    void *uniforms;       /* the mgpu* runtime's uniform buffer of its scalars (k.has_uniforms), from mgpuMemAlloc's allocator */
     gpucompile_vulkan__variant *variants;
     int num_variants, cap_variants, last;
 } gpucompile_vulkan__function;
@@ -4302,6 +4472,7 @@ static int gpucompile_vulkan__start(int *ordinal, char *arch, size_t arch_size, 
 }
 
 /* ---- modules and functions ---- */
+static void gpucompile_vulkan__mem_free(void *ptr);
 static void gpucompile_vulkan__function_free(gpucompile_vulkan__state *s, gpucompile_vulkan__function *f) {
     uint32_t i;
     int v;
@@ -4309,6 +4480,7 @@ static void gpucompile_vulkan__function_free(gpucompile_vulkan__state *s, gpucom
     free(f->variants);
     if (f->pipeline) s->vk.DestroyPipeline(s->device, f->pipeline, NULL);
     if (f->layout) s->vk.DestroyPipelineLayout(s->device, f->layout, NULL);
+    if (f->uniforms) gpucompile_vulkan__mem_free(f->uniforms);
     for (i = 0; i < f->num_sets; i++)
         if (f->sets[i]) s->vk.DestroyDescriptorSetLayout(s->device, f->sets[i], NULL);
 }
@@ -4339,11 +4511,16 @@ static int gpucompile_vulkan__function_make(gpucompile_vulkan__state *s, uint64_
         snprintf(why, why_size, "entry point '%s': %u bytes of workgroup memory (the device has %u)", k->name, k->workgroup_bytes, s->max_shared);
         return -1;
     }
-    if (k->push_size > s->max_push) {
-        snprintf(why, why_size, "entry point '%s': a %u-byte push-constant block (the device takes %u)", k->name, k->push_size, s->max_push);
+    if (k->has_uniforms && k->uniform_set >= 4) {
+        snprintf(why, why_size, "entry point '%s': its uniform block is in set %u (supported: sets 0 to 3)", k->name, k->uniform_set);
         return -1;
     }
-    f->num_sets = 0;
+    if (k->push_size > (k->has_uniforms ? s->max_uniform_range : s->max_push) || k->push_size > GPUCOMPILE_VULKAN__MAX_BLOCK) {
+        snprintf(why, why_size, "entry point '%s': a %u-byte %s (the device takes %u)", k->name, k->push_size,
+                 k->has_uniforms ? "uniform block" : "push-constant block", k->has_uniforms ? s->max_uniform_range : s->max_push);
+        return -1;
+    }
+    f->num_sets = k->has_uniforms && k->uniform_set < 4 ? k->uniform_set + 1 : 0;
     for (i = 0; i < k->num_bindings; i++) {
         if (k->bindings[i].count != 1 || k->bindings[i].set >= 4) {
             snprintf(why, why_size, "entry point '%s': binding (set %u, binding %u) is %s (supported: one buffer per binding, sets 0 to 3)",
@@ -4364,6 +4541,14 @@ static int gpucompile_vulkan__function_make(gpucompile_vulkan__state *s, uint64_
             b[nb].samplers = NULL;
             nb++;
         }
+        if (k->has_uniforms && k->uniform_set == set && nb < 32) { /* the scalars' uniform buffer */
+            b[nb].binding = k->uniform_binding;
+            b[nb].type = 6;
+            b[nb].count = 1;
+            b[nb].stages = GPUCOMPILE_VULKAN__COMPUTE_STAGE;
+            b[nb].samplers = NULL;
+            nb++;
+        }
         memset(&sl, 0, sizeof sl);
         sl.sType = GPUCOMPILE_VULKAN__ST_SET_LAYOUT;
         sl.flags = f->push_descriptors ? 1u : 0u; /* VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR */
@@ -4378,7 +4563,7 @@ static int gpucompile_vulkan__function_make(gpucompile_vulkan__state *s, uint64_
     pr.stages = GPUCOMPILE_VULKAN__COMPUTE_STAGE;
     pr.offset = 0;
     pr.size = (k->push_size + 3u) & ~3u;
-    li.range_count = k->push_size ? 1u : 0u;
+    li.range_count = k->push_size && !k->has_uniforms ? 1u : 0u;
     li.ranges = &pr;
     *call = "vkCreatePipelineLayout";
     if ((r = s->vk.CreatePipelineLayout(s->device, &li, NULL, &f->layout)) != 0) return r;
@@ -5241,21 +5426,39 @@ static void gpucompile_vulkan__dispatch(const gpucompile_vulkan__fns *vk, void *
     }
 }
 
+/* The scalars' uniform block (a kernel's has_uniforms) written into buffer at offset by the
+   command buffer itself (vkCmdUpdateBuffer: the bytes are recorded, so a buffer serves every
+   launch on one queue): after what earlier commands of the queue read or wrote there, before the
+   dispatch reads it. */
+static void gpucompile_vulkan__write_uniforms(const gpucompile_vulkan__fns *vk, void *cmd, uint64_t buffer, uint64_t offset, const void *bytes,
+                                              uint32_t size) {
+    gpucompile_vulkan__memory_barrier b;
+    memset(&b, 0, sizeof b);
+    b.sType = GPUCOMPILE_VULKAN__ST_MEMORY_BARRIER;
+    b.src = GPUCOMPILE_VULKAN__ACCESS_WRITES;
+    b.dst = 0x1000u; /* TRANSFER_WRITE */
+    vk->CmdPipelineBarrier(cmd, GPUCOMPILE_VULKAN__STAGES_WORK, 0x1000u /* TRANSFER */, 0, 1, &b, 0, NULL, 0, NULL);
+    vk->CmdUpdateBuffer(cmd, buffer, offset, (size + 3u) & ~3u, bytes);
+    b.src = 0x1000u;
+    b.dst = 0x8u; /* UNIFORM_READ */
+    vk->CmdPipelineBarrier(cmd, 0x1000u, 0x800u /* COMPUTE_SHADER */, 0, 1, &b, 0, NULL, 0, NULL);
+}
+
 /* The launch: arguments checked before anything is recorded (see the top of this section). */
 static void gpucompile_vulkan__launch_info(void *function, const gpucompile_vulkan_launch_info *info, const unsigned grid[3], const unsigned block[3],
                                            unsigned smem, void *stream, void **params) {
     gpucompile_vulkan__state *s = &gpucompile_vulkan__rt;
     gpucompile_vulkan__function *f = (gpucompile_vulkan__function *)function;
     const gpucompile_vulkan_kernel *k;
-    gpucompile_vulkan__buffer_desc bufs[32];
+    gpucompile_vulkan__buffer_desc bufs[33];
     gpucompile_vulkan__image_desc imgs[32];
-    gpucompile_vulkan__write_set ws[32];
+    gpucompile_vulkan__write_set ws[33];
     gpucompile_vulkan__ctx *c;
     uint64_t sets[4], pipeline = 0;
-    unsigned char push[256];
+    unsigned char push[GPUCOMPILE_VULKAN__MAX_BLOCK];
     char msg[512];
     const char *call = "mgpuLaunchKernel";
-    int i, r = 0, bad = -1, slot[32], nargs, split = 0;
+    int i, r = 0, bad = -1, slot[32], nargs, split = 0, nw;
     uint32_t values[GPUCOMPILE_VULKAN_MAX_LAUNCH];
     msg[0] = 0;
     if (!f) {
@@ -5379,6 +5582,27 @@ static void gpucompile_vulkan__launch_info(void *function, const gpucompile_vulk
         if (ws[i].type <= 3) ws[i].images = &imgs[i];
         else ws[i].buffers = &bufs[i];
     }
+    nw = k->num_bindings;
+    if (k->has_uniforms) { /* the scalars' uniform buffer: the function's own, written by each launch's commands */
+        void *u = f->uniforms ? NULL : gpucompile_vulkan__mem_alloc(k->push_size, 0);
+        gpucompile_vulkan__alloc *a;
+        gpucompile_vulkan__lock();
+        if (!f->uniforms) f->uniforms = u, u = NULL;
+        a = f->uniforms ? gpucompile_vulkan__find(s, f->uniforms, 0) : NULL;
+        memset(&bufs[nw], 0, sizeof bufs[nw]);
+        bufs[nw].buffer = a ? a->buffer : 0;
+        bufs[nw].range = GPUCOMPILE_VULKAN__WHOLE_SIZE;
+        gpucompile_vulkan__unlock();
+        if (u) gpucompile_vulkan__mem_free(u);
+        if (!a) return; /* reported by mgpuMemAlloc's allocator */
+        memset(&ws[nw], 0, sizeof ws[nw]);
+        ws[nw].sType = GPUCOMPILE_VULKAN__ST_WRITE_SET;
+        ws[nw].binding = k->uniform_binding;
+        ws[nw].count = 1;
+        ws[nw].type = 6;
+        ws[nw].buffers = &bufs[nw];
+        nw++;
+    }
     if ((r = gpucompile_vulkan__pipeline_for(s, f, values, &pipeline, &call)) != 0) {
         gpucompile_vulkan__vk_check(r, call);
         return;
@@ -5386,14 +5610,15 @@ static void gpucompile_vulkan__launch_info(void *function, const gpucompile_vulk
     if (!(c = stream ? (gpucompile_vulkan__ctx *)stream : gpucompile_vulkan__ctx_borrow(s))) return;
     if ((r = gpucompile_vulkan__ctx_next(s, c)) == 0) {
         if (f->num_sets && !f->push_descriptors && (r = gpucompile_vulkan__sets(s, c, f, sets, &call)) == 0) {
-            for (i = 0; i < k->num_bindings; i++) ws[i].set = sets[k->bindings[i].set];
-            s->vk.UpdateDescriptorSets(s->device, (uint32_t)k->num_bindings, ws, 0, NULL);
+            for (i = 0; i < nw; i++) ws[i].set = sets[i < k->num_bindings ? k->bindings[i].set : k->uniform_set];
+            s->vk.UpdateDescriptorSets(s->device, (uint32_t)nw, ws, 0, NULL);
         }
         if (r == 0) {
+            if (k->has_uniforms) gpucompile_vulkan__write_uniforms(&s->vk, c->cmd, bufs[k->num_bindings].buffer, 0, push, k->push_size);
             s->vk.CmdBindPipeline(c->cmd, 1u /* COMPUTE */, pipeline);
-            if (f->num_sets && f->push_descriptors) s->vk.CmdPushDescriptorSetKHR(c->cmd, 1u, f->layout, 0, (uint32_t)k->num_bindings, ws);
+            if (f->num_sets && f->push_descriptors) s->vk.CmdPushDescriptorSetKHR(c->cmd, 1u, f->layout, 0, (uint32_t)nw, ws);
             else if (f->num_sets) s->vk.CmdBindDescriptorSets(c->cmd, 1u, f->layout, 0, f->num_sets, sets, 0, NULL);
-            if (k->push_size) s->vk.CmdPushConstants(c->cmd, f->layout, GPUCOMPILE_VULKAN__COMPUTE_STAGE, 0, (k->push_size + 3u) & ~3u, push);
+            if (k->push_size && !k->has_uniforms) s->vk.CmdPushConstants(c->cmd, f->layout, GPUCOMPILE_VULKAN__COMPUTE_STAGE, 0, (k->push_size + 3u) & ~3u, push);
             gpucompile_vulkan__dispatch(&s->vk, c->cmd, grid, s->max_groups, split);
         } else {
             gpucompile_vulkan__vk_check(r, call);
@@ -5543,7 +5768,7 @@ gpucompile_vulkan_program *gpucompile_vulkan_program_create(const gpucompile_vul
     memcpy(&p->dev.vk.GetDeviceProcAddr, &engine->get_device_proc_addr, sizeof p->dev.vk.GetDeviceProcAddr);
     p->dev.device = engine->device;
     p->dev.cache = engine->pipeline_cache;
-    p->dev.max_push = p->dev.max_invocations = p->dev.max_shared = 0xffffffffu; /* the driver's to check */
+    p->dev.max_push = p->dev.max_invocations = p->dev.max_shared = p->dev.max_uniform_range = 0xffffffffu; /* the driver's to check */
     p->dev.max_group_size[0] = p->dev.max_group_size[1] = p->dev.max_group_size[2] = 0xffffffffu;
     p->dev.read_without_format = p->dev.write_without_format = p->dev.int64_atomics = 1; /* the features the engine enabled: the driver's too */
     p->dev.subgroup_ops = 0xffffffffu;
@@ -5642,14 +5867,14 @@ int gpucompile_vulkan_record_launch(const gpucompile_vulkan_program *program, co
                                     const gpucompile_vulkan_buffer *buffers, int num_buffers, const void *push, uint32_t push_size) {
     gpucompile_vulkan__function *f = gpucompile_vulkan__program_function(program, name);
     const gpucompile_vulkan__state *s = program ? &program->dev : NULL;
-    gpucompile_vulkan__write_set ws[32];
+    gpucompile_vulkan__write_set ws[33];
     gpucompile_vulkan__image_desc imgs[32];
-    unsigned char block[256];
+    unsigned char block[GPUCOMPILE_VULKAN__MAX_BLOCK];
     char msg[300];
     uint64_t pipeline = 0;
     uint32_t max[3];
     unsigned grid[3];
-    int i, split = 0;
+    int i, split = 0, nw = f ? f->k.num_bindings + f->k.has_uniforms : 0;
     msg[0] = 0;
     for (i = 0; i < 3; i++) {
         max[i] = info && info->max_groups[i] ? info->max_groups[i] : 65535u;
@@ -5657,12 +5882,14 @@ int gpucompile_vulkan_record_launch(const gpucompile_vulkan_program *program, co
     }
     if (!f) snprintf(msg, sizeof msg, "no entry point '%.200s' in the program", name ? name : "(null)");
     else if (!command_buffer || !groups) snprintf(msg, sizeof msg, "'%s': no command buffer or no group counts", f->k.name);
-    else if (buffers && num_buffers != f->k.num_bindings)
-        snprintf(msg, sizeof msg, "'%s' has %d bindings; %d buffers given", f->k.name, f->k.num_bindings, num_buffers);
+    else if (buffers && num_buffers != nw)
+        snprintf(msg, sizeof msg, "'%s' has %d bindings%s; %d buffers given", f->k.name, f->k.num_bindings,
+                 f->k.has_uniforms ? " and a uniform block" : "", num_buffers);
     else if (buffers && f->num_sets && !f->push_descriptors)
         snprintf(msg, sizeof msg, "'%s': buffers are pushed only with push descriptors in set 0; bind your own sets (gpucompile_vulkan_program_entry)", f->k.name);
-    else if (push_size < f->k.push_size || (f->k.push_size && !push) || f->k.push_size > sizeof block)
-        snprintf(msg, sizeof msg, "'%s' has a %u-byte push-constant block; %u bytes given", f->k.name, f->k.push_size, push_size);
+    else if ((buffers || !f->k.has_uniforms) && (push_size < f->k.push_size || (f->k.push_size && !push) || f->k.push_size > sizeof block))
+        snprintf(msg, sizeof msg, "'%s' has a %u-byte %s; %u bytes given", f->k.name, f->k.push_size,
+                 f->k.has_uniforms ? "uniform block" : "push-constant block", push_size);
     else split = gpucompile_vulkan__split(&s->vk, &f->k, grid, block_size, max, msg, sizeof msg);
     if (msg[0]) {
         gpucompile_runtime_report("gpucompile_vulkan_record", -1, msg);
@@ -5670,14 +5897,16 @@ int gpucompile_vulkan_record_launch(const gpucompile_vulkan_program *program, co
     }
     if (gpucompile_vulkan__program_pipeline(program, f, block_size, shared_bytes, info, split ? grid : NULL, &pipeline, "gpucompile_vulkan_record") != 0)
         return -1;
+    if (buffers && f->k.has_uniforms)
+        gpucompile_vulkan__write_uniforms(&s->vk, command_buffer, buffers[nw - 1].buffer, buffers[nw - 1].offset, push, f->k.push_size);
     s->vk.CmdBindPipeline(command_buffer, 1u, pipeline);
     if (buffers && f->num_sets) {
-        for (i = 0; i < f->k.num_bindings; i++) {
+        for (i = 0; i < nw; i++) {
             memset(&ws[i], 0, sizeof ws[i]);
             ws[i].sType = GPUCOMPILE_VULKAN__ST_WRITE_SET;
-            ws[i].binding = f->k.bindings[i].binding;
+            ws[i].binding = i < f->k.num_bindings ? f->k.bindings[i].binding : f->k.uniform_binding;
             ws[i].count = 1;
-            ws[i].type = f->k.bindings[i].descriptor_type;
+            ws[i].type = i < f->k.num_bindings ? f->k.bindings[i].descriptor_type : 6;
             if (ws[i].type <= 3) { /* an image: the view, the sampler, the layout (0: GENERAL) in the entry's three words */
                 imgs[i].view = buffers[i].buffer;
                 imgs[i].sampler = buffers[i].offset;
@@ -5686,9 +5915,9 @@ int gpucompile_vulkan_record_launch(const gpucompile_vulkan_program *program, co
             } else
                 ws[i].buffers = (const gpucompile_vulkan__buffer_desc *)(const void *)&buffers[i];
         }
-        s->vk.CmdPushDescriptorSetKHR(command_buffer, 1u, f->layout, 0, (uint32_t)f->k.num_bindings, ws);
+        s->vk.CmdPushDescriptorSetKHR(command_buffer, 1u, f->layout, 0, (uint32_t)nw, ws);
     }
-    if (f->k.push_size) { /* the range is whole words: the block's bytes, then zeros */
+    if (f->k.push_size && !f->k.has_uniforms) { /* the range is whole words: the block's bytes, then zeros */
         memset(block, 0, sizeof block);
         memcpy(block, push, f->k.push_size);
         s->vk.CmdPushConstants(command_buffer, f->layout, GPUCOMPILE_VULKAN__COMPUTE_STAGE, 0, (f->k.push_size + 3u) & ~3u, block);

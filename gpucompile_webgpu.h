@@ -93,7 +93,7 @@ typedef struct gpucompile_webgpu_kernel {
 } gpucompile_webgpu_kernel;
 /* Every GLCompute entry point (as gpucompile_vulkan_reflect): the number found, -1 if the bytes are
    not a SPIR-V module. The uniform block is the one the module's OpModuleProcessed
-   "gpucompile.webgpu.uniforms SET BINDING" names (the backend writes it); without one a uniform
+   "gpucompile.uniforms SET BINDING" names (the backend writes it); without one a uniform
    buffer is an ordinary binding (descriptor_type 6). Untrusted input is fine. */
 GPUCOMPILE_WEBGPU__API int gpucompile_webgpu_reflect(const void *spirv, size_t size, gpucompile_webgpu_kernel *out, int max);
 
@@ -175,104 +175,17 @@ int gpucompile_webgpu_record(const gpucompile_webgpu_program *program, const cha
 extern "C" {
 #endif
 
-#define GPUCOMPILE_WEBGPU__UNIFORMS "gpucompile.webgpu.uniforms " /* OpModuleProcessed: SET BINDING of the uniform block */
-
-/* The (set, binding) an OpModuleProcessed "gpucompile.webgpu.uniforms SET BINDING" names in the
-   words w[0..n): 1, or 0 without one. */
-GPUCOMPILE_VULKAN__PRIVATE int gpucompile_webgpu__uniform_mark(const uint32_t *w, size_t n, uint32_t *set, uint32_t *binding) {
-    size_t at;
-    for (at = 5; at < n && (w[at] >> 16);) {
-        uint32_t wc = w[at] >> 16;
-        if (wc > n - at) return 0;
-        if ((w[at] & 0xffffu) == 330u && wc >= 2) {
-            const char *t = (const char *)(w + at + 1);
-            size_t max = (size_t)(wc - 1) * 4, len = 0, pl = strlen(GPUCOMPILE_WEBGPU__UNIFORMS);
-            unsigned long a, b;
-            char buf[64], *e;
-            while (len < max && t[len]) len++;
-            if (len < max && len > pl && len < sizeof buf && memcmp(t, GPUCOMPILE_WEBGPU__UNIFORMS, pl) == 0) {
-                memcpy(buf, t, len + 1);
-                a = strtoul(buf + pl, &e, 10);
-                if (e != buf + pl && *e == ' ') {
-                    char *f;
-                    b = strtoul(e + 1, &f, 10);
-                    if (f != e + 1 && *f == 0 && a < 64 && b < 0x10000u) {
-                        *set = (uint32_t)a;
-                        *binding = (uint32_t)b;
-                        return 1;
-                    }
-                }
-            }
-        }
-        at += wc;
-    }
-    return 0;
-}
-
-/* Vulkan's reading of the words (gpucompile_vulkan_reader), the uniform block read as the
-   push-constant block: *uniform_binding its binding (-1: none), *uniform_set its set. */
-GPUCOMPILE_VULKAN__PRIVATE int gpucompile_webgpu__read_at(const void *spirv, size_t size, gpucompile_vulkan_kernel *out, int max, long *uniform_binding,
-                                                          uint32_t *uniform_set) {
-    const unsigned char *b = (const unsigned char *)spirv;
-    uint32_t *w, set = 0, binding = 0, var = 0;
-    size_t n, i, at;
-    int found, marked, swap;
-    if (!spirv || size < 20 || size % 4) return -1;
-    if (memcmp(b, "\x03\x02\x23\x07", 4) == 0) swap = 0;
-    else if (memcmp(b, "\x07\x23\x02\x03", 4) == 0) swap = 1;
-    else return -1;
-    n = size / 4;
-    if (!(w = (uint32_t *)malloc(size))) return -1;
-    for (i = 0; i < n; i++) {
-        const unsigned char *p = b + 4 * i;
-        w[i] = swap ? (uint32_t)p[3] | (uint32_t)p[2] << 8 | (uint32_t)p[1] << 16 | (uint32_t)p[0] << 24
-                    : (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-    }
-    w[0] = 0x07230203u; /* host order from here on */
-    marked = gpucompile_webgpu__uniform_mark(w, n, &set, &binding);
-    if (marked) { /* the block's variable: read as Vulkan's push-constant block */
-        uint32_t has_set[1], cand = 0;
-        for (at = 5; at < n && (w[at] >> 16) && (w[at] >> 16) <= n - at; at += w[at] >> 16) {
-            if ((w[at] & 0xffffu) == GPUCOMPILE_VULKAN__OP_DECORATE && (w[at] >> 16) >= 4 && w[at + 2] == GPUCOMPILE_VULKAN__DEC_BINDING &&
-                w[at + 3] == binding)
-                cand = w[at + 1];
-        }
-        has_set[0] = 0;
-        for (at = 5; cand && at < n && (w[at] >> 16) && (w[at] >> 16) <= n - at; at += w[at] >> 16)
-            if ((w[at] & 0xffffu) == GPUCOMPILE_VULKAN__OP_DECORATE && (w[at] >> 16) >= 4 && w[at + 1] == cand &&
-                w[at + 2] == GPUCOMPILE_VULKAN__DEC_SET)
-                has_set[0] = w[at + 3] == set;
-        if (has_set[0]) var = cand;
-        for (at = 5; var && at < n && (w[at] >> 16) && (w[at] >> 16) <= n - at; at += w[at] >> 16)
-            if ((w[at] & 0xffffu) == GPUCOMPILE_VULKAN__OP_VARIABLE && (w[at] >> 16) >= 4 && w[at + 2] == var &&
-                w[at + 3] == GPUCOMPILE_VULKAN__SC_UNIFORM)
-                w[at + 3] = GPUCOMPILE_VULKAN__SC_PUSH_CONSTANT;
-    }
-    found = gpucompile_vulkan__reflect(w, size, out, max);
-    *uniform_binding = var ? (long)binding : -1;
-    *uniform_set = set;
-    free(w);
-    return found;
-}
-
-GPUCOMPILE_VULKAN__PRIVATE int gpucompile_webgpu__read(const void *spirv, size_t size, gpucompile_vulkan_kernel *out, int max, long *uniform_binding) {
-    uint32_t set;
-    return gpucompile_webgpu__read_at(spirv, size, out, max, uniform_binding, &set);
-}
-
 GPUCOMPILE_VULKAN__PRIVATE int gpucompile_webgpu__reflect(const void *spirv, size_t size, gpucompile_webgpu_kernel *out, int max) {
     gpucompile_vulkan_kernel *ks = NULL;
-    long binding;
-    uint32_t set;
     int found, i;
     if (max > 0 && out) ks = (gpucompile_vulkan_kernel *)malloc((size_t)max * sizeof *ks);
-    found = gpucompile_webgpu__read_at(spirv, size, ks, ks ? max : 0, &binding, &set);
+    found = gpucompile_vulkan__reflect(spirv, size, ks, ks ? max : 0);
     for (i = 0; ks && i < found && i < max; i++) {
         memset(&out[i], 0, sizeof out[i]);
         out[i].k = ks[i];
-        out[i].has_uniforms = binding >= 0 && ks[i].push_size > 0;
-        out[i].uniform_set = set;
-        out[i].uniform_binding = (uint32_t)binding;
+        out[i].has_uniforms = ks[i].has_uniforms;
+        out[i].uniform_set = ks[i].uniform_set;
+        out[i].uniform_binding = ks[i].uniform_binding;
     }
     free(ks);
     return found;
@@ -862,19 +775,17 @@ done:
     return r;
 }
 
-/* The words w[0..n) (host order) as WebGPU's readers take them, appended to out. */
-GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__reshape(gpucompile_job *job, const uint32_t *w, size_t n, gpucompile_buf *out,
-                                                                 int *uniform_binding) {
+/* The words w[0..n) (host order; the scalars' block already the uniform buffer) as WebGPU's
+   readers take them, appended to out. */
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__reshape(gpucompile_job *job, const uint32_t *w, size_t n, gpucompile_buf *out) {
     gpucompile_webgpu__spv s;
     size_t i, at, bound = n > 5 ? w[3] : 0, first_annotation = 0;
     unsigned char *nonwritable_var = NULL, *storage = NULL;
-    uint32_t pc = 0, max_binding = 0, any_binding = 0, k;
+    uint32_t k;
     gpucompile_result r = GPUCOMPILE_OK;
-    uint32_t *set0 = NULL;
     unsigned char *dead = NULL;
     int int8 = 0;
     memset(&s, 0, sizeof s);
-    *uniform_binding = -1;
     if (n < 5 || w[0] != 0x07230203u || bound > 4u * n + 64) return GPUCOMPILE_ERROR_INVALID_BINARY;
     s.w = w;
     s.n = n;
@@ -884,22 +795,15 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__reshape(gpucompile_job *
     }
     memset(nonwritable_var, 0, bound * 2 + 2);
     storage = nonwritable_var + bound + 1; /* each variable's storage class (below 256) */
-    set0 = NULL;
     for (at = 5; at < n; at += w[at] >> 16) {
         if (!(w[at] >> 16) || (w[at] >> 16) > n - at) { r = GPUCOMPILE_ERROR_INVALID_BINARY; goto done; }
         s.at[s.count++] = at;
     }
-    for (i = 0; i < s.count; i++) { /* variables, the push-constant block, the bindings in set 0 */
+    for (i = 0; i < s.count; i++) { /* variables, the annotations */
         uint32_t op = GPUCOMPILE_WEBGPU__OP(&s, i), wc = GPUCOMPILE_WEBGPU__WC(&s, i);
-        if (op == 59 && wc >= 4 && GPUCOMPILE_WEBGPU__W(&s, i, 2) < bound && GPUCOMPILE_WEBGPU__W(&s, i, 3) != 7) { /* OpVariable, not Function */
+        if (op == 59 && wc >= 4 && GPUCOMPILE_WEBGPU__W(&s, i, 2) < bound && GPUCOMPILE_WEBGPU__W(&s, i, 3) != 7) /* OpVariable, not Function */
             storage[GPUCOMPILE_WEBGPU__W(&s, i, 2)] = (unsigned char)(GPUCOMPILE_WEBGPU__W(&s, i, 3) < 256 ? GPUCOMPILE_WEBGPU__W(&s, i, 3) : 255);
-            if (GPUCOMPILE_WEBGPU__W(&s, i, 3) == 9) pc = GPUCOMPILE_WEBGPU__W(&s, i, 2);
-        }
         if ((op == 71 || op == 72) && !first_annotation) first_annotation = i;
-        if (op == 71 && wc >= 4 && GPUCOMPILE_WEBGPU__W(&s, i, 2) == 33) { /* Binding: set 0 is all the Vulkan backend writes */
-            any_binding = 1;
-            if (GPUCOMPILE_WEBGPU__W(&s, i, 3) > max_binding) max_binding = GPUCOMPILE_WEBGPU__W(&s, i, 3);
-        }
         if (op == 71 && wc >= 3 && GPUCOMPILE_WEBGPU__W(&s, i, 2) == 24 && GPUCOMPILE_WEBGPU__W(&s, i, 1) < bound) /* NonWritable */
             nonwritable_var[GPUCOMPILE_WEBGPU__W(&s, i, 1)] = 1;
     }
@@ -911,19 +815,6 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__reshape(gpucompile_job *
         r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "the module uses 8-bit integers (the Int8 capability), which WGSL does not have");
         goto done;
     }
-    for (i = 0; i < s.count; i++) { /* a Uniform pointer type the push-constant ones would duplicate */
-        if (pc && GPUCOMPILE_WEBGPU__OP(&s, i) == 32 && GPUCOMPILE_WEBGPU__WC(&s, i) >= 4 && GPUCOMPILE_WEBGPU__W(&s, i, 2) == 2) {
-            size_t j;
-            for (j = 0; j < s.count; j++)
-                if (GPUCOMPILE_WEBGPU__OP(&s, j) == 32 && GPUCOMPILE_WEBGPU__WC(&s, j) >= 4 && GPUCOMPILE_WEBGPU__W(&s, j, 2) == 9 &&
-                    GPUCOMPILE_WEBGPU__W(&s, j, 3) == GPUCOMPILE_WEBGPU__W(&s, i, 3)) {
-                    r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "the module has a uniform buffer of the push-constant block's type: "
-                                            "WebGPU's uniform block cannot be told apart from it");
-                    goto done;
-                }
-        }
-    }
-    if (pc) *uniform_binding = (int)(any_binding ? max_binding + 1 : 0);
     { /* SPIR-V 1.3: the newest Dawn's reader of Chromium 133 takes (naga takes any) */
         uint32_t head[5];
         memcpy(head, w, 20);
@@ -933,19 +824,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__reshape(gpucompile_job *
     for (i = 0; i < s.count; i++) {
         uint32_t op = GPUCOMPILE_WEBGPU__OP(&s, i), wc = GPUCOMPILE_WEBGPU__WC(&s, i);
         const uint32_t *iw = w + s.at[i];
-        if (i == first_annotation) { /* the uniform block's name and binding; read-only buffers' NonWritable */
-            if (pc) {
-                char text[64];
-                size_t len = (size_t)snprintf(text, sizeof text, "%s0 %d", GPUCOMPILE_WEBGPU__UNIFORMS, *uniform_binding), words = len / 4 + 1;
-                uint32_t head = (uint32_t)((1 + words) << 16 | 330u), zero = 0, d[4];
-                gpucompile_buf_add(out, &head, 4);
-                gpucompile_buf_add(out, text, len);
-                gpucompile_buf_add(out, &zero, words * 4 - len);
-                d[0] = 4u << 16 | 71u; d[1] = pc; d[2] = 34; d[3] = 0; /* DescriptorSet 0 */
-                gpucompile_buf_add(out, d, 16);
-                d[2] = 33; d[3] = (uint32_t)*uniform_binding;   /* Binding */
-                gpucompile_buf_add(out, d, 16);
-            }
+        if (i == first_annotation) { /* read-only buffers' NonWritable */
             for (k = 0; k < s.count; k++) { /* StorageBuffer variables whose block is all NonWritable */
                 size_t j, q;
                 uint32_t var, ptr_type, block = 0, members = 0, nw = 0;
@@ -993,15 +872,6 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__reshape(gpucompile_job *
             gpucompile_buf_add(out, iw + 1, (keep - 1) * 4);
             continue;
         }
-        if (pc && ((op == 32 && wc >= 4 && iw[2] == 9) || (op == 59 && wc >= 4 && iw[3] == 9))) { /* PushConstant -> Uniform */
-            uint32_t copy[8];
-            memcpy(copy, iw, (wc < 8 ? wc : 4) * 4);
-            copy[op == 32 ? 2 : 3] = 2;
-            gpucompile_buf_add(out, copy, 16);
-            if (wc > 4) gpucompile_buf_add(out, iw + 4, (wc - 4) * 4);
-            continue;
-        }
-        if (op == 17 && wc == 2 && (iw[1] == 4435 || iw[1] == 4450)) continue; /* StoragePushConstant16/8: no push constants left */
         gpucompile_buf_add(out, iw, (size_t)wc * 4);
     }
     if (out->oom) r = GPUCOMPILE_ERROR_OUT_OF_MEMORY;
@@ -1009,7 +879,6 @@ done:
     gpucompile_job_free(job, s.at);
     gpucompile_job_free(job, nonwritable_var);
     gpucompile_job_free(job, dead);
-    (void)set0;
     return r;
 }
 
@@ -1026,11 +895,19 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__finish(gpucompile_job *j
     out.a = &job->options->allocator;
     {
         gpucompile_buf split;
+        uint32_t *uniform = NULL;
+        size_t nu = 0;
+        int u = 0;
         memset(&split, 0, sizeof split);
         split.a = &job->options->allocator;
         r = gpucompile_webgpu__split_inputs(job, (const uint32_t *)job->result_data, job->result_size / 4, &split);
-        if (r == GPUCOMPILE_OK) r = gpucompile_webgpu__reshape(job, (const uint32_t *)split.data, split.len / 4, &out, &binding);
+        if (r == GPUCOMPILE_OK && (u = gpucompile_vulkan__uniform_block((const uint32_t *)split.data, split.len / 4, &uniform, &nu, &binding)) != 0)
+            r = u == -1 ? GPUCOMPILE_ERROR_INVALID_BINARY : u == -3 ? GPUCOMPILE_ERROR_OUT_OF_MEMORY
+              : gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "the module has a uniform buffer of the push-constant block's type: "
+                                    "WebGPU's uniform block cannot be told apart from it");
+        if (r == GPUCOMPILE_OK) r = gpucompile_webgpu__reshape(job, uniform, nu, &out);
         gpucompile_free(split.a, split.data);
+        free(uniform);
     }
     if (r != GPUCOMPILE_OK) {
         gpucompile_free(out.a, out.data);
@@ -1042,14 +919,14 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__finish(gpucompile_job *j
     gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "webgpu", "for WebGPU's readers: memory operands dropped, names dropped, "
                        "interfaces pruned%s", binding >= 0 ? ", the push-constant block made the uniform buffer at set 0" : "");
     if (binding >= 0) gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "webgpu", "uniform block: set 0, binding %d", binding);
-    if ((r = gpucompile_vulkan_reflect_into(job->object, job->result_data, job->result_size, 0, gpucompile_webgpu__read)) != GPUCOMPILE_OK)
+    if ((r = gpucompile_vulkan_reflect_into(job->object, job->result_data, job->result_size, 0)) != GPUCOMPILE_OK)
         return r == GPUCOMPILE_ERROR_OUT_OF_MEMORY ? r : gpucompile_job_fail(job, r, "the WebGPU module cannot be read back");
     return GPUCOMPILE_OK;
 }
 
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__find_kernels(gpucompile_object *obj) {
     if (obj->num_kernels || obj->format != GPUCOMPILE_FORMAT_BIN) return GPUCOMPILE_OK;
-    return gpucompile_vulkan_reflect_into(obj, obj->data, obj->size, 1, gpucompile_webgpu__read);
+    return gpucompile_vulkan_reflect_into(obj, obj->data, obj->size, 1);
 }
 
 /* The compile side of the one selection rule (gpucompile_webgpu__score). */
@@ -1077,7 +954,7 @@ GPUCOMPILE_PRIVATE void gpucompile_webgpu__fill(gpucompile_backend *t) {
     t->select_score = gpucompile_webgpu__select_score;
     t->formats = 1u << GPUCOMPILE_FORMAT_LLVM | 1u << GPUCOMPILE_FORMAT_BIN;
     t->file_ext[GPUCOMPILE_FORMAT_ISA] = NULL;
-    t->cache_version = "webgpu 3"; /* through the Vulkan backend's "vulkan 3" */
+    t->cache_version = "webgpu 4"; /* through the Vulkan backend's "vulkan 4" */
     t->device_help = "webgpu (a WebGPU adapter through wgpu-native or Dawn)";
     t->help = "WebGPU compute (an LLVM with the SPIRV target: 22): SPIR-V modules that wgpu's and\n"
               "Dawn's readers take, within WGSL's types and limits, with their reflection";

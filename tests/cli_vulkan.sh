@@ -257,6 +257,11 @@ if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; the
   "$G" --no-cache -t '#spirv.target_env<#spirv.vce<v1.6, [Shader, GroupNonUniform], [SPV_KHR_storage_buffer_storage_class]>, api=Vulkan, #spirv.resource_limits<>>' \
     -f bin "$T_TMP/saxpy.ll" -o "$T_TMP/saxpy_env.spv"
   check "... and as for its #spirv.target_env spelling (docs/formats.md)" cmp -s "$T_TMP/saxpy_env.spv" "$T_TMP/saxpy_android.spv"
+  clang -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S $D/vulkan_many_scalars.cl -o "$T_TMP/many.ll"
+  check "vulkan_many_scalars.cl (164 bytes of scalars), chip = \"android\" too: the uniform buffer at binding 1, valid, in the metadata" sh -c \
+    "'$G' --no-cache -t '#gpu.vulkan<chip = \"android\">' -f bin '$T_TMP/many.ll' -o '$T_TMP/many.spv' --emit-text '$T_TMP/many.txt' && \
+     spirv-val --target-env vulkan1.3 '$T_TMP/many.spv' && spirv-dis '$T_TMP/many.spv' | grep -q 'OpModuleProcessed \"gpucompile.uniforms 0 1\"' && \
+     grep -q 'uniform_binding = 1 : i32, uniform_bytes = 164 : i32' '$T_TMP/many.txt' && ! grep -q push_constant '$T_TMP/many.txt'"
   printf 'kernel void c(global char *x) { x[get_global_id(0)] += 1; }\n' > "$T_TMP/chars.cl"
   printf 'kernel __attribute__((reqd_work_group_size(64, 1, 1))) void big(global float *x) {\n  local float t[8192];\n  size_t i = get_local_id(0);\n  t[i * 128] = x[i];\n  barrier(CLK_LOCAL_MEM_FENCE);\n  x[i] = t[(63 - i) * 128];\n}\n' > "$T_TMP/big.cl"
   clang -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S "$T_TMP/chars.cl" -o "$T_TMP/chars.ll"
@@ -309,6 +314,8 @@ if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; the
   # async copies; sub-groups (the last: its module is the next checks')
   R=$(dirname "$G")/tests/piglit_run
   for a in cas:"atomic_cmpxchg in buffers and workgroup memory" atomic64:"64-bit atomics in buffers and workgroup memory" \
+           volatile_wide:"volatile long16 and int8 split lane by lane, a private variable's address aligned" \
+           select_offset:"an element chosen between two byte offsets" \
            atomics_cl20:"OpenCL 2.0's atomic functions in buffers and workgroup memory" async_copy:"async copies in and out of workgroup memory" \
            subgroups_cl20:"OpenCL's sub-group functions"; do
     f=vulkan_${a%%:*}.cl std=CL1.2
@@ -329,6 +336,9 @@ if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; the
     "[ $rc = 1 ] && grep -q 'GroupNonUniformArithmetic' '$T_TMP/err' && [ ! -e '$T_TMP/sg.spv' ]"
   rc=0; "$G" --no-cache -t '#gpu.webgpu' -f bin "$T_TMP/a.ll" -o "$T_TMP/sg.spv" 2>"$T_TMP/err" || rc=$?
   check "sub-groups for #gpu.webgpu: refused by name" sh -c "[ $rc = 1 ] && grep -q 'sub-groups: not on this target' '$T_TMP/err' && [ ! -e '$T_TMP/sg.spv' ]"
+  check "vulkan_dead_table.ll: a constant table named only by unused constant expressions deleted (spirv-val, no array in UniformConstant)" sh -c \
+    "'$G' --no-cache -t '#gpu.vulkan' -f bin $D/vulkan_dead_table.ll -o '$T_TMP/dt.spv' && spirv-val --target-env vulkan1.3 '$T_TMP/dt.spv' && \
+     ! spirv-dis '$T_TMP/dt.spv' | grep -q 'OpVariable %_ptr_UniformConstant__arr'"
   # structured control flow: LLVM 22's SPIR-V structurizer wrote merges spirv-val rejects for each
   # (or crashed); LLVM's own passes before it and its code generator unoptimized make them valid
   for f in $D/vulkan_cf_*.cl; do

@@ -37,7 +37,7 @@ for k in $K/saxpy_vulkan.ll $K/reduce_vulkan.ll tests/run/vulkan/two_entries.ll 
     "grep -q '; Version: 1.3' '$T_TMP/$n.txt' && ! grep -q 'Aligned\|PushConstant\|OpName\|Capability Int\|Capability Float64' '$T_TMP/$n.txt'"
 done
 check "saxpy: the push-constant block is the uniform buffer at binding 2, named by OpModuleProcessed" sh -c \
-  "grep -q 'OpModuleProcessed \"gpucompile.webgpu.uniforms 0 2\"' '$T_TMP/saxpy_vulkan.txt' && grep -q 'OpVariable %_ptr_Uniform_' '$T_TMP/saxpy_vulkan.txt'"
+  "grep -q 'OpModuleProcessed \"gpucompile.uniforms 0 2\"' '$T_TMP/saxpy_vulkan.txt' && grep -q 'OpVariable %_ptr_Uniform_' '$T_TMP/saxpy_vulkan.txt'"
 check "saxpy: the read-only buffer says NonWritable on its variable (naga reads that one)" sh -c \
   "grep -q '^ *OpDecorate %[0-9a-z_]* NonWritable' '$T_TMP/saxpy_vulkan.txt'"
 $G -t '#gpu.webgpu' -f bin $K/saxpy_vulkan.ll -o "$T_TMP/s.spv" --emit-text "$T_TMP/s.mlir" 2>/dev/null

@@ -440,6 +440,51 @@ static void test_push_scalars(void) {
     mgpuMemFree(out, NULL);
 }
 
+/* tests/data/vulkan_many_scalars.cl: 41 scalars (164 bytes), more than the 128 bytes of push
+   constants every device has: the block is a uniform buffer (the reflection says where), each
+   launch's own values, two launches in one stream before it is synchronized. */
+static void test_many_scalars(void) {
+    gpucompile_buf m;
+    gpucompile_vulkan_kernel k;
+    size_t size;
+    char *src;
+    void *mod, *stream, *args[2][42];
+    int vi[2][20], i, l, bad = 0;
+    float vf[2][20], d[2] = {0.5f, -1.0f}, *out[2] = {NULL, NULL};
+    if (!have_tools) SKIP("no clang / spirv-val");
+    CHECK((src = (char *)t_read("tests/data/vulkan_many_scalars.cl", &size)) != NULL);
+    if (!src) return;
+    mod = compile_cl("many.cl", "spirv64", src, &m);
+    free(src);
+    CHECK(m.len && gpucompile_vulkan_reflect(m.data, m.len, &k, 1) == 1);
+    CHECK_MSG(k.has_uniforms && k.uniform_set == 0 && k.uniform_binding == 1 && k.push_size == 164 && k.num_params == 42 && k.num_bindings == 1,
+              "uniforms %d at %u:%u, %u bytes, %d params", k.has_uniforms, k.uniform_set, k.uniform_binding, k.push_size, k.num_params);
+    if (mod) {
+        stream = mgpuStreamCreate();
+        for (l = 0; l < 2; l++) {
+            out[l] = (float *)alloc(40 * 4);
+            args[l][0] = &out[l];
+            args[l][1] = &d[l];
+            for (i = 0; i < 20; i++) {
+                vi[l][i] = (l ? -1000 : 1000) * i + 7;
+                vf[l][i] = (l ? -0.25f : 0.75f) * (float)i;
+                args[l][2 + 2 * i] = &vi[l][i];
+                args[l][3 + 2 * i] = &vf[l][i];
+            }
+            mgpuLaunchKernel(mgpuModuleGetFunction(mod, "many"), 1, 1, 1, 1, 1, 1, 0, stream, args[l], NULL, 42);
+        }
+        mgpuStreamSynchronize(stream);
+        mgpuStreamDestroy(stream);
+        for (l = 0; l < 2; l++)
+            for (i = 0; i < 20; i++) bad += out[l][2 * i] != (float)vi[l][i] + d[l] || out[l][2 * i + 1] != vf[l][i] + d[l];
+        CHECK_MSG(bad == 0, "%d wrong: out[0][2] = %g, out[1][3] = %g", bad, (double)out[0][2], (double)out[1][3]);
+        mgpuMemFree(out[0], NULL);
+        mgpuMemFree(out[1], NULL);
+        mgpuModuleUnload(mod);
+    }
+    free(m.data);
+}
+
 /* blur: a constant table, clamp. */
 static void test_constant_table(void) {
     int n = 300, i, bad = 0;
@@ -1150,6 +1195,13 @@ static void test_refusals(void) {
     refused(T_HEAD "define spir_kernel void @k(ptr addrspace(1) %p, ptr addrspace(1) %q) {\n"
                    "  %c = icmp ult ptr addrspace(1) %p, %q\n  %v = zext i1 %c to i32\n  store i32 %v, ptr addrspace(1) %q\n  ret void\n}\n",
             "k", "pointers compared");
+    refused(T_HEAD "define spir_kernel void @k(ptr addrspace(1) %p) {\n"
+                   "  %a = ptrtoint ptr addrspace(1) %p to i64\n  %v = trunc i64 %a to i32\n  store i32 %v, ptr addrspace(1) %p\n  ret void\n}\n",
+            "k", "a pointer made an integer: a Vulkan shader's memory has no addresses");
+    refused(T_HEAD "define spir_kernel void @k(ptr addrspace(1) %p) {\n"
+                   "  %c = icmp eq ptr addrspace(1) %p, addrspacecast (ptr addrspace(4) null to ptr addrspace(1))\n"
+                   "  %v = zext i1 %c to i32\n  store i32 %v, ptr addrspace(1) %p\n  ret void\n}\n",
+            "k", "a pointer compared with NULL (a Vulkan binding always holds a buffer");
     refused(T_HEAD "@f = internal global i32 0\n"
                    "define spir_func void @h(i32 %x) {\n  ret void\n}\n"
                    "define spir_kernel void @k(ptr addrspace(1) %p) {\n  %f = select i1 true, ptr @h, ptr @h\n"
@@ -1165,7 +1217,7 @@ static void test_refusals(void) {
             "k", "printf");
     refused(T_HEAD "declare spir_func void @ext(ptr addrspace(1))\n"
                    "define spir_kernel void @k(ptr addrspace(1) %p) {\n  call spir_func void @ext(ptr addrspace(1) %p)\n  ret void\n}\n",
-            "k", "a pointer passed to a call");
+            "k", "a pointer passed to a function the module does not define (C99's `inline` without `static`");
     refused(T_HEAD "define spir_kernel void @k(ptr addrspace(1) %p, ptr addrspace(1) %q, i1 %c) {\n"
                    "  %s = select i1 %c, ptr addrspace(1) %p, ptr addrspace(1) %q\n  store i32 1, ptr addrspace(1) %s\n  ret void\n}\n",
             "k", "two parameters");
@@ -1534,6 +1586,7 @@ int main(int argc, char **argv) {
     RUN(test_sizes_3d);
     RUN(test_grid2d);
     RUN(test_push_scalars);
+    RUN(test_many_scalars);
     RUN(test_constant_table);
     RUN(test_mixed_widths);
     RUN(test_private_array);

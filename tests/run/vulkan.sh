@@ -72,6 +72,9 @@ tally run-vulkan-cache
 FAILED=$FAILED$T_FAIL; T_PASS=0; T_FAIL=0; T_SKIP=0
 if [ -f /usr/include/vulkan/vulkan.h ]; then
   echo "== an engine that owns its device and submission (the real Vulkan headers and loader)"
+  # many.spv: 41 scalars, a uniform block (the gpucompile this suite runs with: make test sets it)
+  step "gpucompile: tests/data/vulkan_many_scalars.cl for #gpu.vulkan (many.spv)" sh -c "clang -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S \
+    tests/data/vulkan_many_scalars.cl -o '$D/many.ll' && '$GPUCOMPILE' --no-cache -t '#gpu.vulkan' -f bin '$D/many.ll' -o '$D/many.spv'"
   if cc -std=c11 $W -I. "$K/engine_vulkan.c" -o "$D/engine" -lvulkan -ldl -lpthread > "$D/out" 2>&1; then
     ok "the engine program builds against <vulkan/vulkan.h> and libvulkan"
     "$D/engine" "$D"

@@ -2,8 +2,10 @@
    and loader, as an engine has them) and runs saxpy.spv through gpucompile_vulkan.h's program
    API: the program is made on the engine's device, its launch recorded into the engine's
    command buffer, which the engine submits; then sizes.spv, whose workgroup size and shared
-   array are set at launch, recorded at several sizes (a pipeline each, made at the first and kept).
-   Usage: engine_vulkan DIR (saxpy.spv and sizes.spv in DIR). */
+   array are set at launch, recorded at several sizes (a pipeline each, made at the first and kept);
+   then many.spv (tests/data/vulkan_many_scalars.cl: 41 scalars, 164 bytes, a uniform block),
+   recorded twice into one command buffer with the engine's uniform buffer, other values each time.
+   Usage: engine_vulkan DIR (saxpy.spv, sizes.spv and many.spv in DIR). */
 #define GPUCOMPILE_VULKAN_RUNTIME
 #include "gpucompile_vulkan.h"
 #include <vulkan/vulkan.h>
@@ -61,7 +63,7 @@ static VkBuffer buffer(VkDevice d, uint32_t type, VkDeviceSize size, void **map)
     memset(&bi, 0, sizeof bi);
     bi.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
     bi.size = size;
-    bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     vkCreateBuffer(d, &bi, NULL, &b);
     vkGetBufferMemoryRequirements(d, b, &mr);
     memset(&ai, 0, sizeof ai);
@@ -251,11 +253,56 @@ int main(int argc, char **argv) {
         gpucompile_vulkan_program_destroy(program);
         free(sizes);
     }
+    { /* scalars above the 128 bytes of push constants: the engine's uniform buffer, the last of the buffers */
+        size_t size = 0;
+        void *many = read_file(dir, "many.spv", &size), *u;
+        gpucompile_vulkan_buffer b[2][2];
+        struct { float d; struct { int32_t i; float f; } v[20]; } args[2];
+        float *o[2];
+        int l, k;
+        CHECK(many != NULL);
+        CHECK((program = many ? gpucompile_vulkan_program_create(&engine, many, size) : NULL) != NULL);
+        if (!program) return 1;
+        CHECK(gpucompile_vulkan_program_entry(program, "many", &entry) == 1 && entry.kernel->has_uniforms && entry.kernel->push_size == 164 &&
+              entry.kernel->num_bindings == 1);
+        vkResetCommandPool(dev, pool, 0);
+        vkBeginCommandBuffer(cmd, &cbi);
+        groups[0] = 1;
+        b[0][1].buffer = (uint64_t)buffer(dev, type, 256, &u); /* one uniform buffer for both launches */
+        for (l = 0; l < 2; l++) {
+            b[l][0].buffer = (uint64_t)buffer(dev, type, 40 * 4, (void **)&o[l]);
+            b[l][0].offset = b[l][1].offset = 0;
+            b[l][0].range = b[l][1].range = VK_WHOLE_SIZE;
+            b[l][1].buffer = b[0][1].buffer;
+            args[l].d = l ? -1.0f : 0.5f;
+            for (k = 0; k < 20; k++) {
+                args[l].v[k].i = (l ? -1000 : 1000) * k + 7;
+                args[l].v[k].f = (l ? -0.25f : 0.75f) * (float)k;
+            }
+            CHECK(gpucompile_vulkan_record(program, "many", cmd, groups, b[l], 2, &args[l], sizeof args[l]) == 0);
+        }
+        errors = 0;
+        CHECK(gpucompile_vulkan_record(program, "many", cmd, groups, b[0], 1, &args[0], sizeof args[0]) == -1);
+        CHECK(errors == 1 && strstr(last_error, "1 bindings and a uniform block; 1 buffers given"));
+        vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+        vkEndCommandBuffer(cmd);
+        vkResetFences(dev, 1, &fence);
+        CHECK(vkQueueSubmit(queue, 1, &si, fence) == VK_SUCCESS);
+        CHECK(vkWaitForFences(dev, 1, &fence, VK_TRUE, ~(uint64_t)0) == VK_SUCCESS);
+        for (bad = 0, l = 0; l < 2; l++)
+            for (k = 0; k < 20; k++)
+                bad += o[l][2 * k] != (float)args[l].v[k].i + args[l].d || o[l][2 * k + 1] != args[l].v[k].f + args[l].d;
+        CHECK(bad == 0);
+        if (bad) printf("  the uniform block: %u wrong; o[1][2] = %g\n", bad, (double)o[1][2]);
+        gpucompile_vulkan_program_destroy(program);
+        free(many);
+    }
     vkDestroyFence(dev, fence, NULL);
     vkDestroyCommandPool(dev, pool, NULL);
     vkDestroyPipelineCache(dev, cache, NULL);
     free(spv);
-    printf("%s engine: saxpy recorded into the engine's command buffer; a kernel recorded at four sizes set at launch\n", failed ? "FAIL" : "ok  ");
+    printf("%s engine: saxpy recorded into the engine's command buffer; a kernel recorded at four sizes set at launch; 41 scalars in the "
+           "engine's uniform buffer, two launches\n", failed ? "FAIL" : "ok  ");
     printf("engine-vulkan: %d passed, %d failed, 0 skipped\n", !failed, failed);
     return failed;
 }
