@@ -132,15 +132,16 @@ static int parse_tol(arg *a, char **w, int n) {
 static int image_format(arg *a, const char *order, const char *type) {
     static const char *const orders[] = {"r", "rg", "rgba"};
     static const int order_ids[] = {0x10B0, 0x10B2, 0x10B5}, channels[] = {1, 2, 4};
-    static const char *const types[] = {"f32", "f16", "u8", "u16", "u32", "i32"};
-    static const int type_ids[] = {0x10DE, 0x10DD, 0x10D2, 0x10D3, 0x10DC, 0x10D9};
+    /* OpenCL's channel types: float, half, unorm (read as normalized floats), the integer ones */
+    static const char *const types[] = {"f32", "f16", "unorm8", "unorm16", "u8", "u16", "u32", "i32"};
+    static const char *const elements[] = {"f32", "f16", "u8", "u16", "u8", "u16", "u32", "i32"};
+    static const int type_ids[] = {0x10DE, 0x10DD, 0x10D2, 0x10D3, 0x10DA, 0x10DB, 0x10DC, 0x10D9};
     int i, ok = 0;
     for (i = 0; i < 3; i++)
         if (!strcmp(order, orders[i])) a->order = order_ids[i], a->channels = channels[i], ok++;
-    for (i = 0; i < 6; i++)
-        if (!strcmp(type, types[i])) a->dtype = type_ids[i], ok++;
-    snprintf(a->type, sizeof a->type, "%s", type);
-    a->size = type_size(type);
+    for (i = 0; i < 8; i++)
+        if (!strcmp(type, types[i])) a->dtype = type_ids[i], snprintf(a->type, sizeof a->type, "%s", elements[i]), ok++;
+    a->size = type_size(a->type);
     return ok == 2;
 }
 
