@@ -44,6 +44,8 @@ typedef struct {
     size_t w, h, d;
     char fill[8];
     double f0, f1;
+    double list[128];      /* fill list: the values, repeated over the buffer */
+    int nlist;
     tolerance tol;
     double t0, t1;         /* ulp or rel, and abs */
     unsigned char scalar[16];
@@ -101,8 +103,23 @@ static int sizes3(const char *s, size_t out[3]) {
     return 1;
 }
 
-/* FILL words: rand LO HI | ramp START STEP | const V; returns the words used, 0 on error */
+/* FILL words: rand LO HI | ramp START STEP | const V | list V[*COUNT]... (up to a tolerance's
+   word); returns the words used, 0 on error */
 static int parse_fill(arg *a, char **w, int n) {
+    if (n >= 2 && !strcmp(w[0], "list")) {
+        int i = 1;
+        snprintf(a->fill, sizeof a->fill, "list");
+        for (; i < n && strcmp(w[i], "exact") && strcmp(w[i], "ulp") && strcmp(w[i], "rel"); i++) {
+            char *star = strchr(w[i], '*');
+            long times = star ? strtol(star + 1, NULL, 10) : 1;
+            double v = strtod(w[i], NULL);
+            for (; times > 0; times--) {
+                if (a->nlist == (int)(sizeof a->list / sizeof a->list[0])) return 0;
+                a->list[a->nlist++] = v;
+            }
+        }
+        return a->nlist ? i : 0;
+    }
     if (n >= 3 && (!strcmp(w[0], "rand") || !strcmp(w[0], "ramp"))) {
         snprintf(a->fill, sizeof a->fill, "%s", w[0]);
         a->f0 = strtod(w[1], NULL);
@@ -155,7 +172,7 @@ static int parse_arg(arg *a, char **w, int n) {
         a->size = type_size(w[1]);
         a->count = (size_t)strtoull(w[2], NULL, 10);
         if (!a->size || !a->count || !(used = parse_fill(a, w + 3, n - 3))) return 0;
-        if (a->k == A_OUT) return parse_tol(a, w + 3 + used, n - 3 - used) && 3 + used + (a->tol == T_EXACT ? 1 : a->t1 != 0 ? 4 : 2) == n;
+        if (a->k == A_OUT) return n > 3 + used && parse_tol(a, w + 3 + used, n - 3 - used) == n - 3 - used;
         return 3 + used == n;
     }
     if (n >= 6 && (!strcmp(w[0], "image") || !strcmp(w[0], "outimage"))) {
@@ -165,7 +182,7 @@ static int parse_arg(arg *a, char **w, int n) {
         a->w = dims[0], a->h = dims[1], a->d = dims[2];
         a->count = dims[0] * dims[1] * dims[2] * (size_t)a->channels;
         if (!(used = parse_fill(a, w + 4, n - 4))) return 0;
-        if (a->k == A_OUTIMAGE) return parse_tol(a, w + 4 + used, n - 4 - used) > 0;
+        if (a->k == A_OUTIMAGE) return n > 4 + used && parse_tol(a, w + 4 + used, n - 4 - used) == n - 4 - used;
         return 4 + used == n;
     }
     if (n == 2 && !strcmp(w[0], "local")) {
@@ -227,6 +244,7 @@ static void fill(const arg *a, unsigned char *p, uint64_t seed) {
     for (i = 0; i < a->count; i++) {
         double v = a->f0;
         if (!strcmp(a->fill, "ramp")) v = a->f0 + a->f1 * (double)i;
+        else if (!strcmp(a->fill, "list")) v = a->list[i % (size_t)a->nlist];
         else if (!strcmp(a->fill, "rand")) {
             uint64_t r = rng_next(&seed);
             if (fl) v = a->f0 + (a->f1 - a->f0) * ((double)(r >> 11) / 9007199254740992.0);
@@ -240,7 +258,7 @@ static void fill(const arg *a, unsigned char *p, uint64_t seed) {
             uint16_t h = to_half((float)v);
             memcpy(p + i * 2, &h, 2);
         } else {
-            int64_t x = (int64_t)v;
+            int64_t x = v >= 9223372036854775808.0 ? (int64_t)(uint64_t)v : (int64_t)v;
             memcpy(p + i * (size_t)a->size, &x, (size_t)a->size); /* little-endian: the low bytes */
         }
     }
@@ -519,7 +537,7 @@ static void count(const kernel_spec *k, int r) {
 
 int main(int argc, char **argv) {
     FILE *f;
-    char line[1024];
+    char line[4096];
     static kernel_spec k;
     int have = 0, lineno = 0, failed = 0, passed = 0, known = 0, p, spec_bad = 0;
     const char *only = argc > 4 ? argv[4] : "";
@@ -540,12 +558,12 @@ int main(int argc, char **argv) {
         return 0;
     }
     for (;;) {
-        char *w[24], *s, *got = fgets(line, sizeof line, f);
+        char *w[160], *s, *got = fgets(line, sizeof line, f);
         int n = 0;
         if (got) {
             lineno++;
             if ((s = strchr(line, '#')) != NULL) *s = 0;
-            for (s = strtok(line, " \t\r\n"); s && n < 24; s = strtok(NULL, " \t\r\n")) w[n++] = s;
+            for (s = strtok(line, " \t\r\n"); s && n < 160; s = strtok(NULL, " \t\r\n")) w[n++] = s;
             if (!n) continue;
         }
         if (!got || !strcmp(w[0], "kernel")) {
