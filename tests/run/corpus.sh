@@ -59,12 +59,13 @@ cat "$D/vk.log"
 if grep -q "vkDebugUtilsMessengerEXT" "$D/vk.log"; then
   echo "run-corpus-validation: 0 passed, 1 failed, 0 skipped (the validation layer reported the messages above)"; rc=1
 fi
-# the table: per package, modules (clang compiled them; not the helper files), compiled for
-# Vulkan, valid, kernels in the valid modules, run on both, agreeing with OpenCL, known
-echo "package | modules | compiled for Vulkan | valid | kernels in them | run | agree | known"
+# the table: per package, the files (not the helper files that the application prepends), those
+# clang compiles, compiled for Vulkan, valid, the kernels in the valid ones, run on both, agreeing
+# with OpenCL, known disagreements
+echo "package | files | clang | compiled for Vulkan | valid | kernels in them | run | agree | known"
 for p in darktable silx pyfai hashcat; do
-  r=$(awk -F'|' -v p="$p" 'index($3, p "/") == 1 { if ($1 != "CLANG" && $1 != "LIBRARY") m++; if ($1 == "OK" || $1 == "INVALID") c++; if ($1 == "OK") v++ }
-      END { printf "%d | %d | %d", m, c, v }' "$D/vulkan.txt")
+  r=$(awk -F'|' -v p="$p" 'index($3, p "/") == 1 && $1 != "LIBRARY" { f++; if ($1 != "CLANG") m++; if ($1 == "OK" || $1 == "INVALID") c++; if ($1 == "OK") v++ }
+      END { printf "%d | %d | %d | %d", f, m, c, v }' "$D/vulkan.txt")
   k=$(cat "$M/${p}_"*.O2.ll 2>/dev/null | grep -c '^define spir_kernel')
   s=$(sed -n "s/^count $p: run \([0-9]*\) agree \([0-9]*\) known \([0-9]*\)/\1 | \2 | \3/p" "$D/vk.log")
   echo "$p | $r | $k | ${s:-0 | 0 | 0}"

@@ -557,6 +557,12 @@ int main(int argc, char **argv) {
         fclose(f);
         return 0;
     }
+#if defined(RUN_VULKAN)
+    {
+        gpucompile_vulkan_runtime_info info;
+        if (gpucompile_vulkan_runtime_info_get(&info)) printf("device: %s, the validation layer %s\n", info.device_name, info.validation ? "on" : "off");
+    }
+#endif
     for (;;) {
         char *w[160], *s, *got = fgets(line, sizeof line, f);
         int n = 0;
