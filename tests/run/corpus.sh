@@ -50,12 +50,15 @@ tally run-corpus-build
 mkdir -p "$D/answers"
 "$D/run_cl" tests/run/corpus.spec "$M" "$D/answers" "$ONLY" > "$D/cl.log" 2>&1; rc=$?
 cat "$D/cl.log"
+[ $rc -gt 1 ] && echo "run-corpus-opencl: 0 passed, 1 failed, 0 skipped (the runner died: status $rc)"
 if grep -q '^SKIP' "$D/cl.log"; then exit $rc; fi
 V=0
 [ -f /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ] && V=1
 MESA_SHADER_CACHE_DIR="$D/mesa" GPUCOMPILE_VULKAN_PIPELINE_CACHE=off GPUCOMPILE_VULKAN_VALIDATION=$V \
-  "$D/run_vk" tests/run/corpus.spec "$M" "$D/answers" "$ONLY" > "$D/vk.log" 2>&1 || rc=1
+  "$D/run_vk" tests/run/corpus.spec "$M" "$D/answers" "$ONLY" > "$D/vk.log" 2>&1; v=$?
 cat "$D/vk.log"
+[ $v -gt 1 ] && echo "run-corpus-vulkan: 0 passed, 1 failed, 0 skipped (the runner died: status $v)"
+[ $v = 0 ] || rc=1
 if grep -q "vkDebugUtilsMessengerEXT" "$D/vk.log"; then
   echo "run-corpus-validation: 0 passed, 1 failed, 0 skipped (the validation layer reported the messages above)"; rc=1
 fi
