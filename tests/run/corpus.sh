@@ -10,11 +10,11 @@
 # allowed), comparing. Last, per package, the table of docs/vulkan-pointer-kernels.md: modules
 # compiled, valid, kernels run, agreeing with OpenCL.
 # Usage: corpus.sh [BUILD [TEXT]] (TEXT: only the modules and kernels whose name holds it). Skips
-# with one line where the corpus cannot be downloaded or no OpenCL or Vulkan device exists.
+# with one line where the corpus cannot be downloaded, the LLVM has no SPIR-V target, or no OpenCL
+# or Vulkan device exists.
 BUILD=${1:-build}
 ONLY=${2:-}
 cd "$(dirname "$0")/../.."
-ROOT=$PWD
 export GPUCOMPILE_CORPUS_CACHE=${GPUCOMPILE_CORPUS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gpucompile-corpus}
 . tests/lib.sh
 D=$T_TMP
@@ -22,6 +22,9 @@ G=$GPUCOMPILE
 if [ -n "$GPUCOMPILE_OPENCL" ] && [ -f "$GPUCOMPILE_OPENCL/vendors/intel-cpu.icd" ]; then # make's Intel CPU runtime
   OCL_ICD_VENDORS=$GPUCOMPILE_OPENCL/vendors; LD_LIBRARY_PATH=$GPUCOMPILE_OPENCL/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   export OCL_ICD_VENDORS LD_LIBRARY_PATH
+fi
+if ! "$G" --print-target '#gpu.spirv' >/dev/null 2>"$D/err"; then # an LLVM without the SPIR-V target (19)
+  skip "run-corpus: $(sed 's/^gpucompile: error: //' "$D/err" | head -1)"; tally run-corpus; exit 0
 fi
 PKGS="darktable python3-silx python3-pyfai hashcat-data"
 for p in $PKGS; do
