@@ -191,13 +191,15 @@ $(WEBGPU_DIR)/.installed:
 	  && touch $@ || echo "webgpu: pip could not install wgpu / dawn-python (see build-deps/pip-webgpu.log): the WebGPU rows will skip"
 # The Vulkan rows (tests/run/vulkan.sh): on the first Vulkan device, lavapipe here; in test-run
 # also cross-built with mingw-w64 and run under Wine (GPUCOMPILE_RUN_WINDOWS=1). The WebGPU rows
-# (tests/run/webgpu.sh): on wgpu-native and on Dawn, each on its first adapter.
+# (tests/run/webgpu.sh): on wgpu-native and on Dawn, each on its first adapter. The corpus' kernels
+# (tests/run/corpus.sh, tests/run/corpus.spec): on OpenCL and on Vulkan, OpenCL's answers expected.
 setup-run:
 	@$(MAKE) --no-print-directory setup DEBS="$(DEBS) $(RUN_DEBS)"
 test-run: setup-run all $(BUILD)/impl.o opencl webgpu-deps
 	@PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE_OPENCL=$(OPENCL_DIR) GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile bash tests/run/run.sh $(BUILD); r=$$?; \
 	PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile GPUCOMPILE_RUN_WINDOWS=1 bash tests/run/vulkan.sh $(BUILD) || r=1; \
-	PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile GPUCOMPILE_WEBGPU_DEPS=$(WEBGPU_DIR) bash tests/run/webgpu.sh $(BUILD) || r=1; exit $$r
+	PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile GPUCOMPILE_WEBGPU_DEPS=$(WEBGPU_DIR) bash tests/run/webgpu.sh $(BUILD) || r=1; \
+	PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE_OPENCL=$(OPENCL_DIR) GPUCOMPILE=$(CURDIR)/$(BUILD)/gpucompile bash tests/run/corpus.sh $(BUILD) || r=1; exit $$r
 
 # The same kernels on NVIDIA and AMD GPUs through the CUDA driver and HIP (tests/gpu/gpu.sh);
 # without a GPU it builds everything and skips the runs with one line per vendor.

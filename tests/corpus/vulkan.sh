@@ -11,15 +11,17 @@
 # (LIBRARY: no kernel, helpers that the application prepends to other files), a module whose
 # kernels take images or samplers named "NAME (images)";
 # then per package and recipe the counts, and the refusals counted by reason.
-# Usage: vulkan.sh [--recipe O0|O2] [--only TEXT] [BUILD]. Exit 0, or 77 when the cache or the
-# tools are missing.
+# Usage: vulkan.sh [--recipe O0|O2] [--only TEXT] [--keep DIR] [BUILD]. --keep: each valid
+# module into DIR as PACKAGE_MODULE.RECIPE.ll (clang's output) and .RECIPE.vk.spv (tests/run/corpus.sh
+# runs their kernels). Exit 0, or 77 when the cache or the tools are missing.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-RECIPES="O0 O2" ONLY=""
+RECIPES="O0 O2" ONLY="" KEEP=""
 while [ $# -gt 0 ]; do
   case $1 in
   --recipe) RECIPES=$2; shift 2 ;;
   --only) ONLY=$2; shift 2 ;;
+  --keep) KEEP=$(mkdir -p "$2" && cd "$2" && pwd); shift 2 ;;
   *) break ;;
   esac
 done
@@ -32,7 +34,8 @@ LLVM_MAJOR=$("$G" --version 2>/dev/null | sed -n 's/.*(LLVM \([0-9]*\)\..*/\1/p'
 LLVM_BIN=$(llvm-config-"$LLVM_MAJOR" --bindir 2>/dev/null || llvm-config --bindir 2>/dev/null)
 [ -n "$LLVM_BIN" ] && PATH=$LLVM_BIN:$PATH && export PATH
 for tool in clang spirv-val; do command -v $tool >/dev/null || { echo "vulkan corpus: no $tool"; exit 77; }; done
-[ -x "$T" ] && [ -x "$G" ] || { echo "vulkan corpus: no $T or $G (make $T)"; exit 77; }
+[ -x "$G" ] || { echo "vulkan corpus: no $G"; exit 77; }
+case $RECIPES in *O0*) [ -x "$T" ] || { echo "vulkan corpus: no $T (make $T)"; exit 77; } ;; esac
 [ -d "$CACHE/darktable" ] || { echo "vulkan corpus: no cache at $CACHE (tests/corpus/corpus.sh fetches it)"; exit 77; }
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
@@ -61,7 +64,9 @@ one() { # NAME FILE FLAGS...
     img=; grep -q '^define spir_kernel .*target("spirv\.\(Image\|Sampler\)' "$ll" && img=" (images)"
     if [ $r = O0 ]; then timeout 300 "$T" --compile-optimize "$ll" "$W/o.spv" >"$W/log" 2>&1
     else timeout 300 "$G" --no-cache -t '#gpu.vulkan' -f bin "$ll" -o "$W/o.spv" >"$W/log" 2>&1; fi
-    verdict $? "$W/log" $r "$n$img"
+    v=$(verdict $? "$W/log" $r "$n$img")
+    echo "$v"
+    case $KEEP/$v in ?*/OK*) b=$KEEP/$(echo "$n" | tr / _).$r; cp "$ll" "$b.ll" && cp "$W/o.spv" "$b.vk.spv" ;; esac
   done
 }
 {
