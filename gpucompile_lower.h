@@ -117,7 +117,8 @@ GPUCOMPILE_API int gpucompile_lower_narrow(LLVMModuleRef module);
 /* Calls of LLVM intrinsics that a shader's code generator may not select, whoever wrote them
    (the optimizer makes llvm.cttz of a counting loop, llvm.uadd.sat of a compare and select),
    rewritten as plain IR: llvm.ctlz, llvm.cttz, llvm.[us]add.sat, llvm.[us]sub.sat, llvm.abs but
-   of 32 bits, llvm.fshl, llvm.fshr, llvm.copysign, llvm.bswap (imported otherwise: Linkage). gpucompile_lower_kernels does it last; a backend calls it for modules it did not
+   of 32 bits, llvm.fshl, llvm.fshr, llvm.copysign, llvm.bswap (imported otherwise: Linkage);
+   and the NaN tests fcmp uno and ord (a shader has no OpUnordered). gpucompile_lower_kernels does it last; a backend calls it for modules it did not
    lower and after passes of its own. The number rewritten. */
 GPUCOMPILE_API int gpucompile_lower_expand(LLVMModuleRef module);
 /* 1 when fn is a kernel to lower (a defined spir_kernel, ptx_kernel or amdgpu_kernel function). */
@@ -4192,6 +4193,21 @@ GPUCOMPILE_DEF int gpucompile_lower_expand(LLVMModuleRef module) {
         const char *name = f && LLVMIsAFunction(f) ? LLVMGetValueName(f) : "";
         unsigned k;
         next = gpucompile_next_instruction(module, in);
+        if (LLVMIsAFCmpInst(in) && (LLVMGetFCmpPredicate(in) == LLVMRealUNO || LLVMGetFCmpPredicate(in) == LLVMRealORD)) {
+            /* OpUnordered and OpOrdered are the Kernel capability's; a shader tests NaN as x != x
+               (OpFUnordNotEqual): isnan, isordered, isunordered, and what the optimizer makes of
+               NaN checks */
+            int uno = LLVMGetFCmpPredicate(in) == LLVMRealUNO;
+            LLVMValueRef x = LLVMGetOperand(in, 0), y = LLVMGetOperand(in, 1);
+            LLVMPositionBuilderBefore(w.b, in);
+            x = LLVMBuildFCmp(w.b, uno ? LLVMRealUNE : LLVMRealOEQ, x, x, "");
+            y = LLVMBuildFCmp(w.b, uno ? LLVMRealUNE : LLVMRealOEQ, y, y, "");
+            r = uno ? LLVMBuildOr(w.b, x, y, "") : LLVMBuildAnd(w.b, x, y, "");
+            LLVMReplaceAllUsesWith(in, r);
+            LLVMInstructionEraseFromParent(in);
+            count++;
+            continue;
+        }
         for (k = 0; k < sizeof names / sizeof *names; k++)
             if (strncmp(name, names[k], strlen(names[k])) == 0) break;
         if (k == sizeof names / sizeof *names) continue;

@@ -315,7 +315,7 @@ if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; the
   R=$(dirname "$G")/tests/piglit_run
   for a in cas:"atomic_cmpxchg in buffers and workgroup memory" atomic64:"64-bit atomics in buffers and workgroup memory" \
            volatile_wide:"volatile long16 and int8 split lane by lane, a private variable's address aligned" \
-           select_offset:"an element chosen between two byte offsets" \
+           select_offset:"an element chosen between two byte offsets" nan_tests:"NaN tests (no OpUnordered in a shader)" \
            atomics_cl20:"OpenCL 2.0's atomic functions in buffers and workgroup memory" async_copy:"async copies in and out of workgroup memory" \
            subgroups_cl20:"OpenCL's sub-group functions"; do
     f=vulkan_${a%%:*}.cl std=CL1.2
