@@ -66,6 +66,15 @@ T_TMP=$(mktemp -d); trap 'rm -rf "$T_TMP"' EXIT
 export XDG_CACHE_HOME="$T_TMP/cache"   # a private compile cache per script
 # A redis-server of the script's own, for the remote cache's tests. t_redis_here: redis-server,
 # redis-cli and a libhiredis that gpucompile opens (0.14 or 1.x) are installed.
+# The OpenCL runtime make installs (Intel's CPU runtime in $GPUCOMPILE_OPENCL, `make opencl`) for
+# what this script runs, where there is one; else the system's OpenCL ICDs.
+t_opencl_here() {
+  if [ -n "$GPUCOMPILE_OPENCL" ] && [ -f "$GPUCOMPILE_OPENCL/vendors/intel-cpu.icd" ]; then
+    OCL_ICD_VENDORS=$GPUCOMPILE_OPENCL/vendors; LD_LIBRARY_PATH=$GPUCOMPILE_OPENCL/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    export OCL_ICD_VENDORS LD_LIBRARY_PATH
+  fi
+}
+
 t_redis_here() {
   command -v redis-server >/dev/null && command -v redis-cli >/dev/null &&
     [ -n "$(ls /usr/lib/*/libhiredis.so.0.14 /usr/lib/*/libhiredis.so.1.* 2>/dev/null)" ]

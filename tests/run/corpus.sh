@@ -19,10 +19,7 @@ export GPUCOMPILE_CORPUS_CACHE=${GPUCOMPILE_CORPUS_CACHE:-${XDG_CACHE_HOME:-$HOM
 . tests/lib.sh
 D=$T_TMP
 G=$GPUCOMPILE
-if [ -n "$GPUCOMPILE_OPENCL" ] && [ -f "$GPUCOMPILE_OPENCL/vendors/intel-cpu.icd" ]; then # make's Intel CPU runtime
-  OCL_ICD_VENDORS=$GPUCOMPILE_OPENCL/vendors; LD_LIBRARY_PATH=$GPUCOMPILE_OPENCL/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-  export OCL_ICD_VENDORS LD_LIBRARY_PATH
-fi
+t_opencl_here
 if ! "$G" --print-target '#gpu.spirv' >/dev/null 2>"$D/err"; then # an LLVM without the SPIR-V target (19)
   skip "run-corpus: $(sed 's/^gpucompile: error: //' "$D/err" | head -1)"; tally run-corpus; exit 0
 fi

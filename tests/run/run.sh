@@ -14,10 +14,7 @@ cd "$(dirname "$0")/../.."
 . tests/lib.sh
 D=$T_TMP
 G=$GPUCOMPILE
-if [ -n "$GPUCOMPILE_OPENCL" ] && [ -f "$GPUCOMPILE_OPENCL/vendors/intel-cpu.icd" ]; then # make's Intel CPU runtime
-  OCL_ICD_VENDORS=$GPUCOMPILE_OPENCL/vendors; LD_LIBRARY_PATH=$GPUCOMPILE_OPENCL/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-  export OCL_ICD_VENDORS LD_LIBRARY_PATH
-fi
+t_opencl_here
 if ! "$G" --print-target '#gpu.spirv' >/dev/null 2>"$D/err"; then
   skip "run: $(sed 's/^gpucompile: error: //' "$D/err" | head -1)"; tally run; exit 0
 fi
