@@ -1908,10 +1908,10 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__erf_small(gpucompile_lower__st
    part as 2^n by ldexp, one exp2 for the rest (Mesa's compiler merges exp2(a) exp2(b) into
    exp2(a + b), which would round h^2 L1 again) */
 GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__erfc_big(gpucompile_lower__state *w, LLVMValueRef v) {
-    static const double near[] = {4.720318486e-01, 8.986212083e-02, -6.075505912e-02, 3.416987189e-02, -1.701143977e-02, 7.730247385e-03,
-                                  -3.263037179e-03, 1.285432942e-03, -4.834651606e-04, 1.977730119e-04, -6.816832886e-05};
-    static const double far[] = {5.416332031e-01, -1.346010143e-01, -1.355838496e-01, 2.080724788e-01, -8.154725714e-02, -1.584573139e-01,
-                                 3.415560438e-01, -2.660663181e-01, -1.928364979e-01, 8.742303735e-01, -9.706936365e-01};
+    static const double below2[] = {4.720318486e-01, 8.986212083e-02, -6.075505912e-02, 3.416987189e-02, -1.701143977e-02, 7.730247385e-03,
+                                    -3.263037179e-03, 1.285432942e-03, -4.834651606e-04, 1.977730119e-04, -6.816832886e-05};
+    static const double above2[] = {5.416332031e-01, -1.346010143e-01, -1.355838496e-01, 2.080724788e-01, -8.154725714e-02, -1.584573139e-01,
+                                    3.415560438e-01, -2.660663181e-01, -1.928364979e-01, 8.742303735e-01, -9.706936365e-01};
     LLVMTypeRef t = LLVMTypeOf(v);
     LLVMBuilderRef b = w->b;
     LLVMTypeRef it = gpucompile_lower__int_like(t);
@@ -1927,7 +1927,7 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__erfc_big(gpucompile_lower__sta
     isfar = LLVMBuildFCmp(b, LLVMRealOGE, x, gpucompile_lower__kf(t, 2.0), "");
     u = LLVMBuildSelect(b, isfar, LLVMBuildFSub(b, LLVMBuildFDiv(b, gpucompile_lower__kf(t, 1.0), x, ""), gpucompile_lower__kf(t, 0.3), ""),
                         LLVMBuildFSub(b, x, gpucompile_lower__kf(t, 1.375), ""), "");
-    h = gpucompile_lower__poly(w, u, near, far, isfar, 11);
+    h = gpucompile_lower__poly(w, u, below2, above2, isfar, 11);
     return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGE, v, gpucompile_lower__kf(t, 10.1), ""), gpucompile_lower__kf(t, 0.0),
                            LLVMBuildFDiv(b, LLVMBuildFMul(b, e, h, ""), x, ""), "");
 }
