@@ -4018,6 +4018,16 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__narrow(gpucompile_lower__narro
             return NULL;
         LLVMPositionBuilderBefore(z->b, v);
         r = LLVMBuildBinOp(z->b, op, a, c, "");
+    } else if (op == LLVMAShr && LLVMIsAConstantInt(LLVMGetOperand(v, 1)) && LLVMIsAInstruction(LLVMGetOperand(v, 0)) &&
+               LLVMGetInstructionOpcode(LLVMGetOperand(v, 0)) == LLVMShl && LLVMIsAConstantInt(LLVMGetOperand(LLVMGetOperand(v, 0), 1)) &&
+               LLVMConstIntGetZExtValue(LLVMGetOperand(LLVMGetOperand(v, 0), 1)) <= 32 &&
+               LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)) <= LLVMConstIntGetZExtValue(LLVMGetOperand(LLVMGetOperand(v, 0), 1))) {
+        /* ashr (shl x, a), b with b <= a <= 32 (the optimizer's sign extension of a 32-bit
+           index, scaled): its low 32 bits are x << (a - b)'s */
+        unsigned long long sh = LLVMConstIntGetZExtValue(LLVMGetOperand(LLVMGetOperand(v, 0), 1)) - LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1));
+        if (!(a = gpucompile_lower__narrow(z, LLVMGetOperand(LLVMGetOperand(v, 0), 0), depth + 1))) return NULL;
+        LLVMPositionBuilderBefore(z->b, v);
+        r = sh ? LLVMBuildShl(z->b, a, LLVMConstInt(z->i32, sh, 0), "") : a;
     } else if (op == LLVMSelect) {
         if (!(a = gpucompile_lower__narrow(z, LLVMGetOperand(v, 1), depth + 1)) || !(c = gpucompile_lower__narrow(z, LLVMGetOperand(v, 2), depth + 1)))
             return NULL;

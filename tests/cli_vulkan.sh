@@ -235,13 +235,15 @@ if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; the
   check "... a kernel with reqd_work_group_size keeps LocalSize" sh -c "spirv-dis '$T_TMP/pk.spv' | grep -q 'OpExecutionMode %saxpy LocalSize 64 1 1' && \
     spirv-dis '$T_TMP/pk.spv' | grep -q 'OpExecutionModeId %blur LocalSizeId'"
   # only the capabilities the kernel's own code needs: OpenCL's 64-bit size_t computed in 32 bits
+  # (size_t i: saxpy; int i: the optimizer's sign extension, shl and ashr of 64 bits, as silx's addition.cl has it)
   printf 'kernel void saxpy(int n, float a, global const float *x, global float *y) {\n  size_t i = get_global_id(0);\n  if (i < n) y[i] = a * x[i] + y[i];\n}\n' > "$T_TMP/saxpy.cl"
-  for t in spirv64 spirv32; do
-    clang -cl-std=CL2.0 -target $t -O2 -emit-llvm -S "$T_TMP/saxpy.cl" -o "$T_TMP/saxpy.ll"
+  printf 'kernel void add(global const float *a, global const float *b, global float *c, int n) {\n  int i = get_global_id(0);\n  if (i < n) c[i] = a[i] + b[i];\n}\n' > "$T_TMP/add.cl"
+  for k in saxpy add; do for t in spirv64 spirv32; do
+    clang -cl-std=CL2.0 -target $t -O2 -emit-llvm -S "$T_TMP/$k.cl" -o "$T_TMP/saxpy.ll"
     "$G" --no-cache -t '#gpu.vulkan' -f bin "$T_TMP/saxpy.ll" -o "$T_TMP/saxpy.spv"
-    check "saxpy (clang -target $t -O2): valid, Shader its only capability (no Int64, Int8, Int16)" sh -c \
+    check "$k (clang -target $t -O2): valid, Shader its only capability (no Int64, Int8, Int16)" sh -c \
       "spirv-val --target-env vulkan1.3 '$T_TMP/saxpy.spv' && [ \"\$(spirv-dis '$T_TMP/saxpy.spv' | grep -c OpCapability)\" = 1 ] && spirv-dis '$T_TMP/saxpy.spv' | grep -q 'OpCapability Shader'"
-  done
+  done; done
   clang -cl-std=CL2.0 -target spirv64 -O2 -emit-llvm -S tests/run/kernels.cl -o "$T_TMP/rk.ll" && llvm-link -S "$T_TMP/rk.ll" $D/mylib.ll -o "$T_TMP/rkl.ll"
   "$G" --no-cache -t '#gpu.vulkan<chip = "android">' -f bin "$T_TMP/rkl.ll" -o "$T_TMP/rk.spv"
   check "tests/run/kernels.cl (six kernels; size_t loop counters halved): valid, Shader its only capability, for chip \"android\" too" sh -c \
