@@ -2362,10 +2362,16 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__subgroup(gpucompile_lower__sta
     int k, op, sign = *args && strchr("cail", *args) != NULL, fp = gpucompile_lower__is_fp(t), scan, excl, d;
     for (k = 0; k < 6 && strcmp(plain, ids[k]) != 0; k++) {}
     if (k == 6 && strncmp(plain, "sub_group_", 10) != 0) return NULL;
-    if (!sg[0] || !(f = gpucompile_lower__intrinsic(w, sg[0], NULL, 0))) {
-        *why = sg[0] ? "no sub-group intrinsics in this LLVM" : "sub-groups: not on this target";
+    if (!sg[0]) {
+        *why = "sub-groups: not on this target";
         return NULL;
     }
+    for (d = 0; d < 11; d++) /* each one this may call, so that none below is missing */
+        if (!sg[d] || !LLVMLookupIntrinsicID(sg[d], strlen(sg[d]))) {
+            *why = "no sub-group intrinsics in this LLVM";
+            return NULL;
+        }
+    f = gpucompile_lower__intrinsic(w, sg[0], NULL, 0);
     size = gpucompile_lower__call(w, f, NULL, 0);
     if (k < 6) {
         LLVMValueRef total = NULL, id;
