@@ -3944,11 +3944,20 @@ typedef struct gpucompile_lower__narrowing {
     int n;
     LLVMValueRef open[32]; /* the phis gpucompile_lower__fits is inside */
     int nopen;
+    LLVMValueRef loops[32]; /* the phis gpucompile_lower__kind is inside */
+    int nloops;
 } gpucompile_lower__narrowing;
+
+/* v a call of llvm.ctpop, cttz or ctlz: 'p', 't', 'l'; else 0. */
+GPUCOMPILE_PRIVATE int gpucompile_lower__bit_count(LLVMValueRef v) {
+    const char *c = gpucompile_lower__callee_name(v);
+    return strncmp(c, "llvm.ctpop.", 11) == 0 ? 'p' : strncmp(c, "llvm.cttz.", 10) == 0 ? 't' : strncmp(c, "llvm.ctlz.", 10) == 0 ? 'l' : 0;
+}
 
 /* Are the top 32 bits of v (i64) zero? Extensions of 32-bit values, constants below 2^32, and
    what cannot make a value larger (lshr, udiv, urem of one, and with one, phis and selects of
-   them: a loop's counter halved each time, as `for (size_t s = n / 2; s > 0; s /= 2)`). */
+   them: a loop's counter halved each time, as `for (size_t s = n / 2; s > 0; s /= 2)`), and a
+   count of bits (at most 64). */
 GPUCOMPILE_PRIVATE int gpucompile_lower__fits(gpucompile_lower__narrowing *z, LLVMValueRef v, int depth) {
     LLVMOpcode op;
     int i, ok = 1;
@@ -3960,6 +3969,8 @@ GPUCOMPILE_PRIVATE int gpucompile_lower__fits(gpucompile_lower__narrowing *z, LL
     if (op == LLVMLShr || op == LLVMUDiv || op == LLVMURem) return gpucompile_lower__fits(z, LLVMGetOperand(v, 0), depth + 1);
     if (op == LLVMAnd) return gpucompile_lower__fits(z, LLVMGetOperand(v, 0), depth + 1) || gpucompile_lower__fits(z, LLVMGetOperand(v, 1), depth + 1);
     if (op == LLVMSelect) return gpucompile_lower__fits(z, LLVMGetOperand(v, 1), depth + 1) && gpucompile_lower__fits(z, LLVMGetOperand(v, 2), depth + 1);
+    if (op == LLVMFreeze) return gpucompile_lower__fits(z, LLVMGetOperand(v, 0), depth + 1);
+    if (op == LLVMCall) return gpucompile_lower__bit_count(v) != 0; /* at most 64 */
     if (op != LLVMPHI) return 0;
     for (i = 0; i < z->nopen; i++) /* around a loop: fits if what enters it does */
         if (z->open[i] == v) return 1;
@@ -3970,14 +3981,51 @@ GPUCOMPILE_PRIVATE int gpucompile_lower__fits(gpucompile_lower__narrowing *z, LL
     return ok;
 }
 
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__narrow(gpucompile_lower__narrowing *z, LLVMValueRef v, int depth);
+
+/* v >> 32 in 32 bits where v's low 32 bits are zero: v = x << 32 (or more), sums and
+   differences of such values (constants among them), their products with a value; else NULL.
+   The optimizer writes a 32-bit index's sign extension, plus a constant or times a size, so:
+   ashr (add (shl x, 32), c << 32), 32, ashr (mul (shl x, 32), y), 32. */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__high(gpucompile_lower__narrowing *z, LLVMValueRef v, int depth) {
+    LLVMOpcode op;
+    LLVMValueRef a, c, x;
+    int i;
+    if (LLVMIsAConstantInt(v))
+        return (LLVMConstIntGetZExtValue(v) & 0xffffffffu) == 0 ? LLVMConstInt(z->i32, LLVMConstIntGetZExtValue(v) >> 32, 0) : NULL;
+    if (depth > 24 || !LLVMIsAInstruction(v) || LLVMTypeOf(v) != LLVMInt64TypeInContext(LLVMGetTypeContext(LLVMTypeOf(v)))) return NULL;
+    op = LLVMGetInstructionOpcode(v);
+    a = LLVMGetOperand(v, 0);
+    if (op == LLVMShl && LLVMIsAConstantInt(LLVMGetOperand(v, 1)) && LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)) >= 32 &&
+        LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)) < 64) {
+        if (!(x = gpucompile_lower__narrow(z, a, depth + 1))) return NULL;
+        LLVMPositionBuilderBefore(z->b, v);
+        return LLVMBuildShl(z->b, x, LLVMConstInt(z->i32, LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)) - 32, 0), "");
+    }
+    if (op == LLVMAdd || op == LLVMSub) {
+        if (!(x = gpucompile_lower__high(z, a, depth + 1)) || !(c = gpucompile_lower__high(z, LLVMGetOperand(v, 1), depth + 1))) return NULL;
+        LLVMPositionBuilderBefore(z->b, v);
+        return LLVMBuildBinOp(z->b, op, x, c, "");
+    }
+    if (op != LLVMMul) return NULL;
+    for (i = 0; i < 2; i++)
+        if ((x = gpucompile_lower__high(z, LLVMGetOperand(v, (unsigned)i), depth + 1)) != NULL &&
+            (c = gpucompile_lower__narrow(z, LLVMGetOperand(v, (unsigned)!i), depth + 1)) != NULL) {
+            LLVMPositionBuilderBefore(z->b, v);
+            return LLVMBuildMul(z->b, x, c, "");
+        }
+    return NULL;
+}
+
 GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__narrow(gpucompile_lower__narrowing *z, LLVMValueRef v, int depth) {
     LLVMOpcode op;
     LLVMValueRef a, c, r = NULL;
     LLVMTypeRef t = LLVMTypeOf(v);
-    int i;
+    int i, k;
     if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind) return NULL;
     if (LLVMGetIntTypeWidth(t) == 32) return v;
     if (LLVMIsAConstantInt(v)) return LLVMConstInt(z->i32, LLVMConstIntGetZExtValue(v) & 0xffffffffu, 0);
+    if (LLVMIsUndef(v)) return LLVMIsPoison(v) ? LLVMGetPoison(z->i32) : LLVMGetUndef(z->i32);
     if (LLVMGetIntTypeWidth(t) != 64 || depth > 24 || !LLVMIsAInstruction(v)) return NULL;
     for (i = 0; i < z->n; i++)
         if (z->from[i] == v) return z->to[i];
@@ -4018,22 +4066,36 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__narrow(gpucompile_lower__narro
         LLVMPositionBuilderBefore(z->b, v);
         r = LLVMBuildBinOp(z->b, op, a, c, "");
     } else if ((op == LLVMLShr || op == LLVMUDiv || op == LLVMURem) && gpucompile_lower__fits(z, LLVMGetOperand(v, 0), 0) &&
-               (op == LLVMLShr ? LLVMIsAConstantInt(LLVMGetOperand(v, 1)) && LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)) < 32
-                               : gpucompile_lower__fits(z, LLVMGetOperand(v, 1), 0))) { /* the top bits zero: the same low 32 bits */
+               (op == LLVMLShr || gpucompile_lower__fits(z, LLVMGetOperand(v, 1), 0))) { /* the top bits zero: the same low 32 bits */
         if (!(a = gpucompile_lower__narrow(z, LLVMGetOperand(v, 0), depth + 1)) || !(c = gpucompile_lower__narrow(z, LLVMGetOperand(v, 1), depth + 1)))
             return NULL;
         LLVMPositionBuilderBefore(z->b, v);
         r = LLVMBuildBinOp(z->b, op, a, c, "");
-    } else if (op == LLVMAShr && LLVMIsAConstantInt(LLVMGetOperand(v, 1)) && LLVMIsAInstruction(LLVMGetOperand(v, 0)) &&
-               LLVMGetInstructionOpcode(LLVMGetOperand(v, 0)) == LLVMShl && LLVMIsAConstantInt(LLVMGetOperand(LLVMGetOperand(v, 0), 1)) &&
-               LLVMConstIntGetZExtValue(LLVMGetOperand(LLVMGetOperand(v, 0), 1)) <= 32 &&
-               LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)) <= LLVMConstIntGetZExtValue(LLVMGetOperand(LLVMGetOperand(v, 0), 1))) {
-        /* ashr (shl x, a), b with b <= a <= 32 (the optimizer's sign extension of a 32-bit
-           index, scaled): its low 32 bits are x << (a - b)'s */
-        unsigned long long sh = LLVMConstIntGetZExtValue(LLVMGetOperand(LLVMGetOperand(v, 0), 1)) - LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1));
-        if (!(a = gpucompile_lower__narrow(z, LLVMGetOperand(LLVMGetOperand(v, 0), 0), depth + 1))) return NULL;
+        if (op == LLVMLShr && !(LLVMIsAConstantInt(c) && LLVMConstIntGetZExtValue(c) < 32)) /* by 32 or more: the top bits' zeros */
+            r = LLVMBuildSelect(z->b, LLVMBuildICmp(z->b, LLVMIntULT, c, LLVMConstInt(z->i32, 32, 0), ""), r, LLVMConstNull(z->i32), "");
+    } else if (op == LLVMCall && (k = gpucompile_lower__bit_count(v)) != 0 && gpucompile_lower__fits(z, LLVMGetOperand(v, 0), 0)) {
+        /* of a value whose top 32 bits are zero: its low word's count; cttz 64 for zero, ctlz 32 more */
+        const char *name = k == 'p' ? "llvm.ctpop" : k == 't' ? "llvm.cttz" : "llvm.ctlz";
+        unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+        LLVMValueRef f, x[2];
+        if (!id || !(x[0] = gpucompile_lower__narrow(z, LLVMGetOperand(v, 0), depth + 1))) return NULL;
+        f = LLVMGetIntrinsicDeclaration(LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(v))), id, &z->i32, 1);
+        x[1] = LLVMConstNull(LLVMInt1TypeInContext(LLVMGetTypeContext(t)));
+        LLVMPositionBuilderBefore(z->b, v);
+        r = LLVMBuildCall2(z->b, LLVMGlobalGetValueType(f), f, x, k == 'p' ? 1 : 2, "");
+        if (k == 't') r = LLVMBuildSelect(z->b, LLVMBuildICmp(z->b, LLVMIntEQ, x[0], LLVMConstNull(z->i32), ""), LLVMConstInt(z->i32, 64, 0), r, "");
+        if (k == 'l') r = LLVMBuildAdd(z->b, r, LLVMConstInt(z->i32, 32, 0), "");
+    } else if (op == LLVMAShr && LLVMIsAConstantInt(LLVMGetOperand(v, 1)) && LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)) <= 32 &&
+               (a = gpucompile_lower__high(z, LLVMGetOperand(v, 0), depth + 1)) != NULL) {
+        /* ashr (x << 32), b with b <= 32 (the optimizer's sign extension of a 32-bit index, scaled):
+           its low 32 bits are x << (32 - b)'s */
+        unsigned long long sh = 32 - LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1));
         LLVMPositionBuilderBefore(z->b, v);
         r = sh ? LLVMBuildShl(z->b, a, LLVMConstInt(z->i32, sh, 0), "") : a;
+    } else if (op == LLVMFreeze) {
+        if (!(a = gpucompile_lower__narrow(z, LLVMGetOperand(v, 0), depth + 1))) return NULL;
+        LLVMPositionBuilderBefore(z->b, v);
+        r = LLVMBuildFreeze(z->b, a, "");
     } else if (op == LLVMSelect) {
         if (!(a = gpucompile_lower__narrow(z, LLVMGetOperand(v, 1), depth + 1)) || !(c = gpucompile_lower__narrow(z, LLVMGetOperand(v, 2), depth + 1)))
             return NULL;
@@ -4047,29 +4109,62 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__narrow(gpucompile_lower__narro
     return r;
 }
 
-/* A comparison's 64-bit operand as a 32-bit value and how it was extended: 'z' (zero), 's'
-   (sign), 'b' (both: a constant in [0, 2^31), a zext nneg); 0 when it is neither. */
-GPUCOMPILE_PRIVATE int gpucompile_lower__extended(gpucompile_lower__narrowing *z, LLVMValueRef v, LLVMValueRef at, LLVMValueRef *out) {
+/* Both kinds' kind (gpucompile_lower__kind), 0 where they disagree. */
+GPUCOMPILE_PRIVATE int gpucompile_lower__meet(int a, int c) {
+    return !a || !c ? 0 : a == c || c == 'b' ? a : a == 'b' ? c : 0;
+}
+
+/* How v (i64) is its low 32 bits extended: 'z' (zero), 's' (sign), 'b' (both: in [0, 2^31)),
+   0 when neither is known. Exact for constants, extensions, the optimizer's sign extension
+   (ashr (shl x, 32), 32), values whose top bits are zero, and phis and selects of them. One
+   more is taken, as a 32-bit size_t has it (*loop set): a loop's counter, a phi stepped by
+   sums (or products, shifts) of itself and 32-bit values marked nsw (its kind 's') or nuw
+   ('z'), and such a counter plus a 32-bit value, stay within 32 bits. That is the optimizer's
+   int counter widened to 64 bits (its steps nsw since C's int does not overflow) and a
+   size_t index loop below a 32-bit bound; it differs only where a step would pass 2^31 (2^32
+   for 'z'). */
+GPUCOMPILE_PRIVATE int gpucompile_lower__kind(gpucompile_lower__narrowing *z, LLVMValueRef v, int *loop, int depth) {
     LLVMOpcode op;
-    LLVMValueRef a;
-    unsigned w;
+    unsigned w, k, n;
+    int i, kv = 'b', inner = 0;
     if (LLVMIsAConstantInt(v)) {
         long long c = LLVMConstIntGetSExtValue(v);
-        if (c < -2147483648LL || c > 4294967295LL) return 0;
-        *out = LLVMConstInt(z->i32, (unsigned long long)c & 0xffffffffu, 0);
-        return c < 0 ? 's' : c > 2147483647LL ? 'z' : 'b';
+        return c < -2147483648LL || c > 4294967295LL ? 0 : c < 0 ? 's' : c > 2147483647LL ? 'z' : 'b';
     }
-    if (LLVMIsAInstruction(v) && LLVMGetInstructionOpcode(v) != LLVMZExt && LLVMGetInstructionOpcode(v) != LLVMSExt && gpucompile_lower__fits(z, v, 0))
-        return (*out = gpucompile_lower__narrow(z, v, 0)) != NULL ? 'z' : 0; /* its top bits zero: as if zero-extended */
-    if (!LLVMIsAInstruction(v) || ((op = LLVMGetInstructionOpcode(v)) != LLVMZExt && op != LLVMSExt)) return 0;
-    a = LLVMGetOperand(v, 0);
-    if ((w = LLVMGetIntTypeWidth(LLVMTypeOf(a))) > 32) return 0;
-    if (w < 32) {
-        LLVMPositionBuilderBefore(z->b, at);
-        a = op == LLVMZExt ? LLVMBuildZExt(z->b, a, z->i32, "") : LLVMBuildSExt(z->b, a, z->i32, "");
+    if (LLVMIsUndef(v)) return 'b';
+    if (depth > 16 || !LLVMIsAInstruction(v)) return 0;
+    op = LLVMGetInstructionOpcode(v);
+    if (op == LLVMZExt || op == LLVMSExt)
+        return (w = LLVMGetIntTypeWidth(LLVMTypeOf(LLVMGetOperand(v, 0)))) > 32 ? 0 : op == LLVMSExt ? 's' : LLVMGetNNeg(v) ? 'b' : 'z';
+    if (op == LLVMAShr && LLVMIsAConstantInt(LLVMGetOperand(v, 1)) && LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)) == 32 &&
+        gpucompile_lower__high(z, LLVMGetOperand(v, 0), depth + 1))
+        return 's'; /* what it builds is left unused: the narrowing removes dead code */
+    if (gpucompile_lower__fits(z, v, 0)) return 'z';
+    if (op == LLVMFreeze) return gpucompile_lower__kind(z, LLVMGetOperand(v, 0), loop, depth + 1);
+    if (op == LLVMSelect) return gpucompile_lower__meet(gpucompile_lower__kind(z, LLVMGetOperand(v, 1), loop, depth + 1),
+                                                        gpucompile_lower__kind(z, LLVMGetOperand(v, 2), loop, depth + 1));
+    if (op == LLVMPHI) {
+        for (i = 0; i < z->nloops; i++) /* around a loop: as what enters it */
+            if (z->loops[i] == v) return *loop = 1, 'b';
+        if (z->nloops == 32) return 0;
+        z->loops[z->nloops++] = v;
+        for (k = 0, n = LLVMCountIncoming(v); k < n && kv; k++) kv = gpucompile_lower__meet(kv, gpucompile_lower__kind(z, LLVMGetIncomingValue(v, k), loop, depth + 1));
+        z->nloops--;
+        return kv;
     }
-    *out = a;
-    return op == LLVMSExt ? 's' : LLVMGetNNeg(v) ? 'b' : 'z';
+    if (op != LLVMAdd && op != LLVMMul && !(op == LLVMShl && LLVMIsAConstantInt(LLVMGetOperand(v, 1)) && LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)) < 32))
+        return 0;
+    kv = gpucompile_lower__meet(gpucompile_lower__kind(z, LLVMGetOperand(v, 0), &inner, depth + 1), gpucompile_lower__kind(z, LLVMGetOperand(v, 1), &inner, depth + 1));
+    if (!inner) return 0; /* of values that are not a counter: not known to fit */
+    *loop = 1;
+    if (kv == 'b') return LLVMGetNSW(v) && LLVMGetNUW(v) ? 'b' : LLVMGetNSW(v) ? 's' : LLVMGetNUW(v) ? 'z' : 0;
+    return (kv == 's' && LLVMGetNSW(v)) || (kv == 'z' && LLVMGetNUW(v)) ? kv : 0;
+}
+
+/* A comparison's 64-bit operand as a 32-bit value (*out) and its kind, or 0. */
+GPUCOMPILE_PRIVATE int gpucompile_lower__extended(gpucompile_lower__narrowing *z, LLVMValueRef v, LLVMValueRef *out) {
+    int loop = 0, k = gpucompile_lower__kind(z, v, &loop, 0);
+    return k && (*out = gpucompile_lower__narrow(z, v, 0)) != NULL ? k : 0;
 }
 
 /* in (an icmp of 64-bit integers) as 32-bit comparisons, or NULL. */
@@ -4078,7 +4173,7 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__narrow_cmp(gpucompile_lower__n
     LLVMValueRef a, c, r, neg;
     int ka, kc, tmp;
     if (LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(in, 0))) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(LLVMTypeOf(LLVMGetOperand(in, 0))) != 64 ||
-        !(ka = gpucompile_lower__extended(z, LLVMGetOperand(in, 0), in, &a)) || !(kc = gpucompile_lower__extended(z, LLVMGetOperand(in, 1), in, &c)))
+        !(ka = gpucompile_lower__extended(z, LLVMGetOperand(in, 0), &a)) || !(kc = gpucompile_lower__extended(z, LLVMGetOperand(in, 1), &c)))
         return NULL;
     if (ka == 's' && kc == 'z') { /* the zero-extended one first */
         r = a; a = c; c = r;
@@ -4351,7 +4446,6 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, L
     if (gpucompile_lower__split_wide(&w, 0) != GPUCOMPILE_OK || gpucompile_lower__split_wide(&w, 1) != GPUCOMPILE_OK ||
         gpucompile_lower__addresses(&w) != GPUCOMPILE_OK)
         goto done;
-    gpucompile_lower_expand(module); /* after the passes above: what they made of the library's IR */
     for (fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn))
         if (!LLVMIsDeclaration(fn) && gpucompile_lower__private_arrays(&w, fn, u) != GPUCOMPILE_OK) goto done;
     if (gpucompile_lower__generic(&w, 0) != GPUCOMPILE_OK || gpucompile_lower__workgroup_vars(&w, u) != GPUCOMPILE_OK || gpucompile_lower__plan(&w, &pp) != GPUCOMPILE_OK) goto done;
@@ -4407,6 +4501,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, L
         gpucompile_lower__shapes(&w) != GPUCOMPILE_OK)
         goto done;
     gpucompile_lower_narrow(module); /* the element indices this rewrite computes in 64 bits among them */
+    gpucompile_lower_expand(module); /* what the passes above made of the library's IR; after the narrowing, which counts bits in 32 */
     if (lowered) *lowered = nk;
 done:
     if (md.data) gpucompile_free(md.a, md.data);

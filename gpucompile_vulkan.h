@@ -3351,7 +3351,7 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__fill(gpucompile_backend *t) {
     t->offload_kind = 8;   /* as the SPIR-V backend's: LLVM's offload model has no Vulkan kind */
     t->image_kind_bin = 6; /* IMG_SPIRV */
     t->kernel_metadata = kernel_metadata;
-    t->cache_version = "vulkan 6"; /* loop exits from the continue target, the scalars above 128 bytes a uniform buffer, no OpUnordered, sign extensions narrowed */
+    t->cache_version = "vulkan 7"; /* loop counters, high words and bit counts of 64-bit indices narrowed */
     t->device_help = "vulkan (a Vulkan 1.2+ device with a compute queue)";
     t->file_ext[GPUCOMPILE_FORMAT_ISA] = "spvasm";
     t->file_ext[GPUCOMPILE_FORMAT_BIN] = "spv";

@@ -954,7 +954,7 @@ GPUCOMPILE_PRIVATE void gpucompile_webgpu__fill(gpucompile_backend *t) {
     t->select_score = gpucompile_webgpu__select_score;
     t->formats = 1u << GPUCOMPILE_FORMAT_LLVM | 1u << GPUCOMPILE_FORMAT_BIN;
     t->file_ext[GPUCOMPILE_FORMAT_ISA] = NULL;
-    t->cache_version = "webgpu 6"; /* through the Vulkan backend's "vulkan 6" */
+    t->cache_version = "webgpu 7"; /* through the Vulkan backend's "vulkan 7" */
     t->device_help = "webgpu (a WebGPU adapter through wgpu-native or Dawn)";
     t->help = "WebGPU compute (an LLVM with the SPIRV target: 22): SPIR-V modules that wgpu's and\n"
               "Dawn's readers take, within WGSL's types and limits, with their reflection";
