@@ -116,9 +116,11 @@ GPUCOMPILE_API gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, L
 GPUCOMPILE_API int gpucompile_lower_narrow(LLVMModuleRef module);
 /* Calls of LLVM intrinsics that a shader's code generator may not select, whoever wrote them
    (the optimizer makes llvm.cttz of a counting loop, llvm.uadd.sat of a compare and select),
-   rewritten as plain IR: llvm.ctlz, llvm.cttz, llvm.[us]add.sat, llvm.[us]sub.sat, llvm.abs but
-   of 32 bits, llvm.fshl, llvm.fshr, llvm.copysign, llvm.bswap (imported otherwise: Linkage);
-   and the NaN tests fcmp uno and ord (a shader has no OpUnordered). gpucompile_lower_kernels does it last; a backend calls it for modules it did not
+   rewritten as plain IR: llvm.ctlz, llvm.cttz, llvm.[us]add.sat, llvm.[us]sub.sat, llvm.abs and
+   llvm.ctpop but of 32 bits, llvm.fshl, llvm.fshr, llvm.copysign, llvm.bswap (imported otherwise:
+   Linkage); and the NaN tests fcmp uno and ord (a shader has no OpUnordered).
+   gpucompile_lower_kernels does it last, after gpucompile_lower_narrow (which counts the bits of
+   a 64-bit value whose top half is zero in 32 bits); a backend calls it for modules it did not
    lower and after passes of its own. The number rewritten. */
 GPUCOMPILE_API int gpucompile_lower_expand(LLVMModuleRef module);
 /* 1 when fn is a kernel to lower (a defined spir_kernel, ptx_kernel or amdgpu_kernel function). */
@@ -525,6 +527,20 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__scaled(gpucompile_lower__state
         LLVMValueRef a = gpucompile_lower__scaled(w, LLVMGetOperand(v, 0), scale, depth + 1);
         LLVMValueRef c = a ? gpucompile_lower__scaled(w, LLVMGetOperand(v, 1), scale, depth + 1) : NULL;
         return c ? (op == LLVMSub ? LLVMBuildSub(w->b, a, c, "") : LLVMBuildAdd(w->b, a, c, "")) : NULL;
+    }
+    if (op == LLVMPHI) { /* the optimizer's copies of one computation in each predecessor (partial redundancy
+                            elimination, after a loop): the computation, whose operands, taken on every
+                            edge, are there at the phi */
+        LLVMValueRef x = LLVMGetIncomingValue(v, 0), y;
+        unsigned k, n = LLVMCountIncoming(v);
+        int i, ops = LLVMIsAInstruction(x) ? LLVMGetNumOperands(x) : -1;
+        for (k = 1; k < n && ops >= 0; k++) {
+            if ((y = LLVMGetIncomingValue(v, k)) == x) continue;
+            if (!LLVMIsAInstruction(y) || LLVMGetInstructionOpcode(y) != LLVMGetInstructionOpcode(x) || LLVMGetNumOperands(y) != ops) return NULL;
+            for (i = 0; i < ops; i++)
+                if (LLVMGetOperand(x, (unsigned)i) != LLVMGetOperand(y, (unsigned)i)) return NULL;
+        }
+        return ops < 0 || LLVMGetInstructionOpcode(x) == LLVMPHI ? NULL : gpucompile_lower__scaled(w, x, scale, depth + 1);
     }
     if (op == LLVMSelect) { /* one of two byte offsets (silx's `i < n ? i : 0` folded into the address) */
         LLVMValueRef a = gpucompile_lower__scaled(w, LLVMGetOperand(v, 1), scale, depth + 1);
@@ -1230,17 +1246,16 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__integer(gpucompile_lower__cl *
     if (gpucompile_lower__is_fp(c->t) || LLVMGetTypeKind(c->et) != LLVMIntegerTypeKind) return NULL;
     one = gpucompile_lower__ki(c->t, 1);
     if (c->n == 1) {
-        if (strcmp(f, "abs") == 0) {
+        /* LLVM's intrinsics, which gpucompile_lower_expand writes out after the narrowing (a count
+           of a size_t's bits in 32 bits) */
+        if (strcmp(f, "abs") == 0 || strcmp(f, "clz") == 0 || strcmp(f, "ctz") == 0) {
             LLVMValueRef ops[2];
-            if (!c->sign) return a[0];
+            if (*f == 'a' && !c->sign) return a[0];
             ops[0] = a[0];
             ops[1] = LLVMConstInt(LLVMInt1TypeInContext(w->ctx), 0, 0);
-            return gpucompile_lower__intr(w, "llvm.abs", c->t, ops, 2);
+            return gpucompile_lower__intr(w, *f == 'a' ? "llvm.abs" : f[1] == 'l' ? "llvm.ctlz" : "llvm.cttz", c->t, ops, 2);
         }
-        if (strcmp(f, "popcount") == 0) return gpucompile_lower__popcount(w, a[0]);
-        if (strcmp(f, "clz") == 0) return gpucompile_lower__clz(w, a[0]);
-        if (strcmp(f, "ctz") == 0) return gpucompile_lower__ctz(w, a[0]);
-        return NULL;
+        return strcmp(f, "popcount") == 0 ? gpucompile_lower__intr(w, "llvm.ctpop", c->t, a, 1) : NULL;
     }
     if (c->n == 2) {
         if (strcmp(f, "min") == 0) return gpucompile_lower__intr2(w, c->sign ? "llvm.smin" : "llvm.umin", a[0], a[1]);
@@ -4204,7 +4219,7 @@ static int gpucompile_lower__ptr_cmp(const void *a, const void *b) {
 
 /* Integer computations of fn that nothing with an effect uses, removed: the 64-bit code the
    narrowing left, loops of it too (a phi and its step use each other), the phis it could not
-   finish. Calls, loads and atomics stay. */
+   finish. Calls but counts of bits, loads and atomics stay. */
 GPUCOMPILE_PRIVATE void gpucompile_lower__dead_integers(LLVMValueRef fn) {
     LLVMBasicBlockRef bb;
     LLVMValueRef in, *r = NULL, *work;
@@ -4213,7 +4228,8 @@ GPUCOMPILE_PRIVATE void gpucompile_lower__dead_integers(LLVMValueRef fn) {
     for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
         for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
             LLVMOpcode op = LLVMGetInstructionOpcode(in);
-            if (LLVMGetTypeKind(LLVMTypeOf(in)) != LLVMIntegerTypeKind || op == LLVMCall || op == LLVMLoad || op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg)
+            if (LLVMGetTypeKind(LLVMTypeOf(in)) != LLVMIntegerTypeKind || (op == LLVMCall && !gpucompile_lower__bit_count(in)) || op == LLVMLoad ||
+                op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg)
                 continue;
             if (n == cap) {
                 LLVMValueRef *m = (LLVMValueRef *)realloc(r, (cap = cap ? 2 * cap : 256) * sizeof *r);
@@ -4288,7 +4304,7 @@ GPUCOMPILE_DEF int gpucompile_lower_narrow(LLVMModuleRef module) {
 
 GPUCOMPILE_DEF int gpucompile_lower_expand(LLVMModuleRef module) {
     static const char *const names[] = {"llvm.ctlz.", "llvm.cttz.", "llvm.uadd.sat.", "llvm.sadd.sat.", "llvm.usub.sat.", "llvm.ssub.sat.", "llvm.abs.",
-                                        "llvm.fshl.", "llvm.fshr.", "llvm.copysign.", "llvm.bswap."};
+                                        "llvm.fshl.", "llvm.fshr.", "llvm.copysign.", "llvm.bswap.", "llvm.ctpop."};
     gpucompile_lower__state w;
     LLVMValueRef in, next;
     int count = 0;
@@ -4323,7 +4339,7 @@ GPUCOMPILE_DEF int gpucompile_lower_expand(LLVMModuleRef module) {
             if (strncmp(name, names[k], strlen(names[k])) == 0) break;
         if (k == sizeof names / sizeof *names) continue;
         a = LLVMGetOperand(in, 0);
-        if (k == 6 && gpucompile_lower__bits(LLVMTypeOf(a)) == 32) continue; /* GLSL's SAbs */
+        if ((k == 6 || k == 11) && gpucompile_lower__bits(LLVMTypeOf(a)) == 32) continue; /* GLSL's SAbs, OpBitCount */
         LLVMPositionBuilderBefore(w.b, in);
         switch (k) {
         case 0: r = gpucompile_lower__clz(&w, a); break;
@@ -4337,6 +4353,7 @@ GPUCOMPILE_DEF int gpucompile_lower_expand(LLVMModuleRef module) {
         }
         case 7: case 8: r = gpucompile_lower__funnel(&w, a, LLVMGetOperand(in, 1), LLVMGetOperand(in, 2), k == 8); break;
         case 9: r = gpucompile_lower__copysign(&w, a, LLVMGetOperand(in, 1)); break;
+        case 11: r = gpucompile_lower__popcount(&w, a); break;
         default: { /* bswap: byte k to byte n - 1 - k, by shifts and masks */
             LLVMTypeRef t = LLVMTypeOf(a);
             unsigned bits = gpucompile_lower__bits(t), j;

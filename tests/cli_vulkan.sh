@@ -319,12 +319,14 @@ if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; the
            volatile_wide:"volatile long16 and int8 split lane by lane, a private variable's address aligned" \
            select_offset:"an element chosen between two byte offsets" nan_tests:"NaN tests (no OpUnordered in a shader)" \
            atomics_cl20:"OpenCL 2.0's atomic functions in buffers and workgroup memory" async_copy:"async copies in and out of workgroup memory" \
-           subgroups_cl20:"OpenCL's sub-group functions"; do
+           narrow_cl20:"size_t's loop counters, offsets and bit counts in 32 bits" subgroups_cl20:"OpenCL's sub-group functions"; do
     f=vulkan_${a%%:*}.cl std=CL1.2
     case $f in *_cl20.cl) std=CL2.0 ;; esac
     clang -cl-std=$std -target spirv64 -O2 -Xclang -finclude-default-header -emit-llvm -S $D/$f -o "$T_TMP/a.ll"
     check "$f (${a#*:}): compiled, spirv-val" sh -c \
       "'$G' --no-cache -t '#gpu.vulkan' -f bin '$T_TMP/a.ll' -o '$T_TMP/a.spv' && spirv-val --target-env vulkan1.3 '$T_TMP/a.spv'"
+    [ $f = vulkan_narrow_cl20.cl ] && check "... Shader its only capability (no Int64)" sh -c \
+      "[ \"\$(spirv-dis '$T_TMP/a.spv' | grep OpCapability)\" = '               OpCapability Shader' ]"
     if [ -x "$R" ] && GPUCOMPILE_VULKAN_VALIDATION=1 "$R" "$T_TMP/a.spv" $D/$f > "$T_TMP/arun" 2>&1 && ! grep -qv '^PASS' "$T_TMP/arun"; then ok "... right on the device (the values of its comment), the validation layer quiet"
     elif [ -x "$R" ] && grep -q 'no Vulkan device\|cannot be loaded' "$T_TMP/arun"; then skip "$f on a device: $(head -1 "$T_TMP/arun")"
     elif [ -x "$R" ]; then fail "$f on the device: $(grep -v '^PASS' "$T_TMP/arun" | head -1)"
