@@ -109,10 +109,11 @@ GPUCOMPILE_API gpucompile_result gpucompile_lower_flags(gpucompile_job *job, con
    (the module is then in an unspecified state: dispose of it). *lowered (may be NULL): kernels. */
 GPUCOMPILE_API gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, LLVMModuleRef module, const gpucompile_lower_target *target,
                                                           const gpucompile_lower_options *options, const gpucompile_logger *logger, int *lowered);
-/* 64-bit integer code computed in 32 bits where that is exact (see [section: lowering], 32-bit
-   integers where the values fit): what feeds a truncation to i32, and comparisons of extended
-   32-bit values; so that a module declares Int64 only for what needs it. gpucompile_lower_kernels
-   does it; a backend calls it for modules it did not lower. The number rewritten. */
+/* 64-bit integer code computed in 32 bits (see [section: lowering], 32-bit integers where the
+   values fit): what feeds a truncation to i32, comparisons and conversions to floating point of
+   extended 32-bit values, exactly; loop counters as a 32-bit size_t has them; so that a module
+   declares Int64 only for what needs it. gpucompile_lower_kernels does it; a backend calls it for
+   modules it did not lower. The number rewritten. */
 GPUCOMPILE_API int gpucompile_lower_narrow(LLVMModuleRef module);
 /* Calls of LLVM intrinsics that a shader's code generator may not select, whoever wrote them
    (the optimizer makes llvm.cttz of a counting loop, llvm.uadd.sat of a compare and select),
@@ -1158,12 +1159,13 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__umul_hi(gpucompile_lower__stat
     return LLVMBuildAdd(w->b, LLVMBuildAdd(w->b, p11, LLVMBuildLShr(w->b, p01, k, ""), ""), LLVMBuildAdd(w->b, LLVMBuildLShr(w->b, p10, k, ""), LLVMBuildLShr(w->b, mid, k, ""), ""), "");
 }
 
-/* the high half of a * b (signed or not): at twice the width up to 32 bits, else in pieces */
+/* the high half of a * b (signed or not): at twice the width below 32 bits, else in pieces (a
+   64-bit product would make a kernel of ints declare Int64) */
 GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__mul_hi(gpucompile_lower__state *w, LLVMValueRef a, LLVMValueRef b, int sign) {
     LLVMTypeRef t = LLVMTypeOf(a);
     unsigned bits = gpucompile_lower__bits(t);
     LLVMValueRef m, hi;
-    if (bits <= 32) {
+    if (bits < 32) {
         LLVMTypeRef wt = gpucompile_lower__like(t, LLVMIntTypeInContext(w->ctx, 2 * bits));
         a = sign ? LLVMBuildSExt(w->b, a, wt, "") : LLVMBuildZExt(w->b, a, wt, "");
         b = sign ? LLVMBuildSExt(w->b, b, wt, "") : LLVMBuildZExt(w->b, b, wt, "");
@@ -1206,12 +1208,13 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__sub_sat(gpucompile_lower__stat
     return LLVMBuildSelect(w->b, ov, LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, a, z, ""), gpucompile_lower__imin(t, 1), gpucompile_lower__imax(t, 1), ""), d, "");
 }
 
-/* mad_sat: a * b + c saturated; at twice the width up to 32 bits, as a 128-bit (hi, lo) pair for 64 */
+/* mad_sat: a * b + c saturated; at twice the width below 32 bits, else as a (hi, lo) pair of twice
+   the width (no Int64 for ints) */
 GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__mad_sat(gpucompile_lower__state *w, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c, int sign) {
     LLVMTypeRef t = LLVMTypeOf(a);
     unsigned bits = gpucompile_lower__bits(t);
-    LLVMValueRef lo, hi, lo2, carry, z = gpucompile_lower__ki(t, 0), fits;
-    if (bits <= 32) {
+    LLVMValueRef lo, hi, lo2, carry, z = gpucompile_lower__ki(t, 0), fits, top = gpucompile_lower__ki(t, bits - 1);
+    if (bits < 32) {
         LLVMTypeRef wt = gpucompile_lower__like(t, LLVMIntTypeInContext(w->ctx, 2 * bits));
         LLVMValueRef v;
         a = sign ? LLVMBuildSExt(w->b, a, wt, "") : LLVMBuildZExt(w->b, a, wt, "");
@@ -1228,8 +1231,8 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__mad_sat(gpucompile_lower__stat
     carry = LLVMBuildZExt(w->b, LLVMBuildICmp(w->b, LLVMIntULT, lo2, lo, ""), t, "");
     hi = LLVMBuildAdd(w->b, hi, carry, "");
     if (!sign) return LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntEQ, hi, z, ""), lo2, gpucompile_lower__imax(t, 0), "");
-    hi = LLVMBuildAdd(w->b, hi, LLVMBuildAShr(w->b, c, gpucompile_lower__ki(t, 63), ""), ""); /* c's sign extension */
-    fits = LLVMBuildICmp(w->b, LLVMIntEQ, hi, LLVMBuildAShr(w->b, lo2, gpucompile_lower__ki(t, 63), ""), "");
+    hi = LLVMBuildAdd(w->b, hi, LLVMBuildAShr(w->b, c, top, ""), ""); /* c's sign extension */
+    fits = LLVMBuildICmp(w->b, LLVMIntEQ, hi, LLVMBuildAShr(w->b, lo2, top, ""), "");
     return LLVMBuildSelect(w->b, fits, lo2,
                            LLVMBuildSelect(w->b, LLVMBuildICmp(w->b, LLVMIntSLT, hi, z, ""), gpucompile_lower__imin(t, 1), gpucompile_lower__imax(t, 1), ""), "");
 }
@@ -3950,8 +3953,9 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__undefined(gpucompile_lowe
    selects of them) has the same low 32 bits either way; a comparison of two extended 32-bit
    values (or constants that fit) has the same answer as one of the 32-bit values (a zero- and a
    sign-extended one: the unsigned comparison, decided by the sign where the sign-extended one is
-   negative); a value whose top 32 bits are zero (gpucompile_lower__fits) counts as zero-extended.
-   What is left (a counter that grows, a long in memory) stays 64-bit. */
+   negative); a value whose top 32 bits are zero (gpucompile_lower__fits) counts as zero-extended;
+   gpucompile_lower__kind says which values are extended ones, and takes loop counters to stay
+   within 32 bits. What is left (a long in memory or a parameter) stays 64-bit. */
 typedef struct gpucompile_lower__narrowing {
     LLVMBuilderRef b;
     LLVMTypeRef i32;
@@ -4185,8 +4189,23 @@ GPUCOMPILE_PRIVATE int gpucompile_lower__extended(gpucompile_lower__narrowing *z
 /* in (an icmp of 64-bit integers) as 32-bit comparisons, or NULL. */
 GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__narrow_cmp(gpucompile_lower__narrowing *z, LLVMValueRef in) {
     LLVMIntPredicate p = LLVMGetICmpPredicate(in), u;
-    LLVMValueRef a, c, r, neg;
+    LLVMValueRef a, c, r, neg, l = LLVMGetOperand(in, 0);
     int ka, kc, tmp;
+    if ((p == LLVMIntULT || p == LLVMIntUGT) && LLVMIsAConstantInt(LLVMGetOperand(in, 1)) && LLVMIsAInstruction(l) &&
+        LLVMGetInstructionOpcode(l) == LLVMAdd && LLVMIsAConstantInt(LLVMGetOperand(l, 1)) && LLVMTypeOf(l) == LLVMInt64TypeInContext(LLVMGetTypeContext(z->i32))) {
+        /* (x + d) against k unsigned, x zero-extended, d < 0, k - d < 2^32 (the optimizer's range
+           check of a switch on get_global_id: id - 1 < 6): a sum that wraps is above k either way */
+        long long d = LLVMConstIntGetSExtValue(LLVMGetOperand(l, 1));
+        unsigned long long k = LLVMConstIntGetZExtValue(LLVMGetOperand(in, 1));
+        int loop = 0;
+        ka = gpucompile_lower__kind(z, LLVMGetOperand(l, 0), &loop, 0);
+        if ((ka == 'z' || ka == 'b') && d < 0 && d >= -2147483648LL && k - (unsigned long long)d < 4294967296ULL &&
+            (a = gpucompile_lower__narrow(z, LLVMGetOperand(l, 0), 0)) != NULL) {
+            LLVMPositionBuilderBefore(z->b, in);
+            a = LLVMBuildAdd(z->b, a, LLVMConstInt(z->i32, (unsigned long long)d & 0xffffffffu, 0), "");
+            return LLVMBuildICmp(z->b, p, a, LLVMConstInt(z->i32, k, 0), "");
+        }
+    }
     if (LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(in, 0))) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(LLVMTypeOf(LLVMGetOperand(in, 0))) != 64 ||
         !(ka = gpucompile_lower__extended(z, LLVMGetOperand(in, 0), &a)) || !(kc = gpucompile_lower__extended(z, LLVMGetOperand(in, 1), &c)))
         return NULL;
@@ -4290,6 +4309,14 @@ GPUCOMPILE_DEF int gpucompile_lower_narrow(LLVMModuleRef module) {
                 next = LLVMGetNextInstruction(in);
                 if (LLVMGetInstructionOpcode(in) == LLVMTrunc && LLVMTypeOf(in) == z.i32) r = gpucompile_lower__narrow(&z, LLVMGetOperand(in, 0), 0);
                 else if (LLVMGetInstructionOpcode(in) == LLVMICmp) r = gpucompile_lower__narrow_cmp(&z, in);
+                else if (LLVMGetInstructionOpcode(in) == LLVMUIToFP || LLVMGetInstructionOpcode(in) == LLVMSIToFP) { /* (float)get_global_id(0) */
+                    int u = LLVMGetInstructionOpcode(in) == LLVMUIToFP, k;
+                    LLVMValueRef x = LLVMGetOperand(in, 0);
+                    if (LLVMTypeOf(x) == LLVMInt64TypeInContext(LLVMGetModuleContext(module)) && ((k = gpucompile_lower__extended(&z, x, &x)) == 'b' || k == (u ? 'z' : 's'))) {
+                        LLVMPositionBuilderBefore(z.b, in);
+                        r = u ? LLVMBuildUIToFP(z.b, x, LLVMTypeOf(in), "") : LLVMBuildSIToFP(z.b, x, LLVMTypeOf(in), "");
+                    }
+                }
                 if (r) {
                     LLVMReplaceAllUsesWith(in, r);
                     LLVMInstructionEraseFromParent(in);

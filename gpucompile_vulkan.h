@@ -2248,12 +2248,6 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job 
     if (hoisted)
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d push-constant load%s moved into the entry block "
                            "(LLVM 22 crashes on them elsewhere)", hoisted, hoisted == 1 ? "" : "s");
-    if ((fields = gpucompile_lower_narrow(job->module)) > 0) /* Vulkan-shaped input too (the lowering did its own) */
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d 64-bit index computation%s or comparison%s done in 32 bits "
-                           "(no Int64 where nothing else needs it)", fields, fields == 1 ? "" : "s", fields == 1 ? "" : "s");
-    if ((fields = gpucompile_lower_expand(job->module)) > 0) /* Vulkan-shaped input too */
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d call%s of llvm.ctlz, cttz, the saturating intrinsics or "
-                           "copysign written as plain IR (LLVM 22 selects none of them for a shader)", fields, fields == 1 ? "" : "s");
     {   /* LLVM 22's SPIR-V structurizer writes merges spirv-val rejects for loops of several exits,
            a loop in a branch of a selection, and blocks its code generator's optimizations merge
            afterwards (darktable's dwt, silx's linalg and histogram, five of pyFAI's): its own
@@ -2271,6 +2265,12 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job 
             return r;
         }
     }
+    if ((fields = gpucompile_lower_narrow(job->module)) > 0) /* Vulkan-shaped input too (the lowering did its own), and the comparisons lower-switch made */
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d 64-bit index computation%s or comparison%s done in 32 bits "
+                           "(no Int64 where nothing else needs it)", fields, fields == 1 ? "" : "s", fields == 1 ? "" : "s");
+    if ((fields = gpucompile_lower_expand(job->module)) > 0) /* Vulkan-shaped input too */
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d call%s of llvm.ctlz, cttz, the saturating intrinsics or "
+                           "copysign written as plain IR (LLVM 22 selects none of them for a shader)", fields, fields == 1 ? "" : "s");
     /* the WebGPU backend compiles through this one and refuses what WGSL lacks in its own words */
     if (job->backend == gpucompile_vulkan_backend() && (r = gpucompile_vulkan__check_profile(job)) != GPUCOMPILE_OK) return r;
     b = LLVMCreateBuilderInContext(job->context);
