@@ -3965,6 +3965,8 @@ typedef struct gpucompile_lower__narrowing {
     int nopen;
     LLVMValueRef loops[32]; /* the phis gpucompile_lower__kind is inside */
     int nloops;
+    int budget; /* the steps fits and kind may still take for this instruction (a DAG of sums
+                   walked as a tree grows exponentially): none left, a value is not known */
 } gpucompile_lower__narrowing;
 
 /* v a call of llvm.ctpop, cttz or ctlz: 'p', 't', 'l'; else 0. */
@@ -3982,7 +3984,7 @@ GPUCOMPILE_PRIVATE int gpucompile_lower__fits(gpucompile_lower__narrowing *z, LL
     int i, ok = 1;
     unsigned k, n;
     if (LLVMIsAConstantInt(v)) return LLVMConstIntGetZExtValue(v) <= 0xffffffffu;
-    if (depth > 16 || !LLVMIsAInstruction(v)) return 0;
+    if (depth > 16 || !LLVMIsAInstruction(v) || --z->budget < 0) return 0;
     op = LLVMGetInstructionOpcode(v);
     if (op == LLVMZExt) return LLVMGetIntTypeWidth(LLVMTypeOf(LLVMGetOperand(v, 0))) <= 32;
     if (op == LLVMLShr || op == LLVMUDiv || op == LLVMURem) return gpucompile_lower__fits(z, LLVMGetOperand(v, 0), depth + 1);
@@ -4151,7 +4153,7 @@ GPUCOMPILE_PRIVATE int gpucompile_lower__kind(gpucompile_lower__narrowing *z, LL
         return c < -2147483648LL || c > 4294967295LL ? 0 : c < 0 ? 's' : c > 2147483647LL ? 'z' : 'b';
     }
     if (LLVMIsUndef(v)) return 'b';
-    if (depth > 16 || !LLVMIsAInstruction(v)) return 0;
+    if (depth > 16 || !LLVMIsAInstruction(v) || --z->budget < 0) return 0;
     op = LLVMGetInstructionOpcode(v);
     if (op == LLVMZExt || op == LLVMSExt)
         return (w = LLVMGetIntTypeWidth(LLVMTypeOf(LLVMGetOperand(v, 0)))) > 32 ? 0 : op == LLVMSExt ? 's' : LLVMGetNNeg(v) ? 'b' : 'z';
@@ -4307,6 +4309,7 @@ GPUCOMPILE_DEF int gpucompile_lower_narrow(LLVMModuleRef module) {
             for (in = LLVMGetFirstInstruction(bb); in; in = next) {
                 LLVMValueRef r = NULL;
                 next = LLVMGetNextInstruction(in);
+                z.budget = 1 << 14;
                 if (LLVMGetInstructionOpcode(in) == LLVMTrunc && LLVMTypeOf(in) == z.i32) r = gpucompile_lower__narrow(&z, LLVMGetOperand(in, 0), 0);
                 else if (LLVMGetInstructionOpcode(in) == LLVMICmp) r = gpucompile_lower__narrow_cmp(&z, in);
                 else if (LLVMGetInstructionOpcode(in) == LLVMUIToFP || LLVMGetInstructionOpcode(in) == LLVMSIToFP) { /* (float)get_global_id(0) */
