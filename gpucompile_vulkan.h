@@ -90,6 +90,7 @@
    that uses them is kept. */
 #ifndef GPUCOMPILE_VULKAN_H
 #define GPUCOMPILE_VULKAN_H
+#define GPUCOMPILE_SPIRV_WORDS /* gpucompile_runtime.h's walk over a module's instructions, for the implementation */
 #include <stddef.h>
 #include <stdint.h>
 #if defined(GPUCOMPILE_H) /* the backend; the reflection reader alone needs neither LLVM nor gpucompile.h */
@@ -437,9 +438,6 @@ enum {
 #endif
 #if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_VULKAN_IMPLEMENTATION)) && !defined(GPUCOMPILE_BACKEND_IMPLEMENTATION)
 #define GPUCOMPILE_BACKEND_IMPLEMENTATION /* the backend helpers of gpucompile_runtime.h, also without the core */
-#endif
-#if !defined(GPUCOMPILE_SPIRV_WORDS)
-#define GPUCOMPILE_SPIRV_WORDS /* gpucompile_runtime.h's walk over a module's instructions */
 #endif
 #include "gpucompile_runtime.h"
 #ifdef __cplusplus
@@ -3734,9 +3732,6 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef mod
 /* ---- the runtime (GPUCOMPILE_VULKAN_RUNTIME) ---- */
 #if defined(GPUCOMPILE_VULKAN_RUNTIME) && !defined(GPUCOMPILE_VULKAN__RUNTIME_IMPLEMENTED)
 #define GPUCOMPILE_VULKAN__RUNTIME_IMPLEMENTED
-#if !defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION)
-#define GPUCOMPILE_RUNTIME_IMPLEMENTATION
-#endif
 #define GPUCOMPILE_RUNTIME_VENDOR /* gpucompile_runtime.h refuses a second vendor runtime */
 #include "gpucompile_runtime.h"
 #include <errno.h>
@@ -5710,21 +5705,17 @@ static const char *gpucompile_vulkan__image_format(int image_kind, const unsigne
     return size >= 4 && (memcmp(image, "\x03\x02\x23\x07", 4) == 0 || memcmp(image, "\x07\x23\x02\x03", 4) == 0) ? "bin" : NULL;
 }
 
-/* The vendor behind mgpu*, filled by name before main (a constructor runs once). */
-#define GPUCOMPILE_VULKAN__RT_ENTRY(f) v.f = gpucompile_vulkan__##f;
-GPUCOMPILE_CONSTRUCTOR(gpucompile_vulkan__rt_register) {
-    static gpucompile_runtime_vendor v; /* left NULL: leave, module_load_jit (SPIR-V modules only) */
-    v.name = "Vulkan"; v.launch_call = "vkCmdDispatch"; v.kind = "a Vulkan loader";
-    v.env = "GPUCOMPILE_LIBVULKAN"; v.library = GPUCOMPILE_VULKAN__LIBRARY;
-    v.what = "the Vulkan loader"; v.hint = "no Vulkan loader installed? Debian: libvulkan1 mesa-vulkan-drivers";
-    GPUCOMPILE_RUNTIME_ENTRIES(GPUCOMPILE_VULKAN__RT_ENTRY)
-    v.image_create = gpucompile_vulkan__image_create;
-    v.image_copy = gpucompile_vulkan__image_transfer;
-    v.image_free = gpucompile_vulkan__image_free;
-    v.score = gpucompile_vulkan__score;
-    v.image_format = gpucompile_vulkan__image_format;
-    v.enter = gpucompile_vulkan__enter;
-    gpucompile_runtime_set_vendor(&v);
+/* The vendor behind mgpu*; left NULL: leave, module_load_jit (SPIR-V modules only). */
+GPUCOMPILE_RUNTIME_VENDOR_DEFINE(gpucompile_vulkan__) {
+    v->name = "Vulkan"; v->launch_call = "vkCmdDispatch"; v->kind = "a Vulkan loader";
+    v->env = "GPUCOMPILE_LIBVULKAN"; v->library = GPUCOMPILE_VULKAN__LIBRARY;
+    v->what = "the Vulkan loader"; v->hint = "no Vulkan loader installed? Debian: libvulkan1 mesa-vulkan-drivers";
+    v->image_create = gpucompile_vulkan__image_create;
+    v->image_copy = gpucompile_vulkan__image_transfer;
+    v->image_free = gpucompile_vulkan__image_free;
+    v->score = gpucompile_vulkan__score;
+    v->image_format = gpucompile_vulkan__image_format;
+    v->enter = gpucompile_vulkan__enter;
 }
 
 void gpucompile_vulkan_set_pipeline_cache(const char *path) {

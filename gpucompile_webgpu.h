@@ -1027,9 +1027,6 @@ GPUCOMPILE_BACKEND_DEFINE(webgpu)
 */
 #if defined(GPUCOMPILE_WEBGPU_RUNTIME) && !defined(GPUCOMPILE_WEBGPU__RUNTIME_IMPLEMENTED)
 #define GPUCOMPILE_WEBGPU__RUNTIME_IMPLEMENTED
-#if !defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION)
-#define GPUCOMPILE_RUNTIME_IMPLEMENTATION
-#endif
 #define GPUCOMPILE_RUNTIME_VENDOR /* gpucompile_runtime.h refuses a second vendor runtime */
 #include "gpucompile_runtime.h"
 #include <time.h>
@@ -2102,20 +2099,16 @@ static const char *gpucompile_webgpu__image_format(int image_kind, const unsigne
     return size >= 4 && (memcmp(image, "\x03\x02\x23\x07", 4) == 0 || memcmp(image, "\x07\x23\x02\x03", 4) == 0) ? "bin" : NULL;
 }
 
-/* The vendor behind mgpu*, filled before main. */
-#define GPUCOMPILE_WEBGPU__RT_ENTRY(f) v.f = gpucompile_webgpu__##f;
-GPUCOMPILE_CONSTRUCTOR(gpucompile_webgpu__rt_register) {
-    static gpucompile_runtime_vendor v; /* left NULL: module_load_jit (SPIR-V modules only) */
-    v.name = "WebGPU"; v.launch_call = "wgpuComputePassEncoderDispatchWorkgroups"; v.kind = "a webgpu.h library (wgpu-native or Dawn)";
-    v.env = "GPUCOMPILE_LIBWEBGPU"; v.library = GPUCOMPILE_WEBGPU__LIBRARY;
-    v.what = "the WebGPU library";
-    v.hint = "wgpu-native or Dawn: PyPI's wgpu wheel holds libwgpu_native-release.so, dawn-python libwebgpu_dawn_x86_64.so; set GPUCOMPILE_LIBWEBGPU";
-    GPUCOMPILE_RUNTIME_ENTRIES(GPUCOMPILE_WEBGPU__RT_ENTRY)
-    v.score = gpucompile_webgpu__score;
-    v.image_format = gpucompile_webgpu__image_format;
-    v.enter = gpucompile_webgpu__enter;
-    v.leave = gpucompile_webgpu__leave;
-    gpucompile_runtime_set_vendor(&v);
+/* The vendor behind mgpu*; left NULL: module_load_jit (SPIR-V modules only). */
+GPUCOMPILE_RUNTIME_VENDOR_DEFINE(gpucompile_webgpu__) {
+    v->name = "WebGPU"; v->launch_call = "wgpuComputePassEncoderDispatchWorkgroups"; v->kind = "a webgpu.h library (wgpu-native or Dawn)";
+    v->env = "GPUCOMPILE_LIBWEBGPU"; v->library = GPUCOMPILE_WEBGPU__LIBRARY;
+    v->what = "the WebGPU library";
+    v->hint = "wgpu-native or Dawn: PyPI's wgpu wheel holds libwgpu_native-release.so, dawn-python libwebgpu_dawn_x86_64.so; set GPUCOMPILE_LIBWEBGPU";
+    v->score = gpucompile_webgpu__score;
+    v->image_format = gpucompile_webgpu__image_format;
+    v->enter = gpucompile_webgpu__enter;
+    v->leave = gpucompile_webgpu__leave;
 }
 
 int gpucompile_webgpu_runtime_info_get(gpucompile_webgpu_runtime_info *out) {
