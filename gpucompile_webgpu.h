@@ -68,15 +68,7 @@ GPUCOMPILE_API const gpucompile_backend *gpucompile_webgpu_backend(void);
 #ifndef GPUCOMPILE_WEBGPU_RUNTIME_API
 #define GPUCOMPILE_WEBGPU_RUNTIME_API
 #include "gpucompile_vulkan.h" /* the reflection's types (LLVM-free) */
-#if defined(GPUCOMPILE_STATIC)
-#if defined(__GNUC__)
-#define GPUCOMPILE_WEBGPU__API static __attribute__((unused))
-#else
-#define GPUCOMPILE_WEBGPU__API static
-#endif
-#else
-#define GPUCOMPILE_WEBGPU__API extern
-#endif
+#define GPUCOMPILE_WEBGPU__API GPUCOMPILE_VULKAN__API /* the same rule: static with GPUCOMPILE_STATIC */
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -1107,67 +1099,60 @@ enum {
 #define GPUCOMPILE_WEBGPU__MAX_BINDING (128u << 20)   /* maxStorageBufferBindingSize */
 #define GPUCOMPILE_WEBGPU__MAX_GROUPS 65535u          /* maxComputeWorkgroupsPerDimension */
 
-#define GPUCOMPILE_WEBGPU__FN(ret, name, args) ret (*name) args
+/* The webgpu.h functions used, in one list: X(ret, name, args, mark), the symbol wgpu<name>.
+   mark: "*" where Dawn of Chromium 133 has it as wgpu<name>2 (the plain name is its older form
+   there), "?" where it is optional (wgpu-native's wgpu.h). The table's fields and the names to
+   resolve are made from it, in the same order. */
+#define GPUCOMPILE_WEBGPU__FUNCTIONS(X) \
+    X(void *, CreateInstance, (const void *), "") \
+    X(void, InstanceProcessEvents, (void *), "") \
+    X(gpucompile_webgpu__future, InstanceRequestAdapter, (void *, const void *, gpucompile_webgpu__cbinfo), "*") \
+    X(gpucompile_webgpu__future, AdapterRequestDevice, (void *, const gpucompile_webgpu__device_desc *, gpucompile_webgpu__cbinfo), "*") \
+    X(uint32_t, AdapterGetInfo, (void *, gpucompile_webgpu__adapter_info *), "") \
+    X(void, AdapterInfoFreeMembers, (gpucompile_webgpu__adapter_info), "") \
+    X(uint32_t, AdapterHasFeature, (void *, uint32_t), "") \
+    X(void, AdapterRelease, (void *), "") \
+    X(void *, DeviceGetQueue, (void *), "") \
+    X(void *, DeviceCreateBuffer, (void *, const gpucompile_webgpu__buffer_desc *), "") \
+    X(void, BufferRelease, (void *), "") \
+    X(gpucompile_webgpu__future, BufferMapAsync, (void *, uint64_t, size_t, size_t, gpucompile_webgpu__cbinfo), "*") \
+    X(const void *, BufferGetConstMappedRange, (void *, size_t, size_t), "") \
+    X(void, BufferUnmap, (void *), "") \
+    X(void *, DeviceCreateShaderModule, (void *, const gpucompile_webgpu__labeled *), "") \
+    X(void, ShaderModuleRelease, (void *), "") \
+    X(void *, DeviceCreateBindGroupLayout, (void *, const gpucompile_webgpu__list_desc *), "") \
+    X(void, BindGroupLayoutRelease, (void *), "") \
+    X(void *, DeviceCreatePipelineLayout, (void *, const gpucompile_webgpu__pl_desc *), "") \
+    X(void, PipelineLayoutRelease, (void *), "") \
+    X(void *, DeviceCreateComputePipeline, (void *, const gpucompile_webgpu__cp_desc *), "") \
+    X(void, ComputePipelineRelease, (void *), "") \
+    X(void *, DeviceCreateBindGroup, (void *, const gpucompile_webgpu__bg_desc *), "") \
+    X(void, BindGroupRelease, (void *), "") \
+    X(void *, DeviceCreateCommandEncoder, (void *, const gpucompile_webgpu__labeled *), "") \
+    X(void, CommandEncoderRelease, (void *), "") \
+    X(void *, CommandEncoderBeginComputePass, (void *, const gpucompile_webgpu__pass_desc *), "") \
+    X(void, CommandEncoderCopyBufferToBuffer, (void *, void *, uint64_t, void *, uint64_t, uint64_t), "") \
+    X(void *, CommandEncoderFinish, (void *, const gpucompile_webgpu__labeled *), "") \
+    X(void, CommandBufferRelease, (void *), "") \
+    X(void, ComputePassEncoderSetPipeline, (void *, void *), "") \
+    X(void, ComputePassEncoderSetBindGroup, (void *, uint32_t, void *, size_t, const uint32_t *), "") \
+    X(void, ComputePassEncoderDispatchWorkgroups, (void *, uint32_t, uint32_t, uint32_t), "") \
+    X(void, ComputePassEncoderEnd, (void *), "") \
+    X(void, ComputePassEncoderRelease, (void *), "") \
+    X(void, QueueSubmit, (void *, size_t, void *const *), "") \
+    X(void, QueueWriteBuffer, (void *, void *, uint64_t, const void *, size_t), "") \
+    X(gpucompile_webgpu__future, QueueOnSubmittedWorkDone, (void *, gpucompile_webgpu__cbinfo), "*") \
+    X(void, DevicePushErrorScope, (void *, uint32_t), "") \
+    X(gpucompile_webgpu__future, DevicePopErrorScope, (void *, gpucompile_webgpu__cbinfo), "*") \
+    X(size_t, InstanceEnumerateAdapters, (void *, const void *, void **), "?") \
+    X(uint32_t, DevicePoll, (void *, uint32_t, const uint64_t *), "?") \
+    X(uint32_t, GetVersion, (void), "?")
+#define GPUCOMPILE_WEBGPU__FIELD(ret, name, args, mark) ret (*name) args;
 typedef struct gpucompile_webgpu__api {
-    GPUCOMPILE_WEBGPU__FN(void *, CreateInstance, (const void *));
-    GPUCOMPILE_WEBGPU__FN(void, InstanceProcessEvents, (void *));
-    GPUCOMPILE_WEBGPU__FN(gpucompile_webgpu__future, InstanceRequestAdapter, (void *, const void *, gpucompile_webgpu__cbinfo));
-    GPUCOMPILE_WEBGPU__FN(gpucompile_webgpu__future, AdapterRequestDevice, (void *, const gpucompile_webgpu__device_desc *, gpucompile_webgpu__cbinfo));
-    GPUCOMPILE_WEBGPU__FN(uint32_t, AdapterGetInfo, (void *, gpucompile_webgpu__adapter_info *));
-    GPUCOMPILE_WEBGPU__FN(void, AdapterInfoFreeMembers, (gpucompile_webgpu__adapter_info));
-    GPUCOMPILE_WEBGPU__FN(uint32_t, AdapterHasFeature, (void *, uint32_t));
-    GPUCOMPILE_WEBGPU__FN(void, AdapterRelease, (void *));
-    GPUCOMPILE_WEBGPU__FN(void *, DeviceGetQueue, (void *));
-    GPUCOMPILE_WEBGPU__FN(void *, DeviceCreateBuffer, (void *, const gpucompile_webgpu__buffer_desc *));
-    GPUCOMPILE_WEBGPU__FN(void, BufferRelease, (void *));
-    GPUCOMPILE_WEBGPU__FN(gpucompile_webgpu__future, BufferMapAsync, (void *, uint64_t, size_t, size_t, gpucompile_webgpu__cbinfo));
-    GPUCOMPILE_WEBGPU__FN(const void *, BufferGetConstMappedRange, (void *, size_t, size_t));
-    GPUCOMPILE_WEBGPU__FN(void, BufferUnmap, (void *));
-    GPUCOMPILE_WEBGPU__FN(void *, DeviceCreateShaderModule, (void *, const gpucompile_webgpu__labeled *));
-    GPUCOMPILE_WEBGPU__FN(void, ShaderModuleRelease, (void *));
-    GPUCOMPILE_WEBGPU__FN(void *, DeviceCreateBindGroupLayout, (void *, const gpucompile_webgpu__list_desc *));
-    GPUCOMPILE_WEBGPU__FN(void, BindGroupLayoutRelease, (void *));
-    GPUCOMPILE_WEBGPU__FN(void *, DeviceCreatePipelineLayout, (void *, const gpucompile_webgpu__pl_desc *));
-    GPUCOMPILE_WEBGPU__FN(void, PipelineLayoutRelease, (void *));
-    GPUCOMPILE_WEBGPU__FN(void *, DeviceCreateComputePipeline, (void *, const gpucompile_webgpu__cp_desc *));
-    GPUCOMPILE_WEBGPU__FN(void, ComputePipelineRelease, (void *));
-    GPUCOMPILE_WEBGPU__FN(void *, DeviceCreateBindGroup, (void *, const gpucompile_webgpu__bg_desc *));
-    GPUCOMPILE_WEBGPU__FN(void, BindGroupRelease, (void *));
-    GPUCOMPILE_WEBGPU__FN(void *, DeviceCreateCommandEncoder, (void *, const gpucompile_webgpu__labeled *));
-    GPUCOMPILE_WEBGPU__FN(void, CommandEncoderRelease, (void *));
-    GPUCOMPILE_WEBGPU__FN(void *, CommandEncoderBeginComputePass, (void *, const gpucompile_webgpu__pass_desc *));
-    GPUCOMPILE_WEBGPU__FN(void, CommandEncoderCopyBufferToBuffer, (void *, void *, uint64_t, void *, uint64_t, uint64_t));
-    GPUCOMPILE_WEBGPU__FN(void *, CommandEncoderFinish, (void *, const gpucompile_webgpu__labeled *));
-    GPUCOMPILE_WEBGPU__FN(void, CommandBufferRelease, (void *));
-    GPUCOMPILE_WEBGPU__FN(void, ComputePassEncoderSetPipeline, (void *, void *));
-    GPUCOMPILE_WEBGPU__FN(void, ComputePassEncoderSetBindGroup, (void *, uint32_t, void *, size_t, const uint32_t *));
-    GPUCOMPILE_WEBGPU__FN(void, ComputePassEncoderDispatchWorkgroups, (void *, uint32_t, uint32_t, uint32_t));
-    GPUCOMPILE_WEBGPU__FN(void, ComputePassEncoderEnd, (void *));
-    GPUCOMPILE_WEBGPU__FN(void, ComputePassEncoderRelease, (void *));
-    GPUCOMPILE_WEBGPU__FN(void, QueueSubmit, (void *, size_t, void *const *));
-    GPUCOMPILE_WEBGPU__FN(void, QueueWriteBuffer, (void *, void *, uint64_t, const void *, size_t));
-    GPUCOMPILE_WEBGPU__FN(gpucompile_webgpu__future, QueueOnSubmittedWorkDone, (void *, gpucompile_webgpu__cbinfo));
-    GPUCOMPILE_WEBGPU__FN(void, DevicePushErrorScope, (void *, uint32_t));
-    GPUCOMPILE_WEBGPU__FN(gpucompile_webgpu__future, DevicePopErrorScope, (void *, gpucompile_webgpu__cbinfo));
-    /* optional: wgpu-native's (wgpu.h) */
-    GPUCOMPILE_WEBGPU__FN(size_t, InstanceEnumerateAdapters, (void *, const void *, void **));
-    GPUCOMPILE_WEBGPU__FN(uint32_t, DevicePoll, (void *, uint32_t, const uint64_t *));
-    GPUCOMPILE_WEBGPU__FN(uint32_t, GetVersion, (void));
+    GPUCOMPILE_WEBGPU__FUNCTIONS(GPUCOMPILE_WEBGPU__FIELD)
 } gpucompile_webgpu__api;
-
-/* Names in the order above; '*' marks those Dawn of Chromium 133 has as NAME2 (the plain name is
-   its older form there), '?' the optional ones. */
-static const char *const gpucompile_webgpu__names[] = {
-    "wgpuCreateInstance", "wgpuInstanceProcessEvents", "*wgpuInstanceRequestAdapter", "*wgpuAdapterRequestDevice", "wgpuAdapterGetInfo",
-    "wgpuAdapterInfoFreeMembers", "wgpuAdapterHasFeature", "wgpuAdapterRelease", "wgpuDeviceGetQueue", "wgpuDeviceCreateBuffer", "wgpuBufferRelease",
-    "*wgpuBufferMapAsync", "wgpuBufferGetConstMappedRange", "wgpuBufferUnmap", "wgpuDeviceCreateShaderModule", "wgpuShaderModuleRelease",
-    "wgpuDeviceCreateBindGroupLayout", "wgpuBindGroupLayoutRelease", "wgpuDeviceCreatePipelineLayout", "wgpuPipelineLayoutRelease",
-    "wgpuDeviceCreateComputePipeline", "wgpuComputePipelineRelease", "wgpuDeviceCreateBindGroup", "wgpuBindGroupRelease",
-    "wgpuDeviceCreateCommandEncoder", "wgpuCommandEncoderRelease", "wgpuCommandEncoderBeginComputePass",
-    "wgpuCommandEncoderCopyBufferToBuffer", "wgpuCommandEncoderFinish", "wgpuCommandBufferRelease", "wgpuComputePassEncoderSetPipeline",
-    "wgpuComputePassEncoderSetBindGroup", "wgpuComputePassEncoderDispatchWorkgroups", "wgpuComputePassEncoderEnd",
-    "wgpuComputePassEncoderRelease", "wgpuQueueSubmit", "wgpuQueueWriteBuffer", "*wgpuQueueOnSubmittedWorkDone",
-    "wgpuDevicePushErrorScope", "*wgpuDevicePopErrorScope", "?wgpuInstanceEnumerateAdapters", "?wgpuDevicePoll", "?wgpuGetVersion"};
+#define GPUCOMPILE_WEBGPU__NAME(ret, name, args, mark) mark "wgpu" #name,
+static const char *const gpucompile_webgpu__names[] = {GPUCOMPILE_WEBGPU__FUNCTIONS(GPUCOMPILE_WEBGPU__NAME)};
 
 /* What differs between the two ABIs. */
 typedef struct gpucompile_webgpu__abi {
