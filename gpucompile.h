@@ -9210,6 +9210,17 @@ GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_function(gpucompile__host *h, 
     return f;
 }
 
+/* f's n blocks, appended in order with their names (the first is the entry), and a builder at
+   the end of the entry. */
+GPUCOMPILE__PRIVATE LLVMBuilderRef gpucompile__host_blocks(gpucompile__host *h, LLVMValueRef f, LLVMBasicBlockRef *const *blocks,
+                                                           const char *const *names, int n) {
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(h->c);
+    int i;
+    for (i = 0; i < n; i++) *blocks[i] = LLVMAppendBasicBlockInContext(h->c, f, names[i]);
+    LLVMPositionBuilderAtEnd(b, *blocks[0]);
+    return b;
+}
+
 /* a_b c or a c as a C identifier (in a and b every character outside [A-Za-z0-9_] becomes '_',
    and a leading digit gets a '_' before it), valid until the next call; NULL when out of memory. */
 GPUCOMPILE__PRIVATE const char *gpucompile__host_name(gpucompile__host *h, const char *a, const char *b, const char *c) {
@@ -9303,17 +9314,12 @@ GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_loader(gpucompile__host *h, co
     const char *sym;
     LLVMValueRef f, s, m, pair, ok;
     LLVMBasicBlockRef entry, check, try_bb, load_bb, wait_bb, done_bb;
+    LLVMBasicBlockRef *const blocks[] = {&entry, &check, &try_bb, &load_bb, &wait_bb, &done_bb};
+    static const char *const names[] = {"entry", "check", "try", "load", "wait", "done"};
     LLVMBuilderRef b;
     if (!(sym = gpucompile__host_name(h, name, NULL, "_load"))) return NULL;
     f = gpucompile__host_function(h, sym, h->ptr, NULL, 0, LLVMInternalLinkage);
-    entry = LLVMAppendBasicBlockInContext(h->c, f, "entry");
-    check = LLVMAppendBasicBlockInContext(h->c, f, "check");
-    try_bb = LLVMAppendBasicBlockInContext(h->c, f, "try");
-    load_bb = LLVMAppendBasicBlockInContext(h->c, f, "load");
-    wait_bb = LLVMAppendBasicBlockInContext(h->c, f, "wait");
-    done_bb = LLVMAppendBasicBlockInContext(h->c, f, "done");
-    b = LLVMCreateBuilderInContext(h->c);
-    LLVMPositionBuilderAtEnd(b, entry);
+    b = gpucompile__host_blocks(h, f, blocks, names, 6);
     LLVMBuildBr(b, check);
     LLVMPositionBuilderAtEnd(b, check);
     s = gpucompile__host_load(b, h->i32, state, LLVMAtomicOrderingAcquire, 4);
@@ -9344,14 +9350,12 @@ GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_unloader(gpucompile__host *h, 
     const char *sym;
     LLVMValueRef f, s, m;
     LLVMBasicBlockRef entry, unload_bb, done_bb;
+    LLVMBasicBlockRef *const blocks[] = {&entry, &unload_bb, &done_bb};
+    static const char *const names[] = {"entry", "unload", "done"};
     LLVMBuilderRef b;
     if (!(sym = gpucompile__host_name(h, name, NULL, "_unload"))) return NULL;
     f = gpucompile__host_function(h, sym, h->vd, NULL, 0, LLVMInternalLinkage);
-    entry = LLVMAppendBasicBlockInContext(h->c, f, "entry");
-    unload_bb = LLVMAppendBasicBlockInContext(h->c, f, "unload");
-    done_bb = LLVMAppendBasicBlockInContext(h->c, f, "done");
-    b = LLVMCreateBuilderInContext(h->c);
-    LLVMPositionBuilderAtEnd(b, entry);
+    b = gpucompile__host_blocks(h, f, blocks, names, 3);
     s = LLVMBuildAtomicRMW(b, LLVMAtomicRMWBinOpXchg, state, LLVMConstInt(h->i32, 0, 0), LLVMAtomicOrderingAcquireRelease, 0);
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, s, LLVMConstInt(h->i32, 2, 0), ""), unload_bb, done_bb);
     LLVMPositionBuilderAtEnd(b, unload_bb);
@@ -9371,6 +9375,8 @@ GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_getter(gpucompile__host *h, co
     const char *sym;
     LLVMValueRef f, loader, get_fn, cache, kname, fp, m, args[2], unloader;
     LLVMBasicBlockRef entry, slow, get_bb, fail_bb, hit;
+    LLVMBasicBlockRef *const blocks[] = {&entry, &hit, &slow, &get_bb, &fail_bb};
+    static const char *const names[] = {"entry", "cached", "load", "get", "fail"};
     LLVMBuilderRef b;
     LLVMTypeRef pp[2];
     if (!(sym = gpucompile__host_name(h, name, kernel, "_get"))) return NULL;
@@ -9390,13 +9396,7 @@ GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_getter(gpucompile__host *h, co
     }
     if (!(sym = gpucompile__host_name(h, name, kernel, "_get"))) return NULL;
     f = gpucompile__host_function(h, sym, h->ptr, NULL, 0, LLVMInternalLinkage);
-    entry = LLVMAppendBasicBlockInContext(h->c, f, "entry");
-    hit = LLVMAppendBasicBlockInContext(h->c, f, "cached");
-    slow = LLVMAppendBasicBlockInContext(h->c, f, "load");
-    get_bb = LLVMAppendBasicBlockInContext(h->c, f, "get");
-    fail_bb = LLVMAppendBasicBlockInContext(h->c, f, "fail");
-    b = LLVMCreateBuilderInContext(h->c);
-    LLVMPositionBuilderAtEnd(b, entry);
+    b = gpucompile__host_blocks(h, f, blocks, names, 5);
     fp = gpucompile__host_load(b, h->ptr, cache, LLVMAtomicOrderingAcquire, 8);
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, fp, LLVMConstPointerNull(h->ptr), ""), hit, slow);
     LLVMPositionBuilderAtEnd(b, hit);
@@ -9465,6 +9465,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_launch_function(gpucompil
     LLVMTypeRef params[9];
     LLVMValueRef f, getter, fn, dims[6], stream;
     LLVMBasicBlockRef entry, go, sync_bb, async_bb, out;
+    LLVMBasicBlockRef *const blocks[] = {&entry, &go, &sync_bb, &async_bb, &out};
+    static const char *const names[] = {"entry", "launch", "sync", "async", "out"};
     LLVMBuilderRef b;
     gpucompile_result r;
     int i;
@@ -9475,16 +9477,10 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_launch_function(gpucompil
     if (!(sym = gpucompile__host_name(h, name, k->name, "_launch"))) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     f = gpucompile__host_function(h, sym, h->vd, params, 9, LLVMExternalLinkage);
     {
-        static const char *const names[9] = {"gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ", "sharedMemBytes", "stream", "args"};
-        for (i = 0; i < 9; i++) LLVMSetValueName2(LLVMGetParam(f, (unsigned)i), names[i], strlen(names[i]));
+        static const char *const param_names[9] = {"gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ", "sharedMemBytes", "stream", "args"};
+        for (i = 0; i < 9; i++) LLVMSetValueName2(LLVMGetParam(f, (unsigned)i), param_names[i], strlen(param_names[i]));
     }
-    entry = LLVMAppendBasicBlockInContext(h->c, f, "entry");
-    go = LLVMAppendBasicBlockInContext(h->c, f, "launch");
-    sync_bb = LLVMAppendBasicBlockInContext(h->c, f, "sync");
-    async_bb = LLVMAppendBasicBlockInContext(h->c, f, "async");
-    out = LLVMAppendBasicBlockInContext(h->c, f, "out");
-    b = LLVMCreateBuilderInContext(h->c);
-    LLVMPositionBuilderAtEnd(b, entry);
+    b = gpucompile__host_blocks(h, f, blocks, names, 5);
     fn = gpucompile__host_call(b, getter, NULL, 0);
     /* no function: the runtime has reported why (load or lookup failed); launch nothing */
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, fn, LLVMConstPointerNull(h->ptr), ""), go, out);
