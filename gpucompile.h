@@ -2675,32 +2675,22 @@ GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__backend_of(const gpuco
     return t ? t->backend : o ? gpucompile__backend_of_text(o->target) : NULL;
 }
 
-/* The backend's default for the target's spelling; "" where it has none. */
-#define GPUCOMPILE__DEFAULT(t, field) \
-    const gpucompile_backend *b = gpucompile__backend_of(t, NULL); \
-    const char *v = b ? b->defaults[(t)->upstream ? 1 : 0].field : NULL; \
-    return v ? v : ""
-
-GPUCOMPILE_DEF const char *gpucompile_target_triple(const gpucompile_target *t) {
-    if (t->triple) return t->triple;
-    { GPUCOMPILE__DEFAULT(t, triple); }
-}
-
-GPUCOMPILE_DEF const char *gpucompile_target_chip(const gpucompile_target *t) {
-    if (t->chip) return t->chip;
-    { GPUCOMPILE__DEFAULT(t, chip); }
-}
-
-GPUCOMPILE_DEF const char *gpucompile_target_features(const gpucompile_target *t) {
-    if (t->features) return t->features;
-    { GPUCOMPILE__DEFAULT(t, features); }
-}
-
-GPUCOMPILE_DEF const char *gpucompile_target_abi(const gpucompile_target *t) {
-    if (t->abi) return t->abi;
-    { GPUCOMPILE__DEFAULT(t, abi); }
-}
-#undef GPUCOMPILE__DEFAULT
+/* gpucompile_target_<field>: the target's own, else the backend's default for the target's
+   spelling; "" where it has none. */
+#define GPUCOMPILE__TARGET_TEXT(field) \
+    GPUCOMPILE_DEF const char *gpucompile_target_##field(const gpucompile_target *t) { \
+        const gpucompile_backend *b; \
+        const char *v; \
+        if (t->field) return t->field; \
+        b = gpucompile__backend_of(t, NULL); \
+        v = b ? b->defaults[t->upstream ? 1 : 0].field : NULL; \
+        return v ? v : ""; \
+    }
+GPUCOMPILE__TARGET_TEXT(triple)
+GPUCOMPILE__TARGET_TEXT(chip)
+GPUCOMPILE__TARGET_TEXT(features)
+GPUCOMPILE__TARGET_TEXT(abi)
+#undef GPUCOMPILE__TARGET_TEXT
 
 GPUCOMPILE_DEF int gpucompile_target_has_flag(const gpucompile_target *t, const char *name) {
     int i;
@@ -3803,6 +3793,15 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_upstream(const char *target) {
     return gpucompile_find_backend_named(target + 1, strcspn(target + 1, "< \t\r\n"), &upstream) && upstream;
 }
 
+/* An empty object that remembers its allocator (NULL: malloc's); NULL when out of memory. */
+GPUCOMPILE__PRIVATE gpucompile_object *gpucompile__object_alloc(const gpucompile_allocator *a) {
+    gpucompile_object *o = (gpucompile_object *)gpucompile_alloc(a, sizeof *o);
+    if (!o) return NULL;
+    memset(o, 0, sizeof *o);
+    if (a) o->allocator = *a;
+    return o;
+}
+
 /* Parses target text (len bytes) and prints it canonically; kind, triple and chip come along. */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_object_new(const char *target, size_t len, gpucompile_format format,
     const void *data, size_t size, const gpucompile_allocator *a, const gpucompile_logger *logger, gpucompile_object **out) {
@@ -3814,10 +3813,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_object_new(const char *tar
     *out = NULL;
     if (!target || (!data && size)) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     if ((r = gpucompile_target_parse(target, len, a, logger, &t)) != GPUCOMPILE_OK) return r;
-    o = (gpucompile_object *)gpucompile_alloc(a, sizeof *o);
-    if (!o) { gpucompile_target_free(t); return GPUCOMPILE_ERROR_OUT_OF_MEMORY; }
-    memset(o, 0, sizeof *o);
-    if (a) o->allocator = *a;
+    if (!(o = gpucompile__object_alloc(a))) { gpucompile_target_free(t); return GPUCOMPILE_ERROR_OUT_OF_MEMORY; }
     n = gpucompile_target_print(t, small, sizeof small);
     o->target = (char *)gpucompile_alloc(a, n + 1);
     if (o->target) gpucompile_target_print(t, o->target, n + 1);
@@ -5923,17 +5919,21 @@ GPUCOMPILE__PRIVATE const unsigned char *gpucompile__take(gpucompile__reader *r,
     return p;
 }
 
+/* n bytes into v (left as it is past the end). */
+GPUCOMPILE__PRIVATE void gpucompile__get(gpucompile__reader *r, void *v, size_t n) {
+    const unsigned char *p = gpucompile__take(r, n);
+    if (p) memcpy(v, p, n);
+}
+
 GPUCOMPILE__PRIVATE uint32_t gpucompile__get32(gpucompile__reader *r) {
     uint32_t v = 0;
-    const unsigned char *p = gpucompile__take(r, 4);
-    if (p) memcpy(&v, p, 4);
+    gpucompile__get(r, &v, 4);
     return v;
 }
 
 GPUCOMPILE__PRIVATE uint64_t gpucompile__get64(gpucompile__reader *r) {
     uint64_t v = 0;
-    const unsigned char *p = gpucompile__take(r, 8);
-    if (p) memcpy(&v, p, 8);
+    gpucompile__get(r, &v, 8);
     return v;
 }
 
@@ -6156,10 +6156,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_object_deserialize(const void *data,
     gpucompile_object *o;
     if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     *out = NULL;
-    o = (gpucompile_object *)gpucompile_alloc(allocator, sizeof *o);
-    if (!o) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-    memset(o, 0, sizeof *o);
-    if (allocator) o->allocator = *allocator;
+    if (!(o = gpucompile__object_alloc(allocator))) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     if (!gpucompile__deserialize((const unsigned char *)data, size, 0, o, NULL, NULL, NULL, NULL)) {
         gpucompile_object_free(o);
         return GPUCOMPILE_ERROR_INVALID_BINARY;
@@ -6939,8 +6936,7 @@ GPUCOMPILE__PRIVATE void gpucompile__save_repro(gpucompile_job *job) {
 GPUCOMPILE__PRIVATE void gpucompile__put_f64(gpucompile_buf *b, double v) { gpucompile_buf_add(b, &v, 8); }
 GPUCOMPILE__PRIVATE double gpucompile__get_f64(gpucompile__reader *r) {
     double v = 0;
-    const unsigned char *p = gpucompile__take(r, 8);
-    if (p) memcpy(&v, p, 8);
+    gpucompile__get(r, &v, 8);
     return v;
 }
 GPUCOMPILE__PRIVATE void gpucompile__frame_end(gpucompile_buf *b) {
