@@ -549,6 +549,13 @@ GPUCOMPILE_PRIVATE int gpucompile_spirv_begin(gpucompile_spirv_inst *s, const vo
     return 1;
 }
 
+/* The image_format (gpucompile_runtime_vendor) of a runtime that loads SPIR-V modules only:
+   "bin" for bytes that start with the magic, in either byte order. */
+GPUCOMPILE_PRIVATE const char *gpucompile_spirv_image_format(int image_kind, const unsigned char *image, size_t size) {
+    (void)image_kind;
+    return size >= 4 && (memcmp(image, "\x03\x02\x23\x07", 4) == 0 || memcmp(image, "\x07\x23\x02\x03", 4) == 0) ? "bin" : NULL;
+}
+
 /* To the next instruction: 1, or 0 at the end of the module or at a malformed one (bad). */
 GPUCOMPILE_PRIVATE int gpucompile_spirv_next(gpucompile_spirv_inst *s) {
     uint32_t first;

@@ -5700,11 +5700,6 @@ static void gpucompile_vulkan__mem_set32(void *dst, unsigned value, size_t count
     for (i = 0; i < count; i++) memcpy(p + 4 * i, &value, 4);
 }
 
-static const char *gpucompile_vulkan__image_format(int image_kind, const unsigned char *image, size_t size) {
-    (void)image_kind;
-    return size >= 4 && (memcmp(image, "\x03\x02\x23\x07", 4) == 0 || memcmp(image, "\x07\x23\x02\x03", 4) == 0) ? "bin" : NULL;
-}
-
 /* The vendor behind mgpu*; left NULL: leave, module_load_jit (SPIR-V modules only). */
 GPUCOMPILE_RUNTIME_VENDOR_DEFINE(gpucompile_vulkan__) {
     v->name = "Vulkan"; v->launch_call = "vkCmdDispatch"; v->kind = "a Vulkan loader";
@@ -5714,7 +5709,7 @@ GPUCOMPILE_RUNTIME_VENDOR_DEFINE(gpucompile_vulkan__) {
     v->image_copy = gpucompile_vulkan__image_transfer;
     v->image_free = gpucompile_vulkan__image_free;
     v->score = gpucompile_vulkan__score;
-    v->image_format = gpucompile_vulkan__image_format;
+    v->image_format = gpucompile_spirv_image_format;
     v->enter = gpucompile_vulkan__enter;
 }
 

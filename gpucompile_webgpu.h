@@ -2079,11 +2079,6 @@ static void gpucompile_webgpu__launch(void *function, const unsigned grid[3], co
    allocation table) are the runtime's, not each thread's. */
 GPUCOMPILE_LOCK_DEFINE(gpucompile_webgpu__mutex, gpucompile_webgpu__enter, gpucompile_webgpu__leave)
 
-static const char *gpucompile_webgpu__image_format(int image_kind, const unsigned char *image, size_t size) {
-    (void)image_kind;
-    return size >= 4 && (memcmp(image, "\x03\x02\x23\x07", 4) == 0 || memcmp(image, "\x07\x23\x02\x03", 4) == 0) ? "bin" : NULL;
-}
-
 /* The vendor behind mgpu*; left NULL: module_load_jit (SPIR-V modules only). */
 GPUCOMPILE_RUNTIME_VENDOR_DEFINE(gpucompile_webgpu__) {
     v->name = "WebGPU"; v->launch_call = "wgpuComputePassEncoderDispatchWorkgroups"; v->kind = "a webgpu.h library (wgpu-native or Dawn)";
@@ -2091,7 +2086,7 @@ GPUCOMPILE_RUNTIME_VENDOR_DEFINE(gpucompile_webgpu__) {
     v->what = "the WebGPU library";
     v->hint = "wgpu-native or Dawn: PyPI's wgpu wheel holds libwgpu_native-release.so, dawn-python libwebgpu_dawn_x86_64.so; set GPUCOMPILE_LIBWEBGPU";
     v->score = gpucompile_webgpu__score;
-    v->image_format = gpucompile_webgpu__image_format;
+    v->image_format = gpucompile_spirv_image_format;
     v->enter = gpucompile_webgpu__enter;
     v->leave = gpucompile_webgpu__leave;
 }
