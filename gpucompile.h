@@ -6859,6 +6859,16 @@ GPUCOMPILE__PRIVATE void gpucompile__save_tool(gpucompile_job *job, const char *
     gpucompile_free(log.a, log.data);
 }
 
+/* repro.sh's target for opt and llc: -mtriple=... -mcpu=... -mattr=..., each quoted. */
+GPUCOMPILE__PRIVATE void gpucompile__repro_target(gpucompile_buf *b, const gpucompile_job *job, const char *triple) {
+    gpucompile_buf_str(b, "-mtriple=");
+    gpucompile_buf_shell_quote(b, triple);
+    gpucompile_buf_str(b, " -mcpu=");
+    gpucompile_buf_shell_quote(b, job->cpu ? job->cpu : gpucompile_target_chip(job->target));
+    gpucompile_buf_str(b, " -mattr=");
+    gpucompile_buf_shell_quote(b, job->features ? job->features : "");
+}
+
 /* repro.sh, at the end of the compile (also a failed one: it stops where the compile did). */
 GPUCOMPILE__PRIVATE void gpucompile__save_repro(gpucompile_job *job) {
     gpucompile__job *j = (gpucompile__job *)job;
@@ -6892,21 +6902,12 @@ GPUCOMPILE__PRIVATE void gpucompile__save_repro(gpucompile_job *job) {
     gpucompile_buf_str(&b, line);
     gpucompile_buf_str(&b, "\"$(t llvm-link)\" linked.ll -o repro.linked.bc\n");
     gpucompile_buf_str(&b, "\"$(t opt)\" ");
-    gpucompile_buf_str(&b, "-mtriple=");
-    gpucompile_buf_shell_quote(&b, triple);
-    gpucompile_buf_str(&b, " -mcpu=");
-    gpucompile_buf_shell_quote(&b, job->cpu ? job->cpu : gpucompile_target_chip(job->target));
-    gpucompile_buf_str(&b, " -mattr=");
-    gpucompile_buf_shell_quote(&b, job->features ? job->features : "");
+    gpucompile__repro_target(&b, job, triple);
     snprintf(line, sizeof line, " -passes='default<O%d>' repro.linked.bc -o repro.optimized.bc\n", job->target->O);
     gpucompile_buf_str(&b, line);
     for (i = 0; i < 1 + obj; i++) {
-        gpucompile_buf_str(&b, "\"$(t llc)\" -mtriple=");
-        gpucompile_buf_shell_quote(&b, triple);
-        gpucompile_buf_str(&b, " -mcpu=");
-        gpucompile_buf_shell_quote(&b, job->cpu ? job->cpu : gpucompile_target_chip(job->target));
-        gpucompile_buf_str(&b, " -mattr=");
-        gpucompile_buf_shell_quote(&b, job->features ? job->features : "");
+        gpucompile_buf_str(&b, "\"$(t llc)\" ");
+        gpucompile__repro_target(&b, job, triple);
         snprintf(line, sizeof line, " -O%d %srepro.optimized.bc -o %s\n", job->backend->emit_unoptimized ? 0 : job->target->O, i ? "-filetype=obj " : "-asm-verbose=false ", i ? "repro.object.o" : "repro.isa.s");
         gpucompile_buf_str(&b, line);
     }
@@ -8029,6 +8030,17 @@ GPUCOMPILE__PRIVATE const char *gpucompile__bin_field_name(size_t f, const gpuco
 /* The parser: the lexer's cursor over the text (errors as LINE:COLUMN). */
 typedef gpucompile_lexer gpucompile__bin_p;
 
+/* A parser over the n bytes at s: errors to logger, what it keeps allocated with a (both may be
+   NULL). */
+GPUCOMPILE__PRIVATE void gpucompile__bin_reader(gpucompile__bin_p *p, const char *s, size_t n, const gpucompile_allocator *a,
+                                                const gpucompile_logger *logger) {
+    memset(p, 0, sizeof *p);
+    p->s = s;
+    p->n = n;
+    p->a = a;
+    p->logger = logger;
+}
+
 /* The length of the bare word at the cursor (after white space), '-' taken too (see
    gpucompile__bin_id_char); the cursor stays before it. */
 GPUCOMPILE__PRIVATE size_t gpucompile__bin_word(gpucompile__bin_p *p) {
@@ -8136,11 +8148,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_handler_parse(const char *text, gpuc
     if (!text) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     if (strcmp(text, "runtime") == 0) text = "#gpucompile.runtime_select";
     if ((r = gpucompile_binary_create("handler", binary ? &binary->allocator : NULL, &h)) != GPUCOMPILE_OK) return r;
-    memset(&p, 0, sizeof p);
-    p.s = text;
-    p.n = strlen(text);
-    p.logger = logger;
-    p.a = &h->allocator;
+    gpucompile__bin_reader(&p, text, strlen(text), &h->allocator, logger);
     if (!gpucompile__bin_phandler(&p, h)) r = GPUCOMPILE_ERROR_PARSE;
     else if (gpucompile_lex_ws(&p) >= 0) r = (gpucompile_lex_error(&p, p.pos, "expected the end of the handler"), GPUCOMPILE_ERROR_PARSE);
     else if (h->handler.kind == GPUCOMPILE_HANDLER_SELECT_TARGET)
@@ -8240,15 +8248,25 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_put_entries(gpucompile_buf *out, gpucom
 GPUCOMPILE__PRIVATE void gpucompile__bin_put_sorted(gpucompile_buf *out, const char *text, size_t n) {
     gpucompile__bin_p q;
     gpucompile_buf list;
-    memset(&q, 0, sizeof q);
+    gpucompile__bin_reader(&q, text, n, out->a, NULL);
     memset(&list, 0, sizeof list);
-    q.s = text;
-    q.n = n;
-    q.a = list.a = out->a;
+    list.a = out->a;
     if (gpucompile__bin_pentries(&q, &list, 0)) gpucompile__bin_put_entries(out, &list);
     else gpucompile_buf_add(out, text, n);
     if (list.oom) out->oom = 1;
     gpucompile_free(list.a, list.data);
+}
+
+/* The entries text gathered in d, when there is any, printed sorted between open and close; d
+   is freed (its running out of memory is out's). */
+GPUCOMPILE__PRIVATE void gpucompile__bin_put_dict(gpucompile_buf *out, gpucompile_buf *d, const char *open, const char *close) {
+    if (d->len) {
+        gpucompile_buf_str(out, open);
+        gpucompile__bin_put_sorted(out, d->data, d->len);
+        gpucompile_buf_str(out, close);
+    }
+    if (d->oom) out->oom = 1;
+    gpucompile_free(d->a, d->data);
 }
 
 /* The list's entries joined and sorted, allocated (NULL: none, or *oom set). */
@@ -8282,10 +8300,8 @@ GPUCOMPILE_DEF size_t gpucompile_object_property(const gpucompile_object *obj, c
     size_t i, n = 0, found = 0;
     if (buf && size) buf[0] = 0;
     if (!obj || !key || !obj->properties) return 0;
-    memset(&q, 0, sizeof q);
+    gpucompile__bin_reader(&q, obj->properties, strlen(obj->properties), NULL, NULL);
     memset(&list, 0, sizeof list);
-    q.s = obj->properties;
-    q.n = strlen(obj->properties);
     list.a = &obj->allocator;
     if (gpucompile__bin_pentries(&q, &list, 0))
         for (i = 0; i < list.len / sizeof(gpucompile__bin_ent) && !found; i++) {
@@ -8337,13 +8353,7 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_print_kernel(gpucompile_buf *b, const g
         if (name && v >= 0) gpucompile_buf_printf(&md, "%s%s = %d : i64", md.len ? ", " : "", name, v);
     }
     if (k->metadata && *k->metadata) gpucompile_buf_printf(&md, "%s%s", md.len ? ", " : "", k->metadata);
-    if (md.len) {
-        gpucompile_buf_str(b, ", metadata = {");
-        gpucompile__bin_put_sorted(b, md.data, md.len);
-        gpucompile_buf_str(b, "}");
-    }
-    if (md.oom) b->oom = 1;
-    gpucompile_free(md.a, md.data);
+    gpucompile__bin_put_dict(b, &md, ", metadata = {", "}");
     gpucompile_buf_str(b, ">");
 }
 
@@ -8389,13 +8399,7 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_print_object(gpucompile_buf *b, const g
     }
     if (o->kernel_table >= 0 && o->num_kernels) gpucompile_buf_str(&props, "]");
 #endif
-    if (props.len) {
-        gpucompile_buf_str(b, "properties = {");
-        gpucompile__bin_put_sorted(b, props.data, props.len);
-        gpucompile_buf_str(b, "}, ");
-    }
-    if (props.oom) b->oom = 1;
-    gpucompile_free(props.a, props.data);
+    gpucompile__bin_put_dict(b, &props, "properties = {", "}, ");
 #if LLVM_VERSION_MAJOR >= 20
     if ((o->num_kernels && o->kernel_table >= 0) || o->kernel_table > 0) {
         gpucompile_buf_str(b, "kernels = ");
@@ -8460,6 +8464,15 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_count_params(const char *type) {
     return -1;
 }
 
+/* The start of a dictionary read: its '{' (what it opens, for the message) and its entries into
+   list; rest, for the entries no field takes, empty. 0 on a parse error (reported). */
+GPUCOMPILE__PRIVATE int gpucompile__bin_open_dict(gpucompile__bin_p *p, const char *what, gpucompile_buf *list, gpucompile_buf *rest) {
+    memset(list, 0, sizeof *list);
+    memset(rest, 0, sizeof *rest);
+    list->a = rest->a = p->a;
+    return gpucompile_lex_expect(p, '{', what) && gpucompile__bin_pentries(p, list, '}');
+}
+
 /* The end of a dictionary read: the entries no field took (rest) become *field's text; both
    lists are freed. */
 GPUCOMPILE__PRIVATE int gpucompile__bin_keep_rest(gpucompile__bin_p *p, size_t at, int ok, gpucompile_buf *list,
@@ -8479,11 +8492,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_keep_rest(gpucompile__bin_p *p, size_t a
 GPUCOMPILE__PRIVATE int gpucompile__bin_pmetadata(gpucompile__bin_p *p, const gpucompile_object *o, gpucompile_kernel *k) {
     gpucompile_buf list, rest;
     size_t i, f, at = p->pos;
-    int ok;
-    memset(&list, 0, sizeof list);
-    memset(&rest, 0, sizeof rest);
-    list.a = rest.a = p->a;
-    ok = gpucompile_lex_expect(p, '{', "to open the kernel metadata") && gpucompile__bin_pentries(p, &list, '}');
+    int ok = gpucompile__bin_open_dict(p, "to open the kernel metadata", &list, &rest);
     for (i = 0; ok && i < list.len / sizeof(gpucompile__bin_ent); i++) {
         const gpucompile__bin_ent *e = (const gpucompile__bin_ent *)list.data + i;
         int kept = 0;
@@ -8566,11 +8575,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_ptable(gpucompile__bin_p *p, gpucompile_
 GPUCOMPILE__PRIVATE int gpucompile__bin_pprops(gpucompile__bin_p *p, gpucompile_object *o) {
     gpucompile_buf list, rest;
     size_t i, at = p->pos;
-    int ok;
-    memset(&list, 0, sizeof list);
-    memset(&rest, 0, sizeof rest);
-    list.a = rest.a = p->a;
-    ok = gpucompile_lex_expect(p, '{', "to open the properties") && gpucompile__bin_pentries(p, &list, '}');
+    int ok = gpucompile__bin_open_dict(p, "to open the properties", &list, &rest);
     for (i = 0; ok && i < list.len / sizeof(gpucompile__bin_ent); i++) {
         const gpucompile__bin_ent *e = (const gpucompile__bin_ent *)list.data + i;
         if (e->kn == 7 && strncmp(e->k, "kernels", 7) == 0 && e->vn && e->v[0] == '[') {
@@ -8767,12 +8772,9 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_parse_all(const char *text, s
     *out = NULL;
     *num = 0;
     if (!text) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    memset(&p, 0, sizeof p);
+    gpucompile__bin_reader(&p, text, len == (size_t)-1 ? strlen(text) : len, allocator, logger);
     memset(&list, 0, sizeof list);
-    p.s = text;
-    p.n = len == (size_t)-1 ? strlen(text) : len;
-    p.logger = logger;
-    p.a = list.a = allocator;
+    list.a = allocator;
     if (memchr(text, 0, p.n)) { /* MLIR text has none; one inside must not end it silently */
         gpucompile_lex_error(&p, (size_t)((const char *)memchr(text, 0, p.n) - text), "a NUL byte in the text");
         return GPUCOMPILE_ERROR_PARSE;
@@ -8972,11 +8974,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
     }
     if (table && *table) { /* the kernel table, else the names alone */
         gpucompile__bin_p tp;
-        memset(&tp, 0, sizeof tp);
-        tp.s = table;
-        tp.n = strlen(table);
-        tp.logger = logger;
-        tp.a = &b->allocator;
+        gpucompile__bin_reader(&tp, table, strlen(table), &b->allocator, logger);
         if (!gpucompile__bin_ptable(&tp, o) || gpucompile_lex_ws(&tp) >= 0) {
             gpucompile_object_free(o);
             GPUCOMPILE__BAD("offload binary entry %d: invalid kernel table", index);
@@ -9004,11 +9002,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
     }
     if (index == 0 && handler && *handler) {
         gpucompile__bin_p hp;
-        memset(&hp, 0, sizeof hp);
-        hp.s = handler;
-        hp.n = strlen(handler);
-        hp.logger = logger;
-        hp.a = &b->allocator;
+        gpucompile__bin_reader(&hp, handler, strlen(handler), &b->allocator, logger);
         if (!gpucompile__bin_phandler(&hp, b) || gpucompile_lex_ws(&hp) >= 0)
             GPUCOMPILE__BAD("offload binary entry %d: invalid handler '%s'", index, handler);
     }
@@ -9648,12 +9642,11 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_loader(gpucompile__embed
     LLVMSetGlobalConstant(cst, 1);
     if (obj) { /* the object's section property, as MLIR's embedding places it */
         char section[1024];
+        size_t n = gpucompile_object_property(obj, "section", section, sizeof section);
         gpucompile__bin_p q;
         gpucompile_buf sec;
-        memset(&q, 0, sizeof q);
+        gpucompile__bin_reader(&q, section, n, NULL, NULL);
         memset(&sec, 0, sizeof sec);
-        q.s = section;
-        q.n = gpucompile_object_property(obj, "section", section, sizeof section);
         if (q.n && q.n < sizeof section && gpucompile__bin_pstring(&q, &sec) && sec.data) LLVMSetSection(cst, sec.data);
         gpucompile_free(NULL, sec.data);
     }
