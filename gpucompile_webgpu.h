@@ -167,7 +167,7 @@ int gpucompile_webgpu_record(const gpucompile_webgpu_program *program, const cha
 extern "C" {
 #endif
 
-GPUCOMPILE_VULKAN__PRIVATE int gpucompile_webgpu__reflect(const void *spirv, size_t size, gpucompile_webgpu_kernel *out, int max) {
+GPUCOMPILE_PRIVATE int gpucompile_webgpu__reflect(const void *spirv, size_t size, gpucompile_webgpu_kernel *out, int max) {
     gpucompile_vulkan_kernel *ks = NULL;
     int found, i;
     if (max > 0 && out) ks = (gpucompile_vulkan_kernel *)malloc((size_t)max * sizeof *ks);
@@ -187,8 +187,8 @@ GPUCOMPILE_VULKAN__PRIVATE int gpucompile_webgpu__reflect(const void *spirv, siz
    the device "webgpu" (this header's runtime) takes a #gpu.webgpu module: format bin, chip
    "webgpu" (a Vulkan module's chip is "vulkan": its scalars are push constants, which WebGPU has
    not); -2 for another device. */
-GPUCOMPILE_VULKAN__PRIVATE int gpucompile_webgpu__score(const char *triple, const char *chip, const char *format, const char *features,
-                                                        const char *device, const char **why) {
+GPUCOMPILE_PRIVATE int gpucompile_webgpu__score(const char *triple, const char *chip, const char *format, const char *features,
+                                                const char *device, const char **why) {
     (void)features;
     (void)triple;
     if (!device || strcmp(device, "webgpu") != 0) return -2;
@@ -216,9 +216,6 @@ GPUCOMPILE_WEBGPU__API int gpucompile_webgpu_reflect(const void *spirv, size_t s
 #if defined(GPUCOMPILE_H) && (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_WEBGPU_IMPLEMENTATION)) && \
     !defined(GPUCOMPILE_WEBGPU_IMPLEMENTED)
 #define GPUCOMPILE_WEBGPU_IMPLEMENTED
-#if defined(GPUCOMPILE_STATIC) && !defined(GPUCOMPILE_IMPLEMENTED)
-#error "gpucompile_webgpu.h: with GPUCOMPILE_STATIC the backend's implementation goes in the core's file (GPUCOMPILE_IMPLEMENTATION)"
-#endif
 #if !defined(GPUCOMPILE_BACKEND_IMPLEMENTATION)
 #define GPUCOMPILE_BACKEND_IMPLEMENTATION
 #endif
