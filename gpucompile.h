@@ -2675,32 +2675,22 @@ GPUCOMPILE__PRIVATE const gpucompile_backend *gpucompile__backend_of(const gpuco
     return t ? t->backend : o ? gpucompile__backend_of_text(o->target) : NULL;
 }
 
-/* The backend's default for the target's spelling; "" where it has none. */
-#define GPUCOMPILE__DEFAULT(t, field) \
-    const gpucompile_backend *b = gpucompile__backend_of(t, NULL); \
-    const char *v = b ? b->defaults[(t)->upstream ? 1 : 0].field : NULL; \
-    return v ? v : ""
-
-GPUCOMPILE_DEF const char *gpucompile_target_triple(const gpucompile_target *t) {
-    if (t->triple) return t->triple;
-    { GPUCOMPILE__DEFAULT(t, triple); }
-}
-
-GPUCOMPILE_DEF const char *gpucompile_target_chip(const gpucompile_target *t) {
-    if (t->chip) return t->chip;
-    { GPUCOMPILE__DEFAULT(t, chip); }
-}
-
-GPUCOMPILE_DEF const char *gpucompile_target_features(const gpucompile_target *t) {
-    if (t->features) return t->features;
-    { GPUCOMPILE__DEFAULT(t, features); }
-}
-
-GPUCOMPILE_DEF const char *gpucompile_target_abi(const gpucompile_target *t) {
-    if (t->abi) return t->abi;
-    { GPUCOMPILE__DEFAULT(t, abi); }
-}
-#undef GPUCOMPILE__DEFAULT
+/* gpucompile_target_<field>: the target's own, else the backend's default for the target's
+   spelling; "" where it has none. */
+#define GPUCOMPILE__TARGET_TEXT(field) \
+    GPUCOMPILE_DEF const char *gpucompile_target_##field(const gpucompile_target *t) { \
+        const gpucompile_backend *b; \
+        const char *v; \
+        if (t->field) return t->field; \
+        b = gpucompile__backend_of(t, NULL); \
+        v = b ? b->defaults[t->upstream ? 1 : 0].field : NULL; \
+        return v ? v : ""; \
+    }
+GPUCOMPILE__TARGET_TEXT(triple)
+GPUCOMPILE__TARGET_TEXT(chip)
+GPUCOMPILE__TARGET_TEXT(features)
+GPUCOMPILE__TARGET_TEXT(abi)
+#undef GPUCOMPILE__TARGET_TEXT
 
 GPUCOMPILE_DEF int gpucompile_target_has_flag(const gpucompile_target *t, const char *name) {
     int i;
@@ -3803,6 +3793,15 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_upstream(const char *target) {
     return gpucompile_find_backend_named(target + 1, strcspn(target + 1, "< \t\r\n"), &upstream) && upstream;
 }
 
+/* An empty object that remembers its allocator (NULL: malloc's); NULL when out of memory. */
+GPUCOMPILE__PRIVATE gpucompile_object *gpucompile__object_alloc(const gpucompile_allocator *a) {
+    gpucompile_object *o = (gpucompile_object *)gpucompile_alloc(a, sizeof *o);
+    if (!o) return NULL;
+    memset(o, 0, sizeof *o);
+    if (a) o->allocator = *a;
+    return o;
+}
+
 /* Parses target text (len bytes) and prints it canonically; kind, triple and chip come along. */
 GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_object_new(const char *target, size_t len, gpucompile_format format,
     const void *data, size_t size, const gpucompile_allocator *a, const gpucompile_logger *logger, gpucompile_object **out) {
@@ -3814,10 +3813,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_object_new(const char *tar
     *out = NULL;
     if (!target || (!data && size)) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     if ((r = gpucompile_target_parse(target, len, a, logger, &t)) != GPUCOMPILE_OK) return r;
-    o = (gpucompile_object *)gpucompile_alloc(a, sizeof *o);
-    if (!o) { gpucompile_target_free(t); return GPUCOMPILE_ERROR_OUT_OF_MEMORY; }
-    memset(o, 0, sizeof *o);
-    if (a) o->allocator = *a;
+    if (!(o = gpucompile__object_alloc(a))) { gpucompile_target_free(t); return GPUCOMPILE_ERROR_OUT_OF_MEMORY; }
     n = gpucompile_target_print(t, small, sizeof small);
     o->target = (char *)gpucompile_alloc(a, n + 1);
     if (o->target) gpucompile_target_print(t, o->target, n + 1);
@@ -5923,17 +5919,21 @@ GPUCOMPILE__PRIVATE const unsigned char *gpucompile__take(gpucompile__reader *r,
     return p;
 }
 
+/* n bytes into v (left as it is past the end). */
+GPUCOMPILE__PRIVATE void gpucompile__get(gpucompile__reader *r, void *v, size_t n) {
+    const unsigned char *p = gpucompile__take(r, n);
+    if (p) memcpy(v, p, n);
+}
+
 GPUCOMPILE__PRIVATE uint32_t gpucompile__get32(gpucompile__reader *r) {
     uint32_t v = 0;
-    const unsigned char *p = gpucompile__take(r, 4);
-    if (p) memcpy(&v, p, 4);
+    gpucompile__get(r, &v, 4);
     return v;
 }
 
 GPUCOMPILE__PRIVATE uint64_t gpucompile__get64(gpucompile__reader *r) {
     uint64_t v = 0;
-    const unsigned char *p = gpucompile__take(r, 8);
-    if (p) memcpy(&v, p, 8);
+    gpucompile__get(r, &v, 8);
     return v;
 }
 
@@ -6156,10 +6156,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_object_deserialize(const void *data,
     gpucompile_object *o;
     if (!out) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     *out = NULL;
-    o = (gpucompile_object *)gpucompile_alloc(allocator, sizeof *o);
-    if (!o) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
-    memset(o, 0, sizeof *o);
-    if (allocator) o->allocator = *allocator;
+    if (!(o = gpucompile__object_alloc(allocator))) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     if (!gpucompile__deserialize((const unsigned char *)data, size, 0, o, NULL, NULL, NULL, NULL)) {
         gpucompile_object_free(o);
         return GPUCOMPILE_ERROR_INVALID_BINARY;
@@ -6862,6 +6859,16 @@ GPUCOMPILE__PRIVATE void gpucompile__save_tool(gpucompile_job *job, const char *
     gpucompile_free(log.a, log.data);
 }
 
+/* repro.sh's target for opt and llc: -mtriple=... -mcpu=... -mattr=..., each quoted. */
+GPUCOMPILE__PRIVATE void gpucompile__repro_target(gpucompile_buf *b, const gpucompile_job *job, const char *triple) {
+    gpucompile_buf_str(b, "-mtriple=");
+    gpucompile_buf_shell_quote(b, triple);
+    gpucompile_buf_str(b, " -mcpu=");
+    gpucompile_buf_shell_quote(b, job->cpu ? job->cpu : gpucompile_target_chip(job->target));
+    gpucompile_buf_str(b, " -mattr=");
+    gpucompile_buf_shell_quote(b, job->features ? job->features : "");
+}
+
 /* repro.sh, at the end of the compile (also a failed one: it stops where the compile did). */
 GPUCOMPILE__PRIVATE void gpucompile__save_repro(gpucompile_job *job) {
     gpucompile__job *j = (gpucompile__job *)job;
@@ -6895,21 +6902,12 @@ GPUCOMPILE__PRIVATE void gpucompile__save_repro(gpucompile_job *job) {
     gpucompile_buf_str(&b, line);
     gpucompile_buf_str(&b, "\"$(t llvm-link)\" linked.ll -o repro.linked.bc\n");
     gpucompile_buf_str(&b, "\"$(t opt)\" ");
-    gpucompile_buf_str(&b, "-mtriple=");
-    gpucompile_buf_shell_quote(&b, triple);
-    gpucompile_buf_str(&b, " -mcpu=");
-    gpucompile_buf_shell_quote(&b, job->cpu ? job->cpu : gpucompile_target_chip(job->target));
-    gpucompile_buf_str(&b, " -mattr=");
-    gpucompile_buf_shell_quote(&b, job->features ? job->features : "");
+    gpucompile__repro_target(&b, job, triple);
     snprintf(line, sizeof line, " -passes='default<O%d>' repro.linked.bc -o repro.optimized.bc\n", job->target->O);
     gpucompile_buf_str(&b, line);
     for (i = 0; i < 1 + obj; i++) {
-        gpucompile_buf_str(&b, "\"$(t llc)\" -mtriple=");
-        gpucompile_buf_shell_quote(&b, triple);
-        gpucompile_buf_str(&b, " -mcpu=");
-        gpucompile_buf_shell_quote(&b, job->cpu ? job->cpu : gpucompile_target_chip(job->target));
-        gpucompile_buf_str(&b, " -mattr=");
-        gpucompile_buf_shell_quote(&b, job->features ? job->features : "");
+        gpucompile_buf_str(&b, "\"$(t llc)\" ");
+        gpucompile__repro_target(&b, job, triple);
         snprintf(line, sizeof line, " -O%d %srepro.optimized.bc -o %s\n", job->backend->emit_unoptimized ? 0 : job->target->O, i ? "-filetype=obj " : "-asm-verbose=false ", i ? "repro.object.o" : "repro.isa.s");
         gpucompile_buf_str(&b, line);
     }
@@ -6939,8 +6937,7 @@ GPUCOMPILE__PRIVATE void gpucompile__save_repro(gpucompile_job *job) {
 GPUCOMPILE__PRIVATE void gpucompile__put_f64(gpucompile_buf *b, double v) { gpucompile_buf_add(b, &v, 8); }
 GPUCOMPILE__PRIVATE double gpucompile__get_f64(gpucompile__reader *r) {
     double v = 0;
-    const unsigned char *p = gpucompile__take(r, 8);
-    if (p) memcpy(&v, p, 8);
+    gpucompile__get(r, &v, 8);
     return v;
 }
 GPUCOMPILE__PRIVATE void gpucompile__frame_end(gpucompile_buf *b) {
@@ -8033,6 +8030,17 @@ GPUCOMPILE__PRIVATE const char *gpucompile__bin_field_name(size_t f, const gpuco
 /* The parser: the lexer's cursor over the text (errors as LINE:COLUMN). */
 typedef gpucompile_lexer gpucompile__bin_p;
 
+/* A parser over the n bytes at s: errors to logger, what it keeps allocated with a (both may be
+   NULL). */
+GPUCOMPILE__PRIVATE void gpucompile__bin_reader(gpucompile__bin_p *p, const char *s, size_t n, const gpucompile_allocator *a,
+                                                const gpucompile_logger *logger) {
+    memset(p, 0, sizeof *p);
+    p->s = s;
+    p->n = n;
+    p->a = a;
+    p->logger = logger;
+}
+
 /* The length of the bare word at the cursor (after white space), '-' taken too (see
    gpucompile__bin_id_char); the cursor stays before it. */
 GPUCOMPILE__PRIVATE size_t gpucompile__bin_word(gpucompile__bin_p *p) {
@@ -8140,11 +8148,7 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_handler_parse(const char *text, gpuc
     if (!text) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
     if (strcmp(text, "runtime") == 0) text = "#gpucompile.runtime_select";
     if ((r = gpucompile_binary_create("handler", binary ? &binary->allocator : NULL, &h)) != GPUCOMPILE_OK) return r;
-    memset(&p, 0, sizeof p);
-    p.s = text;
-    p.n = strlen(text);
-    p.logger = logger;
-    p.a = &h->allocator;
+    gpucompile__bin_reader(&p, text, strlen(text), &h->allocator, logger);
     if (!gpucompile__bin_phandler(&p, h)) r = GPUCOMPILE_ERROR_PARSE;
     else if (gpucompile_lex_ws(&p) >= 0) r = (gpucompile_lex_error(&p, p.pos, "expected the end of the handler"), GPUCOMPILE_ERROR_PARSE);
     else if (h->handler.kind == GPUCOMPILE_HANDLER_SELECT_TARGET)
@@ -8244,15 +8248,25 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_put_entries(gpucompile_buf *out, gpucom
 GPUCOMPILE__PRIVATE void gpucompile__bin_put_sorted(gpucompile_buf *out, const char *text, size_t n) {
     gpucompile__bin_p q;
     gpucompile_buf list;
-    memset(&q, 0, sizeof q);
+    gpucompile__bin_reader(&q, text, n, out->a, NULL);
     memset(&list, 0, sizeof list);
-    q.s = text;
-    q.n = n;
-    q.a = list.a = out->a;
+    list.a = out->a;
     if (gpucompile__bin_pentries(&q, &list, 0)) gpucompile__bin_put_entries(out, &list);
     else gpucompile_buf_add(out, text, n);
     if (list.oom) out->oom = 1;
     gpucompile_free(list.a, list.data);
+}
+
+/* The entries text gathered in d, when there is any, printed sorted between open and close; d
+   is freed (its running out of memory is out's). */
+GPUCOMPILE__PRIVATE void gpucompile__bin_put_dict(gpucompile_buf *out, gpucompile_buf *d, const char *open, const char *close) {
+    if (d->len) {
+        gpucompile_buf_str(out, open);
+        gpucompile__bin_put_sorted(out, d->data, d->len);
+        gpucompile_buf_str(out, close);
+    }
+    if (d->oom) out->oom = 1;
+    gpucompile_free(d->a, d->data);
 }
 
 /* The list's entries joined and sorted, allocated (NULL: none, or *oom set). */
@@ -8286,10 +8300,8 @@ GPUCOMPILE_DEF size_t gpucompile_object_property(const gpucompile_object *obj, c
     size_t i, n = 0, found = 0;
     if (buf && size) buf[0] = 0;
     if (!obj || !key || !obj->properties) return 0;
-    memset(&q, 0, sizeof q);
+    gpucompile__bin_reader(&q, obj->properties, strlen(obj->properties), NULL, NULL);
     memset(&list, 0, sizeof list);
-    q.s = obj->properties;
-    q.n = strlen(obj->properties);
     list.a = &obj->allocator;
     if (gpucompile__bin_pentries(&q, &list, 0))
         for (i = 0; i < list.len / sizeof(gpucompile__bin_ent) && !found; i++) {
@@ -8341,13 +8353,7 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_print_kernel(gpucompile_buf *b, const g
         if (name && v >= 0) gpucompile_buf_printf(&md, "%s%s = %d : i64", md.len ? ", " : "", name, v);
     }
     if (k->metadata && *k->metadata) gpucompile_buf_printf(&md, "%s%s", md.len ? ", " : "", k->metadata);
-    if (md.len) {
-        gpucompile_buf_str(b, ", metadata = {");
-        gpucompile__bin_put_sorted(b, md.data, md.len);
-        gpucompile_buf_str(b, "}");
-    }
-    if (md.oom) b->oom = 1;
-    gpucompile_free(md.a, md.data);
+    gpucompile__bin_put_dict(b, &md, ", metadata = {", "}");
     gpucompile_buf_str(b, ">");
 }
 
@@ -8393,13 +8399,7 @@ GPUCOMPILE__PRIVATE void gpucompile__bin_print_object(gpucompile_buf *b, const g
     }
     if (o->kernel_table >= 0 && o->num_kernels) gpucompile_buf_str(&props, "]");
 #endif
-    if (props.len) {
-        gpucompile_buf_str(b, "properties = {");
-        gpucompile__bin_put_sorted(b, props.data, props.len);
-        gpucompile_buf_str(b, "}, ");
-    }
-    if (props.oom) b->oom = 1;
-    gpucompile_free(props.a, props.data);
+    gpucompile__bin_put_dict(b, &props, "properties = {", "}, ");
 #if LLVM_VERSION_MAJOR >= 20
     if ((o->num_kernels && o->kernel_table >= 0) || o->kernel_table > 0) {
         gpucompile_buf_str(b, "kernels = ");
@@ -8464,6 +8464,15 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_count_params(const char *type) {
     return -1;
 }
 
+/* The start of a dictionary read: its '{' (what it opens, for the message) and its entries into
+   list; rest, for the entries no field takes, empty. 0 on a parse error (reported). */
+GPUCOMPILE__PRIVATE int gpucompile__bin_open_dict(gpucompile__bin_p *p, const char *what, gpucompile_buf *list, gpucompile_buf *rest) {
+    memset(list, 0, sizeof *list);
+    memset(rest, 0, sizeof *rest);
+    list->a = rest->a = p->a;
+    return gpucompile_lex_expect(p, '{', what) && gpucompile__bin_pentries(p, list, '}');
+}
+
 /* The end of a dictionary read: the entries no field took (rest) become *field's text; both
    lists are freed. */
 GPUCOMPILE__PRIVATE int gpucompile__bin_keep_rest(gpucompile__bin_p *p, size_t at, int ok, gpucompile_buf *list,
@@ -8483,11 +8492,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_keep_rest(gpucompile__bin_p *p, size_t a
 GPUCOMPILE__PRIVATE int gpucompile__bin_pmetadata(gpucompile__bin_p *p, const gpucompile_object *o, gpucompile_kernel *k) {
     gpucompile_buf list, rest;
     size_t i, f, at = p->pos;
-    int ok;
-    memset(&list, 0, sizeof list);
-    memset(&rest, 0, sizeof rest);
-    list.a = rest.a = p->a;
-    ok = gpucompile_lex_expect(p, '{', "to open the kernel metadata") && gpucompile__bin_pentries(p, &list, '}');
+    int ok = gpucompile__bin_open_dict(p, "to open the kernel metadata", &list, &rest);
     for (i = 0; ok && i < list.len / sizeof(gpucompile__bin_ent); i++) {
         const gpucompile__bin_ent *e = (const gpucompile__bin_ent *)list.data + i;
         int kept = 0;
@@ -8570,11 +8575,7 @@ GPUCOMPILE__PRIVATE int gpucompile__bin_ptable(gpucompile__bin_p *p, gpucompile_
 GPUCOMPILE__PRIVATE int gpucompile__bin_pprops(gpucompile__bin_p *p, gpucompile_object *o) {
     gpucompile_buf list, rest;
     size_t i, at = p->pos;
-    int ok;
-    memset(&list, 0, sizeof list);
-    memset(&rest, 0, sizeof rest);
-    list.a = rest.a = p->a;
-    ok = gpucompile_lex_expect(p, '{', "to open the properties") && gpucompile__bin_pentries(p, &list, '}');
+    int ok = gpucompile__bin_open_dict(p, "to open the properties", &list, &rest);
     for (i = 0; ok && i < list.len / sizeof(gpucompile__bin_ent); i++) {
         const gpucompile__bin_ent *e = (const gpucompile__bin_ent *)list.data + i;
         if (e->kn == 7 && strncmp(e->k, "kernels", 7) == 0 && e->vn && e->v[0] == '[') {
@@ -8771,12 +8772,9 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_binary_parse_all(const char *text, s
     *out = NULL;
     *num = 0;
     if (!text) return GPUCOMPILE_ERROR_INVALID_ARGUMENT;
-    memset(&p, 0, sizeof p);
+    gpucompile__bin_reader(&p, text, len == (size_t)-1 ? strlen(text) : len, allocator, logger);
     memset(&list, 0, sizeof list);
-    p.s = text;
-    p.n = len == (size_t)-1 ? strlen(text) : len;
-    p.logger = logger;
-    p.a = list.a = allocator;
+    list.a = allocator;
     if (memchr(text, 0, p.n)) { /* MLIR text has none; one inside must not end it silently */
         gpucompile_lex_error(&p, (size_t)((const char *)memchr(text, 0, p.n) - text), "a NUL byte in the text");
         return GPUCOMPILE_ERROR_PARSE;
@@ -8976,11 +8974,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
     }
     if (table && *table) { /* the kernel table, else the names alone */
         gpucompile__bin_p tp;
-        memset(&tp, 0, sizeof tp);
-        tp.s = table;
-        tp.n = strlen(table);
-        tp.logger = logger;
-        tp.a = &b->allocator;
+        gpucompile__bin_reader(&tp, table, strlen(table), &b->allocator, logger);
         if (!gpucompile__bin_ptable(&tp, o) || gpucompile_lex_ws(&tp) >= 0) {
             gpucompile_object_free(o);
             GPUCOMPILE__BAD("offload binary entry %d: invalid kernel table", index);
@@ -9008,11 +9002,7 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__bin_read_entry(const unsigned 
     }
     if (index == 0 && handler && *handler) {
         gpucompile__bin_p hp;
-        memset(&hp, 0, sizeof hp);
-        hp.s = handler;
-        hp.n = strlen(handler);
-        hp.logger = logger;
-        hp.a = &b->allocator;
+        gpucompile__bin_reader(&hp, handler, strlen(handler), &b->allocator, logger);
         if (!gpucompile__bin_phandler(&hp, b) || gpucompile_lex_ws(&hp) >= 0)
             GPUCOMPILE__BAD("offload binary entry %d: invalid handler '%s'", index, handler);
     }
@@ -9210,6 +9200,17 @@ GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_function(gpucompile__host *h, 
     return f;
 }
 
+/* f's n blocks, appended in order with their names (the first is the entry), and a builder at
+   the end of the entry. */
+GPUCOMPILE__PRIVATE LLVMBuilderRef gpucompile__host_blocks(gpucompile__host *h, LLVMValueRef f, LLVMBasicBlockRef *const *blocks,
+                                                           const char *const *names, int n) {
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(h->c);
+    int i;
+    for (i = 0; i < n; i++) *blocks[i] = LLVMAppendBasicBlockInContext(h->c, f, names[i]);
+    LLVMPositionBuilderAtEnd(b, *blocks[0]);
+    return b;
+}
+
 /* a_b c or a c as a C identifier (in a and b every character outside [A-Za-z0-9_] becomes '_',
    and a leading digit gets a '_' before it), valid until the next call; NULL when out of memory. */
 GPUCOMPILE__PRIVATE const char *gpucompile__host_name(gpucompile__host *h, const char *a, const char *b, const char *c) {
@@ -9303,17 +9304,12 @@ GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_loader(gpucompile__host *h, co
     const char *sym;
     LLVMValueRef f, s, m, pair, ok;
     LLVMBasicBlockRef entry, check, try_bb, load_bb, wait_bb, done_bb;
+    LLVMBasicBlockRef *const blocks[] = {&entry, &check, &try_bb, &load_bb, &wait_bb, &done_bb};
+    static const char *const names[] = {"entry", "check", "try", "load", "wait", "done"};
     LLVMBuilderRef b;
     if (!(sym = gpucompile__host_name(h, name, NULL, "_load"))) return NULL;
     f = gpucompile__host_function(h, sym, h->ptr, NULL, 0, LLVMInternalLinkage);
-    entry = LLVMAppendBasicBlockInContext(h->c, f, "entry");
-    check = LLVMAppendBasicBlockInContext(h->c, f, "check");
-    try_bb = LLVMAppendBasicBlockInContext(h->c, f, "try");
-    load_bb = LLVMAppendBasicBlockInContext(h->c, f, "load");
-    wait_bb = LLVMAppendBasicBlockInContext(h->c, f, "wait");
-    done_bb = LLVMAppendBasicBlockInContext(h->c, f, "done");
-    b = LLVMCreateBuilderInContext(h->c);
-    LLVMPositionBuilderAtEnd(b, entry);
+    b = gpucompile__host_blocks(h, f, blocks, names, 6);
     LLVMBuildBr(b, check);
     LLVMPositionBuilderAtEnd(b, check);
     s = gpucompile__host_load(b, h->i32, state, LLVMAtomicOrderingAcquire, 4);
@@ -9344,14 +9340,12 @@ GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_unloader(gpucompile__host *h, 
     const char *sym;
     LLVMValueRef f, s, m;
     LLVMBasicBlockRef entry, unload_bb, done_bb;
+    LLVMBasicBlockRef *const blocks[] = {&entry, &unload_bb, &done_bb};
+    static const char *const names[] = {"entry", "unload", "done"};
     LLVMBuilderRef b;
     if (!(sym = gpucompile__host_name(h, name, NULL, "_unload"))) return NULL;
     f = gpucompile__host_function(h, sym, h->vd, NULL, 0, LLVMInternalLinkage);
-    entry = LLVMAppendBasicBlockInContext(h->c, f, "entry");
-    unload_bb = LLVMAppendBasicBlockInContext(h->c, f, "unload");
-    done_bb = LLVMAppendBasicBlockInContext(h->c, f, "done");
-    b = LLVMCreateBuilderInContext(h->c);
-    LLVMPositionBuilderAtEnd(b, entry);
+    b = gpucompile__host_blocks(h, f, blocks, names, 3);
     s = LLVMBuildAtomicRMW(b, LLVMAtomicRMWBinOpXchg, state, LLVMConstInt(h->i32, 0, 0), LLVMAtomicOrderingAcquireRelease, 0);
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, s, LLVMConstInt(h->i32, 2, 0), ""), unload_bb, done_bb);
     LLVMPositionBuilderAtEnd(b, unload_bb);
@@ -9371,6 +9365,8 @@ GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_getter(gpucompile__host *h, co
     const char *sym;
     LLVMValueRef f, loader, get_fn, cache, kname, fp, m, args[2], unloader;
     LLVMBasicBlockRef entry, slow, get_bb, fail_bb, hit;
+    LLVMBasicBlockRef *const blocks[] = {&entry, &hit, &slow, &get_bb, &fail_bb};
+    static const char *const names[] = {"entry", "cached", "load", "get", "fail"};
     LLVMBuilderRef b;
     LLVMTypeRef pp[2];
     if (!(sym = gpucompile__host_name(h, name, kernel, "_get"))) return NULL;
@@ -9390,13 +9386,7 @@ GPUCOMPILE__PRIVATE LLVMValueRef gpucompile__host_getter(gpucompile__host *h, co
     }
     if (!(sym = gpucompile__host_name(h, name, kernel, "_get"))) return NULL;
     f = gpucompile__host_function(h, sym, h->ptr, NULL, 0, LLVMInternalLinkage);
-    entry = LLVMAppendBasicBlockInContext(h->c, f, "entry");
-    hit = LLVMAppendBasicBlockInContext(h->c, f, "cached");
-    slow = LLVMAppendBasicBlockInContext(h->c, f, "load");
-    get_bb = LLVMAppendBasicBlockInContext(h->c, f, "get");
-    fail_bb = LLVMAppendBasicBlockInContext(h->c, f, "fail");
-    b = LLVMCreateBuilderInContext(h->c);
-    LLVMPositionBuilderAtEnd(b, entry);
+    b = gpucompile__host_blocks(h, f, blocks, names, 5);
     fp = gpucompile__host_load(b, h->ptr, cache, LLVMAtomicOrderingAcquire, 8);
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, fp, LLVMConstPointerNull(h->ptr), ""), hit, slow);
     LLVMPositionBuilderAtEnd(b, hit);
@@ -9465,6 +9455,8 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_launch_function(gpucompil
     LLVMTypeRef params[9];
     LLVMValueRef f, getter, fn, dims[6], stream;
     LLVMBasicBlockRef entry, go, sync_bb, async_bb, out;
+    LLVMBasicBlockRef *const blocks[] = {&entry, &go, &sync_bb, &async_bb, &out};
+    static const char *const names[] = {"entry", "launch", "sync", "async", "out"};
     LLVMBuilderRef b;
     gpucompile_result r;
     int i;
@@ -9475,16 +9467,10 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__host_launch_function(gpucompil
     if (!(sym = gpucompile__host_name(h, name, k->name, "_launch"))) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
     f = gpucompile__host_function(h, sym, h->vd, params, 9, LLVMExternalLinkage);
     {
-        static const char *const names[9] = {"gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ", "sharedMemBytes", "stream", "args"};
-        for (i = 0; i < 9; i++) LLVMSetValueName2(LLVMGetParam(f, (unsigned)i), names[i], strlen(names[i]));
+        static const char *const param_names[9] = {"gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ", "sharedMemBytes", "stream", "args"};
+        for (i = 0; i < 9; i++) LLVMSetValueName2(LLVMGetParam(f, (unsigned)i), param_names[i], strlen(param_names[i]));
     }
-    entry = LLVMAppendBasicBlockInContext(h->c, f, "entry");
-    go = LLVMAppendBasicBlockInContext(h->c, f, "launch");
-    sync_bb = LLVMAppendBasicBlockInContext(h->c, f, "sync");
-    async_bb = LLVMAppendBasicBlockInContext(h->c, f, "async");
-    out = LLVMAppendBasicBlockInContext(h->c, f, "out");
-    b = LLVMCreateBuilderInContext(h->c);
-    LLVMPositionBuilderAtEnd(b, entry);
+    b = gpucompile__host_blocks(h, f, blocks, names, 5);
     fn = gpucompile__host_call(b, getter, NULL, 0);
     /* no function: the runtime has reported why (load or lookup failed); launch nothing */
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, fn, LLVMConstPointerNull(h->ptr), ""), go, out);
@@ -9656,12 +9642,11 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__embed_loader(gpucompile__embed
     LLVMSetGlobalConstant(cst, 1);
     if (obj) { /* the object's section property, as MLIR's embedding places it */
         char section[1024];
+        size_t n = gpucompile_object_property(obj, "section", section, sizeof section);
         gpucompile__bin_p q;
         gpucompile_buf sec;
-        memset(&q, 0, sizeof q);
+        gpucompile__bin_reader(&q, section, n, NULL, NULL);
         memset(&sec, 0, sizeof sec);
-        q.s = section;
-        q.n = gpucompile_object_property(obj, "section", section, sizeof section);
         if (q.n && q.n < sizeof section && gpucompile__bin_pstring(&q, &sec) && sec.data) LLVMSetSection(cst, sec.data);
         gpucompile_free(NULL, sec.data);
     }

@@ -2228,17 +2228,13 @@ GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_mem_set32(void *dst, unsigned valu
 #else
 #define GPUCOMPILE_AMDGPU__LIBHIP "libamdhip64.so,libamdhip64.so.6,libamdhip64.so.5"
 #endif
-/* The vendor behind mgpu*, filled by name before main (a constructor runs once). */
-#define GPUCOMPILE_AMDGPU__RT_ENTRY(f) v.f = gpucompile_amdgpu__rt_##f;
-GPUCOMPILE_CONSTRUCTOR(gpucompile_amdgpu__rt_register) {
-    static gpucompile_runtime_vendor v; /* left NULL: image_format (the generic kinds), leave, module_load_jit */
-    v.name = "HIP"; v.launch_call = "hipModuleLaunchKernel"; v.kind = "a HIP runtime library";
-    v.env = "GPUCOMPILE_LIBHIP"; v.library = GPUCOMPILE_AMDGPU__LIBHIP;
-    v.what = "the HIP runtime"; v.hint = "ROCm not installed?";
-    GPUCOMPILE_RUNTIME_ENTRIES(GPUCOMPILE_AMDGPU__RT_ENTRY)
-    v.score = gpucompile_amdgpu__score;
-    v.enter = gpucompile_amdgpu__rt_enter;
-    gpucompile_runtime_set_vendor(&v);
+/* The vendor behind mgpu*; left NULL: image_format (the generic kinds), leave, module_load_jit. */
+GPUCOMPILE_RUNTIME_VENDOR_DEFINE(gpucompile_amdgpu__rt_) {
+    v->name = "HIP"; v->launch_call = "hipModuleLaunchKernel"; v->kind = "a HIP runtime library";
+    v->env = "GPUCOMPILE_LIBHIP"; v->library = GPUCOMPILE_AMDGPU__LIBHIP;
+    v->what = "the HIP runtime"; v->hint = "ROCm not installed?";
+    v->score = gpucompile_amdgpu__score;
+    v->enter = gpucompile_amdgpu__rt_enter;
 }
 
 #ifdef __cplusplus

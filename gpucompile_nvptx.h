@@ -2519,20 +2519,16 @@ GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_mem_set32(void *dst, unsigned value
                                "cuMemsetD32Async");
 }
 
-/* The vendor behind mgpu*, filled by name before main (a constructor runs once). */
-#define GPUCOMPILE_NVPTX__RT_ENTRY(f) v.f = gpucompile_nvptx__rt_##f;
-GPUCOMPILE_CONSTRUCTOR(gpucompile_nvptx__rt_register) {
-    static gpucompile_runtime_vendor v;
-    v.name = "CUDA"; v.launch_call = "cuLaunchKernel"; v.kind = "a CUDA driver library";
-    v.env = "GPUCOMPILE_LIBCUDA"; v.library = GPUCOMPILE_NVPTX__LIBCUDA;
-    v.what = "the CUDA driver"; v.hint = "no NVIDIA driver installed?";
-    GPUCOMPILE_RUNTIME_ENTRIES(GPUCOMPILE_NVPTX__RT_ENTRY)
-    v.score = gpucompile_nvptx__score;
-    v.image_format = gpucompile_nvptx__image_format;
-    v.enter = gpucompile_nvptx__rt_enter;
-    v.leave = gpucompile_nvptx__rt_leave;
-    v.module_load_jit = gpucompile_nvptx__rt_module_load_jit;
-    gpucompile_runtime_set_vendor(&v);
+/* The vendor behind mgpu*. */
+GPUCOMPILE_RUNTIME_VENDOR_DEFINE(gpucompile_nvptx__rt_) {
+    v->name = "CUDA"; v->launch_call = "cuLaunchKernel"; v->kind = "a CUDA driver library";
+    v->env = "GPUCOMPILE_LIBCUDA"; v->library = GPUCOMPILE_NVPTX__LIBCUDA;
+    v->what = "the CUDA driver"; v->hint = "no NVIDIA driver installed?";
+    v->score = gpucompile_nvptx__score;
+    v->image_format = gpucompile_nvptx__image_format;
+    v->enter = gpucompile_nvptx__rt_enter;
+    v->leave = gpucompile_nvptx__rt_leave;
+    v->module_load_jit = gpucompile_nvptx__rt_module_load_jit;
 }
 
 #ifdef __cplusplus

@@ -34,7 +34,7 @@
    A vendor runtime of your own: fill a gpucompile_runtime_vendor (open the library, start the
    device, load a module, get a function, launch, streams, memory; each entry reports its own
    failures with gpucompile_runtime_report) and call gpucompile_runtime_set_vendor before the
-   first mgpu* call (the backend headers do so in a GPUCOMPILE_CONSTRUCTOR), defining
+   first mgpu* call (the backend headers do so with GPUCOMPILE_RUNTIME_VENDOR_DEFINE), defining
    GPUCOMPILE_RUNTIME_VENDOR before including this file so that a second vendor runtime in the
    file stops at [section: one vendor runtime]. The
    helpers of [section: shared] are there for it: gpucompile_lock / gpucompile_unlock,
@@ -45,6 +45,11 @@
    stderr). A missing library or device is reported once and remembered.
    Threads: opening is guarded by a lock; the vendor's calls are as thread-safe as the vendor.
 */
+/* A vendor runtime (GPUCOMPILE_RUNTIME_VENDOR: [section: one vendor runtime]) is this file's
+   implementation with a vendor behind it. */
+#if defined(GPUCOMPILE_RUNTIME_VENDOR) && !defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION)
+#define GPUCOMPILE_RUNTIME_IMPLEMENTATION
+#endif
 #ifndef GPUCOMPILE_RUNTIME_H
 #define GPUCOMPILE_RUNTIME_H
 
@@ -172,14 +177,25 @@ typedef struct gpucompile_runtime_vendor {
     void (*image_copy)(void *image, void *host, int to_image, void *stream);
     void (*image_free)(void *image, void *stream);
 } gpucompile_runtime_vendor;
-/* The entries every vendor runtime fills, in the order above: one whose functions are named
-   <prefix>load, <prefix>start, ... fills them all with GPUCOMPILE_RUNTIME_ENTRIES(X), X(f)
-   assigning <prefix>f to entry f (the backend headers do). */
-#define GPUCOMPILE_RUNTIME_ENTRIES(X) \
-    X(load) X(start) X(check) X(module_load) X(module_unload) X(get_function) X(launch) X(stream_create) \
-    X(stream_synchronize) X(stream_destroy) X(mem_alloc) X(mem_free) X(mem_copy) X(mem_set32)
 /* The vendor behind mgpu* (before the first call only). */
 void gpucompile_runtime_set_vendor(const gpucompile_runtime_vendor *vendor);
+/* A vendor runtime whose functions are named <prefix>load, <prefix>start, ...: its table, set as
+   the vendor before main (a constructor runs once). The entries every vendor has come from those
+   names; the function this macro begins, <prefix>vendor(v), fills in the rest (the names, the
+   optional entries). The backend headers' runtimes are defined so. */
+#define GPUCOMPILE_RUNTIME_VENDOR_DEFINE(prefix) \
+    static void prefix##vendor(gpucompile_runtime_vendor *v); \
+    GPUCOMPILE_CONSTRUCTOR(prefix##vendor_register) { \
+        static gpucompile_runtime_vendor v; \
+        v.load = prefix##load; v.start = prefix##start; v.check = prefix##check; v.launch = prefix##launch; \
+        v.module_load = prefix##module_load; v.module_unload = prefix##module_unload; v.get_function = prefix##get_function; \
+        v.stream_create = prefix##stream_create; v.stream_synchronize = prefix##stream_synchronize; \
+        v.stream_destroy = prefix##stream_destroy; v.mem_alloc = prefix##mem_alloc; v.mem_free = prefix##mem_free; \
+        v.mem_copy = prefix##mem_copy; v.mem_set32 = prefix##mem_set32; \
+        prefix##vendor(&v); \
+        gpucompile_runtime_set_vendor(&v); \
+    } \
+    static void prefix##vendor(gpucompile_runtime_vendor *v)
 
 #ifdef __cplusplus
 }
@@ -477,8 +493,8 @@ GPUCOMPILE_PRIVATE const char *gpucompile__ob_format(const gpucompile__ob *e, gp
 /* ==== [section: SPIR-V words] =============================================================
    A SPIR-V module's instructions, for gpucompile_spirv.h and gpucompile_vulkan.h: their backends
    (the repair after llc, the kernels of an object), their runtimes and the Vulkan reflection
-   reader alike, so no LLVM. Compiled where one of them defines GPUCOMPILE_SPIRV_WORDS and asks
-   for [section: shared]; not into the core, which knows no target's format (tests/cli_seam.sh).
+   reader alike, so no LLVM. Compiled where one of them is included (each defines
+   GPUCOMPILE_SPIRV_WORDS) and asks for [section: shared]; not into the core, which knows no target's format (tests/cli_seam.sh).
    A module is 32-bit words: five of header (magic 0x07230203, version, generator, id bound,
    0), then instructions, each a first word (word count << 16 | opcode) and its operands. Words
    are read in the byte order the magic is written in, so the bytes as written and a copy in
@@ -531,6 +547,13 @@ GPUCOMPILE_PRIVATE int gpucompile_spirv_begin(gpucompile_spirv_inst *s, const vo
     if (gpucompile_spirv_word(s, 0) != GPUCOMPILE_SPIRV_MAGIC) return 0;
     s->n = size / 4;
     return 1;
+}
+
+/* The image_format (gpucompile_runtime_vendor) of a runtime that loads SPIR-V modules only:
+   "bin" for bytes that start with the magic, in either byte order. */
+GPUCOMPILE_PRIVATE const char *gpucompile_spirv_image_format(int image_kind, const unsigned char *image, size_t size) {
+    (void)image_kind;
+    return size >= 4 && (memcmp(image, "\x03\x02\x23\x07", 4) == 0 || memcmp(image, "\x07\x23\x02\x03", 4) == 0) ? "bin" : NULL;
 }
 
 /* To the next instruction: 1, or 0 at the end of the module or at a malformed one (bad). */
@@ -678,8 +701,7 @@ GPUCOMPILE_PRIVATE const char *gpucompile_spirv_ids_wrong(const void *data, size
 
 /* ==== [section: runtime] =================================================================
    The mgpu* functions over the vendor table, run-time selection, the error reporting. One
-   per program (GPUCOMPILE_RUNTIME_IMPLEMENTATION, which each GPUCOMPILE_<BACKEND>_RUNTIME
-   defines). */
+   per program (GPUCOMPILE_RUNTIME_IMPLEMENTATION, which GPUCOMPILE_RUNTIME_VENDOR implies). */
 #if defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION) && !defined(GPUCOMPILE__RUNTIME_IMPLEMENTED)
 #define GPUCOMPILE__RUNTIME_IMPLEMENTED
 #include <limits.h>

@@ -33,6 +33,7 @@
    parameter an int32_t of OpenCL C's sampler bits (one cl_sampler per value, kept). */
 #ifndef GPUCOMPILE_SPIRV_H
 #define GPUCOMPILE_SPIRV_H
+#define GPUCOMPILE_SPIRV_WORDS /* gpucompile_runtime.h's walk over a module's instructions, for the implementation */
 #if defined(GPUCOMPILE_H) /* the backend; the runtime alone needs neither LLVM nor gpucompile.h */
 #ifdef __cplusplus
 extern "C" {
@@ -59,9 +60,6 @@ GPUCOMPILE_API int gpucompile_spirv_available(void);
 #endif
 #if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_SPIRV_IMPLEMENTATION)) && !defined(GPUCOMPILE_BACKEND_IMPLEMENTATION)
 #define GPUCOMPILE_BACKEND_IMPLEMENTATION /* the backend helpers of gpucompile_runtime.h, also without the core */
-#endif
-#if !defined(GPUCOMPILE_SPIRV_WORDS)
-#define GPUCOMPILE_SPIRV_WORDS /* gpucompile_runtime.h's walk over a module's instructions */
 #endif
 #include "gpucompile_runtime.h"
 #ifdef __cplusplus
@@ -252,9 +250,6 @@ GPUCOMPILE_BACKEND_DEFINE(spirv)
    takes SPIR-V is reported once and remembered; every later call fails quietly. */
 #if defined(GPUCOMPILE_SPIRV_RUNTIME) && !defined(GPUCOMPILE_SPIRV_RUNTIME_IMPLEMENTED)
 #define GPUCOMPILE_SPIRV_RUNTIME_IMPLEMENTED
-#if !defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION)
-#define GPUCOMPILE_RUNTIME_IMPLEMENTATION
-#endif
 #define GPUCOMPILE_RUNTIME_VENDOR /* gpucompile_runtime.h refuses a second vendor runtime */
 #include "gpucompile_runtime.h"
 #include <limits.h>
@@ -755,19 +750,15 @@ GPUCOMPILE_PRIVATE void gpucompile_spirv__rt_image_free(void *image, void *strea
     free(im);
 }
 
-/* The vendor behind mgpu*, filled by name before main (a constructor runs once). */
-#define GPUCOMPILE_SPIRV__RT_ENTRY(f) v.f = gpucompile_spirv__rt_##f;
-GPUCOMPILE_CONSTRUCTOR(gpucompile_spirv__rt_register) {
-    static gpucompile_runtime_vendor v; /* left NULL: image_format (the generic kinds), enter, leave, module_load_jit */
-    v.name = "OpenCL"; v.launch_call = "clEnqueueNDRangeKernel"; v.kind = "an OpenCL library";
-    v.env = "GPUCOMPILE_LIBOPENCL"; v.library = GPUCOMPILE_SPIRV__LIBOPENCL;
-    v.what = "the OpenCL loader"; v.hint = "no OpenCL ICD loader installed? Debian: ocl-icd-libopencl1";
-    GPUCOMPILE_RUNTIME_ENTRIES(GPUCOMPILE_SPIRV__RT_ENTRY)
-    v.image_create = gpucompile_spirv__rt_image_create;
-    v.image_copy = gpucompile_spirv__rt_image_copy;
-    v.image_free = gpucompile_spirv__rt_image_free;
-    v.score = gpucompile_spirv__score;
-    gpucompile_runtime_set_vendor(&v);
+/* The vendor behind mgpu*; left NULL: image_format (the generic kinds), enter, leave, module_load_jit. */
+GPUCOMPILE_RUNTIME_VENDOR_DEFINE(gpucompile_spirv__rt_) {
+    v->name = "OpenCL"; v->launch_call = "clEnqueueNDRangeKernel"; v->kind = "an OpenCL library";
+    v->env = "GPUCOMPILE_LIBOPENCL"; v->library = GPUCOMPILE_SPIRV__LIBOPENCL;
+    v->what = "the OpenCL loader"; v->hint = "no OpenCL ICD loader installed? Debian: ocl-icd-libopencl1";
+    v->image_create = gpucompile_spirv__rt_image_create;
+    v->image_copy = gpucompile_spirv__rt_image_copy;
+    v->image_free = gpucompile_spirv__rt_image_free;
+    v->score = gpucompile_spirv__score;
 }
 
 #ifdef __cplusplus

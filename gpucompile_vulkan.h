@@ -90,6 +90,7 @@
    that uses them is kept. */
 #ifndef GPUCOMPILE_VULKAN_H
 #define GPUCOMPILE_VULKAN_H
+#define GPUCOMPILE_SPIRV_WORDS /* gpucompile_runtime.h's walk over a module's instructions, for the implementation */
 #include <stddef.h>
 #include <stdint.h>
 #if defined(GPUCOMPILE_H) /* the backend; the reflection reader alone needs neither LLVM nor gpucompile.h */
@@ -438,17 +439,9 @@ enum {
 #if (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_VULKAN_IMPLEMENTATION)) && !defined(GPUCOMPILE_BACKEND_IMPLEMENTATION)
 #define GPUCOMPILE_BACKEND_IMPLEMENTATION /* the backend helpers of gpucompile_runtime.h, also without the core */
 #endif
-#if !defined(GPUCOMPILE_SPIRV_WORDS)
-#define GPUCOMPILE_SPIRV_WORDS /* gpucompile_runtime.h's walk over a module's instructions */
-#endif
 #include "gpucompile_runtime.h"
 #ifdef __cplusplus
 extern "C" {
-#endif
-#if defined(__GNUC__)
-#define GPUCOMPILE_VULKAN__PRIVATE static __attribute__((unused))
-#else
-#define GPUCOMPILE_VULKAN__PRIVATE static
 #endif
 
 /* What one id's decorations say. */
@@ -479,7 +472,7 @@ typedef struct gpucompile_vulkan__spv {
     uint32_t wg_size_id;        /* the constant decorated BuiltIn WorkgroupSize, 0 none */
 } gpucompile_vulkan__spv;
 
-GPUCOMPILE_VULKAN__PRIVATE const uint32_t *gpucompile_vulkan__spv_def(const gpucompile_vulkan__spv *s, uint32_t id, uint32_t op, uint32_t min_wc) {
+GPUCOMPILE_PRIVATE const uint32_t *gpucompile_vulkan__spv_def(const gpucompile_vulkan__spv *s, uint32_t id, uint32_t op, uint32_t min_wc) {
     const uint32_t *i;
     if (id >= s->cap || !s->ids[id].def) return NULL;
     i = s->w + s->ids[id].def;
@@ -487,7 +480,7 @@ GPUCOMPILE_VULKAN__PRIVATE const uint32_t *gpucompile_vulkan__spv_def(const gpuc
 }
 
 /* The value of an OpConstant / OpSpecConstant (its low word), else def. */
-GPUCOMPILE_VULKAN__PRIVATE uint32_t gpucompile_vulkan__const(const gpucompile_vulkan__spv *s, uint32_t id, uint32_t def) {
+GPUCOMPILE_PRIVATE uint32_t gpucompile_vulkan__const(const gpucompile_vulkan__spv *s, uint32_t id, uint32_t def) {
     const uint32_t *i = gpucompile_vulkan__spv_def(s, id, 0, 4);
     if (!i || (gpucompile_spirv_opcode(i[0]) != GPUCOMPILE_VULKAN__OP_CONSTANT && gpucompile_spirv_opcode(i[0]) != GPUCOMPILE_VULKAN__OP_SPEC_CONSTANT)) return def;
     return i[3];
@@ -496,7 +489,7 @@ GPUCOMPILE_VULKAN__PRIVATE uint32_t gpucompile_vulkan__const(const gpucompile_vu
 /* The bytes of type id: in a block with explicit layout (Offset, ArrayStride) when explicit,
    else natural sizes without padding; 0 when unknown (or unsized). Depth-limited: hostile input
    may make types refer to each other. */
-GPUCOMPILE_VULKAN__PRIVATE uint64_t gpucompile_vulkan__size(const gpucompile_vulkan__spv *s, uint32_t id, int explicit_layout, int depth) {
+GPUCOMPILE_PRIVATE uint64_t gpucompile_vulkan__size(const gpucompile_vulkan__spv *s, uint32_t id, int explicit_layout, int depth) {
     const uint32_t *i = gpucompile_vulkan__spv_def(s, id, 0, 2);
     uint32_t wc, k;
     uint64_t size = 0, e;
@@ -529,7 +522,7 @@ GPUCOMPILE_VULKAN__PRIVATE uint64_t gpucompile_vulkan__size(const gpucompile_vul
 }
 
 /* A walk over the words from the instruction at word at (5: the first). */
-GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__walk(const gpucompile_vulkan__spv *s, gpucompile_spirv_inst *it, size_t at) {
+GPUCOMPILE_PRIVATE void gpucompile_vulkan__walk(const gpucompile_vulkan__spv *s, gpucompile_spirv_inst *it, size_t at) {
     gpucompile_spirv_begin(it, s->w, s->n * 4);
     it->at = at;
 }
@@ -539,7 +532,7 @@ GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__walk(const gpucompile_vulkan_
    those LLVM 22 and the repairs write: a GLSL.std.450 instruction's number (NMax is 80, an id
    too), memory and image operand masks and their literals, composite indices, shuffle
    components, merge controls, a switch's case values, branch weights. */
-GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__literal(uint32_t op, size_t k) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__literal(uint32_t op, size_t k) {
     switch (op) {
     case 12: return k == 4;                            /* OpExtInst: the set's instruction */
     case 61: return k >= 4;                            /* OpLoad: memory access */
@@ -557,7 +550,7 @@ GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__literal(uint32_t op, size_t k)
     }
 }
 
-GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__mark_uses(gpucompile_vulkan__spv *s, uint32_t fn, unsigned char *visited, int depth) {
+GPUCOMPILE_PRIVATE void gpucompile_vulkan__mark_uses(gpucompile_vulkan__spv *s, uint32_t fn, unsigned char *visited, int depth) {
     const uint32_t *f = gpucompile_vulkan__spv_def(s, fn, GPUCOMPILE_VULKAN__OP_FUNCTION, 5);
     gpucompile_spirv_inst it;
     if (!f || visited[fn] || depth > 64) return;
@@ -575,12 +568,12 @@ GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__mark_uses(gpucompile_vulkan__
     }
 }
 
-GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__binding_less(const gpucompile_vulkan_binding *a, const gpucompile_vulkan_binding *b) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__binding_less(const gpucompile_vulkan_binding *a, const gpucompile_vulkan_binding *b) {
     return a->set < b->set || (a->set == b->set && a->binding < b->binding);
 }
 
 /* b into k's bindings, sorted (32 at most), its parameter not known yet. */
-GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__add_binding(gpucompile_vulkan_kernel *k, gpucompile_vulkan_binding *b) {
+GPUCOMPILE_PRIVATE void gpucompile_vulkan__add_binding(gpucompile_vulkan_kernel *k, gpucompile_vulkan_binding *b) {
     int q;
     if (k->num_bindings == 32) return;
     b->param = b->sampler_param = -1;
@@ -598,7 +591,7 @@ GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__add_binding(gpucompile_vulkan
    0 without one, or when a token is malformed or names a binding or push-constant bytes the
    entry point does not have (the launch then takes the default convention). */
 /* 1 when the module has k's parameter string (k from the pointer-kernel lowering), which fills k->params. */
-GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__params(const gpucompile_vulkan__spv *s, gpucompile_vulkan_kernel *k) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__params(const gpucompile_vulkan__spv *s, gpucompile_vulkan_kernel *k) {
     size_t nlen = strlen(k->name);
     gpucompile_spirv_inst it;
     for (gpucompile_vulkan__walk(s, &it, 5); gpucompile_spirv_next(&it);) {
@@ -684,7 +677,7 @@ GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__params(const gpucompile_vulkan
 }
 
 /* id, when it is a 32-bit OpSpecConstant with a SpecId not yet listed, as one of k's sizes set at launch. */
-GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__launch_value(const gpucompile_vulkan__spv *s, gpucompile_vulkan_kernel *k, uint32_t id, uint32_t kind, uint32_t arg) {
+GPUCOMPILE_PRIVATE void gpucompile_vulkan__launch_value(const gpucompile_vulkan__spv *s, gpucompile_vulkan_kernel *k, uint32_t id, uint32_t kind, uint32_t arg) {
     const uint32_t *c = id ? gpucompile_vulkan__spv_def(s, id, GPUCOMPILE_VULKAN__OP_SPEC_CONSTANT, 4) : NULL;
     const uint32_t *t = c ? gpucompile_vulkan__spv_def(s, c[1], GPUCOMPILE_VULKAN__OP_TYPE_INT, 3) : NULL;
     int i;
@@ -697,7 +690,7 @@ GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__launch_value(const gpucompile
     k->launch[k->num_launch++].value = c[3];
 }
 
-GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__entry(gpucompile_vulkan__spv *s, size_t e, unsigned char *visited, gpucompile_vulkan_kernel *k) {
+GPUCOMPILE_PRIVATE void gpucompile_vulkan__entry(gpucompile_vulkan__spv *s, size_t e, unsigned char *visited, gpucompile_vulkan_kernel *k) {
     const uint32_t *ep = s->w + e;
     uint32_t wc = gpucompile_spirv_count(ep[0]), fn = ep[2], name_words = 0, id, j, size_ids[3] = {0, 0, 0};
     gpucompile_spirv_inst it;
@@ -856,7 +849,7 @@ GPUCOMPILE_VULKAN__PRIVATE void gpucompile_vulkan__entry(gpucompile_vulkan__spv 
 
 /* The (set, binding) an OpModuleProcessed "gpucompile.uniforms SET BINDING" names in the words
    w[0..n) (host order): 1, or 0 without one. */
-GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__uniform_mark(const uint32_t *w, size_t n, uint32_t *set, uint32_t *binding) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__uniform_mark(const uint32_t *w, size_t n, uint32_t *set, uint32_t *binding) {
     size_t at;
     for (at = 5; at < n && (w[at] >> 16);) {
         uint32_t wc = w[at] >> 16;
@@ -892,7 +885,7 @@ GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__uniform_mark(const uint32_t *w
    bytes, WebGPU's maxUniformBufferBindingSize 65536. 0; -1 for words that are no module, -2
    where the module has a uniform buffer of the block's type (the reflection could not tell the
    two apart), -3 out of memory. */
-GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__uniform_block(const uint32_t *w, size_t n, uint32_t **out, size_t *out_n, int *binding) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__uniform_block(const uint32_t *w, size_t n, uint32_t **out, size_t *out_n, int *binding) {
     size_t at, first_annotation = 0, bat, o = 0;
     uint32_t pc = 0, max_binding = 0, any_binding = 0, *d;
     *binding = -1;
@@ -950,7 +943,7 @@ GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__uniform_block(const uint32_t *
     return 0;
 }
 
-GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__reflect(const void *spirv, size_t size, gpucompile_vulkan_kernel *out, int max) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__reflect(const void *spirv, size_t size, gpucompile_vulkan_kernel *out, int max) {
     gpucompile_vulkan__spv s;
     uint32_t uset = 0, ubinding = 0, uvar = 0;
     gpucompile_spirv_inst it;
@@ -1043,7 +1036,7 @@ done:
    would name the others' buffers, push-constant block and built-ins (a driver may count them; a
    reader of the interface sees them). In place on the words w[0..*n) (host order), *n the count
    after; 0, or -1 (malformed, out of memory: unchanged). */
-GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__own_interfaces(uint32_t *w, size_t *n) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__own_interfaces(uint32_t *w, size_t *n) {
     gpucompile_vulkan__spv s;
     gpucompile_spirv_inst it;
     unsigned char *visited = NULL;
@@ -1091,8 +1084,8 @@ done:
    (format bin) for Vulkan: a SPIR-V triple whose environment names Vulkan
    (spirv1.6-unknown-vulkan1.3-compute), never an OpenCL one (spirv64-unknown-unknown) nor another
    architecture's; -2 for another device. An object without a triple must say vulkan in its chip. */
-GPUCOMPILE_VULKAN__PRIVATE int gpucompile_vulkan__score(const char *triple, const char *chip, const char *format, const char *features,
-                                                        const char *device, const char **why) {
+GPUCOMPILE_PRIVATE int gpucompile_vulkan__score(const char *triple, const char *chip, const char *format, const char *features,
+                                                const char *device, const char **why) {
     (void)features;
     if (strcmp(device, "vulkan") != 0) return -2;
     if (!format || strcmp(format, "bin") != 0) return -1;
@@ -3734,9 +3727,6 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_vulkan_mark_params(LLVMModuleRef mod
 /* ---- the runtime (GPUCOMPILE_VULKAN_RUNTIME) ---- */
 #if defined(GPUCOMPILE_VULKAN_RUNTIME) && !defined(GPUCOMPILE_VULKAN__RUNTIME_IMPLEMENTED)
 #define GPUCOMPILE_VULKAN__RUNTIME_IMPLEMENTED
-#if !defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION)
-#define GPUCOMPILE_RUNTIME_IMPLEMENTATION
-#endif
 #define GPUCOMPILE_RUNTIME_VENDOR /* gpucompile_runtime.h refuses a second vendor runtime */
 #include "gpucompile_runtime.h"
 #include <errno.h>
@@ -5705,26 +5695,17 @@ static void gpucompile_vulkan__mem_set32(void *dst, unsigned value, size_t count
     for (i = 0; i < count; i++) memcpy(p + 4 * i, &value, 4);
 }
 
-static const char *gpucompile_vulkan__image_format(int image_kind, const unsigned char *image, size_t size) {
-    (void)image_kind;
-    return size >= 4 && (memcmp(image, "\x03\x02\x23\x07", 4) == 0 || memcmp(image, "\x07\x23\x02\x03", 4) == 0) ? "bin" : NULL;
-}
-
-/* The vendor behind mgpu*, filled by name before main (a constructor runs once). */
-#define GPUCOMPILE_VULKAN__RT_ENTRY(f) v.f = gpucompile_vulkan__##f;
-GPUCOMPILE_CONSTRUCTOR(gpucompile_vulkan__rt_register) {
-    static gpucompile_runtime_vendor v; /* left NULL: leave, module_load_jit (SPIR-V modules only) */
-    v.name = "Vulkan"; v.launch_call = "vkCmdDispatch"; v.kind = "a Vulkan loader";
-    v.env = "GPUCOMPILE_LIBVULKAN"; v.library = GPUCOMPILE_VULKAN__LIBRARY;
-    v.what = "the Vulkan loader"; v.hint = "no Vulkan loader installed? Debian: libvulkan1 mesa-vulkan-drivers";
-    GPUCOMPILE_RUNTIME_ENTRIES(GPUCOMPILE_VULKAN__RT_ENTRY)
-    v.image_create = gpucompile_vulkan__image_create;
-    v.image_copy = gpucompile_vulkan__image_transfer;
-    v.image_free = gpucompile_vulkan__image_free;
-    v.score = gpucompile_vulkan__score;
-    v.image_format = gpucompile_vulkan__image_format;
-    v.enter = gpucompile_vulkan__enter;
-    gpucompile_runtime_set_vendor(&v);
+/* The vendor behind mgpu*; left NULL: leave, module_load_jit (SPIR-V modules only). */
+GPUCOMPILE_RUNTIME_VENDOR_DEFINE(gpucompile_vulkan__) {
+    v->name = "Vulkan"; v->launch_call = "vkCmdDispatch"; v->kind = "a Vulkan loader";
+    v->env = "GPUCOMPILE_LIBVULKAN"; v->library = GPUCOMPILE_VULKAN__LIBRARY;
+    v->what = "the Vulkan loader"; v->hint = "no Vulkan loader installed? Debian: libvulkan1 mesa-vulkan-drivers";
+    v->image_create = gpucompile_vulkan__image_create;
+    v->image_copy = gpucompile_vulkan__image_transfer;
+    v->image_free = gpucompile_vulkan__image_free;
+    v->score = gpucompile_vulkan__score;
+    v->image_format = gpucompile_spirv_image_format;
+    v->enter = gpucompile_vulkan__enter;
 }
 
 void gpucompile_vulkan_set_pipeline_cache(const char *path) {

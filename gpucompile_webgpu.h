@@ -68,15 +68,7 @@ GPUCOMPILE_API const gpucompile_backend *gpucompile_webgpu_backend(void);
 #ifndef GPUCOMPILE_WEBGPU_RUNTIME_API
 #define GPUCOMPILE_WEBGPU_RUNTIME_API
 #include "gpucompile_vulkan.h" /* the reflection's types (LLVM-free) */
-#if defined(GPUCOMPILE_STATIC)
-#if defined(__GNUC__)
-#define GPUCOMPILE_WEBGPU__API static __attribute__((unused))
-#else
-#define GPUCOMPILE_WEBGPU__API static
-#endif
-#else
-#define GPUCOMPILE_WEBGPU__API extern
-#endif
+#define GPUCOMPILE_WEBGPU__API GPUCOMPILE_VULKAN__API /* the same rule: static with GPUCOMPILE_STATIC */
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -175,7 +167,7 @@ int gpucompile_webgpu_record(const gpucompile_webgpu_program *program, const cha
 extern "C" {
 #endif
 
-GPUCOMPILE_VULKAN__PRIVATE int gpucompile_webgpu__reflect(const void *spirv, size_t size, gpucompile_webgpu_kernel *out, int max) {
+GPUCOMPILE_PRIVATE int gpucompile_webgpu__reflect(const void *spirv, size_t size, gpucompile_webgpu_kernel *out, int max) {
     gpucompile_vulkan_kernel *ks = NULL;
     int found, i;
     if (max > 0 && out) ks = (gpucompile_vulkan_kernel *)malloc((size_t)max * sizeof *ks);
@@ -195,8 +187,8 @@ GPUCOMPILE_VULKAN__PRIVATE int gpucompile_webgpu__reflect(const void *spirv, siz
    the device "webgpu" (this header's runtime) takes a #gpu.webgpu module: format bin, chip
    "webgpu" (a Vulkan module's chip is "vulkan": its scalars are push constants, which WebGPU has
    not); -2 for another device. */
-GPUCOMPILE_VULKAN__PRIVATE int gpucompile_webgpu__score(const char *triple, const char *chip, const char *format, const char *features,
-                                                        const char *device, const char **why) {
+GPUCOMPILE_PRIVATE int gpucompile_webgpu__score(const char *triple, const char *chip, const char *format, const char *features,
+                                                const char *device, const char **why) {
     (void)features;
     (void)triple;
     if (!device || strcmp(device, "webgpu") != 0) return -2;
@@ -224,9 +216,6 @@ GPUCOMPILE_WEBGPU__API int gpucompile_webgpu_reflect(const void *spirv, size_t s
 #if defined(GPUCOMPILE_H) && (defined(GPUCOMPILE_IMPLEMENTATION) || defined(GPUCOMPILE_WEBGPU_IMPLEMENTATION)) && \
     !defined(GPUCOMPILE_WEBGPU_IMPLEMENTED)
 #define GPUCOMPILE_WEBGPU_IMPLEMENTED
-#if defined(GPUCOMPILE_STATIC) && !defined(GPUCOMPILE_IMPLEMENTED)
-#error "gpucompile_webgpu.h: with GPUCOMPILE_STATIC the backend's implementation goes in the core's file (GPUCOMPILE_IMPLEMENTATION)"
-#endif
 #if !defined(GPUCOMPILE_BACKEND_IMPLEMENTATION)
 #define GPUCOMPILE_BACKEND_IMPLEMENTATION
 #endif
@@ -1027,9 +1016,6 @@ GPUCOMPILE_BACKEND_DEFINE(webgpu)
 */
 #if defined(GPUCOMPILE_WEBGPU_RUNTIME) && !defined(GPUCOMPILE_WEBGPU__RUNTIME_IMPLEMENTED)
 #define GPUCOMPILE_WEBGPU__RUNTIME_IMPLEMENTED
-#if !defined(GPUCOMPILE_RUNTIME_IMPLEMENTATION)
-#define GPUCOMPILE_RUNTIME_IMPLEMENTATION
-#endif
 #define GPUCOMPILE_RUNTIME_VENDOR /* gpucompile_runtime.h refuses a second vendor runtime */
 #include "gpucompile_runtime.h"
 #include <time.h>
@@ -1110,67 +1096,60 @@ enum {
 #define GPUCOMPILE_WEBGPU__MAX_BINDING (128u << 20)   /* maxStorageBufferBindingSize */
 #define GPUCOMPILE_WEBGPU__MAX_GROUPS 65535u          /* maxComputeWorkgroupsPerDimension */
 
-#define GPUCOMPILE_WEBGPU__FN(ret, name, args) ret (*name) args
+/* The webgpu.h functions used, in one list: X(ret, name, args, mark), the symbol wgpu<name>.
+   mark: "*" where Dawn of Chromium 133 has it as wgpu<name>2 (the plain name is its older form
+   there), "?" where it is optional (wgpu-native's wgpu.h). The table's fields and the names to
+   resolve are made from it, in the same order. */
+#define GPUCOMPILE_WEBGPU__FUNCTIONS(X) \
+    X(void *, CreateInstance, (const void *), "") \
+    X(void, InstanceProcessEvents, (void *), "") \
+    X(gpucompile_webgpu__future, InstanceRequestAdapter, (void *, const void *, gpucompile_webgpu__cbinfo), "*") \
+    X(gpucompile_webgpu__future, AdapterRequestDevice, (void *, const gpucompile_webgpu__device_desc *, gpucompile_webgpu__cbinfo), "*") \
+    X(uint32_t, AdapterGetInfo, (void *, gpucompile_webgpu__adapter_info *), "") \
+    X(void, AdapterInfoFreeMembers, (gpucompile_webgpu__adapter_info), "") \
+    X(uint32_t, AdapterHasFeature, (void *, uint32_t), "") \
+    X(void, AdapterRelease, (void *), "") \
+    X(void *, DeviceGetQueue, (void *), "") \
+    X(void *, DeviceCreateBuffer, (void *, const gpucompile_webgpu__buffer_desc *), "") \
+    X(void, BufferRelease, (void *), "") \
+    X(gpucompile_webgpu__future, BufferMapAsync, (void *, uint64_t, size_t, size_t, gpucompile_webgpu__cbinfo), "*") \
+    X(const void *, BufferGetConstMappedRange, (void *, size_t, size_t), "") \
+    X(void, BufferUnmap, (void *), "") \
+    X(void *, DeviceCreateShaderModule, (void *, const gpucompile_webgpu__labeled *), "") \
+    X(void, ShaderModuleRelease, (void *), "") \
+    X(void *, DeviceCreateBindGroupLayout, (void *, const gpucompile_webgpu__list_desc *), "") \
+    X(void, BindGroupLayoutRelease, (void *), "") \
+    X(void *, DeviceCreatePipelineLayout, (void *, const gpucompile_webgpu__pl_desc *), "") \
+    X(void, PipelineLayoutRelease, (void *), "") \
+    X(void *, DeviceCreateComputePipeline, (void *, const gpucompile_webgpu__cp_desc *), "") \
+    X(void, ComputePipelineRelease, (void *), "") \
+    X(void *, DeviceCreateBindGroup, (void *, const gpucompile_webgpu__bg_desc *), "") \
+    X(void, BindGroupRelease, (void *), "") \
+    X(void *, DeviceCreateCommandEncoder, (void *, const gpucompile_webgpu__labeled *), "") \
+    X(void, CommandEncoderRelease, (void *), "") \
+    X(void *, CommandEncoderBeginComputePass, (void *, const gpucompile_webgpu__pass_desc *), "") \
+    X(void, CommandEncoderCopyBufferToBuffer, (void *, void *, uint64_t, void *, uint64_t, uint64_t), "") \
+    X(void *, CommandEncoderFinish, (void *, const gpucompile_webgpu__labeled *), "") \
+    X(void, CommandBufferRelease, (void *), "") \
+    X(void, ComputePassEncoderSetPipeline, (void *, void *), "") \
+    X(void, ComputePassEncoderSetBindGroup, (void *, uint32_t, void *, size_t, const uint32_t *), "") \
+    X(void, ComputePassEncoderDispatchWorkgroups, (void *, uint32_t, uint32_t, uint32_t), "") \
+    X(void, ComputePassEncoderEnd, (void *), "") \
+    X(void, ComputePassEncoderRelease, (void *), "") \
+    X(void, QueueSubmit, (void *, size_t, void *const *), "") \
+    X(void, QueueWriteBuffer, (void *, void *, uint64_t, const void *, size_t), "") \
+    X(gpucompile_webgpu__future, QueueOnSubmittedWorkDone, (void *, gpucompile_webgpu__cbinfo), "*") \
+    X(void, DevicePushErrorScope, (void *, uint32_t), "") \
+    X(gpucompile_webgpu__future, DevicePopErrorScope, (void *, gpucompile_webgpu__cbinfo), "*") \
+    X(size_t, InstanceEnumerateAdapters, (void *, const void *, void **), "?") \
+    X(uint32_t, DevicePoll, (void *, uint32_t, const uint64_t *), "?") \
+    X(uint32_t, GetVersion, (void), "?")
+#define GPUCOMPILE_WEBGPU__FIELD(ret, name, args, mark) ret (*name) args;
 typedef struct gpucompile_webgpu__api {
-    GPUCOMPILE_WEBGPU__FN(void *, CreateInstance, (const void *));
-    GPUCOMPILE_WEBGPU__FN(void, InstanceProcessEvents, (void *));
-    GPUCOMPILE_WEBGPU__FN(gpucompile_webgpu__future, InstanceRequestAdapter, (void *, const void *, gpucompile_webgpu__cbinfo));
-    GPUCOMPILE_WEBGPU__FN(gpucompile_webgpu__future, AdapterRequestDevice, (void *, const gpucompile_webgpu__device_desc *, gpucompile_webgpu__cbinfo));
-    GPUCOMPILE_WEBGPU__FN(uint32_t, AdapterGetInfo, (void *, gpucompile_webgpu__adapter_info *));
-    GPUCOMPILE_WEBGPU__FN(void, AdapterInfoFreeMembers, (gpucompile_webgpu__adapter_info));
-    GPUCOMPILE_WEBGPU__FN(uint32_t, AdapterHasFeature, (void *, uint32_t));
-    GPUCOMPILE_WEBGPU__FN(void, AdapterRelease, (void *));
-    GPUCOMPILE_WEBGPU__FN(void *, DeviceGetQueue, (void *));
-    GPUCOMPILE_WEBGPU__FN(void *, DeviceCreateBuffer, (void *, const gpucompile_webgpu__buffer_desc *));
-    GPUCOMPILE_WEBGPU__FN(void, BufferRelease, (void *));
-    GPUCOMPILE_WEBGPU__FN(gpucompile_webgpu__future, BufferMapAsync, (void *, uint64_t, size_t, size_t, gpucompile_webgpu__cbinfo));
-    GPUCOMPILE_WEBGPU__FN(const void *, BufferGetConstMappedRange, (void *, size_t, size_t));
-    GPUCOMPILE_WEBGPU__FN(void, BufferUnmap, (void *));
-    GPUCOMPILE_WEBGPU__FN(void *, DeviceCreateShaderModule, (void *, const gpucompile_webgpu__labeled *));
-    GPUCOMPILE_WEBGPU__FN(void, ShaderModuleRelease, (void *));
-    GPUCOMPILE_WEBGPU__FN(void *, DeviceCreateBindGroupLayout, (void *, const gpucompile_webgpu__list_desc *));
-    GPUCOMPILE_WEBGPU__FN(void, BindGroupLayoutRelease, (void *));
-    GPUCOMPILE_WEBGPU__FN(void *, DeviceCreatePipelineLayout, (void *, const gpucompile_webgpu__pl_desc *));
-    GPUCOMPILE_WEBGPU__FN(void, PipelineLayoutRelease, (void *));
-    GPUCOMPILE_WEBGPU__FN(void *, DeviceCreateComputePipeline, (void *, const gpucompile_webgpu__cp_desc *));
-    GPUCOMPILE_WEBGPU__FN(void, ComputePipelineRelease, (void *));
-    GPUCOMPILE_WEBGPU__FN(void *, DeviceCreateBindGroup, (void *, const gpucompile_webgpu__bg_desc *));
-    GPUCOMPILE_WEBGPU__FN(void, BindGroupRelease, (void *));
-    GPUCOMPILE_WEBGPU__FN(void *, DeviceCreateCommandEncoder, (void *, const gpucompile_webgpu__labeled *));
-    GPUCOMPILE_WEBGPU__FN(void, CommandEncoderRelease, (void *));
-    GPUCOMPILE_WEBGPU__FN(void *, CommandEncoderBeginComputePass, (void *, const gpucompile_webgpu__pass_desc *));
-    GPUCOMPILE_WEBGPU__FN(void, CommandEncoderCopyBufferToBuffer, (void *, void *, uint64_t, void *, uint64_t, uint64_t));
-    GPUCOMPILE_WEBGPU__FN(void *, CommandEncoderFinish, (void *, const gpucompile_webgpu__labeled *));
-    GPUCOMPILE_WEBGPU__FN(void, CommandBufferRelease, (void *));
-    GPUCOMPILE_WEBGPU__FN(void, ComputePassEncoderSetPipeline, (void *, void *));
-    GPUCOMPILE_WEBGPU__FN(void, ComputePassEncoderSetBindGroup, (void *, uint32_t, void *, size_t, const uint32_t *));
-    GPUCOMPILE_WEBGPU__FN(void, ComputePassEncoderDispatchWorkgroups, (void *, uint32_t, uint32_t, uint32_t));
-    GPUCOMPILE_WEBGPU__FN(void, ComputePassEncoderEnd, (void *));
-    GPUCOMPILE_WEBGPU__FN(void, ComputePassEncoderRelease, (void *));
-    GPUCOMPILE_WEBGPU__FN(void, QueueSubmit, (void *, size_t, void *const *));
-    GPUCOMPILE_WEBGPU__FN(void, QueueWriteBuffer, (void *, void *, uint64_t, const void *, size_t));
-    GPUCOMPILE_WEBGPU__FN(gpucompile_webgpu__future, QueueOnSubmittedWorkDone, (void *, gpucompile_webgpu__cbinfo));
-    GPUCOMPILE_WEBGPU__FN(void, DevicePushErrorScope, (void *, uint32_t));
-    GPUCOMPILE_WEBGPU__FN(gpucompile_webgpu__future, DevicePopErrorScope, (void *, gpucompile_webgpu__cbinfo));
-    /* optional: wgpu-native's (wgpu.h) */
-    GPUCOMPILE_WEBGPU__FN(size_t, InstanceEnumerateAdapters, (void *, const void *, void **));
-    GPUCOMPILE_WEBGPU__FN(uint32_t, DevicePoll, (void *, uint32_t, const uint64_t *));
-    GPUCOMPILE_WEBGPU__FN(uint32_t, GetVersion, (void));
+    GPUCOMPILE_WEBGPU__FUNCTIONS(GPUCOMPILE_WEBGPU__FIELD)
 } gpucompile_webgpu__api;
-
-/* Names in the order above; '*' marks those Dawn of Chromium 133 has as NAME2 (the plain name is
-   its older form there), '?' the optional ones. */
-static const char *const gpucompile_webgpu__names[] = {
-    "wgpuCreateInstance", "wgpuInstanceProcessEvents", "*wgpuInstanceRequestAdapter", "*wgpuAdapterRequestDevice", "wgpuAdapterGetInfo",
-    "wgpuAdapterInfoFreeMembers", "wgpuAdapterHasFeature", "wgpuAdapterRelease", "wgpuDeviceGetQueue", "wgpuDeviceCreateBuffer", "wgpuBufferRelease",
-    "*wgpuBufferMapAsync", "wgpuBufferGetConstMappedRange", "wgpuBufferUnmap", "wgpuDeviceCreateShaderModule", "wgpuShaderModuleRelease",
-    "wgpuDeviceCreateBindGroupLayout", "wgpuBindGroupLayoutRelease", "wgpuDeviceCreatePipelineLayout", "wgpuPipelineLayoutRelease",
-    "wgpuDeviceCreateComputePipeline", "wgpuComputePipelineRelease", "wgpuDeviceCreateBindGroup", "wgpuBindGroupRelease",
-    "wgpuDeviceCreateCommandEncoder", "wgpuCommandEncoderRelease", "wgpuCommandEncoderBeginComputePass",
-    "wgpuCommandEncoderCopyBufferToBuffer", "wgpuCommandEncoderFinish", "wgpuCommandBufferRelease", "wgpuComputePassEncoderSetPipeline",
-    "wgpuComputePassEncoderSetBindGroup", "wgpuComputePassEncoderDispatchWorkgroups", "wgpuComputePassEncoderEnd",
-    "wgpuComputePassEncoderRelease", "wgpuQueueSubmit", "wgpuQueueWriteBuffer", "*wgpuQueueOnSubmittedWorkDone",
-    "wgpuDevicePushErrorScope", "*wgpuDevicePopErrorScope", "?wgpuInstanceEnumerateAdapters", "?wgpuDevicePoll", "?wgpuGetVersion"};
+#define GPUCOMPILE_WEBGPU__NAME(ret, name, args, mark) mark "wgpu" #name,
+static const char *const gpucompile_webgpu__names[] = {GPUCOMPILE_WEBGPU__FUNCTIONS(GPUCOMPILE_WEBGPU__NAME)};
 
 /* What differs between the two ABIs. */
 typedef struct gpucompile_webgpu__abi {
@@ -2097,25 +2076,16 @@ static void gpucompile_webgpu__launch(void *function, const unsigned grid[3], co
    allocation table) are the runtime's, not each thread's. */
 GPUCOMPILE_LOCK_DEFINE(gpucompile_webgpu__mutex, gpucompile_webgpu__enter, gpucompile_webgpu__leave)
 
-static const char *gpucompile_webgpu__image_format(int image_kind, const unsigned char *image, size_t size) {
-    (void)image_kind;
-    return size >= 4 && (memcmp(image, "\x03\x02\x23\x07", 4) == 0 || memcmp(image, "\x07\x23\x02\x03", 4) == 0) ? "bin" : NULL;
-}
-
-/* The vendor behind mgpu*, filled before main. */
-#define GPUCOMPILE_WEBGPU__RT_ENTRY(f) v.f = gpucompile_webgpu__##f;
-GPUCOMPILE_CONSTRUCTOR(gpucompile_webgpu__rt_register) {
-    static gpucompile_runtime_vendor v; /* left NULL: module_load_jit (SPIR-V modules only) */
-    v.name = "WebGPU"; v.launch_call = "wgpuComputePassEncoderDispatchWorkgroups"; v.kind = "a webgpu.h library (wgpu-native or Dawn)";
-    v.env = "GPUCOMPILE_LIBWEBGPU"; v.library = GPUCOMPILE_WEBGPU__LIBRARY;
-    v.what = "the WebGPU library";
-    v.hint = "wgpu-native or Dawn: PyPI's wgpu wheel holds libwgpu_native-release.so, dawn-python libwebgpu_dawn_x86_64.so; set GPUCOMPILE_LIBWEBGPU";
-    GPUCOMPILE_RUNTIME_ENTRIES(GPUCOMPILE_WEBGPU__RT_ENTRY)
-    v.score = gpucompile_webgpu__score;
-    v.image_format = gpucompile_webgpu__image_format;
-    v.enter = gpucompile_webgpu__enter;
-    v.leave = gpucompile_webgpu__leave;
-    gpucompile_runtime_set_vendor(&v);
+/* The vendor behind mgpu*; left NULL: module_load_jit (SPIR-V modules only). */
+GPUCOMPILE_RUNTIME_VENDOR_DEFINE(gpucompile_webgpu__) {
+    v->name = "WebGPU"; v->launch_call = "wgpuComputePassEncoderDispatchWorkgroups"; v->kind = "a webgpu.h library (wgpu-native or Dawn)";
+    v->env = "GPUCOMPILE_LIBWEBGPU"; v->library = GPUCOMPILE_WEBGPU__LIBRARY;
+    v->what = "the WebGPU library";
+    v->hint = "wgpu-native or Dawn: PyPI's wgpu wheel holds libwgpu_native-release.so, dawn-python libwebgpu_dawn_x86_64.so; set GPUCOMPILE_LIBWEBGPU";
+    v->score = gpucompile_webgpu__score;
+    v->image_format = gpucompile_spirv_image_format;
+    v->enter = gpucompile_webgpu__enter;
+    v->leave = gpucompile_webgpu__leave;
 }
 
 int gpucompile_webgpu_runtime_info_get(gpucompile_webgpu_runtime_info *out) {
