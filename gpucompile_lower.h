@@ -191,6 +191,10 @@ GPUCOMPILE_API int gpucompile_inline_helpers(LLVMModuleRef module);
      (what the code generator makes of it may need the backend's repair); OpenCL 1.x atomic_* and
      atom_* functions: atomicrmw / cmpxchg; OpenCL C's built-in library (math, integer, common,
      geometric, relational, shuffles, conversions): IR at each call (gpucompile_lower__library).
+   - OpenCL's sub-group functions and NVVM's warp functions (CUDA's shuffles, votes, ballots, lane
+     ids): the target's subgroup intrinsics (gpucompile_lower__subgroup, gpucompile_lower__warp); a
+     kernel that calls the latter needs sub-groups of its warp's size (options.warp_size, 32), which
+     the string GPUCOMPILE_LOWER_SUBGROUP_SIZE in params_metadata says.
    - the original parameter order: named metadata (the target's params_metadata), one string per
      kernel, "gpucompile.params NAME T0 T1 ...", a token per parameter: bN (binding N of set 0), pO:S (S
      bytes at offset O of the scalars' block), lB (local memory: the launch may ask for up to B

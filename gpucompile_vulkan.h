@@ -63,7 +63,9 @@
    array whose length is a specialization constant, SpecId 3 and up); the runtime makes a
    pipeline per size. Flags compile them in: workgroup_size = "X,Y,Z" (a kernel without
    reqd_work_group_size; the launch's block must equal it) and local_memory = "BYTES" (each local
-   pointer parameter's workgroup array; the launch may ask for up to that). What Vulkan cannot
+   pointer parameter's workgroup array; the launch may ask for up to that); warp_size = "N" (the
+   lanes of CUDA's warp for NVVM's warp functions, default 32: a kernel that calls them needs
+   sub-groups of that size, which the runtime asks of the device or refuses at load). What Vulkan cannot
    express is refused before LLVM, naming the function and the instruction
    (docs/vulkan-pointer-kernels.md).
 
@@ -2109,7 +2111,7 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__diag_handler(LLVMDiagnosticInfoRef di
 /* Pointer kernels into the Vulkan shape ([section: lowering]), then the input rules on
    what the rewrite made. Flags: workgroup_size = "X,Y,Z" (kernels without reqd_work_group_size;
    without it: set at launch), local_memory = "BYTES" (each local pointer parameter's; without
-   it: set at launch). */
+   it: set at launch), warp_size = "N" (CUDA's warp; 32). */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__lower(gpucompile_job *job) {
     gpucompile_lower_options o;
     gpucompile_lower_target t;
