@@ -1,22 +1,10 @@
-/*!
-CUDA's warp functions (clang's CUDA headers: __shfl*_sync, __all_sync, __any_sync, __uni_sync,
-__ballot_sync, __activemask; NVVM's %laneid and %lanemask_lt) on segments of 8 lanes (each
-shuffle's width 8), so that the answers hold for a warp of 8 lanes as for CUDA's 32: each thread
-writes the bits of the checks that failed (0: all held), its value v = 3 * threadIdx.x + 1.
-tests/data/vulkan_warps_nvptx.ll is clang's output (the command there); tests/test_vulkan_ptr.c
-compiles it for warps of 8 and of 32 and runs what the device's sub-groups allow.
-The format is piglit's (tests/corpus/piglit_run.c).
-[config]
-name: warp functions
-
-[test]
-name: two blocks of 64
-kernel_name: warps
-dimensions: 1
-global_size: 128 0 0
-local_size: 64 0 0
-arg_out: 0 buffer int[128] repeat 0
-!*/
+/* CUDA's warp functions (clang's CUDA headers: __shfl*_sync, __all_sync, __any_sync, __uni_sync,
+   __ballot_sync, __activemask; NVVM's %laneid and %lanemask_lt) on segments of 8 lanes (each
+   shuffle's width 8), so that the answers hold for a warp of 8 lanes as for CUDA's 32: each thread
+   writes the bits of the checks that failed (0: all held), its value v = 3 * threadIdx.x + 1.
+   tests/data/vulkan_warps_nvptx.ll is clang's output (the command there); tests/test_vulkan_ptr.c
+   compiles it for warps of 8 and of 32 and runs, in blocks of 64, what the device's sub-groups
+   allow. */
 #define W 8
 #define FULL 0xffffffffu
 
