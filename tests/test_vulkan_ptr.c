@@ -670,6 +670,16 @@ static void test_cuda_warps(void) {
         o.warp_size = warps[w];
         CHECK_MSG(compile_ir_opt(ir, size, &m, &log, &n, &o, 1), "warp of %u: %s", warps[w], log.text);
         CHECK(gpucompile_vulkan_reflect(m.data, m.len, k, 2) == 1 && k[0].subgroup_size == warps[w] && k[0].num_params == 1);
+        { /* ... and in the kernel metadata */
+            gpucompile_object *obj = NULL;
+            char want[64];
+            snprintf(want, sizeof want, "subgroup_size = %u : i32, workgroup_size", warps[w]);
+            CHECK(gpucompile_object_create("#gpu.vulkan", GPUCOMPILE_FORMAT_BIN, m.data, m.len, NULL, &obj) == GPUCOMPILE_OK &&
+                  gpucompile_vulkan_reflect_into(obj, m.data, m.len, 1) == GPUCOMPILE_OK);
+            CHECK_MSG(obj && obj->num_kernels == 1 && obj->kernels[0].metadata && strstr(obj->kernels[0].metadata, want),
+                      "%s", obj && obj->num_kernels ? obj->kernels[0].metadata : "");
+            gpucompile_object_free(obj);
+        }
         snprintf(path, sizeof path, "%s/warps%u.spv", dir, warps[w]);
         CHECK(t_save(dir, strrchr(path, '/') + 1, m.data, m.len, path, sizeof path));
         snprintf(cmd, sizeof cmd, "spirv-val --target-env vulkan1.3 '%s'", path);
