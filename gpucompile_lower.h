@@ -110,9 +110,9 @@ typedef struct gpucompile_lower_options {
 #define GPUCOMPILE_LOWER_SPEC_OFFSET 1 /* + dimension */
 #define GPUCOMPILE_LOWER_SPEC_GROUPS 4 /* + dimension */
 #define GPUCOMPILE_LOWER_LAUNCH_VALUES 7
-/* options from a target's flags workgroup_size = "X,Y,Z" (kernels without reqd_work_group_size)
-   and local_memory = "BYTES" (each local pointer parameter's): the flags of every target that
-   lowers pointer kernels. A malformed flag fails job. */
+/* options from a target's flags workgroup_size = "X,Y,Z" (kernels without reqd_work_group_size),
+   local_memory = "BYTES" (each local pointer parameter's) and warp_size = "N" (CUDA's warp): the
+   flags of every target that lowers pointer kernels. A malformed flag fails job. */
 GPUCOMPILE_API gpucompile_result gpucompile_lower_flags(gpucompile_job *job, const gpucompile_target *target, gpucompile_lower_options *options);
 /* Rewrites module's kernels in place (see above). Errors go to job (gpucompile_job_fail) when
    job is not NULL, else to logger (may be NULL). GPUCOMPILE_OK, or the first error's result
