@@ -76,7 +76,17 @@ typedef struct gpucompile_lower_options {
     /* bytes of workgroup memory for each local pointer parameter; 0: the launch's sharedMemBytes
        where the target has spec_constant, else 4096 */
     unsigned local_bytes;
+    /* CUDA's warp for NVVM's warp functions (shuffles, votes, lane ids): its lanes, a power of two
+       up to 32; 0: 32, CUDA's. A kernel that calls them needs sub-groups of exactly that size
+       (GPUCOMPILE_LOWER_SUBGROUP_SIZE); a smaller one suits code whose answers hold for it (a
+       shuffle's width no wider) on a device whose sub-groups are smaller. */
+    unsigned warp_size;
 } gpucompile_lower_options;
+/* The string, beside a kernel's parameter string in the target's params_metadata, that says the
+   kernel needs sub-groups of exactly N work-items (NVVM's warp functions): "gpucompile.subgroup_size
+   NAME N". The backend records it for its runtime, which makes the kernel's pipeline with that
+   size or refuses to load it. */
+#define GPUCOMPILE_LOWER_SUBGROUP_SIZE "gpucompile.subgroup_size"
 /* What the lowering leaves for the backend where a size is set at launch (target->spec_constant):
    an entry point whose workgroup size the launch gives has the string attribute
    GPUCOMPILE_LOWER_LAUNCH_SIZE (its size_attribute holds the default), and its work-item sizes
@@ -100,9 +110,9 @@ typedef struct gpucompile_lower_options {
 #define GPUCOMPILE_LOWER_SPEC_OFFSET 1 /* + dimension */
 #define GPUCOMPILE_LOWER_SPEC_GROUPS 4 /* + dimension */
 #define GPUCOMPILE_LOWER_LAUNCH_VALUES 7
-/* options from a target's flags workgroup_size = "X,Y,Z" (kernels without reqd_work_group_size)
-   and local_memory = "BYTES" (each local pointer parameter's): the flags of every target that
-   lowers pointer kernels. A malformed flag fails job. */
+/* options from a target's flags workgroup_size = "X,Y,Z" (kernels without reqd_work_group_size),
+   local_memory = "BYTES" (each local pointer parameter's) and warp_size = "N" (CUDA's warp): the
+   flags of every target that lowers pointer kernels. A malformed flag fails job. */
 GPUCOMPILE_API gpucompile_result gpucompile_lower_flags(gpucompile_job *job, const gpucompile_target *target, gpucompile_lower_options *options);
 /* Rewrites module's kernels in place (see above). Errors go to job (gpucompile_job_fail) when
    job is not NULL, else to logger (may be NULL). GPUCOMPILE_OK, or the first error's result
@@ -184,6 +194,10 @@ GPUCOMPILE_API int gpucompile_inline_helpers(LLVMModuleRef module);
      (what the code generator makes of it may need the backend's repair); OpenCL 1.x atomic_* and
      atom_* functions: atomicrmw / cmpxchg; OpenCL C's built-in library (math, integer, common,
      geometric, relational, shuffles, conversions): IR at each call (gpucompile_lower__library).
+   - OpenCL's sub-group functions and NVVM's warp functions (CUDA's shuffles, votes, ballots, lane
+     ids): the target's subgroup intrinsics (gpucompile_lower__subgroup, gpucompile_lower__warp); a
+     kernel that calls the latter needs sub-groups of its warp's size (options.warp_size, 32), which
+     the string GPUCOMPILE_LOWER_SUBGROUP_SIZE in params_metadata says.
    - the original parameter order: named metadata (the target's params_metadata), one string per
      kernel, "gpucompile.params NAME T0 T1 ...", a token per parameter: bN (binding N of set 0), pO:S (S
      bytes at offset O of the scalars' block), lB (local memory: the launch may ask for up to B
@@ -233,6 +247,7 @@ typedef struct gpucompile_lower__state {
     LLVMValueRef base;
     long long es; /* the base's element size */
     int inline_after; /* functions of the module's own made for calls (async copies): inlined once the calls are done */
+    unsigned warp;    /* CUDA's warp: its lanes (options.warp_size) */
 } gpucompile_lower__state;
 
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__fail(gpucompile_lower__state *w, gpucompile_result r, const char *fmt, ...) {
@@ -2632,6 +2647,98 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__odd_float(gpucompile_lower__st
     return LLVMBuildBitCast(b, u, ft, "");
 }
 
+/* NVVM's warp functions (CUDA's __shfl*_sync, __all_sync, __any_sync, __uni_sync, __ballot_sync,
+   __activemask, %laneid, %warpsize, %lanemask_*) at the builder, through the target's subgroup
+   intrinsics, for a warp of w->warp lanes: the kernel gets the attribute
+   GPUCOMPILE_LOWER__WARP_ATTR, and the lowering records that it needs sub-groups of that size
+   (CUDA code reads a lane as threadIdx.x % 32; clang folds warpSize to 32). A shuffle is PTX's
+   shfl.sync: c's bits 0-4 the clamp, 8-12 the segment mask, a source lane past the clamp or the
+   warp the caller's own value (the .p forms return whether it was in range); its member mask only
+   says who waits, which a sub-group's shuffle needs not. A vote or ballot counts the lanes of its
+   member mask only (all of them are active, as CUDA requires); a ballot is the sum of each lane's
+   bit. NULL: another function, or *why says why it is not built. */
+#define GPUCOMPILE_LOWER__WARP_ATTR "gpucompile.warp"
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__warp(gpucompile_lower__state *w, LLVMValueRef in, const char *name, const char **why) {
+    static const char *const known[] = {"shfl.", "vote.", "activemask", "read.ptx.sreg.laneid", "read.ptx.sreg.warpsize", "read.ptx.sreg.lanemask.",
+                                        "match.", "redux.sync.", "elect.sync"};
+    const char *const *sg = w->t->subgroup;
+    const char *f = name + 10, *mode;
+    LLVMBuilderRef b = w->b;
+    LLVMTypeRef t = LLVMTypeOf(in), it[1];
+    LLVMValueRef lane, one = LLVMConstInt(w->i32, 1, 0), a[2], fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(in));
+    unsigned kind, k, n = LLVMGetNumArgOperands(in), sync;
+    if (strncmp(name, "llvm.nvvm.", 10) != 0) return NULL;
+    for (kind = 0; kind < sizeof known / sizeof known[0] && strncmp(f, known[kind], strlen(known[kind])) != 0; kind++) {}
+    if (kind == sizeof known / sizeof known[0]) return NULL;
+    if (kind >= 6) {
+        *why = "not built (of NVVM's warp functions: shfl, vote, activemask, laneid, warpsize, lanemask)";
+        return NULL;
+    }
+    if (!sg[0]) {
+        *why = "sub-groups: not on this target";
+        return NULL;
+    }
+    for (k = 0; k < 11; k++) /* each one this may call, so that none below is missing */
+        if (!sg[k] || !LLVMLookupIntrinsicID(sg[k], strlen(sg[k]))) {
+            *why = "no sub-group intrinsics in this LLVM";
+            return NULL;
+        }
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(w->ctx, GPUCOMPILE_LOWER__WARP_ATTR, (unsigned)strlen(GPUCOMPILE_LOWER__WARP_ATTR), "", 0));
+    if (strcmp(f, "read.ptx.sreg.warpsize") == 0) return LLVMConstInt(w->i32, w->warp, 0);
+    lane = gpucompile_lower__call(w, gpucompile_lower__intrinsic(w, sg[1], NULL, 0), NULL, 0);
+    if (strcmp(f, "read.ptx.sreg.laneid") == 0) return lane;
+    if (strncmp(f, "read.ptx.sreg.lanemask.", 23) == 0) { /* eq, lt, le, gt, ge: the lanes at, below, ... the caller's */
+        LLVMValueRef at = LLVMBuildShl(b, one, lane, ""), below = LLVMBuildSub(b, at, one, ""), to = LLVMBuildOr(b, below, at, "");
+        f += 23;
+        return strcmp(f, "eq") == 0 ? at : strcmp(f, "lt") == 0 ? below : strcmp(f, "le") == 0 ? to : strcmp(f, "gt") == 0 ? LLVMBuildNot(b, to, "") : LLVMBuildNot(b, below, "");
+    }
+    if (strncmp(f, "shfl.", 5) == 0) { /* shfl[.sync].MODE.TYPE[p]: ([mask,] a, b, c) */
+        LLVMValueRef x, bv, c, seg, min, max, j, ok, src, d;
+        sync = strncmp(f + 5, "sync.", 5) == 0;
+        mode = f + (sync ? 10 : 5);
+        x = LLVMGetOperand(in, sync);
+        bv = LLVMBuildAnd(b, LLVMGetOperand(in, sync + 1), LLVMConstInt(w->i32, 31, 0), "");
+        c = LLVMGetOperand(in, sync + 2);
+        seg = LLVMBuildAnd(b, LLVMBuildLShr(b, c, LLVMConstInt(w->i32, 8, 0), ""), LLVMConstInt(w->i32, 31, 0), "");
+        min = LLVMBuildAnd(b, lane, seg, "");
+        max = LLVMBuildOr(b, min, LLVMBuildAnd(b, LLVMBuildAnd(b, c, LLVMConstInt(w->i32, 31, 0), ""), LLVMBuildNot(b, seg, ""), ""), "");
+        if (strncmp(mode, "up.", 3) == 0) {
+            j = LLVMBuildSub(b, lane, bv, "");
+            ok = LLVMBuildICmp(b, LLVMIntSGE, j, max, "");
+        } else {
+            if (strncmp(mode, "down.", 5) == 0) j = LLVMBuildAdd(b, lane, bv, "");
+            else if (strncmp(mode, "bfly.", 5) == 0) j = LLVMBuildXor(b, lane, bv, "");
+            else j = LLVMBuildOr(b, min, LLVMBuildAnd(b, bv, LLVMBuildNot(b, seg, ""), ""), ""); /* idx */
+            ok = LLVMBuildICmp(b, LLVMIntULE, j, max, "");
+        }
+        ok = LLVMBuildAnd(b, ok, LLVMBuildICmp(b, LLVMIntULT, j, LLVMConstInt(w->i32, w->warp, 0), ""), "");
+        src = LLVMBuildSelect(b, ok, j, lane, "");
+        it[0] = LLVMTypeOf(x);
+        a[0] = x;
+        a[1] = src;
+        d = gpucompile_lower__call(w, gpucompile_lower__intrinsic(w, sg[10], it, 1), a, 2);
+        if (LLVMGetTypeKind(t) != LLVMStructTypeKind) return d;
+        return LLVMBuildInsertValue(b, LLVMBuildInsertValue(b, LLVMGetPoison(t), d, 0, ""), ok, 1, "");
+    }
+    { /* vote.MODE[.sync] ([mask,] p), activemask (): over the member mask's lanes */
+        LLVMValueRef mask = n == 2 ? LLVMGetOperand(in, 0) : LLVMConstAllOnes(w->i32), p = n ? LLVMGetOperand(in, n - 1) : LLVMConstInt(LLVMInt1TypeInContext(w->ctx), 1, 0);
+        LLVMValueRef member = LLVMBuildTrunc(b, LLVMBuildLShr(b, mask, lane, ""), LLVMInt1TypeInContext(w->ctx), ""), all, any;
+        LLVMValueRef p_in = LLVMBuildAnd(b, p, member, "");
+        if (strncmp(f, "vote.ballot", 11) == 0 || kind == 2) {
+            it[0] = w->i32;
+            a[0] = LLVMBuildShl(b, LLVMBuildZExt(b, p_in, w->i32, ""), lane, "");
+            return gpucompile_lower__call(w, gpucompile_lower__intrinsic(w, sg[3], it, 1), a, 1);
+        }
+        a[0] = LLVMBuildOr(b, p, LLVMBuildNot(b, member, ""), "");
+        all = gpucompile_lower__call(w, gpucompile_lower__intrinsic(w, sg[8], NULL, 0), a, 1);
+        a[0] = p_in;
+        any = gpucompile_lower__call(w, gpucompile_lower__intrinsic(w, sg[9], NULL, 0), a, 1);
+        if (strncmp(f, "vote.all", 8) == 0) return all;
+        if (strncmp(f, "vote.any", 8) == 0) return any;
+        return LLVMBuildOr(b, all, LLVMBuildNot(b, any, ""), ""); /* uni: all true or none */
+    }
+}
+
 /* ---- calls: builtins, barriers, math; refusals ---- */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__calls_in(gpucompile_lower__state *w, LLVMValueRef fn) {
     LLVMBasicBlockRef bb;
@@ -2666,7 +2773,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__calls_in(gpucompile_lower
                     LLVMInstructionEraseFromParent(in);
                     continue;
                 }
-            } else if ((v = gpucompile_lower__subgroup(w, in, plain, args, &why)) != NULL || why) {
+            } else if ((v = gpucompile_lower__subgroup(w, in, plain, args, &why)) != NULL || why ||
+                       (v = gpucompile_lower__warp(w, in, name, &why)) != NULL || why) {
                 if (!v) return gpucompile_lower__refuse(w, in, "%s: %s", plain, why);
             } else if (strncmp(plain, "async_work_group_", 17) == 0 && (strcmp(plain + 17, "copy") == 0 || strcmp(plain + 17, "strided_copy") == 0)) {
                 if (!(v = gpucompile_lower__async_copy(w, in, args, plain[17] == 's')))
@@ -4406,9 +4514,13 @@ GPUCOMPILE_DEF int gpucompile_lower_expand(LLVMModuleRef module) {
 
 GPUCOMPILE_DEF gpucompile_result gpucompile_lower_flags(gpucompile_job *job, const gpucompile_target *target, gpucompile_lower_options *options) {
     const char *ws = gpucompile_target_flag_value(target, "workgroup_size"), *lm = gpucompile_target_flag_value(target, "local_memory");
+    const char *wp = gpucompile_target_flag_value(target, "warp_size");
     memset(options, 0, sizeof *options);
     if (ws && *ws == '"') ws++;
     if (lm && *lm == '"') lm++;
+    if (wp && *wp == '"') wp++;
+    if (wp && (sscanf(wp, "%u", &options->warp_size) != 1 || !options->warp_size || options->warp_size > 32 || (options->warp_size & (options->warp_size - 1))))
+        return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "flag warp_size: the lanes of CUDA's warp, a power of two up to 32");
     if (ws && sscanf(ws, "%u,%u,%u", &options->local_size[0], &options->local_size[1], &options->local_size[2]) < 1)
         return gpucompile_job_fail(job, GPUCOMPILE_ERROR_INVALID_TARGET, "flag workgroup_size: \"X,Y,Z\" (kernels without reqd_work_group_size)");
     if (lm && sscanf(lm, "%u", &options->local_bytes) != 1)
@@ -4455,6 +4567,9 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, L
     if (!o.local_size[1]) o.local_size[1] = 1;
     if (!o.local_size[2]) o.local_size[2] = 1;
     if (!o.local_bytes) o.local_bytes = 4096;
+    w.warp = o.warp_size ? o.warp_size : 32;
+    if (w.warp > 32 || (w.warp & (w.warp - 1)))
+        return gpucompile_lower__fail(&w, GPUCOMPILE_ERROR_INVALID_ARGUMENT, "gpucompile_lower_kernels: warp_size %u (a power of two up to 32)", w.warp);
     w.m = module;
     w.ctx = LLVMGetModuleContext(module);
     w.dl = LLVMGetModuleDataLayout(module);
@@ -4513,7 +4628,15 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, L
     }
     for (i = 0; i < nk; i++) {
         LLVMValueRef s;
+        int warp = LLVMGetStringAttributeAtIndex(kernels[i], LLVMAttributeFunctionIndex, GPUCOMPILE_LOWER__WARP_ATTR,
+                                                 (unsigned)strlen(GPUCOMPILE_LOWER__WARP_ATTR)) != NULL;
         md.len = 0;
+        if (warp) { /* the sub-group size it needs */
+            gpucompile_buf_printf(&md, GPUCOMPILE_LOWER_SUBGROUP_SIZE " %s %u", gpucompile_value_name(kernels[i]), w.warp);
+            s = LLVMMDStringInContext(w.ctx, md.data, (unsigned)md.len);
+            LLVMAddNamedMetadataOperand(module, w.t->params_metadata, LLVMMDNodeInContext(w.ctx, &s, 1));
+            md.len = 0;
+        }
         gpucompile_buf_str(&md, "");
         if (gpucompile_lower__kernel(&w, kernels[i], &o, pc, u, (unsigned)i, &md) != GPUCOMPILE_OK) goto done;
         if (md.oom) {

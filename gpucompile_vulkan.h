@@ -63,7 +63,9 @@
    array whose length is a specialization constant, SpecId 3 and up); the runtime makes a
    pipeline per size. Flags compile them in: workgroup_size = "X,Y,Z" (a kernel without
    reqd_work_group_size; the launch's block must equal it) and local_memory = "BYTES" (each local
-   pointer parameter's workgroup array; the launch may ask for up to that). What Vulkan cannot
+   pointer parameter's workgroup array; the launch may ask for up to that); warp_size = "N" (the
+   lanes of CUDA's warp for NVVM's warp functions, default 32: a kernel that calls them needs
+   sub-groups of that size, which the runtime asks of the device or refuses at load). What Vulkan cannot
    express is refused before LLVM, naming the function and the instruction
    (docs/vulkan-pointer-kernels.md).
 
@@ -71,7 +73,8 @@
    Kernel metadata (MLIR's #gpu.kernel_metadata): workgroup_size = array<i32: X, Y, Z>, bindings =
    [{binding, [dim, image,] read_only, set, stride}] (an image's dim "1D", "2D", "3D", "2DArray",
    ...; image "storage_image", "sampled_image", "image_sampler" or "sampler"), push_constants =
-   [{offset, size}], push_constant_bytes, workgroup_memory_bytes; a pointer kernel's parameters =
+   [{offset, size}], push_constant_bytes, workgroup_memory_bytes, subgroup_size (a kernel with CUDA's
+   warp functions: the sub-group size it needs); a pointer kernel's parameters =
    "TOKENS" (its parameters in order: bN, pOFFSET:SIZE, lBYTES (l0: set at launch), -, an image's
    bindings iB[:sJ|:kC][+B...] (through sampler parameter J, or the constant sampler of OpenCL's
    bits C), s a sampler); launch_sizes = "local_size_x=0 ...
@@ -247,6 +250,11 @@ typedef struct gpucompile_vulkan_kernel {
        BINDING" names it. Not among bindings. */
     int has_uniforms;
     uint32_t uniform_set, uniform_binding;
+    /* The sub-group size the entry point needs (0: any): a kernel with CUDA's warp functions,
+       whose lanes are a warp's (the module's OpModuleProcessed "gpucompile.subgroup_size NAME N").
+       The runtime makes its pipeline with that size (Vulkan 1.3's subgroupSizeControl; full
+       sub-groups where the workgroup's width is a multiple of it) or refuses to load it. */
+    uint32_t subgroup_size;
 } gpucompile_vulkan_kernel;
 /* Reads every GLCompute entry point of a SPIR-V module (little- or big-endian words, any
    alignment): the number found (out[0 .. min(found, max)-1] filled), -1 if the bytes are not a
@@ -264,6 +272,7 @@ typedef struct gpucompile_vulkan_runtime_info {
     uint32_t api_version, vendor_id, device_id;
     int push_descriptors, int8, int16, int64, float_atomics; /* enabled on the device */
     uint32_t subgroup_size, subgroup_operations; /* VkPhysicalDeviceSubgroupProperties: size, operations in compute shaders */
+    uint32_t subgroup_min, subgroup_max; /* the sizes a kernel may need (subgroupSizeControl for compute shaders; else subgroup_size) */
     int validation;                    /* VK_LAYER_KHRONOS_validation enabled by us, its messages to the error callback */
     char pipeline_cache[1024];         /* the file; "" none */
     uint64_t cache_bytes_loaded, cache_bytes_saved;
@@ -676,6 +685,26 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__params(const gpucompile_vulkan__spv *s
     return 0;
 }
 
+/* The sub-group size k needs, from an OpModuleProcessed "gpucompile.subgroup_size NAME N" (the
+   lowering's GPUCOMPILE_LOWER_SUBGROUP_SIZE: a kernel with CUDA's warp functions); 0 without one. */
+GPUCOMPILE_VULKAN__PRIVATE uint32_t gpucompile_vulkan__subgroup_size(const gpucompile_vulkan__spv *s, const gpucompile_vulkan_kernel *k) {
+    static const char mark[] = "gpucompile.subgroup_size ";
+    size_t nlen = strlen(k->name), pl = sizeof mark - 1;
+    gpucompile_spirv_inst it;
+    for (gpucompile_vulkan__walk(s, &it, 5); gpucompile_spirv_next(&it);) {
+        const char *t = (const char *)(s->w + it.at + 1);
+        size_t max = (it.wc - 1) * 4, len = 0;
+        unsigned long n = 0;
+        size_t i;
+        if (it.op != GPUCOMPILE_VULKAN__OP_MODULE_PROCESSED || it.wc < 2) continue;
+        while (len < max && t[len]) len++;
+        if (len == max || len < pl + nlen + 2 || memcmp(t, mark, pl) != 0 || memcmp(t + pl, k->name, nlen) != 0 || t[pl + nlen] != ' ') continue;
+        for (i = pl + nlen + 1; i < len && t[i] >= '0' && t[i] <= '9' && n <= 128; i++) n = n * 10 + (unsigned long)(t[i] - '0');
+        if (i == len && n && n <= 128 && !(n & (n - 1))) return (uint32_t)n;
+    }
+    return 0;
+}
+
 /* id, when it is a 32-bit OpSpecConstant with a SpecId not yet listed, as one of k's sizes set at launch. */
 GPUCOMPILE_PRIVATE void gpucompile_vulkan__launch_value(const gpucompile_vulkan__spv *s, gpucompile_vulkan_kernel *k, uint32_t id, uint32_t kind, uint32_t arg) {
     const uint32_t *c = id ? gpucompile_vulkan__spv_def(s, id, GPUCOMPILE_VULKAN__OP_SPEC_CONSTANT, 4) : NULL;
@@ -836,6 +865,7 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__entry(gpucompile_vulkan__spv *s, size
             }
         }
     }
+    k->subgroup_size = gpucompile_vulkan__subgroup_size(s, k);
     if (gpucompile_vulkan__params(s, k)) /* the lowering's other launch values */
         for (id = 1; id < s->cap; id++) {
             uint32_t sid = s->ids[id].spec_id - GPUCOMPILE_VULKAN_SPEC_LAUNCH;
@@ -2074,7 +2104,7 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__diag_handler(LLVMDiagnosticInfoRef di
 /* Pointer kernels into the Vulkan shape ([section: lowering]), then the input rules on
    what the rewrite made. Flags: workgroup_size = "X,Y,Z" (kernels without reqd_work_group_size;
    without it: set at launch), local_memory = "BYTES" (each local pointer parameter's; without
-   it: set at launch). */
+   it: set at launch), warp_size = "N" (CUDA's warp; 32). */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__lower(gpucompile_job *job) {
     gpucompile_lower_options o;
     gpucompile_lower_target t;
@@ -3119,6 +3149,7 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__metadata(const gpucompile_vulkan_kern
         }
         gpucompile_buf_str(b, "\", ");
     }
+    if (k->subgroup_size && k->has_uniforms) gpucompile_buf_printf(b, "subgroup_size = %u : i32, ", (unsigned)k->subgroup_size); /* sorted by name: before uniform_* */
     if (k->num_push) {
         if (!k->has_uniforms) gpucompile_buf_printf(b, "push_constant_bytes = %u : i32, push_constants = [", (unsigned)k->push_size);
         else gpucompile_buf_printf(b, "uniform_binding = %u : i32, uniform_bytes = %u : i32, uniforms = [", (unsigned)k->uniform_binding, (unsigned)k->push_size);
@@ -3126,6 +3157,7 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__metadata(const gpucompile_vulkan_kern
             gpucompile_buf_printf(b, "%s{offset = %u : i32, size = %u : i32}", i ? ", " : "", (unsigned)k->push[i].offset, (unsigned)k->push[i].size);
         gpucompile_buf_str(b, "], ");
     }
+    if (k->subgroup_size && !k->has_uniforms) gpucompile_buf_printf(b, "subgroup_size = %u : i32, ", (unsigned)k->subgroup_size); /* after push_* */
     gpucompile_buf_printf(b, "workgroup_size = array<i32: %u, %u, %u>", (unsigned)k->local_size[0], (unsigned)k->local_size[1],
                           (unsigned)k->local_size[2]);
 }
@@ -3761,7 +3793,8 @@ enum {
     GPUCOMPILE_VULKAN__ST_FEATURES_12 = 51, GPUCOMPILE_VULKAN__ST_FEATURES_13 = 53, GPUCOMPILE_VULKAN__ST_ATOMIC_FLOAT = 1000260000,
     GPUCOMPILE_VULKAN__ST_CREATION_FEEDBACK = 1000192000, GPUCOMPILE_VULKAN__ST_MESSENGER = 1000128004,
     GPUCOMPILE_VULKAN__ST_IMAGE = 14, GPUCOMPILE_VULKAN__ST_IMAGE_VIEW = 15, GPUCOMPILE_VULKAN__ST_SAMPLER = 31,
-    GPUCOMPILE_VULKAN__ST_IMAGE_BARRIER = 45, GPUCOMPILE_VULKAN__ST_PROPERTIES_2 = 1000059001, GPUCOMPILE_VULKAN__ST_SUBGROUP_PROPERTIES = 1000094000
+    GPUCOMPILE_VULKAN__ST_IMAGE_BARRIER = 45, GPUCOMPILE_VULKAN__ST_PROPERTIES_2 = 1000059001, GPUCOMPILE_VULKAN__ST_SUBGROUP_PROPERTIES = 1000094000,
+    GPUCOMPILE_VULKAN__ST_SIZE_CONTROL = 1000225000, GPUCOMPILE_VULKAN__ST_REQUIRED_SIZE = 1000225001
 };
 #define GPUCOMPILE_VULKAN__LAYOUT_GENERAL 1u /* VK_IMAGE_LAYOUT_GENERAL: every image of the mgpu* runtime, always */
 #define GPUCOMPILE_VULKAN__API_1_3 ((1u << 22) | (3u << 12))
@@ -3790,6 +3823,10 @@ typedef struct gpucompile_vulkan__features12 { uint32_t sType; void *pNext; uint
 typedef struct gpucompile_vulkan__features13 { uint32_t sType; void *pNext; uint32_t f[15]; } gpucompile_vulkan__features13;
 /* VkPhysicalDeviceSubgroupProperties: size, supportedStages, supportedOperations, quadOperationsInAllStages */
 typedef struct gpucompile_vulkan__subgroup_properties { uint32_t sType; void *pNext; uint32_t size, stages, operations, quad; } gpucompile_vulkan__subgroup_properties;
+/* VkPhysicalDeviceSubgroupSizeControlProperties: minSubgroupSize, maxSubgroupSize, maxComputeWorkgroupSubgroups, requiredSubgroupSizeStages */
+typedef struct gpucompile_vulkan__size_control { uint32_t sType; void *pNext; uint32_t min, max, max_subgroups, stages; } gpucompile_vulkan__size_control;
+/* VkPipelineShaderStageRequiredSubgroupSizeCreateInfo */
+typedef struct gpucompile_vulkan__required_size { uint32_t sType; void *pNext; uint32_t size; } gpucompile_vulkan__required_size;
 typedef struct gpucompile_vulkan__atomic_float { uint32_t sType; void *pNext; uint32_t f[12]; } gpucompile_vulkan__atomic_float;
 typedef struct gpucompile_vulkan__buffer_info { uint32_t sType; const void *pNext; uint32_t flags; uint64_t size; uint32_t usage, sharing, family_count; const uint32_t *families; } gpucompile_vulkan__buffer_info;
 typedef struct gpucompile_vulkan__memory_requirements { uint64_t size, alignment; uint32_t type_bits; } gpucompile_vulkan__memory_requirements;
@@ -3994,6 +4031,8 @@ typedef struct gpucompile_vulkan__state {
     int read_without_format, write_without_format; /* shaderStorageImageRead/WriteWithoutFormat */
     int int64_atomics;                             /* shaderBufferInt64Atomics */
     uint32_t subgroup_ops;                         /* subgroupSupportedOperations in compute shaders */
+    uint32_t subgroup_min, subgroup_max;           /* the sub-group sizes a compute pipeline may ask for (subgroupSizeControl) */
+    int size_control, full_subgroups;              /* subgroupSizeControl for compute shaders, computeFullSubgroups: enabled */
     int unsaved; /* pipelines made at launches since the cache file was written (guarded by the lock) */
     char cache_path[1024];
     int cache_path_set;
@@ -4387,13 +4426,23 @@ static int gpucompile_vulkan__start_locked(gpucompile_vulkan__state *s, int ordi
     { /* the sub-group operations of compute shaders (Vulkan 1.1 has at least the basic ones) */
         struct { uint32_t sType; void *pNext; uint64_t p[GPUCOMPILE_VULKAN__PROPS_SIZE / 8]; } p2;
         gpucompile_vulkan__subgroup_properties sp;
+        gpucompile_vulkan__size_control sc;
         memset(&p2, 0, sizeof p2);
         memset(&sp, 0, sizeof sp);
+        memset(&sc, 0, sizeof sc);
         p2.sType = GPUCOMPILE_VULKAN__ST_PROPERTIES_2;
         p2.pNext = &sp;
         sp.sType = GPUCOMPILE_VULKAN__ST_SUBGROUP_PROPERTIES;
+        sp.pNext = &sc;
+        sc.sType = GPUCOMPILE_VULKAN__ST_SIZE_CONTROL;
         s->vk.GetPhysicalDeviceProperties2(s->physical, &p2);
         s->subgroup_ops = sp.stages & 0x20 ? sp.operations : 0; /* VK_SHADER_STAGE_COMPUTE_BIT */
+        s->size_control = ef13.f[7] && (sc.stages & 0x20) && sc.min && sc.min <= sc.max;
+        s->full_subgroups = (int)ef13.f[8];
+        s->subgroup_min = s->size_control ? sc.min : sp.size;
+        s->subgroup_max = s->size_control ? sc.max : sp.size;
+        s->info.subgroup_min = s->subgroup_min;
+        s->info.subgroup_max = s->subgroup_max;
         s->info.subgroup_size = sp.size;
         s->info.subgroup_operations = s->subgroup_ops;
     }
@@ -4571,9 +4620,12 @@ static int gpucompile_vulkan__pipeline_make(gpucompile_vulkan__state *s, const g
     gpucompile_vulkan__feedback_info fi;
     gpucompile_vulkan__spec_entry se[GPUCOMPILE_VULKAN_MAX_LAUNCH];
     gpucompile_vulkan__spec_info sp;
+    gpucompile_vulkan__required_size rs;
+    uint32_t width = k->local_size[0];
     double t0;
     int i, r;
     for (i = 0; i < k->num_launch; i++) {
+        if (k->launch[i].kind == GPUCOMPILE_VULKAN_LAUNCH_LOCAL_SIZE && k->launch[i].arg == 0) width = values[i];
         se[i].id = k->launch[i].spec_id;
         se[i].offset = (uint32_t)(4 * i);
         se[i].size = 4;
@@ -4597,6 +4649,13 @@ static int gpucompile_vulkan__pipeline_make(gpucompile_vulkan__state *s, const g
     pi.layout = f->layout;
     pi.base_index = -1;
     if (k->num_params && s->vk.CmdDispatchBase) pi.flags = 0x10u; /* DISPATCH_BASE: a lowered kernel's launch may be split */
+    if (k->subgroup_size && s->size_control) { /* its size, and full sub-groups where the width allows (CUDA's warps of consecutive threads) */
+        memset(&rs, 0, sizeof rs);
+        rs.sType = GPUCOMPILE_VULKAN__ST_REQUIRED_SIZE;
+        rs.size = k->subgroup_size;
+        pi.stage.pNext = &rs;
+        if (s->full_subgroups && width % k->subgroup_size == 0) pi.stage.flags = 2u; /* REQUIRE_FULL_SUBGROUPS */
+    }
     *call = "vkCreateComputePipelines";
     t0 = gpucompile_clock_ms();
     r = s->vk.CreateComputePipelines(s->device, s->cache, 1, &pi, NULL, out);
@@ -4675,6 +4734,11 @@ static gpucompile_vulkan__module *gpucompile_vulkan__module_make(gpucompile_vulk
                          "(VK_SUBGROUP_FEATURE_%s_BIT: SPIR-V's capability %u)", ops[code[it.at + 1] - 61], (unsigned)code[it.at + 1]);
             }
     }
+    for (i = 0; i < n && !why[0]; i++) /* CUDA's warp: a sub-group of its size, or wrong answers */
+        if (k[i].subgroup_size && (k[i].subgroup_size < s->subgroup_min || k[i].subgroup_size > s->subgroup_max))
+            snprintf(why, sizeof why, "entry point '%s' needs sub-groups of %u work-items (its warp's lanes); the device's are %u to %u%s", k[i].name,
+                     (unsigned)k[i].subgroup_size, (unsigned)s->subgroup_min, (unsigned)s->subgroup_max,
+                     s->size_control ? "" : " (no subgroupSizeControl for compute shaders)");
     if (!why[0] && (r = s->vk.CreateShaderModule(s->device, &si, NULL, &m->shader)) == 0) {
         for (i = 0; i < n && r == 0; i++) {
             m->functions[i].k = k[i];
@@ -5753,6 +5817,9 @@ gpucompile_vulkan_program *gpucompile_vulkan_program_create(const gpucompile_vul
     p->dev.max_group_size[0] = p->dev.max_group_size[1] = p->dev.max_group_size[2] = 0xffffffffu;
     p->dev.read_without_format = p->dev.write_without_format = p->dev.int64_atomics = 1; /* the features the engine enabled: the driver's too */
     p->dev.subgroup_ops = 0xffffffffu;
+    p->dev.subgroup_min = 1; /* the engine enabled subgroupSizeControl and computeFullSubgroups for kernels that need a sub-group size */
+    p->dev.subgroup_max = 128;
+    p->dev.size_control = p->dev.full_subgroups = 1;
     if ((missing = gpucompile_vulkan__resolve(&p->dev, engine->device, 1, gpucompile_vulkan__device_names,
                                               sizeof gpucompile_vulkan__device_names / sizeof gpucompile_vulkan__device_names[0], &p->dev.vk.GetDeviceQueue)) != NULL) {
         snprintf(msg, sizeof msg, "the engine's device has no '%s'", missing);

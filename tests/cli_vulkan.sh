@@ -229,6 +229,13 @@ if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; the
   "$G" -t '#gpu.vulkan<flags = {workgroup_size = "32,2,1"}>' -f bin "$T_TMP/pk.ll" -o "$T_TMP/pk2.spv" -v > "$T_TMP/pk2.log" 2>&1
   check "flags workgroup_size: a kernel without reqd_work_group_size gets it" sh -c "grep -A1 'kernel blur:' '$T_TMP/pk2.log' | grep -q 'workgroup_size = array<i32: 32, 2, 1>'"
   check "... compiled in: no size set at launch" sh -c "! grep -A1 'kernel blur:' '$T_TMP/pk2.log' | grep -q 'launch_sizes'"
+  for w in 12 0 64; do
+    rc=0; "$G" --no-cache -t "#gpu.vulkan<flags = {warp_size = \"$w\"}>" -f bin "$T_TMP/pk.ll" -o "$T_TMP/pk3.spv" 2>"$T_TMP/err" || rc=$?
+    check "flags warp_size = \"$w\" (CUDA's warp: a power of two up to 32): refused naming the flag" sh -c \
+      "[ $rc = 1 ] && grep -q 'flag warp_size: the lanes of CUDA.s warp, a power of two up to 32' '$T_TMP/err' && [ ! -e '$T_TMP/pk3.spv' ]"
+  done
+  check "flags warp_size = \"8\": taken (a kernel without warp functions needs no sub-group size)" sh -c \
+    "'$G' --no-cache -t '#gpu.vulkan<flags = {warp_size = \"8\"}>' -f bin '$T_TMP/pk.ll' -o '$T_TMP/pk3.spv' && cmp -s '$T_TMP/pk3.spv' '$T_TMP/pk.spv'"
   check "without the flag: its workgroup size is set at launch (the metadata's launch_sizes)" sh -c \
     "grep -A1 'kernel blur:' '$T_TMP/pk.log' | grep -q 'launch_sizes = \"local_size_x=0 local_size_y=1 local_size_z=2\"'"
   check "... a local parameter's array too (shared=SPECID/4)" sh -c "grep -A1 'kernel sized_reduce:' '$T_TMP/pk.log' | grep -q 'shared=[0-9]*/4\"'"

@@ -460,6 +460,10 @@ static void test_abi_against_vulkan_h(void) {
     AT(gpucompile_vulkan__features, f[41], VkPhysicalDeviceFeatures2, features.shaderInt16);
     SAME(gpucompile_vulkan__subgroup_properties, VkPhysicalDeviceSubgroupProperties);
     AT(gpucompile_vulkan__subgroup_properties, operations, VkPhysicalDeviceSubgroupProperties, supportedOperations);
+    SAME(gpucompile_vulkan__size_control, VkPhysicalDeviceSubgroupSizeControlProperties);
+    AT(gpucompile_vulkan__size_control, stages, VkPhysicalDeviceSubgroupSizeControlProperties, requiredSubgroupSizeStages);
+    SAME(gpucompile_vulkan__required_size, VkPipelineShaderStageRequiredSubgroupSizeCreateInfo);
+    AT(gpucompile_vulkan__required_size, size, VkPipelineShaderStageRequiredSubgroupSizeCreateInfo, requiredSubgroupSize);
     SAME(gpucompile_vulkan__features11, VkPhysicalDeviceVulkan11Features);
     AT(gpucompile_vulkan__features11, f[2], VkPhysicalDeviceVulkan11Features, storagePushConstant16);
     SAME(gpucompile_vulkan__features12, VkPhysicalDeviceVulkan12Features);
@@ -580,6 +584,8 @@ static void test_abi_against_vulkan_h(void) {
     CHECK((int)GPUCOMPILE_VULKAN__ST_FEATURES_11 == (int)VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES);
     CHECK((int)GPUCOMPILE_VULKAN__ST_PROPERTIES_2 == (int)VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
     CHECK((int)GPUCOMPILE_VULKAN__ST_SUBGROUP_PROPERTIES == (int)VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES);
+    CHECK((int)GPUCOMPILE_VULKAN__ST_SIZE_CONTROL == (int)VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES);
+    CHECK((int)GPUCOMPILE_VULKAN__ST_REQUIRED_SIZE == (int)VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO);
     CHECK((int)GPUCOMPILE_VULKAN__ST_FEATURES_12 == (int)VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
     CHECK((int)GPUCOMPILE_VULKAN__ST_FEATURES_13 == (int)VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES);
     CHECK((int)GPUCOMPILE_VULKAN__ST_ATOMIC_FLOAT == (int)VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT);

@@ -642,6 +642,165 @@ static const char cuda_style[] =
     "  ret void\n"
     "}\n";
 
+/* CUDA's warp functions (tests/data/vulkan_warps.cu; clang's output vulkan_warps_nvptx.ll, checks on
+   segments of 8 lanes) compiled for warps of 8 and of 32: each kernel records the sub-group size
+   it needs; on the device, a warp its sub-groups can take runs with known answers (every thread's
+   failed checks 0) and the other is refused at load, naming the sizes. */
+static void test_cuda_warps(void) {
+    static const unsigned warps[] = {8, 32};
+    gpucompile_vulkan_runtime_info ri;
+    gpucompile_lower_options o;
+    gpucompile_vulkan_kernel k[2];
+    gpucompile_buf m;
+    t_log log;
+    size_t size;
+    char *ir, path[512], cmd[1024];
+    int n = 0, i, w, bad, ran = 0, refused = 0, before = t_runtime_errors;
+    if (!have_tools) SKIP("no LLVM SPIR-V target");
+    CHECK((ir = (char *)t_read("tests/data/vulkan_warps_nvptx.ll", &size)) != NULL);
+    memset(&ri, 0, sizeof ri);
+    gpucompile_runtime_set_error_callback(t_on_runtime_error, NULL);
+    if (!have_device) have_device = gpucompile_vulkan_runtime_info_get(&ri);
+    if (have_device) CHECK(gpucompile_vulkan_runtime_info_get(&ri) && ri.subgroup_min && ri.subgroup_min <= ri.subgroup_max);
+    for (w = 0; ir && w < 2; w++) {
+        void *fmod;
+        memset(&m, 0, sizeof m);
+        memset(&log, 0, sizeof log);
+        memset(&o, 0, sizeof o);
+        o.warp_size = warps[w];
+        CHECK_MSG(compile_ir_opt(ir, size, &m, &log, &n, &o, 1), "warp of %u: %s", warps[w], log.text);
+        CHECK(gpucompile_vulkan_reflect(m.data, m.len, k, 2) == 1 && k[0].subgroup_size == warps[w] && k[0].num_params == 1);
+        { /* ... and in the kernel metadata */
+            gpucompile_object *obj = NULL;
+            char want[64];
+            snprintf(want, sizeof want, "subgroup_size = %u : i32, workgroup_size", warps[w]);
+            CHECK(gpucompile_object_create("#gpu.vulkan", GPUCOMPILE_FORMAT_BIN, m.data, m.len, NULL, &obj) == GPUCOMPILE_OK &&
+                  gpucompile_vulkan_reflect_into(obj, m.data, m.len, 1) == GPUCOMPILE_OK);
+            CHECK_MSG(obj && obj->num_kernels == 1 && obj->kernels[0].metadata && strstr(obj->kernels[0].metadata, want),
+                      "%s", obj && obj->num_kernels ? obj->kernels[0].metadata : "");
+            gpucompile_object_free(obj);
+        }
+        snprintf(path, sizeof path, "%s/warps%u.spv", dir, warps[w]);
+        CHECK(t_save(dir, strrchr(path, '/') + 1, m.data, m.len, path, sizeof path));
+        snprintf(cmd, sizeof cmd, "spirv-val --target-env vulkan1.3 '%s'", path);
+        CHECK(t_sh_ok(cmd));
+        if (have_device && m.len && warps[w] >= ri.subgroup_min && warps[w] <= ri.subgroup_max) {
+            int *out = (int *)alloc(128 * 4);
+            void *args[1];
+            args[0] = &out;
+            for (i = 0; i < 128; i++) out[i] = -1;
+            CHECK((fmod = mgpuModuleLoad(m.data, m.len)) != NULL);
+            if (fmod) mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "warps"), 2, 1, 1, 64, 1, 1, 0, NULL, args, NULL, 1);
+            for (bad = 0, i = 0; i < 128; i++) bad += out[i] != 0;
+            CHECK_MSG(bad == 0, "warp of %u: %d threads' checks failed (thread 0: bits %#x, thread 13: %#x)", warps[w], bad, (unsigned)out[0], (unsigned)out[13]);
+            CHECK(t_runtime_errors == before);
+            if (fmod) mgpuModuleUnload(fmod);
+            mgpuMemFree(out, NULL);
+            ran++;
+        } else if (have_device && m.len) {
+            char want[128];
+            t_runtime_error[0] = 0;
+            CHECK(mgpuModuleLoad(m.data, m.len) == NULL);
+            snprintf(want, sizeof want, "needs sub-groups of %u work-items (its warp's lanes); the device's are %u to %u", warps[w], (unsigned)ri.subgroup_min, (unsigned)ri.subgroup_max);
+            CHECK_MSG(strstr(t_runtime_error, want) != NULL, "%s", t_runtime_error);
+            CHECK(t_runtime_errors == before + 1);
+            t_runtime_errors = before; /* the refusal asked for */
+            refused++;
+        }
+        free(m.data);
+    }
+    if (have_device) printf("  the device's sub-groups: %u to %u work-items; warps run %d, refused at load %d\n", (unsigned)ri.subgroup_min, (unsigned)ri.subgroup_max, ran, refused);
+    free(ir);
+}
+
+/* The shuffles' .p forms (the source lane in range) and the non-sync forms, for a warp of 8; and
+   what is refused: NVVM's warp functions not built, and every one where a target has no sub-groups
+   (WebGPU's table). */
+static void test_cuda_warp_forms(void) {
+    static const char ir[] =
+        "target triple = \"spirv64\"\n"
+        "declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+        "declare { i32, i1 } @llvm.nvvm.shfl.sync.down.i32p(i32, i32, i32, i32)\n"
+        "declare float @llvm.nvvm.shfl.up.f32(float, i32, i32)\n"
+        "define ptx_kernel void @forms(ptr addrspace(1) %o, ptr addrspace(1) %f) {\n"
+        "  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+        "  %r = call { i32, i1 } @llvm.nvvm.shfl.sync.down.i32p(i32 -1, i32 %t, i32 3, i32 6175)\n" /* width 8 */
+        "  %v = extractvalue { i32, i1 } %r, 0\n"
+        "  %p = extractvalue { i32, i1 } %r, 1\n"
+        "  %pz = zext i1 %p to i32\n"
+        "  %pk = mul i32 %pz, 1000\n"
+        "  %x = add i32 %v, %pk\n"
+        "  %a = getelementptr i32, ptr addrspace(1) %o, i32 %t\n"
+        "  store i32 %x, ptr addrspace(1) %a\n"
+        "  %tf = uitofp i32 %t to float\n"
+        "  %u = call float @llvm.nvvm.shfl.up.f32(float %tf, i32 1, i32 6144)\n" /* width 8 */
+        "  %b = getelementptr float, ptr addrspace(1) %f, i32 %t\n"
+        "  store float %u, ptr addrspace(1) %b\n"
+        "  ret void\n"
+        "}\n";
+    static const char *const refused[][2] = {
+        {"declare i32 @llvm.nvvm.match.any.sync.i32(i32, i32)\n", "call i32 @llvm.nvvm.match.any.sync.i32(i32 -1, i32 %t)"},
+        {"declare i32 @llvm.nvvm.redux.sync.add(i32, i32)\n", "call i32 @llvm.nvvm.redux.sync.add(i32 %t, i32 -1)"},
+        {"declare i32 @llvm.nvvm.vote.ballot.sync(i32, i1)\n", "call i32 @llvm.nvvm.vote.ballot.sync(i32 -1, i1 true)"}};
+    gpucompile_vulkan_runtime_info ri;
+    gpucompile_lower_options o;
+    gpucompile_lower_target none;
+    gpucompile_buf m;
+    t_log log;
+    char text[1024];
+    int n = 0, i, bad = 0, before = t_runtime_errors;
+    void *fmod;
+    if (!have_tools) SKIP("no LLVM SPIR-V target");
+    memset(&m, 0, sizeof m);
+    memset(&log, 0, sizeof log);
+    memset(&o, 0, sizeof o);
+    o.warp_size = 8;
+    CHECK_MSG(compile_ir(ir, strlen(ir), &m, &log, &n, &o), "%s", log.text);
+    gpucompile_runtime_set_error_callback(t_on_runtime_error, NULL);
+    if (!have_device) have_device = gpucompile_vulkan_runtime_info_get(&ri);
+    if (have_device && m.len && gpucompile_vulkan_runtime_info_get(&ri) && ri.subgroup_min <= 8 && ri.subgroup_max >= 8) {
+        int *out = (int *)alloc(64 * 4);
+        float *f = (float *)alloc(64 * 4);
+        void *args[2];
+        args[0] = &out;
+        args[1] = &f;
+        CHECK((fmod = mgpuModuleLoad(m.data, m.len)) != NULL);
+        if (fmod) mgpuLaunchKernel(mgpuModuleGetFunction(fmod, "forms"), 1, 1, 1, 64, 1, 1, 0, NULL, args, NULL, 2);
+        for (i = 0; i < 64; i++) bad += out[i] != (i % 8 < 5 ? i + 3 + 1000 : i) || f[i] != (float)(i % 8 ? i - 1 : i);
+        CHECK_MSG(bad == 0, "%d wrong; out[5] = %d, f[9] = %g", bad, out[5], (double)f[9]);
+        CHECK(t_runtime_errors == before);
+        if (fmod) mgpuModuleUnload(fmod);
+        mgpuMemFree(out, NULL);
+        mgpuMemFree(f, NULL);
+    }
+    free(m.data);
+    none = *gpucompile_vulkan_lower_target();
+    memset(none.subgroup, 0, sizeof none.subgroup);
+    for (i = 0; i < 3; i++) {
+        LLVMContextRef ctx = LLVMContextCreate();
+        LLVMModuleRef mod = NULL;
+        LLVMMemoryBufferRef mb;
+        char *msg = NULL;
+        snprintf(text, sizeof text, "target triple = \"spirv64\"\ndeclare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n%s"
+                 "define ptx_kernel void @k(ptr addrspace(1) %%o) {\n  %%t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n  %%x = %s\n"
+                 "  %%a = getelementptr i32, ptr addrspace(1) %%o, i32 %%t\n  store i32 %%x, ptr addrspace(1) %%a\n  ret void\n}\n",
+                 refused[i][0], refused[i][1]);
+        mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(text, strlen(text), "k.ll");
+        CHECK_MSG(!LLVMParseIRInContext(ctx, mb, &mod, &msg), "%s", msg ? msg : "");
+        memset(&log, 0, sizeof log);
+        if (mod) {
+            gpucompile_logger logger;
+            logger.func = t_log_func;
+            logger.user_data = &log;
+            CHECK(gpucompile_lower_kernels(NULL, mod, i < 2 ? gpucompile_vulkan_lower_target() : &none, NULL, &logger, &n) != GPUCOMPILE_OK);
+            CHECK_MSG(strstr(log.text, i < 2 ? "not built (of NVVM's warp functions" : "sub-groups: not on this target") != NULL, "%s", log.text);
+            LLVMDisposeModule(mod);
+        }
+        if (msg) LLVMDisposeMessage(msg);
+        LLVMContextDispose(ctx);
+    }
+}
+
 /* CUDA's dynamic shared memory: an extern __shared__ array (clang's `external addrspace(3)
    global [0 x float]`), sized by each launch's sharedMemBytes, and blockDim from the launch. Each
    block reverses its slice of the input through the shared array. */
@@ -1594,6 +1753,8 @@ int main(int argc, char **argv) {
     RUN(test_marker_mismatch);
     RUN(test_cuda_style_ir);
     RUN(test_cuda_dynamic_shared);
+    RUN(test_cuda_warps);
+    RUN(test_cuda_warp_forms);
     RUN(test_sizes_compiled_in);
     RUN(test_generic_pointer);
     RUN(test_expand);
