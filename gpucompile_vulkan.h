@@ -687,7 +687,7 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__params(const gpucompile_vulkan__spv *s
 
 /* The sub-group size k needs, from an OpModuleProcessed "gpucompile.subgroup_size NAME N" (the
    lowering's GPUCOMPILE_LOWER_SUBGROUP_SIZE: a kernel with CUDA's warp functions); 0 without one. */
-GPUCOMPILE_VULKAN__PRIVATE uint32_t gpucompile_vulkan__subgroup_size(const gpucompile_vulkan__spv *s, const gpucompile_vulkan_kernel *k) {
+GPUCOMPILE_PRIVATE uint32_t gpucompile_vulkan__subgroup_size(const gpucompile_vulkan__spv *s, const gpucompile_vulkan_kernel *k) {
     static const char mark[] = "gpucompile.subgroup_size ";
     size_t nlen = strlen(k->name), pl = sizeof mark - 1;
     gpucompile_spirv_inst it;
@@ -1705,6 +1705,9 @@ GPUCOMPILE_PRIVATE const char *gpucompile_vulkan__bad_instruction(LLVMValueRef i
         if (LLVMGetNumArgOperands(in) < 4 || !LLVMIsAConstantInt(LLVMGetOperand(in, 0)) || !LLVMIsAConstantInt(LLVMGetOperand(in, 1)))
             return "a resource's set and binding must be constants";
     }
+    if (gpucompile_vulkan__calls(in, "llvm.nvvm."))
+        return "an NVVM intrinsic the pointer-kernel lowering does not map (of CUDA-style IR it maps the thread and block ids and "
+               "sizes, barrier0 and the warp functions): LLVM 22's SPIR-V code generator would stop on it";
     if (gpucompile_vulkan__calls(in, "llvm.spv.workgroup.size"))
         return "LLVM 22 writes an invalid module for llvm.spv.workgroup.size: use the constant (hlsl.numthreads)";
     if (LLVMIsAAtomicCmpXchgInst(in) && gpucompile_vulkan__cas_width(in) != 64 && !gpucompile_vulkan__cas(in, NULL))
@@ -3354,7 +3357,7 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__fill(gpucompile_backend *t) {
     t->params[1] = "triple,features,flags"; /* what parse_text makes of MLIR's positional text */
     t->parse_text[1] = gpucompile_vulkan__parse_env;
     t->print_text[1] = gpucompile_vulkan__print_env;
-    t->intrinsic_prefixes = "spv";
+    t->intrinsic_prefixes = "spv,nvvm"; /* nvvm: CUDA-style IR's ids, barrier and warp functions, which the lowering maps */
     t->allowed_undefined = "*"; /* the push-constant block is external; prepare checks the rest */
     t->initialize = gpucompile_vulkan__initialize;
     t->init = gpucompile_vulkan__init;
