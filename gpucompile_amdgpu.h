@@ -2235,6 +2235,7 @@ GPUCOMPILE_RUNTIME_VENDOR_DEFINE(gpucompile_amdgpu__rt_) {
     v->what = "the HIP runtime"; v->hint = "ROCm not installed?";
     v->score = gpucompile_amdgpu__score;
     v->enter = gpucompile_amdgpu__rt_enter;
+    v->null_stream_async = 1;
 }
 
 #ifdef __cplusplus

@@ -169,6 +169,10 @@ typedef struct gpucompile_runtime_vendor {
     void (*mem_free)(void *ptr);
     void (*mem_copy)(void *dst, const void *src, size_t size, void *stream);
     void (*mem_set32)(void *dst, unsigned value, size_t count, void *stream);
+    /* 1: the vendor's NULL stream does not wait for its work (CUDA's and HIP's legacy stream, which
+       the non-blocking streams do not wait for either): mgpu* synchronizes it after each launch,
+       copy and fill on it, so that the NULL stream is synchronous with every vendor */
+    int null_stream_async;
     /* images (mgpuImageCreate's arguments checked: extent is width, height, depth, layers, each at
        least 1; pixel the bytes of one; what names the image in messages, "an image2d of 4x4x1 pixels,
        1 layer(s), CL_RGBA / CL_UNORM_INT8"); copy writes host to the image (to_image 1) or reads it. NULL: no images */
@@ -864,6 +868,12 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
     return fn;
 }
 
+/* The end of an operation on stream: the NULL stream's work done (null_stream_async), the vendor left. */
+static void gpucompile__rt_done(const gpucompile_runtime_vendor *v, void *stream) {
+    if (!stream && v->null_stream_async) v->stream_synchronize(NULL);
+    gpucompile__rt_leave(v);
+}
+
 void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ, intptr_t blockX,
     intptr_t blockY, intptr_t blockZ, int32_t smem, void *stream, void **params, void **extra, size_t paramsCount) {
     const gpucompile_runtime_vendor *v;
@@ -886,7 +896,7 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t g
     }
     if (!(v = gpucompile__rt_enter())) return;
     v->launch(function, u, u + 3, (unsigned)smem, stream, params, extra);
-    gpucompile__rt_leave(v);
+    gpucompile__rt_done(v, stream);
 }
 
 void *mgpuStreamCreate(void) {
@@ -932,14 +942,14 @@ void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
     const gpucompile_runtime_vendor *v = gpucompile__rt_enter();
     if (!v) return;
     v->mem_copy(dst, src, sizeBytes, stream);
-    gpucompile__rt_leave(v);
+    gpucompile__rt_done(v, stream);
 }
 
 void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream) {
     const gpucompile_runtime_vendor *v = gpucompile__rt_enter();
     if (!v) return;
     v->mem_set32(dst, value, count, stream);
-    gpucompile__rt_leave(v);
+    gpucompile__rt_done(v, stream);
 }
 
 /* An image's pixel: the bytes of one in format (OpenCL's channel order, from 0x10B0 CL_R, and

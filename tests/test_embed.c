@@ -613,6 +613,8 @@ static void test_runtime_fake_driver(void) {
                        "cuLaunchKernel fn=ok grid=2,1,1 block=64,1,1 smem=65536 stream=stream a=1 extra=null\n"
                        "cuStreamSynchronize\n"
                        "cuStreamDestroy\n"
+                       "cuMemsetD32Async stream=null\n"
+                       "cuStreamSynchronize null\n"
                        "launched\n"
                        "cuModuleUnload module1\n");
         free(out);
@@ -698,6 +700,8 @@ static void test_runtime_hip_fake(void) {
                    "hipModuleLaunchKernel fn=ok grid=2,1,1 block=64,1,1 smem=65536 stream=stream a=1 extra=null\n"
                    "hipStreamSynchronize\n"
                    "hipStreamDestroy\n"
+                   "hipMemsetD32Async stream=null\n"
+                   "hipStreamSynchronize null\n"
                    "launched\n"
                    "hipModuleUnload module1\n");
     free(out);

@@ -53,10 +53,10 @@ CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigne
     return 0;
 }
 CUresult cuStreamCreate(void **stream, unsigned flags) { *stream = &handles[30 + streams++ % 8]; SAY("cuStreamCreate flags=%u", flags); return 0; }
-CUresult cuStreamSynchronize(void *stream) { (void)stream; SAY("cuStreamSynchronize"); return 0; }
+CUresult cuStreamSynchronize(void *stream) { SAY("cuStreamSynchronize%s", stream ? "" : " null"); return 0; }
 CUresult cuStreamDestroy_v2(void *stream) { (void)stream; SAY("cuStreamDestroy"); return 0; }
 CUresult cuMemAlloc_v2(unsigned long long *p, size_t n) { (void)n; *p = 0; return 2; }
 CUresult cuMemAllocManaged(unsigned long long *p, size_t n, unsigned f) { (void)n; (void)f; *p = 0; return 2; }
 CUresult cuMemFree_v2(unsigned long long p) { (void)p; return 0; }
 CUresult cuMemcpyAsync(unsigned long long d, unsigned long long s, size_t n, void *st) { (void)d; (void)s; (void)n; (void)st; return 0; }
-CUresult cuMemsetD32Async(unsigned long long d, unsigned v, size_t n, void *st) { (void)d; (void)v; (void)n; (void)st; return 0; }
+CUresult cuMemsetD32Async(unsigned long long d, unsigned v, size_t n, void *st) { (void)d; (void)v; (void)n; SAY("cuMemsetD32Async stream=%s", st ? "stream" : "null"); return 0; }

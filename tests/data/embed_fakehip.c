@@ -42,10 +42,10 @@ hipError_t hipModuleLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz
     return 0;
 }
 hipError_t hipStreamCreate(void **stream) { *stream = &handles[30 + streams++ % 8]; SAY("hipStreamCreate"); return 0; }
-hipError_t hipStreamSynchronize(void *stream) { (void)stream; SAY("hipStreamSynchronize"); return 0; }
+hipError_t hipStreamSynchronize(void *stream) { SAY("hipStreamSynchronize%s", stream ? "" : " null"); return 0; }
 hipError_t hipStreamDestroy(void *stream) { (void)stream; SAY("hipStreamDestroy"); return 0; }
 hipError_t hipMalloc(void **p, size_t n) { (void)n; *p = NULL; return 2; }
 hipError_t hipMallocManaged(void **p, size_t n, unsigned f) { (void)n; (void)f; *p = NULL; return 2; }
 hipError_t hipFree(void *p) { (void)p; return 0; }
 hipError_t hipMemcpyAsync(void *d, const void *s, size_t n, int k, void *st) { (void)d; (void)s; (void)n; (void)k; (void)st; return 0; }
-hipError_t hipMemsetD32Async(void *d, int v, size_t n, void *st) { (void)d; (void)v; (void)n; (void)st; return 0; }
+hipError_t hipMemsetD32Async(void *d, int v, size_t n, void *st) { (void)d; (void)v; (void)n; SAY("hipMemsetD32Async stream=%s", st ? "stream" : "null"); return 0; }

@@ -5,7 +5,8 @@
    module of the run-time selection handler is read and selected here too. With the argument
    "callback" the runtime's errors come through gpucompile_runtime_set_error_callback and are
    printed numbered on stdout; else the runtime prints its default lines on stderr. Two
-   launches: synchronous, then on a stream with 64 KiB of dynamic shared memory. */
+   launches: synchronous, then on a stream with 64 KiB of dynamic shared memory; then a fill on
+   the NULL stream, which returns when done (the runtime waits for CUDA's and HIP's). */
 #if defined(HIP)
 #define GPUCOMPILE_AMDGPU_RUNTIME
 #include "gpucompile_amdgpu.h"
@@ -52,6 +53,7 @@ int main(int argc, char **argv) {
     LAUNCH(2, 1, 1, 64, 1, 1, 65536, stream, args);
     mgpuStreamSynchronize(stream);
     mgpuStreamDestroy(stream);
+    mgpuMemset32(y, 0, 0, NULL);
     printf("launched\n");
     return 0;
 }
