@@ -2386,6 +2386,17 @@ GPUCOMPILE_PRIVATE LLVMTypeRef gpucompile_lower__pointee(gpucompile_lower__state
    max, and their inclusive and exclusive scans, made of the value of the work-item d below
    (d = 1, 2, 4, ... 64: a sub-group has at most 128), each work-item's steps in uniform control
    flow as OpenCL has the calls. NULL: another function, or *why says why it is not built. */
+/* Why the target's sub-group intrinsics cannot be called (none on the target, or one missing
+   from this LLVM, which would be called as NULL), or NULL: each may be. */
+GPUCOMPILE_PRIVATE const char *gpucompile_lower__no_subgroups(const gpucompile_lower__state *w) {
+    const char *const *sg = w->t->subgroup;
+    int k;
+    if (!sg[0]) return "sub-groups: not on this target";
+    for (k = 0; k < 11; k++)
+        if (!sg[k] || !LLVMLookupIntrinsicID(sg[k], strlen(sg[k]))) return "no sub-group intrinsics in this LLVM";
+    return NULL;
+}
+
 GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__subgroup(gpucompile_lower__state *w, LLVMValueRef in, const char *plain, const char *args, const char **why) {
     static const char *const ids[] = {"get_sub_group_size", "get_max_sub_group_size", "get_num_sub_groups", "get_enqueued_num_sub_groups",
                                       "get_sub_group_id", "get_sub_group_local_id"};
@@ -2395,15 +2406,7 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__subgroup(gpucompile_lower__sta
     int k, op, sign = *args && strchr("cail", *args) != NULL, fp = gpucompile_lower__is_fp(t), scan, excl, d;
     for (k = 0; k < 6 && strcmp(plain, ids[k]) != 0; k++) {}
     if (k == 6 && strncmp(plain, "sub_group_", 10) != 0) return NULL;
-    if (!sg[0]) {
-        *why = "sub-groups: not on this target";
-        return NULL;
-    }
-    for (d = 0; d < 11; d++) /* each one this may call, so that none below is missing */
-        if (!sg[d] || !LLVMLookupIntrinsicID(sg[d], strlen(sg[d]))) {
-            *why = "no sub-group intrinsics in this LLVM";
-            return NULL;
-        }
+    if ((*why = gpucompile_lower__no_subgroups(w)) != NULL) return NULL;
     f = gpucompile_lower__intrinsic(w, sg[0], NULL, 0);
     size = gpucompile_lower__call(w, f, NULL, 0);
     if (k < 6) {
@@ -2666,7 +2669,7 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__warp(gpucompile_lower__state *
     LLVMBuilderRef b = w->b;
     LLVMTypeRef t = LLVMTypeOf(in), it[1];
     LLVMValueRef lane, one = LLVMConstInt(w->i32, 1, 0), a[2], fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(in));
-    unsigned kind, k, n = LLVMGetNumArgOperands(in), sync;
+    unsigned kind, n = LLVMGetNumArgOperands(in), sync;
     if (strncmp(name, "llvm.nvvm.", 10) != 0) return NULL;
     for (kind = 0; kind < sizeof known / sizeof known[0] && strncmp(f, known[kind], strlen(known[kind])) != 0; kind++) {}
     if (kind == sizeof known / sizeof known[0]) return NULL;
@@ -2674,15 +2677,7 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__warp(gpucompile_lower__state *
         *why = "not built (of NVVM's warp functions: shfl, vote, activemask, laneid, warpsize, lanemask)";
         return NULL;
     }
-    if (!sg[0]) {
-        *why = "sub-groups: not on this target";
-        return NULL;
-    }
-    for (k = 0; k < 11; k++) /* each one this may call, so that none below is missing */
-        if (!sg[k] || !LLVMLookupIntrinsicID(sg[k], strlen(sg[k]))) {
-            *why = "no sub-group intrinsics in this LLVM";
-            return NULL;
-        }
+    if ((*why = gpucompile_lower__no_subgroups(w)) != NULL) return NULL;
     LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(w->ctx, GPUCOMPILE_LOWER__WARP_ATTR, (unsigned)strlen(GPUCOMPILE_LOWER__WARP_ATTR), "", 0));
     if (strcmp(f, "read.ptx.sreg.warpsize") == 0) return LLVMConstInt(w->i32, w->warp, 0);
     lane = gpucompile_lower__call(w, gpucompile_lower__intrinsic(w, sg[1], NULL, 0), NULL, 0);
@@ -4066,7 +4061,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__undefined(gpucompile_lowe
    within 32 bits. What is left (a long in memory or a parameter) stays 64-bit. */
 typedef struct gpucompile_lower__narrowing {
     LLVMBuilderRef b;
-    LLVMTypeRef i32;
+    LLVMTypeRef i32, i64;
     LLVMValueRef from[256], to[256]; /* to NULL: cannot be narrowed */
     int n;
     LLVMValueRef open[32]; /* the phis gpucompile_lower__fits is inside */
@@ -4122,7 +4117,7 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__high(gpucompile_lower__narrowi
     int i;
     if (LLVMIsAConstantInt(v))
         return (LLVMConstIntGetZExtValue(v) & 0xffffffffu) == 0 ? LLVMConstInt(z->i32, LLVMConstIntGetZExtValue(v) >> 32, 0) : NULL;
-    if (depth > 24 || !LLVMIsAInstruction(v) || LLVMTypeOf(v) != LLVMInt64TypeInContext(LLVMGetTypeContext(LLVMTypeOf(v)))) return NULL;
+    if (depth > 24 || !LLVMIsAInstruction(v) || LLVMTypeOf(v) != z->i64) return NULL;
     op = LLVMGetInstructionOpcode(v);
     a = LLVMGetOperand(v, 0);
     if (op == LLVMShl && LLVMIsAConstantInt(LLVMGetOperand(v, 1)) && LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)) >= 32 &&
@@ -4302,7 +4297,7 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_lower__narrow_cmp(gpucompile_lower__n
     LLVMValueRef a, c, r, neg, l = LLVMGetOperand(in, 0);
     int ka, kc, tmp;
     if ((p == LLVMIntULT || p == LLVMIntUGT) && LLVMIsAConstantInt(LLVMGetOperand(in, 1)) && LLVMIsAInstruction(l) &&
-        LLVMGetInstructionOpcode(l) == LLVMAdd && LLVMIsAConstantInt(LLVMGetOperand(l, 1)) && LLVMTypeOf(l) == LLVMInt64TypeInContext(LLVMGetTypeContext(z->i32))) {
+        LLVMGetInstructionOpcode(l) == LLVMAdd && LLVMIsAConstantInt(LLVMGetOperand(l, 1)) && LLVMTypeOf(l) == z->i64) {
         /* (x + d) against k unsigned, x zero-extended, d < 0, k - d < 2^32 (the optimizer's range
            check of a switch on get_global_id: id - 1 < 6): a sum that wraps is above k either way */
         long long d = LLVMConstIntGetSExtValue(LLVMGetOperand(l, 1));
@@ -4411,6 +4406,7 @@ GPUCOMPILE_DEF int gpucompile_lower_narrow(LLVMModuleRef module) {
     memset(&z, 0, sizeof z);
     z.b = LLVMCreateBuilderInContext(LLVMGetModuleContext(module));
     z.i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(module));
+    z.i64 = LLVMInt64TypeInContext(LLVMGetModuleContext(module));
     for (fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn)) {
         z.n = 0;
         for (bb = LLVMIsDeclaration(fn) ? NULL : LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
@@ -4423,7 +4419,7 @@ GPUCOMPILE_DEF int gpucompile_lower_narrow(LLVMModuleRef module) {
                 else if (LLVMGetInstructionOpcode(in) == LLVMUIToFP || LLVMGetInstructionOpcode(in) == LLVMSIToFP) { /* (float)get_global_id(0) */
                     int u = LLVMGetInstructionOpcode(in) == LLVMUIToFP, k;
                     LLVMValueRef x = LLVMGetOperand(in, 0);
-                    if (LLVMTypeOf(x) == LLVMInt64TypeInContext(LLVMGetModuleContext(module)) && ((k = gpucompile_lower__extended(&z, x, &x)) == 'b' || k == (u ? 'z' : 's'))) {
+                    if (LLVMTypeOf(x) == z.i64 && ((k = gpucompile_lower__extended(&z, x, &x)) == 'b' || k == (u ? 'z' : 's'))) {
                         LLVMPositionBuilderBefore(z.b, in);
                         r = u ? LLVMBuildUIToFP(z.b, x, LLVMTypeOf(in), "") : LLVMBuildSIToFP(z.b, x, LLVMTypeOf(in), "");
                     }
