@@ -987,6 +987,9 @@ GPUCOMPILE_API int gpucompile_llvm_target_available(const char *name);
 GPUCOMPILE_API int gpucompile_llvm_target_initialize(const char *name);
 /* An LLVM value's name (LLVM's string, valid while the value is; "" when it has none). */
 GPUCOMPILE_API const char *gpucompile_value_name(LLVMValueRef v);
+/* Where a refusal points: "function 'f': `instruction`" (its text cut at 300 characters; "?" for
+   the function of a value that is not an instruction) into buf, size bytes; returns buf. */
+GPUCOMPILE_API const char *gpucompile_instruction_where(LLVMValueRef in, char *buf, size_t size);
 /* The instruction after in, in module order (each function's blocks, in turn); with in NULL the
    module's first; NULL after the last: `for (in = gpucompile_next_instruction(m, NULL); in; in =
    gpucompile_next_instruction(m, in))`. A walk that erases in takes the next one first. */
@@ -1581,6 +1584,16 @@ GPUCOMPILE__PRIVATE gpucompile_result gpucompile__logf(const gpucompile_logger *
 GPUCOMPILE_DEF const char *gpucompile_value_name(LLVMValueRef v) {
     size_t n;
     return LLVMGetValueName2(v, &n);
+}
+
+GPUCOMPILE_DEF const char *gpucompile_instruction_where(LLVMValueRef in, char *buf, size_t size) {
+    LLVMValueRef fn = LLVMIsAInstruction(in) ? LLVMGetBasicBlockParent(LLVMGetInstructionParent(in)) : NULL;
+    char *text = LLVMPrintValueToString(in);
+    const char *t = text ? text : "";
+    while (*t == ' ') t++;
+    snprintf(buf, size, "function '%s': `%.300s`", fn ? gpucompile_value_name(fn) : "?", t);
+    if (text) LLVMDisposeMessage(text);
+    return buf;
 }
 
 GPUCOMPILE_DEF LLVMValueRef gpucompile_next_instruction(LLVMModuleRef module, LLVMValueRef in) {

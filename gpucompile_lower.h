@@ -273,17 +273,12 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__fail(gpucompile_lower__st
 
 /* Refuses instruction in of its function: "function 'f': `instruction`: why". */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__refuse(gpucompile_lower__state *w, LLVMValueRef in, const char *fmt, ...) {
-    LLVMValueRef fn = LLVMIsAInstruction(in) ? LLVMGetBasicBlockParent(LLVMGetInstructionParent(in)) : NULL;
-    char *text = LLVMPrintValueToString(in), why[1024];
-    const char *t = text ? text : "";
+    char where[512], why[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
-    while (*t == ' ') t++;
-    gpucompile_lower__fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': `%.300s`: %s", fn ? gpucompile_value_name(fn) : "?", t, why);
-    if (text) LLVMDisposeMessage(text);
-    return GPUCOMPILE_ERROR_UNSUPPORTED;
+    return gpucompile_lower__fail(w, GPUCOMPILE_ERROR_UNSUPPORTED, "%s: %s", gpucompile_instruction_where(in, where, sizeof where), why);
 }
 
 GPUCOMPILE_DEF int gpucompile_is_pointer_kernel(LLVMValueRef fn) {

@@ -1631,16 +1631,20 @@ GPUCOMPILE_PRIVATE int gpucompile_vulkan__calls(LLVMValueRef in, const char *pre
     return strncmp(gpucompile_vulkan__callee(in), prefix, strlen(prefix)) == 0;
 }
 
+/* Notes n repairs of one kind, when there are any: "<n> <what>", each %s of what the plural
+   ending where n is not 1. */
+GPUCOMPILE_PRIVATE void gpucompile_vulkan__note(gpucompile_job *job, long n, const char *what, const char *plural) {
+    char text[512];
+    const char *end = n == 1 ? "" : plural;
+    if (n <= 0) return;
+    snprintf(text, sizeof text, what, end, end);
+    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%ld %s", n, text);
+}
+
 /* Fails the compile naming the function and the instruction. */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__refuse(gpucompile_job *job, LLVMValueRef in, const char *why) {
-    LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(in));
-    char *text = LLVMPrintValueToString(in);
-    const char *t = text ? text : "";
-    gpucompile_result r;
-    while (*t == ' ') t++;
-    r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': `%.300s`: %s", gpucompile_value_name(fn), t, why);
-    if (text) LLVMDisposeMessage(text);
-    return r;
+    char where[512];
+    return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "%s: %s", gpucompile_instruction_where(in, where, sizeof where), why);
 }
 
 /* 64-bit atomics: LLVM 22 never declares Int64Atomics for a shader and stops on them ('Unable to
@@ -1747,9 +1751,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__prepare(gpucompile_job *
         /* OpenCL/CUDA-style kernels: rewritten after optimization (pre_emit), where these rules
            then apply; their helpers inlined by the optimizer, so that no call passes a pointer */
         int n = gpucompile_inline_helpers(job->module);
-        if (n)
-            gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d function%s marked alwaysinline (a Vulkan shader passes "
-                               "no pointers between functions)", n, n == 1 ? "" : "s");
+        gpucompile_vulkan__note(job, n, "function%s marked alwaysinline (a Vulkan shader passes "
+                                "no pointers between functions)", "s");
         return GPUCOMPILE_OK;
     }
     for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) {
@@ -2117,8 +2120,8 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__lower(gpucompile_job *jo
     t = *gpucompile_vulkan_lower_target();
     if (LLVMGetNamedMetadataNumOperands(job->module, GPUCOMPILE_VULKAN__INDEX_BITS)) t.index_bits = 32; /* spirv32: size_t and its arithmetic are 32-bit */
     if ((r = gpucompile_lower_kernels(job, job->module, &t, &o, NULL, &n)) != GPUCOMPILE_OK) return r;
-    gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d kernel%s rewritten into the Vulkan shape (buffers at the "
-                       "parameters' bindings, scalars in push constants, the parameters' order recorded)", n, n == 1 ? "" : "s");
+    gpucompile_vulkan__note(job, n, "kernel%s rewritten into the Vulkan shape (buffers at the parameters' bindings, scalars in "
+                            "push constants, the parameters' order recorded)", "s");
     return gpucompile_vulkan__prepare(job);
 }
 
@@ -2265,15 +2268,12 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job 
     }
     LLVMDisposeBuilder(b);
     if (r != GPUCOMPILE_OK) return r;
-    if (flattened)
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d address%s into workgroup memory rebuilt as one "
-                           "typed getelementptr (LLVM 22 crashes on the optimizer's byte offsets and constant ones outside the entry block)", flattened, flattened == 1 ? "" : "es");
-    if (fields)
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d push-constant address%s written as typed field "
-                           "addresses (the optimizer's byte offsets would need Int64)", fields, fields == 1 ? "" : "es");
-    if (hoisted)
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d push-constant load%s moved into the entry block "
-                           "(LLVM 22 crashes on them elsewhere)", hoisted, hoisted == 1 ? "" : "s");
+    gpucompile_vulkan__note(job, flattened, "address%s into workgroup memory rebuilt as one "
+                            "typed getelementptr (LLVM 22 crashes on the optimizer's byte offsets and constant ones outside the entry block)", "es");
+    gpucompile_vulkan__note(job, fields, "push-constant address%s written as typed field "
+                            "addresses (the optimizer's byte offsets would need Int64)", "es");
+    gpucompile_vulkan__note(job, hoisted, "push-constant load%s moved into the entry block "
+                            "(LLVM 22 crashes on them elsewhere)", "s");
     {   /* LLVM 22's SPIR-V structurizer writes merges spirv-val rejects for loops of several exits,
            a loop in a branch of a selection, and blocks its code generator's optimizations merge
            afterwards (darktable's dwt, silx's linalg and histogram, five of pyFAI's): its own
@@ -2291,12 +2291,11 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job 
             return r;
         }
     }
-    if ((fields = gpucompile_lower_narrow(job->module)) > 0) /* Vulkan-shaped input too (the lowering did its own), and the comparisons lower-switch made */
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d 64-bit index computation%s or comparison%s done in 32 bits "
-                           "(no Int64 where nothing else needs it)", fields, fields == 1 ? "" : "s", fields == 1 ? "" : "s");
-    if ((fields = gpucompile_lower_expand(job->module)) > 0) /* Vulkan-shaped input too */
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d call%s of llvm.ctlz, cttz, the saturating intrinsics or "
-                           "copysign written as plain IR (LLVM 22 selects none of them for a shader)", fields, fields == 1 ? "" : "s");
+    /* Vulkan-shaped input too (the lowering did its own), and the comparisons lower-switch made */
+    gpucompile_vulkan__note(job, gpucompile_lower_narrow(job->module), "64-bit index computation%s or comparison%s done in 32 bits "
+                            "(no Int64 where nothing else needs it)", "s");
+    gpucompile_vulkan__note(job, gpucompile_lower_expand(job->module), "call%s of llvm.ctlz, cttz, the saturating intrinsics or "
+                            "copysign written as plain IR (LLVM 22 selects none of them for a shader)", "s");
     /* the WebGPU backend compiles through this one and refuses what WGSL lacks in its own words */
     if (job->backend == gpucompile_vulkan_backend() && (r = gpucompile_vulkan__check_profile(job)) != GPUCOMPILE_OK) return r;
     b = LLVMCreateBuilderInContext(job->context);
@@ -2322,15 +2321,12 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__pre_emit(gpucompile_job 
         }
     }
     LLVMDisposeBuilder(b);
-    if (fields)
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d cmpxchg%s written as llvm.spv.cmpxchg (LLVM 22 "
-                           "crashes on the instruction)", fields, fields == 1 ? "" : "s");
-    if (wide)
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d 64-bit atomic%s written as marked loads and stores, "
-                           "made atomic again after code generation (LLVM 22 never declares Int64Atomics for a shader)", wide, wide == 1 ? "" : "s");
-    if (inverted)
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d select%s of a product compared with zero written "
-                           "with the inverse comparison (LLVM 22 crashes on its FaceForward of them)", inverted, inverted == 1 ? "" : "s");
+    gpucompile_vulkan__note(job, fields, "cmpxchg%s written as llvm.spv.cmpxchg (LLVM 22 "
+                            "crashes on the instruction)", "s");
+    gpucompile_vulkan__note(job, wide, "64-bit atomic%s written as marked loads and stores, "
+                            "made atomic again after code generation (LLVM 22 never declares Int64Atomics for a shader)", "s");
+    gpucompile_vulkan__note(job, inverted, "select%s of a product compared with zero written "
+                            "with the inverse comparison (LLVM 22 crashes on its FaceForward of them)", "s");
     if (job->format == GPUCOMPILE_FORMAT_ISA) { /* isa: the module as it is now, whose words finish emits for its repairs */
         if (!(job->backend_data = LLVMWriteBitcodeToMemoryBuffer(job->module))) return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "the module cannot be copied");
     }
@@ -3228,27 +3224,18 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_vulkan__finish_mod(gpucompile_jo
     if ((wide = gpucompile_vulkan__fix_atomic64(&m)) < 0)
         return gpucompile_job_fail(job, GPUCOMPILE_ERROR_LLVM, "LLVM 22 did not write a 64-bit atomic's marked load and stores as they were");
     latches = gpucompile_vulkan__fix_latches(&m);
-    if (barriers)
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d OpControlBarrier%s given the WorkgroupMemory semantics "
-                           "(0x148: AcquireRelease|UniformMemory|WorkgroupMemory; LLVM 22 writes none)", barriers, barriers == 1 ? "" : "s");
-    if (nulls)
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d instruction%s given constants for LLVM 22's "
-                           "OpConstantNull (monotonic atomics: scope Device, semantics and struct index 0)", nulls, nulls == 1 ? "" : "s");
-    if (cas)
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d OpAtomicCompareExchange%s result%s made the old value "
-                           "again (LLVM 22 writes it as a mistyped { old, success })", cas, cas == 1 ? "" : "s", cas == 1 ? "" : "s");
-    if (wide)
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d 64-bit atomic%s made of %s marked load and stores, "
-                           "Int64Atomics declared", wide, wide == 1 ? "" : "s", wide == 1 ? "its" : "their");
-    if (latches)
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d loop exit%s taken from the continue target "
-                           "(lavapipe runs a loop on past a break beside it)", latches, latches == 1 ? "" : "s");
-    if (images > 1)
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d image sample%s and size quer%s written (LLVM 22 has none for shaders)",
-                           images - 1, images == 2 ? "" : "s", images == 2 ? "y" : "ies");
-    if (names)
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "vulkan", "%d unused resource name string%s removed%s", names,
-                           names == 1 ? "" : "s", int8 < 0 ? ", and the Int8 capability they alone needed" : "");
+    gpucompile_vulkan__note(job, barriers, "OpControlBarrier%s given the WorkgroupMemory semantics "
+                            "(0x148: AcquireRelease|UniformMemory|WorkgroupMemory; LLVM 22 writes none)", "s");
+    gpucompile_vulkan__note(job, nulls, "instruction%s given constants for LLVM 22's "
+                            "OpConstantNull (monotonic atomics: scope Device, semantics and struct index 0)", "s");
+    gpucompile_vulkan__note(job, cas, "OpAtomicCompareExchange%s result%s made the old value "
+                            "again (LLVM 22 writes it as a mistyped { old, success })", "s");
+    gpucompile_vulkan__note(job, wide, "64-bit atomic%s made again of marked loads and stores, Int64Atomics declared", "s");
+    gpucompile_vulkan__note(job, latches, "loop exit%s taken from the continue target "
+                            "(lavapipe runs a loop on past a break beside it)", "s");
+    gpucompile_vulkan__note(job, images - 1, "image sampling and size instruction%s written (LLVM 22 has none for shaders)", "s");
+    gpucompile_vulkan__note(job, names, int8 < 0 ? "unused resource name string%s removed, and the Int8 capability they alone needed"
+                                                 : "unused resource name string%s removed", "s");
     if ((r = gpucompile_vulkan__check_env(&m)) != GPUCOMPILE_OK) return r;
     if ((r = gpucompile_vulkan__words(&m, &words, &nwords)) != GPUCOMPILE_OK) return r;
     if (LLVMGetNamedMetadataNumOperands(job->module, "gpucompile.vulkan.params")) { /* pointer kernels: their parameters' order */

@@ -414,14 +414,8 @@ GPUCOMPILE_PRIVATE int gpucompile_webgpu__wgsl_name(const char *s) {
 }
 
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__refuse(gpucompile_job *job, LLVMValueRef in, const char *why) {
-    LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(in));
-    char *text = LLVMPrintValueToString(in);
-    const char *t = text ? text : "";
-    gpucompile_result r;
-    while (*t == ' ') t++;
-    r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': `%.300s`: WebGPU cannot express %s", gpucompile_value_name(fn), t, why);
-    if (text) LLVMDisposeMessage(text);
-    return r;
+    char where[512];
+    return gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "%s: WebGPU cannot express %s", gpucompile_instruction_where(in, where, sizeof where), why);
 }
 
 /* After the Vulkan backend's rewrites (the pointer kernels lowered): every instruction, every

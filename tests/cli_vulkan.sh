@@ -196,7 +196,7 @@ check "vulkan_one_lane.ll: compiled in process, spirv-val (no one-lane vector)" 
 # ---- a 64-bit atomic: a marked load and store before LLVM, OpAtomicIAdd of a ulong after (both formats)
 "$G" --no-cache -v -t '#gpu.vulkan' -f bin $D/vulkan_atomic64.ll -o "$T_TMP/a64.spv" 2>"$T_TMP/a64v"
 check "64-bit atomic: compiled (-v says so), spirv-val, OpAtomicIAdd of a ulong, Int64Atomics declared" sh -c \
-  "grep -q '1 64-bit atomic made of its marked load and stores' '$T_TMP/a64v' && spirv-val --target-env vulkan1.3 '$T_TMP/a64.spv' && \
+  "grep -q '1 64-bit atomic made again of marked loads and stores' '$T_TMP/a64v' && spirv-val --target-env vulkan1.3 '$T_TMP/a64.spv' && \
    spirv-dis '$T_TMP/a64.spv' | grep -q 'OpAtomicIAdd %ulong %[0-9]* %uint_1 %uint_16' && spirv-dis '$T_TMP/a64.spv' | grep -q 'OpCapability Int64Atomics'"
 check "... the isa text too: spirv-as and spirv-val take it" sh -c "'$G' --no-cache -t '#gpu.vulkan' -f isa $D/vulkan_atomic64.ll -o '$T_TMP/a64.s' && \
   spirv-as --target-env vulkan1.3 '$T_TMP/a64.s' -o '$T_TMP/a642.spv' && spirv-val --target-env vulkan1.3 '$T_TMP/a642.spv' && grep -q 'OpCapability Int64Atomics' '$T_TMP/a64.s'"
