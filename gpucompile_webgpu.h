@@ -462,30 +462,162 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__check_module(gpucompile_
     return GPUCOMPILE_OK;
 }
 
-/* llvm.smax / smin / abs as a comparison and a select: LLVM writes them as GLSL.std.450's SMax,
-   SMin, SAbs on 32-bit integers it types unsigned, which naga reads as unsigned max, min (a
-   clamp of a negative index then goes wrong); its comparisons it reads with their signedness. */
-GPUCOMPILE_PRIVATE int gpucompile_webgpu__signed_ops(gpucompile_job *job) {
+/* An infinite or NaN float constant (a scalar, or a vector holding one), or none. */
+GPUCOMPILE_PRIVATE int gpucompile_webgpu__nonfinite(LLVMValueRef c) {
+    LLVMTypeRef t = LLVMTypeOf(c);
+    unsigned i, n;
+    if (LLVMIsAConstantFP(c)) {
+        LLVMBool loses;
+        double d = LLVMConstRealGetDouble(c, &loses);
+        return d != d || d - d != 0.0;
+    }
+    if (LLVMGetTypeKind(t) != LLVMVectorTypeKind || !(LLVMIsAConstantDataVector(c) || LLVMIsAConstantVector(c))) return 0;
+    for (i = 0, n = LLVMGetVectorSize(t); i < n; i++)
+        if (gpucompile_webgpu__nonfinite(LLVMGetAggregateElement(c, i))) return 1;
+    return 0;
+}
+
+/* Constant c (a float, or a vector of them) made at b from its bits, each infinite or NaN
+   element stored in a function variable, loaded and bitcast. */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_webgpu__made_at_run_time(gpucompile_job *job, LLVMBuilderRef b, LLVMValueRef c) {
+    LLVMTypeRef t = LLVMTypeOf(c), st = LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetElementType(t) : t;
+    LLVMTypeRef it = LLVMIntTypeInContext(job->context, (unsigned)LLVMSizeOfTypeInBits(LLVMGetModuleDataLayout(job->module), st));
+    LLVMValueRef elems[16], v;
+    unsigned e, n = st == t ? 1 : LLVMGetVectorSize(t);
+    if (n > 16) return c; /* Vulkan's vectors have at most 4 elements: refused later */
+    for (e = 0; e < n; e++) {
+        elems[e] = st == t ? c : LLVMGetAggregateElement(c, e);
+        if (gpucompile_webgpu__nonfinite(elems[e])) elems[e] = LLVMConstNull(st);
+    }
+    v = st == t ? NULL : LLVMConstVector(elems, n);
+    for (e = 0; e < n; e++) {
+        LLVMValueRef x = st == t ? c : LLVMGetAggregateElement(c, e), var, bits;
+        if (!gpucompile_webgpu__nonfinite(x)) continue;
+        var = LLVMBuildAlloca(b, it, "");
+        LLVMSetVolatile(LLVMBuildStore(b, LLVMConstBitCast(x, it), var), 1);
+        bits = LLVMBuildLoad2(b, it, var, "");
+        LLVMSetVolatile(bits, 1); /* kept by the code generator; the reshape drops the Volatile operand */
+        bits = LLVMBuildBitCast(b, bits, st, "");
+        v = st == t ? bits : LLVMBuildInsertElement(b, v, bits, LLVMConstInt(LLVMInt32TypeInContext(job->context), e, 0), "");
+    }
+    return v;
+}
+
+/* WGSL has no literal for an infinite or NaN float: naga refuses such a constant ("Float
+   literal is infinite") and Dawn's reader of Chromium 133 crashes on it, and OpenCL's math
+   (log(0), pow's special cases, INFINITY, isinf) makes them. Each operand that is one becomes,
+   in its function, the float's bits stored in a function variable, loaded and bitcast: a value
+   made at run time, which neither reader folds back into a literal (the code generator runs
+   unoptimized). Its count, or -1 after a failure (logged): a global's initializer holding one.
+   A 64-bit constant index of a vector element (clang writes them) becomes a 32-bit one. */
+GPUCOMPILE_PRIVATE int gpucompile_webgpu__nonfinite_constants(gpucompile_job *job) {
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(job->context);
+    LLVMValueRef fn, in, g;
+    int count = 0;
+    for (g = LLVMGetFirstGlobal(job->module); g; g = LLVMGetNextGlobal(g)) {
+        LLVMValueRef init = LLVMGetInitializer(g);
+        unsigned i, n = init && LLVMGetTypeKind(LLVMTypeOf(init)) == LLVMArrayTypeKind ? LLVMGetArrayLength(LLVMTypeOf(init)) : 0;
+        int bad = init && gpucompile_webgpu__nonfinite(init);
+        for (i = 0; i < n && !bad; i++) bad = gpucompile_webgpu__nonfinite(LLVMGetAggregateElement(init, i));
+        if (bad) {
+            LLVMDisposeBuilder(b);
+            gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "global '%s': WebGPU cannot express an infinite or NaN float in a "
+                                "constant's value (WGSL has no literal for one)", gpucompile_value_name(g));
+            return -1;
+        }
+    }
+    for (fn = LLVMGetFirstFunction(job->module); fn; fn = LLVMGetNextFunction(fn)) {
+        LLVMValueRef made[64][2]; /* a constant, its value made in this function */
+        LLVMBasicBlockRef bb, entry = LLVMIsDeclaration(fn) ? NULL : LLVMGetEntryBasicBlock(fn);
+        int nmade = 0, k;
+        for (bb = entry; bb; bb = LLVMGetNextBasicBlock(bb))
+            for (in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+                int i, n = LLVMIsACallInst(in) ? (int)LLVMGetNumArgOperands(in) : LLVMGetNumOperands(in);
+                for (i = 0; i < n; i++) {
+                    LLVMValueRef c = LLVMGetOperand(in, (unsigned)i), v = NULL;
+                    if (i == n - 1 && (LLVMIsAInsertElementInst(in) || LLVMIsAExtractElementInst(in)) && LLVMIsAConstantInt(c) &&
+                        LLVMGetIntTypeWidth(LLVMTypeOf(c)) == 64) /* clang's vector index: WGSL has no 64-bit integer */
+                        LLVMSetOperand(in, (unsigned)i, LLVMConstInt(LLVMInt32TypeInContext(job->context), LLVMConstIntGetZExtValue(c), 0));
+                    if (!LLVMIsAConstant(c) || !gpucompile_webgpu__nonfinite(c)) continue;
+                    for (k = 0; k < nmade && !v; k++)
+                        if (made[k][0] == c) v = made[k][1];
+                    if (!v && nmade == 64) {
+                        LLVMDisposeBuilder(b);
+                        gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': more than 64 infinite or NaN constants, which WebGPU "
+                                            "cannot express as literals", gpucompile_value_name(fn));
+                        return -1;
+                    }
+                    if (!v) {
+                        LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
+                        v = gpucompile_webgpu__made_at_run_time(job, b, c);
+                        made[nmade][0] = c;
+                        made[nmade++][1] = v;
+                    }
+                    LLVMSetOperand(in, (unsigned)i, v);
+                    count++;
+                }
+            }
+    }
+    LLVMDisposeBuilder(b);
+    return count;
+}
+
+/* The signed operations that naga reads as unsigned ones: LLVM types every 32-bit integer
+   unsigned in SPIR-V, and naga takes the signedness of GLSL.std.450's SMax, SMin, SAbs and of
+   OpSDiv, OpSRem, OpShiftRightArithmetic, OpConvertSToF and OpConvertFToS from their operands'
+   or result's type (-1 / 2 became 2147483647, (float)-1 4294967296, (int)-2.0f 0; Dawn's reader
+   is right); only its comparisons it reads with their own signedness. Each written with
+   comparisons, selects and the unsigned operation on magnitudes, as a 32-bit integer or a vector
+   of them: arith 0, llvm.smax, smin and abs (after the lowering, whose clamp, min and max they
+   are, before the Vulkan backend narrows 64-bit ones); arith 1, the instructions (after it: its
+   repairs write some). */
+GPUCOMPILE_PRIVATE int gpucompile_webgpu__signed_ops(gpucompile_job *job, int arith) {
     LLVMBuilderRef b = LLVMCreateBuilderInContext(job->context);
     LLVMValueRef in, next;
     int count = 0;
     for (in = gpucompile_next_instruction(job->module, NULL); in; in = next) {
-        LLVMValueRef callee, a, c, r;
+        LLVMOpcode op = LLVMGetInstructionOpcode(in);
+        LLVMValueRef callee, a, c, r, na, neg_a, zero;
+        LLVMTypeRef it;
         const char *name;
-        int kind;
+        int kind = 0;
         next = gpucompile_next_instruction(job->module, in);
-        if (!LLVMIsACallInst(in) || !(callee = LLVMGetCalledValue(in)) || !LLVMIsAFunction(callee)) continue;
-        name = gpucompile_value_name(callee);
-        kind = strncmp(name, "llvm.smax.", 10) == 0 ? 1 : strncmp(name, "llvm.smin.", 10) == 0 ? 2 : strncmp(name, "llvm.abs.", 9) == 0 ? 3 : 0;
+        if (!arith && LLVMIsACallInst(in) && (callee = LLVMGetCalledValue(in)) != NULL && LLVMIsAFunction(callee)) {
+            name = gpucompile_value_name(callee);
+            kind = strncmp(name, "llvm.smax.", 10) == 0 ? 1 : strncmp(name, "llvm.smin.", 10) == 0 ? 2 : strncmp(name, "llvm.abs.", 9) == 0 ? 3 : 0;
+        } else if (arith && (op == LLVMSDiv || op == LLVMSRem || op == LLVMAShr || op == LLVMSIToFP || op == LLVMFPToSI)) {
+            it = LLVMTypeOf(op == LLVMSIToFP ? LLVMGetOperand(in, 0) : in);
+            if (LLVMGetTypeKind(it) == LLVMVectorTypeKind) it = LLVMGetElementType(it);
+            kind = LLVMGetTypeKind(it) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(it) == 32 ? 4 : 0;
+        }
         if (!kind) continue;
         LLVMPositionBuilderBefore(b, in);
         a = LLVMGetOperand(in, 0);
-        if (kind == 3) {
-            LLVMValueRef neg = LLVMBuildNeg(b, a, "");
-            r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, a, LLVMConstNull(LLVMTypeOf(a)), ""), neg, a, "");
+        if (op == LLVMFPToSI) { /* the magnitude's conversion, negated back; "not below zero", as "below" LLVM 22 makes FaceForward of and crashes */
+            LLVMValueRef nn = LLVMBuildFCmp(b, LLVMRealUGE, a, LLVMConstNull(LLVMTypeOf(a)), "");
+            LLVMValueRef u = LLVMBuildFPToUI(b, LLVMBuildSelect(b, nn, a, LLVMBuildFNeg(b, a, ""), ""), LLVMTypeOf(in), "");
+            r = LLVMBuildSelect(b, nn, u, LLVMBuildNeg(b, u, ""), "");
         } else {
-            c = LLVMGetOperand(in, 1);
-            r = LLVMBuildSelect(b, LLVMBuildICmp(b, kind == 1 ? LLVMIntSGT : LLVMIntSLT, a, c, ""), a, c, "");
+            zero = LLVMConstNull(LLVMTypeOf(a));
+            na = LLVMBuildICmp(b, LLVMIntSLT, a, zero, "");
+            neg_a = LLVMBuildNeg(b, a, "");
+            c = LLVMGetNumOperands(in) > 1 ? LLVMGetOperand(in, 1) : NULL;
+            if (kind == 1 || kind == 2) {
+                r = LLVMBuildSelect(b, LLVMBuildICmp(b, kind == 1 ? LLVMIntSGT : LLVMIntSLT, a, c, ""), a, c, "");
+            } else if (kind == 3) {
+                r = LLVMBuildSelect(b, na, neg_a, a, "");
+            } else if (op == LLVMAShr) { /* a negative one: the complement of its complement shifted */
+                LLVMValueRef ones = LLVMConstAllOnes(LLVMTypeOf(a));
+                r = LLVMBuildSelect(b, na, LLVMBuildXor(b, LLVMBuildLShr(b, LLVMBuildXor(b, a, ones, ""), c, ""), ones, ""), LLVMBuildLShr(b, a, c, ""), "");
+            } else if (op == LLVMSIToFP) {
+                LLVMValueRef u = LLVMBuildUIToFP(b, LLVMBuildSelect(b, na, neg_a, a, ""), LLVMTypeOf(in), "");
+                r = LLVMBuildSelect(b, na, LLVMBuildFNeg(b, u, ""), u, "");
+            } else { /* sdiv, srem: on the magnitudes (INT_MIN's is 2^31 unsigned), the sign after */
+                LLVMValueRef nc = LLVMBuildICmp(b, LLVMIntSLT, c, zero, ""), m = LLVMBuildSelect(b, na, neg_a, a, "");
+                LLVMValueRef q = op == LLVMSDiv ? LLVMBuildUDiv(b, m, LLVMBuildSelect(b, nc, LLVMBuildNeg(b, c, ""), c, ""), "")
+                                                : LLVMBuildURem(b, m, LLVMBuildSelect(b, nc, LLVMBuildNeg(b, c, ""), c, ""), "");
+                r = LLVMBuildSelect(b, op == LLVMSDiv ? LLVMBuildXor(b, na, nc, "") : na, LLVMBuildNeg(b, q, ""), q, "");
+            }
         }
         LLVMReplaceAllUsesWith(in, r);
         LLVMInstructionEraseFromParent(in);
@@ -495,8 +627,6 @@ GPUCOMPILE_PRIVATE int gpucompile_webgpu__signed_ops(gpucompile_job *job) {
     return count;
 }
 
-/* The lowering's target: Vulkan's (the same code generator takes the result), with 32-bit
-   addresses (WebGPU's buffers are below 2 GiB: maxBufferSize). */
 GPUCOMPILE_PRIVATE const gpucompile_lower_target *gpucompile_webgpu__lower_target(void) {
     static gpucompile_lower_target t;
     if (!t.name) {
@@ -541,11 +671,16 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__pre_emit(gpucompile_job 
         }
         if ((r = gpucompile_webgpu__lower(job, st)) != GPUCOMPILE_OK) return r;
     }
-    if ((narrowed = gpucompile_webgpu__signed_ops(job)) > 0) /* after the lowering (its clamp, min, max), before the Vulkan backend's narrowing (their 64-bit ones) */
-        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "webgpu", "%d signed min/max/abs written as a comparison and a select "
-                           "(naga reads GLSL.std.450's SMax and SMin on LLVM's unsigned types as unsigned)", narrowed);
+    narrowed = gpucompile_webgpu__signed_ops(job, 0);
     if (GPUCOMPILE_WEBGPU__VK()->pre_emit) GPUCOMPILE_WEBGPU__CALL_VK(job, st, GPUCOMPILE_WEBGPU__VK()->pre_emit(job));
     if (r != GPUCOMPILE_OK) return r;
+    if ((narrowed += gpucompile_webgpu__signed_ops(job, 1)) > 0)
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "webgpu", "%d signed operation%s (min, max, abs, division, remainder, "
+                           "shift, conversion) written on magnitudes (naga reads them on LLVM's unsigned types as unsigned)", narrowed, narrowed == 1 ? "" : "s");
+    if ((narrowed = gpucompile_webgpu__nonfinite_constants(job)) < 0) return GPUCOMPILE_ERROR_UNSUPPORTED;
+    if (narrowed)
+        gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "webgpu", "%d use%s of an infinite or NaN constant made at run time "
+                           "(WGSL has no literal for one)", narrowed, narrowed == 1 ? "" : "s");
     return gpucompile_webgpu__check_module(job, st->target);
 }
 
@@ -794,7 +929,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__reshape(gpucompile_job *
     if ((r = gpucompile_webgpu__dead(job, &s, bound, &dead)) != GPUCOMPILE_OK) goto done;
     for (i = 0; i < s.count; i++) /* an 8-bit integer type still used */
         if (!dead[i] && GPUCOMPILE_WEBGPU__OP(&s, i) == 21 && GPUCOMPILE_WEBGPU__WC(&s, i) >= 3 && GPUCOMPILE_WEBGPU__W(&s, i, 2) == 8) int8 = 1;
-    if (int8 && !getenv("WGDEBUG")) {
+    if (int8) {
         r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "the module uses 8-bit integers (the Int8 capability), which WGSL does not have");
         goto done;
     }
@@ -937,7 +1072,7 @@ GPUCOMPILE_PRIVATE void gpucompile_webgpu__fill(gpucompile_backend *t) {
     t->select_score = gpucompile_webgpu__select_score;
     t->formats = 1u << GPUCOMPILE_FORMAT_LLVM | 1u << GPUCOMPILE_FORMAT_BIN;
     t->file_ext[GPUCOMPILE_FORMAT_ISA] = NULL;
-    t->cache_version = "webgpu 7"; /* through the Vulkan backend's "vulkan 7" */
+    t->cache_version = "webgpu 8"; /* through the Vulkan backend's "vulkan 7" */
     t->device_help = "webgpu (a WebGPU adapter through wgpu-native or Dawn)";
     t->help = "WebGPU compute (an LLVM with the SPIRV target: 22): SPIR-V modules that wgpu's and\n"
               "Dawn's readers take, within WGSL's types and limits, with their reflection";

@@ -66,6 +66,33 @@ kernel void math(global const float *x, global float *out, int n) {
     }
 }
 
+/* infinities and NaNs, which WGSL has no literal for: log(0), pow's and OpenCL's own constants,
+   isinf and isnan (the backend makes each such constant at run time) */
+kernel __attribute__((reqd_work_group_size(8, 1, 1))) void nonfinite(global const float *x, global float *out, global int *flags) {
+    size_t i = get_global_id(0);
+    float v = x[i];
+    out[4 * i] = log(v);
+    out[4 * i + 1] = pow(v, -1.5f);
+    out[4 * i + 2] = v > 100.0f ? INFINITY : v < -100.0f ? NAN : v;
+    out[4 * i + 3] = (float4)(v, -INFINITY, 1.0f, INFINITY).y;
+    flags[i] = isinf(v) | isnan(v) << 1 | isfinite(v) << 2;
+}
+
+/* signed division, remainder, shift and conversions, scalar and vector (naga reads LLVM's
+   unsigned types' signed operations as unsigned: the backend writes them on magnitudes) */
+kernel __attribute__((reqd_work_group_size(8, 1, 1))) void signed_ops(global const int *x, global int *out, global float *f) {
+    size_t i = get_global_id(0);
+    int v = x[i];
+    int4 w = (int4)(v, -v, v - 7, 3 - v);
+    out[6 * i] = v / 3;
+    out[6 * i + 1] = v % -5;
+    out[6 * i + 2] = v >> 2;
+    out[6 * i + 3] = (int)((float)v * 0.5f);
+    out[6 * i + 4] = (w / (int4)(2, -3, 4, -5)).z + (w >> 1).w;
+    out[6 * i + 5] = convert_int4(convert_float4(w) * 0.25f).y;
+    f[i] = (float)v;
+}
+
 /* a constant table (private memory) */
 constant float weights[5] = {0.0625f, 0.25f, 0.375f, 0.25f, 0.0625f};
 kernel __attribute__((reqd_work_group_size(64, 1, 1))) void blur(global const float *in, global float *out, int n) {

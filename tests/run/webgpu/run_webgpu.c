@@ -219,6 +219,63 @@ static void test_math_blur_private(void) {
     mgpuMemFree(dx, NULL); mgpuMemFree(dout, NULL); mgpuMemFree(dblur, NULL); mgpuMemFree(din, NULL); mgpuMemFree(dpa, NULL);
 }
 
+
+
+/* signed arithmetic on negative values, against C's */
+static void test_signed_ops(void) {
+    enum { N = 8 };
+    const int x[N] = {0, 1, -1, 7, -7, -2147483647 - 1, 2147483647, -100};
+    int out[6 * N], i, bad = 0;
+    float f[N];
+    void *fn = kernels ? mgpuModuleGetFunction(kernels, "signed_ops") : NULL, *dx, *dout, *df, *args[3];
+    CHECK(fn != NULL);
+    if (!fn) return;
+    dx = dev(x, sizeof x); dout = dev(NULL, sizeof out); df = dev(NULL, sizeof f);
+    args[0] = &dx; args[1] = &dout; args[2] = &df;
+    mgpuLaunchKernel(fn, 1, 1, 1, N, 1, 1, 0, NULL, args, NULL, 3);
+    mgpuMemcpy(out, dout, sizeof out, NULL);
+    mgpuMemcpy(f, df, sizeof f, NULL);
+    for (i = 0; i < N; i++) {
+        int v = x[i], e[6], k, m = 0;
+        int w[4];
+        w[0] = v; w[1] = (int)(0u - (unsigned)v); w[2] = (int)((unsigned)v - 7u); w[3] = (int)(3u - (unsigned)v);
+        e[0] = v / 3; e[1] = v % -5; e[2] = v >> 2; e[3] = (int)((float)v * 0.5f);
+        e[4] = w[2] / 4 + (w[3] >> 1); e[5] = (int)((float)w[1] * 0.25f);
+        for (k = 0; k < 6; k++) m |= out[6 * i + k] != e[k];
+        m |= f[i] != (float)v;
+        if (m && bad < 3) printf("  signed_ops[%d] of %d: %d %d %d %d %d %d %g, not %d %d %d %d %d %d %g\n", i, v, out[6 * i], out[6 * i + 1],
+                                 out[6 * i + 2], out[6 * i + 3], out[6 * i + 4], out[6 * i + 5], f[i], e[0], e[1], e[2], e[3], e[4], e[5], (float)v);
+        bad += m;
+    }
+    CHECK(bad == 0);
+    mgpuMemFree(dx, NULL); mgpuMemFree(dout, NULL); mgpuMemFree(df, NULL);
+}
+/* infinities and NaNs in and out: OpenCL's constants, log(0), pow(0, -1.5), isinf, isnan */
+static void test_nonfinite(void) {
+    enum { N = 8 };
+    const float x[N] = {0.0f, 1.0f, 4.0f, -2.0f, 1000.0f, -1000.0f, INFINITY, NAN};
+    float out[4 * N];
+    int flags[N], i, bad = 0;
+    void *fn = kernels ? mgpuModuleGetFunction(kernels, "nonfinite") : NULL, *dx, *dout, *dflags, *args[3];
+    CHECK(fn != NULL);
+    if (!fn) return;
+    dx = dev(x, sizeof x); dout = dev(NULL, sizeof out); dflags = dev(NULL, sizeof flags);
+    args[0] = &dx; args[1] = &dout; args[2] = &dflags;
+    mgpuLaunchKernel(fn, 1, 1, 1, N, 1, 1, 0, NULL, args, NULL, 3);
+    mgpuMemcpy(out, dout, sizeof out, NULL);
+    mgpuMemcpy(flags, dflags, sizeof flags, NULL);
+    for (i = 0; i < N; i++) {
+        float v = x[i], third = v > 100.0f ? INFINITY : v < -100.0f ? NAN : v;
+        int f = (isinf(v) ? 1 : 0) | (isnan(v) ? 2 : 0) | (isfinite(v) ? 4 : 0), m;
+        m = (v == 0.0f && !(isinf(out[4 * i]) && out[4 * i] < 0)) || (v == 1.0f && out[4 * i] != 0.0f) ||
+            (v == 0.0f && !(isinf(out[4 * i + 1]) && out[4 * i + 1] > 0)) || (v == 4.0f && fabsf(out[4 * i + 1] - 0.125f) > 1e-5f) ||
+            (isnan(third) ? !isnan(out[4 * i + 2]) : out[4 * i + 2] != third) || !(isinf(out[4 * i + 3]) && out[4 * i + 3] < 0) || flags[i] != f;
+        if (m && bad < 3) printf("  nonfinite[%d] of %g: %g %g %g %g, flags %d (not %d)\n", i, v, out[4 * i], out[4 * i + 1], out[4 * i + 2], out[4 * i + 3], flags[i], f);
+        bad += m;
+    }
+    CHECK(bad == 0);
+    mgpuMemFree(dx, NULL); mgpuMemFree(dout, NULL); mgpuMemFree(dflags, NULL);
+}
 /* Vulkan-shaped IR (its push-constant block made the uniform block): bindings, then the block */
 static void test_vulkan_shaped_saxpy_and_reduce(void) {
     void *sm = load("saxpy.spv"), *rm = load("reduce.spv"), *s = sm ? mgpuModuleGetFunction(sm, "saxpy") : NULL;
@@ -388,6 +445,8 @@ int main(int argc, char **argv) {
     RUN(test_atomics);
     RUN(test_grids_2d_3d);
     RUN(test_math_blur_private);
+    RUN(test_nonfinite);
+    RUN(test_signed_ops);
     RUN(test_vulkan_shaped_saxpy_and_reduce);
     RUN(test_two_entry_points_on_a_stream);
     RUN(test_host_shared);
