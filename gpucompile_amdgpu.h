@@ -3,11 +3,9 @@
 
    Include gpucompile.h first, except for the mgpu* runtime alone (GPUCOMPILE_AMDGPU_RUNTIME: the HIP behind
    gpucompile_runtime.h), which needs this header only, no LLVM: cc prog.c host.o -ldl -lpthread.
-   The implementation is compiled where GPUCOMPILE_IMPLEMENTATION (with the core's) or
-   GPUCOMPILE_AMDGPU_IMPLEMENTATION (in a file of its own, after a plain #include "gpucompile.h";
-   not with GPUCOMPILE_STATIC) is defined; it registers itself at start-up, so #gpu.amdgpu targets
-   compile with no further call (link that object itself: from a static archive, a linker
-   keeps it only when something references it, e.g. gpucompile_amdgpu_backend()).
+   The implementation is compiled where GPUCOMPILE_IMPLEMENTATION or GPUCOMPILE_AMDGPU_IMPLEMENTATION
+   is defined (gpucompile.h's "Do this": which files, and linking that object); it registers
+   itself at start-up, so #gpu.amdgpu targets compile with no further call.
 
    Linking: nothing beyond the core's line (LLVM's C API, -ldl -lpthread). ld.lld runs as a
    child process; the HIP runtime (only for GPUCOMPILE_AMDGPU_RUNTIME) is opened at run time
