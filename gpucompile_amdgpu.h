@@ -3,11 +3,9 @@
 
    Include gpucompile.h first, except for the mgpu* runtime alone (GPUCOMPILE_AMDGPU_RUNTIME: the HIP behind
    gpucompile_runtime.h), which needs this header only, no LLVM: cc prog.c host.o -ldl -lpthread.
-   The implementation is compiled where GPUCOMPILE_IMPLEMENTATION (with the core's) or
-   GPUCOMPILE_AMDGPU_IMPLEMENTATION (in a file of its own, after a plain #include "gpucompile.h";
-   not with GPUCOMPILE_STATIC) is defined; it registers itself at start-up, so #gpu.amdgpu targets
-   compile with no further call (link that object itself: from a static archive, a linker
-   keeps it only when something references it, e.g. gpucompile_amdgpu_backend()).
+   The implementation is compiled where GPUCOMPILE_IMPLEMENTATION or GPUCOMPILE_AMDGPU_IMPLEMENTATION
+   is defined (gpucompile.h's "Do this": which files, and linking that object); it registers
+   itself at start-up, so #gpu.amdgpu targets compile with no further call.
 
    Linking: nothing beyond the core's line (LLVM's C API, -ldl -lpthread). ld.lld runs as a
    child process; the HIP runtime (only for GPUCOMPILE_AMDGPU_RUNTIME) is opened at run time
@@ -2072,26 +2070,27 @@ GPUCOMPILE_BACKEND_DEFINE(amdgpu)
 extern "C" {
 #endif
 
-/* The few HIP entry points we use (hip_runtime_api.h's values); each returns a hipError_t. */
+/* The few HIP entry points we use (hip_runtime_api.h's values), each loaded by its own name;
+   each returns a hipError_t. */
 #define GPUCOMPILE_AMDGPU__HIP_FUNCTIONS(X) \
-    X(hipInit, "hipInit", (unsigned flags)) \
-    X(hipGetDeviceCount, "hipGetDeviceCount", (int *count)) \
-    X(hipSetDevice, "hipSetDevice", (int dev)) \
-    X(hipModuleLoadData, "hipModuleLoadData", (void **module, const void *image)) \
-    X(hipModuleUnload, "hipModuleUnload", (void *module)) \
-    X(hipModuleGetFunction, "hipModuleGetFunction", (void **fn, void *module, const char *name)) \
-    X(hipModuleLaunchKernel, "hipModuleLaunchKernel", (void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, \
-                                                       unsigned by, unsigned bz, unsigned smem, void *stream, void **params, void **extra)) \
-    X(hipStreamCreate, "hipStreamCreate", (void **stream)) \
-    X(hipStreamSynchronize, "hipStreamSynchronize", (void *stream)) \
-    X(hipStreamDestroy, "hipStreamDestroy", (void *stream)) \
-    X(hipMalloc, "hipMalloc", (void **p, size_t size)) \
-    X(hipMallocManaged, "hipMallocManaged", (void **p, size_t size, unsigned flags)) \
-    X(hipFree, "hipFree", (void *p)) \
-    X(hipMemcpyAsync, "hipMemcpyAsync", (void *dst, const void *src, size_t n, int kind, void *stream)) \
-    X(hipMemsetD32Async, "hipMemsetD32Async", (void *dst, int value, size_t n, void *stream))
+    X(hipInit, (unsigned flags)) \
+    X(hipGetDeviceCount, (int *count)) \
+    X(hipSetDevice, (int dev)) \
+    X(hipModuleLoadData, (void **module, const void *image)) \
+    X(hipModuleUnload, (void *module)) \
+    X(hipModuleGetFunction, (void **fn, void *module, const char *name)) \
+    X(hipModuleLaunchKernel, (void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, \
+                              unsigned by, unsigned bz, unsigned smem, void *stream, void **params, void **extra)) \
+    X(hipStreamCreate, (void **stream)) \
+    X(hipStreamSynchronize, (void *stream)) \
+    X(hipStreamDestroy, (void *stream)) \
+    X(hipMalloc, (void **p, size_t size)) \
+    X(hipMallocManaged, (void **p, size_t size, unsigned flags)) \
+    X(hipFree, (void *p)) \
+    X(hipMemcpyAsync, (void *dst, const void *src, size_t n, int kind, void *stream)) \
+    X(hipMemsetD32Async, (void *dst, int value, size_t n, void *stream))
 
-#define GPUCOMPILE_AMDGPU__HIP_FIELD(fn, sym, params) int (*fn) params;
+#define GPUCOMPILE_AMDGPU__HIP_FIELD(fn, params) int (*fn) params;
 static struct gpucompile_amdgpu__rt_hip {
     const char *(*hipGetErrorName)(int);
     int (*hipGetDeviceProperties)(void *props, int dev);
@@ -2125,7 +2124,7 @@ GPUCOMPILE_PRIVATE const char *gpucompile_amdgpu__rt_load(void *lib) {
     /* ROCm 6 renamed the entry point that fills its (grown) hipDeviceProp_t */
     if (!gpucompile_dlfn(lib, "hipGetDevicePropertiesR0600", &tab->hipGetDeviceProperties))
         gpucompile_dlfn(lib, "hipGetDeviceProperties", &tab->hipGetDeviceProperties);
-#define GPUCOMPILE_AMDGPU__HIP_LOAD(fn, sym, params) if (!gpucompile_dlfn(lib, sym, &tab->fn) && !missing) missing = sym;
+#define GPUCOMPILE_AMDGPU__HIP_LOAD(fn, params) if (!gpucompile_dlfn(lib, #fn, &tab->fn) && !missing) missing = #fn;
     GPUCOMPILE_AMDGPU__HIP_FUNCTIONS(GPUCOMPILE_AMDGPU__HIP_LOAD)
 #undef GPUCOMPILE_AMDGPU__HIP_LOAD
     return missing;
@@ -2162,65 +2161,44 @@ GPUCOMPILE_PRIVATE int gpucompile_amdgpu__rt_start(int *device, char *arch, size
     return r;
 }
 
-GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_enter(void) {
-    gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipSetDevice(gpucompile_amdgpu__rt.device), "hipSetDevice");
-}
+/* A HIP call, reported under the name of the function called. */
+#define GPUCOMPILE_AMDGPU__HIP(name, args) gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hip##name args, "hip" #name)
 
-GPUCOMPILE_PRIVATE void *gpucompile_amdgpu__rt_module_load(const void *data, size_t size) {
-    void *module = NULL;
-    (void)size;
-    gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipModuleLoadData(&module, data), "hipModuleLoadData");
-    return module;
-}
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_enter(void) { GPUCOMPILE_AMDGPU__HIP(SetDevice, (gpucompile_amdgpu__rt.device)); }
+
+GPUCOMPILE_RUNTIME_DRIVER_ENTRIES(gpucompile_amdgpu__rt_, GPUCOMPILE_AMDGPU__HIP)
 
 GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_module_unload(void *module) {
     int r = gpucompile_amdgpu__rt.hipModuleUnload(module);
     if (r != 4) gpucompile_amdgpu__rt_check(r, "hipModuleUnload"); /* at exit the runtime may be gone already */
 }
 
-GPUCOMPILE_PRIVATE void *gpucompile_amdgpu__rt_get_function(void *module, const char *name) {
-    void *fn = NULL;
-    gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipModuleGetFunction(&fn, module, name), "hipModuleGetFunction");
-    return fn;
-}
-
 GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_launch(void *fn, const unsigned g[3], const unsigned b[3], unsigned smem, void *stream,
                                                       void **params, void **extra) {
-    gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipModuleLaunchKernel(fn, g[0], g[1], g[2], b[0], b[1], b[2], smem, stream, params,
-                                                                            extra), "hipModuleLaunchKernel");
+    GPUCOMPILE_AMDGPU__HIP(ModuleLaunchKernel, (fn, g[0], g[1], g[2], b[0], b[1], b[2], smem, stream, params, extra));
 }
 
 GPUCOMPILE_PRIVATE void *gpucompile_amdgpu__rt_stream_create(void) {
     void *stream = NULL;
-    gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipStreamCreate(&stream), "hipStreamCreate");
+    GPUCOMPILE_AMDGPU__HIP(StreamCreate, (&stream));
     return stream;
-}
-
-GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_stream_synchronize(void *stream) {
-    gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipStreamSynchronize(stream), "hipStreamSynchronize");
-}
-
-GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_stream_destroy(void *stream) {
-    gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipStreamDestroy(stream), "hipStreamDestroy");
 }
 
 GPUCOMPILE_PRIVATE void *gpucompile_amdgpu__rt_mem_alloc(uint64_t size, int host_shared) {
     void *p = NULL;
-    if (host_shared) gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipMallocManaged(&p, (size_t)size, 1), "hipMallocManaged");
-    else gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipMalloc(&p, (size_t)size), "hipMalloc");
+    if (host_shared) GPUCOMPILE_AMDGPU__HIP(MallocManaged, (&p, (size_t)size, 1));
+    else GPUCOMPILE_AMDGPU__HIP(Malloc, (&p, (size_t)size));
     return p;
 }
 
-GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_mem_free(void *ptr) {
-    gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipFree(ptr), "hipFree");
-}
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_mem_free(void *ptr) { GPUCOMPILE_AMDGPU__HIP(Free, (ptr)); }
 
 GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_mem_copy(void *dst, const void *src, size_t n, void *stream) {
-    gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipMemcpyAsync(dst, src, n, 4 /* hipMemcpyDefault */, stream), "hipMemcpyAsync");
+    GPUCOMPILE_AMDGPU__HIP(MemcpyAsync, (dst, src, n, 4 /* hipMemcpyDefault */, stream));
 }
 
 GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_mem_set32(void *dst, unsigned value, size_t count, void *stream) {
-    gpucompile_amdgpu__rt_check(gpucompile_amdgpu__rt.hipMemsetD32Async(dst, (int)value, count, stream), "hipMemsetD32Async");
+    GPUCOMPILE_AMDGPU__HIP(MemsetD32Async, (dst, (int)value, count, stream));
 }
 
 #if defined(_WIN32)

@@ -3,11 +3,9 @@
 
    Include gpucompile.h first, except for the mgpu* runtime alone (GPUCOMPILE_NVPTX_RUNTIME: the CUDA driver behind
    gpucompile_runtime.h), which needs this header only, no LLVM: cc prog.c host.o -ldl -lpthread.
-   The implementation is compiled where GPUCOMPILE_IMPLEMENTATION (with the core's) or
-   GPUCOMPILE_NVPTX_IMPLEMENTATION (in a file of its own, after a plain #include "gpucompile.h";
-   not with GPUCOMPILE_STATIC) is defined; it registers itself at start-up, so #gpu.nvptx targets
-   compile with no further call (link that object itself: from a static archive, a linker
-   keeps it only when something references it, e.g. gpucompile_nvptx_backend()).
+   The implementation is compiled where GPUCOMPILE_IMPLEMENTATION or GPUCOMPILE_NVPTX_IMPLEMENTATION
+   is defined (gpucompile.h's "Do this": which files, and linking that object); it registers
+   itself at start-up, so #gpu.nvptx targets compile with no further call.
 
    Linking: nothing beyond the core's line (LLVM's C API, -ldl -lpthread). nvJitLink and the
    CUDA driver are opened at run time (libnvJitLink.so.13 / .so.12 / .so, libcuda.so.1; Windows:
@@ -2434,21 +2432,17 @@ GPUCOMPILE_PRIVATE int gpucompile_nvptx__rt_start(int *dev, char *arch, size_t a
     return r;
 }
 
-GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_enter(void) {
-    gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuCtxPushCurrent(gpucompile_nvptx__rt_context), "cuCtxPushCurrent");
-}
+/* A driver call, reported under the name of the function called. */
+#define GPUCOMPILE_NVPTX__CU(name, args) gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cu##name args, "cu" #name)
+
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_enter(void) { GPUCOMPILE_NVPTX__CU(CtxPushCurrent, (gpucompile_nvptx__rt_context)); }
 
 GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_leave(void) {
     void *ctx;
     gpucompile_nvptx__cu.cuCtxPopCurrent(&ctx);
 }
 
-GPUCOMPILE_PRIVATE void *gpucompile_nvptx__rt_module_load(const void *data, size_t size) {
-    void *module = NULL;
-    (void)size;
-    gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuModuleLoadData(&module, data), "cuModuleLoadData");
-    return module;
-}
+GPUCOMPILE_RUNTIME_DRIVER_ENTRIES(gpucompile_nvptx__rt_, GPUCOMPILE_NVPTX__CU)
 
 GPUCOMPILE_PRIVATE void *gpucompile_nvptx__rt_module_load_jit(const void *data, int level) {
     void *module = NULL, *values[3];
@@ -2467,58 +2461,38 @@ GPUCOMPILE_PRIVATE void *gpucompile_nvptx__rt_module_load_jit(const void *data, 
     return module;
 }
 
-GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_module_unload(void *module) {
-    int r = gpucompile_nvptx__cu.cuModuleUnload(module);
-    if (r != 4) gpucompile_nvptx__rt_check(r, "cuModuleUnload"); /* at exit the driver may be gone already */
-}
-
-GPUCOMPILE_PRIVATE void *gpucompile_nvptx__rt_get_function(void *module, const char *name) {
-    void *fn = NULL;
-    gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuModuleGetFunction(&fn, module, name), "cuModuleGetFunction");
-    return fn;
-}
+/* at exit the driver may be gone already: gpucompile_nvptx__rt_check says nothing then */
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_module_unload(void *module) { GPUCOMPILE_NVPTX__CU(ModuleUnload, (module)); }
 
 GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_launch(void *fn, const unsigned g[3], const unsigned b[3], unsigned smem, void *stream,
                                                      void **params, void **extra) {
     if (smem > 48 * 1024) /* above 48 KiB the kernel must opt in, as MLIR's wrappers do */
-        gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuFuncSetAttribute(fn, 8, (int)smem), "cuFuncSetAttribute");
-    gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuLaunchKernel(fn, g[0], g[1], g[2], b[0], b[1], b[2], smem, stream, params, extra),
-                               "cuLaunchKernel");
+        GPUCOMPILE_NVPTX__CU(FuncSetAttribute, (fn, 8 /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */, (int)smem));
+    GPUCOMPILE_NVPTX__CU(LaunchKernel, (fn, g[0], g[1], g[2], b[0], b[1], b[2], smem, stream, params, extra));
 }
 
 GPUCOMPILE_PRIVATE void *gpucompile_nvptx__rt_stream_create(void) {
     void *stream = NULL;
-    gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuStreamCreate(&stream, 1 /* CU_STREAM_NON_BLOCKING */), "cuStreamCreate");
+    GPUCOMPILE_NVPTX__CU(StreamCreate, (&stream, 1 /* CU_STREAM_NON_BLOCKING */));
     return stream;
 }
 
-GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_stream_synchronize(void *stream) {
-    gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuStreamSynchronize(stream), "cuStreamSynchronize");
-}
-
-GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_stream_destroy(void *stream) {
-    gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuStreamDestroy(stream), "cuStreamDestroy");
-}
-
+/* CUDA's device pointers are integers (CUdeviceptr) */
 GPUCOMPILE_PRIVATE void *gpucompile_nvptx__rt_mem_alloc(uint64_t size, int host_shared) {
     unsigned long long p = 0;
-    if (host_shared) gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuMemAllocManaged(&p, (size_t)size, 1), "cuMemAllocManaged");
-    else gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuMemAlloc(&p, (size_t)size), "cuMemAlloc");
+    if (host_shared) GPUCOMPILE_NVPTX__CU(MemAllocManaged, (&p, (size_t)size, 1));
+    else GPUCOMPILE_NVPTX__CU(MemAlloc, (&p, (size_t)size));
     return (void *)(uintptr_t)p;
 }
 
-GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_mem_free(void *ptr) {
-    gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuMemFree((unsigned long long)(uintptr_t)ptr), "cuMemFree");
-}
+GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_mem_free(void *ptr) { GPUCOMPILE_NVPTX__CU(MemFree, ((unsigned long long)(uintptr_t)ptr)); }
 
 GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_mem_copy(void *dst, const void *src, size_t n, void *stream) {
-    gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuMemcpyAsync((unsigned long long)(uintptr_t)dst, (unsigned long long)(uintptr_t)src, n,
-                                                                  stream), "cuMemcpyAsync");
+    GPUCOMPILE_NVPTX__CU(MemcpyAsync, ((unsigned long long)(uintptr_t)dst, (unsigned long long)(uintptr_t)src, n, stream));
 }
 
 GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_mem_set32(void *dst, unsigned value, size_t count, void *stream) {
-    gpucompile_nvptx__rt_check(gpucompile_nvptx__cu.cuMemsetD32Async((unsigned long long)(uintptr_t)dst, value, count, stream),
-                               "cuMemsetD32Async");
+    GPUCOMPILE_NVPTX__CU(MemsetD32Async, ((unsigned long long)(uintptr_t)dst, value, count, stream));
 }
 
 /* The vendor behind mgpu*. */

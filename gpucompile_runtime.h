@@ -694,13 +694,33 @@ GPUCOMPILE_PRIVATE const char *gpucompile_spirv_ids_wrong(const void *data, size
    A vendor runtime's section (GPUCOMPILE_NVPTX_RUNTIME, ..._AMDGPU_, ..._SPIRV_ in the backend
    headers; one of your own) defines GPUCOMPILE_RUNTIME_VENDOR and includes this file: a second
    one in the same file stops here (tests/cli_seam.sh). In two files the mgpu* functions would be
-   defined twice, which the linker refuses. */
+   defined twice, which the linker refuses. The entries every driver-style API shares follow. */
 #if defined(GPUCOMPILE_RUNTIME_VENDOR)
 #undef GPUCOMPILE_RUNTIME_VENDOR
 #if defined(GPUCOMPILE__RUNTIME_VENDOR_DEFINED)
 #error "gpucompile_runtime.h: a vendor runtime is already defined in this program (one GPUCOMPILE_<BACKEND>_RUNTIME per program)"
 #endif
 #define GPUCOMPILE__RUNTIME_VENDOR_DEFINED
+
+/* The entries of a vendor runtime that are one call under every driver-style API (CUDA's
+   driver API and HIP's module API: a call returns an error code, 0 for success, and gives its
+   result through its first argument): prefix##module_load, get_function, stream_synchronize
+   and stream_destroy. call(Name, (arguments)) calls the vendor's <api>Name (cuModuleLoadData,
+   hipModuleLoadData) and reports a failure under that name. */
+#define GPUCOMPILE_RUNTIME_DRIVER_ENTRIES(prefix, call) \
+    GPUCOMPILE_PRIVATE void *prefix##module_load(const void *data, size_t size) { \
+        void *module = NULL; \
+        (void)size; \
+        call(ModuleLoadData, (&module, data)); \
+        return module; \
+    } \
+    GPUCOMPILE_PRIVATE void *prefix##get_function(void *module, const char *name) { \
+        void *fn = NULL; \
+        call(ModuleGetFunction, (&fn, module, name)); \
+        return fn; \
+    } \
+    GPUCOMPILE_PRIVATE void prefix##stream_synchronize(void *stream) { call(StreamSynchronize, (stream)); } \
+    GPUCOMPILE_PRIVATE void prefix##stream_destroy(void *stream) { call(StreamDestroy, (stream)); }
 #endif
 
 /* ==== [section: runtime] =================================================================
