@@ -2101,7 +2101,7 @@ static struct gpucompile_amdgpu__rt_hip {
 
 GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_check(int r, const char *call) {
     static const struct { int code; const char *text; } known[] = {
-        {1, "hipErrorInvalidValue"}, {2, "hipErrorOutOfMemory"}, {3, "hipErrorNotInitialized"}, {4, "hipErrorDeinitialized"},
+        {1, "hipErrorInvalidValue"}, {2, "hipErrorOutOfMemory"}, {3, "hipErrorNotInitialized"},
         {35, "hipErrorInsufficientDriver: the AMD GPU driver is too old or missing"},
         {100, "hipErrorNoDevice: no AMD GPU"}, {101, "hipErrorInvalidDevice"}, {200, "hipErrorInvalidImage"},
         {209, "hipErrorNoBinaryForGpu: the object was built for another GPU"}, {400, "hipErrorInvalidHandle"},
@@ -2109,7 +2109,9 @@ GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_check(int r, const char *call) {
     const char *name = NULL;
     char msg[256];
     size_t i;
-    if (r == 0) return;
+    /* 4, hipErrorDeinitialized: the process ends and the runtime has shut down before the host
+       module's destructor unloads its modules (as CUDA's driver does): nothing left to do or say */
+    if (r == 0 || r == 4) return;
     for (i = 0; i < sizeof known / sizeof known[0] && !name; i++)
         if (known[i].code == r) name = known[i].text;
     if (!name && gpucompile_amdgpu__rt.hipGetErrorName) name = gpucompile_amdgpu__rt.hipGetErrorName(r);
@@ -2168,10 +2170,7 @@ GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_enter(void) { GPUCOMPILE_AMDGPU__H
 
 GPUCOMPILE_RUNTIME_DRIVER_ENTRIES(gpucompile_amdgpu__rt_, GPUCOMPILE_AMDGPU__HIP)
 
-GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_module_unload(void *module) {
-    int r = gpucompile_amdgpu__rt.hipModuleUnload(module);
-    if (r != 4) gpucompile_amdgpu__rt_check(r, "hipModuleUnload"); /* at exit the runtime may be gone already */
-}
+GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_module_unload(void *module) { GPUCOMPILE_AMDGPU__HIP(ModuleUnload, (module)); }
 
 GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_launch(void *fn, const unsigned g[3], const unsigned b[3], unsigned smem, void *stream,
                                                       void **params, void **extra) {

@@ -3362,7 +3362,7 @@ GPUCOMPILE_PRIVATE void gpucompile_vulkan__fill(gpucompile_backend *t) {
     t->calling_convention_ok = gpucompile_vulkan__cc_ok;
     t->select_score = gpucompile_vulkan__select_score;
     t->triples = GPUCOMPILE_VULKAN__TRIPLES;
-    t->input_triples = "spirv,spirv32,spirv64"; /* OpenCL C as clang writes it: the pointer kernels' documented input */
+    t->input_triples = "spirv,spirv32,spirv64,nvptx,nvptx64"; /* OpenCL C as clang writes it, CUDA-style IR: the pointer kernels' documented inputs */
     t->offload_kind = 8;   /* as the SPIR-V backend's: LLVM's offload model has no Vulkan kind */
     t->image_kind_bin = 6; /* IMG_SPIRV */
     t->kernel_metadata = kernel_metadata;
