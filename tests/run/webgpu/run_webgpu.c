@@ -221,20 +221,28 @@ static void test_math_blur_private(void) {
 
 
 
+/* kernel name of kernels.spv on one workgroup of n: in (in_size bytes) its first parameter, two
+   outputs its others, read back into out1 and out2; 0 when the kernel is missing */
+static int run_in_out_out(const char *name, unsigned n, const void *in, size_t in_size, void *out1, size_t size1, void *out2, size_t size2) {
+    void *fn = kernels ? mgpuModuleGetFunction(kernels, name) : NULL, *d[3], *args[3];
+    int i;
+    if (!fn) return 0;
+    d[0] = dev(in, in_size); d[1] = dev(NULL, size1); d[2] = dev(NULL, size2);
+    for (i = 0; i < 3; i++) args[i] = &d[i];
+    mgpuLaunchKernel(fn, 1, 1, 1, n, 1, 1, 0, NULL, args, NULL, 3);
+    mgpuMemcpy(out1, d[1], size1, NULL);
+    mgpuMemcpy(out2, d[2], size2, NULL);
+    for (i = 0; i < 3; i++) mgpuMemFree(d[i], NULL);
+    return 1;
+}
+
 /* signed arithmetic on negative values, against C's */
 static void test_signed_ops(void) {
     enum { N = 8 };
     const int x[N] = {0, 1, -1, 7, -7, -2147483647 - 1, 2147483647, -100};
     int out[6 * N], i, bad = 0;
     float f[N];
-    void *fn = kernels ? mgpuModuleGetFunction(kernels, "signed_ops") : NULL, *dx, *dout, *df, *args[3];
-    CHECK(fn != NULL);
-    if (!fn) return;
-    dx = dev(x, sizeof x); dout = dev(NULL, sizeof out); df = dev(NULL, sizeof f);
-    args[0] = &dx; args[1] = &dout; args[2] = &df;
-    mgpuLaunchKernel(fn, 1, 1, 1, N, 1, 1, 0, NULL, args, NULL, 3);
-    mgpuMemcpy(out, dout, sizeof out, NULL);
-    mgpuMemcpy(f, df, sizeof f, NULL);
+    CHECK(run_in_out_out("signed_ops", N, x, sizeof x, out, sizeof out, f, sizeof f));
     for (i = 0; i < N; i++) {
         int v = x[i], e[6], k, m = 0;
         int w[4];
@@ -248,7 +256,6 @@ static void test_signed_ops(void) {
         bad += m;
     }
     CHECK(bad == 0);
-    mgpuMemFree(dx, NULL); mgpuMemFree(dout, NULL); mgpuMemFree(df, NULL);
 }
 /* infinities and NaNs in and out: OpenCL's constants, log(0), pow(0, -1.5), isinf, isnan */
 static void test_nonfinite(void) {
@@ -256,14 +263,7 @@ static void test_nonfinite(void) {
     const float x[N] = {0.0f, 1.0f, 4.0f, -2.0f, 1000.0f, -1000.0f, INFINITY, NAN};
     float out[4 * N];
     int flags[N], i, bad = 0;
-    void *fn = kernels ? mgpuModuleGetFunction(kernels, "nonfinite") : NULL, *dx, *dout, *dflags, *args[3];
-    CHECK(fn != NULL);
-    if (!fn) return;
-    dx = dev(x, sizeof x); dout = dev(NULL, sizeof out); dflags = dev(NULL, sizeof flags);
-    args[0] = &dx; args[1] = &dout; args[2] = &dflags;
-    mgpuLaunchKernel(fn, 1, 1, 1, N, 1, 1, 0, NULL, args, NULL, 3);
-    mgpuMemcpy(out, dout, sizeof out, NULL);
-    mgpuMemcpy(flags, dflags, sizeof flags, NULL);
+    CHECK(run_in_out_out("nonfinite", N, x, sizeof x, out, sizeof out, flags, sizeof flags));
     for (i = 0; i < N; i++) {
         float v = x[i], third = v > 100.0f ? INFINITY : v < -100.0f ? NAN : v;
         int f = (isinf(v) ? 1 : 0) | (isnan(v) ? 2 : 0) | (isfinite(v) ? 4 : 0), m;
@@ -274,7 +274,6 @@ static void test_nonfinite(void) {
         bad += m;
     }
     CHECK(bad == 0);
-    mgpuMemFree(dx, NULL); mgpuMemFree(dout, NULL); mgpuMemFree(dflags, NULL);
 }
 /* Vulkan-shaped IR (its push-constant block made the uniform block): bindings, then the block */
 static void test_vulkan_shaped_saxpy_and_reduce(void) {
