@@ -160,7 +160,7 @@ demo: setup all opencl webgpu-deps $(BUILD)/examples/06_run_on_cpu $(BUILD)/exam
 T_UNITS = $(foreach t,$(T),$(basename $(notdir $(t))))
 TEST_NEEDS = $(if $(T),$(patsubst %,$(BUILD)/tests/%,$(filter test_%,$(T_UNITS))) $(if $(filter run gpu,$(T_UNITS)),$(BUILD)/impl.o) \
   $(if $(filter run cli_examples,$(T_UNITS)),opencl) $(if $(filter webgpu cli_webgpu,$(T_UNITS)),webgpu-deps) \
-  $(if $(filter cli_vulkan,$(T_UNITS)),$(BUILD)/tests/piglit_run),$(TEST_BINS) $(BUILD)/tests/test_split $(BUILD)/tests/piglit_run check-headers opencl webgpu-deps)
+  $(if $(filter cli_vulkan,$(T_UNITS)),$(BUILD)/tests/piglit_run),$(TEST_BINS) $(BUILD)/tests/test_split $(BUILD)/tests/piglit_run $(BUILD)/tests/piglit_run_webgpu check-headers opencl webgpu-deps)
 test: setup all $(TEST_NEEDS)
 	@PATH="$(LLVM_BINDIR):$$PATH" GPUCOMPILE_OPENCL=$(OPENCL_DIR) T_ONLY="$(T_ONLY)" sh tests/run.sh $(BUILD) $(T_UNITS)
 
@@ -211,7 +211,10 @@ gpu-check: setup all $(BUILD)/impl.o
 $(BUILD)/tests/piglit_run: tests/corpus/piglit_run.c gpucompile_runtime.h gpucompile_vulkan.h
 	@mkdir -p $(BUILD)/tests
 	$(CC) -std=c11 $(WARN) -Werror $(CFLAGS) -I. $< -o $@ -ldl -lpthread -lm
-test-piglit: setup all $(BUILD)/tests/piglit_run
+$(BUILD)/tests/piglit_run_webgpu: tests/corpus/piglit_run.c gpucompile_runtime.h gpucompile_vulkan.h gpucompile_webgpu.h
+	@mkdir -p $(BUILD)/tests
+	$(CC) -std=c11 $(WARN) -Werror $(CFLAGS) -I. -DPIGLIT_WEBGPU $< -o $@ -ldl -lpthread -lm
+test-piglit: setup all $(BUILD)/tests/piglit_run $(BUILD)/tests/piglit_run_webgpu
 	@bash tests/corpus/piglit.sh $(PIGLIT_FLAGS) $(BUILD); r=$$?; [ $$r = 77 ] || exit $$r
 
 # Real kernels from Debian packages, gpucompile against that LLVM's own tools (tests/corpus/).

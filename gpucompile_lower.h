@@ -2799,20 +2799,21 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__calls_in(gpucompile_lower
                 et = gpucompile_lower__elem(vt);
                 if (cast) ptr = LLVMGetOperand(cast, 0);
                 off = LLVMBuildMul(w->b, LLVMBuildIntCast2(w->b, off, w->i64, 0, ""), LLVMConstInt(w->i64, aligned && lanes == 3 ? 4 : lanes, 0), "");
-                if (half) { /* lane by lane: a buffer of 16-bit elements (vstorea_half3's are 4 apart: not a vector of 3) */
+                if (half || lanes == 3) { /* lane by lane: a buffer of 16-bit elements (vstorea_half3's are 4 apart: not a vector of 3),
+                                             or of a vector of 3's (a buffer of them would be 12 bytes apart, which no layout has) */
                     unsigned k;
-                    if (st && LLVMGetTypeKind(gpucompile_lower__elem(LLVMTypeOf(data))) == LLVMDoubleTypeKind) data = gpucompile_lower__odd_float(w, data);
-                    if (st) data = gpucompile_lower__to_half(w, data, rt ? rt[3] : 'e');
+                    if (half && st && LLVMGetTypeKind(gpucompile_lower__elem(LLVMTypeOf(data))) == LLVMDoubleTypeKind) data = gpucompile_lower__odd_float(w, data);
+                    if (half && st) data = gpucompile_lower__to_half(w, data, rt ? rt[3] : 'e');
                     v = lanes > 1 ? LLVMGetPoison(vt) : NULL;
                     for (k = 0; k < lanes; k++) {
                         LLVMValueRef at = LLVMBuildAdd(w->b, off, LLVMConstInt(w->i64, k, 0), ""), lane = LLVMConstInt(w->i32, k, 0);
                         g = LLVMBuildGEP2(w->b, et, ptr, &at, 1, "");
                         if (st) x = LLVMBuildStore(w->b, lanes > 1 ? LLVMBuildExtractElement(w->b, data, lane, "") : data, g);
                         else x = LLVMBuildLoad2(w->b, et, g, "");
-                        LLVMSetAlignment(x, 2);
+                        LLVMSetAlignment(x, LLVMABIAlignmentOfType(w->dl, et));
                         if (!st) v = lanes > 1 ? LLVMBuildInsertElement(w->b, v, x, lane, "") : x;
                     }
-                    if (!st) v = gpucompile_lower__from_half(w, v);
+                    if (half && !st) v = gpucompile_lower__from_half(w, v);
                 } else {
                     g = LLVMBuildGEP2(w->b, et, ptr, &off, 1, "");
                     if (st) x = LLVMBuildStore(w->b, data, g);

@@ -20,14 +20,15 @@
    chip "webgpu" (the adapter is chosen at run time); features: WebGPU feature names, +name
    (shader-f16: f16 arithmetic and f16 in buffers); flags as the Vulkan target's for pointer kernels
    (workgroup_size = "X,Y,Z", local_memory = "BYTES") and WebGPU's limits where a device has more
-   than the defaults (max_invocations = "N", 256; max_workgroup_memory = "BYTES", 16384).
+   than the defaults (max_invocations = "N", 256; max_workgroup_memory = "BYTES", 16384;
+   max_storage_buffers = "N", 8 per entry point).
    What the module may hold is what WGSL has: 32-bit integers and floats (f16 with shader-f16),
    bool, vectors of them, storage buffers (read-only or read-write per binding), one uniform block
    for the scalars, workgroup memory, barriers, 32-bit integer atomics. Refused before code
    generation, naming the function and the instruction: 64-bit integers, double, 8- and 16-bit
-   integers, half without shader-f16, float atomics, fences; an entry point whose name WGSL does not
-   take, whose workgroup size exceeds 256 invocations (x, y <= 256, z <= 64), or whose workgroup
-   memory exceeds 16 KiB.
+   integers, half without shader-f16, float atomics, signed atomic min and max, fences; an entry
+   point whose name WGSL does not take, whose workgroup size exceeds 256 invocations (x, y <= 256,
+   z <= 64), whose workgroup memory exceeds 16 KiB, or that has more than 8 storage buffers.
 
    Before code generation: pointer kernels lowered with 32-bit addresses (the lowering's
    index_bits; it computes 64-bit indices and comparisons of 32-bit values in 32 bits);
@@ -280,8 +281,10 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__verify(const gpucompile_
                                          (int)(w < 100 ? w : 100), f, GPUCOMPILE_WEBGPU__FEATURES);
         f += w + (f[w] == ',');
     }
-    if (gpucompile_webgpu__flag_u(t, "max_invocations", 256) < 1 || gpucompile_webgpu__flag_u(t, "max_workgroup_memory", 16384) < 0)
-        return gpucompile_log_target(logger, "The flags max_invocations and max_workgroup_memory are numbers (\"256\", \"16384\").");
+    if (gpucompile_webgpu__flag_u(t, "max_invocations", 256) < 1 || gpucompile_webgpu__flag_u(t, "max_workgroup_memory", 16384) < 0 ||
+        gpucompile_webgpu__flag_u(t, "max_storage_buffers", 8) < 1)
+        return gpucompile_log_target(logger, "The flags max_invocations, max_workgroup_memory and max_storage_buffers are numbers "
+                                             "(\"256\", \"16384\", \"8\").");
     if (!gpucompile_vulkan_available())
         return gpucompile_log_target(logger, "LLVM %d here has no SPIR-V code generator (the SPIRV target; LLVM 22 has it).", LLVM_VERSION_MAJOR);
     return GPUCOMPILE_OK;
@@ -400,7 +403,10 @@ GPUCOMPILE_PRIVATE const char *gpucompile_webgpu__bad_instruction(LLVMValueRef i
     }
     if (LLVMGetInstructionOpcode(in) == LLVMAtomicRMW) {
         LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(in));
+        LLVMAtomicRMWBinOp op = LLVMGetAtomicRMWBinOp(in);
         if (k == LLVMFloatTypeKind || k == LLVMHalfTypeKind) return "a float atomic (WGSL's atomics are on i32 and u32)";
+        if (op == LLVMAtomicRMWBinOpMin || op == LLVMAtomicRMWBinOpMax) /* naga's and Dawn's readers: -5 was above 1 */
+            return "a signed atomic min or max (LLVM types the integers unsigned, and WebGPU's readers make it atomicMin/atomicMax of u32)";
     }
     return NULL;
 }
@@ -562,6 +568,39 @@ GPUCOMPILE_PRIVATE int gpucompile_webgpu__nonfinite_constants(gpucompile_job *jo
     return count;
 }
 
+/* A float comparison that holds for NaN (fcmp uno, and the unordered ueq, une, ult, ...; ord
+   its negation) written with a NaN test on the bits, or NULL for an ordered one: naga reads
+   every float comparison as an ordered one (isnan's x != x was false for a NaN, and OpenCL's math
+   took NaN for a number: log(NaN) 89.1). A NaN's bits without the sign are above the
+   infinity's. */
+GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_webgpu__unordered(LLVMBuilderRef b, LLVMValueRef in) {
+    static const LLVMRealPredicate ordered[16] = {LLVMRealPredicateFalse, LLVMRealOEQ, LLVMRealOGT, LLVMRealOGE, LLVMRealOLT, LLVMRealOLE,
+                                                  LLVMRealONE, LLVMRealORD, LLVMRealUNO, LLVMRealOEQ, LLVMRealOGT, LLVMRealOGE,
+                                                  LLVMRealOLT, LLVMRealOLE, LLVMRealONE, LLVMRealPredicateTrue};
+    LLVMRealPredicate p = LLVMGetFCmpPredicate(in);
+    LLVMValueRef x[2], nan = NULL, r;
+    LLVMTypeRef ft = LLVMTypeOf(LLVMGetOperand(in, 0)), et = LLVMGetTypeKind(ft) == LLVMVectorTypeKind ? LLVMGetElementType(ft) : ft;
+    unsigned bits = LLVMGetTypeKind(et) == LLVMHalfTypeKind ? 16 : 32, n = et == ft ? 1 : LLVMGetVectorSize(ft), i, k;
+    LLVMTypeRef it = LLVMIntTypeInContext(LLVMGetTypeContext(ft), bits), vt = n > 1 ? LLVMVectorType(it, n) : it;
+    LLVMValueRef mask[16], inf[16];
+    if (p < LLVMRealORD || p == LLVMRealPredicateTrue || n > 16 || (LLVMGetTypeKind(et) != LLVMFloatTypeKind && LLVMGetTypeKind(et) != LLVMHalfTypeKind))
+        return NULL;
+    for (i = 0; i < n; i++) {
+        mask[i] = LLVMConstInt(it, bits == 16 ? 0x7fffu : 0x7fffffffu, 0);
+        inf[i] = LLVMConstInt(it, bits == 16 ? 0x7c00u : 0x7f800000u, 0);
+    }
+    LLVMPositionBuilderBefore(b, in);
+    for (k = 0; k < 2; k++) {
+        LLVMValueRef v = LLVMBuildAnd(b, LLVMBuildBitCast(b, LLVMGetOperand(in, k), vt, ""), n > 1 ? LLVMConstVector(mask, n) : mask[0], "");
+        x[k] = LLVMBuildICmp(b, LLVMIntUGT, v, n > 1 ? LLVMConstVector(inf, n) : inf[0], "");
+        nan = nan ? LLVMBuildOr(b, nan, x[k], "") : x[k];
+    }
+    if (p == LLVMRealORD) return LLVMBuildNot(b, nan, "");
+    if (p == LLVMRealUNO) return nan;
+    r = LLVMBuildFCmp(b, ordered[p], LLVMGetOperand(in, 0), LLVMGetOperand(in, 1), "");
+    return LLVMBuildOr(b, nan, r, "");
+}
+
 /* The signed operations that naga reads as unsigned ones: LLVM types every 32-bit integer
    unsigned in SPIR-V, and naga takes the signedness of GLSL.std.450's SMax, SMin, SAbs and of
    OpSDiv, OpSRem, OpShiftRightArithmetic, OpConvertSToF and OpConvertFToS from their operands'
@@ -585,6 +624,13 @@ GPUCOMPILE_PRIVATE int gpucompile_webgpu__signed_ops(gpucompile_job *job, int ar
         if (!arith && LLVMIsACallInst(in) && (callee = LLVMGetCalledValue(in)) != NULL && LLVMIsAFunction(callee)) {
             name = gpucompile_value_name(callee);
             kind = strncmp(name, "llvm.smax.", 10) == 0 ? 1 : strncmp(name, "llvm.smin.", 10) == 0 ? 2 : strncmp(name, "llvm.abs.", 9) == 0 ? 3 : 0;
+        } else if (arith && op == LLVMFCmp) {
+            if ((r = gpucompile_webgpu__unordered(b, in)) != NULL) {
+                LLVMReplaceAllUsesWith(in, r);
+                LLVMInstructionEraseFromParent(in);
+                count++;
+            }
+            continue;
         } else if (arith && (op == LLVMSDiv || op == LLVMSRem || op == LLVMAShr || op == LLVMSIToFP || op == LLVMFPToSI)) {
             it = LLVMTypeOf(op == LLVMSIToFP ? LLVMGetOperand(in, 0) : in);
             if (LLVMGetTypeKind(it) == LLVMVectorTypeKind) it = LLVMGetElementType(it);
@@ -893,8 +939,21 @@ done:
     return r;
 }
 
+/* Is type a bool, integer, float or vector type (whose OpConstantNull is a zero)? */
+GPUCOMPILE_PRIVATE int gpucompile_webgpu__null_type(const gpucompile_webgpu__spv *s, uint32_t type) {
+    size_t i;
+    for (i = 0; i < s->count; i++) {
+        uint32_t op = GPUCOMPILE_WEBGPU__OP(s, i);
+        if (op >= 20 && op <= 23 && GPUCOMPILE_WEBGPU__WC(s, i) >= 2 && GPUCOMPILE_WEBGPU__W(s, i, 1) == type) return 1;
+    }
+    return 0;
+}
+
 /* The words w[0..n) (host order; the scalars' block already the uniform buffer) as WebGPU's
-   readers take them, appended to out. */
+   readers take them, appended to out. A module-scope OpUndef of a scalar or vector becomes
+   OpConstantNull: Dawn's reader of Chromium 133 cannot read an OpConstantComposite of OpUndef
+   ("unhandled expression"), which LLVM writes for a shuffle of a 3-element vector; a zero is
+   one of the values an undefined one may take. */
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__reshape(gpucompile_job *job, const uint32_t *w, size_t n, gpucompile_buf *out) {
     gpucompile_webgpu__spv s;
     size_t i, at, bound = n > 5 ? w[3] : 0, first_annotation = 0;
@@ -902,7 +961,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__reshape(gpucompile_job *
     uint32_t k;
     gpucompile_result r = GPUCOMPILE_OK;
     unsigned char *dead = NULL;
-    int int8 = 0;
+    int int8 = 0, in_function = 0;
     memset(&s, 0, sizeof s);
     if (n < 5 || w[0] != 0x07230203u || bound > 4u * n + 64) return GPUCOMPILE_ERROR_INVALID_BINARY;
     s.w = w;
@@ -984,6 +1043,13 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__reshape(gpucompile_job *
                 if (iw[j] < bound && (storage[iw[j]] == 1 || storage[iw[j]] == 3)) gpucompile_buf_add(out, &iw[j], 4);
             continue;
         }
+        if (op == 1 && wc == 3 && !in_function && gpucompile_webgpu__null_type(&s, iw[1])) { /* OpUndef: OpConstantNull */
+            uint32_t null_first = 3u << 16 | 46u;
+            gpucompile_buf_add(out, &null_first, 4);
+            gpucompile_buf_add(out, iw + 1, 8);
+            continue;
+        }
+        if (op == 54) in_function = 1;
         if ((op == 61 && wc > 4) || (op == 62 && wc > 3) || (op == 63 && wc > 3)) { /* OpLoad, OpStore, OpCopyMemory: no memory operands */
             uint32_t keep = op == 61 ? 4 : 3, head = keep << 16 | op;
             gpucompile_buf_add(out, &head, 4);
@@ -998,6 +1064,27 @@ done:
     gpucompile_job_free(job, nonwritable_var);
     gpucompile_job_free(job, dead);
     return r;
+}
+
+/* Each entry point's storage buffers against WebGPU's per-stage limit (8, the default
+   maxStorageBuffersPerShaderStage; the flag max_storage_buffers for a device with more): the
+   device refuses a module above it when it makes the pipeline. */
+GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__check_bindings(gpucompile_job *job, const gpucompile_target *t) {
+    long max = gpucompile_webgpu__flag_u(t, "max_storage_buffers", 8);
+    int n = gpucompile_webgpu__reflect(job->result_data, job->result_size, NULL, 0), i;
+    gpucompile_webgpu_kernel *ks = n > 0 ? (gpucompile_webgpu_kernel *)gpucompile_job_alloc(job, (size_t)n * sizeof *ks) : NULL;
+    if (n > 0 && !ks) return GPUCOMPILE_ERROR_OUT_OF_MEMORY;
+    if (ks) gpucompile_webgpu__reflect(job->result_data, job->result_size, ks, n);
+    for (i = 0; ks && i < n; i++)
+        if (ks[i].k.num_bindings > max) {
+            gpucompile_result r = gpucompile_job_fail(job, GPUCOMPILE_ERROR_UNSUPPORTED, "function '%s': %d storage buffers: WebGPU's limit is %ld "
+                                                      "per shader stage (maxStorageBuffersPerShaderStage; flag max_storage_buffers for a device "
+                                                      "with more)", ks[i].k.name, ks[i].k.num_bindings, max);
+            gpucompile_job_free(job, ks);
+            return r;
+        }
+    gpucompile_job_free(job, ks);
+    return GPUCOMPILE_OK;
 }
 
 /* ==== [section: webgpu objects] ==========================================================
@@ -1039,7 +1126,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__finish(gpucompile_job *j
     if (binding >= 0) gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "webgpu", "uniform block: set 0, binding %d", binding);
     if ((r = gpucompile_vulkan_reflect_into(job->object, job->result_data, job->result_size, 0)) != GPUCOMPILE_OK)
         return r == GPUCOMPILE_ERROR_OUT_OF_MEMORY ? r : gpucompile_job_fail(job, r, "the WebGPU module cannot be read back");
-    return GPUCOMPILE_OK;
+    return gpucompile_webgpu__check_bindings(job, st->target);
 }
 
 GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__find_kernels(gpucompile_object *obj) {
@@ -1942,6 +2029,34 @@ static int gpucompile_webgpu__function_make(gpucompile_webgpu__dev *d, void *sha
     return (f->pipeline = d->fn.DeviceCreateComputePipeline(d->device, &cd)) != NULL;
 }
 
+/* wgpu-native's shader translator (naga 29) aborts the process on a compare-exchange whose old
+   value reaches a statement (a store of atomic_cmpxchg's result; "Expression is not cached"),
+   or refuses the module: 1 when the size bytes at module have one. The old value followed through
+   the comparisons and selects the Vulkan backend's repair leaves (unused ones naga drops); Dawn's
+   reader runs them all. */
+static int gpucompile_webgpu__old_value_used(const void *module, size_t size) {
+    gpucompile_spirv_inst it, u;
+    uint32_t ids[64];
+    size_t k;
+    int n, j;
+    for (gpucompile_spirv_begin(&it, module, size); gpucompile_spirv_next(&it);) {
+        if (it.op != 230 || it.wc < 3) continue; /* OpAtomicCompareExchange */
+        ids[0] = gpucompile_spirv_operand(&it, 2);
+        n = 1;
+        for (u = it; gpucompile_spirv_next(&u) && u.op != 56;) /* until OpFunctionEnd */
+            for (k = 1; k < u.wc; k++) {
+                uint32_t w = gpucompile_spirv_operand(&u, k);
+                for (j = 0; j < n && ids[j] != w; j++) {}
+                if (j == n) continue;
+                /* OpSelect, OpIEqual, OpINotEqual, OpCopyObject, OpBitcast: the value goes on */
+                if ((u.op != 169 && u.op != 170 && u.op != 171 && u.op != 83 && u.op != 124) || n == 64) return 1;
+                ids[n++] = gpucompile_spirv_operand(&u, 2);
+                break;
+            }
+    }
+    return 0;
+}
+
 static gpucompile_webgpu__module *gpucompile_webgpu__module_make(gpucompile_webgpu__dev *d, const void *data, size_t size) {
     gpucompile_webgpu__module *m;
     gpucompile_webgpu__labeled sd;
@@ -1955,6 +2070,11 @@ static gpucompile_webgpu__module *gpucompile_webgpu__module_make(gpucompile_webg
     }
     if ((n = gpucompile_webgpu__reflect(data, size, NULL, 0)) <= 0) {
         gpucompile_runtime_report("mgpuModuleLoad", -1, n < 0 ? "not a SPIR-V module" : "a SPIR-V module without a GLCompute entry point");
+        return NULL;
+    }
+    if (d->fn.DevicePoll && gpucompile_webgpu__old_value_used(data, size)) { /* DevicePoll: wgpu-native's alone */
+        gpucompile_runtime_report("mgpuModuleLoad", -1, "a compare-exchange whose old value is used (atomic_cmpxchg's result): "
+                                  "wgpu-native's shader translator aborts the process on it (Dawn runs it)");
         return NULL;
     }
     m = (gpucompile_webgpu__module *)calloc(1, sizeof *m);
@@ -2055,6 +2175,13 @@ static int gpucompile_webgpu__bind(gpucompile_webgpu__dev *d, const gpucompile_w
             memset(&e[n], 0, sizeof e[n]);
             if (i < k->num_bindings) {
                 if (k->bindings[i].set != set) continue;
+                if (buffers[i].size && buffers[i].size < k->bindings[i].stride) { /* a validation error at submit: wgpu-native aborts */
+                    char msg[320];
+                    snprintf(msg, sizeof msg, "binding %u of '%s': %llu bytes, less than one element of its array (%u bytes)",
+                             (unsigned)k->bindings[i].binding, k->name, (unsigned long long)buffers[i].size, (unsigned)k->bindings[i].stride);
+                    gpucompile_runtime_report("wgpuDeviceCreateBindGroup", -1, msg);
+                    return 0;
+                }
                 e[n].binding = k->bindings[i].binding;
                 e[n].buffer = buffers[i].buffer;
                 e[n].offset = buffers[i].offset;

@@ -20,7 +20,7 @@ check "#gpu.webgpu: bare" [ "$("$GPUCOMPILE" --print-target '#gpu.webgpu<>')" = 
 check "#gpu.webgpu: parameters kept" [ "$("$GPUCOMPILE" --print-target '#gpu.webgpu<O = 3, features = "+shader-f16", triple = "spirv1.5-unknown-vulkan1.2-compute">')" = \
   '#gpu.webgpu<O = 3, triple = "spirv1.5-unknown-vulkan1.2-compute", features = "+shader-f16">' ]
 for bad in 'triple = "spirv64-unknown-unknown"|WebGPU.s readers take Vulkan.s SPIR-V' 'chip = "vulkan"|chip of a WebGPU target' \
-           'features = "+Int64"|not +NAME of a WebGPU feature' 'flags = {max_invocations = "x"}|are numbers'; do
+           'features = "+Int64"|not +NAME of a WebGPU feature' 'flags = {max_invocations = "x"}|are numbers' 'flags = {max_storage_buffers = "0"}|are numbers'; do
   rc=0; "$GPUCOMPILE" --print-target "#gpu.webgpu<${bad%%|*}>" 2>"$T_TMP/err" >/dev/null || rc=$?
   check "#gpu.webgpu<${bad%%|*}> refused" sh -c "[ $rc = 1 ] && grep -q -- '${bad#*|}' '$T_TMP/err'"
 done
@@ -65,7 +65,16 @@ kernel void k(global double *o, double v) { o[get_global_id(0)] = v * 3.0; }|a d
 kernel void k(global char *o) { o[get_global_id(0)] = 7; }|an 8-bit integer
 kernel void k(global short *o, short v) { o[get_global_id(0)] = v; }|a 16-bit integer
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable\nkernel void k(global float *o, float v) { half h = (half)v; o[get_global_id(0)] = (float)(h * h); }|a half
+kernel void k(global int *o, int v) { atomic_max(o, v); }|a signed atomic min or max
 CASES
+  # nine storage buffers: above WebGPU's 8 per stage, unless the device has more (flag max_storage_buffers)
+  printf 'kernel void k(global int *a, global int *b, global int *c, global int *d, global int *e, global int *f, global int *g, global int *h, global int *i) {\n  size_t x = get_global_id(0);\n  a[x] = b[x] + c[x] + d[x] + e[x] + f[x] + g[x] + h[x] + i[x];\n}\n' > "$T_TMP/nine.cl"
+  clang -cl-std=CL2.0 -target spirv32 -O2 -emit-llvm -S "$T_TMP/nine.cl" -o "$T_TMP/nine.ll" 2>/dev/null
+  rc=0; $G -t '#gpu.webgpu' -f bin "$T_TMP/nine.ll" -o "$T_TMP/nine.spv" 2>"$T_TMP/err" || rc=$?
+  check "refused: nine storage buffers in an entry point (WebGPU's limit is 8), nothing written" sh -c \
+    "[ $rc = 1 ] && grep -q \"function 'k': 9 storage buffers: WebGPU's limit is 8 per shader stage\" '$T_TMP/err' && [ ! -e '$T_TMP/nine.spv' ]"
+  check "... compiled for a device with more: flags max_storage_buffers" \
+    $G -t '#gpu.webgpu<flags = {max_storage_buffers = "10"}>' -f bin "$T_TMP/nine.ll" -o "$T_TMP/nine.spv"
   printf 'kernel void k(write_only image2d_t im, global float *o) { write_imagef(im, (int2)(get_global_id(0), 0), (float4)(o[0])); }\n' > "$T_TMP/im.cl"
   clang -cl-std=CL2.0 -target spirv32 -O2 -emit-llvm -S "$T_TMP/im.cl" -o "$T_TMP/im.ll" 2>/dev/null
   rc=0; $G -t '#gpu.webgpu' -f bin "$T_TMP/im.ll" -o "$T_TMP/im.spv" 2>"$T_TMP/err" || rc=$?

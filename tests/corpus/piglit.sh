@@ -17,13 +17,17 @@
 # the module has vectors of 8 or 16, which Vulkan's shaders lack). --narrow takes the kernels with
 # vectors of 8 or 16 out of each module (llvm-extract --delete) and skips their tests: what the
 # rest of each file measures.
-# Usage: piglit.sh [--mode launch|compiled|both] [--narrow] [--only TEXT] [-j N] [--results FILE] [BUILD]
+# --api webgpu: the same through #gpu.webgpu and gpucompile_webgpu.h's runtime (tests/piglit_run_webgpu,
+# on the implementation GPUCOMPILE_LIBWEBGPU names, else the runtime's first): clang -target spirv32
+# (WebGPU's size_t), sizes compiled in (--mode compiled), no global offset.
+# Usage: piglit.sh [--api vulkan|webgpu] [--mode launch|compiled|both] [--narrow] [--only TEXT] [-j N] [--results FILE] [BUILD]
 # Exit 0 (a measure: failures are counted, not fatal), or 77 when the package or the tools are missing.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-MODE=launch ONLY="" JOBS=2 RESULTS="" BUILD=$HERE/../../build NARROW=""
+MODE=launch ONLY="" JOBS=2 RESULTS="" BUILD=$HERE/../../build NARROW="" API=vulkan
 while [ $# -gt 0 ]; do
   case $1 in
+  --api) API=$2; shift 2 ;;
   --mode) MODE=$2; shift 2 ;;
   --only) ONLY=$2; shift 2 ;;
   --narrow) NARROW=--narrow; shift ;;
@@ -33,7 +37,12 @@ while [ $# -gt 0 ]; do
   esac
 done
 BUILD=$(cd "$BUILD" 2>/dev/null && pwd) || { echo "piglit: no build directory"; exit 77; }
-export GPUCOMPILE=$BUILD/gpucompile RUNNER=$BUILD/tests/piglit_run NARROW
+case $API in
+vulkan) RUNNER=$BUILD/tests/piglit_run CLTARGET=spirv64 ;;
+webgpu) RUNNER=$BUILD/tests/piglit_run_webgpu CLTARGET=spirv32 MODE=compiled ;;
+*) echo "piglit: --api vulkan or webgpu"; exit 2 ;;
+esac
+export GPUCOMPILE=$BUILD/gpucompile RUNNER NARROW API CLTARGET
 export GPUCOMPILE_CORPUS_CACHE=${GPUCOMPILE_CORPUS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gpucompile-corpus}
 # the LLVM of BUILD's gpucompile: its bin directory first on PATH (clang by its plain name)
 LLVM_MAJOR=$("$GPUCOMPILE" --version 2>/dev/null | sed -n 's/.*(LLVM \([0-9]*\)\..*/\1/p')
@@ -62,7 +71,7 @@ one() { # WAY FILE (relative to $P)
   v=${min:-12}; [ "$v" -lt 12 ] && v=12; [ -n "$max" ] && [ "$v" -gt "$max" ] && v=$max
   opts=$(key "$P/$f" build_options)
   # shellcheck disable=SC2086 # build_options: options
-  if ! clang -cl-std=CL$((v / 10)).$((v % 10)) -target spirv64 -O2 -Xclang -finclude-default-header -emit-llvm -S \
+  if ! clang -cl-std=CL$((v / 10)).$((v % 10)) -target "$CLTARGET" -O2 -Xclang -finclude-default-header -emit-llvm -S \
       $opts "$P/$f" -o "$d/k.ll" > "$d/clang.log" 2>&1; then
     echo "CLANG|$way|$f|$(why "$d/clang.log")"; rm -rf "$d"; return
   fi
@@ -79,7 +88,7 @@ one() { # WAY FILE (relative to $P)
     sizes=$(echo "$sizes" | sort -u)
   fi
   for s in $sizes; do
-    if [ "$s" = launch ]; then tgt='#gpu.vulkan'; else tgt="#gpu.vulkan<flags = {workgroup_size = \"$s\"}>"; fi
+    if [ "$s" = launch ]; then tgt='#gpu.vulkan'; else tgt="#gpu.$API<flags = {workgroup_size = \"$s\"}>"; fi
     timeout 300 "$GPUCOMPILE" --no-cache -t "$tgt" -f bin "$d/k.ll" -o "$d/$s.spv" > "$d/gc.log" 2>&1; rc=$?
     if [ $rc -ge 124 ]; then echo "CRASH|$way|$f|gpucompile: status $rc"; rm -rf "$d"; return; fi
     # the code generator dying in its worker process is a crash (gpucompile contains it and refuses)

@@ -20,8 +20,13 @@
    buffers of piglit's types (half ones as 16-bit floats), images (an image of the runtime's
    mgpuImageCreate, written with the values before the launch, an output one read back after it)
    and samplers (OpenCL's sampler bits). */
+#if defined(PIGLIT_WEBGPU) /* piglit_run_webgpu: the same on the WebGPU runtime (sizes compiled in, no global offset) */
+#define GPUCOMPILE_WEBGPU_RUNTIME
+#include "gpucompile_webgpu.h"
+#else
 #define GPUCOMPILE_VULKAN_RUNTIME
 #include "gpucompile_vulkan.h"
+#endif
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -504,6 +509,16 @@ static int run_test(void *module, const test *t, char *why, size_t whysize) {
         params[i] = &dev[i];
     }
     launched = ok;
+#if defined(PIGLIT_WEBGPU)
+    if (ok && (t->offset[0] || t->offset[1] || t->offset[2])) {
+        snprintf(why, whysize, "a global offset, which WebGPU's launch has not");
+        ok = 0, launched = 0;
+    } else if (ok) {
+        mgpuLaunchKernel(f, (intptr_t)grid[0], (intptr_t)grid[1], (intptr_t)grid[2], (intptr_t)l[0], (intptr_t)l[1], (intptr_t)l[2], 0, NULL,
+                         params, NULL, (size_t)n);
+        if (runtime_error[0]) snprintf(why, whysize, "%s", runtime_error), ok = 0, launched = 0;
+    }
+#else
     if (ok) {
         /* the work dimension and global offset too, which mgpuLaunchKernel has not */
         gpucompile_vulkan_launch_info info;
@@ -518,6 +533,7 @@ static int run_test(void *module, const test *t, char *why, size_t whysize) {
         gpucompile_vulkan_launch_kernel(f, &info, g32, l32, 0, NULL, params);
         if (runtime_error[0]) snprintf(why, whysize, "%s", runtime_error), ok = 0, launched = 0;
     }
+#endif
     for (i = 0; (ok || piglit_ok) && i < n; i++) {
         const arg *e = &t->out[i];
         size_t k, count;

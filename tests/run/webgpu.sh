@@ -28,10 +28,12 @@ step() { # NAME COMMAND...: a build step; its failure fails the suite, with its 
 G="$GPUCOMPILE --no-cache"
 step "clang: tests/run/webgpu/kernels.cl for spirv32" clang -cl-std=CL2.0 -target spirv32 -O2 -emit-llvm -S tests/run/webgpu/kernels.cl -o "$D/kernels.ll"
 step "gpucompile: the OpenCL C kernels for #gpu.webgpu" $G -t '#gpu.webgpu' -f bin "$D/kernels.ll" -o "$D/kernels.spv"
+step "clang, gpucompile: tests/run/webgpu/cas.cl (a compare-exchange's old value) for #gpu.webgpu" sh -c \
+  "clang -cl-std=CL2.0 -target spirv32 -O2 -emit-llvm -S tests/run/webgpu/cas.cl -o '$D/cas.ll' && $G -t '#gpu.webgpu' -f bin '$D/cas.ll' -o '$D/cas.spv'"
 step "gpucompile: saxpy_vulkan.ll for #gpu.webgpu" $G -t '#gpu.webgpu' -f bin examples/kernels/saxpy_vulkan.ll -o "$D/saxpy.spv"
 step "gpucompile: reduce_vulkan.ll for #gpu.webgpu" $G -t '#gpu.webgpu' -f bin examples/kernels/reduce_vulkan.ll -o "$D/reduce.spv"
 step "gpucompile: two_entries.ll for #gpu.webgpu" $G -t '#gpu.webgpu' -f bin tests/run/vulkan/two_entries.ll -o "$D/two_entries.spv"
-for k in kernels saxpy reduce two_entries; do
+for k in kernels cas saxpy reduce two_entries; do
   check "spirv-val --target-env vulkan1.1 (SPIR-V 1.3): $k" spirv-val --target-env vulkan1.1 "$D/$k.spv"
 done
 # every backend's object in one binary: saxpy for OpenCL, Vulkan and WebGPU (OpenCL C), CUDA and HIP (LLVM IR)

@@ -75,7 +75,7 @@ kernel __attribute__((reqd_work_group_size(8, 1, 1))) void nonfinite(global cons
     out[4 * i + 1] = pow(v, -1.5f);
     out[4 * i + 2] = v > 100.0f ? INFINITY : v < -100.0f ? NAN : v;
     out[4 * i + 3] = (float4)(v, -INFINITY, 1.0f, INFINITY).y;
-    flags[i] = isinf(v) | isnan(v) << 1 | isfinite(v) << 2;
+    flags[i] = isinf(v) | isnan(v) << 1 | isfinite(v) << 2 | isunordered(v, 1.0f) << 3 | (v != v) << 4 | !(v < 1.0f) << 5;
 }
 
 /* signed division, remainder, shift and conversions, scalar and vector (naga reads LLVM's
@@ -91,6 +91,21 @@ kernel __attribute__((reqd_work_group_size(8, 1, 1))) void signed_ops(global con
     out[6 * i + 4] = (w / (int4)(2, -3, 4, -5)).z + (w >> 1).w;
     out[6 * i + 5] = convert_int4(convert_float4(w) * 0.25f).y;
     f[i] = (float)v;
+}
+
+/* a private array of 3-element vectors read at a run-time index, stored as one (LLVM widens it
+   with a shuffle of an undefined vector, a constant Dawn's reader cannot read) */
+kernel __attribute__((reqd_work_group_size(1, 1, 1))) void vec3_stack(global const int *in, global int3 *out, global int *sum) {
+    int3 stack[2];
+    stack[0].s0 = 0; stack[0].s1 = 1; stack[0].s2 = 2;
+    stack[1].s0 = 3; stack[1].s1 = 4; stack[1].s2 = 5;
+    out[0] = stack[in[0]];
+    sum[0] = in[0];
+}
+
+/* elements of 8 bytes: a binding smaller than one is refused by the runtime, not the device */
+kernel __attribute__((reqd_work_group_size(1, 1, 1))) void copy2(global int2 *out, global const int2 *in) {
+    out[get_global_id(0)] = in[get_global_id(0)];
 }
 
 /* a constant table (private memory) */

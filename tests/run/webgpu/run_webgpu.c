@@ -1,7 +1,7 @@
 /* Kernels with known answers, compiled for #gpu.webgpu by gpucompile (tests/run/webgpu.sh makes
    them) and run through MLIR's mgpu* ABI and gpucompile_webgpu.h's runtime alone (no LLVM, no
    compiler, no webgpu.h): on wgpu-native or Dawn, whichever $GPUCOMPILE_LIBWEBGPU names.
-   Usage: run_webgpu DIR      DIR holds kernels.spv (tests/run/webgpu/kernels.cl), saxpy.spv,
+   Usage: run_webgpu DIR      DIR holds kernels.spv (tests/run/webgpu/kernels.cl), cas.spv, saxpy.spv,
                               reduce.spv, two_entries.spv (Vulkan-shaped IR) and all.bin (an
                               offload binary with every backend's object)
    Prints one line per test and a closing "run-webgpu: N passed, M failed"; skips with one line
@@ -17,6 +17,7 @@ static int passed, failed, cur_failed, expecting;
 static char last_error[2048];
 static unsigned errors;
 static const char *dir = ".";
+static char implementation[32]; /* the runtime's: "wgpu-native", "Dawn" */
 
 #define CHECK(c) do { if (!(c)) { cur_failed = 1; printf("  FAIL %s:%d: %s\n", __FILE__, __LINE__, #c); } } while (0)
 #define RUN(fn) do { unsigned e0 = errors; cur_failed = 0; fn(); if (errors != e0) cur_failed = 1; \
@@ -266,7 +267,7 @@ static void test_nonfinite(void) {
     CHECK(run_in_out_out("nonfinite", N, x, sizeof x, out, sizeof out, flags, sizeof flags));
     for (i = 0; i < N; i++) {
         float v = x[i], third = v > 100.0f ? INFINITY : v < -100.0f ? NAN : v;
-        int f = (isinf(v) ? 1 : 0) | (isnan(v) ? 2 : 0) | (isfinite(v) ? 4 : 0), m;
+        int f = (isinf(v) ? 1 : 0) | (isnan(v) ? 2 | 8 | 16 | 32 : 0) | (isfinite(v) ? 4 : 0) | (v >= 1.0f ? 32 : 0), m;
         m = (v == 0.0f && !(isinf(out[4 * i]) && out[4 * i] < 0)) || (v == 1.0f && out[4 * i] != 0.0f) ||
             (v == 0.0f && !(isinf(out[4 * i + 1]) && out[4 * i + 1] > 0)) || (v == 4.0f && fabsf(out[4 * i + 1] - 0.125f) > 1e-5f) ||
             (isnan(third) ? !isnan(out[4 * i + 2]) : out[4 * i + 2] != third) || !(isinf(out[4 * i + 3]) && out[4 * i + 3] < 0) || flags[i] != f;
@@ -394,9 +395,51 @@ static void test_refusals(void) {
     CHECK(mgpuModuleLoad(garbage, sizeof garbage) == NULL && strstr(last_error, "not a SPIR-V module") != NULL);
     last_error[0] = 0;
     CHECK(mgpuModuleGetFunction(kernels, "nothing") == NULL && strstr(last_error, "no entry point") != NULL);
+    { /* a binding smaller than one element: refused before the device sees it (wgpu-native aborts the process on it) */
+        void *c2 = mgpuModuleGetFunction(kernels, "copy2"), *small = mgpuMemAlloc(4, NULL, false), *cargs[2];
+        cargs[0] = &small; cargs[1] = &x;
+        last_error[0] = 0;
+        mgpuLaunchKernel(c2, 1, 1, 1, 1, 1, 1, 0, NULL, cargs, NULL, 2);
+        CHECK(strstr(last_error, "less than one element of its array (8 bytes)") != NULL);
+        mgpuMemFree(small, NULL);
+    }
     expecting = 0;
     mgpuMemFree(x, NULL);
     mgpuMemFree(y, NULL);
+}
+
+/* a 3-element vector from a private array at a run-time index */
+static void test_vec3_stack(void) {
+    int index = 1, out[4] = {0, 0, 0, 0}, sum = 0; /* an int3 takes 16 bytes */
+    CHECK(run_in_out_out("vec3_stack", 1, &index, sizeof index, out, sizeof out, &sum, sizeof sum));
+    CHECK(out[0] == 3 && out[1] == 4 && out[2] == 5 && sum == 1);
+}
+
+/* a compare-exchange whose old value is used (cas.spv): right on Dawn; refused at load on
+   wgpu-native, whose shader translator would abort the process */
+static void test_compare_exchange(void) {
+    enum { N = 64 };
+    unsigned p[N], old[N], i, bad = 0;
+    void *m, *fn, *dp, *dold, *args[2];
+    if (strcmp(implementation, "wgpu-native") == 0) {
+        expecting = 1;
+        last_error[0] = 0;
+        CHECK(load("cas.spv") == NULL && strstr(last_error, "aborts the process") != NULL);
+        expecting = 0;
+        return;
+    }
+    CHECK((m = load("cas.spv")) != NULL && (fn = mgpuModuleGetFunction(m, "cas")) != NULL);
+    if (!m || !fn) return;
+    for (i = 0; i < N; i++) p[i] = i % 3 ? i : 7;
+    dp = dev(p, sizeof p); dold = dev(NULL, sizeof old);
+    args[0] = &dp; args[1] = &dold;
+    mgpuLaunchKernel(fn, 1, 1, 1, N, 1, 1, 0, NULL, args, NULL, 2);
+    mgpuMemcpy(old, dold, sizeof old, NULL);
+    mgpuMemcpy(p, dp, sizeof p, NULL);
+    for (i = 0; i < N; i++) bad += old[i] != (i % 3 ? i : 7u) || p[i] != (i % 3 ? i + 100 : 7u);
+    CHECK(bad == 0);
+    mgpuMemFree(dp, NULL); mgpuMemFree(dold, NULL);
+    mgpuModuleUnload(m);
 }
 
 /* the binary with every backend's object: the runtime takes the WebGPU one */
@@ -437,6 +480,7 @@ int main(int argc, char **argv) {
         return 0;
     }
     errors = 0;
+    snprintf(implementation, sizeof implementation, "%s", info.implementation);
     printf("%s (%s), version %x: %s on %s, shader-f16 %d\n", info.implementation, info.abi, (unsigned)info.version, info.adapter,
            info.backend, info.shader_f16);
     RUN(test_pointer_saxpy);
@@ -446,11 +490,13 @@ int main(int argc, char **argv) {
     RUN(test_math_blur_private);
     RUN(test_nonfinite);
     RUN(test_signed_ops);
+    RUN(test_vec3_stack);
     RUN(test_vulkan_shaped_saxpy_and_reduce);
     RUN(test_two_entry_points_on_a_stream);
     RUN(test_host_shared);
     RUN(test_memcpy_offsets);
     RUN(test_refusals);
+    RUN(test_compare_exchange);
     RUN(test_select_from_all_backends);
     if (kernels) mgpuModuleUnload(kernels);
     printf("run-webgpu: %d passed, %d failed\n", passed, failed);
