@@ -3208,6 +3208,43 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_lower__workgroup_vars(gpucompile
     return GPUCOMPILE_OK;
 }
 
+/* 3-element vectors in private and workgroup memory loaded and stored as 4-element ones: clang
+   stores a vector of 3 as one of 4 (its 16 bytes) and loads it as one of 3, two types the array
+   rewrite below cannot make one array of (float3 v[2] was refused); the fourth lane is the
+   padding either way. */
+GPUCOMPILE_PRIVATE void gpucompile_lower__vec3_memory(gpucompile_lower__state *w, LLVMValueRef fn) {
+    LLVMBasicBlockRef bb;
+    LLVMValueRef in, next;
+    for (bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (in = LLVMGetFirstInstruction(bb); in; in = next) {
+            int ld = LLVMIsALoadInst(in) != NULL;
+            LLVMValueRef p, v, lanes[4];
+            LLVMTypeRef t, t4;
+            unsigned as, k;
+            next = LLVMGetNextInstruction(in);
+            if (!ld && !LLVMIsAStoreInst(in)) continue;
+            p = LLVMGetOperand(in, ld ? 0 : 1);
+            t = ld ? LLVMTypeOf(in) : LLVMTypeOf(LLVMGetOperand(in, 0));
+            as = LLVMGetPointerAddressSpace(LLVMTypeOf(p));
+            if ((as != 0 && as != 3 && as != w->t->private_space) || LLVMGetTypeKind(t) != LLVMVectorTypeKind || LLVMGetVectorSize(t) != 3 ||
+                LLVMGetVolatile(in))
+                continue;
+            t4 = LLVMVectorType(LLVMGetElementType(t), 4);
+            if (LLVMABISizeOfType(w->dl, t) != LLVMABISizeOfType(w->dl, t4)) continue;
+            for (k = 0; k < 4; k++) lanes[k] = LLVMConstInt(w->i32, k, 0);
+            LLVMPositionBuilderBefore(w->b, in);
+            if (ld) {
+                v = LLVMBuildLoad2(w->b, t4, p, "");
+                LLVMSetAlignment(v, LLVMGetAlignment(in));
+                LLVMReplaceAllUsesWith(in, LLVMBuildShuffleVector(w->b, v, LLVMGetPoison(t4), LLVMConstVector(lanes, 3), ""));
+            } else {
+                v = LLVMBuildShuffleVector(w->b, LLVMGetOperand(in, 0), LLVMGetPoison(t), LLVMConstVector(lanes, 4), "");
+                LLVMSetAlignment(LLVMBuildStore(w->b, v, p), LLVMGetAlignment(in));
+            }
+            LLVMInstructionEraseFromParent(in);
+        }
+}
+
 /* Private arrays (allocas of a constant size in an entry block) as arrays of the one type they
    are accessed as, each access one getelementptr off the array: the optimizer's byte offsets into
    them crash LLVM 22's code generator as they do in workgroup memory. One whose uses the rewrite
@@ -4600,8 +4637,11 @@ GPUCOMPILE_DEF gpucompile_result gpucompile_lower_kernels(gpucompile_job *job, L
     if (gpucompile_lower__split_wide(&w, 0) != GPUCOMPILE_OK || gpucompile_lower__split_wide(&w, 1) != GPUCOMPILE_OK ||
         gpucompile_lower__addresses(&w) != GPUCOMPILE_OK)
         goto done;
-    for (fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn))
-        if (!LLVMIsDeclaration(fn) && gpucompile_lower__private_arrays(&w, fn, u) != GPUCOMPILE_OK) goto done;
+    for (fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn)) {
+        if (LLVMIsDeclaration(fn)) continue;
+        gpucompile_lower__vec3_memory(&w, fn);
+        if (gpucompile_lower__private_arrays(&w, fn, u) != GPUCOMPILE_OK) goto done;
+    }
     if (gpucompile_lower__generic(&w, 0) != GPUCOMPILE_OK || gpucompile_lower__workgroup_vars(&w, u) != GPUCOMPILE_OK || gpucompile_lower__plan(&w, &pp) != GPUCOMPILE_OK) goto done;
     if (pp.words) {
         LLVMTypeRef st = LLVMStructCreateNamed(w.ctx, "gpucompile.push"), *words = (LLVMTypeRef *)malloc(pp.words * sizeof *words);

@@ -336,7 +336,7 @@ if command -v clang >/dev/null 2>&1 && command -v spirv-val >/dev/null 2>&1; the
            volatile_wide:"volatile long16 and int8 split lane by lane, a private variable's address aligned" \
            select_offset:"an element chosen between two byte offsets" nan_tests:"NaN tests (no OpUnordered in a shader)" \
            atomics_cl20:"OpenCL 2.0's atomic functions in buffers and workgroup memory" async_copy:"async copies in and out of workgroup memory" \
-           narrow_cl20:"size_t's loop counters, offsets and bit counts in 32 bits" vec3:"vload3 and vstore3 lane by lane" subgroups_cl20:"OpenCL's sub-group functions"; do
+           narrow_cl20:"size_t's loop counters, offsets and bit counts in 32 bits" vec3:"vload3 and vstore3 lane by lane, arrays of float3 in private and workgroup memory" subgroups_cl20:"OpenCL's sub-group functions"; do
     f=vulkan_${a%%:*}.cl std=CL1.2
     case $f in *_cl20.cl) std=CL2.0 ;; esac
     clang -cl-std=$std -target spirv64 -O2 -Xclang -finclude-default-header -emit-llvm -S $D/$f -o "$T_TMP/a.ll"
