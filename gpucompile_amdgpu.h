@@ -2170,8 +2170,6 @@ GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_enter(void) { GPUCOMPILE_AMDGPU__H
 
 GPUCOMPILE_RUNTIME_DRIVER_ENTRIES(gpucompile_amdgpu__rt_, GPUCOMPILE_AMDGPU__HIP)
 
-GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_module_unload(void *module) { GPUCOMPILE_AMDGPU__HIP(ModuleUnload, (module)); }
-
 GPUCOMPILE_PRIVATE void gpucompile_amdgpu__rt_launch(void *fn, const unsigned g[3], const unsigned b[3], unsigned smem, void *stream,
                                                       void **params, void **extra) {
     GPUCOMPILE_AMDGPU__HIP(ModuleLaunchKernel, (fn, g[0], g[1], g[2], b[0], b[1], b[2], smem, stream, params, extra));

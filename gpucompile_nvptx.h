@@ -2276,7 +2276,6 @@ GPUCOMPILE_PRIVATE int gpucompile_nvptx__annotations_ok(gpucompile_job *job) {
     return ok;
 }
 
-
 GPUCOMPILE_PRIVATE int gpucompile_nvptx__bad_metadata(gpucompile_job *job) {
     if (gpucompile_nvptx__annotations_ok(job)) return 0;
     gpucompile_job_log(job, GPUCOMPILE_SEVERITY_ERROR, GPUCOMPILE_ERROR_INVALID_INPUT, NULL,
@@ -2460,9 +2459,6 @@ GPUCOMPILE_PRIVATE void *gpucompile_nvptx__rt_module_load_jit(const void *data, 
     gpucompile_nvptx__rt_check(r, "cuModuleLoadDataEx");
     return module;
 }
-
-/* at exit the driver may be gone already: gpucompile_nvptx__rt_check says nothing then */
-GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_module_unload(void *module) { GPUCOMPILE_NVPTX__CU(ModuleUnload, (module)); }
 
 GPUCOMPILE_PRIVATE void gpucompile_nvptx__rt_launch(void *fn, const unsigned g[3], const unsigned b[3], unsigned smem, void *stream,
                                                      void **params, void **extra) {

@@ -704,8 +704,8 @@ GPUCOMPILE_PRIVATE const char *gpucompile_spirv_ids_wrong(const void *data, size
 
 /* The entries of a vendor runtime that are one call under every driver-style API (CUDA's
    driver API and HIP's module API: a call returns an error code, 0 for success, and gives its
-   result through its first argument): prefix##module_load, get_function, stream_synchronize
-   and stream_destroy. call(Name, (arguments)) calls the vendor's <api>Name (cuModuleLoadData,
+   result through its first argument): prefix##module_load, module_unload, get_function,
+   stream_synchronize and stream_destroy. call(Name, (arguments)) calls the vendor's <api>Name (cuModuleLoadData,
    hipModuleLoadData) and reports a failure under that name. */
 #define GPUCOMPILE_RUNTIME_DRIVER_ENTRIES(prefix, call) \
     GPUCOMPILE_PRIVATE void *prefix##module_load(const void *data, size_t size) { \
@@ -714,6 +714,7 @@ GPUCOMPILE_PRIVATE const char *gpucompile_spirv_ids_wrong(const void *data, size
         call(ModuleLoadData, (&module, data)); \
         return module; \
     } \
+    GPUCOMPILE_PRIVATE void prefix##module_unload(void *module) { call(ModuleUnload, (module)); } \
     GPUCOMPILE_PRIVATE void *prefix##get_function(void *module, const char *name) { \
         void *fn = NULL; \
         call(ModuleGetFunction, (&fn, module, name)); \

@@ -509,14 +509,14 @@ GPUCOMPILE_PRIVATE LLVMValueRef gpucompile_webgpu__made_at_run_time(gpucompile_j
     return v;
 }
 
-/* WGSL has no literal for an infinite or NaN float: naga refuses such a constant ("Float
+/* The constants WGSL cannot take, in every function. WGSL has no literal for an infinite or NaN float: naga refuses such a constant ("Float
    literal is infinite") and Dawn's reader of Chromium 133 crashes on it, and OpenCL's math
    (log(0), pow's special cases, INFINITY, isinf) makes them. Each operand that is one becomes,
    in its function, the float's bits stored in a function variable, loaded and bitcast: a value
    made at run time, which neither reader folds back into a literal (the code generator runs
    unoptimized). Its count, or -1 after a failure (logged): a global's initializer holding one.
    A 64-bit constant index of a vector element (clang writes them) becomes a 32-bit one. */
-GPUCOMPILE_PRIVATE int gpucompile_webgpu__nonfinite_constants(gpucompile_job *job) {
+GPUCOMPILE_PRIVATE int gpucompile_webgpu__constants(gpucompile_job *job) {
     LLVMBuilderRef b = LLVMCreateBuilderInContext(job->context);
     LLVMValueRef fn, in, g;
     int count = 0;
@@ -673,6 +673,8 @@ GPUCOMPILE_PRIVATE int gpucompile_webgpu__signed_ops(gpucompile_job *job, int ar
     return count;
 }
 
+/* The lowering's target: Vulkan's (the same code generator takes the result), with 32-bit
+   addresses (WebGPU's buffers are below 2 GiB: maxBufferSize). */
 GPUCOMPILE_PRIVATE const gpucompile_lower_target *gpucompile_webgpu__lower_target(void) {
     static gpucompile_lower_target t;
     if (!t.name) {
@@ -723,7 +725,7 @@ GPUCOMPILE_PRIVATE gpucompile_result gpucompile_webgpu__pre_emit(gpucompile_job 
     if ((narrowed += gpucompile_webgpu__signed_ops(job, 1)) > 0)
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "webgpu", "%d signed operation%s (min, max, abs, division, remainder, "
                            "shift, conversion) written on magnitudes (naga reads them on LLVM's unsigned types as unsigned)", narrowed, narrowed == 1 ? "" : "s");
-    if ((narrowed = gpucompile_webgpu__nonfinite_constants(job)) < 0) return GPUCOMPILE_ERROR_UNSUPPORTED;
+    if ((narrowed = gpucompile_webgpu__constants(job)) < 0) return GPUCOMPILE_ERROR_UNSUPPORTED;
     if (narrowed)
         gpucompile_job_log(job, GPUCOMPILE_SEVERITY_NOTE, GPUCOMPILE_OK, "webgpu", "%d use%s of an infinite or NaN constant made at run time "
                            "(WGSL has no literal for one)", narrowed, narrowed == 1 ? "" : "s");

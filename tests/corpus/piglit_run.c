@@ -516,7 +516,6 @@ static int run_test(void *module, const test *t, char *why, size_t whysize) {
     } else if (ok) {
         mgpuLaunchKernel(f, (intptr_t)grid[0], (intptr_t)grid[1], (intptr_t)grid[2], (intptr_t)l[0], (intptr_t)l[1], (intptr_t)l[2], 0, NULL,
                          params, NULL, (size_t)n);
-        if (runtime_error[0]) snprintf(why, whysize, "%s", runtime_error), ok = 0, launched = 0;
     }
 #else
     if (ok) {
@@ -531,9 +530,9 @@ static int run_test(void *module, const test *t, char *why, size_t whysize) {
             l32[d] = (uint32_t)l[d];
         }
         gpucompile_vulkan_launch_kernel(f, &info, g32, l32, 0, NULL, params);
-        if (runtime_error[0]) snprintf(why, whysize, "%s", runtime_error), ok = 0, launched = 0;
     }
 #endif
+    if (launched && runtime_error[0]) snprintf(why, whysize, "%s", runtime_error), ok = 0, launched = 0;
     for (i = 0; (ok || piglit_ok) && i < n; i++) {
         const arg *e = &t->out[i];
         size_t k, count;
